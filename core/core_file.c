@@ -1,0 +1,130 @@
+/* core_file.c — whole-file reads, atomic writes, directory creation. */
+#include "core/core.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int core_file_read(const char *path, size_t max_bytes, char **out, size_t *len,
+                   struct core_err *err)
+{
+    *out = NULL;
+    if (len)
+        *len = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return core_err_set(err, errno == ENOENT ? CORE_ERR_NOTFOUND : CORE_ERR_IO,
+                            "%s: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        int e = errno;
+        close(fd);
+        return core_err_set(err, CORE_ERR_IO, "%s: %s", path,
+                            S_ISDIR(st.st_mode) ? "is a directory" : strerror(e));
+    }
+    if ((size_t)st.st_size > max_bytes) {
+        close(fd);
+        return core_err_set(err, CORE_ERR_INVALID, "%s: %lld bytes, more than the %zu allowed",
+                            path, (long long)st.st_size, max_bytes);
+    }
+    struct core_buf b;
+    core_buf_init(&b);
+    core_buf_append(&b, "", 0);
+    char chunk[65536];
+    for (;;) {
+        ssize_t n = read(fd, chunk, sizeof chunk);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            int e = errno;
+            close(fd);
+            core_buf_fini(&b);
+            return core_err_set(err, CORE_ERR_IO, "%s: %s", path, strerror(e));
+        }
+        if (n == 0)
+            break;
+        core_buf_append(&b, chunk, (size_t)n);
+        if (b.len > max_bytes) {
+            close(fd);
+            core_buf_fini(&b);
+            return core_err_set(err, CORE_ERR_INVALID, "%s: more than the %zu bytes allowed",
+                                path, max_bytes);
+        }
+    }
+    close(fd);
+    if (len)
+        *len = b.len;
+    *out = core_buf_steal(&b);
+    return CORE_OK;
+}
+
+int core_file_write_atomic(const char *path, const void *p, size_t n, struct core_err *err)
+{
+    char *tmp = core_xasprintf("%s.tmp.%ld", path, (long)getpid());
+    int rc = CORE_OK;
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        rc = core_err_set(err, CORE_ERR_IO, "%s: %s", path, strerror(errno));
+        goto out;
+    }
+    const char *c = p;
+    size_t left = n;
+    while (left > 0) {
+        ssize_t w = write(fd, c, left);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            rc = core_err_set(err, CORE_ERR_IO, "%s: %s", path, strerror(errno));
+            close(fd);
+            unlink(tmp);
+            goto out;
+        }
+        c += w;
+        left -= (size_t)w;
+    }
+    if (fsync(fd) != 0 || close(fd) != 0) {
+        rc = core_err_set(err, CORE_ERR_IO, "%s: %s", path, strerror(errno));
+        unlink(tmp);
+        goto out;
+    }
+    if (rename(tmp, path) != 0) {
+        rc = core_err_set(err, CORE_ERR_IO, "%s: %s", path, strerror(errno));
+        unlink(tmp);
+    }
+out:
+    free(tmp);
+    return rc;
+}
+
+int core_mkdir_p(const char *path, struct core_err *err)
+{
+    char *p = core_xstrdup(path);
+    int rc = CORE_OK;
+    for (char *s = p + 1; *s; s++) {
+        if (*s != '/')
+            continue;
+        *s = '\0';
+        if (mkdir(p, 0755) != 0 && errno != EEXIST) {
+            rc = core_err_set(err, CORE_ERR_IO, "cannot create %s: %s", p, strerror(errno));
+            goto out;
+        }
+        *s = '/';
+    }
+    if (mkdir(p, 0755) != 0 && errno != EEXIST)
+        rc = core_err_set(err, CORE_ERR_IO, "cannot create %s: %s", p, strerror(errno));
+out:
+    free(p);
+    return rc;
+}
+
+char *core_path_join(const char *dir, const char *name)
+{
+    size_t dl = strlen(dir);
+    while (dl > 1 && dir[dl - 1] == '/')
+        dl--;
+    return core_xasprintf("%.*s/%s", (int)dl, dir, name);
+}

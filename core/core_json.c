@@ -1,0 +1,152 @@
+/* core_json.c — a streaming JSON writer. Callers say what comes next; the
+ * writer places commas and colons. Strings are escaped per RFC 8259; bytes
+ * that are not valid UTF-8 are replaced by U+FFFD so output always parses. */
+#include "core/core.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void core_json_init(struct core_json *j, struct core_buf *out)
+{
+    memset(j, 0, sizeof *j);
+    j->out = out;
+    j->first[0] = true;
+}
+
+/* Emits the separator due before a value at the current depth. */
+static void before_value(struct core_json *j)
+{
+    if (j->after_key) {
+        j->after_key = false;
+        return;
+    }
+    if (!j->first[j->depth])
+        core_buf_putc(j->out, ',');
+    j->first[j->depth] = false;
+}
+
+static void open(struct core_json *j, char c)
+{
+    before_value(j);
+    core_buf_putc(j->out, c);
+    j->depth++;
+    j->first[j->depth] = true;
+}
+
+static void close_(struct core_json *j, char c)
+{
+    core_buf_putc(j->out, c);
+    if (j->depth > 0)
+        j->depth--;
+}
+
+void core_json_obj_begin(struct core_json *j) { open(j, '{'); }
+void core_json_obj_end(struct core_json *j) { close_(j, '}'); }
+void core_json_arr_begin(struct core_json *j) { open(j, '['); }
+void core_json_arr_end(struct core_json *j) { close_(j, ']'); }
+
+void core_json_key(struct core_json *j, const char *key)
+{
+    before_value(j);
+    core_json_quote(j->out, key);
+    core_buf_putc(j->out, ':');
+    j->after_key = true;
+}
+
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 when invalid. */
+static size_t utf8_len(const unsigned char *s)
+{
+    if (s[0] < 0x80)
+        return 1;
+    size_t n;
+    unsigned min;
+    unsigned cp;
+    if ((s[0] & 0xE0) == 0xC0) { n = 2; cp = s[0] & 0x1F; min = 0x80; }
+    else if ((s[0] & 0xF0) == 0xE0) { n = 3; cp = s[0] & 0x0F; min = 0x800; }
+    else if ((s[0] & 0xF8) == 0xF0) { n = 4; cp = s[0] & 0x07; min = 0x10000; }
+    else return 0;
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return n;
+}
+
+void core_json_quote(struct core_buf *b, const char *s)
+{
+    core_buf_putc(b, '"');
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        unsigned char c = *p;
+        if (c == '"' || c == '\\') {
+            core_buf_putc(b, '\\');
+            core_buf_putc(b, (char)c);
+            p++;
+        } else if (c == '\n') { core_buf_puts(b, "\\n"); p++; }
+        else if (c == '\r') { core_buf_puts(b, "\\r"); p++; }
+        else if (c == '\t') { core_buf_puts(b, "\\t"); p++; }
+        else if (c < 0x20 || c == 0x7F) {
+            core_buf_printf(b, "\\u%04x", c);
+            p++;
+        } else {
+            size_t n = utf8_len(p);
+            if (n == 0) {
+                core_buf_puts(b, "\xEF\xBF\xBD");
+                p++;
+            } else {
+                core_buf_append(b, p, n);
+                p += n;
+            }
+        }
+    }
+    core_buf_putc(b, '"');
+}
+
+void core_json_str(struct core_json *j, const char *s)
+{
+    before_value(j);
+    if (s)
+        core_json_quote(j->out, s);
+    else
+        core_buf_puts(j->out, "null");
+}
+
+void core_json_num(struct core_json *j, double v)
+{
+    before_value(j);
+    if (!isfinite(v)) {
+        core_buf_puts(j->out, "null");
+        return;
+    }
+    /* %.17g round-trips a double; prefer the shortest of a few precisions. */
+    char tmp[40];
+    for (int prec = 6; prec <= 17; prec++) {
+        snprintf(tmp, sizeof tmp, "%.*g", prec, v);
+        if (strtod(tmp, NULL) == v)
+            break;
+    }
+    core_buf_puts(j->out, tmp);
+}
+
+void core_json_int(struct core_json *j, long long v)
+{
+    before_value(j);
+    core_buf_printf(j->out, "%lld", v);
+}
+
+void core_json_bool(struct core_json *j, bool v)
+{
+    before_value(j);
+    core_buf_puts(j->out, v ? "true" : "false");
+}
+
+void core_json_null(struct core_json *j)
+{
+    before_value(j);
+    core_buf_puts(j->out, "null");
+}

@@ -1,0 +1,345 @@
+/*
+ * db.h — the Warpbench store: one SQLite file holding packs and their Lua
+ * sources, the lessons/pages/questions imported from them, users, attempts
+ * (append-only), self-assessments, and lab runs with their metric samples.
+ *
+ * Invariants: WAL journal, foreign keys on, a busy timeout, the schema version
+ * in PRAGMA user_version, forward migrations from every earlier version run on
+ * open. Every write that a function reports as done is committed (durable)
+ * when it returns. No SQLITE_* code or sqlite3 type leaves this module; errors
+ * come back as CORE_ERR_* with a message. Every string a function hands out
+ * is a copy owned by the caller (freed through the matching _fini/_free).
+ *
+ * Uses core (errors, buffers, clocks). The only module that includes sqlite3.h.
+ */
+#ifndef WB_DB_H
+#define WB_DB_H
+
+#include "core/core.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct db;
+
+/* The schema version this build writes (PRAGMA user_version). */
+#define DB_SCHEMA_VERSION 1
+
+/* ---- open / close -------------------------------------------------------- */
+
+/* Opens (creating when missing) the store at `path`, creating its parent
+ * directory, applying pragmas and running migrations up to
+ * DB_SCHEMA_VERSION. A file whose user_version is newer than this build is
+ * refused with CORE_ERR_CONFLICT ("made by a newer Warpbench"); a file that is
+ * not a SQLite database gives CORE_ERR_STORE naming the path.
+ * Caller closes with db_close(). */
+int db_open(struct db **out, const char *path, struct core_err *err);
+
+/* Closes the store. db_close(NULL) does nothing. */
+void db_close(struct db *db);
+
+/* Writes the default store path into a malloc'd string:
+ * $WARPBENCH_DB, else $XDG_DATA_HOME/warpbench/warpbench.db, else
+ * $HOME/.local/share/warpbench/warpbench.db. Caller frees. NULL only when
+ * none of WARPBENCH_DB, XDG_DATA_HOME and HOME is set. */
+char *db_path_default(void);
+
+/* The schema version of the open store (for tests and `warpbench --version`). */
+int db_schema_version(struct db *db);
+
+/* ---- users --------------------------------------------------------------- */
+
+/* Finds or creates the user `name` (1..64 printable characters) and returns
+ * its id in *id. CORE_ERR_INVALID for an empty or too long name. */
+int db_user_ensure(struct db *db, const char *name, int64_t *id, struct core_err *err);
+
+/* ---- packs --------------------------------------------------------------- */
+
+/* One source file of a pack, as read from the pack folder. Borrowed. */
+struct db_file_in {
+    const char *path; /* relative to the pack folder, '/'-separated */
+    const char *data;
+    size_t len;
+};
+
+struct db_lesson_in {
+    const char *id;
+    const char *title;
+    const char *file; /* source file that declared it */
+};
+
+struct db_page_in {
+    const char *lesson_id;
+    const char *title;    /* may be NULL */
+    const char *markdown; /* as written, before rendering */
+};
+
+struct db_question_in {
+    const char *id;
+    const char *lesson_id;
+    const char *kind;     /* "numeric", "choice", "multi", "ordering", "text", "design" */
+    const char *title;    /* may be NULL */
+    const char *prompt;   /* the template, before variant numbers are filled in */
+    double points;
+    const char *topics;   /* comma-separated, may be "" */
+    const char *rubric;   /* comma-separated rubric items, may be "" */
+    const char *lab;      /* linked lab name or NULL */
+    const char *file;
+    int line;
+    int page_after;       /* index (0-based, within its lesson) of the page it follows; -1 before any */
+};
+
+/* A whole pack to import. Ordinals are the array orders. Borrowed. */
+struct db_pack_in {
+    const char *id;
+    const char *version;
+    const char *title;
+    const char *description; /* may be NULL */
+    const struct db_file_in *files;
+    size_t n_files;
+    const struct db_lesson_in *lessons;
+    size_t n_lessons;
+    const struct db_page_in *pages;
+    size_t n_pages;
+    const struct db_question_in *questions;
+    size_t n_questions;
+};
+
+enum db_import_result {
+    DB_IMPORT_NEW = 0,       /* pack not seen before */
+    DB_IMPORT_UNCHANGED = 1, /* same version, same sources: nothing written */
+    DB_IMPORT_REPLACED = 2   /* a new revision replaced lessons, pages, questions */
+};
+
+/* Imports a pack in one transaction. The revision's digest is the SHA-256
+ * over the sorted (path, content) pairs. Same id + same digest: no-op
+ * (DB_IMPORT_UNCHANGED). Same id + same version + different digest:
+ * CORE_ERR_CONFLICT ("pack X version V is already imported with other
+ * content; raise its version") unless `force`. Otherwise a new revision is
+ * stored with its files, and the pack's lessons, pages and questions are
+ * replaced by the new ones; attempts are untouched and keep pointing at the
+ * revision they were graded with. *result and *rev_id (both optional) say
+ * what happened. */
+int db_pack_import(struct db *db, const struct db_pack_in *in, bool force,
+                   enum db_import_result *result, int64_t *rev_id, struct core_err *err);
+
+/* A pack as listed. */
+struct db_pack {
+    char *id;
+    char *version;
+    char *title;
+    char *description;
+    char *digest;
+    char *imported_at; /* ISO-8601 */
+    int64_t rev_id;    /* current revision */
+    int n_lessons;
+    int n_questions;
+};
+void db_pack_fini(struct db_pack *p);
+
+/* Lists packs ordered by id into a malloc'd array (caller frees each with
+ * db_pack_fini and the array with free()). */
+int db_pack_list(struct db *db, struct db_pack **out, size_t *n, struct core_err *err);
+
+/* Looks up one pack's current revision; CORE_ERR_NOTFOUND when absent. */
+int db_pack_get(struct db *db, const char *id, struct db_pack *out, struct core_err *err);
+
+/* A stored source file. */
+struct db_file {
+    char *path;
+    char *data; /* NUL-terminated copy; len excludes the NUL */
+    size_t len;
+    char sha256[65];
+};
+void db_files_free(struct db_file *files, size_t n);
+
+/* Loads the files of revision rev_id, ordered by path. Caller frees with
+ * db_files_free. CORE_ERR_NOTFOUND for an unknown revision. */
+int db_pack_files(struct db *db, int64_t rev_id, struct db_file **out, size_t *n,
+                  struct core_err *err);
+
+/* ---- lessons, pages, questions ------------------------------------------ */
+
+struct db_lesson {
+    char *pack_id;
+    char *id;
+    char *title;
+    int ordinal;
+    int n_pages;
+    int n_questions;
+};
+void db_lessons_free(struct db_lesson *l, size_t n);
+
+/* Lessons of every pack (pack_id NULL) or of one, in pack then lesson order. */
+int db_lesson_list(struct db *db, const char *pack_id, struct db_lesson **out, size_t *n,
+                   struct core_err *err);
+
+struct db_page {
+    int ordinal;
+    char *title;
+    char *markdown;
+};
+void db_pages_free(struct db_page *p, size_t n);
+
+/* Pages of a lesson in order. CORE_ERR_NOTFOUND when the lesson is unknown. */
+int db_page_list(struct db *db, const char *pack_id, const char *lesson_id,
+                 struct db_page **out, size_t *n, struct core_err *err);
+
+struct db_question {
+    char *pack_id;
+    char *id;
+    char *lesson_id;
+    int ordinal;
+    char *kind;
+    char *title;
+    char *prompt;
+    double points;
+    char *topics;
+    char *rubric;
+    char *lab;
+    char *file;
+    int line;
+    int page_after;
+    int64_t rev_id; /* the pack's current revision */
+};
+void db_question_fini(struct db_question *q);
+void db_questions_free(struct db_question *q, size_t n);
+
+/* Questions of one lesson (lesson_id non-NULL) or of a whole pack, in order. */
+int db_question_list(struct db *db, const char *pack_id, const char *lesson_id,
+                     struct db_question **out, size_t *n, struct core_err *err);
+
+/* Finds a question by id. `qid` is either "pack_id:question_id" or a bare
+ * question id; a bare id that exists in several packs is CORE_ERR_CONFLICT
+ * naming them, an unknown one CORE_ERR_NOTFOUND. */
+int db_question_find(struct db *db, const char *qid, struct db_question *out,
+                     struct core_err *err);
+
+/* ---- attempts (append-only) --------------------------------------------- */
+
+struct db_attempt_in {
+    int64_t user_id;
+    const char *pack_id;
+    const char *question_id;
+    int variant;
+    const char *answer;   /* as typed */
+    const char *parsed;   /* normalised form, may be NULL */
+    double value;         /* parsed numeric value in base units */
+    bool has_value;
+    bool valid;           /* false: the answer could not be read; score is not counted */
+    double score;
+    double max;
+    bool correct;
+    const char *feedback;
+    int64_t rev_id;       /* the pack revision it was graded with */
+    int64_t regrade_of;   /* 0 for a student's attempt, else the attempt it re-grades */
+};
+
+/* Appends one attempt and commits before returning (durable against kill -9).
+ * *id (optional) receives its id. The table refuses UPDATE and DELETE. */
+int db_attempt_insert(struct db *db, const struct db_attempt_in *in, int64_t *id,
+                      struct core_err *err);
+
+/* Appends many attempts in one transaction (re-grading). All or nothing. */
+int db_attempt_insert_batch(struct db *db, const struct db_attempt_in *in, size_t n,
+                            struct core_err *err);
+
+struct db_attempt {
+    int64_t id;
+    int64_t user_id;
+    char *user;
+    char *pack_id;
+    char *question_id;
+    int variant;
+    char *answer;
+    char *parsed;
+    double value;
+    bool has_value;
+    bool valid;
+    double score;
+    double max;
+    bool correct;
+    char *feedback;
+    int64_t rev_id;
+    char *pack_version;
+    int64_t regrade_of;
+    char *created_at;
+};
+void db_attempts_free(struct db_attempt *a, size_t n);
+
+/* A user's attempts at one question (question_id may be NULL for all of the
+ * pack; pack_id NULL for all packs), oldest first, re-grades excluded. */
+int db_attempt_list(struct db *db, int64_t user_id, const char *pack_id,
+                    const char *question_id, struct db_attempt **out, size_t *n,
+                    struct core_err *err);
+
+/* Calls fn for every original (non-regrade) attempt of a pack, oldest first,
+ * with the attempt borrowed for the duration of the call. fn returns 0 to go
+ * on, non-zero to stop (that value is returned). For re-grading. */
+int db_attempt_each(struct db *db, const char *pack_id,
+                    int (*fn)(const struct db_attempt *a, void *ctx), void *ctx,
+                    struct core_err *err);
+
+/* ---- progress ------------------------------------------------------------ */
+
+/* Per-question standing of a user: best valid score (latest re-grade of each
+ * attempt counts instead of the original), attempts made. */
+struct db_progress_row {
+    char *pack_id;
+    char *lesson_id;
+    char *question_id;
+    char *topics;
+    char *rubric;
+    double points;
+    int attempts;   /* valid attempts */
+    double best;    /* best score, 0 when none */
+    bool answered;  /* at least one valid attempt */
+};
+void db_progress_free(struct db_progress_row *r, size_t n);
+
+/* One row per question of every current pack (or of pack_id), in order. */
+int db_progress(struct db *db, int64_t user_id, const char *pack_id,
+                struct db_progress_row **out, size_t *n, struct core_err *err);
+
+/* ---- self-assessments ---------------------------------------------------- */
+
+/* Stores one dated self-rating of rubric item `item` (score out of max). */
+int db_selfassess_insert(struct db *db, int64_t user_id, const char *item, double score,
+                         double max, struct core_err *err);
+
+/* ---- lab runs and samples ------------------------------------------------ */
+
+/* Starts a lab run record (status "running") and returns its id.
+ * params_json and machine_json are JSON objects as text. */
+int db_labrun_begin(struct db *db, int64_t user_id, const char *lab, const char *params_json,
+                    const char *machine_json, int64_t *run_id, struct core_err *err);
+
+/* Appends samples in one transaction. Series names are borrowed. */
+int db_labrun_samples(struct db *db, int64_t run_id, const struct core_sample *s, size_t n,
+                      struct core_err *err);
+
+/* Closes a run: status is "done", "cancelled" or "failed"; summary_json a
+ * JSON object (may be NULL). */
+int db_labrun_end(struct db *db, int64_t run_id, const char *status, const char *summary_json,
+                  struct core_err *err);
+
+struct db_labrun {
+    int64_t id;
+    int64_t user_id;
+    char *lab;
+    char *params_json;
+    char *machine_json;
+    char *summary_json;
+    char *status;
+    char *started_at;
+    char *ended_at; /* NULL while running */
+};
+void db_labrun_fini(struct db_labrun *r);
+
+/* The user's latest run of `lab` with status "done"; CORE_ERR_NOTFOUND when
+ * there is none. */
+int db_labrun_latest(struct db *db, int64_t user_id, const char *lab, struct db_labrun *out,
+                     struct core_err *err);
+
+#endif /* WB_DB_H */

@@ -1,0 +1,211 @@
+/*
+ * grader.h — the Lua 5.4 grader: sandbox, the `wb` library, pack evaluation
+ * into a C model, and grading.
+ *
+ * A pack is a set of Lua source files (pack.lua plus lesson files). This
+ * module evaluates them in a sandbox (allow-listed libraries, text chunks
+ * only, a byte-capped allocator, an instruction budget pcall cannot swallow,
+ * a wall-clock limit that also stops long C calls) and hands the rest of
+ * Warpbench plain C structs. Every grading, rendering or example run gets a
+ * fresh sandbox, so one grader cannot leave anything behind for the next.
+ *
+ * Errors in instructor code come back as CORE_ERR_SCRIPT (a Lua error),
+ * CORE_ERR_LIMIT (a sandbox limit) or CORE_ERR_INVALID (a pack that breaks the
+ * format), each with a message that starts "file:line: ". A student's answer
+ * that cannot be read is not an error: it is a result with valid == false.
+ *
+ * Uses core. The only module that includes lua.h. See lessons/FORMAT.md for
+ * the pack format this module implements.
+ */
+#ifndef WB_GRADER_H
+#define WB_GRADER_H
+
+#include "core/core.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- limits -------------------------------------------------------------- */
+
+struct grader_limits {
+    size_t mem_bytes;      /* Lua heap cap per sandbox */
+    uint64_t instructions; /* VM instruction budget per call into instructor code */
+    unsigned wall_ms;      /* wall-clock limit per call into instructor code */
+};
+
+/* Defaults for grading: 32 MiB, 20 million instructions, 1000 ms. */
+void grader_limits_default(struct grader_limits *l);
+
+/* ---- pack sources and model ---------------------------------------------- */
+
+/* One source file. Borrowed by the calls that take it. */
+struct grader_file {
+    const char *path; /* relative to the pack folder, e.g. "pack.lua", "amdahl.lua" */
+    const char *data;
+    size_t len;
+};
+
+enum grader_kind {
+    GRADER_NUMERIC = 0,
+    GRADER_CHOICE,   /* one of several */
+    GRADER_MULTI,    /* any subset of several */
+    GRADER_ORDERING, /* put items in order */
+    GRADER_TEXT,     /* short text */
+    GRADER_DESIGN    /* free text graded by a rubric of concepts */
+};
+
+/* "numeric", "choice", "multi", "ordering", "text", "design". Static. */
+const char *grader_kind_name(enum grader_kind k);
+
+struct grader_page {
+    char *title; /* may be NULL; else the first "# " heading */
+    char *markdown;
+    int line;
+};
+
+struct grader_question {
+    char *id;
+    enum grader_kind kind;
+    char *title;        /* may be NULL */
+    char *prompt;       /* template; "{name}" / "{name:%.2f}" filled per variant */
+    double points;      /* default 1 */
+    char **topics;
+    size_t n_topics;
+    char **rubric;      /* course rubric items this question evidences */
+    size_t n_rubric;
+    char *lab;          /* linked lab, or NULL */
+    char *unit;         /* numeric: the unit answers are read in ("" = plain number) */
+    size_t n_hints;
+    size_t n_choices;   /* choice/multi/ordering */
+    size_t n_examples;
+    bool has_params;    /* draws per-student numbers */
+    bool has_grade;     /* custom grade function */
+    char *file;         /* source file path */
+    int line;           /* line of the question{} call */
+    int page_after;     /* index of the page it follows in its lesson, -1 before any */
+};
+
+struct grader_lesson {
+    char *id;
+    char *title;
+    char *file;
+    int line;
+    struct grader_page *pages;
+    size_t n_pages;
+    struct grader_question *questions;
+    size_t n_questions;
+};
+
+struct grader_pack_info {
+    char *id;
+    char *title;
+    char *version;
+    char *description; /* may be NULL */
+    struct grader_lesson *lessons;
+    size_t n_lessons;
+};
+
+struct grader_pack;
+
+/* Evaluates a pack: pack.lua first, then each lesson file it lists, each in a
+ * fresh sandbox with the pack constructors (pack, lesson, page, question, ...)
+ * defined. Validates every field against the format (unknown field, missing
+ * or duplicate id, wrong type, unknown kind, missing reference answer, ...).
+ * Every problem found is pushed to `problems` (optional) as
+ * "file:line: message"; the first also goes to `err`. Returns 0 and a pack
+ * handle, or CORE_ERR_INVALID/SCRIPT/LIMIT and *out NULL. The handle copies
+ * what it needs from `files`. Caller frees with grader_pack_free(). */
+int grader_pack_new(struct grader_pack **out, const struct grader_file *files, size_t n,
+                    const struct grader_limits *lim, struct core_strlist *problems,
+                    struct core_err *err);
+
+void grader_pack_free(struct grader_pack *p);
+
+/* The model. Borrowed; valid until grader_pack_free. */
+const struct grader_pack_info *grader_pack_info(const struct grader_pack *p);
+
+/* Finds a question by id; NULL when absent. Borrowed. */
+const struct grader_question *grader_pack_question(const struct grader_pack *p, const char *qid);
+
+/* ---- grading context ----------------------------------------------------- */
+
+/* A named figure (lab parameter or summary value). */
+struct grader_kv {
+    const char *key;
+    const char *str; /* used when !is_num */
+    double num;
+    bool is_num;
+};
+
+/* The student's latest completed run of the question's lab. Borrowed. */
+struct grader_lab_run {
+    int64_t id;
+    const char *lab;
+    const char *finished_at;
+    const struct grader_kv *params;
+    size_t n_params;
+    const struct grader_kv *summary;
+    size_t n_summary;
+};
+
+/* Who is answering and which variant. The variant seed is derived from
+ * (pack id, question id, user, variant) with a stable hash, so the same
+ * student sees the same numbers on every machine. Borrowed. */
+struct grader_ctx {
+    const char *user;
+    int variant;                      /* 1 for a student's first variant */
+    const struct grader_lab_run *lab; /* NULL: no run yet */
+};
+
+/* ---- rendering ----------------------------------------------------------- */
+
+struct grader_view {
+    char *prompt;   /* with this variant's numbers filled in */
+    char **choices; /* choice/multi: in declared order; ordering: shuffled per variant */
+    size_t n_choices;
+    char **hints;
+    size_t n_hints;
+    char *unit;     /* numeric: the unit answers are read in, "" for none */
+    char *needs_lab; /* set when the question needs a lab run and ctx->lab is NULL:
+                        "run the lab 'amdahl' first (warpbench lab run amdahl)" */
+};
+void grader_view_fini(struct grader_view *v);
+
+/* Renders question `qid` for ctx: runs params(rng) and fills the prompt.
+ * Errors as for grading. */
+int grader_question_view(struct grader_pack *p, const char *qid, const struct grader_ctx *ctx,
+                         struct grader_view *out, struct core_err *err);
+
+/* ---- grading ------------------------------------------------------------- */
+
+struct grader_result {
+    bool valid;       /* false: the answer could not be read (feedback says why); no score */
+    double score;     /* 0..max */
+    double max;       /* the question's points */
+    bool correct;     /* score == max */
+    char *feedback;   /* never NULL */
+    char *parsed;     /* the answer as understood, e.g. "2.5 ×" or "b, d"; may be NULL */
+    double value;     /* numeric: parsed value in the question's unit */
+    bool has_value;
+    char *accepted;   /* numeric: accepted interval, e.g. "2.475 to 2.525 ×"; else NULL */
+    char *reference;  /* the reference answer as text (show after correct / give up) */
+};
+void grader_result_fini(struct grader_result *r);
+
+/* Grades `answer` to question `qid` for ctx in a fresh sandbox. Returns 0
+ * with *out filled (valid or not), or an error for a broken grader
+ * (CORE_ERR_SCRIPT/LIMIT with "file:line: ...") or an unknown qid
+ * (CORE_ERR_NOTFOUND). On error *out is zeroed. */
+int grader_question_grade(struct grader_pack *p, const char *qid, const struct grader_ctx *ctx,
+                          const char *answer, struct grader_result *out, struct core_err *err);
+
+/* ---- self-tests (pack check) --------------------------------------------- */
+
+/* Runs every question's reference answer and its `examples` (answer →
+ * expected score), for a fixed example student. Each failure is pushed to
+ * `problems` as "file:line: question ID: ...". Returns the number of
+ * failures (0 = all good); *n_run (optional) the number of checks run. */
+int grader_pack_selftest(struct grader_pack *p, struct core_strlist *problems, size_t *n_run);
+
+#endif /* WB_GRADER_H */

@@ -1,0 +1,176 @@
+/* test_core.c — core helpers: errors, buffers, JSON, SHA-256, FNV, files. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "core/core.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void test_err(void **state)
+{
+    (void)state;
+    struct core_err e;
+    assert_int_equal(core_err_set(&e, CORE_ERR_INVALID, "bad %d", 7), CORE_ERR_INVALID);
+    assert_string_equal(e.msg, "bad 7");
+    core_err_prefix(&e, "while %s", "loading");
+    assert_string_equal(e.msg, "while loading: bad 7");
+    assert_int_equal(e.code, CORE_ERR_INVALID);
+    assert_int_equal(core_err_set(NULL, CORE_ERR_IO, "x"), CORE_ERR_IO);
+    core_err_clear(&e);
+    assert_int_equal(e.code, 0);
+    assert_string_equal(core_code_name(CORE_ERR_STORE), "store");
+}
+
+static void test_buf_and_list(void **state)
+{
+    (void)state;
+    struct core_buf b;
+    core_buf_init(&b);
+    for (int i = 0; i < 1000; i++)
+        core_buf_printf(&b, "%d,", i);
+    assert_int_equal(strncmp(b.data, "0,1,2,", 6), 0);
+    assert_int_equal(b.len, strlen(b.data));
+    core_buf_reset(&b);
+    assert_int_equal(b.len, 0);
+    core_buf_puts(&b, "hi");
+    char *s = core_buf_steal(&b);
+    assert_string_equal(s, "hi");
+    assert_null(b.data);
+    free(s);
+    s = core_buf_steal(&b);
+    assert_string_equal(s, "");
+    free(s);
+
+    struct core_strlist l;
+    core_strlist_init(&l);
+    for (int i = 0; i < 20; i++)
+        core_strlist_pushf(&l, "item %d", i);
+    assert_int_equal(l.n, 20);
+    assert_string_equal(l.items[19], "item 19");
+    core_strlist_fini(&l);
+    assert_int_equal(l.n, 0);
+}
+
+static void test_json(void **state)
+{
+    (void)state;
+    struct core_buf b;
+    core_buf_init(&b);
+    struct core_json j;
+    core_json_init(&j, &b);
+    core_json_obj_begin(&j);
+    core_json_key(&j, "q");
+    core_json_str(&j, "a\"b\\c\n\x01");
+    core_json_key(&j, "score");
+    core_json_num(&j, 0.5);
+    core_json_key(&j, "n");
+    core_json_int(&j, -3);
+    core_json_key(&j, "list");
+    core_json_arr_begin(&j);
+    core_json_bool(&j, true);
+    core_json_null(&j);
+    core_json_num(&j, 1.0 / 0.0);
+    core_json_str(&j, "\xff ok");
+    core_json_arr_end(&j);
+    core_json_key(&j, "pi");
+    core_json_num(&j, 3.141592653589793);
+    core_json_obj_end(&j);
+    assert_string_equal(b.data, "{\"q\":\"a\\\"b\\\\c\\n\\u0001\",\"score\":0.5,\"n\":-3,"
+                                "\"list\":[true,null,null,\"\xEF\xBF\xBD ok\"],"
+                                "\"pi\":3.141592653589793}");
+    core_buf_fini(&b);
+}
+
+static void test_sha256(void **state)
+{
+    (void)state;
+    char hex[65];
+    core_sha256_hex("", 0, hex);
+    assert_string_equal(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    core_sha256_hex("abc", 3, hex);
+    assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    const char *two = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+    core_sha256_hex(two, strlen(two), hex);
+    assert_string_equal(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+    /* Incremental in odd pieces equals one shot: a million 'a's. */
+    struct core_sha256 s;
+    core_sha256_init(&s);
+    char as[997];
+    memset(as, 'a', sizeof as);
+    size_t left = 1000000;
+    while (left) {
+        size_t n = left < sizeof as ? left : sizeof as;
+        core_sha256_update(&s, as, n);
+        left -= n;
+    }
+    core_sha256_final_hex(&s, hex);
+    assert_string_equal(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
+
+static void test_fnv(void **state)
+{
+    (void)state;
+    /* Published FNV-1a 64 test vectors. */
+    assert_true(core_fnv1a(CORE_FNV_OFFSET, "", 0) == 0xcbf29ce484222325ULL);
+    assert_true(core_fnv1a(CORE_FNV_OFFSET, "a", 1) == 0xaf63dc4c8601ec8cULL);
+    assert_true(core_fnv1a(CORE_FNV_OFFSET, "foobar", 6) == 0x85944171f73967e8ULL);
+}
+
+static void test_files(void **state)
+{
+    (void)state;
+    const char *tmp = getenv("WB_TEST_TMP");
+    if (!tmp)
+        tmp = "/tmp";
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/core-%ld/a/b", tmp, (long)getpid());
+    struct core_err e;
+    assert_int_equal(core_mkdir_p(dir, &e), 0);
+    assert_int_equal(core_mkdir_p(dir, &e), 0);
+    char *path = core_path_join(dir, "f.bin");
+    const char data[] = "x\0y\xff";
+    assert_int_equal(core_file_write_atomic(path, data, sizeof data, &e), 0);
+    char *got;
+    size_t len;
+    assert_int_equal(core_file_read(path, 1024, &got, &len, &e), 0);
+    assert_int_equal(len, sizeof data);
+    assert_memory_equal(got, data, sizeof data);
+    free(got);
+    assert_int_equal(core_file_read(path, 2, &got, &len, &e), CORE_ERR_INVALID);
+    assert_null(got);
+    char *missing = core_path_join(dir, "nope");
+    assert_int_equal(core_file_read(missing, 10, &got, &len, &e), CORE_ERR_NOTFOUND);
+    assert_non_null(strstr(e.msg, "nope"));
+    assert_int_equal(core_file_read(dir, 10, &got, &len, &e), CORE_ERR_IO);
+    free(missing);
+    free(path);
+}
+
+static void test_time(void **state)
+{
+    (void)state;
+    char iso[32];
+    core_time_iso(0.25, iso);
+    assert_string_equal(iso, "1970-01-01T00:00:00.250Z");
+    core_time_iso(1795000000.0, iso);
+    assert_int_equal(strlen(iso), 24);
+    double a = core_time_mono();
+    core_clock_real()->sleep(NULL, 0.01);
+    assert_true(core_clock_real()->now(NULL) - a >= 0.009);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_err),  cmocka_unit_test(test_buf_and_list),
+        cmocka_unit_test(test_json), cmocka_unit_test(test_sha256),
+        cmocka_unit_test(test_fnv),  cmocka_unit_test(test_files),
+        cmocka_unit_test(test_time),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
