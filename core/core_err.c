@@ -26,8 +26,14 @@ int core_err_prefix(struct core_err *e, const char *fmt, ...)
     va_start(ap, fmt);
     int n = vsnprintf(e->msg, sizeof e->msg, fmt, ap);
     va_end(ap);
-    if (n >= 0 && (size_t)n < sizeof e->msg)
-        snprintf(e->msg + n, sizeof e->msg - (size_t)n, ": %s", old);
+    /* Append ": <old>" by hand, truncating; the message must stay bounded. */
+    size_t at = n < 0 ? 0 : (size_t)n;
+    const char *tail[2] = {": ", old};
+    for (int k = 0; k < 2; k++)
+        for (const char *c = tail[k]; *c && at + 1 < sizeof e->msg; c++)
+            e->msg[at++] = *c;
+    if (at < sizeof e->msg)
+        e->msg[at] = '\0';
     return e->code;
 }
 

@@ -90,7 +90,8 @@ struct db_question_in {
     int page_after;       /* index (0-based, within its lesson) of the page it follows; -1 before any */
 };
 
-/* A whole pack to import. Ordinals are the array orders. Borrowed. */
+/* A whole pack to import. Ordinals are the array orders, 0-based: lessons
+ * within the pack, pages and questions within their lesson. Borrowed. */
 struct db_pack_in {
     const char *id;
     const char *version;
@@ -123,6 +124,12 @@ enum db_import_result {
  * what happened. */
 int db_pack_import(struct db *db, const struct db_pack_in *in, bool force,
                    enum db_import_result *result, int64_t *rev_id, struct core_err *err);
+
+/* The digest db_pack_import gives a revision: SHA-256 over the files sorted
+ * by path, feeding for each its path, a NUL byte, its length as 8 bytes
+ * little-endian, then its content. Lets callers skip work for content the
+ * store already holds. (Implemented in db/db_digest.c.) */
+void db_pack_digest(const struct db_file_in *files, size_t n, char out[65]);
 
 /* A pack as listed. */
 struct db_pack {

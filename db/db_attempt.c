@@ -1,0 +1,304 @@
+/*
+ * db_attempt.c — the append-only attempt log, re-grades, and the
+ * per-question progress roll-up.
+ *
+ * An attempt is never changed: a re-grade is a new row whose regrade_of
+ * names the original, and readers take the latest re-grade of an attempt in
+ * place of the original's validity and score.
+ */
+#include "db/db_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- insert -------------------------------------------------------------- */
+
+static const char sql_attempt_add[] =
+    "INSERT INTO attempts(user_id, pack_id, question_id, variant, answer, parsed, value, valid, "
+    "score, max, correct, feedback, rev_id, regrade_of, created_at) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)";
+
+static int attempt_check(const struct db_attempt_in *in, struct core_err *err)
+{
+    if (!in->pack_id || !*in->pack_id || !in->question_id || !*in->question_id || !in->answer)
+        return core_err_set(err, CORE_ERR_INVALID,
+                            "an attempt needs a pack, a question and an answer");
+    if (!isfinite(in->score) || !isfinite(in->max))
+        return core_err_set(err, CORE_ERR_INVALID, "attempt at %s:%s: score %g of %g", in->pack_id,
+                            in->question_id, in->score, in->max);
+    if (in->regrade_of < 0)
+        return core_err_set(err, CORE_ERR_INVALID, "attempt at %s:%s: regrade_of %lld", in->pack_id,
+                            in->question_id, (long long)in->regrade_of);
+    return 0;
+}
+
+/* Inserts one attempt with the cached statement, in whatever transaction is
+ * open (or autocommit). */
+static int attempt_add(struct db *db, const struct db_attempt_in *in, const char *now,
+                       struct core_err *err)
+{
+    int rc = attempt_check(in, err);
+    if (rc)
+        return rc;
+    sqlite3_stmt *st;
+    rc = db_stmt(db, sql_attempt_add, &st, err);
+    if (rc)
+        return rc;
+    /* NaN cannot be stored as a value: it reads back as "no value". */
+    int src = db_bindf(st, "IttittNidditIRt", in->user_id, in->pack_id, in->question_id,
+                       in->variant, in->answer, in->parsed, in->has_value ? in->value : NAN,
+                       in->valid ? 1 : 0, in->score, in->max, in->correct ? 1 : 0,
+                       in->feedback ? in->feedback : "", in->rev_id, in->regrade_of, now);
+    rc = db_step_done(db, st, src, "storing an attempt", err);
+    if (rc)
+        core_err_prefix(err, "attempt at %s:%s", in->pack_id, in->question_id);
+    return rc;
+}
+
+int db_attempt_insert(struct db *db, const struct db_attempt_in *in, int64_t *id,
+                      struct core_err *err)
+{
+    char now[32];
+    db_now(now);
+    /* Autocommit: the statement is its own transaction, committed (and, with
+     * synchronous=FULL, fsynced) before sqlite3_step returns. */
+    int rc = attempt_add(db, in, now, err);
+    if (!rc && id)
+        *id = sqlite3_last_insert_rowid(db->h);
+    return rc;
+}
+
+int db_attempt_insert_batch(struct db *db, const struct db_attempt_in *in, size_t n,
+                            struct core_err *err)
+{
+    if (n == 0)
+        return 0;
+    char now[32];
+    db_now(now);
+    int rc = db_tx_begin(db, err);
+    if (rc)
+        return rc;
+    for (size_t i = 0; i < n && !rc; i++) {
+        rc = attempt_add(db, &in[i], now, err);
+        if (rc)
+            core_err_prefix(err, "attempt %zu of %zu", i + 1, n);
+    }
+    if (rc)
+        db_tx_rollback(db);
+    else
+        rc = db_tx_commit(db, err);
+    return rc;
+}
+
+/* ---- reading ------------------------------------------------------------- */
+
+#define ATTEMPT_COLUMNS                                                                            \
+    "SELECT a.id, a.user_id, u.name, a.pack_id, a.question_id, a.variant, a.answer, a.parsed, "    \
+    "a.value, a.valid, a.score, a.max, a.correct, a.feedback, a.rev_id, r.version, "               \
+    "a.regrade_of, a.created_at "                                                                  \
+    "FROM attempts a JOIN users u ON u.id = a.user_id JOIN pack_revs r ON r.id = a.rev_id "
+
+static const char sql_attempt_list[] =
+    ATTEMPT_COLUMNS "WHERE a.user_id = ?1 AND (?2 IS NULL OR a.pack_id = ?2) "
+                    "AND (?3 IS NULL OR a.question_id = ?3) AND a.regrade_of IS NULL "
+                    "ORDER BY a.id";
+static const char sql_attempt_each[] =
+    ATTEMPT_COLUMNS "WHERE a.pack_id = ?1 AND a.regrade_of IS NULL ORDER BY a.id";
+
+/* Fills *a from the current row; with `copy` every string is a malloc'd
+ * copy, without it the strings are borrowed from the statement. */
+static void attempt_read(sqlite3_stmt *st, struct db_attempt *a, bool copy)
+{
+#define STR(col) (copy ? db_col_dup(st, col) : (char *)db_col_text(st, col))
+    a->id = sqlite3_column_int64(st, 0);
+    a->user_id = sqlite3_column_int64(st, 1);
+    a->user = STR(2);
+    a->pack_id = STR(3);
+    a->question_id = STR(4);
+    a->variant = sqlite3_column_int(st, 5);
+    a->answer = STR(6);
+    a->parsed = STR(7);
+    a->has_value = sqlite3_column_type(st, 8) != SQLITE_NULL;
+    a->value = a->has_value ? sqlite3_column_double(st, 8) : 0.0;
+    a->valid = sqlite3_column_int(st, 9) != 0;
+    a->score = sqlite3_column_double(st, 10);
+    a->max = sqlite3_column_double(st, 11);
+    a->correct = sqlite3_column_int(st, 12) != 0;
+    a->feedback = STR(13);
+    a->rev_id = sqlite3_column_int64(st, 14);
+    a->pack_version = STR(15);
+    a->regrade_of = sqlite3_column_int64(st, 16); /* NULL reads as 0 */
+    a->created_at = STR(17);
+#undef STR
+}
+
+static void attempt_fini(struct db_attempt *a)
+{
+    free(a->user);
+    free(a->pack_id);
+    free(a->question_id);
+    free(a->answer);
+    free(a->parsed);
+    free(a->feedback);
+    free(a->pack_version);
+    free(a->created_at);
+}
+
+void db_attempts_free(struct db_attempt *a, size_t n)
+{
+    if (!a)
+        return;
+    for (size_t i = 0; i < n; i++)
+        attempt_fini(&a[i]);
+    free(a);
+}
+
+int db_attempt_list(struct db *db, int64_t user_id, const char *pack_id, const char *question_id,
+                    struct db_attempt **out, size_t *n, struct core_err *err)
+{
+    *out = NULL;
+    *n = 0;
+    sqlite3_stmt *st;
+    int rc = db_stmt(db, sql_attempt_list, &st, err);
+    if (rc)
+        return rc;
+    struct db_attempt *arr = NULL;
+    size_t cnt = 0, cap = 0;
+    int src = db_bindf(st, "Itt", user_id, pack_id, question_id);
+    while (src == SQLITE_OK && (src = sqlite3_step(st)) == SQLITE_ROW) {
+        arr = db_grow(arr, &cap, cnt, sizeof *arr);
+        attempt_read(st, &arr[cnt++], true);
+        src = SQLITE_OK;
+    }
+    if (src != SQLITE_DONE) {
+        rc = db_fail(db, err, src, "listing attempts");
+        db_attempts_free(arr, cnt);
+    } else {
+        *out = arr;
+        *n = cnt;
+    }
+    db_stmt_done(st);
+    return rc;
+}
+
+int db_attempt_each(struct db *db, const char *pack_id,
+                    int (*fn)(const struct db_attempt *a, void *ctx), void *ctx,
+                    struct core_err *err)
+{
+    if (!pack_id)
+        return core_err_set(err, CORE_ERR_NOTFOUND, "no pack given");
+    /* Not cached: fn may use the store, even call db_attempt_each again. */
+    sqlite3_stmt *st = NULL;
+    int src = sqlite3_prepare_v2(db->h, sql_attempt_each, -1, &st, NULL);
+    if (src != SQLITE_OK) {
+        int code = db_fail(db, err, src, "reading the attempts of pack %s", pack_id);
+        sqlite3_finalize(st);
+        return code;
+    }
+    int rc = 0;
+    src = db_bindf(st, "t", pack_id);
+    while (src == SQLITE_OK && (src = sqlite3_step(st)) == SQLITE_ROW) {
+        struct db_attempt a;
+        attempt_read(st, &a, false);
+        rc = fn(&a, ctx);
+        if (rc)
+            break;
+        src = SQLITE_OK;
+    }
+    if (!rc && src != SQLITE_DONE)
+        rc = db_fail(db, err, src, "reading the attempts of pack %s", pack_id);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* ---- progress ------------------------------------------------------------ */
+
+/* eff: each original attempt with the validity and score of its latest
+ * re-grade (or its own when never re-graded); agg: per question, the valid
+ * ones counted and the best of them. */
+static const char sql_progress[] =
+    "WITH eff AS ("
+    "  SELECT a.pack_id, a.question_id, coalesce(r.valid, a.valid) AS valid, "
+    "         coalesce(r.score, a.score) AS score "
+    "  FROM attempts a LEFT JOIN attempts r ON r.id = "
+    "    (SELECT max(x.id) FROM attempts x WHERE x.regrade_of = a.id) "
+    "  WHERE a.user_id = ?1 AND a.regrade_of IS NULL AND (?2 IS NULL OR a.pack_id = ?2)"
+    "), agg AS ("
+    "  SELECT pack_id, question_id, count(*) AS n, max(score) AS best "
+    "  FROM eff WHERE valid GROUP BY pack_id, question_id"
+    ") "
+    "SELECT q.pack_id, q.lesson_id, q.id, q.topics, q.rubric, q.points, "
+    "       coalesce(agg.n, 0), coalesce(agg.best, 0) "
+    "FROM questions q JOIN lessons l ON l.pack_id = q.pack_id AND l.id = q.lesson_id "
+    "LEFT JOIN agg ON agg.pack_id = q.pack_id AND agg.question_id = q.id "
+    "WHERE ?2 IS NULL OR q.pack_id = ?2 "
+    "ORDER BY q.pack_id, l.ordinal, q.ordinal";
+static const char sql_progress_pack[] = "SELECT 1 FROM packs WHERE id = ?1";
+
+void db_progress_free(struct db_progress_row *r, size_t n)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        free(r[i].pack_id);
+        free(r[i].lesson_id);
+        free(r[i].question_id);
+        free(r[i].topics);
+        free(r[i].rubric);
+    }
+    free(r);
+}
+
+int db_progress(struct db *db, int64_t user_id, const char *pack_id, struct db_progress_row **out,
+                size_t *n, struct core_err *err)
+{
+    *out = NULL;
+    *n = 0;
+    sqlite3_stmt *st;
+    int rc, src;
+    if (pack_id) {
+        rc = db_stmt(db, sql_progress_pack, &st, err);
+        if (rc)
+            return rc;
+        src = db_bindf(st, "t", pack_id);
+        if (src == SQLITE_OK)
+            src = sqlite3_step(st);
+        if (src == SQLITE_DONE)
+            rc = core_err_set(err, CORE_ERR_NOTFOUND, "no pack '%s'", pack_id);
+        else if (src != SQLITE_ROW)
+            rc = db_fail(db, err, src, "looking up pack %s", pack_id);
+        db_stmt_done(st);
+        if (rc)
+            return rc;
+    }
+    rc = db_stmt(db, sql_progress, &st, err);
+    if (rc)
+        return rc;
+    struct db_progress_row *arr = NULL;
+    size_t cnt = 0, cap = 0;
+    src = db_bindf(st, "It", user_id, pack_id);
+    while (src == SQLITE_OK && (src = sqlite3_step(st)) == SQLITE_ROW) {
+        arr = db_grow(arr, &cap, cnt, sizeof *arr);
+        struct db_progress_row *r = &arr[cnt++];
+        r->pack_id = db_col_dup(st, 0);
+        r->lesson_id = db_col_dup(st, 1);
+        r->question_id = db_col_dup(st, 2);
+        r->topics = db_col_dup(st, 3);
+        r->rubric = db_col_dup(st, 4);
+        r->points = sqlite3_column_double(st, 5);
+        r->attempts = sqlite3_column_int(st, 6);
+        r->best = sqlite3_column_double(st, 7);
+        r->answered = r->attempts > 0;
+        src = SQLITE_OK;
+    }
+    if (src != SQLITE_DONE) {
+        rc = db_fail(db, err, src, "computing progress");
+        db_progress_free(arr, cnt);
+    } else {
+        *out = arr;
+        *n = cnt;
+    }
+    db_stmt_done(st);
+    return rc;
+}

@@ -1,0 +1,112 @@
+/*
+ * db_internal.h — what the db_*.c files share: the struct db behind the
+ * opaque handle, the prepared-statement cache, SQLite error translation,
+ * transactions and small column/binding helpers.
+ *
+ * Never included from outside db/ (tests of db/ excepted: they use
+ * db_open_ex to build stores at earlier schema versions and to exercise the
+ * migration mechanism with a step table of their own).
+ */
+#ifndef WB_DB_INTERNAL_H
+#define WB_DB_INTERNAL_H
+
+#include "db/db.h"
+
+#include <sqlite3.h>
+
+/* PRAGMA application_id of a Warpbench store ("WBCH"), written by the first
+ * migration, so a SQLite file made by another program is recognised. */
+#define DB_APPLICATION_ID 0x57424348
+
+/* One cached statement, keyed by the address of its (static) SQL text. */
+struct db_stmt_slot {
+    const char *sql;
+    sqlite3_stmt *st;
+};
+
+struct db {
+    sqlite3 *h;
+    char *path;
+    int version; /* user_version after migrations */
+    struct db_stmt_slot *stmts;
+    size_t n_stmts;
+    size_t cap_stmts;
+};
+
+/* ---- schema (db_schema.c) ------------------------------------------------ */
+
+/* db_migrations[v] takes a store from schema version v to v + 1. It has
+ * exactly DB_SCHEMA_VERSION entries. */
+extern const char *const db_migrations[];
+
+/* db_open with an explicit migration table of n_steps entries: the store is
+ * migrated to version n_steps, and a store newer than n_steps is refused.
+ * db_open(out, path, err) is db_open_ex(out, path, db_migrations,
+ * DB_SCHEMA_VERSION, err). */
+int db_open_ex(struct db **out, const char *path, const char *const *steps, int n_steps,
+               struct core_err *err);
+
+/* Applies steps[v] for v from the store's version up to n_steps - 1, each in
+ * its own IMMEDIATE transaction together with the user_version bump. */
+int db_migrate(struct db *db, const char *const *steps, int n_steps, struct core_err *err);
+
+/* ---- statements and errors (db_open.c) ----------------------------------- */
+
+/* Returns in *out the cached statement for `sql` (which must be a string
+ * with static storage: its address is the key), preparing it on first use.
+ * The statement is reset and its bindings cleared. Release it with
+ * db_stmt_done() before returning to the caller, so borrowed bindings do not
+ * outlive the call. */
+int db_stmt(struct db *db, const char *sql, sqlite3_stmt **out, struct core_err *err);
+void db_stmt_done(sqlite3_stmt *st);
+
+/* Binds parameters 1.. from a type string: 'i' int, 'I' int64_t, 'd'
+ * double, 'N' double that binds NULL when NaN, 'R' int64_t that binds NULL
+ * when 0 (an optional reference), 't' const char * (NULL binds NULL), 'b'
+ * const void * + size_t (a blob), '-' NULL (takes no argument). Strings and
+ * blobs are bound without copying: they must live until db_stmt_done().
+ * The type string must cover every parameter of the statement (else
+ * SQLITE_RANGE, which reports as CORE_ERR_INTERNAL). Returns a SQLite result
+ * code. */
+int db_bindf(sqlite3_stmt *st, const char *types, ...);
+
+/* The CORE_ERR_* code for a SQLite result code. */
+int db_code(int rc);
+
+/* Fills err with db_code(rc) and "<context>: <sqlite3_errmsg>" (the context
+ * printf-style) and returns the code. Call it right after the failing
+ * SQLite call, before anything else touches the connection. */
+int db_fail(struct db *db, struct core_err *err, int rc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Runs a statement whose rows are not read (INSERT, UPDATE, ...) and
+ * releases it. bind_rc is the result of binding its parameters: when not
+ * SQLITE_OK the statement is not run and that error is reported. `what`
+ * names the operation for the error message. */
+int db_step_done(struct db *db, sqlite3_stmt *st, int bind_rc, const char *what,
+                 struct core_err *err);
+
+/* ---- transactions -------------------------------------------------------- */
+
+/* BEGIN IMMEDIATE: takes the write lock at once (waiting up to the busy
+ * timeout), so a transaction never fails half-way on a lock upgrade. */
+int db_tx_begin(struct db *db, struct core_err *err);
+int db_tx_commit(struct db *db, struct core_err *err);
+/* Rolls back when a transaction is open; never fails (best effort). */
+void db_tx_rollback(struct db *db);
+
+/* ---- columns and values -------------------------------------------------- */
+
+/* A malloc'd copy of a text column; NULL for SQL NULL. */
+char *db_col_dup(sqlite3_stmt *st, int col);
+/* The column's text, borrowed until the next step/reset; NULL for NULL. */
+const char *db_col_text(sqlite3_stmt *st, int col);
+
+/* The current UTC time as ISO-8601 with milliseconds. */
+void db_now(char out[32]);
+
+/* Returns `arr` (elements of `size` bytes, capacity *cap) grown so that it
+ * holds at least n + 1 elements; updates *cap. */
+void *db_grow(void *arr, size_t *cap, size_t n, size_t size);
+
+#endif /* WB_DB_INTERNAL_H */

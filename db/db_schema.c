@@ -1,0 +1,231 @@
+/*
+ * db_schema.c — the schema as an ordered list of forward migrations, and the
+ * code that applies them.
+ *
+ * To change the schema: append one step to db_migrations[] (never edit a
+ * step that has shipped) and raise DB_SCHEMA_VERSION in db.h. A fresh store
+ * runs every step from version 0, so fresh and migrated stores are the same
+ * by construction. Each step runs in its own transaction together with its
+ * user_version bump, so a store is always at exactly one version.
+ *
+ * Design notes for version 1:
+ * - packs holds one row per pack pointing at its current revision;
+ *   pack_revs keeps every revision ever imported (attempts point at them),
+ *   pack_files the exact bytes of each revision's sources.
+ * - lessons, pages and questions describe the current revision only and are
+ *   keyed by (pack_id, id), so ids stay stable across re-imports.
+ * - attempts is append-only (triggers refuse UPDATE and DELETE). It names
+ *   its question by (pack_id, question_id) as plain text, with no foreign key
+ *   to questions, so replacing a pack's questions never touches attempts;
+ *   rev_id records the revision (hence pack version) it was graded with. A
+ *   re-grade is a new row whose regrade_of names the original attempt.
+ * - value is NULL when the answer had no numeric value.
+ * - Timestamps are ISO-8601 UTC text with milliseconds.
+ */
+#include "db/db_internal.h"
+
+#include <stdio.h>
+
+static const char migration_1[] =
+    "PRAGMA application_id = 1463960392;\n" /* DB_APPLICATION_ID, "WBCH" */
+
+    "CREATE TABLE users (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  name TEXT NOT NULL UNIQUE,\n"
+    "  created_at TEXT NOT NULL\n"
+    ");\n"
+
+    "CREATE TABLE packs (\n"
+    "  id TEXT PRIMARY KEY NOT NULL,\n"
+    "  rev_id INTEGER REFERENCES pack_revs(id),\n" /* NULL only inside the import tx */
+    "  created_at TEXT NOT NULL\n"
+    ");\n"
+
+    "CREATE TABLE pack_revs (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  pack_id TEXT NOT NULL REFERENCES packs(id),\n"
+    "  version TEXT NOT NULL,\n"
+    "  digest TEXT NOT NULL,\n"
+    "  title TEXT NOT NULL,\n"
+    "  description TEXT,\n"
+    "  imported_at TEXT NOT NULL\n"
+    ");\n"
+    "CREATE INDEX pack_revs_by_pack ON pack_revs(pack_id, version);\n"
+
+    "CREATE TABLE pack_files (\n"
+    "  rev_id INTEGER NOT NULL REFERENCES pack_revs(id),\n"
+    "  path TEXT NOT NULL,\n"
+    "  content BLOB NOT NULL,\n"
+    "  sha256 TEXT NOT NULL,\n"
+    "  PRIMARY KEY (rev_id, path)\n"
+    ");\n"
+
+    "CREATE TABLE lessons (\n"
+    "  pack_id TEXT NOT NULL REFERENCES packs(id),\n"
+    "  id TEXT NOT NULL,\n"
+    "  ordinal INTEGER NOT NULL,\n"
+    "  title TEXT NOT NULL,\n"
+    "  file TEXT,\n"
+    "  PRIMARY KEY (pack_id, id)\n"
+    ");\n"
+    "CREATE INDEX lessons_order ON lessons(pack_id, ordinal);\n"
+
+    "CREATE TABLE pages (\n"
+    "  pack_id TEXT NOT NULL,\n"
+    "  lesson_id TEXT NOT NULL,\n"
+    "  ordinal INTEGER NOT NULL,\n" /* 0-based within the lesson */
+    "  title TEXT,\n"
+    "  markdown TEXT NOT NULL,\n"
+    "  PRIMARY KEY (pack_id, lesson_id, ordinal),\n"
+    "  FOREIGN KEY (pack_id, lesson_id) REFERENCES lessons(pack_id, id)\n"
+    ");\n"
+
+    "CREATE TABLE questions (\n"
+    "  pack_id TEXT NOT NULL,\n"
+    "  id TEXT NOT NULL,\n"
+    "  lesson_id TEXT NOT NULL,\n"
+    "  ordinal INTEGER NOT NULL,\n" /* 0-based within the lesson */
+    "  kind TEXT NOT NULL,\n"
+    "  title TEXT,\n"
+    "  prompt TEXT NOT NULL,\n"
+    "  points REAL NOT NULL,\n"
+    "  topics TEXT NOT NULL DEFAULT '',\n"
+    "  rubric TEXT NOT NULL DEFAULT '',\n"
+    "  lab TEXT,\n"
+    "  file TEXT,\n"
+    "  line INTEGER NOT NULL DEFAULT 0,\n"
+    "  page_after INTEGER NOT NULL DEFAULT -1 CHECK (page_after >= -1),\n"
+    "  PRIMARY KEY (pack_id, id),\n"
+    "  FOREIGN KEY (pack_id, lesson_id) REFERENCES lessons(pack_id, id)\n"
+    ");\n"
+    "CREATE INDEX questions_by_id ON questions(id);\n"
+    "CREATE INDEX questions_order ON questions(pack_id, lesson_id, ordinal);\n"
+
+    "CREATE TABLE attempts (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  user_id INTEGER NOT NULL REFERENCES users(id),\n"
+    "  pack_id TEXT NOT NULL,\n"
+    "  question_id TEXT NOT NULL,\n"
+    "  variant INTEGER NOT NULL,\n"
+    "  answer TEXT NOT NULL,\n"
+    "  parsed TEXT,\n"
+    "  value REAL,\n"
+    "  valid INTEGER NOT NULL CHECK (valid IN (0, 1)),\n"
+    "  score REAL NOT NULL,\n"
+    "  max REAL NOT NULL,\n"
+    "  correct INTEGER NOT NULL CHECK (correct IN (0, 1)),\n"
+    "  feedback TEXT NOT NULL,\n"
+    "  rev_id INTEGER NOT NULL REFERENCES pack_revs(id),\n"
+    "  regrade_of INTEGER REFERENCES attempts(id),\n"
+    "  created_at TEXT NOT NULL\n"
+    ");\n"
+    "CREATE INDEX attempts_by_user ON attempts(user_id, pack_id, question_id, id);\n"
+    "CREATE INDEX attempts_originals ON attempts(pack_id, id) WHERE regrade_of IS NULL;\n"
+    "CREATE INDEX attempts_regrades ON attempts(regrade_of) WHERE regrade_of IS NOT NULL;\n"
+    "CREATE TRIGGER attempts_no_update BEFORE UPDATE ON attempts\n"
+    "BEGIN SELECT RAISE(ABORT, 'attempts are append-only'); END;\n"
+    "CREATE TRIGGER attempts_no_delete BEFORE DELETE ON attempts\n"
+    "BEGIN SELECT RAISE(ABORT, 'attempts are append-only'); END;\n"
+    "CREATE TRIGGER attempts_rev_of_pack BEFORE INSERT ON attempts\n"
+    "WHEN (SELECT pack_id FROM pack_revs WHERE id = NEW.rev_id) IS NOT NEW.pack_id\n"
+    "BEGIN SELECT RAISE(ABORT, 'the attempt''s rev_id is not a revision of its pack'); END;\n"
+
+    "CREATE TABLE selfassess (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  user_id INTEGER NOT NULL REFERENCES users(id),\n"
+    "  item TEXT NOT NULL,\n"
+    "  score REAL NOT NULL,\n"
+    "  max REAL NOT NULL CHECK (max > 0),\n"
+    "  created_at TEXT NOT NULL\n"
+    ");\n"
+    "CREATE INDEX selfassess_by_user ON selfassess(user_id, item, id);\n"
+
+    "CREATE TABLE lab_runs (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  user_id INTEGER NOT NULL REFERENCES users(id),\n"
+    "  lab TEXT NOT NULL,\n"
+    "  params_json TEXT NOT NULL,\n"
+    "  machine_json TEXT NOT NULL,\n"
+    "  summary_json TEXT,\n"
+    "  status TEXT NOT NULL CHECK (status IN ('running', 'done', 'cancelled', 'failed')),\n"
+    "  started_at TEXT NOT NULL,\n"
+    "  ended_at TEXT\n"
+    ");\n"
+    "CREATE INDEX lab_runs_by_user ON lab_runs(user_id, lab, status, id);\n"
+
+    "CREATE TABLE lab_samples (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  run_id INTEGER NOT NULL REFERENCES lab_runs(id),\n"
+    "  series TEXT NOT NULL,\n"
+    "  step INTEGER NOT NULL,\n"
+    "  value REAL,\n" /* NULL for a NaN sample */
+    "  t REAL NOT NULL\n"
+    ");\n"
+    "CREATE INDEX lab_samples_by_run ON lab_samples(run_id, series, step);\n";
+
+const char *const db_migrations[] = {
+    migration_1, /* 0 -> 1 */
+};
+
+_Static_assert(sizeof db_migrations / sizeof db_migrations[0] == DB_SCHEMA_VERSION,
+               "db_migrations[] must have one step per schema version");
+_Static_assert(DB_APPLICATION_ID == 1463960392, "migration_1 writes DB_APPLICATION_ID");
+
+static int read_version(struct db *db, int *v, struct core_err *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(db->h, "PRAGMA user_version", -1, &st, NULL);
+    if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        *v = sqlite3_column_int(st, 0);
+        rc = SQLITE_OK;
+    }
+    int ret =
+        rc == SQLITE_OK ? 0 : db_fail(db, err, rc, "store %s: reading user_version", db->path);
+    sqlite3_finalize(st);
+    return ret;
+}
+
+int db_migrate(struct db *db, const char *const *steps, int n_steps, struct core_err *err)
+{
+    int v = 0;
+    int rc = read_version(db, &v, err);
+    while (!rc && v < n_steps) {
+        /* IMMEDIATE: two processes opening a fresh store at once serialise
+         * here, and the second sees the version the first committed. */
+        int src = sqlite3_exec(db->h, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+        if (src != SQLITE_OK) {
+            rc = db_fail(db, err, src, "store %s: starting migration", db->path);
+            break;
+        }
+        rc = read_version(db, &v, err);
+        if (rc || v >= n_steps)
+            goto end_step;
+        src = sqlite3_exec(db->h, steps[v], NULL, NULL, NULL);
+        if (src != SQLITE_OK) {
+            rc = db_fail(db, err, src, "store %s: migrating schema %d -> %d", db->path, v, v + 1);
+            goto end_step;
+        }
+        char bump[48];
+        snprintf(bump, sizeof bump, "PRAGMA user_version = %d", v + 1);
+        src = sqlite3_exec(db->h, bump, NULL, NULL, NULL);
+        if (src != SQLITE_OK) {
+            rc = db_fail(db, err, src, "store %s: migrating schema %d -> %d", db->path, v, v + 1);
+            goto end_step;
+        }
+    end_step:
+        if (rc) {
+            sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+            break;
+        }
+        src = sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL);
+        if (src != SQLITE_OK) {
+            rc = db_fail(db, err, src, "store %s: committing migration", db->path);
+            sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+            break;
+        }
+        rc = read_version(db, &v, err);
+    }
+    if (!rc)
+        db->version = v;
+    return rc;
+}

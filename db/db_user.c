@@ -1,0 +1,120 @@
+/*
+ * db_user.c — users and their self-assessments.
+ */
+#include "db/db_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+#define DB_USER_NAME_MAX 64
+
+/* Counts the characters of a UTF-8 name; -1 when it is not valid UTF-8 or
+ * holds a control character. */
+static int name_chars(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    int n = 0;
+    while (*p) {
+        unsigned c = *p;
+        int extra;
+        if (c < 0x20 || c == 0x7f)
+            return -1;
+        if (c < 0x80)
+            extra = 0;
+        else if ((c & 0xe0) == 0xc0 && c >= 0xc2)
+            extra = 1;
+        else if ((c & 0xf0) == 0xe0)
+            extra = 2;
+        else if ((c & 0xf8) == 0xf0 && c <= 0xf4)
+            extra = 3;
+        else
+            return -1;
+        p++;
+        for (int i = 0; i < extra; i++, p++)
+            if ((*p & 0xc0) != 0x80)
+                return -1;
+        /* C1 controls (U+0080..U+009F) are not printable either. */
+        if (extra == 1 && c == 0xc2 && p[-1] < 0xa0)
+            return -1;
+        n++;
+    }
+    return n;
+}
+
+static const char sql_user_find[] = "SELECT id FROM users WHERE name = ?1";
+static const char sql_user_add[] =
+    "INSERT INTO users(name, created_at) VALUES (?1, ?2) ON CONFLICT(name) DO NOTHING";
+
+static int user_find(struct db *db, const char *name, int64_t *id, bool *found,
+                     struct core_err *err)
+{
+    sqlite3_stmt *st;
+    int rc = db_stmt(db, sql_user_find, &st, err);
+    if (rc)
+        return rc;
+    *found = false;
+    int src = db_bindf(st, "t", name);
+    if (src == SQLITE_OK)
+        src = sqlite3_step(st);
+    if (src == SQLITE_ROW) {
+        *id = sqlite3_column_int64(st, 0);
+        *found = true;
+    } else if (src != SQLITE_DONE) {
+        rc = db_fail(db, err, src, "looking up user '%s'", name);
+    }
+    db_stmt_done(st);
+    return rc;
+}
+
+int db_user_ensure(struct db *db, const char *name, int64_t *id, struct core_err *err)
+{
+    int chars = name ? name_chars(name) : 0;
+    if (chars < 1 || chars > DB_USER_NAME_MAX)
+        return core_err_set(err, CORE_ERR_INVALID, "a user name is 1 to %d printable characters",
+                            DB_USER_NAME_MAX);
+    bool found;
+    int64_t uid = 0;
+    int rc = user_find(db, name, &uid, &found, err);
+    if (rc || found)
+        goto out;
+    /* Another process may add the same name between the two statements;
+     * DO NOTHING and a second look-up make that harmless. */
+    sqlite3_stmt *st;
+    rc = db_stmt(db, sql_user_add, &st, err);
+    if (rc)
+        goto out;
+    char now[32];
+    db_now(now);
+    rc = db_step_done(db, st, db_bindf(st, "tt", name, now), "adding a user", err);
+    if (!rc)
+        rc = user_find(db, name, &uid, &found, err);
+    if (!rc && !found)
+        rc = core_err_set(err, CORE_ERR_STORE, "user '%s' vanished after being added", name);
+out:
+    if (!rc && id)
+        *id = uid;
+    return rc;
+}
+
+static const char sql_selfassess_add[] =
+    "INSERT INTO selfassess(user_id, item, score, max, created_at) VALUES (?1, ?2, ?3, ?4, ?5)";
+
+int db_selfassess_insert(struct db *db, int64_t user_id, const char *item, double score, double max,
+                         struct core_err *err)
+{
+    if (!item || !*item)
+        return core_err_set(err, CORE_ERR_INVALID, "a self-assessment needs a rubric item");
+    if (!isfinite(score) || !isfinite(max) || max <= 0 || score < 0 || score > max)
+        return core_err_set(err, CORE_ERR_INVALID,
+                            "self-assessment of '%s': score %g out of %g is not between 0 and "
+                            "a positive maximum",
+                            item, score, max);
+    sqlite3_stmt *st;
+    int rc = db_stmt(db, sql_selfassess_add, &st, err);
+    if (rc)
+        return rc;
+    char now[32];
+    db_now(now);
+    return db_step_done(db, st, db_bindf(st, "Itddt", user_id, item, score, max, now),
+                        "storing a self-assessment", err);
+}

@@ -1,0 +1,29 @@
+-- pack.lua: every pack folder has exactly one of these. It names the pack and
+-- lists its lesson files in teaching order. Like every file of a pack it runs
+-- in the grader sandbox: no io, os, require; only string, table, math, utf8,
+-- the safe base functions and the `wb` library.
+--
+-- Check this pack with:   warpbench pack check lessons/examples/minimal
+-- Import it with:         warpbench pack import lessons/examples/minimal
+
+pack {
+  -- Required. Lower-case letters, digits and . _ -; unique among all packs.
+  -- A dotted prefix (your course or institution) keeps ids from colliding.
+  id = "example.minimal",
+
+  -- Required. Shown in the pack list.
+  title = "A minimal example pack",
+
+  -- Required. Any string. Raise it whenever the content changes: importing a
+  -- new version replaces the lessons, while attempts already recorded keep
+  -- pointing at the version they were graded with.
+  version = "1.0.0",
+
+  -- Optional. Shown under the title.
+  description = [[
+One short lesson on speedup that uses every construct of the pack format
+once. Copy it as the starting point for your own pack.]],
+
+  -- Required. Lesson files, relative to this folder, in teaching order.
+  lessons = { "speedup.lua" },
+}

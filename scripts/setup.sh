@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Warpbench needs to build and test, if missing.
+# As root it runs apt-get; otherwise it lists the packages and the command.
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config
+  libncurses-dev libsqlite3-dev liblua5.4-dev libcmocka-dev
+  sqlite3 tmux jq
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+  [[ "$status" == "install ok installed" ]] || missing+=("$p")
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+  exit 0
+fi
+
+if [[ $(id -u) -eq 0 ]]; then
+  echo "setup: installing ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+  echo "setup: installing ${missing[*]} with sudo" >&2
+  sudo DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+else
+  echo "setup: these Debian packages are missing: ${missing[*]}" >&2
+  echo "setup: install them with:  sudo apt-get install ${missing[*]}" >&2
+  exit 1
+fi
