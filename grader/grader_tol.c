@@ -1,0 +1,193 @@
+/*
+ * grader_tol.c — how close counts as right: tolerance intervals, their text
+ * for the student, and partial-credit bands.
+ *
+ * Decisions:
+ *   - Tolerance fields come from instructor Lua, so they are cleaned rather
+ *     than trusted: a negative or NaN rel/abs counts as 0, sig is clamped to
+ *     0..15 (a double holds no more than 15 reliable decimal figures).
+ *   - Significant figures: the reference is rounded to `sig` figures, R; an
+ *     answer is accepted when it lies within half a unit in the last place of
+ *     R, ends included ("2.5" with sig 2 accepts 2.45 ... 2.55). When R is a
+ *     power of ten the figures below it are one place finer (R = 10 with sig
+ *     2 accepts 9.95 ... 10.5), because 9.96 also rounds to 10. The ends are
+ *     computed as the correctly rounded double of a decimal (2.45 is read as
+ *     the same double the student's "2.45" parses to).
+ *   - Acceptance adds a slack of 1e-12 relative to the interval's ends, so an
+ *     answer typed exactly as a printed end ("2.475") is inside even when
+ *     ref*(1-rel) rounds a hair above it.
+ *   - The description starts at 4 significant figures and adds figures until
+ *     the two ends print differently from each other and from the reference;
+ *     a zero-width interval reads "exactly X" with the fewest figures that
+ *     read back as X.
+ */
+#include "grader_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define SIG_MAX 15
+#define ZERO_ABS 1e-9 /* the contract's abs for a reference of exactly 0 */
+#define SLACK 1e-12   /* relative slack at the ends, see above */
+
+void grader_tol_default(struct grader_tol *t)
+{
+    t->rel = 0.01;
+    t->abs = 0;
+    t->sig = 0;
+}
+
+static double clean(double x)
+{
+    return x >= 0 && isfinite(x) ? x : 0;
+}
+
+static int clean_sig(int sig)
+{
+    return sig < 0 ? 0 : sig > SIG_MAX ? SIG_MAX : sig;
+}
+
+/* 10^k, exact for |k| <= 22. */
+static double p10(int k)
+{
+    return pow(10.0, k);
+}
+
+/* num × 10^k ÷ den, with one rounding in the usual cases (num and den exact). */
+static double scaled(double num, int k, double den)
+{
+    return k >= 0 ? num * p10(k) / den : num / (den * p10(-k));
+}
+
+/* The sig-figure interval of a > 0 (see the file comment). */
+static void sig_interval(double a, int sig, double *lo, double *hi)
+{
+    char e[64];
+    snprintf(e, sizeof e, "%.*e", sig - 1, a);
+    double m = 0;
+    int ex = 0;
+    const char *q = e;
+    for (; *q && *q != 'e'; q++)
+        if (*q >= '0' && *q <= '9')
+            m = m * 10 + (*q - '0'); /* at most 15 digits: exact */
+    if (*q == 'e') {
+        q++;
+        int neg = *q == '-';
+        if (*q == '-' || *q == '+')
+            q++;
+        for (; *q >= '0' && *q <= '9'; q++)
+            ex = ex * 10 + (*q - '0');
+        if (neg)
+            ex = -ex;
+    }
+    int k = ex - sig + 1; /* R = m × 10^k */
+    *hi = scaled(2 * m + 1, k, 2);
+    if (m == p10(sig - 1))
+        *lo = scaled(20 * m - 1, k, 20); /* R is a power of ten */
+    else
+        *lo = scaled(2 * m - 1, k, 2);
+}
+
+void grader_tol_interval(const struct grader_tol *t, double ref, double *lo, double *hi)
+{
+    struct grader_tol dflt;
+    if (!t) {
+        grader_tol_default(&dflt);
+        t = &dflt;
+    }
+    *lo = *hi = ref;
+    if (!isfinite(ref))
+        return;
+    double rel = clean(t->rel), abs_ = clean(t->abs);
+    int sig = clean_sig(t->sig);
+    if (ref == 0 && abs_ == 0)
+        abs_ = ZERO_ABS;
+    double w = fmax(rel * fabs(ref), abs_);
+    *lo = ref - w;
+    *hi = ref + w;
+    if (sig > 0 && ref != 0) {
+        double slo, shi;
+        sig_interval(fabs(ref), sig, &slo, &shi);
+        if (ref < 0) {
+            double t0 = slo;
+            slo = -shi;
+            shi = -t0;
+        }
+        /* both intervals hold ref, so their union is the hull */
+        *lo = fmin(*lo, slo);
+        *hi = fmax(*hi, shi);
+    }
+}
+
+bool grader_tol_accepts(const struct grader_tol *t, double ref, double v)
+{
+    if (!isfinite(ref) || !isfinite(v))
+        return false;
+    double lo, hi;
+    grader_tol_interval(t, ref, &lo, &hi);
+    double slack = SLACK * fmax(fabs(lo), fabs(hi));
+    return v >= lo - slack && v <= hi + slack;
+}
+
+char *grader_tol_describe(const struct grader_tol *t, double ref, const char *unit, char *buf,
+                          size_t n)
+{
+    if (!buf || n == 0)
+        return buf;
+    const char *sep = unit && *unit ? " " : "";
+    if (!unit)
+        unit = "";
+    double lo, hi;
+    grader_tol_interval(t, ref, &lo, &hi);
+    char a[48], b[48];
+    if (lo == hi) {
+        /* the fewest figures that read back as ref: "exactly 0.1" */
+        for (int sig = 1; sig <= 17; sig++) {
+            struct grader_number r;
+            grader_number_format(ref, sig, a, sizeof a);
+            if (grader_number_parse(a, "", &r) && r.value == ref)
+                break;
+        }
+        snprintf(buf, n, "exactly %s%s%s", a, sep, unit);
+        return buf;
+    }
+    /* enough figures that the ends differ from each other and from ref, so
+     * 100 ± 0.0001 reads "99.9999 to 100.0001", not "99.9999 to 100" */
+    for (int sig = 4; sig <= 17; sig++) {
+        char r[48];
+        grader_number_format(lo, sig, a, sizeof a);
+        grader_number_format(hi, sig, b, sizeof b);
+        grader_number_format(ref, sig, r, sizeof r);
+        if (strcmp(a, b) != 0 && (lo == ref || strcmp(a, r) != 0) &&
+            (hi == ref || strcmp(b, r) != 0))
+            break;
+    }
+    snprintf(buf, n, "%s to %s%s%s", a, b, sep, unit);
+    return buf;
+}
+
+double grader_tol_score(const struct grader_tol *tol, const struct grader_band *bands,
+                        size_t n_bands, double ref, double v, int *band)
+{
+    if (band)
+        *band = -1;
+    if (!isfinite(ref) || !isfinite(v))
+        return 0;
+    if (grader_tol_accepts(tol, ref, v))
+        return 1;
+    double best = 0;
+    int best_i = -1;
+    for (size_t i = 0; bands && i < n_bands; i++) {
+        if (!grader_tol_accepts(&bands[i].tol, ref, v))
+            continue;
+        double s = bands[i].score >= 0 ? fmin(bands[i].score, 1) : 0; /* NaN -> 0 */
+        if (best_i < 0 || s > best) {
+            best = s;
+            best_i = (int)i;
+        }
+    }
+    if (band)
+        *band = best_i;
+    return best;
+}
