@@ -1,2 +1,269 @@
-/* placeholder until the CLI lands */
-int main(void) { return 0; }
+/* cli_main.c — main(): global options, the command table, help, and the
+ * helpers every command shares (opening the store, errors, flags). */
+#include "cli/cli.h"
+
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef WB_VERSION
+#define WB_VERSION "0.0.0"
+#endif
+
+static const struct cli_command commands[] = {
+    {"init", "init", "create the store and import the built-in course", cli_cmd_init},
+    {"lessons", "lessons", "list packs and lessons with your progress", cli_cmd_lessons},
+    {"show", "show LESSON [--page N]", "print a lesson's pages and its questions", cli_cmd_show},
+    {"question", "question QID [--variant N] [--hints N]",
+     "show a question with your numbers filled in", cli_cmd_question},
+    {"answer", "answer QID ANSWER [--variant N]", "grade an answer and record the attempt",
+     cli_cmd_answer},
+    {"progress", "progress [PACK]", "scores per lesson, topic and rubric item", cli_cmd_progress},
+    {"pack", "pack check DIR | import DIR [--force] | export ID DIR | list | regrade ID",
+     "check, import, export, list and re-grade lesson packs", cli_cmd_pack},
+    {"bench", "bench grader [--n N]", "measure grading throughput", cli_cmd_bench},
+};
+#define N_COMMANDS (sizeof commands / sizeof commands[0])
+
+const struct cli_command *cli_command_find(const char *name)
+{
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+static void print_help(FILE *f)
+{
+    fprintf(f, "Warpbench %s — a terminal workbench for ML systems performance.\n\n", WB_VERSION);
+    fprintf(f, "usage: warpbench [--db PATH] [--user NAME] [--json] COMMAND [ARGS]\n\n");
+    fprintf(f, "commands:\n");
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        fprintf(f, "  %-44s %s\n", commands[i].usage, commands[i].summary);
+    fprintf(f, "\noptions:\n"
+               "  --db PATH     the store (default: $WARPBENCH_DB, else\n"
+               "                $XDG_DATA_HOME/warpbench/warpbench.db, else\n"
+               "                ~/.local/share/warpbench/warpbench.db)\n"
+               "  --user NAME   who is studying (default: $WARPBENCH_USER, else your login)\n"
+               "  --json        machine-readable output (one JSON document on stdout)\n"
+               "  --help, -h    this help;  --version  the version\n"
+               "\nexit codes:\n"
+               "  0  success (answer: full marks)      4  invalid pack or failing grader script\n"
+               "  1  answer graded, not full marks     5  no such lesson, question or pack\n"
+               "  2  usage error                       6  store, file or internal error\n"
+               "  3  answer could not be read (nothing was scored)\n"
+               "\nQuestion ids (QID) are \"pack:question\" or just \"question\" when unique.\n"
+               "Answers may be expressions with units: '1/(0.2+0.8/4)', '320 ms', '56%%'.\n");
+}
+
+int cli_exit_for(int code)
+{
+    switch (code) {
+    case CORE_OK: return CLI_EXIT_OK;
+    case CORE_ERR_USAGE: return CLI_EXIT_USAGE;
+    case CORE_ERR_INVALID:
+    case CORE_ERR_SCRIPT:
+    case CORE_ERR_LIMIT:
+    case CORE_ERR_CONFLICT: return CLI_EXIT_PACK;
+    case CORE_ERR_NOTFOUND: return CLI_EXIT_NOTFOUND;
+    default: return CLI_EXIT_STORE;
+    }
+}
+
+int cli_fail(const struct core_err *e)
+{
+    fprintf(stderr, "warpbench: %s\n", e->msg[0] ? e->msg : core_code_name(e->code));
+    return cli_exit_for(e->code);
+}
+
+int cli_usage(const struct cli_command *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "warpbench: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\nusage: warpbench %s\n", cmd ? cmd->usage : "[OPTIONS] COMMAND");
+    va_end(ap);
+    return CLI_EXIT_USAGE;
+}
+
+bool cli_take_flag(struct cli_args *a, const char *name, bool want_value, const char **value,
+                   bool *missing)
+{
+    size_t nl = strlen(name);
+    for (int i = 0; i < a->argc; i++) {
+        const char *arg = a->argv[i];
+        if (strcmp(arg, "--") == 0)
+            break;
+        int used = 0;
+        const char *v = NULL;
+        if (strcmp(arg, name) == 0) {
+            used = 1;
+            if (want_value) {
+                if (i + 1 < a->argc) {
+                    v = a->argv[i + 1];
+                    used = 2;
+                } else if (missing) {
+                    *missing = true;
+                }
+            }
+        } else if (want_value && strncmp(arg, name, nl) == 0 && arg[nl] == '=') {
+            used = 1;
+            v = arg + nl + 1;
+        } else {
+            continue;
+        }
+        if (value)
+            *value = v;
+        memmove(&a->argv[i], &a->argv[i + used], (size_t)(a->argc - i - used) * sizeof(char *));
+        a->argc -= used;
+        return true;
+    }
+    return false;
+}
+
+int cli_check_args(const struct cli_command *cmd, struct cli_args *a, int min, int max)
+{
+    for (int i = 0; i < a->argc; i++) {
+        if (strcmp(a->argv[i], "--") == 0) {
+            memmove(&a->argv[i], &a->argv[i + 1], (size_t)(a->argc - i - 1) * sizeof(char *));
+            a->argc--;
+            break;
+        }
+        if (strncmp(a->argv[i], "--", 2) == 0)
+            return cli_usage(cmd, "unknown option \"%s\"", a->argv[i]);
+    }
+    if (a->argc < min)
+        return cli_usage(cmd, "missing argument");
+    if (a->argc > max)
+        return cli_usage(cmd, "unexpected argument \"%s\"", a->argv[max]);
+    return 0;
+}
+
+bool cli_parse_int(const char *s, int max, int *out)
+{
+    if (!s || !*s)
+        return false;
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (*end || v < 1 || v > max)
+        return false;
+    *out = (int)v;
+    return true;
+}
+
+void cli_json_print(struct core_buf *b)
+{
+    fwrite(b->data ? b->data : "", 1, b->len, stdout);
+    fputc('\n', stdout);
+    core_buf_fini(b);
+}
+
+int cli_open_store(struct cli_ctx *cx)
+{
+    if (cx->db)
+        return 0;
+    struct core_err e = {0};
+    if (!cx->db_path) {
+        cx->db_path_owned = db_path_default();
+        if (!cx->db_path_owned) {
+            fprintf(stderr, "warpbench: no store location: set --db PATH, WARPBENCH_DB or HOME\n");
+            return CLI_EXIT_USAGE;
+        }
+        cx->db_path = cx->db_path_owned;
+    }
+    if (db_open(&cx->db, cx->db_path, &e) != CORE_OK)
+        return cli_fail(&e);
+    enum db_import_result res;
+    if (lesson_builtin_ensure(cx->db, &res, &e) != CORE_OK)
+        return cli_fail(&e);
+    if (res != DB_IMPORT_UNCHANGED && !cx->json)
+        fprintf(stderr, "warpbench: %s the built-in course in %s\n",
+                res == DB_IMPORT_NEW ? "imported" : "updated", cx->db_path);
+    return 0;
+}
+
+int cli_open_session(struct cli_ctx *cx)
+{
+    int rc = cli_open_store(cx);
+    if (rc != 0 || cx->session)
+        return rc;
+    struct core_err e = {0};
+    if (lesson_session_new(&cx->session, cx->db, cx->user, &e) != CORE_OK)
+        return cli_fail(&e);
+    return 0;
+}
+
+static const char *default_user(void)
+{
+    const char *u = getenv("WARPBENCH_USER");
+    if (u && *u)
+        return u;
+    u = getenv("USER");
+    if (u && *u)
+        return u;
+    struct passwd *pw = getpwuid(getuid());
+    if (pw && pw->pw_name && *pw->pw_name)
+        return pw->pw_name;
+    return "student";
+}
+
+int main(int argc, char **argv)
+{
+    struct cli_ctx cx = {0};
+    struct cli_args a = {argc - 1, argv + 1};
+    const char *v = NULL;
+    bool missing = false;
+    int rc;
+
+    if (cli_take_flag(&a, "--help", false, NULL, NULL) || cli_take_flag(&a, "-h", false, NULL, NULL)) {
+        const struct cli_command *c = a.argc > 0 ? cli_command_find(a.argv[0]) : NULL;
+        if (c)
+            printf("usage: warpbench %s\n  %s\n", c->usage, c->summary);
+        else
+            print_help(stdout);
+        return CLI_EXIT_OK;
+    }
+    if (cli_take_flag(&a, "--version", false, NULL, NULL)) {
+        printf("warpbench %s (store schema %d)\n", WB_VERSION, DB_SCHEMA_VERSION);
+        return CLI_EXIT_OK;
+    }
+    if (cli_take_flag(&a, "--db", true, &v, &missing))
+        cx.db_path = v;
+    if (cli_take_flag(&a, "--user", true, &v, &missing))
+        cx.user = v;
+    cx.json = cli_take_flag(&a, "--json", false, NULL, NULL);
+    if (missing)
+        return cli_usage(NULL, "--db and --user need a value");
+    if (!cx.db_path) {
+        const char *env = getenv("WARPBENCH_DB");
+        if (env && *env)
+            cx.db_path = env;
+    }
+    if (!cx.user)
+        cx.user = default_user();
+
+    if (a.argc == 0) {
+        /* No command: until the TUI lands, show where the student stands. */
+        print_help(stdout);
+        printf("\n");
+        struct cli_args none = {0, NULL};
+        rc = cli_cmd_lessons(&cx, &none);
+        goto out;
+    }
+    const struct cli_command *cmd = cli_command_find(a.argv[0]);
+    if (!cmd) {
+        rc = cli_usage(NULL, "unknown command \"%s\" (see warpbench --help)", a.argv[0]);
+        goto out;
+    }
+    a.argc--;
+    a.argv++;
+    rc = cmd->run(&cx, &a);
+out:
+    lesson_session_free(cx.session);
+    db_close(cx.db);
+    free(cx.db_path_owned);
+    return rc;
+}

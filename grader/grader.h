@@ -14,6 +14,12 @@
  * format), each with a message that starts "file:line: ". A student's answer
  * that cannot be read is not an error: it is a result with valid == false.
  *
+ * Threads and signals: the wall-clock limit uses one POSIX timer per thread
+ * that grades, delivering the real-time signal SIGRTMIN+6 to that thread
+ * (its handler is installed on first use; the host must leave that signal
+ * alone). A grader_pack keeps a memory pool for its sandboxes, so one pack
+ * must not be used by two threads at once.
+ *
  * Uses core. The only module that includes lua.h. See lessons/FORMAT.md for
  * the pack format this module implements.
  */

@@ -133,4 +133,174 @@ double grader_rng_uniform(struct grader_rng *r);
 /* Uniform integer in [lo, hi] (inclusive, lo <= hi), unbiased. */
 int64_t grader_rng_int(struct grader_rng *r, int64_t lo, int64_t hi);
 
+/* ==== APPENDED SECTION: the Lua side (sandbox, wb library, pack model) ====
+ *
+ * Owned by the sandbox/pack engineer; everything above this line belongs to
+ * the pure building blocks and is not changed here. Declarations shared by
+ * grader_sandbox.c, grader_wb.c, grader_pack.c and grader_grade.c. Those
+ * files include lua.h; this header does not (lua_State appears only as an
+ * incomplete struct), so the pure files and their tests stay Lua-free.
+ */
+#include "grader.h"
+
+struct lua_State;
+
+/* ---- sandbox (grader_sandbox.c) ------------------------------------------ */
+
+/* Reusable sandbox memory: one arena (a private anonymous mapping the size
+ * of the memory cap) handed to one sandbox at a time, so a fresh state per
+ * grading touches warm pages and never calls malloc for small blocks. A
+ * second sandbox opened while the first is alive gets its own arena. Not
+ * thread-safe: one pool per thread (a grader_pack owns one). */
+struct grader_sb_pool;
+struct grader_sb_pool *grader_sb_pool_new(size_t mem_bytes);
+void grader_sb_pool_free(struct grader_sb_pool *pool);
+
+/* A sandbox: a fresh lua_State with the allow-listed libraries, the `wb`
+ * library, and the limits of `lim`. `pool` is optional. Errors:
+ * CORE_ERR_LIMIT (the memory cap is too small for the libraries),
+ * CORE_ERR_INTERNAL. Free with grader_sb_free(), which releases the state's
+ * memory wholesale (never lua_close: after a wall-clock jump the state is not
+ * consistent, and with __gc refused there is nothing to finalise). */
+struct grader_sb;
+int grader_sb_new(struct grader_sb **out, const struct grader_limits *lim,
+                  struct grader_sb_pool *pool, struct core_err *err);
+void grader_sb_free(struct grader_sb *sb);
+struct lua_State *grader_sb_lua(struct grader_sb *sb);
+/* The sandbox owning L (kept in the state's extra space). */
+struct grader_sb *grader_sb_of(struct lua_State *L);
+
+/* The one entry from C into a sandbox: like lua_pcall(L, nargs, nresults)
+ * on the function below the nargs arguments, under a message handler that
+ * keeps "file:line: message" (no traceback), with the limits armed. Returns
+ * 0 with the results pushed, or CORE_ERR_SCRIPT / CORE_ERR_LIMIT with `err`
+ * filled ("file:line: ...") and the function and arguments popped: the
+ * stack is balanced either way. After a limit the sandbox refuses further
+ * calls. The callee counts as instructor code until it calls
+ * grader_sb_enter_c(). */
+int grader_pcall(struct grader_sb *sb, int nargs, int nresults, struct core_err *err);
+
+/* For a C function run by grader_pcall: from here on, our own C code runs
+ * (no wall-clock jump may interrupt it, so it may use malloc). */
+void grader_sb_enter_c(struct lua_State *L);
+
+/* From such a C function, calls instructor code (the function below nargs
+ * arguments) with a fresh instruction budget and wall-clock deadline.
+ * Returns 0 with nresults pushed, or -1 with an error message pushed (a
+ * string starting "file:line: "). A limit is never returned: it is raised
+ * again at once, so nothing can continue after it. */
+int grader_sb_try(struct lua_State *L, int nargs, int nresults);
+
+/* Sets the position a limit error names when no pack-file frame is on the
+ * stack (e.g. while wb.lua matches an instructor's pattern): "file:line".
+ * grader_sb_try replaces it with the definition of each pack function it
+ * calls. */
+void grader_sb_set_fallback(struct lua_State *L, const char *where);
+
+/* Brackets a call from a Lua-callable C function into code that may use
+ * malloc or hold locks (the number parser): the wall-clock jump waits. */
+void grader_sb_nojump_begin(struct lua_State *L);
+void grader_sb_nojump_end(struct lua_State *L);
+
+/* Compiles Lua source (text only) into bytecode appended to `out`, keeping
+ * line information. `chunkname` is "@path", so messages read "path:line:".
+ * Errors: CORE_ERR_SCRIPT (syntax, message "path:line: ..."),
+ * CORE_ERR_LIMIT. */
+int grader_compile(const char *src, size_t len, const char *chunkname, struct core_buf *out,
+                   struct core_err *err);
+
+/* Pushes the function of bytecode produced by grader_compile (loaded in
+ * binary mode, which only this trusted path may do), with _ENV set to a
+ * fresh per-file environment: a table whose reads fall through to the
+ * sandbox globals, whose writes stay in it, and whose _G is itself. The
+ * environment also becomes the default of the sandbox's `load`. Raises on
+ * error (call it under grader_pcall). */
+void grader_sb_load(struct lua_State *L, const struct core_buf *bc, const char *chunkname);
+
+/* ---- the wb library (grader_wb.c, lua/wb.lua) ---------------------------- */
+
+/* Opens `wb` into the globals at index `g` and leaves the private graders
+ * table (functions of wb.lua not visible to instructor code) in the
+ * registry. Raises on error. */
+void grader_wb_open(struct lua_State *L, int g);
+/* Pushes the private graders table. */
+void grader_wb_push_graders(struct lua_State *L);
+/* Pushes a new `rng` object (userdata "wb.rng") seeded with `seed`. */
+void grader_wb_push_rng(struct lua_State *L, uint64_t seed);
+
+/* Text normalisation for comparisons: ASCII lower case, runs of white space
+ * folded to one space, leading and trailing white space and punctuation
+ * (. , ; : ! ? ' " ` ( ) [ ] { }) removed. Writes at most n bytes plus a
+ * NUL to out (which must hold n + 1) and returns the length. */
+size_t grader_text_norm(const char *s, size_t n, char *out);
+/* Words for whole-word matching: ASCII letters and digits lower-cased, bytes
+ * of UTF-8 sequences kept, anything else a separator; words joined by one
+ * space. Same buffer rule as grader_text_norm. */
+size_t grader_text_words(const char *s, size_t n, char *out);
+/* True when `pat` is a well-formed Lua pattern; else `why` says what is
+ * wrong (Lua itself only notices when a match reaches the bad part). */
+bool grader_pattern_check(const char *pat, size_t n, char *why, size_t why_n);
+
+/* ---- slim lesson files (grader_slim.c) ------------------------------------ */
+
+/* A copy of a lesson file's source in which every top-level plain call
+ * statement `question {...}` / `question(...)` / `page ...`, except the
+ * question statement starting on line keep_line, is replaced by spaces
+ * (newlines kept, so every line number stays true). NULL when the file
+ * cannot be cut safely (no single such statement on keep_line; something
+ * the lexer does not follow). Caller frees. */
+char *grader_slim_source(const char *src, size_t len, int keep_line);
+
+/* ---- pack model (grader_pack.c, grader_grade.c) -------------------------- */
+
+/* One source file of a pack, with its bytecode. */
+struct grader_pfile {
+    char *path;
+    char *data;
+    size_t len;
+    char *chunkname;     /* "@path" */
+    struct core_buf bc;  /* empty when it did not compile */
+    bool compiled;
+    bool is_lua;
+};
+
+/* Private per-question data, in pack order. */
+struct grader_qx {
+    const struct grader_question *q;
+    size_t file;           /* index into files */
+    bool bad;              /* failed static validation */
+    bool has_slim;         /* slim holds the bytecode of its file cut down to it */
+    struct core_buf slim;
+};
+
+struct grader_pack {
+    struct grader_pack_info info;
+    struct grader_limits lim;
+    struct grader_pfile *files;
+    size_t n_files;
+    struct grader_qx *qx;
+    size_t n_qx;
+    size_t *index;  /* open-addressing hash of qx by question id; SIZE_MAX = empty */
+    size_t index_cap;
+    struct grader_sb_pool *pool;
+};
+
+/* The question's private data; NULL when absent. */
+const struct grader_qx *grader_pack_qx(const struct grader_pack *p, const char *qid);
+
+/* Constructors (pack, lesson, page, question) into the globals at index g.
+ * In declare mode they record each call with its line for validation; in
+ * grade mode question{} only indexes its table by id. */
+enum grader_decl_mode { GRADER_DECL_GRADE = 0, GRADER_DECL_PACK, GRADER_DECL_LESSON };
+void grader_decl_open(struct lua_State *L, int g);
+void grader_decl_set_mode(struct lua_State *L, enum grader_decl_mode mode);
+/* Pushes the question table declared with id `qid` (grade mode), or nil. */
+void grader_decl_push_question(struct lua_State *L, const char *qid);
+
+/* Runs the per-question checks that need the question's code (params,
+ * placeholders, references, patterns) for the example student in a fresh
+ * sandbox. Pushes each problem to `problems`; returns how many. */
+int grader_question_check(struct grader_pack *p, size_t qi, struct core_strlist *problems,
+                          int *first_code);
+
 #endif /* WB_GRADER_INTERNAL_H */

@@ -1,0 +1,100 @@
+/*
+ * cli.h — internals of the warpbench command line: the shared context every
+ * command receives, the exit codes, and the command table entry type. Each
+ * user-visible command lives in its own cli_cmd_<name>.c and is registered
+ * in the one table in cli_main.c.
+ *
+ * Uses lessons (packs, sessions), db (the store) and core.
+ */
+#ifndef WB_CLI_H
+#define WB_CLI_H
+
+#include "core/core.h"
+#include "db/db.h"
+#include "lessons/lesson.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* Exit codes (documented in `warpbench --help` and the README). */
+enum cli_exit {
+    CLI_EXIT_OK = 0,        /* success; for `answer`: full marks */
+    CLI_EXIT_WRONG = 1,     /* `answer`: graded, not full marks */
+    CLI_EXIT_USAGE = 2,     /* bad command line */
+    CLI_EXIT_UNREADABLE = 3,/* `answer`: the answer could not be read (nothing scored) */
+    CLI_EXIT_PACK = 4,      /* a pack or grader script is invalid or failed */
+    CLI_EXIT_NOTFOUND = 5,  /* no such lesson, question or pack */
+    CLI_EXIT_STORE = 6      /* the store, a file, or Warpbench itself failed */
+};
+
+/* Global options and lazily opened resources. */
+struct cli_ctx {
+    const char *db_path;  /* --db, else WARPBENCH_DB, else the default */
+    const char *user;     /* --user, else WARPBENCH_USER, else $USER, else "student" */
+    bool json;            /* --json: machine-readable output on stdout */
+    char *db_path_owned;
+    struct db *db;
+    struct lesson_session *session;
+};
+
+/* Positional arguments and command flags after the global ones are taken. */
+struct cli_args {
+    int argc;
+    char **argv;
+};
+
+struct cli_command {
+    const char *name;
+    const char *usage;   /* "answer QID ANSWER [--variant N]" */
+    const char *summary; /* one line for --help */
+    int (*run)(struct cli_ctx *cx, struct cli_args *a);
+};
+
+/* Opens the store (creating it and importing the built-in pack on first
+ * use). Prints the error and returns an exit code on failure, else 0. */
+int cli_open_store(struct cli_ctx *cx);
+
+/* Also opens the study session for cx->user. */
+int cli_open_session(struct cli_ctx *cx);
+
+/* Maps a core error code to an exit code. */
+int cli_exit_for(int code);
+
+/* Prints "warpbench: <msg>" to stderr and returns cli_exit_for(e->code). */
+int cli_fail(const struct core_err *e);
+
+/* Prints a usage error for `cmd` and returns CLI_EXIT_USAGE. */
+int cli_usage(const struct cli_command *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Removes the flag `name` (and its value when want_value) from a->argv.
+ * Returns true when present; *value gets the value (borrowed). A missing
+ * value sets *missing. */
+bool cli_take_flag(struct cli_args *a, const char *name, bool want_value, const char **value,
+                   bool *missing);
+
+/* Checks that only positional arguments remain (a "--" ends options and is
+ * dropped) and that there are between min and max of them. Returns 0, or
+ * prints a usage error and returns CLI_EXIT_USAGE. */
+int cli_check_args(const struct cli_command *cmd, struct cli_args *a, int min, int max);
+
+/* Parses a positive int flag value; false when not a number in [1, max]. */
+bool cli_parse_int(const char *s, int max, int *out);
+
+/* Writes a JSON document plus newline to stdout and frees the buffer. */
+void cli_json_print(struct core_buf *b);
+
+/* The command table lookups (for help). */
+const struct cli_command *cli_command_find(const char *name);
+
+/* Commands. */
+int cli_cmd_init(struct cli_ctx *cx, struct cli_args *a);
+int cli_cmd_lessons(struct cli_ctx *cx, struct cli_args *a);
+int cli_cmd_show(struct cli_ctx *cx, struct cli_args *a);
+int cli_cmd_question(struct cli_ctx *cx, struct cli_args *a);
+int cli_cmd_answer(struct cli_ctx *cx, struct cli_args *a);
+int cli_cmd_progress(struct cli_ctx *cx, struct cli_args *a);
+int cli_cmd_pack(struct cli_ctx *cx, struct cli_args *a);
+int cli_cmd_bench(struct cli_ctx *cx, struct cli_args *a);
+
+#endif /* WB_CLI_H */

@@ -1,0 +1,256 @@
+/* cli_cmd_lessons.c — `warpbench lessons` (packs and lessons with progress)
+ * and `warpbench show LESSON` (a lesson's pages and questions). */
+#include "cli/cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Progress of one lesson, summed from per-question rows. */
+struct lesson_sum {
+    int questions, answered;
+    double score, max;
+};
+
+static struct lesson_sum sum_for(const struct db_progress_row *rows, size_t n, const char *pack,
+                                 const char *lesson)
+{
+    struct lesson_sum s = {0};
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(rows[i].pack_id, pack) != 0 || strcmp(rows[i].lesson_id, lesson) != 0)
+            continue;
+        s.questions++;
+        s.answered += rows[i].answered;
+        s.score += rows[i].best;
+        s.max += rows[i].points;
+    }
+    return s;
+}
+
+int cli_cmd_lessons(struct cli_ctx *cx, struct cli_args *a)
+{
+    int rc = cli_check_args(cli_command_find("lessons"), a, 0, 0);
+    if (rc == 0)
+        rc = cli_open_session(cx);
+    if (rc != 0)
+        return rc;
+    struct core_err e = {0};
+    struct db_pack *packs = NULL;
+    size_t np = 0, nl = 0, nr = 0;
+    struct db_lesson *ls = NULL;
+    struct db_progress_row *rows = NULL;
+    if (db_pack_list(cx->db, &packs, &np, &e) != CORE_OK ||
+        db_lesson_list(cx->db, NULL, &ls, &nl, &e) != CORE_OK ||
+        db_progress(cx->db, lesson_session_user_id(cx->session), NULL, &rows, &nr, &e) != CORE_OK) {
+        rc = cli_fail(&e);
+        goto out;
+    }
+    struct core_buf b;
+    core_buf_init(&b);
+    struct core_json j;
+    core_json_init(&j, &b);
+    core_json_obj_begin(&j);
+    core_json_key(&j, "user");
+    core_json_str(&j, cx->user);
+    core_json_key(&j, "packs");
+    core_json_arr_begin(&j);
+    for (size_t p = 0; p < np; p++) {
+        core_json_obj_begin(&j);
+        core_json_key(&j, "id");
+        core_json_str(&j, packs[p].id);
+        core_json_key(&j, "title");
+        core_json_str(&j, packs[p].title);
+        core_json_key(&j, "version");
+        core_json_str(&j, packs[p].version);
+        core_json_key(&j, "lessons");
+        core_json_arr_begin(&j);
+        if (!cx->json)
+            printf("%s — %s (version %s)\n", packs[p].id, packs[p].title, packs[p].version);
+        for (size_t i = 0; i < nl; i++) {
+            if (strcmp(ls[i].pack_id, packs[p].id) != 0)
+                continue;
+            struct lesson_sum s = sum_for(rows, nr, ls[i].pack_id, ls[i].id);
+            core_json_obj_begin(&j);
+            core_json_key(&j, "id");
+            core_json_str(&j, ls[i].id);
+            core_json_key(&j, "title");
+            core_json_str(&j, ls[i].title);
+            core_json_key(&j, "pages");
+            core_json_int(&j, ls[i].n_pages);
+            core_json_key(&j, "questions");
+            core_json_int(&j, s.questions);
+            core_json_key(&j, "answered");
+            core_json_int(&j, s.answered);
+            core_json_key(&j, "score");
+            core_json_num(&j, s.score);
+            core_json_key(&j, "max");
+            core_json_num(&j, s.max);
+            core_json_obj_end(&j);
+            if (!cx->json)
+                printf("  %-16s %-42s %2d pages  %2d/%-2d answered  %5.1f/%-5.1f points\n",
+                       ls[i].id, ls[i].title, ls[i].n_pages, s.answered, s.questions, s.score,
+                       s.max);
+        }
+        core_json_arr_end(&j);
+        core_json_obj_end(&j);
+    }
+    core_json_arr_end(&j);
+    core_json_obj_end(&j);
+    if (cx->json)
+        cli_json_print(&b);
+    else {
+        core_buf_fini(&b);
+        printf("\nRead a lesson with: warpbench show LESSON\n");
+    }
+out:
+    for (size_t i = 0; i < np; i++)
+        db_pack_fini(&packs[i]);
+    free(packs);
+    db_lessons_free(ls, nl);
+    db_progress_free(rows, nr);
+    return rc;
+}
+
+/* Finds the lesson named `ref` ("lesson" or "pack:lesson"). */
+static int find_lesson(struct cli_ctx *cx, const char *ref, struct db_lesson **all, size_t *n,
+                       const struct db_lesson **found, struct core_err *e)
+{
+    *found = NULL;
+    int rc = db_lesson_list(cx->db, NULL, all, n, e);
+    if (rc != CORE_OK)
+        return rc;
+    const char *colon = strchr(ref, ':');
+    int matches = 0;
+    for (size_t i = 0; i < *n; i++) {
+        const struct db_lesson *l = &(*all)[i];
+        bool hit = colon ? (strncmp(l->pack_id, ref, (size_t)(colon - ref)) == 0 &&
+                            l->pack_id[colon - ref] == '\0' && strcmp(l->id, colon + 1) == 0)
+                         : strcmp(l->id, ref) == 0;
+        if (hit) {
+            matches++;
+            *found = l;
+        }
+    }
+    if (matches == 0)
+        return core_err_set(e, CORE_ERR_NOTFOUND, "no lesson \"%s\" (see warpbench lessons)", ref);
+    if (matches > 1)
+        return core_err_set(e, CORE_ERR_USAGE,
+                            "lesson \"%s\" exists in several packs; write PACK:%s", ref, ref);
+    return CORE_OK;
+}
+
+static void print_questions_after(const struct db_question *qs, size_t nq, int page,
+                                  const struct db_progress_row *rows, size_t nr)
+{
+    for (size_t i = 0; i < nq; i++) {
+        if (qs[i].page_after != page)
+            continue;
+        const char *mark = "  ";
+        for (size_t r = 0; r < nr; r++)
+            if (strcmp(rows[r].question_id, qs[i].id) == 0 &&
+                strcmp(rows[r].pack_id, qs[i].pack_id) == 0 && rows[r].answered)
+                mark = rows[r].best >= rows[r].points - 1e-9 ? "✓ " : "~ ";
+        printf("  %s%-28s %-8s %s\n", mark, qs[i].id, qs[i].kind, qs[i].title ? qs[i].title : "");
+    }
+}
+
+int cli_cmd_show(struct cli_ctx *cx, struct cli_args *a)
+{
+    const struct cli_command *cmd = cli_command_find("show");
+    const char *pv = NULL;
+    bool missing = false;
+    int page = 0;
+    bool has_page = cli_take_flag(a, "--page", true, &pv, &missing);
+    if (missing || (has_page && !cli_parse_int(pv, 10000, &page)))
+        return cli_usage(cmd, "--page needs a page number (1, 2, ...)");
+    int rc = cli_check_args(cmd, a, 1, 1);
+    if (rc == 0)
+        rc = cli_open_session(cx);
+    if (rc != 0)
+        return rc;
+    struct core_err e = {0};
+    struct db_lesson *all = NULL;
+    size_t nl = 0, np = 0, nq = 0, nr = 0;
+    const struct db_lesson *l;
+    struct db_page *pages = NULL;
+    struct db_question *qs = NULL;
+    struct db_progress_row *rows = NULL;
+    if (find_lesson(cx, a->argv[0], &all, &nl, &l, &e) != CORE_OK ||
+        db_page_list(cx->db, l->pack_id, l->id, &pages, &np, &e) != CORE_OK ||
+        db_question_list(cx->db, l->pack_id, l->id, &qs, &nq, &e) != CORE_OK ||
+        db_progress(cx->db, lesson_session_user_id(cx->session), l->pack_id, &rows, &nr, &e) !=
+            CORE_OK) {
+        rc = cli_fail(&e);
+        goto out;
+    }
+    if (has_page && (size_t)page > np) {
+        rc = cli_usage(cmd, "lesson \"%s\" has %zu pages", l->id, np);
+        goto out;
+    }
+    if (cx->json) {
+        struct core_buf b;
+        core_buf_init(&b);
+        struct core_json j;
+        core_json_init(&j, &b);
+        core_json_obj_begin(&j);
+        core_json_key(&j, "pack");
+        core_json_str(&j, l->pack_id);
+        core_json_key(&j, "id");
+        core_json_str(&j, l->id);
+        core_json_key(&j, "title");
+        core_json_str(&j, l->title);
+        core_json_key(&j, "pages");
+        core_json_arr_begin(&j);
+        for (size_t i = 0; i < np; i++) {
+            if (has_page && (int)i != page - 1)
+                continue;
+            core_json_obj_begin(&j);
+            core_json_key(&j, "title");
+            core_json_str(&j, pages[i].title);
+            core_json_key(&j, "markdown");
+            core_json_str(&j, pages[i].markdown);
+            core_json_obj_end(&j);
+        }
+        core_json_arr_end(&j);
+        core_json_key(&j, "questions");
+        core_json_arr_begin(&j);
+        for (size_t i = 0; i < nq; i++) {
+            core_json_obj_begin(&j);
+            core_json_key(&j, "id");
+            core_json_str(&j, qs[i].id);
+            core_json_key(&j, "kind");
+            core_json_str(&j, qs[i].kind);
+            core_json_key(&j, "title");
+            core_json_str(&j, qs[i].title);
+            core_json_key(&j, "after_page");
+            core_json_int(&j, qs[i].page_after + 1);
+            core_json_obj_end(&j);
+        }
+        core_json_arr_end(&j);
+        core_json_obj_end(&j);
+        cli_json_print(&b);
+        goto out;
+    }
+    printf("%s — %s  [%s]\n", l->id, l->title, l->pack_id);
+    if (!has_page)
+        print_questions_after(qs, nq, -1, rows, nr);
+    for (size_t i = 0; i < np; i++) {
+        if (has_page && (int)i != page - 1)
+            continue;
+        printf("\n──── page %zu/%zu%s%s ────\n\n%s\n", i + 1, np, pages[i].title ? ": " : "",
+               pages[i].title ? pages[i].title : "", pages[i].markdown);
+        bool any = false;
+        for (size_t q = 0; q < nq; q++)
+            any |= qs[q].page_after == (int)i;
+        if (any) {
+            printf("Questions:\n");
+            print_questions_after(qs, nq, (int)i, rows, nr);
+        }
+    }
+    printf("\nAnswer with: warpbench question QID, then warpbench answer QID ANSWER\n");
+out:
+    db_lessons_free(all, nl);
+    db_pages_free(pages, np);
+    db_questions_free(qs, nq);
+    db_progress_free(rows, nr);
+    return rc;
+}

@@ -1,0 +1,218 @@
+/* cli_cmd_pack.c — `warpbench pack check|import|export|list|regrade`, the
+ * instructor's commands. `pack check` needs no store. */
+#include "cli/cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void print_check(const char *dir, const struct lesson_check *c, bool json, int rc)
+{
+    if (json) {
+        struct core_buf b;
+        core_buf_init(&b);
+        struct core_json j;
+        core_json_init(&j, &b);
+        core_json_obj_begin(&j);
+        core_json_key(&j, "dir");
+        core_json_str(&j, dir);
+        core_json_key(&j, "ok");
+        core_json_bool(&j, rc == CORE_OK);
+        core_json_key(&j, "pack");
+        core_json_str(&j, c->pack_id);
+        core_json_key(&j, "version");
+        core_json_str(&j, c->version);
+        core_json_key(&j, "lessons");
+        core_json_int(&j, (long long)c->n_lessons);
+        core_json_key(&j, "pages");
+        core_json_int(&j, (long long)c->n_pages);
+        core_json_key(&j, "questions");
+        core_json_int(&j, (long long)c->n_questions);
+        core_json_key(&j, "checks");
+        core_json_int(&j, (long long)c->n_checks);
+        core_json_key(&j, "problems");
+        core_json_arr_begin(&j);
+        for (size_t i = 0; i < c->problems.n; i++)
+            core_json_str(&j, c->problems.items[i]);
+        core_json_arr_end(&j);
+        core_json_obj_end(&j);
+        cli_json_print(&b);
+        return;
+    }
+    /* Problems go to stderr as "DIR/file:line: message", like a compiler. */
+    for (size_t i = 0; i < c->problems.n; i++)
+        fprintf(stderr, "%s/%s\n", dir, c->problems.items[i]);
+    if (rc == CORE_OK)
+        printf("ok: %s %s — %zu lesson%s, %zu pages, %zu questions, %zu self-checks passed\n",
+               c->pack_id, c->version, c->n_lessons, c->n_lessons == 1 ? "" : "s", c->n_pages,
+               c->n_questions, c->n_checks);
+    else
+        fprintf(stderr, "%s: %zu problem%s\n", dir, c->problems.n,
+                c->problems.n == 1 ? "" : "s");
+}
+
+static int pack_check(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd)
+{
+    int rc = cli_check_args(cmd, a, 1, 1);
+    if (rc != 0)
+        return rc;
+    struct core_err e = {0};
+    struct lesson_src src;
+    if (lesson_src_read(a->argv[0], &src, &e) != CORE_OK)
+        return cli_fail(&e);
+    struct lesson_check c;
+    rc = lesson_pack_check(&src, &c, NULL, &e);
+    print_check(a->argv[0], &c, cx->json, rc);
+    lesson_check_fini(&c);
+    lesson_src_fini(&src);
+    return rc == CORE_OK ? CLI_EXIT_OK : cli_exit_for(rc);
+}
+
+static int pack_import(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd)
+{
+    bool force = cli_take_flag(a, "--force", false, NULL, NULL);
+    int rc = cli_check_args(cmd, a, 1, 1);
+    if (rc == 0)
+        rc = cli_open_store(cx);
+    if (rc != 0)
+        return rc;
+    struct core_err e = {0};
+    struct lesson_src src;
+    if (lesson_src_read(a->argv[0], &src, &e) != CORE_OK)
+        return cli_fail(&e);
+    struct lesson_check c = {0};
+    enum db_import_result res = DB_IMPORT_UNCHANGED;
+    rc = lesson_pack_import(cx->db, &src, force, &c, &res, &e);
+    if (rc != CORE_OK && c.problems.n > 0) {
+        print_check(a->argv[0], &c, cx->json, rc);
+        rc = cli_exit_for(rc);
+    } else if (rc != CORE_OK) {
+        rc = cli_fail(&e);
+    } else {
+        static const char *what[] = {"imported", "unchanged (already imported)",
+                                     "imported, replacing the previous version"};
+        if (cx->json) {
+            struct core_buf b;
+            core_buf_init(&b);
+            struct core_json j;
+            core_json_init(&j, &b);
+            core_json_obj_begin(&j);
+            core_json_key(&j, "pack");
+            core_json_str(&j, c.pack_id);
+            core_json_key(&j, "version");
+            core_json_str(&j, c.version);
+            core_json_key(&j, "result");
+            core_json_str(&j, res == DB_IMPORT_NEW ? "new"
+                              : res == DB_IMPORT_UNCHANGED ? "unchanged" : "replaced");
+            core_json_obj_end(&j);
+            cli_json_print(&b);
+        } else {
+            printf("%s %s: %s (%zu lessons, %zu questions)\n", c.pack_id, c.version, what[res],
+                   c.n_lessons, c.n_questions);
+        }
+        rc = CLI_EXIT_OK;
+    }
+    lesson_check_fini(&c);
+    lesson_src_fini(&src);
+    return rc;
+}
+
+static int pack_export(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd)
+{
+    int rc = cli_check_args(cmd, a, 2, 2);
+    if (rc == 0)
+        rc = cli_open_store(cx);
+    if (rc != 0)
+        return rc;
+    struct core_err e = {0};
+    if (lesson_pack_export(cx->db, a->argv[0], a->argv[1], &e) != CORE_OK)
+        return cli_fail(&e);
+    if (!cx->json)
+        printf("exported %s to %s\n", a->argv[0], a->argv[1]);
+    return CLI_EXIT_OK;
+}
+
+static int pack_list(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd)
+{
+    int rc = cli_check_args(cmd, a, 0, 0);
+    if (rc == 0)
+        rc = cli_open_store(cx);
+    if (rc != 0)
+        return rc;
+    struct core_err e = {0};
+    struct db_pack *packs = NULL;
+    size_t n = 0;
+    if (db_pack_list(cx->db, &packs, &n, &e) != CORE_OK)
+        return cli_fail(&e);
+    struct core_buf b;
+    core_buf_init(&b);
+    struct core_json j;
+    core_json_init(&j, &b);
+    core_json_arr_begin(&j);
+    for (size_t i = 0; i < n; i++) {
+        core_json_obj_begin(&j);
+        core_json_key(&j, "id");
+        core_json_str(&j, packs[i].id);
+        core_json_key(&j, "version");
+        core_json_str(&j, packs[i].version);
+        core_json_key(&j, "title");
+        core_json_str(&j, packs[i].title);
+        core_json_key(&j, "lessons");
+        core_json_int(&j, packs[i].n_lessons);
+        core_json_key(&j, "questions");
+        core_json_int(&j, packs[i].n_questions);
+        core_json_key(&j, "digest");
+        core_json_str(&j, packs[i].digest);
+        core_json_key(&j, "imported_at");
+        core_json_str(&j, packs[i].imported_at);
+        core_json_obj_end(&j);
+        if (!cx->json)
+            printf("%-24s %-10s %3d lessons %4d questions  imported %s  %s\n", packs[i].id,
+                   packs[i].version, packs[i].n_lessons, packs[i].n_questions,
+                   packs[i].imported_at, packs[i].title);
+        db_pack_fini(&packs[i]);
+    }
+    core_json_arr_end(&j);
+    free(packs);
+    if (cx->json)
+        cli_json_print(&b);
+    else
+        core_buf_fini(&b);
+    return CLI_EXIT_OK;
+}
+
+static int pack_regrade(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd)
+{
+    int rc = cli_check_args(cmd, a, 1, 1);
+    if (rc == 0)
+        rc = cli_open_session(cx);
+    if (rc != 0)
+        return rc;
+    struct core_err e = {0};
+    size_t n = 0;
+    double t0 = core_time_mono();
+    if (lesson_regrade(cx->session, a->argv[0], &n, &e) != CORE_OK)
+        return cli_fail(&e);
+    printf("re-graded %zu attempts of %s in %.2f s\n", n, a->argv[0], core_time_mono() - t0);
+    return CLI_EXIT_OK;
+}
+
+int cli_cmd_pack(struct cli_ctx *cx, struct cli_args *a)
+{
+    const struct cli_command *cmd = cli_command_find("pack");
+    if (a->argc < 1)
+        return cli_usage(cmd, "which pack command?");
+    const char *sub = a->argv[0];
+    a->argc--;
+    a->argv++;
+    if (strcmp(sub, "check") == 0)
+        return pack_check(cx, a, cmd);
+    if (strcmp(sub, "import") == 0)
+        return pack_import(cx, a, cmd);
+    if (strcmp(sub, "export") == 0)
+        return pack_export(cx, a, cmd);
+    if (strcmp(sub, "list") == 0)
+        return pack_list(cx, a, cmd);
+    if (strcmp(sub, "regrade") == 0)
+        return pack_regrade(cx, a, cmd);
+    return cli_usage(cmd, "unknown pack command \"%s\"", sub);
+}

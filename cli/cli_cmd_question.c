@@ -1,0 +1,221 @@
+/* cli_cmd_question.c — `warpbench question QID` (the prompt with this
+ * student's numbers) and `warpbench answer QID ANSWER` (grade and record). */
+#include "cli/cli.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Reads --variant N (default 1). Returns 0 or a usage exit code. */
+static int take_variant(const struct cli_command *cmd, struct cli_args *a, int *variant)
+{
+    const char *v = NULL;
+    bool missing = false;
+    *variant = 1;
+    if (cli_take_flag(a, "--variant", true, &v, &missing) || missing)
+        if (missing || !cli_parse_int(v, 1000000, variant))
+            return cli_usage(cmd, "--variant needs a whole number from 1 up");
+    return 0;
+}
+
+int cli_cmd_question(struct cli_ctx *cx, struct cli_args *a)
+{
+    const struct cli_command *cmd = cli_command_find("question");
+    int variant, hints = 0;
+    const char *hv = NULL;
+    bool missing = false;
+    int rc = take_variant(cmd, a, &variant);
+    if (rc != 0)
+        return rc;
+    if (cli_take_flag(a, "--hints", true, &hv, &missing) || missing)
+        if (missing || !cli_parse_int(hv, 100, &hints))
+            return cli_usage(cmd, "--hints needs how many hints to reveal (1, 2, ...)");
+    rc = cli_check_args(cmd, a, 1, 1);
+    if (rc == 0)
+        rc = cli_open_session(cx);
+    if (rc != 0)
+        return rc;
+    struct core_err e = {0};
+    struct lesson_question_view v;
+    if (lesson_question_show(cx->session, a->argv[0], variant, &v, &e) != CORE_OK)
+        return cli_fail(&e);
+    size_t shown = (size_t)hints < v.v.n_hints ? (size_t)hints : v.v.n_hints;
+    if (cx->json) {
+        struct core_buf b;
+        core_buf_init(&b);
+        struct core_json j;
+        core_json_init(&j, &b);
+        core_json_obj_begin(&j);
+        core_json_key(&j, "question");
+        core_json_str(&j, v.q.id);
+        core_json_key(&j, "pack");
+        core_json_str(&j, v.q.pack_id);
+        core_json_key(&j, "lesson");
+        core_json_str(&j, v.q.lesson_id);
+        core_json_key(&j, "kind");
+        core_json_str(&j, v.q.kind);
+        core_json_key(&j, "title");
+        core_json_str(&j, v.q.title);
+        core_json_key(&j, "variant");
+        core_json_int(&j, variant);
+        core_json_key(&j, "points");
+        core_json_num(&j, v.q.points);
+        core_json_key(&j, "prompt");
+        core_json_str(&j, v.v.prompt);
+        core_json_key(&j, "unit");
+        core_json_str(&j, v.v.unit);
+        core_json_key(&j, "choices");
+        core_json_arr_begin(&j);
+        for (size_t i = 0; i < v.v.n_choices; i++)
+            core_json_str(&j, v.v.choices[i]);
+        core_json_arr_end(&j);
+        core_json_key(&j, "hints_total");
+        core_json_int(&j, (long long)v.v.n_hints);
+        core_json_key(&j, "hints");
+        core_json_arr_begin(&j);
+        for (size_t i = 0; i < shown; i++)
+            core_json_str(&j, v.v.hints[i]);
+        core_json_arr_end(&j);
+        core_json_key(&j, "needs_lab");
+        core_json_str(&j, v.v.needs_lab);
+        core_json_obj_end(&j);
+        cli_json_print(&b);
+    } else {
+        printf("%s:%s  (%s, %g point%s, variant %d)\n", v.q.pack_id, v.q.id, v.q.kind,
+               v.q.points, v.q.points == 1 ? "" : "s", variant);
+        if (v.q.title)
+            printf("%s\n", v.q.title);
+        printf("\n%s\n", v.v.prompt);
+        for (size_t i = 0; i < v.v.n_choices; i++)
+            printf("  %c) %s\n", i < 26 ? (char)('a' + i) : '?', v.v.choices[i]);
+        if (v.v.unit && v.v.unit[0])
+            printf("\n(answer in %s; other units of the same kind are converted)\n", v.v.unit);
+        if (v.v.needs_lab)
+            printf("\nThis question uses your own measurements: %s\n", v.v.needs_lab);
+        for (size_t i = 0; i < shown; i++)
+            printf("\nhint %zu: %s\n", i + 1, v.v.hints[i]);
+        if (shown < v.v.n_hints)
+            printf("\n%zu hint%s available: add --hints %zu\n", v.v.n_hints - shown,
+                   v.v.n_hints - shown == 1 ? "" : "s", shown + 1);
+        printf("\nanswer: warpbench answer %s 'YOUR ANSWER'%s\n", v.q.id,
+               variant != 1 ? " --variant N" : "");
+    }
+    lesson_question_view_fini(&v);
+    return CLI_EXIT_OK;
+}
+
+/* Reads all of stdin (for `answer QID -`: design answers span lines). */
+static char *read_stdin(void)
+{
+    struct core_buf b;
+    core_buf_init(&b);
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, stdin)) > 0 && b.len < (1u << 20))
+        core_buf_append(&b, chunk, n);
+    return core_buf_steal(&b);
+}
+
+int cli_cmd_answer(struct cli_ctx *cx, struct cli_args *a)
+{
+    const struct cli_command *cmd = cli_command_find("answer");
+    int variant;
+    int rc = take_variant(cmd, a, &variant);
+    if (rc == 0)
+        rc = cli_check_args(cmd, a, 2, 1000);
+    if (rc != 0)
+        return rc;
+    /* Several words are one answer: `answer q a c` means "a c". */
+    char *answer;
+    if (a->argc == 2 && strcmp(a->argv[1], "-") == 0) {
+        answer = read_stdin();
+    } else {
+        struct core_buf b;
+        core_buf_init(&b);
+        for (int i = 1; i < a->argc; i++) {
+            if (i > 1)
+                core_buf_putc(&b, ' ');
+            core_buf_puts(&b, a->argv[i]);
+        }
+        answer = core_buf_steal(&b);
+    }
+    rc = cli_open_session(cx);
+    if (rc != 0) {
+        free(answer);
+        return rc;
+    }
+    struct core_err e = {0};
+    struct lesson_answer_result res;
+    if (lesson_answer(cx->session, a->argv[0], variant, answer, &res, &e) != CORE_OK) {
+        free(answer);
+        return cli_fail(&e);
+    }
+    /* Fault injection for the durability test: die the hardest way right
+     * after the attempt was recorded, before anything is closed. */
+    const char *fault = getenv("WARPBENCH_FAULT");
+    if (fault && strcmp(fault, "kill-after-answer") == 0)
+        raise(SIGKILL);
+    const struct grader_result *r = &res.r;
+    if (cx->json) {
+        struct core_buf b;
+        core_buf_init(&b);
+        struct core_json j;
+        core_json_init(&j, &b);
+        core_json_obj_begin(&j);
+        core_json_key(&j, "question");
+        core_json_str(&j, res.question_id);
+        core_json_key(&j, "pack");
+        core_json_str(&j, res.pack_id);
+        core_json_key(&j, "variant");
+        core_json_int(&j, res.variant);
+        core_json_key(&j, "answer");
+        core_json_str(&j, answer);
+        core_json_key(&j, "valid");
+        core_json_bool(&j, r->valid);
+        core_json_key(&j, "score");
+        if (r->valid)
+            core_json_num(&j, r->score);
+        else
+            core_json_null(&j);
+        core_json_key(&j, "max");
+        core_json_num(&j, r->max);
+        core_json_key(&j, "correct");
+        core_json_bool(&j, r->correct);
+        core_json_key(&j, "feedback");
+        core_json_str(&j, r->feedback);
+        core_json_key(&j, "parsed");
+        core_json_str(&j, r->parsed);
+        core_json_key(&j, "value");
+        if (r->has_value)
+            core_json_num(&j, r->value);
+        else
+            core_json_null(&j);
+        /* The accepted interval and reference are revealed once right. */
+        core_json_key(&j, "accepted");
+        core_json_str(&j, r->correct ? r->accepted : NULL);
+        core_json_key(&j, "reference");
+        core_json_str(&j, r->correct ? r->reference : NULL);
+        core_json_key(&j, "attempt");
+        core_json_int(&j, res.attempt_id);
+        core_json_key(&j, "attempts");
+        core_json_int(&j, res.attempt_no);
+        core_json_obj_end(&j);
+        cli_json_print(&b);
+    } else if (!r->valid) {
+        printf("? could not read that answer: %s\n  (nothing was scored; try again)\n",
+               r->feedback);
+    } else {
+        printf("%s %g/%g point%s%s%s\n", r->correct ? "✓ correct:" : r->score > 0 ? "~ partly right:" : "✗ not right:",
+               r->score, r->max, r->max == 1 ? "" : "s", r->parsed ? " — you answered " : "",
+               r->parsed ? r->parsed : "");
+        if (r->feedback && r->feedback[0])
+            printf("  %s\n", r->feedback);
+        if (r->correct && r->accepted)
+            printf("  accepted: %s\n", r->accepted);
+        printf("  attempt %d recorded\n", res.attempt_no);
+    }
+    rc = !r->valid ? CLI_EXIT_UNREADABLE : r->correct ? CLI_EXIT_OK : CLI_EXIT_WRONG;
+    free(answer);
+    lesson_answer_result_fini(&res);
+    return rc;
+}

@@ -1,0 +1,1481 @@
+/*
+ * grader_pack.c — pack evaluation: the constructors pack, lesson, page and
+ * question; validation of what they declare; and the C model handed to the
+ * rest of Warpbench.
+ *
+ * Every .lua file of a pack is compiled once into bytecode (kept for every
+ * later render and grading). pack.lua runs first, then each listed lesson
+ * file, each in a fresh sandbox whose constructors record every call with
+ * its line. After the file has run, C walks the records: field names against
+ * the tables below (unknown field with the closest known name, wrong type,
+ * missing required field), ids, kinds, references, examples. A problem does
+ * not stop the walk, and a file that fails does not stop the others; every
+ * problem is reported as "file:line: message". Questions that pass get the
+ * checks that need their code (grader_question_check, in grader_grade.c).
+ *
+ * Decisions: a .lua file that pack.lua does not list is a problem (there is
+ * no `require`, so it could only be a lesson someone forgot to list); other
+ * files (README, images) are ignored. Positional entries in a declaration
+ * ({ "x" }) are problems, as are unknown fields.
+ *
+ * Uses the sandbox (grader_sandbox.c) and core.
+ */
+#include "grader_internal.h"
+
+#include <lauxlib.h>
+#include <lua.h>
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- constructors ------------------------------------------------------------ */
+
+static const char DECLS_KEY = 'd'; /* registry: list of { kind, value, line } */
+static const char QUEST_KEY = 'q'; /* registry: question tables by id (grade mode) */
+static const char MODE_KEY = 'M';  /* registry: enum grader_decl_mode */
+
+enum decl_kind { D_PACK = 1, D_LESSON, D_PAGE, D_QUESTION };
+static const char *const decl_name[] = {"?", "pack", "lesson", "page", "question"};
+
+static int record(lua_State *L, int kind)
+{
+    lua_settop(L, 1); /* arg */
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &MODE_KEY);
+    int mode = (int)lua_tointeger(L, -1);
+    lua_pop(L, 1);
+    if (mode == GRADER_DECL_GRADE) {
+        if (kind == D_QUESTION && lua_type(L, 1) == LUA_TTABLE) {
+            lua_pushliteral(L, "id");
+            if (lua_rawget(L, 1) == LUA_TSTRING) {             /* arg id */
+                lua_rawgetp(L, LUA_REGISTRYINDEX, &QUEST_KEY); /* arg id Q */
+                lua_insert(L, -2);                             /* arg Q id */
+                lua_pushvalue(L, 1);                           /* arg Q id arg */
+                lua_rawset(L, -3);                             /* arg Q */
+            }
+            lua_settop(L, 1);
+        }
+        return 1;
+    }
+    lua_Debug ar;
+    int line = 0;
+    if (lua_getstack(L, 1, &ar) && lua_getinfo(L, "l", &ar))
+        line = ar.currentline;
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &DECLS_KEY); /* arg decls */
+    lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
+    lua_createtable(L, 3, 0); /* arg decls e */
+    lua_pushinteger(L, kind);
+    lua_rawseti(L, -2, 1);
+    lua_pushvalue(L, 1);
+    lua_rawseti(L, -2, 2);
+    lua_pushinteger(L, line);
+    lua_rawseti(L, -2, 3);
+    lua_rawseti(L, -2, n + 1); /* arg decls */
+    lua_settop(L, 1);
+    return 1;
+}
+
+static int l_pack(lua_State *L)
+{
+    return record(L, D_PACK);
+}
+static int l_lesson(lua_State *L)
+{
+    return record(L, D_LESSON);
+}
+static int l_page(lua_State *L)
+{
+    return record(L, D_PAGE);
+}
+static int l_question(lua_State *L)
+{
+    return record(L, D_QUESTION);
+}
+
+static const luaL_Reg decl_funcs[] = {{"pack", l_pack},
+                                      {"lesson", l_lesson},
+                                      {"page", l_page},
+                                      {"question", l_question},
+                                      {NULL, NULL}};
+
+void grader_decl_open(lua_State *L, int g)
+{
+    lua_pushvalue(L, g);
+    luaL_setfuncs(L, decl_funcs, 0);
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &DECLS_KEY);
+    lua_newtable(L);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &QUEST_KEY);
+    lua_pushinteger(L, GRADER_DECL_GRADE);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &MODE_KEY);
+}
+
+void grader_decl_set_mode(lua_State *L, enum grader_decl_mode mode)
+{
+    lua_pushinteger(L, mode);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &MODE_KEY);
+}
+
+void grader_decl_push_question(lua_State *L, const char *qid)
+{
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &QUEST_KEY); /* Q */
+    lua_getfield(L, -1, qid);                      /* Q q (raw: Q has no metatable) */
+    lua_remove(L, -2);                             /* q */
+}
+
+/* ---- model helpers --------------------------------------------------------------- */
+
+const char *grader_kind_name(enum grader_kind k)
+{
+    static const char *const names[] = {"numeric", "choice", "multi", "ordering", "text", "design"};
+    return (unsigned)k < 6 ? names[k] : "?";
+}
+
+static void strv_free(char **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+static char **strv_dup(char *const *v, size_t n)
+{
+    if (!n)
+        return NULL;
+    char **o = core_xcalloc(n, sizeof *o);
+    for (size_t i = 0; i < n; i++)
+        o[i] = core_xstrdup(v[i]);
+    return o;
+}
+
+static void question_fini(struct grader_question *q)
+{
+    free(q->id);
+    free(q->title);
+    free(q->prompt);
+    strv_free(q->topics, q->n_topics);
+    strv_free(q->rubric, q->n_rubric);
+    free(q->lab);
+    free(q->unit);
+    free(q->file);
+}
+
+static void lesson_fini(struct grader_lesson *l)
+{
+    free(l->id);
+    free(l->title);
+    free(l->file);
+    for (size_t i = 0; i < l->n_pages; i++) {
+        free(l->pages[i].title);
+        free(l->pages[i].markdown);
+    }
+    free(l->pages);
+    for (size_t i = 0; i < l->n_questions; i++)
+        question_fini(&l->questions[i]);
+    free(l->questions);
+}
+
+void grader_pack_free(struct grader_pack *p)
+{
+    if (!p)
+        return;
+    free(p->info.id);
+    free(p->info.title);
+    free(p->info.version);
+    free(p->info.description);
+    for (size_t i = 0; i < p->info.n_lessons; i++)
+        lesson_fini(&p->info.lessons[i]);
+    free(p->info.lessons);
+    for (size_t i = 0; i < p->n_files; i++) {
+        free(p->files[i].path);
+        free(p->files[i].data);
+        free(p->files[i].chunkname);
+        core_buf_fini(&p->files[i].bc);
+    }
+    free(p->files);
+    for (size_t i = 0; i < p->n_qx; i++)
+        core_buf_fini(&p->qx[i].slim);
+    free(p->qx);
+    free(p->index);
+    grader_sb_pool_free(p->pool);
+    free(p);
+}
+
+const struct grader_pack_info *grader_pack_info(const struct grader_pack *p)
+{
+    return &p->info;
+}
+
+static uint64_t hash_id(const char *s)
+{
+    return core_fnv1a(CORE_FNV_OFFSET, s, strlen(s));
+}
+
+const struct grader_qx *grader_pack_qx(const struct grader_pack *p, const char *qid)
+{
+    if (!p || !qid || !p->index_cap)
+        return NULL;
+    size_t mask = p->index_cap - 1;
+    for (size_t i = hash_id(qid) & mask;; i = (i + 1) & mask) {
+        size_t k = p->index[i];
+        if (k == SIZE_MAX)
+            return NULL;
+        if (strcmp(p->qx[k].q->id, qid) == 0)
+            return &p->qx[k];
+    }
+}
+
+const struct grader_question *grader_pack_question(const struct grader_pack *p, const char *qid)
+{
+    const struct grader_qx *x = grader_pack_qx(p, qid);
+    return x ? x->q : NULL;
+}
+
+/* ---- validation ------------------------------------------------------------------ */
+
+enum {
+    T_STR = 1,
+    T_NUM = 2,
+    T_TAB = 4,
+    T_FUN = 8,
+    T_STRS = 16, /* a list of strings */
+    T_NUMS = 32  /* a list of numbers */
+};
+
+#define KALL 0x3fu
+#define KB(k) (1u << (k))
+
+struct fspec {
+    const char *name;
+    unsigned types; /* 0: depends on the kind (question answer) */
+    unsigned kinds; /* question kinds it applies to */
+};
+
+static const struct fspec pack_fields[] = {{"id", T_STR, KALL},       {"title", T_STR, KALL},
+                                           {"version", T_STR, KALL},  {"description", T_STR, KALL},
+                                           {"lessons", T_STRS, KALL}, {NULL, 0, 0}};
+static const struct fspec lesson_fields[] = {{"id", T_STR, KALL},
+                                             {"title", T_STR, KALL},
+                                             {"topics", T_STRS, KALL},
+                                             {"rubric", T_STRS, KALL},
+                                             {NULL, 0, 0}};
+static const struct fspec page_fields[] = {
+    {"title", T_STR, KALL}, {"text", T_STR, KALL}, {NULL, 0, 0}};
+static const struct fspec question_fields[] = {
+    {"id", T_STR, KALL},
+    {"kind", T_STR, KALL},
+    {"title", T_STR, KALL},
+    {"prompt", T_STR, KALL},
+    {"points", T_NUM, KALL},
+    {"topics", T_STRS, KALL},
+    {"rubric", T_STRS, KALL},
+    {"hints", T_STRS, KALL},
+    {"lab", T_STR, KALL},
+    {"params", T_FUN, KALL},
+    {"examples", T_TAB, KALL},
+    {"grade", T_FUN, KALL},
+    {"answer", 0, KB(GRADER_NUMERIC) | KB(GRADER_CHOICE) | KB(GRADER_MULTI) | KB(GRADER_TEXT)},
+    {"unit", T_STR, KB(GRADER_NUMERIC)},
+    {"tolerance", T_TAB, KB(GRADER_NUMERIC)},
+    {"bands", T_TAB, KB(GRADER_NUMERIC)},
+    {"wrong", T_TAB, KB(GRADER_NUMERIC)},
+    {"choices", T_STRS, KB(GRADER_CHOICE) | KB(GRADER_MULTI)},
+    {"why", T_TAB, KB(GRADER_CHOICE) | KB(GRADER_MULTI)},
+    {"items", T_STRS, KB(GRADER_ORDERING)},
+    {"patterns", T_STRS, KB(GRADER_TEXT)},
+    {"concepts", T_TAB, KB(GRADER_DESIGN)},
+    {"model", T_STR, KB(GRADER_DESIGN)},
+    {NULL, 0, 0}};
+static const struct fspec tol_fields[] = {
+    {"rel", T_NUM, KALL}, {"abs", T_NUM, KALL}, {"sig", T_NUM, KALL}, {NULL, 0, 0}};
+static const struct fspec band_fields[] = {{"rel", T_NUM, KALL},      {"abs", T_NUM, KALL},
+                                           {"sig", T_NUM, KALL},      {"score", T_NUM, KALL},
+                                           {"feedback", T_STR, KALL}, {NULL, 0, 0}};
+static const struct fspec wrong_fields[] = {
+    {"value", T_NUM | T_FUN, KALL}, {"feedback", T_STR, KALL}, {NULL, 0, 0}};
+static const struct fspec concept_fields[] = {{"name", T_STR, KALL},     {"points", T_NUM, KALL},
+                                              {"match", T_STRS, KALL},   {"patterns", T_STRS, KALL},
+                                              {"feedback", T_STR, KALL}, {NULL, 0, 0}};
+static const struct fspec example_fields[] = {{"answer", T_STR | T_NUM | T_FUN, KALL},
+                                              {"score", T_NUM | T_STR, KALL},
+                                              {"params", T_TAB, KALL},
+                                              {"lab", T_TAB, KALL},
+                                              {NULL, 0, 0}};
+static const struct fspec lab_fields[] = {{"id", T_NUM, KALL},          {"lab", T_STR, KALL},
+                                          {"finished_at", T_STR, KALL}, {"params", T_TAB, KALL},
+                                          {"summary", T_TAB, KALL},     {NULL, 0, 0}};
+
+static unsigned answer_types(int kind)
+{
+    switch (kind) {
+    case GRADER_NUMERIC:
+    case GRADER_CHOICE:
+        return T_NUM | T_FUN;
+    case GRADER_MULTI:
+        return T_NUMS | T_FUN;
+    case GRADER_TEXT:
+        return T_STR | T_STRS | T_FUN;
+    default:
+        return 0;
+    }
+}
+
+/* The evaluation of a pack, one file at a time. */
+struct eval {
+    struct grader_pack *pack;
+    struct core_strlist *problems;
+    int first_code;
+    struct core_buf bad; /* one byte per question declared, in pack order: 1 = failed */
+    /* pack.lua */
+    int pack_line;
+    struct core_strlist lessons;
+    bool lessons_known; /* pack{} gave a list: unlisted files can be told */
+    /* the file being evaluated */
+    size_t file;
+    const char *path;
+    enum grader_decl_mode mode;
+    struct grader_lesson *lesson; /* its lesson, once declared */
+    size_t lesson_index;
+    char **topics, **rubric; /* the lesson's defaults for its questions */
+    size_t n_topics, n_rubric;
+};
+
+static void eproblem(struct eval *e, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void eproblem(struct eval *e, int code, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    core_strlist_push(e->problems, buf);
+    if (!e->first_code)
+        e->first_code = code;
+}
+
+/* Where a problem is: one declaration (or a part of it). */
+struct vctx {
+    struct eval *e;
+    lua_State *L;
+    int line;
+    char label[128]; /* "question amdahl.speedup", "question amdahl.speedup: example 2" */
+    bool bad;
+    const char *suggested[8]; /* names offered for typos: not reported missing as well */
+    int n_suggested;
+};
+
+static void vproblem(struct vctx *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void vproblem(struct vctx *v, const char *fmt, ...)
+{
+    char buf[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    eproblem(v->e, CORE_ERR_INVALID, "%s:%d: %s: %s", v->e->path, v->line, v->label, buf);
+    v->bad = true;
+}
+
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 40 || lb > 40)
+        return 99;
+    size_t d[41][41];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        for (size_t j = 1; j <= lb; j++) {
+            size_t c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            size_t x = d[i - 1][j] + 1, y = d[i][j - 1] + 1;
+            d[i][j] = c < x ? (c < y ? c : y) : (x < y ? x : y);
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < d[i][j])
+                d[i][j] = d[i - 2][j - 2] + 1; /* a swap of two letters */
+        }
+    }
+    return d[la][lb];
+}
+
+/* The closest of `names` to `s` when it is close enough to be a typo. */
+static const char *closest(const char *s, const char *const *names, size_t n)
+{
+    const char *best = NULL;
+    size_t bd = 99, len = strlen(s);
+    size_t lim = len <= 4 ? 1 : len <= 8 ? 2 : 3;
+    for (size_t i = 0; i < n; i++) {
+        size_t d = edit_distance(s, names[i]);
+        if (d < bd) {
+            bd = d;
+            best = names[i];
+        }
+    }
+    return bd <= lim ? best : NULL;
+}
+
+static const char *closest_field(const char *s, const struct fspec *specs)
+{
+    const char *names[32];
+    size_t n = 0;
+    for (; specs[n].name && n < 32; n++)
+        names[n] = specs[n].name;
+    return closest(s, names, n);
+}
+
+/* Is t (a table at idx) a list 1..n of values of Lua type `ty`? */
+static bool is_list_of(lua_State *L, int idx, int ty)
+{
+    idx = lua_absindex(L, idx);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, idx), count = 0;
+    bool ok = true;
+    lua_pushnil(L);
+    while (lua_next(L, idx)) { /* k v */
+        if (!lua_isinteger(L, -2) || lua_tointeger(L, -2) < 1 || lua_tointeger(L, -2) > n ||
+            lua_type(L, -1) != ty)
+            ok = false;
+        count++;
+        lua_pop(L, 1);
+    }
+    return ok && count == n;
+}
+
+static bool type_ok(lua_State *L, int idx, unsigned types)
+{
+    int t = lua_type(L, idx);
+    return ((types & T_STR) && t == LUA_TSTRING) || ((types & T_NUM) && t == LUA_TNUMBER) ||
+           ((types & T_FUN) && t == LUA_TFUNCTION) || ((types & T_TAB) && t == LUA_TTABLE) ||
+           ((types & T_STRS) && t == LUA_TTABLE && is_list_of(L, idx, LUA_TSTRING)) ||
+           ((types & T_NUMS) && t == LUA_TTABLE && is_list_of(L, idx, LUA_TNUMBER));
+}
+
+static void types_text(unsigned types, char *buf, size_t n)
+{
+    static const struct {
+        unsigned t;
+        const char *s;
+    } names[] = {{T_STR, "a string"},           {T_NUM, "a number"}, {T_STRS, "a list of strings"},
+                 {T_NUMS, "a list of numbers"}, {T_TAB, "a table"},  {T_FUN, "a function"}};
+    const char *parts[6];
+    size_t k = 0;
+    for (size_t i = 0; i < 6; i++)
+        if (types & names[i].t)
+            parts[k++] = names[i].s;
+    buf[0] = '\0';
+    for (size_t i = 0; i < k; i++) {
+        size_t len = strlen(buf);
+        snprintf(buf + len, n - len, "%s%s", i == 0 ? "" : i + 1 == k ? " or " : ", ", parts[i]);
+    }
+}
+
+static const char *got_text(lua_State *L, int idx, unsigned types)
+{
+    if (lua_type(L, idx) == LUA_TTABLE && (types & (T_STRS | T_NUMS)))
+        return (types & T_STRS) ? "a table that is not a list of strings"
+                                : "a table that is not a list of numbers";
+    return luaL_typename(L, idx);
+}
+
+/* Checks every entry of the table at t against `specs` (for question
+ * kind `kind`, or -1). Integer keys 1..max_pos are left to the caller. */
+static void check_fields(struct vctx *v, int t, const struct fspec *specs, int kind,
+                         const char *kind_word, lua_Integer max_pos)
+{
+    lua_State *L = v->L;
+    t = lua_absindex(L, t);
+    lua_pushnil(L);
+    while (lua_next(L, t)) { /* k v */
+        if (lua_type(L, -2) != LUA_TSTRING) {
+            int isint = 0;
+            lua_Integer k = lua_type(L, -2) == LUA_TNUMBER ? lua_tointegerx(L, -2, &isint) : 0;
+            if (isint && k >= 1 && k <= max_pos) {
+                lua_pop(L, 1);
+                continue;
+            }
+            if (isint)
+                vproblem(v, "unexpected value at position %lld: fields are written name = value",
+                         (long long)k);
+            else
+                vproblem(v, "unexpected %s key: fields are written name = value",
+                         luaL_typename(L, -2));
+            lua_pop(L, 1);
+            continue;
+        }
+        const char *name = lua_tostring(L, -2);
+        const struct fspec *f = NULL;
+        for (const struct fspec *s = specs; s->name; s++)
+            if (strcmp(s->name, name) == 0)
+                f = s;
+        if (!f) {
+            const char *sugg = closest_field(name, specs);
+            if (sugg && v->n_suggested < 8)
+                v->suggested[v->n_suggested++] = sugg;
+            if (sugg)
+                vproblem(v, "unknown field '%s' (did you mean '%s'?)", name, sugg);
+            else
+                vproblem(v, "unknown field '%s'", name);
+        } else if (kind >= 0 && !(f->kinds & KB(kind))) {
+            char kinds[96] = "";
+            for (int k = 0; k < 6; k++) {
+                if (f->kinds & KB(k)) {
+                    size_t len = strlen(kinds);
+                    snprintf(kinds + len, sizeof kinds - len, "%s%s", len ? ", " : "",
+                             grader_kind_name((enum grader_kind)k));
+                }
+            }
+            vproblem(v, "field '%s' does not apply to a %s question (only to: %s)", name, kind_word,
+                     kinds);
+        } else {
+            unsigned types = f->types ? f->types : answer_types(kind);
+            if (types && !type_ok(L, -1, types)) {
+                char want[96];
+                types_text(types, want, sizeof want);
+                vproblem(v, "field '%s' must be %s, got %s", name, want, got_text(L, -1, types));
+            }
+        }
+        lua_pop(L, 1); /* k */
+    }
+}
+
+/* Pushes t[name] (raw) and returns its type. */
+static int field(lua_State *L, int t, const char *name)
+{
+    lua_pushstring(L, name);
+    return lua_rawget(L, t < 0 ? t - 1 : t);
+}
+
+static bool has_field(lua_State *L, int t, const char *name)
+{
+    bool has = field(L, t, name) != LUA_TNIL;
+    lua_pop(L, 1);
+    return has;
+}
+
+static void require_fields(struct vctx *v, int t, const char *const *names)
+{
+    for (; *names; names++) {
+        bool typo = false;
+        for (int i = 0; i < v->n_suggested; i++)
+            typo |= strcmp(v->suggested[i], *names) == 0;
+        if (!typo && !has_field(v->L, t, *names))
+            vproblem(v, "missing required field '%s'", *names);
+    }
+}
+
+/* A copy of t[name] when it is a string, else NULL. */
+static char *str_field(lua_State *L, int t, const char *name)
+{
+    char *s = NULL;
+    if (field(L, t, name) == LUA_TSTRING)
+        s = core_xstrdup(lua_tostring(L, -1));
+    lua_pop(L, 1);
+    return s;
+}
+
+/* A copy of t[name] when it is a list of strings; *n its length. */
+static char **strs_field(lua_State *L, int t, const char *name, size_t *n, bool *present)
+{
+    char **v = NULL;
+    *n = 0;
+    int ty = field(L, t, name);
+    if (present)
+        *present = ty != LUA_TNIL;
+    if (ty == LUA_TTABLE && is_list_of(L, -1, LUA_TSTRING)) {
+        size_t len = lua_rawlen(L, -1);
+        if (len) {
+            v = core_xcalloc(len, sizeof *v);
+            for (size_t i = 0; i < len; i++) {
+                lua_rawgeti(L, -1, (lua_Integer)i + 1);
+                v[i] = core_xstrdup(lua_tostring(L, -1));
+                lua_pop(L, 1);
+            }
+        }
+        *n = len;
+    }
+    lua_pop(L, 1);
+    return v;
+}
+
+static bool id_ok(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n > 64)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+                  (i > 0 && (c == '.' || c == '_' || c == '-'));
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+static void check_id(struct vctx *v, const char *field_name, const char *id)
+{
+    if (id && !id_ok(id))
+        vproblem(v,
+                 "%s '%s' is not valid: use up to 64 lower-case letters, digits, '.', '_' and '-', "
+                 "starting with a letter or digit",
+                 field_name, id);
+}
+
+static bool num_field(lua_State *L, int t, const char *name, double *out)
+{
+    bool ok = field(L, t, name) == LUA_TNUMBER;
+    if (ok)
+        *out = lua_tonumber(L, -1);
+    lua_pop(L, 1);
+    return ok;
+}
+
+/* rel/abs/sig of a tolerance or band table. */
+static void check_tol_values(struct vctx *v, int t, const char *what)
+{
+    lua_State *L = v->L;
+    double x;
+    if (num_field(L, t, "rel", &x) && !(x >= 0 && isfinite(x)))
+        vproblem(v, "%s: rel must be a number >= 0", what);
+    if (num_field(L, t, "abs", &x) && !(x >= 0 && isfinite(x)))
+        vproblem(v, "%s: abs must be a number >= 0", what);
+    if (num_field(L, t, "sig", &x) && !(x >= 0 && x <= 15 && x == floor(x)))
+        vproblem(v, "%s: sig must be a whole number from 0 to 15", what);
+}
+
+static void check_patterns(struct vctx *v, int list, const char *what)
+{
+    lua_State *L = v->L;
+    size_t n = lua_rawlen(L, list);
+    for (size_t i = 1; i <= n; i++) {
+        lua_rawgeti(L, list, (lua_Integer)i);
+        size_t len;
+        const char *pat = lua_tolstring(L, -1, &len);
+        char why[128];
+        if (pat && !grader_pattern_check(pat, len, why, sizeof why))
+            vproblem(v, "%s %zu ('%s'): %s", what, i, pat, why);
+        lua_pop(L, 1);
+    }
+}
+
+/* A list of tables, each checked by `each` (index of the entry, 1-based). */
+typedef void (*entry_check)(struct vctx *v, int entry, size_t i, void *ud);
+
+static void check_list(struct vctx *v, int t, const char *name, entry_check each, void *ud)
+{
+    lua_State *L = v->L;
+    if (field(L, t, name) != LUA_TTABLE) { /* list */
+        lua_pop(L, 1);
+        return;
+    }
+    int list = lua_gettop(L);
+    size_t n = lua_rawlen(L, list);
+    lua_pushnil(L);
+    size_t count = 0;
+    while (lua_next(L, list)) {
+        count++;
+        lua_pop(L, 1);
+    }
+    if (count != n)
+        vproblem(v, "'%s' must be a list { ..., ... } without named entries", name);
+    for (size_t i = 1; i <= n; i++) {
+        lua_rawgeti(L, list, (lua_Integer)i); /* list entry */
+        if (lua_type(L, -1) != LUA_TTABLE)
+            vproblem(v, "%s %zu must be a table, got %s", name, i, luaL_typename(L, -1));
+        else
+            each(v, lua_gettop(L), i, ud);
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+}
+
+static void sub_label(struct vctx *sub, const struct vctx *v, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void sub_label(struct vctx *sub, const struct vctx *v, const char *fmt, ...)
+{
+    *sub = *v;
+    size_t len = strlen(sub->label);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(sub->label + len, sizeof sub->label - len, fmt, ap);
+    va_end(ap);
+    sub->bad = false;
+}
+
+static void each_band(struct vctx *v, int t, size_t i, void *ud)
+{
+    (void)ud;
+    struct vctx s;
+    sub_label(&s, v, ": band %zu", i);
+    check_fields(&s, t, band_fields, -1, NULL, 0);
+    static const char *const req[] = {"score", NULL};
+    require_fields(&s, t, req);
+    double x;
+    if (num_field(v->L, t, "score", &x) && !(x >= 0 && x <= 1))
+        vproblem(&s, "score must be a fraction from 0 to 1");
+    check_tol_values(&s, t, "tolerance");
+    v->bad |= s.bad;
+}
+
+static void each_wrong(struct vctx *v, int t, size_t i, void *ud)
+{
+    (void)ud;
+    struct vctx s;
+    sub_label(&s, v, ": wrong %zu", i);
+    check_fields(&s, t, wrong_fields, -1, NULL, 0);
+    static const char *const req[] = {"value", NULL};
+    require_fields(&s, t, req);
+    double x;
+    if (num_field(v->L, t, "value", &x) && !isfinite(x))
+        vproblem(&s, "value must be a finite number");
+    v->bad |= s.bad;
+}
+
+static void each_concept(struct vctx *v, int t, size_t i, void *ud)
+{
+    (void)ud;
+    lua_State *L = v->L;
+    struct vctx s;
+    sub_label(&s, v, ": concept %zu", i);
+    check_fields(&s, t, concept_fields, -1, NULL, 0);
+    static const char *const req[] = {"name", NULL};
+    require_fields(&s, t, req);
+    double x;
+    if (num_field(L, t, "points", &x) && !(x > 0 && isfinite(x)))
+        vproblem(&s, "points must be a number > 0");
+    size_t n_match = 0, n_pat = 0;
+    if (field(L, t, "match") == LUA_TTABLE)
+        n_match = lua_rawlen(L, -1);
+    lua_pop(L, 1);
+    if (field(L, t, "patterns") == LUA_TTABLE) {
+        n_pat = lua_rawlen(L, -1);
+        if (is_list_of(L, -1, LUA_TSTRING))
+            check_patterns(&s, lua_gettop(L), "pattern");
+    }
+    lua_pop(L, 1);
+    if (n_match + n_pat == 0)
+        vproblem(&s, "give 'match' phrases or 'patterns' (or both)");
+    v->bad |= s.bad;
+}
+
+static void each_example(struct vctx *v, int t, size_t i, void *ud)
+{
+    (void)ud;
+    lua_State *L = v->L;
+    struct vctx s;
+    sub_label(&s, v, ": example %zu", i);
+    /* Positional { answer, score } or named fields; both may carry params/lab. */
+    bool pos1 = false, pos2 = false;
+    lua_rawgeti(L, t, 1);
+    pos1 = !lua_isnil(L, -1);
+    if (pos1 && !type_ok(L, -1, T_STR | T_NUM | T_FUN))
+        vproblem(&s, "the answer (first entry) must be a string, a number or a function, got %s",
+                 luaL_typename(L, -1));
+    lua_pop(L, 1);
+    lua_rawgeti(L, t, 2);
+    pos2 = !lua_isnil(L, -1);
+    lua_pop(L, 1);
+    check_fields(&s, t, example_fields, -1, NULL, 2);
+    bool has_answer = has_field(L, t, "answer"), has_score = has_field(L, t, "score");
+    if (pos1 && has_answer)
+        vproblem(&s, "gives the answer twice (first entry and answer =)");
+    if (pos2 && has_score)
+        vproblem(&s, "gives the score twice (second entry and score =)");
+    if (!pos1 && !has_answer)
+        vproblem(&s, "missing the answer: write { \"2.5\", 1 } or { answer = \"2.5\", score = 1 }");
+    if (!pos2 && !has_score)
+        vproblem(&s, "missing the expected score: a fraction from 0 to 1, or \"invalid\"");
+    if (pos2)
+        lua_rawgeti(L, t, 2);
+    else
+        field(L, t, "score");
+    if (lua_type(L, -1) == LUA_TNUMBER) {
+        double x = lua_tonumber(L, -1);
+        if (!(x >= 0 && x <= 1))
+            vproblem(&s, "the expected score must be a fraction from 0 to 1, or \"invalid\"");
+    } else if (lua_type(L, -1) == LUA_TSTRING) {
+        if (strcmp(lua_tostring(L, -1), "invalid") != 0)
+            vproblem(&s, "the expected score must be a fraction from 0 to 1, or \"invalid\"");
+    } else if (!lua_isnil(L, -1)) {
+        vproblem(&s, "the expected score must be a fraction from 0 to 1, or \"invalid\"");
+    }
+    lua_pop(L, 1);
+    if (field(L, t, "lab") == LUA_TTABLE) {
+        struct vctx l;
+        sub_label(&l, &s, ": lab");
+        check_fields(&l, lua_gettop(L), lab_fields, -1, NULL, 0);
+        s.bad |= l.bad;
+    }
+    lua_pop(L, 1);
+    v->bad |= s.bad;
+}
+
+/* ---- declarations into the model ----------------------------------------------------- */
+
+static void check_pack(struct eval *e, struct vctx *v, int t)
+{
+    lua_State *L = v->L;
+    struct grader_pack *p = e->pack;
+    if (field(L, t, "id") == LUA_TSTRING)
+        snprintf(v->label, sizeof v->label, "pack %s", lua_tostring(L, -1));
+    lua_pop(L, 1);
+    check_fields(v, t, pack_fields, -1, NULL, 0);
+    static const char *const req[] = {"id", "title", "version", "lessons", NULL};
+    require_fields(v, t, req);
+    p->info.id = str_field(L, t, "id");
+    p->info.title = str_field(L, t, "title");
+    p->info.version = str_field(L, t, "version");
+    p->info.description = str_field(L, t, "description");
+    check_id(v, "id", p->info.id);
+    size_t n;
+    char **lessons = strs_field(L, t, "lessons", &n, NULL);
+    if (field(L, t, "lessons") == LUA_TTABLE && is_list_of(L, -1, LUA_TSTRING))
+        e->lessons_known = true;
+    lua_pop(L, 1);
+    if (has_field(L, t, "lessons") && n == 0) {
+        if (field(L, t, "lessons") == LUA_TTABLE && is_list_of(L, -1, LUA_TSTRING))
+            vproblem(v, "'lessons' is empty: list the lesson files in teaching order");
+        lua_pop(L, 1);
+    }
+    for (size_t i = 0; i < n; i++) {
+        bool dup = false;
+        for (size_t k = 0; k < e->lessons.n; k++)
+            dup |= strcmp(e->lessons.items[k], lessons[i]) == 0;
+        if (dup)
+            vproblem(v, "lesson file '%s' is listed twice", lessons[i]);
+        else
+            core_strlist_push(&e->lessons, lessons[i]);
+    }
+    strv_free(lessons, n);
+}
+
+static struct grader_lesson *add_lesson(struct grader_pack *p)
+{
+    p->info.lessons =
+        core_xrealloc(p->info.lessons, (p->info.n_lessons + 1) * sizeof *p->info.lessons);
+    struct grader_lesson *l = &p->info.lessons[p->info.n_lessons++];
+    memset(l, 0, sizeof *l);
+    return l;
+}
+
+static void check_lesson(struct eval *e, struct vctx *v, int t)
+{
+    lua_State *L = v->L;
+    if (field(L, t, "id") == LUA_TSTRING)
+        snprintf(v->label, sizeof v->label, "lesson %s", lua_tostring(L, -1));
+    lua_pop(L, 1);
+    check_fields(v, t, lesson_fields, -1, NULL, 0);
+    static const char *const req[] = {"id", "title", NULL};
+    require_fields(v, t, req);
+    struct grader_lesson *l = add_lesson(e->pack);
+    e->lesson_index = e->pack->info.n_lessons - 1;
+    e->lesson = l;
+    l->id = str_field(L, t, "id");
+    l->title = str_field(L, t, "title");
+    l->file = core_xstrdup(e->path);
+    l->line = v->line;
+    check_id(v, "id", l->id);
+    if (!l->id)
+        l->id = core_xstrdup("");
+    if (!l->title)
+        l->title = core_xstrdup("");
+    e->topics = strs_field(L, t, "topics", &e->n_topics, NULL);
+    e->rubric = strs_field(L, t, "rubric", &e->n_rubric, NULL);
+}
+
+/* The first "# " heading of a page, or NULL. */
+static char *heading(const char *md)
+{
+    const char *s = md;
+    while (*s) {
+        const char *eol = strchr(s, '\n');
+        size_t len = eol ? (size_t)(eol - s) : strlen(s);
+        const char *t = s;
+        while (t < s + len && (*t == ' ' || *t == '\t'))
+            t++;
+        if (t + 1 < s + len && t[0] == '#' && t[1] == ' ') {
+            t += 2;
+            const char *end = s + len;
+            while (t < end && *t == ' ')
+                t++;
+            while (end > t && (end[-1] == ' ' || end[-1] == '\r' || end[-1] == '#'))
+                end--;
+            return core_xstrndup(t, (size_t)(end - t));
+        }
+        if (!eol)
+            break;
+        s = eol + 1;
+    }
+    return NULL;
+}
+
+static void check_page(struct eval *e, struct vctx *v, int t)
+{
+    lua_State *L = v->L;
+    char *title = NULL, *text = NULL;
+    if (lua_type(L, t) == LUA_TSTRING) {
+        text = core_xstrdup(lua_tostring(L, t));
+    } else if (lua_type(L, t) == LUA_TTABLE) {
+        check_fields(v, t, page_fields, -1, NULL, 0);
+        static const char *const req[] = {"text", NULL};
+        require_fields(v, t, req);
+        title = str_field(L, t, "title");
+        text = str_field(L, t, "text");
+    } else {
+        vproblem(v,
+                 "page expects Markdown text: page [[ ... ]] or page { title = ..., text = ... }, "
+                 "got %s",
+                 luaL_typename(L, t));
+        return;
+    }
+    if (!text)
+        text = core_xstrdup("");
+    if (!title)
+        title = heading(text);
+    struct grader_lesson *l = e->lesson;
+    l->pages = core_xrealloc(l->pages, (l->n_pages + 1) * sizeof *l->pages);
+    struct grader_page *pg = &l->pages[l->n_pages++];
+    pg->title = title;
+    pg->markdown = text;
+    pg->line = v->line;
+}
+
+static int kind_of(const char *s)
+{
+    for (int k = 0; k < 6; k++)
+        if (strcmp(s, grader_kind_name((enum grader_kind)k)) == 0)
+            return k;
+    return -1;
+}
+
+/* The static checks of a question; fills the model entry q. */
+static void check_question(struct eval *e, struct vctx *v, int t, struct grader_question *q)
+{
+    lua_State *L = v->L;
+    q->file = core_xstrdup(e->path);
+    q->line = v->line;
+    q->points = 1;
+    q->page_after = (int)e->lesson->n_pages - 1;
+    q->id = str_field(L, t, "id");
+    if (q->id) {
+        snprintf(v->label, sizeof v->label, "question %s", q->id);
+        check_id(v, "id", q->id);
+    }
+    int kind = -1;
+    char *kind_s = str_field(L, t, "kind");
+    if (kind_s) {
+        kind = kind_of(kind_s);
+        if (kind < 0) {
+            static const char *const kinds[] = {"numeric",  "choice", "multi",
+                                                "ordering", "text",   "design"};
+            const char *sugg = closest(kind_s, kinds, 6);
+            char dym[64] = "";
+            if (sugg)
+                snprintf(dym, sizeof dym, "did you mean '%s'? ", sugg);
+            vproblem(v,
+                     "unknown kind '%s' (%sthe kinds are numeric, choice, multi, ordering, "
+                     "text, design)",
+                     kind_s, dym);
+        }
+    }
+    free(kind_s);
+    q->kind = kind < 0 ? GRADER_NUMERIC : (enum grader_kind)kind;
+    /* With an unknown kind, kind-specific fields cannot be judged: check
+     * only the names. */
+    check_fields(v, t, question_fields, kind, kind >= 0 ? grader_kind_name(q->kind) : "?", 0);
+    static const char *const req[] = {"id", "kind", "prompt", NULL};
+    require_fields(v, t, req);
+    q->title = str_field(L, t, "title");
+    q->prompt = str_field(L, t, "prompt");
+    if (!q->prompt)
+        q->prompt = core_xstrdup("");
+    double pts;
+    if (num_field(L, t, "points", &pts)) {
+        if (!(pts > 0 && isfinite(pts)))
+            vproblem(v, "points must be a number > 0");
+        else
+            q->points = pts;
+    }
+    bool present;
+    q->topics = strs_field(L, t, "topics", &q->n_topics, &present);
+    if (!present) {
+        q->topics = strv_dup(e->topics, e->n_topics);
+        q->n_topics = e->n_topics;
+    }
+    q->rubric = strs_field(L, t, "rubric", &q->n_rubric, &present);
+    if (!present) {
+        q->rubric = strv_dup(e->rubric, e->n_rubric);
+        q->n_rubric = e->n_rubric;
+    }
+    q->lab = str_field(L, t, "lab");
+    check_id(v, "lab", q->lab);
+    size_t nh;
+    char **hints = strs_field(L, t, "hints", &nh, NULL);
+    strv_free(hints, nh);
+    q->n_hints = nh;
+    q->has_params = has_field(L, t, "params");
+    q->has_grade = has_field(L, t, "grade");
+    if (field(L, t, "examples") == LUA_TTABLE)
+        q->n_examples = lua_rawlen(L, -1);
+    lua_pop(L, 1);
+    q->unit = core_xstrdup("");
+    if (kind < 0) {
+        v->bad = true;
+        return;
+    }
+
+    bool grade = q->has_grade, answer = has_field(L, t, "answer");
+    switch (q->kind) {
+    case GRADER_NUMERIC: {
+        char *unit = str_field(L, t, "unit");
+        if (unit) {
+            if (!grader_unit_find(unit))
+                vproblem(v, "unknown unit '%s' (e.g. \"\", \"x\", \"%%\", \"ms\", \"s\", \"GB/s\")",
+                         unit);
+            free(q->unit);
+            q->unit = unit;
+        }
+        if (!answer && !grade)
+            vproblem(v, "a numeric question needs 'answer' (a number or function(p, ctx)) or a "
+                        "custom 'grade'");
+        double a;
+        if (num_field(L, t, "answer", &a) && !isfinite(a))
+            vproblem(v, "answer must be a finite number");
+        if (field(L, t, "tolerance") == LUA_TTABLE) {
+            struct vctx s;
+            sub_label(&s, v, ": tolerance");
+            check_fields(&s, lua_gettop(L), tol_fields, -1, NULL, 0);
+            check_tol_values(&s, lua_gettop(L), "tolerance");
+            v->bad |= s.bad;
+        }
+        lua_pop(L, 1);
+        check_list(v, t, "bands", each_band, NULL);
+        check_list(v, t, "wrong", each_wrong, NULL);
+        break;
+    }
+    case GRADER_CHOICE:
+    case GRADER_MULTI: {
+        size_t nc;
+        char **choices = strs_field(L, t, "choices", &nc, &present);
+        strv_free(choices, nc);
+        q->n_choices = nc;
+        bool listed = field(L, t, "choices") == LUA_TTABLE && is_list_of(L, -1, LUA_TSTRING);
+        lua_pop(L, 1);
+        if (!present)
+            vproblem(v, "a %s question needs 'choices'", grader_kind_name(q->kind));
+        else if (listed && nc < 2)
+            vproblem(v, "'choices' needs at least 2 entries");
+        else if (nc > 26)
+            vproblem(v, "'choices' has %zu entries; at most 26 can be lettered a to z", nc);
+        if (!listed) /* the rest would only repeat that */
+            break;
+        if (!answer && !grade)
+            vproblem(v, "a %s question needs 'answer' (%s) or a custom 'grade'",
+                     grader_kind_name(q->kind),
+                     q->kind == GRADER_CHOICE ? "the number of the right choice"
+                                              : "the list of the right choices' numbers");
+        int ty = field(L, t, "answer");
+        if (ty == LUA_TNUMBER && q->kind == GRADER_CHOICE) {
+            lua_Integer k;
+            int isint;
+            k = lua_tointegerx(L, -1, &isint);
+            if (!isint || k < 1 || (size_t)k > nc)
+                vproblem(v, "answer %s is out of range: there are %zu choices (answer 1 to %zu)",
+                         lua_tostring(L, -1), nc, nc);
+        } else if (ty == LUA_TTABLE && q->kind == GRADER_MULTI && is_list_of(L, -1, LUA_TNUMBER)) {
+            size_t n = lua_rawlen(L, -1);
+            if (n == 0)
+                vproblem(v, "answer is empty: list the numbers of the right choices");
+            bool seen[256] = {false};
+            for (size_t i = 1; i <= n; i++) {
+                lua_rawgeti(L, -1, (lua_Integer)i);
+                int isint;
+                lua_Integer k = lua_tointegerx(L, -1, &isint);
+                if (!isint || k < 1 || (size_t)k > nc)
+                    vproblem(v, "answer entry %s is out of range: there are %zu choices",
+                             lua_tostring(L, -1), nc);
+                else if (k < 256 && seen[k])
+                    vproblem(v, "answer lists choice %lld twice", (long long)k);
+                else if (k < 256)
+                    seen[k] = true;
+                lua_pop(L, 1);
+            }
+        }
+        lua_pop(L, 1);
+        if (field(L, t, "why") == LUA_TTABLE) {
+            int w = lua_gettop(L);
+            lua_pushnil(L);
+            while (lua_next(L, w)) { /* k v */
+                int isint = 0;
+                lua_Integer k = lua_type(L, -2) == LUA_TNUMBER ? lua_tointegerx(L, -2, &isint) : 0;
+                if (!isint || k < 1 || (size_t)k > nc) {
+                    vproblem(v,
+                             "'why' has an entry that is not a choice number from 1 to %zu "
+                             "(write why = { [2] = \"...\" })",
+                             nc);
+                } else if (lua_type(L, -1) != LUA_TSTRING) {
+                    vproblem(v, "why[%lld] must be a string, got %s", (long long)k,
+                             luaL_typename(L, -1));
+                }
+                lua_pop(L, 1);
+            }
+        }
+        lua_pop(L, 1);
+        break;
+    }
+    case GRADER_ORDERING: {
+        size_t ni;
+        char **items = strs_field(L, t, "items", &ni, &present);
+        strv_free(items, ni);
+        q->n_choices = ni;
+        bool listed = field(L, t, "items") == LUA_TTABLE && is_list_of(L, -1, LUA_TSTRING);
+        lua_pop(L, 1);
+        if (!present)
+            vproblem(v, "an ordering question needs 'items' (in the right order)");
+        else if (listed && ni < 2)
+            vproblem(v, "'items' needs at least 2 entries");
+        else if (ni > 26)
+            vproblem(v, "'items' has %zu entries; at most 26 can be lettered a to z", ni);
+        break;
+    }
+    case GRADER_TEXT:
+        if (!answer && !grade)
+            vproblem(v, "a text question needs 'answer' (the accepted text, a list of them, or "
+                        "function(p, ctx)) or a custom 'grade'");
+        if (field(L, t, "answer") == LUA_TTABLE && lua_rawlen(L, -1) == 0 &&
+            is_list_of(L, -1, LUA_TSTRING))
+            vproblem(v, "answer is an empty list");
+        lua_pop(L, 1);
+        if (field(L, t, "patterns") == LUA_TTABLE && is_list_of(L, -1, LUA_TSTRING))
+            check_patterns(v, lua_gettop(L), "pattern");
+        lua_pop(L, 1);
+        break;
+    case GRADER_DESIGN:
+        if (!has_field(L, t, "concepts") && !grade)
+            vproblem(v, "a design question needs 'concepts' or a custom 'grade'");
+        if (field(L, t, "concepts") == LUA_TTABLE && lua_rawlen(L, -1) == 0)
+            vproblem(v, "'concepts' is empty");
+        lua_pop(L, 1);
+        check_list(v, t, "concepts", each_concept, NULL);
+        break;
+    }
+    check_list(v, t, "examples", each_example, NULL);
+}
+
+/* Lua-callable driver: runs one file and turns its declarations into the
+ * model. Runs under grader_pcall; problems go to the eval. */
+static int l_eval(lua_State *L)
+{
+    struct eval *e = lua_touserdata(L, 1);
+    struct grader_pfile *f = &e->pack->files[e->file];
+    grader_sb_enter_c(L);
+    lua_settop(L, 0);
+    char where[160];
+    snprintf(where, sizeof where, "%s:1", e->path);
+    grader_sb_set_fallback(L, where);
+    grader_decl_set_mode(L, e->mode);
+    grader_sb_load(L, &f->bc, f->chunkname); /* chunk */
+    if (grader_sb_try(L, 0, 0) != 0) {       /* msg */
+        eproblem(e, CORE_ERR_SCRIPT, "%s", lua_tostring(L, -1));
+        return 0;
+    }
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &DECLS_KEY); /* decls */
+    int decls = lua_gettop(L);
+    size_t n = lua_rawlen(L, decls);
+    int first_line[5] = {0};
+    struct grader_pack *p = e->pack;
+    for (size_t i = 1; i <= n; i++) {
+        lua_rawgeti(L, decls, (lua_Integer)i); /* decls rec */
+        lua_rawgeti(L, -1, 1);
+        int kind = (int)lua_tointeger(L, -1);
+        lua_rawgeti(L, -2, 3);
+        int line = (int)lua_tointeger(L, -1);
+        lua_pop(L, 2);
+        lua_rawgeti(L, -1, 2); /* decls rec value */
+        int val = lua_gettop(L);
+        struct vctx v = {.e = e, .L = L, .line = line};
+        snprintf(v.label, sizeof v.label, "%s", decl_name[kind]);
+        if (kind != D_PAGE && kind != D_LESSON && lua_type(L, val) != LUA_TTABLE) {
+            vproblem(&v, "%s expects a table: %s { ... }, got %s", decl_name[kind], decl_name[kind],
+                     luaL_typename(L, val));
+        } else if (e->mode == GRADER_DECL_PACK) {
+            if (kind != D_PACK)
+                vproblem(&v, "%s{} belongs in a lesson file, not in pack.lua", decl_name[kind]);
+            else if (first_line[D_PACK])
+                vproblem(&v, "pack{} is called again (first at line %d)", first_line[D_PACK]);
+            else {
+                first_line[D_PACK] = line;
+                e->pack_line = line;
+                check_pack(e, &v, val);
+            }
+        } else if (kind == D_PACK) {
+            vproblem(&v, "pack{} belongs in pack.lua, not in a lesson file");
+        } else if (kind == D_LESSON) {
+            if (first_line[D_LESSON])
+                vproblem(&v, "lesson{} is called again (first at line %d): one lesson per file",
+                         first_line[D_LESSON]);
+            else if (lua_type(L, val) != LUA_TTABLE)
+                vproblem(&v, "lesson expects a table: lesson { id = ..., title = ... }, got %s",
+                         luaL_typename(L, val));
+            else {
+                first_line[D_LESSON] = line;
+                check_lesson(e, &v, val);
+            }
+        } else if (!e->lesson) {
+            vproblem(&v,
+                     "%s before lesson{}: a lesson file starts with lesson { id = ..., "
+                     "title = ... }",
+                     decl_name[kind]);
+        } else if (kind == D_PAGE) {
+            check_page(e, &v, val);
+        } else {
+            struct grader_lesson *l = &p->info.lessons[e->lesson_index];
+            l->questions = core_xrealloc(l->questions, (l->n_questions + 1) * sizeof *l->questions);
+            struct grader_question *q = &l->questions[l->n_questions++];
+            memset(q, 0, sizeof *q);
+            e->lesson = l;
+            check_question(e, &v, val, q);
+            if (!q->id)
+                q->id = core_xstrdup("");
+            core_buf_putc(&e->bad, v.bad ? 1 : 0);
+        }
+        lua_settop(L, decls);
+    }
+    if (e->mode == GRADER_DECL_PACK && !first_line[D_PACK])
+        eproblem(e, CORE_ERR_INVALID,
+                 "%s:1: pack.lua must call pack { id = ..., title = ..., "
+                 "version = ..., lessons = { ... } } once",
+                 e->path);
+    if (e->mode == GRADER_DECL_LESSON && !first_line[D_LESSON] && n == 0)
+        eproblem(e, CORE_ERR_INVALID, "%s:1: no lesson { id = ..., title = ... } in this file",
+                 e->path);
+    return 0;
+}
+
+/* Runs one file in a fresh sandbox. */
+static void eval_file(struct eval *e)
+{
+    struct grader_sb *sb;
+    struct core_err err;
+    if (grader_sb_new(&sb, &e->pack->lim, e->pack->pool, &err) != 0) {
+        eproblem(e, err.code, "%s:1: %s", e->path, err.msg);
+        return;
+    }
+    lua_State *L = grader_sb_lua(sb);
+    lua_pushcfunction(L, l_eval);
+    lua_pushlightuserdata(L, e);
+    size_t declared = e->bad.len;
+    if (grader_pcall(sb, 1, 0, &err) != 0) {
+        eproblem(e, err.code, "%s", err.msg);
+        /* a limit in the middle of the walk: what it had declared is suspect */
+        for (size_t i = declared; i < e->bad.len; i++)
+            e->bad.data[i] = 1;
+    }
+    grader_sb_free(sb);
+    strv_free(e->topics, e->n_topics);
+    strv_free(e->rubric, e->n_rubric);
+    e->topics = e->rubric = NULL;
+    e->n_topics = e->n_rubric = 0;
+}
+
+/* ---- the pack ------------------------------------------------------------------------ */
+
+static size_t find_file(const struct grader_pack *p, const char *path)
+{
+    for (size_t i = 0; i < p->n_files; i++)
+        if (strcmp(p->files[i].path, path) == 0)
+            return i;
+    return SIZE_MAX;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* The private question table and the id index. */
+static void build_index(struct grader_pack *p, struct eval *e)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < p->info.n_lessons; i++)
+        total += p->info.lessons[i].n_questions;
+    p->qx = total ? core_xcalloc(total, sizeof *p->qx) : NULL;
+    p->index_cap = 16;
+    while (p->index_cap < total * 2)
+        p->index_cap *= 2;
+    p->index = core_xmalloc(p->index_cap * sizeof *p->index);
+    for (size_t i = 0; i < p->index_cap; i++)
+        p->index[i] = SIZE_MAX;
+    size_t mask = p->index_cap - 1;
+    for (size_t li = 0; li < p->info.n_lessons; li++) {
+        struct grader_lesson *l = &p->info.lessons[li];
+        for (size_t qi = 0; qi < l->n_questions; qi++) {
+            struct grader_question *q = &l->questions[qi];
+            struct grader_qx *x = &p->qx[p->n_qx];
+            x->q = q;
+            x->file = find_file(p, q->file);
+            x->bad = p->n_qx < e->bad.len && e->bad.data[p->n_qx];
+            if (!q->id[0]) {
+                x->bad = true;
+                p->n_qx++;
+                continue;
+            }
+            const struct grader_qx *first = grader_pack_qx(p, q->id);
+            if (first) {
+                eproblem(e, CORE_ERR_INVALID,
+                         "%s:%d: question %s: duplicate question id (first used at %s:%d)", q->file,
+                         q->line, q->id, first->q->file, first->q->line);
+                x->bad = true;
+                p->n_qx++;
+                continue;
+            }
+            size_t h = hash_id(q->id) & mask;
+            while (p->index[h] != SIZE_MAX)
+                h = (h + 1) & mask;
+            p->index[h] = p->n_qx++;
+        }
+    }
+    for (size_t i = 0; i < p->info.n_lessons; i++) {
+        for (size_t k = 0; k < i; k++) {
+            struct grader_lesson *a = &p->info.lessons[k], *b = &p->info.lessons[i];
+            if (a->id[0] && strcmp(a->id, b->id) == 0)
+                eproblem(e, CORE_ERR_INVALID,
+                         "%s:%d: lesson %s: duplicate lesson id (first used "
+                         "at %s:%d)",
+                         b->file, b->line, b->id, a->file, a->line);
+        }
+    }
+}
+
+int grader_pack_new(struct grader_pack **out, const struct grader_file *files, size_t n,
+                    const struct grader_limits *lim, struct core_strlist *problems,
+                    struct core_err *err)
+{
+    *out = NULL;
+    struct core_strlist local;
+    core_strlist_init(&local);
+    if (!problems)
+        problems = &local;
+    size_t start = problems->n;
+    struct grader_pack *p = core_xcalloc(1, sizeof *p);
+    if (lim)
+        p->lim = *lim;
+    else
+        grader_limits_default(&p->lim);
+    p->pool = grader_sb_pool_new(p->lim.mem_bytes);
+    p->files = n ? core_xcalloc(n, sizeof *p->files) : NULL;
+    p->n_files = n;
+    struct eval e = {.pack = p, .problems = problems};
+    core_strlist_init(&e.lessons);
+    core_buf_init(&e.bad);
+
+    /* Compile every .lua file once; the bytecode serves every later run. */
+    for (size_t i = 0; i < n; i++) {
+        struct grader_pfile *f = &p->files[i];
+        f->path = core_xstrdup(files[i].path);
+        f->data = core_xstrndup(files[i].data ? files[i].data : "", files[i].len);
+        f->len = files[i].len;
+        f->chunkname = core_xasprintf("@%s", f->path);
+        f->is_lua = ends_with(f->path, ".lua");
+        core_buf_init(&f->bc);
+        if (!f->is_lua)
+            continue;
+        struct core_err cerr;
+        if (grader_compile(f->data, f->len, f->chunkname, &f->bc, &cerr) == 0)
+            f->compiled = true;
+        else
+            eproblem(&e, cerr.code, "%s", cerr.msg);
+    }
+
+    size_t pf = find_file(p, "pack.lua");
+    if (pf == SIZE_MAX) {
+        eproblem(&e, CORE_ERR_INVALID,
+                 "pack.lua: missing (a pack is a folder with pack.lua and its lesson files)");
+    } else if (p->files[pf].compiled) {
+        e.file = pf;
+        e.path = p->files[pf].path;
+        e.mode = GRADER_DECL_PACK;
+        eval_file(&e);
+    }
+    if (!p->info.id)
+        p->info.id = core_xstrdup("");
+    if (!p->info.title)
+        p->info.title = core_xstrdup("");
+    if (!p->info.version)
+        p->info.version = core_xstrdup("");
+
+    for (size_t i = 0; i < e.lessons.n; i++) {
+        const char *path = e.lessons.items[i];
+        size_t fi = find_file(p, path);
+        if (fi == SIZE_MAX || !p->files[fi].is_lua || strcmp(path, "pack.lua") == 0) {
+            eproblem(&e, CORE_ERR_INVALID,
+                     "pack.lua:%d: lesson file '%s' is listed in lessons but %s", e.pack_line, path,
+                     fi == SIZE_MAX        ? "missing"
+                     : p->files[fi].is_lua ? "is pack.lua"
+                                           : "not a .lua file");
+            continue;
+        }
+        if (!p->files[fi].compiled)
+            continue;
+        e.file = fi;
+        e.path = p->files[fi].path;
+        e.mode = GRADER_DECL_LESSON;
+        e.lesson = NULL;
+        eval_file(&e);
+    }
+    for (size_t i = 0; i < n && e.lessons_known; i++) {
+        const struct grader_pfile *f = &p->files[i];
+        if (!f->is_lua || strcmp(f->path, "pack.lua") == 0)
+            continue;
+        bool listed = false;
+        for (size_t k = 0; k < e.lessons.n; k++)
+            listed |= strcmp(e.lessons.items[k], f->path) == 0;
+        if (!listed)
+            eproblem(&e, CORE_ERR_INVALID,
+                     "%s:1: this file is not listed in pack.lua's lessons (list it, or remove it)",
+                     f->path);
+    }
+
+    build_index(p, &e);
+    for (size_t i = 0; i < p->n_qx; i++) {
+        struct grader_qx *x = &p->qx[i];
+        if (x->bad || x->file == SIZE_MAX)
+            continue;
+        /* Grading loads only the question's part of its file. */
+        const struct grader_pfile *f = &p->files[x->file];
+        char *slim = grader_slim_source(f->data, f->len, x->q->line);
+        core_buf_init(&x->slim);
+        if (slim) {
+            struct core_err cerr;
+            x->has_slim = grader_compile(slim, f->len, f->chunkname, &x->slim, &cerr) == 0;
+            if (!x->has_slim)
+                core_buf_reset(&x->slim);
+            free(slim);
+        }
+    }
+    for (size_t i = 0; i < p->n_qx; i++) {
+        if (p->qx[i].bad || p->qx[i].file == SIZE_MAX)
+            continue;
+        int code = 0;
+        if (grader_question_check(p, i, problems, &code) > 0 && !e.first_code)
+            e.first_code = code;
+    }
+    core_strlist_fini(&e.lessons);
+    core_buf_fini(&e.bad);
+
+    if (problems->n > start) {
+        int code = e.first_code ? e.first_code : CORE_ERR_INVALID;
+        core_err_set(err, code, "%s", problems->items[start]);
+        grader_pack_free(p);
+        core_strlist_fini(&local);
+        return code;
+    }
+    core_strlist_fini(&local);
+    *out = p;
+    return 0;
+}

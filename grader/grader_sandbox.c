@@ -1,0 +1,1177 @@
+/*
+ * grader_sandbox.c — the Lua sandbox every pack file, render and grading
+ * runs in: memory, allow-listed libraries, limits, and the one protected
+ * call from C.
+ *
+ * Memory. Each sandbox allocates from an arena: a private anonymous mapping
+ * the size of the memory cap (kept warm in a pool between sandboxes), cut
+ * into size classes for blocks up to 8 KiB; bigger blocks, and everything
+ * once the mapping is used up, come from malloc with a header that links
+ * them into the sandbox. Lua tells the allocator every block's size, so
+ * small blocks carry no header. The allocator counts Lua's bytes and refuses
+ * past the cap; a sandbox is destroyed by dropping the arena and freeing the
+ * linked blocks — never lua_close, so a state abandoned mid-operation is as
+ * easy to drop as a finished one.
+ *
+ * Limits, and why pcall inside a script cannot swallow them:
+ *   - Instructions: a count hook every HOOK_STEP VM instructions adds up the
+ *     budget of the current call. At the limit the hook records the position,
+ *     marks the sandbox killed and re-arms itself to fire on EVERY
+ *     instruction, raising the limit error each time. A script that catches
+ *     the error with pcall gets it again at its next instruction, so the
+ *     error unwinds to our C code, which re-raises it past any of our own
+ *     protected calls. (The coroutine library is not offered, so there is no
+ *     second Lua thread whose hook could be missed. Lua calls an xpcall
+ *     message handler for an error raised in a hook from inside the hook,
+ *     with hooks off, so xpcall is wrapped: after a kill the instructor's
+ *     handler is not called at all.)
+ *   - Memory: the allocator refuses past the cap. A refusal is final unless
+ *     the same request then succeeds (Lua retries once after an emergency
+ *     collection; lauxlib's buffers do not retry and raise an ordinary
+ *     "not enough memory" error that pcall could catch). So the allocator
+ *     records the position of the innermost pack-file frame at the refusal
+ *     and arms the hook for the next instruction; there, or when the error
+ *     reaches our C code, a refusal still pending is a memory kill, handled
+ *     as above (a little headroom lets the error message be allocated).
+ *   - Wall clock: each thread that grades owns a POSIX timer (timer_create,
+ *     CLOCK_MONOTONIC, SIGEV_THREAD_ID) delivering SB_SIGNAL to that thread.
+ *     grader_pcall arms it; at the deadline of the current call the handler
+ *     sets the hook to fire on the next instruction (lua_sethook is
+ *     signal-safe; lua.c's SIGINT handler does the same), which kills as
+ *     above. A long C call (a pathological pattern, string.rep, table.move)
+ *     executes no instruction, so the handler re-arms for a grace period and,
+ *     if control has still not come back, siglongjmp()s out of grader_pcall.
+ *     The state is then abandoned and freed wholesale. The jump waits while
+ *     code that may hold a libc lock runs (malloc in the allocator, the
+ *     number parser, our own C drivers): those bracket themselves with a
+ *     no-jump counter and the handler retries a millisecond later. The hook
+ *     also compares the clock each HOOK_STEP instructions, so the limit holds
+ *     even where a timer cannot be created.
+ *   - Positions ("file:line" of a pack file, i.e. an "@path" chunk): kills
+ *     from the hook use the running frame; a memory kill the innermost frame
+ *     at the first refusal; a jump out of a long C call the caller of the
+ *     guarded library function it was in (the guards record a lua_Debug
+ *     handle on entry, resolved only after the jump and only when that call
+ *     is still the innermost one). Failing all that, the line where the
+ *     called instructor function is defined (or the question, when wb.lua
+ *     was running). Searches stop after WHERE_DEPTH frames: a runaway
+ *     recursion has a million, and lua_getstack is linear in the level.
+ *
+ * Libraries: base without dofile, loadfile, warn; print does nothing; load
+ * compiles text only into the caller's file environment unless given one;
+ * collectgarbage offers "collect", "count", "step", "isrunning";
+ * setmetatable refuses a metatable with __gc (a finaliser runs with hooks
+ * off, outside every limit but the jump). __close and __mode are allowed:
+ * closing methods run as ordinary calls under the hook, and weak tables only
+ * change what the collector may free. string without dump (removed from the
+ * one string table, which is also the strings' __index), table, math without
+ * random/randomseed (graders draw from the variant rng), utf8, and wb. No io,
+ * os, package, debug, require, coroutine.
+ *
+ * Uses core (errors, buffers), lua.h, and POSIX timers and signals.
+ */
+#define _GNU_SOURCE
+#include "grader_internal.h"
+
+#include <lauxlib.h>
+#include <lua.h>
+#include <lualib.h>
+
+#include <errno.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#define HOOK_STEP 1000         /* instructions between two budget checks */
+#define HEADROOM (256u * 1024) /* bytes allowed past the cap once killed, for the error */
+#define GRACE_MS 50            /* after the deadline, before jumping out of a C call */
+#define KEEP_WARM (1u << 20)   /* arena bytes a pool keeps resident between sandboxes */
+#define SB_SIGNAL (SIGRTMIN + 6)
+
+/* ---- arena -------------------------------------------------------------- */
+
+#define SMALL_MAX 512 /* 16-byte classes up to here */
+#define MID_MAX 8192  /* 256-byte classes up to here */
+#define N_SMALL (SMALL_MAX / 16)
+#define N_CLASS (N_SMALL + (MID_MAX - SMALL_MAX) / 256)
+
+struct sb_big {
+    struct sb_big *prev, *next;
+    size_t size;
+    size_t pad; /* keeps the block 16-byte aligned */
+};
+
+struct grader_sb_pool {
+    char *base;
+    size_t size;
+    bool busy;
+};
+
+enum sb_kill { KILL_NONE = 0, KILL_MEM, KILL_INSTR, KILL_TIME };
+
+struct sb_thread {
+    timer_t timer;
+    bool has_timer;
+    struct grader_sb *volatile current;
+};
+
+struct grader_sb {
+    lua_State *L;
+    struct grader_limits lim;
+    /* arena */
+    struct grader_sb_pool *pool; /* where base came from; NULL: our own mapping */
+    char *base;
+    size_t size, bump;
+    void *freelist[N_CLASS];
+    struct sb_big *bigs;
+    size_t used;
+    bool ready; /* state fully built: positions may be read in the allocator */
+    /* a refused request: final unless the same request succeeds next */
+    const void *ref_ptr;
+    size_t ref_osize, ref_nsize;
+    bool ref_pending;
+    bool check_armed;   /* the hook runs once to see whether a refusal stood */
+    char ref_where[96]; /* where the first pending refusal happened */
+    /* limits; the volatile fields are read by the signal handler */
+    volatile sig_atomic_t running; /* inside grader_pcall's lua_pcall */
+    volatile sig_atomic_t in_user; /* instructor code runs (the deadline applies) */
+    volatile sig_atomic_t no_jump; /* > 0: the handler must not jump */
+    volatile sig_atomic_t time_up;
+    volatile int64_t deadline_ns;
+    int kill;
+    uint64_t instr;
+    bool dead; /* abandoned after a jump: the state must not be touched */
+    char where[96];
+    char fallback[96];
+    /* the innermost guarded library call (see the file comment) */
+    lua_Debug g_self;
+    volatile sig_atomic_t g_valid;
+    int g_level;
+    struct sb_thread *thread;
+    sigjmp_buf jb;
+};
+
+static size_t class_of(size_t n)
+{
+    if (n <= SMALL_MAX)
+        return n == 0 ? 0 : (n + 15) / 16 - 1;
+    return N_SMALL + (n - SMALL_MAX + 255) / 256 - 1;
+}
+
+static size_t class_size(size_t c)
+{
+    return c < N_SMALL ? (c + 1) * 16 : SMALL_MAX + (c - N_SMALL + 1) * 256;
+}
+
+static bool in_arena(const struct grader_sb *sb, const void *p)
+{
+    return sb->base && (const char *)p >= sb->base && (const char *)p < sb->base + sb->size;
+}
+
+static void *big_alloc(struct grader_sb *sb, size_t n)
+{
+    sb->no_jump++;
+    struct sb_big *h = malloc(sizeof *h + n);
+    if (h) {
+        h->size = n;
+        h->prev = NULL;
+        h->next = sb->bigs;
+        if (sb->bigs)
+            sb->bigs->prev = h;
+        sb->bigs = h;
+    }
+    sb->no_jump--;
+    return h ? h + 1 : NULL;
+}
+
+static void big_unlink(struct grader_sb *sb, struct sb_big *h)
+{
+    if (h->prev)
+        h->prev->next = h->next;
+    else
+        sb->bigs = h->next;
+    if (h->next)
+        h->next->prev = h->prev;
+}
+
+static void big_free(struct grader_sb *sb, void *p)
+{
+    struct sb_big *h = (struct sb_big *)p - 1;
+    sb->no_jump++;
+    big_unlink(sb, h);
+    free(h);
+    sb->no_jump--;
+}
+
+static void *arena_alloc(struct grader_sb *sb, size_t n)
+{
+    if (n <= MID_MAX) {
+        size_t c = class_of(n);
+        void *p = sb->freelist[c];
+        if (p) {
+            sb->freelist[c] = *(void **)p;
+            return p;
+        }
+        size_t sz = class_size(c);
+        if (sb->base && sb->bump + sz <= sb->size) {
+            p = sb->base + sb->bump;
+            sb->bump += sz;
+            return p;
+        }
+    }
+    return big_alloc(sb, n);
+}
+
+static void arena_free(struct grader_sb *sb, void *p, size_t osize)
+{
+    if (in_arena(sb, p)) {
+        size_t c = class_of(osize);
+        *(void **)p = sb->freelist[c];
+        sb->freelist[c] = p;
+    } else {
+        big_free(sb, p);
+    }
+}
+
+static void *arena_realloc(struct grader_sb *sb, void *p, size_t osize, size_t nsize)
+{
+    if (in_arena(sb, p)) {
+        if (nsize <= MID_MAX && class_of(nsize) == class_of(osize))
+            return p;
+    } else if (nsize > MID_MAX) {
+        struct sb_big *h = (struct sb_big *)p - 1;
+        sb->no_jump++;
+        big_unlink(sb, h);
+        struct sb_big *nh = realloc(h, sizeof *nh + nsize);
+        bool failed = !nh;
+        if (failed)
+            nh = h; /* the old block is intact: link it back and fail */
+        nh->prev = NULL;
+        nh->next = sb->bigs;
+        if (sb->bigs)
+            sb->bigs->prev = nh;
+        sb->bigs = nh;
+        sb->no_jump--;
+        if (failed)
+            return NULL;
+        nh->size = nsize;
+        return nh + 1;
+    }
+    void *np = arena_alloc(sb, nsize);
+    if (!np)
+        return NULL;
+    memcpy(np, p, osize < nsize ? osize : nsize);
+    arena_free(sb, p, osize);
+    return np;
+}
+
+/* Drops everything the state allocated. */
+static void arena_release(struct grader_sb *sb)
+{
+    struct sb_big *h = sb->bigs;
+    while (h) {
+        struct sb_big *next = h->next;
+        free(h);
+        h = next;
+    }
+    sb->bigs = NULL;
+    if (sb->pool) {
+        if (sb->bump > KEEP_WARM) /* give a bomb's pages back, keep the usual ones warm */
+            madvise(sb->base + KEEP_WARM, sb->bump - KEEP_WARM, MADV_DONTNEED);
+        sb->pool->busy = false;
+    } else if (sb->base) {
+        munmap(sb->base, sb->size);
+    }
+    sb->base = NULL;
+}
+
+static size_t round_page(size_t n)
+{
+    size_t pg = 4096;
+    return (n + pg - 1) / pg * pg;
+}
+
+static char *map_region(size_t size)
+{
+    void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+struct grader_sb_pool *grader_sb_pool_new(size_t mem_bytes)
+{
+    struct grader_sb_pool *pool = core_xcalloc(1, sizeof *pool);
+    pool->size = round_page(mem_bytes < (1u << 20) ? (1u << 20) : mem_bytes);
+    pool->base = map_region(pool->size);
+    if (!pool->base)
+        pool->size = 0;
+    return pool;
+}
+
+void grader_sb_pool_free(struct grader_sb_pool *pool)
+{
+    if (!pool)
+        return;
+    if (pool->base)
+        munmap(pool->base, pool->size);
+    free(pool);
+}
+
+/* ---- positions ----------------------------------------------------------- */
+
+#define WHERE_DEPTH 64 /* frames searched for a position (lua_getstack is O(level)) */
+
+/* "file:line" of the innermost function of a pack file ("@path" chunks)
+ * from `level` up; with `any`, of any Lua function when no pack file is
+ * near the top of the stack (wb.lua's chunk is "=wb"). Looks at most
+ * WHERE_DEPTH frames: a runaway recursion has a million. */
+static bool where_lua(lua_State *L, int level, bool any, char *buf, size_t n)
+{
+    lua_Debug ar;
+    bool found = false;
+    for (int end = level + WHERE_DEPTH; level < end && lua_getstack(L, level, &ar); level++) {
+        if (!lua_getinfo(L, "Sl", &ar) || ar.currentline <= 0)
+            continue;
+        if (ar.source[0] == '@') {
+            snprintf(buf, n, "%s:%d", ar.short_src, ar.currentline);
+            return true;
+        }
+        if (any && !found) {
+            snprintf(buf, n, "%s:%d", ar.short_src, ar.currentline);
+            found = true;
+        }
+    }
+    return found;
+}
+
+static const char *where_text(const struct grader_sb *sb)
+{
+    return sb->where[0] ? sb->where : sb->fallback[0] ? sb->fallback : "?";
+}
+
+static void fmt_bytes(size_t n, char *buf, size_t len)
+{
+    if (n % (1u << 20) == 0)
+        snprintf(buf, len, "%zu MiB", n >> 20);
+    else if (n % 1024 == 0)
+        snprintf(buf, len, "%zu KiB", n >> 10);
+    else
+        snprintf(buf, len, "%zu bytes", n);
+}
+
+static void kill_what(const struct grader_sb *sb, char *buf, size_t n)
+{
+    char b[32];
+    switch (sb->kill) {
+    case KILL_MEM:
+        fmt_bytes(sb->lim.mem_bytes, b, sizeof b);
+        snprintf(buf, n, "memory limit (%s) exceeded", b);
+        break;
+    case KILL_INSTR:
+        snprintf(buf, n, "instruction limit (%llu instructions) exceeded",
+                 (unsigned long long)sb->lim.instructions);
+        break;
+    default:
+        snprintf(buf, n, "wall-clock limit (%u ms) exceeded", sb->lim.wall_ms);
+        break;
+    }
+}
+
+static int limit_error(struct grader_sb *sb, struct core_err *err)
+{
+    char what[96];
+    kill_what(sb, what, sizeof what);
+    return core_err_set(err, CORE_ERR_LIMIT, "%s: %s", where_text(sb), what);
+}
+
+/* ---- allocator ------------------------------------------------------------ */
+
+static void sb_hook(lua_State *L, lua_Debug *ar);
+
+static void mem_kill(struct grader_sb *sb)
+{
+    sb->ref_pending = false;
+    if (sb->kill)
+        return;
+    sb->kill = KILL_MEM;
+    if (sb->ref_where[0])
+        memcpy(sb->where, sb->ref_where, sizeof sb->where);
+    if (sb->L && sb->ready)
+        lua_sethook(sb->L, sb_hook, LUA_MASKCOUNT, 1);
+}
+
+static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    struct grader_sb *sb = ud;
+    if (nsize == 0) {
+        if (ptr) {
+            sb->used -= osize;
+            arena_free(sb, ptr, osize);
+        }
+        return NULL;
+    }
+    size_t old = ptr ? osize : 0; /* without ptr, osize is a type tag */
+    if (nsize > old) {
+        size_t cap = sb->lim.mem_bytes + (sb->kill ? HEADROOM : 0);
+        if (sb->used - old + nsize > cap)
+            goto refuse;
+    }
+    void *np = ptr ? arena_realloc(sb, ptr, osize, nsize) : arena_alloc(sb, nsize);
+    if (!np)
+        goto refuse;
+    sb->used = sb->used - old + nsize;
+    if (sb->ref_pending && sb->ref_ptr == ptr && sb->ref_osize == osize && sb->ref_nsize == nsize)
+        sb->ref_pending = false; /* Lua's retry after its emergency collection worked */
+    return np;
+
+refuse:
+    if (sb->ref_pending && sb->ref_ptr == ptr && sb->ref_osize == osize && sb->ref_nsize == nsize) {
+        mem_kill(sb); /* the retry failed too */
+    } else if (!sb->kill && sb->ready && sb->L) {
+        if (!sb->ref_pending) /* the first refusal names the line */
+            where_lua(sb->L, 0, false, sb->ref_where, sizeof sb->ref_where);
+        sb->ref_pending = true;
+        sb->ref_ptr = ptr;
+        sb->ref_osize = osize;
+        sb->ref_nsize = nsize;
+        sb->check_armed = true;
+        lua_sethook(sb->L, sb_hook, LUA_MASKCOUNT, 1);
+    }
+    return NULL;
+}
+
+/* ---- clock, timer, signal ------------------------------------------------ */
+
+static int64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static _Thread_local struct sb_thread *tls_thread;
+static pthread_key_t thread_key;
+static pthread_once_t thread_once = PTHREAD_ONCE_INIT;
+
+static void timer_arm(struct sb_thread *t, int64_t ns)
+{
+    if (!t->has_timer)
+        return;
+    struct itimerspec its = {0};
+    if (ns > 0) {
+        if (ns < 100000)
+            ns = 100000;
+        its.it_value.tv_sec = ns / 1000000000;
+        its.it_value.tv_nsec = ns % 1000000000;
+    }
+    timer_settime(t->timer, 0, &its, NULL);
+}
+
+static void on_signal(int sig, siginfo_t *si, void *uc)
+{
+    (void)sig;
+    (void)uc;
+    int saved = errno;
+    struct sb_thread *t = tls_thread;
+    if (!t || si->si_code != SI_TIMER)
+        goto out;
+    struct grader_sb *sb = t->current;
+    if (!sb || !sb->running)
+        goto out;
+    int64_t now = mono_ns();
+    if (!sb->time_up) {
+        if (!sb->in_user) {
+            timer_arm(t, 10 * 1000000LL); /* our own C code runs: look again soon */
+        } else if (now < sb->deadline_ns) {
+            timer_arm(t, sb->deadline_ns - now); /* a later call moved the deadline */
+        } else {
+            sb->time_up = 1;
+            lua_sethook(sb->L, sb_hook, LUA_MASKCOUNT, 1);
+            timer_arm(t, GRACE_MS * 1000000LL);
+        }
+        goto out;
+    }
+    if (sb->no_jump > 0) {
+        timer_arm(t, 1000000LL);
+        goto out;
+    }
+    errno = saved;
+    siglongjmp(sb->jb, 1);
+out:
+    errno = saved;
+}
+
+static void thread_gone(void *p)
+{
+    struct sb_thread *t = p;
+    if (t->has_timer)
+        timer_delete(t->timer);
+    free(t);
+}
+
+static void thread_init_once(void)
+{
+    pthread_key_create(&thread_key, thread_gone);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_signal;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SB_SIGNAL, &sa, NULL);
+}
+
+/* This thread's timer, made on first use and deleted when the thread ends. */
+static struct sb_thread *thread_get(void)
+{
+    if (tls_thread)
+        return tls_thread;
+    pthread_once(&thread_once, thread_init_once);
+    struct sb_thread *t = core_xcalloc(1, sizeof *t);
+    struct sigevent sev;
+    memset(&sev, 0, sizeof sev);
+    sev.sigev_notify = SIGEV_THREAD_ID;
+    sev.sigev_signo = SB_SIGNAL;
+#ifdef sigev_notify_thread_id
+    sev.sigev_notify_thread_id = gettid();
+#else
+    sev._sigev_un._tid = gettid();
+#endif
+    sev.sigev_value.sival_ptr = t;
+    t->has_timer = timer_create(CLOCK_MONOTONIC, &sev, &t->timer) == 0;
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SB_SIGNAL);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+    pthread_setspecific(thread_key, t);
+    tls_thread = t;
+    return t;
+}
+
+/* ---- hook and message handler --------------------------------------------- */
+
+struct grader_sb *grader_sb_of(lua_State *L)
+{
+    return *(struct grader_sb **)lua_getextraspace(L);
+}
+
+static void sb_hook(lua_State *L, lua_Debug *ar)
+{
+    struct grader_sb *sb = grader_sb_of(L);
+    if (!sb->kill && sb->ref_pending) {
+        mem_kill(sb); /* a refusal stood: where was recorded by the allocator */
+    } else if (!sb->kill && sb->check_armed && !sb->time_up) {
+        sb->check_armed = false; /* the retry worked: back to counting */
+        lua_sethook(L, sb_hook, LUA_MASKCOUNT, HOOK_STEP);
+        return;
+    }
+    if (!sb->kill) {
+        if (sb->time_up) {
+            sb->kill = KILL_TIME;
+        } else {
+            sb->instr += HOOK_STEP;
+            if (sb->instr > sb->lim.instructions)
+                sb->kill = KILL_INSTR;
+            else if (sb->in_user && mono_ns() >= sb->deadline_ns)
+                sb->kill = KILL_TIME;
+            else
+                return;
+        }
+        (void)ar; /* level 0 is the running function */
+        where_lua(L, 0, false, sb->where, sizeof sb->where);
+        lua_sethook(L, sb_hook, LUA_MASKCOUNT, 1); /* from now on: every instruction */
+    }
+    char what[96];
+    kill_what(sb, what, sizeof what);
+    lua_pushfstring(L, "%s: %s", where_text(sb), what);
+    lua_error(L);
+}
+
+/* True when msg starts with "chunk:line:" (or Lua's "[string ...]:line:"). */
+static bool has_position(const char *msg)
+{
+    const char *p = msg;
+    if (strncmp(p, "[string ", 8) == 0) {
+        p = strstr(p, "]:");
+        if (!p)
+            return false;
+        p++;
+    } else {
+        while (*p && *p != ':' && *p != ' ' && *p != '\n')
+            p++;
+        if (*p != ':' || p == msg)
+            return false;
+    }
+    p++;
+    if (*p < '0' || *p > '9')
+        return false;
+    while (*p >= '0' && *p <= '9')
+        p++;
+    return *p == ':';
+}
+
+/* Keeps "file:line: message"; adds the innermost Lua position when the
+ * message has none (error("x", 0), error objects that are not strings). */
+static int l_msgh(lua_State *L)
+{
+    const char *msg = lua_tostring(L, 1);
+    if (!msg)
+        msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+    if (has_position(msg))
+        return 1;
+    char where[96];
+    if (where_lua(L, 1, true, where, sizeof where))
+        lua_pushfstring(L, "%s: %s", where, msg);
+    return 1;
+}
+
+/* ---- calls ----------------------------------------------------------------- */
+
+static void begin_user_call(struct grader_sb *sb, lua_State *L)
+{
+    sb->check_armed = false;
+    sb->instr = 0;
+    sb->deadline_ns = mono_ns() + (int64_t)sb->lim.wall_ms * 1000000;
+    sb->time_up = 0;
+    if (!sb->kill)
+        lua_sethook(L, sb_hook, LUA_MASKCOUNT, HOOK_STEP);
+    sb->in_user = 1;
+    sb->no_jump = 0;
+}
+
+/* Remembers where the function at `fidx` is defined, for a kill whose
+ * position cannot be found otherwise. */
+static void note_fallback(struct grader_sb *sb, lua_State *L, int fidx)
+{
+    lua_Debug ar;
+    lua_pushvalue(L, fidx); /* f */
+    if (lua_getinfo(L, ">S", &ar) && ar.source[0] == '@')
+        snprintf(sb->fallback, sizeof sb->fallback, "%s:%d", ar.short_src,
+                 ar.linedefined > 0 ? ar.linedefined : 1);
+}
+
+int grader_pcall(struct grader_sb *sb, int nargs, int nresults, struct core_err *err)
+{
+    lua_State *L = sb->L;
+    int fidx = lua_gettop(L) - nargs;
+    if (sb->dead || sb->kill) {
+        lua_settop(L, fidx - 1);
+        return limit_error(sb, err);
+    }
+    sb->fallback[0] = 0;
+    note_fallback(sb, L, fidx);
+    lua_pushcfunction(L, l_msgh); /* f args msgh */
+    lua_insert(L, fidx);          /* msgh f args */
+    sb->thread = thread_get();
+    sb->thread->current = sb;
+    begin_user_call(sb, L);
+    if (sigsetjmp(sb->jb, 0) != 0) {
+        /* Out of a long C call: the state is inconsistent and is dropped.
+         * (Only sb, unchanged since sigsetjmp, is used from here.) */
+        sb->running = 0;
+        sb->thread->current = NULL;
+        timer_arm(sb->thread, 0);
+        sb->dead = true;
+        if (!sb->kill) /* else it was killed before and found a way to go on */
+            sb->kill = KILL_TIME;
+        /* Only when the guarded call is still the innermost frame are it and
+         * every frame above it established, and safe to read. */
+        lua_Debug now;
+        if (sb->g_valid && lua_getstack(sb->L, sb->g_level, &now) && now.i_ci == sb->g_self.i_ci)
+            where_lua(sb->L, sb->g_level + 1, false, sb->where, sizeof sb->where);
+        return limit_error(sb, err);
+    }
+    sb->running = 1;
+    timer_arm(sb->thread, (int64_t)sb->lim.wall_ms * 1000000);
+    int st = lua_pcall(L, nargs, nresults, fidx); /* msgh results | msgh err */
+    sb->running = 0;
+    sb->thread->current = NULL;
+    timer_arm(sb->thread, 0);
+    sb->in_user = 0;
+    sb->no_jump = 1;
+    sb->g_valid = 0;
+    if (st == LUA_OK) {
+        lua_remove(L, fidx); /* results */
+        return 0;
+    }
+    int rc;
+    if (sb->kill || st == LUA_ERRMEM || sb->ref_pending) {
+        mem_kill(sb);
+        rc = limit_error(sb, err);
+    } else {
+        const char *msg = lua_tostring(L, -1);
+        rc = core_err_set(err, CORE_ERR_SCRIPT, "%s", msg ? msg : "error in error handling");
+    }
+    lua_settop(L, fidx - 1);
+    return rc;
+}
+
+void grader_sb_enter_c(lua_State *L)
+{
+    struct grader_sb *sb = grader_sb_of(L);
+    sb->in_user = 0;
+    sb->no_jump = 1;
+}
+
+int grader_sb_try(lua_State *L, int nargs, int nresults)
+{
+    struct grader_sb *sb = grader_sb_of(L);
+    int fidx = lua_gettop(L) - nargs;
+    note_fallback(sb, L, fidx);
+    lua_pushcfunction(L, l_msgh); /* f args msgh */
+    lua_insert(L, fidx);          /* msgh f args */
+    int saved_in = sb->in_user, saved_nj = sb->no_jump;
+    begin_user_call(sb, L);
+    int st = lua_pcall(L, nargs, nresults, fidx); /* msgh results | msgh err */
+    sb->in_user = saved_in;
+    sb->no_jump = saved_nj;
+    lua_remove(L, fidx);
+    if (sb->kill || st == LUA_ERRMEM || sb->ref_pending) {
+        mem_kill(sb);
+        char what[96];
+        kill_what(sb, what, sizeof what);
+        lua_pushfstring(L, "%s: %s", where_text(sb), what);
+        lua_error(L);
+    }
+    if (st == LUA_OK)
+        return 0;
+    if (!lua_isstring(L, -1)) {
+        lua_pop(L, 1);
+        lua_pushliteral(L, "error in error handling");
+    }
+    return -1;
+}
+
+void grader_sb_set_fallback(lua_State *L, const char *where)
+{
+    struct grader_sb *sb = grader_sb_of(L);
+    snprintf(sb->fallback, sizeof sb->fallback, "%s", where);
+}
+
+void grader_sb_nojump_begin(lua_State *L)
+{
+    grader_sb_of(L)->no_jump++;
+}
+
+void grader_sb_nojump_end(lua_State *L)
+{
+    grader_sb_of(L)->no_jump--;
+}
+
+/* ---- the restricted base library ------------------------------------------- */
+
+static const char ENV_KEY = 'e';    /* registry: the environment of the running file */
+static const char ENV_MT_KEY = 'm'; /* registry: metatable of file environments */
+
+static int l_print(lua_State *L)
+{
+    (void)L;
+    return 0;
+}
+
+static int l_norandom(lua_State *L)
+{
+    return luaL_error(L, "math.random is not available in a grader: draw numbers from the rng "
+                         "passed to params");
+}
+
+static int l_setmetatable(lua_State *L)
+{
+    int t = lua_type(L, 2);
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_argexpected(L, t == LUA_TNIL || t == LUA_TTABLE, 2, "nil or table");
+    if (t == LUA_TTABLE) {
+        lua_pushliteral(L, "__gc"); /* t mt "__gc" */
+        if (lua_rawget(L, 2) != LUA_TNIL)
+            return luaL_error(L, "setmetatable: __gc metamethods are not allowed in a grader");
+        lua_pop(L, 1); /* t mt */
+    }
+    if (luaL_getmetafield(L, 1, "__metatable") != LUA_TNIL)
+        return luaL_error(L, "cannot change a protected metatable");
+    lua_settop(L, 2);
+    lua_setmetatable(L, 1);
+    return 1;
+}
+
+static int l_collectgarbage(lua_State *L)
+{
+    static const char *const opts[] = {"collect", "count", "step", "isrunning", NULL};
+    const char *o = luaL_optstring(L, 1, "collect");
+    int i = 0;
+    while (opts[i] && strcmp(opts[i], o) != 0)
+        i++;
+    switch (i) {
+    case 0:
+        lua_gc(L, LUA_GCCOLLECT);
+        lua_pushinteger(L, 0);
+        return 1;
+    case 1: {
+        int k = lua_gc(L, LUA_GCCOUNT), b = lua_gc(L, LUA_GCCOUNTB);
+        lua_pushnumber(L, (lua_Number)k + (lua_Number)b / 1024);
+        return 1;
+    }
+    case 2:
+        lua_pushboolean(L, lua_gc(L, LUA_GCSTEP, (int)luaL_optinteger(L, 2, 0)));
+        return 1;
+    case 3:
+        lua_pushboolean(L, lua_gc(L, LUA_GCISRUNNING));
+        return 1;
+    default:
+        return luaL_error(L, "collectgarbage('%s') is not available in a grader", o);
+    }
+}
+
+static void guard_enter(lua_State *L, int level)
+{
+    struct grader_sb *sb = grader_sb_of(L);
+    if (lua_getstack(L, 0, &sb->g_self)) {
+        sb->g_level = level;
+        sb->g_valid = 1;
+    }
+}
+
+/* load(chunk [, chunkname [, mode [, env]]]): always text mode; without an
+ * env, the environment of the file being run. Calls the original load (the
+ * upvalue) in this frame so its messages name 'load'. */
+static int l_load(lua_State *L)
+{
+    guard_enter(L, 0);
+    bool has_env = !lua_isnone(L, 4);
+    lua_settop(L, 4);
+    lua_pushliteral(L, "t");
+    lua_replace(L, 3);
+    if (!has_env) {
+        if (lua_rawgetp(L, LUA_REGISTRYINDEX, &ENV_KEY) == LUA_TNIL) { /* ... env? */
+            lua_pop(L, 1);
+            lua_pushglobaltable(L);
+        }
+        lua_replace(L, 4);
+    }
+    lua_CFunction orig = lua_tocfunction(L, lua_upvalueindex(1));
+    int n = orig(L);
+    grader_sb_of(L)->g_valid = 0;
+    return n;
+}
+
+/* The message handler given to xpcall, wrapped: once the sandbox is
+ * killed it is not called. (Lua calls a message handler for an error raised
+ * in a hook from inside that hook, with hooks off: a handler that loops
+ * would otherwise run beyond the instruction limit.) */
+static int l_xpcall_handler(lua_State *L)
+{
+    if (grader_sb_of(L)->kill) {
+        lua_settop(L, 1);
+        return 1;
+    }
+    lua_pushvalue(L, lua_upvalueindex(1)); /* msg h */
+    lua_insert(L, 1);                      /* h msg */
+    lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
+}
+
+/* xpcall(f, msgh, ...): the original (the upvalue) with msgh wrapped. */
+static int l_xpcall(lua_State *L)
+{
+    luaL_checktype(L, 2, LUA_TFUNCTION);
+    lua_pushvalue(L, 2);                      /* f msgh ... msgh */
+    lua_pushcclosure(L, l_xpcall_handler, 1); /* f msgh ... wrapped */
+    lua_replace(L, 2);                        /* f wrapped ... */
+    lua_CFunction orig = lua_tocfunction(L, lua_upvalueindex(1));
+    return orig(L);
+}
+
+/* A guarded library function: records where it was called from, then runs
+ * the original C function (the upvalue) in this same frame. */
+static int l_guard(lua_State *L)
+{
+    struct grader_sb *sb = grader_sb_of(L);
+    lua_CFunction orig = lua_tocfunction(L, lua_upvalueindex(1));
+    guard_enter(L, 0);
+    int n = orig(L);
+    sb->g_valid = 0;
+    return n;
+}
+
+/* The iterator of a guarded gmatch: called through lua_call, so during the
+ * match the innermost frame is one below this one. */
+static int l_guard_iter(lua_State *L)
+{
+    struct grader_sb *sb = grader_sb_of(L);
+    int n = lua_gettop(L);
+    lua_pushvalue(L, lua_upvalueindex(1)); /* args iter */
+    lua_insert(L, 1);                      /* iter args */
+    guard_enter(L, 1);
+    lua_call(L, n, LUA_MULTRET);
+    sb->g_valid = 0;
+    return lua_gettop(L);
+}
+
+static int l_guard_gmatch(lua_State *L)
+{
+    int n = l_guard(L); /* ... iter */
+    if (n == 1 && lua_isfunction(L, -1))
+        lua_pushcclosure(L, l_guard_iter, 1); /* ... guarded_iter */
+    return n;
+}
+
+/* Replaces t[name] (a C function) with a guarded closure around it. */
+static void guard(lua_State *L, int t, const char *name, lua_CFunction g)
+{
+    lua_getfield(L, t, name); /* orig */
+    if (lua_tocfunction(L, -1)) {
+        lua_pushcclosure(L, g, 1); /* guarded */
+        lua_setfield(L, t, name);
+    } else {
+        lua_pop(L, 1);
+    }
+}
+
+static void open_lib(lua_State *L, int g, const char *name, lua_CFunction open)
+{
+    lua_pushcfunction(L, open);
+    lua_call(L, 0, 1); /* lib */
+    lua_setfield(L, g, name);
+}
+
+static void open_table(lua_State *L)
+{
+    lua_pushcfunction(L, luaopen_table);
+    lua_call(L, 0, 1); /* table */
+    static const char *const names[] = {"concat", "move",   "sort", "unpack",
+                                        "insert", "remove", NULL};
+    for (int i = 0; names[i]; i++)
+        guard(L, lua_gettop(L), names[i], l_guard);
+}
+
+static void open_utf8(lua_State *L)
+{
+    lua_pushcfunction(L, luaopen_utf8);
+    lua_call(L, 0, 1); /* utf8 */
+    static const char *const names[] = {"char", "len", "codepoint", "offset", NULL};
+    for (int i = 0; names[i]; i++)
+        guard(L, lua_gettop(L), names[i], l_guard);
+}
+
+static void open_math(lua_State *L)
+{
+    lua_pushcfunction(L, luaopen_math);
+    lua_call(L, 0, 1); /* math */
+    lua_pushcfunction(L, l_norandom);
+    lua_setfield(L, -2, "random");
+    lua_pushcfunction(L, l_norandom);
+    lua_setfield(L, -2, "randomseed");
+}
+
+/* __index of the globals: table, math and utf8 are opened on first use
+ * (most graders never touch them, and opening costs more than grading). */
+static int l_lazy_lib(lua_State *L)
+{
+    static const struct {
+        const char *name;
+        void (*open)(lua_State *L);
+    } libs[] = {{"table", open_table}, {"math", open_math}, {"utf8", open_utf8}};
+    const char *key = lua_tostring(L, 2);
+    for (size_t i = 0; key && lua_type(L, 2) == LUA_TSTRING && i < 3; i++) {
+        if (strcmp(key, libs[i].name) == 0) {
+            libs[i].open(L);      /* G key lib */
+            lua_pushvalue(L, 2);  /* G key lib key */
+            lua_pushvalue(L, -2); /* G key lib key lib */
+            lua_rawset(L, 1);     /* G key lib */
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int l_setup(lua_State *L)
+{
+    lua_pushglobaltable(L); /* G */
+    int g = lua_gettop(L);
+    lua_pushcfunction(L, luaopen_base);
+    lua_call(L, 0, 1); /* G _G */
+    lua_pop(L, 1);     /* G */
+    static const char *const removed[] = {"dofile", "loadfile", "warn", NULL};
+    for (int i = 0; removed[i]; i++) {
+        lua_pushnil(L);
+        lua_setfield(L, g, removed[i]);
+    }
+    lua_pushcfunction(L, l_print);
+    lua_setfield(L, g, "print");
+    lua_pushcfunction(L, l_setmetatable);
+    lua_setfield(L, g, "setmetatable");
+    lua_pushcfunction(L, l_collectgarbage);
+    lua_pushcclosure(L, l_guard, 1);
+    lua_setfield(L, g, "collectgarbage");
+    lua_getfield(L, g, "xpcall");     /* G xpcall */
+    lua_pushcclosure(L, l_xpcall, 1); /* G l_xpcall */
+    lua_setfield(L, g, "xpcall");     /* G */
+    lua_getfield(L, g, "load");       /* G load */
+    lua_pushcclosure(L, l_load, 1);   /* G l_load (guards itself) */
+    lua_setfield(L, g, "load");       /* G */
+
+    open_lib(L, g, "string", luaopen_string); /* also the strings' metatable */
+    lua_getfield(L, g, "string");             /* G string */
+    int s = lua_gettop(L);
+    lua_pushnil(L);
+    lua_setfield(L, s, "dump"); /* also gone from ("").dump: this is the strings' __index */
+    static const char *const sguard[] = {"find",  "match",  "gsub",    "rep",  "format",
+                                         "lower", "upper",  "reverse", "byte", "char",
+                                         "pack",  "unpack", NULL};
+    for (int i = 0; sguard[i]; i++)
+        guard(L, s, sguard[i], l_guard);
+    guard(L, s, "gmatch", l_guard_gmatch);
+    lua_pop(L, 1); /* G */
+
+    lua_createtable(L, 0, 1); /* G gmt */
+    lua_pushcfunction(L, l_lazy_lib);
+    lua_setfield(L, -2, "__index");
+    lua_setmetatable(L, g); /* G */
+
+    grader_wb_open(L, g);
+    grader_decl_open(L, g);
+
+    lua_createtable(L, 0, 2); /* G mt */
+    lua_pushvalue(L, g);
+    lua_setfield(L, -2, "__index");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &ENV_MT_KEY); /* G */
+    return 0;
+}
+
+void grader_sb_load(lua_State *L, const struct core_buf *bc, const char *chunkname)
+{
+    if (luaL_loadbufferx(L, bc->data ? bc->data : "", bc->len, chunkname, "b") != LUA_OK)
+        lua_error(L);         /* our own bytecode: only memory can fail here */
+    lua_createtable(L, 0, 1); /* f E */
+    lua_pushvalue(L, -1);
+    lua_setfield(L, -2, "_G");
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &ENV_MT_KEY);
+    lua_setmetatable(L, -2);
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &ENV_KEY); /* the default env of load */
+    lua_setupvalue(L, -2, 1);                    /* f */
+}
+
+/* ---- life cycle --------------------------------------------------------------- */
+
+static int l_panic(lua_State *L)
+{
+    const char *msg = lua_tostring(L, -1);
+    fprintf(stderr, "warpbench: unprotected Lua error in the grader: %s\n", msg ? msg : "?");
+    abort();
+}
+
+static struct grader_sb *sb_create(const struct grader_limits *lim, struct grader_sb_pool *pool)
+{
+    struct grader_sb *sb = core_xcalloc(1, sizeof *sb);
+    sb->lim = *lim;
+    sb->no_jump = 1;
+    if (pool && !pool->busy && pool->base && pool->size >= 1) {
+        pool->busy = true;
+        sb->pool = pool;
+        sb->base = pool->base;
+        sb->size = pool->size;
+    } else {
+        sb->size = round_page(lim->mem_bytes < (1u << 20) ? (1u << 20) : lim->mem_bytes);
+        sb->base = map_region(sb->size);
+        if (!sb->base)
+            sb->size = 0;
+    }
+    return sb;
+}
+
+static void sb_destroy(struct grader_sb *sb)
+{
+    arena_release(sb);
+    free(sb);
+}
+
+int grader_sb_new(struct grader_sb **out, const struct grader_limits *lim,
+                  struct grader_sb_pool *pool, struct core_err *err)
+{
+    *out = NULL;
+    struct grader_sb *sb = sb_create(lim, pool);
+    lua_State *L = lua_newstate(sb_alloc, sb);
+    if (!L) {
+        sb_destroy(sb);
+        return core_err_set(err, CORE_ERR_LIMIT, "memory limit too small for a Lua state");
+    }
+    sb->L = L;
+    *(struct grader_sb **)lua_getextraspace(L) = sb;
+    lua_atpanic(L, l_panic);
+    lua_pushcfunction(L, l_setup);
+    int st = lua_pcall(L, 0, 0, 0);
+    if (st != LUA_OK) {
+        const char *msg = lua_tostring(L, -1);
+        int rc = core_err_set(err, st == LUA_ERRMEM ? CORE_ERR_LIMIT : CORE_ERR_INTERNAL,
+                              "cannot set up the grader sandbox: %s", msg ? msg : "?");
+        sb_destroy(sb);
+        return rc;
+    }
+    sb->ready = true;
+    *out = sb;
+    return 0;
+}
+
+void grader_sb_free(struct grader_sb *sb)
+{
+    if (sb)
+        sb_destroy(sb);
+}
+
+lua_State *grader_sb_lua(struct grader_sb *sb)
+{
+    return sb->L;
+}
+
+/* ---- compiling ----------------------------------------------------------------- */
+
+static int dump_writer(lua_State *L, const void *p, size_t n, void *ud)
+{
+    (void)L;
+    core_buf_append(ud, p, n);
+    return 0;
+}
+
+int grader_compile(const char *src, size_t len, const char *chunkname, struct core_buf *out,
+                   struct core_err *err)
+{
+    struct grader_limits lim;
+    grader_limits_default(&lim);
+    lim.mem_bytes = 256u << 20; /* the parser's needs grow with the file, not with a script */
+    struct grader_sb *sb = sb_create(&lim, NULL);
+    lua_State *L = lua_newstate(sb_alloc, sb);
+    if (!L) {
+        sb_destroy(sb);
+        return core_err_set(err, CORE_ERR_LIMIT, "out of memory compiling %s", chunkname + 1);
+    }
+    sb->L = L;
+    *(struct grader_sb **)lua_getextraspace(L) = sb;
+    lua_atpanic(L, l_panic);
+    int rc = 0;
+    int st = luaL_loadbufferx(L, src, len, chunkname, "t");
+    if (st == LUA_OK) {
+        lua_dump(L, dump_writer, out, 0);
+    } else {
+        const char *msg = lua_tostring(L, -1);
+        rc = core_err_set(err, st == LUA_ERRMEM ? CORE_ERR_LIMIT : CORE_ERR_SCRIPT, "%s",
+                          msg ? msg : "cannot compile");
+    }
+    sb_destroy(sb);
+    return rc;
+}
+
+/* ---- limits ------------------------------------------------------------------------ */
+
+void grader_limits_default(struct grader_limits *l)
+{
+    l->mem_bytes = 32u << 20;
+    l->instructions = 20000000;
+    l->wall_ms = 1000;
+}

@@ -1,0 +1,164 @@
+/* lesson_pack.c — checking a pack (format + self-tests), importing it into
+ * the store, and keeping the built-in pack current. */
+#include "lessons/lesson.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void lesson_check_fini(struct lesson_check *c)
+{
+    core_strlist_fini(&c->problems);
+    free(c->pack_id);
+    free(c->version);
+    memset(c, 0, sizeof *c);
+}
+
+int lesson_pack_check(const struct lesson_src *src, struct lesson_check *out,
+                      struct grader_pack **pack, struct core_err *err)
+{
+    memset(out, 0, sizeof *out);
+    core_strlist_init(&out->problems);
+    if (pack)
+        *pack = NULL;
+    struct grader_limits lim;
+    grader_limits_default(&lim);
+    struct grader_pack *p = NULL;
+    int rc = grader_pack_new(&p, src->files, src->n, &lim, &out->problems, err);
+    if (rc != CORE_OK) {
+        if (out->problems.n == 0)
+            core_strlist_push(&out->problems, err ? err->msg : "pack could not be loaded");
+        return rc;
+    }
+    const struct grader_pack_info *info = grader_pack_info(p);
+    out->pack_id = core_xstrdup(info->id);
+    out->version = core_xstrdup(info->version);
+    out->n_lessons = info->n_lessons;
+    for (size_t i = 0; i < info->n_lessons; i++) {
+        out->n_pages += info->lessons[i].n_pages;
+        out->n_questions += info->lessons[i].n_questions;
+    }
+    int failures = grader_pack_selftest(p, &out->problems, &out->n_checks);
+    if (failures > 0) {
+        rc = core_err_set(err, CORE_ERR_INVALID, "%s", out->problems.items[0]);
+    } else if (out->problems.n > 0) {
+        rc = core_err_set(err, CORE_ERR_INVALID, "%s", out->problems.items[0]);
+    }
+    if (rc == CORE_OK && pack)
+        *pack = p;
+    else
+        grader_pack_free(p);
+    return rc;
+}
+
+/* Joins a string array with commas (the store keeps tag lists as text). */
+static char *join(char **items, size_t n)
+{
+    struct core_buf b;
+    core_buf_init(&b);
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            core_buf_putc(&b, ',');
+        core_buf_puts(&b, items[i]);
+    }
+    return core_buf_steal(&b);
+}
+
+int lesson_pack_import(struct db *db, const struct lesson_src *src, bool force,
+                       struct lesson_check *check, enum db_import_result *result,
+                       struct core_err *err)
+{
+    struct lesson_check local;
+    struct lesson_check *c = check ? check : &local;
+    struct grader_pack *p = NULL;
+    int rc = lesson_pack_check(src, c, &p, err);
+    if (rc != CORE_OK)
+        goto out;
+    const struct grader_pack_info *info = grader_pack_info(p);
+
+    size_t nq = 0, np = 0;
+    for (size_t i = 0; i < info->n_lessons; i++) {
+        nq += info->lessons[i].n_questions;
+        np += info->lessons[i].n_pages;
+    }
+    struct db_file_in *files = core_xcalloc(src->n ? src->n : 1, sizeof *files);
+    struct db_lesson_in *lessons = core_xcalloc(info->n_lessons + 1, sizeof *lessons);
+    struct db_page_in *pages = core_xcalloc(np + 1, sizeof *pages);
+    struct db_question_in *qs = core_xcalloc(nq + 1, sizeof *qs);
+    char **owned = core_xcalloc(2 * nq + 1, sizeof *owned);
+    size_t n_owned = 0;
+
+    for (size_t i = 0; i < src->n; i++)
+        files[i] = (struct db_file_in){src->files[i].path, src->files[i].data, src->files[i].len};
+    size_t pi = 0, qi = 0;
+    for (size_t i = 0; i < info->n_lessons; i++) {
+        const struct grader_lesson *l = &info->lessons[i];
+        lessons[i] = (struct db_lesson_in){l->id, l->title, l->file};
+        for (size_t j = 0; j < l->n_pages; j++)
+            pages[pi++] = (struct db_page_in){l->id, l->pages[j].title, l->pages[j].markdown};
+        for (size_t j = 0; j < l->n_questions; j++) {
+            const struct grader_question *q = &l->questions[j];
+            char *topics = join(q->topics, q->n_topics);
+            char *rubric = join(q->rubric, q->n_rubric);
+            owned[n_owned++] = topics;
+            owned[n_owned++] = rubric;
+            qs[qi++] = (struct db_question_in){
+                .id = q->id, .lesson_id = l->id, .kind = grader_kind_name(q->kind),
+                .title = q->title, .prompt = q->prompt, .points = q->points, .topics = topics,
+                .rubric = rubric, .lab = q->lab, .file = q->file, .line = q->line,
+                .page_after = q->page_after};
+        }
+    }
+    struct db_pack_in in = {
+        .id = info->id, .version = info->version, .title = info->title,
+        .description = info->description, .files = files, .n_files = src->n,
+        .lessons = lessons, .n_lessons = info->n_lessons, .pages = pages, .n_pages = np,
+        .questions = qs, .n_questions = nq};
+    rc = db_pack_import(db, &in, force, result, NULL, err);
+
+    for (size_t i = 0; i < n_owned; i++)
+        free(owned[i]);
+    free(owned);
+    free(qs);
+    free(pages);
+    free(lessons);
+    free(files);
+out:
+    grader_pack_free(p);
+    if (!check)
+        lesson_check_fini(&local);
+    return rc;
+}
+
+int lesson_builtin_ensure(struct db *db, enum db_import_result *result, struct core_err *err)
+{
+    struct lesson_src src;
+    lesson_src_builtin(&src);
+    struct db_file_in *files = core_xcalloc(src.n ? src.n : 1, sizeof *files);
+    for (size_t i = 0; i < src.n; i++)
+        files[i] = (struct db_file_in){src.files[i].path, src.files[i].data, src.files[i].len};
+    char digest[65];
+    db_pack_digest(files, src.n, digest);
+    free(files);
+
+    /* Every command calls this, so the common case (the store already holds
+     * exactly this content) must not load and self-test the pack. */
+    struct lesson_check check;
+    int rc = CORE_OK;
+    struct db_pack have = {0};
+    if (src.n > 0 && db_pack_get(db, "warpbench.core", &have, NULL) == CORE_OK &&
+        have.digest && strcmp(have.digest, digest) == 0) {
+        if (result)
+            *result = DB_IMPORT_UNCHANGED;
+        goto out;
+    }
+    /* The built-in pack follows the binary: a newer build's content replaces
+     * the stored one even when its version string was not raised. */
+    rc = lesson_pack_import(db, &src, true, &check, result, err);
+    if (rc != CORE_OK)
+        core_err_prefix(err, "built-in pack");
+    lesson_check_fini(&check);
+out:
+    db_pack_fini(&have);
+    lesson_src_fini(&src);
+    return rc;
+}

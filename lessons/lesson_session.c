@@ -1,0 +1,259 @@
+/* lesson_session.c — one user's study session: renders and grades questions
+ * from the sources stored with each pack revision, records every attempt,
+ * and re-grades stored attempts. Loaded pack revisions are cached, since
+ * loading evaluates every file of the pack in the sandbox. */
+#include "lessons/lesson.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct cached_pack {
+    int64_t rev_id;
+    struct grader_pack *pack;
+};
+
+struct lesson_session {
+    struct db *db;
+    char *user;
+    int64_t user_id;
+    struct cached_pack *cache;
+    size_t n_cache;
+};
+
+int lesson_session_new(struct lesson_session **out, struct db *db, const char *user,
+                       struct core_err *err)
+{
+    *out = NULL;
+    int64_t id;
+    int rc = db_user_ensure(db, user, &id, err);
+    if (rc != CORE_OK)
+        return rc;
+    struct lesson_session *s = core_xcalloc(1, sizeof *s);
+    s->db = db;
+    s->user = core_xstrdup(user);
+    s->user_id = id;
+    *out = s;
+    return CORE_OK;
+}
+
+void lesson_session_free(struct lesson_session *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->n_cache; i++)
+        grader_pack_free(s->cache[i].pack);
+    free(s->cache);
+    free(s->user);
+    free(s);
+}
+
+int64_t lesson_session_user_id(const struct lesson_session *s)
+{
+    return s->user_id;
+}
+
+int lesson_session_pack(struct lesson_session *s, int64_t rev_id, struct grader_pack **out,
+                        struct core_err *err)
+{
+    *out = NULL;
+    for (size_t i = 0; i < s->n_cache; i++) {
+        if (s->cache[i].rev_id == rev_id) {
+            *out = s->cache[i].pack;
+            return CORE_OK;
+        }
+    }
+    struct db_file *files = NULL;
+    size_t n = 0;
+    int rc = db_pack_files(s->db, rev_id, &files, &n, err);
+    if (rc != CORE_OK)
+        return rc;
+    struct grader_file *gf = core_xcalloc(n ? n : 1, sizeof *gf);
+    for (size_t i = 0; i < n; i++)
+        gf[i] = (struct grader_file){files[i].path, files[i].data, files[i].len};
+    struct grader_limits lim;
+    grader_limits_default(&lim);
+    struct grader_pack *p = NULL;
+    rc = grader_pack_new(&p, gf, n, &lim, NULL, err);
+    free(gf);
+    db_files_free(files, n);
+    if (rc != CORE_OK)
+        return core_err_prefix(err, "stored pack revision %lld", (long long)rev_id);
+    s->cache = core_xrealloc(s->cache, (s->n_cache + 1) * sizeof *s->cache);
+    s->cache[s->n_cache++] = (struct cached_pack){rev_id, p};
+    *out = p;
+    return CORE_OK;
+}
+
+void lesson_question_view_fini(struct lesson_question_view *v)
+{
+    db_question_fini(&v->q);
+    grader_view_fini(&v->v);
+    memset(v, 0, sizeof *v);
+}
+
+/* Fills the grading context of question q; lab runs are looked up by the
+ * caller (see lab_ctx) and live as long as `run`. */
+static void make_ctx(struct lesson_session *s, int variant, const struct grader_lab_run *run,
+                     struct grader_ctx *ctx)
+{
+    ctx->user = s->user;
+    ctx->variant = variant;
+    ctx->lab = run;
+}
+
+int lesson_question_show(struct lesson_session *s, const char *qid, int variant,
+                         struct lesson_question_view *out, struct core_err *err)
+{
+    memset(out, 0, sizeof *out);
+    if (variant < 1)
+        return core_err_set(err, CORE_ERR_USAGE, "variant must be 1 or more, not %d", variant);
+    int rc = db_question_find(s->db, qid, &out->q, err);
+    if (rc != CORE_OK)
+        return rc;
+    struct grader_pack *p;
+    rc = lesson_session_pack(s, out->q.rev_id, &p, err);
+    if (rc != CORE_OK)
+        goto fail;
+    struct grader_ctx ctx;
+    make_ctx(s, variant, NULL, &ctx);
+    rc = grader_question_view(p, out->q.id, &ctx, &out->v, err);
+    if (rc != CORE_OK)
+        goto fail;
+    out->variant = variant;
+    return CORE_OK;
+fail:
+    lesson_question_view_fini(out);
+    return rc;
+}
+
+void lesson_answer_result_fini(struct lesson_answer_result *a)
+{
+    grader_result_fini(&a->r);
+    free(a->pack_id);
+    free(a->question_id);
+    memset(a, 0, sizeof *a);
+}
+
+int lesson_answer(struct lesson_session *s, const char *qid, int variant, const char *answer,
+                  struct lesson_answer_result *out, struct core_err *err)
+{
+    memset(out, 0, sizeof *out);
+    if (variant < 1)
+        return core_err_set(err, CORE_ERR_USAGE, "variant must be 1 or more, not %d", variant);
+    struct db_question q = {0};
+    struct db_attempt *hist = NULL;
+    size_t n_hist = 0;
+    int rc = db_question_find(s->db, qid, &q, err);
+    if (rc != CORE_OK)
+        goto out;
+    struct grader_pack *p;
+    rc = lesson_session_pack(s, q.rev_id, &p, err);
+    if (rc != CORE_OK)
+        goto out;
+    struct grader_ctx ctx;
+    make_ctx(s, variant, NULL, &ctx);
+    rc = grader_question_grade(p, q.id, &ctx, answer, &out->r, err);
+    if (rc != CORE_OK)
+        goto out;
+    struct db_attempt_in in = {
+        .user_id = s->user_id, .pack_id = q.pack_id, .question_id = q.id, .variant = variant,
+        .answer = answer, .parsed = out->r.parsed, .value = out->r.value,
+        .has_value = out->r.has_value, .valid = out->r.valid, .score = out->r.score,
+        .max = out->r.max, .correct = out->r.correct, .feedback = out->r.feedback,
+        .rev_id = q.rev_id, .regrade_of = 0};
+    rc = db_attempt_insert(s->db, &in, &out->attempt_id, err);
+    if (rc != CORE_OK)
+        goto out;
+    rc = db_attempt_list(s->db, s->user_id, q.pack_id, q.id, &hist, &n_hist, err);
+    if (rc != CORE_OK)
+        goto out;
+    for (size_t i = 0; i < n_hist; i++)
+        out->attempt_no += hist[i].valid;
+    out->pack_id = core_xstrdup(q.pack_id);
+    out->question_id = core_xstrdup(q.id);
+    out->variant = variant;
+out:
+    db_attempts_free(hist, n_hist);
+    db_question_fini(&q);
+    if (rc != CORE_OK)
+        lesson_answer_result_fini(out);
+    return rc;
+}
+
+/* Re-grading: collect grades in memory, then write them in one transaction. */
+struct regrade {
+    struct lesson_session *s;
+    int64_t rev_id;
+    struct grader_pack *pack;
+    struct db_attempt_in *out;
+    char **strings; /* owned copies the db_attempt_in rows point at */
+    size_t n, cap, n_str;
+    struct core_err *err;
+    int rc;
+};
+
+static char *keep(struct regrade *g, const char *str)
+{
+    if (!str)
+        return NULL;
+    g->strings = core_xrealloc(g->strings, (g->n_str + 1) * sizeof *g->strings);
+    return g->strings[g->n_str++] = core_xstrdup(str);
+}
+
+static int regrade_one(const struct db_attempt *a, void *vctx)
+{
+    struct regrade *g = vctx;
+    struct grader_ctx ctx = {.user = a->user, .variant = a->variant, .lab = NULL};
+    struct grader_result r;
+    int rc = grader_question_grade(g->pack, a->question_id, &ctx, a->answer, &r, g->err);
+    if (rc == CORE_ERR_NOTFOUND)
+        return 0; /* the question left the pack: its old grade stands */
+    if (rc != CORE_OK) {
+        g->rc = rc;
+        return 1;
+    }
+    if (g->n == g->cap) {
+        g->cap = g->cap ? 2 * g->cap : 256;
+        g->out = core_xrealloc(g->out, g->cap * sizeof *g->out);
+    }
+    g->out[g->n++] = (struct db_attempt_in){
+        .user_id = a->user_id, .pack_id = keep(g, a->pack_id),
+        .question_id = keep(g, a->question_id), .variant = a->variant,
+        .answer = keep(g, a->answer), .parsed = keep(g, r.parsed), .value = r.value,
+        .has_value = r.has_value, .valid = r.valid, .score = r.score, .max = r.max,
+        .correct = r.correct, .feedback = keep(g, r.feedback), .rev_id = g->rev_id,
+        .regrade_of = a->id};
+    grader_result_fini(&r);
+    return 0;
+}
+
+int lesson_regrade(struct lesson_session *s, const char *pack_id, size_t *n_done,
+                   struct core_err *err)
+{
+    struct db_pack pack = {0};
+    struct regrade g = {.s = s, .err = err};
+    int rc = db_pack_get(s->db, pack_id, &pack, err);
+    if (rc != CORE_OK)
+        goto out;
+    g.rev_id = pack.rev_id;
+    rc = lesson_session_pack(s, pack.rev_id, &g.pack, err);
+    if (rc != CORE_OK)
+        goto out;
+    rc = db_attempt_each(s->db, pack_id, regrade_one, &g, err);
+    if (g.rc != CORE_OK) {
+        rc = g.rc;
+        goto out;
+    }
+    if (rc != CORE_OK)
+        goto out;
+    rc = db_attempt_insert_batch(s->db, g.out, g.n, err);
+    if (rc == CORE_OK && n_done)
+        *n_done = g.n;
+out:
+    for (size_t i = 0; i < g.n_str; i++)
+        free(g.strings[i]);
+    free(g.strings);
+    free(g.out);
+    db_pack_fini(&pack);
+    return rc;
+}

@@ -1,0 +1,193 @@
+/* lesson_src.c — pack folders: reading every file of a pack, the built-in
+ * pack compiled into the binary, and writing stored sources back out. */
+#include "lessons/lesson.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define MAX_FILES 512
+#define MAX_FILE_BYTES (4u << 20)
+
+extern const struct core_embedded lesson_builtin_files[];
+
+struct file_acc {
+    struct grader_file *files;
+    size_t n, cap;
+};
+
+static void acc_push(struct file_acc *a, char *path, char *data, size_t len)
+{
+    if (a->n == a->cap) {
+        a->cap = a->cap ? a->cap * 2 : 16;
+        a->files = core_xrealloc(a->files, a->cap * sizeof *a->files);
+    }
+    a->files[a->n++] = (struct grader_file){path, data, len};
+}
+
+/* Walks `dir/rel` depth first, appending every regular file. */
+static int walk(const char *dir, const char *rel, struct file_acc *a, struct core_err *err)
+{
+    char *full = rel[0] ? core_path_join(dir, rel) : core_xstrdup(dir);
+    int rc = CORE_OK;
+    DIR *d = opendir(full);
+    if (!d) {
+        rc = core_err_set(err, errno == ENOENT ? CORE_ERR_NOTFOUND : CORE_ERR_IO, "%s: %s", full,
+                          strerror(errno));
+        goto out;
+    }
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue; /* hidden files, editors' swap files, . and .. */
+        char *child = rel[0] ? core_xasprintf("%s/%s", rel, e->d_name) : core_xstrdup(e->d_name);
+        char *child_full = core_path_join(dir, child);
+        struct stat st;
+        if (stat(child_full, &st) != 0) {
+            rc = core_err_set(err, CORE_ERR_IO, "%s: %s", child_full, strerror(errno));
+        } else if (S_ISDIR(st.st_mode)) {
+            rc = walk(dir, child, a, err);
+        } else if (S_ISREG(st.st_mode)) {
+            if (a->n >= MAX_FILES) {
+                rc = core_err_set(err, CORE_ERR_INVALID, "%s: more than %d files in a pack", dir,
+                                  MAX_FILES);
+            } else {
+                char *data;
+                size_t len;
+                rc = core_file_read(child_full, MAX_FILE_BYTES, &data, &len, err);
+                if (rc == CORE_OK) {
+                    acc_push(a, child, data, len);
+                    child = NULL; /* owned by the list now */
+                }
+            }
+        }
+        free(child);
+        free(child_full);
+        if (rc != CORE_OK)
+            break;
+    }
+    closedir(d);
+out:
+    free(full);
+    return rc;
+}
+
+static int by_path(const void *a, const void *b)
+{
+    return strcmp(((const struct grader_file *)a)->path, ((const struct grader_file *)b)->path);
+}
+
+int lesson_src_read(const char *dir, struct lesson_src *out, struct core_err *err)
+{
+    out->files = NULL;
+    out->n = 0;
+    struct file_acc a = {0};
+    int rc = walk(dir, "", &a, err);
+    if (rc == CORE_OK) {
+        qsort(a.files, a.n, sizeof *a.files, by_path);
+        out->files = a.files;
+        out->n = a.n;
+        bool has_pack = false;
+        for (size_t i = 0; i < a.n; i++)
+            has_pack |= strcmp(a.files[i].path, "pack.lua") == 0;
+        if (!has_pack)
+            rc = core_err_set(err, CORE_ERR_INVALID, "%s: not a pack folder (no pack.lua)", dir);
+    } else {
+        out->files = a.files;
+        out->n = a.n;
+    }
+    if (rc != CORE_OK)
+        lesson_src_fini(out);
+    return rc;
+}
+
+void lesson_src_builtin(struct lesson_src *out)
+{
+    size_t n = 0;
+    while (lesson_builtin_files[n].path)
+        n++;
+    out->files = core_xcalloc(n ? n : 1, sizeof *out->files);
+    out->n = n;
+    for (size_t i = 0; i < n; i++) {
+        const struct core_embedded *e = &lesson_builtin_files[i];
+        out->files[i] = (struct grader_file){core_xstrdup(e->path),
+                                             core_xstrndup((const char *)e->data, e->len), e->len};
+    }
+    qsort(out->files, out->n, sizeof *out->files, by_path);
+}
+
+void lesson_src_fini(struct lesson_src *src)
+{
+    for (size_t i = 0; i < src->n; i++) {
+        free((char *)src->files[i].path);
+        free((char *)src->files[i].data);
+    }
+    free(src->files);
+    src->files = NULL;
+    src->n = 0;
+}
+
+/* Checks a stored path before it is written below an export folder: no
+ * absolute paths, no "..", no empty parts. Stored packs came through
+ * lesson_src_read, but the database is a file anyone can edit. */
+static bool safe_rel_path(const char *p)
+{
+    if (!p[0] || p[0] == '/')
+        return false;
+    const char *s = p;
+    while (*s) {
+        const char *slash = strchr(s, '/');
+        size_t n = slash ? (size_t)(slash - s) : strlen(s);
+        if (n == 0 || (n == 2 && s[0] == '.' && s[1] == '.') || (n == 1 && s[0] == '.'))
+            return false;
+        s += n;
+        if (*s == '/')
+            s++;
+    }
+    return true;
+}
+
+int lesson_pack_export(struct db *db, const char *pack_id, const char *dir, struct core_err *err)
+{
+    struct db_pack pack = {0};
+    struct db_file *files = NULL;
+    size_t n = 0;
+    int rc = db_pack_get(db, pack_id, &pack, err);
+    if (rc != CORE_OK)
+        goto out;
+    rc = db_pack_files(db, pack.rev_id, &files, &n, err);
+    if (rc != CORE_OK)
+        goto out;
+    for (size_t i = 0; i < n; i++) {
+        if (!safe_rel_path(files[i].path)) {
+            rc = core_err_set(err, CORE_ERR_INVALID, "stored file name \"%s\" is not a safe path",
+                              files[i].path);
+            goto out;
+        }
+        char *full = core_path_join(dir, files[i].path);
+        struct stat st;
+        if (stat(full, &st) == 0) {
+            rc = core_err_set(err, CORE_ERR_CONFLICT, "%s already exists; export into an empty "
+                              "or new folder", full);
+            free(full);
+            goto out;
+        }
+        free(full);
+    }
+    for (size_t i = 0; i < n && rc == CORE_OK; i++) {
+        char *full = core_path_join(dir, files[i].path);
+        char *slash = strrchr(full, '/');
+        *slash = '\0';
+        rc = core_mkdir_p(full, err);
+        *slash = '/';
+        if (rc == CORE_OK)
+            rc = core_file_write_atomic(full, files[i].data, files[i].len, err);
+        free(full);
+    }
+out:
+    db_files_free(files, n);
+    db_pack_fini(&pack);
+    return rc;
+}

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Instructor commands: check (good and broken packs, file:line), import,
+# re-import (no-op), same version with other content (refused), new version
+# (replaces lessons, keeps old attempts with their version), export
+# byte-identical.
+. "$(dirname "$0")/lib.sh"
+
+# Good packs pass; pack check needs no store.
+for dir in "$PACKS/e2e" "$WB_SOURCE_DIR/lessons/examples/minimal" "$WB_SOURCE_DIR/lessons/packs/core"; do
+  OUT=$("$WB" --db "$T/never.db" pack check "$dir" 2>"$T/stderr"); RC=$?; ERR=$(cat "$T/stderr")
+  expect_rc 0 "pack check $dir"
+  expect_out "self-checks passed" "pack check summary for $dir"
+done
+[ -e "$T/never.db" ] && fail "pack check created a store" || ok
+
+# Every broken fixture fails with its file:line and message word.
+for dir in "$PACKS"/*/; do
+  dir=${dir%/}
+  [ -f "$dir/expected.txt" ] || continue
+  read -r where word <"$dir/expected.txt"
+  run pack check "$dir"
+  expect_rc 4 "broken pack $(basename "$dir")"
+  expect_err "$where" "$(basename "$dir") names $where"
+  grep -qiF -- "$word" <<<"$ERR" && ok || fail "$(basename "$dir"): message lacks '$word': $ERR"
+done
+
+# Import, then the same again is a no-op.
+cp -r "$PACKS/e2e" "$T/pack"
+run pack import "$T/pack"
+expect_rc 0 "import"
+run --json pack import "$T/pack"
+expect_rc 0 "re-import"
+expect_jq .result unchanged "re-import is a no-op"
+
+run --json answer test.e2e:speedup 2.5
+expect_rc 0 "answer under 1.0.0"
+
+# Same version, other content: refused, store unchanged.
+sed -i 's/Speedup is the old time/Speedup is the previous time/' "$T/pack/basics.lua"
+run pack import "$T/pack"
+expect_rc 4 "same version, other content"
+expect_err "version" "says why"
+
+# A new version replaces the lessons; the old attempt keeps version 1.0.0.
+sed -i 's/version = "1.0.0"/version = "1.1.0"/' "$T/pack/pack.lua"
+sed -i 's/A job is 20% serial. What is its speedup on 4 processors?/A job is 20% serial. Speedup on 4 processors?/' "$T/pack/basics.lua"
+run --json pack import "$T/pack"
+expect_rc 0 "new version"
+expect_jq .result replaced "replaced"
+run --json question test.e2e:speedup
+expect_jq .prompt "A job is 20% serial. Speedup on 4 processors?" "new prompt served"
+expect_sql "select r.version from attempts a join pack_revs r on r.id = a.rev_id where a.question_id='speedup'" "1.0.0" "old attempt keeps its version"
+
+# Export gives the stored sources back byte for byte.
+run pack export test.e2e "$T/out"
+expect_rc 0 "export"
+diff -r "$T/pack" "$T/out" >/dev/null && ok || fail "export differs from the imported folder"
+run pack export test.e2e "$T/out"
+expect_rc 4 "export refuses to overwrite"
+
+run pack export nosuch "$T/out2"
+expect_rc 5 "export of an unknown pack"
+run --json pack list
+expect_jq '[.[].id] | sort | join(",")' "test.e2e,warpbench.core" "pack list"
+finish

@@ -1,0 +1,614 @@
+/*
+ * test_grader_grade.c — rendering and grading: every question kind graded
+ * right, wrong, partly right and invalid; numeric units, expressions,
+ * tolerances, bands and known mistakes; variants (deterministic, from the
+ * documented seed); lab-linked questions with and without a run; custom
+ * grade functions; and the wb library itself (C and Lua halves).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "core/core.h"
+#include "grader/grader.h"
+#include "grader/grader_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char PACK_LUA[] =
+    "pack { id = \"test.grade\", title = \"Grading\", version = \"1\", lessons = { \"k.lua\" } }\n";
+
+static const char LESSON_LUA[] =
+    "lesson { id = \"k\", title = \"Kinds\", topics = { \"t1\" }, rubric = { \"theory.x\" } }\n"
+    "page [[\n# First page\nSome text.\n]]\n"
+    "question { id = \"num\", kind = \"numeric\", prompt = \"S for f = {f}, p = {p}?\", unit = "
+    "\"x\",\n"
+    "  hints = { \"f is {f}\", \"plain\" },\n"
+    "  params = function(rng) return { f = 0.2, p = 4 } end,\n"
+    "  answer = function(p) return wb.amdahl(p.f, p.p) end,\n"
+    "  bands = { { rel = 0.05, score = 0.5, feedback = \"Close.\" } },\n"
+    "  wrong = { { value = function(p) return p.p end, feedback = \"Linear.\" },\n"
+    "            { value = 2.6, feedback = \"Known slip.\" } } }\n"
+    "question { id = \"ms\", kind = \"numeric\", prompt = \"t?\", unit = \"ms\", answer = 320 }\n"
+    "question { id = \"pct\", kind = \"numeric\", prompt = \"e?\", unit = \"%\", answer = 62.5 }\n"
+    "question { id = \"absq\", kind = \"numeric\", prompt = \"?\", answer = 100, tolerance = { abs "
+    "= 0.5 } }\n"
+    "question { id = \"sigq\", kind = \"numeric\", prompt = \"?\", answer = 2.5,\n"
+    "  tolerance = { rel = 0, sig = 2 } }\n"
+    "page { title = \"Second\", text = \"More.\" }\n"
+    "question { id = \"ch\", kind = \"choice\", prompt = \"?\", points = 2,\n"
+    "  choices = { \"p\", \"1/f\", \"f/p\", \"2\" }, answer = 2, why = { [1] = \"No: p is "
+    "linear.\" } }\n"
+    "question { id = \"mu\", kind = \"multi\", prompt = \"?\", choices = { \"a1\", \"b2\", \"c3\", "
+    "\"d4\", \"e5\" },\n"
+    "  answer = { 1, 3, 4 }, why = { [2] = \"b is wrong because.\" } }\n"
+    "question { id = \"ord\", kind = \"ordering\", prompt = \"?\", items = { \"one\", \"two\", "
+    "\"three\", \"four\" } }\n"
+    "question { id = \"txt\", kind = \"text\", prompt = \"?\", answer = { \"weak scaling\", "
+    "\"weak\" },\n"
+    "  patterns = { \"^gustafson\" } }\n"
+    "question { id = \"des\", kind = \"design\", prompt = \"?\", model = \"Shard it, go async, "
+    "all-reduce.\",\n"
+    "  concepts = {\n"
+    "    { name = \"sharding\", points = 2, match = { \"shard\", \"partition\" }, feedback = "
+    "\"Split the keys.\" },\n"
+    "    { name = \"async\", match = { \"asynchronous\" }, patterns = { \"async%w*\" } },\n"
+    "    { name = \"all-reduce\", match = { \"all-reduce\" } } } }\n"
+    "question { id = \"des2\", kind = \"design\", prompt = \"?\",\n"
+    "  concepts = { { name = \"alpha\", match = { \"alpha\" } }, { name = \"beta\", patterns = { "
+    "\"bet\" } } } }\n"
+    "question { id = \"cus\", kind = \"numeric\", prompt = \"?\", answer = 3,\n"
+    "  grade = function(a, ctx)\n"
+    "    if a == \"x\" then return { valid = false, feedback = \"Not a number.\" } end\n"
+    "    local v = tonumber(a)\n"
+    "    if not v then error(\"boom\") end\n"
+    "    if v == 7 then return { score = 0.7, feedback = \"table form\" } end\n"
+    "    return v / 10, \"fb \" .. ctx.variant .. \" \" .. ctx.reference .. \" \" .. ctx.points\n"
+    "  end }\n"
+    "question { id = \"labq\", kind = \"numeric\", prompt = \"measured {S} on {p}\", lab = "
+    "\"amdahl\",\n"
+    "  params = function(rng, ctx) return { p = 2, S = ctx.lab and ctx.lab.summary.s2 } end,\n"
+    "  answer = function(p, ctx) return wb.karp_flatt(ctx.lab.summary.s2, 2) end,\n"
+    "  examples = { { lab = { summary = { s2 = 1.8 } }, answer = \"0.111\", score = 1 } } }\n"
+    "question { id = \"var\", kind = \"numeric\", prompt = \"{a} {b:%.3f} {c:%5d}|{{x} {s:%s}\",\n"
+    "  params = function(rng) return { a = rng:int(1, 1000000), b = rng:uniform(),\n"
+    "    c = rng:pick({ 10, 20, 30 }), s = \"str\" } end,\n"
+    "  answer = function(p) return p.a end }\n"
+    "question { id = \"probe\", kind = \"text\", prompt = \"p\", answer = \"return 1\",\n"
+    "  grade = function(answer, ctx)\n"
+    "    local f, err = load(answer, \"=probe\")\n"
+    "    if not f then return { score = 0, feedback = \"load: \" .. err } end\n"
+    "    return { score = 1, feedback = tostring(f()) }\n"
+    "  end }\n";
+
+static struct grader_pack *pack;
+static const struct grader_ctx ALICE = {.user = "alice", .variant = 1};
+
+static int setup(void **state)
+{
+    (void)state;
+    struct grader_file files[] = {{"pack.lua", PACK_LUA, sizeof PACK_LUA - 1},
+                                  {"k.lua", LESSON_LUA, sizeof LESSON_LUA - 1}};
+    struct core_strlist problems;
+    core_strlist_init(&problems);
+    struct core_err err = {0};
+    int rc = grader_pack_new(&pack, files, 2, NULL, &problems, &err);
+    for (size_t i = 0; i < problems.n; i++)
+        fprintf(stderr, "problem: %s\n", problems.items[i]);
+    core_strlist_fini(&problems);
+    return rc;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    grader_pack_free(pack);
+    return 0;
+}
+
+/* Grades and checks: expected fraction of the points, or < 0 for invalid;
+ * `fb` (optional) must appear in the feedback. */
+static void expect_ctx(const char *qid, const struct grader_ctx *ctx, const char *answer,
+                       double frac, const char *fb)
+{
+    struct grader_result r;
+    struct core_err err = {0};
+    int rc = grader_question_grade(pack, qid, ctx, answer, &r, &err);
+    if (rc)
+        fprintf(stderr, "%s '%s': %s\n", qid, answer, err.msg);
+    assert_int_equal(rc, 0);
+    bool ok = frac < 0 ? !r.valid : r.valid && fabs(r.score / r.max - frac) < 1e-9;
+    if (!ok || (fb && !strstr(r.feedback, fb)))
+        fprintf(stderr, "%s '%s': valid %d score %g/%g feedback '%s'\n", qid, answer, r.valid,
+                r.score, r.max, r.feedback);
+    assert_true(ok);
+    assert_non_null(r.feedback);
+    assert_non_null(r.reference);
+    if (fb)
+        assert_non_null(strstr(r.feedback, fb));
+    if (frac >= 1 - 1e-12)
+        assert_true(r.correct);
+    else
+        assert_false(r.correct);
+    if (frac < 0)
+        assert_true(r.score == 0);
+    grader_result_fini(&r);
+}
+
+static void expect(const char *qid, const char *answer, double frac, const char *fb)
+{
+    expect_ctx(qid, &ALICE, answer, frac, fb);
+}
+
+#define INVALID (-1.0)
+
+static void test_numeric(void **state)
+{
+    (void)state;
+    expect("num", "2.5", 1, "Correct");
+    expect("num", "2.5x", 1, NULL);
+    expect("num", "2.5 ×", 1, NULL);
+    expect("num", "1/(0.2+0.8/4)", 1, NULL);
+    expect("num", "2.52", 1, NULL);         /* within 1% */
+    expect("num", "2.4", 0.5, "Close.");    /* 4% off: the band */
+    expect("num", "4", 0, "Linear.");       /* a known mistake, function value */
+    expect("num", "2.6", 0, "Known slip."); /* a known mistake beats the band */
+    expect("num", "3", 0, "Incorrect");
+    expect("num", "abc", INVALID, NULL);
+    expect("num", "", INVALID, "Empty");
+    expect("num", "   ", INVALID, NULL);
+    expect("num", "1e999", INVALID, NULL);
+    expect("num", "3,5", INVALID, "comma");
+    expect("num", "NaN", INVALID, NULL);
+    expect("num", "2.5 ms", INVALID, NULL);
+    expect("num", "1/0", INVALID, NULL);
+
+    struct grader_result r;
+    struct core_err err;
+    assert_int_equal(grader_question_grade(pack, "num", &ALICE, "5/2", &r, &err), 0);
+    assert_true(r.has_value);
+    assert_true(fabs(r.value - 2.5) < 1e-12);
+    assert_string_equal(r.parsed, "2.5 ×");
+    assert_string_equal(r.reference, "2.5 ×");
+    assert_non_null(strstr(r.accepted, "2.475"));
+    assert_non_null(strstr(r.accepted, "2.525"));
+    assert_true(r.max == 1);
+    grader_result_fini(&r);
+    /* an invalid answer still says what would have been accepted */
+    assert_int_equal(grader_question_grade(pack, "num", &ALICE, "abc", &r, &err), 0);
+    assert_false(r.valid);
+    assert_non_null(r.accepted);
+    assert_string_equal(r.reference, "2.5 ×");
+    grader_result_fini(&r);
+}
+
+static void test_numeric_units_and_tolerance(void **state)
+{
+    (void)state;
+    expect("ms", "320", 1, NULL);
+    expect("ms", "0.32 s", 1, NULL);
+    expect("ms", "320000 us", 1, NULL);
+    expect("ms", "320 MB", INVALID, NULL);
+    expect("pct", "62.5", 1, NULL);
+    expect("pct", "62.5%", 1, NULL);
+    expect("pct", "0.625", 0, NULL);
+    /* abs without rel: exactly +-0.5 (1% of 100 would accept 100.8) */
+    expect("absq", "100.4", 1, NULL);
+    expect("absq", "99.6", 1, NULL);
+    expect("absq", "100.8", 0, NULL);
+    /* sig = 2 with rel = 0: rounds to 2.5 */
+    expect("sigq", "2.46", 1, NULL);
+    expect("sigq", "2.54", 1, NULL);
+    expect("sigq", "2.56", 0, NULL);
+}
+
+static void test_choice(void **state)
+{
+    (void)state;
+    expect("ch", "b", 1, "Correct");
+    expect("ch", "B", 1, NULL);
+    expect("ch", "(b)", 1, NULL);
+    expect("ch", "b.", 1, NULL);
+    expect("ch", "1/f", 1, NULL); /* the text of a choice */
+    expect("ch", "a", 0, "No: p is linear.");
+    expect("ch", "c", 0, "Incorrect");
+    /* "2" is also the text of choice d: the text wins over the number */
+    expect("ch", "2", 0, NULL);
+    expect("ch", "3", 0, NULL);
+    expect("ch", "e", INVALID, "no choice e");
+    expect("ch", "9", INVALID, NULL);
+    expect("ch", "a b", INVALID, "one");
+    expect("ch", "", INVALID, NULL);
+    expect("ch", "banana", INVALID, NULL);
+    struct grader_result r;
+    struct core_err err;
+    assert_int_equal(grader_question_grade(pack, "ch", &ALICE, "b", &r, &err), 0);
+    assert_true(r.max == 2 && r.score == 2);
+    assert_string_equal(r.parsed, "b");
+    assert_string_equal(r.reference, "b) 1/f");
+    grader_result_fini(&r);
+}
+
+static void test_multi(void **state)
+{
+    (void)state;
+    expect("mu", "a c d", 1, "Correct");
+    expect("mu", "a,c,d", 1, NULL);
+    expect("mu", "acd", 1, NULL);
+    expect("mu", "D C A", 1, NULL);
+    expect("mu", "1 3 4", 1, NULL);
+    expect("mu", "a, c and d", 1, NULL);
+    expect("mu", "a c", 2.0 / 3, NULL);
+    expect("mu", "a b c d e", 1.0 / 3, "b is wrong because.");
+    expect("mu", "b e", 0, NULL);
+    expect("mu", "a a c c d", 1, NULL); /* repeats count once */
+    expect("mu", "a z", INVALID, NULL);
+    expect("mu", "", INVALID, NULL);
+    struct grader_result r;
+    struct core_err err;
+    assert_int_equal(grader_question_grade(pack, "mu", &ALICE, "d a", &r, &err), 0);
+    assert_string_equal(r.parsed, "a, d");
+    assert_string_equal(r.reference, "a, c, d");
+    grader_result_fini(&r);
+}
+
+static void test_ordering(void **state)
+{
+    (void)state;
+    static const char *const items[] = {"one", "two", "three", "four"};
+    struct grader_view v;
+    struct core_err err;
+    assert_int_equal(grader_question_view(pack, "ord", &ALICE, &v, &err), 0);
+    assert_int_equal(v.n_choices, 4);
+    /* letters of the items in the right order, as this student sees them */
+    char right[8], reversed[8], swapped[8];
+    bool identity = true;
+    for (int i = 0; i < 4; i++) {
+        int k = 0;
+        while (k < 4 && strcmp(v.choices[k], items[i]) != 0)
+            k++;
+        assert_true(k < 4);
+        identity &= k == i;
+        right[2 * i] = (char)('a' + k);
+        right[2 * i + 1] = ' ';
+    }
+    right[7] = '\0';
+    assert_false(identity); /* the shown order never gives the answer away */
+    for (int i = 0; i < 4; i++) {
+        reversed[2 * i] = right[2 * (3 - i)];
+        reversed[2 * i + 1] = ' ';
+    }
+    reversed[7] = '\0';
+    memcpy(swapped, right, 8);
+    swapped[0] = right[2];
+    swapped[2] = right[0];
+    grader_view_fini(&v);
+    expect("ord", right, 1, "Correct order");
+    expect("ord", reversed, 0, NULL);
+    expect("ord", swapped, 1 - 2.0 / 6, "5 of 6");
+    expect("ord", "a b", INVALID, "exactly once");
+    expect("ord", "a a b c", INVALID, "exactly once");
+    expect("ord", "a b c z", INVALID, NULL);
+    expect("ord", "", INVALID, NULL);
+    struct grader_result r;
+    assert_int_equal(grader_question_grade(pack, "ord", &ALICE, "a b c d", &r, &err), 0);
+    assert_string_equal(r.reference, right);
+    grader_result_fini(&r);
+    /* other students see other orders; each one's reference scores 1 */
+    char first[64] = "";
+    int distinct = 0;
+    for (int u = 0; u < 8; u++) {
+        char user[16];
+        snprintf(user, sizeof user, "u%d", u);
+        struct grader_ctx other = {.user = user, .variant = 1};
+        assert_int_equal(grader_question_view(pack, "ord", &other, &v, &err), 0);
+        char order[64];
+        snprintf(order, sizeof order, "%s%s%s%s", v.choices[0], v.choices[1], v.choices[2],
+                 v.choices[3]);
+        grader_view_fini(&v);
+        if (!first[0])
+            snprintf(first, sizeof first, "%s", order);
+        else if (strcmp(first, order) != 0)
+            distinct++;
+        assert_int_equal(grader_question_grade(pack, "ord", &other, "a", &r, &err), 0);
+        char ref[16];
+        snprintf(ref, sizeof ref, "%s", r.reference);
+        grader_result_fini(&r);
+        expect_ctx("ord", &other, ref, 1, NULL);
+    }
+    assert_true(distinct > 0);
+}
+
+static void test_text(void **state)
+{
+    (void)state;
+    expect("txt", "weak scaling", 1, NULL);
+    expect("txt", "  Weak   Scaling. ", 1, NULL);
+    expect("txt", "WEAK", 1, NULL);
+    expect("txt", "Gustafson's law", 1, NULL); /* the pattern */
+    expect("txt", "strong scaling", 0, NULL);
+    expect("txt", "weak scalingg", 0, NULL);
+    expect("txt", "", INVALID, NULL);
+    struct grader_result r;
+    struct core_err err;
+    assert_int_equal(grader_question_grade(pack, "txt", &ALICE, "  Weak  X ", &r, &err), 0);
+    assert_string_equal(r.parsed, "weak x");
+    assert_string_equal(r.reference, "weak scaling");
+    grader_result_fini(&r);
+}
+
+static void test_design(void **state)
+{
+    (void)state;
+    expect("des", "We shard the keys, go asynchronously and use All-Reduce.", 1, "Covered");
+    expect("des", "We shard the keys.", 0.5, "Missing: async");
+    expect("des", "partitioned keys", 0, NULL);         /* whole words only */
+    expect("des", "go async", 0.25, NULL);              /* the pattern */
+    expect("des", "all reduce everything", 0.25, NULL); /* punctuation and case ignored */
+    expect("des", "buy a bigger machine", 0, "Missing: sharding. Split the keys.");
+    expect("des", "", INVALID, NULL);
+    struct grader_result r;
+    struct core_err err;
+    assert_int_equal(grader_question_grade(pack, "des", &ALICE, "shard", &r, &err), 0);
+    assert_string_equal(r.reference, "Shard it, go async, all-reduce.");
+    assert_true(r.max == 1);
+    assert_non_null(strstr(r.feedback, "Missing: async"));
+    assert_non_null(strstr(r.feedback, "Missing: all-reduce"));
+    grader_result_fini(&r);
+}
+
+static void test_design_without_model(void **state)
+{
+    (void)state;
+    expect("des2", "Alpha!", 0.5, "Missing: beta.");
+    expect("des2", "alphabet", 0.5, NULL); /* the pattern, not the whole word */
+    struct grader_result r;
+    struct core_err err;
+    assert_int_equal(grader_question_grade(pack, "des2", &ALICE, "x", &r, &err), 0);
+    assert_string_equal(r.reference, "A good answer covers: alpha, beta.");
+    grader_result_fini(&r);
+}
+
+static void test_custom_grade(void **state)
+{
+    (void)state;
+    expect("cus", "5", 0.5, "fb 1 3 1");
+    expect("cus", "7", 0.7, "table form");
+    expect("cus", "x", INVALID, "Not a number.");
+    expect("cus", "", INVALID, NULL);
+    struct grader_result r;
+    struct core_err err;
+    assert_int_equal(grader_question_grade(pack, "cus", &ALICE, "zz", &r, &err), CORE_ERR_SCRIPT);
+    assert_non_null(strstr(err.msg, "k.lua:"));
+    assert_non_null(strstr(err.msg, "boom"));
+    assert_non_null(strstr(err.msg, "grade of question cus"));
+    assert_null(r.feedback);
+    assert_int_equal(grader_question_grade(pack, "cus", &ALICE, "15", &r, &err), CORE_ERR_SCRIPT);
+    assert_non_null(strstr(err.msg, "grade returned 1.5"));
+    assert_int_equal(grader_question_grade(pack, "nope", &ALICE, "1", &r, &err), CORE_ERR_NOTFOUND);
+}
+
+static void test_lab_question(void **state)
+{
+    (void)state;
+    struct grader_view v;
+    struct core_err err;
+    assert_int_equal(grader_question_view(pack, "labq", &ALICE, &v, &err), 0);
+    assert_non_null(v.needs_lab);
+    assert_string_equal(v.needs_lab, "run the lab 'amdahl' first (warpbench lab run amdahl)");
+    assert_string_equal(v.prompt, "measured ? on 2");
+    grader_view_fini(&v);
+    expect("labq", "0.111", INVALID, "amdahl");
+
+    struct grader_kv summary[] = {{.key = "s2", .num = 1.8, .is_num = true},
+                                  {.key = "note", .str = "ok", .is_num = false}};
+    struct grader_lab_run run = {.id = 12,
+                                 .lab = "amdahl",
+                                 .finished_at = "2026-01-01T00:00:00Z",
+                                 .summary = summary,
+                                 .n_summary = 2};
+    struct grader_ctx ctx = {.user = "alice", .variant = 1, .lab = &run};
+    assert_int_equal(grader_question_view(pack, "labq", &ctx, &v, &err), 0);
+    assert_null(v.needs_lab);
+    assert_string_equal(v.prompt, "measured 1.8 on 2");
+    grader_view_fini(&v);
+    expect_ctx("labq", &ctx, "0.111", 1, NULL);
+    expect_ctx("labq", &ctx, "1/9", 1, NULL);
+    expect_ctx("labq", &ctx, "0.2", 0, NULL);
+}
+
+static void test_view(void **state)
+{
+    (void)state;
+    struct grader_view v;
+    struct core_err err;
+    assert_int_equal(grader_question_view(pack, "num", &ALICE, &v, &err), 0);
+    assert_string_equal(v.prompt, "S for f = 0.2, p = 4?");
+    assert_int_equal(v.n_hints, 2);
+    assert_string_equal(v.hints[0], "f is 0.2");
+    assert_string_equal(v.hints[1], "plain");
+    assert_string_equal(v.unit, "x");
+    assert_int_equal(v.n_choices, 0);
+    assert_null(v.needs_lab);
+    grader_view_fini(&v);
+    assert_int_equal(grader_question_view(pack, "ch", &ALICE, &v, &err), 0);
+    assert_int_equal(v.n_choices, 4);
+    assert_string_equal(v.choices[0], "p");
+    assert_string_equal(v.choices[3], "2");
+    grader_view_fini(&v);
+    assert_int_equal(grader_question_view(pack, "nope", &ALICE, &v, &err), CORE_ERR_NOTFOUND);
+}
+
+static void test_variants(void **state)
+{
+    (void)state;
+    /* The prompt is exactly what the documented seed gives. */
+    struct grader_rng r;
+    grader_rng_init(&r, grader_rng_seed("test.grade", "var", "alice", 1));
+    long long a = grader_rng_int(&r, 1, 1000000);
+    double b = grader_rng_uniform(&r);
+    static const int cs[] = {10, 20, 30};
+    int c = cs[grader_rng_int(&r, 1, 3) - 1];
+    char want[128];
+    snprintf(want, sizeof want, "%lld %.3f %5d|{x} str", a, b, c);
+    struct grader_view v1, v2, v3;
+    struct core_err err;
+    assert_int_equal(grader_question_view(pack, "var", &ALICE, &v1, &err), 0);
+    assert_string_equal(v1.prompt, want);
+    assert_int_equal(grader_question_view(pack, "var", &ALICE, &v2, &err), 0);
+    assert_string_equal(v1.prompt, v2.prompt);
+    struct grader_ctx next = {.user = "alice", .variant = 2};
+    assert_int_equal(grader_question_view(pack, "var", &next, &v3, &err), 0);
+    assert_string_not_equal(v1.prompt, v3.prompt);
+    grader_view_fini(&v3);
+    struct grader_ctx bob = {.user = "bob", .variant = 1};
+    assert_int_equal(grader_question_view(pack, "var", &bob, &v3, &err), 0);
+    assert_string_not_equal(v1.prompt, v3.prompt);
+    grader_view_fini(&v3);
+    /* grading uses the same numbers */
+    char ans[32];
+    snprintf(ans, sizeof ans, "%lld", a);
+    expect("var", ans, 1, NULL);
+    snprintf(ans, sizeof ans, "%lld", a * 2);
+    expect("var", ans, 0, NULL);
+    grader_view_fini(&v1);
+    grader_view_fini(&v2);
+}
+
+static const char *probe(const char *script)
+{
+    static char out[1024];
+    struct grader_result r;
+    struct core_err err = {0};
+    if (grader_question_grade(pack, "probe", &ALICE, script, &r, &err) != 0) {
+        snprintf(out, sizeof out, "ERROR: %s", err.msg);
+        return out;
+    }
+    snprintf(out, sizeof out, "%s", r.feedback);
+    grader_result_fini(&r);
+    return out;
+}
+
+static void test_wb_library(void **state)
+{
+    (void)state;
+    assert_string_equal(probe("return wb.number('56%', '')"), "0.56");
+    assert_string_equal(probe("return wb.number('56%', '%')"), "56.0");
+    assert_string_equal(probe("return wb.number('0.32 s', 'ms')"), "320.0");
+    assert_string_equal(probe("local v, why = wb.number('abc') return tostring(v) .. '|' .. "
+                              "tostring(why ~= nil)"),
+                        "nil|true");
+    assert_string_equal(probe("local v, why = wb.number('3,5') return why"),
+                        probe("local n, w = wb.number('3,5', '') return w"));
+    assert_non_null(strstr(probe("return pcall(wb.number, '1', 'furlongs')"), "false"));
+    assert_string_equal(probe("return tostring(wb.close(1.005, 1)) .. tostring(wb.close(1.02, 1)) "
+                              ".. tostring(wb.close(1.02, 1, 0.05))"),
+                        "truefalsetrue");
+    assert_string_equal(probe("return tostring(wb.within(100.4, 100, { abs = 0.5 })) .. "
+                              "tostring(wb.within(2.46, 2.5, { rel = 0, sig = 2 }))"),
+                        "truetrue");
+    assert_non_null(strstr(probe("return wb.interval(2.5)"), "2.475"));
+    assert_string_equal(probe("return wb.round(2.346, 2) .. ' ' .. wb.round(2.5) .. ' ' .. "
+                              "math.type(wb.round(7.2))"),
+                        "2.35 3 integer");
+    assert_string_equal(probe("return wb.sig(1234.5, 2) .. ' ' .. wb.sig(0.012345, 3)"),
+                        "1200 0.0123");
+    assert_string_equal(probe("return '[' .. wb.norm('  Hello,   World!! ') .. ']'"),
+                        "[hello, world]");
+    assert_string_equal(probe("return wb.words('All-Reduce, NCCL; 5.5x')"), "all reduce nccl 5 5x");
+    assert_string_equal(probe("return tostring(wb.has('We use all-reduce.', 'all reduce')) .. "
+                              "tostring(wb.has('partitioned', 'partition')) .. "
+                              "tostring(wb.has('a partition b', 'PARTITION'))"),
+                        "truefalsetrue");
+    assert_string_equal(probe("local s, missed, found = wb.concepts('we shard it', {\n"
+                              "  { name = 'sharding', points = 3, match = { 'shard' } },\n"
+                              "  { name = 'async', patterns = { 'asyn' } } })\n"
+                              "return s .. ' ' .. table.concat(missed, ',') .. ' ' .. "
+                              "table.concat(found, ',')"),
+                        "0.75 async sharding");
+    assert_string_equal(probe("return wb.amdahl(0.2, 4) .. ' ' .. wb.gustafson(0.2, 4) .. ' ' .. "
+                              "string.format('%.4f', wb.karp_flatt(3, 5))"),
+                        "2.5 3.4 0.1667");
+}
+
+static void test_kind_names(void **state)
+{
+    (void)state;
+    assert_string_equal(grader_kind_name(GRADER_NUMERIC), "numeric");
+    assert_string_equal(grader_kind_name(GRADER_CHOICE), "choice");
+    assert_string_equal(grader_kind_name(GRADER_MULTI), "multi");
+    assert_string_equal(grader_kind_name(GRADER_ORDERING), "ordering");
+    assert_string_equal(grader_kind_name(GRADER_TEXT), "text");
+    assert_string_equal(grader_kind_name(GRADER_DESIGN), "design");
+}
+
+static void test_never_crashes(void **state)
+{
+    (void)state;
+    /* Odd answers to every kind: graded or invalid, never an error. */
+    static const char *const qids[] = {"num", "ms", "pct", "ch", "mu", "ord", "txt", "des"};
+    static const char *const answers[] = {
+        "((((((((((1))))))))))",
+        "-",
+        "+",
+        "%",
+        "x",
+        "×",
+        "1e-400",
+        "0x10",
+        "inf",
+        "-nan",
+        "\xff\xfe",
+        "a\tb\nc",
+        "🙂",
+        "a,,,,b",
+        "((",
+        "{}",
+        "[[",
+        "%b()",
+        "1 2 3 4 5 6 7 8 9",
+        "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"};
+    for (size_t q = 0; q < sizeof qids / sizeof qids[0]; q++) {
+        for (size_t a = 0; a < sizeof answers / sizeof answers[0]; a++) {
+            struct grader_result r;
+            struct core_err err;
+            assert_int_equal(grader_question_grade(pack, qids[q], &ALICE, answers[a], &r, &err), 0);
+            assert_non_null(r.feedback);
+            assert_true(r.score >= 0 && r.score <= r.max);
+            grader_result_fini(&r);
+        }
+    }
+    /* a very long answer is invalid, not graded */
+    size_t n = 70000;
+    char *big = malloc(n + 1);
+    memset(big, 'a', n);
+    big[n] = '\0';
+    expect("des", big, INVALID, "too long");
+    free(big);
+    struct grader_result r;
+    struct core_err err;
+    assert_int_equal(grader_question_grade(pack, "num", &ALICE, NULL, &r, &err), 0);
+    assert_false(r.valid);
+    grader_result_fini(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_numeric),       cmocka_unit_test(test_numeric_units_and_tolerance),
+        cmocka_unit_test(test_choice),        cmocka_unit_test(test_multi),
+        cmocka_unit_test(test_ordering),      cmocka_unit_test(test_text),
+        cmocka_unit_test(test_design),        cmocka_unit_test(test_design_without_model),
+        cmocka_unit_test(test_custom_grade),  cmocka_unit_test(test_lab_question),
+        cmocka_unit_test(test_view),          cmocka_unit_test(test_variants),
+        cmocka_unit_test(test_wb_library),    cmocka_unit_test(test_kind_names),
+        cmocka_unit_test(test_never_crashes),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,212 @@
+/* test_lessons.c — the lessons module against a real store and the real
+ * sandbox: reading pack folders, the built-in pack, import/export,
+ * answering (recorded attempts), re-grading. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "lessons/lesson.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char tmpdir[512];
+static int counter;
+
+static char *tmp_path(const char *name)
+{
+    return core_xasprintf("%s/%s-%d", tmpdir, name, counter++);
+}
+
+static void write_file(const char *dir, const char *name, const char *text)
+{
+    struct core_err e;
+    char *p = core_path_join(dir, name);
+    char *slash = strrchr(p, '/');
+    *slash = '\0';
+    assert_int_equal(core_mkdir_p(p, &e), 0);
+    *slash = '/';
+    assert_int_equal(core_file_write_atomic(p, text, strlen(text), &e), 0);
+    free(p);
+}
+
+static const char *e2e_pack(void)
+{
+    static char path[1024];
+    const char *src = getenv("WB_SOURCE_DIR");
+    snprintf(path, sizeof path, "%s/tests/data/packs/e2e", src ? src : ".");
+    return path;
+}
+
+static void test_src_read(void **state)
+{
+    (void)state;
+    char *dir = tmp_path("src");
+    write_file(dir, "pack.lua", "pack{}");
+    write_file(dir, "sub/b.lua", "-- b");
+    write_file(dir, "a.lua", "-- a");
+    write_file(dir, ".hidden.lua", "-- hidden");
+    write_file(dir, ".git/config", "x");
+    struct lesson_src src;
+    struct core_err e;
+    assert_int_equal(lesson_src_read(dir, &src, &e), 0);
+    assert_int_equal(src.n, 3);
+    assert_string_equal(src.files[0].path, "a.lua");
+    assert_string_equal(src.files[1].path, "pack.lua");
+    assert_string_equal(src.files[2].path, "sub/b.lua");
+    assert_int_equal(src.files[2].len, 4);
+    lesson_src_fini(&src);
+
+    char *empty = tmp_path("nopack");
+    write_file(empty, "x.lua", "--");
+    assert_int_equal(lesson_src_read(empty, &src, &e), CORE_ERR_INVALID);
+    assert_non_null(strstr(e.msg, "pack.lua"));
+    assert_int_equal(src.n, 0);
+    char *missing = tmp_path("missing");
+    assert_int_equal(lesson_src_read(missing, &src, &e), CORE_ERR_NOTFOUND);
+    free(dir);
+    free(empty);
+    free(missing);
+}
+
+static void test_builtin_checks_clean(void **state)
+{
+    (void)state;
+    struct lesson_src src;
+    lesson_src_builtin(&src);
+    assert_true(src.n >= 2);
+    struct lesson_check c;
+    struct core_err e = {0};
+    int rc = lesson_pack_check(&src, &c, NULL, &e);
+    for (size_t i = 0; i < c.problems.n; i++)
+        fprintf(stderr, "problem: %s\n", c.problems.items[i]);
+    assert_int_equal(rc, 0);
+    assert_string_equal(c.pack_id, "warpbench.core");
+    assert_true(c.n_questions >= 10);
+    assert_true(c.n_checks >= c.n_questions);
+    lesson_check_fini(&c);
+    lesson_src_fini(&src);
+}
+
+static void test_import_answer_regrade_export(void **state)
+{
+    (void)state;
+    char *dbp = tmp_path("store.db");
+    struct db *db;
+    struct core_err e = {0};
+    assert_int_equal(db_open(&db, dbp, &e), 0);
+
+    enum db_import_result res;
+    assert_int_equal(lesson_builtin_ensure(db, &res, &e), 0);
+    assert_int_equal(res, DB_IMPORT_NEW);
+    assert_int_equal(lesson_builtin_ensure(db, &res, &e), 0);
+    assert_int_equal(res, DB_IMPORT_UNCHANGED);
+
+    struct lesson_src src;
+    assert_int_equal(lesson_src_read(e2e_pack(), &src, &e), 0);
+    assert_int_equal(lesson_pack_import(db, &src, false, NULL, &res, &e), 0);
+    assert_int_equal(res, DB_IMPORT_NEW);
+
+    struct lesson_session *s;
+    assert_int_equal(lesson_session_new(&s, db, "tess", &e), 0);
+    struct lesson_answer_result r;
+    assert_int_equal(lesson_answer(s, "test.e2e:speedup", 1, "2.5", &r, &e), 0);
+    assert_true(r.r.valid);
+    assert_true(r.r.correct);
+    assert_true(r.attempt_id > 0);
+    assert_int_equal(r.attempt_no, 1);
+    lesson_answer_result_fini(&r);
+    assert_int_equal(lesson_answer(s, "speedup", 1, "abc", &r, &e), 0);
+    assert_false(r.r.valid);
+    assert_int_equal(r.attempt_no, 1); /* invalid ones do not count */
+    lesson_answer_result_fini(&r);
+    assert_int_equal(lesson_answer(s, "speedup", 1, "3", &r, &e), 0);
+    assert_false(r.r.correct);
+    assert_int_equal(r.attempt_no, 2);
+    lesson_answer_result_fini(&r);
+    assert_int_equal(lesson_answer(s, "nosuch", 1, "3", &r, &e), CORE_ERR_NOTFOUND);
+
+    struct lesson_question_view v;
+    assert_int_equal(lesson_question_show(s, "variant", 1, &v, &e), 0);
+    assert_null(strchr(v.v.prompt, '{'));
+    lesson_question_view_fini(&v);
+
+    size_t n = 0;
+    assert_int_equal(lesson_regrade(s, "test.e2e", &n, &e), 0);
+    assert_int_equal(n, 3);
+    struct db_progress_row *rows;
+    size_t nr;
+    assert_int_equal(db_progress(db, lesson_session_user_id(s), "test.e2e", &rows, &nr, &e), 0);
+    bool seen = false;
+    for (size_t i = 0; i < nr; i++)
+        if (strcmp(rows[i].question_id, "speedup") == 0) {
+            seen = true;
+            assert_int_equal(rows[i].attempts, 2);
+            assert_true(rows[i].best == 1.0);
+        }
+    assert_true(seen);
+    db_progress_free(rows, nr);
+
+    char *out = tmp_path("export");
+    assert_int_equal(lesson_pack_export(db, "test.e2e", out, &e), 0);
+    struct lesson_src back;
+    assert_int_equal(lesson_src_read(out, &back, &e), 0);
+    assert_int_equal(back.n, src.n);
+    for (size_t i = 0; i < src.n; i++) {
+        assert_string_equal(back.files[i].path, src.files[i].path);
+        assert_int_equal(back.files[i].len, src.files[i].len);
+        assert_memory_equal(back.files[i].data, src.files[i].data, src.files[i].len);
+    }
+    assert_int_equal(lesson_pack_export(db, "test.e2e", out, &e), CORE_ERR_CONFLICT);
+    lesson_src_fini(&back);
+    lesson_src_fini(&src);
+    lesson_session_free(s);
+    db_close(db);
+    free(out);
+    free(dbp);
+}
+
+static void test_broken_pack_not_imported(void **state)
+{
+    (void)state;
+    char *dir = tmp_path("broken");
+    write_file(dir, "pack.lua",
+               "pack { id = \"t.broken\", title = \"B\", version = \"1\", lessons = {\"l.lua\"} }\n");
+    write_file(dir, "l.lua", "lesson { id = \"l\", title = \"L\" }\nquestion { id = \"q\", "
+                             "kind = \"numeric\", prompt = \"?\", answer = 1,\n"
+                             "examples = { { \"2\", 1 } } }\n");
+    char *dbp = tmp_path("broken.db");
+    struct db *db;
+    struct core_err e = {0};
+    assert_int_equal(db_open(&db, dbp, &e), 0);
+    struct lesson_src src;
+    assert_int_equal(lesson_src_read(dir, &src, &e), 0);
+    struct lesson_check c;
+    assert_int_equal(lesson_pack_import(db, &src, false, &c, NULL, &e), CORE_ERR_INVALID);
+    assert_true(c.problems.n >= 1);
+    assert_non_null(strstr(c.problems.items[0], "l.lua:2"));
+    lesson_check_fini(&c);
+    struct db_pack p;
+    assert_int_equal(db_pack_get(db, "t.broken", &p, &e), CORE_ERR_NOTFOUND);
+    lesson_src_fini(&src);
+    db_close(db);
+    free(dbp);
+    free(dir);
+}
+
+int main(void)
+{
+    const char *t = getenv("WB_TEST_TMP");
+    snprintf(tmpdir, sizeof tmpdir, "%s/lessons-%ld", t ? t : "/tmp", (long)getpid());
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_src_read),
+        cmocka_unit_test(test_builtin_checks_clean),
+        cmocka_unit_test(test_import_answer_regrade_export),
+        cmocka_unit_test(test_broken_pack_not_imported),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
