@@ -24,7 +24,10 @@ enum cli_exit {
     CLI_EXIT_UNREADABLE = 3,/* `answer`: the answer could not be read (nothing scored) */
     CLI_EXIT_PACK = 4,      /* a pack or grader script is invalid or failed */
     CLI_EXIT_NOTFOUND = 5,  /* no such lesson, question or pack */
-    CLI_EXIT_STORE = 6      /* the store, a file, or Warpbench itself failed */
+    CLI_EXIT_STORE = 6,     /* the store, a file, or Warpbench itself failed */
+    CLI_EXIT_CONFLICT = 7   /* the request conflicts with what is stored (a pack version
+                               imported with other content, an export target that exists,
+                               a store made by a newer Warpbench) */
 };
 
 /* Global options and lazily opened resources. */

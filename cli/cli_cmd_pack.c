@@ -126,8 +126,21 @@ static int pack_export(struct cli_ctx *cx, struct cli_args *a, const struct cli_
     struct core_err e = {0};
     if (lesson_pack_export(cx->db, a->argv[0], a->argv[1], &e) != CORE_OK)
         return cli_fail(&e);
-    if (!cx->json)
+    if (cx->json) {
+        struct core_buf b;
+        core_buf_init(&b);
+        struct core_json j;
+        core_json_init(&j, &b);
+        core_json_obj_begin(&j);
+        core_json_key(&j, "pack");
+        core_json_str(&j, a->argv[0]);
+        core_json_key(&j, "dir");
+        core_json_str(&j, a->argv[1]);
+        core_json_obj_end(&j);
+        cli_json_print(&b);
+    } else {
         printf("exported %s to %s\n", a->argv[0], a->argv[1]);
+    }
     return CLI_EXIT_OK;
 }
 
@@ -192,7 +205,24 @@ static int pack_regrade(struct cli_ctx *cx, struct cli_args *a, const struct cli
     double t0 = core_time_mono();
     if (lesson_regrade(cx->session, a->argv[0], &n, &e) != CORE_OK)
         return cli_fail(&e);
-    printf("re-graded %zu attempts of %s in %.2f s\n", n, a->argv[0], core_time_mono() - t0);
+    double secs = core_time_mono() - t0;
+    if (cx->json) {
+        struct core_buf b;
+        core_buf_init(&b);
+        struct core_json j;
+        core_json_init(&j, &b);
+        core_json_obj_begin(&j);
+        core_json_key(&j, "pack");
+        core_json_str(&j, a->argv[0]);
+        core_json_key(&j, "regraded");
+        core_json_int(&j, (long long)n);
+        core_json_key(&j, "seconds");
+        core_json_num(&j, secs);
+        core_json_obj_end(&j);
+        cli_json_print(&b);
+    } else {
+        printf("re-graded %zu attempts of %s in %.2f s\n", n, a->argv[0], secs);
+    }
     return CLI_EXIT_OK;
 }
 

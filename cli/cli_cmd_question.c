@@ -88,7 +88,11 @@ int cli_cmd_question(struct cli_ctx *cx, struct cli_args *a)
         printf("\n%s\n", v.v.prompt);
         for (size_t i = 0; i < v.v.n_choices; i++)
             printf("  %c) %s\n", i < 26 ? (char)('a' + i) : '?', v.v.choices[i]);
-        if (v.v.unit && v.v.unit[0])
+        if (v.v.unit && (strcmp(v.v.unit, "x") == 0 || strcmp(v.v.unit, "×") == 0))
+            printf("\n(a ratio: write it as 2.5 or 2.5x)\n");
+        else if (v.v.unit && strcmp(v.v.unit, "%") == 0)
+            printf("\n(in per cent: write 56 or 56%%)\n");
+        else if (v.v.unit && v.v.unit[0])
             printf("\n(answer in %s; other units of the same kind are converted)\n", v.v.unit);
         if (v.v.needs_lab)
             printf("\nThis question uses your own measurements: %s\n", v.v.needs_lab);
@@ -97,22 +101,33 @@ int cli_cmd_question(struct cli_ctx *cx, struct cli_args *a)
         if (shown < v.v.n_hints)
             printf("\n%zu hint%s available: add --hints %zu\n", v.v.n_hints - shown,
                    v.v.n_hints - shown == 1 ? "" : "s", shown + 1);
-        printf("\nanswer: warpbench answer %s 'YOUR ANSWER'%s\n", v.q.id,
-               variant != 1 ? " --variant N" : "");
+        if (variant != 1)
+            printf("\nanswer: warpbench answer %s:%s 'YOUR ANSWER' --variant %d\n", v.q.pack_id,
+                   v.q.id, variant);
+        else
+            printf("\nanswer: warpbench answer %s:%s 'YOUR ANSWER'\n", v.q.pack_id, v.q.id);
     }
     lesson_question_view_fini(&v);
     return CLI_EXIT_OK;
 }
 
-/* Reads all of stdin (for `answer QID -`: design answers span lines). */
+#define MAX_ANSWER_BYTES (64u << 10)
+
+/* Reads all of stdin (for `answer QID -`: design answers span lines).
+ * NULL when it is longer than MAX_ANSWER_BYTES or holds a NUL byte. */
 static char *read_stdin(void)
 {
     struct core_buf b;
     core_buf_init(&b);
     char chunk[4096];
     size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, stdin)) > 0 && b.len < (1u << 20))
+    while ((n = fread(chunk, 1, sizeof chunk, stdin)) > 0) {
+        if (b.len + n > MAX_ANSWER_BYTES || memchr(chunk, '\0', n)) {
+            core_buf_fini(&b);
+            return NULL;
+        }
         core_buf_append(&b, chunk, n);
+    }
     return core_buf_steal(&b);
 }
 
@@ -129,6 +144,9 @@ int cli_cmd_answer(struct cli_ctx *cx, struct cli_args *a)
     char *answer;
     if (a->argc == 2 && strcmp(a->argv[1], "-") == 0) {
         answer = read_stdin();
+        if (!answer)
+            return cli_usage(cmd, "the answer on standard input is longer than %u KiB or is "
+                                  "not text", MAX_ANSWER_BYTES >> 10);
     } else {
         struct core_buf b;
         core_buf_init(&b);

@@ -54,8 +54,11 @@ static void print_help(FILE *f)
                "  1  answer graded, not full marks     5  no such lesson, question or pack\n"
                "  2  usage error                       6  store, file or internal error\n"
                "  3  answer could not be read (nothing was scored)\n"
+               "  7  conflicts with the store (pack version imported with other content,\n"
+               "     export target exists, store made by a newer Warpbench)\n"
                "\nQuestion ids (QID) are \"pack:question\" or just \"question\" when unique.\n"
-               "Answers may be expressions with units: '1/(0.2+0.8/4)', '320 ms', '56%%'.\n");
+               "Answers may be expressions with units: '1/(0.2+0.8/4)', '320 ms', '56%%'.\n"
+               "Put -- before an answer that itself starts with --.\n");
 }
 
 int cli_exit_for(int code)
@@ -65,8 +68,8 @@ int cli_exit_for(int code)
     case CORE_ERR_USAGE: return CLI_EXIT_USAGE;
     case CORE_ERR_INVALID:
     case CORE_ERR_SCRIPT:
-    case CORE_ERR_LIMIT:
-    case CORE_ERR_CONFLICT: return CLI_EXIT_PACK;
+    case CORE_ERR_LIMIT: return CLI_EXIT_PACK;
+    case CORE_ERR_CONFLICT: return CLI_EXIT_CONFLICT;
     case CORE_ERR_NOTFOUND: return CLI_EXIT_NOTFOUND;
     default: return CLI_EXIT_STORE;
     }
@@ -191,8 +194,11 @@ int cli_open_session(struct cli_ctx *cx)
     if (rc != 0 || cx->session)
         return rc;
     struct core_err e = {0};
-    if (lesson_session_new(&cx->session, cx->db, cx->user, &e) != CORE_OK)
+    if (lesson_session_new(&cx->session, cx->db, cx->user, &e) != CORE_OK) {
+        if (e.code == CORE_ERR_INVALID) /* the name given with --user */
+            e.code = CORE_ERR_USAGE;
         return cli_fail(&e);
+    }
     return 0;
 }
 
@@ -247,8 +253,10 @@ int main(int argc, char **argv)
 
     if (a.argc == 0) {
         /* No command: until the TUI lands, show where the student stands. */
-        print_help(stdout);
-        printf("\n");
+        if (!cx.json) {
+            print_help(stdout);
+            printf("\n");
+        }
         struct cli_args none = {0, NULL};
         rc = cli_cmd_lessons(&cx, &none);
         goto out;

@@ -20,11 +20,15 @@ int core_file_read(const char *path, size_t max_bytes, char **out, size_t *len,
         return core_err_set(err, errno == ENOENT ? CORE_ERR_NOTFOUND : CORE_ERR_IO,
                             "%s: %s", path, strerror(errno));
     struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (fstat(fd, &st) != 0) {
         int e = errno;
         close(fd);
+        return core_err_set(err, CORE_ERR_IO, "%s: %s", path, strerror(e));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
         return core_err_set(err, CORE_ERR_IO, "%s: %s", path,
-                            S_ISDIR(st.st_mode) ? "is a directory" : strerror(e));
+                            S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
     }
     if ((size_t)st.st_size > max_bytes) {
         close(fd);
@@ -102,6 +106,8 @@ out:
 
 int core_mkdir_p(const char *path, struct core_err *err)
 {
+    if (!path[0])
+        return CORE_OK; /* the current directory exists */
     char *p = core_xstrdup(path);
     int rc = CORE_OK;
     for (char *s = p + 1; *s; s++) {
@@ -123,6 +129,8 @@ out:
 
 char *core_path_join(const char *dir, const char *name)
 {
+    if (!dir[0])
+        return core_xstrdup(name); /* "" is the current directory, never "/" */
     size_t dl = strlen(dir);
     while (dl > 1 && dir[dl - 1] == '/')
         dl--;

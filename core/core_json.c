@@ -130,6 +130,12 @@ void core_json_num(struct core_json *j, double v)
         if (strtod(tmp, NULL) == v)
             break;
     }
+    /* A locale with a decimal comma (the TUI calls setlocale) must not leak
+     * into JSON: the representation chosen above is the same digits either
+     * way, so only the separator is put back. */
+    for (char *c = tmp; *c; c++)
+        if (*c == ',')
+            *c = '.';
     core_buf_puts(j->out, tmp);
 }
 

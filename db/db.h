@@ -218,7 +218,7 @@ int db_question_list(struct db *db, const char *pack_id, const char *lesson_id,
                      struct db_question **out, size_t *n, struct core_err *err);
 
 /* Finds a question by id. `qid` is either "pack_id:question_id" or a bare
- * question id; a bare id that exists in several packs is CORE_ERR_CONFLICT
+ * question id; a bare id that exists in several packs is CORE_ERR_USAGE
  * naming them, an unknown one CORE_ERR_NOTFOUND. */
 int db_question_find(struct db *db, const char *qid, struct db_question *out,
                      struct core_err *err);
@@ -280,6 +280,10 @@ void db_attempts_free(struct db_attempt *a, size_t n);
 int db_attempt_list(struct db *db, int64_t user_id, const char *pack_id,
                     const char *question_id, struct db_attempt **out, size_t *n,
                     struct core_err *err);
+
+/* Counts a user's valid original attempts at one question into *n. */
+int db_attempt_count(struct db *db, int64_t user_id, const char *pack_id,
+                     const char *question_id, int *n, struct core_err *err);
 
 /* Calls fn for every original (non-regrade) attempt of a pack, oldest first,
  * with the attempt borrowed for the duration of the call. fn returns 0 to go

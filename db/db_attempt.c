@@ -212,24 +212,50 @@ int db_attempt_each(struct db *db, const char *pack_id,
     return rc;
 }
 
+static const char sql_count[] =
+    "SELECT count(*) FROM attempts WHERE user_id = ?1 AND pack_id = ?2 AND question_id = ?3 "
+    "AND regrade_of IS NULL AND valid";
+
+int db_attempt_count(struct db *db, int64_t user_id, const char *pack_id,
+                     const char *question_id, int *n, struct core_err *err)
+{
+    sqlite3_stmt *st;
+    *n = 0;
+    int rc = db_stmt(db, sql_count, &st, err);
+    if (rc)
+        return rc;
+    int src = db_bindf(st, "Itt", user_id, pack_id, question_id);
+    if (src == SQLITE_OK)
+        src = sqlite3_step(st);
+    if (src == SQLITE_ROW)
+        *n = sqlite3_column_int(st, 0);
+    else
+        rc = db_fail(db, err, src, "counting attempts at %s:%s", pack_id, question_id);
+    db_stmt_done(st);
+    return rc;
+}
+
 /* ---- progress ------------------------------------------------------------ */
 
 /* eff: each original attempt with the validity and score of its latest
  * re-grade (or its own when never re-graded); agg: per question, the valid
- * ones counted and the best of them. */
+ * ones counted and the best of them as a fraction of what they were graded
+ * out of, so an attempt from an older revision with other points counts at
+ * the current question's points. */
 static const char sql_progress[] =
     "WITH eff AS ("
     "  SELECT a.pack_id, a.question_id, coalesce(r.valid, a.valid) AS valid, "
-    "         coalesce(r.score, a.score) AS score "
+    "         coalesce(r.score, a.score) AS score, coalesce(r.max, a.max) AS max "
     "  FROM attempts a LEFT JOIN attempts r ON r.id = "
     "    (SELECT max(x.id) FROM attempts x WHERE x.regrade_of = a.id) "
     "  WHERE a.user_id = ?1 AND a.regrade_of IS NULL AND (?2 IS NULL OR a.pack_id = ?2)"
     "), agg AS ("
-    "  SELECT pack_id, question_id, count(*) AS n, max(score) AS best "
+    "  SELECT pack_id, question_id, count(*) AS n, "
+    "         max(CASE WHEN max > 0 THEN score / max ELSE 0 END) AS frac "
     "  FROM eff WHERE valid GROUP BY pack_id, question_id"
     ") "
     "SELECT q.pack_id, q.lesson_id, q.id, q.topics, q.rubric, q.points, "
-    "       coalesce(agg.n, 0), coalesce(agg.best, 0) "
+    "       coalesce(agg.n, 0), coalesce(agg.frac, 0) * q.points "
     "FROM questions q JOIN lessons l ON l.pack_id = q.pack_id AND l.id = q.lesson_id "
     "LEFT JOIN agg ON agg.pack_id = q.pack_id AND agg.question_id = q.id "
     "WHERE ?2 IS NULL OR q.pack_id = ?2 "

@@ -36,8 +36,10 @@ int db_labrun_begin(struct db *db, int64_t user_id, const char *lab, const char 
                       db_bindf(st, "Itttt", user_id, lab, params_json ? params_json : "{}",
                                machine_json ? machine_json : "{}", now),
                       "starting a lab run record", err);
-    if (rc)
-        return core_err_prefix(err, "lab %s", lab);
+    if (rc) {
+        core_err_prefix(err, "lab %s", lab);
+        return rc;
+    }
     if (run_id)
         *run_id = sqlite3_last_insert_rowid(db->h);
     return 0;

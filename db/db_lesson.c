@@ -285,7 +285,7 @@ int db_question_find(struct db *db, const char *qid, struct db_question *out, st
                 core_buf_puts(&packs, ", ");
                 core_buf_puts(&packs, db_col_text(st, 0));
             } while ((src = sqlite3_step(st)) == SQLITE_ROW);
-            rc = core_err_set(err, CORE_ERR_CONFLICT,
+            rc = core_err_set(err, CORE_ERR_USAGE,
                               "question id '%s' is in several packs (%s); write PACK:%s", id,
                               packs.data, id);
             core_buf_fini(&packs);

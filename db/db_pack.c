@@ -104,6 +104,8 @@ static const char sql_current[] =
 static const char sql_pack_exists[] = "SELECT 1 FROM packs WHERE id = ?1";
 static const char sql_version_taken[] =
     "SELECT 1 FROM pack_revs WHERE pack_id = ?1 AND version = ?2 AND digest <> ?3 LIMIT 1";
+static const char sql_digest_seen[] =
+    "SELECT version FROM pack_revs WHERE pack_id = ?1 AND digest = ?2 ORDER BY id DESC LIMIT 1";
 static const char sql_pack_add[] =
     "INSERT INTO packs(id, rev_id, created_at) VALUES (?1, NULL, ?2)";
 static const char sql_rev_add[] =
@@ -185,6 +187,27 @@ static int current_rev(struct db *db, const char *id, bool *exists, int64_t *cur
     return rc;
 }
 
+/* An earlier revision with exactly this content: *version gets its version
+ * (caller frees), NULL when there is none. */
+static int digest_seen(struct db *db, const char *pack_id, const char *digest, char **version,
+                       struct core_err *err)
+{
+    sqlite3_stmt *st;
+    *version = NULL;
+    int rc = db_stmt(db, sql_digest_seen, &st, err);
+    if (rc)
+        return rc;
+    int src = db_bindf(st, "tt", pack_id, digest);
+    if (src == SQLITE_OK)
+        src = sqlite3_step(st);
+    if (src == SQLITE_ROW)
+        *version = db_col_dup(st, 0);
+    else if (src != SQLITE_DONE)
+        rc = db_fail(db, err, src, "looking up earlier revisions of pack %s", pack_id);
+    db_stmt_done(st);
+    return rc;
+}
+
 static int version_taken(struct db *db, const struct db_pack_in *in, const char *digest,
                          bool *taken, struct core_err *err)
 {
@@ -238,8 +261,10 @@ static int store_revision(struct db *db, const struct db_pack_in *in, bool exist
             return rc;
         rc = db_step_done(db, st, db_bindf(st, "Itbt", *rev, f->path, f->data, f->len, sha),
                           "storing a pack file", err);
-        if (rc)
-            return core_err_prefix(err, "file %s", f->path);
+        if (rc) {
+            core_err_prefix(err, "file %s", f->path);
+            return rc;
+        }
     }
     rc = db_stmt(db, sql_pack_point, &st, err);
     if (!rc)
@@ -267,8 +292,10 @@ static int store_content(struct db *db, const struct db_pack_in *in, struct core
             return rc;
         rc = db_step_done(db, st, db_bindf(st, "ttitt", in->id, l->id, (int)i, l->title, l->file),
                           "adding a lesson", err);
-        if (rc)
-            return core_err_prefix(err, "lesson %s", l->id);
+        if (rc) {
+            core_err_prefix(err, "lesson %s", l->id);
+            return rc;
+        }
     }
     for (size_t i = 0; i < in->n_pages; i++) {
         const struct db_page_in *p = &in->pages[i];
@@ -277,8 +304,10 @@ static int store_content(struct db *db, const struct db_pack_in *in, struct core
             return rc;
         rc = db_step_done(db, st, db_bindf(st, "tttt", in->id, p->lesson_id, p->title, p->markdown),
                           "adding a page", err);
-        if (rc)
-            return core_err_prefix(err, "page %zu (lesson %s)", i + 1, p->lesson_id);
+        if (rc) {
+            core_err_prefix(err, "page %zu (lesson %s)", i + 1, p->lesson_id);
+            return rc;
+        }
     }
     for (size_t i = 0; i < in->n_questions; i++) {
         const struct db_question_in *q = &in->questions[i];
@@ -291,8 +320,10 @@ static int store_content(struct db *db, const struct db_pack_in *in, struct core
                                    q->rubric ? q->rubric : "", q->lab, q->file, q->line,
                                    q->page_after),
                           "adding a question", err);
-        if (rc)
-            return core_err_prefix(err, "question %s", q->id);
+        if (rc) {
+            core_err_prefix(err, "question %s", q->id);
+            return rc;
+        }
     }
 
     rc = db_stmt(db, sql_page_after_bad, &st, err);
@@ -353,6 +384,22 @@ int db_pack_import(struct db *db, const struct db_pack_in *in, bool force,
     if (rev && strcmp(cur_digest, digest) == 0) {
         res = DB_IMPORT_UNCHANGED;
         goto out; /* nothing written: the rollback below just ends the read */
+    }
+    if (!force && exists) {
+        /* Importing an older revision again would silently roll the pack
+         * back: make that a deliberate act. */
+        char *old_version = NULL;
+        rc = digest_seen(db, in->id, digest, &old_version, err);
+        if (rc)
+            goto out;
+        if (old_version) {
+            rc = core_err_set(err, CORE_ERR_CONFLICT,
+                              "pack %s: this content was imported before as version %s and "
+                              "has since been replaced; pass --force to go back to it",
+                              in->id, old_version);
+            free(old_version);
+            goto out;
+        }
     }
     if (!force) {
         bool taken;

@@ -19,6 +19,10 @@ int db_stmt(struct db *db, const char *sql, sqlite3_stmt **out, struct core_err 
     /* A linear scan over a few dozen pointers costs nothing next to a step. */
     for (size_t i = 0; i < db->n_stmts; i++) {
         if (db->stmts[i].sql == sql) {
+            /* Callers finish with db_stmt_done, but a reset here makes a
+             * forgotten one harmless instead of a MISUSE on the next bind. */
+            sqlite3_reset(db->stmts[i].st);
+            sqlite3_clear_bindings(db->stmts[i].st);
             *out = db->stmts[i].st;
             return 0;
         }
@@ -140,7 +144,11 @@ int db_fail(struct db *db, struct core_err *err, int rc, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(ctx, sizeof ctx, fmt, ap);
     va_end(ap);
-    const char *msg = db && db->h ? sqlite3_errmsg(db->h) : sqlite3_errstr(rc);
+    /* The handle's message belongs to its last call; a code we produced
+     * ourselves (a bind range check) is described by the code alone. */
+    const char *msg = db && db->h && sqlite3_extended_errcode(db->h) == rc
+                          ? sqlite3_errmsg(db->h)
+                          : sqlite3_errstr(rc);
     return core_err_set(err, code, "%s: %s", ctx, msg);
 }
 

@@ -981,7 +981,19 @@ static void grade_numeric(lua_State *L, struct job *j, const char *answer)
         }
     }
     lua_pop(L, 1);
-    set_score(r, 0, "Incorrect.");
+    /* Say how close counts, not where the answer lies. */
+    char fb[256];
+    int at = snprintf(fb, sizeof fb, "Not within the accepted tolerance (");
+    if (tol.rel > 0)
+        at += snprintf(fb + at, sizeof fb - (size_t)at, "±%g%%", tol.rel * 100);
+    if (tol.abs > 0)
+        at += snprintf(fb + at, sizeof fb - (size_t)at, "%s±%g%s%s", tol.rel > 0 ? " or " : "",
+                       tol.abs, q->unit && q->unit[0] ? " " : "", q->unit ? q->unit : "");
+    if (tol.sig > 0)
+        at += snprintf(fb + at, sizeof fb - (size_t)at, "%s%d significant figures",
+                       tol.rel > 0 || tol.abs > 0 ? ", or the same " : "the same ", tol.sig);
+    snprintf(fb + at, sizeof fb - (size_t)at, "). Check the formula and the arithmetic.");
+    set_score(r, 0, fb);
 }
 
 static void grade_choice(lua_State *L, struct job *j, const char *answer)

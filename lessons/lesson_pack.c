@@ -129,36 +129,57 @@ out:
     return rc;
 }
 
+/* Compares two version strings part by part ("0.10.0" > "0.9.1"): parts
+ * that are both numbers compare as numbers, others as text. */
+static int version_cmp(const char *a, const char *b)
+{
+    while (*a || *b) {
+        size_t la = strcspn(a, ".-"), lb = strcspn(b, ".-");
+        bool na = la > 0 && strspn(a, "0123456789") >= la;
+        bool nb = lb > 0 && strspn(b, "0123456789") >= lb;
+        int c;
+        if (na && nb) {
+            c = (int)(strtoull(a, NULL, 10) > strtoull(b, NULL, 10)) -
+                (int)(strtoull(a, NULL, 10) < strtoull(b, NULL, 10));
+        } else {
+            c = strncmp(a, b, la < lb ? la : lb);
+            if (c == 0)
+                c = (la > lb) - (la < lb);
+        }
+        if (c != 0)
+            return c;
+        a += la + (a[la] != '\0');
+        b += lb + (b[lb] != '\0');
+    }
+    return 0;
+}
+
 int lesson_builtin_ensure(struct db *db, enum db_import_result *result, struct core_err *err)
 {
-    struct lesson_src src;
-    lesson_src_builtin(&src);
-    struct db_file_in *files = core_xcalloc(src.n ? src.n : 1, sizeof *files);
-    for (size_t i = 0; i < src.n; i++)
-        files[i] = (struct db_file_in){src.files[i].path, src.files[i].data, src.files[i].len};
-    char digest[65];
-    db_pack_digest(files, src.n, digest);
-    free(files);
-
-    /* Every command calls this, so the common case (the store already holds
-     * exactly this content) must not load and self-test the pack. */
-    struct lesson_check check;
-    int rc = CORE_OK;
     struct db_pack have = {0};
-    if (src.n > 0 && db_pack_get(db, "warpbench.core", &have, NULL) == CORE_OK &&
-        have.digest && strcmp(have.digest, digest) == 0) {
-        if (result)
-            *result = DB_IMPORT_UNCHANGED;
+    struct lesson_check check = {0};
+    struct lesson_src src = {0};
+    enum db_import_result res = DB_IMPORT_UNCHANGED;
+    int rc = db_pack_get(db, WB_BUILTIN_ID, &have, err);
+    bool absent = rc == CORE_ERR_NOTFOUND;
+    if (rc != CORE_OK && !absent)
         goto out;
-    }
-    /* The built-in pack follows the binary: a newer build's content replaces
-     * the stored one even when its version string was not raised. */
-    rc = lesson_pack_import(db, &src, true, &check, result, err);
+    rc = CORE_OK;
+    /* Every command calls this, so the common case must not load the pack.
+     * The stored copy is kept when it is the same version or newer: an
+     * instructor may have imported their own edition of the built-in pack,
+     * and an older binary must not downgrade a store. */
+    if (!absent && version_cmp(WB_BUILTIN_VERSION, have.version) <= 0)
+        goto out;
+    lesson_src_builtin(&src);
+    rc = lesson_pack_import(db, &src, !absent, &check, &res, err);
     if (rc != CORE_OK)
         core_err_prefix(err, "built-in pack");
-    lesson_check_fini(&check);
 out:
-    db_pack_fini(&have);
+    if (result)
+        *result = res;
+    lesson_check_fini(&check);
     lesson_src_fini(&src);
+    db_pack_fini(&have);
     return rc;
 }

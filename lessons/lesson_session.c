@@ -76,8 +76,10 @@ int lesson_session_pack(struct lesson_session *s, int64_t rev_id, struct grader_
     rc = grader_pack_new(&p, gf, n, &lim, NULL, err);
     free(gf);
     db_files_free(files, n);
-    if (rc != CORE_OK)
-        return core_err_prefix(err, "stored pack revision %lld", (long long)rev_id);
+    if (rc != CORE_OK) {
+        core_err_prefix(err, "stored pack revision %lld", (long long)rev_id);
+        return rc;
+    }
     s->cache = core_xrealloc(s->cache, (s->n_cache + 1) * sizeof *s->cache);
     s->cache[s->n_cache++] = (struct cached_pack){rev_id, p};
     *out = p;
@@ -91,8 +93,9 @@ void lesson_question_view_fini(struct lesson_question_view *v)
     memset(v, 0, sizeof *v);
 }
 
-/* Fills the grading context of question q; lab runs are looked up by the
- * caller (see lab_ctx) and live as long as `run`. */
+/* Fills the grading context. Lab runs are not passed yet: the lab framework
+ * (a later issue) records them, and until then a lab-linked question tells
+ * the student which lab to run. */
 static void make_ctx(struct lesson_session *s, int variant, const struct grader_lab_run *run,
                      struct grader_ctx *ctx)
 {
@@ -141,8 +144,6 @@ int lesson_answer(struct lesson_session *s, const char *qid, int variant, const 
     if (variant < 1)
         return core_err_set(err, CORE_ERR_USAGE, "variant must be 1 or more, not %d", variant);
     struct db_question q = {0};
-    struct db_attempt *hist = NULL;
-    size_t n_hist = 0;
     int rc = db_question_find(s->db, qid, &q, err);
     if (rc != CORE_OK)
         goto out;
@@ -164,16 +165,14 @@ int lesson_answer(struct lesson_session *s, const char *qid, int variant, const 
     rc = db_attempt_insert(s->db, &in, &out->attempt_id, err);
     if (rc != CORE_OK)
         goto out;
-    rc = db_attempt_list(s->db, s->user_id, q.pack_id, q.id, &hist, &n_hist, err);
-    if (rc != CORE_OK)
-        goto out;
-    for (size_t i = 0; i < n_hist; i++)
-        out->attempt_no += hist[i].valid;
+    /* The attempt is committed: a failure to count it must not report the
+     * answer as lost, so the count is best effort. */
+    if (db_attempt_count(s->db, s->user_id, q.pack_id, q.id, &out->attempt_no, NULL) != CORE_OK)
+        out->attempt_no = 0;
     out->pack_id = core_xstrdup(q.pack_id);
     out->question_id = core_xstrdup(q.id);
     out->variant = variant;
 out:
-    db_attempts_free(hist, n_hist);
     db_question_fini(&q);
     if (rc != CORE_OK)
         lesson_answer_result_fini(out);
@@ -187,7 +186,7 @@ struct regrade {
     struct grader_pack *pack;
     struct db_attempt_in *out;
     char **strings; /* owned copies the db_attempt_in rows point at */
-    size_t n, cap, n_str;
+    size_t n, cap, n_str, cap_str;
     struct core_err *err;
     int rc;
 };
@@ -196,7 +195,10 @@ static char *keep(struct regrade *g, const char *str)
 {
     if (!str)
         return NULL;
-    g->strings = core_xrealloc(g->strings, (g->n_str + 1) * sizeof *g->strings);
+    if (g->n_str == g->cap_str) {
+        g->cap_str = g->cap_str ? 2 * g->cap_str : 1024;
+        g->strings = core_xrealloc(g->strings, g->cap_str * sizeof *g->strings);
+    }
     return g->strings[g->n_str++] = core_xstrdup(str);
 }
 

@@ -154,6 +154,8 @@ int lesson_pack_export(struct db *db, const char *pack_id, const char *dir, stru
     struct db_pack pack = {0};
     struct db_file *files = NULL;
     size_t n = 0;
+    if (!dir[0])
+        return core_err_set(err, CORE_ERR_USAGE, "export needs a folder to write into");
     int rc = db_pack_get(db, pack_id, &pack, err);
     if (rc != CORE_OK)
         goto out;
@@ -179,9 +181,11 @@ int lesson_pack_export(struct db *db, const char *pack_id, const char *dir, stru
     for (size_t i = 0; i < n && rc == CORE_OK; i++) {
         char *full = core_path_join(dir, files[i].path);
         char *slash = strrchr(full, '/');
-        *slash = '\0';
-        rc = core_mkdir_p(full, err);
-        *slash = '/';
+        if (slash) {
+            *slash = '\0';
+            rc = core_mkdir_p(full, err);
+            *slash = '/';
+        }
         if (rc == CORE_OK)
             rc = core_file_write_atomic(full, files[i].data, files[i].len, err);
         free(full);

@@ -660,8 +660,14 @@ static void test_pack_import_lifecycle(void **state)
     assert_string_equal(p.version, "2");
     db_pack_fini(&p);
 
-    /* Back to version 1's exact content: a new revision, not a conflict. */
-    int64_t rev4 = import_ok(db, &f1.in, false, DB_IMPORT_REPLACED);
+    /* Back to version 1's exact content: a silent roll-back is refused, a
+     * forced one is a new revision. */
+    assert_int_equal(db_pack_import(db, &f1.in, false, NULL, NULL, &err), CORE_ERR_CONFLICT);
+    assert_non_null(strstr(err.msg, "--force"));
+    assert_int_equal(db_pack_get(db, "scaling", &p, &err), 0);
+    assert_int_equal(p.rev_id, rev3);
+    db_pack_fini(&p);
+    int64_t rev4 = import_ok(db, &f1.in, true, DB_IMPORT_REPLACED);
     assert_true(rev4 > rev3);
     assert_int_equal(db_question_find(db, "scaled", &q, &err), 0);
     db_question_fini(&q);
@@ -880,7 +886,7 @@ static void test_question_find(void **state)
     int64_t revb = import_ok(db, &b.in, false, DB_IMPORT_NEW);
 
     struct db_question q;
-    assert_int_equal(db_question_find(db, "speedup", &q, &err), CORE_ERR_CONFLICT);
+    assert_int_equal(db_question_find(db, "speedup", &q, &err), CORE_ERR_USAGE);
     assert_non_null(strstr(err.msg, "pa"));
     assert_non_null(strstr(err.msg, "pb"));
     assert_null(q.id);
@@ -1069,7 +1075,8 @@ static void test_progress_with_regrades(void **state)
     attempt_ok(db, &in);
 
     /* a1: 0.9 -> 1.0 -> 0.4 (latest counts); a2: 0.7 -> 0.5; a3: invalid ->
-     * valid 0.6. Best is therefore 0.6 over 3 valid attempts. */
+     * valid 0.6. Best is therefore 0.6 of max 1 over 3 valid attempts, which
+     * counts as 0.6 of the question's 2 points: 1.2. */
     struct db_attempt_in rg[4] = {
         attempt_make(u, "scaling", "speedup", rev, 1.0, true),
         attempt_make(u, "scaling", "speedup", rev, 0.5, true),
@@ -1093,7 +1100,7 @@ static void test_progress_with_regrades(void **state)
     assert_string_equal(r[0].rubric, "theory");
     assert_true(r[0].points == 2.0);
     assert_int_equal(r[0].attempts, 3);
-    assert_true(r[0].best > 0.6 - 1e-12 && r[0].best < 0.6 + 1e-12);
+    assert_true(r[0].best > 1.2 - 1e-12 && r[0].best < 1.2 + 1e-12);
     assert_true(r[0].answered);
     assert_string_equal(r[1].question_id, "fmax");
     assert_int_equal(r[1].attempts, 1);
@@ -1108,7 +1115,7 @@ static void test_progress_with_regrades(void **state)
     assert_int_equal(db_progress(db, v, "scaling", &r, &n, &err), 0);
     assert_int_equal(n, 3);
     assert_int_equal(r[0].attempts, 1);
-    assert_true(r[0].best == 1.0);
+    assert_true(r[0].best == 2.0); /* full marks (1 of max 1) = the 2 points */
     db_progress_free(r, n);
     assert_int_equal(db_progress(db, u, "nope", &r, &n, &err), CORE_ERR_NOTFOUND);
 
@@ -1140,8 +1147,8 @@ static void test_progress_with_regrades(void **state)
     assert_false(c.saw_regrade);
     assert_int_equal(db_progress(db, u, "scaling", &r, &n, &err), 0);
     assert_int_equal(r[0].attempts, 3);
-    assert_true(r[0].best == 0.1);
-    assert_true(r[1].best == 0.1);
+    assert_true(r[0].best > 0.2 - 1e-12 && r[0].best < 0.2 + 1e-12); /* 0.1 of max 1 at 2 points */
+    assert_true(r[1].best > 0.1 - 1e-12 && r[1].best < 0.1 + 1e-12); /* 0.1 of max 1 at 1 point */
     db_progress_free(r, n);
     db_close(db);
     free(path);

@@ -159,7 +159,7 @@ static void test_numeric(void **state)
     expect("num", "2.4", 0.5, "Close.");    /* 4% off: the band */
     expect("num", "4", 0, "Linear.");       /* a known mistake, function value */
     expect("num", "2.6", 0, "Known slip."); /* a known mistake beats the band */
-    expect("num", "3", 0, "Incorrect");
+    expect("num", "3", 0, "Not within the accepted tolerance (±1%)");
     expect("num", "abc", INVALID, NULL);
     expect("num", "", INVALID, "Empty");
     expect("num", "   ", INVALID, NULL);

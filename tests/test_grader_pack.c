@@ -469,7 +469,7 @@ static void test_selftest(void **state)
     assert_int_equal(failures, 5);
     assert_int_equal(problems.n, 5);
     assert_string_equal(problems.items[0],
-                        "a.lua:8: question bad: example 2 ('4'): expected 1, got 0 (Incorrect.)");
+                        "a.lua:8: question bad: example 2 ('4'): expected 1, got 0 (Not within the accepted tolerance (±1%). Check the formula and the arithmetic.)");
     assert_non_null(strstr(problems.items[1],
                            "a.lua:8: question bad: example 3 ('abc'): expected 0, "
                            "got invalid ("));

@@ -38,7 +38,7 @@ expect_rc 0 "answer under 1.0.0"
 # Same version, other content: refused, store unchanged.
 sed -i 's/Speedup is the old time/Speedup is the previous time/' "$T/pack/basics.lua"
 run pack import "$T/pack"
-expect_rc 4 "same version, other content"
+expect_rc 7 "same version, other content"
 expect_err "version" "says why"
 
 # A new version replaces the lessons; the old attempt keeps version 1.0.0.
@@ -51,12 +51,28 @@ run --json question test.e2e:speedup
 expect_jq .prompt "A job is 20% serial. Speedup on 4 processors?" "new prompt served"
 expect_sql "select r.version from attempts a join pack_revs r on r.id = a.rev_id where a.question_id='speedup'" "1.0.0" "old attempt keeps its version"
 
+# Importing the 1.0.0 content again would roll the pack back: refused
+# unless forced.
+run pack import "$PACKS/e2e"
+expect_rc 7 "re-import of a replaced revision"
+expect_err "--force" "says how to go back"
+run --json pack import --force "$PACKS/e2e"
+expect_rc 0 "forced roll-back"
+expect_jq .result replaced "rolled back"
+run --json pack import --force "$T/pack"
+expect_rc 0 "forward again"
+
+# Re-grading re-scores every attempt with the current revision.
+run --json pack regrade test.e2e
+expect_rc 0 "regrade"
+expect_jq .regraded 1 "one attempt re-graded"
+
 # Export gives the stored sources back byte for byte.
 run pack export test.e2e "$T/out"
 expect_rc 0 "export"
 diff -r "$T/pack" "$T/out" >/dev/null && ok || fail "export differs from the imported folder"
 run pack export test.e2e "$T/out"
-expect_rc 4 "export refuses to overwrite"
+expect_rc 7 "export refuses to overwrite"
 
 run pack export nosuch "$T/out2"
 expect_rc 5 "export of an unknown pack"
