@@ -1359,12 +1359,52 @@ static void check_fill(lua_State *L, struct job *j)
     lua_settop(L, S_TOP);
 }
 
-/* Reads an example's answer (text, number or function(p, ctx)) into j->graded. */
+/* An ordering example's `order` (declared item numbers, e.g. {1, 2, 3} for
+ * the right order) as the letters this example student would type for the
+ * shuffled display. Pushes the answer text. */
+static void push_order_letters(lua_State *L, struct job *j, int order_idx)
+{
+    size_t n = n_choices(L);
+    size_t shown[MAX_PICKS];
+    if (n == 0 || n > MAX_PICKS)
+        fail_pack(L, j, "example %zu: `order` needs an ordering question", j->example);
+    shuffle(j, n, shown);
+    char letters[2 * MAX_PICKS + 1];
+    size_t m = lua_rawlen(L, order_idx), at = 0;
+    for (size_t i = 1; i <= m && i <= MAX_PICKS; i++) {
+        lua_Integer d = lua_rawgeti(L, order_idx, (lua_Integer)i) == LUA_TNUMBER
+                            ? lua_tointeger(L, -1)
+                            : 0; /* order d */
+        lua_pop(L, 1);
+        size_t k = 0;
+        while (k < n && (lua_Integer)shown[k] + 1 != d)
+            k++;
+        if (k == n)
+            fail_pack(L, j, "example %zu: `order` entry %zu is not an item number (1..%zu)",
+                      j->example, i, n);
+        letters[at++] = (char)('a' + k);
+        letters[at++] = ' ';
+    }
+    letters[at ? at - 1 : 0] = '\0';
+    lua_pushstring(L, letters); /* answer */
+}
+
+/* Reads an example's answer (text, number, function(p, ctx), or for an
+ * ordering question `order`) into j->graded. */
 static void example_answer(lua_State *L, struct job *j)
 {
     if (lua_rawgeti(L, S_EX, 1) == LUA_TNIL) {
         lua_pop(L, 1);
         rawfield(L, S_EX, "answer");
+    }
+    if (lua_type(L, -1) == LUA_TNIL && rawfield(L, S_EX, "order") == LUA_TTABLE) {
+        if (j->q->kind != GRADER_ORDERING)
+            fail_pack(L, j, "example %zu: `order` is only for ordering questions", j->example);
+        push_order_letters(L, j, lua_gettop(L));
+        lua_replace(L, -3); /* drop nil and the order table under the letters */
+        lua_pop(L, 1);
+    } else if (lua_type(L, -1) == LUA_TNIL) {
+        lua_pop(L, 1); /* the absent `order` */
     }
     if (lua_type(L, -1) == LUA_TFUNCTION) {
         lua_pushvalue(L, S_P);

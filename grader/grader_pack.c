@@ -303,6 +303,7 @@ static const struct fspec example_fields[] = {{"answer", T_STR | T_NUM | T_FUN, 
                                               {"score", T_NUM | T_STR, KALL},
                                               {"params", T_TAB, KALL},
                                               {"lab", T_TAB, KALL},
+                                              {"order", T_TAB, KALL},
                                               {NULL, 0, 0}};
 static const struct fspec lab_fields[] = {{"id", T_NUM, KALL},          {"lab", T_STR, KALL},
                                           {"finished_at", T_STR, KALL}, {"params", T_TAB, KALL},
@@ -781,8 +782,12 @@ static void each_example(struct vctx *v, int t, size_t i, void *ud)
     lua_pop(L, 1);
     check_fields(&s, t, example_fields, -1, NULL, 2);
     bool has_answer = has_field(L, t, "answer"), has_score = has_field(L, t, "score");
+    bool has_order = has_field(L, t, "order");
+    if ((pos1 || has_answer) && has_order)
+        vproblem(&s, "gives both an answer and an order: use one");
     if (pos1 && has_answer)
         vproblem(&s, "gives the answer twice (first entry and answer =)");
+    has_answer |= has_order;
     if (pos2 && has_score)
         vproblem(&s, "gives the score twice (second entry and score =)");
     if (!pos1 && !has_answer)

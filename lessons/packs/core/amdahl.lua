@@ -472,6 +472,9 @@ Put these configurations in order of their Amdahl speedup, smallest first.
   -- answers that are unreadable whatever the shuffle are listed here; pack
   -- check also grades the reference order itself (must score 1).
   examples = {
+    { order = { 1, 2, 3, 4, 5 }, score = 1 },    -- the right order, as declared
+    { order = { 2, 1, 3, 4, 5 }, score = 0.8 },  -- one neighbouring pair swapped: 1 - 2*1/10
+    { order = { 5, 4, 3, 2, 1 }, score = 0 },    -- reversed
     { "a b c", "invalid" },       -- too few items
     { "a a b c d", "invalid" },   -- an item twice
     { "a b c d z", "invalid" },   -- no item z

@@ -73,3 +73,16 @@ question {
   },
   examples = { { "shard the keys and go async", 1 }, { "shard the keys", 0.5 }, { "buy a bigger box", 0 } },
 }
+
+question {
+  id = "order",
+  kind = "ordering",
+  prompt = "Order these from fastest to slowest access.",
+  items = { "register", "L1 cache", "main memory" },
+  examples = {
+    { order = { 1, 2, 3 }, score = 1 },
+    { order = { 3, 2, 1 }, score = 0 },
+    { order = { 2, 1, 3 }, score = 1 / 3 },
+    { "a a b", "invalid" },
+  },
+}
