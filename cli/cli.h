@@ -87,6 +87,11 @@ bool cli_parse_int(const char *s, int max, int *out);
 /* Writes a JSON document plus newline to stdout and frees the buffer. */
 void cli_json_print(struct core_buf *b);
 
+/* Starts a JSON object document in b (initialised here) through j. */
+void cli_json_open(struct core_buf *b, struct core_json *j);
+/* Ends the object, prints it and frees b. */
+void cli_json_close(struct core_buf *b, struct core_json *j);
+
 /* The command table lookups (for help). */
 const struct cli_command *cli_command_find(const char *name);
 

@@ -31,10 +31,18 @@ static void answer_text(char *buf, size_t n, int i)
 {
     /* Varied numbers, expressions and units, as students type them. */
     switch (i % 4) {
-    case 0: snprintf(buf, n, "%.3f", 1.0 + (i % 97) * 0.05); break;
-    case 1: snprintf(buf, n, "1/(0.%d+0.8/4)", 1 + i % 9); break;
-    case 2: snprintf(buf, n, "%.2fx", 2.0 + (i % 13) * 0.1); break;
-    default: snprintf(buf, n, "%de-1", 20 + i % 30); break;
+    case 0:
+        snprintf(buf, n, "%.3f", 1.0 + (i % 97) * 0.05);
+        break;
+    case 1:
+        snprintf(buf, n, "1/(0.%d+0.8/4)", 1 + i % 9);
+        break;
+    case 2:
+        snprintf(buf, n, "%.2fx", 2.0 + (i % 13) * 0.1);
+        break;
+    default:
+        snprintf(buf, n, "%de-1", 20 + i % 30);
+        break;
     }
 }
 
@@ -134,10 +142,15 @@ int cli_cmd_bench(struct cli_ctx *cx, struct cli_args *a)
     static char answers[25000][24];
     for (int i = 0; i < n_regrade; i++) {
         answer_text(answers[i], sizeof answers[i], i);
-        batch[i] = (struct db_attempt_in){
-            .user_id = lesson_session_user_id(s), .pack_id = pack_id, .question_id = q->id,
-            .variant = 1 + i % 50, .answer = answers[i], .valid = true, .max = 1,
-            .feedback = "", .rev_id = rev};
+        batch[i] = (struct db_attempt_in){.user_id = lesson_session_user_id(s),
+                                          .pack_id = pack_id,
+                                          .question_id = q->id,
+                                          .variant = 1 + i % 50,
+                                          .answer = answers[i],
+                                          .valid = true,
+                                          .max = 1,
+                                          .feedback = "",
+                                          .rev_id = rev};
     }
     t0 = core_time_mono();
     if (db_attempt_insert_batch(db, batch, (size_t)n_regrade - (size_t)n_rec, &e) != CORE_OK) {
@@ -154,29 +167,23 @@ int cli_cmd_bench(struct cli_ctx *cx, struct cli_args *a)
 
     if (cx->json) {
         struct core_buf b;
-        core_buf_init(&b);
         struct core_json j;
-        core_json_init(&j, &b);
-        core_json_obj_begin(&j);
-        core_json_key(&j, "question");
-        core_json_str(&j, q->id);
-        core_json_key(&j, "graded_per_s");
-        core_json_num(&j, n / graded_s);
-        core_json_key(&j, "recorded_per_s");
-        core_json_num(&j, n_rec / rec_s);
-        core_json_key(&j, "regraded");
-        core_json_int(&j, (long long)n_done);
-        core_json_key(&j, "regrade_s");
-        core_json_num(&j, regrade_s);
-        core_json_obj_end(&j);
-        cli_json_print(&b);
+        cli_json_open(&b, &j);
+        core_json_kstr(&j, "question", q->id);
+        core_json_knum(&j, "graded_per_s", n / graded_s);
+        core_json_knum(&j, "recorded_per_s", n_rec / rec_s);
+        core_json_kint(&j, "regraded", (long long)n_done);
+        core_json_knum(&j, "regrade_s", regrade_s);
+        cli_json_close(&b, &j);
     } else {
-        printf("grader benchmark (question %s:%s, one core, fresh sandbox per answer)\n",
-               pack_id, q->id);
-        printf("  graded only            %8d answers in %6.3f s  = %9.0f graded/s  (goal >= 20000)\n",
-               n, graded_s, n / graded_s);
+        printf("grader benchmark (question %s:%s, one core, fresh sandbox per answer)\n", pack_id,
+               q->id);
+        printf(
+            "  graded only            %8d answers in %6.3f s  = %9.0f graded/s  (goal >= 20000)\n",
+            n, graded_s, n / graded_s);
         printf("  graded + recorded      %8d answers in %6.3f s  = %9.0f /s  (each attempt one "
-               "durable commit)\n", n_rec, rec_s, n_rec / rec_s);
+               "durable commit)\n",
+               n_rec, rec_s, n_rec / rec_s);
         printf("  batch insert           %8d attempts in %6.3f s\n", n_regrade - n_rec, insert_s);
         printf("  re-grade + write batch %8zu attempts in %6.3f s  = %9.0f /s  (goal < 3 s)\n",
                n_done, regrade_s, n_done / regrade_s);

@@ -10,18 +10,12 @@ int cli_cmd_init(struct cli_ctx *cx, struct cli_args *a)
         return rc;
     if (cx->json) {
         struct core_buf b;
-        core_buf_init(&b);
         struct core_json j;
-        core_json_init(&j, &b);
-        core_json_obj_begin(&j);
-        core_json_key(&j, "db");
-        core_json_str(&j, cx->db_path);
-        core_json_key(&j, "user");
-        core_json_str(&j, cx->user);
-        core_json_key(&j, "schema");
-        core_json_int(&j, db_schema_version(cx->db));
-        core_json_obj_end(&j);
-        cli_json_print(&b);
+        cli_json_open(&b, &j);
+        core_json_kstr(&j, "db", cx->db_path);
+        core_json_kstr(&j, "user", cx->user);
+        core_json_kint(&j, "schema", db_schema_version(cx->db));
+        cli_json_close(&b, &j);
     } else {
         printf("store: %s (schema %d)\nuser:  %s\n", cx->db_path, db_schema_version(cx->db),
                cx->user);

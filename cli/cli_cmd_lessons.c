@@ -45,22 +45,16 @@ int cli_cmd_lessons(struct cli_ctx *cx, struct cli_args *a)
         goto out;
     }
     struct core_buf b;
-    core_buf_init(&b);
     struct core_json j;
-    core_json_init(&j, &b);
-    core_json_obj_begin(&j);
-    core_json_key(&j, "user");
-    core_json_str(&j, cx->user);
+    cli_json_open(&b, &j);
+    core_json_kstr(&j, "user", cx->user);
     core_json_key(&j, "packs");
     core_json_arr_begin(&j);
     for (size_t p = 0; p < np; p++) {
         core_json_obj_begin(&j);
-        core_json_key(&j, "id");
-        core_json_str(&j, packs[p].id);
-        core_json_key(&j, "title");
-        core_json_str(&j, packs[p].title);
-        core_json_key(&j, "version");
-        core_json_str(&j, packs[p].version);
+        core_json_kstr(&j, "id", packs[p].id);
+        core_json_kstr(&j, "title", packs[p].title);
+        core_json_kstr(&j, "version", packs[p].version);
         core_json_key(&j, "lessons");
         core_json_arr_begin(&j);
         if (!cx->json)
@@ -70,20 +64,13 @@ int cli_cmd_lessons(struct cli_ctx *cx, struct cli_args *a)
                 continue;
             struct lesson_sum s = sum_for(rows, nr, ls[i].pack_id, ls[i].id);
             core_json_obj_begin(&j);
-            core_json_key(&j, "id");
-            core_json_str(&j, ls[i].id);
-            core_json_key(&j, "title");
-            core_json_str(&j, ls[i].title);
-            core_json_key(&j, "pages");
-            core_json_int(&j, ls[i].n_pages);
-            core_json_key(&j, "questions");
-            core_json_int(&j, s.questions);
-            core_json_key(&j, "answered");
-            core_json_int(&j, s.answered);
-            core_json_key(&j, "score");
-            core_json_num(&j, s.score);
-            core_json_key(&j, "max");
-            core_json_num(&j, s.max);
+            core_json_kstr(&j, "id", ls[i].id);
+            core_json_kstr(&j, "title", ls[i].title);
+            core_json_kint(&j, "pages", ls[i].n_pages);
+            core_json_kint(&j, "questions", s.questions);
+            core_json_kint(&j, "answered", s.answered);
+            core_json_knum(&j, "score", s.score);
+            core_json_knum(&j, "max", s.max);
             core_json_obj_end(&j);
             if (!cx->json)
                 printf("  %-16s %-42s %2d pages  %2d/%-2d answered  %5.1f/%-5.1f points\n",
@@ -188,26 +175,19 @@ int cli_cmd_show(struct cli_ctx *cx, struct cli_args *a)
     }
     if (cx->json) {
         struct core_buf b;
-        core_buf_init(&b);
         struct core_json j;
-        core_json_init(&j, &b);
-        core_json_obj_begin(&j);
-        core_json_key(&j, "pack");
-        core_json_str(&j, l->pack_id);
-        core_json_key(&j, "id");
-        core_json_str(&j, l->id);
-        core_json_key(&j, "title");
-        core_json_str(&j, l->title);
+        cli_json_open(&b, &j);
+        core_json_kstr(&j, "pack", l->pack_id);
+        core_json_kstr(&j, "id", l->id);
+        core_json_kstr(&j, "title", l->title);
         core_json_key(&j, "pages");
         core_json_arr_begin(&j);
         for (size_t i = 0; i < np; i++) {
             if (has_page && (int)i != page - 1)
                 continue;
             core_json_obj_begin(&j);
-            core_json_key(&j, "title");
-            core_json_str(&j, pages[i].title);
-            core_json_key(&j, "markdown");
-            core_json_str(&j, pages[i].markdown);
+            core_json_kstr(&j, "title", pages[i].title);
+            core_json_kstr(&j, "markdown", pages[i].markdown);
             core_json_obj_end(&j);
         }
         core_json_arr_end(&j);
@@ -215,19 +195,14 @@ int cli_cmd_show(struct cli_ctx *cx, struct cli_args *a)
         core_json_arr_begin(&j);
         for (size_t i = 0; i < nq; i++) {
             core_json_obj_begin(&j);
-            core_json_key(&j, "id");
-            core_json_str(&j, qs[i].id);
-            core_json_key(&j, "kind");
-            core_json_str(&j, qs[i].kind);
-            core_json_key(&j, "title");
-            core_json_str(&j, qs[i].title);
-            core_json_key(&j, "after_page");
-            core_json_int(&j, qs[i].page_after + 1);
+            core_json_kstr(&j, "id", qs[i].id);
+            core_json_kstr(&j, "kind", qs[i].kind);
+            core_json_kstr(&j, "title", qs[i].title);
+            core_json_kint(&j, "after_page", qs[i].page_after + 1);
             core_json_obj_end(&j);
         }
         core_json_arr_end(&j);
-        core_json_obj_end(&j);
-        cli_json_print(&b);
+        cli_json_close(&b, &j);
         goto out;
     }
     printf("%s — %s  [%s]\n", l->id, l->title, l->pack_id);

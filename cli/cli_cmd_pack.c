@@ -9,33 +9,22 @@ static void print_check(const char *dir, const struct lesson_check *c, bool json
 {
     if (json) {
         struct core_buf b;
-        core_buf_init(&b);
         struct core_json j;
-        core_json_init(&j, &b);
-        core_json_obj_begin(&j);
-        core_json_key(&j, "dir");
-        core_json_str(&j, dir);
-        core_json_key(&j, "ok");
-        core_json_bool(&j, rc == CORE_OK);
-        core_json_key(&j, "pack");
-        core_json_str(&j, c->pack_id);
-        core_json_key(&j, "version");
-        core_json_str(&j, c->version);
-        core_json_key(&j, "lessons");
-        core_json_int(&j, (long long)c->n_lessons);
-        core_json_key(&j, "pages");
-        core_json_int(&j, (long long)c->n_pages);
-        core_json_key(&j, "questions");
-        core_json_int(&j, (long long)c->n_questions);
-        core_json_key(&j, "checks");
-        core_json_int(&j, (long long)c->n_checks);
+        cli_json_open(&b, &j);
+        core_json_kstr(&j, "dir", dir);
+        core_json_kbool(&j, "ok", rc == CORE_OK);
+        core_json_kstr(&j, "pack", c->pack_id);
+        core_json_kstr(&j, "version", c->version);
+        core_json_kint(&j, "lessons", (long long)c->n_lessons);
+        core_json_kint(&j, "pages", (long long)c->n_pages);
+        core_json_kint(&j, "questions", (long long)c->n_questions);
+        core_json_kint(&j, "checks", (long long)c->n_checks);
         core_json_key(&j, "problems");
         core_json_arr_begin(&j);
         for (size_t i = 0; i < c->problems.n; i++)
             core_json_str(&j, c->problems.items[i]);
         core_json_arr_end(&j);
-        core_json_obj_end(&j);
-        cli_json_print(&b);
+        cli_json_close(&b, &j);
         return;
     }
     /* Problems go to stderr as "DIR/file:line: message", like a compiler. */
@@ -46,8 +35,7 @@ static void print_check(const char *dir, const struct lesson_check *c, bool json
                c->pack_id, c->version, c->n_lessons, c->n_lessons == 1 ? "" : "s", c->n_pages,
                c->n_questions, c->n_checks);
     else
-        fprintf(stderr, "%s: %zu problem%s\n", dir, c->problems.n,
-                c->problems.n == 1 ? "" : "s");
+        fprintf(stderr, "%s: %zu problem%s\n", dir, c->problems.n, c->problems.n == 1 ? "" : "s");
 }
 
 static int pack_check(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd)
@@ -92,19 +80,15 @@ static int pack_import(struct cli_ctx *cx, struct cli_args *a, const struct cli_
                                      "imported, replacing the previous version"};
         if (cx->json) {
             struct core_buf b;
-            core_buf_init(&b);
             struct core_json j;
-            core_json_init(&j, &b);
-            core_json_obj_begin(&j);
-            core_json_key(&j, "pack");
-            core_json_str(&j, c.pack_id);
-            core_json_key(&j, "version");
-            core_json_str(&j, c.version);
-            core_json_key(&j, "result");
-            core_json_str(&j, res == DB_IMPORT_NEW ? "new"
-                              : res == DB_IMPORT_UNCHANGED ? "unchanged" : "replaced");
-            core_json_obj_end(&j);
-            cli_json_print(&b);
+            cli_json_open(&b, &j);
+            core_json_kstr(&j, "pack", c.pack_id);
+            core_json_kstr(&j, "version", c.version);
+            core_json_kstr(&j, "result",
+                           res == DB_IMPORT_NEW         ? "new"
+                           : res == DB_IMPORT_UNCHANGED ? "unchanged"
+                                                        : "replaced");
+            cli_json_close(&b, &j);
         } else {
             printf("%s %s: %s (%zu lessons, %zu questions)\n", c.pack_id, c.version, what[res],
                    c.n_lessons, c.n_questions);
@@ -128,16 +112,11 @@ static int pack_export(struct cli_ctx *cx, struct cli_args *a, const struct cli_
         return cli_fail(&e);
     if (cx->json) {
         struct core_buf b;
-        core_buf_init(&b);
         struct core_json j;
-        core_json_init(&j, &b);
-        core_json_obj_begin(&j);
-        core_json_key(&j, "pack");
-        core_json_str(&j, a->argv[0]);
-        core_json_key(&j, "dir");
-        core_json_str(&j, a->argv[1]);
-        core_json_obj_end(&j);
-        cli_json_print(&b);
+        cli_json_open(&b, &j);
+        core_json_kstr(&j, "pack", a->argv[0]);
+        core_json_kstr(&j, "dir", a->argv[1]);
+        cli_json_close(&b, &j);
     } else {
         printf("exported %s to %s\n", a->argv[0], a->argv[1]);
     }
@@ -163,25 +142,18 @@ static int pack_list(struct cli_ctx *cx, struct cli_args *a, const struct cli_co
     core_json_arr_begin(&j);
     for (size_t i = 0; i < n; i++) {
         core_json_obj_begin(&j);
-        core_json_key(&j, "id");
-        core_json_str(&j, packs[i].id);
-        core_json_key(&j, "version");
-        core_json_str(&j, packs[i].version);
-        core_json_key(&j, "title");
-        core_json_str(&j, packs[i].title);
-        core_json_key(&j, "lessons");
-        core_json_int(&j, packs[i].n_lessons);
-        core_json_key(&j, "questions");
-        core_json_int(&j, packs[i].n_questions);
-        core_json_key(&j, "digest");
-        core_json_str(&j, packs[i].digest);
-        core_json_key(&j, "imported_at");
-        core_json_str(&j, packs[i].imported_at);
+        core_json_kstr(&j, "id", packs[i].id);
+        core_json_kstr(&j, "version", packs[i].version);
+        core_json_kstr(&j, "title", packs[i].title);
+        core_json_kint(&j, "lessons", packs[i].n_lessons);
+        core_json_kint(&j, "questions", packs[i].n_questions);
+        core_json_kstr(&j, "digest", packs[i].digest);
+        core_json_kstr(&j, "imported_at", packs[i].imported_at);
         core_json_obj_end(&j);
         if (!cx->json)
             printf("%-24s %-10s %3d lessons %4d questions  imported %s  %s\n", packs[i].id,
-                   packs[i].version, packs[i].n_lessons, packs[i].n_questions,
-                   packs[i].imported_at, packs[i].title);
+                   packs[i].version, packs[i].n_lessons, packs[i].n_questions, packs[i].imported_at,
+                   packs[i].title);
         db_pack_fini(&packs[i]);
     }
     core_json_arr_end(&j);
@@ -208,18 +180,12 @@ static int pack_regrade(struct cli_ctx *cx, struct cli_args *a, const struct cli
     double secs = core_time_mono() - t0;
     if (cx->json) {
         struct core_buf b;
-        core_buf_init(&b);
         struct core_json j;
-        core_json_init(&j, &b);
-        core_json_obj_begin(&j);
-        core_json_key(&j, "pack");
-        core_json_str(&j, a->argv[0]);
-        core_json_key(&j, "regraded");
-        core_json_int(&j, (long long)n);
-        core_json_key(&j, "seconds");
-        core_json_num(&j, secs);
-        core_json_obj_end(&j);
-        cli_json_print(&b);
+        cli_json_open(&b, &j);
+        core_json_kstr(&j, "pack", a->argv[0]);
+        core_json_kint(&j, "regraded", (long long)n);
+        core_json_knum(&j, "seconds", secs);
+        cli_json_close(&b, &j);
     } else {
         printf("re-graded %zu attempts of %s in %.2f s\n", n, a->argv[0], secs);
     }

@@ -72,16 +72,11 @@ static void json_section(struct core_json *j, const char *key, const struct tall
     core_json_arr_begin(j);
     for (size_t i = 0; i < ts->n; i++) {
         core_json_obj_begin(j);
-        core_json_key(j, "name");
-        core_json_str(j, ts->t[i].name);
-        core_json_key(j, "questions");
-        core_json_int(j, ts->t[i].questions);
-        core_json_key(j, "answered");
-        core_json_int(j, ts->t[i].answered);
-        core_json_key(j, "score");
-        core_json_num(j, ts->t[i].score);
-        core_json_key(j, "max");
-        core_json_num(j, ts->t[i].max);
+        core_json_kstr(j, "name", ts->t[i].name);
+        core_json_kint(j, "questions", ts->t[i].questions);
+        core_json_kint(j, "answered", ts->t[i].answered);
+        core_json_knum(j, "score", ts->t[i].score);
+        core_json_knum(j, "max", ts->t[i].max);
         core_json_obj_end(j);
     }
     core_json_arr_end(j);
@@ -117,18 +112,14 @@ int cli_cmd_progress(struct cli_ctx *cx, struct cli_args *a)
     }
     if (cx->json) {
         struct core_buf b;
-        core_buf_init(&b);
         struct core_json j;
-        core_json_init(&j, &b);
-        core_json_obj_begin(&j);
-        core_json_key(&j, "user");
-        core_json_str(&j, cx->user);
+        cli_json_open(&b, &j);
+        core_json_kstr(&j, "user", cx->user);
         json_section(&j, "total", &total);
         json_section(&j, "lessons", &lessons);
         json_section(&j, "topics", &topics);
         json_section(&j, "rubric", &rubric);
-        core_json_obj_end(&j);
-        cli_json_print(&b);
+        cli_json_close(&b, &j);
     } else {
         printf("progress of %s\n", cx->user);
         print_section("lessons", &lessons);

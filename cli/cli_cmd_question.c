@@ -42,47 +42,33 @@ int cli_cmd_question(struct cli_ctx *cx, struct cli_args *a)
     size_t shown = (size_t)hints < v.v.n_hints ? (size_t)hints : v.v.n_hints;
     if (cx->json) {
         struct core_buf b;
-        core_buf_init(&b);
         struct core_json j;
-        core_json_init(&j, &b);
-        core_json_obj_begin(&j);
-        core_json_key(&j, "question");
-        core_json_str(&j, v.q.id);
-        core_json_key(&j, "pack");
-        core_json_str(&j, v.q.pack_id);
-        core_json_key(&j, "lesson");
-        core_json_str(&j, v.q.lesson_id);
-        core_json_key(&j, "kind");
-        core_json_str(&j, v.q.kind);
-        core_json_key(&j, "title");
-        core_json_str(&j, v.q.title);
-        core_json_key(&j, "variant");
-        core_json_int(&j, variant);
-        core_json_key(&j, "points");
-        core_json_num(&j, v.q.points);
-        core_json_key(&j, "prompt");
-        core_json_str(&j, v.v.prompt);
-        core_json_key(&j, "unit");
-        core_json_str(&j, v.v.unit);
+        cli_json_open(&b, &j);
+        core_json_kstr(&j, "question", v.q.id);
+        core_json_kstr(&j, "pack", v.q.pack_id);
+        core_json_kstr(&j, "lesson", v.q.lesson_id);
+        core_json_kstr(&j, "kind", v.q.kind);
+        core_json_kstr(&j, "title", v.q.title);
+        core_json_kint(&j, "variant", variant);
+        core_json_knum(&j, "points", v.q.points);
+        core_json_kstr(&j, "prompt", v.v.prompt);
+        core_json_kstr(&j, "unit", v.v.unit);
         core_json_key(&j, "choices");
         core_json_arr_begin(&j);
         for (size_t i = 0; i < v.v.n_choices; i++)
             core_json_str(&j, v.v.choices[i]);
         core_json_arr_end(&j);
-        core_json_key(&j, "hints_total");
-        core_json_int(&j, (long long)v.v.n_hints);
+        core_json_kint(&j, "hints_total", (long long)v.v.n_hints);
         core_json_key(&j, "hints");
         core_json_arr_begin(&j);
         for (size_t i = 0; i < shown; i++)
             core_json_str(&j, v.v.hints[i]);
         core_json_arr_end(&j);
-        core_json_key(&j, "needs_lab");
-        core_json_str(&j, v.v.needs_lab);
-        core_json_obj_end(&j);
-        cli_json_print(&b);
+        core_json_kstr(&j, "needs_lab", v.v.needs_lab);
+        cli_json_close(&b, &j);
     } else {
-        printf("%s:%s  (%s, %g point%s, variant %d)\n", v.q.pack_id, v.q.id, v.q.kind,
-               v.q.points, v.q.points == 1 ? "" : "s", variant);
+        printf("%s:%s  (%s, %g point%s, variant %d)\n", v.q.pack_id, v.q.id, v.q.kind, v.q.points,
+               v.q.points == 1 ? "" : "s", variant);
         if (v.q.title)
             printf("%s\n", v.q.title);
         printf("\n%s\n", v.v.prompt);
@@ -145,8 +131,10 @@ int cli_cmd_answer(struct cli_ctx *cx, struct cli_args *a)
     if (a->argc == 2 && strcmp(a->argv[1], "-") == 0) {
         answer = read_stdin();
         if (!answer)
-            return cli_usage(cmd, "the answer on standard input is longer than %u KiB or is "
-                                  "not text", MAX_ANSWER_BYTES >> 10);
+            return cli_usage(cmd,
+                             "the answer on standard input is longer than %u KiB or is "
+                             "not text",
+                             MAX_ANSWER_BYTES >> 10);
     } else {
         struct core_buf b;
         core_buf_init(&b);
@@ -176,54 +164,41 @@ int cli_cmd_answer(struct cli_ctx *cx, struct cli_args *a)
     const struct grader_result *r = &res.r;
     if (cx->json) {
         struct core_buf b;
-        core_buf_init(&b);
         struct core_json j;
-        core_json_init(&j, &b);
-        core_json_obj_begin(&j);
-        core_json_key(&j, "question");
-        core_json_str(&j, res.question_id);
-        core_json_key(&j, "pack");
-        core_json_str(&j, res.pack_id);
-        core_json_key(&j, "variant");
-        core_json_int(&j, res.variant);
-        core_json_key(&j, "answer");
-        core_json_str(&j, answer);
-        core_json_key(&j, "valid");
-        core_json_bool(&j, r->valid);
+        cli_json_open(&b, &j);
+        core_json_kstr(&j, "question", res.question_id);
+        core_json_kstr(&j, "pack", res.pack_id);
+        core_json_kint(&j, "variant", res.variant);
+        core_json_kstr(&j, "answer", answer);
+        core_json_kbool(&j, "valid", r->valid);
         core_json_key(&j, "score");
         if (r->valid)
             core_json_num(&j, r->score);
         else
             core_json_null(&j);
-        core_json_key(&j, "max");
-        core_json_num(&j, r->max);
-        core_json_key(&j, "correct");
-        core_json_bool(&j, r->correct);
-        core_json_key(&j, "feedback");
-        core_json_str(&j, r->feedback);
-        core_json_key(&j, "parsed");
-        core_json_str(&j, r->parsed);
+        core_json_knum(&j, "max", r->max);
+        core_json_kbool(&j, "correct", r->correct);
+        core_json_kstr(&j, "feedback", r->feedback);
+        core_json_kstr(&j, "parsed", r->parsed);
         core_json_key(&j, "value");
         if (r->has_value)
             core_json_num(&j, r->value);
         else
             core_json_null(&j);
         /* The accepted interval and reference are revealed once right. */
-        core_json_key(&j, "accepted");
-        core_json_str(&j, r->correct ? r->accepted : NULL);
-        core_json_key(&j, "reference");
-        core_json_str(&j, r->correct ? r->reference : NULL);
-        core_json_key(&j, "attempt");
-        core_json_int(&j, res.attempt_id);
-        core_json_key(&j, "attempts");
-        core_json_int(&j, res.attempt_no);
-        core_json_obj_end(&j);
-        cli_json_print(&b);
+        core_json_kstr(&j, "accepted", r->correct ? r->accepted : NULL);
+        core_json_kstr(&j, "reference", r->correct ? r->reference : NULL);
+        core_json_kint(&j, "attempt", res.attempt_id);
+        core_json_kint(&j, "attempts", res.attempt_no);
+        cli_json_close(&b, &j);
     } else if (!r->valid) {
         printf("? could not read that answer: %s\n  (nothing was scored; try again)\n",
                r->feedback);
     } else {
-        printf("%s %g/%g point%s%s%s\n", r->correct ? "✓ correct:" : r->score > 0 ? "~ partly right:" : "✗ not right:",
+        printf("%s %g/%g point%s%s%s\n",
+               r->correct     ? "✓ correct:"
+               : r->score > 0 ? "~ partly right:"
+                              : "✗ not right:",
                r->score, r->max, r->max == 1 ? "" : "s", r->parsed ? " — you answered " : "",
                r->parsed ? r->parsed : "");
         if (r->feedback && r->feedback[0])

@@ -64,14 +64,20 @@ static void print_help(FILE *f)
 int cli_exit_for(int code)
 {
     switch (code) {
-    case CORE_OK: return CLI_EXIT_OK;
-    case CORE_ERR_USAGE: return CLI_EXIT_USAGE;
+    case CORE_OK:
+        return CLI_EXIT_OK;
+    case CORE_ERR_USAGE:
+        return CLI_EXIT_USAGE;
     case CORE_ERR_INVALID:
     case CORE_ERR_SCRIPT:
-    case CORE_ERR_LIMIT: return CLI_EXIT_PACK;
-    case CORE_ERR_CONFLICT: return CLI_EXIT_CONFLICT;
-    case CORE_ERR_NOTFOUND: return CLI_EXIT_NOTFOUND;
-    default: return CLI_EXIT_STORE;
+    case CORE_ERR_LIMIT:
+        return CLI_EXIT_PACK;
+    case CORE_ERR_CONFLICT:
+        return CLI_EXIT_CONFLICT;
+    case CORE_ERR_NOTFOUND:
+        return CLI_EXIT_NOTFOUND;
+    default:
+        return CLI_EXIT_STORE;
     }
 }
 
@@ -164,6 +170,19 @@ void cli_json_print(struct core_buf *b)
     core_buf_fini(b);
 }
 
+void cli_json_open(struct core_buf *b, struct core_json *j)
+{
+    core_buf_init(b);
+    core_json_init(j, b);
+    core_json_obj_begin(j);
+}
+
+void cli_json_close(struct core_buf *b, struct core_json *j)
+{
+    core_json_obj_end(j);
+    cli_json_print(b);
+}
+
 int cli_open_store(struct cli_ctx *cx)
 {
     if (cx->db)
@@ -224,7 +243,8 @@ int main(int argc, char **argv)
     bool missing = false;
     int rc;
 
-    if (cli_take_flag(&a, "--help", false, NULL, NULL) || cli_take_flag(&a, "-h", false, NULL, NULL)) {
+    if (cli_take_flag(&a, "--help", false, NULL, NULL) ||
+        cli_take_flag(&a, "-h", false, NULL, NULL)) {
         const struct cli_command *c = a.argc > 0 ? cli_command_find(a.argv[0]) : NULL;
         if (c)
             printf("usage: warpbench %s\n  %s\n", c->usage, c->summary);

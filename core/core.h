@@ -129,6 +129,11 @@ void core_json_num(struct core_json *j, double v);     /* NaN/inf write null */
 void core_json_int(struct core_json *j, long long v);
 void core_json_bool(struct core_json *j, bool v);
 void core_json_null(struct core_json *j);
+/* A key and its value in one call. */
+void core_json_kstr(struct core_json *j, const char *key, const char *s);
+void core_json_knum(struct core_json *j, const char *key, double v);
+void core_json_kint(struct core_json *j, const char *key, long long v);
+void core_json_kbool(struct core_json *j, const char *key, bool v);
 /* Appends `s` as a quoted, escaped JSON string (no comma logic). */
 void core_json_quote(struct core_buf *b, const char *s);
 

@@ -42,10 +42,22 @@ static void close_(struct core_json *j, char c)
         j->depth--;
 }
 
-void core_json_obj_begin(struct core_json *j) { open(j, '{'); }
-void core_json_obj_end(struct core_json *j) { close_(j, '}'); }
-void core_json_arr_begin(struct core_json *j) { open(j, '['); }
-void core_json_arr_end(struct core_json *j) { close_(j, ']'); }
+void core_json_obj_begin(struct core_json *j)
+{
+    open(j, '{');
+}
+void core_json_obj_end(struct core_json *j)
+{
+    close_(j, '}');
+}
+void core_json_arr_begin(struct core_json *j)
+{
+    open(j, '[');
+}
+void core_json_arr_end(struct core_json *j)
+{
+    close_(j, ']');
+}
 
 void core_json_key(struct core_json *j, const char *key)
 {
@@ -63,10 +75,20 @@ static size_t utf8_len(const unsigned char *s)
     size_t n;
     unsigned min;
     unsigned cp;
-    if ((s[0] & 0xE0) == 0xC0) { n = 2; cp = s[0] & 0x1F; min = 0x80; }
-    else if ((s[0] & 0xF0) == 0xE0) { n = 3; cp = s[0] & 0x0F; min = 0x800; }
-    else if ((s[0] & 0xF8) == 0xF0) { n = 4; cp = s[0] & 0x07; min = 0x10000; }
-    else return 0;
+    if ((s[0] & 0xE0) == 0xC0) {
+        n = 2;
+        cp = s[0] & 0x1F;
+        min = 0x80;
+    } else if ((s[0] & 0xF0) == 0xE0) {
+        n = 3;
+        cp = s[0] & 0x0F;
+        min = 0x800;
+    } else if ((s[0] & 0xF8) == 0xF0) {
+        n = 4;
+        cp = s[0] & 0x07;
+        min = 0x10000;
+    } else
+        return 0;
     for (size_t i = 1; i < n; i++) {
         if ((s[i] & 0xC0) != 0x80)
             return 0;
@@ -87,10 +109,16 @@ void core_json_quote(struct core_buf *b, const char *s)
             core_buf_putc(b, '\\');
             core_buf_putc(b, (char)c);
             p++;
-        } else if (c == '\n') { core_buf_puts(b, "\\n"); p++; }
-        else if (c == '\r') { core_buf_puts(b, "\\r"); p++; }
-        else if (c == '\t') { core_buf_puts(b, "\\t"); p++; }
-        else if (c < 0x20 || c == 0x7F) {
+        } else if (c == '\n') {
+            core_buf_puts(b, "\\n");
+            p++;
+        } else if (c == '\r') {
+            core_buf_puts(b, "\\r");
+            p++;
+        } else if (c == '\t') {
+            core_buf_puts(b, "\\t");
+            p++;
+        } else if (c < 0x20 || c == 0x7F) {
             core_buf_printf(b, "\\u%04x", c);
             p++;
         } else {
@@ -155,4 +183,28 @@ void core_json_null(struct core_json *j)
 {
     before_value(j);
     core_buf_puts(j->out, "null");
+}
+
+void core_json_kstr(struct core_json *j, const char *key, const char *s)
+{
+    core_json_key(j, key);
+    core_json_str(j, s);
+}
+
+void core_json_knum(struct core_json *j, const char *key, double v)
+{
+    core_json_key(j, key);
+    core_json_num(j, v);
+}
+
+void core_json_kint(struct core_json *j, const char *key, long long v)
+{
+    core_json_key(j, key);
+    core_json_int(j, v);
+}
+
+void core_json_kbool(struct core_json *j, const char *key, bool v)
+{
+    core_json_key(j, key);
+    core_json_bool(j, v);
 }

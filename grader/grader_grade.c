@@ -1564,23 +1564,35 @@ void grader_result_fini(struct grader_result *r)
     memset(r, 0, sizeof *r);
 }
 
-int grader_question_view(struct grader_pack *p, const char *qid, const struct grader_ctx *ctx,
-                         struct grader_view *out, struct core_err *err)
+/* Sets up a job for question qid of p as seen by ctx; CORE_ERR_NOTFOUND
+ * for an unknown question. */
+static int job_for(struct grader_pack *p, const char *qid, const struct grader_ctx *ctx,
+                   enum job_mode mode, struct job *j, struct core_err *err)
 {
-    memset(out, 0, sizeof *out);
     const struct grader_qx *x = grader_pack_qx(p, qid);
     if (!x)
         return core_err_set(err, CORE_ERR_NOTFOUND, "no question '%s' in pack %s", qid ? qid : "",
                             p ? p->info.id : "?");
-    struct job j = {.p = p,
-                    .qx = x,
-                    .q = x->q,
-                    .mode = J_VIEW,
-                    .user = ctx && ctx->user ? ctx->user : "",
-                    .variant = ctx ? ctx->variant : 1,
-                    .lab = ctx ? ctx->lab : NULL,
-                    .view = out};
-    int rc = run_job(&j, err);
+    *j = (struct job){.p = p,
+                      .qx = x,
+                      .q = x->q,
+                      .mode = mode,
+                      .user = ctx && ctx->user ? ctx->user : "",
+                      .variant = ctx ? ctx->variant : 1,
+                      .lab = ctx ? ctx->lab : NULL};
+    return CORE_OK;
+}
+
+int grader_question_view(struct grader_pack *p, const char *qid, const struct grader_ctx *ctx,
+                         struct grader_view *out, struct core_err *err)
+{
+    memset(out, 0, sizeof *out);
+    struct job j;
+    int rc = job_for(p, qid, ctx, J_VIEW, &j, err);
+    if (rc)
+        return rc;
+    j.view = out;
+    rc = run_job(&j, err);
     if (rc)
         grader_view_fini(out);
     return rc;
@@ -1590,20 +1602,13 @@ int grader_question_grade(struct grader_pack *p, const char *qid, const struct g
                           const char *answer, struct grader_result *out, struct core_err *err)
 {
     memset(out, 0, sizeof *out);
-    const struct grader_qx *x = grader_pack_qx(p, qid);
-    if (!x)
-        return core_err_set(err, CORE_ERR_NOTFOUND, "no question '%s' in pack %s", qid ? qid : "",
-                            p ? p->info.id : "?");
-    struct job j = {.p = p,
-                    .qx = x,
-                    .q = x->q,
-                    .mode = J_GRADE,
-                    .user = ctx && ctx->user ? ctx->user : "",
-                    .variant = ctx ? ctx->variant : 1,
-                    .lab = ctx ? ctx->lab : NULL,
-                    .answer = answer ? answer : "",
-                    .res = out};
-    int rc = run_job(&j, err);
+    struct job j;
+    int rc = job_for(p, qid, ctx, J_GRADE, &j, err);
+    if (rc)
+        return rc;
+    j.answer = answer ? answer : "";
+    j.res = out;
+    rc = run_job(&j, err);
     if (rc)
         grader_result_fini(out);
     else if (!out->feedback)
