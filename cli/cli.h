@@ -60,6 +60,13 @@ int cli_open_store(struct cli_ctx *cx);
 /* Also opens the study session for cx->user. */
 int cli_open_session(struct cli_ctx *cx);
 
+/* Pack text made safe for a terminal: control characters other than newline
+ * and tab (ESC, CR, BEL, DEL, C1 codes) are shown in caret notation ("^[")
+ * instead of being sent, so a pack cannot clear the screen, set the window
+ * title or write the clipboard. Returns s itself when it is clean, else a copy
+ * that lives until 16 more calls; NULL gives "". */
+const char *cli_tx(const char *s);
+
 /* Maps a core error code to an exit code. */
 int cli_exit_for(int code);
 

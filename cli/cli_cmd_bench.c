@@ -76,7 +76,7 @@ int cli_cmd_bench(struct cli_ctx *cx, struct cli_args *a)
     size_t n_done = 0;
     char ans[64];
 
-    if (grader_pack_new(&p, src.files, src.n, &lim, NULL, &e) != CORE_OK) {
+    if (grader_pack_open(&p, src.files, src.n, &lim, &e) != CORE_OK) {
         rc = cli_fail(&e);
         goto out;
     }

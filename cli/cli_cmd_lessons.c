@@ -58,7 +58,8 @@ int cli_cmd_lessons(struct cli_ctx *cx, struct cli_args *a)
         core_json_key(&j, "lessons");
         core_json_arr_begin(&j);
         if (!cx->json)
-            printf("%s — %s (version %s)\n", packs[p].id, packs[p].title, packs[p].version);
+            printf("%s — %s (version %s)\n", packs[p].id, cli_tx(packs[p].title),
+                   cli_tx(packs[p].version));
         for (size_t i = 0; i < nl; i++) {
             if (strcmp(ls[i].pack_id, packs[p].id) != 0)
                 continue;
@@ -74,7 +75,7 @@ int cli_cmd_lessons(struct cli_ctx *cx, struct cli_args *a)
             core_json_obj_end(&j);
             if (!cx->json)
                 printf("  %-16s %-42s %2d pages  %2d/%-2d answered  %5.1f/%-5.1f points\n",
-                       ls[i].id, ls[i].title, ls[i].n_pages, s.answered, s.questions, s.score,
+                       ls[i].id, cli_tx(ls[i].title), ls[i].n_pages, s.answered, s.questions, s.score,
                        s.max);
         }
         core_json_arr_end(&j);
@@ -136,7 +137,7 @@ static void print_questions_after(const struct db_question *qs, size_t nq, int p
             if (strcmp(rows[r].question_id, qs[i].id) == 0 &&
                 strcmp(rows[r].pack_id, qs[i].pack_id) == 0 && rows[r].answered)
                 mark = rows[r].best >= rows[r].points - 1e-9 ? "✓ " : "~ ";
-        printf("  %s%-28s %-8s %s\n", mark, qs[i].id, qs[i].kind, qs[i].title ? qs[i].title : "");
+        printf("  %s%-28s %-8s %s\n", mark, qs[i].id, qs[i].kind, cli_tx(qs[i].title));
     }
 }
 
@@ -205,14 +206,14 @@ int cli_cmd_show(struct cli_ctx *cx, struct cli_args *a)
         cli_json_close(&b, &j);
         goto out;
     }
-    printf("%s — %s  [%s]\n", l->id, l->title, l->pack_id);
+    printf("%s — %s  [%s]\n", l->id, cli_tx(l->title), l->pack_id);
     if (!has_page)
         print_questions_after(qs, nq, -1, rows, nr);
     for (size_t i = 0; i < np; i++) {
         if (has_page && (int)i != page - 1)
             continue;
         printf("\n──── page %zu/%zu%s%s ────\n\n%s\n", i + 1, np, pages[i].title ? ": " : "",
-               pages[i].title ? pages[i].title : "", pages[i].markdown);
+               cli_tx(pages[i].title), cli_tx(pages[i].markdown));
         bool any = false;
         for (size_t q = 0; q < nq; q++)
             any |= qs[q].page_after == (int)i;

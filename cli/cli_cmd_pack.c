@@ -29,10 +29,10 @@ static void print_check(const char *dir, const struct lesson_check *c, bool json
     }
     /* Problems go to stderr as "DIR/file:line: message", like a compiler. */
     for (size_t i = 0; i < c->problems.n; i++)
-        fprintf(stderr, "%s/%s\n", dir, c->problems.items[i]);
+        fprintf(stderr, "%s/%s\n", dir, cli_tx(c->problems.items[i]));
     if (rc == CORE_OK)
         printf("ok: %s %s — %zu lesson%s, %zu pages, %zu questions, %zu self-checks passed\n",
-               c->pack_id, c->version, c->n_lessons, c->n_lessons == 1 ? "" : "s", c->n_pages,
+               c->pack_id, cli_tx(c->version), c->n_lessons, c->n_lessons == 1 ? "" : "s", c->n_pages,
                c->n_questions, c->n_checks);
     else
         fprintf(stderr, "%s: %zu problem%s\n", dir, c->problems.n, c->problems.n == 1 ? "" : "s");
@@ -90,7 +90,7 @@ static int pack_import(struct cli_ctx *cx, struct cli_args *a, const struct cli_
                                                         : "replaced");
             cli_json_close(&b, &j);
         } else {
-            printf("%s %s: %s (%zu lessons, %zu questions)\n", c.pack_id, c.version, what[res],
+            printf("%s %s: %s (%zu lessons, %zu questions)\n", c.pack_id, cli_tx(c.version), what[res],
                    c.n_lessons, c.n_questions);
         }
         rc = CLI_EXIT_OK;
@@ -152,8 +152,8 @@ static int pack_list(struct cli_ctx *cx, struct cli_args *a, const struct cli_co
         core_json_obj_end(&j);
         if (!cx->json)
             printf("%-24s %-10s %3d lessons %4d questions  imported %s  %s\n", packs[i].id,
-                   packs[i].version, packs[i].n_lessons, packs[i].n_questions, packs[i].imported_at,
-                   packs[i].title);
+                   cli_tx(packs[i].version), packs[i].n_lessons, packs[i].n_questions,
+                   packs[i].imported_at, cli_tx(packs[i].title));
         db_pack_fini(&packs[i]);
     }
     core_json_arr_end(&j);

@@ -61,7 +61,7 @@ static void print_section(const char *heading, const struct tallies *ts)
     for (size_t i = 0; i < ts->n; i++) {
         const struct tally *t = &ts->t[i];
         double pct = t->max > 0 ? 100.0 * t->score / t->max : 0;
-        printf("  %-28s %3d/%-3d answered  %6.1f/%-6.1f %5.1f%%\n", t->name, t->answered,
+        printf("  %-28s %3d/%-3d answered  %6.1f/%-6.1f %5.1f%%\n", cli_tx(t->name), t->answered,
                t->questions, t->score, t->max, pct);
     }
 }
@@ -121,7 +121,7 @@ int cli_cmd_progress(struct cli_ctx *cx, struct cli_args *a)
         json_section(&j, "rubric", &rubric);
         cli_json_close(&b, &j);
     } else {
-        printf("progress of %s\n", cx->user);
+        printf("progress of %s\n", cli_tx(cx->user));
         print_section("lessons", &lessons);
         print_section("topics", &topics);
         print_section("course rubric items", &rubric);

@@ -70,20 +70,20 @@ int cli_cmd_question(struct cli_ctx *cx, struct cli_args *a)
         printf("%s:%s  (%s, %g point%s, variant %d)\n", v.q.pack_id, v.q.id, v.q.kind, v.q.points,
                v.q.points == 1 ? "" : "s", variant);
         if (v.q.title)
-            printf("%s\n", v.q.title);
-        printf("\n%s\n", v.v.prompt);
+            printf("%s\n", cli_tx(v.q.title));
+        printf("\n%s\n", cli_tx(v.v.prompt));
         for (size_t i = 0; i < v.v.n_choices; i++)
-            printf("  %c) %s\n", i < 26 ? (char)('a' + i) : '?', v.v.choices[i]);
+            printf("  %c) %s\n", i < 26 ? (char)('a' + i) : '?', cli_tx(v.v.choices[i]));
         if (v.v.unit && (strcmp(v.v.unit, "x") == 0 || strcmp(v.v.unit, "×") == 0))
             printf("\n(a ratio: write it as 2.5 or 2.5x)\n");
         else if (v.v.unit && strcmp(v.v.unit, "%") == 0)
             printf("\n(in per cent: write 56 or 56%%)\n");
         else if (v.v.unit && v.v.unit[0])
-            printf("\n(answer in %s; other units of the same kind are converted)\n", v.v.unit);
+            printf("\n(answer in %s; other units of the same kind are converted)\n", cli_tx(v.v.unit));
         if (v.v.needs_lab)
-            printf("\nThis question uses your own measurements: %s\n", v.v.needs_lab);
+            printf("\nThis question uses your own measurements: %s\n", cli_tx(v.v.needs_lab));
         for (size_t i = 0; i < shown; i++)
-            printf("\nhint %zu: %s\n", i + 1, v.v.hints[i]);
+            printf("\nhint %zu: %s\n", i + 1, cli_tx(v.v.hints[i]));
         if (shown < v.v.n_hints)
             printf("\n%zu hint%s available: add --hints %zu\n", v.v.n_hints - shown,
                    v.v.n_hints - shown == 1 ? "" : "s", shown + 1);
@@ -193,18 +193,18 @@ int cli_cmd_answer(struct cli_ctx *cx, struct cli_args *a)
         cli_json_close(&b, &j);
     } else if (!r->valid) {
         printf("? could not read that answer: %s\n  (nothing was scored; try again)\n",
-               r->feedback);
+               cli_tx(r->feedback));
     } else {
         printf("%s %g/%g point%s%s%s\n",
                r->correct     ? "✓ correct:"
                : r->score > 0 ? "~ partly right:"
                               : "✗ not right:",
                r->score, r->max, r->max == 1 ? "" : "s", r->parsed ? " — you answered " : "",
-               r->parsed ? r->parsed : "");
+               cli_tx(r->parsed));
         if (r->feedback && r->feedback[0])
-            printf("  %s\n", r->feedback);
+            printf("  %s\n", cli_tx(r->feedback));
         if (r->correct && r->accepted)
-            printf("  accepted: %s\n", r->accepted);
+            printf("  accepted: %s\n", cli_tx(r->accepted));
         printf("  attempt %d recorded\n", res.attempt_no);
     }
     rc = !r->valid ? CLI_EXIT_UNREADABLE : r->correct ? CLI_EXIT_OK : CLI_EXIT_WRONG;

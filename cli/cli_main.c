@@ -61,6 +61,37 @@ static void print_help(FILE *f)
                "Put -- before an answer that itself starts with --.\n");
 }
 
+const char *cli_tx(const char *s)
+{
+    static char *ring[16];
+    static unsigned at;
+    if (!s)
+        return "";
+    const unsigned char *p = (const unsigned char *)s;
+    bool clean = true;
+    for (const unsigned char *c = p; *c && clean; c++)
+        clean = !((*c < 0x20 && *c != '\n' && *c != '\t') || *c == 0x7F ||
+                  (c[0] == 0xC2 && c[1] >= 0x80 && c[1] <= 0x9F));
+    if (clean)
+        return s;
+    struct core_buf b;
+    core_buf_init(&b);
+    for (const unsigned char *c = p; *c; c++) {
+        if ((*c < 0x20 && *c != '\n' && *c != '\t') || *c == 0x7F) {
+            core_buf_putc(&b, '^');
+            core_buf_putc(&b, (char)(*c == 0x7F ? '?' : *c + '@'));
+        } else if (c[0] == 0xC2 && c[1] >= 0x80 && c[1] <= 0x9F) {
+            core_buf_puts(&b, "^?");
+            c++;
+        } else {
+            core_buf_putc(&b, (char)*c);
+        }
+    }
+    free(ring[at % 16]);
+    ring[at % 16] = core_buf_steal(&b);
+    return ring[at++ % 16];
+}
+
 int cli_exit_for(int code)
 {
     switch (code) {
@@ -83,7 +114,7 @@ int cli_exit_for(int code)
 
 int cli_fail(const struct core_err *e)
 {
-    fprintf(stderr, "warpbench: %s\n", e->msg[0] ? e->msg : core_code_name(e->code));
+    fprintf(stderr, "warpbench: %s\n", e->msg[0] ? cli_tx(e->msg) : core_code_name(e->code));
     return cli_exit_for(e->code);
 }
 

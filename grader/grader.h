@@ -126,6 +126,13 @@ int grader_pack_new(struct grader_pack **out, const struct grader_file *files, s
                     const struct grader_limits *lim, struct core_strlist *problems,
                     struct core_err *err);
 
+/* Like grader_pack_new for sources that already passed it (a revision from
+ * the store, checked at import): evaluates the files and validates the
+ * model, but skips the per-question checks that run every question's params
+ * and references. Errors as for grader_pack_new. */
+int grader_pack_open(struct grader_pack **out, const struct grader_file *files, size_t n,
+                     const struct grader_limits *lim, struct core_err *err);
+
 void grader_pack_free(struct grader_pack *p);
 
 /* The model. Borrowed; valid until grader_pack_free. */

@@ -1513,6 +1513,7 @@ static int run_job(struct job *j, struct core_err *err)
     lua_pushcfunction(L, l_job);
     lua_pushlightuserdata(L, j);
     j->what = NULL;
+    grader_qx_slim(j->p, &j->p->qx[j->qx - j->p->qx]);
     j->use_slim = j->qx->has_slim;
     j->slim_missing = false;
     rc = grader_pcall(sb, 1, 0, err);
@@ -1564,6 +1565,23 @@ void grader_result_fini(struct grader_result *r)
     memset(r, 0, sizeof *r);
 }
 
+/* Result texts are stored with every attempt: a grader that returns
+ * megabytes of feedback must not grow the store by megabytes per answer. */
+#define MAX_RESULT_TEXT (16u << 10)
+
+/* Cuts s to MAX_RESULT_TEXT bytes at a UTF-8 character boundary, saying so. */
+static void cap_text(char **s)
+{
+    if (!*s || strlen(*s) <= MAX_RESULT_TEXT)
+        return;
+    size_t n = MAX_RESULT_TEXT;
+    while (n > 0 && ((unsigned char)(*s)[n] & 0xC0) == 0x80)
+        n--; /* do not split a multi-byte character */
+    char *cut = core_xasprintf("%.*s … (cut at 16 KiB)", (int)n, *s);
+    free(*s);
+    *s = cut;
+}
+
 /* Sets up a job for question qid of p as seen by ctx; CORE_ERR_NOTFOUND
  * for an unknown question. */
 static int job_for(struct grader_pack *p, const char *qid, const struct grader_ctx *ctx,
@@ -1609,10 +1627,15 @@ int grader_question_grade(struct grader_pack *p, const char *qid, const struct g
     j.answer = answer ? answer : "";
     j.res = out;
     rc = run_job(&j, err);
-    if (rc)
+    if (rc) {
         grader_result_fini(out);
-    else if (!out->feedback)
+        return rc;
+    }
+    if (!out->feedback)
         out->feedback = core_xstrdup("");
+    cap_text(&out->feedback);
+    cap_text(&out->parsed);
+    cap_text(&out->reference);
     return rc;
 }
 

@@ -270,8 +270,13 @@ struct grader_qx {
     size_t file;           /* index into files */
     bool bad;              /* failed static validation */
     bool has_slim;         /* slim holds the bytecode of its file cut down to it */
+    bool slim_tried;       /* grader_qx_slim ran (it runs on first use) */
     struct core_buf slim;
 };
+
+/* Prepares x's cut-down file the first time it is needed: building one per
+ * question at load would make loading a file of n questions cost n². */
+void grader_qx_slim(struct grader_pack *p, struct grader_qx *x);
 
 struct grader_pack {
     struct grader_pack_info info;

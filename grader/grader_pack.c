@@ -1357,9 +1357,29 @@ static void build_index(struct grader_pack *p, struct eval *e)
     }
 }
 
-int grader_pack_new(struct grader_pack **out, const struct grader_file *files, size_t n,
-                    const struct grader_limits *lim, struct core_strlist *problems,
-                    struct core_err *err)
+void grader_qx_slim(struct grader_pack *p, struct grader_qx *x)
+{
+    if (x->slim_tried || x->file == SIZE_MAX)
+        return;
+    x->slim_tried = true;
+    /* Grading loads only the question's part of its file. */
+    const struct grader_pfile *f = &p->files[x->file];
+    char *slim = grader_slim_source(f->data, f->len, x->q->line);
+    if (slim) {
+        struct core_err cerr;
+        x->has_slim = grader_compile(slim, f->len, f->chunkname, &x->slim, &cerr) == 0;
+        if (!x->has_slim)
+            core_buf_reset(&x->slim);
+        free(slim);
+    }
+}
+
+/* Loads a pack; with `check`, also runs every question's per-question
+ * checks (params, references, placeholders) — the part a stored revision,
+ * already checked at import, can skip. */
+static int pack_build(struct grader_pack **out, const struct grader_file *files, size_t n,
+                      const struct grader_limits *lim, struct core_strlist *problems, bool check,
+                      struct core_err *err)
 {
     *out = NULL;
     struct core_strlist local;
@@ -1447,23 +1467,7 @@ int grader_pack_new(struct grader_pack **out, const struct grader_file *files, s
     }
 
     build_index(p, &e);
-    for (size_t i = 0; i < p->n_qx; i++) {
-        struct grader_qx *x = &p->qx[i];
-        if (x->bad || x->file == SIZE_MAX)
-            continue;
-        /* Grading loads only the question's part of its file. */
-        const struct grader_pfile *f = &p->files[x->file];
-        char *slim = grader_slim_source(f->data, f->len, x->q->line);
-        core_buf_init(&x->slim);
-        if (slim) {
-            struct core_err cerr;
-            x->has_slim = grader_compile(slim, f->len, f->chunkname, &x->slim, &cerr) == 0;
-            if (!x->has_slim)
-                core_buf_reset(&x->slim);
-            free(slim);
-        }
-    }
-    for (size_t i = 0; i < p->n_qx; i++) {
+    for (size_t i = 0; i < p->n_qx && check; i++) {
         if (p->qx[i].bad || p->qx[i].file == SIZE_MAX)
             continue;
         int code = 0;
@@ -1483,4 +1487,17 @@ int grader_pack_new(struct grader_pack **out, const struct grader_file *files, s
     core_strlist_fini(&local);
     *out = p;
     return 0;
+}
+
+int grader_pack_new(struct grader_pack **out, const struct grader_file *files, size_t n,
+                    const struct grader_limits *lim, struct core_strlist *problems,
+                    struct core_err *err)
+{
+    return pack_build(out, files, n, lim, problems, true, err);
+}
+
+int grader_pack_open(struct grader_pack **out, const struct grader_file *files, size_t n,
+                     const struct grader_limits *lim, struct core_err *err)
+{
+    return pack_build(out, files, n, lim, NULL, false, err);
 }

@@ -845,6 +845,12 @@ static int l_load(lua_State *L)
     lua_settop(L, 4);
     lua_pushliteral(L, "t");
     lua_replace(L, 3);
+    /* A name starting with '@' claims to be a file: errors and limit
+     * positions would then blame a pack file that never ran this code. */
+    if (lua_type(L, 2) == LUA_TSTRING && lua_tostring(L, 2)[0] == '@') {
+        lua_pushfstring(L, "=(load %s)", lua_tostring(L, 2) + 1); /* ... name */
+        lua_replace(L, 2);
+    }
     if (!has_env) {
         if (lua_rawgetp(L, LUA_REGISTRYINDEX, &ENV_KEY) == LUA_TNIL) { /* ... env? */
             lua_pop(L, 1);

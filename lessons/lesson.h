@@ -31,8 +31,9 @@ struct lesson_src {
     size_t n;
 };
 
-/* Reads every regular file below `dir` (hidden files and folders skipped,
- * sorted by path; at most 512 files of at most 4 MiB each). A folder without
+/* Reads every regular file below `dir` (hidden files and folders and
+ * symbolic links skipped, sorted by path; at most 512 files of at most
+ * 4 MiB each). A folder without
  * pack.lua is CORE_ERR_INVALID. Caller frees with lesson_src_fini(). */
 int lesson_src_read(const char *dir, struct lesson_src *out, struct core_err *err);
 

@@ -73,7 +73,7 @@ int lesson_session_pack(struct lesson_session *s, int64_t rev_id, struct grader_
     struct grader_limits lim;
     grader_limits_default(&lim);
     struct grader_pack *p = NULL;
-    rc = grader_pack_new(&p, gf, n, &lim, NULL, err);
+    rc = grader_pack_open(&p, gf, n, &lim, err);
     free(gf);
     db_files_free(files, n);
     if (rc != CORE_OK) {

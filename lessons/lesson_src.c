@@ -45,8 +45,13 @@ static int walk(const char *dir, const char *rel, struct file_acc *a, struct cor
         char *child = rel[0] ? core_xasprintf("%s/%s", rel, e->d_name) : core_xstrdup(e->d_name);
         char *child_full = core_path_join(dir, child);
         struct stat st;
-        if (stat(child_full, &st) != 0) {
+        /* lstat: a symbolic link is skipped, never followed, so a shared pack
+         * cannot pull files from outside its folder (keys, /proc) into the
+         * store, nor walk the whole file system. */
+        if (lstat(child_full, &st) != 0) {
             rc = core_err_set(err, CORE_ERR_IO, "%s: %s", child_full, strerror(errno));
+        } else if (S_ISLNK(st.st_mode)) {
+            /* skipped */
         } else if (S_ISDIR(st.st_mode)) {
             rc = walk(dir, child, a, err);
         } else if (S_ISREG(st.st_mode)) {

@@ -51,6 +51,17 @@ static void test_src_read(void **state)
     write_file(dir, "a.lua", "-- a");
     write_file(dir, ".hidden.lua", "-- hidden");
     write_file(dir, ".git/config", "x");
+    char *outside = tmp_path("outside");
+    write_file(outside, "secret.lua", "-- secret");
+    char *link = core_path_join(dir, "linked.lua");
+    char *target = core_path_join(outside, "secret.lua");
+    assert_int_equal(symlink(target, link), 0); /* a file outside the pack */
+    free(link);
+    link = core_path_join(dir, "linkdir");
+    assert_int_equal(symlink(outside, link), 0); /* a folder outside the pack */
+    free(link);
+    free(target);
+    free(outside);
     struct lesson_src src;
     struct core_err e;
     assert_int_equal(lesson_src_read(dir, &src, &e), 0);
