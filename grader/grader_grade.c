@@ -454,6 +454,16 @@ static bool fmt_value(lua_State *L, const char *spec, size_t spec_n, char *out, 
         char ff[40];
         snprintf(ff, sizeof ff, "%ss", f);
         snprintf(out, n, ff, ty == LUA_TSTRING ? lua_tostring(L, -1) : plain);
+        /* a value cut at the buffer's end must not end inside a character */
+        size_t len = strlen(out), k = len;
+        while (k > 0 && ((unsigned char)out[k - 1] & 0xC0) == 0x80)
+            k--;
+        if (k > 0 && (unsigned char)out[k - 1] >= 0xC0) {
+            unsigned char lead = (unsigned char)out[k - 1];
+            size_t need = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2;
+            if (len - (k - 1) < need)
+                out[k - 1] = '\0';
+        }
     } else {
         if (ty != LUA_TNUMBER) {
             snprintf(why, wn, "needs a number for %%%c, got %s", conv, luaL_typename(L, -1));
@@ -549,6 +559,11 @@ static bool render(lua_State *L, const char *s, bool lenient, char *why, size_t 
             luaL_pushresult(&b);
             lua_pop(L, 1);
             return false;
+        }
+        if (!spec && lua_type(L, -1) == LUA_TSTRING) {
+            luaL_addvalue(&b); /* a plain string goes in whole, however long */
+            p = q + 1;
+            continue;
         }
         bool ok = fmt_value(L, spec, spec_n, out, sizeof out, w, sizeof w);
         lua_pop(L, 1);

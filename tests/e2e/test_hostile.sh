@@ -20,6 +20,11 @@ question {
   examples = { { "y", 1 } },
 }
 question {
+  id = "long", kind = "text", prompt = "{x}", answer = "x",
+  params = function() return { x = string.rep("\u{e9}", 400) } end,
+  examples = { { "x", 1 } },
+}
+question {
   id = "liar", kind = "text", prompt = "?", answer = "x",
   grade = function(a)
     if a == "boom" then load("error('from load')", "@pack.lua")() end
@@ -43,6 +48,10 @@ for cmd in "show h" "question big" "pack list" "lessons"; do
 done
 run show h
 expect_out "^[[2J" "ESC shown as ^["
+
+# A long placeholder value is filled in whole (400 two-byte characters).
+run --json question long
+expect_jq '.prompt | length' 400 "long placeholder value kept whole"
 
 # Feedback is capped before it is stored.
 run --json answer big y
