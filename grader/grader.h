@@ -119,8 +119,10 @@ struct grader_pack;
  * defined. Validates every field against the format (unknown field, missing
  * or duplicate id, wrong type, unknown kind, missing reference answer, ...).
  * Every problem found is pushed to `problems` (optional) as
- * "file:line: message"; the first also goes to `err`. Returns 0 and a pack
- * handle, or CORE_ERR_INVALID/SCRIPT/LIMIT and *out NULL. The handle copies
+ * "file:line: message"; the first also goes to `err`. When there are
+ * problems and `problems` is given, the questions without problems still run
+ * their self-tests (as grader_pack_selftest) and add their failures, so one
+ * typo does not hide the rest. Returns 0 and a pack handle, or CORE_ERR_INVALID/SCRIPT/LIMIT and *out NULL. The handle copies
  * what it needs from `files`. Caller frees with grader_pack_free(). */
 int grader_pack_new(struct grader_pack **out, const struct grader_file *files, size_t n,
                     const struct grader_limits *lim, struct core_strlist *problems,

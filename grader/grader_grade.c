@@ -188,6 +188,12 @@ static void fill_pretend_lab(lua_State *L, int t, const struct grader_question *
         lua_rawset(L, t);
     }
     lua_pop(L, 1);
+    if (rawfield(L, t, "finished_at") == LUA_TNIL) {
+        lua_pushliteral(L, "finished_at");
+        lua_pushliteral(L, "1970-01-01T00:00:00.000Z"); /* a fixed, obviously pretend time */
+        lua_rawset(L, t);
+    }
+    lua_pop(L, 1);
 }
 
 /* Pushes the first example's pretend run, or nil. */
@@ -1007,6 +1013,9 @@ static void grade_numeric(lua_State *L, struct job *j, const char *answer)
     if (tol.sig > 0)
         at += snprintf(fb + at, sizeof fb - (size_t)at, "%s%d significant figures",
                        tol.rel > 0 || tol.abs > 0 ? ", or the same " : "the same ", tol.sig);
+    if (!(tol.rel > 0) && !(tol.abs > 0) && tol.sig <= 0) /* see grader_tol_interval */
+        at += snprintf(fb + at, sizeof fb - (size_t)at, "%s",
+                       ref == 0 ? "±1e-09" : "the exact value only");
     snprintf(fb + at, sizeof fb - (size_t)at, "). Check the formula and the arithmetic.");
     set_score(r, 0, fb);
 }
@@ -1116,6 +1125,12 @@ static void grade_ordering(lua_State *L, struct job *j, const char *answer)
         fail_pack(L, j, "an ordering question needs 2 to 26 items");
     int picks[MAX_PICKS * 2];
     char why[200];
+    /* Numbers would read as shown positions while a student may mean the
+     * items' own numbering: only the letters shown are unambiguous. */
+    if (strpbrk(answer, "0123456789")) {
+        set_invalid(r, "Answer with the letters shown (a, b, c, ...) in your order, e.g. 'c a b'.");
+        return;
+    }
     int np = read_picks(answer, n, picks, why, sizeof why);
     if (np < 0) {
         set_invalid(r, why);

@@ -1471,13 +1471,20 @@ static int pack_build(struct grader_pack **out, const struct grader_file *files,
         if (p->qx[i].bad || p->qx[i].file == SIZE_MAX)
             continue;
         int code = 0;
-        if (grader_question_check(p, i, problems, &code) > 0 && !e.first_code)
-            e.first_code = code;
+        if (grader_question_check(p, i, problems, &code) > 0) {
+            p->qx[i].bad = true;
+            if (!e.first_code)
+                e.first_code = code;
+        }
     }
     core_strlist_fini(&e.lessons);
     core_buf_fini(&e.bad);
 
     if (problems->n > start) {
+        /* One typo must not hide the rest: the questions that passed still
+         * run their self-tests, so the instructor sees every problem at once. */
+        if (check && problems != &local)
+            grader_pack_selftest(p, problems, NULL);
         int code = e.first_code ? e.first_code : CORE_ERR_INVALID;
         core_err_set(err, code, "%s", problems->items[start]);
         grader_pack_free(p);

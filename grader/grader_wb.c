@@ -75,8 +75,15 @@ size_t grader_text_words(const char *s, size_t n, char *out)
     bool gap = false;
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
-        bool word =
-            (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c >= 0x80;
+        unsigned char c1 = i + 1 < n ? (unsigned char)s[i + 1] : 0;
+        /* No-break space (U+00A0) and general punctuation (U+2000-U+206F:
+         * dashes, quotes, thin spaces) separate words like ASCII ones do. */
+        size_t skip = c == 0xC2 && c1 == 0xA0                             ? 1
+                      : c == 0xE2 && (c1 == 0x80 || c1 == 0x81) && i + 2 < n ? 2
+                                                                          : 0;
+        bool word = !skip && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                              (c >= '0' && c <= '9') || c >= 0x80);
+        i += skip;
         if (!word) {
             gap = true;
             continue;
@@ -226,10 +233,14 @@ static void check_tol(lua_State *L, int idx, struct grader_tol *t)
         return;
     }
     luaL_argexpected(L, ty == LUA_TTABLE, idx, "nil, number or tolerance table");
-    if (lua_getfield(L, idx, "rel") != LUA_TNIL)
+    bool has_rel = lua_getfield(L, idx, "rel") != LUA_TNIL;
+    if (has_rel)
         t->rel = luaL_checknumber(L, -1);
-    if (lua_getfield(L, idx, "abs") != LUA_TNIL)
+    if (lua_getfield(L, idx, "abs") != LUA_TNIL) {
         t->abs = luaL_checknumber(L, -1);
+        if (!has_rel) /* as a question's `tolerance`: abs alone, not "abs or 1%" */
+            t->rel = 0;
+    }
     if (lua_getfield(L, idx, "sig") != LUA_TNIL)
         t->sig = (int)luaL_checkinteger(L, -1);
     lua_pop(L, 3);

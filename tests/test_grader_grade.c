@@ -296,6 +296,7 @@ static void test_ordering(void **state)
     expect("ord", "a a b c", INVALID, "exactly once");
     expect("ord", "a b c z", INVALID, NULL);
     expect("ord", "", INVALID, NULL);
+    expect("ord", "1 2 3 4", INVALID, "letters shown"); /* numbers are ambiguous */
     struct grader_result r;
     assert_int_equal(grader_question_grade(pack, "ord", &ALICE, "a b c d", &r, &err), 0);
     assert_string_equal(r.reference, right);
@@ -351,6 +352,7 @@ static void test_design(void **state)
     expect("des", "partitioned keys", 0, NULL);         /* whole words only */
     expect("des", "go async", 0.25, NULL);              /* the pattern */
     expect("des", "all reduce everything", 0.25, NULL); /* punctuation and case ignored */
+    expect("des", "all\xe2\x80\x94reduce", 0.25, NULL); /* an em dash separates words too */
     expect("des", "buy a bigger machine", 0, "Missing: sharding. Split the keys.");
     expect("des", "", INVALID, NULL);
     struct grader_result r;
@@ -513,6 +515,9 @@ static void test_wb_library(void **state)
     assert_string_equal(probe("return tostring(wb.within(100.4, 100, { abs = 0.5 })) .. "
                               "tostring(wb.within(2.46, 2.5, { rel = 0, sig = 2 }))"),
                         "truetrue");
+    /* abs alone means abs alone, as in a question's tolerance */
+    assert_string_equal(probe("return tostring(wb.within(100.9, 100, { abs = 0.5 }))"), "false");
+    assert_non_null(strstr(probe("return wb.interval(100, { abs = 0.5 })"), "99.5"));
     assert_non_null(strstr(probe("return wb.interval(2.5)"), "2.475"));
     assert_string_equal(probe("return wb.round(2.346, 2) .. ' ' .. wb.round(2.5) .. ' ' .. "
                               "math.type(wb.round(7.2))"),

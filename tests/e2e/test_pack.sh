@@ -24,6 +24,22 @@ for dir in "$PACKS"/*/; do
   grep -qiF -- "$word" <<<"$ERR" && ok || fail "$(basename "$dir"): message lacks '$word': $ERR"
 done
 
+# One problem does not hide the others: a typo in one question and a failing
+# example in another are both reported.
+mkdir -p "$T/two"
+cat >"$T/two/pack.lua" <<'LUA'
+pack { id = "test.two", title = "Two problems", version = "1", lessons = { "l.lua" } }
+LUA
+cat >"$T/two/l.lua" <<'LUA'
+lesson { id = "l", title = "L" }
+question { id = "typo", kind = "numeric", prompt = "?", answer = 1, tolerence = { rel = 0.1 } }
+question { id = "wrongex", kind = "numeric", prompt = "?", answer = 2, examples = { { "3", 1 } } }
+LUA
+run pack check "$T/two"
+expect_rc 4 "two problems"
+expect_err "l.lua:2" "the typo"
+expect_err "l.lua:3" "the failing example of the other question"
+
 # Import, then the same again is a no-op.
 cp -r "$PACKS/e2e" "$T/pack"
 run pack import "$T/pack"
