@@ -88,6 +88,14 @@ bool cli_take_flag(struct cli_args *a, const char *name, bool want_value, const 
  * prints a usage error and returns CLI_EXIT_USAGE. */
 int cli_check_args(const struct cli_command *cmd, struct cli_args *a, int min, int max);
 
+/* What a command needs opened before it runs. */
+enum cli_need { CLI_NEED_NOTHING, CLI_NEED_STORE, CLI_NEED_SESSION };
+
+/* The start of every command: cli_check_args, then opens what `need` says.
+ * Returns 0, or the exit code to return (the error is already printed). */
+int cli_begin(struct cli_ctx *cx, const struct cli_command *cmd, struct cli_args *a, int min,
+              int max, enum cli_need need);
+
 /* Parses a positive int flag value; false when not a number in [1, max]. */
 bool cli_parse_int(const char *s, int max, int *out);
 

@@ -3,9 +3,7 @@
 
 int cli_cmd_init(struct cli_ctx *cx, struct cli_args *a)
 {
-    int rc = cli_check_args(cli_command_find("init"), a, 0, 0);
-    if (rc == 0)
-        rc = cli_open_session(cx);
+    int rc = cli_begin(cx, cli_command_find("init"), a, 0, 0, CLI_NEED_SESSION);
     if (rc != 0)
         return rc;
     if (cx->json) {

@@ -28,9 +28,7 @@ static struct lesson_sum sum_for(const struct db_progress_row *rows, size_t n, c
 
 int cli_cmd_lessons(struct cli_ctx *cx, struct cli_args *a)
 {
-    int rc = cli_check_args(cli_command_find("lessons"), a, 0, 0);
-    if (rc == 0)
-        rc = cli_open_session(cx);
+    int rc = cli_begin(cx, cli_command_find("lessons"), a, 0, 0, CLI_NEED_SESSION);
     if (rc != 0)
         return rc;
     struct core_err e = {0};
@@ -150,9 +148,7 @@ int cli_cmd_show(struct cli_ctx *cx, struct cli_args *a)
     bool has_page = cli_take_flag(a, "--page", true, &pv, &missing);
     if (missing || (has_page && !cli_parse_int(pv, 10000, &page)))
         return cli_usage(cmd, "--page needs a page number (1, 2, ...)");
-    int rc = cli_check_args(cmd, a, 1, 1);
-    if (rc == 0)
-        rc = cli_open_session(cx);
+    int rc = cli_begin(cx, cmd, a, 1, 1, CLI_NEED_SESSION);
     if (rc != 0)
         return rc;
     struct core_err e = {0};

@@ -58,9 +58,7 @@ static int pack_check(struct cli_ctx *cx, struct cli_args *a, const struct cli_c
 static int pack_import(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd)
 {
     bool force = cli_take_flag(a, "--force", false, NULL, NULL);
-    int rc = cli_check_args(cmd, a, 1, 1);
-    if (rc == 0)
-        rc = cli_open_store(cx);
+    int rc = cli_begin(cx, cmd, a, 1, 1, CLI_NEED_STORE);
     if (rc != 0)
         return rc;
     struct core_err e = {0};
@@ -102,9 +100,7 @@ static int pack_import(struct cli_ctx *cx, struct cli_args *a, const struct cli_
 
 static int pack_export(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd)
 {
-    int rc = cli_check_args(cmd, a, 2, 2);
-    if (rc == 0)
-        rc = cli_open_store(cx);
+    int rc = cli_begin(cx, cmd, a, 2, 2, CLI_NEED_STORE);
     if (rc != 0)
         return rc;
     struct core_err e = {0};
@@ -125,9 +121,7 @@ static int pack_export(struct cli_ctx *cx, struct cli_args *a, const struct cli_
 
 static int pack_list(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd)
 {
-    int rc = cli_check_args(cmd, a, 0, 0);
-    if (rc == 0)
-        rc = cli_open_store(cx);
+    int rc = cli_begin(cx, cmd, a, 0, 0, CLI_NEED_STORE);
     if (rc != 0)
         return rc;
     struct core_err e = {0};
@@ -167,9 +161,7 @@ static int pack_list(struct cli_ctx *cx, struct cli_args *a, const struct cli_co
 
 static int pack_regrade(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd)
 {
-    int rc = cli_check_args(cmd, a, 1, 1);
-    if (rc == 0)
-        rc = cli_open_session(cx);
+    int rc = cli_begin(cx, cmd, a, 1, 1, CLI_NEED_SESSION);
     if (rc != 0)
         return rc;
     struct core_err e = {0};

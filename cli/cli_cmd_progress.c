@@ -84,9 +84,7 @@ static void json_section(struct core_json *j, const char *key, const struct tall
 
 int cli_cmd_progress(struct cli_ctx *cx, struct cli_args *a)
 {
-    int rc = cli_check_args(cli_command_find("progress"), a, 0, 1);
-    if (rc == 0)
-        rc = cli_open_session(cx);
+    int rc = cli_begin(cx, cli_command_find("progress"), a, 0, 1, CLI_NEED_SESSION);
     if (rc != 0)
         return rc;
     const char *pack = a->argc ? a->argv[0] : NULL;

@@ -30,9 +30,7 @@ int cli_cmd_question(struct cli_ctx *cx, struct cli_args *a)
     if (cli_take_flag(a, "--hints", true, &hv, &missing) || missing)
         if (missing || !cli_parse_int(hv, 100, &hints))
             return cli_usage(cmd, "--hints needs how many hints to reveal (1, 2, ...)");
-    rc = cli_check_args(cmd, a, 1, 1);
-    if (rc == 0)
-        rc = cli_open_session(cx);
+    rc = cli_begin(cx, cmd, a, 1, 1, CLI_NEED_SESSION);
     if (rc != 0)
         return rc;
     struct core_err e = {0};

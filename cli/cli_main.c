@@ -182,6 +182,17 @@ int cli_check_args(const struct cli_command *cmd, struct cli_args *a, int min, i
     return 0;
 }
 
+int cli_begin(struct cli_ctx *cx, const struct cli_command *cmd, struct cli_args *a, int min,
+              int max, enum cli_need need)
+{
+    int rc = cli_check_args(cmd, a, min, max);
+    if (rc == 0 && need == CLI_NEED_STORE)
+        rc = cli_open_store(cx);
+    if (rc == 0 && need == CLI_NEED_SESSION)
+        rc = cli_open_session(cx);
+    return rc;
+}
+
 bool cli_parse_int(const char *s, int max, int *out)
 {
     if (!s || !*s)
