@@ -119,5 +119,9 @@ int cli_cmd_answer(struct cli_ctx *cx, struct cli_args *a);
 int cli_cmd_progress(struct cli_ctx *cx, struct cli_args *a);
 int cli_cmd_pack(struct cli_ctx *cx, struct cli_args *a);
 int cli_cmd_bench(struct cli_ctx *cx, struct cli_args *a);
+int cli_cmd_selfassess(struct cli_ctx *cx, struct cli_args *a);
+int cli_cmd_calc(struct cli_ctx *cx, struct cli_args *a);
+int cli_cmd_lab(struct cli_ctx *cx, struct cli_args *a);
+int cli_cmd_tui(struct cli_ctx *cx, struct cli_args *a);
 
 #endif /* WB_CLI_H */

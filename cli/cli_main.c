@@ -23,7 +23,16 @@ static const struct cli_command commands[] = {
     {"progress", "progress [PACK]", "scores per lesson, topic and rubric item", cli_cmd_progress},
     {"pack", "pack check DIR | import DIR [--force] | export ID DIR | list | regrade ID",
      "check, import, export, list and re-grade lesson packs", cli_cmd_pack},
-    {"bench", "bench grader [--n N]", "measure grading throughput", cli_cmd_bench},
+    {"selfassess", "selfassess [--set ITEM=SCORE]...",
+     "rate yourself on the course rubric (interactive without --set)", cli_cmd_selfassess},
+    {"calc", "calc [ID [--set NAME=VALUE]...]", "list or run a lesson's calculators",
+     cli_cmd_calc},
+    {"lab", "lab list | run NAME [--set KEY=VALUE]... | runs [NAME] | show RUN",
+     "run a lab on this machine and list or show your runs", cli_cmd_lab},
+    {"tui", "tui", "open the terminal UI (what `warpbench` alone does in a terminal)",
+     cli_cmd_tui},
+    {"bench", "bench grader|labstream|tui [--n N]", "measure throughput of the grader, the lab "
+     "metric stream or TUI drawing", cli_cmd_bench},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 
@@ -313,8 +322,13 @@ int main(int argc, char **argv)
     if (!cx.user)
         cx.user = default_user();
 
+    if (a.argc == 0 && !cx.json && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
+        struct cli_args none = {0, NULL};
+        rc = cli_cmd_tui(&cx, &none);
+        goto out;
+    }
     if (a.argc == 0) {
-        /* No command: until the TUI lands, show where the student stands. */
+        /* No command and no terminal: show where the student stands. */
         if (!cx.json) {
             print_help(stdout);
             printf("\n");

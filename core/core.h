@@ -137,6 +137,22 @@ void core_json_kbool(struct core_json *j, const char *key, bool v);
 /* Appends `s` as a quoted, escaped JSON string (no comma logic). */
 void core_json_quote(struct core_buf *b, const char *s);
 
+/* JSON reading, for the flat objects the store keeps (lab parameters,
+ * summaries, machine descriptions). Nested objects flatten to dotted keys
+ * ("gpu.name"), array elements to 1-based ones ("speedup.2"); true/false read
+ * as numbers 1/0; null members are skipped. Malformed text (or a top level
+ * that is not an object) is CORE_ERR_INVALID naming the byte offset. */
+struct core_kv {
+    char *key;
+    char *str;  /* non-NULL for a string value */
+    double num; /* when is_num */
+    bool is_num;
+};
+int core_json_parse_flat(const char *json, struct core_kv **out, size_t *n, struct core_err *err);
+void core_kv_free(struct core_kv *v, size_t n);
+/* The member named key, or NULL. */
+const struct core_kv *core_kv_find(const struct core_kv *v, size_t n, const char *key);
+
 /* ---- hashing ------------------------------------------------------------- */
 
 /* SHA-256 of n bytes at p, written as 64 lower-case hex digits + NUL. */

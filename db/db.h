@@ -24,7 +24,7 @@
 struct db;
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define DB_SCHEMA_VERSION 1
+#define DB_SCHEMA_VERSION 2
 
 /* ---- open / close -------------------------------------------------------- */
 
@@ -318,6 +318,31 @@ int db_progress(struct db *db, int64_t user_id, const char *pack_id,
 /* Stores one dated self-rating of rubric item `item` (score out of max). */
 int db_selfassess_insert(struct db *db, int64_t user_id, const char *item, double score,
                          double max, struct core_err *err);
+
+/* ---- reading positions ------------------------------------------------- */
+
+/* Where a user is in a lesson: the page index shown (0-based) and the
+ * question open, if any (NULL). */
+struct db_position {
+    char *pack_id;
+    char *lesson_id;
+    int page;
+    char *question_id; /* NULL when none */
+    char *updated_at;
+};
+void db_position_fini(struct db_position *p);
+
+/* Records (insert or replace) the user's position in a lesson, stamped now. */
+int db_position_set(struct db *db, int64_t user_id, const char *pack_id, const char *lesson_id,
+                    int page, const char *question_id, struct core_err *err);
+
+/* The user's position in one lesson; CORE_ERR_NOTFOUND when never opened. */
+int db_position_get(struct db *db, int64_t user_id, const char *pack_id, const char *lesson_id,
+                    struct db_position *out, struct core_err *err);
+
+/* The lesson the user was in most recently; CORE_ERR_NOTFOUND when none. */
+int db_position_latest(struct db *db, int64_t user_id, struct db_position *out,
+                       struct core_err *err);
 
 /* ---- lab runs and samples ------------------------------------------------ */
 

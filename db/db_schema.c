@@ -163,8 +163,32 @@ static const char migration_1[] =
     ");\n"
     "CREATE INDEX lab_samples_by_run ON lab_samples(run_id, series, step);\n";
 
+/* Version 2:
+ * - attempts.certainty: the student's stated certainty (1..3) for
+ *   certainty-based marking, NULL when the pack does not use it. The score
+ *   column stays the grader's plain score; the CBM mark is derived from both.
+ * - positions: where each user last was in each lesson (page shown, question
+ *   open), so the reader reopens there and home can offer "continue".
+ * - lab_runs.error: why a failed or cancelled run stopped (NULL when done). */
+static const char migration_2[] =
+    "ALTER TABLE attempts ADD COLUMN certainty INTEGER CHECK (certainty IN (1, 2, 3));\n"
+
+    "CREATE TABLE positions (\n"
+    "  user_id INTEGER NOT NULL REFERENCES users(id),\n"
+    "  pack_id TEXT NOT NULL,\n"
+    "  lesson_id TEXT NOT NULL,\n"
+    "  page INTEGER NOT NULL DEFAULT 0 CHECK (page >= 0),\n"
+    "  question_id TEXT,\n"
+    "  updated_at TEXT NOT NULL,\n"
+    "  PRIMARY KEY (user_id, pack_id, lesson_id)\n"
+    ");\n"
+    "CREATE INDEX positions_recent ON positions(user_id, updated_at);\n"
+
+    "ALTER TABLE lab_runs ADD COLUMN error TEXT;\n";
+
 const char *const db_migrations[] = {
     migration_1, /* 0 -> 1 */
+    migration_2, /* 1 -> 2 */
 };
 
 _Static_assert(sizeof db_migrations / sizeof db_migrations[0] == DB_SCHEMA_VERSION,

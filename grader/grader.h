@@ -92,6 +92,36 @@ struct grader_question {
     int page_after;     /* index of the page it follows in its lesson, -1 before any */
 };
 
+/* An interactive calculator declared in a lesson with calculator{}: named
+ * numeric inputs with defaults and ranges, and a Lua compute(v) that returns
+ * labelled outputs. */
+struct grader_calc_input {
+    char *name;   /* the key compute() reads: v.f */
+    char *label;  /* "serial fraction f" */
+    char *unit;   /* "" for none */
+    char *help;   /* may be NULL */
+    double def, min, max;
+    bool integer;
+};
+
+struct grader_calc {
+    char *id;
+    char *title;
+    struct grader_calc_input *inputs;
+    size_t n_inputs;
+    char *file;
+    int line;
+    int page_after; /* index of the page it follows in its lesson, -1 before any */
+};
+
+struct grader_calc_output {
+    char *label;
+    char *unit;  /* "" for none */
+    double value;
+    char *text;  /* non-NULL: a text (or ASCII diagram) output instead of a number */
+};
+void grader_calc_outputs_free(struct grader_calc_output *o, size_t n);
+
 struct grader_lesson {
     char *id;
     char *title;
@@ -101,6 +131,8 @@ struct grader_lesson {
     size_t n_pages;
     struct grader_question *questions;
     size_t n_questions;
+    struct grader_calc *calcs;
+    size_t n_calcs;
 };
 
 struct grader_pack_info {
@@ -108,6 +140,7 @@ struct grader_pack_info {
     char *title;
     char *version;
     char *description; /* may be NULL */
+    bool cbm;          /* pack{ cbm = true }: answers carry a certainty 1..3 */
     struct grader_lesson *lessons;
     size_t n_lessons;
 };
@@ -184,6 +217,9 @@ struct grader_view {
     char *unit;     /* numeric: the unit answers are read in, "" for none */
     char *needs_lab; /* set when the question needs a lab run and ctx->lab is NULL:
                         "run the lab 'amdahl' first (warpbench lab run amdahl)" */
+    char **rubric;   /* design: the concept labels a student scores themselves on */
+    double *rubric_points;
+    size_t n_rubric;
 };
 void grader_view_fini(struct grader_view *v);
 
@@ -214,6 +250,19 @@ void grader_result_fini(struct grader_result *r);
  * (CORE_ERR_NOTFOUND). On error *out is zeroed. */
 int grader_question_grade(struct grader_pack *p, const char *qid, const struct grader_ctx *ctx,
                           const char *answer, struct grader_result *out, struct core_err *err);
+
+/* ---- calculators -------------------------------------------------------- */
+
+/* Finds a calculator by id in any lesson; NULL when absent. Borrowed. */
+const struct grader_calc *grader_pack_calc(const struct grader_pack *p, const char *calc_id);
+
+/* Runs calculator calc_id's compute() on inputs (one per declared input, in
+ * order; checked against each input's range and integer flag, a value out of
+ * range is CORE_ERR_INVALID naming the input and its range) in a fresh
+ * sandbox. *out (caller frees with grader_calc_outputs_free) receives the
+ * outputs in the order compute returned them. */
+int grader_calc_run(struct grader_pack *p, const char *calc_id, const double *inputs,
+                    struct grader_calc_output **out, size_t *n, struct core_err *err);
 
 /* ---- self-tests (pack check) --------------------------------------------- */
 

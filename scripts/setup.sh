@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config
-  libncurses-dev libsqlite3-dev liblua5.4-dev libcmocka-dev
+  libncurses-dev libsqlite3-dev liblua5.4-dev libcmocka-dev libmd4c-dev
   sqlite3 tmux jq
 )
 

@@ -28,7 +28,7 @@
 pack {
   id = "warpbench.core",
   title = "ML Systems Performance",
-  version = "0.1.0",
+  version = "0.2.0",
   description = [[
 The built-in course: how fast parallel and distributed ML systems can go, and
 why they do not. Starts with Amdahl's law and scalability; later lessons cover
@@ -36,5 +36,15 @@ the memory hierarchy, GPU memory coalescing, MapReduce k-means, parameter
 servers and all-reduce.]],
   lessons = {
     "amdahl.lua",
+    "lab_amdahl.lua",
+    "parallelism.lua",
+    "memory.lua",
+    "lab_memory.lua",
+    "gpu.lua",
+    "mapreduce.lua",
+    "paramserver.lua",
+    "distributed.lua",
+    "inference.lua",
+    "assessment.lua",
   },
 }

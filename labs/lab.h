@@ -1,0 +1,271 @@
+/*
+ * lab.h — labs: real experiments on the student's machine whose numbers feed
+ * the lessons and the grader.
+ *
+ * A lab is a struct lab_def in the one registry (lab_registry.c): its
+ * parameters (name, type, default, range, help), the metric series it emits
+ * (with units and which chart they share), and a run function. lab_run()
+ * validates nothing itself: callers build a struct lab_params with
+ * lab_params_init/lab_params_set and lab_params_check first, so an impossible
+ * value is reported with the parameter's name and range before anything runs.
+ *
+ * While a lab runs it reports through its struct lab_ctx: samples (series,
+ * step, value, time), log lines, progress, and finally named summary figures.
+ * Every report goes to the sinks the caller passed (the CLI printer, the TUI
+ * model) and, when a store is given, into the store: a lab run row with the
+ * parameters and the machine description, samples batched in transactions,
+ * and the end status with the summary.
+ *
+ * Threads: lab_run() may run on any thread; sinks are called on that thread.
+ * The store handle given to lab_run() must not be used by another thread while
+ * it runs (the TUI opens a second handle for the lab thread). Cancellation is
+ * an atomic flag anyone may set; a lab polls it and stops within ~100 ms,
+ * and lab_run() then kills and reaps every child, frees shared memory and
+ * marks the run "cancelled".
+ *
+ * Uses core (errors, JSON, clocks, samples) and db (recording runs).
+ */
+#ifndef WB_LAB_H
+#define WB_LAB_H
+
+#include "core/core.h"
+#include "db/db.h"
+
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* ---- parameters ---------------------------------------------------------- */
+
+enum lab_ptype {
+    LAB_P_INT,  /* integer in [min, max] */
+    LAB_P_REAL, /* finite real in [min, max] */
+    LAB_P_ENUM, /* one of choices */
+    LAB_P_BOOL, /* on/off, true/false, yes/no, 1/0 */
+    LAB_P_STR   /* free text (a file name); "" allowed */
+};
+
+struct lab_param_def {
+    const char *name;
+    enum lab_ptype type;
+    const char *def;       /* default as text; NULL: computed by def_fn */
+    double (*def_fn)(void); /* numeric default computed at run time (e.g. online cores) */
+    double min, max;       /* INT, REAL: inclusive */
+    const char *choices;   /* ENUM: "sync|async|ssp" */
+    const char *unit;      /* shown after the value: "", "s", "KiB" */
+    const char *help;      /* one line */
+};
+
+/* A metric series: what the lab emits and how the front ends draw it. */
+struct lab_series_def {
+    const char *name;   /* "speedup" */
+    const char *label;  /* legend text: "measured speedup" */
+    const char *unit;   /* "×", "s", "GB/s", "" */
+    const char *chart;  /* series with the same chart name are drawn together */
+    const char *x_label;/* what `step` means on this chart: "p", "stride (B)", "iteration" */
+};
+
+struct lab_params; /* below */
+struct lab_shm;    /* opaque: shared mappings of a run */
+struct lab_proc_ops; /* below */
+struct lab_ctx;    /* opaque: the running lab's handle */
+
+struct lab_def {
+    const char *name;    /* "amdahl" — the id used everywhere */
+    const char *title;   /* "Amdahl speedup on your machine" */
+    const char *summary; /* one line for `lab list` */
+    const struct lab_param_def *params;
+    size_t n_params;
+    const struct lab_series_def *series;
+    size_t n_series;
+    /* Cross-parameter checks (k <= n, ...); NULL when none. Returns 0 or
+     * CORE_ERR_INVALID with a message naming the parameters. */
+    int (*check)(const struct lab_params *p, struct core_err *err);
+    /* The experiment. Returns 0 when it finished, CORE_ERR_CANCELLED when it
+     * saw the cancel flag, another code with err filled when it failed. */
+    int (*run)(struct lab_ctx *cx, struct core_err *err);
+};
+
+/* The registry, in `lab list` order. */
+const struct lab_def *const *lab_registry(size_t *n);
+/* Looks a lab up by name; NULL when unknown. */
+const struct lab_def *lab_find(const char *name);
+
+struct lab_value {
+    const struct lab_param_def *def;
+    double num;  /* INT, REAL, BOOL (0/1) */
+    char *str;   /* ENUM, STR: owned; NULL otherwise */
+    bool user_set;
+};
+
+struct lab_params {
+    const struct lab_def *lab;
+    struct lab_value *v; /* one per lab->params, same order */
+    size_t n;
+};
+
+/* Fills p with every parameter's default. Caller frees with lab_params_fini. */
+void lab_params_init(struct lab_params *p, const struct lab_def *lab);
+void lab_params_fini(struct lab_params *p);
+/* Sets one parameter from text ("key=value" for _assign). Unknown names,
+ * unreadable values and values outside the range are CORE_ERR_INVALID with a
+ * message naming the parameter and its allowed range or choices. */
+int lab_params_set(struct lab_params *p, const char *key, const char *value, struct core_err *err);
+int lab_params_assign(struct lab_params *p, const char *key_eq_value, struct core_err *err);
+/* Runs the lab's cross-parameter check. */
+int lab_params_check(const struct lab_params *p, struct core_err *err);
+/* Typed reads; an unknown name is a programming error (aborts). */
+double lab_param_num(const struct lab_params *p, const char *name);
+const char *lab_param_str(const struct lab_params *p, const char *name);
+/* The values as a JSON object (numbers as numbers, others as strings). */
+void lab_params_json(const struct lab_params *p, struct core_json *j);
+/* "name = value unit" for one parameter, for forms and logs; static buffer
+ * owned by the caller (at least 64 bytes). */
+void lab_param_format(const struct lab_value *v, char *buf, size_t size);
+
+/* ---- the machine --------------------------------------------------------- */
+
+struct lab_machine {
+    char cpu_model[128];
+    int cores_online;
+    long l1d_bytes, l2_bytes, l3_bytes; /* 0 when unknown */
+    long line_bytes;                    /* cache line, 64 when unknown */
+    long mem_bytes;
+    char gpu[160]; /* "" when none was found (filled by the kernels module later) */
+};
+
+/* Reads the machine description (sysconf, /proc, /sys). Never fails: unknown
+ * parts are 0 or "". */
+void lab_machine_probe(struct lab_machine *m);
+void lab_machine_json(const struct lab_machine *m, struct core_json *j);
+
+/* ---- reporting while running --------------------------------------------- */
+
+enum lab_log_level { LAB_LOG_INFO, LAB_LOG_WARN, LAB_LOG_ERROR };
+
+/* A named figure closing the run. */
+struct lab_figure {
+    char *key;   /* "speedup_p2", "fitted_f" — what graders read in ctx.lab.summary */
+    char *label; /* "measured speedup at p=2" */
+    char *unit;
+    double num;
+    char *str;   /* non-NULL: a text figure (num unused) */
+};
+
+struct lab_summary {
+    struct lab_figure *v;
+    size_t n;
+};
+void lab_summary_fini(struct lab_summary *s);
+void lab_summary_json(const struct lab_summary *s, struct core_json *j);
+
+/* Where reports go. Every callback may be NULL. Called on the lab's thread. */
+struct lab_sink {
+    void (*sample)(void *ud, const struct core_sample *s);
+    void (*log)(void *ud, enum lab_log_level level, const char *line);
+    void (*progress)(void *ud, double fraction, const char *what);
+    void (*summary)(void *ud, const struct lab_summary *s);
+    void *ud;
+};
+
+/* For labs: */
+void lab_emit(struct lab_ctx *cx, const char *series, int64_t step, double value);
+void lab_log(struct lab_ctx *cx, enum lab_log_level level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void lab_progress(struct lab_ctx *cx, double fraction, const char *what);
+void lab_figure_num(struct lab_ctx *cx, const char *key, double v, const char *unit,
+                    const char *label);
+void lab_figure_str(struct lab_ctx *cx, const char *key, const char *s, const char *label);
+bool lab_cancelled(const struct lab_ctx *cx);
+const struct lab_params *lab_ctx_params(const struct lab_ctx *cx);
+const struct lab_machine *lab_ctx_machine(const struct lab_ctx *cx);
+const struct core_clock *lab_ctx_clock(const struct lab_ctx *cx);
+const struct lab_proc_ops *lab_ctx_proc(const struct lab_ctx *cx);
+/* Children and shared memory created through these are owned by the run:
+ * lab_run() kills, reaps and unmaps whatever is left when the lab returns. */
+struct lab_procs *lab_ctx_procs(struct lab_ctx *cx);
+
+/* ---- running ------------------------------------------------------------- */
+
+struct lab_run_opts {
+    struct db *db;            /* NULL: not recorded */
+    int64_t user_id;          /* with db */
+    const struct lab_sink *sinks;
+    size_t n_sinks;
+    atomic_int *cancel;       /* set non-zero to cancel; may be NULL */
+    const struct core_clock *clock;      /* NULL: the real monotonic clock */
+    const struct lab_proc_ops *proc;     /* NULL: real fork/kill/waitpid */
+    const struct lab_machine *machine;   /* NULL: probed */
+};
+
+struct lab_result {
+    int64_t run_id;      /* 0 when not recorded */
+    char status[16];     /* "done", "cancelled", "failed" */
+    struct lab_summary summary;
+    size_t n_samples;
+};
+void lab_result_fini(struct lab_result *r);
+
+/* Runs `p->lab` with checked parameters. Returns 0 when done,
+ * CORE_ERR_CANCELLED when cancelled, the lab's error when it failed; in every
+ * case the run is closed in the store (when recorded) and *out says how it
+ * ended. Leaves no child process, shared mapping or temporary file behind. */
+int lab_run(const struct lab_params *p, const struct lab_run_opts *o, struct lab_result *out,
+            struct core_err *err);
+
+/* ---- processes ----------------------------------------------------------- */
+
+/* How children are started, signalled and reaped. The real table uses fork,
+ * kill and waitpid; tests pass their own to drive failures. */
+struct lab_proc_ops {
+    pid_t (*spawn)(int (*child_main)(int fd, void *arg), void *arg, int fd_child,
+                   int fd_parent);
+    int (*kill)(pid_t pid, int sig);
+    pid_t (*wait)(pid_t pid, int *status, int options);
+};
+extern const struct lab_proc_ops lab_proc_real;
+
+struct lab_child {
+    pid_t pid;
+    int fd;       /* parent's end of the socketpair; -1 once closed */
+    int status;   /* waitpid status once reaped */
+    bool reaped;
+};
+
+struct lab_procs {
+    const struct lab_proc_ops *ops;
+    struct lab_child *v;
+    size_t n, cap;
+    struct lab_shm *shm; /* mappings to unmap at the end */
+};
+
+/* Starts a child running child_main(fd, arg) with a connected SOCK_SEQPACKET
+ * or SOCK_STREAM socketpair (fd is its end); the child ignores SIGINT (the
+ * parent decides), dies with its parent (PR_SET_PDEATHSIG), and _exits with
+ * child_main's return. Returns the child's index in ps->v. */
+int lab_proc_spawn(struct lab_procs *ps, int (*child_main)(int fd, void *arg), void *arg,
+                   struct core_err *err);
+/* Waits for child i to exit (up to timeout_ms; -1 forever). A child killed by
+ * a signal is CORE_ERR_INTERNAL "worker 3 (pid 1234) was killed by signal 9
+ * (Killed)"; a non-zero exit likewise names the status. */
+int lab_proc_reap(struct lab_procs *ps, size_t i, int timeout_ms, struct core_err *err);
+/* SIGKILLs and reaps every child still running. Idempotent. */
+void lab_procs_kill_all(struct lab_procs *ps);
+
+/* Shared memory visible to children started after it: an anonymous shared
+ * mapping (nothing appears in /dev/shm). Unmapped by lab_procs_kill_all's
+ * caller, lab_run, at the end. */
+void *lab_shm_alloc(struct lab_procs *ps, size_t bytes, struct core_err *err);
+
+/* Writes/reads exactly n bytes, waiting at most timeout_ms (-1 forever) and
+ * returning early with CORE_ERR_CANCELLED when *cancel becomes non-zero.
+ * A closed peer is CORE_ERR_IO "worker closed its connection". */
+int lab_fd_write(int fd, const void *buf, size_t n, int timeout_ms, atomic_int *cancel,
+                 struct core_err *err);
+int lab_fd_read(int fd, void *buf, size_t n, int timeout_ms, atomic_int *cancel,
+                struct core_err *err);
+
+#endif /* WB_LAB_H */

@@ -1,0 +1,30 @@
+/*
+ * lab_registry.c — the one table of labs. Adding a lab is one new
+ * lab_<name>.c defining `const struct lab_def lab_<name>` plus one row here.
+ */
+#include "labs/lab.h"
+
+#include <string.h>
+
+static const struct lab_def *const table[] = {
+    NULL, /* placeholder until the first lab lands */
+};
+
+const struct lab_def *const *lab_registry(size_t *n)
+{
+    size_t k = 0;
+    while (k < sizeof table / sizeof table[0] && table[k])
+        k++;
+    *n = k;
+    return table;
+}
+
+const struct lab_def *lab_find(const char *name)
+{
+    size_t n;
+    const struct lab_def *const *all = lab_registry(&n);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(all[i]->name, name) == 0)
+            return all[i];
+    return NULL;
+}

@@ -1,0 +1,11 @@
+-- The assessment (placeholder: being written).
+lesson {
+  id = "assessment",
+  title = "The assessment",
+}
+
+page [[
+# The assessment
+
+This lesson is being written.
+]]

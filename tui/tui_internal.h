@@ -1,0 +1,199 @@
+/*
+ * tui_internal.h — the TUI's internal layers. Not included outside tui/ and
+ * its tests.
+ *
+ *   text    UTF-8 decoding, display width (wcwidth), wrapping
+ *   canvas  a grid of cells in memory; every view draws here; tests read it
+ *           back as text. Knows nothing of curses.
+ *   chart   line charts into a canvas: braille (2x4 dots per cell), block
+ *           characters, or ASCII, by charset; axes with units; legend
+ *   md      Markdown (md4c) -> styled lines wrapped at a width
+ *   term    the only curses code: init/restore, keys, canvas -> screen
+ */
+#ifndef WB_TUI_INTERNAL_H
+#define WB_TUI_INTERNAL_H
+
+#include "core/core.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- charset and styles -------------------------------------------------- */
+
+enum tui_charset {
+    TUI_CS_UTF8,  /* braille charts, box drawing, block bars */
+    TUI_CS_ASCII  /* non-UTF-8 locale: + - | # and ASCII charts */
+};
+
+enum tui_attr {
+    TUI_A_BOLD = 1,
+    TUI_A_DIM = 2,
+    TUI_A_UNDER = 4,
+    TUI_A_REVERSE = 8,
+    TUI_A_ITALIC = 16
+};
+
+/* Colour roles, mapped to curses pairs by term (all default under NO_COLOR
+ * or on a monochrome terminal, where attributes alone carry meaning). */
+enum tui_color {
+    TUI_C_DEFAULT = 0,
+    TUI_C_ACCENT,  /* headings, selection */
+    TUI_C_GOOD,    /* correct, done */
+    TUI_C_BAD,     /* wrong, failed */
+    TUI_C_WARN,
+    TUI_C_MUTED,   /* help text, axes */
+    TUI_C_CODE,
+    TUI_C_S1, TUI_C_S2, TUI_C_S3, TUI_C_S4, TUI_C_S5, TUI_C_S6, /* chart series */
+    TUI_C_COUNT
+};
+
+struct tui_style {
+    uint8_t attr;  /* enum tui_attr bits */
+    uint8_t color; /* enum tui_color */
+};
+
+/* ---- text ---------------------------------------------------------------- */
+
+/* Decodes one UTF-8 code point at s (invalid bytes decode as U+FFFD, one byte
+ * each); *len gets the bytes used. */
+uint32_t tui_utf8_next(const char *s, size_t *len);
+/* Display columns of a code point (0 for combining, 2 for wide, 1 for
+ * U+FFFD and control characters, which are shown as one replacement). */
+int tui_cp_width(uint32_t cp);
+/* Display columns of a UTF-8 string. */
+int tui_text_width(const char *s);
+/* Wraps s (paragraph text, '\n' forces a break) at `width` columns on spaces,
+ * breaking words longer than the width. Lines are malloc'd copies. */
+void tui_text_wrap(const char *s, int width, struct core_strlist *out);
+
+/* ---- canvas -------------------------------------------------------------- */
+
+struct tui_cell {
+    uint32_t cp;     /* code point; 0 = right half of a wide character */
+    struct tui_style st;
+};
+
+struct tui_canvas {
+    int w, h;
+    struct tui_cell *cells; /* h rows of w */
+    enum tui_charset cs;
+};
+
+struct tui_rect {
+    int y, x, h, w;
+};
+
+void tui_canvas_init(struct tui_canvas *c, int w, int h, enum tui_charset cs);
+void tui_canvas_fini(struct tui_canvas *c);
+/* Resizes and clears. */
+void tui_canvas_resize(struct tui_canvas *c, int w, int h);
+void tui_canvas_clear(struct tui_canvas *c);
+/* Writes UTF-8 text at (y, x), clipped to the canvas and to max_w columns
+ * (max_w < 0: to the right edge). Under TUI_CS_ASCII non-ASCII code points
+ * are written as '?'. Returns the columns written. */
+int tui_canvas_put(struct tui_canvas *c, int y, int x, const char *s, struct tui_style st,
+                   int max_w);
+/* printf-style tui_canvas_put. */
+int tui_canvas_printf(struct tui_canvas *c, int y, int x, struct tui_style st, int max_w,
+                      const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+void tui_canvas_set(struct tui_canvas *c, int y, int x, uint32_t cp, struct tui_style st);
+void tui_canvas_fill(struct tui_canvas *c, struct tui_rect r, uint32_t cp, struct tui_style st);
+/* A frame around r (box drawing, or +-| in ASCII) with an optional title. */
+void tui_canvas_box(struct tui_canvas *c, struct tui_rect r, const char *title,
+                    struct tui_style st);
+/* The canvas as text: rows joined with '\n', trailing spaces trimmed.
+ * Caller frees. For tests. */
+char *tui_canvas_text(const struct tui_canvas *c);
+
+/* ---- widgets ------------------------------------------------------------- */
+
+/* A horizontal bar of `w` columns filled to `frac` (0..1): eighth blocks in
+ * UTF-8, '#' in ASCII. */
+void tui_bar_draw(struct tui_canvas *c, int y, int x, int w, double frac, struct tui_style st);
+
+/* A single-line input with the usual editing keys. Text is UTF-8. */
+struct tui_input {
+    struct core_buf text;
+    size_t cursor; /* byte offset, always on a character boundary */
+    int scroll;    /* first column shown */
+};
+void tui_input_init(struct tui_input *in);
+void tui_input_fini(struct tui_input *in);
+void tui_input_set(struct tui_input *in, const char *s);
+/* Applies a key (enum tui_key or a Unicode code point). Returns true when it
+ * was an editing key that it consumed. */
+bool tui_input_key(struct tui_input *in, int key);
+/* Draws it in w columns and returns the cursor column (relative to x). */
+int tui_input_draw(struct tui_canvas *c, int y, int x, int w, struct tui_input *in,
+                   struct tui_style st);
+
+/* ---- keys ---------------------------------------------------------------- */
+
+/* Keys as the screens see them: printable characters are their code points;
+ * the rest are these values (above the Unicode range). */
+enum tui_key {
+    TUI_K_NONE = 0,
+    TUI_K_UP = 0x110000, TUI_K_DOWN, TUI_K_LEFT, TUI_K_RIGHT,
+    TUI_K_HOME, TUI_K_END, TUI_K_PGUP, TUI_K_PGDN,
+    TUI_K_ENTER, TUI_K_TAB, TUI_K_BTAB, TUI_K_ESC, TUI_K_BACKSPACE, TUI_K_DELETE,
+    TUI_K_CTRL_U, TUI_K_CTRL_C, TUI_K_CTRL_D, TUI_K_CTRL_S,
+    TUI_K_RESIZE, TUI_K_TICK /* no key: the refresh timer */
+};
+
+/* ---- charts -------------------------------------------------------------- */
+
+struct tui_series {
+    const char *label;   /* legend */
+    const double *x, *y; /* n points; NaN y values are gaps */
+    size_t n;
+    uint8_t color;       /* enum tui_color */
+    bool dashed;         /* reference curves (models) */
+};
+
+struct tui_chart {
+    const char *title;
+    const char *x_label;  /* "p", "stride (B)" */
+    const char *y_unit;   /* "×", "s", "GB/s" */
+    const struct tui_series *s;
+    size_t n_series;
+    bool y_from_zero;     /* include 0 in the y range */
+    bool log_x;           /* log2 x axis (strides, sizes) */
+};
+
+/* Draws the chart into r: title line, y axis labels with the unit, plot
+ * area (braille in UTF-8 with a block-character fallback selectable by
+ * `blocks`, '*' in ASCII), x axis labels, legend. Empty data draws the axes
+ * and "waiting for data". */
+void tui_chart_draw(struct tui_canvas *c, struct tui_rect r, const struct tui_chart *ch,
+                    bool blocks);
+
+/* ---- markdown ------------------------------------------------------------ */
+
+/* One rendered line: runs of styled text. */
+struct tui_span {
+    char *text;
+    struct tui_style st;
+};
+struct tui_line {
+    struct tui_span *spans;
+    size_t n;
+    int indent; /* columns before the first span */
+};
+struct tui_doc {
+    struct tui_line *lines;
+    size_t n;
+    int width; /* the width it was wrapped at */
+};
+void tui_doc_fini(struct tui_doc *d);
+
+/* Renders Markdown with md4c (headings, emphasis, strong, inline code, code
+ * blocks, lists (nested, numbered), tables, block quotes, rules, links as
+ * "text <url>") wrapped at `width` columns. Code blocks and tables wider
+ * than the width are cut with a marker rather than wrapped. Never fails on
+ * any input. */
+void tui_md_render(const char *md, int width, enum tui_charset cs, struct tui_doc *out);
+/* Draws lines [first, first + r.h) of d into r. */
+void tui_doc_draw(struct tui_canvas *c, struct tui_rect r, const struct tui_doc *d, size_t first);
+
+#endif /* WB_TUI_INTERNAL_H */
