@@ -7,12 +7,13 @@
 #include <stdlib.h>
 
 static const char sql_pos_set[] =
-    "INSERT INTO positions(user_id, pack_id, lesson_id, page, question_id, updated_at) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT(user_id, pack_id, lesson_id) DO UPDATE SET "
-    "page = excluded.page, question_id = excluded.question_id, updated_at = excluded.updated_at";
+    "INSERT OR REPLACE INTO positions(user_id, pack_id, lesson_id, page, question_id, updated_at) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
 static const char sql_pos_get[] =
     "SELECT pack_id, lesson_id, page, question_id, updated_at FROM positions "
     "WHERE user_id = ?1 AND pack_id = ?2 AND lesson_id = ?3";
+/* REPLACE deletes and re-inserts, so the newest row has the highest rowid:
+ * that breaks ties between positions stored within the same millisecond. */
 static const char sql_pos_latest[] =
     "SELECT pack_id, lesson_id, page, question_id, updated_at FROM positions "
     "WHERE user_id = ?1 ORDER BY updated_at DESC, rowid DESC LIMIT 1";

@@ -1260,6 +1260,41 @@ static void test_selfassess(void **state)
     free(path);
 }
 
+static void test_positions(void **state)
+{
+    (void)state;
+    char *path = tmp_path("pos.db");
+    struct db *db = open_ok(path);
+    struct core_err err = {0};
+    int64_t a = user_ok(db, "alice"), b = user_ok(db, "bob");
+    struct db_position p;
+    assert_int_equal(db_position_latest(db, a, &p, &err), CORE_ERR_NOTFOUND);
+    assert_int_equal(db_position_get(db, a, "pk", "l1", &p, &err), CORE_ERR_NOTFOUND);
+    assert_int_equal(db_position_set(db, a, "pk", "l1", 2, NULL, &err), 0);
+    assert_int_equal(db_position_set(db, a, "pk", "l2", 0, "q7", &err), 0);
+    assert_int_equal(db_position_set(db, b, "pk", "l1", 5, NULL, &err), 0);
+    assert_int_equal(db_position_set(db, a, "pk", "l1", -1, NULL, &err), CORE_ERR_INVALID);
+
+    assert_int_equal(db_position_get(db, a, "pk", "l1", &p, &err), 0);
+    assert_int_equal(p.page, 2); /* bob's page 5 is his own */
+    assert_null(p.question_id);
+    db_position_fini(&p);
+    assert_int_equal(db_position_latest(db, a, &p, &err), 0);
+    assert_string_equal(p.lesson_id, "l2");
+    assert_string_equal(p.question_id, "q7");
+    db_position_fini(&p);
+
+    /* Moving in l1 again makes it the latest and replaces its row. */
+    assert_int_equal(db_position_set(db, a, "pk", "l1", 3, NULL, &err), 0);
+    assert_int_equal(db_position_latest(db, a, &p, &err), 0);
+    assert_string_equal(p.lesson_id, "l1");
+    assert_int_equal(p.page, 3);
+    db_position_fini(&p);
+    db_close(db);
+    assert_int_equal(raw_int(path, "SELECT count(*) FROM positions"), 3);
+    free(path);
+}
+
 static void test_lab_runs(void **state)
 {
     (void)state;
@@ -1349,6 +1384,7 @@ int main(void)
         cmocka_unit_test(test_attempt_survives_kill),
         cmocka_unit_test(test_concurrent_first_open),
         cmocka_unit_test(test_selfassess),
+        cmocka_unit_test(test_positions),
         cmocka_unit_test(test_lab_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
