@@ -1,11 +1,18 @@
 /* cli_cmd_bench.c — `warpbench bench grader`: grading throughput with a
  * fresh sandbox per answer, graded-and-recorded throughput (each attempt a
  * committed transaction), and a batch re-grade of 25,000 stored attempts.
- * Runs against a temporary store, never the user's. */
+ * `warpbench bench labstream`: how many samples per second the lab metric
+ * stream carries into the store and a JSON-line sink, and how much a stream
+ * of about 1000 samples/s slows a fixed CPU workload.
+ * Both run against a temporary store, never the user's. */
 #include "cli/cli.h"
+#include "tui/tui.h"
+#include "labs/lab.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* The first numeric question with per-student numbers in the pack. */
@@ -46,20 +53,313 @@ static void answer_text(char *buf, size_t n, int i)
     }
 }
 
+/* ---- bench labstream ----------------------------------------------------- */
+
+/* What the benchmark labs do: emit `n` samples as fast as they can, or run
+ * `chunks` chunks of the workload emitting one sample after each when
+ * `emit` is set. Set before each lab_run. */
+static struct {
+    long n;
+    long chunks;
+    long chunk_iters;
+    bool emit;
+    double work_s;     /* ls_work: the workload's own time, inside the run */
+    double work_cpu_s; /* the same in CPU time of the lab's thread */
+} ls;
+
+static double thread_cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static volatile double ls_sink; /* keeps the workload from being optimised away */
+
+/* A fixed CPU workload: iters steps of a floating-point recurrence. */
+static double work(long iters)
+{
+    double x = 0.5, y = 0.25;
+    for (long i = 0; i < iters; i++) {
+        x = x * 3.9 * (1 - x);
+        y += x * 1e-3;
+    }
+    return y;
+}
+
+static int ls_flood(struct lab_ctx *cx, struct core_err *err)
+{
+    static const char *const names[] = {"a", "b", "c", "d"};
+    (void)err;
+    for (long i = 0; i < ls.n; i++)
+        lab_emit(cx, names[i & 3], i, (double)i * 0.5);
+    return 0;
+}
+
+static int ls_work(struct lab_ctx *cx, struct core_err *err)
+{
+    (void)err;
+    double acc = 0, t0 = core_time_mono(), c0 = thread_cpu();
+    for (long c = 0; c < ls.chunks; c++) {
+        double v = work(ls.chunk_iters);
+        acc += v;
+        if (ls.emit)
+            lab_emit(cx, "work", c, v);
+    }
+    ls_sink = acc;
+    ls.work_s = core_time_mono() - t0;
+    ls.work_cpu_s = thread_cpu() - c0;
+    return 0;
+}
+
+static const struct lab_def ls_flood_lab = {.name = "bench-flood", .title = "", .summary = "",
+                                            .run = ls_flood};
+static const struct lab_def ls_work_lab = {.name = "bench-work", .title = "", .summary = "",
+                                           .run = ls_work};
+
+/* The CLI's --json sample line, written to /dev/null: formatting and stdio
+ * are part of what a sample costs. */
+struct ls_json_sink {
+    FILE *f;
+    struct core_buf line;
+};
+
+static void ls_sample(void *ud, const struct core_sample *s)
+{
+    struct ls_json_sink *k = ud;
+    struct core_json j;
+    core_buf_reset(&k->line);
+    core_json_init(&j, &k->line);
+    core_json_obj_begin(&j);
+    core_json_kstr(&j, "type", "sample");
+    core_json_kstr(&j, "series", s->series);
+    core_json_kint(&j, "step", s->step);
+    core_json_knum(&j, "value", s->value);
+    core_json_knum(&j, "t", round(s->t * 1e6) / 1e6); /* µs is plenty */
+    core_json_obj_end(&j);
+    core_buf_putc(&k->line, '\n');
+    fwrite(k->line.data, 1, k->line.len, k->f);
+}
+
+static int ls_run(const struct lab_def *lab, struct db *db, int64_t uid,
+                  const struct lab_sink *sink, size_t n_sinks, double *secs,
+                  struct core_err *e)
+{
+    struct lab_params p;
+    struct lab_result r;
+    lab_params_init(&p, lab);
+    struct lab_machine m = {.cpu_model = "bench", .cores_online = 1, .line_bytes = 64};
+    struct lab_run_opts o = {.db = db, .user_id = uid, .sinks = sink, .n_sinks = n_sinks,
+                             .machine = &m};
+    double t0 = core_time_mono();
+    int rc = lab_run(&p, &o, &r, e);
+    *secs = core_time_mono() - t0;
+    lab_result_fini(&r);
+    lab_params_fini(&p);
+    return rc;
+}
+
+static int bench_labstream(struct cli_ctx *cx, long n_flood)
+{
+    struct core_err e = {0};
+    char dir[] = "/tmp/warpbench-bench-XXXXXX";
+    char *dbpath = NULL;
+    struct db *db = NULL;
+    int64_t uid = 0;
+    int rc = CLI_EXIT_OK;
+    struct ls_json_sink js = {0};
+    core_buf_init(&js.line);
+    if (!mkdtemp(dir)) {
+        perror("warpbench: mkdtemp");
+        return CLI_EXIT_STORE;
+    }
+    dbpath = core_path_join(dir, "bench.db");
+    js.f = fopen("/dev/null", "w");
+    if (!js.f || db_open(&db, dbpath, &e) != CORE_OK ||
+        db_user_ensure(db, "bench", &uid, &e) != CORE_OK) {
+        if (!js.f)
+            core_err_set(&e, CORE_ERR_IO, "cannot open /dev/null");
+        rc = cli_fail(&e);
+        goto out;
+    }
+    struct lab_sink sink = {ls_sample, NULL, NULL, NULL, &js};
+
+    /* 1. Throughput: as fast as the stream goes. */
+    double flood_store_s, flood_sink_s;
+    ls.n = n_flood;
+    if (ls_run(&ls_flood_lab, db, uid, &sink, 1, &flood_store_s, &e) != 0 ||
+        ls_run(&ls_flood_lab, NULL, 0, &sink, 1, &flood_sink_s, &e) != 0) {
+        rc = cli_fail(&e);
+        goto out;
+    }
+
+    /* 2. Overhead on a fixed workload: chunks of about 1 ms, so one sample
+     * per chunk is about 1000 samples/s. Calibrate, then alternate runs
+     * without and with the stream and keep each one's best time (the
+     * machine may be shared; the minimum is the least disturbed). The
+     * slowdown is read from the lab thread's CPU time, which other
+     * processes on a busy machine disturb far less than wall time; both
+     * are shown. */
+    long iters = 1000;
+    for (;;) {
+        double t0 = thread_cpu();
+        ls_sink = work(iters);
+        double dt = thread_cpu() - t0;
+        if (dt >= 0.02) {
+            iters = (long)((double)iters * 0.001 / dt);
+            break;
+        }
+        iters *= 2;
+    }
+    ls.chunk_iters = iters > 0 ? iters : 1;
+    ls.chunks = 500;
+    double best_plain = INFINITY, best_stream = INFINITY, best_run = INFINITY;
+    double cpu_plain = INFINITY, cpu_stream = INFINITY;
+    const int reps = 5;
+    for (int i = 0; i < reps; i++) {
+        double t;
+        ls.emit = false;
+        if (ls_run(&ls_work_lab, NULL, 0, NULL, 0, &t, &e) != 0) {
+            rc = cli_fail(&e);
+            goto out;
+        }
+        best_plain = fmin(best_plain, ls.work_s);
+        cpu_plain = fmin(cpu_plain, ls.work_cpu_s);
+        ls.emit = true;
+        if (ls_run(&ls_work_lab, db, uid, &sink, 1, &t, &e) != 0) {
+            rc = cli_fail(&e);
+            goto out;
+        }
+        best_stream = fmin(best_stream, ls.work_s);
+        cpu_stream = fmin(cpu_stream, ls.work_cpu_s);
+        best_run = fmin(best_run, t - ls.work_s);
+    }
+    double rate = (double)ls.chunks / cpu_stream; /* per second the workload computes */
+    double slowdown = (cpu_stream - cpu_plain) / cpu_plain * 100;
+    double slowdown_wall = (best_stream - best_plain) / best_plain * 100;
+
+    if (cx->json) {
+        struct core_buf b;
+        struct core_json j;
+        cli_json_open(&b, &j);
+        core_json_kint(&j, "flood_samples", n_flood);
+        core_json_knum(&j, "store_and_sink_per_s", (double)n_flood / flood_store_s);
+        core_json_knum(&j, "sink_only_per_s", (double)n_flood / flood_sink_s);
+        core_json_knum(&j, "workload_s", best_plain);
+        core_json_knum(&j, "workload_streaming_s", best_stream);
+        core_json_knum(&j, "workload_cpu_s", cpu_plain);
+        core_json_knum(&j, "workload_streaming_cpu_s", cpu_stream);
+        core_json_knum(&j, "slowdown_wall_pct", slowdown_wall);
+        core_json_knum(&j, "streaming_samples_per_s", rate);
+        core_json_knum(&j, "slowdown_pct", slowdown);
+        core_json_knum(&j, "record_open_close_s", best_run);
+        cli_json_close(&b, &j);
+    } else {
+        printf("lab metric stream benchmark (one core; samples committed per 256 or 250 ms, "
+               "WAL, synchronous=NORMAL)\n");
+        printf("  store + JSON sink  %9ld samples in %6.3f s = %10.0f samples/s\n", n_flood,
+               flood_store_s, (double)n_flood / flood_store_s);
+        printf("  JSON sink only     %9ld samples in %6.3f s = %10.0f samples/s\n", n_flood,
+               flood_sink_s, (double)n_flood / flood_sink_s);
+        printf("  workload alone          %6.3f s wall, %6.3f s CPU (best of %d)\n", best_plain,
+               cpu_plain, reps);
+        printf("  workload + stream       %6.3f s wall, %6.3f s CPU (best of %d), %.0f samples "
+               "per CPU second\n",
+               best_stream, cpu_stream, reps, rate);
+        printf("  slowdown                %+6.2f %% CPU, %+6.2f %% wall  (goal < 2 %%)\n", slowdown,
+               slowdown_wall);
+        printf("  once per run: opening and closing the record, last batch: %.1f ms\n",
+               best_run * 1000);
+    }
+out:
+    if (js.f)
+        fclose(js.f);
+    core_buf_fini(&js.line);
+    db_close(db);
+    if (dbpath) {
+        const char *suffix[] = {"", "-wal", "-shm"};
+        for (size_t i = 0; i < 3; i++) {
+            char *f = core_xasprintf("%s%s", dbpath, suffix[i]);
+            unlink(f);
+            free(f);
+        }
+        free(dbpath);
+    }
+    rmdir(dir);
+    return rc;
+}
+
+/* ---- the command ----------------------------------------------------------- */
+
+/* ---- bench tui ----------------------------------------------------------- */
+
+/* CPU time to draw the lab screen's frame (four live charts) into the
+ * in-memory canvas, at the minimum size and a large terminal. */
+static int bench_tui(struct cli_ctx *cx, int frames)
+{
+    static const int sizes[][2] = {{80, 24}, {120, 40}, {200, 50}};
+    struct core_buf b;
+    struct core_json j;
+    if (cx->json) {
+        cli_json_open(&b, &j);
+        core_json_kint(&j, "frames", frames);
+        core_json_key(&j, "sizes");
+        core_json_arr_begin(&j);
+    } else {
+        printf("TUI lab frame: 4 charts x (600-point live series + reference), progress, log;\n"
+               "drawn %d times into the canvas, process CPU time per frame\n", frames);
+    }
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        double ms = 0;
+        struct core_err e = {0};
+        if (tui_bench_lab_frame(frames, sizes[i][0], sizes[i][1], &ms) != 0) {
+            e.code = CORE_ERR_USAGE;
+            snprintf(e.msg, sizeof e.msg, "tui benchmark failed at %dx%d", sizes[i][0],
+                     sizes[i][1]);
+            if (cx->json)
+                core_buf_fini(&b);
+            return cli_fail(&e);
+        }
+        if (cx->json) {
+            core_json_obj_begin(&j);
+            core_json_kint(&j, "w", sizes[i][0]);
+            core_json_kint(&j, "h", sizes[i][1]);
+            core_json_knum(&j, "cpu_ms_per_frame", ms);
+            core_json_obj_end(&j);
+        } else {
+            printf("  %3dx%-3d  %.3f ms/frame  (%.2f%% of one core at 10 Hz)\n", sizes[i][0],
+                   sizes[i][1], ms, ms * 10 / 1000 * 100);
+        }
+    }
+    if (cx->json) {
+        core_json_arr_end(&j);
+        cli_json_close(&b, &j);
+    }
+    return CLI_EXIT_OK;
+}
+
 int cli_cmd_bench(struct cli_ctx *cx, struct cli_args *a)
 {
     const struct cli_command *cmd = cli_command_find("bench");
     const char *nv = NULL;
     bool missing = false;
+    bool n_given = false;
     int n = 20000, n_regrade = 25000, n_rec = 2000;
-    if (cli_take_flag(a, "--n", true, &nv, &missing) || missing)
+    if (cli_take_flag(a, "--n", true, &nv, &missing) || missing) {
         if (missing || !cli_parse_int(nv, 10000000, &n))
             return cli_usage(cmd, "--n needs a number of answers");
+        n_given = true;
+    }
     int rc = cli_check_args(cmd, a, 1, 1);
     if (rc != 0)
         return rc;
+    if (strcmp(a->argv[0], "labstream") == 0)
+        return bench_labstream(cx, n_given ? n : 200000);
+    if (strcmp(a->argv[0], "tui") == 0)
+        return bench_tui(cx, n_given ? n : 2000);
     if (strcmp(a->argv[0], "grader") != 0)
-        return cli_usage(cmd, "unknown benchmark \"%s\" (have: grader)", a->argv[0]);
+        return cli_usage(cmd, "unknown benchmark \"%s\" (have: grader, labstream, tui)",
+                         a->argv[0]);
 
     struct core_err e = {0};
     struct lesson_src src;

@@ -1,10 +1,358 @@
-/* cli_cmd_calc.c — `warpbench calc` (placeholder until it lands). */
+/* cli_cmd_calc.c — `warpbench calc` (list the calculators of the installed
+ * packs) and `warpbench calc ID [--set NAME=VALUE]...` (run one: the inputs
+ * used and the outputs, numbers with their units, text outputs verbatim). */
 #include "cli/cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_SETS 64
+
+/* ---- formatting ------------------------------------------------------------ */
+
+/* Display width of UTF-8 text: one column per character. */
+static size_t width(const char *s)
+{
+    size_t w = 0;
+    for (const unsigned char *p = (const unsigned char *)s; p && *p; p++)
+        w += (*p & 0xC0) != 0x80;
+    return w;
+}
+
+static void pad(const char *s, size_t w)
+{
+    fputs(cli_tx(s), stdout);
+    for (size_t k = width(s); k < w; k++)
+        putchar(' ');
+}
+
+/* v with up to `sig` significant figures, no exponent between 1e-4 and 1e9,
+ * trailing zeros trimmed. */
+static void fmt_num(double v, int sig, char *buf, size_t n)
+{
+    double a = fabs(v);
+    if (v == 0) {
+        snprintf(buf, n, "0");
+        return;
+    }
+    if (a >= 1e9 || a < 1e-4) {
+        snprintf(buf, n, "%.*g", sig, v);
+        return;
+    }
+    int digits = sig - 1 - (int)floor(log10(a));
+    if (digits < 0)
+        digits = 0;
+    snprintf(buf, n, "%.*f", digits, v);
+    if (strchr(buf, '.')) {
+        size_t len = strlen(buf);
+        while (len > 0 && buf[len - 1] == '0')
+            buf[--len] = '\0';
+        if (len > 0 && buf[len - 1] == '.')
+            buf[--len] = '\0';
+    }
+    if (strcmp(buf, "-0") == 0)
+        snprintf(buf, n, "0");
+}
+
+/* Base units shown with a decimal prefix that fits the value. */
+static bool si_unit(const char *u)
+{
+    static const char *const units[] = {"B",      "B/s",   "bit/s", "bps", "FLOP",
+                                        "FLOP/s", "FLOPS", "Hz",    "W",   NULL};
+    for (int i = 0; units[i]; i++)
+        if (strcmp(units[i], u) == 0)
+            return true;
+    return false;
+}
+
+/* A value with its unit as a student reads it: "2.5×", "25%", "320 ms",
+ * "1.5 GB/s" (for a value given in B/s), "12 µs" (for one in s). */
+static void fmt_value(double v, const char *unit, char *buf, size_t n)
+{
+    char num[64];
+    const char *u = unit ? unit : "";
+    char scaled[48];
+    double a = fabs(v);
+    if (si_unit(u) && a >= 1e3) {
+        static const char pre[] = "kMGTPE";
+        int k = -1;
+        while (a >= 1e3 && k < 5) {
+            a /= 1e3;
+            v /= 1e3;
+            k++;
+        }
+        snprintf(scaled, sizeof scaled, "%c%s", pre[k], u);
+        u = scaled;
+    } else if (strcmp(u, "s") == 0 && a > 0 && a < 1 && a >= 1e-9) {
+        static const char *const pre[] = {"ms", "µs", "ns"};
+        int k = -1;
+        while (a < 1 && k < 2) {
+            a *= 1e3;
+            v *= 1e3;
+            k++;
+        }
+        u = pre[k];
+    }
+    fmt_num(v, 4, num, sizeof num);
+    bool tight = strcmp(u, "×") == 0 || strcmp(u, "x") == 0 || strcmp(u, "%") == 0;
+    snprintf(buf, n, "%s%s%s", num, u[0] && !tight ? " " : "", u);
+}
+
+static void input_value(const struct grader_calc_input *in, double v, char *buf, size_t n)
+{
+    char num[64];
+    if (in->integer)
+        snprintf(num, sizeof num, "%.0f", v);
+    else
+        snprintf(num, sizeof num, "%.10g", v);
+    snprintf(buf, n, "%s%s%s", num, in->unit[0] ? " " : "", in->unit);
+}
+
+/* ---- list ---------------------------------------------------------------------- */
+
+/* The id to type: bare when no other pack has a calculator of that id. */
+static const char *shown_id(const struct lesson_calc *all, size_t n, size_t i, char *buf, size_t bn)
+{
+    for (size_t k = 0; k < n; k++) {
+        if (k != i && strcmp(all[k].calc->id, all[i].calc->id) == 0) {
+            snprintf(buf, bn, "%s:%s", all[i].pack_id, all[i].calc->id);
+            return buf;
+        }
+    }
+    return all[i].calc->id;
+}
+
+static int list(struct cli_ctx *cx)
+{
+    struct core_err e = {0};
+    struct lesson_calc *all;
+    size_t n;
+    if (lesson_calc_list(cx->db, cx->session, &all, &n, &e) != CORE_OK)
+        return cli_fail(&e);
+    if (cx->json) {
+        struct core_buf b;
+        struct core_json j;
+        core_buf_init(&b);
+        core_json_init(&j, &b);
+        core_json_arr_begin(&j);
+        for (size_t i = 0; i < n; i++) {
+            const struct grader_calc *c = all[i].calc;
+            core_json_obj_begin(&j);
+            core_json_kstr(&j, "id", c->id);
+            core_json_kstr(&j, "pack", all[i].pack_id);
+            core_json_kstr(&j, "lesson", all[i].lesson_id);
+            core_json_kstr(&j, "title", c->title);
+            core_json_key(&j, "inputs");
+            core_json_arr_begin(&j);
+            for (size_t k = 0; k < c->n_inputs; k++)
+                core_json_str(&j, c->inputs[k].name);
+            core_json_arr_end(&j);
+            core_json_obj_end(&j);
+        }
+        core_json_arr_end(&j);
+        cli_json_print(&b);
+    } else if (n == 0) {
+        printf("No calculators in the installed packs.\n");
+    } else {
+        char buf[200];
+        size_t wid = 2, wles = 6;
+        for (size_t i = 0; i < n; i++) {
+            size_t w = width(shown_id(all, n, i, buf, sizeof buf));
+            wid = w > wid ? w : wid;
+            w = width(all[i].lesson_id);
+            wles = w > wles ? w : wles;
+        }
+        printf("  ");
+        pad("ID", wid + 2);
+        pad("LESSON", wles + 2);
+        printf("TITLE\n");
+        for (size_t i = 0; i < n; i++) {
+            printf("  ");
+            pad(shown_id(all, n, i, buf, sizeof buf), wid + 2);
+            pad(all[i].lesson_id, wles + 2);
+            printf("%s\n", cli_tx(all[i].calc->title));
+        }
+        printf("\nrun one: warpbench calc ID [--set NAME=VALUE]...\n");
+    }
+    free(all);
+    return CLI_EXIT_OK;
+}
+
+/* ---- run ------------------------------------------------------------------------ */
+
+static void print_json(const struct lesson_calc_result *r)
+{
+    const struct grader_calc *c = r->c.calc;
+    struct core_buf b;
+    struct core_json j;
+    cli_json_open(&b, &j);
+    core_json_kstr(&j, "id", c->id);
+    core_json_kstr(&j, "pack", r->c.pack_id);
+    core_json_kstr(&j, "lesson", r->c.lesson_id);
+    core_json_kstr(&j, "title", c->title);
+    core_json_key(&j, "inputs");
+    core_json_arr_begin(&j);
+    for (size_t i = 0; i < c->n_inputs; i++) {
+        const struct grader_calc_input *in = &c->inputs[i];
+        core_json_obj_begin(&j);
+        core_json_kstr(&j, "name", in->name);
+        core_json_kstr(&j, "label", in->label);
+        core_json_kstr(&j, "unit", in->unit);
+        core_json_kstr(&j, "help", in->help);
+        core_json_knum(&j, "value", r->inputs[i]);
+        core_json_kbool(&j, "given", r->given[i]);
+        core_json_knum(&j, "default", in->def);
+        core_json_knum(&j, "min", in->min); /* null when unbounded */
+        core_json_knum(&j, "max", in->max);
+        core_json_kbool(&j, "integer", in->integer);
+        core_json_obj_end(&j);
+    }
+    core_json_arr_end(&j);
+    core_json_key(&j, "outputs");
+    core_json_arr_begin(&j);
+    for (size_t i = 0; i < r->n_outputs; i++) {
+        const struct grader_calc_output *o = &r->outputs[i];
+        core_json_obj_begin(&j);
+        core_json_kstr(&j, "label", o->label);
+        core_json_key(&j, "value");
+        if (o->text)
+            core_json_null(&j);
+        else
+            core_json_num(&j, o->value);
+        core_json_kstr(&j, "unit", o->unit);
+        core_json_kstr(&j, "text", o->text);
+        char shown[128];
+        if (!o->text)
+            fmt_value(o->value, o->unit, shown, sizeof shown);
+        core_json_kstr(&j, "display", o->text ? NULL : shown);
+        core_json_obj_end(&j);
+    }
+    core_json_arr_end(&j);
+    cli_json_close(&b, &j);
+}
+
+static void print_text(const struct lesson_calc_result *r)
+{
+    const struct grader_calc *c = r->c.calc;
+    printf("%s  (%s:%s, lesson %s)\n", cli_tx(c->title), cli_tx(r->c.pack_id), cli_tx(c->id),
+           cli_tx(r->c.lesson_id));
+    size_t wn = 0, wv = 0, wl = 0;
+    char val[96];
+    for (size_t i = 0; i < c->n_inputs; i++) {
+        input_value(&c->inputs[i], r->inputs[i], val, sizeof val);
+        wn = width(c->inputs[i].name) > wn ? width(c->inputs[i].name) : wn;
+        wv = width(val) > wv ? width(val) : wv;
+        wl = width(c->inputs[i].label) > wl ? width(c->inputs[i].label) : wl;
+    }
+    printf("\ninputs:\n");
+    for (size_t i = 0; i < c->n_inputs; i++) {
+        const struct grader_calc_input *in = &c->inputs[i];
+        input_value(in, r->inputs[i], val, sizeof val);
+        printf("  ");
+        pad(in->name, wn);
+        printf(" = ");
+        pad(val, wv + 2);
+        pad(in->label, wl + 2);
+        printf("%s\n", r->given[i] ? "(set)" : "(default)");
+    }
+    size_t wo = 0;
+    for (size_t i = 0; i < r->n_outputs; i++)
+        if (!r->outputs[i].text || !strchr(r->outputs[i].text, '\n'))
+            wo = width(r->outputs[i].label) > wo ? width(r->outputs[i].label) : wo;
+    printf("\noutputs:\n");
+    for (size_t i = 0; i < r->n_outputs; i++) {
+        const struct grader_calc_output *o = &r->outputs[i];
+        if (o->text && strchr(o->text, '\n')) { /* a diagram: verbatim, below its label */
+            printf("  %s:\n%s", cli_tx(o->label), cli_tx(o->text));
+            if (o->text[strlen(o->text) - 1] != '\n')
+                putchar('\n');
+            continue;
+        }
+        printf("  ");
+        pad(o->label, wo + 2);
+        if (o->text) {
+            printf("%s\n", cli_tx(o->text));
+        } else {
+            fmt_value(o->value, o->unit, val, sizeof val);
+            printf("%s\n", cli_tx(val));
+        }
+    }
+    size_t unset = 0;
+    while (unset < c->n_inputs && r->given[unset])
+        unset++;
+    if (unset < c->n_inputs)
+        printf("\nchange an input: warpbench calc %s:%s --set %s=VALUE\n", cli_tx(r->c.pack_id),
+               cli_tx(c->id), cli_tx(c->inputs[unset].name));
+}
+
+/* Reads NAME=VALUE. Returns 0, or a usage exit code with the message printed. */
+static int parse_set(const struct cli_command *cmd, const char *arg, struct lesson_calc_set *set,
+                     char **name)
+{
+    const char *eq = arg ? strchr(arg, '=') : NULL;
+    if (!eq || eq == arg)
+        return cli_usage(cmd, "--set needs NAME=VALUE (e.g. --set p=8), got \"%s\"",
+                         arg ? cli_tx(arg) : "");
+    const char *v = eq + 1;
+    char *end = NULL;
+    errno = 0;
+    double x = strtod(v, &end);
+    while (end && (*end == ' ' || *end == '\t'))
+        end++;
+    if (!v[0] || !end || *end || errno == ERANGE || !isfinite(x))
+        return cli_usage(cmd, "--set %.*s: '%s' is not a number (write e.g. 0.25, 8 or 1e9)",
+                         (int)(eq - arg), arg, cli_tx(v));
+    *name = core_xstrndup(arg, (size_t)(eq - arg));
+    set->name = *name;
+    set->value = x;
+    return 0;
+}
 
 int cli_cmd_calc(struct cli_ctx *cx, struct cli_args *a)
 {
-    (void)cx;
-    (void)a;
-    fprintf(stderr, "warpbench: 'calc' is not built yet\n");
-    return CLI_EXIT_USAGE;
+    const struct cli_command *cmd = cli_command_find("calc");
+    struct lesson_calc_set sets[MAX_SETS];
+    char *names[MAX_SETS];
+    size_t n_sets = 0;
+    int rc = 0;
+    const char *v;
+    bool missing = false;
+    while (rc == 0 && cli_take_flag(a, "--set", true, &v, &missing)) {
+        if (missing || !v)
+            rc = cli_usage(cmd, "--set needs NAME=VALUE (e.g. --set p=8)");
+        else if (n_sets == MAX_SETS)
+            rc = cli_usage(cmd, "at most %d --set options", MAX_SETS);
+        else if ((rc = parse_set(cmd, v, &sets[n_sets], &names[n_sets])) == 0)
+            n_sets++;
+    }
+    if (rc == 0 && missing)
+        rc = cli_usage(cmd, "--set needs NAME=VALUE (e.g. --set p=8)");
+    if (rc == 0)
+        rc = cli_begin(cx, cmd, a, 0, 1, CLI_NEED_SESSION);
+    if (rc == 0 && a->argc == 0 && n_sets > 0)
+        rc = cli_usage(cmd, "--set needs a calculator: warpbench calc ID --set NAME=VALUE");
+    if (rc != 0)
+        goto out;
+    if (a->argc == 0) {
+        rc = list(cx);
+        goto out;
+    }
+    struct core_err e = {0};
+    struct lesson_calc_result r;
+    if (lesson_calc_run(cx->db, cx->session, a->argv[0], sets, n_sets, &r, &e) != CORE_OK) {
+        rc = cli_fail(&e);
+        goto out;
+    }
+    if (cx->json)
+        print_json(&r);
+    else
+        print_text(&r);
+    lesson_calc_result_fini(&r);
+    rc = CLI_EXIT_OK;
+out:
+    for (size_t i = 0; i < n_sets; i++)
+        free(names[i]);
+    return rc;
 }

@@ -1,8 +1,14 @@
 /* cli_cmd_progress.c — `warpbench progress [PACK]`: the student's standing
  * per lesson, per topic and per course rubric item. Scores are each
- * question's best valid attempt (a re-grade counts instead of its original). */
+ * question's best valid attempt (a re-grade counts instead of its original).
+ * Then the course's 100-point rubric: the latest self-rating of each item
+ * beside its graded score, the calibration gap, totals and levels, and the
+ * lessons to study next. For packs with certainty-based marking the CBM
+ * mark (from each question's first valid attempt) is shown beside the plain
+ * score. */
 #include "cli/cli.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +16,10 @@ struct tally {
     char *name;
     int questions, answered;
     double score, max;
+    bool cbm;          /* the rows come from a pack with certainty-based marking */
+    int cbm_answered;  /* questions answered with a certainty */
+    double cbm_mark;   /* their CBM marks */
+    double cbm_max;    /* 3 × their points */
 };
 
 struct tallies {
@@ -23,27 +33,36 @@ static struct tally *tally_get(struct tallies *ts, const char *name, size_t len)
         if (strlen(ts->t[i].name) == len && strncmp(ts->t[i].name, name, len) == 0)
             return &ts->t[i];
     ts->t = core_xrealloc(ts->t, (ts->n + 1) * sizeof *ts->t);
-    ts->t[ts->n] = (struct tally){core_xstrndup(name, len), 0, 0, 0, 0};
+    ts->t[ts->n] = (struct tally){.name = core_xstrndup(name, len)};
     return &ts->t[ts->n++];
 }
 
-static void tally_add(struct tally *t, const struct db_progress_row *r)
+static void tally_add(struct tally *t, const struct db_progress_row *r, bool cbm)
 {
     t->questions++;
     t->answered += r->answered;
     t->score += r->best;
     t->max += r->points;
+    if (!cbm)
+        return;
+    t->cbm = true;
+    if (r->answered && r->certainty > 0 && r->points > 0) {
+        t->cbm_answered++;
+        t->cbm_mark += r->points * lesson_cbm_fraction(r->first / r->points, r->certainty);
+        t->cbm_max += 3 * r->points;
+    }
 }
 
 /* Adds row r to every name in a comma-separated list. */
-static void tally_list(struct tallies *ts, const char *list, const struct db_progress_row *r)
+static void tally_list(struct tallies *ts, const char *list, const struct db_progress_row *r,
+                       bool cbm)
 {
     const char *s = list ? list : "";
     while (*s) {
         const char *comma = strchr(s, ',');
         size_t len = comma ? (size_t)(comma - s) : strlen(s);
         if (len)
-            tally_add(tally_get(ts, s, len), r);
+            tally_add(tally_get(ts, s, len), r, cbm);
         s += len + (comma ? 1 : 0);
     }
 }
@@ -61,8 +80,11 @@ static void print_section(const char *heading, const struct tallies *ts)
     for (size_t i = 0; i < ts->n; i++) {
         const struct tally *t = &ts->t[i];
         double pct = t->max > 0 ? 100.0 * t->score / t->max : 0;
-        printf("  %-28s %3d/%-3d answered  %6.1f/%-6.1f %5.1f%%\n", cli_tx(t->name), t->answered,
+        printf("  %-28s %3d/%-3d answered  %6.1f/%-6.1f %5.1f%%", cli_tx(t->name), t->answered,
                t->questions, t->score, t->max, pct);
+        if (t->cbm)
+            printf("  CBM %+.1f/%g over %d answered", t->cbm_mark, t->cbm_max, t->cbm_answered);
+        printf("\n");
     }
 }
 
@@ -77,9 +99,164 @@ static void json_section(struct core_json *j, const char *key, const struct tall
         core_json_kint(j, "answered", ts->t[i].answered);
         core_json_knum(j, "score", ts->t[i].score);
         core_json_knum(j, "max", ts->t[i].max);
+        if (ts->t[i].cbm) {
+            core_json_knum(j, "cbm_mark", ts->t[i].cbm_mark);
+            core_json_knum(j, "cbm_max", ts->t[i].cbm_max);
+            core_json_kint(j, "cbm_answered", ts->t[i].cbm_answered);
+        }
         core_json_obj_end(j);
     }
     core_json_arr_end(j);
+}
+
+/* Packs among the rows that use certainty-based marking. Only packs with
+ * an answer stated with a certainty are loaded to ask: any other pack has no
+ * CBM mark to show, and loading a pack evaluates its Lua files. */
+static bool *cbm_packs(struct cli_ctx *cx, const struct db_progress_row *rows, size_t n)
+{
+    bool *cbm = core_xcalloc(n ? n : 1, sizeof *cbm);
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0 && strcmp(rows[i].pack_id, rows[i - 1].pack_id) == 0) {
+            cbm[i] = cbm[i - 1];
+            continue;
+        }
+        bool any = false;
+        for (size_t k = i; k < n && strcmp(rows[k].pack_id, rows[i].pack_id) == 0; k++)
+            any = any || (rows[k].answered && rows[k].certainty > 0);
+        struct core_err e = {0};
+        if (any && lesson_pack_cbm(cx->session, rows[i].pack_id, &cbm[i], &e) != CORE_OK)
+            cbm[i] = false; /* cannot tell: show the plain score only */
+    }
+    return cbm;
+}
+
+static const char *lesson_title(const struct db_lesson *ls, size_t n, const char *pack,
+                                const char *id)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(ls[i].pack_id, pack) == 0 && strcmp(ls[i].id, id) == 0)
+            return ls[i].title;
+    return NULL;
+}
+
+static void print_course(const struct lesson_standing *st, const struct db_lesson *ls, size_t nl)
+{
+    printf("\ncourse rubric (100 points): your self-rating beside your graded score\n");
+    printf("  %-22s %8s %9s %9s  %s\n", "item", "self", "graded", "answered", "gap");
+    for (int i = 0; i < LESSON_RUBRIC_N; i++) {
+        const struct lesson_item_standing *it = &st->items[i];
+        char self[32], graded[32], ans[32];
+        if (it->rated)
+            snprintf(self, sizeof self, "%.1f/%g", it->self, it->item->max);
+        else
+            snprintf(self, sizeof self, "-");
+        snprintf(graded, sizeof graded, "%.1f/%g", it->graded, it->item->max);
+        snprintf(ans, sizeof ans, "%d/%d", it->answered, it->questions);
+        printf("  %-22s %8s %9s %9s  ", it->item->id, self, graded, ans);
+        if (!it->rated)
+            printf("not rated\n");
+        else if (it->questions == 0)
+            printf("%+.1f (no questions evidence this item yet)\n", it->gap);
+        else if (it->answered == 0)
+            printf("%+.1f (nothing answered yet)\n", it->gap);
+        else
+            printf("%+.1f %s\n", it->gap, lesson_gap_word(it->gap, it->item->max));
+    }
+    char self_t[32], graded_t[32];
+    if (st->n_rated > 0)
+        snprintf(self_t, sizeof self_t, "%.1f/100", st->self_total);
+    else
+        snprintf(self_t, sizeof self_t, "-");
+    snprintf(graded_t, sizeof graded_t, "%.1f/100", st->graded_total);
+    printf("  %-22s %8s %9s\n", "total", self_t, graded_t);
+    printf("\ngraded total: %.1f/100, level %s: %s\n", st->graded_total, st->graded_level,
+           lesson_level_meaning(st->graded_total));
+    if (st->self_level)
+        printf("self-rated total: %.1f/100, level %s\n", st->self_total, st->self_level);
+    else if (st->n_rated > 0)
+        printf("self-rated so far: %.1f points over %d of %d items (rate every item for a "
+               "level: warpbench selfassess)\n",
+               st->self_total, st->n_rated, LESSON_RUBRIC_N);
+    else
+        printf("no self-assessment yet: rate yourself with warpbench selfassess\n");
+    if (st->n_compared > 0) {
+        double gap = st->self_compared - st->graded_compared;
+        printf("calibration over the %d rated item%s you have answered questions on: self "
+               "%.1f, graded %.1f, gap %+.1f: %s\n",
+               st->n_compared, st->n_compared == 1 ? "" : "s", st->self_compared,
+               st->graded_compared, gap, lesson_gap_word(gap, st->max_compared));
+    }
+    if (st->n_study == 0) {
+        printf("\nstudy next: nothing left to earn in the questions tagged with rubric items\n");
+        return;
+    }
+    printf("\nstudy next (the lessons with the most rubric points still to earn):\n");
+    for (size_t i = 0; i < st->n_study; i++) {
+        const struct lesson_study *sd = &st->study[i];
+        const char *title = lesson_title(ls, nl, sd->pack_id, sd->lesson_id);
+        printf("  %zu. %s:%s%s%s: %.1f point%s to earn, mostly %s (%s)\n", i + 1,
+               cli_tx(sd->pack_id), cli_tx(sd->lesson_id), title ? " " : "",
+               title ? cli_tx(title) : "", sd->unearned, fabs(sd->unearned - 1) < 0.05 ? "" : "s",
+               sd->item->id, sd->item->title);
+    }
+}
+
+static void json_course(struct core_json *j, const struct lesson_standing *st,
+                        const struct db_lesson *ls, size_t nl)
+{
+    core_json_key(j, "course");
+    core_json_obj_begin(j);
+    core_json_key(j, "items");
+    core_json_arr_begin(j);
+    for (int i = 0; i < LESSON_RUBRIC_N; i++) {
+        const struct lesson_item_standing *it = &st->items[i];
+        core_json_obj_begin(j);
+        core_json_kstr(j, "item", it->item->id);
+        core_json_kstr(j, "area", it->item->area);
+        core_json_kstr(j, "title", it->item->title);
+        core_json_knum(j, "max", it->item->max);
+        core_json_kint(j, "questions", it->questions);
+        core_json_kint(j, "answered", it->answered);
+        core_json_knum(j, "graded", it->graded);
+        core_json_key(j, "self");
+        if (it->rated)
+            core_json_num(j, it->self);
+        else
+            core_json_null(j);
+        core_json_kstr(j, "rated_at", it->rated_at);
+        core_json_key(j, "gap");
+        if (it->rated)
+            core_json_num(j, it->gap);
+        else
+            core_json_null(j);
+        core_json_obj_end(j);
+    }
+    core_json_arr_end(j);
+    core_json_knum(j, "graded_total", st->graded_total);
+    core_json_kstr(j, "graded_level", st->graded_level);
+    core_json_kint(j, "rated_items", st->n_rated);
+    core_json_knum(j, "self_total", st->self_total);
+    core_json_kstr(j, "self_level", st->self_level);
+    core_json_kint(j, "compared_items", st->n_compared);
+    core_json_key(j, "calibration_gap");
+    if (st->n_compared > 0)
+        core_json_num(j, st->self_compared - st->graded_compared);
+    else
+        core_json_null(j);
+    core_json_key(j, "study_next");
+    core_json_arr_begin(j);
+    for (size_t i = 0; i < st->n_study; i++) {
+        core_json_obj_begin(j);
+        core_json_kstr(j, "pack", st->study[i].pack_id);
+        core_json_kstr(j, "lesson", st->study[i].lesson_id);
+        core_json_kstr(j, "title",
+                       lesson_title(ls, nl, st->study[i].pack_id, st->study[i].lesson_id));
+        core_json_knum(j, "unearned", st->study[i].unearned);
+        core_json_kstr(j, "item", st->study[i].item->id);
+        core_json_obj_end(j);
+    }
+    core_json_arr_end(j);
+    core_json_obj_end(j);
 }
 
 int cli_cmd_progress(struct cli_ctx *cx, struct cli_args *a)
@@ -90,24 +267,35 @@ int cli_cmd_progress(struct cli_ctx *cx, struct cli_args *a)
     const char *pack = a->argc ? a->argv[0] : NULL;
     struct core_err e = {0};
     struct db_progress_row *rows = NULL;
-    size_t n = 0;
+    struct db_selfassess *self = NULL;
+    struct db_lesson *ls = NULL;
+    size_t n = 0, n_self = 0, nl = 0;
+    int64_t uid = lesson_session_user_id(cx->session);
     if (pack) {
         struct db_pack p = {0};
         if (db_pack_get(cx->db, pack, &p, &e) != CORE_OK)
             return cli_fail(&e);
         db_pack_fini(&p);
     }
-    if (db_progress(cx->db, lesson_session_user_id(cx->session), pack, &rows, &n, &e) != CORE_OK)
-        return cli_fail(&e);
+    if (db_progress(cx->db, uid, pack, &rows, &n, &e) != CORE_OK ||
+        db_selfassess_latest(cx->db, uid, &self, &n_self, &e) != CORE_OK ||
+        db_lesson_list(cx->db, pack, &ls, &nl, &e) != CORE_OK) {
+        rc = cli_fail(&e);
+        goto out;
+    }
+    bool *cbm = cbm_packs(cx, rows, n);
     struct tallies lessons = {0}, topics = {0}, rubric = {0}, total = {0};
     for (size_t i = 0; i < n; i++) {
         char *key = core_xasprintf("%s:%s", rows[i].pack_id, rows[i].lesson_id);
-        tally_add(tally_get(&lessons, key, strlen(key)), &rows[i]);
+        tally_add(tally_get(&lessons, key, strlen(key)), &rows[i], cbm[i]);
         free(key);
-        tally_list(&topics, rows[i].topics, &rows[i]);
-        tally_list(&rubric, rows[i].rubric, &rows[i]);
-        tally_add(tally_get(&total, "total", 5), &rows[i]);
+        tally_list(&topics, rows[i].topics, &rows[i], false);
+        tally_list(&rubric, rows[i].rubric, &rows[i], false);
+        tally_add(tally_get(&total, "total", 5), &rows[i], cbm[i]);
     }
+    free(cbm);
+    struct lesson_standing st;
+    lesson_standing_compute(rows, n, self, n_self, &st);
     if (cx->json) {
         struct core_buf b;
         struct core_json j;
@@ -117,6 +305,7 @@ int cli_cmd_progress(struct cli_ctx *cx, struct cli_args *a)
         json_section(&j, "lessons", &lessons);
         json_section(&j, "topics", &topics);
         json_section(&j, "rubric", &rubric);
+        json_course(&j, &st, ls, nl);
         cli_json_close(&b, &j);
     } else {
         printf("progress of %s\n", cli_tx(cx->user));
@@ -124,11 +313,17 @@ int cli_cmd_progress(struct cli_ctx *cx, struct cli_args *a)
         print_section("topics", &topics);
         print_section("course rubric items", &rubric);
         print_section("overall", &total);
+        print_course(&st, ls, nl);
     }
+    lesson_standing_fini(&st);
     tallies_free(&lessons);
     tallies_free(&topics);
     tallies_free(&rubric);
     tallies_free(&total);
+    rc = CLI_EXIT_OK;
+out:
     db_progress_free(rows, n);
-    return CLI_EXIT_OK;
+    db_selfassess_free(self, n_self);
+    db_lessons_free(ls, nl);
+    return rc;
 }

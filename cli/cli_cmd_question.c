@@ -1,5 +1,7 @@
 /* cli_cmd_question.c — `warpbench question QID` (the prompt with this
- * student's numbers) and `warpbench answer QID ANSWER` (grade and record). */
+ * student's numbers) and `warpbench answer QID ANSWER [--certainty N]`
+ * (grade and record; packs with certainty-based marking need the student's
+ * certainty 1..3 with every answer, other packs refuse one). */
 #include "cli/cli.h"
 
 #include <signal.h>
@@ -38,6 +40,13 @@ int cli_cmd_question(struct cli_ctx *cx, struct cli_args *a)
     if (lesson_question_show(cx->session, a->argv[0], variant, &v, &e) != CORE_OK)
         return cli_fail(&e);
     size_t shown = (size_t)hints < v.v.n_hints ? (size_t)hints : v.v.n_hints;
+    /* The pack is loaded already (cached by the session): asking is cheap. */
+    bool cbm = false;
+    if (lesson_question_cbm(cx->session, a->argv[0], &cbm, &e) != CORE_OK) {
+        lesson_question_view_fini(&v);
+        return cli_fail(&e);
+    }
+    const char *cbm_hint = cbm ? " --certainty N" : "";
     if (cx->json) {
         struct core_buf b;
         struct core_json j;
@@ -63,6 +72,7 @@ int cli_cmd_question(struct cli_ctx *cx, struct cli_args *a)
             core_json_str(&j, v.v.hints[i]);
         core_json_arr_end(&j);
         core_json_kstr(&j, "needs_lab", v.v.needs_lab);
+        core_json_kbool(&j, "cbm", cbm);
         cli_json_close(&b, &j);
     } else {
         printf("%s:%s  (%s, %g point%s, variant %d)\n", v.q.pack_id, v.q.id, v.q.kind, v.q.points,
@@ -85,11 +95,16 @@ int cli_cmd_question(struct cli_ctx *cx, struct cli_args *a)
         if (shown < v.v.n_hints)
             printf("\n%zu hint%s available: add --hints %zu\n", v.v.n_hints - shown,
                    v.v.n_hints - shown == 1 ? "" : "s", shown + 1);
+        if (cbm)
+            printf("\nThis pack marks by certainty: say how sure you are with --certainty 1, 2 or "
+                   "3.\nRight answers score 1, 2 or 3 times the points, wrong ones 0, -2 or -6 "
+                   "times:\nbelow about 67%% sure use 1, up to about 80%% use 2, above that 3.\n");
         if (variant != 1)
-            printf("\nanswer: warpbench answer %s:%s 'YOUR ANSWER' --variant %d\n", v.q.pack_id,
-                   v.q.id, variant);
+            printf("\nanswer: warpbench answer %s:%s 'YOUR ANSWER' --variant %d%s\n", v.q.pack_id,
+                   v.q.id, variant, cbm_hint);
         else
-            printf("\nanswer: warpbench answer %s:%s 'YOUR ANSWER'\n", v.q.pack_id, v.q.id);
+            printf("\nanswer: warpbench answer %s:%s 'YOUR ANSWER'%s\n", v.q.pack_id, v.q.id,
+                   cbm_hint);
     }
     lesson_question_view_fini(&v);
     return CLI_EXIT_OK;
@@ -115,11 +130,25 @@ static char *read_stdin(void)
     return core_buf_steal(&b);
 }
 
+/* Reads --certainty N (0 when absent). Returns 0 or a usage exit code. */
+static int take_certainty(const struct cli_command *cmd, struct cli_args *a, int *certainty)
+{
+    const char *v = NULL;
+    bool missing = false;
+    *certainty = 0;
+    if (cli_take_flag(a, "--certainty", true, &v, &missing) || missing)
+        if (missing || !cli_parse_int(v, 3, certainty))
+            return cli_usage(cmd, "--certainty needs 1 (unsure), 2 (fairly sure) or 3 (quite sure)");
+    return 0;
+}
+
 int cli_cmd_answer(struct cli_ctx *cx, struct cli_args *a)
 {
     const struct cli_command *cmd = cli_command_find("answer");
-    int variant;
+    int variant, certainty;
     int rc = take_variant(cmd, a, &variant);
+    if (rc == 0)
+        rc = take_certainty(cmd, a, &certainty);
     if (rc == 0)
         rc = cli_check_args(cmd, a, 2, 1000);
     if (rc != 0)
@@ -149,8 +178,25 @@ int cli_cmd_answer(struct cli_ctx *cx, struct cli_args *a)
         return rc;
     }
     struct core_err e = {0};
+    bool cbm = false;
+    if (lesson_question_cbm(cx->session, a->argv[0], &cbm, &e) != CORE_OK) {
+        free(answer);
+        return cli_fail(&e);
+    }
+    if (cbm != (certainty != 0)) {
+        free(answer);
+        if (cbm)
+            return cli_usage(cmd,
+                             "%s is marked by certainty: add --certainty 1, 2 or 3 for how sure "
+                             "you are (right scores 1, 2 or 3 times the points, wrong 0, -2 or "
+                             "-6 times)",
+                             a->argv[0]);
+        return cli_usage(cmd, "%s is not marked by certainty: answer without --certainty",
+                         a->argv[0]);
+    }
     struct lesson_answer_result res;
-    if (lesson_answer(cx->session, a->argv[0], variant, answer, &res, &e) != CORE_OK) {
+    if (lesson_answer_certain(cx->session, a->argv[0], variant, answer, certainty, &res, &e) !=
+        CORE_OK) {
         free(answer);
         return cli_fail(&e);
     }
@@ -160,6 +206,7 @@ int cli_cmd_answer(struct cli_ctx *cx, struct cli_args *a)
     if (fault && strcmp(fault, "kill-after-answer") == 0)
         raise(SIGKILL);
     const struct grader_result *r = &res.r;
+    double mark = r->max > 0 ? r->max * lesson_cbm_fraction(r->score / r->max, certainty) : 0;
     if (cx->json) {
         struct core_buf b;
         struct core_json j;
@@ -188,6 +235,16 @@ int cli_cmd_answer(struct cli_ctx *cx, struct cli_args *a)
         core_json_kstr(&j, "reference", r->correct ? r->reference : NULL);
         core_json_kint(&j, "attempt", res.attempt_id);
         core_json_kint(&j, "attempts", res.attempt_no);
+        core_json_key(&j, "certainty");
+        if (certainty)
+            core_json_int(&j, certainty);
+        else
+            core_json_null(&j);
+        core_json_key(&j, "cbm_mark");
+        if (certainty && r->valid)
+            core_json_num(&j, mark);
+        else
+            core_json_null(&j);
         cli_json_close(&b, &j);
     } else if (!r->valid) {
         printf("? could not read that answer: %s\n  (nothing was scored; try again)\n",
@@ -203,6 +260,12 @@ int cli_cmd_answer(struct cli_ctx *cx, struct cli_args *a)
             printf("  %s\n", cli_tx(r->feedback));
         if (r->correct && r->accepted)
             printf("  accepted: %s\n", cli_tx(r->accepted));
+        if (certainty)
+            printf("  CBM mark at certainty %d: %+g (wrong %+g, right %+g)%s\n", certainty, mark,
+                   r->max * lesson_cbm_fraction(0, certainty),
+                   r->max * lesson_cbm_fraction(1, certainty),
+                   res.attempt_no > 1 ? "; progress counts the certainty of your first attempt"
+                                      : "");
         printf("  attempt %d recorded\n", res.attempt_no);
     }
     rc = !r->valid ? CLI_EXIT_UNREADABLE : r->correct ? CLI_EXIT_OK : CLI_EXIT_WRONG;

@@ -241,6 +241,7 @@ struct db_attempt_in {
     const char *feedback;
     int64_t rev_id;       /* the pack revision it was graded with */
     int64_t regrade_of;   /* 0 for a student's attempt, else the attempt it re-grades */
+    int certainty;        /* certainty-based marking: 1..3 as stated, 0 for none (NULL) */
 };
 
 /* Appends one attempt and commits before returning (durable against kill -9).
@@ -272,6 +273,7 @@ struct db_attempt {
     char *pack_version;
     int64_t regrade_of;
     char *created_at;
+    int certainty;        /* 1..3, 0 when none was stated */
 };
 void db_attempts_free(struct db_attempt *a, size_t n);
 
@@ -306,6 +308,8 @@ struct db_progress_row {
     int attempts;   /* valid attempts */
     double best;    /* best score, 0 when none */
     bool answered;  /* at least one valid attempt */
+    double first;   /* score of the first valid attempt (at current points), 0 when none */
+    int certainty;  /* certainty stated with that first attempt, 0 when none */
 };
 void db_progress_free(struct db_progress_row *r, size_t n);
 
@@ -318,6 +322,40 @@ int db_progress(struct db *db, int64_t user_id, const char *pack_id,
 /* Stores one dated self-rating of rubric item `item` (score out of max). */
 int db_selfassess_insert(struct db *db, int64_t user_id, const char *item, double score,
                          double max, struct core_err *err);
+
+/* One self-rating to store. Borrowed. */
+struct db_selfassess_in {
+    const char *item;
+    double score;
+    double max;
+};
+
+/* Stores a whole self-assessment (several items) in one transaction, every
+ * row stamped with the same time. All or nothing; each row is checked as in
+ * db_selfassess_insert (CORE_ERR_INVALID naming the item). n == 0 does
+ * nothing. */
+int db_selfassess_insert_many(struct db *db, int64_t user_id, const struct db_selfassess_in *in,
+                              size_t n, struct core_err *err);
+
+/* A stored self-rating. */
+struct db_selfassess {
+    int64_t id;
+    char *item;
+    double score;
+    double max;
+    char *created_at; /* ISO-8601 UTC */
+};
+void db_selfassess_free(struct db_selfassess *s, size_t n);
+
+/* The user's latest rating of each item (the most recently stored one),
+ * ordered by item. Caller frees with db_selfassess_free. */
+int db_selfassess_latest(struct db *db, int64_t user_id, struct db_selfassess **out, size_t *n,
+                         struct core_err *err);
+
+/* Every rating the user stored, oldest first. Caller frees with
+ * db_selfassess_free. */
+int db_selfassess_list(struct db *db, int64_t user_id, struct db_selfassess **out, size_t *n,
+                       struct core_err *err);
 
 /* ---- reading positions ------------------------------------------------- */
 
@@ -359,6 +397,11 @@ int db_labrun_samples(struct db *db, int64_t run_id, const struct core_sample *s
  * JSON object (may be NULL). */
 int db_labrun_end(struct db *db, int64_t run_id, const char *status, const char *summary_json,
                   struct core_err *err);
+/* db_labrun_end that also stores why the run stopped (error text, NULL for
+ * none) in lab_runs.error. CORE_ERR_CONFLICT when the run has already ended,
+ * CORE_ERR_NOTFOUND when there is no such run. */
+int db_labrun_finish(struct db *db, int64_t run_id, const char *status, const char *summary_json,
+                     const char *error, struct core_err *err);
 
 struct db_labrun {
     int64_t id;
@@ -370,12 +413,47 @@ struct db_labrun {
     char *status;
     char *started_at;
     char *ended_at; /* NULL while running */
+    char *error;    /* why a cancelled or failed run stopped; NULL when none */
 };
 void db_labrun_fini(struct db_labrun *r);
+void db_labruns_free(struct db_labrun *r, size_t n);
 
 /* The user's latest run of `lab` with status "done"; CORE_ERR_NOTFOUND when
  * there is none. */
 int db_labrun_latest(struct db *db, int64_t user_id, const char *lab, struct db_labrun *out,
+                     struct core_err *err);
+
+/* The user's latest "done" run of `lab` that ended at or before `before`
+ * (an ISO-8601 UTC time as the store writes them), for re-grading an attempt
+ * against the run it was answered from; CORE_ERR_NOTFOUND when none. */
+int db_labrun_latest_before(struct db *db, int64_t user_id, const char *lab, const char *before,
+                            struct db_labrun *out, struct core_err *err);
+
+/* One run by id; CORE_ERR_NOTFOUND when there is none. */
+int db_labrun_get(struct db *db, int64_t run_id, struct db_labrun *out, struct core_err *err);
+
+/* The user's runs, newest first: all labs (lab NULL) or one; at most `limit`
+ * (0: all). Caller frees with db_labruns_free. */
+int db_labrun_list(struct db *db, int64_t user_id, const char *lab, size_t limit,
+                   struct db_labrun **out, size_t *n, struct core_err *err);
+
+/* A stored sample; value is NaN for a stored NULL. */
+struct db_labsample {
+    char *series;
+    int64_t step;
+    double value;
+    double t;
+};
+void db_labsamples_free(struct db_labsample *s, size_t n);
+
+/* A run's samples in the order they were recorded: all series (series NULL)
+ * or one. Caller frees with db_labsamples_free. */
+int db_labrun_samples_read(struct db *db, int64_t run_id, const char *series,
+                           struct db_labsample **out, size_t *n, struct core_err *err);
+
+/* Per series of a run: its name and sample count, in order of first
+ * appearance. Caller frees names with free() each and both arrays. */
+int db_labrun_series(struct db *db, int64_t run_id, char ***names, int64_t **counts, size_t *n,
                      struct core_err *err);
 
 #endif /* WB_DB_H */

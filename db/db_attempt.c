@@ -16,8 +16,8 @@
 
 static const char sql_attempt_add[] =
     "INSERT INTO attempts(user_id, pack_id, question_id, variant, answer, parsed, value, valid, "
-    "score, max, correct, feedback, rev_id, regrade_of, created_at) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)";
+    "score, max, correct, feedback, rev_id, regrade_of, created_at, certainty) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)";
 
 static int attempt_check(const struct db_attempt_in *in, struct core_err *err)
 {
@@ -30,6 +30,9 @@ static int attempt_check(const struct db_attempt_in *in, struct core_err *err)
     if (in->regrade_of < 0)
         return core_err_set(err, CORE_ERR_INVALID, "attempt at %s:%s: regrade_of %lld", in->pack_id,
                             in->question_id, (long long)in->regrade_of);
+    if (in->certainty < 0 || in->certainty > 3)
+        return core_err_set(err, CORE_ERR_INVALID, "attempt at %s:%s: certainty %d is not 1, 2 or 3",
+                            in->pack_id, in->question_id, in->certainty);
     return 0;
 }
 
@@ -45,11 +48,13 @@ static int attempt_add(struct db *db, const struct db_attempt_in *in, const char
     rc = db_stmt(db, sql_attempt_add, &st, err);
     if (rc)
         return rc;
-    /* NaN cannot be stored as a value: it reads back as "no value". */
-    int src = db_bindf(st, "IttittNidditIRt", in->user_id, in->pack_id, in->question_id,
+    /* NaN cannot be stored as a value: it reads back as "no value"; a
+     * certainty of 0 (none stated) is stored as NULL. */
+    int src = db_bindf(st, "IttittNidditIRtR", in->user_id, in->pack_id, in->question_id,
                        in->variant, in->answer, in->parsed, in->has_value ? in->value : NAN,
                        in->valid ? 1 : 0, in->score, in->max, in->correct ? 1 : 0,
-                       in->feedback ? in->feedback : "", in->rev_id, in->regrade_of, now);
+                       in->feedback ? in->feedback : "", in->rev_id, in->regrade_of, now,
+                       (int64_t)in->certainty);
     rc = db_step_done(db, st, src, "storing an attempt", err);
     if (rc)
         core_err_prefix(err, "attempt at %s:%s", in->pack_id, in->question_id);
@@ -96,7 +101,7 @@ int db_attempt_insert_batch(struct db *db, const struct db_attempt_in *in, size_
 #define ATTEMPT_COLUMNS                                                                            \
     "SELECT a.id, a.user_id, u.name, a.pack_id, a.question_id, a.variant, a.answer, a.parsed, "    \
     "a.value, a.valid, a.score, a.max, a.correct, a.feedback, a.rev_id, r.version, "               \
-    "a.regrade_of, a.created_at "                                                                  \
+    "a.regrade_of, a.created_at, a.certainty "                                                     \
     "FROM attempts a JOIN users u ON u.id = a.user_id JOIN pack_revs r ON r.id = a.rev_id "
 
 static const char sql_attempt_list[] =
@@ -130,6 +135,7 @@ static void attempt_read(sqlite3_stmt *st, struct db_attempt *a, bool copy)
     a->pack_version = STR(15);
     a->regrade_of = sqlite3_column_int64(st, 16); /* NULL reads as 0 */
     a->created_at = STR(17);
+    a->certainty = sqlite3_column_int(st, 18); /* NULL reads as 0 */
 #undef STR
 }
 
@@ -241,11 +247,14 @@ int db_attempt_count(struct db *db, int64_t user_id, const char *pack_id,
  * re-grade (or its own when never re-graded); agg: per question, the valid
  * ones counted and the best of them as a fraction of what they were graded
  * out of, so an attempt from an older revision with other points counts at
- * the current question's points. */
+ * the current question's points; first: per question, the first valid
+ * attempt's fraction and the certainty the student stated with it (SQLite
+ * takes the bare columns of an aggregate query from the row min() picked). */
 static const char sql_progress[] =
     "WITH eff AS ("
-    "  SELECT a.pack_id, a.question_id, coalesce(r.valid, a.valid) AS valid, "
-    "         coalesce(r.score, a.score) AS score, coalesce(r.max, a.max) AS max "
+    "  SELECT a.id, a.pack_id, a.question_id, coalesce(r.valid, a.valid) AS valid, "
+    "         coalesce(r.score, a.score) AS score, coalesce(r.max, a.max) AS max, "
+    "         a.certainty "
     "  FROM attempts a LEFT JOIN attempts r ON r.id = "
     "    (SELECT max(x.id) FROM attempts x WHERE x.regrade_of = a.id) "
     "  WHERE a.user_id = ?1 AND a.regrade_of IS NULL AND (?2 IS NULL OR a.pack_id = ?2)"
@@ -253,11 +262,17 @@ static const char sql_progress[] =
     "  SELECT pack_id, question_id, count(*) AS n, "
     "         max(CASE WHEN max > 0 THEN score / max ELSE 0 END) AS frac "
     "  FROM eff WHERE valid GROUP BY pack_id, question_id"
+    "), first AS ("
+    "  SELECT pack_id, question_id, min(id), "
+    "         CASE WHEN max > 0 THEN score / max ELSE 0 END AS frac, certainty "
+    "  FROM eff WHERE valid GROUP BY pack_id, question_id"
     ") "
     "SELECT q.pack_id, q.lesson_id, q.id, q.topics, q.rubric, q.points, "
-    "       coalesce(agg.n, 0), coalesce(agg.frac, 0) * q.points "
+    "       coalesce(agg.n, 0), coalesce(agg.frac, 0) * q.points, "
+    "       coalesce(first.frac, 0) * q.points, coalesce(first.certainty, 0) "
     "FROM questions q JOIN lessons l ON l.pack_id = q.pack_id AND l.id = q.lesson_id "
     "LEFT JOIN agg ON agg.pack_id = q.pack_id AND agg.question_id = q.id "
+    "LEFT JOIN first ON first.pack_id = q.pack_id AND first.question_id = q.id "
     "WHERE ?2 IS NULL OR q.pack_id = ?2 "
     "ORDER BY q.pack_id, l.ordinal, q.ordinal";
 static const char sql_progress_pack[] = "SELECT 1 FROM packs WHERE id = ?1";
@@ -316,6 +331,8 @@ int db_progress(struct db *db, int64_t user_id, const char *pack_id, struct db_p
         r->attempts = sqlite3_column_int(st, 6);
         r->best = sqlite3_column_double(st, 7);
         r->answered = r->attempts > 0;
+        r->first = sqlite3_column_double(st, 8);
+        r->certainty = sqlite3_column_int(st, 9);
         src = SQLITE_OK;
     }
     if (src != SQLITE_DONE) {

@@ -1,9 +1,11 @@
 /*
- * db_user.c — users and their self-assessments.
+ * db_user.c — users and their self-assessments (stored dated and never
+ * changed: the latest rating of an item is the one that counts).
  */
 #include "db/db_internal.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define DB_USER_NAME_MAX 64
@@ -99,16 +101,14 @@ out:
 static const char sql_selfassess_add[] =
     "INSERT INTO selfassess(user_id, item, score, max, created_at) VALUES (?1, ?2, ?3, ?4, ?5)";
 
+static int selfassess_check(const char *item, double score, double max, struct core_err *err);
+
 int db_selfassess_insert(struct db *db, int64_t user_id, const char *item, double score, double max,
                          struct core_err *err)
 {
-    if (!item || !*item)
-        return core_err_set(err, CORE_ERR_INVALID, "a self-assessment needs a rubric item");
-    if (!isfinite(score) || !isfinite(max) || max <= 0 || score < 0 || score > max)
-        return core_err_set(err, CORE_ERR_INVALID,
-                            "self-assessment of '%s': score %g out of %g is not between 0 and "
-                            "a positive maximum",
-                            item, score, max);
+    int rc0 = selfassess_check(item, score, max, err);
+    if (rc0)
+        return rc0;
     sqlite3_stmt *st;
     int rc = db_stmt(db, sql_selfassess_add, &st, err);
     if (rc)
@@ -117,4 +117,112 @@ int db_selfassess_insert(struct db *db, int64_t user_id, const char *item, doubl
     db_now(now);
     return db_step_done(db, st, db_bindf(st, "Itddt", user_id, item, score, max, now),
                         "storing a self-assessment", err);
+}
+
+static int selfassess_check(const char *item, double score, double max, struct core_err *err)
+{
+    if (!item || !*item)
+        return core_err_set(err, CORE_ERR_INVALID, "a self-assessment needs a rubric item");
+    if (!isfinite(score) || !isfinite(max) || max <= 0 || score < 0 || score > max)
+        return core_err_set(err, CORE_ERR_INVALID,
+                            "self-assessment of '%s': score %g out of %g is not between 0 and "
+                            "a positive maximum",
+                            item, score, max);
+    return 0;
+}
+
+int db_selfassess_insert_many(struct db *db, int64_t user_id, const struct db_selfassess_in *in,
+                              size_t n, struct core_err *err)
+{
+    /* Check everything first, so a bad row refuses the whole set before the
+     * write lock is taken. */
+    for (size_t i = 0; i < n; i++) {
+        int rc = selfassess_check(in[i].item, in[i].score, in[i].max, err);
+        if (rc)
+            return rc;
+    }
+    if (n == 0)
+        return 0;
+    char now[32];
+    db_now(now);
+    int rc = db_tx_begin(db, err);
+    if (rc)
+        return rc;
+    for (size_t i = 0; i < n && !rc; i++) {
+        sqlite3_stmt *st;
+        rc = db_stmt(db, sql_selfassess_add, &st, err);
+        if (!rc)
+            rc = db_step_done(db, st,
+                              db_bindf(st, "Itddt", user_id, in[i].item, in[i].score, in[i].max,
+                                       now),
+                              "storing a self-assessment", err);
+    }
+    if (rc)
+        db_tx_rollback(db);
+    else
+        rc = db_tx_commit(db, err);
+    return rc;
+}
+
+static const char sql_selfassess_latest[] =
+    "SELECT s.id, s.item, s.score, s.max, s.created_at FROM selfassess s "
+    "WHERE s.id IN (SELECT max(id) FROM selfassess WHERE user_id = ?1 GROUP BY item) "
+    "ORDER BY s.item";
+static const char sql_selfassess_list[] =
+    "SELECT id, item, score, max, created_at FROM selfassess WHERE user_id = ?1 ORDER BY id";
+
+void db_selfassess_free(struct db_selfassess *s, size_t n)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        free(s[i].item);
+        free(s[i].created_at);
+    }
+    free(s);
+}
+
+static int selfassess_read(struct db *db, const char *sql, int64_t user_id,
+                           struct db_selfassess **out, size_t *n, struct core_err *err)
+{
+    *out = NULL;
+    *n = 0;
+    sqlite3_stmt *st;
+    int rc = db_stmt(db, sql, &st, err);
+    if (rc)
+        return rc;
+    struct db_selfassess *arr = NULL;
+    size_t cnt = 0, cap = 0;
+    int src = db_bindf(st, "I", user_id);
+    while (src == SQLITE_OK && (src = sqlite3_step(st)) == SQLITE_ROW) {
+        arr = db_grow(arr, &cap, cnt, sizeof *arr);
+        struct db_selfassess *s = &arr[cnt++];
+        s->id = sqlite3_column_int64(st, 0);
+        s->item = db_col_dup(st, 1);
+        s->score = sqlite3_column_double(st, 2);
+        s->max = sqlite3_column_double(st, 3);
+        s->created_at = db_col_dup(st, 4);
+        src = SQLITE_OK;
+    }
+    if (src != SQLITE_DONE) {
+        rc = db_fail(db, err, src, "reading self-assessments");
+        db_selfassess_free(arr, cnt);
+    } else {
+        *out = arr;
+        *n = cnt;
+    }
+    db_stmt_done(st);
+    return rc;
+}
+
+int db_selfassess_latest(struct db *db, int64_t user_id, struct db_selfassess **out, size_t *n,
+                         struct core_err *err)
+{
+    return selfassess_read(db, sql_selfassess_latest, user_id, out, n, err);
+}
+
+int db_selfassess_list(struct db *db, int64_t user_id, struct db_selfassess **out, size_t *n,
+                       struct core_err *err)
+{
+    return selfassess_read(db, sql_selfassess_list, user_id, out, n, err);
 }

@@ -267,8 +267,10 @@ int grader_calc_run(struct grader_pack *p, const char *calc_id, const double *in
 /* ---- self-tests (pack check) --------------------------------------------- */
 
 /* Runs every question's reference answer and its `examples` (answer →
- * expected score), for a fixed example student. Each failure is pushed to
- * `problems` as "file:line: question ID: ...". Returns the number of
+ * expected score), for a fixed example student, and every calculator with
+ * its default inputs and its `examples` (grader_calc.c). Each failure is
+ * pushed to `problems` as "file:line: question ID: ..." (or "calculator
+ * ID"). Returns the number of
  * failures (0 = all good); *n_run (optional) the number of checks run. */
 int grader_pack_selftest(struct grader_pack *p, struct core_strlist *problems, size_t *n_run);
 

@@ -1339,6 +1339,32 @@ static void view_fill(lua_State *L, struct job *j)
         }
     }
     v->unit = core_xstrdup(q->unit ? q->unit : "");
+    if (q->kind == GRADER_DESIGN)
+        rawfield(L, S_Q, "concepts"); /* concepts */
+    else
+        lua_pushnil(L);
+    if (lua_type(L, -1) == LUA_TTABLE) {
+        /* The concepts a student scores a design answer on (checked at load:
+         * a list of tables with a string name and points > 0, default 1). */
+        size_t nc = lua_rawlen(L, -1);
+        v->rubric = nc ? core_xcalloc(nc, sizeof *v->rubric) : NULL;
+        v->rubric_points = nc ? core_xcalloc(nc, sizeof *v->rubric_points) : NULL;
+        for (size_t i = 1; i <= nc; i++) {
+            if (lua_rawgeti(L, -1, (lua_Integer)i) != LUA_TTABLE) { /* concepts c */
+                lua_pop(L, 1);
+                continue;
+            }
+            rawfield(L, -1, "name");   /* concepts c name */
+            rawfield(L, -2, "points"); /* concepts c name points */
+            v->rubric[v->n_rubric] =
+                lua_type(L, -2) == LUA_TSTRING ? dup_lua(L, -2) : core_xstrdup("");
+            v->rubric_points[v->n_rubric] =
+                lua_type(L, -1) == LUA_TNUMBER ? lua_tonumber(L, -1) : 1;
+            v->n_rubric++;
+            lua_pop(L, 3); /* concepts */
+        }
+    }
+    lua_pop(L, 1);
     if (j->no_lab)
         v->needs_lab =
             core_xasprintf("run the lab '%s' first (warpbench lab run %s)", q->lab, q->lab);
@@ -1581,6 +1607,10 @@ void grader_view_fini(struct grader_view *v)
     free(v->hints);
     free(v->unit);
     free(v->needs_lab);
+    for (size_t i = 0; i < v->n_rubric; i++)
+        free(v->rubric[i]);
+    free(v->rubric);
+    free(v->rubric_points);
     memset(v, 0, sizeof *v);
 }
 
@@ -1802,6 +1832,7 @@ int grader_pack_selftest(struct grader_pack *p, struct core_strlist *problems, s
             grader_result_fini(&res);
         }
     }
+    failures += grader_calc_selftest(p, problems, &runs);
     if (n_run)
         *n_run = runs;
     core_strlist_fini(&local);

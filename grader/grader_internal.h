@@ -244,8 +244,9 @@ bool grader_pattern_check(const char *pat, size_t n, char *why, size_t why_n);
 /* ---- slim lesson files (grader_slim.c) ------------------------------------ */
 
 /* A copy of a lesson file's source in which every top-level plain call
- * statement `question {...}` / `question(...)` / `page ...`, except the
- * question statement starting on line keep_line, is replaced by spaces
+ * statement `question {...}` / `question(...)` / `calculator {...}` /
+ * `page ...`, except the question or calculator statement starting on line
+ * keep_line, is replaced by spaces
  * (newlines kept, so every line number stays true). NULL when the file
  * cannot be cut safely (no single such statement on keep_line; something
  * the lexer does not follow). Caller frees. */
@@ -278,6 +279,34 @@ struct grader_qx {
  * question at load would make loading a file of n questions cost n². */
 void grader_qx_slim(struct grader_pack *p, struct grader_qx *x);
 
+/* Private per-calculator data, in pack order (grader_calc.c). An example
+ * as read at load: the inputs with defaults filled in, and the expected
+ * outputs (a number, or a text where texts[i] is not NULL). */
+struct grader_calc_example {
+    double *inputs; /* one per declared input */
+    size_t n_outputs;
+    double *values;
+    char **texts;
+};
+
+struct grader_cx {
+    const struct grader_calc *c;
+    size_t file;           /* index into files */
+    bool bad;              /* failed static validation, or a duplicate id */
+    bool has_slim;         /* slim holds its file cut down to it */
+    bool slim_tried;
+    struct core_buf slim;
+    struct grader_calc_example *examples;
+    size_t n_examples;
+};
+void grader_cx_fini(struct grader_cx *x);
+
+/* Runs every good calculator with its defaults and its examples (compared
+ * with 1e-6 relative tolerance); failures go to `problems` as
+ * "file:line: calculator ID: ...". Returns the number of failures and adds
+ * the number of runs to *n_run. */
+int grader_calc_selftest(struct grader_pack *p, struct core_strlist *problems, size_t *n_run);
+
 struct grader_pack {
     struct grader_pack_info info;
     struct grader_limits lim;
@@ -285,6 +314,8 @@ struct grader_pack {
     size_t n_files;
     struct grader_qx *qx;
     size_t n_qx;
+    struct grader_cx *cx; /* calculators, in pack order */
+    size_t n_cx;
     size_t *index;  /* open-addressing hash of qx by question id; SIZE_MAX = empty */
     size_t index_cap;
     struct grader_sb_pool *pool;
@@ -293,14 +324,17 @@ struct grader_pack {
 /* The question's private data; NULL when absent. */
 const struct grader_qx *grader_pack_qx(const struct grader_pack *p, const char *qid);
 
-/* Constructors (pack, lesson, page, question) into the globals at index g.
- * In declare mode they record each call with its line for validation; in
- * grade mode question{} only indexes its table by id. */
+/* Constructors (pack, lesson, page, question, calculator) into the globals
+ * at index g. In declare mode they record each call with its line for
+ * validation; in grade mode question{} and calculator{} only index their
+ * table by id. */
 enum grader_decl_mode { GRADER_DECL_GRADE = 0, GRADER_DECL_PACK, GRADER_DECL_LESSON };
 void grader_decl_open(struct lua_State *L, int g);
 void grader_decl_set_mode(struct lua_State *L, enum grader_decl_mode mode);
 /* Pushes the question table declared with id `qid` (grade mode), or nil. */
 void grader_decl_push_question(struct lua_State *L, const char *qid);
+/* Pushes the calculator table declared with id `cid` (grade mode), or nil. */
+void grader_decl_push_calc(struct lua_State *L, const char *cid);
 
 /* Runs the per-question checks that need the question's code (params,
  * placeholders, references, patterns) for the example student in a fresh

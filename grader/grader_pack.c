@@ -1,7 +1,7 @@
 /*
- * grader_pack.c — pack evaluation: the constructors pack, lesson, page and
- * question; validation of what they declare; and the C model handed to the
- * rest of Warpbench.
+ * grader_pack.c — pack evaluation: the constructors pack, lesson, page,
+ * question and calculator; validation of what they declare; and the C model
+ * handed to the rest of Warpbench. (Running calculators: grader_calc.c.)
  *
  * Every .lua file of a pack is compiled once into bytecode (kept for every
  * later render and grading). pack.lua runs first, then each listed lesson
@@ -36,9 +36,10 @@
 static const char DECLS_KEY = 'd'; /* registry: list of { kind, value, line } */
 static const char QUEST_KEY = 'q'; /* registry: question tables by id (grade mode) */
 static const char MODE_KEY = 'M';  /* registry: enum grader_decl_mode */
+static const char CALC_KEY = 'c';  /* registry: calculator tables by id (grade mode) */
 
-enum decl_kind { D_PACK = 1, D_LESSON, D_PAGE, D_QUESTION };
-static const char *const decl_name[] = {"?", "pack", "lesson", "page", "question"};
+enum decl_kind { D_PACK = 1, D_LESSON, D_PAGE, D_QUESTION, D_CALC, D_N };
+static const char *const decl_name[] = {"?", "pack", "lesson", "page", "question", "calculator"};
 
 static int record(lua_State *L, int kind)
 {
@@ -47,13 +48,14 @@ static int record(lua_State *L, int kind)
     int mode = (int)lua_tointeger(L, -1);
     lua_pop(L, 1);
     if (mode == GRADER_DECL_GRADE) {
-        if (kind == D_QUESTION && lua_type(L, 1) == LUA_TTABLE) {
+        if ((kind == D_QUESTION || kind == D_CALC) && lua_type(L, 1) == LUA_TTABLE) {
             lua_pushliteral(L, "id");
-            if (lua_rawget(L, 1) == LUA_TSTRING) {             /* arg id */
-                lua_rawgetp(L, LUA_REGISTRYINDEX, &QUEST_KEY); /* arg id Q */
-                lua_insert(L, -2);                             /* arg Q id */
-                lua_pushvalue(L, 1);                           /* arg Q id arg */
-                lua_rawset(L, -3);                             /* arg Q */
+            if (lua_rawget(L, 1) == LUA_TSTRING) { /* arg id */
+                lua_rawgetp(L, LUA_REGISTRYINDEX,
+                            kind == D_CALC ? &CALC_KEY : &QUEST_KEY); /* arg id Q */
+                lua_insert(L, -2);                                    /* arg Q id */
+                lua_pushvalue(L, 1);                                  /* arg Q id arg */
+                lua_rawset(L, -3);                                    /* arg Q */
             }
             lua_settop(L, 1);
         }
@@ -93,12 +95,14 @@ static int l_question(lua_State *L)
 {
     return record(L, D_QUESTION);
 }
+static int l_calculator(lua_State *L)
+{
+    return record(L, D_CALC);
+}
 
-static const luaL_Reg decl_funcs[] = {{"pack", l_pack},
-                                      {"lesson", l_lesson},
-                                      {"page", l_page},
-                                      {"question", l_question},
-                                      {NULL, NULL}};
+static const luaL_Reg decl_funcs[] = {
+    {"pack", l_pack},         {"lesson", l_lesson},         {"page", l_page},
+    {"question", l_question}, {"calculator", l_calculator}, {NULL, NULL}};
 
 void grader_decl_open(lua_State *L, int g)
 {
@@ -109,6 +113,8 @@ void grader_decl_open(lua_State *L, int g)
     lua_rawsetp(L, LUA_REGISTRYINDEX, &DECLS_KEY);
     lua_newtable(L);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &QUEST_KEY);
+    lua_newtable(L);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &CALC_KEY);
     lua_pushinteger(L, GRADER_DECL_GRADE);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &MODE_KEY);
 }
@@ -124,6 +130,13 @@ void grader_decl_push_question(lua_State *L, const char *qid)
     lua_rawgetp(L, LUA_REGISTRYINDEX, &QUEST_KEY); /* Q */
     lua_getfield(L, -1, qid);                      /* Q q (raw: Q has no metatable) */
     lua_remove(L, -2);                             /* q */
+}
+
+void grader_decl_push_calc(lua_State *L, const char *cid)
+{
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &CALC_KEY); /* C */
+    lua_getfield(L, -1, cid);                     /* C c (raw: C has no metatable) */
+    lua_remove(L, -2);                            /* c */
 }
 
 /* ---- model helpers --------------------------------------------------------------- */
@@ -163,6 +176,20 @@ static void question_fini(struct grader_question *q)
     free(q->file);
 }
 
+static void calc_fini(struct grader_calc *c)
+{
+    free(c->id);
+    free(c->title);
+    for (size_t i = 0; i < c->n_inputs; i++) {
+        free(c->inputs[i].name);
+        free(c->inputs[i].label);
+        free(c->inputs[i].unit);
+        free(c->inputs[i].help);
+    }
+    free(c->inputs);
+    free(c->file);
+}
+
 static void lesson_fini(struct grader_lesson *l)
 {
     free(l->id);
@@ -176,6 +203,9 @@ static void lesson_fini(struct grader_lesson *l)
     for (size_t i = 0; i < l->n_questions; i++)
         question_fini(&l->questions[i]);
     free(l->questions);
+    for (size_t i = 0; i < l->n_calcs; i++)
+        calc_fini(&l->calcs[i]);
+    free(l->calcs);
 }
 
 void grader_pack_free(struct grader_pack *p)
@@ -199,6 +229,9 @@ void grader_pack_free(struct grader_pack *p)
     for (size_t i = 0; i < p->n_qx; i++)
         core_buf_fini(&p->qx[i].slim);
     free(p->qx);
+    for (size_t i = 0; i < p->n_cx; i++)
+        grader_cx_fini(&p->cx[i]);
+    free(p->cx);
     free(p->index);
     grader_sb_pool_free(p->pool);
     free(p);
@@ -242,7 +275,8 @@ enum {
     T_TAB = 4,
     T_FUN = 8,
     T_STRS = 16, /* a list of strings */
-    T_NUMS = 32  /* a list of numbers */
+    T_NUMS = 32, /* a list of numbers */
+    T_BOOL = 64
 };
 
 #define KALL 0x3fu
@@ -254,9 +288,13 @@ struct fspec {
     unsigned kinds; /* question kinds it applies to */
 };
 
-static const struct fspec pack_fields[] = {{"id", T_STR, KALL},       {"title", T_STR, KALL},
-                                           {"version", T_STR, KALL},  {"description", T_STR, KALL},
-                                           {"lessons", T_STRS, KALL}, {NULL, 0, 0}};
+static const struct fspec pack_fields[] = {{"id", T_STR, KALL},
+                                           {"title", T_STR, KALL},
+                                           {"version", T_STR, KALL},
+                                           {"description", T_STR, KALL},
+                                           {"lessons", T_STRS, KALL},
+                                           {"cbm", T_BOOL, KALL},
+                                           {NULL, 0, 0}};
 static const struct fspec lesson_fields[] = {{"id", T_STR, KALL},
                                              {"title", T_STR, KALL},
                                              {"topics", T_STRS, KALL},
@@ -305,6 +343,15 @@ static const struct fspec example_fields[] = {{"answer", T_STR | T_NUM | T_FUN, 
                                               {"lab", T_TAB, KALL},
                                               {"order", T_TAB, KALL},
                                               {NULL, 0, 0}};
+static const struct fspec calc_fields[] = {{"id", T_STR, KALL},       {"title", T_STR, KALL},
+                                           {"inputs", T_TAB, KALL},   {"compute", T_FUN, KALL},
+                                           {"examples", T_TAB, KALL}, {NULL, 0, 0}};
+static const struct fspec calc_input_fields[] = {
+    {"name", T_STR, KALL}, {"label", T_STR, KALL}, {"default", T_NUM, KALL},
+    {"min", T_NUM, KALL},  {"max", T_NUM, KALL},   {"integer", T_BOOL, KALL},
+    {"unit", T_STR, KALL}, {"help", T_STR, KALL},  {NULL, 0, 0}};
+static const struct fspec calc_example_fields[] = {
+    {"inputs", T_TAB, KALL}, {"outputs", T_TAB, KALL}, {NULL, 0, 0}};
 static const struct fspec lab_fields[] = {{"id", T_NUM, KALL},          {"lab", T_STR, KALL},
                                           {"finished_at", T_STR, KALL}, {"params", T_TAB, KALL},
                                           {"summary", T_TAB, KALL},     {NULL, 0, 0}};
@@ -329,7 +376,9 @@ struct eval {
     struct grader_pack *pack;
     struct core_strlist *problems;
     int first_code;
-    struct core_buf bad; /* one byte per question declared, in pack order: 1 = failed */
+    struct core_buf bad;  /* one byte per question declared, in pack order: 1 = failed */
+    struct grader_cx *cx; /* one per calculator declared, in pack order */
+    size_t n_cx;
     /* pack.lua */
     int pack_line;
     struct core_strlist lessons;
@@ -450,7 +499,8 @@ static bool type_ok(lua_State *L, int idx, unsigned types)
 {
     int t = lua_type(L, idx);
     return ((types & T_STR) && t == LUA_TSTRING) || ((types & T_NUM) && t == LUA_TNUMBER) ||
-           ((types & T_FUN) && t == LUA_TFUNCTION) || ((types & T_TAB) && t == LUA_TTABLE) ||
+           ((types & T_BOOL) && t == LUA_TBOOLEAN) || ((types & T_FUN) && t == LUA_TFUNCTION) ||
+           ((types & T_TAB) && t == LUA_TTABLE) ||
            ((types & T_STRS) && t == LUA_TTABLE && is_list_of(L, idx, LUA_TSTRING)) ||
            ((types & T_NUMS) && t == LUA_TTABLE && is_list_of(L, idx, LUA_TNUMBER));
 }
@@ -461,10 +511,12 @@ static void types_text(unsigned types, char *buf, size_t n)
         unsigned t;
         const char *s;
     } names[] = {{T_STR, "a string"},           {T_NUM, "a number"}, {T_STRS, "a list of strings"},
-                 {T_NUMS, "a list of numbers"}, {T_TAB, "a table"},  {T_FUN, "a function"}};
-    const char *parts[6];
+                 {T_NUMS, "a list of numbers"}, {T_TAB, "a table"},  {T_FUN, "a function"},
+                 {T_BOOL, "true or false"}};
+    const size_t n_names = sizeof names / sizeof names[0];
+    const char *parts[sizeof names / sizeof names[0]];
     size_t k = 0;
-    for (size_t i = 0; i < 6; i++)
+    for (size_t i = 0; i < n_names; i++)
         if (types & names[i].t)
             parts[k++] = names[i].s;
     buf[0] = '\0';
@@ -835,6 +887,9 @@ static void check_pack(struct eval *e, struct vctx *v, int t)
     p->info.title = str_field(L, t, "title");
     p->info.version = str_field(L, t, "version");
     p->info.description = str_field(L, t, "description");
+    if (field(L, t, "cbm") == LUA_TBOOLEAN)
+        p->info.cbm = lua_toboolean(L, -1);
+    lua_pop(L, 1);
     check_id(v, "id", p->info.id);
     size_t n;
     char **lessons = strs_field(L, t, "lessons", &n, NULL);
@@ -1171,6 +1226,213 @@ static void check_question(struct eval *e, struct vctx *v, int t, struct grader_
     check_list(v, t, "examples", each_example, NULL);
 }
 
+/* ---- calculators ------------------------------------------------------------------- */
+
+/* What the entries of a calculator's lists are added to. */
+struct calc_build {
+    struct grader_calc *c;
+    struct grader_cx *x;
+};
+
+/* An input name is what compute() reads as v.NAME and what `--set NAME=`
+ * names: a Lua identifier, not a keyword. */
+static bool input_name_ok(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n > 32 || (s[0] >= '0' && s[0] <= '9'))
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '_'))
+            return false;
+    }
+    static const char *const kw[] = {"and",   "break", "do",       "else",  "elseif", "end",
+                                     "false", "for",   "function", "goto",  "if",     "in",
+                                     "local", "nil",   "not",      "or",    "repeat", "return",
+                                     "then",  "true",  "until",    "while", NULL};
+    for (int k = 0; kw[k]; k++)
+        if (strcmp(kw[k], s) == 0)
+            return false;
+    return true;
+}
+
+static void input_names(const struct grader_calc *c, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    for (size_t i = 0; i < c->n_inputs; i++) {
+        size_t len = strlen(buf);
+        snprintf(buf + len, n - len, "%s%s", i ? ", " : "", c->inputs[i].name);
+    }
+}
+
+static void each_calc_input(struct vctx *v, int t, size_t i, void *ud)
+{
+    lua_State *L = v->L;
+    struct calc_build *b = ud;
+    struct grader_calc *c = b->c;
+    struct grader_calc_input in = {0};
+    in.name = str_field(L, t, "name");
+    struct vctx s;
+    if (in.name)
+        sub_label(&s, v, ": input '%s'", in.name);
+    else
+        sub_label(&s, v, ": input %zu", i);
+    check_fields(&s, t, calc_input_fields, -1, NULL, 0);
+    static const char *const req[] = {"name", "default", NULL};
+    require_fields(&s, t, req);
+    if (in.name && !input_name_ok(in.name))
+        vproblem(&s,
+                 "name '%s' is not valid: use up to 32 letters, digits and '_', not starting "
+                 "with a digit (compute reads it as v.NAME)",
+                 in.name);
+    for (size_t k = 0; in.name && k < c->n_inputs; k++)
+        if (strcmp(c->inputs[k].name, in.name) == 0)
+            vproblem(&s, "input name '%s' is used twice", in.name);
+    in.label = str_field(L, t, "label");
+    in.unit = str_field(L, t, "unit");
+    in.help = str_field(L, t, "help");
+    in.min = -HUGE_VAL;
+    in.max = HUGE_VAL;
+    bool has_min = num_field(L, t, "min", &in.min), has_max = num_field(L, t, "max", &in.max);
+    bool has_def = num_field(L, t, "default", &in.def);
+    if (field(L, t, "integer") == LUA_TBOOLEAN)
+        in.integer = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    if (has_min && !isfinite(in.min))
+        vproblem(&s, "min must be a finite number");
+    if (has_max && !isfinite(in.max))
+        vproblem(&s, "max must be a finite number");
+    bool range_ok = !(has_min && has_max && in.min > in.max);
+    if (!range_ok)
+        vproblem(&s, "min %g is greater than max %g", in.min, in.max);
+    if (has_def && !isfinite(in.def))
+        vproblem(&s, "default must be a finite number");
+    else if (has_def && range_ok && (in.def < in.min || in.def > in.max))
+        vproblem(&s, "default %g is outside its range [%g, %g]", in.def, in.min, in.max);
+    else if (has_def && in.integer && in.def != floor(in.def))
+        vproblem(&s, "default %g is not a whole number, but the input has integer = true", in.def);
+    if (!has_def || !isfinite(in.def))
+        in.def = 0;
+    if (!in.name)
+        in.name = core_xasprintf("input%zu", i);
+    if (!in.label)
+        in.label = core_xstrdup(in.name);
+    if (!in.unit)
+        in.unit = core_xstrdup("");
+    c->inputs = core_xrealloc(c->inputs, (c->n_inputs + 1) * sizeof *c->inputs);
+    c->inputs[c->n_inputs++] = in;
+    v->bad |= s.bad;
+}
+
+static void each_calc_example(struct vctx *v, int t, size_t i, void *ud)
+{
+    lua_State *L = v->L;
+    struct calc_build *b = ud;
+    const struct grader_calc *c = b->c;
+    struct vctx s;
+    sub_label(&s, v, ": example %zu", i);
+    check_fields(&s, t, calc_example_fields, -1, NULL, 0);
+    static const char *const req[] = {"outputs", NULL};
+    require_fields(&s, t, req);
+    struct grader_calc_example ex = {0};
+    ex.inputs = core_xcalloc(c->n_inputs ? c->n_inputs : 1, sizeof *ex.inputs);
+    for (size_t k = 0; k < c->n_inputs; k++)
+        ex.inputs[k] = c->inputs[k].def;
+    if (field(L, t, "inputs") == LUA_TTABLE) { /* inputs */
+        int in = lua_gettop(L);
+        lua_pushnil(L);
+        while (lua_next(L, in)) { /* inputs k v */
+            const char *name = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+            size_t k = 0;
+            while (name && k < c->n_inputs && strcmp(c->inputs[k].name, name) != 0)
+                k++;
+            if (!name) {
+                vproblem(&s, "inputs are written name = value");
+            } else if (k == c->n_inputs) {
+                char names[256];
+                input_names(c, names, sizeof names);
+                vproblem(&s, "unknown input '%s' (the inputs are: %s)", name, names);
+            } else if (lua_type(L, -1) != LUA_TNUMBER || !isfinite(lua_tonumber(L, -1))) {
+                vproblem(&s, "input '%s' must be a finite number, got %s", name,
+                         luaL_typename(L, -1));
+            } else {
+                ex.inputs[k] = lua_tonumber(L, -1);
+            }
+            lua_pop(L, 1); /* inputs k */
+        }
+    }
+    lua_pop(L, 1);
+    if (field(L, t, "outputs") == LUA_TTABLE) { /* outputs */
+        size_t n = lua_rawlen(L, -1);
+        bool list = is_list_of(L, -1, LUA_TNUMBER) || is_list_of(L, -1, LUA_TSTRING);
+        if (!list) { /* a mix is fine too: check entry by entry */
+            list = true;
+            lua_Integer count = 0;
+            lua_pushnil(L);
+            while (lua_next(L, -2)) {
+                int isint = 0;
+                lua_Integer k = lua_tointegerx(L, -2, &isint);
+                int ty = lua_type(L, -1);
+                list &=
+                    isint && k >= 1 && (size_t)k <= n && (ty == LUA_TNUMBER || ty == LUA_TSTRING);
+                count++;
+                lua_pop(L, 1);
+            }
+            list &= (size_t)count == n;
+        }
+        if (!list)
+            vproblem(&s, "outputs must be a list of the expected values (numbers, or texts for "
+                         "text outputs), in the order compute returns them");
+        else if (n == 0)
+            vproblem(&s, "outputs is empty: list the expected values");
+        if (list && n > 0) {
+            ex.n_outputs = n;
+            ex.values = core_xcalloc(n, sizeof *ex.values);
+            ex.texts = core_xcalloc(n, sizeof *ex.texts);
+            for (size_t k = 0; k < n; k++) {
+                lua_rawgeti(L, -1, (lua_Integer)k + 1);
+                if (lua_type(L, -1) == LUA_TSTRING)
+                    ex.texts[k] = core_xstrdup(lua_tostring(L, -1));
+                else if (!isfinite(ex.values[k] = lua_tonumber(L, -1)))
+                    vproblem(&s, "output %zu must be a finite number", k + 1);
+                lua_pop(L, 1);
+            }
+        }
+    }
+    lua_pop(L, 1);
+    struct grader_cx *x = b->x;
+    x->examples = core_xrealloc(x->examples, (x->n_examples + 1) * sizeof *x->examples);
+    x->examples[x->n_examples++] = ex;
+    v->bad |= s.bad;
+}
+
+/* The static checks of a calculator; fills the model entry c and the
+ * private entry x (its examples). */
+static void check_calc(struct eval *e, struct vctx *v, int t, struct grader_calc *c,
+                       struct grader_cx *x)
+{
+    lua_State *L = v->L;
+    c->file = core_xstrdup(e->path);
+    c->line = v->line;
+    c->page_after = (int)e->lesson->n_pages - 1;
+    c->id = str_field(L, t, "id");
+    if (c->id) {
+        snprintf(v->label, sizeof v->label, "calculator %s", c->id);
+        check_id(v, "id", c->id);
+    }
+    check_fields(v, t, calc_fields, -1, NULL, 0);
+    static const char *const req[] = {"id", "title", "inputs", "compute", NULL};
+    require_fields(v, t, req);
+    c->title = str_field(L, t, "title");
+    if (field(L, t, "inputs") == LUA_TTABLE && lua_rawlen(L, -1) == 0)
+        vproblem(v, "'inputs' is empty: a calculator needs at least one input");
+    lua_pop(L, 1);
+    struct calc_build b = {c, x};
+    check_list(v, t, "inputs", each_calc_input, &b);
+    check_list(v, t, "examples", each_calc_example, &b);
+}
+
 /* Lua-callable driver: runs one file and turns its declarations into the
  * model. Runs under grader_pcall; problems go to the eval. */
 static int l_eval(lua_State *L)
@@ -1191,7 +1453,7 @@ static int l_eval(lua_State *L)
     lua_rawgetp(L, LUA_REGISTRYINDEX, &DECLS_KEY); /* decls */
     int decls = lua_gettop(L);
     size_t n = lua_rawlen(L, decls);
-    int first_line[5] = {0};
+    int first_line[D_N] = {0};
     struct grader_pack *p = e->pack;
     for (size_t i = 1; i <= n; i++) {
         lua_rawgeti(L, decls, (lua_Integer)i); /* decls rec */
@@ -1237,6 +1499,22 @@ static int l_eval(lua_State *L)
                      decl_name[kind]);
         } else if (kind == D_PAGE) {
             check_page(e, &v, val);
+        } else if (kind == D_CALC) {
+            struct grader_lesson *l = &p->info.lessons[e->lesson_index];
+            l->calcs = core_xrealloc(l->calcs, (l->n_calcs + 1) * sizeof *l->calcs);
+            struct grader_calc *c = &l->calcs[l->n_calcs++];
+            memset(c, 0, sizeof *c);
+            e->cx = core_xrealloc(e->cx, (e->n_cx + 1) * sizeof *e->cx);
+            struct grader_cx *x = &e->cx[e->n_cx++];
+            memset(x, 0, sizeof *x);
+            core_buf_init(&x->slim);
+            e->lesson = l;
+            check_calc(e, &v, val, c, x);
+            if (!c->id)
+                c->id = core_xstrdup("");
+            if (!c->title)
+                c->title = core_xstrdup("");
+            x->bad = v.bad;
         } else {
             struct grader_lesson *l = &p->info.lessons[e->lesson_index];
             l->questions = core_xrealloc(l->questions, (l->n_questions + 1) * sizeof *l->questions);
@@ -1273,12 +1551,14 @@ static void eval_file(struct eval *e)
     lua_State *L = grader_sb_lua(sb);
     lua_pushcfunction(L, l_eval);
     lua_pushlightuserdata(L, e);
-    size_t declared = e->bad.len;
+    size_t declared = e->bad.len, calcs = e->n_cx;
     if (grader_pcall(sb, 1, 0, &err) != 0) {
         eproblem(e, err.code, "%s", err.msg);
         /* a limit in the middle of the walk: what it had declared is suspect */
         for (size_t i = declared; i < e->bad.len; i++)
             e->bad.data[i] = 1;
+        for (size_t i = calcs; i < e->n_cx; i++)
+            e->cx[i].bad = true;
     }
     grader_sb_free(sb);
     strv_free(e->topics, e->n_topics);
@@ -1353,6 +1633,38 @@ static void build_index(struct grader_pack *p, struct eval *e)
                          "%s:%d: lesson %s: duplicate lesson id (first used "
                          "at %s:%d)",
                          b->file, b->line, b->id, a->file, a->line);
+        }
+    }
+}
+
+/* The private calculator table, in pack order, and duplicate ids. */
+static void build_calcs(struct grader_pack *p, struct eval *e)
+{
+    p->cx = e->cx;
+    p->n_cx = e->n_cx;
+    e->cx = NULL;
+    e->n_cx = 0;
+    size_t k = 0;
+    for (size_t li = 0; li < p->info.n_lessons; li++) {
+        const struct grader_lesson *l = &p->info.lessons[li];
+        for (size_t ci = 0; ci < l->n_calcs && k < p->n_cx; ci++) {
+            const struct grader_calc *c = &l->calcs[ci];
+            struct grader_cx *x = &p->cx[k++];
+            x->c = c;
+            x->file = find_file(p, c->file);
+            if (!c->id[0] || x->file == SIZE_MAX)
+                x->bad = true;
+            for (size_t j = 0; c->id[0] && j + 1 < k; j++) {
+                const struct grader_calc *first = p->cx[j].c;
+                if (strcmp(first->id, c->id) == 0) {
+                    eproblem(e, CORE_ERR_INVALID,
+                             "%s:%d: calculator %s: duplicate calculator id (first used at "
+                             "%s:%d)",
+                             c->file, c->line, c->id, first->file, first->line);
+                    x->bad = true;
+                    break;
+                }
+            }
         }
     }
 }
@@ -1467,6 +1779,7 @@ static int pack_build(struct grader_pack **out, const struct grader_file *files,
     }
 
     build_index(p, &e);
+    build_calcs(p, &e);
     for (size_t i = 0; i < p->n_qx && check; i++) {
         if (p->qx[i].bad || p->qx[i].file == SIZE_MAX)
             continue;

@@ -3,10 +3,11 @@
  * loads and runs a few lines instead of the whole lesson.
  *
  * A small Lua lexer finds the top-level statements that are a plain call
- * of `question` or `page` (`question { ... }`, `question(...)`, `page [[
- * ... ]]`, `page "..."`, `page { ... }`): outside every block and bracket,
- * at the start of a statement, and not followed by more suffixes. Every such
- * statement except the question being graded is replaced by spaces, keeping
+ * of `question`, `calculator` or `page` (`question { ... }`,
+ * `question(...)`, `calculator { ... }`, `page [[ ... ]]`, `page "..."`,
+ * `page { ... }`): outside every block and bracket, at the start of a
+ * statement, and not followed by more suffixes. Every such statement except
+ * the question (or calculator) being run is replaced by spaces, keeping
  * each newline, so line numbers and therefore every "file:line" stay true.
  * What remains — lesson{}, local helpers, that one question — runs exactly
  * as in the full file for any file whose questions and pages do not feed
@@ -247,9 +248,9 @@ char *grader_slim_source(const char *src, size_t len, int keep_line)
         if (x.t == T_BAD)
             goto out;
         if (depth == 0 && brackets == 0 && x.t == T_NAME &&
-            (tok_is(&x, "question") || tok_is(&x, "page")) &&
+            (tok_is(&x, "question") || tok_is(&x, "calculator") || tok_is(&x, "page")) &&
             ends_statement(prev.t, &prev, bof, prev.c)) {
-            bool is_q = tok_is(&x, "question");
+            bool is_q = !tok_is(&x, "page"); /* a question or a calculator */
             struct lexer name = x;
             size_t start = x.start;
             int line = x.tline;

@@ -21,7 +21,9 @@
  * it runs (the TUI opens a second handle for the lab thread). Cancellation is
  * an atomic flag anyone may set; a lab polls it and stops within ~100 ms,
  * and lab_run() then kills and reaps every child, frees shared memory and
- * marks the run "cancelled".
+ * marks the run "cancelled". Children get SIGKILL when the thread that
+ * started them ends (PR_SET_PDEATHSIG), so a lab thread must not end before
+ * lab_run() returns — it never does on its own.
  *
  * Uses core (errors, JSON, clocks, samples) and db (recording runs).
  */
@@ -125,6 +127,11 @@ void lab_params_json(const struct lab_params *p, struct core_json *j);
 /* "name = value unit" for one parameter, for forms and logs; static buffer
  * owned by the caller (at least 64 bytes). */
 void lab_param_format(const struct lab_value *v, char *buf, size_t size);
+/* The value alone as a user would type it back ("4", "0.25", "on", "sync"). */
+void lab_value_text(const struct lab_value *v, char *buf, size_t size);
+/* What a parameter allows, for help and forms: "1 to 64", "sync|async|ssp",
+ * "on|off", "any text". */
+void lab_param_range(const struct lab_param_def *d, char *buf, size_t size);
 
 /* ---- the machine --------------------------------------------------------- */
 
@@ -160,7 +167,11 @@ struct lab_summary {
     size_t n;
 };
 void lab_summary_fini(struct lab_summary *s);
+/* The figures as one flat JSON object {key: number or string}: what the
+ * store keeps and graders read as ctx.lab.summary. */
 void lab_summary_json(const struct lab_summary *s, struct core_json *j);
+/* The figure named key, or NULL. Borrowed from s. */
+const struct lab_figure *lab_summary_find(const struct lab_summary *s, const char *key);
 
 /* Where reports go. Every callback may be NULL. Called on the lab's thread. */
 struct lab_sink {
@@ -171,7 +182,10 @@ struct lab_sink {
     void *ud;
 };
 
-/* For labs: */
+/* For labs. lab_emit: `series` is copied when it is not one of the lab's
+ * declared series names; t is taken from the run's clock. lab_figure_*: the
+ * first figure set is the run's key figure (shown by `lab runs`); setting a
+ * key again replaces its value and keeps its place. */
 void lab_emit(struct lab_ctx *cx, const char *series, int64_t step, double value);
 void lab_log(struct lab_ctx *cx, enum lab_log_level level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -187,6 +201,15 @@ const struct lab_proc_ops *lab_ctx_proc(const struct lab_ctx *cx);
 /* Children and shared memory created through these are owned by the run:
  * lab_run() kills, reaps and unmaps whatever is left when the lab returns. */
 struct lab_procs *lab_ctx_procs(struct lab_ctx *cx);
+/* The run's cancel flag (NULL when the caller gave none), for lab_fd_read/
+ * lab_fd_write. A store that failed mid-run is seen by lab_cancelled(), not
+ * here. */
+atomic_int *lab_ctx_cancel_flag(struct lab_ctx *cx);
+/* Seconds since the run started, on the run's clock. */
+double lab_ctx_elapsed(const struct lab_ctx *cx);
+/* Sleeps `secs` on the run's clock in slices of at most 50 ms, returning
+ * false as soon as lab_cancelled() turns true (true when the time passed). */
+bool lab_sleep(struct lab_ctx *cx, double secs);
 
 /* ---- running ------------------------------------------------------------- */
 
@@ -204,22 +227,35 @@ struct lab_run_opts {
 struct lab_result {
     int64_t run_id;      /* 0 when not recorded */
     char status[16];     /* "done", "cancelled", "failed" */
-    struct lab_summary summary;
+    struct lab_summary summary; /* figures set before the end, also when cancelled */
     size_t n_samples;
+    char *error;         /* why it was cancelled or failed; NULL when done */
 };
 void lab_result_fini(struct lab_result *r);
 
 /* Runs `p->lab` with checked parameters. Returns 0 when done,
  * CORE_ERR_CANCELLED when cancelled, the lab's error when it failed; in every
  * case the run is closed in the store (when recorded) and *out says how it
- * ended. Leaves no child process, shared mapping or temporary file behind. */
+ * ended (caller frees with lab_result_fini, also after a failure). Leaves no
+ * child process, shared mapping or temporary file behind.
+ *
+ * Sinks see every sample at once, in emit order; the store gets them in
+ * transactions of up to 256 samples or 250 ms of the run's clock, and the
+ * rest at the end. Each sink's summary callback runs once, before the run is
+ * closed, with whatever figures were set (also for cancelled and failed
+ * runs). The error text of a cancelled or failed run is stored with it
+ * (lab_runs.error) and also sent to the sinks' log at LAB_LOG_WARN (cancel)
+ * or LAB_LOG_ERROR. Fails before running (nothing recorded) only when the
+ * store cannot start the record. */
 int lab_run(const struct lab_params *p, const struct lab_run_opts *o, struct lab_result *out,
             struct core_err *err);
 
 /* ---- processes ----------------------------------------------------------- */
 
 /* How children are started, signalled and reaped. The real table uses fork,
- * kill and waitpid; tests pass their own to drive failures. */
+ * kill and waitpid; tests pass their own to drive failures. spawn returns the
+ * child's pid (or -1 with errno); it runs child_main(fd_child, arg) only in a
+ * new process, which closes fd_parent first. */
 struct lab_proc_ops {
     pid_t (*spawn)(int (*child_main)(int fd, void *arg), void *arg, int fd_child,
                    int fd_parent);
@@ -242,15 +278,27 @@ struct lab_procs {
     struct lab_shm *shm; /* mappings to unmap at the end */
 };
 
-/* Starts a child running child_main(fd, arg) with a connected SOCK_SEQPACKET
- * or SOCK_STREAM socketpair (fd is its end); the child ignores SIGINT (the
- * parent decides), dies with its parent (PR_SET_PDEATHSIG), and _exits with
- * child_main's return. Returns the child's index in ps->v. */
+/* An empty set of children using ops (NULL: lab_proc_real). */
+void lab_procs_init(struct lab_procs *ps, const struct lab_proc_ops *ops);
+/* lab_procs_kill_all, then unmaps every lab_shm_alloc mapping and frees the
+ * arrays; ps can be used again (same ops). lab_run does this for a run's own
+ * set; labs call it only for sets they made themselves. */
+void lab_procs_fini(struct lab_procs *ps);
+
+/* Starts a child running child_main(fd, arg) with a connected SOCK_STREAM
+ * socketpair (fd is its end; it does not inherit its siblings' sockets); the
+ * child ignores SIGINT (the parent decides), dies with its parent
+ * (PR_SET_PDEATHSIG), and _exits with child_main's return (stdio is flushed
+ * before the fork, so nothing is written twice). Returns the child's index in
+ * ps->v, or a negative error (CORE_ERR_IO "cannot start worker N: ..."). */
 int lab_proc_spawn(struct lab_procs *ps, int (*child_main)(int fd, void *arg), void *arg,
                    struct core_err *err);
 /* Waits for child i to exit (up to timeout_ms; -1 forever). A child killed by
  * a signal is CORE_ERR_INTERNAL "worker 3 (pid 1234) was killed by signal 9
- * (Killed)"; a non-zero exit likewise names the status. */
+ * (Killed)"; a non-zero exit likewise names the status. Workers are numbered
+ * from 1 in messages (index i is "worker i+1"). A child still running after
+ * the timeout is CORE_ERR_LIMIT and stays in the set (kill_all ends it).
+ * Reaping a reaped child again returns the same verdict. */
 int lab_proc_reap(struct lab_procs *ps, size_t i, int timeout_ms, struct core_err *err);
 /* SIGKILLs and reaps every child still running. Idempotent. */
 void lab_procs_kill_all(struct lab_procs *ps);
@@ -261,8 +309,10 @@ void lab_procs_kill_all(struct lab_procs *ps);
 void *lab_shm_alloc(struct lab_procs *ps, size_t bytes, struct core_err *err);
 
 /* Writes/reads exactly n bytes, waiting at most timeout_ms (-1 forever) and
- * returning early with CORE_ERR_CANCELLED when *cancel becomes non-zero.
- * A closed peer is CORE_ERR_IO "worker closed its connection". */
+ * returning early with CORE_ERR_CANCELLED when *cancel becomes non-zero
+ * (looked at every 50 ms; cancel may be NULL). Running out of time is
+ * CORE_ERR_LIMIT. A closed peer is CORE_ERR_IO "worker closed its connection".
+ * Never raises SIGPIPE on a socket. */
 int lab_fd_write(int fd, const void *buf, size_t n, int timeout_ms, atomic_int *cancel,
                  struct core_err *err);
 int lab_fd_read(int fd, void *buf, size_t n, int timeout_ms, atomic_int *cancel,

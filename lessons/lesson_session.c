@@ -93,15 +93,78 @@ void lesson_question_view_fini(struct lesson_question_view *v)
     memset(v, 0, sizeof *v);
 }
 
-/* Fills the grading context. Lab runs are not passed yet: the lab framework
- * (a later issue) records them, and until then a lab-linked question tells
- * the student which lab to run. */
-static void make_ctx(struct lesson_session *s, int variant, const struct grader_lab_run *run,
-                     struct grader_ctx *ctx)
+/* A lab-linked question's view of the student's run (ctx.lab): the stored
+ * row, and its parameters and summary read into pairs the grader borrows.
+ * Lives until lab_link_fini, after the grader call. */
+struct lab_link {
+    struct db_labrun row;
+    struct core_kv *params, *summary;
+    size_t n_params, n_summary;
+    struct grader_kv *gparams, *gsummary;
+    struct grader_lab_run run;
+};
+
+static void lab_link_fini(struct lab_link *l)
 {
-    ctx->user = s->user;
+    db_labrun_fini(&l->row);
+    core_kv_free(l->params, l->n_params);
+    core_kv_free(l->summary, l->n_summary);
+    free(l->gparams);
+    free(l->gsummary);
+    memset(l, 0, sizeof *l);
+}
+
+static struct grader_kv *to_grader_kv(const struct core_kv *kv, size_t n)
+{
+    struct grader_kv *g = core_xcalloc(n ? n : 1, sizeof *g);
+    for (size_t i = 0; i < n; i++)
+        g[i] = (struct grader_kv){kv[i].key, kv[i].str, kv[i].num, kv[i].is_num};
+    return g;
+}
+
+/* Fills the grading context. For a question linked to `lab` it loads the
+ * user's latest completed run of that lab (the latest finished by `before`,
+ * an ISO time, when given: re-grading uses the run the student answered
+ * from); with no such run ctx->lab stays NULL and the question tells the
+ * student which lab to run. Free `link` with lab_link_fini in every case. */
+static int make_ctx(struct lesson_session *s, int64_t user_id, const char *user, int variant,
+                    const char *lab, const char *before, struct lab_link *link,
+                    struct grader_ctx *ctx, struct core_err *err)
+{
+    memset(link, 0, sizeof *link);
+    ctx->user = user;
     ctx->variant = variant;
-    ctx->lab = run;
+    ctx->lab = NULL;
+    if (!lab || !*lab)
+        return CORE_OK;
+    struct core_err e = {0};
+    int rc = before ? db_labrun_latest_before(s->db, user_id, lab, before, &link->row, &e)
+                    : db_labrun_latest(s->db, user_id, lab, &link->row, &e);
+    if (rc == CORE_ERR_NOTFOUND)
+        return CORE_OK;
+    if (rc == CORE_OK &&
+        (core_json_parse_flat(link->row.params_json, &link->params, &link->n_params, &e) !=
+             CORE_OK ||
+         core_json_parse_flat(link->row.summary_json ? link->row.summary_json : "{}",
+                              &link->summary, &link->n_summary, &e) != CORE_OK)) {
+        rc = core_err_prefix(&e, "stored lab run %lld", (long long)link->row.id);
+    }
+    if (rc != CORE_OK) {
+        if (err)
+            *err = e;
+        return rc;
+    }
+    link->gparams = to_grader_kv(link->params, link->n_params);
+    link->gsummary = to_grader_kv(link->summary, link->n_summary);
+    link->run = (struct grader_lab_run){.id = link->row.id,
+                                        .lab = link->row.lab,
+                                        .finished_at = link->row.ended_at,
+                                        .params = link->gparams,
+                                        .n_params = link->n_params,
+                                        .summary = link->gsummary,
+                                        .n_summary = link->n_summary};
+    ctx->lab = &link->run;
+    return CORE_OK;
 }
 
 int lesson_question_show(struct lesson_session *s, const char *qid, int variant,
@@ -118,8 +181,11 @@ int lesson_question_show(struct lesson_session *s, const char *qid, int variant,
     if (rc != CORE_OK)
         goto fail;
     struct grader_ctx ctx;
-    make_ctx(s, variant, NULL, &ctx);
-    rc = grader_question_view(p, out->q.id, &ctx, &out->v, err);
+    struct lab_link link;
+    rc = make_ctx(s, s->user_id, s->user, variant, out->q.lab, NULL, &link, &ctx, err);
+    if (rc == CORE_OK)
+        rc = grader_question_view(p, out->q.id, &ctx, &out->v, err);
+    lab_link_fini(&link);
     if (rc != CORE_OK)
         goto fail;
     out->variant = variant;
@@ -140,6 +206,64 @@ void lesson_answer_result_fini(struct lesson_answer_result *a)
 int lesson_answer(struct lesson_session *s, const char *qid, int variant, const char *answer,
                   struct lesson_answer_result *out, struct core_err *err)
 {
+    return lesson_answer_certain(s, qid, variant, answer, 0, out, err);
+}
+
+/* Certainty-based marking: a CBM pack needs a certainty with every answer,
+ * any other pack refuses one. */
+static int check_certainty(const struct grader_pack *p, const char *pack_id, int certainty,
+                           struct core_err *err)
+{
+    bool cbm = grader_pack_info(p)->cbm;
+    if (certainty < 0 || certainty > 3)
+        return core_err_set(err, CORE_ERR_USAGE, "certainty must be 1, 2 or 3, not %d", certainty);
+    if (cbm && certainty == 0)
+        return core_err_set(err, CORE_ERR_USAGE,
+                            "pack %s uses certainty-based marking: state how sure you are with "
+                            "the answer (1 unsure, 2 fairly sure, 3 quite sure)",
+                            pack_id);
+    if (!cbm && certainty != 0)
+        return core_err_set(err, CORE_ERR_USAGE,
+                            "pack %s does not use certainty-based marking: answer without a "
+                            "certainty",
+                            pack_id);
+    return CORE_OK;
+}
+
+int lesson_question_cbm(struct lesson_session *s, const char *qid, bool *cbm,
+                        struct core_err *err)
+{
+    *cbm = false;
+    struct db_question q = {0};
+    int rc = db_question_find(s->db, qid, &q, err);
+    struct grader_pack *p;
+    if (rc == CORE_OK)
+        rc = lesson_session_pack(s, q.rev_id, &p, err);
+    if (rc == CORE_OK)
+        *cbm = grader_pack_info(p)->cbm;
+    db_question_fini(&q);
+    return rc;
+}
+
+int lesson_pack_cbm(struct lesson_session *s, const char *pack_id, bool *cbm,
+                    struct core_err *err)
+{
+    *cbm = false;
+    struct db_pack pk = {0};
+    int rc = db_pack_get(s->db, pack_id, &pk, err);
+    struct grader_pack *p;
+    if (rc == CORE_OK)
+        rc = lesson_session_pack(s, pk.rev_id, &p, err);
+    if (rc == CORE_OK)
+        *cbm = grader_pack_info(p)->cbm;
+    db_pack_fini(&pk);
+    return rc;
+}
+
+int lesson_answer_certain(struct lesson_session *s, const char *qid, int variant,
+                          const char *answer, int certainty, struct lesson_answer_result *out,
+                          struct core_err *err)
+{
     memset(out, 0, sizeof *out);
     if (variant < 1)
         return core_err_set(err, CORE_ERR_USAGE, "variant must be 1 or more, not %d", variant);
@@ -151,9 +275,15 @@ int lesson_answer(struct lesson_session *s, const char *qid, int variant, const 
     rc = lesson_session_pack(s, q.rev_id, &p, err);
     if (rc != CORE_OK)
         goto out;
+    rc = check_certainty(p, q.pack_id, certainty, err);
+    if (rc != CORE_OK)
+        goto out;
     struct grader_ctx ctx;
-    make_ctx(s, variant, NULL, &ctx);
-    rc = grader_question_grade(p, q.id, &ctx, answer, &out->r, err);
+    struct lab_link link;
+    rc = make_ctx(s, s->user_id, s->user, variant, q.lab, NULL, &link, &ctx, err);
+    if (rc == CORE_OK)
+        rc = grader_question_grade(p, q.id, &ctx, answer, &out->r, err);
+    lab_link_fini(&link);
     if (rc != CORE_OK)
         goto out;
     struct db_attempt_in in = {
@@ -161,7 +291,7 @@ int lesson_answer(struct lesson_session *s, const char *qid, int variant, const 
         .answer = answer, .parsed = out->r.parsed, .value = out->r.value,
         .has_value = out->r.has_value, .valid = out->r.valid, .score = out->r.score,
         .max = out->r.max, .correct = out->r.correct, .feedback = out->r.feedback,
-        .rev_id = q.rev_id, .regrade_of = 0};
+        .rev_id = q.rev_id, .regrade_of = 0, .certainty = certainty};
     rc = db_attempt_insert(s->db, &in, &out->attempt_id, err);
     if (rc != CORE_OK)
         goto out;
@@ -205,9 +335,15 @@ static char *keep(struct regrade *g, const char *str)
 static int regrade_one(const struct db_attempt *a, void *vctx)
 {
     struct regrade *g = vctx;
-    struct grader_ctx ctx = {.user = a->user, .variant = a->variant, .lab = NULL};
+    const struct grader_question *gq = grader_pack_question(g->pack, a->question_id);
+    struct grader_ctx ctx;
+    struct lab_link link;
     struct grader_result r;
-    int rc = grader_question_grade(g->pack, a->question_id, &ctx, a->answer, &r, g->err);
+    int rc = make_ctx(g->s, a->user_id, a->user, a->variant, gq ? gq->lab : NULL, a->created_at,
+                      &link, &ctx, g->err);
+    if (rc == CORE_OK)
+        rc = grader_question_grade(g->pack, a->question_id, &ctx, a->answer, &r, g->err);
+    lab_link_fini(&link);
     if (rc == CORE_ERR_NOTFOUND)
         return 0; /* the question left the pack: its old grade stands */
     if (rc != CORE_OK) {
@@ -224,7 +360,7 @@ static int regrade_one(const struct db_attempt *a, void *vctx)
         .answer = keep(g, a->answer), .parsed = keep(g, r.parsed), .value = r.value,
         .has_value = r.has_value, .valid = r.valid, .score = r.score, .max = r.max,
         .correct = r.correct, .feedback = keep(g, r.feedback), .rev_id = g->rev_id,
-        .regrade_of = a->id};
+        .regrade_of = a->id, .certainty = a->certainty};
     grader_result_fini(&r);
     return 0;
 }

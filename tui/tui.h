@@ -25,4 +25,13 @@ struct tui_opts {
  * terminal is restored. */
 int tui_main(const struct tui_opts *o);
 
+/* Benchmark: draws a lab-screen-like frame `frames` times into a w x h
+ * UTF-8 canvas in memory: a header, four braille charts (2 x 2) each with one
+ * live series of 600 points that moves every frame and a dashed 600-point
+ * reference curve, a progress bar and a boxed log pane. *cpu_ms_per_frame
+ * gets the process CPU time (CLOCK_PROCESS_CPUTIME_ID) per frame in
+ * milliseconds. Copying to the terminal is not included. Returns 0, or
+ * CORE_ERR_USAGE for frames < 1 or a canvas smaller than 20 x 10. */
+int tui_bench_lab_frame(int frames, int w, int h, double *cpu_ms_per_frame);
+
 #endif /* WB_TUI_H */

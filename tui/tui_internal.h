@@ -66,6 +66,20 @@ int tui_text_width(const char *s);
 /* Wraps s (paragraph text, '\n' forces a break) at `width` columns on spaces,
  * breaking words longer than the width. Lines are malloc'd copies. */
 void tui_text_wrap(const char *s, int width, struct core_strlist *out);
+/* Encodes cp as UTF-8 into out (no NUL); returns the bytes (1..4). Surrogates
+ * and values beyond U+10FFFF encode U+FFFD. */
+size_t tui_utf8_put(char out[4], uint32_t cp);
+/* The bytes of the longest prefix of s that fits in `cols` columns (whole
+ * characters only); *used (optional) gets its columns. */
+size_t tui_text_fit(const char *s, int cols, int *used);
+/* The first line of s wrapped at `width` columns (the step tui_text_wrap
+ * repeats; lets callers wrap with a different width per line or keep their
+ * own styles): breaks after the last word that fits, at a '\n', or inside a
+ * word longer than the line. *len gets the line's bytes without trailing
+ * spaces, *cols its columns, *next the offset where the next line starts
+ * (spaces at a wrap are skipped). Returns false when this line is the last
+ * ("" and "a" are one line, "a\n" is two). */
+bool tui_text_break(const char *s, int width, size_t *len, int *cols, size_t *next);
 
 /* ---- canvas -------------------------------------------------------------- */
 
@@ -91,7 +105,11 @@ void tui_canvas_resize(struct tui_canvas *c, int w, int h);
 void tui_canvas_clear(struct tui_canvas *c);
 /* Writes UTF-8 text at (y, x), clipped to the canvas and to max_w columns
  * (max_w < 0: to the right edge). Under TUI_CS_ASCII non-ASCII code points
- * are written as '?'. Returns the columns written. */
+ * are written as '?' (a wide one as "??"), except box drawing (+ - |), blocks
+ * ('#'), and a few look-alikes: • * · . … . – — - × x → > ← < ≤ < ≥ > µ u.
+ * Control characters show as U+FFFD ('?'); combining marks are dropped; a
+ * wide character that does not fit leaves a space. Returns the columns
+ * written. */
 int tui_canvas_put(struct tui_canvas *c, int y, int x, const char *s, struct tui_style st,
                    int max_w);
 /* printf-style tui_canvas_put. */
@@ -195,5 +213,7 @@ void tui_doc_fini(struct tui_doc *d);
 void tui_md_render(const char *md, int width, enum tui_charset cs, struct tui_doc *out);
 /* Draws lines [first, first + r.h) of d into r. */
 void tui_doc_draw(struct tui_canvas *c, struct tui_rect r, const struct tui_doc *d, size_t first);
+
+/* tui_bench_lab_frame is declared in tui.h (the CLI runs it). */
 
 #endif /* WB_TUI_INTERNAL_H */

@@ -34,6 +34,46 @@ S(p) = 1 / (f + (1 - f) / p)
 ]]
 
 -- ---------------------------------------------------------------------------
+-- calculator: an interactive tool shown after the page before it. Students
+-- change its inputs and see the outputs (`warpbench calc speedup.amdahl
+-- --set f=0.2 --set p=4`, or in the TUI). Nothing is graded.
+calculator {
+  id = "speedup.amdahl",             -- required: unique among the pack's calculators
+  title = "Amdahl speedup",          -- required
+  inputs = {                         -- required: at least one
+    -- name (required) is what compute reads: v.f. default is required and
+    -- must lie in [min, max]; min and max are optional (no bound).
+    { name = "f", label = "serial fraction f", default = 0.2, min = 0, max = 1,
+      help = "the part of the one-processor time that cannot run in parallel" },
+    -- integer = true: only whole numbers; compute gets a Lua integer.
+    { name = "p", label = "processors p", default = 4, min = 1, max = 4096,
+      integer = true },
+  },
+  -- compute(v) returns a list of outputs: a label, and a number `value`
+  -- (finite; with an optional unit) or a `text` (shown as written, e.g. a
+  -- small diagram). It runs in the sandbox with the grading limits.
+  compute = function(v)
+    local s = wb.amdahl(v.f, v.p)
+    local bar = string.rep("#", math.floor(20 * v.f + 0.5))
+    return {
+      { label = "speedup S(p)", value = s, unit = "x" },
+      { label = "efficiency S(p)/p", value = 100 * s / v.p, unit = "%" },
+      -- a value must be finite: 1/f with f = 0 is shown as text instead
+      v.f > 0 and { label = "limit 1/f", value = 1 / v.f, unit = "x" }
+               or { label = "limit 1/f", text = "none: with f = 0 speedup grows with p" },
+      { label = "serial share of T(1)", text = "[" .. bar .. string.rep(".", 20 - #bar) .. "]" },
+    }
+  end,
+  -- Optional self-tests for `pack check`: inputs (the defaults for the rest)
+  -- and the expected outputs in order (numbers within 1e-6 relative, texts
+  -- exactly); trailing outputs may be left out.
+  examples = {
+    { inputs = { f = 0.2, p = 4 }, outputs = { 2.5, 62.5, 5, "[####................]" } },
+    { inputs = { p = 1 }, outputs = { 1, 100 } },
+  },
+}
+
+-- ---------------------------------------------------------------------------
 -- numeric, with a fixed reference answer. Shows the fields every kind shares
 -- (title, points, topics, rubric, hints, examples) and the numeric ones
 -- (unit, tolerance, bands, wrong).

@@ -3,8 +3,19 @@
 -- Facts and worked examples come from the course material
 -- (midterm-crash-course.md, ml-system-optimization-notes.txt,
 -- day5-summary-and-assessment.md); the text is ours. Every worked example of
--- the material is a question here, either with the document's numbers as the
--- question itself or as a fixed-number example of a variant question.
+-- the material is a question of its own here, with the document's numbers
+-- (and also a fixed-number example of the matching variant question):
+--   * f = 0.2, p = 4: 2.5x (amdahl.speedup-worked), T(4) = 40 s of 100 s
+--     (amdahl.time-worked), maximum 5x (amdahl.ceiling-worked);
+--   * f = 0.15, p = 10: 4.26x and maximum 6.67x (amdahl.limit-pair);
+--   * 20% serial on 100 processors: 4.8x (amdahl.hundred-worked);
+--   * speedup 3 on 5 processors: f = 1/6 (amdahl.serial-fraction-worked);
+--   * the crash course's Amdahl table (amdahl.table-row: f = 0.25;
+--     amdahl.table-column: p = 16; its other cells are examples of
+--     amdahl.speedup).
+-- The crash course solves "speedup 3 on 5" with 0.333 and 0.133 and reports
+-- 0.167; its own steps give 0.16625. The exact answer is 1/6: both are
+-- accepted and the page explains the rounding.
 --
 -- Conventions in this file:
 --   * f is always the serial fraction (Amdahl: of the one-processor run time).
@@ -18,6 +29,51 @@ lesson {
   topics = { "amdahl" },
   rubric = { "theory.parallel" },
 }
+
+-- Reads the numbers of a multi-number answer ("2.29 2.91, 3.37 and 4x"):
+-- a list of numbers, or nil and why.
+local function read_numbers(answer)
+  local text = answer:gsub("%f[%a][Aa][Nn][Dd]%f[%A]", " "):gsub(",%s+", " "):gsub(";", " ")
+  local nums = {}
+  for word in text:gmatch("%S+") do
+    if word ~= "x" and word ~= "X" and word ~= "×" then
+      local v, why = wb.number(word, "")
+      if not v then return nil, "Could not read '" .. word .. "': " .. (why or "not a number") end
+      nums[#nums + 1] = v
+    end
+  end
+  return nums
+end
+
+-- Grades a list of Amdahl speedups against cases { f, p } (p = nil: the
+-- ceiling 1/f), each worth an equal share. The course's table rounds to one
+-- decimal, so a value within 0.05 (or 1%) counts: its 3.4 for 3.37 is right.
+local TABLE_TOL = { rel = 0.01, abs = 0.05 }
+local function grade_speedups(answer, cases, what)
+  local nums, why = read_numbers(answer)
+  if not nums then return { valid = false, feedback = why } end
+  if #nums ~= #cases then
+    return { valid = false,
+             feedback = string.format("Write exactly %d numbers separated by spaces: %s.", #cases, what) }
+  end
+  local score, notes = 0, {}
+  for i, c in ipairs(cases) do
+    local f, p = c[1], c[2]
+    local ref = p and wb.amdahl(f, p) or 1 / f
+    local name = p and string.format("f = %g, p = %d", f, p) or string.format("the maximum for f = %g", f)
+    if wb.within(nums[i], ref, TABLE_TOL) then
+      score = score + 1 / #cases
+    elseif p and wb.within(nums[i], 1 / ((1 - f) + f / p), TABLE_TOL) then
+      notes[#notes + 1] = string.format("%s: you used the parallel share as f; the speedup is %.2f.", name, ref)
+    elseif p and wb.within(nums[i], p, TABLE_TOL) then
+      notes[#notes + 1] = string.format("%s: %d is linear speedup; the serial part caps it at %.2f.", name, p, ref)
+    else
+      notes[#notes + 1] = string.format("%s: expected %.2f.", name, ref)
+    end
+  end
+  if #notes == 0 then return 1, "Right: every value matches 1 / (f + (1 - f)/p)." end
+  return score, table.concat(notes, " ")
+end
 
 ------------------------------------------------------------------------------
 page [[
@@ -94,10 +150,69 @@ processors.
 Check step 4 without the formula: the serial 20 s stay 20 s, the parallel 80 s
 become 80 / 4 = 20 s, total 40 s. Efficiency: 2.5 / 4 = 62.5 %.
 
+```
+one processor, 100 s:
+  P1 |ssss|pppppppppppppppp|          s = serial, p = parallel work
+     0    20               100 s      (each character is 5 s)
+
+four processors, 40 s:
+  P1 |ssss|pppp|
+  P2 |....|pppp|                      . = waiting for the serial part
+  P3 |....|pppp|
+  P4 |....|pppp|
+     0    20   40 s
+```
+
+The serial part leaves three processors idle for half of the run: that idle
+time is exactly the efficiency lost.
+
 Amdahl's law is an *upper bound*: it assumes the parallel part splits
 perfectly and costs nothing to coordinate. Communication, synchronisation and
 load imbalance only make the real speedup lower.
 ]]
+
+calculator {
+  id = "amdahl.laws",
+  title = "Amdahl and Gustafson",
+  inputs = {
+    { name = "f", label = "serial fraction f", default = 0.2, min = 0, max = 1,
+      help = "share of the one-processor time that cannot run in parallel" },
+    { name = "p", label = "processors p", default = 4, min = 1, max = 100000, integer = true },
+    { name = "t1", label = "one-processor time T(1)", default = 100, min = 0, max = 1e9, unit = "s" },
+  },
+  compute = function(v)
+    local s = wb.amdahl(v.f, v.p)
+    local out = {
+      { label = "Amdahl speedup S(p)", value = s, unit = "x" },
+      { label = "run time T(p)", value = v.t1 / s, unit = "s" },
+      { label = "efficiency E(p)", value = 100 * s / v.p, unit = "%" },
+    }
+    if v.f > 0 then
+      out[#out + 1] = { label = "ceiling 1/f (p unbounded)", value = 1 / v.f, unit = "x" }
+    else
+      out[#out + 1] = { label = "ceiling 1/f (p unbounded)", text = "none: with f = 0 the speedup grows with p" }
+    end
+    out[#out + 1] = { label = "Gustafson scaled speedup, s = f", value = wb.gustafson(v.f, v.p), unit = "x" }
+    -- A timeline: 40 characters for T(1), at most 8 processor rows.
+    local ser = math.floor(40 * v.f + 0.5)
+    local par = math.max(1, math.floor(40 * (1 - v.f) / v.p + 0.5))
+    if v.f >= 1 then par = 0 end
+    local rows = { "P1 |" .. string.rep("s", ser) .. "|" .. string.rep("p", par) .. "|" }
+    for i = 2, math.min(v.p, 8) do
+      rows[#rows + 1] = string.format("P%-2d|%s|%s|", i, string.rep(".", ser), string.rep("p", par))
+    end
+    if v.p > 8 then rows[#rows + 1] = string.format("... %d processors in all", v.p) end
+    rows[#rows + 1] = "s serial, p parallel, . idle; 40 characters = T(1)"
+    out[#out + 1] = { label = "timeline", text = table.concat(rows, "\n") }
+    return out
+  end,
+  examples = {
+    { inputs = { f = 0.2, p = 4, t1 = 100 }, outputs = { 2.5, 40, 62.5, 5, 3.4 } },
+    { inputs = { f = 0.15, p = 10 }, outputs = { 1 / 0.235, 23.5, 100 / 2.35, 1 / 0.15 } },
+    { inputs = { f = 0.2, p = 100 }, outputs = { 1 / 0.208, 20.8, 100 / 20.8, 5, 80.2 } },
+    { inputs = { f = 0, p = 8 }, outputs = { 8, 12.5, 100, "none: with f = 0 the speedup grows with p" } },
+  },
+}
 
 question {
   id = "amdahl.speedup-worked",
@@ -212,6 +327,55 @@ What is the speedup on {p} GPUs, according to Amdahl's law?]],
     { params = { f = 0.15, p = 10 }, answer = "4.3", score = 0.5 },  -- 1.05% off
     { params = { f = 0.15, p = 10 }, answer = "6.67", score = 0 },   -- the limit, not S(10)
     { params = { f = 0.2, p = 100 }, answer = "4.8", score = 1 },    -- the notes' 4.8 (exactly 4.808)
+    -- The crash course's table, cell by cell (its one-decimal values are
+    -- within 1% except where noted):
+    { params = { f = 0.1, p = 4 }, answer = "3.08", score = 1 },
+    { params = { f = 0.1, p = 8 }, answer = "4.7", score = 1 },
+    { params = { f = 0.1, p = 16 }, answer = "6.4", score = 1 },
+    { params = { f = 0.2, p = 8 }, answer = "3.33", score = 1 },
+    { params = { f = 0.2, p = 16 }, answer = "4.0", score = 1 },
+    { params = { f = 0.25, p = 4 }, answer = "2.29", score = 1 },
+    { params = { f = 0.5, p = 4 }, answer = "1.6", score = 1 },
+    { params = { f = 0.5, p = 8 }, answer = "1.78", score = 1 },
+    { params = { f = 0.5, p = 8 }, answer = "1.8", score = 0.5 },      -- table's rounding: 1.25% off
+    { params = { f = 0.5, p = 16 }, answer = "1.88", score = 1 },
+  },
+}
+
+question {
+  id = "amdahl.time",
+  kind = "numeric",
+  title = "Parallel run time (your numbers)",
+  prompt = [[
+A job takes {t1} s on one processor, and {pct}% of that time is serial work.
+How long does it take on {p} processors, according to Amdahl's law?]],
+  unit = "s",
+  topics = { "amdahl", "speedup" },
+  hints = {
+    "The serial {pct}% keeps its length; the rest is shared by {p} processors.",
+    "T(p) = T(1) x (f + (1 - f)/p) with f = {pct}/100.",
+  },
+  params = function(rng)
+    return { t1 = rng:pick({ 60, 120, 200, 300, 500, 900 }), pct = rng:int(5, 30),
+             p = rng:pick({ 2, 4, 8, 16, 32 }) }
+  end,
+  answer = function(p) return p.t1 * (p.pct / 100 + (1 - p.pct / 100) / p.p) end,
+  wrong = {
+    { value = function(p) return p.t1 / p.p end,
+      feedback = "T(1)/p assumes everything parallelizes. The serial part does not shrink." },
+    { value = function(p) return p.t1 * (1 - p.pct / 100) / p.p end,
+      feedback = "That is only the parallel part's time. Add the serial part, which does not shrink." },
+    { value = function(p) return p.t1 * ((1 - p.pct / 100) + (p.pct / 100) / p.p) end,
+      feedback = "You divided the serial share by p: only the PARALLEL share (1 - f) is divided." },
+  },
+  examples = {
+    { answer = function(p) return string.format("%.4f", p.t1 * (p.pct / 100 + (1 - p.pct / 100) / p.p)) end, score = 1 },
+    { answer = function(p) return string.format("%.4f min", p.t1 * (p.pct / 100 + (1 - p.pct / 100) / p.p) / 60) end, score = 1 },
+    { answer = function(p) return string.format("%.4f", 1.05 * p.t1 * (p.pct / 100 + (1 - p.pct / 100) / p.p)) end, score = 0 },
+    { answer = function(p) return string.format("%.4f", p.t1 / p.p) end, score = 0 },
+    { params = { t1 = 100, pct = 20, p = 4 }, answer = "40", score = 1 },
+    { params = { t1 = 100, pct = 20, p = 4 }, answer = "25", score = 0 },
+    { "40 GB", "invalid" },
   },
 }
 
@@ -229,14 +393,16 @@ S(p) -> 1 / f      as p grows without bound
 No number of processors beats **1/f**. With 20 % serial work the job can
 never run more than 5× faster; with 10 %, never more than 10×.
 
-| f (serial) | p = 4 | p = 8 | p = 16 | p = 100 | limit 1/f |
+| f (serial) | p = 4 | p = 8 | p = 32 | p = 100 | limit 1/f |
 |-----------:|------:|------:|-------:|--------:|----------:|
-| 0          | 4     | 8     | 16     | 100     | none      |
-| 0.05       | 3.48  | 5.93  | 9.14   | 16.8    | 20        |
-| 0.1        | 3.08  | 4.71  | 6.40   | 9.17    | 10        |
-| 0.2        | 2.50  | 3.33  | 4.00   | 4.81    | 5         |
-| 0.25       | 2.29  | 2.91  | 3.37   | 3.88    | 4         |
-| 0.5        | 1.60  | 1.78  | 1.88   | 1.98    | 2         |
+| 0          | 4     | 8     | 32     | 100     | none      |
+| 0.05       | 3.48  | 5.93  | 12.55  | 16.8    | 20        |
+| 0.1        | 3.08  | 4.71  | 7.80   | 9.17    | 10        |
+| 0.2        | 2.50  | 3.33  | 4.44   | 4.81    | 5         |
+| 0.5        | 1.60  | 1.78  | 1.94   | 1.98    | 2         |
+
+(The course's own table also has a row f = 0.25 and a column p = 16: two of
+the questions below ask you to fill them in.)
 
 ## Worked examples
 
@@ -295,6 +461,204 @@ Amdahl's law predict on 100 processors?]],
     { "80.2", 0 },          -- Gustafson
     { "4.8 ms", "invalid" },
     { "five", "invalid" },
+  },
+}
+
+question {
+  id = "amdahl.ceiling-worked",
+  kind = "numeric",
+  title = "The ceiling with 20% serial work",
+  prompt = [[
+20% of an ML training job's one-processor run time is inherently serial.
+What is the largest speedup it can ever reach, with unlimited processors?]],
+  unit = "x",
+  topics = { "amdahl", "speedup" },
+  hints = { "As p grows, (1 - f)/p goes to 0 and only f is left in the denominator." },
+  answer = 5,
+  wrong = {
+    { value = 1.25, feedback = "1/0.8 uses the parallel share. The ceiling is 1/f with the SERIAL share f = 0.2." },
+    { value = 2.5, feedback = "2.5 is the speedup on 4 processors. With unlimited processors the limit is 1/f." },
+    { value = 4.81, feedback = "4.81 is the speedup on 100 processors, still below the ceiling 1/f." },
+  },
+  examples = {
+    { "5", 1 },
+    { "1/0.2", 1 },
+    { "5x", 1 },
+    { "1.25", 0 },
+    { "4.8", 0 },
+    { "infinite", "invalid" },
+  },
+}
+
+question {
+  id = "amdahl.table-row",
+  kind = "text",
+  title = "A row of the Amdahl table",
+  prompt = [[
+Complete the row f = 0.25 of the Amdahl table: the speedup on 4, 8 and 16
+processors, then the maximum speedup. Write four numbers separated by spaces
+(two decimals are plenty), e.g. 1.1 1.2 1.3 1.4]],
+  points = 2,
+  topics = { "amdahl", "speedup" },
+  hints = {
+    "Speedup = 1 / (0.25 + 0.75/p) for p = 4, 8, 16.",
+    "Maximum: 1 / 0.25.",
+  },
+  answer = "2.29 2.91 3.37 4",
+  -- Four numbers, a quarter of the credit each; rounded to one decimal as
+  -- in the course's table (2.3 2.9 3.4 4) is accepted too (see TABLE_TOL).
+  grade = function(answer)
+    return grade_speedups(answer, { { 0.25, 4 }, { 0.25, 8 }, { 0.25, 16 }, { 0.25 } },
+                          "the speedups on 4, 8 and 16 processors, then the maximum")
+  end,
+  examples = {
+    { "2.29 2.91 3.37 4", 1 },
+    { "2.3 2.9 3.4 4", 1 },           -- the course table's rounding
+    { "2.29, 2.91, 3.37 and 4x", 1 },
+    { "2.29 2.91 3.37 5", 0.75 },     -- wrong maximum
+    { "1.23 1.29 1.31 4", 0.25 },     -- parallel share used as f
+    { "4 8 16 4", 0.25 },             -- linear speedup
+    { "2.29 2.91 3.37", "invalid" },  -- three numbers
+    { "2,29 2,91 3,37 4", "invalid" },
+  },
+}
+
+question {
+  id = "amdahl.table-column",
+  kind = "text",
+  title = "A column of the Amdahl table",
+  prompt = [[
+Complete the column p = 16 of the Amdahl table: the speedup on 16 processors
+for f = 0.1, 0.2, 0.25 and 0.5, in that order. Write four numbers separated
+by spaces.]],
+  points = 2,
+  topics = { "amdahl", "speedup" },
+  hints = {
+    "Speedup = 1 / (f + (1 - f)/16) for each f.",
+    "None of them can exceed 1/f.",
+  },
+  answer = "6.4 4 3.37 1.88",
+  -- As amdahl.table-row: a quarter each; one decimal (6.4 4.0 3.4 1.9) counts.
+  grade = function(answer)
+    return grade_speedups(answer, { { 0.1, 16 }, { 0.2, 16 }, { 0.25, 16 }, { 0.5, 16 } },
+                          "the speedups for f = 0.1, 0.2, 0.25 and 0.5")
+  end,
+  examples = {
+    { "6.4 4 3.37 1.88", 1 },
+    { "6.4 4.0 3.4 1.9", 1 },          -- the course table's rounding
+    { "6.4 4 3.37 2", 0.75 },          -- 1/f instead of S(16) for f = 0.5
+    { "10 5 4 2", 0 },                 -- the ceilings
+    { "16 16 16 16", 0 },
+    { "6.4 4", "invalid" },
+    { "six four", "invalid" },
+  },
+}
+
+question {
+  id = "amdahl.procs-needed",
+  kind = "numeric",
+  title = "Processors for a target speedup (your numbers)",
+  prompt = [[
+A job has a serial fraction f = {f}. What is the smallest number of
+processors that gives a speedup of at least {S}, according to Amdahl's law?]],
+  topics = { "amdahl", "speedup" },
+  rubric = { "theory.parallel", "advanced.cost" },
+  hints = {
+    "Solve 1 / (f + (1 - f)/p) >= {S} for p: p >= (1 - f) / (1/{S} - f).",
+    "Processors come whole: round up.",
+  },
+  params = function(rng)
+    -- The target is a share of the ceiling 1/f, so it is always reachable.
+    local f = rng:pick({ 0.02, 0.04, 0.05, 0.08, 0.1 })
+    return { f = f, S = wb.round(rng:pick({ 0.5, 0.6, 0.7, 0.8 }) / f, 1) }
+  end,
+  answer = function(p) return math.ceil((1 - p.f) / (1 / p.S - p.f) - 1e-9) end,
+  tolerance = { abs = 0.01 },   -- a whole number of processors
+  wrong = {
+    { value = function(p) return math.floor((1 - p.f) / (1 / p.S - p.f) + 1e-9) end,
+      feedback = "Rounded down: with that many processors the speedup falls just short. Round up." },
+    { value = function(p) return p.S end,
+      feedback = "That assumes linear speedup (S = p). The serial fraction makes more processors necessary." },
+  },
+  examples = {
+    { answer = function(p) return tostring(math.ceil((1 - p.f) / (1 / p.S - p.f) - 1e-9)) end, score = 1 },
+    { params = { f = 0.05, S = 12 }, answer = "29", score = 1 },    -- S(29) = 12.08, S(28) = 11.92
+    { params = { f = 0.05, S = 12 }, answer = "28", score = 0 },
+    { params = { f = 0.05, S = 12 }, answer = "12", score = 0 },
+    { params = { f = 0.1, S = 5 }, answer = "9", score = 1 },       -- exactly 5 at p = 9
+    { "29 GPUs", "invalid" },
+  },
+}
+
+question {
+  id = "amdahl.double-p",
+  kind = "numeric",
+  title = "What doubling the processors buys (your numbers)",
+  prompt = [[
+A job with serial fraction f = {f} runs on {p} processors. You double them
+to {p2}. By what factor does its speedup grow?]],
+  unit = "x",
+  topics = { "amdahl", "speedup" },
+  rubric = { "theory.parallel", "advanced.cost" },
+  hints = {
+    "Compute S({p}) and S({p2}) with Amdahl's formula.",
+    "The factor is S({p2}) / S({p}).",
+  },
+  params = function(rng)
+    local p = rng:pick({ 2, 4, 8, 16, 32, 64 })
+    return { f = rng:int(2, 20) / 100, p = p, p2 = 2 * p }
+  end,
+  answer = function(p) return wb.amdahl(p.f, p.p2) / wb.amdahl(p.f, p.p) end,
+  wrong = {
+    { value = 2, feedback = "Doubling the processors doubles the speedup only without serial work. Compute S(2p) / S(p)." },
+    { value = function(p) return wb.amdahl(p.f, p.p2) end,
+      feedback = "That is the new speedup itself; the question asks how much it grew: divide by the old one." },
+  },
+  examples = {
+    { answer = function(p) return string.format("%.4f", wb.amdahl(p.f, p.p2) / wb.amdahl(p.f, p.p)) end, score = 1 },
+    { answer = function(p) return string.format("%.4f", 1.03 * wb.amdahl(p.f, p.p2) / wb.amdahl(p.f, p.p)) end, score = 0 },
+    { params = { f = 0.1, p = 4, p2 = 8 }, answer = "1.53", score = 1 },
+    { params = { f = 0.1, p = 4, p2 = 8 }, answer = "2", score = 0 },
+    { params = { f = 0.2, p = 100, p2 = 200 }, answer = "1.02", score = 1 },   -- the page's "2%"
+    { "double", "invalid" },
+  },
+}
+
+question {
+  id = "amdahl.max-p-efficiency",
+  kind = "numeric",
+  title = "How far can it scale efficiently? (your numbers)",
+  prompt = [[
+A job has a serial fraction f = {f}. The team only adds processors while the
+parallel efficiency stays at {epct}% or more. What is the largest number of
+processors that meets this target, according to Amdahl's law?]],
+  topics = { "amdahl", "efficiency" },
+  rubric = { "theory.parallel", "advanced.cost" },
+  hints = {
+    "E(p) = S(p)/p = 1 / (f p + 1 - f).",
+    "Solve 1 / (f p + 1 - f) >= E for p, and round down.",
+  },
+  params = function(rng)
+    return { f = rng:pick({ 0.01, 0.02, 0.03, 0.05, 0.08 }), epct = rng:pick({ 70, 75, 80, 90 }) }
+  end,
+  answer = function(p)
+    local e = p.epct / 100
+    return math.floor((1 / e - 1 + p.f) / p.f + 1e-9)
+  end,
+  tolerance = { abs = 0.01 },   -- a whole number of processors
+  wrong = {
+    { value = function(p) local e = p.epct / 100; return math.floor((1 / e - 1 + p.f) / p.f + 1e-9) + 1 end,
+      feedback = "One too many: at that count the efficiency has dropped below the target. Round down." },
+    { value = function(p) return 1 / p.f end,
+      feedback = "1/f is the ceiling on the speedup, not a processor count for an efficiency target." },
+  },
+  examples = {
+    { answer = function(p) local e = p.epct / 100; return tostring(math.floor((1 / e - 1 + p.f) / p.f + 1e-9)) end, score = 1 },
+    { params = { f = 0.05, epct = 70 }, answer = "9", score = 1 },    -- E(9) = 71.4%, E(10) = 69.0%
+    { params = { f = 0.05, epct = 70 }, answer = "10", score = 0 },
+    { params = { f = 0.05, epct = 80 }, answer = "6", score = 1 },    -- exactly 80% at p = 6
+    { params = { f = 0.05, epct = 70 }, answer = "20", score = 0 },
+    { "nine", "invalid" },
   },
 }
 
@@ -534,6 +898,37 @@ The metric is most useful as a *trend* over several p:
   slowest worker). More processors will make it worse; attack the overhead.
 ]]
 
+calculator {
+  id = "amdahl.from-times",
+  title = "From measured times to Karp-Flatt",
+  inputs = {
+    { name = "t1", label = "time on 1 processor", default = 800, min = 1e-9, max = 1e12, unit = "ms" },
+    { name = "tp", label = "time on p processors", default = 145, min = 1e-9, max = 1e12, unit = "ms" },
+    { name = "p", label = "processors p", default = 8, min = 2, max = 100000, integer = true },
+  },
+  compute = function(v)
+    local s = v.t1 / v.tp
+    local e = wb.karp_flatt(s, v.p)
+    local out = {
+      { label = "measured speedup S", value = s, unit = "x" },
+      { label = "efficiency E", value = 100 * s / v.p, unit = "%" },
+      { label = "Karp-Flatt e (serial fraction)", value = e },
+    }
+    if e > 0 then
+      out[#out + 1] = { label = "ceiling 1/e if e stays constant", value = 1 / e, unit = "x" }
+    else
+      out[#out + 1] = { label = "ceiling 1/e if e stays constant",
+                        text = "none: e <= 0 means linear or superlinear speedup" }
+    end
+    return out
+  end,
+  examples = {
+    { inputs = { t1 = 800, tp = 145, p = 8 }, outputs = { 800 / 145, 1000 / 14.5, (145 / 800 - 0.125) / 0.875 } },
+    { inputs = { t1 = 3, tp = 1, p = 5 }, outputs = { 3, 60, 1 / 6, 6 } },
+    { inputs = { t1 = 100, tp = 20, p = 5 }, outputs = { 5, 100, 0, "none: e <= 0 means linear or superlinear speedup" } },
+  },
+}
+
 question {
   id = "amdahl.serial-fraction",
   kind = "numeric",
@@ -580,6 +975,121 @@ model, what serial fraction f explains this? Give f as a fraction (e.g. 0.12).]]
     { params = { S = 3, p = 5 }, answer = "0.833", score = 0 },     -- the parallel fraction
     { params = { S = 3, p = 5 }, answer = "0.333", score = 0 },     -- 1/S
     { params = { S = 3, p = 5 }, answer = "0,167", score = "invalid" },
+  },
+}
+
+question {
+  id = "amdahl.serial-fraction-worked",
+  kind = "numeric",
+  title = "Speedup 3 on 5 processors",
+  prompt = [[
+A program runs 3 times faster on 5 processors than on one. Assuming
+Amdahl's model, what is its serial fraction f?]],
+  topics = { "amdahl", "serial-fraction" },
+  rubric = { "theory.parallel", "practice.profiling" },
+  hints = {
+    "Solve 1/3 = f + (1 - f)/5 for f.",
+    "f = (1/3 - 1/5) / (1 - 1/5): keep fractions.",
+  },
+  answer = 1 / 6,
+  -- As amdahl.serial-fraction: +-0.002 absolute (or 1%). The crash course's
+  -- own steps (0.8 f = 0.133) give 0.16625 and report 0.167; both count.
+  tolerance = { rel = 0.01, abs = 0.002 },
+  bands = {
+    { rel = 0.05, score = 0.5, feedback = "Close: you rounded 1/3 too early. Keep fractions: f = (2/15) / (4/5) = 1/6." },
+  },
+  wrong = {
+    { value = 5 / 6, feedback = "That is the parallel fraction 1 - f. The serial fraction is 1/6." },
+    { value = 1 / 3, feedback = "1/S is the parallel run time as a share of T(1); it still contains the parallel part (1 - f)/5." },
+    { value = 0.2, feedback = "1/p is not the serial fraction. Solve 1/3 = f + (1 - f)/5." },
+  },
+  examples = {
+    { "0.167", 1 },
+    { "1/6", 1 },
+    { "16.7%", 1 },
+    { "0.16625", 1 },      -- the crash course's rounded steps
+    { "0.1625", 0.5 },     -- 1/3 rounded to 0.33
+    { "0.833", 0 },
+    { "0.333", 0 },
+    { "0,167", "invalid" },
+  },
+}
+
+question {
+  id = "amdahl.kf-times",
+  kind = "numeric",
+  title = "Karp-Flatt from measured times (your numbers)",
+  prompt = [[
+A training step takes {t1} ms on 1 GPU and {tp} ms on {p} GPUs, same global
+batch. What is the Karp-Flatt metric e (the experimentally determined serial
+fraction) at p = {p}?]],
+  topics = { "karp-flatt", "serial-fraction" },
+  rubric = { "theory.parallel", "practice.profiling" },
+  hints = {
+    "First the measured speedup S = {t1} / {tp}.",
+    "e = (1/S - 1/p) / (1 - 1/p).",
+  },
+  params = function(rng)
+    local t1, p = rng:pick({ 400, 800, 1200 }), rng:pick({ 4, 8, 16 })
+    local e = rng:int(3, 15) / 100
+    return { t1 = t1, p = p, tp = wb.round(t1 * (e + (1 - e) / p)) }
+  end,
+  answer = function(p) return wb.karp_flatt(p.t1 / p.tp, p.p) end,
+  -- As amdahl.serial-fraction: a difference of close numbers; +-0.002.
+  tolerance = { rel = 0.01, abs = 0.002 },
+  wrong = {
+    { value = function(p) return 1 - wb.karp_flatt(p.t1 / p.tp, p.p) end,
+      feedback = "That is the parallel share. e is the SERIAL fraction." },
+    { value = function(p) return p.tp / p.t1 end,
+      feedback = "T(p)/T(1) = 1/S still contains the parallel part. Subtract 1/p and divide by (1 - 1/p)." },
+  },
+  examples = {
+    { answer = function(p) return string.format("%.4f", wb.karp_flatt(p.t1 / p.tp, p.p)) end, score = 1 },
+    { answer = function(p) return string.format("%.4f", wb.karp_flatt(p.t1 / p.tp, p.p) + 0.01) end, score = 0 },
+    -- The design question's numbers: 800 ms -> 145 ms on 8 GPUs, e = 0.064.
+    { params = { t1 = 800, tp = 145, p = 8 }, answer = "0.064", score = 1 },
+    { params = { t1 = 800, tp = 145, p = 8 }, answer = "0.181", score = 0 },
+    { params = { t1 = 800, tp = 145, p = 8 }, answer = "0.936", score = 0 },
+    { "0.064 s", "invalid" },   -- a fraction, not a time
+  },
+}
+
+question {
+  id = "amdahl.serial-time",
+  kind = "numeric",
+  title = "The serial part from two runs (your numbers)",
+  prompt = [[
+A job takes {t2} s on 2 processors and {t4} s on 4. Assume its time is
+T(p) = T_serial + T_parallel / p. How many seconds of it are serial?]],
+  unit = "s",
+  topics = { "amdahl", "serial-fraction" },
+  rubric = { "theory.parallel", "practice.profiling" },
+  hints = {
+    "Going from 2 to 4 processors saves T_parallel/2 - T_parallel/4 = T_parallel/4.",
+    "So T_parallel = 4 x ({t2} - {t4}); subtract T_parallel/4 from T(4).",
+  },
+  params = function(rng)
+    local ts, tpar = rng:int(5, 40), 4 * rng:int(15, 100)
+    return { t2 = ts + tpar / 2, t4 = ts + tpar / 4 }
+  end,
+  answer = function(p) return 2 * p.t4 - p.t2 end,
+  -- A few seconds of serial time: 1% of that is below the 0.1 s a student
+  -- may round to, so +-0.1 s also counts.
+  tolerance = { rel = 0.01, abs = 0.1 },
+  wrong = {
+    { value = function(p) return p.t2 - p.t4 end,
+      feedback = "That is the time saved from 2 to 4 processors, T_parallel/4, not the serial part." },
+    { value = function(p) return p.t4 - (p.t2 - p.t4) / 2 end,
+      feedback = "From 2 to 4 processors the parallel part drops by a QUARTER of T_parallel, which equals all of T(4)'s parallel part." },
+  },
+  examples = {
+    { answer = function(p) return tostring(2 * p.t4 - p.t2) end, score = 1 },
+    { answer = function(p) return tostring(2 * p.t4 - p.t2 + 3) end, score = 0 },
+    -- 100 s job, 20 s serial: T(2) = 60 s, T(4) = 40 s.
+    { params = { t2 = 60, t4 = 40 }, answer = "20", score = 1 },
+    { params = { t2 = 60, t4 = 40 }, answer = "20000 ms", score = 1 },
+    { params = { t2 = 60, t4 = 40 }, answer = "30", score = 0 },
+    { "20 processors", "invalid" },
   },
 }
 
@@ -696,6 +1206,41 @@ scaled speedup according to Gustafson's law?]],
   },
 }
 
+question {
+  id = "amdahl.gustafson-f",
+  kind = "numeric",
+  title = "From Gustafson's s to Amdahl's f (your numbers)",
+  prompt = [[
+On {p} processors, a scaled problem spends {spct}% of its run time in serial
+code. Run on ONE processor, what fraction of that (much longer) run would
+be serial? Give it as a fraction, e.g. 0.05.]],
+  topics = { "gustafson", "amdahl", "scaling" },
+  hints = {
+    "In units of the parallel run: serial s, parallel (1 - s), which takes p times longer on one processor.",
+    "f = s / (s + p (1 - s)).",
+  },
+  params = function(rng)
+    return { spct = rng:int(10, 40), p = rng:pick({ 4, 8, 16, 32 }) }
+  end,
+  answer = function(p) local s = p.spct / 100; return s / (s + p.p * (1 - s)) end,
+  wrong = {
+    { value = function(p) return p.spct / 100 end,
+      feedback = "That is the share in the p-processor run. On one processor the parallel part takes p times longer, so the serial share shrinks." },
+    { value = function(p) return p.spct / 100 / p.p end,
+      feedback = "Dividing s by p ignores that the serial part stays the same length: f = s / (s + p(1 - s))." },
+  },
+  examples = {
+    { answer = function(p) local s = p.spct / 100; return string.format("%.5f", s / (s + p.p * (1 - s))) end, score = 1 },
+    { answer = function(p) local s = p.spct / 100; return string.format("%.5f", 1.05 * s / (s + p.p * (1 - s))) end, score = 0 },
+    -- The page's example: s = 0.2 on 4 processors -> f = 0.2/3.4 = 0.0588.
+    { params = { spct = 20, p = 4 }, answer = "0.0588", score = 1 },
+    { params = { spct = 20, p = 4 }, answer = "5.88%", score = 1 },
+    { params = { spct = 20, p = 4 }, answer = "0.2", score = 0 },
+    { params = { spct = 20, p = 4 }, answer = "0.05", score = 0 },
+    { "0,0588", "invalid" },
+  },
+}
+
 ------------------------------------------------------------------------------
 page [[
 # Strong and weak scaling
@@ -703,13 +1248,16 @@ page [[
 A **scaling study** runs a job at several processor counts and plots speedup
 and efficiency against p. There are two kinds, and a report must say which.
 
-|                    | strong scaling                  | weak scaling                               |
-|--------------------|---------------------------------|--------------------------------------------|
-| problem size       | fixed in total                  | fixed *per processor*; total grows with p  |
-| ideal result       | T(p) = T(1) / p                 | T(p) = T(1)                                |
-| efficiency         | E = T(1) / (p × T(p))           | E = T(1) / T(p), p times the work at p     |
-| limited by         | Amdahl: S ≤ 1/f                 | Gustafson: S = p − s(p − 1)                |
-| data-parallel ML   | same global batch, more GPUs    | same batch per GPU, global batch grows     |
+|                  | strong scaling               | weak scaling                  |
+|------------------|------------------------------|-------------------------------|
+| problem size     | fixed in total               | fixed *per processor*; the    |
+|                  |                              | total grows with p            |
+| ideal result     | T(p) = T(1) / p              | T(p) = T(1)                   |
+| efficiency       | E = T(1) / (p × T(p))        | E = T(1) / T(p), with p times |
+|                  |                              | the work at p                 |
+| limited by       | Amdahl: S ≤ 1/f              | Gustafson: S = p − s(p − 1)   |
+| data-parallel ML | same global batch, more GPUs | same batch per GPU; the       |
+|                  |                              | global batch grows            |
 
 Strong scaling tells you how much faster one given job can finish. Weak
 scaling tells you how large a job you can run in a given time. A common
@@ -731,7 +1279,81 @@ time to a trained model.
 - Record the machine and interconnect with the numbers.
 - Plot S(p) and E(p), and compute Karp–Flatt e(p) to see whether the losses
   come from a fixed serial part or from overhead that grows with p.
+
+**See the lab lesson next**: it runs a workload with a serial fraction you
+choose on 1, 2, 4, ... workers of your own machine, draws the measured
+speedup against Amdahl's and Gustafson's curves, and computes Karp–Flatt from
+your numbers, so the questions there are graded against what *your* machine
+measured.
 ]]
+
+question {
+  id = "amdahl.strong-efficiency",
+  kind = "numeric",
+  title = "Strong-scaling efficiency (your numbers)",
+  prompt = [[
+Strong scaling, same global batch: a step takes {t1} ms on 1 GPU and {tp} ms
+on {p} GPUs. What is the parallel efficiency, in per cent?]],
+  unit = "%",
+  topics = { "scaling", "efficiency" },
+  rubric = { "theory.parallel", "practice.profiling" },
+  hints = { "E = T(1) / (p x T(p))." },
+  params = function(rng)
+    local t1, p = rng:pick({ 400, 800, 1200 }), rng:pick({ 4, 8, 16, 32 })
+    local eff = rng:int(45, 95) / 100
+    return { t1 = t1, p = p, tp = wb.round(t1 / (p * eff)) }
+  end,
+  answer = function(p) return 100 * p.t1 / (p.p * p.tp) end,
+  wrong = {
+    { value = function(p) return p.t1 / p.tp end,
+      feedback = "That is the speedup. Efficiency divides it by the number of GPUs." },
+    { value = function(p) return 100 * p.t1 / p.tp end,
+      feedback = "That is the speedup in per cent. Divide by the number of GPUs as well." },
+    { value = function(p) return p.t1 / (p.p * p.tp) end,
+      feedback = "That is the efficiency as a fraction; the question asks per cent (0.69 is written 69, or 69%)." },
+  },
+  examples = {
+    { answer = function(p) return string.format("%.3f", 100 * p.t1 / (p.p * p.tp)) end, score = 1 },
+    { answer = function(p) return string.format("%.3f", 95 * p.t1 / (p.p * p.tp)) end, score = 0 },
+    -- The design question's numbers: 800 ms -> 145 ms on 8 GPUs.
+    { params = { t1 = 800, tp = 145, p = 8 }, answer = "69", score = 1 },
+    { params = { t1 = 800, tp = 145, p = 8 }, answer = "5.5", score = 0 },
+    { "69 ms", "invalid" },
+  },
+}
+
+question {
+  id = "amdahl.weak-efficiency",
+  kind = "numeric",
+  title = "Weak-scaling efficiency (your numbers)",
+  prompt = [[
+Weak scaling, same batch PER GPU: a step takes {t1} ms on 1 GPU and {tp} ms
+on {p} GPUs, which process {p} times the data per step. What is the
+weak-scaling efficiency, in per cent?]],
+  unit = "%",
+  topics = { "scaling", "efficiency", "gustafson" },
+  rubric = { "theory.parallel", "practice.profiling" },
+  hints = { "Ideal weak scaling keeps the step time constant: E = T(1) / T(p)." },
+  params = function(rng)
+    local t1 = rng:pick({ 100, 150, 240, 400 })
+    return { t1 = t1, p = rng:pick({ 8, 16, 64, 256 }), tp = wb.round(t1 * rng:int(105, 160) / 100) }
+  end,
+  answer = function(p) return 100 * p.t1 / p.tp end,
+  wrong = {
+    { value = function(p) return 100 * p.t1 / (p.p * p.tp) end,
+      feedback = "That is the strong-scaling formula. Here every GPU does the same work as the single GPU did, so ideal is T(p) = T(1): E = T(1)/T(p)." },
+    { value = function(p) return 100 * p.tp / p.t1 end,
+      feedback = "Upside down: the efficiency is at most 100%, T(1)/T(p)." },
+  },
+  examples = {
+    { answer = function(p) return string.format("%.3f", 100 * p.t1 / p.tp) end, score = 1 },
+    { answer = function(p) return string.format("%.3f", 97 * p.t1 / p.tp) end, score = 0 },
+    { params = { t1 = 100, tp = 125, p = 64 }, answer = "80", score = 1 },
+    { params = { t1 = 100, tp = 125, p = 64 }, answer = "1.25", score = 0 },
+    { params = { t1 = 100, tp = 125, p = 64 }, answer = "125", score = 0 },
+    { "eighty", "invalid" },
+  },
+}
 
 question {
   id = "amdahl.weak-scaling-name",

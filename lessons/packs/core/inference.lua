@@ -1,11 +1,915 @@
--- Inference and compression (placeholder: being written).
+-- Lesson 8: Inference and compression.
+--
+-- Facts and worked examples come from the course material
+-- (ml-system-optimization-notes.txt: latency and throughput, model
+-- compression, PTQ vs QAT, structured vs unstructured pruning;
+-- day5-summary-and-assessment.md: SNR = 6.02·b + 1.76 dB, latency and
+-- throughput targets, "4-8x size reduction", the GPU table;
+-- gpu-ml-training-inference-guide.md: quantization, pruning, distillation,
+-- speculative decoding, LoRA, batching strategies, serving-time Amdahl); the
+-- text is ours. Worked examples of the material are fixed-number questions
+-- (*-worked).
+--
+-- Corrections taught here:
+--   * "Bits saved = log2(original / quantized precision)": FP32 to INT8
+--     saves 24 bits per value and makes the model 4x smaller; log2(32/8) = 2
+--     only counts the halvings.
+--   * SNR = 6.02·b + 1.76 dB holds for a full-scale sine wave; real weights
+--     and activations (bell-shaped, with outliers) get less.
+--   * The day-5 GPU table lists H100 FP16 at 1979 TFLOPS next to A100 at 312:
+--     the H100 figure assumes 2:4 structured sparsity, the A100 one does not.
+--     Dense H100 FP16 is about 989 TFLOPS (the guide's own table).
+--   * Distillation: the soft loss compares softened probabilities
+--     softmax(z/T), not the logits, and is scaled by T² (the guide omits it).
+--   * LoRA: the guide's "ΔW ≈ A × Bᵀ with A ∈ R^(d×r), B ∈ R^(r×d)" does not
+--     multiply; ΔW = B·A with B ∈ R^(d×r) and A ∈ R^(r×k).
+--   * Unstructured sparsity s shrinks the parameter count by 1/(1 - s), but
+--     stored with indices (CSR) the saving is smaller.
+--
+-- Conventions: tolerance is the default 1% relative unless a comment says
+-- why not. Prompts contain no braces except params placeholders.
+
 lesson {
   id = "inference",
   title = "Inference and compression",
+  topics = { "inference", "compression" },
+  rubric = { "practice.deployment" },
 }
 
-page [[
-# Inference and compression
+local function num(x) return string.format("%.6g", x) end
 
-This lesson is being written.
+-- Grades a number of decibels: "49.9" or "49.9 dB" (dB is not one of the
+-- grader's units). `wrongs` is a list of { value, feedback }.
+local function db_grade(answer, ref, wrongs)
+  local text = answer:gsub("%s*[dD][bB]%s*$", "")
+  local v, why = wb.number(text, "")
+  if not v then
+    return { valid = false, feedback = "Give the SNR in dB, e.g. 37.9 or 37.9 dB (" .. (why or "not a number") .. ")." }
+  end
+  if wb.within(v, ref, { rel = 0.01 }) then
+    return 1, "Right: " .. wb.sig(ref, 4) .. " dB."
+  end
+  for _, w in ipairs(wrongs) do
+    if wb.within(v, w[1], { rel = 0.01 }) then return 0, w[2] end
+  end
+  return 0, "SNR ≈ 6.02 × bits + 1.76 dB."
+end
+
+------------------------------------------------------------------------------
+page [[
+# Latency and throughput
+
+- **Latency**: the time from a request's arrival to its answer. Users feel
+  it, and a service promises it as a **percentile**: "P99 < 50 ms" means 99
+  requests in 100 are answered within 50 ms. Averages hide the slow tail.
+- **Throughput**: requests (or tokens, or images) completed per second. The
+  bill feels it: throughput per GPU sets how many GPUs you pay for.
+
+The two pull apart. Batching and pipelining raise throughput and usually
+raise each request's latency; cutting latency often leaves hardware idle.
+Typical targets from the course: latency under 1 ms at the edge, under 10 ms
+for cloud online serving, under 100 ms for batch jobs; above 1000 queries per
+second per GPU for an optimised model.
+
+## Little's law
+
+In a steady system, the number of requests inside it equals the arrival rate
+times the time each one spends there:
+
+```
+requests in flight  L = λ (requests per second) × W (seconds each)
+```
+
+A service taking 10,000 queries per second at 50 ms each always has
+10,000 × 0.05 = **500** requests in flight: that is the concurrency your
+servers, batches and memory must hold.
+
+## Amdahl at serving time
+
+A request is more than the model: tokenising and preprocessing, the model,
+post-processing and formatting. Only the model part gets faster with a
+better GPU, quantization or batching. With 2 ms of tokenisation, 20 ms of
+model and 3 ms of post-processing (25 ms), a 4× faster model gives
+2 + 5 + 3 = 10 ms: 2.5× overall, and never more than 25/5 = 5×, however fast
+the model gets. Measure the whole request before optimising one part.
 ]]
+
+question {
+  id = "inference.latency-throughput",
+  kind = "choice",
+  title = "Latency or throughput?",
+  prompt = [[
+A serving team doubles the batch size. Each batch now takes 1.6× as long
+on the GPU. What happens?]],
+  topics = { "latency", "throughput", "batching" },
+  rubric = { "practice.deployment", "advanced.cost" },
+  hints = { "Twice the requests per batch, 1.6 times the time per batch." },
+  choices = {
+    "Throughput rises by 1.25×; each request's latency rises too.",
+    "Both throughput and latency improve.",
+    "Throughput falls, because each batch takes longer.",
+    "Latency falls, because more requests are served at once.",
+  },
+  answer = 1,
+  why = {
+    [2] = "Each request waits for a batch that takes 1.6× as long (and for the batch to fill): its latency gets worse.",
+    [3] = "Throughput is requests per second: 2 / 1.6 = 1.25× more.",
+    [4] = "Serving more at once raises throughput; each request still waits for the whole, longer batch.",
+  },
+  examples = { { "a", 1 }, { "b", 0 }, { "c", 0 }, { "z", "invalid" } },
+}
+
+question {
+  id = "inference.littles-law",
+  kind = "numeric",
+  title = "Requests in flight (your numbers)",
+  prompt = [[
+A service receives {qps} queries per second and each query spends {ms} ms in
+the system. On average, how many queries are in flight at any moment?]],
+  topics = { "latency", "throughput", "littles-law" },
+  rubric = { "practice.deployment", "practice.design" },
+  hints = { "Little's law: in flight = arrival rate × time in the system (in seconds)." },
+  params = function(rng)
+    return { qps = rng:pick({ 200, 1000, 2500, 10000, 40000 }), ms = rng:pick({ 5, 20, 50, 120, 300 }) }
+  end,
+  answer = function(p) return p.qps * p.ms / 1000 end,
+  wrong = {
+    { value = function(p) return p.qps * p.ms end, feedback = "Convert the time to seconds first: divide the milliseconds by 1000." },
+    { value = function(p) return p.qps / (p.ms / 1000) end, feedback = "Multiply, do not divide: L = λ × W." },
+  },
+  examples = {
+    { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
+    { answer = function(p, ctx) return num(ctx.reference * 1.1) end, score = 0 },
+    { "500 ms", "invalid" },
+    -- The course's design target: 10,000 QPS at 50 ms -> 500 in flight.
+    { params = { qps = 10000, ms = 50 }, answer = "500", score = 1 },
+    { params = { qps = 10000, ms = 50 }, answer = "500000", score = 0 },
+  },
+}
+
+question {
+  id = "inference.serving-amdahl",
+  kind = "numeric",
+  title = "Speeding up only the model (your numbers)",
+  prompt = [[
+A request spends {tok} ms tokenising, {model} ms in the model and {post} ms
+post-processing, one after the other. Quantization and batching make the
+model part {s}× faster. What is the speedup of the whole request?]],
+  unit = "x",
+  topics = { "amdahl", "latency" },
+  rubric = { "practice.deployment", "practice.profiling", "theory.parallel" },
+  hints = {
+    "New time: {tok} + {model}/{s} + {post} ms.",
+    "Speedup = old total / new total.",
+  },
+  params = function(rng)
+    return { tok = rng:int(1, 5), model = rng:pick({ 10, 20, 30, 50, 80 }), post = rng:int(1, 6),
+             s = rng:pick({ 2, 3, 4, 8 }) }
+  end,
+  answer = function(p) return (p.tok + p.model + p.post) / (p.tok + p.model / p.s + p.post) end,
+  wrong = {
+    { value = function(p) return p.s end,
+      feedback = "Only the model part got faster; tokenising and post-processing take as long as before (Amdahl)." },
+    { value = function(p) return (p.tok + p.model + p.post) / (p.tok + p.post) end,
+      feedback = "That is the ceiling with an infinitely fast model. A model s times faster still takes (model time)/s." },
+  },
+  examples = {
+    { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
+    { answer = function(p, ctx) return num(ctx.reference * 1.05) end, score = 0 },
+    { "fast", "invalid" },
+    { params = { tok = 2, model = 20, post = 3, s = 4 }, answer = "2.5", score = 1 },
+    { params = { tok = 2, model = 20, post = 3, s = 4 }, answer = "4", score = 0 },
+    { params = { tok = 2, model = 20, post = 3, s = 4 }, answer = "5", score = 0 },
+  },
+}
+
+------------------------------------------------------------------------------
+page [[
+# Batching
+
+A GPU running one request at a time is mostly waiting on memory: it reads
+every weight to do a little arithmetic with it. Running B requests together
+reads the weights once for all of them. A simple model of a batch's time:
+
+```
+t(B) = t0 + c × B        t0: fixed cost (weights, launches), c: per request
+throughput = B / t(B)    approaches 1/c as B grows
+```
+
+With t0 = 8 ms and c = 0.5 ms: one request takes 8.5 ms (118 per second); a
+batch of 32 takes 24 ms (1333 per second), 11× the throughput, and each
+request's latency is now 24 ms plus the time it waited for the batch.
+
+| strategy            | how                                                        | good for                    |
+|---------------------|------------------------------------------------------------|-----------------------------|
+| static batching     | fixed batch size, wait until full                          | offline jobs                |
+| dynamic batching    | collect requests until the batch is full OR a max delay    | online serving with an SLO  |
+| continuous batching | per decoding step: finished sequences leave, new ones join | LLM generation              |
+
+A latency budget caps the batch: the maximum wait plus t(B) must stay within
+the SLO. For LLMs, continuous (in-flight) batching matters because sequences
+finish at different lengths; with static batches the short ones would sit
+idle until the longest finishes.
+
+## LLM decoding is memory-bound
+
+Generating one token at batch 1 reads every weight once and does about 2
+FLOPs per weight: about 1 FLOP per byte in FP16, while an H100 needs about
+300 FLOPs per byte of HBM traffic to be compute-bound. So the time per token
+is set by memory bandwidth:
+
+```
+time per token ≥ bytes of weights / memory bandwidth
+7 B parameters × 2 B = 14 GB;  14 GB / 3.35 TB/s = 4.2 ms   (≤ 240 tokens/s)
+```
+
+Batching B sequences reuses each weight read B times: up to B times the
+tokens per second, until compute or KV-cache memory runs out. Quantization
+helps for the same reason: INT8 weights are half the bytes of FP16, so
+decoding can be up to 2× faster.
+]]
+
+calculator {
+  id = "inference.decode",
+  title = "LLM decoding: memory- or compute-bound?",
+  inputs = {
+    { name = "params_b", label = "parameters", unit = "billion", default = 7, min = 0.001, max = 100000 },
+    { name = "bits", label = "bits per weight", default = 16, min = 1, max = 32, integer = true },
+    { name = "bw", label = "memory bandwidth", unit = "TB/s", default = 3.35, min = 0.001, max = 1000 },
+    { name = "tflops", label = "peak matmul throughput", unit = "TFLOP/s", default = 989, min = 0.001, max = 1e6 },
+    { name = "batch", label = "sequences decoded together", default = 1, min = 1, max = 1e6, integer = true },
+  },
+  compute = function(v)
+    local P = v.params_b * 1e9
+    local bytes = P * v.bits / 8
+    local t_mem = bytes / (v.bw * 1e12)                 -- read every weight once per step
+    local t_cmp = 2 * P * v.batch / (v.tflops * 1e12)   -- 2 FLOPs per weight per sequence
+    local step = math.max(t_mem, t_cmp)
+    local ai = 2 * P * v.batch / bytes
+    local ridge = v.tflops / v.bw
+    return {
+      { label = "weights read per step", value = bytes, unit = "B" },
+      { label = "memory time per step", value = t_mem, unit = "s" },
+      { label = "compute time per step", value = t_cmp, unit = "s" },
+      { label = "tokens per second (all sequences)", value = v.batch / step },
+      { label = "arithmetic intensity", value = ai, unit = "FLOP/B" },
+      { label = "ridge point of the GPU", value = ridge, unit = "FLOP/B" },
+      { label = "bound", text = ai < ridge and "memory-bound" or "compute-bound" },
+    }
+  end,
+  examples = {
+    -- 7 B in FP16 on an H100 (3.35 TB/s, 989 TFLOP/s) at batch 1: 4.18 ms per token.
+    { inputs = {}, outputs = { 14e9, 14e9 / 3.35e12, 14e9 / 989e12, 3.35e12 / 14e9, 1, 989 / 3.35, "memory-bound" } },
+    { inputs = { bits = 8, batch = 1000 }, outputs = { 7e9, 7e9 / 3.35e12, 14e12 / 989e12, 1000 * 989e12 / 14e12, 2000, 989 / 3.35, "compute-bound" } },
+  },
+}
+
+question {
+  id = "inference.batch-throughput",
+  kind = "numeric",
+  title = "Throughput of a batch (your numbers)",
+  prompt = [[
+A model's batch time is t(B) = {t0} ms + {c} ms × B. What throughput, in
+requests per second, does it reach at batch size {b}?]],
+  topics = { "batching", "throughput" },
+  rubric = { "practice.deployment", "practice.optimization" },
+  hints = { "t({b}) = {t0} + {c} × {b} ms; throughput = {b} / t({b})." },
+  params = function(rng)
+    return { t0 = rng:pick({ 4, 8, 12, 20 }), c = rng:pick({ 0.25, 0.5, 1, 2 }), b = rng:pick({ 4, 8, 16, 32, 64 }) }
+  end,
+  answer = function(p) return p.b / ((p.t0 + p.c * p.b) / 1000) end,
+  wrong = {
+    { value = function(p) return 1 / ((p.t0 + p.c * p.b) / 1000) end,
+      feedback = "That counts batches per second; each batch carries B requests." },
+    { value = function(p) return p.b / (p.t0 + p.c * p.b) end,
+      feedback = "Convert ms to seconds: that is requests per millisecond." },
+  },
+  examples = {
+    { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
+    { answer = function(p, ctx) return num(ctx.reference * 0.9) end, score = 0 },
+    { "24 ms", "invalid" },
+    { params = { t0 = 8, c = 0.5, b = 32 }, answer = "1333", score = 1 },
+    { params = { t0 = 8, c = 0.5, b = 32 }, answer = "41.7", score = 0 },
+  },
+}
+
+question {
+  id = "inference.batch-slo",
+  kind = "numeric",
+  title = "Largest batch within the SLO (your numbers)",
+  prompt = [[
+A dynamic batcher waits at most {wait} ms to fill a batch, and a batch of B
+takes {t0} ms + {c} ms × B on the GPU. The latency objective is {slo} ms,
+counting the wait. What is the largest batch size that always meets it?]],
+  topics = { "batching", "latency" },
+  rubric = { "practice.deployment", "practice.design" },
+  hints = {
+    "{wait} + {t0} + {c} × B ≤ {slo}.",
+    "Solve for B and round DOWN to a whole batch.",
+  },
+  params = function(rng)
+    return { wait = rng:pick({ 2, 5, 10 }), t0 = rng:pick({ 5, 8, 12 }), c = rng:pick({ 0.5, 1, 1.5 }),
+             slo = rng:pick({ 30, 50, 80, 100 }) }
+  end,
+  answer = function(p) return math.floor((p.slo - p.wait - p.t0) / p.c + 1e-9) end,
+  tolerance = { abs = 0 },   -- a whole batch size
+  wrong = {
+    { value = function(p) return math.floor((p.slo - p.t0) / p.c + 1e-9) end,
+      feedback = "The batching wait counts against the latency objective too." },
+    { value = function(p) return math.floor((p.slo - p.wait - p.t0) / p.c + 1e-9) + 1 end,
+      feedback = "Round down: one more request would break the objective." },
+  },
+  examples = {
+    { answer = function(p, ctx) return tostring(ctx.reference) end, score = 1 },
+    { answer = function(p, ctx) return tostring(ctx.reference + 1) end, score = 0 },
+    { "big", "invalid" },
+    { params = { wait = 5, t0 = 8, c = 1, slo = 50 }, answer = "37", score = 1 },
+    { params = { wait = 5, t0 = 8, c = 1, slo = 50 }, answer = "42", score = 0 },
+  },
+}
+
+question {
+  id = "inference.decode-time",
+  kind = "numeric",
+  title = "Memory-bound decoding (your numbers)",
+  prompt = [[
+A {pb}-billion-parameter model generates text at batch size 1 with {bits}-bit
+weights on a GPU with {bw} TB/s of memory bandwidth. Each token must read all
+the weights once. What is the lower bound on the time per token?]],
+  unit = "ms",
+  topics = { "decoding", "memory-bound", "quantization" },
+  rubric = { "practice.deployment", "theory.memory", "theory.gpu" },
+  hints = {
+    "Bytes of weights: parameters × {bits}/8.",
+    "Time = bytes / bandwidth; {bw} TB/s = {bw} × 10^12 bytes/s.",
+  },
+  params = function(rng)
+    return { pb = rng:pick({ 7, 13, 34, 70 }), bits = rng:pick({ 4, 8, 16 }), bw = rng:pick({ 1, 2, 3.35, 4.8 }) }
+  end,
+  answer = function(p) return 1000 * p.pb * 1e9 * p.bits / 8 / (p.bw * 1e12) end,
+  wrong = {
+    { value = function(p) return 1000 * p.pb * 1e9 * p.bits / (p.bw * 1e12) end,
+      feedback = "You used bits as bytes: a b-bit weight is b/8 bytes." },
+    { value = function(p) return 1000 * p.pb * 1e9 * 2 / (p.bw * 1e12) end,
+      feedback = "That assumes FP16 (2 bytes); use the bit width the question gives." },
+  },
+  examples = {
+    { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
+    { answer = function(p, ctx) return num(ctx.reference / 1000) .. " s" end, score = 1 },
+    { answer = function(p, ctx) return num(ctx.reference * 1.1) end, score = 0 },
+    { "4 GB", "invalid" },
+    -- 7 B in FP16 on an H100 (3.35 TB/s): 4.18 ms per token.
+    { params = { pb = 7, bits = 16, bw = 3.35 }, answer = "4.18", score = 1 },
+    { params = { pb = 7, bits = 8, bw = 3.35 }, answer = "2.09", score = 1 },
+    { params = { pb = 7, bits = 16, bw = 3.35 }, answer = "33.4", score = 0 },
+  },
+}
+
+question {
+  id = "inference.kv-batch",
+  kind = "numeric",
+  title = "How many sequences fit? (your numbers)",
+  prompt = [[
+A GPU with {gpu} GB of memory serves a model whose FP16 weights take {w} GB.
+Each sequence of {s} tokens needs {kvtok} MB of KV cache per token. Ignoring activations
+and fragmentation, how many full-length sequences can be in the batch at
+once?]],
+  topics = { "kv-cache", "batching", "memory" },
+  rubric = { "practice.deployment", "theory.memory", "advanced.cost" },
+  hints = {
+    "Memory left for the cache: {gpu} - {w} GB.",
+    "One sequence: {s} × {kvtok} MB. Divide and round down.",
+  },
+  params = function(rng)
+    return { gpu = rng:pick({ 40, 80, 141 }), w = rng:pick({ 14, 26 }), s = rng:pick({ 2048, 4096, 8192 }),
+             kvtok = rng:pick({ 0.125, 0.25, 0.5, 0.8 }) }
+  end,
+  answer = function(p) return math.floor((p.gpu - p.w) * 1000 / (p.s * p.kvtok) + 1e-9) end,
+  tolerance = { abs = 0 },   -- whole sequences
+  wrong = {
+    { value = function(p) return math.floor(p.gpu * 1000 / (p.s * p.kvtok) + 1e-9) end,
+      feedback = "The weights occupy their share of the memory first; only the rest holds the cache." },
+    { value = function(p) return math.floor((p.gpu - p.w) * 1000 / (p.s * p.kvtok) + 1e-9) + 1 end,
+      feedback = "Round down: a sequence that does not fit completely cannot run to full length." },
+  },
+  examples = {
+    { answer = function(p, ctx) return tostring(ctx.reference) end, score = 1 },
+    { answer = function(p, ctx) return tostring(ctx.reference + 1) end, score = 0 },
+    { "many", "invalid" },
+    -- 7 B model (14 GB) on 80 GB, 4096 tokens at 0.524 MB (512 KiB) per token: 30.
+    { params = { gpu = 80, w = 14, s = 4096, kvtok = 0.524288 }, answer = "30", score = 1 },
+    { params = { gpu = 80, w = 14, s = 4096, kvtok = 0.524288 }, answer = "37", score = 0 },
+  },
+}
+
+------------------------------------------------------------------------------
+page [[
+# Quantization
+
+Quantization stores numbers in fewer bits. Uniform (linear) quantization
+with b bits maps a real range onto 2^b integer levels:
+
+```
+scale s = (max - min) / (2^b - 1)        zero point z: the integer for 0.0
+q = round(x / s) + z                         x ≈ s × (q - z)
+symmetric INT8: s = max|x| / 127,  q = round(x / s),  z = 0
+```
+
+(The guide writes Q(x) = round((x − zero_point) / scale) with a real-valued
+offset; integer zero points, as above, are what PyTorch and TensorRT store.)
+
+Rounding moves each value by at most s/2; spread evenly, that error has power
+s²/12. Every extra bit halves s, which cuts the error power 4× (6.02 dB),
+hence the rule for the signal-to-quantization-noise ratio:
+
+```
+SNR ≈ 6.02 × b + 1.76 dB      INT8: 49.9 dB   INT4: 25.8 dB   16-bit: 98.1 dB
+```
+
+The 1.76 dB is exact for a sine wave that fills the range. Weights and
+activations are bell-shaped with rare outliers: a range stretched to cover
+the outliers wastes levels on values that almost never occur, so real SNR is
+lower. That is why practical schemes use per-channel scales, calibrate or
+clip the range, and treat outliers separately.
+
+| when                            | name                        | accuracy   | cost                       |
+|---------------------------------|-----------------------------|------------|----------------------------|
+| after training                  | post-training (PTQ)         | medium     | minutes, a calibration set |
+| during training (fake-quantize) | quantization-aware (QAT)    | high       | a (re)training run         |
+
+PTQ is *static* when a calibration set fixes the activation ranges ahead of
+time, and *dynamic* when activation ranges are measured at run time.
+
+**Sizes.** FP32 → INT8 makes a model 4× smaller (32/8) and saves 24 bits per
+value; FP32 → INT4 8×; FP16 → INT8 2×. (A formula "bits saved = log2(32/8)"
+gives 2, which is neither: it counts how many times the width was halved.)
+The course's target, 4–8× smaller with under 1 % accuracy loss, is INT8 to
+INT4 territory.
+]]
+
+calculator {
+  id = "inference.quantization",
+  title = "Uniform quantization",
+  inputs = {
+    { name = "bits", label = "bits b", default = 8, min = 1, max = 32, integer = true },
+    { name = "max_abs", label = "largest |x| (symmetric range)", default = 1, min = 1e-9, max = 1e12 },
+    { name = "params_b", label = "parameters", unit = "billion", default = 7, min = 0.001, max = 100000 },
+  },
+  compute = function(v)
+    local scale = v.bits > 1 and v.max_abs / (2 ^ (v.bits - 1) - 1) or v.max_abs
+    return {
+      { label = "SNR for a full-scale sine: 6.02 b + 1.76", value = 6.02 * v.bits + 1.76, unit = "dB" },
+      { label = "levels 2^b", value = 2 ^ v.bits },
+      { label = "symmetric scale max / (2^(b-1) - 1)", value = scale },
+      { label = "RMS rounding error scale / sqrt(12)", value = scale / math.sqrt(12) },
+      { label = "size of the weights", value = v.params_b * 1e9 * v.bits / 8, unit = "B" },
+      { label = "smaller than FP32", value = 32 / v.bits, unit = "x" },
+      { label = "smaller than FP16", value = 16 / v.bits, unit = "x" },
+    }
+  end,
+  examples = {
+    { inputs = {}, outputs = { 49.92, 256, 1 / 127, 1 / 127 / math.sqrt(12), 7e9, 4, 2 } },
+    { inputs = { bits = 4, max_abs = 2 }, outputs = { 25.84, 16, 2 / 7, 2 / 7 / math.sqrt(12), 3.5e9, 8, 4 } },
+  },
+}
+
+question {
+  id = "inference.snr-int8-worked",
+  kind = "numeric",
+  title = "SNR of 8-bit quantization",
+  prompt = [[
+Using SNR ≈ 6.02 × b + 1.76 dB, what signal-to-quantization-noise ratio
+does uniform 8-bit quantization give? (In dB; "49 dB" or "49" both work.)]],
+  topics = { "quantization", "snr" },
+  rubric = { "practice.optimization", "practice.deployment" },
+  hints = { "b = 8." },
+  answer = 6.02 * 8 + 1.76,
+  grade = function(answer, ctx)
+    return db_grade(answer, ctx.reference, {
+      { 6.02 * 8, "You left out the 1.76 dB term." },
+      { 6.02 * 32 + 1.76, "That is for 32 bits; INT8 has b = 8." },
+      { 6.02 + 1.76 * 8, "The bits multiply 6.02, not 1.76." },
+    })
+  end,
+  examples = {
+    { "49.92", 1 },
+    { "49.9 dB", 1 },
+    { "6.02*8+1.76", 1 },
+    { "48.16", 0 },
+    { "52", 0 },
+    { "loud", "invalid" },
+  },
+}
+
+question {
+  id = "inference.snr",
+  kind = "numeric",
+  title = "SNR for other widths (your numbers)",
+  prompt = [[
+A model's weights are quantized uniformly to {b} bits. Using
+SNR ≈ 6.02 × b + 1.76 dB, what is the SNR in dB?]],
+  topics = { "quantization", "snr" },
+  rubric = { "practice.optimization" },
+  hints = { "Each bit adds 6.02 dB." },
+  params = function(rng) return { b = rng:pick({ 2, 3, 4, 6, 10, 12, 16 }) } end,
+  answer = function(p) return 6.02 * p.b + 1.76 end,
+  grade = function(answer, ctx)
+    local b = ctx.params.b
+    return db_grade(answer, ctx.reference, {
+      { 6.02 * b, "You left out the 1.76 dB term." },
+      { 6.02 * 8 + 1.76, "That is for 8 bits." },
+    })
+  end,
+  examples = {
+    { answer = function(p) return num(6.02 * p.b + 1.76) end, score = 1 },
+    { answer = function(p) return num(6.02 * p.b + 1.76) .. " dB" end, score = 1 },
+    { answer = function(p) return num((6.02 * p.b + 1.76) * 1.05) end, score = 0 },
+    { "dB", "invalid" },
+    { params = { b = 4 }, answer = "25.84", score = 1 },
+    { params = { b = 4 }, answer = "24.08", score = 0 },
+  },
+}
+
+question {
+  id = "inference.quant-size-worked",
+  kind = "numeric",
+  title = "FP32 to INT8: how much smaller?",
+  prompt = [[
+A model's FP32 weights are quantized to INT8. By what factor does the size of
+the weights shrink? (Ignore the few scale and zero-point values.)]],
+  unit = "x",
+  topics = { "quantization", "compression" },
+  rubric = { "practice.optimization", "practice.deployment" },
+  hints = { "32 bits per weight before, 8 after." },
+  answer = 4,
+  wrong = {
+    { value = 2, feedback = "log2(32/8) = 2 counts halvings (32 → 16 → 8); the size shrinks 32/8 = 4×, saving 24 bits per weight." },
+    { value = 24, feedback = "24 is the bits saved per weight; the size ratio is 32/8." },
+    { value = 0.25, feedback = "The new size is 0.25 of the old; the question asks for the shrink factor, 4×." },
+  },
+  examples = {
+    { "4", 1 },
+    { "32/8", 1 },
+    { "2", 0 },
+    { "4.5", 0 },
+    { "4 MB", "invalid" },
+  },
+}
+
+question {
+  id = "inference.model-size",
+  kind = "numeric",
+  title = "Size of a quantized model (your numbers)",
+  prompt = [[
+A {pb}-billion-parameter model is quantized to {bits}-bit weights. How many
+gigabytes do the weights take?]],
+  unit = "GB",
+  topics = { "quantization", "memory" },
+  rubric = { "practice.deployment", "theory.memory" },
+  hints = { "parameters × {bits}/8 bytes." },
+  params = function(rng) return { pb = rng:pick({ 1, 3, 7, 13, 70, 175 }), bits = rng:pick({ 4, 8 }) } end,
+  answer = function(p) return p.pb * p.bits / 8 end,
+  wrong = {
+    { value = function(p) return p.pb * p.bits end, feedback = "Bits, not bytes: divide by 8." },
+    { value = function(p) return p.pb * 2 end, feedback = "That is the FP16 size." },
+  },
+  examples = {
+    { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
+    { answer = function(p, ctx) return num(ctx.reference * 1000) .. " MB" end, score = 1 },
+    { answer = function(p, ctx) return num(ctx.reference * 1.1) end, score = 0 },
+    { "3.5 ms", "invalid" },
+    { params = { pb = 7, bits = 4 }, answer = "3.5", score = 1 },
+    { params = { pb = 7, bits = 4 }, answer = "28", score = 0 },
+  },
+}
+
+question {
+  id = "inference.quant-q",
+  kind = "numeric",
+  title = "Quantize a value by hand (your numbers)",
+  prompt = [[
+A tensor's values lie in [-{mx}, {mx}] and are quantized to symmetric INT8:
+scale = {mx} / 127, q = round(x / scale). What integer q stores x = {x}?]],
+  topics = { "quantization" },
+  rubric = { "practice.optimization" },
+  hints = { "scale = {mx}/127; then divide {x} by it and round to the nearest integer." },
+  params = function(rng)
+    local mx = rng:pick({ 1, 2, 4, 6, 8 })
+    -- x = k/100 of the range; k = +-50 would land exactly on a .5 tie
+    -- (x / scale = 1.27 k), so it is skipped, as are values near 0.
+    local k
+    repeat k = rng:int(-95, 95) until math.abs(k) > 5 and math.abs(k) ~= 50
+    return { mx = mx, x = k / 100 * mx }
+  end,
+  answer = function(p) return math.floor(p.x / (p.mx / 127) + 0.5) end,
+  tolerance = { abs = 0 },   -- an integer code
+  wrong = {
+    { value = function(p) return math.floor(p.x / (p.mx / 128) + 0.5) end,
+      feedback = "Symmetric INT8 uses ±127 (so that -x and x get mirrored codes): scale = max/127." },
+    { value = function(p) return math.floor(p.x / (2 * p.mx / 255) + 0.5) end,
+      feedback = "That is an asymmetric scale (range / 255). Symmetric INT8 uses max/127." },
+  },
+  examples = {
+    { answer = function(p, ctx) return tostring(ctx.reference) end, score = 1 },
+    { answer = function(p, ctx) return tostring(ctx.reference + 2) end, score = 0 },
+    { "q", "invalid" },
+    { params = { mx = 2, x = 0.5 }, answer = "32", score = 1 },
+    { params = { mx = 2, x = 0.5 }, answer = "31", score = 0 },
+  },
+}
+
+question {
+  id = "inference.ptq-qat",
+  kind = "multi",
+  title = "PTQ and QAT",
+  prompt = "Which of these statements about quantization are true? Pick all that apply.",
+  points = 2,
+  topics = { "quantization" },
+  rubric = { "practice.optimization", "practice.deployment" },
+  hints = { "Three are true." },
+  choices = {
+    "Post-training quantization needs no retraining, only a small calibration set (for static quantization).",
+    "Quantization-aware training simulates quantization in the forward pass, so the weights adapt to it.",
+    "QAT usually loses less accuracy than PTQ at the same bit width.",
+    "Going from 8 to 4 bits roughly halves the SNR in dB and doubles nothing else.",
+    "Dynamic quantization fixes the activation ranges before deployment.",
+  },
+  answer = { 1, 2, 3 },
+  why = {
+    [4] = "It also halves the weights' size and memory traffic again, which is the point of going to 4 bits.",
+    [5] = "Dynamic quantization measures activation ranges at run time; static quantization fixes them from calibration.",
+  },
+  examples = {
+    { "a b c", 1 },
+    { "a b", 2 / 3 },
+    { "a b c e", 2 / 3 },
+    { "d e", 0 },
+    { "x", "invalid" },
+  },
+}
+
+------------------------------------------------------------------------------
+page [[
+# Pruning, distillation and friends
+
+## Pruning
+
+*Magnitude pruning* zeroes the weights with the smallest |w|, usually over
+several rounds, fine-tuning in between. The lottery-ticket hypothesis says a
+dense network contains a sparse subnetwork that trains as well on its own.
+
+| kind          | removes                          | hardware                                 |
+|---------------|----------------------------------|------------------------------------------|
+| unstructured  | individual weights               | irregular: needs sparse formats, little speedup on GPUs |
+| structured    | whole channels, filters, heads   | the model is simply smaller: fast everywhere |
+| N:M (2:4)     | 2 of every 4 consecutive weights | sparse tensor cores: up to 2× matmul throughput |
+
+Sparsity s leaves a fraction 1 − s of the weights: **1/(1 − s)** fewer
+parameters (90 % sparsity: 10×). Stored sparse, each kept weight also needs
+an index: a 4-byte value plus a 4-byte index is 8 bytes per kept weight, so
+90 % sparse FP32 weights take 0.1 × 8 = 0.8 bytes per original weight, 5×
+smaller, not 10×.
+
+GPU spec sheets quote the 2:4 figure as the headline: the H100's "1979
+TFLOPS FP16" assumes 2:4 sparsity; dense it is about 989. Compare dense with
+dense (the A100's 312 is dense).
+
+## Distillation
+
+A small *student* learns to match a large *teacher*. The teacher's softened
+output probabilities carry more information than the hard label (which wrong
+answers are nearly right):
+
+```
+L = α × L_hard(student, label)
+    + (1 - α) × T² × KL( softmax(z_teacher / T) || softmax(z_student / T) )
+```
+
+The temperature T > 1 softens both distributions; the T² factor keeps the
+soft term's gradients the same size whatever T is. (The KL compares
+probabilities, not raw logits.)
+
+## Speculative decoding
+
+A small draft model proposes k tokens; the large model checks all k in one
+forward pass and keeps the longest prefix it agrees with, plus one token of
+its own. Rejection sampling makes the output distribution exactly the large
+model's. If each draft token is accepted with probability a, one large-model
+pass yields on average (1 − a^(k+1)) / (1 − a) tokens: with a = 0.8 and
+k = 4, 3.36 tokens. Typical end-to-end gains are 2–3×.
+
+## LoRA
+
+Fine-tuning updates a weight matrix W (d × k) by a low-rank product
+ΔW = B × A, with B of size d × r and A of size r × k, r ≪ d: only
+r × (d + k) numbers are trained. For a 4096 × 4096 matrix and r = 8 that is
+65,536 instead of 16.8 million (0.39 %). One base model can serve many
+adapters. (Writing ΔW = A × Bᵀ with A of size d × r and B of size r × d,
+as one guide does, does not even multiply.)
+]]
+
+question {
+  id = "inference.sparse-tflops-worked",
+  kind = "numeric",
+  title = "Dense H100 FP16 throughput",
+  prompt = [[
+The course's GPU table lists the H100 at 1979 TFLOPS for FP16, next to the
+A100's 312. The H100 figure assumes 2:4 structured sparsity, which at best
+doubles tensor-core throughput. What is the H100's DENSE FP16 figure, the
+one to compare with the A100's?]],
+  unit = "TFLOP/s",
+  topics = { "pruning", "sparsity" },
+  rubric = { "theory.gpu", "advanced.cost" },
+  hints = { "2:4 sparsity skips half the multiplications: at most 2×." },
+  answer = 1979 / 2,
+  wrong = {
+    { value = 1979, feedback = "That is the sparse figure itself." },
+    { value = 1979 * 2, feedback = "Sparsity made the headline larger, so the dense figure is smaller: divide by 2." },
+    { value = 67, feedback = "67 TFLOPS is the H100's FP32 figure without tensor cores." },
+  },
+  examples = {
+    { "989", 1 },
+    { "989.5 TFLOPS", 1 },
+    { "1979/2", 1 },
+    { "1979", 0 },
+    { "900", 0 },
+    { "989 GB/s", "invalid" },
+  },
+}
+
+question {
+  id = "inference.pruning-ratio",
+  kind = "numeric",
+  title = "Pruning and storage (your numbers)",
+  prompt = [[
+An FP32 layer is pruned to {pct}% sparsity (that share of weights is zero)
+and stored in a sparse format: each remaining weight as a 4-byte value plus a
+4-byte index. By what factor is it smaller than the dense FP32 layer?]],
+  unit = "x",
+  topics = { "pruning", "compression" },
+  rubric = { "practice.optimization", "practice.deployment" },
+  hints = {
+    "Dense: 4 bytes per weight.",
+    "Sparse: the remaining {pct}%-complement of weights, 8 bytes each.",
+  },
+  params = function(rng) return { pct = rng:pick({ 60, 75, 80, 90, 95, 98 }) } end,
+  answer = function(p) return 4 / ((1 - p.pct / 100) * 8) end,
+  wrong = {
+    { value = function(p) return 1 / (1 - p.pct / 100) end,
+      feedback = "That is the reduction in parameters, 1/(1 - s). Stored sparse, every kept weight needs an index as well: half of that." },
+  },
+  examples = {
+    { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
+    { answer = function(p, ctx) return num(ctx.reference * 1.1) end, score = 0 },
+    { answer = function(p) return num(1 / (1 - p.pct / 100)) end, score = 0 },
+    { "10 GB", "invalid" },
+    { params = { pct = 90 }, answer = "5", score = 1 },
+    { params = { pct = 90 }, answer = "10", score = 0 },
+  },
+}
+
+question {
+  id = "inference.distill-loss",
+  kind = "choice",
+  title = "The distillation loss",
+  prompt = [[
+In Hinton-style distillation with temperature T, what is the soft part of
+the student's loss?]],
+  topics = { "distillation" },
+  rubric = { "practice.optimization" },
+  hints = { "The KL divergence compares probability distributions. What happens to gradient sizes as T grows?" },
+  choices = {
+    "T² × KL( softmax(teacher logits / T) || softmax(student logits / T) )",
+    "KL( teacher logits / T || student logits / T )",
+    "the squared difference between the teacher's and the student's hard labels",
+    "KL( softmax(teacher logits) || softmax(student logits) ), without any temperature",
+  },
+  answer = 1,
+  why = {
+    [2] = "KL divergence is defined between probability distributions: apply the softmax to the scaled logits; and scale by T² so the gradients keep their size.",
+    [3] = "Hard labels throw away what distillation transfers: how the teacher ranks the wrong answers.",
+    [4] = "Without T > 1 the teacher's distribution is nearly one-hot and carries little more than the label.",
+  },
+  examples = { { "a", 1 }, { "b", 0 }, { "d", 0 }, { "z", "invalid" } },
+}
+
+question {
+  id = "inference.spec-decode",
+  kind = "numeric",
+  title = "Speculative decoding (your numbers)",
+  prompt = [[
+A draft model proposes k = {k} tokens per round and the large model accepts
+each draft token with probability a = {a} (independently). How many tokens
+does one large-model forward pass yield on average, using
+(1 - a^(k+1)) / (1 - a)?]],
+  topics = { "speculative-decoding", "latency" },
+  rubric = { "practice.optimization", "advanced.novel" },
+  hints = { "Compute a^(k+1) first: {a}^({k}+1)." },
+  params = function(rng) return { k = rng:pick({ 2, 3, 4, 5, 8 }), a = rng:pick({ 0.5, 0.6, 0.7, 0.8, 0.9 }) } end,
+  answer = function(p) return (1 - p.a ^ (p.k + 1)) / (1 - p.a) end,
+  wrong = {
+    { value = function(p) return p.k end,
+      feedback = "k is the best case, when every draft token is accepted; rejections cut the average." },
+    { value = function(p) return (1 - p.a ^ p.k) / (1 - p.a) end,
+      feedback = "The exponent is k + 1: the large model always adds one token of its own." },
+  },
+  examples = {
+    { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
+    { answer = function(p) return string.format("(1-%g^%d)/(1-%g)", p.a, p.k + 1, p.a) end, score = 1 },
+    { answer = function(p, ctx) return num(ctx.reference * 1.1) end, score = 0 },
+    { "3 ms", "invalid" },
+    { params = { k = 4, a = 0.8 }, answer = "3.36", score = 1 },
+    { params = { k = 4, a = 0.8 }, answer = "2.95", score = 0 },
+  },
+}
+
+question {
+  id = "inference.lora-params",
+  kind = "numeric",
+  title = "LoRA's trainable share (your numbers)",
+  prompt = [[
+A {d} × {d} weight matrix is fine-tuned with LoRA of rank r = {r}
+(ΔW = B × A, B of size {d} × {r}, A of size {r} × {d}). What fraction of
+the matrix's parameter count is trained? (A fraction like 0.01, or a
+percentage like 1%.)]],
+  topics = { "lora", "fine-tuning" },
+  rubric = { "practice.optimization", "advanced.novel" },
+  hints = { "Trained: d × r + r × d. Full matrix: d × d." },
+  params = function(rng) return { d = rng:pick({ 1024, 2048, 4096, 8192 }), r = rng:pick({ 4, 8, 16, 64 }) } end,
+  answer = function(p) return 2 * p.d * p.r / (p.d * p.d) end,
+  wrong = {
+    { value = function(p) return p.r / p.d end, feedback = "There are two factors, B and A: 2 × d × r numbers." },
+    { value = function(p) return p.r * p.r / (p.d * p.d) end, feedback = "The factors are d × r and r × d, not r × r." },
+  },
+  examples = {
+    { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
+    { answer = function(p, ctx) return num(100 * ctx.reference) .. "%" end, score = 1 },
+    { answer = function(p, ctx) return num(ctx.reference * 1.1) end, score = 0 },
+    { "r", "invalid" },
+    { params = { d = 4096, r = 8 }, answer = "0.39%", score = 1 },
+    { params = { d = 4096, r = 8 }, answer = "0.195%", score = 0 },
+  },
+}
+
+question {
+  id = "inference.design",
+  kind = "design",
+  title = "Design: a model for a phone",
+  prompt = [[
+A 100 MB FP32 image classifier must run on a phone: under 10 ms per image,
+at most 25 MB, and no more than 1% accuracy loss. In a short paragraph:
+which compression techniques would you apply, in what order, and how would
+you check that the result meets the targets?]],
+  points = 4,
+  topics = { "quantization", "pruning", "distillation", "latency" },
+  rubric = { "practice.deployment", "practice.optimization", "practice.design" },
+  hints = {
+    "25 MB out of 100 MB is 4×: which technique gives exactly that?",
+    "What do you do if post-training quantization loses too much accuracy? How do you measure latency honestly?",
+  },
+  concepts = {
+    { name = "INT8 quantization", points = 2,
+      match = { "int8", "8-bit", "8 bit", "quantize", "quantise", "quantization", "quantisation" },
+      patterns = { "int8", "8.bit", "quanti[sz]" },
+      feedback = "Quantize to INT8: 32 → 8 bits is exactly the 4× (100 MB → 25 MB)." },
+    { name = "PTQ first, QAT if needed",
+      match = { "ptq", "qat", "post-training", "quantization-aware", "calibration", "calibrate" },
+      patterns = { "ptq", "qat", "post.training", "aware", "calibrat" },
+      feedback = "Start with post-training quantization (calibration set); switch to quantization-aware training if accuracy drops more than 1%." },
+    { name = "structured pruning",
+      match = { "prune", "pruning", "structured", "channels", "filters" },
+      patterns = { "prun", "structured", "channel" },
+      feedback = "Prune structurally (channels, filters) if latency is still too high: unstructured sparsity rarely speeds up phone hardware." },
+    { name = "distillation",
+      match = { "distill", "distillation", "student", "teacher" },
+      patterns = { "distil", "student", "teacher" },
+      feedback = "Distil into a smaller student (with the teacher's soft targets) if the model must shrink beyond what quantization gives, or to recover accuracy." },
+    { name = "measure accuracy",
+      match = { "accuracy", "validation", "validate", "test set", "evaluate" },
+      patterns = { "accura", "validat", "evaluat", "test set" },
+      feedback = "Check accuracy on a held-out validation set after every step against the 1% budget." },
+    { name = "measure latency on the device",
+      match = { "on device", "on-device", "on the phone", "benchmark", "profile", "latency", "p99", "percentile" },
+      patterns = { "on.device", "on the phone", "benchmark", "profil", "p99", "percentile" },
+      feedback = "Measure latency on the real phone (warm-up, many runs, percentiles), not on a workstation." },
+  },
+  model = [[
+INT8 quantization alone turns 100 MB of FP32 weights into 25 MB, exactly the
+4× needed, and integer kernels are fast on phones. I would start with
+post-training quantization with a calibration set, and fall back to
+quantization-aware training (QAT) if accuracy drops more than 1%. If the
+latency is still above 10 ms, I would apply structured pruning of channels
+and filters and fine-tune, or distil the model into a smaller student using
+the teacher's soft targets. After each step I would check accuracy on a
+held-out validation set and benchmark latency on the phone itself, after a
+warm-up, reporting the median and P99.]],
+  examples = {
+    { answer = [[
+Quantize to INT8 (PTQ with calibration, QAT if accuracy drops), then structured
+pruning of channels or distillation to a student; validate accuracy and
+benchmark latency on the device.]], score = 1 },
+    { "Quantize the model to int8.", 2 / 7 },
+    { "Use a faster phone.", 0 },
+    { "", "invalid" },
+  },
+}

@@ -1,11 +1,1312 @@
--- Memory hierarchy and locality (placeholder: being written).
+-- Lesson 3: Memory hierarchy and locality.
+--
+-- Facts and worked examples come from the course material
+-- (midterm-crash-course.md hours 2 and 5, ml-system-optimization-notes.txt
+-- parts 5 and 7 and short question 6, gpu-ml-training-inference-guide.md on
+-- the roofline model, BLAS levels and data loading,
+-- day5-summary-and-assessment.md's GPU table); the text is ours.
+--
+-- Worked examples of the material that are questions here, with the
+-- document's numbers:
+--   * the hierarchy order (memory.order) and the access-time ratio
+--     L1 : RAM : network = 1 : 50 : 10,000 (memory.ratio-worked);
+--   * IJK versus IKJ (memory.ikj-why, memory.innermost; the analytic miss
+--     counts in memory.ijk-misses and memory.ikj-ratio);
+--   * the guide's roofline analysis on an A100 (312 TFLOP/s, 1935 GB/s):
+--     ridge point (memory.ridge-a100), 1024^3 FP32 matmul
+--     (memory.ai-matmul-1024), element-wise addition (memory.ai-add,
+--     memory.add-attainable), 8192^3 FP16 matmul (memory.ai-matmul-8192);
+--   * the notes' question "a CNN runs slowly despite high TFLOPs"
+--     (memory.cnn-slow).
+--
+-- Corrections to the material, taught on the pages:
+--   * The guide judges an FP32 matmul against the A100's FP16 tensor-core
+--     peak (312 TFLOP/s). The FP32 peak is 19.5 TFLOP/s (ridge ~10 FLOP/B);
+--     the conclusion (compute bound) holds, the margin does not
+--     (memory.fp32-ridge).
+--   * The guide calls matrix-vector products "moderate arithmetic
+--     intensity". At about 0.5 FLOP/B in FP32 they are memory bound on
+--     every GPU (memory.blas-bound).
+--   * The day-5 table gives the H100 "1979 TFLOPS (FP16)": that is the
+--     figure with 2:4 sparsity; dense FP16 is about 989 TFLOP/s, as the
+--     guide's own table says. memory.ridge uses the dense figure.
+--   * The crash course puts "network" after HDD. A data-centre network
+--     access (microseconds) is faster than an HDD seek (milliseconds);
+--     memory.order leaves the network out and the page explains why.
+--   * "IKJ: speedup up to 7x" is a measurement on some machine, not a law;
+--     the miss count gives 4.5x fewer misses (64-byte lines, doubles) and
+--     the lab measures the rest.
+--
+-- Conventions: tolerance is the default 1% relative unless a comment says
+-- why not; arithmetic intensity is answered as a plain number of FLOP per
+-- byte; prompts contain no braces except params placeholders.
+
 lesson {
   id = "memory",
   title = "Memory hierarchy and locality",
+  topics = { "memory-hierarchy" },
+  rubric = { "theory.memory" },
 }
 
-page [[
-# Memory hierarchy and locality
+-- Peak numbers per GPU: FP32 without tensor cores, dense FP16 with tensor
+-- cores (TFLOP/s), memory bandwidth (GB/s). Sources: the day-5 table and the
+-- guide's table; H100 FP16 is the dense figure (see above).
+local GPUS = {
+  { name = "H100 SXM (80 GB)", fp32 = 67, fp16 = 989, bw = 3350 },
+  { name = "A100 (80 GB)", fp32 = 19.5, fp16 = 312, bw = 2039 },
+  { name = "V100 (32 GB)", fp32 = 15.7, fp16 = 125, bw = 900 },
+  { name = "RTX 4090", fp32 = 83, fp16 = 165, bw = 1008 },
+}
 
-This lesson is being written.
-]]
+local function gpu_params(rng)
+  local g = rng:pick(GPUS)
+  local prec = rng:pick({ "FP32", "FP16" })
+  local peak = prec == "FP32" and g.fp32 or g.fp16
+  return { gpu = g.name, prec = prec, peak = peak, bw = g.bw }
+end
+
+-- Ridge point in FLOP per byte from TFLOP/s and GB/s.
+local function ridge(peak_tflops, bw_gbs) return peak_tflops * 1000 / bw_gbs end
+
+-- Largest whole b with 3 * b^2 * e <= bytes (three b x b tiles fit).
+local function max_tile(bytes, e)
+  local b = math.floor(math.sqrt(bytes / (3 * e)))
+  while 3 * (b + 1) * (b + 1) * e <= bytes do b = b + 1 end
+  while b > 0 and 3 * b * b * e > bytes do b = b - 1 end
+  return b
+end
+
+------------------------------------------------------------------------------
+page [==[
+# The memory hierarchy
+
+Fast memory is small and expensive; big memory is slow and cheap. Computers
+therefore stack several levels, each bigger and slower than the one above,
+and keep the data in use near the top.
+
+```
+   fastest, smallest
+   +-----------+
+   | registers |  < 1 ns              a few KB per core
+   +-----------+
+   |  L1 cache |  ~1 ns   (4 cycles)  32-64 KB per core
+   +-----------+
+   |  L2 cache |  ~4 ns               0.5-2 MB per core
+   +-----------+
+   |  L3 cache |  ~10-40 ns           tens of MB, shared
+   +-----------+
+   |    DRAM   |  ~50-100 ns          tens of GB to TBs
+   +-----------+
+   |  NVMe SSD |  ~20-100 us          TBs
+   +-----------+
+   |    HDD    |  ~5-10 ms            TBs
+   +-----------+
+   slowest, largest
+```
+
+The numbers are typical for a current server and vary by a factor of two or
+so between machines; the *ratios* are what matter. The course condenses them
+into one line worth remembering:
+
+> L1 : RAM : network  =  1 : 50 : 10,000
+
+If an L1 hit takes 1 ns, a DRAM access takes about 50 ns and a network round
+trip inside a data centre about 10 us. A processor that waits for DRAM on
+every access runs at a fiftieth of its speed; one that waits for the network
+does almost nothing.
+
+**Where is the network?** The course lists it below the HDD. That is right
+for a wide-area link (tens of ms across a continent) but not inside one data
+centre: an RDMA message takes a few us and even TCP well under a ms, far less
+than one HDD seek. Place it by its latency, not by habit.
+
+## Bandwidth matters too
+
+Latency is the time to the first byte; bandwidth is how many bytes per second
+follow. Feeding a training job is a bandwidth question:
+
+| source                   | bandwidth, roughly        |
+|--------------------------|---------------------------|
+| network-attached storage | 1-10 GB/s                 |
+| local NVMe SSD           | 3-7 GB/s                  |
+| CPU main memory (DRAM)   | 100 to several 100 GB/s   |
+| GPU memory (HBM)         | 0.9-3.35 TB/s (V100-H100) |
+
+## Average access time
+
+With a cache, the average time per access is
+
+```
+AMAT = hit time + miss rate x miss penalty
+```
+
+A 1 ns L1 with a 5 % miss rate to 100 ns DRAM averages 1 + 0.05 x 100 =
+6 ns: a 5 % miss rate makes memory six times slower than the cache. Small
+changes in miss rate have large effects, which is why locality (next page)
+matters so much.
+]==]
+
+question {
+  id = "memory.order",
+  kind = "ordering",
+  title = "Order the hierarchy",
+  prompt = "Put these levels of the memory hierarchy in order of access time, fastest first.",
+  topics = { "memory-hierarchy" },
+  hints = { "Caches are numbered from the core outwards." },
+  items = {
+    "registers",
+    "L1 cache",
+    "L2 cache",
+    "L3 cache",
+    "DRAM (main memory)",
+    "NVMe SSD",
+    "hard disk (HDD)",
+  },
+  examples = {
+    { order = { 1, 2, 3, 4, 5, 6, 7 }, score = 1 },
+    { order = { 1, 2, 3, 4, 5, 7, 6 }, score = 1 - 2 / 21 },   -- SSD and HDD swapped
+    { order = { 7, 6, 5, 4, 3, 2, 1 }, score = 0 },             -- slowest first
+    { "a b c", "invalid" },
+    { "", "invalid" },
+  },
+}
+
+question {
+  id = "memory.ratio-worked",
+  kind = "numeric",
+  title = "RAM versus network",
+  prompt = [[
+The course's rule of thumb for access times is L1 : RAM : network =
+1 : 50 : 10,000. By this rule, how many RAM accesses take as long as one
+network access?]],
+  unit = "x",
+  topics = { "memory-hierarchy", "latency" },
+  hints = { "Divide the network's share by RAM's share." },
+  answer = 200,
+  wrong = {
+    { value = 10000, feedback = "10,000 compares the network with L1. Compared with RAM it is 10,000 / 50." },
+    { value = 50, feedback = "50 is RAM compared with L1. The network compared with RAM is 10,000 / 50." },
+    { value = 1 / 200, feedback = "Upside down: the network is the slower one, so the factor is above 1." },
+  },
+  examples = {
+    { "200", 1 },
+    { "10000/50", 1 },
+    { "10000", 0 },
+    { "50", 0 },
+    { "210", 0 },     -- 5% off
+    { "200 ms", "invalid" },
+  },
+}
+
+question {
+  id = "memory.ratio",
+  kind = "numeric",
+  title = "From L1 to the network (your numbers)",
+  prompt = [[
+On a machine where an L1 cache hit takes {l1} ns, how long does a network
+access take according to the ratio L1 : RAM : network = 1 : 50 : 10,000?
+Answer in microseconds.]],
+  unit = "us",
+  topics = { "memory-hierarchy", "latency" },
+  hints = {
+    "The network access is 10,000 times the L1 time.",
+    "1 us = 1000 ns.",
+  },
+  params = function(rng) return { l1 = rng:pick({ 0.5, 0.8, 1, 1.2, 1.5, 2 }) } end,
+  answer = function(p) return p.l1 * 10000 / 1000 end,
+  wrong = {
+    { value = function(p) return p.l1 * 10000 end,
+      feedback = "That number is in ns. The question asks for microseconds: divide by 1000." },
+    { value = function(p) return p.l1 * 50 / 1000 end,
+      feedback = "That is a RAM access (50 times L1). The network is 10,000 times L1." },
+  },
+  examples = {
+    { answer = function(p) return tostring(p.l1 * 10) end, score = 1 },
+    { answer = function(p) return string.format("%g ns", p.l1 * 10000) end, score = 1 },   -- any time unit
+    { answer = function(p) return tostring(p.l1 * 11) end, score = 0 },
+    { params = { l1 = 1 }, answer = "10", score = 1 },
+    { params = { l1 = 1 }, answer = "0.01 ms", score = 1 },
+    { params = { l1 = 1 }, answer = "10000", score = 0 },   -- ns read as us
+    { params = { l1 = 1 }, answer = "0.05", score = 0 },    -- RAM
+    { "10 GB", "invalid" },
+  },
+}
+
+question {
+  id = "memory.amat",
+  kind = "numeric",
+  title = "Average memory access time (your numbers)",
+  prompt = [[
+A cache hit takes {hit} ns. {miss}% of the accesses miss and then wait
+{penalty} ns extra for DRAM. What is the average memory access time, in ns?]],
+  unit = "ns",
+  topics = { "memory-hierarchy", "caches" },
+  hints = { "AMAT = hit time + miss rate x miss penalty, with the miss rate as a fraction." },
+  params = function(rng)
+    return { hit = rng:pick({ 1, 1.5, 2 }), miss = rng:pick({ 2, 3, 5, 8, 10, 20 }),
+             penalty = rng:pick({ 60, 80, 100, 120 }) }
+  end,
+  answer = function(p) return p.hit + p.miss / 100 * p.penalty end,
+  wrong = {
+    { value = function(p) return p.hit + p.miss * p.penalty end,
+      feedback = "Use the miss rate as a fraction: " .. "a 5% miss rate is 0.05, not 5." },
+    { value = function(p) return p.miss / 100 * p.penalty end,
+      feedback = "Every access pays the hit time first; add it." },
+    { value = function(p) return (1 - p.miss / 100) * p.hit + p.miss / 100 * p.penalty end,
+      feedback = "The miss penalty comes on top of the hit time (a miss first looks in the cache): AMAT = hit + miss rate x penalty." },
+  },
+  examples = {
+    { answer = function(p) return string.format("%.4g", p.hit + p.miss / 100 * p.penalty) end, score = 1 },
+    { answer = function(p) return string.format("%.4g", 1.1 * (p.hit + p.miss / 100 * p.penalty)) end, score = 0 },
+    { params = { hit = 1, miss = 5, penalty = 100 }, answer = "6", score = 1 },
+    { params = { hit = 1, miss = 5, penalty = 100 }, answer = "501", score = 0 },
+    { params = { hit = 1, miss = 5, penalty = 100 }, answer = "5", score = 0 },
+    { "6 GB/s", "invalid" },
+  },
+}
+
+question {
+  id = "memory.feed-bandwidth",
+  kind = "numeric",
+  title = "Keeping the GPUs fed (your numbers)",
+  prompt = [[
+A training machine has {g} GPUs; each consumes {rate} images per second, and
+an image is {kb} KB on disk. What read bandwidth must the storage sustain,
+in GB/s (1 GB = 1,000,000 KB)?]],
+  unit = "GB/s",
+  topics = { "memory-hierarchy", "bandwidth", "data-loading" },
+  rubric = { "theory.memory", "practice.design" },
+  hints = { "Bytes per second = GPUs x images per second per GPU x bytes per image." },
+  params = function(rng)
+    return { g = rng:pick({ 4, 8, 16 }), rate = rng:pick({ 1000, 2000, 3000, 5000 }),
+             kb = rng:pick({ 80, 110, 150, 500 }) }
+  end,
+  answer = function(p) return p.g * p.rate * p.kb / 1e6 end,
+  wrong = {
+    { value = function(p) return p.rate * p.kb / 1e6 end,
+      feedback = "That feeds one GPU. All of them read at the same time: multiply by their number." },
+    { value = function(p) return p.g * p.rate * p.kb / 1e3 end,
+      feedback = "That is MB/s. The question asks GB/s: 1 GB is 1000 MB." },
+  },
+  examples = {
+    { answer = function(p) return string.format("%.4g", p.g * p.rate * p.kb / 1e6) end, score = 1 },
+    { answer = function(p) return string.format("%.4g MB/s", p.g * p.rate * p.kb / 1e3) end, score = 1 },
+    { answer = function(p) return string.format("%.4g", 0.9 * p.g * p.rate * p.kb / 1e6) end, score = 0 },
+    { params = { g = 8, rate = 2500, kb = 110 }, answer = "2.2", score = 1 },
+    { params = { g = 8, rate = 2500, kb = 110 }, answer = "0.275", score = 0 },   -- one GPU
+    { "2.2 ms", "invalid" },
+  },
+}
+
+------------------------------------------------------------------------------
+page [==[
+# Locality
+
+Caches work because programs are predictable in two ways.
+
+- **Temporal locality**: data used now is likely to be used again soon. A
+  loop's accumulator, the weights applied to every sample of a batch, the
+  pivot of a sort. The cache keeps recently used lines and evicts the least
+  recently used (LRU) when it needs room.
+- **Spatial locality**: data *near* something used now is likely to be used
+  soon. Walking an array, reading the fields of a struct. The cache never
+  fetches a single byte: it fetches a whole **line**, 64 bytes on most CPUs
+  (16 floats, 8 doubles), and a hardware prefetcher that spots a sequential
+  walk fetches the next lines before they are asked for.
+
+## Layout decides the stride
+
+C stores a 2-D array **row by row** (row-major): element `A[i][j]` of an
+N x N array of e-byte elements lives at offset (i x N + j) x e.
+
+```
+row-major N x N array in memory:
+
+  A[0][0] A[0][1] ... A[0][N-1] | A[1][0] A[1][1] ... | A[2][0] ...
+  <-------- one row ---------->
+  walk a row:    stride e bytes       -> 64/e elements per line
+  walk a column: stride N x e bytes   -> a new line on every access
+```
+
+Walking with a stride of s elements, each access needs a new line once
+s x e reaches the line size; before that, one line serves 64 / (s x e)
+accesses. For a cold cache and an array far larger than the cache:
+
+```
+miss rate = min(1, s x e / line size)
+```
+
+Doubles walked with stride 1 miss once in 8 accesses (12.5 %); with stride 8
+or more, every access misses. Fortran, MATLAB and Julia store arrays column by
+column, so there the good direction is reversed. NumPy and PyTorch default to
+row-major, but a transposed view is not (in PyTorch, `.is_contiguous()` tells).
+]==]
+
+calculator {
+  id = "memory.stride",
+  title = "Cache misses of a strided walk",
+  inputs = {
+    { name = "e", label = "element size", default = 8, min = 1, max = 4096, integer = true, unit = "B" },
+    { name = "s", label = "stride", default = 1, min = 1, max = 1e9, integer = true, unit = "elements" },
+    { name = "line", label = "cache line", default = 64, min = 1, max = 4096, integer = true, unit = "B" },
+  },
+  compute = function(v)
+    local miss = math.min(1, v.s * v.e / v.line)
+    return {
+      { label = "miss rate (cold cache, huge array)", value = 100 * miss, unit = "%" },
+      { label = "accesses served per line", value = 1 / miss },
+      { label = "IJK misses per inner iteration", value = v.e / v.line + 1 },
+      { label = "IKJ misses per inner iteration", value = 2 * v.e / v.line },
+      { label = "IJK / IKJ", value = (v.e / v.line + 1) / (2 * v.e / v.line), unit = "x" },
+    }
+  end,
+  examples = {
+    { inputs = { e = 8, s = 1, line = 64 }, outputs = { 12.5, 8, 1.125, 0.25, 4.5 } },
+    { inputs = { e = 8, s = 16, line = 64 }, outputs = { 100, 1 } },
+  },
+}
+
+question {
+  id = "memory.locality-kind",
+  kind = "multi",
+  title = "Spatial locality",
+  prompt = "Which of these access patterns rely on SPATIAL locality? Pick all that apply.",
+  topics = { "locality" },
+  hints = { "Spatial: neighbouring addresses. Temporal: the same address again." },
+  choices = {
+    "Summing a float array from its first element to its last.",
+    "Applying the same weight matrix to every sample of a batch.",
+    "Reading the x, y and z fields of one struct right after each other.",
+    "Incrementing one loop counter a million times.",
+    "Following a linked list whose nodes were allocated at random addresses.",
+  },
+  answer = { 1, 3 },
+  why = {
+    [2] = "Reusing the same weights again and again is temporal locality.",
+    [4] = "One variable used over and over is temporal locality.",
+    [5] = "Randomly placed nodes have neither: each node is probably in a different cache line.",
+  },
+  examples = {
+    { "a c", 1 },
+    { "a", 0.5 },
+    { "a b c", 0.5 },
+    { "b d", 0 },
+    { "a x", "invalid" },
+  },
+}
+
+question {
+  id = "memory.stride-miss",
+  kind = "numeric",
+  title = "Miss rate of a strided walk (your numbers)",
+  prompt = [[
+A loop reads every {s}th element of a huge array of {e}-byte elements that
+is not in the cache. Cache lines are {line} bytes and nothing is prefetched.
+What fraction of the loop's reads miss the cache, in per cent?]],
+  unit = "%",
+  topics = { "locality", "caches" },
+  hints = {
+    "Consecutive reads are {s} x {e} bytes apart.",
+    "Miss rate = min(1, stride in bytes / line size).",
+  },
+  params = function(rng)
+    return { s = rng:pick({ 1, 2, 4, 8, 16 }), e = rng:pick({ 4, 8 }), line = rng:pick({ 64, 128 }) }
+  end,
+  answer = function(p) return 100 * math.min(1, p.s * p.e / p.line) end,
+  wrong = {
+    { value = function(p) return 100 * p.e / p.line end,
+      feedback = "That is the miss rate for stride 1. With a stride, each line serves fewer reads: use the stride in bytes." },
+    { value = function(p) return 100 * p.s * p.e / p.line end,
+      feedback = "A read cannot miss more than once: the miss rate stops at 100% once the stride reaches a line." },
+  },
+  examples = {
+    { answer = function(p) return string.format("%.4g", 100 * math.min(1, p.s * p.e / p.line)) end, score = 1 },
+    { answer = function(p) return string.format("%.4g", 100 * math.min(1, p.s * p.e / p.line) + 5) end, score = 0 },
+    { params = { s = 1, e = 8, line = 64 }, answer = "12.5", score = 1 },
+    { params = { s = 1, e = 8, line = 64 }, answer = "12.5%", score = 1 },
+    { params = { s = 2, e = 4, line = 64 }, answer = "12.5", score = 1 },
+    { params = { s = 2, e = 4, line = 64 }, answer = "6.25", score = 0 },   -- ignored the stride
+    { params = { s = 16, e = 8, line = 64 }, answer = "100", score = 1 },
+    { params = { s = 16, e = 8, line = 64 }, answer = "200", score = 0 },   -- not capped
+    { "one in eight", "invalid" },
+  },
+}
+
+------------------------------------------------------------------------------
+page [==[
+# Matrix multiply: IJK versus IKJ
+
+`C = A x B` for N x N matrices of doubles, stored row-major. Both loop orders
+below do exactly the same 2N^3 floating-point operations; only the order of
+memory accesses differs.
+
+```c
+/* IJK: the inner loop runs over k */
+for (i = 0; i < N; i++)
+  for (j = 0; j < N; j++) {
+    double sum = 0;
+    for (k = 0; k < N; k++)
+      sum += A[i][k] * B[k][j];  /* A along a row, B DOWN A COLUMN */
+    C[i][j] = sum;
+  }
+
+/* IKJ: the inner loop runs over j */
+for (i = 0; i < N; i++)
+  for (k = 0; k < N; k++) {
+    double a = A[i][k];          /* one value, kept in a register */
+    for (j = 0; j < N; j++)
+      C[i][j] += a * B[k][j];    /* B and C along rows */
+  }
+```
+
+In IJK the inner loop steps through `B[k][j]` with a stride of N doubles: for
+a large N every access is a new cache line (spatial locality wasted). In IKJ
+the inner loop walks `B[k][...]` and `C[i][...]` with stride 1, so one 64-byte
+line serves 8 consecutive doubles; `A[i][k]` is a single value held in a
+register for the whole inner loop (temporal locality), and row i of C is
+reused for every k.
+
+Misses per inner-loop iteration, N large, 64-byte lines, 8-byte doubles:
+
+| loop order | A     | B     | C     | total |
+|------------|-------|-------|-------|-------|
+| IJK, JIK   | 0.125 | 1     | 0     | 1.125 |
+| IKJ, KIJ   | 0     | 0.125 | 0.125 | 0.25  |
+| JKI, KJI   | 1     | 0     | 1     | 2     |
+
+IKJ has 1.125 / 0.25 = **4.5 times fewer misses** than IJK. Measured gains
+are often larger for big matrices (the course quotes up to 7x): the
+unit-stride inner loop also lets the compiler use SIMD instructions and the
+prefetcher stream whole rows. How much you gain depends on the machine, the
+matrix size and the compiler; **see the lab lesson next**, which measures
+IJK against IKJ and a stride sweep on your own CPU.
+
+The rule to take away: **make the innermost loop walk memory with stride 1**.
+For row-major arrays that is the last index.
+]==]
+
+question {
+  id = "memory.ikj-why",
+  kind = "choice",
+  title = "Why IKJ wins",
+  prompt = [[
+In C, the IKJ loop order of a large matrix multiply runs several times faster
+than IJK. Why?]],
+  topics = { "locality", "matmul" },
+  hints = { "Count the floating-point operations of both first. Then look at the inner loop's accesses to B." },
+  choices = {
+    "IKJ performs fewer floating-point operations.",
+    "IKJ's inner loop walks B and C along rows (stride 1), so each cache line serves several accesses; IJK walks B down a column and misses on almost every access.",
+    "IKJ needs less memory for the matrices.",
+    "IKJ keeps the whole of B in registers.",
+  },
+  answer = 2,
+  why = {
+    [1] = "Both orders perform exactly the same 2N^3 operations; only the memory access order differs.",
+    [3] = "The matrices are the same size in both orders.",
+    [4] = "B has N^2 elements, far too many for registers. IKJ keeps one element of A in a register.",
+  },
+  examples = {
+    { "b", 1 },
+    { "2", 1 },
+    { "a", 0 },
+    { "d", 0 },
+    { "f", "invalid" },
+  },
+}
+
+question {
+  id = "memory.innermost",
+  kind = "text",
+  title = "Which loop goes inside?",
+  prompt = [[
+For C[i][j] += A[i][k] * B[k][j] with row-major arrays, which loop index
+should be the innermost so that the inner loop walks both B and C with
+stride 1? (One letter.)]],
+  topics = { "locality", "matmul" },
+  hints = { "Stride 1 in a row-major array means the LAST index changes fastest." },
+  answer = { "j", "the j loop", "j loop" },
+  patterns = { "^j$", "^the j", "^j loop" },
+  examples = {
+    { "j", 1 },
+    { "J", 1 },
+    { "the j loop", 1 },
+    { "k", 0 },
+    { "i", 0 },
+    { "", "invalid" },
+  },
+}
+
+question {
+  id = "memory.ijk-misses",
+  kind = "numeric",
+  title = "Misses per iteration of IJK (your numbers)",
+  prompt = [[
+Take the IJK matrix multiply with row-major N x N matrices of {e}-byte
+elements, N very large, and {line}-byte cache lines. On average, how many
+cache misses does one iteration of the inner (k) loop cause, counting A, B
+and C together?]],
+  topics = { "locality", "matmul", "caches" },
+  hints = {
+    "A[i][k] walks a row: one miss every {line}/{e} iterations.",
+    "B[k][j] walks a column: a miss every iteration. C[i][j] does not change in the inner loop.",
+  },
+  params = function(rng)
+    local c = rng:pick({ { 4, 32 }, { 4, 64 }, { 8, 32 }, { 8, 64 }, { 8, 128 } })
+    return { e = c[1], line = c[2] }
+  end,
+  answer = function(p) return p.e / p.line + 1 end,
+  wrong = {
+    { value = function(p) return 2 * p.e / p.line end,
+      feedback = "That is IKJ's count. In IJK, B is walked down a column: one miss per iteration." },
+    { value = function(p) return p.e / p.line end,
+      feedback = "You counted A only. B[k][j] walks down a column and misses on every iteration." },
+    { value = 2, feedback = "Two misses per iteration is the JKI/KJI order. In IJK, A is walked along a row." },
+  },
+  examples = {
+    { answer = function(p) return string.format("%.5g", p.e / p.line + 1) end, score = 1 },
+    { answer = function(p) return string.format("%.5g", 2 * p.e / p.line) end, score = 0 },
+    { params = { e = 8, line = 64 }, answer = "1.125", score = 1 },
+    { params = { e = 8, line = 64 }, answer = "1 + 1/8", score = 1 },
+    { params = { e = 8, line = 64 }, answer = "0.25", score = 0 },
+    { params = { e = 8, line = 64 }, answer = "1.2", score = 0 },   -- 6.7% off
+    { "many", "invalid" },
+  },
+}
+
+question {
+  id = "memory.ikj-ratio",
+  kind = "numeric",
+  title = "IJK versus IKJ misses (your numbers)",
+  prompt = [[
+With {e}-byte elements, {line}-byte cache lines and very large N, how many
+times more cache misses per inner-loop iteration does the IJK matrix multiply
+cause than the IKJ one?]],
+  unit = "x",
+  topics = { "locality", "matmul", "caches" },
+  hints = {
+    "IJK: e/line for A plus 1 for B. IKJ: e/line for B plus e/line for C.",
+  },
+  params = function(rng)
+    local c = rng:pick({ { 4, 32 }, { 4, 64 }, { 8, 32 }, { 8, 64 }, { 8, 128 } })
+    return { e = c[1], line = c[2] }
+  end,
+  answer = function(p) return (p.e / p.line + 1) / (2 * p.e / p.line) end,
+  wrong = {
+    { value = function(p) return p.line / p.e end,
+      feedback = "That compares B's misses alone (1 against e/line). Count A in IJK and C in IKJ too." },
+    { value = function(p) return p.line / (2 * p.e) end,
+      feedback = "Close, but IJK also misses on A once every line/e iterations: its count is 1 + e/line." },
+    { value = 7, feedback = "7x is a speedup the course measured on one machine, not a miss count." },
+  },
+  examples = {
+    { answer = function(p) return string.format("%.5g", (p.e / p.line + 1) / (2 * p.e / p.line)) end, score = 1 },
+    { answer = function(p) return string.format("%.5g", p.line / p.e) end, score = 0 },
+    { params = { e = 8, line = 64 }, answer = "4.5", score = 1 },
+    { params = { e = 8, line = 64 }, answer = "1.125/0.25", score = 1 },
+    { params = { e = 8, line = 64 }, answer = "4", score = 0 },
+    { params = { e = 8, line = 64 }, answer = "8", score = 0 },
+    { params = { e = 8, line = 64 }, answer = "7", score = 0 },
+    { "4.5 s", "invalid" },
+  },
+}
+
+------------------------------------------------------------------------------
+page [==[
+# Loop tiling
+
+Even IKJ streams all of B through the cache once for every row i: for large
+N that is about N^3 elements read from memory, although B has only N^2.
+**Tiling** (blocking) reorders the loops so that small blocks are reused
+while they are in the cache.
+
+```c
+/* tiled matrix multiply, b x b tiles */
+for (ii = 0; ii < N; ii += b)
+  for (jj = 0; jj < N; jj += b)
+    for (kk = 0; kk < N; kk += b)
+      /* C tile (ii, jj) += A tile (ii, kk) x B tile (kk, jj) */
+      for (i = ii; i < ii + b; i++)
+        for (k = kk; k < kk + b; k++)
+          for (j = jj; j < jj + b; j++)
+            C[i][j] += A[i][k] * B[k][j];
+```
+
+```
+     A                   B                   C
+     +---+---+---+       +---+---+---+       +---+---+---+
+     |   |   |   |       |   |B0 |   |       |   |   |   |
+     +---+---+---+       +---+---+---+       +---+---+---+
+  ii |A0 |A1 |A2 |   x   |   |B1 |   |  -->  |   | C |   |  ii
+     +---+---+---+       +---+---+---+       +---+---+---+
+     |   |   |   |       |   |B2 |   |       |   |   |   |
+     +---+---+---+       +---+---+---+       +---+---+---+
+                               jj                  jj
+
+  C tile (ii, jj) += A0 x B0, then A1 x B1, then A2 x B2   (kk = 0, 1, 2)
+```
+
+The C tile stays in the cache while kk runs; each step brings in one tile of
+A and one of B, 2 b^2 elements, and does 2 b^3 operations on them: every
+loaded element is used b times.
+
+- **Tile size.** The three tiles must fit in the cache together:
+  3 x b^2 x e <= cache size. For a 32 KiB L1 and doubles,
+  b^2 <= 32768 / 24 = 1365, so b <= 36 (32 in practice, a power of two).
+- **Traffic.** With (N/b)^3 tile steps of 2 b^2 elements each, the tiled
+  multiply loads about **2N^3 / b** elements instead of about N^3: b/2 times
+  less. With b = 32 that is 16 times less memory traffic.
+
+Tiling is the central optimisation of dense linear algebra and of
+convolutions (im2col and direct), on CPUs for the caches and on GPUs for
+**shared memory** (lesson 4): a thread block loads a tile into shared memory
+once and all its threads reuse it. It reduces cache misses and global-memory
+traffic; it does not change the number of operations.
+]==]
+
+calculator {
+  id = "memory.tile",
+  title = "Tile size and traffic",
+  inputs = {
+    { name = "kib", label = "cache size", default = 32, min = 1, max = 1e6, unit = "KiB" },
+    { name = "e", label = "element size", default = 8, min = 1, max = 64, integer = true, unit = "B" },
+    { name = "n", label = "matrix size N", default = 4096, min = 1, max = 1e6, integer = true },
+  },
+  compute = function(v)
+    local b = max_tile(v.kib * 1024, v.e)
+    if b < 1 then
+      return { { label = "largest tile b", text = "none: three elements do not fit" } }
+    end
+    return {
+      { label = "largest tile b (3 b^2 e <= cache)", value = b },
+      { label = "memory of three tiles", value = 3 * b * b * v.e, unit = "B" },
+      { label = "traffic untiled, about N^3 e", value = v.n ^ 3 * v.e, unit = "B" },
+      { label = "traffic tiled, about 2 N^3 e / b", value = 2 * v.n ^ 3 * v.e / b, unit = "B" },
+      { label = "traffic saved", value = b / 2, unit = "x" },
+    }
+  end,
+  examples = {
+    { inputs = { kib = 32, e = 8, n = 4096 }, outputs = { 36, 31104, 4096 ^ 3 * 8, 2 * 4096 ^ 3 * 8 / 36, 18 } },
+  },
+}
+
+question {
+  id = "memory.tile-size",
+  kind = "numeric",
+  title = "Largest tile that fits (your numbers)",
+  prompt = [[
+A tiled matrix multiply keeps one b x b tile each of A, B and C in a cache
+of {kib} KiB (1 KiB = 1024 bytes). The elements are {e}-byte numbers. What
+is the largest whole tile size b for which all three tiles fit?]],
+  topics = { "tiling", "caches" },
+  rubric = { "theory.memory", "practice.optimization" },
+  hints = {
+    "The three tiles take 3 x b^2 x {e} bytes.",
+    "Solve 3 x b^2 x {e} <= {kib} x 1024 and round b down.",
+  },
+  params = function(rng)
+    return { kib = rng:pick({ 32, 48, 64, 256, 512, 1024 }), e = rng:pick({ 4, 8 }) }
+  end,
+  answer = function(p) return max_tile(p.kib * 1024, p.e) end,
+  -- A whole number: only the exact largest b counts (b + 1 does not fit).
+  tolerance = { abs = 0.01 },
+  wrong = {
+    { value = function(p) return max_tile(3 * p.kib * 1024, p.e) end,
+      feedback = "That fits ONE tile in the cache. A, B and C each need a tile: 3 x b^2 x e bytes." },
+    { value = function(p) return max_tile(p.kib * 1024 * p.e, p.e) end,
+      feedback = "You counted elements, not bytes: each element takes e bytes." },
+    { value = function(p) return max_tile(p.kib * 1024, p.e) + 1 end,
+      feedback = "One too many: three tiles of that size just overflow the cache. Round b down." },
+  },
+  examples = {
+    { answer = function(p) return tostring(max_tile(p.kib * 1024, p.e)) end, score = 1 },
+    { answer = function(p) return tostring(max_tile(p.kib * 1024, p.e) - 1) end, score = 0 },
+    { params = { kib = 32, e = 8 }, answer = "36", score = 1 },
+    { params = { kib = 32, e = 8 }, answer = "37", score = 0 },   -- 3 x 37^2 x 8 = 32856 > 32768
+    { params = { kib = 32, e = 8 }, answer = "64", score = 0 },   -- one tile only
+    { params = { kib = 32, e = 8 }, answer = "32", score = 0 },   -- a sensible choice, not the largest
+    { "36 KB", "invalid" },
+  },
+}
+
+question {
+  id = "memory.tile-traffic",
+  kind = "numeric",
+  title = "Traffic of a tiled multiply (your numbers)",
+  prompt = [[
+A tiled multiply of two {n} x {n} matrices of doubles (8 bytes) uses
+{b} x {b} tiles, so it loads about 2N^3 / b elements from memory. How many
+gigabytes is that (1 GB = 10^9 bytes)?]],
+  unit = "GB",
+  topics = { "tiling", "bandwidth" },
+  rubric = { "theory.memory", "practice.optimization" },
+  hints = { "Elements: 2 x {n}^3 / {b}. Bytes: times 8." },
+  params = function(rng)
+    return { n = rng:pick({ 2048, 4096, 8192 }), b = rng:pick({ 16, 32, 64 }) }
+  end,
+  answer = function(p) return 2 * p.n ^ 3 / p.b * 8 / 1e9 end,
+  wrong = {
+    { value = function(p) return p.n ^ 3 * 8 / 1e9 end,
+      feedback = "That is the untiled traffic, about N^3 elements. Tiling divides it by b/2." },
+    { value = function(p) return 2 * p.n ^ 3 / p.b / 1e9 end,
+      feedback = "That counts elements; each double is 8 bytes." },
+  },
+  examples = {
+    { answer = function(p) return string.format("%.5g", 2 * p.n ^ 3 / p.b * 8 / 1e9) end, score = 1 },
+    { answer = function(p) return string.format("%.5g GiB", 2 * p.n ^ 3 / p.b * 8 / 2 ^ 30) end, score = 1 },
+    { answer = function(p) return string.format("%.5g", 1.05 * 2 * p.n ^ 3 / p.b * 8 / 1e9) end, score = 0 },
+    { params = { n = 4096, b = 32 }, answer = "34.36", score = 1 },
+    { params = { n = 4096, b = 32 }, answer = "32 GiB", score = 1 },
+    { params = { n = 4096, b = 32 }, answer = "549.8", score = 0 },   -- untiled
+    { "34 seconds", "invalid" },
+  },
+}
+
+------------------------------------------------------------------------------
+page [==[
+# The roofline model
+
+Is a kernel limited by arithmetic or by memory? Compare two numbers.
+
+- **Arithmetic intensity (AI)**: floating-point operations per byte moved
+  to or from memory, FLOP/B. A property of the algorithm (and its data
+  types).
+- **Ridge point**: the machine's peak compute divided by its memory
+  bandwidth, also in FLOP/B. A property of the hardware.
+
+```
+attainable FLOP/s = min( peak FLOP/s ,  AI x bandwidth )
+
+FLOP/s
+  ^                 ridge point
+  |                     v
+  |  peak ..............+=========================  compute bound
+  |                   /
+  |                 /
+  |               /   slope = memory bandwidth
+  |             /
+  |           /    memory bound
+  |         /
+  +--------+-----------+-------------------------->  AI (FLOP/B)
+```
+
+Left of the ridge a kernel is **memory bound**: it waits for bytes, and
+only moving fewer bytes (or moving them faster) helps. Right of it, it is
+**compute bound**: only fewer or faster operations help.
+
+## Worked example: an A100
+
+The guide uses 312 TFLOP/s (FP16 on tensor cores) and 1935 GB/s:
+ridge = (312 x 10^12) / (1935 x 10^9) = **161 FLOP/B**.
+
+| operation                     | FLOP       | bytes moved    | AI (FLOP/B) |
+|-------------------------------|------------|----------------|-------------|
+| 1024^3 matmul, FP32           | 2 x 1024^3 | 3 x 1024^2 x 4 | **170.7**   |
+| 1024^2 element-wise add, FP32 | 1024^2     | 3 x 1024^2 x 4 | **0.083**   |
+| 8192^3 matmul, FP16           | 2 x 8192^3 | 3 x 8192^2 x 2 | **2731**    |
+
+(Each matrix is counted as moved once: the best case, which good tiling
+approaches. A matmul of N x N matrices has AI = 2N / (3e) for e-byte
+elements: it grows with N.)
+
+- The element-wise add is deep in memory-bound territory: it can reach at
+  most 0.083 x 1935 GB/s = **161 GFLOP/s**, about 0.05 % of the peak.
+- The 8192 FP16 matmul is far right of the ridge: compute bound.
+- **A correction.** The guide compares the *FP32* matmul with the *FP16*
+  tensor-core peak. An A100 runs plain FP32 at 19.5 TFLOP/s: its FP32
+  ridge is 19.5 / 1.935 = about 10 FLOP/B, so the 1024 FP32 matmul is
+  compute bound with a wide margin, not just barely. Always use the peak of
+  the precision (and units) the operation actually runs on.
+
+## Which operations are memory bound?
+
+- vector operations (BLAS level 1: add, scale, dot), activations,
+  normalisations: O(n) work on O(n) data, AI well below 1;
+- **matrix-vector products** (level 2): about 2 flops per matrix element
+  read, AI about 0.5 in FP32: memory bound on every GPU (not "moderate");
+- matrix-matrix products and convolutions (level 3): O(n^3) work on O(n^2)
+  data: compute bound once they are large enough.
+
+**Kernel fusion** raises AI without changing the maths: three element-wise
+kernels in a row each read and write the whole tensor; fused into one, the
+tensor is read once and written once, a third of the traffic. It is why a
+network of many small layers can run far below the GPU's peak although its
+FLOP count is modest: every layer boundary is a round trip to memory.
+]==]
+
+calculator {
+  id = "memory.roofline",
+  title = "Roofline",
+  inputs = {
+    { name = "peak", label = "peak compute", default = 312, min = 0.001, max = 1e6, unit = "TFLOP/s" },
+    { name = "bw", label = "memory bandwidth", default = 1935, min = 0.001, max = 1e7, unit = "GB/s" },
+    { name = "ai", label = "arithmetic intensity", default = 170.67, min = 1e-6, max = 1e9, unit = "FLOP/B" },
+  },
+  compute = function(v)
+    local r = ridge(v.peak, v.bw)
+    local att = math.min(v.peak * 1e12, v.ai * v.bw * 1e9)
+    local bound = v.ai < r and "memory bound: move fewer bytes (fusion, tiling, lower precision)"
+                  or "compute bound: do fewer or faster operations (tensor cores)"
+    -- A one-line picture: where the kernel sits against the ridge, on a log
+    -- scale of 8 characters per decade from 0.01 to 10^4 FLOP/B.
+    local pos = function(x) return math.max(0, math.min(48, math.floor(8 * (math.log(x, 10) + 2) + 0.5))) end
+    local line = {}
+    for i = 0, 48 do line[i + 1] = "-" end
+    line[pos(r) + 1] = "R"
+    line[pos(v.ai) + 1] = pos(v.ai) == pos(r) and "X" or "*"
+    local axis = table.concat(line) .. "\n0.01    0.1     1       10      100     1e3     1e4"
+    return {
+      { label = "ridge point", value = r, unit = "FLOP/B" },
+      { label = "attainable", value = att, unit = "FLOP/s" },
+      { label = "share of peak", value = 100 * att / (v.peak * 1e12), unit = "%" },
+      { label = "verdict", text = bound },
+      { label = "AI in FLOP/B (R ridge, * kernel, X both)", text = axis },
+    }
+  end,
+  examples = {
+    { inputs = { peak = 312, bw = 1935, ai = 1 / 12 }, outputs = { 312000 / 1935, 1935e9 / 12, 100 * 1935e9 / 12 / 312e12,
+      "memory bound: move fewer bytes (fusion, tiling, lower precision)" } },
+    { inputs = { peak = 19.5, bw = 1935, ai = 170.67 }, outputs = { 19500 / 1935, 19.5e12, 100,
+      "compute bound: do fewer or faster operations (tensor cores)" } },
+  },
+}
+
+question {
+  id = "memory.ridge-a100",
+  kind = "numeric",
+  title = "The A100's ridge point",
+  prompt = [[
+An A100 peaks at 312 TFLOP/s (FP16 on tensor cores) and moves 1935 GB/s from
+its memory. Where is its ridge point, in FLOP per byte? (Answer with a plain
+number.)]],
+  topics = { "roofline", "arithmetic-intensity" },
+  hints = { "Ridge = peak FLOP/s / bandwidth in bytes/s. Mind the 10^12 and 10^9." },
+  answer = 312e12 / 1935e9,   -- 161.24
+  wrong = {
+    { value = 312 / 1935, feedback = "Mind the prefixes: TFLOP/s is 10^12, GB/s is 10^9. (312 x 10^12) / (1935 x 10^9) = 161." },
+    { value = 1935 / 312, feedback = "Upside down: FLOP per byte is peak FLOP/s divided by bytes/s." },
+  },
+  examples = {
+    { "161.2", 1 },
+    { "161", 1 },
+    { "312e12/1935e9", 1 },
+    { "0.161", 0 },
+    { "6.2", 0 },
+    { "170", 0 },    -- 5% off
+    { "161 GB/s", "invalid" },
+  },
+}
+
+question {
+  id = "memory.ai-matmul-1024",
+  kind = "numeric",
+  title = "AI of a 1024 x 1024 FP32 matmul",
+  prompt = [[
+Multiplying two 1024 x 1024 FP32 matrices takes 2 x 1024^3 floating-point
+operations and, at best, moves the three matrices (two inputs, one output)
+once between memory and the chip. What is its arithmetic intensity, in FLOP
+per byte?]],
+  topics = { "roofline", "arithmetic-intensity", "matmul" },
+  hints = {
+    "Bytes: 3 x 1024^2 elements x 4 bytes.",
+    "AI = 2 x 1024^3 / (3 x 1024^2 x 4) = 2 x 1024 / 12.",
+  },
+  answer = 2 * 1024 ^ 3 / (3 * 1024 ^ 2 * 4),   -- 170.67
+  wrong = {
+    { value = 1024 ^ 3 / (3 * 1024 ^ 2 * 4), feedback = "A multiply-add is 2 operations: the count is 2 x N^3, not N^3." },
+    { value = 2 * 1024 ^ 3 / (3 * 1024 ^ 2), feedback = "That is per element. Each FP32 element is 4 bytes." },
+    { value = 2 * 1024 ^ 3 / (2 * 1024 ^ 2 * 4), feedback = "Three matrices move: two inputs are read and the result is written." },
+  },
+  examples = {
+    { "170.7", 1 },
+    { "2*1024^3/(3*1024^2*4)", 1 },
+    { "512/3", 1 },
+    { "85.3", 0 },
+    { "682.7", 0 },
+    { "256", 0 },
+    { "175", 0 },    -- 2.5% off
+    { "170 FLOP", "invalid" },   -- an operation count, not a ratio
+  },
+}
+
+question {
+  id = "memory.fp32-ridge",
+  kind = "choice",
+  title = "Which peak to compare with",
+  prompt = [[
+The 1024 x 1024 FP32 matmul has an arithmetic intensity of 170.7 FLOP/B. An
+A100 runs plain FP32 (no tensor cores) at 19.5 TFLOP/s with 1935 GB/s of
+memory bandwidth. Against THIS peak, the matmul is:]],
+  topics = { "roofline", "arithmetic-intensity" },
+  hints = { "Compute the FP32 ridge point: (19.5 x 10^12) / (1935 x 10^9)." },
+  choices = {
+    "compute bound with a wide margin: the FP32 ridge is about 10 FLOP/B",
+    "just barely compute bound: the ridge is about 161 FLOP/B",
+    "memory bound",
+    "exactly at the ridge point",
+  },
+  answer = 1,
+  why = {
+    [2] = "161 FLOP/B is the ridge for the FP16 tensor-core peak (312 TFLOP/s). An FP32 matmul on FP32 units meets a ridge of about 10.",
+    [3] = "170.7 FLOP/B is far above the FP32 ridge of about 10 FLOP/B.",
+    [4] = "The FP32 ridge is (19.5 x 10^12) / (1935 x 10^9) = 10.1 FLOP/B, far below 170.7.",
+  },
+  examples = {
+    { "a", 1 },
+    { "b", 0 },
+    { "c", 0 },
+    { "e", "invalid" },
+  },
+}
+
+question {
+  id = "memory.ai-add",
+  kind = "numeric",
+  title = "AI of an element-wise addition",
+  prompt = [[
+C = A + B for 1024 x 1024 FP32 matrices: one addition per element; A and B
+are read and C is written. What is the arithmetic intensity, in FLOP per
+byte?]],
+  topics = { "roofline", "arithmetic-intensity" },
+  hints = { "Per element: 1 FLOP for 3 x 4 = 12 bytes." },
+  answer = 1 / 12,   -- 0.0833
+  wrong = {
+    { value = 1 / 8, feedback = "The result is written too: 3 arrays move, 12 bytes per element." },
+    { value = 12, feedback = "Upside down: FLOP per byte, not bytes per FLOP." },
+    { value = 1 / 3, feedback = "Count bytes, not elements: each FP32 element is 4 bytes." },
+  },
+  examples = {
+    { "0.0833", 1 },
+    { "1/12", 1 },
+    { "0.083", 1 },
+    { "0.125", 0 },
+    { "12", 0 },
+    { "0.09", 0 },   -- 8% off
+    { "1/12 s", "invalid" },
+  },
+}
+
+question {
+  id = "memory.add-attainable",
+  kind = "numeric",
+  title = "How fast can the addition go?",
+  prompt = [[
+On an A100 with 1935 GB/s, what is the highest compute rate the element-wise
+addition (0.0833 FLOP/B) can reach according to the roofline model? Answer
+in GFLOP/s.]],
+  unit = "GFLOP/s",
+  topics = { "roofline", "arithmetic-intensity", "bandwidth" },
+  rubric = { "theory.memory", "practice.profiling" },
+  hints = { "Memory bound: attainable = AI x bandwidth." },
+  answer = 1935 / 12,   -- 161.25
+  wrong = {
+    { value = 312000, feedback = "That is the compute peak. At 0.083 FLOP/B the addition is memory bound: AI x bandwidth." },
+    { value = 1935 * 12, feedback = "Multiply by the AI (1/12), do not multiply by 12." },
+  },
+  examples = {
+    { "161.25", 1 },
+    { "1935/12", 1 },
+    { "0.16 TFLOP/s", 1 },    -- 160: within 1%
+    { "0.16125 TFLOPS", 1 },
+    { "312 TFLOP/s", 0 },
+    { "150", 0 },
+    { "161 GB/s", "invalid" },   -- a bandwidth, not a compute rate
+  },
+}
+
+question {
+  id = "memory.ai-matmul-8192",
+  kind = "numeric",
+  title = "AI of an 8192 x 8192 FP16 matmul",
+  prompt = [[
+Multiplying two 8192 x 8192 FP16 matrices (2 bytes per element): 2 x 8192^3
+operations, three matrices moved once. What is its arithmetic intensity, in
+FLOP per byte?]],
+  topics = { "roofline", "arithmetic-intensity", "matmul" },
+  hints = { "AI = 2N / (3e) with N = 8192 and e = 2." },
+  answer = 2 * 8192 / 6,   -- 2730.7
+  wrong = {
+    { value = 2 * 8192 / 12, feedback = "FP16 is 2 bytes per element, not 4." },
+    { value = 8192 / 6, feedback = "A multiply-add counts as 2 operations: 2 x N^3." },
+  },
+  examples = {
+    { "2731", 1 },
+    { "2730.67", 1 },
+    { "8192/3", 1 },
+    { "1365", 0 },
+    { "2600", 0 },
+    { "2731 TFLOP/s", "invalid" },
+  },
+}
+
+question {
+  id = "memory.ridge",
+  kind = "numeric",
+  title = "Ridge point of a GPU (your numbers)",
+  prompt = [[
+A {gpu} peaks at {peak} TFLOP/s in {prec} and has {bw} GB/s of memory
+bandwidth. Where is its {prec} ridge point, in FLOP per byte?]],
+  topics = { "roofline", "arithmetic-intensity" },
+  rubric = { "theory.memory", "theory.gpu" },
+  hints = { "Ridge = {peak} x 10^12 / ({bw} x 10^9)." },
+  params = gpu_params,
+  answer = function(p) return ridge(p.peak, p.bw) end,
+  wrong = {
+    { value = function(p) return p.peak / p.bw end,
+      feedback = "Mind the prefixes: 10^12 over 10^9 is a factor of 1000." },
+    { value = function(p) return p.bw / (p.peak * 1000) end,
+      feedback = "Upside down: peak FLOP/s divided by bytes/s." },
+  },
+  examples = {
+    { answer = function(p) return string.format("%.5g", ridge(p.peak, p.bw)) end, score = 1 },
+    { answer = function(p) return string.format("%.5g", 1.05 * ridge(p.peak, p.bw)) end, score = 0 },
+    { params = { gpu = "A100 (80 GB)", prec = "FP16", peak = 312, bw = 2039 }, answer = "153", score = 1 },
+    { params = { gpu = "H100 SXM (80 GB)", prec = "FP32", peak = 67, bw = 3350 }, answer = "20", score = 1 },
+    { params = { gpu = "H100 SXM (80 GB)", prec = "FP32", peak = 67, bw = 3350 }, answer = "0.02", score = 0 },
+    { "20 GB/s", "invalid" },
+  },
+}
+
+question {
+  id = "memory.attainable",
+  kind = "numeric",
+  title = "Attainable performance (your numbers)",
+  prompt = [[
+A kernel has an arithmetic intensity of {ai} FLOP/B and runs in {prec} on a
+{gpu}: peak {peak} TFLOP/s, {bw} GB/s. What compute rate can it reach at
+best, according to the roofline model? Answer in TFLOP/s.]],
+  unit = "TFLOP/s",
+  topics = { "roofline", "arithmetic-intensity" },
+  rubric = { "theory.memory", "practice.profiling" },
+  hints = {
+    "Attainable = min(peak, AI x bandwidth).",
+    "AI x bandwidth = {ai} x {bw} GFLOP/s.",
+  },
+  params = function(rng)
+    local p = gpu_params(rng)
+    p.ai = rng:pick({ 0.25, 1, 4, 16, 64, 256, 1024 })
+    return p
+  end,
+  answer = function(p) return math.min(p.peak, p.ai * p.bw / 1000) end,
+  wrong = {
+    { value = function(p) return p.ai * p.bw / 1000 end,
+      feedback = "AI x bandwidth is above the peak here: no kernel runs faster than the peak. It is compute bound." },
+    { value = function(p) return p.peak end,
+      feedback = "This kernel is left of the ridge: memory bound. It reaches AI x bandwidth, not the peak." },
+    { value = function(p) return math.min(p.peak, p.ai * p.bw) end,
+      feedback = "AI x GB/s gives GFLOP/s; divide by 1000 for TFLOP/s." },
+  },
+  examples = {
+    { answer = function(p) return string.format("%.5g", math.min(p.peak, p.ai * p.bw / 1000)) end, score = 1 },
+    { answer = function(p) return string.format("%.5g", 0.9 * math.min(p.peak, p.ai * p.bw / 1000)) end, score = 0 },
+    { params = { gpu = "A100 (80 GB)", prec = "FP16", peak = 312, bw = 2039, ai = 4 }, answer = "8.156", score = 1 },
+    { params = { gpu = "A100 (80 GB)", prec = "FP16", peak = 312, bw = 2039, ai = 4 }, answer = "8156 GFLOP/s", score = 1 },
+    { params = { gpu = "A100 (80 GB)", prec = "FP16", peak = 312, bw = 2039, ai = 4 }, answer = "312", score = 0 },
+    { params = { gpu = "A100 (80 GB)", prec = "FP32", peak = 19.5, bw = 2039, ai = 256 }, answer = "19.5", score = 1 },
+    { params = { gpu = "A100 (80 GB)", prec = "FP32", peak = 19.5, bw = 2039, ai = 256 }, answer = "522", score = 0 },
+    { "8 GB/s", "invalid" },
+  },
+}
+
+question {
+  id = "memory.matmul-ai",
+  kind = "numeric",
+  title = "AI of a square matmul (your numbers)",
+  prompt = [[
+What is the arithmetic intensity of multiplying two {n} x {n} matrices in
+{prec} ({e} bytes per element), counting 2N^3 operations and the three
+matrices moved once? Answer in FLOP per byte.]],
+  topics = { "roofline", "arithmetic-intensity", "matmul" },
+  hints = { "AI = 2N^3 / (3 N^2 e) = 2N / (3e)." },
+  params = function(rng)
+    local t = rng:pick({ { "FP32", 4 }, { "FP16", 2 }, { "BF16", 2 }, { "FP64", 8 } })
+    return { n = rng:pick({ 256, 512, 2048, 4096 }), prec = t[1], e = t[2] }
+  end,
+  answer = function(p) return 2 * p.n / (3 * p.e) end,
+  wrong = {
+    { value = function(p) return p.n / (3 * p.e) end,
+      feedback = "A multiply-add is 2 operations: the count is 2N^3." },
+    { value = function(p) return 2 * p.n / 3 end,
+      feedback = "That is per element; divide by the element size in bytes." },
+    { value = function(p) return 2 * p.n / (3 * p.e * 8) end,
+      feedback = "Bytes, not bits: divide by the element size in bytes (FP16 is 2 bytes, FP32 is 4)." },
+  },
+  examples = {
+    { answer = function(p) return string.format("%.5g", 2 * p.n / (3 * p.e)) end, score = 1 },
+    { answer = function(p) return string.format("%.5g", p.n / (3 * p.e)) end, score = 0 },
+    { params = { n = 1024, prec = "FP32", e = 4 }, answer = "170.7", score = 1 },
+    { params = { n = 8192, prec = "FP16", e = 2 }, answer = "2731", score = 1 },
+    { params = { n = 8192, prec = "FP16", e = 2 }, answer = "2800", score = 0 },
+    { "lots", "invalid" },
+  },
+}
+
+question {
+  id = "memory.fusion",
+  kind = "numeric",
+  title = "What kernel fusion saves (your numbers)",
+  prompt = [[
+{k} element-wise operations are applied one after the other to a tensor of
+{mel} million FP32 values. Unfused, each operation is its own kernel that
+reads the whole tensor and writes the whole result. Fused, one kernel reads
+it once and writes once. All kernels are memory bound at {bw} GB/s. How much
+time does fusion save, in microseconds?]],
+  unit = "us",
+  topics = { "roofline", "fusion", "bandwidth" },
+  rubric = { "theory.memory", "practice.optimization" },
+  hints = {
+    "One kernel moves 2 x 4 bytes per element (read and write).",
+    "Unfused: {k} such kernels; fused: one. Time = bytes / bandwidth.",
+  },
+  params = function(rng)
+    return { k = rng:pick({ 2, 3, 4, 5 }), mel = rng:pick({ 4, 16, 64, 256 }), bw = rng:pick({ 900, 2039, 3350 }) }
+  end,
+  answer = function(p) return (p.k - 1) * 8 * p.mel * 1e6 / (p.bw * 1e9) * 1e6 end,
+  wrong = {
+    { value = function(p) return p.k * 8 * p.mel * 1e6 / (p.bw * 1e9) * 1e6 end,
+      feedback = "That is the whole unfused time. The fused kernel still takes one kernel's time: the saving is (k - 1) kernels." },
+    { value = function(p) return 8 * p.mel * 1e6 / (p.bw * 1e9) * 1e6 end,
+      feedback = "That is the fused kernel's time. The saving is the unfused time minus it." },
+    { value = function(p) return (p.k - 1) * 4 * p.mel * 1e6 / (p.bw * 1e9) * 1e6 end,
+      feedback = "Each kernel reads AND writes the tensor: 8 bytes per element, not 4." },
+  },
+  examples = {
+    { answer = function(p) return string.format("%.5g", (p.k - 1) * 8 * p.mel * 1e6 / (p.bw * 1e9) * 1e6) end, score = 1 },
+    { answer = function(p) return string.format("%.5g", 1.1 * (p.k - 1) * 8 * p.mel * 1e6 / (p.bw * 1e9) * 1e6) end, score = 0 },
+    -- 3 kernels on 16 M floats at 2039 GB/s: 197.5 us unfused, 65.8 us fused.
+    { params = { k = 3, mel = 16, bw = 2039 }, answer = "125.6", score = 1 },
+    { params = { k = 3, mel = 16, bw = 2039 }, answer = "0.1256 ms", score = 1 },
+    { params = { k = 3, mel = 16, bw = 2039 }, answer = "188.3", score = 0 },
+    { params = { k = 3, mel = 16, bw = 2039 }, answer = "62.8", score = 0 },
+    { "125 GB", "invalid" },
+  },
+}
+
+question {
+  id = "memory.axpy-time",
+  kind = "numeric",
+  title = "Time of a memory-bound kernel (your numbers)",
+  prompt = [[
+The kernel y = a*x + y runs on vectors of {mel} million {prec} values
+({e} bytes each): it reads x and y and writes y. On a GPU with {bw} GB/s,
+how long does it take at best, in microseconds?]],
+  unit = "us",
+  topics = { "roofline", "bandwidth" },
+  hints = {
+    "It is memory bound (2 FLOP per 3 x {e} bytes). Time = bytes moved / bandwidth.",
+    "Bytes moved = 3 x {mel} million x {e}.",
+  },
+  params = function(rng)
+    local t = rng:pick({ { "FP32", 4 }, { "FP16", 2 }, { "FP64", 8 } })
+    return { mel = rng:pick({ 1, 8, 32, 100 }), prec = t[1], e = t[2], bw = rng:pick({ 900, 2039, 3350 }) }
+  end,
+  answer = function(p) return 3 * p.mel * 1e6 * p.e / (p.bw * 1e9) * 1e6 end,
+  wrong = {
+    { value = function(p) return 2 * p.mel * 1e6 * p.e / (p.bw * 1e9) * 1e6 end,
+      feedback = "y is read AND written: three vectors' worth of bytes move, not two." },
+    { value = function(p) return 3 * p.mel * 1e6 / (p.bw * 1e9) * 1e6 end,
+      feedback = "Count bytes, not values: multiply by the bytes per value (FP32 is 4 bytes)." },
+  },
+  examples = {
+    { answer = function(p) return string.format("%.5g", 3 * p.mel * 1e6 * p.e / (p.bw * 1e9) * 1e6) end, score = 1 },
+    { answer = function(p) return string.format("%.5g", 2 * p.mel * 1e6 * p.e / (p.bw * 1e9) * 1e6) end, score = 0 },
+    { params = { mel = 100, prec = "FP32", e = 4, bw = 2000 }, answer = "600", score = 1 },
+    { params = { mel = 100, prec = "FP32", e = 4, bw = 2000 }, answer = "0.6 ms", score = 1 },
+    { params = { mel = 100, prec = "FP32", e = 4, bw = 2000 }, answer = "400", score = 0 },
+    { "600 FLOP", "invalid" },
+  },
+}
+
+question {
+  id = "memory.blas-bound",
+  kind = "multi",
+  title = "Memory bound or not?",
+  prompt = [[
+On an A100 in FP32 (19.5 TFLOP/s, about 2 TB/s: ridge about 10 FLOP/B),
+which of these are memory bound? Pick all that apply.]],
+  points = 2,
+  topics = { "roofline", "arithmetic-intensity" },
+  hints = { "Estimate each AI: FLOP per element over bytes per element." },
+  choices = {
+    "adding two large vectors",
+    "a matrix-vector product with an 8192 x 8192 matrix",
+    "ReLU applied to a large activation tensor",
+    "multiplying two 4096 x 4096 matrices",
+  },
+  answer = { 1, 2, 3 },
+  why = {
+    [2] = "About 2 flops per matrix element read (4 bytes): AI about 0.5 FLOP/B, far below 10. Matrix-vector products are memory bound.",
+    [4] = "AI = 2 x 4096 / 12 = 683 FLOP/B, far above the ridge: compute bound.",
+  },
+  examples = {
+    { "a b c", 1 },
+    { "a c", 2 / 3 },
+    { "a b c d", 2 / 3 },
+    { "d", 0 },
+    { "a b c e", "invalid" },
+  },
+}
+
+question {
+  id = "memory.cnn-slow",
+  kind = "design",
+  title = "A CNN that will not go fast",
+  prompt = [[
+A CNN runs slowly on a GPU rated at hundreds of TFLOP/s: the profiler shows
+the GPU reaching only a few per cent of its peak FLOP/s. In a short paragraph:
+what is the likely cause, how would you confirm it, and what would you do?]],
+  points = 4,
+  topics = { "roofline", "fusion", "memory-hierarchy" },
+  rubric = { "theory.memory", "practice.profiling", "practice.optimization" },
+  hints = {
+    "Where does the time of an element-wise layer go?",
+    "How many times does each activation travel to global memory and back?",
+  },
+  concepts = {
+    { name = "memory bound", points = 2,
+      match = { "memory bound", "memory-bound", "memory wall", "bandwidth bound", "memory bandwidth" },
+      patterns = { "memory.?bound", "memory wall", "bandwidth" },
+      feedback = "Name the cause: most layers are memory bound (the memory wall), not compute bound." },
+    { name = "arithmetic intensity / roofline", points = 2,
+      match = { "arithmetic intensity", "roofline", "flop per byte", "flops per byte", "ridge" },
+      patterns = { "intensity", "roofline", "flops? per byte", "flop/b", "ridge" },
+      feedback = "Use the roofline: compare each layer's arithmetic intensity with the ridge point." },
+    { name = "confirm with a profiler", points = 1,
+      match = { "profile", "profiler", "nsight", "ncu", "nsys" },
+      patterns = { "profil", "nsight" },
+      feedback = "Confirm with a profiler (Nsight Compute: achieved bandwidth vs FLOP/s per kernel)." },
+    { name = "kernel fusion", points = 2,
+      match = { "fusion", "fuse", "fused", "fusing", "layer fusion", "operator fusion" },
+      patterns = { "fus[ei]" },
+      feedback = "Fuse layers (conv + bias + activation, element-wise chains) so intermediates are not written to global memory." },
+    { name = "launch overhead", points = 1,
+      match = { "launch overhead", "kernel launch", "launches", "cuda graph", "cuda graphs", "small kernels" },
+      patterns = { "launch", "cuda graph" },
+      feedback = "Many small kernels also pay launch overhead: fusion or CUDA graphs remove it." },
+    { name = "precision and layout", points = 1,
+      match = { "mixed precision", "fp16", "bf16", "channels last", "channels-last", "nhwc", "tensor core", "tensor cores", "tiling", "coalescing" },
+      patterns = { "precision", "fp16", "bf16", "nhwc", "channels.last", "tensor core", "tiling", "coalesc" },
+      feedback = "Move fewer bytes and use the fast units: FP16/BF16 (tensor cores), channels-last layout, tiling." },
+  },
+  model = [[
+The likely cause is the memory wall: most layers of the CNN (activations,
+normalisation, element-wise additions, small convolutions) are memory bound.
+Their arithmetic intensity is far left of the GPU's ridge point on the
+roofline, so the GPU waits for memory bandwidth and reaches only a few per
+cent of its peak FLOP/s. I would confirm it with a profiler (Nsight Compute):
+per kernel, achieved memory bandwidth close to the peak but low FLOP/s. The
+fix is to move fewer bytes: kernel fusion (compiler-based layer fusion of
+conv + bias + activation) keeps intermediates out of global memory and also
+removes kernel launch overhead (as do CUDA graphs); mixed precision (FP16 or
+BF16 on tensor cores) halves the bytes, and a channels-last layout with
+tiling lets the convolutions reuse data.]],
+  examples = {
+    { answer = [[
+It is memory bound: low arithmetic intensity, left of the roofline ridge.
+Profile with Nsight, then fuse kernels, use CUDA graphs against launch
+overhead, and switch to FP16 mixed precision.]], score = 1 },
+    { "The layers are memory bound; I would fuse them.", 4 / 9 },   -- (2 + 2) of 9 points
+    { "The GPU is broken.", 0 },
+    { "", "invalid" },
+  },
+}

@@ -1,0 +1,424 @@
+/*
+ * core_jsonread.c — reading the flat JSON objects the store keeps (lab
+ * parameters, summaries, machine descriptions) into key/value pairs.
+ *
+ * A small recursive-descent reader of RFC 8259 JSON. Nested objects flatten
+ * to dotted keys ("gpu.name"), array elements to 1-based ones ("speedup.2"),
+ * true/false to the numbers 1/0; null members are skipped. Strings are
+ * decoded (escapes, \u with surrogate pairs, to UTF-8). Numbers are read the
+ * same way whatever the process locale. Nesting deeper than 64 is refused,
+ * so hostile text cannot exhaust the stack.
+ */
+#include "core/core.h"
+
+#include <ctype.h>
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_DEPTH 64
+
+struct reader {
+    const char *s;
+    size_t at;
+    struct core_kv *v;
+    size_t n, cap;
+    struct core_buf key; /* the dotted key of the current value */
+    struct core_err *err;
+};
+
+static int fail(struct reader *r, const char *what)
+{
+    return core_err_set(r->err, CORE_ERR_INVALID, "JSON: %s at byte %zu", what, r->at);
+}
+
+static void skip_ws(struct reader *r)
+{
+    while (r->s[r->at] == ' ' || r->s[r->at] == '\t' || r->s[r->at] == '\n' ||
+           r->s[r->at] == '\r')
+        r->at++;
+}
+
+static struct core_kv *add(struct reader *r)
+{
+    if (r->n == r->cap) {
+        r->cap = r->cap ? 2 * r->cap : 8;
+        r->v = core_xrealloc(r->v, r->cap * sizeof *r->v);
+    }
+    struct core_kv *kv = &r->v[r->n++];
+    memset(kv, 0, sizeof *kv);
+    kv->key = core_xstrdup(r->key.data ? r->key.data : "");
+    return kv;
+}
+
+static int hex4(struct reader *r, unsigned *out)
+{
+    unsigned v = 0;
+    for (int i = 0; i < 4; i++) {
+        char c = r->s[r->at + (size_t)i];
+        v <<= 4;
+        if (c >= '0' && c <= '9')
+            v |= (unsigned)(c - '0');
+        else if (c >= 'a' && c <= 'f')
+            v |= (unsigned)(c - 'a' + 10);
+        else if (c >= 'A' && c <= 'F')
+            v |= (unsigned)(c - 'A' + 10);
+        else
+            return fail(r, "bad \\u escape");
+    }
+    r->at += 4;
+    *out = v;
+    return 0;
+}
+
+static void put_utf8(struct core_buf *b, unsigned cp)
+{
+    char u[4];
+    size_t n;
+    if (cp < 0x80) {
+        u[0] = (char)cp;
+        n = 1;
+    } else if (cp < 0x800) {
+        u[0] = (char)(0xC0 | (cp >> 6));
+        u[1] = (char)(0x80 | (cp & 0x3F));
+        n = 2;
+    } else if (cp < 0x10000) {
+        u[0] = (char)(0xE0 | (cp >> 12));
+        u[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        u[2] = (char)(0x80 | (cp & 0x3F));
+        n = 3;
+    } else {
+        u[0] = (char)(0xF0 | (cp >> 18));
+        u[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+        u[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        u[3] = (char)(0x80 | (cp & 0x3F));
+        n = 4;
+    }
+    core_buf_append(b, u, n);
+}
+
+/* Reads a string (r->at on the opening quote) into out. */
+static int read_string(struct reader *r, struct core_buf *out)
+{
+    r->at++;
+    for (;;) {
+        unsigned char c = (unsigned char)r->s[r->at];
+        if (c == '\0')
+            return fail(r, "unterminated string");
+        if (c < 0x20)
+            return fail(r, "control character in a string");
+        if (c == '"') {
+            r->at++;
+            if (!out->data)
+                core_buf_puts(out, "");
+            return 0;
+        }
+        if (c != '\\') {
+            core_buf_putc(out, (char)c);
+            r->at++;
+            continue;
+        }
+        char e = r->s[r->at + 1];
+        r->at += 2;
+        switch (e) {
+        case '"':
+        case '\\':
+        case '/':
+            core_buf_putc(out, e);
+            break;
+        case 'b':
+            core_buf_putc(out, '\b');
+            break;
+        case 'f':
+            core_buf_putc(out, '\f');
+            break;
+        case 'n':
+            core_buf_putc(out, '\n');
+            break;
+        case 'r':
+            core_buf_putc(out, '\r');
+            break;
+        case 't':
+            core_buf_putc(out, '\t');
+            break;
+        case 'u': {
+            unsigned cp;
+            int rc = hex4(r, &cp);
+            if (rc)
+                return rc;
+            if (cp >= 0xD800 && cp <= 0xDBFF) {
+                unsigned lo;
+                if (r->s[r->at] != '\\' || r->s[r->at + 1] != 'u')
+                    return fail(r, "unpaired surrogate in \\u escape");
+                r->at += 2;
+                if ((rc = hex4(r, &lo)) != 0)
+                    return rc;
+                if (lo < 0xDC00 || lo > 0xDFFF)
+                    return fail(r, "unpaired surrogate in \\u escape");
+                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+            } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+                return fail(r, "unpaired surrogate in \\u escape");
+            }
+            if (cp == 0)
+                return fail(r, "\\u0000 in a string");
+            put_utf8(out, cp);
+            break;
+        }
+        default:
+            r->at -= 1;
+            return fail(r, "bad escape in a string");
+        }
+    }
+}
+
+/* Reads a number by the JSON grammar, converting it in the C locale's
+ * notation whatever LC_NUMERIC says. */
+static int read_number(struct reader *r, double *out)
+{
+    size_t start = r->at;
+    const char *s = r->s;
+    size_t i = start;
+    if (s[i] == '-')
+        i++;
+    if (s[i] == '0')
+        i++;
+    else if (s[i] >= '1' && s[i] <= '9')
+        while (isdigit((unsigned char)s[i]))
+            i++;
+    else
+        return fail(r, "bad number");
+    if (s[i] == '.') {
+        i++;
+        if (!isdigit((unsigned char)s[i])) {
+            r->at = i;
+            return fail(r, "bad number");
+        }
+        while (isdigit((unsigned char)s[i]))
+            i++;
+    }
+    if (s[i] == 'e' || s[i] == 'E') {
+        i++;
+        if (s[i] == '+' || s[i] == '-')
+            i++;
+        if (!isdigit((unsigned char)s[i])) {
+            r->at = i;
+            return fail(r, "bad number");
+        }
+        while (isdigit((unsigned char)s[i]))
+            i++;
+    }
+    char tmp[128];
+    size_t len = i - start;
+    if (len >= sizeof tmp)
+        return fail(r, "number too long");
+    memcpy(tmp, s + start, len);
+    tmp[len] = '\0';
+    const char *dp = localeconv()->decimal_point;
+    if (dp && dp[0] && dp[0] != '.' && !dp[1])
+        for (char *c = tmp; *c; c++)
+            if (*c == '.')
+                *c = dp[0];
+    double v = strtod(tmp, NULL);
+    if (!isfinite(v))
+        return fail(r, "number out of range");
+    *out = v;
+    r->at = i;
+    return 0;
+}
+
+static int read_value(struct reader *r, int depth);
+
+/* Appends ".part" (or "part" at the top) to the current key; returns the
+ * length to cut back to afterwards. */
+static size_t key_push(struct reader *r, const char *part, size_t n)
+{
+    size_t old = r->key.len;
+    if (old > 0)
+        core_buf_putc(&r->key, '.');
+    core_buf_append(&r->key, part, n);
+    return old;
+}
+
+static void key_pop(struct reader *r, size_t old)
+{
+    r->key.len = old;
+    if (r->key.data)
+        r->key.data[old] = '\0';
+}
+
+static int read_object(struct reader *r, int depth)
+{
+    r->at++; /* { */
+    skip_ws(r);
+    if (r->s[r->at] == '}') {
+        r->at++;
+        return 0;
+    }
+    struct core_buf name;
+    core_buf_init(&name);
+    int rc = 0;
+    for (;;) {
+        skip_ws(r);
+        if (r->s[r->at] != '"') {
+            rc = fail(r, "expected a member name");
+            break;
+        }
+        core_buf_reset(&name);
+        if ((rc = read_string(r, &name)) != 0)
+            break;
+        skip_ws(r);
+        if (r->s[r->at] != ':') {
+            rc = fail(r, "expected ':'");
+            break;
+        }
+        r->at++;
+        size_t old = key_push(r, name.data, name.len);
+        rc = read_value(r, depth + 1);
+        key_pop(r, old);
+        if (rc)
+            break;
+        skip_ws(r);
+        if (r->s[r->at] == ',') {
+            r->at++;
+            continue;
+        }
+        if (r->s[r->at] == '}') {
+            r->at++;
+            break;
+        }
+        rc = fail(r, "expected ',' or '}'");
+        break;
+    }
+    core_buf_fini(&name);
+    return rc;
+}
+
+static int read_array(struct reader *r, int depth)
+{
+    r->at++; /* [ */
+    skip_ws(r);
+    if (r->s[r->at] == ']') {
+        r->at++;
+        return 0;
+    }
+    for (size_t k = 1;; k++) {
+        char idx[32];
+        int len = snprintf(idx, sizeof idx, "%zu", k);
+        size_t old = key_push(r, idx, (size_t)len);
+        int rc = read_value(r, depth + 1);
+        key_pop(r, old);
+        if (rc)
+            return rc;
+        skip_ws(r);
+        if (r->s[r->at] == ',') {
+            r->at++;
+            continue;
+        }
+        if (r->s[r->at] == ']') {
+            r->at++;
+            return 0;
+        }
+        return fail(r, "expected ',' or ']'");
+    }
+}
+
+static int read_value(struct reader *r, int depth)
+{
+    if (depth > MAX_DEPTH)
+        return fail(r, "nested too deeply");
+    skip_ws(r);
+    char c = r->s[r->at];
+    if (c == '{')
+        return read_object(r, depth);
+    if (c == '[')
+        return read_array(r, depth);
+    if (c == '"') {
+        struct core_buf b;
+        core_buf_init(&b);
+        int rc = read_string(r, &b);
+        if (rc == 0)
+            add(r)->str = core_buf_steal(&b);
+        core_buf_fini(&b);
+        return rc;
+    }
+    if (strncmp(r->s + r->at, "true", 4) == 0) {
+        r->at += 4;
+        struct core_kv *kv = add(r);
+        kv->num = 1;
+        kv->is_num = true;
+        return 0;
+    }
+    if (strncmp(r->s + r->at, "false", 5) == 0) {
+        r->at += 5;
+        struct core_kv *kv = add(r);
+        kv->is_num = true;
+        return 0;
+    }
+    if (strncmp(r->s + r->at, "null", 4) == 0) {
+        r->at += 4;
+        return 0;
+    }
+    if (c == '-' || (c >= '0' && c <= '9')) {
+        double v = 0;
+        int rc = read_number(r, &v);
+        if (rc == 0) {
+            struct core_kv *kv = add(r);
+            kv->num = v;
+            kv->is_num = true;
+        }
+        return rc;
+    }
+    return fail(r, c ? "unexpected character" : "unexpected end");
+}
+
+int core_json_parse_flat(const char *json, struct core_kv **out, size_t *n, struct core_err *err)
+{
+    *out = NULL;
+    *n = 0;
+    struct reader r = {.s = json ? json : "", .err = err};
+    core_buf_init(&r.key);
+    int rc;
+    skip_ws(&r);
+    if (r.s[r.at] != '{') {
+        rc = fail(&r, "expected an object");
+        goto out;
+    }
+    rc = read_object(&r, 1);
+    if (rc == 0) {
+        skip_ws(&r);
+        if (r.s[r.at] != '\0')
+            rc = fail(&r, "text after the object");
+    }
+out:
+    core_buf_fini(&r.key);
+    if (rc != 0) {
+        core_kv_free(r.v, r.n);
+        return rc;
+    }
+    *out = r.v;
+    *n = r.n;
+    return 0;
+}
+
+void core_kv_free(struct core_kv *v, size_t n)
+{
+    if (!v)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        free(v[i].key);
+        free(v[i].str);
+    }
+    free(v);
+}
+
+const struct core_kv *core_kv_find(const struct core_kv *v, size_t n, const char *key)
+{
+    if (!key)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(v[i].key, key) == 0)
+            return &v[i];
+    return NULL;
+}

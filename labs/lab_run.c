@@ -1,0 +1,390 @@
+/*
+ * lab_run.c — running a lab: the run record in the store, the report
+ * fan-out to the sinks, batched sample recording, the closing summary, and
+ * the clean-up that leaves no child process or shared mapping behind.
+ *
+ * Samples reach every sink at once (in emit order) and are written to the
+ * store in batches: one transaction per LAB_BATCH samples or per
+ * LAB_FLUSH_S seconds, whichever comes first, and once more at the end, so
+ * recording costs the lab little and a crash loses at most one batch.
+ * A store that fails during the run stops the lab (lab_cancelled() turns
+ * true) and the run ends "failed" with the store's message.
+ */
+#include "labs/lab.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LAB_BATCH 256
+#define LAB_FLUSH_S 0.25
+
+struct lab_ctx {
+    const struct lab_params *p;
+    const struct lab_run_opts *o;
+    struct lab_machine machine;
+    const struct core_clock *clock;
+    struct lab_procs procs;
+    double t0;
+
+    /* Series names emitted that are not among the lab's declared ones,
+     * owned here so batched samples can point at them. */
+    char **extra_series;
+    size_t n_extra;
+
+    struct core_sample *batch;
+    size_t n_batch;
+    double last_flush;
+    size_t n_samples;
+
+    struct lab_summary summary;
+
+    int64_t run_id; /* 0: not recorded */
+    bool store_failed;
+    struct core_err store_err;
+};
+
+/* ---- summary ------------------------------------------------------------- */
+
+void lab_summary_fini(struct lab_summary *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->n; i++) {
+        free(s->v[i].key);
+        free(s->v[i].label);
+        free(s->v[i].unit);
+        free(s->v[i].str);
+    }
+    free(s->v);
+    memset(s, 0, sizeof *s);
+}
+
+void lab_summary_json(const struct lab_summary *s, struct core_json *j)
+{
+    core_json_obj_begin(j);
+    for (size_t i = 0; i < s->n; i++) {
+        core_json_key(j, s->v[i].key);
+        if (s->v[i].str)
+            core_json_str(j, s->v[i].str);
+        else
+            core_json_num(j, s->v[i].num);
+    }
+    core_json_obj_end(j);
+}
+
+const struct lab_figure *lab_summary_find(const struct lab_summary *s, const char *key)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (strcmp(s->v[i].key, key) == 0)
+            return &s->v[i];
+    return NULL;
+}
+
+/* The figure named key, added at the end when new (a figure set twice keeps
+ * its first place and takes the new value). */
+static struct lab_figure *figure_slot(struct lab_summary *s, const char *key)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (strcmp(s->v[i].key, key) == 0) {
+            free(s->v[i].label);
+            free(s->v[i].unit);
+            free(s->v[i].str);
+            s->v[i].label = s->v[i].unit = s->v[i].str = NULL;
+            return &s->v[i];
+        }
+    s->v = core_xrealloc(s->v, (s->n + 1) * sizeof *s->v);
+    struct lab_figure *f = &s->v[s->n++];
+    memset(f, 0, sizeof *f);
+    f->key = core_xstrdup(key);
+    return f;
+}
+
+void lab_result_fini(struct lab_result *r)
+{
+    if (!r)
+        return;
+    lab_summary_fini(&r->summary);
+    free(r->error);
+    memset(r, 0, sizeof *r);
+}
+
+/* ---- recording ----------------------------------------------------------- */
+
+/* Writes the pending samples to the store. A failure is kept: the lab is
+ * told to stop (lab_cancelled) and the run ends "failed". */
+static void flush(struct lab_ctx *cx)
+{
+    if (cx->n_batch == 0)
+        return;
+    if (cx->run_id && !cx->store_failed &&
+        db_labrun_samples(cx->o->db, cx->run_id, cx->batch, cx->n_batch, &cx->store_err) != 0)
+        cx->store_failed = true;
+    cx->n_batch = 0;
+    cx->last_flush = cx->clock->now(cx->clock->ctx);
+}
+
+/* A series name that outlives the call: the lab's declared name when it is
+ * one, else an owned copy kept for the run. */
+static const char *series_name(struct lab_ctx *cx, const char *series)
+{
+    const struct lab_def *lab = cx->p->lab;
+    for (size_t i = 0; i < lab->n_series; i++)
+        if (strcmp(lab->series[i].name, series) == 0)
+            return lab->series[i].name;
+    for (size_t i = 0; i < cx->n_extra; i++)
+        if (strcmp(cx->extra_series[i], series) == 0)
+            return cx->extra_series[i];
+    cx->extra_series = core_xrealloc(cx->extra_series, (cx->n_extra + 1) * sizeof(char *));
+    return cx->extra_series[cx->n_extra++] = core_xstrdup(series);
+}
+
+/* ---- reporting, for labs ------------------------------------------------- */
+
+void lab_emit(struct lab_ctx *cx, const char *series, int64_t step, double value)
+{
+    if (!series || !*series)
+        return;
+    double now = cx->clock->now(cx->clock->ctx);
+    struct core_sample s = {series_name(cx, series), (long long)step, value, now - cx->t0};
+    for (size_t i = 0; i < cx->o->n_sinks; i++)
+        if (cx->o->sinks[i].sample)
+            cx->o->sinks[i].sample(cx->o->sinks[i].ud, &s);
+    cx->n_samples++;
+    if (!cx->run_id)
+        return;
+    cx->batch[cx->n_batch++] = s;
+    if (cx->n_batch == LAB_BATCH || now - cx->last_flush >= LAB_FLUSH_S)
+        flush(cx);
+}
+
+static void send_log(struct lab_ctx *cx, enum lab_log_level level, const char *line)
+{
+    for (size_t i = 0; i < cx->o->n_sinks; i++)
+        if (cx->o->sinks[i].log)
+            cx->o->sinks[i].log(cx->o->sinks[i].ud, level, line);
+}
+
+void lab_log(struct lab_ctx *cx, enum lab_log_level level, const char *fmt, ...)
+{
+    char line[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    send_log(cx, level, line);
+}
+
+void lab_progress(struct lab_ctx *cx, double fraction, const char *what)
+{
+    if (!(fraction >= 0))
+        fraction = 0;
+    if (fraction > 1)
+        fraction = 1;
+    for (size_t i = 0; i < cx->o->n_sinks; i++)
+        if (cx->o->sinks[i].progress)
+            cx->o->sinks[i].progress(cx->o->sinks[i].ud, fraction, what ? what : "");
+}
+
+void lab_figure_num(struct lab_ctx *cx, const char *key, double v, const char *unit,
+                    const char *label)
+{
+    struct lab_figure *f = figure_slot(&cx->summary, key);
+    f->num = v;
+    f->unit = core_xstrdup(unit ? unit : "");
+    f->label = core_xstrdup(label ? label : key);
+}
+
+void lab_figure_str(struct lab_ctx *cx, const char *key, const char *s, const char *label)
+{
+    struct lab_figure *f = figure_slot(&cx->summary, key);
+    f->num = NAN;
+    f->str = core_xstrdup(s ? s : "");
+    f->unit = core_xstrdup("");
+    f->label = core_xstrdup(label ? label : key);
+}
+
+bool lab_cancelled(const struct lab_ctx *cx)
+{
+    return cx->store_failed || (cx->o->cancel && atomic_load(cx->o->cancel) != 0);
+}
+
+const struct lab_params *lab_ctx_params(const struct lab_ctx *cx)
+{
+    return cx->p;
+}
+
+const struct lab_machine *lab_ctx_machine(const struct lab_ctx *cx)
+{
+    return &cx->machine;
+}
+
+const struct core_clock *lab_ctx_clock(const struct lab_ctx *cx)
+{
+    return cx->clock;
+}
+
+const struct lab_proc_ops *lab_ctx_proc(const struct lab_ctx *cx)
+{
+    return cx->procs.ops;
+}
+
+struct lab_procs *lab_ctx_procs(struct lab_ctx *cx)
+{
+    return &cx->procs;
+}
+
+atomic_int *lab_ctx_cancel_flag(struct lab_ctx *cx)
+{
+    return cx->o->cancel;
+}
+
+double lab_ctx_elapsed(const struct lab_ctx *cx)
+{
+    return cx->clock->now(cx->clock->ctx) - cx->t0;
+}
+
+bool lab_sleep(struct lab_ctx *cx, double secs)
+{
+    /* Short slices, so a cancel is seen within LAB_CANCEL_SLICE_S. */
+    double end = cx->clock->now(cx->clock->ctx) + secs;
+    for (;;) {
+        if (lab_cancelled(cx))
+            return false;
+        double left = end - cx->clock->now(cx->clock->ctx);
+        if (left <= 0)
+            return true;
+        cx->clock->sleep(cx->clock->ctx, left < 0.05 ? left : 0.05);
+    }
+}
+
+/* ---- running ------------------------------------------------------------- */
+
+static void machine_json(const struct lab_machine *m, char **out)
+{
+    struct core_buf b;
+    struct core_json j;
+    core_buf_init(&b);
+    core_json_init(&j, &b);
+    lab_machine_json(m, &j);
+    *out = core_buf_steal(&b);
+}
+
+static void params_json(const struct lab_params *p, char **out)
+{
+    struct core_buf b;
+    struct core_json j;
+    core_buf_init(&b);
+    core_json_init(&j, &b);
+    lab_params_json(p, &j);
+    *out = core_buf_steal(&b);
+}
+
+int lab_run(const struct lab_params *p, const struct lab_run_opts *o, struct lab_result *out,
+            struct core_err *err)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->status, sizeof out->status, "failed");
+    if (!p || !p->lab || !p->lab->run)
+        return core_err_set(err, CORE_ERR_INTERNAL, "lab_run: no lab to run");
+    static const struct lab_run_opts no_opts = {0};
+    if (!o)
+        o = &no_opts;
+
+    struct lab_ctx *cx = core_xcalloc(1, sizeof *cx);
+    char *pj = NULL, *mj = NULL;
+    int rc = 0;
+    cx->p = p;
+    cx->o = o;
+    cx->clock = o->clock ? o->clock : core_clock_real();
+    if (o->machine)
+        cx->machine = *o->machine;
+    else
+        lab_machine_probe(&cx->machine);
+    lab_procs_init(&cx->procs, o->proc ? o->proc : &lab_proc_real);
+
+    if (o->db) {
+        params_json(p, &pj);
+        machine_json(&cx->machine, &mj);
+        rc = db_labrun_begin(o->db, o->user_id, p->lab->name, pj, mj, &cx->run_id, err);
+        if (rc != 0)
+            goto out;
+        cx->batch = core_xcalloc(LAB_BATCH, sizeof *cx->batch);
+    }
+    cx->t0 = cx->clock->now(cx->clock->ctx);
+    cx->last_flush = cx->t0;
+
+    struct core_err lerr = {0};
+    int lrc = p->lab->run(cx, &lerr);
+
+    /* Whatever the lab left running or mapped goes now, before the run is
+     * closed, so "cancelled" in the store means nothing is left behind. */
+    lab_procs_fini(&cx->procs);
+    flush(cx);
+
+    const char *status;
+    if (cx->store_failed) {
+        status = "failed";
+        lerr = cx->store_err;
+        lrc = lerr.code ? lerr.code : CORE_ERR_STORE;
+        core_err_prefix(&lerr, "recording the run");
+    } else if (lrc == 0) {
+        status = "done";
+    } else if (lrc == CORE_ERR_CANCELLED) {
+        status = "cancelled";
+        if (!lerr.msg[0])
+            core_err_set(&lerr, CORE_ERR_CANCELLED, "cancelled after %.1f s",
+                         cx->clock->now(cx->clock->ctx) - cx->t0);
+    } else {
+        status = "failed";
+        if (!lerr.msg[0])
+            core_err_set(&lerr, lrc, "the lab failed (%s)", core_code_name(lrc));
+    }
+    if (lrc != 0)
+        send_log(cx, lrc == CORE_ERR_CANCELLED ? LAB_LOG_WARN : LAB_LOG_ERROR, lerr.msg);
+    for (size_t i = 0; i < o->n_sinks; i++)
+        if (o->sinks[i].summary)
+            o->sinks[i].summary(o->sinks[i].ud, &cx->summary);
+
+    if (cx->run_id) {
+        struct core_buf b;
+        struct core_json j;
+        core_buf_init(&b);
+        core_json_init(&j, &b);
+        lab_summary_json(&cx->summary, &j);
+        struct core_err e2 = {0};
+        /* The end is recorded even when the store failed mid-run: a closed
+         * "failed" run is better than one left "running". */
+        if (db_labrun_finish(o->db, cx->run_id, status, b.data, lrc ? lerr.msg : NULL, &e2) != 0 &&
+            lrc == 0) {
+            lerr = e2;
+            lrc = e2.code;
+            status = "failed";
+        }
+        core_buf_fini(&b);
+    }
+
+    snprintf(out->status, sizeof out->status, "%s", status);
+    out->run_id = cx->run_id;
+    out->n_samples = cx->n_samples;
+    out->summary = cx->summary;
+    memset(&cx->summary, 0, sizeof cx->summary);
+    if (lrc != 0)
+        out->error = core_xstrdup(lerr.msg);
+    rc = lrc;
+    if (rc != 0 && err)
+        *err = lerr;
+out:
+    lab_procs_fini(&cx->procs);
+    lab_summary_fini(&cx->summary);
+    for (size_t i = 0; i < cx->n_extra; i++)
+        free(cx->extra_series[i]);
+    free(cx->extra_series);
+    free(cx->batch);
+    free(cx);
+    free(pj);
+    free(mj);
+    return rc;
+}

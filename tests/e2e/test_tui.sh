@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# test_tui.sh — drives the real terminal UI inside tmux against a temporary
+# store: open, find the Amdahl lesson, answer a numeric question wrongly then
+# rightly and see the feedback, find both attempts in the store, shrink the
+# window below 80×24 and grow it back, run the `selftest` lab and see its
+# chart move, cancel it (no child process left), and check that NO_COLOR,
+# LANG=C, Ctrl-C and SIGTERM all work and give the terminal back (exit 0).
+#
+# Every wait polls the screen against a deadline; nothing sleeps a fixed time
+# to let the program catch up.
+source "$(dirname "$0")/lib.sh"
+
+if ! command -v tmux >/dev/null; then
+  echo "SKIP: tmux is not installed; the TUI end-to-end test needs it" >&2
+  exit 0
+fi
+
+SOCK="wbtui$$"
+TM() { tmux -L "$SOCK" -f /dev/null "$@"; }
+trap 'TM kill-server 2>/dev/null; rm -rf "$T"' EXIT
+
+# start NAME ENV...: the TUI in an 80×24 window; when it exits the pane
+# prints its exit status and stays, so the test can read it.
+start() {
+  local name=$1; shift
+  TM new-session -d -x 80 -y 24 -s "$name" \
+    "env $* WARPBENCH_USER=alice '$WB' --db '$DB' tui; echo \"[exit \$?]\"; sleep 60"
+}
+cap() { TM capture-pane -p -t "$1"; }
+keys() { local s=$1; shift; TM send-keys -t "$s" "$@"; }
+text() { TM send-keys -t "$1" -l "$2"; }
+# wait_for NAME TEXT [SECONDS]: polls the pane until it shows TEXT.
+wait_for() {
+  local end=$((SECONDS + ${3:-10}))
+  while [ "$SECONDS" -lt "$end" ]; do
+    cap "$1" | grep -qF -- "$2" && return 0
+    sleep 0.05
+  done
+  return 1
+}
+# wait_re NAME REGEX [SECONDS]: the same for an extended regular expression.
+wait_re() {
+  local end=$((SECONDS + ${3:-10}))
+  while [ "$SECONDS" -lt "$end" ]; do
+    cap "$1" | grep -qE -- "$2" && return 0
+    sleep 0.05
+  done
+  return 1
+}
+expect_screen() {
+  if wait_for "$1" "$2" "${4:-10}"; then ok; else
+    fail "$3: the screen lacks '$2':"$'\n'"$(cap "$1")"
+  fi
+}
+# The warpbench process of a session (the pane runs sh -c, warpbench below).
+wb_pid() { pgrep -P "$(TM list-panes -t "$1" -F '#{pane_pid}')" -f "$WB" | head -1; }
+
+# ---- open, navigate, answer ----------------------------------------------------
+start main LANG=C.UTF-8
+expect_screen main "Warpbench · lessons" "home"
+expect_screen main "Amdahl's law and scalability" "home lists the lessons"
+keys main /
+text main amdahl
+expect_screen main "/ amdahl" "search line"
+keys main Enter Enter
+expect_screen main "Speedup and efficiency" "lesson page 1"
+expect_screen main "page 1/" "page number"
+keys main n
+expect_screen main "page 2/" "next page"
+expect_screen main "Speedup with 20% serial on 4 processors" "questions after page 2"
+keys main 1
+expect_screen main "Answer:" "question screen"
+expect_screen main "What speedup does Amdahl's law give on 4 processors?" "prompt"
+text main 4
+keys main Enter
+expect_screen main "not right: 0/1 point" "wrong answer graded"
+expect_screen main "4 is the ideal, linear speedup" "feedback for 4"
+if cap main | grep -qF "accepted:"; then fail "the interval shows before a right answer"; else ok; fi
+keys main C-u
+text main 2.5
+keys main Enter
+expect_screen main "correct: 1/1 point" "right answer graded"
+expect_screen main "accepted: 2.475 to 2.525" "accepted interval once right"
+expect_screen main "Attempts (2)" "attempt history"
+expect_sql "SELECT count(*), sum(a.correct), group_concat(a.answer, ',') FROM attempts a
+            JOIN users u ON u.id = a.user_id
+            WHERE u.name = 'alice' AND a.question_id = 'amdahl.speedup-worked'" \
+  "2|1|4,2.5" "both attempts stored"
+expect_sql "SELECT page FROM positions WHERE lesson_id = 'amdahl'" "1" "reading position stored"
+
+# ---- too small, and back --------------------------------------------------------
+TM resize-window -t main -x 60 -y 20
+expect_screen main "terminal too small: have 60×20, need 80×24" "too-small screen"
+TM resize-window -t main -x 80 -y 24
+expect_screen main "Speedup with 20% serial on 4 processors" "screen back after growing"
+if cap main | grep -qF "too small"; then fail "too-small message left behind"; else ok; fi
+
+# ---- the selftest lab -----------------------------------------------------------
+keys main q
+expect_screen main "page 2/" "back to the lesson"
+keys main q
+expect_screen main "Warpbench · lessons" "back home"
+keys main l
+expect_screen main "Framework self-test" "lab list"
+for _ in $(seq 10); do
+  cap main | grep -qF "▶ selftest" && break
+  keys main Down
+  sleep 0.05
+done
+keys main Enter
+expect_screen main "interval_ms" "lab form"
+# steps = 200 at 50 ms (10 s) with 2 workers: long enough to cancel midway.
+keys main Enter C-u
+text main 200
+keys main Enter
+expect_screen main "200 " "steps set"
+keys main Down Down Enter C-u
+text main 2
+keys main Enter
+keys main s
+expect_screen main "running" "lab running"
+expect_screen main "started 2 worker processes" "lab log"
+if wait_re main "step [0-9]+ of 200" 10; then ok; else fail "no progress shown: $(cap main)"; fi
+one=$(cap main | sed -n '3,17p')
+changed=no
+for _ in $(seq 100); do
+  sleep 0.05
+  [ "$(cap main | sed -n '3,17p')" != "$one" ] && { changed=yes; break; }
+done
+if [ "$changed" = yes ]; then ok; else fail "the chart area did not change while the lab ran"; fi
+pid=$(wb_pid main)
+kids=$(pgrep -P "$pid" | wc -l)
+if [ "$kids" -eq 2 ]; then ok; else fail "expected 2 worker processes while running, saw $kids"; fi
+keys main q
+expect_screen main "run cancelled" "cancel returns to the form"
+expect_screen main "interval_ms" "form again after cancel"
+kids=$(pgrep -P "$pid" | wc -l)
+if [ "$kids" -eq 0 ]; then ok; else fail "$kids child process(es) left after cancel"; fi
+expect_sql "SELECT lab, status FROM lab_runs ORDER BY id DESC LIMIT 1" "selftest|cancelled" \
+  "cancelled run recorded"
+
+# ---- quit restores the terminal ----------------------------------------------------
+keys main q q q
+expect_screen main "[exit 0]" "q from home quits with 0"
+
+# ---- NO_COLOR: the same screen with attributes only -------------------------------
+start nocolor LANG=C.UTF-8 NO_COLOR=1
+expect_screen nocolor "Warpbench · lessons" "NO_COLOR home"
+if TM capture-pane -e -p -t nocolor | grep -qE $'\e\\[([0-9;]*;)?3[0-7](;[0-9;]*)?m'; then
+  fail "NO_COLOR screen has colour codes"
+else ok; fi
+keys nocolor q
+expect_screen nocolor "[exit 0]" "NO_COLOR quit"
+
+# ---- LANG=C: ASCII only; Ctrl-C quits cleanly --------------------------------------
+start ascii LANG=C LC_ALL=C
+expect_screen ascii "Warpbench - lessons" "ASCII home"
+expect_screen ascii "Amdahl's law and scalability" "ASCII lessons"
+if cap ascii | grep -qP '[^\x00-\x7f]'; then fail "non-ASCII characters under LANG=C"; else ok; fi
+keys ascii C-c
+expect_screen ascii "[exit 0]" "Ctrl-C quits with 0"
+
+# ---- SIGTERM: leaves cleanly too ----------------------------------------------------
+start term LANG=C.UTF-8
+expect_screen term "Warpbench · lessons" "home before SIGTERM"
+kill -TERM "$(wb_pid term)"
+expect_screen term "[exit 0]" "SIGTERM restores the terminal and exits"
+
+finish

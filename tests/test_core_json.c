@@ -1,0 +1,182 @@
+/*
+ * test_core_json.c — the flat JSON reader: what the writer produces reads
+ * back, nesting flattens to dotted keys, strings decode, malformed text is
+ * refused with its byte offset, and a decimal-comma locale changes nothing.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "core/core.h"
+
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void parse_ok(const char *json, struct core_kv **kv, size_t *n)
+{
+    struct core_err e = {0};
+    int rc = core_json_parse_flat(json, kv, n, &e);
+    if (rc != 0)
+        fail_msg("%s: %s", json, e.msg);
+}
+
+static void test_flat_object(void **state)
+{
+    (void)state;
+    struct core_kv *kv;
+    size_t n;
+    parse_ok(" { \"p\" : 4, \"f\":0.25, \"mode\":\"sync\", \"neg\":-1.5e-3, \"on\":true,"
+             " \"off\":false, \"gone\":null, \"zero\":0 } ",
+             &kv, &n);
+    assert_int_equal(n, 7);
+    assert_string_equal(kv[0].key, "p");
+    assert_true(kv[0].is_num && kv[0].num == 4);
+    assert_true(core_kv_find(kv, n, "f")->num == 0.25);
+    assert_string_equal(core_kv_find(kv, n, "mode")->str, "sync");
+    assert_false(core_kv_find(kv, n, "mode")->is_num);
+    assert_true(core_kv_find(kv, n, "neg")->num == -1.5e-3);
+    assert_true(core_kv_find(kv, n, "on")->num == 1);
+    assert_true(core_kv_find(kv, n, "off")->is_num && core_kv_find(kv, n, "off")->num == 0);
+    assert_null(core_kv_find(kv, n, "gone")); /* null members are skipped */
+    assert_null(core_kv_find(kv, n, "nope"));
+    assert_null(core_kv_find(kv, n, NULL));
+    core_kv_free(kv, n);
+
+    parse_ok("{}", &kv, &n);
+    assert_int_equal(n, 0);
+    core_kv_free(kv, n);
+    core_kv_free(NULL, 0);
+}
+
+static void test_nesting_flattens(void **state)
+{
+    (void)state;
+    struct core_kv *kv;
+    size_t n;
+    parse_ok("{\"gpu\":{\"name\":\"H100\",\"mem\":{\"gib\":80}},\"speedup\":[1,1.9,[3]],"
+             "\"empty\":{},\"none\":[]}",
+             &kv, &n);
+    assert_int_equal(n, 5);
+    assert_string_equal(core_kv_find(kv, n, "gpu.name")->str, "H100");
+    assert_true(core_kv_find(kv, n, "gpu.mem.gib")->num == 80);
+    assert_true(core_kv_find(kv, n, "speedup.1")->num == 1);
+    assert_true(core_kv_find(kv, n, "speedup.2")->num == 1.9);
+    assert_true(core_kv_find(kv, n, "speedup.3.1")->num == 3);
+    core_kv_free(kv, n);
+}
+
+static void test_strings_decode(void **state)
+{
+    (void)state;
+    struct core_kv *kv;
+    size_t n;
+    parse_ok("{\"s\":\"a\\\"b\\\\c\\/d\\n\\t\\u00e9\\u20ac\\ud83d\\ude00\",\"k\\u0041\":\"\"}", &kv,
+             &n);
+    assert_string_equal(kv[0].str, "a\"b\\c/d\n\t\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");
+    assert_string_equal(kv[1].key, "kA");
+    assert_string_equal(kv[1].str, "");
+    core_kv_free(kv, n);
+}
+
+static void test_writer_round_trip(void **state)
+{
+    (void)state;
+    struct core_buf b;
+    struct core_json j;
+    core_buf_init(&b);
+    core_json_init(&j, &b);
+    core_json_obj_begin(&j);
+    core_json_knum(&j, "third", 1.0 / 3.0);
+    core_json_knum(&j, "big", 6.02214076e23);
+    core_json_kint(&j, "i", -42);
+    core_json_kstr(&j, "ctl", "tab\there \x01 quote\" back\\");
+    core_json_knum(&j, "nan", NAN); /* written as null: skipped */
+    core_json_obj_end(&j);
+    struct core_kv *kv;
+    size_t n;
+    parse_ok(b.data, &kv, &n);
+    assert_int_equal(n, 4);
+    assert_true(kv[0].num == 1.0 / 3.0);
+    assert_true(kv[1].num == 6.02214076e23);
+    assert_true(kv[2].num == -42);
+    assert_string_equal(kv[3].str, "tab\there \x01 quote\" back\\");
+    core_kv_free(kv, n);
+    core_buf_fini(&b);
+}
+
+static void test_malformed(void **state)
+{
+    (void)state;
+    const char *bad[] = {
+        "",          "[1,2]",         "\"s\"",         "{",           "{\"a\"}",
+        "{\"a\":}",  "{\"a\":1,}",    "{\"a\":1 \"b\":2}", "{a:1}",   "{\"a\":01}",
+        "{\"a\":1.}", "{\"a\":.5}",   "{\"a\":1e}",    "{\"a\":+1}",  "{\"a\":NaN}",
+        "{\"a\":1e999}", "{\"a\":\"x}", "{\"a\":\"\\x\"}", "{\"a\":\"\\u12\"}",
+        "{\"a\":\"\\ud800\"}", "{\"a\":\"\\udc00\"}", "{\"a\":\"\\u0000\"}",
+        "{\"a\":\"tab\there\"}", "{\"a\":1} x", "{\"a\":tru}", "{\"a\":[1,]}",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct core_kv *kv = (struct core_kv *)&kv; /* must come back NULL */
+        size_t n = 99;
+        struct core_err e = {0};
+        int rc = core_json_parse_flat(bad[i], &kv, &n, &e);
+        if (rc != CORE_ERR_INVALID)
+            fail_msg("accepted: %s", bad[i]);
+        assert_null(kv);
+        assert_int_equal(n, 0);
+        assert_non_null(strstr(e.msg, "at byte"));
+    }
+    struct core_kv *kv;
+    size_t n;
+    struct core_err e = {0};
+    assert_int_equal(core_json_parse_flat(NULL, &kv, &n, &e), CORE_ERR_INVALID);
+    assert_int_equal(core_json_parse_flat("{\"a\":1,\"b\":x}", &kv, &n, &e), CORE_ERR_INVALID);
+    assert_non_null(strstr(e.msg, "at byte 11"));
+}
+
+static void test_deep_nesting_refused(void **state)
+{
+    (void)state;
+    struct core_buf b;
+    core_buf_init(&b);
+    core_buf_puts(&b, "{\"a\":");
+    for (int i = 0; i < 100000; i++)
+        core_buf_putc(&b, '[');
+    struct core_kv *kv;
+    size_t n;
+    struct core_err e = {0};
+    assert_int_equal(core_json_parse_flat(b.data, &kv, &n, &e), CORE_ERR_INVALID);
+    assert_non_null(strstr(e.msg, "nested too deeply"));
+    core_buf_fini(&b);
+}
+
+static void test_decimal_comma_locale(void **state)
+{
+    (void)state;
+    const char *names[] = {"de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "C.UTF-8"};
+    const char *got = NULL;
+    for (size_t i = 0; i < 4 && !got; i++)
+        got = setlocale(LC_NUMERIC, names[i]);
+    struct core_kv *kv;
+    size_t n;
+    parse_ok("{\"f\":0.25,\"g\":1.5e2}", &kv, &n);
+    assert_true(kv[0].num == 0.25);
+    assert_true(kv[1].num == 150);
+    core_kv_free(kv, n);
+    setlocale(LC_NUMERIC, "C");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_flat_object),         cmocka_unit_test(test_nesting_flattens),
+        cmocka_unit_test(test_strings_decode),      cmocka_unit_test(test_writer_round_trip),
+        cmocka_unit_test(test_malformed),           cmocka_unit_test(test_deep_nesting_refused),
+        cmocka_unit_test(test_decimal_comma_locale),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,366 @@
+/*
+ * test_tui_chart.c — line charts drawn into an in-memory canvas: braille,
+ * quadrant blocks and ASCII; axes, tick labels with SI prefixes, the log2 x
+ * axis, legends, dashed reference curves, empty data, single points,
+ * constant series, NaN gaps, tiny rectangles; and the lab-frame benchmark.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "tui/tui.h"
+#include "tui/tui_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *draw(int w, int h, enum tui_charset cs, bool blocks, const struct tui_chart *ch)
+{
+    struct tui_canvas c;
+    tui_canvas_init(&c, w, h, cs);
+    tui_chart_draw(&c, (struct tui_rect){0, 0, h, w}, ch, blocks);
+    char *t = tui_canvas_text(&c);
+    tui_canvas_fini(&c);
+    return t;
+}
+
+static void check(const char *got, const char *want, int line)
+{
+    if (strcmp(got, want))
+        fail_msg("line %d: chart is\n%s\n--- want\n%s\n---", line, got, want);
+}
+#define CHART(w, h, cs, blocks, ch, want)                                                          \
+    do {                                                                                           \
+        char *t_ = draw((w), (h), (cs), (blocks), (ch));                                           \
+        check(t_, (want), __LINE__);                                                               \
+        free(t_);                                                                                  \
+    } while (0)
+
+static void test_line_20x6(void **state)
+{
+    (void)state;
+    static const double x[] = {0, 1}, y[] = {0, 1};
+    struct tui_series s = {NULL, x, y, 2, 0, false};
+    struct tui_chart ch = {NULL, NULL, NULL, &s, 1, false, false};
+    /* 16 x 4 cells = 32 x 16 dots: the line climbs one dot every two */
+    CHART(20, 6, TUI_CS_UTF8, false, &ch,
+          "1.0┤            ⣀⠤⠒⠉\n"
+          "0.5┤        ⣀⠤⠒⠉\n"
+          "   │    ⣀⠤⠒⠉\n"
+          "  0┤⣀⠤⠒⠉\n"
+          "   └┬───────┬──────┬\n"
+          "    0      0.5   1.0");
+    CHART(20, 6, TUI_CS_UTF8, true, &ch,
+          "1.0┤            ▗▄▞▀\n"
+          "0.5┤        ▄▄▀▀▘\n"
+          "   │   ▗▄▄▀▀\n"
+          "  0┤▄▞▀▘\n"
+          "   └┬───────┬──────┬\n"
+          "    0      0.5   1.0");
+    CHART(20, 6, TUI_CS_ASCII, false, &ch,
+          "1.0+             ***\n"
+          "0.5+        *****\n"
+          "   |   *****\n"
+          "  0+***\n"
+          "   ++-------+------+\n"
+          "    0      0.5   1.0");
+}
+
+static void test_series_legend_dashed(void **state)
+{
+    (void)state;
+    static const double x[] = {0, 1, 2, 3, 4}, y[] = {0, 1, 2, 3, 4}, r[] = {2, 2, 2, 2, 2};
+    struct tui_series s[2] = {{"data", x, y, 5, TUI_C_S1, false}, {"ref", x, r, 5, TUI_C_S2, true}};
+    struct tui_chart ch = {"Time", "n", "s", s, 2, false, false};
+    CHART(30, 8, TUI_CS_UTF8, false, &ch,
+          "Time (s)       ── data  ┄┄ ref\n"
+          "4┤                       ⣀⠤⠔⠒⠉\n"
+          " │                ⢀⣀⡠⠤⠒⠊⠉\n"
+          "2┤⠂⠐⠂⠐⠂⠐⠂⠂⠐⠂⢐⣂⠴⠖⠒⠙⠃⠐⠂⠐⠒⠂⠐⠂⠐⠂⠐⠂\n"
+          " │     ⣀⡠⠤⠒⠊⠁\n"
+          "0┤⣀⠤⠔⠊⠉\n"
+          " └┬──────┬──────┬─────┬──────┬\n"
+          "  0      1      2     3    4 n");
+    CHART(30, 8, TUI_CS_ASCII, false, &ch,
+          "Time (s)         * data  . ref\n"
+          "4+                        ****\n"
+          " |                 *******\n"
+          "2+...........******...........\n"
+          " |    *******\n"
+          "0+****\n"
+          " ++------+------+-----+------+\n"
+          "  0      1      2     3    4 n");
+
+    /* colours: the data wins the cells it shares with the reference */
+    struct tui_canvas c;
+    tui_canvas_init(&c, 30, 8, TUI_CS_UTF8);
+    tui_chart_draw(&c, (struct tui_rect){0, 0, 8, 30}, &ch, false);
+    assert_int_equal(c.cells[1 * 30 + 29].st.color, TUI_C_S1);   /* data, top right */
+    assert_int_equal(c.cells[3 * 30 + 2].st.color, TUI_C_S2);    /* reference only */
+    assert_int_equal(c.cells[3 * 30 + 13].st.color, TUI_C_S1);   /* both */
+    assert_int_equal(c.cells[0].st.attr, TUI_A_BOLD);            /* the title */
+    assert_int_equal(c.cells[1 * 30 + 0].st.color, TUI_C_MUTED); /* a tick label */
+    tui_canvas_fini(&c);
+
+    /* a legend that does not fit the title row gets its own row */
+    struct tui_chart wide = ch;
+    wide.title = "A rather long chart title";
+    char *t = draw(30, 8, TUI_CS_UTF8, false, &wide);
+    const char *last = strrchr(t, '\n');
+    assert_non_null(last);
+    assert_string_equal(last + 1, "── data  ┄┄ ref");
+    assert_true(!strncmp(t, "A rather long chart title (s)\n", 30));
+    free(t);
+}
+
+static void test_empty_and_degenerate(void **state)
+{
+    (void)state;
+    struct tui_chart empty = {"Empty", "p", "×", NULL, 0, false, false};
+    CHART(30, 8, TUI_CS_UTF8, false, &empty,
+          "Empty (×)\n"
+          "│\n"
+          "│\n"
+          "│      waiting for data\n"
+          "│\n"
+          "│\n"
+          "└─────────────────────────────\n"
+          "                             p");
+    /* all NaN, or no points at all, is empty too */
+    static const double nx[] = {0, 1}, ny[] = {NAN, NAN};
+    struct tui_series ns[2] = {{"a", nx, ny, 2, 0, false}, {"b", nx, ny, 0, 0, false}};
+    struct tui_chart nan_ch = {NULL, NULL, NULL, ns, 2, false, false};
+    char *t = draw(30, 8, TUI_CS_ASCII, false, &nan_ch);
+    assert_non_null(strstr(t, "waiting for data"));
+    free(t);
+
+    /* one point: both ranges are widened around it */
+    static const double px[] = {3}, py[] = {5};
+    struct tui_series one = {"one", px, py, 1, 0, false};
+    struct tui_chart och = {"One", NULL, NULL, &one, 1, false, false};
+    CHART(20, 6, TUI_CS_UTF8, false, &och,
+          "One           ── one\n"
+          "6┤\n"
+          " │         ⠂\n"
+          "4┤\n"
+          " └─────────┬────────\n"
+          "          3.0");
+
+    /* a constant series */
+    static const double cx[] = {0, 1, 2, 3}, cy[] = {7, 7, 7, 7};
+    struct tui_series cs = {NULL, cx, cy, 4, 0, false};
+    struct tui_chart cch = {NULL, NULL, NULL, &cs, 1, false, false};
+    CHART(20, 6, TUI_CS_UTF8, false, &cch,
+          "8┤\n"
+          "7┤⣀⣀⣀⣀⣀⣀⣀⣀⣀⣀⣀⣀⣀⣀⣀⣀⣀⣀\n"
+          " │\n"
+          "6┤\n"
+          " └┬──────────┬──────\n"
+          "  0          2");
+    /* ... from zero; all zeros */
+    cch.y_from_zero = true;
+    t = draw(20, 6, TUI_CS_ASCII, false, &cch);
+    assert_true(!strncmp(t, "10+", 3)); /* 0..7 at steps of 5 */
+    assert_non_null(strstr(t, "0+"));
+    free(t);
+    static const double zy[] = {0, 0, 0, 0};
+    cs.y = zy;
+    t = draw(20, 6, TUI_CS_ASCII, false, &cch);
+    assert_true(!strncmp(t, "1.0+", 4));
+    free(t);
+
+    /* NaN makes a gap; infinities and NULL arrays are skipped */
+    static const double gx[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+    static const double gy[] = {1, 1, 1, 1, NAN, NAN, 1, 1, 1, INFINITY};
+    struct tui_series gs[2] = {{NULL, gx, gy, 10, 0, false}, {NULL, NULL, NULL, 5, 0, false}};
+    struct tui_chart gch = {NULL, NULL, NULL, gs, 2, false, false};
+    CHART(20, 6, TUI_CS_ASCII, false, &gch,
+          "1.1+\n"
+          "   |\n"
+          "1.0+*******    *****\n"
+          "0.9+\n"
+          "   ++--------+------\n"
+          "    0        5");
+}
+
+static void test_axis_labels(void **state)
+{
+    (void)state;
+    /* log2 x: powers of two, binary suffixes; the x label keeps its place */
+    double lx[11], ly[11];
+    for (int i = 0; i < 11; i++) {
+        lx[i] = ldexp(1, i);
+        ly[i] = i;
+    }
+    struct tui_series ls = {NULL, lx, ly, 11, 0, false};
+    struct tui_chart lch = {"Stride", "stride (B)", NULL, &ls, 1, true, true};
+    CHART(40, 6, TUI_CS_ASCII, false, &lch,
+          "Stride\n"
+          "10+                           **********\n"
+          "  |         ******************\n"
+          " 0+*********\n"
+          "  ++------+------+-------+------+------+\n"
+          "   1      4      16      64   stride (B)");
+    lch.x_label = NULL;
+    char *t = draw(40, 6, TUI_CS_ASCII, false, &lch);
+    assert_non_null(strstr(t, "\n   1      4      16      64    256    1K"));
+    free(t);
+    /* x <= 0 cannot sit on a log axis: skipped */
+    lx[0] = 0;
+    lx[1] = -4;
+    t = draw(40, 6, TUI_CS_ASCII, false, &lch);
+    assert_non_null(strstr(t, "\n   4        16       64      256      1K"));
+    free(t);
+
+    /* y labels: SI prefixes where the unit takes them */
+    static const double bx[] = {0, 1, 2};
+    double by[3] = {0.5e9, 1.5e9, 2e9};
+    struct tui_series bs = {NULL, bx, by, 3, 0, false};
+    struct tui_chart bch = {"BW", NULL, "B/s", &bs, 1, true, false};
+    CHART(30, 8, TUI_CS_ASCII, false, &bch,
+          "BW (B/s)\n"
+          "2G+                    *******\n"
+          "  |          **********\n"
+          "1G+    ******\n"
+          "  |****\n"
+          " 0+\n"
+          "  ++------------+------------+\n"
+          "   0            1            2");
+    /* a prefixed unit gets none */
+    bch.y_unit = "GB/s";
+    by[0] = 500, by[1] = 1500, by[2] = 2000;
+    t = draw(30, 8, TUI_CS_ASCII, false, &bch);
+    assert_true(!strncmp(t, "BW (GB/s)\n2000+", 15));
+    assert_non_null(strstr(t, "\n1000+"));
+    free(t);
+    /* seconds: milli */
+    bch.y_unit = "s";
+    by[0] = 0.001, by[1] = 0.0025, by[2] = 0.004;
+    t = draw(30, 8, TUI_CS_ASCII, false, &bch);
+    assert_non_null(strstr(t, "\n4m+"));
+    assert_non_null(strstr(t, "\n2m+"));
+    free(t);
+    /* a ratio: decimals, not "500m" */
+    bch.y_unit = "×";
+    by[0] = 0.1, by[1] = 0.3, by[2] = 0.5;
+    t = draw(30, 8, TUI_CS_UTF8, false, &bch);
+    assert_non_null(strstr(t, "\n0.5┤"));
+    assert_null(strstr(t, "500m"));
+    free(t);
+    /* half steps: 1.5k */
+    bch.y_unit = NULL;
+    by[0] = 0, by[1] = 1200, by[2] = 2900;
+    t = draw(30, 16, TUI_CS_ASCII, false, &bch);
+    assert_non_null(strstr(t, "\n3.0k+"));
+    assert_non_null(strstr(t, "\n1.5k+"));
+    assert_non_null(strstr(t, "\n0.5k+"));
+    assert_non_null(strstr(t, "\n   0+"));
+    free(t);
+    /* negative values */
+    bch.y_from_zero = false;
+    by[0] = -5, by[1] = 3, by[2] = 12;
+    t = draw(30, 8, TUI_CS_ASCII, false, &bch);
+    assert_non_null(strstr(t, "-20+"));
+    assert_non_null(strstr(t, "\n 20+"));
+    free(t);
+}
+
+static void test_small_rects(void **state)
+{
+    (void)state;
+    static const double x[] = {0, 1, 2, 3}, y[] = {1, 3, 2, 4};
+    struct tui_series s[2] = {{"a", x, y, 4, 0, false}, {"b", x, x, 4, 0, true}};
+    struct tui_chart ch = {"Title", "x", "u", s, 2, false, false};
+    struct tui_canvas c;
+    /* every size draws inside its rectangle and nowhere else */
+    for (int cs = 0; cs < 2; cs++) {
+        for (int h = 0; h <= 9; h++) {
+            for (int w = 0; w <= 24; w++) {
+                tui_canvas_init(&c, 30, 13, cs == 0 ? TUI_CS_UTF8 : TUI_CS_ASCII);
+                tui_canvas_fill(&c, (struct tui_rect){0, 0, 13, 30}, '@', (struct tui_style){0, 0});
+                for (int b = 0; b < 2; b++)
+                    tui_chart_draw(&c, (struct tui_rect){2, 3, h, w}, &ch, b);
+                for (int yy = 0; yy < 13; yy++)
+                    for (int xx = 0; xx < 30; xx++) {
+                        bool inside = yy >= 2 && yy < 2 + h && xx >= 3 && xx < 3 + w;
+                        if (!inside && c.cells[yy * 30 + xx].cp != '@')
+                            fail_msg("%dx%d: drew outside at (%d, %d)", w, h, yy, xx);
+                    }
+                tui_canvas_fini(&c);
+            }
+        }
+    }
+    /* a rectangle hanging off the canvas is clipped */
+    tui_canvas_init(&c, 10, 5, TUI_CS_UTF8);
+    tui_chart_draw(&c, (struct tui_rect){-3, -4, 12, 30}, &ch, false);
+    tui_chart_draw(&c, (struct tui_rect){3, 5, 12, 30}, &ch, false);
+    tui_canvas_fini(&c);
+}
+
+static void test_many_points(void **state)
+{
+    (void)state;
+    /* 600 noisy points into 20 columns: the merged columns still reach the
+     * extremes of each column */
+    enum { N = 600 };
+    static double x[N], y[N];
+    for (int i = 0; i < N; i++) {
+        x[i] = i;
+        y[i] = i % 2 ? 10 : 0;
+    }
+    struct tui_series s = {NULL, x, y, N, 0, false};
+    struct tui_chart ch = {NULL, NULL, NULL, &s, 1, true, false};
+    struct tui_canvas c;
+    tui_canvas_init(&c, 22, 6, TUI_CS_ASCII);
+    tui_chart_draw(&c, (struct tui_rect){0, 0, 6, 22}, &ch, false);
+    /* plot rows 0..3, columns 3..21: every cell is drawn */
+    for (int yy = 0; yy < 4; yy++)
+        for (int xx = 3; xx < 22; xx++)
+            assert_int_equal(c.cells[yy * 22 + xx].cp, '*');
+    tui_canvas_fini(&c);
+}
+
+static void test_bench(void **state)
+{
+    (void)state;
+    double ms = -1;
+    assert_int_equal(tui_bench_lab_frame(3, 80, 24, &ms), 0);
+    assert_true(ms >= 0);
+    assert_int_equal(tui_bench_lab_frame(2, 200, 50, &ms), 0);
+    assert_int_equal(tui_bench_lab_frame(0, 80, 24, &ms), CORE_ERR_USAGE);
+    assert_int_equal(tui_bench_lab_frame(1, 10, 5, &ms), CORE_ERR_USAGE);
+}
+
+/* `test_tui_chart bench` prints the lab-frame figures instead of testing. */
+static int bench(void)
+{
+    static const int sizes[][3] = {{80, 24, 2000}, {120, 40, 1000}, {200, 50, 1000}};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        double ms;
+        if (tui_bench_lab_frame(sizes[i][2], sizes[i][0], sizes[i][1], &ms))
+            return 1;
+        printf("lab frame %dx%d: %.4f ms CPU per frame (%d frames)\n", sizes[i][0], sizes[i][1], ms,
+               sizes[i][2]);
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && !strcmp(argv[1], "bench"))
+        return bench();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_line_20x6),
+        cmocka_unit_test(test_series_legend_dashed),
+        cmocka_unit_test(test_empty_and_degenerate),
+        cmocka_unit_test(test_axis_labels),
+        cmocka_unit_test(test_small_rects),
+        cmocka_unit_test(test_many_points),
+        cmocka_unit_test(test_bench),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

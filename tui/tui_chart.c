@@ -1,0 +1,578 @@
+/*
+ * tui_chart.c — line charts into a canvas.
+ *
+ * The plot area is a raster of dots: braille gives 2x4 dots per cell, the
+ * quadrant blocks (U+2596..U+259F) 2x2, ASCII one ('*' for data, '.' for a
+ * dashed reference curve). Series are rasterised into a byte per cell (dot
+ * bits) plus a colour byte, then copied to the canvas in one pass; points
+ * that fall into the same dot column are merged into one vertical run before
+ * any line is drawn, so a 600-point series costs about one pass over its
+ * points whatever the width.
+ *
+ * Axes: y ticks at 1, 2 or 5 x 10^k with SI prefixes (1.5k, 2.0G, 500m when
+ * the unit is one that takes prefixes), the plot range extended to whole
+ * ticks; x ticks at nice values inside the data range, or at powers of two on
+ * a log2 axis. Layout, top to bottom: title (with the unit and, when it fits,
+ * the legend), plot, x axis, x labels, legend. Rows are given up in the
+ * reverse order when the rectangle is short.
+ */
+#include "tui/tui_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum mode { M_BRAILLE, M_QUAD, M_ASCII };
+
+#define MAX_TICKS 64
+#define LABEL_LEN 32
+
+/* ---- numbers ------------------------------------------------------------- */
+
+/* The smallest of 1, 2, 5 x 10^k not below raw. */
+static double nice_step(double raw)
+{
+    if (!(raw > 0) || !isfinite(raw))
+        return 1;
+    double e = pow(10, floor(log10(raw)));
+    double f = raw / e;
+    double n = f <= 1 + 1e-9 ? 1 : f <= 2 + 1e-9 ? 2 : f <= 5 + 1e-9 ? 5 : 10;
+    return n * e;
+}
+
+/* Which SI prefixes suit a unit: none for one that carries its own ("GB/s",
+ * "ms"), only the large ones for pure numbers ("", "×", "%"). */
+static void unit_prefixes(const char *unit, bool *big, bool *small)
+{
+    *big = true;
+    *small = false;
+    if (!unit || !*unit || !strcmp(unit, "×") || !strcmp(unit, "x") || !strcmp(unit, "%"))
+        return;
+    bool prefixed =
+        (strlen(unit) > 1 && strchr("kMGTPmun", unit[0])) || !strncmp(unit, "µ", strlen("µ"));
+    if (prefixed) {
+        *big = false;
+        return;
+    }
+    *small = true;
+}
+
+static const char *prefix_name(int e, enum tui_charset cs)
+{
+    switch (e) {
+    case 18:
+        return "E";
+    case 15:
+        return "P";
+    case 12:
+        return "T";
+    case 9:
+        return "G";
+    case 6:
+        return "M";
+    case 3:
+        return "k";
+    case -3:
+        return "m";
+    case -6:
+        return cs == TUI_CS_ASCII ? "u" : "µ";
+    case -9:
+        return "n";
+    case -12:
+        return "p";
+    default:
+        return "";
+    }
+}
+
+/* The prefix exponent (a multiple of 3) for numbers up to maxabs. */
+static int si_exponent(double maxabs, bool big, bool small)
+{
+    if (!(maxabs > 0) || !isfinite(maxabs))
+        return 0;
+    if (maxabs >= 1000 && big) {
+        int e = (int)floor(log10(maxabs) / 3 + 1e-9) * 3;
+        return e > 18 ? 18 : e;
+    }
+    if (maxabs < 1 && small) {
+        int e = (int)floor(log10(maxabs) / 3 + 1e-9) * 3;
+        return e < -12 ? -12 : e;
+    }
+    return 0;
+}
+
+/* Formats tick value v of a scale whose ticks are multiples of step and
+ * whose prefix exponent is e. */
+static void fmt_tick(char *out, double v, double step, int e, enum tui_charset cs)
+{
+    if (fabs(v) < step * 1e-6) {
+        snprintf(out, LABEL_LEN, "0");
+        return;
+    }
+    int k = (int)floor(log10(step) + 1e-9);
+    int dec = e - k;
+    if (dec < 0)
+        dec = 0;
+    if (dec > 9)
+        dec = 9;
+    snprintf(out, LABEL_LEN, "%.*f%s", dec, v / pow(10, e), prefix_name(e, cs));
+}
+
+/* 2^k as a label: 1, 2, 512, 1K, 64M, 0.5. */
+static void fmt_pow2(char *out, int k)
+{
+    static const char *bin[] = {"", "K", "M", "G", "T", "P", "E"};
+    if (k >= 0 && k < 70) {
+        int g = k / 10;
+        if (g > 6)
+            g = 6;
+        snprintf(out, LABEL_LEN, "%.0f%s", ldexp(1, k - 10 * g), bin[g]);
+    } else {
+        snprintf(out, LABEL_LEN, "%g", ldexp(1, k));
+    }
+}
+
+/* ---- the raster ---------------------------------------------------------- */
+
+struct raster {
+    enum mode mode;
+    int cw, ch;     /* plot size in cells */
+    int dx, dy;     /* dots per cell */
+    int w, h;       /* plot size in dots */
+    uint8_t *bits;  /* dot bits per cell */
+    uint8_t *color; /* colour per cell; 0x80 marks a solid series */
+};
+
+static const uint8_t braille_bit[4][2] = {{0x01, 0x08}, {0x02, 0x10}, {0x04, 0x20}, {0x40, 0x80}};
+static const uint8_t quad_bit[2][2] = {{1, 2}, {4, 8}};
+static const uint32_t quad_cp[16] = {
+    ' ',    0x2598, 0x259D, 0x2580, 0x2596, 0x258C, 0x259E, 0x259B,
+    0x2597, 0x259A, 0x2590, 0x259C, 0x2584, 0x2599, 0x259F, 0x2588,
+};
+
+struct pen {
+    uint8_t color;
+    bool dashed;
+    unsigned step; /* dots drawn so far: the dash pattern's phase */
+};
+
+static inline void dot(struct raster *r, struct pen *p, int x, int y)
+{
+    if (x < 0 || y < 0 || x >= r->w || y >= r->h)
+        return;
+    if (p->dashed && r->mode != M_ASCII && (p->step++ & 2))
+        return; /* two dots on, two off ('.' marks a dashed curve in ASCII) */
+    int cx = x / r->dx, cy = y / r->dy;
+    size_t i = (size_t)cy * (size_t)r->cw + (size_t)cx;
+    uint8_t bit;
+    switch (r->mode) {
+    case M_BRAILLE:
+        bit = braille_bit[y & 3][x & 1];
+        break;
+    case M_QUAD:
+        bit = quad_bit[y & 1][x & 1];
+        break;
+    default:
+        bit = p->dashed ? 1 : 2;
+        break;
+    }
+    r->bits[i] |= bit;
+    if (!p->dashed || !(r->color[i] & 0x80))
+        r->color[i] = (uint8_t)(p->color | (p->dashed ? 0 : 0x80));
+}
+
+static void line(struct raster *r, struct pen *p, int x0, int y0, int x1, int y1)
+{
+    int dx = abs(x1 - x0), sx = x0 < x1 ? 1 : -1;
+    int dy = -abs(y1 - y0), sy = y0 < y1 ? 1 : -1;
+    int err = dx + dy;
+    for (;;) {
+        dot(r, p, x0, y0);
+        if (x0 == x1 && y0 == y1)
+            break;
+        int e2 = 2 * err;
+        if (e2 >= dy) {
+            err += dy;
+            x0 += sx;
+        }
+        if (e2 <= dx) {
+            err += dx;
+            y0 += sy;
+        }
+    }
+}
+
+static void vrun(struct raster *r, struct pen *p, int x, int ylo, int yhi)
+{
+    for (int y = ylo; y <= yhi; y++)
+        dot(r, p, x, y);
+}
+
+struct scale {
+    double lo, hi; /* data range mapped onto dots 0 .. n-1 */
+    int n;
+    bool flip; /* y: high values at the top */
+};
+
+static inline int to_dot(const struct scale *s, double v)
+{
+    double f = (v - s->lo) / (s->hi - s->lo) * (s->n - 1);
+    if (!(f >= 0)) /* also NaN */
+        f = 0;
+    if (f > s->n - 1)
+        f = s->n - 1;
+    int d = (int)(f + 0.5);
+    return s->flip ? s->n - 1 - d : d;
+}
+
+static inline bool point(const struct tui_series *s, size_t i, bool log_x, double *x, double *y)
+{
+    *x = s->x[i];
+    *y = s->y[i];
+    if (!isfinite(*x) || !isfinite(*y))
+        return false;
+    if (log_x) {
+        if (!(*x > 0))
+            return false;
+        *x = log2(*x);
+    }
+    return true;
+}
+
+/* Rasterises one series: the points of one dot column become one vertical
+ * run, and consecutive columns are joined by a line. NaN starts a gap. */
+static void plot_series(struct raster *r, const struct tui_series *s, bool log_x,
+                        const struct scale *xs, const struct scale *ys, uint8_t color)
+{
+    struct pen p = {color, s->dashed, 0};
+    bool open = false; /* a column is being gathered */
+    bool joined = false;
+    int cx = 0, lo = 0, hi = 0, last = 0;
+    int prev_x = 0, prev_y = 0; /* the last point of the previous column */
+    for (size_t i = 0; i < s->n; i++) {
+        double x, y;
+        if (!s->x || !s->y || !point(s, i, log_x, &x, &y)) {
+            if (open)
+                vrun(r, &p, cx, lo, hi);
+            open = joined = false;
+            continue;
+        }
+        int px = to_dot(xs, x), py = to_dot(ys, y);
+        if (open && px == cx) {
+            lo = py < lo ? py : lo;
+            hi = py > hi ? py : hi;
+            last = py;
+            continue;
+        }
+        if (open) {
+            vrun(r, &p, cx, lo, hi);
+            prev_x = cx;
+            prev_y = last;
+            joined = true;
+        }
+        if (joined)
+            line(r, &p, prev_x, prev_y, px, py);
+        open = true;
+        cx = px;
+        lo = hi = last = py;
+    }
+    if (open)
+        vrun(r, &p, cx, lo, hi);
+}
+
+/* ---- layout -------------------------------------------------------------- */
+
+static uint8_t series_color(const struct tui_series *s, size_t i)
+{
+    if (s->color && s->color < TUI_C_COUNT)
+        return s->color;
+    return (uint8_t)(TUI_C_S1 + i % 6);
+}
+
+static int legend_width(const struct tui_chart *ch, enum mode m)
+{
+    int w = 0;
+    for (size_t i = 0; i < ch->n_series; i++) {
+        const char *l = ch->s[i].label;
+        if (!l || !*l)
+            continue;
+        if (w)
+            w += 2;
+        w += (m == M_ASCII ? 2 : 3) + tui_text_width(l);
+    }
+    return w;
+}
+
+static void draw_legend(struct tui_canvas *c, int y, int x, int max_w, const struct tui_chart *ch,
+                        enum mode m)
+{
+    struct tui_style plain = {0, 0};
+    int end = x + max_w, col = x;
+    bool any = false;
+    for (size_t i = 0; i < ch->n_series && col < end; i++) {
+        const struct tui_series *s = &ch->s[i];
+        if (!s->label || !*s->label)
+            continue;
+        if (any)
+            col += 2;
+        if (col >= end)
+            break;
+        any = true;
+        struct tui_style st = {TUI_A_BOLD, series_color(s, i)};
+        const char *sample = m == M_ASCII ? (s->dashed ? "." : "*") : s->dashed ? "┄┄" : "──";
+        col += tui_canvas_put(c, y, col, sample, st, end - col);
+        if (++col >= end)
+            break;
+        col += tui_canvas_put(c, y, col, s->label, plain, end - col);
+    }
+}
+
+/* The y scale: ticks at multiples of a nice step, the range widened to whole
+ * ticks, at most one label every other row. */
+static int y_ticks(double *lo, double *hi, int rows, double *step_out)
+{
+    int maxt = rows / 2 + 1;
+    if (maxt < 2)
+        maxt = 2;
+    if (maxt > MAX_TICKS)
+        maxt = MAX_TICKS;
+    double step = nice_step((*hi - *lo) / (maxt - 1));
+    double a, b;
+    int count;
+    for (int guard = 0;; guard++) {
+        a = floor(*lo / step + 1e-9) * step;
+        b = ceil(*hi / step - 1e-9) * step;
+        if (b <= a)
+            b = a + step;
+        count = (int)((b - a) / step + 0.5) + 1;
+        if (count <= maxt || guard > 8)
+            break;
+        step = nice_step(step * 1.5);
+    }
+    *lo = a;
+    *hi = b;
+    *step_out = step;
+    return count < MAX_TICKS ? count : MAX_TICKS;
+}
+
+void tui_chart_draw(struct tui_canvas *c, struct tui_rect r, const struct tui_chart *ch,
+                    bool blocks)
+{
+    if (r.w < 1 || r.h < 1 || !ch)
+        return;
+    const struct tui_style plain = {0, 0};
+    const struct tui_style muted = {0, TUI_C_MUTED};
+    tui_canvas_fill(c, r, ' ', plain);
+    enum mode m = c->cs == TUI_CS_ASCII ? M_ASCII : blocks ? M_QUAD : M_BRAILLE;
+
+    /* data range */
+    double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
+    for (size_t k = 0; k < ch->n_series; k++) {
+        const struct tui_series *s = &ch->s[k];
+        if (!s->x || !s->y)
+            continue;
+        for (size_t i = 0; i < s->n; i++) {
+            double x, y;
+            if (!point(s, i, ch->log_x, &x, &y))
+                continue;
+            xmin = x < xmin ? x : xmin;
+            xmax = x > xmax ? x : xmax;
+            ymin = y < ymin ? y : ymin;
+            ymax = y > ymax ? y : ymax;
+        }
+    }
+    bool have = xmin <= xmax;
+    if (have) {
+        if (ch->y_from_zero) {
+            ymin = ymin > 0 ? 0 : ymin;
+            ymax = ymax < 0 ? 0 : ymax;
+            if (ymin == ymax)
+                ymax = 1;
+        }
+        if (ymin == ymax) {
+            double d = ymin ? fabs(ymin) * 0.1 : 1;
+            ymin -= d;
+            ymax += d;
+        }
+        if (xmin == xmax) {
+            double d = ch->log_x ? 1 : xmin ? fabs(xmin) * 0.1 : 1;
+            xmin -= d;
+            xmax += d;
+        }
+        if (!isfinite(ymax - ymin) || !isfinite(xmax - xmin))
+            have = false; /* a range beyond double: nothing sensible to draw */
+    }
+
+    /* rows */
+    int lgw = legend_width(ch, m);
+    const char *title = ch->title ? ch->title : "";
+    const char *unit = ch->y_unit ? ch->y_unit : "";
+    int titlew = tui_text_width(title) + (*unit ? tui_text_width(unit) + 3 : 0);
+    bool has_title = r.h >= 2 && (titlew || lgw);
+    bool legend_inline = has_title && lgw && titlew + (titlew ? 2 : 0) + lgw <= r.w;
+    bool legend_row = lgw && !legend_inline && r.h >= 7;
+    int top = r.y + (has_title ? 1 : 0), bot = r.y + r.h;
+    int legend_y = legend_row ? --bot : -1;
+    int labels_y = r.h >= 3 ? --bot : -1;
+    int axis_y = r.h >= 4 ? --bot : -1;
+    int ph = bot - top;
+
+    if (has_title) {
+        struct tui_style ts = {TUI_A_BOLD, 0};
+        int n = tui_canvas_put(c, r.y, r.x, title, ts, r.w);
+        if (*unit && n < r.w)
+            tui_canvas_printf(c, r.y, r.x + n, muted, r.w - n, "%s(%s)", n ? " " : "", unit);
+        if (legend_inline)
+            draw_legend(c, r.y, r.x + r.w - lgw, lgw, ch, m);
+    }
+    if (legend_row)
+        draw_legend(c, legend_y, r.x, r.w, ch, m);
+
+    /* y labels */
+    char ylab[MAX_TICKS][LABEL_LEN];
+    int nyt = 0, lw = 0;
+    double ystep = 1;
+    if (have) {
+        nyt = y_ticks(&ymin, &ymax, ph, &ystep);
+        bool big, small;
+        unit_prefixes(unit, &big, &small);
+        int e = si_exponent(fmax(fabs(ymin), fabs(ymax)), big, small);
+        for (int i = 0; i < nyt; i++) {
+            fmt_tick(ylab[i], ymin + ystep * i, ystep, e, c->cs);
+            int w = tui_text_width(ylab[i]);
+            lw = w > lw ? w : lw;
+        }
+    }
+    if (r.w - lw - 1 < 2)
+        lw = 0; /* no room for labels */
+    bool has_axis = r.w >= 3;
+    int px0 = r.x + lw + (has_axis ? 1 : 0);
+    int pw = r.x + r.w - px0;
+
+    struct raster ra = {.mode = m, .cw = pw, .ch = ph};
+    ra.dx = m == M_ASCII ? 1 : 2;
+    ra.dy = m == M_BRAILLE ? 4 : m == M_QUAD ? 2 : 1;
+    ra.w = pw * ra.dx;
+    ra.h = ph * ra.dy;
+    struct scale xs = {xmin, xmax, ra.w, false}, ys = {ymin, ymax, ra.h, true};
+
+    /* the y axis and its labels */
+    if (has_axis) {
+        int ax = px0 - 1;
+        for (int y = top; y < bot; y++)
+            tui_canvas_set(c, y, ax, 0x2502, muted);
+        int used = -1;
+        for (int i = nyt - 1; i >= 0; i--) {
+            int row = top + to_dot(&ys, ymin + ystep * i) / ra.dy;
+            if (row == used)
+                continue;
+            used = row;
+            tui_canvas_set(c, row, ax, 0x2524, muted);
+            if (lw)
+                tui_canvas_put(c, row, ax - tui_text_width(ylab[i]), ylab[i], muted, -1);
+        }
+        if (axis_y >= 0) {
+            tui_canvas_set(c, axis_y, ax, 0x2514, muted);
+            for (int x = px0; x < px0 + pw; x++)
+                tui_canvas_set(c, axis_y, x, 0x2500, muted);
+        }
+    }
+
+    /* x ticks and labels */
+    const char *xl = ch->x_label ? ch->x_label : "";
+    int xlw = tui_text_width(xl);
+    int lab_end = r.x + r.w; /* tick labels end before this column */
+    if (labels_y >= 0 && *xl && xlw < r.w) {
+        tui_canvas_put(c, labels_y, r.x + r.w - xlw, xl, muted, -1);
+        lab_end = r.x + r.w - xlw - 1;
+    }
+    if (have && pw >= 1) {
+        int maxt = pw / 7 + 1;
+        if (maxt < 2)
+            maxt = 2;
+        if (maxt > MAX_TICKS)
+            maxt = MAX_TICKS;
+        double tv[MAX_TICKS];
+        char tl[MAX_TICKS][LABEL_LEN];
+        int nt = 0;
+        if (ch->log_x) {
+            int k0 = (int)ceil(xmin - 1e-9), k1 = (int)floor(xmax + 1e-9);
+            int stride = 1;
+            while ((k1 - k0) / stride + 1 > maxt)
+                stride *= 2;
+            for (int k = k0; k <= k1 && nt < MAX_TICKS; k++) {
+                if (((k % stride) + stride) % stride)
+                    continue;
+                tv[nt] = k;
+                fmt_pow2(tl[nt++], k);
+            }
+        } else {
+            double step = nice_step((xmax - xmin) / (maxt - 1));
+            int e = si_exponent(fmax(fabs(xmin), fabs(xmax)), true, false);
+            double t0 = ceil(xmin / step - 1e-9) * step;
+            for (int i = 0; nt < MAX_TICKS; i++) {
+                double t = t0 + step * i;
+                if (t > xmax + step * 1e-9)
+                    break;
+                tv[nt] = t;
+                fmt_tick(tl[nt++], t, step, e, c->cs);
+            }
+        }
+        int prev_end = r.x - 1;
+        for (int i = 0; i < nt; i++) {
+            int col = px0 + to_dot(&xs, tv[i]) / ra.dx;
+            if (axis_y >= 0 && has_axis)
+                tui_canvas_set(c, axis_y, col, 0x252C, muted);
+            if (labels_y < 0)
+                continue;
+            int w = tui_text_width(tl[i]);
+            int start = col - (w - 1) / 2;
+            if (start + w > lab_end)
+                start = lab_end - w;
+            if (start < r.x)
+                start = r.x;
+            if (start <= prev_end || start + w > lab_end)
+                continue;
+            tui_canvas_put(c, labels_y, start, tl[i], muted, -1);
+            prev_end = start + w;
+        }
+    }
+
+    if (pw < 1 || ph < 1)
+        return;
+    if (!have) {
+        const char *msg = "waiting for data";
+        int w = tui_text_width(msg);
+        int x = px0 + (pw > w ? (pw - w) / 2 : 0);
+        tui_canvas_put(c, top + (ph - 1) / 2, x, msg, muted, pw);
+        return;
+    }
+
+    /* the plot */
+    size_t cells = (size_t)pw * (size_t)ph;
+    uint8_t stackbuf[8192];
+    uint8_t *buf = 2 * cells <= sizeof stackbuf ? stackbuf : core_xmalloc(2 * cells);
+    memset(buf, 0, 2 * cells);
+    ra.bits = buf;
+    ra.color = buf + cells;
+    for (int pass = 0; pass < 2; pass++) /* reference curves under the data */
+        for (size_t k = 0; k < ch->n_series; k++)
+            if (ch->s[k].dashed == (pass == 0))
+                plot_series(&ra, &ch->s[k], ch->log_x, &xs, &ys, series_color(&ch->s[k], k));
+    for (int y = 0; y < ph; y++) {
+        for (int x = 0; x < pw; x++) {
+            size_t i = (size_t)y * (size_t)pw + (size_t)x;
+            uint8_t b = ra.bits[i];
+            if (!b)
+                continue;
+            uint32_t cp = m == M_BRAILLE ? 0x2800u + b
+                          : m == M_QUAD  ? quad_cp[b & 15]
+                                         : (b & 2 ? '*' : '.');
+            struct tui_style st = {0, (uint8_t)(ra.color[i] & 0x7F)};
+            tui_canvas_set(c, top + y, px0 + x, cp, st);
+        }
+    }
+    if (buf != stackbuf)
+        free(buf);
+}

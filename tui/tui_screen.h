@@ -1,0 +1,460 @@
+/*
+ * tui_screen.h — the TUI's upper layers, private to tui/ and its tests.
+ *
+ *   term     tui_term.c, the only curses code: terminal set-up and restore
+ *            (also on SIGINT/SIGTERM/SIGHUP and crash signals), keys,
+ *            canvas -> screen with one doupdate() per frame
+ *   app      tui_app.c: the main loop (keys -> actions -> draw), the screen
+ *            stack, the one table of screens, the frame (title bar, key
+ *            footer, help overlay, "terminal too small")
+ *   screens  tui_screen_<name>.c: each a struct tui_screen (a table of
+ *            functions) over a state that owns a model. Screen logic fills
+ *            the model from lessons/db/labs on events; the tui_view_*
+ *            functions draw a model into a canvas and never call db_,
+ *            lesson_, grader_ or lab_ functions, so tests render them from
+ *            hand-built models.
+ *
+ * Uses tui_internal.h (text, canvas, widgets, charts, Markdown), lessons,
+ * db and labs.
+ */
+#ifndef WB_TUI_SCREEN_H
+#define WB_TUI_SCREEN_H
+
+#include "db/db.h"
+#include "lessons/lesson.h"
+#include "tui/tui_internal.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The smallest terminal the screens are laid out for. */
+#define TUI_MIN_W 80
+#define TUI_MIN_H 24
+
+/* Where the terminal cursor goes after a frame (text entry); off otherwise. */
+struct tui_cursor {
+    int y, x;
+    bool on;
+};
+
+/* ---- term (tui_term.c) --------------------------------------------------- */
+
+struct tui_term_info {
+    bool utf8;  /* the locale's codeset is UTF-8 */
+    bool color; /* colours in use (not NO_COLOR, terminal has them) */
+};
+
+/* Takes the terminal: setlocale, UTF-8 detection, curses set-up, colours
+ * unless NO_COLOR is set or the terminal has none, signal handlers that
+ * restore the terminal. CORE_ERR_IO when stdin/stdout is not a terminal or
+ * the terminal type is unknown (nothing to restore then). */
+int tui_term_open(struct tui_term_info *info, struct core_err *err);
+/* Gives the terminal back (idempotent). */
+void tui_term_close(void);
+/* The terminal's size now. */
+void tui_term_size(int *w, int *h);
+/* Waits up to timeout_ms (< 0: 500 ms) for a key: a code point or an enum
+ * tui_key. TUI_K_TICK when none came, TUI_K_RESIZE after a resize,
+ * TUI_K_CTRL_C also for a SIGINT from outside. */
+int tui_term_key(int timeout_ms);
+/* True once SIGTERM or SIGHUP arrived: the app should leave cleanly. */
+bool tui_term_quit_requested(void);
+/* Copies the canvas to the screen, writing only cells that changed since the
+ * previous frame, then one doupdate(). */
+void tui_term_draw(const struct tui_canvas *c, const struct tui_cursor *cur);
+
+/* ---- keys and actions ---------------------------------------------------- */
+
+/* One row of a screen's key table: drives dispatch, the footer and `?`. */
+struct tui_binding {
+    int key, key2;     /* code point or enum tui_key; key2 0 when unused */
+    int action;        /* screen-defined, non-zero */
+    const char *keys;  /* as shown: "j/Down" (ASCII, so every locale shows it) */
+    const char *label; /* footer word; NULL: listed in the help overlay only */
+    const char *help;  /* help overlay line */
+};
+
+struct tui_keymap {
+    const struct tui_binding *v;
+    size_t n;
+};
+#define TUI_KEYMAP(table) ((struct tui_keymap){(table), sizeof(table) / sizeof((table)[0])})
+
+/* The action key is bound to in m, or 0. */
+int tui_keymap_action(struct tui_keymap m, int key);
+
+/* ---- app (tui_app.c) ----------------------------------------------------- */
+
+struct tui_app;
+
+/* A screen: a table of functions over its state (void *st). */
+struct tui_screen {
+    const char *name;
+    /* Creates the state from arg (borrowed; the screen's own arg struct).
+     * NULL when it cannot open: it has said why with tui_app_msg. */
+    void *(*enter)(struct tui_app *a, const void *arg);
+    void (*leave)(struct tui_app *a, void *st);
+    /* Back on top after the screen above was closed: refresh the model.
+     * May be NULL. */
+    void (*resume)(struct tui_app *a, void *st);
+    /* Sees every key first (typing modes). True: consumed. May be NULL. */
+    bool (*on_key)(struct tui_app *a, void *st, int key);
+    void (*on_action)(struct tui_app *a, void *st, int action);
+    /* Called on every refresh tick. May be NULL. */
+    void (*tick)(struct tui_app *a, void *st);
+    /* Refresh interval wanted now in ms; NULL or < 0: idle. */
+    int (*interval_ms)(const void *st);
+    /* The keys of the screen's current mode. */
+    struct tui_keymap (*keymap)(const void *st);
+    /* Title bar text. */
+    const char *(*title)(const void *st);
+    /* Draws into r; sets *cur to place the text cursor. */
+    void (*draw)(struct tui_app *a, void *st, struct tui_canvas *c, struct tui_rect r,
+                 struct tui_cursor *cur);
+};
+
+#define TUI_STACK_MAX 16
+
+struct tui_app {
+    struct db *db;               /* the UI thread's handle */
+    struct lesson_session *sess; /* grading for the user */
+    const char *db_path;         /* for the lab thread's own handle */
+    const char *user;
+    int64_t user_id;
+    enum tui_charset cs;
+    bool quit;
+    bool help;       /* help overlay shown */
+    char msg[256];   /* one-shot footer message; "" none */
+    bool msg_bad;
+    struct {
+        const struct tui_screen *s;
+        void *st;
+    } stack[TUI_STACK_MAX];
+    int depth;
+    int pops; /* pops requested by the handler running now */
+};
+
+/* Screens' arguments to tui_app_push. */
+struct tui_lesson_arg {
+    const char *pack_id, *lesson_id;
+    const char *question_id; /* optional: select this question */
+};
+struct tui_question_arg {
+    const char *qid; /* "pack:id" */
+    int variant;     /* 1.. */
+};
+struct tui_lab_arg {
+    const char *lab; /* NULL: the list of labs */
+};
+
+/* Opens screen `name` from the registry on top of the stack. Returns 0, or
+ * -1 when it could not open (a message says why). */
+int tui_app_push(struct tui_app *a, const char *name, const void *arg);
+/* Closes the top screen once the running handler returns; closing the last
+ * one quits. */
+void tui_app_pop(struct tui_app *a);
+/* Shows a one-line message in the footer until the next key. */
+void tui_app_msg(struct tui_app *a, bool bad, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* The registry: every screen, in one table. */
+extern const struct tui_screen tui_screen_home, tui_screen_lesson, tui_screen_question,
+    tui_screen_lab, tui_screen_progress;
+const struct tui_screen *tui_screen_find(const char *name);
+
+/* ---- shared view helpers (tui_app.c) ------------------------------------- */
+
+/* utf8 under TUI_CS_UTF8, ascii otherwise. */
+const char *tui_glyph(enum tui_charset cs, const char *utf8, const char *ascii);
+#define TUI_ST(a, c) ((struct tui_style){(uint8_t)(a), (uint8_t)(c)})
+
+/* The whole frame: title bar (row 0), body drawn by the caller, key footer
+ * (last row) showing msg when non-empty. Returns the body rectangle. */
+struct tui_rect tui_view_frame(struct tui_canvas *c, const char *title, const char *user,
+                               struct tui_keymap keys, const char *msg, bool msg_bad);
+/* The "terminal too small: have W×H, need 80×24" screen. */
+void tui_view_too_small(struct tui_canvas *c);
+/* The help overlay: a box over the body listing keys and the global keys. */
+void tui_view_help(struct tui_canvas *c, const char *title, struct tui_keymap keys);
+/* Writes wrapped text into rows [y, y + max_rows) of r, returns rows used. */
+int tui_view_wrapped(struct tui_canvas *c, struct tui_rect r, int y, const char *text,
+                     struct tui_style st, int max_rows);
+
+/* ---- home (tui_screen_home.c) -------------------------------------------- */
+
+struct tui_home_item {
+    bool is_pack;      /* a pack heading; else a lesson */
+    char *pack_id;
+    char *lesson_id;   /* NULL for a pack */
+    char *title;
+    int questions, answered;
+    double score, max;
+    bool cont;         /* the lesson to continue */
+};
+
+struct tui_home_model {
+    struct tui_home_item *items;
+    size_t n;
+    size_t *shown;     /* indices of items passing the search, in order */
+    size_t n_shown;
+    size_t sel;        /* index into shown (always a lesson when any) */
+    size_t top;        /* first row of shown drawn */
+    bool searching;    /* the search line has the keys */
+    struct tui_input search;
+    char *cont_text;   /* "Amdahl's law ... — page 2 of 7", or NULL */
+    size_t n_labs;
+};
+void tui_home_model_init(struct tui_home_model *m);
+void tui_home_model_fini(struct tui_home_model *m);
+/* Recomputes `shown` from the search text (case-insensitive, on lesson and
+ * pack titles and ids; a pack shows when any of its lessons does) and keeps
+ * the selection on a lesson. */
+void tui_home_filter(struct tui_home_model *m);
+/* Moves the selection by delta lessons. */
+void tui_home_move(struct tui_home_model *m, int delta);
+/* The selected lesson item or NULL. */
+const struct tui_home_item *tui_home_selected(const struct tui_home_model *m);
+void tui_view_home(struct tui_home_model *m, struct tui_canvas *c, struct tui_rect r,
+                   struct tui_cursor *cur);
+
+/* ---- lesson reader (tui_screen_lesson.c) --------------------------------- */
+
+struct tui_lesson_q {
+    char *qid;    /* "pack:id" */
+    char *title;
+    char *kind;
+    int attempts;
+    double best, points;
+    bool answered;
+};
+
+struct tui_lesson_model {
+    char *lesson_title;
+    int page, n_pages;
+    struct tui_doc doc; /* the page rendered at doc.width */
+    size_t top;         /* first doc line shown */
+    int doc_rows;       /* rows the last draw gave the page (for paging) */
+    struct tui_lesson_q *qs; /* questions following this page */
+    size_t n_qs;
+    size_t qsel;
+};
+void tui_lesson_model_fini(struct tui_lesson_model *m);
+void tui_view_lesson(struct tui_lesson_model *m, struct tui_canvas *c, struct tui_rect r);
+/* The width pages are rendered at for a body of width w. */
+int tui_lesson_doc_width(int w);
+
+/* ---- multi-line editor (tui_editor.c) ------------------------------------ */
+
+struct tui_editor {
+    struct core_buf text; /* UTF-8 */
+    size_t cursor;        /* byte offset on a character boundary */
+    int top;              /* first display row shown */
+    int width;            /* wrap width of the last draw (for Up/Down) */
+    int want_col;         /* column kept across Up/Down; -1 none */
+};
+void tui_editor_init(struct tui_editor *e);
+void tui_editor_fini(struct tui_editor *e);
+void tui_editor_set(struct tui_editor *e, const char *s);
+/* Applies an editing key (printable, Enter, Backspace, Delete, arrows,
+ * Home/End, PgUp/PgDn, Ctrl-U). True when consumed. */
+bool tui_editor_key(struct tui_editor *e, int key);
+/* Draws the text wrapped at r.w into r, scrolled to keep the cursor in
+ * view; sets *cur. */
+void tui_editor_draw(struct tui_canvas *c, struct tui_rect r, struct tui_editor *e,
+                     struct tui_style st, struct tui_cursor *cur);
+
+/* ---- question (tui_screen_question.c) ------------------------------------ */
+
+enum tui_q_mode {
+    TUI_Q_TYPE,      /* the answer line has the keys */
+    TUI_Q_KEYS,      /* single-letter commands */
+    TUI_Q_PICK,      /* choice/multi/ordering list has the keys */
+    TUI_Q_EDIT,      /* design: the editor has the keys */
+    TUI_Q_RUBRIC,    /* design: scoring oneself on each rubric item */
+    TUI_Q_CERTAINTY  /* CBM: how sure (1..3) before grading */
+};
+
+enum tui_q_kind { TUI_QK_LINE, TUI_QK_CHOICE, TUI_QK_MULTI, TUI_QK_ORDER, TUI_QK_DESIGN };
+
+struct tui_q_attempt {
+    char *answer;
+    char *when; /* "2026-11-21 10:00" */
+    double score, max;
+    bool valid, correct;
+};
+
+struct tui_question_model {
+    char *qid;
+    char *title;
+    char *kind_name;
+    enum tui_q_kind kind;
+    double points;
+    int variant;
+    char *prompt;
+    char *unit_hint;   /* "(answer in s; ...)" or NULL */
+    char *needs_lab;   /* or NULL */
+    /* choice / multi / ordering */
+    char **choices;    /* as shown (ordering: in the view's shuffled order) */
+    size_t n_choices;
+    bool *picked;      /* choice/multi */
+    size_t *order;     /* ordering: current order, indices into choices */
+    size_t csel;
+    bool holding;      /* ordering: the selected item moves with Up/Down */
+    /* hints */
+    char **hints;
+    size_t n_hints, hints_shown;
+    /* answer entry */
+    struct tui_input input;
+    struct tui_editor editor;
+    /* design self-scoring */
+    char **rubric;
+    double *rubric_points;
+    double *self;      /* the student's score per rubric item */
+    size_t n_rubric, rsel;
+    bool self_done;
+    /* CBM */
+    bool cbm;
+    int certainty;     /* 0 unset, 1..3 */
+    double cbm_mark;   /* points × lesson_cbm_fraction(score, certainty) */
+    /* the last grade */
+    bool has_result, valid, correct, gave_up;
+    double score, max;
+    char *parsed, *feedback, *accepted, *reference;
+    int attempt_no;
+    /* history */
+    struct tui_q_attempt *attempts;
+    size_t n_attempts;
+    enum tui_q_mode mode;
+    size_t top;        /* scroll (rows) */
+    bool follow;       /* keep the answer area in view */
+};
+void tui_question_model_fini(struct tui_question_model *m);
+/* The answer text for the picked choices / current order: "b", "a c",
+ * "c a d b". Caller frees. */
+char *tui_question_pick_answer(const struct tui_question_model *m);
+void tui_view_question(struct tui_question_model *m, struct tui_canvas *c, struct tui_rect r,
+                       struct tui_cursor *cur);
+
+/* ---- lab (tui_screen_lab.c) ---------------------------------------------- */
+
+enum tui_lab_phase { TUI_LAB_LIST, TUI_LAB_FORM, TUI_LAB_RUN, TUI_LAB_DONE };
+
+struct tui_lab_item {
+    char *name, *title, *summary;
+};
+
+struct tui_lab_field {
+    char *name;
+    char *value; /* as formatted */
+    char *range; /* "1..64", "sync|async", "on/off" */
+    char *help;
+};
+
+/* One metric series as the screen keeps it (x = step). */
+struct tui_lab_series {
+    char *name, *label, *unit, *chart, *x_label;
+    double *x, *y;
+    size_t n, cap;
+};
+
+struct tui_lab_fig {
+    char *label, *value;
+};
+
+struct tui_lab_q {
+    char *qid, *title;
+    bool answered;
+};
+
+struct tui_lab_model {
+    enum tui_lab_phase phase;
+    /* list */
+    struct tui_lab_item *labs;
+    size_t n_labs, lsel;
+    /* form */
+    char *lab_name, *lab_title;
+    struct tui_lab_field *fields;
+    size_t n_fields, fsel; /* fsel == n_fields: the start row */
+    bool editing;
+    struct tui_input edit;
+    char *error;
+    /* run */
+    struct tui_lab_series *series;
+    size_t n_series;
+    char **logs; /* the last lines, oldest first */
+    size_t n_logs;
+    double progress;
+    char *progress_what;
+    char *status;   /* "running", "done", "cancelled", "failed: ..." */
+    double elapsed; /* seconds */
+    bool blocks;    /* block characters instead of braille */
+    /* done */
+    struct tui_lab_fig *figs;
+    size_t n_figs;
+    struct tui_lab_q *qs;
+    size_t n_qs, qsel;
+};
+void tui_lab_model_fini(struct tui_lab_model *m);
+/* Frees and clears the run part (series, logs, progress, figures). */
+void tui_lab_model_clear_run(struct tui_lab_model *m);
+void tui_lab_series_push(struct tui_lab_series *s, double x, double y);
+void tui_view_lab(struct tui_lab_model *m, struct tui_canvas *c, struct tui_rect r,
+                  struct tui_cursor *cur);
+
+/* ---- progress (tui_screen_progress.c) ------------------------------------ */
+
+struct tui_prog_row {
+    char *name;
+    int questions, answered;
+    double score, max;
+};
+
+struct tui_prog_list {
+    struct tui_prog_row *v;
+    size_t n;
+};
+
+/* One item of the course rubric (lessons' lesson_standing). */
+struct tui_prog_item {
+    char *id, *title;
+    double max;        /* 10 or 5 */
+    double graded;     /* on the item's scale */
+    int questions, answered;
+    bool rated;
+    double self;       /* the latest self-rating, on the item's scale */
+    char *gap;         /* "well calibrated", "over-confident", ... or NULL */
+};
+
+struct tui_progress_model {
+    struct tui_prog_list lessons, topics;
+    struct tui_prog_item *items;
+    size_t n_items;
+    int questions, answered;
+    double score, max;     /* over all questions */
+    double course;         /* graded total on the 100-point course rubric */
+    char *level;           /* "review", "beginner+", ..., "expert" */
+    char *level_meaning;   /* one line */
+    int n_rated;           /* rubric items with a self-rating */
+    double self_total;
+    char *self_level;      /* NULL unless every item is rated */
+    int n_compared;        /* rated items with answered questions */
+    double self_compared, graded_compared, max_compared;
+    char *calibration;     /* gap word over the compared items, or NULL */
+    char **study;          /* "what to study next" lines */
+    size_t n_study;
+    int tab;               /* 0 lessons, 1 topics, 2 course rubric */
+    bool rating;           /* rating oneself on the rubric items */
+    double *rate;          /* per item while rating */
+    size_t rsel;
+    size_t top;
+    int rows;              /* list rows of the last draw (for paging) */
+};
+void tui_progress_model_fini(struct tui_progress_model *m);
+/* Tallies progress rows per lesson (named by the lesson titles in ls when
+ * found, else "pack:lesson") and per topic, and the totals. Pure. */
+void tui_progress_tally(struct tui_progress_model *m, const struct db_progress_row *rows,
+                        size_t n, const struct db_lesson *ls, size_t nl);
+void tui_view_progress(struct tui_progress_model *m, struct tui_canvas *c, struct tui_rect r);
+
+#endif /* WB_TUI_SCREEN_H */

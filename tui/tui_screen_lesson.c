@@ -1,0 +1,407 @@
+/*
+ * tui_screen_lesson.c — the lesson reader: one page of Markdown at a time,
+ * rendered (md4c, in tui_md.c) at the window width and scrolled, with the
+ * questions that follow the page listed under it. The page shown is stored
+ * per user (db_position_set), so the reader and home's "continue" reopen it.
+ */
+#include "tui/tui_screen.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- model and view ------------------------------------------------------- */
+
+static void lesson_qs_free(struct tui_lesson_model *m)
+{
+    for (size_t i = 0; i < m->n_qs; i++) {
+        free(m->qs[i].qid);
+        free(m->qs[i].title);
+        free(m->qs[i].kind);
+    }
+    free(m->qs);
+    m->qs = NULL;
+    m->n_qs = 0;
+}
+
+void tui_lesson_model_fini(struct tui_lesson_model *m)
+{
+    lesson_qs_free(m);
+    free(m->lesson_title);
+    tui_doc_fini(&m->doc);
+    *m = (struct tui_lesson_model){0};
+}
+
+int tui_lesson_doc_width(int w)
+{
+    int d = w - 4;
+    return d > 100 ? 100 : d < 10 ? 10 : d;
+}
+
+#define QROWS_MAX 5
+
+void tui_view_lesson(struct tui_lesson_model *m, struct tui_canvas *c, struct tui_rect r)
+{
+    const enum tui_charset cs = c->cs;
+    char pg[48];
+    int qrows = m->n_qs == 0 ? 0 : 1 + (int)(m->n_qs < QROWS_MAX ? m->n_qs : QROWS_MAX);
+    int rows = r.h - 1 - qrows;
+    if (rows < 1)
+        rows = 1;
+    m->doc_rows = rows;
+    size_t max_top = m->doc.n > (size_t)rows ? m->doc.n - (size_t)rows : 0;
+    if (m->top > max_top)
+        m->top = max_top;
+    /* Header: lesson title, page, how far down. */
+    if (m->n_pages > 0)
+        snprintf(pg, sizeof pg, "page %d/%d%s", m->page + 1, m->n_pages,
+                 max_top == 0                                      ? ""
+                 : m->top == 0                                     ? "  top"
+                 : m->top >= max_top                               ? "  end"
+                                                                   : "");
+    else
+        snprintf(pg, sizeof pg, "no pages");
+    if (max_top > 0 && m->top > 0 && m->top < max_top)
+        snprintf(pg + strlen(pg), sizeof pg - strlen(pg), "  %d%%",
+                 (int)(100.0 * (double)m->top / (double)max_top));
+    int pw = tui_text_width(pg);
+    tui_canvas_put(c, r.y, r.x + 1, m->lesson_title ? m->lesson_title : "",
+                   TUI_ST(TUI_A_BOLD, TUI_C_ACCENT), r.w - pw - 4);
+    tui_canvas_put(c, r.y, r.x + r.w - pw - 1, pg, TUI_ST(0, TUI_C_MUTED), -1);
+    /* The page. */
+    struct tui_rect dr = {r.y + 1, r.x + 2, rows, r.w - 3};
+    if (m->doc.width > 0 && m->doc.width < dr.w)
+        dr.w = m->doc.width;
+    if (m->n_pages == 0)
+        tui_canvas_put(c, dr.y, dr.x, "This lesson has no pages yet.", TUI_ST(0, TUI_C_MUTED),
+                       dr.w);
+    else
+        tui_doc_draw(c, dr, &m->doc, m->top);
+    /* "more below" marker on the last text row. */
+    if (m->top < max_top)
+        tui_canvas_put(c, dr.y + rows - 1, r.x + r.w - 2, tui_glyph(cs, "↓", "v"),
+                       TUI_ST(TUI_A_BOLD, TUI_C_MUTED), -1);
+    if (!qrows)
+        return;
+    /* Questions after this page. */
+    int y = r.y + 1 + rows + 1;
+    tui_canvas_fill(c, (struct tui_rect){y - 1, r.x, 1, r.w}, ' ', TUI_ST(0, 0));
+    tui_canvas_put(c, y - 1, r.x + 1, "Questions", TUI_ST(TUI_A_BOLD, 0), -1);
+    tui_canvas_put(c, y - 1, r.x + 11, "(Tab selects, Enter or 1-9 opens)",
+                   TUI_ST(0, TUI_C_MUTED), -1);
+    size_t first = 0;
+    if (m->qsel >= QROWS_MAX)
+        first = m->qsel - QROWS_MAX + 1;
+    for (size_t i = first; i < m->n_qs && i < first + QROWS_MAX; i++, y++) {
+        const struct tui_lesson_q *q = &m->qs[i];
+        bool sel = i == m->qsel;
+        uint8_t ra = sel ? TUI_A_REVERSE : 0;
+        if (sel)
+            tui_canvas_fill(c, (struct tui_rect){y, r.x, 1, r.w}, ' ', TUI_ST(ra, 0));
+        const char *mark;
+        uint8_t mc;
+        if (!q->answered) {
+            mark = tui_glyph(cs, "·", ".");
+            mc = TUI_C_MUTED;
+        } else if (q->points > 0 && q->best >= q->points) {
+            mark = tui_glyph(cs, "✓", "+");
+            mc = TUI_C_GOOD;
+        } else if (q->best > 0) {
+            mark = "~";
+            mc = TUI_C_WARN;
+        } else {
+            mark = tui_glyph(cs, "✗", "x");
+            mc = TUI_C_BAD;
+        }
+        if (i < 9)
+            tui_canvas_printf(c, y, r.x + 1, TUI_ST(ra | TUI_A_BOLD, TUI_C_ACCENT), 2, "%zu",
+                              i + 1);
+        tui_canvas_put(c, y, r.x + 4, mark, TUI_ST(ra | TUI_A_BOLD, mc), -1);
+        tui_canvas_put(c, y, r.x + 6, q->title, TUI_ST(ra, 0), r.w - 30);
+        tui_canvas_put(c, y, r.x + r.w - 22, q->kind, TUI_ST(ra, TUI_C_MUTED), 9);
+        if (q->answered)
+            tui_canvas_printf(c, y, r.x + r.w - 12, TUI_ST(ra, 0), 11, "%g/%g pt", q->best,
+                              q->points);
+        else
+            tui_canvas_printf(c, y, r.x + r.w - 12, TUI_ST(ra, TUI_C_MUTED), 11, "%g pt",
+                              q->points);
+    }
+}
+
+/* ---- logic ---------------------------------------------------------------- */
+
+enum {
+    A_UP = 1, A_DOWN, A_PGUP, A_PGDN, A_TOP, A_BOTTOM, A_NEXT, A_PREV, A_QNEXT, A_QPREV,
+    A_OPEN, A_BACK
+};
+
+static const struct tui_binding keys[] = {
+    {TUI_K_DOWN, 'j', A_DOWN, "j/Down", "scroll", "scroll down a line"},
+    {TUI_K_UP, 'k', A_UP, "k/Up", NULL, "scroll up a line"},
+    {TUI_K_PGDN, ' ', A_PGDN, "Space/PgDn", NULL, "scroll down a screen"},
+    {TUI_K_PGUP, 'b', A_PGUP, "b/PgUp", NULL, "scroll up a screen"},
+    {TUI_K_HOME, 'g', A_TOP, "g/Home", NULL, "top of the page"},
+    {TUI_K_END, 'G', A_BOTTOM, "G/End", NULL, "end of the page"},
+    {'n', TUI_K_RIGHT, A_NEXT, "n", "next page", "next page (also Right)"},
+    {'p', TUI_K_LEFT, A_PREV, "p", "prev", "previous page (also Left)"},
+    {TUI_K_TAB, 0, A_QNEXT, "Tab", "question", "select the next question"},
+    {TUI_K_BTAB, 0, A_QPREV, "S-Tab", NULL, "select the previous question"},
+    {TUI_K_ENTER, 0, A_OPEN, "Enter", "answer", "open the selected question (or 1-9)"},
+    {'q', TUI_K_ESC, A_BACK, "q", "back", "back to the lessons"},
+};
+
+struct lesson {
+    struct tui_lesson_model m;
+    char *pack_id, *lesson_id;
+    char *title; /* title bar */
+    struct db_page *pages;
+    size_t n_pages;
+    struct db_question *qs;
+    size_t n_q;
+    int rendered_w;
+    enum tui_charset cs;
+};
+
+/* The questions shown under page `page`: those that follow it; questions
+ * placed before the first page show on it, those past the end on the last. */
+static bool on_page(const struct lesson *l, const struct db_question *q, int page)
+{
+    int last = l->n_pages > 0 ? (int)l->n_pages - 1 : 0;
+    int at = q->page_after < 0 ? 0 : q->page_after > last ? last : q->page_after;
+    return at == page;
+}
+
+static void fill_questions(struct tui_app *a, struct lesson *l)
+{
+    char *was = l->m.n_qs ? core_xstrdup(l->m.qs[l->m.qsel].qid) : NULL;
+    lesson_qs_free(&l->m);
+    l->m.qsel = 0;
+    struct core_err e = {0};
+    struct db_progress_row *rows = NULL;
+    size_t nr = 0;
+    if (db_progress(a->db, a->user_id, l->pack_id, &rows, &nr, &e) != CORE_OK)
+        tui_app_msg(a, true, "%s", e.msg);
+    l->m.qs = core_xcalloc(l->n_q + 1, sizeof *l->m.qs);
+    for (size_t i = 0; i < l->n_q; i++) {
+        const struct db_question *q = &l->qs[i];
+        if (!on_page(l, q, l->m.page))
+            continue;
+        struct tui_lesson_q *o = &l->m.qs[l->m.n_qs++];
+        o->qid = core_xasprintf("%s:%s", q->pack_id, q->id);
+        o->title = core_xstrdup(q->title ? q->title : q->id);
+        o->kind = core_xstrdup(q->kind);
+        o->points = q->points;
+        for (size_t k = 0; k < nr; k++)
+            if (strcmp(rows[k].question_id, q->id) == 0) {
+                o->attempts = rows[k].attempts;
+                o->best = rows[k].best;
+                o->answered = rows[k].answered;
+            }
+        if (was && strcmp(was, o->qid) == 0)
+            l->m.qsel = l->m.n_qs - 1;
+    }
+    free(was);
+    db_progress_free(rows, nr);
+}
+
+static void save_position(struct tui_app *a, struct lesson *l, const char *qid)
+{
+    struct core_err e = {0};
+    /* The store keeps the bare question id. */
+    const char *bare = qid ? strchr(qid, ':') : NULL;
+    if (db_position_set(a->db, a->user_id, l->pack_id, l->lesson_id, l->m.page,
+                        bare ? bare + 1 : qid, &e) != CORE_OK)
+        tui_app_msg(a, true, "%s", e.msg);
+}
+
+static void show_page(struct tui_app *a, struct lesson *l, int page)
+{
+    if (page < 0 || (l->n_pages > 0 && page >= (int)l->n_pages))
+        return;
+    l->m.page = page;
+    l->m.top = 0;
+    l->rendered_w = -1;
+    fill_questions(a, l);
+    save_position(a, l, NULL);
+}
+
+static void *lesson_enter(struct tui_app *a, const void *arg)
+{
+    const struct tui_lesson_arg *la = arg;
+    struct core_err e = {0};
+    struct lesson *l = core_xcalloc(1, sizeof *l);
+    l->pack_id = core_xstrdup(la->pack_id);
+    l->lesson_id = core_xstrdup(la->lesson_id);
+    l->rendered_w = -1;
+    l->cs = a->cs;
+    struct db_lesson *ls = NULL;
+    size_t nl = 0;
+    if (db_page_list(a->db, l->pack_id, l->lesson_id, &l->pages, &l->n_pages, &e) != CORE_OK ||
+        db_question_list(a->db, l->pack_id, l->lesson_id, &l->qs, &l->n_q, &e) != CORE_OK ||
+        db_lesson_list(a->db, l->pack_id, &ls, &nl, &e) != CORE_OK) {
+        tui_app_msg(a, true, "%s", e.msg);
+        goto fail;
+    }
+    for (size_t i = 0; i < nl; i++)
+        if (strcmp(ls[i].id, l->lesson_id) == 0)
+            l->m.lesson_title = core_xstrdup(ls[i].title ? ls[i].title : ls[i].id);
+    db_lessons_free(ls, nl);
+    if (!l->m.lesson_title)
+        l->m.lesson_title = core_xstrdup(l->lesson_id);
+    l->title = core_xstrdup(l->m.lesson_title);
+    l->m.n_pages = (int)l->n_pages;
+    int page = 0;
+    struct db_position pos = {0};
+    if (db_position_get(a->db, a->user_id, l->pack_id, l->lesson_id, &pos, &e) == CORE_OK)
+        page = pos.page;
+    db_position_fini(&pos);
+    if (page >= (int)l->n_pages)
+        page = l->n_pages > 0 ? (int)l->n_pages - 1 : 0;
+    l->m.page = page;
+    fill_questions(a, l);
+    save_position(a, l, NULL);
+    if (la->question_id)
+        for (size_t i = 0; i < l->m.n_qs; i++)
+            if (strcmp(l->m.qs[i].qid, la->question_id) == 0)
+                l->m.qsel = i;
+    return l;
+fail:
+    db_pages_free(l->pages, l->n_pages);
+    db_questions_free(l->qs, l->n_q);
+    free(l->pack_id);
+    free(l->lesson_id);
+    tui_lesson_model_fini(&l->m);
+    free(l);
+    return NULL;
+}
+
+static void lesson_leave(struct tui_app *a, void *st)
+{
+    struct lesson *l = st;
+    db_pages_free(l->pages, l->n_pages);
+    db_questions_free(l->qs, l->n_q);
+    free(l->pack_id);
+    free(l->lesson_id);
+    free(l->title);
+    tui_lesson_model_fini(&l->m);
+    free(l);
+}
+
+static void lesson_resume(struct tui_app *a, void *st)
+{
+    struct lesson *l = st;
+    fill_questions(a, l);
+    save_position(a, l, NULL);
+}
+
+static void open_question(struct tui_app *a, struct lesson *l, size_t i)
+{
+    if (i >= l->m.n_qs)
+        return;
+    l->m.qsel = i;
+    save_position(a, l, l->m.qs[i].qid);
+    struct tui_question_arg qa = {l->m.qs[i].qid, 1};
+    tui_app_push(a, "question", &qa);
+}
+
+static bool lesson_key(struct tui_app *a, void *st, int key)
+{
+    struct lesson *l = st;
+    if (key >= '1' && key <= '9') {
+        size_t i = (size_t)(key - '1');
+        if (i < l->m.n_qs)
+            open_question(a, l, i);
+        else
+            tui_app_msg(a, false, "this page has %zu question%s", l->m.n_qs,
+                        l->m.n_qs == 1 ? "" : "s");
+        return true;
+    }
+    return false;
+}
+
+static void scroll(struct lesson *l, long d)
+{
+    long t = (long)l->m.top + d;
+    l->m.top = t < 0 ? 0 : (size_t)t; /* the view clamps the bottom */
+}
+
+static void lesson_action(struct tui_app *a, void *st, int act)
+{
+    struct lesson *l = st;
+    int page_rows = l->m.doc_rows > 2 ? l->m.doc_rows - 2 : 1;
+    switch (act) {
+    case A_DOWN: scroll(l, 1); break;
+    case A_UP: scroll(l, -1); break;
+    case A_PGDN: scroll(l, page_rows); break;
+    case A_PGUP: scroll(l, -page_rows); break;
+    case A_TOP: l->m.top = 0; break;
+    case A_BOTTOM: l->m.top = (size_t)-1 / 2; break;
+    case A_NEXT:
+        if (l->m.page + 1 < (int)l->n_pages)
+            show_page(a, l, l->m.page + 1);
+        else
+            tui_app_msg(a, false, "last page of this lesson");
+        break;
+    case A_PREV:
+        if (l->m.page > 0)
+            show_page(a, l, l->m.page - 1);
+        else
+            tui_app_msg(a, false, "first page of this lesson");
+        break;
+    case A_QNEXT:
+        if (l->m.n_qs)
+            l->m.qsel = (l->m.qsel + 1) % l->m.n_qs;
+        break;
+    case A_QPREV:
+        if (l->m.n_qs)
+            l->m.qsel = (l->m.qsel + l->m.n_qs - 1) % l->m.n_qs;
+        break;
+    case A_OPEN:
+        if (l->m.n_qs)
+            open_question(a, l, l->m.qsel);
+        else
+            tui_app_msg(a, false, "no questions after this page; n for the next page");
+        break;
+    case A_BACK: tui_app_pop(a); break;
+    }
+}
+
+static struct tui_keymap lesson_keys(const void *st)
+{
+    (void)st;
+    return TUI_KEYMAP(keys);
+}
+
+static const char *lesson_title(const void *st)
+{
+    const struct lesson *l = st;
+    return l->title;
+}
+
+static void lesson_draw(struct tui_app *a, void *st, struct tui_canvas *c, struct tui_rect r,
+                        struct tui_cursor *cur)
+{
+    struct lesson *l = st;
+    int w = tui_lesson_doc_width(r.w);
+    if (w != l->rendered_w && l->n_pages > 0) {
+        /* Re-wrap at the new width; keep roughly the same place. */
+        double at = l->m.doc.n ? (double)l->m.top / (double)l->m.doc.n : 0;
+        tui_doc_fini(&l->m.doc);
+        tui_md_render(l->pages[l->m.page].markdown, w, c->cs, &l->m.doc);
+        l->m.top = l->rendered_w < 0 ? l->m.top : (size_t)(at * (double)l->m.doc.n);
+        l->rendered_w = w;
+    }
+    tui_view_lesson(&l->m, c, r);
+}
+
+const struct tui_screen tui_screen_lesson = {
+    .name = "lesson",
+    .enter = lesson_enter,
+    .leave = lesson_leave,
+    .resume = lesson_resume,
+    .on_key = lesson_key,
+    .on_action = lesson_action,
+    .keymap = lesson_keys,
+    .title = lesson_title,
+    .draw = lesson_draw,
+};

@@ -1,0 +1,977 @@
+/*
+ * tui_screen_question.c — one question: the prompt with this student's
+ * numbers, an answer entry fit for the kind (a line, a pick list, an
+ * ordering list, a multi-line editor), grading on Enter with score and
+ * feedback at once, hints one at a time, giving up, the attempt history,
+ * self-scoring on the rubric before a design answer's automatic score, and
+ * a certainty prompt (1-3) for packs with certainty-based marking.
+ */
+#include "tui/tui_screen.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KEY_CTRL_G 7
+
+/* ---- model ---------------------------------------------------------------- */
+
+static void strv_free(char **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+static void attempts_free(struct tui_question_model *m)
+{
+    for (size_t i = 0; i < m->n_attempts; i++) {
+        free(m->attempts[i].answer);
+        free(m->attempts[i].when);
+    }
+    free(m->attempts);
+    m->attempts = NULL;
+    m->n_attempts = 0;
+}
+
+static void result_free(struct tui_question_model *m)
+{
+    free(m->parsed);
+    free(m->feedback);
+    free(m->accepted);
+    free(m->reference);
+    m->parsed = m->feedback = m->accepted = m->reference = NULL;
+}
+
+void tui_question_model_fini(struct tui_question_model *m)
+{
+    free(m->qid);
+    free(m->title);
+    free(m->kind_name);
+    free(m->prompt);
+    free(m->unit_hint);
+    free(m->needs_lab);
+    strv_free(m->choices, m->n_choices);
+    free(m->picked);
+    free(m->order);
+    strv_free(m->hints, m->n_hints);
+    tui_input_fini(&m->input);
+    tui_editor_fini(&m->editor);
+    strv_free(m->rubric, m->n_rubric);
+    free(m->rubric_points);
+    free(m->self);
+    result_free(m);
+    attempts_free(m);
+    *m = (struct tui_question_model){0};
+}
+
+char *tui_question_pick_answer(const struct tui_question_model *m)
+{
+    struct core_buf b;
+    core_buf_init(&b);
+    for (size_t i = 0; i < m->n_choices && i < 26; i++) {
+        size_t k = i;
+        if (m->kind == TUI_QK_ORDER)
+            k = m->order[i];
+        else if (!m->picked[i])
+            continue;
+        if (b.len)
+            core_buf_putc(&b, ' ');
+        core_buf_putc(&b, (char)('a' + k));
+    }
+    return core_buf_steal(&b);
+}
+
+/* ---- view ----------------------------------------------------------------- */
+
+/* Rows are laid out on a virtual sheet scrolled by `top`; a dry pass only
+ * measures, so the screen can keep the answer area in view. */
+struct sheet {
+    struct tui_canvas *c;
+    struct tui_rect r;
+    long top, y;
+    bool dry;
+};
+
+static bool row_visible(const struct sheet *s, long y)
+{
+    return !s->dry && y >= s->top && y < s->top + s->r.h;
+}
+
+static int sy(const struct sheet *s, long y)
+{
+    return s->r.y + (int)(y - s->top);
+}
+
+static void put(struct sheet *s, int x, const char *text, struct tui_style st, int max_w)
+{
+    if (row_visible(s, s->y))
+        tui_canvas_put(s->c, sy(s, s->y), s->r.x + x, text, st, max_w);
+}
+
+static void wrapped(struct sheet *s, int x, const char *text, struct tui_style st)
+{
+    if (!text)
+        return;
+    struct core_strlist l;
+    core_strlist_init(&l);
+    tui_text_wrap(text, s->r.w - x - 1, &l);
+    for (size_t i = 0; i < l.n; i++, s->y++)
+        put(s, x, l.items[i], st, s->r.w - x - 1);
+    core_strlist_fini(&l);
+}
+
+/* "label: text" with the text wrapped under itself. */
+static void labelled(struct sheet *s, int x, const char *label, struct tui_style lst,
+                     const char *text, struct tui_style tst)
+{
+    int lw = tui_text_width(label) + 1;
+    put(s, x, label, lst, -1);
+    if (!text || !text[0]) {
+        s->y++;
+        return;
+    }
+    struct core_strlist l;
+    core_strlist_init(&l);
+    tui_text_wrap(text, s->r.w - x - lw - 1, &l);
+    for (size_t i = 0; i < l.n; i++, s->y++)
+        put(s, x + lw, l.items[i], tst, s->r.w - x - lw - 1);
+    core_strlist_fini(&l);
+}
+
+static void draw_choices(struct sheet *s, struct tui_question_model *m)
+{
+    const enum tui_charset cs = s->c->cs;
+    bool active = m->mode == TUI_Q_PICK;
+    for (size_t i = 0; i < m->n_choices; i++) {
+        size_t k = m->kind == TUI_QK_ORDER ? m->order[i] : i;
+        bool sel = active && i == m->csel;
+        uint8_t ra = sel ? TUI_A_REVERSE : 0;
+        char mark[32];
+        if (m->kind == TUI_QK_CHOICE)
+            snprintf(mark, sizeof mark, "%s", m->picked[i] ? tui_glyph(cs, "(•)", "(*)") : "( )");
+        else if (m->kind == TUI_QK_MULTI)
+            snprintf(mark, sizeof mark, "%s", m->picked[i] ? "[x]" : "[ ]");
+        else
+            snprintf(mark, sizeof mark, "%zu.", i + 1);
+        char letter[8];
+        snprintf(letter, sizeof letter, "%c)", k < 26 ? (char)('a' + k) : '?');
+        struct core_strlist l;
+        core_strlist_init(&l);
+        int tx = 12;
+        tui_text_wrap(m->choices[k], s->r.w - tx - 2, &l);
+        for (size_t j = 0; j < (l.n ? l.n : 1); j++, s->y++) {
+            if (row_visible(s, s->y) && sel)
+                tui_canvas_fill(s->c, (struct tui_rect){sy(s, s->y), s->r.x + 1, 1, s->r.w - 2},
+                                ' ', TUI_ST(ra, 0));
+            if (j == 0) {
+                if (sel)
+                    put(s, 1, m->holding ? tui_glyph(cs, "↕", "=") : tui_glyph(cs, "▶", ">"),
+                        TUI_ST(ra | TUI_A_BOLD, TUI_C_ACCENT), -1);
+                put(s, 3, mark, TUI_ST(ra | TUI_A_BOLD, m->picked && m->picked[i] ? TUI_C_ACCENT : 0), -1);
+                put(s, 8, letter, TUI_ST(ra | TUI_A_BOLD, 0), -1);
+            }
+            if (l.n)
+                put(s, tx, l.items[j], TUI_ST(ra, 0), s->r.w - tx - 2);
+        }
+        core_strlist_fini(&l);
+    }
+}
+
+static void draw_rubric(struct sheet *s, struct tui_question_model *m)
+{
+    bool active = m->mode == TUI_Q_RUBRIC;
+    put(s, 1, active ? "Score your answer on each point before you see the grade:"
+                     : "Your self-scores:", TUI_ST(TUI_A_BOLD, 0), -1);
+    s->y++;
+    for (size_t i = 0; i < m->n_rubric; i++, s->y++) {
+        bool sel = active && i == m->rsel;
+        uint8_t ra = sel ? TUI_A_REVERSE : 0;
+        if (row_visible(s, s->y) && sel)
+            tui_canvas_fill(s->c, (struct tui_rect){sy(s, s->y), s->r.x + 1, 1, s->r.w - 2}, ' ',
+                            TUI_ST(ra, 0));
+        char sc[32];
+        snprintf(sc, sizeof sc, "%4g / %g", m->self[i], m->rubric_points[i]);
+        put(s, 3, sc, TUI_ST(ra | TUI_A_BOLD, TUI_C_ACCENT), -1);
+        put(s, 16, m->rubric[i], TUI_ST(ra, 0), s->r.w - 18);
+    }
+}
+
+static void draw_result(struct sheet *s, struct tui_question_model *m)
+{
+    const enum tui_charset cs = s->c->cs;
+    if (m->has_result) {
+        char head[160];
+        uint8_t col;
+        if (!m->valid) {
+            snprintf(head, sizeof head, "? could not read that answer (not scored, not counted)");
+            col = TUI_C_WARN;
+        } else {
+            const char *verdict = m->correct ? tui_glyph(cs, "✓ correct", "+ correct")
+                                  : m->score > 0 ? "~ partly right"
+                                                 : tui_glyph(cs, "✗ not right", "x not right");
+            snprintf(head, sizeof head, "%s: %g/%g point%s", verdict, m->score, m->max,
+                     m->max == 1 ? "" : "s");
+            col = m->correct ? TUI_C_GOOD : m->score > 0 ? TUI_C_WARN : TUI_C_BAD;
+        }
+        put(s, 1, head, TUI_ST(TUI_A_BOLD, col), s->r.w - 2);
+        if (m->valid && m->parsed && m->parsed[0]) {
+            int hw = tui_text_width(head) + 1;
+            char yours[200];
+            snprintf(yours, sizeof yours, "%s you answered %s", tui_glyph(cs, "—", "-"), m->parsed);
+            put(s, 1 + hw, yours, TUI_ST(0, TUI_C_MUTED), s->r.w - 2 - hw);
+        }
+        s->y++;
+        if (m->kind == TUI_QK_DESIGN && m->self_done && m->n_rubric && m->valid) {
+            double self = 0, smax = 0;
+            for (size_t i = 0; i < m->n_rubric; i++) {
+                self += m->self[i];
+                smax += m->rubric_points[i];
+            }
+            char line[128];
+            snprintf(line, sizeof line, "you scored yourself %g/%g (%.0f%%); the grader %.0f%%",
+                     self, smax, smax > 0 ? 100 * self / smax : 0,
+                     m->max > 0 ? 100 * m->score / m->max : 0);
+            put(s, 3, line, TUI_ST(0, TUI_C_ACCENT), s->r.w - 4);
+            s->y++;
+        }
+        if (m->cbm && m->certainty && m->valid) {
+            char line[96];
+            snprintf(line, sizeof line, "certainty %d: mark %+g (of %g)", m->certainty,
+                     m->cbm_mark, 3 * m->max);
+            put(s, 3, line, TUI_ST(0, m->cbm_mark < 0 ? TUI_C_BAD : TUI_C_GOOD), -1);
+            s->y++;
+        }
+        if (m->feedback && m->feedback[0])
+            wrapped(s, 3, m->feedback, TUI_ST(0, 0));
+    }
+    if ((m->correct || m->gave_up) && m->accepted) {
+        labelled(s, 3, "accepted:", TUI_ST(TUI_A_BOLD, 0), m->accepted, TUI_ST(0, TUI_C_GOOD));
+    }
+    if (m->gave_up && m->reference) {
+        labelled(s, 3, "solution:", TUI_ST(TUI_A_BOLD, 0), m->reference, TUI_ST(0, 0));
+    }
+}
+
+static void draw_attempts(struct sheet *s, struct tui_question_model *m)
+{
+    const enum tui_charset cs = s->c->cs;
+    if (m->n_attempts == 0)
+        return;
+    s->y++;
+    char head[64];
+    snprintf(head, sizeof head, "Attempts (%zu)", m->n_attempts);
+    put(s, 1, head, TUI_ST(TUI_A_BOLD, TUI_C_MUTED), -1);
+    s->y++;
+    size_t shown = 0;
+    for (size_t i = m->n_attempts; i-- > 0 && shown < 5; shown++, s->y++) {
+        const struct tui_q_attempt *at = &m->attempts[i];
+        const char *mark = !at->valid    ? "?"
+                           : at->correct ? tui_glyph(cs, "✓", "+")
+                           : at->score > 0 ? "~"
+                                           : tui_glyph(cs, "✗", "x");
+        uint8_t col = !at->valid ? TUI_C_WARN
+                      : at->correct ? TUI_C_GOOD
+                      : at->score > 0 ? TUI_C_WARN
+                                      : TUI_C_BAD;
+        char no[24], sc[32];
+        snprintf(no, sizeof no, "#%zu", i + 1);
+        if (at->valid)
+            snprintf(sc, sizeof sc, "%g/%g", at->score, at->max);
+        else
+            snprintf(sc, sizeof sc, "unread");
+        put(s, 3, no, TUI_ST(0, TUI_C_MUTED), -1);
+        put(s, 8, mark, TUI_ST(TUI_A_BOLD, col), -1);
+        put(s, 10, sc, TUI_ST(0, col), 9);
+        put(s, 20, at->when ? at->when : "", TUI_ST(0, TUI_C_MUTED), 17);
+        /* One line of the answer (design answers span lines). */
+        char *one = core_xstrdup(at->answer ? at->answer : "");
+        for (char *p = one; *p; p++)
+            if (*p == '\n' || *p == '\t')
+                *p = ' ';
+        put(s, 38, one, TUI_ST(0, 0), s->r.w - 39);
+        free(one);
+    }
+    if (m->n_attempts > shown) {
+        char more[48];
+        snprintf(more, sizeof more, "... %zu earlier", m->n_attempts - shown);
+        put(s, 3, more, TUI_ST(0, TUI_C_MUTED), -1);
+        s->y++;
+    }
+}
+
+/* Lays the question out; returns the sheet rows of the answer area in
+ * [*ans0, *ans1). */
+static void layout(struct sheet *s, struct tui_question_model *m, struct tui_cursor *cur,
+                   long *ans0, long *ans1)
+{
+    const enum tui_charset cs = s->c->cs;
+    char meta[96];
+    snprintf(meta, sizeof meta, "%s %s %g pt%s", m->kind_name ? m->kind_name : "",
+             tui_glyph(cs, "·", "-"), m->points, m->points == 1 ? "" : "s");
+    if (m->variant > 1)
+        snprintf(meta + strlen(meta), sizeof meta - strlen(meta), " %s variant %d",
+                 tui_glyph(cs, "·", "-"), m->variant);
+    int mw = tui_text_width(meta);
+    put(s, 1, m->title ? m->title : m->qid, TUI_ST(TUI_A_BOLD, TUI_C_ACCENT), s->r.w - mw - 4);
+    put(s, s->r.w - mw - 1, meta, TUI_ST(0, TUI_C_MUTED), -1);
+    s->y += 2;
+    wrapped(s, 1, m->prompt, TUI_ST(0, 0));
+    if (m->unit_hint)
+        wrapped(s, 1, m->unit_hint, TUI_ST(0, TUI_C_MUTED));
+    if (m->needs_lab) {
+        s->y++;
+        labelled(s, 1, "uses your lab run:", TUI_ST(TUI_A_BOLD, TUI_C_WARN), m->needs_lab,
+                 TUI_ST(0, TUI_C_WARN));
+    }
+    for (size_t i = 0; i < m->hints_shown && i < m->n_hints; i++) {
+        char lab[32];
+        snprintf(lab, sizeof lab, "hint %zu:", i + 1);
+        s->y += i == 0;
+        labelled(s, 1, lab, TUI_ST(TUI_A_BOLD, TUI_C_WARN), m->hints[i], TUI_ST(0, 0));
+    }
+    s->y++;
+    *ans0 = s->y;
+    if (m->n_choices && m->kind != TUI_QK_LINE && m->kind != TUI_QK_DESIGN)
+        draw_choices(s, m);
+    bool line_entry = m->kind == TUI_QK_LINE || (m->mode == TUI_Q_TYPE);
+    if (line_entry) {
+        if (m->n_choices)
+            s->y++;
+        const char *label = m->kind == TUI_QK_ORDER ? "Order:" : "Answer:";
+        put(s, 1, label, TUI_ST(TUI_A_BOLD, 0), -1);
+        int x = 2 + tui_text_width(label);
+        int w = s->r.w - x - 2;
+        bool typing = m->mode == TUI_Q_TYPE;
+        if (row_visible(s, s->y)) {
+            int col = tui_input_draw(s->c, sy(s, s->y), s->r.x + x, w, &m->input,
+                                     TUI_ST(typing ? TUI_A_UNDER : 0, 0));
+            if (typing && cur) {
+                cur->on = true;
+                cur->y = sy(s, s->y);
+                cur->x = s->r.x + x + col;
+            }
+        }
+        s->y++;
+    }
+    if (m->kind == TUI_QK_DESIGN) {
+        if (m->mode == TUI_Q_EDIT) {
+            /* The editor in a box; the screen scrolls it fully into view. */
+            int eh = s->r.h - 8 < 10 ? (s->r.h - 8 < 4 ? 4 : s->r.h - 8) : 10;
+            struct tui_rect box = {0, s->r.x + 1, eh + 2, s->r.w - 2};
+            if (!s->dry && s->y >= s->top && s->y + eh + 2 <= s->top + s->r.h) {
+                box.y = sy(s, s->y);
+                tui_canvas_box(s->c, box, "your answer (Ctrl-S submits)",
+                               TUI_ST(TUI_A_BOLD, TUI_C_ACCENT));
+                struct tui_rect in = {box.y + 1, box.x + 1, eh, box.w - 2};
+                struct tui_cursor ec = {0};
+                tui_editor_draw(s->c, in, &m->editor, TUI_ST(0, 0), &ec);
+                if (cur)
+                    *cur = ec;
+            }
+            s->y += eh + 2;
+        } else {
+            /* Submitted or set aside: the text as it reads, scrolling with
+             * the rest. */
+            put(s, 1, "Your answer:", TUI_ST(TUI_A_BOLD, 0), -1);
+            s->y++;
+            if (m->editor.text.len)
+                wrapped(s, 3, m->editor.text.data, TUI_ST(0, 0));
+            else {
+                put(s, 3, "(empty: Enter to write it)", TUI_ST(0, TUI_C_MUTED), -1);
+                s->y++;
+            }
+        }
+        if (m->n_rubric && (m->mode == TUI_Q_RUBRIC || m->self_done)) {
+            s->y++;
+            draw_rubric(s, m);
+        }
+    }
+    if (m->mode == TUI_Q_CERTAINTY) {
+        s->y++;
+        put(s, 1, "How sure are you?  1 not sure   2 fairly sure   3 very sure",
+            TUI_ST(TUI_A_BOLD, TUI_C_WARN), s->r.w - 2);
+        s->y++;
+        put(s, 3, "(a sure right answer earns more; a sure wrong one costs)", TUI_ST(0, TUI_C_MUTED),
+            s->r.w - 4);
+        s->y++;
+    }
+    *ans1 = s->y;
+    if (m->has_result || m->gave_up) {
+        s->y++;
+        draw_result(s, m);
+        if (m->has_result || m->gave_up)
+            *ans1 = s->y;
+    }
+    draw_attempts(s, m);
+}
+
+void tui_view_question(struct tui_question_model *m, struct tui_canvas *c, struct tui_rect r,
+                       struct tui_cursor *cur)
+{
+    struct sheet s = {c, r, 0, 0, true};
+    long a0, a1;
+    layout(&s, m, NULL, &a0, &a1);
+    long total = s.y;
+    long max_top = total > r.h ? total - r.h : 0;
+    if (m->follow) {
+        /* Keep the answer area (and the grade under it) in view. */
+        long top = (long)m->top;
+        if (a1 > top + r.h)
+            top = a1 - r.h;
+        /* While entering an answer its start wins; after grading, the
+         * result's end does. */
+        if (a0 < top && m->mode != TUI_Q_KEYS)
+            top = a0;
+        m->top = top < 0 ? 0 : (size_t)top;
+        m->follow = false;
+    }
+    if ((long)m->top > max_top)
+        m->top = (size_t)max_top;
+    s = (struct sheet){c, r, (long)m->top, 0, false};
+    layout(&s, m, cur, &a0, &a1);
+    if ((long)m->top < max_top)
+        tui_canvas_put(c, r.y + r.h - 1, r.x + r.w - 2, tui_glyph(c->cs, "↓", "v"),
+                       TUI_ST(TUI_A_BOLD, TUI_C_MUTED), -1);
+    if (m->top > 0)
+        tui_canvas_put(c, r.y, r.x + r.w - 2, tui_glyph(c->cs, "↑", "^"),
+                       TUI_ST(TUI_A_BOLD, TUI_C_MUTED), -1);
+}
+
+/* ---- logic ---------------------------------------------------------------- */
+
+enum {
+    A_GRADE = 1, A_KEYS, A_TYPE, A_BACK, A_GIVEUP, A_HINT, A_UP, A_DOWN, A_PGUP, A_PGDN,
+    A_PICK, A_MOVE_UP, A_MOVE_DOWN, A_EDIT, A_SUBMIT, A_SCORE_UP, A_SCORE_DOWN, A_CONFIRM,
+    A_CANCEL, A_CERT1, A_CERT2, A_CERT3, A_RETRY
+};
+
+static const struct tui_binding keys_type[] = {
+    {TUI_K_ENTER, 0, A_GRADE, "Enter", "grade", "grade the answer (recorded at once)"},
+    {TUI_K_TAB, 0, A_KEYS, "Tab", "hints & keys", "leave the answer line: h hint, g give up"},
+    {KEY_CTRL_G, 0, A_GIVEUP, "Ctrl-G", "give up", "give up: show the answer"},
+    {TUI_K_ESC, 0, A_BACK, "Esc", "back", "back to the lesson"},
+    {TUI_K_PGUP, TUI_K_UP, A_PGUP, "PgUp/Up", NULL, "scroll up"},
+    {TUI_K_PGDN, TUI_K_DOWN, A_PGDN, "PgDn/Down", NULL, "scroll down"},
+};
+
+static const struct tui_binding keys_line[] = {
+    {TUI_K_ENTER, 'i', A_TYPE, "Enter/i", "type", "back to the answer line"},
+    {'h', 0, A_HINT, "h", "hint", "reveal the next hint"},
+    {'g', KEY_CTRL_G, A_GIVEUP, "g", "give up", "give up: show the answer"},
+    {'k', TUI_K_UP, A_UP, "k/Up", NULL, "scroll up"},
+    {'j', TUI_K_DOWN, A_DOWN, "j/Down", "scroll", "scroll down"},
+    {TUI_K_PGUP, 0, A_PGUP, "PgUp", NULL, "scroll up a screen"},
+    {TUI_K_PGDN, ' ', A_PGDN, "PgDn", NULL, "scroll down a screen"},
+    {'q', TUI_K_ESC, A_BACK, "q", "back", "back to the lesson"},
+};
+
+static const struct tui_binding keys_pick[] = {
+    {TUI_K_UP, 'k', A_UP, "k/Up", NULL, "previous choice"},
+    {TUI_K_DOWN, 'j', A_DOWN, "j/Down", "move", "next choice"},
+    {' ', 0, A_PICK, "Space", "pick", "pick the choice (multi: toggle; ordering: hold and move)"},
+    {'K', 0, A_MOVE_UP, "K", NULL, "ordering: move the item up"},
+    {'J', 0, A_MOVE_DOWN, "J", NULL, "ordering: move the item down"},
+    {TUI_K_ENTER, 0, A_GRADE, "Enter", "grade", "grade the picks (recorded at once)"},
+    {'t', 0, A_TYPE, "t", NULL, "type the answer as letters instead"},
+    {'h', 0, A_HINT, "h", "hint", "reveal the next hint"},
+    {'g', KEY_CTRL_G, A_GIVEUP, "g", "give up", "give up: show the answer"},
+    {TUI_K_PGUP, 0, A_PGUP, "PgUp", NULL, "scroll up"},
+    {TUI_K_PGDN, 0, A_PGDN, "PgDn", NULL, "scroll down"},
+    {'q', TUI_K_ESC, A_BACK, "q", "back", "back to the lesson"},
+};
+
+static const struct tui_binding keys_edit[] = {
+    {TUI_K_CTRL_S, TUI_K_CTRL_D, A_SUBMIT, "Ctrl-S", "submit", "submit (Ctrl-D too)"},
+    {TUI_K_TAB, TUI_K_ESC, A_KEYS, "Tab/Esc", "hints & keys", "leave the editor: h hint, q back"},
+};
+
+static const struct tui_binding keys_design[] = {
+    {TUI_K_ENTER, 'e', A_EDIT, "Enter/e", "edit", "back to the editor"},
+    {'h', 0, A_HINT, "h", "hint", "reveal the next hint"},
+    {'k', TUI_K_UP, A_UP, "k/Up", NULL, "scroll up"},
+    {'j', TUI_K_DOWN, A_DOWN, "j/Down", "scroll", "scroll down"},
+    {TUI_K_PGUP, 0, A_PGUP, "PgUp", NULL, "scroll up a screen"},
+    {TUI_K_PGDN, ' ', A_PGDN, "PgDn", NULL, "scroll down a screen"},
+    {'q', TUI_K_ESC, A_BACK, "q", "back", "back to the lesson (the draft is dropped)"},
+};
+
+static const struct tui_binding keys_rubric[] = {
+    {TUI_K_UP, 'k', A_UP, "k/Up", NULL, "previous point"},
+    {TUI_K_DOWN, 'j', A_DOWN, "j/Down", "move", "next point"},
+    {TUI_K_RIGHT, '+', A_SCORE_UP, "Right/+", "more", "score it higher (0-9 set it)"},
+    {TUI_K_LEFT, '-', A_SCORE_DOWN, "Left/-", "less", "score it lower"},
+    {TUI_K_ENTER, 0, A_CONFIRM, "Enter", "grade", "done: grade and compare"},
+    {TUI_K_ESC, 0, A_EDIT, "Esc", "edit", "back to the editor"},
+};
+
+static const struct tui_binding keys_cert[] = {
+    {'1', 0, A_CERT1, "1", "not sure", "certainty 1: right +1, wrong 0"},
+    {'2', 0, A_CERT2, "2", "fairly", "certainty 2: right +2, wrong -2"},
+    {'3', 0, A_CERT3, "3", "very sure", "certainty 3: right +3, wrong -6"},
+    {TUI_K_ESC, 0, A_CANCEL, "Esc", "cancel", "not yet: back to the answer"},
+};
+
+struct question {
+    struct tui_question_model m;
+    char *pack_id, *bare_id;
+    int64_t rev_id;
+    char *title_bar;
+    char *pending;          /* answer waiting for a certainty */
+    enum tui_q_mode before; /* mode to return to from the certainty prompt */
+};
+
+static char **strv_dup(char *const *v, size_t n)
+{
+    char **o = core_xcalloc(n ? n : 1, sizeof *o);
+    for (size_t i = 0; i < n; i++)
+        o[i] = core_xstrdup(v[i] ? v[i] : "");
+    return o;
+}
+
+static void load_attempts(struct tui_app *a, struct question *q)
+{
+    struct core_err e = {0};
+    struct db_attempt *at = NULL;
+    size_t n = 0;
+    attempts_free(&q->m);
+    if (db_attempt_list(a->db, a->user_id, q->pack_id, q->bare_id, &at, &n, &e) != CORE_OK) {
+        tui_app_msg(a, true, "%s", e.msg);
+        return;
+    }
+    q->m.attempts = core_xcalloc(n ? n : 1, sizeof *q->m.attempts);
+    for (size_t i = 0; i < n; i++) {
+        struct tui_q_attempt *o = &q->m.attempts[q->m.n_attempts++];
+        o->answer = core_xstrdup(at[i].answer ? at[i].answer : "");
+        /* "2026-11-21T10:00:00.123Z" -> "2026-11-21 10:00" (UTC) */
+        char when[20] = "";
+        if (at[i].created_at && strlen(at[i].created_at) >= 16) {
+            memcpy(when, at[i].created_at, 16);
+            when[10] = ' ';
+            when[16] = '\0';
+        }
+        o->when = core_xstrdup(when);
+        o->score = at[i].score;
+        o->max = at[i].max;
+        o->valid = at[i].valid;
+        o->correct = at[i].correct;
+    }
+    db_attempts_free(at, n);
+}
+
+static const char *unit_hint(const char *unit)
+{
+    if (!unit || !unit[0])
+        return NULL;
+    if (strcmp(unit, "x") == 0 || strcmp(unit, "×") == 0)
+        return "(a ratio: write it as 2.5 or 2.5x)";
+    if (strcmp(unit, "%") == 0)
+        return "(in per cent: write 56 or 56%)";
+    return NULL;
+}
+
+static enum tui_q_kind kind_of(const char *k)
+{
+    if (!k)
+        return TUI_QK_LINE;
+    if (strcmp(k, "choice") == 0)
+        return TUI_QK_CHOICE;
+    if (strcmp(k, "multi") == 0)
+        return TUI_QK_MULTI;
+    if (strcmp(k, "ordering") == 0)
+        return TUI_QK_ORDER;
+    if (strcmp(k, "design") == 0)
+        return TUI_QK_DESIGN;
+    return TUI_QK_LINE;
+}
+
+static enum tui_q_mode start_mode(const struct tui_question_model *m)
+{
+    switch (m->kind) {
+    case TUI_QK_DESIGN: return TUI_Q_EDIT;
+    case TUI_QK_LINE: return TUI_Q_TYPE;
+    default: return m->n_choices ? TUI_Q_PICK : TUI_Q_TYPE;
+    }
+}
+
+static void *question_enter(struct tui_app *a, const void *arg)
+{
+    const struct tui_question_arg *qa = arg;
+    struct core_err e = {0};
+    struct lesson_question_view v;
+    if (lesson_question_show(a->sess, qa->qid, qa->variant > 0 ? qa->variant : 1, &v, &e) !=
+        CORE_OK) {
+        tui_app_msg(a, true, "%s", e.msg);
+        return NULL;
+    }
+    struct question *q = core_xcalloc(1, sizeof *q);
+    struct tui_question_model *m = &q->m;
+    q->pack_id = core_xstrdup(v.q.pack_id);
+    q->bare_id = core_xstrdup(v.q.id);
+    q->rev_id = v.q.rev_id;
+    m->qid = core_xasprintf("%s:%s", v.q.pack_id, v.q.id);
+    m->title = core_xstrdup(v.q.title ? v.q.title : v.q.id);
+    q->title_bar = core_xasprintf("question: %s", m->title);
+    m->kind_name = core_xstrdup(v.q.kind);
+    m->kind = kind_of(v.q.kind);
+    m->points = v.q.points;
+    m->variant = v.variant;
+    m->prompt = core_xstrdup(v.v.prompt ? v.v.prompt : "");
+    const char *uh = unit_hint(v.v.unit);
+    if (uh)
+        m->unit_hint = core_xstrdup(uh);
+    else if (v.v.unit && v.v.unit[0])
+        m->unit_hint =
+            core_xasprintf("(answer in %s; other units of the same kind are converted)", v.v.unit);
+    if (v.v.needs_lab)
+        m->needs_lab = core_xstrdup(v.v.needs_lab);
+    m->choices = strv_dup(v.v.choices, v.v.n_choices);
+    m->n_choices = v.v.n_choices;
+    m->picked = core_xcalloc(m->n_choices ? m->n_choices : 1, sizeof *m->picked);
+    m->order = core_xcalloc(m->n_choices ? m->n_choices : 1, sizeof *m->order);
+    for (size_t i = 0; i < m->n_choices; i++)
+        m->order[i] = i;
+    m->hints = strv_dup(v.v.hints, v.v.n_hints);
+    m->n_hints = v.v.n_hints;
+    m->rubric = strv_dup(v.v.rubric, v.v.n_rubric);
+    m->n_rubric = v.v.n_rubric;
+    m->rubric_points = core_xcalloc(m->n_rubric ? m->n_rubric : 1, sizeof *m->rubric_points);
+    m->self = core_xcalloc(m->n_rubric ? m->n_rubric : 1, sizeof *m->self);
+    for (size_t i = 0; i < m->n_rubric; i++)
+        m->rubric_points[i] = v.v.rubric_points ? v.v.rubric_points[i] : 1;
+    tui_input_init(&m->input);
+    tui_editor_init(&m->editor);
+    lesson_question_view_fini(&v);
+    bool cbm = false;
+    if (lesson_question_cbm(a->sess, m->qid, &cbm, &e) == CORE_OK)
+        m->cbm = cbm;
+    m->mode = start_mode(m);
+    m->follow = true;
+    load_attempts(a, q);
+    return q;
+}
+
+static void question_leave(struct tui_app *a, void *st)
+{
+    struct question *q = st;
+    tui_question_model_fini(&q->m);
+    free(q->pack_id);
+    free(q->bare_id);
+    free(q->title_bar);
+    free(q->pending);
+    free(q);
+}
+
+static void grade(struct tui_app *a, struct question *q, const char *answer, int certainty)
+{
+    struct tui_question_model *m = &q->m;
+    struct core_err e = {0};
+    struct lesson_answer_result res;
+    int rc = m->cbm ? lesson_answer_certain(a->sess, m->qid, m->variant, answer, certainty, &res, &e)
+                    : lesson_answer(a->sess, m->qid, m->variant, answer, &res, &e);
+    if (rc != CORE_OK) {
+        tui_app_msg(a, true, "%s", e.msg);
+        return;
+    }
+    result_free(m);
+    m->has_result = true;
+    m->valid = res.r.valid;
+    m->correct = res.r.correct;
+    m->score = res.r.score;
+    m->max = res.r.max;
+    m->certainty = certainty;
+    if (certainty)
+        m->cbm_mark = m->max * lesson_cbm_fraction(m->max > 0 ? m->score / m->max : 0, certainty);
+    m->attempt_no = res.attempt_no;
+    m->parsed = res.r.parsed ? core_xstrdup(res.r.parsed) : NULL;
+    m->feedback = core_xstrdup(res.r.feedback ? res.r.feedback : "");
+    m->accepted = res.r.accepted ? core_xstrdup(res.r.accepted) : NULL;
+    m->reference = res.r.reference ? core_xstrdup(res.r.reference) : NULL;
+    lesson_answer_result_fini(&res);
+    load_attempts(a, q);
+    if (m->valid)
+        tui_app_msg(a, false, "attempt %d recorded", m->attempt_no);
+    m->follow = true;
+    if (m->kind == TUI_QK_DESIGN)
+        m->mode = TUI_Q_KEYS;
+    else if (m->correct && m->mode == TUI_Q_TYPE && m->kind == TUI_QK_LINE)
+        m->mode = TUI_Q_KEYS;
+}
+
+/* Grades now, or first asks for a certainty in a CBM pack. */
+static void submit(struct tui_app *a, struct question *q, const char *answer)
+{
+    struct tui_question_model *m = &q->m;
+    if (!answer || !answer[0] || strspn(answer, " \t\n") == strlen(answer)) {
+        tui_app_msg(a, true, "nothing to grade yet");
+        return;
+    }
+    if (m->cbm) {
+        free(q->pending);
+        q->pending = core_xstrdup(answer);
+        q->before = m->mode;
+        m->mode = TUI_Q_CERTAINTY;
+        m->follow = true;
+        return;
+    }
+    grade(a, q, answer, 0);
+}
+
+static void give_up(struct tui_app *a, struct question *q)
+{
+    struct tui_question_model *m = &q->m;
+    m->gave_up = true;
+    m->follow = true;
+    if (m->reference || m->accepted)
+        return;
+    /* Nothing graded in this visit: grade a throw-away answer with the
+     * stored grader (not recorded) to learn the reference. */
+    struct core_err e = {0};
+    struct grader_pack *pack = NULL;
+    if (lesson_session_pack(a->sess, q->rev_id, &pack, &e) != CORE_OK) {
+        tui_app_msg(a, true, "%s", e.msg);
+        return;
+    }
+    struct grader_ctx ctx = {a->user, m->variant, NULL};
+    struct grader_result r;
+    const char *probe = m->kind == TUI_QK_ORDER || m->kind == TUI_QK_CHOICE ||
+                                m->kind == TUI_QK_MULTI
+                            ? "a"
+                            : "0";
+    if (grader_question_grade(pack, q->bare_id, &ctx, probe, &r, &e) != CORE_OK) {
+        tui_app_msg(a, true, "answer once first: %s", e.msg);
+        return;
+    }
+    m->accepted = r.accepted ? core_xstrdup(r.accepted) : NULL;
+    m->reference = r.reference ? core_xstrdup(r.reference) : NULL;
+    grader_result_fini(&r);
+    if (!m->accepted && !m->reference)
+        tui_app_msg(a, false, "this question has no single answer to show");
+}
+
+static bool question_key(struct tui_app *a, void *st, int key)
+{
+    struct question *q = st;
+    struct tui_question_model *m = &q->m;
+    switch (m->mode) {
+    case TUI_Q_TYPE:
+        if (key == TUI_K_ENTER || key == TUI_K_TAB || key == TUI_K_ESC || key == KEY_CTRL_G ||
+            key == TUI_K_PGUP || key == TUI_K_PGDN || key == TUI_K_UP || key == TUI_K_DOWN ||
+            key == TUI_K_CTRL_C)
+            return false;
+        /* Everything else is the line's (Ctrl-A/E/K/W edit too). */
+        tui_input_key(&m->input, key);
+        return true;
+    case TUI_Q_EDIT:
+        if (key == TUI_K_CTRL_S || key == TUI_K_CTRL_D || key == TUI_K_TAB || key == TUI_K_ESC ||
+            key == TUI_K_CTRL_C)
+            return false;
+        tui_editor_key(&m->editor, key);
+        return true;
+    case TUI_Q_RUBRIC:
+        if (key >= '0' && key <= '9' && m->n_rubric) {
+            double v = key - '0';
+            double mx = m->rubric_points[m->rsel];
+            m->self[m->rsel] = v > mx ? mx : v;
+            return true;
+        }
+        return false;
+    default:
+        return false;
+    }
+}
+
+static void scroll(struct tui_question_model *m, long d)
+{
+    long t = (long)m->top + d;
+    m->top = t < 0 ? 0 : (size_t)t;
+}
+
+static void question_action(struct tui_app *a, void *st, int act)
+{
+    struct question *q = st;
+    struct tui_question_model *m = &q->m;
+    switch (act) {
+    case A_GRADE:
+        if (m->mode == TUI_Q_PICK) {
+            char *ans = tui_question_pick_answer(m);
+            if (!ans[0])
+                tui_app_msg(a, true, "pick with Space first");
+            else
+                submit(a, q, ans);
+            free(ans);
+        } else {
+            submit(a, q, m->input.text.data ? m->input.text.data : "");
+        }
+        break;
+    case A_KEYS: m->mode = TUI_Q_KEYS; break;
+    case A_TYPE:
+        m->mode = TUI_Q_TYPE;
+        m->follow = true;
+        break;
+    case A_EDIT:
+        m->self_done = false; /* a changed answer is scored again */
+        m->mode = TUI_Q_EDIT;
+        m->follow = true;
+        break;
+    case A_BACK: tui_app_pop(a); break;
+    case A_GIVEUP: give_up(a, q); break;
+    case A_HINT:
+        if (m->hints_shown < m->n_hints) {
+            m->hints_shown++;
+        } else {
+            tui_app_msg(a, false, m->n_hints ? "no more hints" : "this question has no hints");
+        }
+        break;
+    case A_UP:
+        if (m->mode == TUI_Q_PICK && m->n_choices) {
+            if (m->csel > 0) {
+                if (m->holding) {
+                    size_t t = m->order[m->csel];
+                    m->order[m->csel] = m->order[m->csel - 1];
+                    m->order[m->csel - 1] = t;
+                }
+                m->csel--;
+            }
+            m->follow = true;
+        } else if (m->mode == TUI_Q_RUBRIC) {
+            if (m->rsel > 0)
+                m->rsel--;
+        } else {
+            scroll(m, -1);
+        }
+        break;
+    case A_DOWN:
+        if (m->mode == TUI_Q_PICK && m->n_choices) {
+            if (m->csel + 1 < m->n_choices) {
+                if (m->holding) {
+                    size_t t = m->order[m->csel];
+                    m->order[m->csel] = m->order[m->csel + 1];
+                    m->order[m->csel + 1] = t;
+                }
+                m->csel++;
+            }
+            m->follow = true;
+        } else if (m->mode == TUI_Q_RUBRIC) {
+            if (m->rsel + 1 < m->n_rubric)
+                m->rsel++;
+        } else {
+            scroll(m, 1);
+        }
+        break;
+    case A_PGUP: scroll(m, -10); break;
+    case A_PGDN: scroll(m, 10); break;
+    case A_PICK:
+        if (!m->n_choices)
+            break;
+        if (m->kind == TUI_QK_CHOICE) {
+            for (size_t i = 0; i < m->n_choices; i++)
+                m->picked[i] = i == m->csel;
+        } else if (m->kind == TUI_QK_MULTI) {
+            m->picked[m->csel] = !m->picked[m->csel];
+        } else {
+            m->holding = !m->holding;
+        }
+        break;
+    case A_MOVE_UP:
+    case A_MOVE_DOWN:
+        if (m->kind == TUI_QK_ORDER && m->n_choices) {
+            bool h = m->holding;
+            m->holding = true;
+            question_action(a, st, act == A_MOVE_UP ? A_UP : A_DOWN);
+            m->holding = h;
+        }
+        break;
+    case A_SUBMIT:
+        if (m->n_rubric && !m->self_done) {
+            if (!m->editor.text.len) {
+                tui_app_msg(a, true, "write your answer first");
+                break;
+            }
+            m->mode = TUI_Q_RUBRIC;
+            m->rsel = 0;
+            m->follow = true;
+        } else {
+            submit(a, q, m->editor.text.data);
+        }
+        break;
+    case A_SCORE_UP:
+    case A_SCORE_DOWN:
+        if (m->n_rubric) {
+            double v = m->self[m->rsel] + (act == A_SCORE_UP ? 0.5 : -0.5);
+            double mx = m->rubric_points[m->rsel];
+            m->self[m->rsel] = v < 0 ? 0 : v > mx ? mx : v;
+        }
+        break;
+    case A_CONFIRM:
+        m->self_done = true;
+        submit(a, q, m->editor.text.data);
+        if (m->mode == TUI_Q_RUBRIC)
+            m->mode = TUI_Q_KEYS;
+        break;
+    case A_CANCEL:
+        m->mode = q->before;
+        free(q->pending);
+        q->pending = NULL;
+        break;
+    case A_CERT1:
+    case A_CERT2:
+    case A_CERT3:
+        if (q->pending) {
+            char *ans = q->pending;
+            q->pending = NULL;
+            m->mode = q->before;
+            grade(a, q, ans, act - A_CERT1 + 1);
+            free(ans);
+        }
+        break;
+    }
+}
+
+static struct tui_keymap question_keys(const void *st)
+{
+    const struct question *q = st;
+    switch (q->m.mode) {
+    case TUI_Q_TYPE: return TUI_KEYMAP(keys_type);
+    case TUI_Q_PICK: return TUI_KEYMAP(keys_pick);
+    case TUI_Q_EDIT: return TUI_KEYMAP(keys_edit);
+    case TUI_Q_RUBRIC: return TUI_KEYMAP(keys_rubric);
+    case TUI_Q_CERTAINTY: return TUI_KEYMAP(keys_cert);
+    case TUI_Q_KEYS:
+    default:
+        if (q->m.kind == TUI_QK_DESIGN)
+            return TUI_KEYMAP(keys_design);
+        if (q->m.kind != TUI_QK_LINE && q->m.n_choices)
+            return TUI_KEYMAP(keys_pick);
+        return TUI_KEYMAP(keys_line);
+    }
+}
+
+static const char *question_title(const void *st)
+{
+    const struct question *q = st;
+    return q->title_bar;
+}
+
+static void question_draw(struct tui_app *a, void *st, struct tui_canvas *c, struct tui_rect r,
+                          struct tui_cursor *cur)
+{
+    struct question *q = st;
+    /* Pick lists have no separate command mode. */
+    if (q->m.mode == TUI_Q_KEYS && q->m.kind != TUI_QK_LINE && q->m.kind != TUI_QK_DESIGN &&
+        q->m.n_choices)
+        q->m.mode = TUI_Q_PICK;
+    tui_view_question(&q->m, c, r, cur);
+}
+
+const struct tui_screen tui_screen_question = {
+    .name = "question",
+    .enter = question_enter,
+    .leave = question_leave,
+    .on_key = question_key,
+    .on_action = question_action,
+    .keymap = question_keys,
+    .title = question_title,
+    .draw = question_draw,
+};
