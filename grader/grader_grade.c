@@ -508,10 +508,16 @@ static void param_names(lua_State *L, char *buf, size_t n)
         snprintf(buf, n, "nothing");
 }
 
+/* How render treats a placeholder it cannot fill. */
+enum render_mode {
+    R_STRICT,  /* an error (the prompt of a question whose params are known) */
+    R_LENIENT, /* "?" (a lab question before the student's run) */
+    R_KEEP     /* left as written (feedback, where braces may be literal) */
+};
+
 /* Renders template s with the params at S_P: pushes the text and returns
- * true, or returns false with `why` and pushes nothing. `lenient`: a name
- * params did not set reads "?" (a lab question before the student's run). */
-static bool render(lua_State *L, const char *s, bool lenient, char *why, size_t wn)
+ * true, or returns false with `why` and pushes nothing (R_STRICT only). */
+static bool render(lua_State *L, const char *s, enum render_mode mode, char *why, size_t wn)
 {
     luaL_Buffer b;
     luaL_buffinit(L, &b);
@@ -551,9 +557,14 @@ static bool render(lua_State *L, const char *s, bool lenient, char *why, size_t 
         lua_pushlstring(L, name, name_n);
         int ty = lua_rawget(L, S_P); /* value */
         char out[512], w[200];
+        if (ty == LUA_TNIL && mode == R_KEEP) {
+            lua_pop(L, 1);
+            luaL_addchar(&b, *p++);
+            continue;
+        }
         if (ty == LUA_TNIL) {
             lua_pop(L, 1);
-            if (lenient) {
+            if (mode == R_LENIENT) {
                 luaL_addchar(&b, '?');
                 p = q + 1;
                 continue;
@@ -573,6 +584,10 @@ static bool render(lua_State *L, const char *s, bool lenient, char *why, size_t 
         }
         bool ok = fmt_value(L, spec, spec_n, out, sizeof out, w, sizeof w);
         lua_pop(L, 1);
+        if (!ok && mode == R_KEEP) {
+            luaL_addchar(&b, *p++);
+            continue;
+        }
         if (!ok) {
             snprintf(why, wn, "placeholder {%.*s%s%.*s} %s", (int)name_n, name, spec ? ":" : "",
                      (int)spec_n, spec ? spec : "", w);
@@ -592,7 +607,7 @@ static bool render(lua_State *L, const char *s, bool lenient, char *why, size_t 
 static bool render_or_fail(lua_State *L, struct job *j, const char *tmpl, const char *field_name)
 {
     char why[400];
-    if (render(L, tmpl, j->no_lab, why, sizeof why))
+    if (render(L, tmpl, j->no_lab ? R_LENIENT : R_STRICT, why, sizeof why))
         return true;
     if (j->mode == J_CHECK) {
         jproblem(j, "%s %s", field_name, why);
@@ -1248,7 +1263,29 @@ static bool blank(const char *s)
     return true;
 }
 
+/* Feedback may use the prompt's {name} placeholders ("at p = {p} the
+ * speedup is ..."): fill them from this variant's params. A name params does
+ * not set, or a value that does not format, stays as written. */
+static void fill_feedback(lua_State *L, struct grader_result *r)
+{
+    if (!r->feedback || !strchr(r->feedback, '{'))
+        return;
+    char why[8];
+    render(L, r->feedback, R_KEEP, why, sizeof why); /* text */
+    free(r->feedback);
+    r->feedback = core_xstrdup(lua_tostring(L, -1));
+    lua_pop(L, 1);
+}
+
+static void grade_answer_raw(lua_State *L, struct job *j, const char *answer);
+
 static void grade_answer(lua_State *L, struct job *j, const char *answer)
+{
+    grade_answer_raw(L, j, answer);
+    fill_feedback(L, j->res);
+}
+
+static void grade_answer_raw(lua_State *L, struct job *j, const char *answer)
 {
     struct grader_result *r = j->res;
     const struct grader_question *q = j->q;
