@@ -3,8 +3,10 @@
  * cache sizes and line, memory. Stored with every run, so numbers from two
  * machines are never compared blindly.
  *
- * Cache sizes come from sysconf(_SC_LEVEL1_DCACHE_SIZE, ...) where glibc
- * knows them, else from /sys/devices/system/cpu/cpu0/cache/index*; the CPU
+ * Cache sizes come from /sys/devices/system/cpu/cpu0/cache/index* (what
+ * the kernel was told by the CPU), else from sysconf(_SC_LEVEL1_DCACHE_SIZE,
+ * ...): glibc derives those from CPUID itself and was seen reporting a
+ * 320 MiB L3 for a 32 MiB one on a virtual machine. The CPU
  * model from /proc/cpuinfo ("model name", or "Processor"/"cpu model" on other
  * architectures). Nothing here fails: what cannot be read stays 0 or "".
  */
@@ -92,7 +94,7 @@ static bool read_line(const char *path, char *buf, size_t size)
     return ok;
 }
 
-/* Fills what sysconf did not know from cpu0's cache directory. */
+/* Fills the cache sizes from cpu0's cache directory. */
 static void caches_from_sys(struct lab_machine *m)
 {
     for (int i = 0; i < 16; i++) {
@@ -135,14 +137,17 @@ void lab_machine_probe(struct lab_machine *m)
     cpu_model(m->cpu_model, sizeof m->cpu_model);
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     m->cores_online = cores > 0 ? (int)cores : 1;
+    caches_from_sys(m);
 #ifdef _SC_LEVEL1_DCACHE_SIZE
-    m->l1d_bytes = sc(_SC_LEVEL1_DCACHE_SIZE);
-    m->l2_bytes = sc(_SC_LEVEL2_CACHE_SIZE);
-    m->l3_bytes = sc(_SC_LEVEL3_CACHE_SIZE);
-    m->line_bytes = sc(_SC_LEVEL1_DCACHE_LINESIZE);
+    if (m->l1d_bytes <= 0)
+        m->l1d_bytes = sc(_SC_LEVEL1_DCACHE_SIZE);
+    if (m->l2_bytes <= 0)
+        m->l2_bytes = sc(_SC_LEVEL2_CACHE_SIZE);
+    if (m->l3_bytes <= 0)
+        m->l3_bytes = sc(_SC_LEVEL3_CACHE_SIZE);
+    if (m->line_bytes <= 0)
+        m->line_bytes = sc(_SC_LEVEL1_DCACHE_LINESIZE);
 #endif
-    if (m->l1d_bytes <= 0 || m->l2_bytes <= 0 || m->l3_bytes <= 0 || m->line_bytes <= 0)
-        caches_from_sys(m);
     if (m->line_bytes <= 0)
         m->line_bytes = 64;
     long pages = sc(_SC_PHYS_PAGES), page = sc(_SC_PAGESIZE);
