@@ -444,7 +444,7 @@ void tui_view_question(struct tui_question_model *m, struct tui_canvas *c, struc
 enum {
     A_GRADE = 1, A_KEYS, A_TYPE, A_BACK, A_GIVEUP, A_HINT, A_UP, A_DOWN, A_PGUP, A_PGDN,
     A_PICK, A_MOVE_UP, A_MOVE_DOWN, A_EDIT, A_SUBMIT, A_SCORE_UP, A_SCORE_DOWN, A_CONFIRM,
-    A_CANCEL, A_CERT1, A_CERT2, A_CERT3, A_RETRY
+    A_CANCEL, A_CERT1, A_CERT2, A_CERT3, A_LAB
 };
 
 static const struct tui_binding keys_type[] = {
@@ -464,6 +464,7 @@ static const struct tui_binding keys_line[] = {
     {'j', TUI_K_DOWN, A_DOWN, "j/Down", "scroll", "scroll down"},
     {TUI_K_PGUP, 0, A_PGUP, "PgUp", NULL, "scroll up a screen"},
     {TUI_K_PGDN, ' ', A_PGDN, "PgDn", NULL, "scroll down a screen"},
+    {'L', 0, A_LAB, "L", NULL, "run the lab this question uses"},
     {'q', TUI_K_ESC, A_BACK, "q", "back", "back to the lesson"},
 };
 
@@ -479,6 +480,7 @@ static const struct tui_binding keys_pick[] = {
     {'g', KEY_CTRL_G, A_GIVEUP, "g", "give up", "give up: show the answer"},
     {TUI_K_PGUP, 0, A_PGUP, "PgUp", NULL, "scroll up"},
     {TUI_K_PGDN, 0, A_PGDN, "PgDn", NULL, "scroll down"},
+    {'L', 0, A_LAB, "L", NULL, "run the lab this question uses"},
     {'q', TUI_K_ESC, A_BACK, "q", "back", "back to the lesson"},
 };
 
@@ -518,6 +520,7 @@ struct question {
     char *pack_id, *bare_id;
     int64_t rev_id;
     char *title_bar;
+    char *lab;              /* the lab the question uses, or NULL */
     char *pending;          /* answer waiting for a certainty */
     enum tui_q_mode before; /* mode to return to from the certainty prompt */
 };
@@ -625,7 +628,9 @@ static void *question_enter(struct tui_app *a, const void *arg)
         m->unit_hint =
             core_xasprintf("(answer in %s; other units of the same kind are converted)", v.v.unit);
     if (v.v.needs_lab)
-        m->needs_lab = core_xstrdup(v.v.needs_lab);
+        m->needs_lab = core_xasprintf("%s (here: Tab, then L)", v.v.needs_lab);
+    if (v.q.lab)
+        q->lab = core_xstrdup(v.q.lab);
     m->choices = strv_dup(v.v.choices, v.v.n_choices);
     m->n_choices = v.v.n_choices;
     m->picked = core_xcalloc(m->n_choices ? m->n_choices : 1, sizeof *m->picked);
@@ -659,6 +664,7 @@ static void question_leave(struct tui_app *a, void *st)
     free(q->pack_id);
     free(q->bare_id);
     free(q->title_bar);
+    free(q->lab);
     free(q->pending);
     free(q);
 }
@@ -750,6 +756,26 @@ static void give_up(struct tui_app *a, struct question *q)
         tui_app_msg(a, false, "this question has no single answer to show");
 }
 
+/* Back from the lab: the numbers may now come from the new run. */
+static void question_resume(struct tui_app *a, void *st)
+{
+    struct question *q = st;
+    if (!q->m.needs_lab)
+        return;
+    struct core_err e = {0};
+    struct lesson_question_view v;
+    if (lesson_question_show(a->sess, q->m.qid, q->m.variant, &v, &e) != CORE_OK)
+        return;
+    free(q->m.prompt);
+    q->m.prompt = core_xstrdup(v.v.prompt ? v.v.prompt : "");
+    free(q->m.needs_lab);
+    q->m.needs_lab =
+        v.v.needs_lab ? core_xasprintf("%s (here: Tab, then L)", v.v.needs_lab) : NULL;
+    lesson_question_view_fini(&v);
+    q->m.mode = start_mode(&q->m);
+    q->m.follow = true;
+}
+
 static bool question_key(struct tui_app *a, void *st, int key)
 {
     struct question *q = st;
@@ -816,6 +842,14 @@ static void question_action(struct tui_app *a, void *st, int act)
         m->follow = true;
         break;
     case A_BACK: tui_app_pop(a); break;
+    case A_LAB:
+        if (q->lab) {
+            struct tui_lab_arg la = {q->lab};
+            tui_app_push(a, "lab", &la);
+        } else {
+            tui_app_msg(a, false, "this question does not use a lab");
+        }
+        break;
     case A_GIVEUP: give_up(a, q); break;
     case A_HINT:
         if (m->hints_shown < m->n_hints) {
@@ -969,6 +1003,7 @@ const struct tui_screen tui_screen_question = {
     .name = "question",
     .enter = question_enter,
     .leave = question_leave,
+    .resume = question_resume,
     .on_key = question_key,
     .on_action = question_action,
     .keymap = question_keys,

@@ -98,14 +98,14 @@ static void colors_init(void)
 {
     static const short fg[TUI_C_COUNT] = {
         [TUI_C_ACCENT] = COLOR_CYAN, [TUI_C_GOOD] = COLOR_GREEN, [TUI_C_BAD] = COLOR_RED,
-        [TUI_C_WARN] = COLOR_YELLOW, [TUI_C_MUTED] = COLOR_BLUE,  [TUI_C_CODE] = COLOR_YELLOW,
+        [TUI_C_WARN] = COLOR_YELLOW, [TUI_C_MUTED] = -1,          [TUI_C_CODE] = COLOR_YELLOW,
         [TUI_C_S1] = COLOR_CYAN,     [TUI_C_S2] = COLOR_MAGENTA,  [TUI_C_S3] = COLOR_YELLOW,
         [TUI_C_S4] = COLOR_GREEN,    [TUI_C_S5] = COLOR_RED,      [TUI_C_S6] = COLOR_BLUE,
     };
     start_color();
-    short bg = use_default_colors() == OK ? -1 : COLOR_BLACK;
+    bool dflt = use_default_colors() == OK;
     for (short i = 1; i < TUI_C_COUNT && i < COLOR_PAIRS; i++)
-        init_pair(i, fg[i], bg);
+        init_pair(i, fg[i] < 0 && !dflt ? COLOR_WHITE : fg[i], dflt ? -1 : COLOR_BLACK);
 }
 
 int tui_term_open(struct tui_term_info *info, struct core_err *err)
@@ -254,8 +254,9 @@ static attr_t attrs_of(struct tui_style st)
     if (st.attr & TUI_A_ITALIC)
         a |= A_ITALIC;
 #endif
-    /* Without colours the muted role still reads as secondary. */
-    if (!term.color && st.color == TUI_C_MUTED)
+    /* Muted text is the terminal's own colour, dimmed: readable on dark
+     * and light themes alike, and still secondary without colours. */
+    if (st.color == TUI_C_MUTED)
         a |= A_DIM;
     return a;
 }

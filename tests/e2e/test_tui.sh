@@ -4,7 +4,8 @@
 # rightly and see the feedback, find both attempts in the store, shrink the
 # window below 80×24 and grow it back, run the `selftest` lab and see its
 # chart move, cancel it (no child process left), and check that NO_COLOR,
-# LANG=C, Ctrl-C and SIGTERM all work and give the terminal back (exit 0).
+# LANG=C, Ctrl-C and SIGTERM all work and give the terminal back (exit 0), and
+# that a crash signal restores the terminal before it kills.
 #
 # Every wait polls the screen against a deadline; nothing sleeps a fixed time
 # to let the program catch up.
@@ -19,12 +20,25 @@ SOCK="wbtui$$"
 TM() { tmux -L "$SOCK" -f /dev/null "$@"; }
 trap 'TM kill-server 2>/dev/null; rm -rf "$T"' EXIT
 
-# start NAME ENV...: the TUI in an 80×24 window; when it exits the pane
-# prints its exit status and stays, so the test can read it.
+# The pane runs the TUI, then prints its exit status and whether the
+# terminal was given back in its normal (canonical, echoing) mode.
+cat >"$T/pane.sh" <<'EOF'
+"$@"
+rc=$?
+echo "[exit $rc]"
+if stty -a | grep -qE -- '(^| )-(icanon|echo)( |;|$)'; then echo "[tty raw]"; else echo "[tty sane]"; fi
+sleep 60
+EOF
+# start NAME ENV...: the TUI in an 80×24 window.
 start() {
   local name=$1; shift
   TM new-session -d -x 80 -y 24 -s "$name" \
-    "env $* WARPBENCH_USER=alice '$WB' --db '$DB' tui; echo \"[exit \$?]\"; sleep 60"
+    "bash '$T/pane.sh' env $* WARPBENCH_USER=alice '$WB' --db '$DB' tui"
+}
+# expect_exit NAME STATUS WHAT: the TUI ended with STATUS and a sane tty.
+expect_exit() {
+  expect_screen "$1" "[exit $2]" "$3"
+  expect_screen "$1" "[tty sane]" "$3: terminal restored"
 }
 cap() { TM capture-pane -p -t "$1"; }
 keys() { local s=$1; shift; TM send-keys -t "$s" "$@"; }
@@ -141,7 +155,7 @@ expect_sql "SELECT lab, status FROM lab_runs ORDER BY id DESC LIMIT 1" "selftest
 
 # ---- quit restores the terminal ----------------------------------------------------
 keys main q q q
-expect_screen main "[exit 0]" "q from home quits with 0"
+expect_exit main 0 "q from home quits with 0"
 
 # ---- NO_COLOR: the same screen with attributes only -------------------------------
 start nocolor LANG=C.UTF-8 NO_COLOR=1
@@ -150,7 +164,7 @@ if TM capture-pane -e -p -t nocolor | grep -qE $'\e\\[([0-9;]*;)?3[0-7](;[0-9;]*
   fail "NO_COLOR screen has colour codes"
 else ok; fi
 keys nocolor q
-expect_screen nocolor "[exit 0]" "NO_COLOR quit"
+expect_exit nocolor 0 "NO_COLOR quit"
 
 # ---- LANG=C: ASCII only; Ctrl-C quits cleanly --------------------------------------
 start ascii LANG=C LC_ALL=C
@@ -158,12 +172,18 @@ expect_screen ascii "Warpbench - lessons" "ASCII home"
 expect_screen ascii "Amdahl's law and scalability" "ASCII lessons"
 if cap ascii | grep -qP '[^\x00-\x7f]'; then fail "non-ASCII characters under LANG=C"; else ok; fi
 keys ascii C-c
-expect_screen ascii "[exit 0]" "Ctrl-C quits with 0"
+expect_exit ascii 0 "Ctrl-C quits with 0"
 
 # ---- SIGTERM: leaves cleanly too ----------------------------------------------------
 start term LANG=C.UTF-8
 expect_screen term "Warpbench · lessons" "home before SIGTERM"
 kill -TERM "$(wb_pid term)"
-expect_screen term "[exit 0]" "SIGTERM restores the terminal and exits"
+expect_exit term 0 "SIGTERM leaves cleanly"
+
+# ---- a crash signal: the terminal comes back, the signal still kills -------------
+start crash LANG=C.UTF-8
+expect_screen crash "Warpbench · lessons" "home before SIGSEGV"
+kill -SEGV "$(wb_pid crash)"
+expect_exit crash 139 "SIGSEGV is re-raised after restoring the terminal"
 
 finish
