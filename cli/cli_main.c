@@ -21,7 +21,8 @@ static const struct cli_command commands[] = {
     {"answer", "answer QID ANSWER [--variant N] [--certainty N]",
      "grade an answer and record the attempt",
      cli_cmd_answer},
-    {"progress", "progress [PACK]", "scores per lesson, topic and rubric item", cli_cmd_progress},
+    {"progress", "progress [PACK]",
+     "scores per lesson, topic and rubric item; self-rating vs graded; level", cli_cmd_progress},
     {"pack", "pack check DIR | import DIR [--force] | export ID DIR | list | regrade ID",
      "check, import, export, list and re-grade lesson packs", cli_cmd_pack},
     {"selfassess", "selfassess [--set ITEM=SCORE]...",
@@ -47,11 +48,17 @@ const struct cli_command *cli_command_find(const char *name)
 
 static void print_help(FILE *f)
 {
-    fprintf(f, "Warpbench %s — a terminal workbench for ML systems performance.\n\n", WB_VERSION);
+    fprintf(f, "Warpbench %s — a terminal workbench for ML systems performance.\n"
+               "In a terminal, `warpbench` alone opens the full-screen UI.\n\n", WB_VERSION);
     fprintf(f, "usage: warpbench [--db PATH] [--user NAME] [--json] COMMAND [ARGS]\n\n");
     fprintf(f, "commands:\n");
-    for (size_t i = 0; i < N_COMMANDS; i++)
-        fprintf(f, "  %-44s %s\n", commands[i].usage, commands[i].summary);
+    for (size_t i = 0; i < N_COMMANDS; i++) {
+        /* A long usage gets its own line, so summaries stay in one column. */
+        if (strlen(commands[i].usage) > 44)
+            fprintf(f, "  %s\n  %-44s %s\n", commands[i].usage, "", commands[i].summary);
+        else
+            fprintf(f, "  %-44s %s\n", commands[i].usage, commands[i].summary);
+    }
     fprintf(f, "\noptions:\n"
                "  --db PATH     the store (default: $WARPBENCH_DB, else\n"
                "                $XDG_DATA_HOME/warpbench/warpbench.db, else\n"
@@ -66,6 +73,8 @@ static void print_help(FILE *f)
                "  3  answer could not be read (nothing was scored)\n"
                "  7  conflicts with the store (pack version imported with other content,\n"
                "     export target exists, store made by a newer Warpbench)\n"
+               "  8  lab run failed (stored as failed; the message says why)\n"
+               "  130, 143  lab run cancelled by Ctrl-C or SIGTERM (stored as cancelled)\n"
                "\nQuestion ids (QID) are \"pack:question\" or just \"question\" when unique.\n"
                "Answers may be expressions with units: '1/(0.2+0.8/4)', '320 ms', '56%%'.\n"
                "Put -- before an answer that itself starts with --.\n");
