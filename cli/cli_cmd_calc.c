@@ -28,78 +28,6 @@ static void pad(const char *s, size_t w)
         putchar(' ');
 }
 
-/* v with up to `sig` significant figures, no exponent between 1e-4 and 1e9,
- * trailing zeros trimmed. */
-static void fmt_num(double v, int sig, char *buf, size_t n)
-{
-    double a = fabs(v);
-    if (v == 0) {
-        snprintf(buf, n, "0");
-        return;
-    }
-    if (a >= 1e9 || a < 1e-4) {
-        snprintf(buf, n, "%.*g", sig, v);
-        return;
-    }
-    int digits = sig - 1 - (int)floor(log10(a));
-    if (digits < 0)
-        digits = 0;
-    snprintf(buf, n, "%.*f", digits, v);
-    if (strchr(buf, '.')) {
-        size_t len = strlen(buf);
-        while (len > 0 && buf[len - 1] == '0')
-            buf[--len] = '\0';
-        if (len > 0 && buf[len - 1] == '.')
-            buf[--len] = '\0';
-    }
-    if (strcmp(buf, "-0") == 0)
-        snprintf(buf, n, "0");
-}
-
-/* Base units shown with a decimal prefix that fits the value. */
-static bool si_unit(const char *u)
-{
-    static const char *const units[] = {"B",      "B/s",   "bit/s", "bps", "FLOP",
-                                        "FLOP/s", "FLOPS", "Hz",    "W",   NULL};
-    for (int i = 0; units[i]; i++)
-        if (strcmp(units[i], u) == 0)
-            return true;
-    return false;
-}
-
-/* A value with its unit as a student reads it: "2.5×", "25%", "320 ms",
- * "1.5 GB/s" (for a value given in B/s), "12 µs" (for one in s). */
-static void fmt_value(double v, const char *unit, char *buf, size_t n)
-{
-    char num[64];
-    const char *u = unit ? unit : "";
-    char scaled[48];
-    double a = fabs(v);
-    if (si_unit(u) && a >= 1e3) {
-        static const char pre[] = "kMGTPE";
-        int k = -1;
-        while (a >= 1e3 && k < 5) {
-            a /= 1e3;
-            v /= 1e3;
-            k++;
-        }
-        snprintf(scaled, sizeof scaled, "%c%s", pre[k], u);
-        u = scaled;
-    } else if (strcmp(u, "s") == 0 && a > 0 && a < 1 && a >= 1e-9) {
-        static const char *const pre[] = {"ms", "µs", "ns"};
-        int k = -1;
-        while (a < 1 && k < 2) {
-            a *= 1e3;
-            v *= 1e3;
-            k++;
-        }
-        u = pre[k];
-    }
-    fmt_num(v, 4, num, sizeof num);
-    bool tight = strcmp(u, "×") == 0 || strcmp(u, "x") == 0 || strcmp(u, "%") == 0;
-    snprintf(buf, n, "%s%s%s", num, u[0] && !tight ? " " : "", u);
-}
-
 static void input_value(const struct grader_calc_input *in, double v, char *buf, size_t n)
 {
     char num[64];
@@ -225,7 +153,7 @@ static void print_json(const struct lesson_calc_result *r)
         core_json_kstr(&j, "text", o->text);
         char shown[128];
         if (!o->text)
-            fmt_value(o->value, o->unit, shown, sizeof shown);
+            lesson_calc_value_format(o->value, o->unit, shown, sizeof shown);
         core_json_kstr(&j, "display", o->text ? NULL : shown);
         core_json_obj_end(&j);
     }
@@ -275,7 +203,7 @@ static void print_text(const struct lesson_calc_result *r)
         if (o->text) {
             printf("%s\n", cli_tx(o->text));
         } else {
-            fmt_value(o->value, o->unit, val, sizeof val);
+            lesson_calc_value_format(o->value, o->unit, val, sizeof val);
             printf("%s\n", cli_tx(val));
         }
     }

@@ -310,4 +310,13 @@ int lesson_calc_run(struct db *db, struct lesson_session *s, const char *calc_id
                     const struct lesson_calc_set *set, size_t n_set, struct lesson_calc_result *out,
                     struct core_err *err);
 
+/* A numeric output as students read it (lesson_calc_fmt.c; the CLI and the
+ * TUI both show outputs this way): up to 4 significant figures, trailing
+ * zeros trimmed, no exponent between 1e-4 and 1e9; a value in B, B/s,
+ * bit/s, bps, FLOP, FLOP/s, FLOPS, Hz or W gets the decimal prefix that fits
+ * ("1.5 TB/s"), one in s below a second is shown in ms, µs or ns; x, × and %
+ * follow the number without a space ("2.5x", "25%"). `unit` may be NULL or
+ * "". Pure; writes at most n bytes, NUL-terminated when n > 0. */
+void lesson_calc_value_format(double v, const char *unit, char *buf, size_t n);
+
 #endif /* WB_LESSON_H */

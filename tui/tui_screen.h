@@ -147,6 +147,9 @@ struct tui_question_arg {
 struct tui_lab_arg {
     const char *lab; /* NULL: the list of labs */
 };
+struct tui_calc_arg {
+    const char *calc_id; /* "pack:calc"; NULL: the list of every calculator */
+};
 
 /* Opens screen `name` from the registry on top of the stack. Returns 0, or
  * -1 when it could not open (a message says why). */
@@ -160,7 +163,7 @@ void tui_app_msg(struct tui_app *a, bool bad, const char *fmt, ...)
 
 /* The registry: every screen, in one table. */
 extern const struct tui_screen tui_screen_home, tui_screen_lesson, tui_screen_question,
-    tui_screen_lab, tui_screen_progress;
+    tui_screen_lab, tui_screen_progress, tui_screen_calc;
 const struct tui_screen *tui_screen_find(const char *name);
 
 /* ---- shared view helpers (tui_app.c) ------------------------------------- */
@@ -223,11 +226,16 @@ void tui_view_home(struct tui_home_model *m, struct tui_canvas *c, struct tui_re
 struct tui_lesson_q {
     char *qid;    /* "pack:id" */
     char *title;
-    char *kind;
+    char *kind;   /* the question kind, or TUI_LESSON_CALC for a calculator */
     int attempts;
     double best, points;
     bool answered;
 };
+
+/* The kind of a tui_lesson_q that is a calculator ("pack:calc"), opened on
+ * the calculator screen; it has no points. */
+#define TUI_LESSON_CALC "calculator"
+bool tui_lesson_q_is_calc(const struct tui_lesson_q *q);
 
 struct tui_lesson_model {
     char *lesson_title;
@@ -456,5 +464,64 @@ void tui_progress_model_fini(struct tui_progress_model *m);
 void tui_progress_tally(struct tui_progress_model *m, const struct db_progress_row *rows,
                         size_t n, const struct db_lesson *ls, size_t nl);
 void tui_view_progress(struct tui_progress_model *m, struct tui_canvas *c, struct tui_rect r);
+
+/* ---- calculator (tui_screen_calc.c) -------------------------------------- */
+
+enum tui_calc_phase { TUI_CALC_LIST, TUI_CALC_FORM };
+
+struct tui_calc_item {
+    char *id;     /* "pack:calc" */
+    char *title;
+    char *lesson; /* the lesson's title */
+};
+
+struct tui_calc_field {
+    char *label;
+    char *value; /* as shown: "0.2", "100 s" */
+    char *range; /* "0 to 1", "1 to 100000, whole", "any number" */
+    char *help;  /* or NULL */
+};
+
+/* One output as shown: a formatted number (value) or a text (text). */
+struct tui_calc_out {
+    char *label;
+    char *value; /* "2.5x", "320 ms" (lesson_calc_value_format); NULL for a text */
+    char *text;  /* verbatim; one with several lines is drawn in a box */
+};
+
+struct tui_calc_model {
+    enum tui_calc_phase phase;
+    /* list */
+    struct tui_calc_item *items;
+    size_t n_items, isel, itop;
+    /* form */
+    char *title;
+    char *where; /* "warpbench.core:amdahl.laws · lesson Amdahl's law" */
+    struct tui_calc_field *fields;
+    size_t n_fields, fsel;
+    bool editing;
+    struct tui_input edit;
+    struct tui_calc_out *outs;
+    size_t n_outs;
+    char *error; /* compute failed: shown instead of the outputs; or NULL */
+    size_t otop; /* first output row shown */
+    int out_rows; /* output rows the last draw had room for (for paging) */
+};
+void tui_calc_model_init(struct tui_calc_model *m);
+void tui_calc_model_fini(struct tui_calc_model *m);
+/* Frees and clears the outputs and the error. */
+void tui_calc_model_clear_outs(struct tui_calc_model *m);
+/* The next value when stepping v by dir (+1/-1) within [min, max]: integers
+ * by 1; reals by a tenth of v's leading decade (0.2 -> 0.21, 100 -> 110;
+ * going down from a power of ten the step is the next smaller one, so every
+ * step can be undone), from 0 by a hundredth of the range's decade (or 1
+ * when unbounded). Clamped to the range; returns v unchanged at a bound.
+ * Pure. */
+double tui_calc_step(double v, int dir, double min, double max, bool integer);
+/* The range of an input as shown: "0 to 1", "1 to 100000, whole",
+ * "at least 0", "at most 5", "any number". Pure. */
+void tui_calc_range_text(double min, double max, bool integer, char *buf, size_t n);
+void tui_view_calc(struct tui_calc_model *m, struct tui_canvas *c, struct tui_rect r,
+                   struct tui_cursor *cur);
 
 #endif /* WB_TUI_SCREEN_H */

@@ -237,7 +237,7 @@ void tui_view_home(struct tui_home_model *m, struct tui_canvas *c, struct tui_re
 
 enum {
     A_UP = 1, A_DOWN, A_PGUP, A_PGDN, A_HOME, A_END, A_OPEN, A_CONTINUE, A_SEARCH, A_LABS,
-    A_PROGRESS, A_QUIT, A_SEARCH_DONE, A_SEARCH_CLEAR
+    A_PROGRESS, A_QUIT, A_SEARCH_DONE, A_SEARCH_CLEAR, A_CALCS
 };
 
 static const struct tui_binding keys_list[] = {
@@ -252,6 +252,7 @@ static const struct tui_binding keys_list[] = {
     {'/', 0, A_SEARCH, "/", "search", "filter lessons as you type"},
     {'l', 0, A_LABS, "l", "labs", "run a lab on this machine"},
     {'p', 0, A_PROGRESS, "p", "progress", "scores per lesson, topic and rubric item"},
+    {'C', 0, A_CALCS, "C", "calculators", "every calculator of the lessons"},
     {'q', TUI_K_ESC, A_QUIT, "q", "quit", "quit Warpbench"},
 };
 
@@ -434,6 +435,11 @@ static void home_action(struct tui_app *a, void *st, int act)
         break;
     }
     case A_PROGRESS: tui_app_push(a, "progress", NULL); break;
+    case A_CALCS: {
+        struct tui_calc_arg arg = {NULL};
+        tui_app_push(a, "calc", &arg);
+        break;
+    }
     case A_QUIT: tui_app_pop(a); break;
     }
 }

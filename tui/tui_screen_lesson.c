@@ -1,8 +1,9 @@
 /*
  * tui_screen_lesson.c — the lesson reader: one page of Markdown at a time,
  * rendered (md4c, in tui_md.c) at the window width and scrolled, with the
- * questions that follow the page listed under it. The page shown is stored
- * per user (db_position_set), so the reader and home's "continue" reopen it.
+ * questions and calculators that follow the page listed under it. The page
+ * shown is stored per user (db_position_set), so the reader and home's
+ * "continue" reopen it.
  */
 #include "tui/tui_screen.h"
 
@@ -30,6 +31,11 @@ void tui_lesson_model_fini(struct tui_lesson_model *m)
     free(m->lesson_title);
     tui_doc_fini(&m->doc);
     *m = (struct tui_lesson_model){0};
+}
+
+bool tui_lesson_q_is_calc(const struct tui_lesson_q *q)
+{
+    return q->kind && strcmp(q->kind, TUI_LESSON_CALC) == 0;
 }
 
 int tui_lesson_doc_width(int w)
@@ -86,8 +92,14 @@ void tui_view_lesson(struct tui_lesson_model *m, struct tui_canvas *c, struct tu
     /* Questions after this page. */
     int y = r.y + 1 + rows + 1;
     tui_canvas_fill(c, (struct tui_rect){y - 1, r.x, 1, r.w}, ' ', TUI_ST(0, 0));
-    tui_canvas_put(c, y - 1, r.x + 1, "Questions", TUI_ST(TUI_A_BOLD, 0), -1);
-    tui_canvas_put(c, y - 1, r.x + 11, "(Tab selects, Enter or 1-9 opens)",
+    size_t n_calc = 0;
+    for (size_t i = 0; i < m->n_qs; i++)
+        n_calc += tui_lesson_q_is_calc(&m->qs[i]);
+    const char *head = n_calc == 0         ? "Questions"
+                       : n_calc == m->n_qs ? "Calculators"
+                                           : "Questions and calculators";
+    int hx = tui_canvas_put(c, y - 1, r.x + 1, head, TUI_ST(TUI_A_BOLD, 0), -1);
+    tui_canvas_put(c, y - 1, r.x + 2 + hx, "(Tab selects, Enter or 1-9 opens)",
                    TUI_ST(0, TUI_C_MUTED), -1);
     size_t first = 0;
     if (m->qsel >= QROWS_MAX)
@@ -100,7 +112,10 @@ void tui_view_lesson(struct tui_lesson_model *m, struct tui_canvas *c, struct tu
             tui_canvas_fill(c, (struct tui_rect){y, r.x, 1, r.w}, ' ', TUI_ST(ra, 0));
         const char *mark;
         uint8_t mc;
-        if (!q->answered) {
+        if (tui_lesson_q_is_calc(q)) {
+            mark = "="; /* a calculator: nothing to answer */
+            mc = TUI_C_ACCENT;
+        } else if (!q->answered) {
             mark = tui_glyph(cs, "·", ".");
             mc = TUI_C_MUTED;
         } else if (q->points > 0 && q->best >= q->points) {
@@ -118,6 +133,10 @@ void tui_view_lesson(struct tui_lesson_model *m, struct tui_canvas *c, struct tu
                               i + 1);
         tui_canvas_put(c, y, r.x + 4, mark, TUI_ST(ra | TUI_A_BOLD, mc), -1);
         tui_canvas_put(c, y, r.x + 6, q->title, TUI_ST(ra, 0), r.w - 30);
+        if (tui_lesson_q_is_calc(q)) {
+            tui_canvas_put(c, y, r.x + r.w - 22, "calculator", TUI_ST(ra, TUI_C_MUTED), 21);
+            continue;
+        }
         tui_canvas_put(c, y, r.x + r.w - 22, q->kind, TUI_ST(ra, TUI_C_MUTED), 9);
         if (q->answered)
             tui_canvas_printf(c, y, r.x + r.w - 12, TUI_ST(ra, 0), 11, "%g/%g pt", q->best,
@@ -144,9 +163,9 @@ static const struct tui_binding keys[] = {
     {TUI_K_END, 'G', A_BOTTOM, "G/End", NULL, "end of the page"},
     {'n', TUI_K_RIGHT, A_NEXT, "n", "next page", "next page (also Right)"},
     {'p', TUI_K_LEFT, A_PREV, "p", "prev", "previous page (also Left)"},
-    {TUI_K_TAB, 0, A_QNEXT, "Tab", "question", "select the next question"},
-    {TUI_K_BTAB, 0, A_QPREV, "S-Tab", NULL, "select the previous question"},
-    {TUI_K_ENTER, 0, A_OPEN, "Enter", "answer", "open the selected question (or 1-9)"},
+    {TUI_K_TAB, 0, A_QNEXT, "Tab", "question", "select the next question or calculator"},
+    {TUI_K_BTAB, 0, A_QPREV, "S-Tab", NULL, "select the previous one"},
+    {TUI_K_ENTER, 0, A_OPEN, "Enter", "open", "open the selected question or calculator (1-9)"},
     {'q', TUI_K_ESC, A_BACK, "q", "back", "back to the lessons"},
 };
 
@@ -158,22 +177,25 @@ struct lesson {
     size_t n_pages;
     struct db_question *qs;
     size_t n_q;
+    struct lesson_calc *calcs; /* this lesson's (entries borrowed from the session) */
+    size_t n_calcs;
     int rendered_w;
     enum tui_charset cs;
 };
 
 /* The questions shown under page `page`: those that follow it; questions
  * placed before the first page show on it, those past the end on the last. */
-static bool on_page(const struct lesson *l, const struct db_question *q, int page)
+static bool on_page(const struct lesson *l, int page_after, int page)
 {
     int last = l->n_pages > 0 ? (int)l->n_pages - 1 : 0;
-    int at = q->page_after < 0 ? 0 : q->page_after > last ? last : q->page_after;
+    int at = page_after < 0 ? 0 : page_after > last ? last : page_after;
     return at == page;
 }
 
 static void fill_questions(struct tui_app *a, struct lesson *l)
 {
     char *was = l->m.n_qs ? core_xstrdup(l->m.qs[l->m.qsel].qid) : NULL;
+    bool was_calc = l->m.n_qs && tui_lesson_q_is_calc(&l->m.qs[l->m.qsel]);
     lesson_qs_free(&l->m);
     l->m.qsel = 0;
     struct core_err e = {0};
@@ -181,10 +203,10 @@ static void fill_questions(struct tui_app *a, struct lesson *l)
     size_t nr = 0;
     if (db_progress(a->db, a->user_id, l->pack_id, &rows, &nr, &e) != CORE_OK)
         tui_app_msg(a, true, "%s", e.msg);
-    l->m.qs = core_xcalloc(l->n_q + 1, sizeof *l->m.qs);
+    l->m.qs = core_xcalloc(l->n_q + l->n_calcs + 1, sizeof *l->m.qs);
     for (size_t i = 0; i < l->n_q; i++) {
         const struct db_question *q = &l->qs[i];
-        if (!on_page(l, q, l->m.page))
+        if (!on_page(l, q->page_after, l->m.page))
             continue;
         struct tui_lesson_q *o = &l->m.qs[l->m.n_qs++];
         o->qid = core_xasprintf("%s:%s", q->pack_id, q->id);
@@ -197,7 +219,18 @@ static void fill_questions(struct tui_app *a, struct lesson *l)
                 o->best = rows[k].best;
                 o->answered = rows[k].answered;
             }
-        if (was && strcmp(was, o->qid) == 0)
+        if (was && !was_calc && strcmp(was, o->qid) == 0)
+            l->m.qsel = l->m.n_qs - 1;
+    }
+    for (size_t i = 0; i < l->n_calcs; i++) {
+        const struct grader_calc *gc = l->calcs[i].calc;
+        if (!on_page(l, gc->page_after, l->m.page))
+            continue;
+        struct tui_lesson_q *o = &l->m.qs[l->m.n_qs++];
+        o->qid = core_xasprintf("%s:%s", l->calcs[i].pack_id, gc->id);
+        o->title = core_xstrdup(gc->title && gc->title[0] ? gc->title : gc->id);
+        o->kind = core_xstrdup(TUI_LESSON_CALC);
+        if (was && was_calc && strcmp(was, o->qid) == 0)
             l->m.qsel = l->m.n_qs - 1;
     }
     free(was);
@@ -246,6 +279,16 @@ static void *lesson_enter(struct tui_app *a, const void *arg)
         if (strcmp(ls[i].id, l->lesson_id) == 0)
             l->m.lesson_title = core_xstrdup(ls[i].title ? ls[i].title : ls[i].id);
     db_lessons_free(ls, nl);
+    /* This lesson's calculators; without them the lesson still reads. */
+    struct lesson_calc *all = NULL;
+    size_t na = 0;
+    if (lesson_calc_list(a->db, a->sess, &all, &na, &e) != CORE_OK)
+        tui_app_msg(a, true, "calculators: %s", e.msg);
+    l->calcs = core_xcalloc(na ? na : 1, sizeof *l->calcs);
+    for (size_t i = 0; i < na; i++)
+        if (strcmp(all[i].pack_id, l->pack_id) == 0 && strcmp(all[i].lesson_id, l->lesson_id) == 0)
+            l->calcs[l->n_calcs++] = all[i];
+    free(all);
     if (!l->m.lesson_title)
         l->m.lesson_title = core_xstrdup(l->lesson_id);
     l->title = core_xstrdup(l->m.lesson_title);
@@ -262,10 +305,11 @@ static void *lesson_enter(struct tui_app *a, const void *arg)
     save_position(a, l, NULL);
     if (la->question_id)
         for (size_t i = 0; i < l->m.n_qs; i++)
-            if (strcmp(l->m.qs[i].qid, la->question_id) == 0)
+            if (!tui_lesson_q_is_calc(&l->m.qs[i]) && strcmp(l->m.qs[i].qid, la->question_id) == 0)
                 l->m.qsel = i;
     return l;
 fail:
+    free(l->calcs);
     db_pages_free(l->pages, l->n_pages);
     db_questions_free(l->qs, l->n_q);
     free(l->pack_id);
@@ -278,6 +322,7 @@ fail:
 static void lesson_leave(struct tui_app *a, void *st)
 {
     struct lesson *l = st;
+    free(l->calcs);
     db_pages_free(l->pages, l->n_pages);
     db_questions_free(l->qs, l->n_q);
     free(l->pack_id);
@@ -299,6 +344,11 @@ static void open_question(struct tui_app *a, struct lesson *l, size_t i)
     if (i >= l->m.n_qs)
         return;
     l->m.qsel = i;
+    if (tui_lesson_q_is_calc(&l->m.qs[i])) {
+        struct tui_calc_arg ca = {l->m.qs[i].qid};
+        tui_app_push(a, "calc", &ca);
+        return;
+    }
     save_position(a, l, l->m.qs[i].qid);
     struct tui_question_arg qa = {l->m.qs[i].qid, 1};
     tui_app_push(a, "question", &qa);
@@ -311,9 +361,10 @@ static bool lesson_key(struct tui_app *a, void *st, int key)
         size_t i = (size_t)(key - '1');
         if (i < l->m.n_qs)
             open_question(a, l, i);
+        else if (l->m.n_qs == 0)
+            tui_app_msg(a, false, "nothing to open after this page");
         else
-            tui_app_msg(a, false, "this page has %zu question%s", l->m.n_qs,
-                        l->m.n_qs == 1 ? "" : "s");
+            tui_app_msg(a, false, "this page lists %zu to open: 1-%zu", l->m.n_qs, l->m.n_qs);
         return true;
     }
     return false;
@@ -360,7 +411,7 @@ static void lesson_action(struct tui_app *a, void *st, int act)
         if (l->m.n_qs)
             open_question(a, l, l->m.qsel);
         else
-            tui_app_msg(a, false, "no questions after this page; n for the next page");
+            tui_app_msg(a, false, "nothing to open after this page; n for the next page");
         break;
     case A_BACK: tui_app_pop(a); break;
     }
