@@ -28,6 +28,10 @@ wrong() {
 # ---- Lesson 5: MapReduce and k-means (midterm crash course, notes Q7)
 right mapreduce.wordcount-pairs 6
 wrong mapreduce.wordcount-pairs 3 "distinct"
+right mapreduce.wordcount-map "(cat,1) (dog,1) (cat,1) (bird,1) (dog,1) (dog,1)"
+wrong mapreduce.wordcount-map "(cat, 2) (dog, 3) (bird, 1)" "does not add"
+right mapreduce.wordcount-shuffle "cat [1, 1], dog [1, 1, 1], bird [1]"
+wrong mapreduce.wordcount-shuffle "cat [2], dog [3], bird [1]" "only groups"
 right mapreduce.wordcount-output "cat 2, dog 3, bird 1"
 right mapreduce.wordcount-output "(bird, 1) (cat, 2) (dog, 3)"
 wrong mapreduce.wordcount-output "cat 1, dog 1, cat 1, bird 1, dog 1, dog 1" "map output"
@@ -71,6 +75,8 @@ right distributed.bubble-worked 3/11
 wrong distributed.bubble-worked 0.375 "RELATIVE"
 right distributed.zero-limit-worked 8
 wrong distributed.zero-limit-worked 4 "ZeRO-1"
+right distributed.zero1-limit-worked 4
+wrong distributed.zero1-limit-worked 8 "ZeRO-2"
 right distributed.ckpt-count-worked 7
 wrong distributed.ckpt-count-worked 25 "sqrt"
 right distributed.fp16-eps-worked "2^-10"

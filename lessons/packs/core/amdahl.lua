@@ -10,9 +10,10 @@
 --   * f = 0.15, p = 10: 4.26x and maximum 6.67x (amdahl.limit-pair);
 --   * 20% serial on 100 processors: 4.8x (amdahl.hundred-worked);
 --   * speedup 3 on 5 processors: f = 1/6 (amdahl.serial-fraction-worked);
---   * the crash course's Amdahl table (amdahl.table-row: f = 0.25;
---     amdahl.table-column: p = 16; its other cells are examples of
---     amdahl.speedup).
+--   * the crash course's Amdahl table, every cell: its columns
+--     (amdahl.table-p4, amdahl.table-p8, amdahl.table-column for p = 16,
+--     amdahl.table-max) and its row f = 0.25 (amdahl.table-row); the cells
+--     are also fixed-number examples of amdahl.speedup.
 -- The crash course solves "speedup 3 on 5" with 0.333 and 0.133 and reports
 -- 0.167; its own steps give 0.16625. The exact answer is 1/6: both are
 -- accepted and the page explains the rounding.
@@ -67,11 +68,18 @@ local function grade_speedups(answer, cases, what)
       notes[#notes + 1] = string.format("%s: you used the parallel share as f; the speedup is %.2f.", name, ref)
     elseif p and wb.within(nums[i], p, TABLE_TOL) then
       notes[#notes + 1] = string.format("%s: %d is linear speedup; the serial part caps it at %.2f.", name, p, ref)
+    elseif not p and wb.within(nums[i], 1 / (1 - f), TABLE_TOL) then
+      notes[#notes + 1] = string.format("%s: 1/(1 - f) uses the parallel share; the maximum is 1/f = %.2f.", name, ref)
     else
       notes[#notes + 1] = string.format("%s: expected %.2f.", name, ref)
     end
   end
-  if #notes == 0 then return 1, "Right: every value matches 1 / (f + (1 - f)/p)." end
+  if #notes == 0 then
+    for _, c in ipairs(cases) do
+      if not c[2] then return 1, "Right: every value matches Amdahl's law (1/f for the maximum)." end
+    end
+    return 1, "Right: every value matches 1 / (f + (1 - f)/p)."
+  end
   return score, table.concat(notes, " ")
 end
 
@@ -90,8 +98,8 @@ numbers say what the extra processors bought you.
 
 *Speedup* is how many times faster the job got. *Efficiency* is the share of
 the processor time you are paying for that does useful work: at E = 0.5, half
-of every GPU-hour is spent waiting. Speedup is what a user feels; efficiency is
-what the budget feels.
+of every GPU-hour is spent waiting. Speedup is what a user feels; efficiency
+is what the budget feels.
 
 Two habits make these numbers honest:
 
@@ -401,8 +409,9 @@ never run more than 5× faster; with 10 %, never more than 10×.
 | 0.2        | 2.50  | 3.33  | 4.44   | 4.81    | 5         |
 | 0.5        | 1.60  | 1.78  | 1.94   | 1.98    | 2         |
 
-(The course's own table also has a row f = 0.25 and a column p = 16: two of
-the questions below ask you to fill them in.)
+(The course's own table has the columns p = 4, 8 and 16, the maximum, and
+a row f = 0.25. The questions below ask you to fill it in, column by column,
+and the row f = 0.25; its one-decimal values count as right.)
 
 ## Worked examples
 
@@ -551,6 +560,96 @@ by spaces.]],
     { "16 16 16 16", 0 },
     { "6.4 4", "invalid" },
     { "six four", "invalid" },
+  },
+}
+
+question {
+  id = "amdahl.table-p4",
+  kind = "text",
+  title = "The Amdahl table, column p = 4",
+  prompt = [[
+Complete the column p = 4 of the Amdahl table: the speedup on 4 processors
+for f = 0.1, 0.2, 0.25 and 0.5 (f is the serial fraction), in that order.
+Write four numbers separated by spaces; two decimals are plenty.]],
+  points = 2,
+  topics = { "amdahl", "speedup" },
+  hints = {
+    "Speedup = 1 / (f + (1 - f)/4) for each f.",
+    "For f = 0.2 you already know the answer from the worked example: 2.5.",
+  },
+  answer = "3.08 2.5 2.29 1.6",
+  -- As amdahl.table-row: a quarter each; the course's one-decimal values
+  -- (3.1 2.5 2.3 1.6) count.
+  grade = function(answer)
+    return grade_speedups(answer, { { 0.1, 4 }, { 0.2, 4 }, { 0.25, 4 }, { 0.5, 4 } },
+                          "the speedups on 4 processors for f = 0.1, 0.2, 0.25 and 0.5")
+  end,
+  examples = {
+    { "3.08 2.5 2.29 1.6", 1 },
+    { "3.1 2.5 2.3 1.6", 1 },          -- the course table's rounding
+    { "3.08 2.5 2.29 2", 0.75 },       -- the maximum instead of S(4) for f = 0.5
+    { "1.08 1.18 1.23 1.6", 0.25 },    -- the parallel share used as f
+    { "4 4 4 4", 0 },                  -- linear speedup
+    { "3.08 2.5", "invalid" },
+    { "3,08 2,5 2,29 1,6", "invalid" },
+  },
+}
+
+question {
+  id = "amdahl.table-p8",
+  kind = "text",
+  title = "The Amdahl table, column p = 8",
+  prompt = [[
+Complete the column p = 8 of the Amdahl table: the speedup on 8 processors
+for f = 0.1, 0.2, 0.25 and 0.5 (f is the serial fraction), in that order.
+Write four numbers separated by spaces; two decimals are plenty.]],
+  points = 2,
+  topics = { "amdahl", "speedup" },
+  hints = {
+    "Speedup = 1 / (f + (1 - f)/8) for each f.",
+    "Each value must lie between the p = 4 value and the maximum 1/f.",
+  },
+  answer = "4.71 3.33 2.91 1.78",
+  -- A quarter each; the course's one-decimal values (4.7 3.3 2.9 1.8) count.
+  grade = function(answer)
+    return grade_speedups(answer, { { 0.1, 8 }, { 0.2, 8 }, { 0.25, 8 }, { 0.5, 8 } },
+                          "the speedups on 8 processors for f = 0.1, 0.2, 0.25 and 0.5")
+  end,
+  examples = {
+    { "4.71 3.33 2.91 1.78", 1 },
+    { "4.7 3.3 2.9 1.8", 1 },          -- the course table's rounding
+    { "4.71 3.33 2.91 1.6", 0.75 },    -- the p = 4 value for f = 0.5
+    { "10 5 4 2", 0 },                 -- the maxima
+    { "8 8 8 8", 0 },
+    { "4.71 3.33 2.91", "invalid" },
+    { "lots", "invalid" },
+  },
+}
+
+question {
+  id = "amdahl.table-max",
+  kind = "text",
+  title = "The Amdahl table, maximum speedup",
+  prompt = [[
+Complete the column "maximum speedup" (unlimited processors) of the Amdahl
+table for f = 0.1, 0.2, 0.25 and 0.5 (f is the serial fraction), in that
+order. Write four numbers separated by spaces.]],
+  points = 2,
+  topics = { "amdahl", "speedup" },
+  hints = { "With p unbounded the speedup tends to 1/f." },
+  answer = "10 5 4 2",
+  -- A quarter each; the parallel share used as f is named in the feedback.
+  grade = function(answer)
+    return grade_speedups(answer, { { 0.1 }, { 0.2 }, { 0.25 }, { 0.5 } },
+                          "the maximum speedups for f = 0.1, 0.2, 0.25 and 0.5")
+  end,
+  examples = {
+    { "10 5 4 2", 1 },
+    { "10x 5x 4x 2x", 1 },
+    { "1.11 1.25 1.33 2", 0.25 },      -- 1/(1 - f): only f = 0.5 is right
+    { "10 5 4 2.5", 0.75 },
+    { "10 5 4", "invalid" },
+    { "infinite", "invalid" },
   },
 }
 
@@ -1055,6 +1154,93 @@ fraction) at p = {p}?]],
 }
 
 question {
+  id = "amdahl.predict",
+  kind = "numeric",
+  title = "From one measurement to a prediction (your numbers)",
+  prompt = [[
+A program measures a speedup of {S} on {p} processors. Assuming Amdahl's
+model holds, what speedup should it reach on {p2} processors?]],
+  unit = "x",
+  topics = { "amdahl", "serial-fraction", "karp-flatt" },
+  rubric = { "theory.parallel", "practice.profiling", "advanced.cost" },
+  hints = {
+    "First find the serial fraction: f = (1/S - 1/p) / (1 - 1/p).",
+    "Then apply Amdahl's law with that f at p = {p2}.",
+  },
+  params = function(rng)
+    -- Built from a true f; S is rounded to 2 decimals, and the reference
+    -- uses the rounded S, as the student does.
+    local f = rng:int(5, 20) / 100
+    local p = rng:pick({ 4, 6, 8 })
+    return { S = wb.round(wb.amdahl(f, p), 2), p = p, p2 = rng:pick({ 16, 32, 64, 128 }) }
+  end,
+  answer = function(p) return wb.amdahl(wb.karp_flatt(p.S, p.p), p.p2) end,
+  -- f comes from a difference of close numbers; a student who rounds it to
+  -- 3 decimals can be 1-2% off in the prediction. 2% is accepted.
+  tolerance = { rel = 0.02 },
+  wrong = {
+    { value = function(p) return p.S * p.p2 / p.p end,
+      feedback = "That extrapolates linearly. The serial part does not shrink, so the speedup grows far more slowly: find f first." },
+    { value = function(p) return 1 / wb.karp_flatt(p.S, p.p) end,
+      feedback = "That is the ceiling 1/f for unlimited processors; with {p2} the parallel term (1 - f)/{p2} still counts." },
+    { value = function(p) return wb.amdahl(1 - wb.karp_flatt(p.S, p.p), p.p2) end,
+      feedback = "You used the parallel share 1 - f in the formula where the serial f belongs." },
+  },
+  examples = {
+    { answer = function(p) return string.format("%.4f", wb.amdahl(wb.karp_flatt(p.S, p.p), p.p2)) end, score = 1 },
+    { answer = function(p) return string.format("%.4f", 1.05 * wb.amdahl(wb.karp_flatt(p.S, p.p), p.p2)) end, score = 0 },
+    { answer = function(p) return string.format("%.4f", p.S * p.p2 / p.p) end, score = 0 },
+    -- The crash course's "3 on 5": f = 1/6, so 32 processors give 5.19x.
+    { params = { S = 3, p = 5, p2 = 32 }, answer = "5.19", score = 1 },
+    { params = { S = 3, p = 5, p2 = 32 }, answer = "19.2", score = 0 },   -- linear
+    { params = { S = 3, p = 5, p2 = 32 }, answer = "6", score = 0 },      -- the ceiling
+    { "fast", "invalid" },
+  },
+}
+
+question {
+  id = "amdahl.overhead-optimum",
+  kind = "numeric",
+  title = "When more processors make it slower (your numbers)",
+  prompt = [[
+A job takes {t1} s on one processor, and a fraction f = {f} of that is
+serial. Each processor also adds {c} s of coordination (start-up, messages),
+so T(p) = {t1} × (f + (1 - f)/p) + {c} × p seconds. Treating p as a real
+number, which p gives the shortest run time?]],
+  topics = { "amdahl", "scaling", "karp-flatt" },
+  rubric = { "theory.parallel", "advanced.cost" },
+  hints = {
+    "Set dT/dp = 0: -T(1)(1 - f)/p^2 + c = 0.",
+    "p* = sqrt(T(1) × (1 - f) / c).",
+  },
+  params = function(rng)
+    -- f from 0.1 keeps the answer 5% or more away from sqrt(T(1)/c), the
+    -- slip of forgetting the (1 - f).
+    return { t1 = rng:pick({ 100, 200, 400, 800 }), f = rng:pick({ 0.1, 0.2, 0.3 }),
+             c = rng:pick({ 0.05, 0.1, 0.2, 0.5 }) }
+  end,
+  answer = function(p) return math.sqrt(p.t1 * (1 - p.f) / p.c) end,
+  wrong = {
+    { value = function(p) return math.sqrt(p.t1 / p.c) end,
+      feedback = "Only the parallel part, T(1)(1 - f), shrinks with p: p* = sqrt(T(1)(1 - f)/c)." },
+    { value = function(p) return p.t1 * (1 - p.f) / p.c end,
+      feedback = "Take the square root: c = T(1)(1 - f)/p^2 gives p^2 = T(1)(1 - f)/c." },
+    { value = function(p) return 1 / p.f end,
+      feedback = "1/f is the ceiling on the speedup, not a processor count." },
+  },
+  examples = {
+    { answer = function(p) return string.format("%.4f", math.sqrt(p.t1 * (1 - p.f) / p.c)) end, score = 1 },
+    { answer = function(p) return string.format("%.4f", 1.05 * math.sqrt(p.t1 * (1 - p.f) / p.c)) end, score = 0 },
+    -- 400 s, f = 0.1, 0.1 s per processor: sqrt(3600) = 60 processors.
+    { params = { t1 = 400, f = 0.1, c = 0.1 }, answer = "60", score = 1 },
+    { params = { t1 = 400, f = 0.1, c = 0.1 }, answer = "sqrt(400*0.9/0.1)", score = 1 },
+    { params = { t1 = 400, f = 0.1, c = 0.1 }, answer = "63.2", score = 0 },   -- sqrt(T1/c)
+    { params = { t1 = 400, f = 0.1, c = 0.1 }, answer = "3600", score = 0 },
+    { "many", "invalid" },
+  },
+}
+
+question {
   id = "amdahl.serial-time",
   kind = "numeric",
   title = "The serial part from two runs (your numbers)",
@@ -1248,16 +1434,17 @@ page [[
 A **scaling study** runs a job at several processor counts and plots speedup
 and efficiency against p. There are two kinds, and a report must say which.
 
-|                  | strong scaling               | weak scaling                  |
-|------------------|------------------------------|-------------------------------|
-| problem size     | fixed in total               | fixed *per processor*; the    |
-|                  |                              | total grows with p            |
-| ideal result     | T(p) = T(1) / p              | T(p) = T(1)                   |
-| efficiency       | E = T(1) / (p × T(p))        | E = T(1) / T(p), with p times |
-|                  |                              | the work at p                 |
-| limited by       | Amdahl: S ≤ 1/f              | Gustafson: S = p − s(p − 1)   |
-| data-parallel ML | same global batch, more GPUs | same batch per GPU; the       |
-|                  |                              | global batch grows            |
+|                | strong scaling    | weak scaling            |
+|----------------|-------------------|-------------------------|
+| problem size   | fixed in total    | fixed *per processor*   |
+| ideal result   | T(p) = T(1) / p   | T(p) = T(1)             |
+| efficiency     | T(1) / (p × T(p)) | T(1) / T(p)             |
+| limited by     | Amdahl: S ≤ 1/f   | Gustafson: p − s(p − 1) |
+| in DP training | same global batch | same batch per GPU      |
+
+In weak scaling the total problem grows with p: the run on p processors does
+p times the work of the one-processor run, so its ideal is the *same* time,
+and in data-parallel training the global batch grows with the GPU count.
 
 Strong scaling tells you how much faster one given job can finish. Weak
 scaling tells you how large a job you can run in a given time. A common

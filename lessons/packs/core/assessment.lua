@@ -42,12 +42,12 @@ page [[
 This lesson is the course's final assessment, in four parts that follow the
 course's own:
 
-| part | what it asks | questions |
-|------|--------------|-----------|
-| beginner | CPU vs GPU design, Amdahl on a matrix multiply, memory coalescing | 6 |
-| intermediate | ring vs tree all-reduce, gradient checkpointing, training memory | 7 |
-| advanced | scheduling a shared GPU cluster, serving an LLM at scale | 7 |
-| system design | a training infrastructure for 100 researchers on $2M a year | 3 |
+| part          | what it asks                               | questions |
+|---------------|--------------------------------------------|-----------|
+| beginner      | CPU vs GPU, Amdahl, memory coalescing      | 6         |
+| intermediate  | all-reduce, checkpointing, training memory | 7         |
+| advanced      | GPU cluster scheduling, LLM serving        | 7         |
+| system design | infrastructure for 100 researchers, $2M    | 3         |
 
 Numbers are graded as numbers: an expression such as `2*(1023/1024)*350/100`
 is a fine answer, and units are converted (`7 s`, `7000 ms`). Explanations
@@ -59,11 +59,16 @@ is named in the feedback with what to add, and you may answer again.
 Every question here, and in the lessons before, is evidence for one or more
 items of the course's 100-point rubric:
 
-| area | items | points |
-|------|-------|--------|
-| theoretical understanding | GPU architecture; distributed training; memory; scheduling and autoscaling | 4 × 10 |
-| practical skills | profiling; optimization; system design; deployment | 4 × 10 |
-| advanced applications | novel strategies; cross-system integration; cost trade-offs; future technology | 4 × 5 |
+| area        | items                                       | points |
+|-------------|---------------------------------------------|--------|
+| theoretical | GPU architecture; distributed training;     | 4 × 10 |
+|             | memory; scheduling and autoscaling          |        |
+| practical   | profiling; optimization; system design;     | 4 × 10 |
+|             | deployment                                  |        |
+| advanced    | novel strategies; cross-system integration; | 4 × 5  |
+|             | cost trade-offs; future technology          |        |
+
+(Theoretical understanding, practical skills and advanced applications.)
 
 Your **graded** score for an item is its maximum times the share of points
 you have earned on the questions tagged with it. Levels: 90 and up *expert*,
@@ -272,8 +277,9 @@ is a **32-byte sector**; four sectors make a **128-byte cache line**.
 The course puts this as "1 vs 32 memory transactions per warp". That counts
 whole 128-byte lines. Current GPUs move data between DRAM, L2 and L1 in
 32-byte sectors, so the worst case moves 8 times the bytes of the best
-(32 sectors against 4), not 32 times. The "10–30× difference" the course quotes is
-what some kernels see once caches, latency and occupancy join in, not a rule.
+(32 sectors against 4), not 32 times. The "10–30× difference" the course
+quotes is what some kernels see once caches, latency and occupancy join in,
+not a rule.
 
 ## Designing for it
 
@@ -383,6 +389,7 @@ DRAM (in 32-byte sectors) does the warp actually use?]],
     { params = { s = 16 }, answer = "6.25", score = 0 },   -- 1/stride
     { params = { s = 16 }, answer = "3.125", score = 0 },  -- a 128-byte line per element
     { params = { s = 3 }, answer = "33.3", score = 1 },
+    { params = { s = 3 }, answer = "30", score = 0 },        -- 10% off
     { "half", "invalid" },
   },
 }
@@ -633,7 +640,8 @@ question {
   title = "When does the tree win? (your numbers)",
   prompt = [[
 Add a start-up latency of {a} µs to every step of both algorithms:
-ring T = 2(p - 1)·α + 2(p - 1)/p × M/B, tree T = 2 log2(p)·α + 2 log2(p) × M/B.
+ring T = 2(p - 1)·α + 2(p - 1)/p × M/B,
+tree T = 2 log2(p)·α + 2 log2(p) × M/B.
 With p = {p} GPUs and B = {bw} GB/s, below what message size M is the tree
 faster? Answer in MB.]],
   unit = "MB",
@@ -1097,6 +1105,7 @@ arithmetic intensity of {ai} FLOP/byte can reach?]],
     { params = { ai = 50 }, answer = "50*2.039", score = 1 },
     { params = { ai = 50 }, answer = "101950 GFLOP/s", score = 1 },
     { params = { ai = 50 }, answer = "312", score = 0 },
+    { params = { ai = 50 }, answer = "110", score = 0 },     -- 8% off
     { params = { ai = 400 }, answer = "312", score = 1 },
     { params = { ai = 400 }, answer = "815.6", score = 0 },
     { "fast", "invalid" },

@@ -7,7 +7,9 @@
 -- example, ZeRO, the DeepSpeed configuration, mixed precision and loss
 -- scaling, KV cache; day5-summary-and-assessment.md: ZeRO "4x, 8x, linear",
 -- checkpointing, the distributed-training benchmark table); the text is ours.
--- Worked examples of the material are fixed-number questions (*-worked).
+-- Worked examples of the material are fixed-number questions (*-worked),
+-- among them ZeRO's "4x, 8x" (distributed.zero1-limit-worked and
+-- distributed.zero-limit-worked).
 --
 -- Corrections taught here (each also has a question):
 --   * Gradient checkpointing: the day-5 summary says compute goes from O(L)
@@ -48,12 +50,16 @@ local function num(x) return string.format("%.6g", x) end
 page [[
 # Four ways to split training
 
-| strategy          | what is split                        | what is communicated                | limits                           |
-|-------------------|--------------------------------------|-------------------------------------|----------------------------------|
-| data (DP)         | the batch; every GPU has the model   | gradients, all-reduce once a step   | the whole model must fit per GPU |
-| tensor (TP)       | each layer's weight matrices         | activations, inside every layer     | needs NVLink-class bandwidth     |
-| pipeline (PP)     | the layers, in consecutive stages    | activations between stages          | pipeline bubbles, stage balance  |
-| sequence (SP)     | the sequence (token) dimension       | activations, with TP                | used together with TP            |
+| strategy      | what is split             | what is communicated      |
+|---------------|---------------------------|---------------------------|
+| data (DP)     | the batch; model copied   | gradients, once a step    |
+| tensor (TP)   | each layer's matrices     | activations, every layer  |
+| pipeline (PP) | the layers, into stages   | activations at boundaries |
+| sequence (SP) | the tokens of a sequence  | activations, with TP      |
+
+What limits each one: DP needs the whole model on every GPU, TP needs
+NVLink-class bandwidth, PP pays pipeline bubbles and must balance its
+stages, and SP only makes sense together with TP.
 
 - **Data parallel** replicates the model and splits the batch. It scales
   throughput, not model size: every GPU still holds all the weights,
@@ -74,12 +80,12 @@ Large jobs combine them (**3D parallelism**): TP inside a node, PP across a
 few nodes, DP across the rest. The GPU count is the product:
 GPUs = TP × PP × DP.
 
-| model size   | usual strategy        | scale        | efficiency | memory per GPU |
-|--------------|-----------------------|--------------|------------|----------------|
-| < 1 B        | data parallel         | ~32 GPUs     | > 90 %     | 8–16 GB        |
-| 1–10 B       | data + model parallel | ~128 GPUs    | > 80 %     | 16–32 GB       |
-| 10–100 B     | 3D parallelism        | ~512 GPUs    | > 70 %     | 32–80 GB       |
-| > 100 B      | 3D + ZeRO-3           | 1000+ GPUs   | > 60 %     | 80 GB          |
+| parameters | usual strategy        | GPUs  | efficiency | memory/GPU |
+|------------|-----------------------|-------|------------|------------|
+| < 1 B      | data parallel         | ~32   | > 90 %     | 8–16 GB    |
+| 1–10 B     | data + model parallel | ~128  | > 80 %     | 16–32 GB   |
+| 10–100 B   | 3D parallelism        | ~512  | > 70 %     | 32–80 GB   |
+| > 100 B    | 3D + ZeRO-3           | 1000+ | > 60 %     | 80 GB      |
 
 ## Batches
 
@@ -189,6 +195,7 @@ pipeline-parallel size {pp}. What is its data-parallel size?]],
     { "dp", "invalid" },
     { params = { g = 1024, tp = 8, pp = 8 }, answer = "16", score = 1 },
     { params = { g = 1024, tp = 8, pp = 8 }, answer = "128", score = 0 },
+    { params = { g = 1024, tp = 8, pp = 8 }, answer = "15", score = 0 },
   },
 }
 
@@ -665,14 +672,15 @@ page [[
 
 Plain data parallelism keeps all 16 bytes per parameter on every one of N
 GPUs. ZeRO (DeepSpeed; FSDP in PyTorch) shards the model states so that each
-GPU keeps only its 1/N share and gathers the rest when needed:
+GPU keeps only its 1/N share and gathers the rest when needed. Bytes per GPU
+for Ψ parameters with mixed-precision Adam:
 
-| stage  | sharded                     | bytes per GPU (mixed-precision Adam) | limit for large N |
-|--------|-----------------------------|--------------------------------------|-------------------|
-| none   | nothing                     | 16 Ψ                                 | 1×                |
-| ZeRO-1 | optimizer states            | 4 Ψ + 12 Ψ / N                       | 4×                |
-| ZeRO-2 | + gradients                 | 2 Ψ + 14 Ψ / N                       | 8×                |
-| ZeRO-3 | + parameters                | 16 Ψ / N                             | N× (linear)       |
+| stage  | sharded          | bytes per GPU  | saving, large N |
+|--------|------------------|----------------|-----------------|
+| none   | nothing          | 16 Ψ           | 1×              |
+| ZeRO-1 | optimizer states | 4 Ψ + 12 Ψ / N | 4×              |
+| ZeRO-2 | + gradients      | 2 Ψ + 14 Ψ / N | 8×              |
+| ZeRO-3 | + parameters     | 16 Ψ / N       | N× (linear)     |
 
 The "4×, 8×, linear" often quoted for the three stages are these **limits**:
 with N = 4 GPUs, ZeRO-1 saves only 16 / (4 + 3) = 2.3×. Stage 1 keeps the
@@ -750,6 +758,32 @@ model-state memory as the number of GPUs grows very large?]],
     { "4", 0 },
     { "7.5", 0 },
     { "8 GB", "invalid" },
+  },
+}
+
+question {
+  id = "distributed.zero1-limit-worked",
+  kind = "numeric",
+  title = "ZeRO-1's memory reduction",
+  prompt = [[
+With mixed-precision Adam (16 bytes per parameter), by what factor does
+ZeRO stage 1 (sharding only the optimizer states) cut each GPU's
+model-state memory as the number of GPUs grows very large?]],
+  unit = "x",
+  topics = { "zero", "memory" },
+  rubric = { "theory.memory", "theory.parallel" },
+  hints = { "ZeRO-1 keeps 4Ψ + 12Ψ/N bytes per GPU: the FP16 weights and gradients stay whole." },
+  answer = 4,
+  wrong = {
+    { value = 8, feedback = "8× is ZeRO-2, which also shards the gradients. Stage 1 keeps the 2-byte weights AND the 2-byte gradients whole: 16 / 4." },
+    { value = 16 / 12, feedback = "12 bytes per parameter are what gets sharded, not what stays: 4 bytes stay, so the limit is 16 / 4." },
+  },
+  examples = {
+    { "4", 1 },
+    { "16/4", 1 },
+    { "8", 0 },
+    { "3.5", 0 },
+    { "4 GB", "invalid" },
   },
 }
 
@@ -948,11 +982,14 @@ take? Ignore everything but forward, backward and recomputation.]],
 page [[
 # Mixed precision
 
-| format | sign / exponent / mantissa bits | largest   | smallest normal | gap after 1.0 (epsilon) |
-|--------|---------------------------------|-----------|-----------------|-------------------------|
-| FP32   | 1 / 8 / 23                      | 3.4e38    | 1.2e-38         | 2^-23 ≈ 1.2e-7          |
-| FP16   | 1 / 5 / 10                      | 65504     | 6.1e-5 (2^-14)  | 2^-10 ≈ 9.8e-4          |
-| BF16   | 1 / 8 / 7                       | 3.4e38    | 1.2e-38         | 2^-7 ≈ 7.8e-3           |
+| format | bits s/e/m | largest | smallest normal | epsilon        |
+|--------|------------|---------|-----------------|----------------|
+| FP32   | 1 / 8 / 23 | 3.4e38  | 1.2e-38         | 2^-23 ≈ 1.2e-7 |
+| FP16   | 1 / 5 / 10 | 65504   | 6.1e-5 (2^-14)  | 2^-10 ≈ 9.8e-4 |
+| BF16   | 1 / 8 / 7  | 3.4e38  | 1.2e-38         | 2^-7 ≈ 7.8e-3  |
+
+(bits s/e/m: sign, exponent and mantissa bits; epsilon: the gap between 1.0
+and the next larger number.)
 
 (One guide gives FP16's epsilon as "about 6e-4"; it is 2^-10 ≈ 9.8e-4, and
 the largest rounding error near 1 is half of it, 4.9e-4.)

@@ -37,6 +37,9 @@
 --     in 32-byte sectors, a fully scattered warp of 4-byte loads moves 8x the
 --     useful bytes; the page explains why a measured gap can differ and
 --     calls 10-30x a measured range, not a rule.
+--   * The cheatsheet's profiling table calls low bandwidth use "memory
+--     bound"; a kernel near its peak bandwidth is the memory-bound one (the
+--     profiling page says so).
 --   * The guide's divergence diagram shows three steps for "4 units"; its
 --     numbers are right if each path costs 2 units, which is how the
 --     question states it.
@@ -86,17 +89,17 @@ page [==[
 A CPU and a GPU spend their transistors on different things because they
 optimise for different goals.
 
-|               | CPU                          | GPU                          |
-|---------------|------------------------------|------------------------------|
-| goal          | **latency**: finish one      | **throughput**: as much work |
-|               | thread as soon as possible   | per second as possible       |
-| cores         | 4-64 (up to ~128) complex    | thousands of simple lanes in |
-|               | cores                        | ~100 multiprocessors (SMs)   |
-| control       | branch prediction, out-of-   | simple in-order issue, one   |
-|               | order execution, speculation | instruction for 32 threads   |
-| caches        | large (MBs per core)         | small per thread             |
-| memory        | ~100-500 GB/s (DDR)          | 0.9-3.35 TB/s (HBM)          |
-| hides latency | caches and speculation       | switching between many warps |
+|               | CPU                        | GPU                        |
+|---------------|----------------------------|----------------------------|
+| goal          | **latency**: finish one    | **throughput**: the most   |
+|               | thread as soon as possible | work per second            |
+| cores         | 4-64 (up to ~128) complex  | thousands of simple lanes  |
+|               | cores                      | in ~100 SMs                |
+| control       | branch prediction, out-of- | simple in-order issue: one |
+|               | order execution            | instruction for 32 threads |
+| caches        | large (MBs per core)       | small per thread           |
+| memory        | ~100-500 GB/s (DDR)        | 0.9-3.35 TB/s (HBM)        |
+| hides latency | caches and speculation     | switching between warps    |
 
 A single GPU thread is *slower* than a CPU thread. The GPU wins when there
 are tens of thousands of independent pieces of work, as in the matrix
@@ -239,13 +242,13 @@ A CUDA **kernel** is one function that thousands of threads run at once.
 The threads are organised in a hierarchy that mirrors the hardware:
 
 ```
-grid    all the threads of one kernel launch: a 1-D, 2-D or 3-D array of blocks
+grid    every thread of one kernel launch: a 1-, 2- or 3-D array of blocks
  |
  +-- block   up to 1024 threads, chosen at launch (often 128-512)
       |      runs on ONE SM; its threads share that SM's shared memory
       |      and can synchronise with __syncthreads()
       |
-      +-- warp    32 consecutive threads of a block (threads 0-31, 32-63, ...)
+      +-- warp    32 consecutive threads of a block (0-31, 32-63, ...)
            |      the unit the SM schedules: one instruction for all 32
            |
            +-- thread   its own registers and index; the smallest unit
@@ -352,7 +355,9 @@ question {
   id = "gpu.warps-per-block",
   kind = "numeric",
   title = "Warps in a block (your numbers)",
-  prompt = "A kernel is launched with blocks of {t} threads. How many warps does each block occupy?",
+  prompt = [[
+A kernel is launched with blocks of {t} threads. How many warps does each
+block occupy?]],
   topics = { "thread-hierarchy", "warps" },
   hints = { "A warp is 32 threads; a partly filled warp still counts as a warp." },
   params = function(rng) return { t = rng:pick({ 48, 100, 200, 250, 300, 500, 1000 }) } end,
@@ -602,6 +607,7 @@ the addition?]],
     { params = { s = 32, step = 64 }, answer = "4", score = 1 },
     { params = { s = 32, step = 64 }, answer = "1", score = 0 },
     { params = { s = 64, step = 128 }, answer = "2", score = 1 },
+    { params = { s = 16, step = 32 }, answer = "7", score = 0 },   -- thread 224 is in warp 7: 8 warps
     { "all", "invalid" },
   },
 }
@@ -736,6 +742,7 @@ warp need?]],
     { "128/128", 1 },
     { "32", 0 },
     { "4", 0 },
+    { "2", 0 },             -- as if the start were not aligned
     { "one", "invalid" },
   },
 }
@@ -823,6 +830,7 @@ the warp's load touch?]],
     { params = { s = 1, e = 4 }, answer = "4", score = 1 },
     { params = { s = 2, e = 4 }, answer = "8", score = 1 },
     { params = { s = 3, e = 4 }, answer = "12", score = 1 },
+    { params = { s = 3, e = 4 }, answer = "11", score = 0 },
     { params = { s = 1, e = 8 }, answer = "8", score = 1 },
     { params = { s = 1, e = 8 }, answer = "4", score = 0 },
     { params = { s = 16, e = 4 }, answer = "32", score = 1 },
@@ -860,6 +868,7 @@ does the warp actually use, in per cent?]],
     { params = { s = 64 }, answer = "12.5", score = 1 },
     { params = { s = 64 }, answer = "1.5625", score = 0 },
     { params = { s = 3 }, answer = "33.33", score = 1 },
+    { params = { s = 3 }, answer = "30", score = 0 },    -- 10% off
     { "12.5 GB", "invalid" },
   },
 }
@@ -908,13 +917,13 @@ block share, managed by the program (unlike a cache). It is the GPU's tool
 for tiling (lesson 3): a block loads a tile from global memory once,
 coalesced, and all its threads reuse it many times.
 
-| level         | scope  | size (A100)                   | latency, approx. |
-|---------------|--------|-------------------------------|------------------|
-| registers     | thread | 64 K x 32 bit = 256 KB per SM | ~1 cycle         |
-| shared memory | block  | up to 164 KB per SM           | ~20-30 cycles    |
-| L1 cache      | SM     | rest of 192 KB with shared    | ~30 cycles       |
-| L2 cache      | GPU    | 40 MB (H100: 50 MB)           | ~200 cycles      |
-| global (HBM)  | GPU    | 40-80 GB                      | ~400-800 cycles  |
+| level         | scope  | size (A100)                | latency, approx. |
+|---------------|--------|----------------------------|------------------|
+| registers     | thread | 256 KB per SM (64 K regs)  | ~1 cycle         |
+| shared memory | block  | up to 164 KB per SM        | ~20-30 cycles    |
+| L1 cache      | SM     | rest of 192 KB with shared | ~30 cycles       |
+| L2 cache      | GPU    | 40 MB (H100: 50 MB)        | ~200 cycles      |
+| global (HBM)  | GPU    | 40-80 GB                   | ~400-800 cycles  |
 
 (Some course text gives registers as "~20 KB per SM" with "zero latency"
 and shared memory as "1-2 cycles". The register file is 256 KB per SM, and
@@ -994,6 +1003,7 @@ A thread reads the 4-byte word at byte offset {addr} of shared memory. With
     { params = { addr = 200 }, answer = "18", score = 1 },
     { params = { addr = 200 }, answer = "8", score = 0 },
     { params = { addr = 200 }, answer = "50", score = 0 },
+    { params = { addr = 200 }, answer = "19", score = 0 },     -- off by one
     { params = { addr = 256 }, answer = "0", score = 1 },
     { "bank 18", "invalid" },
   },
@@ -1022,6 +1032,7 @@ access takes k passes)?]],
   examples = {
     { answer = function(p) return tostring(gcd(p.s, 32)) end, score = 1 },
     { params = { s = 2 }, answer = "2", score = 1 },
+    { params = { s = 2 }, answer = "1", score = 0 },     -- stride 2 does collide
     { params = { s = 3 }, answer = "1", score = 1 },
     { params = { s = 3 }, answer = "3", score = 0 },
     { params = { s = 12 }, answer = "4", score = 1 },
@@ -1058,6 +1069,7 @@ tile[t][5], one element of a column. What is the degree of the bank conflict
     { params = { w = 32 }, answer = "1", score = 0 },
     { params = { w = 33 }, answer = "1", score = 1 },
     { params = { w = 34 }, answer = "2", score = 1 },
+    { params = { w = 34 }, answer = "1", score = 0 },    -- padding by 2 leaves a 2-way conflict
     { params = { w = 64 }, answer = "32", score = 1 },
     { "32-way", "invalid" },
   },
@@ -1240,12 +1252,14 @@ FP16), which is why layer sizes like 4096 or 1024 are common.
 
 ## Number formats
 
-| format | sign/exp/mantissa bits | epsilon        | largest | smallest normal |
-|--------|------------------------|----------------|---------|-----------------|
-| FP32   | 1 / 8 / 23             | 2^-23 = 1.2e-7 | 3.4e38  | 1.2e-38         |
-| TF32   | 1 / 8 / 10             | 2^-10 = 9.8e-4 | 3.4e38  | 1.2e-38         |
-| BF16   | 1 / 8 / 7              | 2^-7 = 7.8e-3  | 3.4e38  | 1.2e-38         |
-| FP16   | 1 / 5 / 10             | 2^-10 = 9.8e-4 | 65,504  | 2^-14 = 6.1e-5  |
+| format | bits s/e/m | epsilon        | largest | smallest normal |
+|--------|------------|----------------|---------|-----------------|
+| FP32   | 1 / 8 / 23 | 2^-23 = 1.2e-7 | 3.4e38  | 1.2e-38         |
+| TF32   | 1 / 8 / 10 | 2^-10 = 9.8e-4 | 3.4e38  | 1.2e-38         |
+| BF16   | 1 / 8 / 7  | 2^-7 = 7.8e-3  | 3.4e38  | 1.2e-38         |
+| FP16   | 1 / 5 / 10 | 2^-10 = 9.8e-4 | 65,504  | 2^-14 = 6.1e-5  |
+
+(bits s/e/m: sign, exponent and mantissa bits.)
 
 (Epsilon is the gap between 1 and the next larger number. FP16 goes down
 to 6e-8 with reduced precision, "subnormal" numbers; below that a value
@@ -1426,7 +1440,9 @@ question {
   id = "gpu.mixed-precision",
   kind = "multi",
   title = "Mixed precision: true or false",
-  prompt = "Which of these statements about mixed-precision training are true? Pick all that apply.",
+  prompt = [[
+Which of these statements about mixed-precision training are true? Pick all
+that apply.]],
   points = 2,
   topics = { "mixed-precision", "tensor-cores" },
   rubric = { "theory.gpu", "practice.optimization" },
@@ -1468,12 +1484,18 @@ Guessing is slow; the profilers answer directly.
 
 Rules of thumb from the course's checklists:
 
-| metric                       | target    | if not met                      |
-|------------------------------|-----------|---------------------------------|
-| SM occupancy                 | > 50 %    | not enough parallel work        |
-| memory bandwidth (mem-bound) | > 70-80 % | uncoalesced or scattered access |
-| tensor-core use              | > 50 %    | ops not in FP16/BF16/TF32       |
-| kernel launch latency        | < 10 us   | many tiny kernels               |
+| metric                   | target    | if not met                      |
+|--------------------------|-----------|---------------------------------|
+| SM occupancy             | > 50 %    | not enough parallel work        |
+| bandwidth (memory bound) | > 70-80 % | uncoalesced or scattered access |
+| tensor-core use          | > 50 %    | ops not in FP16/BF16/TF32       |
+| kernel launch latency    | < 10 us   | many tiny kernels               |
+
+(A cheatsheet in the course lists "memory bound" as the problem when the
+bandwidth use is LOW. It is the other way round: a kernel that runs near the
+peak bandwidth is memory bound, and the cure is to move fewer bytes; a
+memory-bound kernel far below the peak wastes bandwidth on badly coalesced
+access or has too little in flight to hide latency.)
 
 **Launch overhead.** Every kernel launch costs the CPU a few microseconds.
 A step made of hundreds of tiny kernels can spend more time launching than
@@ -1515,6 +1537,7 @@ costs {l} us that the GPU spends idle, and each kernel then computes for
     { params = { k = 400, l = 5, w = 20 }, answer = "20", score = 1 },
     { params = { k = 400, l = 5, w = 20 }, answer = "25", score = 0 },
     { params = { k = 400, l = 5, w = 20 }, answer = "80", score = 0 },
+    { params = { k = 400, l = 5, w = 20 }, answer = "21", score = 0 },   -- 5% off
     { "20 us", "invalid" },
   },
 }

@@ -200,11 +200,12 @@ With t0 = 8 ms and c = 0.5 ms: one request takes 8.5 ms (118 per second); a
 batch of 32 takes 24 ms (1333 per second), 11× the throughput, and each
 request's latency is now 24 ms plus the time it waited for the batch.
 
-| strategy            | how                                                        | good for                    |
-|---------------------|------------------------------------------------------------|-----------------------------|
-| static batching     | fixed batch size, wait until full                          | offline jobs                |
-| dynamic batching    | collect requests until the batch is full OR a max delay    | online serving with an SLO  |
-| continuous batching | per decoding step: finished sequences leave, new ones join | LLM generation              |
+| batching   | a batch runs when ...            | good for             |
+|------------|----------------------------------|----------------------|
+| static     | it is full (fixed size)          | offline jobs         |
+| dynamic    | it is full OR a max wait passed  | online, with an SLO  |
+| continuous | every decode step; sequences     | LLM generation       |
+|            | join and leave between steps     |                      |
 
 A latency budget caps the batch: the maximum wait plus t(B) must stay within
 the SLO. For LLMs, continuous (in-flight) batching matters because sequences
@@ -371,9 +372,9 @@ question {
   title = "How many sequences fit? (your numbers)",
   prompt = [[
 A GPU with {gpu} GB of memory serves a model whose FP16 weights take {w} GB.
-Each sequence of {s} tokens needs {kvtok} MB of KV cache per token. Ignoring activations
-and fragmentation, how many full-length sequences can be in the batch at
-once?]],
+Sequences are {s} tokens long, and the KV cache takes {kvtok} MB per token
+(1 GB = 1000 MB). Ignoring activations and fragmentation, how many
+full-length sequences can be in the batch at once?]],
   topics = { "kv-cache", "batching", "memory" },
   rubric = { "practice.deployment", "theory.memory", "advanced.cost" },
   hints = {
@@ -423,7 +424,8 @@ s²/12. Every extra bit halves s, which cuts the error power 4× (6.02 dB),
 hence the rule for the signal-to-quantization-noise ratio:
 
 ```
-SNR ≈ 6.02 × b + 1.76 dB      INT8: 49.9 dB   INT4: 25.8 dB   16-bit: 98.1 dB
+SNR ≈ 6.02 × b + 1.76 dB
+      INT8: 49.9 dB      INT4: 25.8 dB      16-bit: 98.1 dB
 ```
 
 The 1.76 dB is exact for a sine wave that fills the range. Weights and
@@ -432,10 +434,15 @@ the outliers wastes levels on values that almost never occur, so real SNR is
 lower. That is why practical schemes use per-channel scales, calibrate or
 clip the range, and treat outliers separately.
 
-| when                            | name                        | accuracy   | cost                       |
-|---------------------------------|-----------------------------|------------|----------------------------|
-| after training                  | post-training (PTQ)         | medium     | minutes, a calibration set |
-| during training (fake-quantize) | quantization-aware (QAT)    | high       | a (re)training run         |
+| name | when            | accuracy | cost                     |
+|------|-----------------|----------|--------------------------|
+| PTQ  | after training  | medium   | minutes, calibration set |
+| QAT  | during training | high     | a (re)training run       |
+
+*Post-training quantization* (PTQ) converts a trained model as it is.
+*Quantization-aware training* (QAT) simulates the rounding in the forward
+pass ("fake quantization") while training, so the weights learn to live
+with it.
 
 PTQ is *static* when a calibration set fixes the activation ranges ahead of
 time, and *dynamic* when activation ranges are measured at run time.
@@ -658,11 +665,16 @@ page [[
 several rounds, fine-tuning in between. The lottery-ticket hypothesis says a
 dense network contains a sparse subnetwork that trains as well on its own.
 
-| kind          | removes                          | hardware                                 |
-|---------------|----------------------------------|------------------------------------------|
-| unstructured  | individual weights               | irregular: needs sparse formats, little speedup on GPUs |
-| structured    | whole channels, filters, heads   | the model is simply smaller: fast everywhere |
-| N:M (2:4)     | 2 of every 4 consecutive weights | sparse tensor cores: up to 2× matmul throughput |
+| kind         | removes                  | on hardware                 |
+|--------------|--------------------------|-----------------------------|
+| unstructured | individual weights       | sparse formats, little gain |
+| structured   | channels, filters, heads | a smaller dense model: fast |
+| N:M (2:4)    | 2 of every 4 weights     | sparse tensor cores: ≤ 2×   |
+
+Unstructured sparsity is irregular: GPUs gain little from it unless it is
+extreme. Structured pruning just leaves a smaller model, fast everywhere.
+2:4 sparsity (2 zeros in every 4 consecutive weights) is what the sparse
+tensor cores of A100 and H100 run at up to twice the matmul throughput.
 
 Sparsity s leaves a fraction 1 − s of the weights: **1/(1 − s)** fewer
 parameters (90 % sparsity: 10×). Stored sparse, each kept weight also needs

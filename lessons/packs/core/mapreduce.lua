@@ -3,9 +3,12 @@
 -- Facts and worked examples come from the course material
 -- (midterm-crash-course.md hour 3, ml-system-optimization-notes.txt question 7
 -- and its MapReduce notes); the text is ours. The course's worked examples
--- are fixed-number questions (mapreduce.wordcount-*, mapreduce.kmeans-speedup-
--- worked); the rest are per-student variants whose `examples` also run the
--- course's numbers where there are any.
+-- are fixed-number questions: the word count "cat dog cat bird dog dog" at
+-- every stage (mapreduce.wordcount-pairs and -map for the map output,
+-- -shuffle for the grouped lists, -output for the reduce output) and the
+-- distributed k-means speedup (mapreduce.kmeans-speedup-worked); the rest are
+-- per-student variants whose `examples` also run the course's numbers where
+-- there are any.
 --
 -- Corrections to the material taught here:
 --   * The crash course sketches k-means as two MapReduce phases, the first
@@ -219,11 +222,11 @@ reduce(word, counts): emit (word, sum(counts))
 
 For the one-line document `cat dog cat bird dog dog`:
 
-| stage          | result                                                    |
-|----------------|-----------------------------------------------------------|
-| map emits      | (cat,1) (dog,1) (cat,1) (bird,1) (dog,1) (dog,1): 6 pairs |
-| shuffle groups | bird → [1], cat → [1, 1], dog → [1, 1, 1]: 3 keys         |
-| reduce emits   | (bird, 1) (cat, 2) (dog, 3)                               |
+| stage            | result                                           |
+|------------------|--------------------------------------------------|
+| map (6 pairs)    | (cat,1) (dog,1) (cat,1) (bird,1) (dog,1) (dog,1) |
+| shuffle (3 keys) | bird → [1], cat → [1, 1], dog → [1, 1, 1]        |
+| reduce           | (bird, 1) (cat, 2) (dog, 3)                      |
 
 The order of the output lines is not part of the model. A reducer sees its
 keys sorted, so one reducer writes bird, cat, dog; with several reducers each
@@ -251,6 +254,131 @@ do the mappers emit in total?]],
     { "3", 0 },
     { "7", 0 },
     { "six", "invalid" },
+  },
+}
+
+question {
+  id = "mapreduce.wordcount-map",
+  kind = "text",
+  title = "Word count: the map output",
+  prompt = [[
+Same job, same document: "cat dog cat bird dog dog", read by one mapper.
+Write the pairs the mapper emits, e.g. "(apple, 1) (pear, 1)".]],
+  points = 2,
+  topics = { "mapreduce", "wordcount" },
+  hints = {
+    "The mapper looks at one word at a time and adds nothing up.",
+    "One pair per word of the document, in the order the words come.",
+  },
+  answer = "(cat,1) (dog,1) (cat,1) (bird,1) (dog,1) (dog,1)",
+  -- Custom grade: (word, count) pairs in any order and punctuation. Each of
+  -- the six expected (word, 1) pairs is a sixth of the credit; a pair that
+  -- is not one of them (a count above 1, a word not in the document, one
+  -- occurrence too many) takes a sixth away.
+  grade = function(answer)
+    local want = { cat = 2, dog = 3, bird = 1 }
+    local got, n, right, extra, summed = {}, 0, 0, 0, false
+    for word, count in answer:lower():gmatch("(%a+)[^%a%d]*(%d+)") do
+      n = n + 1
+      local c = tonumber(count)
+      if c == 1 and want[word] and (got[word] or 0) < want[word] then
+        got[word] = (got[word] or 0) + 1
+        right = right + 1
+      else
+        extra = extra + 1
+        if c and c > 1 then summed = true end
+      end
+    end
+    if n == 0 then
+      return { valid = false, feedback = "Write (word, count) pairs, e.g. '(apple, 1) (pear, 1)'." }
+    end
+    if right == 6 and extra == 0 then
+      return 1, "Right: one (word, 1) pair per occurrence, 6 in all; adding up is the reducer's job."
+    end
+    if summed then
+      return math.max(0, (right - extra) / 6),
+             "The mapper does not add: it emits (word, 1) for every occurrence. Counts above 1 appear only after the reduce (or a combiner)."
+    end
+    local notes = {}
+    for _, w in ipairs({ "cat", "dog", "bird" }) do
+      if (got[w] or 0) < want[w] then
+        notes[#notes + 1] = string.format("'%s' occurs %s: one (%s, 1) pair for each.", w,
+                                          ({ "once", "twice", "3 times" })[want[w]], w)
+      end
+    end
+    if extra > 0 then notes[#notes + 1] = "Some pairs are not in the map output: only (word, 1) for the six words of the document." end
+    return math.max(0, (right - extra) / 6), table.concat(notes, " ")
+  end,
+  examples = {
+    { "(cat,1) (dog,1) (cat,1) (bird,1) (dog,1) (dog,1)", 1 },
+    { "cat 1, dog 1, cat 1, bird 1, dog 1, dog 1", 1 },
+    { "(cat, 1) (dog, 1) (cat, 1) (bird, 1) (dog, 1)", 5 / 6 },   -- one dog missing
+    { "(cat, 2) (dog, 3) (bird, 1)", 0 },                          -- the reduce output
+    { "cat dog cat bird dog dog", "invalid" },                     -- no counts
+  },
+}
+
+question {
+  id = "mapreduce.wordcount-shuffle",
+  kind = "text",
+  title = "Word count: after the shuffle",
+  prompt = [[
+Same job, same document. After the shuffle, each key reaches its reducer
+with the list of all its values. Write every key with its list, e.g.
+"apple [1, 1], pear [1]". Any order.]],
+  points = 2,
+  topics = { "mapreduce", "wordcount" },
+  hints = {
+    "The shuffle groups the map output by key; it does not add anything.",
+    "'dog' occurs three times, so its list has three values.",
+  },
+  answer = "cat [1, 1], dog [1, 1, 1], bird [1]",
+  -- Custom grade: a third of the credit per key with the right list; sums
+  -- in place of lists are the reducer's output, and the feedback says so.
+  grade = function(answer)
+    local want = { cat = 2, dog = 3, bird = 1 }
+    local seen, right, n, notes, summed = {}, 0, 0, {}, false
+    for word, list in answer:lower():gmatch("(%a+)[^%a%[]*%[([^%]]*)%]") do
+      n = n + 1
+      local ones, other = 0, 0
+      for v in list:gmatch("[^%s,;]+") do
+        if v == "1" then ones = ones + 1 else other = other + 1 end
+      end
+      if other > 0 and ones == 0 then summed = true end
+      if want[word] and not seen[word] then
+        seen[word] = true
+        if ones == want[word] and other == 0 then
+          right = right + 1
+        else
+          notes[#notes + 1] = string.format("'%s' occurs %s, so its list is [%s].", word,
+                                            ({ "once", "twice", "3 times" })[want[word]],
+                                            string.rep("1, ", want[word] - 1) .. "1")
+        end
+      elseif not want[word] then
+        notes[#notes + 1] = "'" .. word .. "' is not a word of the document."
+      end
+    end
+    if n == 0 then
+      return { valid = false, feedback = "Write each word with its list in brackets, e.g. 'apple [1, 1], pear [1]'." }
+    end
+    if right == 3 and #notes == 0 then
+      return 1, "Right: cat [1, 1], dog [1, 1, 1], bird [1]; the reducers then add up each list."
+    end
+    if summed then
+      table.insert(notes, 1, "The shuffle only groups: it delivers the list of 1s, and the reducer adds them up.")
+    end
+    for _, w in ipairs({ "cat", "dog", "bird" }) do
+      if not seen[w] then notes[#notes + 1] = "Missing: " .. w .. "." end
+    end
+    return right / 3, table.concat(notes, " ")
+  end,
+  examples = {
+    { "cat [1, 1], dog [1, 1, 1], bird [1]", 1 },
+    { "bird → [1]; cat → [1, 1]; dog → [1, 1, 1]", 1 },
+    { "(cat, [1,1]) (dog, [1,1,1]) (bird, [1])", 1 },
+    { "cat [1, 1], dog [1, 1], bird [1]", 2 / 3 },    -- one value short
+    { "cat [2], dog [3], bird [1]", 1 / 3 },          -- already summed
+    { "cat 2, dog 3, bird 1", "invalid" },            -- no lists
   },
 }
 
@@ -332,10 +460,10 @@ machine.
 
 Split `cat dog cat bird dog dog` between two mappers:
 
-| mapper | input        | map output                    | after the combiner    |
-|--------|--------------|-------------------------------|-----------------------|
-| 1      | cat dog cat  | (cat,1) (dog,1) (cat,1)       | (cat,2) (dog,1)       |
-| 2      | bird dog dog | (bird,1) (dog,1) (dog,1)      | (bird,1) (dog,2)      |
+| mapper | input        | map output               | after the combiner |
+|--------|--------------|--------------------------|--------------------|
+| 1      | cat dog cat  | (cat,1) (dog,1) (cat,1)  | (cat,2) (dog,1)    |
+| 2      | bird dog dog | (bird,1) (dog,1) (dog,1) | (bird,1) (dog,2)   |
 
 The shuffle now carries 4 pairs instead of 6, and the reducer output is the
 same: (bird, 1) (cat, 2) (dog, 3). On real text, where a mapper sees the same
@@ -521,7 +649,7 @@ starting a job per iteration, until the centroids stop moving.
 ```
 driver:   centroids = initial k points
           repeat
-              broadcast centroids to every mapper   (a few KB: k × d numbers)
+              broadcast centroids to every mapper  (k × d numbers: KBs)
               run the job below
               centroids = job output
           until converged
@@ -636,15 +764,18 @@ for n = 100 million points, k = 10 clusters and p = 100 processors?*
 Count the work of one iteration in distance computations (each one d terms;
 d cancels out):
 
-| part                      | sequential        | on p = 100 workers                   |
-|---------------------------|-------------------|--------------------------------------|
-| assign (map)              | n·k = 10^9        | n·k / p = 10^7 per worker, in parallel |
-| partial sums (combiner)   | n                 | n / p = 10^6 per worker, in parallel |
-| merge (reduce)            | none              | p = 100 partial sums per cluster; the k clusters reduce in parallel |
+| part                    | sequential | each of p = 100 workers   |
+|-------------------------|------------|---------------------------|
+| assign (map)            | n·k = 10^9 | n·k / p = 10^7            |
+| partial sums (combiner) | n = 10^8   | n / p = 10^6              |
+| merge (reduce)          | none       | p = 100 sums per cluster  |
+
+The workers run at the same time, and the k clusters are merged in parallel
+too, by different reducers.
 
 ```
             T(1)            n·k                 10^9
-S(p) = ----------- = -------------------- = ------------- ≈ 99.99 ≈ 100
+S(p) = ----------- = -------------------- = ------------- ≈ 99.999 ≈ 100
             T(p)       n·k / p + (merge)     10^7 + 100
 ```
 
@@ -727,8 +858,8 @@ phase dominates.]],
     "Sequential: n × k distance computations. In parallel: each worker does n × k / p.",
     "The merge adds only p partial sums per cluster, tiny next to n·k/p.",
   },
-  answer = function() return 1e9 / (1e7 + 100) end,   -- 99.99, "about p"
-  -- "Approximately p": 100, 99.99 or 99 all show the idea; 2% covers 98-102.
+  answer = function() return 1e9 / (1e7 + 100) end,   -- 99.999, "about p"
+  -- "Approximately p": 100, 99.999 or 99 all show the idea; 2% covers 98-102.
   tolerance = { rel = 0.02 },
   wrong = {
     { value = 10, feedback = "10 is k, the number of clusters. The speedup comes from splitting the n points over the p workers." },
@@ -744,6 +875,45 @@ phase dominates.]],
     { "10", 0 },
     { "1000", 0 },
     { "100 ms", "invalid" },
+  },
+}
+
+question {
+  id = "mapreduce.shuffle-bytes",
+  kind = "numeric",
+  title = "Bytes shuffled without a combiner (your numbers)",
+  prompt = [[
+A k-means iteration in MapReduce has {nm} million points of d = {d}
+dimensions and no combiner, so the map emits one record per point: a 4-byte
+cluster id, the d coordinates as 4-byte floats and a 4-byte count. How many
+gigabytes (10^9 bytes) does the shuffle move?]],
+  unit = "GB",
+  topics = { "kmeans", "combiner", "communication" },
+  rubric = { "theory.parallel", "practice.optimization" },
+  hints = {
+    "One record: 4 + {d} × 4 + 4 bytes.",
+    "Times {nm} × 10^6 records.",
+  },
+  params = function(rng)
+    return { nm = rng:pick({ 10, 50, 100, 200, 1000 }), d = rng:pick({ 2, 8, 16, 32, 64 }) }
+  end,
+  answer = function(p) return p.nm * 1e6 * (p.d + 2) * 4 / 1e9 end,
+  wrong = {
+    { value = function(p) return p.nm * 1e6 * p.d * 4 / 1e9 end,
+      feedback = "That counts only the coordinates; each record also carries its 4-byte cluster id and 4-byte count." },
+    { value = function(p) return p.nm * 1e6 * (p.d + 2) / 1e9 end,
+      feedback = "That counts numbers, not bytes: each number is 4 bytes." },
+    { value = function(p) return p.nm * (p.d + 2) * 4 / 1e9 end,
+      feedback = "n is in millions: multiply by 10^6." },
+  },
+  examples = {
+    { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
+    { answer = function(p, ctx) return num(ctx.reference * 1000) .. " MB" end, score = 1 },
+    { answer = function(p, ctx) return num(ctx.reference * 1.05) end, score = 0 },
+    -- The course's 100 M points, with d = 16: 7.2 GB (the calculator's figure).
+    { params = { nm = 100, d = 16 }, answer = "7.2", score = 1 },
+    { params = { nm = 100, d = 16 }, answer = "6.4", score = 0 },
+    { "7.2 ms", "invalid" },
   },
 }
 

@@ -304,8 +304,8 @@ Where the data lives decides how workers exchange it.
 |              | shared memory              | distributed memory         |
 |--------------|----------------------------|----------------------------|
 | exchange by  | ordinary loads and stores  | sending messages           |
-| one exchange | nanoseconds (cache, DRAM)  | microseconds (RDMA, one    |
-|              |                            | data centre) to ms (TCP)   |
+| one exchange | nanoseconds (cache, DRAM)  | microseconds in one data   |
+|              |                            | centre; ms over a WAN      |
 | scale        | one machine: tens to a few | thousands of machines      |
 |              | hundred cores              |                            |
 | programming  | threads: pthreads, OpenMP; | message passing: MPI, NCCL |
@@ -330,8 +330,8 @@ Real ML clusters are both at once: inside a node, GPUs share a fast
 interconnect (NVLink, about 900 GB/s per H100, or PCIe 5.0 at about 64 GB/s
 between CPU and GPU); between nodes, messages cross InfiniBand or Ethernet.
 The course's "distributed memory is slow (ms)" is the pessimistic end of the
-range: inside one data centre a small message takes microseconds, which is
-still thousands of times a memory access.
+range: inside one data centre a small message takes microseconds: still
+tens to hundreds of times a DRAM access, and thousands of times an L1 hit.
 
 ## False sharing
 
@@ -820,6 +820,7 @@ A serving system finishes {x} requests per second at an average latency of
     { params = { x = 500, lat = 20 }, answer = "10", score = 1 },
     { params = { x = 500, lat = 20 }, answer = "10000", score = 0 },
     { params = { x = 500, lat = 20 }, answer = "25", score = 0 },
+    { params = { x = 500, lat = 20 }, answer = "11", score = 0 },   -- 10% off
     { "ten", "invalid" },
   },
 }

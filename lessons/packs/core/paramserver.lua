@@ -116,7 +116,7 @@ question {
 A parameter server holds one weight w = {w}. Four workers push the gradients
 {g1}, {g2}, {g3} and {g4} for it. Training is synchronous: the server averages
 the gradients and takes one SGD step with learning rate eta = {eta}. What is
-the new w?]],
+the new w? (Give at least 3 decimals, or an exact expression.)]],
   topics = { "sgd", "parameter-server" },
   hints = {
     "Average the four gradients first.",
@@ -128,9 +128,13 @@ the new w?]],
              g1 = rng:int(0, 10), g2 = rng:int(1, 10), g3 = rng:int(-3, 8), g4 = rng:int(4, 12) }
   end,
   answer = function(p) return p.w - p.eta * (p.g1 + p.g2 + p.g3 + p.g4) / 4 end,
-  -- Small weights near 0 would make 1% meaningless; accept +-0.001 too.
-  tolerance = { rel = 0.01, abs = 0.001 },
+  -- Absolute, not relative: with eta = 0.01 the step can be 0.3% of w, and
+  -- a 1% tolerance would accept the old w unchanged. The exact answer has at
+  -- most 4 decimals; +-0.001 accepts it rounded to 3.
+  tolerance = { abs = 0.001 },
   wrong = {
+    { value = function(p) return p.w end,
+      feedback = "That is the old weight: the step w - eta × (average gradient) has not been taken." },
     { value = function(p) return p.w - p.eta * (p.g1 + p.g2 + p.g3 + p.g4) end,
       feedback = "You summed the gradients. Synchronous SGD averages them (or scales eta by 1/N)." },
     { value = function(p) return p.w + p.eta * (p.g1 + p.g2 + p.g3 + p.g4) / 4 end,
@@ -143,6 +147,9 @@ the new w?]],
     { "w", "invalid" },
     { params = { w = 1, eta = 0.1, g1 = 2, g2 = 4, g3 = 6, g4 = 8 }, answer = "0.5", score = 1 },
     { params = { w = 1, eta = 0.1, g1 = 2, g2 = 4, g3 = 6, g4 = 8 }, answer = "-1", score = 0 },
+    -- A small step: 2 - 0.01 × 1.5 = 1.985; the unchanged 2 is not accepted.
+    { params = { w = 2, eta = 0.01, g1 = 1, g2 = 1, g3 = 0, g4 = 4 }, answer = "1.985", score = 1 },
+    { params = { w = 2, eta = 0.01, g1 = 1, g2 = 1, g3 = 0, g4 = 4 }, answer = "2", score = 0 },
   },
 }
 
@@ -479,12 +486,13 @@ page [[
 
 Where a parameter server loses time:
 
-| bottleneck             | what happens                                                    |
-|------------------------|-----------------------------------------------------------------|
-| network congestion     | the server's link carries N gradients in and N models out       |
-| hotspot                | one shard holds popular keys (an embedding row everyone updates) |
-| serialisation at the PS| the server applies updates one at a time while workers wait     |
-| stragglers (sync)      | every iteration waits for the slowest worker                    |
+| bottleneck         | what happens                                     |
+|--------------------|--------------------------------------------------|
+| network congestion | one link carries N gradients in, N models out    |
+| hotspot            | one shard holds the keys everyone updates        |
+|                    | (a popular embedding row)                        |
+| serial updates     | the PS applies updates one at a time; all wait   |
+| stragglers (sync)  | every iteration waits for the slowest worker     |
 
 And the standard remedies:
 
@@ -703,13 +711,13 @@ slowest one by at most s iterations, then it waits. s = 0 is synchronous;
 s = ∞ is fully asynchronous. Small s keeps most of the speed and a
 convergence guarantee.
 
-| aspect              | synchronous                 | asynchronous                        |
-|---------------------|-----------------------------|-------------------------------------|
-| barrier             | yes, every iteration        | none                                |
-| updates per second  | limited by the slowest      | higher                              |
-| quality per update  | exact large-batch gradient  | stale, noisier                      |
-| convergence         | stable, reproducible        | may oscillate; needs care with eta  |
-| a straggler         | stalls everyone             | does not stall; its gradients are very stale |
+| aspect          | synchronous            | asynchronous               |
+|-----------------|------------------------|----------------------------|
+| barrier         | yes, every iteration   | none                       |
+| updates/second  | set by the slowest     | higher                     |
+| each update     | exact large-batch step | stale, noisier             |
+| convergence     | stable, reproducible   | may oscillate; lower eta   |
+| a straggler     | stalls everyone        | no stall; stale gradients  |
 
 "Async is fast" means more updates per second. Whether the model reaches a
 target accuracy sooner depends on how much the staleness costs; it often
@@ -771,6 +779,9 @@ percentage like 20%.)]],
     return { n = n, n1 = n - 1, t = t, ts = t * rng:pick({ 1.5, 2, 3, 4 }) }
   end,
   answer = function(p) return 1 - (p.n1 * p.t + p.ts) / (p.n * p.ts) end,
+  -- Half a percentage point also counts: 0.495 written as "50%" or "0.5" is
+  -- a fair rounding (and at n = 100 it is what 1 - t/ts gives too).
+  tolerance = { rel = 0.01, abs = 0.005 },
   wrong = {
     { value = function(p) return (p.n1 * p.t + p.ts) / (p.n * p.ts) end,
       feedback = "That is the busy fraction; the question asks for the idle one." },
@@ -786,7 +797,12 @@ percentage like 20%.)]],
     { "most", "invalid" },
     -- The notes' 100 nodes with one 2x-slow node: 1 - 101/200 = 0.495.
     { params = { n = 100, n1 = 99, t = 100, ts = 200 }, answer = "0.495", score = 1 },
+    { params = { n = 100, n1 = 99, t = 100, ts = 200 }, answer = "50%", score = 1 },
     { params = { n = 100, n1 = 99, t = 100, ts = 200 }, answer = "0.01", score = 0 },
+    { params = { n = 100, n1 = 99, t = 100, ts = 200 }, answer = "0.505", score = 0 },   -- busy share
+    -- With 8 workers the straggler's own busy time matters: 1 - 900/1600.
+    { params = { n = 8, n1 = 7, t = 100, ts = 200 }, answer = "0.4375", score = 1 },
+    { params = { n = 8, n1 = 7, t = 100, ts = 200 }, answer = "0.5", score = 0 },
   },
 }
 
@@ -1197,7 +1213,7 @@ tree is faster).]],
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.1) end, score = 0 },
     { "tree", "invalid" },
-    { params = { size = "64 KB", m = 64e3, p = 64, bw = 25, alpha = 10 }, answer = "0.1197", score = 1 },
+    { params = { size = "64 KB", m = 64e3, p = 64, bw = 25, alpha = 10 }, answer = "0.1191", score = 1 },
     { params = { size = "1 GB", m = 1e9, p = 64, bw = 25, alpha = 10 }, answer = "6.0", score = 1 },
   },
 }
