@@ -4,9 +4,10 @@
  * `lab run` prints progress and log lines on stderr and a summary table on
  * stdout; with --json, stdout carries one JSON object per line: a
  * {"type":"sample",...} object per sample as it is measured, then one
- * {"type":"summary",...} object. Ctrl-C (SIGINT) or SIGTERM cancels: the lab
- * stops, its workers are killed, the run is stored as "cancelled" and the
- * exit code is 130 (143 for SIGTERM). */
+ * {"type":"summary",...} object. Ctrl-C (SIGINT), SIGTERM or SIGHUP (the
+ * terminal went away) cancels: the lab stops, its workers are killed, the
+ * run is stored as "cancelled" and the exit code is 130 (143 for SIGTERM,
+ * 129 for SIGHUP). */
 #include "cli/cli.h"
 #include "labs/lab.h"
 
@@ -212,7 +213,7 @@ static void sink_progress(void *ud, double fraction, const char *what)
 
 /* ---- lab run: signals ---------------------------------------------------- */
 
-/* The first Ctrl-C (or SIGTERM) cancels cleanly; a second one, for a lab
+/* The first Ctrl-C (or SIGTERM, SIGHUP) cancels cleanly; a second one, for a lab
  * that does not stop, ends the process at once (the workers die with it,
  * through PR_SET_PDEATHSIG; the run stays "running" in the store). */
 static void on_signal(int sig)
@@ -307,7 +308,7 @@ static int cmd_run(struct cli_ctx *cx, const struct cli_command *cmd, struct cli
     struct lab_result r = {0};
     struct term_sink t = {
         .json = cx->json, .tty = isatty(STDERR_FILENO) == 1, .last_decile = -1, .lab = lab->name};
-    struct sigaction sa, old_int, old_term, old_pipe;
+    struct sigaction sa, old_int, old_term, old_hup, old_pipe;
     bool handlers = false;
     lab_params_init(&p, lab);
     core_buf_init(&t.line);
@@ -331,6 +332,7 @@ static int cmd_run(struct cli_ctx *cx, const struct cli_command *cmd, struct cli
     sa.sa_flags = SA_RESTART;
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
+    sigaction(SIGHUP, &sa, &old_hup);
     sa.sa_handler = SIG_IGN; /* a closed stdout is seen by fwrite, not by dying */
     sigaction(SIGPIPE, &sa, &old_pipe);
     handlers = true;
@@ -369,8 +371,9 @@ static int cmd_run(struct cli_ctx *cx, const struct cli_command *cmd, struct cli
     if (lrc == 0)
         rc = CLI_EXIT_OK;
     else if (lrc == CORE_ERR_CANCELLED)
-        rc = run_signal == SIGTERM || run_signal == SIGPIPE ? 128 + run_signal
-                                                            : CLI_EXIT_CANCELLED;
+        rc = run_signal == SIGTERM || run_signal == SIGHUP || run_signal == SIGPIPE
+                 ? 128 + run_signal
+                 : CLI_EXIT_CANCELLED;
     else if (lrc == CORE_ERR_STORE)
         rc = CLI_EXIT_STORE;
     else
@@ -379,6 +382,7 @@ out:
     if (handlers) {
         sigaction(SIGINT, &old_int, NULL);
         sigaction(SIGTERM, &old_term, NULL);
+        sigaction(SIGHUP, &old_hup, NULL);
         sigaction(SIGPIPE, &old_pipe, NULL);
     }
     lab_result_fini(&r);

@@ -74,7 +74,7 @@ static void print_help(FILE *f)
                "  7  conflicts with the store (pack version imported with other content,\n"
                "     export target exists, store made by a newer Warpbench)\n"
                "  8  lab run failed (stored as failed; the message says why)\n"
-               "  130, 143  lab run cancelled by Ctrl-C or SIGTERM (stored as cancelled)\n"
+               "  130, 129, 143  lab run cancelled by Ctrl-C, SIGHUP or SIGTERM (stored as cancelled)\n"
                "\nQuestion ids (QID) are \"pack:question\" or just \"question\" when unique.\n"
                "Answers may be expressions with units: '1/(0.2+0.8/4)', '320 ms', '56%%'.\n"
                "Put -- before an answer that itself starts with --.\n");

@@ -140,7 +140,8 @@ void core_json_quote(struct core_buf *b, const char *s);
 /* JSON reading, for the flat objects the store keeps (lab parameters,
  * summaries, machine descriptions). Nested objects flatten to dotted keys
  * ("gpu.name"), array elements to 1-based ones ("speedup.2"); true/false read
- * as numbers 1/0; null members are skipped. Malformed text (or a top level
+ * as numbers 1/0; null members are skipped; a repeated member keeps its
+ * first place and takes its last value. Malformed text (or a top level
  * that is not an object) is CORE_ERR_INVALID naming the byte offset. */
 struct core_kv {
     char *key;

@@ -234,7 +234,10 @@ struct lab_result {
 void lab_result_fini(struct lab_result *r);
 
 /* Runs `p->lab` with checked parameters. Returns 0 when done,
- * CORE_ERR_CANCELLED when cancelled, the lab's error when it failed; in every
+ * CORE_ERR_CANCELLED when cancelled (also when the lab failed after the
+ * cancel flag was set: a signal to the process group kills workers too),
+ * CORE_ERR_STORE when recording failed (a full disk: the lab is stopped),
+ * the lab's error when it failed; in every
  * case the run is closed in the store (when recorded) and *out says how it
  * ended (caller frees with lab_result_fini, also after a failure). Leaves no
  * child process, shared mapping or temporary file behind.
@@ -287,7 +290,9 @@ void lab_procs_fini(struct lab_procs *ps);
 
 /* Starts a child running child_main(fd, arg) with a connected SOCK_STREAM
  * socketpair (fd is its end; it does not inherit its siblings' sockets); the
- * child ignores SIGINT (the parent decides), dies with its parent
+ * child ignores SIGINT and SIGHUP (the parent decides), runs none of the
+ * parent's signal handlers (caught signals are back to their defaults, none
+ * blocked), dies with its parent
  * (PR_SET_PDEATHSIG), and _exits with child_main's return (stdio is flushed
  * before the fork, so nothing is written twice). Returns the child's index in
  * ps->v, or a negative error (CORE_ERR_IO "cannot start worker N: ..."). */

@@ -11,8 +11,8 @@
  * Workers are processes, not threads: separate address spaces like the
  * distributed labs that follow, nothing shared (no allocator lock, no false
  * sharing), and `ps` shows them. Their start-up cost is kept out of every
- * timing: the pool of P workers starts once, before the first trial, and
- * idle workers block in read(), costing nothing.
+ * timing: the pool of P workers starts once, runs one untimed warm-up trial
+ * on all P, and idle workers block in poll(), costing nothing.
  *
  * Uses the lab framework (lab.h) for parameters, reporting, cancellation and
  * the process helpers; lab_run() kills and reaps whatever is left.
@@ -385,6 +385,16 @@ static int amd_run_lab(struct lab_ctx *cx, struct core_err *err)
     lab_log(cx, LAB_LOG_INFO,
             "%d worker processes started; W = %.3g iterations (%g ms on one core)", P, work,
             work_ms);
+
+    /* One untimed trial on every worker first: a worker's first share runs
+     * on a core that may have been idle (low clock) with nothing of it in
+     * cache, and with reps = 1 or 2 that first, slower T(1) trial would set
+     * every speedup. The master is warm already: it just calibrated. */
+    lab_progress(cx, 0, "warming up the workers");
+    double warm_secs;
+    rc = amd_trial(&r, f, work, P, &warm_secs, err);
+    if (rc != 0)
+        goto out;
 
     /* progress weights: a trial with p workers costs about f + (1 − f)/p */
     double total = 0, done = 0;

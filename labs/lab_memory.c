@@ -68,19 +68,44 @@ __attribute__((noinline)) static void mm_ikj(int n, const double *A, const doubl
 }
 
 /* IKJ over tile×tile blocks. k blocks run in increasing order, so every
- * C[i][j] receives its terms in the same order as IJK and IKJ. */
-__attribute__((noinline)) static void mm_blocked(int n, int T, const double *A, const double *B,
-                                                 double *C, int i0, int i1)
+ * C[i][j] receives its terms in the same order as IJK and IKJ. Rows come in
+ * whole tiles, so a band of rows can hold billions of operations (tile 512
+ * at n = 2048: four); stop(ud) is asked every MEM_CHECK_FLOPS or so, and
+ * when it says true the product is abandoned and false returned. */
+__attribute__((noinline)) static bool mm_blocked(int n, int T, const double *A, const double *B,
+                                                 double *C, int i0, int i1, bool (*stop)(void *),
+                                                 void *ud)
 {
     size_t N = (size_t)n;
+    double since = 0;
+    /* Ask once per k block, or once per (k, j) block pair when a k block
+     * alone is more than the interval (large tiles): never per tiny block,
+     * where the bookkeeping would show in the timing. */
+    bool per_block = 2.0 * T * T * n > MEM_CHECK_FLOPS;
     for (size_t i = (size_t)i0; i < (size_t)i1; i++)
         memset(C + i * N, 0, N * sizeof *C);
     for (int ii = i0; ii < i1; ii += T) {
         int ie = ii + T < i1 ? ii + T : i1;
         for (int kk = 0; kk < n; kk += T) {
             int ke = kk + T < n ? kk + T : n;
+            if (!per_block) {
+                since += 2.0 * (ie - ii) * (ke - kk) * n;
+                if (since >= MEM_CHECK_FLOPS) {
+                    since = 0;
+                    if (stop(ud))
+                        return false;
+                }
+            }
             for (int jj = 0; jj < n; jj += T) {
                 int je = jj + T < n ? jj + T : n;
+                if (per_block) {
+                    since += 2.0 * (ie - ii) * (ke - kk) * (je - jj);
+                    if (since >= MEM_CHECK_FLOPS) {
+                        since = 0;
+                        if (stop(ud))
+                            return false;
+                    }
+                }
                 for (int i = ii; i < ie; i++) {
                     double *c = C + (size_t)i * N;
                     for (int k = kk; k < ke; k++) {
@@ -93,6 +118,7 @@ __attribute__((noinline)) static void mm_blocked(int n, int T, const double *A, 
             }
         }
     }
+    return true;
 }
 
 /* ---- sizes ---------------------------------------------------------------- */
@@ -164,6 +190,11 @@ static void *mem_alloc(size_t bytes, const char *what, struct core_err *err)
     return p;
 }
 
+static bool mem_stop(void *ud)
+{
+    return lab_cancelled(((struct mem_run *)ud)->cx);
+}
+
 /* One product in `order`, in row chunks with a cancel check between them. */
 static int mem_mm_once(struct mem_run *r, int order, int n, const double *A, const double *B,
                        double *C, struct core_err *err)
@@ -178,7 +209,7 @@ static int mem_mm_once(struct mem_run *r, int order, int n, const double *A, con
         else if (order == MEM_IKJ)
             mm_ikj(n, A, B, C, i0, i1);
         else
-            mm_blocked(n, r->tile, A, B, C, i0, i1);
+            mm_blocked(n, r->tile, A, B, C, i0, i1, mem_stop, r);
         int rc = mem_cancelled(r, err);
         if (rc != 0)
             return rc;
@@ -465,6 +496,19 @@ out:
     return rc;
 }
 
+/* The stride array must leave the machine room: touching more memory than
+ * there is gets the process killed (the allocation itself succeeds, memory
+ * being overcommitted), not an error anyone could read. */
+static int mem_array_fits(int array_mib, long mem_bytes, struct core_err *err)
+{
+    if (mem_bytes > 0 && (double)array_mib * 1048576.0 > (double)mem_bytes / 2)
+        return core_err_set(err, CORE_ERR_INVALID,
+                            "memory: parameter 'array_mib' (%d MiB) must be at most half of this "
+                            "machine's memory (%ld MiB)",
+                            array_mib, mem_bytes / 2 / 1048576);
+    return 0;
+}
+
 static int mem_run_lab(struct lab_ctx *cx, struct core_err *err)
 {
     const struct lab_params *pp = lab_ctx_params(cx);
@@ -485,6 +529,8 @@ static int mem_run_lab(struct lab_ctx *cx, struct core_err *err)
 
     bool mm = strcmp(part, "stride") != 0, st = strcmp(part, "matmul") != 0;
     r.p_scale = mm && st ? 0.5 : 1;
+    if (st && (rc = mem_array_fits((int)lab_param_num(pp, "array_mib"), r.m->mem_bytes, err)) != 0)
+        return rc;
     if (mm) {
         rc = mem_matmul(&r, (int)lab_param_num(pp, "n_min"), (int)lab_param_num(pp, "n_max"), err);
         if (rc != 0)
@@ -506,6 +552,11 @@ static int mem_check(const struct lab_params *p, struct core_err *err)
     if (n_min > n_max)
         return core_err_set(err, CORE_ERR_INVALID, "n_min (%d) must not be larger than n_max (%d)",
                             n_min, n_max);
+    if (strcmp(lab_param_str(p, "part"), "matmul") != 0) {
+        struct lab_machine m;
+        lab_machine_probe(&m);
+        return mem_array_fits((int)lab_param_num(p, "array_mib"), m.mem_bytes, err);
+    }
     return 0;
 }
 

@@ -121,7 +121,7 @@ static bool read_number(const char *s, double *out)
     double v = strtod(tmp, &end);
     if (*end || end == tmp || !isfinite(v))
         return false;
-    *out = v;
+    *out = v == 0 ? 0.0 : v; /* "-0" is 0, not a -0 shown back as "-0" */
     return true;
 }
 
@@ -286,8 +286,13 @@ int lab_params_assign(struct lab_params *p, const char *key_eq_value, struct cor
                             p->lab->name, key_eq_value ? key_eq_value : "");
     char key[64];
     size_t n = (size_t)(eq - key_eq_value);
-    if (n >= sizeof key)
-        n = sizeof key - 1;
+    if (n >= sizeof key) {
+        /* No parameter has so long a name: report it cut, and never let
+         * its first 63 characters match one. */
+        memcpy(key, key_eq_value, 36);
+        memcpy(key + 36, "...", 4);
+        return lab_params_set(p, key, eq + 1, err);
+    }
     memcpy(key, key_eq_value, n);
     key[n] = '\0';
     return lab_params_set(p, key, eq + 1, err);

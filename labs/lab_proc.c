@@ -6,13 +6,14 @@
  *
  * Children are started through a table of functions (lab_proc_real uses
  * fork, kill and waitpid) so tests can make spawning fail or drive reaping.
- * A child ignores SIGINT (Ctrl-C reaches the whole process group; the parent
- * decides what a cancel means), gets SIGKILL when the thread that started it
- * ends (PR_SET_PDEATHSIG: a crashed Warpbench leaves no workers behind), and
- * closes the parent's ends of its siblings' sockets so that a parent closing
- * one connection is seen by that worker alone. Shared memory is an anonymous
- * MAP_SHARED mapping: it has no name, so nothing appears in /dev/shm and
- * nothing is left there whatever happens.
+ * A child ignores SIGINT and SIGHUP (Ctrl-C and a closing terminal reach the
+ * whole process group; the parent decides what a cancel means), gets SIGKILL
+ * when the thread that started it ends (PR_SET_PDEATHSIG: a crashed
+ * Warpbench leaves no workers behind), and closes the parent's ends of its
+ * siblings' sockets so that a parent closing one connection is seen by that
+ * worker alone. Shared memory is an anonymous MAP_SHARED mapping: it has no
+ * name, so nothing appears in /dev/shm and nothing is left there whatever
+ * happens.
  */
 #include "labs/lab.h"
 
@@ -48,9 +49,31 @@ static pid_t real_spawn(int (*child_main)(int fd, void *arg), void *arg, int fd_
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = SIG_IGN;
     sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
     sa.sa_handler = SIG_DFL;
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGPIPE, &sa, NULL);
+    /* A worker runs none of its parent's signal handlers (exec would have
+     * dropped them; a fork keeps them): the TUI's crash handler would call
+     * endwin() from a crashing worker, on the terminal the TUI still owns,
+     * and curses' SIGWINCH/SIGTSTP handlers would act on it too. Back to the
+     * default for every caught signal, before anything is unblocked; what is
+     * ignored stays ignored. */
+    for (int sig = 1; sig < NSIG; sig++) {
+        struct sigaction cur;
+        if (sig == SIGKILL || sig == SIGSTOP || sigaction(sig, NULL, &cur) != 0)
+            continue;
+        bool caught =
+            (cur.sa_flags & SA_SIGINFO) || (cur.sa_handler != SIG_DFL && cur.sa_handler != SIG_IGN);
+        if (caught)
+            sigaction(sig, &sa, NULL); /* sa: SIG_DFL */
+    }
+    /* The TUI's lab thread blocks SIGINT/SIGTERM/SIGHUP/SIGWINCH and a child
+     * inherits that mask: unblock everything, so SIGTERM still ends it
+     * (those ignored above stay ignored). */
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) /* the parent died before prctl took effect */
         _exit(127);
@@ -244,14 +267,17 @@ void *lab_shm_alloc(struct lab_procs *ps, size_t bytes, struct core_err *err)
 /* ---- reading and writing with timeouts ----------------------------------- */
 
 /* Waits until fd is ready for `events`, at most until `end` (monotonic
- * seconds, or < 0 for no limit), looking at *cancel every 50 ms. */
+ * seconds, or < 0 for no limit), looking at *cancel every 50 ms. With
+ * neither a limit nor a flag it blocks in poll: an idle worker waiting for
+ * its next command must not wake 20 times a second (with 256 of them that
+ * is CPU taken from the trial being timed). */
 static int wait_ready(int fd, short events, double end, atomic_int *cancel, int timeout_ms,
                       struct core_err *err)
 {
     for (;;) {
         if (cancel && atomic_load(cancel))
             return core_err_set(err, CORE_ERR_CANCELLED, "cancelled");
-        int slice = 50;
+        int slice = cancel || end >= 0 ? 50 : -1;
         if (end >= 0) {
             double left = end - core_time_mono();
             if (left <= 0)

@@ -325,18 +325,32 @@ int lab_run(const struct lab_params *p, const struct lab_run_opts *o, struct lab
     flush(cx);
 
     const char *status;
+    bool asked = o->cancel && atomic_load(o->cancel) != 0;
     if (cx->store_failed) {
+        /* Whatever SQLite called it (a full disk is an I/O error there),
+         * the store failed: CORE_ERR_STORE, so front ends say so. */
         status = "failed";
         lerr = cx->store_err;
-        lrc = lerr.code ? lerr.code : CORE_ERR_STORE;
+        lerr.code = lrc = CORE_ERR_STORE;
         core_err_prefix(&lerr, "recording the run");
     } else if (lrc == 0) {
         status = "done";
-    } else if (lrc == CORE_ERR_CANCELLED) {
+    } else if (lrc == CORE_ERR_CANCELLED || asked) {
+        /* A cancel asked for while the lab failed is still a cancel: a
+         * signal sent to the whole process group (SIGTERM, a terminal's
+         * SIGHUP) also kills the workers, and the lab may see one die before
+         * it sees the flag. */
         status = "cancelled";
-        if (!lerr.msg[0])
-            core_err_set(&lerr, CORE_ERR_CANCELLED, "cancelled after %.1f s",
-                         cx->clock->now(cx->clock->ctx) - cx->t0);
+        double secs = cx->clock->now(cx->clock->ctx) - cx->t0;
+        if (lrc != CORE_ERR_CANCELLED && lerr.msg[0]) {
+            char why[sizeof lerr.msg];
+            snprintf(why, sizeof why, "%s", lerr.msg);
+            core_err_set(&lerr, CORE_ERR_CANCELLED, "cancelled after %.1f s (meanwhile: %s)", secs,
+                         why);
+        } else if (!lerr.msg[0] || strcmp(lerr.msg, "cancelled") == 0) {
+            core_err_set(&lerr, CORE_ERR_CANCELLED, "cancelled after %.1f s", secs);
+        }
+        lerr.code = lrc = CORE_ERR_CANCELLED;
     } else {
         status = "failed";
         if (!lerr.msg[0])
@@ -360,7 +374,8 @@ int lab_run(const struct lab_params *p, const struct lab_run_opts *o, struct lab
         if (db_labrun_finish(o->db, cx->run_id, status, b.data, lrc ? lerr.msg : NULL, &e2) != 0 &&
             lrc == 0) {
             lerr = e2;
-            lrc = e2.code;
+            lerr.code = lrc = CORE_ERR_STORE;
+            core_err_prefix(&lerr, "recording the run");
             status = "failed";
         }
         core_buf_fini(&b);

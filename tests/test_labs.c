@@ -984,6 +984,320 @@ static void test_db_run_queries(void **state)
     rm_db(path);
 }
 
+/* ---- review fixes ---------------------------------------------------------- */
+
+static void test_params_edge_values(void **state)
+{
+    (void)state;
+    /* A parameter whose name takes all 63 characters a key may have. */
+    static const struct lab_param_def defs[] = {
+        {"x", LAB_P_REAL, "0.5", NULL, -1, 1, NULL, "", "a signed fraction"},
+        {"a23456789012345678901234567890123456789012345678901234567890123", LAB_P_INT, "1",
+         NULL, 1, 9, NULL, "", "a long name"},
+    };
+    static const struct lab_def lab = {.name = "fake", .params = defs, .n_params = 2};
+    struct lab_params p;
+    lab_params_init(&p, &lab);
+    struct core_err e = {0};
+    char text[64];
+    /* "-0" is zero, shown back as "0", not "-0" */
+    assert_int_equal(lab_params_assign(&p, "x=-0", &e), 0);
+    assert_true(lab_param_num(&p, "x") == 0 && !signbit(lab_param_num(&p, "x")));
+    lab_value_text(&p.v[0], text, sizeof text);
+    assert_string_equal(text, "0");
+    assert_int_equal(lab_params_assign(&p, "x=-0.0e5", &e), 0);
+    assert_false(signbit(lab_param_num(&p, "x")));
+    /* overflow is not a number; underflow is zero */
+    assert_int_equal(lab_params_assign(&p, "x=1e999", &e), CORE_ERR_INVALID);
+    assert_int_equal(lab_params_assign(&p, "x=-1e999", &e), CORE_ERR_INVALID);
+    assert_int_equal(lab_params_assign(&p, "x=1e-999", &e), 0);
+    assert_true(lab_param_num(&p, "x") == 0);
+    /* blanks around a number are fine; inside it, or alone, they are not */
+    assert_int_equal(lab_params_assign(&p, "x= 0.25 ", &e), 0);
+    assert_true(lab_param_num(&p, "x") == 0.25);
+    assert_int_equal(lab_params_assign(&p, "x=   ", &e), CORE_ERR_INVALID);
+    assert_int_equal(lab_params_assign(&p, "x=0. 5", &e), CORE_ERR_INVALID);
+    /* the same parameter twice: the last value counts */
+    assert_int_equal(lab_params_assign(&p, "x=0.1", &e), 0);
+    assert_int_equal(lab_params_assign(&p, "x=0.2", &e), 0);
+    assert_true(lab_param_num(&p, "x") == 0.2);
+    /* the long name works; one character more is unknown, not cut to fit */
+    assert_int_equal(
+        lab_params_assign(&p, "a23456789012345678901234567890123456789012345678901234567890123=4",
+                          &e),
+        0);
+    assert_true(lab_param_num(&p, defs[1].name) == 4);
+    assert_int_equal(
+        lab_params_assign(&p, "a23456789012345678901234567890123456789012345678901234567890123X=5",
+                          &e),
+        CORE_ERR_INVALID);
+    assert_non_null(strstr(e.msg, "unknown parameter"));
+    assert_true(lab_param_num(&p, defs[1].name) == 4);
+    lab_params_fini(&p);
+}
+
+/* A lab that sees a worker die while a cancel is under way: what a signal
+ * sent to the whole process group (SIGTERM, a closing terminal's SIGHUP)
+ * does, the workers dying with it. */
+static int run_cancel_then_fail(struct lab_ctx *cx, struct core_err *err)
+{
+    lab_emit(cx, "x", 1, 1.0);
+    atomic_store(lab_ctx_cancel_flag(cx), 1);
+    return core_err_set(err, CORE_ERR_INTERNAL,
+                        "worker 1 (pid 42) was killed by signal 15 (Terminated)");
+}
+
+static int run_just_fail(struct lab_ctx *cx, struct core_err *err)
+{
+    lab_emit(cx, "x", 1, 1.0);
+    return core_err_set(err, CORE_ERR_INTERNAL,
+                        "worker 1 (pid 42) was killed by signal 15 (Terminated)");
+}
+
+static void test_cancel_wins_over_failure(void **state)
+{
+    (void)state;
+    char *path = tmp_db_path();
+    struct db *db = NULL;
+    struct core_err e = {0};
+    assert_int_equal(db_open(&db, path, &e), 0);
+    int64_t uid;
+    assert_int_equal(db_user_ensure(db, "erin", &uid, &e), 0);
+    static const struct lab_def cancelled_lab = {.name = "sigterm", .run = run_cancel_then_fail};
+    static const struct lab_def failed_lab = {.name = "dies", .run = run_just_fail};
+
+    struct lab_params p;
+    lab_params_init(&p, &cancelled_lab);
+    atomic_int cancel = 0;
+    struct seen a = {0};
+    struct lab_sink sink = {seen_sample, seen_log, NULL, NULL, &a};
+    struct lab_run_opts o = {.db = db, .user_id = uid, .sinks = &sink, .n_sinks = 1,
+                             .cancel = &cancel, .machine = &test_machine};
+    struct lab_result r;
+    assert_int_equal(lab_run(&p, &o, &r, &e), CORE_ERR_CANCELLED);
+    assert_string_equal(r.status, "cancelled");
+    assert_true(strncmp(r.error, "cancelled after", 15) == 0);
+    assert_non_null(strstr(r.error, "signal 15")); /* what happened meanwhile is kept */
+    assert_int_equal(a.errors, 0);                  /* a warning, not an error */
+    struct db_labrun row;
+    assert_int_equal(db_labrun_get(db, r.run_id, &row, &e), 0);
+    assert_string_equal(row.status, "cancelled");
+    db_labrun_fini(&row);
+    lab_result_fini(&r);
+    lab_params_fini(&p);
+
+    /* the same failure with no cancel asked for is a failure */
+    lab_params_init(&p, &failed_lab);
+    atomic_store(&cancel, 0);
+    assert_int_equal(lab_run(&p, &o, &r, &e), CORE_ERR_INTERNAL);
+    assert_string_equal(r.status, "failed");
+    assert_string_equal(r.error, "worker 1 (pid 42) was killed by signal 15 (Terminated)");
+    lab_result_fini(&r);
+    lab_params_fini(&p);
+    seen_fini(&a);
+    db_close(db);
+    rm_db(path);
+}
+
+/* A sink that, at its `at`-th sample, ends the run through a second handle
+ * on the store: the next batch the run writes fails, as on a full disk. */
+struct spoiler {
+    struct seen seen;
+    struct db *db2;
+    int64_t uid;
+    size_t at;
+};
+
+static void spoil_sample(void *ud, const struct core_sample *s)
+{
+    struct spoiler *sp = ud;
+    seen_sample(&sp->seen, s);
+    if (sp->seen.n != sp->at)
+        return;
+    struct db_labrun *runs;
+    size_t n;
+    struct core_err e = {0};
+    assert_int_equal(db_labrun_list(sp->db2, sp->uid, "selftest", 1, &runs, &n, &e), 0);
+    assert_int_equal(n, 1);
+    assert_int_equal(db_labrun_finish(sp->db2, runs[0].id, "failed", NULL, "taken away", &e), 0);
+    db_labruns_free(runs, n);
+}
+
+static void test_store_fails_mid_run(void **state)
+{
+    (void)state;
+    char *path = tmp_db_path();
+    struct db *db = NULL, *db2 = NULL;
+    struct core_err e = {0};
+    assert_int_equal(db_open(&db, path, &e), 0);
+    assert_int_equal(db_open(&db2, path, &e), 0);
+    int64_t uid;
+    assert_int_equal(db_user_ensure(db, "frank", &uid, &e), 0);
+    int kids = count_children();
+
+    const char *kv[] = {"steps=1000", "workers=2", "interval_ms=0"};
+    struct lab_params p;
+    selftest_params(&p, kv, 3);
+    /* the fake clock stands still: batches are cut by count (256) alone */
+    struct fake_clock fc = {0};
+    struct core_clock clock = {fake_now, fake_sleep, &fc};
+    struct spoiler sp = {.db2 = db2, .uid = uid, .at = 300};
+    struct lab_sink sink = {spoil_sample, seen_log, NULL, NULL, &sp};
+    struct lab_run_opts o = {.db = db, .user_id = uid, .sinks = &sink, .n_sinks = 1,
+                             .clock = &clock, .machine = &test_machine};
+    struct lab_result r;
+    /* the store's failure, whatever SQLite called it, is CORE_ERR_STORE */
+    assert_int_equal(lab_run(&p, &o, &r, &e), CORE_ERR_STORE);
+    assert_int_equal(e.code, CORE_ERR_STORE);
+    assert_string_equal(r.status, "failed");
+    assert_non_null(strstr(r.error, "recording the run"));
+    assert_non_null(strstr(r.error, "has ended"));
+    assert_true(fig(&r, "steps")->num < 1000); /* the lab was stopped */
+    assert_int_equal(count_children(), kids);  /* and its workers with it */
+
+    /* the store is whole: the batch committed before the failure is there */
+    struct db_labsample *s;
+    size_t n;
+    assert_int_equal(db_labrun_samples_read(db, r.run_id, NULL, &s, &n, &e), 0);
+    assert_int_equal(n, 256);
+    db_labsamples_free(s, n);
+    struct db_labrun row;
+    assert_int_equal(db_labrun_get(db, r.run_id, &row, &e), 0);
+    assert_string_equal(row.status, "failed");
+    db_labrun_fini(&row);
+
+    lab_result_fini(&r);
+    lab_params_fini(&p);
+    seen_fini(&sp.seen);
+    db_close(db2);
+    db_close(db);
+    rm_db(path);
+}
+
+static long voluntary_switches(pid_t pid)
+{
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    long v = -1;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "voluntary_ctxt_switches: %ld", &v) == 1)
+            break;
+    fclose(f);
+    return v;
+}
+
+/* Says it is ready, then waits for a number with no limit and no flag. */
+static int child_idle(int fd, void *arg)
+{
+    (void)arg;
+    char ready = 'r';
+    int v;
+    if (lab_fd_write(fd, &ready, 1, 5000, NULL, NULL) != 0)
+        return 1;
+    return lab_fd_read(fd, &v, sizeof v, -1, NULL, NULL) == 0 && v == 5 ? 0 : 2;
+}
+
+/* Reads until its connection closes, then exits cleanly. */
+static int child_until_eof(int fd, void *arg)
+{
+    (void)arg;
+    int v;
+    while (lab_fd_read(fd, &v, sizeof v, -1, NULL, NULL) == 0)
+        ;
+    return 0;
+}
+
+static void test_idle_worker_sleeps(void **state)
+{
+    (void)state;
+    struct lab_procs ps;
+    lab_procs_init(&ps, NULL);
+    struct core_err e = {0};
+    int i = lab_proc_spawn(&ps, child_idle, NULL, &e);
+    assert_true(i >= 0);
+    char ready;
+    assert_int_equal(lab_fd_read(ps.v[i].fd, &ready, 1, 5000, NULL, &e), 0);
+    struct timespec settle = {0, 50 * 1000 * 1000}, idle = {0, 400 * 1000 * 1000};
+    nanosleep(&settle, NULL);
+    long before = voluntary_switches(ps.v[i].pid);
+    nanosleep(&idle, NULL);
+    long after = voluntary_switches(ps.v[i].pid);
+    /* blocked in poll, it is not woken every 50 ms (that was 8 wake-ups) */
+    assert_true(before >= 0 && after - before <= 2);
+    int five = 5;
+    assert_int_equal(lab_fd_write(ps.v[i].fd, &five, sizeof five, 5000, NULL, &e), 0);
+    assert_int_equal(lab_proc_reap(&ps, (size_t)i, 5000, &e), 0);
+    lab_procs_fini(&ps);
+}
+
+static void test_siblings_hold_no_sockets(void **state)
+{
+    (void)state;
+    int kids = count_children();
+    struct lab_procs ps;
+    lab_procs_init(&ps, NULL);
+    struct core_err e = {0};
+    int a = lab_proc_spawn(&ps, child_until_eof, NULL, &e);
+    int b = lab_proc_spawn(&ps, child_until_eof, NULL, &e);
+    int c = lab_proc_spawn(&ps, child_sleep, NULL, &e);
+    assert_true(a == 0 && b == 1 && c == 2);
+    /* Closing the first worker's connection ends it at once: no later
+     * sibling kept a copy of the parent's end open. */
+    close(ps.v[a].fd);
+    ps.v[a].fd = -1;
+    assert_int_equal(lab_proc_reap(&ps, (size_t)a, 5000, &e), 0);
+    close(ps.v[b].fd);
+    ps.v[b].fd = -1;
+    assert_int_equal(lab_proc_reap(&ps, (size_t)b, 5000, &e), 0);
+    lab_procs_fini(&ps);
+    assert_int_equal(count_children(), kids);
+}
+
+/* The parent's handler: a worker that ran it would exit 77 instead of dying. */
+static void parent_handler(int sig)
+{
+    (void)sig;
+    _exit(77);
+}
+
+static void test_worker_runs_no_parent_handler(void **state)
+{
+    (void)state;
+    struct sigaction sa, old_usr1;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = parent_handler;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGUSR1, &sa, &old_usr1);
+    /* and a signal the starting thread blocks (the TUI's lab thread blocks
+     * several) is not blocked in the worker */
+    sigset_t usr2, old_mask;
+    sigemptyset(&usr2);
+    sigaddset(&usr2, SIGUSR2);
+    pthread_sigmask(SIG_BLOCK, &usr2, &old_mask);
+
+    struct lab_procs ps;
+    lab_procs_init(&ps, NULL);
+    struct core_err e = {0};
+    int a = lab_proc_spawn(&ps, child_idle, NULL, &e);
+    int b = lab_proc_spawn(&ps, child_idle, NULL, &e);
+    assert_true(a == 0 && b == 1);
+    char ready;
+    assert_int_equal(lab_fd_read(ps.v[a].fd, &ready, 1, 5000, NULL, &e), 0);
+    assert_int_equal(lab_fd_read(ps.v[b].fd, &ready, 1, 5000, NULL, &e), 0);
+    kill(ps.v[a].pid, SIGUSR1);
+    assert_int_equal(lab_proc_reap(&ps, (size_t)a, 5000, &e), CORE_ERR_INTERNAL);
+    assert_non_null(strstr(e.msg, "killed by signal 10")); /* not "exited with status 77" */
+    kill(ps.v[b].pid, SIGUSR2);
+    assert_int_equal(lab_proc_reap(&ps, (size_t)b, 5000, &e), CORE_ERR_INTERNAL);
+    assert_non_null(strstr(e.msg, "killed by signal 12"));
+    lab_procs_fini(&ps);
+
+    pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
+    sigaction(SIGUSR1, &old_usr1, NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1003,6 +1317,12 @@ int main(void)
         cmocka_unit_test(test_fd_write_closed_peer),
         cmocka_unit_test(test_machine_probe),
         cmocka_unit_test(test_db_run_queries),
+        cmocka_unit_test(test_params_edge_values),
+        cmocka_unit_test(test_cancel_wins_over_failure),
+        cmocka_unit_test(test_store_fails_mid_run),
+        cmocka_unit_test(test_idle_worker_sleeps),
+        cmocka_unit_test(test_siblings_hold_no_sockets),
+        cmocka_unit_test(test_worker_runs_no_parent_handler),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -453,6 +453,49 @@ static void test_memory_cancel(void **state)
     got_fini(&g);
 }
 
+/* A stride array the machine cannot hold is refused before anything is
+ * allocated or run: touching it would get the process killed instead. */
+static void test_memory_array_too_big(void **state)
+{
+    (void)state;
+    struct lab_machine m;
+    lab_machine_probe(&m);
+    m.mem_bytes = 32L << 20; /* a pretend 32 MiB machine */
+    struct got g = {0};
+    struct lab_result res;
+    const char *set[] = {"n_min=8", "n_max=16", "min_ms=1", "array_mib=17", NULL};
+    assert_int_equal(run_lab("memory", set, &m, &g, &res, NULL, 0), CORE_ERR_INVALID);
+    assert_string_equal(res.status, "failed");
+    assert_non_null(strstr(res.error, "'array_mib' (17 MiB)"));
+    assert_non_null(strstr(res.error, "16 MiB"));
+    assert_int_equal(g.n, 0); /* refused at once: not even the matmul part ran */
+    lab_result_fini(&res);
+    got_fini(&g);
+    /* half the memory is allowed */
+    struct got g2 = {0};
+    const char *ok[] = {"part=stride", "array_mib=16", NULL};
+    assert_int_equal(run_lab("memory", ok, &m, &g2, &res, NULL, 0), 0);
+    lab_result_fini(&res);
+    got_fini(&g2);
+
+    /* on the command line the check comes first, against this machine */
+    lab_machine_probe(&m);
+    long half_mib = m.mem_bytes / 2 / 1048576;
+    if (m.mem_bytes > 0 && half_mib < 4096) {
+        struct lab_params p;
+        struct core_err err;
+        char v[32];
+        lab_params_init(&p, lab_find("memory"));
+        snprintf(v, sizeof v, "%ld", half_mib + 1);
+        assert_int_equal(lab_params_set(&p, "array_mib", v, &err), 0);
+        assert_int_equal(lab_params_check(&p, &err), CORE_ERR_INVALID);
+        assert_non_null(strstr(err.msg, "array_mib"));
+        assert_int_equal(lab_params_set(&p, "part", "matmul", &err), 0);
+        assert_int_equal(lab_params_check(&p, &err), 0); /* no stride sweep, no array */
+        lab_params_fini(&p);
+    }
+}
+
 /* Parameters: defaults from the machine, ranges, the cross check. */
 static void test_params(void **state)
 {
@@ -495,6 +538,7 @@ int main(void)
         cmocka_unit_test(test_memory_ragged_tiles),
         cmocka_unit_test(test_memory_stride_warns),
         cmocka_unit_test(test_memory_cancel),
+        cmocka_unit_test(test_memory_array_too_big),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,7 +2,8 @@
 # Labs through the real binary: `lab list`, `lab run selftest` with its JSON
 # line stream, parameter errors (exit 2), a killed worker (exit 8, its signal
 # named), Ctrl-C while three workers run (exit 130, stored "cancelled", no
-# process or /dev/shm entry left), `lab runs` and `lab show`, the run and its
+# process or /dev/shm entry left), SIGHUP to the process group (exit 129,
+# stored "cancelled"), `lab runs` and `lab show`, the run and its
 # samples in the store (read with sqlite3), and a lab-linked question graded
 # against the student's own run — and telling them which lab to run before.
 . "$(dirname "$0")/lib.sh"
@@ -121,16 +122,21 @@ run --json answer test.labfw:worker_total 18
 expect_jq .correct true "a failed run does not replace the latest completed one"
 
 # ---- Ctrl-C while three workers run -----------------------------------------
+# wait_workers PID ERRFILE: waits until run PID has its three workers and has
+# begun stepping; sets kids to their pids.
+wait_workers() {
+  kids=""
+  for _ in $(seq 1 100); do
+    kids=$(pgrep -P "$1" | tr '\n' ' ')
+    [ "$(wc -w <<<"$kids")" -eq 3 ] && grep -q "step [0-9]* of 1000" "$2" 2>/dev/null && break
+    sleep 0.05
+  done
+  [ "$(wc -w <<<"$kids")" -eq 3 ] && ok || fail "three workers running (got: $kids)"
+}
 shm_before=$(ls /dev/shm | sort)
 "$WB" --db "$DB" lab run selftest --set workers=3 --set steps=1000 >"$T/cancel.out" 2>"$T/cancel.err" &
 pid=$!
-kids=""
-for _ in $(seq 1 100); do
-  kids=$(pgrep -P "$pid" | tr '\n' ' ')
-  [ "$(wc -w <<<"$kids")" -eq 3 ] && grep -q "step [0-9]* of 1000" "$T/cancel.err" 2>/dev/null && break
-  sleep 0.05
-done
-[ "$(wc -w <<<"$kids")" -eq 3 ] && ok || fail "three workers running (got: $kids)"
+wait_workers "$pid" "$T/cancel.err"
 kill -INT "$pid"
 wait "$pid"
 RC=$?
@@ -150,13 +156,31 @@ expect_sql "SELECT COUNT(*) FROM lab_runs WHERE status = 'running'" 0 "no run le
 left=$(find "$T" -mindepth 1 \( -type s -o -type p \) | wc -l)
 [ "$left" -eq 0 ] && ok || fail "no socket or fifo left in the work folder"
 
+# ---- the terminal goes away: SIGHUP to the whole process group --------------
+# (job control puts the run in a process group of its own, as a shell does)
+set -m
+"$WB" --db "$DB" lab run selftest --set workers=3 --set steps=1000 >"$T/hup.out" 2>"$T/hup.err" &
+pid=$!
+set +m
+wait_workers "$pid" "$T/hup.err"
+kill -HUP -- "-$pid"
+wait "$pid"
+RC=$?
+[ "$RC" -eq 129 ] && ok || fail "SIGHUP exits 129, got $RC ($(cat "$T/hup.err"))"
+for k in $kids; do
+  if kill -0 "$k" 2>/dev/null; then fail "worker $k still alive after SIGHUP"; else ok; fi
+done
+expect_sql "SELECT status, error LIKE 'cancelled%' FROM lab_runs ORDER BY id DESC LIMIT 1" "cancelled|1" \
+  "a hung-up run is stored as cancelled"
+expect_sql "SELECT COUNT(*) FROM lab_runs WHERE status = 'running'" 0 "no run left running after SIGHUP"
+
 # ---- lab runs / lab show ----------------------------------------------------
 run lab runs
 expect_rc 0 "lab runs"
 expect_out "cancelled" "lists the cancelled run"
 expect_out "steps = 3" "key figure of a done run"
 run --json lab runs selftest
-expect_jq '.runs | length' 4 "four recorded runs"
+expect_jq '.runs | length' 5 "five recorded runs"
 expect_jq '.runs[0].status' cancelled "newest first"
 expect_jq ".runs[] | select(.run == $RUN1) | .key_figure" "steps = 4" "key figure in --json"
 run --user bob --json lab runs

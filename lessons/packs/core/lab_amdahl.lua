@@ -60,7 +60,8 @@ end
 local function grade_own(answer, ctx, unit, o)
   local p = ctx.params
   if not finite(p.ref) then
-    local why = p.note ~= "" and p.note
+    -- the note was written for the end of the prompt: no blank lines before it here
+    local why = p.note ~= "" and (p.note:gsub("^%s+", ""))
       or "Your latest run lacks the figure this question needs. Run the lab again with its defaults."
     return { valid = false, feedback = why }
   end
@@ -158,7 +159,9 @@ The cost of a process is its start-up, which is much slower than a thread's.
 The lab keeps it **out of every timing**: it starts all P workers once,
 before the first trial (a *worker pool*), and then only sends each one a
 number (how many iterations to run) over a socket pair and reads the answer.
-An idle worker sleeps in a blocking read and uses no CPU.
+An idle worker sleeps in a blocking read and uses no CPU. Before the first
+timed trial every worker runs one untimed share, so no timing pays for a
+worker's first run on a cold core.
 
 So the clock sees: the serial phase, the few microseconds to hand out the
 shares, the slowest worker's share, and the few microseconds to collect the

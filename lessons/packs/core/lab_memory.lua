@@ -50,7 +50,8 @@ local MISSING_STRIDE = "\n\n(Your latest memory run has no stride sweep: it ran 
 local function grade_own(answer, ctx, unit, o)
   local p = ctx.params
   if not finite(p.ref) then
-    local why = p.note ~= "" and p.note
+    -- the note was written for the end of the prompt: no blank lines before it here
+    local why = p.note ~= "" and (p.note:gsub("^%s+", ""))
       or "Your latest run lacks the figure this question needs. Run the lab again with its defaults."
     return { valid = false, feedback = why }
   end
