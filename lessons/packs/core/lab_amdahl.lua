@@ -123,13 +123,14 @@ parameters in the form and start it; the charts fill in while it runs, and
 `q` cancels (so does Ctrl-C on the command line). A cancelled run leaves no
 worker process behind and is not used for grading.
 
-| parameter | default | meaning |
-|-----------|---------|---------|
-| `f`       | 0.1     | serial fraction of the one-core work, 0 to 1 |
-| `P`       | your online cores | largest number of workers; up to 256 |
-| `work_ms` | 400     | the whole job, as milliseconds on one core (10 to 10000) |
-| `reps`    | 3       | trials per p; the median counts (1 to 20) |
+| parameter | default    | range       | meaning                         |
+|-----------|------------|-------------|---------------------------------|
+| `f`       | 0.1        | 0 to 1      | serial fraction of the job W    |
+| `P`       | your cores | 1 to 256    | largest number of workers       |
+| `work_ms` | 400        | 10 to 10000 | W, in milliseconds on one core  |
+| `reps`    | 3          | 1 to 20     | trials per p; the median counts |
 
+`P` defaults to the number of online cores of your machine.
 With the defaults on a two-core machine the run takes about two seconds.
 A `P` above your core count is allowed: the lab warns that it
 *oversubscribes* the machine, and from p = cores + 1 on two workers share a
@@ -205,20 +206,27 @@ workers than cores).
 
 At the end the lab writes named figures; the questions read them.
 
-| key | what it is |
-|-----|------------|
-| `f_set`, `P`, `work_ms`, `reps`, `cores` | the run's settings and your core count |
-| `t_p1`, `t_p2`, ... | median time per p (s) |
-| `speedup_p2`, ... | measured speedup T(1)/T(p) |
-| `efficiency_p2`, ... | S(p)/p in % |
-| `karp_flatt_p2`, ... | e(p) |
-| `t_pmax`, `speedup_pmax`, `efficiency_pmax`, `karp_flatt_pmax` | the same at p = P |
-| `amdahl_pmax`, `gustafson_pmax` | the two laws at p = P for `f_set` |
-| `speedup_max_measured`, `p_at_speedup_max` | the best measured speedup and its p |
-| `fitted_f` | the serial fraction that best explains all measured speedups |
-| `max_speedup_bound` | 1 / `fitted_f`: Amdahl's ceiling for that f |
+Figures for each p:
+
+| key                  | what it is                 |
+|----------------------|----------------------------|
+| `t_p1`, `t_p2`, ...  | median time per p (s)      |
+| `speedup_p2`, ...    | measured speedup T(1)/T(p) |
+| `efficiency_p2`, ... | S(p)/p in %                |
+| `karp_flatt_p2`, ... | e(p)                       |
 
 Per-p figures are kept for p up to 16, for powers of two and for P.
+Figures for the whole run:
+
+- `f_set`, `P`, `work_ms`, `reps`, `cores`: the run's settings and your
+  core count.
+- `t_pmax`, `speedup_pmax`, `efficiency_pmax`, `karp_flatt_pmax`: the same
+  as above, at p = P.
+- `amdahl_pmax`, `gustafson_pmax`: the two laws at p = P for `f_set`.
+- `speedup_max_measured`, `p_at_speedup_max`: the best measured speedup and
+  its p.
+- `fitted_f`: the serial fraction that best explains all measured speedups.
+- `max_speedup_bound`: 1 / `fitted_f`, Amdahl's ceiling for that f.
 
 `fitted_f` is a least-squares fit over every p. Amdahl's model is a straight
 line in the *normalised time* 1/S = 1/p + f·(1 − 1/p), so the fit is exact

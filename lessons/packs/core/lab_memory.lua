@@ -86,9 +86,10 @@ your own processor, in two parts.
    matrices fit in the L1 cache) to large (they spill out of L2 and beyond).
    It reports GFLOP/s for each order and size, and how many times faster IKJ
    is than IJK.
-2. **A stride sweep**: it reads an array of 4-byte integers several times
-   larger than your last-level cache, touching every 1st, 2nd, 4th, ...,
-   1024th element, and reports how fast useful data arrives at each stride.
+2. **A stride sweep**: it reads an array of 4-byte integers (by default
+   four times the size of your last-level cache), touching every 1st, 2nd,
+   4th, ..., 1024th element, and reports how fast useful data arrives at
+   each stride.
 
 The lab reads your cache sizes and cache-line size from the system and
 prints them with the results; the log says for each n which cache the three
@@ -97,24 +98,37 @@ matrices fit in.
 ## Running it
 
 ```
-warpbench lab run memory                      # both parts, sizes from your caches
-warpbench lab run memory --set n_max=1000     # push the matrices further out
-warpbench lab run memory --set tile=64        # a different block size
-warpbench lab run memory --set part=stride    # only the stride sweep
-warpbench lab run memory --json               # one JSON object per line
+warpbench lab run memory                    # both parts, default sizes
+warpbench lab run memory --set n_max=1000   # larger matrices
+warpbench lab run memory --set tile=64      # a different block size
+warpbench lab run memory --set part=stride  # only the stride sweep
+warpbench lab run memory --json             # one JSON object per line
 ```
+
+By default the sizes come from your caches (see `n_max` and `array_mib`
+below); `--set n_max=1000` pushes the matrices further out of them.
 
 In the terminal UI, open the **Lab** screen and pick *memory*; `q` (or
 Ctrl-C on the command line) cancels.
 
-| parameter  | default | meaning |
-|------------|---------|---------|
-| `part`     | all     | `all`, `matmul` or `stride` |
-| `n_min`    | 48      | smallest n |
-| `n_max`    | from your caches | largest n: where a column of B no longer fits in L1 and B alone is twice your L2 (192 to 1000) |
-| `tile`     | 32      | block edge of the blocked version |
-| `min_ms`   | 20      | each measurement repeats for at least this long; the fastest repetition counts |
-| `array_mib`| 4 × your last-level cache (16 to 256) | the stride-sweep array |
+| parameter   | default          | meaning                           |
+|-------------|------------------|-----------------------------------|
+| `part`      | all              | `all`, `matmul` or `stride`       |
+| `n_min`     | 48               | smallest n                        |
+| `n_max`     | from your caches | largest n (192 to 1000)           |
+| `tile`      | 32               | block edge of the blocked version |
+| `min_ms`    | 20               | least time per measurement (ms)   |
+| `array_mib` | from your caches | the stride-sweep array (MiB)      |
+
+- `n_max` by default is the larger of two sizes: the n where a column of B
+  (n cache lines) no longer fits in L1, and the n where B alone is twice
+  your L2; kept within 192 to 1000.
+- `min_ms`: each measurement repeats for at least this many milliseconds;
+  the fastest repetition counts.
+- `array_mib` by default is 4 × your last-level cache (the L3, or the L2 on
+  a machine without one), rounded up to whole MiB and kept within 16 to
+  256 MiB and at most an eighth of your RAM; 64 MiB when the cache size
+  is unknown.
 
 The sizes between `n_min` and `n_max` grow by about 1.41× a step (rounded to
 multiples of 8). With the defaults the lab takes a few seconds, most of it
@@ -131,13 +145,17 @@ page [[
 # Part 1: three loop orders
 
 ```
-IJK                          IKJ                          blocked (tile T)
-for i                        for i                        for each T x T block of
-  for j                        for k                         rows i, of k, of j:
-    s = 0                        a = A[i][k]                   IKJ inside the
-    for k                        for j                         block
-      s += A[i][k]*B[k][j]         C[i][j] += a*B[k][j]
+IJK                           IKJ
+for i                         for i
+  for j                         for k
+    s = 0                         a = A[i][k]
+    for k                         for j
+      s += A[i][k]*B[k][j]          C[i][j] += a*B[k][j]
     C[i][j] = s
+
+blocked (tile T)
+for each T x T block of rows i, of k, of j:
+  IKJ inside the block
 ```
 
 All three do the same 2n³ floating-point operations. What differs is the
@@ -192,8 +210,14 @@ A cache never fetches a single byte: it fetches a whole **cache line**
 (64 bytes on most current CPUs; the lab reports yours as `line_bytes`). The
 stride sweep shows what that means for a program that skips through memory.
 
-The array holds 4-byte integers and is at least twice your last-level cache,
-so it cannot stay cached between passes. For a stride of s bytes:
+The array holds 4-byte integers. By default it is 4 × your last-level
+cache, kept within 16 to 256 MiB (see `array_mib` on the first page), so
+it cannot stay cached between passes. If the array is less than twice
+the last-level cache (an `array_mib` you set lower, or a cache over
+128 MiB), the lab warns: much of it then stays cached, and the sweep
+measures the cache, not memory.
+
+For a stride of s bytes:
 
 - **below the line size**, the sweep makes s/4 passes (starting at element
   0, 1, 2, ...), so every element is read once and every line is fetched
