@@ -70,6 +70,12 @@ int cli_open_session(struct cli_ctx *cx);
  * that lives until 16 more calls; NULL gives "". */
 const char *cli_tx(const char *s);
 
+/* Display width of UTF-8 text, one column per character (the CLI's tables
+ * hold no wide characters). */
+size_t cli_width(const char *s);
+/* Prints s (through cli_tx) to stdout padded with spaces to w columns. */
+void cli_pad(const char *s, size_t w);
+
 /* Maps a core error code to an exit code. */
 int cli_exit_for(int code);
 
@@ -109,6 +115,11 @@ void cli_json_print(struct core_buf *b);
 void cli_json_open(struct core_buf *b, struct core_json *j);
 /* Ends the object, prints it and frees b. */
 void cli_json_close(struct core_buf *b, struct core_json *j);
+
+/* Formats s as the sample line of `lab run --json`, newline included, into
+ * line (reset first; caller-owned): {"type":"sample","series",...,"step",
+ * ...,"value",...,"t",... (rounded to the microsecond)}. */
+void cli_json_sample(struct core_buf *line, const struct core_sample *s);
 
 /* The command table lookups (for help). */
 const struct cli_command *cli_command_find(const char *name);

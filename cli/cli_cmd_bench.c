@@ -127,17 +127,7 @@ struct ls_json_sink {
 static void ls_sample(void *ud, const struct core_sample *s)
 {
     struct ls_json_sink *k = ud;
-    struct core_json j;
-    core_buf_reset(&k->line);
-    core_json_init(&j, &k->line);
-    core_json_obj_begin(&j);
-    core_json_kstr(&j, "type", "sample");
-    core_json_kstr(&j, "series", s->series);
-    core_json_kint(&j, "step", s->step);
-    core_json_knum(&j, "value", s->value);
-    core_json_knum(&j, "t", round(s->t * 1e6) / 1e6); /* µs is plenty */
-    core_json_obj_end(&j);
-    core_buf_putc(&k->line, '\n');
+    cli_json_sample(&k->line, s);
     fwrite(k->line.data, 1, k->line.len, k->f);
 }
 

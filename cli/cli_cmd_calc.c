@@ -12,22 +12,6 @@
 
 /* ---- formatting ------------------------------------------------------------ */
 
-/* Display width of UTF-8 text: one column per character. */
-static size_t width(const char *s)
-{
-    size_t w = 0;
-    for (const unsigned char *p = (const unsigned char *)s; p && *p; p++)
-        w += (*p & 0xC0) != 0x80;
-    return w;
-}
-
-static void pad(const char *s, size_t w)
-{
-    fputs(cli_tx(s), stdout);
-    for (size_t k = width(s); k < w; k++)
-        putchar(' ');
-}
-
 static void input_value(const struct grader_calc_input *in, double v, char *buf, size_t n)
 {
     char num[64];
@@ -87,19 +71,19 @@ static int list(struct cli_ctx *cx)
         char buf[200];
         size_t wid = 2, wles = 6;
         for (size_t i = 0; i < n; i++) {
-            size_t w = width(shown_id(all, n, i, buf, sizeof buf));
+            size_t w = cli_width(shown_id(all, n, i, buf, sizeof buf));
             wid = w > wid ? w : wid;
-            w = width(all[i].lesson_id);
+            w = cli_width(all[i].lesson_id);
             wles = w > wles ? w : wles;
         }
         printf("  ");
-        pad("ID", wid + 2);
-        pad("LESSON", wles + 2);
+        cli_pad("ID", wid + 2);
+        cli_pad("LESSON", wles + 2);
         printf("TITLE\n");
         for (size_t i = 0; i < n; i++) {
             printf("  ");
-            pad(shown_id(all, n, i, buf, sizeof buf), wid + 2);
-            pad(all[i].lesson_id, wles + 2);
+            cli_pad(shown_id(all, n, i, buf, sizeof buf), wid + 2);
+            cli_pad(all[i].lesson_id, wles + 2);
             printf("%s\n", cli_tx(all[i].calc->title));
         }
         printf("\nrun one: warpbench calc ID [--set NAME=VALUE]...\n");
@@ -170,25 +154,25 @@ static void print_text(const struct lesson_calc_result *r)
     char val[96];
     for (size_t i = 0; i < c->n_inputs; i++) {
         input_value(&c->inputs[i], r->inputs[i], val, sizeof val);
-        wn = width(c->inputs[i].name) > wn ? width(c->inputs[i].name) : wn;
-        wv = width(val) > wv ? width(val) : wv;
-        wl = width(c->inputs[i].label) > wl ? width(c->inputs[i].label) : wl;
+        wn = cli_width(c->inputs[i].name) > wn ? cli_width(c->inputs[i].name) : wn;
+        wv = cli_width(val) > wv ? cli_width(val) : wv;
+        wl = cli_width(c->inputs[i].label) > wl ? cli_width(c->inputs[i].label) : wl;
     }
     printf("\ninputs:\n");
     for (size_t i = 0; i < c->n_inputs; i++) {
         const struct grader_calc_input *in = &c->inputs[i];
         input_value(in, r->inputs[i], val, sizeof val);
         printf("  ");
-        pad(in->name, wn);
+        cli_pad(in->name, wn);
         printf(" = ");
-        pad(val, wv + 2);
-        pad(in->label, wl + 2);
+        cli_pad(val, wv + 2);
+        cli_pad(in->label, wl + 2);
         printf("%s\n", r->given[i] ? "(set)" : "(default)");
     }
     size_t wo = 0;
     for (size_t i = 0; i < r->n_outputs; i++)
         if (!r->outputs[i].text || !strchr(r->outputs[i].text, '\n'))
-            wo = width(r->outputs[i].label) > wo ? width(r->outputs[i].label) : wo;
+            wo = cli_width(r->outputs[i].label) > wo ? cli_width(r->outputs[i].label) : wo;
     printf("\noutputs:\n");
     for (size_t i = 0; i < r->n_outputs; i++) {
         const struct grader_calc_output *o = &r->outputs[i];
@@ -199,7 +183,7 @@ static void print_text(const struct lesson_calc_result *r)
             continue;
         }
         printf("  ");
-        pad(o->label, wo + 2);
+        cli_pad(o->label, wo + 2);
         if (o->text) {
             printf("%s\n", cli_tx(o->text));
         } else {

@@ -97,7 +97,11 @@ static int cmd_list(struct cli_ctx *cx)
             lab_param_range(d, range, sizeof range);
             snprintf(shown, sizeof shown, "%s%s%s", text, d->unit && *d->unit ? " " : "",
                      d->unit ? d->unit : "");
-            printf("    %-14s %-12s %-22s %s\n", d->name, shown, range, d->help ? d->help : "");
+            printf("    %-14s ", d->name);
+            cli_pad(shown, 12);
+            putchar(' ');
+            cli_pad(range, 22);
+            printf(" %s\n", d->help ? d->help : "");
         }
         lab_params_fini(&p);
     }
@@ -161,17 +165,7 @@ static void sink_sample(void *ud, const struct core_sample *s)
 {
     struct term_sink *t = ud;
     if (t->json) {
-        struct core_json j;
-        core_buf_reset(&t->line);
-        core_json_init(&j, &t->line);
-        core_json_obj_begin(&j);
-        core_json_kstr(&j, "type", "sample");
-        core_json_kstr(&j, "series", s->series);
-        core_json_kint(&j, "step", s->step);
-        core_json_knum(&j, "value", s->value);
-        core_json_knum(&j, "t", round(s->t * 1e6) / 1e6); /* µs is plenty */
-        core_json_obj_end(&j);
-        core_buf_putc(&t->line, '\n');
+        cli_json_sample(&t->line, s);
         if ((fwrite(t->line.data, 1, t->line.len, stdout) != t->line.len || ferror(stdout)) &&
             !run_signal) {
             /* The reader went away (`| head`): stop the run as a cancel. */
@@ -246,8 +240,9 @@ static void print_figures(const struct lab_summary *s)
         else
             snprintf(val, sizeof val, "%.6g%s%s", f->num, f->unit && *f->unit ? " " : "",
                      f->unit ? f->unit : "");
-        printf("  %-*s  %-24s %s\n", (int)w, f->key, val,
-               f->label && strcmp(f->label, f->key) != 0 ? cli_tx(f->label) : "");
+        printf("  %-*s  ", (int)w, f->key);
+        cli_pad(val, 24); /* units such as "×" are one column, more bytes */
+        printf(" %s\n", f->label && strcmp(f->label, f->key) != 0 ? cli_tx(f->label) : "");
     }
 }
 

@@ -2,6 +2,7 @@
  * helpers every command shares (opening the store, errors, flags). */
 #include "cli/cli.h"
 
+#include <math.h>
 #include <pwd.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -109,6 +110,21 @@ const char *cli_tx(const char *s)
     free(ring[at % 16]);
     ring[at % 16] = core_buf_steal(&b);
     return ring[at++ % 16];
+}
+
+size_t cli_width(const char *s)
+{
+    size_t w = 0;
+    for (const unsigned char *p = (const unsigned char *)s; p && *p; p++)
+        w += (*p & 0xC0) != 0x80;
+    return w;
+}
+
+void cli_pad(const char *s, size_t w)
+{
+    fputs(cli_tx(s), stdout);
+    for (size_t k = cli_width(s); k < w; k++)
+        putchar(' ');
 }
 
 int cli_exit_for(int code)
@@ -242,6 +258,21 @@ void cli_json_close(struct core_buf *b, struct core_json *j)
 {
     core_json_obj_end(j);
     cli_json_print(b);
+}
+
+void cli_json_sample(struct core_buf *line, const struct core_sample *s)
+{
+    struct core_json j;
+    core_buf_reset(line);
+    core_json_init(&j, line);
+    core_json_obj_begin(&j);
+    core_json_kstr(&j, "type", "sample");
+    core_json_kstr(&j, "series", s->series);
+    core_json_kint(&j, "step", s->step);
+    core_json_knum(&j, "value", s->value);
+    core_json_knum(&j, "t", round(s->t * 1e6) / 1e6); /* µs is plenty */
+    core_json_obj_end(&j);
+    core_buf_putc(line, '\n');
 }
 
 int cli_open_store(struct cli_ctx *cx)

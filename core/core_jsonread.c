@@ -149,29 +149,16 @@ static int read_string(struct reader *r, struct core_buf *out)
             r->at++;
             continue;
         }
+        /* The one-character escapes and what each stands for. */
+        static const char esc[] = "\"\\/bfnrt", val[] = "\"\\/\b\f\n\r\t";
         char e = r->s[r->at + 1];
         r->at += 2;
+        const char *k = e ? strchr(esc, e) : NULL;
+        if (k) {
+            core_buf_putc(out, val[k - esc]);
+            continue;
+        }
         switch (e) {
-        case '"':
-        case '\\':
-        case '/':
-            core_buf_putc(out, e);
-            break;
-        case 'b':
-            core_buf_putc(out, '\b');
-            break;
-        case 'f':
-            core_buf_putc(out, '\f');
-            break;
-        case 'n':
-            core_buf_putc(out, '\n');
-            break;
-        case 'r':
-            core_buf_putc(out, '\r');
-            break;
-        case 't':
-            core_buf_putc(out, '\t');
-            break;
         case 'u': {
             unsigned cp;
             int rc = hex4(r, &cp);
@@ -202,6 +189,19 @@ static int read_string(struct reader *r, struct core_buf *out)
     }
 }
 
+/* One or more digits at s[*i] (a fraction or an exponent), *i moved past
+ * them; else "bad number" at *i. */
+static int read_digits(struct reader *r, size_t *i)
+{
+    if (!isdigit((unsigned char)r->s[*i])) {
+        r->at = *i;
+        return fail(r, "bad number");
+    }
+    while (isdigit((unsigned char)r->s[*i]))
+        (*i)++;
+    return 0;
+}
+
 /* Reads a number by the JSON grammar, converting it in the C locale's
  * notation whatever LC_NUMERIC says. */
 static int read_number(struct reader *r, double *out)
@@ -218,25 +218,18 @@ static int read_number(struct reader *r, double *out)
             i++;
     else
         return fail(r, "bad number");
+    int rc;
     if (s[i] == '.') {
         i++;
-        if (!isdigit((unsigned char)s[i])) {
-            r->at = i;
-            return fail(r, "bad number");
-        }
-        while (isdigit((unsigned char)s[i]))
-            i++;
+        if ((rc = read_digits(r, &i)) != 0)
+            return rc;
     }
     if (s[i] == 'e' || s[i] == 'E') {
         i++;
         if (s[i] == '+' || s[i] == '-')
             i++;
-        if (!isdigit((unsigned char)s[i])) {
-            r->at = i;
-            return fail(r, "bad number");
-        }
-        while (isdigit((unsigned char)s[i]))
-            i++;
+        if ((rc = read_digits(r, &i)) != 0)
+            return rc;
     }
     char tmp[128];
     size_t len = i - start;
@@ -277,6 +270,23 @@ static void key_pop(struct reader *r, size_t old)
         r->key.data[old] = '\0';
 }
 
+/* After a member or an element: skips white space, then a ',' (returns 1:
+ * another follows) or the closing `close` (returns 0: the end); anything
+ * else fails "expected ',' or '<close>'". */
+static int read_sep(struct reader *r, char close)
+{
+    skip_ws(r);
+    if (r->s[r->at] == ',') {
+        r->at++;
+        return 1;
+    }
+    if (r->s[r->at] == close) {
+        r->at++;
+        return 0;
+    }
+    return fail(r, close == '}' ? "expected ',' or '}'" : "expected ',' or ']'");
+}
+
 static int read_object(struct reader *r, int depth)
 {
     r->at++; /* { */
@@ -308,16 +318,10 @@ static int read_object(struct reader *r, int depth)
         key_pop(r, old);
         if (rc)
             break;
-        skip_ws(r);
-        if (r->s[r->at] == ',') {
-            r->at++;
+        int more = read_sep(r, '}');
+        if (more > 0)
             continue;
-        }
-        if (r->s[r->at] == '}') {
-            r->at++;
-            break;
-        }
-        rc = fail(r, "expected ',' or '}'");
+        rc = more;
         break;
     }
     core_buf_fini(&name);
@@ -340,16 +344,9 @@ static int read_array(struct reader *r, int depth)
         key_pop(r, old);
         if (rc)
             return rc;
-        skip_ws(r);
-        if (r->s[r->at] == ',') {
-            r->at++;
-            continue;
-        }
-        if (r->s[r->at] == ']') {
-            r->at++;
-            return 0;
-        }
-        return fail(r, "expected ',' or ']'");
+        int more = read_sep(r, ']');
+        if (more <= 0)
+            return more;
     }
 }
 

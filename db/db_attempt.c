@@ -89,11 +89,7 @@ int db_attempt_insert_batch(struct db *db, const struct db_attempt_in *in, size_
         if (rc)
             core_err_prefix(err, "attempt %zu of %zu", i + 1, n);
     }
-    if (rc)
-        db_tx_rollback(db);
-    else
-        rc = db_tx_commit(db, err);
-    return rc;
+    return db_tx_end(db, rc, err);
 }
 
 /* ---- reading ------------------------------------------------------------- */
@@ -160,6 +156,16 @@ void db_attempts_free(struct db_attempt *a, size_t n)
     free(a);
 }
 
+static void attempt_row(sqlite3_stmt *st, void *a)
+{
+    attempt_read(st, a, true);
+}
+
+static void attempts_free_rows(void *a, size_t n)
+{
+    db_attempts_free(a, n);
+}
+
 int db_attempt_list(struct db *db, int64_t user_id, const char *pack_id, const char *question_id,
                     struct db_attempt **out, size_t *n, struct core_err *err)
 {
@@ -169,22 +175,10 @@ int db_attempt_list(struct db *db, int64_t user_id, const char *pack_id, const c
     int rc = db_stmt(db, sql_attempt_list, &st, err);
     if (rc)
         return rc;
-    struct db_attempt *arr = NULL;
-    size_t cnt = 0, cap = 0;
-    int src = db_bindf(st, "Itt", user_id, pack_id, question_id);
-    while (src == SQLITE_OK && (src = sqlite3_step(st)) == SQLITE_ROW) {
-        arr = db_grow(arr, &cap, cnt, sizeof *arr);
-        attempt_read(st, &arr[cnt++], true);
-        src = SQLITE_OK;
-    }
-    if (src != SQLITE_DONE) {
-        rc = db_fail(db, err, src, "listing attempts");
-        db_attempts_free(arr, cnt);
-    } else {
-        *out = arr;
-        *n = cnt;
-    }
-    db_stmt_done(st);
+    void *rows;
+    rc = db_rows_read(db, st, db_bindf(st, "Itt", user_id, pack_id, question_id), sizeof **out,
+                      attempt_row, attempts_free_rows, &rows, n, err, "listing attempts");
+    *out = rows;
     return rc;
 }
 
@@ -291,6 +285,28 @@ void db_progress_free(struct db_progress_row *r, size_t n)
     free(r);
 }
 
+/* One row of sql_progress. */
+static void progress_row(sqlite3_stmt *st, void *elem)
+{
+    struct db_progress_row *r = elem;
+    r->pack_id = db_col_dup(st, 0);
+    r->lesson_id = db_col_dup(st, 1);
+    r->question_id = db_col_dup(st, 2);
+    r->topics = db_col_dup(st, 3);
+    r->rubric = db_col_dup(st, 4);
+    r->points = sqlite3_column_double(st, 5);
+    r->attempts = sqlite3_column_int(st, 6);
+    r->best = sqlite3_column_double(st, 7);
+    r->answered = r->attempts > 0;
+    r->first = sqlite3_column_double(st, 8);
+    r->certainty = sqlite3_column_int(st, 9);
+}
+
+static void progress_free_rows(void *r, size_t n)
+{
+    db_progress_free(r, n);
+}
+
 int db_progress(struct db *db, int64_t user_id, const char *pack_id, struct db_progress_row **out,
                 size_t *n, struct core_err *err)
 {
@@ -316,32 +332,9 @@ int db_progress(struct db *db, int64_t user_id, const char *pack_id, struct db_p
     rc = db_stmt(db, sql_progress, &st, err);
     if (rc)
         return rc;
-    struct db_progress_row *arr = NULL;
-    size_t cnt = 0, cap = 0;
-    src = db_bindf(st, "It", user_id, pack_id);
-    while (src == SQLITE_OK && (src = sqlite3_step(st)) == SQLITE_ROW) {
-        arr = db_grow(arr, &cap, cnt, sizeof *arr);
-        struct db_progress_row *r = &arr[cnt++];
-        r->pack_id = db_col_dup(st, 0);
-        r->lesson_id = db_col_dup(st, 1);
-        r->question_id = db_col_dup(st, 2);
-        r->topics = db_col_dup(st, 3);
-        r->rubric = db_col_dup(st, 4);
-        r->points = sqlite3_column_double(st, 5);
-        r->attempts = sqlite3_column_int(st, 6);
-        r->best = sqlite3_column_double(st, 7);
-        r->answered = r->attempts > 0;
-        r->first = sqlite3_column_double(st, 8);
-        r->certainty = sqlite3_column_int(st, 9);
-        src = SQLITE_OK;
-    }
-    if (src != SQLITE_DONE) {
-        rc = db_fail(db, err, src, "computing progress");
-        db_progress_free(arr, cnt);
-    } else {
-        *out = arr;
-        *n = cnt;
-    }
-    db_stmt_done(st);
+    void *rows;
+    rc = db_rows_read(db, st, db_bindf(st, "It", user_id, pack_id), sizeof **out, progress_row,
+                      progress_free_rows, &rows, n, err, "computing progress");
+    *out = rows;
     return rc;
 }

@@ -86,6 +86,20 @@ int db_fail(struct db *db, struct core_err *err, int rc, const char *fmt, ...)
 int db_step_done(struct db *db, sqlite3_stmt *st, int bind_rc, const char *what,
                  struct core_err *err);
 
+/* Reads every row of a statement into a new array of `size`-byte elements
+ * and releases the statement. bind_rc is the result of binding its
+ * parameters: when not SQLITE_OK nothing is run and that error is reported.
+ * Each row fills a zeroed element through row(st, elem). On success *out
+ * gets the array (NULL when there are no rows; caller frees with its
+ * free function) and *n its length; on an error, reported as "<fmt ...>:
+ * <SQLite message>", what was read is freed with free_rows(arr, count),
+ * *out is NULL and *n 0. */
+int db_rows_read(struct db *db, sqlite3_stmt *st, int bind_rc, size_t size,
+                 void (*row)(sqlite3_stmt *st, void *elem),
+                 void (*free_rows)(void *arr, size_t n), void **out, size_t *n,
+                 struct core_err *err, const char *fmt, ...)
+    __attribute__((format(printf, 10, 11)));
+
 /* ---- transactions -------------------------------------------------------- */
 
 /* BEGIN IMMEDIATE: takes the write lock at once (waiting up to the busy
@@ -94,6 +108,9 @@ int db_tx_begin(struct db *db, struct core_err *err);
 int db_tx_commit(struct db *db, struct core_err *err);
 /* Rolls back when a transaction is open; never fails (best effort). */
 void db_tx_rollback(struct db *db);
+/* Ends the open transaction by the outcome of its work: rc != 0 rolls back
+ * and returns rc; rc == 0 commits and returns db_tx_commit's result. */
+int db_tx_end(struct db *db, int rc, struct core_err *err);
 
 /* ---- columns and values -------------------------------------------------- */
 

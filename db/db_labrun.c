@@ -12,7 +12,6 @@ static const char sql_run_add[] =
     "VALUES (?1, ?2, ?3, ?4, 'running', ?5)";
 static const char sql_sync_normal[] = "PRAGMA synchronous=NORMAL";
 static const char sql_sync_full[] = "PRAGMA synchronous=FULL";
-static const char sql_run_status[] = "SELECT status FROM lab_runs WHERE id = ?1";
 static const char sql_sample_add[] =
     "INSERT INTO lab_samples(run_id, series, step, value, t) VALUES (?1, ?2, ?3, ?4, ?5)";
 static const char sql_run_end[] =
@@ -66,21 +65,11 @@ int db_labrun_begin(struct db *db, int64_t user_id, const char *lab, const char 
  * run does not exist. */
 static int run_status(struct db *db, int64_t run_id, char **status, struct core_err *err)
 {
-    sqlite3_stmt *st;
-    *status = NULL;
-    int rc = db_stmt(db, sql_run_status, &st, err);
-    if (rc)
-        return rc;
-    int src = db_bindf(st, "I", run_id);
-    if (src == SQLITE_OK)
-        src = sqlite3_step(st);
-    if (src == SQLITE_ROW)
-        *status = db_col_dup(st, 0);
-    else if (src == SQLITE_DONE)
-        rc = core_err_set(err, CORE_ERR_NOTFOUND, "no lab run %lld", (long long)run_id);
-    else
-        rc = db_fail(db, err, src, "looking up lab run %lld", (long long)run_id);
-    db_stmt_done(st);
+    struct db_labrun r;
+    int rc = db_labrun_get(db, run_id, &r, err);
+    *status = r.status; /* NULL on an error: db_labrun_get zeroes r first */
+    r.status = NULL;
+    db_labrun_fini(&r);
     return rc;
 }
 
@@ -137,10 +126,7 @@ int db_labrun_samples(struct db *db, int64_t run_id, const struct core_sample *s
         rc = db_step_done(db, st, src, "storing a lab sample", err);
     }
     free(status);
-    if (rc)
-        db_tx_rollback(db);
-    else
-        rc = db_tx_commit(db, err);
+    rc = db_tx_end(db, rc, err);
     int src = set_sync(db, sql_sync_full, rc ? NULL : err);
     return rc ? rc : src;
 }
@@ -282,6 +268,16 @@ int db_labrun_get(struct db *db, int64_t run_id, struct db_labrun *out, struct c
     return rc;
 }
 
+static void run_row(sqlite3_stmt *st, void *r)
+{
+    read_run(st, r);
+}
+
+static void labruns_free_rows(void *r, size_t n)
+{
+    db_labruns_free(r, n);
+}
+
 int db_labrun_list(struct db *db, int64_t user_id, const char *lab, size_t limit,
                    struct db_labrun **out, size_t *n, struct core_err *err)
 {
@@ -291,23 +287,12 @@ int db_labrun_list(struct db *db, int64_t user_id, const char *lab, size_t limit
     int rc = db_stmt(db, sql_run_list, &st, err);
     if (rc)
         return rc;
-    struct db_labrun *v = NULL;
-    size_t cnt = 0, cap = 0;
-    int src = db_bindf(st, "ItI", user_id, lab, limit ? (int64_t)limit : (int64_t)-1);
-    while (src == SQLITE_OK && (src = sqlite3_step(st)) == SQLITE_ROW) {
-        v = db_grow(v, &cap, cnt, sizeof *v);
-        memset(&v[cnt], 0, sizeof *v);
-        read_run(st, &v[cnt++]);
-        src = SQLITE_OK;
-    }
-    if (src != SQLITE_DONE) {
-        rc = db_fail(db, err, src, "listing lab runs");
-        db_labruns_free(v, cnt);
-    } else {
-        *out = v;
-        *n = cnt;
-    }
-    db_stmt_done(st);
+    void *rows;
+    rc = db_rows_read(db, st,
+                      db_bindf(st, "ItI", user_id, lab, limit ? (int64_t)limit : (int64_t)-1),
+                      sizeof **out, run_row, labruns_free_rows, &rows, n, err,
+                      "listing lab runs");
+    *out = rows;
     return rc;
 }
 
@@ -316,6 +301,20 @@ void db_labsamples_free(struct db_labsample *s, size_t n)
     for (size_t i = 0; i < n; i++)
         free(s[i].series);
     free(s);
+}
+
+static void sample_row(sqlite3_stmt *st, void *elem)
+{
+    struct db_labsample *v = elem;
+    v->series = db_col_dup(st, 0);
+    v->step = sqlite3_column_int64(st, 1);
+    v->value = sqlite3_column_type(st, 2) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 2);
+    v->t = sqlite3_column_double(st, 3);
+}
+
+static void labsamples_free_rows(void *s, size_t n)
+{
+    db_labsamples_free(s, n);
 }
 
 int db_labrun_samples_read(struct db *db, int64_t run_id, const char *series,
@@ -327,27 +326,12 @@ int db_labrun_samples_read(struct db *db, int64_t run_id, const char *series,
     int rc = db_stmt(db, series ? sql_samples_one : sql_samples_all, &st, err);
     if (rc)
         return rc;
-    struct db_labsample *v = NULL;
-    size_t cnt = 0, cap = 0;
-    int src = series ? db_bindf(st, "It", run_id, series) : db_bindf(st, "I", run_id);
-    while (src == SQLITE_OK && (src = sqlite3_step(st)) == SQLITE_ROW) {
-        v = db_grow(v, &cap, cnt, sizeof *v);
-        v[cnt].series = db_col_dup(st, 0);
-        v[cnt].step = sqlite3_column_int64(st, 1);
-        v[cnt].value =
-            sqlite3_column_type(st, 2) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 2);
-        v[cnt].t = sqlite3_column_double(st, 3);
-        cnt++;
-        src = SQLITE_OK;
-    }
-    if (src != SQLITE_DONE) {
-        rc = db_fail(db, err, src, "reading the samples of lab run %lld", (long long)run_id);
-        db_labsamples_free(v, cnt);
-    } else {
-        *out = v;
-        *n = cnt;
-    }
-    db_stmt_done(st);
+    void *rows;
+    rc = db_rows_read(db, st,
+                      series ? db_bindf(st, "It", run_id, series) : db_bindf(st, "I", run_id),
+                      sizeof **out, sample_row, labsamples_free_rows, &rows, n, err,
+                      "reading the samples of lab run %lld", (long long)run_id);
+    *out = rows;
     return rc;
 }
 

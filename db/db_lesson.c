@@ -66,6 +66,22 @@ void db_lessons_free(struct db_lesson *l, size_t n)
     free(l);
 }
 
+static void lesson_row(sqlite3_stmt *st, void *elem)
+{
+    struct db_lesson *l = elem;
+    l->pack_id = db_col_dup(st, 0);
+    l->id = db_col_dup(st, 1);
+    l->title = db_col_dup(st, 2);
+    l->ordinal = sqlite3_column_int(st, 3);
+    l->n_pages = sqlite3_column_int(st, 4);
+    l->n_questions = sqlite3_column_int(st, 5);
+}
+
+static void lessons_free_rows(void *l, size_t n)
+{
+    db_lessons_free(l, n);
+}
+
 int db_lesson_list(struct db *db, const char *pack_id, struct db_lesson **out, size_t *n,
                    struct core_err *err)
 {
@@ -78,28 +94,10 @@ int db_lesson_list(struct db *db, const char *pack_id, struct db_lesson **out, s
     rc = db_stmt(db, sql_lessons, &st, err);
     if (rc)
         return rc;
-    struct db_lesson *arr = NULL;
-    size_t cnt = 0, cap = 0;
-    int src = db_bindf(st, "t", pack_id);
-    while (src == SQLITE_OK && (src = sqlite3_step(st)) == SQLITE_ROW) {
-        arr = db_grow(arr, &cap, cnt, sizeof *arr);
-        struct db_lesson *l = &arr[cnt++];
-        l->pack_id = db_col_dup(st, 0);
-        l->id = db_col_dup(st, 1);
-        l->title = db_col_dup(st, 2);
-        l->ordinal = sqlite3_column_int(st, 3);
-        l->n_pages = sqlite3_column_int(st, 4);
-        l->n_questions = sqlite3_column_int(st, 5);
-        src = SQLITE_OK;
-    }
-    if (src != SQLITE_DONE) {
-        rc = db_fail(db, err, src, "listing lessons");
-        db_lessons_free(arr, cnt);
-    } else {
-        *out = arr;
-        *n = cnt;
-    }
-    db_stmt_done(st);
+    void *rows;
+    rc = db_rows_read(db, st, db_bindf(st, "t", pack_id), sizeof **out, lesson_row,
+                      lessons_free_rows, &rows, n, err, "listing lessons");
+    *out = rows;
     return rc;
 }
 
@@ -119,6 +117,19 @@ void db_pages_free(struct db_page *p, size_t n)
     free(p);
 }
 
+static void page_row(sqlite3_stmt *st, void *elem)
+{
+    struct db_page *p = elem;
+    p->ordinal = sqlite3_column_int(st, 0);
+    p->title = db_col_dup(st, 1);
+    p->markdown = db_col_dup(st, 2);
+}
+
+static void pages_free_rows(void *p, size_t n)
+{
+    db_pages_free(p, n);
+}
+
 int db_page_list(struct db *db, const char *pack_id, const char *lesson_id, struct db_page **out,
                  size_t *n, struct core_err *err)
 {
@@ -133,25 +144,11 @@ int db_page_list(struct db *db, const char *pack_id, const char *lesson_id, stru
     rc = db_stmt(db, sql_pages, &st, err);
     if (rc)
         return rc;
-    struct db_page *arr = NULL;
-    size_t cnt = 0, cap = 0;
-    int src = db_bindf(st, "tt", pack_id, lesson_id);
-    while (src == SQLITE_OK && (src = sqlite3_step(st)) == SQLITE_ROW) {
-        arr = db_grow(arr, &cap, cnt, sizeof *arr);
-        struct db_page *p = &arr[cnt++];
-        p->ordinal = sqlite3_column_int(st, 0);
-        p->title = db_col_dup(st, 1);
-        p->markdown = db_col_dup(st, 2);
-        src = SQLITE_OK;
-    }
-    if (src != SQLITE_DONE) {
-        rc = db_fail(db, err, src, "listing the pages of %s:%s", pack_id, lesson_id);
-        db_pages_free(arr, cnt);
-    } else {
-        *out = arr;
-        *n = cnt;
-    }
-    db_stmt_done(st);
+    void *rows;
+    rc = db_rows_read(db, st, db_bindf(st, "tt", pack_id, lesson_id), sizeof **out, page_row,
+                      pages_free_rows, &rows, n, err, "listing the pages of %s:%s", pack_id,
+                      lesson_id);
+    *out = rows;
     return rc;
 }
 
@@ -214,6 +211,16 @@ void db_questions_free(struct db_question *q, size_t n)
     free(q);
 }
 
+static void question_row(sqlite3_stmt *st, void *q)
+{
+    question_read(st, q);
+}
+
+static void questions_free_rows(void *q, size_t n)
+{
+    db_questions_free(q, n);
+}
+
 int db_question_list(struct db *db, const char *pack_id, const char *lesson_id,
                      struct db_question **out, size_t *n, struct core_err *err)
 {
@@ -228,22 +235,10 @@ int db_question_list(struct db *db, const char *pack_id, const char *lesson_id,
     rc = db_stmt(db, sql_questions, &st, err);
     if (rc)
         return rc;
-    struct db_question *arr = NULL;
-    size_t cnt = 0, cap = 0;
-    int src = db_bindf(st, "tt", pack_id, lesson_id);
-    while (src == SQLITE_OK && (src = sqlite3_step(st)) == SQLITE_ROW) {
-        arr = db_grow(arr, &cap, cnt, sizeof *arr);
-        question_read(st, &arr[cnt++]);
-        src = SQLITE_OK;
-    }
-    if (src != SQLITE_DONE) {
-        rc = db_fail(db, err, src, "listing questions");
-        db_questions_free(arr, cnt);
-    } else {
-        *out = arr;
-        *n = cnt;
-    }
-    db_stmt_done(st);
+    void *rows;
+    rc = db_rows_read(db, st, db_bindf(st, "tt", pack_id, lesson_id), sizeof **out,
+                      question_row, questions_free_rows, &rows, n, err, "listing questions");
+    *out = rows;
     return rc;
 }
 

@@ -157,11 +157,7 @@ int db_selfassess_insert_many(struct db *db, int64_t user_id, const struct db_se
                                        now),
                               "storing a self-assessment", err);
     }
-    if (rc)
-        db_tx_rollback(db);
-    else
-        rc = db_tx_commit(db, err);
-    return rc;
+    return db_tx_end(db, rc, err);
 }
 
 static const char sql_selfassess_latest[] =
@@ -182,6 +178,21 @@ void db_selfassess_free(struct db_selfassess *s, size_t n)
     free(s);
 }
 
+static void selfassess_row(sqlite3_stmt *st, void *elem)
+{
+    struct db_selfassess *s = elem;
+    s->id = sqlite3_column_int64(st, 0);
+    s->item = db_col_dup(st, 1);
+    s->score = sqlite3_column_double(st, 2);
+    s->max = sqlite3_column_double(st, 3);
+    s->created_at = db_col_dup(st, 4);
+}
+
+static void selfassess_free_rows(void *s, size_t n)
+{
+    db_selfassess_free(s, n);
+}
+
 static int selfassess_read(struct db *db, const char *sql, int64_t user_id,
                            struct db_selfassess **out, size_t *n, struct core_err *err)
 {
@@ -191,27 +202,10 @@ static int selfassess_read(struct db *db, const char *sql, int64_t user_id,
     int rc = db_stmt(db, sql, &st, err);
     if (rc)
         return rc;
-    struct db_selfassess *arr = NULL;
-    size_t cnt = 0, cap = 0;
-    int src = db_bindf(st, "I", user_id);
-    while (src == SQLITE_OK && (src = sqlite3_step(st)) == SQLITE_ROW) {
-        arr = db_grow(arr, &cap, cnt, sizeof *arr);
-        struct db_selfassess *s = &arr[cnt++];
-        s->id = sqlite3_column_int64(st, 0);
-        s->item = db_col_dup(st, 1);
-        s->score = sqlite3_column_double(st, 2);
-        s->max = sqlite3_column_double(st, 3);
-        s->created_at = db_col_dup(st, 4);
-        src = SQLITE_OK;
-    }
-    if (src != SQLITE_DONE) {
-        rc = db_fail(db, err, src, "reading self-assessments");
-        db_selfassess_free(arr, cnt);
-    } else {
-        *out = arr;
-        *n = cnt;
-    }
-    db_stmt_done(st);
+    void *rows;
+    rc = db_rows_read(db, st, db_bindf(st, "I", user_id), sizeof **out, selfassess_row,
+                      selfassess_free_rows, &rows, n, err, "reading self-assessments");
+    *out = rows;
     return rc;
 }
 

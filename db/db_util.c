@@ -163,6 +163,39 @@ int db_step_done(struct db *db, sqlite3_stmt *st, int bind_rc, const char *what,
     return ret;
 }
 
+int db_rows_read(struct db *db, sqlite3_stmt *st, int bind_rc, size_t size,
+                 void (*row)(sqlite3_stmt *st, void *elem),
+                 void (*free_rows)(void *arr, size_t n), void **out, size_t *n,
+                 struct core_err *err, const char *fmt, ...)
+{
+    char *arr = NULL;
+    size_t cnt = 0, cap = 0;
+    int src = bind_rc;
+    while (src == SQLITE_OK && (src = sqlite3_step(st)) == SQLITE_ROW) {
+        arr = db_grow(arr, &cap, cnt, size);
+        memset(arr + cnt * size, 0, size);
+        row(st, arr + cnt * size);
+        cnt++;
+        src = SQLITE_OK;
+    }
+    int rc = 0;
+    if (src != SQLITE_DONE) {
+        char what[160];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(what, sizeof what, fmt, ap);
+        va_end(ap);
+        rc = db_fail(db, err, src, "%s", what);
+        free_rows(arr, cnt);
+        arr = NULL;
+        cnt = 0;
+    }
+    db_stmt_done(st);
+    *out = arr;
+    *n = cnt;
+    return rc;
+}
+
 /* ---- transactions -------------------------------------------------------- */
 
 static int exec_cached(struct db *db, const char *sql, const char *what, struct core_err *err)
@@ -195,6 +228,15 @@ void db_tx_rollback(struct db *db)
 {
     if (!sqlite3_get_autocommit(db->h))
         exec_cached(db, sql_rollback, "rolling back", NULL);
+}
+
+int db_tx_end(struct db *db, int rc, struct core_err *err)
+{
+    if (rc) {
+        db_tx_rollback(db);
+        return rc;
+    }
+    return db_tx_commit(db, err);
 }
 
 /* ---- columns and values -------------------------------------------------- */

@@ -304,37 +304,11 @@ static int l_calc(lua_State *L)
     return 0;
 }
 
-/* Prepares x's cut-down file on first use. */
-static void calc_slim(struct grader_pack *p, struct grader_cx *x)
-{
-    if (x->slim_tried || x->file == SIZE_MAX)
-        return;
-    x->slim_tried = true;
-    const struct grader_pfile *f = &p->files[x->file];
-    char *slim = grader_slim_source(f->data, f->len, x->c->line);
-    if (slim) {
-        struct core_err cerr;
-        x->has_slim = grader_compile(slim, f->len, f->chunkname, &x->slim, &cerr) == 0;
-        if (!x->has_slim)
-            core_buf_reset(&x->slim);
-        free(slim);
-    }
-}
-
 static int run_once(struct cjob *j, struct core_err *err)
 {
-    struct grader_sb *sb;
-    int rc = grader_sb_new(&sb, &j->p->lim, j->p->pool, err);
-    if (rc)
-        return rc;
-    lua_State *L = grader_sb_lua(sb);
-    lua_pushcfunction(L, l_calc);
-    lua_pushlightuserdata(L, j);
     j->what = NULL;
     j->slim_missing = false;
-    rc = grader_pcall(sb, 1, 0, err);
-    grader_sb_free(sb);
-    return rc;
+    return grader_sb_run(&j->p->lim, j->p->pool, l_calc, j, err);
 }
 
 /* Runs x for inputs (already checked). On success j->out / j->n hold the
@@ -347,7 +321,8 @@ static int run_cx(struct grader_pack *p, struct grader_cx *x, const double *inpu
     if (x->file == SIZE_MAX)
         return core_err_set(err, CORE_ERR_INTERNAL, "%s: calculator %s has no file", j->pos,
                             x->c->id);
-    calc_slim(p, x);
+    /* The cut-down file, prepared on first use. */
+    grader_slim_prepare(p, x->file, x->c->line, &x->slim_tried, &x->has_slim, &x->slim);
     j->use_slim = x->has_slim;
     int rc = run_once(j, err);
     if (rc == 0 && j->slim_missing) { /* the cut file lost it: the whole file from now on */
@@ -405,16 +380,10 @@ int grader_calc_run(struct grader_pack *p, const char *calc_id, const double *in
 static void push_problem(struct core_strlist *problems, const struct grader_calc *c,
                          const char *label, const char *msg)
 {
-    char prefix[200];
+    char prefix[200], own[160]; /* check_inputs names the calculator itself */
     snprintf(prefix, sizeof prefix, "%s:%d: calculator %s: ", c->file, c->line, c->id);
-    size_t pn = strlen(prefix);
-    if (strncmp(msg, prefix, pn) == 0)
-        msg += pn;
-    char own[160]; /* check_inputs names the calculator itself */
     snprintf(own, sizeof own, "calculator %s: ", c->id);
-    if (strncmp(msg, own, strlen(own)) == 0)
-        msg += strlen(own);
-    core_strlist_pushf(problems, "%s%s: %s", prefix, label, msg);
+    grader_problem_push(problems, prefix, own, label, msg);
 }
 
 static bool close_enough(double got, double want)

@@ -1598,28 +1598,14 @@ static int run_job(struct job *j, struct core_err *err)
     snprintf(j->qpos, sizeof j->qpos, "%s:%d", q->file, q->line);
     if (j->qx->file == SIZE_MAX)
         return core_err_set(err, CORE_ERR_INTERNAL, "%s: question %s has no file", j->qpos, q->id);
-    struct grader_sb *sb;
-    int rc = grader_sb_new(&sb, &j->p->lim, j->p->pool, err);
-    if (rc)
-        return rc;
-    lua_State *L = grader_sb_lua(sb);
-    lua_pushcfunction(L, l_job);
-    lua_pushlightuserdata(L, j);
     j->what = NULL;
     grader_qx_slim(j->p, &j->p->qx[j->qx - j->p->qx]);
     j->use_slim = j->qx->has_slim;
     j->slim_missing = false;
-    rc = grader_pcall(sb, 1, 0, err);
-    grader_sb_free(sb);
+    int rc = grader_sb_run(&j->p->lim, j->p->pool, l_job, j, err);
     if (rc == 0 && j->slim_missing) { /* the cut file lost the question: the whole file */
-        if ((rc = grader_sb_new(&sb, &j->p->lim, j->p->pool, err)) != 0)
-            return rc;
-        L = grader_sb_lua(sb);
-        lua_pushcfunction(L, l_job);
-        lua_pushlightuserdata(L, j);
         j->use_slim = false;
-        rc = grader_pcall(sb, 1, 0, err);
-        grader_sb_free(sb);
+        rc = grader_sb_run(&j->p->lim, j->p->pool, l_job, j, err);
     }
     if (rc && err && j->what) {
         char msg[sizeof err->msg];
@@ -1743,9 +1729,17 @@ static void push_problem(struct core_strlist *problems, const struct grader_ques
 {
     char prefix[200];
     snprintf(prefix, sizeof prefix, "%s:%d: question %s: ", q->file, q->line, q->id);
+    grader_problem_push(problems, prefix, NULL, label, msg);
+}
+
+void grader_problem_push(struct core_strlist *problems, const char *prefix, const char *also,
+                         const char *label, const char *msg)
+{
     size_t pn = strlen(prefix);
     if (strncmp(msg, prefix, pn) == 0)
         msg += pn;
+    if (also && strncmp(msg, also, strlen(also)) == 0)
+        msg += strlen(also);
     core_strlist_pushf(problems, "%s%s%s%s", prefix, label ? label : "", label ? ": " : "", msg);
 }
 

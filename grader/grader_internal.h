@@ -180,6 +180,13 @@ struct grader_sb *grader_sb_of(struct lua_State *L);
  * grader_sb_enter_c(). */
 int grader_pcall(struct grader_sb *sb, int nargs, int nresults, struct core_err *err);
 
+/* A whole job in a fresh sandbox: creates one with lim and pool, runs
+ * fn(ud) (ud pushed as a light userdata, fn's only argument, no results)
+ * under grader_pcall, and frees the sandbox. Returns what grader_sb_new or
+ * grader_pcall returned. ud is borrowed for the call. */
+int grader_sb_run(const struct grader_limits *lim, struct grader_sb_pool *pool,
+                  int (*fn)(struct lua_State *L), void *ud, struct core_err *err);
+
 /* For a C function run by grader_pcall: from here on, our own C code runs
  * (no wall-clock jump may interrupt it, so it may use malloc). */
 void grader_sb_enter_c(struct lua_State *L);
@@ -279,6 +286,14 @@ struct grader_qx {
  * question at load would make loading a file of n questions cost n². */
 void grader_qx_slim(struct grader_pack *p, struct grader_qx *x);
 
+/* What grader_qx_slim does, for any declaration (question or calculator)
+ * starting on `line` of p's file number `file` (SIZE_MAX: none, nothing
+ * done): on the first call (*tried false) sets *tried and compiles the file
+ * cut down to the declaration into *slim; *has says whether that worked
+ * (slim is left empty when not). */
+void grader_slim_prepare(struct grader_pack *p, size_t file, int line, bool *tried, bool *has,
+                         struct core_buf *slim);
+
 /* Private per-calculator data, in pack order (grader_calc.c). An example
  * as read at load: the inputs with defaults filled in, and the expected
  * outputs (a number, or a text where texts[i] is not NULL). */
@@ -300,6 +315,13 @@ struct grader_cx {
     size_t n_examples;
 };
 void grader_cx_fini(struct grader_cx *x);
+
+/* Pushes "<prefix>[<label>: ]<msg>" to problems (no label when NULL),
+ * without saying again what msg already starts with: prefix, then `also`
+ * (NULL: nothing more). Used for every "file:line: question|calculator ID:"
+ * problem of pack check. */
+void grader_problem_push(struct core_strlist *problems, const char *prefix, const char *also,
+                         const char *label, const char *msg);
 
 /* Runs every good calculator with its defaults and its examples (compared
  * with 1e-6 relative tolerance); failures go to `problems` as

@@ -1669,21 +1669,27 @@ static void build_calcs(struct grader_pack *p, struct eval *e)
     }
 }
 
+void grader_slim_prepare(struct grader_pack *p, size_t file, int line, bool *tried, bool *has,
+                         struct core_buf *slim)
+{
+    if (*tried || file == SIZE_MAX)
+        return;
+    *tried = true;
+    const struct grader_pfile *f = &p->files[file];
+    char *src = grader_slim_source(f->data, f->len, line);
+    if (src) {
+        struct core_err cerr;
+        *has = grader_compile(src, f->len, f->chunkname, slim, &cerr) == 0;
+        if (!*has)
+            core_buf_reset(slim);
+        free(src);
+    }
+}
+
 void grader_qx_slim(struct grader_pack *p, struct grader_qx *x)
 {
-    if (x->slim_tried || x->file == SIZE_MAX)
-        return;
-    x->slim_tried = true;
     /* Grading loads only the question's part of its file. */
-    const struct grader_pfile *f = &p->files[x->file];
-    char *slim = grader_slim_source(f->data, f->len, x->q->line);
-    if (slim) {
-        struct core_err cerr;
-        x->has_slim = grader_compile(slim, f->len, f->chunkname, &x->slim, &cerr) == 0;
-        if (!x->has_slim)
-            core_buf_reset(&x->slim);
-        free(slim);
-    }
+    grader_slim_prepare(p, x->file, x->q->line, &x->slim_tried, &x->has_slim, &x->slim);
 }
 
 /* Loads a pack; with `check`, also runs every question's per-question

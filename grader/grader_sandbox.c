@@ -1125,6 +1125,21 @@ int grader_sb_new(struct grader_sb **out, const struct grader_limits *lim,
     return 0;
 }
 
+int grader_sb_run(const struct grader_limits *lim, struct grader_sb_pool *pool,
+                  int (*fn)(lua_State *L), void *ud, struct core_err *err)
+{
+    struct grader_sb *sb;
+    int rc = grader_sb_new(&sb, lim, pool, err);
+    if (rc)
+        return rc;
+    lua_State *L = sb->L;
+    lua_pushcfunction(L, fn);
+    lua_pushlightuserdata(L, ud);
+    rc = grader_pcall(sb, 1, 0, err);
+    grader_sb_free(sb);
+    return rc;
+}
+
 void grader_sb_free(struct grader_sb *sb)
 {
     if (sb)

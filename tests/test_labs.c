@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "labs/lab.h"
+#include "proc_test_util.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -58,33 +59,23 @@ static void rm_db(char *p)
     free(p);
 }
 
+/* A new store at a fresh temporary path (*path: remove it with rm_db) with
+ * the user `name` in it (*uid). Close it with db_close. */
+static struct db *store_with_user(const char *name, char **path, int64_t *uid)
+{
+    *path = tmp_db_path();
+    struct db *db = NULL;
+    struct core_err e = {0};
+    assert_int_equal(db_open(&db, *path, &e), 0);
+    assert_int_equal(db_user_ensure(db, name, uid, &e), 0);
+    return db;
+}
+
 /* Processes whose parent is this process (zombies included), from /proc. */
 static int count_children(void)
 {
-    DIR *d = opendir("/proc");
-    assert_non_null(d);
-    int n = 0;
-    pid_t me = getpid();
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (e->d_name[0] < '0' || e->d_name[0] > '9')
-            continue;
-        char path[300], buf[512];
-        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
-        FILE *f = fopen(path, "r");
-        if (!f)
-            continue;
-        size_t len = fread(buf, 1, sizeof buf - 1, f);
-        fclose(f);
-        buf[len] = '\0';
-        /* pid (comm) state ppid ...: comm may hold spaces, so go from ')'. */
-        char *rp = strrchr(buf, ')');
-        char state;
-        int ppid;
-        if (rp && sscanf(rp + 1, " %c %d", &state, &ppid) == 2 && ppid == me)
-            n++;
-    }
-    closedir(d);
+    int n = proc_test_children(NULL);
+    assert_true(n >= 0);
     return n;
 }
 
@@ -373,12 +364,10 @@ static void test_registry_declarations(void **state)
 static void test_stream_order_sinks_and_store(void **state)
 {
     (void)state;
-    char *path = tmp_db_path();
-    struct db *db = NULL;
-    struct core_err e = {0};
-    assert_int_equal(db_open(&db, path, &e), 0);
+    char *path;
     int64_t uid;
-    assert_int_equal(db_user_ensure(db, "alice", &uid, &e), 0);
+    struct db *db = store_with_user("alice", &path, &uid);
+    struct core_err e = {0};
 
     const char *kv[] = {"steps=6", "workers=2", "interval_ms=100"};
     struct lab_params p;
@@ -529,11 +518,10 @@ static void test_store_batches(void **state)
     (void)state;
     static const struct lab_def lab = {.name = "batch", .title = "t", .summary = "s",
                                        .run = batch_lab_run};
-    char *path = tmp_db_path();
-    struct core_err e = {0};
-    assert_int_equal(db_open(&batch_db, path, &e), 0);
+    char *path;
     int64_t uid;
-    assert_int_equal(db_user_ensure(batch_db, "bob", &uid, &e), 0);
+    batch_db = store_with_user("bob", &path, &uid);
+    struct core_err e = {0};
     struct fake_clock fc = {5};
     batch_clock = &fc;
     struct core_clock clock = {fake_now, fake_sleep, &fc};
@@ -584,12 +572,10 @@ static void test_no_store_no_sinks(void **state)
 static void cancel_at(size_t after, bool preset)
 {
     int fds = count_dir("/proc/self/fd");
-    char *path = tmp_db_path();
-    struct db *db = NULL;
-    struct core_err e = {0};
-    assert_int_equal(db_open(&db, path, &e), 0);
+    char *path;
     int64_t uid;
-    assert_int_equal(db_user_ensure(db, "carol", &uid, &e), 0);
+    struct db *db = store_with_user("carol", &path, &uid);
+    struct core_err e = {0};
 
     int kids = count_children();
     int shm = count_dir("/dev/shm");
@@ -688,12 +674,10 @@ static void test_cancel_from_another_thread(void **state)
 static void test_killed_worker_reported(void **state)
 {
     (void)state;
-    char *path = tmp_db_path();
-    struct db *db = NULL;
-    struct core_err e = {0};
-    assert_int_equal(db_open(&db, path, &e), 0);
+    char *path;
     int64_t uid;
-    assert_int_equal(db_user_ensure(db, "dave", &uid, &e), 0);
+    struct db *db = store_with_user("dave", &path, &uid);
+    struct core_err e = {0};
     int kids = count_children();
     const char *kv[] = {"steps=10", "workers=3", "crash_worker=2", "interval_ms=0"};
     struct lab_params p;
@@ -919,12 +903,10 @@ static void test_machine_probe(void **state)
 static void test_db_run_queries(void **state)
 {
     (void)state;
-    char *path = tmp_db_path();
-    struct db *db = NULL;
-    struct core_err e = {0};
-    assert_int_equal(db_open(&db, path, &e), 0);
+    char *path;
     int64_t u, v, r1, r2, r3, r4;
-    assert_int_equal(db_user_ensure(db, "u", &u, &e), 0);
+    struct db *db = store_with_user("u", &path, &u);
+    struct core_err e = {0};
     assert_int_equal(db_user_ensure(db, "v", &v, &e), 0);
     assert_int_equal(db_labrun_begin(db, u, "amdahl", "{}", "{}", &r1, &e), 0);
     assert_int_equal(db_labrun_finish(db, r1, "done", "{\"s\":1}", NULL, &e), 0);
@@ -1057,12 +1039,10 @@ static int run_just_fail(struct lab_ctx *cx, struct core_err *err)
 static void test_cancel_wins_over_failure(void **state)
 {
     (void)state;
-    char *path = tmp_db_path();
-    struct db *db = NULL;
-    struct core_err e = {0};
-    assert_int_equal(db_open(&db, path, &e), 0);
+    char *path;
     int64_t uid;
-    assert_int_equal(db_user_ensure(db, "erin", &uid, &e), 0);
+    struct db *db = store_with_user("erin", &path, &uid);
+    struct core_err e = {0};
     static const struct lab_def cancelled_lab = {.name = "sigterm", .run = run_cancel_then_fail};
     static const struct lab_def failed_lab = {.name = "dies", .run = run_just_fail};
 
@@ -1126,13 +1106,11 @@ static void spoil_sample(void *ud, const struct core_sample *s)
 static void test_store_fails_mid_run(void **state)
 {
     (void)state;
-    char *path = tmp_db_path();
-    struct db *db = NULL, *db2 = NULL;
-    struct core_err e = {0};
-    assert_int_equal(db_open(&db, path, &e), 0);
-    assert_int_equal(db_open(&db2, path, &e), 0);
+    char *path;
     int64_t uid;
-    assert_int_equal(db_user_ensure(db, "frank", &uid, &e), 0);
+    struct db *db = store_with_user("frank", &path, &uid), *db2 = NULL;
+    struct core_err e = {0};
+    assert_int_equal(db_open(&db2, path, &e), 0);
     int kids = count_children();
 
     const char *kv[] = {"steps=1000", "workers=2", "interval_ms=0"};

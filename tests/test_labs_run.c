@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "labs/lab.h"
+#include "proc_test_util.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -42,30 +43,8 @@ struct got {
 /* A child process of ours, found in /proc; 0 when none. */
 static pid_t some_child(void)
 {
-    pid_t me = getpid(), found = 0;
-    DIR *d = opendir("/proc");
-    if (!d)
-        return 0;
-    struct dirent *e;
-    while (!found && (e = readdir(d))) {
-        char path[300], buf[512];
-        if (e->d_name[0] < '1' || e->d_name[0] > '9')
-            continue;
-        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
-        FILE *f = fopen(path, "r");
-        if (!f)
-            continue;
-        size_t n = fread(buf, 1, sizeof buf - 1, f);
-        fclose(f);
-        buf[n] = 0;
-        /* pid (comm) state ppid ...: comm may hold spaces, so start after ')' */
-        char *rp = strrchr(buf, ')');
-        int ppid = 0;
-        char st;
-        if (rp && sscanf(rp + 1, " %c %d", &st, &ppid) == 2 && ppid == me)
-            found = (pid_t)atoi(e->d_name);
-    }
-    closedir(d);
+    pid_t found;
+    proc_test_children(&found);
     return found;
 }
 

@@ -5,13 +5,7 @@
  * canvas and compared as text; the lesson reader's row for a calculator;
  * and the pure helpers (value steps, range text, output formatting).
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
-
-#include "tui/tui_screen.h"
+#include "tui_test_util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -19,57 +13,6 @@
 #include <string.h>
 
 /* ---- helpers ---------------------------------------------------------------- */
-
-/* Row y of the canvas as text, trailing spaces trimmed. Caller frees. */
-static char *row(const struct tui_canvas *c, int y)
-{
-    char *all = tui_canvas_text(c);
-    char *p = all;
-    for (int i = 0; i < y && p; i++) {
-        p = strchr(p, '\n');
-        if (p)
-            p++;
-    }
-    char *out;
-    if (!p) {
-        out = core_xstrdup("");
-    } else {
-        char *nl = strchr(p, '\n');
-        out = nl ? core_xstrndup(p, (size_t)(nl - p)) : core_xstrdup(p);
-    }
-    free(all);
-    return out;
-}
-
-static void check_row(const struct tui_canvas *c, int y, const char *want, int line)
-{
-    char *got = row(c, y);
-    if (strcmp(got, want)) {
-        char *all = tui_canvas_text(c);
-        fprintf(stderr, "canvas:\n%s\n", all);
-        fail_msg("line %d: row %d is\n[%s]\nwant\n[%s]", line, y, got, want);
-    }
-    free(got);
-}
-#define ROW(c, y, want) check_row((c), (y), (want), __LINE__)
-
-static void check_has(const struct tui_canvas *c, const char *want, bool has, int line)
-{
-    char *all = tui_canvas_text(c);
-    bool found = strstr(all, want) != NULL;
-    if (found != has) {
-        fprintf(stderr, "canvas:\n%s\n", all);
-        fail_msg("line %d: canvas %s '%s'", line, has ? "lacks" : "has", want);
-    }
-    free(all);
-}
-#define HAS(c, want) check_has((c), (want), true, __LINE__)
-#define LACKS(c, want) check_has((c), (want), false, __LINE__)
-
-static struct tui_rect full(const struct tui_canvas *c)
-{
-    return (struct tui_rect){0, 0, c->h, c->w};
-}
 
 static void add_field(struct tui_calc_model *m, const char *label, const char *value,
                       const char *range, const char *help)
@@ -124,7 +67,7 @@ static void test_list_view(void **state)
     struct tui_canvas c;
     tui_canvas_init(&c, 80, 22, TUI_CS_UTF8);
     struct tui_cursor cur = {0};
-    tui_view_calc(&m, &c, full(&c), &cur);
+    tui_view_calc(&m, &c, tui_test_full(&c), &cur);
     ROW(&c, 0, " Calculators from the lessons: change the inputs, the outputs follow at once.");
     ROW(&c, 2, "   calculator                            lesson");
     ROW(&c, 3, "   Amdahl and Gustafson                  Amdahl's law");
@@ -134,7 +77,7 @@ static void test_list_view(void **state)
     /* The selection scrolls into view in a short body. */
     m.isel = 2;
     tui_canvas_resize(&c, 80, 5);
-    tui_view_calc(&m, &c, full(&c), &cur);
+    tui_view_calc(&m, &c, tui_test_full(&c), &cur);
     ROW(&c, 3, "   Roofline                              Memory hierarchy");
     ROW(&c, 4, " ▶ KV cache size                         Distributed training");
     assert_int_equal(m.itop, 1);
@@ -144,7 +87,7 @@ static void test_list_view(void **state)
     /* No calculators at all. */
     tui_calc_model_init(&m);
     tui_canvas_init(&c, 80, 22, TUI_CS_UTF8);
-    tui_view_calc(&m, &c, full(&c), &cur);
+    tui_view_calc(&m, &c, tui_test_full(&c), &cur);
     HAS(&c, "no calculators in the installed packs");
     tui_canvas_fini(&c);
     tui_calc_model_fini(&m);
@@ -160,7 +103,7 @@ static void test_form_view(void **state)
     struct tui_canvas c;
     tui_canvas_init(&c, 80, 22, TUI_CS_UTF8);
     struct tui_cursor cur = {0};
-    tui_view_calc(&m, &c, full(&c), &cur);
+    tui_view_calc(&m, &c, tui_test_full(&c), &cur);
     ROW(&c, 0, " Amdahl and Gustafson");
     ROW(&c, 1, " core:amdahl.laws · lesson: Amdahl's law");
     ROW(&c, 3, "   input                    value         allowed");
@@ -184,7 +127,7 @@ static void test_form_view(void **state)
     /* Another input selected: its (absent) help leaves the row empty. */
     m.fsel = 1;
     tui_canvas_clear(&c);
-    tui_view_calc(&m, &c, full(&c), &cur);
+    tui_view_calc(&m, &c, tui_test_full(&c), &cur);
     ROW(&c, 4, "   serial fraction f        0.2           0 to 1");
     ROW(&c, 5, " ▶ processors p             4             1 to 100000, whole");
     ROW(&c, 7, "");
@@ -203,7 +146,7 @@ static void test_form_editing(void **state)
     struct tui_canvas c;
     tui_canvas_init(&c, 80, 22, TUI_CS_UTF8);
     struct tui_cursor cur = {0};
-    tui_view_calc(&m, &c, full(&c), &cur);
+    tui_view_calc(&m, &c, tui_test_full(&c), &cur);
     ROW(&c, 5, " ▶ processors p             8             1 to 100000, whole");
     ROW(&c, 7, "   Enter sets the value, Esc keeps the old one");
     assert_true(cur.on);
@@ -224,7 +167,7 @@ static void test_form_error(void **state)
     struct tui_canvas c;
     tui_canvas_init(&c, 80, 22, TUI_CS_UTF8);
     struct tui_cursor cur = {0};
-    tui_view_calc(&m, &c, full(&c), &cur);
+    tui_view_calc(&m, &c, tui_test_full(&c), &cur);
     ROW(&c, 9, " Outputs");
     ROW(&c, 10, "   the calculator failed: amdahl.lua:30: attempt to divide");
     LACKS(&c, "2.5x");
@@ -247,7 +190,7 @@ static void test_form_scroll(void **state)
     struct tui_canvas c;
     tui_canvas_init(&c, 80, 22, TUI_CS_UTF8);
     struct tui_cursor cur = {0};
-    tui_view_calc(&m, &c, full(&c), &cur);
+    tui_view_calc(&m, &c, tui_test_full(&c), &cur);
     ROW(&c, 9, " Outputs                                                           ↓ more: PgDn");
     ROW(&c, 10, "   Amdahl speedup S(p)  2.5x");
     HAS(&c, "P3 |..|pp|");
@@ -255,7 +198,7 @@ static void test_form_scroll(void **state)
     /* Past the end: clamped so the last row is the box's bottom. */
     m.otop = 1000;
     tui_canvas_clear(&c);
-    tui_view_calc(&m, &c, full(&c), &cur);
+    tui_view_calc(&m, &c, tui_test_full(&c), &cur);
     assert_int_equal(m.otop, 21 - 12); /* 7 + 14 rows of outputs, 12 shown */
     ROW(&c, 9, " Outputs                                                           ↑ more: PgUp");
     ROW(&c, 20, "   │ P12|..|pp| │");
@@ -264,7 +207,7 @@ static void test_form_scroll(void **state)
     /* In the middle: both ways. */
     m.otop = 3;
     tui_canvas_clear(&c);
-    tui_view_calc(&m, &c, full(&c), &cur);
+    tui_view_calc(&m, &c, tui_test_full(&c), &cur);
     ROW(&c, 9, " Outputs                                                     ↑↓ more: PgUp/PgDn");
     ROW(&c, 10, "   ┌─ timeline ─────┐");
     tui_canvas_fini(&c);
@@ -279,7 +222,7 @@ static void test_form_ascii(void **state)
     struct tui_canvas c;
     tui_canvas_init(&c, 80, 22, TUI_CS_ASCII);
     struct tui_cursor cur = {0};
-    tui_view_calc(&m, &c, full(&c), &cur);
+    tui_view_calc(&m, &c, tui_test_full(&c), &cur);
     ROW(&c, 4, " > serial fraction f        0.2           0 to 1");
     ROW(&c, 13, "   +- timeline -----+");
     ROW(&c, 14, "   | P1 |ssss|pppp| |");
@@ -316,7 +259,7 @@ static void test_lesson_calc_row(void **state)
     assert_true(tui_lesson_q_is_calc(&m.qs[1]));
     struct tui_canvas c;
     tui_canvas_init(&c, 80, 22, TUI_CS_UTF8);
-    tui_view_lesson(&m, &c, full(&c));
+    tui_view_lesson(&m, &c, tui_test_full(&c));
     ROW(&c, 19, " Questions and calculators (Tab selects, Enter or 1-9 opens)");
     ROW(&c, 20, " 1  · Speedup                                             numeric   1 pt");
     ROW(&c, 21, " 2  = Amdahl and Gustafson                                calculator");
@@ -328,7 +271,7 @@ static void test_lesson_calc_row(void **state)
     m.n_qs = 1;
     m.qsel = 0;
     tui_canvas_clear(&c);
-    tui_view_lesson(&m, &c, full(&c));
+    tui_view_lesson(&m, &c, tui_test_full(&c));
     ROW(&c, 20, " Calculators (Tab selects, Enter or 1-9 opens)");
     ROW(&c, 21, " 1  = Amdahl and Gustafson                                calculator");
     tui_canvas_fini(&c);

@@ -5,72 +5,12 @@
  * canvas and compared as text; plus the pure model helpers (home search,
  * pick answers, the multi-line editor, progress tallies).
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
-
-#include "tui/tui_screen.h"
+#include "tui_test_util.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- helpers ---------------------------------------------------------------- */
-
-/* Row y of the canvas as text, trailing spaces trimmed. Caller frees. */
-static char *row(const struct tui_canvas *c, int y)
-{
-    char *all = tui_canvas_text(c);
-    char *p = all;
-    for (int i = 0; i < y && p; i++) {
-        p = strchr(p, '\n');
-        if (p)
-            p++;
-    }
-    char *out;
-    if (!p) {
-        out = core_xstrdup("");
-    } else {
-        char *nl = strchr(p, '\n');
-        out = nl ? core_xstrndup(p, (size_t)(nl - p)) : core_xstrdup(p);
-    }
-    free(all);
-    return out;
-}
-
-static void check_row(const struct tui_canvas *c, int y, const char *want, int line)
-{
-    char *got = row(c, y);
-    if (strcmp(got, want)) {
-        char *all = tui_canvas_text(c);
-        /* cmocka cuts long messages: the canvas goes to stderr whole. */
-        fprintf(stderr, "canvas:\n%s\n", all);
-        fail_msg("line %d: row %d is\n[%s]\nwant\n[%s]", line, y, got, want);
-    }
-    free(got);
-}
-#define ROW(c, y, want) check_row((c), (y), (want), __LINE__)
-
-static void check_has(const struct tui_canvas *c, const char *want, bool has, int line)
-{
-    char *all = tui_canvas_text(c);
-    bool found = strstr(all, want) != NULL;
-    if (found != has) {
-        fprintf(stderr, "canvas:\n%s\n", all);
-        fail_msg("line %d: canvas %s '%s'", line, has ? "lacks" : "has", want);
-    }
-    free(all);
-}
-#define HAS(c, want) check_has((c), (want), true, __LINE__)
-#define LACKS(c, want) check_has((c), (want), false, __LINE__)
-
-static struct tui_rect full(const struct tui_canvas *c)
-{
-    return (struct tui_rect){0, 0, c->h, c->w};
-}
 
 /* ---- frame ------------------------------------------------------------------ */
 
@@ -187,7 +127,7 @@ static void test_home_view(void **state)
     struct tui_canvas c;
     tui_canvas_init(&c, 80, 22, TUI_CS_UTF8);
     struct tui_cursor cur = {0};
-    tui_view_home(&m, &c, full(&c), &cur);
+    tui_view_home(&m, &c, tui_test_full(&c), &cur);
     ROW(&c, 0, " Continue: Amdahl's law and scalability — page 2 of 6                 c: resume");
     ROW(&c, 2, " lesson                                          progress       answered  score");
     ROW(&c, 3, " ML Systems Performance                          ███████░░░░░░░    3/6     33%");
@@ -198,7 +138,7 @@ static void test_home_view(void **state)
     tui_canvas_fini(&c);
     /* ASCII charset: '>' marks the lesson to continue, bars are '#'. */
     tui_canvas_init(&c, 80, 22, TUI_CS_ASCII);
-    tui_view_home(&m, &c, full(&c), &cur);
+    tui_view_home(&m, &c, tui_test_full(&c), &cur);
     ROW(&c, 4, "  > Amdahl's law and scalability                 #######.......    2/4     25%");
     tui_canvas_fini(&c);
     tui_home_model_fini(&m);
@@ -227,7 +167,7 @@ static void test_home_search(void **state)
     struct tui_canvas c;
     tui_canvas_init(&c, 80, 22, TUI_CS_UTF8);
     struct tui_cursor cur = {0};
-    tui_view_home(&m, &c, full(&c), &cur);
+    tui_view_home(&m, &c, tui_test_full(&c), &cur);
     ROW(&c, 4, "    Memory hierarchy and locality                ███████░░░░░░░    1/2     50%");
     ROW(&c, 5, "");
     ROW(&c, 21, " / MEM                                                                 1 lesson");
@@ -241,7 +181,7 @@ static void test_home_search(void **state)
     assert_int_equal(m.n_shown, 0);
     assert_null(tui_home_selected(&m));
     tui_canvas_init(&c, 80, 22, TUI_CS_UTF8);
-    tui_view_home(&m, &c, full(&c), &cur);
+    tui_view_home(&m, &c, tui_test_full(&c), &cur);
     HAS(&c, "no lesson matches the search");
     tui_canvas_fini(&c);
     /* Clearing the search keeps the selection where it was last valid. */
@@ -273,7 +213,7 @@ static void test_lesson_view(void **state)
     m.qsel = 1;
     struct tui_canvas c;
     tui_canvas_init(&c, 80, 22, TUI_CS_UTF8);
-    tui_view_lesson(&m, &c, full(&c));
+    tui_view_lesson(&m, &c, tui_test_full(&c));
     ROW(&c, 0, " Amdahl's law and scalability                                          page 2/6");
     HAS(&c, "  Amdahl's law");
     HAS(&c, "  Split the run time into a serial part and a parallel part.");
@@ -299,14 +239,14 @@ static void test_lesson_scroll_marker(void **state)
     core_buf_fini(&md);
     struct tui_canvas c;
     tui_canvas_init(&c, 80, 22, TUI_CS_UTF8);
-    tui_view_lesson(&m, &c, full(&c));
+    tui_view_lesson(&m, &c, tui_test_full(&c));
     HAS(&c, "page 1/1  top");
     HAS(&c, "Paragraph 1.");
     HAS(&c, "↓");
     /* Scrolled past the end: clamped to the last screen. */
     m.top = 100000;
     tui_canvas_clear(&c);
-    tui_view_lesson(&m, &c, full(&c));
+    tui_view_lesson(&m, &c, tui_test_full(&c));
     HAS(&c, "page 1/1  end");
     HAS(&c, "Paragraph 40.");
     LACKS(&c, "Paragraph 1.");
@@ -345,7 +285,7 @@ static void test_question_numeric(void **state)
     struct tui_canvas c;
     tui_canvas_init(&c, 80, 22, TUI_CS_UTF8);
     struct tui_cursor cur = {0};
-    tui_view_question(&m, &c, full(&c), &cur);
+    tui_view_question(&m, &c, tui_test_full(&c), &cur);
     ROW(&c, 0, " Speedup with 20% serial on 4 processors                         numeric · 1 pt");
     ROW(&c, 2, " What speedup does Amdahl's law give on 4 processors?");
     ROW(&c, 3, " (a ratio: write it as 2.5 or 2.5x)");
@@ -368,7 +308,7 @@ static void test_question_numeric(void **state)
                                            1, true, false};
     m.n_attempts = 1;
     tui_canvas_clear(&c);
-    tui_view_question(&m, &c, full(&c), &cur);
+    tui_view_question(&m, &c, tui_test_full(&c), &cur);
     ROW(&c, 5, " hint 1: f = 0.2 and p = 4.");
     ROW(&c, 7, " Answer: 4");
     ROW(&c, 9, " ✗ not right: 0/1 point — you answered 4 ×");
@@ -382,7 +322,7 @@ static void test_question_numeric(void **state)
     free(m.feedback);
     m.feedback = core_xstrdup("Correct.");
     tui_canvas_clear(&c);
-    tui_view_question(&m, &c, full(&c), &cur);
+    tui_view_question(&m, &c, tui_test_full(&c), &cur);
     ROW(&c, 9, " ✓ correct: 1/1 point — you answered 4 ×");
     ROW(&c, 11, "   accepted: 2.475 to 2.525 ×");
     /* Giving up shows it too, with the reference. */
@@ -391,7 +331,7 @@ static void test_question_numeric(void **state)
     m.gave_up = true;
     m.reference = core_xstrdup("2.5");
     tui_canvas_clear(&c);
-    tui_view_question(&m, &c, full(&c), &cur);
+    tui_view_question(&m, &c, tui_test_full(&c), &cur);
     HAS(&c, "   accepted: 2.475 to 2.525 ×");
     HAS(&c, "   solution: 2.5");
     LACKS(&c, "not right");
@@ -400,7 +340,7 @@ static void test_question_numeric(void **state)
     m.has_result = true;
     m.valid = false;
     tui_canvas_clear(&c);
-    tui_view_question(&m, &c, full(&c), &cur);
+    tui_view_question(&m, &c, tui_test_full(&c), &cur);
     HAS(&c, "? could not read that answer (not scored, not counted)");
     tui_canvas_fini(&c);
     tui_question_model_fini(&m);
@@ -440,7 +380,7 @@ static void test_question_choices(void **state)
     struct tui_canvas c;
     tui_canvas_init(&c, 80, 22, TUI_CS_UTF8);
     struct tui_cursor cur = {0};
-    tui_view_question(&m, &c, full(&c), &cur);
+    tui_view_question(&m, &c, tui_test_full(&c), &cur);
     ROW(&c, 4, "   ( )  a)  1/f");
     ROW(&c, 5, " ▶ (•)  b)  p");
     ROW(&c, 6, "   ( )  c)  f·p");
@@ -454,7 +394,7 @@ static void test_question_choices(void **state)
     assert_string_equal(ans, "a c");
     free(ans);
     tui_canvas_init(&c, 80, 22, TUI_CS_ASCII);
-    tui_view_question(&m, &c, full(&c), &cur);
+    tui_view_question(&m, &c, tui_test_full(&c), &cur);
     ROW(&c, 4, " > [x]  a)  1/f");
     ROW(&c, 5, "   [ ]  b)  p");
     tui_canvas_fini(&c);
@@ -470,7 +410,7 @@ static void test_question_choices(void **state)
     free(ans);
     m.holding = true;
     tui_canvas_init(&c, 80, 22, TUI_CS_UTF8);
-    tui_view_question(&m, &c, full(&c), &cur);
+    tui_view_question(&m, &c, tui_test_full(&c), &cur);
     ROW(&c, 4, " ↕ 1.   c)  f·p");
     ROW(&c, 5, "   2.   a)  1/f");
     ROW(&c, 6, "   3.   b)  p");
@@ -493,7 +433,7 @@ static void test_question_design(void **state)
     struct tui_canvas c;
     tui_canvas_init(&c, 80, 22, TUI_CS_UTF8);
     struct tui_cursor cur = {0};
-    tui_view_question(&m, &c, full(&c), &cur);
+    tui_view_question(&m, &c, tui_test_full(&c), &cur);
     HAS(&c, "your answer (Ctrl-S submits)");
     HAS(&c, "│Shard the parameters");
     HAS(&c, "│across servers.");
@@ -511,7 +451,7 @@ static void test_question_design(void **state)
     m.self[0] = 1.5;
     m.mode = TUI_Q_RUBRIC;
     tui_canvas_init(&c, 80, 40, TUI_CS_UTF8);
-    tui_view_question(&m, &c, full(&c), &cur);
+    tui_view_question(&m, &c, tui_test_full(&c), &cur);
     HAS(&c, "Score your answer on each point before you see the grade:");
     HAS(&c, "    1.5 / 2     sharding");
     HAS(&c, "      0 / 1     staleness");
@@ -529,7 +469,7 @@ static void test_question_certainty(void **state)
     struct tui_canvas c;
     tui_canvas_init(&c, 80, 22, TUI_CS_UTF8);
     struct tui_cursor cur = {0};
-    tui_view_question(&m, &c, full(&c), &cur);
+    tui_view_question(&m, &c, tui_test_full(&c), &cur);
     HAS(&c, "How sure are you?  1 not sure   2 fairly sure   3 very sure");
     /* After grading: the CBM mark as the logic computed it. */
     m.mode = TUI_Q_KEYS;
@@ -540,7 +480,7 @@ static void test_question_certainty(void **state)
     m.cbm_mark = -6;
     m.feedback = core_xstrdup("No.");
     tui_canvas_clear(&c);
-    tui_view_question(&m, &c, full(&c), &cur);
+    tui_view_question(&m, &c, tui_test_full(&c), &cur);
     HAS(&c, "certainty 3: mark -6 (of 3)");
     tui_canvas_fini(&c);
     tui_question_model_fini(&m);
@@ -569,7 +509,7 @@ static void test_editor(void **state)
     tui_canvas_init(&c, 12, 4, TUI_CS_UTF8);
     struct tui_cursor cur = {0};
     /* Wrapped on spaces at 11 columns (one column kept for the cursor). */
-    tui_editor_draw(&c, full(&c), &e, TUI_ST(0, 0), &cur);
+    tui_editor_draw(&c, tui_test_full(&c), &e, TUI_ST(0, 0), &cur);
     ROW(&c, 0, "one two");
     ROW(&c, 1, "three four");
     ROW(&c, 2, "fünf");
@@ -597,7 +537,7 @@ static void test_editor(void **state)
     tui_editor_set(&e, "");
     type(&e, "1\n2\n3\n4\n5\n6");
     tui_canvas_clear(&c);
-    tui_editor_draw(&c, full(&c), &e, TUI_ST(0, 0), &cur);
+    tui_editor_draw(&c, tui_test_full(&c), &e, TUI_ST(0, 0), &cur);
     ROW(&c, 0, "3");
     ROW(&c, 3, "6");
     assert_int_equal(cur.y, 3);
@@ -651,14 +591,14 @@ static void test_lab_list_form(void **state)
     tui_canvas_init(&c, 80, 22, TUI_CS_UTF8);
     struct tui_cursor cur = {0};
     m.phase = TUI_LAB_LIST;
-    tui_view_lab(&m, &c, full(&c), &cur);
+    tui_view_lab(&m, &c, tui_test_full(&c), &cur);
     ROW(&c, 2, "   amdahl         Amdahl speedup");
     ROW(&c, 3, "                  serial fraction f, p workers");
     ROW(&c, 4, " ▶ selftest       Framework self-test");
     m.phase = TUI_LAB_FORM;
     m.fsel = 1;
     tui_canvas_clear(&c);
-    tui_view_lab(&m, &c, full(&c), &cur);
+    tui_view_lab(&m, &c, tui_test_full(&c), &cur);
     ROW(&c, 0, " Framework self-test");
     ROW(&c, 2, "   parameter        value             allowed");
     ROW(&c, 3, "   steps            20                1 to 1000000");
@@ -672,7 +612,7 @@ static void test_lab_list_form(void **state)
     tui_input_set(&m.edit, "0");
     m.error = core_xstrdup("steps must be from 1 to 1000000");
     tui_canvas_clear(&c);
-    tui_view_lab(&m, &c, full(&c), &cur);
+    tui_view_lab(&m, &c, tui_test_full(&c), &cur);
     ROW(&c, 3, " ▶ steps            0                 1 to 1000000");
     ROW(&c, 19, " steps must be from 1 to 1000000");
     assert_true(cur.on);
@@ -695,7 +635,7 @@ static void test_lab_run_done(void **state)
     struct tui_canvas c;
     tui_canvas_init(&c, 80, 22, TUI_CS_UTF8);
     struct tui_cursor cur = {0};
-    tui_view_lab(&m, &c, full(&c), &cur);
+    tui_view_lab(&m, &c, tui_test_full(&c), &cur);
     HAS(&c, "waiting for the first samples...");
     add_series(&m, "wave", "signal", 10);
     add_series(&m, "ramp", "signal", 10);
@@ -704,13 +644,13 @@ static void test_lab_run_done(void **state)
     m.logs[0] = core_xstrdup("started 2 worker processes");
     m.n_logs = 1;
     tui_canvas_clear(&c);
-    tui_view_lab(&m, &c, full(&c), &cur);
+    tui_view_lab(&m, &c, tui_test_full(&c), &cur);
     ROW(&c, 0, " selftest  running  ██████████░░░░░░░░░░  50%  step 10 of 20              1.2 s");
     HAS(&c, "signal");
     HAS(&c, "workers");
     HAS(&c, "│ started 2 worker processes");
     /* Two chart groups side by side: both titles on the first chart row. */
-    char *r1 = row(&c, 1);
+    char *r1 = tui_test_row(&c, 1);
     assert_non_null(strstr(r1, "signal"));
     assert_non_null(strstr(r1, "workers"));
     free(r1);
@@ -727,7 +667,7 @@ static void test_lab_run_done(void **state)
     m.qs[0] = (struct tui_lab_q){core_xstrdup("core:x"), core_xstrdup("Your measured speedup"),
                                  false};
     tui_canvas_clear(&c);
-    tui_view_lab(&m, &c, full(&c), &cur);
+    tui_view_lab(&m, &c, tui_test_full(&c), &cur);
     HAS(&c, " selftest  done  ");
     HAS(&c, "│ steps completed                  20 │");
     HAS(&c, "│ · Your measured speedup");
@@ -776,7 +716,7 @@ static void test_progress_tally(void **state)
     m.level_meaning = core_xstrdup("review the course material before going on");
     struct tui_canvas c;
     tui_canvas_init(&c, 80, 22, TUI_CS_UTF8);
-    tui_view_progress(&m, &c, full(&c));
+    tui_view_progress(&m, &c, tui_test_full(&c));
     ROW(&c, 0, " Course rubric: 42.5 / 100   level: review");
     ROW(&c, 1, "   (review the course material before going on)");
     ROW(&c, 2, " 2 of 3 questions answered · score 1.5 of 4.0 (38%)");
@@ -798,7 +738,7 @@ static void test_progress_tally(void **state)
     m.max_compared = 10;
     m.calibration = core_xstrdup("over-confident");
     tui_canvas_clear(&c);
-    tui_view_progress(&m, &c, full(&c));
+    tui_view_progress(&m, &c, tui_test_full(&c));
     HAS(&c, "Self-rated 8.0, graded 4.0 of 10 on the 1 item you answered: over-confident");
     HAS(&c, " distributed training");
     HAS(&c, " 4.0/10");

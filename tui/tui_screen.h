@@ -184,6 +184,20 @@ void tui_view_help(struct tui_canvas *c, const char *title, struct tui_keymap ke
 int tui_view_wrapped(struct tui_canvas *c, struct tui_rect r, int y, const char *text,
                      struct tui_style st, int max_rows);
 
+/* ---- form rows (tui_form.c) ---------------------------------------------- */
+
+/* Marks row y of r as a form row: when selected it gets the ▶ marker at
+ * column 1 and, unless it is being edited, reverse video across r. Returns
+ * the attribute the row's texts take (TUI_A_REVERSE or 0). */
+uint8_t tui_view_form_row(struct tui_canvas *c, struct tui_rect r, int y, bool sel,
+                          bool editing);
+/* The value cell of a form row at (y, x), w columns: `value` in style st, or
+ * while `editing` the input `in` underlined with *cur placed in it. All
+ * pointers borrowed; cur is written only while editing. */
+void tui_view_form_value(struct tui_canvas *c, int y, int x, int w, const char *value,
+                         struct tui_style st, struct tui_input *in, bool editing,
+                         struct tui_cursor *cur);
+
 /* ---- home (tui_screen_home.c) -------------------------------------------- */
 
 struct tui_home_item {

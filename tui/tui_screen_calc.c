@@ -301,21 +301,10 @@ static void view_form(struct tui_calc_model *m, struct tui_canvas *c, struct tui
     for (size_t i = first; i < m->n_fields && i < first + (size_t)max_rows; i++, y++) {
         const struct tui_calc_field *f = &m->fields[i];
         bool sel = i == m->fsel;
-        uint8_t ra = sel && !m->editing ? TUI_A_REVERSE : 0;
-        if (ra)
-            tui_canvas_fill(c, (struct tui_rect){y, r.x, 1, r.w}, ' ', TUI_ST(ra, 0));
-        if (sel)
-            tui_canvas_put(c, y, r.x + 1, tui_glyph(cs, "▶", ">"),
-                           TUI_ST(ra | TUI_A_BOLD, TUI_C_ACCENT), -1);
+        uint8_t ra = tui_view_form_row(c, r, y, sel, m->editing);
         tui_canvas_put(c, y, r.x + 3, f->label, TUI_ST(ra, 0), lw);
-        if (sel && m->editing) {
-            int col = tui_input_draw(c, y, xv, vw, &m->edit, TUI_ST(TUI_A_UNDER, 0));
-            cur->on = true;
-            cur->y = y;
-            cur->x = xv + col;
-        } else {
-            tui_canvas_put(c, y, xv, f->value, TUI_ST(ra | TUI_A_BOLD, 0), vw);
-        }
+        tui_view_form_value(c, y, xv, vw, f->value, TUI_ST(ra | TUI_A_BOLD, 0), &m->edit,
+                            sel && m->editing, cur);
         tui_canvas_put(c, y, xr, f->range, TUI_ST(ra, TUI_C_MUTED), r.x + r.w - xr - 1);
     }
     /* The selected input's help, or how editing works. */

@@ -151,7 +151,6 @@ static void view_list(struct tui_lab_model *m, struct tui_canvas *c, struct tui_
 static void view_form(struct tui_lab_model *m, struct tui_canvas *c, struct tui_rect r,
                       struct tui_cursor *cur)
 {
-    const enum tui_charset cs = c->cs;
     tui_canvas_put(c, r.y, r.x + 1, m->lab_title ? m->lab_title : "", TUI_ST(TUI_A_BOLD, TUI_C_ACCENT),
                    r.w - 2);
     int y = r.y + 2;
@@ -168,12 +167,7 @@ static void view_form(struct tui_lab_model *m, struct tui_canvas *c, struct tui_
         first = m->fsel - (size_t)rows + 1;
     for (size_t i = first; i <= m->n_fields && y < r.y + r.h - help_rows - 1; i++, y++) {
         bool sel = i == m->fsel;
-        uint8_t ra = sel && !m->editing ? TUI_A_REVERSE : 0;
-        if (ra)
-            tui_canvas_fill(c, (struct tui_rect){y, r.x, 1, r.w}, ' ', TUI_ST(ra, 0));
-        if (sel)
-            tui_canvas_put(c, y, r.x + 1, tui_glyph(cs, "▶", ">"),
-                           TUI_ST(ra | TUI_A_BOLD, TUI_C_ACCENT), -1);
+        uint8_t ra = tui_view_form_row(c, r, y, sel, m->editing);
         if (i == m->n_fields) {
             tui_canvas_put(c, y, r.x + 3, "[ start the run ]", TUI_ST(ra | TUI_A_BOLD, TUI_C_GOOD),
                            -1);
@@ -181,14 +175,8 @@ static void view_form(struct tui_lab_model *m, struct tui_canvas *c, struct tui_
         }
         const struct tui_lab_field *f = &m->fields[i];
         tui_canvas_put(c, y, r.x + 3, f->name, TUI_ST(ra | TUI_A_BOLD, 0), 16);
-        if (sel && m->editing) {
-            int col = tui_input_draw(c, y, r.x + 20, 17, &m->edit, TUI_ST(TUI_A_UNDER, 0));
-            cur->on = true;
-            cur->y = y;
-            cur->x = r.x + 20 + col;
-        } else {
-            tui_canvas_put(c, y, r.x + 20, f->value, TUI_ST(ra, 0), 17);
-        }
+        tui_view_form_value(c, y, r.x + 20, 17, f->value, TUI_ST(ra, 0), &m->edit,
+                            sel && m->editing, cur);
         tui_canvas_put(c, y, r.x + 38, f->range, TUI_ST(ra, TUI_C_MUTED), r.w - 39);
     }
     int hy = r.y + r.h - help_rows;

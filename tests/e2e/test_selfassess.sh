@@ -129,7 +129,7 @@ if command -v script >/dev/null 2>&1; then
   grep -q "nothing was stored" "$T/tty.out" && ok || fail "q stops: $(cat "$T/tty.out")"
   [ "$(sqlite3 -batch -noheader "$DB2" "SELECT count(*) FROM selfassess")" = "2" ] && ok || fail "q stored nothing"
 else
-  echo "SKIP: no 'script' (util-linux): the interactive prompts are not tested" >&2
+  fail "no 'script' (util-linux, Debian's essential bsdutils): the interactive prompts cannot be tested"
 fi
 
 # ---- the assessment lesson: the course's numbers get full marks ---------------

@@ -10,64 +10,7 @@
 # Every wait polls the screen against a deadline; nothing sleeps a fixed time
 # to let the program catch up.
 source "$(dirname "$0")/lib.sh"
-
-if ! command -v tmux >/dev/null; then
-  echo "SKIP: tmux is not installed; the TUI end-to-end test needs it" >&2
-  exit 0
-fi
-
-SOCK="wbtui$$"
-TM() { tmux -L "$SOCK" -f /dev/null "$@"; }
-trap 'TM kill-server 2>/dev/null; rm -rf "$T"' EXIT
-
-# The pane runs the TUI, then prints its exit status and whether the
-# terminal was given back in its normal (canonical, echoing) mode.
-cat >"$T/pane.sh" <<'EOF'
-"$@"
-rc=$?
-echo "[exit $rc]"
-if stty -a | grep -qE -- '(^| )-(icanon|echo)( |;|$)'; then echo "[tty raw]"; else echo "[tty sane]"; fi
-sleep 60
-EOF
-# start NAME ENV...: the TUI in an 80×24 window.
-start() {
-  local name=$1; shift
-  TM new-session -d -x 80 -y 24 -s "$name" \
-    "bash '$T/pane.sh' env $* WARPBENCH_USER=alice '$WB' --db '$DB' tui"
-}
-# expect_exit NAME STATUS WHAT: the TUI ended with STATUS and a sane tty.
-expect_exit() {
-  expect_screen "$1" "[exit $2]" "$3"
-  expect_screen "$1" "[tty sane]" "$3: terminal restored"
-}
-cap() { TM capture-pane -p -t "$1"; }
-keys() { local s=$1; shift; TM send-keys -t "$s" "$@"; }
-text() { TM send-keys -t "$1" -l "$2"; }
-# wait_for NAME TEXT [SECONDS]: polls the pane until it shows TEXT.
-wait_for() {
-  local end=$((SECONDS + ${3:-10}))
-  while [ "$SECONDS" -lt "$end" ]; do
-    cap "$1" | grep -qF -- "$2" && return 0
-    sleep 0.05
-  done
-  return 1
-}
-# wait_re NAME REGEX [SECONDS]: the same for an extended regular expression.
-wait_re() {
-  local end=$((SECONDS + ${3:-10}))
-  while [ "$SECONDS" -lt "$end" ]; do
-    cap "$1" | grep -qE -- "$2" && return 0
-    sleep 0.05
-  done
-  return 1
-}
-expect_screen() {
-  if wait_for "$1" "$2" "${4:-10}"; then ok; else
-    fail "$3: the screen lacks '$2':"$'\n'"$(cap "$1")"
-  fi
-}
-# The warpbench process of a session (the pane runs sh -c, warpbench below).
-wb_pid() { pgrep -P "$(TM list-panes -t "$1" -F '#{pane_pid}')" -f "$WB" | head -1; }
+source "$(dirname "$0")/tmux_lib.sh"
 
 # ---- open, navigate, answer ----------------------------------------------------
 start main LANG=C.UTF-8
@@ -114,15 +57,7 @@ keys main q
 expect_screen main "page 2/" "back to the lesson"
 keys main q
 expect_screen main "Warpbench · lessons" "back home"
-keys main l
-expect_screen main "Framework self-test" "lab list"
-for _ in $(seq 10); do
-  cap main | grep -qF "▶ selftest" && break
-  keys main Down
-  sleep 0.05
-done
-keys main Enter
-expect_screen main "interval_ms" "lab form"
+open_selftest_form main
 # steps = 200 at 50 ms (10 s) with 2 workers: long enough to cancel midway.
 keys main Enter C-u
 text main 200
