@@ -18,7 +18,7 @@ static void add_field(struct tui_calc_model *m, const char *label, const char *v
                       const char *range, const char *help)
 {
     m->fields = core_xrealloc(m->fields, (m->n_fields + 1) * sizeof *m->fields);
-    m->fields[m->n_fields++] = (struct tui_calc_field){
+    m->fields[m->n_fields++] = (struct tui_form_field){
         core_xstrdup(label), core_xstrdup(value), core_xstrdup(range),
         help ? core_xstrdup(help) : NULL};
 }

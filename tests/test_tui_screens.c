@@ -564,10 +564,10 @@ static void lab_model(struct tui_lab_model *m)
     m->lab_title = core_xstrdup("Framework self-test");
     m->n_fields = 2;
     m->fields = core_xcalloc(2, sizeof *m->fields);
-    m->fields[0] = (struct tui_lab_field){core_xstrdup("steps"), core_xstrdup("20"),
+    m->fields[0] = (struct tui_form_field){core_xstrdup("steps"), core_xstrdup("20"),
                                           core_xstrdup("1 to 1000000"),
                                           core_xstrdup("how many steps to run")};
-    m->fields[1] = (struct tui_lab_field){core_xstrdup("wave"), core_xstrdup("sine"),
+    m->fields[1] = (struct tui_form_field){core_xstrdup("wave"), core_xstrdup("sine"),
                                           core_xstrdup("sine|square|triangle"),
                                           core_xstrdup("shape of the wave series")};
 }

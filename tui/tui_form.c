@@ -6,6 +6,8 @@
  */
 #include "tui/tui_screen.h"
 
+#include <stdlib.h>
+
 uint8_t tui_view_form_row(struct tui_canvas *c, struct tui_rect r, int y, bool sel,
                           bool editing)
 {
@@ -30,4 +32,15 @@ void tui_view_form_value(struct tui_canvas *c, int y, int x, int w, const char *
     cur->on = true;
     cur->y = y;
     cur->x = x + col;
+}
+
+void tui_form_fields_free(struct tui_form_field *f, size_t n)
+{
+    for (size_t i = 0; f && i < n; i++) {
+        free(f[i].label);
+        free(f[i].value);
+        free(f[i].range);
+        free(f[i].help);
+    }
+    free(f);
 }

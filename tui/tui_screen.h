@@ -186,6 +186,16 @@ int tui_view_wrapped(struct tui_canvas *c, struct tui_rect r, int y, const char 
 
 /* ---- form rows (tui_form.c) ---------------------------------------------- */
 
+/* One row of a parameter or input form (labs, calculators). */
+struct tui_form_field {
+    char *label; /* the parameter or input name */
+    char *value; /* as shown: "0.2", "100 s", "sine" */
+    char *range; /* "0 to 1", "sync|async", "on/off" */
+    char *help;  /* or NULL */
+};
+/* Frees n fields and their strings; NULL does nothing. */
+void tui_form_fields_free(struct tui_form_field *f, size_t n);
+
 /* Marks row y of r as a form row: when selected it gets the ▶ marker at
  * column 1 and, unless it is being edited, reverse video across r. Returns
  * the attribute the row's texts take (TUI_A_REVERSE or 0). */
@@ -366,13 +376,6 @@ struct tui_lab_item {
     char *name, *title, *summary;
 };
 
-struct tui_lab_field {
-    char *name;
-    char *value; /* as formatted */
-    char *range; /* "1..64", "sync|async", "on/off" */
-    char *help;
-};
-
 /* One metric series as the screen keeps it (x = step). */
 struct tui_lab_series {
     char *name, *label, *unit, *chart, *x_label;
@@ -396,7 +399,7 @@ struct tui_lab_model {
     size_t n_labs, lsel;
     /* form */
     char *lab_name, *lab_title;
-    struct tui_lab_field *fields;
+    struct tui_form_field *fields;
     size_t n_fields, fsel; /* fsel == n_fields: the start row */
     bool editing;
     struct tui_input edit;
@@ -489,13 +492,6 @@ struct tui_calc_item {
     char *lesson; /* the lesson's title */
 };
 
-struct tui_calc_field {
-    char *label;
-    char *value; /* as shown: "0.2", "100 s" */
-    char *range; /* "0 to 1", "1 to 100000, whole", "any number" */
-    char *help;  /* or NULL */
-};
-
 /* One output as shown: a formatted number (value) or a text (text). */
 struct tui_calc_out {
     char *label;
@@ -511,7 +507,7 @@ struct tui_calc_model {
     /* form */
     char *title;
     char *where; /* "warpbench.core:amdahl.laws · lesson Amdahl's law" */
-    struct tui_calc_field *fields;
+    struct tui_form_field *fields;
     size_t n_fields, fsel;
     bool editing;
     struct tui_input edit;

@@ -43,13 +43,7 @@ void tui_calc_model_clear_outs(struct tui_calc_model *m)
 
 static void fields_free(struct tui_calc_model *m)
 {
-    for (size_t i = 0; i < m->n_fields; i++) {
-        free(m->fields[i].label);
-        free(m->fields[i].value);
-        free(m->fields[i].range);
-        free(m->fields[i].help);
-    }
-    free(m->fields);
+    tui_form_fields_free(m->fields, m->n_fields);
     m->fields = NULL;
     m->n_fields = 0;
 }
@@ -299,7 +293,7 @@ static void view_form(struct tui_calc_model *m, struct tui_canvas *c, struct tui
     if (m->fsel >= (size_t)max_rows)
         first = m->fsel - (size_t)max_rows + 1;
     for (size_t i = first; i < m->n_fields && i < first + (size_t)max_rows; i++, y++) {
-        const struct tui_calc_field *f = &m->fields[i];
+        const struct tui_form_field *f = &m->fields[i];
         bool sel = i == m->fsel;
         uint8_t ra = tui_view_form_row(c, r, y, sel, m->editing);
         tui_canvas_put(c, y, r.x + 3, f->label, TUI_ST(ra, 0), lw);
@@ -416,7 +410,7 @@ static void fill_fields(struct calc *l)
         char val[64], range[128];
         value_text(in, l->vals[i], val, sizeof val);
         tui_calc_range_text(in->min, in->max, in->integer, range, sizeof range);
-        struct tui_calc_field *f = &l->m.fields[l->m.n_fields++];
+        struct tui_form_field *f = &l->m.fields[l->m.n_fields++];
         f->label = core_xstrdup(in->label && in->label[0] ? in->label : in->name);
         f->value = in->unit && in->unit[0] ? core_xasprintf("%s %s", val, in->unit)
                                            : core_xstrdup(val);

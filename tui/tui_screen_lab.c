@@ -97,13 +97,7 @@ void tui_lab_model_clear_run(struct tui_lab_model *m)
 
 static void fields_free(struct tui_lab_model *m)
 {
-    for (size_t i = 0; i < m->n_fields; i++) {
-        free(m->fields[i].name);
-        free(m->fields[i].value);
-        free(m->fields[i].range);
-        free(m->fields[i].help);
-    }
-    free(m->fields);
+    tui_form_fields_free(m->fields, m->n_fields);
     m->fields = NULL;
     m->n_fields = 0;
 }
@@ -173,8 +167,8 @@ static void view_form(struct tui_lab_model *m, struct tui_canvas *c, struct tui_
                            -1);
             continue;
         }
-        const struct tui_lab_field *f = &m->fields[i];
-        tui_canvas_put(c, y, r.x + 3, f->name, TUI_ST(ra | TUI_A_BOLD, 0), 16);
+        const struct tui_form_field *f = &m->fields[i];
+        tui_canvas_put(c, y, r.x + 3, f->label, TUI_ST(ra | TUI_A_BOLD, 0), 16);
         tui_view_form_value(c, y, r.x + 20, 17, f->value, TUI_ST(ra, 0), &m->edit,
                             sel && m->editing, cur);
         tui_canvas_put(c, y, r.x + 38, f->range, TUI_ST(ra, TUI_C_MUTED), r.w - 39);
@@ -555,8 +549,8 @@ static void fill_fields(struct lab *l)
         char val[128], range[128];
         lab_value_text(v, val, sizeof val);
         lab_param_range(v->def, range, sizeof range);
-        struct tui_lab_field *f = &l->m.fields[l->m.n_fields++];
-        f->name = core_xstrdup(v->def->name);
+        struct tui_form_field *f = &l->m.fields[l->m.n_fields++];
+        f->label = core_xstrdup(v->def->name);
         f->value = v->def->unit && v->def->unit[0] ? core_xasprintf("%s %s", val, v->def->unit)
                                                    : core_xstrdup(val);
         f->range = core_xstrdup(range);
@@ -904,7 +898,7 @@ static void lab_action(struct tui_app *a, void *st, int act)
         if (m->editing) {
             if (act == A_APPLY) {
                 const char *text = m->edit.text.data ? m->edit.text.data : "";
-                if (lab_params_set(&l->params, m->fields[m->fsel].name, text, &e) != CORE_OK) {
+                if (lab_params_set(&l->params, m->fields[m->fsel].label, text, &e) != CORE_OK) {
                     set_error(l, e.msg);
                 } else {
                     set_error(l, NULL);
