@@ -141,7 +141,7 @@ struct lab_machine {
     long l1d_bytes, l2_bytes, l3_bytes; /* 0 when unknown */
     long line_bytes;                    /* cache line, 64 when unknown */
     long mem_bytes;
-    char gpu[160]; /* "" when none was found (filled by the kernels module later) */
+    char gpu[160]; /* "" when no CUDA device was found (kern_probe) */
 };
 
 /* Reads the machine description (sysconf, /proc, /sys). Never fails: unknown

@@ -11,6 +11,7 @@
  * architectures). Nothing here fails: what cannot be read stays 0 or "".
  */
 #include "labs/lab.h"
+#include "kernels/kernels.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -152,6 +153,10 @@ void lab_machine_probe(struct lab_machine *m)
         m->line_bytes = 64;
     long pages = sc(_SC_PHYS_PAGES), page = sc(_SC_PAGESIZE);
     m->mem_bytes = pages && page ? pages * page : 0;
+    struct kern_device d;
+    if (kern_probe(&d, NULL) == 0)
+        snprintf(m->gpu, sizeof m->gpu, "%.*s (compute %d.%d, %d SMs, %lld MiB)",
+                 100, d.name, d.cc_major, d.cc_minor, d.sm_count, d.global_bytes >> 20);
 }
 
 void lab_machine_json(const struct lab_machine *m, struct core_json *j)
