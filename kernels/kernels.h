@@ -9,8 +9,8 @@
  *
  * Files: kern_*.c are plain C and always built (the CPU references, the
  * model code that runs anywhere); kern_cuda_*.cu are built only when CMake
- * found nvcc (WB_HAVE_CUDA); kern_nocuda.c is built only when it did not and
- * defines the same GPU entry points as "this build has no CUDA" errors. No
+ * found nvcc (WB_HAVE_CUDA); kern_nocuda*.c are built only when it did not and
+ * define the same GPU entry points as "this build has no CUDA" errors. No
  * #ifdef WB_HAVE_CUDA is needed anywhere.
  *
  * Threads: a GPU entry point may be called from any thread, one call at a
