@@ -155,6 +155,97 @@ the new w? (Give at least 3 decimals, or an exact expression.)]],
 
 ------------------------------------------------------------------------------
 page [[
+# Data versus model parallelism
+
+There are two basic ways to spread one training job over many machines.
+
+| split     | each worker holds      | exchanged, and when              |
+|-----------|------------------------|----------------------------------|
+| the data  | the whole model, its   | gradients and weights, once per  |
+|           | own slice of the data  | step                             |
+| the model | a part of the model    | activations and their gradients, |
+|           | (layers or matrices)   | at every cut, for every batch    |
+
+**Data parallelism** is the parameter server's world: every worker runs the
+*whole* model forward and backward on its own slice of the data, and only
+the gradients travel. It scales throughput, and its traffic per step is the
+model's size, whatever the batch. Its limit: the model (plus gradients and
+optimizer state) must fit on every worker.
+
+**Model parallelism** (the class notes call it *task* parallelism) cuts the
+model itself: layers 1-12 on one machine and 13-24 on the next (pipeline),
+or every weight matrix split in halves (tensor). It is what you do when the
+model does not fit. The price: the machines depend on each other inside
+every forward and backward pass, so the links are busy all the time and
+stages can sit idle. The lesson *Distributed training and memory* goes deeper.
+
+One thing that looks like model parallelism but is not: **sharding the
+parameter server**. It splits where the parameters are *stored and
+updated*, over S servers. Every worker still computes the gradient of the
+whole model, so training stays data parallel. Large jobs combine both:
+model parallelism inside a group of GPUs that together hold one copy of the
+model, data parallelism across the groups.
+]]
+
+question {
+  id = "paramserver.dp-mp",
+  kind = "multi",
+  title = "Which of these are data parallelism?",
+  prompt = [[
+Which of these set-ups are data parallelism? (Pick all that are.)]],
+  topics = { "data-parallel", "model-parallel" },
+  rubric = { "theory.parallel" },
+  hints = { "Ask: does every worker run the WHOLE model on different examples?" },
+  choices = {
+    "8 workers each hold the full model, train on different mini-batches, and push gradients to one parameter server.",
+    "The same, but the parameters are sharded over 4 servers by key range.",
+    "Layers 1 to 12 run on GPU 1 and layers 13 to 24 on GPU 2; activations flow from one to the other.",
+    "Every weight matrix is split into column halves on two GPUs, which exchange partial results in every layer.",
+    "16 GPUs each hold a replica of the model and average their gradients with a ring all-reduce.",
+  },
+  answer = { 1, 2, 5 },
+  why = {
+    [2] = "Sharding the servers splits where parameters are stored, but each worker still computes the whole gradient on its own data: still data parallel.",
+    [3] = "Different layers on different GPUs is model (pipeline) parallelism.",
+    [4] = "Splitting each matrix is model (tensor) parallelism.",
+    [5] = "Replicas averaging gradients: data parallelism without a server.",
+  },
+  examples = {
+    { "a b e", 1 },
+    { "a e", 2 / 3 },
+    { "a b c e", 2 / 3 },
+    { "c d", 0 },
+    { "a z", "invalid" },
+  },
+}
+
+question {
+  id = "paramserver.dp-fit",
+  kind = "choice",
+  title = "The model does not fit",
+  prompt = [[
+A model's weights, gradients and optimizer state need 60 GB; each of your 32
+GPUs has 24 GB. Which plan can train it?]],
+  topics = { "data-parallel", "model-parallel" },
+  rubric = { "theory.parallel", "practice.design" },
+  hints = { "In plain data parallelism, what does EVERY worker have to hold?" },
+  choices = {
+    "Plain data parallelism over the 32 GPUs: each one then needs only 60/32 GB.",
+    "Split the model over groups of GPUs (model parallelism, or sharding its state as ZeRO does), with data parallelism across the groups.",
+    "A parameter server with 4 shards: the workers then hold only a quarter of the model.",
+    "Asynchronous SGD: without a barrier less memory is needed.",
+  },
+  answer = 2,
+  why = {
+    [1] = "Data parallelism replicates the model: every GPU still needs all 60 GB.",
+    [3] = "Sharding the server splits storage on the SERVERS; each worker still computes with the whole model.",
+    [4] = "Sync or async changes when updates are applied, not what a worker holds.",
+  },
+  examples = { { "b", 1 }, { "a", 0 }, { "c", 0 }, { "x", "invalid" } },
+}
+
+------------------------------------------------------------------------------
+page [[
 # How long does a sync take?
 
 Communication time is bytes divided by bandwidth (plus a latency per message,
@@ -685,6 +776,256 @@ overlapped). How many samples per second does the whole job process?]],
     { answer = function(p, ctx) return num(ctx.reference * 0.95) end, score = 0 },
     { "1000 ms", "invalid" },
     { params = { n = 5, b = 32, tc = 50, tm = 64 }, answer = "1403.5", score = 1 },
+  },
+}
+
+------------------------------------------------------------------------------
+page [[
+# Sharding the parameters
+
+One server holding all P parameters is both a bandwidth and a compute
+hotspot. **Sharding** splits the parameter vector over S server
+processes (shards); each owns one slice and receives only that slice of
+every gradient.
+
+**How keys are split.**
+
+- *Range partitioning*: shard s holds keys [s·P/S, (s+1)·P/S) (the
+  `paramserver` lab does this, giving the first P mod S shards one key
+  more). A worker sends each shard one contiguous slice: simple and cheap.
+- *Hash partitioning*: key k goes to shard hash(k) mod S. Slices are no
+  longer contiguous, but keys that are used together no longer crowd onto
+  one shard.
+
+**Traffic.** Per synchronous iteration with N workers and a model of M
+bytes, each shard takes in N gradient slices of M/S bytes and sends out N
+weight slices of M/S. Each worker still sends M and receives M in total,
+split over S connections. With one link speed B everywhere:
+
+```
+shard link:   2 × N × M / S  bytes per iteration
+worker link:  2 × M          bytes per iteration
+comm time  =  2 × M / B × max(1, N / S)
+```
+
+More shards help until S = N; beyond that, the workers' own links are the
+limit (that is the course's 64 ms example). When the servers sit on faster
+links than the workers, fewer shards do: the shard links keep up once
+N·M/(S·B_server) ≤ M/B_worker.
+
+**Hot keys.** In sparse models (embeddings, click features) a worker
+pushes only the keys its batch touched, and some keys are touched by
+everyone. Under range partitioning the popular rows can all land on one
+shard, which then carries most of the traffic and most of the updates.
+Hashing spreads them; very hot rows can also be replicated or updated
+less often.
+
+**Faults.** A shard holds the only copy of its slice. If it dies, training
+stops until it comes back, so each shard writes a **checkpoint** every few
+steps and a restarted shard resumes from its last one (the lab's
+`kill_server` and `checkpoint_every` show exactly that). Losing a worker
+only loses its share of the data for a while.
+]]
+
+question {
+  id = "paramserver.shard-min",
+  kind = "numeric",
+  title = "How many shards? (your numbers)",
+  prompt = [[
+{n} workers, each on a {bw} Gbps link, train with a parameter server whose
+shards each sit on a {bs} Gbps link. The parameters are split evenly over S
+shards. What is the smallest S for which the shards' links are no slower
+than the workers' (per synchronous iteration)?]],
+  topics = { "sharding", "parameter-server" },
+  rubric = { "theory.parallel", "practice.design" },
+  hints = {
+    "A shard moves N × M/S bytes each way per iteration, a worker M.",
+    "Require N × M / (S × B_shard) <= M / B_worker and round S UP.",
+  },
+  params = function(rng)
+    return { n = rng:pick({ 16, 24, 32, 50, 64, 100 }), bw = rng:pick({ 1, 10 }),
+             bs = rng:pick({ 10, 25, 40, 100 }) }
+  end,
+  answer = function(p) return math.max(1, math.ceil(p.n * p.bw / p.bs - 1e-9)) end,
+  tolerance = { abs = 0.01 },
+  wrong = {
+    { value = function(p) return p.n end,
+      feedback = "S = N is right only when shards and workers have the same link speed. Here each shard link is faster." },
+    { value = function(p) return p.n * p.bw / p.bs end,
+      feedback = "Shards come in whole numbers: round UP, or the shards are still a little too slow." },
+  },
+  examples = {
+    { answer = function(p, ctx) return tostring(ctx.reference) end, score = 1 },
+    { answer = function(p, ctx) return tostring(ctx.reference + 1) end, score = 0 },
+    { "some", "invalid" },
+    { params = { n = 64, bw = 10, bs = 100 }, answer = "7", score = 1 },
+    { params = { n = 64, bw = 10, bs = 100 }, answer = "6.4", score = 0 },
+    { params = { n = 64, bw = 10, bs = 100 }, answer = "64", score = 0 },
+    { params = { n = 50, bw = 1, bs = 25 }, answer = "2", score = 1 },
+  },
+}
+
+question {
+  id = "paramserver.hot-keys",
+  kind = "choice",
+  title = "One shard is always busy",
+  prompt = [[
+A click-prediction model's embedding table is range-partitioned over 8
+shards. Monitoring shows shard 1 at 100% network and CPU while the other
+seven idle; its keys are the most frequent user ids. What is the most direct
+fix?]],
+  topics = { "sharding", "parameter-server" },
+  rubric = { "practice.design", "practice.profiling" },
+  hints = { "The total traffic is fine; its distribution over shards is not." },
+  choices = {
+    "Add 8 more shards with the same range partitioning.",
+    "Partition keys by a hash, so the frequent ids are spread over all shards (and replicate the hottest rows).",
+    "Switch to asynchronous SGD.",
+    "Compress the gradients with 8-bit quantisation.",
+  },
+  answer = 2,
+  why = {
+    [1] = "The frequent ids are neighbours in key space, so their range still lands on one shard (or two): the hotspot stays.",
+    [3] = "Async removes the barrier, but every update to those keys still goes through the same shard.",
+    [4] = "Fewer bytes help a little, but the hot shard still does all the updates while seven idle.",
+  },
+  examples = { { "b", 1 }, { "a", 0 }, { "c", 0 }, { "q", "invalid" } },
+}
+
+------------------------------------------------------------------------------
+page [[
+# Compressing gradients
+
+When the link is the bottleneck, send fewer bytes. Three common ways, for
+a gradient of n FP32 values (4n bytes):
+
+| method           | bytes sent         | error per value             |
+|------------------|--------------------|-----------------------------|
+| FP16             | 2n                 | relative, about 0.05%       |
+| 8-bit, blocks B  | n + 4n/B           | at most scale/2             |
+| top-k, fraction f| 8fn (index+value)  | dropped values are lost     |
+
+**8-bit quantisation** cuts the gradient into blocks of B values (the
+`paramserver` lab uses B = 256). Each block sends one FP32 *scale*,
+max|x| / 127, and every value as the nearest whole multiple of it, an
+integer from −127 to 127 in one byte. Rounding to the nearest multiple
+is off by at most half a step: **scale/2 = max|x| / 254** within that
+block. Small blocks track the local size of the values better; large
+blocks spend fewer bytes on scales. With B = 256 that is 3.94× less than
+FP32.
+
+**Top-k sparsification** keeps the fraction f of entries with the largest
+magnitude, each sent as a 4-byte index and a 4-byte value. Because of the
+index, it saves bytes only when f < 1/2: at f = 1% it is 50× smaller. The
+dropped entries are not gone for good if the worker keeps them: with
+**error feedback** it adds what it did not send to its next gradient
+(`residual += g − sent`), so small but persistent directions are sent
+eventually. Without it, top-k can stall training.
+
+Three things compression does not do:
+
+- It shrinks the **push** only, unless the weights are compressed too; in
+  the lab (as in most systems) the pull still brings dense FP32 weights.
+  So on a link-bound step it removes at most half of the communication.
+- It is not free: finding the top k of n values takes a pass over all n,
+  quantising one too, and the server must decode.
+- It changes the optimisation: noisier or sparser updates may need more
+  steps to reach the same loss. Measure time to a target loss, not just
+  time per step.
+]]
+
+question {
+  id = "paramserver.q8-ratio",
+  kind = "numeric",
+  title = "8-bit quantisation with block scales (your numbers)",
+  prompt = [[
+A gradient of FP32 values is quantised to 8 bits in blocks of {b} values:
+each block sends one 4-byte FP32 scale plus one byte per value. For a long
+gradient (ignore any header), by what factor is the message smaller than
+FP32?]],
+  unit = "x",
+  topics = { "compression", "communication" },
+  rubric = { "practice.optimization", "theory.parallel" },
+  hints = {
+    "Bytes per value: 1 for the value, plus 4/{b} for its share of the scale.",
+    "FP32 takes 4 bytes per value.",
+  },
+  params = function(rng) return { b = rng:pick({ 16, 32, 64, 128, 256, 1024 }) } end,
+  answer = function(p) return 4 / (1 + 4 / p.b) end,
+  wrong = {
+    { value = 4, feedback = "That forgets the scales: each block of {b} values also sends 4 bytes." },
+    { value = function(p) return 4 / (1 + 1 / p.b) end,
+      feedback = "A scale is a 4-byte float, not one byte." },
+  },
+  examples = {
+    { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
+    { answer = function(p) return string.format("4/(1+4/%d)", p.b) end, score = 1 },
+    { answer = function(p, ctx) return num(ctx.reference * 1.05) end, score = 0 },
+    { "4 MB", "invalid" },
+    { params = { b = 256 }, answer = "3.94", score = 1 },
+    { params = { b = 32 }, answer = "3.556", score = 1 },
+    { params = { b = 32 }, answer = "4", score = 0 },
+  },
+}
+
+question {
+  id = "paramserver.q8-error",
+  kind = "numeric",
+  title = "The largest 8-bit rounding error (your numbers)",
+  prompt = [[
+In one block of a gradient the largest magnitude is {m}. The block is
+quantised to 8 bits with scale = max|x| / 127 and every value rounded to
+the nearest multiple of the scale. What is the largest error any value of
+this block can get?]],
+  topics = { "compression", "quantization" },
+  rubric = { "practice.optimization" },
+  hints = {
+    "The scale is {m} / 127.",
+    "Rounding to the nearest multiple is off by at most half a multiple.",
+  },
+  params = function(rng)
+    return { m = rng:pick({ 0.5, 1.27, 2.54, 3, 0.01, 0.127 }) }
+  end,
+  answer = function(p) return p.m / 254 end,
+  wrong = {
+    { value = function(p) return p.m / 127 end,
+      feedback = "That is the scale, one whole step. Rounding to the NEAREST step errs by at most half of it." },
+    { value = function(p) return p.m / 256 end,
+      feedback = "The signed 8-bit range used is -127 to 127: the step is max/127, half of it max/254." },
+  },
+  examples = {
+    { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
+    { answer = function(p) return string.format("%g/254", p.m) end, score = 1 },
+    { answer = function(p) return num(p.m / 127) end, score = 0 },
+    { "tiny", "invalid" },
+    { params = { m = 2.54 }, answer = "0.01", score = 1 },
+    { params = { m = 2.54 }, answer = "0.02", score = 0 },
+  },
+}
+
+question {
+  id = "paramserver.topk-break-even",
+  kind = "numeric",
+  title = "When top-k stops saving",
+  prompt = [[
+Top-k sends each kept gradient entry as a 4-byte index plus a 4-byte FP32
+value. Above what fraction f of kept entries is the top-k message LARGER
+than the dense FP32 gradient?]],
+  topics = { "compression" },
+  rubric = { "practice.optimization" },
+  hints = { "Dense: 4n bytes. Top-k: 8fn bytes. Solve 8fn = 4n." },
+  answer = 0.5,
+  wrong = {
+    { value = 1, feedback = "At f = 1 top-k sends 8n bytes, twice the dense 4n: the index doubles every kept entry." },
+    { value = 0.25, feedback = "Check the sizes again: 8 bytes per kept entry against 4 per dense entry." },
+  },
+  examples = {
+    { "0.5", 1 },
+    { "50%", 1 },
+    { "1/2", 1 },
+    { "1", 0 },
+    { "0.25", 0 },
+    { "half", "invalid" },
   },
 }
 

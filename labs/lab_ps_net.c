@@ -1,0 +1,609 @@
+/*
+ * lab_ps_net.c — framed messages, the local transport (Unix-domain stream
+ * sockets polled with timeouts and a cancel flag), the emulated link and
+ * ps_link_parse. The contract is in lab_ps_net.h.
+ *
+ * Sending stamps each frame with its delivery time and writes it at once;
+ * receiving reads the whole frame into the connection's pending buffer,
+ * then sleeps (in slices, watching cancel) until the stamp, then swaps the
+ * pending buffer into rx. So a ps_recv that ran out of time while waiting
+ * for a delivery time keeps the message for the next call, and a message
+ * borrowed from rx stays valid while the next one is being read.
+ */
+#include "labs/lab_ps_net.h"
+
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- time ----------------------------------------------------------------- */
+
+/* Absolute deadline for a timeout in ms (-1: none). */
+static double deadline_of(int timeout_ms)
+{
+    return timeout_ms < 0 ? -1.0 : core_time_mono() + timeout_ms / 1000.0;
+}
+
+/* What is left of a deadline, in whole ms for an ops call (-1: none). */
+static int ms_left(double end)
+{
+    if (end < 0)
+        return -1;
+    double left = end - core_time_mono();
+    return left <= 0 ? 0 : (int)ceil(left * 1000.0);
+}
+
+static bool is_cancelled(atomic_int *cancel)
+{
+    return cancel && atomic_load(cancel);
+}
+
+/* Sleeps until monotonic time t, in slices of at most 50 ms watching
+ * *cancel, and not past `end` (< 0: no limit): CORE_ERR_LIMIT then. */
+static int sleep_until(double t, double end, atomic_int *cancel, struct core_err *err)
+{
+    for (;;) {
+        if (is_cancelled(cancel))
+            return core_err_set(err, CORE_ERR_CANCELLED, "cancelled");
+        double now = core_time_mono();
+        if (now >= t)
+            return 0;
+        if (end >= 0 && now >= end)
+            return core_err_set(err, CORE_ERR_LIMIT, "time limit reached");
+        double until = t;
+        if (end >= 0 && end < until)
+            until = end;
+        if (until > now + 0.05)
+            until = now + 0.05;
+        struct timespec ts;
+        ts.tv_sec = (time_t)until;
+        ts.tv_nsec = (long)((until - (double)ts.tv_sec) * 1e9);
+        if (ts.tv_nsec >= 1000000000L) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000L;
+        }
+        clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+    }
+}
+
+/* ---- the local transport ------------------------------------------------- */
+
+/* poll() on up to two descriptors, waiting at most until `end`, looking at
+ * *cancel every 50 ms (blocking without slices when neither applies). */
+static int wait_fds(struct pollfd *pf, nfds_t n, double end, atomic_int *cancel, int timeout_ms,
+                    struct core_err *err)
+{
+    for (;;) {
+        if (is_cancelled(cancel))
+            return core_err_set(err, CORE_ERR_CANCELLED, "cancelled");
+        int slice = cancel || end >= 0 ? 50 : -1;
+        if (end >= 0) {
+            double left = end - core_time_mono();
+            if (left <= 0)
+                return core_err_set(err, CORE_ERR_LIMIT, "no progress from peer within %d ms",
+                                    timeout_ms);
+            if (left * 1000 < slice)
+                slice = (int)(left * 1000) + 1;
+        }
+        for (nfds_t i = 0; i < n; i++)
+            pf[i].revents = 0;
+        int r = poll(pf, n, slice);
+        if (r > 0)
+            return 0; /* ready, or hung up: the read/write says which */
+        if (r < 0 && errno != EINTR)
+            return core_err_set(err, CORE_ERR_IO, "poll: %s", strerror(errno));
+    }
+}
+
+static int closed_err(struct core_err *err)
+{
+    return core_err_set(err, CORE_ERR_IO, "peer closed the connection");
+}
+
+/* One non-blocking write: bytes written (>= 0) or a negative error. */
+static long try_write(int fd, const char *p, size_t n, struct core_err *err)
+{
+    ssize_t w = send(fd, p, n, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (w < 0 && errno == ENOTSOCK)
+        w = write(fd, p, n);
+    if (w >= 0)
+        return (long)w;
+    if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)
+        return 0;
+    if (errno == EPIPE || errno == ECONNRESET)
+        return closed_err(err);
+    return core_err_set(err, CORE_ERR_IO, "write to peer: %s", strerror(errno));
+}
+
+/* One non-blocking read: bytes read (>= 0), or a negative error (a closed
+ * peer included). */
+static long try_read(int fd, char *p, size_t n, struct core_err *err)
+{
+    ssize_t r = recv(fd, p, n, MSG_DONTWAIT);
+    if (r < 0 && errno == ENOTSOCK)
+        r = read(fd, p, n);
+    if (r == 0)
+        return closed_err(err);
+    if (r > 0)
+        return (long)r;
+    if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)
+        return 0;
+    if (errno == ECONNRESET)
+        return closed_err(err);
+    return core_err_set(err, CORE_ERR_IO, "read from peer: %s", strerror(errno));
+}
+
+static int local_exchange(struct ps_conn *out, const void *obuf, size_t on, struct ps_conn *in,
+                          void *ibuf, size_t in_n, int timeout_ms, struct core_err *err)
+{
+    const char *op = obuf;
+    char *ip = ibuf;
+    double end = deadline_of(timeout_ms);
+    atomic_int *cancel = out ? out->cancel : in->cancel;
+    if (on > 0 && out->fd < 0)
+        return closed_err(err);
+    if (in_n > 0 && in->fd < 0)
+        return closed_err(err);
+    while (on > 0 || in_n > 0) {
+        /* Try both first; poll only when neither moved. Read first: draining
+         * our input is what lets the peer go on. */
+        bool moved = false;
+        if (is_cancelled(cancel))
+            return core_err_set(err, CORE_ERR_CANCELLED, "cancelled");
+        if (in_n > 0) {
+            long r = try_read(in->fd, ip, in_n, err);
+            if (r < 0)
+                return (int)r;
+            ip += r;
+            in_n -= (size_t)r;
+            moved |= r > 0;
+        }
+        if (on > 0) {
+            long w = try_write(out->fd, op, on, err);
+            if (w < 0)
+                return (int)w;
+            op += w;
+            on -= (size_t)w;
+            moved |= w > 0;
+        }
+        if (moved || (on == 0 && in_n == 0))
+            continue;
+        struct pollfd pf[2];
+        nfds_t n = 0;
+        int wi = -1;
+        if (on > 0) {
+            pf[n] = (struct pollfd){out->fd, POLLOUT, 0};
+            wi = (int)n++;
+        }
+        if (in_n > 0) {
+            if (wi >= 0 && in->fd == out->fd)
+                pf[wi].events |= POLLIN;
+            else
+                pf[n++] = (struct pollfd){in->fd, POLLIN, 0};
+        }
+        int rc = wait_fds(pf, n, end, cancel, timeout_ms, err);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static int local_write_all(struct ps_conn *c, const void *buf, size_t n, int timeout_ms,
+                           struct core_err *err)
+{
+    return local_exchange(c, buf, n, NULL, NULL, 0, timeout_ms, err);
+}
+
+static int local_read_all(struct ps_conn *c, void *buf, size_t n, int timeout_ms,
+                          struct core_err *err)
+{
+    return local_exchange(NULL, NULL, 0, c, buf, n, timeout_ms, err);
+}
+
+static void local_close(struct ps_conn *c)
+{
+    if (c->fd >= 0)
+        close(c->fd);
+    c->fd = -1;
+}
+
+const struct ps_transport_ops ps_transport_local = {
+    .name = "local",
+    .write_all = local_write_all,
+    .read_all = local_read_all,
+    .close = local_close,
+    .exchange = local_exchange,
+};
+
+/* ---- connections --------------------------------------------------------- */
+
+void ps_conn_init_local(struct ps_conn *c, int fd, const struct ps_link_cfg *link,
+                        atomic_int *cancel)
+{
+    memset(c, 0, sizeof *c);
+    c->ops = &ps_transport_local;
+    c->fd = fd;
+    if (link)
+        c->link = *link;
+    c->cancel = cancel;
+    core_buf_init(&c->rx);
+    core_buf_init(&c->pend);
+}
+
+void ps_conn_close(struct ps_conn *c)
+{
+    if (c->ops && c->ops->close)
+        c->ops->close(c);
+    core_buf_fini(&c->rx);
+    core_buf_fini(&c->pend);
+    c->pend_full = 0;
+}
+
+void ps_conn_share_link(struct ps_conn *c, double *free_at)
+{
+    c->shared_free_at = free_at;
+}
+
+int ps_link_parse(const char *text, double *bytes_per_s, struct core_err *err)
+{
+    if (!text)
+        text = "";
+    if (strcasecmp(text, "off") == 0) {
+        *bytes_per_s = 0;
+        return 0;
+    }
+    char *endp = NULL;
+    errno = 0;
+    double v = strtod(text, &endp);
+    static const struct {
+        const char *suffix;
+        double mult;
+    } units[] = {{"Tbps", 1e12}, {"Gbps", 1e9}, {"Mbps", 1e6}, {"Kbps", 1e3}, {"bps", 1}};
+    double mult = 0;
+    if (endp != text && errno == 0)
+        for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+            if (strcasecmp(endp, units[i].suffix) == 0)
+                mult = units[i].mult;
+    if (mult == 0 || !isfinite(v) || v <= 0 || !isfinite(v * mult) || *text == ' ' ||
+        *text == '+' || *text == '-')
+        return core_err_set(err, CORE_ERR_INVALID,
+                            "link '%s': expected off or a positive rate in bits per second "
+                            "such as 100Mbps, 1Gbps, 2.5Gbps, 800Kbps",
+                            text);
+    *bytes_per_s = v * mult / 8.0;
+    return 0;
+}
+
+/* ---- frames ---------------------------------------------------------------- */
+
+struct frame {
+    uint32_t type;
+    int64_t a, b;
+    uint64_t len;
+    double deliver_at;
+};
+
+static void frame_pack(unsigned char h[PS_HDR_BYTES], const struct frame *f)
+{
+    uint32_t magic = PS_MSG_MAGIC;
+    memcpy(h + 0, &magic, 4);
+    memcpy(h + 4, &f->type, 4);
+    memcpy(h + 8, &f->a, 8);
+    memcpy(h + 16, &f->b, 8);
+    memcpy(h + 24, &f->len, 8);
+    memcpy(h + 32, &f->deliver_at, 8);
+}
+
+static int frame_unpack(const unsigned char h[PS_HDR_BYTES], struct frame *f, struct core_err *err)
+{
+    uint32_t magic;
+    memcpy(&magic, h, 4);
+    memcpy(&f->type, h + 4, 4);
+    memcpy(&f->a, h + 8, 8);
+    memcpy(&f->b, h + 16, 8);
+    memcpy(&f->len, h + 24, 8);
+    memcpy(&f->deliver_at, h + 32, 8);
+    if (magic != PS_MSG_MAGIC)
+        return core_err_set(err, CORE_ERR_IO, "corrupt message from peer (bad magic 0x%08x)",
+                            (unsigned)magic);
+    if (f->len > PS_MSG_MAX)
+        return core_err_set(err, CORE_ERR_IO,
+                            "corrupt message from peer (length %llu over the %llu-byte limit)",
+                            (unsigned long long)f->len, (unsigned long long)PS_MSG_MAX);
+    /* A day ahead is no emulated link: a garbled stamp would hang us. */
+    if (!isfinite(f->deliver_at) || f->deliver_at > core_time_mono() + 86400.0)
+        return core_err_set(err, CORE_ERR_IO, "corrupt message from peer (delivery time %g)",
+                            f->deliver_at);
+    return 0;
+}
+
+static int broken_err(struct core_err *err)
+{
+    return core_err_set(err, CORE_ERR_IO,
+                        "connection unusable after an earlier error in the middle of a message");
+}
+
+/* Rewrites a time-limit error to name the caller's limit. */
+static int limit_err(int rc, int timeout_ms, const char *what, struct core_err *err)
+{
+    if (rc == CORE_ERR_LIMIT)
+        return core_err_set(err, CORE_ERR_LIMIT, "%s: nothing from peer within %d ms", what,
+                            timeout_ms);
+    return rc;
+}
+
+/* Charges S bytes to c's outgoing link: returns the delivery time. */
+static double link_charge(struct ps_conn *c, uint64_t S)
+{
+    double now = core_time_mono();
+    if (c->link.bytes_per_s <= 0)
+        return now + c->link.latency_s;
+    double *free_at = c->shared_free_at ? c->shared_free_at : &c->link_free_at;
+    double start = *free_at > now ? *free_at : now;
+    double ser = (double)S / c->link.bytes_per_s;
+    *free_at = start + ser;
+    c->st.wire_s += ser;
+    return start + ser + c->link.latency_s;
+}
+
+static size_t parts_total(const struct ps_part *parts, size_t n_parts)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < n_parts; i++)
+        total += parts[i].n;
+    return total;
+}
+
+int ps_send(struct ps_conn *c, uint32_t type, int64_t a, int64_t b, const struct ps_part *parts,
+            size_t n_parts, int timeout_ms, struct core_err *err)
+{
+    if (c->broken)
+        return broken_err(err);
+    if (c->fd < 0)
+        return closed_err(err);
+    size_t total = parts_total(parts, n_parts);
+    if ((uint64_t)total > PS_MSG_MAX)
+        return core_err_set(err, CORE_ERR_INVALID,
+                            "message of %zu bytes is over the %llu-byte limit", total,
+                            (unsigned long long)PS_MSG_MAX);
+    double end = deadline_of(timeout_ms);
+    unsigned char h[PS_HDR_BYTES];
+    struct frame f = {type, a, b, total, 0};
+    f.deliver_at = link_charge(c, PS_HDR_BYTES + (uint64_t)total);
+    frame_pack(h, &f);
+    int rc = c->ops->write_all(c, h, sizeof h, ms_left(end), err);
+    for (size_t i = 0; rc == 0 && i < n_parts; i++)
+        if (parts[i].n > 0)
+            rc = c->ops->write_all(c, parts[i].p, parts[i].n, ms_left(end), err);
+    if (rc) {
+        c->broken = 1; /* some of the frame may be out */
+        return limit_err(rc, timeout_ms, "send", err);
+    }
+    c->st.bytes_sent += PS_HDR_BYTES + (uint64_t)total;
+    c->st.msgs_sent++;
+    return 0;
+}
+
+/* Makes room for a payload of len bytes in the pending buffer. */
+static void pend_reserve(struct ps_conn *c, uint64_t len)
+{
+    if (c->pend.cap < len + 1) {
+        c->pend.data = core_xrealloc(c->pend.data, (size_t)len + 1);
+        c->pend.cap = (size_t)len + 1;
+    }
+    c->pend.len = (size_t)len;
+    c->pend.data[len] = '\0';
+}
+
+/* Reads the next frame into c->pend (nothing when one is there already).
+ * A limit before its first byte leaves c usable; anything later breaks it. */
+static int pend_fill(struct ps_conn *c, double end, int timeout_ms, struct core_err *err)
+{
+    if (c->pend_full)
+        return 0;
+    int rc = c->ops->read_all(c, c->pend_hdr, 1, ms_left(end), err);
+    if (rc)
+        return limit_err(rc, timeout_ms, "receive", err);
+    rc = c->ops->read_all(c, c->pend_hdr + 1, PS_HDR_BYTES - 1, ms_left(end), err);
+    struct frame f;
+    if (rc == 0)
+        rc = frame_unpack(c->pend_hdr, &f, err);
+    if (rc == 0) {
+        pend_reserve(c, f.len);
+        if (f.len > 0)
+            rc = c->ops->read_all(c, c->pend.data, (size_t)f.len, ms_left(end), err);
+    }
+    if (rc) {
+        c->broken = 1;
+        return limit_err(rc, timeout_ms, "receive", err);
+    }
+    c->pend_full = 1;
+    return 0;
+}
+
+/* Waits for the pending frame's delivery time, then hands it out as m (the
+ * pending buffer becomes rx). */
+static int pend_deliver(struct ps_conn *c, struct ps_msg *m, double end, int timeout_ms,
+                        struct core_err *err)
+{
+    struct frame f;
+    int rc = frame_unpack(c->pend_hdr, &f, err);
+    if (rc)
+        return rc;
+    rc = sleep_until(f.deliver_at, end, c->cancel, err);
+    if (rc)
+        return rc == CORE_ERR_LIMIT
+                   ? core_err_set(err, CORE_ERR_LIMIT,
+                                  "receive: message not delivered within %d ms", timeout_ms)
+                   : rc;
+    struct core_buf t = c->rx;
+    c->rx = c->pend;
+    c->pend = t;
+    c->pend_full = 0;
+    c->st.bytes_recv += PS_HDR_BYTES + f.len;
+    c->st.msgs_recv++;
+    *m = (struct ps_msg){f.type, f.a, f.b, f.len, c->rx.data ? c->rx.data : ""};
+    return 0;
+}
+
+int ps_recv(struct ps_conn *c, struct ps_msg *m, int timeout_ms, struct core_err *err)
+{
+    if (c->broken)
+        return broken_err(err);
+    if (c->fd < 0 && !c->pend_full)
+        return closed_err(err);
+    double t0 = core_time_mono();
+    double end = deadline_of(timeout_ms);
+    int rc = pend_fill(c, end, timeout_ms, err);
+    if (rc == 0)
+        rc = pend_deliver(c, m, end, timeout_ms, err);
+    c->st.wait_rx_s += core_time_mono() - t0;
+    return rc;
+}
+
+int ps_sendrecv(struct ps_conn *out, uint32_t type, int64_t a, int64_t b, const void *data,
+                size_t len, struct ps_conn *in, struct ps_msg *m, int timeout_ms,
+                struct core_err *err)
+{
+    if (out->broken || in->broken)
+        return broken_err(err);
+    if (out->fd < 0)
+        return closed_err(err);
+    if ((uint64_t)len > PS_MSG_MAX)
+        return core_err_set(err, CORE_ERR_INVALID,
+                            "message of %zu bytes is over the %llu-byte limit", len,
+                            (unsigned long long)PS_MSG_MAX);
+    if (out->ops != in->ops || !out->ops->exchange)
+        return core_err_set(err, CORE_ERR_INTERNAL,
+                            "ps_sendrecv: connections of different transports");
+    double t0 = core_time_mono();
+    double end = deadline_of(timeout_ms);
+    unsigned char h[PS_HDR_BYTES];
+    struct frame f = {type, a, b, len, 0};
+    f.deliver_at = link_charge(out, PS_HDR_BYTES + (uint64_t)len);
+    frame_pack(h, &f);
+    /* Headers both ways (they always fit the socket buffers), then the
+     * payloads both ways: every rank of a ring can do this at once. */
+    size_t hin = in->pend_full ? 0 : PS_HDR_BYTES;
+    int rc = out->ops->exchange(out, h, sizeof h, in, in->pend_hdr, hin, ms_left(end), err);
+    struct frame g = {0};
+    if (rc == 0 && hin) {
+        rc = frame_unpack(in->pend_hdr, &g, err);
+        if (rc == 0)
+            pend_reserve(in, g.len);
+    }
+    if (rc == 0)
+        rc = out->ops->exchange(out, data, len, in, in->pend.data, hin ? (size_t)g.len : 0,
+                                ms_left(end), err);
+    if (rc) {
+        out->broken = in->broken = 1;
+        rc = limit_err(rc, timeout_ms, "send/receive", err);
+        goto out;
+    }
+    in->pend_full = 1;
+    out->st.bytes_sent += PS_HDR_BYTES + (uint64_t)len;
+    out->st.msgs_sent++;
+    rc = pend_deliver(in, m, end, timeout_ms, err);
+out:
+    in->st.wait_rx_s += core_time_mono() - t0;
+    return rc;
+}
+
+/* ---- waiting on many connections ------------------------------------------ */
+
+int ps_wait_any(struct ps_conn *const *cs, size_t n, int timeout_ms, struct core_err *err)
+{
+    double end = deadline_of(timeout_ms);
+    struct pollfd *pf = core_xcalloc(n ? n : 1, sizeof *pf);
+    atomic_int *cancel = NULL;
+    size_t open = 0;
+    int rc = 0;
+    for (size_t i = 0; i < n; i++) {
+        pf[i].fd = -1;
+        if (!cs[i])
+            continue;
+        if (cs[i]->cancel)
+            cancel = cs[i]->cancel;
+        if (cs[i]->fd >= 0 || cs[i]->pend_full)
+            open++;
+    }
+    if (open == 0) {
+        rc = core_err_set(err, CORE_ERR_INVALID, "ps_wait_any: no open connection");
+        goto out;
+    }
+    for (;;) {
+        /* Ready already: a whole pending frame, or a broken connection. */
+        int best = -1;
+        double best_t = 0;
+        bool partial = false;
+        for (size_t i = 0; i < n; i++) {
+            struct ps_conn *c = cs[i];
+            pf[i].fd = -1;
+            if (!c)
+                continue;
+            if (c->broken) {
+                rc = (int)i;
+                goto out;
+            }
+            if (c->pend_full) {
+                double t;
+                memcpy(&t, c->pend_hdr + 32, 8);
+                if (best < 0 || t < best_t)
+                    best = (int)i, best_t = t;
+                continue;
+            }
+            if (c->fd < 0)
+                continue;
+            /* Peek at the next header without taking it. */
+            unsigned char h[PS_HDR_BYTES];
+            ssize_t r = recv(c->fd, h, sizeof h, MSG_PEEK | MSG_DONTWAIT);
+            if (r == 0 || (r < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
+                rc = (int)i; /* closed or failed: ps_recv says how */
+                goto out;
+            }
+            if (r == (ssize_t)sizeof h) {
+                double t;
+                memcpy(&t, h + 32, 8);
+                if (best < 0 || t < best_t)
+                    best = (int)i, best_t = t;
+                continue;
+            }
+            if (r > 0) {
+                struct pollfd p1 = {c->fd, POLLIN, 0};
+                if (poll(&p1, 1, 0) > 0 && (p1.revents & (POLLHUP | POLLERR))) {
+                    rc = (int)i; /* died mid-header */
+                    goto out;
+                }
+                partial = true; /* the rest of a header is on its way */
+            }
+            pf[i].fd = c->fd;
+            pf[i].events = POLLIN;
+        }
+        if (best >= 0) {
+            rc = best;
+            goto out;
+        }
+        if (partial) {
+            /* Poll would say "readable" at once: wait a moment instead. */
+            rc = sleep_until(core_time_mono() + 0.0005, end, cancel, err);
+            if (rc)
+                goto limit;
+            continue;
+        }
+        rc = wait_fds(pf, (nfds_t)n, end, cancel, timeout_ms, err);
+        if (rc)
+            goto limit;
+    }
+limit:
+    if (rc == CORE_ERR_LIMIT)
+        rc = core_err_set(err, CORE_ERR_LIMIT, "no message from any peer within %d ms", timeout_ms);
+out:
+    free(pf);
+    return rc;
+}

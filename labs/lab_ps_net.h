@@ -1,0 +1,193 @@
+/*
+ * lab_ps_net.h — the communication layer of the parameter-server lab
+ * (private to labs/lab_ps*.c): framed messages over a transport, an emulated
+ * link per connection, gradient compression, and ring all-reduce.
+ *
+ * Transport. A struct ps_conn is one end of a reliable, ordered byte stream
+ * between two processes, reached only through its ops table, so the same lab
+ * can later run over MPI between machines (a second table). The local
+ * transport (ps_transport_local) is a Unix-domain SOCK_STREAM socket (the
+ * socketpair lab_proc_spawn gives each child, or a socketpair made before
+ * forking for worker-to-worker links).
+ *
+ * Wire format (little-endian, this machine only; MPI will keep it): every
+ * message is a 32-byte header followed by `len` payload bytes:
+ *
+ *     u32 magic   0x31535057 ("WPS1")
+ *     u32 type    meaning chosen by the lab (PS_MSG_* in lab_ps.h)
+ *     i64 a, b    two integers chosen by the lab (step, key offset, worker ...)
+ *     u64 len     payload bytes (at most PS_MSG_MAX)
+ *
+ * plus, inside the local transport only, the emulated delivery time (below):
+ * an f64 right after the header, so a frame is PS_HDR_BYTES (40) + len bytes
+ * and every byte count below (link time, counters) counts those 40.
+ * A bad magic, an oversize length or a nonsense delivery time is CORE_ERR_IO
+ * "corrupt message from peer (...)" and the connection is unusable afterwards.
+ *
+ * Emulated link. Each direction of a connection is a link of `bytes_per_s`
+ * with one-way `latency_s`. Sending a message of S bytes (header included)
+ * occupies the sender's link for S / bytes_per_s seconds from when the link
+ * is next free (after the messages sent before it); the message is stamped
+ * with its delivery time (end of serialisation + latency, on CLOCK_MONOTONIC,
+ * which every process on the machine shares) and the receiver does not
+ * return it before then. The sender does NOT sleep: ps_send returns as soon
+ * as the bytes are in the socket (as a kernel send buffer does), so one
+ * process sending on several connections drives those links in parallel,
+ * and the waiting shows up where it is real, in the receiver's ps_recv. (A
+ * send still blocks while the receiver does not read a large message.)
+ * Connections given one link with ps_conn_share_link share its bandwidth (a
+ * server's single NIC: the hotspot). bytes_per_s = 0 and latency_s = 0 turn
+ * the emulator off (raw speed). Counters record bytes and messages each way,
+ * and the time the link spent serialising (the lab's "wire time").
+ *
+ * Cancellation and time limits: every blocking call waits at most timeout_ms
+ * (-1: forever) and returns CORE_ERR_CANCELLED within ~50 ms once *cancel is
+ * non-zero (cancel may be NULL); running out of time is CORE_ERR_LIMIT; a
+ * closed peer is CORE_ERR_IO "peer closed the connection". No SIGPIPE.
+ * A time limit reached before any byte of a message moved leaves the
+ * connection usable (a ps_recv that timed out waiting for a message's
+ * delivery time returns that message on the next call); an error in the
+ * middle of a frame leaves it unusable (CORE_ERR_IO on every later call).
+ *
+ * Uses core and labs (lab_fd_read/lab_fd_write for the local transport).
+ */
+#ifndef WB_LAB_PS_NET_H
+#define WB_LAB_PS_NET_H
+
+#include "core/core.h"
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PS_MSG_MAGIC 0x31535057u
+#define PS_MSG_MAX ((uint64_t)1 << 31) /* 2 GiB: 10^7 float parameters fit 5x */
+#define PS_HDR_BYTES 40                /* header + delivery time, per message */
+
+struct ps_link_cfg {
+    double bytes_per_s; /* 0: unlimited */
+    double latency_s;   /* one way; 0: none */
+};
+
+/* Parses "off", "1Gbps", "10Gbps", "100Mbps", "2.5Gbps", "800Kbps" (bits per
+ * second, SI prefixes) into bytes per second (0 for "off"). CORE_ERR_INVALID
+ * naming the text otherwise. */
+int ps_link_parse(const char *text, double *bytes_per_s, struct core_err *err);
+
+struct ps_conn;
+
+/* A transport: how bytes move. All calls follow the timeout/cancel rules
+ * above. */
+struct ps_transport_ops {
+    const char *name; /* "local" */
+    int (*write_all)(struct ps_conn *c, const void *buf, size_t n, int timeout_ms,
+                     struct core_err *err);
+    int (*read_all)(struct ps_conn *c, void *buf, size_t n, int timeout_ms, struct core_err *err);
+    void (*close)(struct ps_conn *c);
+    /* Writes out_n bytes to `out` while reading in_n bytes from `in` (either
+     * count may be 0; out and in may be the same connection), so neither
+     * blocks the other on full buffers. */
+    int (*exchange)(struct ps_conn *out, const void *obuf, size_t out_n, struct ps_conn *in,
+                    void *ibuf, size_t in_n, int timeout_ms, struct core_err *err);
+};
+extern const struct ps_transport_ops ps_transport_local;
+
+struct ps_stats {
+    uint64_t bytes_sent, bytes_recv; /* headers included */
+    uint64_t msgs_sent, msgs_recv;
+    double wire_s;    /* time spent serialising on the emulated link (sender) */
+    double wait_rx_s; /* time spent in ps_recv/ps_sendrecv waiting for a message */
+};
+
+struct ps_conn {
+    const struct ps_transport_ops *ops;
+    int fd;                  /* local transport: the socket; -1 once closed */
+    struct ps_link_cfg link; /* this end's outgoing link */
+    double link_free_at;     /* CLOCK_MONOTONIC seconds when the link is next idle */
+    atomic_int *cancel;
+    struct ps_stats st;
+    struct core_buf rx; /* payload of the last message received */
+    /* private to lab_ps_net.c */
+    double *shared_free_at; /* NULL, or the shared link's link_free_at */
+    struct core_buf pend;   /* a message read whose delivery time is ahead */
+    unsigned char pend_hdr[PS_HDR_BYTES];
+    int pend_full; /* pend + pend_hdr hold a whole message */
+    int broken;    /* an earlier error left the stream mid-frame */
+};
+
+/* Wraps fd (taken over: closed by ps_conn_close) in the local transport. */
+void ps_conn_init_local(struct ps_conn *c, int fd, const struct ps_link_cfg *link,
+                        atomic_int *cancel);
+/* Closes the transport and frees buffers; idempotent. */
+void ps_conn_close(struct ps_conn *c);
+/* Makes c send over the link whose "next idle" time is *free_at (borrowed;
+ * must outlive c; start it at 0): every connection given the same pointer
+ * shares one outgoing link of c->link's bandwidth, as the connections of one
+ * NIC do. NULL goes back to c's own link. */
+void ps_conn_share_link(struct ps_conn *c, double *free_at);
+
+struct ps_msg {
+    uint32_t type;
+    int64_t a, b;
+    uint64_t len;
+    const void *data; /* borrowed from the connection until it receives again */
+};
+
+/* Sends one message whose payload is the concatenation of n_parts buffers
+ * (n_parts may be 0). Applies the emulated link. */
+struct ps_part {
+    const void *p;
+    size_t n;
+};
+int ps_send(struct ps_conn *c, uint32_t type, int64_t a, int64_t b, const struct ps_part *parts,
+            size_t n_parts, int timeout_ms, struct core_err *err);
+/* Receives the next message (waiting until its emulated delivery time). */
+int ps_recv(struct ps_conn *c, struct ps_msg *m, int timeout_ms, struct core_err *err);
+/* Sends one message on `out` while receiving one on `in` at the same time
+ * (both may be large: neither side can deadlock on full socket buffers, as a
+ * ring step where every rank sends right and receives left needs). */
+int ps_sendrecv(struct ps_conn *out, uint32_t type, int64_t a, int64_t b, const void *data,
+                size_t len, struct ps_conn *in, struct ps_msg *m, int timeout_ms,
+                struct core_err *err);
+/* Waits until one of cs[0..n) (local transport) has a message to read, or
+ * its peer closed, and returns its index: of several with messages, the one
+ * delivered first (earliest delivery time); ps_recv on it then returns that
+ * message (after its delivery time) or the peer's error. Entries may be NULL
+ * or closed (skipped). A server serving many workers calls this instead of
+ * poll(). Errors: CORE_ERR_LIMIT, CORE_ERR_CANCELLED (cancel flag of any of
+ * them), CORE_ERR_INVALID when no connection is open. */
+int ps_wait_any(struct ps_conn *const *cs, size_t n, int timeout_ms, struct core_err *err);
+
+/* ---- compression ----------------------------------------------------------- */
+
+/* Top-k sparsification: keeps the max(1, round(frac * n)) entries of largest
+ * magnitude (ties: lower index first) as (u32 index, f32 value) pairs sorted
+ * by index. Encoded size 8 + 8k bytes. The caller keeps the error-feedback
+ * residual (g minus what was sent) if it wants one. */
+void ps_topk_encode(const float *g, size_t n, double frac, struct core_buf *out);
+/* Adds the decoded entries into acc[0..n) (acc is not cleared). A malformed
+ * buffer or an index >= n is CORE_ERR_INVALID. */
+int ps_topk_decode_add(const void *data, size_t len, float *acc, size_t n, struct core_err *err);
+
+/* 8-bit quantisation: blocks of PS_Q8_BLOCK values, each a f32 scale
+ * (max |x| / 127) and one int8 per value (round to nearest). Encoded size
+ * 8 + 4 * ceil(n / B) + n bytes; each decoded value is within scale / 2 of
+ * the original (the stated error bound). */
+#define PS_Q8_BLOCK 256
+void ps_q8_encode(const float *g, size_t n, struct core_buf *out);
+int ps_q8_decode_add(const void *data, size_t len, float *acc, size_t n, struct core_err *err);
+
+/* ---- ring all-reduce --------------------------------------------------------- */
+
+/* Sums data[0..n) across the W ranks of a ring (this rank sends to `right`
+ * and receives from `left`), in place: reduce-scatter then all-gather, each
+ * W-1 steps moving one of W near-equal chunks. On return every rank holds the
+ * same bits (each chunk is summed in the same ring order, then copied).
+ * scratch holds at least ceil(n / W) floats (the local transport does not
+ * use it: NULL is fine). W = 1 returns at once. Message
+ * types PS_RING_MSG (0x52494e47) are used on the ring connections only. */
+#define PS_RING_MSG 0x52494e47u
+int ps_ring_allreduce(struct ps_conn *left, struct ps_conn *right, int rank, int W, float *data,
+                      size_t n, float *scratch, int timeout_ms, struct core_err *err);
+
+#endif /* WB_LAB_PS_NET_H */
