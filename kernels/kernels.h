@@ -60,10 +60,261 @@ bool kern_built_with_cuda(void);
 int kern_probe(struct kern_device *dev, struct core_err *err);
 
 /* ---- coalescing lab (kern_coalesce*.c, kern_cuda_coalesce.cu) ------------- */
-/* (declarations added by the coalescing lab) */
+/*
+ * The warp memory-transaction model (pure, runs anywhere), the CPU
+ * references of the coalescing kernels, and the kernels themselves.
+ *
+ * The model: lane t of a warp reads elem_bytes bytes at byte address
+ * (offset + t * stride) * elem_bytes of an array aligned to a line. Memory
+ * moves whole sectors (32 bytes on NVIDIA GPUs) grouped in lines (128 bytes);
+ * a CPU moves whole cache lines (64 bytes: sector = line = 64).
+ *
+ * Unlike the rest of this header, the GPU part keeps device buffers between
+ * calls: kern_coal_open allocates them (and fills the input with random
+ * data), kern_coal_measure runs one kernel on them, kern_coal_close frees
+ * everything. A session is used by one thread at a time.
+ */
+
+struct kern_access {
+    int elem_bytes;   /* bytes each lane reads: 1, 2, 4, 8 or 16 */
+    int lanes;        /* threads in a warp: 32 (1 to 1024) */
+    long long offset; /* element index of lane 0, 0 or more */
+    long long stride; /* elements between neighbouring lanes, 0 or more (0: all one element) */
+    int sector_bytes; /* smallest unit memory moves: 32 (GPU), 64 (CPU line); a power of two */
+    int line_bytes;   /* cache line: 128 (GPU), 64 (CPU); a multiple of sector_bytes */
+};
+
+/* An access of a GPU warp reading 4-byte floats: 32 lanes, 32-byte
+ * sectors, 128-byte lines. */
+struct kern_access kern_access_gpu(long long offset, long long stride);
+
+/* What one warp request touches. */
+struct kern_warp_cost {
+    int sectors;           /* distinct sectors */
+    int lines;             /* distinct lines */
+    long long bytes_used;  /* distinct bytes the lanes asked for */
+    long long bytes_moved; /* sectors * sector_bytes */
+    double efficiency;     /* bytes_used / bytes_moved, in (0, 1] */
+};
+
+/* 0 when a is a valid access; CORE_ERR_INVALID naming the field and what it
+ * allows otherwise ("elem_bytes must be 1, 2, 4, 8 or 16, not 3"). */
+int kern_access_check(const struct kern_access *a, struct core_err *err);
+
+/* The sectors and lines one warp request of a touches. 0, or
+ * kern_access_check's error (c untouched). Exact: 32 consecutive floats are
+ * 4 sectors in 1 line; stride 2 is 8 sectors; stride 8 or more 32; offset 1
+ * straddles a sector and a line boundary: 5 sectors in 2 lines. */
+int kern_warp_cost(const struct kern_access *a, struct kern_warp_cost *c, struct core_err *err);
+
+/* Bytes memory moves per element read, in a long run of consecutive warps
+ * (warp w starts at element offset + w * lanes * stride) when every sector
+ * is fetched once however many warps touch it: the L2 (a CPU's last-level
+ * cache) serves the sector two neighbouring warps share. For aligned
+ * elements that is min(stride * elem_bytes, sector rounded up to whole
+ * sectors of one element). The offset does not matter here. NAN for an
+ * invalid access or stride 0. */
+double kern_stream_bytes(const struct kern_access *a);
+
+/* Predicted bandwidth, as a fraction of a plain copy's, of a copy that reads
+ * with access a and writes its elements contiguously (out[i] =
+ * in[offset + i * stride]), bandwidth being useful bytes read + written per
+ * second: a memory-bound kernel runs at the same bytes moved per second, so
+ * the fraction is (useful / moved) over the copy's (useful / moved).
+ * write_factor is the bytes moved per byte written: 1 on a GPU, 2 on a CPU
+ * whose stores first read the line (write-allocate). _stream counts sectors
+ * as kern_stream_bytes does (what DRAM moves); _request counts the sectors
+ * of each warp request on its own (what the L1/L2 must serve: offset 1 is 5
+ * sectors instead of 4). Both in (0, 1]; NAN for an invalid access, stride
+ * 0 or write_factor < 0. */
+double kern_copy_fraction_stream(const struct kern_access *a, double write_factor);
+double kern_copy_fraction_request(const struct kern_access *a, double write_factor);
+
+/* The n-way bank conflict of `lanes` threads reading 4-byte words at word
+ * index t * stride_words of shared memory with `banks` banks (32) of 4
+ * bytes: the most DIFFERENT words one bank must serve (one word read by
+ * several lanes is broadcast). A column of float tile[32][32] is stride 32:
+ * 32-way; of tile[32][33], stride 33: 1 (no conflict). 0 for lanes or banks
+ * below 1, or a negative stride. */
+int kern_bank_ways(long long stride_words, int lanes, int banks);
+
+/* The datasheet memory bandwidth, in GB/s, of a few devices recognised by
+ * name ("NVIDIA H200" 4800, "NVIDIA H100 80GB HBM3" 3350, A100s); 0 when
+ * the name is not one of them. */
+double kern_datasheet_gbs(const char *device_name);
+
+/* ---- CPU references (what every kernel must write) ---- */
+
+/* out[i] = in[offset + i * stride] for i in [i0, i1). The copy (offset 0,
+ * stride 1), the offset copy and the strided copy of the lab. */
+void kern_coal_ref_gather(const float *in, float *out, long long i0, long long i1,
+                          long long offset, long long stride);
+/* Rows [r0, r1) of the transpose of the w x w row-major matrix in:
+ * out[r * w + c] = in[c * w + r]. */
+void kern_coal_ref_transpose(const float *in, float *out, int w, int r0, int r1);
+/* The same rows, computed tile x tile block by block (the CPU analog of
+ * the shared-memory tile); the output is identical. */
+void kern_coal_ref_transpose_blocked(const float *in, float *out, int w, int tile, int r0,
+                                     int r1);
+/* The first i in [0, n) where out[i] != in[offset + i * stride], or -1. */
+long long kern_coal_ref_gather_diff(const float *in, const float *out, long long n,
+                                    long long offset, long long stride);
+/* The first index r * w + c, r in [r0, r1), where out differs from the
+ * transpose of in, or -1. */
+long long kern_coal_ref_transpose_diff(const float *in, const float *out, int w, int r0, int r1);
+
+/* ---- the GPU kernels ---- */
+
+enum kern_coal_kind {
+    KERN_COAL_MEMCPY,            /* cudaMemcpy device to device: the ceiling */
+    KERN_COAL_COPY16,            /* copy, 16 bytes (float4) per thread */
+    KERN_COAL_COPY,              /* copy, 4 bytes per thread */
+    KERN_COAL_OFFSET,            /* out[i] = in[i + param], param 0..32 */
+    KERN_COAL_STRIDE,            /* out[i] = in[i * param], param 1..32 */
+    KERN_COAL_SMEM_COPY,         /* side x side copy through a 32 x 32 shared tile */
+    KERN_COAL_TRANSPOSE_NAIVE,   /* reads rows, writes columns */
+    KERN_COAL_TRANSPOSE_TILED,   /* through tile[32][32]: 32-way bank conflicts */
+    KERN_COAL_TRANSPOSE_PADDED,  /* through tile[32][33]: none */
+    KERN_COAL_N_KINDS
+};
+
+/* "memcpy", "copy16", "copy", "offset", "stride", "smem_copy",
+ * "transpose_naive", "transpose_tiled", "transpose_padded"; "?" otherwise.
+ * Static. */
+const char *kern_coal_kind_name(int kind);
+/* 0 when param suits kind (offset 0..32, stride 1..32, 0 for the others);
+ * CORE_ERR_INVALID naming the kernel and the range otherwise. */
+int kern_coal_param_check(int kind, int param, struct core_err *err);
+
+#define KERN_COAL_MAX_OFFSET 32
+#define KERN_COAL_MAX_STRIDE 32
+
+struct kern_coal_opts {
+    long long bytes; /* each of the two buffers; 0: 8 x the L2, at least 64 MiB */
+    uint64_t seed;   /* of the random input */
+    /* Asked between steps (may be NULL); true stops the call with
+     * CORE_ERR_CANCELLED. */
+    bool (*stop)(void *ud);
+    void *ud;
+};
+
+struct kern_coal_info {
+    struct kern_device dev;
+    long long n;          /* floats in each copy buffer */
+    int side;             /* transposes: side x side floats (a multiple of 32) */
+    long long buf_bytes;  /* each of the two device buffers */
+    long long free_bytes; /* device memory free before they were allocated */
+    int l2_fetch_bytes;   /* the L2 fetch-granularity limit found at open; -1 unknown */
+};
+
+struct kern_coal_meas {
+    double gbs;        /* (bytes read + bytes written) / ms_median */
+    double ms_median;  /* of the timed repetitions, each timed by CUDA events */
+    double ms_min, ms_max;
+    double bytes;      /* useful bytes read + written by one launch */
+    long long elems;   /* elements written by one launch */
+    int reps;
+};
+
+struct kern_coal; /* opaque: a device, its buffers, a stream */
+
+/* Opens a session on the first device: allocates an input and an output
+ * buffer of o->bytes each (plus host copies of both), fills the input with
+ * random floats from o->seed and copies it to the device. 0 and *out (close
+ * with kern_coal_close) and *info filled; CORE_ERR_IO with kern_probe's line
+ * when there is no GPU; CORE_ERR_INVALID when the buffers do not fit (in
+ * half of the device's free memory, or in host memory) saying how much was
+ * asked and how much there is; CORE_ERR_IO naming the CUDA call and error
+ * when one fails; CORE_ERR_CANCELLED when o->stop said so. */
+int kern_coal_open(struct kern_coal **out, const struct kern_coal_opts *o,
+                   struct kern_coal_info *info, struct core_err *err);
+/* Runs kernel `kind` with `param`: clears the output, launches twice to warm
+ * up, times `reps` (1 to 10000) launches with CUDA events, and checks every
+ * element of the output against the CPU reference. 0 and *m filled;
+ * CORE_ERR_INVALID for a bad kind, param or reps; CORE_ERR_IO naming the
+ * kernel and the CUDA error when a call or a launch fails; CORE_ERR_INTERNAL
+ * naming the kernel, the element and both values when the output is wrong;
+ * CORE_ERR_CANCELLED. */
+int kern_coal_measure(struct kern_coal *s, int kind, int param, int reps,
+                      struct kern_coal_meas *m, struct core_err *err);
+/* Sets the L2 fetch-granularity hint (cudaLimitMaxL2FetchGranularity, 0 to
+ * 128 bytes) and reads back what the device took into *got. The device may
+ * ignore it; kern_coal_close restores the value found at open. */
+int kern_coal_set_l2_fetch(struct kern_coal *s, int bytes, int *got, struct core_err *err);
+/* Frees the session's buffers and stream. NULL does nothing. */
+void kern_coal_close(struct kern_coal *s);
 
 /* ---- k-means lab (kern_kmeans*.c, kern_cuda_kmeans.cu) -------------------- */
-/* (declarations added by the k-means lab) */
+/*
+ * The map step of k-means: every point goes to its nearest centre, and the
+ * points of each cluster are added up (the combiner's partial sums).
+ *
+ * The arithmetic is fixed, so that every implementation — the CPU routine
+ * at any vector width, the CUDA kernel, the scalar reference — picks the
+ * same centre for every point, bit for bit: the squared distance from x to
+ * centre c is a float accumulated over j = 0, 1, ..., d-1 in that order as
+ * s = s + t*t with t = x_j - c_j, each operation rounded on its own (never
+ * fused into an FMA); the nearest centre has the smallest s, and a tie goes
+ * to the lower centre index. Sums are doubles, each point added in index
+ * order; the SSE adds every chosen s (as a double) in index order.
+ *
+ * Points and centres are row-major float32: point i is x[i*d .. i*d+d).
+ * Like the coalescing part, the GPU part keeps its device buffers between
+ * calls (the points stay on the device for every iteration): a session from
+ * kern_kmeans_gpu_new, used by one thread at a time.
+ */
+
+#define KERN_KM_MAX_D 256  /* largest dimension the routines take */
+#define KERN_KM_MAX_K 1024 /* most centres */
+
+/* The squared distance from x to c in d dimensions, as defined above. */
+float kern_kmeans_dist(const float *x, const float *c, int d);
+
+/* Assigns points x[0..n) to the nearest of the k centres (1 <= d <=
+ * KERN_KM_MAX_D, 1 <= k <= KERN_KM_MAX_K). labels (may be NULL): labels[i]
+ * gets point i's centre. sums/counts (both NULL or both given, zeroed by the
+ * caller): point i's coordinates are added into sums[c*d + j] and 1 into
+ * counts[c]. Returns the SSE (sum of the chosen squared distances). Uses the
+ * widest vector unit this CPU has; never fails. */
+double kern_kmeans_assign(const float *x, size_t n, int d, const float *centres, int k,
+                          int32_t *labels, double *sums, int64_t *counts);
+
+/* The same with a chosen vector width in floats: 1 (the scalar reference),
+ * 4, 8 or 16. Every width gives bit-identical results; a width this CPU
+ * cannot run is done with the widest it can. For tests and benchmarks. */
+double kern_kmeans_assign_lanes(int lanes, const float *x, size_t n, int d,
+                                const float *centres, int k, int32_t *labels, double *sums,
+                                int64_t *counts);
+/* The width kern_kmeans_assign uses on this CPU (16, 8 or 4). */
+int kern_kmeans_lanes(void);
+
+/* A GPU session: the points on the device, split into `tasks` map tasks,
+ * task t being points [bounds[t], bounds[t+1]) (bounds[0] = 0,
+ * bounds[tasks] = n, non-decreasing). */
+struct kern_km_gpu;
+
+/* Uploads the points and prepares buffers for k centres. 0 and *out set;
+ * CORE_ERR_IO with kern_probe's line when there is no GPU, or naming the
+ * CUDA call that failed; CORE_ERR_INVALID for sizes out of range. Nothing
+ * is left allocated on failure (*out is NULL). Caller frees with
+ * kern_kmeans_gpu_free. */
+int kern_kmeans_gpu_new(struct kern_km_gpu **out, const float *x, size_t n, int d, int k,
+                        const size_t *bounds, int tasks, struct core_err *err);
+
+/* One map step on the device with the given k×d centres: per task t, the
+ * sums (sums[(t*k + c)*d + j]), counts (counts[t*k + c]) and SSE (sse[t]) of
+ * its points, overwritten (not added to). labels (may be NULL) gets every
+ * point's centre, identical to kern_kmeans_assign's. Counts are exact; sums
+ * and SSE are added in a fixed tree order per task, so they are the same on
+ * every call but may differ from the CPU's in the last bits. *kernel_s
+ * (may be NULL): device time of the kernels alone. CORE_ERR_IO when a CUDA
+ * call fails. */
+int kern_kmeans_gpu_assign(struct kern_km_gpu *g, const float *centres, int32_t *labels,
+                           double *sums, int64_t *counts, double *sse, double *kernel_s,
+                           struct core_err *err);
+
+/* Frees the session's device and host buffers. NULL does nothing. */
+void kern_kmeans_gpu_free(struct kern_km_gpu *g);
 
 #ifdef __cplusplus
 }
