@@ -10,11 +10,13 @@ extern const struct lab_def lab_selftest;
 extern const struct lab_def lab_amdahl;
 extern const struct lab_def lab_memory;
 extern const struct lab_def lab_coalescing;
+extern const struct lab_def lab_kmeans;
 
 static const struct lab_def *const table[] = {
     &lab_amdahl,
     &lab_memory,
     &lab_coalescing,
+    &lab_kmeans,
     &lab_selftest,
 };
 

@@ -1098,3 +1098,106 @@ convergence; cache the data in memory with Spark; handle stragglers.]], score = 
     { "", "invalid" },
   },
 }
+
+------------------------------------------------------------------------------
+-- Added with the kmeans lab: the speedup question modelled with compute,
+-- shuffle and synchronisation terms, the three parts the lab measures.
+page [[
+# Speedup with three terms: compute, shuffle, synchronisation
+
+The estimate S ≈ p counted arithmetic only. A model that a measurement can
+check splits one iteration on p workers into three terms:
+
+```
+T(p) = T_comp / p  +  T_shuffle  +  T_sync
+```
+
+- **compute**: the assign step, 3·n·k·d floating-point operations (a
+  difference, a square and an addition per term) at F FLOP/s per worker.
+  It divides by p.
+- **shuffle**: the bytes the mappers send to the reducers, over the
+  bandwidth B into them. With a combiner: p·k records of d + 1 numbers (a
+  sum per coordinate and a count); without: n records of d + 2 numbers (a
+  cluster id, the point, a count). It does not shrink with p; with the
+  combiner it even grows with p.
+- **synchronisation**: what every iteration pays once, however many
+  workers: starting the tasks, broadcasting the centres, waiting at the
+  barrier for the last mapper, the driver's convergence test. Call it s.
+
+The course's question in this model: n = 10^8 points, k = 10, p = 100,
+and say d = 16, F = 10 GFLOP/s per worker, 4-byte numbers, B = 10 GB/s
+into the reducers and s = 20 ms. On one machine the loop takes
+T_comp = 3·10^8·10·16 / 10^10 = 4.8 s, with nothing to shuffle.
+
+| term          | with a combiner         | without                 |
+|---------------|-------------------------|-------------------------|
+| compute / p   | 4.8 s / 100 = 48 ms     | 48 ms                   |
+| shuffle       | 68 kB / B = 0.0068 ms   | 7.2 GB / B = 720 ms     |
+| sync          | 20 ms                   | 20 ms                   |
+| T(100)        | 68.0 ms                 | 788 ms                  |
+| S = 4.8 s / T | 70.6                    | 6.1                     |
+
+So "S ≈ p" holds only while the compute per worker, n·k·d/p terms, is
+large next to what does not shrink. With the combiner, synchronisation is
+what is left: however many workers, S stays below 4.8 s / 20 ms = 240,
+which is Amdahl's law with f = s / T_comp. Without a combiner the shuffle
+alone caps S near 4.8 / 0.72 ≈ 6.7, whatever p is.
+
+The `kmeans` lab measures these terms on your machine: its *map* time is
+the compute (plus handing out the tasks), *shuffle* the results crossing
+the sockets, and *reduce* the master's merge; the lab's questions use
+your own numbers.
+]]
+
+question {
+  id = "mapreduce.kmeans-three-terms",
+  kind = "numeric",
+  title = "Speedup with compute, shuffle and sync (your numbers)",
+  prompt = [[
+k-means runs on n = {nm} million points with d = 16 and k = {k}, on
+p = {p} workers of F = 10 GFLOP/s each (3 FLOPs per distance term). A
+combiner sends p x k records of d + 1 four-byte numbers per iteration to
+the reducers over B = 10 GB/s, and every iteration pays s = {s} ms of
+synchronisation. Taking the sequential time as the compute alone, what
+speedup does one iteration get on p workers?]],
+  unit = "x",
+  topics = { "kmeans", "speedup", "combiner" },
+  rubric = { "theory.parallel", "advanced.cost" },
+  hints = {
+    "T_comp = 3 n k d / F; on p workers it is T_comp / p.",
+    "T_shuffle = p k (d + 1) 4 bytes / (10^10 bytes/s); S = T_comp / (T_comp/p + T_shuffle + s).",
+  },
+  params = function(rng)
+    return { nm = rng:pick({ 50, 100, 200, 400 }), k = rng:pick({ 10, 20, 50 }),
+             p = rng:pick({ 50, 100, 200 }), s = rng:pick({ 10, 20, 50 }) }
+  end,
+  answer = function(p)
+    local tc = 3 * p.nm * 1e6 * p.k * 16 / 1e10
+    local sh = p.p * p.k * 17 * 4 / 1e10
+    return tc / (tc / p.p + sh + p.s / 1000)
+  end,
+  tolerance = { rel = 0.02 },
+  wrong = {
+    { value = function(p) return p.p end,
+      feedback = "That is the linear speedup: the synchronisation term does not divide by p." },
+    { value = function(p)
+        local tc = 3 * p.nm * 1e6 * p.k * 16 / 1e10
+        return tc / (tc / p.p + p.p * p.k * 17 * 4 / 1e10)
+      end,
+      feedback = "You left out the synchronisation term s, paid once per iteration whatever p is." },
+    { value = function(p)
+        local tc = 3 * p.nm * 1e6 * p.k * 16 / 1e10
+        return tc / (tc / p.p + p.nm * 1e6 * 18 * 4 / 1e10 + p.s / 1000)
+      end,
+      feedback = "That shuffles every point (no combiner); with the combiner only p x k records cross the network." },
+  },
+  examples = {
+    { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
+    { answer = function(p, ctx) return num(ctx.reference * 1.05) end, score = 0 },
+    { "fast", "invalid" },
+    -- The page's numbers: n = 100 M, k = 10, p = 100, s = 20 ms: 70.6.
+    { params = { nm = 100, k = 10, p = 100, s = 20 }, answer = "70.6", score = 1 },
+    { params = { nm = 100, k = 10, p = 100, s = 20 }, answer = "100", score = 0 },
+    { params = { nm = 100, k = 10, p = 100, s = 20 }, answer = "6.1", score = 0 },
+  },
+}
