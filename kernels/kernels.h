@@ -190,7 +190,8 @@ int kern_coal_param_check(int kind, int param, struct core_err *err);
 #define KERN_COAL_MAX_STRIDE 32
 
 struct kern_coal_opts {
-    long long bytes; /* each of the two buffers; 0: 8 x the L2, at least 64 MiB */
+    long long bytes; /* each of the two buffers; 0: 8 x the L2 and at least 1 GiB, within a
+                      * quarter of the free GPU memory and an eighth of the host's */
     uint64_t seed;   /* of the random input */
     /* Asked between steps (may be NULL); true stops the call with
      * CORE_ERR_CANCELLED. */
@@ -228,9 +229,11 @@ struct kern_coal; /* opaque: a device, its buffers, a stream */
  * when one fails; CORE_ERR_CANCELLED when o->stop said so. */
 int kern_coal_open(struct kern_coal **out, const struct kern_coal_opts *o,
                    struct kern_coal_info *info, struct core_err *err);
-/* Runs kernel `kind` with `param`: clears the output, launches twice to warm
- * up, times `reps` (1 to 10000) launches with CUDA events, and checks every
- * element of the output against the CPU reference. 0 and *m filled;
+/* Runs kernel `kind` with `param`: clears the output, launches three times
+ * to warm up, times `reps` (1 to 10000) back-to-back launches with CUDA
+ * events (at most ~20 ms of them queued at once, so a stop is noticed
+ * quickly), and checks every element of the output against the CPU
+ * reference. 0 and *m filled;
  * CORE_ERR_INVALID for a bad kind, param or reps; CORE_ERR_IO naming the
  * kernel and the CUDA error when a call or a launch fails; CORE_ERR_INTERNAL
  * naming the kernel, the element and both values when the output is wrong;

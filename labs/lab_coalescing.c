@@ -152,7 +152,8 @@ static void coal_model_figures(struct lab_ctx *cx)
         struct kern_access a = kern_access_gpu(0, xs[i]);
         kern_warp_cost(&a, &c, NULL);
         snprintf(key, sizeof key, "model_sectors_stride%d", xs[i]);
-        snprintf(label, sizeof label, "model: 32-byte sectors per warp of floats at stride %d", xs[i]);
+        snprintf(label, sizeof label, "model: 32-byte sectors per warp of floats at stride %d",
+                 xs[i]);
         lab_figure_num(cx, key, c.sectors, "", label);
         snprintf(key, sizeof key, "model_lines_stride%d", xs[i]);
         snprintf(label, sizeof label, "model: 128-byte lines per warp at stride %d", xs[i]);
@@ -182,7 +183,8 @@ static void coal_model_figures(struct lab_ctx *cx)
     struct kern_access v = kern_access_gpu(0, 1);
     v.elem_bytes = 16;
     kern_warp_cost(&v, &c, NULL);
-    lab_figure_num(cx, "model_sectors_copy16", c.sectors, "", "model: sectors per warp of 16-byte loads");
+    lab_figure_num(cx, "model_sectors_copy16", c.sectors, "",
+                   "model: sectors per warp of 16-byte loads");
     lab_figure_num(cx, "model_lines_copy16", c.lines, "", "model: lines per warp of 16-byte loads");
     lab_figure_num(cx, "model_bank_ways_32x32", kern_bank_ways(32, 32, 32), "",
                    "model: bank conflict reading a column of float tile[32][32]");
@@ -319,7 +321,7 @@ static const struct lab_param_def coal_params[] = {
     {"reps", LAB_P_INT, "30", NULL, 3, 1000, NULL, "",
      "GPU: timed launches per kernel (the median counts)"},
     {"gpu_mib", LAB_P_INT, "0", NULL, 0, 65536, NULL, "MiB",
-     "GPU: each of the two buffers (0: 8 x the GPU's L2)"},
+     "GPU: each of the two buffers (0: 8 x the GPU's L2, at least 1 GiB)"},
     {"cpu_mib", LAB_P_INT, NULL, coal_default_cpu_mib, 1, 4096, NULL, "MiB",
      "CPU analog: each of the two arrays (default: 2 x the last-level cache)"},
     {"cpu_reps", LAB_P_INT, "3", NULL, 1, 50, NULL, "",

@@ -32,7 +32,8 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: gpu_check [--mib N] [--reps N] [--datasheet-gbs X] [--strict]\n"
-               "  --mib N            each of the two buffers, MiB (default: 8 x the L2)\n"
+               "  --mib N            each of the two buffers, MiB (default: 8 x the L2,\n"
+               "                     at least 1024)\n"
                "  --reps N           timed launches per kernel, median (default 50)\n"
                "  --datasheet-gbs X  the device's datasheet bandwidth (default: known\n"
                "                     devices only, e.g. 4800 for an H200)\n"

@@ -140,8 +140,9 @@ are 4 sectors of 32 bytes; the same 32 floats spread out are 32 sectors. This
 lab checks that count against real kernels, and puts the model's prediction
 beside every measurement.
 
-**On a GPU** it runs, on buffers 8 times the size of the GPU's L2 cache (so
-every launch streams from device memory, not from the cache):
+**On a GPU** it runs, on buffers 8 times the size of the GPU's L2 cache and
+at least 1 GiB (so every launch streams from device memory, not from the
+cache):
 
 1. **the ladder**: `cudaMemcpy` device to device (the ceiling), a copy
    kernel moving 4 bytes per thread and one moving 16 bytes (`float4`), a
@@ -183,7 +184,7 @@ pick *coalescing*; `q` (or Ctrl-C on the command line) cancels.
 | `offset_max` | 32         | offsets 0 to this many floats           |
 | `stride_max` | 32         | strides 1 to this many floats           |
 | `reps`       | 30         | GPU: timed launches per kernel          |
-| `gpu_mib`    | 0 (auto)   | GPU: each buffer; 0 means 8 x the L2    |
+| `gpu_mib`    | 0 (auto)   | GPU: each buffer; 0: 8 x L2, >= 1 GiB   |
 | `cpu_mib`    | from cache | CPU: each array; 2 x your last cache    |
 | `cpu_reps`   | 3          | CPU: passes per point, fastest counts   |
 ]]
