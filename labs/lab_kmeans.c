@@ -87,6 +87,7 @@
 #include "labs/lab_kmeans.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -221,9 +222,14 @@ int km_straggler_parse(const char *s, int *worker, double *factor, struct core_e
     return 0;
 }
 
-/* The directory part of path exists. */
-static bool km_dir_ok(const char *path)
+/* Why `save` cannot be written, or NULL: it names a directory (or ends in
+ * '/'), or its directory does not exist. */
+static const char *km_save_problem(const char *path)
 {
+    struct stat st;
+    size_t len = strlen(path);
+    if ((len > 0 && path[len - 1] == '/') || (stat(path, &st) == 0 && S_ISDIR(st.st_mode)))
+        return "it is a directory: name a file in it (e.g. centres.csv)";
     const char *slash = strrchr(path, '/');
     char dir[4096];
     if (!slash)
@@ -232,48 +238,71 @@ static bool km_dir_ok(const char *path)
         snprintf(dir, sizeof dir, "/");
     else
         snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-    struct stat st;
-    return stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return "its directory does not exist";
+    return NULL;
 }
 
 /* For the run (deep = false) a CSV file's shape is counted, not parsed:
- * the check parsed it moments ago, and the load reports any change. */
+ * the check parsed it moments ago, and the load reports any change. The
+ * count streams the file (no copy of it in memory) and asks `stop`. */
 static int km_file_shape(const char *path, enum km_format fmt, const char *what, int d_in,
-                         bool deep, size_t *n, int *d, struct core_err *err)
+                         bool deep, bool (*stop)(void *), void *ud, size_t *n, int *d,
+                         struct core_err *err)
 {
     if (deep || fmt == KM_FMT_F32)
         return km_points_read(path, fmt, what, d_in, NULL, 0, n, d, NULL, NULL, err);
-    char *buf = NULL;
-    size_t len = 0;
-    int rc = core_file_read(path, (size_t)4 << 30, &buf, &len, err);
-    if (rc != 0)
-        return core_err_prefix(err, "kmeans: %s", what);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return core_err_set(err, errno == ENOENT ? CORE_ERR_NOTFOUND : CORE_ERR_IO,
+                            "kmeans: %s '%s': %s", what, path, strerror(errno));
+    enum { CHUNK = 1 << 20 };
+    char *buf = core_xmalloc(CHUNK);
     size_t lines = 0;
-    int cols = 1;
+    int cols = 1, rc = 0;
     bool header = true, blank = true;
-    for (size_t i = 0; i <= len; i++) {
-        char ch = i < len ? buf[i] : '\n';
-        if (ch == '\n') {
-            if (header)
-                header = false;
-            else if (!blank)
-                lines++;
-            blank = true;
+    for (;;) {
+        ssize_t got = read(fd, buf, CHUNK);
+        if (got < 0 && errno == EINTR)
             continue;
+        if (got < 0) {
+            rc = core_err_set(err, CORE_ERR_IO, "kmeans: %s '%s': %s", what, path, strerror(errno));
+            goto out;
         }
-        if (header && ch == ',')
-            cols++;
-        if (ch != ' ' && ch != '\t' && ch != '\r')
-            blank = false;
+        /* at the end of the file, one more '\n' ends a last line without one */
+        ssize_t len = got > 0 ? got : 1;
+        for (ssize_t i = 0; i < len; i++) {
+            char ch = got > 0 ? buf[i] : '\n';
+            if (ch == '\n') {
+                if (header)
+                    header = false;
+                else if (!blank)
+                    lines++;
+                blank = true;
+                continue;
+            }
+            if (header && ch == ',')
+                cols++;
+            if (ch != ' ' && ch != '\t' && ch != '\r')
+                blank = false;
+        }
+        if (got == 0)
+            break;
+        if (stop && stop(ud)) {
+            rc = core_err_set(err, CORE_ERR_CANCELLED, "cancelled");
+            goto out;
+        }
     }
-    free(buf);
     *n = lines;
     *d = cols;
-    return 0;
+out:
+    free(buf);
+    close(fd);
+    return rc;
 }
 
-static int km_resolve(const struct lab_params *p, long mem_bytes, bool deep, struct km_cfg *c,
-                      struct core_err *err)
+static int km_resolve(const struct lab_params *p, long mem_bytes, bool deep, bool (*stop)(void *),
+                      void *ud, struct km_cfg *c, struct core_err *err)
 {
     int rc;
     memset(c, 0, sizeof *c);
@@ -310,7 +339,7 @@ static int km_resolve(const struct lab_params *p, long mem_bytes, bool deep, str
                                 "kmeans: file '%s' is raw float32, which does not say its "
                                 "dimension: set d (--set d=N)",
                                 c->file);
-        if ((rc = km_file_shape(c->file, c->fmt, "file", c->d, deep, &nf, &df, err)) != 0)
+        if ((rc = km_file_shape(c->file, c->fmt, "file", c->d, deep, stop, ud, &nf, &df, err)) != 0)
             return rc;
         if (c->fmt == KM_FMT_CSV && km_user_set(p, "d") && c->d != df)
             return core_err_set(err, CORE_ERR_INVALID,
@@ -374,6 +403,10 @@ static int km_resolve(const struct lab_params *p, long mem_bytes, bool deep, str
             return core_err_set(err, CORE_ERR_INVALID,
                                 "kmeans: init_file '%s' holds %zu centres, but k = %d",
                                 c->init_file, nc, c->k);
+        if (c->init_fmt == KM_FMT_F32 &&
+            (rc = km_points_read(c->init_file, c->init_fmt, "init_file", c->d, NULL, nc, &nc, &dc,
+                                 NULL, NULL, err)) != 0)
+            return rc;
     }
     if ((rc = km_straggler_parse(lab_param_str(p, "straggler"), &c->strag_worker, &c->strag_factor,
                                  err)) != 0)
@@ -396,16 +429,35 @@ static int km_resolve(const struct lab_params *p, long mem_bytes, bool deep, str
                             "kmeans: n = %zu points of d = %d take %.0f MiB, more than half of "
                             "this machine's memory (%ld MiB)",
                             c->n, c->d, bytes / 1048576.0, mem_bytes / 1048576);
-    if (*c->save && !km_dir_ok(c->save))
+    /* the master's per-task partials: k sums of d doubles and k counts
+     * per task (twice with a GPU: its copy too) */
+    double part = (double)c->tasks * c->k * ((double)c->d + 1) * 8 * (c->gpu ? 2 : 1);
+    if (mem_bytes > 0 && bytes + part > (double)mem_bytes / 2)
         return core_err_set(err, CORE_ERR_INVALID,
-                            "kmeans: save = '%s': its directory does not exist", c->save);
+                            "kmeans: tasks = %d map tasks of k = %d partial sums of d = %d take "
+                            "%.0f MiB (and the points %.0f MiB), more than half of this machine's "
+                            "memory (%ld MiB): use fewer tasks",
+                            c->tasks, c->k, c->d, part / 1048576.0, bytes / 1048576.0,
+                            mem_bytes / 1048576);
+    const char *why = *c->save ? km_save_problem(c->save) : NULL;
+    if (why)
+        return core_err_set(err, CORE_ERR_INVALID, "kmeans: save = '%s': %s", c->save, why);
+    /* last, as the slowest: a float32 file's values, those the run uses (a
+     * CSV file's were all read above) */
+    if (deep && *c->file && c->fmt == KM_FMT_F32) {
+        size_t nf = 0;
+        int df = 0;
+        if ((rc = km_points_read(c->file, c->fmt, "file", c->d, NULL, c->n, &nf, &df, NULL, NULL,
+                                 err)) != 0)
+            return rc;
+    }
     return 0;
 }
 
 int km_cfg_resolve(const struct lab_params *p, long mem_bytes, struct km_cfg *c,
                    struct core_err *err)
 {
-    return km_resolve(p, mem_bytes, true, c, err);
+    return km_resolve(p, mem_bytes, true, NULL, NULL, c, err);
 }
 
 static int km_check(const struct lab_params *p, struct core_err *err)
@@ -808,7 +860,7 @@ static int km_run_lab(struct lab_ctx *cx, struct core_err *err)
     memset(r, 0, sizeof *r);
     r->cx = cx;
     r->clk = lab_ctx_clock(cx) ? lab_ctx_clock(cx) : core_clock_real();
-    if ((rc = km_resolve(pp, m->mem_bytes, false, &r->cfg, err)) != 0)
+    if ((rc = km_resolve(pp, m->mem_bytes, false, km_stop, cx, &r->cfg, err)) != 0)
         return rc;
     const struct km_cfg *c = &r->cfg;
     const size_t kd = (size_t)c->k * (size_t)c->d;

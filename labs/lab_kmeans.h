@@ -85,21 +85,27 @@ int km_format_pick(const char *path, const char *fmt_param, const char *what, en
  * around them allowed, blank lines skipped, '.' as the decimal point
  * whatever the locale). f32: raw little-endian float32, d per point, d_in
  * given (the file size must be a whole number of points). Every value must
- * be a finite float. *n_out gets the points in the file (for f32 without x:
- * from its size alone), *d_out the dimension. When x is not NULL the first
- * n_take points are stored there (n_take*d floats, caller's memory) and a
- * CSV file is read only that far. `stop` (may be NULL) is asked now and
- * then and ends the read with CORE_ERR_CANCELLED. Errors name the
+ * be a finite float within +-km_coord_limit(d). *n_out gets the points in
+ * the file, *d_out the dimension. When x is not NULL the first n_take
+ * points are stored there (n_take*d floats, caller's memory) and a CSV file
+ * is read only that far. With x NULL a CSV file is read through; an f32
+ * file's first n_take points are read and checked (n_take 0: its size
+ * alone tells). `stop` (may be NULL) is asked after about every 2^18
+ * values and ends the read with CORE_ERR_CANCELLED. Errors name the
  * parameter, the file and the line (CSV) or point (f32). */
 int km_points_read(const char *path, enum km_format fmt, const char *what, int d_in, float *x,
                    size_t n_take, size_t *n_out, int *d_out, bool (*stop)(void *), void *ud,
                    struct core_err *err);
 
+/* The largest |coordinate| a point or centre may have in d dimensions:
+ * then no squared distance (a float sum of d squares) can overflow. */
+double km_coord_limit(int d);
+
 /* Fills x (n*d floats) with k Gaussian blobs: blob centres uniform in
  * [-10, 10)^d, every point in a blob drawn at random, coordinates off its
  * blob's centre by normal noise of standard deviation `spread`. A function
- * of (seed, n, d, k, spread) alone. `stop` (may be NULL) is asked every
- * 65536 points; returns false when it said stop. */
+ * of (seed, n, d, k, spread) alone. `stop` (may be NULL) is asked after
+ * about every 2^18 coordinates; returns false when it said stop. */
 bool km_generate(float *x, size_t n, int d, int k, double spread, uint64_t seed,
                  bool (*stop)(void *), void *ud);
 
@@ -159,6 +165,7 @@ struct km_slot {
     int idx; /* index in procs->v, -1 when none */
     bool busy;
     uint32_t pass, task, attempt, iter;
+    uint32_t op;     /* enum km_op of the attempt */
     double t0;       /* when the attempt was sent */
     double straggle; /* > 1: this worker is that many times slower */
     long tasks_done, attempts;

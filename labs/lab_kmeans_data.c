@@ -25,6 +25,7 @@
 
 #define KM_CSV_MAX_BYTES ((size_t)4 << 30) /* a bigger data set belongs in a float32 file */
 #define KM_FIELD_MAX 80                    /* longest number text we read */
+#define KM_STOP_WORK ((size_t)1 << 18)     /* coordinates between two looks at `stop` */
 
 /* ---- the C locale for numbers ------------------------------------------------ */
 
@@ -73,10 +74,30 @@ int km_format_pick(const char *path, const char *fmt_param, const char *what, en
         *out = KM_FMT_F32;
         return 0;
     }
+    if (strcmp(what, "file") != 0) /* `format` is the points file's alone */
+        return core_err_set(err, CORE_ERR_INVALID,
+                            "kmeans: cannot tell the format of %s '%s' from its name: name it "
+                            "*.csv (CSV with a header) or *.f32 (raw float32)",
+                            what, path);
     return core_err_set(err, CORE_ERR_INVALID,
                         "kmeans: cannot tell the format of %s '%s' from its name (.csv is CSV, "
                         ".f32/.bin/.raw raw float32): set format=csv or format=f32",
                         what, path);
+}
+
+double km_coord_limit(int d)
+{
+    /* |x|, |c| <= L gives (x - c)^2 <= 4 L^2 = FLT_MAX / (4 d) per term:
+     * a sum of d terms stays 4 times below FLT_MAX, rounding included. */
+    return 0.5 * sqrt((double)FLT_MAX / (4.0 * (double)(d > 0 ? d : 1)));
+}
+
+/* Every look at `stop` while reading or generating comes after about
+ * KM_STOP_WORK coordinates, whatever d is: that bounds the cancel latency. */
+static size_t km_stop_every(int d)
+{
+    size_t e = KM_STOP_WORK / (size_t)(d > 0 ? d : 1);
+    return e > 0 ? e : 1;
 }
 
 /* ---- CSV ---------------------------------------------------------------------- */
@@ -84,6 +105,7 @@ int km_format_pick(const char *path, const char *fmt_param, const char *what, en
 struct csv {
     const char *path, *what;
     size_t line; /* 1-based number of the line being read */
+    int d;       /* columns (0 while reading the header: no size limit) */
 };
 
 static bool is_blank(char ch)
@@ -106,10 +128,16 @@ static int csv_number(const struct csv *cv, const char *s, const char *e, int co
         return core_err_set(err, CORE_ERR_INVALID,
                             "kmeans: %s '%s' line %zu, column %d: empty field, expected a number",
                             cv->what, cv->path, cv->line, col);
+    if (memchr(s, '\0', len))
+        return core_err_set(err, CORE_ERR_INVALID,
+                            "kmeans: %s '%s' line %zu, column %d: a NUL byte, expected a number "
+                            "(is it a UTF-8 text file?)",
+                            cv->what, cv->path, cv->line, col);
     if (len > KM_FIELD_MAX)
         return core_err_set(err, CORE_ERR_INVALID,
-                            "kmeans: %s '%s' line %zu, column %d: '%.20s...' is not a number",
-                            cv->what, cv->path, cv->line, col, s);
+                            "kmeans: %s '%s' line %zu, column %d: '%.20s...' is too long for a "
+                            "number (more than %d characters)",
+                            cv->what, cv->path, cv->line, col, s, KM_FIELD_MAX);
     memcpy(buf, s, len);
     buf[len] = '\0';
     char *end;
@@ -124,6 +152,12 @@ static int csv_number(const struct csv *cv, const char *s, const char *e, int co
                             "kmeans: %s '%s' line %zu, column %d: '%s' is not a finite float32 "
                             "number",
                             cv->what, cv->path, cv->line, col, buf);
+    if (cv->d > 0 && fabs(v) > km_coord_limit(cv->d))
+        return core_err_set(err, CORE_ERR_INVALID,
+                            "kmeans: %s '%s' line %zu, column %d: '%s' is too large: with d = %d "
+                            "coordinates must lie within +-%.3g, or squared distances overflow "
+                            "float32 (scale the data down)",
+                            cv->what, cv->path, cv->line, col, buf, cv->d, km_coord_limit(cv->d));
     *out = (float)v;
     return 0;
 }
@@ -147,21 +181,86 @@ static bool line_blank(const char *s, const char *e)
     return true;
 }
 
+/* The whole file into *out (NUL-terminated, caller frees), read in 1 MiB
+ * pieces with a look at `stop` after each: a big file's read can be
+ * cancelled. At most KM_CSV_MAX_BYTES. */
+static int km_slurp(const char *path, const char *what, bool (*stop)(void *), void *ud, char **out,
+                    size_t *len, struct core_err *err)
+{
+    enum { PIECE = 1 << 20 };
+    int rc = 0;
+    char *buf = NULL;
+    size_t have = 0, cap = 0;
+    *out = NULL;
+    *len = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return core_err_set(err, errno == ENOENT ? CORE_ERR_NOTFOUND : CORE_ERR_IO,
+                            "kmeans: %s '%s': %s", what, path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        rc = core_err_set(err, CORE_ERR_IO, "kmeans: %s '%s': %s", what, path, strerror(errno));
+        goto out;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        rc = core_err_set(err, CORE_ERR_INVALID, "kmeans: %s '%s' is %s, not a points file", what,
+                          path, S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
+        goto out;
+    }
+    if ((size_t)st.st_size > KM_CSV_MAX_BYTES)
+        goto too_big;
+    cap = (size_t)st.st_size + PIECE + 1; /* room to see the end of the file in one more read */
+    buf = core_xmalloc(cap);
+    for (;;) {
+        if (have + PIECE + 1 > cap) { /* the file grew while we read it */
+            cap = 2 * cap;
+            buf = core_xrealloc(buf, cap);
+        }
+        ssize_t got = read(fd, buf + have, PIECE);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            rc = core_err_set(err, CORE_ERR_IO, "kmeans: %s '%s': %s", what, path, strerror(errno));
+            goto out;
+        }
+        if (got == 0)
+            break;
+        have += (size_t)got;
+        if (have > KM_CSV_MAX_BYTES)
+            goto too_big;
+        if (stop && stop(ud)) {
+            rc = core_err_set(err, CORE_ERR_CANCELLED, "cancelled");
+            goto out;
+        }
+    }
+    buf[have] = '\0';
+    *out = buf;
+    *len = have;
+    buf = NULL;
+    goto out;
+too_big:
+    rc = core_err_set(err, CORE_ERR_INVALID,
+                      "kmeans: %s '%s' has more than the %zu bytes a CSV file may have (write a "
+                      "big data set as raw float32)",
+                      what, path, KM_CSV_MAX_BYTES);
+out:
+    free(buf);
+    close(fd);
+    return rc;
+}
+
 static int csv_read(const char *path, const char *what, float *x, size_t n_take, size_t *n_out,
                     int *d_out, bool (*stop)(void *), void *ud, struct core_err *err)
 {
     char *buf = NULL;
     size_t len = 0, n = 0;
     int d = 0, rc;
-    struct csv cv = {path, what, 1};
+    struct csv cv = {path, what, 1, 0};
     struct km_numloc loc;
 
     numloc_enter(&loc);
-    rc = core_file_read(path, KM_CSV_MAX_BYTES, &buf, &len, err);
-    if (rc != 0) {
-        core_err_prefix(err, "kmeans: %s", what);
+    if ((rc = km_slurp(path, what, stop, ud, &buf, &len, err)) != 0)
         goto out;
-    }
     const char *p = buf, *end = buf + len, *next;
     if (len >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0) /* a UTF-8 byte order mark */
         p += 3;
@@ -201,12 +300,14 @@ static int csv_read(const char *path, const char *what, float *x, size_t n_take,
                           what, path, d, KERN_KM_MAX_D);
         goto out;
     }
+    cv.d = d; /* from here on numbers must also be small enough */
+    const size_t every = km_stop_every(d);
     for (p = next; p < end && !(x && n >= n_take); p = next) {
         cv.line++;
         le = line_end(p, end, &next);
         if (line_blank(p, le))
             continue;
-        if (stop && (n & 0xffff) == 0 && stop(ud)) {
+        if (stop && n % every == 0 && stop(ud)) {
             rc = core_err_set(err, CORE_ERR_CANCELLED, "cancelled");
             goto out;
         }
@@ -261,10 +362,37 @@ out:
 
 /* ---- raw float32 ----------------------------------------------------------------- */
 
+/* The values v[0..cnt), coordinates i0.. of the file, are finite and small
+ * enough; an error names the point and the coordinate. */
+static int f32_values_ok(const char *path, const char *what, int d, const float *v, size_t cnt,
+                         size_t i0, struct core_err *err)
+{
+    const double lim = km_coord_limit(d);
+    for (size_t q = 0; q < cnt; q++) {
+        if (isfinite(v[q]) && fabs((double)v[q]) <= lim)
+            continue;
+        size_t i = i0 + q;
+        if (!isfinite(v[q]))
+            return core_err_set(err, CORE_ERR_INVALID,
+                                "kmeans: %s '%s': point %zu (byte offset %zu), coordinate %zu, is "
+                                "not a finite number (%g)",
+                                what, path, i / (size_t)d + 1, i * 4, i % (size_t)d + 1,
+                                (double)v[q]);
+        return core_err_set(err, CORE_ERR_INVALID,
+                            "kmeans: %s '%s': point %zu (byte offset %zu), coordinate %zu, is "
+                            "too large (%g): with d = %d coordinates must lie within +-%.3g, or "
+                            "squared distances overflow float32 (scale the data down)",
+                            what, path, i / (size_t)d + 1, i * 4, i % (size_t)d + 1, (double)v[q],
+                            d, lim);
+    }
+    return 0;
+}
+
 static int f32_read(const char *path, const char *what, int d, float *x, size_t n_take,
                     size_t *n_out, int *d_out, bool (*stop)(void *), void *ud, struct core_err *err)
 {
     int rc = 0;
+    float *scratch = NULL;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return core_err_set(err, errno == ENOENT ? CORE_ERR_NOTFOUND : CORE_ERR_IO,
@@ -289,44 +417,45 @@ static int f32_read(const char *path, const char *what, int d, float *x, size_t 
         goto out;
     }
     size_t n = size / pb;
-    if (x) {
+    if (x || n_take > 0) {
         if (n_take > n) {
             rc = core_err_set(err, CORE_ERR_INVALID,
                               "kmeans: %s '%s' has %zu points, fewer than %zu", what, path, n,
                               n_take);
             goto out;
         }
-        size_t want = n_take * pb, got = 0;
-        char *dst = (char *)x;
-        while (got < want) {
-            size_t chunk = want - got < ((size_t)8 << 20) ? want - got : ((size_t)8 << 20);
-            ssize_t r = read(fd, dst + got, chunk);
-            if (r < 0 && errno == EINTR)
-                continue;
-            if (r <= 0) {
-                rc = core_err_set(err, CORE_ERR_IO, "kmeans: %s '%s': %s", what, path,
-                                  r < 0 ? strerror(errno) : "ended early");
-                goto out;
+        /* Into x, or (x NULL: checking only) through a scratch buffer, in
+         * whole points; every chunk is checked as it arrives. */
+        const size_t chunk_pts = km_stop_every(d);
+        if (!x)
+            scratch = core_xmalloc(chunk_pts * pb);
+        for (size_t i0 = 0; i0 < n_take; i0 += chunk_pts) {
+            size_t cnt = n_take - i0 < chunk_pts ? n_take - i0 : chunk_pts;
+            float *dst = x ? x + i0 * (size_t)d : scratch;
+            size_t want = cnt * pb, got = 0;
+            while (got < want) {
+                ssize_t r = read(fd, (char *)dst + got, want - got);
+                if (r < 0 && errno == EINTR)
+                    continue;
+                if (r <= 0) {
+                    rc = core_err_set(err, CORE_ERR_IO, "kmeans: %s '%s': %s", what, path,
+                                      r < 0 ? strerror(errno) : "ended early");
+                    goto out;
+                }
+                got += (size_t)r;
             }
-            got += (size_t)r;
+            if ((rc = f32_values_ok(path, what, d, dst, cnt * (size_t)d, i0 * (size_t)d, err)) != 0)
+                goto out;
             if (stop && stop(ud)) {
                 rc = core_err_set(err, CORE_ERR_CANCELLED, "cancelled");
                 goto out;
             }
         }
-        for (size_t i = 0; i < n_take * (size_t)d; i++)
-            if (!isfinite(x[i])) {
-                rc = core_err_set(err, CORE_ERR_INVALID,
-                                  "kmeans: %s '%s': point %zu (byte offset %zu), coordinate "
-                                  "%zu, is not a finite number (%g)",
-                                  what, path, i / (size_t)d + 1, i * 4, i % (size_t)d + 1,
-                                  (double)x[i]);
-                goto out;
-            }
     }
     *n_out = n;
     *d_out = d;
 out:
+    free(scratch);
     close(fd);
     return rc;
 }
@@ -364,8 +493,9 @@ bool km_generate(float *x, size_t n, int d, int k, double spread, uint64_t seed,
     for (size_t q = 0; q < (size_t)k * (size_t)d; q++)
         blob[q] = -10.0 + 20.0 * km_u01(&s);
     bool done = true;
+    const size_t every = km_stop_every(d);
     for (size_t i = 0; i < n; i++) {
-        if ((i & 0xffff) == 0 && i > 0 && stop && stop(ud)) {
+        if (i % every == 0 && i > 0 && stop && stop(ud)) {
             done = false;
             break;
         }

@@ -304,6 +304,17 @@ static void km_death_words(const struct lab_child *c, char *buf, size_t size)
     }
 }
 
+/* What slot sl was doing, for the log: "map task 3 of iteration 7", or
+ * "task 3 of the final assignment" (the LABEL pass after the last
+ * iteration). */
+static void km_work_words(const struct km_slot *sl, char *buf, size_t size)
+{
+    if (sl->op == KM_OP_LABEL)
+        snprintf(buf, size, "task %u of the final assignment", sl->task + 1);
+    else
+        snprintf(buf, size, "map task %u of iteration %u", sl->task + 1, sl->iter);
+}
+
 /* Worker s is dead (its socket closed) or declared dead (late: `late`):
  * reap it, put its task back unless another copy runs, start a new one. */
 static int km_dead(struct km_engine *e, int s, bool late, struct km_pass_stats *st,
@@ -320,8 +331,9 @@ static int km_dead(struct km_engine *e, int s, bool late, struct km_pass_stats *
         e->ps->ops->kill(pid, SIGKILL);
         lab_proc_reap(e->ps, (size_t)sl->idx, -1, &how);
     }
-    char words[96];
+    char words[96], work[64];
     km_death_words(c, words, sizeof words);
+    km_work_words(sl, work, sizeof work);
     bool injected = false, requeued = false;
     if (sl->busy) {
         uint32_t t = sl->task;
@@ -345,17 +357,15 @@ static int km_dead(struct km_engine *e, int s, bool late, struct km_pass_stats *
         e->fault_logs_left--;
         if (late)
             lab_log(e->cx, LAB_LOG_WARN,
-                    "worker %d (pid %d) did not answer map task %u of iteration %u within %.1f s: "
-                    "killed; %s",
-                    s + 1, (int)pid, sl->task + 1, sl->iter, km_now(e) - sl->t0,
+                    "worker %d (pid %d) did not answer %s within %.1f s: killed; %s", s + 1,
+                    (int)pid, work, km_now(e) - sl->t0,
                     requeued ? "the task runs again and a new worker takes its place"
                              : "another copy of the task finished or still runs, and a new "
                                "worker takes its place");
         else if (sl->busy)
             lab_log(e->cx, injected ? LAB_LOG_INFO : LAB_LOG_WARN,
-                    "worker %d (pid %d) %s during map task %u of iteration %u (attempt %u%s); %s",
-                    s + 1, (int)pid, words, sl->task + 1, sl->iter, sl->attempt,
-                    injected ? ", an injected crash" : "",
+                    "worker %d (pid %d) %s during %s (attempt %u%s); %s", s + 1, (int)pid, words,
+                    work, sl->attempt, injected ? ", an injected crash" : "",
                     requeued ? "the task runs again and a new worker takes its place"
                              : "another copy of the task finished or still runs, and a new "
                                "worker takes its place");
@@ -387,6 +397,7 @@ static int km_send(struct km_engine *e, int s, enum km_op op, int t, uint32_t a,
     sl->task = (uint32_t)t;
     sl->attempt = a;
     sl->iter = iter;
+    sl->op = (uint32_t)op;
     sl->t0 = km_now(e);
     sl->attempts++;
     e->tlive[t]++;
@@ -604,10 +615,12 @@ int km_engine_pass(struct km_engine *e, enum km_op op, int p_use, bool faults, u
                 continue;
             }
             if (e->tattempts[t] >= KM_MAX_ATTEMPTS) {
+                char work[64];
+                struct km_slot what = {.task = (uint32_t)t, .iter = iter, .op = (uint32_t)op};
+                km_work_words(&what, work, sizeof work);
                 rc = core_err_set(err, CORE_ERR_INTERNAL,
-                                  "kmeans: map task %d of iteration %u failed %d attempts in a "
-                                  "row; giving up",
-                                  t + 1, iter, KM_MAX_ATTEMPTS);
+                                  "kmeans: %s failed %d attempts in a row; giving up", work,
+                                  KM_MAX_ATTEMPTS);
                 goto out;
             }
             uint32_t a = ++e->tattempts[t];
@@ -617,11 +630,13 @@ int km_engine_pass(struct km_engine *e, enum km_op op, int p_use, bool faults, u
                 st->speculative++;
                 if (e->fault_logs_left > 0) {
                     e->fault_logs_left--;
+                    char work[64];
+                    struct km_slot what = {.task = (uint32_t)t, .iter = iter, .op = (uint32_t)op};
+                    km_work_words(&what, work, sizeof work);
                     lab_log(e->cx, LAB_LOG_INFO,
-                            "map task %d of iteration %u is late (%.1f ms, typical %.1f ms): a "
-                            "backup copy runs on worker %d",
-                            t + 1, iter, 1e3 * (now - km_task_started(e, t, now)), 1e3 * typ,
-                            s + 1);
+                            "%s is late (%.1f ms, typical %.1f ms): a backup copy runs on "
+                            "worker %d",
+                            work, 1e3 * (now - km_task_started(e, t, now)), 1e3 * typ, s + 1);
                 }
             }
             if ((rc = km_send(e, s, op, t, a, iter, faults, st, err)) != 0)

@@ -191,6 +191,11 @@ static void test_csv_errors(void **state)
         {"1,2\n3,4\n", "line 1: the first line must be a header", "x1,x2"},
         {"", "line 1: expected a header line", "empty file"},
         {"\n1,2\n", "line 1: expected a header line", "empty line"},
+        /* finite, but its square would overflow float32 */
+        {"a,b\n1,2\n1e30,1\n", "line 3, column 1: '1e30' is too large", "with d = 2"},
+        {"a,b\n1,0."
+         "000000000000000000000000000000000000000000000000000000000000000000000000000000001\n",
+         "line 2, column 2: '0.000000000000000000...' is too long", "more than 80 characters"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct core_err err;
@@ -208,6 +213,22 @@ static void test_csv_errors(void **state)
     struct core_err err;
     size_t n;
     int d;
+    /* a NUL byte is not the end of a number: "1\0junk" is not 1 */
+    const char nul[] = "a,b\n1\0junk,2\n";
+    const char *path = tmp_file("nul.csv", nul, sizeof nul - 1);
+    assert_int_equal(km_points_read(path, KM_FMT_CSV, "file", 0, NULL, 0, &n, &d, NULL, NULL, &err),
+                     CORE_ERR_INVALID);
+    assert_contains(err.msg, "line 2, column 1: a NUL byte");
+    unlink(path);
+    /* the largest coordinate allowed still gives finite squared distances */
+    for (int dd = 1; dd <= KERN_KM_MAX_D; dd *= 2) {
+        float a[KERN_KM_MAX_D], b[KERN_KM_MAX_D];
+        for (int j = 0; j < dd; j++) {
+            a[j] = (float)km_coord_limit(dd);
+            b[j] = -a[j];
+        }
+        assert_true(isfinite(kern_kmeans_dist(a, b, dd)));
+    }
     assert_int_not_equal(km_points_read("/nonexistent/dir/p.csv", KM_FMT_CSV, "file", 0, NULL, 0,
                                         &n, &d, NULL, NULL, &err),
                          0);
@@ -215,6 +236,11 @@ static void test_csv_errors(void **state)
     enum km_format f;
     assert_int_equal(km_format_pick("data.xyz", "auto", "file", &f, &err), CORE_ERR_INVALID);
     assert_contains(err.msg, "format=csv or format=f32");
+    /* `format` is for file only: init_file is told to use a known name */
+    assert_int_equal(km_format_pick("c.dat", "auto", "init_file", &f, &err), CORE_ERR_INVALID);
+    assert_contains(err.msg, "init_file 'c.dat'");
+    assert_contains(err.msg, "name it *.csv");
+    assert_true(strstr(err.msg, "format=") == NULL);
     assert_int_equal(km_format_pick("data.xyz", "f32", "file", &f, &err), 0);
     assert_int_equal(f, KM_FMT_F32);
     assert_int_equal(km_format_pick("DATA.F32", "auto", "file", &f, &err), 0);
@@ -276,6 +302,19 @@ static void test_f32(void **state)
     assert_int_equal(km_points_read(path, KM_FMT_F32, "file", 3, x, 2, &n, &d, NULL, NULL, &err),
                      CORE_ERR_INVALID);
     assert_contains(err.msg, "point 2 (byte offset 16), coordinate 2, is not a finite number");
+    /* checked without storing: x NULL and n_take points */
+    assert_int_equal(km_points_read(path, KM_FMT_F32, "file", 3, NULL, 2, &n, &d, NULL, NULL, &err),
+                     CORE_ERR_INVALID);
+    assert_contains(err.msg, "point 2 (byte offset 16), coordinate 2, is not a finite number");
+    assert_int_equal(km_points_read(path, KM_FMT_F32, "file", 3, NULL, 1, &n, &d, NULL, NULL, &err),
+                     0); /* the bad value is past the points asked for */
+    assert_int_equal(n, 2);
+    unlink(path);
+    float huge[] = {1, 2, 3, 4, 5, 3e37f};
+    path = tmp_file("huge.f32", huge, sizeof huge);
+    assert_int_equal(km_points_read(path, KM_FMT_F32, "file", 3, NULL, 2, &n, &d, NULL, NULL, &err),
+                     CORE_ERR_INVALID);
+    assert_contains(err.msg, "point 2 (byte offset 20), coordinate 3, is too large");
     unlink(path);
     path = tmp_file("empty.f32", "", 0);
     assert_int_equal(
@@ -423,15 +462,86 @@ static void test_init_random(void **state)
     assert_memory_equal(idx, again, sizeof idx);
 }
 
+/* ---- cancelling a read or the generation ------------------------------------------------ */
+
+static int stop_calls;
+static bool count_stop(void *ud)
+{
+    (void)ud;
+    stop_calls++;
+    return false;
+}
+
+static bool stop_now(void *ud)
+{
+    (void)ud;
+    return true;
+}
+
+/* `stop` is asked after every 2^18 values or so, whatever d is, while
+ * reading a CSV file (also while its bytes come in) and while generating:
+ * a wide data set is cancelled as quickly as a narrow one. */
+static void test_stop_granularity(void **state)
+{
+    (void)state;
+    struct core_err err;
+    size_t n;
+    int d;
+    /* 3000 points of d = 256: 768000 values */
+    struct core_buf b;
+    core_buf_init(&b);
+    for (int j = 0; j < 256; j++)
+        core_buf_printf(&b, "%sx%d", j ? "," : "", j);
+    core_buf_putc(&b, '\n');
+    for (int i = 0; i < 3000; i++) {
+        for (int j = 0; j < 256; j++)
+            core_buf_printf(&b, "%s%d", j ? "," : "", (i + j) % 10);
+        core_buf_putc(&b, '\n');
+    }
+    char path[512];
+    snprintf(path, sizeof path, "%s", tmp_file("wide.csv", b.data, b.len));
+    core_buf_fini(&b);
+    float *x = malloc(3000 * 256 * sizeof *x);
+    stop_calls = 0;
+    assert_int_equal(
+        km_points_read(path, KM_FMT_CSV, "file", 0, x, 3000, &n, &d, count_stop, NULL, &err), 0);
+    assert_int_equal(d, 256);
+    assert_true(stop_calls >= 3000 * 256 / (1 << 18));
+    assert_int_equal(
+        km_points_read(path, KM_FMT_CSV, "file", 0, x, 3000, &n, &d, stop_now, NULL, &err),
+        CORE_ERR_CANCELLED);
+    unlink(path);
+    /* a file of a few long lines: its bytes are read piece by piece */
+    size_t big = (size_t)3 << 20;
+    char *text = malloc(big);
+    memset(text, ' ', big);
+    memcpy(text, "a,b\n", 4);
+    for (size_t at = (size_t)1 << 20; at < big; at += (size_t)1 << 20)
+        memcpy(text + at - 5, "1,2\n", 4);
+    snprintf(path, sizeof path, "%s", tmp_file("long.csv", text, big));
+    free(text);
+    stop_calls = 0;
+    assert_int_equal(
+        km_points_read(path, KM_FMT_CSV, "file", 0, x, 2, &n, &d, count_stop, NULL, &err), 0);
+    assert_true(stop_calls >= 3);
+    unlink(path);
+    /* generating 3000 points of d = 256: 768000 coordinates */
+    stop_calls = 0;
+    assert_true(km_generate(x, 3000, 256, 4, 1.0, 1, count_stop, NULL));
+    assert_true(stop_calls >= 2);
+    free(x);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_assign_widths),  cmocka_unit_test(test_assign_semantics),
-        cmocka_unit_test(test_csv_good),       cmocka_unit_test(test_csv_errors),
-        cmocka_unit_test(test_csv_locale),     cmocka_unit_test(test_f32),
-        cmocka_unit_test(test_save_roundtrip), cmocka_unit_test(test_straggler_parse),
-        cmocka_unit_test(test_fault_schedule), cmocka_unit_test(test_reduce),
-        cmocka_unit_test(test_generate),       cmocka_unit_test(test_init_random),
+        cmocka_unit_test(test_assign_widths),    cmocka_unit_test(test_assign_semantics),
+        cmocka_unit_test(test_csv_good),         cmocka_unit_test(test_csv_errors),
+        cmocka_unit_test(test_csv_locale),       cmocka_unit_test(test_f32),
+        cmocka_unit_test(test_save_roundtrip),   cmocka_unit_test(test_straggler_parse),
+        cmocka_unit_test(test_fault_schedule),   cmocka_unit_test(test_reduce),
+        cmocka_unit_test(test_generate),         cmocka_unit_test(test_init_random),
+        cmocka_unit_test(test_stop_granularity),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

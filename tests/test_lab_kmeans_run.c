@@ -300,6 +300,36 @@ static void test_killed_worker(void **state)
     lab_result_fini(&res);
 }
 
+/* A crash in the last pass (every point to the final centres) is logged
+ * as such, not as an iteration that never ran. The seed is the first whose
+ * schedule crashes task 1 of that pass and few enough before it for the
+ * log to still show it. */
+static void test_crash_in_final_pass(void **state)
+{
+    (void)state;
+    uint32_t seed = 0;
+    for (uint32_t sd = 1; sd < 1000 && !seed; sd++) {
+        int before = 0; /* crashes in iteration 1 (2 tasks) */
+        for (uint32_t t = 0; t < 2; t++)
+            for (uint32_t a = 1; km_fault_u(sd, 1, t, a) < 0.5; a++)
+                before++;
+        if (before < 6 && km_fault_u(sd, 2, 0, 1) < 0.5)
+            seed = sd;
+    }
+    assert_true(seed > 0);
+    char sd[32];
+    snprintf(sd, sizeof sd, "seed=%u", seed);
+    const char *set[] = {"n=500",      "k=3", "d=2",       "tasks=2",       "workers=2",
+                         "max_iter=1", sd,    "crash=0.5", "scale_iters=0", NULL};
+    struct got g = {0};
+    struct lab_result res;
+    run_ok(set, &g, &res);
+    assert_true(fig(&res, "iterations") == 1);
+    assert_contains(g.info_text, "during task 1 of the final assignment (attempt 1");
+    assert_true(strstr(g.info_text, "of iteration 2") == NULL);
+    lab_result_fini(&res);
+}
+
 /* ---- degenerate cases ---------------------------------------------------------------------- */
 
 /* Reads the saved centres. */
@@ -516,6 +546,61 @@ static void test_checks(void **state)
     assert_int_equal(check(good_k, &err), 0);
     unlink(csv + 5);
     unlink(init + 10);
+    /* bad values in a float32 file are found by the check, before any run:
+     * the points used (n) and an init_file's centres */
+    float nanpts[6] = {1, 2, 3, 4, NAN, 6};
+    char nanf[512], okf[512];
+    snprintf(nanf, sizeof nanf, "file=%s", tmp_file("nan.f32", nanpts, sizeof nanpts));
+    const char *nan_all[] = {nanf, "d=3", "k=1", "tasks=1", NULL};
+    assert_int_equal(check(nan_all, &err), CORE_ERR_INVALID);
+    assert_contains(err.msg, "point 2 (byte offset 16), coordinate 2, is not a finite number");
+    const char *nan_unused[] = {nanf, "d=3", "n=1", "k=1", "tasks=1", NULL};
+    assert_int_equal(check(nan_unused, &err), 0); /* n = 1 never reads point 2 */
+    float cpts[4] = {0, 0, 1, 1};
+    snprintf(okf, sizeof okf, "file=%s", tmp_file("ok.f32", cpts, sizeof cpts));
+    float badc[4] = {0, 0, INFINITY, 1};
+    snprintf(init, sizeof init, "init_file=%s", tmp_file("badinit.f32", badc, sizeof badc));
+    const char *bad_init[] = {okf, init, "init=file", "d=2", "k=2", "tasks=1", NULL};
+    assert_int_equal(check(bad_init, &err), CORE_ERR_INVALID);
+    assert_contains(err.msg, "init_file '");
+    assert_contains(err.msg, "point 2 (byte offset 8), coordinate 1, is not a finite number");
+    unlink(init + 10);
+    /* an init_file with a name that tells no format: not "set format" */
+    snprintf(init, sizeof init, "init_file=%s", tmp_file("init.dat", cpts, sizeof cpts));
+    const char *dat_init[] = {okf, init, "init=file", "d=2", "k=2", "tasks=1", NULL};
+    assert_int_equal(check(dat_init, &err), CORE_ERR_INVALID);
+    assert_contains(err.msg, "name it *.csv");
+    unlink(init + 10);
+    unlink(nanf + 5);
+    unlink(okf + 5);
+    /* coordinates so large that squared distances would overflow */
+    snprintf(csv, sizeof csv, "file=%s", tmp_file("big.csv", "a,b\n1e30,1\n-1e30,2\n", 20));
+    const char *big[] = {csv, "k=2", "tasks=1", NULL};
+    assert_int_equal(check(big, &err), CORE_ERR_INVALID);
+    assert_contains(err.msg, "line 2, column 1: '1e30' is too large");
+    unlink(csv + 5);
+    /* save naming a directory fails the check, not the end of the run */
+    const char *dir = getenv("WB_TEST_TMP");
+    char save[600];
+    snprintf(save, sizeof save, "save=%s", dir ? dir : "/tmp");
+    const char *save_dir[] = {"n=100", "k=2", save, NULL};
+    assert_int_equal(check(save_dir, &err), CORE_ERR_INVALID);
+    assert_contains(err.msg, "it is a directory");
+    const char *save_slash[] = {"n=100", "k=2", "save=/tmp/", NULL};
+    assert_int_equal(check(save_slash, &err), CORE_ERR_INVALID);
+    assert_contains(err.msg, "it is a directory");
+    /* the master's per-task partials count against the memory: 4096 tasks
+     * of k = 1024 sums of d = 256 are 8.6 GB, too much for 16 GiB */
+    {
+        struct lab_params q;
+        struct km_cfg c;
+        const char *huge[] = {"n=4096", "d=256", "k=1024", "tasks=4096", NULL};
+        params_from(&q, huge);
+        assert_int_equal(km_cfg_resolve(&q, 16L << 30, &c, &err), CORE_ERR_INVALID);
+        assert_contains(err.msg, "use fewer tasks");
+        assert_int_equal(km_cfg_resolve(&q, 64L << 30, &c, &err), 0);
+        lab_params_fini(&q);
+    }
     /* the framework's own range checks name the parameter */
     struct lab_params p;
     const struct lab_def *d = lab_find("kmeans");
@@ -566,6 +651,7 @@ int main(void)
         cmocka_unit_test(test_crashes),
         cmocka_unit_test(test_straggler),
         cmocka_unit_test(test_killed_worker),
+        cmocka_unit_test(test_crash_in_final_pass),
         cmocka_unit_test(test_k1),
         cmocka_unit_test(test_k_equals_n),
         cmocka_unit_test(test_duplicates),

@@ -41,6 +41,13 @@ expect_err "set d" "asks for d"
 run lab run kmeans --set file="$T/pts.f32" --set d=3 --set k=2
 expect_rc 2 "float32 of the wrong size"
 expect_err "100 bytes, not a whole number of points of d = 3" "says why"
+printf '\000\000\200\077\000\000\300\177' >"$T/nan.f32" # 1.0, then a NaN
+run lab run kmeans --set file="$T/nan.f32" --set d=1 --set k=1 --set tasks=1
+expect_rc 2 "a NaN in a float32 file, found by the check"
+expect_err "point 2 (byte offset 4), coordinate 1, is not a finite number" "names the point"
+run lab run kmeans --set n=100 --set k=2 --set save="$T"
+expect_rc 2 "save naming a directory"
+expect_err "it is a directory" "says why, before running"
 # (the store may not even exist yet: nothing was run)
 [ "$(sql 'SELECT COUNT(*) FROM lab_runs' 2>/dev/null || echo 0)" = 0 ] && ok ||
   fail "refused runs are not recorded"
