@@ -68,7 +68,9 @@ void ps_topk_encode(const float *g, size_t n, double frac, struct core_buf *out)
     size_t k = 0;
     if (n > 0) {
         double want = floor(frac * (double)n + 0.5);
-        k = want < 1 ? 1 : want > (double)n ? n : (size_t)want;
+        /* !(want >= 1): a NaN fraction keeps one entry, never an
+         * out-of-range k */
+        k = !(want >= 1) ? 1 : want > (double)n ? n : (size_t)want;
     }
     put_u32(out, (uint32_t)n);
     put_u32(out, (uint32_t)k);
@@ -178,8 +180,13 @@ void ps_q8_encode(const float *g, size_t n, struct core_buf *out)
             else if (fabsf(g[i]) > mx)
                 mx = fabsf(g[i]);
         }
-        /* A block with inf/NaN decodes to NaN: divergence stays visible. */
+        /* A block with inf/NaN decodes to NaN: divergence stays visible.
+         * The scale is rounded up to a float with scale * 127 >= mx, so no
+         * value is clipped: for subnormal gradients mx / 127 rounds to 0 or
+         * well below mx / 127, which would break the scale / 2 bound. */
         float scale = finite ? mx / 127.0f : NAN;
+        while (finite && (double)scale * 127.0 < (double)mx)
+            scale = nextafterf(scale, INFINITY);
         memcpy(scales + 4 * b, &scale, 4);
         for (size_t i = lo; i < hi; i++) {
             long v = 0;

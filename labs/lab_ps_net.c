@@ -12,6 +12,7 @@
  */
 #include "labs/lab_ps_net.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <poll.h>
@@ -139,13 +140,18 @@ static long try_read(int fd, char *p, size_t n, struct core_err *err)
     return core_err_set(err, CORE_ERR_IO, "read from peer: %s", strerror(errno));
 }
 
-static int local_exchange(struct ps_conn *out, const void *obuf, size_t on, struct ps_conn *in,
-                          void *ibuf, size_t in_n, int timeout_ms, struct core_err *err)
+/* The exchange, counting in *moved the bytes that went either way, so a
+ * caller can tell an error before the first byte (the stream still sound)
+ * from one in the middle of a frame. */
+static int local_xchg(struct ps_conn *out, const void *obuf, size_t on, struct ps_conn *in,
+                      void *ibuf, size_t in_n, int timeout_ms, size_t *moved_total,
+                      struct core_err *err)
 {
     const char *op = obuf;
     char *ip = ibuf;
     double end = deadline_of(timeout_ms);
-    atomic_int *cancel = out ? out->cancel : in->cancel;
+    atomic_int *cancel = out && out->cancel ? out->cancel : in ? in->cancel : NULL;
+    *moved_total = 0;
     if (on > 0 && out->fd < 0)
         return closed_err(err);
     if (in_n > 0 && in->fd < 0)
@@ -162,6 +168,7 @@ static int local_exchange(struct ps_conn *out, const void *obuf, size_t on, stru
                 return (int)r;
             ip += r;
             in_n -= (size_t)r;
+            *moved_total += (size_t)r;
             moved |= r > 0;
         }
         if (on > 0) {
@@ -170,6 +177,7 @@ static int local_exchange(struct ps_conn *out, const void *obuf, size_t on, stru
                 return (int)w;
             op += w;
             on -= (size_t)w;
+            *moved_total += (size_t)w;
             moved |= w > 0;
         }
         if (moved || (on == 0 && in_n == 0))
@@ -192,6 +200,13 @@ static int local_exchange(struct ps_conn *out, const void *obuf, size_t on, stru
             return rc;
     }
     return 0;
+}
+
+static int local_exchange(struct ps_conn *out, const void *obuf, size_t on, struct ps_conn *in,
+                          void *ibuf, size_t in_n, int timeout_ms, struct core_err *err)
+{
+    size_t moved;
+    return local_xchg(out, obuf, on, in, ibuf, in_n, timeout_ms, &moved, err);
 }
 
 static int local_write_all(struct ps_conn *c, const void *buf, size_t n, int timeout_ms,
@@ -261,21 +276,32 @@ int ps_link_parse(const char *text, double *bytes_per_s, struct core_err *err)
     char *endp = NULL;
     errno = 0;
     double v = strtod(text, &endp);
-    static const struct {
-        const char *suffix;
-        double mult;
-    } units[] = {{"Tbps", 1e12}, {"Gbps", 1e9}, {"Mbps", 1e6}, {"Kbps", 1e3}, {"bps", 1}};
+    /* An SI prefix in either case, then "bps" exactly: "GBps" is bytes per
+     * second, and reading it as bits would make the link 8 times slower
+     * than the student meant, so it is refused. */
     double mult = 0;
-    if (endp != text && errno == 0)
-        for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-            if (strcasecmp(endp, units[i].suffix) == 0)
-                mult = units[i].mult;
-    if (mult == 0 || !isfinite(v) || v <= 0 || !isfinite(v * mult) || *text == ' ' ||
-        *text == '+' || *text == '-')
+    const char *u = endp;
+    if (endp != text && errno == 0) {
+        static const char prefixes[] = "kKmMgGtT";
+        static const double mults[] = {1e3, 1e3, 1e6, 1e6, 1e9, 1e9, 1e12, 1e12};
+        double pm = 1;
+        const char *at = *u ? strchr(prefixes, *u) : NULL;
+        if (at) {
+            pm = mults[at - prefixes];
+            u++;
+        }
+        if (strcmp(u, "bps") == 0)
+            mult = pm;
+    }
+    if (mult == 0 || !isfinite(v) || v <= 0 || !isfinite(v * mult) ||
+        isspace((unsigned char)*text) || *text == '+' || *text == '-')
         return core_err_set(err, CORE_ERR_INVALID,
                             "link '%s': expected off or a positive rate in bits per second "
-                            "such as 100Mbps, 1Gbps, 2.5Gbps, 800Kbps",
-                            text);
+                            "such as 100Mbps, 1Gbps, 2.5Gbps, 800Kbps%s",
+                            text,
+                            mult == 0 && strcasecmp(u, "bps") == 0
+                                ? " (bits: b, not bytes: B; 1 GB/s is 8Gbps)"
+                                : "");
     *bytes_per_s = v * mult / 8.0;
     return 0;
 }
@@ -338,18 +364,59 @@ static int limit_err(int rc, int timeout_ms, const char *what, struct core_err *
     return rc;
 }
 
-/* Charges S bytes to c's outgoing link: returns the delivery time. */
-static double link_charge(struct ps_conn *c, uint64_t S)
+/* A charge to a link, kept so a message that never left can give it back. */
+struct link_charge {
+    double *free_at; /* NULL: nothing charged */
+    double before, after, ser;
+};
+
+/* Charges S bytes to c's outgoing link: returns the delivery time. A
+ * shared link is charged with a compare-and-swap: a server shard sends to
+ * its workers from one thread each, all on its one NIC. */
+static double link_charge(struct ps_conn *c, uint64_t S, struct link_charge *ch)
 {
     double now = core_time_mono();
+    ch->free_at = NULL;
     if (c->link.bytes_per_s <= 0)
         return now + c->link.latency_s;
     double *free_at = c->shared_free_at ? c->shared_free_at : &c->link_free_at;
-    double start = *free_at > now ? *free_at : now;
     double ser = (double)S / c->link.bytes_per_s;
-    *free_at = start + ser;
+    double before, after;
+    __atomic_load(free_at, &before, __ATOMIC_ACQUIRE);
+    do {
+        after = (before > now ? before : now) + ser;
+    } while (!__atomic_compare_exchange(free_at, &before, &after, false, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_ACQUIRE));
+    *ch = (struct link_charge){free_at, before, after, ser};
     c->st.wire_s += ser;
-    return start + ser + c->link.latency_s;
+    return after + c->link.latency_s;
+}
+
+/* Gives a charge back (the message did not go): the link's next idle time
+ * goes back unless another message was charged after it. */
+static void link_refund(struct ps_conn *c, const struct link_charge *ch)
+{
+    if (!ch->free_at)
+        return;
+    double expect = ch->after, back = ch->before;
+    __atomic_compare_exchange(ch->free_at, &expect, &back, false, __ATOMIC_ACQ_REL,
+                              __ATOMIC_ACQUIRE);
+    c->st.wire_s -= ch->ser;
+}
+
+/* Writes a frame's header; *clean says no byte of it moved (the local
+ * transport can tell; another is assumed to have moved some). */
+static int write_header(struct ps_conn *c, const unsigned char *h, int timeout_ms, bool *clean,
+                        struct core_err *err)
+{
+    if (c->ops == &ps_transport_local) {
+        size_t moved = 0;
+        int rc = local_xchg(c, h, PS_HDR_BYTES, NULL, NULL, 0, timeout_ms, &moved, err);
+        *clean = moved == 0;
+        return rc;
+    }
+    *clean = false;
+    return c->ops->write_all(c, h, PS_HDR_BYTES, timeout_ms, err);
 }
 
 static size_t parts_total(const struct ps_part *parts, size_t n_parts)
@@ -375,9 +442,16 @@ int ps_send(struct ps_conn *c, uint32_t type, int64_t a, int64_t b, const struct
     double end = deadline_of(timeout_ms);
     unsigned char h[PS_HDR_BYTES];
     struct frame f = {type, a, b, total, 0};
-    f.deliver_at = link_charge(c, PS_HDR_BYTES + (uint64_t)total);
+    struct link_charge ch;
+    f.deliver_at = link_charge(c, PS_HDR_BYTES + (uint64_t)total, &ch);
     frame_pack(h, &f);
-    int rc = c->ops->write_all(c, h, sizeof h, ms_left(end), err);
+    bool clean = false;
+    int rc = write_header(c, h, ms_left(end), &clean, err);
+    if (rc && clean) {
+        /* nothing moved: the stream is sound, the link was not used */
+        link_refund(c, &ch);
+        return limit_err(rc, timeout_ms, "send", err);
+    }
     for (size_t i = 0; rc == 0 && i < n_parts; i++)
         if (parts[i].n > 0)
             rc = c->ops->write_all(c, parts[i].p, parts[i].n, ms_left(end), err);
@@ -401,6 +475,33 @@ static void pend_reserve(struct ps_conn *c, uint64_t len)
     c->pend.data[len] = '\0';
 }
 
+/* Reads a payload of len bytes into the pending buffer, growing it (at
+ * least doubling) only as the bytes come: a garbled length that passes the
+ * PS_MSG_MAX check costs memory for what the peer really sent, not 2 GiB. */
+#define PEND_STEP ((size_t)1 << 20)
+static int pend_read_payload(struct ps_conn *c, size_t len, double end, struct core_err *err)
+{
+    size_t got = 0;
+    while (got < len) {
+        size_t want = got + (got > PEND_STEP ? got : PEND_STEP);
+        if (want > len)
+            want = len;
+        if (c->pend.cap < want + 1) {
+            size_t cap = c->pend.cap * 2 > want + 1 ? c->pend.cap * 2 : want + 1;
+            if (cap > len + 1)
+                cap = len + 1;
+            c->pend.data = core_xrealloc(c->pend.data, cap);
+            c->pend.cap = cap;
+        }
+        int rc = c->ops->read_all(c, c->pend.data + got, want - got, ms_left(end), err);
+        if (rc)
+            return rc;
+        got = want;
+    }
+    pend_reserve(c, len); /* sets len and the NUL; the room is there */
+    return 0;
+}
+
 /* Reads the next frame into c->pend (nothing when one is there already).
  * A limit before its first byte leaves c usable; anything later breaks it. */
 static int pend_fill(struct ps_conn *c, double end, int timeout_ms, struct core_err *err)
@@ -414,11 +515,8 @@ static int pend_fill(struct ps_conn *c, double end, int timeout_ms, struct core_
     struct frame f;
     if (rc == 0)
         rc = frame_unpack(c->pend_hdr, &f, err);
-    if (rc == 0) {
-        pend_reserve(c, f.len);
-        if (f.len > 0)
-            rc = c->ops->read_all(c, c->pend.data, (size_t)f.len, ms_left(end), err);
-    }
+    if (rc == 0)
+        rc = pend_read_payload(c, (size_t)f.len, end, err);
     if (rc) {
         c->broken = 1;
         return limit_err(rc, timeout_ms, "receive", err);
@@ -486,13 +584,26 @@ int ps_sendrecv(struct ps_conn *out, uint32_t type, int64_t a, int64_t b, const 
     double end = deadline_of(timeout_ms);
     unsigned char h[PS_HDR_BYTES];
     struct frame f = {type, a, b, len, 0};
-    f.deliver_at = link_charge(out, PS_HDR_BYTES + (uint64_t)len);
+    struct link_charge ch;
+    f.deliver_at = link_charge(out, PS_HDR_BYTES + (uint64_t)len, &ch);
     frame_pack(h, &f);
     /* Headers both ways (they always fit the socket buffers), then the
      * payloads both ways: every rank of a ring can do this at once. */
     size_t hin = in->pend_full ? 0 : PS_HDR_BYTES;
-    int rc = out->ops->exchange(out, h, sizeof h, in, in->pend_hdr, hin, ms_left(end), err);
     struct frame g = {0};
+    int rc;
+    if (out->ops == &ps_transport_local) {
+        size_t moved = 0;
+        rc = local_xchg(out, h, sizeof h, in, in->pend_hdr, hin, ms_left(end), &moved, err);
+        if (rc && moved == 0) {
+            /* nothing moved either way: both streams are sound */
+            link_refund(out, &ch);
+            rc = limit_err(rc, timeout_ms, "send/receive", err);
+            goto out;
+        }
+    } else {
+        rc = out->ops->exchange(out, h, sizeof h, in, in->pend_hdr, hin, ms_left(end), err);
+    }
     if (rc == 0 && hin) {
         rc = frame_unpack(in->pend_hdr, &g, err);
         if (rc == 0)
@@ -545,8 +656,8 @@ int ps_wait_any(struct ps_conn *const *cs, size_t n, int timeout_ms, struct core
         for (size_t i = 0; i < n; i++) {
             struct ps_conn *c = cs[i];
             pf[i].fd = -1;
-            if (!c)
-                continue;
+            if (!c || (c->fd < 0 && !c->pend_full))
+                continue; /* closed (broken before or not): skipped */
             if (c->broken) {
                 rc = (int)i;
                 goto out;

@@ -48,8 +48,15 @@
  * connection usable (a ps_recv that timed out waiting for a message's
  * delivery time returns that message on the next call); an error in the
  * middle of a frame leaves it unusable (CORE_ERR_IO on every later call).
+ * (ps_send and ps_sendrecv: a limit or cancel before the first byte of the
+ * header moved does not charge the emulated link either.)
  *
- * Uses core and labs (lab_fd_read/lab_fd_write for the local transport).
+ * Threads: a connection is used by one thread at a time; different
+ * connections may be used from different threads at once, including
+ * connections that share one link (it is charged atomically).
+ *
+ * Uses core only (the local transport polls and sends/receives with
+ * MSG_DONTWAIT on the socket itself: the fd's flags are never changed).
  */
 #ifndef WB_LAB_PS_NET_H
 #define WB_LAB_PS_NET_H
@@ -61,7 +68,7 @@
 #include <stdint.h>
 
 #define PS_MSG_MAGIC 0x31535057u
-#define PS_MSG_MAX ((uint64_t)1 << 31) /* 2 GiB: 10^7 float parameters fit 5x */
+#define PS_MSG_MAX ((uint64_t)1 << 31) /* 2 GiB: 10^7 floats are 40 MB */
 #define PS_HDR_BYTES 40                /* header + delivery time, per message */
 
 struct ps_link_cfg {
@@ -70,8 +77,9 @@ struct ps_link_cfg {
 };
 
 /* Parses "off", "1Gbps", "10Gbps", "100Mbps", "2.5Gbps", "800Kbps" (bits per
- * second, SI prefixes) into bytes per second (0 for "off"). CORE_ERR_INVALID
- * naming the text otherwise. */
+ * second, SI prefixes k/M/G/T in either case, then "bps" in lower case) into
+ * bytes per second (0 for "off"). CORE_ERR_INVALID naming the text otherwise,
+ * "1GBps" (bytes per second) included. */
 int ps_link_parse(const char *text, double *bytes_per_s, struct core_err *err);
 
 struct ps_conn;
@@ -130,7 +138,9 @@ struct ps_msg {
     uint32_t type;
     int64_t a, b;
     uint64_t len;
-    const void *data; /* borrowed from the connection until it receives again */
+    const void *data; /* borrowed from the connection until it receives again
+                         (or closes); aligned as malloc's, so a payload of
+                         floats may be read in place */
 };
 
 /* Sends one message whose payload is the concatenation of n_parts buffers
@@ -161,18 +171,22 @@ int ps_wait_any(struct ps_conn *const *cs, size_t n, int timeout_ms, struct core
 /* ---- compression ----------------------------------------------------------- */
 
 /* Top-k sparsification: keeps the max(1, round(frac * n)) entries of largest
- * magnitude (ties: lower index first) as (u32 index, f32 value) pairs sorted
- * by index. Encoded size 8 + 8k bytes. The caller keeps the error-feedback
- * residual (g minus what was sent) if it wants one. */
+ * magnitude (ties: lower index first; NaN counts as the largest; a NaN frac
+ * keeps 1, frac >= 1 keeps all, n = 0 keeps none) as (u32 index, f32 value)
+ * pairs sorted by index; n < 2^32. Encoded size 8 + 8k bytes. The caller
+ * keeps the error-feedback residual (g minus what was sent) if it wants one. */
 void ps_topk_encode(const float *g, size_t n, double frac, struct core_buf *out);
 /* Adds the decoded entries into acc[0..n) (acc is not cleared). A malformed
  * buffer or an index >= n is CORE_ERR_INVALID. */
 int ps_topk_decode_add(const void *data, size_t len, float *acc, size_t n, struct core_err *err);
 
 /* 8-bit quantisation: blocks of PS_Q8_BLOCK values, each a f32 scale
- * (max |x| / 127) and one int8 per value (round to nearest). Encoded size
+ * (max |x| / 127, rounded up to a float so that no value is clipped; 0 for
+ * an all-zero block, NaN for a block holding inf or NaN, which then decodes
+ * to NaN) and one int8 per value (round to nearest). Encoded size
  * 8 + 4 * ceil(n / B) + n bytes; each decoded value is within scale / 2 of
- * the original (the stated error bound). */
+ * the original (the stated error bound; plus one float rounding of
+ * q * scale, a few 1e-6 of scale), subnormal values included. */
 #define PS_Q8_BLOCK 256
 void ps_q8_encode(const float *g, size_t n, struct core_buf *out);
 int ps_q8_decode_add(const void *data, size_t len, float *acc, size_t n, struct core_err *err);

@@ -19,6 +19,7 @@
 #include "labs/lab_ps_net.h"
 #include "proc_test_util.h"
 
+#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
@@ -1025,6 +1026,292 @@ static void test_sendrecv_large_ring(void **state)
     assert_int_equal(proc_test_children(NULL), 0);
 }
 
+/* ---- review: regressions ------------------------------------------------------ */
+
+/* A send that times out (or is cancelled) before any byte of its frame
+ * moved leaves the connection usable, as the contract says: the socket is
+ * full of whole frames the peer has not read yet. */
+static void test_send_limit_before_any_byte(void **state)
+{
+    (void)state;
+    struct core_err e = {0};
+    atomic_int cancel = 0;
+    int sv[2];
+    pair(sv);
+    struct ps_conn c, d;
+    ps_conn_init_local(&c, sv[0], NULL, &cancel);
+    ps_conn_init_local(&d, sv[1], NULL, NULL);
+    /* header-only frames, each written whole or not at all, until full */
+    int64_t sent = 0;
+    int rc = 0;
+    while ((rc = ps_send(&c, 5, sent, 0, NULL, 0, 0, &e)) == 0 && sent < 1000000)
+        sent++;
+    assert_int_equal(rc, CORE_ERR_LIMIT);
+    assert_true(sent > 0);
+    /* still usable: a second limit, then a cancel, both before any byte */
+    assert_int_equal(ps_send(&c, 5, sent, 0, NULL, 0, 20, &e), CORE_ERR_LIMIT);
+    atomic_store(&cancel, 1);
+    assert_int_equal(ps_send(&c, 5, sent, 0, NULL, 0, 1000, &e), CORE_ERR_CANCELLED);
+    atomic_store(&cancel, 0);
+    /* the peer drains: every frame arrives whole and in order, and the
+     * next send works */
+    for (int64_t i = 0; i < sent; i++) {
+        struct ps_msg m;
+        assert_int_equal(ps_recv(&d, &m, 1000, &e), 0);
+        assert_int_equal(m.type, 5);
+        assert_true(m.a == i);
+    }
+    assert_int_equal(ps_send(&c, 6, 77, 0, NULL, 0, 1000, &e), 0);
+    struct ps_msg m;
+    assert_int_equal(ps_recv(&d, &m, 1000, &e), 0);
+    assert_int_equal(m.type, 6);
+    assert_true(m.a == 77);
+    assert_int_equal(c.st.msgs_sent, (uint64_t)sent + 1);
+    /* the socket's flags were never changed (MSG_DONTWAIT per call) */
+    assert_false(fcntl(sv[0], F_GETFL) & O_NONBLOCK);
+    assert_false(fcntl(sv[1], F_GETFL) & O_NONBLOCK);
+    ps_conn_close(&c);
+    ps_conn_close(&d);
+}
+
+/* A header whose length passes the PS_MSG_MAX check but whose peer sends
+ * a few bytes and dies: the receiver allocates about what came, not the
+ * 2 GiB the header claims. */
+static void test_huge_length_small_payload(void **state)
+{
+    (void)state;
+    struct core_err e = {0};
+    struct ps_msg m;
+    int sv[2];
+    pair(sv);
+    struct ps_conn c;
+    ps_conn_init_local(&c, sv[0], NULL, NULL);
+    unsigned char h[PS_HDR_BYTES];
+    raw_header(h, PS_MSG_MAGIC, PS_MSG_MAX - 8);
+    assert_int_equal(write(sv[1], h, sizeof h), (ssize_t)sizeof h);
+    assert_int_equal(write(sv[1], "0123456789", 10), 10);
+    close(sv[1]);
+    assert_int_equal(ps_recv(&c, &m, 1000, &e), CORE_ERR_IO);
+    assert_non_null(strstr(e.msg, "peer closed"));
+    assert_true(c.pend.cap <= (4u << 20));
+    ps_conn_close(&c);
+}
+
+/* A connection that broke (a corrupt frame) and was then closed is skipped
+ * by ps_wait_any like any closed entry. */
+static void test_wait_any_skips_closed_broken(void **state)
+{
+    (void)state;
+    struct core_err e = {0};
+    struct ps_msg m;
+    int s0[2], s1[2];
+    pair(s0);
+    pair(s1);
+    struct ps_conn a, b;
+    ps_conn_init_local(&a, s0[0], NULL, NULL);
+    ps_conn_init_local(&b, s1[0], NULL, NULL);
+    unsigned char h[PS_HDR_BYTES];
+    raw_header(h, 0xdeadbeef, 0);
+    assert_int_equal(write(s0[1], h, sizeof h), (ssize_t)sizeof h);
+    assert_int_equal(ps_recv(&a, &m, 1000, &e), CORE_ERR_IO);
+    ps_conn_close(&a);
+    struct ps_conn *cs[2] = {&a, &b};
+    assert_int_equal(ps_wait_any(cs, 2, 30, &e), CORE_ERR_LIMIT);
+    /* b's message is found */
+    raw_header(h, PS_MSG_MAGIC, 0);
+    assert_int_equal(write(s1[1], h, sizeof h), (ssize_t)sizeof h);
+    assert_int_equal(ps_wait_any(cs, 2, 1000, &e), 1);
+    /* only the closed one left: nothing open */
+    ps_conn_close(&b);
+    assert_int_equal(ps_wait_any(cs, 2, 30, &e), CORE_ERR_INVALID);
+    close(s0[1]);
+    close(s1[1]);
+}
+
+/* Several threads of one process (a server shard: one per worker) sending
+ * on connections that share one link: the link is charged atomically, so
+ * the delivery stamps, read raw off the sockets, are at least one
+ * message's serialisation time apart. */
+enum { SHR_THREADS = 2, SHR_MSGS = 30000 }; /* a lost update shows in most runs */
+
+struct shr_sender {
+    struct ps_conn c;
+    int rc;
+};
+
+static void *shr_send_main(void *arg)
+{
+    struct shr_sender *s = arg;
+    struct core_err e = {0};
+    for (int i = 0; i < SHR_MSGS && s->rc == 0; i++)
+        s->rc = ps_send(&s->c, 1, i, 0, NULL, 0, 10000, &e);
+    return NULL;
+}
+
+struct shr_reader {
+    int fd;
+    double *stamps;
+};
+
+static void *shr_read_main(void *arg)
+{
+    struct shr_reader *r = arg;
+    size_t want = (size_t)SHR_MSGS * PS_HDR_BYTES, got = 0;
+    unsigned char *buf = malloc(want);
+    while (got < want) {
+        ssize_t n = read(r->fd, buf + got, want - got);
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
+    for (size_t i = 0; i < got / PS_HDR_BYTES; i++)
+        memcpy(&r->stamps[i], buf + i * PS_HDR_BYTES + 32, 8);
+    free(buf);
+    return NULL;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+
+static void test_shared_link_threads(void **state)
+{
+    (void)state;
+    /* 40-byte frames at 400 kB/s: 100 us each, far slower than a send, so
+     * the link is always busy and every charge starts where the last ended */
+    double rate = 4e5, ser = PS_HDR_BYTES / rate;
+    double nic = 0;
+    struct shr_sender snd[SHR_THREADS];
+    struct shr_reader rd[SHR_THREADS];
+    pthread_t ts[SHR_THREADS], tr[SHR_THREADS];
+    double *stamps = calloc((size_t)SHR_THREADS * SHR_MSGS, sizeof *stamps);
+    struct ps_link_cfg link = {rate, 0};
+    for (int k = 0; k < SHR_THREADS; k++) {
+        int sv[2];
+        pair(sv);
+        ps_conn_init_local(&snd[k].c, sv[0], &link, NULL);
+        ps_conn_share_link(&snd[k].c, &nic);
+        snd[k].rc = 0;
+        rd[k] = (struct shr_reader){sv[1], stamps + (size_t)k * SHR_MSGS};
+    }
+    for (int k = 0; k < SHR_THREADS; k++) {
+        assert_int_equal(pthread_create(&tr[k], NULL, shr_read_main, &rd[k]), 0);
+        assert_int_equal(pthread_create(&ts[k], NULL, shr_send_main, &snd[k]), 0);
+    }
+    double wire = 0;
+    for (int k = 0; k < SHR_THREADS; k++) {
+        pthread_join(ts[k], NULL);
+        pthread_join(tr[k], NULL);
+        assert_int_equal(snd[k].rc, 0);
+        wire += snd[k].c.st.wire_s;
+        ps_conn_close(&snd[k].c);
+        close(rd[k].fd);
+    }
+    size_t total = (size_t)SHR_THREADS * SHR_MSGS;
+    assert_true(fabs(wire - (double)total * ser) < 1e-6);
+    qsort(stamps, total, sizeof *stamps, cmp_double);
+    size_t overlaps = 0;
+    for (size_t i = 1; i < total; i++)
+        overlaps += stamps[i] - stamps[i - 1] < ser * (1 - 1e-6);
+    if (overlaps)
+        printf("shared link: %zu of %zu messages overlapped another on the link\n", overlaps,
+               total);
+    assert_int_equal(overlaps, 0);
+    /* the link's busy time is every message's, back to back */
+    assert_true(nic >= stamps[0] + (double)(total - 1) * ser * (1 - 1e-6));
+    free(stamps);
+}
+
+/* Top-k with a fraction that is not a number keeps one entry (the
+ * contract's max(1, ...)), instead of a k out of range. */
+static void test_topk_odd_fractions(void **state)
+{
+    (void)state;
+    struct core_buf b;
+    core_buf_init(&b);
+    struct core_err e = {0};
+    float g[10] = {1, -9, 3, 0, 2, 8, -7, 0, 5, 4};
+    const double fr[] = {NAN, -1.0, -INFINITY, INFINITY, 1e300, 0.0};
+    const size_t want_k[] = {1, 1, 1, 10, 10, 1};
+    for (size_t i = 0; i < sizeof fr / sizeof fr[0]; i++) {
+        ps_topk_encode(g, 10, fr[i], &b);
+        assert_int_equal(b.len, 8 + 8 * want_k[i]);
+        float acc[10] = {0};
+        assert_int_equal(ps_topk_decode_add(b.data, b.len, acc, 10, &e), 0);
+        if (want_k[i] == 1)
+            assert_true(acc[1] == -9);
+    }
+    /* n = 0: an empty gradient encodes and decodes */
+    ps_topk_encode(NULL, 0, 0.5, &b);
+    assert_int_equal(b.len, 8);
+    assert_int_equal(ps_topk_decode_add(b.data, b.len, NULL, 0, &e), 0);
+    core_buf_fini(&b);
+}
+
+/* q8 on subnormal gradients: the block scale max|x|/127 would round to 0
+ * (or far below max|x|/127): each value must still decode within half the
+ * block's transmitted scale, as the contract states. */
+static void test_q8_subnormal(void **state)
+{
+    (void)state;
+    struct core_buf b;
+    core_buf_init(&b);
+    struct core_err e = {0};
+    const float u = 1.40129846e-45f; /* the smallest subnormal */
+    const int maxes[] = {1, 3, 100, 190, 127 * 127 + 5, 200000};
+    for (size_t t = 0; t < sizeof maxes / sizeof maxes[0]; t++) {
+        float g[7];
+        int mx = maxes[t];
+        int vals[7] = {mx, -mx, mx / 2, -(mx / 3), 1, 0, mx - 1};
+        for (int i = 0; i < 7; i++)
+            g[i] = (float)vals[i] * u;
+        ps_q8_encode(g, 7, &b);
+        float scale;
+        memcpy(&scale, b.data + 8, 4);
+        assert_true(scale > 0);
+        assert_true((double)scale * 127.0 >= (double)mx * (double)u);
+        float acc[7] = {0};
+        assert_int_equal(ps_q8_decode_add(b.data, b.len, acc, 7, &e), 0);
+        for (int i = 0; i < 7; i++)
+            assert_true(fabs((double)acc[i] - (double)g[i]) <= (double)scale / 2);
+    }
+    /* ordinary values: the transmitted scale is max|x|/127 within a float
+     * rounding, never below it */
+    float g[3] = {0.3f, -1.7f, 1e-3f}, acc[3] = {0, 0, 0};
+    ps_q8_encode(g, 3, &b);
+    float scale;
+    memcpy(&scale, b.data + 8, 4);
+    assert_true((double)scale * 127.0 >= 1.7f);
+    assert_true((double)scale <= 1.7f / 127.0 * (1 + 3e-7));
+    assert_int_equal(ps_q8_decode_add(b.data, b.len, acc, 3, &e), 0);
+    for (int i = 0; i < 3; i++)
+        assert_true(fabs((double)acc[i] - (double)g[i]) <= (double)scale / 2 * (1 + 1e-6));
+    core_buf_fini(&b);
+}
+
+/* Link rates are bits per second: "GBps" (bytes) is refused, not read as
+ * bits, which would make the link 8 times slower than meant. */
+static void test_link_parse_bytes(void **state)
+{
+    (void)state;
+    struct core_err e = {0};
+    double b = -1;
+    const char *bad[] = {"1GBps", "100MBps", "1GBPS", "5KBps"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        e = (struct core_err){0};
+        assert_int_equal(ps_link_parse(bad[i], &b, &e), CORE_ERR_INVALID);
+        char quoted[64];
+        snprintf(quoted, sizeof quoted, "'%s'", bad[i]);
+        assert_non_null(strstr(e.msg, quoted));
+    }
+    assert_int_equal(ps_link_parse("1gbps", &b, &e), 0);
+    assert_true(fabs(b - 125e6) < 1e-6);
+    assert_int_equal(ps_link_parse("OFF", &b, &e), 0);
+    assert_true(b == 0);
+}
+
 int main(void)
 {
     signal(SIGPIPE, SIG_DFL); /* a SIGPIPE would kill the test: none may come */
@@ -1043,6 +1330,13 @@ int main(void)
         cmocka_unit_test(test_ring_allreduce),
         cmocka_unit_test(test_ring_single),
         cmocka_unit_test(test_sendrecv_large_ring),
+        cmocka_unit_test(test_send_limit_before_any_byte),
+        cmocka_unit_test(test_wait_any_skips_closed_broken),
+        cmocka_unit_test(test_huge_length_small_payload),
+        cmocka_unit_test(test_shared_link_threads),
+        cmocka_unit_test(test_topk_odd_fractions),
+        cmocka_unit_test(test_q8_subnormal),
+        cmocka_unit_test(test_link_parse_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
