@@ -328,6 +328,80 @@ static int bench_tui(struct cli_ctx *cx, int frames)
     return CLI_EXIT_OK;
 }
 
+/* ---- bench paramserver ---------------------------------------------------- */
+
+/* The ceiling the paramserver lab's transport is compared with: plain
+ * blocking write()/read() of 4 MB chunks through a Unix socketpair to a
+ * forked child, one direction, best of three. (The lab's own push/pull
+ * rates come from lab runs: scripts/bench-paramserver.sh.) */
+#define PSB_CHUNK (4u << 20)
+
+static int psb_reader(int fd, void *arg)
+{
+    long long left = *(const long long *)arg;
+    char *buf = malloc(PSB_CHUNK);
+    while (buf && left > 0) {
+        ssize_t r = read(fd, buf, left < PSB_CHUNK ? (size_t)left : PSB_CHUNK);
+        if (r <= 0)
+            break;
+        left -= r;
+    }
+    free(buf);
+    char ok = left == 0 ? 'k' : 'x';
+    return write(fd, &ok, 1) == 1 && ok == 'k' ? 0 : 1;
+}
+
+static int bench_paramserver(struct cli_ctx *cx, int mb)
+{
+    long long bytes = (long long)mb << 20;
+    char *buf = core_xcalloc(1, PSB_CHUNK);
+    double best = INFINITY;
+    struct core_err e = {0};
+    for (int rep = 0; rep < 3; rep++) {
+        struct lab_procs ps;
+        lab_procs_init(&ps, NULL);
+        int i = lab_proc_spawn(&ps, psb_reader, &bytes, &e);
+        if (i < 0) {
+            lab_procs_fini(&ps);
+            free(buf);
+            return cli_fail(&e);
+        }
+        int fd = ps.v[i].fd;
+        double t0 = core_time_mono();
+        for (long long left = bytes; left > 0;) {
+            ssize_t w = write(fd, buf, left < PSB_CHUNK ? (size_t)left : PSB_CHUNK);
+            if (w <= 0)
+                break;
+            left -= w;
+        }
+        char ok = 0;
+        ssize_t r = read(fd, &ok, 1);
+        double t = core_time_mono() - t0;
+        lab_procs_fini(&ps);
+        if (r != 1 || ok != 'k') {
+            free(buf);
+            core_err_set(&e, CORE_ERR_IO, "the socketpair benchmark's reader failed");
+            return cli_fail(&e);
+        }
+        best = fmin(best, t);
+    }
+    free(buf);
+    double mbs = (double)bytes / best / 1e6;
+    if (cx->json) {
+        struct core_buf b;
+        struct core_json j;
+        cli_json_open(&b, &j);
+        core_json_kint(&j, "bytes", bytes);
+        core_json_knum(&j, "raw_socketpair_mb_s", mbs);
+        cli_json_close(&b, &j);
+    } else {
+        printf("raw socketpair: %d MiB in 4 MiB write()s to a forked reader, best of 3: %.3f s = "
+               "%.0f MB/s\n",
+               mb, best, mbs);
+    }
+    return CLI_EXIT_OK;
+}
+
 int cli_cmd_bench(struct cli_ctx *cx, struct cli_args *a)
 {
     const struct cli_command *cmd = cli_command_find("bench");
@@ -347,8 +421,10 @@ int cli_cmd_bench(struct cli_ctx *cx, struct cli_args *a)
         return bench_labstream(cx, n_given ? n : 200000);
     if (strcmp(a->argv[0], "tui") == 0)
         return bench_tui(cx, n_given ? n : 2000);
+    if (strcmp(a->argv[0], "paramserver") == 0)
+        return bench_paramserver(cx, n_given ? n : 1024);
     if (strcmp(a->argv[0], "grader") != 0)
-        return cli_usage(cmd, "unknown benchmark \"%s\" (have: grader, labstream, tui)",
+        return cli_usage(cmd, "unknown benchmark \"%s\" (have: grader, labstream, tui, paramserver)",
                          a->argv[0]);
 
     struct core_err e = {0};

@@ -11,12 +11,14 @@ extern const struct lab_def lab_amdahl;
 extern const struct lab_def lab_memory;
 extern const struct lab_def lab_coalescing;
 extern const struct lab_def lab_kmeans;
+extern const struct lab_def lab_paramserver;
 
 static const struct lab_def *const table[] = {
     &lab_amdahl,
     &lab_memory,
     &lab_coalescing,
     &lab_kmeans,
+    &lab_paramserver,
     &lab_selftest,
 };
 

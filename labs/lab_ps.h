@@ -1,0 +1,210 @@
+/*
+ * lab_ps.h — the parameter-server lab's private parts (labs/lab_ps*.c and
+ * labs/lab_paramserver.c only): the run's configuration, the message types
+ * on the lab's connections, the model (logistic or linear regression on
+ * deterministic synthetic data), the server shard and worker process mains,
+ * and the pure helpers (spec parsing, the course's communication model)
+ * that the tests call directly.
+ *
+ * Roles. The master is the lab's thread (labs/lab_paramserver.c). It starts
+ * S server shards and W workers with lab_proc_spawn; each child talks to the
+ * master over the socketpair lab_proc_spawn gives it (the control channel,
+ * no emulated link). The data connections (worker <-> shard, and worker ->
+ * next worker for the ring) are socketpairs the master makes before it
+ * forks: a child inherits the whole table and closes every end that is not
+ * its own, so a dead process is seen as end-of-file by its peers alone. A
+ * shard restarted from its checkpoint gets fresh socketpairs; their worker
+ * ends travel to the (running) workers as SCM_RIGHTS over the control
+ * channel (PS_MSG_RECONNECT, then one byte carrying the descriptor).
+ *
+ * Every connection is a struct ps_conn (lab_ps_net.h); data connections get
+ * the emulated link of the run (`link`, `latency_ms`), one per connection
+ * and direction — the course's model, in which a worker's pull and push each
+ * cross its own 1 Gbps link.
+ *
+ * Uses core, labs (process helpers) and lab_ps_net.h (framing, the emulated
+ * link, compression, ring all-reduce).
+ */
+#ifndef WB_LAB_PS_H
+#define WB_LAB_PS_H
+
+#include "labs/lab.h"
+#include "labs/lab_ps_net.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define PS_MAX_WORKERS 64
+#define PS_MAX_SERVERS 8
+#define PS_MAX_CONNS 128 /* workers x servers: two descriptors each in the master */
+#define PS_HOT 32        /* features carrying the label's signal (fewer when params < 32) */
+#define PS_HIST 65       /* staleness histogram bins: 0..63 and "64 or more" */
+#define PS_MAX_NNZ_WORK 20000000.0 /* batch x non-zeros per example, per worker step */
+
+enum ps_mode { PS_SYNC, PS_ASYNC, PS_SSP, PS_ALLREDUCE };
+enum ps_model_kind { PS_LOGISTIC, PS_LINEAR };
+enum ps_comp { PS_COMP_NONE, PS_COMP_TOPK, PS_COMP_Q8 };
+
+/* Message types (struct ps_msg.type); a and b as noted. */
+enum {
+    PS_MSG_PULL = 1,  /* worker -> shard: a = step */
+    PS_MSG_WEIGHTS,   /* shard -> worker: a = version; payload struct ps_pull_hdr + floats */
+    PS_MSG_PUSH,      /* worker -> shard: a = step, b = worker; payload: the (encoded) gradient */
+    PS_MSG_HELLO,     /* worker -> restarted shard: a = last step pushed to it (-1), b = worker */
+    PS_MSG_WELCOME,   /* restarted shard -> worker: a = the step it collects (sync) */
+    PS_MSG_BYE,       /* worker -> shard: finished every step */
+    PS_MSG_STEP,      /* worker -> master: a = step; payload struct ps_step_report */
+    PS_MSG_LOG,       /* child -> master: a = enum lab_log_level, b = worker concerned or -1 */
+    PS_MSG_RECONNECT, /* master -> worker: a = shard, b = generation; one SCM_RIGHTS byte follows */
+    PS_MSG_STATS,     /* shard -> master: payload struct ps_shard_stats */
+    PS_MSG_CKPT,      /* shard -> master: a = step; payload the shard's weights */
+    PS_MSG_FINAL,     /* master -> shard: send your weights; shard/worker 1 -> master: them */
+    PS_MSG_EXIT,      /* master -> child: exit now */
+    PS_MSG_DONE,      /* worker -> master: every step done */
+    PS_MSG_ERROR      /* child -> master: payload text; the child then exits 1 */
+};
+
+/* A run's configuration, read from the lab parameters by the master and
+ * inherited by every child through fork (plain data, no pointers). */
+struct ps_cfg {
+    int mode, model, comp;
+    int workers, servers;
+    int64_t params, nnz, steps;
+    int hot; /* min(PS_HOT, params) */
+    int batch;
+    double lr;
+    double compute_s; /* extra compute per step */
+    double topk_frac; /* PS_COMP_TOPK */
+    struct ps_link_cfg link;
+    int staleness;
+    int straggler;                     /* worker index (0-based) or -1 */
+    double straggler_f;                /* its compute takes this many times as long */
+    int kill_worker, kill_worker_step; /* -1: none */
+    int kill_server, kill_server_step; /* -1: none */
+    int checkpoint_every;              /* 0: never */
+    bool recover;
+    bool trace;
+    uint64_t seed;
+    double t0;              /* the master's CLOCK_MONOTONIC at the start: reports are relative */
+    int sync_timeout_ms;    /* sync: a worker silent this long in a step is dropped */
+    bool server_nic_shared; /* a shard's connections share one outgoing link (its NIC) */
+};
+
+/* Shard s holds keys [lo, hi): the params split into S near-equal ranges. */
+void ps_shard_range(int64_t params, int servers, int s, int64_t *lo, int64_t *hi);
+
+/* Before the floats of a PS_MSG_WEIGHTS reply. */
+struct ps_pull_hdr {
+    int64_t version; /* updates applied (sync: the step) */
+    int64_t gap;     /* staleness: this step minus the slowest live worker's clock */
+    double wait_s;   /* how long the shard held the pull (barrier, staleness bound) */
+    double t_sent;   /* when the shard began sending this reply (seconds since cfg.t0) */
+};
+
+/* One worker step, as the worker reports it to the master. Times are
+ * seconds since cfg.t0 on CLOCK_MONOTONIC (shared by every process). */
+struct ps_step_report {
+    int32_t worker, step;
+    double loss;
+    double t_begin, t_pull_end, t_push_begin, t_end;
+    double compute_s; /* gradient + emulated compute (+ straggler) */
+    double wait_s;    /* held by the shards (max over shards) */
+    double comm_s;    /* pull + push, or the all-reduce */
+    double xfer_s;    /* of which moving bytes: replies from the shards' first byte
+                       * sent to the last received, plus the pushes' sends */
+    int64_t gap;      /* staleness of this step's weights (max over shards) */
+    uint64_t bytes;   /* bytes this step moved on the data connections, both ways */
+};
+
+/* What a shard reports about itself, every ~250 ms and with its weights. */
+struct ps_shard_stats {
+    int32_t shard;
+    int32_t live_workers;
+    int64_t version;
+    int64_t updates; /* gradients applied */
+    uint64_t bytes_in, bytes_out;
+    double wire_s; /* time its links spent serialising */
+};
+
+/* ---- the model ------------------------------------------------------------- */
+
+/* Non-zero features per example: max(hot, round((1 - sparsity) * params)). */
+int64_t ps_model_nnz(int64_t params, double sparsity);
+/* Loss at w over worker `worker`'s batch of step `step` (examples
+ * ((step * W) + worker) * batch + j), and its gradient written densely into
+ * grad[0..params) (cleared first). The data are a function of (seed, example
+ * index) alone: the same on every machine and in every process. */
+double ps_model_grad(const struct ps_cfg *c, const float *w, int64_t step, int worker, float *grad);
+/* w[i] -= scale * g[i] for i < n. Every update of the lab goes through
+ * this one function, so the single-process reference matches sync mode
+ * bit for bit. */
+void ps_model_apply(float *w, const float *g, size_t n, float scale);
+/* The loss at w = 0: ln 2 (logistic) or the labels' mean square / 2. */
+double ps_model_loss0(const struct ps_cfg *c);
+/* FNV-1a of the weights' bytes, as 16 hex digits (what the lab reports as
+ * weights_fnv). */
+void ps_weights_fnv(const float *w, size_t n, char out[17]);
+
+/* ---- specs and the course's model -------------------------------------------- */
+
+/* "W:FACTOR" (worker from 1, factor 1 .. 100) into a 0-based worker; ""
+ * or "none" is no straggler (*w = -1). */
+int ps_straggler_parse(const char *s, int workers, int *w, double *factor, struct core_err *err);
+/* "none", "q8" or "topk:F" (0 < F <= 1). */
+int ps_compress_parse(const char *s, int *comp, double *frac, struct core_err *err);
+/* "N@STEP" (N from 1, STEP from 0) into a 0-based index; "" or "none" is
+ * none (*who = -1). `what` names the parameter in messages. */
+int ps_kill_parse(const char *s, const char *what, int count, int64_t steps, int *who, int *step,
+                  struct core_err *err);
+/* The course's estimate for a parameter server: pull + push of the whole
+ * model, t = 2 * 4 * params / link (seconds). 0 when the link is off. */
+double ps_predict_comm_s(int64_t params, double link_Bps);
+/* The same for a ring all-reduce of the gradient: 2 (W-1)/W * 4 params / link. */
+double ps_predict_ring_s(int64_t params, int workers, double link_Bps);
+/* nccl-tests' bus bandwidth: algbw * 2 (W-1) / W. */
+double ps_busbw(double algbw, int workers);
+
+/* ---- the processes ------------------------------------------------------------ */
+
+/* Everything a child needs, inherited through fork. Descriptor tables
+ * hold -1 where there is none. */
+struct ps_child {
+    const struct ps_cfg *cfg;
+    int role;            /* 0 shard, 1 worker */
+    int index;           /* shard or worker number, from 0 */
+    const int *data_fds; /* every data descriptor the master holds (close all but ours) */
+    size_t n_data_fds;
+    int own[PS_MAX_WORKERS]; /* shard: one per worker; worker: one per shard, or [0] left, [1] right
+                              */
+    /* A restarted shard: its weights (a copy of the checkpoint) and what
+     * the master knows of the workers. */
+    bool restored;
+    int64_t restored_step;
+    const float *restored_w;
+    bool live[PS_MAX_WORKERS];
+    int64_t clock[PS_MAX_WORKERS]; /* steps each worker has reported */
+};
+
+/* The child mains for lab_proc_spawn (arg: struct ps_child). */
+int ps_server_main(int ctl_fd, void *arg);
+int ps_worker_main(int ctl_fd, void *arg);
+
+/* Closes every descriptor of ch->data_fds except ch->own[0..n_own). */
+void ps_child_close_others(const struct ps_child *ch, int n_own);
+
+/* Sends a message on the control channel that carries no link; errors are
+ * ignored when the master is gone (the child dies with it). */
+void ps_child_log(struct ps_conn *ctl, int level, int worker, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Descriptor passing over a Unix socket: one byte carrying fd. */
+int ps_fd_send(int sock, int fd, struct core_err *err);
+/* Receives that byte and its descriptor within timeout_ms. */
+int ps_fd_recv(int sock, int timeout_ms, int *fd, struct core_err *err);
+
+/* Seconds since cfg->t0 on CLOCK_MONOTONIC. */
+double ps_now(const struct ps_cfg *c);
+/* Sleeps secs (monotonic, restarted after signals). */
+void ps_sleep(double secs);
+
+#endif /* WB_LAB_PS_H */

@@ -1,0 +1,154 @@
+/*
+ * lab_ps_spec.c — the parameter-server lab's small text formats
+ * (straggler "W:FACTOR", compress "topk:F", faults "N@STEP") and the
+ * course's communication arithmetic, as pure functions with messages that
+ * name the parameter and what it allows.
+ */
+#include "labs/lab_ps.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static bool is_none(const char *s)
+{
+    while (*s && isspace((unsigned char)*s))
+        s++;
+    return *s == '\0' || strcasecmp(s, "none") == 0 || strcasecmp(s, "off") == 0;
+}
+
+/* A whole-string integer. */
+static bool read_int(const char *s, const char *end, long *out)
+{
+    if (s == end)
+        return false;
+    char *e;
+    errno = 0;
+    long v = strtol(s, &e, 10);
+    if (errno || e != end)
+        return false;
+    *out = v;
+    return true;
+}
+
+/* A whole-string finite number ('.' decimal point whatever the locale:
+ * digits, sign, one point and an exponent only). */
+static bool read_num(const char *s, double *out)
+{
+    if (!*s)
+        return false;
+    for (const char *c = s; *c; c++)
+        if (!isdigit((unsigned char)*c) && !strchr("+-.eE", *c))
+            return false;
+    char *e;
+    errno = 0;
+    double v = strtod(s, &e);
+    if (errno || *e || !isfinite(v))
+        return false;
+    *out = v;
+    return true;
+}
+
+int ps_straggler_parse(const char *s, int workers, int *w, double *factor, struct core_err *err)
+{
+    *w = -1;
+    *factor = 1;
+    if (is_none(s))
+        return 0;
+    const char *colon = strchr(s, ':');
+    long k;
+    double f;
+    if (!colon || !read_int(s, colon, &k) || !read_num(colon + 1, &f))
+        return core_err_set(err, CORE_ERR_INVALID,
+                            "parameter 'straggler' must be WORKER:FACTOR (e.g. 2:3 makes worker 2 "
+                            "three times slower) or none, not \"%s\"",
+                            s);
+    if (k < 1 || k > workers)
+        return core_err_set(err, CORE_ERR_INVALID,
+                            "parameter 'straggler' names worker %ld, but workers = %d (workers are "
+                            "numbered 1 to %d)",
+                            k, workers, workers);
+    if (f < 1 || f > 100)
+        return core_err_set(err, CORE_ERR_INVALID,
+                            "parameter 'straggler': the factor must be from 1 to 100 (how many "
+                            "times longer worker %ld computes), not %g",
+                            k, f);
+    *w = (int)k - 1;
+    *factor = f;
+    return 0;
+}
+
+int ps_compress_parse(const char *s, int *comp, double *frac, struct core_err *err)
+{
+    *comp = PS_COMP_NONE;
+    *frac = 1;
+    if (is_none(s))
+        return 0;
+    if (strcasecmp(s, "q8") == 0) {
+        *comp = PS_COMP_Q8;
+        return 0;
+    }
+    double f;
+    if (strncasecmp(s, "topk:", 5) == 0 && read_num(s + 5, &f)) {
+        if (!(f > 0 && f <= 1))
+            return core_err_set(err, CORE_ERR_INVALID,
+                                "parameter 'compress': topk:F keeps the fraction F of the "
+                                "gradient's entries; F must be above 0 and at most 1, not %g",
+                                f);
+        *comp = PS_COMP_TOPK;
+        *frac = f;
+        return 0;
+    }
+    return core_err_set(err, CORE_ERR_INVALID,
+                        "parameter 'compress' must be none, q8 (8-bit quantisation) or topk:F "
+                        "(keep the fraction F of the largest entries, e.g. topk:0.01), not \"%s\"",
+                        s);
+}
+
+int ps_kill_parse(const char *s, const char *what, int count, int64_t steps, int *who, int *step,
+                  struct core_err *err)
+{
+    *who = -1;
+    *step = -1;
+    if (is_none(s))
+        return 0;
+    const char *at = strchr(s, '@');
+    long k, t;
+    const char *noun = strcmp(what, "kill_server") == 0 ? "shard" : "worker";
+    if (!at || !read_int(s, at, &k) || !read_int(at + 1, at + strlen(at), &t))
+        return core_err_set(err, CORE_ERR_INVALID,
+                            "parameter '%s' must be N@STEP (e.g. 2@10 kills %s 2 at step 10) or "
+                            "none, not \"%s\"",
+                            what, noun, s);
+    if (k < 1 || k > count)
+        return core_err_set(err, CORE_ERR_INVALID, "parameter '%s' names %s %ld, but %s = %d", what,
+                            noun, k, strcmp(noun, "shard") == 0 ? "servers" : "workers", count);
+    if (t < 1 || t >= steps)
+        return core_err_set(err, CORE_ERR_INVALID,
+                            "parameter '%s': the step must be from 1 to steps - 1 = %lld, not %ld "
+                            "(a fault before the first or after the last step shows nothing)",
+                            what, (long long)(steps - 1), t);
+    *who = (int)k - 1;
+    *step = (int)t;
+    return 0;
+}
+
+double ps_predict_comm_s(int64_t params, double link_Bps)
+{
+    return link_Bps > 0 ? 2.0 * 4.0 * (double)params / link_Bps : 0;
+}
+
+double ps_predict_ring_s(int64_t params, int workers, double link_Bps)
+{
+    if (!(link_Bps > 0) || workers < 2)
+        return 0;
+    return 2.0 * (workers - 1) / workers * 4.0 * (double)params / link_Bps;
+}
+
+double ps_busbw(double algbw, int workers)
+{
+    return workers > 0 ? algbw * 2.0 * (workers - 1) / workers : 0;
+}
