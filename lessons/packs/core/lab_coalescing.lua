@@ -154,16 +154,17 @@ cache):
 3. **the stride sweep**: `out[i] = in[i * s]` for s = 1 to 32, reading
    every s-th float (the writes stay coalesced).
 
-Each kernel runs twice to warm up, then `reps` times between CUDA events;
-the median counts. Bandwidth is bytes read plus bytes written per second.
-Every output is compared element by element with the result of the same
-loop on the CPU, on fresh random data each run: a fast wrong kernel fails
-the run instead of reporting a speed.
+Each kernel runs three times untimed to warm up, then `reps` times, each
+launch between two CUDA events; the median counts. Bandwidth counts the
+bytes a kernel uses, read plus written, per second (not the extra bytes a
+strided read drags in). Every output is compared element by element with
+the result of the same loop on the CPU, on fresh random data each run: a
+fast wrong kernel fails the run instead of reporting a speed.
 
 **Without a GPU** (no CUDA in this build, no driver, no device) the lab
 says so in one line and runs the **CPU analog**: the same copies, offsets
-and strides with the CPU's own loops over two arrays twice the size of
-your last-level cache, memcpy as the ceiling, and a naive and a blocked
+and strides with the CPU's own loops over two arrays, each twice the size
+of your last-level cache, memcpy as the ceiling, and a naive and a blocked
 transpose. The model runs either way.
 
 ## Running it
@@ -185,7 +186,7 @@ pick *coalescing*; `q` (or Ctrl-C on the command line) cancels.
 | `stride_max` | 32         | strides 1 to this many floats           |
 | `reps`       | 30         | GPU: timed launches per kernel          |
 | `gpu_mib`    | 0 (auto)   | GPU: each buffer; 0: 8 x L2, >= 1 GiB   |
-| `cpu_mib`    | from cache | CPU: each array; 2 x your last cache    |
+| `cpu_mib`    | from cache | CPU: each array; 2 x LLC, 16 to 256 MiB |
 | `cpu_reps`   | 3          | CPU: passes per point, fastest counts   |
 ]]
 
@@ -243,8 +244,9 @@ page [[
   model lines (traffic and requests). Look for dips at offsets that are
   not multiples of 8 floats (32 bytes).
 - **stride**: GB/s against the stride, with the model. The measured curve
-  should fall as 1 / s up to s = 8 and then stay flat: from there every
-  thread needs its own sector.
+  should fall up to s = 8, as the model's 8 / (4s + 4) of the copy (only
+  the reads spread out; the writes stay coalesced), and then stay flat:
+  from there every thread needs its own sector.
 - **stride_frac**: the same as a fraction of the copy kernel, measured and
   model; the easiest place to see how close the model is.
 - **ladder**: GB/s of each kernel of the ladder, numbered in the order
@@ -278,7 +280,7 @@ curves within 20 % of the model at every point.
 
 `model_sectors_strideS`, `model_lines_strideS`,
 `model_efficiency_strideS`, `model_frac_strideS` (S = 1 to 32 in powers
-of two); `model_sectors_offsetK`, `model_lines_offsetK`;
+of two); `model_sectors_offsetK`, `model_lines_offsetK` (K likewise);
 `model_frac_offset1` and `model_req_frac_offset1`; `model_sectors_copy16`,
 `model_lines_copy16`; `model_bank_ways_32x32`, `model_bank_ways_32x33`.
 `device` is `gpu` or `cpu`.
@@ -292,14 +294,19 @@ it moves whole **64-byte cache lines** (the lab reads yours from the
 system). So the analog runs the same loops on the CPU and compares them
 with the same model, set for 64-byte lines, with one difference: before a
 CPU writes into a line it reads the line (*write-allocate*), so each
-written byte costs two bytes of traffic. For the copy that is 4 bytes in
-and 8 moved for the 4 bytes out:
+written byte costs two bytes of traffic. Even the plain copy therefore
+moves 12 bytes (4 read, 8 for the write) for every 8 it uses, and the
+model compares each access with that:
 
 ```
-copy:      (4 + 4) useful / (4 + 8) moved   = 1
-stride 4:  (4 + 4) useful / (16 + 8) moved = 0.5 of the copy
-stride 16: (4 + 4) useful / (64 + 8) moved = 0.17 of the copy
+             useful / moved        as a fraction of the copy
+copy         8 / (4 + 8)  = 0.67   1
+stride 4     8 / (16 + 8) = 0.33   0.33 / 0.67 = 0.5
+stride 16    8 / (64 + 8) = 0.11   0.11 / 0.67 = 0.17
 ```
+
+From stride 16 (64 bytes) on, every float read needs a line of its own,
+so the CPU model stays flat there, where the GPU's flattens at stride 8.
 
 Expect the CPU to fall *below* the model at large strides. One core keeps
 only so many misses in flight, and its prefetchers fetch lines in pairs
@@ -330,9 +337,9 @@ question {
   kind = "numeric",
   title = "Predict the sectors of one warp",
   prompt = [[
-A warp of 32 threads loads 4-byte floats: thread i reads element
-{first} + {s} x i of an array that starts on a 128-byte boundary. How many
-32-byte sectors does that one warp request touch?{note}]],
+A warp of 32 threads loads 4-byte floats: thread i (0 to 31) reads element
+{expr} of an array that starts on a 128-byte boundary. How many 32-byte
+sectors does that one warp request touch?{note}]],
   lab = "coalescing",
   topics = { "coalescing", "lab" },
   rubric = { "theory.gpu" },
@@ -358,16 +365,19 @@ A warp of 32 threads loads 4-byte floats: thread i reads element
       if not p.ref then p.note = NO_MODEL end
       p.frac = dfig(ctx, p.key .. "_frac_copy")
       p.dev = ran_on(ctx)
+      p.expr = p.s == 1 and string.format("%d + i", p.first) or string.format("%d x i", p.s)
     end
-    return blanks(p, { "first", "s" })
+    return blanks(p, { "expr" })
   end,
   answer = function(p) return p.ref end,
   grade = function(answer, ctx)
     return grade_own(answer, ctx, "", {
       tol = { abs = 0.01 },   -- a count: only the exact number
       wrong = {
-        { value = function(p) return p.s == 1 and 4 or nil end,
+        { value = function(p) return p.s == 1 and p.first % 8 ~= 0 and 4 or nil end,
           feedback = "4 is the aligned case. This warp starts part-way into a sector, so its 128 bytes straddle one more boundary." },
+        { value = function(p) return p.s == 1 and p.first % 8 == 0 and 5 or nil end,
+          feedback = "This offset is a multiple of 8 floats (32 bytes), so the warp starts on a sector boundary: no extra sector." },
         { value = function(p) return p.s > 1 and p.s < 8 and 32 or nil end,
           feedback = "Not every thread needs its own sector: at this stride several threads' floats still share one." },
         { value = function(p) return p.s > 1 and 4 or nil end,
@@ -394,6 +404,15 @@ A warp of 32 threads loads 4-byte floats: thread i reads element
     { lab = { summary = GPU_RUN }, answer = function(p) return tostring(sectors(p.first, p.s)) end, score = 1 },
     { lab = { summary = CPU_RUN }, answer = function(p) return tostring(sectors(p.first, p.s)) end, score = 1 },
     { lab = { summary = GPU_RUN }, answer = function(p) return tostring(sectors(p.first, p.s) + 1) end, score = 0 },
+    -- fixed patterns: an aligned offset (8 floats) and a misaligned one (1)
+    { params = { first = 8, s = 1, ref = 4, note = "", dev = "gpu", frac = 0.98 },
+      lab = { summary = GPU_RUN }, answer = "4", score = 1 },
+    { params = { first = 8, s = 1, ref = 4, note = "", dev = "gpu", frac = 0.98 },
+      lab = { summary = GPU_RUN }, answer = "5", score = 0 },
+    { params = { first = 1, s = 1, ref = 5, note = "", dev = "gpu", frac = 0.95 },
+      lab = { summary = GPU_RUN }, answer = "4", score = 0 },
+    { params = { first = 0, s = 4, ref = 16, note = "", dev = "cpu", frac = 0.45 },
+      lab = { summary = CPU_RUN }, answer = "4", score = 0 },
     { lab = { summary = GPU_RUN }, answer = "many", score = "invalid" },
     { lab = { summary = { device = "cpu", cpu_copy_gbs = 20 } }, answer = "4", score = "invalid" },
     { "4", "invalid" },   -- no run yet
@@ -405,10 +424,11 @@ question {
   kind = "numeric",
   title = "Your stride-4 bandwidth as a fraction of copy",
   prompt = [[
-Your latest coalescing run ran on your {where}. It measured {copy} GB/s
-for the copy and {s4} GB/s for the copy that reads every 4th float
-(stride 4). What fraction of the copy's bandwidth did the stride-4 copy
-reach? (A fraction such as 0.5, or a percentage.){note}]],
+Your latest coalescing run ran on your {where}.
+It measured {copy} GB/s for the copy and {s4} GB/s for the copy that
+reads every 4th float (stride 4). What fraction of the copy's bandwidth
+did the stride-4 copy reach? (A fraction such as 0.5, or a
+percentage.){note}]],
   lab = "coalescing",
   topics = { "coalescing", "stride", "lab" },
   rubric = { "practice.profiling", "theory.gpu" },
@@ -426,8 +446,8 @@ reach? (A fraction such as 0.5, or a percentage.){note}]],
       p.model = fig(ctx, "cpu_model_frac_stride4")
       p.line = fig(ctx, "cpu_line_bytes")
     end
+    if c and c > 0 then p.copy = tonumber(wb.sig(c, 4)) end
     if c and s4 and c > 0 then
-      p.copy = tonumber(wb.sig(c, 4))
       p.s4 = tonumber(wb.sig(s4, 4))
       p.ref = p.s4 / p.copy
     elseif ctx.lab then
@@ -442,6 +462,8 @@ reach? (A fraction such as 0.5, or a percentage.){note}]],
       wrong = {
         { value = function(p) return p.copy / p.s4 end,
           feedback = "Upside down: that is how many times faster the copy is. The fraction is stride 4 / copy." },
+        { value = function(p) return p.model end,
+          feedback = "That is the model's prediction; the question asks what your run measured." },
       },
       explain = function(p)
         local s = string.format("%s / %s = %s.", wb.sig(p.s4, 4), wb.sig(p.copy, 4), wb.sig(p.ref, 3))
@@ -469,6 +491,7 @@ reach? (A fraction such as 0.5, or a percentage.){note}]],
     { lab = { summary = GPU_RUN }, answer = "1600/4100", score = 1 },
     { lab = { summary = GPU_RUN }, answer = "39%", score = 1 },
     { lab = { summary = GPU_RUN }, answer = "0.4", score = 0 },      -- the model, 2.5% off
+    { lab = { summary = GPU_RUN }, answer = "0.35", score = 0 },
     { lab = { summary = GPU_RUN }, answer = "2.5625", score = 0 },   -- upside down
     { lab = { summary = CPU_RUN }, answer = "0.4449", score = 1 },
     { lab = { summary = CPU_RUN }, answer = "0.5", score = 0 },
@@ -484,7 +507,7 @@ question {
   title = "Why stride 4 costs that much",
   prompt = [[
 Your latest run's stride-4 copy reached {frac} of the copy's bandwidth
-on your {dev} (the model predicts {model}). Which explanation fits?]],
+on your {dev} (the model predicts {model}). Which explanation fits?{note}]],
   lab = "coalescing",
   topics = { "coalescing", "stride", "lab" },
   rubric = { "theory.gpu", "practice.profiling" },
@@ -493,9 +516,17 @@ on your {dev} (the model predicts {model}). Which explanation fits?]],
     local p = {}
     local f = dfig(ctx, "stride4_frac_copy")
     p.frac = f and tonumber(wb.sig(f, 3)) or nil
-    local m = ran_on(ctx) == "cpu" and fig(ctx, "cpu_model_frac_stride4") or fig(ctx, "model_frac_stride4")
+    local m
+    if ran_on(ctx) == "cpu" then
+      m = fig(ctx, "cpu_model_frac_stride4")
+    else
+      m = fig(ctx, "model_frac_stride4")
+    end
     p.model = m and tonumber(wb.sig(m, 3)) or nil
     p.dev = ran_on(ctx) == "cpu" and "CPU" or "GPU"
+    if ctx.lab and not f then
+      p.note = "\n\n(Your latest run has no stride-4 point, so the numbers are missing; the\nquestion still stands. " .. RUN_AGAIN .. ")"
+    end
     return blanks(p, { "frac", "model", "dev" })
   end,
   choices = {
@@ -526,8 +557,8 @@ question {
   title = "Why a misaligned copy costs so little",
   prompt = [[
 Your latest run's copy reading 1 float past a line boundary (offset 1)
-reached {frac} of the copy on your {dev}, although each warp of it
-touches {s1} sectors instead of {s0}. Which explanation fits?]],
+reached {frac} of the aligned copy on your {dev}, although a GPU warp
+of it touches {s1} sectors instead of {s0}.{cpu} Which explanation fits?{note}]],
   lab = "coalescing",
   topics = { "coalescing", "alignment", "lab" },
   rubric = { "theory.gpu", "theory.memory" },
@@ -539,6 +570,12 @@ touches {s1} sectors instead of {s0}. Which explanation fits?]],
     p.s1 = fig(ctx, "model_sectors_offset1")
     p.s0 = fig(ctx, "model_sectors_stride1")
     p.dev = ran_on(ctx) == "cpu" and "CPU" or "GPU"
+    local line = fig(ctx, "cpu_line_bytes") or 64
+    p.cpu = p.dev == "CPU" and string.format(" (A CPU fetches\n%d-byte lines instead; the reasoning is the same.)",
+      math.floor(line + 0.5)) or ""
+    if ctx.lab and not f then
+      p.note = "\n\n(Your latest run has no offset-1 point, so its number is missing; the\nquestion still stands. " .. RUN_AGAIN .. ")"
+    end
     return blanks(p, { "frac", "s1", "s0", "dev" })
   end,
   choices = {

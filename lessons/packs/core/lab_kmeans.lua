@@ -85,8 +85,8 @@ machine, with real worker processes, and measures every phase.
 
 ## What one iteration does
 
-1. **Broadcast.** The master process writes the k current centres into
-   memory every worker can read.
+1. **Broadcast.** The master process writes the k current centres (the
+   MapReduce lesson's centroids) into memory every worker can read.
 2. **Map.** The points are split into a fixed number of **map tasks**
    (`tasks`, 16 by default). Each free worker takes the next task, assigns
    every point of it to the nearest centre (the n·k·d part), and with the
@@ -161,9 +161,10 @@ workers, in the **main run** only (the speedup passes stay clean):
   the same seed replays the same crashes, whichever worker runs what.
 - `straggler=2:5`: worker 2 takes five times as long for every task. When
   every task has been handed out and a worker sits idle, a task running
-  more than three times longer than the typical one gets a **backup copy**
-  on the idle worker (speculative execution, as in Google's MapReduce);
-  the first copy to finish wins and the other result is dropped.
+  more than three times as long as the typical one (and at least 5 ms
+  longer) gets a **backup copy** on the idle worker (speculative
+  execution, as in Google's MapReduce); the first copy to finish wins and
+  the other result is dropped.
 
 **Why the result does not change.** A task's partial sums depend only on
 its points and the centres. The master keeps each task's result in its own
@@ -295,9 +296,9 @@ notation is fine, e.g. 2.5e10.){note}]],
           feedback = "That counts the coordinates of the data (n x d); every point is compared with all k centres." },
       },
       explain = function(p)
-        return string.format("%d x %d x %d = %s terms in %s s: %s terms per second. The lab's "
+        return string.format("%d x %d x %d = %.4g terms in %s s: %.3g terms per second. The lab's "
           .. "nkd_per_s figure is the same quantity.", p.n, p.k, p.d,
-          wb.sig(p.n * p.k * p.d, 4), wb.sig(p.t / 1000, 3), wb.sig(p.ref, 3))
+          p.n * p.k * p.d, wb.sig(p.t / 1000, 3), p.ref)
       end,
     })
   end,
@@ -318,7 +319,7 @@ question {
   kind = "numeric",
   title = "Predict the iteration on twice the workers",
   prompt = [[
-Your latest kmeans run on p = {p} worker(s) measured, per iteration, map
+Your latest kmeans run on p = {p} {wk} measured, per iteration, map
 {map} ms, shuffle {sh} ms and reduce {red} ms. Model the iteration as a
 compute term that divides by the number of workers (the map) plus terms
 that do not (the shuffle and the reduce, done by the one master). What
@@ -334,16 +335,26 @@ time per iteration does this model predict on {p2} workers, in ms?{note}]],
   params = function(rng, ctx)
     local p = {}
     local w, map, sh, red = fig(ctx, "workers"), fig(ctx, "map_ms"), fig(ctx, "shuffle_ms"), fig(ctx, "reduce_ms")
-    if ctx.lab and not (w and w >= 1 and map and sh and red) then
+    if ctx.lab and w == 0 then
+      p.note = "\n\n(Your latest kmeans run ran the map on the GPU, not on worker processes."
+        .. "\nRun `warpbench lab run kmeans` with device=cpu, the default.)"
+    elseif ctx.lab and not (w and w >= 1 and map and sh and red) then
       p.note = RERUN
     elseif w and map then
       p.p = math.floor(w + 0.5)
       p.p2 = 2 * p.p
+      p.wk = p.p == 1 and "worker" or "workers"
       p.map = tonumber(wb.sig(map, 3))
       p.sh = tonumber(wb.sig(sh, 3))
       p.red = tonumber(wb.sig(red, 3))
       p.ref = p.map / 2 + p.sh + p.red
+      local re = fig(ctx, "reexec")
+      if re and re > 0 then
+        p.note = string.format("\n\n(Your run re-executed %d map tasks after crashes or late tasks;"
+          .. "\nthat cost is part of its map time.)", math.floor(re + 0.5))
+      end
     end
+    p.wk = p.wk or "workers"
     return blanks(p, { "p", "p2", "map", "sh", "red" })
   end,
   answer = function(p) return p.ref end,
@@ -378,6 +389,7 @@ time per iteration does this model predict on {p2} workers, in ms?{note}]],
     -- without the combiner the shuffle and reduce dominate
     { lab = { summary = { workers = 1, map_ms = 20, shuffle_ms = 30, reduce_ms = 25 } }, answer = "65", score = 1 },
     { lab = { summary = { n = 1000 } }, answer = "3", score = "invalid" },
+    { lab = { summary = { workers = 0, map_ms = 2, shuffle_ms = 0.1, reduce_ms = 0.05 } }, answer = "1.15", score = "invalid" },
   },
 }
 
@@ -387,7 +399,7 @@ question {
   title = "Your parallel efficiency",
   prompt = [[
 Your latest kmeans run took {t1} ms per iteration on one worker and {tp} ms
-on p = {p} workers (medians, same data, same iterations). What is the
+on p = {p} workers (medians per iteration, same data). What is the
 parallel efficiency on {p} workers, in per cent?{note}]],
   lab = "kmeans",
   unit = "%",
@@ -410,6 +422,13 @@ parallel efficiency on {p} workers, in per cent?{note}]],
       p.t1 = tonumber(wb.sig(t1, 3))
       p.tp = tonumber(wb.sig(tp, 3))
       p.ref = 100 * p.t1 / (p.p * p.tp)
+      p.cores = fig(ctx, "cores")
+      p.reexec = fig(ctx, "reexec")
+      if p.reexec and p.reexec > 0 then
+        p.note = string.format("\n\n(Your run re-executed %d map tasks after crashes or late tasks. That"
+          .. "\nslowed its main run, which gives the time on %d workers, but not the"
+          .. "\nfault-free timing on one.)", math.floor(p.reexec + 0.5), p.p)
+      end
     end
     return blanks(p, { "p", "t1", "tp" })
   end,
@@ -428,7 +447,18 @@ parallel efficiency on {p} workers, in per cent?{note}]],
         local e = p.ref
         local tail = e >= 90 and " Nearly every worker you added paid off: the map dominates."
           or e >= 70 and " Some of each iteration does not divide: the master's shuffle and reduce, handing out tasks, and cores shared with other programs."
-          or " Much of each iteration does not divide, or the workers share fewer cores than there are workers."
+          or " Much of each iteration does not divide (the less work per task, the more the fixed cost of handing out tasks and collecting results weighs)."
+        if finite(p.reexec) and p.reexec > 0 then
+          tail = string.format(" Your main run re-executed %d tasks (after crashes or late tasks), "
+            .. "and its time per iteration includes restarting workers and re-running tasks, while "
+            .. "the p = 1 timing had no faults. A run without crash or straggler measures the speedup itself.",
+            math.floor(p.reexec + 0.5))
+        elseif finite(p.cores) and p.cores < p.p then
+          tail = tail .. string.format(" Also, your machine has %d cores for %d workers, so they cannot all run at once.",
+            math.floor(p.cores + 0.5), p.p)
+        elseif finite(p.cores) and p.cores == p.p and e < 90 then
+          tail = tail .. " With as many workers as cores, the master and any other program take cores from the workers too."
+        end
         return string.format("S = %s / %s = %s; S / %d = %s%%.", wb.sig(p.t1, 3), wb.sig(p.tp, 3),
           wb.sig(s, 3), p.p, wb.sig(e, 3)) .. tail
       end,
@@ -441,6 +471,8 @@ parallel efficiency on {p} workers, in per cent?{note}]],
     { lab = { summary = { workers = 2, iter_ms_p1 = 11.8, iter_ms_p2 = 6.4 } }, answer = "54.2", score = 0 },
     { lab = { summary = { workers = 2, iter_ms_p1 = 11.8, iter_ms_p2 = 6.4 } }, answer = "good", score = "invalid" },
     { lab = { summary = { workers = 4, iter_ms_p1 = 40, iter_ms_p4 = 12.5 } }, answer = "80%", score = 1 },
+    { lab = { summary = { workers = 2, iter_ms_p1 = 0.789, iter_ms_p2 = 3.94, reexec = 65, cores = 2 } },
+      answer = "10", score = 1 },
     { lab = { summary = { workers = 1, iter_ms_p1 = 11.8 } }, answer = "100", score = "invalid" },
   },
 }
@@ -495,6 +527,12 @@ combiner {other}?{note}]],
           feedback = "That counts the coordinates (or sums) alone: add the counts, the cluster ids and the headers." },
         { value = function(p) return p.comb == "on" and p.n * (p.d + 2) or p.tasks * p.k * (p.d + 1) end,
           feedback = "That counts numbers, not bytes." },
+        { value = function(p) return p.comb == "off" and p.tasks * (8 * p.k * p.d + 8 * p.k) or nil end,
+          feedback = "Add the 48-byte header of every task's result: with the combiner the headers are a large share of a small message." },
+        { value = function(p) return p.comb == "off" and 48 + 8 * p.k * p.d + 8 * p.k or nil end,
+          feedback = "That is one task's result; every one of the tasks sends one." },
+        { value = function(p) return p.comb == "off" and p.tasks * (48 + 4 * p.k * p.d + 4 * p.k) or nil end,
+          feedback = "The combiner's sums and counts are 8 bytes each (doubles and 64-bit counts), not 4." },
       },
       explain = function(p)
         local s
@@ -529,6 +567,10 @@ combiner {other}?{note}]],
       answer = "35584", score = 1 },
     { lab = { summary = { n = 1000000, d = 16, k = 16, tasks = 16, combiner = 0, shuffle_bytes = 72000768 } },
       answer = "35.584 KB", score = 1 },
+    { lab = { summary = { n = 1000000, d = 16, k = 16, tasks = 16, combiner = 0, shuffle_bytes = 72000768 } },
+      answer = "34816", score = 0 },   -- no headers
+    { lab = { summary = { n = 1000000, d = 16, k = 16, tasks = 16, combiner = 0, shuffle_bytes = 72000768 } },
+      answer = "2224", score = 0 },    -- one task
     { lab = { summary = { iter_ms = 3 } }, answer = "1000", score = "invalid" },
   },
 }
@@ -538,10 +580,11 @@ question {
   kind = "choice",
   title = "Why crashes do not change the centres",
   prompt = [[
-Your latest kmeans run re-executed {re} map task(s) ({cr} worker crash(es),
-{sp} backup copies) and ended with centres_fnv = {fnv}. Run it again with
-the same data and any number of workers, with or without crash=0.2: the
-fingerprint does not change. What makes that so?]],
+Your latest kmeans run re-executed {re} map tasks (it saw {cr} worker
+crashes and started {sp} backup copies) and ended with the fingerprint
+centres_fnv = {fnv}.
+Run it again on the same data with any number of workers, with or
+without crash=0.2: the fingerprint does not change. What makes that so?]],
   lab = "kmeans",
   topics = { "kmeans", "mapreduce", "fault-tolerance", "lab" },
   rubric = { "theory.parallel", "practice.design" },
