@@ -676,6 +676,117 @@ static void test_lab_run_done(void **state)
     tui_lab_model_fini(&m);
 }
 
+/* Seven chart groups (the paramserver lab's): four to a page, a line saying
+ * which, the page clamped to the last; on the summary only groups with
+ * samples count. */
+static void test_lab_chart_pages(void **state)
+{
+    (void)state;
+    static const char *const charts[] = {"loss vs steps",       "loss vs wall time",
+                                         "time per step",       "updates per second",
+                                         "wire MB/s per shard", "staleness histogram",
+                                         "per worker"};
+    struct tui_lab_model m;
+    lab_model(&m);
+    m.phase = TUI_LAB_RUN;
+    m.status = core_xstrdup("running");
+    m.progress_what = core_xstrdup("step 3 of 30");
+    for (size_t i = 0; i < 7; i++)
+        add_series(&m, charts[i], charts[i], i == 5 ? 0 : 12); /* no staleness yet */
+    add_series(&m, "comm", "time per step", 12);               /* a second line, same chart */
+    assert_int_equal(tui_lab_chart_count(&m), 7);
+    assert_int_equal(tui_lab_chart_pages(&m), 2);
+    struct tui_canvas c;
+    tui_canvas_init(&c, 80, 22, TUI_CS_UTF8);
+    struct tui_cursor cur = {0};
+    tui_view_lab(&m, &c, tui_test_full(&c), &cur);
+    char *r1 = tui_test_row(&c, 1);
+    assert_non_null(strstr(r1, "charts 1–4 of 7 · ] next"));
+    free(r1);
+    for (size_t i = 0; i < 7; i++)
+        tui_test_check_has(&c, charts[i], i < 4, __LINE__);
+    /* The first row of charts under the page line: two titles side by side. */
+    char *r2 = tui_test_row(&c, 2);
+    assert_non_null(strstr(r2, "loss vs steps"));
+    assert_non_null(strstr(r2, "loss vs wall time"));
+    free(r2);
+
+    m.chart_page = 1;
+    tui_canvas_clear(&c);
+    tui_view_lab(&m, &c, tui_test_full(&c), &cur);
+    r1 = tui_test_row(&c, 1);
+    assert_non_null(strstr(r1, "charts 5–7 of 7 · [ prev"));
+    assert_null(strstr(r1, "next"));
+    free(r1);
+    for (size_t i = 0; i < 7; i++)
+        tui_test_check_has(&c, charts[i], i >= 4, __LINE__);
+    HAS(&c, "waiting for data"); /* the staleness histogram, empty while running */
+
+    /* A page past the end draws the last one. */
+    m.chart_page = 9;
+    tui_canvas_clear(&c);
+    tui_view_lab(&m, &c, tui_test_full(&c), &cur);
+    HAS(&c, "charts 5–7 of 7");
+
+    /* Summary: the empty group is left out, 6 charts remain; ASCII glyphs. */
+    m.phase = TUI_LAB_DONE;
+    free(m.status);
+    m.status = core_xstrdup("done");
+    assert_int_equal(tui_lab_chart_count(&m), 6);
+    tui_canvas_fini(&c);
+    tui_canvas_init(&c, 80, 22, TUI_CS_ASCII);
+    m.chart_page = 1;
+    tui_view_lab(&m, &c, tui_test_full(&c), &cur);
+    HAS(&c, "charts 5-6 of 6 - [ prev");
+    HAS(&c, "wire MB/s per shard");
+    HAS(&c, "per worker");
+    LACKS(&c, "staleness histogram");
+    LACKS(&c, "loss vs steps");
+    /* Three on a page with more after: both directions. */
+    for (size_t i = 0; i < 3; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "extra %zu", i + 1);
+        add_series(&m, name, name, 4);
+    }
+    tui_canvas_clear(&c);
+    tui_view_lab(&m, &c, tui_test_full(&c), &cur);
+    HAS(&c, "charts 5-8 of 9 - [ prev  ] next");
+    m.chart_page = 2;
+    tui_canvas_clear(&c);
+    tui_view_lab(&m, &c, tui_test_full(&c), &cur);
+    HAS(&c, "chart 9 of 9 - [ prev");
+    HAS(&c, "extra 3");
+    tui_canvas_fini(&c);
+    tui_lab_model_fini(&m);
+}
+
+/* Eight shards on one chart: every one in the legend (colours cycle). */
+static void test_lab_chart_many_series(void **state)
+{
+    (void)state;
+    struct tui_lab_model m;
+    lab_model(&m);
+    m.phase = TUI_LAB_DONE;
+    m.status = core_xstrdup("done");
+    for (int i = 1; i <= 8; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "s%d", i);
+        add_series(&m, name, "wire", 6);
+    }
+    add_series(&m, "s9", "wire", 0); /* a shard the run did not have */
+    assert_int_equal(tui_lab_chart_pages(&m), 1);
+    struct tui_canvas c;
+    tui_canvas_init(&c, 160, 40, TUI_CS_UTF8);
+    struct tui_cursor cur = {0};
+    tui_view_lab(&m, &c, tui_test_full(&c), &cur);
+    HAS(&c, "s1");
+    HAS(&c, "s8");
+    LACKS(&c, "s9");
+    LACKS(&c, "of 1"); /* one page: no page line */
+    tui_canvas_fini(&c);
+    tui_lab_model_fini(&m);
+}
+
 /* ---- progress --------------------------------------------------------------- */
 
 static struct db_progress_row prow(const char *lesson, const char *topics, double pts,
@@ -765,6 +876,8 @@ int main(void)
         cmocka_unit_test(test_editor),
         cmocka_unit_test(test_lab_list_form),
         cmocka_unit_test(test_lab_run_done),
+        cmocka_unit_test(test_lab_chart_pages),
+        cmocka_unit_test(test_lab_chart_many_series),
         cmocka_unit_test(test_progress_tally),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

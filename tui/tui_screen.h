@@ -414,6 +414,7 @@ struct tui_lab_model {
     char *status;   /* "running", "done", "cancelled", "failed: ..." */
     double elapsed; /* seconds */
     bool blocks;    /* block characters instead of braille */
+    size_t chart_page; /* charts shown: page * TUI_LAB_CHARTS_PER_PAGE on (views clamp it) */
     /* done */
     struct tui_lab_fig *figs;
     size_t n_figs;
@@ -424,6 +425,13 @@ void tui_lab_model_fini(struct tui_lab_model *m);
 /* Frees and clears the run part (series, logs, progress, figures). */
 void tui_lab_model_clear_run(struct tui_lab_model *m);
 void tui_lab_series_push(struct tui_lab_series *s, double x, double y);
+/* Charts are drawn in pages of up to TUI_LAB_CHARTS_PER_PAGE (2×2). The
+ * chart groups (series sharing lab_series_def.chart, in series order) the
+ * current phase draws: while running every group, on the summary only those
+ * with samples; and the pages they fill (at least 1). */
+#define TUI_LAB_CHARTS_PER_PAGE 4
+size_t tui_lab_chart_count(const struct tui_lab_model *m);
+size_t tui_lab_chart_pages(const struct tui_lab_model *m);
 void tui_view_lab(struct tui_lab_model *m, struct tui_canvas *c, struct tui_rect r,
                   struct tui_cursor *cur);
 

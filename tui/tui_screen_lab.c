@@ -1,9 +1,10 @@
 /*
  * tui_screen_lab.c — labs: the list of labs, a parameter form (each
  * parameter's range and help, values checked by lab_params_set), and a run
- * drawn live: charts of the metric series (grouped by lab_series_def.chart),
- * a progress bar and a log pane, then a summary table with the questions
- * that use the run.
+ * drawn live: charts of the metric series (grouped by lab_series_def.chart,
+ * four to a page, `]`/`[` turn the pages when there are more), a progress
+ * bar and a log pane, then a summary table with the questions that use the
+ * run (its charts: the groups that got samples).
  *
  * The lab runs on its own thread with its own store handle (a sqlite handle
  * is not shared across threads). Its sink appends to a mutex-protected
@@ -187,20 +188,29 @@ static void view_form(struct tui_lab_model *m, struct tui_canvas *c, struct tui_
     }
 }
 
-/* Draws the chart of group g (series sharing a chart name) into cr. */
+/* Draws the chart of the series named `chart` into cr: those with samples
+ * (every one while none has any, so a waiting chart still has its legend),
+ * at most 8; colours cycle through the 6 series colours, dashed the second
+ * time round. A histogram (staleness) is a line over its bucket axis: the
+ * chart widget draws lines only. */
 static void draw_group(struct tui_lab_model *m, struct tui_canvas *c, struct tui_rect cr,
                        const char *chart)
 {
-    struct tui_series sv[6];
+    enum { MAX_SERIES = 8, N_COLORS = TUI_C_S6 - TUI_C_S1 + 1 };
+    struct tui_series sv[MAX_SERIES];
     size_t ns = 0;
+    bool any = false;
+    for (size_t i = 0; i < m->n_series; i++)
+        any |= m->series[i].n > 0 && strcmp(m->series[i].chart, chart) == 0;
     const struct tui_lab_series *first = NULL;
-    for (size_t i = 0; i < m->n_series && ns < 6; i++) {
+    for (size_t i = 0; i < m->n_series && ns < MAX_SERIES; i++) {
         const struct tui_lab_series *s = &m->series[i];
-        if (strcmp(s->chart, chart) != 0)
+        if (strcmp(s->chart, chart) != 0 || (any && s->n == 0))
             continue;
         if (!first)
             first = s;
-        sv[ns] = (struct tui_series){s->label, s->x, s->y, s->n, (uint8_t)(TUI_C_S1 + ns), false};
+        sv[ns] = (struct tui_series){s->label, s->x, s->y, s->n,
+                                     (uint8_t)(TUI_C_S1 + ns % N_COLORS), ns >= N_COLORS};
         ns++;
     }
     struct tui_chart ch = {chart, first ? first->x_label : "", first ? first->unit : "", sv, ns,
@@ -208,31 +218,98 @@ static void draw_group(struct tui_lab_model *m, struct tui_canvas *c, struct tui
     tui_chart_draw(c, cr, &ch, m->blocks);
 }
 
-/* The distinct chart names in series order (at most max). */
-static size_t chart_groups(const struct tui_lab_model *m, const char **out, size_t max)
+static bool group_has_data(const struct tui_lab_model *m, const char *chart)
+{
+    for (size_t i = 0; i < m->n_series; i++)
+        if (m->series[i].n > 0 && strcmp(m->series[i].chart, chart) == 0)
+            return true;
+    return false;
+}
+
+/* The chart groups the current phase draws, in series order (see
+ * tui_lab_chart_count): stores the names of groups skip .. skip+max-1 in
+ * out and returns how many groups there are in all. */
+static size_t chart_groups(const struct tui_lab_model *m, size_t skip, const char **out,
+                           size_t max)
 {
     size_t n = 0;
     for (size_t i = 0; i < m->n_series; i++) {
+        const char *g = m->series[i].chart;
         bool seen = false;
-        for (size_t k = 0; k < n; k++)
-            seen |= strcmp(out[k], m->series[i].chart) == 0;
-        if (!seen && n < max)
-            out[n++] = m->series[i].chart;
+        for (size_t k = 0; k < i && !seen; k++)
+            seen = strcmp(m->series[k].chart, g) == 0;
+        if (seen || (m->phase == TUI_LAB_DONE && !group_has_data(m, g)))
+            continue;
+        if (n >= skip && n - skip < max)
+            out[n - skip] = g;
+        n++;
     }
     return n;
 }
 
+size_t tui_lab_chart_count(const struct tui_lab_model *m)
+{
+    return chart_groups(m, 0, NULL, 0);
+}
+
+size_t tui_lab_chart_pages(const struct tui_lab_model *m)
+{
+    size_t n = tui_lab_chart_count(m);
+    return n ? (n + TUI_LAB_CHARTS_PER_PAGE - 1) / TUI_LAB_CHARTS_PER_PAGE : 1;
+}
+
+/* The page drawn: the model's, or the last one when it has fewer now. */
+static size_t chart_page(const struct tui_lab_model *m)
+{
+    size_t pages = tui_lab_chart_pages(m);
+    return m->chart_page < pages ? m->chart_page : pages - 1;
+}
+
+/* "charts 5–7 of 7 · [ prev", right-aligned on the first row of r. */
+static void draw_page_line(struct tui_canvas *c, struct tui_rect r, size_t total, size_t page,
+                           size_t pages)
+{
+    const enum tui_charset cs = c->cs;
+    size_t lo = page * TUI_LAB_CHARTS_PER_PAGE + 1;
+    size_t hi = lo + TUI_LAB_CHARTS_PER_PAGE - 1 < total ? lo + TUI_LAB_CHARTS_PER_PAGE - 1 : total;
+    const char *dot = tui_glyph(cs, "·", "-");
+    char t[96];
+    int n = lo == hi ? snprintf(t, sizeof t, "chart %zu of %zu", lo, total)
+                     : snprintf(t, sizeof t, "charts %zu%s%zu of %zu", lo, tui_glyph(cs, "–", "-"),
+                                hi, total);
+    if (page > 0)
+        n += snprintf(t + n, sizeof t - (size_t)n, " %s [ prev", dot);
+    if (page + 1 < pages)
+        snprintf(t + n, sizeof t - (size_t)n, " %s ] next", page > 0 ? "" : dot);
+    int x = r.x + r.w - tui_text_width(t) - 1;
+    tui_canvas_put(c, r.y, x > r.x ? x : r.x, t, TUI_ST(TUI_A_BOLD, TUI_C_ACCENT), r.w);
+}
+
 static void draw_charts(struct tui_lab_model *m, struct tui_canvas *c, struct tui_rect r)
 {
-    const char *groups[4];
-    size_t ng = chart_groups(m, groups, 4);
-    if (ng == 0) {
-        tui_canvas_put(c, r.y + r.h / 2, r.x + 2, "waiting for the first samples...",
+    const char *groups[TUI_LAB_CHARTS_PER_PAGE];
+    size_t page = chart_page(m), pages = tui_lab_chart_pages(m);
+    size_t total = chart_groups(m, page * TUI_LAB_CHARTS_PER_PAGE, groups, TUI_LAB_CHARTS_PER_PAGE);
+    if (total == 0) {
+        tui_canvas_put(c, r.y + r.h / 2, r.x + 2,
+                       m->phase == TUI_LAB_DONE ? "no samples were recorded"
+                                                : "waiting for the first samples...",
                        TUI_ST(0, TUI_C_MUTED), r.w - 4);
         return;
     }
-    int cols = ng == 1 ? 1 : 2;
-    int rowsn = ng <= 2 ? 1 : 2;
+    size_t ng = total - page * TUI_LAB_CHARTS_PER_PAGE;
+    if (ng > TUI_LAB_CHARTS_PER_PAGE)
+        ng = TUI_LAB_CHARTS_PER_PAGE;
+    /* With pages, a line saying which, and the same 2×2 grid on each. */
+    size_t slots = ng;
+    if (pages > 1) {
+        draw_page_line(c, r, total, page, pages);
+        r.y++;
+        r.h--;
+        slots = TUI_LAB_CHARTS_PER_PAGE;
+    }
+    int cols = slots == 1 ? 1 : 2;
+    int rowsn = slots <= 2 ? 1 : 2;
     int cw = r.w / cols, chh = r.h / rowsn;
     for (size_t g = 0; g < ng; g++) {
         int col = (int)g % cols, row = (int)g / cols;
@@ -486,8 +563,15 @@ static void live_free(struct live *lv)
 
 enum {
     A_UP = 1, A_DOWN, A_OPEN, A_BACK, A_EDIT, A_APPLY, A_EDIT_CANCEL, A_START, A_CANCEL,
-    A_AGAIN, A_LEFT, A_RIGHT, A_DEFAULTS, A_CHARTS
+    A_AGAIN, A_LEFT, A_RIGHT, A_DEFAULTS, A_CHARTS, A_PAGE_NEXT, A_PAGE_PREV
 };
+
+/* The chart pages' keys end the run and done tables: left out of the keymap
+ * (footer, help, dispatch) while every chart fits on one page. */
+#define PAGE_KEYS                                                                         \
+    {']', TUI_K_PGDN, A_PAGE_NEXT, "]/PgDn", "charts", "next page of charts"},             \
+    {'[', TUI_K_PGUP, A_PAGE_PREV, "[/PgUp", NULL, "previous page of charts"}
+#define N_PAGE_KEYS 2
 
 static const struct tui_binding keys_list[] = {
     {TUI_K_UP, 'k', A_UP, "k/Up", NULL, "previous lab"},
@@ -515,6 +599,7 @@ static const struct tui_binding keys_edit[] = {
 static const struct tui_binding keys_run[] = {
     {'q', TUI_K_ESC, A_CANCEL, "q/Ctrl-C", "cancel", "cancel the run (no process is left behind)"},
     {'b', 0, A_CHARTS, "b", "blocks", "charts: braille or block characters"},
+    PAGE_KEYS,
 };
 
 static const struct tui_binding keys_done[] = {
@@ -524,6 +609,7 @@ static const struct tui_binding keys_done[] = {
     {'r', 0, A_AGAIN, "r", "run again", "back to the form to run again"},
     {'b', 0, A_CHARTS, "b", NULL, "charts: braille or block characters"},
     {'q', TUI_K_ESC, A_BACK, "q", "back", "back to the form"},
+    PAGE_KEYS,
 };
 
 struct lab {
@@ -564,6 +650,8 @@ static void open_form(struct lab *l, const struct lab_def *def)
         lab_params_fini(&l->params);
         l->have_params = false;
     }
+    if (l->def != def)
+        l->m.chart_page = 0;
     l->def = def;
     if (!l->have_params) {
         lab_params_init(&l->params, def);
@@ -878,6 +966,18 @@ static void nudge(struct tui_app *a, struct lab *l, int dir)
     fill_fields(l);
 }
 
+/* ] and [: the next or previous page of charts, from the one drawn. */
+static void turn_page(struct tui_lab_model *m, int act)
+{
+    size_t pages = tui_lab_chart_pages(m);
+    size_t p = m->chart_page < pages ? m->chart_page : pages - 1;
+    if (act == A_PAGE_NEXT && p + 1 < pages)
+        p++;
+    else if (act == A_PAGE_PREV && p > 0)
+        p--;
+    m->chart_page = p;
+}
+
 static void lab_action(struct tui_app *a, void *st, int act)
 {
     struct lab *l = st;
@@ -946,6 +1046,8 @@ static void lab_action(struct tui_app *a, void *st, int act)
             cancel_run(a, l);
         else if (act == A_CHARTS)
             m->blocks = !m->blocks;
+        else if (act == A_PAGE_NEXT || act == A_PAGE_PREV)
+            turn_page(m, act);
         break;
     case TUI_LAB_DONE:
         if (act == A_UP && m->qsel > 0)
@@ -957,6 +1059,8 @@ static void lab_action(struct tui_app *a, void *st, int act)
             tui_app_push(a, "question", &qa);
         } else if (act == A_CHARTS)
             m->blocks = !m->blocks;
+        else if (act == A_PAGE_NEXT || act == A_PAGE_PREV)
+            turn_page(m, act);
         else if (act == A_AGAIN || act == A_BACK)
             m->phase = TUI_LAB_FORM;
         break;
@@ -966,12 +1070,16 @@ static void lab_action(struct tui_app *a, void *st, int act)
 static struct tui_keymap lab_keys(const void *st)
 {
     const struct lab *l = st;
+    struct tui_keymap km;
     switch (l->m.phase) {
     case TUI_LAB_LIST: return TUI_KEYMAP(keys_list);
     case TUI_LAB_FORM: return l->m.editing ? TUI_KEYMAP(keys_edit) : TUI_KEYMAP(keys_form);
-    case TUI_LAB_RUN: return TUI_KEYMAP(keys_run);
-    default: return TUI_KEYMAP(keys_done);
+    case TUI_LAB_RUN: km = TUI_KEYMAP(keys_run); break;
+    default: km = TUI_KEYMAP(keys_done); break;
     }
+    if (tui_lab_chart_pages(&l->m) < 2)
+        km.n -= N_PAGE_KEYS;
+    return km;
 }
 
 static const char *lab_title(const void *st)

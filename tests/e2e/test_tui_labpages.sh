@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# test_tui_labpages.sh — the lab screen's chart pages in the real terminal UI
+# (tmux, 80×24) with the `paramserver` lab and its 7 chart groups: a long run
+# shows "charts 1–4 of 7", `]` turns to the later charts (wire MB/s per
+# shard, staleness histogram, per worker) while it runs, q cancels it; then a
+# tiny run (workers=2, params=1000, steps=30, link=off, compute_ms=0) to its
+# summary, which keeps the page; `[` and PgDn turn pages there, the footer
+# and the `?` help list the keys, and the run is recorded as done.
+#
+# Every wait polls the screen against a deadline; nothing sleeps a fixed time
+# to let the program catch up.
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/tmux_lib.sh"
+
+# set_field NAME VALUE: moves down (then up) the form to parameter NAME and
+# types VALUE.
+set_field() {
+  local found=no
+  for k in $(seq 30 | sed 's/.*/Down/') $(seq 30 | sed 's/.*/Up/'); do
+    if cap main | grep -qE "▶ $1 +"; then found=yes; break; fi
+    keys main "$k"
+    sleep 0.05
+  done
+  if [ "$found" != yes ]; then fail "no parameter row '$1' in the form: $(cap main)"; return; fi
+  keys main Enter C-u
+  text main "$2"
+  keys main Enter
+  expect_re main "▶ $1 +$2( |$)" "$1 set to $2"
+}
+
+start main LANG=C.UTF-8
+expect_screen main "Warpbench · lessons" "home"
+keys main l
+expect_screen main "paramserver" "lab list"
+for _ in $(seq 20); do
+  cap main | grep -qF "▶ paramserver" && break
+  keys main Down
+  sleep 0.05
+done
+keys main Enter
+expect_screen main "Parameter server and all-reduce SGD" "paramserver form"
+# A long run (1 ms of compute a step, 100000 steps) to page while it runs.
+set_field workers 2
+set_field params 1000
+set_field steps 100000
+set_field compute_ms 1
+set_field link off
+keys main s
+expect_screen main "paramserver  running" "the long run is running"
+expect_screen main "charts 1–4 of 7 · ] next" "page line on page 1 while running"
+expect_screen main "loss vs steps" "a first-page chart"
+if cap main | grep -qF "per worker"; then fail "a page-2 chart on page 1: $(cap main)"; else ok; fi
+expect_screen main "]/PgDn charts" "the page key in the footer"
+keys main ']'
+expect_screen main "charts 5–7 of 7 · [ prev" "page line on page 2 while running"
+expect_screen main "wire MB/s per shard" "a later chart while running: wire MB/s per shard"
+expect_screen main "staleness histogram" "a later chart while running: staleness histogram"
+expect_screen main "per worker" "a later chart while running: per worker"
+if cap main | grep -qF "loss vs steps"; then fail "a page-1 chart on page 2: $(cap main)"; else ok; fi
+expect_screen main "paramserver  running" "still running on page 2"
+pid=$(wb_pid main)
+keys main q
+expect_screen main "run cancelled" "cancel returns to the form"
+kids=$(pgrep -P "$pid" | wc -l)
+if [ "$kids" -eq 0 ]; then ok; else fail "$kids child process(es) left after cancel"; fi
+
+# A tiny run to its summary.
+set_field steps 30
+set_field compute_ms 0
+keys main s
+# The summary keeps the page; its charts are those that got samples.
+expect_screen main "questions using this run" "the run finished" 60
+expect_screen main "staleness histogram" "the staleness histogram on the summary's page 2"
+expect_re main "charts 5–7 of 7 · \[ prev" "page line on the summary"
+keys main '['
+expect_screen main "charts 1–4 of 7 · ] next" "back to page 1 with ["
+expect_screen main "loss vs wall time" "page-1 chart again"
+keys main PgDn
+expect_screen main "per worker" "PgDn turns the page too"
+expect_screen main "]/PgDn charts" "the page key in the summary's footer"
+keys main '?'
+expect_screen main "next page of charts" "? help lists ]"
+expect_screen main "previous page of charts" "? help lists ["
+keys main Escape
+expect_sql "SELECT lab, status FROM lab_runs ORDER BY id DESC LIMIT 1" "paramserver|done" \
+  "the run recorded as done"
+
+keys main q q q q
+expect_exit main 0 "q back to home, then quit"
+
+finish
