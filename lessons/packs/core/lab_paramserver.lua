@@ -9,12 +9,22 @@
 -- analysis of gpu-ml-training-inference-guide.md); nccl-tests' definition of
 -- bus bandwidth is cited as such. The text is ours.
 --
--- Lab-linked questions read the run's summary figures (keys on the
--- "Reading the results" page) and its parameters (ctx.lab.params), and grade
--- through grade_own() as lab_amdahl.lua and lab_memory.lua do: a run that
--- lacks what a question needs (another mode, link=off, no straggler) is
--- explained, not graded. Numbers shown in a prompt are rounded first and the
--- reference is computed from the rounded values the student sees.
+-- Everything said here about the lab was checked against the lab's code
+-- and real runs: the parameters (names, defaults, ranges) are those of
+-- `warpbench lab list`; the figure keys and their meanings those of
+-- psm_summary() in labs/lab_paramserver.c. In ctx.lab.params the lab's
+-- text parameters (mode, link, straggler, compress, kill_*, model,
+-- server_nic) are strings exactly as the student typed them ("1Gbps",
+-- "2:2", "none"), numbers are numbers, and on/off parameters (recover,
+-- trace) are 1/0. Only completed runs reach the questions: a run that
+-- failed (a killed shard without recover, a diverged loss, a killed ring
+-- rank) is not used.
+--
+-- Lab-linked questions read the run's summary figures and parameters and
+-- grade through grade_own() as lab_amdahl.lua and lab_memory.lua do: a run
+-- that lacks what a question needs (another mode, link=off, no straggler)
+-- is explained, not graded. Numbers shown in a prompt are rounded first and
+-- the reference is computed from the rounded values the student sees.
 
 lesson {
   id = "lab-paramserver",
@@ -53,25 +63,29 @@ local function mode_of(ctx)
   return type(m) == "string" and m:lower() or nil
 end
 
--- "1Gbps", "100Mbps", "2.5Gbps", "800Kbps", "off" -> bytes per second (0 for
--- off), as the lab reads its `link` parameter; nil when unreadable.
-local LINK_UNITS = { tbps = 1e12, gbps = 1e9, mbps = 1e6, kbps = 1e3, bps = 1 }
+-- The run's `link` text -> bytes per second (0 for off), read as the lab
+-- reads it (ps_link_parse): "off" in any case, or a number, an optional SI
+-- prefix k K m M g G t T (m is mega, as in the lab), then exactly "bps"
+-- (bits): "1Gbps", "100Mbps", "2.5Gbps", "1e9bps". nil when unreadable.
+local LINK_PREFIX = { k = 1e3, K = 1e3, m = 1e6, M = 1e6, g = 1e9, G = 1e9,
+  t = 1e12, T = 1e12 }
 local function link_bps(text)
   if type(text) ~= "string" then return nil end
-  local t = text:lower()
-  if t == "off" then return 0 end
-  local n, u = t:match("^(%d+%.?%d*)(%a+)$")
-  local v, m = tonumber(n), LINK_UNITS[u or ""]
-  if not v or not m or v <= 0 then return nil end
+  if text:lower() == "off" then return 0 end
+  local n, pre = text:match("^([%d%.eE+-]+)([kKmMgGtT]?)bps$")
+  local v = tonumber(n or "")
+  if not v or not finite(v) or v <= 0 then return nil end
+  local m = pre == "" and 1 or LINK_PREFIX[pre]
   return v * m / 8
 end
 
--- "W:FACTOR" -> worker, factor; nil for none.
+-- The run's `straggler` text -> worker (1-based), factor; nil for none
+-- ("none", "off" or empty, as the lab reads it) or unreadable.
 local function straggler_of(text)
   if type(text) ~= "string" then return nil end
-  local w, f = text:match("^%s*(%d+)%s*:%s*(%d+%.?%d*)%s*$")
-  w, f = tonumber(w), tonumber(f)
-  if not w or not f then return nil end
+  local w, f = text:match("^%s*%+?(%d+)%s*:%s*([%d%.eE+-]+)%s*$")
+  w, f = tonumber(w), tonumber(f or "")
+  if not w or not f or not finite(f) then return nil end
   return w, f
 end
 
@@ -128,94 +142,132 @@ runs the real thing, at a small scale, on your computer, and measures them.
 ## What runs
 
 - **S server shards** and **W workers**, each a separate process. The
-  shards split the parameter vector by key range; every worker holds a
+  shards split the parameter vector into S key ranges; every worker holds a
   connection (a Unix-domain socket) to every shard.
-- **The model**: logistic regression on synthetic data that the lab
-  generates the same way on every machine (dense or sparse features, from
-  10 to 10,000,000 parameters). Every step, a worker pulls the current
-  weights from the shards, computes the gradient of its own mini-batch,
-  adds `compute_ms` of emulated extra compute (to stand in for a big
-  model's forward and backward pass), and pushes the gradient back.
-- **Consistency**: `sync` (the shards wait for all workers' gradients,
-  average them and only then answer the next pull), `async` (a shard
-  applies each gradient the moment it arrives), `ssp` (a worker may run at
-  most `staleness` steps ahead of the slowest one), and `allreduce` (no
-  server: the workers average their gradients with a ring all-reduce over
-  the same kind of connection).
+- **The model**: logistic regression (or linear regression, `model=linear`)
+  on synthetic data that the lab generates the same way on every machine.
+  Every example has 32 "hot" features that carry the label, plus noise
+  features spread over the other parameters, like a click log: with the
+  default `sparsity=0.999` one feature in a thousand is non-zero (never
+  fewer than the 32), with `sparsity=0` all of them (dense).
+- **A step**: a worker pulls the current weights from the shards,
+  computes the gradient of its own mini-batch, adds `compute_ms` of
+  emulated extra compute (a sleep that stands in for a big model's
+  forward and backward pass), and pushes the gradient back.
+- **Consistency**:
+  - `sync`: a shard adds the W gradients of a step, in worker order, and
+    only then updates the weights and answers the next pulls (a barrier).
+    The fixed order makes every sync run with the same settings end with
+    the same weights, bit for bit, whatever the link or the timing.
+  - `async`: a shard applies each gradient the moment it arrives and
+    answers every pull at once.
+  - `ssp` (stale synchronous parallel): as async, but a worker's pull
+    waits while it is more than `staleness` steps ahead of the slowest.
+  - `allreduce`: no server at all; the workers average their gradients
+    with a ring all-reduce over the same kind of connection.
 
 ## The emulated link
 
 Between processes of one machine a socket moves gigabytes per second, far
 faster than a network. So every data connection carries an **emulated
-link** of the bandwidth you set (`link`, e.g. `1Gbps`) plus a one-way
+link** of the bandwidth you set (`link`, default `1Gbps`) plus a one-way
 latency (`latency_ms`), separately in each direction, as if every worker
 had its own cable to every shard. A message of S bytes occupies its link
-for S / bandwidth seconds after the messages sent before it; the receiver
-gets it only when that time and the latency have passed. Each message
-carries a 40-byte header, counted in the bytes on the wire. `link=off`
-runs at the raw speed of the socket.
+for S / bandwidth seconds after the messages sent before it, and the
+receiver gets it only when that time and the latency have passed. Each
+message carries a 40-byte header, counted in the bytes on the wire.
+`link=off` runs at the raw speed of the socket.
 
-## Knobs and faults
-
-`straggler=2:3` makes worker 2 compute three times as long as the others.
-`compress=q8` sends 8-bit gradients, `compress=topk:0.01` the largest 1% of
-the entries (the weights still come back dense). `servers` sets the number
-of shards. `kill_worker=N@STEP` and `kill_server=N@STEP` kill a process
-mid-run: async and ssp carry on without a lost worker, sync notices within
-a timeout and continues with the others, and a lost shard stops the run
-with a message unless `checkpoint_every` lets it restart from its last
-checkpoint.
+`server_nic=shared` changes one thing: all of a shard's replies leave
+through **one** outgoing link, the server's single network card, so W
+workers pulling at once share it. That is the hotspot of the lesson's
+"server bottleneck" page.
 ]]
 
 page [[
 # Running it
 
 ```
-warpbench lab run paramserver                 # the defaults
-warpbench lab run paramserver --set mode=sync --set workers=5 \
-    --set params=1000000 --set link=1Gbps --set compute_ms=50
+warpbench lab list                             # parameters and ranges
+warpbench lab run paramserver                  # the defaults (~2 s)
 warpbench lab run paramserver --set mode=async --set straggler=2:2
 warpbench lab run paramserver --set mode=allreduce --set workers=4
-warpbench lab run paramserver --json          # one JSON object per line
-warpbench lab show RUN                        # a finished run's figures
+warpbench lab run paramserver --json           # one JSON object per line
+warpbench lab runs paramserver                 # your runs
+warpbench lab show RUN                         # a run's figures
 ```
 
-In the terminal UI, open the **Lab** screen, pick *paramserver*, fill in
-the form and start it; the charts fill in while it runs, and `q` cancels
-(Ctrl-C on the command line). A cancelled run leaves no process behind.
+**In the terminal UI**, press `l` on the home screen, pick *paramserver*
+with `j`/`k` and Enter. The form lists every parameter with its range:
+`j`/`k` move, Enter edits a value, Left/Right step through choices, `d`
+restores the defaults and `s` starts the run. While it runs the charts
+fill in, four to a page (`]` and `[` turn the pages, `b` switches braille
+and block characters), and `q` cancels (Ctrl-C on the command line); no
+process is left behind. When it ends you get the summary and the
+questions that use this run: Enter answers one, `r` runs again.
 
-| parameter          | meaning                                          |
-|--------------------|--------------------------------------------------|
-| `mode`             | sync, async, ssp or allreduce                    |
-| `workers`          | W worker processes                               |
-| `servers`          | S server shards (not used by allreduce)          |
-| `params`           | model size, 10 to 10,000,000 FP32 parameters     |
-| `sparsity`         | share of zero features per example               |
-| `batch`, `lr`      | mini-batch per worker step, learning rate        |
-| `steps`            | steps per worker                                 |
-| `staleness`        | ssp: how far ahead a worker may run              |
-| `compute_ms`       | emulated extra compute per step                  |
-| `link`             | off, or a rate: 100Mbps, 1Gbps, 10Gbps, ...      |
-| `latency_ms`       | one-way latency per message                      |
-| `straggler`        | none, or WORKER:FACTOR                           |
-| `compress`         | none, q8 or topk:F                               |
-| `checkpoint_every` | shard checkpoint period in steps (0: never)      |
-| `seed`             | the synthetic data                               |
+| parameter          | default  | range           | meaning                  |
+|--------------------|----------|-----------------|--------------------------|
+| `mode`             | sync     | sync, async,    | consistency mode         |
+|                    |          | ssp, allreduce  |                          |
+| `workers`          | 4        | 1 to 64         | worker processes W       |
+| `servers`          | 1        | 1 to 8          | server shards S          |
+| `params`           | 100000   | 10 to 10000000  | FP32 model parameters    |
+| `sparsity`         | 0.999    | 0 to 0.9999     | share of zero features   |
+| `batch`            | 32       | 1 to 4096       | examples per worker step |
+| `lr`               | 0.5      | 1e-06 to 1000   | SGD learning rate        |
+| `steps`            | 100      | 1 to 100000     | steps per worker         |
+| `staleness`        | 2        | 0 to 1000       | ssp: steps ahead allowed |
+| `compute_ms`       | 10       | 0 to 10000      | extra compute per step   |
+| `link`             | 1Gbps    | off or a rate   | emulated link            |
+| `latency_ms`       | 0        | 0 to 1000       | one-way link latency     |
+| `straggler`        | none     | W:FACTOR        | a slow worker            |
+| `compress`         | none     | q8 or topk:F    | pushes only              |
+| `checkpoint_every` | 10       | 0 to 100000     | shard checkpoint period  |
+| `seed`             | 1        | 0 to 2147483647 | the synthetic data       |
+| `model`            | logistic | logistic,linear | the regression           |
+| `server_nic`       | per_link | per_link,shared | a shard's outgoing links |
+| `kill_worker`      | none     | N@STEP          | fault: kill worker N     |
+| `kill_server`      | none     | N@STEP          | fault: kill shard N      |
+| `recover`          | off      | on, off         | restart a dead shard     |
+| `trace`            | off      | on, off         | record step clocks       |
 
-`warpbench lab list` and the form show each parameter's default and range.
-A value out of range, or a combination that cannot work (a straggler
-numbered above `workers`, more shards than parameters), is refused before
-anything starts, with a message naming the parameter.
+- `link`: `off`, or a rate in **bits** per second: a number, a prefix
+  (k, M, G, T) and `bps`, e.g. `100Mbps`, `2.5Gbps`. `1GBps` is refused,
+  because B would mean bytes.
+- `straggler=2:3`: worker 2 (workers are numbered from 1) computes 3 times
+  as long as the others, gradient and `compute_ms` both. FACTOR runs from
+  1 to 100.
+- `compress` shrinks the pushes; the weights still come back dense.
+  `q8` sends one byte per entry plus a scale per block; `topk:F` sends the
+  largest fraction F of the entries (8 bytes each, index and value) and
+  carries the rest over into the next step's gradient.
+- `staleness` matters in `ssp` only (other modes ignore it and say so).
+- `kill_worker` and `kill_server` take `N@STEP`, STEP from 1 to steps − 1;
+  see the page on faults. `checkpoint_every` is in steps, 0 for never.
+- `trace=on` also records, per worker and step, when the pull ended and
+  the push began (series `trace_pull`, `trace_push`).
+
+Impossible settings are refused before anything starts, with a message
+naming the parameter: a straggler or a fault naming a worker above
+`workers`; more shards than parameters; more than 128 worker-shard
+connections (`workers` × `servers`); `servers`, `compress` or
+`kill_server` with `allreduce` (it has no server); `recover=on` with
+`checkpoint_every=0`; `batch` × non-zero features above 20 million per
+step; a model that needs more than half of your memory.
 
 **Learning rate.** With a sane `lr` the loss falls. Set it far too high and
-the loss grows step after step instead, or becomes NaN: the updates
-overshoot the minimum further each time. That is divergence, and the lab
-reports it rather than hiding it. Asynchronous runs diverge at smaller
-learning rates than synchronous ones, because stale gradients push the
-weights in directions that were right a few updates ago.
+the loss grows instead, or becomes NaN: the updates overshoot the minimum
+further each time. The lab watches for that: when the loss is not a
+number, or the mean of the last 5 steps is above 3 times the loss of step
+0, it stops the run as *failed* ("the loss diverged at step ...") and
+suggests a learning rate ten times smaller. With the defaults, `lr=50`
+diverges within ten steps. Stale gradients (async, ssp with a large bound)
+can make a run diverge at a learning rate that sync still tolerates.
 
-The questions after the next pages use the numbers of **your latest
-completed run**; until you have one they tell you to run the lab.
+The questions after these pages use the figures of **your latest
+completed run** of the lab; until you have one they tell you what to run.
+A failed or cancelled run is not used.
 ]]
 
 page [[
@@ -223,110 +275,199 @@ page [[
 
 The crash course asks: 5 workers, 1 M parameters, a 1 Gbps network and
 50 ms of computation per step. What fraction of the time is
-communication? On paper:
-
-```
-pull + push   2 × 1,000,000 × 4 B   =  8 MB
-at 1 Gbps     8 MB / 125 MB/s       =  64 ms
-one step      50 ms + 64 ms         = 114 ms
-fraction      64 / 114              =  0.56
-```
-
-Now measure it:
+communication? Run it (about 15 seconds, 100 steps):
 
 ```
 warpbench lab run paramserver --set mode=sync --set workers=5 \
     --set params=1000000 --set link=1Gbps --set compute_ms=50
 ```
 
-and put the run's figures next to the calculation:
+and put the run's summary next to the course's calculation:
 
 ```
-                      course's model      your run
-step time             114 ms              step_ms
-compute per step       50 ms              compute_ms_mean
-communication          64 ms              comm_ms
-fraction             0.56                 comm_fraction
+             the course's model              your run (summary key)
+pull + push  2 × 1,000,000 × 4 B = 8 MB
+link         1 Gbps = 125 MB/s               link_mb_s          125
+comm.        8 MB / 125 MB/s = 64 ms         predicted_comm_ms   64
+                                             comm_ms            ~73
+compute      50 ms                           compute_ms_mean    ~53
+step         50 + 64 = 114 ms                step_ms           ~127
+fraction     64 / 114 = 0.561                predicted_comm_fraction
+                                                              0.561
+                                             comm_fraction    ~0.58
 ```
 
-The lab prints `predicted_comm_fraction` too: the same model for the
-settings you ran. A measured fraction within about 10% of it says the
-model captures what happens. Where the two differ, look at what the model
-leaves out:
+(The "~" numbers are what runs on a small 2-core machine gave: a
+fraction of 0.576 to 0.59. Yours will differ a little.) The measured
+fraction comes out a bit **above** 56%, and `comm_ms` shows why: the
+workers spend about 7 to 10 ms more per step communicating than the
+model's 64 ms. Most of that is the sync shard's own work: it adds the
+five 1 M-float gradients **one after the other, in worker order** (that
+fixed order is what makes sync runs reproducible bit for bit), then
+updates the weights, and only then answers the next pulls. Every worker
+sees that time as part of its communication.
+Run it again with `--set workers=1` and the surplus almost disappears:
+the fraction falls to about 0.56.
 
-- **compute_ms_mean is more than compute_ms**: the gradient itself takes
-  time, and with a large `params` or `batch` it is not negligible.
-- **Latency and headers**: every message waits `latency_ms` and carries
-  40 bytes more; for small models that is most of the communication.
-- **The server's own work**: averaging W gradients and updating 1 M
-  weights takes time on a CPU that the workers share.
-- **Your machine**: 5 workers and a shard on a laptop compete for a few
-  cores, and the operating system decides who runs.
+Two smaller effects pull the other way or hardly matter:
 
-Why does the number of workers not appear in the calculation? Because the
-lab gives every worker its own link to every shard, as the course's
-example assumes: no shared server link that all five must squeeze
-through. The lesson's "server bottleneck" page (320 ms, 86%) is the other
-case, one server behind one 1 Gbps link.
+- **compute_ms_mean is a little more than 50 ms**: computing the gradient
+  takes time of its own, and a sleep never ends exactly on time. More
+  compute makes the fraction slightly *smaller*.
+- **Headers and latency**: 40 bytes per 4 MB message is nothing, and
+  `latency_ms` is 0 unless you set it; for a small model the latency
+  would be most of the communication.
 
-## Ring all-reduce, the same way
+The lab's `predicted_comm_fraction` is the course's model for the settings
+you ran, computed with the `compute_ms` you set. A measured fraction
+within about 10% of it (here 0.58 against 0.561: 3% above) says the model
+captures what happens.
 
-With `mode=allreduce` the W workers average their gradients in a ring:
+**Why W does not appear in the calculation.** The lab gives every worker
+its own link to every shard, as the course's example assumes: no shared
+server link. With `--set server_nic=shared` the shard's five 4 MB replies
+share one 125 MB/s link: the pull alone takes 5 × 32 = 160 ms, and one run
+measured a fraction of 0.79 (the pushes still arrive on their own links;
+the lesson's 320 ms counts both directions through one card).
+
+**Ring all-reduce, the same way.** With `--set mode=allreduce` (and no
+`servers`) the five workers average their gradients in a ring:
 reduce-scatter, then all-gather, 2(W − 1) steps each moving 1/W of the
 gradient to the next worker. No server, so no pull: each worker sends
-2(W − 1)/W × 4·params bytes per step, which is why the ring at W = 5
-moves 6.4 MB per step instead of the parameter server's 8 MB.
+2(W − 1)/W × 4 MB = 6.4 MB per step, 51.2 ms at 1 Gbps, and the lab's
+`predicted_comm_fraction` becomes 51.2 / 101.2 = 0.506 (one run: 0.52).
 ]]
 
 page [[
 # Reading the results
 
-While it runs, the lab draws:
+While it runs, the lab draws (in the terminal UI, two pages of charts):
 
-- **loss against wall-clock time and against steps**, side by side. Compare
-  two runs on both: async usually wins against the clock (more updates per
-  second) and loses against steps (each update is staler).
-- **updates per second**, all workers together.
-- **compute versus waiting time per worker**: in sync mode with a
-  straggler, the fast workers' waiting bars grow to fill the straggler's
-  extra compute.
-- **a staleness histogram** (async, ssp): how many updates a gradient was
-  behind when the shard applied it. In ssp it never goes past `staleness`.
-- **bytes on the wire per second, per shard**: how busy each shard's links
-  are.
+- **loss vs steps** and **loss vs wall time**, the mean of the workers'
+  training losses. Compare two runs on both: async usually wins against
+  the clock (more updates per second) and loses against steps (each
+  update is computed on staler weights).
+- **time per step**: compute, communication (pull and push, or the
+  all-reduce, all waiting included) and the part of it a shard *held* a
+  pull (the sync barrier, the ssp bound), each the mean of the workers.
+- **updates per second**, over half-second windows.
+- **wire MB/s per shard**: bytes in and out of each shard per second.
+- at the end, a **staleness histogram** (how many worker steps were 0,
+  1, 2, ... steps ahead of the slowest worker when they pulled: all at 0
+  in sync, at most `staleness` in ssp; none in allreduce)
+  and **per worker** bars of compute, communication and held time. In
+  sync with a straggler, the fast workers' communication bars grow by
+  the straggler's extra compute: they spend it waiting for the barrier.
+  Only part of it shows as *held*: the shard takes pushes in worker
+  order, so a worker numbered after the straggler waits for its turn
+  around its push, which is communication but not a held pull.
 
-The run ends with these summary figures (what the questions read):
+The figures of the summary (timing figures leave out each worker's first
+step, when there are at least three):
 
 | key                       | meaning                                    |
 |---------------------------|--------------------------------------------|
 | `mode`                    | the mode that ran                          |
 | `step_ms`                 | mean wall time of one worker step          |
-| `compute_ms_mean`         | measured compute per step                  |
-| `comm_ms`                 | step_ms − compute_ms_mean: pull, push and  |
-|                           | waiting                                    |
-| `comm_fraction`           | comm_ms / step_ms                          |
-| `predicted_comm_fraction` | the course's model for your settings       |
-|                           | (absent with link=off)                     |
-| `initial_loss`,           | the loss at the start and at the end       |
-| `final_loss`              |                                            |
-| `updates_per_s`           | gradient updates applied per second        |
-| `samples_per_s`           | training examples processed per second     |
-| `wire_mb_s`               | MB/s on the wire per shard (mean)          |
-| `max_staleness`           | async and ssp: the stalest update applied  |
-| `wait_ms_mean`            | waiting per worker step                    |
-| `algbw_gbs`, `busbw_gbs`  | allreduce only: algorithm and bus          |
-|                           | bandwidth, GB/s                            |
+| `compute_ms_mean`         | measured compute per step: gradient plus   |
+|                           | compute_ms (× FACTOR for a straggler);     |
+|                           | allreduce: plus applying the update        |
+| `comm_ms`                 | step_ms − compute_ms_mean: pull, push (or  |
+|                           | the all-reduce) and waiting                |
+| `comm_fraction`           | comm_ms / step_ms, measured                |
+| `predicted_comm_ms`       | the course's model: 2 × 4 B × params /     |
+|                           | link; allreduce: 2(W−1)/W × 4 B × params / |
+|                           | link (these three absent with link=off)    |
+| `predicted_comm_fraction` | predicted_comm_ms / (that + compute_ms)    |
+| `link_mb_s`               | the link, MB/s, each way of a connection   |
+| `initial_loss`            | mean loss of step 0 (ln 2 = 0.693 for      |
+|                           | logistic in sync and allreduce; async and  |
+|                           | ssp can start lower: a worker's first pull |
+|                           | may already see others' pushes)            |
+| `final_loss`              | mean loss over the last tenth of the steps |
+| `updates_per_s`           | the sum of each worker's own step rate     |
+|                           | (its steps / its time)                     |
+| `samples_per_s`           | updates_per_s × batch                      |
+| `wire_mb_s`               | bytes in and out per second per shard,     |
+|                           | mean of the shards (not in allreduce)      |
+| `wait_ms_mean`            | per step, time a shard held a pull (not    |
+|                           | the wait for a sync push's turn)           |
+| `max_staleness`           | async and ssp: the largest gap, in steps,  |
+|                           | between a worker and the slowest worker    |
+|                           | (in ssp at most `staleness`)               |
+| `allreduce_ms`            | allreduce: mean time of one all-reduce     |
+| `algbw_gbs`, `busbw_gbs`  | allreduce: algorithm and bus bandwidth     |
+| `pushpull_mb_s`           | bytes a worker sent and received per       |
+|                           | second of transfer (see below)             |
+| `workers_lost`            | workers that died during the run           |
+| `shard_restarts`          | shards restarted from a checkpoint         |
+| `checkpoints`             | checkpoints the master received            |
+| `steps_done`, `workers`,  | what ran (servers is 0 in allreduce)       |
+| `servers`, `params`       |                                            |
+| `weights_fnv`,            | a fingerprint and the L2 norm of the final |
+| `weights_norm`            | weights: equal in two sync runs            |
+
+**updates_per_s** adds the workers' rates. In sync every worker runs at
+the pace of the slowest, so it is W / step_ms. In async with a straggler
+the fast workers keep their own pace and only the straggler's share is
+slow: that is where async's throughput comes from.
 
 **algbw and busbw** follow nccl-tests. The *algorithm bandwidth* is the
-gradient's size divided by the time of one all-reduce. The *bus bandwidth*
-multiplies it by 2(W − 1)/W, the share of the data each link really
-carries in a ring, so that it can be compared directly with the link's own
-speed: a perfect ring reaches busbw = link bandwidth, whatever W is.
+gradient's size (4 B × params) divided by the time of one all-reduce. The
+*bus bandwidth* multiplies it by 2(W − 1)/W, the share of the data each
+link really carries in a ring, so that it can be compared directly with
+the link's own speed: a perfect ring reaches busbw = link bandwidth
+(`link_mb_s` / 1000 GB/s), whatever W is.
 
-Things to try, one change at a time: `servers=1` against `servers=5` with
-a slow link; `compress=topk:0.01` on the course's example (what is left of
-the 56%?); `mode=async` against `mode=sync` with `straggler=2:2`; `ssp`
-with `staleness=1` and `3`; `allreduce` against `sync` at equal settings.
+**pushpull_mb_s** counts a push as done when its bytes are in the socket
+(the emulated link delays the receiver, not the sender), so with a link
+it can read above `link_mb_s`. It is meant for `link=off`, against the
+socket's raw speed (`warpbench bench paramserver`).
+
+Things to try, one change at a time: `servers=1` against `servers=4` with
+`server_nic=shared`; `compress=topk:0.01` or `compress=q8` on the course's
+example (the pull still moves 4 MB: one run gave about 0.51 for both);
+`mode=async` against `mode=sync` with `straggler=2:2`; `ssp` with
+`staleness=1` and `3`; `allreduce` against `sync` at equal settings.
+]]
+
+page [[
+# Faults: a dead worker, a dead shard
+
+`kill_worker=N@STEP` and `kill_server=N@STEP` make that process kill
+itself (SIGKILL, no goodbye) when it reaches step STEP. Try them on small
+settings, e.g. `--set steps=30 --set params=1000`.
+
+**A worker dies.** Its connections close and the rest carry on:
+
+- `sync`: the shards drop it from the barrier and the others go on (the
+  log says "the shards drop it from the barrier and the others go on (3
+  workers left)"). A worker that hangs instead of dying is dropped the
+  same way after a timeout (5 s plus twenty of its expected steps).
+- `async`, `ssp`: the others go on without it; ssp's bound now counts
+  the living workers only.
+- `allreduce`: a ring needs every rank, so the lab **stops** and says so.
+
+The run's `workers_lost` figure counts the dead.
+
+**A shard dies.** Its keys are gone: no worker can pull or push them.
+
+- By default the lab **stops** with a message naming the shard, the
+  step and, if there is one, its last checkpoint. The run is stored as
+  failed (its figures up to then are kept, but questions do not use it).
+- With `--set recover=on` (and `checkpoint_every` above 0; the default is
+  10) the master, which keeps every shard's latest checkpoint, starts a
+  new shard from it, hands every living worker a new connection, and
+  training continues (before the first checkpoint: from the initial,
+  all-zero weights). The updates since that checkpoint are lost, which
+  the log says. `shard_restarts` and `checkpoints` count what happened.
+
+```
+warpbench lab run paramserver --set steps=30 --set params=1000 \
+    --set kill_server=1@10                  # stops: shard 1 died
+warpbench lab run paramserver --set steps=30 --set params=1000 \
+    --set kill_server=1@10 --set recover=on # restarts it, goes on
+```
 ]]
 
 ------------------------------------------------------------------------------
@@ -337,8 +478,8 @@ question {
   prompt = [[
 In your latest paramserver run ({mode}), a worker step took {step} ms on
 average, of which {comp} ms were compute. What fraction of a step went to
-communication (pulling, pushing and waiting)? (A fraction like 0.3, or a
-percentage like 30%.){note}]],
+communication (pulling, pushing and waiting; in allreduce mode, the
+all-reduce)? (A fraction like 0.3, or a percentage like 30%.){note}]],
   lab = "paramserver",
   topics = { "communication", "lab" },
   rubric = { "practice.profiling", "theory.parallel" },
@@ -353,7 +494,7 @@ percentage like 30%.){note}]],
       p.note = "\n\n(Your latest run does not report both step_ms and compute_ms_mean. "
         .. "Run `warpbench lab run paramserver` again.)"
     elseif step and comp then
-      p.step, p.comp = sig(step), sig(comp)
+      p.step, p.comp = sig(step, 4), sig(comp, 4)
       p.ref = (p.step - p.comp) / p.step
       p.measured = fig(ctx, "comm_fraction")
       p.predicted = fig(ctx, "predicted_comm_fraction")
@@ -369,34 +510,45 @@ percentage like 30%.){note}]],
           feedback = "That is the compute share; the question asks for communication." },
         { value = function(p) return (p.step - p.comp) / p.comp end,
           feedback = "Divide by the whole step, not by the compute time." },
+        { value = function(p) return p.predicted end,
+          feedback = "That is the course's model for your settings (predicted_comm_fraction); the question asks what your run measured." },
       },
       explain = function(p)
-        local s = string.format("(%s - %s) / %s = %s.", wb.sig(p.step, 3), wb.sig(p.comp, 3),
-          wb.sig(p.step, 3), wb.sig(p.ref, 3))
+        local s = string.format("(%s - %s) / %s = %s; the lab's comm_fraction is the same "
+          .. "quantity.", wb.sig(p.step, 4), wb.sig(p.comp, 4), wb.sig(p.step, 4),
+          wb.sig(p.ref, 3))
         if finite(p.predicted) then
-          s = s .. string.format(" The course's model predicted %s for your settings", wb.sig(p.predicted, 3))
-          s = s .. " (the worked example, 1 M parameters on 1 Gbps with 50 ms of compute: 64/114 = 0.56)."
-        else
-          s = s .. " The course's worked example (1 M parameters, 1 Gbps, 50 ms) predicts 64/114 = 0.56."
+          s = s .. string.format(" The course's model predicted %s for your settings"
+            .. " (predicted_comm_fraction).", wb.sig(p.predicted, 3))
         end
+        s = s .. " The course's worked example (5 workers, 1 M parameters, 1 Gbps, 50 ms,"
+          .. " sync) predicts 64/114 = 0.56; the lab measures about 0.58 there, because the"
+          .. " shard adds the five gradients one after another before it answers the next pulls."
         return s
       end,
     })
   end,
   examples = {
-    { lab = { params = { mode = "sync" }, summary = { mode = "sync", step_ms = 117, compute_ms_mean = 51.2,
-        comm_fraction = 0.5624, predicted_comm_fraction = 0.561 } }, answer = "0.5624", score = 1 },
-    { lab = { params = { mode = "sync" }, summary = { step_ms = 117, compute_ms_mean = 51.2 } },
-      answer = "56.2%", score = 1 },
-    { lab = { params = { mode = "sync" }, summary = { step_ms = 117, compute_ms_mean = 51.2 } },
-      answer = "(117-51.2)/117", score = 1 },
-    { lab = { params = { mode = "sync" }, summary = { step_ms = 117, compute_ms_mean = 51.2 } },
-      answer = "0.4376", score = 0 },   -- the compute share
-    { lab = { params = { mode = "sync" }, summary = { step_ms = 117, compute_ms_mean = 51.2 } },
-      answer = "1.285", score = 0 },    -- over compute
-    { lab = { params = { mode = "sync" }, summary = { step_ms = 117, compute_ms_mean = 51.2 } },
-      answer = "56 ms", score = "invalid" },
+    -- one real run of the course's example (sync, 5 workers, 1 M, 1Gbps, 50 ms)
+    { lab = { params = { mode = "sync", workers = 5, params = 1000000, link = "1Gbps",
+        compute_ms = 50 }, summary = { mode = "sync", step_ms = 127.119, compute_ms_mean = 53.359,
+        comm_fraction = 0.5802, predicted_comm_fraction = 0.5614 } }, answer = "0.5803", score = 1 },
+    { lab = { params = { mode = "sync" }, summary = { step_ms = 127.119, compute_ms_mean = 53.359 } },
+      answer = "58%", score = 1 },
+    { lab = { params = { mode = "sync" }, summary = { step_ms = 127.119, compute_ms_mean = 53.359 } },
+      answer = "(127-53.4)/127", score = 1 },
+    { lab = { params = { mode = "sync" }, summary = { step_ms = 127.119, compute_ms_mean = 53.359 } },
+      answer = "0.4205", score = 0 },   -- the compute share
+    { lab = { params = { mode = "sync" }, summary = { step_ms = 127.119, compute_ms_mean = 53.359 } },
+      answer = "1.378", score = 0 },    -- over compute
+    { lab = { params = { mode = "sync" }, summary = { step_ms = 127.119, compute_ms_mean = 53.359 } },
+      answer = "0.561", score = 0 },    -- the model, not the measurement
+    { lab = { params = { mode = "allreduce" }, summary = { mode = "allreduce", step_ms = 109.5,
+        compute_ms_mean = 53.0 } }, answer = "0.516", score = 1 },
+    { lab = { params = { mode = "sync" }, summary = { step_ms = 127.119, compute_ms_mean = 53.359 } },
+      answer = "58 ms", score = "invalid" },
     { lab = { params = { mode = "sync" }, summary = { final_loss = 0.3 } }, answer = "0.5", score = "invalid" },
+    { "0.58", "invalid" },   -- no run yet
   },
 }
 
@@ -405,44 +557,63 @@ question {
   kind = "numeric",
   title = "Predict your run's communication fraction",
   prompt = [[
-Your latest paramserver run used params = {params}, link = {link} and
-compute_ms = {cms}. Using the course's model (every step pulls the FP32
-weights and pushes an FP32 gradient of the same size over the worker's own
-link, one after the other, and computes for compute_ms), predict the
-fraction of a step spent communicating.{note}]],
+Your latest paramserver run used mode = {mode}, params = {params},
+link = {link} and compute_ms = {cms}. Predict the fraction of a step
+spent communicating, using the course's model:
+
+{model}{note}]],
   lab = "paramserver",
   topics = { "communication", "lab" },
   rubric = { "theory.parallel", "practice.profiling" },
   hints = {
-    "Communication: 2 × {params} × 4 bytes at the link's rate in BYTES per second (bits / 8).",
+    "Bytes: 4 per FP32 parameter. Link: bits per second / 8 = bytes per second (1 Gbps = 125 MB/s).",
+    "Parameter server: 2 × params × 4 B per step. Ring all-reduce: 2(W − 1)/W × params × 4 B.",
     "Fraction = communication / (communication + compute_ms).",
   },
   params = function(rng, ctx)
     local p = {}
     local P, link, cms = par(ctx, "params"), par(ctx, "link"), par(ctx, "compute_ms")
+    local W = par(ctx, "workers")
     local mode = mode_of(ctx)
     local bps = link_bps(link)
+    p.mode = mode
     p.params = finite(P) and math.floor(P + 0.5) or nil
     p.link = type(link) == "string" and link or nil
     p.cms = finite(cms) and cms or nil
+    p.w = finite(W) and math.floor(W + 0.5) or nil
+    p.ring = mode == "allreduce"
+    if p.ring then
+      p.model = "A ring all-reduce over W = " .. tostring(p.w or "?") .. " workers: each "
+        .. "worker sends\n2(W - 1)/W of the FP32 gradient over its own link, not overlapped\n"
+        .. "with the compute_ms of compute."
+    else
+      p.model = "Every step pulls the FP32 weights and pushes an FP32 gradient of the\n"
+        .. "same size over the worker's own link, one after the other, and\n"
+        .. "computes for compute_ms."
+    end
     if ctx.lab then
-      if mode and not PS_MODES[mode] then
-        p.note = "\n\n(Your latest run used mode=" .. mode .. ": this question is about the "
-          .. "parameter server. Run with --set mode=sync.)"
+      if not (mode and (PS_MODES[mode] or p.ring)) then
+        p.note = "\n\n(Your latest run does not say its mode. Run `warpbench lab run paramserver` again.)"
       elseif bps == 0 then
         p.note = "\n\n(Your latest run had link=off: without an emulated link the model predicts "
           .. "no communication time. Run with --set link=1Gbps.)"
       elseif not (p.params and bps and p.cms) then
         p.note = "\n\n(Your latest run does not show params, link and compute_ms. "
           .. "Run `warpbench lab run paramserver` again.)"
+      elseif p.ring and not (p.w and p.w >= 2) then
+        p.note = "\n\n(Your latest allreduce run had one worker: there is nothing to all-reduce. "
+          .. "Run with --set mode=allreduce --set workers=4.)"
       else
-        p.comm_ms = 1000 * 2 * 4 * p.params / bps
         p.bps = bps
+        p.ps_ms = 1000 * 2 * 4 * p.params / bps
+        p.share = p.ring and 2 * (p.w - 1) / p.w or 2
+        p.mb = p.share * 4 * p.params / 1e6
+        p.comm_ms = 1000 * p.mb * 1e6 / bps
         p.ref = p.comm_ms / (p.comm_ms + p.cms)
         p.measured = fig(ctx, "comm_fraction")
       end
     end
-    return blanks(p, { "params", "link", "cms" })
+    return blanks(p, { "mode", "params", "link", "cms", "model" })
   end,
   answer = function(p) return p.ref end,
   grade = function(answer, ctx)
@@ -453,20 +624,35 @@ fraction of a step spent communicating.{note}]],
             local c = p.comm_ms / 2
             return c / (c + p.cms)
           end,
-          feedback = "You counted one transfer; each step pulls the weights AND pushes a gradient." },
+          feedback = "You counted one transfer; each step moves the data twice (pull and push, or reduce-scatter and all-gather)." },
         { value = function(p)
             local c = p.comm_ms / 8
             return c / (c + p.cms)
           end,
           feedback = "The link is quoted in bits per second: divide by 8 for bytes (1 Gbps = 125 MB/s)." },
+        { value = function(p)
+            if not p.ring then return nil end
+            return p.ps_ms / (p.ps_ms + p.cms)
+          end,
+          feedback = "That is the parameter server's 2 × 4 B × params. In a ring each worker sends only 2(W - 1)/W of it." },
         { value = function(p) return p.cms / (p.comm_ms + p.cms) end,
           feedback = "That is the compute share; the question asks for communication." },
         { value = function(p) return p.comm_ms / p.cms end,
           feedback = "Divide by the whole step (communication + compute), not by the compute alone." },
+        { value = function(p) return p.measured end,
+          feedback = "That is what your run measured (comm_fraction); the question asks what the course's model predicts." },
       },
       explain = function(p)
-        local s = string.format("2 × %d × 4 B = %s MB at %s MB/s = %s ms; %s / (%s + %s) = %s.",
-          p.params, wb.sig(8 * p.params / 1e6, 3), wb.sig(p.bps / 1e6, 4), wb.sig(p.comm_ms, 3),
+        local s
+        if p.ring then
+          s = string.format("2 × %d/%d × %d × 4 B = %s MB at %s MB/s = %s ms; ",
+            p.w - 1, p.w, p.params, wb.sig(p.mb, 3), wb.sig(p.bps / 1e6, 4),
+            wb.sig(p.comm_ms, 3))
+        else
+          s = string.format("2 × %d × 4 B = %s MB at %s MB/s = %s ms; ", p.params,
+            wb.sig(p.mb, 3), wb.sig(p.bps / 1e6, 4), wb.sig(p.comm_ms, 3))
+        end
+        s = s .. string.format("%s / (%s + %s) = %s, the lab's predicted_comm_fraction.",
           wb.sig(p.comm_ms, 3), wb.sig(p.comm_ms, 3), wb.sig(p.cms, 3), wb.sig(p.ref, 3))
         if finite(p.measured) then
           local r = p.measured / p.ref
@@ -474,7 +660,8 @@ fraction of a step spent communicating.{note}]],
             wb.sig(p.measured, 3),
             math.abs(r - 1) <= 0.1 and "within 10% of" or (r > 1 and "above" or "below"))
           if math.abs(r - 1) > 0.1 then
-            s = s .. " The model leaves out latency, headers, the gradient's own compute and the server's work."
+            s = s .. " The model leaves out latency, headers, the gradient's own compute,"
+              .. " the shard's work and any waiting (a straggler, a shared server link)."
           end
         end
         return s
@@ -482,24 +669,37 @@ fraction of a step spent communicating.{note}]],
     })
   end,
   examples = {
-    { lab = { params = { mode = "sync", params = 1000000, link = "1Gbps", compute_ms = 50 },
-        summary = { comm_fraction = 0.57 } }, answer = "0.5614", score = 1 },
+    -- one real run of the course's example
+    { lab = { params = { mode = "sync", workers = 5, params = 1000000, link = "1Gbps", compute_ms = 50 },
+        summary = { comm_fraction = 0.5802 } }, answer = "0.5614", score = 1 },
     { lab = { params = { mode = "sync", params = 1000000, link = "1Gbps", compute_ms = 50 } },
       answer = "64/114", score = 1 },
     { lab = { params = { mode = "sync", params = 1000000, link = "1Gbps", compute_ms = 50 } },
       answer = "56.1%", score = 1 },
+    { lab = { params = { mode = "sync", params = 1000000, link = "1Gbps", compute_ms = 50 } },
+      answer = "0.58", score = 0 },     -- the measurement, not the model
     { lab = { params = { mode = "sync", params = 1000000, link = "1Gbps", compute_ms = 50 } },
       answer = "0.39", score = 0 },     -- one transfer
     { lab = { params = { mode = "sync", params = 1000000, link = "1Gbps", compute_ms = 50 } },
       answer = "0.138", score = 0 },    -- bits as bytes
     { lab = { params = { mode = "async", params = 100000, link = "100Mbps", compute_ms = 20 } },
       answer = "64/84", score = 1 },
+    { lab = { params = { mode = "sync", params = 100000, link = "0.1Gbps", compute_ms = 20 } },
+      answer = "64/84", score = 1 },
+    { lab = { params = { mode = "sync", params = 100000, link = "1e8bps", compute_ms = 20 } },
+      answer = "64/84", score = 1 },
+    -- allreduce: the ring formula (one real run: comm_fraction 0.516)
+    { lab = { params = { mode = "allreduce", workers = 5, params = 1000000, link = "1Gbps", compute_ms = 50 },
+        summary = { comm_fraction = 0.516 } }, answer = "51.2/101.2", score = 1 },
+    { lab = { params = { mode = "allreduce", workers = 5, params = 1000000, link = "1Gbps", compute_ms = 50 } },
+      answer = "0.561", score = 0 },    -- the parameter server's formula
+    { lab = { params = { mode = "allreduce", workers = 1, params = 1000000, link = "1Gbps", compute_ms = 50 } },
+      answer = "0", score = "invalid" },
     { lab = { params = { mode = "sync", params = 1000000, link = "off", compute_ms = 50 } },
       answer = "0", score = "invalid" },
-    { lab = { params = { mode = "allreduce", params = 1000000, link = "1Gbps", compute_ms = 50 } },
-      answer = "0.56", score = "invalid" },
     { lab = { params = { mode = "sync", params = 1000000, link = "1Gbps", compute_ms = 50 } },
       answer = "64 ms", score = "invalid" },
+    { "0.56", "invalid" },   -- no run yet
   },
 }
 
@@ -555,8 +755,8 @@ as nccl-tests defines it?{note}]],
           feedback = "That divides by the factor; bus bandwidth multiplies by 2(W - 1)/W." },
       },
       explain = function(p)
-        local s = string.format("%s × 2 × %d/%d = %s GB/s.", wb.sig(p.alg, 3), p.w - 1, p.w,
-          wb.sig(p.ref, 3))
+        local s = string.format("%s × 2 × %d/%d = %s GB/s (the lab's busbw_gbs).",
+          wb.sig(p.alg, 3), p.w - 1, p.w, wb.sig(p.ref, 3))
         if finite(p.link_gbs) then
           s = s .. string.format(" Your link was %s GB/s: a perfect ring's bus bandwidth equals it,"
             .. " so yours reached %s%% of it.", wb.sig(p.link_gbs, 3), wb.sig(100 * p.ref / p.link_gbs, 3))
@@ -566,18 +766,23 @@ as nccl-tests defines it?{note}]],
     })
   end,
   examples = {
+    -- one real run: allreduce, 4 workers, 100000 params, 1Gbps, compute_ms 5
     { lab = { params = { mode = "allreduce", workers = 4, link = "1Gbps" },
-        summary = { mode = "allreduce", algbw_gbs = 0.0781, busbw_gbs = 0.117 } }, answer = "0.117", score = 1 },
-    { lab = { params = { mode = "allreduce", workers = 4 }, summary = { algbw_gbs = 0.0781 } },
-      answer = "117 MB/s", score = 1 },
-    { lab = { params = { mode = "allreduce", workers = 4 }, summary = { algbw_gbs = 0.0781 } },
-      answer = "0.0781*2*3/4", score = 1 },
-    { lab = { params = { mode = "allreduce", workers = 4 }, summary = { algbw_gbs = 0.0781 } },
-      answer = "0.0781", score = 0 },
-    { lab = { params = { mode = "allreduce", workers = 4 }, summary = { algbw_gbs = 0.0781 } },
-      answer = "0.1562", score = 0 },
-    { lab = { params = { mode = "allreduce", workers = 4 }, summary = { algbw_gbs = 0.0781 } },
-      answer = "0.117 s", score = "invalid" },
+        summary = { mode = "allreduce", algbw_gbs = 0.0674, busbw_gbs = 0.1011 } }, answer = "0.1011", score = 1 },
+    { lab = { params = { mode = "allreduce", workers = 4 }, summary = { algbw_gbs = 0.0674 } },
+      answer = "101 MB/s", score = 1 },
+    { lab = { params = { mode = "allreduce", workers = 4 }, summary = { algbw_gbs = 0.0674 } },
+      answer = "0.0674*2*3/4", score = 1 },
+    { lab = { params = { mode = "allreduce", workers = 4 }, summary = { algbw_gbs = 0.0674 } },
+      answer = "0.0674", score = 0 },
+    { lab = { params = { mode = "allreduce", workers = 4 }, summary = { algbw_gbs = 0.0674 } },
+      answer = "0.1348", score = 0 },
+    { lab = { params = { mode = "allreduce", workers = 5 }, summary = { algbw_gbs = 0.0708 } },
+      answer = "0.0708*1.6", score = 1 },
+    { lab = { params = { mode = "allreduce", workers = 4 }, summary = { algbw_gbs = 0.0674 } },
+      answer = "0.101 s", score = "invalid" },
+    { lab = { params = { mode = "allreduce", workers = 1 }, summary = { step_ms = 10 } },
+      answer = "0", score = "invalid" },
     { lab = { params = { mode = "sync", workers = 5 }, summary = { step_ms = 114 } },
       answer = "0.1", score = "invalid" },
   },
@@ -600,15 +805,16 @@ take, in ms?{note}]],
   rubric = { "theory.parallel", "practice.profiling" },
   hints = {
     "At the barrier everyone waits for the slowest worker's compute.",
-    "Step = factor × compute_ms + 2 × 4 × params / (link in bytes per second).",
+    "Step = FACTOR × compute_ms + 2 × 4 × params / (link in bytes per second).",
   },
   params = function(rng, ctx)
     local p = {}
     local mode = mode_of(ctx)
-    local sw, sf = straggler_of(par(ctx, "straggler"))
+    local s = par(ctx, "straggler")
+    local sw, sf = straggler_of(s)
     local P, cms = par(ctx, "params"), par(ctx, "compute_ms")
     local bps = link_bps(par(ctx, "link"))
-    p.strag = type(par(ctx, "straggler")) == "string" and par(ctx, "straggler") or nil
+    p.strag = type(s) == "string" and s or nil
     p.sw, p.sf = sw, sf
     p.params = finite(P) and math.floor(P + 0.5) or nil
     p.cms = finite(cms) and cms or nil
@@ -617,7 +823,8 @@ take, in ms?{note}]],
       if mode ~= "sync" or not (sf and sf > 1) then
         p.note = "\n\n(This question needs a synchronous run with a straggler; your latest run "
           .. "was mode=" .. (mode or "?") .. ", straggler=" .. tostring(p.strag or "none")
-          .. ". Run with --set mode=sync --set straggler=2:2.)"
+          .. ". A cheap one: --set mode=sync --set straggler=2:2 --set params=100000 "
+          .. "--set link=100Mbps --set compute_ms=50 --set steps=20.)"
       elseif not (p.params and p.cms and bps) then
         p.note = "\n\n(Your latest run does not show params, link and compute_ms. "
           .. "Run `warpbench lab run paramserver` again.)"
@@ -646,26 +853,31 @@ take, in ms?{note}]],
         local s = string.format("%s × %s ms + %s ms of pull and push = %s ms.", wb.sig(p.sf, 3),
           wb.sig(p.cms, 3), wb.sig(p.comm_ms, 3), wb.sig(p.ref, 4))
         if finite(p.measured) then
-          s = s .. string.format(" Your run measured step_ms = %s", wb.sig(p.measured, 3))
+          s = s .. string.format(" Your run measured step_ms = %s.", wb.sig(p.measured, 3))
+          s = s .. " The fast workers spend the straggler's extra compute idle, waiting for the"
+            .. " barrier: a worker numbered below the straggler mostly as a held pull (wait_ms_mean"
           if finite(p.wait) then
-            s = s .. string.format(", with %s ms of waiting per step", wb.sig(p.wait, 3))
+            s = s .. string.format(" = %s ms, averaged over all workers", wb.sig(p.wait, 3))
           end
-          s = s .. ". The fast workers spend the straggler's extra compute idle at the barrier;"
-            .. " in async mode they would not wait, but the straggler's gradients would arrive stale."
+          s = s .. "), one above it mostly around its push, which the shard takes in worker order."
+            .. " In async mode they would not wait, but the straggler's gradients would arrive stale."
         end
         return s
       end,
     })
   end,
   examples = {
-    { lab = { params = { mode = "sync", straggler = "2:2", params = 1000000, link = "1Gbps", compute_ms = 50 },
-        summary = { step_ms = 168, wait_ms_mean = 45 } }, answer = "164", score = 1 },
+    -- one real run: sync, 4 workers, straggler 2:2, 100000 params, 100Mbps, 50 ms
+    { lab = { params = { mode = "sync", straggler = "2:2", params = 100000, link = "100Mbps", compute_ms = 50 },
+        summary = { step_ms = 165.07, wait_ms_mean = 12.7 } }, answer = "164", score = 1 },
     { lab = { params = { mode = "sync", straggler = "2:2", params = 1000000, link = "1Gbps", compute_ms = 50 } },
       answer = "2*50 + 64", score = 1 },
     { lab = { params = { mode = "sync", straggler = "2:2", params = 1000000, link = "1Gbps", compute_ms = 50 } },
       answer = "114", score = 0 },
     { lab = { params = { mode = "sync", straggler = "2:2", params = 1000000, link = "1Gbps", compute_ms = 50 } },
       answer = "100", score = 0 },
+    { lab = { params = { mode = "sync", straggler = "2:2", params = 1000000, link = "1Gbps", compute_ms = 50 } },
+      answer = "228", score = 0 },
     { lab = { params = { mode = "sync", straggler = "3:1.5", params = 100000, link = "off", compute_ms = 40 } },
       answer = "60", score = 1 },
     { lab = { params = { mode = "async", straggler = "2:2", params = 1000000, link = "1Gbps", compute_ms = 50 } },
@@ -674,6 +886,92 @@ take, in ms?{note}]],
       answer = "114", score = "invalid" },
     { lab = { params = { mode = "sync", straggler = "2:2", params = 1000000, link = "1Gbps", compute_ms = 50 } },
       answer = "164 MB", score = "invalid" },
+    { "164", "invalid" },   -- no run yet
+  },
+}
+
+question {
+  id = "lab-paramserver.updates-per-s",
+  kind = "numeric",
+  title = "Updates per second from your step time",
+  prompt = [[
+Your latest paramserver run ({mode}) had {w} workers, and a worker step
+took {step} ms on average. In {mode} mode every worker moves at the same
+pace. How many gradient updates per second do the {w} workers deliver
+together (the lab's updates_per_s)?{note}]],
+  lab = "paramserver",
+  topics = { "sync-async", "lab" },
+  rubric = { "practice.profiling", "theory.parallel" },
+  hints = {
+    "One worker makes 1000 / step_ms updates per second.",
+    "The lab adds up the workers' rates.",
+  },
+  params = function(rng, ctx)
+    local p = { mode = mode_of(ctx) }
+    local W, step = par(ctx, "workers"), fig(ctx, "step_ms")
+    local lost = fig(ctx, "workers_lost") or 0
+    if ctx.lab then
+      if p.mode ~= "sync" and p.mode ~= "allreduce" then
+        p.note = "\n\n(Your latest run used mode=" .. tostring(p.mode or "?") .. ": there the "
+          .. "workers need not move in step, so one step time does not give the total. "
+          .. "Run with --set mode=sync.)"
+      elseif lost > 0 then
+        p.note = string.format("\n\n(A worker died during your latest run (workers_lost = %d), "
+          .. "so not every worker ran every step. Run again without kill_worker.)", math.floor(lost))
+      elseif not (finite(W) and W >= 1 and step and step > 0) then
+        p.note = "\n\n(Your latest run does not report workers and step_ms. "
+          .. "Run `warpbench lab run paramserver` again.)"
+      else
+        p.w = math.floor(W + 0.5)
+        p.step = sig(step, 4)
+        p.ref = p.w * 1000 / p.step
+        p.ups = fig(ctx, "updates_per_s")
+      end
+    end
+    return blanks(p, { "mode", "w", "step" })
+  end,
+  answer = function(p) return p.ref end,
+  grade = function(answer, ctx)
+    return grade_own(answer, ctx, "", {
+      tol = { rel = 0.01 },
+      wrong = {
+        { value = function(p) return 1000 / p.step end,
+          feedback = "That is one worker's rate; updates_per_s adds all the workers'." },
+        { value = function(p) return p.w / p.step end,
+          feedback = "step_ms is in milliseconds: a second holds 1000 / step_ms steps." },
+        { value = function(p) return 1000 / (p.w * p.step) end,
+          feedback = "The workers step at the same time, side by side, not one after another: multiply by W." },
+      },
+      explain = function(p)
+        local s = string.format("%d × 1000 / %s = %s updates per second.", p.w,
+          wb.sig(p.step, 4), wb.sig(p.ref, 3))
+        if finite(p.ups) then
+          s = s .. string.format(" The lab reported updates_per_s = %s: it adds each worker's"
+            .. " own rate (its steps / its time).", wb.sig(p.ups, 3))
+        end
+        s = s .. " In async with a straggler the fast workers keep their own pace, so the sum"
+          .. " is larger than W / (mean step): that is async's throughput advantage."
+        return s
+      end,
+    })
+  end,
+  examples = {
+    -- one real run of the course's example: updates_per_s 39.33
+    { lab = { params = { mode = "sync", workers = 5 }, summary = { mode = "sync", step_ms = 127.119,
+        updates_per_s = 39.333 } }, answer = "39.33", score = 1 },
+    { lab = { params = { mode = "sync", workers = 5 }, summary = { step_ms = 127.119 } },
+      answer = "5*1000/127", score = 1 },
+    { lab = { params = { mode = "sync", workers = 5 }, summary = { step_ms = 127.119 } },
+      answer = "7.87", score = 0 },     -- one worker
+    { lab = { params = { mode = "sync", workers = 5 }, summary = { step_ms = 127.119 } },
+      answer = "0.03937", score = 0 },  -- ms as s
+    { lab = { params = { mode = "allreduce", workers = 5 }, summary = { step_ms = 109.5 } },
+      answer = "45.66", score = 1 },
+    { lab = { params = { mode = "async", workers = 4 }, summary = { step_ms = 15.4 } },
+      answer = "260", score = "invalid" },
+    { lab = { params = { mode = "sync", workers = 4 }, summary = { step_ms = 10.8, workers_lost = 1 } },
+      answer = "370", score = "invalid" },
+    { "39.4", "invalid" },   -- no run yet
   },
 }
 
@@ -711,16 +1009,18 @@ statement describes what you should see?]],
   },
   answer = 1,
   why = {
+    [1] = "One run with the defaults and --set straggler=2:2 --set steps=40 gave sync 142 updates per second; async 212 (1.5 times as many) with max_staleness 15; ssp with staleness 2, 154 with max_staleness 2. The final losses were about equal (0.383 and 0.384). Your latest run: mode = {mode}, {ups} updates per second.",
     [2] = "Only sync has a barrier; async shards apply each gradient when it arrives, so the fast workers do not wait.",
     [3] = "It is the other way round: the barrier is what makes sync wait for the slowest.",
     [4] = "The barrier makes every sync step last as long as the slowest worker's step.",
   },
   examples = {
-    { lab = { params = { mode = "async", straggler = "2:2" },
-        summary = { mode = "async", updates_per_s = 61.2, max_staleness = 6 } }, answer = "a", score = 1 },
-    { lab = { params = { mode = "sync" }, summary = { updates_per_s = 35 } }, answer = "b", score = 0 },
-    { lab = { params = { mode = "sync" }, summary = { updates_per_s = 35 } }, answer = "c", score = 0 },
-    { lab = { params = { mode = "sync" }, summary = { updates_per_s = 35 } }, answer = "z", score = "invalid" },
+    -- one real run: async, 4 workers, straggler 2:3, 1000 params, 40 steps
+    { lab = { params = { mode = "async", straggler = "2:3" },
+        summary = { mode = "async", updates_per_s = 320.8, max_staleness = 26 } }, answer = "a", score = 1 },
+    { lab = { params = { mode = "sync" }, summary = { updates_per_s = 24.2 } }, answer = "b", score = 0 },
+    { lab = { params = { mode = "sync" }, summary = { updates_per_s = 24.2 } }, answer = "c", score = 0 },
+    { lab = { params = { mode = "sync" }, summary = { updates_per_s = 24.2 } }, answer = "z", score = "invalid" },
     { "a", "invalid" },   -- no run yet
   },
 }
