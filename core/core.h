@@ -194,6 +194,20 @@ struct core_clock {
 };
 const struct core_clock *core_clock_real(void);
 
+/* ---- process identity ----------------------------------------------------- */
+
+/* Who owns a long-lived record (a running lab run): host name, boot id, pid
+ * and the process's start time since boot, so a reused pid or a reboot is
+ * not mistaken for the owner. As text: "host|boot|pid|start" (at most
+ * CORE_OWNER_MAX bytes with the NUL). */
+#define CORE_OWNER_MAX 192
+void core_owner_self(char out[CORE_OWNER_MAX]);
+/* 1 when the owner described by `owner` is still running, 0 when it
+ * certainly is not (same host and boot, and no process with that pid and
+ * start time), -1 when this machine cannot tell (another host, no /proc,
+ * unreadable text). */
+int core_owner_alive(const char *owner);
+
 /* ---- files --------------------------------------------------------------- */
 
 /* Reads a whole file. On success *out holds the bytes (NUL-terminated, caller

@@ -24,7 +24,7 @@
 struct db;
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define DB_SCHEMA_VERSION 2
+#define DB_SCHEMA_VERSION 3
 
 /* ---- open / close -------------------------------------------------------- */
 
@@ -33,6 +33,9 @@ struct db;
  * DB_SCHEMA_VERSION. A file whose user_version is newer than this build is
  * refused with CORE_ERR_CONFLICT ("made by a newer Warpbench"); a file that is
  * not a SQLite database gives CORE_ERR_STORE naming the path.
+ * Lab runs still "running" whose owning process is certainly gone (killed
+ * with SIGKILL, a crash, a reboot: see core_owner_alive) are closed as
+ * "failed" with the reason, best effort (a read-only store keeps them).
  * Caller closes with db_close(). */
 int db_open(struct db **out, const char *path, struct core_err *err);
 
@@ -384,8 +387,9 @@ int db_position_latest(struct db *db, int64_t user_id, struct db_position *out,
 
 /* ---- lab runs and samples ------------------------------------------------ */
 
-/* Starts a lab run record (status "running") and returns its id.
- * params_json and machine_json are JSON objects as text. */
+/* Starts a lab run record (status "running", owned by this process: see
+ * db_open) and returns its id. params_json and machine_json are JSON objects
+ * as text. */
 int db_labrun_begin(struct db *db, int64_t user_id, const char *lab, const char *params_json,
                     const char *machine_json, int64_t *run_id, struct core_err *err);
 

@@ -126,4 +126,9 @@ void db_now(char out[32]);
  * holds at least n + 1 elements; updates *cap. */
 void *db_grow(void *arr, size_t *cap, size_t n, size_t size);
 
+/* Closes as "failed" every running lab run whose owner process is certainly
+ * gone (core_owner_alive() == 0), with the reason in lab_runs.error; *closed
+ * gets how many. Called by db_open. */
+int db_labrun_close_orphans(struct db *db, size_t *closed, struct core_err *err);
+
 #endif /* WB_DB_INTERNAL_H */

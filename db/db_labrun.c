@@ -4,12 +4,18 @@
 #include "db/db_internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char sql_run_add[] =
-    "INSERT INTO lab_runs(user_id, lab, params_json, machine_json, status, started_at) "
-    "VALUES (?1, ?2, ?3, ?4, 'running', ?5)";
+    "INSERT INTO lab_runs(user_id, lab, params_json, machine_json, status, started_at, owner) "
+    "VALUES (?1, ?2, ?3, ?4, 'running', ?5, ?6)";
+static const char sql_run_orphans[] =
+    "SELECT id, owner FROM lab_runs WHERE status = 'running' AND owner IS NOT NULL";
+static const char sql_run_orphan_end[] =
+    "UPDATE lab_runs SET status = 'failed', ended_at = ?2, error = ?3 "
+    "WHERE id = ?1 AND status = 'running'";
 static const char sql_sync_normal[] = "PRAGMA synchronous=NORMAL";
 static const char sql_sync_full[] = "PRAGMA synchronous=FULL";
 static const char sql_sample_add[] =
@@ -46,11 +52,12 @@ int db_labrun_begin(struct db *db, int64_t user_id, const char *lab, const char 
     int rc = db_stmt(db, sql_run_add, &st, err);
     if (rc)
         return rc;
-    char now[32];
+    char now[32], owner[CORE_OWNER_MAX];
     db_now(now);
+    core_owner_self(owner);
     rc = db_step_done(db, st,
-                      db_bindf(st, "Itttt", user_id, lab, params_json ? params_json : "{}",
-                               machine_json ? machine_json : "{}", now),
+                      db_bindf(st, "Ittttt", user_id, lab, params_json ? params_json : "{}",
+                               machine_json ? machine_json : "{}", now, owner),
                       "starting a lab run record", err);
     if (rc) {
         core_err_prefix(err, "lab %s", lab);
@@ -369,5 +376,65 @@ int db_labrun_series(struct db *db, int64_t run_id, char ***names, int64_t **cou
         *n = cnt;
     }
     db_stmt_done(st);
+    return rc;
+}
+
+struct orphan {
+    int64_t id;
+    char *owner;
+};
+
+static void orphan_row(sqlite3_stmt *st, void *elem)
+{
+    struct orphan *o = elem;
+    o->id = sqlite3_column_int64(st, 0);
+    const unsigned char *t = sqlite3_column_text(st, 1);
+    o->owner = t ? core_xstrdup((const char *)t) : NULL;
+}
+
+static void orphans_free(void *arr, size_t n)
+{
+    struct orphan *o = arr;
+    for (size_t i = 0; i < n; i++)
+        free(o[i].owner);
+    free(o);
+}
+
+int db_labrun_close_orphans(struct db *db, size_t *closed, struct core_err *err)
+{
+    *closed = 0;
+    sqlite3_stmt *st;
+    int rc = db_stmt(db, sql_run_orphans, &st, err);
+    if (rc)
+        return rc;
+    void *arr = NULL;
+    size_t n = 0;
+    rc = db_rows_read(db, st, SQLITE_OK, sizeof(struct orphan), orphan_row, orphans_free, &arr,
+                      &n, err, "reading running lab runs");
+    if (rc)
+        return rc;
+    struct orphan *o = arr;
+    for (size_t i = 0; i < n && !rc; i++) {
+        if (core_owner_alive(o[i].owner) != 0)
+            continue; /* alive, or this machine cannot tell: leave it */
+        /* "host|boot|pid|start": the pid follows the second bar */
+        const char *bar = strchr(o[i].owner, '|');
+        bar = bar ? strchr(bar + 1, '|') : NULL;
+        long pid = bar ? strtol(bar + 1, NULL, 10) : 0;
+        char why[160], now[32];
+        snprintf(why, sizeof why,
+                 "the process running this lab (pid %ld) ended without closing the run: it "
+                 "was killed or crashed",
+                 pid);
+        db_now(now);
+        sqlite3_stmt *up;
+        rc = db_stmt(db, sql_run_orphan_end, &up, err);
+        if (!rc)
+            rc = db_step_done(db, up, db_bindf(up, "Itt", o[i].id, now, why),
+                              "closing an abandoned lab run", err);
+        if (!rc && sqlite3_changes(db->h) == 1)
+            (*closed)++;
+    }
+    orphans_free(arr, n);
     return rc;
 }

@@ -216,7 +216,14 @@ out:
 
 int db_open(struct db **out, const char *path, struct core_err *err)
 {
-    return db_open_ex(out, path, db_migrations, DB_SCHEMA_VERSION, err);
+    int rc = db_open_ex(out, path, db_migrations, DB_SCHEMA_VERSION, err);
+    if (rc)
+        return rc;
+    /* Best effort: a read-only or busy store keeps its abandoned runs as
+     * they are, and opening still succeeds. */
+    size_t closed;
+    (void)db_labrun_close_orphans(*out, &closed, NULL);
+    return 0;
 }
 
 void db_close(struct db *db)

@@ -186,9 +186,16 @@ static const char migration_2[] =
 
     "ALTER TABLE lab_runs ADD COLUMN error TEXT;\n";
 
+/* Version 3:
+ * - lab_runs.owner: the process running a run ("host|boot|pid|start", see
+ *   core_owner_self), so a run whose process was killed is closed as failed
+ *   the next time the store is opened instead of staying "running". */
+static const char migration_3[] = "ALTER TABLE lab_runs ADD COLUMN owner TEXT;\n";
+
 const char *const db_migrations[] = {
     migration_1, /* 0 -> 1 */
     migration_2, /* 1 -> 2 */
+    migration_3, /* 2 -> 3 */
 };
 
 _Static_assert(sizeof db_migrations / sizeof db_migrations[0] == DB_SCHEMA_VERSION,

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static void test_err(void **state)
@@ -164,13 +165,52 @@ static void test_time(void **state)
     assert_true(core_clock_real()->now(NULL) - a >= 0.009);
 }
 
+/* The owner of a record: this process is alive; a child that has exited is
+ * certainly gone; text from another host or garbage cannot be told. */
+static void test_owner(void **state)
+{
+    (void)state;
+    char me[CORE_OWNER_MAX];
+    core_owner_self(me);
+    assert_int_equal(core_owner_alive(me), 1);
+
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        char child[CORE_OWNER_MAX];
+        core_owner_self(child);
+        ssize_t w = write(fds[1], child, strlen(child) + 1);
+        _exit(w > 0 ? 0 : 1);
+    }
+    char child[CORE_OWNER_MAX] = {0};
+    assert_true(read(fds[0], child, sizeof child - 1) > 0);
+    close(fds[0]);
+    close(fds[1]);
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_string_not_equal(child, me);
+    assert_int_equal(core_owner_alive(child), 0);
+
+    /* the same pid with another start time is a reused pid: gone */
+    char reused[CORE_OWNER_MAX + 8];
+    snprintf(reused, sizeof reused, "%.*s|1", (int)(strrchr(me, '|') - me), me);
+    assert_int_equal(core_owner_alive(reused), 0);
+
+    assert_int_equal(core_owner_alive("elsewhere.example|b00t|1|1"), -1);
+    assert_int_equal(core_owner_alive("no bars at all"), -1);
+    assert_int_equal(core_owner_alive(""), -1);
+    assert_int_equal(core_owner_alive(NULL), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_err),  cmocka_unit_test(test_buf_and_list),
         cmocka_unit_test(test_json), cmocka_unit_test(test_sha256),
         cmocka_unit_test(test_fnv),  cmocka_unit_test(test_files),
-        cmocka_unit_test(test_time),
+        cmocka_unit_test(test_time), cmocka_unit_test(test_owner),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
