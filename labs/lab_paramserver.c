@@ -63,6 +63,7 @@ struct psm {
     /* checkpoints, kept by the master */
     float *ckpt[PS_MAX_SERVERS];
     int64_t ckpt_step[PS_MAX_SERVERS];
+    bool has_ckpt[PS_MAX_SERVERS]; /* the shard sent one (else restarts begin from zero) */
     int n_ckpt;
     int restarts, gen[PS_MAX_SERVERS];
     /* steps */
@@ -70,6 +71,9 @@ struct psm {
     int64_t reported[PS_MAX_WORKERS];
     int64_t next_emit;
     double *loss_by_step;
+    double last_loss[PS_MAX_WORKERS]; /* each worker's latest step's loss */
+    bool has_loss[PS_MAX_WORKERS];
+    int since_loss_time; /* worker steps reported since loss_time's last point */
     double initial_loss;
     /* per worker, timed steps */
     double sum_step[PS_MAX_WORKERS], sum_compute[PS_MAX_WORKERS], sum_wait[PS_MAX_WORKERS],
@@ -107,6 +111,30 @@ static int mode_of(const char *s)
            : strcmp(s, "ssp") == 0       ? PS_SSP
            : strcmp(s, "allreduce") == 0 ? PS_ALLREDUCE
                                          : PS_SYNC;
+}
+
+/* "42 s", "3.5 minutes", "7.4 days". */
+static void format_duration(double s, char *buf, size_t n)
+{
+    if (s < 120)
+        snprintf(buf, n, "%.0f s", s);
+    else if (s < 7200)
+        snprintf(buf, n, "%.1f minutes", s / 60);
+    else if (s < 2 * 86400.0)
+        snprintf(buf, n, "%.1f hours", s / 3600);
+    else
+        snprintf(buf, n, "%.1f days", s / 86400);
+}
+
+/* "125 B", "3.2 kB", "40 MB" (then `per`). */
+static void format_bytes(double b, const char *per, char *buf, size_t n)
+{
+    if (b < 1e3)
+        snprintf(buf, n, "%.3g B%s", b, per);
+    else if (b < 1e6)
+        snprintf(buf, n, "%.3g kB%s", b / 1e3, per);
+    else
+        snprintf(buf, n, "%.3g MB%s", b / 1e6, per);
 }
 
 /* Reads and cross-checks every parameter into cfg (t0 and the timeout are
@@ -152,6 +180,11 @@ static int psm_cfg(const struct lab_params *p, struct ps_cfg *c, struct core_err
     if (rc)
         return rc;
 
+    if (c->kill_worker >= 0 && c->workers == 1)
+        return core_err_set(err, CORE_ERR_INVALID,
+                            "kill_worker with workers = 1 leaves no worker to go on training: "
+                            "set workers to 2 or more");
+
     const struct lab_value *sv = param_value(p, "servers");
     if (c->mode == PS_ALLREDUCE) {
         if (sv && sv->user_set)
@@ -178,6 +211,34 @@ static int psm_cfg(const struct lab_params *p, struct ps_cfg *c, struct core_err
                                 "workers x servers = %d connections; at most %d (each worker "
                                 "talks to every shard)",
                                 c->workers * c->servers, PS_MAX_CONNS);
+    }
+    double link_s = ps_step_link_s(c);
+    if (link_s > PS_MAX_STEP_LINK_S) {
+        /* (kept under the 255 characters of an error message) */
+        char took[32], rate[32], head[160];
+        format_duration(link_s, took, sizeof took);
+        char slice[32];
+        format_bytes(c->link.bytes_per_s, "/s", rate, sizeof rate);
+        format_bytes(4.0 * ceil((double)c->params / (c->servers > 0 ? c->servers : 1)), "", slice,
+                     sizeof slice);
+        snprintf(head, sizeof head, "parameter 'link' = %.16s (%s) is too slow for params = %lld",
+                 lab_param_str(p, "link"), rate, (long long)c->params);
+        if (c->mode == PS_ALLREDUCE)
+            return core_err_set(err, CORE_ERR_INVALID,
+                                "%s: a ring all-reduce over %d workers takes about %s per step, "
+                                "over the %.0f s allowed; raise 'link' or lower 'params'",
+                                head, c->workers, took, PS_MAX_STEP_LINK_S);
+        if (c->server_nic_shared)
+            return core_err_set(err, CORE_ERR_INVALID,
+                                "%s with server_nic=shared: %d workers' pulls queue on a shard's "
+                                "link, about %s per step, over the %.0f s allowed; raise 'link', "
+                                "lower 'params' or use server_nic=per_link",
+                                head, c->workers, took, PS_MAX_STEP_LINK_S);
+        return core_err_set(err, CORE_ERR_INVALID,
+                            "%s: a step's pull and push (%s each way per connection) take "
+                            "about %s on the link, over the %.0f s allowed; raise 'link', lower "
+                            "'params' or add 'servers'",
+                            head, slice, took, PS_MAX_STEP_LINK_S);
     }
     if (c->recover && c->mode != PS_ALLREDUCE && c->checkpoint_every == 0)
         return core_err_set(err, CORE_ERR_INVALID,
@@ -390,10 +451,16 @@ static int psm_restart_shard(struct psm *r, int s, const char *how, struct core_
             ps_fd_send(r->wrk[w].ctl.fd, fds[2 * w + 1], &e);
     }
     r->restarts++;
-    lab_log(r->cx, LAB_LOG_WARN,
-            "%s; recover=on: restarted it (pid %d) from its checkpoint of step %lld — the "
-            "updates to its %zu keys since then are lost — and training continues",
-            how, (int)r->srv[s].pid, (long long)r->ckpt_step[s], n);
+    if (r->has_ckpt[s])
+        lab_log(r->cx, LAB_LOG_WARN,
+                "%s; recover=on: restarted it (pid %d) from its checkpoint of step %lld — the "
+                "updates to its %zu keys since then are lost — and training continues",
+                how, (int)r->srv[s].pid, (long long)r->ckpt_step[s], n);
+    else
+        lab_log(r->cx, LAB_LOG_WARN,
+                "%s; recover=on: restarted it (pid %d), but it had sent no checkpoint yet "
+                "(every %d steps): its %zu keys start again from zero, and training continues",
+                how, (int)r->srv[s].pid, c->checkpoint_every, n);
 out:
     close_all(fds, n_fds);
     return rc;
@@ -427,7 +494,6 @@ static int psm_emit_steps(struct psm *r, struct core_err *err)
         if (t == 0)
             r->initial_loss = loss;
         lab_emit(r->cx, "loss", t, loss);
-        lab_emit(r->cx, "loss_time", (int64_t)llround(elapsed_ms(r)), loss);
         lab_emit(r->cx, "compute_ms", t, 1000 * a->compute / a->n);
         lab_emit(r->cx, "comm_ms", t, 1000 * a->comm / a->n);
         lab_emit(r->cx, "wait_ms", t, 1000 * a->wait / a->n);
@@ -488,6 +554,27 @@ static void psm_step_report(struct psm *r, const struct ps_step_report *rep)
     if (c->trace) {
         lab_emit(r->cx, "trace_pull", (int64_t)t * PS_MAX_WORKERS + w, rep->t_pull_end);
         lab_emit(r->cx, "trace_push", (int64_t)t * PS_MAX_WORKERS + w, rep->t_push_begin);
+    }
+    /* loss against wall time: after every W worker steps (whichever
+     * workers), the mean of each worker's latest loss — not the step
+     * means, which in async would wait for the slowest worker to reach each
+     * step number */
+    r->last_loss[w] = rep->loss;
+    r->has_loss[w] = true;
+    double sum = 0;
+    int n = 0, alive = 0;
+    for (int v = 0; v < r->W; v++) {
+        if (r->wrk[v].state == CH_DEAD)
+            continue;
+        alive++;
+        if (r->has_loss[v]) {
+            sum += r->last_loss[v];
+            n++;
+        }
+    }
+    if (++r->since_loss_time >= alive && n > 0) {
+        r->since_loss_time = 0;
+        lab_emit(r->cx, "loss_time", (int64_t)llround(elapsed_ms(r)), sum / n);
     }
 }
 
@@ -648,6 +735,7 @@ static int psm_child_msg(struct psm *r, bool is_srv, int k, const struct ps_msg 
                 r->ckpt[k] = core_xmalloc((n ? n : 1) * sizeof(float));
             memcpy(r->ckpt[k], m->data, m->len);
             r->ckpt_step[k] = m->a;
+            r->has_ckpt[k] = true;
             if (r->n_ckpt++ == 0)
                 lab_log(r->cx, LAB_LOG_INFO,
                         "checkpoints: every %d steps each shard sends its weights to the master "
@@ -924,9 +1012,7 @@ static int psm_run(struct lab_ctx *cx, struct core_err *err)
 
     /* a silent worker is dropped from a sync barrier after 5 s plus twenty
      * of its expected steps */
-    double comm = c->mode == PS_ALLREDUCE
-                      ? ps_predict_ring_s(c->params, c->workers, c->link.bytes_per_s)
-                      : ps_predict_comm_s(c->params, c->link.bytes_per_s);
+    double comm = ps_step_link_s(c); /* server_nic=shared: the queue of replies too */
     double expect = c->compute_s * c->straggler_f + comm + 4 * c->link.latency_s +
                     (double)c->batch * (double)c->nnz * 2e-8;
     c->sync_timeout_ms = (int)(5000 + 20000 * expect);
@@ -935,6 +1021,16 @@ static int psm_run(struct lab_ctx *cx, struct core_err *err)
     if (st && st->user_set && c->mode != PS_SSP)
         lab_log(cx, LAB_LOG_WARN, "staleness = %d applies to mode=ssp only; mode=%s ignores it",
                 c->staleness, mode_name(c->mode));
+    if (c->mode == PS_ALLREDUCE) {
+        static const char *const shard_only[] = {"checkpoint_every", "recover", "server_nic"};
+        for (size_t i = 0; i < sizeof shard_only / sizeof shard_only[0]; i++) {
+            const struct lab_value *v = param_value(lab_ctx_params(cx), shard_only[i]);
+            if (v && v->user_set)
+                lab_log(cx, LAB_LOG_WARN,
+                        "%s applies to server shards; mode=allreduce has none and ignores it",
+                        shard_only[i]);
+        }
+    }
     const struct lab_machine *mach = lab_ctx_machine(cx);
     lab_log(cx, LAB_LOG_INFO,
             "%s: %d workers, %d server shard%s, %lld parameters (%lld non-zero features per "
@@ -960,6 +1056,13 @@ static int psm_run(struct lab_ctx *cx, struct core_err *err)
     if (rc)
         goto out;
     lab_progress(cx, 1, "done");
+    if (c->kill_server >= 0 && r->restarts == 0)
+        lab_log(cx, LAB_LOG_WARN,
+                "kill_server = %d@%d did not fire: shard %d counts steps by the slowest worker "
+                "still training (mode=%s), and that never reached step %d (the others had "
+                "finished or died)",
+                c->kill_server + 1, c->kill_server_step, c->kill_server + 1, mode_name(c->mode),
+                c->kill_server_step);
     psm_summary(r);
 out:
     if (rc && rc != CORE_ERR_CANCELLED && r->next_emit > 0 && r->cx)
@@ -1023,7 +1126,8 @@ static const struct lab_param_def psm_params[] = {
 
 static const struct lab_series_def psm_series[] = {
     {"loss", "training loss (mean of the workers)", "", "loss vs steps", "step"},
-    {"loss_time", "training loss", "", "loss vs wall time", "wall time (ms)"},
+    {"loss_time", "training loss (each worker's latest, mean)", "", "loss vs wall time",
+     "wall time (ms)"},
     {"compute_ms", "compute per step", "ms", "time per step", "step"},
     {"comm_ms", "communication per step", "ms", "time per step", "step"},
     {"wait_ms", "held by barrier/staleness", "ms", "time per step", "step"},

@@ -163,6 +163,14 @@ double ps_predict_comm_s(int64_t params, double link_Bps);
 double ps_predict_ring_s(int64_t params, int workers, double link_Bps);
 /* nccl-tests' bus bandwidth: algbw * 2 (W-1) / W. */
 double ps_busbw(double algbw, int workers);
+/* The emulated link time of one step on the busiest connection: a pull (the
+ * request, then the shard's reply, which with server_nic=shared queues
+ * behind the other workers' replies on the shard's one link) and a push of
+ * one shard's slice (compressed when asked), or the 2 (W-1) chunks of a
+ * ring all-reduce; latency left out. 0 with the link off. The lab refuses
+ * a configuration above PS_MAX_STEP_LINK_S before it runs. */
+#define PS_MAX_STEP_LINK_S 60.0
+double ps_step_link_s(const struct ps_cfg *c);
 
 /* ---- the processes ------------------------------------------------------------ */
 

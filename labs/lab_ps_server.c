@@ -534,7 +534,10 @@ static int control_loop(struct srv *sv)
                 /* every worker said BYE (or died) after its last push: once
                  * their threads are through, every update is applied */
                 pthread_mutex_lock(&sv->mu);
-                double until = core_time_mono() + 30;
+                /* (a last push may still be on the emulated link: up to a
+                 * step's link time and its latency) */
+                double until =
+                    core_time_mono() + 30 + ps_step_link_s(sv->c) + 2 * sv->c->link.latency_s;
                 for (;;) {
                     bool busy = false;
                     for (int w = 0; w < sv->c->workers; w++)

@@ -126,6 +126,11 @@ int ps_kill_parse(const char *s, const char *what, int count, int64_t steps, int
     if (k < 1 || k > count)
         return core_err_set(err, CORE_ERR_INVALID, "parameter '%s' names %s %ld, but %s = %d", what,
                             noun, k, strcmp(noun, "shard") == 0 ? "servers" : "workers", count);
+    if (steps < 2)
+        return core_err_set(err, CORE_ERR_INVALID,
+                            "parameter '%s': with steps = %lld there is no step between the "
+                            "first and the last to fail at; a fault needs steps >= 2",
+                            what, (long long)steps);
     if (t < 1 || t >= steps)
         return core_err_set(err, CORE_ERR_INVALID,
                             "parameter '%s': the step must be from 1 to steps - 1 = %lld, not %ld "
@@ -151,4 +156,27 @@ double ps_predict_ring_s(int64_t params, int workers, double link_Bps)
 double ps_busbw(double algbw, int workers)
 {
     return workers > 0 ? algbw * 2.0 * (workers - 1) / workers : 0;
+}
+
+double ps_step_link_s(const struct ps_cfg *c)
+{
+    double B = c->link.bytes_per_s;
+    if (!(B > 0))
+        return 0;
+    if (c->mode == PS_ALLREDUCE) {
+        if (c->workers < 2)
+            return 0;
+        double chunk = 4.0 * ceil((double)c->params / c->workers) + PS_HDR_BYTES;
+        return 2.0 * (c->workers - 1) * chunk / B;
+    }
+    double n = ceil((double)c->params / (c->servers > 0 ? c->servers : 1));
+    double reply = PS_HDR_BYTES + (double)sizeof(struct ps_pull_hdr) + 4.0 * n;
+    if (c->server_nic_shared)
+        reply *= c->workers;
+    double push = 4.0 * n;
+    if (c->comp == PS_COMP_Q8)
+        push = 8 + 4 * ceil(n / PS_Q8_BLOCK) + n;
+    else if (c->comp == PS_COMP_TOPK)
+        push = 8 + 8 * fmax(1, round(c->topk_frac * n));
+    return (PS_HDR_BYTES + reply + PS_HDR_BYTES + push) / B;
 }

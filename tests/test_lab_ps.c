@@ -12,7 +12,12 @@
  * - a killed worker: sync and async go on without it; allreduce stops;
  * - a killed shard stops the run, or with recover=on is restarted from
  *   its checkpoint and training finishes;
- * - divergence stops the run with advice; cancel leaves no process.
+ * - divergence stops the run with advice; cancel leaves no process;
+ * - on an emulated link a worker's push/pull rate stays under the link's,
+ *   and loss against wall time gets a point every W worker steps reported
+ *   (not only when a straggler completes a step number);
+ * - impossible settings (a link on which one step takes days, the only
+ *   worker killed) are refused by the check, before anything runs.
  *
  * Results are checked against each other and the formulas, never timings.
  */
@@ -505,9 +510,10 @@ static void test_allreduce(void **state)
     (void)state;
     struct got g = {0};
     struct lab_result res;
-    const char *set[] = {"mode=allreduce", "workers=3", "seed=5", NULL};
+    const char *set[] = {"mode=allreduce", "workers=3", "seed=5", "recover=on", NULL};
     run_ok(set, &g, &res);
     assert_no_children();
+    assert_non_null(strstr(g.logs, "W: recover applies to server shards"));
     assert_close(fig(&res, "busbw_gbs"), fig(&res, "algbw_gbs") * 2 * 2 / 3, 1e-12);
     assert_null(lab_summary_find(&res.summary, "wire_mb_s"));
     struct ps_cfg c = small_cfg(PS_LOGISTIC, 400, 0.9);
@@ -602,6 +608,93 @@ static void test_killed_shard(void **state)
         lab_result_fini(&res);
         got_fini(&g2);
     }
+
+    /* killed before its first checkpoint: the restart says it begins from
+     * zero rather than naming a checkpoint that never came */
+    struct got g3 = {0};
+    const char *set3[] = {"mode=sync",          "servers=2",  "kill_server=2@2",
+                          "checkpoint_every=5", "recover=on", NULL};
+    run_ok(set3, &g3, &res);
+    assert_no_children();
+    assert_close(fig(&res, "shard_restarts"), 1, 0);
+    assert_non_null(strstr(g3.logs, "had sent no checkpoint yet"));
+    assert_null(strstr(g3.logs, "from its checkpoint of step"));
+    lab_result_fini(&res);
+    got_fini(&g3);
+
+    /* async counts a shard's steps by the slowest worker still training:
+     * when the fast one has finished and the straggler dies at step 1, step 5
+     * never comes, and the run says the fault did not fire */
+    struct got g4 = {0};
+    const char *set4[] = {"mode=async",   "workers=2",          "straggler=2:100",
+                          "compute_ms=1", "kill_worker=2@1",    "kill_server=1@5",
+                          "recover=on",   "checkpoint_every=2", NULL};
+    run_ok(set4, &g4, &res);
+    assert_no_children();
+    assert_close(fig(&res, "shard_restarts"), 0, 0);
+    assert_non_null(strstr(g4.logs, "W: kill_server = 1@5 did not fire"));
+    lab_result_fini(&res);
+    got_fini(&g4);
+}
+
+/* On an emulated link a worker's transfer rate cannot beat the link: a
+ * push counts until the link has serialised it, not until the bytes sat in
+ * the socket (which made pushes look free and the rate exceed the link). */
+static void test_link_rates(void **state)
+{
+    (void)state;
+    const char *modes[] = {"mode=sync", "mode=async"};
+    for (int k = 0; k < 2; k++) {
+        struct got g = {0};
+        struct lab_result res;
+        const char *set[] = {
+            modes[k], "link=100Mbps", "params=20000", "workers=2", "servers=2", "steps=5", NULL};
+        run_ok(set, &g, &res);
+        assert_no_children();
+        double link = fig(&res, "link_mb_s"), pp = fig(&res, "pushpull_mb_s");
+        if (!(pp <= link * 1.01))
+            fail_msg("%s: push/pull at %g MB/s on a %g MB/s link", modes[k], pp, link);
+        lab_result_fini(&res);
+        got_fini(&g);
+    }
+}
+
+/* Loss against wall time follows the training as it happens: a point after
+ * every W worker steps reported (whichever workers), the mean of each
+ * worker's latest loss, so in async the fast workers' progress shows at
+ * once instead of waiting for a straggler to reach the same step number. */
+static void test_loss_time(void **state)
+{
+    (void)state;
+    const int W = 3, T = 12;
+    struct got g = {0};
+    struct lab_result res;
+    const char *set[] = {"mode=async",   "workers=3", "straggler=1:20",
+                         "compute_ms=2", "trace=on",  NULL};
+    run_ok(set, &g, &res);
+    assert_no_children();
+    size_t reports = 0, points = 0;
+    for (size_t i = 0; i < g.n; i++) {
+        if (strcmp(g.s[i].series, "trace_push") == 0) {
+            reports++;
+        } else if (strcmp(g.s[i].series, "loss_time") == 0) {
+            points++;
+            if (reports != points * (size_t)W)
+                fail_msg("loss_time point %zu came after %zu worker steps, not %zu", points,
+                         reports, points * (size_t)W);
+            assert_true(isfinite(g.s[i].value) && g.s[i].value > 0);
+        }
+    }
+    assert_int_equal(points, (size_t)T);
+    /* the last point: every worker's last step, as the last step's mean */
+    double lt = NAN, ls = NAN;
+    for (size_t i = 0; i < g.n; i++)
+        if (strcmp(g.s[i].series, "loss_time") == 0)
+            lt = g.s[i].value;
+    assert_true(got_find(&g, "loss", T - 1, &ls));
+    assert_close(lt, ls, 1e-12);
+    lab_result_fini(&res);
+    got_fini(&g);
 }
 
 static void test_divergence(void **state)
@@ -669,6 +762,34 @@ static void test_check(void **state)
     assert_non_null(strstr(e.msg, "kill_worker"));
     const char *m[] = {NULL};
     assert_int_equal(check_ps(m, &e), 0); /* the defaults run */
+
+    /* a link so slow that one step would take days is refused before the
+     * run, naming the link and the model's size (40 MB at 125 B/s) */
+    const char *n[] = {"link=1Kbps", "params=10000000", "sparsity=0.9999", NULL};
+    assert_int_equal(check_ps(n, &e), CORE_ERR_INVALID);
+    assert_non_null(strstr(e.msg, "'link'"));
+    assert_non_null(strstr(e.msg, "'params'"));
+    assert_non_null(strstr(e.msg, "days"));
+    const char *o[] = {"mode=allreduce", "link=1Kbps", "params=100000", NULL};
+    assert_int_equal(check_ps(o, &e), CORE_ERR_INVALID);
+    assert_non_null(strstr(e.msg, "'link'"));
+    /* every shard reply crosses one shared outgoing link: W times the time */
+    const char *q[] = {"link=10Mbps", "params=1000000", "workers=20", NULL};
+    assert_int_equal(check_ps(q, &e), 0);
+    const char *q2[] = {"link=10Mbps", "params=1000000", "workers=20", "server_nic=shared", NULL};
+    assert_int_equal(check_ps(q2, &e), CORE_ERR_INVALID);
+    assert_non_null(strstr(e.msg, "server_nic"));
+    /* slow but small: fine */
+    const char *s1[] = {"link=1Kbps", "params=10", NULL};
+    assert_int_equal(check_ps(s1, &e), 0);
+    /* the only worker killed: nothing could go on */
+    const char *v1[] = {"workers=1", "kill_worker=1@3", NULL};
+    assert_int_equal(check_ps(v1, &e), CORE_ERR_INVALID);
+    assert_non_null(strstr(e.msg, "workers = 1"));
+    /* a fault needs a step between the first and the last */
+    const char *u[] = {"steps=1", "kill_worker=1@1", NULL};
+    assert_int_equal(check_ps(u, &e), CORE_ERR_INVALID);
+    assert_non_null(strstr(e.msg, "steps >= 2"));
 }
 
 int main(void)
@@ -684,6 +805,8 @@ int main(void)
         cmocka_unit_test(test_allreduce),
         cmocka_unit_test(test_killed_worker),
         cmocka_unit_test(test_killed_shard),
+        cmocka_unit_test(test_link_rates),
+        cmocka_unit_test(test_loss_time),
         cmocka_unit_test(test_divergence),
         cmocka_unit_test(test_cancel),
     };

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The paramserver lab through the real binary: a small sync run with the
 # course's figures in the summary and the store, parameter errors before
-# anything runs (exit 2), a killed shard (exit 8, its signal and the way to
-# recover named), recovery from a checkpoint, and Ctrl-C during a run on a
-# slow emulated link (exit 130, stored "cancelled", no shard or worker left).
+# anything runs (exit 2; a link on which one step would take days among
+# them), a killed shard (exit 8, its signal and the way to recover named),
+# recovery from a checkpoint, Ctrl-C during a run on a slow emulated link
+# (exit 130, stored "cancelled", no shard or worker left), and the master
+# killed with SIGKILL (its shards and workers die with it).
 . "$(dirname "$0")/lib.sh"
 
 SMALL=(--set link=off --set compute_ms=0 --set params=2000 --set sparsity=0.95 --set batch=8)
@@ -58,6 +60,10 @@ expect_err "topk:F" "lists the compressions"
 run lab run paramserver --set mode=gossip
 expect_rc 2 "unknown mode"
 expect_err "sync|async|ssp|allreduce" "lists the modes"
+run lab run paramserver --set link=1Kbps --set params=10000000
+expect_rc 2 "a link on which one step takes days"
+expect_err "parameter 'link'" "names the link"
+expect_err "days" "says how long a step would take"
 [ "$(sql 'SELECT COUNT(*) FROM lab_runs')" = "$n_runs" ] && ok || fail "refused runs are not recorded"
 
 # ---- a shard killed: the run stops, then recovers -------------------------
@@ -97,5 +103,26 @@ done
 expect_sql "SELECT status FROM lab_runs ORDER BY id DESC LIMIT 1" cancelled "stored as cancelled"
 left=$(find "$T" -mindepth 1 \( -type s -o -type p \) | wc -l)
 [ "$left" -eq 0 ] && ok || fail "no socket or fifo left in the work folder"
+
+# ---- the master killed from outside (kill -9): the shards and workers die too
+"$WB" --db "$DB" lab run paramserver --set link=10Mbps --set params=50000 --set steps=100000 \
+  --set workers=3 --set servers=2 >"$T/k.out" 2>"$T/k.err" &
+pid=$!
+kids=""
+for _ in $(seq 1 200); do
+  kids=$(pgrep -P "$pid" | tr '\n' ' ')
+  [ "$(wc -w <<<"$kids")" -eq 5 ] && break
+  sleep 0.05
+done
+[ "$(wc -w <<<"$kids")" -eq 5 ] && ok || fail "two shards and three workers running (got: $kids)"
+sleep 0.3
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+# running() KID: the process exists and is not a zombie waiting for init
+running() { local st; st=$(ps -o stat= -p "$1" 2>/dev/null) && [ -n "$st" ] && [ "${st#Z}" = "$st" ]; }
+for k in $kids; do
+  for _ in $(seq 1 40); do running "$k" || break; sleep 0.05; done
+  if running "$k"; then fail "process $k outlived the killed master"; kill -KILL "$k"; else ok; fi
+done
 
 finish
