@@ -4,7 +4,8 @@
  *
  * A lab is a struct lab_def in the one registry (lab_registry.c): its
  * parameters (name, type, default, range, help), the metric series it emits
- * (with units and which chart they share), and a run function. lab_run()
+ * (with units, which chart they share, and which are snapshots: a sample
+ * replaces the earlier one at its step), and a run function. lab_run()
  * validates nothing itself: callers build a struct lab_params with
  * lab_params_init/lab_params_set and lab_params_check first, so an impossible
  * value is reported with the parameter's name and range before anything runs.
@@ -38,6 +39,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 
 /* ---- parameters ---------------------------------------------------------- */
@@ -89,7 +91,25 @@ struct lab_def {
     /* The experiment. Returns 0 when it finished, CORE_ERR_CANCELLED when it
      * saw the cancel flag, another code with err filled when it failed. */
     int (*run)(struct lab_ctx *cx, struct core_err *err);
+    /* The snapshot series, by name, NULL-terminated (NULL: none). In a
+     * snapshot series a new sample at a step replaces the earlier one at
+     * that step (bars per worker, a histogram so far), so the lab may emit
+     * the whole series again and again while it runs. Front ends show the
+     * latest value per step, in step order; the store and the CLI's JSON
+     * stream keep every sample (the history). A list here, not a flag in
+     * lab_series_def: the labs' series tables are positional initialisers,
+     * which a new field there would make warn (-Wmissing-field-initializers). */
+    const char *const *snapshot;
 };
+
+/* Whether `series` is one of lab's snapshot series (see lab_def.snapshot). */
+static inline bool lab_series_snapshot(const struct lab_def *lab, const char *series)
+{
+    for (const char *const *s = lab && series ? lab->snapshot : NULL; s && *s; s++)
+        if (strcmp(*s, series) == 0)
+            return true;
+    return false;
+}
 
 /* The registry, in `lab list` order. */
 const struct lab_def *const *lab_registry(size_t *n);

@@ -91,6 +91,7 @@ struct psm {
     uint64_t shard_base[PS_MAX_SERVERS]; /* bytes of shards that died, carried on */
     uint64_t shard_bytes[PS_MAX_SERVERS];
     uint64_t tick_bytes[PS_MAX_SERVERS];
+    int64_t snap_updates; /* updates when the snapshot series were last sent */
     /* final */
     float *final_w;
 };
@@ -583,7 +584,30 @@ static void psm_shard_stats(struct psm *r, int s, const struct ps_shard_stats *s
     r->shard_bytes[s] = r->shard_base[s] + st->bytes_in + st->bytes_out;
 }
 
-/* Rates over the last window: updates/s, each shard's MB/s; progress. */
+/* The snapshot series (lab_def.snapshot: a sample replaces the earlier one
+ * at its step): each worker's mean compute, waiting and communication per
+ * timed step so far (step = worker number), and the staleness histogram so
+ * far (step = staleness, value = worker steps). Sent on the live tick while
+ * steps come in, and once more with the summary. */
+static void psm_emit_snapshots(struct psm *r)
+{
+    for (int w = 0; w < r->W; w++) {
+        if (r->n_timed[w] == 0)
+            continue;
+        double k = (double)r->n_timed[w];
+        lab_emit(r->cx, "worker_compute_ms", w + 1, 1000 * r->sum_compute[w] / k);
+        lab_emit(r->cx, "worker_wait_ms", w + 1, 1000 * r->sum_wait[w] / k);
+        lab_emit(r->cx, "worker_comm_ms", w + 1, 1000 * r->sum_comm[w] / k);
+    }
+    if (r->cfg.mode != PS_ALLREDUCE)
+        for (int g = 0; g < PS_HIST && g <= r->max_gap; g++)
+            lab_emit(r->cx, "staleness", g, (double)r->hist[g]);
+    r->snap_updates = r->updates;
+}
+
+/* Rates over the last window: updates/s, each shard's MB/s; the snapshot
+ * series when steps came in since they were last sent (not on the forced
+ * tick at the end: the summary sends them); progress. */
 static void psm_tick(struct psm *r, bool force)
 {
     double now = lab_ctx_elapsed(r->cx);
@@ -602,6 +626,8 @@ static void psm_tick(struct psm *r, bool force)
             r->tick_bytes[s] = b;
         }
     }
+    if (!force && r->updates != r->snap_updates)
+        psm_emit_snapshots(r);
     r->tick_at = now;
     r->tick_updates = r->updates;
     int64_t done = 0, total = 0;
@@ -882,9 +908,6 @@ static void psm_summary(struct psm *r)
             mbps += (double)r->bytes[w] / r->sum_xfer[w] / 1e6;
             nb++;
         }
-        lab_emit(cx, "worker_compute_ms", w + 1, 1000 * r->sum_compute[w] / k);
-        lab_emit(cx, "worker_wait_ms", w + 1, 1000 * r->sum_wait[w] / k);
-        lab_emit(cx, "worker_comm_ms", w + 1, 1000 * r->sum_comm[w] / k);
     }
     if (nw == 0)
         return;
@@ -981,9 +1004,7 @@ static void psm_summary(struct psm *r)
         lab_figure_str(cx, "weights_fnv", fnv, "FNV-1a of the final weights' bytes");
         lab_figure_num(cx, "weights_norm", sqrt(l2), "", "L2 norm of the final weights");
     }
-    if (c->mode != PS_ALLREDUCE)
-        for (int g = 0; g < PS_HIST && g <= r->max_gap; g++)
-            lab_emit(cx, "staleness", g, (double)r->hist[g]);
+    psm_emit_snapshots(r);
     lab_log(cx, LAB_LOG_INFO,
             "%s: %.1f ms per step = %.1f compute + %.1f communication (%.0f %%)%s",
             mode_name(c->mode), step, comp, comm_ms, 100 * frac,
@@ -1147,6 +1168,10 @@ static const struct lab_series_def psm_series[] = {
     {"worker_wait_ms", "held per step", "ms", "per worker", "worker"},
 };
 
+/* Re-sent while the run goes on; front ends keep the latest per step. */
+static const char *const psm_snapshot[] = {"staleness", "worker_compute_ms", "worker_comm_ms",
+                                           "worker_wait_ms", NULL};
+
 const struct lab_def lab_paramserver = {
     .name = "paramserver",
     .title = "Parameter server and all-reduce SGD",
@@ -1158,4 +1183,5 @@ const struct lab_def lab_paramserver = {
     .n_series = sizeof psm_series / sizeof psm_series[0],
     .check = psm_check,
     .run = psm_run,
+    .snapshot = psm_snapshot,
 };

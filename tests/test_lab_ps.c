@@ -13,6 +13,9 @@
  * - a killed shard stops the run, or with recover=on is restarted from
  *   its checkpoint and training finishes;
  * - divergence stops the run with advice; cancel leaves no process;
+ * - the snapshot series (per-worker means, the staleness histogram) are
+ *   re-sent whole while the run goes on (a clock that jumps makes the live
+ *   tick come often), the last ones agreeing with the summary;
  * - on an emulated link a worker's push/pull rate stays under the link's,
  *   and loss against wall time gets a point every W worker steps reported
  *   (not only when a straggler completes a step number);
@@ -52,6 +55,7 @@ struct got {
     char logs[8192];
     atomic_int *cancel;
     size_t cancel_after;
+    const struct core_clock *clock; /* the run's clock; NULL: the real one */
 };
 
 static void got_sample(void *ud, const struct core_sample *s)
@@ -101,6 +105,32 @@ static bool got_find(const struct got *g, const char *series, long long step, do
             return true;
         }
     return false;
+}
+
+/* A snapshot series' value at step: the latest sample there. */
+static bool got_latest(const struct got *g, const char *series, long long step, double *v)
+{
+    for (size_t i = g->n; i-- > 0;)
+        if (strcmp(g->s[i].series, series) == 0 && g->s[i].step == step) {
+            *v = g->s[i].value;
+            return true;
+        }
+    return false;
+}
+
+/* How many different steps a series has samples at. */
+static size_t got_steps(const struct got *g, const char *series)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < g->n; i++) {
+        if (strcmp(g->s[i].series, series) != 0)
+            continue;
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = strcmp(g->s[j].series, series) == 0 && g->s[j].step == g->s[i].step;
+        k += !seen;
+    }
+    return k;
 }
 
 static double fig(const struct lab_result *r, const char *key)
@@ -154,7 +184,7 @@ static int run_ps(const char *const *set, struct got *g, struct lab_result *res)
     if (lab_params_check(&p, &err) != 0)
         fail_msg("check: %s", err.msg);
     struct lab_sink sink = {got_sample, got_log, NULL, NULL, g};
-    struct lab_run_opts o = {.sinks = &sink, .n_sinks = 1, .cancel = g->cancel};
+    struct lab_run_opts o = {.sinks = &sink, .n_sinks = 1, .cancel = g->cancel, .clock = g->clock};
     memset(res, 0, sizeof *res);
     int rc = lab_run(&p, &o, res, &err);
     lab_params_fini(&p);
@@ -400,9 +430,9 @@ static void test_sync_matches_reference(void **state)
         assert_true(got_find(&g, "loss", 0, &v));
         assert_close(v, log(2.0), 1e-12);
         /* sync: every worker step saw the slowest worker's clock */
-        assert_true(got_find(&g, "staleness", 0, &v));
+        assert_true(got_latest(&g, "staleness", 0, &v));
         assert_close(v, 36, 0);
-        assert_int_equal(got_count(&g, "staleness"), 1);
+        assert_int_equal(got_steps(&g, "staleness"), 1);
         lab_result_fini(&res);
         got_fini(&g);
     }
@@ -470,7 +500,7 @@ static void test_ssp_bound(void **state)
     assert_true(fig(&res, "max_staleness") <= s);
     double total = 0, v = NAN;
     for (int gap = 0; gap <= s; gap++)
-        if (got_find(&g, "staleness", gap, &v))
+        if (got_latest(&g, "staleness", gap, &v))
             total += v;
     assert_close(total, W * T, 0);
     assert_false(got_find(&g, "staleness", s + 1, &v));
@@ -493,12 +523,113 @@ static void test_async(void **state)
     assert_string_equal(fig_str(&res, "mode"), "async");
     assert_true(fig(&res, "final_loss") < log(2.0));
     assert_true(fig(&res, "max_staleness") >= 0);
-    double total = 0;
-    for (size_t i = 0; i < g.n; i++)
-        if (strcmp(g.s[i].series, "staleness") == 0)
-            total += g.s[i].value;
+    double total = 0, v = NAN;
+    for (long long gap = 0; gap < PS_HIST; gap++)
+        if (got_latest(&g, "staleness", gap, &v))
+            total += v;
     assert_close(total, 3 * 12, 0);
-    assert_int_equal(got_count(&g, "worker_compute_ms"), 3);
+    assert_int_equal(got_steps(&g, "worker_compute_ms"), 3);
+    lab_result_fini(&res);
+    got_fini(&g);
+}
+
+/* A clock that moves a quarter second each time it is read: the master's
+ * live tick (every 0.5 s of the run's clock) then comes every couple of
+ * messages, however fast or loaded the machine is. */
+struct quarter_clock {
+    double t;
+};
+
+static double quarter_now(void *ctx)
+{
+    return ((struct quarter_clock *)ctx)->t += 0.25;
+}
+
+static void quarter_sleep(void *ctx, double secs)
+{
+    ((struct quarter_clock *)ctx)->t += secs;
+}
+
+/* The snapshot series (each worker's means so far, the staleness histogram
+ * so far) are sent again and again while the run goes on, each time whole:
+ * the histogram from staleness 0 up, its total (worker steps so far) never
+ * going down, the last one counting every worker step; the workers' latest
+ * means are the ones the summary averages. */
+static void test_live_snapshots(void **state)
+{
+    (void)state;
+    const int W = 3, T = 12;
+    const struct lab_def *d = lab_find("paramserver");
+    static const char *const snap[] = {"staleness", "worker_compute_ms", "worker_comm_ms",
+                                       "worker_wait_ms"};
+    for (size_t i = 0; i < sizeof snap / sizeof snap[0]; i++) {
+        assert_true(lab_series_snapshot(d, snap[i]));
+        bool declared = false;
+        for (size_t k = 0; k < d->n_series; k++)
+            declared |= strcmp(d->series[k].name, snap[i]) == 0;
+        assert_true(declared);
+    }
+    assert_false(lab_series_snapshot(d, "loss"));
+    assert_false(lab_series_snapshot(d, "updates_per_s"));
+
+    struct quarter_clock qc = {0};
+    struct core_clock clock = {quarter_now, quarter_sleep, &qc};
+    struct got g = {.clock = &clock};
+    struct lab_result res;
+    const char *set[] = {"mode=async", "workers=3", "straggler=2:3", "compute_ms=1", NULL};
+    run_ok(set, &g, &res);
+    assert_no_children();
+
+    /* the last step's loss comes when the last worker reported it: what
+     * comes before it was sent during the training */
+    size_t end = 0;
+    for (size_t i = 0; i < g.n; i++)
+        if (strcmp(g.s[i].series, "loss") == 0 && g.s[i].step == T - 1)
+            end = i;
+    assert_true(end > 0);
+
+    size_t hists = 0, hists_during = 0, worker_during = 0;
+    long long next = 0;
+    double total = 0, prev = 0;
+    for (size_t i = 0; i < g.n; i++) {
+        const struct got_sample *x = &g.s[i];
+        if (strncmp(x->series, "worker_", 7) == 0) {
+            assert_true(x->step >= 1 && x->step <= W);
+            assert_true(isfinite(x->value) && x->value >= 0);
+            worker_during += i < end;
+        }
+        if (strcmp(x->series, "staleness") != 0)
+            continue;
+        assert_true(x->value >= 0);
+        if (x->step == 0) { /* a new histogram: the previous one is whole */
+            if (hists > 0) {
+                assert_true(total >= prev);
+                prev = total;
+            }
+            hists++;
+            hists_during += i < end;
+            total = 0;
+            next = 0;
+        }
+        assert_int_equal(x->step, next);
+        next++;
+        total += x->value;
+    }
+    assert_true(hists_during >= 1);
+    assert_true(worker_during >= 1);
+    assert_true(hists > hists_during); /* and once more at the end */
+    assert_true(total >= prev);
+    assert_close(total, W * T, 0);
+
+    double comp = 0, wait = 0, v = NAN;
+    for (int w = 1; w <= W; w++) {
+        assert_true(got_latest(&g, "worker_compute_ms", w, &v));
+        comp += v;
+        assert_true(got_latest(&g, "worker_wait_ms", w, &v));
+        wait += v;
+    }
+    assert_close(comp / W, fig(&res, "compute_ms_mean"), 1e-12);
+    assert_close(wait / W, fig(&res, "wait_ms_mean"), 1e-12);
     lab_result_fini(&res);
     got_fini(&g);
 }
@@ -802,6 +933,7 @@ int main(void)
         cmocka_unit_test(test_sync_matches_reference),
         cmocka_unit_test(test_ssp_bound),
         cmocka_unit_test(test_async),
+        cmocka_unit_test(test_live_snapshots),
         cmocka_unit_test(test_allreduce),
         cmocka_unit_test(test_killed_worker),
         cmocka_unit_test(test_killed_shard),

@@ -576,10 +576,67 @@ static void add_series(struct tui_lab_model *m, const char *name, const char *ch
 {
     m->series = core_xrealloc(m->series, (m->n_series + 1) * sizeof *m->series);
     struct tui_lab_series *s = &m->series[m->n_series++];
-    *s = (struct tui_lab_series){core_xstrdup(name), core_xstrdup(name), core_xstrdup(""),
-                                 core_xstrdup(chart), core_xstrdup("step"), NULL, NULL, 0, 0};
+    *s = (struct tui_lab_series){.name = core_xstrdup(name), .label = core_xstrdup(name),
+                                 .unit = core_xstrdup(""), .chart = core_xstrdup(chart),
+                                 .x_label = core_xstrdup("step")};
     for (size_t i = 0; i < n; i++)
         tui_lab_series_push(s, (double)(i + 1), sin((double)i / 3.0));
+}
+
+static void assert_points(const struct tui_lab_series *s, const double *xy, size_t n)
+{
+    assert_int_equal(s->n, n);
+    for (size_t i = 0; i < n; i++) {
+        assert_true(s->x[i] == xy[2 * i]);
+        assert_true(s->y[i] == xy[2 * i + 1]);
+    }
+}
+
+/* A snapshot series (bars per worker, a histogram so far) keeps the latest
+ * value per step, in step order; a normal one keeps every sample. The model
+ * copy (what the UI thread draws) follows the lab thread's series both
+ * ways: appended points, and snapshot points changed in place. */
+static void test_lab_snapshot_series(void **state)
+{
+    (void)state;
+    struct tui_lab_series snap = {.snapshot = true}, line = {0};
+    const double feed[][2] = {{1, 5}, {2, 7}, {1, 9}};
+    for (size_t i = 0; i < 3; i++) {
+        tui_lab_series_add(&snap, feed[i][0], feed[i][1]);
+        tui_lab_series_add(&line, feed[i][0], feed[i][1]);
+    }
+    assert_points(&snap, (const double[]){1, 9, 2, 7}, 2);
+    assert_points(&line, (const double[]){1, 5, 2, 7, 1, 9}, 3);
+
+    /* steps arriving out of order go in their place; the ends too */
+    tui_lab_series_add(&snap, 0, 4);
+    tui_lab_series_add(&snap, 5, 1);
+    tui_lab_series_add(&snap, 3, 6);
+    tui_lab_series_add(&snap, 0, 8);
+    tui_lab_series_add(&snap, 5, 2);
+    assert_points(&snap, (const double[]){0, 8, 1, 9, 2, 7, 3, 6, 5, 2}, 5);
+
+    /* the model copy, brought up to date twice */
+    struct tui_lab_series msnap = {.snapshot = true}, mline = {0};
+    tui_lab_series_sync(&msnap, &snap);
+    tui_lab_series_sync(&mline, &line);
+    assert_points(&msnap, (const double[]){0, 8, 1, 9, 2, 7, 3, 6, 5, 2}, 5);
+    assert_points(&mline, (const double[]){1, 5, 2, 7, 1, 9}, 3);
+    tui_lab_series_add(&snap, 2, 3);
+    tui_lab_series_add(&snap, 4, 1);
+    tui_lab_series_add(&line, 2, 3);
+    tui_lab_series_sync(&msnap, &snap);
+    tui_lab_series_sync(&mline, &line);
+    assert_points(&msnap, (const double[]){0, 8, 1, 9, 2, 3, 3, 6, 4, 1, 5, 2}, 6);
+    assert_points(&mline, (const double[]){1, 5, 2, 7, 1, 9, 2, 3}, 4);
+    free(snap.x);
+    free(snap.y);
+    free(line.x);
+    free(line.y);
+    free(msnap.x);
+    free(msnap.y);
+    free(mline.x);
+    free(mline.y);
 }
 
 static void test_lab_list_form(void **state)
@@ -878,6 +935,7 @@ int main(void)
         cmocka_unit_test(test_lab_run_done),
         cmocka_unit_test(test_lab_chart_pages),
         cmocka_unit_test(test_lab_chart_many_series),
+        cmocka_unit_test(test_lab_snapshot_series),
         cmocka_unit_test(test_progress_tally),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

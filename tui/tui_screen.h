@@ -376,11 +376,13 @@ struct tui_lab_item {
     char *name, *title, *summary;
 };
 
-/* One metric series as the screen keeps it (x = step). */
+/* One metric series as the screen keeps it (x = step). A snapshot series
+ * (lab_def.snapshot) keeps one point per step, the latest, sorted by step. */
 struct tui_lab_series {
     char *name, *label, *unit, *chart, *x_label;
     double *x, *y;
     size_t n, cap;
+    bool snapshot;
 };
 
 struct tui_lab_fig {
@@ -425,6 +427,13 @@ void tui_lab_model_fini(struct tui_lab_model *m);
 /* Frees and clears the run part (series, logs, progress, figures). */
 void tui_lab_model_clear_run(struct tui_lab_model *m);
 void tui_lab_series_push(struct tui_lab_series *s, double x, double y);
+/* Adds a sample as the series keeps them: appended, or in a snapshot series
+ * replacing the point at step x (inserted in step order when new). */
+void tui_lab_series_add(struct tui_lab_series *s, double x, double y);
+/* Brings dst's points up to src's (same series, src only ever added to):
+ * appends what is new, or copies every point of a snapshot series (whose
+ * points change in place). */
+void tui_lab_series_sync(struct tui_lab_series *dst, const struct tui_lab_series *src);
 /* Charts are drawn in pages of up to TUI_LAB_CHARTS_PER_PAGE (2×2). The
  * chart groups (series sharing lab_series_def.chart, in series order) the
  * current phase draws: while running every group, on the summary only those

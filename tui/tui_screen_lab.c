@@ -8,7 +8,8 @@
  *
  * The lab runs on its own thread with its own store handle (a sqlite handle
  * is not shared across threads). Its sink appends to a mutex-protected
- * `struct live`; the UI thread copies what is new into the model on each
+ * `struct live` (a snapshot series, lab_def.snapshot, keeps the latest value
+ * per step instead); the UI thread copies what is new into the model on each
  * 10 Hz tick, so drawing never waits for the lab. Cancel (q, Esc, Ctrl-C)
  * sets the run's atomic flag and joins the thread; lab_run() has then
  * reaped every child process.
@@ -38,6 +39,40 @@ void tui_lab_series_push(struct tui_lab_series *s, double x, double y)
     s->x[s->n] = x;
     s->y[s->n] = y;
     s->n++;
+}
+
+void tui_lab_series_add(struct tui_lab_series *s, double x, double y)
+{
+    if (!s->snapshot || s->n == 0 || x > s->x[s->n - 1]) {
+        tui_lab_series_push(s, x, y);
+        return;
+    }
+    /* the first point at or after x */
+    size_t lo = 0, hi = s->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->x[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < s->n && s->x[lo] == x) {
+        s->y[lo] = y;
+        return;
+    }
+    tui_lab_series_push(s, x, y); /* room for one more */
+    memmove(s->x + lo + 1, s->x + lo, (s->n - 1 - lo) * sizeof *s->x);
+    memmove(s->y + lo + 1, s->y + lo, (s->n - 1 - lo) * sizeof *s->y);
+    s->x[lo] = x;
+    s->y[lo] = y;
+}
+
+void tui_lab_series_sync(struct tui_lab_series *dst, const struct tui_lab_series *src)
+{
+    if (src->snapshot)
+        dst->n = 0;
+    for (size_t k = dst->n; k < src->n; k++)
+        tui_lab_series_push(dst, src->x[k], src->y[k]);
 }
 
 static void series_free(struct tui_lab_series *s, size_t n)
@@ -451,8 +486,9 @@ static struct tui_lab_series *live_series(struct live *lv, const char *name)
     /* A series the definition did not list: a chart of its own. */
     lv->series = core_xrealloc(lv->series, (lv->n_series + 1) * sizeof *lv->series);
     struct tui_lab_series *s = &lv->series[lv->n_series++];
-    *s = (struct tui_lab_series){core_xstrdup(name), core_xstrdup(name), core_xstrdup(""),
-                                 core_xstrdup(name), core_xstrdup("step"), NULL, NULL, 0, 0};
+    *s = (struct tui_lab_series){.name = core_xstrdup(name), .label = core_xstrdup(name),
+                                 .unit = core_xstrdup(""), .chart = core_xstrdup(name),
+                                 .x_label = core_xstrdup("step")};
     return s;
 }
 
@@ -460,7 +496,7 @@ static void sink_sample(void *ud, const struct core_sample *smp)
 {
     struct live *lv = ud;
     pthread_mutex_lock(&lv->mu);
-    tui_lab_series_push(live_series(lv, smp->series), (double)smp->step, smp->value);
+    tui_lab_series_add(live_series(lv, smp->series), (double)smp->step, smp->value);
     lv->version++;
     pthread_mutex_unlock(&lv->mu);
 }
@@ -689,14 +725,14 @@ static void sync_live(struct lab *l)
             for (size_t i = m->n_series; i < lv->n_series; i++) {
                 const struct tui_lab_series *s = &lv->series[i];
                 m->series[i] = (struct tui_lab_series){
-                    core_xstrdup(s->name), core_xstrdup(s->label), core_xstrdup(s->unit),
-                    core_xstrdup(s->chart), core_xstrdup(s->x_label), NULL, NULL, 0, 0};
+                    .name = core_xstrdup(s->name), .label = core_xstrdup(s->label),
+                    .unit = core_xstrdup(s->unit), .chart = core_xstrdup(s->chart),
+                    .x_label = core_xstrdup(s->x_label), .snapshot = s->snapshot};
             }
             m->n_series = lv->n_series;
         }
         for (size_t i = 0; i < lv->n_series; i++)
-            for (size_t k = m->series[i].n; k < lv->series[i].n; k++)
-                tui_lab_series_push(&m->series[i], lv->series[i].x[k], lv->series[i].y[k]);
+            tui_lab_series_sync(&m->series[i], &lv->series[i]);
         strs_free(m->logs, m->n_logs);
         m->logs = core_xcalloc(lv->n_logs ? lv->n_logs : 1, sizeof *m->logs);
         for (size_t i = 0; i < lv->n_logs; i++)
@@ -807,6 +843,7 @@ static void start_run(struct tui_app *a, struct lab *l)
         s->unit = core_xstrdup(d->unit ? d->unit : "");
         s->chart = core_xstrdup(d->chart ? d->chart : d->name);
         s->x_label = core_xstrdup(d->x_label ? d->x_label : "step");
+        s->snapshot = lab_series_snapshot(l->def, d->name);
     }
     l->live = lv;
     l->seen = 0;
