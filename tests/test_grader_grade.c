@@ -3,7 +3,8 @@
  * right, wrong, partly right and invalid; numeric units, expressions,
  * tolerances, bands and known mistakes; variants (deterministic, from the
  * documented seed); lab-linked questions with and without a run; custom
- * grade functions; and the wb library itself (C and Lua halves).
+ * grade functions; and the wb library itself (C and Lua halves), wb.lab
+ * included.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -85,7 +86,50 @@ static const char LESSON_LUA[] =
     "    local f, err = load(answer, \"=probe\")\n"
     "    if not f then return { score = 0, feedback = \"load: \" .. err } end\n"
     "    return { score = 1, feedback = tostring(f()) }\n"
+    "  end }\n"
+    /* a lab question written with the wb.lab helpers, as the lab lessons are */
+    "question { id = \"labg\", kind = \"numeric\", prompt = \"S(2) = {s2} in {mode}{note}\",\n"
+    "  lab = \"amdahl\", unit = \"%\",\n"
+    "  params = function(rng, ctx)\n"
+    "    local p = { mode = wb.lab.param(ctx, \"mode\") or wb.lab.text(ctx, \"mode\") }\n"
+    "    local s2 = wb.lab.figure(ctx, \"s2\")\n"
+    "    if ctx.lab and not s2 then p.note = \"\\n\\n(This run has no S(2).)\"\n"
+    "    elseif s2 then p.s2 = s2; p.ref = 50 * s2 end\n"
+    "    return wb.lab.blanks(p, { \"s2\", \"mode\" })\n"
+    "  end,\n"
+    "  answer = function(p) return p.ref end,\n"
+    "  grade = function(answer, ctx)\n"
+    "    return wb.lab.grade(answer, ctx, { unit = \"%\",\n"
+    "      wrong = { { value = function(p) return p.s2 / 2 end, feedback = \"A fraction.\" } },\n"
+    "      explain = function(p, c) return \"S/2 = \" .. wb.sig(p.ref, 3) .. \"% (run \" .. "
+    "c.lab.id .. \").\" end })\n"
+    "  end,\n"
+    "  examples = { { lab = { summary = { s2 = 1.8 } }, answer = \"90\", score = 1 },\n"
+    "    { lab = { summary = { s2 = 1.8 } }, answer = \"0.9\", score = 0 },\n"
+    "    { lab = { summary = { n = 1 } }, answer = \"90\", score = \"invalid\" },\n"
+    "    { \"90\", \"invalid\" } } }\n"
+    "question { id = \"labbad\", kind = \"numeric\", prompt = \"?\",\n"
+    "  grade = function(a, ctx)\n"
+    "    if a == \"fig\" then local x = wb.lab.figure(ctx, 5) end -- labbad figure\n"
+    "    return wb.lab.grade(a, { params = { ref = 1 } }, { wrong = 5 }) -- labbad call\n"
+    "  end }\n"
+    "question { id = \"labloop\", kind = \"numeric\", prompt = \"?\",\n"
+    "  grade = function(a, ctx)\n"
+    "    return wb.lab.grade(a, { params = { ref = 1 } }, { explain = function()\n"
+    "      while true do end -- labloop spin\n"
+    "    end })\n"
     "  end }\n";
+
+/* The line of LESSON_LUA (1-based) holding `marker`. */
+static int lesson_line(const char *marker)
+{
+    const char *at = strstr(LESSON_LUA, marker);
+    assert_non_null(at);
+    int line = 1;
+    for (const char *c = LESSON_LUA; c < at; c++)
+        line += *c == '\n';
+    return line;
+}
 
 static struct grader_pack *pack;
 static const struct grader_ctx ALICE = {.user = "alice", .variant = 1};
@@ -542,6 +586,199 @@ static void test_wb_library(void **state)
                         "2.5 3.4 0.1667");
 }
 
+static void test_wb_finite_and_lab_readers(void **state)
+{
+    (void)state;
+    assert_string_equal(
+        probe("local r = '' for _, x in ipairs({ 1, 0.5, math.maxinteger, 0/0, 1/0, "
+              "-1/0, '1', true }) do r = r .. (wb.finite(x) and 'T' or 'F') end "
+              "return r .. (wb.finite(nil) and 'T' or 'F')"),
+        "TTTFFFFFF");
+    static const char RUN[] =
+        "local c = { lab = { summary = { a = 2, n = 0/0, i = -1/0, s = 'gpu' },\n"
+        "  params = { f = 0.1, m = 'sync', x = 1/0, b = true } } }\n";
+    char script[1024];
+    /* figures: finite numbers only; text: strings only; params: both */
+    snprintf(
+        script, sizeof script,
+        "%sreturn table.concat({ tostring(wb.lab.figure(c, 'a')), tostring(wb.lab.figure(c, 'n')),"
+        " tostring(wb.lab.figure(c, 'i')), tostring(wb.lab.figure(c, 's')),"
+        " tostring(wb.lab.figure(c, 'zz')), tostring(wb.lab.text(c, 's')),"
+        " tostring(wb.lab.text(c, 'a')), tostring(wb.lab.param(c, 'f')),"
+        " tostring(wb.lab.param(c, 'm')), tostring(wb.lab.param(c, 'x')),"
+        " tostring(wb.lab.param(c, 'b')), tostring(wb.lab.param(c, 'a')) }, ' ')",
+        RUN);
+    assert_string_equal(probe(script), "2 nil nil nil nil gpu nil 0.1 sync nil nil nil");
+    /* no run, no ctx, a run without a summary: nil, never an error */
+    assert_string_equal(
+        probe("return tostring(wb.lab.figure(nil, 'a')) .. tostring(wb.lab.figure({}, "
+              "'a')) .. tostring(wb.lab.text({ lab = {} }, 'a')) .. "
+              "tostring(wb.lab.param({ lab = { params = 3 } }, 'a'))"),
+        "nilnilnilnil");
+    assert_non_null(strstr(probe("return select(2, pcall(wb.lab.figure, {}, 1))"),
+                           "wb.lab.figure(ctx, key): key must be a string, got number"));
+    /* blanks: "?" for unset names, note "" unless set; the same table back */
+    assert_string_equal(
+        probe("local p = { a = 1, note = 'N' } local q = wb.lab.blanks(p, { 'a', 'b' })\n"
+              "local r = wb.lab.blanks({}, {})\n"
+              "return tostring(p == q) .. ' ' .. p.a .. p.b .. p.note .. '[' .. r.note .. ']'"),
+        "true 1?N[]");
+    assert_non_null(
+        strstr(probe("return select(2, pcall(wb.lab.blanks, nil, {}))"), "wb.lab.blanks"));
+}
+
+/* wb.lab.grade(answer, {params = P}, OPTS) -> "score|feedback" or "invalid|feedback" */
+static const char *lab_grade(const char *answer, const char *params, const char *opts)
+{
+    char script[1024];
+    snprintf(script, sizeof script,
+             "local s, fb = wb.lab.grade('%s', { params = %s }, %s)\n"
+             "if type(s) == 'table' then return (s.valid == false and 'invalid' or '?') .. '|' .. "
+             "s.feedback end\n"
+             "return s .. '|' .. fb",
+             answer, params, opts);
+    return probe(script);
+}
+
+static void test_wb_lab_grade(void **state)
+{
+    (void)state;
+    static const char OPTS[] =
+        "{ unit = 'x', explain = function(p) return 'E ' .. p.ref .. '.' end,\n"
+        "  wrong = { { value = function(p) return p.ref * 2 end, feedback = 'Doubled.' },\n"
+        "            { value = function(p) return nil end, feedback = 'never' },\n"
+        "            { value = 4, feedback = 'Four.' } },\n"
+        "  bands = { { rel = 0.1, score = 0.5, feedback = 'Close.' }, { rel = 0.05, score = 0.8 } "
+        "} }";
+    /* right within the default 1%, with the worked answer after */
+    assert_string_equal(lab_grade("2.5", "{ ref = 2.5 }", OPTS), "1|Right. E 2.5.");
+    assert_string_equal(lab_grade("2.52x", "{ ref = 2.5 }", OPTS), "1|Right. E 2.5.");
+    assert_string_equal(lab_grade("1/(0.2+0.8/4)", "{ ref = 2.5 }", OPTS), "1|Right. E 2.5.");
+    /* known mistakes, a value function given (p, ctx) or a number; nil skipped */
+    assert_string_equal(lab_grade("5", "{ ref = 2.5 }", OPTS), "0|Doubled. E 2.5.");
+    assert_string_equal(lab_grade("4", "{ ref = 2.5 }", OPTS), "0|Four. E 2.5.");
+    /* partial credit: the best band that holds the answer; a known mistake wins over a band */
+    assert_string_equal(lab_grade("2.6", "{ ref = 2.5 }", OPTS),
+                        "0.8|Close, but outside the accepted range: partial credit (80%). E 2.5.");
+    assert_string_equal(lab_grade("2.7", "{ ref = 2.5 }", OPTS), "0.5|Close. E 2.5.");
+    assert_string_equal(lab_grade("2.7", "{ ref = 2.5 }",
+                                  "{ bands = { { rel = 0.1, score = 0.5 } },"
+                                  " wrong = { { value = 2.7, feedback = 'W.' } } }"),
+                        "0|W.");
+    /* anything else: the accepted range, in the unit */
+    assert_string_equal(lab_grade("3", "{ ref = 2.5 }", OPTS),
+                        "0|Not quite: the accepted range is 2.475 to 2.525 x. E 2.5.");
+    /* tol: a table (abs alone is abs alone) or a number (rel), also for wrong values */
+    assert_string_equal(lab_grade("100.4", "{ ref = 100 }", "{ tol = { abs = 0.5 } }"), "1|Right.");
+    assert_string_equal(lab_grade("100.9", "{ ref = 100 }", "{ tol = { abs = 0.5 } }"),
+                        "0|Not quite: the accepted range is 99.5 to 100.5.");
+    assert_string_equal(lab_grade("104", "{ ref = 100 }", "{ tol = 0.05 }"), "1|Right.");
+    assert_string_equal(lab_grade("207", "{ ref = 100 }",
+                                  "{ tol = 0.05, wrong = { { value = 200, feedback = 'W.' } } }"),
+                        "0|W.");
+    /* units as wb.number reads them; no unit means a plain number */
+    assert_string_equal(lab_grade("0.32 s", "{ ref = 320 }", "{ unit = 'ms' }"), "1|Right.");
+    assert_string_equal(lab_grade("56%", "{ ref = 0.56 }", "nil"), "1|Right.");
+    /* unreadable: invalid with wb.number's reason */
+    assert_non_null(strstr(lab_grade("abc", "{ ref = 1 }", "{}"), "invalid|Could not read that: "));
+    assert_non_null(
+        strstr(lab_grade("2 GB", "{ ref = 1 }", "{ unit = 'x' }"), "invalid|Could not read"));
+    /* no finite reference: explained, not graded: the note (leading blank
+     * lines dropped), else `missing`, else the default */
+    assert_string_equal(lab_grade("1", "{ note = '\\n\\n(Run P=2.)' }", OPTS),
+                        "invalid|(Run P=2.)");
+    assert_string_equal(lab_grade("1", "{ ref = 0/0, note = '' }", "{ missing = 'M.' }"),
+                        "invalid|M.");
+    assert_string_equal(lab_grade("1", "{ ref = '?', note = '  ' }", "{}"),
+                        "invalid|Your latest run lacks the figure this question needs. Run the lab "
+                        "again with its defaults.");
+    assert_string_equal(
+        probe("return wb.lab.grade('1', {}).feedback"),
+        "Your latest run lacks the figure this question needs. Run the lab again with "
+        "its defaults.");
+    /* it reads and compares answers itself: a pack that replaces wb.within or
+     * wb.number does not change its grading */
+    assert_string_equal(probe("wb.within = function() return true end\n"
+                              "wb.number = function() return 2.5 end\n"
+                              "local s, fb = wb.lab.grade('7', { params = { ref = 2.5 } })\n"
+                              "return s .. '|' .. fb"),
+                        "0|Not quite: the accepted range is 2.475 to 2.525.");
+    /* misuse raises, naming what is wrong, whatever the answer */
+    assert_non_null(strstr(lab_grade("1", "{ ref = 1 }", "{ wrong = 5 }"),
+                           "wrong must be a table, got number"));
+    assert_non_null(strstr(lab_grade("1", "{}", "{ wrong = { { value = 2 } } }"),
+                           "wrong[1].feedback must be a string"));
+    assert_non_null(
+        strstr(lab_grade("1", "{ ref = 1 }", "{ wrong = { { value = '2', feedback = 'x' } } }"),
+               "wrong[1].value must be a number or a function, got string"));
+    assert_non_null(strstr(lab_grade("1", "{ ref = 1 }", "{ explain = 3 }"), "explain must be"));
+    assert_non_null(strstr(lab_grade("1", "{ ref = 1 }", "{ explain = function() return 3 end }"),
+                           "explain returned a number, not a string"));
+    assert_non_null(strstr(lab_grade("1", "{ ref = 1 }", "{ tol = 'x' }"), "tol must be"));
+    assert_non_null(strstr(lab_grade("1", "{ ref = 1 }", "{ tol = { rel = '1%' } }"),
+                           "tol.rel must be a number, got string"));
+    assert_non_null(strstr(lab_grade("1", "{ ref = 1 }", "{ bands = { { rel = 0.1 } } }"),
+                           "bands[1].score must be a number"));
+    assert_non_null(strstr(lab_grade("1", "{ ref = 1 }", "{ unit = 5 }"), "unit must be a string"));
+    assert_non_null(
+        strstr(probe("return select(2, pcall(wb.lab.grade, '1', { params = { ref = 1 } },"
+                     " { unit = 'furlongs' }))"),
+               "unknown unit"));
+}
+
+static void test_lab_question_with_wb_lab(void **state)
+{
+    (void)state;
+    struct grader_kv params[] = {{.key = "mode", .str = "sync", .is_num = false}};
+    struct grader_kv summary[] = {{.key = "s2", .num = 1.8, .is_num = true}};
+    struct grader_lab_run run = {.id = 7,
+                                 .lab = "amdahl",
+                                 .finished_at = "2026-01-01T00:00:00Z",
+                                 .params = params,
+                                 .n_params = 1,
+                                 .summary = summary,
+                                 .n_summary = 1};
+    struct grader_ctx ctx = {.user = "alice", .variant = 1, .lab = &run};
+    struct grader_view v;
+    struct core_err err;
+    assert_int_equal(grader_question_view(pack, "labg", &ctx, &v, &err), 0);
+    assert_string_equal(v.prompt, "S(2) = 1.8 in sync");
+    grader_view_fini(&v);
+    expect_ctx("labg", &ctx, "90", 1, "Right. S/2 = 90% (run 7).");
+    expect_ctx("labg", &ctx, "0.9", 0, "A fraction. S/2 = 90% (run 7).");
+    expect_ctx("labg", &ctx, "80", 0, "Not quite: the accepted range is 89.1 to 90.9 %.");
+    expect_ctx("labg", &ctx, "ninety", INVALID, "Could not read that");
+    /* a run without the figure: the prompt renders, grading explains */
+    struct grader_kv other[] = {{.key = "mode", .str = "async", .is_num = false}};
+    struct grader_lab_run old = {.id = 8, .lab = "amdahl", .summary = other, .n_summary = 1};
+    struct grader_ctx ctx2 = {.user = "alice", .variant = 1, .lab = &old};
+    assert_int_equal(grader_question_view(pack, "labg", &ctx2, &v, &err), 0);
+    assert_string_equal(v.prompt, "S(2) = ? in async\n\n(This run has no S(2).)");
+    grader_view_fini(&v);
+    expect_ctx("labg", &ctx2, "90", INVALID, "(This run has no S(2).)");
+    /* before any run: the grader asks for one, wb.lab is not reached */
+    expect("labg", "90", INVALID, "Run the lab 'amdahl' first");
+
+    /* misuse is a pack error at the line that called wb.lab.grade */
+    struct grader_result r;
+    char where[32];
+    assert_int_equal(grader_question_grade(pack, "labbad", &ALICE, "1", &r, &err), CORE_ERR_SCRIPT);
+    snprintf(where, sizeof where, "k.lua:%d:", lesson_line("labbad call"));
+    assert_non_null(strstr(err.msg, where));
+    assert_non_null(
+        strstr(err.msg, "wb.lab.grade(answer, ctx, opts): wrong must be a table, got number"));
+    assert_int_equal(grader_question_grade(pack, "labbad", &ALICE, "fig", &r, &err),
+                     CORE_ERR_SCRIPT);
+    snprintf(where, sizeof where, "k.lua:%d:", lesson_line("labbad figure"));
+    assert_non_null(strstr(err.msg, where));
+    assert_non_null(strstr(err.msg, "wb.lab.figure(ctx, key): key must be a string, got number"));
+    /* the sandbox's limits hold inside wb.lab.grade's callbacks, named where they hit */
+    assert_int_equal(grader_question_grade(pack, "labloop", &ALICE, "1", &r, &err), CORE_ERR_LIMIT);
+    snprintf(where, sizeof where, "k.lua:%d:", lesson_line("labloop spin"));
+    assert_non_null(strstr(err.msg, where));
+    assert_non_null(strstr(err.msg, "limit"));
+}
+
 static void test_kind_names(void **state)
 {
     (void)state;
@@ -606,14 +843,15 @@ static void test_never_crashes(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_numeric),       cmocka_unit_test(test_numeric_units_and_tolerance),
-        cmocka_unit_test(test_choice),        cmocka_unit_test(test_multi),
-        cmocka_unit_test(test_ordering),      cmocka_unit_test(test_text),
-        cmocka_unit_test(test_design),        cmocka_unit_test(test_design_without_model),
-        cmocka_unit_test(test_custom_grade),  cmocka_unit_test(test_lab_question),
-        cmocka_unit_test(test_view),          cmocka_unit_test(test_variants),
-        cmocka_unit_test(test_wb_library),    cmocka_unit_test(test_kind_names),
-        cmocka_unit_test(test_never_crashes),
+        cmocka_unit_test(test_numeric),      cmocka_unit_test(test_numeric_units_and_tolerance),
+        cmocka_unit_test(test_choice),       cmocka_unit_test(test_multi),
+        cmocka_unit_test(test_ordering),     cmocka_unit_test(test_text),
+        cmocka_unit_test(test_design),       cmocka_unit_test(test_design_without_model),
+        cmocka_unit_test(test_custom_grade), cmocka_unit_test(test_lab_question),
+        cmocka_unit_test(test_view),         cmocka_unit_test(test_variants),
+        cmocka_unit_test(test_wb_library),   cmocka_unit_test(test_wb_finite_and_lab_readers),
+        cmocka_unit_test(test_wb_lab_grade), cmocka_unit_test(test_lab_question_with_wb_lab),
+        cmocka_unit_test(test_kind_names),   cmocka_unit_test(test_never_crashes),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

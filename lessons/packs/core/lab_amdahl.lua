@@ -9,8 +9,8 @@
 -- Lab-linked questions read the run's summary figures (their keys are listed
 -- on the "Reading the charts" page and in the lab's file header). A question
 -- whose figure is missing from the run (P = 1, an old run) explains what to
--- run instead of grading, so those questions grade through grade_own()
--- below rather than the built-in numeric grading (which needs a reference).
+-- run instead of grading, so those questions grade through wb.lab.grade()
+-- rather than the built-in numeric grading (which needs a reference).
 -- Numbers shown in a prompt are rounded first, and the reference is computed
 -- from the rounded value the student sees.
 
@@ -21,69 +21,11 @@ lesson {
   rubric = { "practice.profiling", "theory.parallel" },
 }
 
--- A finite number from the run's summary, or nil.
-local function fig(ctx, key)
-  local lab = ctx and ctx.lab
-  local v = lab and lab.summary and lab.summary[key]
-  if type(v) == "number" and v == v and v > -math.huge and v < math.huge then
-    return v
-  end
-  return nil
-end
-
 -- The f the run was started with: its parameter, else the summary's copy.
 local function f_set(ctx)
-  local lab = ctx and ctx.lab
-  local v = lab and lab.params and lab.params.f
+  local v = wb.lab.param(ctx, "f")
   if type(v) == "number" then return v end
-  return fig(ctx, "f_set")
-end
-
--- Fills every placeholder name the prompt uses that params left unset, so a
--- run lacking a figure still renders (as "?") and note says why.
-local function blanks(p, names)
-  for _, n in ipairs(names) do
-    if p[n] == nil then p[n] = "?" end
-  end
-  if p.note == nil then p.note = "" end
-  return p
-end
-
-local function finite(x)
-  return type(x) == "number" and x == x and x > -math.huge and x < math.huge
-end
-
--- Grades a number read in `unit` against ctx.params.ref, the reference the
--- student's own run gives. o.tol: tolerance (default 1%); o.wrong: common
--- mistakes { value = function(p), feedback = "..." }; o.band: partial credit
--- { rel =, score =, feedback = }; o.explain(p): the worked answer, always shown.
-local function grade_own(answer, ctx, unit, o)
-  local p = ctx.params
-  if not finite(p.ref) then
-    -- the note was written for the end of the prompt: no blank lines before it here
-    local why = p.note ~= "" and (p.note:gsub("^%s+", ""))
-      or "Your latest run lacks the figure this question needs. Run the lab again with its defaults."
-    return { valid = false, feedback = why }
-  end
-  local v, why = wb.number(answer, unit)
-  if not v then
-    return { valid = false, feedback = "Could not read that: " .. (why or "not a number") .. "." }
-  end
-  local tol = o.tol or { rel = 0.01 }
-  local how = o.explain(p)
-  if wb.within(v, p.ref, tol) then
-    return 1, "Right. " .. how
-  end
-  for _, w in ipairs(o.wrong or {}) do
-    local wv = w.value(p)
-    if finite(wv) and wb.within(v, wv, tol) then
-      return 0, w.feedback .. " " .. how
-    end
-  end
-  if o.band and wb.within(v, p.ref, { rel = o.band.rel }) then
-    return o.band.score, o.band.feedback .. " " .. how
-  end
-  return 0, "Not quite: the accepted range is " .. wb.interval(p.ref, tol, unit) .. ". " .. how
+  return wb.lab.figure(ctx, "f_set")
 end
 
 ------------------------------------------------------------------------------
@@ -263,7 +205,7 @@ measurement imply (the Karp-Flatt metric e)? Give it as a fraction, such as
   },
   params = function(rng, ctx)
     local p = { fset = f_set(ctx) }
-    local s2 = fig(ctx, "speedup_p2")
+    local s2 = wb.lab.figure(ctx, "speedup_p2")
     if ctx.lab and not s2 then
       p.note = "\n\n(Your latest run has no measurement at p = 2: it ran with P = 1. "
         .. "Run `warpbench lab run amdahl --set P=2` first.)"
@@ -271,11 +213,11 @@ measurement imply (the Karp-Flatt metric e)? Give it as a fraction, such as
       p.s2 = wb.round(s2, 3)
       p.ref = wb.karp_flatt(p.s2, 2)
     end
-    return blanks(p, { "fset", "s2" })
+    return wb.lab.blanks(p, { "fset", "s2" })
   end,
   answer = function(p) return p.ref end,
   grade = function(answer, ctx)
-    return grade_own(answer, ctx, "", {
+    return wb.lab.grade(answer, ctx, {
       -- S is shown with 3 decimals; +-0.002 absolute covers rounding 1/S.
       tol = { rel = 0.01, abs = 0.002 },
       wrong = {
@@ -342,7 +284,7 @@ job?{note}]],
   },
   params = function(rng, ctx)
     local p = { fset = f_set(ctx) }
-    local ff = fig(ctx, "fitted_f")
+    local ff = wb.lab.figure(ctx, "fitted_f")
     if ctx.lab and not ff then
       p.note = "\n\n(Your latest run has no fitted f: it ran with P = 1. "
         .. "Run `warpbench lab run amdahl --set P=2` or more first.)"
@@ -353,15 +295,16 @@ job?{note}]],
           .. "Run the lab with a serial part, e.g. `warpbench lab run amdahl --set f=0.1`.)"
       else
         p.ref = 1 / p.ff
-        p.smax = fig(ctx, "speedup_max_measured")
-        p.P = fig(ctx, "P")
+        p.smax = wb.lab.figure(ctx, "speedup_max_measured")
+        p.P = wb.lab.figure(ctx, "P")
       end
     end
-    return blanks(p, { "fset", "ff" })
+    return wb.lab.blanks(p, { "fset", "ff" })
   end,
   answer = function(p) return p.ref end,
   grade = function(answer, ctx)
-    return grade_own(answer, ctx, "x", {
+    return wb.lab.grade(answer, ctx, {
+      unit = "x",
       wrong = {
         { value = function(p) return 1 / (1 - p.ff) end,
           feedback = "You divided by the parallel share 1 - f; the ceiling is 1/f with f the SERIAL share." },
@@ -372,7 +315,7 @@ job?{note}]],
       },
       explain = function(p)
         local s = string.format("1/f = 1/%s = %sx.", wb.sig(p.ff, 4), wb.sig(p.ref, 3))
-        if finite(p.smax) and finite(p.P) then
+        if wb.finite(p.smax) and wb.finite(p.P) then
           s = s .. string.format(" Your run reached %sx with %d workers, %d%% of that ceiling.",
             wb.sig(p.smax, 3), math.floor(p.P + 0.5), math.floor(100 * p.smax / p.ref + 0.5))
         end
@@ -416,7 +359,7 @@ What parallel efficiency is that, in per cent?{note}]],
   hints = { "Efficiency = S(p) / p." },
   params = function(rng, ctx)
     local p = {}
-    local P, s = fig(ctx, "P"), fig(ctx, "speedup_pmax")
+    local P, s = wb.lab.figure(ctx, "P"), wb.lab.figure(ctx, "speedup_pmax")
     if ctx.lab and not (P and P >= 2 and s) then
       p.note = "\n\n(Your latest run used only one worker. Run `warpbench lab run amdahl --set P=2` or more first.)"
     elseif P and s then
@@ -424,11 +367,12 @@ What parallel efficiency is that, in per cent?{note}]],
       p.sP = wb.round(s, 3)
       p.ref = 100 * p.sP / p.P
     end
-    return blanks(p, { "P", "sP" })
+    return wb.lab.blanks(p, { "P", "sP" })
   end,
   answer = function(p) return p.ref end,
   grade = function(answer, ctx)
-    return grade_own(answer, ctx, "%", {
+    return wb.lab.grade(answer, ctx, {
+      unit = "%",
       wrong = {
         { value = function(p) return p.sP / p.P end,
           feedback = "That is the efficiency as a fraction; the question asks per cent (0.9 is written 90, or 90%)." },
@@ -468,20 +412,21 @@ p = {P} workers? (The feedback compares it with what you measured.){note}]],
   },
   params = function(rng, ctx)
     local p = { fset = f_set(ctx) }
-    local t1, P = fig(ctx, "t_p1"), fig(ctx, "P")
+    local t1, P = wb.lab.figure(ctx, "t_p1"), wb.lab.figure(ctx, "P")
     if ctx.lab and not (t1 and P and P >= 2 and type(p.fset) == "number") then
       p.note = "\n\n(Your latest run used only one worker. Run `warpbench lab run amdahl --set P=2` or more first.)"
     elseif t1 and P then
       p.t1 = wb.round(t1, 4)
       p.P = math.floor(P + 0.5)
       p.ref = p.t1 * (p.fset + (1 - p.fset) / p.P)
-      p.tP = fig(ctx, "t_pmax")
+      p.tP = wb.lab.figure(ctx, "t_pmax")
     end
-    return blanks(p, { "t1", "fset", "P" })
+    return wb.lab.blanks(p, { "t1", "fset", "P" })
   end,
   answer = function(p) return p.ref end,
   grade = function(answer, ctx)
-    return grade_own(answer, ctx, "s", {
+    return wb.lab.grade(answer, ctx, {
+      unit = "s",
       wrong = {
         { value = function(p) return p.t1 / p.P end,
           feedback = "T(1)/p treats the whole job as parallel; the serial part keeps its full length." },
@@ -493,7 +438,7 @@ p = {P} workers? (The feedback compares it with what you measured.){note}]],
       explain = function(p)
         local s = string.format("T(%d) = %s s x (%s + %s/%d) = %s s.", p.P, wb.sig(p.t1, 4),
           wb.sig(p.fset, 3), wb.sig(1 - p.fset, 3), p.P, wb.sig(p.ref, 3))
-        if finite(p.tP) then
+        if wb.finite(p.tP) then
           s = s .. string.format(" You measured %s s, %s%% %s the prediction.", wb.sig(p.tP, 3),
             wb.sig(math.abs(100 * (p.tP - p.ref) / p.ref), 2), p.tP >= p.ref and "above" or "below")
         end

@@ -22,40 +22,17 @@ lesson {
   rubric = { "theory.gpu", "practice.profiling" },
 }
 
--- A finite number from the run's summary, or nil.
-local function fig(ctx, key)
-  local lab = ctx and ctx.lab
-  local v = lab and lab.summary and lab.summary[key]
-  if type(v) == "number" and v == v and v > -math.huge and v < math.huge then
-    return v
-  end
-  return nil
-end
-
-local function finite(x)
-  return type(x) == "number" and x == x and x > -math.huge and x < math.huge
-end
-
 -- "gpu" or "cpu": where the latest run's kernels ran (nil without a run).
 local function ran_on(ctx)
-  local d = ctx and ctx.lab and ctx.lab.summary and ctx.lab.summary.device
+  local d = wb.lab.text(ctx, "device")
   if d == "gpu" or d == "cpu" then return d end
   return nil
 end
 
 -- A measured figure of the device that ran: key on a GPU, cpu_key on a CPU.
 local function dfig(ctx, key)
-  if ran_on(ctx) == "cpu" then return fig(ctx, "cpu_" .. key) end
-  return fig(ctx, key)
-end
-
--- Fills every placeholder the prompt uses that params left unset ("?").
-local function blanks(p, names)
-  for _, n in ipairs(names) do
-    if p[n] == nil then p[n] = "?" end
-  end
-  if p.note == nil then p.note = "" end
-  return p
+  if ran_on(ctx) == "cpu" then return wb.lab.figure(ctx, "cpu_" .. key) end
+  return wb.lab.figure(ctx, key)
 end
 
 -- 32-byte sectors touched by a warp whose thread i reads the 4-byte float
@@ -71,32 +48,8 @@ end
 
 local RUN_AGAIN = "Run `warpbench lab run coalescing` with its defaults."
 local NO_MODEL = "\n\n(Your latest coalescing run has no model figures. " .. RUN_AGAIN .. ")"
-
--- Grades a number read in `unit` against ctx.params.ref (see lab_amdahl.lua).
-local function grade_own(answer, ctx, unit, o)
-  local p = ctx.params
-  if not finite(p.ref) then
-    local why = p.note ~= "" and (p.note:gsub("^%s+", ""))
-      or "Your latest run lacks the figure this question needs. " .. RUN_AGAIN
-    return { valid = false, feedback = why }
-  end
-  local v, why = wb.number(answer, unit)
-  if not v then
-    return { valid = false, feedback = "Could not read that: " .. (why or "not a number") .. "." }
-  end
-  local tol = o.tol or { rel = 0.01 }
-  local how = o.explain(p)
-  if wb.within(v, p.ref, tol) then
-    return 1, "Right. " .. how
-  end
-  for _, w in ipairs(o.wrong or {}) do
-    local wv = w.value(p)
-    if finite(wv) and wb.within(v, wv, tol) then
-      return 0, w.feedback .. " " .. how
-    end
-  end
-  return 0, "Not quite: the accepted range is " .. wb.interval(p.ref, tol, unit) .. ". " .. how
-end
+-- What wb.lab.grade says when a run lacks the reference and no note says why.
+local NO_FIGURE = "Your latest run lacks the figure this question needs. " .. RUN_AGAIN
 
 -- Pretend runs for the self-tests: what the lab records on a GPU and on the
 -- CPU analog (the numbers are typical, not anyone's measurement).
@@ -361,17 +314,18 @@ sectors does that one warp request touch?{note}]],
         p.key = "offset" .. p.first
       end
       -- the reference is the count the student's run recorded
-      p.ref = fig(ctx, "model_sectors_" .. p.key)
+      p.ref = wb.lab.figure(ctx, "model_sectors_" .. p.key)
       if not p.ref then p.note = NO_MODEL end
       p.frac = dfig(ctx, p.key .. "_frac_copy")
       p.dev = ran_on(ctx)
       p.expr = p.s == 1 and string.format("%d + i", p.first) or string.format("%d x i", p.s)
     end
-    return blanks(p, { "expr" })
+    return wb.lab.blanks(p, { "expr" })
   end,
   answer = function(p) return p.ref end,
   grade = function(answer, ctx)
-    return grade_own(answer, ctx, "", {
+    return wb.lab.grade(answer, ctx, {
+      missing = NO_FIGURE,
       tol = { abs = 0.01 },   -- a count: only the exact number
       wrong = {
         { value = function(p) return p.s == 1 and p.first % 8 ~= 0 and 4 or nil end,
@@ -389,10 +343,10 @@ sectors does that one warp request touch?{note}]],
         local lo, hi = p.first * 4, (p.first + 31 * p.s) * 4 + 3
         local s = string.format("The floats lie at bytes %d to %d, %s: %d sectors.", lo, hi,
           p.s == 1 and "side by side" or string.format("%d bytes apart", 4 * p.s), p.ref)
-        if finite(p.frac) and p.dev == "gpu" then
+        if wb.finite(p.frac) and p.dev == "gpu" then
           s = s .. string.format(" Your GPU ran that %s at %s of the copy's bandwidth.",
             p.s == 1 and "offset copy" or "strided copy", wb.sig(p.frac, 2))
-        elseif finite(p.frac) then
+        elseif wb.finite(p.frac) then
           s = s .. string.format(" Your CPU analog, which counts 64-byte lines, ran the same access at %s of its copy.",
             wb.sig(p.frac, 2))
         end
@@ -438,13 +392,13 @@ percentage.){note}]],
     local c, s4 = dfig(ctx, "copy_gbs"), dfig(ctx, "stride4_gbs")
     p.dev = ran_on(ctx)
     if p.dev == "gpu" then
-      local name = ctx.lab.summary.gpu_name
-      p.where = type(name) == "string" and ("GPU, " .. name) or "GPU"
-      p.model = fig(ctx, "model_frac_stride4")
+      local name = wb.lab.text(ctx, "gpu_name")
+      p.where = name and ("GPU, " .. name) or "GPU"
+      p.model = wb.lab.figure(ctx, "model_frac_stride4")
     elseif p.dev == "cpu" then
       p.where = "CPU (the analog)"
-      p.model = fig(ctx, "cpu_model_frac_stride4")
-      p.line = fig(ctx, "cpu_line_bytes")
+      p.model = wb.lab.figure(ctx, "cpu_model_frac_stride4")
+      p.line = wb.lab.figure(ctx, "cpu_line_bytes")
     end
     if c and c > 0 then p.copy = tonumber(wb.sig(c, 4)) end
     if c and s4 and c > 0 then
@@ -454,11 +408,12 @@ percentage.){note}]],
       p.note = "\n\n(Your latest run has no stride-4 point: its stride sweep stopped early, "
         .. "or it is an old run. " .. RUN_AGAIN .. ")"
     end
-    return blanks(p, { "where", "copy", "s4" })
+    return wb.lab.blanks(p, { "where", "copy", "s4" })
   end,
   answer = function(p) return p.ref end,
   grade = function(answer, ctx)
-    return grade_own(answer, ctx, "", {
+    return wb.lab.grade(answer, ctx, {
+      missing = NO_FIGURE,
       wrong = {
         { value = function(p) return p.copy / p.s4 end,
           feedback = "Upside down: that is how many times faster the copy is. The fraction is stride 4 / copy." },
@@ -476,10 +431,10 @@ percentage.){note}]],
             .. "each useful float read drags in 16 bytes of its line, and each float written costs "
             .. "8 bytes (the line is read before it is written), so 8 useful bytes per 24 moved against "
             .. "8 per 12 for the copy. One core's prefetchers and limited misses in flight move it from there.",
-            finite(p.line) and tostring(math.floor(p.line + 0.5)) or "64",
-            finite(p.model) and wb.sig(p.model, 3) or "0.5")
+            wb.finite(p.line) and tostring(math.floor(p.line + 0.5)) or "64",
+            wb.finite(p.model) and wb.sig(p.model, 3) or "0.5")
         end
-        if finite(p.model) and p.model > 0 then
+        if wb.finite(p.model) and p.model > 0 then
           s = s .. string.format(" Your run is %s%% %s the model.",
             wb.sig(math.abs(p.ref / p.model - 1) * 100, 2), p.ref >= p.model and "above" or "below")
         end
@@ -518,16 +473,16 @@ on your {dev} (the model predicts {model}). Which explanation fits?{note}]],
     p.frac = f and tonumber(wb.sig(f, 3)) or nil
     local m
     if ran_on(ctx) == "cpu" then
-      m = fig(ctx, "cpu_model_frac_stride4")
+      m = wb.lab.figure(ctx, "cpu_model_frac_stride4")
     else
-      m = fig(ctx, "model_frac_stride4")
+      m = wb.lab.figure(ctx, "model_frac_stride4")
     end
     p.model = m and tonumber(wb.sig(m, 3)) or nil
     p.dev = ran_on(ctx) == "cpu" and "CPU" or "GPU"
     if ctx.lab and not f then
       p.note = "\n\n(Your latest run has no stride-4 point, so the numbers are missing; the\nquestion still stands. " .. RUN_AGAIN .. ")"
     end
-    return blanks(p, { "frac", "model", "dev" })
+    return wb.lab.blanks(p, { "frac", "model", "dev" })
   end,
   choices = {
     "Memory moves whole sectors (whole lines on a CPU). Reading every 4th float uses one float in four of each, so every useful byte read costs four bytes of traffic; only the coalesced writes stay fully used.",
@@ -567,16 +522,16 @@ of it touches {s1} sectors instead of {s0}.{cpu} Which explanation fits?{note}]]
     local p = {}
     local f = dfig(ctx, "offset1_frac_copy")
     p.frac = f and tonumber(wb.sig(f, 3)) or nil
-    p.s1 = fig(ctx, "model_sectors_offset1")
-    p.s0 = fig(ctx, "model_sectors_stride1")
+    p.s1 = wb.lab.figure(ctx, "model_sectors_offset1")
+    p.s0 = wb.lab.figure(ctx, "model_sectors_stride1")
     p.dev = ran_on(ctx) == "cpu" and "CPU" or "GPU"
-    local line = fig(ctx, "cpu_line_bytes") or 64
+    local line = wb.lab.figure(ctx, "cpu_line_bytes") or 64
     p.cpu = p.dev == "CPU" and string.format(" (A CPU fetches\n%d-byte lines instead; the reasoning is the same.)",
       math.floor(line + 0.5)) or ""
     if ctx.lab and not f then
       p.note = "\n\n(Your latest run has no offset-1 point, so its number is missing; the\nquestion still stands. " .. RUN_AGAIN .. ")"
     end
-    return blanks(p, { "frac", "s1", "s0", "dev" })
+    return wb.lab.blanks(p, { "frac", "s1", "s0", "dev" })
   end,
   choices = {
     "The extra sector is also the next warp's first one. The L2 cache keeps it, so memory still moves every sector once; only the number of requests the cache serves goes up.",
@@ -614,9 +569,11 @@ float tile[32][33] instead of float tile[32][32] make it faster?
   hints = { "Shared memory has 32 banks of 4 bytes. Which banks hold the 32 words of one column of the tile?" },
   params = function(rng, ctx)
     local p = {}
-    local pad, tiled = fig(ctx, "transpose_padded_frac_copy"), fig(ctx, "transpose_tiled_frac_copy")
-    local naive = fig(ctx, "transpose_naive_frac_copy")
-    local w32, w33 = fig(ctx, "model_bank_ways_32x32"), fig(ctx, "model_bank_ways_32x33")
+    local pad = wb.lab.figure(ctx, "transpose_padded_frac_copy")
+    local tiled = wb.lab.figure(ctx, "transpose_tiled_frac_copy")
+    local naive = wb.lab.figure(ctx, "transpose_naive_frac_copy")
+    local w32 = wb.lab.figure(ctx, "model_bank_ways_32x32")
+    local w33 = wb.lab.figure(ctx, "model_bank_ways_32x33")
     local ways = (w32 and w33) and string.format("\nThe model recorded a %d-way bank conflict for a "
       .. "column\nof tile[32][32], and %d-way for tile[32][33].", w32, w33) or ""
     if pad and tiled then

@@ -10,7 +10,7 @@
 --
 -- Lab-linked questions read the run's summary figures (keys listed on the
 -- "Reading the charts" page and at the top of lab_kmeans.c) and grade
--- through grade_own() as in lab_amdahl.lua: a run that lacks a figure
+-- through wb.lab.grade(): a run that lacks a figure
 -- (workers = 1 has no speedup over p = 1) is explained, not graded.
 -- Numbers shown in a prompt are rounded first, and the reference is
 -- computed from the rounded values the student sees.
@@ -22,57 +22,8 @@ lesson {
   rubric = { "practice.profiling", "theory.parallel" },
 }
 
--- A finite number from the run's summary, or nil.
-local function fig(ctx, key)
-  local lab = ctx and ctx.lab
-  local v = lab and lab.summary and lab.summary[key]
-  if type(v) == "number" and v == v and v > -math.huge and v < math.huge then
-    return v
-  end
-  return nil
-end
-
-local function finite(x)
-  return type(x) == "number" and x == x and x > -math.huge and x < math.huge
-end
-
--- Fills every placeholder the prompt uses that params left unset ("?").
-local function blanks(p, names)
-  for _, n in ipairs(names) do
-    if p[n] == nil then p[n] = "?" end
-  end
-  if p.note == nil then p.note = "" end
-  return p
-end
-
 local RERUN = "\n\n(Your latest kmeans run lacks a figure this question needs. "
   .. "Run `warpbench lab run kmeans` again with its defaults.)"
-
--- Grades a number read in `unit` against ctx.params.ref (see lab_amdahl.lua).
-local function grade_own(answer, ctx, unit, o)
-  local p = ctx.params
-  if not finite(p.ref) then
-    local why = p.note ~= "" and (p.note:gsub("^%s+", ""))
-      or "Your latest run lacks the figure this question needs. Run the lab again with its defaults."
-    return { valid = false, feedback = why }
-  end
-  local v, why = wb.number(answer, unit)
-  if not v then
-    return { valid = false, feedback = "Could not read that: " .. (why or "not a number") .. "." }
-  end
-  local tol = o.tol or { rel = 0.01 }
-  local how = o.explain(p)
-  if wb.within(v, p.ref, tol) then
-    return 1, "Right. " .. how
-  end
-  for _, w in ipairs(o.wrong or {}) do
-    local wv = w.value(p)
-    if finite(wv) and wb.within(v, wv, tol) then
-      return 0, w.feedback .. " " .. how
-    end
-  end
-  return 0, "Not quite: the accepted range is " .. wb.interval(p.ref, tol, unit) .. ". " .. how
-end
 
 ------------------------------------------------------------------------------
 page [[
@@ -271,7 +222,8 @@ notation is fine, e.g. 2.5e10.){note}]],
   },
   params = function(rng, ctx)
     local p = {}
-    local n, d, k, t = fig(ctx, "n"), fig(ctx, "d"), fig(ctx, "k"), fig(ctx, "iter_ms")
+    local n, d, k = wb.lab.figure(ctx, "n"), wb.lab.figure(ctx, "d"), wb.lab.figure(ctx, "k")
+    local t = wb.lab.figure(ctx, "iter_ms")
     if ctx.lab and not (n and d and k and t and t > 0) then
       p.note = RERUN
     elseif n and t then
@@ -281,11 +233,11 @@ notation is fine, e.g. 2.5e10.){note}]],
       p.t = tonumber(wb.sig(t, 3))
       p.ref = p.n * p.k * p.d / (p.t / 1000)
     end
-    return blanks(p, { "n", "d", "k", "t" })
+    return wb.lab.blanks(p, { "n", "d", "k", "t" })
   end,
   answer = function(p) return p.ref end,
   grade = function(answer, ctx)
-    return grade_own(answer, ctx, "", {
+    return wb.lab.grade(answer, ctx, {
       tol = { rel = 0.02 },
       wrong = {
         { value = function(p) return p.n * p.k / (p.t / 1000) end,
@@ -334,7 +286,8 @@ time per iteration does this model predict on {p2} workers, in ms?{note}]],
   },
   params = function(rng, ctx)
     local p = {}
-    local w, map, sh, red = fig(ctx, "workers"), fig(ctx, "map_ms"), fig(ctx, "shuffle_ms"), fig(ctx, "reduce_ms")
+    local w, map = wb.lab.figure(ctx, "workers"), wb.lab.figure(ctx, "map_ms")
+    local sh, red = wb.lab.figure(ctx, "shuffle_ms"), wb.lab.figure(ctx, "reduce_ms")
     if ctx.lab and w == 0 then
       p.note = "\n\n(Your latest kmeans run ran the map on the GPU, not on worker processes."
         .. "\nRun `warpbench lab run kmeans` with device=cpu, the default.)"
@@ -348,18 +301,19 @@ time per iteration does this model predict on {p2} workers, in ms?{note}]],
       p.sh = tonumber(wb.sig(sh, 3))
       p.red = tonumber(wb.sig(red, 3))
       p.ref = p.map / 2 + p.sh + p.red
-      local re = fig(ctx, "reexec")
+      local re = wb.lab.figure(ctx, "reexec")
       if re and re > 0 then
         p.note = string.format("\n\n(Your run re-executed %d map tasks after crashes or late tasks;"
           .. "\nthat cost is part of its map time.)", math.floor(re + 0.5))
       end
     end
     p.wk = p.wk or "workers"
-    return blanks(p, { "p", "p2", "map", "sh", "red" })
+    return wb.lab.blanks(p, { "p", "p2", "map", "sh", "red" })
   end,
   answer = function(p) return p.ref end,
   grade = function(answer, ctx)
-    return grade_own(answer, ctx, "ms", {
+    return wb.lab.grade(answer, ctx, {
+      unit = "ms",
       tol = { rel = 0.02, abs = 0.005 },
       wrong = {
         { value = function(p) return (p.map + p.sh + p.red) / 2 end,
@@ -411,9 +365,9 @@ parallel efficiency on {p} workers, in per cent?{note}]],
   },
   params = function(rng, ctx)
     local p = {}
-    local w = fig(ctx, "workers")
-    local t1 = fig(ctx, "iter_ms_p1")
-    local tp = w and w >= 2 and fig(ctx, "iter_ms_p" .. math.floor(w + 0.5)) or nil
+    local w = wb.lab.figure(ctx, "workers")
+    local t1 = wb.lab.figure(ctx, "iter_ms_p1")
+    local tp = w and w >= 2 and wb.lab.figure(ctx, "iter_ms_p" .. math.floor(w + 0.5)) or nil
     if ctx.lab and not (t1 and tp and tp > 0) then
       p.note = "\n\n(Your latest kmeans run has no speedup to read: it ran with workers = 1, "
         .. "scale_iters = 0 or on the GPU. Run `warpbench lab run kmeans --set workers=2` first.)"
@@ -422,19 +376,20 @@ parallel efficiency on {p} workers, in per cent?{note}]],
       p.t1 = tonumber(wb.sig(t1, 3))
       p.tp = tonumber(wb.sig(tp, 3))
       p.ref = 100 * p.t1 / (p.p * p.tp)
-      p.cores = fig(ctx, "cores")
-      p.reexec = fig(ctx, "reexec")
+      p.cores = wb.lab.figure(ctx, "cores")
+      p.reexec = wb.lab.figure(ctx, "reexec")
       if p.reexec and p.reexec > 0 then
         p.note = string.format("\n\n(Your run re-executed %d map tasks after crashes or late tasks. That"
           .. "\nslowed its main run, which gives the time on %d workers, but not the"
           .. "\nfault-free timing on one.)", math.floor(p.reexec + 0.5), p.p)
       end
     end
-    return blanks(p, { "p", "t1", "tp" })
+    return wb.lab.blanks(p, { "p", "t1", "tp" })
   end,
   answer = function(p) return p.ref end,
   grade = function(answer, ctx)
-    return grade_own(answer, ctx, "%", {
+    return wb.lab.grade(answer, ctx, {
+      unit = "%",
       tol = { rel = 0.01, abs = 0.5 },
       wrong = {
         { value = function(p) return 100 * p.t1 / p.tp end,
@@ -448,15 +403,15 @@ parallel efficiency on {p} workers, in per cent?{note}]],
         local tail = e >= 90 and " Nearly every worker you added paid off: the map dominates."
           or e >= 70 and " Some of each iteration does not divide: the master's shuffle and reduce, handing out tasks, and cores shared with other programs."
           or " Much of each iteration does not divide (the less work per task, the more the fixed cost of handing out tasks and collecting results weighs)."
-        if finite(p.reexec) and p.reexec > 0 then
+        if wb.finite(p.reexec) and p.reexec > 0 then
           tail = string.format(" Your main run re-executed %d tasks (after crashes or late tasks), "
             .. "and its time per iteration includes restarting workers and re-running tasks, while "
             .. "the p = 1 timing had no faults. A run without crash or straggler measures the speedup itself.",
             math.floor(p.reexec + 0.5))
-        elseif finite(p.cores) and p.cores < p.p then
+        elseif wb.finite(p.cores) and p.cores < p.p then
           tail = tail .. string.format(" Also, your machine has %d cores for %d workers, so they cannot all run at once.",
             math.floor(p.cores + 0.5), p.p)
-        elseif finite(p.cores) and p.cores == p.p and e < 90 then
+        elseif wb.finite(p.cores) and p.cores == p.p and e < 90 then
           tail = tail .. " With as many workers as cores, the master and any other program take cores from the workers too."
         end
         return string.format("S = %s / %s = %s; S / %d = %s%%.", wb.sig(p.t1, 3), wb.sig(p.tp, 3),
@@ -499,8 +454,9 @@ combiner {other}?{note}]],
   },
   params = function(rng, ctx)
     local p = {}
-    local n, d, k, t, c, b = fig(ctx, "n"), fig(ctx, "d"), fig(ctx, "k"), fig(ctx, "tasks"),
-      fig(ctx, "combiner"), fig(ctx, "shuffle_bytes")
+    local n, d, k = wb.lab.figure(ctx, "n"), wb.lab.figure(ctx, "d"), wb.lab.figure(ctx, "k")
+    local t, c = wb.lab.figure(ctx, "tasks"), wb.lab.figure(ctx, "combiner")
+    local b = wb.lab.figure(ctx, "shuffle_bytes")
     if ctx.lab and not (n and d and k and t and c and b) then
       p.note = RERUN
     elseif n and c then
@@ -516,11 +472,12 @@ combiner {other}?{note}]],
       p.ref = c == 1 and without or with
       p.mine = c == 1 and with or without
     end
-    return blanks(p, { "n", "d", "k", "tasks", "b", "comb", "other" })
+    return wb.lab.blanks(p, { "n", "d", "k", "tasks", "b", "comb", "other" })
   end,
   answer = function(p) return p.ref end,
   grade = function(answer, ctx)
-    return grade_own(answer, ctx, "B", {
+    return wb.lab.grade(answer, ctx, {
+      unit = "B",
       tol = { rel = 0.01 },
       wrong = {
         { value = function(p) return p.comb == "on" and p.n * 4 * p.d or p.tasks * 8 * p.k * p.d end,
@@ -591,13 +548,11 @@ without crash=0.2: the fingerprint does not change. What makes that so?]],
   hints = { "Where does a task's result go, and in what order are the results added up?" },
   params = function(rng, ctx)
     local function int(key)
-      local v = fig(ctx, key)
+      local v = wb.lab.figure(ctx, key)
       return v and math.floor(v + 0.5) or nil
     end
-    local lab = ctx and ctx.lab
-    local fnv = lab and lab.summary and lab.summary.centres_fnv
-    return blanks({ re = int("reexec"), cr = int("crashes"), sp = int("speculative"),
-                    fnv = type(fnv) == "string" and fnv or nil }, { "re", "cr", "sp", "fnv" })
+    return wb.lab.blanks({ re = int("reexec"), cr = int("crashes"), sp = int("speculative"),
+      fnv = wb.lab.text(ctx, "centres_fnv") }, { "re", "cr", "sp", "fnv" })
   end,
   choices = {
     "A task's partial sums depend only on its points and the centres; each task's result has its own slot, and the reduce adds the slots in task order, so who ran a task, how often and when changes nothing.",

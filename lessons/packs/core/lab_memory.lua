@@ -8,8 +8,8 @@
 -- ml-system-optimization-notes.txt); the text is ours.
 --
 -- Lab-linked questions read the run's summary figures and grade through
--- grade_own() (as in lab_amdahl.lua): a run that lacks a figure (for example
--- one made with --set part=stride) is explained, not graded.
+-- wb.lab.grade(): a run that lacks a figure (for example one made with
+-- --set part=stride) is explained, not graded.
 
 lesson {
   id = "lab-memory",
@@ -18,60 +18,10 @@ lesson {
   rubric = { "theory.memory", "practice.profiling" },
 }
 
--- A finite number from the run's summary, or nil.
-local function fig(ctx, key)
-  local lab = ctx and ctx.lab
-  local v = lab and lab.summary and lab.summary[key]
-  if type(v) == "number" and v == v and v > -math.huge and v < math.huge then
-    return v
-  end
-  return nil
-end
-
-local function finite(x)
-  return type(x) == "number" and x == x and x > -math.huge and x < math.huge
-end
-
--- Fills every placeholder the prompt uses that params left unset ("?").
-local function blanks(p, names)
-  for _, n in ipairs(names) do
-    if p[n] == nil then p[n] = "?" end
-  end
-  if p.note == nil then p.note = "" end
-  return p
-end
-
 local MISSING_MATMUL = "\n\n(Your latest memory run has no matrix-multiply part: it ran with "
   .. "part=stride. Run `warpbench lab run memory` first.)"
 local MISSING_STRIDE = "\n\n(Your latest memory run has no stride sweep: it ran with "
   .. "part=matmul. Run `warpbench lab run memory` first.)"
-
--- Grades a number read in `unit` against ctx.params.ref (see lab_amdahl.lua).
-local function grade_own(answer, ctx, unit, o)
-  local p = ctx.params
-  if not finite(p.ref) then
-    -- the note was written for the end of the prompt: no blank lines before it here
-    local why = p.note ~= "" and (p.note:gsub("^%s+", ""))
-      or "Your latest run lacks the figure this question needs. Run the lab again with its defaults."
-    return { valid = false, feedback = why }
-  end
-  local v, why = wb.number(answer, unit)
-  if not v then
-    return { valid = false, feedback = "Could not read that: " .. (why or "not a number") .. "." }
-  end
-  local tol = o.tol or { rel = 0.01 }
-  local how = o.explain(p)
-  if wb.within(v, p.ref, tol) then
-    return 1, "Right. " .. how
-  end
-  for _, w in ipairs(o.wrong or {}) do
-    local wv = w.value(p)
-    if finite(wv) and wb.within(v, wv, tol) then
-      return 0, w.feedback .. " " .. how
-    end
-  end
-  return 0, "Not quite: the accepted range is " .. wb.interval(p.ref, tol, unit) .. ". " .. how
-end
 
 ------------------------------------------------------------------------------
 page [[
@@ -268,20 +218,21 @@ At that rate, how long does ONE n x n matrix multiplication take?{note}]],
   },
   params = function(rng, ctx)
     local p = {}
-    local n, g = fig(ctx, "n_max"), fig(ctx, "gflops_ijk_nmax")
+    local n, g = wb.lab.figure(ctx, "n_max"), wb.lab.figure(ctx, "gflops_ijk_nmax")
     if ctx.lab and not (n and g and g > 0) then
       p.note = MISSING_MATMUL
     elseif n and g then
       p.n = math.floor(n + 0.5)
       p.g = tonumber(wb.sig(g, 3))
       p.ref = 2 * p.n ^ 3 / (p.g * 1e9)
-      p.gb = fig(ctx, "gflops_blocked_nmax")
+      p.gb = wb.lab.figure(ctx, "gflops_blocked_nmax")
     end
-    return blanks(p, { "n", "g" })
+    return wb.lab.blanks(p, { "n", "g" })
   end,
   answer = function(p) return p.ref end,
   grade = function(answer, ctx)
-    return grade_own(answer, ctx, "s", {
+    return wb.lab.grade(answer, ctx, {
+      unit = "s",
       wrong = {
         { value = function(p) return p.n ^ 3 / (p.g * 1e9) end,
           feedback = "You counted n^3 operations; each multiply-add is TWO floating-point operations." },
@@ -291,7 +242,7 @@ At that rate, how long does ONE n x n matrix multiplication take?{note}]],
       explain = function(p)
         local s = string.format("2 x %d^3 = %s GFLOP, / %s GFLOP/s = %s s.", p.n,
           wb.sig(2 * p.n ^ 3 / 1e9, 3), wb.sig(p.g, 3), wb.sig(p.ref, 3))
-        if finite(p.gb) and p.gb > 0 then
+        if wb.finite(p.gb) and p.gb > 0 then
           s = s .. string.format(" The blocked version, at %s GFLOP/s, needs %s s for the same work.",
             wb.sig(p.gb, 3), wb.sig(2 * p.n ^ 3 / (p.gb * 1e9), 3))
         end
@@ -333,7 +284,7 @@ For comparison, your last-level cache is {llc} MiB.{note}]],
   },
   params = function(rng, ctx)
     local p = {}
-    local n, llc = fig(ctx, "n_max"), fig(ctx, "llc_bytes")
+    local n, llc = wb.lab.figure(ctx, "n_max"), wb.lab.figure(ctx, "llc_bytes")
     if ctx.lab and not n then
       p.note = MISSING_MATMUL
     elseif n then
@@ -341,11 +292,12 @@ For comparison, your last-level cache is {llc} MiB.{note}]],
       p.ref = 3 * 8 * p.n ^ 2 / 1048576
       if llc and llc > 0 then p.llc = tonumber(wb.sig(llc / 1048576, 3)) end
     end
-    return blanks(p, { "n", "llc" })
+    return wb.lab.blanks(p, { "n", "llc" })
   end,
   answer = function(p) return p.ref end,
   grade = function(answer, ctx)
-    return grade_own(answer, ctx, "MiB", {
+    return wb.lab.grade(answer, ctx, {
+      unit = "MiB",
       wrong = {
         { value = function(p) return 8 * p.n ^ 2 / 1048576 end,
           feedback = "That is one matrix; the question asks for A, B and C together." },
@@ -393,7 +345,7 @@ do those three blocks take? Your L1 data cache holds {l1} KiB.{note}]],
   hints = { "One block is tile^2 doubles, 8 bytes each; 1 KiB = 1024 bytes." },
   params = function(rng, ctx)
     local p = {}
-    local t, l1 = fig(ctx, "tile"), fig(ctx, "l1d_bytes")
+    local t, l1 = wb.lab.figure(ctx, "tile"), wb.lab.figure(ctx, "l1d_bytes")
     if ctx.lab and not t then
       p.note = MISSING_MATMUL
     elseif t then
@@ -401,11 +353,12 @@ do those three blocks take? Your L1 data cache holds {l1} KiB.{note}]],
       p.ref = 3 * 8 * p.tile ^ 2 / 1024
       if l1 and l1 > 0 then p.l1 = wb.round(l1 / 1024, 1) end
     end
-    return blanks(p, { "tile", "l1" })
+    return wb.lab.blanks(p, { "tile", "l1" })
   end,
   answer = function(p) return p.ref end,
   grade = function(answer, ctx)
-    return grade_own(answer, ctx, "KiB", {
+    return wb.lab.grade(answer, ctx, {
+      unit = "KiB",
       wrong = {
         { value = function(p) return 8 * p.tile ^ 2 / 1024 end,
           feedback = "That is one block; three are in use at once (A, B and C)." },
@@ -455,7 +408,7 @@ fraction such as 0.5, or a percentage.){note}]],
   },
   params = function(rng, ctx)
     local p = {}
-    local line = fig(ctx, "line_bytes")
+    local line = wb.lab.figure(ctx, "line_bytes")
     if line and line >= 8 then
       p.line = math.floor(line + 0.5)
       p.s = rng:pick({ 8, 16, 32, 2 * p.line, 4 * p.line })
@@ -463,11 +416,11 @@ fraction such as 0.5, or a percentage.){note}]],
     elseif ctx.lab then
       p.note = "\n\n(Your latest run does not say its cache-line size. Run `warpbench lab run memory` again.)"
     end
-    return blanks(p, { "line", "s" })
+    return wb.lab.blanks(p, { "line", "s" })
   end,
   answer = function(p) return p.ref end,
   grade = function(answer, ctx)
-    return grade_own(answer, ctx, "", {
+    return wb.lab.grade(answer, ctx, {
       wrong = {
         { value = function(p) return p.s > p.line and 4 / p.s or nil end,
           feedback = "Lines between the ones you read are never fetched: what counts is the share of each FETCHED line, one 4-byte element of it." },
@@ -508,14 +461,14 @@ line size?]],
   hints = { "What does the memory system deliver on every miss, and how much of it does each stride read?" },
   params = function(rng, ctx)
     local p = {}
-    local line = fig(ctx, "line_bytes")
-    local bw4 = fig(ctx, "bw_stride4")
-    local bwl = line and fig(ctx, "bw_stride" .. math.floor(line + 0.5))
+    local line = wb.lab.figure(ctx, "line_bytes")
+    local bw4 = wb.lab.figure(ctx, "bw_stride4")
+    local bwl = line and wb.lab.figure(ctx, "bw_stride" .. math.floor(line + 0.5))
     p.line = line and math.floor(line + 0.5) or nil
     p.bw4 = bw4 and tonumber(wb.sig(bw4, 3)) or nil
     p.bwl = bwl and tonumber(wb.sig(bwl, 3)) or nil
-    p.step = fig(ctx, "step_stride")
-    return blanks(p, { "bw4", "bwl", "line", "step" })
+    p.step = wb.lab.figure(ctx, "step_stride")
+    return wb.lab.blanks(p, { "bw4", "bwl", "line", "step" })
   end,
   choices = {
     "Memory delivers whole cache lines; as the stride doubles, each fetched line serves half as many reads, so every useful byte costs more traffic.",
@@ -552,12 +505,13 @@ the two orders run at different speeds even when the data is all in cache?]],
   hints = { "Look at what the innermost loop of IJK adds its products into." },
   params = function(rng, ctx)
     local p = {}
-    local r1, r2 = fig(ctx, "ratio_ikj_ijk_nmin"), fig(ctx, "ratio_ikj_ijk_nmax")
+    local r1 = wb.lab.figure(ctx, "ratio_ikj_ijk_nmin")
+    local r2 = wb.lab.figure(ctx, "ratio_ikj_ijk_nmax")
     p.rmin = r1 and tonumber(wb.sig(r1, 3)) or nil
     p.rmax = r2 and tonumber(wb.sig(r2, 3)) or nil
-    p.nmin = fig(ctx, "n_min")
-    p.nmax = fig(ctx, "n_max")
-    return blanks(p, { "rmin", "rmax", "nmin", "nmax" })
+    p.nmin = wb.lab.figure(ctx, "n_min")
+    p.nmax = wb.lab.figure(ctx, "n_max")
+    return wb.lab.blanks(p, { "rmin", "rmax", "nmin", "nmax" })
   end,
   choices = {
     "IKJ performs fewer floating-point operations than IJK.",

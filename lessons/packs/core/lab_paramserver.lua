@@ -21,7 +21,7 @@
 -- rank) is not used.
 --
 -- Lab-linked questions read the run's summary figures and parameters and
--- grade through grade_own() as lab_amdahl.lua and lab_memory.lua do: a run
+-- grade through wb.lab.grade(), as the other lab lessons do: a run
 -- that lacks what a question needs (another mode, link=off, no straggler)
 -- is explained, not graded. Numbers shown in a prompt are rounded first and
 -- the reference is computed from the rounded values the student sees.
@@ -33,34 +33,11 @@ lesson {
   rubric = { "practice.profiling", "theory.parallel" },
 }
 
--- A finite number from the run's summary, or nil.
-local function fig(ctx, key)
-  local lab = ctx and ctx.lab
-  local v = lab and lab.summary and lab.summary[key]
-  if type(v) == "number" and v == v and v > -math.huge and v < math.huge then
-    return v
-  end
-  return nil
-end
-
--- A parameter the run was started with (number or text), or nil.
-local function par(ctx, key)
-  local lab = ctx and ctx.lab
-  return lab and lab.params and lab.params[key]
-end
-
-local function finite(x)
-  return type(x) == "number" and x == x and x > -math.huge and x < math.huge
-end
-
 -- The run's mode: its parameter, else the summary's text figure.
 local function mode_of(ctx)
-  local m = par(ctx, "mode")
-  if type(m) ~= "string" then
-    local lab = ctx and ctx.lab
-    m = lab and lab.summary and lab.summary.mode
-  end
-  return type(m) == "string" and m:lower() or nil
+  local m = wb.lab.param(ctx, "mode")
+  if type(m) ~= "string" then m = wb.lab.text(ctx, "mode") end
+  return m and m:lower() or nil
 end
 
 -- The run's `link` text -> bytes per second (0 for off), read as the lab
@@ -74,7 +51,7 @@ local function link_bps(text)
   if text:lower() == "off" then return 0 end
   local n, pre = text:match("^([%d%.eE+-]+)([kKmMgGtT]?)bps$")
   local v = tonumber(n or "")
-  if not v or not finite(v) or v <= 0 then return nil end
+  if not v or not wb.finite(v) or v <= 0 then return nil end
   local m = pre == "" and 1 or LINK_PREFIX[pre]
   return v * m / 8
 end
@@ -85,50 +62,11 @@ local function straggler_of(text)
   if type(text) ~= "string" then return nil end
   local w, f = text:match("^%s*%+?(%d+)%s*:%s*([%d%.eE+-]+)%s*$")
   w, f = tonumber(w), tonumber(f or "")
-  if not w or not f or not finite(f) then return nil end
+  if not w or not f or not wb.finite(f) then return nil end
   return w, f
 end
 
 local function sig(x, n) return tonumber(wb.sig(x, n or 3)) end
-
--- Fills every placeholder name the prompt uses that params left unset, so a
--- run lacking a figure still renders (as "?") and note says why.
-local function blanks(p, names)
-  for _, n in ipairs(names) do
-    if p[n] == nil then p[n] = "?" end
-  end
-  if p.note == nil then p.note = "" end
-  return p
-end
-
--- Grades a number read in `unit` against ctx.params.ref, the reference the
--- student's own run gives (see lab_amdahl.lua). o.tol: tolerance (default
--- 1%); o.wrong: common mistakes { value = function(p), feedback = "..." };
--- o.explain(p): the worked answer, always shown.
-local function grade_own(answer, ctx, unit, o)
-  local p = ctx.params
-  if not finite(p.ref) then
-    local why = p.note ~= "" and (p.note:gsub("^%s+", ""))
-      or "Your latest run lacks the figure this question needs. Run the lab again with its defaults."
-    return { valid = false, feedback = why }
-  end
-  local v, why = wb.number(answer, unit)
-  if not v then
-    return { valid = false, feedback = "Could not read that: " .. (why or "not a number") .. "." }
-  end
-  local tol = o.tol or { rel = 0.01 }
-  local how = o.explain(p)
-  if wb.within(v, p.ref, tol) then
-    return 1, "Right. " .. how
-  end
-  for _, w in ipairs(o.wrong or {}) do
-    local wv = w.value(p)
-    if finite(wv) and wb.within(v, wv, tol) then
-      return 0, w.feedback .. " " .. how
-    end
-  end
-  return 0, "Not quite: the accepted range is " .. wb.interval(p.ref, tol, unit) .. ". " .. how
-end
 
 local PS_MODES = { sync = true, async = true, ssp = true }
 
@@ -489,21 +427,21 @@ all-reduce)? (A fraction like 0.3, or a percentage like 30%.){note}]],
   },
   params = function(rng, ctx)
     local p = { mode = mode_of(ctx) }
-    local step, comp = fig(ctx, "step_ms"), fig(ctx, "compute_ms_mean")
+    local step, comp = wb.lab.figure(ctx, "step_ms"), wb.lab.figure(ctx, "compute_ms_mean")
     if ctx.lab and not (step and comp and step > 0 and comp >= 0 and comp < step) then
       p.note = "\n\n(Your latest run does not report both step_ms and compute_ms_mean. "
         .. "Run `warpbench lab run paramserver` again.)"
     elseif step and comp then
       p.step, p.comp = sig(step, 4), sig(comp, 4)
       p.ref = (p.step - p.comp) / p.step
-      p.measured = fig(ctx, "comm_fraction")
-      p.predicted = fig(ctx, "predicted_comm_fraction")
+      p.measured = wb.lab.figure(ctx, "comm_fraction")
+      p.predicted = wb.lab.figure(ctx, "predicted_comm_fraction")
     end
-    return blanks(p, { "mode", "step", "comp" })
+    return wb.lab.blanks(p, { "mode", "step", "comp" })
   end,
   answer = function(p) return p.ref end,
   grade = function(answer, ctx)
-    return grade_own(answer, ctx, "", {
+    return wb.lab.grade(answer, ctx, {
       tol = { rel = 0.01, abs = 0.002 },
       wrong = {
         { value = function(p) return p.comp / p.step end,
@@ -517,7 +455,7 @@ all-reduce)? (A fraction like 0.3, or a percentage like 30%.){note}]],
         local s = string.format("(%s - %s) / %s = %s; the lab's comm_fraction is the same "
           .. "quantity.", wb.sig(p.step, 4), wb.sig(p.comp, 4), wb.sig(p.step, 4),
           wb.sig(p.ref, 3))
-        if finite(p.predicted) then
+        if wb.finite(p.predicted) then
           s = s .. string.format(" The course's model predicted %s for your settings"
             .. " (predicted_comm_fraction).", wb.sig(p.predicted, 3))
         end
@@ -572,15 +510,16 @@ spent communicating, using the course's model:
   },
   params = function(rng, ctx)
     local p = {}
-    local P, link, cms = par(ctx, "params"), par(ctx, "link"), par(ctx, "compute_ms")
-    local W = par(ctx, "workers")
+    local P, link = wb.lab.param(ctx, "params"), wb.lab.param(ctx, "link")
+    local cms = wb.lab.param(ctx, "compute_ms")
+    local W = wb.lab.param(ctx, "workers")
     local mode = mode_of(ctx)
     local bps = link_bps(link)
     p.mode = mode
-    p.params = finite(P) and math.floor(P + 0.5) or nil
+    p.params = wb.finite(P) and math.floor(P + 0.5) or nil
     p.link = type(link) == "string" and link or nil
-    p.cms = finite(cms) and cms or nil
-    p.w = finite(W) and math.floor(W + 0.5) or nil
+    p.cms = wb.finite(cms) and cms or nil
+    p.w = wb.finite(W) and math.floor(W + 0.5) or nil
     p.ring = mode == "allreduce"
     if p.ring then
       p.model = "A ring all-reduce over W = " .. tostring(p.w or "?") .. " workers: each "
@@ -610,14 +549,14 @@ spent communicating, using the course's model:
         p.mb = p.share * 4 * p.params / 1e6
         p.comm_ms = 1000 * p.mb * 1e6 / bps
         p.ref = p.comm_ms / (p.comm_ms + p.cms)
-        p.measured = fig(ctx, "comm_fraction")
+        p.measured = wb.lab.figure(ctx, "comm_fraction")
       end
     end
-    return blanks(p, { "mode", "params", "link", "cms", "model" })
+    return wb.lab.blanks(p, { "mode", "params", "link", "cms", "model" })
   end,
   answer = function(p) return p.ref end,
   grade = function(answer, ctx)
-    return grade_own(answer, ctx, "", {
+    return wb.lab.grade(answer, ctx, {
       tol = { rel = 0.01, abs = 0.002 },
       wrong = {
         { value = function(p)
@@ -654,7 +593,7 @@ spent communicating, using the course's model:
         end
         s = s .. string.format("%s / (%s + %s) = %s, the lab's predicted_comm_fraction.",
           wb.sig(p.comm_ms, 3), wb.sig(p.comm_ms, 3), wb.sig(p.cms, 3), wb.sig(p.ref, 3))
-        if finite(p.measured) then
+        if wb.finite(p.measured) then
           local r = p.measured / p.ref
           s = s .. string.format(" Your run measured comm_fraction = %s, %s the prediction.",
             wb.sig(p.measured, 3),
@@ -722,28 +661,29 @@ as nccl-tests defines it?{note}]],
   params = function(rng, ctx)
     local p = {}
     local mode = mode_of(ctx)
-    local W, alg = par(ctx, "workers"), fig(ctx, "algbw_gbs")
+    local W, alg = wb.lab.param(ctx, "workers"), wb.lab.figure(ctx, "algbw_gbs")
     if ctx.lab then
       if mode ~= "allreduce" then
         p.note = "\n\n(Your latest run used mode=" .. (mode or "?") .. "; bus bandwidth is "
           .. "measured in allreduce mode. Run with --set mode=allreduce --set workers=4.)"
-      elseif not (finite(W) and W >= 2 and alg and alg > 0) then
+      elseif not (wb.finite(W) and W >= 2 and alg and alg > 0) then
         p.note = "\n\n(Your latest allreduce run does not report algbw_gbs with at least 2 "
           .. "workers. Run with --set mode=allreduce --set workers=4.)"
       else
         p.w = math.floor(W + 0.5)
         p.alg = sig(alg, 3)
         p.ref = p.alg * 2 * (p.w - 1) / p.w
-        p.bus = fig(ctx, "busbw_gbs")
-        local bps = link_bps(par(ctx, "link"))
+        p.bus = wb.lab.figure(ctx, "busbw_gbs")
+        local bps = link_bps(wb.lab.param(ctx, "link"))
         p.link_gbs = bps and bps > 0 and bps / 1e9 or nil
       end
     end
-    return blanks(p, { "w", "alg" })
+    return wb.lab.blanks(p, { "w", "alg" })
   end,
   answer = function(p) return p.ref end,
   grade = function(answer, ctx)
-    return grade_own(answer, ctx, "GB/s", {
+    return wb.lab.grade(answer, ctx, {
+      unit = "GB/s",
       wrong = {
         { value = function(p) return p.alg end,
           feedback = "That is the algorithm bandwidth itself; bus bandwidth scales it by 2(W - 1)/W." },
@@ -757,7 +697,7 @@ as nccl-tests defines it?{note}]],
       explain = function(p)
         local s = string.format("%s × 2 × %d/%d = %s GB/s (the lab's busbw_gbs).",
           wb.sig(p.alg, 3), p.w - 1, p.w, wb.sig(p.ref, 3))
-        if finite(p.link_gbs) then
+        if wb.finite(p.link_gbs) then
           s = s .. string.format(" Your link was %s GB/s: a perfect ring's bus bandwidth equals it,"
             .. " so yours reached %s%% of it.", wb.sig(p.link_gbs, 3), wb.sig(100 * p.ref / p.link_gbs, 3))
         end
@@ -810,15 +750,15 @@ take, in ms?{note}]],
   params = function(rng, ctx)
     local p = {}
     local mode = mode_of(ctx)
-    local s = par(ctx, "straggler")
+    local s = wb.lab.param(ctx, "straggler")
     local sw, sf = straggler_of(s)
-    local P, cms = par(ctx, "params"), par(ctx, "compute_ms")
-    local bps = link_bps(par(ctx, "link"))
+    local P, cms = wb.lab.param(ctx, "params"), wb.lab.param(ctx, "compute_ms")
+    local bps = link_bps(wb.lab.param(ctx, "link"))
     p.strag = type(s) == "string" and s or nil
     p.sw, p.sf = sw, sf
-    p.params = finite(P) and math.floor(P + 0.5) or nil
-    p.cms = finite(cms) and cms or nil
-    p.link = type(par(ctx, "link")) == "string" and par(ctx, "link") or nil
+    p.params = wb.finite(P) and math.floor(P + 0.5) or nil
+    p.cms = wb.finite(cms) and cms or nil
+    p.link = type(wb.lab.param(ctx, "link")) == "string" and wb.lab.param(ctx, "link") or nil
     if ctx.lab then
       if mode ~= "sync" or not (sf and sf > 1) then
         p.note = "\n\n(This question needs a synchronous run with a straggler; your latest run "
@@ -831,15 +771,16 @@ take, in ms?{note}]],
       else
         p.comm_ms = bps > 0 and 1000 * 8 * p.params / bps or 0
         p.ref = sf * p.cms + p.comm_ms
-        p.measured = fig(ctx, "step_ms")
-        p.wait = fig(ctx, "wait_ms_mean")
+        p.measured = wb.lab.figure(ctx, "step_ms")
+        p.wait = wb.lab.figure(ctx, "wait_ms_mean")
       end
     end
-    return blanks(p, { "strag", "sw", "sf", "cms", "params", "link" })
+    return wb.lab.blanks(p, { "strag", "sw", "sf", "cms", "params", "link" })
   end,
   answer = function(p) return p.ref end,
   grade = function(answer, ctx)
-    return grade_own(answer, ctx, "ms", {
+    return wb.lab.grade(answer, ctx, {
+      unit = "ms",
       tol = { rel = 0.01, abs = 0.05 },
       wrong = {
         { value = function(p) return p.cms + p.comm_ms end,
@@ -852,11 +793,11 @@ take, in ms?{note}]],
       explain = function(p)
         local s = string.format("%s × %s ms + %s ms of pull and push = %s ms.", wb.sig(p.sf, 3),
           wb.sig(p.cms, 3), wb.sig(p.comm_ms, 3), wb.sig(p.ref, 4))
-        if finite(p.measured) then
+        if wb.finite(p.measured) then
           s = s .. string.format(" Your run measured step_ms = %s.", wb.sig(p.measured, 3))
           s = s .. " The fast workers spend the straggler's extra compute idle, waiting for the"
             .. " barrier: a worker numbered below the straggler mostly as a held pull (wait_ms_mean"
-          if finite(p.wait) then
+          if wb.finite(p.wait) then
             s = s .. string.format(" = %s ms, averaged over all workers", wb.sig(p.wait, 3))
           end
           s = s .. "), one above it mostly around its push, which the shard takes in worker order."
@@ -908,8 +849,8 @@ together (the lab's updates_per_s)?{note}]],
   },
   params = function(rng, ctx)
     local p = { mode = mode_of(ctx) }
-    local W, step = par(ctx, "workers"), fig(ctx, "step_ms")
-    local lost = fig(ctx, "workers_lost") or 0
+    local W, step = wb.lab.param(ctx, "workers"), wb.lab.figure(ctx, "step_ms")
+    local lost = wb.lab.figure(ctx, "workers_lost") or 0
     if ctx.lab then
       if p.mode ~= "sync" and p.mode ~= "allreduce" then
         p.note = "\n\n(Your latest run used mode=" .. tostring(p.mode or "?") .. ": there the "
@@ -918,21 +859,21 @@ together (the lab's updates_per_s)?{note}]],
       elseif lost > 0 then
         p.note = string.format("\n\n(A worker died during your latest run (workers_lost = %d), "
           .. "so not every worker ran every step. Run again without kill_worker.)", math.floor(lost))
-      elseif not (finite(W) and W >= 1 and step and step > 0) then
+      elseif not (wb.finite(W) and W >= 1 and step and step > 0) then
         p.note = "\n\n(Your latest run does not report workers and step_ms. "
           .. "Run `warpbench lab run paramserver` again.)"
       else
         p.w = math.floor(W + 0.5)
         p.step = sig(step, 4)
         p.ref = p.w * 1000 / p.step
-        p.ups = fig(ctx, "updates_per_s")
+        p.ups = wb.lab.figure(ctx, "updates_per_s")
       end
     end
-    return blanks(p, { "mode", "w", "step" })
+    return wb.lab.blanks(p, { "mode", "w", "step" })
   end,
   answer = function(p) return p.ref end,
   grade = function(answer, ctx)
-    return grade_own(answer, ctx, "", {
+    return wb.lab.grade(answer, ctx, {
       tol = { rel = 0.01 },
       wrong = {
         { value = function(p) return 1000 / p.step end,
@@ -945,7 +886,7 @@ together (the lab's updates_per_s)?{note}]],
       explain = function(p)
         local s = string.format("%d × 1000 / %s = %s updates per second.", p.w,
           wb.sig(p.step, 4), wb.sig(p.ref, 3))
-        if finite(p.ups) then
+        if wb.finite(p.ups) then
           s = s .. string.format(" The lab reported updates_per_s = %s: it adds each worker's"
             .. " own rate (its steps / its time).", wb.sig(p.ups, 3))
         end
@@ -990,16 +931,16 @@ statement describes what you should see?]],
   hints = { "Where does a synchronous step wait? What does an asynchronous shard do with a late gradient?" },
   params = function(rng, ctx)
     local p = { mode = mode_of(ctx) }
-    local s = par(ctx, "straggler")
+    local s = wb.lab.param(ctx, "straggler")
     p.strag = type(s) == "string" and s or nil
-    local u, m = fig(ctx, "updates_per_s"), fig(ctx, "max_staleness")
+    local u, m = wb.lab.figure(ctx, "updates_per_s"), wb.lab.figure(ctx, "max_staleness")
     p.ups = u and wb.sig(u, 3) or nil
     if m then
       p.stale = wb.sig(m, 3)
     elseif ctx.lab then
       p.stale = "not measured (" .. (p.mode or "?") .. ")"
     end
-    return blanks(p, { "mode", "strag", "ups", "stale" })
+    return wb.lab.blanks(p, { "mode", "strag", "ups", "stale" })
   end,
   choices = {
     "Sync: every step takes as long as the straggler's, the other workers wait at the barrier. Async: more updates per second, but the straggler's gradients arrive computed on older weights (higher staleness).",
