@@ -34,7 +34,9 @@
  * as the bytes are in the socket (as a kernel send buffer does), so one
  * process sending on several connections drives those links in parallel,
  * and the waiting shows up where it is real, in the receiver's ps_recv. (A
- * send still blocks while the receiver does not read a large message.)
+ * send still blocks while the receiver does not read a message larger than
+ * the socket buffer, PS_SOCK_BUF: so the time ps_send takes is not the
+ * time the peer needs to have the message, for messages of a few MB.)
  * Connections given one link with ps_conn_share_link share its bandwidth (a
  * server's single NIC: the hotspot). bytes_per_s = 0 and latency_s = 0 turn
  * the emulator off (raw speed). Counters record bytes and messages each way,
@@ -55,8 +57,11 @@
  * connections may be used from different threads at once, including
  * connections that share one link (it is charged atomically).
  *
- * Uses core only (the local transport polls and sends/receives with
- * MSG_DONTWAIT on the socket itself: the fd's flags are never changed).
+ * Uses core only (the local transport tries each send/receive with
+ * MSG_DONTWAIT and polls only when it would block: the fd's flags are never
+ * changed; it raises the socket's buffers to PS_SOCK_BUF). A frame goes out
+ * in one gather write (header and parts, no copy of ours); a payload is
+ * read straight into the buffer it is handed out in.
  */
 #ifndef WB_LAB_PS_NET_H
 #define WB_LAB_PS_NET_H
@@ -70,6 +75,14 @@
 #define PS_MSG_MAGIC 0x31535057u
 #define PS_MSG_MAX ((uint64_t)1 << 31) /* 2 GiB: 10^7 floats are 40 MB */
 #define PS_HDR_BYTES 40                /* header + delivery time, per message */
+/* Receive room taken before a payload's first byte (the payload is read
+ * straight into it); beyond this the room doubles as bytes come, so a
+ * corrupt length never costs 2 GiB up front. */
+#define PS_RX_UPFRONT ((size_t)16 << 20)
+/* Socket buffers each way the local transport asks for (the kernel caps
+ * them at net.core.wmem_max / rmem_max): a MB-sized frame goes out in one
+ * call while the peer copies it out. */
+#define PS_SOCK_BUF (4 << 20)
 
 struct ps_link_cfg {
     double bytes_per_s; /* 0: unlimited */
