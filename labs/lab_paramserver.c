@@ -18,6 +18,25 @@
  * Timing figures leave out each worker's first step (connections warming,
  * the start-up barrier) when there are at least three.
  *
+ * Figures (the lesson's table explains them all; the ones that need care):
+ *   comm_fraction  (step_ms - compute_ms_mean) / step_ms, measured; waiting
+ *                  for a barrier or the staleness bound counts as
+ *                  communication, as in the course.
+ *   pushpull_mb_s  (sync, async, ssp) the rate one data connection moves a
+ *                  pull reply at: the replies' bytes (frames included)
+ *                  over their time from the shard starting to send to the
+ *                  worker holding the last byte, summed over the timed
+ *                  steps, then the mean of the workers. Pushes carry the
+ *                  same bytes the other way (uncompressed) but are not
+ *                  timed: a send returns once the bytes are in the 4 MiB
+ *                  socket buffer, long before the shard has them, which
+ *                  would overstate the rate. Held time (barrier, bound) is
+ *                  not in it. On an emulated link a reply is delivered no
+ *                  earlier than its serialisation plus latency, so the
+ *                  figure stays at or below link_mb_s; with link=off it is
+ *                  comparable to `warpbench bench paramserver`'s raw
+ *                  socketpair rate. Absent in allreduce (see busbw_gbs).
+ *
  * Uses the lab framework (lab.h), the communication layer (lab_ps_net.h)
  * and the shard/worker/model code (lab_ps.h).
  */
@@ -78,8 +97,8 @@ struct psm {
     /* per worker, timed steps */
     double sum_step[PS_MAX_WORKERS], sum_compute[PS_MAX_WORKERS], sum_wait[PS_MAX_WORKERS],
         sum_comm[PS_MAX_WORKERS], sum_xfer[PS_MAX_WORKERS];
+    uint64_t xfer_bytes[PS_MAX_WORKERS]; /* pull replies' bytes in sum_xfer's time */
     int64_t n_timed[PS_MAX_WORKERS];
-    uint64_t bytes[PS_MAX_WORKERS];
     uint64_t hist[PS_HIST];
     int64_t max_gap;
     int64_t updates;
@@ -539,8 +558,8 @@ static void psm_step_report(struct psm *r, const struct ps_step_report *rep)
         r->sum_wait[w] += rep->wait_s;
         r->sum_comm[w] += rep->comm_s;
         r->sum_xfer[w] += rep->xfer_s;
+        r->xfer_bytes[w] += rep->xfer_bytes;
         r->n_timed[w]++;
-        r->bytes[w] += rep->bytes;
     }
     if (r->updates == 1 || rep->t_begin < r->t_first)
         r->t_first = rep->t_begin;
@@ -904,8 +923,8 @@ static void psm_summary(struct psm *r)
         wait += r->sum_wait[w] / k;
         comm += r->sum_comm[w] / k;
         nw++;
-        if (r->sum_xfer[w] > 0) {
-            mbps += (double)r->bytes[w] / r->sum_xfer[w] / 1e6;
+        if (r->sum_xfer[w] > 0 && r->xfer_bytes[w] > 0) {
+            mbps += (double)r->xfer_bytes[w] / r->sum_xfer[w] / 1e6;
             nb++;
         }
     }
@@ -982,7 +1001,8 @@ static void psm_summary(struct psm *r)
                    "per worker step, time held by a barrier or the staleness bound");
     if (nb > 0)
         lab_figure_num(cx, "pushpull_mb_s", mbps / nb, "MB/s",
-                       "a worker's bytes per second of transfer (pull replies, pushes)");
+                       "transfer rate of one connection: pull replies' bytes / their time "
+                       "from the shard's send to the worker's last byte");
     int64_t done = 0;
     for (int w = 0; w < r->W; w++)
         done = r->reported[w] > done ? r->reported[w] : done;

@@ -107,13 +107,14 @@ struct ps_step_report {
     int32_t worker, step;
     double loss;
     double t_begin, t_pull_end, t_push_begin, t_end;
-    double compute_s; /* gradient + emulated compute (+ straggler) */
-    double wait_s;    /* held by the shards (max over shards) */
-    double comm_s;    /* pull + push, or the all-reduce */
-    double xfer_s;    /* of which moving bytes: replies from the shards' first byte
-                       * sent to the last received, plus the pushes' sends */
-    int64_t gap;      /* staleness of this step's weights (max over shards) */
-    uint64_t bytes;   /* bytes this step moved on the data connections, both ways */
+    double compute_s;    /* gradient + emulated compute (+ straggler) */
+    double wait_s;       /* held by the shards (max over shards) */
+    double comm_s;       /* pull + push, or the all-reduce */
+    double xfer_s;       /* the pull replies' transfer: from each shard starting to
+                          * send its reply to the worker holding all of it, summed */
+    uint64_t xfer_bytes; /* those replies' bytes, frames included (0 in allreduce) */
+    int64_t gap;         /* staleness of this step's weights (max over shards) */
+    uint64_t bytes;      /* bytes this step moved on the data connections, both ways */
 };
 
 /* What a shard reports about itself, every ~250 ms and with its weights. */

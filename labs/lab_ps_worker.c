@@ -52,7 +52,8 @@ struct wk {
     int64_t grad_step; /* the step whose gradient `grad` holds */
     float *w, *grad, *resid, *tmp;
     /* this step */
-    double wait_s, xfer_s;
+    double wait_s, xfer_s; /* xfer_s, xfer_bytes: the pull replies (pull_one) */
+    uint64_t xfer_bytes;
     int64_t gap;
     /* allreduce */
     struct ps_conn left, right;
@@ -155,21 +156,12 @@ static int send_push(struct wk *k, int s, int64_t t, struct core_err *err)
         part = (struct ps_part){k->grad + k->lo[s], slice_n(k, s) * sizeof(float)};
     else
         part = (struct ps_part){k->enc[s].data, k->enc[s].len};
-    const struct ps_conn *cn = &k->conn[s];
-    double t0 = core_time_mono();
+    /* not timed: ps_send returns once the bytes are in the socket buffer
+     * (4 MiB), long before the shard has them; the transfer rate comes
+     * from the pull replies, timed end to end (pull_one) */
     int rc = ps_send(&k->conn[s], PS_MSG_PUSH, t, k->me, &part, 1, -1, err);
-    if (rc == 0) {
+    if (rc == 0)
         k->pushed[s] = t;
-        /* ps_send returns once the bytes are in the socket; on an emulated
-         * link the push is on the wire until the link has serialised it
-         * (and its latency passed), as a pull's reply is counted until it
-         * arrives */
-        double done = core_time_mono();
-        double wire = cn->link.bytes_per_s > 0 ? cn->link_free_at : t0;
-        if (wire + cn->link.latency_s > done)
-            done = wire + cn->link.latency_s;
-        k->xfer_s += done - t0;
-    }
     return rc;
 }
 
@@ -238,9 +230,14 @@ static int pull_one(struct wk *k, int s, struct core_err *err)
                             (unsigned long long)m.len);
     struct ps_pull_hdr h;
     memcpy(&h, m.data, sizeof h);
+    /* the reply's transfer: from the shard starting to send it to the
+     * whole of it here (on an emulated link ps_recv returns at its
+     * delivery time), header and frame included */
     double got = ps_now(k->c);
-    if (got > h.t_sent)
+    if (got > h.t_sent) {
         k->xfer_s += got - h.t_sent;
+        k->xfer_bytes += PS_HDR_BYTES + m.len;
+    }
     memcpy(k->w + k->lo[s], (const char *)m.data + sizeof h, n * sizeof(float));
     if (h.wait_s > k->wait_s)
         k->wait_s = h.wait_s;
@@ -405,6 +402,7 @@ static int run_steps(struct wk *k, struct core_err *err)
         uint64_t b0 = data_bytes(k);
         k->wait_s = 0;
         k->xfer_s = 0;
+        k->xfer_bytes = 0;
         k->gap = 0;
         r.t_begin = ps_now(c);
         if (c->mode != PS_ALLREDUCE) {
@@ -437,7 +435,8 @@ static int run_steps(struct wk *k, struct core_err *err)
             r.comm_s = (r.t_pull_end - r.t_begin) + (r.t_end - r.t_push_begin);
         }
         r.wait_s = k->wait_s;
-        r.xfer_s = c->mode == PS_ALLREDUCE ? r.comm_s : k->xfer_s;
+        r.xfer_s = k->xfer_s; /* 0 in allreduce: no pull replies */
+        r.xfer_bytes = k->xfer_bytes;
         r.gap = k->gap;
         r.bytes = data_bytes(k) - b0;
         struct ps_part part = {&r, sizeof r};

@@ -290,10 +290,11 @@ While it runs, the lab draws (in the terminal UI, two pages of charts):
   pull (the sync barrier, the ssp bound), each the mean of the workers.
 - **updates per second**, over half-second windows.
 - **wire MB/s per shard**: bytes in and out of each shard per second.
-- at the end, a **staleness histogram** (how many worker steps were 0,
-  1, 2, ... steps ahead of the slowest worker when they pulled: all at 0
-  in sync, at most `staleness` in ssp; none in allreduce)
-  and **per worker** bars of compute, communication and held time. In
+- a **staleness histogram** (how many worker steps were 0, 1, 2, ...
+  steps ahead of the slowest worker when they pulled: all at 0 in sync,
+  at most `staleness` in ssp; none in allreduce) and **per worker** bars
+  of compute, communication and held time (means per step). Both update
+  live as steps come in, and are final at the end of the run. In
   sync with a straggler, the fast workers' communication bars grow by
   the straggler's extra compute: they spend it waiting for the barrier.
   Only part of it shows as *held*: the shard takes pushes in worker
@@ -335,8 +336,8 @@ step, when there are at least three):
 |                           | (in ssp at most `staleness`)               |
 | `allreduce_ms`            | allreduce: mean time of one all-reduce     |
 | `algbw_gbs`, `busbw_gbs`  | allreduce: algorithm and bus bandwidth     |
-| `pushpull_mb_s`           | bytes a worker sent and received per       |
-|                           | second of transfer (see below)             |
+| `pushpull_mb_s`           | the rate one connection moves a pull reply |
+|                           | at (see below; not in allreduce)           |
 | `workers_lost`            | workers that died during the run           |
 | `shard_restarts`          | shards restarted from a checkpoint         |
 | `checkpoints`             | checkpoints the master received            |
@@ -357,10 +358,14 @@ link really carries in a ring, so that it can be compared directly with
 the link's own speed: a perfect ring reaches busbw = link bandwidth
 (`link_mb_s` / 1000 GB/s), whatever W is.
 
-**pushpull_mb_s** counts a push as done when its bytes are in the socket
-(the emulated link delays the receiver, not the sender), so with a link
-it can read above `link_mb_s`. It is meant for `link=off`, against the
-socket's raw speed (`warpbench bench paramserver`).
+**pushpull_mb_s** is measured on the pull replies: their bytes divided
+by their time from the shard starting to send to the worker holding the
+last byte (time a shard *held* the pull is not in it). A push moves the
+same bytes the other way, but its send returns as soon as the bytes sit
+in the socket's buffer, long before the shard has them, so timing it
+would overstate the rate. On an emulated link the figure stays at or
+below `link_mb_s`; with `link=off` compare it with the socket's raw
+speed (`warpbench bench paramserver`).
 
 Things to try, one change at a time: `servers=1` against `servers=4` with
 `server_nic=shared`; `compress=topk:0.01` or `compress=q8` on the course's
