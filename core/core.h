@@ -216,6 +216,12 @@ int core_owner_alive(const char *owner);
 int core_file_read(const char *path, size_t max_bytes, char **out, size_t *len,
                    struct core_err *err);
 
+/* Reads the first line of a small file (a /proc or /sys value) into buf
+ * (size bytes, caller-owned), without its newline and trailing blanks; a
+ * longer line is cut to size - 1 bytes. False, buf unspecified, when the
+ * file cannot be opened or is empty. */
+bool core_file_first_line(const char *path, char *buf, size_t size);
+
 /* Writes n bytes to path through a temporary file, fsync and rename, so the
  * file is either the old or the new content. Creates no directories. */
 int core_file_write_atomic(const char *path, const void *p, size_t n, struct core_err *err);

@@ -1,6 +1,8 @@
-/* core_file.c — whole-file reads, atomic writes, directory creation. */
+/* core_file.c — whole-file reads, first lines of small files, atomic writes,
+ * directory creation. */
 #include "core/core.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -135,4 +137,20 @@ char *core_path_join(const char *dir, const char *name)
     while (dl > 1 && dir[dl - 1] == '/')
         dl--;
     return core_xasprintf("%.*s/%s", (int)dl, dir, name);
+}
+
+bool core_file_first_line(const char *path, char *buf, size_t size)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    bool ok = fgets(buf, (int)size, f) != NULL;
+    fclose(f);
+    if (!ok)
+        return false;
+    /* fgets keeps the newline */
+    size_t n = strlen(buf);
+    while (n > 0 && isspace((unsigned char)buf[n - 1]))
+        buf[--n] = '\0';
+    return true;
 }

@@ -12,27 +12,13 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-/* Reads the first line of a small file into buf without its newline; false
- * when it cannot be read. */
-static bool first_line(const char *path, char *buf, size_t size)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return false;
-    bool ok = fgets(buf, (int)size, f) != NULL;
-    fclose(f);
-    if (ok)
-        buf[strcspn(buf, "\n")] = '\0';
-    return ok;
-}
-
 /* The start time (clock ticks since boot, field 22 of /proc/PID/stat) of
  * pid; 0 when there is no such process or /proc cannot be read. */
 static unsigned long long start_ticks(long pid)
 {
     char path[64], line[1024];
     snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-    if (!first_line(path, line, sizeof line))
+    if (!core_file_first_line(path, line, sizeof line))
         return 0;
     /* The command name (field 2) may hold spaces and ')': fields resume after
      * the last ')'. */
@@ -56,7 +42,7 @@ static void host_and_boot(char host[64], char boot[48])
     for (char *c = host; *c; c++)
         if (*c == '|')
             *c = '_';
-    if (!first_line("/proc/sys/kernel/random/boot_id", boot, 48))
+    if (!core_file_first_line("/proc/sys/kernel/random/boot_id", boot, 48))
         boot[0] = '\0';
 }
 

@@ -83,31 +83,19 @@ static long parse_size(const char *s)
     }
 }
 
-static bool read_line(const char *path, char *buf, size_t size)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return false;
-    bool ok = fgets(buf, (int)size, f) != NULL;
-    fclose(f);
-    if (ok)
-        trim(buf);
-    return ok;
-}
-
 /* Fills the cache sizes from cpu0's cache directory. */
 static void caches_from_sys(struct lab_machine *m)
 {
     for (int i = 0; i < 16; i++) {
         char path[128], level[16], type[32], size[32], line[32];
         snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
-        if (!read_line(path, level, sizeof level))
+        if (!core_file_first_line(path, level, sizeof level))
             break;
         snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
-        if (!read_line(path, type, sizeof type))
+        if (!core_file_first_line(path, type, sizeof type))
             continue;
         snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
-        if (!read_line(path, size, sizeof size))
+        if (!core_file_first_line(path, size, sizeof size))
             continue;
         if (strcmp(type, "Instruction") == 0)
             continue;
@@ -121,7 +109,7 @@ static void caches_from_sys(struct lab_machine *m)
             m->l3_bytes = bytes;
         snprintf(path, sizeof path,
                  "/sys/devices/system/cpu/cpu0/cache/index%d/coherency_line_size", i);
-        if (m->line_bytes <= 0 && read_line(path, line, sizeof line))
+        if (m->line_bytes <= 0 && core_file_first_line(path, line, sizeof line))
             m->line_bytes = atol(line);
     }
 }

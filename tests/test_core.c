@@ -165,6 +165,32 @@ static void test_time(void **state)
     assert_true(core_clock_real()->now(NULL) - a >= 0.009);
 }
 
+/* The first line of a small file: newline and trailing blanks dropped, a
+ * long line cut, an empty or missing file refused. */
+static void test_first_line(void **state)
+{
+    (void)state;
+    const char *tmp = getenv("WB_TEST_TMP");
+    char path[512], buf[8];
+    snprintf(path, sizeof path, "%s/first-%ld.txt", tmp ? tmp : "/tmp", (long)getpid());
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(" 32K \t\nsecond\n", f);
+    fclose(f);
+    assert_true(core_file_first_line(path, buf, sizeof buf));
+    assert_string_equal(buf, " 32K");
+    f = fopen(path, "w");
+    fputs("0123456789\n", f);
+    fclose(f);
+    assert_true(core_file_first_line(path, buf, sizeof buf));
+    assert_string_equal(buf, "0123456");
+    f = fopen(path, "w");
+    fclose(f);
+    assert_false(core_file_first_line(path, buf, sizeof buf));
+    remove(path);
+    assert_false(core_file_first_line(path, buf, sizeof buf));
+}
+
 /* The owner of a record: this process is alive; a child that has exited is
  * certainly gone; text from another host or garbage cannot be told. */
 static void test_owner(void **state)
@@ -211,6 +237,7 @@ int main(void)
         cmocka_unit_test(test_json), cmocka_unit_test(test_sha256),
         cmocka_unit_test(test_fnv),  cmocka_unit_test(test_files),
         cmocka_unit_test(test_time), cmocka_unit_test(test_owner),
+        cmocka_unit_test(test_first_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

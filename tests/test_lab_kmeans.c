@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "labs/lab_kmeans.h"
+#include "lab_test_util.h"
 
 #include <locale.h>
 #include <math.h>
@@ -22,29 +23,17 @@
 
 /* ---- helpers ------------------------------------------------------------------ */
 
-static char tmp_path[512];
+static const char *tmp_path; /* the latest tmp_file */
 
 /* A file of the test's own in WB_TEST_TMP, with the given bytes. */
 static const char *tmp_file(const char *name, const void *bytes, size_t n)
 {
-    const char *dir = getenv("WB_TEST_TMP");
-    snprintf(tmp_path, sizeof tmp_path, "%s/km_%ld_%s", dir ? dir : "/tmp", (long)getpid(), name);
-    FILE *f = fopen(tmp_path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(bytes, 1, n, f), n);
-    fclose(f);
-    return tmp_path;
+    return tmp_path = lab_test_tmp_file("km", name, bytes, n);
 }
 
 static const char *tmp_text(const char *name, const char *text)
 {
     return tmp_file(name, text, strlen(text));
-}
-
-static void assert_contains(const char *hay, const char *needle)
-{
-    if (!strstr(hay, needle))
-        fail_msg("'%s' does not contain '%s'", hay, needle);
 }
 
 static uint64_t rng_state = 12345;

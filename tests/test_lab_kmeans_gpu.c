@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "kernels/kernels.h"
+#include "gpu_test_util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -121,15 +122,8 @@ static void test_refusals(void **state)
 
 int main(void)
 {
-    struct kern_device d;
-    struct core_err err;
-    core_err_clear(&err);
-    if (kern_probe(&d, &err) != 0) {
-        const char *why = strncmp(err.msg, "no GPU: ", 8) == 0 ? err.msg + 8 : err.msg;
-        printf("skipped: no GPU (%s)\n", why);
-        return 77;
-    }
-    printf("GPU: %s (compute %d.%d)\n", d.name, d.cc_major, d.cc_minor);
+    if (!gpu_test_found())
+        return GPU_TEST_SKIP;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_matches_cpu),
         cmocka_unit_test(test_refusals),

@@ -15,128 +15,33 @@
 #include <cmocka.h>
 
 #include "labs/lab_kmeans.h"
-#include "proc_test_util.h"
+#include "lab_test_util.h"
 
-#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-/* ---- a sink that keeps what the tests look at ------------------------------------------ */
-
-struct got {
-    int warns, infos;
-    char warn_text[2048];
-    char info_text[8192];
-    size_t samples;
-    atomic_int *cancel;
-    size_t cancel_after; /* samples before the cancel flag is set */
-    bool kill_child;     /* SIGKILL a worker at the first sample */
-};
-
-static void got_sample(void *ud, const struct core_sample *s)
-{
-    struct got *g = ud;
-    (void)s;
-    g->samples++;
-    if (g->kill_child && g->samples == 1) {
-        pid_t c;
-        proc_test_children(&c);
-        assert_true(c > 0);
-        kill(c, SIGKILL);
-    }
-    if (g->cancel && g->samples >= g->cancel_after)
-        atomic_store(g->cancel, 1);
-}
-
-static void got_log(void *ud, enum lab_log_level level, const char *line)
-{
-    struct got *g = ud;
-    char *buf = level == LAB_LOG_WARN ? g->warn_text : g->info_text;
-    size_t cap = level == LAB_LOG_WARN ? sizeof g->warn_text : sizeof g->info_text;
-    size_t at = strlen(buf);
-    if (at + 2 < cap)
-        snprintf(buf + at, cap - at, "%s\n", line);
-    if (level == LAB_LOG_WARN)
-        g->warns++;
-    else if (level == LAB_LOG_INFO)
-        g->infos++;
-}
-
-static double fig(const struct lab_result *r, const char *key)
-{
-    const struct lab_figure *f = lab_summary_find(&r->summary, key);
-    if (!f)
-        fail_msg("no summary figure %s", key);
-    return f->num;
-}
-
-static const char *figs(const struct lab_result *r, const char *key)
-{
-    const struct lab_figure *f = lab_summary_find(&r->summary, key);
-    if (!f || !f->str)
-        fail_msg("no text figure %s", key);
-    return f->str;
-}
-
-static void assert_no_children(void)
-{
-    int st;
-    errno = 0;
-    assert_int_equal(waitpid(-1, &st, WNOHANG), -1);
-    assert_int_equal(errno, ECHILD);
-}
-
-static void assert_contains(const char *hay, const char *needle)
-{
-    if (!strstr(hay, needle))
-        fail_msg("'%s' does not contain '%s'", hay, needle);
-}
-
-/* Parameters from "k=v" strings (NULL-terminated). */
-static void params_from(struct lab_params *p, const char *const *set)
-{
-    const struct lab_def *d = lab_find("kmeans");
-    assert_non_null(d);
-    struct core_err err;
-    lab_params_init(p, d);
-    for (size_t i = 0; set[i]; i++)
-        if (lab_params_assign(p, set[i], &err) != 0)
-            fail_msg("%s: %s", set[i], err.msg);
-}
 
 /* The cross-check's verdict (0 or the code), its message in err. */
 static int check(const char *const *set, struct core_err *err)
 {
     struct lab_params p;
-    params_from(&p, set);
+    lab_test_params(&p, "kmeans", set);
     core_err_clear(err);
     int rc = lab_params_check(&p, err);
     lab_params_fini(&p);
     return rc;
 }
 
-static int run(const char *const *set, struct got *g, struct lab_result *res)
+static int run(const char *const *set, struct lab_got *g, struct lab_result *res)
 {
-    struct lab_params p;
-    struct core_err err;
-    params_from(&p, set);
-    if (lab_params_check(&p, &err) != 0)
-        fail_msg("check: %s", err.msg);
-    struct lab_sink sink = {got_sample, got_log, NULL, NULL, g};
-    struct lab_run_opts o = {.sinks = &sink, .n_sinks = 1, .cancel = g->cancel};
-    memset(res, 0, sizeof *res);
-    int rc = lab_run(&p, &o, res, &err);
-    lab_params_fini(&p);
-    return rc;
+    return lab_test_run("kmeans", set, NULL, g, res, NULL, 0);
 }
 
-/* Runs and expects "done"; the caller frees res. */
-static void run_ok(const char *const *set, struct got *g, struct lab_result *res)
+/* Runs and expects "done"; the caller frees res (and g with got_fini). */
+static void run_ok(const char *const *set, struct lab_got *g, struct lab_result *res)
 {
     int rc = run(set, g, res);
     if (rc != 0)
@@ -145,16 +50,9 @@ static void run_ok(const char *const *set, struct got *g, struct lab_result *res
     assert_no_children();
 }
 
-static char tmp_path[512];
 static const char *tmp_file(const char *name, const void *bytes, size_t n)
 {
-    const char *dir = getenv("WB_TEST_TMP");
-    snprintf(tmp_path, sizeof tmp_path, "%s/kmr_%ld_%s", dir ? dir : "/tmp", (long)getpid(), name);
-    FILE *f = fopen(tmp_path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(bytes, 1, n, f), n);
-    fclose(f);
-    return tmp_path;
+    return lab_test_tmp_file("kmr", name, bytes, n);
 }
 
 /* ---- determinism --------------------------------------------------------------------------- */
@@ -169,8 +67,8 @@ struct fp {
 static struct fp fingerprint(const struct lab_result *r)
 {
     struct fp f;
-    snprintf(f.centres, sizeof f.centres, "%s", figs(r, "centres_fnv"));
-    snprintf(f.labels, sizeof f.labels, "%s", figs(r, "labels_fnv"));
+    snprintf(f.centres, sizeof f.centres, "%s", fig_str(r, "centres_fnv"));
+    snprintf(f.labels, sizeof f.labels, "%s", fig_str(r, "labels_fnv"));
     f.sse = fig(r, "final_sse");
     f.iters = fig(r, "iterations");
     return f;
@@ -196,7 +94,7 @@ static void test_same_bits_any_p(void **state)
             snprintf(w, sizeof w, "workers=%d", p);
             snprintf(c, sizeof c, "combiner=%s", comb ? "on" : "off");
             const char *set[] = {BASE, w, c, "scale_iters=2", NULL};
-            struct got g = {0};
+            struct lab_got g = {0};
             struct lab_result res;
             run_ok(set, &g, &res);
             struct fp f = fingerprint(&res);
@@ -213,6 +111,7 @@ static void test_same_bits_any_p(void **state)
             assert_true(fig(&res, "workers") == p);
             assert_true(fig(&res, "speedup_p1") == 1);
             lab_result_fini(&res);
+            got_fini(&g);
         }
 }
 
@@ -222,17 +121,18 @@ static void test_crashes(void **state)
 {
     (void)state;
     const char *clean[] = {BASE, "workers=2", NULL};
-    struct got g0 = {0};
+    struct lab_got g0 = {0};
     struct lab_result r0;
     run_ok(clean, &g0, &r0);
     struct fp ref = fingerprint(&r0);
     lab_result_fini(&r0);
+    got_fini(&g0);
 
     for (int p = 1; p <= 3; p += 2) {
         char w[32];
         snprintf(w, sizeof w, "workers=%d", p);
         const char *set[] = {BASE, w, "crash=0.3", "combiner=off", NULL};
-        struct got g = {0};
+        struct lab_got g = {0};
         struct lab_result res;
         run_ok(set, &g, &res);
         struct fp f = fingerprint(&res);
@@ -255,6 +155,7 @@ static void test_crashes(void **state)
             assert_int_equal((int)crashes, want);
         }
         lab_result_fini(&res);
+        got_fini(&g);
     }
 }
 
@@ -266,17 +167,19 @@ static void test_straggler(void **state)
     const char *clean[] = {BASE, "workers=1", NULL};
     const char *slow[] = {BASE, "workers=2", "straggler=2:1000", "max_iter=4", NULL};
     const char *clean4[] = {BASE, "workers=1", "max_iter=4", NULL};
-    struct got g = {0};
+    struct lab_got g = {0};
     struct lab_result res;
     run_ok(clean4, &g, &res);
     struct fp ref = fingerprint(&res);
     lab_result_fini(&res);
-    struct got g2 = {0};
+    got_fini(&g);
+    struct lab_got g2 = {0};
     run_ok(slow, &g2, &res);
     struct fp f = fingerprint(&res);
     assert_same(&f, &ref);
     assert_contains(g2.info_text, "worker 2 is a straggler: 1000 times slower");
     lab_result_fini(&res);
+    got_fini(&g2);
     (void)clean;
 }
 
@@ -286,18 +189,20 @@ static void test_killed_worker(void **state)
 {
     (void)state;
     const char *set[] = {BASE, "workers=2", NULL};
-    struct got g0 = {0};
+    struct lab_got g0 = {0};
     struct lab_result res;
     run_ok(set, &g0, &res);
     struct fp ref = fingerprint(&res);
     lab_result_fini(&res);
-    struct got g = {.kill_child = true};
+    got_fini(&g0);
+    struct lab_got g = {.kill_child = true};
     run_ok(set, &g, &res);
     struct fp f = fingerprint(&res);
     assert_same(&f, &ref);
     assert_true(fig(&res, "crashes") >= 1);
     assert_contains(g.warn_text, "was killed by signal 9");
     lab_result_fini(&res);
+    got_fini(&g);
 }
 
 /* A crash in the last pass (every point to the final centres) is logged
@@ -321,13 +226,14 @@ static void test_crash_in_final_pass(void **state)
     snprintf(sd, sizeof sd, "seed=%u", seed);
     const char *set[] = {"n=500",      "k=3", "d=2",       "tasks=2",       "workers=2",
                          "max_iter=1", sd,    "crash=0.5", "scale_iters=0", NULL};
-    struct got g = {0};
+    struct lab_got g = {0};
     struct lab_result res;
     run_ok(set, &g, &res);
     assert_true(fig(&res, "iterations") == 1);
     assert_contains(g.info_text, "during task 1 of the final assignment (attempt 1");
     assert_true(strstr(g.info_text, "of iteration 2") == NULL);
     lab_result_fini(&res);
+    got_fini(&g);
 }
 
 /* ---- degenerate cases ---------------------------------------------------------------------- */
@@ -360,7 +266,7 @@ static void test_k1(void **state)
     snprintf(file, sizeof file, "file=%s", data);
     snprintf(save, sizeof save, "save=%s", out);
     const char *set[] = {file, "d=3", "k=1", "tasks=7", "workers=2", save, NULL};
-    struct got g = {0};
+    struct lab_got g = {0};
     struct lab_result res;
     run_ok(set, &g, &res);
     double mean[3] = {0}, sse = 0;
@@ -383,6 +289,7 @@ static void test_k1(void **state)
     assert_true(fig(&res, "converged") == 1);
     assert_true(fig(&res, "n") == 500);
     lab_result_fini(&res);
+    got_fini(&g);
     unlink(data);
     unlink(out);
 }
@@ -392,7 +299,7 @@ static void test_k_equals_n(void **state)
 {
     (void)state;
     const char *set[] = {"n=40", "d=2", "k=40", "tasks=4", "workers=2", "init=first", NULL};
-    struct got g = {0};
+    struct lab_got g = {0};
     struct lab_result res;
     run_ok(set, &g, &res);
     assert_true(fig(&res, "final_sse") == 0);
@@ -401,6 +308,7 @@ static void test_k_equals_n(void **state)
     assert_true(fig(&res, "converged") == 1);
     assert_true(fig(&res, "empty_clusters") == 0);
     lab_result_fini(&res);
+    got_fini(&g);
 }
 
 /* Duplicate points (spread 0: every point sits on one of k blob centres)
@@ -414,7 +322,7 @@ static void test_duplicates(void **state)
         char w[32];
         snprintf(w, sizeof w, "workers=%d", p);
         const char *set[] = {"n=3000", "k=12", "d=3", "spread=0", "seed=5", "tasks=6", w, NULL};
-        struct got g = {0};
+        struct lab_got g = {0};
         struct lab_result res;
         run_ok(set, &g, &res);
         struct fp f = fingerprint(&res);
@@ -426,6 +334,7 @@ static void test_duplicates(void **state)
             assert_contains(g.info_text, "got no points");
         assert_true(fig(&res, "final_sse") >= 0);
         lab_result_fini(&res);
+        got_fini(&g);
     }
 }
 
@@ -444,7 +353,7 @@ static void test_empty_cluster(void **state)
     snprintf(b, sizeof b, "init_file=%s", init);
     snprintf(c, sizeof c, "save=%s", out);
     const char *set[] = {a, b, c, "init=file", "k=2", "tasks=2", "workers=2", NULL};
-    struct got g = {0};
+    struct lab_got g = {0};
     struct lab_result res;
     run_ok(set, &g, &res);
     float cen[4];
@@ -455,6 +364,7 @@ static void test_empty_cluster(void **state)
     assert_contains(g.info_text, "1 cluster got no points (first: cluster 2)");
     assert_true(fig(&res, "final_sse") == 2.0); /* four points, each 0.5^2 + 0.5^2 away */
     lab_result_fini(&res);
+    got_fini(&g);
     unlink(data);
     unlink(init);
     unlink(out);
@@ -469,7 +379,7 @@ static void test_cancel(void **state)
 {
     (void)state;
     atomic_int cancel = 0;
-    struct got g = {.cancel = &cancel, .cancel_after = 11};
+    struct lab_got g = {.cancel = &cancel, .cancel_after = 11};
     struct lab_result res;
     const char *set[] = {
         "n=200000",         "k=8",           "d=8",           "workers=2", "tasks=2",
@@ -479,6 +389,7 @@ static void test_cancel(void **state)
     assert_no_children();
     assert_int_equal(proc_test_children(NULL), 0);
     lab_result_fini(&res);
+    got_fini(&g);
 }
 
 /* ---- the cross-checks --------------------------------------------------------------------------
@@ -512,7 +423,7 @@ static void test_checks(void **state)
     }
     /* files */
     float pts[12] = {0};
-    char f32[512], csv[512];
+    char f32[600], csv[600];
     snprintf(f32, sizeof f32, "file=%s", tmp_file("c.f32", pts, sizeof pts));
     const char *no_d[] = {f32, "k=1", NULL};
     assert_int_equal(check(no_d, &err), CORE_ERR_INVALID);
@@ -537,7 +448,7 @@ static void test_checks(void **state)
     assert_int_equal(check(bad_d, &err), CORE_ERR_INVALID);
     assert_contains(err.msg, "d = 3, but file");
     assert_contains(err.msg, "has 2 columns");
-    char init[512];
+    char init[600];
     snprintf(init, sizeof init, "init_file=%s", tmp_file("i.csv", "a,b\n1,2\n", 8));
     const char *bad_k[] = {csv, init, "init=file", "k=2", "tasks=1", NULL};
     assert_int_equal(check(bad_k, &err), CORE_ERR_INVALID);
@@ -549,7 +460,7 @@ static void test_checks(void **state)
     /* bad values in a float32 file are found by the check, before any run:
      * the points used (n) and an init_file's centres */
     float nanpts[6] = {1, 2, 3, 4, NAN, 6};
-    char nanf[512], okf[512];
+    char nanf[600], okf[600];
     snprintf(nanf, sizeof nanf, "file=%s", tmp_file("nan.f32", nanpts, sizeof nanpts));
     const char *nan_all[] = {nanf, "d=3", "k=1", "tasks=1", NULL};
     assert_int_equal(check(nan_all, &err), CORE_ERR_INVALID);
@@ -595,7 +506,7 @@ static void test_checks(void **state)
         struct lab_params q;
         struct km_cfg c;
         const char *huge[] = {"n=4096", "d=256", "k=1024", "tasks=4096", NULL};
-        params_from(&q, huge);
+        lab_test_params(&q, "kmeans", huge);
         assert_int_equal(km_cfg_resolve(&q, 16L << 30, &c, &err), CORE_ERR_INVALID);
         assert_contains(err.msg, "use fewer tasks");
         assert_int_equal(km_cfg_resolve(&q, 64L << 30, &c, &err), 0);
@@ -622,7 +533,7 @@ static void test_device_gpu(void **state)
     (void)state;
     const char *cpu[] = {BASE, "workers=2", NULL};
     const char *gpu[] = {BASE, "workers=2", "device=gpu", NULL};
-    struct got g0 = {0}, g = {0};
+    struct lab_got g0 = {0}, g = {0};
     struct lab_result r0, r;
     run_ok(cpu, &g0, &r0);
     run_ok(gpu, &g, &r);
@@ -631,16 +542,18 @@ static void test_device_gpu(void **state)
         assert_int_equal(g.warns, 1);
         assert_contains(g.warn_text, "no GPU");
         assert_contains(g.warn_text, "device=gpu runs the map on the CPU workers instead");
-        assert_string_equal(figs(&r, "device"), "cpu");
+        assert_string_equal(fig_str(&r, "device"), "cpu");
         struct fp a = fingerprint(&r0), b = fingerprint(&r);
         assert_same(&a, &b);
     } else {
-        assert_true(strncmp(figs(&r, "device"), "gpu", 3) == 0);
+        assert_true(strncmp(fig_str(&r, "device"), "gpu", 3) == 0);
         assert_true(fig(&r, "gpu_check_labels") == 0);
-        assert_string_equal(figs(&r, "labels_fnv"), figs(&r0, "labels_fnv"));
+        assert_string_equal(fig_str(&r, "labels_fnv"), fig_str(&r0, "labels_fnv"));
     }
     lab_result_fini(&r0);
+    got_fini(&g0);
     lab_result_fini(&r);
+    got_fini(&g);
 }
 
 int main(void)

@@ -160,16 +160,24 @@ static int echo_main(void *arg)
     return rc;
 }
 
-static void test_frame_round_trip(void **state)
+/* Starts an echo child on a new socketpair; c is this end. Reap the child
+ * with reap_ok after sending it a message of type 0. */
+static pid_t echo_start(struct ps_conn *c)
 {
-    (void)state;
     int sv[2];
     pair(sv);
     struct echo_args a = {sv[1], sv[0]};
     pid_t pid = fork_child(echo_main, &a);
     close(sv[1]);
+    ps_conn_init_local(c, sv[0], NULL, NULL);
+    return pid;
+}
+
+static void test_frame_round_trip(void **state)
+{
+    (void)state;
     struct ps_conn c;
-    ps_conn_init_local(&c, sv[0], NULL, NULL);
+    pid_t pid = echo_start(&c);
     struct core_err e = {0};
 
     size_t big = 3u << 20;
@@ -1127,13 +1135,8 @@ static void test_huge_length_small_payload(void **state)
 static void test_beyond_upfront_and_many_parts(void **state)
 {
     (void)state;
-    int sv[2];
-    pair(sv);
-    struct echo_args a = {sv[1], sv[0]};
-    pid_t pid = fork_child(echo_main, &a);
-    close(sv[1]);
     struct ps_conn c;
-    ps_conn_init_local(&c, sv[0], NULL, NULL);
+    pid_t pid = echo_start(&c);
     struct core_err e = {0};
     size_t big = PS_RX_UPFRONT + 3 * 4096 + 5;
     unsigned char *p = malloc(big);
@@ -1167,6 +1170,7 @@ static void test_beyond_upfront_and_many_parts(void **state)
     free(p);
 
     /* ps_sendrecv, two ranks over one connection, past PS_RX_UPFRONT */
+    int sv[2];
     pair(sv);
     struct sr_args a0 = {NULL, 0, big, 1, sv[0], sv[1]};
     struct sr_args a1 = {NULL, 1, big, 1, sv[1], sv[0]};

@@ -12,126 +12,16 @@
 #include <cmocka.h>
 
 #include "kernels/kernels.h"
-#include "labs/lab.h"
+#include "lab_test_util.h"
 
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-struct got_sample {
-    char *series;
-    long long step;
-    double value;
-};
-
-struct got {
-    struct got_sample *s;
-    size_t n, cap;
-    int warns, infos;
-    char first_log[512];
-    atomic_int *cancel;
-    size_t cancel_after;
-};
-
-static void got_sample(void *ud, const struct core_sample *s)
-{
-    struct got *g = ud;
-    if (g->n == g->cap) {
-        g->cap = g->cap ? 2 * g->cap : 64;
-        g->s = realloc(g->s, g->cap * sizeof *g->s);
-        assert_non_null(g->s);
-    }
-    g->s[g->n].series = strdup(s->series);
-    g->s[g->n].step = s->step;
-    g->s[g->n].value = s->value;
-    g->n++;
-    if (g->cancel && g->n >= g->cancel_after)
-        atomic_store(g->cancel, 1);
-}
-
-static void got_log(void *ud, enum lab_log_level level, const char *line)
-{
-    struct got *g = ud;
-    if (g->warns + g->infos == 0)
-        snprintf(g->first_log, sizeof g->first_log, "%s", line);
-    if (level == LAB_LOG_WARN)
-        g->warns++;
-    else if (level == LAB_LOG_INFO)
-        g->infos++;
-}
-
-static void got_fini(struct got *g)
-{
-    for (size_t i = 0; i < g->n; i++)
-        free(g->s[i].series);
-    free(g->s);
-}
-
-static double got_value(const struct got *g, const char *series, long long step)
-{
-    for (size_t i = 0; i < g->n; i++)
-        if (strcmp(g->s[i].series, series) == 0 && g->s[i].step == step)
-            return g->s[i].value;
-    fail_msg("no sample %s at step %lld", series, step);
-    return NAN;
-}
-
-static size_t got_count(const struct got *g, const char *series)
-{
-    size_t k = 0;
-    for (size_t i = 0; i < g->n; i++)
-        k += strcmp(g->s[i].series, series) == 0;
-    return k;
-}
-
-static double fig(const struct lab_result *r, const char *key)
-{
-    const struct lab_figure *f = lab_summary_find(&r->summary, key);
-    if (!f)
-        fail_msg("no summary figure %s", key);
-    return f->num;
-}
-
-static const char *fig_str(const struct lab_result *r, const char *key)
-{
-    const struct lab_figure *f = lab_summary_find(&r->summary, key);
-    if (!f || !f->str)
-        fail_msg("no text figure %s", key);
-    return f->str;
-}
-
-static void assert_close(double a, double b, double rel)
-{
-    if (!(fabs(a - b) <= rel * fmax(fabs(a), fabs(b)) + 1e-300))
-        fail_msg("%.17g and %.17g differ by more than %g relative", a, b, rel);
-}
-
-static void assert_pos_finite(double v)
-{
-    if (!(isfinite(v) && v > 0))
-        fail_msg("expected a positive finite number, got %g", v);
-}
-
-static int run_lab(const char *const *set, const struct lab_machine *m, struct got *g,
+static int run_lab(const char *const *set, const struct lab_machine *m, struct lab_got *g,
                    struct lab_result *res)
 {
-    const struct lab_def *d = lab_find("coalescing");
-    assert_non_null(d);
-    struct lab_params p;
-    struct core_err err;
-    lab_params_init(&p, d);
-    for (size_t i = 0; set[i]; i++)
-        if (lab_params_assign(&p, set[i], &err) != 0)
-            fail_msg("%s: %s", set[i], err.msg);
-    if (lab_params_check(&p, &err) != 0)
-        fail_msg("check: %s", err.msg);
-    struct lab_sink sink = {got_sample, got_log, NULL, NULL, g};
-    struct lab_run_opts o = {.sinks = &sink, .n_sinks = 1, .cancel = g->cancel, .machine = m};
-    memset(res, 0, sizeof *res);
-    int rc = lab_run(&p, &o, res, &err);
-    lab_params_fini(&p);
-    return rc;
+    return lab_test_run("coalescing", set, m, g, res, NULL, 0);
 }
 
 /* The CPU analog end to end: every point measured, checked and set beside
@@ -143,7 +33,7 @@ static void test_cpu_small(void **state)
     lab_machine_probe(&m);
     m.line_bytes = 64;
     m.l3_bytes = 32L << 20; /* two 1 MiB arrays are less than twice that: one warning */
-    struct got g = {0};
+    struct lab_got g = {0};
     struct lab_result res;
     const char *set[] = {"device=cpu", "cpu_mib=1", "cpu_reps=1", "offset_max=4", "stride_max=9",
                          NULL};
@@ -221,7 +111,7 @@ static void test_auto_without_gpu(void **state)
     struct lab_machine m;
     lab_machine_probe(&m);
     m.l3_bytes = m.l2_bytes = 0; /* no cache warning: only the no-GPU one */
-    struct got g = {0};
+    struct lab_got g = {0};
     struct lab_result res;
     const char *set[] = {"cpu_mib=1", "cpu_reps=1", "offset_max=1", "stride_max=2", NULL};
     assert_int_equal(run_lab(set, &m, &g, &res), 0);
@@ -239,7 +129,7 @@ static void test_cancel(void **state)
 {
     (void)state;
     atomic_int cancel = 0;
-    struct got g = {.cancel = &cancel, .cancel_after = 1};
+    struct lab_got g = {.cancel = &cancel, .cancel_after = 1};
     struct lab_result res;
     const char *set[] = {"device=cpu", "cpu_mib=4", "cpu_reps=2", NULL};
     assert_int_equal(run_lab(set, NULL, &g, &res), CORE_ERR_CANCELLED);
@@ -279,7 +169,7 @@ static void test_refusals(void **state)
     struct lab_machine m;
     lab_machine_probe(&m);
     m.mem_bytes = 64L << 20; /* a pretend 64 MiB machine: two arrays of at most 16 MiB */
-    struct got g = {0};
+    struct lab_got g = {0};
     struct lab_result res;
     const char *set[] = {"device=cpu", "cpu_mib=17", NULL};
     assert_int_equal(run_lab(set, &m, &g, &res), CORE_ERR_INVALID);

@@ -9,153 +9,13 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "labs/lab.h"
-#include "proc_test_util.h"
+#include "lab_test_util.h"
 
-#include <dirent.h>
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-/* ---- a sink that keeps everything ------------------------------------------ */
-
-struct got_sample {
-    char *series;
-    long long step;
-    double value;
-};
-
-struct got {
-    struct got_sample *s;
-    size_t n, cap;
-    int warns, errors;
-    char last_warn[512];
-    atomic_int *cancel; /* set when cancel_after samples have arrived */
-    size_t cancel_after;
-    bool kill_child; /* at the first sample, SIGKILL one of our children */
-};
-
-/* A child process of ours, found in /proc; 0 when none. */
-static pid_t some_child(void)
-{
-    pid_t found;
-    proc_test_children(&found);
-    return found;
-}
-
-static void got_sample(void *ud, const struct core_sample *s)
-{
-    struct got *g = ud;
-    if (g->n == g->cap) {
-        g->cap = g->cap ? 2 * g->cap : 64;
-        g->s = realloc(g->s, g->cap * sizeof *g->s);
-        assert_non_null(g->s);
-    }
-    g->s[g->n].series = strdup(s->series);
-    g->s[g->n].step = s->step;
-    g->s[g->n].value = s->value;
-    g->n++;
-    if (g->kill_child && g->n == 1) {
-        pid_t c = some_child();
-        assert_true(c > 0);
-        kill(c, SIGKILL);
-    }
-    if (g->cancel && g->n >= g->cancel_after)
-        atomic_store(g->cancel, 1);
-}
-
-static void got_log(void *ud, enum lab_log_level level, const char *line)
-{
-    struct got *g = ud;
-    if (level == LAB_LOG_WARN) {
-        g->warns++;
-        snprintf(g->last_warn, sizeof g->last_warn, "%s", line);
-    } else if (level == LAB_LOG_ERROR) {
-        g->errors++;
-    }
-}
-
-static void got_fini(struct got *g)
-{
-    for (size_t i = 0; i < g->n; i++)
-        free(g->s[i].series);
-    free(g->s);
-}
-
-/* The value of `series` at `step`; fails the test when there is none. */
-static double got_value(const struct got *g, const char *series, long long step)
-{
-    for (size_t i = 0; i < g->n; i++)
-        if (strcmp(g->s[i].series, series) == 0 && g->s[i].step == step)
-            return g->s[i].value;
-    fail_msg("no sample %s at step %lld", series, step);
-    return NAN;
-}
-
-static size_t got_count(const struct got *g, const char *series)
-{
-    size_t k = 0;
-    for (size_t i = 0; i < g->n; i++)
-        k += strcmp(g->s[i].series, series) == 0;
-    return k;
-}
-
-static double fig(const struct lab_result *r, const char *key)
-{
-    const struct lab_figure *f = lab_summary_find(&r->summary, key);
-    if (!f)
-        fail_msg("no summary figure %s", key);
-    return f->num;
-}
-
-static void assert_close(double a, double b, double rel)
-{
-    if (!(fabs(a - b) <= rel * fmax(fabs(a), fabs(b)) + 1e-300))
-        fail_msg("%.17g and %.17g differ by more than %g relative", a, b, rel);
-}
-
-static void assert_pos_finite(double v)
-{
-    if (!(isfinite(v) && v > 0))
-        fail_msg("expected a positive finite number, got %g", v);
-}
-
-/* No child of ours is left, running or zombie. */
-static void assert_no_children(void)
-{
-    int st;
-    errno = 0;
-    assert_int_equal(waitpid(-1, &st, WNOHANG), -1);
-    assert_int_equal(errno, ECHILD);
-}
-
-/* Runs lab `name` with the "k=v" settings; returns lab_run's code. */
-static int run_lab(const char *name, const char *const *set, const struct lab_machine *m,
-                   struct got *g, struct lab_result *res, struct db *db, int64_t user)
-{
-    const struct lab_def *d = lab_find(name);
-    assert_non_null(d);
-    struct lab_params p;
-    struct core_err err;
-    lab_params_init(&p, d);
-    for (size_t i = 0; set[i]; i++)
-        if (lab_params_assign(&p, set[i], &err) != 0)
-            fail_msg("%s: %s", set[i], err.msg);
-    if (lab_params_check(&p, &err) != 0)
-        fail_msg("check: %s", err.msg);
-    struct lab_sink sink = {got_sample, got_log, NULL, NULL, g};
-    struct lab_run_opts o = {
-        .db = db, .user_id = user, .sinks = &sink, .n_sinks = 1, .cancel = g->cancel, .machine = m};
-    memset(res, 0, sizeof *res);
-    int rc = lab_run(&p, &o, res, &err);
-    lab_params_fini(&p);
-    return rc;
-}
 
 /* ---- amdahl ---------------------------------------------------------------- */
 
@@ -167,10 +27,10 @@ static void test_amdahl_small(void **state)
     struct lab_machine m;
     lab_machine_probe(&m);
     m.cores_online = 2;
-    struct got g = {0};
+    struct lab_got g = {0};
     struct lab_result res;
     const char *set[] = {"f=0.25", "P=3", "work_ms=20", "reps=1", NULL};
-    assert_int_equal(run_lab("amdahl", set, &m, &g, &res, NULL, 0), 0);
+    assert_int_equal(lab_test_run("amdahl", set, &m, &g, &res, NULL, 0), 0);
     assert_string_equal(res.status, "done");
     assert_no_children();
     assert_true(g.warns >= 1);
@@ -238,10 +98,10 @@ static void test_amdahl_extremes(void **state)
     (void)state;
     const char *fs[] = {"f=0", "f=1"};
     for (int i = 0; i < 2; i++) {
-        struct got g = {0};
+        struct lab_got g = {0};
         struct lab_result res;
         const char *set[] = {fs[i], "P=2", "work_ms=10", "reps=2", NULL};
-        assert_int_equal(run_lab("amdahl", set, NULL, &g, &res, NULL, 0), 0);
+        assert_int_equal(lab_test_run("amdahl", set, NULL, &g, &res, NULL, 0), 0);
         assert_no_children();
         for (size_t k = 0; k < g.n; k++)
             assert_true(isfinite(g.s[k].value));
@@ -259,10 +119,10 @@ static void test_amdahl_cancel(void **state)
 {
     (void)state;
     atomic_int cancel = 0;
-    struct got g = {.cancel = &cancel, .cancel_after = 1};
+    struct lab_got g = {.cancel = &cancel, .cancel_after = 1};
     struct lab_result res;
     const char *set[] = {"f=0.1", "P=2", "work_ms=50", "reps=3", NULL};
-    assert_int_equal(run_lab("amdahl", set, NULL, &g, &res, NULL, 0), CORE_ERR_CANCELLED);
+    assert_int_equal(lab_test_run("amdahl", set, NULL, &g, &res, NULL, 0), CORE_ERR_CANCELLED);
     assert_string_equal(res.status, "cancelled");
     assert_no_children();
     assert_true(got_count(&g, "time") <= 1);
@@ -275,10 +135,10 @@ static void test_amdahl_cancel(void **state)
 static void test_amdahl_killed_worker(void **state)
 {
     (void)state;
-    struct got g = {.kill_child = true};
+    struct lab_got g = {.kill_child = true};
     struct lab_result res;
     const char *set[] = {"f=0.1", "P=2", "work_ms=20", "reps=1", NULL};
-    int rc = run_lab("amdahl", set, NULL, &g, &res, NULL, 0);
+    int rc = lab_test_run("amdahl", set, NULL, &g, &res, NULL, 0);
     assert_int_not_equal(rc, 0);
     assert_int_not_equal(rc, CORE_ERR_CANCELLED);
     assert_string_equal(res.status, "failed");
@@ -304,10 +164,10 @@ static void test_amdahl_store(void **state)
     assert_int_equal(db_open(&db, path, &err), 0);
     assert_int_equal(db_user_ensure(db, "student", &user, &err), 0);
 
-    struct got g = {0};
+    struct lab_got g = {0};
     struct lab_result res;
     const char *set[] = {"f=0.5", "P=2", "work_ms=10", "reps=1", NULL};
-    assert_int_equal(run_lab("amdahl", set, NULL, &g, &res, db, user), 0);
+    assert_int_equal(lab_test_run("amdahl", set, NULL, &g, &res, db, user), 0);
     assert_true(res.run_id > 0);
 
     struct db_labrun run;
@@ -337,10 +197,10 @@ static void test_amdahl_store(void **state)
 static void test_memory_small(void **state)
 {
     (void)state;
-    struct got g = {0};
+    struct lab_got g = {0};
     struct lab_result res;
     const char *set[] = {"n_min=8", "n_max=40", "tile=8", "min_ms=1", "array_mib=1", NULL};
-    assert_int_equal(run_lab("memory", set, NULL, &g, &res, NULL, 0), 0);
+    assert_int_equal(lab_test_run("memory", set, NULL, &g, &res, NULL, 0), 0);
     assert_string_equal(res.status, "done");
 
     /* the ladder: 8, x sqrt(2) rounded to multiples of 8, then n_max */
@@ -386,10 +246,10 @@ static void test_memory_small(void **state)
 static void test_memory_ragged_tiles(void **state)
 {
     (void)state;
-    struct got g = {0};
+    struct lab_got g = {0};
     struct lab_result res;
     const char *set[] = {"part=matmul", "n_min=9", "n_max=37", "tile=5", "min_ms=1", NULL};
-    assert_int_equal(run_lab("memory", set, NULL, &g, &res, NULL, 0), 0);
+    assert_int_equal(lab_test_run("memory", set, NULL, &g, &res, NULL, 0), 0);
     assert_true(fig(&res, "max_abs_diff") <= 1e-10);
     assert_int_equal(got_count(&g, "bw_useful"), 0);
     assert_pos_finite(got_value(&g, "gflops_blocked", 37));
@@ -405,10 +265,10 @@ static void test_memory_stride_warns(void **state)
     struct lab_machine m;
     lab_machine_probe(&m);
     m.l3_bytes = 8L << 20;
-    struct got g = {0};
+    struct lab_got g = {0};
     struct lab_result res;
     const char *set[] = {"part=stride", "array_mib=1", NULL};
-    assert_int_equal(run_lab("memory", set, &m, &g, &res, NULL, 0), 0);
+    assert_int_equal(lab_test_run("memory", set, &m, &g, &res, NULL, 0), 0);
     assert_true(g.warns >= 1);
     assert_non_null(strstr(g.last_warn, "cache"));
     assert_int_equal(got_count(&g, "gflops_ijk"), 0);
@@ -421,10 +281,10 @@ static void test_memory_cancel(void **state)
 {
     (void)state;
     atomic_int cancel = 0;
-    struct got g = {.cancel = &cancel, .cancel_after = 1};
+    struct lab_got g = {.cancel = &cancel, .cancel_after = 1};
     struct lab_result res;
     const char *set[] = {"n_min=8", "n_max=64", "min_ms=50", "array_mib=1", NULL};
-    assert_int_equal(run_lab("memory", set, NULL, &g, &res, NULL, 0), CORE_ERR_CANCELLED);
+    assert_int_equal(lab_test_run("memory", set, NULL, &g, &res, NULL, 0), CORE_ERR_CANCELLED);
     assert_string_equal(res.status, "cancelled");
     /* cancelled within the first size: its three orders at most */
     assert_true(got_count(&g, "gflops_ijk") <= 1);
@@ -440,10 +300,10 @@ static void test_memory_array_too_big(void **state)
     struct lab_machine m;
     lab_machine_probe(&m);
     m.mem_bytes = 32L << 20; /* a pretend 32 MiB machine */
-    struct got g = {0};
+    struct lab_got g = {0};
     struct lab_result res;
     const char *set[] = {"n_min=8", "n_max=16", "min_ms=1", "array_mib=17", NULL};
-    assert_int_equal(run_lab("memory", set, &m, &g, &res, NULL, 0), CORE_ERR_INVALID);
+    assert_int_equal(lab_test_run("memory", set, &m, &g, &res, NULL, 0), CORE_ERR_INVALID);
     assert_string_equal(res.status, "failed");
     assert_non_null(strstr(res.error, "'array_mib' (17 MiB)"));
     assert_non_null(strstr(res.error, "16 MiB"));
@@ -451,9 +311,9 @@ static void test_memory_array_too_big(void **state)
     lab_result_fini(&res);
     got_fini(&g);
     /* half the memory is allowed */
-    struct got g2 = {0};
+    struct lab_got g2 = {0};
     const char *ok[] = {"part=stride", "array_mib=16", NULL};
-    assert_int_equal(run_lab("memory", ok, &m, &g2, &res, NULL, 0), 0);
+    assert_int_equal(lab_test_run("memory", ok, &m, &g2, &res, NULL, 0), 0);
     lab_result_fini(&res);
     got_fini(&g2);
 

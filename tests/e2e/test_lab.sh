@@ -28,18 +28,11 @@ expect_jq .valid false "no run: nothing scored"
 expect_jq '.feedback | test("warpbench lab run selftest")' true "grading names the lab too"
 
 # ---- parameter errors -------------------------------------------------------
-run lab run selftest --set steps=0
-expect_rc 2 "out of range"
-expect_err "parameter 'steps' must be an integer from 1 to 1000000, not 0" "names parameter and range"
-run lab run selftest --set wave=saw
-expect_rc 2 "bad enum"
-expect_err "sine|square|triangle" "lists the choices"
-run lab run selftest --set stepz=3
-expect_rc 2 "unknown parameter"
-expect_err "unknown parameter 'stepz'" "names the unknown parameter"
-run lab run selftest --set amplitude=lots
-expect_rc 2 "bad number"
-expect_err "'amplitude'" "names the parameter"
+expect_refused "out of range" "parameter 'steps' must be an integer from 1 to 1000000, not 0" \
+  lab run selftest --set steps=0
+expect_refused "bad enum" "sine|square|triangle" lab run selftest --set wave=saw
+expect_refused "unknown parameter" "unknown parameter 'stepz'" lab run selftest --set stepz=3
+expect_refused "bad number" "'amplitude'" lab run selftest --set amplitude=lots
 run lab run selftest --set crash_worker=2
 expect_rc 2 "cross-parameter check"
 run lab run nosuchlab
@@ -125,25 +118,14 @@ expect_jq .correct true "a failed run does not replace the latest completed one"
 # wait_workers PID ERRFILE: waits until run PID has its three workers and has
 # begun stepping; sets kids to their pids.
 wait_workers() {
-  kids=""
-  for _ in $(seq 1 100); do
-    kids=$(pgrep -P "$1" | tr '\n' ' ')
-    [ "$(wc -w <<<"$kids")" -eq 3 ] && grep -q "step [0-9]* of 1000" "$2" 2>/dev/null && break
-    sleep 0.05
-  done
+  wait_children "$1" 3 "$2" "step [0-9]* of 1000"
   [ "$(wc -w <<<"$kids")" -eq 3 ] && ok || fail "three workers running (got: $kids)"
 }
 shm_before=$(ls /dev/shm | sort)
 "$WB" --db "$DB" lab run selftest --set workers=3 --set steps=1000 >"$T/cancel.out" 2>"$T/cancel.err" &
 pid=$!
 wait_workers "$pid" "$T/cancel.err"
-kill -INT "$pid"
-wait "$pid"
-RC=$?
-[ "$RC" -eq 130 ] && ok || fail "Ctrl-C exits 130, got $RC ($(cat "$T/cancel.err"))"
-for k in $kids; do
-  if kill -0 "$k" 2>/dev/null; then fail "worker $k still alive"; else ok; fi
-done
+expect_stopped "$pid" INT "$pid" 130 "$T/cancel.err" Ctrl-C
 [ -z "$(pgrep -P "$pid")" ] && ok || fail "no child of the run left"
 shm_after=$(ls /dev/shm | sort)
 [ "$shm_before" = "$shm_after" ] && ok || fail "/dev/shm changed: $(diff <(echo "$shm_before") <(echo "$shm_after"))"
@@ -163,13 +145,7 @@ set -m
 pid=$!
 set +m
 wait_workers "$pid" "$T/hup.err"
-kill -HUP -- "-$pid"
-wait "$pid"
-RC=$?
-[ "$RC" -eq 129 ] && ok || fail "SIGHUP exits 129, got $RC ($(cat "$T/hup.err"))"
-for k in $kids; do
-  if kill -0 "$k" 2>/dev/null; then fail "worker $k still alive after SIGHUP"; else ok; fi
-done
+expect_stopped "$pid" HUP "-$pid" 129 "$T/hup.err" SIGHUP
 expect_sql "SELECT status, error LIKE 'cancelled%' FROM lab_runs ORDER BY id DESC LIMIT 1" "cancelled|1" \
   "a hung-up run is stored as cancelled"
 expect_sql "SELECT COUNT(*) FROM lab_runs WHERE status = 'running'" 0 "no run left running after SIGHUP"

@@ -81,21 +81,13 @@ expect_sql "SELECT status, json_extract(summary_json, '\$.device') FROM lab_runs
   "done|cpu" "stored"
 
 # ---- bad parameters ---------------------------------------------------------
-run lab run coalescing --set offset_max=33
-expect_rc 2 "offset_max out of range"
-expect_err "parameter 'offset_max' must be an integer from 0 to 32, not 33" "names offset_max"
-run lab run coalescing --set stride_max=0
-expect_rc 2 "stride_max out of range"
-expect_err "'stride_max'" "names stride_max"
-run lab run coalescing --set device=tpu
-expect_rc 2 "bad device"
-expect_err "auto|gpu|cpu" "lists the devices"
-run lab run coalescing --set cpu_mib=5000
-expect_rc 2 "cpu_mib out of range"
-expect_err "parameter 'cpu_mib' must be an integer from 1 to 4096, not 5000" "names cpu_mib"
-run lab run coalescing --set reps=abc
-expect_rc 2 "reps not a number"
-expect_err "'reps'" "names reps"
+expect_refused "offset_max out of range" "parameter 'offset_max' must be an integer from 0 to 32, not 33" \
+  lab run coalescing --set offset_max=33
+expect_refused "stride_max out of range" "'stride_max'" lab run coalescing --set stride_max=0
+expect_refused "bad device" "auto|gpu|cpu" lab run coalescing --set device=tpu
+expect_refused "cpu_mib out of range" "parameter 'cpu_mib' must be an integer from 1 to 4096, not 5000" \
+  lab run coalescing --set cpu_mib=5000
+expect_refused "reps not a number" "'reps'" lab run coalescing --set reps=abc
 
 # ---- a lab-linked question graded against the run ---------------------------
 run question lab-coalescing.stride4-frac

@@ -19,35 +19,25 @@ expect_jq '[.labs[] | select(.name == "kmeans") | .params[].name] | join(",")' \
   "every parameter listed"
 
 # ---- refused before running -------------------------------------------------
-run lab run kmeans --set n=10 --set k=11
-expect_rc 2 "k > n"
-expect_err "k = 11 clusters need at least k points, but n = 10" "names k and n"
-run lab run kmeans --set workers=2 --set straggler=3:4
-expect_rc 2 "straggler beyond the workers"
-expect_err "straggler worker 3 does not exist: workers = 2" "names the straggler"
-run lab run kmeans --set crash=0.9
-expect_rc 2 "crash out of range"
-expect_err "'crash'" "names crash"
+expect_refused "k > n" "k = 11 clusters need at least k points, but n = 10" \
+  lab run kmeans --set n=10 --set k=11
+expect_refused "straggler beyond the workers" "straggler worker 3 does not exist: workers = 2" \
+  lab run kmeans --set workers=2 --set straggler=3:4
+expect_refused "crash out of range" "'crash'" lab run kmeans --set crash=0.9
 run lab run kmeans --set device=gpu --set combiner=off
 expect_rc 2 "gpu without combiner"
 printf 'x,y\n1,2\n3,4\n5,six\n' >"$T/bad.csv"
-run lab run kmeans --set file="$T/bad.csv" --set k=2 --set tasks=2
-expect_rc 2 "a bad points file"
-expect_err "file '$T/bad.csv' line 4, column 2: 'six' is not a number" "names file, line and column"
+expect_refused "a bad points file" "file '$T/bad.csv' line 4, column 2: 'six' is not a number" \
+  lab run kmeans --set file="$T/bad.csv" --set k=2 --set tasks=2
 head -c 100 /dev/zero >"$T/pts.f32"
-run lab run kmeans --set file="$T/pts.f32" --set k=2
-expect_rc 2 "float32 without d"
-expect_err "set d" "asks for d"
-run lab run kmeans --set file="$T/pts.f32" --set d=3 --set k=2
-expect_rc 2 "float32 of the wrong size"
-expect_err "100 bytes, not a whole number of points of d = 3" "says why"
+expect_refused "float32 without d" "set d" lab run kmeans --set file="$T/pts.f32" --set k=2
+expect_refused "float32 of the wrong size" "100 bytes, not a whole number of points of d = 3" \
+  lab run kmeans --set file="$T/pts.f32" --set d=3 --set k=2
 printf '\000\000\200\077\000\000\300\177' >"$T/nan.f32" # 1.0, then a NaN
-run lab run kmeans --set file="$T/nan.f32" --set d=1 --set k=1 --set tasks=1
-expect_rc 2 "a NaN in a float32 file, found by the check"
-expect_err "point 2 (byte offset 4), coordinate 1, is not a finite number" "names the point"
-run lab run kmeans --set n=100 --set k=2 --set save="$T"
-expect_rc 2 "save naming a directory"
-expect_err "it is a directory" "says why, before running"
+expect_refused "a NaN in a float32 file, found by the check" "point 2 (byte offset 4), coordinate 1, is not a finite number" \
+  lab run kmeans --set file="$T/nan.f32" --set d=1 --set k=1 --set tasks=1
+expect_refused "save naming a directory" "it is a directory" \
+  lab run kmeans --set n=100 --set k=2 --set save="$T"
 # (the store may not even exist yet: nothing was run)
 [ "$(sql 'SELECT COUNT(*) FROM lab_runs' 2>/dev/null || echo 0)" = 0 ] && ok ||
   fail "refused runs are not recorded"
@@ -123,20 +113,9 @@ shm_before=$(ls /dev/shm | sort)
   --set straggler=1:1000 --set max_iter=1000 --set tol=0 --set scale_iters=1 \
   >"$T/cancel.out" 2>"$T/cancel.err" &
 pid=$!
-kids=""
-for _ in $(seq 1 200); do
-  kids=$(pgrep -P "$pid" | tr '\n' ' ')
-  [ "$(wc -w <<<"$kids")" -ge 2 ] && grep -q "iteration 1:" "$T/cancel.err" 2>/dev/null && break
-  sleep 0.05
-done
+wait_children "$pid" 2 "$T/cancel.err" "iteration 1:"
 grep -q "iteration 1:" "$T/cancel.err" && ok || fail "the main run started: $(cat "$T/cancel.err")"
-kill -INT "$pid"
-wait "$pid"
-RC=$?
-[ "$RC" -eq 130 ] && ok || fail "Ctrl-C exits 130, got $RC ($(cat "$T/cancel.err"))"
-for k in $kids; do
-  if kill -0 "$k" 2>/dev/null; then fail "worker $k still alive"; else ok; fi
-done
+expect_stopped "$pid" INT "$pid" 130 "$T/cancel.err" Ctrl-C
 [ "$(ls /dev/shm | sort)" = "$shm_before" ] && ok || fail "/dev/shm changed"
 expect_sql "SELECT status FROM lab_runs ORDER BY id DESC LIMIT 1" cancelled "stored as cancelled"
 

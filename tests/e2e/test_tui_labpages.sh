@@ -12,39 +12,15 @@
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/tmux_lib.sh"
 
-# set_field NAME VALUE: moves down (then up) the form to parameter NAME and
-# types VALUE.
-set_field() {
-  local found=no
-  for k in $(seq 30 | sed 's/.*/Down/') $(seq 30 | sed 's/.*/Up/'); do
-    if cap main | grep -qE "▶ $1 +"; then found=yes; break; fi
-    keys main "$k"
-    sleep 0.05
-  done
-  if [ "$found" != yes ]; then fail "no parameter row '$1' in the form: $(cap main)"; return; fi
-  keys main Enter C-u
-  text main "$2"
-  keys main Enter
-  expect_re main "▶ $1 +$2( |$)" "$1 set to $2"
-}
-
 start main LANG=C.UTF-8
 expect_screen main "Warpbench · lessons" "home"
-keys main l
-expect_screen main "paramserver" "lab list"
-for _ in $(seq 20); do
-  cap main | grep -qF "▶ paramserver" && break
-  keys main Down
-  sleep 0.05
-done
-keys main Enter
-expect_screen main "Parameter server and all-reduce SGD" "paramserver form"
+open_lab_form main paramserver paramserver "Parameter server and all-reduce SGD"
 # A long run (1 ms of compute a step, 100000 steps) to page while it runs.
-set_field workers 2
-set_field params 1000
-set_field steps 100000
-set_field compute_ms 1
-set_field link off
+set_field main workers 2
+set_field main params 1000
+set_field main steps 100000
+set_field main compute_ms 1
+set_field main link off
 keys main s
 expect_screen main "paramserver  running" "the long run is running"
 expect_screen main "charts 1–4 of 7 · ] next" "page line on page 1 while running"
@@ -65,8 +41,8 @@ kids=$(pgrep -P "$pid" | wc -l)
 if [ "$kids" -eq 0 ]; then ok; else fail "$kids child process(es) left after cancel"; fi
 
 # A tiny run to its summary.
-set_field steps 30
-set_field compute_ms 0
+set_field main steps 30
+set_field main compute_ms 0
 keys main s
 # The summary keeps the page; its charts are those that got samples.
 expect_screen main "questions using this run" "the run finished" 60

@@ -68,16 +68,37 @@ expect_exit() {
 # The warpbench process of a session (the pane runs sh -c, warpbench below).
 wb_pid() { pgrep -P "$(TM list-panes -t "$1" -F '#{pane_pid}')" -f "$WB" | head -1; }
 
-# open_selftest_form NAME: from home, the lab list, then the `selftest`
-# lab's form.
-open_selftest_form() {
+# open_lab_form NAME LAB LIST_TEXT FORM_TEXT: from home, the lab list (which
+# shows LIST_TEXT), then LAB selected and its form opened (which shows
+# FORM_TEXT).
+open_lab_form() {
   keys "$1" l
-  expect_screen "$1" "Framework self-test" "lab list"
-  for _ in $(seq 10); do
-    cap "$1" | grep -qF "▶ selftest" && break
+  expect_screen "$1" "$3" "lab list"
+  for _ in $(seq 20); do
+    cap "$1" | grep -qF "▶ $2" && break
     keys "$1" Down
     sleep 0.05
   done
   keys "$1" Enter
-  expect_screen "$1" "interval_ms" "lab form"
+  expect_screen "$1" "$4" "$2 form"
+}
+
+# open_selftest_form NAME: from home, the lab list, then the `selftest`
+# lab's form.
+open_selftest_form() { open_lab_form "$1" selftest "Framework self-test" interval_ms; }
+
+# set_field NAME PARAM VALUE: moves down (then up) the lab form to parameter
+# PARAM and types VALUE; checks that the row shows it.
+set_field() {
+  local found=no k
+  for k in $(seq 30 | sed 's/.*/Down/') $(seq 30 | sed 's/.*/Up/'); do
+    if cap "$1" | grep -qE "▶ $2 +"; then found=yes; break; fi
+    keys "$1" "$k"
+    sleep 0.05
+  done
+  if [ "$found" != yes ]; then fail "no parameter row '$2' in the form: $(cap "$1")"; return; fi
+  keys "$1" Enter C-u
+  text "$1" "$3"
+  keys "$1" Enter
+  expect_re "$1" "▶ $2 +$3( |$)" "$2 set to $3"
 }
