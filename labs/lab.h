@@ -39,7 +39,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 #include <sys/types.h>
 
 /* ---- parameters ---------------------------------------------------------- */
@@ -103,13 +102,7 @@ struct lab_def {
 };
 
 /* Whether `series` is one of lab's snapshot series (see lab_def.snapshot). */
-static inline bool lab_series_snapshot(const struct lab_def *lab, const char *series)
-{
-    for (const char *const *s = lab && series ? lab->snapshot : NULL; s && *s; s++)
-        if (strcmp(*s, series) == 0)
-            return true;
-    return false;
-}
+bool lab_series_snapshot(const struct lab_def *lab, const char *series);
 
 /* The registry, in `lab list` order. */
 const struct lab_def *const *lab_registry(size_t *n);

@@ -40,3 +40,11 @@ const struct lab_def *lab_find(const char *name)
             return all[i];
     return NULL;
 }
+
+bool lab_series_snapshot(const struct lab_def *lab, const char *series)
+{
+    for (const char *const *s = lab && series ? lab->snapshot : NULL; s && *s; s++)
+        if (strcmp(*s, series) == 0)
+            return true;
+    return false;
+}
