@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench-coalescing.sh — the coalescing lab at full size, its figures and the
 # ratios issue 5 names, measured in one run, on a temporary store (never
-# yours). Builds build/ first when it has no warpbench.
+# yours). Brings build/ up to date first (an incremental build).
 #
 # With a GPU: cudaMemcpy, the copy kernels, the three transposes, the
 # offset and stride sweeps against the model (200 timed launches per
@@ -13,7 +13,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 wb=${WARPBENCH_BIN:-build/warpbench}
-if [ ! -x "$wb" ]; then
+if [ -z "${WARPBENCH_BIN:-}" ]; then # bring build/ up to date with the sources
   cmake --preset default >/dev/null
   cmake --build --preset default -j"$(nproc)" >/dev/null
 fi

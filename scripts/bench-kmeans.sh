@@ -21,7 +21,7 @@
 # Goals (issue 6): ours <= 1.0x scikit-learn's time per iteration, and
 # speedup >= 0.8 p up to the core count.
 #
-# Set-up: builds build/ with CMake when the binary is missing, and installs
+# Set-up: brings build/ up to date with CMake (NO_BUILD=1 skips it), and installs
 # Debian's python3-sklearn (with numpy) when python3 cannot import it —
 # that is the benchmark's own set-up; Warpbench itself never needs Python.
 # Environment: BUILD (build folder), PYTHON (default /usr/bin/python3),
@@ -39,7 +39,7 @@ ITERS=${ITERS:-10}
 REPS=${REPS:-3}
 CORES=$(nproc)
 
-if [ ! -x "$WB" ]; then
+if [ -z "${NO_BUILD:-}" ]; then # bring the build up to date with the sources
   echo "== building $BUILD" >&2
   cmake -S "$root" -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
   cmake --build "$BUILD" -j"$CORES" >/dev/null

@@ -10,15 +10,16 @@
 #   3. async vs sync updates per second with one 2x straggler (goal >= 1.5x);
 #   4. the course's worked example (5 workers, 1 M params, 1 Gbps, 50 ms of
 #      compute, sync) against its 64/114 = 56 % (goal within 10 % relative).
-# WB=path/to/warpbench picks the binary (default: build/warpbench, built
-# with the default preset when missing). Needs jq. Takes about a minute.
+# WB=path/to/warpbench picks the binary (default: build/warpbench, brought
+# up to date with the default preset first). Needs jq. Takes about a minute.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-WB=${WB:-$root/build/warpbench}
-if [[ ! -x "$WB" ]]; then
+if [[ -z "${WB:-}" ]]; then # bring build/ up to date with the sources
+  cd "$root"
   cmake --preset default >/dev/null
   cmake --build --preset default -j"$(nproc)" >/dev/null
 fi
+WB=${WB:-$root/build/warpbench}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/wb-bench-ps.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 DB="$tmp/bench.db"
