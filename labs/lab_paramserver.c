@@ -12,8 +12,10 @@
  * loop that gathers each worker's step reports and each shard's statistics
  * into live series, fault handling (a dead worker: the others go on, or the
  * ring stops; a dead shard: the lab stops, or with recover=on the shard is
- * restarted from its last checkpoint, which the master keeps in memory), and
- * the summary figures the lessons grade against.
+ * restarted from its last checkpoint, which the master keeps in memory; a
+ * hung worker or shard — stop_worker/stop_server make one with SIGSTOP — is
+ * ended with SIGKILL after the hang timeout and then handled as a dead one,
+ * see psm_check_hangs), and the summary figures the lessons grade against.
  *
  * Timing figures leave out each worker's first step (connections warming,
  * the start-up barrier) when there are at least three.
@@ -66,6 +68,8 @@ struct psm_child {
     struct ps_conn ctl; /* a dup of the procs' descriptor */
     int state;
     bool dropped; /* a shard dropped it from a sync barrier: the master ended it */
+    double heard; /* core_time_mono of its last message (or its start) */
+    double hung_s; /* > 0: silent this long, so the master ended it */
 };
 
 struct psm_step {
@@ -197,6 +201,13 @@ static int psm_cfg(const struct lab_params *p, struct ps_cfg *c, struct core_err
         rc = ps_kill_parse(lab_param_str(p, "kill_server"), "kill_server",
                            c->mode == PS_ALLREDUCE ? PS_MAX_SERVERS : c->servers, c->steps,
                            &c->kill_server, &c->kill_server_step, err);
+    if (rc == 0)
+        rc = ps_kill_parse(lab_param_str(p, "stop_worker"), "stop_worker", c->workers, c->steps,
+                           &c->stop_worker, &c->stop_worker_step, err);
+    if (rc == 0)
+        rc = ps_kill_parse(lab_param_str(p, "stop_server"), "stop_server",
+                           c->mode == PS_ALLREDUCE ? PS_MAX_SERVERS : c->servers, c->steps,
+                           &c->stop_server, &c->stop_server_step, err);
     if (rc)
         return rc;
 
@@ -204,6 +215,10 @@ static int psm_cfg(const struct lab_params *p, struct ps_cfg *c, struct core_err
         return core_err_set(err, CORE_ERR_INVALID,
                             "kill_worker with workers = 1 leaves no worker to go on training: "
                             "set workers to 2 or more");
+    if (c->stop_worker >= 0 && c->workers == 1)
+        return core_err_set(err, CORE_ERR_INVALID,
+                            "stop_worker with workers = 1 leaves no worker to go on training "
+                            "once the hung one is dropped: set workers to 2 or more");
 
     const struct lab_value *sv = param_value(p, "servers");
     if (c->mode == PS_ALLREDUCE) {
@@ -217,9 +232,9 @@ static int psm_cfg(const struct lab_params *p, struct ps_cfg *c, struct core_err
                 err, CORE_ERR_INVALID,
                 "'compress' applies to pushes to a parameter server; mode=allreduce "
                 "sums dense gradients (use compress=none)");
-        if (c->kill_server >= 0)
-            return core_err_set(err, CORE_ERR_INVALID,
-                                "'kill_server' needs a server: mode=allreduce has none");
+        if (c->kill_server >= 0 || c->stop_server >= 0)
+            return core_err_set(err, CORE_ERR_INVALID, "'%s' needs a server: mode=allreduce has none",
+                                c->kill_server >= 0 ? "kill_server" : "stop_server");
     } else {
         if (c->servers > c->params)
             return core_err_set(err, CORE_ERR_INVALID,
@@ -332,6 +347,9 @@ static int spawn(struct psm *r, int (*main_fn)(int, void *), struct ps_child *ar
     out->idx = (size_t)i;
     out->pid = r->ps->v[i].pid;
     out->state = CH_RUNNING;
+    out->dropped = false;
+    out->heard = core_time_mono();
+    out->hung_s = 0;
     int fd = dup(r->ps->v[i].fd);
     if (fd < 0)
         return core_err_set(err, CORE_ERR_IO, "dup: %s", strerror(errno));
@@ -688,6 +706,22 @@ static int psm_worker_died(struct psm *r, int w, struct core_err *err)
     r->wrk[w].state = CH_DEAD;
     ps_conn_close(&r->wrk[w].ctl);
     r->workers_lost++;
+    /* the others may have been held by it (ssp's bound): their hang
+     * timeout starts again */
+    double now = core_time_mono();
+    for (int v = 0; v < r->W; v++)
+        r->wrk[v].heard = now;
+    if (r->wrk[w].hung_s > 0 && r->cfg.mode != PS_ALLREDUCE && living_workers(r) > 0) {
+        lab_log(r->cx, LAB_LOG_WARN,
+                "worker %d stopped answering for %.1f s (pid %d, after %lld steps): dropped; the "
+                "others go on without it (%d worker%s left)",
+                w + 1, r->wrk[w].hung_s, (int)r->wrk[w].pid, (long long)r->reported[w],
+                living_workers(r), living_workers(r) == 1 ? "" : "s");
+        return psm_emit_steps(r, err);
+    }
+    if (r->wrk[w].hung_s > 0)
+        snprintf(how, sizeof how, "worker %d stopped answering for %.1f s (pid %d; the master ended "
+                 "it)", w + 1, r->wrk[w].hung_s, (int)r->wrk[w].pid);
     if (r->cfg.mode == PS_ALLREDUCE)
         return core_err_set(err, CORE_ERR_INTERNAL,
                             "%s at step %lld: a ring all-reduce needs every rank, so the lab "
@@ -708,6 +742,10 @@ static int psm_shard_died(struct psm *r, int s, struct core_err *err)
 {
     char how[200];
     describe_end(r, &r->srv[s], "server shard", s + 1, how, sizeof how);
+    if (r->srv[s].hung_s > 0)
+        snprintf(how, sizeof how,
+                 "server shard %d stopped answering for %.1f s (pid %d; the master ended it)",
+                 s + 1, r->srv[s].hung_s, (int)r->srv[s].pid);
     r->shard_base[s] = r->shard_bytes[s];
     r->srv[s].state = CH_DEAD;
     int64_t at = r->next_emit;
@@ -726,6 +764,10 @@ static int psm_shard_died(struct psm *r, int s, struct core_err *err)
     }
     char line[300];
     snprintf(line, sizeof line, "%s at step %lld", how, (long long)at);
+    /* the workers waited on it: their hang timeout starts again */
+    double now = core_time_mono();
+    for (int w = 0; w < r->W; w++)
+        r->wrk[w].heard = now;
     return psm_restart_shard(r, s, line, err);
 }
 
@@ -795,6 +837,68 @@ static int psm_child_msg(struct psm *r, bool is_srv, int k, const struct ps_msg 
                         is_srv ? "shard" : "worker", k + 1);
 }
 
+/* The hang timeout (cfg.sync_timeout_ms): a shard whose statistics (every
+ * 250 ms) stopped coming for half of it is ended and handled as a dead one
+ * (the lab stops, or recover=on restarts it) — half, so that a worker
+ * waiting on the hung shard is not itself taken for hung by another
+ * shard's sync barrier, whose clock runs the whole timeout and may have
+ * started at about the same time; in async and ssp, the slowest running
+ * worker silent that long is ended and the others go on (a worker held by
+ * the staleness bound is ahead of it, so it is never the one); in
+ * allreduce, when no rank has reported for that long the ring is stuck and
+ * the lab stops. Sync workers are the shards' business (their barrier
+ * drops a silent worker after the same time). */
+static int psm_check_hangs(struct psm *r, struct core_err *err)
+{
+    const struct ps_cfg *c = &r->cfg;
+    double lim = c->sync_timeout_ms / 1000.0, now = core_time_mono();
+    if (lim <= 0)
+        return 0;
+    for (int s = 0; s < r->S; s++) {
+        struct psm_child *ch = &r->srv[s];
+        if (ch->state != CH_RUNNING || now - ch->heard < lim / 2)
+            continue;
+        ch->hung_s = now - ch->heard;
+        r->ps->ops->kill(ch->pid, SIGKILL);
+        int rc = psm_shard_died(r, s, err);
+        if (rc)
+            return rc;
+        now = core_time_mono();
+    }
+    if (c->mode == PS_SYNC)
+        return 0;
+    int64_t slowest = INT64_MAX;
+    bool all_silent = true;
+    for (int w = 0; w < r->W; w++)
+        if (r->wrk[w].state == CH_RUNNING) {
+            if (r->reported[w] < slowest)
+                slowest = r->reported[w];
+            all_silent &= now - r->wrk[w].heard >= lim;
+        }
+    if (slowest == INT64_MAX)
+        return 0;
+    if (c->mode == PS_ALLREDUCE) {
+        if (!all_silent)
+            return 0;
+        return core_err_set(err, CORE_ERR_INTERNAL,
+                            "no worker finished a step for %.1f s (the slowest had done %lld): a "
+                            "rank of the ring stopped answering, and a ring all-reduce needs "
+                            "every rank, so the lab stops",
+                            lim, (long long)slowest);
+    }
+    for (int w = 0; w < r->W; w++) {
+        struct psm_child *ch = &r->wrk[w];
+        if (ch->state != CH_RUNNING || r->reported[w] != slowest || now - ch->heard < lim)
+            continue;
+        ch->hung_s = now - ch->heard;
+        r->ps->ops->kill(ch->pid, SIGKILL);
+        int rc = psm_worker_died(r, w, err);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
 static int psm_loop(struct psm *r, struct core_err *err)
 {
     struct ps_conn *cs[PS_MAX_SERVERS + PS_MAX_WORKERS];
@@ -817,6 +921,9 @@ static int psm_loop(struct psm *r, struct core_err *err)
         core_err_clear(&e);
         int i = ps_wait_any(cs, n, 50, &e);
         psm_tick(r, false);
+        int hr = psm_check_hangs(r, err);
+        if (hr)
+            return hr;
         if (i == CORE_ERR_LIMIT)
             continue;
         if (i == CORE_ERR_CANCELLED)
@@ -825,6 +932,7 @@ static int psm_loop(struct psm *r, struct core_err *err)
             return core_err_set(err, i, "%s", e.msg);
         bool is_srv = who[i] < PS_MAX_SERVERS;
         int k = is_srv ? who[i] : who[i] - PS_MAX_SERVERS;
+        (is_srv ? &r->srv[k] : &r->wrk[k])->heard = core_time_mono();
         struct ps_msg m;
         int rc = ps_recv(cs[i], &m, 10000, &e);
         if (rc == CORE_ERR_CANCELLED)
@@ -1051,12 +1159,16 @@ static int psm_run(struct lab_ctx *cx, struct core_err *err)
     r->agg = core_xcalloc((size_t)c->steps, sizeof *r->agg);
     r->loss_by_step = core_xcalloc((size_t)c->steps, sizeof *r->loss_by_step);
 
-    /* a silent worker is dropped from a sync barrier after 5 s plus twenty
-     * of its expected steps */
+    /* the hang timeout: a silent worker (dropped from a sync barrier, or the
+     * slowest in async/ssp) or shard is ended after 5 s plus twenty of the
+     * expected steps, unless hang_timeout_ms says otherwise */
     double comm = ps_step_link_s(c); /* server_nic=shared: the queue of replies too */
     double expect = c->compute_s * c->straggler_f + comm + 4 * c->link.latency_s +
                     (double)c->batch * (double)c->nnz * 2e-8;
     c->sync_timeout_ms = (int)(5000 + 20000 * expect);
+    double hang_ms = lab_param_num(lab_ctx_params(cx), "hang_timeout_ms");
+    if (hang_ms > 0)
+        c->sync_timeout_ms = (int)hang_ms;
 
     const struct lab_value *st = param_value(lab_ctx_params(cx), "staleness");
     if (st && st->user_set && c->mode != PS_SSP)
@@ -1159,8 +1271,14 @@ static const struct lab_param_def psm_params[] = {
      "fault: N@STEP kills worker N at that step (SIGKILL)"},
     {"kill_server", LAB_P_STR, "none", NULL, 0, 0, NULL, "",
      "fault: N@STEP kills server shard N at that step (SIGKILL)"},
+    {"stop_worker", LAB_P_STR, "none", NULL, 0, 0, NULL, "",
+     "fault: N@STEP stops worker N at that step (SIGSTOP: a hang)"},
+    {"stop_server", LAB_P_STR, "none", NULL, 0, 0, NULL, "",
+     "fault: N@STEP stops server shard N at that step (SIGSTOP: a hang)"},
+    {"hang_timeout_ms", LAB_P_REAL, "0", NULL, 0, 3600000, NULL, "ms",
+     "a worker silent this long, or a shard half as long, is ended (0: 5 s + 20 steps)"},
     {"recover", LAB_P_BOOL, "off", NULL, 0, 0, NULL, "",
-     "restart a dead shard from its last checkpoint and go on"},
+     "restart a dead or hung shard from its last checkpoint and go on"},
     {"trace", LAB_P_BOOL, "off", NULL, 0, 0, NULL, "",
      "also emit each worker's step clocks (trace_pull, trace_push)"},
 };

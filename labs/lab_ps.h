@@ -81,12 +81,16 @@ struct ps_cfg {
     double straggler_f;                /* its compute takes this many times as long */
     int kill_worker, kill_worker_step; /* -1: none */
     int kill_server, kill_server_step; /* -1: none */
+    int stop_worker, stop_worker_step; /* -1: none; SIGSTOP (a hang) instead of SIGKILL */
+    int stop_server, stop_server_step; /* -1: none */
     int checkpoint_every;              /* 0: never */
     bool recover;
     bool trace;
     uint64_t seed;
     double t0;              /* the master's CLOCK_MONOTONIC at the start: reports are relative */
-    int sync_timeout_ms;    /* sync: a worker silent this long in a step is dropped */
+    int sync_timeout_ms;    /* the hang timeout: a worker silent this long in a sync step is
+                             * dropped by the shards; an async/ssp worker (the slowest) or a
+                             * shard silent this long is ended by the master */
     bool server_nic_shared; /* a shard's connections share one outgoing link (its NIC) */
 };
 
@@ -154,7 +158,8 @@ int ps_straggler_parse(const char *s, int workers, int *w, double *factor, struc
 /* "none", "q8" or "topk:F" (0 < F <= 1). */
 int ps_compress_parse(const char *s, int *comp, double *frac, struct core_err *err);
 /* "N@STEP" (N from 1, STEP from 0) into a 0-based index; "" or "none" is
- * none (*who = -1). `what` names the parameter in messages. */
+ * none (*who = -1). `what` names the parameter in messages (a name with
+ * "server" in it counts shards, else workers). */
 int ps_kill_parse(const char *s, const char *what, int count, int64_t steps, int *who, int *step,
                   struct core_err *err);
 /* The course's estimate for a parameter server: pull + push of the whole

@@ -30,6 +30,10 @@
  *
  * The shard kills itself (SIGKILL) at cfg.kill_server_step when it is
  * cfg.kill_server and was not restored: a real death for the fault test.
+ * Likewise it stops itself (SIGSTOP, every thread) at cfg.stop_server_step
+ * when it is cfg.stop_server: a real hang; the master notices that its
+ * statistics (every 250 ms) stopped coming and ends it after the hang
+ * timeout.
  */
 #include "labs/lab_ps.h"
 
@@ -89,7 +93,9 @@ struct srv {
     double dropped_after;
     bool welcome_known;
     int64_t welcome_v;
-    bool dying;  /* the fault test: the control thread kills the process */
+    bool dying;    /* the fault test: the control thread kills the process */
+    bool stopping; /* ... or stops it (SIGSTOP); the connections park meanwhile */
+    bool stopped;  /* it did so once already */
     int wake_fd; /* eventfd: a checkpoint is due, or death */
     /* checkpoints */
     float *ckpt, *ckpt_send;
@@ -166,7 +172,10 @@ static void after_update(struct srv *sv)
     }
     if (!sv->ch->restored && c->kill_server == sv->shard && mark >= c->kill_server_step)
         sv->dying = true;
-    if (sv->ckpt_pending || sv->dying) {
+    if (!sv->ch->restored && c->stop_server == sv->shard && mark >= c->stop_server_step &&
+        !sv->stopped)
+        sv->stopping = true;
+    if (sv->ckpt_pending || sv->dying || sv->stopping) {
         uint64_t one = 1;
         if (write(sv->wake_fd, &one, sizeof one) < 0) {
             /* a full counter still wakes the control thread */
@@ -174,16 +183,19 @@ static void after_update(struct srv *sv)
     }
 }
 
-/* The fault test's death: the control thread sends what checkpoint is due
- * and raises SIGKILL; the thread that noticed stops serving meanwhile (in
- * sync no step completes without its worker). Called without the lock. */
+static void srv_wait(struct srv *sv);
+
+/* The fault test's death (or hang): the control thread sends what
+ * checkpoint is due and raises SIGKILL (SIGSTOP); the thread that noticed
+ * stops serving meanwhile (in sync no step completes without its worker),
+ * so the shard dies or hangs at the step asked for, not a few steps later.
+ * Called without the lock. */
 static void park_if_dying(struct srv *sv)
 {
     pthread_mutex_lock(&sv->mu);
-    bool dying = sv->dying;
+    while (sv->dying || sv->stopping)
+        srv_wait(sv);
     pthread_mutex_unlock(&sv->mu);
-    while (dying)
-        ps_sleep(1);
 }
 
 /* sync: applies the step when every active worker has pushed it. */
@@ -559,11 +571,14 @@ static int control_loop(struct srv *sv)
         }
         if (final_sent)
             continue;
-        bool send_ckpt = false, dying;
+        bool send_ckpt = false, dying, stopping;
         int64_t step = 0, dropped[PS_MAX_WORKERS];
         double after;
         pthread_mutex_lock(&sv->mu);
         dying = sv->dying;
+        stopping = sv->stopping;
+        if (stopping)
+            sv->stopped = true;
         memcpy(dropped, sv->dropped, sizeof dropped);
         memset(sv->dropped, 0, sizeof sv->dropped);
         after = sv->dropped_after;
@@ -588,6 +603,13 @@ static int control_loop(struct srv *sv)
         }
         if (dying)
             raise(SIGKILL);
+        if (stopping) {
+            raise(SIGSTOP); /* every thread, until the master's SIGKILL (or a SIGCONT) */
+            pthread_mutex_lock(&sv->mu);
+            sv->stopping = false;
+            pthread_cond_broadcast(&sv->cv);
+            pthread_mutex_unlock(&sv->mu);
+        }
         double now = core_time_mono();
         if (now >= next_stats) {
             struct ps_shard_stats st;

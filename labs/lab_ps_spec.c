@@ -117,10 +117,10 @@ int ps_kill_parse(const char *s, const char *what, int count, int64_t steps, int
         return 0;
     const char *at = strchr(s, '@');
     long k, t;
-    const char *noun = strcmp(what, "kill_server") == 0 ? "shard" : "worker";
+    const char *noun = strstr(what, "server") ? "shard" : "worker";
     if (!at || !read_int(s, at, &k) || !read_int(at + 1, at + strlen(at), &t))
         return core_err_set(err, CORE_ERR_INVALID,
-                            "parameter '%s' must be N@STEP (e.g. 2@10 kills %s 2 at step 10) or "
+                            "parameter '%s' must be N@STEP (e.g. 2@10: %s 2 at step 10) or "
                             "none, not \"%s\"",
                             what, noun, s);
     if (k < 1 || k > count)

@@ -24,7 +24,10 @@
  * until the next one is computed).
  *
  * The worker kills itself (SIGKILL) at the start of cfg.kill_worker_step
- * when it is cfg.kill_worker: a real death for the fault test.
+ * when it is cfg.kill_worker: a real death for the fault test; it stops
+ * itself (SIGSTOP) at cfg.stop_worker_step when it is cfg.stop_worker: a
+ * real hang, which the shards (sync) or the master (async, ssp) notice
+ * after the hang timeout and end with SIGKILL.
  */
 #include "labs/lab_ps.h"
 
@@ -394,6 +397,8 @@ static int run_steps(struct wk *k, struct core_err *err)
     for (int64_t t = 0; t < c->steps; t++) {
         if (k->me == c->kill_worker && t == c->kill_worker_step)
             raise(SIGKILL);
+        if (k->me == c->stop_worker && t == c->stop_worker_step)
+            raise(SIGSTOP); /* a hang: the master ends it after the hang timeout */
         if (wk_pump(k, 0) == WK_EXIT) {
             rc = WK_EXIT;
             break;

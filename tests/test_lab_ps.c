@@ -12,6 +12,9 @@
  * - a killed worker: sync and async go on without it; allreduce stops;
  * - a killed shard stops the run, or with recover=on is restarted from
  *   its checkpoint and training finishes;
+ * - a hung worker (SIGSTOP) is ended after the hang timeout in ssp, async
+ *   and sync, and the others finish; a hung shard stops the run naming it,
+ *   or with recover=on is restarted;
  * - divergence stops the run with advice; cancel leaves no process;
  * - the snapshot series (per-worker means, the staleness histogram) are
  *   re-sent whole while the run goes on (a clock that jumps makes the live
@@ -768,6 +771,85 @@ static void test_killed_shard(void **state)
     got_fini(&g4);
 }
 
+/* A worker that hangs (stop_worker: a real SIGSTOP) instead of dying: in
+ * ssp it would hold every other worker back once they are `staleness`
+ * steps ahead, in async the end of the run would wait for it, in sync the
+ * barrier would. After the hang timeout (short here) it is ended (SIGKILL,
+ * reaped) and the others finish every step. */
+static void test_hung_worker(void **state)
+{
+    (void)state;
+    const char *modes[] = {"mode=ssp", "mode=async", "mode=sync"};
+    for (int k = 0; k < 3; k++) {
+        struct got g = {0};
+        struct lab_result res;
+        const char *set[] = {modes[k],      "workers=3",   "stop_worker=2@4",
+                             "compute_ms=1", "staleness=1", "hang_timeout_ms=1500",
+                             NULL};
+        run_ok(set, &g, &res);
+        assert_no_children(); /* the stopped one too */
+        assert_string_equal(res.status, "done");
+        if (fig(&res, "workers_lost") != 1 || fig(&res, "steps_done") != 12)
+            fail_msg("%s: %g workers lost, %g steps done:\n%s", modes[k],
+                     fig(&res, "workers_lost"), fig(&res, "steps_done"), g.logs);
+        assert_int_equal(got_count(&g, "loss"), 12);
+        if (k < 2) {
+            if (!strstr(g.logs, "W: worker 2 stopped answering for ") ||
+                !strstr(g.logs, "dropped; the others go on without it (2 workers left)"))
+                fail_msg("%s: no drop in the log:\n%s", modes[k], g.logs);
+        } else {
+            if (!strstr(g.logs, "worker 2 did not push step 4 within") ||
+                !strstr(g.logs, "W: worker 2 (pid ") || !strstr(g.logs, "2 workers left"))
+                fail_msg("%s: no drop in the log:\n%s", modes[k], g.logs);
+        }
+        lab_result_fini(&res);
+        got_fini(&g);
+    }
+}
+
+/* A shard that hangs (stop_server: SIGSTOP, every thread): its statistics
+ * stop coming, so after half the hang timeout the master ends it and the lab
+ * stops naming it, or with recover=on restarts it from its checkpoint. */
+static void test_hung_shard(void **state)
+{
+    (void)state;
+    struct got g = {0};
+    struct lab_result res;
+    const char *set[] = {"mode=sync",          "servers=2",            "stop_server=2@6",
+                         "checkpoint_every=4", "hang_timeout_ms=2000", NULL};
+    int rc = run_ps(set, &g, &res);
+    assert_no_children();
+    assert_int_not_equal(rc, 0);
+    assert_int_not_equal(rc, CORE_ERR_CANCELLED);
+    assert_string_equal(res.status, "failed");
+    if (!strstr(res.error, "server shard 2 stopped answering for ") ||
+        !strstr(res.error, "checkpoint is of step 4") || !strstr(res.error, "recover=on"))
+        fail_msg("error: %s", res.error);
+    lab_result_fini(&res);
+    got_fini(&g);
+
+    const char *modes[] = {"mode=async", "mode=sync"};
+    for (int k = 0; k < 2; k++) {
+        struct got g2 = {0};
+        const char *set2[] = {modes[k],     "servers=2",    "workers=3",
+                              "stop_server=2@6", "checkpoint_every=4", "recover=on",
+                              "compute_ms=1", "hang_timeout_ms=2000", NULL};
+        run_ok(set2, &g2, &res);
+        assert_no_children();
+        assert_string_equal(res.status, "done");
+        if (fig(&res, "shard_restarts") != 1 || fig(&res, "steps_done") != 12 ||
+            fig(&res, "workers_lost") != 0)
+            fail_msg("%s: %g restarts, %g steps done, %g workers lost:\n%s", modes[k],
+                     fig(&res, "shard_restarts"), fig(&res, "steps_done"),
+                     fig(&res, "workers_lost"), g2.logs);
+        assert_non_null(strstr(g2.logs, "W: server shard 2 stopped answering for "));
+        assert_non_null(strstr(g2.logs, "from its checkpoint of step 4"));
+        assert_int_equal(got_count(&g2, "loss"), 12);
+        lab_result_fini(&res);
+        got_fini(&g2);
+    }
+}
+
 /* On an emulated link a worker's transfer rate cannot beat the link: the
  * figure comes from the pull replies, timed from the shard's send to the
  * worker's last byte, not from push sends (which return once the bytes sit
@@ -918,6 +1000,16 @@ static void test_check(void **state)
     const char *v1[] = {"workers=1", "kill_worker=1@3", NULL};
     assert_int_equal(check_ps(v1, &e), CORE_ERR_INVALID);
     assert_non_null(strstr(e.msg, "workers = 1"));
+    /* a hang needs a server (stop_server) and a worker to go on (stop_worker) */
+    const char *v2[] = {"mode=allreduce", "stop_server=1@3", NULL};
+    assert_int_equal(check_ps(v2, &e), CORE_ERR_INVALID);
+    assert_non_null(strstr(e.msg, "'stop_server' needs a server"));
+    const char *v3[] = {"workers=1", "stop_worker=1@3", NULL};
+    assert_int_equal(check_ps(v3, &e), CORE_ERR_INVALID);
+    assert_non_null(strstr(e.msg, "stop_worker with workers = 1"));
+    const char *v4[] = {"servers=2", "stop_server=3@3", NULL};
+    assert_int_equal(check_ps(v4, &e), CORE_ERR_INVALID);
+    assert_non_null(strstr(e.msg, "names shard 3"));
     /* a fault needs a step between the first and the last */
     const char *u[] = {"steps=1", "kill_worker=1@1", NULL};
     assert_int_equal(check_ps(u, &e), CORE_ERR_INVALID);
@@ -938,6 +1030,8 @@ int main(void)
         cmocka_unit_test(test_allreduce),
         cmocka_unit_test(test_killed_worker),
         cmocka_unit_test(test_killed_shard),
+        cmocka_unit_test(test_hung_worker),
+        cmocka_unit_test(test_hung_shard),
         cmocka_unit_test(test_link_rates),
         cmocka_unit_test(test_loss_time),
         cmocka_unit_test(test_divergence),

@@ -167,6 +167,9 @@ questions that use this run: Enter answers one, `r` runs again.
 | `server_nic`       | per_link | per_link,shared | a shard's outgoing links |
 | `kill_worker`      | none     | N@STEP          | fault: kill worker N     |
 | `kill_server`      | none     | N@STEP          | fault: kill shard N      |
+| `stop_worker`      | none     | N@STEP          | fault: hang worker N     |
+| `stop_server`      | none     | N@STEP          | fault: hang shard N      |
+| `hang_timeout_ms`  | 0 (auto) | 0 to 3600000    | end a silent process     |
 | `recover`          | off      | on, off         | restart a dead shard     |
 | `trace`            | off      | on, off         | record step clocks       |
 
@@ -386,9 +389,11 @@ settings, e.g. `--set steps=30 --set params=1000`.
 - `sync`: the shards drop it from the barrier and the others go on (the
   log says "the shards drop it from the barrier and the others go on (3
   workers left)"). A worker that hangs instead of dying is dropped the
-  same way after a timeout (5 s plus twenty of its expected steps).
+  same way after a timeout (5 s plus twenty of its expected steps;
+  `hang_timeout_ms` sets it).
 - `async`, `ssp`: the others go on without it; ssp's bound now counts
-  the living workers only.
+  the living workers only. A hung worker (try `stop_worker=N@STEP`, a
+  SIGSTOP) is ended after the same timeout, and the others go on.
 - `allreduce`: a ring needs every rank, so the lab **stops** and says so.
 
 The run's `workers_lost` figure counts the dead.
@@ -404,6 +409,10 @@ The run's `workers_lost` figure counts the dead.
   training continues (before the first checkpoint: from the initial,
   all-zero weights). The updates since that checkpoint are lost, which
   the log says. `shard_restarts` and `checkpoints` count what happened.
+
+A shard that hangs (`stop_server=N@STEP`) is ended after half the timeout
+and handled like a dead one: the lab stops naming it, or `recover=on`
+restarts it.
 
 ```
 warpbench lab run paramserver --set steps=30 --set params=1000 \
