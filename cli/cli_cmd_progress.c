@@ -259,6 +259,76 @@ static void json_course(struct core_json *j, const struct lesson_standing *st,
     core_json_obj_end(j);
 }
 
+/* Questions the student gave up on (answered with help: attempts after the
+ * give-up earn nothing) and design answers' self-scores beside the
+ * automatic score. */
+static void print_help(const struct db_progress_row *rows, size_t n,
+                       const struct db_selfscore_row *ss, size_t n_ss)
+{
+    int gave = 0;
+    for (size_t i = 0; i < n; i++)
+        gave += rows[i].gave_up;
+    if (gave) {
+        printf("\ngave up on %d question%s (the answer was shown; later attempts earn "
+               "nothing):\n",
+               gave, gave == 1 ? "" : "s");
+        for (size_t i = 0; i < n; i++)
+            if (rows[i].gave_up)
+                printf("  %s:%s%s\n", cli_tx(rows[i].pack_id), cli_tx(rows[i].question_id),
+                       rows[i].answered ? "  (answered with help)" : "");
+    }
+    if (n_ss) {
+        printf("\ndesign answers, your self-score beside the automatic score (latest):\n");
+        for (size_t i = 0; i < n_ss; i++) {
+            const struct db_selfscore_row *r = &ss[i];
+            char id[160];
+            snprintf(id, sizeof id, "%s:%s", r->pack_id, r->question_id);
+            printf("  %-30s self %g/%g (%.0f%%)", cli_tx(id), r->self, r->self_max,
+                   r->self_max > 0 ? 100 * r->self / r->self_max : 0);
+            if (r->valid)
+                printf("  automatic %g/%g (%.0f%%)\n", r->score, r->max,
+                       r->max > 0 ? 100 * r->score / r->max : 0);
+            else
+                printf("  automatic: not read\n");
+        }
+    }
+}
+
+static void json_help(struct core_json *j, const struct db_progress_row *rows, size_t n,
+                      const struct db_selfscore_row *ss, size_t n_ss)
+{
+    core_json_key(j, "gave_up");
+    core_json_arr_begin(j);
+    for (size_t i = 0; i < n; i++) {
+        if (!rows[i].gave_up)
+            continue;
+        core_json_obj_begin(j);
+        core_json_kstr(j, "pack", rows[i].pack_id);
+        core_json_kstr(j, "question", rows[i].question_id);
+        core_json_kbool(j, "answered", rows[i].answered);
+        core_json_obj_end(j);
+    }
+    core_json_arr_end(j);
+    core_json_key(j, "self_scores");
+    core_json_arr_begin(j);
+    for (size_t i = 0; i < n_ss; i++) {
+        core_json_obj_begin(j);
+        core_json_kstr(j, "pack", ss[i].pack_id);
+        core_json_kstr(j, "question", ss[i].question_id);
+        core_json_kint(j, "attempt", ss[i].attempt_id);
+        core_json_knum(j, "self", ss[i].self);
+        core_json_knum(j, "self_max", ss[i].self_max);
+        core_json_key(j, "score");
+        if (ss[i].valid)
+            core_json_num(j, ss[i].score);
+        else
+            core_json_null(j);
+        core_json_knum(j, "max", ss[i].max);
+        core_json_obj_end(j);
+    }
+    core_json_arr_end(j);
+}
+
 int cli_cmd_progress(struct cli_ctx *cx, struct cli_args *a)
 {
     int rc = cli_begin(cx, cli_command_find("progress"), a, 0, 1, CLI_NEED_SESSION);
@@ -269,7 +339,8 @@ int cli_cmd_progress(struct cli_ctx *cx, struct cli_args *a)
     struct db_progress_row *rows = NULL;
     struct db_selfassess *self = NULL;
     struct db_lesson *ls = NULL;
-    size_t n = 0, n_self = 0, nl = 0;
+    struct db_selfscore_row *ss = NULL;
+    size_t n = 0, n_self = 0, nl = 0, n_ss = 0;
     int64_t uid = lesson_session_user_id(cx->session);
     if (pack) {
         struct db_pack p = {0};
@@ -279,7 +350,8 @@ int cli_cmd_progress(struct cli_ctx *cx, struct cli_args *a)
     }
     if (db_progress(cx->db, uid, pack, &rows, &n, &e) != CORE_OK ||
         db_selfassess_latest(cx->db, uid, &self, &n_self, &e) != CORE_OK ||
-        db_lesson_list(cx->db, pack, &ls, &nl, &e) != CORE_OK) {
+        db_lesson_list(cx->db, pack, &ls, &nl, &e) != CORE_OK ||
+        db_selfscore_summary(cx->db, uid, pack, &ss, &n_ss, &e) != CORE_OK) {
         rc = cli_fail(&e);
         goto out;
     }
@@ -306,6 +378,7 @@ int cli_cmd_progress(struct cli_ctx *cx, struct cli_args *a)
         json_section(&j, "topics", &topics);
         json_section(&j, "rubric", &rubric);
         json_course(&j, &st, ls, nl);
+        json_help(&j, rows, n, ss, n_ss);
         cli_json_close(&b, &j);
     } else {
         printf("progress of %s\n", cli_tx(cx->user));
@@ -314,6 +387,7 @@ int cli_cmd_progress(struct cli_ctx *cx, struct cli_args *a)
         print_section("course rubric items", &rubric);
         print_section("overall", &total);
         print_course(&st, ls, nl);
+        print_help(rows, n, ss, n_ss);
     }
     lesson_standing_fini(&st);
     tallies_free(&lessons);
@@ -325,5 +399,6 @@ out:
     db_progress_free(rows, n);
     db_selfassess_free(self, n_self);
     db_lessons_free(ls, nl);
+    db_selfscore_rows_free(ss, n_ss);
     return rc;
 }

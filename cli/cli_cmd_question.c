@@ -1,7 +1,9 @@
 /* cli_cmd_question.c — `warpbench question QID` (the prompt with this
- * student's numbers) and `warpbench answer QID ANSWER [--certainty N]`
+ * student's numbers), `warpbench answer QID ANSWER [--certainty N]`
  * (grade and record; packs with certainty-based marking need the student's
- * certainty 1..3 with every answer, other packs refuse one). */
+ * certainty 1..3 with every answer, other packs refuse one) and
+ * `warpbench giveup QID` (show the accepted answer and record the give-up,
+ * as the TUI's g does). */
 #include "cli/cli.h"
 
 #include <signal.h>
@@ -272,4 +274,44 @@ int cli_cmd_answer(struct cli_ctx *cx, struct cli_args *a)
     free(answer);
     lesson_answer_result_fini(&res);
     return rc;
+}
+
+int cli_cmd_giveup(struct cli_ctx *cx, struct cli_args *a)
+{
+    const struct cli_command *cmd = cli_command_find("giveup");
+    int variant;
+    int rc = take_variant(cmd, a, &variant);
+    if (rc != 0)
+        return rc;
+    rc = cli_begin(cx, cmd, a, 1, 1, CLI_NEED_SESSION);
+    if (rc != 0)
+        return rc;
+    struct core_err e = {0};
+    struct lesson_giveup_result g;
+    if (lesson_giveup(cx->session, a->argv[0], variant, &g, &e) != CORE_OK)
+        return cli_fail(&e);
+    if (cx->json) {
+        struct core_buf b;
+        struct core_json j;
+        cli_json_open(&b, &j);
+        core_json_kstr(&j, "question", g.question_id);
+        core_json_kstr(&j, "pack", g.pack_id);
+        core_json_kint(&j, "variant", g.variant);
+        core_json_kstr(&j, "accepted", g.accepted);
+        core_json_kstr(&j, "reference", g.reference);
+        core_json_kint(&j, "giveup", g.giveup_id);
+        cli_json_close(&b, &j);
+    } else {
+        printf("gave up on %s:%s (variant %d)\n", g.pack_id, g.question_id, g.variant);
+        if (g.accepted)
+            printf("  accepted: %s\n", cli_tx(g.accepted));
+        if (g.reference)
+            printf("  solution: %s\n", cli_tx(g.reference));
+        if (!g.accepted && !g.reference)
+            printf("  this question has no single answer to show\n");
+        printf("  recorded: later attempts at it are marked as after a give-up and earn "
+               "nothing in progress\n");
+    }
+    lesson_giveup_result_fini(&g);
+    return CLI_EXIT_OK;
 }

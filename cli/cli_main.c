@@ -22,6 +22,8 @@ static const struct cli_command commands[] = {
     {"answer", "answer QID ANSWER [--variant N] [--certainty N]",
      "grade an answer and record the attempt",
      cli_cmd_answer},
+    {"giveup", "giveup QID [--variant N]",
+     "show the accepted answer and record that you gave up", cli_cmd_giveup},
     {"progress", "progress [PACK]",
      "scores per lesson, topic and rubric item; self-rating vs graded; level", cli_cmd_progress},
     {"pack", "pack check DIR | import DIR [--force] | export ID DIR | list | regrade ID",

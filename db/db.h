@@ -24,7 +24,7 @@
 struct db;
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define DB_SCHEMA_VERSION 3
+#define DB_SCHEMA_VERSION 4
 
 /* ---- open / close -------------------------------------------------------- */
 
@@ -277,6 +277,7 @@ struct db_attempt {
     int64_t regrade_of;
     char *created_at;
     int certainty;        /* 1..3, 0 when none was stated */
+    bool after_giveup;    /* made after the user gave up on this question (any variant) */
 };
 void db_attempts_free(struct db_attempt *a, size_t n);
 
@@ -297,10 +298,97 @@ int db_attempt_each(struct db *db, const char *pack_id,
                     int (*fn)(const struct db_attempt *a, void *ctx), void *ctx,
                     struct core_err *err);
 
+/* ---- design self-scores (kept with their attempt) ------------------------ */
+
+/* One rubric concept the student scored themselves on. Borrowed. */
+struct db_selfscore_in {
+    const char *concept; /* the rubric concept's label, non-empty, unique per attempt */
+    double score;        /* 0..max */
+    double max;          /* > 0 */
+};
+
+/* db_attempt_insert that also stores the student's self-scores for it, in
+ * one transaction (all or nothing, committed before returning). A bad
+ * self-score (empty or repeated concept, score outside 0..max, max not
+ * above 0, not finite) is CORE_ERR_INVALID naming the concept, and nothing
+ * is stored. n_self == 0 is db_attempt_insert. */
+int db_attempt_insert_selfscored(struct db *db, const struct db_attempt_in *in,
+                                 const struct db_selfscore_in *self, size_t n_self, int64_t *id,
+                                 struct core_err *err);
+
+/* A stored self-score. */
+struct db_selfscore {
+    char *concept;
+    double score;
+    double max;
+};
+void db_selfscores_free(struct db_selfscore *s, size_t n);
+
+/* The self-scores of attempt attempt_id in rubric order (none: *n = 0).
+ * Caller frees with db_selfscores_free. */
+int db_selfscore_list(struct db *db, int64_t attempt_id, struct db_selfscore **out, size_t *n,
+                      struct core_err *err);
+
+/* Per question, the user's latest self-scored attempt: the sum of its
+ * self-scores beside its automatic score (its latest re-grade counts
+ * instead). */
+struct db_selfscore_row {
+    char *pack_id;
+    char *question_id;
+    int64_t attempt_id;
+    char *created_at;
+    int n_concepts;
+    double self;      /* sum of the self-scores */
+    double self_max;  /* sum of their maxima */
+    bool valid;       /* the automatic grade could read the answer */
+    double score;     /* automatic score */
+    double max;       /* out of */
+};
+void db_selfscore_rows_free(struct db_selfscore_row *r, size_t n);
+
+/* One row per question of the user's that has a self-scored attempt, in
+ * every pack (pack_id NULL) or one, ordered by pack and question order
+ * (questions no longer in the pack last, by id). Caller frees with
+ * db_selfscore_rows_free. */
+int db_selfscore_summary(struct db *db, int64_t user_id, const char *pack_id,
+                         struct db_selfscore_row **out, size_t *n, struct core_err *err);
+
+/* ---- give-ups (append-only) ---------------------------------------------- */
+
+/* Records that the user gave up on a question (the accepted answer was
+ * shown) at `variant`, with the pack revision it was shown from; committed
+ * before returning. Attempts stored later at the same question read
+ * after_giveup. *id (optional) receives its id. CORE_ERR_INVALID for a
+ * missing pack or question id, a variant below 1, or a rev_id that is not a
+ * revision of the pack. */
+int db_giveup_insert(struct db *db, int64_t user_id, const char *pack_id,
+                     const char *question_id, int variant, int64_t rev_id, int64_t *id,
+                     struct core_err *err);
+
+struct db_giveup {
+    int64_t id;
+    char *pack_id;
+    char *question_id;
+    int variant;
+    int64_t rev_id;
+    int64_t last_attempt; /* attempts with a larger id came after it */
+    char *created_at;     /* ISO-8601 UTC */
+};
+void db_giveups_free(struct db_giveup *g, size_t n);
+
+/* The user's give-ups, oldest first: at one question (question_id non-NULL),
+ * a pack, or all (pack_id NULL). Caller frees with db_giveups_free. */
+int db_giveup_list(struct db *db, int64_t user_id, const char *pack_id, const char *question_id,
+                   struct db_giveup **out, size_t *n, struct core_err *err);
+
 /* ---- progress ------------------------------------------------------------ */
 
 /* Per-question standing of a user: best valid score (latest re-grade of each
- * attempt counts instead of the original), attempts made. */
+ * attempt counts instead of the original), attempts made. An attempt made
+ * after the user's first give-up on the question (db_giveup_insert) is
+ * counted in `attempts` and makes the question `answered`, but earns
+ * nothing toward `best`: once the answer was shown, a right answer is not
+ * evidence the student could find it. */
 struct db_progress_row {
     char *pack_id;
     char *lesson_id;
@@ -313,6 +401,7 @@ struct db_progress_row {
     bool answered;  /* at least one valid attempt */
     double first;   /* score of the first valid attempt (at current points), 0 when none */
     int certainty;  /* certainty stated with that first attempt, 0 when none */
+    bool gave_up;   /* the user gave up on it (saw the answer) at least once */
 };
 void db_progress_free(struct db_progress_row *r, size_t n);
 

@@ -92,12 +92,72 @@ int db_attempt_insert_batch(struct db *db, const struct db_attempt_in *in, size_
     return db_tx_end(db, rc, err);
 }
 
+static int selfscore_check(const struct db_selfscore_in *self, size_t n, struct core_err *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        const struct db_selfscore_in *c = &self[i];
+        if (!c->concept || !*c->concept)
+            return core_err_set(err, CORE_ERR_INVALID, "self-score %zu: no rubric concept named",
+                                i + 1);
+        if (!isfinite(c->max) || c->max <= 0)
+            return core_err_set(err, CORE_ERR_INVALID,
+                                "self-score for '%s': its maximum %g is not above 0", c->concept,
+                                c->max);
+        if (!isfinite(c->score) || c->score < 0 || c->score > c->max)
+            return core_err_set(err, CORE_ERR_INVALID,
+                                "self-score for '%s': %g is not between 0 and %g", c->concept,
+                                c->score, c->max);
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(self[j].concept, c->concept) == 0)
+                return core_err_set(err, CORE_ERR_INVALID,
+                                    "self-score for '%s' is given twice", c->concept);
+    }
+    return 0;
+}
+
+static const char sql_selfscore_add[] =
+    "INSERT INTO selfscores(attempt_id, ordinal, concept, score, max) VALUES (?1, ?2, ?3, ?4, ?5)";
+
+int db_attempt_insert_selfscored(struct db *db, const struct db_attempt_in *in,
+                                 const struct db_selfscore_in *self, size_t n_self, int64_t *id,
+                                 struct core_err *err)
+{
+    if (n_self == 0)
+        return db_attempt_insert(db, in, id, err);
+    int rc = selfscore_check(self, n_self, err);
+    if (rc)
+        return rc;
+    char now[32];
+    db_now(now);
+    rc = db_tx_begin(db, err);
+    if (rc)
+        return rc;
+    rc = attempt_add(db, in, now, err);
+    int64_t aid = rc ? 0 : sqlite3_last_insert_rowid(db->h);
+    for (size_t i = 0; i < n_self && !rc; i++) {
+        sqlite3_stmt *st;
+        rc = db_stmt(db, sql_selfscore_add, &st, err);
+        if (rc)
+            break;
+        int src = db_bindf(st, "Iitdd", aid, (int)i, self[i].concept, self[i].score, self[i].max);
+        rc = db_step_done(db, st, src, "storing a self-score", err);
+        if (rc)
+            core_err_prefix(err, "self-score for '%s'", self[i].concept);
+    }
+    rc = db_tx_end(db, rc, err);
+    if (!rc && id)
+        *id = aid;
+    return rc;
+}
+
 /* ---- reading ------------------------------------------------------------- */
 
 #define ATTEMPT_COLUMNS                                                                            \
     "SELECT a.id, a.user_id, u.name, a.pack_id, a.question_id, a.variant, a.answer, a.parsed, "    \
     "a.value, a.valid, a.score, a.max, a.correct, a.feedback, a.rev_id, r.version, "               \
-    "a.regrade_of, a.created_at, a.certainty "                                                     \
+    "a.regrade_of, a.created_at, a.certainty, "                                                    \
+    "EXISTS (SELECT 1 FROM giveups g WHERE g.user_id = a.user_id AND g.pack_id = a.pack_id "       \
+    "        AND g.question_id = a.question_id AND g.last_attempt < a.id) "                        \
     "FROM attempts a JOIN users u ON u.id = a.user_id JOIN pack_revs r ON r.id = a.rev_id "
 
 static const char sql_attempt_list[] =
@@ -132,6 +192,7 @@ static void attempt_read(sqlite3_stmt *st, struct db_attempt *a, bool copy)
     a->regrade_of = sqlite3_column_int64(st, 16); /* NULL reads as 0 */
     a->created_at = STR(17);
     a->certainty = sqlite3_column_int(st, 18); /* NULL reads as 0 */
+    a->after_giveup = sqlite3_column_int(st, 19) != 0;
 #undef STR
 }
 
@@ -248,13 +309,15 @@ static const char sql_progress[] =
     "WITH eff AS ("
     "  SELECT a.id, a.pack_id, a.question_id, coalesce(r.valid, a.valid) AS valid, "
     "         coalesce(r.score, a.score) AS score, coalesce(r.max, a.max) AS max, "
-    "         a.certainty "
+    "         a.certainty, "
+    "         coalesce(a.id > (SELECT min(g.last_attempt) FROM giveups g WHERE g.user_id = ?1 "
+    "           AND g.pack_id = a.pack_id AND g.question_id = a.question_id), 0) AS helped "
     "  FROM attempts a LEFT JOIN attempts r ON r.id = "
     "    (SELECT max(x.id) FROM attempts x WHERE x.regrade_of = a.id) "
     "  WHERE a.user_id = ?1 AND a.regrade_of IS NULL AND (?2 IS NULL OR a.pack_id = ?2)"
     "), agg AS ("
     "  SELECT pack_id, question_id, count(*) AS n, "
-    "         max(CASE WHEN max > 0 THEN score / max ELSE 0 END) AS frac "
+    "         max(CASE WHEN helped THEN 0 WHEN max > 0 THEN score / max ELSE 0 END) AS frac "
     "  FROM eff WHERE valid GROUP BY pack_id, question_id"
     "), first AS ("
     "  SELECT pack_id, question_id, min(id), "
@@ -263,7 +326,9 @@ static const char sql_progress[] =
     ") "
     "SELECT q.pack_id, q.lesson_id, q.id, q.topics, q.rubric, q.points, "
     "       coalesce(agg.n, 0), coalesce(agg.frac, 0) * q.points, "
-    "       coalesce(first.frac, 0) * q.points, coalesce(first.certainty, 0) "
+    "       coalesce(first.frac, 0) * q.points, coalesce(first.certainty, 0), "
+    "       EXISTS (SELECT 1 FROM giveups g WHERE g.user_id = ?1 AND g.pack_id = q.pack_id "
+    "               AND g.question_id = q.id) "
     "FROM questions q JOIN lessons l ON l.pack_id = q.pack_id AND l.id = q.lesson_id "
     "LEFT JOIN agg ON agg.pack_id = q.pack_id AND agg.question_id = q.id "
     "LEFT JOIN first ON first.pack_id = q.pack_id AND first.question_id = q.id "
@@ -300,6 +365,7 @@ static void progress_row(sqlite3_stmt *st, void *elem)
     r->answered = r->attempts > 0;
     r->first = sqlite3_column_double(st, 8);
     r->certainty = sqlite3_column_int(st, 9);
+    r->gave_up = sqlite3_column_int(st, 10) != 0;
 }
 
 static void progress_free_rows(void *r, size_t n)

@@ -192,10 +192,50 @@ static const char migration_2[] =
  *   the next time the store is opened instead of staying "running". */
 static const char migration_3[] = "ALTER TABLE lab_runs ADD COLUMN owner TEXT;\n";
 
+/* Version 4:
+ * - giveups: each time a student gives up on a question (the accepted answer
+ *   and solution are shown). Append-only, like attempts. last_attempt is the
+ *   highest attempts.id when it was stored, so "was this attempt made after
+ *   a give-up" is an id comparison, free of clock ties: attempts with a
+ *   larger id came later.
+ * - selfscores: a design answer's rubric self-scores, one row per concept,
+ *   kept with the attempt they were given for (ordinal: the rubric's order),
+ *   so self and automatic scores can be compared later. Never changed. */
+static const char migration_4[] =
+    "CREATE TABLE giveups (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  user_id INTEGER NOT NULL REFERENCES users(id),\n"
+    "  pack_id TEXT NOT NULL,\n"
+    "  question_id TEXT NOT NULL,\n"
+    "  variant INTEGER NOT NULL,\n"
+    "  rev_id INTEGER NOT NULL REFERENCES pack_revs(id),\n"
+    "  last_attempt INTEGER NOT NULL DEFAULT 0,\n"
+    "  created_at TEXT NOT NULL\n"
+    ");\n"
+    "CREATE INDEX giveups_by_user ON giveups(user_id, pack_id, question_id, id);\n"
+    "CREATE TRIGGER giveups_no_update BEFORE UPDATE ON giveups\n"
+    "BEGIN SELECT RAISE(ABORT, 'give-ups are append-only'); END;\n"
+    "CREATE TRIGGER giveups_no_delete BEFORE DELETE ON giveups\n"
+    "BEGIN SELECT RAISE(ABORT, 'give-ups are append-only'); END;\n"
+
+    "CREATE TABLE selfscores (\n"
+    "  attempt_id INTEGER NOT NULL REFERENCES attempts(id),\n"
+    "  ordinal INTEGER NOT NULL,\n"
+    "  concept TEXT NOT NULL,\n"
+    "  score REAL NOT NULL CHECK (score >= 0),\n"
+    "  max REAL NOT NULL CHECK (max > 0 AND score <= max),\n"
+    "  PRIMARY KEY (attempt_id, concept)\n"
+    ");\n"
+    "CREATE TRIGGER selfscores_no_update BEFORE UPDATE ON selfscores\n"
+    "BEGIN SELECT RAISE(ABORT, 'self-scores are append-only'); END;\n"
+    "CREATE TRIGGER selfscores_no_delete BEFORE DELETE ON selfscores\n"
+    "BEGIN SELECT RAISE(ABORT, 'self-scores are append-only'); END;\n";
+
 const char *const db_migrations[] = {
     migration_1, /* 0 -> 1 */
     migration_2, /* 1 -> 2 */
     migration_3, /* 2 -> 3 */
+    migration_4, /* 3 -> 4 */
 };
 
 _Static_assert(sizeof db_migrations / sizeof db_migrations[0] == DB_SCHEMA_VERSION,

@@ -256,6 +256,42 @@ int lesson_answer_certain(struct lesson_session *s, const char *qid, int variant
                           const char *answer, int certainty, struct lesson_answer_result *out,
                           struct core_err *err);
 
+/* ---- giving up, design self-scores ---------------------------------------- */
+
+/* What giving up shows. */
+struct lesson_giveup_result {
+    char *pack_id;
+    char *question_id;
+    int variant;
+    char *accepted;   /* the accepted answer as the grader states it, NULL when it has none */
+    char *reference;  /* the worked solution, NULL when none */
+    int64_t giveup_id; /* the stored give-up */
+};
+void lesson_giveup_result_fini(struct lesson_giveup_result *g);
+
+/* The student gives up on question `qid` at `variant`: learns the accepted
+ * answer and solution from the stored grader (grading a throw-away answer
+ * that is not recorded) and records the give-up, committed before
+ * returning. From then on the question counts as answered with help:
+ * progress (db_progress) credits only attempts made before the first
+ * give-up, and later attempts read after_giveup in the history. Errors:
+ * CORE_ERR_NOTFOUND (question), CORE_ERR_SCRIPT/LIMIT (a broken grader:
+ * nothing recorded), CORE_ERR_STORE. */
+int lesson_giveup(struct lesson_session *s, const char *qid, int variant,
+                  struct lesson_giveup_result *out, struct core_err *err);
+
+/* lesson_answer_certain for a design answer with the student's rubric
+ * self-scores (n_self of them, any subset of the rubric), stored with the
+ * attempt in the same transaction. Each concept must be a rubric label of
+ * the question as shown (grader_view.rubric) and its score lie in 0..its
+ * points; the stored maximum is the rubric's, whatever self[i].max says. A
+ * question without a rubric, an unknown concept or a score out of range is
+ * CORE_ERR_USAGE and nothing is graded or recorded; a repeated concept is
+ * CORE_ERR_INVALID. n_self == 0 is lesson_answer_certain. */
+int lesson_answer_design(struct lesson_session *s, const char *qid, int variant,
+                         const char *answer, int certainty, const struct db_selfscore_in *self,
+                         size_t n_self, struct lesson_answer_result *out, struct core_err *err);
+
 /* ---- calculators ---------------------------------------------------------- */
 
 /* A calculator of a current pack (declared with calculator{} in a lesson).

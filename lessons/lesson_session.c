@@ -260,11 +260,60 @@ int lesson_pack_cbm(struct lesson_session *s, const char *pack_id, bool *cbm,
     return rc;
 }
 
+/* Checks the student's self-scores against the question's rubric as the
+ * view shows it (concept labels and their points) and fills fixed[] with
+ * the scores out of the rubric's own points. */
+static int check_selfscores(struct grader_pack *p, const struct db_question *q,
+                            const struct grader_ctx *ctx, const struct db_selfscore_in *self,
+                            size_t n_self, struct db_selfscore_in *fixed, struct core_err *err)
+{
+    struct grader_view v;
+    int rc = grader_question_view(p, q->id, ctx, &v, err);
+    if (rc != CORE_OK)
+        return rc;
+    if (v.n_rubric == 0) {
+        rc = core_err_set(err, CORE_ERR_USAGE,
+                          "%s:%s has no rubric to score yourself on (only design questions do)",
+                          q->pack_id, q->id);
+        goto out;
+    }
+    for (size_t i = 0; i < n_self; i++) {
+        size_t k = 0;
+        while (k < v.n_rubric && !(self[i].concept && strcmp(v.rubric[k], self[i].concept) == 0))
+            k++;
+        if (k == v.n_rubric) {
+            rc = core_err_set(err, CORE_ERR_USAGE, "%s:%s: '%s' is not one of its rubric concepts",
+                              q->pack_id, q->id, self[i].concept ? self[i].concept : "");
+            goto out;
+        }
+        double mx = v.rubric_points ? v.rubric_points[k] : 1;
+        if (!(self[i].score >= 0 && self[i].score <= mx)) {
+            rc = core_err_set(err, CORE_ERR_USAGE,
+                              "%s:%s: a self-score for '%s' is from 0 to %g, not %g", q->pack_id,
+                              q->id, self[i].concept, mx, self[i].score);
+            goto out;
+        }
+        /* Borrowed from the caller, not from the view, which is freed. */
+        fixed[i] = (struct db_selfscore_in){self[i].concept, self[i].score, mx};
+    }
+out:
+    grader_view_fini(&v);
+    return rc;
+}
+
 int lesson_answer_certain(struct lesson_session *s, const char *qid, int variant,
                           const char *answer, int certainty, struct lesson_answer_result *out,
                           struct core_err *err)
 {
+    return lesson_answer_design(s, qid, variant, answer, certainty, NULL, 0, out, err);
+}
+
+int lesson_answer_design(struct lesson_session *s, const char *qid, int variant,
+                         const char *answer, int certainty, const struct db_selfscore_in *self,
+                         size_t n_self, struct lesson_answer_result *out, struct core_err *err)
+{
     memset(out, 0, sizeof *out);
+    struct db_selfscore_in *fixed = NULL;
     if (variant < 1)
         return core_err_set(err, CORE_ERR_USAGE, "variant must be 1 or more, not %d", variant);
     struct db_question q = {0};
@@ -281,6 +330,10 @@ int lesson_answer_certain(struct lesson_session *s, const char *qid, int variant
     struct grader_ctx ctx;
     struct lab_link link;
     rc = make_ctx(s, s->user_id, s->user, variant, q.lab, NULL, &link, &ctx, err);
+    if (rc == CORE_OK && n_self) {
+        fixed = core_xcalloc(n_self, sizeof *fixed);
+        rc = check_selfscores(p, &q, &ctx, self, n_self, fixed, err);
+    }
     if (rc == CORE_OK)
         rc = grader_question_grade(p, q.id, &ctx, answer, &out->r, err);
     lab_link_fini(&link);
@@ -292,7 +345,7 @@ int lesson_answer_certain(struct lesson_session *s, const char *qid, int variant
         .has_value = out->r.has_value, .valid = out->r.valid, .score = out->r.score,
         .max = out->r.max, .correct = out->r.correct, .feedback = out->r.feedback,
         .rev_id = q.rev_id, .regrade_of = 0, .certainty = certainty};
-    rc = db_attempt_insert(s->db, &in, &out->attempt_id, err);
+    rc = db_attempt_insert_selfscored(s->db, &in, fixed, n_self, &out->attempt_id, err);
     if (rc != CORE_OK)
         goto out;
     /* The attempt is committed: a failure to count it must not report the
@@ -303,9 +356,65 @@ int lesson_answer_certain(struct lesson_session *s, const char *qid, int variant
     out->question_id = core_xstrdup(q.id);
     out->variant = variant;
 out:
+    free(fixed);
     db_question_fini(&q);
     if (rc != CORE_OK)
         lesson_answer_result_fini(out);
+    return rc;
+}
+
+void lesson_giveup_result_fini(struct lesson_giveup_result *g)
+{
+    free(g->pack_id);
+    free(g->question_id);
+    free(g->accepted);
+    free(g->reference);
+    memset(g, 0, sizeof *g);
+}
+
+int lesson_giveup(struct lesson_session *s, const char *qid, int variant,
+                  struct lesson_giveup_result *out, struct core_err *err)
+{
+    memset(out, 0, sizeof *out);
+    if (variant < 1)
+        return core_err_set(err, CORE_ERR_USAGE, "variant must be 1 or more, not %d", variant);
+    struct db_question q = {0};
+    int rc = db_question_find(s->db, qid, &q, err);
+    if (rc != CORE_OK)
+        goto out;
+    struct grader_pack *p;
+    rc = lesson_session_pack(s, q.rev_id, &p, err);
+    if (rc != CORE_OK)
+        goto out;
+    /* The grader states the accepted answer and solution with any grade:
+     * grade a throw-away answer (never stored) to learn them. */
+    const char *probe = strcmp(q.kind, "choice") == 0 || strcmp(q.kind, "multi") == 0 ||
+                                strcmp(q.kind, "ordering") == 0
+                            ? "a"
+                            : "0";
+    struct grader_ctx ctx;
+    struct lab_link link;
+    struct grader_result r = {0};
+    rc = make_ctx(s, s->user_id, s->user, variant, q.lab, NULL, &link, &ctx, err);
+    if (rc == CORE_OK)
+        rc = grader_question_grade(p, q.id, &ctx, probe, &r, err);
+    lab_link_fini(&link);
+    if (rc != CORE_OK)
+        goto out;
+    out->accepted = r.accepted ? core_xstrdup(r.accepted) : NULL;
+    out->reference = r.reference ? core_xstrdup(r.reference) : NULL;
+    grader_result_fini(&r);
+    rc = db_giveup_insert(s->db, s->user_id, q.pack_id, q.id, variant, q.rev_id, &out->giveup_id,
+                          err);
+    if (rc != CORE_OK)
+        goto out;
+    out->pack_id = core_xstrdup(q.pack_id);
+    out->question_id = core_xstrdup(q.id);
+    out->variant = variant;
+out:
+    db_question_fini(&q);
+    if (rc != CORE_OK)
+        lesson_giveup_result_fini(out);
     return rc;
 }
 

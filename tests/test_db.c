@@ -1361,6 +1361,221 @@ static void test_lab_runs(void **state)
     free(path);
 }
 
+/* ---- give-ups and design self-scores (schema 4) -------------------------- */
+
+static void test_giveups(void **state)
+{
+    (void)state;
+    char *path = tmp_path("giveups.db");
+    struct db *db = open_ok(path);
+    struct core_err err = {0};
+    int64_t u = user_ok(db, "alice");
+    int64_t v = user_ok(db, "bob");
+    struct fixture f, g;
+    fixture_make(&f, "scaling", "1", false, NULL);
+    fixture_make(&g, "other", "1", false, NULL);
+    int64_t rev = import_ok(db, &f.in, false, DB_IMPORT_NEW);
+    int64_t orev = import_ok(db, &g.in, false, DB_IMPORT_NEW);
+
+    struct db_attempt_in in = attempt_make(u, "scaling", "speedup", rev, 0.5, true);
+    int64_t a1 = attempt_ok(db, &in);
+    int64_t gid = 0;
+    assert_int_equal(db_giveup_insert(db, u, "scaling", "speedup", 2, rev, &gid, &err), 0);
+    assert_true(gid > 0);
+    in.score = 1;
+    in.correct = true;
+    int64_t a2 = attempt_ok(db, &in);
+    /* Bob never gave up: his right answer counts in full. */
+    in = attempt_make(v, "scaling", "speedup", rev, 1, true);
+    attempt_ok(db, &in);
+
+    /* Refused: a revision of another pack, no variant, no question. */
+    assert_int_equal(db_giveup_insert(db, u, "scaling", "speedup", 1, orev, NULL, &err),
+                     CORE_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "not a revision of pack scaling"));
+    assert_int_equal(db_giveup_insert(db, u, "scaling", "speedup", 0, rev, NULL, &err),
+                     CORE_ERR_INVALID);
+    assert_int_equal(db_giveup_insert(db, u, "scaling", "", 1, rev, NULL, &err), CORE_ERR_INVALID);
+
+    struct db_giveup *gu = NULL;
+    size_t ng = 0;
+    assert_int_equal(db_giveup_list(db, u, "scaling", "speedup", &gu, &ng, &err), 0);
+    assert_int_equal(ng, 1);
+    assert_int_equal(gu[0].id, gid);
+    assert_int_equal(gu[0].variant, 2);
+    assert_int_equal(gu[0].rev_id, rev);
+    assert_int_equal(gu[0].last_attempt, a1);
+    assert_non_null(gu[0].created_at);
+    db_giveups_free(gu, ng);
+    assert_int_equal(db_giveup_list(db, v, NULL, NULL, &gu, &ng, &err), 0);
+    assert_int_equal(ng, 0);
+    assert_null(gu);
+
+    struct db_attempt *at = NULL;
+    size_t na = 0;
+    assert_int_equal(db_attempt_list(db, u, "scaling", "speedup", &at, &na, &err), 0);
+    assert_int_equal(na, 2);
+    assert_int_equal(at[0].id, a1);
+    assert_false(at[0].after_giveup);
+    assert_int_equal(at[1].id, a2);
+    assert_true(at[1].after_giveup);
+    db_attempts_free(at, na);
+
+    /* Alice: best is the 0.5 before the give-up (of 2 points: 1.0), both
+     * attempts counted. A re-grade of the earlier attempt (a later row)
+     * still counts as before the give-up. */
+    struct db_progress_row *r = NULL;
+    size_t n = 0;
+    assert_int_equal(db_progress(db, u, "scaling", &r, &n, &err), 0);
+    assert_int_equal(n, 3);
+    assert_string_equal(r[0].question_id, "speedup");
+    assert_true(r[0].gave_up);
+    assert_true(r[0].answered);
+    assert_int_equal(r[0].attempts, 2);
+    assert_float_equal(r[0].best, 1.0, 1e-12);
+    for (size_t i = 1; i < n; i++)
+        assert_false(r[i].gave_up);
+    db_progress_free(r, n);
+    struct db_attempt_in rg = attempt_make(u, "scaling", "speedup", rev, 0.8, true);
+    rg.regrade_of = a1;
+    assert_int_equal(db_attempt_insert_batch(db, &rg, 1, &err), 0);
+    assert_int_equal(db_progress(db, u, "scaling", &r, &n, &err), 0);
+    assert_float_equal(r[0].best, 1.6, 1e-12);
+    db_progress_free(r, n);
+    assert_int_equal(db_progress(db, v, "scaling", &r, &n, &err), 0);
+    assert_false(r[0].gave_up);
+    assert_float_equal(r[0].best, 2.0, 1e-12);
+    db_progress_free(r, n);
+
+    db_close(db);
+    assert_int_not_equal(raw_exec(path, "UPDATE giveups SET variant = 1"), SQLITE_OK);
+    assert_int_not_equal(raw_exec(path, "DELETE FROM giveups"), SQLITE_OK);
+    assert_int_equal(raw_int(path, "SELECT count(*) FROM giveups"), 1);
+    free(path);
+}
+
+static void test_selfscores(void **state)
+{
+    (void)state;
+    char *path = tmp_path("selfscores.db");
+    struct db *db = open_ok(path);
+    struct core_err err = {0};
+    int64_t u = user_ok(db, "alice");
+    struct fixture f;
+    fixture_make(&f, "scaling", "1", false, NULL);
+    int64_t rev = import_ok(db, &f.in, false, DB_IMPORT_NEW);
+
+    struct db_attempt_in in = attempt_make(u, "scaling", "scaled", rev, 0.25, true);
+    const struct db_selfscore_in self[] = {{"names the bottleneck", 2, 2},
+                                           {"a number for it", 0.5, 1}};
+    int64_t a1 = 0;
+    assert_int_equal(db_attempt_insert_selfscored(db, &in, self, 2, &a1, &err), 0);
+    assert_true(a1 > 0);
+    /* A later attempt without self-scores does not hide the scored one. */
+    attempt_ok(db, &in);
+
+    struct db_selfscore *ss = NULL;
+    size_t n = 0;
+    assert_int_equal(db_selfscore_list(db, a1, &ss, &n, &err), 0);
+    assert_int_equal(n, 2);
+    assert_string_equal(ss[0].concept, "names the bottleneck");
+    assert_float_equal(ss[0].score, 2, 0);
+    assert_float_equal(ss[0].max, 2, 0);
+    assert_string_equal(ss[1].concept, "a number for it");
+    assert_float_equal(ss[1].score, 0.5, 0);
+    db_selfscores_free(ss, n);
+
+    /* Bad self-scores: nothing stored, not even the attempt. */
+    long long before = conn_int(db, "SELECT count(*) FROM attempts");
+    const struct db_selfscore_in over[] = {{"x", 3, 2}};
+    const struct db_selfscore_in twice[] = {{"x", 1, 2}, {"x", 0, 2}};
+    const struct db_selfscore_in noname[] = {{"", 1, 2}};
+    const struct db_selfscore_in nomax[] = {{"x", 0, 0}};
+    assert_int_equal(db_attempt_insert_selfscored(db, &in, over, 1, NULL, &err), CORE_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "'x'"));
+    assert_int_equal(db_attempt_insert_selfscored(db, &in, twice, 2, NULL, &err),
+                     CORE_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "twice"));
+    assert_int_equal(db_attempt_insert_selfscored(db, &in, noname, 1, NULL, &err),
+                     CORE_ERR_INVALID);
+    assert_int_equal(db_attempt_insert_selfscored(db, &in, nomax, 1, NULL, &err),
+                     CORE_ERR_INVALID);
+    /* A bad attempt rolls back its self-scores too. */
+    struct db_attempt_in bad = in;
+    bad.rev_id = rev + 100;
+    assert_int_not_equal(db_attempt_insert_selfscored(db, &bad, self, 2, NULL, &err), 0);
+    assert_int_equal(conn_int(db, "SELECT count(*) FROM attempts"), before);
+    assert_int_equal(conn_int(db, "SELECT count(*) FROM selfscores"), 2);
+
+    /* Self beside automatic; a re-grade replaces the automatic score. */
+    struct db_selfscore_row *sr = NULL;
+    assert_int_equal(db_selfscore_summary(db, u, NULL, &sr, &n, &err), 0);
+    assert_int_equal(n, 1);
+    assert_string_equal(sr[0].question_id, "scaled");
+    assert_int_equal(sr[0].attempt_id, a1);
+    assert_int_equal(sr[0].n_concepts, 2);
+    assert_float_equal(sr[0].self, 2.5, 1e-12);
+    assert_float_equal(sr[0].self_max, 3, 1e-12);
+    assert_true(sr[0].valid);
+    assert_float_equal(sr[0].score, 0.25, 1e-12);
+    db_selfscore_rows_free(sr, n);
+    struct db_attempt_in rg = attempt_make(u, "scaling", "scaled", rev, 0.75, true);
+    rg.regrade_of = a1;
+    assert_int_equal(db_attempt_insert_batch(db, &rg, 1, &err), 0);
+    assert_int_equal(db_selfscore_summary(db, u, "scaling", &sr, &n, &err), 0);
+    assert_int_equal(n, 1);
+    assert_float_equal(sr[0].score, 0.75, 1e-12);
+    db_selfscore_rows_free(sr, n);
+    assert_int_equal(db_selfscore_summary(db, user_ok(db, "bob"), NULL, &sr, &n, &err), 0);
+    assert_int_equal(n, 0);
+
+    db_close(db);
+    assert_int_not_equal(raw_exec(path, "UPDATE selfscores SET score = 0"), SQLITE_OK);
+    assert_int_not_equal(raw_exec(path, "DELETE FROM selfscores"), SQLITE_OK);
+    free(path);
+}
+
+/* A store written at version 3 (the last before give-ups and self-scores)
+ * migrates on open, keeps its attempts and takes the new rows. */
+static void test_migrate_v3_store(void **state)
+{
+    (void)state;
+    char *path = tmp_path("v3.db");
+    struct core_err err = {0};
+    struct db *db = NULL;
+    assert_int_equal(db_open_ex(&db, path, db_migrations, 3, &err), 0);
+    int64_t u = user_ok(db, "alice");
+    struct fixture f;
+    fixture_make(&f, "scaling", "1", false, NULL);
+    int64_t rev = import_ok(db, &f.in, false, DB_IMPORT_NEW);
+    struct db_attempt_in in = attempt_make(u, "scaling", "speedup", rev, 1, true);
+    int64_t a1 = attempt_ok(db, &in);
+    db_close(db);
+    assert_int_equal(raw_int(path, "PRAGMA user_version"), 3);
+    assert_int_equal(raw_int(path, "SELECT count(*) FROM sqlite_master WHERE name = 'giveups'"), 0);
+
+    db = open_ok(path);
+    assert_int_equal(db_schema_version(db), 4);
+    struct db_attempt *at = NULL;
+    size_t n = 0;
+    assert_int_equal(db_attempt_list(db, u, NULL, NULL, &at, &n, &err), 0);
+    assert_int_equal(n, 1);
+    assert_int_equal(at[0].id, a1);
+    assert_false(at[0].after_giveup);
+    db_attempts_free(at, n);
+    assert_int_equal(db_giveup_insert(db, u, "scaling", "speedup", 1, rev, NULL, &err), 0);
+    const struct db_selfscore_in self[] = {{"c", 1, 1}};
+    assert_int_equal(db_attempt_insert_selfscored(db, &in, self, 1, NULL, &err), 0);
+    struct db_progress_row *r = NULL;
+    assert_int_equal(db_progress(db, u, "scaling", &r, &n, &err), 0);
+    assert_true(r[0].gave_up);
+    assert_float_equal(r[0].best, 2, 1e-12); /* a1 came before the give-up */
+    assert_int_equal(r[0].attempts, 2);
+    db_progress_free(r, n);
+    db_close(db);
+    free(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1386,6 +1601,9 @@ int main(void)
         cmocka_unit_test(test_selfassess),
         cmocka_unit_test(test_positions),
         cmocka_unit_test(test_lab_runs),
+        cmocka_unit_test(test_giveups),
+        cmocka_unit_test(test_selfscores),
+        cmocka_unit_test(test_migrate_v3_store),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -209,6 +209,113 @@ static void test_broken_pack_not_imported(void **state)
     free(dir);
 }
 
+/* Giving up is recorded with the answer it shows; a later right answer is
+ * marked after the give-up and earns nothing in progress. A design answer's
+ * self-scores are checked against the rubric shown and kept with it. */
+static void test_giveup_and_selfscores(void **state)
+{
+    (void)state;
+    char *dbp = tmp_path("giveup.db");
+    struct db *db;
+    struct core_err e = {0};
+    assert_int_equal(db_open(&db, dbp, &e), 0);
+    struct lesson_src src;
+    assert_int_equal(lesson_src_read(e2e_pack(), &src, &e), 0);
+    assert_int_equal(lesson_pack_import(db, &src, false, NULL, NULL, &e), 0);
+    lesson_src_fini(&src);
+    struct lesson_session *s;
+    assert_int_equal(lesson_session_new(&s, db, "gail", &e), 0);
+    int64_t uid = lesson_session_user_id(s);
+
+    struct lesson_answer_result r;
+    assert_int_equal(lesson_answer(s, "test.e2e:speedup", 1, "3", &r, &e), 0);
+    assert_false(r.r.correct);
+    lesson_answer_result_fini(&r);
+    struct lesson_giveup_result g;
+    assert_int_equal(lesson_giveup(s, "test.e2e:speedup", 1, &g, &e), 0);
+    assert_string_equal(g.question_id, "speedup");
+    assert_true(g.giveup_id > 0);
+    assert_true(g.accepted || g.reference);
+    /* What it showed is an answer the grader accepts. */
+    const char *shown = g.reference ? g.reference : g.accepted;
+    char *ans = core_xstrdup(shown);
+    lesson_giveup_result_fini(&g);
+    assert_int_equal(lesson_answer(s, "test.e2e:speedup", 1, ans, &r, &e), 0);
+    free(ans);
+    assert_true(r.r.correct);
+    lesson_answer_result_fini(&r);
+    assert_int_equal(lesson_giveup(s, "test.e2e:nosuch", 1, &g, &e), CORE_ERR_NOTFOUND);
+
+    struct db_attempt *at;
+    size_t n;
+    assert_int_equal(db_attempt_list(db, uid, "test.e2e", "speedup", &at, &n, &e), 0);
+    assert_int_equal(n, 2);
+    assert_false(at[0].after_giveup);
+    assert_true(at[1].after_giveup);
+    db_attempts_free(at, n);
+    struct db_progress_row *pr;
+    assert_int_equal(db_progress(db, uid, "test.e2e", &pr, &n, &e), 0);
+    bool seen = false;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(pr[i].question_id, "speedup") == 0) {
+            seen = true;
+            assert_true(pr[i].gave_up);
+            assert_true(pr[i].answered);
+            assert_float_equal(pr[i].best, 0, 0);
+        } else {
+            assert_false(pr[i].gave_up);
+        }
+    assert_true(seen);
+    db_progress_free(pr, n);
+
+    /* Design: score yourself on the rubric as the view shows it. */
+    struct lesson_question_view v;
+    assert_int_equal(lesson_question_show(s, "test.e2e:design", 1, &v, &e), 0);
+    assert_int_equal(v.v.n_rubric, 2);
+    struct db_selfscore_in self[2] = {{v.v.rubric[0], 1, 99}, {v.v.rubric[1], 0.5, 99}};
+    assert_int_equal(lesson_answer_design(s, "test.e2e:design", 1, "shard the keys", 0, self, 2,
+                                          &r, &e),
+                     0);
+    assert_float_equal(r.r.score, 0.5, 1e-9);
+    int64_t aid = r.attempt_id;
+    lesson_answer_result_fini(&r);
+    struct db_selfscore *ss;
+    assert_int_equal(db_selfscore_list(db, aid, &ss, &n, &e), 0);
+    assert_int_equal(n, 2);
+    assert_string_equal(ss[0].concept, v.v.rubric[0]);
+    assert_float_equal(ss[0].max, v.v.rubric_points[0], 0); /* the rubric's, not 99 */
+    assert_float_equal(ss[1].score, 0.5, 0);
+    db_selfscores_free(ss, n);
+    struct db_selfscore_row *sr;
+    assert_int_equal(db_selfscore_summary(db, uid, "test.e2e", &sr, &n, &e), 0);
+    assert_int_equal(n, 1);
+    assert_float_equal(sr[0].self, 1.5, 1e-9);
+    assert_float_equal(sr[0].score, 0.5, 1e-9);
+    db_selfscore_rows_free(sr, n);
+
+    /* Refused, nothing recorded: an unknown concept, a score above the
+     * points, self-scores on a question without a rubric. */
+    int before = 0;
+    assert_int_equal(db_attempt_count(db, uid, "test.e2e", "design", &before, &e), 0);
+    struct db_selfscore_in unknown[1] = {{"charisma", 1, 1}};
+    struct db_selfscore_in over[1] = {{v.v.rubric[0], v.v.rubric_points[0] + 1, 1}};
+    assert_int_equal(lesson_answer_design(s, "test.e2e:design", 1, "x", 0, unknown, 1, &r, &e),
+                     CORE_ERR_USAGE);
+    assert_non_null(strstr(e.msg, "charisma"));
+    assert_int_equal(lesson_answer_design(s, "test.e2e:design", 1, "x", 0, over, 1, &r, &e),
+                     CORE_ERR_USAGE);
+    assert_int_equal(lesson_answer_design(s, "test.e2e:speedup", 1, "2.5", 0, unknown, 1, &r, &e),
+                     CORE_ERR_USAGE);
+    int after = 0;
+    assert_int_equal(db_attempt_count(db, uid, "test.e2e", "design", &after, &e), 0);
+    assert_int_equal(after, before);
+    lesson_question_view_fini(&v);
+
+    lesson_session_free(s);
+    db_close(db);
+    free(dbp);
+}
+
 int main(void)
 {
     const char *t = getenv("WB_TEST_TMP");
@@ -218,6 +325,7 @@ int main(void)
         cmocka_unit_test(test_builtin_checks_clean),
         cmocka_unit_test(test_import_answer_regrade_export),
         cmocka_unit_test(test_broken_pack_not_imported),
+        cmocka_unit_test(test_giveup_and_selfscores),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -305,7 +305,7 @@ static void test_question_numeric(void **state)
     m.hints_shown = 1;
     m.attempts = core_xcalloc(2, sizeof *m.attempts);
     m.attempts[0] = (struct tui_q_attempt){core_xstrdup("4"), core_xstrdup("2026-11-21 10:00"), 0,
-                                           1, true, false};
+                                           1, true, false, false};
     m.n_attempts = 1;
     tui_canvas_clear(&c);
     tui_view_question(&m, &c, tui_test_full(&c), &cur);
@@ -850,7 +850,7 @@ static struct db_progress_row prow(const char *lesson, const char *topics, doubl
                                    double best, bool answered)
 {
     return (struct db_progress_row){(char *)"core", (char *)lesson, (char *)"q", (char *)topics,
-                                    (char *)"", pts, answered, best, answered, 0, 0};
+                                    (char *)"", pts, answered, best, answered, 0, 0, false};
 }
 
 static void test_progress_tally(void **state)

@@ -314,6 +314,7 @@ struct tui_q_attempt {
     char *when; /* "2026-11-21 10:00" */
     double score, max;
     bool valid, correct;
+    bool after_giveup; /* made after a give-up on this question */
 };
 
 struct tui_question_model {
@@ -357,6 +358,7 @@ struct tui_question_model {
     /* history */
     struct tui_q_attempt *attempts;
     size_t n_attempts;
+    size_t n_giveups;  /* stored give-ups at this question */
     enum tui_q_mode mode;
     size_t top;        /* scroll (rows) */
     bool follow;       /* keep the answer area in view */

@@ -260,8 +260,12 @@ static void draw_attempts(struct sheet *s, struct tui_question_model *m)
     if (m->n_attempts == 0)
         return;
     s->y++;
-    char head[64];
-    snprintf(head, sizeof head, "Attempts (%zu)", m->n_attempts);
+    char head[96];
+    if (m->n_giveups)
+        snprintf(head, sizeof head, "Attempts (%zu) %s gave up %zu time%s", m->n_attempts,
+                 tui_glyph(cs, "·", "-"), m->n_giveups, m->n_giveups == 1 ? "" : "s");
+    else
+        snprintf(head, sizeof head, "Attempts (%zu)", m->n_attempts);
     put(s, 1, head, TUI_ST(TUI_A_BOLD, TUI_C_MUTED), -1);
     s->y++;
     size_t shown = 0;
@@ -286,11 +290,12 @@ static void draw_attempts(struct sheet *s, struct tui_question_model *m)
         put(s, 10, sc, TUI_ST(0, col), 9);
         put(s, 20, at->when ? at->when : "", TUI_ST(0, TUI_C_MUTED), 17);
         /* One line of the answer (design answers span lines). */
-        char *one = core_xstrdup(at->answer ? at->answer : "");
+        char *one = core_xasprintf("%s%s", at->after_giveup ? "(after give-up) " : "",
+                                   at->answer ? at->answer : "");
         for (char *p = one; *p; p++)
             if (*p == '\n' || *p == '\t')
                 *p = ' ';
-        put(s, 38, one, TUI_ST(0, 0), s->r.w - 39);
+        put(s, 38, one, TUI_ST(0, at->after_giveup ? TUI_C_MUTED : 0), s->r.w - 39);
         free(one);
     }
     if (m->n_attempts > shown) {
@@ -559,8 +564,14 @@ static void load_attempts(struct tui_app *a, struct question *q)
         o->max = at[i].max;
         o->valid = at[i].valid;
         o->correct = at[i].correct;
+        o->after_giveup = at[i].after_giveup;
     }
     db_attempts_free(at, n);
+    struct db_giveup *g = NULL;
+    size_t ng = 0;
+    if (db_giveup_list(a->db, a->user_id, q->pack_id, q->bare_id, &g, &ng, &e) == CORE_OK)
+        q->m.n_giveups = ng;
+    db_giveups_free(g, ng);
 }
 
 static const char *unit_hint(const char *unit)
@@ -674,8 +685,14 @@ static void grade(struct tui_app *a, struct question *q, const char *answer, int
     struct tui_question_model *m = &q->m;
     struct core_err e = {0};
     struct lesson_answer_result res;
-    int rc = m->cbm ? lesson_answer_certain(a->sess, m->qid, m->variant, answer, certainty, &res, &e)
-                    : lesson_answer(a->sess, m->qid, m->variant, answer, &res, &e);
+    /* A design answer scored on the rubric keeps its self-scores with it. */
+    size_t n_self = m->kind == TUI_QK_DESIGN && m->self_done ? m->n_rubric : 0;
+    struct db_selfscore_in *self = core_xcalloc(n_self ? n_self : 1, sizeof *self);
+    for (size_t i = 0; i < n_self; i++)
+        self[i] = (struct db_selfscore_in){m->rubric[i], m->self[i], m->rubric_points[i]};
+    int rc = lesson_answer_design(a->sess, m->qid, m->variant, answer, m->cbm ? certainty : 0,
+                                  self, n_self, &res, &e);
+    free(self);
     if (rc != CORE_OK) {
         tui_app_msg(a, true, "%s", e.msg);
         return;
@@ -727,33 +744,27 @@ static void submit(struct tui_app *a, struct question *q, const char *answer)
 static void give_up(struct tui_app *a, struct question *q)
 {
     struct tui_question_model *m = &q->m;
-    m->gave_up = true;
     m->follow = true;
-    if (m->reference || m->accepted)
-        return;
-    /* Nothing graded in this visit: grade a throw-away answer with the
-     * stored grader (not recorded) to learn the reference. */
+    /* Recorded (lesson_giveup): progress then counts the question as
+     * answered with help, and later attempts show "(after give-up)". */
     struct core_err e = {0};
-    struct grader_pack *pack = NULL;
-    if (lesson_session_pack(a->sess, q->rev_id, &pack, &e) != CORE_OK) {
-        tui_app_msg(a, true, "%s", e.msg);
-        return;
-    }
-    struct grader_ctx ctx = {a->user, m->variant, NULL};
-    struct grader_result r;
-    const char *probe = m->kind == TUI_QK_ORDER || m->kind == TUI_QK_CHOICE ||
-                                m->kind == TUI_QK_MULTI
-                            ? "a"
-                            : "0";
-    if (grader_question_grade(pack, q->bare_id, &ctx, probe, &r, &e) != CORE_OK) {
+    struct lesson_giveup_result g;
+    if (lesson_giveup(a->sess, m->qid, m->variant, &g, &e) != CORE_OK) {
         tui_app_msg(a, true, "answer once first: %s", e.msg);
         return;
     }
-    m->accepted = r.accepted ? core_xstrdup(r.accepted) : NULL;
-    m->reference = r.reference ? core_xstrdup(r.reference) : NULL;
-    grader_result_fini(&r);
+    m->gave_up = true;
+    free(m->accepted);
+    free(m->reference);
+    m->accepted = g.accepted;
+    m->reference = g.reference;
+    g.accepted = g.reference = NULL;
+    lesson_giveup_result_fini(&g);
+    load_attempts(a, q);
     if (!m->accepted && !m->reference)
-        tui_app_msg(a, false, "this question has no single answer to show");
+        tui_app_msg(a, false, "gave up (recorded): this question has no single answer to show");
+    else
+        tui_app_msg(a, false, "gave up (recorded): the answer is shown");
 }
 
 /* Back from the lab: the numbers may now come from the new run. */

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test_tui.sh — drives the real terminal UI inside tmux against a temporary
 # store: open, find the Amdahl lesson, answer a numeric question wrongly then
-# rightly and see the feedback, find both attempts in the store, shrink the
+# rightly and see the feedback, find both attempts in the store, give up
+# (stored; a later answer is marked after the give-up), shrink the
 # window below 80×24 and grow it back, run the `selftest` lab and see its
 # chart move, cancel it (no child process left), and check that NO_COLOR,
 # LANG=C, Ctrl-C and SIGTERM all work and give the terminal back (exit 0), and
@@ -44,6 +45,21 @@ expect_sql "SELECT count(*), sum(a.correct), group_concat(a.answer, ',') FROM at
             WHERE u.name = 'alice' AND a.question_id = 'amdahl.speedup-worked'" \
   "2|1|4,2.5" "both attempts stored"
 expect_sql "SELECT page FROM positions WHERE lesson_id = 'amdahl'" "1" "reading position stored"
+
+# ---- give up: shown and stored; a later answer is marked after it ----------------
+keys main g
+expect_screen main "gave up (recorded)" "give-up recorded"
+expect_screen main "solution:" "solution shown after giving up"
+expect_screen main "gave up 1 time" "give-up in the attempt history"
+expect_sql "SELECT count(*), min(g.variant) FROM giveups g JOIN users u ON u.id = g.user_id
+            WHERE u.name = 'alice' AND g.question_id = 'amdahl.speedup-worked'" \
+  "1|1" "give-up stored"
+keys main i C-u
+text main 2.5
+keys main Enter
+expect_screen main "(after give-up) 2.5" "later attempt marked after the give-up"
+expect_sql "SELECT count(*) FROM attempts a WHERE a.question_id = 'amdahl.speedup-worked'
+            AND a.id > (SELECT last_attempt FROM giveups)" "1" "attempt after the give-up stored"
 
 # ---- too small, and back --------------------------------------------------------
 TM resize-window -t main -x 60 -y 20
