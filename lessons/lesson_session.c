@@ -230,15 +230,24 @@ static int check_certainty(const struct grader_pack *p, const char *pack_id, int
     return CORE_OK;
 }
 
+/* Finds question qid and the grader of the pack revision it belongs to.
+ * *q needs db_question_fini also after an error; *p is the session's. */
+static int question_and_pack(struct lesson_session *s, const char *qid, struct db_question *q,
+                             struct grader_pack **p, struct core_err *err)
+{
+    int rc = db_question_find(s->db, qid, q, err);
+    if (rc == CORE_OK)
+        rc = lesson_session_pack(s, q->rev_id, p, err);
+    return rc;
+}
+
 int lesson_question_cbm(struct lesson_session *s, const char *qid, bool *cbm,
                         struct core_err *err)
 {
     *cbm = false;
     struct db_question q = {0};
-    int rc = db_question_find(s->db, qid, &q, err);
     struct grader_pack *p;
-    if (rc == CORE_OK)
-        rc = lesson_session_pack(s, q.rev_id, &p, err);
+    int rc = question_and_pack(s, qid, &q, &p, err);
     if (rc == CORE_OK)
         *cbm = grader_pack_info(p)->cbm;
     db_question_fini(&q);
@@ -317,11 +326,8 @@ int lesson_answer_design(struct lesson_session *s, const char *qid, int variant,
     if (variant < 1)
         return core_err_set(err, CORE_ERR_USAGE, "variant must be 1 or more, not %d", variant);
     struct db_question q = {0};
-    int rc = db_question_find(s->db, qid, &q, err);
-    if (rc != CORE_OK)
-        goto out;
     struct grader_pack *p;
-    rc = lesson_session_pack(s, q.rev_id, &p, err);
+    int rc = question_and_pack(s, qid, &q, &p, err);
     if (rc != CORE_OK)
         goto out;
     rc = check_certainty(p, q.pack_id, certainty, err);
@@ -379,11 +385,8 @@ int lesson_giveup(struct lesson_session *s, const char *qid, int variant,
     if (variant < 1)
         return core_err_set(err, CORE_ERR_USAGE, "variant must be 1 or more, not %d", variant);
     struct db_question q = {0};
-    int rc = db_question_find(s->db, qid, &q, err);
-    if (rc != CORE_OK)
-        goto out;
     struct grader_pack *p;
-    rc = lesson_session_pack(s, q.rev_id, &p, err);
+    int rc = question_and_pack(s, qid, &q, &p, err);
     if (rc != CORE_OK)
         goto out;
     /* The grader states the accepted answer and solution with any grade:
