@@ -38,7 +38,8 @@ int cli_cmd_lessons(struct cli_ctx *cx, struct cli_args *a)
     struct db_progress_row *rows = NULL;
     if (db_pack_list(cx->db, &packs, &np, &e) != CORE_OK ||
         db_lesson_list(cx->db, NULL, &ls, &nl, &e) != CORE_OK ||
-        db_progress(cx->db, lesson_session_user_id(cx->session), NULL, &rows, &nr, &e) != CORE_OK) {
+        lesson_progress_load(cx->db, lesson_session_user_id(cx->session), NULL, &rows, &nr, &e) !=
+            CORE_OK) {
         rc = cli_fail(&e);
         goto out;
     }
@@ -73,8 +74,8 @@ int cli_cmd_lessons(struct cli_ctx *cx, struct cli_args *a)
             core_json_obj_end(&j);
             if (!cx->json)
                 printf("  %-16s %-42s %2d pages  %2d/%-2d answered  %5.1f/%-5.1f points\n",
-                       ls[i].id, cli_tx(ls[i].title), ls[i].n_pages, s.answered, s.questions, s.score,
-                       s.max);
+                       ls[i].id, cli_tx(ls[i].title), ls[i].n_pages, s.answered, s.questions,
+                       s.score, s.max);
         }
         core_json_arr_end(&j);
         core_json_obj_end(&j);
@@ -161,8 +162,8 @@ int cli_cmd_show(struct cli_ctx *cx, struct cli_args *a)
     if (find_lesson(cx, a->argv[0], &all, &nl, &l, &e) != CORE_OK ||
         db_page_list(cx->db, l->pack_id, l->id, &pages, &np, &e) != CORE_OK ||
         db_question_list(cx->db, l->pack_id, l->id, &qs, &nq, &e) != CORE_OK ||
-        db_progress(cx->db, lesson_session_user_id(cx->session), l->pack_id, &rows, &nr, &e) !=
-            CORE_OK) {
+        lesson_progress_load(cx->db, lesson_session_user_id(cx->session), l->pack_id, &rows, &nr,
+                             &e) != CORE_OK) {
         rc = cli_fail(&e);
         goto out;
     }

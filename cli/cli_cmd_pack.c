@@ -161,27 +161,87 @@ static int pack_list(struct cli_ctx *cx, struct cli_args *a, const struct cli_co
 
 static int pack_regrade(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd)
 {
+    struct lesson_regrade_opts opts = {0};
+    opts.dry_run = cli_take_flag(a, "--dry-run", false, NULL, NULL);
+    opts.new_params = cli_take_flag(a, "--new-params", false, NULL, NULL);
     int rc = cli_begin(cx, cmd, a, 1, 1, CLI_NEED_SESSION);
     if (rc != 0)
         return rc;
     struct core_err e = {0};
-    size_t n = 0;
+    struct lesson_regrade_report rep;
     double t0 = core_time_mono();
-    if (lesson_regrade(cx->session, a->argv[0], &n, &e) != CORE_OK)
+    if (lesson_regrade_run(cx->session, a->argv[0], &opts, &rep, &e) != CORE_OK)
         return cli_fail(&e);
     double secs = core_time_mono() - t0;
+    char sa[32], sb[32];
     if (cx->json) {
         struct core_buf b;
         struct core_json j;
         cli_json_open(&b, &j);
-        core_json_kstr(&j, "pack", a->argv[0]);
-        core_json_kint(&j, "regraded", (long long)n);
+        core_json_kstr(&j, "pack", rep.pack_id);
+        core_json_kstr(&j, "version", rep.version);
+        core_json_kbool(&j, "dry_run", opts.dry_run);
+        core_json_kbool(&j, "new_params", opts.new_params);
+        core_json_kint(&j, "checked", (long long)rep.n_checked);
+        core_json_kint(&j, "changed", (long long)rep.n_changed);
+        core_json_kint(&j, "failed", (long long)rep.n_failed);
+        core_json_kint(&j, "kept_shown_params", (long long)rep.n_kept_params);
+        core_json_kint(&j, "skipped", (long long)rep.n_skipped);
+        core_json_kbool(&j, "written", rep.written);
         core_json_knum(&j, "seconds", secs);
+        core_json_key(&j, "attempts");
+        core_json_arr_begin(&j);
+        for (size_t i = 0; i < rep.n_items; i++) {
+            const struct lesson_regrade_item *it = &rep.items[i];
+            core_json_obj_begin(&j);
+            core_json_kint(&j, "attempt", it->attempt_id);
+            core_json_kstr(&j, "user", it->user);
+            core_json_kstr(&j, "question", it->question_id);
+            core_json_kint(&j, "variant", it->variant);
+            core_json_kbool(&j, "failed", it->failed);
+            core_json_kbool(&j, "old_valid", it->old_valid);
+            core_json_knum(&j, "old_score", it->old_score);
+            core_json_kbool(&j, "new_valid", it->new_valid);
+            core_json_knum(&j, "new_score", it->new_score);
+            core_json_knum(&j, "max", it->max);
+            core_json_kstr(&j, "reason", it->reason);
+            core_json_obj_end(&j);
+        }
+        core_json_arr_end(&j);
         cli_json_close(&b, &j);
     } else {
-        printf("re-graded %zu attempts of %s in %.2f s\n", n, a->argv[0], secs);
+        for (size_t i = 0; i < rep.n_items; i++) {
+            const struct lesson_regrade_item *it = &rep.items[i];
+            if (it->failed) {
+                printf("attempt %lld  %s  %s (variant %d): grader failed, grade kept: %s\n",
+                       (long long)it->attempt_id, cli_tx(it->user), cli_tx(it->question_id),
+                       it->variant, cli_tx(it->reason));
+                continue;
+            }
+            snprintf(sa, sizeof sa, "%s", it->old_valid ? "" : "unreadable");
+            if (it->old_valid)
+                lesson_score_format(it->old_score, sa, sizeof sa);
+            snprintf(sb, sizeof sb, "%s", it->new_valid ? "" : "unreadable");
+            if (it->new_valid)
+                lesson_score_format(it->new_score, sb, sizeof sb);
+            printf("attempt %lld  %s  %s (variant %d): %s -> %s of %g  (%s)\n",
+                   (long long)it->attempt_id, cli_tx(it->user), cli_tx(it->question_id),
+                   it->variant, sa, sb, it->max, cli_tx(it->reason));
+        }
+        printf("%s %s %s: %zu attempts checked, %zu %s, %zu failed", opts.dry_run ? "dry run of" :
+               "re-graded", rep.pack_id, cli_tx(rep.version), rep.n_checked, rep.n_changed,
+               opts.dry_run ? "would change (nothing written)" :
+               rep.written ? "changed (written)" : "changed", rep.n_failed);
+        if (rep.n_kept_params)
+            printf("; %zu graded against the numbers shown to the student%s", rep.n_kept_params,
+                   " (--new-params uses the new version's)");
+        if (rep.n_skipped)
+            printf("; %zu at questions no longer in the pack (kept)", rep.n_skipped);
+        printf(" in %.2f s\n", secs);
     }
-    return CLI_EXIT_OK;
+    rc = rep.n_failed ? CLI_EXIT_PACK : CLI_EXIT_OK;
+    lesson_regrade_report_fini(&rep);
+    return rc;
 }
 
 int cli_cmd_pack(struct cli_ctx *cx, struct cli_args *a)

@@ -348,7 +348,7 @@ int cli_cmd_progress(struct cli_ctx *cx, struct cli_args *a)
             return cli_fail(&e);
         db_pack_fini(&p);
     }
-    if (db_progress(cx->db, uid, pack, &rows, &n, &e) != CORE_OK ||
+    if (lesson_progress_load(cx->db, uid, pack, &rows, &n, &e) != CORE_OK ||
         db_selfassess_latest(cx->db, uid, &self, &n_self, &e) != CORE_OK ||
         db_lesson_list(cx->db, pack, &ls, &nl, &e) != CORE_OK ||
         db_selfscore_summary(cx->db, uid, pack, &ss, &n_ss, &e) != CORE_OK) {

@@ -22,6 +22,145 @@ static int take_variant(const struct cli_command *cmd, struct cli_args *a, int *
     return 0;
 }
 
+/* The policy as JSON: "policy": {tries, penalty, per_try, text}. */
+static void json_policy(struct core_json *j, const struct grader_policy *p, const char *text)
+{
+    core_json_key(j, "policy");
+    core_json_obj_begin(j);
+    core_json_key(j, "tries");
+    if (p->tries > 0)
+        core_json_int(j, p->tries);
+    else
+        core_json_null(j);
+    core_json_key(j, "per_try");
+    if (p->n_per_try > 0) {
+        core_json_arr_begin(j);
+        for (int i = 0; i < p->n_per_try; i++)
+            core_json_num(j, p->per_try[i]);
+        core_json_arr_end(j);
+    } else {
+        core_json_null(j);
+    }
+    core_json_knum(j, "penalty", p->n_per_try > 0 ? 0 : p->penalty);
+    core_json_kstr(j, "text", text);
+    core_json_obj_end(j);
+}
+
+/* Where the student stands, as JSON (the same fields for question and
+ * answer): tries used and left, the score the question earns now, closed,
+ * gave_up. During an open exam the score is null. */
+static void json_standing(struct core_json *j, const struct lesson_tries *t, double points,
+                          bool hidden)
+{
+    core_json_kint(j, "tries_used", t->used);
+    core_json_key(j, "tries_left");
+    if (t->limit > 0)
+        core_json_int(j, t->limit > t->used ? t->limit - t->used : 0);
+    else
+        core_json_null(j);
+    core_json_key(j, "question_score");
+    if (hidden)
+        core_json_null(j);
+    else
+        core_json_num(j, t->frac * points);
+    core_json_key(j, "next_try_can_earn");
+    if (hidden)
+        core_json_null(j);
+    else
+        core_json_num(j, t->next_available);
+    core_json_kbool(j, "closed", t->closed);
+    core_json_kbool(j, "gave_up", t->gave_up);
+}
+
+/* An attempt's grade as it counts (its latest re-grade instead of it). */
+static void effective(const struct db_attempt *a, bool *valid, double *score, double *max)
+{
+    *valid = a->regraded ? a->rg_valid : a->valid;
+    *score = a->regraded ? a->rg_score : a->score;
+    *max = a->regraded ? a->rg_max : a->max;
+}
+
+static void json_history(struct core_json *j, const struct db_attempt *h, size_t n, bool hidden)
+{
+    core_json_key(j, "history");
+    core_json_arr_begin(j);
+    for (size_t i = 0; i < n; i++) {
+        bool valid;
+        double score, max;
+        effective(&h[i], &valid, &score, &max);
+        core_json_obj_begin(j);
+        core_json_kint(j, "attempt", h[i].id);
+        core_json_kstr(j, "answer", h[i].answer);
+        core_json_kint(j, "variant", h[i].variant);
+        core_json_kbool(j, "valid", valid);
+        core_json_key(j, "score");
+        if (valid && !hidden)
+            core_json_num(j, score);
+        else
+            core_json_null(j);
+        core_json_knum(j, "max", max);
+        core_json_kbool(j, "after_giveup", h[i].after_giveup);
+        core_json_kbool(j, "regraded", h[i].regraded);
+        core_json_kstr(j, "at", h[i].created_at);
+        core_json_obj_end(j);
+    }
+    core_json_arr_end(j);
+}
+
+static void print_history(const struct db_attempt *h, size_t n, bool hidden)
+{
+    if (n == 0)
+        return;
+    printf("\nyour attempts:\n");
+    for (size_t i = 0; i < n; i++) {
+        bool valid;
+        double score, max;
+        effective(&h[i], &valid, &score, &max);
+        char sc[32], mx[32];
+        lesson_score_format(score, sc, sizeof sc);
+        lesson_score_format(max, mx, sizeof mx);
+        printf("  %zu. %-24s ", i + 1, cli_tx(h[i].answer));
+        if (!valid)
+            printf("could not be read (not a try)");
+        else if (hidden)
+            printf("recorded");
+        else
+            printf("%s/%s", sc, mx);
+        if (h[i].after_giveup)
+            printf("  (after give-up: earns nothing)");
+        if (h[i].regraded)
+            printf("  (re-graded)");
+        printf("\n");
+    }
+}
+
+static void print_policy(const struct lesson_question_view *v)
+{
+    const struct lesson_tries *t = &v->tries;
+    if (v->exam) {
+        printf("\nexam '%s': one try; %s\n", v->q.lesson_id,
+               v->exam_over ? "the exam is over: results below and in progress"
+                            : "graded when you submit the exam (warpbench exam submit "
+                              "LESSON)");
+        return;
+    }
+    printf("\npolicy: %s", v->policy_text);
+    if (t->used > 0) {
+        char sc[32], pts[32];
+        lesson_score_format(t->frac * v->q.points, sc, sizeof sc);
+        lesson_score_format(v->q.points, pts, sizeof pts);
+        printf("\nso far: %d tr%s used%s, scoring %s/%s", t->used, t->used == 1 ? "y" : "ies",
+               t->limit > 0 ? (t->used >= t->limit ? " (none left)" : "") : "", sc, pts);
+        if (t->limit > t->used)
+            printf("; %d left", t->limit - t->used);
+        if (t->gave_up)
+            printf("; you gave up on it, so answers now earn nothing");
+        else if (!t->closed && t->next_available < 1)
+            printf("; the next can earn %.0f%% of the points", 100 * t->next_available);
+    }
+    printf("\n");
+}
+
 int cli_cmd_question(struct cli_ctx *cx, struct cli_args *a)
 {
     const struct cli_command *cmd = cli_command_find("question");
@@ -49,6 +188,20 @@ int cli_cmd_question(struct cli_ctx *cx, struct cli_args *a)
         return cli_fail(&e);
     }
     const char *cbm_hint = cbm ? " --certainty N" : "";
+    /* The history of attempts, and the solution once no try is left (or
+     * after a give-up), unless an exam still keeps it. */
+    struct db_attempt *hist = NULL;
+    size_t n_hist = 0;
+    char *sol_acc = NULL, *sol_ref = NULL;
+    if (db_attempt_list(cx->db, lesson_session_user_id(cx->session), v.q.pack_id, v.q.id, &hist,
+                        &n_hist, &e) != CORE_OK ||
+        ((v.tries.closed || v.tries.gave_up) && !v.exam_open &&
+         lesson_question_solution(cx->session, a->argv[0], variant, &sol_acc, &sol_ref, &e) !=
+             CORE_OK)) {
+        db_attempts_free(hist, n_hist);
+        lesson_question_view_fini(&v);
+        return cli_fail(&e);
+    }
     if (cx->json) {
         struct core_buf b;
         struct core_json j;
@@ -75,6 +228,21 @@ int cli_cmd_question(struct cli_ctx *cx, struct cli_args *a)
         core_json_arr_end(&j);
         core_json_kstr(&j, "needs_lab", v.v.needs_lab);
         core_json_kbool(&j, "cbm", cbm);
+        json_policy(&j, &v.policy, v.policy_text);
+        json_standing(&j, &v.tries, v.q.points, v.exam_open);
+        core_json_key(&j, "exam");
+        if (v.exam) {
+            core_json_obj_begin(&j);
+            core_json_kstr(&j, "lesson", v.q.lesson_id);
+            core_json_kbool(&j, "open", v.exam_open);
+            core_json_kbool(&j, "over", v.exam_over);
+            core_json_obj_end(&j);
+        } else {
+            core_json_null(&j);
+        }
+        json_history(&j, hist, n_hist, v.exam_open);
+        core_json_kstr(&j, "solution_accepted", sol_acc);
+        core_json_kstr(&j, "solution", sol_ref);
         cli_json_close(&b, &j);
     } else {
         printf("%s:%s  (%s, %g point%s, variant %d)\n", v.q.pack_id, v.q.id, v.q.kind, v.q.points,
@@ -97,17 +265,32 @@ int cli_cmd_question(struct cli_ctx *cx, struct cli_args *a)
         if (shown < v.v.n_hints)
             printf("\n%zu hint%s available: add --hints %zu\n", v.v.n_hints - shown,
                    v.v.n_hints - shown == 1 ? "" : "s", shown + 1);
+        print_policy(&v);
+        print_history(hist, n_hist, v.exam_open);
+        if (sol_acc || sol_ref) {
+            printf("\n%s\n", v.tries.closed ? "closed: no tries left. The solution:"
+                                             : "the solution (you gave up on it):");
+            if (sol_acc)
+                printf("  accepted: %s\n", cli_tx(sol_acc));
+            if (sol_ref)
+                printf("  solution: %s\n", cli_tx(sol_ref));
+        }
         if (cbm)
             printf("\nThis pack marks by certainty: say how sure you are with --certainty 1, 2 or "
                    "3.\nRight answers score 1, 2 or 3 times the points, wrong ones 0, -2 or -6 "
                    "times:\nbelow about 67%% sure use 1, up to about 80%% use 2, above that 3.\n");
-        if (variant != 1)
+        if (v.tries.closed || (v.exam && v.exam_over))
+            ; /* nothing more to answer */
+        else if (variant != 1)
             printf("\nanswer: warpbench answer %s:%s 'YOUR ANSWER' --variant %d%s\n", v.q.pack_id,
                    v.q.id, variant, cbm_hint);
         else
             printf("\nanswer: warpbench answer %s:%s 'YOUR ANSWER'%s\n", v.q.pack_id, v.q.id,
                    cbm_hint);
     }
+    db_attempts_free(hist, n_hist);
+    free(sol_acc);
+    free(sol_ref);
     lesson_question_view_fini(&v);
     return CLI_EXIT_OK;
 }
@@ -209,6 +392,9 @@ int cli_cmd_answer(struct cli_ctx *cx, struct cli_args *a)
         raise(SIGKILL);
     const struct grader_result *r = &res.r;
     double mark = r->max > 0 ? r->max * lesson_cbm_fraction(r->score / r->max, certainty) : 0;
+    const struct lesson_tries *t = &res.tries;
+    /* The solution is shown once no try is left (never during an exam). */
+    bool show_solution = t->closed && !res.hidden;
     if (cx->json) {
         struct core_buf b;
         struct core_json j;
@@ -218,13 +404,18 @@ int cli_cmd_answer(struct cli_ctx *cx, struct cli_args *a)
         core_json_kint(&j, "variant", res.variant);
         core_json_kstr(&j, "answer", answer);
         core_json_kbool(&j, "valid", r->valid);
+        core_json_kbool(&j, "hidden", res.hidden);
         core_json_key(&j, "score");
-        if (r->valid)
+        if (r->valid && !res.hidden)
             core_json_num(&j, r->score);
         else
             core_json_null(&j);
         core_json_knum(&j, "max", r->max);
-        core_json_kbool(&j, "correct", r->correct);
+        core_json_key(&j, "correct");
+        if (res.hidden)
+            core_json_null(&j);
+        else
+            core_json_bool(&j, r->correct);
         core_json_kstr(&j, "feedback", r->feedback);
         core_json_kstr(&j, "parsed", r->parsed);
         core_json_key(&j, "value");
@@ -232,36 +423,79 @@ int cli_cmd_answer(struct cli_ctx *cx, struct cli_args *a)
             core_json_num(&j, r->value);
         else
             core_json_null(&j);
-        /* The accepted interval and reference are revealed once right. */
-        core_json_kstr(&j, "accepted", r->correct ? r->accepted : NULL);
-        core_json_kstr(&j, "reference", r->correct ? r->reference : NULL);
+        /* The accepted interval and reference are revealed once right or
+         * once no try is left. */
+        bool reveal = (r->correct || show_solution) && !res.hidden;
+        core_json_kstr(&j, "accepted", reveal ? r->accepted : NULL);
+        core_json_kstr(&j, "reference", reveal ? r->reference : NULL);
         core_json_kint(&j, "attempt", res.attempt_id);
         core_json_kint(&j, "attempts", res.attempt_no);
+        core_json_key(&j, "try");
+        if (r->valid)
+            core_json_int(&j, res.attempt_no);
+        else
+            core_json_null(&j);
+        core_json_key(&j, "available");
+        if (r->valid && !res.hidden)
+            core_json_num(&j, res.available);
+        else
+            core_json_null(&j);
+        core_json_key(&j, "earned");
+        if (r->valid && !res.hidden)
+            core_json_num(&j, res.earned * r->max);
+        else
+            core_json_null(&j);
+        core_json_kbool(&j, "after_giveup", res.after_giveup);
+        core_json_kstr(&j, "policy_text", res.policy_text);
+        json_standing(&j, t, r->max, res.hidden);
         core_json_key(&j, "certainty");
         if (certainty)
             core_json_int(&j, certainty);
         else
             core_json_null(&j);
         core_json_key(&j, "cbm_mark");
-        if (certainty && r->valid)
+        if (certainty && r->valid && !res.hidden)
             core_json_num(&j, mark);
         else
             core_json_null(&j);
         cli_json_close(&b, &j);
     } else if (!r->valid) {
-        printf("? could not read that answer: %s\n  (nothing was scored; try again)\n",
+        printf("? could not read that answer: %s\n  (nothing was scored and it is not a try; "
+               "try again)\n",
                cli_tx(r->feedback));
+    } else if (res.hidden) {
+        printf("• recorded%s%s\n  %s\n  exam answer %d recorded\n",
+               r->parsed ? " — you answered " : "", cli_tx(r->parsed), cli_tx(r->feedback),
+               res.attempt_no);
     } else {
-        printf("%s %g/%g point%s%s%s\n",
+        char sc[32], mx[32], earned[32], qs[32];
+        lesson_score_format(r->score, sc, sizeof sc);
+        lesson_score_format(r->max, mx, sizeof mx);
+        lesson_score_format(res.earned * r->max, earned, sizeof earned);
+        lesson_score_format(t->frac * r->max, qs, sizeof qs);
+        printf("%s %s/%s point%s%s%s\n",
                r->correct     ? "✓ correct:"
                : r->score > 0 ? "~ partly right:"
                               : "✗ not right:",
-               r->score, r->max, r->max == 1 ? "" : "s", r->parsed ? " — you answered " : "",
+               sc, mx, r->max == 1 ? "" : "s", r->parsed ? " — you answered " : "",
                cli_tx(r->parsed));
         if (r->feedback && r->feedback[0])
             printf("  %s\n", cli_tx(r->feedback));
-        if (r->correct && r->accepted)
+        if ((r->correct || show_solution) && r->accepted)
             printf("  accepted: %s\n", cli_tx(r->accepted));
+        if (show_solution && r->reference && r->reference[0])
+            printf("  solution: %s\n", cli_tx(r->reference));
+        if (res.after_giveup)
+            printf("  after your give-up this earns nothing (the answer had been shown)\n");
+        else if (res.available < 1 && r->score > 0)
+            printf("  try %d could earn %.0f%% of the points: it counts %s\n", res.attempt_no,
+                   100 * res.available, earned);
+        printf("  question score %s/%s (%s)", qs, mx, res.policy_text);
+        if (t->closed)
+            printf("; no tries left: it is closed");
+        else if (t->limit > 0)
+            printf("; %d tr%s left", t->limit - t->used, t->limit - t->used == 1 ? "y" : "ies");
+        printf("\n");
         if (certainty)
             printf("  CBM mark at certainty %d: %+g (wrong %+g, right %+g)%s\n", certainty, mark,
                    r->max * lesson_cbm_fraction(0, certainty),
@@ -270,7 +504,12 @@ int cli_cmd_answer(struct cli_ctx *cx, struct cli_args *a)
                                       : "");
         printf("  attempt %d recorded\n", res.attempt_no);
     }
-    rc = !r->valid ? CLI_EXIT_UNREADABLE : r->correct ? CLI_EXIT_OK : CLI_EXIT_WRONG;
+    /* 0: right and it counts; during an exam, any readable answer (its
+     * grade is not told yet). */
+    rc = !r->valid                     ? CLI_EXIT_UNREADABLE
+         : res.hidden                  ? CLI_EXIT_OK
+         : r->correct && res.earned > 0 ? CLI_EXIT_OK
+                                       : CLI_EXIT_WRONG;
     free(answer);
     lesson_answer_result_fini(&res);
     return rc;

@@ -24,7 +24,7 @@
 struct db;
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define DB_SCHEMA_VERSION 4
+#define DB_SCHEMA_VERSION 5
 
 /* ---- open / close -------------------------------------------------------- */
 
@@ -70,6 +70,8 @@ struct db_lesson_in {
     const char *id;
     const char *title;
     const char *file; /* source file that declared it */
+    bool exam;        /* exam mode: one try, feedback after the lesson is submitted */
+    int time_limit_s; /* exam time limit, 0 for none */
 };
 
 struct db_page_in {
@@ -91,6 +93,12 @@ struct db_question_in {
     const char *file;
     int line;
     int page_after;       /* index (0-based, within its lesson) of the page it follows; -1 before any */
+    /* The resolved attempt policy (see grader_policy): maximum tries (0 =
+     * unlimited), penalty per wrong try, or per_try: the fractions each try
+     * can earn, space-separated ("1 0.5 0.25"), NULL to use penalty. */
+    int tries;
+    double penalty;
+    const char *per_try;
 };
 
 /* A whole pack to import. Ordinals are the array orders, 0-based: lessons
@@ -178,6 +186,8 @@ struct db_lesson {
     int ordinal;
     int n_pages;
     int n_questions;
+    bool exam;
+    int time_limit_s;
 };
 void db_lessons_free(struct db_lesson *l, size_t n);
 
@@ -212,6 +222,11 @@ struct db_question {
     int line;
     int page_after;
     int64_t rev_id; /* the pack's current revision */
+    int tries;      /* attempt policy, as db_question_in */
+    double penalty;
+    char *per_try;  /* NULL: penalty applies */
+    bool exam;      /* its lesson is in exam mode */
+    int time_limit_s;
 };
 void db_question_fini(struct db_question *q);
 void db_questions_free(struct db_question *q, size_t n);
@@ -245,6 +260,9 @@ struct db_attempt_in {
     int64_t rev_id;       /* the pack revision it was graded with */
     int64_t regrade_of;   /* 0 for a student's attempt, else the attempt it re-grades */
     int certainty;        /* certainty-based marking: 1..3 as stated, 0 for none (NULL) */
+    const char *params_json;    /* the variant's parameters graded against, NULL if unknown */
+    const char *grader_rev;     /* grader_revision() of the grading, NULL if unknown */
+    const char *regrade_reason; /* a re-grade: why the score changed, NULL otherwise */
 };
 
 /* Appends one attempt and commits before returning (durable against kill -9).
@@ -278,6 +296,15 @@ struct db_attempt {
     char *created_at;
     int certainty;        /* 1..3, 0 when none was stated */
     bool after_giveup;    /* made after the user gave up on this question (any variant) */
+    char *params_json;    /* NULL when not stored (before schema 5, or not writable) */
+    char *grader_rev;     /* NULL when not stored */
+    /* The latest re-grade of this attempt, which counts instead of it. */
+    bool regraded;
+    bool rg_valid;
+    double rg_score;
+    double rg_max;
+    char *rg_feedback;
+    char *rg_reason;
 };
 void db_attempts_free(struct db_attempt *a, size_t n);
 
@@ -381,14 +408,46 @@ void db_giveups_free(struct db_giveup *g, size_t n);
 int db_giveup_list(struct db *db, int64_t user_id, const char *pack_id, const char *question_id,
                    struct db_giveup **out, size_t *n, struct core_err *err);
 
+/* ---- exams --------------------------------------------------------------- */
+
+/* A user's sitting of an exam lesson (lessons.exam). */
+struct db_exam {
+    char *pack_id;
+    char *lesson_id;
+    int64_t rev_id;     /* the pack revision it was started under */
+    char *started_at;   /* ISO-8601 UTC */
+    char *deadline;     /* NULL without a time limit */
+    char *submitted_at; /* NULL until submitted */
+    bool over;          /* submitted, or the deadline has passed (as of the read) */
+};
+void db_exam_fini(struct db_exam *x);
+
+/* Starts the user's sitting of exam lesson pack_id:lesson_id now, with a
+ * deadline time_limit_s from now (0: none), unless it was started before:
+ * then nothing changes (a sitting has one clock). *out receives the
+ * sitting either way (db_exam_fini). CORE_ERR_INVALID when rev_id is not a
+ * revision of the pack. Committed before returning. */
+int db_exam_start(struct db *db, int64_t user_id, const char *pack_id, const char *lesson_id,
+                  int64_t rev_id, int time_limit_s, struct db_exam *out, struct core_err *err);
+
+/* The user's sitting; CORE_ERR_NOTFOUND when not started. */
+int db_exam_get(struct db *db, int64_t user_id, const char *pack_id, const char *lesson_id,
+                struct db_exam *out, struct core_err *err);
+
+/* Marks the sitting submitted now. *submitted (optional) is false when it
+ * was not started or was already submitted (nothing changes). */
+int db_exam_submit(struct db *db, int64_t user_id, const char *pack_id, const char *lesson_id,
+                   bool *submitted, struct core_err *err);
+
 /* ---- progress ------------------------------------------------------------ */
 
-/* Per-question standing of a user: best valid score (latest re-grade of each
- * attempt counts instead of the original), attempts made. An attempt made
- * after the user's first give-up on the question (db_giveup_insert) is
- * counted in `attempts` and makes the question `answered`, but earns
- * nothing toward `best`: once the answer was shown, a right answer is not
- * evidence the student could find it. */
+/* Per-question standing of a user, before the attempt policy is applied
+ * (lessons does that: lesson_progress_load). A try is a readable original
+ * attempt; the latest re-grade of an attempt counts instead of it. Tries
+ * made after the user's first give-up on the question (db_giveup_insert)
+ * count in `attempts` and make the question `answered`, but earn nothing:
+ * once the answer was shown, a right answer is not evidence the student
+ * could find it. */
 struct db_progress_row {
     char *pack_id;
     char *lesson_id;
@@ -396,12 +455,22 @@ struct db_progress_row {
     char *topics;
     char *rubric;
     double points;
-    int attempts;   /* valid attempts */
-    double best;    /* best score, 0 when none */
+    char *kind;
+    int attempts;   /* valid attempts (tries) */
+    double best;    /* best score of a try before any give-up, no policy applied */
     bool answered;  /* at least one valid attempt */
     double first;   /* score of the first valid attempt (at current points), 0 when none */
     int certainty;  /* certainty stated with that first attempt, 0 when none */
     bool gave_up;   /* the user gave up on it (saw the answer) at least once */
+    double *fracs;  /* each try's score as a fraction of its max, oldest first */
+    int n_fracs;    /* == attempts */
+    int helped_from; /* tries before index helped_from came before any give-up */
+    int tries;      /* the question's policy (db_question_in) */
+    double penalty;
+    char *per_try;
+    bool exam;          /* its lesson is an exam */
+    bool exam_started;  /* ... which the user has started */
+    bool exam_over;     /* ... and submitted, or whose time ran out */
 };
 void db_progress_free(struct db_progress_row *r, size_t n);
 

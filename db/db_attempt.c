@@ -16,8 +16,9 @@
 
 static const char sql_attempt_add[] =
     "INSERT INTO attempts(user_id, pack_id, question_id, variant, answer, parsed, value, valid, "
-    "score, max, correct, feedback, rev_id, regrade_of, created_at, certainty) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)";
+    "score, max, correct, feedback, rev_id, regrade_of, created_at, certainty, params_json, "
+    "grader_rev, regrade_reason) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)";
 
 static int attempt_check(const struct db_attempt_in *in, struct core_err *err)
 {
@@ -50,11 +51,12 @@ static int attempt_add(struct db *db, const struct db_attempt_in *in, const char
         return rc;
     /* NaN cannot be stored as a value: it reads back as "no value"; a
      * certainty of 0 (none stated) is stored as NULL. */
-    int src = db_bindf(st, "IttittNidditIRtR", in->user_id, in->pack_id, in->question_id,
+    int src = db_bindf(st, "IttittNidditIRtRttt", in->user_id, in->pack_id, in->question_id,
                        in->variant, in->answer, in->parsed, in->has_value ? in->value : NAN,
                        in->valid ? 1 : 0, in->score, in->max, in->correct ? 1 : 0,
                        in->feedback ? in->feedback : "", in->rev_id, in->regrade_of, now,
-                       (int64_t)in->certainty);
+                       (int64_t)in->certainty, in->params_json, in->grader_rev,
+                       in->regrade_reason);
     rc = db_step_done(db, st, src, "storing an attempt", err);
     if (rc)
         core_err_prefix(err, "attempt at %s:%s", in->pack_id, in->question_id);
@@ -157,8 +159,11 @@ int db_attempt_insert_selfscored(struct db *db, const struct db_attempt_in *in,
     "a.value, a.valid, a.score, a.max, a.correct, a.feedback, a.rev_id, r.version, "               \
     "a.regrade_of, a.created_at, a.certainty, "                                                    \
     "EXISTS (SELECT 1 FROM giveups g WHERE g.user_id = a.user_id AND g.pack_id = a.pack_id "       \
-    "        AND g.question_id = a.question_id AND g.last_attempt < a.id) "                        \
-    "FROM attempts a JOIN users u ON u.id = a.user_id JOIN pack_revs r ON r.id = a.rev_id "
+    "        AND g.question_id = a.question_id AND g.last_attempt < a.id), "                       \
+    "a.params_json, a.grader_rev, x.id IS NOT NULL, x.valid, x.score, x.max, x.feedback, "         \
+    "x.regrade_reason "                                                                            \
+    "FROM attempts a JOIN users u ON u.id = a.user_id JOIN pack_revs r ON r.id = a.rev_id "        \
+    "LEFT JOIN attempts x ON x.id = (SELECT max(y.id) FROM attempts y WHERE y.regrade_of = a.id) "
 
 static const char sql_attempt_list[] =
     ATTEMPT_COLUMNS "WHERE a.user_id = ?1 AND (?2 IS NULL OR a.pack_id = ?2) "
@@ -193,6 +198,14 @@ static void attempt_read(sqlite3_stmt *st, struct db_attempt *a, bool copy)
     a->created_at = STR(17);
     a->certainty = sqlite3_column_int(st, 18); /* NULL reads as 0 */
     a->after_giveup = sqlite3_column_int(st, 19) != 0;
+    a->params_json = STR(20);
+    a->grader_rev = STR(21);
+    a->regraded = sqlite3_column_int(st, 22) != 0;
+    a->rg_valid = sqlite3_column_int(st, 23) != 0;
+    a->rg_score = sqlite3_column_double(st, 24);
+    a->rg_max = sqlite3_column_double(st, 25);
+    a->rg_feedback = STR(26);
+    a->rg_reason = STR(27);
 #undef STR
 }
 
@@ -206,6 +219,10 @@ static void attempt_fini(struct db_attempt *a)
     free(a->feedback);
     free(a->pack_version);
     free(a->created_at);
+    free(a->params_json);
+    free(a->grader_rev);
+    free(a->rg_feedback);
+    free(a->rg_reason);
 }
 
 void db_attempts_free(struct db_attempt *a, size_t n)
@@ -298,43 +315,37 @@ int db_attempt_count(struct db *db, int64_t user_id, const char *pack_id,
 
 /* ---- progress ------------------------------------------------------------ */
 
-/* eff: each original attempt with the validity and score of its latest
- * re-grade (or its own when never re-graded); agg: per question, the valid
- * ones counted and the best of them as a fraction of what they were graded
- * out of, so an attempt from an older revision with other points counts at
- * the current question's points; first: per question, the first valid
- * attempt's fraction and the certainty the student stated with it (SQLite
- * takes the bare columns of an aggregate query from the row min() picked). */
+/* Every question of the current packs, with its policy, its lesson's exam
+ * state for the user (?3 is now: a deadline passed ends the exam), and
+ * whether the user gave up on it. */
 static const char sql_progress[] =
-    "WITH eff AS ("
-    "  SELECT a.id, a.pack_id, a.question_id, coalesce(r.valid, a.valid) AS valid, "
-    "         coalesce(r.score, a.score) AS score, coalesce(r.max, a.max) AS max, "
-    "         a.certainty, "
-    "         coalesce(a.id > (SELECT min(g.last_attempt) FROM giveups g WHERE g.user_id = ?1 "
-    "           AND g.pack_id = a.pack_id AND g.question_id = a.question_id), 0) AS helped "
-    "  FROM attempts a LEFT JOIN attempts r ON r.id = "
-    "    (SELECT max(x.id) FROM attempts x WHERE x.regrade_of = a.id) "
-    "  WHERE a.user_id = ?1 AND a.regrade_of IS NULL AND (?2 IS NULL OR a.pack_id = ?2)"
-    "), agg AS ("
-    "  SELECT pack_id, question_id, count(*) AS n, "
-    "         max(CASE WHEN helped THEN 0 WHEN max > 0 THEN score / max ELSE 0 END) AS frac "
-    "  FROM eff WHERE valid GROUP BY pack_id, question_id"
-    "), first AS ("
-    "  SELECT pack_id, question_id, min(id), "
-    "         CASE WHEN max > 0 THEN score / max ELSE 0 END AS frac, certainty "
-    "  FROM eff WHERE valid GROUP BY pack_id, question_id"
-    ") "
-    "SELECT q.pack_id, q.lesson_id, q.id, q.topics, q.rubric, q.points, "
-    "       coalesce(agg.n, 0), coalesce(agg.frac, 0) * q.points, "
-    "       coalesce(first.frac, 0) * q.points, coalesce(first.certainty, 0), "
+    "SELECT q.pack_id, q.lesson_id, q.id, q.topics, q.rubric, q.points, q.kind, q.tries, "
+    "       q.penalty, q.per_try, l.exam, "
+    "       e.started_at IS NOT NULL, "
+    "       e.submitted_at IS NOT NULL OR (e.deadline IS NOT NULL AND e.deadline <= ?3), "
     "       EXISTS (SELECT 1 FROM giveups g WHERE g.user_id = ?1 AND g.pack_id = q.pack_id "
     "               AND g.question_id = q.id) "
     "FROM questions q JOIN lessons l ON l.pack_id = q.pack_id AND l.id = q.lesson_id "
-    "LEFT JOIN agg ON agg.pack_id = q.pack_id AND agg.question_id = q.id "
-    "LEFT JOIN first ON first.pack_id = q.pack_id AND first.question_id = q.id "
+    "LEFT JOIN exams e ON e.user_id = ?1 AND e.pack_id = q.pack_id AND e.lesson_id = q.lesson_id "
     "WHERE ?2 IS NULL OR q.pack_id = ?2 "
     "ORDER BY q.pack_id, l.ordinal, q.ordinal";
 static const char sql_progress_pack[] = "SELECT 1 FROM packs WHERE id = ?1";
+
+/* The user's readable tries, oldest first per question: each original
+ * attempt with its latest re-grade's validity and score in its place, and
+ * whether it came after the user's first give-up on the question. */
+static const char sql_progress_tries[] =
+    "SELECT a.pack_id, a.question_id, "
+    "       CASE WHEN coalesce(r.max, a.max) > 0 "
+    "            THEN coalesce(r.score, a.score) / coalesce(r.max, a.max) ELSE 0 END, "
+    "       coalesce(a.id > (SELECT min(g.last_attempt) FROM giveups g WHERE g.user_id = ?1 "
+    "         AND g.pack_id = a.pack_id AND g.question_id = a.question_id), 0), "
+    "       a.certainty "
+    "FROM attempts a LEFT JOIN attempts r ON r.id = "
+    "  (SELECT max(x.id) FROM attempts x WHERE x.regrade_of = a.id) "
+    "WHERE a.user_id = ?1 AND a.regrade_of IS NULL AND (?2 IS NULL OR a.pack_id = ?2) "
+    "  AND coalesce(r.valid, a.valid) "
+    "ORDER BY a.pack_id, a.question_id, a.id";
 
 void db_progress_free(struct db_progress_row *r, size_t n)
 {
@@ -346,6 +357,9 @@ void db_progress_free(struct db_progress_row *r, size_t n)
         free(r[i].question_id);
         free(r[i].topics);
         free(r[i].rubric);
+        free(r[i].kind);
+        free(r[i].per_try);
+        free(r[i].fracs);
     }
     free(r);
 }
@@ -360,17 +374,83 @@ static void progress_row(sqlite3_stmt *st, void *elem)
     r->topics = db_col_dup(st, 3);
     r->rubric = db_col_dup(st, 4);
     r->points = sqlite3_column_double(st, 5);
-    r->attempts = sqlite3_column_int(st, 6);
-    r->best = sqlite3_column_double(st, 7);
-    r->answered = r->attempts > 0;
-    r->first = sqlite3_column_double(st, 8);
-    r->certainty = sqlite3_column_int(st, 9);
-    r->gave_up = sqlite3_column_int(st, 10) != 0;
+    r->kind = db_col_dup(st, 6);
+    r->tries = sqlite3_column_int(st, 7);
+    r->penalty = sqlite3_column_double(st, 8);
+    r->per_try = db_col_dup(st, 9);
+    r->exam = sqlite3_column_int(st, 10) != 0;
+    r->exam_started = sqlite3_column_int(st, 11) != 0;
+    r->exam_over = sqlite3_column_int(st, 12) != 0;
+    r->gave_up = sqlite3_column_int(st, 13) != 0;
 }
 
 static void progress_free_rows(void *r, size_t n)
 {
     db_progress_free(r, n);
+}
+
+/* Rows sorted by (pack, question) for the merge with the tries. */
+static int key_cmp(const char *pa, const char *qa, const char *pb, const char *qb)
+{
+    int c = strcmp(pa, pb);
+    return c ? c : strcmp(qa, qb);
+}
+
+static int by_key(const void *a, const void *b)
+{
+    const struct db_progress_row *x = *(struct db_progress_row *const *)a;
+    const struct db_progress_row *y = *(struct db_progress_row *const *)b;
+    return key_cmp(x->pack_id, x->question_id, y->pack_id, y->question_id);
+}
+
+/* Adds the user's tries to rows (sql_progress_tries). */
+static int progress_tries(struct db *db, int64_t user_id, const char *pack_id,
+                          struct db_progress_row *rows, size_t n, struct core_err *err)
+{
+    struct db_progress_row **ord = core_xcalloc(n ? n : 1, sizeof *ord);
+    for (size_t i = 0; i < n; i++)
+        ord[i] = &rows[i];
+    qsort(ord, n, sizeof *ord, by_key); /* rows come ordered for display */
+    sqlite3_stmt *st;
+    int rc = db_stmt(db, sql_progress_tries, &st, err);
+    if (rc) {
+        free(ord);
+        return rc;
+    }
+    int src = db_bindf(st, "It", user_id, pack_id);
+    size_t k = 0, cap = 0;
+    struct db_progress_row *cur = NULL;
+    while (src == SQLITE_OK && (src = sqlite3_step(st)) == SQLITE_ROW) {
+        src = SQLITE_OK;
+        const char *p = db_col_text(st, 0), *q = db_col_text(st, 1);
+        if (!cur || key_cmp(cur->pack_id, cur->question_id, p, q) != 0) {
+            while (k < n && key_cmp(ord[k]->pack_id, ord[k]->question_id, p, q) < 0)
+                k++;
+            if (k == n || key_cmp(ord[k]->pack_id, ord[k]->question_id, p, q) != 0) {
+                cur = NULL; /* a question no longer in the pack */
+                continue;
+            }
+            cur = ord[k];
+            cap = 0;
+        }
+        if (cur->n_fracs == (int)cap) {
+            cap = cap ? 2 * cap : 4;
+            cur->fracs = core_xrealloc(cur->fracs, cap * sizeof *cur->fracs);
+        }
+        double f = sqlite3_column_double(st, 2);
+        cur->fracs[cur->n_fracs] = f < 0 ? 0 : f > 1 ? 1 : f;
+        bool helped = sqlite3_column_int(st, 3) != 0;
+        if (cur->n_fracs == 0)
+            cur->certainty = sqlite3_column_int(st, 4);
+        if (!helped)
+            cur->helped_from = cur->n_fracs + 1;
+        cur->n_fracs++;
+    }
+    if (src != SQLITE_DONE)
+        rc = db_fail(db, err, src, "reading the tries for progress");
+    db_stmt_done(st);
+    free(ord);
+    return rc;
 }
 
 int db_progress(struct db *db, int64_t user_id, const char *pack_id, struct db_progress_row **out,
@@ -398,9 +478,29 @@ int db_progress(struct db *db, int64_t user_id, const char *pack_id, struct db_p
     rc = db_stmt(db, sql_progress, &st, err);
     if (rc)
         return rc;
+    char now[32];
+    db_now(now);
     void *rows;
-    rc = db_rows_read(db, st, db_bindf(st, "It", user_id, pack_id), sizeof **out, progress_row,
-                      progress_free_rows, &rows, n, err, "computing progress");
-    *out = rows;
-    return rc;
+    rc = db_rows_read(db, st, db_bindf(st, "Itt", user_id, pack_id, now), sizeof **out,
+                      progress_row, progress_free_rows, &rows, n, err, "computing progress");
+    if (rc)
+        return rc;
+    struct db_progress_row *r = rows;
+    rc = progress_tries(db, user_id, pack_id, r, *n, err);
+    if (rc) {
+        db_progress_free(r, *n);
+        *n = 0;
+        return rc;
+    }
+    /* The policy-free figures; lessons applies the attempt policy. */
+    for (size_t i = 0; i < *n; i++) {
+        r[i].attempts = r[i].n_fracs;
+        r[i].answered = r[i].n_fracs > 0;
+        r[i].first = r[i].n_fracs ? r[i].fracs[0] * r[i].points : 0;
+        for (int k = 0; k < r[i].helped_from; k++)
+            if (r[i].fracs[k] * r[i].points > r[i].best)
+                r[i].best = r[i].fracs[k] * r[i].points;
+    }
+    *out = r;
+    return 0;
 }

@@ -51,7 +51,8 @@ static int check_known(struct db *db, const char *pack_id, const char *lesson_id
 static const char sql_lessons[] =
     "SELECT l.pack_id, l.id, l.title, l.ordinal, "
     "  (SELECT count(*) FROM pages p WHERE p.pack_id = l.pack_id AND p.lesson_id = l.id), "
-    "  (SELECT count(*) FROM questions q WHERE q.pack_id = l.pack_id AND q.lesson_id = l.id) "
+    "  (SELECT count(*) FROM questions q WHERE q.pack_id = l.pack_id AND q.lesson_id = l.id), "
+    "  l.exam, l.time_limit_s "
     "FROM lessons l WHERE ?1 IS NULL OR l.pack_id = ?1 ORDER BY l.pack_id, l.ordinal";
 
 void db_lessons_free(struct db_lesson *l, size_t n)
@@ -75,6 +76,8 @@ static void lesson_row(sqlite3_stmt *st, void *elem)
     l->ordinal = sqlite3_column_int(st, 3);
     l->n_pages = sqlite3_column_int(st, 4);
     l->n_questions = sqlite3_column_int(st, 5);
+    l->exam = sqlite3_column_int(st, 6) != 0;
+    l->time_limit_s = sqlite3_column_int(st, 7);
 }
 
 static void lessons_free_rows(void *l, size_t n)
@@ -156,7 +159,8 @@ int db_page_list(struct db *db, const char *pack_id, const char *lesson_id, stru
 
 #define QUESTION_COLUMNS                                                                           \
     "SELECT q.pack_id, q.id, q.lesson_id, q.ordinal, q.kind, q.title, q.prompt, q.points, "        \
-    "q.topics, q.rubric, q.lab, q.file, q.line, q.page_after, p.rev_id "                           \
+    "q.topics, q.rubric, q.lab, q.file, q.line, q.page_after, p.rev_id, q.tries, q.penalty, "      \
+    "q.per_try, l.exam, l.time_limit_s "                                                           \
     "FROM questions q JOIN lessons l ON l.pack_id = q.pack_id AND l.id = q.lesson_id "             \
     "JOIN packs p ON p.id = q.pack_id "
 
@@ -183,6 +187,11 @@ static void question_read(sqlite3_stmt *st, struct db_question *q)
     q->line = sqlite3_column_int(st, 12);
     q->page_after = sqlite3_column_int(st, 13);
     q->rev_id = sqlite3_column_int64(st, 14);
+    q->tries = sqlite3_column_int(st, 15);
+    q->penalty = sqlite3_column_double(st, 16);
+    q->per_try = db_col_dup(st, 17);
+    q->exam = sqlite3_column_int(st, 18) != 0;
+    q->time_limit_s = sqlite3_column_int(st, 19);
 }
 
 void db_question_fini(struct db_question *q)
@@ -199,6 +208,7 @@ void db_question_fini(struct db_question *q)
     free(q->rubric);
     free(q->lab);
     free(q->file);
+    free(q->per_try);
     memset(q, 0, sizeof *q);
 }
 

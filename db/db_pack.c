@@ -118,7 +118,8 @@ static const char sql_questions_drop[] = "DELETE FROM questions WHERE pack_id = 
 static const char sql_pages_drop[] = "DELETE FROM pages WHERE pack_id = ?1";
 static const char sql_lessons_drop[] = "DELETE FROM lessons WHERE pack_id = ?1";
 static const char sql_lesson_add[] =
-    "INSERT INTO lessons(pack_id, id, ordinal, title, file) VALUES (?1, ?2, ?3, ?4, ?5)";
+    "INSERT INTO lessons(pack_id, id, ordinal, title, file, exam, time_limit_s) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
 /* Pages and questions are inserted in array order into a pack emptied
  * first, so counting the lesson's rows gives the 0-based ordinal. */
 static const char sql_page_add[] =
@@ -126,9 +127,9 @@ static const char sql_page_add[] =
     "(SELECT count(*) FROM pages WHERE pack_id = ?1 AND lesson_id = ?2), ?3, ?4)";
 static const char sql_question_add[] =
     "INSERT INTO questions(pack_id, id, lesson_id, ordinal, kind, title, prompt, points, topics, "
-    "rubric, lab, file, line, page_after) VALUES (?1, ?2, ?3, "
+    "rubric, lab, file, line, page_after, tries, penalty, per_try) VALUES (?1, ?2, ?3, "
     "(SELECT count(*) FROM questions WHERE pack_id = ?1 AND lesson_id = ?3), "
-    "?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)";
+    "?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)";
 static const char sql_page_after_bad[] =
     "SELECT q.id, q.page_after, q.lesson_id, "
     "  (SELECT count(*) FROM pages p WHERE p.pack_id = q.pack_id AND p.lesson_id = q.lesson_id) "
@@ -290,7 +291,8 @@ static int store_content(struct db *db, const struct db_pack_in *in, struct core
         rc = db_stmt(db, sql_lesson_add, &st, err);
         if (rc)
             return rc;
-        rc = db_step_done(db, st, db_bindf(st, "ttitt", in->id, l->id, (int)i, l->title, l->file),
+        rc = db_step_done(db, st, db_bindf(st, "ttittii", in->id, l->id, (int)i, l->title, l->file,
+                                            l->exam ? 1 : 0, l->time_limit_s),
                           "adding a lesson", err);
         if (rc) {
             core_err_prefix(err, "lesson %s", l->id);
@@ -315,10 +317,10 @@ static int store_content(struct db *db, const struct db_pack_in *in, struct core
         if (rc)
             return rc;
         rc = db_step_done(db, st,
-                          db_bindf(st, "ttttttdttttii", in->id, q->id, q->lesson_id, q->kind,
+                          db_bindf(st, "ttttttdttttiiidt", in->id, q->id, q->lesson_id, q->kind,
                                    q->title, q->prompt, q->points, q->topics ? q->topics : "",
                                    q->rubric ? q->rubric : "", q->lab, q->file, q->line,
-                                   q->page_after),
+                                   q->page_after, q->tries, q->penalty, q->per_try),
                           "adding a question", err);
         if (rc) {
             core_err_prefix(err, "question %s", q->id);

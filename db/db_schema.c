@@ -231,11 +231,63 @@ static const char migration_4[] =
     "CREATE TRIGGER selfscores_no_delete BEFORE DELETE ON selfscores\n"
     "BEGIN SELECT RAISE(ABORT, 'self-scores are append-only'); END;\n";
 
+/* Version 5 (attempt policy, exam mode, reproducible grades):
+ * - attempts.params_json: the variant's parameters the answer was graded
+ *   against (JSON, see grader_result.params_json; NULL when not writable
+ *   or for attempts stored before version 5: the seed and the attempt's own
+ *   revision reproduce those). attempts.grader_rev: the grading engine's
+ *   revision (grader_revision()). A re-grade names its reason.
+ * - questions.tries/penalty/per_try: the question's resolved attempt policy
+ *   (grader_policy: tries 0 = unlimited; per_try a space-separated list of
+ *   fractions, NULL to use penalty). Rows already stored get the kinds'
+ *   defaults of this version, as a re-import would give them.
+ * - lessons.exam/time_limit_s: exam mode and its time limit (0: none).
+ * - exams: one row per user and exam lesson once started; submitted_at is
+ *   set once (a trigger refuses any other change), deadline is NULL without
+ *   a time limit. */
+static const char migration_5[] =
+    "ALTER TABLE attempts ADD COLUMN params_json TEXT;\n"
+    "ALTER TABLE attempts ADD COLUMN grader_rev TEXT;\n"
+    "ALTER TABLE attempts ADD COLUMN regrade_reason TEXT;\n"
+
+    "ALTER TABLE questions ADD COLUMN tries INTEGER NOT NULL DEFAULT 0 CHECK (tries >= 0);\n"
+    "ALTER TABLE questions ADD COLUMN penalty REAL NOT NULL DEFAULT 0 "
+    "CHECK (penalty >= 0 AND penalty <= 1);\n"
+    "ALTER TABLE questions ADD COLUMN per_try TEXT;\n"
+    "UPDATE questions SET tries = 2, penalty = 1 WHERE kind IN ('choice', 'multi', 'ordering');\n"
+    "UPDATE questions SET tries = 5, penalty = 0.1 WHERE kind = 'numeric';\n"
+    "UPDATE questions SET tries = 3, penalty = 1.0 / 3 WHERE kind = 'text';\n"
+    "UPDATE questions SET tries = 3, penalty = 0.2 WHERE kind = 'design';\n"
+
+    "ALTER TABLE lessons ADD COLUMN exam INTEGER NOT NULL DEFAULT 0 CHECK (exam IN (0, 1));\n"
+    "ALTER TABLE lessons ADD COLUMN time_limit_s INTEGER NOT NULL DEFAULT 0 "
+    "CHECK (time_limit_s >= 0);\n"
+
+    "CREATE TABLE exams (\n"
+    "  user_id INTEGER NOT NULL REFERENCES users(id),\n"
+    "  pack_id TEXT NOT NULL,\n"
+    "  lesson_id TEXT NOT NULL,\n"
+    "  rev_id INTEGER NOT NULL REFERENCES pack_revs(id),\n"
+    "  started_at TEXT NOT NULL,\n"
+    "  deadline TEXT,\n"
+    "  submitted_at TEXT,\n"
+    "  PRIMARY KEY (user_id, pack_id, lesson_id)\n"
+    ");\n"
+    "CREATE TRIGGER exams_submit_once BEFORE UPDATE ON exams\n"
+    "WHEN OLD.submitted_at IS NOT NULL OR NEW.submitted_at IS NULL\n"
+    "  OR NEW.started_at IS NOT OLD.started_at OR NEW.deadline IS NOT OLD.deadline\n"
+    "  OR NEW.rev_id IS NOT OLD.rev_id OR NEW.user_id IS NOT OLD.user_id\n"
+    "  OR NEW.pack_id IS NOT OLD.pack_id OR NEW.lesson_id IS NOT OLD.lesson_id\n"
+    "BEGIN SELECT RAISE(ABORT, 'an exam is submitted once and never changed'); END;\n"
+    "CREATE TRIGGER exams_no_delete BEFORE DELETE ON exams\n"
+    "BEGIN SELECT RAISE(ABORT, 'exams are never deleted'); END;\n";
+
 const char *const db_migrations[] = {
     migration_1, /* 0 -> 1 */
     migration_2, /* 1 -> 2 */
     migration_3, /* 2 -> 3 */
     migration_4, /* 3 -> 4 */
+    migration_5, /* 4 -> 5 */
 };
 
 _Static_assert(sizeof db_migrations / sizeof db_migrations[0] == DB_SCHEMA_VERSION,

@@ -52,6 +52,27 @@ struct grader_file {
     size_t len;
 };
 
+/* ---- attempt policy ------------------------------------------------------- */
+
+/* How many tries a question allows and what each try can earn. A try is a
+ * readable (valid) answer; unreadable ones are explained and never count.
+ * Try k (1-based) can earn at most the fraction grader_policy_available(k)
+ * of the points: per_try[k-1] when a list is given (0 beyond its end), else
+ * max(0, 1 - (k-1) * penalty). The question's score is its best try's
+ * fraction times what that try could earn. tries == 0 means no limit;
+ * after the last try the question is closed and its solution shown.
+ * Declared as `policy = { tries = 3, penalty = 1/3 }` (or `per_try =
+ * { 1, 0.5, 0.25 }`) on pack{}, lesson{} or question{}; the nearest wins,
+ * field by field (penalty and per_try count as one field), and anything
+ * left unset comes from the kind's default (grader_policy_default). */
+#define GRADER_PER_TRY_MAX 16
+struct grader_policy {
+    int tries;        /* maximum tries, 0 = unlimited */
+    double penalty;   /* fraction of the points lost per wrong try, 0..1 */
+    double per_try[GRADER_PER_TRY_MAX]; /* or: what each try can earn, 0..1 */
+    int n_per_try;    /* 0: use penalty */
+};
+
 enum grader_kind {
     GRADER_NUMERIC = 0,
     GRADER_CHOICE,   /* one of several */
@@ -63,6 +84,31 @@ enum grader_kind {
 
 /* "numeric", "choice", "multi", "ordering", "text", "design". Static. */
 const char *grader_kind_name(enum grader_kind k);
+
+/* The kind by name; -1 when unknown. */
+int grader_kind_find(const char *name);
+
+/* The policy a question of kind k gets when its pack, lesson and question
+ * set none. Chosen so that guessing is worthless: for choice, multi and
+ * ordering only the first try earns points (penalty 1) and one more try is
+ * allowed to learn from the feedback, so answering at random until right
+ * is worth no more than one random guess; numeric 5 tries at 0.1 per
+ * wrong try; text 3 tries at 1/3; design 3 tries at 0.2. */
+void grader_policy_default(enum grader_kind k, struct grader_policy *out);
+
+/* The fraction of the points try k (1-based) can earn under p. Pure. */
+double grader_policy_available(const struct grader_policy *p, int k);
+
+/* The policy in words for students, e.g. "3 tries; each wrong try costs a
+ * third of the points", "2 tries; only the first earns points",
+ * "unlimited tries; no penalty". Writes at most n bytes. Pure. */
+void grader_policy_describe(const struct grader_policy *p, char *buf, size_t n);
+
+/* The grading engine's revision: bumped by hand whenever a change to the
+ * grading code can change a score, and followed by the digest of the
+ * embedded wb.lua, e.g. "g2+wb.4f1c0a9e21d3". Stored with every attempt so
+ * a later re-grade can say what changed. Static. */
+const char *grader_revision(void);
 
 struct grader_page {
     char *title; /* may be NULL; else the first "# " heading */
@@ -90,6 +136,7 @@ struct grader_question {
     char *file;         /* source file path */
     int line;           /* line of the question{} call */
     int page_after;     /* index of the page it follows in its lesson, -1 before any */
+    struct grader_policy policy; /* resolved: question > lesson > pack > kind default */
 };
 
 /* An interactive calculator declared in a lesson with calculator{}: named
@@ -133,6 +180,11 @@ struct grader_lesson {
     size_t n_questions;
     struct grader_calc *calcs;
     size_t n_calcs;
+    /* Exam mode (lesson{ exam = true } or exam = { minutes = 45 }): one try
+     * per question, no feedback, hints or solutions until the student
+     * submits the whole lesson; an optional time limit. */
+    bool exam;
+    int time_limit_s; /* 0: none */
 };
 
 struct grader_pack_info {
@@ -204,6 +256,10 @@ struct grader_ctx {
     const char *user;
     int variant;                      /* 1 for a student's first variant */
     const struct grader_lab_run *lab; /* NULL: no run yet */
+    /* The variant's parameters as stored with an attempt (the JSON text a
+     * grader_result's params_json held), used instead of running params():
+     * re-grading against the numbers the student was shown. NULL: draw. */
+    const char *params_json;
 };
 
 /* ---- rendering ----------------------------------------------------------- */
@@ -220,6 +276,7 @@ struct grader_view {
     char **rubric;   /* design: the concept labels a student scores themselves on */
     double *rubric_points;
     size_t n_rubric;
+    char *params_json; /* the variant's parameters as JSON (see grader_result) */
 };
 void grader_view_fini(struct grader_view *v);
 
@@ -241,6 +298,13 @@ struct grader_result {
     bool has_value;
     char *accepted;   /* numeric: accepted interval, e.g. "2.475 to 2.525 ×"; else NULL */
     char *reference;  /* the reference answer as text (show after correct / give up) */
+    /* The variant's parameters as a JSON object ("{}" without params),
+     * exactly as graded: integers and floats keep their Lua subtype, floats
+     * round-trip. Store it with the attempt and pass it back in
+     * grader_ctx.params_json to grade against the same numbers. NULL when a
+     * value cannot be written as JSON (a function, a cycle): then only the
+     * seed reproduces the variant. */
+    char *params_json;
 };
 void grader_result_fini(struct grader_result *r);
 

@@ -52,6 +52,8 @@ struct job {
     const char *user;
     int variant;
     const struct grader_lab_run *lab; /* J_VIEW, J_GRADE */
+    const char *params_in;            /* J_VIEW, J_GRADE: stored params, or NULL to draw */
+    char *params_out;                 /* the params as JSON, for the view or result */
     const char *answer;               /* J_GRADE */
     size_t example;                   /* J_EXAMPLE, 1-based */
     struct grader_view *view;
@@ -261,8 +263,12 @@ static uint64_t variant_seed(const struct job *j)
 
 static void draw_params(lua_State *L, struct job *j)
 {
-    if (j->mode == J_EXAMPLE && lua_type(L, S_EX) == LUA_TTABLE &&
-        rawfield(L, S_EX, "params") == LUA_TTABLE) { /* fixed numbers */
+    if (j->params_in && (j->mode == J_VIEW || j->mode == J_GRADE)) { /* as stored */
+        if (!grader_params_decode(L, j->params_in))                  /* p */
+            fail_pack(L, j, "the stored variant parameters are not readable JSON");
+        lua_replace(L, S_P);
+    } else if (j->mode == J_EXAMPLE && lua_type(L, S_EX) == LUA_TTABLE &&
+               rawfield(L, S_EX, "params") == LUA_TTABLE) { /* fixed numbers */
         lua_replace(L, S_P);
     } else {
         if (j->mode == J_EXAMPLE && lua_type(L, S_EX) == LUA_TTABLE)
@@ -282,6 +288,10 @@ static void draw_params(lua_State *L, struct job *j)
     }
     lua_pushvalue(L, S_P);
     lua_setfield(L, S_CTX, "params");
+    if (j->mode == J_VIEW || j->mode == J_GRADE) { /* before graders can change p */
+        free(j->params_out);
+        j->params_out = grader_params_encode(L, S_P);
+    }
 }
 
 /* Pushes Q.answer, calling it with (p, ctx) when it is a function. */
@@ -1634,6 +1644,7 @@ void grader_view_fini(struct grader_view *v)
         free(v->rubric[i]);
     free(v->rubric);
     free(v->rubric_points);
+    free(v->params_json);
     memset(v, 0, sizeof *v);
 }
 
@@ -1645,6 +1656,7 @@ void grader_result_fini(struct grader_result *r)
     free(r->parsed);
     free(r->accepted);
     free(r->reference);
+    free(r->params_json);
     memset(r, 0, sizeof *r);
 }
 
@@ -1680,7 +1692,8 @@ static int job_for(struct grader_pack *p, const char *qid, const struct grader_c
                       .mode = mode,
                       .user = ctx && ctx->user ? ctx->user : "",
                       .variant = ctx ? ctx->variant : 1,
-                      .lab = ctx ? ctx->lab : NULL};
+                      .lab = ctx ? ctx->lab : NULL,
+                      .params_in = ctx ? ctx->params_json : NULL};
     return CORE_OK;
 }
 
@@ -1694,6 +1707,7 @@ int grader_question_view(struct grader_pack *p, const char *qid, const struct gr
         return rc;
     j.view = out;
     rc = run_job(&j, err);
+    out->params_json = j.params_out;
     if (rc)
         grader_view_fini(out);
     return rc;
@@ -1710,6 +1724,7 @@ int grader_question_grade(struct grader_pack *p, const char *qid, const struct g
     j.answer = answer ? answer : "";
     j.res = out;
     rc = run_job(&j, err);
+    out->params_json = j.params_out;
     if (rc) {
         grader_result_fini(out);
         return rc;

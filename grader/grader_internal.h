@@ -234,6 +234,25 @@ void grader_wb_open(struct lua_State *L, int g);
 void grader_wb_push_graders(struct lua_State *L);
 /* Pushes a new `rng` object (userdata "wb.rng") seeded with `seed`. */
 void grader_wb_push_rng(struct lua_State *L, uint64_t seed);
+/* The SHA-256 (hex) of the embedded wb.lua source: part of grader_revision. */
+void grader_wb_digest(char out[65]);
+
+/* ---- variant parameters as JSON (grader_params.c) ------------------------ */
+
+/* Writes the table at idx (a params table) as a JSON object: keys sorted,
+ * nested tables as arrays (keys 1..n) or objects (string keys), integers as
+ * integers, floats with a decimal point or exponent in the shortest form
+ * that reads back to the same double, booleans, strings (UTF-8 kept, bytes
+ * that are not valid UTF-8 escaped as \u00XX). Returns a malloc'd string, or
+ * NULL when the table holds something JSON cannot say (a function, a cycle,
+ * a non-finite number, a key that is neither string nor integer, depth over
+ * 16). Never calls a metamethod. Our own C: call between enter_c and a try. */
+char *grader_params_encode(struct lua_State *L, int idx);
+
+/* Pushes the Lua table that JSON text `json` (written by
+ * grader_params_encode) describes. Returns false, pushing nothing, when the
+ * text is not such an object. */
+bool grader_params_decode(struct lua_State *L, const char *json);
 
 /* Text normalisation for comparisons: ASCII lower case, runs of white space
  * folded to one space, leading and trailing white space and punctuation

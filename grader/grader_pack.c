@@ -294,11 +294,14 @@ static const struct fspec pack_fields[] = {{"id", T_STR, KALL},
                                            {"description", T_STR, KALL},
                                            {"lessons", T_STRS, KALL},
                                            {"cbm", T_BOOL, KALL},
+                                           {"policy", T_TAB, KALL},
                                            {NULL, 0, 0}};
 static const struct fspec lesson_fields[] = {{"id", T_STR, KALL},
                                              {"title", T_STR, KALL},
                                              {"topics", T_STRS, KALL},
                                              {"rubric", T_STRS, KALL},
+                                             {"policy", T_TAB, KALL},
+                                             {"exam", T_BOOL | T_TAB, KALL},
                                              {NULL, 0, 0}};
 static const struct fspec page_fields[] = {
     {"title", T_STR, KALL}, {"text", T_STR, KALL}, {NULL, 0, 0}};
@@ -326,7 +329,11 @@ static const struct fspec question_fields[] = {
     {"patterns", T_STRS, KB(GRADER_TEXT)},
     {"concepts", T_TAB, KB(GRADER_DESIGN)},
     {"model", T_STR, KB(GRADER_DESIGN)},
+    {"policy", T_TAB, KALL},
     {NULL, 0, 0}};
+static const struct fspec policy_fields[] = {
+    {"tries", T_NUM, KALL}, {"penalty", T_NUM, KALL}, {"per_try", T_NUMS, KALL}, {NULL, 0, 0}};
+static const struct fspec exam_fields[] = {{"minutes", T_NUM, KALL}, {NULL, 0, 0}};
 static const struct fspec tol_fields[] = {
     {"rel", T_NUM, KALL}, {"abs", T_NUM, KALL}, {"sig", T_NUM, KALL}, {NULL, 0, 0}};
 static const struct fspec band_fields[] = {{"rel", T_NUM, KALL},      {"abs", T_NUM, KALL},
@@ -371,6 +378,13 @@ static unsigned answer_types(int kind)
     }
 }
 
+/* A policy as one level (pack, lesson, question) declares it: what it
+ * leaves unset comes from the level above, then from the kind's default. */
+struct policy_decl {
+    bool has_tries, has_score; /* has_score: penalty or per_try */
+    struct grader_policy p;
+};
+
 /* The evaluation of a pack, one file at a time. */
 struct eval {
     struct grader_pack *pack;
@@ -391,6 +405,7 @@ struct eval {
     size_t lesson_index;
     char **topics, **rubric; /* the lesson's defaults for its questions */
     size_t n_topics, n_rubric;
+    struct policy_decl pack_policy, lesson_policy;
 };
 
 static void eproblem(struct eval *e, int code, const char *fmt, ...)
@@ -873,6 +888,70 @@ static void each_example(struct vctx *v, int t, size_t i, void *ud)
 
 /* ---- declarations into the model ----------------------------------------------------- */
 
+/* Reads t.policy into *d (unset parts stay unset), reporting bad values. */
+static void read_policy(struct vctx *v, int t, struct policy_decl *d)
+{
+    lua_State *L = v->L;
+    memset(d, 0, sizeof *d);
+    if (field(L, t, "policy") != LUA_TTABLE) {
+        lua_pop(L, 1);
+        return;
+    }
+    int pt = lua_gettop(L);
+    struct vctx s;
+    sub_label(&s, v, ": policy");
+    check_fields(&s, pt, policy_fields, -1, NULL, 0);
+    double x;
+    if (num_field(L, pt, "tries", &x)) {
+        if (!(x >= 0 && x <= 1000 && x == floor(x)))
+            vproblem(&s, "tries must be a whole number from 1 to 1000 (0: unlimited)");
+        else
+            d->has_tries = true, d->p.tries = (int)x;
+    }
+    bool pen = num_field(L, pt, "penalty", &x);
+    if (pen) {
+        if (!(x >= 0 && x <= 1))
+            vproblem(&s, "penalty must be a fraction of the points from 0 to 1 (1/3: a third "
+                         "lost per wrong try)");
+        else
+            d->has_score = true, d->p.penalty = x;
+    }
+    if (field(L, pt, "per_try") == LUA_TTABLE && is_list_of(L, -1, LUA_TNUMBER)) {
+        size_t n = lua_rawlen(L, -1);
+        if (pen)
+            vproblem(&s, "give either penalty or per_try, not both");
+        else if (n == 0 || n > GRADER_PER_TRY_MAX)
+            vproblem(&s, "per_try needs 1 to %d fractions (what try 1, 2, ... can earn)",
+                     GRADER_PER_TRY_MAX);
+        for (size_t i = 1; i <= n && i <= GRADER_PER_TRY_MAX && !pen; i++) {
+            lua_rawgeti(L, -1, (lua_Integer)i);
+            double f = lua_tonumber(L, -1);
+            lua_pop(L, 1);
+            if (!(f >= 0 && f <= 1))
+                vproblem(&s, "per_try[%zu] must be a fraction from 0 to 1", i);
+            d->p.per_try[i - 1] = f;
+        }
+        if (!pen && n > 0 && n <= GRADER_PER_TRY_MAX)
+            d->has_score = true, d->p.n_per_try = (int)n;
+    }
+    lua_pop(L, 1);
+    v->bad |= s.bad;
+    lua_pop(L, 1); /* policy */
+}
+
+/* `over` on top of `base`, field by field. */
+static void policy_over(struct policy_decl *base, const struct policy_decl *over)
+{
+    if (over->has_tries)
+        base->has_tries = true, base->p.tries = over->p.tries;
+    if (over->has_score) {
+        base->has_score = true;
+        base->p.penalty = over->p.penalty;
+        base->p.n_per_try = over->p.n_per_try;
+        memcpy(base->p.per_try, over->p.per_try, sizeof base->p.per_try);
+    }
+}
+
 static void check_pack(struct eval *e, struct vctx *v, int t)
 {
     lua_State *L = v->L;
@@ -890,6 +969,7 @@ static void check_pack(struct eval *e, struct vctx *v, int t)
     if (field(L, t, "cbm") == LUA_TBOOLEAN)
         p->info.cbm = lua_toboolean(L, -1);
     lua_pop(L, 1);
+    read_policy(v, t, &e->pack_policy);
     check_id(v, "id", p->info.id);
     size_t n;
     char **lessons = strs_field(L, t, "lessons", &n, NULL);
@@ -945,6 +1025,28 @@ static void check_lesson(struct eval *e, struct vctx *v, int t)
         l->title = core_xstrdup("");
     e->topics = strs_field(L, t, "topics", &e->n_topics, NULL);
     e->rubric = strs_field(L, t, "rubric", &e->n_rubric, NULL);
+    e->lesson_policy = e->pack_policy;
+    struct policy_decl own;
+    read_policy(v, t, &own);
+    policy_over(&e->lesson_policy, &own);
+    int ty = field(L, t, "exam");
+    if (ty == LUA_TBOOLEAN) {
+        l->exam = lua_toboolean(L, -1);
+    } else if (ty == LUA_TTABLE) {
+        struct vctx s;
+        sub_label(&s, v, ": exam");
+        check_fields(&s, lua_gettop(L), exam_fields, -1, NULL, 0);
+        l->exam = true;
+        double m;
+        if (num_field(L, lua_gettop(L), "minutes", &m)) {
+            if (!(m > 0 && m <= 7 * 24 * 60))
+                vproblem(&s, "minutes must be a time limit above 0 (at most a week)");
+            else
+                l->time_limit_s = (int)ceil(m * 60);
+        }
+        v->bad |= s.bad;
+    }
+    lua_pop(L, 1);
 }
 
 /* The first "# " heading of a page, or NULL. */
@@ -1004,14 +1106,6 @@ static void check_page(struct eval *e, struct vctx *v, int t)
     pg->line = v->line;
 }
 
-static int kind_of(const char *s)
-{
-    for (int k = 0; k < 6; k++)
-        if (strcmp(s, grader_kind_name((enum grader_kind)k)) == 0)
-            return k;
-    return -1;
-}
-
 /* The static checks of a question; fills the model entry q. */
 static void check_question(struct eval *e, struct vctx *v, int t, struct grader_question *q)
 {
@@ -1028,7 +1122,7 @@ static void check_question(struct eval *e, struct vctx *v, int t, struct grader_
     int kind = -1;
     char *kind_s = str_field(L, t, "kind");
     if (kind_s) {
-        kind = kind_of(kind_s);
+        kind = grader_kind_find(kind_s);
         if (kind < 0) {
             static const char *const kinds[] = {"numeric",  "choice", "multi",
                                                 "ordering", "text",   "design"};
@@ -1224,6 +1318,20 @@ static void check_question(struct eval *e, struct vctx *v, int t, struct grader_
         break;
     }
     check_list(v, t, "examples", each_example, NULL);
+}
+
+/* The question's policy: its own, over the lesson's (which is over the
+ * pack's), over the kind's default; exam mode allows one try. */
+static void resolve_policy(struct eval *e, struct vctx *v, int t, struct grader_question *q)
+{
+    struct policy_decl d = {0}, own;
+    grader_policy_default(q->kind, &d.p);
+    policy_over(&d, &e->lesson_policy);
+    read_policy(v, t, &own);
+    policy_over(&d, &own);
+    if (e->lesson && e->lesson->exam)
+        d.p.tries = 1;
+    q->policy = d.p;
 }
 
 /* ---- calculators ------------------------------------------------------------------- */
@@ -1522,6 +1630,7 @@ static int l_eval(lua_State *L)
             memset(q, 0, sizeof *q);
             e->lesson = l;
             check_question(e, &v, val, q);
+            resolve_policy(e, &v, val, q);
             if (!q->id)
                 q->id = core_xstrdup("");
             core_buf_putc(&e->bad, v.bad ? 1 : 0);

@@ -825,6 +825,18 @@ static void wb_compile(void)
     lua_close(L);
 }
 
+void grader_wb_digest(char out[65])
+{
+    const struct core_embedded *e = grader_embedded_lua;
+    while (e->path && strcmp(e->path, "wb.lua") != 0)
+        e++;
+    struct core_sha256 h;
+    core_sha256_init(&h);
+    if (e->path)
+        core_sha256_update(&h, e->data, e->len);
+    core_sha256_final_hex(&h, out);
+}
+
 void grader_wb_open(lua_State *L, int g)
 {
     pthread_once(&wb_once, wb_compile);

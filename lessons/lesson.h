@@ -76,6 +76,62 @@ int lesson_pack_export(struct db *db, const char *pack_id, const char *dir, stru
  * (a newer binary). *result (optional) says what happened. */
 int lesson_builtin_ensure(struct db *db, enum db_import_result *result, struct core_err *err);
 
+/* ---- attempt policy (lesson_policy.c, pure) --------------------------------
+ *
+ * A question's score follows its policy (grader_policy), never "best
+ * attempt": try k can earn grader_policy_available(k) of the points, the
+ * question scores its best try's fraction times that, tries after the
+ * user's first give-up earn nothing, and tries beyond the limit (only in a
+ * store whose pack changed its policy) earn nothing either. */
+
+/* Where a user stands on one question under its policy. */
+struct lesson_tries {
+    int used;             /* readable tries made */
+    int limit;            /* the policy's tries, 0 = unlimited */
+    double frac;          /* the fraction of the points the question now earns */
+    int best_try;         /* the 1-based try that earns it, 0 when none */
+    bool solved;          /* some try was fully right (before a give-up) */
+    bool gave_up;         /* tries after a give-up exist or the user gave up */
+    bool closed;          /* no try left: the limit was reached */
+    double next_available; /* what the next try could earn, 0 when closed or after a give-up */
+};
+
+/* Applies policy p to the tries' score fractions (oldest first; n of them,
+ * the first `credited` made before any give-up; gave_up: the user gave up
+ * on the question at some point). Pure. */
+void lesson_policy_apply(const struct grader_policy *p, const double *fracs, int n, int credited,
+                         bool gave_up, struct lesson_tries *out);
+
+/* The policy stored with a question row (tries, penalty, per_try text). */
+void lesson_policy_of(int tries, double penalty, const char *per_try, struct grader_policy *out);
+
+/* per_try as stored: "1 0.5 0.25", NULL when the policy uses a penalty.
+ * Caller frees. */
+char *lesson_policy_per_try_text(const struct grader_policy *p);
+
+/* The value of guessing a question of kind k with n options (choice,
+ * multi: n choices of which n_right are right; ordering: n items) under
+ * p: *single, the expected score fraction of one random answer; *brute,
+ * of answering at random (never repeating an answer) until right or out of
+ * tries. Exact for choice; multi and ordering by a fixed-seed simulation
+ * (deterministic). Other kinds: both 0. Pure. */
+void lesson_policy_guess(enum grader_kind k, int n, int n_right, const struct grader_policy *p,
+                         double *single, double *brute);
+
+/* ---- progress under the policy ---------------------------------------- */
+
+/* db_progress with the attempt policy applied: each row's `best` becomes
+ * what the question earns under its policy (lesson_policy_apply), and an
+ * exam question whose sitting is not over earns nothing yet (its score is
+ * not shown before the exam is submitted). Everything that shows scores
+ * reads progress through this. Errors as for db_progress. Caller frees
+ * with db_progress_free. */
+int lesson_progress_load(struct db *db, int64_t user_id, const char *pack_id,
+                         struct db_progress_row **out, size_t *n, struct core_err *err);
+
+/* The policy standing of one progress row (lesson_progress_load rows). */
+void lesson_progress_tries(const struct db_progress_row *r, struct lesson_tries *out);
+
 /* ---- study session ------------------------------------------------------- */
 
 struct lesson_session;
@@ -91,8 +147,15 @@ int64_t lesson_session_user_id(const struct lesson_session *s);
 /* A question shown to this user. */
 struct lesson_question_view {
     struct db_question q;  /* the stored question row */
-    struct grader_view v;  /* prompt with numbers, choices, hints, unit */
+    struct grader_view v;  /* prompt with numbers, choices, hints, unit; during an exam no
+                              hints */
     int variant;
+    struct grader_policy policy; /* its attempt policy */
+    char policy_text[160];       /* the policy in words, for before the student answers */
+    struct lesson_tries tries;   /* where the user stands on it */
+    bool exam;                   /* its lesson is an exam ... */
+    bool exam_open;              /* ... that is started and not over: no feedback yet */
+    bool exam_over;              /* ... that is submitted or out of time */
 };
 void lesson_question_view_fini(struct lesson_question_view *v);
 
@@ -102,28 +165,82 @@ int lesson_question_show(struct lesson_session *s, const char *qid, int variant,
 
 /* The outcome of answering. */
 struct lesson_answer_result {
-    struct grader_result r;
+    struct grader_result r; /* during an exam: score, correctness, feedback and solution are
+                               withheld (zero, "Recorded ..."): see `hidden` */
     char *pack_id;
     char *question_id;
     int variant;
     int64_t attempt_id; /* the stored attempt */
     int attempt_no;     /* how many valid attempts the user has made at it, this one included */
+    /* Under the question's policy (for a readable answer): */
+    double available;   /* what this try could earn, a fraction of the points */
+    double earned;      /* what it earns: its score fraction × available; 0 after a give-up */
+    bool after_giveup;  /* made after the user gave up on the question: earns nothing */
+    struct lesson_tries tries; /* the question's standing after this answer */
+    char policy_text[160];
+    bool hidden;        /* an exam answer: graded when the exam is submitted */
 };
 void lesson_answer_result_fini(struct lesson_answer_result *a);
 
 /* Grades `answer` and appends the attempt (valid or not) to the store,
- * committed before returning. Errors: CORE_ERR_NOTFOUND (question),
- * CORE_ERR_SCRIPT/LIMIT (the grader is broken: nothing recorded),
- * CORE_ERR_STORE, CORE_ERR_USAGE for a question of a pack with
- * certainty-based marking (answer those with lesson_answer_certain). */
+ * with the variant's parameters and the grader revision, committed before
+ * returning. Errors: CORE_ERR_NOTFOUND (question), CORE_ERR_SCRIPT/LIMIT
+ * (the grader is broken: nothing recorded), CORE_ERR_STORE, CORE_ERR_USAGE
+ * for a question of a pack with certainty-based marking (answer those with
+ * lesson_answer_certain) or of a timed exam not started yet,
+ * CORE_ERR_CONFLICT for a question that takes no more answers (its tries
+ * are used up, or its exam was submitted or ran out of time): nothing is
+ * graded or recorded. */
 int lesson_answer(struct lesson_session *s, const char *qid, int variant, const char *answer,
                   struct lesson_answer_result *out, struct core_err *err);
 
-/* Re-grades every stored attempt of `pack_id` with its current revision and
- * appends the new grades as re-grade attempts in one transaction.
- * *n_done (optional) receives how many were re-graded. */
-int lesson_regrade(struct lesson_session *s, const char *pack_id, size_t *n_done,
-                   struct core_err *err);
+/* ---- re-grading ----------------------------------------------------------- */
+
+struct lesson_regrade_opts {
+    bool dry_run;    /* report only: nothing is written */
+    bool new_params; /* grade against the numbers the current version draws, not the ones
+                        each student was shown */
+};
+
+/* One attempt whose grade changes (or could not be re-graded). */
+struct lesson_regrade_item {
+    int64_t attempt_id;
+    char *user;
+    char *question_id;
+    int variant;
+    bool old_valid, new_valid;
+    double old_score, new_score, max;
+    char *reason;  /* why: versions, grader revisions, which numbers; or the grader's error */
+    bool failed;   /* the grader failed on it: its grade stands */
+};
+
+struct lesson_regrade_report {
+    char *pack_id;
+    char *version;           /* the version re-graded with */
+    size_t n_checked;        /* attempts re-graded */
+    size_t n_changed;        /* whose grade changes */
+    size_t n_failed;         /* the grader failed on */
+    size_t n_kept_params;    /* graded against shown numbers the new version no longer draws */
+    size_t n_skipped;        /* questions no longer in the pack: their grades stand */
+    struct lesson_regrade_item *items; /* the changed and the failed, in attempt order */
+    size_t n_items;
+    bool written;            /* the changed grades were stored */
+};
+void lesson_regrade_report_fini(struct lesson_regrade_report *r);
+
+/* Re-grades every student attempt of `pack_id` with the pack's current
+ * revision. Each attempt is graded against the variant parameters it was
+ * graded with the first time (stored with it; for attempts stored before
+ * that, the ones its own revision draws for that student and variant),
+ * unless opts->new_params; a lab-linked answer against the run the student
+ * had then. An attempt whose grade (validity or score) changes is listed
+ * with the reason; unless opts->dry_run, exactly those are appended as
+ * re-grades, in one transaction. A grader error on one attempt is listed
+ * (failed) and the rest go on. Returns CORE_OK with the report filled
+ * (check n_failed), or an error for a missing pack or the store. */
+int lesson_regrade_run(struct lesson_session *s, const char *pack_id,
+                       const struct lesson_regrade_opts *opts,
+                       struct lesson_regrade_report *out, struct core_err *err);
 
 /* The loaded (cached) pack for revision rev_id. Borrowed; valid until the
  * session is freed. */
@@ -227,6 +344,46 @@ void lesson_standing_compute(const struct db_progress_row *rows, size_t n_rows,
 int lesson_standing_load(struct db *db, int64_t user_id, const char *pack_id,
                          struct lesson_standing *out, struct core_err *err);
 
+/* ---- exams ------------------------------------------------------------------ */
+
+/* An exam lesson as a user sits it. */
+struct lesson_exam {
+    char *pack_id;
+    char *lesson_id;
+    char *title;
+    int time_limit_s;      /* 0: none */
+    bool started;
+    bool over;             /* submitted or out of time */
+    bool submitted;        /* by the student (else: time ran out) */
+    char *started_at, *deadline, *submitted_at; /* NULL when not (yet) */
+    double seconds_left;   /* while started and not over with a limit; else 0 */
+    int n_questions;
+    int n_answered;        /* questions with a readable answer */
+    /* Once over: the results. */
+    double score, max;     /* points */
+    struct lesson_standing standing; /* the exam's questions rolled up to the rubric */
+    double rubric_total;   /* rubric points earned, scaled to 100 over the items it covers */
+    const char *level;     /* lesson_level_name(rubric_total) */
+};
+void lesson_exam_fini(struct lesson_exam *x);
+
+/* The exam lesson `lesson` ("pack:lesson" or a bare lesson id) for this
+ * user. CORE_ERR_NOTFOUND for an unknown lesson, CORE_ERR_USAGE for a
+ * lesson that is not an exam. */
+int lesson_exam_status(struct lesson_session *s, const char *lesson, struct lesson_exam *out,
+                       struct core_err *err);
+
+/* Starts the sitting (its clock) unless it was started before; then as
+ * lesson_exam_status. */
+int lesson_exam_start(struct lesson_session *s, const char *lesson, struct lesson_exam *out,
+                      struct core_err *err);
+
+/* Submits the sitting: from then on its answers are graded in the open and
+ * no more are taken. A sitting never started, or already over, is
+ * CORE_ERR_CONFLICT. Then as lesson_exam_status (with the results). */
+int lesson_exam_submit(struct lesson_session *s, const char *lesson, struct lesson_exam *out,
+                       struct core_err *err);
+
 /* Certainty-based marking, as in Moodle's CBM. With certainty c = 1, 2, 3 a
  * right answer earns 1, 2 or 3 times the question's points and a wrong one
  * 0, −2 or −6 times; a partly right answer scoring a fraction s of the points
@@ -279,6 +436,14 @@ void lesson_giveup_result_fini(struct lesson_giveup_result *g);
  * nothing recorded), CORE_ERR_STORE. */
 int lesson_giveup(struct lesson_session *s, const char *qid, int variant,
                   struct lesson_giveup_result *out, struct core_err *err);
+
+/* The accepted answer and worked solution of question `qid` at `variant`
+ * for this user, without recording anything (for a closed question; a
+ * give-up records that it was shown: lesson_giveup). *accepted and
+ * *reference (NULL when the grader states none) are the caller's to free.
+ * CORE_ERR_CONFLICT for a question of an exam not yet over. */
+int lesson_question_solution(struct lesson_session *s, const char *qid, int variant,
+                             char **accepted, char **reference, struct core_err *err);
 
 /* lesson_answer_certain for a design answer with the student's rubric
  * self-scores (n_self of them, any subset of the rubric), stored with the
@@ -354,5 +519,9 @@ int lesson_calc_run(struct db *db, struct lesson_session *s, const char *calc_id
  * follow the number without a space ("2.5x", "25%"). `unit` may be NULL or
  * "". Pure; writes at most n bytes, NUL-terminated when n > 0. */
 void lesson_calc_value_format(double v, const char *unit, char *buf, size_t n);
+
+/* A score (points) as students read it: at most two decimals, trailing
+ * zeros trimmed ("1.33", "2", "0.5"), never "-0". Pure; as above. */
+void lesson_score_format(double v, char *buf, size_t n);
 
 #endif /* WB_LESSON_H */

@@ -79,3 +79,30 @@ void lesson_calc_value_format(double v, const char *unit, char *buf, size_t n)
     bool tight = strcmp(u, "×") == 0 || strcmp(u, "x") == 0 || strcmp(u, "%") == 0;
     snprintf(buf, n, "%s%s%s", num, u[0] && !tight ? " " : "", u);
 }
+
+void lesson_score_format(double v, char *buf, size_t n)
+{
+    if (n == 0)
+        return;
+    if (!isfinite(v)) {
+        snprintf(buf, n, "?");
+        return;
+    }
+    double r = round(v * 100) / 100;
+    if (r == 0)
+        r = 0; /* -0 */
+    char tmp[48];
+    snprintf(tmp, sizeof tmp, "%.2f", r);
+    for (char *c = tmp; *c; c++) /* a decimal-comma locale (the TUI) */
+        if (*c == ',')
+            *c = '.';
+    char *dot = strchr(tmp, '.');
+    if (dot) {
+        char *end = tmp + strlen(tmp);
+        while (end > dot + 1 && end[-1] == '0')
+            *--end = '\0';
+        if (end == dot + 1)
+            *dot = '\0';
+    }
+    snprintf(buf, n, "%s", tmp);
+}

@@ -84,7 +84,7 @@ int lesson_pack_import(struct db *db, const struct lesson_src *src, bool force,
     struct db_lesson_in *lessons = core_xcalloc(info->n_lessons + 1, sizeof *lessons);
     struct db_page_in *pages = core_xcalloc(np + 1, sizeof *pages);
     struct db_question_in *qs = core_xcalloc(nq + 1, sizeof *qs);
-    char **owned = core_xcalloc(2 * nq + 1, sizeof *owned);
+    char **owned = core_xcalloc(3 * nq + 1, sizeof *owned);
     size_t n_owned = 0;
 
     for (size_t i = 0; i < src->n; i++)
@@ -92,20 +92,23 @@ int lesson_pack_import(struct db *db, const struct lesson_src *src, bool force,
     size_t pi = 0, qi = 0;
     for (size_t i = 0; i < info->n_lessons; i++) {
         const struct grader_lesson *l = &info->lessons[i];
-        lessons[i] = (struct db_lesson_in){l->id, l->title, l->file};
+        lessons[i] = (struct db_lesson_in){l->id, l->title, l->file, l->exam, l->time_limit_s};
         for (size_t j = 0; j < l->n_pages; j++)
             pages[pi++] = (struct db_page_in){l->id, l->pages[j].title, l->pages[j].markdown};
         for (size_t j = 0; j < l->n_questions; j++) {
             const struct grader_question *q = &l->questions[j];
             char *topics = join(q->topics, q->n_topics);
             char *rubric = join(q->rubric, q->n_rubric);
+            char *per_try = lesson_policy_per_try_text(&q->policy);
             owned[n_owned++] = topics;
             owned[n_owned++] = rubric;
+            owned[n_owned++] = per_try;
             qs[qi++] = (struct db_question_in){
                 .id = q->id, .lesson_id = l->id, .kind = grader_kind_name(q->kind),
                 .title = q->title, .prompt = q->prompt, .points = q->points, .topics = topics,
                 .rubric = rubric, .lab = q->lab, .file = q->file, .line = q->line,
-                .page_after = q->page_after};
+                .page_after = q->page_after, .tries = q->policy.tries,
+                .penalty = q->policy.penalty, .per_try = per_try};
         }
     }
     struct db_pack_in in = {

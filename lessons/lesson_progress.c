@@ -288,7 +288,7 @@ int lesson_standing_load(struct db *db, int64_t user_id, const char *pack_id,
     struct db_progress_row *rows = NULL;
     struct db_selfassess *self = NULL;
     size_t n_rows = 0, n_self = 0;
-    int rc = db_progress(db, user_id, pack_id, &rows, &n_rows, err);
+    int rc = lesson_progress_load(db, user_id, pack_id, &rows, &n_rows, err);
     if (rc != CORE_OK)
         goto out;
     rc = db_selfassess_latest(db, user_id, &self, &n_self, err);

@@ -1,8 +1,10 @@
 /* lesson_session.c — one user's study session: renders and grades questions
- * from the sources stored with each pack revision, records every attempt,
- * and re-grades stored attempts. Loaded pack revisions are cached, since
- * loading evaluates every file of the pack in the sandbox. */
-#include "lessons/lesson.h"
+ * from the sources stored with each pack revision, applies the attempt
+ * policy and exam mode, and records every attempt with what it was graded
+ * against. Loaded pack revisions are cached, since loading evaluates every
+ * file of the pack in the sandbox. Re-grading is in lesson_regrade.c,
+ * exam sittings in lesson_exam.c. */
+#include "lessons/lesson_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -10,14 +12,6 @@
 struct cached_pack {
     int64_t rev_id;
     struct grader_pack *pack;
-};
-
-struct lesson_session {
-    struct db *db;
-    char *user;
-    int64_t user_id;
-    struct cached_pack *cache;
-    size_t n_cache;
 };
 
 int lesson_session_new(struct lesson_session **out, struct db *db, const char *user,
@@ -93,18 +87,7 @@ void lesson_question_view_fini(struct lesson_question_view *v)
     memset(v, 0, sizeof *v);
 }
 
-/* A lab-linked question's view of the student's run (ctx.lab): the stored
- * row, and its parameters and summary read into pairs the grader borrows.
- * Lives until lab_link_fini, after the grader call. */
-struct lab_link {
-    struct db_labrun row;
-    struct core_kv *params, *summary;
-    size_t n_params, n_summary;
-    struct grader_kv *gparams, *gsummary;
-    struct grader_lab_run run;
-};
-
-static void lab_link_fini(struct lab_link *l)
+void lesson_link_fini(struct lesson_link *l)
 {
     db_labrun_fini(&l->row);
     core_kv_free(l->params, l->n_params);
@@ -122,19 +105,15 @@ static struct grader_kv *to_grader_kv(const struct core_kv *kv, size_t n)
     return g;
 }
 
-/* Fills the grading context. For a question linked to `lab` it loads the
- * user's latest completed run of that lab (the latest finished by `before`,
- * an ISO time, when given: re-grading uses the run the student answered
- * from); with no such run ctx->lab stays NULL and the question tells the
- * student which lab to run. Free `link` with lab_link_fini in every case. */
-static int make_ctx(struct lesson_session *s, int64_t user_id, const char *user, int variant,
-                    const char *lab, const char *before, struct lab_link *link,
+int lesson_ctx_make(struct lesson_session *s, int64_t user_id, const char *user, int variant,
+                    const char *lab, const char *before, struct lesson_link *link,
                     struct grader_ctx *ctx, struct core_err *err)
 {
     memset(link, 0, sizeof *link);
     ctx->user = user;
     ctx->variant = variant;
     ctx->lab = NULL;
+    ctx->params_json = NULL;
     if (!lab || !*lab)
         return CORE_OK;
     struct core_err e = {0};
@@ -167,27 +146,103 @@ static int make_ctx(struct lesson_session *s, int64_t user_id, const char *user,
     return CORE_OK;
 }
 
+int lesson_question_and_pack(struct lesson_session *s, const char *qid, struct db_question *q,
+                             struct grader_pack **p, struct core_err *err)
+{
+    int rc = db_question_find(s->db, qid, q, err);
+    if (rc == CORE_OK)
+        rc = lesson_session_pack(s, q->rev_id, p, err);
+    return rc;
+}
+
+int lesson_question_tries(struct lesson_session *s, const char *pack_id, const char *qid,
+                          const struct grader_policy *p, struct lesson_tries *out,
+                          struct core_err *err)
+{
+    memset(out, 0, sizeof *out);
+    struct db_attempt *a = NULL;
+    struct db_giveup *g = NULL;
+    size_t n = 0, ng = 0;
+    int rc = db_attempt_list(s->db, s->user_id, pack_id, qid, &a, &n, err);
+    if (rc == CORE_OK)
+        rc = db_giveup_list(s->db, s->user_id, pack_id, qid, &g, &ng, err);
+    if (rc == CORE_OK) {
+        double *fracs = core_xcalloc(n ? n : 1, sizeof *fracs);
+        int k = 0, credited = 0;
+        for (size_t i = 0; i < n; i++) {
+            bool valid = a[i].regraded ? a[i].rg_valid : a[i].valid;
+            double sc = a[i].regraded ? a[i].rg_score : a[i].score;
+            double mx = a[i].regraded ? a[i].rg_max : a[i].max;
+            if (!valid)
+                continue;
+            fracs[k] = mx > 0 ? sc / mx : 0;
+            fracs[k] = fracs[k] < 0 ? 0 : fracs[k] > 1 ? 1 : fracs[k];
+            if (!a[i].after_giveup)
+                credited = k + 1;
+            k++;
+        }
+        lesson_policy_apply(p, fracs, k, credited, ng > 0, out);
+        free(fracs);
+    }
+    db_attempts_free(a, n);
+    db_giveups_free(g, ng);
+    return rc;
+}
+
+int lesson_exam_state(struct lesson_session *s, const struct db_question *q, bool *open,
+                      bool *over, struct core_err *err)
+{
+    *open = *over = false;
+    if (!q->exam)
+        return CORE_OK;
+    struct db_exam x;
+    int rc = db_exam_get(s->db, s->user_id, q->pack_id, q->lesson_id, &x, err);
+    if (rc == CORE_ERR_NOTFOUND)
+        return CORE_OK;
+    if (rc == CORE_OK) {
+        *over = x.over;
+        *open = !x.over;
+    }
+    db_exam_fini(&x);
+    return rc;
+}
+
+static void policy_of(const struct db_question *q, struct grader_policy *p)
+{
+    lesson_policy_of(q->tries, q->penalty, q->per_try, p);
+}
+
 int lesson_question_show(struct lesson_session *s, const char *qid, int variant,
                          struct lesson_question_view *out, struct core_err *err)
 {
     memset(out, 0, sizeof *out);
     if (variant < 1)
         return core_err_set(err, CORE_ERR_USAGE, "variant must be 1 or more, not %d", variant);
-    int rc = db_question_find(s->db, qid, &out->q, err);
-    if (rc != CORE_OK)
-        return rc;
     struct grader_pack *p;
-    rc = lesson_session_pack(s, out->q.rev_id, &p, err);
+    int rc = lesson_question_and_pack(s, qid, &out->q, &p, err);
     if (rc != CORE_OK)
         goto fail;
     struct grader_ctx ctx;
-    struct lab_link link;
-    rc = make_ctx(s, s->user_id, s->user, variant, out->q.lab, NULL, &link, &ctx, err);
+    struct lesson_link link;
+    rc = lesson_ctx_make(s, s->user_id, s->user, variant, out->q.lab, NULL, &link, &ctx, err);
     if (rc == CORE_OK)
         rc = grader_question_view(p, out->q.id, &ctx, &out->v, err);
-    lab_link_fini(&link);
+    lesson_link_fini(&link);
+    if (rc == CORE_OK) {
+        policy_of(&out->q, &out->policy);
+        grader_policy_describe(&out->policy, out->policy_text, sizeof out->policy_text);
+        rc = lesson_question_tries(s, out->q.pack_id, out->q.id, &out->policy, &out->tries, err);
+    }
+    if (rc == CORE_OK)
+        rc = lesson_exam_state(s, &out->q, &out->exam_open, &out->exam_over, err);
     if (rc != CORE_OK)
         goto fail;
+    out->exam = out->q.exam;
+    if (out->exam && !out->exam_over) { /* no help before the exam is submitted */
+        for (size_t i = 0; i < out->v.n_hints; i++)
+            free(out->v.hints[i]);
+        out->v.n_hints = 0;
+    }
     out->variant = variant;
     return CORE_OK;
 fail:
@@ -230,24 +285,13 @@ static int check_certainty(const struct grader_pack *p, const char *pack_id, int
     return CORE_OK;
 }
 
-/* Finds question qid and the grader of the pack revision it belongs to.
- * *q needs db_question_fini also after an error; *p is the session's. */
-static int question_and_pack(struct lesson_session *s, const char *qid, struct db_question *q,
-                             struct grader_pack **p, struct core_err *err)
-{
-    int rc = db_question_find(s->db, qid, q, err);
-    if (rc == CORE_OK)
-        rc = lesson_session_pack(s, q->rev_id, p, err);
-    return rc;
-}
-
 int lesson_question_cbm(struct lesson_session *s, const char *qid, bool *cbm,
                         struct core_err *err)
 {
     *cbm = false;
     struct db_question q = {0};
     struct grader_pack *p;
-    int rc = question_and_pack(s, qid, &q, &p, err);
+    int rc = lesson_question_and_pack(s, qid, &q, &p, err);
     if (rc == CORE_OK)
         *cbm = grader_pack_info(p)->cbm;
     db_question_fini(&q);
@@ -317,6 +361,58 @@ int lesson_answer_certain(struct lesson_session *s, const char *qid, int variant
     return lesson_answer_design(s, qid, variant, answer, certainty, NULL, 0, out, err);
 }
 
+/* Whether question q takes another answer now: its tries, and its exam
+ * (an untimed exam starts with its first answer; a timed one must be
+ * started, so its clock is never a surprise). */
+static int check_open(struct lesson_session *s, const struct db_question *q,
+                      const struct grader_policy *pol, struct lesson_tries *before,
+                      struct core_err *err)
+{
+    int rc = lesson_question_tries(s, q->pack_id, q->id, pol, before, err);
+    if (rc != CORE_OK)
+        return rc;
+    if (q->exam) {
+        struct db_exam x;
+        rc = db_exam_get(s->db, s->user_id, q->pack_id, q->lesson_id, &x, err);
+        if (rc == CORE_ERR_NOTFOUND && q->time_limit_s > 0) {
+            return core_err_set(err, CORE_ERR_USAGE,
+                                "%s is part of the timed exam '%s' (%d minutes): start it first "
+                                "(warpbench exam start %s)",
+                                q->id, q->lesson_id, (q->time_limit_s + 59) / 60, q->lesson_id);
+        }
+        if (rc == CORE_ERR_NOTFOUND) {
+            db_exam_fini(&x);
+            rc = db_exam_start(s->db, s->user_id, q->pack_id, q->lesson_id, q->rev_id, 0, &x, err);
+        }
+        if (rc == CORE_OK && x.over)
+            rc = core_err_set(err, CORE_ERR_CONFLICT,
+                              "the exam '%s' is %s: it takes no more answers", q->lesson_id,
+                              x.submitted_at ? "submitted" : "over (its time ran out)");
+        db_exam_fini(&x);
+        if (rc != CORE_OK)
+            return rc;
+    }
+    if (before->closed)
+        return core_err_set(err, CORE_ERR_CONFLICT,
+                            "%s is closed: you have used its %d %s (see its solution with "
+                            "warpbench question %s)",
+                            q->id, before->limit, before->limit == 1 ? "try" : "tries", q->id);
+    return CORE_OK;
+}
+
+/* An exam answer is recorded with its grade but tells the student nothing
+ * about it until the exam is submitted. */
+static void withhold(struct grader_result *r)
+{
+    free(r->feedback);
+    r->feedback = core_xstrdup("Recorded. Exam answers are graded when you submit the exam.");
+    free(r->accepted);
+    free(r->reference);
+    r->accepted = r->reference = NULL;
+    r->score = 0;
+    r->correct = false;
+}
+
 int lesson_answer_design(struct lesson_session *s, const char *qid, int variant,
                          const char *answer, int certainty, const struct db_selfscore_in *self,
                          size_t n_self, struct lesson_answer_result *out, struct core_err *err)
@@ -327,22 +423,28 @@ int lesson_answer_design(struct lesson_session *s, const char *qid, int variant,
         return core_err_set(err, CORE_ERR_USAGE, "variant must be 1 or more, not %d", variant);
     struct db_question q = {0};
     struct grader_pack *p;
-    int rc = question_and_pack(s, qid, &q, &p, err);
+    struct grader_policy pol;
+    struct lesson_tries before;
+    int rc = lesson_question_and_pack(s, qid, &q, &p, err);
     if (rc != CORE_OK)
         goto out;
     rc = check_certainty(p, q.pack_id, certainty, err);
     if (rc != CORE_OK)
         goto out;
+    policy_of(&q, &pol);
+    rc = check_open(s, &q, &pol, &before, err);
+    if (rc != CORE_OK)
+        goto out;
     struct grader_ctx ctx;
-    struct lab_link link;
-    rc = make_ctx(s, s->user_id, s->user, variant, q.lab, NULL, &link, &ctx, err);
+    struct lesson_link link;
+    rc = lesson_ctx_make(s, s->user_id, s->user, variant, q.lab, NULL, &link, &ctx, err);
     if (rc == CORE_OK && n_self) {
         fixed = core_xcalloc(n_self, sizeof *fixed);
         rc = check_selfscores(p, &q, &ctx, self, n_self, fixed, err);
     }
     if (rc == CORE_OK)
         rc = grader_question_grade(p, q.id, &ctx, answer, &out->r, err);
-    lab_link_fini(&link);
+    lesson_link_fini(&link);
     if (rc != CORE_OK)
         goto out;
     struct db_attempt_in in = {
@@ -350,14 +452,29 @@ int lesson_answer_design(struct lesson_session *s, const char *qid, int variant,
         .answer = answer, .parsed = out->r.parsed, .value = out->r.value,
         .has_value = out->r.has_value, .valid = out->r.valid, .score = out->r.score,
         .max = out->r.max, .correct = out->r.correct, .feedback = out->r.feedback,
-        .rev_id = q.rev_id, .regrade_of = 0, .certainty = certainty};
+        .rev_id = q.rev_id, .regrade_of = 0, .certainty = certainty,
+        .params_json = out->r.params_json, .grader_rev = grader_revision()};
     rc = db_attempt_insert_selfscored(s->db, &in, fixed, n_self, &out->attempt_id, err);
     if (rc != CORE_OK)
         goto out;
     /* The attempt is committed: a failure to count it must not report the
-     * answer as lost, so the count is best effort. */
+     * answer as lost, so what follows is best effort. */
     if (db_attempt_count(s->db, s->user_id, q.pack_id, q.id, &out->attempt_no, NULL) != CORE_OK)
         out->attempt_no = 0;
+    if (lesson_question_tries(s, q.pack_id, q.id, &pol, &out->tries, NULL) != CORE_OK)
+        out->tries = before;
+    grader_policy_describe(&pol, out->policy_text, sizeof out->policy_text);
+    if (out->r.valid) {
+        out->after_giveup = before.gave_up;
+        out->available = out->after_giveup ? 0 : grader_policy_available(&pol, before.used + 1);
+        double frac = out->r.max > 0 ? out->r.score / out->r.max : 0;
+        out->earned = frac * out->available;
+    }
+    if (q.exam) {
+        out->hidden = true;
+        withhold(&out->r);
+        out->earned = 0;
+    }
     out->pack_id = core_xstrdup(q.pack_id);
     out->question_id = core_xstrdup(q.id);
     out->variant = variant;
@@ -378,15 +495,23 @@ void lesson_giveup_result_fini(struct lesson_giveup_result *g)
     memset(g, 0, sizeof *g);
 }
 
-int lesson_giveup(struct lesson_session *s, const char *qid, int variant,
-                  struct lesson_giveup_result *out, struct core_err *err)
+int lesson_question_solution(struct lesson_session *s, const char *qid, int variant,
+                             char **accepted, char **reference, struct core_err *err)
 {
-    memset(out, 0, sizeof *out);
+    *accepted = *reference = NULL;
     if (variant < 1)
         return core_err_set(err, CORE_ERR_USAGE, "variant must be 1 or more, not %d", variant);
     struct db_question q = {0};
     struct grader_pack *p;
-    int rc = question_and_pack(s, qid, &q, &p, err);
+    int rc = lesson_question_and_pack(s, qid, &q, &p, err);
+    if (rc != CORE_OK)
+        goto out;
+    bool open, over;
+    rc = lesson_exam_state(s, &q, &open, &over, err);
+    if (rc == CORE_OK && q.exam && !over)
+        rc = core_err_set(err, CORE_ERR_CONFLICT,
+                          "%s is part of the exam '%s': solutions are shown after you submit it",
+                          q.id, q.lesson_id);
     if (rc != CORE_OK)
         goto out;
     /* The grader states the accepted answer and solution with any grade:
@@ -396,114 +521,40 @@ int lesson_giveup(struct lesson_session *s, const char *qid, int variant,
                             ? "a"
                             : "0";
     struct grader_ctx ctx;
-    struct lab_link link;
+    struct lesson_link link;
     struct grader_result r = {0};
-    rc = make_ctx(s, s->user_id, s->user, variant, q.lab, NULL, &link, &ctx, err);
+    rc = lesson_ctx_make(s, s->user_id, s->user, variant, q.lab, NULL, &link, &ctx, err);
     if (rc == CORE_OK)
         rc = grader_question_grade(p, q.id, &ctx, probe, &r, err);
-    lab_link_fini(&link);
-    if (rc != CORE_OK)
-        goto out;
-    out->accepted = r.accepted ? core_xstrdup(r.accepted) : NULL;
-    out->reference = r.reference ? core_xstrdup(r.reference) : NULL;
+    lesson_link_fini(&link);
+    if (rc == CORE_OK) {
+        *accepted = r.accepted ? core_xstrdup(r.accepted) : NULL;
+        *reference = r.reference ? core_xstrdup(r.reference) : NULL;
+    }
     grader_result_fini(&r);
-    rc = db_giveup_insert(s->db, s->user_id, q.pack_id, q.id, variant, q.rev_id, &out->giveup_id,
-                          err);
-    if (rc != CORE_OK)
-        goto out;
-    out->pack_id = core_xstrdup(q.pack_id);
-    out->question_id = core_xstrdup(q.id);
-    out->variant = variant;
 out:
     db_question_fini(&q);
-    if (rc != CORE_OK)
-        lesson_giveup_result_fini(out);
     return rc;
 }
 
-/* Re-grading: collect grades in memory, then write them in one transaction. */
-struct regrade {
-    struct lesson_session *s;
-    int64_t rev_id;
-    struct grader_pack *pack;
-    struct db_attempt_in *out;
-    char **strings; /* owned copies the db_attempt_in rows point at */
-    size_t n, cap, n_str, cap_str;
-    struct core_err *err;
-    int rc;
-};
-
-static char *keep(struct regrade *g, const char *str)
+int lesson_giveup(struct lesson_session *s, const char *qid, int variant,
+                  struct lesson_giveup_result *out, struct core_err *err)
 {
-    if (!str)
-        return NULL;
-    if (g->n_str == g->cap_str) {
-        g->cap_str = g->cap_str ? 2 * g->cap_str : 1024;
-        g->strings = core_xrealloc(g->strings, g->cap_str * sizeof *g->strings);
-    }
-    return g->strings[g->n_str++] = core_xstrdup(str);
-}
-
-static int regrade_one(const struct db_attempt *a, void *vctx)
-{
-    struct regrade *g = vctx;
-    const struct grader_question *gq = grader_pack_question(g->pack, a->question_id);
-    struct grader_ctx ctx;
-    struct lab_link link;
-    struct grader_result r;
-    int rc = make_ctx(g->s, a->user_id, a->user, a->variant, gq ? gq->lab : NULL, a->created_at,
-                      &link, &ctx, g->err);
+    memset(out, 0, sizeof *out);
+    struct db_question q = {0};
+    int rc = lesson_question_solution(s, qid, variant, &out->accepted, &out->reference, err);
     if (rc == CORE_OK)
-        rc = grader_question_grade(g->pack, a->question_id, &ctx, a->answer, &r, g->err);
-    lab_link_fini(&link);
-    if (rc == CORE_ERR_NOTFOUND)
-        return 0; /* the question left the pack: its old grade stands */
-    if (rc != CORE_OK) {
-        g->rc = rc;
-        return 1;
+        rc = db_question_find(s->db, qid, &q, err);
+    if (rc == CORE_OK)
+        rc = db_giveup_insert(s->db, s->user_id, q.pack_id, q.id, variant, q.rev_id,
+                              &out->giveup_id, err);
+    if (rc == CORE_OK) {
+        out->pack_id = core_xstrdup(q.pack_id);
+        out->question_id = core_xstrdup(q.id);
+        out->variant = variant;
     }
-    if (g->n == g->cap) {
-        g->cap = g->cap ? 2 * g->cap : 256;
-        g->out = core_xrealloc(g->out, g->cap * sizeof *g->out);
-    }
-    g->out[g->n++] = (struct db_attempt_in){
-        .user_id = a->user_id, .pack_id = keep(g, a->pack_id),
-        .question_id = keep(g, a->question_id), .variant = a->variant,
-        .answer = keep(g, a->answer), .parsed = keep(g, r.parsed), .value = r.value,
-        .has_value = r.has_value, .valid = r.valid, .score = r.score, .max = r.max,
-        .correct = r.correct, .feedback = keep(g, r.feedback), .rev_id = g->rev_id,
-        .regrade_of = a->id, .certainty = a->certainty};
-    grader_result_fini(&r);
-    return 0;
-}
-
-int lesson_regrade(struct lesson_session *s, const char *pack_id, size_t *n_done,
-                   struct core_err *err)
-{
-    struct db_pack pack = {0};
-    struct regrade g = {.s = s, .err = err};
-    int rc = db_pack_get(s->db, pack_id, &pack, err);
+    db_question_fini(&q);
     if (rc != CORE_OK)
-        goto out;
-    g.rev_id = pack.rev_id;
-    rc = lesson_session_pack(s, pack.rev_id, &g.pack, err);
-    if (rc != CORE_OK)
-        goto out;
-    rc = db_attempt_each(s->db, pack_id, regrade_one, &g, err);
-    if (g.rc != CORE_OK) {
-        rc = g.rc;
-        goto out;
-    }
-    if (rc != CORE_OK)
-        goto out;
-    rc = db_attempt_insert_batch(s->db, g.out, g.n, err);
-    if (rc == CORE_OK && n_done)
-        *n_done = g.n;
-out:
-    for (size_t i = 0; i < g.n_str; i++)
-        free(g.strings[i]);
-    free(g.strings);
-    free(g.out);
-    db_pack_fini(&pack);
+        lesson_giveup_result_fini(out);
     return rc;
 }

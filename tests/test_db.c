@@ -165,8 +165,10 @@ static void fixture_make(struct fixture *f, const char *id, const char *version,
     f->files[2] = (struct db_file_in){"data/blob.bin", blob, sizeof blob};
 
     const char *l2 = v2 ? "karp" : "gustafson";
-    f->lessons[0] = (struct db_lesson_in){"amdahl", "Amdahl's law", "lessons/amdahl.lua"};
-    f->lessons[1] = (struct db_lesson_in){l2, v2 ? "Karp-Flatt" : "Gustafson", "pack.lua"};
+    f->lessons[0] = (struct db_lesson_in){.id = "amdahl", .title = "Amdahl's law",
+                                          .file = "lessons/amdahl.lua"};
+    f->lessons[1] =
+        (struct db_lesson_in){.id = l2, .title = v2 ? "Karp-Flatt" : "Gustafson", .file = "pack.lua"};
 
     f->pages[0] = (struct db_page_in){"amdahl", "Speedup", "# Speedup\n"};
     f->pages[1] = (struct db_page_in){l2, NULL, v2 ? "# Karp\n" : "# Gustafson\n"};
@@ -1537,6 +1539,10 @@ static void test_selfscores(void **state)
 
 /* A store written at version 3 (the last before give-ups and self-scores)
  * migrates on open, keeps its attempts and takes the new rows. */
+/* A store written by an older Warpbench (schema 3, before give-ups, and
+ * before attempt policies) is migrated on open: its attempts survive, its
+ * questions get the kinds' default policies, and the new tables work. The
+ * old store is written with raw SQL, as the old code would have. */
 static void test_migrate_v3_store(void **state)
 {
     (void)state;
@@ -1545,34 +1551,77 @@ static void test_migrate_v3_store(void **state)
     struct db *db = NULL;
     assert_int_equal(db_open_ex(&db, path, db_migrations, 3, &err), 0);
     int64_t u = user_ok(db, "alice");
-    struct fixture f;
-    fixture_make(&f, "scaling", "1", false, NULL);
-    int64_t rev = import_ok(db, &f.in, false, DB_IMPORT_NEW);
-    struct db_attempt_in in = attempt_make(u, "scaling", "speedup", rev, 1, true);
-    int64_t a1 = attempt_ok(db, &in);
     db_close(db);
+    assert_int_equal(
+        raw_exec(path,
+                 "INSERT INTO packs(id, rev_id, created_at) VALUES ('scaling', NULL, 't');"
+                 "INSERT INTO pack_revs(id, pack_id, version, digest, title, imported_at) "
+                 "  VALUES (7, 'scaling', '1', 'd', 'Scaling', 't');"
+                 "UPDATE packs SET rev_id = 7;"
+                 "INSERT INTO lessons(pack_id, id, ordinal, title) VALUES ('scaling', 'l', 0, 'L');"
+                 "INSERT INTO questions(pack_id, id, lesson_id, ordinal, kind, prompt, points) "
+                 "  VALUES ('scaling', 'speedup', 'l', 0, 'numeric', '?', 2),"
+                 "         ('scaling', 'fmax', 'l', 1, 'choice', '?', 1);"
+                 "INSERT INTO attempts(user_id, pack_id, question_id, variant, answer, valid, "
+                 "  score, max, correct, feedback, rev_id, created_at) "
+                 "  VALUES (1, 'scaling', 'speedup', 1, '4.2x', 1, 2, 2, 1, 'ok', 7, 't');"),
+        SQLITE_OK);
     assert_int_equal(raw_int(path, "PRAGMA user_version"), 3);
     assert_int_equal(raw_int(path, "SELECT count(*) FROM sqlite_master WHERE name = 'giveups'"), 0);
 
     db = open_ok(path);
-    assert_int_equal(db_schema_version(db), 4);
+    assert_int_equal(db_schema_version(db), DB_SCHEMA_VERSION);
+    /* The kinds' default policies of version 5. */
+    assert_int_equal(raw_int(path, "SELECT tries FROM questions WHERE id = 'speedup'"), 5);
+    assert_int_equal(raw_int(path, "SELECT tries * 10 + penalty FROM questions WHERE id = 'fmax'"),
+                     21);
     struct db_attempt *at = NULL;
     size_t n = 0;
     assert_int_equal(db_attempt_list(db, u, NULL, NULL, &at, &n, &err), 0);
     assert_int_equal(n, 1);
-    assert_int_equal(at[0].id, a1);
     assert_false(at[0].after_giveup);
+    assert_null(at[0].params_json); /* not kept before version 5 */
+    assert_null(at[0].grader_rev);
     db_attempts_free(at, n);
-    assert_int_equal(db_giveup_insert(db, u, "scaling", "speedup", 1, rev, NULL, &err), 0);
+    assert_int_equal(db_giveup_insert(db, u, "scaling", "speedup", 1, 7, NULL, &err), 0);
+    struct db_attempt_in in = attempt_make(u, "scaling", "speedup", 7, 2, true);
+    in.max = 2;
     const struct db_selfscore_in self[] = {{"c", 1, 1}};
     assert_int_equal(db_attempt_insert_selfscored(db, &in, self, 1, NULL, &err), 0);
     struct db_progress_row *r = NULL;
     assert_int_equal(db_progress(db, u, "scaling", &r, &n, &err), 0);
+    assert_int_equal(n, 2);
     assert_true(r[0].gave_up);
     assert_float_equal(r[0].best, 2, 1e-12); /* a1 came before the give-up */
     assert_int_equal(r[0].attempts, 2);
+    assert_int_equal(r[0].n_fracs, 2);
+    assert_int_equal(r[0].helped_from, 1);
+    assert_int_equal(r[0].tries, 5);
     db_progress_free(r, n);
+    /* Exams: started once, submitted once. */
+    struct db_exam x;
+    assert_int_equal(db_exam_get(db, u, "scaling", "l", &x, &err), CORE_ERR_NOTFOUND);
+    db_exam_fini(&x);
+    assert_int_equal(db_exam_start(db, u, "scaling", "l", 7, 60, &x, &err), 0);
+    assert_non_null(x.deadline);
+    assert_false(x.over);
+    char *first_start = core_xstrdup(x.started_at);
+    db_exam_fini(&x);
+    assert_int_equal(db_exam_start(db, u, "scaling", "l", 7, 3600, &x, &err), 0);
+    assert_string_equal(x.started_at, first_start); /* one clock per sitting */
+    db_exam_fini(&x);
+    free(first_start);
+    bool done = false;
+    assert_int_equal(db_exam_submit(db, u, "scaling", "l", &done, &err), 0);
+    assert_true(done);
+    assert_int_equal(db_exam_submit(db, u, "scaling", "l", &done, &err), 0);
+    assert_false(done);
+    assert_int_equal(db_exam_get(db, u, "scaling", "l", &x, &err), 0);
+    assert_true(x.over);
+    db_exam_fini(&x);
     db_close(db);
+    assert_int_not_equal(raw_exec(path, "UPDATE exams SET submitted_at = NULL"), SQLITE_OK);
+    assert_int_not_equal(raw_exec(path, "DELETE FROM exams"), SQLITE_OK);
     free(path);
 }
 

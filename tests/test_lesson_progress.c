@@ -410,7 +410,7 @@ static void test_store_certainty(void **state)
     assert_int_equal(db_user_ensure(db, "alice", &uid, &e), CORE_OK);
     static const char pack_lua[] = "pack{}";
     struct db_file_in files[] = {{"pack.lua", pack_lua, sizeof pack_lua - 1}};
-    struct db_lesson_in lessons[] = {{"l", "L", "pack.lua"}};
+    struct db_lesson_in lessons[] = {{.id = "l", .title = "L", .file = "pack.lua"}};
     struct db_question_in qs[] = {
         {.id = "a", .lesson_id = "l", .kind = "numeric", .prompt = "?", .points = 2,
          .topics = "", .rubric = "theory.gpu", .file = "pack.lua", .line = 1, .page_after = -1},

@@ -849,8 +849,15 @@ static void test_lab_chart_many_series(void **state)
 static struct db_progress_row prow(const char *lesson, const char *topics, double pts,
                                    double best, bool answered)
 {
-    return (struct db_progress_row){(char *)"core", (char *)lesson, (char *)"q", (char *)topics,
-                                    (char *)"", pts, answered, best, answered, 0, 0, false};
+    return (struct db_progress_row){.pack_id = (char *)"core",
+                                    .lesson_id = (char *)lesson,
+                                    .question_id = (char *)"q",
+                                    .topics = (char *)topics,
+                                    .rubric = (char *)"",
+                                    .points = pts,
+                                    .attempts = answered,
+                                    .best = best,
+                                    .answered = answered};
 }
 
 static void test_progress_tally(void **state)
@@ -861,7 +868,11 @@ static void test_progress_tally(void **state)
         prow("amdahl", "amdahl", 2, 0.5, true),
         prow("memory", "cache", 1, 0, false),
     };
-    struct db_lesson ls[] = {{(char *)"core", (char *)"amdahl", (char *)"Amdahl's law", 0, 1, 2}};
+    struct db_lesson ls[] = {{.pack_id = (char *)"core",
+                              .id = (char *)"amdahl",
+                              .title = (char *)"Amdahl's law",
+                              .n_pages = 1,
+                              .n_questions = 2}};
     struct tui_progress_model m = {0};
     tui_progress_tally(&m, rows, 3, ls, 1);
     assert_int_equal(m.questions, 3);

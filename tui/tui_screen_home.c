@@ -290,7 +290,7 @@ static void load(struct tui_app *a, struct home *h)
     h->cont_pack = h->cont_lesson = NULL;
     if (db_pack_list(a->db, &packs, &np, &e) != CORE_OK ||
         db_lesson_list(a->db, NULL, &ls, &nl, &e) != CORE_OK ||
-        db_progress(a->db, a->user_id, NULL, &rows, &nr, &e) != CORE_OK) {
+        lesson_progress_load(a->db, a->user_id, NULL, &rows, &nr, &e) != CORE_OK) {
         tui_app_msg(a, true, "%s", e.msg);
         goto out;
     }

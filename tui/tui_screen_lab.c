@@ -765,7 +765,7 @@ static void load_questions(struct tui_app *a, struct lab *l)
     l->m.qs = NULL;
     l->m.n_qs = 0;
     if (db_question_list(a->db, NULL, NULL, &qs, &n, &e) != CORE_OK ||
-        db_progress(a->db, a->user_id, NULL, &rows, &nr, &e) != CORE_OK) {
+        lesson_progress_load(a->db, a->user_id, NULL, &rows, &nr, &e) != CORE_OK) {
         tui_app_msg(a, true, "%s", e.msg);
         goto out;
     }

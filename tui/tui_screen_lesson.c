@@ -201,7 +201,7 @@ static void fill_questions(struct tui_app *a, struct lesson *l)
     struct core_err e = {0};
     struct db_progress_row *rows = NULL;
     size_t nr = 0;
-    if (db_progress(a->db, a->user_id, l->pack_id, &rows, &nr, &e) != CORE_OK)
+    if (lesson_progress_load(a->db, a->user_id, l->pack_id, &rows, &nr, &e) != CORE_OK)
         tui_app_msg(a, true, "%s", e.msg);
     l->m.qs = core_xcalloc(l->n_q + l->n_calcs + 1, sizeof *l->m.qs);
     for (size_t i = 0; i < l->n_q; i++) {

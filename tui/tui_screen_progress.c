@@ -284,7 +284,7 @@ static void load(struct tui_app *a, struct progress *p)
     tui_progress_model_fini(&p->m);
     p->m.tab = tab;
     p->m.top = top;
-    if (db_progress(a->db, a->user_id, NULL, &rows, &nr, &e) != CORE_OK ||
+    if (lesson_progress_load(a->db, a->user_id, NULL, &rows, &nr, &e) != CORE_OK ||
         db_lesson_list(a->db, NULL, &ls, &nl, &e) != CORE_OK ||
         lesson_standing_load(a->db, a->user_id, NULL, &s, &e) != CORE_OK) {
         tui_app_msg(a, true, "%s", e.msg);

@@ -78,10 +78,12 @@ expect_sql "SELECT group_concat(coalesce(certainty, 'null'), ' ') FROM (SELECT c
 
 # ---- progress -------------------------------------------------------------------
 # First valid attempts: ceiling wrong at 3 (-12), pick half right at 2 (0):
-# CBM -12 of a possible 3 x (2 + 1) = 9. Plain best: 2 + 0.5.
+# CBM -12 of a possible 3 x (2 + 1) = 9. Plain score under the default
+# policies: ceiling (numeric, 0.1 lost per wrong try) right on try 2 earns
+# 0.9 x 2 = 1.8; pick (multi: only the first try earns) 0.5. 2.3 in all.
 run --json progress test.cbm
 expect_rc 0 "progress"
-expect_jq '.lessons[0].score' "2.5" "plain best score"
+expect_jq '.lessons[0].score' "2.3" "plain score under the policy"
 expect_jq '.lessons[0].cbm_mark' "-12" "CBM mark of the first attempts"
 expect_jq '.lessons[0].cbm_max' "9" "CBM maximum"
 expect_jq '.lessons[0].cbm_answered' "2" "answered with a certainty"
@@ -95,11 +97,23 @@ expect_jq '.lessons[0] | has("cbm_mark")' "false" "no CBM for a pack without it"
 # ---- a re-grade keeps the certainty the student stated --------------------------
 run pack regrade test.cbm
 expect_rc 0 "regrade"
+expect_out "0 changed" "nothing changed, nothing written"
+expect_sql "SELECT count(*) FROM attempts WHERE regrade_of IS NOT NULL" "0" "no copies written"
+# A version 1.1.0 whose ceiling is 4: the three readable ceiling answers change.
+cp -r "$PACKS/cbm" "$T/cbm2"
+sed -i 's/version = "1.0.0"/version = "1.1.0"/' "$T/cbm2/pack.lua"
+sed -i 's/answer = 5,/answer = 4,/; s/{ "5", 1 }, { "4", 0 }/{ "4", 1 }, { "5", 0 }/' "$T/cbm2/cbm.lua"
+run pack import "$T/cbm2"
+expect_rc 0 "import 1.1.0"
+run pack regrade test.cbm
+expect_rc 0 "regrade against 1.1.0"
+expect_out "3 changed (written)" "three attempts change"
+expect_out "pack version 1.0.0 -> 1.1.0" "with the reason"
 expect_sql "SELECT count(*) FROM attempts WHERE regrade_of IS NOT NULL AND certainty IS NULL" "0" \
   "re-grades carry the certainty"
 expect_sql "SELECT count(*) FROM attempts a JOIN attempts r ON r.regrade_of = a.id WHERE r.certainty = a.certainty" \
-  "6" "each re-grade has its original's certainty"
+  "3" "each re-grade has its original's certainty"
 run --json progress test.cbm
-expect_jq '.lessons[0].cbm_mark' "-12" "unchanged by the re-grade"
+expect_jq '.lessons[0].cbm_mark' "6" "the first ceiling answer (4 at certainty 3) is now right: +6"
 
 finish

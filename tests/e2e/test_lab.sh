@@ -95,11 +95,14 @@ expect_rc 0 "graded against the latest run"
 expect_jq .correct true "18 is right for the latest run"
 run --json answer test.labfw:samples 9
 expect_jq .correct true "second lab question: samples of the latest run"
-# Re-grading uses the run each answer was given from, not the latest one.
-run pack regrade test.labfw
+# Re-grading uses the run each answer was given from, not the latest one:
+# graded against the latest run, "30" (right for the first run) would turn
+# wrong and "18" (wrong then) right.
+run --json pack regrade test.labfw --dry-run
 expect_rc 0 "re-grade the lab-linked answers"
-expect_sql "SELECT group_concat(x, ' ') FROM (SELECT o.answer || '=' || r.score AS x FROM attempts r JOIN attempts o ON r.regrade_of = o.id WHERE o.valid = 1 ORDER BY o.id)" \
-  "30=1.0 18=0.0 18=1.0 9=1.0" "each answer re-graded against its own run"
+expect_jq .checked 5 "every answer re-graded (one was unreadable: no run yet)"
+expect_jq .changed 0 "each against its own run: no grade changes"
+expect_sql "SELECT count(*) FROM attempts WHERE regrade_of IS NOT NULL" "0" "a dry run writes nothing"
 
 # ---- a worker killed by a signal --------------------------------------------
 run --json lab run selftest --set steps=10 --set workers=3 --set crash_worker=2 --set interval_ms=0

@@ -78,10 +78,12 @@ expect_jq .result replaced "rolled back"
 run --json pack import --force "$T/pack"
 expect_rc 0 "forward again"
 
-# Re-grading re-scores every attempt with the current revision.
+# Re-grading re-scores every attempt with the current revision (the
+# prompt changed, the grade did not: nothing to write).
 run --json pack regrade test.e2e
 expect_rc 0 "regrade"
-expect_jq .regraded 1 "one attempt re-graded"
+expect_jq .checked 1 "one attempt re-graded"
+expect_jq .changed 0 "its grade stands"
 
 # Export gives the stored sources back byte for byte.
 run pack export test.e2e "$T/out"

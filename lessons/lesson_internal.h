@@ -1,0 +1,57 @@
+/*
+ * lesson_internal.h — what the session's files share (lesson_session.c,
+ * lesson_regrade.c, lesson_exam.c). Never included from outside lessons/.
+ */
+#ifndef WB_LESSON_INTERNAL_H
+#define WB_LESSON_INTERNAL_H
+
+#include "lessons/lesson.h"
+
+struct lesson_session {
+    struct db *db;
+    char *user;
+    int64_t user_id;
+    struct cached_pack *cache;
+    size_t n_cache;
+};
+
+/* A lab-linked question's view of the student's run (ctx.lab): the stored
+ * row, and its parameters and summary read into pairs the grader borrows.
+ * Lives until lesson_link_fini, after the grader call. */
+struct lesson_link {
+    struct db_labrun row;
+    struct core_kv *params, *summary;
+    size_t n_params, n_summary;
+    struct grader_kv *gparams, *gsummary;
+    struct grader_lab_run run;
+};
+void lesson_link_fini(struct lesson_link *l);
+
+/* Fills the grading context for user (user_id, user) at `variant`. For a
+ * question linked to `lab` it loads the user's latest completed run of that
+ * lab (the latest finished by `before`, an ISO time, when given: re-grading
+ * uses the run the student answered from); with no such run ctx->lab stays
+ * NULL and the question tells the student which lab to run. ctx->params_json
+ * is NULL (draw). Free `link` with lesson_link_fini in every case. */
+int lesson_ctx_make(struct lesson_session *s, int64_t user_id, const char *user, int variant,
+                    const char *lab, const char *before, struct lesson_link *link,
+                    struct grader_ctx *ctx, struct core_err *err);
+
+/* Finds question qid and the grader of the pack revision it belongs to.
+ * *q needs db_question_fini also after an error; *p is the session's. */
+int lesson_question_and_pack(struct lesson_session *s, const char *qid, struct db_question *q,
+                             struct grader_pack **p, struct core_err *err);
+
+/* The user's standing on question pack_id:qid under policy p, from the
+ * stored attempts and give-ups. */
+int lesson_question_tries(struct lesson_session *s, const char *pack_id, const char *qid,
+                          const struct grader_policy *p, struct lesson_tries *out,
+                          struct core_err *err);
+
+/* What a question's exam allows now: *open (started, not over) and *over
+ * (submitted or out of time); both false for a question outside an exam or
+ * an exam not started. */
+int lesson_exam_state(struct lesson_session *s, const struct db_question *q, bool *open,
+                      bool *over, struct core_err *err);
+
+#endif /* WB_LESSON_INTERNAL_H */
