@@ -131,6 +131,7 @@ int cli_cmd_show(struct cli_ctx *cx, struct cli_args *a);
 int cli_cmd_question(struct cli_ctx *cx, struct cli_args *a);
 int cli_cmd_answer(struct cli_ctx *cx, struct cli_args *a);
 int cli_cmd_giveup(struct cli_ctx *cx, struct cli_args *a);
+int cli_cmd_exam(struct cli_ctx *cx, struct cli_args *a);
 int cli_cmd_progress(struct cli_ctx *cx, struct cli_args *a);
 int cli_cmd_pack(struct cli_ctx *cx, struct cli_args *a);
 int cli_cmd_bench(struct cli_ctx *cx, struct cli_args *a);

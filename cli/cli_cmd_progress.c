@@ -1,6 +1,9 @@
 /* cli_cmd_progress.c — `warpbench progress [PACK]`: the student's standing
- * per lesson, per topic and per course rubric item. Scores are each
- * question's best valid attempt (a re-grade counts instead of its original).
+ * per lesson, per topic and per course rubric item. Scores are what each
+ * question earns under its attempt policy (lesson_progress_load: the best
+ * try times what that try could earn; a re-grade counts instead of its
+ * original; nothing after a give-up; exam answers count once the exam is
+ * submitted). Design answers' automatic points are also shown apart.
  * Then the course's 100-point rubric: the latest self-rating of each item
  * beside its graded score, the calibration gap, totals and levels, and the
  * lessons to study next. For packs with certainty-based marking the CBM
@@ -16,6 +19,8 @@ struct tally {
     char *name;
     int questions, answered;
     double score, max;
+    int pending;       /* answered in an exam not yet submitted */
+    double lost;       /* points the policy's penalties took from the best tries */
     bool cbm;          /* the rows come from a pack with certainty-based marking */
     int cbm_answered;  /* questions answered with a certainty */
     double cbm_mark;   /* their CBM marks */
@@ -43,6 +48,15 @@ static void tally_add(struct tally *t, const struct db_progress_row *r, bool cbm
     t->answered += r->answered;
     t->score += r->best;
     t->max += r->points;
+    bool pending = r->exam && !r->exam_over;
+    t->pending += pending && r->answered;
+    if (!pending) {
+        double raw = 0; /* the best try before any give-up, no penalty */
+        for (int k = 0; k < r->helped_from && k < r->n_fracs; k++)
+            raw = r->fracs[k] > raw ? r->fracs[k] : raw;
+        if (raw * r->points > r->best + 1e-9)
+            t->lost += raw * r->points - r->best;
+    }
     if (!cbm)
         return;
     t->cbm = true;
@@ -82,6 +96,10 @@ static void print_section(const char *heading, const struct tallies *ts)
         double pct = t->max > 0 ? 100.0 * t->score / t->max : 0;
         printf("  %-28s %3d/%-3d answered  %6.1f/%-6.1f %5.1f%%", cli_tx(t->name), t->answered,
                t->questions, t->score, t->max, pct);
+        if (t->lost > 0.005)
+            printf("  (%.1f lost to retries)", t->lost);
+        if (t->pending)
+            printf("  (%d in an exam not yet submitted)", t->pending);
         if (t->cbm)
             printf("  CBM %+.1f/%g over %d answered", t->cbm_mark, t->cbm_max, t->cbm_answered);
         printf("\n");
@@ -99,6 +117,8 @@ static void json_section(struct core_json *j, const char *key, const struct tall
         core_json_kint(j, "answered", ts->t[i].answered);
         core_json_knum(j, "score", ts->t[i].score);
         core_json_knum(j, "max", ts->t[i].max);
+        core_json_knum(j, "lost_to_policy", ts->t[i].lost);
+        core_json_kint(j, "pending_exam", ts->t[i].pending);
         if (ts->t[i].cbm) {
             core_json_knum(j, "cbm_mark", ts->t[i].cbm_mark);
             core_json_knum(j, "cbm_max", ts->t[i].cbm_max);
@@ -294,6 +314,84 @@ static void print_help(const struct db_progress_row *rows, size_t n,
     }
 }
 
+/* Each answered question under its policy: tries used of allowed, what it
+ * earns, what the policy took, closed, given up, waiting for an exam. */
+static void print_tries(const struct db_progress_row *rows, size_t n)
+{
+    bool header = false;
+    for (size_t i = 0; i < n; i++) {
+        const struct db_progress_row *r = &rows[i];
+        if (!r->answered && !r->gave_up)
+            continue;
+        if (!header)
+            printf("\nquestions answered (tries used; the score under each question's policy):\n");
+        header = true;
+        struct lesson_tries t;
+        lesson_progress_tries(r, &t);
+        char id[160], sc[32], pts[32];
+        snprintf(id, sizeof id, "%s:%s", r->pack_id, r->question_id);
+        lesson_score_format(r->best, sc, sizeof sc);
+        lesson_score_format(r->points, pts, sizeof pts);
+        printf("  %-34s ", cli_tx(id));
+        if (t.limit > 0)
+            printf("%d/%d tries", t.used, t.limit);
+        else
+            printf("%d tr%s   ", t.used, t.used == 1 ? "y" : "ies");
+        if (r->exam && !r->exam_over) {
+            printf("  exam: graded when submitted\n");
+            continue;
+        }
+        printf("  %s/%s", sc, pts);
+        if (t.best_try > 1)
+            printf("  (best on try %d)", t.best_try);
+        if (t.closed && !t.solved)
+            printf("  closed");
+        if (t.gave_up)
+            printf("  gave up%s", t.used > t.best_try ? ": later answers earn nothing" : "");
+        printf("\n");
+    }
+}
+
+static void json_tries(struct core_json *j, const struct db_progress_row *rows, size_t n)
+{
+    core_json_key(j, "questions");
+    core_json_arr_begin(j);
+    for (size_t i = 0; i < n; i++) {
+        const struct db_progress_row *r = &rows[i];
+        if (!r->answered && !r->gave_up)
+            continue;
+        struct lesson_tries t;
+        lesson_progress_tries(r, &t);
+        bool pending = r->exam && !r->exam_over;
+        core_json_obj_begin(j);
+        core_json_kstr(j, "pack", r->pack_id);
+        core_json_kstr(j, "question", r->question_id);
+        core_json_kstr(j, "kind", r->kind);
+        core_json_kint(j, "tries_used", t.used);
+        core_json_key(j, "tries_limit");
+        if (t.limit > 0)
+            core_json_int(j, t.limit);
+        else
+            core_json_null(j);
+        core_json_key(j, "score");
+        if (pending)
+            core_json_null(j);
+        else
+            core_json_num(j, r->best);
+        core_json_knum(j, "points", r->points);
+        core_json_key(j, "best_try");
+        if (t.best_try > 0 && !pending)
+            core_json_int(j, t.best_try);
+        else
+            core_json_null(j);
+        core_json_kbool(j, "closed", t.closed);
+        core_json_kbool(j, "gave_up", t.gave_up);
+        core_json_kbool(j, "pending_exam", pending);
+        core_json_obj_end(j);
+    }
+    core_json_arr_end(j);
+}
+
 static void json_help(struct core_json *j, const struct db_progress_row *rows, size_t n,
                       const struct db_selfscore_row *ss, size_t n_ss)
 {
@@ -356,7 +454,7 @@ int cli_cmd_progress(struct cli_ctx *cx, struct cli_args *a)
         goto out;
     }
     bool *cbm = cbm_packs(cx, rows, n);
-    struct tallies lessons = {0}, topics = {0}, rubric = {0}, total = {0};
+    struct tallies lessons = {0}, topics = {0}, rubric = {0}, total = {0}, split = {0};
     for (size_t i = 0; i < n; i++) {
         char *key = core_xasprintf("%s:%s", rows[i].pack_id, rows[i].lesson_id);
         tally_add(tally_get(&lessons, key, strlen(key)), &rows[i], cbm[i]);
@@ -364,6 +462,13 @@ int cli_cmd_progress(struct cli_ctx *cx, struct cli_args *a)
         tally_list(&topics, rows[i].topics, &rows[i], false);
         tally_list(&rubric, rows[i].rubric, &rows[i], false);
         tally_add(tally_get(&total, "total", 5), &rows[i], cbm[i]);
+        /* Design answers are graded automatically but provisionally (a
+         * person's rubric score may differ): their points are also shown
+         * apart from the rest. */
+        bool design = rows[i].kind && strcmp(rows[i].kind, "design") == 0;
+        tally_add(tally_get(&split, design ? "design (automatic, provisional)" : "auto-graded",
+                            strlen(design ? "design (automatic, provisional)" : "auto-graded")),
+                  &rows[i], false);
     }
     free(cbm);
     struct lesson_standing st;
@@ -377,8 +482,10 @@ int cli_cmd_progress(struct cli_ctx *cx, struct cli_args *a)
         json_section(&j, "lessons", &lessons);
         json_section(&j, "topics", &topics);
         json_section(&j, "rubric", &rubric);
+        json_section(&j, "kinds", &split);
         json_course(&j, &st, ls, nl);
         json_help(&j, rows, n, ss, n_ss);
+        json_tries(&j, rows, n);
         cli_json_close(&b, &j);
     } else {
         printf("progress of %s\n", cli_tx(cx->user));
@@ -386,14 +493,17 @@ int cli_cmd_progress(struct cli_ctx *cx, struct cli_args *a)
         print_section("topics", &topics);
         print_section("course rubric items", &rubric);
         print_section("overall", &total);
+        print_section("by how it is graded", &split);
         print_course(&st, ls, nl);
         print_help(rows, n, ss, n_ss);
+        print_tries(rows, n);
     }
     lesson_standing_fini(&st);
     tallies_free(&lessons);
     tallies_free(&topics);
     tallies_free(&rubric);
     tallies_free(&total);
+    tallies_free(&split);
     rc = CLI_EXIT_OK;
 out:
     db_progress_free(rows, n);

@@ -138,10 +138,13 @@ static void print_policy(const struct lesson_question_view *v)
 {
     const struct lesson_tries *t = &v->tries;
     if (v->exam) {
-        printf("\nexam '%s': one try; %s\n", v->q.lesson_id,
-               v->exam_over ? "the exam is over: results below and in progress"
-                            : "graded when you submit the exam (warpbench exam submit "
-                              "LESSON)");
+        if (v->exam_over)
+            printf("\nexam '%s': over; your answer's grade is below and in progress\n",
+                   v->q.lesson_id);
+        else
+            printf("\nexam '%s': one try; graded when you submit the exam (warpbench exam "
+                   "submit %s)\n",
+                   v->q.lesson_id, v->q.lesson_id);
         return;
     }
     printf("\npolicy: %s", v->policy_text);

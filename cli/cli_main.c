@@ -24,6 +24,8 @@ static const struct cli_command commands[] = {
      cli_cmd_answer},
     {"giveup", "giveup QID [--variant N]",
      "show the accepted answer and record that you gave up", cli_cmd_giveup},
+    {"exam", "exam start|status|submit LESSON",
+     "sit a lesson in exam mode: one try each, feedback after you submit", cli_cmd_exam},
     {"progress", "progress [PACK]",
      "scores per lesson, topic and rubric item; self-rating vs graded; level", cli_cmd_progress},
     {"pack",

@@ -931,8 +931,11 @@ static void read_policy(struct vctx *v, int t, struct policy_decl *d)
                 vproblem(&s, "per_try[%zu] must be a fraction from 0 to 1", i);
             d->p.per_try[i - 1] = f;
         }
-        if (!pen && n > 0 && n <= GRADER_PER_TRY_MAX)
+        if (!pen && n > 0 && n <= GRADER_PER_TRY_MAX) {
             d->has_score = true, d->p.n_per_try = (int)n;
+            if (!d->has_tries) /* as many tries as the list has entries, unless told */
+                d->has_tries = true, d->p.tries = (int)n;
+        }
     }
     lua_pop(L, 1);
     v->bad |= s.bad;

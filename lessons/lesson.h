@@ -524,4 +524,8 @@ void lesson_calc_value_format(double v, const char *unit, char *buf, size_t n);
  * zeros trimmed ("1.33", "2", "0.5"), never "-0". Pure; as above. */
 void lesson_score_format(double v, char *buf, size_t n);
 
+/* A duration in seconds as "45 minutes", "1 minute", "1 h 30 min" or "40 s".
+ * Pure; as above. */
+void lesson_duration_format(int seconds, char *buf, size_t n);
+
 #endif /* WB_LESSON_H */

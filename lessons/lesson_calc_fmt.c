@@ -106,3 +106,19 @@ void lesson_score_format(double v, char *buf, size_t n)
     }
     snprintf(buf, n, "%s", tmp);
 }
+
+void lesson_duration_format(int seconds, char *buf, size_t n)
+{
+    if (n == 0)
+        return;
+    int min = seconds / 60;
+    if (seconds % 60 != 0)
+        snprintf(buf, n, seconds < 120 ? "%d s" : "%d min %d s", seconds < 120 ? seconds : min,
+                 seconds % 60);
+    else if (min < 60)
+        snprintf(buf, n, "%d minute%s", min, min == 1 ? "" : "s");
+    else if (min % 60 == 0)
+        snprintf(buf, n, "%d hour%s", min / 60, min == 60 ? "" : "s");
+    else
+        snprintf(buf, n, "%d h %d min", min / 60, min % 60);
+}

@@ -375,10 +375,12 @@ static int check_open(struct lesson_session *s, const struct db_question *q,
         struct db_exam x;
         rc = db_exam_get(s->db, s->user_id, q->pack_id, q->lesson_id, &x, err);
         if (rc == CORE_ERR_NOTFOUND && q->time_limit_s > 0) {
+            char lim[32];
+            lesson_duration_format(q->time_limit_s, lim, sizeof lim);
             return core_err_set(err, CORE_ERR_USAGE,
-                                "%s is part of the timed exam '%s' (%d minutes): start it first "
+                                "%s is part of the timed exam '%s' (%s): start it first "
                                 "(warpbench exam start %s)",
-                                q->id, q->lesson_id, (q->time_limit_s + 59) / 60, q->lesson_id);
+                                q->id, q->lesson_id, lim, q->lesson_id);
         }
         if (rc == CORE_ERR_NOTFOUND) {
             db_exam_fini(&x);
@@ -392,6 +394,9 @@ static int check_open(struct lesson_session *s, const struct db_question *q,
         if (rc != CORE_OK)
             return rc;
     }
+    if (before->closed && q->exam)
+        return core_err_set(err, CORE_ERR_CONFLICT,
+                            "you have answered %s: an exam takes one answer per question", q->id);
     if (before->closed)
         return core_err_set(err, CORE_ERR_CONFLICT,
                             "%s is closed: you have used its %d %s (see its solution with "
