@@ -101,6 +101,8 @@ static void json_history(struct core_json *j, const struct db_attempt *h, size_t
         core_json_knum(j, "max", max);
         core_json_kbool(j, "after_giveup", h[i].after_giveup);
         core_json_kbool(j, "regraded", h[i].regraded);
+        core_json_kstr(j, "feedback",
+                       hidden ? NULL : h[i].regraded ? h[i].rg_feedback : h[i].feedback);
         core_json_kstr(j, "at", h[i].created_at);
         core_json_obj_end(j);
     }

@@ -132,26 +132,47 @@ else
   fail "no 'script' (util-linux, Debian's essential bsdutils): the interactive prompts cannot be tested"
 fi
 
-# ---- the assessment lesson: the course's numbers get full marks ---------------
-run --json answer warpbench.core:assessment.matmul-ceiling 10
-expect_rc 0 "90% parallel: ceiling 10x"
-run --json answer warpbench.core:assessment.matmul-ceiling 1.11
-expect_rc 1 "parallel fraction in the denominator"
-expect_jq '.feedback | test("SERIAL")' "true" "says which fraction"
-run --json answer warpbench.core:assessment.drf-jobs 5
-expect_rc 0 "DRF: 5 jobs"
-run --json answer warpbench.core:assessment.drf-jobs 8
-expect_rc 1 "DRF: all GPUs to one team"
-run --json answer warpbench.core:assessment.mixed-precision-bytes 16
-expect_rc 0 "16 bytes per parameter"
-run --json answer warpbench.core:assessment.mixed-precision-bytes 8
-expect_rc 1 "the course's 2x does not apply to model states"
-expect_jq '.feedback | test("master")' "true" "explains the FP32 copies"
-run --json answer warpbench.core:assessment.gpu-table b
-expect_rc 0 "sparsity"
-run --json answer warpbench.core:assessment.cpu-gpu "GPUs have thousands of cores and are good at matrix multiplication."
-expect_rc 1 "a partial design answer"
-expect_jq '(.score * 1000 | round)' "1333" "3 of 9 concepts' points, of 4"
-expect_jq '.feedback | test("SIMT")' "true" "names a missed concept"
+# ---- the assessment lesson (an exam): the course's numbers get full marks -------
+# One answer per question and no grade until the exam is submitted, so one
+# student gives the course's answers and another the typical mistakes; the
+# grades and feedback are read from each question's history afterwards.
+WARPBENCH_USER=ada run --json answer warpbench.core:assessment.matmul-ceiling 10
+expect_rc 0 "an exam answer is recorded"
+expect_jq .score null "and not graded in the open"
+WARPBENCH_USER=ada run answer warpbench.core:assessment.matmul-ceiling 1.11
+expect_rc 7 "one answer per question"
+for qa in "drf-jobs 5" "mixed-precision-bytes 16" "gpu-table b"; do
+  WARPBENCH_USER=ada run answer "warpbench.core:assessment.${qa% *}" "${qa#* }"
+  expect_rc 0 "ada answers ${qa% *}"
+done
+for qa in "matmul-ceiling 1.11" "drf-jobs 8" "mixed-precision-bytes 8"; do
+  WARPBENCH_USER=bo run answer "warpbench.core:assessment.${qa% *}" "${qa#* }"
+done
+WARPBENCH_USER=bo run answer warpbench.core:assessment.cpu-gpu "GPUs have thousands of cores and are good at matrix multiplication."
+expect_rc 0 "a design answer in the exam"
+for who in ada bo; do
+  WARPBENCH_USER=$who run exam submit assessment
+  expect_rc 0 "$who submits"
+done
+# grade WHO QID: the score of WHO's answer to QID, then its feedback.
+hist() { WARPBENCH_USER=$1 run --json question "warpbench.core:assessment.$2"; }
+for q in matmul-ceiling drf-jobs mixed-precision-bytes gpu-table; do
+  hist ada $q
+  expect_jq '.history[0].score == .points' true "ada: $q gets full marks"
+done
+hist bo matmul-ceiling
+expect_jq .history[0].score 0 "parallel fraction in the denominator"
+expect_jq '.history[0].feedback | test("SERIAL")' "true" "says which fraction"
+hist bo drf-jobs
+expect_jq .history[0].score 0 "DRF: all GPUs to one team"
+hist bo mixed-precision-bytes
+expect_jq .history[0].score 0 "the course's 2x does not apply to model states"
+expect_jq '.history[0].feedback | test("master")' "true" "explains the FP32 copies"
+hist bo cpu-gpu
+expect_jq '.history[0].score < .points' true "a partial design answer"
+expect_jq '.history[0].feedback | test("SIMT")' "true" "names a missed concept"
+WARPBENCH_USER=ada run --json exam status assessment
+expect_jq .over true "the exam is over"
+expect_jq '.level | length > 0' true "with a level"
 
 finish

@@ -33,6 +33,10 @@ lesson {
   title = "The assessment",
   topics = { "assessment" },
   rubric = { "theory.parallel" },
+  -- An exam: one try per question, no feedback, hints or solutions until
+  -- the student submits the whole lesson. No time limit: the course is for
+  -- self-learners too (an instructor's copy may add exam = { minutes = 90 }).
+  exam = true,
 }
 
 ------------------------------------------------------------------------------
@@ -49,10 +53,16 @@ course's own:
 | advanced      | GPU cluster scheduling, LLM serving        | 7         |
 | system design | infrastructure for 100 researchers, $2M    | 3         |
 
+This lesson is an **exam**: each question takes one answer, and nothing
+about your answers (scores, feedback, hints, solutions) is shown until you
+submit the whole lesson with `warpbench exam submit assessment` (in the
+terminal UI: `S` in the lesson). Then you see your score, each rubric item
+it evidences, and your level; each question's feedback is in its history.
+
 Numbers are graded as numbers: an expression such as `2*(1023/1024)*350/100`
 is a fine answer, and units are converted (`7 s`, `7000 ms`). Explanations
-and designs are graded by the **concepts** they cover: each missing concept
-is named in the feedback with what to add, and you may answer again.
+and designs are graded by the **concepts** they cover: the feedback names
+each missing concept with what to add.
 
 ## The rubric and your level
 
