@@ -25,5 +25,14 @@ One short lesson on speedup that uses every construct of the pack format
 once. Copy it as the starting point for your own pack.]],
 
   -- Required. Lesson files, relative to this folder, in teaching order.
-  lessons = { "speedup.lua" },
+  lessons = { "speedup.lua", "quiz.lua" },
+
+  -- Optional. The attempt policy of every question of the pack, unless a
+  -- lesson or a question says otherwise, field by field. What it leaves
+  -- out comes from each kind's default (FORMAT.md "Attempt policy"): here
+  -- every question allows 4 tries, and what a wrong try costs stays the
+  -- kind's default (a tenth of the points for numeric answers; all of them
+  -- for choice questions, so that guessing through the options is worth no
+  -- more than one guess). The exam lesson quiz.lua allows one try anyway.
+  policy = { tries = 4 },
 }
