@@ -206,9 +206,9 @@ static void test_lesson_view(void **state)
                   tui_lesson_doc_width(80), TUI_CS_UTF8, &m.doc);
     m.qs = core_xcalloc(2, sizeof *m.qs);
     m.qs[0] = (struct tui_lesson_q){core_xstrdup("core:a"), core_xstrdup("Speedup"),
-                                     core_xstrdup("numeric"), 2, 1, 1, true};
+                                     core_xstrdup("numeric"), 2, 1, 1, true, false};
     m.qs[1] = (struct tui_lesson_q){core_xstrdup("core:b"), core_xstrdup("Run time"),
-                                     core_xstrdup("numeric"), 0, 0, 2, false};
+                                     core_xstrdup("numeric"), 0, 0, 2, false, false};
     m.n_qs = 2;
     m.qsel = 1;
     struct tui_canvas c;
@@ -305,7 +305,7 @@ static void test_question_numeric(void **state)
     m.hints_shown = 1;
     m.attempts = core_xcalloc(2, sizeof *m.attempts);
     m.attempts[0] = (struct tui_q_attempt){core_xstrdup("4"), core_xstrdup("2026-11-21 10:00"), 0,
-                                           1, true, false, false};
+                                           1, true, false, false, false};
     m.n_attempts = 1;
     tui_canvas_clear(&c);
     tui_view_question(&m, &c, tui_test_full(&c), &cur);

@@ -254,6 +254,7 @@ struct tui_lesson_q {
     int attempts;
     double best, points;
     bool answered;
+    bool hidden;  /* answered in an exam not yet submitted */
 };
 
 /* The kind of a tui_lesson_q that is a calculator ("pack:calc"), opened on
@@ -263,6 +264,8 @@ bool tui_lesson_q_is_calc(const struct tui_lesson_q *q);
 
 struct tui_lesson_model {
     char *lesson_title;
+    char *exam_line;    /* an exam lesson: its state ("exam: 3 of 23 answered ..."), else NULL */
+    bool exam_open;     /* started or not, not yet submitted: answers show no grade */
     int page, n_pages;
     struct tui_doc doc; /* the page rendered at doc.width */
     size_t top;         /* first doc line shown */
@@ -315,6 +318,7 @@ struct tui_q_attempt {
     double score, max;
     bool valid, correct;
     bool after_giveup; /* made after a give-up on this question */
+    bool hidden;       /* an exam answer before the exam is submitted: no grade shown */
 };
 
 struct tui_question_model {
@@ -355,6 +359,12 @@ struct tui_question_model {
     double score, max;
     char *parsed, *feedback, *accepted, *reference;
     int attempt_no;
+    bool hidden;       /* an exam answer: recorded, graded on submission */
+    char *tries_line;  /* what the last try earned under the policy, or NULL */
+    /* the attempt policy and exam mode */
+    char *policy_line; /* "policy: 3 tries; ... · 1 of 3 used", or the exam's rule */
+    bool closed;       /* no try left (or the exam's one answer given, or the exam over) */
+    bool exam_open;    /* an exam not yet submitted: grades are withheld */
     /* history */
     struct tui_q_attempt *attempts;
     size_t n_attempts;

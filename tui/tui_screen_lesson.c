@@ -29,6 +29,7 @@ void tui_lesson_model_fini(struct tui_lesson_model *m)
 {
     lesson_qs_free(m);
     free(m->lesson_title);
+    free(m->exam_line);
     tui_doc_fini(&m->doc);
     *m = (struct tui_lesson_model){0};
 }
@@ -51,7 +52,8 @@ void tui_view_lesson(struct tui_lesson_model *m, struct tui_canvas *c, struct tu
     const enum tui_charset cs = c->cs;
     char pg[48];
     int qrows = m->n_qs == 0 ? 0 : 1 + (int)(m->n_qs < QROWS_MAX ? m->n_qs : QROWS_MAX);
-    int rows = r.h - 1 - qrows;
+    int erow = m->exam_line ? 1 : 0;
+    int rows = r.h - 1 - erow - qrows;
     if (rows < 1)
         rows = 1;
     m->doc_rows = rows;
@@ -74,8 +76,12 @@ void tui_view_lesson(struct tui_lesson_model *m, struct tui_canvas *c, struct tu
     tui_canvas_put(c, r.y, r.x + 1, m->lesson_title ? m->lesson_title : "",
                    TUI_ST(TUI_A_BOLD, TUI_C_ACCENT), r.w - pw - 4);
     tui_canvas_put(c, r.y, r.x + r.w - pw - 1, pg, TUI_ST(0, TUI_C_MUTED), -1);
+    /* An exam's state, under the title. */
+    if (erow)
+        tui_canvas_put(c, r.y + 1, r.x + 1, m->exam_line,
+                       TUI_ST(TUI_A_BOLD, m->exam_open ? TUI_C_WARN : TUI_C_GOOD), r.w - 2);
     /* The page. */
-    struct tui_rect dr = {r.y + 1, r.x + 2, rows, r.w - 3};
+    struct tui_rect dr = {r.y + 1 + erow, r.x + 2, rows, r.w - 3};
     if (m->doc.width > 0 && m->doc.width < dr.w)
         dr.w = m->doc.width;
     if (m->n_pages == 0)
@@ -90,7 +96,7 @@ void tui_view_lesson(struct tui_lesson_model *m, struct tui_canvas *c, struct tu
     if (!qrows)
         return;
     /* Questions after this page. */
-    int y = r.y + 1 + rows + 1;
+    int y = r.y + 1 + erow + rows + 1;
     tui_canvas_fill(c, (struct tui_rect){y - 1, r.x, 1, r.w}, ' ', TUI_ST(0, 0));
     size_t n_calc = 0;
     for (size_t i = 0; i < m->n_qs; i++)
@@ -118,6 +124,9 @@ void tui_view_lesson(struct tui_lesson_model *m, struct tui_canvas *c, struct tu
         } else if (!q->answered) {
             mark = tui_glyph(cs, "·", ".");
             mc = TUI_C_MUTED;
+        } else if (q->hidden) {
+            mark = tui_glyph(cs, "•", "*"); /* recorded: graded when the exam is submitted */
+            mc = TUI_C_ACCENT;
         } else if (q->points > 0 && q->best >= q->points) {
             mark = tui_glyph(cs, "✓", "+");
             mc = TUI_C_GOOD;
@@ -138,12 +147,15 @@ void tui_view_lesson(struct tui_lesson_model *m, struct tui_canvas *c, struct tu
             continue;
         }
         tui_canvas_put(c, y, r.x + r.w - 22, q->kind, TUI_ST(ra, TUI_C_MUTED), 9);
-        if (q->answered)
-            tui_canvas_printf(c, y, r.x + r.w - 12, TUI_ST(ra, 0), 11, "%g/%g pt", q->best,
-                              q->points);
+        char sc[16], pts[16];
+        lesson_score_format(q->best, sc, sizeof sc);
+        lesson_score_format(q->points, pts, sizeof pts);
+        if (q->hidden)
+            tui_canvas_put(c, y, r.x + r.w - 12, "recorded", TUI_ST(ra, TUI_C_ACCENT), 11);
+        else if (q->answered)
+            tui_canvas_printf(c, y, r.x + r.w - 12, TUI_ST(ra, 0), 11, "%s/%s pt", sc, pts);
         else
-            tui_canvas_printf(c, y, r.x + r.w - 12, TUI_ST(ra, TUI_C_MUTED), 11, "%g pt",
-                              q->points);
+            tui_canvas_printf(c, y, r.x + r.w - 12, TUI_ST(ra, TUI_C_MUTED), 11, "%s pt", pts);
     }
 }
 
@@ -151,7 +163,7 @@ void tui_view_lesson(struct tui_lesson_model *m, struct tui_canvas *c, struct tu
 
 enum {
     A_UP = 1, A_DOWN, A_PGUP, A_PGDN, A_TOP, A_BOTTOM, A_NEXT, A_PREV, A_QNEXT, A_QPREV,
-    A_OPEN, A_BACK
+    A_OPEN, A_BACK, A_SUBMIT
 };
 
 static const struct tui_binding keys[] = {
@@ -169,6 +181,23 @@ static const struct tui_binding keys[] = {
     {'q', TUI_K_ESC, A_BACK, "q", "back", "back to the lessons"},
 };
 
+/* An exam lesson adds its submit key. */
+static const struct tui_binding keys_exam[] = {
+    {TUI_K_DOWN, 'j', A_DOWN, "j/Down", "scroll", "scroll down a line"},
+    {TUI_K_UP, 'k', A_UP, "k/Up", NULL, "scroll up a line"},
+    {TUI_K_PGDN, ' ', A_PGDN, "Space/PgDn", NULL, "scroll down a screen"},
+    {TUI_K_PGUP, 'b', A_PGUP, "b/PgUp", NULL, "scroll up a screen"},
+    {TUI_K_HOME, 'g', A_TOP, "g/Home", NULL, "top of the page"},
+    {TUI_K_END, 'G', A_BOTTOM, "G/End", NULL, "end of the page"},
+    {'n', TUI_K_RIGHT, A_NEXT, "n", "next page", "next page (also Right)"},
+    {'p', TUI_K_LEFT, A_PREV, "p", "prev", "previous page (also Left)"},
+    {TUI_K_TAB, 0, A_QNEXT, "Tab", "question", "select the next question or calculator"},
+    {TUI_K_BTAB, 0, A_QPREV, "S-Tab", NULL, "select the previous one"},
+    {TUI_K_ENTER, 0, A_OPEN, "Enter", "open", "open the selected question or calculator (1-9)"},
+    {'S', 0, A_SUBMIT, "S", "exam", "start a timed exam / submit the exam (press S twice)"},
+    {'q', TUI_K_ESC, A_BACK, "q", "back", "back to the lessons"},
+};
+
 struct lesson {
     struct tui_lesson_model m;
     char *pack_id, *lesson_id;
@@ -181,6 +210,9 @@ struct lesson {
     size_t n_calcs;
     int rendered_w;
     enum tui_charset cs;
+    bool exam;           /* an exam lesson */
+    bool confirm_submit; /* S was pressed once: the next S submits (or starts) */
+    bool needs_start;    /* a timed exam not started yet: S starts its clock */
 };
 
 /* The questions shown under page `page`: those that follow it; questions
@@ -190,6 +222,55 @@ static bool on_page(const struct lesson *l, int page_after, int page)
     int last = l->n_pages > 0 ? (int)l->n_pages - 1 : 0;
     int at = page_after < 0 ? 0 : page_after > last ? last : page_after;
     return at == page;
+}
+
+/* An exam lesson's state line: answered so far and the time left, or
+ * once over the score and level. */
+static void exam_refresh(struct tui_app *a, struct lesson *l)
+{
+    free(l->m.exam_line);
+    l->m.exam_line = NULL;
+    l->m.exam_open = false;
+    if (!l->exam)
+        return;
+    struct core_err e = {0};
+    struct lesson_exam x;
+    char *name = core_xasprintf("%s:%s", l->pack_id, l->lesson_id);
+    int rc = lesson_exam_status(a->sess, name, &x, &e);
+    free(name);
+    if (rc != CORE_OK) {
+        tui_app_msg(a, true, "%s", e.msg);
+        return;
+    }
+    l->m.exam_open = !x.over;
+    l->needs_start = !x.started && x.time_limit_s > 0;
+    char lim[64] = "", sc[16], mx[16];
+    lesson_score_format(x.score, sc, sizeof sc);
+    lesson_score_format(x.max, mx, sizeof mx);
+    if (x.over) {
+        l->m.exam_line = core_xasprintf("exam %s: %s/%s points, level %s (open a question "
+                                        "for its feedback)",
+                                        x.submitted ? "submitted" : "over (time ran out)", sc, mx,
+                                        x.level ? x.level : "?");
+    } else {
+        if (x.time_limit_s > 0 && x.started)
+            snprintf(lim, sizeof lim, ", %d:%02d left", (int)x.seconds_left / 60,
+                     (int)x.seconds_left % 60);
+        else if (x.time_limit_s > 0) {
+            char d[24];
+            lesson_duration_format(x.time_limit_s, d, sizeof d);
+            snprintf(lim, sizeof lim, "%s", d);
+        }
+        if (l->needs_start)
+            l->m.exam_line = core_xasprintf("timed exam, %s: S starts the clock; one answer "
+                                            "each, results when you submit",
+                                            lim);
+        else
+            l->m.exam_line = core_xasprintf("exam: %d of %d answered%s; one answer each, "
+                                            "results when you submit (S)",
+                                            x.n_answered, x.n_questions, lim);
+    }
+    lesson_exam_fini(&x);
 }
 
 static void fill_questions(struct tui_app *a, struct lesson *l)
@@ -218,6 +299,7 @@ static void fill_questions(struct tui_app *a, struct lesson *l)
                 o->attempts = rows[k].attempts;
                 o->best = rows[k].best;
                 o->answered = rows[k].answered;
+                o->hidden = rows[k].exam && !rows[k].exam_over && rows[k].answered;
             }
         if (was && !was_calc && strcmp(was, o->qid) == 0)
             l->m.qsel = l->m.n_qs - 1;
@@ -235,6 +317,7 @@ static void fill_questions(struct tui_app *a, struct lesson *l)
     }
     free(was);
     db_progress_free(rows, nr);
+    exam_refresh(a, l);
 }
 
 static void save_position(struct tui_app *a, struct lesson *l, const char *qid)
@@ -276,8 +359,10 @@ static void *lesson_enter(struct tui_app *a, const void *arg)
         goto fail;
     }
     for (size_t i = 0; i < nl; i++)
-        if (strcmp(ls[i].id, l->lesson_id) == 0)
+        if (strcmp(ls[i].id, l->lesson_id) == 0) {
             l->m.lesson_title = core_xstrdup(ls[i].title ? ls[i].title : ls[i].id);
+            l->exam = ls[i].exam;
+        }
     db_lessons_free(ls, nl);
     /* This lesson's calculators; without them the lesson still reads. */
     struct lesson_calc *all = NULL;
@@ -380,6 +465,8 @@ static void lesson_action(struct tui_app *a, void *st, int act)
 {
     struct lesson *l = st;
     int page_rows = l->m.doc_rows > 2 ? l->m.doc_rows - 2 : 1;
+    bool confirm = l->confirm_submit;
+    l->confirm_submit = false;
     switch (act) {
     case A_DOWN: scroll(l, 1); break;
     case A_UP: scroll(l, -1); break;
@@ -414,13 +501,53 @@ static void lesson_action(struct tui_app *a, void *st, int act)
             tui_app_msg(a, false, "nothing to open after this page; n for the next page");
         break;
     case A_BACK: tui_app_pop(a); break;
+    case A_SUBMIT:
+        if (!l->exam)
+            break;
+        if (!l->m.exam_open) {
+            tui_app_msg(a, false, "this exam is over: its results are above");
+        } else if (l->needs_start && !confirm) {
+            l->confirm_submit = true;
+            tui_app_msg(a, false, "start the exam's clock now? Press S again to start");
+        } else if (l->needs_start) {
+            struct core_err e = {0};
+            struct lesson_exam x;
+            char *name = core_xasprintf("%s:%s", l->pack_id, l->lesson_id);
+            if (lesson_exam_start(a->sess, name, &x, &e) != CORE_OK)
+                tui_app_msg(a, true, "%s", e.msg);
+            else
+                tui_app_msg(a, false, "started: the clock runs; S submits when you are done");
+            lesson_exam_fini(&x);
+            free(name);
+            fill_questions(a, l);
+        } else if (!confirm) {
+            l->confirm_submit = true;
+            tui_app_msg(a, false, "submit the exam? Answers are final then: S again submits");
+        } else {
+            struct core_err e = {0};
+            struct lesson_exam x;
+            char *name = core_xasprintf("%s:%s", l->pack_id, l->lesson_id);
+            if (lesson_exam_submit(a->sess, name, &x, &e) != CORE_OK) {
+                tui_app_msg(a, true, "%s", e.msg);
+            } else {
+                char sc[16], mx[16];
+                lesson_score_format(x.score, sc, sizeof sc);
+                lesson_score_format(x.max, mx, sizeof mx);
+                tui_app_msg(a, false, "submitted: %s/%s points, level %s (p: progress by item)",
+                            sc, mx, x.level ? x.level : "?");
+                lesson_exam_fini(&x);
+            }
+            free(name);
+            fill_questions(a, l);
+        }
+        break;
     }
 }
 
 static struct tui_keymap lesson_keys(const void *st)
 {
-    (void)st;
-    return TUI_KEYMAP(keys);
+    const struct lesson *l = st;
+    return l->exam ? TUI_KEYMAP(keys_exam) : TUI_KEYMAP(keys);
 }
 
 static const char *lesson_title(const void *st)

@@ -41,7 +41,9 @@ static void result_free(struct tui_question_model *m)
     free(m->feedback);
     free(m->accepted);
     free(m->reference);
-    m->parsed = m->feedback = m->accepted = m->reference = NULL;
+    free(m->tries_line);
+    m->parsed = m->feedback = m->accepted = m->reference = m->tries_line = NULL;
+    m->hidden = false;
 }
 
 void tui_question_model_fini(struct tui_question_model *m)
@@ -63,6 +65,7 @@ void tui_question_model_fini(struct tui_question_model *m)
     free(m->self);
     result_free(m);
     attempts_free(m);
+    free(m->policy_line);
     *m = (struct tui_question_model){0};
 }
 
@@ -201,6 +204,15 @@ static void draw_rubric(struct sheet *s, struct tui_question_model *m)
 static void draw_result(struct sheet *s, struct tui_question_model *m)
 {
     const enum tui_charset cs = s->c->cs;
+    if (m->has_result && m->hidden) {
+        char head[200];
+        snprintf(head, sizeof head, "%s recorded%s%s", tui_glyph(cs, "•", "*"),
+                 m->parsed ? " - you answered " : "", m->parsed ? m->parsed : "");
+        put(s, 1, head, TUI_ST(TUI_A_BOLD, TUI_C_ACCENT), s->r.w - 2);
+        s->y++;
+        wrapped(s, 3, m->feedback, TUI_ST(0, TUI_C_MUTED));
+        return;
+    }
     if (m->has_result) {
         char head[160];
         uint8_t col;
@@ -211,7 +223,10 @@ static void draw_result(struct sheet *s, struct tui_question_model *m)
             const char *verdict = m->correct ? tui_glyph(cs, "✓ correct", "+ correct")
                                   : m->score > 0 ? "~ partly right"
                                                  : tui_glyph(cs, "✗ not right", "x not right");
-            snprintf(head, sizeof head, "%s: %g/%g point%s", verdict, m->score, m->max,
+            char sc[32], mx[32];
+            lesson_score_format(m->score, sc, sizeof sc);
+            lesson_score_format(m->max, mx, sizeof mx);
+            snprintf(head, sizeof head, "%s: %s/%s point%s", verdict, sc, mx,
                      m->max == 1 ? "" : "s");
             col = m->correct ? TUI_C_GOOD : m->score > 0 ? TUI_C_WARN : TUI_C_BAD;
         }
@@ -245,11 +260,14 @@ static void draw_result(struct sheet *s, struct tui_question_model *m)
         }
         if (m->feedback && m->feedback[0])
             wrapped(s, 3, m->feedback, TUI_ST(0, 0));
+        if (m->tries_line)
+            wrapped(s, 3, m->tries_line, TUI_ST(TUI_A_BOLD, m->closed ? TUI_C_WARN : 0));
     }
-    if ((m->correct || m->gave_up) && m->accepted) {
+    bool solution = m->gave_up || (m->closed && !m->exam_open);
+    if ((m->correct || solution) && m->accepted) {
         labelled(s, 3, "accepted:", TUI_ST(TUI_A_BOLD, 0), m->accepted, TUI_ST(0, TUI_C_GOOD));
     }
-    if (m->gave_up && m->reference) {
+    if (solution && m->reference) {
         labelled(s, 3, "solution:", TUI_ST(TUI_A_BOLD, 0), m->reference, TUI_ST(0, 0));
     }
 }
@@ -279,12 +297,20 @@ static void draw_attempts(struct sheet *s, struct tui_question_model *m)
                       : at->correct ? TUI_C_GOOD
                       : at->score > 0 ? TUI_C_WARN
                                       : TUI_C_BAD;
-        char no[24], sc[32];
+        char no[24], sc[32], a1[16], a2[16];
         snprintf(no, sizeof no, "#%zu", i + 1);
-        if (at->valid)
-            snprintf(sc, sizeof sc, "%g/%g", at->score, at->max);
-        else
+        lesson_score_format(at->score, a1, sizeof a1);
+        lesson_score_format(at->max, a2, sizeof a2);
+        if (!at->valid)
             snprintf(sc, sizeof sc, "unread");
+        else if (at->hidden)
+            snprintf(sc, sizeof sc, "recorded");
+        else
+            snprintf(sc, sizeof sc, "%s/%s", a1, a2);
+        if (at->hidden) {
+            mark = tui_glyph(cs, "•", "*");
+            col = TUI_C_ACCENT;
+        }
         put(s, 3, no, TUI_ST(0, TUI_C_MUTED), -1);
         put(s, 8, mark, TUI_ST(TUI_A_BOLD, col), -1);
         put(s, 10, sc, TUI_ST(0, col), 9);
@@ -325,6 +351,8 @@ static void layout(struct sheet *s, struct tui_question_model *m, struct tui_cur
     wrapped(s, 1, m->prompt, TUI_ST(0, 0));
     if (m->unit_hint)
         wrapped(s, 1, m->unit_hint, TUI_ST(0, TUI_C_MUTED));
+    if (m->policy_line)
+        wrapped(s, 1, m->policy_line, TUI_ST(0, m->closed ? TUI_C_WARN : TUI_C_MUTED));
     if (m->needs_lab) {
         s->y++;
         labelled(s, 1, "uses your lab run:", TUI_ST(TUI_A_BOLD, TUI_C_WARN), m->needs_lab,
@@ -403,11 +431,10 @@ static void layout(struct sheet *s, struct tui_question_model *m, struct tui_cur
         s->y++;
     }
     *ans1 = s->y;
-    if (m->has_result || m->gave_up) {
+    if (m->has_result || m->gave_up || (m->closed && !m->exam_open)) {
         s->y++;
         draw_result(s, m);
-        if (m->has_result || m->gave_up)
-            *ans1 = s->y;
+        *ans1 = s->y;
     }
     draw_attempts(s, m);
 }
@@ -528,6 +555,8 @@ struct question {
     char *lab;              /* the lab the question uses, or NULL */
     char *pending;          /* answer waiting for a certainty */
     enum tui_q_mode before; /* mode to return to from the certainty prompt */
+    char *policy_text;      /* the policy in words */
+    bool exam;              /* the question belongs to an exam lesson */
 };
 
 static char **strv_dup(char *const *v, size_t n)
@@ -560,11 +589,13 @@ static void load_attempts(struct tui_app *a, struct question *q)
             when[16] = '\0';
         }
         o->when = core_xstrdup(when);
-        o->score = at[i].score;
-        o->max = at[i].max;
-        o->valid = at[i].valid;
-        o->correct = at[i].correct;
+        /* As it counts: its latest re-grade instead of it. */
+        o->score = at[i].regraded ? at[i].rg_score : at[i].score;
+        o->max = at[i].regraded ? at[i].rg_max : at[i].max;
+        o->valid = at[i].regraded ? at[i].rg_valid : at[i].valid;
+        o->correct = o->valid && o->max > 0 && o->score >= o->max;
         o->after_giveup = at[i].after_giveup;
+        o->hidden = q->m.exam_open;
     }
     db_attempts_free(at, n);
     struct db_giveup *g = NULL;
@@ -572,6 +603,34 @@ static void load_attempts(struct tui_app *a, struct question *q)
     if (db_giveup_list(a->db, a->user_id, q->pack_id, q->bare_id, &g, &ng, &e) == CORE_OK)
         q->m.n_giveups = ng;
     db_giveups_free(g, ng);
+}
+
+/* The line under the prompt: the policy in words and where the student
+ * stands, or the exam's rule. */
+static void set_policy_line(struct tui_question_model *m, const char *policy,
+                            const struct lesson_tries *t, bool exam, bool exam_over)
+{
+    free(m->policy_line);
+    m->closed = t->closed || (exam && exam_over);
+    if (exam && !exam_over)
+        m->policy_line = core_xstrdup(
+            t->used ? "exam: answered (one answer each); graded when you submit the exam: S in "
+                      "the lesson"
+                    : "exam: one answer, no feedback until you submit the exam (S in the lesson)");
+    else if (exam)
+        m->policy_line = core_xstrdup("exam: submitted; your grade and feedback are below");
+    else if (t->used == 0)
+        m->policy_line = core_xasprintf("policy: %s", policy);
+    else {
+        char used[48];
+        if (t->limit)
+            snprintf(used, sizeof used, "%d of %d used", t->used, t->limit);
+        else
+            snprintf(used, sizeof used, "%d used", t->used);
+        m->policy_line = core_xasprintf("policy: %s - %s%s%s", policy, used,
+                                        t->closed ? ": closed" : "",
+                                        t->gave_up ? "; you gave up: answers earn nothing" : "");
+    }
 }
 
 static const char *unit_hint(const char *unit)
@@ -642,6 +701,17 @@ static void *question_enter(struct tui_app *a, const void *arg)
         m->needs_lab = core_xasprintf("%s (here: Tab, then L)", v.v.needs_lab);
     if (v.q.lab)
         q->lab = core_xstrdup(v.q.lab);
+    m->exam_open = v.exam && !v.exam_over;
+    set_policy_line(m, v.policy_text, &v.tries, v.exam, v.exam_over);
+    free(q->policy_text);
+    q->policy_text = core_xstrdup(v.policy_text);
+    q->exam = v.exam;
+    /* A closed question (or one given up on) shows its solution. */
+    if (((m->closed && !m->exam_open) || v.tries.gave_up) &&
+        lesson_question_solution(a->sess, m->qid, v.variant, &m->accepted, &m->reference,
+                                 &e) != CORE_OK)
+        tui_app_msg(a, true, "%s", e.msg);
+    m->gave_up = v.tries.gave_up;
     m->choices = strv_dup(v.v.choices, v.v.n_choices);
     m->n_choices = v.v.n_choices;
     m->picked = core_xcalloc(m->n_choices ? m->n_choices : 1, sizeof *m->picked);
@@ -677,6 +747,7 @@ static void question_leave(struct tui_app *a, void *st)
     free(q->title_bar);
     free(q->lab);
     free(q->pending);
+    free(q->policy_text);
     free(q);
 }
 
@@ -711,12 +782,31 @@ static void grade(struct tui_app *a, struct question *q, const char *answer, int
     m->feedback = core_xstrdup(res.r.feedback ? res.r.feedback : "");
     m->accepted = res.r.accepted ? core_xstrdup(res.r.accepted) : NULL;
     m->reference = res.r.reference ? core_xstrdup(res.r.reference) : NULL;
+    m->hidden = res.hidden;
+    set_policy_line(m, q->policy_text, &res.tries, q->exam, false);
+    if (m->valid && !res.hidden) {
+        char earned[32], qs[32], pts[32];
+        lesson_score_format(res.earned * m->max, earned, sizeof earned);
+        lesson_score_format(res.tries.frac * m->max, qs, sizeof qs);
+        lesson_score_format(m->max, pts, sizeof pts);
+        if (res.after_giveup)
+            m->tries_line = core_xasprintf("after your give-up this earns nothing; the question "
+                                           "scores %s/%s",
+                                           qs, pts);
+        else if (res.available < 1)
+            m->tries_line = core_xasprintf("try %d could earn %.0f%% of the points: it counts "
+                                           "%s; the question scores %s/%s%s",
+                                           res.attempt_no, 100 * res.available, earned, qs, pts,
+                                           res.tries.closed ? "; no tries left" : "");
+        else if (res.tries.closed)
+            m->tries_line = core_xasprintf("no tries left: the question scores %s/%s", qs, pts);
+    }
     lesson_answer_result_fini(&res);
     load_attempts(a, q);
     if (m->valid)
         tui_app_msg(a, false, "attempt %d recorded", m->attempt_no);
     m->follow = true;
-    if (m->kind == TUI_QK_DESIGN)
+    if (m->kind == TUI_QK_DESIGN || m->closed)
         m->mode = TUI_Q_KEYS;
     else if (m->correct && m->mode == TUI_Q_TYPE && m->kind == TUI_QK_LINE)
         m->mode = TUI_Q_KEYS;
