@@ -314,6 +314,15 @@ int db_attempt_list(struct db *db, int64_t user_id, const char *pack_id,
                     const char *question_id, struct db_attempt **out, size_t *n,
                     struct core_err *err);
 
+/* The user's readable tries at one question, oldest first: each valid
+ * original attempt's score as a fraction of its max (its latest re-grade's
+ * instead), *credited how many of them came before the user's first
+ * give-up there (all when none), *gave_up whether the user gave up on it.
+ * *fracs is malloc'd (caller frees; NULL when *n is 0). */
+int db_attempt_tries(struct db *db, int64_t user_id, const char *pack_id,
+                     const char *question_id, double **fracs, int *n, int *credited,
+                     bool *gave_up, struct core_err *err);
+
 /* Counts a user's valid original attempts at one question into *n. */
 int db_attempt_count(struct db *db, int64_t user_id, const char *pack_id,
                      const char *question_id, int *n, struct core_err *err);

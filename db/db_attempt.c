@@ -290,6 +290,66 @@ int db_attempt_each(struct db *db, const char *pack_id,
     return rc;
 }
 
+static const char sql_tries[] =
+    "SELECT CASE WHEN coalesce(r.max, a.max) > 0 "
+    "            THEN coalesce(r.score, a.score) / coalesce(r.max, a.max) ELSE 0 END, a.id "
+    "FROM attempts a LEFT JOIN attempts r ON r.id = "
+    "  (SELECT max(x.id) FROM attempts x WHERE x.regrade_of = a.id) "
+    "WHERE a.user_id = ?1 AND a.pack_id = ?2 AND a.question_id = ?3 AND a.regrade_of IS NULL "
+    "  AND coalesce(r.valid, a.valid) ORDER BY a.id";
+static const char sql_first_giveup[] =
+    "SELECT min(last_attempt), count(*) FROM giveups "
+    "WHERE user_id = ?1 AND pack_id = ?2 AND question_id = ?3";
+
+int db_attempt_tries(struct db *db, int64_t user_id, const char *pack_id,
+                     const char *question_id, double **fracs, int *n, int *credited,
+                     bool *gave_up, struct core_err *err)
+{
+    *fracs = NULL;
+    *n = *credited = 0;
+    *gave_up = false;
+    sqlite3_stmt *st;
+    int rc = db_stmt(db, sql_first_giveup, &st, err);
+    if (rc)
+        return rc;
+    int src = db_bindf(st, "Itt", user_id, pack_id, question_id);
+    if (src == SQLITE_OK)
+        src = sqlite3_step(st);
+    int64_t cut = INT64_MAX; /* attempts with a larger id came after the first give-up */
+    if (src == SQLITE_ROW) {
+        *gave_up = sqlite3_column_int(st, 1) > 0;
+        if (*gave_up)
+            cut = sqlite3_column_int64(st, 0);
+    } else {
+        rc = db_fail(db, err, src, "reading give-ups at %s:%s", pack_id, question_id);
+    }
+    db_stmt_done(st);
+    if (rc)
+        return rc;
+    rc = db_stmt(db, sql_tries, &st, err);
+    if (rc)
+        return rc;
+    src = db_bindf(st, "Itt", user_id, pack_id, question_id);
+    size_t cap = 0;
+    while (src == SQLITE_OK && (src = sqlite3_step(st)) == SQLITE_ROW) {
+        src = SQLITE_OK;
+        *fracs = db_grow(*fracs, &cap, (size_t)*n, sizeof **fracs);
+        double f = sqlite3_column_double(st, 0);
+        (*fracs)[*n] = f < 0 ? 0 : f > 1 ? 1 : f;
+        if (sqlite3_column_int64(st, 1) <= cut)
+            *credited = *n + 1;
+        (*n)++;
+    }
+    if (src != SQLITE_DONE) {
+        rc = db_fail(db, err, src, "reading the tries at %s:%s", pack_id, question_id);
+        free(*fracs);
+        *fracs = NULL;
+        *n = *credited = 0;
+    }
+    db_stmt_done(st);
+    return rc;
+}
+
 static const char sql_count[] =
     "SELECT count(*) FROM attempts WHERE user_id = ?1 AND pack_id = ?2 AND question_id = ?3 "
     "AND regrade_of IS NULL AND valid";

@@ -160,32 +160,14 @@ int lesson_question_tries(struct lesson_session *s, const char *pack_id, const c
                           struct core_err *err)
 {
     memset(out, 0, sizeof *out);
-    struct db_attempt *a = NULL;
-    struct db_giveup *g = NULL;
-    size_t n = 0, ng = 0;
-    int rc = db_attempt_list(s->db, s->user_id, pack_id, qid, &a, &n, err);
+    double *fracs;
+    int n, credited;
+    bool gave_up;
+    int rc = db_attempt_tries(s->db, s->user_id, pack_id, qid, &fracs, &n, &credited, &gave_up,
+                              err);
     if (rc == CORE_OK)
-        rc = db_giveup_list(s->db, s->user_id, pack_id, qid, &g, &ng, err);
-    if (rc == CORE_OK) {
-        double *fracs = core_xcalloc(n ? n : 1, sizeof *fracs);
-        int k = 0, credited = 0;
-        for (size_t i = 0; i < n; i++) {
-            bool valid = a[i].regraded ? a[i].rg_valid : a[i].valid;
-            double sc = a[i].regraded ? a[i].rg_score : a[i].score;
-            double mx = a[i].regraded ? a[i].rg_max : a[i].max;
-            if (!valid)
-                continue;
-            fracs[k] = mx > 0 ? sc / mx : 0;
-            fracs[k] = fracs[k] < 0 ? 0 : fracs[k] > 1 ? 1 : fracs[k];
-            if (!a[i].after_giveup)
-                credited = k + 1;
-            k++;
-        }
-        lesson_policy_apply(p, fracs, k, credited, ng > 0, out);
-        free(fracs);
-    }
-    db_attempts_free(a, n);
-    db_giveups_free(g, ng);
+        lesson_policy_apply(p, fracs, n, credited, gave_up, out);
+    free(fracs);
     return rc;
 }
 
@@ -466,8 +448,22 @@ int lesson_answer_design(struct lesson_session *s, const char *qid, int variant,
      * answer as lost, so what follows is best effort. */
     if (db_attempt_count(s->db, s->user_id, q.pack_id, q.id, &out->attempt_no, NULL) != CORE_OK)
         out->attempt_no = 0;
-    if (lesson_question_tries(s, q.pack_id, q.id, &pol, &out->tries, NULL) != CORE_OK)
-        out->tries = before;
+    out->tries = before;
+    if (out->r.valid) { /* this answer is one more try */
+        double frac = out->r.max > 0 ? out->r.score / out->r.max : 0;
+        frac = frac < 0 ? 0 : frac > 1 ? 1 : frac;
+        struct lesson_tries *t = &out->tries;
+        t->used++;
+        if (!before.gave_up) {
+            double earned = frac * grader_policy_available(&pol, t->used);
+            if (earned > t->frac + 1e-12)
+                t->frac = earned, t->best_try = t->used;
+            t->solved |= frac >= 1 - 1e-12;
+        }
+        t->closed = pol.tries > 0 && t->used >= pol.tries;
+        t->next_available =
+            t->closed || t->gave_up ? 0 : grader_policy_available(&pol, t->used + 1);
+    }
     grader_policy_describe(&pol, out->policy_text, sizeof out->policy_text);
     if (out->r.valid) {
         out->after_giveup = before.gave_up;
