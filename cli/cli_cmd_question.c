@@ -498,6 +498,8 @@ int cli_cmd_answer(struct cli_ctx *cx, struct cli_args *a)
         printf("  question score %s/%s (%s)", qs, mx, res.policy_text);
         if (t->closed)
             printf("; no tries left: it is closed");
+        else if (t->frac >= 1 - 1e-9)
+            printf("; full marks");
         else if (t->limit > 0)
             printf("; %d tr%s left", t->limit - t->used, t->limit - t->used == 1 ? "y" : "ies");
         printf("\n");
