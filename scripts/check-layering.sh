@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Checks the module layering the build relies on (docs/ARCHITECTURE.md):
+#   - a module includes only its own headers and the public headers of the
+#     modules below it:  core <- db, grader, kernels <- lessons, labs <- cli, tui
+#     (tui uses everything except kernels; cli uses everything);
+#   - a module's <module>_internal.h (and any header that is not the module's
+#     public one, e.g. labs/lab_ps.h) is included only from inside that module;
+#   - the foreign headers stay in their module: sqlite3.h in db/, lua.h,
+#     lauxlib.h and lualib.h in grader/, curses in tui/, CUDA headers in
+#     kernels/, md4c.h in tui/, mpi.h in labs/.
+# Prints every violation as file:line: why, and exits 1 when there is one.
+# Usage: scripts/check-layering.sh [ROOT]   (default: the repository)
+set -uo pipefail
+root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
+cd "$root" || exit 2
+
+declare -A allowed=(
+  [core]="core"
+  [db]="core db"
+  [grader]="core grader"
+  [kernels]="core kernels"
+  [lessons]="core db grader lessons"
+  [labs]="core db kernels labs"
+  [tui]="core db grader lessons labs tui"
+  [cli]="core db grader kernels lessons labs tui cli"
+)
+declare -A public=(
+  [core]="core/core.h" [db]="db/db.h" [grader]="grader/grader.h" [kernels]="kernels/kernels.h"
+  [lessons]="lessons/lesson.h" [labs]="labs/lab.h" [tui]="tui/tui.h" [cli]="cli/cli.h"
+)
+declare -A foreign=(
+  [sqlite3.h]=db [lua.h]=grader [lauxlib.h]=grader [lualib.h]=grader [curses.h]=tui
+  [ncurses.h]=tui [ncursesw/curses.h]=tui [md4c.h]=tui [cuda_runtime.h]=kernels
+  [cuda.h]=kernels [cublas_v2.h]=kernels [cublasLt.h]=kernels [mpi.h]=labs
+)
+
+include_re='^[[:space:]]*#[[:space:]]*include[[:space:]]*(["<])([^">]+)[">]'
+bad=0
+complain() { echo "$1: $2"; bad=1; }
+
+for mod in "${!allowed[@]}"; do
+  [ -d "$mod" ] || continue
+  while IFS= read -r -d '' f; do
+    n=0
+    while IFS= read -r line; do
+      n=$((n + 1))
+      [[ $line =~ $include_re ]] || continue
+      kind=${BASH_REMATCH[1]} path=${BASH_REMATCH[2]}
+      if [ "$kind" = "<" ]; then
+        owner=${foreign[$path]:-}
+        [ -n "$owner" ] && [ "$owner" != "$mod" ] &&
+          complain "$f:$n" "includes <$path>, which only $owner/ may include"
+        continue
+      fi
+      case $path in
+        */*) target=${path%%/*} ;;
+        *) continue ;; # a file of its own folder ("grader_internal.h", "x.inc")
+      esac
+      [ -n "${allowed[$target]:-}" ] || continue # not a module (e.g. a generated path)
+      if [[ " ${allowed[$mod]} " != *" $target "* ]]; then
+        complain "$f:$n" "$mod/ includes \"$path\": $mod may use only ${allowed[$mod]// /, }"
+      elif [ "$target" != "$mod" ] && [ "$path" != "${public[$target]}" ]; then
+        complain "$f:$n" "$mod/ includes \"$path\", which is $target/'s own; use ${public[$target]}"
+      fi
+    done <"$f"
+  done < <(find "$mod" -type f \( -name '*.c' -o -name '*.h' -o -name '*.cu' -o -name '*.inc' \) -print0)
+done
+[ "$bad" -eq 0 ] && echo "layering: ok"
+exit "$bad"
