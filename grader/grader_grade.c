@@ -863,8 +863,11 @@ static char *reference_text(lua_State *L, struct job *j, bool exact)
     switch (q->kind) {
     case GRADER_NUMERIC: {
         double v = lua_tonumber(L, S_REF);
-        if (exact)
-            return core_xasprintf("%.17g", v);
+        if (exact) {
+            char num[40]; /* read back by the answer parser: '.' whatever the locale */
+            core_num_format(num, sizeof num, v, 17);
+            return core_xstrdup(num);
+        }
         return value_text(v, unit_name(q), 6);
     }
     case GRADER_CHOICE: {

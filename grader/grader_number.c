@@ -22,9 +22,10 @@
  *   - "log" is the natural logarithm (as in Lua and Python); log2 and log10
  *     exist. "**" is accepted for '^'. U+2212 (−) is accepted for '-', and
  *     no-break/thin spaces for spaces (copy-paste from lesson text).
- *   - Numbers are checked for shape here before strtod sees them, so "nan",
- *     "inf", "0x1p3" or a locale's decimal comma cannot slip through; strtod
- *     is then made locale-proof (see read_number).
+ *   - Numbers are checked for shape here (so each refusal can say how to
+ *     write it), then converted by core_num_parse, which reads the C locale's
+ *     notation whatever the process locale: "nan", "inf", "0x1p3" or a
+ *     locale's decimal comma cannot slip through.
  *   - Units: one unit, after the whole expression. A bare number is in the
  *     expected unit. Every unit converts through its dimension's base unit, so
  *     percentages follow from "%" being the ratio 1/100: "56%" is 0.56 against
@@ -459,50 +460,20 @@ static void fail_comma(struct parser *p, size_t c)
         fail(p, "\"%s\" has a comma: write decimals with a point, like %s", num, point);
 }
 
-/* The byte string of the locale's decimal point, found by formatting 1.5,
- * so strtod can be given the number in the spelling it expects. */
-static void locale_point(char *out, size_t n)
-{
-    char b[16];
-    snprintf(b, sizeof b, "%.1f", 1.5);
-    size_t len = strlen(b);
-    /* b is "1<point>5" */
-    size_t plen = len >= 2 ? len - 2 : 0;
-    if (plen == 0 || plen >= n) {
-        snprintf(out, n, ".");
-        return;
-    }
-    memcpy(out, b + 1, plen);
-    out[plen] = '\0';
-}
-
 /* Reads a number whose shape was checked: digits with at most one point and
- * an optional exponent. strtod follows LC_NUMERIC, so when the process runs
- * under a decimal-comma locale the point is swapped for that locale's. */
+ * an optional exponent, in the C locale's notation whatever LC_NUMERIC says
+ * (core_num_parse). */
 static double convert_number(struct parser *p, const char *tok, size_t len)
 {
-    char buf[MAX_BYTES + 16];
-    memcpy(buf, tok, len);
-    buf[len] = '\0';
-    char *end;
-    double v = strtod(buf, &end);
-    const char *dot = memchr(tok, '.', len);
-    if (end != buf + len && dot) {
-        char pt[8];
-        locale_point(pt, sizeof pt);
-        size_t k = (size_t)(dot - tok), plen = strlen(pt);
-        memcpy(buf + k, pt, plen);
-        memcpy(buf + k + plen, dot + 1, len - k - 1);
-        buf[len - 1 + plen] = '\0';
-        v = strtod(buf, &end);
-    }
-    if (*end != '\0') {
+    double v;
+    int rc = core_num_parse(tok, len, 0, &v, NULL, NULL);
+    if (rc != 0 && !isinf(v)) {
         char q[64];
         quote(tok, len, q, sizeof q);
         fail(p, "could not read \"%s\" as a number", q);
         return 0;
     }
-    if (!isfinite(v)) {
+    if (rc != 0) {
         char q[64];
         quote(tok, len, q, sizeof q);
         fail(p, "\"%s\" is too large: the largest number accepted is about 1e308", q);

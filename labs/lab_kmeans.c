@@ -185,25 +185,8 @@ int km_straggler_parse(const char *s, int *worker, double *factor, struct core_e
                             "times slower, e.g. 2:5), not '%.40s'",
                             s);
     /* the factor in the C locale's spelling, whatever LC_NUMERIC says */
-    const char *f = end + 1;
-    double v = 0, scale = 1;
-    bool digits = false, dot = false;
-    for (; *f; f++) {
-        if (*f >= '0' && *f <= '9') {
-            digits = true;
-            if (dot) {
-                scale /= 10;
-                v += (*f - '0') * scale;
-            } else {
-                v = v * 10 + (*f - '0');
-            }
-        } else if (*f == '.' && !dot) {
-            dot = true;
-        } else {
-            break;
-        }
-    }
-    if (!digits || *f)
+    double v = 0;
+    if (core_num_parse(end + 1, strlen(end + 1), 0, &v, NULL, NULL) != 0 && !isinf(v))
         return core_err_set(err, CORE_ERR_INVALID,
                             "kmeans: parameter 'straggler' must be W:FACTOR with a number "
                             "FACTOR (e.g. 2:5 or 1:2.5), not '%.40s'",

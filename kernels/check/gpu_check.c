@@ -74,8 +74,9 @@ int main(int argc, char **argv)
             }
             reps = (int)v;
         } else if (strcmp(argv[i], "--datasheet-gbs") == 0 && i + 1 < argc) {
-            datasheet = strtod(argv[++i], &end);
-            if (*end || !(datasheet > 0)) {
+            const char *t = argv[++i];
+            if (core_num_parse(t, strlen(t), 0, &datasheet, NULL, NULL) != 0 ||
+                !(datasheet > 0)) {
                 fprintf(stderr, "gpu_check: --datasheet-gbs must be a positive number, not '%s'\n",
                         argv[i]);
                 return 2;
