@@ -302,7 +302,7 @@ static int bench_tui(struct cli_ctx *cx, int frames)
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         double ms = 0;
         struct core_err e = {0};
-        if (tui_bench_lab_frame(frames, sizes[i][0], sizes[i][1], &ms) != 0) {
+        if (tui_bench_lab_frame(frames, sizes[i][0], sizes[i][1], &ms, NULL) != 0) {
             e.code = CORE_ERR_USAGE;
             snprintf(e.msg, sizeof e.msg, "tui benchmark failed at %dx%d", sizes[i][0],
                      sizes[i][1]);

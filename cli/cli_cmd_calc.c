@@ -3,7 +3,6 @@
  * used and the outputs, numbers with their units, text outputs verbatim). */
 #include "cli/cli.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,12 +207,8 @@ static int parse_set(const struct cli_command *cmd, const char *arg, struct less
         return cli_usage(cmd, "--set needs NAME=VALUE (e.g. --set p=8), got \"%s\"",
                          arg ? cli_tx(arg) : "");
     const char *v = eq + 1;
-    char *end = NULL;
-    errno = 0;
-    double x = strtod(v, &end);
-    while (end && (*end == ' ' || *end == '\t'))
-        end++;
-    if (!v[0] || !end || *end || errno == ERANGE || !isfinite(x))
+    double x;
+    if (core_num_parse(v, strlen(v), CORE_NUM_BLANKS, &x, NULL, NULL) != 0)
         return cli_usage(cmd, "--set %.*s: '%s' is not a number (write e.g. 0.25, 8 or 1e9)",
                          (int)(eq - arg), arg, cli_tx(v));
     *name = core_xstrndup(arg, (size_t)(eq - arg));

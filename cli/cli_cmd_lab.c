@@ -396,8 +396,11 @@ static double iso_seconds(const char *s)
         return NAN;
     struct tm tm = {0};
     double sec = 0;
-    if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%lf", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
-               &tm.tm_min, &sec) != 6)
+    int at = 0;
+    size_t used; /* the seconds ("05.123") in the C locale's notation: core_num_parse */
+    if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
+               &tm.tm_min, &at) != 5 ||
+        at == 0 || core_num_parse(s + at, strlen(s + at), 0, &sec, &used, NULL) != 0)
         return NAN;
     tm.tm_year -= 1900;
     tm.tm_mon -= 1;

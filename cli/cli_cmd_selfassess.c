@@ -9,7 +9,6 @@
  * of input stops without storing, a mistake is explained and asked again). */
 #include "cli/cli.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,19 +17,7 @@
 /* Reads a score: a plain decimal number (no unit, no expression). */
 static bool parse_score(const char *s, double *out)
 {
-    while (*s == ' ' || *s == '\t')
-        s++;
-    if (!*s)
-        return false;
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    while (*end == ' ' || *end == '\t')
-        end++;
-    if (*end || errno || !isfinite(v))
-        return false;
-    *out = v;
-    return true;
+    return core_num_parse(s, strlen(s), CORE_NUM_BLANKS, out, NULL, NULL) == 0;
 }
 
 static void print_items(FILE *f)

@@ -3,12 +3,13 @@
  *
  * Provides: the error type (struct core_err) and error codes, allocation
  * helpers that abort on exhaustion, a growable byte buffer, a string list,
- * a JSON writer, SHA-256, clocks (real and injectable), whole-file I/O with
- * atomic replace, and the embedded-file table type used for sources compiled
- * into the binary.
+ * a JSON writer, numbers read and written independently of the locale,
+ * SHA-256, clocks (real and injectable), whole-file I/O with atomic replace,
+ * and the embedded-file table type used for sources compiled into the binary.
  *
  * Invariants: nothing here does I/O except the core_file_* functions; nothing
- * keeps global state. Uses libc only.
+ * keeps global state (core_num's C locale object is made once and never
+ * changes). Uses libc only.
  */
 #ifndef WB_CORE_H
 #define WB_CORE_H
@@ -153,6 +154,41 @@ int core_json_parse_flat(const char *json, struct core_kv **out, size_t *n, stru
 void core_kv_free(struct core_kv *v, size_t n);
 /* The member named key, or NULL. */
 const struct core_kv *core_kv_find(const struct core_kv *v, size_t n, const char *key);
+
+/* ---- numbers ------------------------------------------------------------- */
+
+/* Reading and writing numbers in the C locale's notation ('.' decimal point,
+ * no grouping) whatever the process locale: every number Warpbench reads or
+ * writes back goes through these two (see core_num.c for why the conversion
+ * is strtod under a thread-local C locale). */
+enum core_num_flags {
+    CORE_NUM_BLANKS = 1u << 0,    /* blanks (space, \t, \n, \v, \f, \r) around the number */
+    CORE_NUM_NONFINITE = 1u << 1, /* "inf", "infinity", "nan" in any case, with a sign */
+    CORE_NUM_HEX = 1u << 2        /* hexadecimal floats, "0x1.8p3" */
+};
+
+/* Reads the number in s[0..n) (s need not be NUL-terminated): an optional
+ * sign, digits with at most one '.', an optional exponent ("2.5", "-.5",
+ * "7.", "1e-3"); hex and inf/nan only when the flags say so. The result is
+ * correctly rounded; subnormals are kept, and a magnitude below the
+ * smallest one reads as 0 of the same sign.
+ * With used == NULL the whole span must be the number (and blanks around it
+ * with CORE_NUM_BLANKS). With used != NULL the number is the longest prefix
+ * that is one, as strtod takes it ("2.5Gbps" -> 2.5, *used = 3; "1e" -> 1),
+ * and *used is how many bytes it took (leading blanks included).
+ * Returns 0 with *out set; CORE_ERR_INVALID when there is no number there,
+ * or when its magnitude is beyond the largest double ("1e999": then *out is
+ * +-HUGE_VAL, so a caller can tell "too large" from "not a number"); `err`
+ * (optional) says which. */
+int core_num_parse(const char *s, size_t n, unsigned flags, double *out, size_t *used,
+                   struct core_err *err);
+
+/* Writes v into buf (size bytes, caller-owned; cut like snprintf) with `sig`
+ * significant digits as printf's %.*g does in the C locale ("2.5", "1e+09"),
+ * or with sig <= 0 the fewest digits, at least 6, that read back as the
+ * same double ("0.1", "100000", "0.3333333333333333").
+ * Non-finite values are "inf", "-inf", "nan". Returns snprintf's count. */
+int core_num_format(char *buf, size_t size, double v, int sig);
 
 /* ---- hashing ------------------------------------------------------------- */
 

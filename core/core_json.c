@@ -151,19 +151,9 @@ void core_json_num(struct core_json *j, double v)
         core_buf_puts(j->out, "null");
         return;
     }
-    /* %.17g round-trips a double; prefer the shortest of a few precisions. */
+    /* the shortest text that reads back as v, with '.' whatever the locale */
     char tmp[40];
-    for (int prec = 6; prec <= 17; prec++) {
-        snprintf(tmp, sizeof tmp, "%.*g", prec, v);
-        if (strtod(tmp, NULL) == v)
-            break;
-    }
-    /* A locale with a decimal comma (the TUI calls setlocale) must not leak
-     * into JSON: the representation chosen above is the same digits either
-     * way, so only the separator is put back. */
-    for (char *c = tmp; *c; c++)
-        if (*c == ',')
-            *c = '.';
+    core_num_format(tmp, sizeof tmp, v, 0);
     core_buf_puts(j->out, tmp);
 }
 

@@ -13,7 +13,6 @@
 #include "core/core.h"
 
 #include <ctype.h>
-#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -231,20 +230,9 @@ static int read_number(struct reader *r, double *out)
         if ((rc = read_digits(r, &i)) != 0)
             return rc;
     }
-    char tmp[128];
-    size_t len = i - start;
-    if (len >= sizeof tmp)
-        return fail(r, "number too long");
-    memcpy(tmp, s + start, len);
-    tmp[len] = '\0';
-    const char *dp = localeconv()->decimal_point;
-    if (dp && dp[0] && dp[0] != '.' && !dp[1])
-        for (char *c = tmp; *c; c++)
-            if (*c == '.')
-                *c = dp[0];
-    double v = strtod(tmp, NULL);
-    if (!isfinite(v))
-        return fail(r, "number out of range");
+    double v;
+    if (core_num_parse(s + start, i - start, 0, &v, NULL, NULL) != 0)
+        return fail(r, "number out of range"); /* the grammar was checked above */
     *out = v;
     r->at = i;
     return 0;

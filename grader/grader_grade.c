@@ -873,8 +873,11 @@ static char *reference_text(lua_State *L, struct job *j, bool exact)
     switch (q->kind) {
     case GRADER_NUMERIC: {
         double v = lua_tonumber(L, S_REF);
-        if (exact)
-            return core_xasprintf("%.17g", v);
+        if (exact) {
+            char num[40]; /* read back by the answer parser: '.' whatever the locale */
+            core_num_format(num, sizeof num, v, 17);
+            return core_xstrdup(num);
+        }
         return value_text(v, unit_name(q), 6);
     }
     case GRADER_CHOICE: {
@@ -948,6 +951,11 @@ static void grade_numeric(lua_State *L, struct job *j, const char *answer)
     rawfield(L, S_Q, "tolerance");
     read_tol(L, lua_gettop(L), &tol);
     lua_pop(L, 1);
+    /* integer = true: '/' between whole numbers may be C's integer division */
+    bool integer = rawfield(L, S_Q, "integer") == LUA_TBOOLEAN && lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    if (integer && !(isfinite(ref) && ref == floor(ref)))
+        fail_pack(L, j, "integer = true, but the reference %.17g is not a whole number", ref);
     char buf[200];
     grader_tol_describe(&tol, ref, unit, buf, sizeof buf);
     r->accepted = core_xstrdup(buf);
@@ -962,6 +970,13 @@ static void grade_numeric(lua_State *L, struct job *j, const char *answer)
     r->parsed = value_text(num.value, unit, 6);
     if (grader_tol_accepts(&tol, ref, num.value)) {
         set_score(r, 1, "Correct.");
+        return;
+    }
+    if (integer && num.c_differs && grader_tol_accepts(&tol, ref, num.c_value)) {
+        r->value = num.c_value;
+        free(r->parsed);
+        r->parsed = value_text(num.c_value, unit, 6);
+        set_score(r, 1, "Correct: / between whole numbers is read as C's integer division here.");
         return;
     }
     /* A known mistake beats partial credit. */
@@ -1027,8 +1042,12 @@ static void grade_numeric(lua_State *L, struct job *j, const char *answer)
         }
     }
     lua_pop(L, 1);
+    char fb[320];
+    if (grader_tol_rounding_note(&tol, ref, answer, &num, q->unit, fb, sizeof fb)) {
+        set_score(r, 0, fb);
+        return;
+    }
     /* Say how close counts, not where the answer lies. */
-    char fb[256];
     int at = snprintf(fb, sizeof fb, "Not within the accepted tolerance (");
     if (tol.rel > 0)
         at += snprintf(fb + at, sizeof fb - (size_t)at, "±%g%%", tol.rel * 100);

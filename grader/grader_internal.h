@@ -50,6 +50,10 @@ struct grader_number {
     bool ok;
     double value;      /* in the expected unit (see grader_number_parse) */
     double base;       /* in the base unit of its dimension */
+    double c_value;    /* value with '/' between whole numbers truncating as C's
+                        * integer division does ("(1000+255)/256" is 4); equals
+                        * value unless c_differs */
+    bool c_differs;    /* the C reading differs from the real one */
     char unit[16];     /* the unit the student wrote, canonical spelling, "" if none */
     char why[200];     /* when !ok: what is wrong and how to write it, for the student */
 };
@@ -57,9 +61,12 @@ struct grader_number {
 /* Reads `text` as a numeric answer expected in unit `expected` (a spelling
  * grader_unit_find knows; "" for a plain number):
  *   - numbers: 12, -3.5, .5, 6.02e23, 1E-3, with optional spaces around;
- *   - arithmetic: + - * / ^ (right-assoc), parentheses, unary minus, and
- *     sqrt log ln log2 log10 exp abs min max, constants pi and e — evaluated
- *     safely (no code runs), depth-limited, e.g. "1/(0.2+0.8/4)";
+ *   - arithmetic: + - * / ^ (right-assoc), // (floor division, as in Python
+ *     and Lua), parentheses, unary minus, and sqrt log ln log2 log10 exp abs
+ *     min max ceil floor round, constants pi and e — evaluated safely (no
+ *     code runs), depth-limited, e.g. "1/(0.2+0.8/4)", "ceil(1000/256)";
+ *   - '/' is real division for `value`; `c_value` is the same answer with
+ *     '/' between two whole numbers truncating, as C's integer division;
  *   - an optional unit after the expression ("320 ms", "2.5x", "56 %",
  *     "4.8 TB/s"), converted to `expected`; a bare number is taken to be
  *     in `expected` already;
@@ -114,6 +121,20 @@ struct grader_band {
  * interval holds v (the band's index in *band, -1 when none); else 0. */
 double grader_tol_score(const struct grader_tol *tol, const struct grader_band *bands,
                         size_t n_bands, double ref, double v, int *band);
+
+/* When the answer `num` (the student's `text`, read by grader_number_parse
+ * in `unit`) misses a whole-number reference `ref` only by rounding, writes
+ * feedback saying how into buf (n bytes) and returns true:
+ *   - C's integer division would be right: "(1000+255)/256 is 4.902 with
+ *     real division ...; C's integer division gives 4 ...", with how to
+ *     write it (// or ceil);
+ *   - the value rounded up (or down) would be right: "3.906 is not a whole
+ *     number ...: round it up, ceil(...)".
+ * "Right" means accepted by tol and rounding to ref. False, buf untouched,
+ * otherwise (and always when ref is not a whole number). Pure. */
+bool grader_tol_rounding_note(const struct grader_tol *tol, double ref, const char *text,
+                              const struct grader_number *num, const char *unit, char *buf,
+                              size_t n);
 
 /* ---- variant RNG --------------------------------------------------------- */
 

@@ -7,7 +7,7 @@
  *
  *   answer  := expr [unit]
  *   expr    := term (('+' | '-') term)*
- *   term    := unary (('*' | '/') unary)*
+ *   term    := unary (('*' | '/' | '//') unary)*
  *   unary   := ('+' | '-') unary | power          -2^2 = -(2^2) = -4
  *   power   := primary [('^' | '**') unary]       right-associative
  *   primary := number | '(' expr ')' | const | func '(' expr (',' expr)* ')'
@@ -20,11 +20,21 @@
  *     it is a decimal or thousands comma and is refused with the two readings
  *     spelled out, because guessing wrong would grade a wrong number.
  *   - "log" is the natural logarithm (as in Lua and Python); log2 and log10
- *     exist. "**" is accepted for '^'. U+2212 (−) is accepted for '-', and
+ *     exist. "**" is accepted for '^'. Functions: sqrt, log = ln, log2,
+ *     log10, exp, abs, min, max (two or more values), ceil, floor, round
+ *     (halves away from zero, as C's round).
+ *   - '/' is real division. "//" is floor division, as in Python and Lua:
+ *     (1000+255)//256 = 4, the course's "round n/256 up" written in whole
+ *     numbers. The same text is also evaluated with '/' between two whole
+ *     numbers truncating, as C's integer division does (`c_value`), so a
+ *     question that declares integer semantics can accept the course's
+ *     (n + 255) / 256 typed literally, and any question can explain an
+ *     answer that is off only by that rounding (grader_number_rounding_note). U+2212 (−) is accepted for '-', and
  *     no-break/thin spaces for spaces (copy-paste from lesson text).
- *   - Numbers are checked for shape here before strtod sees them, so "nan",
- *     "inf", "0x1p3" or a locale's decimal comma cannot slip through; strtod
- *     is then made locale-proof (see read_number).
+ *   - Numbers are checked for shape here (so each refusal can say how to
+ *     write it), then converted by core_num_parse, which reads the C locale's
+ *     notation whatever the process locale: "nan", "inf", "0x1p3" or a
+ *     locale's decimal comma cannot slip through.
  *   - Units: one unit, after the whole expression. A bare number is in the
  *     expected unit. Every unit converts through its dimension's base unit, so
  *     percentages follow from "%" being the ratio 1/100: "56%" is 0.56 against
@@ -345,6 +355,8 @@ struct parser {
     size_t n;
     size_t i; /* next byte */
     int depth;
+    bool c_div;      /* '/' between whole numbers truncates, as in C */
+    bool c_div_seen; /* a '/' between whole numbers whose quotient is not whole */
     bool failed;
     char *why;
     size_t why_n;
@@ -459,50 +471,20 @@ static void fail_comma(struct parser *p, size_t c)
         fail(p, "\"%s\" has a comma: write decimals with a point, like %s", num, point);
 }
 
-/* The byte string of the locale's decimal point, found by formatting 1.5,
- * so strtod can be given the number in the spelling it expects. */
-static void locale_point(char *out, size_t n)
-{
-    char b[16];
-    snprintf(b, sizeof b, "%.1f", 1.5);
-    size_t len = strlen(b);
-    /* b is "1<point>5" */
-    size_t plen = len >= 2 ? len - 2 : 0;
-    if (plen == 0 || plen >= n) {
-        snprintf(out, n, ".");
-        return;
-    }
-    memcpy(out, b + 1, plen);
-    out[plen] = '\0';
-}
-
 /* Reads a number whose shape was checked: digits with at most one point and
- * an optional exponent. strtod follows LC_NUMERIC, so when the process runs
- * under a decimal-comma locale the point is swapped for that locale's. */
+ * an optional exponent, in the C locale's notation whatever LC_NUMERIC says
+ * (core_num_parse). */
 static double convert_number(struct parser *p, const char *tok, size_t len)
 {
-    char buf[MAX_BYTES + 16];
-    memcpy(buf, tok, len);
-    buf[len] = '\0';
-    char *end;
-    double v = strtod(buf, &end);
-    const char *dot = memchr(tok, '.', len);
-    if (end != buf + len && dot) {
-        char pt[8];
-        locale_point(pt, sizeof pt);
-        size_t k = (size_t)(dot - tok), plen = strlen(pt);
-        memcpy(buf + k, pt, plen);
-        memcpy(buf + k + plen, dot + 1, len - k - 1);
-        buf[len - 1 + plen] = '\0';
-        v = strtod(buf, &end);
-    }
-    if (*end != '\0') {
+    double v;
+    int rc = core_num_parse(tok, len, 0, &v, NULL, NULL);
+    if (rc != 0 && !isinf(v)) {
         char q[64];
         quote(tok, len, q, sizeof q);
         fail(p, "could not read \"%s\" as a number", q);
         return 0;
     }
-    if (!isfinite(v)) {
+    if (rc != 0) {
         char q[64];
         quote(tok, len, q, sizeof q);
         fail(p, "\"%s\" is too large: the largest number accepted is about 1e308", q);
@@ -594,14 +576,27 @@ static double checked(struct parser *p, double v, const char *what)
     return v;
 }
 
-enum fn { FN_SQRT, FN_LN, FN_LOG2, FN_LOG10, FN_EXP, FN_ABS, FN_MIN, FN_MAX };
+enum fn {
+    FN_SQRT,
+    FN_LN,
+    FN_LOG2,
+    FN_LOG10,
+    FN_EXP,
+    FN_ABS,
+    FN_MIN,
+    FN_MAX,
+    FN_CEIL,
+    FN_FLOOR,
+    FN_ROUND
+};
 
 static const struct {
     const char *name;
     enum fn fn;
 } functions[] = {
-    {"sqrt", FN_SQRT}, {"log", FN_LN},  {"ln", FN_LN},   {"log2", FN_LOG2}, {"log10", FN_LOG10},
-    {"exp", FN_EXP},   {"abs", FN_ABS}, {"min", FN_MIN}, {"max", FN_MAX},
+    {"sqrt", FN_SQRT},   {"log", FN_LN},      {"ln", FN_LN},       {"log2", FN_LOG2},
+    {"log10", FN_LOG10}, {"exp", FN_EXP},     {"abs", FN_ABS},     {"min", FN_MIN},
+    {"max", FN_MAX},     {"ceil", FN_CEIL},   {"floor", FN_FLOOR}, {"round", FN_ROUND},
 };
 
 static bool word_is(const char *w, size_t n, const char *name)
@@ -666,6 +661,12 @@ static double call_function(struct parser *p, const char *name, enum fn fn)
         return checked(p, exp(x), "exp");
     case FN_ABS:
         return fabs(x);
+    case FN_CEIL:
+        return ceil(x);
+    case FN_FLOOR:
+        return floor(x);
+    case FN_ROUND:
+        return round(x);
     case FN_MIN:
     case FN_MAX:
         return x;
@@ -818,7 +819,7 @@ static double parse_primary(struct parser *p)
     } else {
         fail(p,
              "\"%s\" is not a number, function or constant I know (functions: sqrt, "
-             "log, exp, abs, min, max; constants: pi, e)",
+             "log, log2, exp, abs, min, max, ceil, floor, round; constants: pi, e)",
              q);
     }
     return 0;
@@ -874,6 +875,24 @@ static double parse_unary(struct parser *p)
     return parse_power(p);
 }
 
+/* A whole number a double holds exactly, as C's integers would be. */
+static bool is_whole(double x)
+{
+    return isfinite(x) && x == trunc(x) && fabs(x) < 9007199254740992.0; /* 2^53 */
+}
+
+/* a // b: floor(a / b), exact for whole numbers (no rounding of a / b first). */
+static double floor_div(double a, double b)
+{
+    if (!is_whole(a) || !is_whole(b))
+        return floor(a / b);
+    double rem = fmod(a, b); /* exact, with the sign of a */
+    double q = (a - rem) / b; /* exact: a whole multiple of b */
+    if (rem != 0 && (rem < 0) != (b < 0))
+        q -= 1;
+    return q;
+}
+
 static double parse_term(struct parser *p)
 {
     double v = parse_unary(p);
@@ -884,7 +903,8 @@ static double parse_term(struct parser *p)
             break;
         if (c == '*' && p->i + 1 < p->n && p->s[p->i + 1] == '*')
             break; /* "**" is a power, handled below us */
-        p->i++;
+        bool floor_op = c == '/' && p->i + 1 < p->n && p->s[p->i + 1] == '/';
+        p->i += floor_op ? 2 : 1;
         double r = parse_unary(p);
         if (p->failed)
             break;
@@ -892,6 +912,12 @@ static double parse_term(struct parser *p)
             v = checked(p, v * r, "the product");
         } else if (r == 0) {
             fail(p, "division by zero");
+        } else if (floor_op) {
+            v = checked(p, floor_div(v, r), "the quotient");
+        } else if (is_whole(v) && is_whole(r) && fmod(v, r) != 0) {
+            p->c_div_seen = true;
+            /* C truncates; v - fmod(v, r) is an exact multiple of r */
+            v = p->c_div ? (v - fmod(v, r)) / r : checked(p, v / r, "the quotient");
         } else {
             v = checked(p, v / r, "the quotient");
         }
@@ -1065,9 +1091,22 @@ bool grader_number_parse(const char *text, const char *expected, struct grader_n
     }
     p.n = end;
 
+    size_t expr_start = p.i;
     double v = parse_expr(&p);
     if (p.failed)
         return false;
+    /* The C reading, when it differs: '/' between whole numbers truncating.
+     * It fails on its own (a truncated divisor of 0) without refusing the
+     * answer, which is read with real division. */
+    double cv = v;
+    if (p.c_div_seen) {
+        char scratch[sizeof out->why];
+        struct parser c = {.s = text, .n = end, .i = expr_start, .c_div = true,
+                           .why = scratch, .why_n = sizeof scratch};
+        double w = parse_expr(&c);
+        if (!c.failed && c.i == p.i)
+            cv = w;
+    }
     skip_spaces(&p);
 
     const struct grader_unit *u = exp_unit;
@@ -1112,6 +1151,13 @@ bool grader_number_parse(const char *text, const char *expected, struct grader_n
     double base = unit_convert(v, unit_def(u), base_unit(u->dim));
     if (!isfinite(value) || !isfinite(base))
         return refuse(out, "the result is too large once converted to the question's unit");
+    double c_value = unit_convert(cv, unit_def(u), unit_def(exp_unit));
+    if (cv != v && isfinite(c_value)) {
+        out->c_differs = true;
+        out->c_value = c_value == 0 ? 0.0 : c_value;
+    } else {
+        out->c_value = value == 0 ? 0.0 : value;
+    }
     out->ok = true;
     out->value = value == 0 ? 0.0 : value; /* no "-0" in stored answers */
     out->base = base == 0 ? 0.0 : base;

@@ -323,6 +323,7 @@ static const struct fspec question_fields[] = {
     {"tolerance", T_TAB, KB(GRADER_NUMERIC)},
     {"bands", T_TAB, KB(GRADER_NUMERIC)},
     {"wrong", T_TAB, KB(GRADER_NUMERIC)},
+    {"integer", T_BOOL, KB(GRADER_NUMERIC)},
     {"choices", T_STRS, KB(GRADER_CHOICE) | KB(GRADER_MULTI)},
     {"why", T_TAB, KB(GRADER_CHOICE) | KB(GRADER_MULTI)},
     {"items", T_STRS, KB(GRADER_ORDERING)},

@@ -191,3 +191,51 @@ double grader_tol_score(const struct grader_tol *tol, const struct grader_band *
         *band = best_i;
     return best;
 }
+
+/* ---- off only by rounding ---------------------------------------------------- */
+
+bool grader_tol_rounding_note(const struct grader_tol *tol, double ref, const char *text,
+                              const struct grader_number *num, const char *unit, char *buf,
+                              size_t n)
+{
+    if (!num->ok || !isfinite(ref) || ref != floor(ref) || n == 0)
+        return false;
+    double v = num->value;
+    /* right: accepted, and the whole number nearest to it is the reference */
+#define HITS(x) (grader_tol_accepts(tol, ref, (x)) && fabs((x) - ref) < 0.5)
+    if (HITS(v))
+        return false;
+    const char *sp = unit && unit[0] ? " " : "";
+    const char *un = unit ? unit : "";
+    char got[40], want[40];
+    grader_number_format(v, 6, got, sizeof got);
+    grader_number_format(ref, 17, want, sizeof want);
+    if (num->c_differs && HITS(num->c_value)) {
+        /* the student's text quoted back only when short, printable ASCII */
+        char said[64] = "your expression";
+        size_t len = text ? strlen(text) : 0;
+        bool plain = len > 0 && len + 3 < sizeof said;
+        for (size_t i = 0; plain && i < len; i++)
+            plain = text[i] >= 0x20 && text[i] < 0x7f;
+        if (plain)
+            snprintf(said, sizeof said, "\"%s\"", text);
+        snprintf(buf, n,
+                 "%s is %s%s%s with real division, which is how / is read here; C's "
+                 "integer division would give %s%s%s. To divide as C does, write // (it rounds "
+                 "down, as in Python): (n + 255)//256; or round up with ceil(n/256).",
+                 said, got, sp, un, want, sp, un);
+        return true;
+    }
+    if (v == floor(v))
+        return false;
+    bool up = HITS(ceil(v)), down = !up && HITS(floor(v));
+#undef HITS
+    if (!up && !down)
+        return false;
+    snprintf(buf, n,
+             "%s%s%s is not a whole number, and the answer is a whole count: round it %s "
+             "(%s(%s) = %s). Whole numbers n/d rounded %s: %s.",
+             got, sp, un, up ? "up" : "down", up ? "ceil" : "floor", got, want,
+             up ? "up" : "down", up ? "ceil(n/d), or (n + d - 1)//d" : "floor(n/d), or n//d");
+    return true;
+}

@@ -19,7 +19,11 @@
  *   with the CPU reference (kern_coalesce_ref.c) on the random input after
  *   the timed launches: a fast wrong kernel is an error, not a result;
  * - every CUDA call's status is checked, and an error names the kernel and
- *   the CUDA error.
+ *   the CUDA error; it clears the runtime's error state and marks the GPU
+ *   failed when it broke the context (kern_cuda_error), so the next lab run
+ *   falls back instead of failing. GPU memory too short for the buffers
+ *   (the free memory, or an out-of-memory from cudaMalloc) is
+ *   CORE_ERR_LIMIT, so the lab can run its CPU analog instead.
  *
  * All the copy kernels share one shape: blocks of 256 threads, each thread
  * handling CO_UNROLL elements 256 apart (8 floats; 4 float4s for copy16),
@@ -36,7 +40,7 @@
  * device memory sees long runs on both sides. The same order is used by all
  * four tile kernels, so they differ only in what the lesson is about.
  */
-#include "kernels/kernels.h"
+#include "kernels/kern_internal.h"
 
 #include <cuda_runtime.h>
 
@@ -237,11 +241,17 @@ __global__ void __launch_bounds__(TILE_THREADS)
 
 static int cuda_fail(struct core_err *err, cudaError_t e, const char *what, const char *kernel)
 {
+    char m[160];
+    snprintf(m, sizeof m, "kernel '%s': %s", kernel ? kernel : "coalescing", what);
+    const char *after = kern_cuda_error(e, m)
+                            ? "; the GPU cannot be used again until Warpbench restarts"
+                            : "";
+    int code = e == cudaErrorMemoryAllocation ? CORE_ERR_LIMIT : CORE_ERR_IO;
     if (kernel)
-        return core_err_set(err, CORE_ERR_IO, "kernel '%s': %s failed: %s (%s)", kernel, what,
-                            cudaGetErrorString(e), cudaGetErrorName(e));
-    return core_err_set(err, CORE_ERR_IO, "coalescing kernels: %s failed: %s (%s)", what,
-                        cudaGetErrorString(e), cudaGetErrorName(e));
+        return core_err_set(err, code, "kernel '%s': %s failed: %s (%s)%s", kernel, what,
+                            cudaGetErrorString(e), cudaGetErrorName(e), after);
+    return core_err_set(err, code, "coalescing kernels: %s failed: %s (%s)%s", what,
+                        cudaGetErrorString(e), cudaGetErrorName(e), after);
 }
 
 /* Runs `call`; on failure fills err naming `what` (and kernel `kname`, or
@@ -370,6 +380,7 @@ extern "C" int kern_coal_open(struct kern_coal **out, const struct kern_coal_opt
         s->ud = o->ud;
     }
     kern_probe(&s->info.dev, NULL);
+    cudaGetLastError(); /* whatever an earlier caller left is not this session's error */
     CK(cudaSetDevice(s->info.dev.index), "cudaSetDevice", NULL);
     CK(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo", NULL);
     s->info.free_bytes = (long long)free_b;
@@ -398,14 +409,15 @@ extern "C" int kern_coal_open(struct kern_coal **out, const struct kern_coal_opt
     /* whole blocks of every copy kernel, whole float4s */
     n = bytes / 4 / N_ALIGN * N_ALIGN;
     if (n < N_ALIGN) {
-        rc = core_err_set(err, CORE_ERR_INVALID,
+        /* an automatic size this small: the GPU's free memory is short */
+        rc = core_err_set(err, o && o->bytes > 0 ? CORE_ERR_INVALID : CORE_ERR_LIMIT,
                           "coalescing kernels: buffers of %lld bytes are too small (at least %d)",
                           bytes, 4 * N_ALIGN);
         goto out;
     }
     if ((double)(2 * n + PAD_FLOATS) * 4 > (double)free_b / 2) {
         rc = core_err_set(
-            err, CORE_ERR_INVALID,
+            err, CORE_ERR_LIMIT,
             "coalescing kernels: two buffers of %lld MiB need %lld MiB of GPU memory, "
             "more than half of the %lld MiB free on %s",
             n * 4 >> 20, (2 * n * 4) >> 20, (long long)(free_b >> 20), s->info.dev.name);

@@ -22,9 +22,17 @@
  * partials (and n labels when asked).
  *
  * Every CUDA call's status is checked; an error names the call and CUDA's
- * message, and frees what the call had allocated.
+ * message, clears the runtime's error state (kern_cuda_error: an earlier
+ * out-of-memory is not reported again by a later launch), marks the GPU
+ * failed when the error broke the context, and frees what the call had
+ * allocated. A kernel's fault is reported as the kernels' (the step waits
+ * for the kernels' end event before it copies anything back).
+ *
+ * Timing: the kernels are loaded when the session opens (cudaFuncGetAttributes
+ * on each), so the first step's time does not include CUDA's lazy loading of
+ * the module; the lab reports the median step.
  */
-#include "kernels/kernels.h"
+#include "kernels/kern_internal.h"
 
 #include <cuda_runtime.h>
 
@@ -194,11 +202,22 @@ __global__ void km_task_sum(const int *__restrict__ tfirst, int k, int d,
     do {                                                                                           \
         cudaError_t e_ = (call);                                                                   \
         if (e_ != cudaSuccess) {                                                                   \
-            rc = core_err_set(err, CORE_ERR_IO, "k-means GPU: %s failed: %s", what,                \
-                              cudaGetErrorString(e_));                                             \
+            rc = km_fail(err, e_, what);                                                           \
             goto out;                                                                              \
         }                                                                                          \
     } while (0)
+
+/* The error of a failed call `what`: CORE_ERR_IO with CUDA's words, after
+ * kern_cuda_error (cleared; the GPU marked failed when the context broke). */
+static int km_fail(struct core_err *err, cudaError_t e, const char *what)
+{
+    char m[128];
+    snprintf(m, sizeof m, "k-means GPU: %s", what);
+    bool broken = kern_cuda_error(e, m);
+    return core_err_set(err, CORE_ERR_IO, "k-means GPU: %s failed: %s (%s)%s", what,
+                        cudaGetErrorString(e), cudaGetErrorName(e),
+                        broken ? "; the GPU cannot be used again until Warpbench restarts" : "");
+}
 
 extern "C" void kern_kmeans_gpu_free(struct kern_km_gpu *g)
 {
@@ -224,6 +243,7 @@ extern "C" void kern_kmeans_gpu_free(struct kern_km_gpu *g)
     }
     if (g->have_stream)
         cudaStreamDestroy(g->stream);
+    cudaGetLastError(); /* leave no error behind for the next caller */
     free(g->h_tcnt);
     free(g);
 }
@@ -291,14 +311,26 @@ extern "C" int kern_kmeans_gpu_new(struct kern_km_gpu **out, const float *x, siz
     if (g->smem_centres)
         g->smem_bytes += kd * sizeof(float);
 
+    cudaGetLastError(); /* whatever an earlier caller left is not this session's error */
     CK(cudaSetDevice(0), "cudaSetDevice(0)");
+    /* Load the kernels now (CUDA loads a module lazily, at a kernel's first
+     * launch otherwise): the first step's time is then the kernels' own. */
+    {
+        struct cudaFuncAttributes fa;
+        CK(cudaFuncGetAttributes(&fa, km_assign<true>), "loading km_assign");
+        CK(cudaFuncGetAttributes(&fa, km_assign<false>), "loading km_assign");
+        CK(cudaFuncGetAttributes(&fa, km_task_sum), "loading km_task_sum");
+    }
     CK(cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking), "cudaStreamCreate");
     g->have_stream = true;
     CK(cudaEventCreate(&g->e0), "cudaEventCreate");
-    if (cudaEventCreate(&g->e1) != cudaSuccess) {
-        cudaEventDestroy(g->e0);
-        rc = core_err_set(err, CORE_ERR_IO, "k-means GPU: cudaEventCreate failed");
-        goto out;
+    {
+        cudaError_t e1 = cudaEventCreate(&g->e1);
+        if (e1 != cudaSuccess) {
+            cudaEventDestroy(g->e0);
+            rc = km_fail(err, e1, "cudaEventCreate");
+            goto out;
+        }
     }
     g->have_events = true;
     CK(cudaMalloc((void **)&g->d_x, n * (size_t)d * sizeof(float)), "cudaMalloc (points)");
@@ -365,6 +397,9 @@ extern "C" int kern_kmeans_gpu_assign(struct kern_km_gpu *g, const float *centre
         g->d_tfirst, g->k, g->d, g->d_bsum, g->d_bcnt, g->d_bsse, g->d_tsum, g->d_tcnt, g->d_tsse);
     CK(cudaGetLastError(), "launching km_task_sum");
     CK(cudaEventRecord(g->e1, g->stream), "cudaEventRecord");
+    /* A kernel fault surfaces at the first synchronisation: make that the
+     * kernels' end, so it is blamed on them and not on the copy after. */
+    CK(cudaEventSynchronize(g->e1), "running the k-means kernels (km_assign, km_task_sum)");
     CK(cudaMemcpyAsync(sums, g->d_tsum, (size_t)g->tasks * kd * sizeof(double),
                        cudaMemcpyDeviceToHost, g->stream),
        "cudaMemcpyAsync (sums to the host)");
@@ -378,8 +413,7 @@ extern "C" int kern_kmeans_gpu_assign(struct kern_km_gpu *g, const float *centre
         CK(cudaMemcpyAsync(labels, g->d_lab, g->n * sizeof(int32_t), cudaMemcpyDeviceToHost,
                            g->stream),
            "cudaMemcpyAsync (labels to the host)");
-    /* A kernel fault surfaces here, at the first synchronisation. */
-    CK(cudaStreamSynchronize(g->stream), "running the k-means kernels");
+    CK(cudaStreamSynchronize(g->stream), "copying the results to the host");
     CK(cudaEventElapsedTime(&ms, g->e0, g->e1), "cudaEventElapsedTime");
     for (size_t q = 0; q < (size_t)g->tasks * (size_t)g->k; q++)
         counts[q] = (int64_t)g->h_tcnt[q];

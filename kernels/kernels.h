@@ -53,9 +53,16 @@ struct kern_device {
 bool kern_built_with_cuda(void);
 
 /* Finds the first CUDA device. 0 and *dev filled when one is usable;
- * CORE_ERR_NOTFOUND with one clear line otherwise: "no GPU: this build has no
- * CUDA (nvcc was not found at build time)", "no GPU: no NVIDIA driver
- * (cudaGetDeviceCount: ...)", "no GPU: no CUDA device found". Cheap after the
+ * CORE_ERR_NOTFOUND with one line that names the cause otherwise: "no GPU:
+ * this build has no CUDA (nvcc was not found at build time)", "no GPU: no
+ * NVIDIA driver is installed on this machine ...", "no GPU: the NVIDIA
+ * driver is too old for this build: it supports CUDA 12.4, this build's
+ * runtime is CUDA 13.0 ...", "no GPU: no CUDA device found (the NVIDIA
+ * driver, for CUDA 13.0, is installed)", "no GPU: the NVIDIA driver ...
+ * could not be used: <the CUDA error>", and, once a CUDA error broke the
+ * context earlier in this process (a kernel fault), "no GPU: the GPU failed
+ * earlier in this session (...) and cannot be used again until Warpbench
+ * restarts" — so later runs fall back instead of failing. Cheap after the
  * first call (the answer is cached for the process). */
 int kern_probe(struct kern_device *dev, struct core_err *err);
 
@@ -223,10 +230,13 @@ struct kern_coal; /* opaque: a device, its buffers, a stream */
  * buffer of o->bytes each (plus host copies of both), fills the input with
  * random floats from o->seed and copies it to the device. 0 and *out (close
  * with kern_coal_close) and *info filled; CORE_ERR_IO with kern_probe's line
- * when there is no GPU; CORE_ERR_INVALID when the buffers do not fit (in
- * half of the device's free memory, or in host memory) saying how much was
- * asked and how much there is; CORE_ERR_IO naming the CUDA call and error
- * when one fails; CORE_ERR_CANCELLED when o->stop said so. */
+ * when there is no GPU; CORE_ERR_LIMIT when the GPU's memory is short (the
+ * buffers do not fit in half of its free memory, or cudaMalloc runs out),
+ * CORE_ERR_INVALID when the host's memory is (or o->bytes is too small),
+ * each saying how much was asked and how much there is; CORE_ERR_IO naming
+ * the CUDA call and error when one fails (a CUDA error that breaks the
+ * context also marks the GPU failed for kern_probe); CORE_ERR_CANCELLED
+ * when o->stop said so. */
 int kern_coal_open(struct kern_coal **out, const struct kern_coal_opts *o,
                    struct kern_coal_info *info, struct core_err *err);
 /* Runs kernel `kind` with `param`: clears the output, launches three times

@@ -11,8 +11,10 @@
  * one reading with a stride 1..32, each point beside the model's prediction.
  * Every output is checked against the CPU reference on random data.
  *
- * Without one (no CUDA in the build, no driver, no device) the lab says so
- * in one line and runs the CPU analog (lab_coalescing_cpu.c): the same
+ * Without one (no CUDA in the build, no driver or one too old, no device, a
+ * GPU broken earlier in the process; with device=auto also a GPU whose free
+ * memory is too short for the buffers) the lab says so in one line and runs
+ * the CPU analog (lab_coalescing_cpu.c): the same
  * copies, offset and stride sweeps over arrays larger than the last-level
  * cache, with the same model set for 64-byte lines, plus memcpy and a naive
  * and a blocked transpose. `device=cpu` runs the analog even with a GPU.
@@ -293,8 +295,22 @@ static int coal_run_lab(struct lab_ctx *cx, struct core_err *err)
     core_err_clear(&why);
     bool gpu = strcmp(device, "cpu") != 0 && kern_probe(NULL, &why) == 0;
     if (gpu) {
-        rc = coal_run_gpu(&r, err);
-    } else {
+        struct core_err gerr;
+        core_err_clear(&gerr);
+        rc = coal_run_gpu(&r, &gerr);
+        /* device=auto: a GPU whose session cannot be opened (its memory is
+         * short, or it failed) is no GPU for this run, as k-means does */
+        if (rc != 0 && rc != CORE_ERR_CANCELLED && !r.gpu_opened &&
+            strcmp(device, "auto") == 0) {
+            core_err_set(&why, rc, "no GPU: %s%s",
+                         rc == CORE_ERR_LIMIT ? "its memory is short: " : "", gerr.msg);
+            gpu = false;
+            r.done = 0;
+        } else if (rc != 0) {
+            return core_err_set(err, rc, "%s", gerr.msg);
+        }
+    }
+    if (!gpu) {
         if (strcmp(device, "cpu") == 0)
             lab_log(cx, LAB_LOG_INFO, "device=cpu: running the model and the CPU analog");
         else
@@ -313,7 +329,8 @@ static int coal_run_lab(struct lab_ctx *cx, struct core_err *err)
 
 static const struct lab_param_def coal_params[] = {
     {"device", LAB_P_ENUM, "auto", NULL, 0, 0, "auto|gpu|cpu", "",
-     "auto: the GPU when there is one, else the CPU analog; gpu: fail without one"},
+     "auto: the GPU when one can be used (its buffers fit), else the CPU analog; gpu: fail "
+     "without one"},
     {"offset_max", LAB_P_INT, "32", NULL, 0, KERN_COAL_MAX_OFFSET, NULL, "floats",
      "offset sweep: read starting 0 to this many floats past a line"},
     {"stride_max", LAB_P_INT, "32", NULL, 1, KERN_COAL_MAX_STRIDE, NULL, "floats",

@@ -22,6 +22,7 @@ struct coal_run {
     /* a sweep's worst agreement with the model */
     double dev_max;
     int dev_at;
+    bool gpu_opened; /* coal_run_gpu got its session: a later failure is the run's */
 };
 
 /* Sweep points that also get summary figures (the rest are series only). */
@@ -44,7 +45,9 @@ void coal_point(struct coal_run *r, const char *prefix, const char *what, int x,
 void coal_dev_reset(struct coal_run *r);
 void coal_dev_figure(struct coal_run *r, const char *prefix, const char *what);
 
-/* The two experiments. 0, CORE_ERR_CANCELLED, or an error with err set. */
+/* The two experiments. 0, CORE_ERR_CANCELLED, or an error with err set
+ * (coal_run_gpu: with r->gpu_opened false when the GPU session could not be
+ * opened, nothing having run: GPU memory short is CORE_ERR_LIMIT). */
 int coal_run_gpu(struct coal_run *r, struct core_err *err);
 int coal_run_cpu(struct coal_run *r, struct core_err *err);
 

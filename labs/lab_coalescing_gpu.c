@@ -8,8 +8,10 @@
  * The sweeps run with the L2 fetch granularity hinted down to one 32-byte
  * sector (cudaLimitMaxL2FetchGranularity; the device may ignore it, and
  * the figure l2_fetch_bytes says what it took), so a strided read moves the
- * sectors the model counts and not their neighbours as well. Closing the
- * session restores the value found.
+ * sectors the model counts and not their neighbours as well. Each sweep is
+ * divided by its own first point (offset 0, stride 1: the plain copy)
+ * measured under that same hint, not by the ladder's copy measured before
+ * it was set. Closing the session restores the value found.
  */
 #include "labs/lab_coalescing.h"
 
@@ -126,14 +128,16 @@ static int coal_ladder(struct coal_run *r, struct kern_coal *s, const struct ker
     return 0;
 }
 
-/* One sweep ("offset" 0..max or "stride" 1..max) beside the model. */
-static int coal_sweep(struct coal_run *r, struct kern_coal *s, int kind, double copy_gbs,
-                      struct core_err *err)
+/* One sweep ("offset" 0..max or "stride" 1..max) beside the model, as
+ * fractions of its own first point (offset 0 or stride 1: the copy, under
+ * the sweeps' L2 fetch hint). */
+static int coal_sweep(struct coal_run *r, struct kern_coal *s, int kind, struct core_err *err)
 {
     bool off = kind == KERN_COAL_OFFSET;
     const char *what = off ? "offset" : "stride";
     int lo = off ? 0 : 1, hi = off ? r->offset_max : r->stride_max;
     char step[64];
+    double copy_gbs = 0;
     int rc;
 
     coal_dev_reset(r);
@@ -143,6 +147,15 @@ static int coal_sweep(struct coal_run *r, struct kern_coal *s, int kind, double 
         coal_step(r, step);
         if ((rc = coal_measure(r, s, kind, x, &m, err)) != 0)
             return rc;
+        if (x == lo) {
+            copy_gbs = m.gbs;
+            if (!(copy_gbs > 0))
+                return core_err_set(err, CORE_ERR_INTERNAL, "%s %d measured no bandwidth", what,
+                                    x);
+            lab_log(r->cx, LAB_LOG_INFO,
+                    "%s sweep: fractions of %s %d, %.1f GB/s under the same L2 fetch hint", what,
+                    what, x, copy_gbs);
+        }
         struct kern_access a = kern_access_gpu(off ? x : 0, off ? 1 : x);
         double model = kern_copy_fraction_stream(&a, 1);
         double req = off ? kern_copy_fraction_request(&a, 1) : NAN;
@@ -173,11 +186,13 @@ int coal_run_gpu(struct coal_run *r, struct core_err *err)
 
     r->points = N_LADDER + (r->offset_max + 1) + r->stride_max + 1;
     coal_step(r, "random input to the GPU");
+    r->gpu_opened = false;
     if ((rc = kern_coal_open(&s, &o, &in, err)) != 0) {
         if (rc == CORE_ERR_CANCELLED || lab_cancelled(cx))
             return core_err_set(err, CORE_ERR_CANCELLED, "cancelled");
         return rc;
     }
+    r->gpu_opened = true;
     double l2 = (double)d->l2_bytes;
     lab_log(cx, LAB_LOG_INFO,
             "%s (compute %d.%d, %d SMs): L2 %.0f MiB, %d-bit memory bus, peak %.0f GB/s "
@@ -207,9 +222,9 @@ int coal_run_gpu(struct coal_run *r, struct core_err *err)
         lab_log(cx, LAB_LOG_INFO,
                 "sweeps: L2 fetch granularity hinted to 32 B, the device took %d B (was %d B)",
                 got, in.l2_fetch_bytes);
-    if ((rc = coal_sweep(r, s, KERN_COAL_OFFSET, copy_gbs, err)) != 0)
+    if ((rc = coal_sweep(r, s, KERN_COAL_OFFSET, err)) != 0)
         goto out;
-    if ((rc = coal_sweep(r, s, KERN_COAL_STRIDE, copy_gbs, err)) != 0)
+    if ((rc = coal_sweep(r, s, KERN_COAL_STRIDE, err)) != 0)
         goto out;
 
     lab_figure_str(cx, "gpu_name", d->name, "GPU");

@@ -77,7 +77,8 @@
  *   deterministic    1 when the speedup passes matched the main run
  *   n, d, k, workers, tasks, combiner (1/0), cores, map_cpu_ms
  *   centres_fnv, labels_fnv (text): FNV-1a of the final centres/labels
- *   device (text); with a GPU: gpu_kernel_ms, gpu_gbs, gpu_roofline (% of
+ *   device (text); with a GPU: gpu_kernel_ms (the median step; the kernels are
+ *   loaded before the first), gpu_gbs, gpu_roofline (% of
  *   the device's memory bandwidth for 4*n*d bytes), gpu_check_labels
  *   (points assigned differently from the CPU: 0), gpu_check_sum_rel
  *
@@ -185,25 +186,8 @@ int km_straggler_parse(const char *s, int *worker, double *factor, struct core_e
                             "times slower, e.g. 2:5), not '%.40s'",
                             s);
     /* the factor in the C locale's spelling, whatever LC_NUMERIC says */
-    const char *f = end + 1;
-    double v = 0, scale = 1;
-    bool digits = false, dot = false;
-    for (; *f; f++) {
-        if (*f >= '0' && *f <= '9') {
-            digits = true;
-            if (dot) {
-                scale /= 10;
-                v += (*f - '0') * scale;
-            } else {
-                v = v * 10 + (*f - '0');
-            }
-        } else if (*f == '.' && !dot) {
-            dot = true;
-        } else {
-            break;
-        }
-    }
-    if (!digits || *f)
+    double v = 0;
+    if (core_num_parse(end + 1, strlen(end + 1), 0, &v, NULL, NULL) != 0 && !isinf(v))
         return core_err_set(err, CORE_ERR_INVALID,
                             "kmeans: parameter 'straggler' must be W:FACTOR with a number "
                             "FACTOR (e.g. 2:5 or 1:2.5), not '%.40s'",
@@ -502,8 +486,8 @@ struct km_run {
     int snap_iters;
     bool snap_checked;
     int empty_logs;
-    double gpu_kernel_s; /* kernel time of every GPU map step */
-    int gpu_steps;
+    double *gpu_ks; /* kernel time of each GPU map step (the median is reported) */
+    int gpu_steps, gpu_ks_cap;
     double gpu_check_bad, gpu_check_rel; /* the iteration 1 check's findings */
 };
 
@@ -559,8 +543,11 @@ static int km_gpu_step(struct km_run *r, int32_t *labels, struct km_pass_stats *
     st->map_cpu_s = ks;
     st->bytes = (uint64_t)r->cfg.tasks * (uint64_t)r->cfg.k * ((uint64_t)r->cfg.d + 1) * 8;
     st->records = (uint64_t)r->cfg.tasks * (uint64_t)r->cfg.k;
-    r->gpu_kernel_s += ks;
-    r->gpu_steps++;
+    if (r->gpu_steps == r->gpu_ks_cap) {
+        r->gpu_ks_cap = r->gpu_ks_cap ? 2 * r->gpu_ks_cap : 64;
+        r->gpu_ks = core_xrealloc(r->gpu_ks, (size_t)r->gpu_ks_cap * sizeof *r->gpu_ks);
+    }
+    r->gpu_ks[r->gpu_steps++] = ks;
     return 0;
 }
 
@@ -1085,9 +1072,10 @@ static int km_run_lab(struct lab_ctx *cx, struct core_err *err)
         char dev[200];
         snprintf(dev, sizeof dev, "gpu: %.160s", r->dev.name);
         lab_figure_str(cx, "device", dev, "where the map ran");
-        double ks = r->gpu_steps > 0 ? r->gpu_kernel_s / r->gpu_steps : 0;
+        double ks = km_median(r->gpu_ks, r->gpu_steps);
         double gbs = ks > 0 ? 4.0 * (double)c->n * c->d / ks / 1e9 : 0;
-        lab_figure_num(cx, "gpu_kernel_ms", 1e3 * ks, "ms", "GPU kernel time per iteration");
+        lab_figure_num(cx, "gpu_kernel_ms", 1e3 * ks, "ms",
+                       "GPU kernel time per iteration (median)");
         lab_figure_num(cx, "gpu_gbs", gbs, "GB/s", "points read per second (4·n·d bytes)");
         if (r->dev.peak_gbs > 0)
             lab_figure_num(cx, "gpu_roofline", 100.0 * gbs / r->dev.peak_gbs, "%",
@@ -1129,6 +1117,7 @@ out:
     free(r->gsum);
     free(r->gcnt);
     free(r->gsse);
+    free(r->gpu_ks);
     free(r->bounds);
     free(r->snap);
     return rc;

@@ -5,16 +5,13 @@
  * and writing centres back out as CSV.
  *
  * Numbers are read and written with '.' as the decimal point whatever the
- * locale (the TUI calls setlocale, and a decimal-comma locale would
- * otherwise make "1.5" unreadable): the thread switches to the C locale for
- * LC_NUMERIC while it parses or prints (uselocale, per thread).
+ * locale (core_num_parse / core_num_format).
  */
 #include "labs/lab_kmeans.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <float.h>
-#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,26 +23,6 @@
 #define KM_CSV_MAX_BYTES ((size_t)4 << 30) /* a bigger data set belongs in a float32 file */
 #define KM_FIELD_MAX 80                    /* longest number text we read */
 #define KM_STOP_WORK ((size_t)1 << 18)     /* coordinates between two looks at `stop` */
-
-/* ---- the C locale for numbers ------------------------------------------------ */
-
-struct km_numloc {
-    locale_t c, old;
-};
-
-static void numloc_enter(struct km_numloc *l)
-{
-    l->c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
-    l->old = l->c ? uselocale(l->c) : (locale_t)0;
-}
-
-static void numloc_leave(struct km_numloc *l)
-{
-    if (l->c) {
-        uselocale(l->old);
-        freelocale(l->c);
-    }
-}
 
 /* ---- formats ---------------------------------------------------------------- */
 
@@ -140,10 +117,8 @@ static int csv_number(const struct csv *cv, const char *s, const char *e, int co
                             cv->what, cv->path, cv->line, col, s, KM_FIELD_MAX);
     memcpy(buf, s, len);
     buf[len] = '\0';
-    char *end;
-    errno = 0;
-    double v = strtod(buf, &end);
-    if (end == buf || *end != '\0')
+    double v; /* inf and nan are read, to be refused below as not finite */
+    if (core_num_parse(buf, len, CORE_NUM_NONFINITE, &v, NULL, NULL) != 0 && !isinf(v))
         return core_err_set(err, CORE_ERR_INVALID,
                             "kmeans: %s '%s' line %zu, column %d: '%s' is not a number", cv->what,
                             cv->path, cv->line, col, buf);
@@ -256,9 +231,7 @@ static int csv_read(const char *path, const char *what, float *x, size_t n_take,
     size_t len = 0, n = 0;
     int d = 0, rc;
     struct csv cv = {path, what, 1, 0};
-    struct km_numloc loc;
 
-    numloc_enter(&loc);
     if ((rc = km_slurp(path, what, stop, ud, &buf, &len, err)) != 0)
         goto out;
     const char *p = buf, *end = buf + len, *next;
@@ -355,7 +328,6 @@ static int csv_read(const char *path, const char *what, float *x, size_t n_take,
     *d_out = d;
     rc = 0;
 out:
-    numloc_leave(&loc);
     free(buf);
     return rc;
 }
@@ -535,19 +507,18 @@ void km_init_random(size_t n, int k, uint64_t seed, size_t *out)
 int km_centres_save(const char *path, const float *c, int k, int d, struct core_err *err)
 {
     struct core_buf b;
-    struct km_numloc loc;
     core_buf_init(&b);
-    numloc_enter(&loc);
     for (int j = 0; j < d; j++)
         core_buf_printf(&b, "%sx%d", j ? "," : "", j + 1);
     core_buf_putc(&b, '\n');
     for (int i = 0; i < k; i++) {
-        for (int j = 0; j < d; j++)
-            core_buf_printf(&b, "%s%.9g", j ? "," : "",
-                            (double)c[(size_t)i * (size_t)d + (size_t)j]);
+        for (int j = 0; j < d; j++) {
+            char num[32]; /* 9 digits read back as the same float32 */
+            core_num_format(num, sizeof num, c[(size_t)i * (size_t)d + (size_t)j], 9);
+            core_buf_printf(&b, "%s%s", j ? "," : "", num);
+        }
         core_buf_putc(&b, '\n');
     }
-    numloc_leave(&loc);
     int rc = core_file_write_atomic(path, b.data, b.len, err);
     if (rc != 0)
         core_err_prefix(err, "kmeans: save");

@@ -3,13 +3,11 @@
  * user, range checks with messages that name the parameter and what it
  * allows, typed reads for the lab, JSON and one-line formatting.
  *
- * Numbers are read with the C locale's rules whatever the process locale
- * (the TUI calls setlocale): "0.5" is one half everywhere.
+ * Numbers are read and written with the C locale's rules whatever the
+ * process locale (core_num_*): "0.5" is one half everywhere.
  */
 #include "labs/lab.h"
 
-#include <ctype.h>
-#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,16 +34,14 @@ static const char *type_name(enum lab_ptype t)
 }
 
 /* Writes a number the way a user would type it back: integers without a
- * fraction, others with up to 6 significant figures, always with '.'. */
+ * fraction, others with the fewest figures that read back as the same
+ * value, always with '.'. */
 static void fmt_num(char *buf, size_t size, double v)
 {
     if (fabs(v) < 1e15 && v == floor(v))
         snprintf(buf, size, "%.0f", v);
     else
-        snprintf(buf, size, "%g", v);
-    for (char *c = buf; *c; c++)
-        if (*c == ',')
-            *c = '.';
+        core_num_format(buf, size, v, 0);
 }
 
 void lab_param_range(const struct lab_param_def *d, char *buf, size_t size)
@@ -88,38 +84,13 @@ static int choice_index(const char *choices, const char *s)
     }
 }
 
-/* Reads a whole string as a finite number in the C locale's notation.
- * Leading and trailing blanks are allowed; nothing else. */
+/* Reads a whole string as a finite number in the C locale's notation
+ * (core_num_parse: no hex, "inf" or "nan"). Leading and trailing blanks are
+ * allowed; nothing else. */
 static bool read_number(const char *s, double *out)
 {
-    while (isspace((unsigned char)*s))
-        s++;
-    if (!*s)
-        return false;
-    char tmp[64];
-    size_t n = strlen(s);
-    while (n > 0 && isspace((unsigned char)s[n - 1]))
-        n--;
-    if (n >= sizeof tmp)
-        return false;
-    memcpy(tmp, s, n);
-    tmp[n] = '\0';
-    /* strtod follows LC_NUMERIC: give it the locale's separator. */
-    const char *dp = localeconv()->decimal_point;
-    if (dp && dp[0] && dp[0] != '.' && !dp[1]) {
-        if (strchr(tmp, dp[0]))
-            return false; /* "0,5" is not a number here, whatever the locale */
-        for (char *c = tmp; *c; c++)
-            if (*c == '.')
-                *c = dp[0];
-    }
-    /* Only decimal notation: no hex floats, "inf" or "nan". */
-    for (const char *c = tmp; *c; c++)
-        if (!(isdigit((unsigned char)*c) || strchr("+-eE", *c) || *c == (dp && dp[0] ? dp[0] : '.')))
-            return false;
-    char *end;
-    double v = strtod(tmp, &end);
-    if (*end || end == tmp || !isfinite(v))
+    double v;
+    if (core_num_parse(s, strlen(s), CORE_NUM_BLANKS, &v, NULL, NULL) != 0)
         return false;
     *out = v == 0 ? 0.0 : v; /* "-0" is 0, not a -0 shown back as "-0" */
     return true;

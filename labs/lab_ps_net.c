@@ -360,15 +360,15 @@ int ps_link_parse(const char *text, double *bytes_per_s, struct core_err *err)
         *bytes_per_s = 0;
         return 0;
     }
-    char *endp = NULL;
-    errno = 0;
-    double v = strtod(text, &endp);
+    double v = 0;
+    size_t used = 0;
+    int rc = core_num_parse(text, strlen(text), 0, &v, &used, NULL);
     /* An SI prefix in either case, then "bps" exactly: "GBps" is bytes per
      * second, and reading it as bits would make the link 8 times slower
      * than the student meant, so it is refused. */
     double mult = 0;
-    const char *u = endp;
-    if (endp != text && errno == 0) {
+    const char *u = text + used;
+    if (rc == 0) {
         static const char prefixes[] = "kKmMgGtT";
         static const double mults[] = {1e3, 1e3, 1e6, 1e6, 1e9, 1e9, 1e12, 1e12};
         double pm = 1;

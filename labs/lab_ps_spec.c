@@ -38,18 +38,7 @@ static bool read_int(const char *s, const char *end, long *out)
  * digits, sign, one point and an exponent only). */
 static bool read_num(const char *s, double *out)
 {
-    if (!*s)
-        return false;
-    for (const char *c = s; *c; c++)
-        if (!isdigit((unsigned char)*c) && !strchr("+-.eE", *c))
-            return false;
-    char *e;
-    errno = 0;
-    double v = strtod(s, &e);
-    if (errno || *e || !isfinite(v))
-        return false;
-    *out = v;
-    return true;
+    return core_num_parse(s, strlen(s), 0, out, NULL, NULL) == 0;
 }
 
 int ps_straggler_parse(const char *s, int workers, int *w, double *factor, struct core_err *err)

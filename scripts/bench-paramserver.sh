@@ -9,7 +9,12 @@
 #      (goal >= 0.6), link off and on a 1 Gbps emulated link;
 #   3. async vs sync updates per second with one 2x straggler (goal >= 1.5x);
 #   4. the course's worked example (5 workers, 1 M params, 1 Gbps, 50 ms of
-#      compute, sync) against its 64/114 = 56 % (goal within 10 % relative).
+#      compute, sync) against its 64/114 = 56 % (goal within 10 % relative);
+#   5. the emulated link itself (build/tests/test_lab_ps_net bench): 8 MiB at
+#      100 Mbps on one connection and on two sharing a link, against the
+#      configured rate (goal within 10 %), and the delivery delay against a
+#      60 ms latency. (The unit test checks only that the link is never
+#      faster than configured; how close it comes is this figure.)
 # WB=path/to/warpbench picks the binary (default: build/warpbench, brought
 # up to date with the default preset first). Needs jq. Takes about a minute.
 set -euo pipefail
@@ -88,6 +93,23 @@ ok4=$(awk -v r="$r4" 'BEGIN { print (r >= 0.9 && r <= 1.1 ? "ok" : "MISSED") }')
 row "56 % example: comm fraction vs 64/114" "$(printf '%.1f %%' "$(awk -v c="$cf" 'BEGIN{print 100*c}')")" \
   "$(printf '%.1f %%' "$(awk -v c="$pc" 'BEGIN{print 100*c}')")" "$r4" "0.9 .. 1.1" "$ok4"
 
+# 5. the emulated link's own rate (the unit test's sender and receiver)
+net="${WB_TESTS:-$root/build/tests}/test_lab_ps_net"
+if [[ -x "$net" ]]; then
+  "$net" bench >"$tmp/net" 2>&1 || { cat "$tmp/net" >&2; exit 1; }
+  for what in "link rate" "shared link rate"; do
+    line=$(grep -m1 "^$what:" "$tmp/net")
+    mbs=$(sed -nE 's/.* = ([0-9.]+) MB\/s,.*/\1/p' <<<"$line")
+    r5=$(sed -nE 's/.*\(ratio ([0-9.]+)\).*/\1/p' <<<"$line")
+    ok5=$(awk -v r="$r5" 'BEGIN { print (r >= 0.9 && r <= 1.1 ? "ok" : "MISSED") }')
+    row "emulated $what, 100 Mbps, 8 MiB" "$(printf '%.2f MB/s' "$mbs")" "12.50 MB/s" "$r5" \
+      "0.9 .. 1.1" "$ok5"
+  done
+  lat=$(grep -m1 '^link latency:' "$tmp/net" | sed 's/^link latency: //')
+else
+  row "emulated link rate" "-" "-" "-" "" "no $net (build the tests)"
+fi
+
 printf '%-44s %12s %12s %7s  %-12s %s\n' "measurement" "ours" "reference" "ratio" "goal" ""
 printf '%s\n' "${rows[@]}"
 echo
@@ -95,3 +117,4 @@ printf '56 %% example: step %.1f ms = compute %.1f + communication %.1f ms (cour
   "$(fig "$ex" step_ms)" "$(fig "$ex" compute_ms_mean)" "$(fig "$ex" comm_ms)"
 printf 'sync with the straggler: %.1f ms per step, waiting %.1f ms; async max staleness %s steps\n' \
   "$(fig "$sy" step_ms)" "$(fig "$sy" wait_ms_mean)" "$(fig "$as" max_staleness)"
+if [[ -n "${lat:-}" ]]; then echo "emulated link latency: $lat"; fi

@@ -6,8 +6,25 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config
   libncurses-dev libsqlite3-dev liblua5.4-dev libcmocka-dev libmd4c-dev
-  sqlite3 tmux jq
+  sqlite3 tmux jq locales
 )
+
+# Some tests run under a decimal-comma locale (de_DE.UTF-8): numbers must
+# keep their '.' there. Generates it when missing (Debian's locales package).
+ensure_locale() {
+  locale -a 2>/dev/null | grep -ixE 'de_DE\.utf-?8' >/dev/null && return 0
+  local gen="sed -i 's/^# *de_DE.UTF-8 UTF-8/de_DE.UTF-8 UTF-8/' /etc/locale.gen && locale-gen"
+  if [[ $(id -u) -eq 0 ]]; then
+    echo "setup: generating the de_DE.UTF-8 locale" >&2
+    sh -c "$gen" >/dev/null
+  elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+    echo "setup: generating the de_DE.UTF-8 locale with sudo" >&2
+    sudo sh -c "$gen" >/dev/null
+  else
+    echo "setup: the de_DE.UTF-8 locale is missing (its tests will be skipped); generate it with:" >&2
+    echo "setup:   sudo sh -c \"$gen\"" >&2
+  fi
+}
 
 missing=()
 for p in "${packages[@]}"; do
@@ -16,6 +33,7 @@ for p in "${packages[@]}"; do
 done
 
 if [[ ${#missing[@]} -eq 0 ]]; then
+  ensure_locale
   exit 0
 fi
 
@@ -33,3 +51,4 @@ else
   echo "setup: install them with:  sudo apt-get install ${missing[*]}" >&2
   exit 1
 fi
+ensure_locale

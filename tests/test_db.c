@@ -1010,10 +1010,8 @@ static void test_attempt_batch(void **state)
     for (int i = 0; i < N; i++)
         many[i] =
             attempt_make(u, "scaling", i % 2 ? "speedup" : "fmax", rev, (i % 10) / 10.0, true);
-    double t0 = core_time_mono();
+    /* (its speed: `warpbench bench grader`, "batch insert") */
     assert_int_equal(db_attempt_insert_batch(db, many, N, &err), 0);
-    double dt = core_time_mono() - t0;
-    print_message("[ info     ] %d attempts in one batch: %.3f s\n", N, dt);
     free(many);
     db_close(db);
     assert_int_equal(raw_int(path, "SELECT count(*) FROM attempts"), N);

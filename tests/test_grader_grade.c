@@ -840,9 +840,74 @@ static void test_never_crashes(void **state)
     grader_result_fini(&r);
 }
 
+/* A whole-count answer written as the course writes it: with integer =
+ * true, '/' between whole numbers may be C's integer division, so the
+ * cheatsheet's (n + 255) / 256 typed literally is right; without it, the
+ * same text is wrong and the feedback says why; answers off only by
+ * rounding say which way to round. Its own small pack, checked by
+ * grader_pack_new's self-tests (the examples). */
+static void test_numeric_integer(void **state)
+{
+    (void)state;
+    static const char pack_lua[] =
+        "pack { id = \"test.int\", title = \"I\", version = \"1\", lessons = { \"i.lua\" } }\n";
+    static const char lesson_lua[] =
+        "lesson { id = \"i\", title = \"Integers\", topics = { \"t\" } }\n"
+        "question { id = \"blocks\", kind = \"numeric\", integer = true,\n"
+        "  prompt = \"Blocks of 256 threads for n = {n}?\",\n"
+        "  params = function(rng) return { n = 1000 } end,\n"
+        "  answer = function(p) return math.ceil(p.n / 256) end,\n"
+        "  examples = { { \"(1000 + 255) / 256\", 1 }, { \"ceil(1000/256)\", 1 },\n"
+        "    { \"(1000+255)//256\", 1 }, { \"1000/256\", 0 }, { \"4.9\", 0 } } }\n"
+        "question { id = \"real\", kind = \"numeric\", prompt = \"?\", answer = 4,\n"
+        "  examples = { { \"(1000 + 255) / 256\", 0 }, { \"ceil(1000/256)\", 1 } } }\n"
+        "question { id = \"half\", kind = \"numeric\", integer = true, prompt = \"?\", answer = 2.5 }\n";
+    struct grader_file files[] = {{"pack.lua", pack_lua, sizeof pack_lua - 1},
+                                  {"i.lua", lesson_lua, sizeof lesson_lua - 1}};
+    struct core_strlist problems;
+    core_strlist_init(&problems);
+    struct core_err err = {0};
+    struct grader_pack *ip = NULL;
+    assert_int_equal(grader_pack_new(&ip, files, 2, NULL, &problems, &err), 0);
+    /* pack check: the examples all pass; the only problem is "half"'s reference */
+    assert_int_equal(grader_pack_selftest(ip, &problems, NULL), 1);
+    for (size_t i = 0; i < problems.n; i++)
+        fprintf(stderr, "problem: %s\n", problems.items[i]);
+    assert_int_equal(problems.n, 1);
+    assert_non_null(strstr(problems.items[0], "half"));
+    assert_non_null(strstr(problems.items[0], "integer = true, but the reference 2.5 is not a "
+                                              "whole number"));
+    core_strlist_fini(&problems);
+    struct grader_result r;
+    assert_int_equal(grader_question_grade(ip, "blocks", &ALICE, "(1000 + 255) / 256", &r, &err),
+                     0);
+    assert_true(r.correct && r.value == 4);
+    assert_non_null(strstr(r.feedback, "C's integer division"));
+    grader_result_fini(&r);
+    assert_int_equal(grader_question_grade(ip, "blocks", &ALICE, "1000/256", &r, &err), 0);
+    assert_true(r.valid && !r.correct && r.score == 0);
+    assert_non_null(strstr(r.feedback, "3.90625 is not a whole number"));
+    assert_non_null(strstr(r.feedback, "round it up"));
+    grader_result_fini(&r);
+    assert_int_equal(grader_question_grade(ip, "blocks", &ALICE, "4.9", &r, &err), 0);
+    assert_non_null(strstr(r.feedback, "round it down"));
+    grader_result_fini(&r);
+    assert_int_equal(grader_question_grade(ip, "real", &ALICE, "(1000 + 255) / 256", &r, &err),
+                     0);
+    assert_true(r.valid && !r.correct && r.value == 1255.0 / 256);
+    assert_non_null(strstr(r.feedback, "is 4.90234 with real division"));
+    assert_non_null(strstr(r.feedback, "C's integer division would give 4"));
+    grader_result_fini(&r);
+    assert_int_equal(grader_question_grade(ip, "real", &ALICE, "(1000+255)//256", &r, &err), 0);
+    assert_true(r.correct);
+    grader_result_fini(&r);
+    grader_pack_free(ip);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_numeric_integer),
         cmocka_unit_test(test_numeric),      cmocka_unit_test(test_numeric_units_and_tolerance),
         cmocka_unit_test(test_choice),       cmocka_unit_test(test_multi),
         cmocka_unit_test(test_ordering),     cmocka_unit_test(test_text),

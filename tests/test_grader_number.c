@@ -577,6 +577,106 @@ static void test_decimal_comma_locale(void **state)
     print_message("checked under %s (1.5 prints as \"%s\")\n", name, probe);
 }
 
+/* ---- integer division, rounding, and the C reading of '/' ---------------- */
+
+/* Reads text; fails unless it is read as `want` with real division and as
+ * `c_want` with C's integer division (c_differs exactly when they differ). */
+static void check_c(const char *text, const char *unit, double want, double c_want, int line)
+{
+    struct grader_number r;
+    if (!grader_number_parse(text, unit, &r))
+        fail_msg("line %d: \"%s\" refused: %s", line, text, r.why);
+    if (r.value != want || r.c_value != c_want || r.c_differs != (want != c_want))
+        fail_msg("line %d: \"%s\" = %.17g / C %.17g (differs %d), want %.17g / C %.17g", line,
+                 text, r.value, r.c_value, r.c_differs, want, c_want);
+}
+#define CREAD(text, unit, want, c_want) check_c(text, unit, want, c_want, __LINE__)
+
+static void test_integer_division(void **state)
+{
+    (void)state;
+    /* // is floor division, as in Python and Lua, exact on whole numbers */
+    EXACT("(1000+255)//256", "", 4);
+    EXACT("(1000 + 255) // 256", "", 4);
+    EXACT("7//2", "", 3);
+    EXACT("-7//2", "", -4);
+    EXACT("7//-2", "", -4);
+    EXACT("7.5//2", "", 3);
+    EXACT("2//0.5", "", 4);
+    EXACT("9007199254740991//3", "", 3002399751580330);
+    EXACT("2*7//2", "", 7); /* left to right, like * and / */
+    BAD("1//0", "", "division by zero");
+    BAD("4///2", "", "a number is missing before \"/\"");
+    /* ceil, floor, round, log2 */
+    EXACT("ceil(1000/256)", "", 4);
+    EXACT("floor(1000/256)", "", 3);
+    EXACT("ceil(-1.5)", "", -1);
+    EXACT("floor(-1.5)", "", -2);
+    EXACT("round(2.5)", "", 3);
+    EXACT("round(-2.5)", "", -3);
+    EXACT("round(2.4999)", "", 2);
+    EXACT("log2(1024)", "", 10);
+    EXACT("CEIL(3.2)", "", 4);
+    BAD("ceil 3.2", "", "ceil needs brackets");
+    BAD("ceil(1, 2)", "", "ceil takes one value");
+    BAD("trunc(2.5)", "", "functions: sqrt, log, log2, exp, abs, min, max, ceil, floor, round");
+    /* the C reading: '/' between whole numbers truncates */
+    CREAD("(1000+255)/256", "", 1255.0 / 256, 4);
+    CREAD("(1000 + 255) / 256", "", 1255.0 / 256, 4);
+    CREAD("1000/256*2", "", 1000.0 / 256 * 2, 6);
+    CREAD("-7/2", "", -3.5, -3); /* C truncates toward zero */
+    CREAD("8/2", "", 4, 4);      /* a whole quotient: the same either way */
+    CREAD("1/(0.2+0.8/4)", "", 2.5, 2.5);
+    CREAD("7.5/2", "", 3.75, 3.75);
+    CREAD("ceil(1000/256)", "", 4, 3); /* C's ceil of an int quotient is a classic slip */
+    CREAD("1/2 s", "ms", 500, 0);
+    /* a C reading that divides by zero is no C reading; the answer stands */
+    CREAD("3/(1/2)", "", 6, 6);
+}
+
+static void test_rounding_note(void **state)
+{
+    (void)state;
+    struct grader_tol tol;
+    grader_tol_default(&tol);
+    struct grader_number num;
+    char fb[320];
+#define NOTE(text, ref)                                                                            \
+    (grader_number_parse(text, "", &num) &&                                                        \
+     grader_tol_rounding_note(&tol, ref, text, &num, "", fb, sizeof fb))
+    /* the course's (n + 255) / 256 typed literally: C's reading is right */
+    assert_true(NOTE("(1000+255)/256", 4));
+    assert_non_null(strstr(fb, "\"(1000+255)/256\" is 4.90234 with real division"));
+    assert_non_null(strstr(fb, "C's integer division would give 4"));
+    assert_non_null(strstr(fb, "//"));
+    assert_non_null(strstr(fb, "ceil("));
+    /* n/256 when a count of blocks is rounded up */
+    assert_true(NOTE("1000/256", 4));
+    assert_non_null(strstr(fb, "3.90625 is not a whole number"));
+    assert_non_null(strstr(fb, "round it up (ceil(3.90625) = 4)"));
+    assert_true(NOTE("4.9", 4));
+    assert_non_null(strstr(fb, "round it down (floor(4.9) = 4)"));
+    assert_true(NOTE("4.9", 5));
+    assert_non_null(strstr(fb, "round it up"));
+    /* not rounding: a whole number off by one, far off, or a fractional
+     * reference; and a right answer needs no note */
+    fb[0] = '\0';
+    assert_false(NOTE("3", 4));
+    assert_false(NOTE("3.2", 5));
+    assert_false(NOTE("4.4", 4.5));
+    assert_false(NOTE("4", 4));
+    assert_false(NOTE("4.01", 4)); /* inside the 1% tolerance */
+    assert_string_equal(fb, "");
+    /* with a unit: the numbers carry it */
+    assert_true(grader_number_parse("2.5", "ms", &num));
+    assert_true(grader_tol_rounding_note(&tol, 3, "2.5", &num, "ms", fb, sizeof fb));
+    assert_non_null(strstr(fb, "2.5 ms is not a whole number"));
+    /* a long or non-ASCII expression is not quoted back */
+    assert_true(NOTE("(1000+255)/256 + 0*1000000000000000000000000000000000000000000000000000", 4));
+    assert_non_null(strstr(fb, "your expression is 4.90234"));
+#undef NOTE
+}
+
 /* ---- smoke --------------------------------------------------------------- */
 
 static uint64_t smoke_next(uint64_t *x)
@@ -592,9 +692,9 @@ static void smoke_expr(uint64_t *seed, char *t, size_t *len, size_t cap, int dep
 {
     static const char *const nums[] = {"0",    "1",  "2",  "0.5",   ".25", "3e2",
                                        "1e-3", "42", "7.", "1e308", "pi",  "e"};
-    static const char *const ops[] = {"+", "-", "*", "/", "^", " + ", " * ", "**"};
-    static const char *const fns[] = {"sqrt(", "log(", "exp(",  "abs(",
-                                      "min(",  "max(", "log2(", "log10("};
+    static const char *const ops[] = {"+", "-", "*", "/", "^", " + ", " * ", "**", "//"};
+    static const char *const fns[] = {"sqrt(", "log(",  "exp(",   "abs(",  "min(", "max(",
+                                      "log2(", "log10(", "ceil(", "floor(", "round("};
     char piece[16];
     unsigned pick = (unsigned)(smoke_next(seed) % (depth > 4 ? 2 : 7));
     const char *out = piece;
@@ -644,8 +744,10 @@ static bool smoke_check(const char *text, const char *unit)
     assert_true(memchr(a.why, '\0', sizeof a.why) != NULL);
     assert_true(memchr(a.unit, '\0', sizeof a.unit) != NULL);
     if (ok) {
-        if (!isfinite(a.value) || !isfinite(a.base))
+        if (!isfinite(a.value) || !isfinite(a.base) || !isfinite(a.c_value))
             fail_msg("\"%s\" [%s] gave a non-finite value", text, unit);
+        if (!a.c_differs && a.c_value != a.value)
+            fail_msg("\"%s\" [%s]: c_value %.17g without c_differs", text, unit, a.c_value);
         assert_true(a.why[0] == '\0');
     } else if (a.why[0] == '\0' || !printable_utf8(a.why)) {
         fail_msg("\"%s\" [%s]: bad why \"%s\"", text, unit, a.why);
@@ -784,6 +886,8 @@ int main(void)
         cmocka_unit_test(test_unit_conversions),
         cmocka_unit_test(test_format),
         cmocka_unit_test(test_format_parse_round_trip),
+        cmocka_unit_test(test_integer_division),
+        cmocka_unit_test(test_rounding_note),
         cmocka_unit_test(test_random_smoke),
         cmocka_unit_test(test_decimal_comma_locale),
     };

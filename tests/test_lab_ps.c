@@ -525,12 +525,18 @@ static void test_async(void **state)
     assert_no_children();
     assert_string_equal(fig_str(&res, "mode"), "async");
     assert_true(fig(&res, "final_loss") < log(2.0));
-    assert_true(fig(&res, "max_staleness") >= 0);
     double total = 0, v = NAN;
     for (long long gap = 0; gap < PS_HIST; gap++)
         if (got_latest(&g, "staleness", gap, &v))
             total += v;
     assert_close(total, 3 * 12, 0);
+    /* max_staleness is the histogram's last non-empty bin: a whole number of
+     * steps, with steps at that gap and none beyond it */
+    double ms = fig(&res, "max_staleness");
+    assert_true(ms == floor(ms) && ms >= 0 && ms <= 12); /* 12 steps a worker */
+    long long last = ms < PS_HIST - 1 ? (long long)ms : PS_HIST - 1;
+    assert_true(got_latest(&g, "staleness", last, &v) && v > 0);
+    assert_false(got_find(&g, "staleness", last + 1, &v));
     assert_int_equal(got_steps(&g, "worker_compute_ms"), 3);
     lab_result_fini(&res);
     got_fini(&g);

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "kernels/kernels.h"
+#include "kernels/kern_internal.h"
 #include "lab_test_util.h"
 
 #include <math.h>
@@ -179,6 +179,36 @@ static void test_refusals(void **state)
     got_fini(&g);
 }
 
+/* After a CUDA error broke the GPU earlier in the process (what a kernel
+ * fault in one TUI run leaves), the next device=auto run takes the CPU
+ * analog and says why, device=gpu is refused saying so, whether or not this
+ * machine has a GPU. Marks the process: run last. */
+static void test_after_gpu_failed(void **state)
+{
+    (void)state;
+    kern_probe_fail("kernel 'copy': running: an illegal memory access was encountered");
+    struct lab_machine m;
+    lab_machine_probe(&m);
+    m.l3_bytes = m.l2_bytes = 0;
+    struct lab_got g = {0};
+    struct lab_result res;
+    const char *set[] = {"cpu_mib=1", "cpu_reps=1", "offset_max=1", "stride_max=2", NULL};
+    assert_int_equal(run_lab(set, &m, &g, &res), 0);
+    assert_string_equal(fig_str(&res, "device"), "cpu");
+    assert_non_null(strstr(fig_str(&res, "no_gpu"), "the GPU failed earlier in this session"));
+    assert_non_null(strstr(g.first_log, "until Warpbench restarts"));
+    lab_result_fini(&res);
+    got_fini(&g);
+
+    struct lab_params p;
+    struct core_err err;
+    lab_params_init(&p, lab_find("coalescing"));
+    assert_int_equal(lab_params_set(&p, "device", "gpu", &err), 0);
+    assert_int_equal(lab_params_check(&p, &err), CORE_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "the GPU failed earlier in this session"));
+    lab_params_fini(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -186,6 +216,7 @@ int main(void)
         cmocka_unit_test(test_auto_without_gpu),
         cmocka_unit_test(test_cancel),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_after_gpu_failed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -324,15 +324,38 @@ static void test_many_points(void **state)
     tui_canvas_fini(&c);
 }
 
+/* The benchmark's frame is the lab screen it claims to time: the last of
+ * three frames at 80x24 holds the header at its step, the four charts, a
+ * full progress bar, the log box with its newest line, and the footer. */
 static void test_bench(void **state)
 {
     (void)state;
     double ms = -1;
-    assert_int_equal(tui_bench_lab_frame(3, 80, 24, &ms), 0);
-    assert_true(ms >= 0);
-    assert_int_equal(tui_bench_lab_frame(2, 200, 50, &ms), 0);
-    assert_int_equal(tui_bench_lab_frame(0, 80, 24, &ms), CORE_ERR_USAGE);
-    assert_int_equal(tui_bench_lab_frame(1, 10, 5, &ms), CORE_ERR_USAGE);
+    char *frame = NULL;
+    assert_int_equal(tui_bench_lab_frame(3, 80, 24, &ms, &frame), 0);
+    assert_true(isfinite(ms));
+    assert_non_null(frame);
+    int rows = 1, braille = 0;
+    for (const unsigned char *p = (const unsigned char *)frame; *p; p++) {
+        rows += *p == '\n';
+        braille += p[0] == 0xe2 && p[1] >= 0xa0 && p[1] <= 0xa3; /* U+2800..U+28FF */
+    }
+    assert_int_equal(rows, 24);
+    assert_true(braille > 100); /* the four charts' dots */
+    assert_non_null(strstr(frame, " warpbench · lab amdahl · running · step 602"));
+    for (int k = 0; k < 4; k++) {
+        static const char *titles[4] = {"Speedup", "Bandwidth", "Step time", "Efficiency"};
+        assert_non_null(strstr(frame, titles[k]));
+    }
+    assert_non_null(strstr(frame, "100% "));
+    assert_non_null(strstr(frame, "   0.2 s"));
+    assert_non_null(strstr(frame, "─ log "));
+    assert_non_null(strstr(frame, "step    602  p=3  speedup "));
+    assert_non_null(strstr(frame, "q stop  ? help  tab next chart  s save"));
+    free(frame);
+    assert_int_equal(tui_bench_lab_frame(2, 200, 50, &ms, NULL), 0);
+    assert_int_equal(tui_bench_lab_frame(0, 80, 24, &ms, NULL), CORE_ERR_USAGE);
+    assert_int_equal(tui_bench_lab_frame(1, 10, 5, &ms, NULL), CORE_ERR_USAGE);
 }
 
 /* `test_tui_chart bench` prints the lab-frame figures instead of testing. */
@@ -341,7 +364,7 @@ static int bench(void)
     static const int sizes[][3] = {{80, 24, 2000}, {120, 40, 1000}, {200, 50, 1000}};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         double ms;
-        if (tui_bench_lab_frame(sizes[i][2], sizes[i][0], sizes[i][1], &ms))
+        if (tui_bench_lab_frame(sizes[i][2], sizes[i][0], sizes[i][1], &ms, NULL))
             return 1;
         printf("lab frame %dx%d: %.4f ms CPU per frame (%d frames)\n", sizes[i][0], sizes[i][1], ms,
                sizes[i][2]);

@@ -30,8 +30,10 @@ int tui_main(const struct tui_opts *o);
  * live series of 600 points that moves every frame and a dashed 600-point
  * reference curve, a progress bar and a boxed log pane. *cpu_ms_per_frame
  * gets the process CPU time (CLOCK_PROCESS_CPUTIME_ID) per frame in
- * milliseconds. Copying to the terminal is not included. Returns 0, or
+ * milliseconds. Copying to the terminal is not included. With last_frame
+ * not NULL, *last_frame gets the last frame drawn as text (one line per row;
+ * caller frees), so a test can check what was drawn. Returns 0, or
  * CORE_ERR_USAGE for frames < 1 or a canvas smaller than 20 x 10. */
-int tui_bench_lab_frame(int frames, int w, int h, double *cpu_ms_per_frame);
+int tui_bench_lab_frame(int frames, int w, int h, double *cpu_ms_per_frame, char **last_frame);
 
 #endif /* WB_TUI_H */

@@ -22,7 +22,7 @@ static double cpu_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-int tui_bench_lab_frame(int frames, int w, int h, double *cpu_ms_per_frame)
+int tui_bench_lab_frame(int frames, int w, int h, double *cpu_ms_per_frame, char **last_frame)
 {
     if (frames < 1 || w < 20 || h < 10)
         return CORE_ERR_USAGE;
@@ -92,6 +92,8 @@ int tui_bench_lab_frame(int frames, int w, int h, double *cpu_ms_per_frame)
     }
     double t1 = cpu_seconds();
     *cpu_ms_per_frame = (t1 - t0) * 1e3 / frames;
+    if (last_frame)
+        *last_frame = tui_canvas_text(&c);
 
     tui_canvas_fini(&c);
     for (int k = 0; k < 4; k++) {

@@ -13,7 +13,6 @@
  */
 #include "tui/tui_screen.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,8 +84,8 @@ double tui_calc_step(double v, int dir, double min, double max, bool integer)
     double nv = v + (dir < 0 ? -d : d);
     /* Drop binary noise (0.1 + 0.2): twelve significant figures. */
     char b[64];
-    snprintf(b, sizeof b, "%.12g", nv);
-    nv = strtod(b, NULL);
+    core_num_format(b, sizeof b, nv, 12);
+    core_num_parse(b, strlen(b), 0, &nv, NULL, NULL);
     if (integer)
         nv = round(nv);
     if (nv < min)
@@ -397,7 +396,7 @@ static void value_text(const struct grader_calc_input *in, double v, char *buf, 
     if (in->integer)
         snprintf(buf, n, "%.0f", v);
     else
-        snprintf(buf, n, "%.10g", v);
+        core_num_format(buf, n, v, 10);
 }
 
 static void fill_fields(struct calc *l)
@@ -490,11 +489,11 @@ static bool set_value(struct tui_app *a, struct calc *l, size_t i, double v)
  * ("100", "100 s"). */
 static bool parse_value(const struct grader_calc_input *in, const char *s, double *v)
 {
-    char *end = NULL;
-    errno = 0;
-    double x = strtod(s, &end);
-    if (end == s || errno == ERANGE)
+    double x;
+    size_t used;
+    if (core_num_parse(s, strlen(s), CORE_NUM_BLANKS, &x, &used, NULL) != 0)
         return false;
+    const char *end = s + used;
     while (*end == ' ')
         end++;
     size_t n = strlen(end);

@@ -977,7 +977,7 @@ static void nudge(struct tui_app *a, struct lab *l, int dir)
     switch (d->type) {
     case LAB_P_BOOL: snprintf(val, sizeof val, "%s", v->num != 0 ? "off" : "on"); break;
     case LAB_P_INT:
-    case LAB_P_REAL: snprintf(val, sizeof val, "%.15g", v->num + dir); break;
+    case LAB_P_REAL: core_num_format(val, sizeof val, v->num + dir, 15); break;
     case LAB_P_ENUM: {
         /* choices "a|b|c": find the current one, take the neighbour. */
         const char *ch = d->choices ? d->choices : "";

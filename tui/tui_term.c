@@ -112,7 +112,10 @@ int tui_term_open(struct tui_term_info *info, struct core_err *err)
 {
     if (term.open)
         return 0;
-    setlocale(LC_ALL, "");
+    /* Only the character set comes from the environment: numbers keep the
+     * C locale's '.' (LC_NUMERIC stays "C"), so what the screens print is
+     * what the commands print and what every reader takes back. */
+    setlocale(LC_CTYPE, "");
     const char *cs = nl_langinfo(CODESET);
     term.utf8 = cs && (strcasecmp(cs, "UTF-8") == 0 || strcasecmp(cs, "utf8") == 0);
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))

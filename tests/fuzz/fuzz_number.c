@@ -47,6 +47,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         grader_tol_describe(&t, a.value, unit, desc, sizeof desc);
         if (!grader_tol_accepts(&t, a.value, a.value))
             abort(); /* a reference always accepts itself */
+        if (!isfinite(a.c_value) || (!a.c_differs && a.c_value != a.value))
+            abort();
+        char note[320]; /* the rounding note against a whole reference near the answer */
+        grader_tol_rounding_note(&t, round(a.value), text, &a, unit, note, sizeof note);
     } else {
         if (a.why[0] == '\0')
             abort();

@@ -333,7 +333,9 @@ threads. How many blocks must the launch ask for?]],
   end,
   answer = function(p) return (p.n + p.t - 1) // p.t end,
   -- A count of blocks: only the exact number is right (one fewer leaves
-  -- elements unprocessed).
+  -- elements unprocessed). The course writes it (n + t - 1) / t in C's
+  -- integer arithmetic, so that text typed literally is right too.
+  integer = true,
   tolerance = { abs = 0.01 },
   wrong = {
     { value = function(p) return p.n // p.t end,
@@ -345,7 +347,10 @@ threads. How many blocks must the launch ask for?]],
     { answer = function(p) return tostring((p.n + p.t - 1) // p.t) end, score = 1 },
     { answer = function(p) return tostring((p.n + p.t - 1) // p.t + 1) end, score = 0 },
     { params = { n = 1000000, t = 256 }, answer = "3907", score = 1 },
-    { params = { n = 1000000, t = 256 }, answer = "(1000000 + 255) / 256", score = 0 },   -- 3907.25: not a whole count
+    { params = { n = 1000000, t = 256 }, answer = "(1000000 + 255) / 256", score = 1 },   -- C's integer division
+    { params = { n = 1000000, t = 256 }, answer = "ceil(1000000 / 256)", score = 1 },
+    { params = { n = 1000000, t = 256 }, answer = "(1000000 + 255) // 256", score = 1 },
+    { params = { n = 1000000, t = 256 }, answer = "1000000 / 256", score = 0 },           -- 3906.25: round up
     { params = { n = 1000000, t = 256 }, answer = "3906", score = 0 },
     { "3907 blocks", "invalid" },
   },
