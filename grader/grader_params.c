@@ -30,14 +30,7 @@
 static void put_float(struct core_buf *b, double v)
 {
     char tmp[40];
-    for (int prec = 1; prec <= 17; prec++) {
-        snprintf(tmp, sizeof tmp, "%.*g", prec, v);
-        for (char *c = tmp; *c; c++) /* a decimal-comma locale (the TUI) */
-            if (*c == ',')
-                *c = '.';
-        if (strtod(tmp, NULL) == v)
-            break;
-    }
+    core_num_format(tmp, sizeof tmp, v, 0); /* reads back as v, in any locale */
     core_buf_puts(b, tmp);
     if (!strpbrk(tmp, ".eEn")) /* keep it a float: 4 is an integer, 4.0 a float */
         core_buf_puts(b, ".0");
@@ -298,8 +291,8 @@ static bool number_value(struct rd *r)
     tmp[n] = '\0';
     char *end;
     if (is_float) {
-        double v = strtod(tmp, &end);
-        if (*end || !isfinite(v))
+        double v;
+        if (core_num_parse(tmp, n, 0, &v, NULL, NULL) != CORE_OK || !isfinite(v))
             return false;
         lua_pushnumber(r->L, v);
     } else {

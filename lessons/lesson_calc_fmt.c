@@ -92,18 +92,7 @@ void lesson_score_format(double v, char *buf, size_t n)
     if (r == 0)
         r = 0; /* -0 */
     char tmp[48];
-    snprintf(tmp, sizeof tmp, "%.2f", r);
-    for (char *c = tmp; *c; c++) /* a decimal-comma locale (the TUI) */
-        if (*c == ',')
-            *c = '.';
-    char *dot = strchr(tmp, '.');
-    if (dot) {
-        char *end = tmp + strlen(tmp);
-        while (end > dot + 1 && end[-1] == '0')
-            *--end = '\0';
-        if (end == dot + 1)
-            *dot = '\0';
-    }
+    core_num_format(tmp, sizeof tmp, r, 0); /* the shortest exact form: "1.33", "2", "0.5" */
     snprintf(buf, n, "%s", tmp);
 }
 

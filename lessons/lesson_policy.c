@@ -48,12 +48,12 @@ void lesson_policy_of(int tries, double penalty, const char *per_try, struct gra
         return;
     const char *s = per_try;
     while (*s && out->n_per_try < GRADER_PER_TRY_MAX) {
-        char *end;
-        double f = strtod(s, &end);
-        if (end == s)
+        double f;
+        size_t used;
+        if (core_num_parse(s, strlen(s), 0, &f, &used, NULL) != CORE_OK)
             break;
         out->per_try[out->n_per_try++] = f < 0 ? 0 : f > 1 ? 1 : f;
-        s = end;
+        s += used;
         while (*s == ' ')
             s++;
     }
