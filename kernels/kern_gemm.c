@@ -267,8 +267,8 @@ AVX2 static inline void put_s32(int32_t *c, __m256i lo, __m256i hi, int ncols, b
 
 /* FP32: rows of A as floats, the panel 16 floats per k. */
 #define TILE_F32(M)                                                                                \
-    AVX2 static void tile_f32_avx2_##M(const float *A, size_t lda, const float *bp, int kc,        \
-                                       float *C, size_t ldc, int ncols, bool first)                \
+    AVX2 static void tile_f32_avx2_##M(const float *A, const float *bp, int kc, float *C,          \
+                                       size_t ldc, int ncols, bool first)                          \
     {                                                                                              \
         __m256 lo[M], hi[M];                                                                       \
         _Pragma("GCC unroll 4") for (int r = 0; r < M; r++) lo[r] = hi[r] = _mm256_setzero_ps();   \
@@ -277,7 +277,7 @@ AVX2 static inline void put_s32(int32_t *c, __m256i lo, __m256i hi, int ncols, b
             __m256 b1 = _mm256_loadu_ps(bp + (size_t)kk * NR + 8);                                 \
             _Pragma("GCC unroll 4") for (int r = 0; r < M; r++)                                    \
             {                                                                                      \
-                __m256 a = _mm256_broadcast_ss(A + (size_t)r * lda + kk);                          \
+                __m256 a = _mm256_broadcast_ss(A + (size_t)kk * MR + r);                           \
                 lo[r] = _mm256_fmadd_ps(a, b0, lo[r]);                                             \
                 hi[r] = _mm256_fmadd_ps(a, b1, hi[r]);                                             \
             }                                                                                      \
@@ -293,8 +293,8 @@ TILE_F32(4)
 /* INT8 through pmaddwd: A packed as one 32-bit word per k pair (two int16),
  * the panel 16 columns × one int16 pair per k pair. */
 #define TILE_MADD(M)                                                                               \
-    AVX2 static void tile_s8_avx2_##M(const uint32_t *A, size_t lda, const int16_t *bp, int kc2,   \
-                                      int32_t *C, size_t ldc, int ncols, bool first)               \
+    AVX2 static void tile_s8_avx2_##M(const uint32_t *A, const int16_t *bp, int kc2, int32_t *C,   \
+                                      size_t ldc, int ncols, bool first)                           \
     {                                                                                              \
         __m256i lo[M], hi[M];                                                                      \
         _Pragma("GCC unroll 4") for (int r = 0; r < M; r++) lo[r] = hi[r] =                        \
@@ -304,7 +304,7 @@ TILE_F32(4)
             __m256i b1 = _mm256_loadu_si256((const __m256i *)(bp + (size_t)q * 2 * NR + 16));      \
             _Pragma("GCC unroll 4") for (int r = 0; r < M; r++)                                    \
             {                                                                                      \
-                __m256i a = _mm256_set1_epi32((int)A[(size_t)r * lda + (size_t)q]);                \
+                __m256i a = _mm256_set1_epi32((int)A[(size_t)q * MR + (size_t)r]);                 \
                 lo[r] = _mm256_add_epi32(lo[r], _mm256_madd_epi16(a, b0));                         \
                 hi[r] = _mm256_add_epi32(hi[r], _mm256_madd_epi16(a, b1));                         \
             }                                                                                      \
@@ -321,8 +321,8 @@ TILE_MADD(4)
  * a + 128, unsigned), the panel 16 columns × one byte quad per k quad. The
  * caller subtracts 128 × the column sums at the end. */
 #define TILE_VNNI(M)                                                                               \
-    VNNI static void tile_s8_vnni_##M(const uint32_t *A, size_t lda, const int8_t *bp, int kc4,    \
-                                      int32_t *C, size_t ldc, int ncols, bool first)               \
+    VNNI static void tile_s8_vnni_##M(const uint32_t *A, const int8_t *bp, int kc4, int32_t *C,    \
+                                      size_t ldc, int ncols, bool first)                           \
     {                                                                                              \
         __m256i lo[M], hi[M];                                                                      \
         _Pragma("GCC unroll 4") for (int r = 0; r < M; r++) lo[r] = hi[r] =                        \
@@ -332,7 +332,7 @@ TILE_MADD(4)
             __m256i b1 = _mm256_loadu_si256((const __m256i *)(bp + (size_t)q * 4 * NR + 32));      \
             _Pragma("GCC unroll 4") for (int r = 0; r < M; r++)                                    \
             {                                                                                      \
-                __m256i a = _mm256_set1_epi32((int)A[(size_t)r * lda + (size_t)q]);                \
+                __m256i a = _mm256_set1_epi32((int)A[(size_t)q * MR + (size_t)r]);                 \
                 lo[r] = _mm256_dpbusd_epi32(lo[r], a, b0);                                         \
                 hi[r] = _mm256_dpbusd_epi32(hi[r], a, b1);                                         \
             }                                                                                      \
@@ -345,11 +345,9 @@ TILE_VNNI(2)
 TILE_VNNI(3)
 TILE_VNNI(4)
 
-typedef void (*tile_f32_fn)(const float *, size_t, const float *, int, float *, size_t, int, bool);
-typedef void (*tile_madd_fn)(const uint32_t *, size_t, const int16_t *, int, int32_t *, size_t, int,
-                             bool);
-typedef void (*tile_vnni_fn)(const uint32_t *, size_t, const int8_t *, int, int32_t *, size_t, int,
-                             bool);
+typedef void (*tile_f32_fn)(const float *, const float *, int, float *, size_t, int, bool);
+typedef void (*tile_madd_fn)(const uint32_t *, const int16_t *, int, int32_t *, size_t, int, bool);
+typedef void (*tile_vnni_fn)(const uint32_t *, const int8_t *, int, int32_t *, size_t, int, bool);
 static const tile_f32_fn tiles_f32[MR + 1] = {NULL, tile_f32_avx2_1, tile_f32_avx2_2,
                                               tile_f32_avx2_3, tile_f32_avx2_4};
 static const tile_madd_fn tiles_madd[MR + 1] = {NULL, tile_s8_avx2_1, tile_s8_avx2_2,
@@ -360,12 +358,28 @@ static const tile_vnni_fn tiles_vnni[MR + 1] = {NULL, tile_s8_vnni_1, tile_s8_vn
 
 /* ---- the products ------------------------------------------------------------------- */
 
+/* A packed for the vector paths: tiles of MR rows, and within a tile the
+ * MR values of one k next to each other (element (t, kk, r) at
+ * (t * k + kk) * MR + r), rows past m zero. The MR broadcasts of one k step
+ * then come from one cache line, however far apart A's rows are (rows a
+ * power of two apart would all fall in one L1 set). Caller frees. */
+static float *pack_a_f32(const float *A, int m, size_t lda, int k)
+{
+    size_t tiles = ((size_t)m + MR - 1) / MR, K = (size_t)k;
+    float *ap = core_xcalloc(tiles * K * MR, sizeof *ap);
+    for (size_t i = 0; i < (size_t)m; i++)
+        for (size_t kk = 0; kk < K; kk++)
+            ap[((i / MR) * K + kk) * MR + i % MR] = A[i * lda + kk];
+    return ap;
+}
+
 void kern_gemm_f32(const struct kern_gemm_b *b, const float *A, int m, size_t lda, float *C,
                    size_t ldc)
 {
     if (!b || b->s8 || !b->data)
         abort(); /* a programming error: see the contract */
     const float *d = b->data;
+    float *ap = b->path == KERN_GEMM_PORTABLE ? NULL : pack_a_f32(A, m, lda, b->k);
     for (int p = 0; p < b->np / NR; p++) {
         int ncols = b->n - p * NR < NR ? b->n - p * NR : NR;
         for (int k0 = 0; k0 < b->k; k0 += GEMM_KC) {
@@ -373,27 +387,30 @@ void kern_gemm_f32(const struct kern_gemm_b *b, const float *A, int m, size_t ld
             const float *bp = d + ((size_t)p * (size_t)b->kp + (size_t)k0) * NR;
             for (int i = 0; i < m; i += MR) {
                 int mr = m - i < MR ? m - i : MR;
-                const float *a = A + (size_t)i * lda + (size_t)k0;
                 float *c = C + (size_t)i * ldc + (size_t)p * NR;
 #if GEMM_X86
-                if (b->path == KERN_GEMM_AVX2) {
-                    tiles_f32[mr](a, lda, bp, kc, c, ldc, ncols, k0 == 0);
+                if (ap) {
+                    const float *a = ap + ((size_t)(i / MR) * (size_t)b->k + (size_t)k0) * MR;
+                    tiles_f32[mr](a, bp, kc, c, ldc, ncols, k0 == 0);
                     continue;
                 }
 #endif
-                tile_f32_portable(mr, a, lda, bp, kc, c, ldc, ncols, k0 == 0);
+                tile_f32_portable(mr, A + (size_t)i * lda + (size_t)k0, lda, bp, kc, c, ldc, ncols,
+                                  k0 == 0);
             }
         }
     }
+    free(ap);
 }
 
 /* A packed for the pmaddwd (g = 2) or vpdpbusd (g = 4) path: one 32-bit
  * word per group of g k values, zero past k (B's padding is zero too, so
- * the padding adds nothing). Caller frees. */
+ * the padding adds nothing), in tiles of MR rows as pack_a_f32 lays them
+ * out (word (t, q, r) at (t * words + q) * MR + r). Caller frees. */
 static uint32_t *pack_a(const int8_t *A, int m, size_t lda, int k, int kp, int g)
 {
-    size_t words = (size_t)kp / (size_t)g;
-    uint32_t *ap = core_xcalloc((size_t)m * words, sizeof *ap);
+    size_t words = (size_t)kp / (size_t)g, tiles = ((size_t)m + MR - 1) / MR;
+    uint32_t *ap = core_xcalloc(tiles * words * MR, sizeof *ap);
     for (size_t i = 0; i < (size_t)m; i++)
         for (size_t q = 0; q < words; q++) {
             uint32_t w = 0;
@@ -405,7 +422,7 @@ static uint32_t *pack_a(const int8_t *A, int m, size_t lda, int k, int kp, int g
                 else
                     w |= (uint32_t)(uint8_t)(v + 128) << (8 * e);
             }
-            ap[i * words + q] = w;
+            ap[((i / MR) * words + q) * MR + i % MR] = w;
         }
     return ap;
 }
@@ -428,16 +445,16 @@ void kern_gemm_s8(const struct kern_gemm_b *b, const int8_t *A, int m, size_t ld
                 bool first = k0 == 0;
 #if GEMM_X86
                 size_t q0 = (size_t)k0 / (size_t)g;
-                const uint32_t *a = ap ? ap + (size_t)i * words + q0 : NULL;
+                const uint32_t *a = ap ? ap + ((size_t)(i / MR) * words + q0) * MR : NULL;
                 if (b->path == KERN_GEMM_AVX2) {
                     const int16_t *bp =
                         (const int16_t *)b->data + ((size_t)p * words + q0) * 2 * NR;
-                    tiles_madd[mr](a, words, bp, kc / 2, c, ldc, ncols, first);
+                    tiles_madd[mr](a, bp, kc / 2, c, ldc, ncols, first);
                     continue;
                 }
                 if (b->path == KERN_GEMM_VNNI) {
                     const int8_t *bp = (const int8_t *)b->data + ((size_t)p * words + q0) * 4 * NR;
-                    tiles_vnni[mr](a, words, bp, kc / 4, c, ldc, ncols, first);
+                    tiles_vnni[mr](a, bp, kc / 4, c, ldc, ncols, first);
                     continue;
                 }
 #endif

@@ -13,7 +13,7 @@ extern const struct lab_def lab_coalescing;
 extern const struct lab_def lab_kmeans;
 extern const struct lab_def lab_paramserver;
 extern const struct lab_def lab_quantize;
-
+extern const struct lab_def lab_serving;
 
 static const struct lab_def *const table[] = {
     &lab_amdahl,
@@ -22,7 +22,7 @@ static const struct lab_def *const table[] = {
     &lab_kmeans,
     &lab_paramserver,
     &lab_quantize,
-
+    &lab_serving,
     &lab_selftest,
 };
 
