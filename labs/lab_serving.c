@@ -615,6 +615,13 @@ static int sv_time_batch(struct sv_run *r, int n, double *service, double *round
     return 0;
 }
 
+/* The batch sizes the lab tries: 1, 2, 4, ... and max_batch itself; past
+ * max_batch when bsz is max_batch. */
+static int sv_next_batch(int bsz, int max_batch)
+{
+    return bsz < max_batch && bsz * 2 > max_batch ? max_batch : bsz * 2;
+}
+
 struct sv_calib {
     double t0, c, cap_b1, cap_bmax, rt_b1, rt_bmax, sv_b1, sv_bmax;
 };
@@ -623,7 +630,7 @@ static int sv_calibrate(struct sv_run *r, int max_batch, struct sv_calib *cal, s
 {
     double B[16], S[16];
     int n = 0, rc;
-    for (int bsz = 1;; bsz = bsz * 2 > max_batch && bsz < max_batch ? max_batch : bsz * 2) {
+    for (int bsz = 1;; bsz = sv_next_batch(bsz, max_batch)) {
         double sv = 0, rt = 0;
         char what[64];
         snprintf(what, sizeof what, "calibrating: batches of %d", bsz);
@@ -957,15 +964,25 @@ static int sv_run_lab(struct lab_ctx *cx, struct core_err *err)
     bool do_batch = strcmp(sweep, "all") == 0 || strcmp(sweep, "batch") == 0;
     double little_max = 0, ident_max = 0, p99_lo = NAN, p99_hi = NAN, thr_max = 0;
     int n_mb = 0, n_stable = 0;
-    for (int bsz = 1; bsz <= max_batch; bsz *= 2)
+    for (int bsz = 1; bsz <= max_batch; bsz = sv_next_batch(bsz, max_batch))
         n_mb++;
     int total = (do_rate ? nl : 0) + (do_batch ? n_mb : 0) + (!do_rate && !do_batch), done = 0;
 
+    double cap = lab_param_num(pp, "capacity") > 0 ? lab_param_num(pp, "capacity") : cal.cap_bmax;
+    for (int i = 0; do_rate && i < nl; i++)
+        if (loads[i] * cap * duration > SV_MAX_REQUESTS) {
+            rc = core_err_set(err, CORE_ERR_INVALID,
+                              "serving: load %g of the capacity %.0f req/s for duration_s = %g is "
+                              "%.0f requests, more than %.0f: set 'capacity' or 'duration_s' lower",
+                              loads[i], cap, duration, loads[i] * cap * duration, SV_MAX_REQUESTS);
+            goto out;
+        }
     if (do_rate) {
+        lab_figure_num(cx, "capacity_used", cap, "req/s", "what the loads are fractions of");
         for (int i = 0; i < nl; i++) {
             struct sv_point *pt = &pts[i];
             char what[64], suffix[32];
-            *pt = (struct sv_point){.rate = loads[i] * cal.cap_bmax,
+            *pt = (struct sv_point){.rate = loads[i] * cap,
                                     .duration = duration,
                                     .max_wait = max_wait,
                                     .max_batch = max_batch};
@@ -1082,6 +1099,8 @@ static const struct lab_param_def sv_params[] = {
      "rate: lambda over `loads`; batch: max batch 1, 2, 4, ...; none: one point at `rate`"},
     {"loads", LAB_P_STR, "0.1,0.3,0.5,0.7,0.8,0.9,0.95", NULL, 0, 0, NULL, "",
      "rate sweep: fractions of the measured capacity at max_batch"},
+    {"capacity", LAB_P_REAL, "0", NULL, 0, 1e6, NULL, "req/s",
+     "what `loads` are fractions of (0: the capacity measured at max_batch)"},
     {"rate", LAB_P_REAL, "0", NULL, 0, 1e6, NULL, "req/s",
      "arrival rate of the max-batch sweep or of sweep=none (0: chosen from the capacity)"},
     {"workers", LAB_P_INT, "1", NULL, 1, SRV_MAX_WORKERS, NULL, "", "worker processes"},

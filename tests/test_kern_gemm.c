@@ -88,7 +88,8 @@ static void test_paths_match_reference(void **state)
             snprintf(what, sizeof what, "%s %dx%dx%d", kern_gemm_path_name(p), t.m, t.k, t.n);
             if (kern_gemm_path_ok(p, true)) {
                 struct kern_gemm_b b = {0}, bt = {0};
-                assert_int_equal(kern_gemm_b_pack_s8(&b, p, t.b8, t.k, t.n, (size_t)t.n, 1, &err), 0);
+                assert_int_equal(kern_gemm_b_pack_s8(&b, p, t.b8, t.k, t.n, (size_t)t.n, 1, &err),
+                                 0);
                 memset(t.c32, 0x55, sizeof(int32_t) * t.m * t.n);
                 kern_gemm_s8(&b, t.a8, t.m, (size_t)t.k, t.c32, (size_t)t.n);
                 if (memcmp(t.c32, t.r32, sizeof(int32_t) * t.m * t.n) != 0)
@@ -154,8 +155,9 @@ static void test_refusals(void **state)
     assert_int_equal(kern_gemm_b_pack_f32(&b, KERN_GEMM_PORTABLE, &f, 0, 1, 1, 1, &err),
                      CORE_ERR_INVALID);
     assert_non_null(strstr(err.msg, "k = 0"));
-    assert_int_equal(kern_gemm_b_pack_s8(&b, KERN_GEMM_PORTABLE, &s, 1, KERN_GEMM_MAX + 1, 1, 1, &err),
-                     CORE_ERR_INVALID);
+    assert_int_equal(
+        kern_gemm_b_pack_s8(&b, KERN_GEMM_PORTABLE, &s, 1, KERN_GEMM_MAX + 1, 1, 1, &err),
+        CORE_ERR_INVALID);
     assert_int_equal(kern_gemm_b_pack_f32(&b, KERN_GEMM_VNNI, &f, 1, 1, 1, 1, &err),
                      CORE_ERR_INVALID);
     assert_non_null(strstr(err.msg, "FP32"));

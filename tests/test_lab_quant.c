@@ -52,7 +52,7 @@ static void test_quantizers_by_hand(void **state)
     /* per row: the zero row stays zero, each other row its own scale */
     double m[] = {0, 0, 0, 1, -2, 0.5};
     double ym[6];
-    quant_sym_rows(m, ym, 2, 3, 2); /* L = 1: row 2's scale 2 */
+    quant_sym_rows(m, ym, 2, 3, 2);    /* L = 1: row 2's scale 2 */
     double wm[] = {0, 0, 0, 0, -2, 0}; /* 1/2 and 0.5/2 round to 0 */
     for (int i = 0; i < 6; i++)
         assert_true(fabs(ym[i] - wm[i]) < 1e-12);
@@ -183,8 +183,8 @@ static void test_mlp(void **state)
 
 /* ---- the lab ------------------------------------------------------------------------------ */
 
-#define SMALL "n_samples=65536", "hidden=8", "epochs=2", "n_train=512", "gemm_n=64", "min_ms=1", \
-              "device=auto"
+#define SMALL                                                                                      \
+    "n_samples=65536", "hidden=8", "epochs=2", "n_train=512", "gemm_n=64", "min_ms=1", "device=auto"
 
 /* The issue's check, through the lab: the uniform signal within 0.2 dB of
  * 6.02·b for b = 4..12, the sine within 0.2 dB of the formula from 7 bits. */
@@ -214,8 +214,8 @@ static void test_lab_sqnr(void **state)
     assert_true(fabs(fig(&res, "slope_db") - 6.02) < 0.05);
     assert_true(fig(&res, "gauss_gap_b8") > 7 && fig(&res, "gauss_gap_b8") < 14);
     assert_true(fig(&res, "outlier_gain_b8") > 6);
-    assert_true(fabs(fig(&res, "asym_gain_b8") - 6) < 1.5); /* one bit's worth */
-    assert_null(lab_summary_find(&res.summary, "acc_fp32")); /* the model part did not run */
+    assert_true(fabs(fig(&res, "asym_gain_b8") - 6) < 1.5);    /* one bit's worth */
+    assert_null(lab_summary_find(&res.summary, "acc_fp32"));   /* the model part did not run */
     assert_null(lab_summary_find(&res.summary, "formula_b2")); /* outside bits_min..max */
     lab_result_fini(&res);
     got_fini(&g);
