@@ -49,7 +49,8 @@
  * and sine_max_dev_db, uniform_max_dev_db (largest |measured − formula|
  * over b = 4..12 in range; uniform against 6.02·b), sine_dev_b4, slope_db
  * (least-squares dB per bit of the uniform signal), peak_rms_gauss,
- * clip_gain_b4, outlier_gain_b8, asym_gain_b8; acc_fp32, params,
+ * clip_gain_b4, outlier_gain_b8, asym_gain_b8; acc_fp32, params, weights,
+ * biases (also the number of per-channel scales: one per output row),
  * size_fp32_bytes, acc_drop_b8, acc_drop_b4 (points below FP32, per
  * channel), min_bits_1pct (fewest bits within 1 point of FP32, per
  * channel); gemm_n, cpu_f32_gflops, cpu_s8_gops, cpu_s8_path,
@@ -340,6 +341,9 @@ static int qz_model(struct qz_run *r, const struct lab_params *pp, struct core_e
     lab_figure_num(cx, "acc_fp32", 100 * acc_fp32, "%", "test accuracy with FP32 weights");
     lab_figure_num(cx, "params", (double)(quant_mlp_weights(&m) + quant_mlp_biases(&m)), "",
                    "parameters of the MLP");
+    lab_figure_num(cx, "weights", (double)quant_mlp_weights(&m), "", "weights of the MLP");
+    lab_figure_num(cx, "biases", (double)quant_mlp_biases(&m), "",
+                   "biases of the MLP (one per output channel; kept in FP32)");
     lab_figure_num(cx, "size_fp32_bytes", fp32_bytes, "B", "the MLP in FP32");
     lab_figure_num(cx, "n_test", n_test, "", "test examples");
 
