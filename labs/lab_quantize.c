@@ -184,10 +184,16 @@ static double qz_sqnr_rows(const struct qz_signals *s, const double *y, bool ord
     return sig > 0 && err > 0 ? 10 * log10(sig / err) : NAN;
 }
 
+/* One bit count's measurements, kept until the part's figures are set. */
+struct qz_bits {
+    double formula, sine, uni, gmax, gclip, clip, ot, oc, ordt, ordc, rs, ra;
+};
+
 static int qz_sqnr(struct qz_run *r, const struct lab_params *pp, struct core_err *err)
 {
     struct lab_ctx *cx = r->cx;
     struct qz_signals s;
+    struct qz_bits q[QUANT_MAX_BITS + 1];
     size_t n = r->n, nt;
     double dev_sine = 0, dev_uni = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, m = 0;
     int rc = 0;
@@ -205,80 +211,92 @@ static int qz_sqnr(struct qz_run *r, const struct lab_params *pp, struct core_er
 
     for (int b = r->bmin; b <= r->bmax; b++) {
         char what[64];
+        struct qz_bits *k = &q[b];
         snprintf(what, sizeof what, "SQNR at %d bits", b);
         qz_progress(r, (double)(b - r->bmin) / (r->bmax - r->bmin + 1), what);
         if ((rc = qz_cancelled(r, err)) != 0)
             goto out;
-        double formula = quant_formula_db(b);
+        k->formula = quant_formula_db(b);
         quant_ideal(s.sine, s.y, n, b, 1.0);
-        double q_sine = quant_sqnr_db(s.sine, s.y, n);
+        k->sine = quant_sqnr_db(s.sine, s.y, n);
         quant_ideal(s.uni, s.y, n, b, 1.0);
-        double q_uni = quant_sqnr_db(s.uni, s.y, n);
+        k->uni = quant_sqnr_db(s.uni, s.y, n);
         quant_sym(s.gauss, s.y, n, b, max_g);
-        double q_gmax = quant_sqnr_db(s.gauss, s.y, n);
-        double q_gclip;
-        double clip = quant_best_clip(s.gauss, n, QZ_SEARCH_N, b, s.scratch, &q_gclip);
+        k->gmax = quant_sqnr_db(s.gauss, s.y, n);
+        k->clip = quant_best_clip(s.gauss, n, QZ_SEARCH_N, b, s.scratch, &k->gclip) / rms_g;
         quant_sym(s.outl, s.y, nt, b, max_t);
-        double q_ot = quant_sqnr_db(s.outl, s.y, nt), q_ordt = qz_sqnr_rows(&s, s.y, true);
+        k->ot = quant_sqnr_db(s.outl, s.y, nt);
+        k->ordt = qz_sqnr_rows(&s, s.y, true);
         quant_sym_rows(s.outl, s.y, s.rows, s.cols, b);
-        double q_oc = quant_sqnr_db(s.outl, s.y, nt), q_ordc = qz_sqnr_rows(&s, s.y, true);
+        k->oc = quant_sqnr_db(s.outl, s.y, nt);
+        k->ordc = qz_sqnr_rows(&s, s.y, true);
         quant_sym(s.relu, s.y, n, b, max_r);
-        double q_rs = quant_sqnr_db(s.relu, s.y, n);
+        k->rs = quant_sqnr_db(s.relu, s.y, n);
         quant_asym(s.relu, s.y, n, b, 0.0, max_r);
-        double q_ra = quant_sqnr_db(s.relu, s.y, n);
+        k->ra = quant_sqnr_db(s.relu, s.y, n);
 
-        lab_emit(cx, "formula", b, formula);
-        lab_emit(cx, "sine", b, q_sine);
-        lab_emit(cx, "uniform", b, q_uni);
-        lab_emit(cx, "gauss_max", b, q_gmax);
-        lab_emit(cx, "gauss_clip", b, q_gclip);
-        lab_emit(cx, "clip_sigma", b, clip / rms_g);
-        lab_emit(cx, "outlier_tensor", b, q_ot);
-        lab_emit(cx, "outlier_channel", b, q_oc);
-        lab_emit(cx, "ordinary_tensor", b, q_ordt);
-        lab_emit(cx, "ordinary_channel", b, q_ordc);
-        lab_emit(cx, "relu_sym", b, q_rs);
-        lab_emit(cx, "relu_asym", b, q_ra);
+        lab_emit(cx, "formula", b, k->formula);
+        lab_emit(cx, "sine", b, k->sine);
+        lab_emit(cx, "uniform", b, k->uni);
+        lab_emit(cx, "gauss_max", b, k->gmax);
+        lab_emit(cx, "gauss_clip", b, k->gclip);
+        lab_emit(cx, "clip_sigma", b, k->clip);
+        lab_emit(cx, "outlier_tensor", b, k->ot);
+        lab_emit(cx, "outlier_channel", b, k->oc);
+        lab_emit(cx, "ordinary_tensor", b, k->ordt);
+        lab_emit(cx, "ordinary_channel", b, k->ordc);
+        lab_emit(cx, "relu_sym", b, k->rs);
+        lab_emit(cx, "relu_asym", b, k->ra);
         lab_log(cx, LAB_LOG_INFO,
                 "b = %2d: formula %.2f; sine %.2f, uniform %.2f; Gaussian max %.2f, clipped "
                 "%.2f at %.2f sigma; outliers tensor %.2f / channel %.2f; ReLU sym %.2f / asym "
                 "%.2f dB",
-                b, formula, q_sine, q_uni, q_gmax, q_gclip, clip / rms_g, q_ot, q_oc, q_rs, q_ra);
+                b, k->formula, k->sine, k->uni, k->gmax, k->gclip, k->clip, k->ot, k->oc, k->rs,
+                k->ra);
         if (b >= 4 && b <= 12) {
-            dev_sine = fmax(dev_sine, fabs(q_sine - formula));
-            dev_uni = fmax(dev_uni, fabs(q_uni - 6.02 * b));
+            dev_sine = fmax(dev_sine, fabs(k->sine - k->formula));
+            dev_uni = fmax(dev_uni, fabs(k->uni - 6.02 * b));
         }
-        sx += b, sy += q_uni, sxx += (double)b * b, sxy += b * q_uni, m++;
-        if (b == 4)
-            lab_figure_num(cx, "sine_dev_b4", formula - q_sine, "dB",
-                           "how far the sine falls short of the formula at 4 bits");
-        if (qz_keyed(b)) {
-            qz_fig(r, "gauss_gap", b, formula - q_gmax, "dB",
-                   "formula minus the max-scaled Gaussian's SQNR");
-            qz_fig(r, "formula", b, formula, "dB", "6.02 b + 1.76");
-            qz_fig(r, "sqnr_sine", b, q_sine, "dB", "full-scale sine");
-            qz_fig(r, "sqnr_uniform", b, q_uni, "dB", "full-scale uniform signal");
-            qz_fig(r, "sqnr_gauss_max", b, q_gmax, "dB", "Gaussian, scaled by its max");
-            qz_fig(r, "sqnr_gauss_clip", b, q_gclip, "dB", "Gaussian, optimal clip");
-            qz_fig(r, "clip_sigma", b, clip / rms_g, "sigma", "optimal clip / RMS");
-            qz_fig(r, "sqnr_outlier_tensor", b, q_ot, "dB", "outlier tensor, per-tensor scale");
-            qz_fig(r, "sqnr_outlier_channel", b, q_oc, "dB", "outlier tensor, per-channel scales");
-            qz_fig(r, "sqnr_ordinary_tensor", b, q_ordt, "dB",
-                   "ordinary rows of the outlier tensor, per-tensor scale");
-            qz_fig(r, "sqnr_ordinary_channel", b, q_ordc, "dB",
-                   "ordinary rows of the outlier tensor, per-channel scales");
-            qz_fig(r, "sqnr_relu_sym", b, q_rs, "dB", "ReLU activations, symmetric");
-            qz_fig(r, "sqnr_relu_asym", b, q_ra, "dB", "ReLU activations, asymmetric");
-        }
-        if (b == 4)
-            lab_figure_num(cx, "clip_gain_b4", q_gclip - q_gmax, "dB",
-                           "optimal clip over max scaling, Gaussian, 4 bits");
-        if (b == 8) {
-            lab_figure_num(cx, "outlier_gain_b8", q_oc - q_ot, "dB",
-                           "per-channel over per-tensor, outlier tensor, 8 bits");
-            lab_figure_num(cx, "asym_gain_b8", q_ra - q_rs, "dB",
-                           "asymmetric over symmetric, ReLU activations, 8 bits");
-        }
+        sx += b, sy += k->uni, sxx += (double)b * b, sxy += b * k->uni, m++;
+    }
+
+    /* The figures, the run's key figure first: how far the max-scaled
+     * Gaussian misses the formula at 8 bits. */
+    if (r->bmin <= 8 && r->bmax >= 8)
+        lab_figure_num(cx, "gauss_gap_b8", q[8].formula - q[8].gmax, "dB",
+                       "formula minus the max-scaled Gaussian's SQNR at 8 bits");
+    for (int b = r->bmin; b <= r->bmax; b++) {
+        const struct qz_bits *k = &q[b];
+        if (!qz_keyed(b))
+            continue;
+        qz_fig(r, "gauss_gap", b, k->formula - k->gmax, "dB",
+               "formula minus the max-scaled Gaussian's SQNR");
+        qz_fig(r, "formula", b, k->formula, "dB", "6.02 b + 1.76");
+        qz_fig(r, "sqnr_sine", b, k->sine, "dB", "full-scale sine");
+        qz_fig(r, "sqnr_uniform", b, k->uni, "dB", "full-scale uniform signal");
+        qz_fig(r, "sqnr_gauss_max", b, k->gmax, "dB", "Gaussian, scaled by its max");
+        qz_fig(r, "sqnr_gauss_clip", b, k->gclip, "dB", "Gaussian, optimal clip");
+        qz_fig(r, "clip_sigma", b, k->clip, "sigma", "optimal clip / RMS");
+        qz_fig(r, "sqnr_outlier_tensor", b, k->ot, "dB", "outlier tensor, per-tensor scale");
+        qz_fig(r, "sqnr_outlier_channel", b, k->oc, "dB", "outlier tensor, per-channel scales");
+        qz_fig(r, "sqnr_ordinary_tensor", b, k->ordt, "dB",
+               "ordinary rows of the outlier tensor, per-tensor scale");
+        qz_fig(r, "sqnr_ordinary_channel", b, k->ordc, "dB",
+               "ordinary rows of the outlier tensor, per-channel scales");
+        qz_fig(r, "sqnr_relu_sym", b, k->rs, "dB", "ReLU activations, symmetric");
+        qz_fig(r, "sqnr_relu_asym", b, k->ra, "dB", "ReLU activations, asymmetric");
+    }
+    if (r->bmin <= 4 && r->bmax >= 4) {
+        lab_figure_num(cx, "sine_dev_b4", q[4].formula - q[4].sine, "dB",
+                       "how far the sine falls short of the formula at 4 bits");
+        lab_figure_num(cx, "clip_gain_b4", q[4].gclip - q[4].gmax, "dB",
+                       "optimal clip over max scaling, Gaussian, 4 bits");
+    }
+    if (r->bmin <= 8 && r->bmax >= 8) {
+        lab_figure_num(cx, "outlier_gain_b8", q[8].oc - q[8].ot, "dB",
+                       "per-channel over per-tensor, outlier tensor, 8 bits");
+        lab_figure_num(cx, "asym_gain_b8", q[8].ra - q[8].rs, "dB",
+                       "asymmetric over symmetric, ReLU activations, 8 bits");
     }
     if (r->bmin <= 12 && r->bmax >= 4) {
         lab_figure_num(cx, "sine_max_dev_db", dev_sine, "dB",
