@@ -13,8 +13,9 @@ static int no_cublas(struct core_err *err)
     core_err_clear(&why);
     if (kern_probe(NULL, &why) != 0) /* no CUDA, no driver or no device: say that */
         return core_err_set(err, CORE_ERR_IO, "%s", why.msg);
-    return core_err_set(err, CORE_ERR_IO,
-                        "no cuBLAS: this build found CUDA but not its cuBLAS library");
+    return core_err_set(
+        err, CORE_ERR_IO,
+        "no cuBLAS: this build has CUDA but no cuBLAS (not in the toolkit, or WB_CUBLAS=OFF)");
 }
 
 bool kern_built_with_cublas(void)

@@ -752,7 +752,9 @@ static int qz_run_lab(struct lab_ctx *cx, struct core_err *err)
                 "else runs on the CPU",
                 why.msg);
     } else if (!kern_built_with_cublas()) {
-        snprintf(why.msg, sizeof why.msg, "no cuBLAS: this build found CUDA but not cuBLAS");
+        snprintf(
+            why.msg, sizeof why.msg,
+            "no cuBLAS: this build has CUDA but no cuBLAS (not in the toolkit, or WB_CUBLAS=OFF)");
         lab_log(cx, LAB_LOG_WARN, "%s — the GPU comparison is skipped", why.msg);
     } else {
         gpu = do_gemm;

@@ -897,7 +897,9 @@ static int sv_run_lab(struct lab_ctx *cx, struct core_err *err)
         lab_log(cx, LAB_LOG_WARN, "%s — the model runs on %d CPU worker process%s", why.msg,
                 r.workers, r.workers > 1 ? "es" : "");
     } else if (!kern_built_with_cublas()) {
-        snprintf(why.msg, sizeof why.msg, "no cuBLAS: this build found CUDA but not cuBLAS");
+        snprintf(
+            why.msg, sizeof why.msg,
+            "no cuBLAS: this build has CUDA but no cuBLAS (not in the toolkit, or WB_CUBLAS=OFF)");
         lab_log(cx, LAB_LOG_WARN, "%s — the model runs on CPU worker processes", why.msg);
     } else {
         r.gpu = true;
