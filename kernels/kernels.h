@@ -329,6 +329,144 @@ int kern_kmeans_gpu_assign(struct kern_km_gpu *g, const float *centres, int32_t 
 /* Frees the session's device and host buffers. NULL does nothing. */
 void kern_kmeans_gpu_free(struct kern_km_gpu *g);
 
+
+/* ---- matrix multiply: FP32 and INT8 (kern_gemm.c, kern_dnnl_gemm.c,
+ *      kern_cublas.cu) ------------------------------------------------------ */
+/*
+ * C = A·B with A m×k, B k×n and C m×n, in FP32 (float accumulators) and in
+ * INT8 (int8 operands, exact int32 accumulators), used by the quantize lab
+ * (INT8 against FP32 speed) and the serving lab (the model's forward pass).
+ *
+ * Ours (kern_gemm.c, always built): B is packed once into panels of 16
+ * columns (struct kern_gemm_b); a product walks the panels in blocks of 256
+ * k values and computes 4×16 tiles of C in registers. One source, one set
+ * of compile flags; each instruction-set path is a function with its own
+ * target attribute, chosen at run time:
+ *   KERN_GEMM_PORTABLE  plain C loops (what the compiler makes of them)
+ *   KERN_GEMM_AVX2      FP32: 8-wide FMA; INT8: pmaddwd on int16 pairs
+ *                       (16 multiply-adds per instruction, int32 sums)
+ *   KERN_GEMM_VNNI      INT8 only: vpdpbusd on byte quads (32 per
+ *                       instruction); A is shifted to unsigned (+128) and
+ *                       128·(column sums of B) subtracted, so the result is
+ *                       the same exact int32 sum
+ * Every INT8 path gives bit-identical results; FP32 paths differ only by
+ * rounding order.
+ *
+ * oneDNN (kern_dnnl_gemm.c, built when CMake finds Debian's libdnnl-dev;
+ * kern_nodnnl_gemm.c stands in otherwise): dnnl_sgemm and
+ * dnnl_gemm_s8s8s32 on the same row-major operands.
+ *
+ * cuBLAS (kern_cublas.cu, built when CMake finds CUDA and its cuBLAS;
+ * kern_nocublas.c stands in otherwise): SGEMM against cublasGemmEx with
+ * INT8 inputs and INT32 results, and the serving lab's MLP forward pass.
+ * CUDA does not survive fork(): call these only in the process that probed
+ * the GPU (the serving lab runs its GPU worker as a thread for that reason).
+ */
+
+enum kern_gemm_path { KERN_GEMM_PORTABLE, KERN_GEMM_AVX2, KERN_GEMM_VNNI, KERN_GEMM_N_PATHS };
+
+#define KERN_GEMM_NR 16   /* columns per packed panel */
+#define KERN_GEMM_MAX 8192 /* largest m, k or n the packers take */
+
+/* "portable", "avx2", "vnni"; "?" otherwise. Static. */
+const char *kern_gemm_path_name(int path);
+/* Whether this CPU can run `path` for INT8 (s8) or FP32 products. FP32
+ * has no VNNI path (false). */
+bool kern_gemm_path_ok(int path, bool s8);
+/* The fastest path this CPU runs for INT8 (s8) or FP32. */
+int kern_gemm_best(bool s8);
+
+/* B packed for one path and one type. Zero-initialise, fill with a _pack,
+ * free with kern_gemm_b_fini. */
+struct kern_gemm_b {
+    int path;
+    bool s8;
+    int k, n;       /* the logical sizes */
+    int kp, np;     /* padded: k to the path's group (1, 2 or 4), n to 16 */
+    void *data;     /* owned */
+    int32_t *colsum; /* VNNI: sum over k of each column (owned); NULL otherwise */
+};
+
+/* Packs B, element (kk, j) at B[kk * ldk + j * ldn]: row-major k×n is
+ * ldk = n, ldn = 1; a layer's weights stored out×in (the Linear layout)
+ * are ldk = 1, ldn = k. 0; CORE_ERR_INVALID for sizes outside
+ * 1..KERN_GEMM_MAX, a path this CPU cannot run, or VNNI for FP32. */
+int kern_gemm_b_pack_f32(struct kern_gemm_b *b, int path, const float *B, int k, int n,
+                         size_t ldk, size_t ldn, struct core_err *err);
+int kern_gemm_b_pack_s8(struct kern_gemm_b *b, int path, const int8_t *B, int k, int n,
+                        size_t ldk, size_t ldn, struct core_err *err);
+void kern_gemm_b_fini(struct kern_gemm_b *b);
+
+/* C[i*ldc + j] = sum over kk of A[i*lda + kk] * B(kk, j), for i < m (1 to
+ * KERN_GEMM_MAX) and j < b->n; C is overwritten. The b's type must match
+ * (aborts otherwise: a programming error). The INT8 product allocates a
+ * packed copy of A (m·k bytes or so) for the call. */
+void kern_gemm_f32(const struct kern_gemm_b *b, const float *A, int m, size_t lda, float *C,
+                   size_t ldc);
+void kern_gemm_s8(const struct kern_gemm_b *b, const int8_t *A, int m, size_t lda, int32_t *C,
+                  size_t ldc);
+
+/* The references: plain triple loops over row-major A (m×k), B (k×n), C
+ * (m×n); FP32 summed in double, INT8 exactly in int32. */
+void kern_gemm_ref_f32(const float *A, const float *B, float *C, int m, int k, int n);
+void kern_gemm_ref_s8(const int8_t *A, const int8_t *B, int32_t *C, int m, int k, int n);
+
+/* ---- the oneDNN library ---- */
+
+/* Whether this build links oneDNN; *version (may be NULL) gets "oneDNN
+ * 2.6.3 (CPU ISA: avx512_core_vnni)" or why not ("this build has no oneDNN
+ * (libdnnl-dev was not found at build time)"). */
+bool kern_dnnl_probe(char *version, size_t size);
+/* Row-major C = A·B (A m×k, B k×n) with dnnl_sgemm / dnnl_gemm_s8s8s32 on
+ * `threads` OpenMP threads (0: the library's default, every core). 0;
+ * CORE_ERR_IO with the library's status, or kern_dnnl_probe's reason. */
+int kern_dnnl_gemm_f32(int threads, const float *A, const float *B, float *C, int m, int k, int n,
+                       struct core_err *err);
+int kern_dnnl_gemm_s8(int threads, const int8_t *A, const int8_t *B, int32_t *C, int m, int k,
+                      int n, struct core_err *err);
+
+/* ---- cuBLAS on the GPU ---- */
+
+/* Whether this build links cuBLAS (false without CUDA too). */
+bool kern_built_with_cublas(void);
+
+struct kern_gemm_gpu_meas {
+    int n;              /* square n×n×n */
+    int reps;           /* timed launches of each (median of CUDA-event times) */
+    double f32_ms;      /* cublasSgemm */
+    double s8_ms;       /* cublasGemmEx, INT8 in, INT32 out */
+    double f32_tflops;  /* 2n³ / time */
+    double s8_tops;
+    long long checked;  /* INT8 results compared exactly with the CPU reference */
+    double f32_max_rel; /* largest relative FP32 difference among those */
+};
+
+/* Times SGEMM and the INT8 GemmEx on random n×n operands (n a multiple of
+ * 16, 16 to 16384) from seed: three warm-up launches each, then `reps`
+ * (1 to 1000) timed ones; checks every INT8 result of a few rows against
+ * the CPU reference, exactly, and FP32 to 1e-3 relative. 0 and *m filled;
+ * CORE_ERR_IO with kern_probe's line (no GPU) or naming the CUDA/cuBLAS
+ * call; CORE_ERR_INTERNAL naming the element when a result is wrong;
+ * CORE_ERR_INVALID for n or reps; CORE_ERR_CANCELLED when stop(ud) said so
+ * between launches. */
+int kern_gemm_gpu_measure(int n, int reps, uint64_t seed, bool (*stop)(void *), void *ud,
+                          struct kern_gemm_gpu_meas *m, struct core_err *err);
+
+/* The serving lab's model on the GPU: y = relu(x·W1ᵀ + b1)·W2ᵀ + b2 with
+ * W1 hidden×d_in and W2 d_out×hidden (row-major, the Linear layout), for
+ * batches of up to max_batch rows of x (row-major batch×d_in). */
+struct kern_mlp_gpu;
+/* Uploads the weights. 0 and *out; CORE_ERR_IO as above; nothing left
+ * allocated on failure. Free with kern_mlp_gpu_free. */
+int kern_mlp_gpu_new(struct kern_mlp_gpu **out, int d_in, int hidden, int d_out, const float *w1,
+                     const float *b1, const float *w2, const float *b2, int max_batch,
+                     struct core_err *err);
+/* One forward pass of `batch` rows (1..max_batch), copies in and out
+ * included. CORE_ERR_IO naming the call that failed. */
+int kern_mlp_gpu_forward(struct kern_mlp_gpu *g, const float *x, int batch, float *y,
+                         struct core_err *err);
+void kern_mlp_gpu_free(struct kern_mlp_gpu *g);
+
 #ifdef __cplusplus
 }
 #endif

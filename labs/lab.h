@@ -99,10 +99,16 @@ struct lab_def {
      * lab_series_def: the labs' series tables are positional initialisers,
      * which a new field there would make warn (-Wmissing-field-initializers). */
     const char *const *snapshot;
+    /* The charts (lab_series_def.chart names), NULL-terminated (NULL: none),
+     * whose x axis is logarithmic: sizes or rates that double from point to
+     * point. A list for the same reason as snapshot. */
+    const char *const *log_x;
 };
 
 /* Whether `series` is one of lab's snapshot series (see lab_def.snapshot). */
 bool lab_series_snapshot(const struct lab_def *lab, const char *series);
+/* Whether lab draws chart `chart` on a logarithmic x axis (lab_def.log_x). */
+bool lab_chart_log_x(const struct lab_def *lab, const char *chart);
 
 /* The registry, in `lab list` order. */
 const struct lab_def *const *lab_registry(size_t *n);

@@ -7,13 +7,16 @@
 #
 # Needs only nvcc and a C compiler for it (no CMake, SQLite, Lua, curses or
 # cmocka: a GPU machine may have none of them). Builds core/*.c,
-# kernels/kern_*.c (not the no-CUDA stand-ins), kernels/kern_cuda_*.cu and
+# kernels/kern_*.c (not the no-CUDA stand-ins, and the oneDNN stand-in in
+# place of oneDNN), kernels/kern_cuda_*.cu, kernels/kern_cublas.cu (cuBLAS
+# is loaded at run time; without its header the no-cuBLAS stand-in) and
 # kernels/check/gpu_check.c into $GPU_CHECK_BUILD (default build-gpucheck/).
 #
 #   scripts/gpu-check.sh                    # build for this GPU, run
 #   scripts/gpu-check.sh --arch sm_90       # choose the architecture
 #   scripts/gpu-check.sh --build-only       # compile and link, do not run
 #   scripts/gpu-check.sh -- --reps 100 --mib 1024 --strict   # driver options
+#   scripts/gpu-check.sh -- --gemm-n 8192   # cuBLAS SGEMM vs INT8 GemmEx size
 #
 # The architecture is the GPU's (nvidia-smi --query-gpu=compute_cap), else
 # sm_90 (Hopper) with PTX for newer GPUs. Exit status: the driver's (0 all
@@ -31,7 +34,7 @@ while [ $# -gt 0 ]; do
             ARCH=$2; shift 2 ;;
     --build-only) RUN=0; shift ;;
     --) shift; DRIVER_ARGS=("$@"); break ;;
-    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "gpu-check: unknown option '$1' (driver options go after --)" >&2; exit 2 ;;
   esac
 done
@@ -72,13 +75,25 @@ compile() { # OPT SOURCE [nvcc flags...]
 }
 shopt -s nullglob
 for f in "$ROOT"/core/*.c; do compile -O2 "$f"; done
+CUDA_HOME=$(cd "$(dirname "$NVCC")/.." && pwd)
+HAVE_CUBLAS=0
+[ -f "$CUDA_HOME/include/cublas_v2.h" ] && HAVE_CUBLAS=1
 for f in "$ROOT"/kernels/kern_*.c; do
-  case "$(basename "$f")" in kern_nocuda*) continue ;; esac
+  case "$(basename "$f")" in
+    kern_nocuda* | kern_dnnl*) continue ;;
+    kern_nocublas*) [ "$HAVE_CUBLAS" -eq 1 ] && continue ;;
+  esac
   compile -O2 "$f"
 done
 for f in "$ROOT"/kernels/kern_cuda_*.cu; do compile -O3 "$f" "${GENCODE[@]}" -lineinfo; done
+if [ "$HAVE_CUBLAS" -eq 1 ]; then
+  compile -O3 "$ROOT/kernels/kern_cublas.cu" "${GENCODE[@]}" -lineinfo \
+    -DWB_CUBLAS_DIR="\"$CUDA_HOME/lib64\""
+else
+  echo "gpu-check: no cublas_v2.h in $CUDA_HOME/include: the cuBLAS check is left out"
+fi
 compile -O2 "$ROOT/kernels/check/gpu_check.c" -Xcompiler -Wall,-Wextra
-"$NVCC" "${GENCODE[@]}" "${objs[@]}" -o "$BUILD/gpu_check" -lm ||
+"$NVCC" "${GENCODE[@]}" "${objs[@]}" -o "$BUILD/gpu_check" -lm -ldl ||
   { echo "gpu-check: failed to link" >&2; exit 2; }
 echo "gpu-check: built $BUILD/gpu_check (${#objs[@]} objects)"
 [ "$RUN" -eq 1 ] || exit 0

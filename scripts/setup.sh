@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config
   libncurses-dev libsqlite3-dev liblua5.4-dev libcmocka-dev libmd4c-dev
+  libdnnl-dev
   sqlite3 tmux jq locales
 )
 

@@ -395,6 +395,7 @@ struct tui_lab_series {
     double *x, *y;
     size_t n, cap;
     bool snapshot;
+    bool log_x; /* its chart has a logarithmic x axis (lab_def.log_x) */
 };
 
 struct tui_lab_fig {

@@ -249,7 +249,7 @@ static void draw_group(struct tui_lab_model *m, struct tui_canvas *c, struct tui
         ns++;
     }
     struct tui_chart ch = {chart, first ? first->x_label : "", first ? first->unit : "", sv, ns,
-                           true, false};
+                           true, first && first->log_x};
     tui_chart_draw(c, cr, &ch, m->blocks);
 }
 
@@ -727,7 +727,8 @@ static void sync_live(struct lab *l)
                 m->series[i] = (struct tui_lab_series){
                     .name = core_xstrdup(s->name), .label = core_xstrdup(s->label),
                     .unit = core_xstrdup(s->unit), .chart = core_xstrdup(s->chart),
-                    .x_label = core_xstrdup(s->x_label), .snapshot = s->snapshot};
+                    .x_label = core_xstrdup(s->x_label), .snapshot = s->snapshot,
+                    .log_x = s->log_x};
             }
             m->n_series = lv->n_series;
         }
@@ -844,6 +845,7 @@ static void start_run(struct tui_app *a, struct lab *l)
         s->chart = core_xstrdup(d->chart ? d->chart : d->name);
         s->x_label = core_xstrdup(d->x_label ? d->x_label : "step");
         s->snapshot = lab_series_snapshot(l->def, d->name);
+        s->log_x = lab_chart_log_x(l->def, s->chart);
     }
     l->live = lv;
     l->seen = 0;

@@ -10,6 +10,12 @@
  * kernel, of cudaMemcpy and of the datasheet bandwidth, the offset and
  * stride sweeps beside the model, and the issue's goals as met or missed.
  *
+ * Then the cuBLAS part of the quantize and serving labs (kern_cublas.cu):
+ * SGEMM against the INT8 GemmEx at --gemm-n (default 4096), each INT8
+ * result of a few rows compared exactly with the CPU, and the serving
+ * lab's MLP forward pass compared with the CPU's (our GEMM). Without cuBLAS
+ * in the build that part says so and is skipped.
+ *
  * Exit status: 0 every kernel correct (goals are reported, not enforced,
  * unless --strict); 1 a kernel failed or wrote a wrong value; 2 usage;
  * 3 --strict and a goal missed; 77 no GPU (the line says why).
@@ -37,6 +43,7 @@ static void usage(FILE *f)
                "  --reps N           timed launches per kernel, median (default 50)\n"
                "  --datasheet-gbs X  the device's datasheet bandwidth (default: known\n"
                "                     devices only, e.g. 4800 for an H200)\n"
+               "  --gemm-n N         cuBLAS SGEMM vs INT8 GemmEx size (default 4096)\n"
                "  --strict           exit 3 when a goal is missed\n");
 }
 
@@ -44,6 +51,79 @@ static int fail_kernel(const struct core_err *e)
 {
     printf("\nFAILED: %s\n", e->msg);
     return 1;
+}
+
+/* The cuBLAS part: SGEMM against INT8 GemmEx (checked inside), then the
+ * serving lab's MLP on the GPU against the same MLP on the CPU. 0 or 1. */
+static int check_cublas(int n)
+{
+    struct core_err err;
+    core_err_clear(&err);
+    if (!kern_built_with_cublas()) {
+        printf("\ncuBLAS      not in this build: SGEMM / INT8 GemmEx skipped\n");
+        return 0;
+    }
+    struct kern_gemm_gpu_meas m;
+    if (kern_gemm_gpu_measure(n, 20, 7, NULL, NULL, &m, &err) != 0)
+        return fail_kernel(&err);
+    printf("\ncuBLAS GEMM n = %d (median of %d): FP32 %.3f ms = %.1f TFLOP/s, INT8 %.3f ms = "
+           "%.1f TOP/s, INT8 / FP32 %.2fx; %lld INT8 results exact, FP32 within %.1e\n",
+           m.n, m.reps, m.f32_ms, m.f32_tflops, m.s8_ms, m.s8_tops,
+           m.s8_ms > 0 ? m.f32_ms / m.s8_ms : 0, m.checked, m.f32_max_rel);
+
+    enum { DI = 256, H = 1024, DO = 256, B = 8 };
+    float *w1 = malloc(sizeof(float) * H * DI), *w2 = malloc(sizeof(float) * DO * H);
+    float *b1 = malloc(sizeof(float) * H), *b2 = malloc(sizeof(float) * DO);
+    float *x = malloc(sizeof(float) * B * DI), *h = malloc(sizeof(float) * B * H);
+    float *y = malloc(sizeof(float) * B * DO), *yg = malloc(sizeof(float) * B * DO);
+    if (!w1 || !w2 || !b1 || !b2 || !x || !h || !y || !yg) {
+        printf("gpu_check: out of memory\n");
+        return 1;
+    }
+    uint64_t r = 99;
+    float *all[] = {w1, w2, b1, b2, x};
+    size_t len[] = {H * DI, DO * H, H, DO, B * DI};
+    for (int a = 0; a < 5; a++)
+        for (size_t i = 0; i < len[a]; i++) {
+            r = r * 6364136223846793005ull + 1442695040888963407ull;
+            all[a][i] = (float)((double)(r >> 11) / 9007199254740992.0 - 0.5) * 0.2f;
+        }
+    struct kern_gemm_b p1 = {0}, p2 = {0};
+    int rc = 0;
+    struct kern_mlp_gpu *g = NULL;
+    if (kern_gemm_b_pack_f32(&p1, kern_gemm_best(false), w1, DI, H, 1, DI, &err) != 0 ||
+        kern_gemm_b_pack_f32(&p2, kern_gemm_best(false), w2, H, DO, 1, H, &err) != 0) {
+        rc = fail_kernel(&err);
+        goto out;
+    }
+    kern_gemm_f32(&p1, x, B, DI, h, H);
+    for (int i = 0; i < B * H; i++)
+        h[i] = h[i] + b1[i % H] > 0 ? h[i] + b1[i % H] : 0;
+    kern_gemm_f32(&p2, h, B, H, y, DO);
+    for (int i = 0; i < B * DO; i++)
+        y[i] += b2[i % DO];
+    if (kern_mlp_gpu_new(&g, DI, H, DO, w1, b1, w2, b2, B, &err) != 0 ||
+        kern_mlp_gpu_forward(g, x, B, yg, &err) != 0) {
+        rc = fail_kernel(&err);
+        goto out;
+    }
+    double worst = 0;
+    for (int i = 0; i < B * DO; i++) {
+        double d = fabs((double)y[i] - (double)yg[i]);
+        worst = d > worst ? d : worst;
+    }
+    printf("MLP forward %d x %d -> %d -> %d on the GPU: largest difference from the CPU %.2e\n", B,
+           DI, H, DO, worst);
+    if (!(worst < 1e-3)) {
+        printf("\nFAILED: the GPU MLP differs from the CPU's by %g\n", worst);
+        rc = 1;
+    }
+out:
+    kern_mlp_gpu_free(g);
+    kern_gemm_b_fini(&p1);
+    kern_gemm_b_fini(&p2);
+    free(w1), free(w2), free(b1), free(b2), free(x), free(h), free(y), free(yg);
+    return rc;
 }
 
 static const char *mark(bool ok)
@@ -57,6 +137,7 @@ int main(int argc, char **argv)
     int reps = 50;
     double datasheet = -1;
     bool strict = false;
+    int gemm_n = 4096;
     for (int i = 1; i < argc; i++) {
         char *end = NULL;
         if (strcmp(argv[i], "--mib") == 0 && i + 1 < argc) {
@@ -81,6 +162,14 @@ int main(int argc, char **argv)
                         argv[i]);
                 return 2;
             }
+        } else if (strcmp(argv[i], "--gemm-n") == 0 && i + 1 < argc) {
+            long v = strtol(argv[++i], &end, 10);
+            if (*end || v < 16 || v > 16384 || v % 16 != 0) {
+                fprintf(stderr, "gpu_check: --gemm-n must be a multiple of 16 from 16 to 16384, "
+                                "not '%s'\n", argv[i]);
+                return 2;
+            }
+            gemm_n = (int)v;
         } else if (strcmp(argv[i], "--strict") == 0) {
             strict = true;
         } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
@@ -240,5 +329,7 @@ int main(int argc, char **argv)
     all &= ok;
     printf("  %s stride curve vs model      worst %.1f%% at stride %d (<= %.0f%%)\n", mark(ok),
            100 * dev_str, at_str, 100 * GOAL_MODEL_DEV);
+    if (check_cublas(gemm_n) != 0)
+        return 1;
     return strict && !all ? 3 : 0;
 }

@@ -48,6 +48,8 @@ servers and all-reduce.]],
     "lab_paramserver.lua",
     "distributed.lua",
     "inference.lua",
+    "lab_quantize.lua",
+    "lab_serving.lua",
     "assessment.lua",
   },
 }
