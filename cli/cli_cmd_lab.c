@@ -390,28 +390,9 @@ out:
 
 /* ---- lab runs / lab show ------------------------------------------------- */
 
-/* Seconds between two stored ISO-8601 UTC times; NaN when unreadable. */
-static double iso_seconds(const char *s)
-{
-    if (!s)
-        return NAN;
-    struct tm tm = {0};
-    double sec = 0;
-    int at = 0;
-    size_t used; /* the seconds ("05.123") in the C locale's notation: core_num_parse */
-    if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
-               &tm.tm_min, &at) != 5 ||
-        at == 0 || core_num_parse(s + at, strlen(s + at), 0, &sec, &used, NULL) != 0)
-        return NAN;
-    tm.tm_year -= 1900;
-    tm.tm_mon -= 1;
-    tm.tm_sec = 0;
-    return (double)timegm(&tm) + sec;
-}
-
 static double run_duration(const struct db_labrun *r)
 {
-    return iso_seconds(r->ended_at) - iso_seconds(r->started_at);
+    return core_time_from_iso(r->ended_at) - core_time_from_iso(r->started_at);
 }
 
 /* The run's key figure: the first one of its summary, as "key = value". */

@@ -220,6 +220,9 @@ double core_time_wall(void);
 /* Writes the UTC time `t` (epoch seconds) as ISO-8601 with milliseconds,
  * "2026-11-21T10:00:00.123Z", into out (at least 25 bytes). */
 void core_time_iso(double t, char out[32]);
+/* Reads a UTC time as core_time_iso writes it (the milliseconds optional)
+ * back into epoch seconds; NaN when s is NULL or not such a time. */
+double core_time_from_iso(const char *s);
 
 /* An injectable clock: production passes core_clock_real(); tests pass their
  * own to drive time. */

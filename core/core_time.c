@@ -3,7 +3,9 @@
 #include "core/core.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 double core_time_mono(void)
@@ -35,6 +37,23 @@ void core_time_iso(double t, char out[32])
     snprintf(tmp, sizeof tmp, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900,
              tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ms);
     snprintf(out, 32, "%.31s", tmp);
+}
+
+double core_time_from_iso(const char *s)
+{
+    if (!s)
+        return NAN;
+    struct tm tm = {0};
+    double sec = 0;
+    int at = 0;
+    size_t used; /* the seconds ("05.123") in the C locale's notation */
+    if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
+               &tm.tm_min, &at) != 5 ||
+        at == 0 || core_num_parse(s + at, strlen(s + at), 0, &sec, &used, NULL) != 0)
+        return NAN;
+    tm.tm_year -= 1900;
+    tm.tm_mon -= 1;
+    return (double)timegm(&tm) + sec;
 }
 
 static double real_now(void *ctx)

@@ -670,10 +670,9 @@ static int sv_loads(const char *s, double *v, struct core_err *err)
     int n = 0;
     const char *p = s;
     while (*p) {
-        char *end;
-        errno = 0;
-        double x = strtod(p, &end);
-        if (end == p || errno || !(x > 0 && x <= 1.5))
+        double x;
+        size_t used;
+        if (core_num_parse(p, strlen(p), 0, &x, &used, NULL) != CORE_OK || !(x > 0 && x <= 1.5))
             return core_err_set(err, CORE_ERR_INVALID,
                                 "serving: parameter 'loads' must be a comma-separated list of "
                                 "fractions of capacity, each above 0 and at most 1.5 (\"%s\")",
@@ -683,7 +682,7 @@ static int sv_loads(const char *s, double *v, struct core_err *err)
                                 "serving: parameter 'loads' lists more than %d values",
                                 SV_MAX_LOADS);
         v[n++] = x;
-        p = end;
+        p += used;
         while (*p == ' ')
             p++;
         if (*p == ',')

@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 void lesson_exam_fini(struct lesson_exam *x)
 {
@@ -59,16 +58,8 @@ static int find_lesson(struct lesson_session *s, const char *name, struct db_les
 /* Seconds from now until an ISO-8601 UTC time as the store writes it. */
 static double seconds_until(const char *iso)
 {
-    struct tm tm = {0};
-    int ms = 0;
-    if (sscanf(iso, "%d-%d-%dT%d:%d:%d.%dZ", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
-               &tm.tm_min, &tm.tm_sec, &ms) < 6)
-        return 0;
-    tm.tm_year -= 1900;
-    tm.tm_mon -= 1;
-    double t = (double)timegm(&tm) + ms / 1000.0;
-    double left = t - core_time_wall();
-    return left > 0 ? left : 0;
+    double left = core_time_from_iso(iso) - core_time_wall();
+    return left > 0 ? left : 0; /* NaN (unreadable) reads as none left */
 }
 
 static int fill(struct lesson_session *s, const struct db_lesson *l, struct lesson_exam *out,
