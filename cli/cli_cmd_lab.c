@@ -311,7 +311,9 @@ static int cmd_run(struct cli_ctx *cx, const struct cli_command *cmd, struct cli
         if (lab_params_assign(&p, sets.items[i], &e) != 0)
             rc = cli_usage(cmd, "%s", cli_tx(e.msg));
     if (rc == 0 && lab_params_check(&p, &e) != 0)
-        rc = cli_usage(cmd, "%s", cli_tx(e.msg));
+        /* a path the lab would write exists (or is a link, FIFO, device):
+         * refused like an export target that exists */
+        rc = e.code == CORE_ERR_CONFLICT ? cli_fail(&e) : cli_usage(cmd, "%s", cli_tx(e.msg));
     if (rc == 0)
         rc = cli_open_session(cx);
     if (rc != 0)

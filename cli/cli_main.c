@@ -14,7 +14,8 @@
 #endif
 
 static const struct cli_command commands[] = {
-    {"init", "init", "create the store and import the built-in course", cli_cmd_init},
+    {"init", "init [--restore-course]",
+     "create the store and import the built-in course (or bring it back)", cli_cmd_init},
     {"lessons", "lessons", "list packs and lessons with your progress", cli_cmd_lessons},
     {"show", "show LESSON [--page N]", "print a lesson's pages and its questions", cli_cmd_show},
     {"question", "question QID [--variant N] [--hints N]",
@@ -26,7 +27,7 @@ static const struct cli_command commands[] = {
      "show the accepted answer and record that you gave up", cli_cmd_giveup},
     {"progress", "progress [PACK]",
      "scores per lesson, topic and rubric item; self-rating vs graded; level", cli_cmd_progress},
-    {"pack", "pack check DIR | import DIR [--force] | export ID DIR | list | regrade ID",
+    {"pack", "pack check DIR | import DIR [--force] | export ID DIR [--force] | list | regrade ID",
      "check, import, export, list and re-grade lesson packs", cli_cmd_pack},
     {"selfassess", "selfassess [--set ITEM=SCORE]...",
      "rate yourself on the course rubric (interactive without --set)", cli_cmd_selfassess},
@@ -292,12 +293,17 @@ int cli_open_store(struct cli_ctx *cx)
     }
     if (db_open(&cx->db, cx->db_path, &e) != CORE_OK)
         return cli_fail(&e);
-    enum db_import_result res;
-    if (lesson_builtin_ensure(cx->db, &res, &e) != CORE_OK)
+    if (lesson_builtin_sync(cx->db, false, &cx->builtin, &e) != CORE_OK)
         return cli_fail(&e);
-    if (res != DB_IMPORT_UNCHANGED && !cx->json)
+    if (cx->builtin.action == LESSON_BUILTIN_RESTORED) /* worth saying, even with --json */
+        fprintf(stderr,
+                "warpbench: restored the built-in course in %s: the stored %s %s was not "
+                "built into Warpbench\n",
+                cx->db_path, lesson_builtin_id(), cli_tx(cx->builtin.found));
+    else if (cx->builtin.action != LESSON_BUILTIN_KEPT && !cx->json)
         fprintf(stderr, "warpbench: %s the built-in course in %s\n",
-                res == DB_IMPORT_NEW ? "imported" : "updated", cx->db_path);
+                cx->builtin.action == LESSON_BUILTIN_IMPORTED ? "imported" : "updated",
+                cx->db_path);
     return 0;
 }
 

@@ -169,6 +169,12 @@ void db_files_free(struct db_file *files, size_t n);
 int db_pack_files(struct db *db, int64_t rev_id, struct db_file **out, size_t *n,
                   struct core_err *err);
 
+/* The stored SHA-256 (64 hex digits) of file `path` of revision rev_id,
+ * without reading its content. CORE_ERR_NOTFOUND when the revision has no
+ * such file. */
+int db_pack_file_sha256(struct db *db, int64_t rev_id, const char *path, char out[65],
+                        struct core_err *err);
+
 /* ---- lessons, pages, questions ------------------------------------------ */
 
 struct db_lesson {

@@ -113,13 +113,16 @@ void lesson_src_builtin(struct lesson_src *out)
     size_t n = 0;
     while (lesson_builtin_files[n].path)
         n++;
-    out->files = core_xcalloc(n ? n : 1, sizeof *out->files);
-    out->n = n;
+    out->files = core_xcalloc(n + 1, sizeof *out->files);
+    out->n = n + 1;
     for (size_t i = 0; i < n; i++) {
         const struct core_embedded *e = &lesson_builtin_files[i];
         out->files[i] = (struct grader_file){core_xstrdup(e->path),
                                              core_xstrndup((const char *)e->data, e->len), e->len};
     }
+    out->files[n] = (struct grader_file){core_xstrdup(LESSON_BUILTIN_MARKER),
+                                         core_xstrdup(LESSON_BUILTIN_MARKER_TEXT),
+                                         strlen(LESSON_BUILTIN_MARKER_TEXT)};
     qsort(out->files, out->n, sizeof *out->files, by_path);
 }
 
@@ -154,7 +157,8 @@ static bool safe_rel_path(const char *p)
     return true;
 }
 
-int lesson_pack_export(struct db *db, const char *pack_id, const char *dir, struct core_err *err)
+int lesson_pack_export(struct db *db, const char *pack_id, const char *dir, bool overwrite,
+                       struct core_err *err)
 {
     struct db_pack pack = {0};
     struct db_file *files = NULL;
@@ -167,23 +171,28 @@ int lesson_pack_export(struct db *db, const char *pack_id, const char *dir, stru
     rc = db_pack_files(db, pack.rev_id, &files, &n, err);
     if (rc != CORE_OK)
         goto out;
+    /* Every target is checked before the first is written, so a refusal
+     * leaves the folder as it was. A folder that does not exist yet has
+     * nothing in it to refuse. */
     for (size_t i = 0; i < n; i++) {
         if (!safe_rel_path(files[i].path)) {
             rc = core_err_set(err, CORE_ERR_INVALID, "stored file name \"%s\" is not a safe path",
                               files[i].path);
             goto out;
         }
+        if (lesson_builtin_marker(files[i].path))
+            continue;
         char *full = core_path_join(dir, files[i].path);
-        struct stat st;
-        if (stat(full, &st) == 0) {
-            rc = core_err_set(err, CORE_ERR_CONFLICT, "%s already exists; export into an empty "
-                              "or new folder", full);
-            free(full);
-            goto out;
-        }
+        rc = core_file_check_new(full, overwrite, "pass --force", err);
         free(full);
+        if (rc == CORE_ERR_NOTFOUND) /* its folder is made below */
+            rc = CORE_OK;
+        if (rc != CORE_OK)
+            goto out;
     }
     for (size_t i = 0; i < n && rc == CORE_OK; i++) {
+        if (lesson_builtin_marker(files[i].path))
+            continue;
         char *full = core_path_join(dir, files[i].path);
         char *slash = strrchr(full, '/');
         if (slash) {
@@ -192,7 +201,8 @@ int lesson_pack_export(struct db *db, const char *pack_id, const char *dir, stru
             *slash = '/';
         }
         if (rc == CORE_OK)
-            rc = core_file_write_atomic(full, files[i].data, files[i].len, err);
+            rc = core_file_create(full, files[i].data, files[i].len, overwrite, "pass --force",
+                                  err);
         free(full);
     }
 out:
