@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <pwd.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -337,6 +338,10 @@ static const char *default_user(void)
 
 int main(int argc, char **argv)
 {
+    /* A file size limit (ulimit -f) makes a write fail with EFBIG, which the
+     * store reports and a lab run records, instead of killing the process
+     * mid-write and leaving a run "running". */
+    signal(SIGXFSZ, SIG_IGN);
     struct cli_ctx cx = {0};
     struct cli_args a = {argc - 1, argv + 1};
     const char *v = NULL;

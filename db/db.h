@@ -34,8 +34,10 @@ struct db;
  * refused with CORE_ERR_CONFLICT ("made by a newer Warpbench"); a file that is
  * not a SQLite database gives CORE_ERR_STORE naming the path.
  * Lab runs still "running" whose owning process is certainly gone (killed
- * with SIGKILL, a crash, a reboot: see core_owner_alive) are closed as
- * "failed" with the reason, best effort (a read-only store keeps them).
+ * with SIGKILL, a crash, a reboot: see core_owner_alive) are closed, best
+ * effort (a read-only store keeps them): with the closing note the process
+ * left in the run's side file when it has one (db_labrun_note_fd), else as
+ * "failed" because it was killed or crashed.
  * Caller closes with db_close(). */
 int db_open(struct db **out, const char *path, struct core_err *err);
 
@@ -484,9 +486,21 @@ int db_position_latest(struct db *db, int64_t user_id, struct db_position *out,
 
 /* Starts a lab run record (status "running", owned by this process: see
  * db_open) and returns its id. params_json and machine_json are JSON objects
- * as text. */
+ * as text. Beside the store it creates the run's side file,
+ * "<store>-run<ID>", holding 256 KiB of disk space set aside so the run can
+ * be closed with its reason when the disk fills up during the run; a disk
+ * too full for that is CORE_ERR_IO "disk full: ..." (the record is closed
+ * as failed at once). The side file goes when the run ends. */
 int db_labrun_begin(struct db *db, int64_t user_id, const char *lab, const char *params_json,
                     const char *machine_json, int64_t *run_id, struct core_err *err);
+
+/* The descriptor of run_id's side file (owned by db; -1 when the run was
+ * not begun on this handle, or has ended), for a process that must quit at
+ * once to leave a closing note the next opener of the store applies: it
+ * truncates the file (ftruncate, giving the reserve back) and writes, at
+ * offset 0, "cancelled" or "failed", a newline, the reason and a newline.
+ * ftruncate and pwrite are async-signal-safe, so a signal handler may. */
+int db_labrun_note_fd(struct db *db, int64_t run_id);
 
 /* Appends samples in one transaction. Series names are borrowed. */
 int db_labrun_samples(struct db *db, int64_t run_id, const struct core_sample *s, size_t n,
@@ -498,7 +512,11 @@ int db_labrun_end(struct db *db, int64_t run_id, const char *status, const char 
                   struct core_err *err);
 /* db_labrun_end that also stores why the run stopped (error text, NULL for
  * none) in lab_runs.error. CORE_ERR_CONFLICT when the run has already ended,
- * CORE_ERR_NOTFOUND when there is no such run. */
+ * CORE_ERR_NOTFOUND when there is no such run. When the write fails for lack
+ * of space, the run's reserve is given back and the write tried again; if it
+ * still fails, the status and reason are left as the side file's closing
+ * note (a "done" run as "failed": its figures are lost) for db_open to
+ * apply, and the error is returned. */
 int db_labrun_finish(struct db *db, int64_t run_id, const char *status, const char *summary_json,
                      const char *error, struct core_err *err);
 

@@ -230,6 +230,7 @@ void db_close(struct db *db)
 {
     if (!db)
         return;
+    db_labrun_sides_close(db);
     for (size_t i = 0; i < db->n_stmts; i++)
         sqlite3_finalize(db->stmts[i].st);
     free(db->stmts);
