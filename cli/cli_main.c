@@ -294,6 +294,19 @@ int cli_open_store(struct cli_ctx *cx)
     }
     if (db_open(&cx->db, cx->db_path, &e) != CORE_OK)
         return cli_fail(&e);
+    const char *damage = db_damaged(cx->db);
+    if (damage) {
+        char *to = core_xasprintf("%s.recovered", cx->db_path);
+        char *cmd = db_recover_command(cx->db_path, to);
+        fprintf(stderr,
+                "warpbench: the store %s is damaged (%s).\n"
+                "  It is opened read-only: what can be read is shown, nothing is written.\n"
+                "  Copy what it still holds into a new store with:\n    %s\n"
+                "  then use that one: warpbench --db %s lessons\n",
+                cx->db_path, cli_tx(damage), cmd, to);
+        free(cmd);
+        free(to);
+    }
     if (lesson_builtin_sync(cx->db, false, &cx->builtin, &e) != CORE_OK)
         return cli_fail(&e);
     if (cx->builtin.action == LESSON_BUILTIN_RESTORED) /* worth saying, even with --json */

@@ -38,11 +38,27 @@ struct db;
  * effort (a read-only store keeps them): with the closing note the process
  * left in the run's side file when it has one (db_labrun_note_fd), else as
  * "failed" because it was killed or crashed.
+ * `path` must name a regular file (or a link to one) or nothing: a
+ * directory, a device (/dev/null), a FIFO or a socket is CORE_ERR_USAGE.
+ * A store not closed cleanly is checked (see db_damaged).
  * Caller closes with db_close(). */
 int db_open(struct db **out, const char *path, struct core_err *err);
 
 /* Closes the store. db_close(NULL) does nothing. */
 void db_close(struct db *db);
+
+/* Non-NULL when db_open found the store damaged: PRAGMA quick_check's first
+ * complaint. It runs when a store is opened after an unclean close (no
+ * other process had it open and its write-ahead log was still there), and
+ * again on every open once damage was found. A damaged store is read-only:
+ * reads work as far as the damage allows, and every write fails with
+ * CORE_ERR_STORE "store X is damaged: not written to". Borrowed. */
+const char *db_damaged(const struct db *db);
+
+/* The shell command that copies what the store at `path` still holds into a
+ * new store at `to` (sqlite3's .dump, with the store's identity). Caller
+ * frees. */
+char *db_recover_command(const char *path, const char *to);
 
 /* Writes the default store path into a malloc'd string:
  * $WARPBENCH_DB, else $XDG_DATA_HOME/warpbench/warpbench.db, else

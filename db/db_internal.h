@@ -41,7 +41,22 @@ struct db {
     struct db_run_side *sides; /* runs begun on this handle and not yet ended */
     size_t n_sides;
     size_t cap_sides;
+    int guard_fd;  /* "<store>-open", shared-locked while open (db_guard.c); -1: none */
+    char *damaged; /* quick_check's first complaint when the store is damaged */
 };
+
+/* ---- the clean-close guard (db_guard.c) ---------------------------------- */
+
+/* Before the first query: takes the guard's shared lock; *check says
+ * whether the store must be checked (an unclean close, or damage found
+ * before). */
+void db_guard_open(struct db *db, bool *check);
+/* With check: PRAGMA quick_check; a damaged store gets db->damaged and is
+ * made read-only (query_only). Fails only when the check cannot run. */
+int db_guard_check(struct db *db, bool check, struct core_err *err);
+/* After the connection is closed: releases the guard (the last handle
+ * removes its file unless the store is damaged). */
+void db_guard_close(struct db *db);
 
 /* Closes the run side files' descriptors (the files stay: their runs are
  * still running). Called by db_close. */

@@ -148,6 +148,12 @@ int db_fail(struct db *db, struct core_err *err, int rc, const char *fmt, ...)
     va_end(ap);
     /* The handle's message belongs to its last call; a code we produced
      * ourselves (a bind range check) is described by the code alone. */
+    if (db && db->damaged && (rc & 0xff) == SQLITE_READONLY)
+        /* query_only on a damaged store: say why, not "readonly" */
+        return core_err_set(err, CORE_ERR_STORE,
+                            "%s: store %s is damaged (%s): not written to; the command that "
+                            "recovers it is printed when it is opened",
+                            ctx, db->path, db->damaged);
     bool own = db && db->h && sqlite3_extended_errcode(db->h) == rc;
     const char *msg = own ? sqlite3_errmsg(db->h) : sqlite3_errstr(rc);
     const char *full = db_full_words(own ? db : NULL, rc, sys_errno);
