@@ -25,17 +25,43 @@
 
 /* ---- pack folders -------------------------------------------------------- */
 
+/* A file of a pack folder that is not Lua: listed, not read (yet). */
+struct lesson_src_other {
+    char *path;     /* relative to the folder, '/'-separated */
+    long long size; /* bytes, from lstat */
+};
+
 /* A pack's files as read from a folder. Owns everything it points to. */
 struct lesson_src {
     struct grader_file *files; /* path relative to the folder, '/'-separated */
     size_t n;
+    char *dir;                      /* the folder; NULL for the built-in pack */
+    struct lesson_src_other *others; /* its other files, by path */
+    size_t n_others;
 };
 
-/* Reads every regular file below `dir` (hidden files and folders and
- * symbolic links skipped, sorted by path; at most 512 files of at most
- * 4 MiB each). A folder without
- * pack.lua is CORE_ERR_INVALID. Caller frees with lesson_src_fini(). */
+/* Limits on a pack's assets (pack{ assets = {...} }): each file, and all
+ * of them together. */
+#define LESSON_ASSET_MAX (4u << 20)
+#define LESSON_ASSETS_MAX (16u << 20)
+
+/* Reads the .lua files below `dir` (at most 512, of at most 4 MiB each) and
+ * lists the others without opening them (at most 10,000): only those the
+ * pack declares as assets are read, at import (lesson_src_assets). Hidden
+ * files and folders and symbolic links are skipped; sorted by path. A
+ * folder without pack.lua is CORE_ERR_INVALID. Caller frees with
+ * lesson_src_fini(). */
 int lesson_src_read(const char *dir, struct lesson_src *out, struct core_err *err);
+
+/* The other files of src matched by the asset patterns (fnmatch with
+ * FNM_PATHNAME | FNM_PERIOD: a star does not match a slash nor a leading dot).
+ * Each problem is pushed to `problems` and counted in the result: a file
+ * over LESSON_ASSET_MAX (named), all of them over LESSON_ASSETS_MAX, a
+ * pattern that matches nothing. With `into` non-NULL, the matched files
+ * are read and appended to into->files (a read that fails is a problem
+ * too). A src without a folder has no assets (0). */
+size_t lesson_src_assets(const struct lesson_src *src, char *const *patterns, size_t n,
+                         struct core_strlist *problems, struct lesson_src *into);
 
 /* The built-in pack compiled into the binary, with the built-in marker
  * (LESSON_BUILTIN_MARKER) added. Caller frees with lesson_src_fini(). */

@@ -39,6 +39,8 @@ int lesson_pack_check(const struct lesson_src *src, struct lesson_check *out,
         out->n_questions += info->lessons[i].n_questions;
     }
     int failures = grader_pack_selftest(p, &out->problems, &out->n_checks);
+    /* the declared assets: sizes and patterns, without reading them */
+    failures += (int)lesson_src_assets(src, info->assets, info->n_assets, &out->problems, NULL);
     if (failures > 0) {
         rc = core_err_set(err, CORE_ERR_INVALID, "%s", out->problems.items[0]);
     } else if (out->problems.n > 0) {
@@ -115,7 +117,14 @@ static int pack_import(struct db *db, const struct lesson_src *src, bool force, 
         nq += info->lessons[i].n_questions;
         np += info->lessons[i].n_pages;
     }
-    struct db_file_in *files = core_xcalloc(src->n ? src->n : 1, sizeof *files);
+    /* the assets it declares, read now (checked above) */
+    struct lesson_src assets = {0};
+    if (lesson_src_assets(src, info->assets, info->n_assets, &c->problems, &assets) > 0) {
+        rc = core_err_set(err, CORE_ERR_INVALID, "%s", c->problems.items[c->problems.n - 1]);
+        lesson_src_fini(&assets);
+        goto out;
+    }
+    struct db_file_in *files = core_xcalloc(src->n + assets.n + 1, sizeof *files);
     struct db_lesson_in *lessons = core_xcalloc(info->n_lessons + 1, sizeof *lessons);
     struct db_page_in *pages = core_xcalloc(np + 1, sizeof *pages);
     struct db_question_in *qs = core_xcalloc(nq + 1, sizeof *qs);
@@ -124,6 +133,9 @@ static int pack_import(struct db *db, const struct lesson_src *src, bool force, 
 
     for (size_t i = 0; i < src->n; i++)
         files[i] = (struct db_file_in){src->files[i].path, src->files[i].data, src->files[i].len};
+    for (size_t i = 0; i < assets.n; i++)
+        files[src->n + i] =
+            (struct db_file_in){assets.files[i].path, assets.files[i].data, assets.files[i].len};
     size_t pi = 0, qi = 0;
     for (size_t i = 0; i < info->n_lessons; i++) {
         const struct grader_lesson *l = &info->lessons[i];
@@ -145,7 +157,7 @@ static int pack_import(struct db *db, const struct lesson_src *src, bool force, 
     }
     struct db_pack_in in = {
         .id = info->id, .version = info->version, .title = info->title,
-        .description = info->description, .files = files, .n_files = src->n,
+        .description = info->description, .files = files, .n_files = src->n + assets.n,
         .lessons = lessons, .n_lessons = info->n_lessons, .pages = pages, .n_pages = np,
         .questions = qs, .n_questions = nq};
     rc = db_pack_import(db, &in, force, result, NULL, err);
@@ -157,6 +169,7 @@ static int pack_import(struct db *db, const struct lesson_src *src, bool force, 
     free(pages);
     free(lessons);
     free(files);
+    lesson_src_fini(&assets);
 out:
     grader_pack_free(p);
     if (!check)
