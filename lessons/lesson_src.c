@@ -137,8 +137,10 @@ int lesson_src_read(const char *dir, struct lesson_src *out, struct core_err *er
     out->n_others = a.n_others;
     out->dir = core_xstrdup(dir);
     if (rc == CORE_OK) {
-        qsort(out->files, out->n, sizeof *out->files, by_path);
-        qsort(out->others, out->n_others, sizeof *out->others, other_by_path);
+        if (out->n > 1)
+            qsort(out->files, out->n, sizeof *out->files, by_path);
+        if (out->n_others > 1) /* (qsort of NULL is undefined even for 0 items) */
+            qsort(out->others, out->n_others, sizeof *out->others, other_by_path);
         bool has_pack = false;
         for (size_t i = 0; i < out->n; i++)
             has_pack |= strcmp(out->files[i].path, "pack.lua") == 0;
