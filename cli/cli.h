@@ -25,9 +25,11 @@ enum cli_exit {
     CLI_EXIT_PACK = 4,      /* a pack or grader script is invalid or failed */
     CLI_EXIT_NOTFOUND = 5,  /* no such lesson, question or pack */
     CLI_EXIT_STORE = 6,     /* the store, a file, or Warpbench itself failed */
-    CLI_EXIT_CONFLICT = 7,  /* the request conflicts with what is stored (a pack version
-                               imported with other content, an export target that exists,
-                               a store made by a newer Warpbench) */
+    CLI_EXIT_CONFLICT = 7,  /* the request conflicts with what is stored or exists (a pack
+                               version imported with other content, a pack id reserved for
+                               the built-in course, a file a lab or an export would write
+                               that exists or is a link, FIFO or device, a store made by a
+                               newer Warpbench) */
     CLI_EXIT_LAB_FAILED = 8,/* `lab run`: the lab ran and failed (a worker died, a check of
                                its results failed); the run is stored as "failed" */
     CLI_EXIT_CANCELLED = 130 /* `lab run` cancelled by Ctrl-C (SIGINT); 143 for SIGTERM, 129 for SIGHUP */
@@ -41,6 +43,7 @@ struct cli_ctx {
     char *db_path_owned;
     struct db *db;
     struct lesson_session *session;
+    struct lesson_builtin_report builtin; /* what opening the store did to the course */
 };
 
 /* Positional arguments and command flags after the global ones are taken. */

@@ -114,6 +114,7 @@ static int cmd_list(struct cli_ctx *cx)
 
 static atomic_int run_cancel;
 static volatile sig_atomic_t run_signal;
+static volatile sig_atomic_t run_note_fd = -1; /* the run's closing note (lab_run_opts) */
 
 #define MAX_SHOWN 4
 
@@ -208,12 +209,32 @@ static void sink_progress(void *ud, double fraction, const char *what)
 
 /* ---- lab run: signals ---------------------------------------------------- */
 
+/* The closing note a second signal leaves (see db_labrun_note_fd). */
+static void write_note(int sig)
+{
+    int fd = run_note_fd;
+    if (fd < 0)
+        return;
+    static const char sigint[] = "cancelled\ncancelled by a second Ctrl-C: Warpbench quit at "
+                                 "once, without waiting for the lab to stop\n";
+    static const char other[] = "cancelled\ncancelled by a second signal (SIGTERM or SIGHUP): "
+                                "Warpbench quit at once, without waiting for the lab to stop\n";
+    const char *note = sig == SIGINT ? sigint : other;
+    size_t n = sig == SIGINT ? sizeof sigint - 1 : sizeof other - 1;
+    if (ftruncate(fd, 0) == 0) {
+        ssize_t w = pwrite(fd, note, n, 0);
+        (void)w;
+    }
+}
+
 /* The first Ctrl-C (or SIGTERM, SIGHUP) cancels cleanly; a second one, for a lab
  * that does not stop, ends the process at once (the workers die with it,
- * through PR_SET_PDEATHSIG; the run stays "running" in the store). */
+ * through PR_SET_PDEATHSIG). The run is then closed as "cancelled" by the
+ * next warpbench that opens the store, from the note written here. */
 static void on_signal(int sig)
 {
     if (atomic_load(&run_cancel) && run_signal != SIGPIPE) {
+        write_note(sig);
         signal(sig, SIG_DFL);
         raise(sig);
         return;
@@ -262,6 +283,10 @@ static void summary_json_line(const struct lab_params *p, const struct lab_resul
     core_json_kstr(&j, "status", r->status);
     core_json_kstr(&j, "error", r->error);
     core_json_kint(&j, "samples", (long long)r->n_samples);
+    if (r->run_id)
+        core_json_kint(&j, "samples_recorded", (long long)r->n_recorded);
+    else
+        core_json_kstr(&j, "samples_recorded", NULL);
     core_json_knum(&j, "elapsed_s", elapsed);
     core_json_key(&j, "params");
     lab_params_json(p, &j);
@@ -312,7 +337,9 @@ static int cmd_run(struct cli_ctx *cx, const struct cli_command *cmd, struct cli
         if (lab_params_assign(&p, sets.items[i], &e) != 0)
             rc = cli_usage(cmd, "%s", cli_tx(e.msg));
     if (rc == 0 && lab_params_check(&p, &e) != 0)
-        rc = cli_usage(cmd, "%s", cli_tx(e.msg));
+        /* a path the lab would write exists (or is a link, FIFO, device):
+         * refused like an export target that exists */
+        rc = e.code == CORE_ERR_CONFLICT ? cli_fail(&e) : cli_usage(cmd, "%s", cli_tx(e.msg));
     if (rc == 0)
         rc = cli_open_session(cx);
     if (rc != 0)
@@ -322,6 +349,7 @@ static int cmd_run(struct cli_ctx *cx, const struct cli_command *cmd, struct cli
         setvbuf(stdout, NULL, _IOLBF, 0); /* a reader sees each sample as it comes */
     atomic_store(&run_cancel, 0);
     run_signal = 0;
+    run_note_fd = -1;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
@@ -338,7 +366,8 @@ static int cmd_run(struct cli_ctx *cx, const struct cli_command *cmd, struct cli
                              .user_id = lesson_session_user_id(cx->session),
                              .sinks = &sink,
                              .n_sinks = 1,
-                             .cancel = &run_cancel};
+                             .cancel = &run_cancel,
+                             .note_fd = &run_note_fd};
     double t0 = core_time_mono();
     int lrc = lab_run(&p, &o, &r, &e);
     double elapsed = core_time_mono() - t0;
@@ -352,8 +381,13 @@ static int cmd_run(struct cli_ctx *cx, const struct cli_command *cmd, struct cli
         summary_json_line(&p, &r, elapsed);
     } else {
         printf("%s: %s in %.2f s", lab->name, r.status, elapsed);
-        if (r.run_id)
-            printf(" — run %lld, %zu samples recorded\n", (long long)r.run_id, r.n_samples);
+        if (r.run_id && r.n_recorded < r.n_samples)
+            /* only what the store committed: the rest was measured, shown
+             * and lost with the store's failure */
+            printf(" — run %lld, %zu samples recorded (of %zu measured)\n", (long long)r.run_id,
+                   r.n_recorded, r.n_samples);
+        else if (r.run_id)
+            printf(" — run %lld, %zu samples recorded\n", (long long)r.run_id, r.n_recorded);
         else
             printf(", %zu samples\n", r.n_samples);
         if (r.error && lrc != CORE_ERR_CANCELLED)

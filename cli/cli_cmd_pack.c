@@ -100,11 +100,12 @@ static int pack_import(struct cli_ctx *cx, struct cli_args *a, const struct cli_
 
 static int pack_export(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd)
 {
+    bool force = cli_take_flag(a, "--force", false, NULL, NULL);
     int rc = cli_begin(cx, cmd, a, 2, 2, CLI_NEED_STORE);
     if (rc != 0)
         return rc;
     struct core_err e = {0};
-    if (lesson_pack_export(cx->db, a->argv[0], a->argv[1], &e) != CORE_OK)
+    if (lesson_pack_export(cx->db, a->argv[0], a->argv[1], force, &e) != CORE_OK)
         return cli_fail(&e);
     if (cx->json) {
         struct core_buf b;

@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <pwd.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,8 @@
 #endif
 
 static const struct cli_command commands[] = {
-    {"init", "init", "create the store and import the built-in course", cli_cmd_init},
+    {"init", "init [--restore-course]",
+     "create the store and import the built-in course (or bring it back)", cli_cmd_init},
     {"lessons", "lessons", "list packs and lessons with your progress", cli_cmd_lessons},
     {"show", "show LESSON [--page N]", "print a lesson's pages and its questions", cli_cmd_show},
     {"question", "question QID [--variant N] [--hints N]",
@@ -29,7 +31,7 @@ static const struct cli_command commands[] = {
     {"progress", "progress [PACK]",
      "scores per lesson, topic and rubric item; self-rating vs graded; level", cli_cmd_progress},
     {"pack",
-     "pack check DIR | import DIR [--force] | export ID DIR | list | "
+     "pack check DIR | import DIR [--force] | export ID DIR [--force] | list | "
      "regrade ID [--dry-run] [--new-params]",
      "check, import, export, list and re-grade lesson packs", cli_cmd_pack},
     {"selfassess", "selfassess [--set ITEM=SCORE]...",
@@ -296,12 +298,30 @@ int cli_open_store(struct cli_ctx *cx)
     }
     if (db_open(&cx->db, cx->db_path, &e) != CORE_OK)
         return cli_fail(&e);
-    enum db_import_result res;
-    if (lesson_builtin_ensure(cx->db, &res, &e) != CORE_OK)
+    const char *damage = db_damaged(cx->db);
+    if (damage) {
+        char *to = core_xasprintf("%s.recovered", cx->db_path);
+        char *cmd = db_recover_command(cx->db_path, to);
+        fprintf(stderr,
+                "warpbench: the store %s is damaged (%s).\n"
+                "  It is opened read-only: what can be read is shown, nothing is written.\n"
+                "  Copy what it still holds into a new store with:\n    %s\n"
+                "  then use that one: warpbench --db %s lessons\n",
+                cx->db_path, cli_tx(damage), cmd, to);
+        free(cmd);
+        free(to);
+    }
+    if (lesson_builtin_sync(cx->db, false, &cx->builtin, &e) != CORE_OK)
         return cli_fail(&e);
-    if (res != DB_IMPORT_UNCHANGED && !cx->json)
+    if (cx->builtin.action == LESSON_BUILTIN_RESTORED) /* worth saying, even with --json */
+        fprintf(stderr,
+                "warpbench: restored the built-in course in %s: the stored %s %s was not "
+                "built into Warpbench\n",
+                cx->db_path, lesson_builtin_id(), cli_tx(cx->builtin.found));
+    else if (cx->builtin.action != LESSON_BUILTIN_KEPT && !cx->json)
         fprintf(stderr, "warpbench: %s the built-in course in %s\n",
-                res == DB_IMPORT_NEW ? "imported" : "updated", cx->db_path);
+                cx->builtin.action == LESSON_BUILTIN_IMPORTED ? "imported" : "updated",
+                cx->db_path);
     return 0;
 }
 
@@ -335,6 +355,10 @@ static const char *default_user(void)
 
 int main(int argc, char **argv)
 {
+    /* A file size limit (ulimit -f) makes a write fail with EFBIG, which the
+     * store reports and a lab run records, instead of killing the process
+     * mid-write and leaving a run "running". */
+    signal(SIGXFSZ, SIG_IGN);
     struct cli_ctx cx = {0};
     struct cli_args a = {argc - 1, argv + 1};
     const char *v = NULL;

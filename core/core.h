@@ -4,8 +4,9 @@
  * Provides: the error type (struct core_err) and error codes, allocation
  * helpers that abort on exhaustion, a growable byte buffer, a string list,
  * a JSON writer, numbers read and written independently of the locale,
- * SHA-256, clocks (real and injectable), whole-file I/O with atomic replace,
- * and the embedded-file table type used for sources compiled into the binary.
+ * SHA-256, clocks (real and injectable), whole-file reads, creation of the
+ * files a user names (never through a link or into a device), and the
+ * embedded-file table type used for sources compiled into the binary.
  *
  * Invariants: nothing here does I/O except the core_file_* functions; nothing
  * keeps global state (core_num's C locale object is made once and never
@@ -261,9 +262,33 @@ int core_file_read(const char *path, size_t max_bytes, char **out, size_t *len,
  * file cannot be opened or is empty. */
 bool core_file_first_line(const char *path, char *buf, size_t size);
 
-/* Writes n bytes to path through a temporary file, fsync and rename, so the
- * file is either the old or the new content. Creates no directories. */
-int core_file_write_atomic(const char *path, const void *p, size_t n, struct core_err *err);
+/* Files a user names (a lab's `save=`, `pack export DIR`): the one way
+ * Warpbench writes them, so it never writes where it was not asked to.
+ *
+ * core_file_check_new says whether `path` may be written, before any work
+ * is done: 0 when it does not exist and its directory does, or when
+ * `overwrite` is set and it is an existing regular file. Every refusal names
+ * the path:
+ *   CORE_ERR_CONFLICT  it exists and overwrite is false; or it is a symbolic
+ *                      link (dangling or not), a FIFO, a device or a socket,
+ *                      which are never replaced, overwrite or not;
+ *   CORE_ERR_INVALID   it names a directory (or ends in '/');
+ *   CORE_ERR_NOTFOUND  its directory does not exist (it is not created);
+ *   CORE_ERR_IO        anything else (permissions).
+ * `how` (may be NULL) says how to ask for a replacement ("set overwrite=on",
+ * "pass --force") and is added to the "already exists" message.
+ * Only the last component is checked for a link: directories on the way are
+ * followed, since they are how the user chose to name a folder.
+ *
+ * core_file_create writes n bytes there under the same rules: a new file
+ * is created with O_CREAT|O_EXCL|O_NOFOLLOW (mode 0644 less the umask), so
+ * whatever appeared since the check is refused, not replaced; it is written
+ * in full, fsynced, and its directory fsynced; after a failure the partial
+ * file is removed. With overwrite, an existing regular file is replaced
+ * whole (a new file beside it, with its mode, renamed over it). */
+int core_file_check_new(const char *path, bool overwrite, const char *how, struct core_err *err);
+int core_file_create(const char *path, const void *p, size_t n, bool overwrite, const char *how,
+                     struct core_err *err);
 
 /* Creates a directory and its parents (mode 0755 adjusted by umask). An
  * existing directory is fine. */

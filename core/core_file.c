@@ -1,4 +1,5 @@
-/* core_file.c — whole-file reads, first lines of small files, atomic writes,
+/* core_file.c — whole-file reads, first lines of small files, the files a
+ * user names (created new, never written through a link or into a device),
  * directory creation. */
 #include "core/core.h"
 
@@ -68,41 +69,190 @@ int core_file_read(const char *path, size_t max_bytes, char **out, size_t *len,
     return CORE_OK;
 }
 
-int core_file_write_atomic(const char *path, const void *p, size_t n, struct core_err *err)
+/* ---- files the user names ------------------------------------------------ */
+
+/* The folder part of path ("." when none) and its last component; *base is
+ * "" when path ends in '/'. Caller frees *dir. */
+static void split_path(const char *path, char **dir, const char **base)
 {
-    char *tmp = core_xasprintf("%s.tmp.%ld", path, (long)getpid());
-    int rc = CORE_OK;
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        rc = core_err_set(err, CORE_ERR_IO, "%s: %s", path, strerror(errno));
+    const char *slash = strrchr(path, '/');
+    if (!slash) {
+        *dir = core_xstrdup(".");
+        *base = path;
+    } else {
+        *dir = slash == path ? core_xstrdup("/") : core_xstrndup(path, (size_t)(slash - path));
+        *base = slash + 1;
+    }
+}
+
+/* Opens the folder that will hold path. Directories on the way are followed
+ * even when they are symbolic links: they are how the user names a folder. */
+static int open_parent(const char *path, const char *dir, struct core_err *err)
+{
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0)
+        return dfd;
+    int e = errno;
+    if (e == ENOENT || e == ENOTDIR)
+        return core_err_set(err, CORE_ERR_NOTFOUND, "%s: its directory %s does not exist", path,
+                            dir);
+    return core_err_set(err, CORE_ERR_IO, "%s: cannot open its directory %s: %s", path, dir,
+                        strerror(e));
+}
+
+/* Whether the entry `base` of the open folder dfd may be written: absent,
+ * or (overwrite) a regular file that is not a symbolic link. */
+static int check_entry(int dfd, const char *path, const char *base, bool overwrite,
+                       const char *how, struct core_err *err)
+{
+    struct stat st;
+    if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+        if (errno == ENOENT)
+            return CORE_OK;
+        return core_err_set(err, CORE_ERR_IO, "%s: %s", path, strerror(errno));
+    }
+    if (S_ISDIR(st.st_mode))
+        return core_err_set(err, CORE_ERR_INVALID,
+                            "%s: it is a directory: name a file in it (e.g. %s/out.csv)", path,
+                            path);
+    if (S_ISLNK(st.st_mode))
+        return core_err_set(err, CORE_ERR_CONFLICT,
+                            "%s is a symbolic link: Warpbench does not write through links; "
+                            "name the file itself",
+                            path);
+    if (!S_ISREG(st.st_mode))
+        return core_err_set(err, CORE_ERR_CONFLICT,
+                            "%s is not a regular file (%s): Warpbench writes only files it "
+                            "creates",
+                            path,
+                            S_ISFIFO(st.st_mode)                         ? "a FIFO"
+                            : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
+                            : S_ISSOCK(st.st_mode)                       ? "a socket"
+                                                                         : "of another kind");
+    if (!overwrite)
+        return core_err_set(err, CORE_ERR_CONFLICT, "%s already exists: not replaced%s%s%s", path,
+                            how ? " (" : "", how ? how : "", how ? " to replace it)" : "");
+    return CORE_OK;
+}
+
+int core_file_check_new(const char *path, bool overwrite, const char *how, struct core_err *err)
+{
+    if (!path || !path[0])
+        return core_err_set(err, CORE_ERR_USAGE, "no file name given");
+    char *dir;
+    const char *base;
+    split_path(path, &dir, &base);
+    int rc;
+    if (!base[0] || strcmp(base, ".") == 0 || strcmp(base, "..") == 0) {
+        rc = core_err_set(err, CORE_ERR_INVALID,
+                          "%s: it is a directory: name a file in it (e.g. centres.csv)", path);
         goto out;
     }
+    int dfd = open_parent(path, dir, err);
+    if (dfd < 0) {
+        rc = dfd;
+        goto out;
+    }
+    rc = check_entry(dfd, path, base, overwrite, how, err);
+    close(dfd);
+out:
+    free(dir);
+    return rc;
+}
+
+/* Writes all n bytes to fd, then fsyncs it. */
+static int write_all(int fd, const char *path, const void *p, size_t n, struct core_err *err)
+{
     const char *c = p;
-    size_t left = n;
-    while (left > 0) {
-        ssize_t w = write(fd, c, left);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            rc = core_err_set(err, CORE_ERR_IO, "%s: %s", path, strerror(errno));
-            close(fd);
-            unlink(tmp);
+    while (n > 0) {
+        ssize_t w = write(fd, c, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return core_err_set(err, CORE_ERR_IO, "%s: %s", path,
+                                w < 0 ? strerror(errno) : "nothing written");
+        c += w;
+        n -= (size_t)w;
+    }
+    if (fsync(fd) != 0)
+        return core_err_set(err, CORE_ERR_IO, "%s: %s", path, strerror(errno));
+    return CORE_OK;
+}
+
+int core_file_create(const char *path, const void *p, size_t n, bool overwrite, const char *how,
+                     struct core_err *err)
+{
+    int rc = core_file_check_new(path, overwrite, how, err);
+    if (rc != CORE_OK)
+        return rc;
+    char *dir, *tmp = NULL;
+    const char *base;
+    split_path(path, &dir, &base);
+    int fd = -1, dfd = open_parent(path, dir, err);
+    if (dfd < 0) {
+        rc = dfd;
+        goto out;
+    }
+    struct stat st;
+    bool replace = overwrite && fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0;
+    if (!replace) {
+        /* O_EXCL with O_CREAT never follows a link and fails on anything
+         * that exists, whatever appeared since the check. */
+        fd = openat(dfd, base, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd < 0) {
+            int e = errno;
+            if (e != EEXIST && e != ELOOP)
+                rc = core_err_set(err, CORE_ERR_IO, "%s: %s", path, strerror(e));
+            else if ((rc = check_entry(dfd, path, base, false, how, err)) == CORE_OK)
+                rc = core_err_set(err, CORE_ERR_CONFLICT, "%s appeared meanwhile: not replaced",
+                                  path);
             goto out;
         }
-        c += w;
-        left -= (size_t)w;
+        rc = write_all(fd, path, p, n, err);
+        if (close(fd) != 0 && rc == CORE_OK)
+            rc = core_err_set(err, CORE_ERR_IO, "%s: %s", path, strerror(errno));
+        fd = -1;
+        if (rc != CORE_OK)
+            unlinkat(dfd, base, 0); /* ours: created above */
+    } else {
+        /* Replace a regular file (checked above) whole: a new file beside it,
+         * renamed over it, so a reader sees the old or the new content. The
+         * rename replaces the entry, never writes through whatever it is. */
+        for (int tries = 0; fd < 0 && tries < 100; tries++) {
+            free(tmp);
+            tmp = core_xasprintf(".%s.%ld.%d.tmp", base, (long)getpid(), tries);
+            fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                        st.st_mode & 0777);
+            if (fd < 0 && errno != EEXIST) {
+                rc = core_err_set(err, CORE_ERR_IO, "%s: cannot create a file beside it: %s",
+                                  path, strerror(errno));
+                goto out;
+            }
+        }
+        if (fd < 0) {
+            rc = core_err_set(err, CORE_ERR_IO, "%s: cannot create a file beside it", path);
+            goto out;
+        }
+        rc = write_all(fd, path, p, n, err);
+        if (close(fd) != 0 && rc == CORE_OK)
+            rc = core_err_set(err, CORE_ERR_IO, "%s: %s", path, strerror(errno));
+        fd = -1;
+        if (rc == CORE_OK && renameat(dfd, tmp, dfd, base) != 0)
+            rc = core_err_set(err, CORE_ERR_IO, "%s: %s", path, strerror(errno));
+        if (rc != CORE_OK)
+            unlinkat(dfd, tmp, 0);
     }
-    if (fsync(fd) != 0 || close(fd) != 0) {
-        rc = core_err_set(err, CORE_ERR_IO, "%s: %s", path, strerror(errno));
-        unlink(tmp);
-        goto out;
-    }
-    if (rename(tmp, path) != 0) {
-        rc = core_err_set(err, CORE_ERR_IO, "%s: %s", path, strerror(errno));
-        unlink(tmp);
-    }
+    /* the new name itself survives a power cut */
+    if (rc == CORE_OK && fsync(dfd) != 0 && errno != EINVAL)
+        rc = core_err_set(err, CORE_ERR_IO, "%s: syncing its directory: %s", path,
+                          strerror(errno));
 out:
+    if (fd >= 0)
+        close(fd);
+    if (dfd >= 0)
+        close(dfd);
     free(tmp);
+    free(dir);
     return rc;
 }
 

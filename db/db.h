@@ -34,13 +34,31 @@ struct db;
  * refused with CORE_ERR_CONFLICT ("made by a newer Warpbench"); a file that is
  * not a SQLite database gives CORE_ERR_STORE naming the path.
  * Lab runs still "running" whose owning process is certainly gone (killed
- * with SIGKILL, a crash, a reboot: see core_owner_alive) are closed as
- * "failed" with the reason, best effort (a read-only store keeps them).
+ * with SIGKILL, a crash, a reboot: see core_owner_alive) are closed, best
+ * effort (a read-only store keeps them): with the closing note the process
+ * left in the run's side file when it has one (db_labrun_note_fd), else as
+ * "failed" because it was killed or crashed.
+ * `path` must name a regular file (or a link to one) or nothing: a
+ * directory, a device (/dev/null), a FIFO or a socket is CORE_ERR_USAGE.
+ * A store not closed cleanly is checked (see db_damaged).
  * Caller closes with db_close(). */
 int db_open(struct db **out, const char *path, struct core_err *err);
 
 /* Closes the store. db_close(NULL) does nothing. */
 void db_close(struct db *db);
+
+/* Non-NULL when db_open found the store damaged: PRAGMA quick_check's first
+ * complaint. It runs when a store is opened after an unclean close (no
+ * other process had it open and its write-ahead log was still there), and
+ * again on every open once damage was found. A damaged store is read-only:
+ * reads work as far as the damage allows, and every write fails with
+ * CORE_ERR_STORE "store X is damaged: not written to". Borrowed. */
+const char *db_damaged(const struct db *db);
+
+/* The shell command that copies what the store at `path` still holds into a
+ * new store at `to` (sqlite3's .dump, with the store's identity). Caller
+ * frees. */
+char *db_recover_command(const char *path, const char *to);
 
 /* Writes the default store path into a malloc'd string:
  * $WARPBENCH_DB, else $XDG_DATA_HOME/warpbench/warpbench.db, else
@@ -176,6 +194,12 @@ void db_files_free(struct db_file *files, size_t n);
  * db_files_free. CORE_ERR_NOTFOUND for an unknown revision. */
 int db_pack_files(struct db *db, int64_t rev_id, struct db_file **out, size_t *n,
                   struct core_err *err);
+
+/* The stored SHA-256 (64 hex digits) of file `path` of revision rev_id,
+ * without reading its content. CORE_ERR_NOTFOUND when the revision has no
+ * such file. */
+int db_pack_file_sha256(struct db *db, int64_t rev_id, const char *path, char out[65],
+                        struct core_err *err);
 
 /* ---- lessons, pages, questions ------------------------------------------ */
 
@@ -556,9 +580,21 @@ int db_position_latest(struct db *db, int64_t user_id, struct db_position *out,
 
 /* Starts a lab run record (status "running", owned by this process: see
  * db_open) and returns its id. params_json and machine_json are JSON objects
- * as text. */
+ * as text. Beside the store it creates the run's side file,
+ * "<store>-run<ID>", holding 256 KiB of disk space set aside so the run can
+ * be closed with its reason when the disk fills up during the run; a disk
+ * too full for that is CORE_ERR_IO "disk full: ..." (the record is closed
+ * as failed at once). The side file goes when the run ends. */
 int db_labrun_begin(struct db *db, int64_t user_id, const char *lab, const char *params_json,
                     const char *machine_json, int64_t *run_id, struct core_err *err);
+
+/* The descriptor of run_id's side file (owned by db; -1 when the run was
+ * not begun on this handle, or has ended), for a process that must quit at
+ * once to leave a closing note the next opener of the store applies: it
+ * truncates the file (ftruncate, giving the reserve back) and writes, at
+ * offset 0, "cancelled" or "failed", a newline, the reason and a newline.
+ * ftruncate and pwrite are async-signal-safe, so a signal handler may. */
+int db_labrun_note_fd(struct db *db, int64_t run_id);
 
 /* Appends samples in one transaction. Series names are borrowed. */
 int db_labrun_samples(struct db *db, int64_t run_id, const struct core_sample *s, size_t n,
@@ -570,7 +606,11 @@ int db_labrun_end(struct db *db, int64_t run_id, const char *status, const char 
                   struct core_err *err);
 /* db_labrun_end that also stores why the run stopped (error text, NULL for
  * none) in lab_runs.error. CORE_ERR_CONFLICT when the run has already ended,
- * CORE_ERR_NOTFOUND when there is no such run. */
+ * CORE_ERR_NOTFOUND when there is no such run. When the write fails for lack
+ * of space, the run's reserve is given back and the write tried again; if it
+ * still fails, the status and reason are left as the side file's closing
+ * note (a "done" run as "failed": its figures are lost) for db_open to
+ * apply, and the error is returned. */
 int db_labrun_finish(struct db *db, int64_t run_id, const char *status, const char *summary_json,
                      const char *error, struct core_err *err);
 

@@ -24,6 +24,13 @@ struct db_stmt_slot {
     sqlite3_stmt *st;
 };
 
+/* The file beside the store that a running lab run owns (db_labrun.c):
+ * disk space set aside for closing the run, and its closing note. */
+struct db_run_side {
+    int64_t run_id;
+    int fd;
+};
+
 struct db {
     sqlite3 *h;
     char *path;
@@ -31,7 +38,29 @@ struct db {
     struct db_stmt_slot *stmts;
     size_t n_stmts;
     size_t cap_stmts;
+    struct db_run_side *sides; /* runs begun on this handle and not yet ended */
+    size_t n_sides;
+    size_t cap_sides;
+    int guard_fd;  /* "<store>-open", shared-locked while open (db_guard.c); -1: none */
+    char *damaged; /* quick_check's first complaint when the store is damaged */
 };
+
+/* ---- the clean-close guard (db_guard.c) ---------------------------------- */
+
+/* Before the first query: takes the guard's shared lock; *check says
+ * whether the store must be checked (an unclean close, or damage found
+ * before). */
+void db_guard_open(struct db *db, bool *check);
+/* With check: PRAGMA quick_check; a damaged store gets db->damaged and is
+ * made read-only (query_only). Fails only when the check cannot run. */
+int db_guard_check(struct db *db, bool check, struct core_err *err);
+/* After the connection is closed: releases the guard (the last handle
+ * removes its file unless the store is damaged). */
+void db_guard_close(struct db *db);
+
+/* Closes the run side files' descriptors (the files stay: their runs are
+ * still running). Called by db_close. */
+void db_labrun_sides_close(struct db *db);
 
 /* ---- schema (db_schema.c) ------------------------------------------------ */
 
@@ -78,6 +107,13 @@ int db_code(int rc);
  * SQLite call, before anything else touches the connection. */
 int db_fail(struct db *db, struct core_err *err, int rc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+
+/* When SQLite result rc (just returned on db; db may be NULL) means the
+ * disk is full (SQLITE_FULL, or an I/O error whose errno is ENOSPC or
+ * EDQUOT) or the process's file size limit was hit (EFBIG), the words that
+ * say so; else NULL. sys_errno: errno as it was right after the failing
+ * call. Static. db_fail puts them in its message. */
+const char *db_full_words(struct db *db, int rc, int sys_errno);
 
 /* Runs a statement whose rows are not read (INSERT, UPDATE, ...) and
  * releases it. bind_rc is the result of binding its parameters: when not

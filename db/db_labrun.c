@@ -1,12 +1,30 @@
 /*
- * db_labrun.c — lab run records and their metric samples.
+ * db_labrun.c — lab run records and their metric samples, and the side file
+ * that lets a run be closed with its real reason when the disk is full or
+ * the process is gone.
+ *
+ * A run's side file, "<store>-run<ID>", is created when the run begins and
+ * removed when it ends. It holds DB_RUN_RESERVE bytes of disk space set aside
+ * (posix_fallocate): when the closing write fails because the disk is full,
+ * the space is given back (the file truncated) and the write tried again. If
+ * it still fails, or the process must quit at once (a second Ctrl-C), the
+ * file instead receives a closing note — "cancelled" or "failed" on the first
+ * line, the reason after it — and the next Warpbench that opens the store
+ * closes the run with that note rather than as "killed or crashed".
  */
 #include "db/db_internal.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define DB_RUN_RESERVE (256 * 1024)
+#define DB_NOTE_MAX 1024
 
 static const char sql_run_add[] =
     "INSERT INTO lab_runs(user_id, lab, params_json, machine_json, status, started_at, owner) "
@@ -14,7 +32,7 @@ static const char sql_run_add[] =
 static const char sql_run_orphans[] =
     "SELECT id, owner FROM lab_runs WHERE status = 'running' AND owner IS NOT NULL";
 static const char sql_run_orphan_end[] =
-    "UPDATE lab_runs SET status = 'failed', ended_at = ?2, error = ?3 "
+    "UPDATE lab_runs SET status = ?4, ended_at = ?2, error = ?3 "
     "WHERE id = ?1 AND status = 'running'";
 static const char sql_sync_normal[] = "PRAGMA synchronous=NORMAL";
 static const char sql_sync_full[] = "PRAGMA synchronous=FULL";
@@ -43,6 +61,134 @@ static const char sql_series[] =
     "SELECT series, COUNT(*), MIN(id) AS first FROM lab_samples WHERE run_id = ?1 "
     "GROUP BY series ORDER BY first";
 
+/* ---- the side file ----------------------------------------------------- */
+
+static char *side_path(const struct db *db, int64_t run_id)
+{
+    return core_xasprintf("%s-run%lld", db->path, (long long)run_id);
+}
+
+static struct db_run_side *side_find(struct db *db, int64_t run_id)
+{
+    for (size_t i = 0; i < db->n_sides; i++)
+        if (db->sides[i].run_id == run_id)
+            return &db->sides[i];
+    return NULL;
+}
+
+/* Closes a side file's descriptor and forgets it; removes the file unless
+ * `keep` (it holds a closing note). */
+static void side_drop(struct db *db, struct db_run_side *sd, bool keep)
+{
+    if (!keep) {
+        char *path = side_path(db, sd->run_id);
+        unlink(path);
+        free(path);
+    }
+    close(sd->fd);
+    *sd = db->sides[--db->n_sides];
+}
+
+void db_labrun_sides_close(struct db *db)
+{
+    for (size_t i = 0; i < db->n_sides; i++)
+        close(db->sides[i].fd);
+    free(db->sides);
+    db->sides = NULL;
+    db->n_sides = db->cap_sides = 0;
+}
+
+/* Creates run_id's side file with DB_RUN_RESERVE bytes set aside. A full
+ * disk is an error (the run could not be closed properly); a folder that
+ * refuses the file (permissions, a file system without the call) leaves the
+ * run without a reserve, as before it existed. */
+static int side_open(struct db *db, int64_t run_id, struct core_err *err)
+{
+    char *path = side_path(db, run_id);
+    int rc = 0;
+    /* O_NOFOLLOW and a regular-file check: a name beside the store that
+     * someone made a link or a FIFO is not written through */
+    int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+    struct stat st;
+    if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+        close(fd);
+        fd = -1;
+    }
+    if (fd < 0)
+        goto out;
+    int fe = ftruncate(fd, 0) == 0 ? posix_fallocate(fd, 0, DB_RUN_RESERVE) : errno;
+    if (fe == ENOSPC || fe == EDQUOT || fe == EFBIG) {
+        close(fd);
+        unlink(path);
+        rc = core_err_set(err, CORE_ERR_IO,
+                          "%s: cannot set aside %d KiB beside the store to record the run's "
+                          "end: %s",
+                          fe == EFBIG ? "the file size limit was reached (ulimit -f)" : "disk full",
+                          DB_RUN_RESERVE / 1024, strerror(fe));
+        goto out;
+    }
+    db->sides = db_grow(db->sides, &db->cap_sides, db->n_sides, sizeof *db->sides);
+    db->sides[db->n_sides++] = (struct db_run_side){run_id, fd};
+out:
+    free(path);
+    return rc;
+}
+
+int db_labrun_note_fd(struct db *db, int64_t run_id)
+{
+    struct db_run_side *sd = side_find(db, run_id);
+    return sd ? sd->fd : -1;
+}
+
+/* Writes a closing note (status line, reason) into the side file, whose
+ * reserve was given back, and keeps the file for the next opener. */
+static void side_note(struct db *db, struct db_run_side *sd, const char *status,
+                      const char *why)
+{
+    char note[DB_NOTE_MAX];
+    int n = snprintf(note, sizeof note, "%s\n%s\n", status, why ? why : "");
+    if (n < 0 || (size_t)n >= sizeof note)
+        n = (int)sizeof note - 1;
+    bool ok = ftruncate(sd->fd, 0) == 0 && pwrite(sd->fd, note, (size_t)n, 0) == n &&
+              fsync(sd->fd) == 0;
+    side_drop(db, sd, ok);
+}
+
+/* Reads run_id's closing note, if its side file holds one: *status gets
+ * "cancelled" or "failed", *why the reason (both caller-freed). Then the
+ * side file is removed either way: its run is being closed. */
+static bool side_take_note(struct db *db, int64_t run_id, char **status, char **why)
+{
+    *status = *why = NULL;
+    char *path = side_path(db, run_id), *text = NULL;
+    size_t len = 0;
+    bool got = false;
+    struct stat st;
+    if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        goto out;
+    if (core_file_read(path, DB_RUN_RESERVE, &text, &len, NULL) == 0 && len > 0 && text[0]) {
+        char *nl = strchr(text, '\n');
+        if (nl) {
+            *nl = '\0';
+            if (strcmp(text, "cancelled") == 0 || strcmp(text, "failed") == 0) {
+                size_t wl = strlen(nl + 1);
+                while (wl > 0 && nl[1 + wl - 1] == '\n')
+                    wl--;
+                *status = core_xstrdup(text);
+                *why = core_xstrndup(nl + 1, wl);
+                got = true;
+            }
+        }
+    }
+    unlink(path);
+out:
+    free(text);
+    free(path);
+    return got;
+}
+
+/* ---- runs ------------------------------------------------------------------ */
+
 int db_labrun_begin(struct db *db, int64_t user_id, const char *lab, const char *params_json,
                     const char *machine_json, int64_t *run_id, struct core_err *err)
 {
@@ -63,8 +209,17 @@ int db_labrun_begin(struct db *db, int64_t user_id, const char *lab, const char 
         core_err_prefix(err, "lab %s", lab);
         return rc;
     }
+    int64_t id = sqlite3_last_insert_rowid(db->h);
+    rc = side_open(db, id, err);
+    if (rc) {
+        /* the record exists: close it at once, best effort (the disk is
+         * full; the next opener closes it otherwise) */
+        db_labrun_finish(db, id, "failed", NULL, err->msg, NULL);
+        core_err_prefix(err, "lab %s", lab);
+        return rc;
+    }
     if (run_id)
-        *run_id = sqlite3_last_insert_rowid(db->h);
+        *run_id = id;
     return 0;
 }
 
@@ -138,6 +293,28 @@ int db_labrun_samples(struct db *db, int64_t run_id, const struct core_sample *s
     return rc ? rc : src;
 }
 
+/* The closing UPDATE; *full says whether it failed for lack of space. */
+static int run_end(struct db *db, int64_t run_id, const char *status, const char *summary_json,
+                   const char *error, bool *full, struct core_err *err)
+{
+    *full = false;
+    sqlite3_stmt *st;
+    int rc = db_stmt(db, sql_run_end, &st, err);
+    if (rc)
+        return rc;
+    char now[32];
+    db_now(now);
+    int src = db_bindf(st, "Itttt", run_id, status, summary_json, now, error);
+    if (src == SQLITE_OK)
+        src = sqlite3_step(st);
+    if (src != SQLITE_DONE && src != SQLITE_ROW) {
+        *full = db_full_words(db, src, errno) != NULL;
+        rc = db_fail(db, err, src, "ending a lab run");
+    }
+    db_stmt_done(st);
+    return rc;
+}
+
 int db_labrun_end(struct db *db, int64_t run_id, const char *status, const char *summary_json,
                   struct core_err *err)
 {
@@ -152,14 +329,22 @@ int db_labrun_finish(struct db *db, int64_t run_id, const char *status, const ch
         return core_err_set(err, CORE_ERR_INVALID,
                             "a lab run ends as done, cancelled or failed, not '%s'",
                             status ? status : "(null)");
-    sqlite3_stmt *st;
-    int rc = db_stmt(db, sql_run_end, &st, err);
-    if (rc)
-        return rc;
-    char now[32];
-    db_now(now);
-    rc = db_step_done(db, st, db_bindf(st, "Itttt", run_id, status, summary_json, now, error),
-                      "ending a lab run", err);
+    struct db_run_side *sd = side_find(db, run_id);
+    bool full = false;
+    int rc = run_end(db, run_id, status, summary_json, error, &full, err);
+    if (rc && full && sd) {
+        /* the disk filled up: give back the space set aside, and again */
+        if (ftruncate(sd->fd, 0) == 0)
+            rc = run_end(db, run_id, status, summary_json, error, &full, err);
+    }
+    if (sd) {
+        if (rc == CORE_OK)
+            side_drop(db, sd, false);
+        else if (strcmp(status, "done") == 0) /* its figures are lost: a failure */
+            side_note(db, sd, "failed", err ? err->msg : "its end could not be recorded");
+        else /* the next opener closes it with the real reason */
+            side_note(db, sd, status, error ? error : err ? err->msg : NULL);
+    }
     if (rc || sqlite3_changes(db->h) == 1)
         return rc;
     /* Nothing changed: say whether the run is unknown or already over. */
@@ -426,14 +611,22 @@ int db_labrun_close_orphans(struct db *db, size_t *closed, struct core_err *err)
                  "the process running this lab (pid %ld) ended without closing the run: it "
                  "was killed or crashed",
                  pid);
+        /* what the process wrote down before it went (a full disk, a
+         * second Ctrl-C): its status and reason, not "killed or crashed" */
+        char *nstatus = NULL, *nwhy = NULL;
+        bool noted = side_take_note(db, o[i].id, &nstatus, &nwhy);
         db_now(now);
         sqlite3_stmt *up;
         rc = db_stmt(db, sql_run_orphan_end, &up, err);
         if (!rc)
-            rc = db_step_done(db, up, db_bindf(up, "Itt", o[i].id, now, why),
+            rc = db_step_done(db, up,
+                              db_bindf(up, "Ittt", o[i].id, now, noted ? nwhy : why,
+                                       noted ? nstatus : "failed"),
                               "closing an abandoned lab run", err);
         if (!rc && sqlite3_changes(db->h) == 1)
             (*closed)++;
+        free(nstatus);
+        free(nwhy);
     }
     orphans_free(arr, n);
     return rc;

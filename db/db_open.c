@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define DB_BUSY_TIMEOUT_MS 5000
 
@@ -185,12 +186,25 @@ int db_open_ex(struct db **out, const char *path, const char *const *steps, int 
     *out = NULL;
     if (!path || !*path)
         return core_err_set(err, CORE_ERR_USAGE, "no store path given");
+    /* SQLite would open /dev/null and make /dev/null-journal beside it, or
+     * block on a FIFO: a store is a regular file (a link to one is fine) */
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return core_err_set(err, CORE_ERR_USAGE,
+                            "%s is %s, not a store file: name a new or existing store with --db",
+                            path,
+                            S_ISDIR(st.st_mode)                          ? "a directory"
+                            : S_ISFIFO(st.st_mode)                       ? "a FIFO"
+                            : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
+                            : S_ISSOCK(st.st_mode)                       ? "a socket"
+                                                                         : "not a regular file");
     int rc = make_parent(path, err);
     if (rc)
         return rc;
 
     struct db *db = core_xcalloc(1, sizeof *db);
     db->path = core_xstrdup(path);
+    db->guard_fd = -1;
     int src = sqlite3_open_v2(path, &db->h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
     if (src != SQLITE_OK) {
         rc = core_err_set(err, CORE_ERR_IO, "cannot open store %s: %s", path,
@@ -200,9 +214,14 @@ int db_open_ex(struct db **out, const char *path, const char *const *steps, int 
     sqlite3_extended_result_codes(db->h, 1);
     sqlite3_busy_timeout(db->h, DB_BUSY_TIMEOUT_MS);
 
+    /* before the first query, which would recover the write-ahead log */
+    bool check;
+    db_guard_open(db, &check);
     rc = check_identity(db, n_steps, err);
     if (!rc)
         rc = apply_pragmas(db, err);
+    if (!rc)
+        rc = db_guard_check(db, check, err); /* before anything is written */
     if (!rc)
         rc = db_migrate(db, steps, n_steps, err);
 out:
@@ -230,6 +249,7 @@ void db_close(struct db *db)
 {
     if (!db)
         return;
+    db_labrun_sides_close(db);
     for (size_t i = 0; i < db->n_stmts; i++)
         sqlite3_finalize(db->stmts[i].st);
     free(db->stmts);
@@ -239,6 +259,8 @@ void db_close(struct db *db)
             sqlite3_exec(db->h, "PRAGMA optimize", NULL, NULL, NULL);
         sqlite3_close_v2(db->h);
     }
+    db_guard_close(db);
+    free(db->damaged);
     free(db->path);
     free(db);
 }

@@ -528,6 +528,8 @@ int db_pack_get(struct db *db, const char *id, struct db_pack *out, struct core_
 /* ---- files --------------------------------------------------------------- */
 
 static const char sql_rev_exists[] = "SELECT pack_id FROM pack_revs WHERE id = ?1";
+static const char sql_file_sha[] =
+    "SELECT sha256 FROM pack_files WHERE rev_id = ?1 AND path = ?2";
 static const char sql_files[] =
     "SELECT path, content, sha256 FROM pack_files WHERE rev_id = ?1 ORDER BY path";
 
@@ -604,4 +606,29 @@ int db_pack_files(struct db *db, int64_t rev_id, struct db_file **out, size_t *n
     *out = arr;
     *n = cnt;
     return 0;
+}
+
+int db_pack_file_sha256(struct db *db, int64_t rev_id, const char *path, char out[65],
+                        struct core_err *err)
+{
+    out[0] = '\0';
+    sqlite3_stmt *st;
+    int rc = db_stmt(db, sql_file_sha, &st, err);
+    if (rc)
+        return rc;
+    int src = db_bindf(st, "It", rev_id, path);
+    if (src == SQLITE_OK)
+        src = sqlite3_step(st);
+    if (src == SQLITE_ROW) {
+        const char *sha = db_col_text(st, 0);
+        snprintf(out, 65, "%s", sha ? sha : "");
+    } else if (src == SQLITE_DONE) {
+        rc = core_err_set(err, CORE_ERR_NOTFOUND, "pack revision %lld has no file %s",
+                          (long long)rev_id, path);
+    } else {
+        rc = db_fail(db, err, src, "looking up file %s of pack revision %lld", path,
+                     (long long)rev_id);
+    }
+    db_stmt_done(st);
+    return rc;
 }

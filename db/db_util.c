@@ -5,6 +5,7 @@
  */
 #include "db/db_internal.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -134,6 +135,7 @@ int db_code(int rc)
 
 int db_fail(struct db *db, struct core_err *err, int rc, const char *fmt, ...)
 {
+    int sys_errno = errno; /* the failing call's, before anything else sets it */
     int code = db_code(rc);
     if (code == CORE_OK)
         code = CORE_ERR_STORE; /* called on a failure we could not classify */
@@ -146,10 +148,39 @@ int db_fail(struct db *db, struct core_err *err, int rc, const char *fmt, ...)
     va_end(ap);
     /* The handle's message belongs to its last call; a code we produced
      * ourselves (a bind range check) is described by the code alone. */
-    const char *msg = db && db->h && sqlite3_extended_errcode(db->h) == rc
-                          ? sqlite3_errmsg(db->h)
-                          : sqlite3_errstr(rc);
+    if (db && db->damaged && (rc & 0xff) == SQLITE_READONLY)
+        /* query_only on a damaged store: say why, not "readonly" */
+        return core_err_set(err, CORE_ERR_STORE,
+                            "%s: store %s is damaged (%s): not written to; the command that "
+                            "recovers it is printed when it is opened",
+                            ctx, db->path, db->damaged);
+    bool own = db && db->h && sqlite3_extended_errcode(db->h) == rc;
+    const char *msg = own ? sqlite3_errmsg(db->h) : sqlite3_errstr(rc);
+    const char *full = db_full_words(own ? db : NULL, rc, sys_errno);
+    if (full)
+        return core_err_set(err, code, "%s: %s (%s)", ctx, full, msg);
     return core_err_set(err, code, "%s: %s", ctx, msg);
+}
+
+const char *db_full_words(struct db *db, int rc, int sys_errno)
+{
+    /* SQLite says SQLITE_FULL only when it saw a short write; a write that
+     * failed outright (the WAL's shared-memory file, a new WAL frame) is a
+     * generic "disk I/O error" whose errno tells the truth. SQLite keeps
+     * that errno (sqlite3_system_errno) only for some calls, and a rollback
+     * after the failure may replace it, so the errno the caller saw right
+     * after the failing call counts too. */
+    int prim = rc & 0xff;
+    if (prim != SQLITE_IOERR && prim != SQLITE_FULL && prim != SQLITE_CANTOPEN)
+        return NULL;
+    int sys = db && db->h ? sqlite3_system_errno(db->h) : 0;
+    if (sys != ENOSPC && sys != EDQUOT && sys != EFBIG)
+        sys = sys_errno;
+    if (sys == EFBIG)
+        return "the file size limit was reached (ulimit -f)";
+    if (prim == SQLITE_FULL || sys == ENOSPC || sys == EDQUOT)
+        return "disk full: no space left on the device that holds the store";
+    return NULL;
 }
 
 int db_step_done(struct db *db, sqlite3_stmt *st, int bind_rc, const char *what,

@@ -193,6 +193,8 @@ struct grader_pack_info {
     char *version;
     char *description; /* may be NULL */
     bool cbm;          /* pack{ cbm = true }: answers carry a certainty 1..3 */
+    char **assets;     /* pack{ assets = {...} }: patterns of the other files to store */
+    size_t n_assets;
     struct grader_lesson *lessons;
     size_t n_lessons;
 };

@@ -216,6 +216,7 @@ void grader_pack_free(struct grader_pack *p)
     free(p->info.title);
     free(p->info.version);
     free(p->info.description);
+    strv_free(p->info.assets, p->info.n_assets);
     for (size_t i = 0; i < p->info.n_lessons; i++)
         lesson_fini(&p->info.lessons[i]);
     free(p->info.lessons);
@@ -295,6 +296,7 @@ static const struct fspec pack_fields[] = {{"id", T_STR, KALL},
                                            {"lessons", T_STRS, KALL},
                                            {"cbm", T_BOOL, KALL},
                                            {"policy", T_TAB, KALL},
+                                           {"assets", T_STRS, KALL},
                                            {NULL, 0, 0}};
 static const struct fspec lesson_fields[] = {{"id", T_STR, KALL},
                                              {"title", T_STR, KALL},
@@ -995,6 +997,17 @@ static void check_pack(struct eval *e, struct vctx *v, int t)
             core_strlist_push(&e->lessons, lessons[i]);
     }
     strv_free(lessons, n);
+    /* assets: patterns relative to the pack folder (matched in lessons/,
+     * which reads the folder); a pattern that could leave it is refused */
+    p->info.assets = strs_field(L, t, "assets", &p->info.n_assets, NULL);
+    for (size_t i = 0; i < p->info.n_assets; i++) {
+        const char *a = p->info.assets[i];
+        bool up = strcmp(a, "..") == 0 || strncmp(a, "../", 3) == 0 || strstr(a, "/../") ||
+                  (strlen(a) >= 3 && strcmp(a + strlen(a) - 3, "/..") == 0);
+        if (!a[0] || a[0] == '/' || up)
+            vproblem(v, "assets: '%s' must be a pattern of files inside the pack folder "
+                        "(like \"img/*.png\")", a);
+    }
 }
 
 static struct grader_lesson *add_lesson(struct grader_pack *p)

@@ -1181,7 +1181,13 @@ int grader_compile(const char *src, size_t len, const char *chunkname, struct co
         lua_dump(L, dump_writer, out, 0);
     } else {
         const char *msg = lua_tostring(L, -1);
-        rc = core_err_set(err, st == LUA_ERRMEM ? CORE_ERR_LIMIT : CORE_ERR_SCRIPT, "%s",
+        /* Lua names the file in syntax errors ("l.lua:3: ..."), not in the
+         * refusal of a binary chunk or a lack of memory: every problem
+         * must say which file (found by tests/fuzz/fuzz_pack_lesson) */
+        size_t nl = strlen(chunkname + 1);
+        bool named = msg && strncmp(msg, chunkname + 1, nl) == 0 && msg[nl] == ':';
+        rc = core_err_set(err, st == LUA_ERRMEM ? CORE_ERR_LIMIT : CORE_ERR_SCRIPT, "%s%s%s",
+                          named ? "" : chunkname + 1, named ? "" : ":1: ",
                           msg ? msg : "cannot compile");
     }
     sb_destroy(sb);

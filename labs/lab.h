@@ -241,13 +241,21 @@ struct lab_run_opts {
     const struct core_clock *clock;      /* NULL: the real monotonic clock */
     const struct lab_proc_ops *proc;     /* NULL: real fork/kill/waitpid */
     const struct lab_machine *machine;   /* NULL: probed */
+    /* When non-NULL: once the run is recorded, lab_run stores here the
+     * descriptor a signal handler may write the run's closing note to (see
+     * db_labrun_note_fd), and -1 again before it closes the run itself. A
+     * process that must quit at once (a second Ctrl-C) writes "cancelled"
+     * and its reason there, and the next Warpbench closes the run so. */
+    volatile sig_atomic_t *note_fd;
 };
 
 struct lab_result {
     int64_t run_id;      /* 0 when not recorded */
     char status[16];     /* "done", "cancelled", "failed" */
     struct lab_summary summary; /* figures set before the end, also when cancelled */
-    size_t n_samples;
+    size_t n_samples;    /* emitted: what the sinks saw */
+    size_t n_recorded;   /* committed to the store (0 when not recorded): fewer than
+                            n_samples when the store failed during the run */
     char *error;         /* why it was cancelled or failed; NULL when done */
 };
 void lab_result_fini(struct lab_result *r);
@@ -326,6 +334,28 @@ int lab_proc_spawn(struct lab_procs *ps, int (*child_main)(int fd, void *arg), v
 int lab_proc_reap(struct lab_procs *ps, size_t i, int timeout_ms, struct core_err *err);
 /* SIGKILLs and reaps every child still running. Idempotent. */
 void lab_procs_kill_all(struct lab_procs *ps);
+
+/* The hang rule every lab shares. A worker given work expected to take
+ * expected_s seconds (measured or declared by the lab: a calibrated share,
+ * a step's compute and transfer) that has not answered within
+ * lab_hang_limit_s(expected_s) = LAB_HANG_FLOOR_S + LAB_HANG_FACTOR ×
+ * expected_s is hung: the lab ends it with lab_proc_end_hung and fails the
+ * run, or re-runs its work elsewhere. The floor and the factor are wide on
+ * purpose: a loaded machine (other jobs, more workers than cores) slows a
+ * worker by a few times, never by twenty, so the rule catches a stopped or
+ * deadlocked worker and never a slow one. A lab may let the user set the
+ * limit (parameter hang_timeout_ms, 0 meaning this rule). */
+#define LAB_HANG_FLOOR_S 5.0
+#define LAB_HANG_FACTOR 20.0
+double lab_hang_limit_s(double expected_s);
+
+/* Ends child i, which did not answer within waited_s (its work should have
+ * taken expected_s): SIGKILL and reap, then CORE_ERR_LIMIT "worker N (pid P)
+ * did not answer within X s (its work should take about Y s): it is stopped
+ * (SIGSTOP or a debugger) | it was running; it was ended". A child that
+ * died meanwhile is reported as lab_proc_reap does. */
+int lab_proc_end_hung(struct lab_procs *ps, size_t i, double waited_s, double expected_s,
+                      struct core_err *err);
 
 /* Shared memory visible to children started after it: an anonymous shared
  * mapping (nothing appears in /dev/shm). Unmapped by lab_procs_kill_all's

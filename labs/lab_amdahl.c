@@ -14,6 +14,10 @@
  * timing: the pool of P workers starts once, runs one untimed warm-up trial
  * on all P, and idle workers block in poll(), costing nothing.
  *
+ * A worker that does not answer (stopped, deadlocked) is ended by the shared
+ * hang rule (lab_hang_limit_s: 5 s plus 20 times its calibrated share) and
+ * the run fails naming it, instead of waiting for ever.
+ *
  * Uses the lab framework (lab.h) for parameters, reporting, cancellation and
  * the process helpers; lab_run() kills and reaps whatever is left.
  */
@@ -128,6 +132,7 @@ struct amd_run {
     int P;
     size_t idx[AMD_MAX_P];  /* worker w is ps->v[idx[w]] */
     double rate;            /* spin iterations per second on one core */
+    double hang_s;          /* hang_timeout_ms set by the user, in s; 0: the shared rule */
     volatile uint64_t sink; /* the master's spin results, so they cannot be dropped */
 };
 
@@ -182,15 +187,24 @@ static int amd_calibrate(struct amd_run *r, struct core_err *err)
     return 0;
 }
 
-/* Waits for one reply from each of workers 0..p-1, polling the cancel flag. */
-static int amd_wait_replies(struct amd_run *r, int p, struct core_err *err)
+/* Waits for one reply from each of workers 0..p-1, polling the cancel flag.
+ * A worker whose share (expected_s on its core) has not come back within
+ * the hang limit is ended and the trial fails (the shared rule, lab.h). */
+static int amd_wait_replies(struct amd_run *r, int p, double expected_s, struct core_err *err)
 {
     struct pollfd pfd[AMD_MAX_P];
     bool got[AMD_MAX_P] = {false};
     int left = p;
+    double t0 = amd_now(r);
+    double limit = r->hang_s > 0 ? r->hang_s : lab_hang_limit_s(expected_s);
     while (left > 0) {
         if (lab_cancelled(r->cx))
             return core_err_set(err, CORE_ERR_CANCELLED, "cancelled");
+        double waited = amd_now(r) - t0;
+        if (waited > limit)
+            for (int w = 0; w < p; w++)
+                if (!got[w])
+                    return lab_proc_end_hung(r->ps, r->idx[w], waited, expected_s, err);
         int n = 0, who[AMD_MAX_P];
         for (int w = 0; w < p; w++) {
             if (got[w])
@@ -242,7 +256,12 @@ static int amd_trial(struct amd_run *r, double f, double work, int p, double *se
         if (lab_fd_write(r->ps->v[r->idx[w]].fd, &c, sizeof c, 1000, NULL, err) != 0)
             return amd_worker_failed(r, w, err);
     }
-    int rc = amd_wait_replies(r, p, err);
+    /* a worker's share on its own core; more workers than cores share them */
+    int cores = lab_ctx_machine(r->cx)->cores_online;
+    double share_s = (double)(par / (uint64_t)p + 1) / r->rate;
+    if (cores > 0 && p > cores)
+        share_s *= (double)((p + cores - 1) / cores);
+    int rc = amd_wait_replies(r, p, share_s, err);
     if (rc != 0)
         return rc;
     *secs = amd_now(r) - t0;
@@ -350,7 +369,8 @@ static int amd_run_lab(struct lab_ctx *cx, struct core_err *err)
     int P = (int)lab_param_num(pp, "P");
     double work_ms = lab_param_num(pp, "work_ms");
     int reps = (int)lab_param_num(pp, "reps");
-    struct amd_run r = {.cx = cx, .ps = lab_ctx_procs(cx), .clk = lab_ctx_clock(cx), .P = P};
+    struct amd_run r = {.cx = cx, .ps = lab_ctx_procs(cx), .clk = lab_ctx_clock(cx), .P = P,
+                        .hang_s = lab_param_num(pp, "hang_timeout_ms") / 1000.0};
     double t[AMD_MAX_P] = {0}, s[AMD_MAX_P] = {0}, trial[20] = {0};
     int started = 0, rc;
 
@@ -460,6 +480,8 @@ static const struct lab_param_def amd_params[] = {
     {"work_ms", LAB_P_INT, "400", NULL, 10, 10000, NULL, "ms",
      "total work of one trial, as time on one core"},
     {"reps", LAB_P_INT, "3", NULL, 1, 20, NULL, "", "repetitions per p; the median counts"},
+    {"hang_timeout_ms", LAB_P_REAL, "0", NULL, 0, 3600000, NULL, "ms",
+     "a worker silent this long is ended and the run fails (0: 5 s + 20 x its share)"},
 };
 
 static const struct lab_series_def amd_series[] = {

@@ -93,7 +93,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #define KM_LOG_ITERS 20 /* every iteration is logged up to this one, then every 10th */
@@ -144,7 +143,10 @@ static const struct lab_param_def km_params[] = {
      "run the map on the CPU workers or as a CUDA kernel"},
     {"scale_iters", LAB_P_INT, "3", NULL, 0, 100, NULL, "",
      "iterations also timed on p = 1..workers-1, for the speedup (0: none)"},
-    {"save", LAB_P_STR, "", NULL, 0, 0, NULL, "", "write the final centres to this CSV file"},
+    {"save", LAB_P_STR, "", NULL, 0, 0, NULL, "",
+     "write the final centres to this new CSV file (an existing path is refused)"},
+    {"overwrite", LAB_P_BOOL, "off", NULL, 0, 1, NULL, "",
+     "let save replace an existing regular file (never a link, FIFO or device)"},
 };
 
 static const struct lab_series_def km_series[] = {
@@ -204,27 +206,6 @@ int km_straggler_parse(const char *s, int *worker, double *factor, struct core_e
     *worker = (int)w;
     *factor = v;
     return 0;
-}
-
-/* Why `save` cannot be written, or NULL: it names a directory (or ends in
- * '/'), or its directory does not exist. */
-static const char *km_save_problem(const char *path)
-{
-    struct stat st;
-    size_t len = strlen(path);
-    if ((len > 0 && path[len - 1] == '/') || (stat(path, &st) == 0 && S_ISDIR(st.st_mode)))
-        return "it is a directory: name a file in it (e.g. centres.csv)";
-    const char *slash = strrchr(path, '/');
-    char dir[4096];
-    if (!slash)
-        snprintf(dir, sizeof dir, ".");
-    else if (slash == path)
-        snprintf(dir, sizeof dir, "/");
-    else
-        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-        return "its directory does not exist";
-    return NULL;
 }
 
 /* For the run (deep = false) a CSV file's shape is counted, not parsed:
@@ -306,6 +287,7 @@ static int km_resolve(const struct lab_params *p, long mem_bytes, bool deep, boo
     c->gpu = strcmp(lab_param_str(p, "device"), "gpu") == 0;
     c->scale_iters = (int)lab_param_num(p, "scale_iters");
     c->save = lab_param_str(p, "save");
+    c->overwrite = lab_param_num(p, "overwrite") != 0;
     const char *init = lab_param_str(p, "init");
     c->init = strcmp(init, "first") == 0  ? KM_INIT_FIRST
               : strcmp(init, "file") == 0 ? KM_INIT_FILE
@@ -423,9 +405,9 @@ static int km_resolve(const struct lab_params *p, long mem_bytes, bool deep, boo
                             "memory (%ld MiB): use fewer tasks",
                             c->tasks, c->k, c->d, part / 1048576.0, bytes / 1048576.0,
                             mem_bytes / 1048576);
-    const char *why = *c->save ? km_save_problem(c->save) : NULL;
-    if (why)
-        return core_err_set(err, CORE_ERR_INVALID, "kmeans: save = '%s': %s", c->save, why);
+    /* refused now, before anything runs, rather than after the whole run */
+    if (*c->save && (rc = core_file_check_new(c->save, c->overwrite, KM_OVERWRITE_HOW, err)) != 0)
+        return core_err_prefix(err, "kmeans: save");
     /* last, as the slowest: a float32 file's values, those the run uses (a
      * CSV file's were all read above) */
     if (deep && *c->file && c->fmt == KM_FMT_F32) {
@@ -1094,7 +1076,7 @@ static int km_run_lab(struct lab_ctx *cx, struct core_err *err)
             final_sse, 1e3 * tP, main_loop.reexec + lst.reexec,
             main_loop.reexec + lst.reexec == 1 ? "" : "s", fnv);
     if (*c->save) {
-        if ((rc = km_centres_save(c->save, r->cur, c->k, c->d, err)) != 0)
+        if ((rc = km_centres_save(c->save, r->cur, c->k, c->d, c->overwrite, err)) != 0)
             goto out;
         lab_log(cx, LAB_LOG_INFO, "final centres written to %s", c->save);
     }

@@ -59,6 +59,7 @@ struct km_cfg {
     bool gpu; /* device=gpu asked for */
     int scale_iters;
     const char *save; /* "" for none */
+    bool overwrite;   /* save may replace an existing regular file */
 };
 
 /* Reads and cross-checks the parameters: the file's shape (a CSV file is
@@ -113,8 +114,12 @@ bool km_generate(float *x, size_t n, int d, int k, double spread, uint64_t seed,
 void km_init_random(size_t n, int k, uint64_t seed, size_t *out);
 
 /* Writes k centres as CSV (header x1..xd, floats with 9 significant
- * digits: they read back bit for bit). */
-int km_centres_save(const char *path, const float *c, int k, int d, struct core_err *err);
+ * digits: they read back bit for bit) to a new file at path, through
+ * core_file_create: an existing path is refused (CORE_ERR_CONFLICT naming
+ * it) unless `overwrite`, and a link, FIFO or device always is. */
+#define KM_OVERWRITE_HOW "set overwrite=on"
+int km_centres_save(const char *path, const float *c, int k, int d, bool overwrite,
+                    struct core_err *err);
 
 /* ---- faults ----------------------------------------------------------------- */
 

@@ -504,7 +504,8 @@ void km_init_random(size_t n, int k, uint64_t seed, size_t *out)
     }
 }
 
-int km_centres_save(const char *path, const float *c, int k, int d, struct core_err *err)
+int km_centres_save(const char *path, const float *c, int k, int d, bool overwrite,
+                    struct core_err *err)
 {
     struct core_buf b;
     core_buf_init(&b);
@@ -519,7 +520,7 @@ int km_centres_save(const char *path, const float *c, int k, int d, struct core_
         }
         core_buf_putc(&b, '\n');
     }
-    int rc = core_file_write_atomic(path, b.data, b.len, err);
+    int rc = core_file_create(path, b.data, b.len, overwrite, KM_OVERWRITE_HOW, err);
     if (rc != 0)
         core_err_prefix(err, "kmeans: save");
     core_buf_fini(&b);

@@ -1165,7 +1165,7 @@ static int psm_run(struct lab_ctx *cx, struct core_err *err)
     double comm = ps_step_link_s(c); /* server_nic=shared: the queue of replies too */
     double expect = c->compute_s * c->straggler_f + comm + 4 * c->link.latency_s +
                     (double)c->batch * (double)c->nnz * 2e-8;
-    c->sync_timeout_ms = (int)(5000 + 20000 * expect);
+    c->sync_timeout_ms = (int)(1000 * lab_hang_limit_s(expect)); /* the shared rule */
     double hang_ms = lab_param_num(lab_ctx_params(cx), "hang_timeout_ms");
     if (hang_ms > 0)
         c->sync_timeout_ms = (int)hang_ms;

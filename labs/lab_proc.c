@@ -13,7 +13,8 @@
  * siblings' sockets so that a parent closing one connection is seen by that
  * worker alone. Shared memory is an anonymous MAP_SHARED mapping: it has no
  * name, so nothing appears in /dev/shm and nothing is left there whatever
- * happens.
+ * happens. One hang rule (lab_hang_limit_s, lab_proc_end_hung) tells every
+ * lab when a silent worker is hung rather than slow.
  */
 #include "labs/lab.h"
 
@@ -230,6 +231,56 @@ void lab_procs_kill_all(struct lab_procs *ps)
         c->status = r == c->pid ? st : 0;
         c->reaped = true;
     }
+}
+
+/* ---- the hang rule ------------------------------------------------------- */
+
+double lab_hang_limit_s(double expected_s)
+{
+    if (!(expected_s > 0)) /* NaN, negative: nothing known beyond the floor */
+        expected_s = 0;
+    return LAB_HANG_FLOOR_S + LAB_HANG_FACTOR * expected_s;
+}
+
+/* Whether pid is stopped (state T or t in /proc/PID/stat). */
+static bool proc_stopped(pid_t pid)
+{
+    char path[64], line[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    if (!core_file_first_line(path, line, sizeof line))
+        return false;
+    const char *paren = strrchr(line, ')'); /* the command name may hold spaces */
+    return paren && (paren[1] == ' ') && (paren[2] == 'T' || paren[2] == 't');
+}
+
+int lab_proc_end_hung(struct lab_procs *ps, size_t i, double waited_s, double expected_s,
+                      struct core_err *err)
+{
+    if (i >= ps->n)
+        return core_err_set(err, CORE_ERR_INTERNAL, "no worker %zu", i + 1);
+    struct lab_child *c = &ps->v[i];
+    if (c->reaped)
+        return child_verdict(ps, i, err);
+    /* How it is hanging, asked before it is killed: a stop is reported by
+     * waitpid once (WUNTRACED), later only /proc shows it. */
+    int st = 0;
+    bool stopped = false;
+    pid_t r = ps->ops->wait(c->pid, &st, WNOHANG | WUNTRACED);
+    if (r == c->pid && !WIFSTOPPED(st)) { /* it died meanwhile: say how */
+        c->status = st;
+        c->reaped = true;
+        close_fd(c);
+        return child_verdict(ps, i, err);
+    }
+    stopped = (r == c->pid && WIFSTOPPED(st)) || proc_stopped(c->pid);
+    ps->ops->kill(c->pid, SIGKILL); /* a stopped process dies of SIGKILL too */
+    struct core_err e2;
+    lab_proc_reap(ps, i, -1, &e2);
+    return core_err_set(err, CORE_ERR_LIMIT,
+                        "worker %zu (pid %d) did not answer within %.1f s (its work should take "
+                        "about %.2g s): %s; it was ended",
+                        i + 1, (int)c->pid, waited_s, expected_s,
+                        stopped ? "it is stopped (SIGSTOP or a debugger)" : "it hangs");
 }
 
 void lab_procs_fini(struct lab_procs *ps)

@@ -38,6 +38,7 @@ struct lab_ctx {
     size_t n_batch;
     double last_flush;
     size_t n_samples;
+    size_t n_recorded; /* committed in the store */
 
     struct lab_summary summary;
 
@@ -119,9 +120,12 @@ static void flush(struct lab_ctx *cx)
 {
     if (cx->n_batch == 0)
         return;
-    if (cx->run_id && !cx->store_failed &&
-        db_labrun_samples(cx->o->db, cx->run_id, cx->batch, cx->n_batch, &cx->store_err) != 0)
-        cx->store_failed = true;
+    if (cx->run_id && !cx->store_failed) {
+        if (db_labrun_samples(cx->o->db, cx->run_id, cx->batch, cx->n_batch, &cx->store_err) != 0)
+            cx->store_failed = true; /* the batch was rolled back: not counted */
+        else
+            cx->n_recorded += cx->n_batch;
+    }
     cx->n_batch = 0;
     cx->last_flush = cx->clock->now(cx->clock->ctx);
 }
@@ -312,6 +316,8 @@ int lab_run(const struct lab_params *p, const struct lab_run_opts *o, struct lab
         if (rc != 0)
             goto out;
         cx->batch = core_xcalloc(LAB_BATCH, sizeof *cx->batch);
+        if (o->note_fd)
+            *o->note_fd = db_labrun_note_fd(o->db, cx->run_id);
     }
     cx->t0 = cx->clock->now(cx->clock->ctx);
     cx->last_flush = cx->t0;
@@ -369,8 +375,11 @@ int lab_run(const struct lab_params *p, const struct lab_run_opts *o, struct lab
         core_json_init(&j, &b);
         lab_summary_json(&cx->summary, &j);
         struct core_err e2 = {0};
+        if (o->note_fd) /* from here on the run is closed here, not by a note */
+            *o->note_fd = -1;
         /* The end is recorded even when the store failed mid-run: a closed
-         * "failed" run is better than one left "running". */
+         * "failed" run is better than one left "running" (a full disk gets
+         * the space set aside at the start; see db_labrun_finish). */
         if (db_labrun_finish(o->db, cx->run_id, status, b.data, lrc ? lerr.msg : NULL, &e2) != 0 &&
             lrc == 0) {
             lerr = e2;
@@ -384,6 +393,7 @@ int lab_run(const struct lab_params *p, const struct lab_run_opts *o, struct lab
     snprintf(out->status, sizeof out->status, "%s", status);
     out->run_id = cx->run_id;
     out->n_samples = cx->n_samples;
+    out->n_recorded = cx->n_recorded;
     out->summary = cx->summary;
     memset(&cx->summary, 0, sizeof cx->summary);
     if (lrc != 0)

@@ -25,19 +25,46 @@
 
 /* ---- pack folders -------------------------------------------------------- */
 
+/* A file of a pack folder that is not Lua: listed, not read (yet). */
+struct lesson_src_other {
+    char *path;     /* relative to the folder, '/'-separated */
+    long long size; /* bytes, from lstat */
+};
+
 /* A pack's files as read from a folder. Owns everything it points to. */
 struct lesson_src {
     struct grader_file *files; /* path relative to the folder, '/'-separated */
     size_t n;
+    char *dir;                      /* the folder; NULL for the built-in pack */
+    struct lesson_src_other *others; /* its other files, by path */
+    size_t n_others;
 };
 
-/* Reads every regular file below `dir` (hidden files and folders and
- * symbolic links skipped, sorted by path; at most 512 files of at most
- * 4 MiB each). A folder without
- * pack.lua is CORE_ERR_INVALID. Caller frees with lesson_src_fini(). */
+/* Limits on a pack's assets (pack{ assets = {...} }): each file, and all
+ * of them together. */
+#define LESSON_ASSET_MAX (4u << 20)
+#define LESSON_ASSETS_MAX (16u << 20)
+
+/* Reads the .lua files below `dir` (at most 512, of at most 4 MiB each) and
+ * lists the others without opening them (at most 10,000): only those the
+ * pack declares as assets are read, at import (lesson_src_assets). Hidden
+ * files and folders and symbolic links are skipped; sorted by path. A
+ * folder without pack.lua is CORE_ERR_INVALID. Caller frees with
+ * lesson_src_fini(). */
 int lesson_src_read(const char *dir, struct lesson_src *out, struct core_err *err);
 
-/* Wraps the built-in pack compiled into the binary (borrowed data). */
+/* The other files of src matched by the asset patterns (fnmatch with
+ * FNM_PATHNAME | FNM_PERIOD: a star does not match a slash nor a leading dot).
+ * Each problem is pushed to `problems` and counted in the result: a file
+ * over LESSON_ASSET_MAX (named), all of them over LESSON_ASSETS_MAX, a
+ * pattern that matches nothing. With `into` non-NULL, the matched files
+ * are read and appended to into->files (a read that fails is a problem
+ * too). A src without a folder has no assets (0). */
+size_t lesson_src_assets(const struct lesson_src *src, char *const *patterns, size_t n,
+                         struct core_strlist *problems, struct lesson_src *into);
+
+/* The built-in pack compiled into the binary, with the built-in marker
+ * (LESSON_BUILTIN_MARKER) added. Caller frees with lesson_src_fini(). */
 void lesson_src_builtin(struct lesson_src *out);
 void lesson_src_fini(struct lesson_src *src);
 
@@ -63,17 +90,79 @@ int lesson_pack_check(const struct lesson_src *src, struct lesson_check *out,
 
 /* Checks then imports `src` (sources, lessons, pages, questions) in one
  * transaction. A pack with problems is refused (CORE_ERR_INVALID, details in
- * `check` when given). See db_pack_import for versions and `force`. */
+ * `check` when given), as is a reserved id (CORE_ERR_CONFLICT, see
+ * lesson_id_reserved; force does not help). See db_pack_import for
+ * versions and `force`. */
 int lesson_pack_import(struct db *db, const struct lesson_src *src, bool force,
                        struct lesson_check *check, enum db_import_result *result,
                        struct core_err *err);
 
 /* Writes the stored sources of pack `pack_id` (current revision) into `dir`,
- * creating it; refuses (CORE_ERR_CONFLICT) to overwrite an existing file. */
-int lesson_pack_export(struct db *db, const char *pack_id, const char *dir, struct core_err *err);
+ * creating it and its sub-folders, each file through core_file_create:
+ * every target is checked before the first is written, and an existing one
+ * is refused (CORE_ERR_CONFLICT naming it) unless `overwrite`; a link, FIFO
+ * or device never is written. The built-in marker is not exported. */
+int lesson_pack_export(struct db *db, const char *pack_id, const char *dir, bool overwrite,
+                       struct core_err *err);
 
-/* Imports the built-in pack when the store lacks it or holds other content
- * (a newer binary). *result (optional) says what happened. */
+/* ---- the built-in course --------------------------------------------------
+ *
+ * Pack ids "warpbench" and "warpbench.<anything>" are reserved for packs
+ * built into Warpbench (the course, warpbench.core): lesson_pack_import
+ * refuses them from a folder, with or without force (CORE_ERR_CONFLICT), so
+ * no imported pack can replace the course. A built-in pack is stored with
+ * one file more than its folder has, LESSON_BUILTIN_MARKER; a folder can
+ * never supply it (hidden names are never read from a folder), so a stored
+ * revision that carries it was written by a Warpbench binary, of whatever
+ * version. That is how a newer Warpbench's course (kept: an older binary
+ * must not downgrade a store) is told from an impostor (replaced). */
+#define LESSON_RESERVED_ID "warpbench"
+#define LESSON_BUILTIN_MARKER ".warpbench-builtin"
+#define LESSON_BUILTIN_MARKER_TEXT                                                            \
+    "This pack is built into Warpbench; `warpbench init --restore-course` restores it.\n"
+
+/* The built-in course's pack id ("warpbench.core") and this build's version
+ * of it. Static. */
+const char *lesson_builtin_id(void);
+const char *lesson_builtin_version(void);
+
+/* Whether a pack id is reserved for built-in packs. */
+bool lesson_id_reserved(const char *id);
+/* Whether a stored file path is the built-in marker (export skips it). */
+bool lesson_builtin_marker(const char *path);
+
+enum lesson_builtin_action {
+    LESSON_BUILTIN_KEPT = 0,  /* the store holds this build's course, or a newer build's */
+    LESSON_BUILTIN_IMPORTED,  /* the store had none */
+    LESSON_BUILTIN_UPDATED,   /* it held an older built-in version (or this one, unmarked) */
+    LESSON_BUILTIN_RESTORED   /* it held content no Warpbench built in: replaced */
+};
+
+struct lesson_builtin_report {
+    enum lesson_builtin_action action;
+    char found[64];  /* the version stored before, "" when none */
+    bool newer;      /* KEPT: the stored course is a newer Warpbench's */
+};
+
+/* Keeps the built-in course current in the store:
+ *  - none stored: import it (IMPORTED);
+ *  - a built-in revision (marked) of an older version: update (UPDATED); of
+ *    the same or a newer version: keep it (KEPT; a newer Warpbench wrote
+ *    it), except that `restore` replaces a same-version revision whose
+ *    content differs from this build's (RESTORED);
+ *  - an unmarked revision: an older version is updated, this build's exact
+ *    content is re-stored with the marker (both UPDATED: stores written
+ *    before the marker existed); anything else was imported from a folder
+ *    and is replaced by this build's course (RESTORED).
+ * Attempts keep the revision they were graded with. rep is optional. Every
+ * command runs this (restore = false) when it opens a store, so the common
+ * case reads two rows and loads nothing. */
+int lesson_builtin_sync(struct db *db, bool restore, struct lesson_builtin_report *rep,
+                        struct core_err *err);
+
+/* lesson_builtin_sync(db, false, ...) with the outcome as an import result:
+ * KEPT is DB_IMPORT_UNCHANGED, IMPORTED DB_IMPORT_NEW, else
+ * DB_IMPORT_REPLACED. *result is optional. */
 int lesson_builtin_ensure(struct db *db, enum db_import_result *result, struct core_err *err);
 
 /* ---- attempt policy (lesson_policy.c, pure) --------------------------------

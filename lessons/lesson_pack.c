@@ -2,6 +2,7 @@
  * the store, and keeping the built-in pack current. */
 #include "lessons/lesson.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +39,8 @@ int lesson_pack_check(const struct lesson_src *src, struct lesson_check *out,
         out->n_questions += info->lessons[i].n_questions;
     }
     int failures = grader_pack_selftest(p, &out->problems, &out->n_checks);
+    /* the declared assets: sizes and patterns, without reading them */
+    failures += (int)lesson_src_assets(src, info->assets, info->n_assets, &out->problems, NULL);
     if (failures > 0) {
         rc = core_err_set(err, CORE_ERR_INVALID, "%s", out->problems.items[0]);
     } else if (out->problems.n > 0) {
@@ -63,7 +66,30 @@ static char *join(char **items, size_t n)
     return core_buf_steal(&b);
 }
 
-int lesson_pack_import(struct db *db, const struct lesson_src *src, bool force,
+const char *lesson_builtin_id(void)
+{
+    return WB_BUILTIN_ID;
+}
+
+const char *lesson_builtin_version(void)
+{
+    return WB_BUILTIN_VERSION;
+}
+
+bool lesson_id_reserved(const char *id)
+{
+    size_t n = strlen(LESSON_RESERVED_ID);
+    return id && strncmp(id, LESSON_RESERVED_ID, n) == 0 && (id[n] == '\0' || id[n] == '.');
+}
+
+bool lesson_builtin_marker(const char *path)
+{
+    return path && strcmp(path, LESSON_BUILTIN_MARKER) == 0;
+}
+
+/* lesson_pack_import; `builtin` lets a reserved id through (the course
+ * compiled into this binary). */
+static int pack_import(struct db *db, const struct lesson_src *src, bool force, bool builtin,
                        struct lesson_check *check, enum db_import_result *result,
                        struct core_err *err)
 {
@@ -74,13 +100,31 @@ int lesson_pack_import(struct db *db, const struct lesson_src *src, bool force,
     if (rc != CORE_OK)
         goto out;
     const struct grader_pack_info *info = grader_pack_info(p);
+    if (!builtin && lesson_id_reserved(info->id)) {
+        rc = core_err_set(err, CORE_ERR_CONFLICT,
+                          "pack id \"%s\" is reserved for the course built into Warpbench "
+                          "(ids \"%s\" and \"%s.*\"): give your pack another id%s",
+                          info->id, LESSON_RESERVED_ID, LESSON_RESERVED_ID,
+                          strcmp(info->id, WB_BUILTIN_ID) == 0
+                              ? "; to bring the built-in course back, run warpbench init "
+                                "--restore-course"
+                              : "");
+        goto out;
+    }
 
     size_t nq = 0, np = 0;
     for (size_t i = 0; i < info->n_lessons; i++) {
         nq += info->lessons[i].n_questions;
         np += info->lessons[i].n_pages;
     }
-    struct db_file_in *files = core_xcalloc(src->n ? src->n : 1, sizeof *files);
+    /* the assets it declares, read now (checked above) */
+    struct lesson_src assets = {0};
+    if (lesson_src_assets(src, info->assets, info->n_assets, &c->problems, &assets) > 0) {
+        rc = core_err_set(err, CORE_ERR_INVALID, "%s", c->problems.items[c->problems.n - 1]);
+        lesson_src_fini(&assets);
+        goto out;
+    }
+    struct db_file_in *files = core_xcalloc(src->n + assets.n + 1, sizeof *files);
     struct db_lesson_in *lessons = core_xcalloc(info->n_lessons + 1, sizeof *lessons);
     struct db_page_in *pages = core_xcalloc(np + 1, sizeof *pages);
     struct db_question_in *qs = core_xcalloc(nq + 1, sizeof *qs);
@@ -89,6 +133,9 @@ int lesson_pack_import(struct db *db, const struct lesson_src *src, bool force,
 
     for (size_t i = 0; i < src->n; i++)
         files[i] = (struct db_file_in){src->files[i].path, src->files[i].data, src->files[i].len};
+    for (size_t i = 0; i < assets.n; i++)
+        files[src->n + i] =
+            (struct db_file_in){assets.files[i].path, assets.files[i].data, assets.files[i].len};
     size_t pi = 0, qi = 0;
     for (size_t i = 0; i < info->n_lessons; i++) {
         const struct grader_lesson *l = &info->lessons[i];
@@ -113,7 +160,7 @@ int lesson_pack_import(struct db *db, const struct lesson_src *src, bool force,
     }
     struct db_pack_in in = {
         .id = info->id, .version = info->version, .title = info->title,
-        .description = info->description, .files = files, .n_files = src->n,
+        .description = info->description, .files = files, .n_files = src->n + assets.n,
         .lessons = lessons, .n_lessons = info->n_lessons, .pages = pages, .n_pages = np,
         .questions = qs, .n_questions = nq};
     rc = db_pack_import(db, &in, force, result, NULL, err);
@@ -125,11 +172,19 @@ int lesson_pack_import(struct db *db, const struct lesson_src *src, bool force,
     free(pages);
     free(lessons);
     free(files);
+    lesson_src_fini(&assets);
 out:
     grader_pack_free(p);
     if (!check)
         lesson_check_fini(&local);
     return rc;
+}
+
+int lesson_pack_import(struct db *db, const struct lesson_src *src, bool force,
+                       struct lesson_check *check, enum db_import_result *result,
+                       struct core_err *err)
+{
+    return pack_import(db, src, force, false, check, result, err);
 }
 
 /* Compares two version strings part by part ("0.10.0" > "0.9.1"): parts
@@ -157,32 +212,101 @@ static int version_cmp(const char *a, const char *b)
     return 0;
 }
 
-int lesson_builtin_ensure(struct db *db, enum db_import_result *result, struct core_err *err)
+/* The digest this build's course would be stored with: with the marker
+ * (as stored from now on) or without it (as builds before the marker
+ * stored it). */
+static void builtin_digest(const struct lesson_src *src, bool with_marker, char out[65])
+{
+    struct db_file_in *f = core_xcalloc(src->n + 1, sizeof *f);
+    size_t n = 0;
+    for (size_t i = 0; i < src->n; i++)
+        if (with_marker || !lesson_builtin_marker(src->files[i].path))
+            f[n++] = (struct db_file_in){src->files[i].path, src->files[i].data, src->files[i].len};
+    db_pack_digest(f, n, out);
+    free(f);
+}
+
+/* Whether the stored revision rev carries the built-in marker. */
+static int has_marker(struct db *db, int64_t rev, bool *yes, struct core_err *err)
+{
+    char sha[65], want[65];
+    *yes = false;
+    int rc = db_pack_file_sha256(db, rev, LESSON_BUILTIN_MARKER, sha, err);
+    if (rc == CORE_ERR_NOTFOUND)
+        return CORE_OK;
+    if (rc != CORE_OK)
+        return rc;
+    core_sha256_hex(LESSON_BUILTIN_MARKER_TEXT, strlen(LESSON_BUILTIN_MARKER_TEXT), want);
+    *yes = strcmp(sha, want) == 0;
+    return CORE_OK;
+}
+
+int lesson_builtin_sync(struct db *db, bool restore, struct lesson_builtin_report *rep,
+                        struct core_err *err)
 {
     struct db_pack have = {0};
     struct lesson_check check = {0};
     struct lesson_src src = {0};
-    enum db_import_result res = DB_IMPORT_UNCHANGED;
+    struct lesson_builtin_report local;
+    if (!rep)
+        rep = &local;
+    memset(rep, 0, sizeof *rep);
+    enum db_import_result res;
     int rc = db_pack_get(db, WB_BUILTIN_ID, &have, err);
-    bool absent = rc == CORE_ERR_NOTFOUND;
+    bool absent = rc == CORE_ERR_NOTFOUND, marked = false;
     if (rc != CORE_OK && !absent)
         goto out;
     rc = CORE_OK;
-    /* Every command calls this, so the common case must not load the pack.
-     * The stored copy is kept when it is the same version or newer: an
-     * instructor may have imported their own edition of the built-in pack,
-     * and an older binary must not downgrade a store. */
-    if (!absent && version_cmp(WB_BUILTIN_VERSION, have.version) <= 0)
+    if (!absent) {
+        snprintf(rep->found, sizeof rep->found, "%s", have.version);
+        if ((rc = has_marker(db, have.rev_id, &marked, err)) != CORE_OK)
+            goto out;
+    }
+    int cmp = absent ? 1 : version_cmp(WB_BUILTIN_VERSION, have.version);
+    /* Every command runs this: the common case (this build's course, or a
+     * newer build's, stored with the marker) must not load the pack. */
+    if (marked && cmp < 0) {
+        rep->newer = true;
+        goto out;
+    }
+    if (marked && cmp == 0 && !restore)
         goto out;
     lesson_src_builtin(&src);
-    rc = lesson_pack_import(db, &src, !absent, &check, &res, err);
+    if (absent) {
+        rep->action = LESSON_BUILTIN_IMPORTED;
+    } else if (cmp > 0) {
+        rep->action = LESSON_BUILTIN_UPDATED;
+    } else {
+        char mine[65];
+        builtin_digest(&src, marked, mine);
+        if (strcmp(mine, have.digest) == 0)
+            /* marked: this build's very content; unmarked: stored by a build
+             * from before the marker, which it now gets */
+            rep->action = marked ? LESSON_BUILTIN_KEPT : LESSON_BUILTIN_UPDATED;
+        else
+            rep->action = LESSON_BUILTIN_RESTORED;
+        if (rep->action == LESSON_BUILTIN_KEPT)
+            goto out;
+    }
+    rc = pack_import(db, &src, !absent, true, &check, &res, err);
     if (rc != CORE_OK)
         core_err_prefix(err, "built-in pack");
 out:
-    if (result)
-        *result = res;
+    if (rc != CORE_OK)
+        rep->action = LESSON_BUILTIN_KEPT;
     lesson_check_fini(&check);
     lesson_src_fini(&src);
     db_pack_fini(&have);
+    return rc;
+}
+
+int lesson_builtin_ensure(struct db *db, enum db_import_result *result, struct core_err *err)
+{
+    struct lesson_builtin_report rep;
+    int rc = lesson_builtin_sync(db, false, &rep, err);
+    if (result)
+        *result = rep.action == LESSON_BUILTIN_KEPT       ? DB_IMPORT_UNCHANGED
+                  : rep.action == LESSON_BUILTIN_IMPORTED ? DB_IMPORT_NEW
+                                                          : DB_IMPORT_REPLACED;
     return rc;
 }

@@ -1,5 +1,7 @@
 # End-to-end tests: shell scripts that run the real binary against a
 # temporary store. Each gets WB (the binary), WB_SOURCE_DIR and WB_TEST_TMP.
+# Exit 77 is "skipped" (a test that needs root or a tool this machine lacks
+# says why on stdout).
 file(GLOB e2e_scripts CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/e2e/test_*.sh)
 foreach(script IN LISTS e2e_scripts)
   get_filename_component(name ${script} NAME_WE)

@@ -13,24 +13,6 @@ foreach(t number tol rng)
     LABELS grader)
 endforeach()
 
-# libFuzzer target for grader_number_parse (and the formatting and tolerance
-# text it feeds). Clang only, not a ctest. Run it by hand:
-#   build/tests/fuzz_number -max_len=300 -max_total_time=60
-if(CMAKE_C_COMPILER_ID MATCHES "Clang")
-  include(CheckCSourceCompiles)
-  set(CMAKE_REQUIRED_FLAGS "-fsanitize=fuzzer")
-  check_c_source_compiles([[
-    #include <stddef.h>
-    #include <stdint.h>
-    int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }
-  ]] WB_HAVE_LIBFUZZER)
-  unset(CMAKE_REQUIRED_FLAGS)
-  if(WB_HAVE_LIBFUZZER)
-    add_executable(fuzz_number ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_number.c
-                   ${WB_GRADER_PURE_SOURCES})
-    target_include_directories(fuzz_number PRIVATE ${PROJECT_SOURCE_DIR})
-    target_compile_options(fuzz_number PRIVATE -fsanitize=fuzzer,address,undefined)
-    target_link_options(fuzz_number PRIVATE -fsanitize=fuzzer,address,undefined)
-    target_link_libraries(fuzz_number PRIVATE wb_core m)
-  endif()
-endif()
+# Fuzz target for grader_number_parse (and the formatting and tolerance
+# text it feeds): see tests/fuzz.cmake.
+wb_add_fuzz(number SOURCES ${WB_GRADER_PURE_SOURCES} LIBS wb_core m)

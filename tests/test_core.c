@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -135,7 +136,7 @@ static void test_files(void **state)
     assert_int_equal(core_mkdir_p(dir, &e), 0);
     char *path = core_path_join(dir, "f.bin");
     const char data[] = "x\0y\xff";
-    assert_int_equal(core_file_write_atomic(path, data, sizeof data, &e), 0);
+    assert_int_equal(core_file_create(path, data, sizeof data, false, NULL, &e), 0);
     char *got;
     size_t len;
     assert_int_equal(core_file_read(path, 1024, &got, &len, &e), 0);
@@ -150,6 +151,101 @@ static void test_files(void **state)
     assert_int_equal(core_file_read(dir, 10, &got, &len, &e), CORE_ERR_IO);
     free(missing);
     free(path);
+}
+
+/* A user-named path is created new: an existing file, a link (dangling or
+ * not), a FIFO and a device are refused and left as they were; overwrite
+ * replaces a regular file only. */
+static void test_create_new(void **state)
+{
+    (void)state;
+    const char *tmp = getenv("WB_TEST_TMP");
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/create-%ld", tmp ? tmp : "/tmp", (long)getpid());
+    struct core_err e;
+    assert_int_equal(core_mkdir_p(dir, &e), 0);
+    char *file = core_path_join(dir, "f.csv"), *link = core_path_join(dir, "l.csv");
+    char *dangling = core_path_join(dir, "d.csv"), *nothere = core_path_join(dir, "nothere");
+    char *fifo = core_path_join(dir, "p.csv"), *missing = core_path_join(dir, "no/f.csv");
+    char *got = NULL;
+    size_t len;
+
+    /* new: created, mode 0644 less the umask */
+    assert_int_equal(core_file_check_new(file, false, NULL, &e), 0);
+    assert_int_equal(core_file_create(file, "one", 3, false, "set overwrite=on", &e), 0);
+    struct stat st;
+    assert_int_equal(lstat(file, &st), 0);
+    assert_true(S_ISREG(st.st_mode));
+    /* exists: refused, naming it and the way to replace it */
+    assert_int_equal(core_file_check_new(file, false, "set overwrite=on", &e), CORE_ERR_CONFLICT);
+    assert_int_equal(core_file_create(file, "two", 3, false, "set overwrite=on", &e),
+                     CORE_ERR_CONFLICT);
+    assert_non_null(strstr(e.msg, file));
+    assert_non_null(strstr(e.msg, "already exists"));
+    assert_non_null(strstr(e.msg, "set overwrite=on to replace it"));
+    assert_int_equal(core_file_read(file, 100, &got, &len, &e), 0);
+    assert_string_equal(got, "one");
+    free(got);
+    /* overwrite: replaced whole, mode kept */
+    assert_int_equal(chmod(file, 0600), 0);
+    assert_int_equal(core_file_create(file, "three", 5, true, NULL, &e), 0);
+    assert_int_equal(core_file_read(file, 100, &got, &len, &e), 0);
+    assert_string_equal(got, "three");
+    free(got);
+    assert_int_equal(lstat(file, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0600);
+
+    /* a link to it: refused with or without overwrite; neither changes */
+    assert_int_equal(symlink(file, link), 0);
+    for (int ow = 0; ow < 2; ow++) {
+        assert_int_equal(core_file_check_new(link, ow, NULL, &e), CORE_ERR_CONFLICT);
+        assert_int_equal(core_file_create(link, "x", 1, ow, NULL, &e), CORE_ERR_CONFLICT);
+        assert_non_null(strstr(e.msg, "symbolic link"));
+        assert_non_null(strstr(e.msg, link));
+    }
+    assert_int_equal(lstat(link, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    assert_int_equal(core_file_read(file, 100, &got, &len, &e), 0);
+    assert_string_equal(got, "three");
+    free(got);
+    /* a dangling link is not followed to create its target */
+    assert_int_equal(symlink(nothere, dangling), 0);
+    assert_int_equal(core_file_create(dangling, "x", 1, false, NULL, &e), CORE_ERR_CONFLICT);
+    assert_int_equal(lstat(nothere, &st), -1);
+
+    /* a FIFO and a device: not regular files, never written */
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    for (int ow = 0; ow < 2; ow++) {
+        assert_int_equal(core_file_create(fifo, "x", 1, ow, NULL, &e), CORE_ERR_CONFLICT);
+        assert_non_null(strstr(e.msg, "not a regular file (a FIFO)"));
+    }
+    assert_int_equal(lstat(fifo, &st), 0);
+    assert_true(S_ISFIFO(st.st_mode));
+    /* checked, never written: a failing test must not replace a real device */
+    assert_int_equal(core_file_check_new("/dev/null", true, NULL, &e), CORE_ERR_CONFLICT);
+    assert_non_null(strstr(e.msg, "a device"));
+
+    /* a directory, a missing directory */
+    assert_int_equal(core_file_check_new(dir, true, NULL, &e), CORE_ERR_INVALID);
+    assert_non_null(strstr(e.msg, "it is a directory"));
+    char *slash = core_xasprintf("%s/", dir);
+    assert_int_equal(core_file_check_new(slash, true, NULL, &e), CORE_ERR_INVALID);
+    assert_int_equal(core_file_create(missing, "x", 1, false, NULL, &e), CORE_ERR_NOTFOUND);
+    assert_non_null(strstr(e.msg, "does not exist"));
+    assert_int_equal(core_file_check_new("", false, NULL, &e), CORE_ERR_USAGE);
+
+    unlink(file);
+    unlink(link);
+    unlink(dangling);
+    unlink(fifo);
+    rmdir(dir);
+    free(slash);
+    free(file);
+    free(link);
+    free(dangling);
+    free(nothere);
+    free(fifo);
+    free(missing);
 }
 
 static void test_time(void **state)
@@ -245,7 +341,7 @@ int main(void)
         cmocka_unit_test(test_json), cmocka_unit_test(test_sha256),
         cmocka_unit_test(test_fnv),  cmocka_unit_test(test_files),
         cmocka_unit_test(test_time), cmocka_unit_test(test_owner),
-        cmocka_unit_test(test_first_line),
+        cmocka_unit_test(test_first_line), cmocka_unit_test(test_create_new),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1361,6 +1361,111 @@ static void test_lab_runs(void **state)
     free(path);
 }
 
+/* A run's side file: space set aside while it runs, gone when it ends; a
+ * full store (max_page_count: SQLITE_FULL without filling a disk) is
+ * reported as "disk full"; a closing note left in the side file by a
+ * process that quit is applied by the next opener instead of "killed or
+ * crashed". */
+static void test_lab_run_side_file(void **state)
+{
+    (void)state;
+    char *path = tmp_path("side.db");
+    struct db *db = open_ok(path);
+    struct core_err err = {0};
+    int64_t u = user_ok(db, "carol"), r1, r2, r3;
+    assert_int_equal(db_labrun_begin(db, u, "selftest", NULL, NULL, &r1, &err), 0);
+    assert_int_equal(db_labrun_begin(db, u, "selftest", NULL, NULL, &r3, &err), 0);
+    char *side = core_xasprintf("%s-run%lld", path, (long long)r1);
+    struct stat st;
+    assert_int_equal(lstat(side, &st), 0);
+    assert_true(S_ISREG(st.st_mode));
+    assert_true(st.st_size >= 256 * 1024); /* the reserve */
+    assert_true(db_labrun_note_fd(db, r1) >= 0);
+    assert_int_equal(db_labrun_note_fd(db, r3 + 1), -1);
+
+    /* the store cannot grow: "disk full", whatever SQLite called it */
+    int pages = 0;
+    sqlite3_stmt *st1;
+    assert_int_equal(sqlite3_prepare_v2(db->h, "PRAGMA page_count", -1, &st1, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st1), SQLITE_ROW);
+    pages = sqlite3_column_int(st1, 0);
+    sqlite3_finalize(st1);
+    char pragma[64];
+    snprintf(pragma, sizeof pragma, "PRAGMA max_page_count = %d", pages);
+    assert_int_equal(sqlite3_exec(db->h, pragma, NULL, NULL, NULL), SQLITE_OK);
+    enum { N = 4000 };
+    struct core_sample *s = calloc(N, sizeof *s);
+    for (int i = 0; i < N; i++)
+        s[i] = (struct core_sample){"a rather long series name to fill pages", i, i * 0.5, i};
+    assert_int_not_equal(db_labrun_samples(db, r1, s, N, &err), 0);
+    assert_non_null(strstr(err.msg, "disk full"));
+    assert_int_equal(raw_int(path, "SELECT count(*) FROM lab_samples"), 0); /* rolled back */
+    /* the run still closes, with its reason, and its side file goes */
+    assert_int_equal(db_labrun_finish(db, r1, "failed", NULL, err.msg, &err), 0);
+    assert_int_equal(lstat(side, &st), -1);
+    assert_int_equal(db_labrun_note_fd(db, r1), -1);
+    /* a closing write that cannot be made even with the reserve given back
+     * (the store, not the disk, is full): the reason stays in the side file */
+    size_t big = 60000;
+    char *why = malloc(big + 1);
+    memset(why, 'E', big);
+    memcpy(why, "the real reason: ", 17);
+    why[big] = '\0';
+    assert_int_equal(db_labrun_finish(db, r3, "failed", NULL, why, &err), CORE_ERR_IO);
+    assert_non_null(strstr(err.msg, "disk full"));
+    free(why);
+    char *side3 = core_xasprintf("%s-run%lld", path, (long long)r3);
+    char *note3 = NULL;
+    size_t len3;
+    assert_int_equal(core_file_read(side3, 1 << 20, &note3, &len3, &err), 0);
+    assert_true(strncmp(note3, "failed\nthe real reason: EEE", 27) == 0);
+    free(note3);
+    snprintf(pragma, sizeof pragma, "PRAGMA max_page_count = %d", 1 << 30);
+    assert_int_equal(sqlite3_exec(db->h, pragma, NULL, NULL, NULL), SQLITE_OK);
+
+    /* a process that quit at once left a note: applied by the next opener */
+    assert_int_equal(db_labrun_begin(db, u, "selftest", NULL, NULL, &r2, &err), 0);
+    free(side);
+    side = core_xasprintf("%s-run%lld", path, (long long)r2);
+    int fd = db_labrun_note_fd(db, r2);
+    const char note[] = "cancelled\ncancelled by a second Ctrl-C\n";
+    assert_int_equal(ftruncate(fd, 0), 0);
+    assert_int_equal(pwrite(fd, note, sizeof note - 1, 0), (ssize_t)(sizeof note - 1));
+    db_close(db); /* without ending r2: the file stays */
+    assert_int_equal(lstat(side, &st), 0);
+    /* its owner is gone: a pid that is not running on this host and boot */
+    char owner[CORE_OWNER_MAX], sql[512];
+    core_owner_self(owner);
+    char *bar = strchr(owner, '|');
+    bar = bar ? strchr(bar + 1, '|') : NULL;
+    assert_non_null(bar);
+    char *after = strchr(bar + 1, '|');
+    assert_non_null(after);
+    snprintf(sql, sizeof sql,
+             "UPDATE lab_runs SET owner = '%.*s|999999999%s' WHERE id IN (%lld, %lld)",
+             (int)(bar - owner), owner, after, (long long)r2, (long long)r3);
+    sqlite3 *h = raw_open(path);
+    assert_int_equal(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(h);
+    db = open_ok(path);
+    struct db_labrun r;
+    assert_int_equal(db_labrun_get(db, r2, &r, &err), 0);
+    assert_string_equal(r.status, "cancelled");
+    assert_string_equal(r.error, "cancelled by a second Ctrl-C");
+    db_labrun_fini(&r);
+    assert_int_equal(lstat(side, &st), -1);
+    assert_int_equal(db_labrun_get(db, r3, &r, &err), 0);
+    assert_string_equal(r.status, "failed");
+    assert_true(strncmp(r.error, "the real reason: EEE", 20) == 0);
+    db_labrun_fini(&r);
+    assert_int_equal(lstat(side3, &st), -1);
+    free(side3);
+    db_close(db);
+    free(s);
+    free(side);
+    free(path);
+}
+
 /* ---- give-ups and design self-scores (schema 4) -------------------------- */
 
 static void test_giveups(void **state)
@@ -1648,6 +1753,7 @@ int main(void)
         cmocka_unit_test(test_selfassess),
         cmocka_unit_test(test_positions),
         cmocka_unit_test(test_lab_runs),
+        cmocka_unit_test(test_lab_run_side_file),
         cmocka_unit_test(test_giveups),
         cmocka_unit_test(test_selfscores),
         cmocka_unit_test(test_migrate_v3_store),

@@ -325,7 +325,7 @@ static void test_save_roundtrip(void **state)
     const char *path = tmp_text("c.csv", "");
     char keep[512];
     snprintf(keep, sizeof keep, "%s", path);
-    assert_int_equal(km_centres_save(keep, c, 2, 3, &err), 0);
+    assert_int_equal(km_centres_save(keep, c, 2, 3, true, &err), 0);
     float back[6];
     size_t n;
     int d;

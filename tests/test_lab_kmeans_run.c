@@ -55,6 +55,65 @@ static const char *tmp_file(const char *name, const void *bytes, size_t n)
     return lab_test_tmp_file("kmr", name, bytes, n);
 }
 
+/* ---- the save file ------------------------------------------------------------------------ */
+
+/* Creates the file named by ud at the first sample: the save path appears
+ * while the lab runs, after every check passed. */
+static void appear_sample(void *ud, const struct core_sample *s)
+{
+    (void)s;
+    const char *path = ud;
+    if (access(path, F_OK) != 0) {
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fputs("appeared\n", f);
+        fclose(f);
+    }
+}
+
+/* A save path that appears during the run is not replaced: the run fails
+ * at the end with CORE_ERR_CONFLICT naming it, and what appeared is kept.
+ * With overwrite=on it is replaced by the centres. */
+static void test_save_appears(void **state)
+{
+    (void)state;
+    char out[512], save[600];
+    snprintf(out, sizeof out, "%s", tmp_file("appears.csv", "", 0));
+    unlink(out);
+    snprintf(save, sizeof save, "save=%s", out);
+    for (int ow = 0; ow < 2; ow++) {
+        const char *set[] = {"n=500", "k=2", "d=2", "tasks=2", "workers=1", "max_iter=2",
+                             "scale_iters=0", save, ow ? "overwrite=on" : "overwrite=off", NULL};
+        struct lab_params p;
+        struct core_err err;
+        lab_test_params(&p, "kmeans", set);
+        assert_int_equal(lab_params_check(&p, &err), 0);
+        struct lab_sink sink = {appear_sample, NULL, NULL, NULL, out};
+        struct lab_run_opts o = {.sinks = &sink, .n_sinks = 1};
+        struct lab_result res;
+        int rc = lab_run(&p, &o, &res, &err);
+        char *text = NULL;
+        size_t len;
+        assert_int_equal(core_file_read(out, 1 << 20, &text, &len, &err), 0);
+        if (!ow) {
+            assert_int_equal(rc, CORE_ERR_CONFLICT);
+            assert_string_equal(res.status, "failed");
+            assert_contains(res.error, out);
+            assert_contains(res.error, "already exists");
+            assert_string_equal(text, "appeared\n");
+        } else {
+            assert_int_equal(rc, 0);
+            assert_true(strncmp(text, "x1,x2\n", 6) == 0);
+            unlink(out);
+        }
+        free(text);
+        lab_result_fini(&res);
+        lab_params_fini(&p);
+        assert_no_children();
+    }
+    unlink(out);
+}
+
 /* ---- determinism --------------------------------------------------------------------------- */
 
 #define BASE "n=6000", "k=7", "d=5", "tasks=12", "max_iter=25", "seed=3", "spread=3"
@@ -262,6 +321,7 @@ static void test_k1(void **state)
     char data[512], out[512];
     snprintf(data, sizeof data, "%s", tmp_file("k1.f32", pts, sizeof pts));
     snprintf(out, sizeof out, "%s", tmp_file("k1_out.csv", "", 0));
+    unlink(out); /* save creates it: an existing file would be refused */
     char file[600], save[600];
     snprintf(file, sizeof file, "file=%s", data);
     snprintf(save, sizeof save, "save=%s", out);
@@ -348,6 +408,7 @@ static void test_empty_cluster(void **state)
     snprintf(data, sizeof data, "%s", tmp_file("sq.csv", sq, strlen(sq)));
     snprintf(init, sizeof init, "%s", tmp_file("init.csv", ini, strlen(ini)));
     snprintf(out, sizeof out, "%s", tmp_file("out.csv", "", 0));
+    unlink(out);
     char a[600], b[600], c[600];
     snprintf(a, sizeof a, "file=%s", data);
     snprintf(b, sizeof b, "init_file=%s", init);
@@ -411,7 +472,7 @@ static void test_checks(void **state)
         {{"init_file=x.csv", NULL}, "init_file is set, but init = random"},
         {{"device=gpu", "crash=0.1", NULL}, "use device=cpu with them"},
         {{"device=gpu", "combiner=off", NULL}, "combiner=off needs device=cpu"},
-        {{"save=/nonexistent/dir/c.csv", NULL}, "its directory does not exist"},
+        {{"save=/nonexistent/dir/c.csv", NULL}, "its directory /nonexistent/dir does not exist"},
         {{"file=/nonexistent/p.csv", NULL}, "/nonexistent/p.csv"},
         {{"file=points.dat", NULL}, "set format=csv or format=f32"},
         {{"n=100000000", "d=256", NULL}, "more than half of this machine's memory"},
@@ -565,7 +626,7 @@ int main(void)
         cmocka_unit_test(test_straggler),
         cmocka_unit_test(test_killed_worker),
         cmocka_unit_test(test_crash_in_final_pass),
-        cmocka_unit_test(test_k1),
+        cmocka_unit_test(test_k1), cmocka_unit_test(test_save_appears),
         cmocka_unit_test(test_k_equals_n),
         cmocka_unit_test(test_duplicates),
         cmocka_unit_test(test_empty_cluster),

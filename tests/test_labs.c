@@ -534,6 +534,7 @@ static void test_store_batches(void **state)
     assert_int_equal(lab_run(&p, &o, &r, &e), 0);
     assert_int_equal(r.run_id, 1);
     assert_int_equal(r.n_samples, 259);
+    assert_int_equal(r.n_recorded, 259); /* every one committed */
     assert_int_equal(stored_now(), 259); /* the rest at the end */
     struct db_labsample *s;
     size_t n;
@@ -1140,6 +1141,9 @@ static void test_store_fails_mid_run(void **state)
     assert_int_equal(db_labrun_samples_read(db, r.run_id, NULL, &s, &n, &e), 0);
     assert_int_equal(n, 256);
     db_labsamples_free(s, n);
+    /* and only those count as recorded; the sinks saw more */
+    assert_int_equal(r.n_recorded, 256);
+    assert_true(r.n_samples > 256);
     struct db_labrun row;
     assert_int_equal(db_labrun_get(db, r.run_id, &row, &e), 0);
     assert_string_equal(row.status, "failed");
@@ -1290,9 +1294,56 @@ static void test_worker_runs_no_parent_handler(void **state)
     sigaction(SIGUSR1, &old_usr1, NULL);
 }
 
+/* The shared hang rule: a floor plus a multiple of the expected work, and a
+ * real stopped worker ended with a message that names it. */
+static void test_hang_rule(void **state)
+{
+    (void)state;
+    assert_true(lab_hang_limit_s(0) == LAB_HANG_FLOOR_S);
+    assert_true(lab_hang_limit_s(-1) == LAB_HANG_FLOOR_S);
+    assert_true(lab_hang_limit_s(NAN) == LAB_HANG_FLOOR_S);
+    assert_true(lab_hang_limit_s(0.5) == LAB_HANG_FLOOR_S + LAB_HANG_FACTOR * 0.5);
+    assert_true(LAB_HANG_FLOOR_S >= 5 && LAB_HANG_FACTOR >= 10); /* never a slow worker */
+
+    int kids = count_children();
+    struct lab_procs ps;
+    lab_procs_init(&ps, NULL);
+    struct core_err e = {0};
+    int i = lab_proc_spawn(&ps, child_idle, NULL, &e);
+    int j = lab_proc_spawn(&ps, child_idle, NULL, &e);
+    assert_true(i >= 0 && j >= 0);
+    char ready;
+    assert_int_equal(lab_fd_read(ps.v[i].fd, &ready, 1, 5000, NULL, &e), 0);
+    assert_int_equal(lab_fd_read(ps.v[j].fd, &ready, 1, 5000, NULL, &e), 0);
+    pid_t pid = ps.v[i].pid;
+    assert_int_equal(kill(pid, SIGSTOP), 0);
+    /* wait until the stop has happened (it is asynchronous) */
+    for (int k = 0; k < 500; k++) {
+        char path[64], line[512];
+        snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+        if (core_file_first_line(path, line, sizeof line) && strstr(strrchr(line, ')'), ") T"))
+            break;
+        usleep(2000);
+    }
+    assert_int_equal(lab_proc_end_hung(&ps, (size_t)i, 6.5, 0.25, &e), CORE_ERR_LIMIT);
+    char want[96];
+    snprintf(want, sizeof want, "worker %d (pid %d) did not answer within 6.5 s", i + 1, (int)pid);
+    assert_non_null(strstr(e.msg, want));
+    assert_non_null(strstr(e.msg, "should take about 0.25 s"));
+    assert_non_null(strstr(e.msg, "stopped (SIGSTOP or a debugger)"));
+    assert_true(ps.v[i].reaped);
+    assert_int_equal(kill(pid, 0), -1); /* gone, not a zombie of ours */
+    /* one that is not stopped but silent "hangs" */
+    assert_int_equal(lab_proc_end_hung(&ps, (size_t)j, 6, 0.1, &e), CORE_ERR_LIMIT);
+    assert_non_null(strstr(e.msg, "it hangs; it was ended"));
+    assert_int_equal(count_children(), kids);
+    lab_procs_fini(&ps);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hang_rule),
         cmocka_unit_test(test_params_defaults_and_set),
         cmocka_unit_test(test_params_errors),
         cmocka_unit_test(test_params_computed_default_checked),

@@ -38,7 +38,7 @@ static void import(struct db *db, const char *id, const char *lesson)
              "pack { id = \"%s\", title = \"T\", version = \"1\", lessons = { \"l.lua\" } }\n", id);
     struct grader_file files[] = {{"pack.lua", pack, strlen(pack)},
                                   {"l.lua", lesson, strlen(lesson)}};
-    struct lesson_src src = {files, 2};
+    struct lesson_src src = {.files = files, .n = 2};
     struct core_err e = {0};
     int rc = lesson_pack_import(db, &src, false, NULL, NULL, &e);
     if (rc)

@@ -30,7 +30,7 @@ static void write_file(const char *dir, const char *name, const char *text)
     *slash = '\0';
     assert_int_equal(core_mkdir_p(p, &e), 0);
     *slash = '/';
-    assert_int_equal(core_file_write_atomic(p, text, strlen(text), &e), 0);
+    assert_int_equal(core_file_create(p, text, strlen(text), true, NULL, &e), 0);
     free(p);
 }
 
@@ -170,7 +170,7 @@ static void test_import_answer_regrade_export(void **state)
     db_progress_free(rows, nr);
 
     char *out = tmp_path("export");
-    assert_int_equal(lesson_pack_export(db, "test.e2e", out, &e), 0);
+    assert_int_equal(lesson_pack_export(db, "test.e2e", out, false, &e), 0);
     struct lesson_src back;
     assert_int_equal(lesson_src_read(out, &back, &e), 0);
     assert_int_equal(back.n, src.n);
@@ -179,7 +179,7 @@ static void test_import_answer_regrade_export(void **state)
         assert_int_equal(back.files[i].len, src.files[i].len);
         assert_memory_equal(back.files[i].data, src.files[i].data, src.files[i].len);
     }
-    assert_int_equal(lesson_pack_export(db, "test.e2e", out, &e), CORE_ERR_CONFLICT);
+    assert_int_equal(lesson_pack_export(db, "test.e2e", out, false, &e), CORE_ERR_CONFLICT);
     lesson_src_fini(&back);
     lesson_src_fini(&src);
     lesson_session_free(s);
@@ -323,6 +323,114 @@ static void test_giveup_and_selfscores(void **state)
     free(dbp);
 }
 
+/* Stores `files` (no lessons) as warpbench.core `version`, the way a store
+ * holds it when something other than lesson_builtin_sync wrote it. */
+static void store_course(struct db *db, const char *version, const struct grader_file *files,
+                         size_t n, bool with_marker)
+{
+    struct db_file_in *in = calloc(n + 1, sizeof *in);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (with_marker || !lesson_builtin_marker(files[i].path))
+            in[k++] = (struct db_file_in){files[i].path, files[i].data, files[i].len};
+    struct db_pack_in p = {.id = lesson_builtin_id(), .version = version, .title = "course",
+                           .files = in, .n_files = k};
+    struct core_err e = {0};
+    assert_int_equal(db_pack_import(db, &p, true, NULL, NULL, &e), 0);
+    free(in);
+}
+
+static void current_course(struct db *db, char version[64], bool *marked)
+{
+    struct db_pack have = {0};
+    struct core_err e = {0};
+    char sha[65];
+    assert_int_equal(db_pack_get(db, lesson_builtin_id(), &have, &e), 0);
+    snprintf(version, 64, "%s", have.version);
+    *marked = db_pack_file_sha256(db, have.rev_id, LESSON_BUILTIN_MARKER, sha, &e) == 0;
+    db_pack_fini(&have);
+}
+
+/* Which stored courses the start-up check keeps and which it replaces. */
+static void test_builtin_sync(void **state)
+{
+    (void)state;
+    char *dbp = tmp_path("sync.db");
+    struct db *db;
+    struct core_err e = {0};
+    struct lesson_builtin_report rep;
+    char version[64];
+    bool marked;
+    assert_int_equal(db_open(&db, dbp, &e), 0);
+    assert_int_equal(lesson_builtin_sync(db, false, &rep, &e), 0);
+    assert_int_equal(rep.action, LESSON_BUILTIN_IMPORTED);
+    current_course(db, version, &marked);
+    assert_string_equal(version, lesson_builtin_version());
+    assert_true(marked);
+    struct lesson_src src;
+    lesson_src_builtin(&src);
+
+    /* written by a build from before the marker: same content, re-stored
+     * with the marker once */
+    store_course(db, lesson_builtin_version(), src.files, src.n, false);
+    current_course(db, version, &marked);
+    assert_false(marked);
+    assert_int_equal(lesson_builtin_sync(db, false, &rep, &e), 0);
+    assert_int_equal(rep.action, LESSON_BUILTIN_UPDATED);
+    current_course(db, version, &marked);
+    assert_true(marked);
+    assert_int_equal(lesson_builtin_sync(db, false, &rep, &e), 0);
+    assert_int_equal(rep.action, LESSON_BUILTIN_KEPT);
+    assert_false(rep.newer);
+
+    /* unmarked other content at a newer version: an impostor, replaced */
+    struct grader_file fake[1] = {{"pack.lua", "-- not the course\n", 18}};
+    store_course(db, "99.0.0", fake, 1, false);
+    assert_int_equal(lesson_builtin_sync(db, false, &rep, &e), 0);
+    assert_int_equal(rep.action, LESSON_BUILTIN_RESTORED);
+    assert_string_equal(rep.found, "99.0.0");
+    current_course(db, version, &marked);
+    assert_string_equal(version, lesson_builtin_version());
+    assert_true(marked);
+
+    /* marked, same version, other content (another build of this version):
+     * kept on open, replaced by --restore-course */
+    struct grader_file other[2] = {{"pack.lua", "-- another build\n", 17},
+                                   {LESSON_BUILTIN_MARKER, LESSON_BUILTIN_MARKER_TEXT,
+                                    strlen(LESSON_BUILTIN_MARKER_TEXT)}};
+    store_course(db, lesson_builtin_version(), other, 2, true);
+    assert_int_equal(lesson_builtin_sync(db, false, &rep, &e), 0);
+    assert_int_equal(rep.action, LESSON_BUILTIN_KEPT);
+    assert_int_equal(lesson_builtin_sync(db, true, &rep, &e), 0);
+    assert_int_equal(rep.action, LESSON_BUILTIN_RESTORED);
+    assert_int_equal(lesson_builtin_sync(db, true, &rep, &e), 0);
+    assert_int_equal(rep.action, LESSON_BUILTIN_KEPT);
+
+    /* marked and newer: a newer Warpbench's course, kept even by restore */
+    store_course(db, "99.1.0", other, 2, true);
+    for (int restore = 0; restore < 2; restore++) {
+        assert_int_equal(lesson_builtin_sync(db, restore, &rep, &e), 0);
+        assert_int_equal(rep.action, LESSON_BUILTIN_KEPT);
+        assert_true(rep.newer);
+        current_course(db, version, &marked);
+        assert_string_equal(version, "99.1.0");
+    }
+
+    /* a folder may not claim a reserved id, forced or not */
+    struct lesson_check c = {0};
+    assert_int_equal(lesson_pack_import(db, &src, true, &c, NULL, &e), CORE_ERR_CONFLICT);
+    assert_non_null(strstr(e.msg, "is reserved"));
+    lesson_check_fini(&c);
+    assert_true(lesson_id_reserved("warpbench"));
+    assert_true(lesson_id_reserved("warpbench.core"));
+    assert_true(lesson_id_reserved("warpbench.x"));
+    assert_false(lesson_id_reserved("warpbenchx"));
+    assert_false(lesson_id_reserved("example.warpbench"));
+    lesson_src_fini(&src);
+    db_close(db);
+    free(dbp);
+}
+
 int main(void)
 {
     const char *t = getenv("WB_TEST_TMP");
@@ -333,6 +441,7 @@ int main(void)
         cmocka_unit_test(test_import_answer_regrade_export),
         cmocka_unit_test(test_broken_pack_not_imported),
         cmocka_unit_test(test_giveup_and_selfscores),
+        cmocka_unit_test(test_builtin_sync),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,6 +20,7 @@ done
 run --json lab runs selftest
 expect_rc 0 "lab runs while running"
 expect_sql "select status from lab_runs" running "a live owner's run stays running"
+[ -f "$DB-run1" ] && ok || fail "a running run has its side file (space set aside to close it)"
 
 kill -9 "$master"
 wait "$master" 2>/dev/null
@@ -37,6 +38,7 @@ expect_sql "select status from lab_runs" failed "the abandoned run is closed as 
 expect_sql "select error like '%pid $master%killed or crashed%' from lab_runs" 1 "the reason names the pid"
 expect_sql "select ended_at is not null from lab_runs" 1 "an end time is recorded"
 expect_sql "select count(*) > 0 from lab_samples" 1 "its samples are kept"
+[ ! -e "$DB-run1" ] && ok || fail "the abandoned run's side file is removed when it is closed"
 expect_sql "pragma integrity_check" ok "store intact"
 
 # a new run works and is not mistaken for an orphan

@@ -1,11 +1,11 @@
 /*
  * fuzz_number.c — libFuzzer target for grader_number_parse, and for the
- * formatting and tolerance text its results feed. Built only with Clang
- * (tests/grader_pure.cmake); not a ctest. Run it by hand, e.g.
+ * formatting and tolerance text its results feed. The suite replays
+ * tests/fuzz/corpus/number/ through it (ctest fuzz_number); the libFuzzer
+ * binary is built with -DWB_FUZZ=ON (README, "Fuzzing"):
  *
- *   cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DWB_CUDA=OFF
- *   cmake --build build-fuzz --target fuzz_number
- *   build-fuzz/tests/fuzz_number -max_len=300 -max_total_time=60
+ *   cmake --preset fuzz && cmake --build --preset fuzz --target fuzz_number
+ *   build-fuzz/tests/fuzz_number -max_len=300 -max_total_time=60 tests/fuzz/corpus/number
  *
  * The first input byte picks the expected unit; the rest is the answer.
  * Checks, besides "no crash": an accepted answer is finite and has no `why`;

@@ -1,0 +1,2 @@
+lesson { id = "l", title = "L" }
+while true do end
