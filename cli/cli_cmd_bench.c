@@ -501,7 +501,7 @@ int cli_cmd_bench(struct cli_ctx *cx, struct cli_args *a)
                         k);
     struct grader_file bench_files[] = {{"pack.lua", bench_pack, sizeof bench_pack - 1},
                                         {"b.lua", bl.data, bl.len}};
-    struct lesson_src bench_src = {bench_files, 2};
+    struct lesson_src bench_src = {.files = bench_files, .n = 2};
     int irc = lesson_pack_import(db, &bench_src, false, NULL, NULL, &e);
     core_buf_fini(&bl);
     if (irc != CORE_OK) {

@@ -143,7 +143,7 @@ static int check_pack(const char *pack_lua, const char *lesson_lua, struct lesso
 {
     struct grader_file files[] = {{"pack.lua", pack_lua, strlen(pack_lua)},
                                   {"l.lua", lesson_lua, strlen(lesson_lua)}};
-    struct lesson_src src = {files, 2};
+    struct lesson_src src = {.files = files, .n = 2};
     struct core_err e = {0};
     return lesson_pack_check(&src, c, p, &e);
 }
