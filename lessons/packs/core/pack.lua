@@ -48,6 +48,7 @@ servers and all-reduce.]],
     "lab_paramserver.lua",
     "distributed.lua",
     "inference.lua",
+    "scheduling.lua",
     "assessment.lua",
   },
 }
