@@ -1074,8 +1074,9 @@ past token) is the memory that batching then fills.
 
 **The roofline.** A kernel doing I FLOPs per byte of memory traffic reaches
 at most min(peak FLOP/s, I × bandwidth). The ridge point, peak / bandwidth,
-separates memory-bound from compute-bound kernels: for an A100,
-312 TFLOP/s / 2039 GB/s ≈ 153 FLOP/byte.
+separates memory-bound from compute-bound kernels: for an A100 80GB SXM,
+312 TFLOP/s / 2039 GB/s ≈ 153 FLOP/byte (the 80GB PCIe card has 1935 GB/s,
+the 40GB models 1555 GB/s: name the model when you quote a bandwidth).
 
 **Reading the course's GPU table.** It lists "ML performance" of 1979 TFLOPS
 (FP16) for the H100 against 312 for the A100. The H100 number assumes 2:4
@@ -1089,8 +1090,8 @@ question {
   kind = "numeric",
   title = "Roofline on an A100 (your numbers)",
   prompt = [[
-An A100 peaks at 312 TFLOP/s (FP16 tensor cores) and 2039 GB/s of memory
-bandwidth. By the roofline model, what is the most a kernel with an
+An A100 80GB SXM peaks at 312 TFLOP/s (FP16 tensor cores) and 2039 GB/s of
+memory bandwidth. By the roofline model, what is the most a kernel with an
 arithmetic intensity of {ai} FLOP/byte can reach?]],
   unit = "TFLOP/s",
   topics = { "roofline" },
@@ -1181,7 +1182,7 @@ compute, what is the upper bound on tokens generated per second?]],
       end
     end
     local c = rng:pick(combos)
-    local g = rng:pick({ { name = "H100", bw = 3350 }, { name = "A100", bw = 2039 } })
+    local g = rng:pick({ { name = "H100 80GB SXM", bw = 3350 }, { name = "A100 80GB SXM", bw = 2039 } })
     return { n = c.n, bits = c.bits, gpu = g.name, bw = g.bw }
   end,
   answer = function(p) return p.bw / (p.n * p.bits / 8) end,

@@ -114,8 +114,8 @@ Little's law again:
 
 ```
 bytes in flight = bandwidth x latency
-A100: 2039 GB/s x 500 ns = about 1 MB, i.e. ~9.4 KB per SM (108 SMs)
-      = ~74 warp-wide 128-byte loads in flight on every SM
+A100 80GB SXM: 2039 GB/s x 500 ns = about 1 MB, i.e. ~9.4 KB per SM
+      (108 SMs) = ~74 warp-wide 128-byte loads in flight on every SM
 ```
 
 That is why GPU code launches far more threads than there are cores, and

@@ -524,9 +524,10 @@ help; a faster GPU does not.
 
 ## Latency, throughput and requests in flight
 
-For any system in a steady state, **requests in flight = throughput ×
-latency** (Little's law). A server finishing 500 requests/s with 20 ms
-latency has 500 × 0.020 = 10 requests in progress at any moment. Batching
+For any system in a steady state, **mean requests in flight = throughput ×
+mean latency** (Little's law). A server finishing 500 requests/s with 20 ms
+mean latency has 500 × 0.020 = 10 requests in progress on average (more in a
+burst, fewer in a lull). Batching
 raises throughput by keeping more requests in flight, which is why it
 usually raises latency too.
 ]==]
