@@ -761,6 +761,65 @@ processors that meets this target, according to Amdahl's law?]],
   },
 }
 
+-- The crash course's practice question 1 (f = 0.15, p = 10) asks for two
+-- numbers; each is a worked example of its own, so each is also a
+-- single-number question here, before the pair.
+question {
+  id = "amdahl.speedup-15-worked",
+  kind = "numeric",
+  title = "15% serial on 10 processors",
+  prompt = [[
+A program has a serial fraction f = 0.15. What speedup does Amdahl's law
+give on 10 processors?]],
+  unit = "x",
+  topics = { "amdahl", "speedup" },
+  hints = { "Speedup = 1 / (0.15 + 0.85/10)." },
+  answer = function() return wb.amdahl(0.15, 10) end,   -- 4.255
+  wrong = {
+    { value = 10, feedback = "10 is linear speedup; the serial 15% does not shrink." },
+    { value = 1 / 0.15, feedback = "6.67 = 1/f is the ceiling with unlimited processors, not the speedup on 10." },
+    { value = 1 / (0.85 + 0.15 / 10),
+      feedback = "You used 0.85 as the serial fraction. f = 0.15 is serial; 0.85 is the parallel share." },
+    { value = 0.235, feedback = "0.235 is the denominator f + (1 - f)/p; the speedup is its inverse." },
+  },
+  examples = {
+    { "4.26", 1 },
+    { "1/0.235", 1 },
+    { "1/(0.15+0.85/10)", 1 },
+    { "4.3", 0 },           -- 1.05% off
+    { "6.67", 0 },
+    { "1.16", 0 },
+    { "four", "invalid" },
+  },
+}
+
+question {
+  id = "amdahl.ceiling-15-worked",
+  kind = "numeric",
+  title = "The ceiling for 15% serial",
+  prompt = [[
+The same program (serial fraction f = 0.15) may use as many processors as it
+likes. What is the largest speedup Amdahl's law allows?]],
+  unit = "x",
+  topics = { "amdahl", "ceiling" },
+  hints = { "Let p grow without bound: (1 - f)/p vanishes." },
+  answer = 1 / 0.15,   -- 6.667
+  wrong = {
+    { value = 1 / 0.85, feedback = "1/0.85 uses the parallel share. The ceiling is 1/f with f = 0.15 serial." },
+    { value = function() return wb.amdahl(0.15, 10) end,
+      feedback = "4.26 is the speedup on 10 processors. With unlimited processors only f is left: 1/0.15." },
+    { value = 0.15, feedback = "That is f itself; the ceiling is its inverse." },
+  },
+  examples = {
+    { "6.67", 1 },
+    { "1/0.15", 1 },
+    { "20/3", 1 },
+    { "6.5", 0 },           -- 2.5% off
+    { "1.18", 0 },
+    { "infinite", "invalid" },
+  },
+}
+
 question {
   id = "amdahl.limit-pair",
   kind = "text",
