@@ -520,7 +520,7 @@ SNR ≈ 6.02 × b + 1.76 dB, what is the SNR in dB?]],
   topics = { "quantization", "snr" },
   rubric = { "practice.optimization" },
   hints = { "Each bit adds 6.02 dB." },
-  params = function(rng) return { b = rng:pick({ 2, 3, 4, 6, 10, 12, 16 }) } end,
+  params = function(rng) return { b = rng:pick({ 2, 3, 4, 6, 8, 10, 12, 16 }) } end,
   answer = function(p) return 6.02 * p.b + 1.76 end,
   grade = function(answer, ctx)
     local b = ctx.params.b
@@ -536,6 +536,7 @@ SNR ≈ 6.02 × b + 1.76 dB, what is the SNR in dB?]],
     { "dB", "invalid" },
     { params = { b = 4 }, answer = "25.84", score = 1 },
     { params = { b = 4 }, answer = "24.08", score = 0 },
+    { params = { b = 8 }, answer = "49.9", score = 1 },   -- INT8, the worked example
   },
 }
 

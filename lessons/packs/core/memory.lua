@@ -708,7 +708,7 @@ is the largest whole tile size b for which all three tiles fit?]],
     "Solve 3 x b^2 x {e} <= {kib} x 1024 and round b down.",
   },
   params = function(rng)
-    return { kib = rng:pick({ 32, 48, 64, 256, 512, 1024 }), e = rng:pick({ 4, 8 }) }
+    return { kib = rng:pick({ 32, 48, 64, 100, 128, 164, 256, 512, 1024 }), e = rng:pick({ 4, 8 }) }
   end,
   answer = function(p) return max_tile(p.kib * 1024, p.e) end,
   -- A whole number: only the exact largest b counts (b + 1 does not fit).
@@ -745,7 +745,7 @@ gigabytes is that (1 GB = 10^9 bytes)?]],
   rubric = { "theory.memory", "practice.optimization" },
   hints = { "Elements: 2 x {n}^3 / {b}. Bytes: times 8." },
   params = function(rng)
-    return { n = rng:pick({ 2048, 4096, 8192 }), b = rng:pick({ 16, 32, 64 }) }
+    return { n = rng:pick({ 1024, 2048, 4096, 8192 }), b = rng:pick({ 16, 32, 64 }) }
   end,
   answer = function(p) return 2 * p.n ^ 3 / p.b * 8 / 1e9 end,
   wrong = {
@@ -1101,16 +1101,19 @@ best, according to the roofline model? Answer in TFLOP/s.]],
   },
   params = function(rng)
     local p = gpu_params(rng)
-    p.ai = rng:pick({ 0.25, 1, 4, 16, 64, 256, 1024 })
+    p.ai = rng:pick({ 1 / 12, 0.25, 1, 4, 16, 64, 170.67, 256, 1024, 2731 })
     return p
   end,
   answer = function(p) return math.min(p.peak, p.ai * p.bw / 1000) end,
   wrong = {
-    { value = function(p) return p.ai * p.bw / 1000 end,
+    -- The first two mistakes belong to one side of the ridge each; on the
+    -- other side they are the right answer, so they give -1 (no answer a
+    -- student writes) there.
+    { value = function(p) return p.ai * p.bw / 1000 > p.peak and p.ai * p.bw / 1000 or -1 end,
       feedback = "AI x bandwidth is above the peak here: no kernel runs faster than the peak. It is compute bound." },
-    { value = function(p) return p.peak end,
+    { value = function(p) return p.ai * p.bw / 1000 < p.peak and p.peak or -1 end,
       feedback = "This kernel is left of the ridge: memory bound. It reaches AI x bandwidth, not the peak." },
-    { value = function(p) return math.min(p.peak, p.ai * p.bw) end,
+    { value = function(p) return p.ai * p.bw end,
       feedback = "AI x GB/s gives GFLOP/s; divide by 1000 for TFLOP/s." },
   },
   examples = {
@@ -1122,6 +1125,10 @@ best, according to the roofline model? Answer in TFLOP/s.]],
     { params = { gpu = "A100 80GB SXM", prec = "FP32", peak = 19.5, bw = 2039, ai = 256 }, answer = "19.5", score = 1 },
     { params = { gpu = "A100 80GB SXM", prec = "FP32", peak = 19.5, bw = 2039, ai = 256 }, answer = "522", score = 0 },
     { "8 GB/s", "invalid" },
+    -- The guide's element-wise add on the A100 80GB SXM: memory bound.
+    { params = { gpu = "A100 80GB SXM", prec = "FP16", peak = 312, bw = 2039, ai = 1 / 12 }, answer = "0.1699", score = 1 },
+    { params = { gpu = "A100 80GB SXM", prec = "FP16", peak = 312, bw = 2039, ai = 1 / 12 }, answer = "312", score = 0 },
+    { params = { gpu = "A100 80GB SXM", prec = "FP16", peak = 312, bw = 2039, ai = 2731 }, answer = "312", score = 1 },
   },
 }
 
@@ -1137,7 +1144,7 @@ matrices moved once? Answer in FLOP per byte.]],
   hints = { "AI = 2N^3 / (3 N^2 e) = 2N / (3e)." },
   params = function(rng)
     local t = rng:pick({ { "FP32", 4 }, { "FP16", 2 }, { "BF16", 2 }, { "FP64", 8 } })
-    return { n = rng:pick({ 256, 512, 2048, 4096 }), prec = t[1], e = t[2] }
+    return { n = rng:pick({ 256, 512, 1024, 2048, 4096, 8192 }), prec = t[1], e = t[2] }
   end,
   answer = function(p) return 2 * p.n / (3 * p.e) end,
   wrong = {
@@ -1155,6 +1162,9 @@ matrices moved once? Answer in FLOP per byte.]],
     { params = { n = 8192, prec = "FP16", e = 2 }, answer = "2731", score = 1 },
     { params = { n = 8192, prec = "FP16", e = 2 }, answer = "2800", score = 0 },
     { "lots", "invalid" },
+    -- The guide's roofline examples.
+    { params = { n = 1024, prec = "FP32", e = 4 }, answer = "170.67", score = 1 },
+    { params = { n = 8192, prec = "FP16", e = 2 }, answer = "2731", score = 1 },
   },
 }
 

@@ -1567,7 +1567,9 @@ take?]],
     "Time = 2 × ({p} - 1)/{p} × M / ({bw} GB/s).",
   },
   params = function(rng)
-    return { pb = rng:pick({ 1, 7, 13, 70, 175 }), p = rng:pick({ 8, 64, 256, 1024 }),
+    -- p = 2 is left out: there 2(p - 1)/p = 1 and the ring takes exactly M/B,
+    -- the wrong value "one pass".
+    return { pb = rng:pick({ 1, 7, 13, 70, 175 }), p = rng:pick({ 4, 8, 16, 64, 256, 1024 }),
              bw = rng:pick({ 25, 50, 100, 400 }), bytes = rng:pick({ 2, 4 }) }
   end,
   answer = function(p) return 2 * (p.p - 1) / p.p * p.pb * 1e9 * p.bytes / (p.bw * 1e9) end,
@@ -1601,7 +1603,7 @@ does it take?]],
   rubric = { "theory.parallel" },
   hints = { "log2({p}) steps up, as many down; each sends {mb} MB at {bw} GB/s." },
   params = function(rng)
-    return { mb = rng:pick({ 50, 100, 250, 500, 1000 }), p = rng:pick({ 4, 8, 16, 32, 64, 128 }),
+    return { mb = rng:pick({ 50, 100, 250, 500, 1000 }), p = rng:pick({ 2, 4, 8, 16, 32, 64, 128, 1024 }),
              bw = rng:pick({ 10, 25, 50, 100 }) }
   end,
   answer = function(p) return 1000 * 2 * log2(p.p) * p.mb * 1e6 / (p.bw * 1e9) end,
@@ -1637,9 +1639,17 @@ tree is faster).]],
   },
   params = function(rng)
     local sizes = { { "4 KB", 4e3 }, { "64 KB", 64e3 }, { "1 MB", 1e6 }, { "100 MB", 1e8 }, { "1 GB", 1e9 } }
-    local s = rng:pick(sizes)
-    return { size = s[1], m = s[2], p = rng:pick({ 16, 64, 256 }), bw = rng:pick({ 25, 100 }),
-             alpha = rng:pick({ 2, 5, 10 }) }
+    -- Drawn until the latency changes the ratio by more than 5%: otherwise
+    -- the α-free ratio (a wrong value below) would be right too.
+    local p
+    repeat
+      local s = rng:pick(sizes)
+      p = { size = s[1], m = s[2], p = rng:pick({ 16, 64, 256, 1024 }), bw = rng:pick({ 25, 100 }),
+            alpha = rng:pick({ 1, 2, 5, 10 }) }
+      local a, b = p.alpha * 1e-6, p.bw * 1e9
+      local ratio = 2 * log2(p.p) * (a + p.m / b) / (2 * (p.p - 1) * (a + p.m / (p.p * b)))
+    until math.abs(ratio - log2(p.p) * p.p / (p.p - 1)) > 0.05 * ratio
+    return p
   end,
   answer = function(p)
     local a, b = p.alpha * 1e-6, p.bw * 1e9
