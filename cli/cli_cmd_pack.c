@@ -9,11 +9,11 @@
  * other name the pack uses (marked, since progress ignores it). */
 static void print_rubric(const struct lesson_rubric_coverage *cov)
 {
-    printf("%-24s %9s %7s %7s\n", "rubric item", "questions", "points", "lessons");
+    printf("%-24s %9s %8s %8s\n", "rubric item", "questions", "points", "lessons");
     for (int i = 0; i < LESSON_RUBRIC_N + (int)cov->n_other; i++) {
         const struct lesson_rubric_count *it =
             i < LESSON_RUBRIC_N ? &cov->items[i] : &cov->other[i - LESSON_RUBRIC_N];
-        printf("%-24s %9d %7g %7d%s\n", cli_tx(it->name), it->questions, it->points, it->lessons,
+        printf("%-24s %9d %8g %8d%s\n", cli_tx(it->name), it->questions, it->points, it->lessons,
                it->item ? "" : "  (not a course rubric item)");
     }
 }
