@@ -546,8 +546,8 @@ peaks; the day-5 table's H100 "1979" assumes 2:4 sparsity):
 Each generation also added number formats: the V100's tensor cores
 multiply FP16 and accumulate in FP32; the A100 added TF32, BF16, INT8 and
 2:4 sparsity; the H100 added **FP8** and the **Transformer Engine**, which
-picks FP8 or FP16 per layer from the statistics of its values. GH200 joins
-an H100-class GPU to a CPU with 144 GB of fast HBM3e.
+picks FP8 or FP16 per layer from the statistics of its values. GH200 pairs
+an H100-class GPU, carrying 144 GB of HBM3e, with a CPU on one module.
 
 **Compute grows faster than bandwidth.** From V100 to H100 peak FP16 grew
 989/125 = 7.9×, memory bandwidth 3350/900 = 3.7×. The ridge point

@@ -706,16 +706,16 @@ strongest isolation:
 |----------------|------------------------------------|-----------------|
 | time slicing   | jobs take turns on the whole GPU   | none: memory    |
 |                | (temporal sharing)                 | shared, turns   |
-| MPS            | kernels of several processes run   | compute shared, |
-|                | at the same time (spatial sharing) | memory not      |
-|                |                                    | isolated        |
+| MPS            | kernels of several processes run   | compute and     |
+|                | at the same time (spatial sharing) | memory capacity |
+|                |                                    | shared          |
 | MIG            | the GPU (A100, H100) is cut into   | own memory, own |
 |                | instances with their own memory    | SMs, own faults |
 |                | and compute                        |                 |
 
 With time slicing and MPS, one job can use up the memory and crash its
-neighbours, and a busy neighbour changes your latency. **MIG** (Multi-
-Instance GPU) gives hardware partitions: an A100 80GB splits into at most
+neighbours, and a busy neighbour changes your latency. **MIG**
+(Multi-Instance GPU) gives hardware partitions: an A100 80GB splits into at most
 **7 instances** of the smallest size (1g.10gb: one seventh of the compute
 and 10 GB of memory), or fewer, larger ones. Note the 7: memory alone would
 suggest 80/10 = 8 slices, but the compute divides into 7.
@@ -788,7 +788,7 @@ Several jobs share GPUs. Which statements are true? Pick all that apply.]],
   },
   answer = { 1, 2, 4 },
   why = {
-    [3] = "No: MPS lets kernels of several processes run together, but memory is shared; one process can exhaust it for all.",
+    [3] = "No: MPS lets kernels of several processes run together, but they draw on one pool of memory; one process can exhaust it for all.",
     [5] = "No: a job waits for its turn, so its latency depends on what its neighbours run.",
   },
   examples = { { "a b d", 1 }, { "abd", 1 }, { "a b", 2 / 3 }, { "c e", 0 } },
