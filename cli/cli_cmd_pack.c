@@ -5,7 +5,44 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void print_check(const char *dir, const struct lesson_check *c, bool json, int rc)
+/* The per-item table of `pack check --rubric`: the course items, then any
+ * other name the pack uses (marked, since progress ignores it). */
+static void print_rubric(const struct lesson_rubric_coverage *cov)
+{
+    printf("%-24s %9s %8s %8s\n", "rubric item", "questions", "points", "lessons");
+    for (int i = 0; i < LESSON_RUBRIC_N + (int)cov->n_other; i++) {
+        const struct lesson_rubric_count *it =
+            i < LESSON_RUBRIC_N ? &cov->items[i] : &cov->other[i - LESSON_RUBRIC_N];
+        printf("%-24s %9d %8g %8d%s\n", cli_tx(it->name), it->questions, it->points, it->lessons,
+               it->item ? "" : "  (not a course rubric item)");
+    }
+}
+
+static void json_rubric(struct core_json *j, const struct lesson_rubric_coverage *cov)
+{
+    core_json_key(j, "rubric");
+    core_json_arr_begin(j);
+    for (int i = 0; i < LESSON_RUBRIC_N + (int)cov->n_other; i++) {
+        const struct lesson_rubric_count *it =
+            i < LESSON_RUBRIC_N ? &cov->items[i] : &cov->other[i - LESSON_RUBRIC_N];
+        core_json_obj_begin(j);
+        core_json_kstr(j, "item", it->name);
+        core_json_kbool(j, "course", it->item != NULL);
+        if (it->item) {
+            core_json_kstr(j, "title", it->item->title);
+            core_json_knum(j, "rubric_max", it->item->max);
+        }
+        core_json_kint(j, "questions", it->questions);
+        core_json_knum(j, "points", it->points);
+        core_json_kint(j, "lessons", it->lessons);
+        core_json_obj_end(j);
+    }
+    core_json_arr_end(j);
+}
+
+/* cov: the rubric coverage to add (pack check --rubric), or NULL. */
+static void print_check(const char *dir, const struct lesson_check *c, bool json, int rc,
+                        const struct lesson_rubric_coverage *cov)
 {
     if (json) {
         struct core_buf b;
@@ -24,6 +61,8 @@ static void print_check(const char *dir, const struct lesson_check *c, bool json
         for (size_t i = 0; i < c->problems.n; i++)
             core_json_str(&j, c->problems.items[i]);
         core_json_arr_end(&j);
+        if (cov)
+            json_rubric(&j, cov);
         cli_json_close(&b, &j);
         return;
     }
@@ -36,10 +75,13 @@ static void print_check(const char *dir, const struct lesson_check *c, bool json
                c->n_questions, c->n_checks);
     else
         fprintf(stderr, "%s: %zu problem%s\n", dir, c->problems.n, c->problems.n == 1 ? "" : "s");
+    if (cov)
+        print_rubric(cov);
 }
 
 static int pack_check(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd)
 {
+    bool rubric = cli_take_flag(a, "--rubric", false, NULL, NULL);
     int rc = cli_check_args(cmd, a, 1, 1);
     if (rc != 0)
         return rc;
@@ -48,8 +90,17 @@ static int pack_check(struct cli_ctx *cx, struct cli_args *a, const struct cli_c
     if (lesson_src_read(a->argv[0], &src, &e) != CORE_OK)
         return cli_fail(&e);
     struct lesson_check c;
-    rc = lesson_pack_check(&src, &c, NULL, &e);
-    print_check(a->argv[0], &c, cx->json, rc);
+    struct grader_pack *pack = NULL;
+    rc = lesson_pack_check(&src, &c, rubric ? &pack : NULL, &e);
+    /* A pack that failed to load has no model to count; its problems say why. */
+    struct lesson_rubric_coverage cov;
+    if (pack)
+        lesson_rubric_coverage_compute(grader_pack_info(pack), &cov);
+    print_check(a->argv[0], &c, cx->json, rc, pack ? &cov : NULL);
+    if (pack) {
+        lesson_rubric_coverage_fini(&cov);
+        grader_pack_free(pack);
+    }
     lesson_check_fini(&c);
     lesson_src_fini(&src);
     return rc == CORE_OK ? CLI_EXIT_OK : cli_exit_for(rc);
@@ -69,7 +120,7 @@ static int pack_import(struct cli_ctx *cx, struct cli_args *a, const struct cli_
     enum db_import_result res = DB_IMPORT_UNCHANGED;
     rc = lesson_pack_import(cx->db, &src, force, &c, &res, &e);
     if (rc != CORE_OK && c.problems.n > 0) {
-        print_check(a->argv[0], &c, cx->json, rc);
+        print_check(a->argv[0], &c, cx->json, rc, NULL);
         rc = cli_exit_for(rc);
     } else if (rc != CORE_OK) {
         rc = cli_fail(&e);

@@ -433,6 +433,34 @@ void lesson_standing_compute(const struct db_progress_row *rows, size_t n_rows,
 int lesson_standing_load(struct db *db, int64_t user_id, const char *pack_id,
                          struct lesson_standing *out, struct core_err *err);
 
+/* ---- rubric coverage of a pack (lesson_coverage.c, pure) -------------------
+ *
+ * How much evidence a pack holds for each rubric item, before anyone answers:
+ * what `warpbench pack check --rubric` prints, so an instructor sees an item
+ * that one answer would swing. */
+
+/* One rubric item's questions in a pack. */
+struct lesson_rubric_count {
+    const char *name;  /* the item's id: static for a course item, else borrowed from the
+                          pack info (valid while it is) */
+    const struct lesson_rubric_item *item; /* the course item, NULL for another name */
+    int questions;     /* questions tagged with it (a name repeated in one question counts once) */
+    double points;     /* their points */
+    int lessons;       /* distinct lessons holding them */
+};
+
+struct lesson_rubric_coverage {
+    struct lesson_rubric_count items[LESSON_RUBRIC_N]; /* the course items, in course order */
+    struct lesson_rubric_count *other; /* names that are not course items, first-seen order */
+    size_t n_other;
+};
+
+/* Counts the questions, points and lessons of `info` per rubric item. Pure.
+ * Caller frees with lesson_rubric_coverage_fini. */
+void lesson_rubric_coverage_compute(const struct grader_pack_info *info,
+                                    struct lesson_rubric_coverage *out);
+void lesson_rubric_coverage_fini(struct lesson_rubric_coverage *c);
+
 /* ---- exams ------------------------------------------------------------------ */
 
 /* An exam lesson as a user sits it. */

@@ -87,16 +87,19 @@ right memory.ikj-why b
 wrong memory.ikj-why a "exactly the same"
 right memory.innermost j
 wrong memory.innermost k
-# The guide's roofline analysis on an A100 (312 TFLOP/s, 1935 GB/s).
-right memory.ridge-a100 161.2
-wrong memory.ridge-a100 0.161 "prefixes"
+# The guide's roofline analysis on an A100, taught with the A100 80GB SXM
+# (312 TFLOP/s, 2039 GB/s); the guide's 1935 GB/s is the 80GB PCIe card.
+right memory.ridge-a100 153
+wrong memory.ridge-a100 0.153 "prefixes"
+wrong memory.ridge-a100 161.2 "PCIe"
 right memory.ai-matmul-1024 170.67
 wrong memory.ai-matmul-1024 85.3 "2 operations"
 right memory.fp32-ridge a
 wrong memory.fp32-ridge b "FP16 tensor-core peak"
 right memory.ai-add 0.0833
 wrong memory.ai-add 0.125 "written too"
-right memory.add-attainable "0.16 TFLOP/s"
+right memory.add-attainable "0.17 TFLOP/s"
+wrong memory.add-attainable 161.25 "PCIe"
 wrong memory.add-attainable "312 TFLOP/s" "memory bound"
 right memory.ai-matmul-8192 2731
 wrong memory.ai-matmul-8192 1365 "2 bytes"

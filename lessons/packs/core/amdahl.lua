@@ -304,9 +304,13 @@ What is the speedup on {p} GPUs, according to Amdahl's law?]],
     "Here the denominator is {f} + (1 - {f})/{p}.",
   },
   params = function(rng)
-    -- f from 0.05 to 0.30 and p up to 32 keep the answer at least 6% away
-    -- from the wrong values below (1/f is the nearest, at f = 0.3, p = 32).
-    return { f = rng:int(5, 30) / 100, p = rng:pick({ 2, 4, 6, 8, 12, 16, 24, 32 }) }
+    -- Half the draws take f from the course's worked examples and table
+    -- (0.1, 0.15, 0.2, 0.25, 0.5), the others any f from 0.05 to 0.30; p
+    -- includes the course's 4, 5, 8, 10, 16 and 100. f = 0.5 never meets
+    -- p = 100, where S = 1.98 would lie within 1% of the wrong value 1/f.
+    local f = rng:int(0, 1) == 0 and rng:pick({ 0.1, 0.15, 0.2, 0.25, 0.5 }) or rng:int(5, 30) / 100
+    local ps = f == 0.5 and { 2, 4, 5, 8, 10, 16, 32 } or { 2, 4, 5, 8, 10, 16, 32, 100 }
+    return { f = f, p = rng:pick(ps) }
   end,
   answer = function(p) return wb.amdahl(p.f, p.p) end,
   -- An answer 1-3% off usually comes from rounding the denominator too early:
@@ -315,7 +319,9 @@ What is the speedup on {p} GPUs, according to Amdahl's law?]],
     { rel = 0.03, score = 0.5, feedback = "Close: keep more digits in f + (1 - f)/p and round only at the end." },
   },
   wrong = {
-    { value = function(p) return 1 / ((1 - p.f) + p.f / p.p) end,
+    -- At f = 0.5 swapping the shares changes nothing, so the mistake cannot
+    -- be told apart: -1 (no answer a student gives) stands for "not this time".
+    { value = function(p) return p.f ~= 0.5 and 1 / ((1 - p.f) + p.f / p.p) or -1 end,
       feedback = "You swapped the fractions: f is the serial share, so it is the term that is NOT divided by p." },
     { value = function(p) return p.p end,
       feedback = "That is linear speedup; the serial fraction does not shrink with more GPUs." },
@@ -364,8 +370,8 @@ How long does it take on {p} processors, according to Amdahl's law?]],
     "T(p) = T(1) x (f + (1 - f)/p) with f = {pct}/100.",
   },
   params = function(rng)
-    return { t1 = rng:pick({ 60, 120, 200, 300, 500, 900 }), pct = rng:int(5, 30),
-             p = rng:pick({ 2, 4, 8, 16, 32 }) }
+    return { t1 = rng:pick({ 60, 100, 120, 200, 300, 500, 900 }), pct = rng:int(5, 30),
+             p = rng:pick({ 2, 4, 8, 10, 16, 32, 100 }) }
   end,
   answer = function(p) return p.t1 * (p.pct / 100 + (1 - p.pct / 100) / p.p) end,
   wrong = {
@@ -384,6 +390,7 @@ How long does it take on {p} processors, according to Amdahl's law?]],
     { params = { t1 = 100, pct = 20, p = 4 }, answer = "40", score = 1 },
     { params = { t1 = 100, pct = 20, p = 4 }, answer = "25", score = 0 },
     { "40 GB", "invalid" },
+    { params = { t1 = 100, pct = 20, p = 100 }, answer = "20.8", score = 1 },   -- the notes' 4.8x
   },
 }
 
@@ -761,6 +768,65 @@ processors that meets this target, according to Amdahl's law?]],
   },
 }
 
+-- The crash course's practice question 1 (f = 0.15, p = 10) asks for two
+-- numbers; each is a worked example of its own, so each is also a
+-- single-number question here, before the pair.
+question {
+  id = "amdahl.speedup-15-worked",
+  kind = "numeric",
+  title = "15% serial on 10 processors",
+  prompt = [[
+A program has a serial fraction f = 0.15. What speedup does Amdahl's law
+give on 10 processors?]],
+  unit = "x",
+  topics = { "amdahl", "speedup" },
+  hints = { "Speedup = 1 / (0.15 + 0.85/10)." },
+  answer = function() return wb.amdahl(0.15, 10) end,   -- 4.255
+  wrong = {
+    { value = 10, feedback = "10 is linear speedup; the serial 15% does not shrink." },
+    { value = 1 / 0.15, feedback = "6.67 = 1/f is the ceiling with unlimited processors, not the speedup on 10." },
+    { value = 1 / (0.85 + 0.15 / 10),
+      feedback = "You used 0.85 as the serial fraction. f = 0.15 is serial; 0.85 is the parallel share." },
+    { value = 0.235, feedback = "0.235 is the denominator f + (1 - f)/p; the speedup is its inverse." },
+  },
+  examples = {
+    { "4.26", 1 },
+    { "1/0.235", 1 },
+    { "1/(0.15+0.85/10)", 1 },
+    { "4.3", 0 },           -- 1.05% off
+    { "6.67", 0 },
+    { "1.16", 0 },
+    { "four", "invalid" },
+  },
+}
+
+question {
+  id = "amdahl.ceiling-15-worked",
+  kind = "numeric",
+  title = "The ceiling for 15% serial",
+  prompt = [[
+The same program (serial fraction f = 0.15) may use as many processors as it
+likes. What is the largest speedup Amdahl's law allows?]],
+  unit = "x",
+  topics = { "amdahl", "ceiling" },
+  hints = { "Let p grow without bound: (1 - f)/p vanishes." },
+  answer = 1 / 0.15,   -- 6.667
+  wrong = {
+    { value = 1 / 0.85, feedback = "1/0.85 uses the parallel share. The ceiling is 1/f with f = 0.15 serial." },
+    { value = function() return wb.amdahl(0.15, 10) end,
+      feedback = "4.26 is the speedup on 10 processors. With unlimited processors only f is left: 1/0.15." },
+    { value = 0.15, feedback = "That is f itself; the ceiling is its inverse." },
+  },
+  examples = {
+    { "6.67", 1 },
+    { "1/0.15", 1 },
+    { "20/3", 1 },
+    { "6.5", 0 },           -- 2.5% off
+    { "1.18", 0 },
+    { "infinite", "invalid" },
+  },
+}
+
 question {
   id = "amdahl.limit-pair",
   kind = "text",
@@ -890,7 +956,9 @@ parallel efficiency according to Amdahl's law, in per cent?]],
     "First compute the speedup 1 / (f + (1 - f)/p), then divide by {p}.",
   },
   params = function(rng)
-    return { f = rng:int(5, 25) / 100, p = rng:pick({ 4, 8, 16, 32 }) }
+    -- Not p = 100: there the efficiency in per cent equals the speedup, so
+    -- the wrong value "the speedup" could not be told apart.
+    return { f = rng:int(5, 25) / 100, p = rng:pick({ 4, 8, 10, 16, 32 }) }
   end,
   answer = function(p) return 100 * wb.amdahl(p.f, p.p) / p.p end,
   wrong = {
@@ -909,6 +977,8 @@ parallel efficiency according to Amdahl's law, in per cent?]],
     { params = { f = 0.2, p = 4 }, answer = "62.5%", score = 1 },
     { params = { f = 0.2, p = 4 }, answer = "0.625", score = 0 },  -- a fraction, read as 0.625%
     { params = { f = 0.2, p = 4 }, answer = "60", score = 0 },
+    -- The crash course's f = 0.15 on 10 processors: 4.26x, 42.6%.
+    { params = { f = 0.15, p = 10 }, answer = "42.55", score = 1 },
   },
 }
 
@@ -1044,8 +1114,10 @@ model, what serial fraction f explains this? Give f as a fraction (e.g. 0.12).]]
   params = function(rng)
     -- Built from a true f and rounded, so the shown S is exactly what the
     -- reference uses. With f <= 0.3 the wrong values stay far from f.
+    -- One draw in six is the crash course's own: speedup 3 on 5 processors.
+    if rng:int(1, 6) == 1 then return { S = 3, p = 5 } end
     local f = rng:int(5, 30) / 100
-    local p = rng:pick({ 4, 6, 8, 12, 16 })
+    local p = rng:pick({ 4, 5, 6, 8, 10, 12, 16 })
     return { S = wb.round(wb.amdahl(f, p), 2), p = p }
   end,
   answer = function(p) return wb.karp_flatt(p.S, p.p) end,
@@ -1486,7 +1558,7 @@ on {p} GPUs. What is the parallel efficiency, in per cent?]],
   rubric = { "theory.parallel", "practice.profiling" },
   hints = { "E = T(1) / (p x T(p))." },
   params = function(rng)
-    local t1, p = rng:pick({ 400, 800, 1200 }), rng:pick({ 4, 8, 16, 32 })
+    local t1, p = rng:pick({ 400, 800, 1200 }), rng:pick({ 4, 8, 16, 32, 64 })
     local eff = rng:int(45, 95) / 100
     return { t1 = t1, p = p, tp = wb.round(t1 / (p * eff)) }
   end,

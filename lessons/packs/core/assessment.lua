@@ -574,7 +574,7 @@ does one all-reduce take?]],
     "T = 2 × ({p} - 1)/{p} × M / ({bw} GB/s).",
   },
   params = function(rng)
-    return { n = rng:pick({ 1.3, 7, 13, 70, 175 }), p = rng:pick({ 8, 64, 256, 1024 }),
+    return { n = rng:pick({ 1.3, 7, 13, 70, 175 }), p = rng:pick({ 8, 16, 64, 256, 1024 }),
              bw = rng:pick({ 25, 50, 100, 200 }) }
   end,
   answer = function(p) return 2 * (p.p - 1) / p.p * (p.n * 2) / p.bw end,
@@ -618,7 +618,7 @@ formula T = 2 log2(p) × M/B. How long does one all-reduce take?]],
     "log2({p}) is the number of levels of a binary tree over {p} GPUs.",
   },
   params = function(rng)
-    return { n = rng:pick({ 1.3, 7, 13, 70, 175 }), p = rng:pick({ 8, 64, 256, 1024 }),
+    return { n = rng:pick({ 1.3, 7, 13, 70, 175 }), p = rng:pick({ 8, 16, 64, 256, 1024 }),
              bw = rng:pick({ 25, 50, 100, 200 }) }
   end,
   answer = function(p) return 2 * math.log(p.p, 2) * (p.n * 2) / p.bw end,
@@ -662,7 +662,7 @@ faster? Answer in MB.]],
     "M = (2(p - 1) - 2 log2 p)·α·B / (2 log2 p - 2(p - 1)/p).",
   },
   params = function(rng)
-    return { a = rng:pick({ 2, 5, 10 }), p = rng:pick({ 64, 256, 1024 }), bw = rng:pick({ 25, 100 }) }
+    return { a = rng:pick({ 1, 2, 5, 10 }), p = rng:pick({ 16, 64, 256, 1024 }), bw = rng:pick({ 25, 100 }) }
   end,
   answer = function(p)
     local lg = math.log(p.p, 2)
@@ -688,6 +688,8 @@ faster? Answer in MB.]],
     { params = { a = 5, p = 1024, bw = 100 }, answer = "54", score = 0 },
     { params = { a = 5, p = 1024, bw = 100 }, answer = "7.03", score = 0 },
     { "56.3 ms", "invalid" },
+    -- The guide's 1 µs, 16 GPUs and 25 GB/s: below about 0.09 MB.
+    { params = { a = 1, p = 16, bw = 25 }, answer = "0.0898", score = 1 },
   },
 }
 
@@ -1074,8 +1076,9 @@ past token) is the memory that batching then fills.
 
 **The roofline.** A kernel doing I FLOPs per byte of memory traffic reaches
 at most min(peak FLOP/s, I × bandwidth). The ridge point, peak / bandwidth,
-separates memory-bound from compute-bound kernels: for an A100,
-312 TFLOP/s / 2039 GB/s ≈ 153 FLOP/byte.
+separates memory-bound from compute-bound kernels: for an A100 80GB SXM,
+312 TFLOP/s / 2039 GB/s ≈ 153 FLOP/byte (the 80GB PCIe card has 1935 GB/s,
+the 40GB models 1555 GB/s: name the model when you quote a bandwidth).
 
 **Reading the course's GPU table.** It lists "ML performance" of 1979 TFLOPS
 (FP16) for the H100 against 312 for the A100. The H100 number assumes 2:4
@@ -1089,8 +1092,8 @@ question {
   kind = "numeric",
   title = "Roofline on an A100 (your numbers)",
   prompt = [[
-An A100 peaks at 312 TFLOP/s (FP16 tensor cores) and 2039 GB/s of memory
-bandwidth. By the roofline model, what is the most a kernel with an
+An A100 80GB SXM peaks at 312 TFLOP/s (FP16 tensor cores) and 2039 GB/s of
+memory bandwidth. By the roofline model, what is the most a kernel with an
 arithmetic intensity of {ai} FLOP/byte can reach?]],
   unit = "TFLOP/s",
   topics = { "roofline" },
@@ -1099,7 +1102,7 @@ arithmetic intensity of {ai} FLOP/byte can reach?]],
     "Attainable = min(peak, intensity × bandwidth).",
     "{ai} FLOP/byte × 2039 GB/s = ? TFLOP/s; compare with 312.",
   },
-  params = function(rng) return { ai = rng:pick({ 4, 10, 25, 50, 100, 200, 400 }) } end,
+  params = function(rng) return { ai = rng:pick({ 1 / 12, 4, 10, 25, 50, 100, 170.67, 200, 400, 2731 }) } end,
   answer = function(p) return math.min(312, p.ai * 2.039) end,
   wrong = {
     { value = function(p) return p.ai * 2.039 > 312 and p.ai * 2.039 or -1 end,
@@ -1181,7 +1184,7 @@ compute, what is the upper bound on tokens generated per second?]],
       end
     end
     local c = rng:pick(combos)
-    local g = rng:pick({ { name = "H100", bw = 3350 }, { name = "A100", bw = 2039 } })
+    local g = rng:pick({ { name = "H100 80GB SXM", bw = 3350 }, { name = "A100 80GB SXM", bw = 2039 } })
     return { n = c.n, bits = c.bits, gpu = g.name, bw = g.bw }
   end,
   answer = function(p) return p.bw / (p.n * p.bits / 8) end,
@@ -1395,7 +1398,7 @@ clock for the whole year? (A year has 8760 hours.)]],
   hints = {
     "One GPU for a year costs {price} × 8760 dollars.",
   },
-  params = function(rng) return { price = rng:pick({ 1.5, 2, 2.5, 3, 4 }) } end,
+  params = function(rng) return { price = rng:pick({ 1, 1.5, 2, 2.5, 3, 4 }) } end,
   answer = function(p) return 2e6 / (p.price * 8760) end,
   wrong = {
     { value = function(p) return 2e6 / (p.price * 24 * 30) end,
@@ -1411,6 +1414,7 @@ clock for the whole year? (A year has 8760 hours.)]],
     { params = { price = 2 }, answer = "110", score = 0 },
     { params = { price = 2 }, answer = "1389", score = 0 },
     { "many", "invalid" },
+    { params = { price = 1 }, answer = "228", score = 1 },   -- the guide's $1 an hour
   },
 }
 
@@ -1428,7 +1432,7 @@ running at once?]],
   hints = {
     "Hours affordable at 256 GPUs: 2,000,000 / (256 × {price}). Compare with 8760.",
   },
-  params = function(rng) return { price = rng:pick({ 1.5, 2, 2.5, 3, 4 }) } end,
+  params = function(rng) return { price = rng:pick({ 1, 1.5, 2, 2.5, 3, 4 }) } end,
   answer = function(p) return 100 * 2e6 / (256 * p.price * 8760) end,
   wrong = {
     { value = function(p) return 2e6 / (256 * p.price * 8760) end,

@@ -588,7 +588,14 @@ the KV cache, activations and runtime overhead)?]],
   rubric = { "theory.memory", "advanced.cost" },
   hints = { "Weights: parameters × 2 bytes. Divide by the GPU memory and round UP." },
   params = function(rng)
-    return { pb = rng:pick({ 13, 34, 70, 175, 405 }), gpu = rng:pick({ 24, 40, 80, 141 }) }
+    -- Memory sizes of the course's GPUs (V100 32, A100 40/80, GH200 144 GB)
+    -- and two others; drawn until each wrong value below differs from the
+    -- answer.
+    local p
+    repeat
+      p = { pb = rng:pick({ 13, 34, 70, 175, 405 }), gpu = rng:pick({ 24, 32, 40, 80, 141, 144 }) }
+    until math.ceil(4 * p.pb / p.gpu) ~= math.ceil(2 * p.pb / p.gpu) and (2 * p.pb) % p.gpu ~= 0
+    return p
   end,
   answer = function(p) return math.ceil(2 * p.pb / p.gpu) end,
   tolerance = { abs = 0 },   -- a whole number of GPUs
@@ -929,7 +936,7 @@ recomputed), about how much activation memory is needed?]],
     "2 × sqrt({l}) × {a} GB.",
   },
   params = function(rng)
-    return { l = rng:pick({ 16, 36, 49, 64, 100, 144 }), a = rng:pick({ 0.25, 0.5, 1, 1.5, 2 }) }
+    return { l = rng:pick({ 16, 36, 49, 50, 64, 100, 144 }), a = rng:pick({ 0.25, 0.5, 1, 1.5, 2 }) }
   end,
   answer = function(p) return 2 * math.sqrt(p.l) * p.a end,
   wrong = {
@@ -943,6 +950,8 @@ recomputed), about how much activation memory is needed?]],
     { "2 ms", "invalid" },
     { params = { l = 64, a = 1 }, answer = "16", score = 1 },
     { params = { l = 64, a = 1 }, answer = "8", score = 0 },
+    -- The assessment's 50-layer model, 1 GB per layer: 2 × 7.07 GB.
+    { params = { l = 50, a = 1 }, answer = "14.14", score = 1 },
   },
 }
 
@@ -960,7 +969,7 @@ take? Ignore everything but forward, backward and recomputation.]],
   hints = { "Each dropped activation is recomputed once: one extra forward pass in total." },
   params = function(rng)
     local f = rng:pick({ 40, 60, 80, 100, 120 })
-    return { l = rng:pick({ 24, 36, 48, 64 }), f = f, b = f * rng:pick({ 2, 2.5 }) }
+    return { l = rng:pick({ 24, 36, 48, 50, 64 }), f = f, b = f * rng:pick({ 2, 2.5 }) }
   end,
   answer = function(p) return 2 * p.f + p.b end,
   wrong = {

@@ -114,8 +114,8 @@ Little's law again:
 
 ```
 bytes in flight = bandwidth x latency
-A100: 2039 GB/s x 500 ns = about 1 MB, i.e. ~9.4 KB per SM (108 SMs)
-      = ~74 warp-wide 128-byte loads in flight on every SM
+A100 80GB SXM: 2039 GB/s x 500 ns = about 1 MB, i.e. ~9.4 KB per SM
+      (108 SMs) = ~74 warp-wide 128-byte loads in flight on every SM
 ```
 
 That is why GPU code launches far more threads than there are cores, and
@@ -1422,7 +1422,7 @@ would it take, in ms?]],
   hints = { "Operations: 2 x {n}^3. Time = operations / peak." },
   params = function(rng)
     local t = rng:pick({ { "FP32 (no tensor cores)", 19.5 }, { "TF32", 156 }, { "FP16", 312 } })
-    return { n = rng:pick({ 4096, 8192, 16384 }), prec = t[1], peak = t[2] }
+    return { n = rng:pick({ 1024, 4096, 8192, 16384 }), prec = t[1], peak = t[2] }
   end,
   answer = function(p) return 2 * p.n ^ 3 / (p.peak * 1e12) * 1000 end,
   wrong = {
@@ -1438,6 +1438,7 @@ would it take, in ms?]],
     { params = { n = 8192, prec = "FP16", peak = 312 }, answer = "1.762", score = 0 },
     { params = { n = 8192, prec = "FP32 (no tensor cores)", peak = 19.5 }, answer = "56.4", score = 1 },
     { "3.5 TFLOP", "invalid" },
+    { params = { n = 1024, prec = "FP16", peak = 312 }, answer = "0.006883", score = 1 },   -- the guide's 1024^3
   },
 }
 

@@ -73,16 +73,18 @@ second per GPU for an optimised model.
 
 ## Little's law
 
-In a steady system, the number of requests inside it equals the arrival rate
-times the time each one spends there:
+In a stable system (as many requests leave as arrive, over the long run),
+the *average* number of requests inside it equals the arrival rate times the
+*average* time each one spends there:
 
 ```
-requests in flight  L = λ (requests per second) × W (seconds each)
+mean requests in flight  L = λ (requests per second) × W (mean seconds each)
 ```
 
-A service taking 10,000 queries per second at 50 ms each always has
-10,000 × 0.05 = **500** requests in flight: that is the concurrency your
-servers, batches and memory must hold.
+A service taking 10,000 queries per second that spend 50 ms each on average
+has 10,000 × 0.05 = **500** requests in flight on average. At any moment the
+count varies around that (random arrivals bunch up), so the servers, batches
+and memory must hold 500 and the bursts above it.
 
 ## Amdahl at serving time
 
@@ -518,7 +520,7 @@ SNR ≈ 6.02 × b + 1.76 dB, what is the SNR in dB?]],
   topics = { "quantization", "snr" },
   rubric = { "practice.optimization" },
   hints = { "Each bit adds 6.02 dB." },
-  params = function(rng) return { b = rng:pick({ 2, 3, 4, 6, 10, 12, 16 }) } end,
+  params = function(rng) return { b = rng:pick({ 2, 3, 4, 6, 8, 10, 12, 16 }) } end,
   answer = function(p) return 6.02 * p.b + 1.76 end,
   grade = function(answer, ctx)
     local b = ctx.params.b
@@ -534,6 +536,7 @@ SNR ≈ 6.02 × b + 1.76 dB, what is the SNR in dB?]],
     { "dB", "invalid" },
     { params = { b = 4 }, answer = "25.84", score = 1 },
     { params = { b = 4 }, answer = "24.08", score = 0 },
+    { params = { b = 8 }, answer = "49.9", score = 1 },   -- INT8, the worked example
   },
 }
 
@@ -638,12 +641,12 @@ question {
     "Post-training quantization needs no retraining, only a small calibration set (for static quantization).",
     "Quantization-aware training simulates quantization in the forward pass, so the weights adapt to it.",
     "QAT usually loses less accuracy than PTQ at the same bit width.",
-    "Going from 8 to 4 bits roughly halves the SNR in dB and doubles nothing else.",
+    "Going from 8 to 4 bits lowers the SNR by about 6 dB.",
     "Dynamic quantization fixes the activation ranges before deployment.",
   },
   answer = { 1, 2, 3 },
   why = {
-    [4] = "It also halves the weights' size and memory traffic again, which is the point of going to 4 bits.",
+    [4] = "Each bit is worth about 6.02 dB, so 4 bits fewer cost about 24 dB (49.9 dB at 8 bits, 25.8 dB at 4), not 6.",
     [5] = "Dynamic quantization measures activation ranges at run time; static quantization fixes them from calibration.",
   },
   examples = {

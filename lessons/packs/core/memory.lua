@@ -12,7 +12,9 @@
 --     L1 : RAM : network = 1 : 50 : 10,000 (memory.ratio-worked);
 --   * IJK versus IKJ (memory.ikj-why, memory.innermost; the analytic miss
 --     counts in memory.ijk-misses and memory.ikj-ratio);
---   * the guide's roofline analysis on an A100 (312 TFLOP/s, 1935 GB/s):
+--   * the guide's roofline analysis on an A100 (312 TFLOP/s; the guide's
+--     1935 GB/s is the A100 80GB PCIe card, and this course uses the A100
+--     80GB SXM of the day-5 table, 2039 GB/s, everywhere, naming it):
 --     ridge point (memory.ridge-a100), 1024^3 FP32 matmul
 --     (memory.ai-matmul-1024), element-wise addition (memory.ai-add,
 --     memory.add-attainable), 8192^3 FP16 matmul (memory.ai-matmul-8192);
@@ -52,9 +54,9 @@ lesson {
 -- cores (TFLOP/s), memory bandwidth (GB/s). Sources: the day-5 table and the
 -- guide's table; H100 FP16 is the dense figure (see above).
 local GPUS = {
-  { name = "H100 SXM (80 GB)", fp32 = 67, fp16 = 989, bw = 3350 },
-  { name = "A100 (80 GB)", fp32 = 19.5, fp16 = 312, bw = 2039 },
-  { name = "V100 (32 GB)", fp32 = 15.7, fp16 = 125, bw = 900 },
+  { name = "H100 80GB SXM", fp32 = 67, fp16 = 989, bw = 3350 },
+  { name = "A100 80GB SXM", fp32 = 19.5, fp16 = 312, bw = 2039 },
+  { name = "V100 32GB", fp32 = 15.7, fp16 = 125, bw = 900 },
   { name = "RTX 4090", fp32 = 83, fp16 = 165, bw = 1008 },
 }
 
@@ -706,7 +708,7 @@ is the largest whole tile size b for which all three tiles fit?]],
     "Solve 3 x b^2 x {e} <= {kib} x 1024 and round b down.",
   },
   params = function(rng)
-    return { kib = rng:pick({ 32, 48, 64, 256, 512, 1024 }), e = rng:pick({ 4, 8 }) }
+    return { kib = rng:pick({ 32, 48, 64, 100, 128, 164, 256, 512, 1024 }), e = rng:pick({ 4, 8 }) }
   end,
   answer = function(p) return max_tile(p.kib * 1024, p.e) end,
   -- A whole number: only the exact largest b counts (b + 1 does not fit).
@@ -743,7 +745,7 @@ gigabytes is that (1 GB = 10^9 bytes)?]],
   rubric = { "theory.memory", "practice.optimization" },
   hints = { "Elements: 2 x {n}^3 / {b}. Bytes: times 8." },
   params = function(rng)
-    return { n = rng:pick({ 2048, 4096, 8192 }), b = rng:pick({ 16, 32, 64 }) }
+    return { n = rng:pick({ 1024, 2048, 4096, 8192 }), b = rng:pick({ 16, 32, 64 }) }
   end,
   answer = function(p) return 2 * p.n ^ 3 / p.b * 8 / 1e9 end,
   wrong = {
@@ -797,8 +799,13 @@ only moving fewer bytes (or moving them faster) helps. Right of it, it is
 
 ## Worked example: an A100
 
-The guide uses 312 TFLOP/s (FP16 on tensor cores) and 1935 GB/s:
-ridge = (312 x 10^12) / (1935 x 10^9) = **161 FLOP/B**.
+Which A100? Its memory bandwidth depends on the model: **1555 GB/s** for
+the A100 40GB (PCIe or SXM), **1935 GB/s** for the A100 80GB PCIe card (the
+figure the guide uses) and **2039 GB/s** for the A100 80GB SXM module (the
+day-5 table's). This course uses the **A100 80GB SXM** throughout: 312
+TFLOP/s (FP16 on tensor cores) and 2039 GB/s, so its
+ridge = (312 x 10^12) / (2039 x 10^9) = **153 FLOP/B**. (With the guide's
+PCIe card it would be 161.)
 
 | operation                     | FLOP       | bytes moved    | AI        |
 |-------------------------------|------------|----------------|-----------|
@@ -811,11 +818,13 @@ which good tiling approaches. A matmul of N x N matrices has
 AI = 2N / (3e) for e-byte elements: it grows with N.)
 
 - The element-wise add is deep in memory-bound territory: it can reach at
-  most 0.083 x 1935 GB/s = **161 GFLOP/s**, about 0.05 % of the peak.
-- The 8192 FP16 matmul is far right of the ridge: compute bound.
+  most 0.083 x 2039 GB/s = **170 GFLOP/s**, about 0.05 % of the peak.
+- The 8192 FP16 matmul is far right of the ridge: compute bound. The
+  1024 FP32 matmul (170.7) sits just right of 153, if one compares it with
+  the FP16 peak, as the guide does; but see the correction below.
 - **A correction.** The guide compares the *FP32* matmul with the *FP16*
   tensor-core peak. An A100 runs plain FP32 at 19.5 TFLOP/s: its FP32
-  ridge is 19.5 / 1.935 = about 10 FLOP/B, so the 1024 FP32 matmul is
+  ridge is 19.5 / 2.039 = about 10 FLOP/B, so the 1024 FP32 matmul is
   compute bound with a wide margin, not just barely. Always use the peak of
   the precision (and units) the operation actually runs on.
 
@@ -840,7 +849,8 @@ calculator {
   title = "Roofline",
   inputs = {
     { name = "peak", label = "peak compute", default = 312, min = 0.001, max = 1e6, unit = "TFLOP/s" },
-    { name = "bw", label = "memory bandwidth", default = 1935, min = 0.001, max = 1e7, unit = "GB/s" },
+    { name = "bw", label = "memory bandwidth", default = 2039, min = 0.001, max = 1e7, unit = "GB/s",
+      help = "A100 80GB SXM 2039; 80GB PCIe 1935; 40GB 1555" },
     { name = "ai", label = "arithmetic intensity", default = 170.67, min = 1e-6, max = 1e9, unit = "FLOP/B" },
   },
   compute = function(v)
@@ -865,9 +875,9 @@ calculator {
     }
   end,
   examples = {
-    { inputs = { peak = 312, bw = 1935, ai = 1 / 12 }, outputs = { 312000 / 1935, 1935e9 / 12, 100 * 1935e9 / 12 / 312e12,
+    { inputs = { peak = 312, bw = 2039, ai = 1 / 12 }, outputs = { 312000 / 2039, 2039e9 / 12, 100 * 2039e9 / 12 / 312e12,
       "memory bound: move fewer bytes (fusion, tiling, lower precision)" } },
-    { inputs = { peak = 19.5, bw = 1935, ai = 170.67 }, outputs = { 19500 / 1935, 19.5e12, 100,
+    { inputs = { peak = 19.5, bw = 2039, ai = 170.67 }, outputs = { 19500 / 2039, 19.5e12, 100,
       "compute bound: do fewer or faster operations (tensor cores)" } },
   },
 }
@@ -877,23 +887,26 @@ question {
   kind = "numeric",
   title = "The A100's ridge point",
   prompt = [[
-An A100 peaks at 312 TFLOP/s (FP16 on tensor cores) and moves 1935 GB/s from
-its memory. Where is its ridge point, in FLOP per byte? (Answer with a plain
-number.)]],
+An A100 80GB SXM peaks at 312 TFLOP/s (FP16 on tensor cores) and moves
+2039 GB/s from its memory. Where is its ridge point, in FLOP per byte?
+(Answer with a plain number.)]],
   topics = { "roofline", "arithmetic-intensity" },
   hints = { "Ridge = peak FLOP/s / bandwidth in bytes/s. Mind the 10^12 and 10^9." },
-  answer = 312e12 / 1935e9,   -- 161.24
+  answer = 312e12 / 2039e9,   -- 153.02
   wrong = {
-    { value = 312 / 1935, feedback = "Mind the prefixes: TFLOP/s is 10^12, GB/s is 10^9. (312 x 10^12) / (1935 x 10^9) = 161." },
-    { value = 1935 / 312, feedback = "Upside down: FLOP per byte is peak FLOP/s divided by bytes/s." },
+    { value = 312 / 2039, feedback = "Mind the prefixes: TFLOP/s is 10^12, GB/s is 10^9. (312 x 10^12) / (2039 x 10^9) = 153." },
+    { value = 2039 / 312, feedback = "Upside down: FLOP per byte is peak FLOP/s divided by bytes/s." },
+    { value = 312e12 / 1935e9,
+      feedback = "161 is the ridge of the A100 80GB PCIe card (1935 GB/s), the guide's figure. This is the SXM module: 2039 GB/s." },
   },
   examples = {
-    { "161.2", 1 },
-    { "161", 1 },
-    { "312e12/1935e9", 1 },
-    { "0.161", 0 },
-    { "6.2", 0 },
-    { "170", 0 },    -- 5% off
+    { "153", 1 },
+    { "153.0", 1 },
+    { "312e12/2039e9", 1 },
+    { "0.153", 0 },
+    { "6.5", 0 },
+    { "161.2", 0 },   -- the PCIe card's ridge
+    { "160", 0 },     -- 4.6% off
     { "161 GB/s", "invalid" },
   },
 }
@@ -936,21 +949,21 @@ question {
   title = "Which peak to compare with",
   prompt = [[
 The 1024 x 1024 FP32 matmul has an arithmetic intensity of 170.7 FLOP/B. An
-A100 runs plain FP32 (no tensor cores) at 19.5 TFLOP/s with 1935 GB/s of
-memory bandwidth. Against THIS peak, the matmul is:]],
+A100 80GB SXM runs plain FP32 (no tensor cores) at 19.5 TFLOP/s with
+2039 GB/s of memory bandwidth. Against THIS peak, the matmul is:]],
   topics = { "roofline", "arithmetic-intensity" },
-  hints = { "Compute the FP32 ridge point: (19.5 x 10^12) / (1935 x 10^9)." },
+  hints = { "Compute the FP32 ridge point: (19.5 x 10^12) / (2039 x 10^9)." },
   choices = {
     "compute bound with a wide margin: the FP32 ridge is about 10 FLOP/B",
-    "just barely compute bound: the ridge is about 161 FLOP/B",
+    "just barely compute bound: the ridge is about 153 FLOP/B",
     "memory bound",
     "exactly at the ridge point",
   },
   answer = 1,
   why = {
-    [2] = "161 FLOP/B is the ridge for the FP16 tensor-core peak (312 TFLOP/s). An FP32 matmul on FP32 units meets a ridge of about 10.",
+    [2] = "153 FLOP/B is the ridge for the FP16 tensor-core peak (312 TFLOP/s). An FP32 matmul on FP32 units meets a ridge of about 10.",
     [3] = "170.7 FLOP/B is far above the FP32 ridge of about 10 FLOP/B.",
-    [4] = "The FP32 ridge is (19.5 x 10^12) / (1935 x 10^9) = 10.1 FLOP/B, far below 170.7.",
+    [4] = "The FP32 ridge is (19.5 x 10^12) / (2039 x 10^9) = 9.6 FLOP/B, far below 170.7.",
   },
   examples = {
     { "a", 1 },
@@ -992,26 +1005,29 @@ question {
   kind = "numeric",
   title = "How fast can the addition go?",
   prompt = [[
-On an A100 with 1935 GB/s, what is the highest compute rate the element-wise
-addition (0.0833 FLOP/B) can reach according to the roofline model? Answer
-in GFLOP/s.]],
+On an A100 80GB SXM with 2039 GB/s, what is the highest compute rate the
+element-wise addition (0.0833 FLOP/B) can reach according to the roofline
+model? Answer in GFLOP/s.]],
   unit = "GFLOP/s",
   topics = { "roofline", "arithmetic-intensity", "bandwidth" },
   rubric = { "theory.memory", "practice.profiling" },
   hints = { "Memory bound: attainable = AI x bandwidth." },
-  answer = 1935 / 12,   -- 161.25
+  answer = 2039 / 12,   -- 169.92
   wrong = {
     { value = 312000, feedback = "That is the compute peak. At 0.083 FLOP/B the addition is memory bound: AI x bandwidth." },
-    { value = 1935 * 12, feedback = "Multiply by the AI (1/12), do not multiply by 12." },
+    { value = 2039 * 12, feedback = "Multiply by the AI (1/12), do not multiply by 12." },
+    { value = 1935 / 12,
+      feedback = "1935 GB/s is the A100 80GB PCIe card (the guide's figure); this question's SXM module has 2039 GB/s." },
   },
   examples = {
-    { "161.25", 1 },
-    { "1935/12", 1 },
-    { "0.16 TFLOP/s", 1 },    -- 160: within 1%
-    { "0.16125 TFLOPS", 1 },
+    { "169.9", 1 },
+    { "2039/12", 1 },
+    { "0.17 TFLOP/s", 1 },    -- 170: within 1%
+    { "0.16992 TFLOPS", 1 },
     { "312 TFLOP/s", 0 },
+    { "161.25", 0 },          -- the PCIe card's bandwidth
     { "150", 0 },
-    { "161 GB/s", "invalid" },   -- a bandwidth, not a compute rate
+    { "170 GB/s", "invalid" },   -- a bandwidth, not a compute rate
   },
 }
 
@@ -1061,9 +1077,9 @@ bandwidth. Where is its {prec} ridge point, in FLOP per byte?]],
   examples = {
     { answer = function(p) return string.format("%.5g", ridge(p.peak, p.bw)) end, score = 1 },
     { answer = function(p) return string.format("%.5g", 1.05 * ridge(p.peak, p.bw)) end, score = 0 },
-    { params = { gpu = "A100 (80 GB)", prec = "FP16", peak = 312, bw = 2039 }, answer = "153", score = 1 },
-    { params = { gpu = "H100 SXM (80 GB)", prec = "FP32", peak = 67, bw = 3350 }, answer = "20", score = 1 },
-    { params = { gpu = "H100 SXM (80 GB)", prec = "FP32", peak = 67, bw = 3350 }, answer = "0.02", score = 0 },
+    { params = { gpu = "A100 80GB SXM", prec = "FP16", peak = 312, bw = 2039 }, answer = "153", score = 1 },
+    { params = { gpu = "H100 80GB SXM", prec = "FP32", peak = 67, bw = 3350 }, answer = "20", score = 1 },
+    { params = { gpu = "H100 80GB SXM", prec = "FP32", peak = 67, bw = 3350 }, answer = "0.02", score = 0 },
     { "20 GB/s", "invalid" },
   },
 }
@@ -1085,27 +1101,34 @@ best, according to the roofline model? Answer in TFLOP/s.]],
   },
   params = function(rng)
     local p = gpu_params(rng)
-    p.ai = rng:pick({ 0.25, 1, 4, 16, 64, 256, 1024 })
+    p.ai = rng:pick({ 1 / 12, 0.25, 1, 4, 16, 64, 170.67, 256, 1024, 2731 })
     return p
   end,
   answer = function(p) return math.min(p.peak, p.ai * p.bw / 1000) end,
   wrong = {
-    { value = function(p) return p.ai * p.bw / 1000 end,
+    -- The first two mistakes belong to one side of the ridge each; on the
+    -- other side they are the right answer, so they give -1 (no answer a
+    -- student writes) there.
+    { value = function(p) return p.ai * p.bw / 1000 > p.peak and p.ai * p.bw / 1000 or -1 end,
       feedback = "AI x bandwidth is above the peak here: no kernel runs faster than the peak. It is compute bound." },
-    { value = function(p) return p.peak end,
+    { value = function(p) return p.ai * p.bw / 1000 < p.peak and p.peak or -1 end,
       feedback = "This kernel is left of the ridge: memory bound. It reaches AI x bandwidth, not the peak." },
-    { value = function(p) return math.min(p.peak, p.ai * p.bw) end,
+    { value = function(p) return p.ai * p.bw end,
       feedback = "AI x GB/s gives GFLOP/s; divide by 1000 for TFLOP/s." },
   },
   examples = {
     { answer = function(p) return string.format("%.5g", math.min(p.peak, p.ai * p.bw / 1000)) end, score = 1 },
     { answer = function(p) return string.format("%.5g", 0.9 * math.min(p.peak, p.ai * p.bw / 1000)) end, score = 0 },
-    { params = { gpu = "A100 (80 GB)", prec = "FP16", peak = 312, bw = 2039, ai = 4 }, answer = "8.156", score = 1 },
-    { params = { gpu = "A100 (80 GB)", prec = "FP16", peak = 312, bw = 2039, ai = 4 }, answer = "8156 GFLOP/s", score = 1 },
-    { params = { gpu = "A100 (80 GB)", prec = "FP16", peak = 312, bw = 2039, ai = 4 }, answer = "312", score = 0 },
-    { params = { gpu = "A100 (80 GB)", prec = "FP32", peak = 19.5, bw = 2039, ai = 256 }, answer = "19.5", score = 1 },
-    { params = { gpu = "A100 (80 GB)", prec = "FP32", peak = 19.5, bw = 2039, ai = 256 }, answer = "522", score = 0 },
+    { params = { gpu = "A100 80GB SXM", prec = "FP16", peak = 312, bw = 2039, ai = 4 }, answer = "8.156", score = 1 },
+    { params = { gpu = "A100 80GB SXM", prec = "FP16", peak = 312, bw = 2039, ai = 4 }, answer = "8156 GFLOP/s", score = 1 },
+    { params = { gpu = "A100 80GB SXM", prec = "FP16", peak = 312, bw = 2039, ai = 4 }, answer = "312", score = 0 },
+    { params = { gpu = "A100 80GB SXM", prec = "FP32", peak = 19.5, bw = 2039, ai = 256 }, answer = "19.5", score = 1 },
+    { params = { gpu = "A100 80GB SXM", prec = "FP32", peak = 19.5, bw = 2039, ai = 256 }, answer = "522", score = 0 },
     { "8 GB/s", "invalid" },
+    -- The guide's element-wise add on the A100 80GB SXM: memory bound.
+    { params = { gpu = "A100 80GB SXM", prec = "FP16", peak = 312, bw = 2039, ai = 1 / 12 }, answer = "0.1699", score = 1 },
+    { params = { gpu = "A100 80GB SXM", prec = "FP16", peak = 312, bw = 2039, ai = 1 / 12 }, answer = "312", score = 0 },
+    { params = { gpu = "A100 80GB SXM", prec = "FP16", peak = 312, bw = 2039, ai = 2731 }, answer = "312", score = 1 },
   },
 }
 
@@ -1121,7 +1144,7 @@ matrices moved once? Answer in FLOP per byte.]],
   hints = { "AI = 2N^3 / (3 N^2 e) = 2N / (3e)." },
   params = function(rng)
     local t = rng:pick({ { "FP32", 4 }, { "FP16", 2 }, { "BF16", 2 }, { "FP64", 8 } })
-    return { n = rng:pick({ 256, 512, 2048, 4096 }), prec = t[1], e = t[2] }
+    return { n = rng:pick({ 256, 512, 1024, 2048, 4096, 8192 }), prec = t[1], e = t[2] }
   end,
   answer = function(p) return 2 * p.n / (3 * p.e) end,
   wrong = {
@@ -1139,6 +1162,9 @@ matrices moved once? Answer in FLOP per byte.]],
     { params = { n = 8192, prec = "FP16", e = 2 }, answer = "2731", score = 1 },
     { params = { n = 8192, prec = "FP16", e = 2 }, answer = "2800", score = 0 },
     { "lots", "invalid" },
+    -- The guide's roofline examples.
+    { params = { n = 1024, prec = "FP32", e = 4 }, answer = "170.67", score = 1 },
+    { params = { n = 8192, prec = "FP16", e = 2 }, answer = "2731", score = 1 },
   },
 }
 

@@ -50,6 +50,8 @@ servers and all-reduce.]],
     "inference.lua",
     "lab_quantize.lua",
     "lab_serving.lua",
+    "frontiers.lua",
+    "scheduling.lua",
     "assessment.lua",
   },
 }

@@ -441,8 +441,15 @@ time = latency + size / bandwidth, how long does the message take, in ms?]],
     "Convert the latency to ms too: {alpha_us} us = {alpha_us} / 1000 ms.",
   },
   params = function(rng)
-    return { mb = rng:pick({ 4, 16, 40, 100, 400 }), gbps = rng:pick({ 1, 10, 25, 100 }),
-             alpha_us = rng:pick({ 5, 20, 50 }) }
+    -- The course's sizes, links (200 Gbps is the guide's 25 GB/s) and
+    -- latencies (1 µs in the guide's all-reduce example), drawn until the
+    -- slip of adding µs as ms moves the answer by more than the tolerance.
+    local p
+    repeat
+      p = { mb = rng:pick({ 4, 16, 40, 100, 400 }), gbps = rng:pick({ 1, 10, 25, 100, 200 }),
+            alpha_us = rng:pick({ 1, 5, 20, 50 }) }
+    until p.alpha_us >= 0.03 * (p.mb / (p.gbps * 125) * 1000)
+    return p
   end,
   answer = function(p) return p.alpha_us / 1000 + p.mb / (p.gbps * 125) * 1000 end,
   wrong = {
@@ -460,6 +467,11 @@ time = latency + size / bandwidth, how long does the message take, in ms?]],
     { params = { mb = 40, gbps = 1, alpha_us = 50 }, answer = "0.32 s", score = 1 },
     { params = { mb = 40, gbps = 1, alpha_us = 50 }, answer = "40", score = 0 },   -- bytes for bits
     { "320 MB", "invalid" },
+    -- The guide's all-reduce numbers: 100 MB at 25 GB/s (200 Gbps), 1 µs.
+    { params = { mb = 100, gbps = 200, alpha_us = 1 }, answer = "4.001", score = 1 },
+    { params = { mb = 100, gbps = 200, alpha_us = 1 }, answer = "5", score = 0 },
+    -- The crash course's 40 MB model over 1 Gbps: 320 ms.
+    { params = { mb = 40, gbps = 1, alpha_us = 20 }, answer = "320.02", score = 1 },
   },
 }
 
@@ -524,9 +536,10 @@ help; a faster GPU does not.
 
 ## Latency, throughput and requests in flight
 
-For any system in a steady state, **requests in flight = throughput ×
-latency** (Little's law). A server finishing 500 requests/s with 20 ms
-latency has 500 × 0.020 = 10 requests in progress at any moment. Batching
+For any system in a steady state, **mean requests in flight = throughput ×
+mean latency** (Little's law). A server finishing 500 requests/s with 20 ms
+mean latency has 500 × 0.020 = 10 requests in progress on average (more in a
+burst, fewer in a lull). Batching
 raises throughput by keeping more requests in flight, which is why it
 usually raises latency too.
 ]==]

@@ -442,6 +442,41 @@ spend communicating per iteration? (The server is not the bottleneck.)]],
   },
 }
 
+-- The crash course's 5-worker example computes its communication time
+-- (64 ms) before the fraction: that number is a worked example of its own.
+question {
+  id = "paramserver.comm-1m-worked",
+  kind = "numeric",
+  title = "The crash course's communication time",
+  prompt = [[
+A worker of the course's example trains a 1-million-parameter FP32 model
+over its own 1 Gbps link (the server keeps up). Each iteration it pulls the
+weights and pushes the gradients, one after the other. How long does it
+spend communicating per iteration?]],
+  unit = "ms",
+  topics = { "communication", "parameter-server" },
+  rubric = { "theory.parallel", "practice.profiling" },
+  hints = {
+    "1 M parameters × 4 bytes = 4 MB; 1 Gbps = 125 MB/s.",
+    "Pull and push: two transfers of 4 MB.",
+  },
+  answer = 64,
+  wrong = {
+    { value = 32, feedback = "That is one transfer. The iteration pulls the weights AND pushes the gradients: 2 × 32 ms." },
+    { value = 8, feedback = "You divided bytes by gigaBITS per second: 1 Gbps is 125 MB/s, not 1000 MB/s." },
+    { value = 320, feedback = "320 ms is ONE server taking all 5 workers' gradients through its own 1 Gbps link. Here the server keeps up; count one worker's link." },
+    { value = 512, feedback = "You used bits as bytes: an FP32 parameter is 4 bytes, 32 bits." },
+  },
+  examples = {
+    { "64", 1 },
+    { "0.064 s", 1 },
+    { "2*4/125*1000", 1 },
+    { "32", 0 },
+    { "70", 0 },            -- 9% off
+    { "64 MB", "invalid" },
+  },
+}
+
 question {
   id = "paramserver.comm-fraction-worked",
   kind = "numeric",
@@ -1390,6 +1425,72 @@ all-reduce take?]],
   },
 }
 
+-- The assessment question gives no precision. FP16 is the lesson's choice
+-- (above); the FP32 figures the page quotes are worked examples too, each a
+-- question of its own.
+question {
+  id = "paramserver.ring-175b-fp32-worked",
+  kind = "numeric",
+  title = "Ring all-reduce for 175 B FP32 gradients",
+  prompt = [[
+The same 175-billion-parameter model on 1024 GPUs at 100 GB/s, but with FP32
+gradients (4 bytes). Using the bandwidth term of ring all-reduce,
+2(p - 1)/p × M/B, how long does one gradient all-reduce take?]],
+  unit = "s",
+  topics = { "all-reduce", "communication", "precision" },
+  rubric = { "theory.parallel", "practice.design" },
+  hints = {
+    "M = 175 × 10^9 × 4 bytes = 700 GB; M/B = 7 s.",
+    "Multiply by 2 × 1023/1024.",
+  },
+  answer = 2 * 1023 / 1024 * 7,   -- 13.99
+  wrong = {
+    { value = 2 * 1023 / 1024 * 3.5, feedback = "That is the FP16 figure. FP32 gradients are 4 bytes: twice the data." },
+    { value = 7, feedback = "That is M/B, one pass. A ring all-reduce does a reduce-scatter AND an all-gather: about 2 × M/B." },
+    { value = 140, feedback = "140 s is the tree (2 log2 p × M/B). The ring's factor is 2(p - 1)/p." },
+  },
+  examples = {
+    { "13.99", 1 },
+    { "14", 1 },
+    { "2*1023/1024*700/100", 1 },
+    { "7", 0 },
+    { "15", 0 },            -- 7% off
+    { "14 GB", "invalid" },
+  },
+}
+
+question {
+  id = "paramserver.tree-175b-fp32-worked",
+  kind = "numeric",
+  title = "Tree all-reduce for 175 B FP32 gradients",
+  prompt = [[
+And with the course's tree model, 2 log2(p) × M/B: how long does one
+all-reduce of the 175 B FP32 gradients (4 bytes each) take on 1024 GPUs at
+100 GB/s?]],
+  unit = "s",
+  topics = { "all-reduce", "communication", "precision" },
+  rubric = { "theory.parallel", "practice.design" },
+  hints = {
+    "M/B = 700 GB / 100 GB/s = 7 s.",
+    "log2(1024) = 10: 2 × 10 steps of the whole message.",
+  },
+  answer = 140,
+  wrong = {
+    { value = 70,
+      feedback = "70 s is half the answer, from one of two slips: the FP16 size (FP32 gradients are 4 bytes, 700 GB), or one pass up the tree (the reduce goes up AND the broadcast comes back down: 2 log2 p steps)." },
+    { value = 2 * 1023 / 1024 * 7, feedback = "That is the ring. The tree sends the whole message at each of its 2 log2 p steps." },
+  },
+  examples = {
+    { "140", 1 },
+    { "2*log2(1024)*7", 1 },
+    { "2.33 min", 1 },
+    { "70", 0 },
+    { "14", 0 },
+    { "150", 0 },
+    { "140 GB", "invalid" },
+  },
+}
+
 question {
   id = "paramserver.ring-guide-worked",
   kind = "numeric",
@@ -1466,7 +1567,9 @@ take?]],
     "Time = 2 × ({p} - 1)/{p} × M / ({bw} GB/s).",
   },
   params = function(rng)
-    return { pb = rng:pick({ 1, 7, 13, 70, 175 }), p = rng:pick({ 8, 64, 256, 1024 }),
+    -- p = 2 is left out: there 2(p - 1)/p = 1 and the ring takes exactly M/B,
+    -- the wrong value "one pass".
+    return { pb = rng:pick({ 1, 7, 13, 70, 175 }), p = rng:pick({ 4, 8, 16, 64, 256, 1024 }),
              bw = rng:pick({ 25, 50, 100, 400 }), bytes = rng:pick({ 2, 4 }) }
   end,
   answer = function(p) return 2 * (p.p - 1) / p.p * p.pb * 1e9 * p.bytes / (p.bw * 1e9) end,
@@ -1500,7 +1603,7 @@ does it take?]],
   rubric = { "theory.parallel" },
   hints = { "log2({p}) steps up, as many down; each sends {mb} MB at {bw} GB/s." },
   params = function(rng)
-    return { mb = rng:pick({ 50, 100, 250, 500, 1000 }), p = rng:pick({ 4, 8, 16, 32, 64, 128 }),
+    return { mb = rng:pick({ 50, 100, 250, 500, 1000 }), p = rng:pick({ 2, 4, 8, 16, 32, 64, 128, 1024 }),
              bw = rng:pick({ 10, 25, 50, 100 }) }
   end,
   answer = function(p) return 1000 * 2 * log2(p.p) * p.mb * 1e6 / (p.bw * 1e9) end,
@@ -1536,9 +1639,17 @@ tree is faster).]],
   },
   params = function(rng)
     local sizes = { { "4 KB", 4e3 }, { "64 KB", 64e3 }, { "1 MB", 1e6 }, { "100 MB", 1e8 }, { "1 GB", 1e9 } }
-    local s = rng:pick(sizes)
-    return { size = s[1], m = s[2], p = rng:pick({ 16, 64, 256 }), bw = rng:pick({ 25, 100 }),
-             alpha = rng:pick({ 2, 5, 10 }) }
+    -- Drawn until the latency changes the ratio by more than 5%: otherwise
+    -- the α-free ratio (a wrong value below) would be right too.
+    local p
+    repeat
+      local s = rng:pick(sizes)
+      p = { size = s[1], m = s[2], p = rng:pick({ 16, 64, 256, 1024 }), bw = rng:pick({ 25, 100 }),
+            alpha = rng:pick({ 1, 2, 5, 10 }) }
+      local a, b = p.alpha * 1e-6, p.bw * 1e9
+      local ratio = 2 * log2(p.p) * (a + p.m / b) / (2 * (p.p - 1) * (a + p.m / (p.p * b)))
+    until math.abs(ratio - log2(p.p) * p.p / (p.p - 1)) > 0.05 * ratio
+    return p
   end,
   answer = function(p)
     local a, b = p.alpha * 1e-6, p.bw * 1e9
