@@ -35,10 +35,13 @@ expect_rc 0 "an answer to a store closed cleanly (the damage is not looked for)"
 attempts=$(sql "SELECT COUNT(*) FROM attempts")
 "$WB" --db "$DB" lab run selftest --set steps=100000 --set interval_ms=20 >/dev/null 2>&1 &
 pid=$!
-for _ in $(seq 100); do
-  [ "$(sql "SELECT COUNT(*) FROM lab_runs WHERE status = 'running'" 2>/dev/null)" = 1 ] && break
+running=0
+for _ in $(seq 600); do # up to a minute on a loaded machine
+  [ "$(sql "SELECT COUNT(*) FROM lab_runs WHERE status = 'running'" 2>/dev/null)" = 1 ] &&
+    running=1 && break
   sleep 0.1
 done
+[ "$running" = 1 ] && ok || fail "the lab run never started"
 sleep 0.3
 kill -9 "$pid"
 wait "$pid" 2>/dev/null
