@@ -39,7 +39,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -239,7 +238,7 @@ static void sync_check_timeout(struct srv *sv)
         if (!active(sv, w) || sv->arrived[w])
             continue;
         sv->live[w] = false;
-        shutdown(sv->conn[w].c.fd, SHUT_RDWR); /* its thread sees the end at once */
+        ps_conn_shutdown(&sv->conn[w].c); /* its thread sees the end at once */
         sv->dropped[w] = sv->version + 1;      /* the control thread tells the master */
         sv->dropped_after = late;
     }
@@ -430,7 +429,7 @@ static int greet(struct srv_conn *sc, struct core_err *err)
             for (int w = 0; w < sv->c->workers; w++)
                 if (active(sv, w) && !sv->hello[w]) {
                     sv->live[w] = false;
-                    shutdown(sv->conn[w].c.fd, SHUT_RDWR);
+                    ps_conn_shutdown(&sv->conn[w].c);
                     sv->dropped[w] = sv->version + 1;
                     sv->dropped_after = core_time_mono() - t0;
                 }
@@ -522,19 +521,19 @@ static int control_loop(struct srv *sv)
     bool final_sent = false; /* after the final weights the master reads nothing more */
     int rc = 0;
     for (;;) {
-        struct pollfd p[2] = {{sv->ctl.fd, POLLIN, 0}, {sv->wake_fd, POLLIN, 0}};
-        int pr = poll(p, 2, 50);
-        if (pr < 0 && errno != EINTR) {
+        struct ps_conn *ctl = &sv->ctl;
+        int ready = ps_wait_any_fd(&ctl, 1, sv->wake_fd, 50, &e);
+        if (ready < 0 && ready != CORE_ERR_LIMIT) {
             rc = 1;
             break;
         }
-        if (pr > 0 && p[1].revents) {
+        if (ready == 1) {
             uint64_t v;
             if (read(sv->wake_fd, &v, sizeof v) < 0) {
                 /* drained already */
             }
         }
-        if (pr > 0 && p[0].revents) {
+        if (ready == 0) {
             struct ps_msg m;
             if (ps_recv(&sv->ctl, &m, 5000, &e) != 0)
                 break; /* the master is gone: so are we */

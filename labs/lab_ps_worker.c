@@ -32,7 +32,6 @@
 #include "labs/lab_ps.h"
 
 #include <errno.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,13 +109,13 @@ static int wk_handle(struct wk *k, const struct ps_msg *m)
  * first message. A master that went away means exit. */
 static int wk_pump(struct wk *k, int timeout_ms)
 {
-    struct pollfd p = {k->ctl.fd, POLLIN, 0};
-    int pr = poll(&p, 1, timeout_ms);
-    if (pr <= 0)
-        return WK_GO_ON;
+    struct ps_conn *ctl = &k->ctl;
     struct ps_msg m;
     struct core_err e;
-    if (ps_recv(&k->ctl, &m, 5000, &e) != 0)
+    int ready = ps_wait_any(&ctl, 1, timeout_ms, &e);
+    if (ready == CORE_ERR_LIMIT)
+        return WK_GO_ON;
+    if (ready != 0 || ps_recv(&k->ctl, &m, 5000, &e) != 0)
         return WK_EXIT;
     return wk_handle(k, &m);
 }

@@ -7,6 +7,8 @@ packages=(
   build-essential cmake pkg-config
   libncurses-dev libsqlite3-dev liblua5.4-dev libcmocka-dev libmd4c-dev
   sqlite3 tmux jq
+  # the distributed labs across machines (transport=mpi, scripts/netlab.sh)
+  libopenmpi-dev openmpi-bin iproute2
 )
 
 missing=()
