@@ -482,6 +482,12 @@ int db_position_latest(struct db *db, int64_t user_id, struct db_position *out,
 int db_labrun_begin(struct db *db, int64_t user_id, const char *lab, const char *params_json,
                     const char *machine_json, int64_t *run_id, struct core_err *err);
 
+/* Replaces a running run's machine description (a run across several hosts
+ * learns them after it started). CORE_ERR_CONFLICT when the run is not
+ * running. */
+int db_labrun_set_machine(struct db *db, int64_t run_id, const char *machine_json,
+                          struct core_err *err);
+
 /* Appends samples in one transaction. Series names are borrowed. */
 int db_labrun_samples(struct db *db, int64_t run_id, const struct core_sample *s, size_t n,
                       struct core_err *err);

@@ -600,10 +600,16 @@ static int control_loop(struct srv *sv)
             if (ctl_send(sv, PS_MSG_CKPT, step, &part, 1, &e) != 0)
                 break;
         }
-        if (dying)
-            raise(SIGKILL);
+        if (dying) {
+            ps_child_die(sv->ch); /* local: SIGKILL; mpi: the rank leaves the run */
+            pthread_mutex_lock(&sv->mu);
+            sv->dying = false; /* the parked threads go on, on dead connections */
+            pthread_cond_broadcast(&sv->cv);
+            pthread_mutex_unlock(&sv->mu);
+            break;
+        }
         if (stopping) {
-            raise(SIGSTOP); /* every thread, until the master's SIGKILL (or a SIGCONT) */
+            ps_child_hang(sv->ch); /* local: SIGSTOP, every thread, until the master's SIGKILL */
             pthread_mutex_lock(&sv->mu);
             sv->stopping = false;
             pthread_cond_broadcast(&sv->cv);
@@ -623,6 +629,40 @@ static int control_loop(struct srv *sv)
     return rc;
 }
 
+/* transport=mpi: joins the connection threads (each ends once its
+ * connection does: the control loop is over, so shut them all down) and
+ * frees the shard; buffers a send given up may still read are freed after
+ * MPI ends. */
+static void srv_free(struct srv *sv)
+{
+    pthread_mutex_lock(&sv->mu);
+    sv->dying = sv->stopping = false;
+    for (int w = 0; w < sv->c->workers; w++)
+        sv->live[w] = false; /* a thread held by the barrier or the bound lets go */
+    pthread_cond_broadcast(&sv->cv);
+    pthread_mutex_unlock(&sv->mu);
+    for (int w = 0; w < sv->c->workers; w++) {
+        struct srv_conn *sc = &sv->conn[w];
+        ps_conn_shutdown(&sc->c);
+        if (sc->started)
+            pthread_join(sc->th, NULL);
+        ps_conn_close(&sc->c);
+        lab_mpi_defer_free(sc->snap);
+        free(sc->scratch);
+    }
+    ps_conn_close(&sv->ctl);
+    if (sv->wake_fd >= 0)
+        close(sv->wake_fd);
+    lab_mpi_defer_free(sv->w);
+    free(sv->sum);
+    lab_mpi_defer_free(sv->ckpt);
+    lab_mpi_defer_free(sv->ckpt_send);
+    pthread_mutex_destroy(&sv->mu);
+    pthread_mutex_destroy(&sv->ctl_mu);
+    pthread_cond_destroy(&sv->cv);
+    free(sv);
+}
+
 int ps_server_main(int ctl_fd, void *arg)
 {
     const struct ps_child *ch = arg;
@@ -639,7 +679,7 @@ int ps_server_main(int ctl_fd, void *arg)
     pthread_mutex_init(&sv->mu, NULL);
     pthread_mutex_init(&sv->ctl_mu, NULL);
     pthread_cond_init(&sv->cv, NULL);
-    ps_conn_init_local(&sv->ctl, ctl_fd, NULL, NULL);
+    ps_child_ctl(ch, ctl_fd, &sv->ctl);
     sv->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     if (sv->wake_fd < 0)
         return 1;
@@ -666,7 +706,7 @@ int ps_server_main(int ctl_fd, void *arg)
         struct srv_conn *sc = &sv->conn[w];
         sc->sv = sv;
         sc->w = w;
-        ps_conn_init_local(&sc->c, ch->own[w], &c->link, NULL);
+        ps_child_conn(ch, w, &c->link, &sc->c);
         if (c->server_nic_shared)
             ps_conn_share_link(&sc->c, &sv->shared_free_at);
         if (!sv->live[w] || ch->own[w] < 0)
@@ -687,7 +727,11 @@ int ps_server_main(int ctl_fd, void *arg)
     rc = control_loop(sv);
 out:
     /* Exiting ends the connection threads with the process: nothing they
-     * hold needs cleaning up beyond what the kernel does. */
+     * hold needs cleaning up beyond what the kernel does. A rank goes on
+     * (a restart, or the job's end): its threads end on their connections
+     * (finished, dropped, or dead with the rank) and it frees the shard. */
     fflush(NULL);
+    if (ch->mpi)
+        srv_free(sv);
     return rc;
 }
