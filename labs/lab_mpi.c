@@ -231,6 +231,18 @@ double lab_mpi_t_base(void)
     return g.t_base;
 }
 
+int lab_mpi_bcast(void *buf, size_t n, struct core_err *err)
+{
+    for (size_t off = 0; off < n;) {
+        size_t k = n - off < ((size_t)1 << 30) ? n - off : ((size_t)1 << 30);
+        int rc = MPI_Bcast((char *)buf + off, (int)k, MPI_BYTE, 0, MPI_COMM_WORLD);
+        if (rc != MPI_SUCCESS)
+            return mpi_err(rc, "sending the data to every rank", err);
+        off += k;
+    }
+    return 0;
+}
+
 int lab_mpi_order(int rank, int kind, int64_t a, const void *payload, size_t n, int timeout_ms,
                   struct core_err *err)
 {

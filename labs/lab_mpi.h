@@ -67,6 +67,10 @@ int lab_mpi_sync_clocks(struct core_err *err);
 /* The clock base set by lab_mpi_sync_clocks (0 before). */
 double lab_mpi_t_base(void);
 
+/* Collective: rank 0's buf[0..n) to every rank (in pieces of at most
+ * 1 GiB). Errors: CORE_ERR_IO. */
+int lab_mpi_bcast(void *buf, size_t n, struct core_err *err);
+
 /* Rank 0: sends `rank` an order with a and payload[0..n) (may be NULL/0),
  * waiting at most timeout_ms for it to be taken. */
 int lab_mpi_order(int rank, int kind, int64_t a, const void *payload, size_t n, int timeout_ms,

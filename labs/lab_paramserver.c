@@ -372,8 +372,11 @@ static void describe_end(struct psm *r, const struct psm_child *ch, const char *
         /* a rank cannot die and leave the job running (Open MPI ends it
          * all): it left the run at the application level */
         size_t rank = ch->idx;
-        snprintf(buf, n, "%s %d (rank %zu, pid %d on %s) closed its connections", who, num, rank,
-                 (int)ch->pid, r->ranks ? r->ranks[rank].host : "?");
+        bool worker = strcmp(who, "worker") == 0;
+        bool injected = num - 1 == (worker ? r->cfg.kill_worker : r->cfg.kill_server);
+        snprintf(buf, n, "%s %d (rank %zu, pid %d on %.32s) closed its connections%s", who, num,
+                 rank, (int)ch->pid, r->ranks ? r->ranks[rank].host : "?",
+                 injected ? " (injected: an MPI rank leaves the run instead of dying)" : "");
         return;
     }
     struct core_err e;
@@ -1354,10 +1357,10 @@ out:
     }
     for (int i = 0; i < PS_MAX_WORKERS; i++)
         ps_conn_close(&r->wrk[i].ctl);
-    if (mpi_up) {
+    if (mpi_up && !lab_mpi_term_noted()) {
         lab_mpi_end_all(); /* every rank lets go, whatever state it is in */
         lab_mpi_finish();
-    }
+    } /* (else Open MPI is ending the job: record the run while it can) */
     free(r->agg);
     free(r->loss_by_step);
     free(r->final_w);

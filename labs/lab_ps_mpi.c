@@ -96,6 +96,8 @@ static int alive(const struct ps_conn *c, struct core_err *err)
         return closed_err(err);
     if (lab_mpi_ended())
         return core_err_set(err, CORE_ERR_IO, "the master ended the run");
+    if (lab_mpi_term_noted())
+        return core_err_set(err, CORE_ERR_IO, "Open MPI is ending the job");
     if (t->epoch != lab_mpi_epoch())
         return core_err_set(err, CORE_ERR_IO,
                             "this rank left the run (an application-level fault)");
@@ -106,8 +108,6 @@ static int wait_check(const struct ps_conn *c, double end, struct core_err *err)
 {
     if (c->cancel && atomic_load(c->cancel))
         return core_err_set(err, CORE_ERR_CANCELLED, "cancelled");
-    if (lab_mpi_term_noted())
-        return core_err_set(err, CORE_ERR_IO, "Open MPI is ending the job");
     if (end >= 0 && core_time_mono() >= end)
         return core_err_set(err, CORE_ERR_LIMIT, "time limit reached");
     return alive(c, err);
