@@ -75,6 +75,7 @@ static int cmd_list(struct cli_ctx *cx)
                 core_json_kstr(&j, "unit", s->unit);
                 core_json_kstr(&j, "chart", s->chart);
                 core_json_kstr(&j, "x_label", s->x_label);
+                core_json_kbool(&j, "x_log", lab_chart_log_x(l, s->chart));
                 core_json_obj_end(&j);
             }
             core_json_arr_end(&j);

@@ -100,6 +100,11 @@ struct lab_def {
      * lab_series_def: the labs' series tables are positional initialisers,
      * which a new field there would make warn (-Wmissing-field-initializers). */
     const char *const *snapshot;
+    /* The charts (by lab_series_def.chart) whose x axis is logarithmic —
+     * message sizes swept by a factor — NULL-terminated (NULL: none). A
+     * front end that cannot draw a log axis draws them linear. (A list here,
+     * not a field of lab_series_def, for the reason given for snapshot.) */
+    const char *const *log_x;
     /* The lab's part on the ranks other than 0 of an Open MPI job
      * (transport=mpi; see lab_rank_run); NULL: the lab has no MPI transport. */
     int (*rank)(const struct lab_params *p, struct core_err *err);
@@ -107,6 +112,8 @@ struct lab_def {
 
 /* Whether `series` is one of lab's snapshot series (see lab_def.snapshot). */
 bool lab_series_snapshot(const struct lab_def *lab, const char *series);
+/* Whether the chart named `chart` has a logarithmic x axis (lab_def.log_x). */
+bool lab_chart_log_x(const struct lab_def *lab, const char *chart);
 
 /* The registry, in `lab list` order. */
 const struct lab_def *const *lab_registry(size_t *n);

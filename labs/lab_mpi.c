@@ -31,7 +31,7 @@
 static struct {
     bool up, done;
     int rank, size;
-    double t_base;
+    double t_base, t_start;
     pid_t parent;
     pthread_t listener;
     bool listening;
@@ -81,11 +81,12 @@ void lab_mpi_backoff_wait(struct lab_mpi_backoff *b)
      * get the cores. */
     double waited = core_time_mono() - b->t0;
     b->n++;
-    if (waited < 200e-6) {
+    if (waited < LAB_MPI_SPIN_S) {
         sched_yield();
         return;
     }
-    double s = 10e-6 * (double)(1 << (b->n < 7 ? b->n : 7));
+    int k = b->n < 7 ? b->n : 7;
+    double s = 10e-6 * (double)(1 << k);
     nap(s < 1e-3 ? s : 1e-3);
 }
 
@@ -219,16 +220,35 @@ int lab_mpi_size(void)
 
 int lab_mpi_sync_clocks(struct core_err *err)
 {
-    int rc = MPI_Barrier(MPI_COMM_WORLD);
+    /* Ranks on one kernel (one machine, network namespaces included) share
+     * CLOCK_MONOTONIC exactly: base 0. Otherwise each rank's time as it
+     * leaves a barrier. */
+    char boot[64] = "";
+    core_file_first_line("/proc/sys/kernel/random/boot_id", boot, sizeof boot);
+    unsigned char mine[64], lo[64];
+    memset(mine, 0, sizeof mine);
+    memcpy(mine, boot, strlen(boot));
+    int rc = MPI_Allreduce(mine, lo, (int)sizeof mine, MPI_UNSIGNED_CHAR, MPI_MIN, MPI_COMM_WORLD);
+    int same = rc == MPI_SUCCESS && boot[0] && memcmp(mine, lo, sizeof mine) == 0, all = 0;
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Allreduce(&same, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Barrier(MPI_COMM_WORLD);
     if (rc != MPI_SUCCESS)
         return mpi_err(rc, "aligning the ranks' clocks", err);
-    g.t_base = core_time_mono();
+    g.t_start = core_time_mono();
+    g.t_base = all ? 0 : g.t_start;
     return 0;
 }
 
 double lab_mpi_t_base(void)
 {
     return g.t_base;
+}
+
+double lab_mpi_t_start(void)
+{
+    return g.t_start;
 }
 
 int lab_mpi_bcast(void *buf, size_t n, struct core_err *err)
@@ -241,6 +261,55 @@ int lab_mpi_bcast(void *buf, size_t n, struct core_err *err)
         off += k;
     }
     return 0;
+}
+
+static MPI_Comm workers_comm = MPI_COMM_NULL;
+
+int lab_mpi_workers_begin(struct core_err *err)
+{
+    int rc = MPI_Comm_split(MPI_COMM_WORLD, g.rank == 0 ? MPI_UNDEFINED : 1, g.rank,
+                            &workers_comm);
+    if (rc != MPI_SUCCESS)
+        return mpi_err(rc, "making the workers' communicator", err);
+    if (workers_comm != MPI_COMM_NULL)
+        MPI_Comm_set_errhandler(workers_comm, MPI_ERRORS_RETURN);
+    return 0;
+}
+
+void lab_mpi_workers_end(void)
+{
+    if (workers_comm != MPI_COMM_NULL)
+        MPI_Comm_free(&workers_comm);
+}
+
+int lab_mpi_allreduce(float *buf, size_t n, struct core_err *err)
+{
+    if (workers_comm == MPI_COMM_NULL || n > 0x7fffffff)
+        return core_err_set(err, CORE_ERR_INTERNAL, "MPI_Allreduce: no workers' communicator");
+    int rc = MPI_Allreduce(MPI_IN_PLACE, buf, (int)n, MPI_FLOAT, MPI_SUM, workers_comm);
+    return rc == MPI_SUCCESS ? 0 : mpi_err(rc, "MPI_Allreduce", err);
+}
+
+int lab_mpi_pingpong(void *buf, size_t n, struct core_err *err)
+{
+    if (workers_comm == MPI_COMM_NULL || n > 0x7fffffff)
+        return core_err_set(err, CORE_ERR_INTERNAL, "ping-pong: no workers' communicator");
+    int me = 0, size = 0, rc = MPI_SUCCESS;
+    MPI_Comm_rank(workers_comm, &me);
+    MPI_Comm_size(workers_comm, &size);
+    if (size < 2 || me > 1)
+        return 0;
+    int tag = LAB_MPI_TAG(LAB_MPI_KIND_BENCH, 0, 1);
+    if (me == 0) {
+        rc = MPI_Send(buf, (int)n, MPI_BYTE, 1, tag, workers_comm);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Recv(buf, (int)n, MPI_BYTE, 1, tag, workers_comm, MPI_STATUS_IGNORE);
+    } else {
+        rc = MPI_Recv(buf, (int)n, MPI_BYTE, 0, tag, workers_comm, MPI_STATUS_IGNORE);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Send(buf, (int)n, MPI_BYTE, 0, tag, workers_comm);
+    }
+    return rc == MPI_SUCCESS ? 0 : mpi_err(rc, "MPI ping-pong", err);
 }
 
 int lab_mpi_order(int rank, int kind, int64_t a, const void *payload, size_t n, int timeout_ms,

@@ -61,15 +61,31 @@ int lab_mpi_init(struct core_err *err);
 /* This process's rank and the job's size (after lab_mpi_init; -1 before). */
 int lab_mpi_rank(void);
 int lab_mpi_size(void);
-/* Collective: a barrier; then this rank's clock base is its monotonic time.
- * Returns 0 or CORE_ERR_IO. */
+/* Collective: a barrier; this rank's start time is its monotonic time as
+ * it leaves it, and its clock base (what the delivery times of the MPI
+ * connections count from) is 0 when every rank runs on one kernel (they
+ * share CLOCK_MONOTONIC exactly), else the start time. Returns 0 or
+ * CORE_ERR_IO. */
 int lab_mpi_sync_clocks(struct core_err *err);
-/* The clock base set by lab_mpi_sync_clocks (0 before). */
+/* The clock base and the start time set by lab_mpi_sync_clocks (0 before). */
 double lab_mpi_t_base(void);
+double lab_mpi_t_start(void);
 
 /* Collective: rank 0's buf[0..n) to every rank (in pieces of at most
  * 1 GiB). Errors: CORE_ERR_IO. */
 int lab_mpi_bcast(void *buf, size_t n, struct core_err *err);
+
+/* The allreduce lab's anchors: Open MPI's own operations among the workers,
+ * ranks 1..size-1 (rank 0, the master, takes no part). workers_begin is
+ * collective over every rank, rank 0 included; workers_end frees the
+ * workers' communicator. */
+int lab_mpi_workers_begin(struct core_err *err);
+void lab_mpi_workers_end(void);
+/* MPI_Allreduce (sum, in place) of n floats among the workers. */
+int lab_mpi_allreduce(float *buf, size_t n, struct core_err *err);
+/* One round trip of n bytes between workers 0 and 1 (MPI_Send/MPI_Recv);
+ * the other workers return at once. */
+int lab_mpi_pingpong(void *buf, size_t n, struct core_err *err);
 
 /* Rank 0: sends `rank` an order with a and payload[0..n) (may be NULL/0),
  * waiting at most timeout_ms for it to be taken. */
@@ -130,8 +146,11 @@ void lab_mpi_defer_free(void *p);
  * buffers. Idempotent. */
 void lab_mpi_finish(void);
 
-/* Waiting without burning a core: spins (yielding) for the first ~200 us,
- * then sleeps longer and longer, up to 1 ms. */
+/* Waiting without burning a core: spins (yielding: MPI moves a message
+ * only while someone calls it) for the first LAB_MPI_SPIN_S, which covers
+ * a ring step or a round trip, then sleeps longer and longer, up to 1 ms,
+ * so that an idle rank leaves the cores to the others. */
+#define LAB_MPI_SPIN_S 0.002
 struct lab_mpi_backoff {
     int n;
     double t0;

@@ -49,7 +49,33 @@ double lab_mpi_t_base(void)
     return 0;
 }
 
+double lab_mpi_t_start(void)
+{
+    return 0;
+}
+
 int lab_mpi_bcast(void *buf, size_t n, struct core_err *err)
+{
+    (void)buf, (void)n;
+    return no_mpi(err);
+}
+
+int lab_mpi_workers_begin(struct core_err *err)
+{
+    return no_mpi(err);
+}
+
+void lab_mpi_workers_end(void)
+{
+}
+
+int lab_mpi_allreduce(float *buf, size_t n, struct core_err *err)
+{
+    (void)buf, (void)n;
+    return no_mpi(err);
+}
+
+int lab_mpi_pingpong(void *buf, size_t n, struct core_err *err)
 {
     (void)buf, (void)n;
     return no_mpi(err);

@@ -15,10 +15,11 @@
  * probes (MPI_Improbe/MPI_Mrecv) make a receive from several threads safe.
  *
  * Waiting. Every call is non-blocking MPI plus a loop: the sends are
- * MPI_Isend tested until done; while one waits, messages coming the other
- * way on the same connection are stashed, so a peer that closed (its end in
- * that stream) fails the send as a socket's EPIPE would, instead of waiting
- * for a reader that will never come. The loops look at the cancel flag,
+ * MPI_Isend tested until done; while one waits, the small messages coming
+ * the other way on the same connection are stashed (up to the first large
+ * one: a payload, which the read it is for takes in place), so a peer that
+ * closed (its end in that stream) fails the send as a socket's EPIPE would,
+ * instead of waiting for a reader that will never come. The loops look at the cancel flag,
  * the deadline, lab_mpi_ended (rank 0 ended the job) and the epoch (a KILL
  * order: this rank left the run at the application level), and back off
  * from spinning to short sleeps (lab_mpi_backoff).
@@ -208,17 +209,31 @@ static int rx_progress(struct ps_conn *c, char *buf, size_t n, size_t *got, bool
     return 0;
 }
 
-/* Stashes everything waiting on c (a send looks for the peer's end). */
-static int rx_stash_all(struct ps_conn *c, struct core_err *err)
+/* Stashes the small messages waiting on c, up to the first large one
+ * (a send looks for the peer's end behind a header or a log line; a payload
+ * stays on the wire, to be received in place by the read it is for). */
+#define STASH_SMALL 65536
+static int rx_stash_small(struct ps_conn *c, struct core_err *err)
 {
     struct mpi_tx *t = tx_of(c);
-    for (;;) {
+    while (!t->fin_in) {
+        int flag = 0, count = 0;
+        MPI_Status st;
+        int rc = MPI_Iprobe(t->peer, t->tag, MPI_COMM_WORLD, &flag, &st);
+        if (rc != MPI_SUCCESS)
+            return mpi_fail(rc, "receive", err);
+        if (!flag)
+            return 0;
+        MPI_Get_count(&st, MPI_BYTE, &count);
+        if (count > STASH_SMALL)
+            return 0;
         size_t placed;
         bool m;
-        int rc = take_one(t, NULL, 0, &placed, &m, err);
+        rc = take_one(t, NULL, 0, &placed, &m, err);
         if (rc || !m)
             return rc;
     }
+    return 0;
 }
 
 /* A send in progress: the chunks of one buffer, one request at a time. */
@@ -285,7 +300,7 @@ static int mpi_exchange(struct ps_conn *out, const void *obuf, size_t on, struct
             rc = send_step(out, &s, &m2, err);
             if (rc == 0 && (s.left > 0 || s.req != MPI_REQUEST_NULL) && in != out) {
                 /* a reader that closed will not take this: look for its end */
-                rc = rx_stash_all(out, err);
+                rc = rx_stash_small(out, err);
                 if (rc == 0 && tx_of(out)->fin_in)
                     rc = closed_err(err);
             }

@@ -1,7 +1,9 @@
 /*
- * lab_ps_net.h — the communication layer of the parameter-server lab
- * (private to labs/lab_ps*.c): framed messages over a transport, an emulated
- * link per connection, gradient compression, and ring all-reduce.
+ * lab_ps_net.h — the communication layer of the distributed labs (private to
+ * labs/): framed messages over a transport, an emulated link per
+ * connection, gradient compression, and ring and tree all-reduce. The
+ * parameter-server lab is built on it; the allreduce lab and the k-means
+ * lab's MPI engine use its connections too.
  *
  * Transport. A struct ps_conn is one end of a reliable, ordered byte stream
  * between two processes, reached only through its ops table (struct
@@ -263,5 +265,23 @@ int ps_q8_decode_add(const void *data, size_t len, float *acc, size_t n, struct 
 #define PS_RING_MSG 0x52494e47u
 int ps_ring_allreduce(struct ps_conn *left, struct ps_conn *right, int rank, int W, float *data,
                       size_t n, float *scratch, int timeout_ms, struct core_err *err);
+
+/* ---- tree all-reduce (lab_ps_tree.c) -------------------------------------------- */
+
+/* Sums data[0..n) across W ranks along a binomial tree, in place: a reduce
+ * to rank 0, then a broadcast, each ceil(log2 W) steps moving all n floats
+ * (the course's 2 log2(p) (alpha + M/B)). links[l] is this rank's link at
+ * level l, to rank ^ 2^l, where ps_tree_linked says there is one (NULL or
+ * unused elsewhere). Every rank ends with the same bits (one summing
+ * order, then copies). Message type PS_TREE_MSG (0x54524545) on the tree
+ * links only. W = 1 returns at once. */
+#define PS_TREE_MSG 0x54524545u
+int ps_tree_allreduce(struct ps_conn *const *links, int rank, int W, float *data, size_t n,
+                      int timeout_ms, struct core_err *err);
+/* Levels of a tree of W ranks: ceil(log2 W). */
+int ps_tree_levels(int W);
+/* Whether rank has a link at level l in a tree of W ranks: its lower l bits
+ * are zero and rank ^ 2^l exists. */
+bool ps_tree_linked(int rank, int W, int level);
 
 #endif /* WB_LAB_PS_NET_H */

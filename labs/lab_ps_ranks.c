@@ -100,7 +100,7 @@ int ps_mpi_master_start(struct lab_ctx *cx, struct ps_cfg *c, struct ps_conn *sr
     int rc = lab_mpi_sync_clocks(err);
     if (rc)
         return rc;
-    c->t0 = lab_mpi_t_base();
+    c->t0 = lab_mpi_t_start();
     char *hosts = core_xmalloc(2048), ic[320];
     int n_hosts = 0;
     rc = lab_mpi_hosts(hosts, 2048, &n_hosts, ic, sizeof ic, ranks, err);
@@ -116,13 +116,13 @@ int ps_mpi_master_start(struct lab_ctx *cx, struct ps_cfg *c, struct ps_conn *sr
     atomic_int *cancel = lab_ctx_cancel_flag(cx);
     for (int s = 0; s < c->servers; s++) {
         int rank = ps_rank_of(c, 0, s);
-        ps_conn_init_mpi(&srv_ctl[s], rank, LAB_MPI_TAG(LAB_MPI_KIND_CTL, 0, rank), c->t0, NULL,
-                         cancel);
+        ps_conn_init_mpi(&srv_ctl[s], rank, LAB_MPI_TAG(LAB_MPI_KIND_CTL, 0, rank),
+                         lab_mpi_t_base(), NULL, cancel);
     }
     for (int w = 0; w < c->workers; w++) {
         int rank = ps_rank_of(c, 1, w);
-        ps_conn_init_mpi(&wrk_ctl[w], rank, LAB_MPI_TAG(LAB_MPI_KIND_CTL, 0, rank), c->t0, NULL,
-                         cancel);
+        ps_conn_init_mpi(&wrk_ctl[w], rank, LAB_MPI_TAG(LAB_MPI_KIND_CTL, 0, rank),
+                         lab_mpi_t_base(), NULL, cancel);
     }
     return 0;
 }
@@ -152,8 +152,8 @@ int ps_mpi_master_restart(struct lab_ctx *cx, const struct ps_cfg *c, const stru
     if (rc)
         return core_err_prefix(err, "restarting shard %d (rank %d)", a->index + 1, rank);
     ps_conn_close(ctl);
-    ps_conn_init_mpi(ctl, rank, LAB_MPI_TAG(LAB_MPI_KIND_CTL, gen, rank), c->t0, NULL,
-                     lab_ctx_cancel_flag(cx));
+    ps_conn_init_mpi(ctl, rank, LAB_MPI_TAG(LAB_MPI_KIND_CTL, gen, rank), lab_mpi_t_base(),
+                     NULL, lab_ctx_cancel_flag(cx));
     return 0;
 }
 
@@ -192,7 +192,7 @@ int ps_mpi_rank_main(const struct lab_params *p, struct core_err *err)
                 rc = lab_mpi_hosts(NULL, 0, NULL, NULL, 0, NULL, err);
             if (rc)
                 break;
-            cfg.t0 = lab_mpi_t_base(); /* reports count from the common start */
+            cfg.t0 = lab_mpi_t_start(); /* reports count from the common start */
             memset(&ch, 0, sizeof ch);
             wire(&ch, &cfg, st.role, st.index, 0);
             if (st.role == 0)

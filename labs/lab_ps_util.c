@@ -49,7 +49,7 @@ void ps_child_close_others(const struct ps_child *ch, int n_own)
 void ps_child_ctl(const struct ps_child *ch, int ctl_fd, struct ps_conn *c)
 {
     if (ch->mpi)
-        ps_conn_init_mpi(c, 0, ch->ctl_tag, ch->cfg->t0, NULL, NULL);
+        ps_conn_init_mpi(c, 0, ch->ctl_tag, lab_mpi_t_base(), NULL, NULL);
     else
         ps_conn_init_local(c, ctl_fd, NULL, NULL);
 }
@@ -58,7 +58,7 @@ void ps_child_conn(const struct ps_child *ch, int k, const struct ps_link_cfg *l
                    struct ps_conn *c)
 {
     if (ch->mpi && ch->own[k] >= 0)
-        ps_conn_init_mpi(c, ch->own[k], ch->tag[k], ch->cfg->t0, link, NULL);
+        ps_conn_init_mpi(c, ch->own[k], ch->tag[k], lab_mpi_t_base(), link, NULL);
     else if (ch->mpi)
         ps_conn_init_local(c, -1, NULL, NULL);
     else
@@ -93,8 +93,8 @@ int ps_child_reconnect(const struct ps_child *ch, struct ps_conn *ctl, int s, in
             return core_err_set(err, CORE_ERR_INVALID, "shard %d restarted too often", s + 1);
         ps_conn_close(out);
         ps_conn_init_mpi(out, ps_rank_of(c, 0, s),
-                         LAB_MPI_TAG(LAB_MPI_KIND_DATA, gen, ch->index * PS_MAX_SERVERS + s), c->t0,
-                         &c->link, NULL);
+                         LAB_MPI_TAG(LAB_MPI_KIND_DATA, gen, ch->index * PS_MAX_SERVERS + s),
+                         lab_mpi_t_base(), &c->link, NULL);
         return 0;
     }
     int fd = -1;

@@ -12,6 +12,7 @@ extern const struct lab_def lab_memory;
 extern const struct lab_def lab_coalescing;
 extern const struct lab_def lab_kmeans;
 extern const struct lab_def lab_paramserver;
+extern const struct lab_def lab_allreduce;
 
 static const struct lab_def *const table[] = {
     &lab_amdahl,
@@ -19,6 +20,7 @@ static const struct lab_def *const table[] = {
     &lab_coalescing,
     &lab_kmeans,
     &lab_paramserver,
+    &lab_allreduce,
     &lab_selftest,
 };
 
@@ -45,6 +47,14 @@ bool lab_series_snapshot(const struct lab_def *lab, const char *series)
 {
     for (const char *const *s = lab && series ? lab->snapshot : NULL; s && *s; s++)
         if (strcmp(*s, series) == 0)
+            return true;
+    return false;
+}
+
+bool lab_chart_log_x(const struct lab_def *lab, const char *chart)
+{
+    for (const char *const *s = lab && chart ? lab->log_x : NULL; s && *s; s++)
+        if (strcmp(*s, chart) == 0)
             return true;
     return false;
 }
