@@ -1247,7 +1247,9 @@ static void psm_summary(struct psm *r)
     lab_log(cx, LAB_LOG_INFO,
             "%s: %.1f ms per step = %.1f compute + %.1f communication (%.0f %%)%s",
             mode_name(c->mode), step, comp, comm_ms, 100 * frac,
-            c->link.bytes_per_s > 0 ? "" : "; link=off: the sockets' own speed");
+            c->link.bytes_per_s > 0 ? ""
+            : c->mpi                ? "; link=off: the network's own speed (Open MPI)"
+                                    : "; link=off: the sockets' own speed");
 }
 
 /* ---- the run -------------------------------------------------------------------------- */
