@@ -534,6 +534,11 @@ static int launch_argv(const struct lab_params *p, int ranks, struct core_strlis
         core_strlist_pushf(l, "--allow-run-as-root"); /* Open MPI refuses root without it */
     core_strlist_pushf(l, "--bind-to");
     core_strlist_pushf(l, "none"); /* a shard's threads need more than one core */
+    /* after a rank's death, time for the others to end cleanly on SIGTERM
+     * before Open MPI's SIGKILL (default 1 s) */
+    core_strlist_pushf(l, "--mca");
+    core_strlist_pushf(l, "odls_base_sigkill_timeout");
+    core_strlist_pushf(l, "3");
     core_strlist_pushf(l, "-np");
     core_strlist_pushf(l, "%d", ranks);
     const char *hosts = str_of(p, "hosts"), *hostfile = str_of(p, "hostfile");

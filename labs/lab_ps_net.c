@@ -457,6 +457,7 @@ struct frame {
     int64_t a, b;
     uint64_t len;
     double deliver_at;
+    bool at_once; /* the sender's link is off: deliver on arrival */
 };
 
 /* A frame's header; the delivery time goes on the wire relative to the
@@ -464,7 +465,11 @@ struct frame {
 static void frame_pack(unsigned char h[PS_HDR_BYTES], const struct frame *f, double base)
 {
     uint32_t magic = PS_MSG_MAGIC;
+    /* (at or after the clock base, so >= 0; "at once" is written as
+     * -(t + 1), always below zero) */
     double at = f->deliver_at - base;
+    if (f->at_once)
+        at = -(at > 0 ? at : 0) - 1.0;
     memcpy(h + 0, &magic, 4);
     memcpy(h + PS_HDR_TYPE, &f->type, 4);
     memcpy(h + PS_HDR_A, &f->a, 8);
@@ -478,7 +483,7 @@ static double frame_deliver_at(const unsigned char h[PS_HDR_BYTES], double base)
 {
     double at;
     memcpy(&at, h + PS_HDR_DELIVER, 8);
-    return at + base;
+    return (at < 0 ? -at - 1.0 : at) + base;
 }
 
 static int frame_unpack(const unsigned char h[PS_HDR_BYTES], double base, struct frame *f,
@@ -491,6 +496,9 @@ static int frame_unpack(const unsigned char h[PS_HDR_BYTES], double base, struct
     memcpy(&f->b, h + PS_HDR_B, 8);
     memcpy(&f->len, h + PS_HDR_LEN, 8);
     f->deliver_at = frame_deliver_at(h, base);
+    double raw;
+    memcpy(&raw, h + PS_HDR_DELIVER, 8);
+    f->at_once = raw < 0;
     if (magic != PS_MSG_MAGIC)
         return core_err_set(err, CORE_ERR_IO, "corrupt message from peer (bad magic 0x%08x)",
                             (unsigned)magic);
@@ -597,7 +605,7 @@ int ps_send(struct ps_conn *c, uint32_t type, int64_t a, int64_t b, const struct
                             (unsigned long long)PS_MSG_MAX);
     double end = deadline_of(timeout_ms);
     unsigned char h[PS_HDR_BYTES];
-    struct frame f = {type, a, b, total, 0};
+    struct frame f = {type, a, b, total, 0, c->link.bytes_per_s <= 0 && c->link.latency_s <= 0};
     struct link_charge ch;
     f.deliver_at = link_charge(c, PS_HDR_BYTES + (uint64_t)total, &ch);
     frame_pack(h, &f, c->t_base);
@@ -733,11 +741,10 @@ static int pend_deliver(struct ps_conn *c, struct ps_msg *m, double end, int tim
     int rc = frame_unpack(c->pend_hdr, c->t_base, &f, err);
     if (rc)
         return rc;
-    /* With the emulator off there is nothing to wait for (on one machine
-     * the stamp is in the past anyway; between hosts it carries their
-     * clocks' skew, which must not delay a real link). */
-    bool emulated = c->link.bytes_per_s > 0 || c->link.latency_s > 0;
-    rc = emulated ? sleep_until(f.deliver_at, end, c->cancel, err) : 0;
+    /* A sender without an emulated link asks for nothing to wait for (on
+     * one machine its stamp is in the past anyway; between hosts it carries
+     * their clocks' skew, which must not delay a real link). */
+    rc = f.at_once ? 0 : sleep_until(f.deliver_at, end, c->cancel, err);
     if (rc)
         return rc == CORE_ERR_LIMIT
                    ? core_err_set(err, CORE_ERR_LIMIT,
@@ -821,7 +828,7 @@ int ps_sendrecv(struct ps_conn *out, uint32_t type, int64_t a, int64_t b, const 
     double t0 = core_time_mono();
     double end = deadline_of(timeout_ms);
     unsigned char h[PS_HDR_BYTES];
-    struct frame f = {type, a, b, len, 0};
+    struct frame f = {type, a, b, len, 0, out->link.bytes_per_s <= 0 && out->link.latency_s <= 0};
     struct link_charge ch;
     f.deliver_at = link_charge(out, PS_HDR_BYTES + (uint64_t)len, &ch);
     frame_pack(h, &f, out->t_base);

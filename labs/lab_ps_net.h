@@ -31,7 +31,9 @@
  * seconds after the connection's clock base (t_base: 0 on one machine, where
  * CLOCK_MONOTONIC is shared; under MPI each rank's monotonic time at the
  * run's common start, so ranks on different hosts agree to within that
- * start's skew).
+ * start's skew). A sender whose link is off writes -(t + 1) instead: at
+ * once, on arrival (between hosts the clocks' skew must not delay a real
+ * link).
  * A bad magic, an oversize length or a nonsense delivery time is CORE_ERR_IO
  * "corrupt message from peer (...)" and the connection is unusable afterwards.
  *

@@ -184,7 +184,7 @@ echo "netlab: $n hosts on $net.0/24 (${made[*]}), $total ranks; $shaped shaped: 
 export OMPI_MCA_plm_rsh_agent="$agent"
 mpirun --allow-run-as-root --hostfile "$hostfile" -np "$total" --bind-to none \
   --mca oob_tcp_if_include "$net.0/24" --mca btl_tcp_if_include "$net.0/24" \
-  --mca plm_rsh_no_tree_spawn 1 \
+  --mca plm_rsh_no_tree_spawn 1 --mca odls_base_sigkill_timeout 10 \
   "$wb" "$@" --set transport=mpi &
 mpirun_pid=$!
 wait "$mpirun_pid"
