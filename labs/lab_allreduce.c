@@ -18,8 +18,8 @@
  * worker 1's.
  *
  * The model. From the ping-pong the master fits alpha (latency) and B
- * (bandwidth): t(M) = alpha + M/B, B from the largest size, alpha from the
- * smallest. The course's formulas: ring 2(p-1)/p M/B, tree 2 log2(p)
+ * (bandwidth): t(M) = alpha + M/B, B from the slope between the two largest
+ * sizes, alpha from the smallest. The course's formulas: ring 2(p-1)/p M/B, tree 2 log2(p)
  * (alpha + M/B); and the ring with its latency too, 2(p-1) alpha +
  * 2(p-1)/p M/B, which is what makes the tree win below a crossover size:
  * M* = (p-1-L) alpha B / (L - (p-1)/p), L = ceil(log2 p).
@@ -635,9 +635,12 @@ static void ar_summary(struct ar_run *r)
     int W = c->workers, L = ps_tree_levels(W), n = r->n_sizes;
     if (n == 0)
         return;
-    /* the model from the point-to-point: B from the largest, alpha from the
+    /* the model from the point-to-point: B from the slope between the two
+     * largest sizes (their time minus the latency both pay), alpha from the
      * smallest size */
     double B = r->p2p[n - 1] > 0 ? (double)r->sizes[n - 1] / r->p2p[n - 1] : 0;
+    if (n >= 2 && r->p2p[n - 1] > r->p2p[n - 2])
+        B = (double)(r->sizes[n - 1] - r->sizes[n - 2]) / (r->p2p[n - 1] - r->p2p[n - 2]);
     double alpha = B > 0 ? r->p2p[0] - (double)r->sizes[0] / B : r->p2p[0];
     if (alpha < 0)
         alpha = 0;
