@@ -108,6 +108,10 @@ struct lab_def {
     /* The lab's part on the ranks other than 0 of an Open MPI job
      * (transport=mpi; see lab_rank_run); NULL: the lab has no MPI transport. */
     int (*rank)(const struct lab_params *p, struct core_err *err);
+    /* How many workers an MPI job of `ranks` ranks gives the lab when the
+     * user did not set `workers` (lab_run records that number with the run's
+     * parameters); NULL with rank. */
+    int (*mpi_workers)(const struct lab_params *p, int ranks);
 };
 
 /* Whether `series` is one of lab's snapshot series (see lab_def.snapshot). */
@@ -383,6 +387,12 @@ bool lab_params_use_mpi(const struct lab_params *p);
  * what the lab needs on this machine). Errors: CORE_ERR_INVALID naming the
  * parameter (a bad host list, an unreadable hostfile). */
 int lab_mpi_ranks_given(const struct lab_params *p, int *ranks, struct core_err *err);
+/* A copy of in (caller frees with lab_params_fini) in which, for a run over
+ * MPI whose ranks are known (lab_mpi_ranks_given) and whose `workers` the
+ * user left out, `workers` is what the ranks give (lab_def.mpi_workers);
+ * otherwise the same values. lab_run runs and records this copy, so the
+ * stored parameters say how many workers ran. */
+void lab_params_mpi_resolve(const struct lab_params *in, struct lab_params *out);
 /* Runs this process's part of an MPI lab on a rank other than 0 (a server
  * shard, a worker, a map worker, as rank 0 orders) until rank 0 ends the
  * job: no store, no output but errors on stderr. CORE_ERR_INVALID when the

@@ -832,6 +832,13 @@ static const struct lab_series_def ar_series[] = {
 static const char *const ar_log_x[] = {"all-reduce time", "bus bandwidth", "point-to-point",
                                        NULL};
 
+/* lab_def.mpi_workers: every rank but rank 0 takes part. */
+static int ar_mpi_workers(const struct lab_params *p, int ranks)
+{
+    (void)p;
+    return ranks - 1;
+}
+
 const struct lab_def lab_allreduce = {
     .name = "allreduce",
     .title = "All-reduce: ring against tree, and against MPI",
@@ -843,6 +850,7 @@ const struct lab_def lab_allreduce = {
     .n_series = sizeof ar_series / sizeof ar_series[0],
     .check = ar_check,
     .run = ar_run_lab,
+    .mpi_workers = ar_mpi_workers,
     .rank = ar_rank_main,
     .log_x = ar_log_x,
 };

@@ -1199,6 +1199,13 @@ out:
     return rc;
 }
 
+/* lab_def.mpi_workers: every rank but rank 0 maps. */
+static int km_mpi_workers(const struct lab_params *p, int ranks)
+{
+    (void)p;
+    return ranks - 1;
+}
+
 const struct lab_def lab_kmeans = {
     .name = "kmeans",
     .title = "MapReduce k-means over worker processes",
@@ -1210,5 +1217,6 @@ const struct lab_def lab_kmeans = {
     .n_series = sizeof km_series / sizeof km_series[0],
     .check = km_check,
     .run = km_run_lab,
+    .mpi_workers = km_mpi_workers,
     .rank = km_mpi_rank_main,
 };

@@ -208,6 +208,42 @@ int lab_mpi_ranks_given(const struct lab_params *p, int *ranks, struct core_err 
     return 0;
 }
 
+void lab_params_mpi_resolve(const struct lab_params *in, struct lab_params *out)
+{
+    lab_params_init(out, in->lab);
+    for (size_t i = 0; i < in->n && i < out->n; i++) { /* the values as they are */
+        out->v[i].num = in->v[i].num;
+        free(out->v[i].str);
+        out->v[i].str = in->v[i].str ? core_xstrdup(in->v[i].str) : NULL;
+        out->v[i].user_set = in->v[i].user_set;
+    }
+    const struct lab_value *wv = value_of(in, "workers");
+    int ranks = 0;
+    struct core_err e;
+    if (!in->lab->mpi_workers || !wv || wv->user_set || !lab_params_use_mpi(in) ||
+        lab_mpi_ranks_given(in, &ranks, &e) != 0 || ranks <= 0)
+        return;
+    int w = in->lab->mpi_workers(in, ranks);
+    char text[32];
+    snprintf(text, sizeof text, "%d", w);
+    if (w >= 1)
+        lab_params_set(out, "workers", text, &e); /* (out of range: left as it was) */
+}
+
+/* A value as text that reads back the same: a real with all its digits
+ * ('.' whatever the locale), the rest as lab_value_text writes them. */
+static void value_exact(const struct lab_value *v, char *buf, size_t size)
+{
+    if (v->def->type != LAB_P_REAL) {
+        lab_value_text(v, buf, size);
+        return;
+    }
+    snprintf(buf, size, "%.17g", v->num);
+    for (char *c = buf; *c; c++)
+        if (*c == ',')
+            *c = '.';
+}
+
 int lab_rank_run(const struct lab_params *p, struct core_err *err)
 {
     if (!p->lab->rank)
@@ -567,7 +603,7 @@ static int launch_argv(const struct lab_params *p, int ranks, struct core_strlis
             strcmp(name, "transport") == 0)
             continue;
         char text[1024];
-        lab_value_text(v, text, sizeof text);
+        value_exact(v, text, sizeof text);
         core_strlist_pushf(l, "--set");
         core_strlist_pushf(l, "%s=%s", name, text);
     }

@@ -1452,6 +1452,13 @@ static const struct lab_series_def psm_series[] = {
 static const char *const psm_snapshot[] = {"staleness", "worker_compute_ms", "worker_comm_ms",
                                            "worker_wait_ms", NULL};
 
+/* lab_def.mpi_workers: rank 0 and the shards take theirs (allreduce: none). */
+static int psm_mpi_workers(const struct lab_params *p, int ranks)
+{
+    bool ring = strcmp(lab_param_str(p, "mode"), "allreduce") == 0;
+    return ranks - 1 - (ring ? 0 : (int)lab_param_num(p, "servers"));
+}
+
 const struct lab_def lab_paramserver = {
     .name = "paramserver",
     .title = "Parameter server and all-reduce SGD",
@@ -1464,5 +1471,6 @@ const struct lab_def lab_paramserver = {
     .check = psm_check,
     .run = psm_run,
     .snapshot = psm_snapshot,
+    .mpi_workers = psm_mpi_workers,
     .rank = ps_mpi_rank_main,
 };

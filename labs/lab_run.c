@@ -310,6 +310,13 @@ int lab_run(const struct lab_params *p, const struct lab_run_opts *o, struct lab
     static const struct lab_run_opts no_opts = {0};
     if (!o)
         o = &no_opts;
+    /* a run over MPI: `workers` as the ranks give it, recorded so */
+    struct lab_params resolved;
+    bool mpi = p->lab->mpi_workers && lab_params_use_mpi(p);
+    if (mpi) {
+        lab_params_mpi_resolve(p, &resolved);
+        p = &resolved;
+    }
 
     struct lab_ctx *cx = core_xcalloc(1, sizeof *cx);
     char *pj = NULL, *mj = NULL;
@@ -419,5 +426,7 @@ out:
     free(cx);
     free(pj);
     free(mj);
+    if (mpi)
+        lab_params_fini(&resolved);
     return rc;
 }

@@ -1353,6 +1353,19 @@ static void test_mpi_ranks_given(void **state)
     assert_int_equal(lab_mpi_ranks_given(&p, &ranks, &e), 0);
     assert_int_equal(ranks, 6);
     assert_false(lab_mpi_relayed()); /* rank 2, and no relay asked */
+    /* the recorded parameters say how many workers the ranks give: rank 0
+     * and one shard leave 4; the values set are kept exactly */
+    assert_int_equal(lab_params_set(&p, "lr", "0.123456789", &e), 0);
+    struct lab_params q;
+    lab_params_mpi_resolve(&p, &q);
+    assert_true(lab_param_num(&q, "workers") == 4);
+    assert_true(lab_param_num(&q, "lr") == 0.123456789);
+    assert_string_equal(lab_param_str(&q, "transport"), "mpi");
+    lab_params_fini(&q);
+    assert_int_equal(lab_params_set(&p, "mode", "allreduce", &e), 0);
+    lab_params_mpi_resolve(&p, &q);
+    assert_true(lab_param_num(&q, "workers") == 5); /* no shard in a ring */
+    lab_params_fini(&q);
     lab_params_fini(&p);
     unsetenv("OMPI_COMM_WORLD_SIZE");
     unsetenv("OMPI_COMM_WORLD_RANK");
@@ -1365,6 +1378,7 @@ static void test_mpi_ranks_given(void **state)
         for (size_t k = 0; k < all[i]->n_params; k++)
             has |= strcmp(all[i]->params[k].name, "transport") == 0;
         assert_true(has == (all[i]->rank != NULL));
+        assert_true(has == (all[i]->mpi_workers != NULL));
     }
     /* the allreduce lab's charts are drawn on a log x axis */
     const struct lab_def *ar = lab_find("allreduce");

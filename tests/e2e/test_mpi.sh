@@ -61,6 +61,8 @@ expect_sql "SELECT json_extract(machine_json, '\$.n_hosts') > 0, json_extract(ma
   "1|1" "the machine record lists the hosts and the interconnect"
 expect_sql "SELECT json_extract(machine_json, '\$.hosts') LIKE '%ranks 0-3%' FROM lab_runs WHERE id = $RUN" \
   1 "every rank on its host"
+expect_sql "SELECT json_extract(params_json, '\$.workers') FROM lab_runs WHERE id = $RUN" 2 \
+  "the stored parameters say how many workers the ranks gave"
 
 run --json lab run paramserver "${PS[@]}" --set mode=allreduce --set workers=3
 last
