@@ -31,6 +31,10 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_odls_base_sigkill_timeout=10
 # Open MPI's own allocations at exit are not ours (AddressSanitizer builds)
 export LSAN_OPTIONS="suppressions=$WB_SOURCE_DIR/tests/lsan-mpi.supp:print_suppressions=0"
+# (whole stacks, and Open MPI's components kept loaded, so that those
+# suppressions find the library a leak is in)
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
+export OMPI_MCA_mca_base_component_disable_dlclose=1
 MPIRUN=(mpirun --oversubscribe --bind-to none)
 # a marker in every command line, to find what is left of a run
 MARK=$((4000000 + RANDOM))

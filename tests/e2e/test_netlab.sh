@@ -31,6 +31,10 @@ ip netns del "$probe"
 
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export LSAN_OPTIONS="suppressions=$WB_SOURCE_DIR/tests/lsan-mpi.supp:print_suppressions=0"
+# (whole stacks, and Open MPI's components kept loaded, so that those
+# suppressions find the library a leak is in)
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
+export OMPI_MCA_mca_base_component_disable_dlclose=1
 params=100000
 OUT=$("$WB_SOURCE_DIR/scripts/netlab.sh" -n 3 --slots 1,1,1 --rate 100mbit --wb "$WB" -- \
   --db "$DB" --json lab run \
