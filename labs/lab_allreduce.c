@@ -19,7 +19,7 @@
  *
  * The model. From the ping-pong the master fits alpha (latency) and B
  * (bandwidth): t(M) = alpha + M/B, B from the slope between the two largest
- * sizes, alpha from the smallest. The course's formulas: ring 2(p-1)/p M/B, tree 2 log2(p)
+ * sizes or the best rate seen (the higher), alpha from the smallest. The course's formulas: ring 2(p-1)/p M/B, tree 2 log2(p)
  * (alpha + M/B); and the ring with its latency too, 2(p-1) alpha +
  * 2(p-1)/p M/B, which is what makes the tree win below a crossover size:
  * M* = (p-1-L) alpha B / (L - (p-1)/p), L = ceil(log2 p).
@@ -151,8 +151,10 @@ static int ar_measure(struct ar_worker *k, float *x, size_t bytes, int reps, str
     if (k->me <= 1) {
         struct ps_conn *c = k->me == 0 ? &k->right : &k->left;
         struct ps_part part = {x, bytes};
-        for (int i = 0; i <= reps && rc == 0; i++) { /* the first: a warm-up */
-            if (i == 1)
+        /* the first two round trips warm up: each side receives into two
+         * buffers in turn (the connection's), and both are touched then */
+        for (int i = 0; i < reps + 2 && rc == 0; i++) {
+            if (i == 2)
                 t = now_s();
             struct ps_msg m;
             if (k->me == 0) {
@@ -636,11 +638,16 @@ static void ar_summary(struct ar_run *r)
     if (n == 0)
         return;
     /* the model from the point-to-point: B from the slope between the two
-     * largest sizes (their time minus the latency both pay), alpha from the
-     * smallest size */
-    double B = r->p2p[n - 1] > 0 ? (double)r->sizes[n - 1] / r->p2p[n - 1] : 0;
+     * largest sizes (their time minus the latency both pay) or the best
+     * rate seen, whichever is higher (beyond the caches a machine's copies
+     * slow down: the link's rate is the best one), alpha from the smallest
+     * size */
+    double B = 0;
+    for (int i = 0; i < n; i++) /* at least the best rate seen */
+        if (r->p2p[i] > 0)
+            B = fmax(B, (double)r->sizes[i] / r->p2p[i]);
     if (n >= 2 && r->p2p[n - 1] > r->p2p[n - 2])
-        B = (double)(r->sizes[n - 1] - r->sizes[n - 2]) / (r->p2p[n - 1] - r->p2p[n - 2]);
+        B = fmax(B, (double)(r->sizes[n - 1] - r->sizes[n - 2]) / (r->p2p[n - 1] - r->p2p[n - 2]));
     double alpha = B > 0 ? r->p2p[0] - (double)r->sizes[0] / B : r->p2p[0];
     if (alpha < 0)
         alpha = 0;
