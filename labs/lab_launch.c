@@ -7,8 +7,9 @@
  * SIGTERM note.
  *
  * The relay. lab_mpi_launch builds
- *     mpirun [--allow-run-as-root] --bind-to none -np N
- *            (--host H | --hostfile F | --host localhost:N --oversubscribe)
+ *     mpirun [--allow-run-as-root] --bind-to none
+ *            --mca odls_base_sigkill_timeout 3 -np N
+ *            (--host H | --hostfile F | --host localhost:N)
  *            -x WARPBENCH_MPI_RELAY=1 EXE lab run LAB --set transport=mpi
  *            --set NAME=VALUE (every other parameter the user set)
  * and runs it as a child of the run (lab_proc_spawn: it dies with us),
