@@ -76,6 +76,7 @@ static int cmd_list(struct cli_ctx *cx)
                 core_json_kstr(&j, "chart", s->chart);
                 core_json_kstr(&j, "x_label", s->x_label);
                 core_json_kbool(&j, "log_x", lab_chart_log_x(l, s->chart));
+                core_json_kbool(&j, "x_log", lab_chart_log_x(l, s->chart));
                 core_json_obj_end(&j);
             }
             core_json_arr_end(&j);
@@ -231,8 +232,16 @@ static void write_note(int sig)
  * that does not stop, ends the process at once (the workers die with it,
  * through PR_SET_PDEATHSIG). The run is then closed as "cancelled" by the
  * next warpbench that opens the store, from the note written here. */
+static volatile sig_atomic_t run_mpi_rank0; /* rank 0 of an Open MPI job */
+
 static void on_signal(int sig)
 {
+    if (sig == SIGTERM && run_mpi_rank0) {
+        /* mpirun ends the job (a rank died, or it was stopped): the run
+         * fails with that reason, it is not the user's cancel */
+        lab_mpi_note_term();
+        return;
+    }
     if (atomic_load(&run_cancel) && run_signal != SIGPIPE) {
         write_note(sig);
         signal(sig, SIG_DFL);
@@ -340,7 +349,17 @@ static int cmd_run(struct cli_ctx *cx, const struct cli_command *cmd, struct cli
         /* a path the lab would write exists (or is a link, FIFO, device):
          * refused like an export target that exists */
         rc = e.code == CORE_ERR_CONFLICT ? cli_fail(&e) : cli_usage(cmd, "%s", cli_tx(e.msg));
-    if (rc == 0)
+    bool mpi = rc == 0 && lab_params_use_mpi(&p) && lab_mpi_env_rank() >= 0;
+    if (mpi && lab_mpi_env_rank() > 0) {
+        /* a shard or worker rank of an Open MPI job: rank 0 records */
+        if (lab_rank_run(&p, &e) != 0) {
+            fprintf(stderr, "warpbench (rank %d): %s\n", lab_mpi_env_rank(), cli_tx(e.msg));
+            rc = CLI_EXIT_LAB_FAILED;
+        }
+        goto out;
+    }
+    bool relayed = mpi && lab_mpi_relayed();
+    if (rc == 0 && !relayed)
         rc = cli_open_session(cx);
     if (rc != 0)
         goto out;
@@ -361,9 +380,12 @@ static int cmd_run(struct cli_ctx *cx, const struct cli_command *cmd, struct cli
     sigaction(SIGPIPE, &sa, &old_pipe);
     handlers = true;
 
+    run_mpi_rank0 = mpi;
     struct lab_sink sink = {sink_sample, sink_log, sink_progress, NULL, &t};
-    struct lab_run_opts o = {.db = cx->db,
-                             .user_id = lesson_session_user_id(cx->session),
+    if (relayed) /* rank 0 of a job a front end started: it records */
+        lab_relay_sink_init(&sink, stdout);
+    struct lab_run_opts o = {.db = relayed ? NULL : cx->db,
+                             .user_id = relayed ? 0 : lesson_session_user_id(cx->session),
                              .sinks = &sink,
                              .n_sinks = 1,
                              .cancel = &run_cancel,
@@ -371,6 +393,13 @@ static int cmd_run(struct cli_ctx *cx, const struct cli_command *cmd, struct cli
     double t0 = core_time_mono();
     int lrc = lab_run(&p, &o, &r, &e);
     double elapsed = core_time_mono() - t0;
+    run_mpi_rank0 = 0;
+    if (relayed) {
+        lab_relay_sink_end(&sink, r.status, r.error);
+        lab_relay_sink_fini(&sink);
+        rc = lrc == 0 ? CLI_EXIT_OK : CLI_EXIT_LAB_FAILED;
+        goto out;
+    }
     clear_line(&t);
     if (lrc != 0 && !r.run_id && strcmp(r.status, "failed") == 0 && !r.error) {
         rc = cli_fail(&e); /* nothing ran: the store could not start the record */

@@ -596,6 +596,12 @@ int db_labrun_begin(struct db *db, int64_t user_id, const char *lab, const char 
  * ftruncate and pwrite are async-signal-safe, so a signal handler may. */
 int db_labrun_note_fd(struct db *db, int64_t run_id);
 
+/* Replaces a running run's machine description (a run across several hosts
+ * learns them after it started). CORE_ERR_CONFLICT when the run is not
+ * running. */
+int db_labrun_set_machine(struct db *db, int64_t run_id, const char *machine_json,
+                          struct core_err *err);
+
 /* Appends samples in one transaction. Series names are borrowed. */
 int db_labrun_samples(struct db *db, int64_t run_id, const struct core_sample *s, size_t n,
                       struct core_err *err);

@@ -41,6 +41,8 @@ static const char sql_sample_add[] =
 static const char sql_run_end[] =
     "UPDATE lab_runs SET status = ?2, summary_json = ?3, ended_at = ?4, error = ?5 "
     "WHERE id = ?1 AND status = 'running'";
+static const char sql_run_machine[] =
+    "UPDATE lab_runs SET machine_json = ?2 WHERE id = ?1 AND status = 'running'";
 #define RUN_COLS                                                                              \
     "SELECT id, user_id, lab, params_json, machine_json, summary_json, status, started_at, "  \
     "ended_at, error FROM lab_runs "
@@ -221,6 +223,21 @@ int db_labrun_begin(struct db *db, int64_t user_id, const char *lab, const char 
     if (run_id)
         *run_id = id;
     return 0;
+}
+
+int db_labrun_set_machine(struct db *db, int64_t run_id, const char *machine_json,
+                          struct core_err *err)
+{
+    sqlite3_stmt *st;
+    int rc = db_stmt(db, sql_run_machine, &st, err);
+    if (rc)
+        return rc;
+    rc = db_step_done(db, st, db_bindf(st, "It", run_id, machine_json ? machine_json : "{}"),
+                      "recording the machines of a lab run", err);
+    if (rc == 0 && sqlite3_changes(db->h) != 1)
+        rc = core_err_set(err, CORE_ERR_CONFLICT, "lab run %lld is not running",
+                          (long long)run_id);
+    return rc;
 }
 
 /* Reads a run's status into a malloc'd *status; CORE_ERR_NOTFOUND when the

@@ -36,6 +36,7 @@
 
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -99,15 +100,23 @@ struct lab_def {
      * lab_series_def: the labs' series tables are positional initialisers,
      * which a new field there would make warn (-Wmissing-field-initializers). */
     const char *const *snapshot;
-    /* The charts (lab_series_def.chart names), NULL-terminated (NULL: none),
-     * whose x axis is logarithmic: sizes or rates that double from point to
-     * point. A list for the same reason as snapshot. */
+    /* The charts (by lab_series_def.chart) whose x axis is logarithmic —
+     * message sizes swept by a factor — NULL-terminated (NULL: none). A
+     * front end that cannot draw a log axis draws them linear. (A list here,
+     * not a field of lab_series_def, for the reason given for snapshot.) */
     const char *const *log_x;
+    /* The lab's part on the ranks other than 0 of an Open MPI job
+     * (transport=mpi; see lab_rank_run); NULL: the lab has no MPI transport. */
+    int (*rank)(const struct lab_params *p, struct core_err *err);
+    /* How many workers an MPI job of `ranks` ranks gives the lab when the
+     * user did not set `workers` (lab_run records that number with the run's
+     * parameters); NULL with rank. */
+    int (*mpi_workers)(const struct lab_params *p, int ranks);
 };
 
 /* Whether `series` is one of lab's snapshot series (see lab_def.snapshot). */
 bool lab_series_snapshot(const struct lab_def *lab, const char *series);
-/* Whether lab draws chart `chart` on a logarithmic x axis (lab_def.log_x). */
+/* Whether the chart named `chart` has a logarithmic x axis (lab_def.log_x). */
 bool lab_chart_log_x(const struct lab_def *lab, const char *chart);
 
 /* The registry, in `lab list` order. */
@@ -161,6 +170,11 @@ struct lab_machine {
     long line_bytes;                    /* cache line, 64 when unknown */
     long mem_bytes;
     char gpu[160]; /* "" when no CUDA device was found (kern_probe) */
+    /* A run across machines (transport=mpi): every host of the job and the
+     * interconnect Open MPI used (lab_ctx_set_hosts); n_hosts 0 otherwise. */
+    int n_hosts;
+    char hosts[2048];
+    char interconnect[320];
 };
 
 /* Reads the machine description (sysconf, /proc, /sys). Never fails: unknown
@@ -226,6 +240,11 @@ struct lab_procs *lab_ctx_procs(struct lab_ctx *cx);
 atomic_int *lab_ctx_cancel_flag(struct lab_ctx *cx);
 /* Seconds since the run started, on the run's clock. */
 double lab_ctx_elapsed(const struct lab_ctx *cx);
+/* A run across machines: records every host and the interconnect in the
+ * run's machine description (the store's copy too, and what
+ * lab_ctx_machine returns). A store that fails stops the run as failed. */
+void lab_ctx_set_hosts(struct lab_ctx *cx, int n_hosts, const char *hosts,
+                       const char *interconnect);
 /* Sleeps `secs` on the run's clock in slices of at most 50 ms, returning
  * false as soon as lab_cancelled() turns true (true when the time passed). */
 bool lab_sleep(struct lab_ctx *cx, double secs);
@@ -371,5 +390,59 @@ int lab_fd_write(int fd, const void *buf, size_t n, int timeout_ms, atomic_int *
                  struct core_err *err);
 int lab_fd_read(int fd, void *buf, size_t n, int timeout_ms, atomic_int *cancel,
                 struct core_err *err);
+
+/* ---- across machines (Open MPI) ---------------------------------------- */
+
+/* The distributed labs (paramserver, kmeans, allreduce) run their processes
+ * either on this machine (transport=local) or as the ranks of an Open MPI
+ * job (transport=mpi), rank 0 being the master that records and reports.
+ * A front end runs such a lab like any other; lab_run then starts Open
+ * MPI's own mpirun (across hosts=/hostfile=, or on this machine), reads
+ * rank 0's reports back from it (it runs with lab_relay_sink) and records
+ * them; cancelling ends mpirun and every rank. Started by the user under
+ * mpirun instead, rank 0 is a normal `lab run` and the other ranks run
+ * lab_rank_run. */
+
+/* Whether this build carries the MPI transport (Open MPI at build time). */
+bool lab_mpi_built(void);
+/* This process's rank and the job's size when mpirun started it (from the
+ * environment Open MPI gives its processes), else -1. MPI is not touched. */
+int lab_mpi_env_rank(void);
+int lab_mpi_env_size(void);
+/* Whether p asks for the MPI transport (transport=mpi, hosts or hostfile). */
+bool lab_params_use_mpi(const struct lab_params *p);
+/* How many ranks the job has or will have: under mpirun its size; else the
+ * slots of hosts= ("a:3,b:3") or of the hostfile ("name slots=N" lines; a
+ * line without slots counts 1); 0 when none is given (the launcher starts
+ * what the lab needs on this machine). Errors: CORE_ERR_INVALID naming the
+ * parameter (a bad host list, an unreadable hostfile). */
+int lab_mpi_ranks_given(const struct lab_params *p, int *ranks, struct core_err *err);
+/* A copy of in (caller frees with lab_params_fini) in which, for a run over
+ * MPI whose ranks are known (lab_mpi_ranks_given) and whose `workers` the
+ * user left out, `workers` is what the ranks give (lab_def.mpi_workers);
+ * otherwise the same values. lab_run runs and records this copy, so the
+ * stored parameters say how many workers ran. */
+void lab_params_mpi_resolve(const struct lab_params *in, struct lab_params *out);
+/* Runs this process's part of an MPI lab on a rank other than 0 (a server
+ * shard, a worker, a map worker, as rank 0 orders) until rank 0 ends the
+ * job: no store, no output but errors on stderr. CORE_ERR_INVALID when the
+ * lab has no MPI transport. */
+int lab_rank_run(const struct lab_params *p, struct core_err *err);
+/* Async-signal-safe, for rank 0's SIGTERM handler: Open MPI is ending the
+ * job (a rank died, or mpirun was told to stop). The masters then fail the
+ * run with that reason instead of calling it cancelled. */
+void lab_mpi_note_term(void);
+/* Whether this process is rank 0 of a job a Warpbench front end started
+ * (hosts=, hostfile=): it records nothing and reports through
+ * lab_relay_sink on stdout, which the front end records. */
+bool lab_mpi_relayed(void);
+/* A sink writing every report (samples, log lines, progress, figures, the
+ * hosts) as one JSON line each on f, flushed, for the front end's reader.
+ * Caller frees with lab_relay_sink_fini. */
+void lab_relay_sink_init(struct lab_sink *s, FILE *f);
+void lab_relay_sink_fini(struct lab_sink *s);
+/* The last line: how the run ended (status "done", "failed", "cancelled";
+ * error NULL when done). */
+void lab_relay_sink_end(struct lab_sink *s, const char *status, const char *error);
 
 #endif /* WB_LAB_H */

@@ -86,6 +86,7 @@
  * and the kernels module.
  */
 #include "labs/lab_kmeans.h"
+#include "labs/lab_mpi.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -147,6 +148,12 @@ static const struct lab_param_def km_params[] = {
      "write the final centres to this new CSV file (an existing path is refused)"},
     {"overwrite", LAB_P_BOOL, "off", NULL, 0, 1, NULL, "",
      "let save replace an existing regular file (never a link, FIFO or device)"},
+    {"transport", LAB_P_ENUM, "local", NULL, 0, 0, "local|mpi", "",
+     "local: worker processes; mpi: the ranks of an Open MPI job"},
+    {"hosts", LAB_P_STR, "", NULL, 0, 0, NULL, "",
+     "mpi across hosts: NAME:SLOTS,... (Warpbench runs mpirun)"},
+    {"hostfile", LAB_P_STR, "", NULL, 0, 0, NULL, "",
+     "mpi across the hosts of an Open MPI hostfile"},
 };
 
 static const struct lab_series_def km_series[] = {
@@ -266,6 +273,43 @@ out:
     return rc;
 }
 
+/* transport=mpi: the build has it, the map runs on the CPU, and the
+ * workers are the job's ranks but rank 0 (when `workers` is not set; else
+ * the two must agree). */
+static int km_resolve_mpi(const struct lab_params *p, struct km_cfg *c, struct core_err *err)
+{
+    c->mpi = lab_params_use_mpi(p);
+    if (!c->mpi)
+        return 0;
+    if (!lab_mpi_built())
+        return core_err_set(err, CORE_ERR_INVALID,
+                            "kmeans: transport=mpi: this build has no Open MPI (install "
+                            "libopenmpi-dev and openmpi-bin, then configure with -DWB_MPI=ON)");
+    if (c->gpu)
+        return core_err_set(err, CORE_ERR_INVALID,
+                            "kmeans: transport=mpi runs the map on the ranks' CPUs: use "
+                            "device=cpu with it");
+    int ranks = 0;
+    int rc = lab_mpi_ranks_given(p, &ranks, err);
+    if (rc || ranks == 0)
+        return rc;
+    if (!km_user_set(p, "workers")) {
+        if (ranks < 2 || ranks - 1 > KM_MAX_WORKERS)
+            return core_err_set(err, CORE_ERR_INVALID,
+                                "kmeans: transport=mpi with %d rank%s: rank 0 is the master and "
+                                "the others the workers (2 to %d ranks)",
+                                ranks, ranks == 1 ? "" : "s", KM_MAX_WORKERS + 1);
+        c->workers = ranks - 1;
+    } else if (c->workers + 1 != ranks) {
+        return core_err_set(err, CORE_ERR_INVALID,
+                            "kmeans: transport=mpi: workers = %d with the master take %d ranks, "
+                            "but the job has %d: leave 'workers' out (it is then the ranks but "
+                            "one) or change the number of ranks",
+                            c->workers, c->workers + 1, ranks);
+    }
+    return 0;
+}
+
 static int km_resolve(const struct lab_params *p, long mem_bytes, bool deep, bool (*stop)(void *),
                       void *ud, struct km_cfg *c, struct core_err *err)
 {
@@ -374,6 +418,8 @@ static int km_resolve(const struct lab_params *p, long mem_bytes, bool deep, boo
                                  NULL, NULL, err)) != 0)
             return rc;
     }
+    if ((rc = km_resolve_mpi(p, c, err)) != 0)
+        return rc;
     if ((rc = km_straggler_parse(lab_param_str(p, "straggler"), &c->strag_worker, &c->strag_factor,
                                  err)) != 0)
         return rc;
@@ -833,6 +879,14 @@ static int km_run_lab(struct lab_ctx *cx, struct core_err *err)
         return rc;
     const struct km_cfg *c = &r->cfg;
     const size_t kd = (size_t)c->k * (size_t)c->d;
+    if (c->mpi && lab_mpi_env_rank() < 0) /* Open MPI's mpirun runs it, rank 0 reports here */
+        return lab_mpi_launch(cx, 1 + c->workers, err);
+    bool mpi_up = false;
+    if (c->mpi) {
+        if ((rc = lab_mpi_init(err)) != 0)
+            return rc;
+        mpi_up = true;
+    }
     if (*c->file && km_user_set(pp, "spread"))
         lab_log(cx, LAB_LOG_INFO, "spread shapes generated points only: ignored with a file");
 
@@ -840,8 +894,10 @@ static int km_run_lab(struct lab_ctx *cx, struct core_err *err)
     float *x = lab_shm_alloc(ps, c->n * (size_t)c->d * sizeof(float), err);
     float *cb = x ? lab_shm_alloc(ps, 2 * kd * sizeof(float), err) : NULL;
     int32_t *labels = cb ? lab_shm_alloc(ps, c->n * sizeof(int32_t), err) : NULL;
-    if (!labels)
-        return core_err_prefix(err, "kmeans: %zu points of d = %d", c->n, c->d);
+    if (!labels) {
+        rc = core_err_prefix(err, "kmeans: %zu points of d = %d", c->n, c->d);
+        goto out;
+    }
     r->sh = (struct km_shared){x,      c->n,        c->d,     c->k,   {cb, cb + kd},
                                labels, c->combiner, c->crash, c->seed};
     r->c0 = core_xmalloc(kd * sizeof *r->c0);
@@ -873,7 +929,7 @@ static int km_run_lab(struct lab_ctx *cx, struct core_err *err)
         }
     }
     int P = use_gpu ? 1 : c->workers;
-    if (!use_gpu && m->cores_online > 0 && P > m->cores_online)
+    if (!use_gpu && !c->mpi && m->cores_online > 0 && P > m->cores_online)
         lab_log(cx, LAB_LOG_WARN,
                 "workers = %d is more than the %d online cores: workers share cores, so the "
                 "speedup cannot keep growing",
@@ -889,13 +945,14 @@ static int km_run_lab(struct lab_ctx *cx, struct core_err *err)
         for (int s = 0; s < KM_MAX_WORKERS; s++)
             strag[s] = s + 1 == c->strag_worker ? c->strag_factor : 1;
         km_engine_init(&r->eng, cx, &r->sh, P, c->tasks, strag);
+        r->eng.mpi = c->mpi;
         r->have_engine = true;
         lab_progress(cx, 0.1, "starting the workers");
         if ((rc = km_engine_start(&r->eng, err)) != 0)
             goto out;
         lab_log(cx, LAB_LOG_INFO,
-                "%d worker process%s, %d map tasks of about %zu points, combiner %s%s", P,
-                P > 1 ? "es" : "", c->tasks, c->n / (size_t)c->tasks, c->combiner ? "on" : "off",
+                "%d worker %s%s, %d map tasks of about %zu points, combiner %s%s", P,
+                c->mpi ? "rank" : "process", P > 1 ? (c->mpi ? "s" : "es") : "", c->tasks, c->n / (size_t)c->tasks, c->combiner ? "on" : "off",
                 use_gpu ? " (the CPU baseline)" : "");
     }
     if (c->strag_worker > 0)
@@ -1087,6 +1144,14 @@ out:
         km_engine_stop(&r->eng);
         km_engine_fini(&r->eng);
     }
+    if (mpi_up && !lab_mpi_term_noted()) {
+        lab_mpi_end_all(); /* every rank lets go */
+        lab_mpi_finish();
+    }
+    if (rc && lab_mpi_term_noted())
+        rc = core_err_set(err, CORE_ERR_INTERNAL,
+                          "kmeans: Open MPI ended the job (rank 0 had SIGTERM from mpirun): "
+                          "another rank died or mpirun was stopped");
     kern_kmeans_gpu_free(r->gpu);
     for (int p = 0; scale && p < p_scale; p++)
         free(scale[p].iter_s);
@@ -1105,6 +1170,13 @@ out:
     return rc;
 }
 
+/* lab_def.mpi_workers: every rank but rank 0 maps. */
+static int km_mpi_workers(const struct lab_params *p, int ranks)
+{
+    (void)p;
+    return ranks - 1;
+}
+
 const struct lab_def lab_kmeans = {
     .name = "kmeans",
     .title = "MapReduce k-means over worker processes",
@@ -1116,4 +1188,6 @@ const struct lab_def lab_kmeans = {
     .n_series = sizeof km_series / sizeof km_series[0],
     .check = km_check,
     .run = km_run_lab,
+    .mpi_workers = km_mpi_workers,
+    .rank = km_mpi_rank_main,
 };

@@ -60,6 +60,7 @@ struct km_cfg {
     int scale_iters;
     const char *save; /* "" for none */
     bool overwrite;   /* save may replace an existing regular file */
+    bool mpi;         /* transport=mpi: the workers are ranks 1..workers of an MPI job */
 };
 
 /* Reads and cross-checks the parameters: the file's shape (a CSV file is
@@ -192,6 +193,8 @@ struct km_pass_stats {
     int tasks_by_slot[KM_MAX_WORKERS];
 };
 
+struct ps_conn;
+
 struct km_engine {
     struct lab_ctx *cx;
     struct lab_procs *ps;
@@ -219,6 +222,10 @@ struct km_engine {
     int *queue;            /* T: pending tasks, a ring */
     int qhead, qn;         /* its first entry and length */
     double *tdur;          /* durations of this pass's accepted tasks */
+    /* transport=mpi (lab_kmeans_ranks.c): slot s is rank s + 1, reached
+     * over conn[s]; its idx is s while it serves, -1 once it was ended */
+    bool mpi;
+    struct ps_conn *conn;
 };
 
 /* Sets e up for P worker slots and T tasks over sh->n points (nothing is
@@ -243,6 +250,21 @@ int km_engine_next_buf(const struct km_engine *e);
 
 /* Asks idle workers to exit and reaps them; busy ones are left to lab_run. */
 void km_engine_stop(struct km_engine *e);
+
+/* transport=mpi (lab_kmeans_ranks.c): km_engine_start, _pass and _stop of
+ * an engine whose slots are the ranks of an Open MPI job. Start orders
+ * every rank to serve, aligns the clocks, records the hosts and sends the
+ * points to every rank (they then hold a copy: the map reads it). A pass
+ * sends each command with the centres; an injected crash (crash=) drops
+ * the task's output (a rank cannot die: Open MPI would end the job) and the
+ * task runs again; a rank silent too long is ended at the application level
+ * and its slot is not used again. */
+int km_mpi_start(struct km_engine *e, struct core_err *err);
+int km_mpi_pass(struct km_engine *e, enum km_op op, int p_use, bool faults, uint32_t iter,
+                struct km_pass_stats *st, struct core_err *err);
+void km_mpi_stop(struct km_engine *e);
+/* A rank other than 0 (lab_def.rank). */
+int km_mpi_rank_main(const struct lab_params *p, struct core_err *err);
 
 /* The reduce: adds the T partials in task order, then moves every centre
  * with points to their mean (rounded to float); an empty cluster keeps its

@@ -255,6 +255,8 @@ static int km_spawn(struct km_engine *e, int s, struct core_err *err)
 
 int km_engine_start(struct km_engine *e, struct core_err *err)
 {
+    if (e->mpi)
+        return km_mpi_start(e, err);
     for (int s = 0; s < e->P; s++) {
         int rc = km_spawn(e, s, err);
         if (rc != 0)
@@ -561,6 +563,8 @@ static int km_receive(struct km_engine *e, int s, enum km_op op, int *done,
 int km_engine_pass(struct km_engine *e, enum km_op op, int p_use, bool faults, uint32_t iter,
                    struct km_pass_stats *st, struct core_err *err)
 {
+    if (e->mpi)
+        return km_mpi_pass(e, op, p_use, faults, iter, st, err);
     const int T = e->T;
     struct pollfd pfd[KM_MAX_WORKERS];
     int who[KM_MAX_WORKERS];
@@ -697,6 +701,10 @@ out:
 
 void km_engine_stop(struct km_engine *e)
 {
+    if (e->mpi) {
+        km_mpi_stop(e);
+        return;
+    }
     struct km_cmd q = {KM_OP_QUIT, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     for (int s = 0; s < e->P; s++) {
         struct km_slot *sl = &e->slot[s];

@@ -158,5 +158,10 @@ void lab_machine_json(const struct lab_machine *m, struct core_json *j)
     core_json_kint(j, "line_bytes", m->line_bytes);
     core_json_kint(j, "mem_bytes", m->mem_bytes);
     core_json_kstr(j, "gpu", m->gpu);
+    if (m->n_hosts > 0) {
+        core_json_kint(j, "n_hosts", m->n_hosts);
+        core_json_kstr(j, "hosts", m->hosts);
+        core_json_kstr(j, "interconnect", m->interconnect);
+    }
     core_json_obj_end(j);
 }

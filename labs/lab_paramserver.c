@@ -42,6 +42,7 @@
  * Uses the lab framework (lab.h), the communication layer (lab_ps_net.h)
  * and the shard/worker/model code (lab_ps.h).
  */
+#include "labs/lab_mpi.h"
 #include "labs/lab_ps.h"
 
 #include <errno.h>
@@ -117,6 +118,8 @@ struct psm {
     int64_t snap_updates; /* updates when the snapshot series were last sent */
     /* final */
     float *final_w;
+    /* transport=mpi: the job's ranks (pid and host of each) */
+    struct lab_mpi_rankinfo *ranks;
 };
 
 /* ---- parameters ------------------------------------------------------------- */
@@ -161,6 +164,45 @@ static void format_bytes(double b, const char *per, char *buf, size_t n)
         snprintf(buf, n, "%.3g MB%s", b / 1e6, per);
 }
 
+/* transport=mpi: the build has it, and the workers fit the job's ranks
+ * (rank 0, the shards, then the workers): when `workers` is not set it is
+ * what the ranks leave, else the two must agree. */
+static int psm_cfg_mpi(const struct lab_params *p, struct ps_cfg *c, struct core_err *err)
+{
+    c->mpi = lab_params_use_mpi(p);
+    if (!c->mpi)
+        return 0;
+    if (!lab_mpi_built())
+        return core_err_set(err, CORE_ERR_INVALID,
+                            "transport=mpi: this build has no Open MPI (install libopenmpi-dev "
+                            "and openmpi-bin, then configure with -DWB_MPI=ON)");
+    int ranks = 0;
+    int rc = lab_mpi_ranks_given(p, &ranks, err);
+    if (rc || ranks == 0)
+        return rc;
+    const struct lab_value *wv = param_value(p, "workers");
+    int fixed = 1 + c->servers;
+    if (!(wv && wv->user_set)) {
+        if (ranks - fixed < 1 || ranks - fixed > PS_MAX_WORKERS)
+            return core_err_set(err, CORE_ERR_INVALID,
+                                "transport=mpi with %d ranks: rank 0 is the master and %d %s, "
+                                "which leaves %d worker%s (1 to %d)",
+                                ranks, c->servers,
+                                c->servers == 1 ? "rank is the server shard"
+                                                : "ranks are the server shards",
+                                ranks - fixed, ranks - fixed == 1 ? "" : "s", PS_MAX_WORKERS);
+        c->workers = ranks - fixed;
+    } else if (fixed + c->workers != ranks) {
+        return core_err_set(err, CORE_ERR_INVALID,
+                            "transport=mpi: workers = %d and %d server shard%s take %d ranks with "
+                            "the master, but the job has %d: leave 'workers' out (it is then what "
+                            "the ranks leave) or change the number of ranks",
+                            c->workers, c->servers, c->servers == 1 ? "" : "s", fixed + c->workers,
+                            ranks);
+    }
+    return 0;
+}
+
 /* Reads and cross-checks every parameter into cfg (t0 and the timeout are
  * left for the run). */
 static int psm_cfg(const struct lab_params *p, struct ps_cfg *c, struct core_err *err)
@@ -186,8 +228,11 @@ static int psm_cfg(const struct lab_params *p, struct ps_cfg *c, struct core_err
     c->server_nic_shared = strcmp(lab_param_str(p, "server_nic"), "shared") == 0;
     if (c->mode == PS_ALLREDUCE)
         c->servers = 0;
+    int rc = psm_cfg_mpi(p, c, err);
+    if (rc)
+        return rc;
 
-    int rc = ps_link_parse(lab_param_str(p, "link"), &c->link.bytes_per_s, err);
+    rc = ps_link_parse(lab_param_str(p, "link"), &c->link.bytes_per_s, err);
     if (rc)
         return core_err_prefix(err, "parameter 'link'");
     rc = ps_straggler_parse(lab_param_str(p, "straggler"), c->workers, &c->straggler,
@@ -323,6 +368,17 @@ static const char *mode_name(int m)
 static void describe_end(struct psm *r, const struct psm_child *ch, const char *who, int num,
                          char *buf, size_t n)
 {
+    if (r->cfg.mpi) {
+        /* a rank cannot die and leave the job running (Open MPI ends it
+         * all): it left the run at the application level */
+        size_t rank = ch->idx;
+        bool worker = strcmp(who, "worker") == 0;
+        bool injected = num - 1 == (worker ? r->cfg.kill_worker : r->cfg.kill_server);
+        snprintf(buf, n, "%s %d (rank %zu, pid %d on %.32s) closed its connections%s", who, num,
+                 rank, (int)ch->pid, r->ranks ? r->ranks[rank].host : "?",
+                 injected ? " (injected: an MPI rank leaves the run instead of dying)" : "");
+        return;
+    }
     struct core_err e;
     lab_proc_reap(r->ps, ch->idx, 2000, &e);
     const struct lab_child *lc = &r->ps->v[ch->idx];
@@ -336,6 +392,28 @@ static void describe_end(struct psm *r, const struct psm_child *ch, const char *
         snprintf(buf, n, "%s %d (pid %d) exited with status %d", who, num, (int)ch->pid,
                  WIFEXITED(lc->status) ? WEXITSTATUS(lc->status) : -1);
     }
+}
+
+/* Ends a hung or dropped child: SIGKILL, or under MPI the application-level
+ * end of its rank (ps_child_hang). */
+static void psm_kill(struct psm *r, const struct psm_child *ch, int role, int index)
+{
+    if (r->cfg.mpi)
+        ps_mpi_master_kill(&r->cfg, role, index);
+    else
+        r->ps->ops->kill(ch->pid, SIGKILL);
+}
+
+/* A child started as a rank (transport=mpi): ctl is open already. */
+static void as_rank(struct psm *r, struct psm_child *out, int role, int index)
+{
+    int rank = ps_rank_of(&r->cfg, role, index);
+    out->idx = (size_t)rank;
+    out->pid = r->ranks ? r->ranks[rank].pid : 0;
+    out->state = CH_RUNNING;
+    out->dropped = false;
+    out->heard = core_time_mono();
+    out->hung_s = 0;
 }
 
 static int spawn(struct psm *r, int (*main_fn)(int, void *), struct ps_child *arg,
@@ -366,10 +444,32 @@ static void close_all(int *fds, size_t n)
         }
 }
 
+/* transport=mpi: the ranks are the children. */
+static int psm_start_mpi(struct psm *r, struct core_err *err)
+{
+    struct ps_conn srv_ctl[PS_MAX_SERVERS], wrk_ctl[PS_MAX_WORKERS];
+    int rc = ps_mpi_master_start(r->cx, &r->cfg, srv_ctl, wrk_ctl, r->ranks, err);
+    if (rc)
+        return rc;
+    for (int s = 0; s < r->S; s++) {
+        ps_conn_close(&r->srv[s].ctl);
+        r->srv[s].ctl = srv_ctl[s];
+        as_rank(r, &r->srv[s], 0, s);
+    }
+    for (int w = 0; w < r->W; w++) {
+        ps_conn_close(&r->wrk[w].ctl);
+        r->wrk[w].ctl = wrk_ctl[w];
+        as_rank(r, &r->wrk[w], 1, w);
+    }
+    return 0;
+}
+
 /* Makes every data socketpair, then starts the shards and the workers. */
 static int psm_start(struct psm *r, struct core_err *err)
 {
     const struct ps_cfg *c = &r->cfg;
+    if (c->mpi)
+        return psm_start_mpi(r, err);
     int W = r->W, S = r->S;
     size_t n_fds = c->mode == PS_ALLREDUCE ? 2 * (size_t)W : 2 * (size_t)W * (size_t)S;
     int *fds = core_xmalloc((n_fds ? n_fds : 1) * sizeof *fds);
@@ -458,7 +558,7 @@ static int psm_restart_shard(struct psm *r, int s, const char *how, struct core_
         a.own[w] = -1;
         a.clock[w] = r->reported[w];
         a.live[w] = r->wrk[w].state == CH_RUNNING;
-        if (!a.live[w])
+        if (!a.live[w] || c->mpi)
             continue;
         int sp[2];
         if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) != 0) {
@@ -469,11 +569,19 @@ static int psm_restart_shard(struct psm *r, int s, const char *how, struct core_
         fds[2 * w + 1] = sp[1];
         a.own[w] = sp[0];
     }
-    ps_conn_close(&r->srv[s].ctl);
-    rc = spawn(r, ps_server_main, &a, &r->srv[s], err);
-    if (rc) {
-        core_err_prefix(err, "restarting shard %d", s + 1);
-        goto out;
+    if (c->mpi) {
+        /* the same rank, started again from the checkpoint */
+        rc = ps_mpi_master_restart(r->cx, c, &a, r->gen[s] + 1, n, &r->srv[s].ctl, err);
+        if (rc)
+            goto out;
+        as_rank(r, &r->srv[s], 0, s);
+    } else {
+        ps_conn_close(&r->srv[s].ctl);
+        rc = spawn(r, ps_server_main, &a, &r->srv[s], err);
+        if (rc) {
+            core_err_prefix(err, "restarting shard %d", s + 1);
+            goto out;
+        }
     }
     r->gen[s]++;
     for (int w = 0; w < W; w++) {
@@ -484,8 +592,10 @@ static int psm_restart_shard(struct psm *r, int s, const char *how, struct core_
         if (!a.live[w])
             continue;
         struct core_err e;
-        /* a worker that died meanwhile is noticed by the main loop */
-        if (ps_send(&r->wrk[w].ctl, PS_MSG_RECONNECT, s, r->gen[s], NULL, 0, 5000, &e) == 0)
+        /* a worker that died meanwhile is noticed by the main loop; under
+         * MPI the generation names the new connection */
+        if (ps_send(&r->wrk[w].ctl, PS_MSG_RECONNECT, s, r->gen[s], NULL, 0, 5000, &e) == 0 &&
+            !c->mpi)
             ps_fd_send(r->wrk[w].ctl.fd, fds[2 * w + 1], &e);
     }
     r->restarts++;
@@ -799,7 +909,7 @@ static int psm_child_msg(struct psm *r, bool is_srv, int k, const struct ps_msg 
             r->wrk[m->b].state == CH_RUNNING && !r->wrk[m->b].dropped) {
             /* dropped from a sync barrier: make it so everywhere */
             r->wrk[m->b].dropped = true;
-            r->ps->ops->kill(r->wrk[m->b].pid, SIGKILL);
+            psm_kill(r, &r->wrk[m->b], 1, (int)m->b);
         }
         return 0;
     case PS_MSG_ERROR:
@@ -859,7 +969,7 @@ static int psm_check_hangs(struct psm *r, struct core_err *err)
         if (ch->state != CH_RUNNING || now - ch->heard < lim / 2)
             continue;
         ch->hung_s = now - ch->heard;
-        r->ps->ops->kill(ch->pid, SIGKILL);
+        psm_kill(r, ch, 0, s);
         int rc = psm_shard_died(r, s, err);
         if (rc)
             return rc;
@@ -891,7 +1001,7 @@ static int psm_check_hangs(struct psm *r, struct core_err *err)
         if (ch->state != CH_RUNNING || r->reported[w] != slowest || now - ch->heard < lim)
             continue;
         ch->hung_s = now - ch->heard;
-        r->ps->ops->kill(ch->pid, SIGKILL);
+        psm_kill(r, ch, 1, w);
         int rc = psm_worker_died(r, w, err);
         if (rc)
             return rc;
@@ -1012,6 +1122,7 @@ static void psm_stop_children(struct psm *r)
     for (size_t i = 0; i < r->ps->n; i++)
         if (!r->ps->v[i].reaped)
             lab_proc_reap(r->ps, i, 2000, &e);
+    /* (ranks: rank 0's END, at the end of the run, lets them go) */
 }
 
 /* ---- the summary --------------------------------------------------------------------- */
@@ -1136,7 +1247,9 @@ static void psm_summary(struct psm *r)
     lab_log(cx, LAB_LOG_INFO,
             "%s: %.1f ms per step = %.1f compute + %.1f communication (%.0f %%)%s",
             mode_name(c->mode), step, comp, comm_ms, 100 * frac,
-            c->link.bytes_per_s > 0 ? "" : "; link=off: the sockets' own speed");
+            c->link.bytes_per_s > 0 ? ""
+            : c->mpi                ? "; link=off: the network's own speed (Open MPI)"
+                                    : "; link=off: the sockets' own speed");
 }
 
 /* ---- the run -------------------------------------------------------------------------- */
@@ -1144,18 +1257,32 @@ static void psm_summary(struct psm *r)
 static int psm_run(struct lab_ctx *cx, struct core_err *err)
 {
     struct psm *r = core_xcalloc(1, sizeof *r);
+    bool relayed = false, mpi_up = false;
     int rc = psm_cfg(lab_ctx_params(cx), &r->cfg, err);
     if (rc)
         goto out;
     struct ps_cfg *c = &r->cfg;
     r->cx = cx;
     r->ps = lab_ctx_procs(cx);
-    r->W = c->workers;
-    r->S = c->servers;
     for (int i = 0; i < PS_MAX_SERVERS; i++)
         ps_conn_init_local(&r->srv[i].ctl, -1, NULL, NULL);
     for (int i = 0; i < PS_MAX_WORKERS; i++)
         ps_conn_init_local(&r->wrk[i].ctl, -1, NULL, NULL);
+    if (c->mpi && lab_mpi_env_rank() < 0) {
+        /* a front end: Open MPI's mpirun runs the job, rank 0 reports here */
+        relayed = true;
+        rc = lab_mpi_launch(cx, 1 + c->servers + c->workers, err);
+        goto out;
+    }
+    if (c->mpi) {
+        rc = lab_mpi_init(err);
+        if (rc)
+            goto out;
+        mpi_up = true;
+        r->ranks = core_xcalloc((size_t)lab_mpi_size(), sizeof *r->ranks);
+    }
+    r->W = c->workers;
+    r->S = c->servers;
     r->agg = core_xcalloc((size_t)c->steps, sizeof *r->agg);
     r->loss_by_step = core_xcalloc((size_t)c->steps, sizeof *r->loss_by_step);
 
@@ -1220,17 +1347,26 @@ static int psm_run(struct lab_ctx *cx, struct core_err *err)
 out:
     if (rc && rc != CORE_ERR_CANCELLED && r->next_emit > 0 && r->cx)
         psm_summary(r); /* what was measured before it stopped */
-    if (rc == 0)
+    if (rc == 0 && !relayed)
         psm_stop_children(r); /* otherwise lab_run kills them: a cancel must be quick */
+    if (rc && lab_mpi_term_noted())
+        rc = core_err_set(err, CORE_ERR_INTERNAL,
+                          "Open MPI ended the job (rank 0 had SIGTERM from mpirun): another rank "
+                          "died or mpirun was stopped; mpirun's own message names the rank");
     for (int i = 0; i < PS_MAX_SERVERS; i++) {
         ps_conn_close(&r->srv[i].ctl);
         free(r->ckpt[i]);
     }
     for (int i = 0; i < PS_MAX_WORKERS; i++)
         ps_conn_close(&r->wrk[i].ctl);
+    if (mpi_up && !lab_mpi_term_noted()) {
+        lab_mpi_end_all(); /* every rank lets go, whatever state it is in */
+        lab_mpi_finish();
+    } /* (else Open MPI is ending the job: record the run while it can) */
     free(r->agg);
     free(r->loss_by_step);
     free(r->final_w);
+    free(r->ranks);
     free(r);
     return rc;
 }
@@ -1281,6 +1417,12 @@ static const struct lab_param_def psm_params[] = {
      "restart a dead or hung shard from its last checkpoint and go on"},
     {"trace", LAB_P_BOOL, "off", NULL, 0, 0, NULL, "",
      "also emit each worker's step clocks (trace_pull, trace_push)"},
+    {"transport", LAB_P_ENUM, "local", NULL, 0, 0, "local|mpi", "",
+     "local: processes on this machine; mpi: ranks of an Open MPI job"},
+    {"hosts", LAB_P_STR, "", NULL, 0, 0, NULL, "",
+     "mpi across hosts: NAME:SLOTS,... (Warpbench runs mpirun)"},
+    {"hostfile", LAB_P_STR, "", NULL, 0, 0, NULL, "",
+     "mpi across the hosts of an Open MPI hostfile"},
 };
 
 static const struct lab_series_def psm_series[] = {
@@ -1310,6 +1452,13 @@ static const struct lab_series_def psm_series[] = {
 static const char *const psm_snapshot[] = {"staleness", "worker_compute_ms", "worker_comm_ms",
                                            "worker_wait_ms", NULL};
 
+/* lab_def.mpi_workers: rank 0 and the shards take theirs (allreduce: none). */
+static int psm_mpi_workers(const struct lab_params *p, int ranks)
+{
+    bool ring = strcmp(lab_param_str(p, "mode"), "allreduce") == 0;
+    return ranks - 1 - (ring ? 0 : (int)lab_param_num(p, "servers"));
+}
+
 const struct lab_def lab_paramserver = {
     .name = "paramserver",
     .title = "Parameter server and all-reduce SGD",
@@ -1322,4 +1471,6 @@ const struct lab_def lab_paramserver = {
     .check = psm_check,
     .run = psm_run,
     .snapshot = psm_snapshot,
+    .mpi_workers = psm_mpi_workers,
+    .rank = ps_mpi_rank_main,
 };

@@ -29,6 +29,7 @@
 #define WB_LAB_PS_H
 
 #include "labs/lab.h"
+#include "labs/lab_mpi.h"
 #include "labs/lab_ps_net.h"
 
 #include <stdbool.h>
@@ -92,6 +93,7 @@ struct ps_cfg {
                              * dropped by the shards; an async/ssp worker (the slowest) or a
                              * shard silent this long is ended by the master */
     bool server_nic_shared; /* a shard's connections share one outgoing link (its NIC) */
+    bool mpi;               /* transport=mpi: the children are ranks of an Open MPI job */
 };
 
 /* Shard s holds keys [lo, hi): the params split into S near-equal ranges. */
@@ -197,6 +199,11 @@ struct ps_child {
     const float *restored_w;
     bool live[PS_MAX_WORKERS];
     int64_t clock[PS_MAX_WORKERS]; /* steps each worker has reported */
+    /* transport=mpi: own[k] is then the peer's rank and tag[k] the
+     * connection's tag; the control connection is rank 0 on ctl_tag. */
+    bool mpi;
+    int tag[PS_MAX_WORKERS];
+    int ctl_tag;
 };
 
 /* The child mains for lab_proc_spawn (arg: struct ps_child). */
@@ -205,6 +212,49 @@ int ps_worker_main(int ctl_fd, void *arg);
 
 /* Closes every descriptor of ch->data_fds except ch->own[0..n_own). */
 void ps_child_close_others(const struct ps_child *ch, int n_own);
+
+/* The child's connections, whatever the transport: the control channel
+ * (local: ctl_fd), and own[k] with the run's link (local: the descriptor;
+ * mpi: the rank and tag; -1: a closed connection). */
+void ps_child_ctl(const struct ps_child *ch, int ctl_fd, struct ps_conn *c);
+void ps_child_conn(const struct ps_child *ch, int k, const struct ps_link_cfg *link,
+                   struct ps_conn *c);
+/* The faults, whatever the transport. Local: SIGKILL (does not return) and
+ * SIGSTOP (returns if the process is continued). mpi, where Open MPI cannot
+ * survive a dead rank: the rank leaves the run at the application level —
+ * every connection ends, as a dead process's would (ps_child_die returns at
+ * once; the caller goes on and fails on its dead connections) — or stops
+ * answering until rank 0's KILL order ends it the same way
+ * (ps_child_hang). */
+void ps_child_die(const struct ps_child *ch);
+void ps_child_hang(const struct ps_child *ch);
+/* A worker's connection to the restarted shard s (generation gen): local,
+ * the descriptor rank 0 passes next on ctl; mpi, a new tag. */
+int ps_child_reconnect(const struct ps_child *ch, struct ps_conn *ctl, int s, int gen,
+                       struct ps_conn *out, struct core_err *err);
+
+/* ---- transport=mpi (lab_ps_ranks.c) ---------------------------------------------- */
+
+/* Rank of shard s (role 0) or worker w (role 1): 1..S, then S+1..S+W. */
+int ps_rank_of(const struct ps_cfg *c, int role, int index);
+/* Master (rank 0): orders every rank to start as its shard or worker,
+ * aligns the clocks (c->t0 becomes this rank's clock base), gathers the
+ * hosts (the machine record: lab_ctx_set_hosts), fills ranks[0..size) (pid
+ * and host of each) and opens each child's control connection (watching
+ * cancel). Errors name the rank. */
+int ps_mpi_master_start(struct lab_ctx *cx, struct ps_cfg *c, struct ps_conn *srv_ctl,
+                        struct ps_conn *wrk_ctl, struct lab_mpi_rankinfo *ranks,
+                        struct core_err *err);
+/* Master: orders shard s's rank to start again from a checkpoint (a->
+ * restored_*, a->live, a->clock) as generation gen, and opens its new
+ * control connection. */
+int ps_mpi_master_restart(struct lab_ctx *cx, const struct ps_cfg *c, const struct ps_child *a,
+                          int gen, size_t n_weights, struct ps_conn *ctl, struct core_err *err);
+/* Master: the application-level end of a hung rank (see ps_child_hang). */
+void ps_mpi_master_kill(const struct ps_cfg *c, int role, int index);
+/* A rank other than 0 (lab_def.rank of the lab): takes rank 0's orders and
+ * runs the shard or worker they name until END. */
+int ps_mpi_rank_main(const struct lab_params *p, struct core_err *err);
 
 /* Sends a message on the control channel that carries no link; errors are
  * ignored when the master is gone (the child dies with it). */

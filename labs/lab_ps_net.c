@@ -295,12 +295,63 @@ static void local_close(struct ps_conn *c)
     c->fd = -1;
 }
 
+/* MSG_PEEK at the socket: the bytes waiting stay there for the read. */
+static int local_peek(struct ps_conn *c, void *buf, size_t n, bool *partial, struct core_err *err)
+{
+    *partial = false;
+    ssize_t r = recv(c->fd, buf, n, MSG_PEEK | MSG_DONTWAIT);
+    if (r < 0 && errno == ENOTSOCK)
+        return 0; /* a pipe: its reader finds out */
+    if (r == 0)
+        return closed_err(err);
+    if (r < 0)
+        return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR
+                   ? 0
+                   : core_err_set(err, CORE_ERR_IO, "read from peer: %s", strerror(errno));
+    if ((size_t)r == n)
+        return 1;
+    /* part of it: unless the peer died mid-message, the rest is on its way */
+    struct pollfd p1 = {c->fd, POLLIN, 0};
+    if (poll(&p1, 1, 0) > 0 && (p1.revents & (POLLHUP | POLLERR)))
+        return closed_err(err);
+    *partial = true;
+    return 0;
+}
+
+static int local_wait(struct ps_conn *const *cs, size_t n, int wake_fd, int ms,
+                      struct core_err *err)
+{
+    struct pollfd stack[16];
+    struct pollfd *pf = n + 1 <= 16 ? stack : core_xcalloc(n + 1, sizeof *pf);
+    nfds_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (cs[i] && cs[i]->fd >= 0)
+            pf[k++] = (struct pollfd){cs[i]->fd, POLLIN, 0};
+    if (wake_fd >= 0)
+        pf[k++] = (struct pollfd){wake_fd, POLLIN, 0};
+    int rc = 0;
+    if (poll(pf, k, ms) < 0 && errno != EINTR)
+        rc = core_err_set(err, CORE_ERR_IO, "poll: %s", strerror(errno));
+    if (pf != stack)
+        free(pf);
+    return rc;
+}
+
+static void local_shutdown(struct ps_conn *c)
+{
+    if (c->fd >= 0)
+        shutdown(c->fd, SHUT_RDWR);
+}
+
 const struct ps_transport_ops ps_transport_local = {
     .name = "local",
     .write_all = local_write_all,
     .read_all = local_read_all,
     .close = local_close,
     .exchange = local_exchange,
+    .peek = local_peek,
+    .wait = local_wait,
+    .shutdown = local_shutdown,
 };
 
 /* ---- connections --------------------------------------------------------- */
@@ -345,6 +396,12 @@ void ps_conn_close(struct ps_conn *c)
     core_buf_fini(&c->rx);
     core_buf_fini(&c->pend);
     c->pend_full = 0;
+}
+
+void ps_conn_shutdown(struct ps_conn *c)
+{
+    if (c->fd >= 0 && c->ops && c->ops->shutdown)
+        c->ops->shutdown(c);
 }
 
 void ps_conn_share_link(struct ps_conn *c, double *free_at)
@@ -400,28 +457,48 @@ struct frame {
     int64_t a, b;
     uint64_t len;
     double deliver_at;
+    bool at_once; /* the sender's link is off: deliver on arrival */
 };
 
-static void frame_pack(unsigned char h[PS_HDR_BYTES], const struct frame *f)
+/* A frame's header; the delivery time goes on the wire relative to the
+ * connection's clock base. */
+static void frame_pack(unsigned char h[PS_HDR_BYTES], const struct frame *f, double base)
 {
     uint32_t magic = PS_MSG_MAGIC;
+    /* (at or after the clock base, so >= 0; "at once" is written as
+     * -(t + 1), always below zero) */
+    double at = f->deliver_at - base;
+    if (f->at_once)
+        at = -(at > 0 ? at : 0) - 1.0;
     memcpy(h + 0, &magic, 4);
-    memcpy(h + 4, &f->type, 4);
-    memcpy(h + 8, &f->a, 8);
-    memcpy(h + 16, &f->b, 8);
-    memcpy(h + 24, &f->len, 8);
-    memcpy(h + 32, &f->deliver_at, 8);
+    memcpy(h + PS_HDR_TYPE, &f->type, 4);
+    memcpy(h + PS_HDR_A, &f->a, 8);
+    memcpy(h + PS_HDR_B, &f->b, 8);
+    memcpy(h + PS_HDR_LEN, &f->len, 8);
+    memcpy(h + PS_HDR_DELIVER, &at, 8);
 }
 
-static int frame_unpack(const unsigned char h[PS_HDR_BYTES], struct frame *f, struct core_err *err)
+/* The delivery time of a packed header, on this process's clock. */
+static double frame_deliver_at(const unsigned char h[PS_HDR_BYTES], double base)
+{
+    double at;
+    memcpy(&at, h + PS_HDR_DELIVER, 8);
+    return (at < 0 ? -at - 1.0 : at) + base;
+}
+
+static int frame_unpack(const unsigned char h[PS_HDR_BYTES], double base, struct frame *f,
+                        struct core_err *err)
 {
     uint32_t magic;
     memcpy(&magic, h, 4);
-    memcpy(&f->type, h + 4, 4);
-    memcpy(&f->a, h + 8, 8);
-    memcpy(&f->b, h + 16, 8);
-    memcpy(&f->len, h + 24, 8);
-    memcpy(&f->deliver_at, h + 32, 8);
+    memcpy(&f->type, h + PS_HDR_TYPE, 4);
+    memcpy(&f->a, h + PS_HDR_A, 8);
+    memcpy(&f->b, h + PS_HDR_B, 8);
+    memcpy(&f->len, h + PS_HDR_LEN, 8);
+    f->deliver_at = frame_deliver_at(h, base);
+    double raw;
+    memcpy(&raw, h + PS_HDR_DELIVER, 8);
+    f->at_once = raw < 0;
     if (magic != PS_MSG_MAGIC)
         return core_err_set(err, CORE_ERR_IO, "corrupt message from peer (bad magic 0x%08x)",
                             (unsigned)magic);
@@ -528,10 +605,10 @@ int ps_send(struct ps_conn *c, uint32_t type, int64_t a, int64_t b, const struct
                             (unsigned long long)PS_MSG_MAX);
     double end = deadline_of(timeout_ms);
     unsigned char h[PS_HDR_BYTES];
-    struct frame f = {type, a, b, total, 0};
+    struct frame f = {type, a, b, total, 0, c->link.bytes_per_s <= 0 && c->link.latency_s <= 0};
     struct link_charge ch;
     f.deliver_at = link_charge(c, PS_HDR_BYTES + (uint64_t)total, &ch);
-    frame_pack(h, &f);
+    frame_pack(h, &f, c->t_base);
     bool clean = false;
     int rc;
     if (c->ops == &ps_transport_local) {
@@ -596,10 +673,19 @@ static void pend_set_len(struct ps_conn *c, size_t len)
     c->pend.data[len] = '\0';
 }
 
-/* Reads a payload of len bytes into the pending buffer. */
+/* Reads a payload of len bytes into the pending buffer. (A transport of
+ * messages — MPI — knows each message's real size before it takes it: its
+ * room is taken whole, so a large payload is received in place.) */
 static int pend_read_payload(struct ps_conn *c, size_t len, double end, struct core_err *err)
 {
     size_t got = 0;
+    if (c->ops != &ps_transport_local && len > 0) {
+        pend_room(c, len, 0, len);
+        int rc = c->ops->read_all(c, c->pend.data, len, ms_left(end), err);
+        if (rc == 0)
+            pend_set_len(c, len);
+        return rc;
+    }
     while (got < len) {
         size_t want = rx_next(got, len);
         pend_room(c, want, got, len);
@@ -635,7 +721,7 @@ static int pend_fill(struct ps_conn *c, double end, int timeout_ms, struct core_
         return limit_err(rc, timeout_ms, "receive", err);
     struct frame f;
     if (rc == 0)
-        rc = frame_unpack(c->pend_hdr, &f, err);
+        rc = frame_unpack(c->pend_hdr, c->t_base, &f, err);
     if (rc == 0)
         rc = pend_read_payload(c, (size_t)f.len, end, err);
     if (rc) {
@@ -652,10 +738,13 @@ static int pend_deliver(struct ps_conn *c, struct ps_msg *m, double end, int tim
                         struct core_err *err)
 {
     struct frame f;
-    int rc = frame_unpack(c->pend_hdr, &f, err);
+    int rc = frame_unpack(c->pend_hdr, c->t_base, &f, err);
     if (rc)
         return rc;
-    rc = sleep_until(f.deliver_at, end, c->cancel, err);
+    /* A sender without an emulated link asks for nothing to wait for (on
+     * one machine its stamp is in the past anyway; between hosts it carries
+     * their clocks' skew, which must not delay a real link). */
+    rc = f.at_once ? 0 : sleep_until(f.deliver_at, end, c->cancel, err);
     if (rc)
         return rc == CORE_ERR_LIMIT
                    ? core_err_set(err, CORE_ERR_LIMIT,
@@ -702,7 +791,7 @@ static int local_sendrecv(struct ps_conn *out, const unsigned char *h, const voi
     int rc = xfer_run(&x, true, end, timeout_ms, err);
     if (rc == 0 && hin) {
         struct frame g;
-        rc = frame_unpack(in->pend_hdr, &g, err);
+        rc = frame_unpack(in->pend_hdr, in->t_base, &g, err);
         size_t glen = rc == 0 ? (size_t)g.len : 0, got = 0;
         while (rc == 0 && got < glen) {
             size_t want = rx_next(got, glen);
@@ -739,10 +828,10 @@ int ps_sendrecv(struct ps_conn *out, uint32_t type, int64_t a, int64_t b, const 
     double t0 = core_time_mono();
     double end = deadline_of(timeout_ms);
     unsigned char h[PS_HDR_BYTES];
-    struct frame f = {type, a, b, len, 0};
+    struct frame f = {type, a, b, len, 0, out->link.bytes_per_s <= 0 && out->link.latency_s <= 0};
     struct link_charge ch;
     f.deliver_at = link_charge(out, PS_HDR_BYTES + (uint64_t)len, &ch);
-    frame_pack(h, &f);
+    frame_pack(h, &f, out->t_base);
     int rc;
     if (out->ops == &ps_transport_local) {
         bool clean = false;
@@ -762,7 +851,7 @@ int ps_sendrecv(struct ps_conn *out, uint32_t type, int64_t a, int64_t b, const 
         struct frame g = {0};
         rc = out->ops->exchange(out, h, sizeof h, in, in->pend_hdr, hin, ms_left(end), err);
         if (rc == 0 && hin) {
-            rc = frame_unpack(in->pend_hdr, &g, err);
+            rc = frame_unpack(in->pend_hdr, in->t_base, &g, err);
             if (rc == 0)
                 pend_room(in, (size_t)g.len, 0, (size_t)g.len);
         }
@@ -788,93 +877,115 @@ out:
 
 /* ---- waiting on many connections ------------------------------------------ */
 
-int ps_wait_any(struct ps_conn *const *cs, size_t n, int timeout_ms, struct core_err *err)
+/* Whether one of cs has a message (or an end) to report now. */
+static bool any_ready(struct ps_conn *const *cs, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct ps_conn *c = cs[i];
+        if (!c || (c->fd < 0 && !c->pend_full))
+            continue;
+        if (c->pend_full || c->broken)
+            return true;
+        unsigned char h[PS_HDR_BYTES];
+        bool part;
+        struct core_err pe;
+        if (c->ops->peek(c, h, sizeof h, &part, &pe) != 0)
+            return true;
+    }
+    return false;
+}
+
+static bool fd_readable(int fd)
+{
+    struct pollfd p1 = {fd, POLLIN, 0};
+    return fd >= 0 && poll(&p1, 1, 0) > 0;
+}
+
+int ps_wait_any_fd(struct ps_conn *const *cs, size_t n, int wake_fd, int timeout_ms,
+                   struct core_err *err)
 {
     double end = deadline_of(timeout_ms);
-    struct pollfd *pf = core_xcalloc(n ? n : 1, sizeof *pf);
     atomic_int *cancel = NULL;
+    const struct ps_transport_ops *ops = NULL;
     size_t open = 0;
-    int rc = 0;
     for (size_t i = 0; i < n; i++) {
-        pf[i].fd = -1;
         if (!cs[i])
             continue;
         if (cs[i]->cancel)
             cancel = cs[i]->cancel;
-        if (cs[i]->fd >= 0 || cs[i]->pend_full)
+        if (cs[i]->fd >= 0 || cs[i]->pend_full) {
+            if (ops && cs[i]->ops != ops)
+                return core_err_set(err, CORE_ERR_INVALID,
+                                    "ps_wait_any: connections of the %s and %s transports",
+                                    ops->name, cs[i]->ops->name);
+            ops = cs[i]->ops;
             open++;
+        }
     }
-    if (open == 0) {
-        rc = core_err_set(err, CORE_ERR_INVALID, "ps_wait_any: no open connection");
-        goto out;
-    }
+    if (open == 0)
+        return core_err_set(err, CORE_ERR_INVALID, "ps_wait_any: no open connection");
     for (;;) {
-        /* Ready already: a whole pending frame, or a broken connection. */
+        /* Ready already: a whole pending frame or header, or an end. */
         int best = -1;
         double best_t = 0;
         bool partial = false;
         for (size_t i = 0; i < n; i++) {
             struct ps_conn *c = cs[i];
-            pf[i].fd = -1;
             if (!c || (c->fd < 0 && !c->pend_full))
                 continue; /* closed (broken before or not): skipped */
-            if (c->broken) {
-                rc = (int)i;
-                goto out;
-            }
+            if (c->broken)
+                return (int)i;
+            double t;
             if (c->pend_full) {
-                double t;
-                memcpy(&t, c->pend_hdr + 32, 8);
-                if (best < 0 || t < best_t)
-                    best = (int)i, best_t = t;
-                continue;
+                t = frame_deliver_at(c->pend_hdr, c->t_base);
+            } else {
+                unsigned char h[PS_HDR_BYTES];
+                bool part = false;
+                struct core_err pe;
+                int r = c->ops->peek(c, h, sizeof h, &part, &pe);
+                if (r < 0)
+                    return (int)i; /* closed or failed: ps_recv says how */
+                partial |= part;
+                if (r == 0)
+                    continue;
+                t = frame_deliver_at(h, c->t_base);
             }
-            if (c->fd < 0)
-                continue;
-            /* Peek at the next header without taking it. */
-            unsigned char h[PS_HDR_BYTES];
-            ssize_t r = recv(c->fd, h, sizeof h, MSG_PEEK | MSG_DONTWAIT);
-            if (r == 0 || (r < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
-                rc = (int)i; /* closed or failed: ps_recv says how */
-                goto out;
-            }
-            if (r == (ssize_t)sizeof h) {
-                double t;
-                memcpy(&t, h + 32, 8);
-                if (best < 0 || t < best_t)
-                    best = (int)i, best_t = t;
-                continue;
-            }
-            if (r > 0) {
-                struct pollfd p1 = {c->fd, POLLIN, 0};
-                if (poll(&p1, 1, 0) > 0 && (p1.revents & (POLLHUP | POLLERR))) {
-                    rc = (int)i; /* died mid-header */
-                    goto out;
-                }
-                partial = true; /* the rest of a header is on its way */
-            }
-            pf[i].fd = c->fd;
-            pf[i].events = POLLIN;
+            if (best < 0 || t < best_t)
+                best = (int)i, best_t = t;
         }
-        if (best >= 0) {
-            rc = best;
-            goto out;
-        }
+        if (best >= 0)
+            return best;
+        if (fd_readable(wake_fd))
+            return (int)n;
+        if (is_cancelled(cancel))
+            return core_err_set(err, CORE_ERR_CANCELLED, "cancelled");
+        double now = core_time_mono();
+        if (end >= 0 && now >= end)
+            break;
         if (partial) {
-            /* Poll would say "readable" at once: wait a moment instead. */
-            rc = sleep_until(core_time_mono() + 0.0005, end, cancel, err);
+            /* The rest of a header is on its way (and the transport would
+             * say "readable" at once): wait a moment instead. */
+            int rc = sleep_until(now + 0.0005, end, cancel, err);
+            if (rc == CORE_ERR_LIMIT)
+                break;
             if (rc)
-                goto limit;
+                return rc;
             continue;
         }
-        rc = wait_fds(pf, (nfds_t)n, end, cancel, timeout_ms, err);
+        /* slices of 50 ms when a cancel flag or a deadline must be seen */
+        int slice = cancel || end >= 0 ? 50 : 1000;
+        if (end >= 0 && (end - now) * 1000 < slice)
+            slice = (int)((end - now) * 1000) + 1;
+        int rc = ops->wait(cs, n, wake_fd, slice, err);
         if (rc)
-            goto limit;
+            return rc;
+        if (fd_readable(wake_fd) && !any_ready(cs, n))
+            return (int)n;
     }
-limit:
-    if (rc == CORE_ERR_LIMIT)
-        rc = core_err_set(err, CORE_ERR_LIMIT, "no message from any peer within %d ms", timeout_ms);
-out:
-    free(pf);
-    return rc;
+    return core_err_set(err, CORE_ERR_LIMIT, "no message from any peer within %d ms", timeout_ms);
+}
+
+int ps_wait_any(struct ps_conn *const *cs, size_t n, int timeout_ms, struct core_err *err)
+{
+    return ps_wait_any_fd(cs, n, -1, timeout_ms, err);
 }

@@ -1,14 +1,21 @@
 /*
- * lab_ps_net.h — the communication layer of the parameter-server lab
- * (private to labs/lab_ps*.c): framed messages over a transport, an emulated
- * link per connection, gradient compression, and ring all-reduce.
+ * lab_ps_net.h — the communication layer of the distributed labs (private to
+ * labs/): framed messages over a transport, an emulated link per
+ * connection, gradient compression, and ring and tree all-reduce. The
+ * parameter-server lab is built on it; the allreduce lab and the k-means
+ * lab's MPI engine use its connections too.
  *
  * Transport. A struct ps_conn is one end of a reliable, ordered byte stream
- * between two processes, reached only through its ops table, so the same lab
- * can later run over MPI between machines (a second table). The local
- * transport (ps_transport_local) is a Unix-domain SOCK_STREAM socket (the
- * socketpair lab_proc_spawn gives each child, or a socketpair made before
- * forking for worker-to-worker links).
+ * between two processes, reached only through its ops table (struct
+ * ps_transport_ops): moving bytes, looking at what is waiting without taking
+ * it, waiting on several connections, shutting one down and closing it. Two
+ * tables exist. The local transport (ps_transport_local) is a Unix-domain
+ * SOCK_STREAM socket (the socketpair lab_proc_spawn gives each child, or a
+ * socketpair made before forking for worker-to-worker links). The MPI
+ * transport (lab_ps_mpi.c, built with Open MPI) carries the same byte
+ * stream between two ranks of an MPI job as point-to-point messages on a
+ * tag of their own (ps_conn_init_mpi); a closed or shut-down end is a
+ * message the peer reads as end-of-file.
  *
  * Wire format (little-endian, this machine only; MPI will keep it): every
  * message is a 32-byte header followed by `len` payload bytes:
@@ -18,9 +25,15 @@
  *     i64 a, b    two integers chosen by the lab (step, key offset, worker ...)
  *     u64 len     payload bytes (at most PS_MSG_MAX)
  *
- * plus, inside the local transport only, the emulated delivery time (below):
- * an f64 right after the header, so a frame is PS_HDR_BYTES (40) + len bytes
- * and every byte count below (link time, counters) counts those 40.
+ * plus the emulated delivery time (below): an f64 right after the header
+ * (PS_HDR_DELIVER), so a frame is PS_HDR_BYTES (40) + len bytes and every
+ * byte count below (link time, counters) counts those 40. The time is in
+ * seconds after the connection's clock base (t_base: 0 on one machine, where
+ * CLOCK_MONOTONIC is shared; under MPI each rank's monotonic time at the
+ * run's common start, so ranks on different hosts agree to within that
+ * start's skew). A sender whose link is off writes -(t + 1) instead: at
+ * once, on arrival (between hosts the clocks' skew must not delay a real
+ * link).
  * A bad magic, an oversize length or a nonsense delivery time is CORE_ERR_IO
  * "corrupt message from peer (...)" and the connection is unusable afterwards.
  *
@@ -75,6 +88,12 @@
 #define PS_MSG_MAGIC 0x31535057u
 #define PS_MSG_MAX ((uint64_t)1 << 31) /* 2 GiB: 10^7 floats are 40 MB */
 #define PS_HDR_BYTES 40                /* header + delivery time, per message */
+/* Offsets of the header's fields (after the magic at 0). */
+#define PS_HDR_TYPE 4
+#define PS_HDR_A 8
+#define PS_HDR_B 16
+#define PS_HDR_LEN 24
+#define PS_HDR_DELIVER 32
 /* Receive room taken before a payload's first byte (the payload is read
  * straight into it); beyond this the room doubles as bytes come, so a
  * corrupt length never costs 2 GiB up front. */
@@ -100,7 +119,7 @@ struct ps_conn;
 /* A transport: how bytes move. All calls follow the timeout/cancel rules
  * above. */
 struct ps_transport_ops {
-    const char *name; /* "local" */
+    const char *name; /* "local", "mpi" */
     int (*write_all)(struct ps_conn *c, const void *buf, size_t n, int timeout_ms,
                      struct core_err *err);
     int (*read_all)(struct ps_conn *c, void *buf, size_t n, int timeout_ms, struct core_err *err);
@@ -110,6 +129,22 @@ struct ps_transport_ops {
      * blocks the other on full buffers. */
     int (*exchange)(struct ps_conn *out, const void *obuf, size_t out_n, struct ps_conn *in,
                     void *ibuf, size_t in_n, int timeout_ms, struct core_err *err);
+    /* Looks at the next n bytes of the incoming stream without taking them
+     * and without blocking: 1 when all n are there (copied to buf), 0 when
+     * not (*partial: some are), or a negative error when the peer closed or
+     * the connection failed (a read then says how). */
+    int (*peek)(struct ps_conn *c, void *buf, size_t n, bool *partial, struct core_err *err);
+    /* Blocks at most ms (>= 0) until one of cs[0..n) (open connections of
+     * this transport; NULL entries skipped) may have bytes or an end to
+     * report, or the plain descriptor wake_fd (-1: none) is readable.
+     * Returns 0 (also when the time ran out: callers look again) or
+     * CORE_ERR_IO. */
+    int (*wait)(struct ps_conn *const *cs, size_t n, int wake_fd, int ms, struct core_err *err);
+    /* Ends both directions, as shutdown(2) does: the peer reads the end
+     * after what was sent before it and its sends fail; this end's reads
+     * see the end at once. The connection must still be closed. May be
+     * called from another thread than the one using c. */
+    void (*shutdown)(struct ps_conn *c);
 };
 extern const struct ps_transport_ops ps_transport_local;
 
@@ -122,7 +157,9 @@ struct ps_stats {
 
 struct ps_conn {
     const struct ps_transport_ops *ops;
-    int fd;                  /* local transport: the socket; -1 once closed */
+    int fd;                  /* local: the socket; mpi: the peer's rank; -1 once closed */
+    void *tx;                /* the transport's own state (mpi), or NULL */
+    double t_base;           /* clock base of the delivery times on the wire (above) */
     struct ps_link_cfg link; /* this end's outgoing link */
     double link_free_at;     /* CLOCK_MONOTONIC seconds when the link is next idle */
     atomic_int *cancel;
@@ -139,6 +176,15 @@ struct ps_conn {
 /* Wraps fd (taken over: closed by ps_conn_close) in the local transport. */
 void ps_conn_init_local(struct ps_conn *c, int fd, const struct ps_link_cfg *link,
                         atomic_int *cancel);
+/* A connection to rank `peer` of the MPI job on tag `tag` (both ends use the
+ * same tag; one tag, one connection between two ranks), its delivery times
+ * relative to t_base. The MPI runtime must be up (lab_mpi_init). Without
+ * Open MPI in the build this is the closed connection (fd -1). */
+void ps_conn_init_mpi(struct ps_conn *c, int peer, int tag, double t_base,
+                      const struct ps_link_cfg *link, atomic_int *cancel);
+/* The transport's shutdown (see struct ps_transport_ops); nothing on a
+ * closed connection. */
+void ps_conn_shutdown(struct ps_conn *c);
 /* Closes the transport and frees buffers; idempotent. */
 void ps_conn_close(struct ps_conn *c);
 /* Makes c send over the link whose "next idle" time is *free_at (borrowed;
@@ -172,14 +218,19 @@ int ps_recv(struct ps_conn *c, struct ps_msg *m, int timeout_ms, struct core_err
 int ps_sendrecv(struct ps_conn *out, uint32_t type, int64_t a, int64_t b, const void *data,
                 size_t len, struct ps_conn *in, struct ps_msg *m, int timeout_ms,
                 struct core_err *err);
-/* Waits until one of cs[0..n) (local transport) has a message to read, or
- * its peer closed, and returns its index: of several with messages, the one
- * delivered first (earliest delivery time); ps_recv on it then returns that
- * message (after its delivery time) or the peer's error. Entries may be NULL
- * or closed (skipped). A server serving many workers calls this instead of
- * poll(). Errors: CORE_ERR_LIMIT, CORE_ERR_CANCELLED (cancel flag of any of
- * them), CORE_ERR_INVALID when no connection is open. */
+/* Waits until one of cs[0..n) has a message to read, or its peer closed,
+ * and returns its index: of several with messages, the one delivered first
+ * (earliest delivery time); ps_recv on it then returns that message (after
+ * its delivery time) or the peer's error. Entries may be NULL or closed
+ * (skipped); the open ones share one transport (through its peek and wait).
+ * A server serving many workers calls this instead of poll(). Errors:
+ * CORE_ERR_LIMIT, CORE_ERR_CANCELLED (cancel flag of any of them),
+ * CORE_ERR_INVALID when no connection is open or they mix transports. */
 int ps_wait_any(struct ps_conn *const *cs, size_t n, int timeout_ms, struct core_err *err);
+/* ps_wait_any that also watches the plain descriptor wake_fd (an eventfd;
+ * -1: none) and returns n when it is readable and no message is. */
+int ps_wait_any_fd(struct ps_conn *const *cs, size_t n, int wake_fd, int timeout_ms,
+                   struct core_err *err);
 
 /* ---- compression ----------------------------------------------------------- */
 
@@ -216,5 +267,23 @@ int ps_q8_decode_add(const void *data, size_t len, float *acc, size_t n, struct 
 #define PS_RING_MSG 0x52494e47u
 int ps_ring_allreduce(struct ps_conn *left, struct ps_conn *right, int rank, int W, float *data,
                       size_t n, float *scratch, int timeout_ms, struct core_err *err);
+
+/* ---- tree all-reduce (lab_ps_tree.c) -------------------------------------------- */
+
+/* Sums data[0..n) across W ranks along a binomial tree, in place: a reduce
+ * to rank 0, then a broadcast, each ceil(log2 W) steps moving all n floats
+ * (the course's 2 log2(p) (alpha + M/B)). links[l] is this rank's link at
+ * level l, to rank ^ 2^l, where ps_tree_linked says there is one (NULL or
+ * unused elsewhere). Every rank ends with the same bits (one summing
+ * order, then copies). Message type PS_TREE_MSG (0x54524545) on the tree
+ * links only. W = 1 returns at once. */
+#define PS_TREE_MSG 0x54524545u
+int ps_tree_allreduce(struct ps_conn *const *links, int rank, int W, float *data, size_t n,
+                      int timeout_ms, struct core_err *err);
+/* Levels of a tree of W ranks: ceil(log2 W). */
+int ps_tree_levels(int W);
+/* Whether rank has a link at level l in a tree of W ranks: its lower l bits
+ * are zero and rank ^ 2^l exists. */
+bool ps_tree_linked(int rank, int W, int level);
 
 #endif /* WB_LAB_PS_NET_H */

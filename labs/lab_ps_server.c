@@ -39,7 +39,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -239,7 +238,7 @@ static void sync_check_timeout(struct srv *sv)
         if (!active(sv, w) || sv->arrived[w])
             continue;
         sv->live[w] = false;
-        shutdown(sv->conn[w].c.fd, SHUT_RDWR); /* its thread sees the end at once */
+        ps_conn_shutdown(&sv->conn[w].c); /* its thread sees the end at once */
         sv->dropped[w] = sv->version + 1;      /* the control thread tells the master */
         sv->dropped_after = late;
     }
@@ -430,7 +429,7 @@ static int greet(struct srv_conn *sc, struct core_err *err)
             for (int w = 0; w < sv->c->workers; w++)
                 if (active(sv, w) && !sv->hello[w]) {
                     sv->live[w] = false;
-                    shutdown(sv->conn[w].c.fd, SHUT_RDWR);
+                    ps_conn_shutdown(&sv->conn[w].c);
                     sv->dropped[w] = sv->version + 1;
                     sv->dropped_after = core_time_mono() - t0;
                 }
@@ -522,19 +521,19 @@ static int control_loop(struct srv *sv)
     bool final_sent = false; /* after the final weights the master reads nothing more */
     int rc = 0;
     for (;;) {
-        struct pollfd p[2] = {{sv->ctl.fd, POLLIN, 0}, {sv->wake_fd, POLLIN, 0}};
-        int pr = poll(p, 2, 50);
-        if (pr < 0 && errno != EINTR) {
+        struct ps_conn *ctl = &sv->ctl;
+        int ready = ps_wait_any_fd(&ctl, 1, sv->wake_fd, 50, &e);
+        if (ready < 0 && ready != CORE_ERR_LIMIT) {
             rc = 1;
             break;
         }
-        if (pr > 0 && p[1].revents) {
+        if (ready == 1) {
             uint64_t v;
             if (read(sv->wake_fd, &v, sizeof v) < 0) {
                 /* drained already */
             }
         }
-        if (pr > 0 && p[0].revents) {
+        if (ready == 0) {
             struct ps_msg m;
             if (ps_recv(&sv->ctl, &m, 5000, &e) != 0)
                 break; /* the master is gone: so are we */
@@ -601,10 +600,16 @@ static int control_loop(struct srv *sv)
             if (ctl_send(sv, PS_MSG_CKPT, step, &part, 1, &e) != 0)
                 break;
         }
-        if (dying)
-            raise(SIGKILL);
+        if (dying) {
+            ps_child_die(sv->ch); /* local: SIGKILL; mpi: the rank leaves the run */
+            pthread_mutex_lock(&sv->mu);
+            sv->dying = false; /* the parked threads go on, on dead connections */
+            pthread_cond_broadcast(&sv->cv);
+            pthread_mutex_unlock(&sv->mu);
+            break;
+        }
         if (stopping) {
-            raise(SIGSTOP); /* every thread, until the master's SIGKILL (or a SIGCONT) */
+            ps_child_hang(sv->ch); /* local: SIGSTOP, every thread, until the master's SIGKILL */
             pthread_mutex_lock(&sv->mu);
             sv->stopping = false;
             pthread_cond_broadcast(&sv->cv);
@@ -624,6 +629,40 @@ static int control_loop(struct srv *sv)
     return rc;
 }
 
+/* transport=mpi: joins the connection threads (each ends once its
+ * connection does: the control loop is over, so shut them all down) and
+ * frees the shard; buffers a send given up may still read are freed after
+ * MPI ends. */
+static void srv_free(struct srv *sv)
+{
+    pthread_mutex_lock(&sv->mu);
+    sv->dying = sv->stopping = false;
+    for (int w = 0; w < sv->c->workers; w++)
+        sv->live[w] = false; /* a thread held by the barrier or the bound lets go */
+    pthread_cond_broadcast(&sv->cv);
+    pthread_mutex_unlock(&sv->mu);
+    for (int w = 0; w < sv->c->workers; w++) {
+        struct srv_conn *sc = &sv->conn[w];
+        ps_conn_shutdown(&sc->c);
+        if (sc->started)
+            pthread_join(sc->th, NULL);
+        ps_conn_close(&sc->c);
+        lab_mpi_defer_free(sc->snap);
+        free(sc->scratch);
+    }
+    ps_conn_close(&sv->ctl);
+    if (sv->wake_fd >= 0)
+        close(sv->wake_fd);
+    lab_mpi_defer_free(sv->w);
+    free(sv->sum);
+    lab_mpi_defer_free(sv->ckpt);
+    lab_mpi_defer_free(sv->ckpt_send);
+    pthread_mutex_destroy(&sv->mu);
+    pthread_mutex_destroy(&sv->ctl_mu);
+    pthread_cond_destroy(&sv->cv);
+    free(sv);
+}
+
 int ps_server_main(int ctl_fd, void *arg)
 {
     const struct ps_child *ch = arg;
@@ -640,7 +679,7 @@ int ps_server_main(int ctl_fd, void *arg)
     pthread_mutex_init(&sv->mu, NULL);
     pthread_mutex_init(&sv->ctl_mu, NULL);
     pthread_cond_init(&sv->cv, NULL);
-    ps_conn_init_local(&sv->ctl, ctl_fd, NULL, NULL);
+    ps_child_ctl(ch, ctl_fd, &sv->ctl);
     sv->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     if (sv->wake_fd < 0)
         return 1;
@@ -667,7 +706,7 @@ int ps_server_main(int ctl_fd, void *arg)
         struct srv_conn *sc = &sv->conn[w];
         sc->sv = sv;
         sc->w = w;
-        ps_conn_init_local(&sc->c, ch->own[w], &c->link, NULL);
+        ps_child_conn(ch, w, &c->link, &sc->c);
         if (c->server_nic_shared)
             ps_conn_share_link(&sc->c, &sv->shared_free_at);
         if (!sv->live[w] || ch->own[w] < 0)
@@ -688,7 +727,11 @@ int ps_server_main(int ctl_fd, void *arg)
     rc = control_loop(sv);
 out:
     /* Exiting ends the connection threads with the process: nothing they
-     * hold needs cleaning up beyond what the kernel does. */
+     * hold needs cleaning up beyond what the kernel does. A rank goes on
+     * (a restart, or the job's end): its threads end on their connections
+     * (finished, dropped, or dead with the rank) and it frees the shard. */
     fflush(NULL);
+    if (ch->mpi)
+        srv_free(sv);
     return rc;
 }

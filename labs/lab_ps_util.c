@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -43,6 +44,74 @@ void ps_child_close_others(const struct ps_child *ch, int n_own)
         if (fd >= 0 && !mine)
             close(fd);
     }
+}
+
+void ps_child_ctl(const struct ps_child *ch, int ctl_fd, struct ps_conn *c)
+{
+    if (ch->mpi)
+        ps_conn_init_mpi(c, 0, ch->ctl_tag, lab_mpi_t_base(), NULL, NULL);
+    else
+        ps_conn_init_local(c, ctl_fd, NULL, NULL);
+}
+
+void ps_child_conn(const struct ps_child *ch, int k, const struct ps_link_cfg *link,
+                   struct ps_conn *c)
+{
+    if (ch->mpi && ch->own[k] >= 0)
+        ps_conn_init_mpi(c, ch->own[k], ch->tag[k], lab_mpi_t_base(), link, NULL);
+    else if (ch->mpi)
+        ps_conn_init_local(c, -1, NULL, NULL);
+    else
+        ps_conn_init_local(c, ch->own[k], link, NULL);
+}
+
+void ps_child_die(const struct ps_child *ch)
+{
+    if (!ch->mpi)
+        raise(SIGKILL);
+    lab_mpi_kill_self();
+}
+
+void ps_child_hang(const struct ps_child *ch)
+{
+    if (!ch->mpi) {
+        raise(SIGSTOP); /* a real hang, until the master's SIGKILL */
+        return;
+    }
+    /* Answer nothing until rank 0's KILL order (or the end of the job). */
+    int epoch = lab_mpi_epoch();
+    while (lab_mpi_epoch() == epoch && !lab_mpi_ended())
+        ps_sleep(0.01);
+}
+
+int ps_child_reconnect(const struct ps_child *ch, struct ps_conn *ctl, int s, int gen,
+                       struct ps_conn *out, struct core_err *err)
+{
+    const struct ps_cfg *c = ch->cfg;
+    if (ch->mpi) {
+        if (gen > LAB_MPI_MAX_GEN)
+            return core_err_set(err, CORE_ERR_INVALID, "shard %d restarted too often", s + 1);
+        ps_conn_close(out);
+        ps_conn_init_mpi(out, ps_rank_of(c, 0, s),
+                         LAB_MPI_TAG(LAB_MPI_KIND_DATA, gen, ch->index * PS_MAX_SERVERS + s),
+                         lab_mpi_t_base(), &c->link, NULL);
+        return 0;
+    }
+    int fd = -1;
+    int rc = ps_fd_recv(ctl->fd, 5000, &fd, err);
+    if (rc) {
+        if (fd >= 0)
+            close(fd);
+        return rc;
+    }
+    ps_conn_close(out);
+    ps_conn_init_local(out, fd, &c->link, NULL);
+    return 0;
+}
+
+int ps_rank_of(const struct ps_cfg *c, int role, int index)
+{
+    return role == 0 ? 1 + index : 1 + c->servers + index;
 }
 
 void ps_child_log(struct ps_conn *ctl, int level, int worker, const char *fmt, ...)

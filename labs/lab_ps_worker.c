@@ -32,7 +32,6 @@
 #include "labs/lab_ps.h"
 
 #include <errno.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,14 +86,10 @@ static int wk_handle(struct wk *k, const struct ps_msg *m)
     if (m->type == PS_MSG_EXIT)
         return WK_EXIT;
     if (m->type == PS_MSG_RECONNECT) {
-        int s = (int)m->a, fd = -1;
-        if (ps_fd_recv(k->ctl.fd, 5000, &fd, &e) != 0 || s < 0 || s >= k->S) {
-            if (fd >= 0)
-                close(fd);
+        int s = (int)m->a;
+        if (s < 0 || s >= k->S ||
+            ps_child_reconnect(k->ch, &k->ctl, s, (int)m->b, &k->conn[s], &e) != 0)
             return WK_EXIT; /* the master will say why */
-        }
-        ps_conn_close(&k->conn[s]);
-        ps_conn_init_local(&k->conn[s], fd, &k->c->link, NULL);
         k->fresh[s] = true;
         return WK_GO_ON;
     }
@@ -110,13 +105,13 @@ static int wk_handle(struct wk *k, const struct ps_msg *m)
  * first message. A master that went away means exit. */
 static int wk_pump(struct wk *k, int timeout_ms)
 {
-    struct pollfd p = {k->ctl.fd, POLLIN, 0};
-    int pr = poll(&p, 1, timeout_ms);
-    if (pr <= 0)
-        return WK_GO_ON;
+    struct ps_conn *ctl = &k->ctl;
     struct ps_msg m;
     struct core_err e;
-    if (ps_recv(&k->ctl, &m, 5000, &e) != 0)
+    int ready = ps_wait_any(&ctl, 1, timeout_ms, &e);
+    if (ready == CORE_ERR_LIMIT)
+        return WK_GO_ON;
+    if (ready != 0 || ps_recv(&k->ctl, &m, 5000, &e) != 0)
         return WK_EXIT;
     return wk_handle(k, &m);
 }
@@ -396,9 +391,9 @@ static int run_steps(struct wk *k, struct core_err *err)
         scratch = core_xmalloc(((size_t)c->params / (size_t)c->workers + 1) * sizeof *scratch);
     for (int64_t t = 0; t < c->steps; t++) {
         if (k->me == c->kill_worker && t == c->kill_worker_step)
-            raise(SIGKILL);
+            ps_child_die(k->ch); /* local: SIGKILL; mpi: the rank leaves the run */
         if (k->me == c->stop_worker && t == c->stop_worker_step)
-            raise(SIGSTOP); /* a hang: the master ends it after the hang timeout */
+            ps_child_hang(k->ch); /* a hang: the master ends it after the hang timeout */
         if (wk_pump(k, 0) == WK_EXIT) {
             rc = WK_EXIT;
             break;
@@ -454,6 +449,24 @@ static int run_steps(struct wk *k, struct core_err *err)
     return rc;
 }
 
+/* Closes the connections and frees the worker; what a send given up may
+ * still read is freed after MPI ends (lab_mpi_defer_free). */
+static void wk_free(struct wk *k)
+{
+    ps_conn_close(&k->ctl);
+    ps_conn_close(&k->left);
+    ps_conn_close(&k->right);
+    for (int s = 0; s < k->S; s++) {
+        ps_conn_close(&k->conn[s]);
+        lab_mpi_defer_free(k->enc[s].data);
+    }
+    lab_mpi_defer_free(k->w);
+    lab_mpi_defer_free(k->grad);
+    lab_mpi_defer_free(k->resid);
+    lab_mpi_defer_free(k->tmp);
+    free(k);
+}
+
 int ps_worker_main(int ctl_fd, void *arg)
 {
     const struct ps_child *ch = arg;
@@ -464,16 +477,16 @@ int ps_worker_main(int ctl_fd, void *arg)
     k->me = ch->index;
     k->S = c->mode == PS_ALLREDUCE ? 0 : c->servers;
     ps_child_close_others(ch, c->mode == PS_ALLREDUCE ? 2 : c->servers);
-    ps_conn_init_local(&k->ctl, ctl_fd, NULL, NULL);
+    ps_child_ctl(ch, ctl_fd, &k->ctl);
     if (c->mode == PS_ALLREDUCE) {
-        ps_conn_init_local(&k->left, ch->own[0], &c->link, NULL);
-        ps_conn_init_local(&k->right, ch->own[1], &c->link, NULL);
+        ps_child_conn(ch, 0, &c->link, &k->left);
+        ps_child_conn(ch, 1, &c->link, &k->right);
     } else {
         ps_conn_init_local(&k->left, -1, NULL, NULL);
         ps_conn_init_local(&k->right, -1, NULL, NULL);
     }
     for (int s = 0; s < k->S; s++) {
-        ps_conn_init_local(&k->conn[s], ch->own[s], &c->link, NULL);
+        ps_child_conn(ch, s, &c->link, &k->conn[s]);
         ps_shard_range(c->params, c->servers, s, &k->lo[s], &k->hi[s]);
         k->pushed[s] = -1;
         k->enc_step[s] = -1;
@@ -491,18 +504,21 @@ int ps_worker_main(int ctl_fd, void *arg)
     struct core_err err;
     core_err_clear(&err);
     int rc = run_steps(k, &err);
-    if (rc == WK_EXIT)
-        return 0;
-    if (rc) {
+    if (rc && rc != WK_EXIT) {
         wk_error(k, "worker %d: %s", k->me + 1, err.msg);
-        return 1;
+        rc = 1;
+    } else if (rc == 0) {
+        for (int s = 0; s < k->S; s++)
+            ps_send(&k->conn[s], PS_MSG_BYE, c->steps, k->me, NULL, 0, 5000, &err);
+        /* Stay until the master has what it needs (allreduce: the
+         * weights). */
+        if (ps_send(&k->ctl, PS_MSG_DONE, c->steps, k->me, NULL, 0, 60000, &err) == 0)
+            while (wk_pump(k, 1000) != WK_EXIT)
+                ;
+    } else {
+        rc = 0;
     }
-    for (int s = 0; s < k->S; s++)
-        ps_send(&k->conn[s], PS_MSG_BYE, c->steps, k->me, NULL, 0, 5000, &err);
-    if (ps_send(&k->ctl, PS_MSG_DONE, c->steps, k->me, NULL, 0, 60000, &err) != 0)
-        return 0;
-    /* Stay until the master has what it needs (allreduce: the weights). */
-    while (wk_pump(k, 1000) != WK_EXIT)
-        ;
-    return 0;
+    if (ch->mpi)
+        wk_free(k); /* a rank goes on (local: the process exits) */
+    return rc;
 }

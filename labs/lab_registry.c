@@ -14,6 +14,7 @@ extern const struct lab_def lab_kmeans;
 extern const struct lab_def lab_paramserver;
 extern const struct lab_def lab_quantize;
 extern const struct lab_def lab_serving;
+extern const struct lab_def lab_allreduce;
 
 static const struct lab_def *const table[] = {
     &lab_amdahl,
@@ -23,6 +24,7 @@ static const struct lab_def *const table[] = {
     &lab_paramserver,
     &lab_quantize,
     &lab_serving,
+    &lab_allreduce,
     &lab_selftest,
 };
 
@@ -55,8 +57,8 @@ bool lab_series_snapshot(const struct lab_def *lab, const char *series)
 
 bool lab_chart_log_x(const struct lab_def *lab, const char *chart)
 {
-    for (const char *const *c = lab && chart ? lab->log_x : NULL; c && *c; c++)
-        if (strcmp(*c, chart) == 0)
+    for (const char *const *s = lab && chart ? lab->log_x : NULL; s && *s; s++)
+        if (strcmp(*s, chart) == 0)
             return true;
     return false;
 }

@@ -11,6 +11,7 @@
  * true) and the run ends "failed" with the store's message.
  */
 #include "labs/lab.h"
+#include "labs/lab_mpi.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -145,6 +146,16 @@ static const char *series_name(struct lab_ctx *cx, const char *series)
     return cx->extra_series[cx->n_extra++] = core_xstrdup(series);
 }
 
+static void machine_json(const struct lab_machine *m, char **out)
+{
+    struct core_buf b;
+    struct core_json j;
+    core_buf_init(&b);
+    core_json_init(&j, &b);
+    lab_machine_json(m, &j);
+    *out = core_buf_steal(&b);
+}
+
 /* ---- reporting, for labs ------------------------------------------------- */
 
 void lab_emit(struct lab_ctx *cx, const char *series, int64_t step, double value)
@@ -250,6 +261,23 @@ double lab_ctx_elapsed(const struct lab_ctx *cx)
     return cx->clock->now(cx->clock->ctx) - cx->t0;
 }
 
+void lab_ctx_set_hosts(struct lab_ctx *cx, int n_hosts, const char *hosts,
+                       const char *interconnect)
+{
+    cx->machine.n_hosts = n_hosts;
+    snprintf(cx->machine.hosts, sizeof cx->machine.hosts, "%s", hosts ? hosts : "");
+    snprintf(cx->machine.interconnect, sizeof cx->machine.interconnect, "%s",
+             interconnect ? interconnect : "");
+    lab_relay_note_hosts(&cx->machine); /* rank 0 of a relayed job: to the front end */
+    if (!cx->run_id || cx->store_failed)
+        return;
+    char *mj = NULL;
+    machine_json(&cx->machine, &mj);
+    if (db_labrun_set_machine(cx->o->db, cx->run_id, mj, &cx->store_err) != 0)
+        cx->store_failed = true;
+    free(mj);
+}
+
 bool lab_sleep(struct lab_ctx *cx, double secs)
 {
     /* Short slices, so a cancel is seen within LAB_CANCEL_SLICE_S. */
@@ -265,16 +293,6 @@ bool lab_sleep(struct lab_ctx *cx, double secs)
 }
 
 /* ---- running ------------------------------------------------------------- */
-
-static void machine_json(const struct lab_machine *m, char **out)
-{
-    struct core_buf b;
-    struct core_json j;
-    core_buf_init(&b);
-    core_json_init(&j, &b);
-    lab_machine_json(m, &j);
-    *out = core_buf_steal(&b);
-}
 
 static void params_json(const struct lab_params *p, char **out)
 {
@@ -296,6 +314,13 @@ int lab_run(const struct lab_params *p, const struct lab_run_opts *o, struct lab
     static const struct lab_run_opts no_opts = {0};
     if (!o)
         o = &no_opts;
+    /* a run over MPI: `workers` as the ranks give it, recorded so */
+    struct lab_params resolved;
+    bool mpi = p->lab->mpi_workers && lab_params_use_mpi(p);
+    if (mpi) {
+        lab_params_mpi_resolve(p, &resolved);
+        p = &resolved;
+    }
 
     struct lab_ctx *cx = core_xcalloc(1, sizeof *cx);
     char *pj = NULL, *mj = NULL;
@@ -411,5 +436,7 @@ out:
     free(cx);
     free(pj);
     free(mj);
+    if (mpi)
+        lab_params_fini(&resolved);
     return rc;
 }

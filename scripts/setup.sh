@@ -8,6 +8,8 @@ packages=(
   libncurses-dev libsqlite3-dev liblua5.4-dev libcmocka-dev libmd4c-dev
   libdnnl-dev
   sqlite3 tmux jq locales
+  # the distributed labs across machines (transport=mpi, scripts/netlab.sh)
+  libopenmpi-dev openmpi-bin iproute2
 )
 
 # Some tests run under a decimal-comma locale (de_DE.UTF-8): numbers must

@@ -6,6 +6,10 @@ file(GLOB e2e_scripts CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/e2e/test_*.s
 foreach(script IN LISTS e2e_scripts)
   get_filename_component(name ${script} NAME_WE)
   add_test(NAME e2e_${name} COMMAND bash ${script})
-  set_tests_properties(e2e_${name} PROPERTIES LABELS "e2e" TIMEOUT 300 SKIP_RETURN_CODE 77
+  set(labels "e2e")
+  if(name MATCHES "mpi|netlab")
+    set(labels "e2e;mpi") # needs Open MPI: skipped (77) without it
+  endif()
+  set_tests_properties(e2e_${name} PROPERTIES LABELS "${labels}" TIMEOUT 300 SKIP_RETURN_CODE 77
     ENVIRONMENT "WB=$<TARGET_FILE:warpbench>;WB_SOURCE_DIR=${PROJECT_SOURCE_DIR};WB_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp")
 endforeach()

@@ -957,6 +957,115 @@ static void test_ring_allreduce(void **state)
     run_allreduce(3, 3u << 20, 1, NULL);
 }
 
+/* ---- trees -------------------------------------------------------------------------- */
+
+#define TREE_LV 4 /* up to 16 ranks */
+
+struct tree {
+    int W;
+    int sv[TREE_LV][16][2]; /* sv[l][lo]: the link (lo, lo + 2^l); -1 when none */
+};
+
+static void tree_make(struct tree *t, int W)
+{
+    t->W = W;
+    for (int l = 0; l < TREE_LV; l++)
+        for (int r = 0; r < 16; r++) {
+            t->sv[l][r][0] = t->sv[l][r][1] = -1;
+            if (r < W && ps_tree_linked(r, W, l) && !(r & (1 << l)))
+                pair(t->sv[l][r]);
+        }
+}
+
+static void tree_close_all(struct tree *t, int keep_rank)
+{
+    for (int l = 0; l < TREE_LV; l++)
+        for (int r = 0; r < 16; r++)
+            for (int e = 0; e < 2; e++) {
+                int owner = e == 0 ? r : r + (1 << l);
+                if (t->sv[l][r][e] >= 0 && owner != keep_rank)
+                    close(t->sv[l][r][e]);
+            }
+}
+
+struct tree_args {
+    struct tree *tree;
+    int rank;
+    size_t n;
+    float *out;
+};
+
+static int tree_main(void *arg)
+{
+    struct tree_args *a = arg;
+    int W = a->tree->W;
+    tree_close_all(a->tree, a->rank);
+    struct ps_conn links[TREE_LV];
+    struct ps_conn *lp[TREE_LV];
+    for (int l = 0; l < TREE_LV; l++) {
+        int fd = -1;
+        if (ps_tree_linked(a->rank, W, l)) {
+            int lo = a->rank & ~(1 << l);
+            fd = a->tree->sv[l][lo][a->rank == lo ? 0 : 1];
+        }
+        ps_conn_init_local(&links[l], fd, NULL, NULL);
+        lp[l] = &links[l];
+    }
+    float *data = malloc((a->n ? a->n : 1) * sizeof *data);
+    uint32_t x = 99 + (uint32_t)a->rank * 7919;
+    for (size_t i = 0; i < a->n; i++)
+        data[i] = ar_value(0, a->rank, i, &x);
+    struct core_err e = {0};
+    int rc = 0;
+    if (ps_tree_allreduce(lp, a->rank, W, data, a->n, 20000, &e))
+        rc = child_fail("tree allreduce", &e);
+    else if (a->n)
+        memcpy(a->out + (size_t)a->rank * a->n, data, a->n * sizeof *data);
+    free(data);
+    for (int l = 0; l < TREE_LV; l++)
+        ps_conn_close(&links[l]);
+    return rc;
+}
+
+/* The binomial tree sums exactly (small integers) and leaves every rank
+ * with the same bits, for W that are and are not powers of two. */
+static void test_tree_allreduce(void **state)
+{
+    (void)state;
+    assert_int_equal(ps_tree_levels(1), 0);
+    assert_int_equal(ps_tree_levels(5), 3);
+    assert_true(ps_tree_linked(4, 5, 2) && !ps_tree_linked(4, 5, 0) && ps_tree_linked(0, 5, 2));
+    size_t ns[] = {1, 1001};
+    for (int W = 1; W <= 6; W++)
+        for (size_t j = 0; j < 2; j++) {
+            size_t n = ns[j];
+            struct tree t;
+            tree_make(&t, W);
+            size_t bytes = (size_t)W * n * sizeof(float);
+            float *out = shm(bytes);
+            struct tree_args args[16];
+            pid_t pids[16];
+            for (int k = 0; k < W; k++) {
+                args[k] = (struct tree_args){&t, k, n, out};
+                pids[k] = fork_child(tree_main, &args[k]);
+            }
+            tree_close_all(&t, -1);
+            for (int k = 0; k < W; k++)
+                reap_ok(pids[k]);
+            for (size_t i = 0; i < n; i++) {
+                double want = 0;
+                for (int k = 0; k < W; k++) {
+                    uint32_t x = 0;
+                    want += ar_value(0, k, i, &x);
+                }
+                assert_true((double)out[i] == want);
+            }
+            for (int k = 1; k < W; k++)
+                assert_memory_equal(out, out + (size_t)k * n, n * sizeof(float));
+            munmap(out, bytes);
+        }
+}
+
 /* W = 1 needs no connection at all. */
 static void test_ring_single(void **state)
 {
@@ -1473,6 +1582,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_topk),
         cmocka_unit_test(test_ring_allreduce),
         cmocka_unit_test(test_ring_single),
+        cmocka_unit_test(test_tree_allreduce),
         cmocka_unit_test(test_sendrecv_large_ring),
         cmocka_unit_test(test_send_limit_before_any_byte),
         cmocka_unit_test(test_wait_any_skips_closed_broken),

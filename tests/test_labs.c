@@ -1340,6 +1340,117 @@ static void test_hang_rule(void **state)
     lab_procs_fini(&ps);
 }
 
+/* ---- across machines: where the ranks come from ------------------------------ */
+
+/* hosts= and hostfile= give the job's ranks (slots), checked before any
+ * run; under mpirun its environment does; transport=local with a host list
+ * is refused. Pure parsing: the same with or without Open MPI in the
+ * build. */
+static void test_mpi_ranks_given(void **state)
+{
+    (void)state;
+    const struct lab_def *ps = lab_find("paramserver");
+    assert_non_null(ps);
+    assert_non_null(ps->rank);
+    unsetenv("OMPI_COMM_WORLD_SIZE");
+    unsetenv("OMPI_COMM_WORLD_RANK");
+    unsetenv("PMIX_RANK");
+    assert_int_equal(lab_mpi_env_rank(), -1);
+    struct lab_params p;
+    struct core_err e = {0};
+    int ranks = -1;
+    lab_params_init(&p, ps);
+    assert_false(lab_params_use_mpi(&p));
+    assert_int_equal(lab_mpi_ranks_given(&p, &ranks, &e), 0);
+    assert_int_equal(ranks, 0);
+
+    assert_int_equal(lab_params_set(&p, "hosts", "node1:3,node2:3,node3", &e), 0);
+    assert_true(lab_params_use_mpi(&p));
+    assert_int_equal(lab_mpi_ranks_given(&p, &ranks, &e), 0);
+    assert_int_equal(ranks, 7);
+    static const char *const bad[] = {"node1:0", "node1:x", ":3", "a b:2", "node1:3,", "n:5000"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(lab_params_set(&p, "hosts", bad[i], &e), 0);
+        assert_int_equal(lab_mpi_ranks_given(&p, &ranks, &e), CORE_ERR_INVALID);
+        assert_non_null(strstr(e.msg, "hosts"));
+    }
+    /* transport=local said outright, with hosts: refused */
+    assert_int_equal(lab_params_set(&p, "hosts", "a:2", &e), 0);
+    assert_int_equal(lab_params_set(&p, "transport", "local", &e), 0);
+    assert_int_equal(lab_mpi_ranks_given(&p, &ranks, &e), CORE_ERR_INVALID);
+    assert_non_null(strstr(e.msg, "transport=mpi"));
+    lab_params_fini(&p);
+
+    /* a hostfile: slots= counted, a bare name is one, comments skipped */
+    char *path = tmp_db_path();
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("# the lab cluster\nnode1 slots=4\n\nnode2   # one slot\nnode3 slots=2 max_slots=8\n", f);
+    fclose(f);
+    lab_params_init(&p, ps);
+    assert_int_equal(lab_params_set(&p, "hostfile", path, &e), 0);
+    assert_int_equal(lab_mpi_ranks_given(&p, &ranks, &e), 0);
+    assert_int_equal(ranks, 7);
+    assert_int_equal(lab_params_set(&p, "hosts", "a:2", &e), 0); /* and hosts: one only */
+    assert_int_equal(lab_mpi_ranks_given(&p, &ranks, &e), CORE_ERR_INVALID);
+    assert_non_null(strstr(e.msg, "not both"));
+    lab_params_fini(&p);
+    f = fopen(path, "w");
+    fputs("node1 slots=4\nnode2 slots=many\n", f);
+    fclose(f);
+    lab_params_init(&p, ps);
+    assert_int_equal(lab_params_set(&p, "hostfile", path, &e), 0);
+    assert_int_equal(lab_mpi_ranks_given(&p, &ranks, &e), CORE_ERR_INVALID);
+    assert_non_null(strstr(e.msg, ":2: slots=many")); /* file and line */
+    unlink(path);
+    assert_int_equal(lab_mpi_ranks_given(&p, &ranks, &e), CORE_ERR_INVALID);
+    assert_non_null(strstr(e.msg, "cannot read"));
+    lab_params_fini(&p);
+    free(path);
+
+    /* under mpirun the job's size is what there is */
+    setenv("OMPI_COMM_WORLD_SIZE", "6", 1);
+    setenv("OMPI_COMM_WORLD_RANK", "2", 1);
+    assert_int_equal(lab_mpi_env_rank(), 2);
+    lab_params_init(&p, ps);
+    assert_int_equal(lab_params_set(&p, "transport", "mpi", &e), 0);
+    assert_int_equal(lab_mpi_ranks_given(&p, &ranks, &e), 0);
+    assert_int_equal(ranks, 6);
+    assert_false(lab_mpi_relayed()); /* rank 2, and no relay asked */
+    /* the recorded parameters say how many workers the ranks give: rank 0
+     * and one shard leave 4; the values set are kept exactly */
+    assert_int_equal(lab_params_set(&p, "lr", "0.123456789", &e), 0);
+    struct lab_params q;
+    lab_params_mpi_resolve(&p, &q);
+    assert_true(lab_param_num(&q, "workers") == 4);
+    assert_true(lab_param_num(&q, "lr") == 0.123456789);
+    assert_string_equal(lab_param_str(&q, "transport"), "mpi");
+    lab_params_fini(&q);
+    assert_int_equal(lab_params_set(&p, "mode", "allreduce", &e), 0);
+    lab_params_mpi_resolve(&p, &q);
+    assert_true(lab_param_num(&q, "workers") == 5); /* no shard in a ring */
+    lab_params_fini(&q);
+    lab_params_fini(&p);
+    unsetenv("OMPI_COMM_WORLD_SIZE");
+    unsetenv("OMPI_COMM_WORLD_RANK");
+
+    /* every lab with a transport parameter has an MPI part, and no other */
+    size_t n;
+    const struct lab_def *const *all = lab_registry(&n);
+    for (size_t i = 0; i < n; i++) {
+        bool has = false;
+        for (size_t k = 0; k < all[i]->n_params; k++)
+            has |= strcmp(all[i]->params[k].name, "transport") == 0;
+        assert_true(has == (all[i]->rank != NULL));
+        assert_true(has == (all[i]->mpi_workers != NULL));
+    }
+    /* the allreduce lab's charts are drawn on a log x axis */
+    const struct lab_def *ar = lab_find("allreduce");
+    assert_non_null(ar);
+    assert_true(lab_chart_log_x(ar, "bus bandwidth"));
+    assert_false(lab_chart_log_x(ps, "loss vs steps"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1366,6 +1477,7 @@ int main(void)
         cmocka_unit_test(test_idle_worker_sleeps),
         cmocka_unit_test(test_siblings_hold_no_sockets),
         cmocka_unit_test(test_worker_runs_no_parent_handler),
+        cmocka_unit_test(test_mpi_ranks_given),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

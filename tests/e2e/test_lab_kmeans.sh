@@ -15,7 +15,7 @@ expect_rc 0 "lab list"
 expect_out "kmeans — MapReduce k-means over worker processes" "kmeans listed with its title"
 run --json lab list
 expect_jq '[.labs[] | select(.name == "kmeans") | .params[].name] | join(",")' \
-  "n,d,k,seed,spread,file,format,init,init_file,workers,tasks,combiner,max_iter,tol,crash,straggler,device,scale_iters,save,overwrite" \
+  "n,d,k,seed,spread,file,format,init,init_file,workers,tasks,combiner,max_iter,tol,crash,straggler,device,scale_iters,save,overwrite,transport,hosts,hostfile" \
   "every parameter listed"
 
 # ---- refused before running -------------------------------------------------
