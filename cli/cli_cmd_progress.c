@@ -379,6 +379,7 @@ int cli_cmd_progress(struct cli_ctx *cx, struct cli_args *a)
         json_section(&j, "rubric", &rubric);
         json_course(&j, &st, ls, nl);
         json_help(&j, rows, n, ss, n_ss);
+        cli_reviews_print(cx, pack, &j);
         cli_json_close(&b, &j);
     } else {
         printf("progress of %s\n", cli_tx(cx->user));
@@ -388,6 +389,7 @@ int cli_cmd_progress(struct cli_ctx *cx, struct cli_args *a)
         print_section("overall", &total);
         print_course(&st, ls, nl);
         print_help(rows, n, ss, n_ss);
+        cli_reviews_print(cx, pack, NULL);
     }
     lesson_standing_fini(&st);
     tallies_free(&lessons);

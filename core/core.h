@@ -154,6 +154,25 @@ void core_kv_free(struct core_kv *v, size_t n);
 /* The member named key, or NULL. */
 const struct core_kv *core_kv_find(const struct core_kv *v, size_t n, const char *key);
 
+/* ---- CSV (RFC 4180) ------------------------------------------------------- */
+
+/* Appends s (NULL: empty) as one CSV field: as is, or in double quotes with
+ * quotes doubled when it holds a comma, a quote, CR or LF, or starts or
+ * ends with a blank. With `guard` (text cells a person typed: names, ids)
+ * a cell a spreadsheet would run as a formula, one starting with = + - @
+ * TAB or CR, is written quoted with a leading apostrophe ("'=1+2"), which
+ * Excel, LibreOffice and Google Sheets show as text. The caller adds the
+ * separators and the CRLF line ends. */
+void core_csv_field(struct core_buf *b, const char *s, bool guard);
+
+/* Whether s starts like a spreadsheet formula (see core_csv_field). */
+bool core_csv_is_formula(const char *s);
+
+/* Appends a number as a CSV field: at most two decimals, trailing zeros
+ * trimmed, '.' as the decimal point whatever the locale; NaN or infinity
+ * write an empty field. */
+void core_csv_num(struct core_buf *b, double v);
+
 /* ---- hashing ------------------------------------------------------------- */
 
 /* SHA-256 of n bytes at p, written as 64 lower-case hex digits + NUL. */
@@ -225,6 +244,21 @@ bool core_file_first_line(const char *path, char *buf, size_t size);
 /* Writes n bytes to path through a temporary file, fsync and rename, so the
  * file is either the old or the new content. Creates no directories. */
 int core_file_write_atomic(const char *path, const void *p, size_t n, struct core_err *err);
+
+/* Creates `path` as a new file for writing (O_EXCL, mode 0644 adjusted by
+ * umask) and returns its descriptor in *fd (caller closes). An existing
+ * path is CORE_ERR_CONFLICT ("exists; ... --force"), unless `force`: then a
+ * regular file or a symbolic link there is removed first (the link, never
+ * its target) and the file created anew; a folder, device, FIFO or socket
+ * is refused even with force. A missing parent folder is CORE_ERR_NOTFOUND. */
+int core_file_create_excl(const char *path, bool force, int *fd, struct core_err *err);
+
+/* Gives the finished file `tmp` (in the same folder) the name `path`
+ * without ever replacing what is there: a hard link, then tmp is removed.
+ * An existing path is refused as core_file_create_excl does, unless
+ * `force` (then tmp is renamed over a regular file or a symbolic link). On
+ * error tmp is left for the caller to remove. */
+int core_file_publish(const char *tmp, const char *path, bool force, struct core_err *err);
 
 /* Creates a directory and its parents (mode 0755 adjusted by umask). An
  * existing directory is fine. */

@@ -154,3 +154,72 @@ bool core_file_first_line(const char *path, char *buf, size_t size)
         buf[--n] = '\0';
     return true;
 }
+
+/* ---- files created new ------------------------------------------------------ */
+
+/* What stands at path: 0 nothing, 1 a regular file or a symbolic link (which
+ * --force may replace: the link itself, never its target), -1 anything else
+ * (a folder, a device, a FIFO, a socket), which is never replaced. */
+static int replaceable(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return 0;
+    return S_ISREG(st.st_mode) || S_ISLNK(st.st_mode) ? 1 : -1;
+}
+
+static int exists_err(const char *path, int kind, struct core_err *err)
+{
+    if (kind < 0)
+        return core_err_set(err, CORE_ERR_CONFLICT,
+                            "%s exists and is not a regular file; refusing to replace it", path);
+    return core_err_set(err, CORE_ERR_CONFLICT,
+                        "%s exists; choose another name, or add --force to replace it", path);
+}
+
+int core_file_create_excl(const char *path, bool force, int *fd, struct core_err *err)
+{
+    *fd = -1;
+    for (int tries = 0; tries < 3; tries++) {
+        int f = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (f >= 0) {
+            *fd = f;
+            return CORE_OK;
+        }
+        if (errno != EEXIST)
+            return core_err_set(err, errno == ENOENT ? CORE_ERR_NOTFOUND : CORE_ERR_IO,
+                                "cannot create %s: %s", path, strerror(errno));
+        int kind = replaceable(path);
+        if (!force || kind < 0)
+            return exists_err(path, kind, err);
+        /* Asked to replace: remove the file or link (never write through
+         * it), then create anew, still exclusively. */
+        if (unlink(path) != 0 && errno != ENOENT)
+            return core_err_set(err, CORE_ERR_IO, "cannot replace %s: %s", path, strerror(errno));
+    }
+    return core_err_set(err, CORE_ERR_CONFLICT, "%s keeps appearing while being replaced", path);
+}
+
+int core_file_publish(const char *tmp, const char *path, bool force, struct core_err *err)
+{
+    if (link(tmp, path) == 0) {
+        unlink(tmp);
+        return CORE_OK;
+    }
+    int e = errno;
+    if (e == EEXIST) {
+        int kind = replaceable(path);
+        if (!force || kind < 0)
+            return exists_err(path, kind, err);
+    } else if (e != EPERM && e != ENOTSUP && e != EOPNOTSUPP && e != EXDEV) {
+        return core_err_set(err, e == ENOENT ? CORE_ERR_NOTFOUND : CORE_ERR_IO,
+                            "cannot create %s: %s", path, strerror(e));
+    } else if (!force && replaceable(path) != 0) {
+        /* A file system without hard links: rename would replace, so look
+         * first (a race with another writer here is the user's own). */
+        return exists_err(path, replaceable(path), err);
+    }
+    if (rename(tmp, path) != 0)
+        return core_err_set(err, CORE_ERR_IO, "cannot create %s: %s", path, strerror(errno));
+    return CORE_OK;
+}

@@ -69,10 +69,30 @@ static int make_parent(const char *path, struct core_err *err)
     return rc;
 }
 
-/* Refuses files that are not ours: another program's SQLite database (it
- * has tables but no Warpbench application_id) and a store written by a newer
- * Warpbench. Nothing is written to the file before these checks pass. */
-static int check_identity(struct db *db, int n_steps, struct core_err *err)
+/* What a file with application_id `id` is, for messages; NULL when it is
+ * not one of ours. */
+static const char *file_kind(int id)
+{
+    switch ((uint32_t)id) {
+    case DB_APPLICATION_ID:
+        return "a Warpbench store";
+    case DB_SUBMIT_APPLICATION_ID:
+        return "a Warpbench submission file";
+    case DB_CLASS_APPLICATION_ID:
+        return "a Warpbench class store";
+    case DB_FEEDBACK_APPLICATION_ID:
+        return "a Warpbench feedback file";
+    default:
+        return NULL;
+    }
+}
+
+/* Refuses files that are not the kind spec names: another program's SQLite
+ * database (it has tables but another application_id), another kind of
+ * Warpbench file, and one written by a newer Warpbench. A file opened
+ * read-only must be complete: an empty one is refused too. Nothing is
+ * written to the file before these checks pass. */
+static int check_identity(struct db *db, const struct db_open_spec *spec, struct core_err *err)
 {
     /* One statement, so the three are read from one snapshot even while
      * another process is creating the schema. */
@@ -92,27 +112,32 @@ static int check_identity(struct db *db, int n_steps, struct core_err *err)
         rc = SQLITE_OK;
     }
     int ret = 0;
-    if ((rc & 0xff) == SQLITE_NOTADB)
-        ret = core_err_set(err, CORE_ERR_STORE, "%s is not a Warpbench store: %s", db->path,
+    if ((rc & 0xff) == SQLITE_NOTADB || (rc & 0xff) == SQLITE_CORRUPT)
+        ret = core_err_set(err, CORE_ERR_STORE, "%s is not %s: %s", db->path, spec->what,
                            sqlite3_errmsg(db->h));
     else if (rc != SQLITE_OK)
-        ret = db_fail(db, err, rc, "store %s: reading its header", db->path);
+        ret = db_fail(db, err, rc, "%s: reading its header", db->path);
     sqlite3_finalize(st);
     if (ret)
         return ret;
-    if (app_id != DB_APPLICATION_ID && (version != 0 || n_objects != 0 || app_id != 0))
+    if ((uint32_t)app_id != spec->app_id && (version != 0 || n_objects != 0 || app_id != 0)) {
+        const char *kind = file_kind(app_id);
+        if (kind)
+            return core_err_set(err, CORE_ERR_STORE, "%s is %s, not %s", db->path, kind,
+                                spec->what);
         return core_err_set(err, CORE_ERR_STORE,
-                            "%s is a SQLite database made by another program, not a "
-                            "Warpbench store",
-                            db->path);
-    if (version > n_steps)
+                            "%s is a SQLite database made by another program, not %s", db->path,
+                            spec->what);
+    }
+    if (version > spec->n_steps)
         return core_err_set(err, CORE_ERR_CONFLICT,
-                            "%s was made by a newer Warpbench (store schema %d, this build "
-                            "knows up to %d); upgrade Warpbench or use another --db",
-                            db->path, version, n_steps);
-    if (version < 0)
-        return core_err_set(err, CORE_ERR_STORE, "%s has a bad schema version %d", db->path,
-                            version);
+                            "%s was made by a newer Warpbench (schema %d, this build "
+                            "knows up to %d); upgrade Warpbench%s",
+                            db->path, version, spec->n_steps,
+                            spec->read_only ? "" : " or use another --db");
+    if (version < 0 || (spec->read_only && version == 0))
+        return core_err_set(err, CORE_ERR_STORE, "%s is not %s (%s)", db->path, spec->what,
+                            version == 0 ? "it is empty" : "a bad schema version");
     return 0;
 }
 
@@ -179,32 +204,69 @@ static int apply_pragmas(struct db *db, struct core_err *err)
     return rc;
 }
 
-int db_open_ex(struct db **out, const char *path, const char *const *steps, int n_steps,
-               struct core_err *err)
+/* A URI that opens path read-only and immutable: SQLite then takes no
+ * lock and never creates a -wal, -shm or journal file beside it. */
+static char *immutable_uri(const char *path)
+{
+    struct core_buf b;
+    core_buf_init(&b);
+    core_buf_puts(&b, "file:");
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+        if (*p == '%' || *p == '?' || *p == '#' || *p < 0x20 || *p >= 0x7f)
+            core_buf_printf(&b, "%%%02X", *p);
+        else
+            core_buf_putc(&b, (char)*p);
+    }
+    core_buf_puts(&b, "?immutable=1");
+    return core_buf_steal(&b);
+}
+
+int db_open_spec(struct db **out, const char *path, const struct db_open_spec *spec,
+                 struct core_err *err)
 {
     *out = NULL;
     if (!path || !*path)
-        return core_err_set(err, CORE_ERR_USAGE, "no store path given");
-    int rc = make_parent(path, err);
+        return core_err_set(err, CORE_ERR_USAGE, "no path given for %s", spec->what);
+    int rc = spec->read_only ? 0 : make_parent(path, err);
     if (rc)
         return rc;
 
     struct db *db = core_xcalloc(1, sizeof *db);
     db->path = core_xstrdup(path);
-    int src = sqlite3_open_v2(path, &db->h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+    int src;
+    if (spec->read_only) {
+        char *uri = immutable_uri(path);
+        src = sqlite3_open_v2(uri, &db->h, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+        free(uri);
+    } else {
+        src = sqlite3_open_v2(path, &db->h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+    }
     if (src != SQLITE_OK) {
-        rc = core_err_set(err, CORE_ERR_IO, "cannot open store %s: %s", path,
+        rc = core_err_set(err, CORE_ERR_IO, "cannot open %s: %s", path,
                           db->h ? sqlite3_errmsg(db->h) : sqlite3_errstr(src));
         goto out;
     }
     sqlite3_extended_result_codes(db->h, 1);
     sqlite3_busy_timeout(db->h, DB_BUSY_TIMEOUT_MS);
 
-    rc = check_identity(db, n_steps, err);
-    if (!rc)
+    rc = check_identity(db, spec, err);
+    if (rc || spec->read_only) {
+        if (!rc)
+            rc = query_int(db, "PRAGMA user_version", &db->version, err);
+        goto out;
+    }
+    if (spec->wal) {
         rc = apply_pragmas(db, err);
+    } else {
+        /* A file that travels: one file, no -wal beside it once closed. */
+        rc = exec_sql(db, "PRAGMA journal_mode=DELETE", err);
+        if (!rc)
+            rc = exec_sql(db, "PRAGMA synchronous=FULL", err);
+        if (!rc)
+            rc = exec_sql(db, "PRAGMA foreign_keys=ON", err);
+    }
     if (!rc)
-        rc = db_migrate(db, steps, n_steps, err);
+        rc = db_migrate(db, spec->steps, spec->n_steps, err);
 out:
     if (rc) {
         db_close(db);
@@ -212,6 +274,17 @@ out:
     }
     *out = db;
     return 0;
+}
+
+int db_open_ex(struct db **out, const char *path, const char *const *steps, int n_steps,
+               struct core_err *err)
+{
+    const struct db_open_spec spec = {.app_id = DB_APPLICATION_ID,
+                                      .what = "a Warpbench store",
+                                      .steps = steps,
+                                      .n_steps = n_steps,
+                                      .wal = true};
+    return db_open_spec(out, path, &spec, err);
 }
 
 int db_open(struct db **out, const char *path, struct core_err *err)
@@ -235,7 +308,7 @@ void db_close(struct db *db)
     free(db->stmts);
     if (db->h) {
         /* Keeps the planner's statistics fresh; cheap when nothing changed. */
-        if (db->version > 0)
+        if (db->version > 0 && !sqlite3_db_readonly(db->h, "main"))
             sqlite3_exec(db->h, "PRAGMA optimize", NULL, NULL, NULL);
         sqlite3_close_v2(db->h);
     }

@@ -170,9 +170,10 @@ int lesson_question_tries(struct lesson_session *s, const char *pack_id, const c
         double *fracs = core_xcalloc(n ? n : 1, sizeof *fracs);
         int k = 0, credited = 0;
         for (size_t i = 0; i < n; i++) {
-            bool valid = a[i].regraded ? a[i].rg_valid : a[i].valid;
-            double sc = a[i].regraded ? a[i].rg_score : a[i].score;
-            double mx = a[i].regraded ? a[i].rg_max : a[i].max;
+            /* An instructor's review counts instead of the grade (as in db_progress). */
+            bool valid = a[i].reviewed || (a[i].regraded ? a[i].rg_valid : a[i].valid);
+            double sc = a[i].reviewed ? a[i].rv_score : a[i].regraded ? a[i].rg_score : a[i].score;
+            double mx = a[i].reviewed ? a[i].rv_max : a[i].regraded ? a[i].rg_max : a[i].max;
             if (!valid)
                 continue;
             fracs[k] = mx > 0 ? sc / mx : 0;
