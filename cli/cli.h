@@ -143,6 +143,10 @@ int cli_cmd_submit(struct cli_ctx *cx, struct cli_args *a);
 int cli_cmd_class(struct cli_ctx *cx, struct cli_args *a);
 int cli_cmd_feedback(struct cli_ctx *cx, struct cli_args *a);
 
+/* `bench class`: a class of `students` students submits and is imported
+ * (cli_cmd_bench_class.c). Returns an exit code. */
+int cli_bench_class(struct cli_ctx *cx, int students);
+
 /* The instructor's reviews of the session user's answers (in pack, or
  * all): printed as a section of `progress`, or with j as its "reviews"
  * JSON array (cli_cmd_feedback.c). */

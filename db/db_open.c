@@ -13,6 +13,7 @@
  */
 #include "db/db_internal.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -221,13 +222,68 @@ static char *immutable_uri(const char *path)
     return core_buf_steal(&b);
 }
 
+/* A file opened read-only must be whole: its size is what its own header
+ * says (page size x page count, which SQLite keeps in the header of every
+ * file it writes), so a file cut short, even by a byte of an empty page,
+ * is refused before SQLite reads a page of it. */
+static int check_complete(const char *path, const struct db_open_spec *spec,
+                          struct core_err *err)
+{
+    unsigned char h[100];
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return core_err_set(err, errno == ENOENT ? CORE_ERR_NOTFOUND : CORE_ERR_IO,
+                            "cannot open %s: %s", path, strerror(errno));
+    size_t got = fread(h, 1, sizeof h, f);
+    int rc = 0;
+    if (got < sizeof h || memcmp(h, "SQLite format 3", 16) != 0) {
+        rc = core_err_set(err, CORE_ERR_STORE, "%s is not %s (not a SQLite file%s)", path,
+                          spec->what,
+                          got < sizeof h && got > 0 ? ", or cut short" : "");
+        goto out;
+    }
+    uint32_t app = (uint32_t)h[68] << 24 | (uint32_t)h[69] << 16 | (uint32_t)h[70] << 8 | h[71];
+    if (app == 0) /* a WAL file not yet checkpointed, or not ours: SQLite will tell */
+        goto out;
+    if (app != spec->app_id) { /* say what it is before judging its size */
+        const char *kind = file_kind((int)app);
+        rc = kind ? core_err_set(err, CORE_ERR_STORE, "%s is %s, not %s", path, kind, spec->what)
+                  : core_err_set(err, CORE_ERR_STORE,
+                                 "%s is a SQLite database made by another program, not %s", path,
+                                 spec->what);
+        goto out;
+    }
+    unsigned page = (unsigned)h[16] << 8 | h[17];
+    unsigned long pages = (unsigned long)h[28] << 24 | (unsigned long)h[29] << 16 |
+                          (unsigned long)h[30] << 8 | h[31];
+    bool counted = memcmp(h + 24, h + 92, 4) == 0 && pages > 0; /* the count is current */
+    if (page == 1)
+        page = 65536;
+    if (fseek(f, 0, SEEK_END) != 0) {
+        rc = core_err_set(err, CORE_ERR_IO, "%s: %s", path, strerror(errno));
+        goto out;
+    }
+    long size = ftell(f);
+    if (page < 512 || (page & (page - 1)) != 0 || size < 0 || (unsigned long)size % page != 0 ||
+        (counted && (unsigned long)size != pages * page))
+        rc = core_err_set(err, CORE_ERR_STORE,
+                          "%s is not a usable %s: it is cut short or padded (%ld bytes, its "
+                          "header says %lu pages of %u)",
+                          path, strncmp(spec->what, "a ", 2) == 0 ? spec->what + 2 : spec->what,
+                          size,
+                          counted ? pages : 0, page);
+out:
+    fclose(f);
+    return rc;
+}
+
 int db_open_spec(struct db **out, const char *path, const struct db_open_spec *spec,
                  struct core_err *err)
 {
     *out = NULL;
     if (!path || !*path)
         return core_err_set(err, CORE_ERR_USAGE, "no path given for %s", spec->what);
-    int rc = spec->read_only ? 0 : make_parent(path, err);
+    int rc = spec->read_only ? check_complete(path, spec, err) : make_parent(path, err);
     if (rc)
         return rc;
 

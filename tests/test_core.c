@@ -6,6 +6,7 @@
 
 #include "core/core.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,6 +153,108 @@ static void test_files(void **state)
     free(path);
 }
 
+static void test_csv(void **state)
+{
+    (void)state;
+    struct core_buf b;
+    core_buf_init(&b);
+    const char *cases[][3] = {
+        /* text, unguarded, guarded */
+        {"plain", "plain", "plain"},
+        {"a,b", "\"a,b\"", "\"a,b\""},
+        {"say \"hi\"", "\"say \"\"hi\"\"\"", "\"say \"\"hi\"\"\""},
+        {"two\nlines", "\"two\nlines\"", "\"two\nlines\""},
+        {" pad", "\" pad\"", "\" pad\""},
+        {"=1+2", "=1+2", "\"'=1+2\""},
+        {"+1", "+1", "\"'+1\""},
+        {"-1", "-1", "\"'-1\""},
+        {"@SUM(A1)", "@SUM(A1)", "\"'@SUM(A1)\""},
+        {"\tx", "\tx", "\"'\tx\""},
+        {"=\"a\",b", "\"=\"\"a\"\",b\"", "\"'=\"\"a\"\",b\""},
+        {"Zoë", "Zoë", "Zoë"},
+        {"", "", ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        for (int g = 0; g < 2; g++) {
+            core_buf_reset(&b);
+            core_csv_field(&b, cases[i][0], g == 1);
+            assert_string_equal(b.data ? b.data : "", cases[i][1 + g]);
+        }
+    }
+    core_buf_reset(&b);
+    core_csv_field(&b, NULL, true);
+    assert_int_equal(b.len, 0);
+    const struct {
+        double v;
+        const char *s;
+    } nums[] = {{1.5, "1.5"}, {2, "2"}, {0.004, "0"}, {-0.004, "0"}, {12.346, "12.35"},
+                {-3.25, "-3.25"}, {100.1, "100.1"}};
+    for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
+        core_buf_reset(&b);
+        core_csv_num(&b, nums[i].v);
+        assert_string_equal(b.data, nums[i].s);
+    }
+    core_buf_reset(&b);
+    core_csv_num(&b, NAN);
+    assert_int_equal(b.len, 0);
+    assert_true(core_csv_is_formula("=x") && !core_csv_is_formula("x=") &&
+                !core_csv_is_formula(NULL));
+    core_buf_fini(&b);
+}
+
+static void test_create_excl(void **state)
+{
+    (void)state;
+    const char *tmp = getenv("WB_TEST_TMP");
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/core-excl-%ld", tmp ? tmp : "/tmp", (long)getpid());
+    struct core_err e;
+    assert_int_equal(core_mkdir_p(dir, &e), 0);
+    char *p = core_path_join(dir, "out.csv"), *target = core_path_join(dir, "target"),
+         *link_p = core_path_join(dir, "link.csv"), *tmpf = core_path_join(dir, "tmp");
+    int fd;
+    assert_int_equal(core_file_create_excl(p, false, &fd, &e), 0);
+    assert_int_equal(write(fd, "one", 3), 3);
+    close(fd);
+    /* An existing file is never replaced unless asked. */
+    assert_int_equal(core_file_create_excl(p, false, &fd, &e), CORE_ERR_CONFLICT);
+    assert_non_null(strstr(e.msg, "--force"));
+    assert_int_equal(core_file_create_excl(p, true, &fd, &e), 0);
+    close(fd);
+    char *got;
+    size_t len;
+    assert_int_equal(core_file_read(p, 100, &got, &len, &e), 0);
+    assert_int_equal(len, 0);
+    free(got);
+    /* A symbolic link: refused; with force the link goes, its target stays. */
+    assert_int_equal(core_file_write_atomic(target, "keep", 4, &e), 0);
+    assert_int_equal(symlink(target, link_p), 0);
+    assert_int_equal(core_file_create_excl(link_p, false, &fd, &e), CORE_ERR_CONFLICT);
+    assert_int_equal(core_file_create_excl(link_p, true, &fd, &e), 0);
+    close(fd);
+    assert_int_equal(core_file_read(target, 100, &got, &len, &e), 0);
+    assert_memory_equal(got, "keep", 4);
+    free(got);
+    /* A folder or a device is refused even with force. */
+    assert_int_equal(core_file_create_excl(dir, true, &fd, &e), CORE_ERR_CONFLICT);
+    assert_int_equal(core_file_create_excl("/dev/null", true, &fd, &e), CORE_ERR_CONFLICT);
+    /* Publishing: a new name takes the file; an existing one is refused. */
+    assert_int_equal(core_file_write_atomic(tmpf, "new", 3, &e), 0);
+    assert_int_equal(core_file_publish(tmpf, p, false, &e), CORE_ERR_CONFLICT);
+    assert_int_equal(core_file_publish(tmpf, p, true, &e), 0);
+    assert_int_equal(core_file_read(p, 100, &got, &len, &e), 0);
+    assert_memory_equal(got, "new", 3);
+    free(got);
+    assert_int_equal(access(tmpf, F_OK), -1);
+    unlink(p);
+    unlink(target);
+    unlink(link_p);
+    free(p);
+    free(target);
+    free(link_p);
+    free(tmpf);
+}
+
 static void test_time(void **state)
 {
     (void)state;
@@ -237,7 +340,8 @@ int main(void)
         cmocka_unit_test(test_json), cmocka_unit_test(test_sha256),
         cmocka_unit_test(test_fnv),  cmocka_unit_test(test_files),
         cmocka_unit_test(test_time), cmocka_unit_test(test_owner),
-        cmocka_unit_test(test_first_line),
+        cmocka_unit_test(test_first_line), cmocka_unit_test(test_csv),
+        cmocka_unit_test(test_create_excl),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
