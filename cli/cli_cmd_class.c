@@ -15,6 +15,7 @@
 #include "tui/tui.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,10 +181,39 @@ static void print_report(const struct lesson_class_report *r)
                cli_tx(r->runflags[i].lab), cli_tx(r->runflags[i].problems));
 }
 
+/* Fault injection for the durability test (WARPBENCH_FAULT): die the
+ * hardest way inside the transaction of the n-th file, rows written and not
+ * committed ("kill-before-commit=N"), or once the n-th file is stored
+ * ("kill-after-import=N"). */
+struct fault {
+    int before_commit, after_import, file;
+};
+
+static void fault_read(struct fault *f)
+{
+    const char *s = getenv("WARPBENCH_FAULT");
+    memset(f, 0, sizeof *f);
+    if (s && strncmp(s, "kill-before-commit=", 19) == 0)
+        f->before_commit = atoi(s + 19);
+    if (s && strncmp(s, "kill-after-import=", 18) == 0)
+        f->after_import = atoi(s + 18);
+}
+
+static void fault_before_commit(void *ctx)
+{
+    const struct fault *f = ctx;
+    if (f->before_commit && f->file == f->before_commit)
+        raise(SIGKILL);
+}
+
 static int class_import(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd,
                         const char *class_path)
 {
-    struct lesson_class_opts opts = {.run_check = lab_run_plausible};
+    struct fault fault;
+    fault_read(&fault);
+    struct lesson_class_opts opts = {.run_check = lab_run_plausible,
+                                     .before_commit = fault_before_commit,
+                                     .hook_ctx = &fault};
     opts.force = cli_take_flag(a, "--force", false, NULL, NULL);
     int rc = cli_check_args(cmd, a, 1, 100000);
     if (rc)
@@ -206,11 +236,9 @@ static int class_import(struct cli_ctx *cx, struct cli_args *a, const struct cli
     for (int i = 0; i < a->argc; i++) {
         struct core_err e = {0};
         struct lesson_class_report rep;
+        fault.file = i + 1;
         int r = lesson_class_import(cx->session, c.cs, a->argv[i], &opts, &rep, &e);
-        /* Fault injection for the durability test: die the hardest way
-         * once this many files are stored. */
-        const char *fault = getenv("WARPBENCH_FAULT");
-        if (fault && strncmp(fault, "kill-after-import=", 18) == 0 && i + 1 == atoi(fault + 18))
+        if (fault.after_import && fault.file == fault.after_import)
             raise(SIGKILL);
         if (r != CORE_OK) {
             n_refused++;

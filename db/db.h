@@ -702,6 +702,10 @@ struct db_class_import_in {
     const struct db_class_run_in *runs;         /* one per sub->runs, same order */
     /* The report's counts, kept with the submission. */
     int n_agree, n_disagree, n_lab_regraded, n_runs_flagged, n_failed, n_skipped;
+    /* Called with `hook_ctx` once every row is written, before the commit
+     * (NULL: none). For durability tests, which kill the process there. */
+    void (*before_commit)(void *hook_ctx);
+    void *hook_ctx;
 };
 
 enum db_class_import_result {

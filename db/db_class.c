@@ -597,6 +597,8 @@ int db_class_import(struct db *cs, const struct db_class_import_in *in, bool rep
             db_stmt_done(st);
         }
     }
+    if (!rc && in->before_commit)
+        in->before_commit(in->hook_ctx);
     rc = db_tx_end(cs, rc, err);
     if (rc) {
         if (superseded) {

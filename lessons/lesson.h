@@ -546,6 +546,8 @@ void lesson_class_report_fini(struct lesson_class_report *r);
 struct lesson_class_opts {
     bool force;                  /* re-grade a file imported before, replacing its rows */
     lesson_run_check_fn run_check; /* NULL: lab runs are not checked */
+    void (*before_commit)(void *ctx); /* see db_class_import_in; NULL: none */
+    void *hook_ctx;
 };
 
 /* Imports the submission file at path into the class store cs: reads and

@@ -414,7 +414,9 @@ int lesson_class_import(struct lesson_session *s, struct db *cs, const char *pat
                                     .n_lab_regraded = (int)out->n_lab_regraded,
                                     .n_runs_flagged = (int)out->n_runs_flagged,
                                     .n_failed = (int)out->n_failed,
-                                    .n_skipped = (int)out->n_skipped};
+                                    .n_skipped = (int)out->n_skipped,
+                                    .before_commit = opts->before_commit,
+                                    .hook_ctx = opts->hook_ctx};
     rc = db_class_import(cs, &in, opts->force, &out->result, &out->superseded, err);
 out:
     for (size_t i = 0; im.results && i < sub.n_attempts; i++) {

@@ -225,6 +225,9 @@ static void fill_entry(struct tui_review_entry *e, const struct lesson_review_it
     e->auto_valid = it->auto_valid;
     e->auto_score = it->auto_score;
     e->auto_feedback = it->auto_feedback ? core_xstrdup(it->auto_feedback) : NULL;
+    for (char *p = e->auto_feedback; p && *p; p++) /* shown on one line */
+        if (*p == '\n' || *p == '\t' || *p == '\r')
+            *p = ' ';
     e->has_self = it->has_self;
     e->self_score = it->self_max > 0 ? it->points * it->self_total / it->self_max : 0;
     e->reviewed = it->reviewed;
