@@ -179,7 +179,10 @@ int cli_bench_class(struct cli_ctx *cx, int students)
     int rc = CLI_EXIT_OK;
     size_t n_att = 0, n_files = 0, n_regraded = 0, n_disagree = 0;
     double t_setup = 0, t_submit = 0, t_import = 0, t_grades = 0, t_items = 0;
-    double c_submit = 0, c_import = 0, c_grades = 0, c0;
+    double c_submit = 0, c_import = 0, c_grades = 0, c0, t_import2 = 0, c_import2 = 0;
+    size_t n_hits = 0, n_misses = 0;
+    struct db *cs2 = NULL;
+    char *cpath2 = core_path_join(dir, "class-nocache.db");
 
     double t0 = core_time_mono();
     if (db_open(&sdb, spath, &e) != CORE_OK || lesson_builtin_ensure(sdb, NULL, &e) != CORE_OK ||
@@ -287,23 +290,45 @@ int cli_bench_class(struct cli_ctx *cx, int students)
     t_submit = core_time_mono() - t0;
     c_submit = cpu_now() - c0;
 
-    /* The instructor imports them all. */
-    struct lesson_class_opts opts = {.run_check = lab_run_plausible};
+    /* The instructor imports them all: as `class import` does, each
+     * distinct answer to a question that cannot depend on the student
+     * graded once (lesson_grade_cache); then again into a second class
+     * store with every answer graded, to show what the cache saves. */
+    struct lesson_class_opts opts = {.run_check = lab_run_plausible,
+                                     .cache = lesson_grade_cache_new()};
     t0 = core_time_mono();
     c0 = cpu_now();
-    for (size_t f = 0; f < n_files; f++) {
+    for (size_t f = 0; f < n_files && rc == CLI_EXIT_OK; f++) {
         struct lesson_class_report rep;
-        if (lesson_class_import(is, cs, files[f], &opts, &rep, &e) != CORE_OK) {
-            lesson_class_report_fini(&rep);
+        if (lesson_class_import(is, cs, files[f], &opts, &rep, &e) != CORE_OK)
             rc = cli_fail(&e);
-            goto out;
-        }
         n_regraded += rep.n_agree + rep.n_disagree;
         n_disagree += rep.n_disagree;
         lesson_class_report_fini(&rep);
     }
     t_import = core_time_mono() - t0;
     c_import = cpu_now() - c0;
+    lesson_grade_cache_stats(opts.cache, &n_hits, &n_misses);
+    lesson_grade_cache_free(opts.cache);
+    if (rc != CLI_EXIT_OK)
+        goto out;
+    opts.cache = NULL;
+    if (db_class_open(&cs2, cpath2, &e) != CORE_OK) {
+        rc = cli_fail(&e);
+        goto out;
+    }
+    t0 = core_time_mono();
+    c0 = cpu_now();
+    for (size_t f = 0; f < n_files && rc == CLI_EXIT_OK; f++) {
+        struct lesson_class_report rep;
+        if (lesson_class_import(is, cs2, files[f], &opts, &rep, &e) != CORE_OK)
+            rc = cli_fail(&e);
+        lesson_class_report_fini(&rep);
+    }
+    t_import2 = core_time_mono() - t0;
+    c_import2 = cpu_now() - c0;
+    if (rc != CLI_EXIT_OK)
+        goto out;
 
     /* The gradebook, to CSV; and the item analysis. */
     t0 = core_time_mono();
@@ -346,6 +371,8 @@ int cli_bench_class(struct cli_ctx *cx, int students)
 
     double rate = t_import > 0 ? (double)n_regraded / t_import : 0;
     double cpu_rate = c_import > 0 ? (double)n_regraded / c_import : 0;
+    double rate2 = t_import2 > 0 ? (double)n_regraded / t_import2 : 0;
+    double cpu_rate2 = c_import2 > 0 ? (double)n_regraded / c_import2 : 0;
     if (cx->json) {
         struct core_buf jb;
         struct core_json j;
@@ -363,6 +390,11 @@ int cli_bench_class(struct cli_ctx *cx, int students)
         core_json_knum(&j, "import_cpu_s", c_import);
         core_json_knum(&j, "regraded_per_cpu_s", cpu_rate);
         core_json_knum(&j, "gradebook_cpu_s", c_grades);
+        core_json_kint(&j, "cache_hits", (long long)n_hits);
+        core_json_knum(&j, "import_uncached_s", t_import2);
+        core_json_knum(&j, "import_uncached_cpu_s", c_import2);
+        core_json_knum(&j, "regraded_uncached_per_s", rate2);
+        core_json_knum(&j, "regraded_uncached_per_cpu_s", cpu_rate2);
         core_json_knum(&j, "gradebook_s", t_grades);
         core_json_kint(&j, "gradebook_rows", (long long)gb_rows);
         core_json_knum(&j, "items_s", t_items);
@@ -377,6 +409,12 @@ int cli_bench_class(struct cli_ctx *cx, int students)
         printf("  import all %zu submissions        %7.2f s (%.2f s CPU): %zu attempts "
                "re-graded = %.0f per second, %.0f per CPU second (goal >= 20,000); %zu disagree\n",
                n_files, t_import, c_import, n_regraded, rate, cpu_rate, n_disagree);
+        printf("    %zu of them graded, %zu taken from the grade of the same answer to the same "
+               "question (no per-student numbers) earlier in the class\n",
+               n_regraded - n_hits, n_hits);
+        printf("  the same, every answer graded     %7.2f s (%.2f s CPU): %.0f per second, %.0f "
+               "per CPU second\n",
+               t_import2, c_import2, rate2, cpu_rate2);
         printf("  gradebook of %zu students to CSV   %7.2f s (%.2f s CPU)\n", gb_rows, t_grades,
                c_grades);
         printf("  item analysis                     %7.2f s\n", t_items);
@@ -393,6 +431,7 @@ out:
     db_close(sdb);
     db_close(idb);
     db_close(cs);
+    db_close(cs2);
     /* WARPBENCH_BENCH_KEEP=1 keeps the class for a closer look. */
     if (getenv("WARPBENCH_BENCH_KEEP"))
         fprintf(stderr, "warpbench: kept the class in %s\n", dir);
@@ -401,6 +440,7 @@ out:
     free(spath);
     free(ipath);
     free(cpath);
+    free(cpath2);
     free(csv);
     return rc;
 }

@@ -209,19 +209,21 @@ static void fault_before_commit(void *ctx)
 static int class_import(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd,
                         const char *class_path)
 {
+    struct class_cx c;
     struct fault fault;
     fault_read(&fault);
     struct lesson_class_opts opts = {.run_check = lab_run_plausible,
+                                     .cache = lesson_grade_cache_new(),
                                      .before_commit = fault_before_commit,
                                      .hook_ctx = &fault};
     opts.force = cli_take_flag(a, "--force", false, NULL, NULL);
     int rc = cli_check_args(cmd, a, 1, 100000);
-    if (rc)
+    if (rc == 0)
+        rc = class_open(cx, class_path, &c);
+    if (rc) {
+        lesson_grade_cache_free(opts.cache);
         return rc;
-    struct class_cx c;
-    rc = class_open(cx, class_path, &c);
-    if (rc)
-        return rc;
+    }
     struct core_buf b;
     struct core_json j;
     if (cx->json) {
@@ -286,6 +288,7 @@ static int class_import(struct cli_ctx *cx, struct cli_args *a, const struct cli
                n_runs == 1 ? "" : "s", secs);
     }
     class_close(&c);
+    lesson_grade_cache_free(opts.cache);
     return worst;
 }
 

@@ -681,8 +681,8 @@ struct db_class_attempt_in {
     const char *parsed, *feedback;
     bool mistake;            /* the answer matched a declared mistake (grader_result.mistake) */
     const char *params_json; /* what it was re-graded against */
-    const char *version;     /* the pack version re-graded with */
-    const char *grader_rev;
+    const char *answer_sha;  /* SHA-256 of the answer, what a review names: for design
+                                answers; NULL for the others */
     bool agree;              /* the re-grade equals what the student's machine recorded */
     const char *flag;        /* why not, or why it was not re-graded; NULL when agreeing */
 };
@@ -700,6 +700,9 @@ struct db_class_import_in {
     const char *key;         /* the student: student_id when given, else the user name */
     const struct db_class_attempt_in *attempts; /* one per sub->attempts, same order */
     const struct db_class_run_in *runs;         /* one per sub->runs, same order */
+    const char *const *graded_versions; /* per sub->packs: the instructor's version its
+                                           attempts were re-graded with, NULL: none */
+    const char *grader_rev;  /* grader_revision() of the re-grading */
     /* The report's counts, kept with the submission. */
     int n_agree, n_disagree, n_lab_regraded, n_runs_flagged, n_failed, n_skipped;
     /* Called with `hook_ctx` once every row is written, before the commit
@@ -748,7 +751,7 @@ struct db_class_attempt {
     char *pack_id, *question_id;
     int variant;
     char *answer;
-    char *answer_sha;         /* SHA-256 of the answer text */
+    char *answer_sha;         /* SHA-256 of the answer text (design answers), NULL for others */
     int certainty;
     char *created_at;
     bool after_giveup;

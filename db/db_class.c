@@ -51,6 +51,7 @@ static const char class_migration_1[] =
     "  submitted_at TEXT NOT NULL,\n"
     "  imported_at TEXT NOT NULL,\n"
     "  warpbench TEXT,\n"
+    "  grader_rev TEXT,\n" /* the instructor's grader revision it was re-graded with */
     "  n_attempts INTEGER NOT NULL,\n"
     "  n_agree INTEGER NOT NULL,\n"
     "  n_disagree INTEGER NOT NULL,\n"
@@ -65,6 +66,7 @@ static const char class_migration_1[] =
     "  pack_id TEXT NOT NULL,\n"
     "  version TEXT NOT NULL,\n"
     "  digest TEXT NOT NULL,\n"
+    "  graded_version TEXT,\n" /* the instructor's version, NULL: not in their store */
     "  PRIMARY KEY (submission, pack_id)\n"
     ");\n"
     "CREATE TABLE lab_runs (\n"
@@ -99,7 +101,7 @@ static const char class_migration_1[] =
     "  question_id TEXT NOT NULL,\n"
     "  variant INTEGER NOT NULL,\n"
     "  answer TEXT NOT NULL,\n"
-    "  answer_sha TEXT NOT NULL,\n"
+    "  answer_sha TEXT,\n" /* design answers: what a review names */
     "  certainty INTEGER,\n"
     "  created_at TEXT NOT NULL,\n"
     "  after_giveup INTEGER NOT NULL,\n"
@@ -108,9 +110,9 @@ static const char class_migration_1[] =
     "  rec_score REAL NOT NULL,\n"
     "  rec_max REAL NOT NULL,\n"
     "  rec_version TEXT,\n"
-    "  rec_digest TEXT,\n"
+    "  rec_digest TEXT,\n" /* NULL: the submission's digest of the pack (sub_packs) */
     "  rec_grader TEXT,\n"
-    "  rec_params TEXT,\n"
+    "  rec_params TEXT,\n" /* NULL: the same as params_json */
     "  graded INTEGER NOT NULL,\n"
     "  valid INTEGER,\n"
     "  score REAL,\n"
@@ -120,8 +122,6 @@ static const char class_migration_1[] =
     "  feedback TEXT,\n"
     "  mistake INTEGER,\n"
     "  params_json TEXT,\n"
-    "  version TEXT,\n"
-    "  grader_rev TEXT,\n"
     "  agree INTEGER NOT NULL,\n"
     "  flag TEXT,\n"
     "  UNIQUE (submission, src_id)\n"
@@ -273,10 +273,11 @@ static const char sql_del_sub[] = "DELETE FROM submissions WHERE id = ?1";
 static const char sql_sub_add[] =
     "INSERT INTO submissions(student, uid, digest, file, user, student_id, submitted_at, "
     "imported_at, warpbench, n_attempts, n_agree, n_disagree, n_lab_regraded, n_runs_flagged, "
-    "n_failed, n_skipped) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, "
-    "?15, ?16)";
+    "n_failed, n_skipped, grader_rev) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
+    "?13, ?14, ?15, ?16, ?17)";
 static const char sql_pack_add[] =
-    "INSERT INTO sub_packs(submission, pack_id, version, digest) VALUES (?1, ?2, ?3, ?4)";
+    "INSERT INTO sub_packs(submission, pack_id, version, digest, graded_version) "
+    "VALUES (?1, ?2, ?3, ?4, ?5)";
 static const char sql_run_add[] =
     "INSERT INTO lab_runs(submission, src_id, lab, params_json, machine_json, summary_json, "
     "status, started_at, ended_at, error, problems) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
@@ -287,9 +288,8 @@ static const char sql_attempt_add[] =
     "INSERT INTO attempts(submission, src_id, pack_id, question_id, variant, answer, answer_sha, "
     "certainty, created_at, after_giveup, lab_run, rec_valid, rec_score, rec_max, rec_version, "
     "rec_digest, rec_grader, rec_params, graded, valid, score, max, correct, parsed, feedback, "
-    "mistake, params_json, version, grader_rev, agree, flag) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, "
-    "?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, "
-    "?26, ?27, ?28, ?29, ?30, ?31)";
+    "mistake, params_json, agree, flag) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
+    "?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29)";
 static const char sql_selfscore_add[] =
     "INSERT INTO selfscores(attempt, ordinal, concept, score, max) VALUES (?1, ?2, ?3, ?4, ?5)";
 static const char sql_giveup_add[] =
@@ -374,8 +374,9 @@ static int insert_rows(struct db *cs, const struct db_class_import_in *in, int64
         STMT(sql_pack_add);
         if (!rc)
             rc = db_step_done(cs, st,
-                              db_bindf(st, "Ittt", sub_id, s->packs[i].id, s->packs[i].version,
-                                       s->packs[i].digest),
+                              db_bindf(st, "Itttt", sub_id, s->packs[i].id, s->packs[i].version,
+                                       s->packs[i].digest,
+                                       in->graded_versions ? in->graded_versions[i] : NULL),
                               "storing a submitted pack", err);
     }
     int64_t *runs = core_xcalloc(2 * (s->n_runs ? s->n_runs : 1), sizeof *runs);
@@ -406,19 +407,27 @@ static int insert_rows(struct db *cs, const struct db_class_import_in *in, int64
     for (size_t i = 0; i < s->n_attempts && !rc; i++) {
         const struct db_class_attempt_in *a = &in->attempts[i];
         const struct db_sub_attempt *sa = a->sub;
-        char sha[65];
-        core_sha256_hex(sa->answer, strlen(sa->answer), sha);
         int64_t run = sa->lab_run ? map_find(runs, s->n_runs, sa->lab_run) : 0;
+        /* What repeats is kept once: the digest when it is the submission's
+         * for the pack, the recorded numbers when they are those graded. */
+        const char *digest = sa->pack_digest;
+        for (size_t k = 0; k < s->n_packs && digest; k++)
+            if (strcmp(s->packs[k].id, sa->pack_id) == 0 &&
+                strcmp(s->packs[k].digest, sa->pack_digest) == 0)
+                digest = NULL;
+        const char *rec_params = sa->params_json;
+        if (a->graded && rec_params && a->params_json && strcmp(rec_params, a->params_json) == 0)
+            rec_params = NULL;
         STMT(sql_attempt_add);
         if (rc)
             break;
-        int b = db_bindf(st, "IIttitt" "RtiR" "iddtttt" "i" "----------" "i" "t",
+        int b = db_bindf(st, "IIttitt" "RtiR" "iddtttt" "i" "--------" "i" "t",
                          sub_id, sa->id, sa->pack_id, sa->question_id, sa->variant, sa->answer,
-                         sha, (int64_t)sa->certainty, sa->created_at, a->after_giveup ? 1 : 0,
-                         run, sa->valid ? 1 : 0, sa->score, sa->max, sa->pack_version,
-                         sa->pack_digest, sa->grader_rev, sa->params_json, a->graded ? 1 : 0,
+                         a->answer_sha, (int64_t)sa->certainty, sa->created_at,
+                         a->after_giveup ? 1 : 0, run, sa->valid ? 1 : 0, sa->score, sa->max,
+                         sa->pack_version, digest, sa->grader_rev, rec_params, a->graded ? 1 : 0,
                          a->agree ? 1 : 0, a->flag);
-        /* The re-grade's columns (?20..?29) stay NULL when it was not re-graded. */
+        /* The re-grade's columns (?20..?27) stay NULL when it was not re-graded. */
         if (b == SQLITE_OK && a->graded) {
             b = sqlite3_bind_int(st, 20, a->valid ? 1 : 0);
             if (b == SQLITE_OK)
@@ -435,10 +444,6 @@ static int insert_rows(struct db *cs, const struct db_class_import_in *in, int64
                 b = sqlite3_bind_int(st, 26, a->mistake ? 1 : 0);
             if (b == SQLITE_OK && a->params_json)
                 b = sqlite3_bind_text(st, 27, a->params_json, -1, SQLITE_STATIC);
-            if (b == SQLITE_OK && a->version)
-                b = sqlite3_bind_text(st, 28, a->version, -1, SQLITE_STATIC);
-            if (b == SQLITE_OK && a->grader_rev)
-                b = sqlite3_bind_text(st, 29, a->grader_rev, -1, SQLITE_STATIC);
         }
         rc = db_step_done(cs, st, b, "storing an attempt", err);
         atts[2 * i] = sa->id;
@@ -570,11 +575,11 @@ int db_class_import(struct db *cs, const struct db_class_import_in *in, bool rep
     STMT(sql_sub_add);
     if (!rc) {
         rc = db_step_done(cs, st,
-                          db_bindf(st, "Ittttttttiiiiiii", student, s->uid, in->digest, in->file,
-                                   s->user, s->student_id, s->created_at, now, s->warpbench,
-                                   (int)s->n_attempts, in->n_agree, in->n_disagree,
+                          db_bindf(st, "Ittttttttiiiiiiit", student, s->uid, in->digest,
+                                   in->file, s->user, s->student_id, s->created_at, now,
+                                   s->warpbench, (int)s->n_attempts, in->n_agree, in->n_disagree,
                                    in->n_lab_regraded, in->n_runs_flagged, in->n_failed,
-                                   in->n_skipped),
+                                   in->n_skipped, in->grader_rev),
                           "storing a submission", err);
         sub_id = sqlite3_last_insert_rowid(cs->h);
     }

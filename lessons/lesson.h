@@ -543,9 +543,23 @@ struct lesson_class_report {
 };
 void lesson_class_report_fini(struct lesson_class_report *r);
 
+/* Grades already computed in this run of imports, for answers whose grade
+ * cannot depend on the student: a question without params, lab or item
+ * shuffling (ordering) gets the same grade for the same answer at the same
+ * variant from any student (the grader's ctx then holds only the variant
+ * and the points), so a class's common answers are graded once. Keyed by
+ * pack revision, question, variant, the numbers graded against, and the
+ * answer; a grader failure is never kept. */
+struct lesson_grade_cache;
+struct lesson_grade_cache *lesson_grade_cache_new(void);
+void lesson_grade_cache_free(struct lesson_grade_cache *c);
+/* Grades served from the cache and grades computed, so far. */
+void lesson_grade_cache_stats(const struct lesson_grade_cache *c, size_t *hits, size_t *misses);
+
 struct lesson_class_opts {
     bool force;                  /* re-grade a file imported before, replacing its rows */
     lesson_run_check_fn run_check; /* NULL: lab runs are not checked */
+    struct lesson_grade_cache *cache; /* NULL: every answer is graded */
     void (*before_commit)(void *ctx); /* see db_class_import_in; NULL: none */
     void *hook_ctx;
 };

@@ -192,12 +192,14 @@ static bool after_giveup(const struct db_submission *s, const struct db_sub_atte
 /* Import state: what is graded and the strings the rows point at. */
 struct import {
     struct lesson_session *s;
+    struct lesson_grade_cache *cache;
     const struct db_submission *sub;
     struct pack_slot *packs;
     struct run_slot *runs;
     struct db_class_attempt_in *rows;
     struct grader_result *results;
     char **flags; /* per attempt, owned */
+    char (*shas)[65]; /* per attempt: the answer's SHA-256 (design answers) */
     struct lesson_class_report *rep;
     size_t cap_flags;
 };
@@ -241,9 +243,13 @@ static void grade_one(struct import *im, size_t i)
     /* Same pack and grader: draw the numbers again, which must be the
      * stored ones; else grade against the stored ones (what was shown). */
     ctx.params_json = verify ? NULL : a->params_json;
-    struct grader_result *r = &im->results[i];
+    /* An answer whose grade cannot depend on the student is graded once
+     * per run of imports (lesson_grade_cache). */
+    bool cacheable = !gq->has_params && !gq->lab && gq->kind != GRADER_ORDERING;
+    const struct grader_result *r = NULL;
     struct core_err e = {0};
-    if (grader_question_grade(ps->gp, a->question_id, &ctx, a->answer, r, &e) != CORE_OK) {
+    if (lesson_grade_cached(cacheable ? im->cache : NULL, ps->gp, ps->mine.rev_id, a->question_id,
+                            &ctx, a->answer, &r, &im->results[i], &e) != CORE_OK) {
         struct lesson_class_flag *f = add_flag(rep, &im->cap_flags, LESSON_FLAG_FAILED, a);
         f->reason = core_xasprintf("the grader failed: %s", e.msg);
         im->flags[i] = core_xstrdup(f->reason);
@@ -262,8 +268,14 @@ static void grade_one(struct import *im, size_t i)
     row->feedback = r->feedback;
     row->mistake = r->mistake;
     row->params_json = r->params_json;
-    row->version = ps->mine.version;
-    row->grader_rev = grader_revision();
+    /* The feedback of a right answer tells nothing later (item analysis
+     * reads the wrong ones'); a design answer's is shown in review. */
+    if (r->correct && gq->kind != GRADER_DESIGN)
+        row->feedback = NULL;
+    if (gq->kind == GRADER_DESIGN) {
+        core_sha256_hex(a->answer, strlen(a->answer), im->shas[i]);
+        row->answer_sha = im->shas[i];
+    }
     bool numbers_changed = verify && a->params_json && r->params_json &&
                            strcmp(a->params_json, r->params_json) != 0;
     bool same_grade = r->valid == a->valid &&
@@ -317,7 +329,7 @@ int lesson_class_import(struct lesson_session *s, struct db *cs, const char *pat
     int rc = db_submission_read(path, &sub, err);
     if (rc != CORE_OK)
         return rc;
-    struct import im = {.s = s, .sub = &sub, .rep = out};
+    struct import im = {.s = s, .cache = opts->cache, .sub = &sub, .rep = out};
     struct db_class_run_in *runs_in = NULL;
     char **problems = NULL;
     char digest[65];
@@ -373,6 +385,7 @@ int lesson_class_import(struct lesson_session *s, struct db *cs, const char *pat
     im.rows = core_xcalloc(na, sizeof *im.rows);
     im.results = core_xcalloc(na, sizeof *im.results);
     im.flags = core_xcalloc(na, sizeof *im.flags);
+    im.shas = core_xcalloc(na, sizeof *im.shas);
     for (size_t i = 0; i < sub.n_attempts; i++)
         grade_one(&im, i);
 
@@ -403,12 +416,17 @@ int lesson_class_import(struct lesson_session *s, struct db *cs, const char *pat
     }
     out->n_runs_flagged = out->n_runflags;
 
+    const char **versions = core_xcalloc(sub.n_packs ? sub.n_packs : 1, sizeof *versions);
+    for (size_t i = 0; i < sub.n_packs; i++)
+        versions[i] = im.packs[i].gp ? im.packs[i].mine.version : NULL;
     struct db_class_import_in in = {.file = path,
                                     .digest = digest,
                                     .sub = &sub,
                                     .key = out->key,
                                     .attempts = im.rows,
                                     .runs = runs_in,
+                                    .graded_versions = versions,
+                                    .grader_rev = grader_revision(),
                                     .n_agree = (int)out->n_agree,
                                     .n_disagree = (int)out->n_disagree,
                                     .n_lab_regraded = (int)out->n_lab_regraded,
@@ -418,6 +436,7 @@ int lesson_class_import(struct lesson_session *s, struct db *cs, const char *pat
                                     .before_commit = opts->before_commit,
                                     .hook_ctx = opts->hook_ctx};
     rc = db_class_import(cs, &in, opts->force, &out->result, &out->superseded, err);
+    free(versions);
 out:
     for (size_t i = 0; im.results && i < sub.n_attempts; i++) {
         grader_result_fini(&im.results[i]);
@@ -425,6 +444,7 @@ out:
     }
     free(im.results);
     free(im.flags);
+    free(im.shas);
     free(im.rows);
     for (size_t i = 0; im.packs && i < sub.n_packs; i++) {
         if (im.packs[i].mine.id)

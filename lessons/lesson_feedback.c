@@ -77,7 +77,7 @@ static int gather(struct db *cs, const struct db_class_student *who, struct db_f
         return rc;
     f->reviews = core_xcalloc(na ? na : 1, sizeof *f->reviews);
     for (size_t i = 0; i < na && rc == CORE_OK; i++) {
-        if (!att[i].reviewed)
+        if (!att[i].reviewed || !att[i].answer_sha)
             continue;
         struct db_class_review rv;
         rc = db_class_review_get(cs, att[i].id, &rv, err);

@@ -202,7 +202,7 @@ static void test_class_import(void **state)
     sample(&s, &pk, a, &run, smp, &ss, &g);
     struct db_class_attempt_in rows[2] = {
         {.sub = &a[0], .graded = true, .valid = true, .score = 1, .max = 1, .correct = true,
-         .agree = true},
+         .answer_sha = "5f2a", .agree = true},
         {.sub = &a[1], .after_giveup = true, .graded = true, .valid = true, .score = 0, .max = 1,
          .agree = false, .flag = "tampered"}};
     struct db_class_run_in runs[1] = {{&run, "samples out of order"}};
