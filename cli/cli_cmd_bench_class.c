@@ -151,12 +151,22 @@ static int queue(struct pending *p, struct grader_pack *gp, const struct grader_
         return e->code;
     }
     p->answers[p->n] = ans;
-    p->rows[p->n] = (struct db_attempt_in){
-        .user_id = uid, .pack_id = pack_id, .question_id = q->id, .variant = ctx->variant,
-        .answer = ans, .parsed = r->parsed, .value = r->value, .has_value = r->has_value,
-        .valid = r->valid, .score = r->score, .max = r->max, .correct = r->correct,
-        .feedback = r->feedback, .rev_id = rev, .params_json = r->params_json,
-        .grader_rev = grader_revision()};
+    p->rows[p->n] = (struct db_attempt_in){.user_id = uid,
+                                           .pack_id = pack_id,
+                                           .question_id = q->id,
+                                           .variant = ctx->variant,
+                                           .answer = ans,
+                                           .parsed = r->parsed,
+                                           .value = r->value,
+                                           .has_value = r->has_value,
+                                           .valid = r->valid,
+                                           .score = r->score,
+                                           .max = r->max,
+                                           .correct = r->correct,
+                                           .feedback = r->feedback,
+                                           .rev_id = rev,
+                                           .params_json = r->params_json,
+                                           .grader_rev = grader_revision()};
     p->n++;
     return CORE_OK;
 }
@@ -246,9 +256,8 @@ int cli_bench_class(struct cli_ctx *cx, int students)
         pending_reset(&pq);
         /* A give-up and a submitted exam per student. */
         const struct grader_lesson *l0 = &info->lessons[mix(&rng) % info->n_lessons];
-        if (l0->n_questions &&
-            db_giveup_insert(sdb, uid, pk.id, l0->questions[0].id, 1, pk.rev_id, NULL, &e) !=
-                CORE_OK) {
+        if (l0->n_questions && db_giveup_insert(sdb, uid, pk.id, l0->questions[0].id, 1, pk.rev_id,
+                                                NULL, &e) != CORE_OK) {
             rc = cli_fail(&e);
             goto out;
         }
@@ -404,8 +413,8 @@ int cli_bench_class(struct cli_ctx *cx, int students)
         printf("class benchmark: %d students x the built-in course (%zu attempts in all)\n",
                students, n_att);
         printf("  set up the class (grade, store every answer) %7.2f s\n", t_setup);
-        printf("  %d students submit                %7.2f s (%.2f s CPU; %.1f ms each)\n",
-               students, t_submit, c_submit, 1000 * t_submit / (students ? students : 1));
+        printf("  %d students submit                %7.2f s (%.2f s CPU; %.1f ms each)\n", students,
+               t_submit, c_submit, 1000 * t_submit / (students ? students : 1));
         printf("  import all %zu submissions        %7.2f s (%.2f s CPU): %zu attempts "
                "re-graded = %.0f per second, %.0f per CPU second (goal >= 20,000); %zu disagree\n",
                n_files, t_import, c_import, n_regraded, rate, cpu_rate, n_disagree);

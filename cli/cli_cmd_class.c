@@ -33,7 +33,7 @@ static int class_open(struct cli_ctx *cx, const char *opt, struct class_cx *c)
     if (rc)
         return rc;
     const char *env = getenv("WARPBENCH_CLASS");
-    c->path = opt ? core_xstrdup(opt)
+    c->path = opt           ? core_xstrdup(opt)
               : env && *env ? core_xstrdup(env)
                             : db_class_path_default(cx->db_path);
     struct core_err e = {0};
@@ -170,8 +170,8 @@ static void print_report(const struct lesson_class_report *r)
         char was[64], now[64];
         fmt_grade(f->rec_valid, f->rec_score, f->max, was, sizeof was);
         fmt_grade(f->new_valid, f->new_score, f->max, now, sizeof now);
-        printf("  attempt %lld %s:%s (variant %d): %s", (long long)f->attempt,
-               cli_tx(f->pack_id), cli_tx(f->question_id), f->variant, lesson_flag_name(f->kind));
+        printf("  attempt %lld %s:%s (variant %d): %s", (long long)f->attempt, cli_tx(f->pack_id),
+               cli_tx(f->question_id), f->variant, lesson_flag_name(f->kind));
         if (f->kind <= LESSON_FLAG_SKEW)
             printf(", recorded %s, re-graded %s", was, now);
         printf(" — %s\n", cli_tx(f->reason));
@@ -249,8 +249,7 @@ static int class_import(struct cli_ctx *cx, struct cli_args *a, const struct cli
             if (cx->json)
                 json_report(&j, &rep, &e);
             else
-                fprintf(stderr, "warpbench: %s: refused: %s\n", cli_tx(a->argv[i]),
-                        cli_tx(e.msg));
+                fprintf(stderr, "warpbench: %s: refused: %s\n", cli_tx(a->argv[i]), cli_tx(e.msg));
             lesson_class_report_fini(&rep);
             continue;
         }
@@ -354,8 +353,8 @@ static int class_grades(struct cli_ctx *cx, struct cli_args *a, const struct cli
         if (write_new(csv, &b, force, &e) != CORE_OK)
             rc = cli_fail(&e);
         else if (strcmp(csv, "-") != 0 && !cx->json)
-            printf("wrote %s: %zu student%s, %zu lesson column%s (UTF-8, RFC 4180)\n",
-                   cli_tx(csv), gb.n_rows, gb.n_rows == 1 ? "" : "s", gb.n_lessons,
+            printf("wrote %s: %zu student%s, %zu lesson column%s (UTF-8, RFC 4180)\n", cli_tx(csv),
+                   gb.n_rows, gb.n_rows == 1 ? "" : "s", gb.n_lessons,
                    gb.n_lessons == 1 ? "" : "s");
         core_buf_fini(&b);
         if (strcmp(csv, "-") == 0 || rc != CLI_EXIT_OK || !cx->json)
@@ -518,7 +517,8 @@ static int class_items(struct cli_ctx *cx, struct cli_args *a, const struct cli_
         for (size_t i = 0; i < n; i++) {
             char id[160], fac[16], rpb[16], d[16], gu[16], tr[16];
             snprintf(id, sizeof id, "%s:%s", it[i].pack_id, it[i].question_id);
-#define F(buf, v, fmt) (isnan(v) ? snprintf(buf, sizeof buf, "-") : snprintf(buf, sizeof buf, fmt, v))
+#define F(buf, v, fmt)                                                                             \
+    (isnan(v) ? snprintf(buf, sizeof buf, "-") : snprintf(buf, sizeof buf, fmt, v))
             F(fac, it[i].facility, "%.2f");
             F(rpb, it[i].discrimination, "%+.2f");
             F(d, it[i].upper_lower, "%+.2f");
@@ -798,8 +798,8 @@ static int class_feedback(struct cli_ctx *cx, struct cli_args *a, const struct c
     struct core_err e = {0};
     struct lesson_feedback_file *f = NULL;
     size_t n = 0;
-    rc = lesson_feedback_write(c.cs, dir, force, &f, &n, &e) != CORE_OK ? cli_fail(&e)
-                                                                        : CLI_EXIT_OK;
+    rc =
+        lesson_feedback_write(c.cs, dir, force, &f, &n, &e) != CORE_OK ? cli_fail(&e) : CLI_EXIT_OK;
     if (cx->json) {
         struct core_buf b;
         struct core_json j;

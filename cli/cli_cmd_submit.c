@@ -52,8 +52,8 @@ int cli_cmd_submit(struct cli_ctx *cx, struct cli_args *a)
     char *path = out ? core_xstrdup(out) : default_name(cx->user);
     struct core_err e = {0};
     struct lesson_submit_report rep;
-    if (lesson_submit_write(cx->db, lesson_session_user_id(cx->session), cx->user, pack, sid,
-                            path, force, &rep, &e) != CORE_OK) {
+    if (lesson_submit_write(cx->db, lesson_session_user_id(cx->session), cx->user, pack, sid, path,
+                            force, &rep, &e) != CORE_OK) {
         free(path);
         return cli_fail(&e);
     }
@@ -79,14 +79,13 @@ int cli_cmd_submit(struct cli_ctx *cx, struct cli_args *a)
         printf("wrote %s for %s%s%s%s: %zu attempt%s, %zu give-up%s, %zu design self-score%s, "
                "%zu self-rating%s, %zu lab run%s (%zu samples) in %zu pack%s\n",
                cli_tx(path), cli_tx(cx->user), sid ? " (student id " : "", sid ? cli_tx(sid) : "",
-               sid ? ")" : "",
-               rep.n_attempts, rep.n_attempts == 1 ? "" : "s", rep.n_giveups,
+               sid ? ")" : "", rep.n_attempts, rep.n_attempts == 1 ? "" : "s", rep.n_giveups,
                rep.n_giveups == 1 ? "" : "s", rep.n_selfscores, rep.n_selfscores == 1 ? "" : "s",
-               rep.n_ratings, rep.n_ratings == 1 ? "" : "s", rep.n_runs,
-               rep.n_runs == 1 ? "" : "s", rep.n_samples, rep.n_packs,
-               rep.n_packs == 1 ? "" : "s");
+               rep.n_ratings, rep.n_ratings == 1 ? "" : "s", rep.n_runs, rep.n_runs == 1 ? "" : "s",
+               rep.n_samples, rep.n_packs, rep.n_packs == 1 ? "" : "s");
         printf("submission %s; hand the file to your instructor (nothing in your store "
-               "changed)\n", rep.uid);
+               "changed)\n",
+               rep.uid);
     }
     lesson_submit_report_fini(&rep);
     free(path);

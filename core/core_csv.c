@@ -21,8 +21,8 @@ void core_csv_field(struct core_buf *b, const char *s, bool guard)
     /* Quoted when it must be (a comma, quote or line break inside), and
      * also around a guarded cell and around leading or trailing blanks,
      * which some importers trim. */
-    bool quote = formula || strpbrk(s, ",\"\r\n") != NULL ||
-                 (n > 0 && (s[0] == ' ' || s[n - 1] == ' '));
+    bool quote =
+        formula || strpbrk(s, ",\"\r\n") != NULL || (n > 0 && (s[0] == ' ' || s[n - 1] == ' '));
     if (!quote) {
         core_buf_append(b, s, n);
         return;

@@ -322,10 +322,10 @@ static int query_i64(struct db *db, sqlite3_stmt *st, int bind_rc, int64_t *v, b
     return rc;
 }
 
-#define STMT(sql)                                                                              \
-    do {                                                                                       \
-        if (!rc)                                                                               \
-            rc = db_stmt(cs, sql, &st, err);                                                   \
+#define STMT(sql)                                                                                  \
+    do {                                                                                           \
+        if (!rc)                                                                                   \
+            rc = db_stmt(cs, sql, &st, err);                                                       \
     } while (0)
 
 /* Deletes submission `id` and everything imported with it. */
@@ -386,8 +386,8 @@ static int insert_rows(struct db *cs, const struct db_class_import_in *in, int64
         if (!rc)
             rc = db_step_done(cs, st,
                               db_bindf(st, "IIttttttttt", sub_id, r->id, r->lab, r->params_json,
-                                       r->machine_json, r->summary_json, r->status,
-                                       r->started_at, r->ended_at, r->error,
+                                       r->machine_json, r->summary_json, r->status, r->started_at,
+                                       r->ended_at, r->error,
                                        in->runs ? in->runs[i].problems : NULL),
                               "storing a lab run", err);
         runs[2 * i] = r->id;
@@ -421,12 +421,12 @@ static int insert_rows(struct db *cs, const struct db_class_import_in *in, int64
         STMT(sql_attempt_add);
         if (rc)
             break;
-        int b = db_bindf(st, "IIttitt" "RtiR" "iddtttt" "i" "--------" "i" "t",
-                         sub_id, sa->id, sa->pack_id, sa->question_id, sa->variant, sa->answer,
-                         a->answer_sha, (int64_t)sa->certainty, sa->created_at,
-                         a->after_giveup ? 1 : 0, run, sa->valid ? 1 : 0, sa->score, sa->max,
-                         sa->pack_version, digest, sa->grader_rev, rec_params, a->graded ? 1 : 0,
-                         a->agree ? 1 : 0, a->flag);
+        /* ?20..?27, the re-grade, bound below */
+        int b = db_bindf(st, "IIttittRtiRiddtttti--------it", sub_id, sa->id, sa->pack_id,
+                         sa->question_id, sa->variant, sa->answer, a->answer_sha,
+                         (int64_t)sa->certainty, sa->created_at, a->after_giveup ? 1 : 0, run,
+                         sa->valid ? 1 : 0, sa->score, sa->max, sa->pack_version, digest,
+                         sa->grader_rev, rec_params, a->graded ? 1 : 0, a->agree ? 1 : 0, a->flag);
         /* The re-grade's columns (?20..?27) stay NULL when it was not re-graded. */
         if (b == SQLITE_OK && a->graded) {
             b = sqlite3_bind_int(st, 20, a->valid ? 1 : 0);
@@ -458,8 +458,7 @@ static int insert_rows(struct db *cs, const struct db_class_import_in *in, int64
         STMT(sql_selfscore_add);
         if (!rc)
             rc = db_step_done(cs, st,
-                              db_bindf(st, "Iitdd", att, c->ordinal, c->concept, c->score,
-                                       c->max),
+                              db_bindf(st, "Iitdd", att, c->ordinal, c->concept, c->score, c->max),
                               "storing a self-score", err);
     }
     for (size_t i = 0; i < s->n_giveups && !rc; i++) {
@@ -475,10 +474,9 @@ static int insert_rows(struct db *cs, const struct db_class_import_in *in, int64
         const struct db_sub_rating *r = &s->ratings[i];
         STMT(sql_rating_add);
         if (!rc)
-            rc = db_step_done(cs, st,
-                              db_bindf(st, "Itddt", sub_id, r->item, r->score, r->max,
-                                       r->created_at),
-                              "storing a self-assessment", err);
+            rc = db_step_done(
+                cs, st, db_bindf(st, "Itddt", sub_id, r->item, r->score, r->max, r->created_at),
+                "storing a self-assessment", err);
     }
     for (size_t i = 0; i < s->n_exams && !rc; i++) {
         const struct db_sub_exam *x = &s->exams[i];
@@ -495,8 +493,7 @@ static int insert_rows(struct db *cs, const struct db_class_import_in *in, int64
 }
 
 int db_class_import(struct db *cs, const struct db_class_import_in *in, bool replace,
-                    enum db_class_import_result *result, char **superseded,
-                    struct core_err *err)
+                    enum db_class_import_result *result, char **superseded, struct core_err *err)
 {
     const struct db_submission *s = in->sub;
     if (superseded)
@@ -564,8 +561,8 @@ int db_class_import(struct db *cs, const struct db_class_import_in *in, bool rep
         }
         if (!rc && old_sub && owner != student)
             rc = core_err_set(err, CORE_ERR_CONFLICT,
-                              "%s: submission %s was imported before for another student",
-                              in->file, s->uid);
+                              "%s: submission %s was imported before for another student", in->file,
+                              s->uid);
         if (!rc && old_sub)
             rc = drop_submission(cs, old_sub, err);
     }
@@ -575,9 +572,9 @@ int db_class_import(struct db *cs, const struct db_class_import_in *in, bool rep
     STMT(sql_sub_add);
     if (!rc) {
         rc = db_step_done(cs, st,
-                          db_bindf(st, "Ittttttttiiiiiiit", student, s->uid, in->digest,
-                                   in->file, s->user, s->student_id, s->created_at, now,
-                                   s->warpbench, (int)s->n_attempts, in->n_agree, in->n_disagree,
+                          db_bindf(st, "Ittttttttiiiiiiit", student, s->uid, in->digest, in->file,
+                                   s->user, s->student_id, s->created_at, now, s->warpbench,
+                                   (int)s->n_attempts, in->n_agree, in->n_disagree,
                                    in->n_lab_regraded, in->n_runs_flagged, in->n_failed,
                                    in->n_skipped, in->grader_rev),
                           "storing a submission", err);
@@ -612,10 +609,10 @@ int db_class_import(struct db *cs, const struct db_class_import_in *in, bool rep
         }
         return rc;
     }
-    *result = seen > 0                             ? DB_CLASS_REPLACED
-              : current != sub_id                  ? DB_CLASS_OLDER
-              : has_before && before != old_sub    ? DB_CLASS_NEWER
-                                                   : DB_CLASS_NEW;
+    *result = seen > 0                          ? DB_CLASS_REPLACED
+              : current != sub_id               ? DB_CLASS_OLDER
+              : has_before && before != old_sub ? DB_CLASS_NEWER
+                                                : DB_CLASS_NEW;
     return 0;
 }
 
@@ -667,8 +664,7 @@ static void students_free_rows(void *a, size_t n)
     db_class_students_free(a, n);
 }
 
-int db_class_students(struct db *cs, struct db_class_student **out, size_t *n,
-                      struct core_err *err)
+int db_class_students(struct db *cs, struct db_class_student **out, size_t *n, struct core_err *err)
 {
     *out = NULL;
     *n = 0;
@@ -709,15 +705,15 @@ void db_class_attempts_free(struct db_class_attempt *a, size_t n)
     free(a);
 }
 
-#define CLASS_ATTEMPT_COLS                                                                     \
-    "SELECT a.id, s.id, a.src_id, a.pack_id, a.question_id, a.variant, a.answer, a.answer_sha, " \
-    "  a.certainty, a.created_at, a.after_giveup, a.lab_run, a.params_json, a.rec_valid, "     \
-    "  a.rec_score, a.rec_max, a.graded, a.valid, a.score, a.max, a.correct, a.parsed, "       \
-    "  a.feedback, a.mistake, a.agree, a.flag, v.id IS NOT NULL, v.score, v.max, v.comment "   \
-    "FROM attempts a JOIN submissions b ON b.id = a.submission "                               \
-    "JOIN students s ON s.id = b.student "                                                     \
-    "LEFT JOIN reviews v ON v.id = (SELECT r.id FROM reviews r WHERE r.student = s.id "        \
-    "  AND r.pack_id = a.pack_id AND r.question_id = a.question_id "                           \
+#define CLASS_ATTEMPT_COLS                                                                         \
+    "SELECT a.id, s.id, a.src_id, a.pack_id, a.question_id, a.variant, a.answer, a.answer_sha, "   \
+    "  a.certainty, a.created_at, a.after_giveup, a.lab_run, a.params_json, a.rec_valid, "         \
+    "  a.rec_score, a.rec_max, a.graded, a.valid, a.score, a.max, a.correct, a.parsed, "           \
+    "  a.feedback, a.mistake, a.agree, a.flag, v.id IS NOT NULL, v.score, v.max, v.comment "       \
+    "FROM attempts a JOIN submissions b ON b.id = a.submission "                                   \
+    "JOIN students s ON s.id = b.student "                                                         \
+    "LEFT JOIN reviews v ON v.id = (SELECT r.id FROM reviews r WHERE r.student = s.id "            \
+    "  AND r.pack_id = a.pack_id AND r.question_id = a.question_id "                               \
     "  AND r.src_attempt = a.src_id AND r.answer_sha = a.answer_sha ORDER BY r.id DESC LIMIT 1) "
 
 static const char sql_attempt_list[] =
@@ -833,8 +829,8 @@ int db_class_selfscores(struct db *cs, int64_t attempt, struct db_selfscore **ou
     if (rc)
         return rc;
     void *rows;
-    rc = db_rows_read(cs, st, db_bindf(st, "I", attempt), sizeof **out, score_row,
-                      scores_free_rows, &rows, n, err, "reading self-scores");
+    rc = db_rows_read(cs, st, db_bindf(st, "I", attempt), sizeof **out, score_row, scores_free_rows,
+                      &rows, n, err, "reading self-scores");
     *out = rows;
     return rc;
 }
@@ -969,8 +965,8 @@ int db_class_review_add(struct db *cs, const struct db_class_review_in *in, int6
 {
     if (!isfinite(in->score) || !isfinite(in->max) || in->max <= 0 || in->score < 0 ||
         in->score > in->max + 1e-9)
-        return core_err_set(err, CORE_ERR_INVALID, "a reviewed score of %g out of %g",
-                            in->score, in->max);
+        return core_err_set(err, CORE_ERR_INVALID, "a reviewed score of %g out of %g", in->score,
+                            in->max);
     for (size_t i = 0; i < in->n_scores; i++) {
         const struct db_selfscore_in *c = &in->scores[i];
         if (!c->concept || !*c->concept || !isfinite(c->score) || !isfinite(c->max) ||
@@ -1076,8 +1072,7 @@ int db_class_review_get(struct db *cs, int64_t attempt, struct db_class_review *
         out->created_at = db_col_dup(st, 5);
         out->uid = db_col_dup(st, 6);
     } else if (src == SQLITE_DONE) {
-        rc = core_err_set(err, CORE_ERR_NOTFOUND, "attempt %lld has no review",
-                          (long long)attempt);
+        rc = core_err_set(err, CORE_ERR_NOTFOUND, "attempt %lld has no review", (long long)attempt);
     } else {
         rc = db_fail(cs, err, src, "reading the review of attempt %lld", (long long)attempt);
     }

@@ -98,8 +98,8 @@ static int bind_meta(sqlite3_stmt *st, const void *arg)
 static int bind_review(sqlite3_stmt *st, const void *arg)
 {
     const struct db_fb_review *r = arg;
-    return db_bindf(st, "tIttddttt" "t", r->uid, r->attempt, r->pack_id, r->question_id,
-                    r->score, r->max, r->comment ? r->comment : "", r->reviewer, r->reviewed_at,
+    return db_bindf(st, "tIttddtttt", r->uid, r->attempt, r->pack_id, r->question_id, r->score,
+                    r->max, r->comment ? r->comment : "", r->reviewer, r->reviewed_at,
                     r->answer_sha);
 }
 
@@ -128,9 +128,12 @@ int db_feedback_write(const char *path, const struct db_feedback *f, struct core
     rc = db_tx_begin(db, err);
     if (rc)
         goto out;
-    const char *meta[][2] = {{"format", FB_FORMAT},          {"class_uid", f->class_uid},
-                             {"user", f->user},              {"student_id", f->student_id},
-                             {"submission", f->submission}, {"created_at", f->created_at}};
+    const char *meta[][2] = {{"format", FB_FORMAT},
+                             {"class_uid", f->class_uid},
+                             {"user", f->user},
+                             {"student_id", f->student_id},
+                             {"submission", f->submission},
+                             {"created_at", f->created_at}};
     for (size_t i = 0; i < sizeof meta / sizeof meta[0] && !rc; i++)
         if (meta[i][1])
             rc = exec_bound(db, "INSERT INTO meta(key, value) VALUES (?1, ?2)", err, "meta",
@@ -212,7 +215,7 @@ static int read_meta(struct db *db, struct db_feedback *out, struct core_err *er
     while (src == SQLITE_OK && (src = sqlite3_step(st)) == SQLITE_ROW) {
         src = SQLITE_OK;
         const char *k = db_col_text(st, 0);
-        char **slot = !k                           ? NULL
+        char **slot = !k                             ? NULL
                       : strcmp(k, "format") == 0     ? &format
                       : strcmp(k, "class_uid") == 0  ? &out->class_uid
                       : strcmp(k, "user") == 0       ? &out->user

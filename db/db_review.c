@@ -39,24 +39,26 @@ static int exists(struct db *db, const char *sql, int bind_rc, sqlite3_stmt *st,
     return rc;
 }
 
-static int add_one(struct db *db, int64_t user_id, const struct db_review_in *in,
-                   const char *now, size_t *added, struct core_err *err)
+static int add_one(struct db *db, int64_t user_id, const struct db_review_in *in, const char *now,
+                   size_t *added, struct core_err *err)
 {
     if (!in->uid || !*in->uid)
         return core_err_set(err, CORE_ERR_INVALID, "a review of attempt %lld has no uid",
                             (long long)in->attempt_id);
     if (!isfinite(in->score) || !isfinite(in->max) || in->max <= 0 || in->score < 0 ||
         in->score > in->max + 1e-9)
-        return core_err_set(err, CORE_ERR_INVALID, "review %s: score %g of %g", in->uid,
-                            in->score, in->max);
+        return core_err_set(err, CORE_ERR_INVALID, "review %s: score %g of %g", in->uid, in->score,
+                            in->max);
     sqlite3_stmt *st;
     int rc = db_stmt(db, sql_owner, &st, err);
     if (rc)
         return rc;
     rc = exists(db, sql_owner, db_bindf(st, "II", in->attempt_id, user_id), st, err);
     if (rc == 0)
-        rc = core_err_set(err, CORE_ERR_INVALID, "review %s names attempt %lld, which is not "
-                          "one of this user's answers", in->uid, (long long)in->attempt_id);
+        rc = core_err_set(err, CORE_ERR_INVALID,
+                          "review %s names attempt %lld, which is not "
+                          "one of this user's answers",
+                          in->uid, (long long)in->attempt_id);
     if (rc < 0)
         return rc;
     rc = db_stmt(db, sql_seen, &st, err);
@@ -73,8 +75,7 @@ static int add_one(struct db *db, int64_t user_id, const struct db_review_in *in
     double score = in->score > in->max ? in->max : in->score;
     rc = db_step_done(db, st,
                       db_bindf(st, "Itddtttt", in->attempt_id, in->uid, score, in->max,
-                               in->comment ? in->comment : "", in->reviewer, in->reviewed_at,
-                               now),
+                               in->comment ? in->comment : "", in->reviewer, in->reviewed_at, now),
                       "storing a review", err);
     if (rc)
         return rc;
@@ -92,8 +93,8 @@ static int add_one(struct db *db, int64_t user_id, const struct db_review_in *in
     return rc;
 }
 
-int db_review_insert_many(struct db *db, int64_t user_id, const struct db_review_in *in,
-                          size_t n, size_t *added, struct core_err *err)
+int db_review_insert_many(struct db *db, int64_t user_id, const struct db_review_in *in, size_t n,
+                          size_t *added, struct core_err *err)
 {
     if (added)
         *added = 0;
@@ -145,8 +146,8 @@ static void list_free(void *r, size_t n)
     db_review_rows_free(r, n);
 }
 
-int db_review_list(struct db *db, int64_t user_id, const char *pack_id,
-                   struct db_review_row **out, size_t *n, struct core_err *err)
+int db_review_list(struct db *db, int64_t user_id, const char *pack_id, struct db_review_row **out,
+                   size_t *n, struct core_err *err)
 {
     *out = NULL;
     *n = 0;

@@ -286,13 +286,13 @@ static void sample_row(sqlite3_stmt *st, void *e)
 /* The free functions db_rows_read calls on an error: the rows were read
  * into a submission-owned array that is freed as a whole by the caller,
  * so an error frees through a temporary submission holding just them. */
-#define FREE_ROWS(name, field, count)                                                          \
-    static void name(void *arr, size_t n)                                                      \
-    {                                                                                          \
-        struct db_submission tmp = {0};                                                        \
-        tmp.field = arr;                                                                       \
-        tmp.count = n;                                                                         \
-        db_submission_fini(&tmp);                                                              \
+#define FREE_ROWS(name, field, count)                                                              \
+    static void name(void *arr, size_t n)                                                          \
+    {                                                                                              \
+        struct db_submission tmp = {0};                                                            \
+        tmp.field = arr;                                                                           \
+        tmp.count = n;                                                                             \
+        db_submission_fini(&tmp);                                                                  \
     }
 FREE_ROWS(packs_free, packs, n_packs)
 FREE_ROWS(attempts_free, attempts, n_attempts)
@@ -307,10 +307,9 @@ static void samples_free(void *arr, size_t n)
     db_labsamples_free(arr, n);
 }
 
-int db_read_rows(struct db *db, const char *sql, size_t size,
-                    void (*row)(sqlite3_stmt *, void *), void (*free_rows)(void *, size_t),
-                    void **out, size_t *n, const char *what, struct core_err *err,
-                    const char *types, ...)
+int db_read_rows(struct db *db, const char *sql, size_t size, void (*row)(sqlite3_stmt *, void *),
+                 void (*free_rows)(void *, size_t), void **out, size_t *n, const char *what,
+                 struct core_err *err, const char *types, ...)
 {
     *out = NULL;
     *n = 0;
@@ -397,34 +396,35 @@ int db_submission_gather(struct db *db, int64_t user_id, const char *pack_id,
     memset(out, 0, sizeof *out);
     void *arr;
     int rc = db_read_rows(db, sql_gather_packs, sizeof *out->packs, pack_row, packs_free, &arr,
-                      &out->n_packs, "packs", err, "t", pack_id);
+                          &out->n_packs, "packs", err, "t", pack_id);
     out->packs = arr;
     if (!rc && pack_id && out->n_packs == 0)
         rc = core_err_set(err, CORE_ERR_NOTFOUND, "no pack '%s'", pack_id);
     if (!rc) {
-        rc = db_read_rows(db, sql_gather_attempts, sizeof *out->attempts, attempt_row, attempts_free,
-                      &arr, &out->n_attempts, "attempts", err, "It", user_id, pack_id);
+        rc =
+            db_read_rows(db, sql_gather_attempts, sizeof *out->attempts, attempt_row, attempts_free,
+                         &arr, &out->n_attempts, "attempts", err, "It", user_id, pack_id);
         out->attempts = arr;
     }
     if (!rc) {
         rc = db_read_rows(db, sql_gather_giveups, sizeof *out->giveups, giveup_row, giveups_free,
-                      &arr, &out->n_giveups, "give-ups", err, "It", user_id, pack_id);
+                          &arr, &out->n_giveups, "give-ups", err, "It", user_id, pack_id);
         out->giveups = arr;
     }
     if (!rc) {
         rc = db_read_rows(db, sql_gather_selfscores, sizeof *out->selfscores, selfscore_row,
-                      selfscores_free, &arr, &out->n_selfscores, "self-scores", err, "It",
-                      user_id, pack_id);
+                          selfscores_free, &arr, &out->n_selfscores, "self-scores", err, "It",
+                          user_id, pack_id);
         out->selfscores = arr;
     }
     if (!rc) {
         rc = db_read_rows(db, sql_gather_ratings, sizeof *out->ratings, rating_row, ratings_free,
-                      &arr, &out->n_ratings, "self-assessments", err, "I", user_id);
+                          &arr, &out->n_ratings, "self-assessments", err, "I", user_id);
         out->ratings = arr;
     }
     if (!rc) {
         rc = db_read_rows(db, sql_gather_exams, sizeof *out->exams, exam_row, exams_free, &arr,
-                      &out->n_exams, "exams", err, "It", user_id, pack_id);
+                          &out->n_exams, "exams", err, "It", user_id, pack_id);
         out->exams = arr;
     }
     /* The runs the lab-linked attempts were answered from, each once. */
@@ -441,14 +441,14 @@ int db_submission_gather(struct db *db, int64_t user_id, const char *pack_id,
             continue;
         size_t one = 0;
         rc = db_read_rows(db, sql_gather_run, sizeof *out->runs, run_row, runs_free, &arr, &one,
-                      "a lab run", err, "I", ids[i]);
+                          "a lab run", err, "I", ids[i]);
         if (rc)
             break;
         struct db_sub_run *r = &out->runs[out->n_runs++];
         *r = *(struct db_sub_run *)arr;
         free(arr);
         rc = db_read_rows(db, sql_samples, sizeof *r->samples, sample_row, samples_free, &arr,
-                      &r->n_samples, "lab samples", err, "I", r->id);
+                          &r->n_samples, "lab samples", err, "I", r->id);
         r->samples = arr;
     }
     free(ids);
@@ -513,9 +513,12 @@ int db_submission_write(const char *path, const struct db_submission *s, struct 
     rc = db_tx_begin(db, err);
     if (rc)
         goto out;
-    const char *meta[][2] = {{"format", SUB_FORMAT},        {"uid", s->uid},
-                             {"user", s->user},             {"student_id", s->student_id},
-                             {"created_at", s->created_at}, {"warpbench", s->warpbench}};
+    const char *meta[][2] = {{"format", SUB_FORMAT},
+                             {"uid", s->uid},
+                             {"user", s->user},
+                             {"student_id", s->student_id},
+                             {"created_at", s->created_at},
+                             {"warpbench", s->warpbench}};
     for (size_t i = 0; i < sizeof meta / sizeof meta[0] && !rc; i++) {
         if (!meta[i][1])
             continue;
@@ -537,7 +540,7 @@ int db_submission_write(const char *path, const struct db_submission *s, struct 
         rc = put(db, &st[S_RUN], sql[S_RUN], err);
         if (!rc)
             rc = step(db, st[S_RUN],
-                      db_bindf(st[S_RUN], "Ittttttt" "t", r->id, r->lab, r->params_json,
+                      db_bindf(st[S_RUN], "Itttttttt", r->id, r->lab, r->params_json,
                                r->machine_json, r->summary_json, r->status, r->started_at,
                                r->ended_at, r->error),
                       "a lab run", err);
@@ -556,12 +559,11 @@ int db_submission_write(const char *path, const struct db_submission *s, struct 
         rc = put(db, &st[S_ATT], sql[S_ATT], err);
         if (!rc)
             rc = step(db, st[S_ATT],
-                      db_bindf(st[S_ATT], "IttitRtttttidditiR", a->id, a->pack_id,
-                               a->question_id, a->variant, a->answer, (int64_t)a->certainty,
-                               a->created_at, a->params_json, a->grader_rev, a->pack_version,
-                               a->pack_digest, a->valid ? 1 : 0, a->score, a->max,
-                               a->correct ? 1 : 0, a->feedback ? a->feedback : "",
-                               a->regraded ? 1 : 0, a->lab_run),
+                      db_bindf(st[S_ATT], "IttitRtttttidditiR", a->id, a->pack_id, a->question_id,
+                               a->variant, a->answer, (int64_t)a->certainty, a->created_at,
+                               a->params_json, a->grader_rev, a->pack_version, a->pack_digest,
+                               a->valid ? 1 : 0, a->score, a->max, a->correct ? 1 : 0,
+                               a->feedback ? a->feedback : "", a->regraded ? 1 : 0, a->lab_run),
                       "an attempt", err);
     }
     for (size_t i = 0; i < s->n_giveups && !rc; i++) {
@@ -569,8 +571,8 @@ int db_submission_write(const char *path, const struct db_submission *s, struct 
         rc = put(db, &st[S_GIVE], sql[S_GIVE], err);
         if (!rc)
             rc = step(db, st[S_GIVE],
-                      db_bindf(st[S_GIVE], "IttiIt", g->id, g->pack_id, g->question_id,
-                               g->variant, g->last_attempt, g->created_at),
+                      db_bindf(st[S_GIVE], "IttiIt", g->id, g->pack_id, g->question_id, g->variant,
+                               g->last_attempt, g->created_at),
                       "a give-up", err);
     }
     for (size_t i = 0; i < s->n_selfscores && !rc; i++) {
@@ -578,8 +580,8 @@ int db_submission_write(const char *path, const struct db_submission *s, struct 
         rc = put(db, &st[S_SELF], sql[S_SELF], err);
         if (!rc)
             rc = step(db, st[S_SELF],
-                      db_bindf(st[S_SELF], "Iitdd", c->attempt_id, c->ordinal, c->concept,
-                               c->score, c->max),
+                      db_bindf(st[S_SELF], "Iitdd", c->attempt_id, c->ordinal, c->concept, c->score,
+                               c->max),
                       "a self-score", err);
     }
     for (size_t i = 0; i < s->n_ratings && !rc; i++) {
@@ -609,8 +611,7 @@ out:
 
 /* ---- reading and checking a file ------------------------------------------------------ */
 
-int db_file_refuse(struct core_err *err, const char *path, const char *what, const char *fmt,
-                   ...)
+int db_file_refuse(struct core_err *err, const char *path, const char *what, const char *fmt, ...)
 {
     char why[200];
     va_list ap;
@@ -636,7 +637,8 @@ int db_file_check(struct db *db, const char *what, struct core_err *err)
         snprintf(first, sizeof first, "%s", sqlite3_errmsg(db->h));
     sqlite3_finalize(st);
     if (strcmp(first, "ok") != 0)
-        return db_file_refuse(err, db->path, what, "it is damaged (truncated, or changed by hand): %s", first);
+        return db_file_refuse(err, db->path, what,
+                              "it is damaged (truncated, or changed by hand): %s", first);
     st = NULL;
     src = sqlite3_prepare_v2(db->h, "PRAGMA foreign_key_check", -1, &st, NULL);
     if (src == SQLITE_OK)
@@ -700,7 +702,7 @@ static int read_meta(struct db *db, struct db_submission *out, struct core_err *
     char *format = NULL;
     while ((src = sqlite3_step(st)) == SQLITE_ROW) {
         const char *k = db_col_text(st, 0);
-        char **slot = !k                           ? NULL
+        char **slot = !k                             ? NULL
                       : strcmp(k, "format") == 0     ? &format
                       : strcmp(k, "uid") == 0        ? &out->uid
                       : strcmp(k, "user") == 0       ? &out->user
@@ -756,8 +758,8 @@ static int check_rows(const char *path, const struct db_submission *s, struct co
             return refuse(err, path, "a pack without an id or digest");
     for (size_t i = 0; i < s->n_attempts; i++) {
         const struct db_sub_attempt *a = &s->attempts[i];
-        if (!a->question_id[0] || a->variant < 1 || !isfinite(a->score) ||
-            !isfinite(a->max) || a->max < 0 || a->certainty < 0 || a->certainty > 3)
+        if (!a->question_id[0] || a->variant < 1 || !isfinite(a->score) || !isfinite(a->max) ||
+            a->max < 0 || a->certainty < 0 || a->certainty > 3)
             return refuse(err, path, "attempt %lld (%s:%s) breaks the format", (long long)a->id,
                           a->pack_id, a->question_id);
         if (!find_pack(s, a->pack_id))
@@ -776,8 +778,7 @@ static int check_rows(const char *path, const struct db_submission *s, struct co
     }
     for (size_t i = 0; i < s->n_giveups; i++)
         if (s->giveups[i].variant < 1 || !find_pack(s, s->giveups[i].pack_id))
-            return refuse(err, path, "give-up %lld breaks the format",
-                          (long long)s->giveups[i].id);
+            return refuse(err, path, "give-up %lld breaks the format", (long long)s->giveups[i].id);
     for (size_t i = 0; i < s->n_ratings; i++) {
         const struct db_sub_rating *r = &s->ratings[i];
         if (!isfinite(r->score) || !isfinite(r->max) || r->max <= 0)
@@ -810,13 +811,13 @@ int db_submission_read(const char *path, struct db_submission *out, struct core_
         rc = read_meta(db, out, err);
     void *arr;
     struct core_err e = {0};
-#define READ(sql, field, count, row, freefn, what)                                             \
-    do {                                                                                       \
-        if (!rc) {                                                                             \
+#define READ(sql, field, count, row, freefn, what)                                                 \
+    do {                                                                                           \
+        if (!rc) {                                                                                 \
             rc = db_read_rows(db, sql, sizeof *out->field, row, freefn, &arr, &out->count, what,   \
-                          &e, "");                                                             \
-            out->field = arr;                                                                  \
-        }                                                                                      \
+                              &e, "");                                                             \
+            out->field = arr;                                                                      \
+        }                                                                                          \
     } while (0)
     READ("SELECT id, version, digest, title FROM packs ORDER BY id", packs, n_packs, pack_row,
          packs_free, "packs");
@@ -840,15 +841,16 @@ int db_submission_read(const char *path, struct db_submission *out, struct core_
          runs, n_runs, run_row, runs_free, "lab runs");
 #undef READ
     for (size_t i = 0; i < out->n_runs && !rc; i++) {
-        rc = db_read_rows(db, "SELECT series, step, value, t FROM lab_samples WHERE run_id = ?1 "
+        rc = db_read_rows(db,
+                          "SELECT series, step, value, t FROM lab_samples WHERE run_id = ?1 "
                           "ORDER BY seq",
-                      sizeof *out->runs[i].samples, sample_row, samples_free, &arr,
-                      &out->runs[i].n_samples, "lab samples", &e, "I", out->runs[i].id);
+                          sizeof *out->runs[i].samples, sample_row, samples_free, &arr,
+                          &out->runs[i].n_samples, "lab samples", &e, "I", out->runs[i].id);
         out->runs[i].samples = arr;
     }
     if (rc && e.code)
-        rc = refuse(err, path, "%s", strstr(e.msg, ": reading ") ? strstr(e.msg, ": reading ") + 2
-                                                                  : e.msg);
+        rc = refuse(err, path, "%s",
+                    strstr(e.msg, ": reading ") ? strstr(e.msg, ": reading ") + 2 : e.msg);
     if (!rc)
         rc = check_rows(path, out, err);
     db_close(db);

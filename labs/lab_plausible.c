@@ -80,8 +80,8 @@ static double span_s(const char *from, const char *to)
     int ms_a = 0, ms_b = 0;
     if (sscanf(from, "%d-%d-%dT%d:%d:%d.%d", &a.tm_year, &a.tm_mon, &a.tm_mday, &a.tm_hour,
                &a.tm_min, &a.tm_sec, &ms_a) < 6 ||
-        sscanf(to, "%d-%d-%dT%d:%d:%d.%d", &b.tm_year, &b.tm_mon, &b.tm_mday, &b.tm_hour,
-               &b.tm_min, &b.tm_sec, &ms_b) < 6)
+        sscanf(to, "%d-%d-%dT%d:%d:%d.%d", &b.tm_year, &b.tm_mon, &b.tm_mday, &b.tm_hour, &b.tm_min,
+               &b.tm_sec, &ms_b) < 6)
         return NAN;
     a.tm_year -= 1900;
     b.tm_year -= 1900;
@@ -162,8 +162,7 @@ static void selftest(const struct run_view *v, struct core_strlist *p)
         core_strlist_pushf(p, "ramp_final says %g, the last ramp sample is %g", ramp_final,
                            last_ramp);
     if (fig(v, "wave_peak", &peak) && !near(peak, max_wave))
-        core_strlist_pushf(p, "wave_peak says %g, the largest |wave| sample is %g", peak,
-                           max_wave);
+        core_strlist_pushf(p, "wave_peak says %g, the largest |wave| sample is %g", peak, max_wave);
     if (fig(v, "worker_total", &total)) {
         if (!near(total, sum_workers))
             core_strlist_pushf(p, "worker_total says %g, the workers samples sum to %g", total,
@@ -173,7 +172,8 @@ static void selftest(const struct run_view *v, struct core_strlist *p)
             fig(v, "steps", &steps) && near(steps, want_steps)) {
             double expect = w * (w + 1) / 2 * steps * (steps + 1) / 2;
             if (!near(total, expect))
-                core_strlist_pushf(p, "worker_total %g is impossible for %g workers over %g "
+                core_strlist_pushf(p,
+                                   "worker_total %g is impossible for %g workers over %g "
                                    "steps (it must be %g)",
                                    total, w, steps, expect);
         }
@@ -193,8 +193,8 @@ static void amdahl(const struct run_view *v, struct core_strlist *p)
         snprintf(key, sizeof key, "speedup_p%d", k);
         bool has = fig(v, key, &s);
         if (has && sample_at(v->run, "speedup", k, &sample) && !near(s, sample))
-            core_strlist_pushf(p, "%s says %g, the run's speedup sample at p = %d is %g", key, s,
-                               k, sample);
+            core_strlist_pushf(p, "%s says %g, the run's speedup sample at p = %d is %g", key, s, k,
+                               sample);
         if (has) {
             double bound = (cores > 0 && cores < k ? cores : k) * 1.1;
             if (s > bound)
@@ -226,8 +226,10 @@ static void memory(const struct run_view *v, struct core_strlist *p)
     double ikj, ijk, ratio;
     if (fig(v, "gflops_ikj_nmax", &ikj) && fig(v, "gflops_ijk_nmax", &ijk) && ijk > 0 &&
         fig(v, "ratio_ikj_ijk_nmax", &ratio) && fabs(ratio - ikj / ijk) > 1e-3 * (1 + ratio))
-        core_strlist_pushf(p, "ratio_ikj_ijk_nmax says %g, gflops_ikj_nmax / gflops_ijk_nmax is "
-                           "%g", ratio, ikj / ijk);
+        core_strlist_pushf(p,
+                           "ratio_ikj_ijk_nmax says %g, gflops_ikj_nmax / gflops_ijk_nmax is "
+                           "%g",
+                           ratio, ikj / ijk);
 }
 
 static void kmeans(const struct run_view *v, struct core_strlist *p)
@@ -263,8 +265,8 @@ static const struct {
 void lab_run_plausible(const struct db_sub_run *run, struct core_strlist *problems)
 {
     struct run_view v = {.run = run};
-    if (core_json_parse_flat(run->params_json ? run->params_json : "{}", &v.params, &v.np,
-                             NULL) != CORE_OK)
+    if (core_json_parse_flat(run->params_json ? run->params_json : "{}", &v.params, &v.np, NULL) !=
+        CORE_OK)
         core_strlist_pushf(problems, "its parameters are not a JSON object");
     if (core_json_parse_flat(run->machine_json ? run->machine_json : "{}", &v.machine, &v.nm,
                              NULL) != CORE_OK)

@@ -67,9 +67,9 @@ void lesson_class_report_fini(struct lesson_class_report *r)
 /* One pack of the submission and the instructor's edition of it. */
 struct pack_slot {
     const struct db_sub_pack *sub;
-    struct db_pack mine;       /* id NULL when the instructor's store lacks it */
-    struct grader_pack *gp;    /* borrowed from the session */
-    char *why;                 /* why its attempts are not graded, or NULL */
+    struct db_pack mine;    /* id NULL when the instructor's store lacks it */
+    struct grader_pack *gp; /* borrowed from the session */
+    char *why;              /* why its attempts are not graded, or NULL */
 };
 
 /* A submitted run as a grading context (ctx.lab). */
@@ -198,7 +198,7 @@ struct import {
     struct run_slot *runs;
     struct db_class_attempt_in *rows;
     struct grader_result *results;
-    char **flags; /* per attempt, owned */
+    char **flags;     /* per attempt, owned */
     char (*shas)[65]; /* per attempt: the answer's SHA-256 (design answers) */
     struct lesson_class_report *rep;
     size_t cap_flags;
@@ -220,8 +220,8 @@ static void grade_one(struct import *im, size_t i)
     row->sub = a;
     row->after_giveup = after_giveup(im->sub, a);
     struct pack_slot *ps = slot_of(im, a->pack_id);
-    const struct grader_question *gq = ps && ps->gp ? grader_pack_question(ps->gp, a->question_id)
-                                                    : NULL;
+    const struct grader_question *gq =
+        ps && ps->gp ? grader_pack_question(ps->gp, a->question_id) : NULL;
     if (!gq) {
         struct lesson_class_flag *f = add_flag(rep, &im->cap_flags, LESSON_FLAG_SKIPPED, a);
         f->reason = ps && ps->why ? core_xstrdup(ps->why)
@@ -276,8 +276,8 @@ static void grade_one(struct import *im, size_t i)
         core_sha256_hex(a->answer, strlen(a->answer), im->shas[i]);
         row->answer_sha = im->shas[i];
     }
-    bool numbers_changed = verify && a->params_json && r->params_json &&
-                           strcmp(a->params_json, r->params_json) != 0;
+    bool numbers_changed =
+        verify && a->params_json && r->params_json && strcmp(a->params_json, r->params_json) != 0;
     bool same_grade = r->valid == a->valid &&
                       (!r->valid || fabs(r->score - a->score) <= 1e-9 * (1 + fabs(a->score)));
     row->agree = same_grade && !numbers_changed;
@@ -309,9 +309,8 @@ static void grade_one(struct import *im, size_t i)
         f->reason = core_xasprintf("recorded %s under pack version %s (%s, grader %s); re-graded "
                                    "%s with version %s (%s, grader %s)",
                                    was, a->pack_version, short_digest(a->pack_digest),
-                                   a->grader_rev ? a->grader_rev : "unknown", now,
-                                   ps->mine.version, short_digest(ps->mine.digest),
-                                   grader_revision());
+                                   a->grader_rev ? a->grader_rev : "unknown", now, ps->mine.version,
+                                   short_digest(ps->mine.digest), grader_revision());
     im->flags[i] = core_xstrdup(f->reason);
     row->flag = im->flags[i];
 }
@@ -406,11 +405,12 @@ int lesson_class_import(struct lesson_session *s, struct db *cs, const char *pat
                 core_buf_printf(&b, "%s%s", k ? "; " : "", l.items[k]);
             problems[i] = core_buf_steal(&b);
             runs_in[i].problems = problems[i];
-            out->runflags = core_xrealloc(out->runflags,
-                                          (out->n_runflags + 1) * sizeof *out->runflags);
-            out->runflags[out->n_runflags++] = (struct lesson_class_runflag){
-                .run = sub.runs[i].id, .lab = core_xstrdup(sub.runs[i].lab),
-                .problems = core_xstrdup(problems[i])};
+            out->runflags =
+                core_xrealloc(out->runflags, (out->n_runflags + 1) * sizeof *out->runflags);
+            out->runflags[out->n_runflags++] =
+                (struct lesson_class_runflag){.run = sub.runs[i].id,
+                                              .lab = core_xstrdup(sub.runs[i].lab),
+                                              .problems = core_xstrdup(problems[i])};
         }
         core_strlist_fini(&l);
     }

@@ -72,8 +72,7 @@ static bool same(const char *a, const char *b)
 }
 
 static struct cache_entry *slot(struct lesson_grade_cache *c, uint64_t h, int64_t rev,
-                                const char *q, int variant, const char *params,
-                                const char *answer)
+                                const char *q, int variant, const char *params, const char *answer)
 {
     for (size_t i = h & (c->cap - 1);; i = (i + 1) & (c->cap - 1)) {
         struct cache_entry *e = &c->v[i];

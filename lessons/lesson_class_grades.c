@@ -127,8 +127,7 @@ static long student_index(const struct lesson_class_progress *p, size_t n, int64
 }
 
 int lesson_class_progress_load(struct db *store, struct db *cs, const char *pack_id,
-                               struct lesson_class_progress **out, size_t *n,
-                               struct core_err *err)
+                               struct lesson_class_progress **out, size_t *n, struct core_err *err)
 {
     *out = NULL;
     *n = 0;
@@ -313,9 +312,9 @@ int lesson_gradebook_load(struct db *store, struct db *cs, const char *pack_id,
                 if (strcmp(ls[i].pack_id, rows0[k].pack_id) == 0 &&
                     strcmp(ls[i].id, rows0[k].lesson_id) == 0)
                     title = ls[i].title;
-            out->lessons[c] = (struct lesson_gb_lesson){core_xstrdup(rows0[k].pack_id),
-                                                        core_xstrdup(rows0[k].lesson_id),
-                                                        core_xstrdup(title), 0};
+            out->lessons[c] =
+                (struct lesson_gb_lesson){core_xstrdup(rows0[k].pack_id),
+                                          core_xstrdup(rows0[k].lesson_id), core_xstrdup(title), 0};
             out->n_lessons++;
         }
         out->lessons[c].max += rows0[k].points;

@@ -94,8 +94,8 @@ void lesson_item_stats(const double *item, const double *total, size_t n, double
 
 int lesson_item_sort_find(const char *name)
 {
-    static const char *const names[] = {"order", "facility", "discrimination",
-                                        "giveups", "tries", "attempts"};
+    static const char *const names[] = {"order",   "facility", "discrimination",
+                                        "giveups", "tries",    "attempts"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(names[i], name) == 0)
             return (int)i;
@@ -155,8 +155,8 @@ void lesson_items_sort(struct lesson_item *it, size_t n, enum lesson_item_sort k
 /* ---- wrong answers ----------------------------------------------------------------------- */
 
 struct wrong {
-    size_t q;        /* item index */
-    char *key;       /* as the grader read it, else the answer normalised */
+    size_t q;  /* item index */
+    char *key; /* as the grader read it, else the answer normalised */
     const char *feedback;
     bool mistake;
 };

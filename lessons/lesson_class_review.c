@@ -60,8 +60,8 @@ static int fill_item(struct db *cs, const struct db_class_attempt *a,
 {
     memset(it, 0, sizeof *it);
     const struct grader_question *gq = grader_pack_question(gp, a->question_id);
-    struct grader_ctx ctx = {.user = who->user, .variant = a->variant,
-                             .params_json = a->params_json};
+    struct grader_ctx ctx = {
+        .user = who->user, .variant = a->variant, .params_json = a->params_json};
     struct grader_view v;
     int rc = grader_question_view(gp, a->question_id, &ctx, &v, err);
     if (rc != CORE_OK)
@@ -211,7 +211,8 @@ static int concept_scores(const struct lesson_review_item *it, const struct db_c
             core_buf_init(&b);
             for (size_t j = 0; j < it->n_concepts; j++)
                 core_buf_printf(&b, "%s'%s'", j ? ", " : "", it->concepts[j].label);
-            int rc = core_err_set(err, CORE_ERR_USAGE, "'%s' is not a rubric concept of %s:%s "
+            int rc = core_err_set(err, CORE_ERR_USAGE,
+                                  "'%s' is not a rubric concept of %s:%s "
                                   "(they are %s)",
                                   scores[i].concept, a->pack_id, a->question_id, b.data);
             core_buf_fini(&b);
@@ -219,8 +220,7 @@ static int concept_scores(const struct lesson_review_item *it, const struct db_c
         }
         for (size_t j = 0; j < i; j++)
             if (strcmp(scores[j].concept, scores[i].concept) == 0)
-                return core_err_set(err, CORE_ERR_USAGE, "'%s' is scored twice",
-                                    scores[i].concept);
+                return core_err_set(err, CORE_ERR_USAGE, "'%s' is scored twice", scores[i].concept);
         if (!(scores[i].score >= 0 && scores[i].score <= it->concepts[k].points))
             return core_err_set(err, CORE_ERR_USAGE, "'%s' is scored from 0 to %g, not %g",
                                 scores[i].concept, it->concepts[k].points, scores[i].score);
@@ -231,8 +231,8 @@ static int concept_scores(const struct lesson_review_item *it, const struct db_c
 
 int lesson_review_set(struct lesson_session *s, struct db *cs, int64_t attempt,
                       const struct lesson_review_score *scores, size_t n_scores,
-                      const char *comment, const char *reviewer,
-                      struct lesson_review_item **item, struct core_err *err)
+                      const char *comment, const char *reviewer, struct lesson_review_item **item,
+                      struct core_err *err)
 {
     if (item)
         *item = NULL;
@@ -268,8 +268,8 @@ int lesson_review_set(struct lesson_session *s, struct db *cs, int64_t attempt,
     if (rc != CORE_OK)
         goto out;
     if (it.n_concepts == 0) {
-        rc = core_err_set(err, CORE_ERR_USAGE, "%s:%s has no rubric concepts to score",
-                          a.pack_id, a.question_id);
+        rc = core_err_set(err, CORE_ERR_USAGE, "%s:%s has no rubric concepts to score", a.pack_id,
+                          a.question_id);
         goto out;
     }
     in = core_xcalloc(it.n_concepts, sizeof *in);

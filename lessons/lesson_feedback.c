@@ -45,8 +45,8 @@ static int write_file(const char *path, const struct db_feedback *f, bool force,
     unsigned char r[6] = {0};
     if (getrandom(r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r)
         r[0] = (unsigned char)getpid();
-    char *tmp = core_xasprintf("%s.tmp-%02x%02x%02x%02x%02x%02x", path, r[0], r[1], r[2], r[3],
-                               r[4], r[5]);
+    char *tmp =
+        core_xasprintf("%s.tmp-%02x%02x%02x%02x%02x%02x", path, r[0], r[1], r[2], r[3], r[4], r[5]);
     int fd = -1;
     int rc = core_file_create_excl(tmp, false, &fd, err);
     if (rc == CORE_OK) {
@@ -83,19 +83,19 @@ static int gather(struct db *cs, const struct db_class_student *who, struct db_f
         rc = db_class_review_get(cs, att[i].id, &rv, err);
         if (rc != CORE_OK)
             break;
-        f->reviews[f->n_reviews++] = (struct db_fb_review){
-            .attempt = att[i].src_id,
-            .pack_id = core_xstrdup(att[i].pack_id),
-            .question_id = core_xstrdup(att[i].question_id),
-            .answer_sha = core_xstrdup(att[i].answer_sha),
-            .score = rv.score,
-            .max = rv.max,
-            .comment = rv.comment,
-            .reviewer = rv.reviewer,
-            .reviewed_at = rv.created_at,
-            .uid = rv.uid,
-            .scores = rv.scores,
-            .n_scores = rv.n_scores};
+        f->reviews[f->n_reviews++] =
+            (struct db_fb_review){.attempt = att[i].src_id,
+                                  .pack_id = core_xstrdup(att[i].pack_id),
+                                  .question_id = core_xstrdup(att[i].question_id),
+                                  .answer_sha = core_xstrdup(att[i].answer_sha),
+                                  .score = rv.score,
+                                  .max = rv.max,
+                                  .comment = rv.comment,
+                                  .reviewer = rv.reviewer,
+                                  .reviewed_at = rv.created_at,
+                                  .uid = rv.uid,
+                                  .scores = rv.scores,
+                                  .n_scores = rv.n_scores};
         rv.comment = rv.reviewer = rv.created_at = rv.uid = NULL;
         rv.scores = NULL;
         rv.n_scores = 0;
@@ -158,8 +158,7 @@ int lesson_feedback_write(struct db *cs, const char *dir, bool force,
         }
         rc = write_file(path, &f, force, err);
         if (rc == CORE_OK)
-            files[nf++] = (struct lesson_feedback_file){core_xstrdup(st[i].key), path,
-                                                        f.n_reviews};
+            files[nf++] = (struct lesson_feedback_file){core_xstrdup(st[i].key), path, f.n_reviews};
         else
             free(path);
         free(name);

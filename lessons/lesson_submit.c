@@ -34,8 +34,7 @@ static void random_hex(char out[33])
     ssize_t got = getrandom(b, sizeof b, GRND_NONBLOCK);
     if (got != (ssize_t)sizeof b) {
         char seed[96];
-        snprintf(seed, sizeof seed, "%.9f|%ld|%p", core_time_wall(), (long)getpid(),
-                 (void *)seed);
+        snprintf(seed, sizeof seed, "%.9f|%ld|%p", core_time_wall(), (long)getpid(), (void *)seed);
         char hex[65];
         core_sha256_hex(seed, strlen(seed), hex);
         memcpy(out, hex, 32);

@@ -171,8 +171,7 @@ static void test_submission_refused(void **state)
     refused_after("PRAGMA foreign_keys=OFF; UPDATE attempts SET lab_run = 99 WHERE id = 2",
                   "points at nothing", CORE_ERR_STORE);
     refused_after("DELETE FROM meta WHERE key = 'user'", "names no student", CORE_ERR_STORE);
-    refused_after("UPDATE meta SET value = 'other' WHERE key = 'format'", "format",
-                  CORE_ERR_STORE);
+    refused_after("UPDATE meta SET value = 'other' WHERE key = 'format'", "format", CORE_ERR_STORE);
     refused_after("UPDATE attempts SET variant = 0 WHERE id = 1", "breaks the format",
                   CORE_ERR_STORE);
     refused_after("PRAGMA user_version = 99", "newer Warpbench", CORE_ERR_CONFLICT);
@@ -200,15 +199,32 @@ static void test_class_import(void **state)
     struct db_sub_selfscore ss;
     struct db_sub_giveup g;
     sample(&s, &pk, a, &run, smp, &ss, &g);
-    struct db_class_attempt_in rows[2] = {
-        {.sub = &a[0], .graded = true, .valid = true, .score = 1, .max = 1, .correct = true,
-         .answer_sha = "5f2a", .agree = true},
-        {.sub = &a[1], .after_giveup = true, .graded = true, .valid = true, .score = 0, .max = 1,
-         .agree = false, .flag = "tampered"}};
+    struct db_class_attempt_in rows[2] = {{.sub = &a[0],
+                                           .graded = true,
+                                           .valid = true,
+                                           .score = 1,
+                                           .max = 1,
+                                           .correct = true,
+                                           .answer_sha = "5f2a",
+                                           .agree = true},
+                                          {.sub = &a[1],
+                                           .after_giveup = true,
+                                           .graded = true,
+                                           .valid = true,
+                                           .score = 0,
+                                           .max = 1,
+                                           .agree = false,
+                                           .flag = "tampered"}};
     struct db_class_run_in runs[1] = {{&run, "samples out of order"}};
-    struct db_class_import_in in = {.file = "f", .digest = "d1", .sub = &s, .key = "s-1",
-                                    .attempts = rows, .runs = runs, .n_agree = 1,
-                                    .n_disagree = 1, .n_runs_flagged = 1};
+    struct db_class_import_in in = {.file = "f",
+                                    .digest = "d1",
+                                    .sub = &s,
+                                    .key = "s-1",
+                                    .attempts = rows,
+                                    .runs = runs,
+                                    .n_agree = 1,
+                                    .n_disagree = 1,
+                                    .n_runs_flagged = 1};
     enum db_class_import_result res;
     char *sup;
     assert_int_equal(db_class_import(cs, &in, false, &res, &sup, &e), CORE_OK);
@@ -279,12 +295,23 @@ static void test_feedback_and_reviews(void **state)
     (void)state;
     struct core_err e = {0};
     struct db_selfscore sc[] = {{"sharding", 1, 2}};
-    struct db_fb_review rv = {.attempt = 1, .pack_id = "p", .question_id = "q",
-                              .answer_sha = "sha", .score = 0.5, .max = 1, .comment = "Better.",
-                              .reviewer = "prof", .reviewed_at = "2026-01-05T00:00:00.000Z",
-                              .uid = "c:1", .scores = sc, .n_scores = 1};
-    struct db_feedback f = {.class_uid = "c", .user = "ann", .submission = "u1",
-                            .created_at = "2026-01-05T00:00:00.000Z", .reviews = &rv,
+    struct db_fb_review rv = {.attempt = 1,
+                              .pack_id = "p",
+                              .question_id = "q",
+                              .answer_sha = "sha",
+                              .score = 0.5,
+                              .max = 1,
+                              .comment = "Better.",
+                              .reviewer = "prof",
+                              .reviewed_at = "2026-01-05T00:00:00.000Z",
+                              .uid = "c:1",
+                              .scores = sc,
+                              .n_scores = 1};
+    struct db_feedback f = {.class_uid = "c",
+                            .user = "ann",
+                            .submission = "u1",
+                            .created_at = "2026-01-05T00:00:00.000Z",
+                            .reviews = &rv,
                             .n_reviews = 1};
     char *path = tmp_path("ann.wbfb");
     assert_int_equal(db_feedback_write(path, &f, &e), CORE_OK);
@@ -306,21 +333,36 @@ static void test_feedback_and_reviews(void **state)
     assert_int_equal(db_schema_version(db), 6);
     struct db_file_in file = {"pack.lua", "x", 1};
     struct db_lesson_in les = {"l", "L", "pack.lua", false, 0};
-    struct db_question_in q = {.id = "q", .lesson_id = "l", .kind = "design", .prompt = "?",
-                               .points = 1, .topics = "", .rubric = "", .file = "pack.lua",
-                               .page_after = -1, .tries = 3, .penalty = 0.2};
+    struct db_question_in q = {.id = "q",
+                               .lesson_id = "l",
+                               .kind = "design",
+                               .prompt = "?",
+                               .points = 1,
+                               .topics = "",
+                               .rubric = "",
+                               .file = "pack.lua",
+                               .page_after = -1,
+                               .tries = 3,
+                               .penalty = 0.2};
     struct db_pack_in pin = {"p", "1", "P", NULL, &file, 1, &les, 1, NULL, 0, &q, 1};
     int64_t rev, uid;
     assert_int_equal(db_pack_import(db, &pin, false, NULL, &rev, &e), CORE_OK);
     assert_int_equal(db_user_ensure(db, "ann", &uid, &e), CORE_OK);
-    struct db_attempt_in a = {.user_id = uid, .pack_id = "p", .question_id = "q", .variant = 1,
-                              .answer = "shard", .valid = true, .score = 1, .max = 1,
-                              .correct = true, .feedback = "", .rev_id = rev};
+    struct db_attempt_in a = {.user_id = uid,
+                              .pack_id = "p",
+                              .question_id = "q",
+                              .variant = 1,
+                              .answer = "shard",
+                              .valid = true,
+                              .score = 1,
+                              .max = 1,
+                              .correct = true,
+                              .feedback = "",
+                              .rev_id = rev};
     int64_t aid;
     assert_int_equal(db_attempt_insert(db, &a, &aid, &e), CORE_OK);
     struct db_selfscore_in rs[] = {{"sharding", 1, 2}};
-    struct db_review_in in = {aid, "c:1", 0.5, 1, "Better.", "prof", "2026-01-05T00:00:00Z",
-                              rs, 1};
+    struct db_review_in in = {aid, "c:1", 0.5, 1, "Better.", "prof", "2026-01-05T00:00:00Z", rs, 1};
     size_t added;
     assert_int_equal(db_review_insert_many(db, uid, &in, 1, &added, &e), CORE_OK);
     assert_int_equal(added, 1);

@@ -39,8 +39,8 @@ static struct db_sub_run selftest_run(const char *summary)
                                .n_samples = 9};
 }
 
-#define GOOD                                                                                   \
-    "{\"steps\":3,\"wave_peak\":0.9,\"ramp_final\":1,\"worker_total\":18,\"samples\":9,"       \
+#define GOOD                                                                                       \
+    "{\"steps\":3,\"wave_peak\":0.9,\"ramp_final\":1,\"worker_total\":18,\"samples\":9,"           \
     "\"elapsed_s\":0.4}"
 
 static size_t problems_of(const struct db_sub_run *r, const char *want)

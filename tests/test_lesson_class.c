@@ -23,7 +23,7 @@
     do {                                                                                           \
         double a_ = (a), b_ = (b);                                                                 \
         if (!(fabs(a_ - b_) <= (eps)))                                                             \
-            fail_msg("%s = %.12g, expected %.12g", #a, a_, b_);                                   \
+            fail_msg("%s = %.12g, expected %.12g", #a, a_, b_);                                    \
     } while (0)
 
 static char tmpdir[512];
@@ -83,14 +83,34 @@ static void test_items_sort(void **state)
 {
     (void)state;
     struct lesson_item it[4] = {
-        {.question_id = "a", .ordinal = 0, .facility = 0.9, .discrimination = 0.5,
-         .giveup_rate = 0, .tries = 1, .attempts = 5},
-        {.question_id = "b", .ordinal = 1, .facility = 0.2, .discrimination = NAN,
-         .giveup_rate = 0.5, .tries = 3, .attempts = 9},
-        {.question_id = "c", .ordinal = 2, .facility = NAN, .discrimination = -0.2,
-         .giveup_rate = NAN, .tries = NAN, .attempts = 0},
-        {.question_id = "d", .ordinal = 3, .facility = 0.5, .discrimination = 0.1,
-         .giveup_rate = 0.1, .tries = 2, .attempts = 7},
+        {.question_id = "a",
+         .ordinal = 0,
+         .facility = 0.9,
+         .discrimination = 0.5,
+         .giveup_rate = 0,
+         .tries = 1,
+         .attempts = 5},
+        {.question_id = "b",
+         .ordinal = 1,
+         .facility = 0.2,
+         .discrimination = NAN,
+         .giveup_rate = 0.5,
+         .tries = 3,
+         .attempts = 9},
+        {.question_id = "c",
+         .ordinal = 2,
+         .facility = NAN,
+         .discrimination = -0.2,
+         .giveup_rate = NAN,
+         .tries = NAN,
+         .attempts = 0},
+        {.question_id = "d",
+         .ordinal = 3,
+         .facility = 0.5,
+         .discrimination = 0.1,
+         .giveup_rate = 0.1,
+         .tries = 2,
+         .attempts = 7},
     };
     lesson_items_sort(it, 4, LESSON_ITEM_FACILITY, false);
     assert_string_equal(it[0].question_id, "b"); /* hardest first, NaN last */
@@ -172,9 +192,8 @@ static double own_total(struct db *db, struct lesson_session *s)
     struct db_progress_row *rows;
     size_t n;
     struct core_err e = {0};
-    assert_int_equal(lesson_progress_load(db, lesson_session_user_id(s), "test.class", &rows, &n,
-                                          &e),
-                     CORE_OK);
+    assert_int_equal(
+        lesson_progress_load(db, lesson_session_user_id(s), "test.class", &rows, &n, &e), CORE_OK);
     double t = 0;
     for (size_t i = 0; i < n; i++)
         t += rows[i].best;
@@ -211,8 +230,8 @@ static void test_class_loop(void **state)
     struct lesson_answer_result r;
     struct db_selfscore_in self[] = {{"sharding", 1, 1}, {"asynchrony", 0.5, 1}};
     assert_int_equal(lesson_answer_design(ann, "test.class:design", 1,
-                                          "We shard the parameters across servers.", 0, self, 2,
-                                          &r, &e),
+                                          "We shard the parameters across servers.", 0, self, 2, &r,
+                                          &e),
                      CORE_OK);
     lesson_answer_result_fini(&r);
     answer(ben, "test.class:speedup", "1.18");
@@ -318,17 +337,17 @@ static void test_class_loop(void **state)
             ann_file = ff[i].path;
     assert_non_null(ann_file);
     struct lesson_feedback_import fi;
-    assert_int_equal(lesson_feedback_import(sdb, lesson_session_user_id(ben), "ben", ann_file,
-                                            &fi, &e),
-                     CORE_ERR_CONFLICT);
-    assert_int_equal(lesson_feedback_import(sdb, lesson_session_user_id(ann), "ann", ann_file,
-                                            &fi, &e),
-                     CORE_OK);
+    assert_int_equal(
+        lesson_feedback_import(sdb, lesson_session_user_id(ben), "ben", ann_file, &fi, &e),
+        CORE_ERR_CONFLICT);
+    assert_int_equal(
+        lesson_feedback_import(sdb, lesson_session_user_id(ann), "ann", ann_file, &fi, &e),
+        CORE_OK);
     assert_int_equal(fi.n_added, 1);
     assert_double_equal(own_total(sdb, ann), 0.9 + 1 + 1.5, 1e-9);
-    assert_int_equal(lesson_feedback_import(sdb, lesson_session_user_id(ann), "ann", ann_file,
-                                            &fi, &e),
-                     CORE_OK);
+    assert_int_equal(
+        lesson_feedback_import(sdb, lesson_session_user_id(ann), "ann", ann_file, &fi, &e),
+        CORE_OK);
     assert_int_equal(fi.n_added, 0);
     assert_int_equal(fi.n_known, 1);
     /* Writing the feedback again refuses to replace the files. */
@@ -386,9 +405,9 @@ static void test_refused_files(void **state)
     answer(s, "test.class:speedup", "2.5");
     char *f = tmp_path("cat.wbsub");
     struct lesson_submit_report sr;
-    assert_int_equal(lesson_submit_write(sdb, lesson_session_user_id(s), "cat", NULL, NULL, f,
-                                         false, &sr, &e),
-                     CORE_OK);
+    assert_int_equal(
+        lesson_submit_write(sdb, lesson_session_user_id(s), "cat", NULL, NULL, f, false, &sr, &e),
+        CORE_OK);
     lesson_submit_report_fini(&sr);
     char *data;
     size_t len;

@@ -181,8 +181,20 @@ void tui_view_review(struct tui_review_model *m, struct tui_canvas *c, struct tu
 /* ---- screen --------------------------------------------------------------- */
 
 enum {
-    A_UP = 1, A_DOWN, A_MORE, A_LESS, A_NEXT, A_PREV, A_SAVE, A_COMMENT, A_ALL, A_PGUP, A_PGDN,
-    A_BACK, A_DONE, A_CANCEL
+    A_UP = 1,
+    A_DOWN,
+    A_MORE,
+    A_LESS,
+    A_NEXT,
+    A_PREV,
+    A_SAVE,
+    A_COMMENT,
+    A_ALL,
+    A_PGUP,
+    A_PGDN,
+    A_BACK,
+    A_DONE,
+    A_CANCEL
 };
 
 static const struct tui_binding keys_review[] = {
@@ -191,7 +203,8 @@ static const struct tui_binding keys_review[] = {
     {TUI_K_RIGHT, '+', A_MORE, "Right/+", "score", "raise the concept's score (digits set it)"},
     {TUI_K_LEFT, '-', A_LESS, "Left/-", NULL, "lower the concept's score"},
     {'c', 0, A_COMMENT, "c", "comment", "write a comment for the student"},
-    {'s', TUI_K_CTRL_S, A_SAVE, "s", "save", "store the review (it counts instead of the automatic score)"},
+    {'s', TUI_K_CTRL_S, A_SAVE, "s", "save",
+     "store the review (it counts instead of the automatic score)"},
     {'n', ']', A_NEXT, "n", "next", "next answer"},
     {'p', '[', A_PREV, "p", NULL, "previous answer"},
     {TUI_K_PGDN, ' ', A_PGDN, "Space/PgDn", NULL, "scroll the answer down"},
@@ -405,8 +418,12 @@ static void review_action(struct tui_app *a, void *st, int act)
             m->top = 0;
         }
         break;
-    case A_PGDN: m->top += (size_t)page; break; /* the view clamps */
-    case A_PGUP: m->top = m->top > (size_t)page ? m->top - (size_t)page : 0; break;
+    case A_PGDN:
+        m->top += (size_t)page;
+        break; /* the view clamps */
+    case A_PGUP:
+        m->top = m->top > (size_t)page ? m->top - (size_t)page : 0;
+        break;
     case A_COMMENT:
         if (e) {
             free(v->saved_comment);
@@ -414,13 +431,17 @@ static void review_action(struct tui_app *a, void *st, int act)
             m->commenting = true;
         }
         break;
-    case A_SAVE: save(a, v); break;
+    case A_SAVE:
+        save(a, v);
+        break;
     case A_ALL:
         m->all = !m->all;
         if (load(a, v) == 0)
             tui_app_msg(a, false, m->all ? "every design answer" : "only those waiting");
         break;
-    case A_BACK: tui_app_pop(a); break;
+    case A_BACK:
+        tui_app_pop(a);
+        break;
     }
 }
 
