@@ -245,19 +245,20 @@ bool core_file_first_line(const char *path, char *buf, size_t size);
  * file is either the old or the new content. Creates no directories. */
 int core_file_write_atomic(const char *path, const void *p, size_t n, struct core_err *err);
 
-/* Creates `path` as a new file for writing (O_EXCL, mode 0644 adjusted by
- * umask) and returns its descriptor in *fd (caller closes). An existing
- * path is CORE_ERR_CONFLICT ("exists; ... --force"), unless `force`: then a
- * regular file or a symbolic link there is removed first (the link, never
- * its target) and the file created anew; a folder, device, FIFO or socket
- * is refused even with force. A missing parent folder is CORE_ERR_NOTFOUND. */
+/* Creates `path` as a new file for writing (O_CREAT|O_EXCL|O_NOFOLLOW, mode
+ * 0644 adjusted by umask) and returns its descriptor in *fd (caller
+ * closes). An existing path is CORE_ERR_CONFLICT ("exists; ... --force"),
+ * unless `force` and it is a regular file: then it is removed and the file
+ * created anew. A symbolic link (dangling or not), a folder, device, FIFO
+ * or socket is refused even with force. A missing parent folder is
+ * CORE_ERR_NOTFOUND. */
 int core_file_create_excl(const char *path, bool force, int *fd, struct core_err *err);
 
 /* Gives the finished file `tmp` (in the same folder) the name `path`
  * without ever replacing what is there: a hard link, then tmp is removed.
  * An existing path is refused as core_file_create_excl does, unless
- * `force` (then tmp is renamed over a regular file or a symbolic link). On
- * error tmp is left for the caller to remove. */
+ * `force` and it is a regular file (then tmp is renamed over it). On error
+ * tmp is left for the caller to remove. */
 int core_file_publish(const char *tmp, const char *path, bool force, struct core_err *err);
 
 /* Creates a directory and its parents (mode 0755 adjusted by umask). An

@@ -157,22 +157,24 @@ bool core_file_first_line(const char *path, char *buf, size_t size)
 
 /* ---- files created new ------------------------------------------------------ */
 
-/* What stands at path: 0 nothing, 1 a regular file or a symbolic link (which
- * --force may replace: the link itself, never its target), -1 anything else
- * (a folder, a device, a FIFO, a socket), which is never replaced. */
+/* What stands at path: 0 nothing, 1 a regular file (which --force may
+ * replace), -1 anything else (a symbolic link, dangling or not, a folder, a
+ * device, a FIFO, a socket), which is never replaced. */
 static int replaceable(const char *path)
 {
     struct stat st;
     if (lstat(path, &st) != 0)
         return 0;
-    return S_ISREG(st.st_mode) || S_ISLNK(st.st_mode) ? 1 : -1;
+    return S_ISREG(st.st_mode) ? 1 : -1;
 }
 
 static int exists_err(const char *path, int kind, struct core_err *err)
 {
     if (kind < 0)
         return core_err_set(err, CORE_ERR_CONFLICT,
-                            "%s exists and is not a regular file; refusing to replace it", path);
+                            "%s exists and is not a regular file (a link, a folder or a "
+                            "device); it is never replaced",
+                            path);
     return core_err_set(err, CORE_ERR_CONFLICT,
                         "%s exists; choose another name, or add --force to replace it", path);
 }
@@ -192,8 +194,8 @@ int core_file_create_excl(const char *path, bool force, int *fd, struct core_err
         int kind = replaceable(path);
         if (!force || kind < 0)
             return exists_err(path, kind, err);
-        /* Asked to replace: remove the file or link (never write through
-         * it), then create anew, still exclusively. */
+        /* Asked to replace a regular file: remove it, then create anew,
+         * still exclusively (what appears meanwhile is refused). */
         if (unlink(path) != 0 && errno != ENOENT)
             return core_err_set(err, CORE_ERR_IO, "cannot replace %s: %s", path, strerror(errno));
     }

@@ -226,12 +226,12 @@ static void test_create_excl(void **state)
     assert_int_equal(core_file_read(p, 100, &got, &len, &e), 0);
     assert_int_equal(len, 0);
     free(got);
-    /* A symbolic link: refused; with force the link goes, its target stays. */
+    /* A symbolic link is never replaced, nor written through. */
     assert_int_equal(core_file_write_atomic(target, "keep", 4, &e), 0);
     assert_int_equal(symlink(target, link_p), 0);
     assert_int_equal(core_file_create_excl(link_p, false, &fd, &e), CORE_ERR_CONFLICT);
-    assert_int_equal(core_file_create_excl(link_p, true, &fd, &e), 0);
-    close(fd);
+    assert_int_equal(core_file_create_excl(link_p, true, &fd, &e), CORE_ERR_CONFLICT);
+    assert_non_null(strstr(e.msg, "never replaced"));
     assert_int_equal(core_file_read(target, 100, &got, &len, &e), 0);
     assert_memory_equal(got, "keep", 4);
     free(got);
@@ -241,6 +241,7 @@ static void test_create_excl(void **state)
     /* Publishing: a new name takes the file; an existing one is refused. */
     assert_int_equal(core_file_write_atomic(tmpf, "new", 3, &e), 0);
     assert_int_equal(core_file_publish(tmpf, p, false, &e), CORE_ERR_CONFLICT);
+    assert_int_equal(core_file_publish(tmpf, link_p, true, &e), CORE_ERR_CONFLICT);
     assert_int_equal(core_file_publish(tmpf, p, true, &e), 0);
     assert_int_equal(core_file_read(p, 100, &got, &len, &e), 0);
     assert_memory_equal(got, "new", 3);
