@@ -19,7 +19,8 @@
 /* Exit codes (documented in `warpbench --help` and the README). */
 enum cli_exit {
     CLI_EXIT_OK = 0,        /* success; for `answer`: full marks */
-    CLI_EXIT_WRONG = 1,     /* `answer`: graded, not full marks */
+    CLI_EXIT_WRONG = 1,     /* `answer`: graded, not full marks; `class import`: imported,
+                               with grades that disagree or runs that are implausible */
     CLI_EXIT_USAGE = 2,     /* bad command line */
     CLI_EXIT_UNREADABLE = 3,/* `answer`: the answer could not be read (nothing scored) */
     CLI_EXIT_PACK = 4,      /* a pack or grader script is invalid or failed */
@@ -142,5 +143,17 @@ int cli_cmd_selfassess(struct cli_ctx *cx, struct cli_args *a);
 int cli_cmd_calc(struct cli_ctx *cx, struct cli_args *a);
 int cli_cmd_lab(struct cli_ctx *cx, struct cli_args *a);
 int cli_cmd_tui(struct cli_ctx *cx, struct cli_args *a);
+int cli_cmd_submit(struct cli_ctx *cx, struct cli_args *a);
+int cli_cmd_class(struct cli_ctx *cx, struct cli_args *a);
+int cli_cmd_feedback(struct cli_ctx *cx, struct cli_args *a);
+
+/* `bench class`: a class of `students` students submits and is imported
+ * (cli_cmd_bench_class.c). Returns an exit code. */
+int cli_bench_class(struct cli_ctx *cx, int students);
+
+/* The instructor's reviews of the session user's answers (in pack, or
+ * all): printed as a section of `progress`, or with j as its "reviews"
+ * JSON array (cli_cmd_feedback.c). */
+void cli_reviews_print(struct cli_ctx *cx, const char *pack, struct core_json *j);
 
 #endif /* WB_CLI_H */

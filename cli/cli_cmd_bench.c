@@ -423,8 +423,10 @@ int cli_cmd_bench(struct cli_ctx *cx, struct cli_args *a)
         return bench_tui(cx, n_given ? n : 2000);
     if (strcmp(a->argv[0], "paramserver") == 0)
         return bench_paramserver(cx, n_given ? n : 1024);
+    if (strcmp(a->argv[0], "class") == 0)
+        return cli_bench_class(cx, n_given ? n : 300);
     if (strcmp(a->argv[0], "grader") != 0)
-        return cli_usage(cmd, "unknown benchmark \"%s\" (have: grader, labstream, tui, paramserver)",
+        return cli_usage(cmd, "unknown benchmark \"%s\" (have: grader, labstream, tui, paramserver, class)",
                          a->argv[0]);
 
     struct core_err e = {0};

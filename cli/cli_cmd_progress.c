@@ -486,6 +486,7 @@ int cli_cmd_progress(struct cli_ctx *cx, struct cli_args *a)
         json_course(&j, &st, ls, nl);
         json_help(&j, rows, n, ss, n_ss);
         json_tries(&j, rows, n);
+        cli_reviews_print(cx, pack, &j);
         cli_json_close(&b, &j);
     } else {
         printf("progress of %s\n", cli_tx(cx->user));
@@ -497,6 +498,7 @@ int cli_cmd_progress(struct cli_ctx *cx, struct cli_args *a)
         print_course(&st, ls, nl);
         print_help(rows, n, ss, n_ss);
         print_tries(rows, n);
+        cli_reviews_print(cx, pack, NULL);
     }
     lesson_standing_fini(&st);
     tallies_free(&lessons);

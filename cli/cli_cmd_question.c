@@ -72,12 +72,13 @@ static void json_standing(struct core_json *j, const struct lesson_tries *t, dou
     core_json_kbool(j, "gave_up", t->gave_up);
 }
 
-/* An attempt's grade as it counts (its latest re-grade instead of it). */
+/* An attempt's grade as it counts (its latest re-grade instead of it, an
+ * instructor's review instead of both). */
 static void effective(const struct db_attempt *a, bool *valid, double *score, double *max)
 {
-    *valid = a->regraded ? a->rg_valid : a->valid;
-    *score = a->regraded ? a->rg_score : a->score;
-    *max = a->regraded ? a->rg_max : a->max;
+    *valid = a->reviewed || (a->regraded ? a->rg_valid : a->valid);
+    *score = a->reviewed ? a->rv_score : a->regraded ? a->rg_score : a->score;
+    *max = a->reviewed ? a->rv_max : a->regraded ? a->rg_max : a->max;
 }
 
 static void json_history(struct core_json *j, const struct db_attempt *h, size_t n, bool hidden)
@@ -103,6 +104,8 @@ static void json_history(struct core_json *j, const struct db_attempt *h, size_t
         core_json_kbool(j, "regraded", h[i].regraded);
         core_json_kstr(j, "feedback",
                        hidden ? NULL : h[i].regraded ? h[i].rg_feedback : h[i].feedback);
+        core_json_kbool(j, "reviewed", h[i].reviewed);
+        core_json_kstr(j, "review_comment", h[i].reviewed ? h[i].rv_comment : NULL);
         core_json_kstr(j, "at", h[i].created_at);
         core_json_obj_end(j);
     }
@@ -130,7 +133,11 @@ static void print_history(const struct db_attempt *h, size_t n, bool hidden)
             printf("%s/%s", sc, mx);
         if (h[i].after_giveup)
             printf("  (after give-up: earns nothing)");
-        if (h[i].regraded)
+        if (h[i].reviewed)
+            printf("  (reviewed by %s%s%s)", h[i].rv_reviewer ? cli_tx(h[i].rv_reviewer)
+                                                               : "your instructor",
+                   h[i].rv_comment && *h[i].rv_comment ? ": " : "", cli_tx(h[i].rv_comment));
+        else if (h[i].regraded)
             printf("  (re-graded)");
         printf("\n");
     }

@@ -42,8 +42,19 @@ static const struct cli_command commands[] = {
      "run a lab on this machine and list or show your runs", cli_cmd_lab},
     {"tui", "tui", "open the terminal UI (what `warpbench` alone does in a terminal)",
      cli_cmd_tui},
-    {"bench", "bench grader|labstream|tui|paramserver [--n N]", "measure throughput of the "
-     "grader, the lab metric stream, TUI drawing or raw socketpairs", cli_cmd_bench},
+    {"bench", "bench grader|labstream|tui|paramserver|class [--n N]", "measure throughput of "
+     "the grader, the lab metric stream, TUI drawing, raw socketpairs or a class import",
+     cli_cmd_bench},
+    {"submit", "submit [PACK] [--out FILE] [--student-id ID] [--force]",
+     "write your work to a new submission file for your instructor", cli_cmd_submit},
+    {"class",
+     "class [--class PATH] import FILE... [--force] | grades [PACK] [--csv FILE] | "
+     "items [PACK] [--sort KEY] [--reverse] | review [PACK|QID] [--all] [--tui] | "
+     "review set ATTEMPT --concept NAME=SCORE... [--comment TEXT] | feedback --out DIR",
+     "the instructor's side: import and re-grade submissions, gradebook, item analysis, "
+     "design review, feedback files", cli_cmd_class},
+    {"feedback", "feedback import FILE",
+     "bring your instructor's reviews into your progress", cli_cmd_feedback},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 
@@ -77,7 +88,8 @@ static void print_help(FILE *f)
                "  --help, -h    this help;  --version  the version\n"
                "\nexit codes:\n"
                "  0  success (answer: full marks)      4  invalid pack or failing grader script\n"
-               "  1  answer graded, not full marks     5  no such lesson, question or pack\n"
+               "  1  answer graded, not full marks (class import: imported, with flags)\n"
+               "                                       5  no such lesson, question or pack\n"
                "  2  usage error                       6  store, file or internal error\n"
                "  3  answer could not be read (nothing was scored)\n"
                "  7  conflicts with the store (pack version imported with other content,\n"

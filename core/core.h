@@ -191,6 +191,25 @@ int core_num_parse(const char *s, size_t n, unsigned flags, double *out, size_t 
  * Non-finite values are "inf", "-inf", "nan". Returns snprintf's count. */
 int core_num_format(char *buf, size_t size, double v, int sig);
 
+/* ---- CSV (RFC 4180) ------------------------------------------------------- */
+
+/* Appends s (NULL: empty) as one CSV field: as is, or in double quotes with
+ * quotes doubled when it holds a comma, a quote, CR or LF, or starts or
+ * ends with a blank. With `guard` (text cells a person typed: names, ids)
+ * a cell a spreadsheet would run as a formula, one starting with = + - @
+ * TAB or CR, is written quoted with a leading apostrophe ("'=1+2"), which
+ * Excel, LibreOffice and Google Sheets show as text. The caller adds the
+ * separators and the CRLF line ends. */
+void core_csv_field(struct core_buf *b, const char *s, bool guard);
+
+/* Whether s starts like a spreadsheet formula (see core_csv_field). */
+bool core_csv_is_formula(const char *s);
+
+/* Appends a number as a CSV field: at most two decimals, trailing zeros
+ * trimmed, '.' as the decimal point whatever the locale; NaN or infinity
+ * write an empty field. */
+void core_csv_num(struct core_buf *b, double v);
+
 /* ---- hashing ------------------------------------------------------------- */
 
 /* SHA-256 of n bytes at p, written as 64 lower-case hex digits + NUL. */
@@ -289,6 +308,23 @@ bool core_file_first_line(const char *path, char *buf, size_t size);
 int core_file_check_new(const char *path, bool overwrite, const char *how, struct core_err *err);
 int core_file_create(const char *path, const void *p, size_t n, bool overwrite, const char *how,
                      struct core_err *err);
+
+/* Gives the finished file `tmp` (in the same folder) the name `path`
+ * without ever replacing what is there: a hard link, then tmp is removed.
+ * An existing path is refused as core_file_create does, unless `force` and
+ * it is a regular file (then tmp is renamed over it). On error tmp is left
+ * for the caller to remove. */
+int core_file_publish(const char *tmp, const char *path, bool force, struct core_err *err);
+
+/* Makes the file `path` with a writer that needs a path of its own (SQLite
+ * builds a database file): creates an empty temporary file beside path,
+ * new (core_file_create's rules), calls write(tmp, ctx, err), and publishes
+ * the result under path (core_file_publish). Whatever fails, no temporary
+ * file (nor its "-journal") is left and path is untouched. Returns write's
+ * or publishing's error. */
+int core_file_build(const char *path, bool force,
+                    int (*write)(const char *tmp, void *ctx, struct core_err *err), void *ctx,
+                    struct core_err *err);
 
 /* Creates a directory and its parents (mode 0755 adjusted by umask). An
  * existing directory is fine. */

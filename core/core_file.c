@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -303,4 +304,83 @@ bool core_file_first_line(const char *path, char *buf, size_t size)
     while (n > 0 && isspace((unsigned char)buf[n - 1]))
         buf[--n] = '\0';
     return true;
+}
+
+/* ---- files created new ------------------------------------------------------ */
+
+/* What stands at path: 0 nothing, 1 a regular file (which --force may
+ * replace), -1 anything else (a symbolic link, dangling or not, a folder, a
+ * device, a FIFO, a socket), which is never replaced. */
+static int replaceable(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return 0;
+    return S_ISREG(st.st_mode) ? 1 : -1;
+}
+
+static int exists_err(const char *path, int kind, struct core_err *err)
+{
+    if (kind < 0)
+        return core_err_set(err, CORE_ERR_CONFLICT,
+                            "%s exists and is not a regular file (a link, a folder or a "
+                            "device); it is never replaced",
+                            path);
+    return core_err_set(err, CORE_ERR_CONFLICT,
+                        "%s exists; choose another name, or add --force to replace it", path);
+}
+
+int core_file_publish(const char *tmp, const char *path, bool force, struct core_err *err)
+{
+    if (link(tmp, path) == 0) {
+        unlink(tmp);
+        return CORE_OK;
+    }
+    int e = errno;
+    if (e == EEXIST) {
+        int kind = replaceable(path);
+        if (!force || kind < 0)
+            return exists_err(path, kind, err);
+    } else if (e != EPERM && e != ENOTSUP && e != EOPNOTSUPP && e != EXDEV) {
+        return core_err_set(err, e == ENOENT ? CORE_ERR_NOTFOUND : CORE_ERR_IO,
+                            "cannot create %s: %s", path, strerror(e));
+    } else if (!force && replaceable(path) != 0) {
+        /* A file system without hard links: rename would replace, so look
+         * first (a race with another writer here is the user's own). */
+        return exists_err(path, replaceable(path), err);
+    }
+    if (rename(tmp, path) != 0)
+        return core_err_set(err, CORE_ERR_IO, "cannot create %s: %s", path, strerror(errno));
+    return CORE_OK;
+}
+
+int core_file_build(const char *path, bool force,
+                    int (*write)(const char *tmp, void *ctx, struct core_err *err), void *ctx,
+                    struct core_err *err)
+{
+    unsigned char r[6] = {0};
+    if (getrandom(r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r) {
+        uint64_t h = core_fnv1a(CORE_FNV_OFFSET, path, strlen(path));
+        double t = core_time_wall();
+        h = core_fnv1a(h, &t, sizeof t);
+        pid_t pid = getpid();
+        h = core_fnv1a(h, &pid, sizeof pid);
+        memcpy(r, &h, sizeof r);
+    }
+    char *tmp =
+        core_xasprintf("%s.tmp-%02x%02x%02x%02x%02x%02x", path, r[0], r[1], r[2], r[3], r[4], r[5]);
+    int rc = core_file_create(tmp, "", 0, false, NULL, err); /* nothing of anyone's is opened */
+    if (rc == CORE_OK) {
+        rc = write(tmp, ctx, err);
+        if (rc == CORE_OK)
+            rc = core_file_publish(tmp, path, force, err);
+        if (rc != CORE_OK) {
+            unlink(tmp);
+            char *journal = core_xasprintf("%s-journal", tmp);
+            unlink(journal);
+            free(journal);
+        }
+    }
+    free(tmp);
+    return rc;
 }

@@ -161,9 +161,11 @@ int db_attempt_insert_selfscored(struct db *db, const struct db_attempt_in *in,
     "EXISTS (SELECT 1 FROM giveups g WHERE g.user_id = a.user_id AND g.pack_id = a.pack_id "       \
     "        AND g.question_id = a.question_id AND g.last_attempt < a.id), "                       \
     "a.params_json, a.grader_rev, x.id IS NOT NULL, x.valid, x.score, x.max, x.feedback, "         \
-    "x.regrade_reason "                                                                            \
+    "x.regrade_reason, v.id IS NOT NULL, v.score, v.max, v.comment, v.reviewer "                   \
     "FROM attempts a JOIN users u ON u.id = a.user_id JOIN pack_revs r ON r.id = a.rev_id "        \
-    "LEFT JOIN attempts x ON x.id = (SELECT max(y.id) FROM attempts y WHERE y.regrade_of = a.id) "
+    "LEFT JOIN attempts x ON x.id = (SELECT max(y.id) FROM attempts y WHERE y.regrade_of = a.id) " \
+    "LEFT JOIN reviews v ON v.id = (SELECT w.id FROM reviews w WHERE w.attempt_id = a.id "          \
+    "                               ORDER BY w.reviewed_at DESC, w.id DESC LIMIT 1) "
 
 static const char sql_attempt_list[] =
     ATTEMPT_COLUMNS "WHERE a.user_id = ?1 AND (?2 IS NULL OR a.pack_id = ?2) "
@@ -206,6 +208,11 @@ static void attempt_read(sqlite3_stmt *st, struct db_attempt *a, bool copy)
     a->rg_max = sqlite3_column_double(st, 25);
     a->rg_feedback = STR(26);
     a->rg_reason = STR(27);
+    a->reviewed = sqlite3_column_int(st, 28) != 0;
+    a->rv_score = sqlite3_column_double(st, 29);
+    a->rv_max = sqlite3_column_double(st, 30);
+    a->rv_comment = STR(31);
+    a->rv_reviewer = STR(32);
 #undef STR
 }
 
@@ -223,6 +230,8 @@ static void attempt_fini(struct db_attempt *a)
     free(a->grader_rev);
     free(a->rg_feedback);
     free(a->rg_reason);
+    free(a->rv_comment);
+    free(a->rv_reviewer);
 }
 
 void db_attempts_free(struct db_attempt *a, size_t n)
@@ -290,13 +299,18 @@ int db_attempt_each(struct db *db, const char *pack_id,
     return rc;
 }
 
+/* As sql_progress_tries, for one question: an instructor's review counts
+ * instead of the grade, the latest re-grade instead of the original. */
 static const char sql_tries[] =
-    "SELECT CASE WHEN coalesce(r.max, a.max) > 0 "
+    "SELECT CASE WHEN v.id IS NOT NULL THEN v.score / v.max "
+    "            WHEN coalesce(r.max, a.max) > 0 "
     "            THEN coalesce(r.score, a.score) / coalesce(r.max, a.max) ELSE 0 END, a.id "
     "FROM attempts a LEFT JOIN attempts r ON r.id = "
     "  (SELECT max(x.id) FROM attempts x WHERE x.regrade_of = a.id) "
+    "LEFT JOIN reviews v ON v.id = (SELECT w.id FROM reviews w WHERE w.attempt_id = a.id "
+    "                               ORDER BY w.reviewed_at DESC, w.id DESC LIMIT 1) "
     "WHERE a.user_id = ?1 AND a.pack_id = ?2 AND a.question_id = ?3 AND a.regrade_of IS NULL "
-    "  AND coalesce(r.valid, a.valid) ORDER BY a.id";
+    "  AND (v.id IS NOT NULL OR coalesce(r.valid, a.valid)) ORDER BY a.id";
 static const char sql_first_giveup[] =
     "SELECT min(last_attempt), count(*) FROM giveups "
     "WHERE user_id = ?1 AND pack_id = ?2 AND question_id = ?3";
@@ -392,19 +406,23 @@ static const char sql_progress[] =
 static const char sql_progress_pack[] = "SELECT 1 FROM packs WHERE id = ?1";
 
 /* The user's readable tries, oldest first per question: each original
- * attempt with its latest re-grade's validity and score in its place, and
- * whether it came after the user's first give-up on the question. */
+ * attempt with its latest re-grade's validity and score in its place (an
+ * instructor's review in place of both), and whether it came after the
+ * user's first give-up on the question. */
 static const char sql_progress_tries[] =
     "SELECT a.pack_id, a.question_id, "
-    "       CASE WHEN coalesce(r.max, a.max) > 0 "
+    "       CASE WHEN v.id IS NOT NULL THEN v.score / v.max "
+    "            WHEN coalesce(r.max, a.max) > 0 "
     "            THEN coalesce(r.score, a.score) / coalesce(r.max, a.max) ELSE 0 END, "
     "       coalesce(a.id > (SELECT min(g.last_attempt) FROM giveups g WHERE g.user_id = ?1 "
     "         AND g.pack_id = a.pack_id AND g.question_id = a.question_id), 0), "
-    "       a.certainty "
+    "       a.certainty, v.id IS NOT NULL "
     "FROM attempts a LEFT JOIN attempts r ON r.id = "
     "  (SELECT max(x.id) FROM attempts x WHERE x.regrade_of = a.id) "
+    "LEFT JOIN reviews v ON v.id = (SELECT w.id FROM reviews w WHERE w.attempt_id = a.id "
+    "                               ORDER BY w.reviewed_at DESC, w.id DESC LIMIT 1) "
     "WHERE a.user_id = ?1 AND a.regrade_of IS NULL AND (?2 IS NULL OR a.pack_id = ?2) "
-    "  AND coalesce(r.valid, a.valid) "
+    "  AND (v.id IS NOT NULL OR coalesce(r.valid, a.valid)) "
     "ORDER BY a.pack_id, a.question_id, a.id";
 
 void db_progress_free(struct db_progress_row *r, size_t n)
@@ -504,6 +522,8 @@ static int progress_tries(struct db *db, int64_t user_id, const char *pack_id,
             cur->certainty = sqlite3_column_int(st, 4);
         if (!helped)
             cur->helped_from = cur->n_fracs + 1;
+        if (sqlite3_column_int(st, 5))
+            cur->reviewed = true;
         cur->n_fracs++;
     }
     if (src != SQLITE_DONE)

@@ -17,6 +17,13 @@
 /* PRAGMA application_id of a Warpbench store ("WBCH"), written by the first
  * migration, so a SQLite file made by another program is recognised. */
 #define DB_APPLICATION_ID 0x57424348
+/* The other files Warpbench writes, each a SQLite file with its own schema
+ * and migrations: a student's submission ("WBSB", db_submit.c), an
+ * instructor's class store ("WBCL", db_class.c) and the feedback file a
+ * student imports ("WBFB", db_feedback.c). */
+#define DB_SUBMIT_APPLICATION_ID 0x57425342
+#define DB_CLASS_APPLICATION_ID 0x5742434C
+#define DB_FEEDBACK_APPLICATION_ID 0x57424642
 
 /* One cached statement, keyed by the address of its (static) SQL text. */
 struct db_stmt_slot {
@@ -74,6 +81,26 @@ extern const char *const db_migrations[];
  * DB_SCHEMA_VERSION, err). */
 int db_open_ex(struct db **out, const char *path, const char *const *steps, int n_steps,
                struct core_err *err);
+
+/* How to open one kind of Warpbench file. */
+struct db_open_spec {
+    uint32_t app_id;          /* the PRAGMA application_id the file must carry */
+    const char *what;         /* "a Warpbench store", for messages */
+    const char *const *steps; /* its migrations (not run when read_only) */
+    int n_steps;
+    bool wal;                 /* WAL journal (a store); else journal_mode=DELETE, one file */
+    bool read_only;           /* an existing, complete file, opened read-only and immutable:
+                                 no lock, nothing written, no -wal/-shm created beside it */
+};
+
+/* Opens (a writable one: creating when missing, with its parent folder,
+ * and migrating to spec->n_steps) the file at path as spec says, after
+ * checking its identity: application_id (another kind of Warpbench file or
+ * another program's database is CORE_ERR_STORE naming what it is), schema
+ * version (newer: CORE_ERR_CONFLICT). A read-only file must have a version
+ * from 1 to n_steps. db->version holds its version. */
+int db_open_spec(struct db **out, const char *path, const struct db_open_spec *spec,
+                 struct core_err *err);
 
 /* Applies steps[v] for v from the store's version up to n_steps - 1, each in
  * its own IMMEDIATE transaction together with the user_version bump. */
@@ -135,6 +162,25 @@ int db_rows_read(struct db *db, sqlite3_stmt *st, int bind_rc, size_t size,
                  void (*free_rows)(void *arr, size_t n), void **out, size_t *n,
                  struct core_err *err, const char *fmt, ...)
     __attribute__((format(printf, 10, 11)));
+
+/* ---- files read whole (db_submit.c; also db_feedback.c) --------------------- */
+
+/* Reads every row of `sql` with a one-off statement, as db_rows_read, its
+ * parameters bound from `types` ('I' int64_t, 't' const char *, NULL binds
+ * NULL) and the varargs; errors read "<path>: reading <what>: <reason>". */
+int db_read_rows(struct db *db, const char *sql, size_t size, void (*row)(sqlite3_stmt *, void *),
+                 void (*free_rows)(void *, size_t), void **out, size_t *n, const char *what,
+                 struct core_err *err, const char *types, ...);
+
+/* Refuses a file that travels (a submission, a feedback file): CORE_ERR_STORE
+ * "<path> is not a usable <what>: <reason>". Returns the code. */
+int db_file_refuse(struct core_err *err, const char *path, const char *what, const char *fmt,
+                   ...) __attribute__((format(printf, 4, 5)));
+
+/* PRAGMA integrity_check and foreign_key_check of a file opened read-only:
+ * a truncated file, a page changed by hand, a row pointing at nothing are
+ * refused (db_file_refuse). */
+int db_file_check(struct db *db, const char *what, struct core_err *err);
 
 /* ---- transactions -------------------------------------------------------- */
 

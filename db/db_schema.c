@@ -282,12 +282,52 @@ static const char migration_5[] =
     "CREATE TRIGGER exams_no_delete BEFORE DELETE ON exams\n"
     "BEGIN SELECT RAISE(ABORT, 'exams are never deleted'); END;\n";
 
+/* Version 6 (the class loop: an instructor's reviews come back):
+ * - reviews: an instructor's review of one of the student's attempts (a
+ *   design answer), imported from a feedback file. uid is unique across
+ *   class stores (class store uid, review id), so importing a feedback file
+ *   twice stores nothing new. score/max are out of the question's points;
+ *   the review that counts for an attempt is the latest reviewed_at (then
+ *   the latest stored), and it counts instead of the automatic grade and
+ *   any re-grade. Append-only.
+ * - review_scores: the reviewer's score per rubric concept. */
+static const char migration_6[] =
+    "CREATE TABLE reviews (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  attempt_id INTEGER NOT NULL REFERENCES attempts(id),\n"
+    "  uid TEXT NOT NULL UNIQUE,\n"
+    "  score REAL NOT NULL CHECK (score >= 0),\n"
+    "  max REAL NOT NULL CHECK (max > 0 AND score <= max),\n"
+    "  comment TEXT NOT NULL DEFAULT '',\n"
+    "  reviewer TEXT,\n"
+    "  reviewed_at TEXT NOT NULL,\n"
+    "  imported_at TEXT NOT NULL\n"
+    ");\n"
+    "CREATE INDEX reviews_by_attempt ON reviews(attempt_id, reviewed_at, id);\n"
+    "CREATE TRIGGER reviews_no_update BEFORE UPDATE ON reviews\n"
+    "BEGIN SELECT RAISE(ABORT, 'reviews are append-only'); END;\n"
+    "CREATE TRIGGER reviews_no_delete BEFORE DELETE ON reviews\n"
+    "BEGIN SELECT RAISE(ABORT, 'reviews are append-only'); END;\n"
+    "CREATE TABLE review_scores (\n"
+    "  review_id INTEGER NOT NULL REFERENCES reviews(id),\n"
+    "  ordinal INTEGER NOT NULL,\n"
+    "  concept TEXT NOT NULL,\n"
+    "  score REAL NOT NULL CHECK (score >= 0),\n"
+    "  max REAL NOT NULL CHECK (max > 0 AND score <= max),\n"
+    "  PRIMARY KEY (review_id, concept)\n"
+    ");\n"
+    "CREATE TRIGGER review_scores_no_update BEFORE UPDATE ON review_scores\n"
+    "BEGIN SELECT RAISE(ABORT, 'reviews are append-only'); END;\n"
+    "CREATE TRIGGER review_scores_no_delete BEFORE DELETE ON review_scores\n"
+    "BEGIN SELECT RAISE(ABORT, 'reviews are append-only'); END;\n";
+
 const char *const db_migrations[] = {
     migration_1, /* 0 -> 1 */
     migration_2, /* 1 -> 2 */
     migration_3, /* 2 -> 3 */
     migration_4, /* 3 -> 4 */
     migration_5, /* 4 -> 5 */
+    migration_6, /* 5 -> 6 */
 };
 
 _Static_assert(sizeof db_migrations / sizeof db_migrations[0] == DB_SCHEMA_VERSION,

@@ -307,6 +307,12 @@ struct grader_result {
      * value cannot be written as JSON (a function, a cycle): then only the
      * seed reproduces the variant. */
     char *params_json;
+    /* The answer matched a mistake the pack declares and explains: a
+     * numeric `wrong` value (also wb.lab.grade's), a choice's `why` note for
+     * the wrong pick (multi: for a wrong or missed pick), or a custom
+     * grade's { mistake = true } (or a third result true). Item analysis
+     * lists the common wrong answers no declared mistake explains. */
+    bool mistake;
 };
 void grader_result_fini(struct grader_result *r);
 

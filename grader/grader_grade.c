@@ -1002,6 +1002,7 @@ static void grade_numeric(lua_State *L, struct job *j, const char *answer)
             if (grader_tol_accepts(&tol, wv, num.value)) {
                 rawfield(L, -2, "feedback");
                 set_score(r, 0, lua_tostring(L, -1) ? lua_tostring(L, -1) : "Incorrect.");
+                r->mistake = true;
                 lua_settop(L, w - 1);
                 return;
             }
@@ -1093,6 +1094,7 @@ static void grade_choice(lua_State *L, struct job *j, const char *answer)
     snprintf(fb, sizeof fb, "%s%s%s", right ? "Correct." : "Incorrect.", note ? " " : "",
              note ? note : "");
     set_score(r, right ? 1 : 0, fb);
+    r->mistake = !right && note;
     lua_settop(L, S_TOP);
 }
 
@@ -1156,8 +1158,10 @@ static void grade_multi(lua_State *L, struct job *j, const char *answer)
     else
         fb = core_xasprintf("%d of %zu right choices picked, %d wrong.%s", good, n_right, bad,
                             notes.data ? notes.data : "");
+    bool explained = notes.len > 0;
     core_buf_fini(&notes);
     set_score(r, frac, fb);
+    r->mistake = !r->correct && explained;
     free(fb);
 }
 
@@ -1255,9 +1259,14 @@ static void grade_custom(lua_State *L, struct job *j, const char *answer)
     rawfield(L, S_Q, "grade");
     lua_pushstring(L, answer);
     lua_pushvalue(L, S_CTX);
-    call(L, j, "grade", 2, 2); /* s fb */
+    call(L, j, "grade", 2, 3); /* s fb m */
+    bool mistake = lua_toboolean(L, -1);
+    lua_pop(L, 1); /* s fb */
     if (lua_type(L, -2) == LUA_TTABLE) {
         int t = lua_gettop(L) - 1;
+        rawfield(L, t, "mistake");
+        mistake = mistake || lua_toboolean(L, -1);
+        lua_pop(L, 1);
         rawfield(L, t, "valid");
         bool valid = lua_type(L, -1) == LUA_TNIL || lua_toboolean(L, -1);
         lua_pop(L, 1);
@@ -1281,6 +1290,7 @@ static void grade_custom(lua_State *L, struct job *j, const char *answer)
     if (!(s >= 0 && s <= 1))
         fail_pack(L, j, "grade returned %g; a score is a fraction from 0 to 1", s);
     set_score(r, s, lua_tostring(L, -1));
+    r->mistake = mistake && !r->correct;
     lua_pop(L, 2);
 }
 

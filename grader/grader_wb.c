@@ -590,7 +590,8 @@ static void call_with_p_ctx(lua_State *L)
     lua_call(L, 2, 1);
 }
 
-/* wb.lab.grade(answer, ctx, opts) -> score, feedback | { valid = false, feedback }:
+/* wb.lab.grade(answer, ctx, opts) -> score, feedback [, true for a `wrong` value]
+ *                                    | { valid = false, feedback }:
  * grades the number in `answer` against ctx.params.ref (see lessons/FORMAT.md). */
 static int l_lab_grade(lua_State *L)
 {
@@ -682,7 +683,8 @@ static int l_lab_grade(lua_State *L)
                 return luaL_error(L, LAB_GRADE "wrong[%I].feedback must be a string", i);
             lua_pushinteger(L, 0);
             push_with_how(L, lua_tostring(L, -2));
-            return 2;
+            lua_pushboolean(L, 1); /* a declared mistake (grader_result.mistake) */
+            return 3;
         }
         lua_pop(L, 2);
     }

@@ -445,4 +445,16 @@ void lab_relay_sink_fini(struct lab_sink *s);
  * error NULL when done). */
 void lab_relay_sink_end(struct lab_sink *s, const char *status, const char *error);
 
+/* ---- plausibility of a submitted run (lab_plausible.c) -------------------- */
+
+/* Checks a lab run as it arrives in a student's submission (parameters,
+ * machine, summary, samples: text anyone could edit) and pushes each
+ * problem found to `problems`: a run that is not done, figures that are not
+ * finite, samples out of time order or outside the run, a summary that
+ * contradicts the run's own samples, and figures the recorded machine
+ * cannot produce (the checks per lab are listed in lab_plausible.c and the
+ * README). Nothing found: nothing pushed. The signature of
+ * lesson_run_check_fn. */
+void lab_run_plausible(const struct db_sub_run *run, struct core_strlist *problems);
+
 #endif /* WB_LAB_H */

@@ -54,4 +54,14 @@ int lesson_question_tries(struct lesson_session *s, const char *pack_id, const c
 int lesson_exam_state(struct lesson_session *s, const struct db_question *q, bool *open,
                       bool *over, struct core_err *err);
 
+/* Grades answer to qid of pack gp (revision rev) for ctx, through cache c
+ * (lesson_class_cache.c; NULL: directly): *out points at the result, held
+ * by the cache or else in *own (caller finis *own in every case). Only for
+ * questions whose grade cannot depend on the student (lesson.h). Errors
+ * as grader_question_grade. */
+int lesson_grade_cached(struct lesson_grade_cache *c, struct grader_pack *gp, int64_t rev,
+                        const char *qid, const struct grader_ctx *ctx, const char *answer,
+                        const struct grader_result **out, struct grader_result *own,
+                        struct core_err *err);
+
 #endif /* WB_LESSON_INTERNAL_H */

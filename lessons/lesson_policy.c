@@ -196,14 +196,10 @@ void lesson_progress_tries(const struct db_progress_row *r, struct lesson_tries 
     lesson_policy_apply(&p, r->fracs, r->n_fracs, r->helped_from, r->gave_up, out);
 }
 
-int lesson_progress_load(struct db *db, int64_t user_id, const char *pack_id,
-                         struct db_progress_row **out, size_t *n, struct core_err *err)
+void lesson_progress_apply(struct db_progress_row *rows, size_t n)
 {
-    int rc = db_progress(db, user_id, pack_id, out, n, err);
-    if (rc != CORE_OK)
-        return rc;
-    for (size_t i = 0; i < *n; i++) {
-        struct db_progress_row *r = &(*out)[i];
+    for (size_t i = 0; i < n; i++) {
+        struct db_progress_row *r = &rows[i];
         if (r->exam && !r->exam_over) { /* nothing is told before the exam is submitted */
             r->best = 0;
             r->first = 0;
@@ -213,5 +209,14 @@ int lesson_progress_load(struct db *db, int64_t user_id, const char *pack_id,
         lesson_progress_tries(r, &t);
         r->best = t.frac * r->points;
     }
+}
+
+int lesson_progress_load(struct db *db, int64_t user_id, const char *pack_id,
+                         struct db_progress_row **out, size_t *n, struct core_err *err)
+{
+    int rc = db_progress(db, user_id, pack_id, out, n, err);
+    if (rc != CORE_OK)
+        return rc;
+    lesson_progress_apply(*out, *n);
     return CORE_OK;
 }

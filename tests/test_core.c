@@ -6,6 +6,7 @@
 
 #include "core/core.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -248,6 +249,100 @@ static void test_create_new(void **state)
     free(missing);
 }
 
+static void test_csv(void **state)
+{
+    (void)state;
+    struct core_buf b;
+    core_buf_init(&b);
+    const char *cases[][3] = {
+        /* text, unguarded, guarded */
+        {"plain", "plain", "plain"},
+        {"a,b", "\"a,b\"", "\"a,b\""},
+        {"say \"hi\"", "\"say \"\"hi\"\"\"", "\"say \"\"hi\"\"\""},
+        {"two\nlines", "\"two\nlines\"", "\"two\nlines\""},
+        {" pad", "\" pad\"", "\" pad\""},
+        {"=1+2", "=1+2", "\"'=1+2\""},
+        {"+1", "+1", "\"'+1\""},
+        {"-1", "-1", "\"'-1\""},
+        {"@SUM(A1)", "@SUM(A1)", "\"'@SUM(A1)\""},
+        {"\tx", "\tx", "\"'\tx\""},
+        {"=\"a\",b", "\"=\"\"a\"\",b\"", "\"'=\"\"a\"\",b\""},
+        {"Zoë", "Zoë", "Zoë"},
+        {"", "", ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        for (int g = 0; g < 2; g++) {
+            core_buf_reset(&b);
+            core_csv_field(&b, cases[i][0], g == 1);
+            assert_string_equal(b.data ? b.data : "", cases[i][1 + g]);
+        }
+    }
+    core_buf_reset(&b);
+    core_csv_field(&b, NULL, true);
+    assert_int_equal(b.len, 0);
+    const struct {
+        double v;
+        const char *s;
+    } nums[] = {{1.5, "1.5"}, {2, "2"}, {0.004, "0"}, {-0.004, "0"}, {12.346, "12.35"},
+                {-3.25, "-3.25"}, {100.1, "100.1"}};
+    for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
+        core_buf_reset(&b);
+        core_csv_num(&b, nums[i].v);
+        assert_string_equal(b.data, nums[i].s);
+    }
+    core_buf_reset(&b);
+    core_csv_num(&b, NAN);
+    assert_int_equal(b.len, 0);
+    assert_true(core_csv_is_formula("=x") && !core_csv_is_formula("x=") &&
+                !core_csv_is_formula(NULL));
+    core_buf_fini(&b);
+}
+
+/* A file built under a temporary name (a store SQLite writes) takes its
+ * name only if that is free: an existing file is refused unless forced, a
+ * link never. */
+static void test_publish(void **state)
+{
+    (void)state;
+    const char *tmp = getenv("WB_TEST_TMP");
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/core-publish-%ld", tmp ? tmp : "/tmp", (long)getpid());
+    struct core_err e;
+    assert_int_equal(core_mkdir_p(dir, &e), 0);
+    char *p = core_path_join(dir, "out.db"), *target = core_path_join(dir, "target"),
+         *link_p = core_path_join(dir, "link.db"), *tmpf = core_path_join(dir, "tmp");
+    char *got;
+    size_t len;
+    assert_int_equal(core_file_create(tmpf, "one", 3, false, NULL, &e), 0);
+    assert_int_equal(core_file_publish(tmpf, p, false, &e), 0);
+    assert_int_equal(access(tmpf, F_OK), -1);
+    assert_int_equal(core_file_read(p, 100, &got, &len, &e), 0);
+    assert_memory_equal(got, "one", 3);
+    free(got);
+    assert_int_equal(core_file_create(tmpf, "new", 3, false, NULL, &e), 0);
+    assert_int_equal(core_file_publish(tmpf, p, false, &e), CORE_ERR_CONFLICT);
+    assert_non_null(strstr(e.msg, "--force"));
+    assert_int_equal(core_file_create(target, "keep", 4, false, NULL, &e), 0);
+    assert_int_equal(symlink(target, link_p), 0);
+    assert_int_equal(core_file_publish(tmpf, link_p, true, &e), CORE_ERR_CONFLICT);
+    assert_non_null(strstr(e.msg, "never replaced"));
+    assert_int_equal(core_file_read(target, 100, &got, &len, &e), 0);
+    assert_memory_equal(got, "keep", 4);
+    free(got);
+    assert_int_equal(core_file_publish(tmpf, p, true, &e), 0);
+    assert_int_equal(core_file_read(p, 100, &got, &len, &e), 0);
+    assert_memory_equal(got, "new", 3);
+    free(got);
+    unlink(p);
+    unlink(target);
+    unlink(link_p);
+    rmdir(dir);
+    free(p);
+    free(target);
+    free(link_p);
+    free(tmpf);
+}
+
 static void test_time(void **state)
 {
     (void)state;
@@ -342,6 +437,7 @@ int main(void)
         cmocka_unit_test(test_fnv),  cmocka_unit_test(test_files),
         cmocka_unit_test(test_time), cmocka_unit_test(test_owner),
         cmocka_unit_test(test_first_line), cmocka_unit_test(test_create_new),
+        cmocka_unit_test(test_csv), cmocka_unit_test(test_publish),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -926,6 +926,65 @@ static void test_progress_tally(void **state)
     tui_progress_model_fini(&m);
 }
 
+/* The design review view from a hand-built model: the answer, the rubric
+ * with self and reviewer scores, the totals, the comment line. */
+static void test_review_view(void **state)
+{
+    (void)state;
+    struct tui_review_model m = {0};
+    m.n = 2;
+    m.items = core_xcalloc(2, sizeof *m.items);
+    for (size_t i = 0; i < 2; i++) {
+        struct tui_review_entry *e = &m.items[i];
+        e->attempt = 7 + (int64_t)i;
+        e->student = core_xstrdup(i ? "s2 (bea)" : "s1 (al)");
+        e->question = core_xstrdup("p:design  Scale it");
+        e->prompt = core_xstrdup("How would you make a parameter server scale?");
+        e->answer = core_xstrdup("Shard the keys across servers.");
+        e->points = 2;
+        e->auto_valid = true;
+        e->auto_score = 1;
+        e->auto_feedback = core_xstrdup("Covered: sharding.");
+        e->has_self = true;
+        e->self_score = 1.5;
+        e->reviewed = i == 1;
+        e->rv_score = 2;
+        e->n_concepts = 2;
+        e->concepts = core_xcalloc(2, sizeof *e->concepts);
+        e->concepts[0] = (struct tui_review_concept){core_xstrdup("sharding"), 1, 1, 1};
+        e->concepts[1] = (struct tui_review_concept){core_xstrdup("asynchrony"), 1, NAN, 0.5};
+        tui_input_init(&e->comment);
+        tui_input_set(&e->comment, "Good start.");
+    }
+    assert_true(fabs(tui_review_total(&m.items[0]) - 1.5) < 1e-12);
+    struct tui_canvas c;
+    tui_canvas_init(&c, 80, 22, TUI_CS_UTF8);
+    struct tui_cursor cur = {0};
+    tui_view_review(&m, &c, tui_test_full(&c), &cur);
+    ROW(&c, 0, " answer 1 of 2 (1 waiting) · p:design  Scale it");
+    ROW(&c, 1, " student s1 (al), attempt 7");
+    HAS(&c, " question  How would you make a parameter server scale?");
+    HAS(&c, " answer    Shard the keys across servers.");
+    HAS(&c, " ▶ sharding                                            1      1         1");
+    HAS(&c, "   asynchrony                                          1       -      0.5");
+    HAS(&c, "   total: yours 1.5 / automatic 1 / self 1.5  (of 2 points)");
+    HAS(&c, "   comment: Good start.");
+    assert_false(cur.on);
+    m.commenting = true;
+    m.sel = 1;
+    tui_canvas_clear(&c);
+    tui_view_review(&m, &c, tui_test_full(&c), &cur);
+    HAS(&c, "student s2 (bea), attempt 8  [reviewed]");
+    HAS(&c, "saved: 2");
+    assert_true(cur.on); /* the cursor in the comment line */
+    LACKS(&c, "▶"); /* no concept selected while commenting */
+    tui_review_model_fini(&m);
+    tui_canvas_clear(&c);
+    tui_view_review(&m, &c, tui_test_full(&c), &cur);
+    HAS(&c, "No design answers are waiting for review.");
+    tui_canvas_fini(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -948,6 +1007,7 @@ int main(void)
         cmocka_unit_test(test_lab_chart_many_series),
         cmocka_unit_test(test_lab_snapshot_series),
         cmocka_unit_test(test_progress_tally),
+        cmocka_unit_test(test_review_view),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,6 +18,8 @@
 struct tui_opts {
     const char *db_path; /* the store to open (the TUI opens its own handles) */
     const char *user;
+    const char *class_path; /* non-NULL: open the design review queue of this class store
+                               (warpbench class review --tui) instead of home */
 };
 
 /* Runs the TUI until the student quits. Returns a process exit status:

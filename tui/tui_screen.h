@@ -150,6 +150,9 @@ struct tui_lab_arg {
 struct tui_calc_arg {
     const char *calc_id; /* "pack:calc"; NULL: the list of every calculator */
 };
+struct tui_review_arg {
+    const char *class_path; /* the class store whose design answers are reviewed */
+};
 
 /* Opens screen `name` from the registry on top of the stack. Returns 0, or
  * -1 when it could not open (a message says why). */
@@ -163,7 +166,7 @@ void tui_app_msg(struct tui_app *a, bool bad, const char *fmt, ...)
 
 /* The registry: every screen, in one table. */
 extern const struct tui_screen tui_screen_home, tui_screen_lesson, tui_screen_question,
-    tui_screen_lab, tui_screen_progress, tui_screen_calc;
+    tui_screen_lab, tui_screen_progress, tui_screen_calc, tui_screen_review;
 const struct tui_screen *tui_screen_find(const char *name);
 
 /* ---- shared view helpers (tui_app.c) ------------------------------------- */
@@ -563,5 +566,50 @@ double tui_calc_step(double v, int dir, double min, double max, bool integer);
 void tui_calc_range_text(double min, double max, bool integer, char *buf, size_t n);
 void tui_view_calc(struct tui_calc_model *m, struct tui_canvas *c, struct tui_rect r,
                    struct tui_cursor *cur);
+
+/* ---- design review (tui_screen_review.c) --------------------------------- */
+
+/* One rubric concept of the answer under review. */
+struct tui_review_concept {
+    char *label;
+    double points;
+    double self;   /* the student's self-score, NaN when none */
+    double score;  /* the reviewer's, being set */
+};
+
+/* One design answer of the class (lessons' lesson_review_item, as shown). */
+struct tui_review_entry {
+    int64_t attempt;     /* class store id */
+    char *student;       /* "key (user)" */
+    char *question;      /* "pack:question" and the title */
+    char *prompt, *answer;
+    double points;
+    bool auto_valid;
+    double auto_score;   /* out of points */
+    char *auto_feedback;
+    bool has_self;
+    double self_score;   /* out of points */
+    bool reviewed;
+    double rv_score;     /* out of points */
+    struct tui_review_concept *concepts;
+    size_t n_concepts;
+    struct tui_input comment;
+};
+
+struct tui_review_model {
+    struct tui_review_entry *items;
+    size_t n, sel;      /* the answer shown */
+    size_t csel;        /* the rubric concept selected */
+    bool commenting;    /* the comment line has the keys */
+    bool all;           /* reviewed answers too */
+    size_t top;         /* first row of the answer text shown */
+    int answer_rows;    /* rows the last draw gave the answer (for paging) */
+};
+void tui_review_model_fini(struct tui_review_model *m);
+/* The reviewer's total for entry e: its points times the concept scores
+ * over the concept points. Pure. */
+double tui_review_total(const struct tui_review_entry *e);
+void tui_view_review(struct tui_review_model *m, struct tui_canvas *c, struct tui_rect r,
+                     struct tui_cursor *cur);
 
 #endif /* WB_TUI_SCREEN_H */

@@ -1,0 +1,61 @@
+/* core_csv.c — CSV fields as RFC 4180 writes them, with the formula guard
+ * spreadsheets need. */
+#include "core/core.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+bool core_csv_is_formula(const char *s)
+{
+    return s && (s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@' || s[0] == '\t' ||
+                 s[0] == '\r');
+}
+
+void core_csv_field(struct core_buf *b, const char *s, bool guard)
+{
+    if (!s)
+        s = "";
+    bool formula = guard && core_csv_is_formula(s);
+    size_t n = strlen(s);
+    /* Quoted when it must be (a comma, quote or line break inside), and
+     * also around a guarded cell and around leading or trailing blanks,
+     * which some importers trim. */
+    bool quote =
+        formula || strpbrk(s, ",\"\r\n") != NULL || (n > 0 && (s[0] == ' ' || s[n - 1] == ' '));
+    if (!quote) {
+        core_buf_append(b, s, n);
+        return;
+    }
+    core_buf_putc(b, '"');
+    if (formula)
+        core_buf_putc(b, '\'');
+    for (const char *p = s; *p; p++) {
+        if (*p == '"')
+            core_buf_putc(b, '"');
+        core_buf_putc(b, *p);
+    }
+    core_buf_putc(b, '"');
+}
+
+void core_csv_num(struct core_buf *b, double v)
+{
+    if (!isfinite(v))
+        return; /* an empty cell: no grade */
+    char tmp[40];
+    /* Two decimals are what gradebooks show; trailing zeros trimmed, and a
+     * decimal point in every locale. */
+    snprintf(tmp, sizeof tmp, "%.2f", fabs(v) < 0.005 ? 0.0 : v);
+    for (char *c = tmp; *c; c++)
+        if (*c == ',')
+            *c = '.';
+    char *dot = strchr(tmp, '.');
+    if (dot) {
+        char *end = tmp + strlen(tmp) - 1;
+        while (end > dot && *end == '0')
+            *end-- = '\0';
+        if (end == dot)
+            *end = '\0';
+    }
+    core_buf_puts(b, tmp);
+}

@@ -1,0 +1,298 @@
+/*
+ * db_feedback.c — feedback files: what an instructor sends back to one
+ * student after reviewing their design answers. One SQLite file of its own
+ * schema ("WBFB"), written once in journal_mode=DELETE and read read-only,
+ * checked whole as a submission file is (db_submit.c).
+ *
+ * Design notes for version 1:
+ * - meta: format ("warpbench-feedback"), class_uid, user, student_id
+ *   (optional), submission (the uid it answers), created_at.
+ * - reviews name the attempt by its id in the student's store and the
+ *   SHA-256 of its answer, so a review never lands on another answer.
+ */
+#include "db/db_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FB_FORMAT "warpbench-feedback"
+#define WHAT "feedback file"
+
+static const char fb_migration_1[] =
+    "PRAGMA application_id = 1463961154;\n" /* DB_FEEDBACK_APPLICATION_ID, "WBFB" */
+    "CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);\n"
+    "CREATE TABLE reviews (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  uid TEXT NOT NULL UNIQUE,\n"
+    "  attempt INTEGER NOT NULL,\n"
+    "  pack_id TEXT NOT NULL,\n"
+    "  question_id TEXT NOT NULL,\n"
+    "  answer_sha TEXT NOT NULL,\n"
+    "  score REAL NOT NULL,\n"
+    "  max REAL NOT NULL,\n"
+    "  comment TEXT NOT NULL,\n"
+    "  reviewer TEXT,\n"
+    "  reviewed_at TEXT NOT NULL\n"
+    ");\n"
+    "CREATE TABLE review_scores (\n"
+    "  review_id INTEGER NOT NULL REFERENCES reviews(id),\n"
+    "  ordinal INTEGER NOT NULL,\n"
+    "  concept TEXT NOT NULL,\n"
+    "  score REAL NOT NULL,\n"
+    "  max REAL NOT NULL,\n"
+    "  PRIMARY KEY (review_id, concept)\n"
+    ");\n";
+
+static const char *const fb_migrations[] = {fb_migration_1};
+_Static_assert(sizeof fb_migrations / sizeof fb_migrations[0] == DB_FEEDBACK_VERSION,
+               "one migration per feedback schema version");
+_Static_assert(DB_FEEDBACK_APPLICATION_ID == 1463961154, "fb_migration_1 writes it");
+
+void db_feedback_fini(struct db_feedback *f)
+{
+    if (!f)
+        return;
+    free(f->class_uid);
+    free(f->user);
+    free(f->student_id);
+    free(f->submission);
+    free(f->created_at);
+    for (size_t i = 0; i < f->n_reviews; i++) {
+        struct db_fb_review *r = &f->reviews[i];
+        free(r->pack_id);
+        free(r->question_id);
+        free(r->answer_sha);
+        free(r->comment);
+        free(r->reviewer);
+        free(r->reviewed_at);
+        free(r->uid);
+        db_selfscores_free(r->scores, r->n_scores);
+    }
+    free(f->reviews);
+    memset(f, 0, sizeof *f);
+}
+
+/* ---- writing --------------------------------------------------------------------------- */
+
+static int exec_bound(struct db *db, const char *sql, struct core_err *err, const char *what,
+                      int (*bind)(sqlite3_stmt *, const void *), const void *arg)
+{
+    sqlite3_stmt *st = NULL;
+    int src = sqlite3_prepare_v2(db->h, sql, -1, &st, NULL);
+    if (src == SQLITE_OK)
+        src = bind(st, arg);
+    if (src == SQLITE_OK)
+        src = sqlite3_step(st);
+    int rc = src == SQLITE_DONE ? 0 : db_fail(db, err, src, "%s: writing %s", db->path, what);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static int bind_meta(sqlite3_stmt *st, const void *arg)
+{
+    const char *const *kv = arg;
+    return db_bindf(st, "tt", kv[0], kv[1]);
+}
+
+static int bind_review(sqlite3_stmt *st, const void *arg)
+{
+    const struct db_fb_review *r = arg;
+    return db_bindf(st, "tIttddtttt", r->uid, r->attempt, r->pack_id, r->question_id, r->score,
+                    r->max, r->comment ? r->comment : "", r->reviewer, r->reviewed_at,
+                    r->answer_sha);
+}
+
+struct score_arg {
+    int64_t review;
+    int ordinal;
+    const struct db_selfscore *s;
+};
+
+static int bind_score(sqlite3_stmt *st, const void *arg)
+{
+    const struct score_arg *a = arg;
+    return db_bindf(st, "Iitdd", a->review, a->ordinal, a->s->concept, a->s->score, a->s->max);
+}
+
+int db_feedback_write(const char *path, const struct db_feedback *f, struct core_err *err)
+{
+    const struct db_open_spec spec = {.app_id = DB_FEEDBACK_APPLICATION_ID,
+                                      .what = "a Warpbench feedback file",
+                                      .steps = fb_migrations,
+                                      .n_steps = DB_FEEDBACK_VERSION};
+    struct db *db = NULL;
+    int rc = db_open_spec(&db, path, &spec, err);
+    if (rc)
+        return rc;
+    rc = db_tx_begin(db, err);
+    if (rc)
+        goto out;
+    const char *meta[][2] = {{"format", FB_FORMAT},
+                             {"class_uid", f->class_uid},
+                             {"user", f->user},
+                             {"student_id", f->student_id},
+                             {"submission", f->submission},
+                             {"created_at", f->created_at}};
+    for (size_t i = 0; i < sizeof meta / sizeof meta[0] && !rc; i++)
+        if (meta[i][1])
+            rc = exec_bound(db, "INSERT INTO meta(key, value) VALUES (?1, ?2)", err, "meta",
+                            bind_meta, meta[i]);
+    for (size_t i = 0; i < f->n_reviews && !rc; i++) {
+        const struct db_fb_review *r = &f->reviews[i];
+        rc = exec_bound(db,
+                        "INSERT INTO reviews(uid, attempt, pack_id, question_id, score, max, "
+                        "comment, reviewer, reviewed_at, answer_sha) "
+                        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                        err, "a review", bind_review, r);
+        int64_t id = sqlite3_last_insert_rowid(db->h);
+        for (size_t k = 0; k < r->n_scores && !rc; k++) {
+            struct score_arg a = {id, (int)k, &r->scores[k]};
+            rc = exec_bound(db,
+                            "INSERT INTO review_scores(review_id, ordinal, concept, score, max) "
+                            "VALUES (?1, ?2, ?3, ?4, ?5)",
+                            err, "a concept score", bind_score, &a);
+        }
+    }
+    rc = db_tx_end(db, rc, err);
+out:
+    db_close(db);
+    return rc;
+}
+
+/* ---- reading --------------------------------------------------------------------------- */
+
+static void review_row(sqlite3_stmt *st, void *e)
+{
+    struct db_fb_review *r = e;
+    r->attempt = sqlite3_column_int64(st, 0);
+    r->pack_id = db_col_dup(st, 1);
+    r->question_id = db_col_dup(st, 2);
+    r->answer_sha = db_col_dup(st, 3);
+    r->score = sqlite3_column_double(st, 4);
+    r->max = sqlite3_column_double(st, 5);
+    r->comment = db_col_dup(st, 6);
+    r->reviewer = db_col_dup(st, 7);
+    r->reviewed_at = db_col_dup(st, 8);
+    r->uid = db_col_dup(st, 9);
+}
+
+static void reviews_free(void *arr, size_t n)
+{
+    struct db_feedback tmp = {.reviews = arr, .n_reviews = n};
+    db_feedback_fini(&tmp);
+}
+
+static void id_row(sqlite3_stmt *st, void *e)
+{
+    *(int64_t *)e = sqlite3_column_int64(st, 0);
+}
+
+static void ids_free(void *arr, size_t n)
+{
+    (void)n;
+    free(arr);
+}
+
+static void score_row(sqlite3_stmt *st, void *e)
+{
+    struct db_selfscore *s = e;
+    s->concept = db_col_dup(st, 0);
+    s->score = sqlite3_column_double(st, 1);
+    s->max = sqlite3_column_double(st, 2);
+}
+
+static void scores_free(void *arr, size_t n)
+{
+    db_selfscores_free(arr, n);
+}
+
+static int read_meta(struct db *db, struct db_feedback *out, struct core_err *err)
+{
+    sqlite3_stmt *st = NULL;
+    int src = sqlite3_prepare_v2(db->h, "SELECT key, value FROM meta", -1, &st, NULL);
+    char *format = NULL;
+    while (src == SQLITE_OK && (src = sqlite3_step(st)) == SQLITE_ROW) {
+        src = SQLITE_OK;
+        const char *k = db_col_text(st, 0);
+        char **slot = !k                             ? NULL
+                      : strcmp(k, "format") == 0     ? &format
+                      : strcmp(k, "class_uid") == 0  ? &out->class_uid
+                      : strcmp(k, "user") == 0       ? &out->user
+                      : strcmp(k, "student_id") == 0 ? &out->student_id
+                      : strcmp(k, "submission") == 0 ? &out->submission
+                      : strcmp(k, "created_at") == 0 ? &out->created_at
+                                                     : NULL;
+        if (slot) {
+            free(*slot);
+            *slot = db_col_dup(st, 1);
+        }
+    }
+    int rc = 0;
+    if (src != SQLITE_DONE)
+        rc = db_file_refuse(err, db->path, WHAT, "%s", sqlite3_errmsg(db->h));
+    else if (!format || strcmp(format, FB_FORMAT) != 0)
+        rc = db_file_refuse(err, db->path, WHAT, "its meta table does not say format = %s",
+                            FB_FORMAT);
+    else if (!out->user || !*out->user || !out->class_uid || !out->created_at)
+        rc = db_file_refuse(err, db->path, WHAT, "it names no student, class or time");
+    free(format);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int db_feedback_read(const char *path, struct db_feedback *out, struct core_err *err)
+{
+    memset(out, 0, sizeof *out);
+    const struct db_open_spec spec = {.app_id = DB_FEEDBACK_APPLICATION_ID,
+                                      .what = "a Warpbench feedback file",
+                                      .steps = fb_migrations,
+                                      .n_steps = DB_FEEDBACK_VERSION,
+                                      .read_only = true};
+    struct db *db = NULL;
+    int rc = db_open_spec(&db, path, &spec, err);
+    if (rc)
+        return rc;
+    rc = db_file_check(db, WHAT, err);
+    if (!rc)
+        rc = read_meta(db, out, err);
+    struct core_err e = {0};
+    void *arr;
+    if (!rc) {
+        rc = db_read_rows(db,
+                          "SELECT attempt, pack_id, question_id, answer_sha, score, max, "
+                          "comment, reviewer, reviewed_at, uid FROM reviews ORDER BY id",
+                          sizeof *out->reviews, review_row, reviews_free, &arr, &out->n_reviews,
+                          "reviews", &e, "");
+        out->reviews = arr;
+    }
+    int64_t *ids = NULL;
+    size_t n_ids = 0;
+    if (!rc) {
+        rc = db_read_rows(db, "SELECT id FROM reviews ORDER BY id", sizeof *ids, id_row, ids_free,
+                          &arr, &n_ids, "reviews", &e, "");
+        ids = arr;
+    }
+    for (size_t i = 0; i < out->n_reviews && i < n_ids && !rc; i++) {
+        struct db_fb_review *r = &out->reviews[i];
+        int64_t id = ids[i];
+        rc = db_read_rows(db,
+                          "SELECT concept, score, max FROM review_scores WHERE review_id = ?1 "
+                          "ORDER BY ordinal",
+                          sizeof *r->scores, score_row, scores_free, &arr, &r->n_scores,
+                          "concept scores", &e, "I", id);
+        r->scores = arr;
+        if (!rc && (!isfinite(r->score) || !isfinite(r->max) || r->max <= 0 || r->score < 0 ||
+                    r->score > r->max + 1e-9 || r->attempt <= 0))
+            rc = db_file_refuse(err, path, WHAT, "review %s breaks the format", r->uid);
+    }
+    free(ids);
+    if (rc && e.code) {
+        const char *why = strstr(e.msg, ": reading ");
+        rc = db_file_refuse(err, path, WHAT, "%s", why ? why + 2 : e.msg);
+    }
+    db_close(db);
+    if (rc)
+        db_feedback_fini(out);
+    return rc;
+}

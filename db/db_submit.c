@@ -1,0 +1,860 @@
+/*
+ * db_submit.c — submission files: what a student hands in, gathered from
+ * their store, written as one SQLite file of its own schema, and read back
+ * (checked from top to bottom) on the instructor's side.
+ *
+ * The file ("WBSB" in PRAGMA application_id, schema in user_version) is
+ * written in journal_mode=DELETE, so once closed it is one file that
+ * travels alone; it is read read-only and immutable, so reading it never
+ * writes beside it. A file is refused whole (CORE_ERR_STORE, nothing
+ * returned) when it is not ours, damaged (PRAGMA integrity_check), lacks a
+ * table or column, or holds a row that breaks the format: an instructor
+ * imports everything of a file or nothing.
+ *
+ * Design notes for version 1:
+ * - meta: key/value pairs: format ("warpbench-submission"), uid (unique per
+ *   submit), user, student_id (optional), created_at, warpbench (version).
+ * - attempts keep the student store's ids (primary key), so a re-submission
+ *   names the same attempts and an instructor's review follows them; each
+ *   carries the grade the student's store counted (its latest re-grade),
+ *   the pack version and digest it was graded under and, for a lab-linked
+ *   question, the submitted run it was answered from.
+ * - lab_samples keep their recorded order in seq.
+ */
+#include "db/db_internal.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SUB_FORMAT "warpbench-submission"
+
+static const char sub_migration_1[] =
+    "PRAGMA application_id = 1463964482;\n" /* DB_SUBMIT_APPLICATION_ID, "WBSB" */
+    "CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);\n"
+    "CREATE TABLE packs (\n"
+    "  id TEXT PRIMARY KEY NOT NULL,\n"
+    "  version TEXT NOT NULL,\n"
+    "  digest TEXT NOT NULL,\n"
+    "  title TEXT NOT NULL\n"
+    ");\n"
+    "CREATE TABLE lab_runs (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  lab TEXT NOT NULL,\n"
+    "  params_json TEXT NOT NULL,\n"
+    "  machine_json TEXT NOT NULL,\n"
+    "  summary_json TEXT,\n"
+    "  status TEXT NOT NULL,\n"
+    "  started_at TEXT NOT NULL,\n"
+    "  ended_at TEXT,\n"
+    "  error TEXT\n"
+    ");\n"
+    "CREATE TABLE lab_samples (\n"
+    "  run_id INTEGER NOT NULL REFERENCES lab_runs(id),\n"
+    "  seq INTEGER NOT NULL,\n"
+    "  series TEXT NOT NULL,\n"
+    "  step INTEGER NOT NULL,\n"
+    "  value REAL,\n"
+    "  t REAL NOT NULL,\n"
+    "  PRIMARY KEY (run_id, seq)\n"
+    ");\n"
+    "CREATE TABLE attempts (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  pack_id TEXT NOT NULL REFERENCES packs(id),\n"
+    "  question_id TEXT NOT NULL,\n"
+    "  variant INTEGER NOT NULL,\n"
+    "  answer TEXT NOT NULL,\n"
+    "  certainty INTEGER,\n"
+    "  created_at TEXT NOT NULL,\n"
+    "  params_json TEXT,\n"
+    "  grader_rev TEXT,\n"
+    "  pack_version TEXT NOT NULL,\n"
+    "  pack_digest TEXT NOT NULL,\n"
+    "  valid INTEGER NOT NULL,\n"
+    "  score REAL NOT NULL,\n"
+    "  max REAL NOT NULL,\n"
+    "  correct INTEGER NOT NULL,\n"
+    "  feedback TEXT NOT NULL,\n"
+    "  regraded INTEGER NOT NULL,\n"
+    "  lab_run INTEGER REFERENCES lab_runs(id)\n"
+    ");\n"
+    "CREATE TABLE giveups (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  pack_id TEXT NOT NULL REFERENCES packs(id),\n"
+    "  question_id TEXT NOT NULL,\n"
+    "  variant INTEGER NOT NULL,\n"
+    "  last_attempt INTEGER NOT NULL,\n"
+    "  created_at TEXT NOT NULL\n"
+    ");\n"
+    "CREATE TABLE selfscores (\n"
+    "  attempt_id INTEGER NOT NULL REFERENCES attempts(id),\n"
+    "  ordinal INTEGER NOT NULL,\n"
+    "  concept TEXT NOT NULL,\n"
+    "  score REAL NOT NULL,\n"
+    "  max REAL NOT NULL,\n"
+    "  PRIMARY KEY (attempt_id, concept)\n"
+    ");\n"
+    "CREATE TABLE selfassess (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  item TEXT NOT NULL,\n"
+    "  score REAL NOT NULL,\n"
+    "  max REAL NOT NULL,\n"
+    "  created_at TEXT NOT NULL\n"
+    ");\n"
+    "CREATE TABLE exams (\n"
+    "  pack_id TEXT NOT NULL REFERENCES packs(id),\n"
+    "  lesson_id TEXT NOT NULL,\n"
+    "  started_at TEXT NOT NULL,\n"
+    "  deadline TEXT,\n"
+    "  submitted_at TEXT,\n"
+    "  PRIMARY KEY (pack_id, lesson_id)\n"
+    ");\n";
+
+static const char *const sub_migrations[] = {sub_migration_1};
+_Static_assert(sizeof sub_migrations / sizeof sub_migrations[0] == DB_SUBMIT_VERSION,
+               "one migration per submission schema version");
+_Static_assert(DB_SUBMIT_APPLICATION_ID == 1463964482, "sub_migration_1 writes it");
+
+/* ---- the in-memory submission ------------------------------------------------------- */
+
+void db_submission_fini(struct db_submission *s)
+{
+    if (!s)
+        return;
+    free(s->uid);
+    free(s->user);
+    free(s->student_id);
+    free(s->created_at);
+    free(s->warpbench);
+    for (size_t i = 0; i < s->n_packs; i++) {
+        free(s->packs[i].id);
+        free(s->packs[i].version);
+        free(s->packs[i].digest);
+        free(s->packs[i].title);
+    }
+    free(s->packs);
+    for (size_t i = 0; i < s->n_attempts; i++) {
+        struct db_sub_attempt *a = &s->attempts[i];
+        free(a->pack_id);
+        free(a->question_id);
+        free(a->answer);
+        free(a->created_at);
+        free(a->params_json);
+        free(a->grader_rev);
+        free(a->pack_version);
+        free(a->pack_digest);
+        free(a->feedback);
+    }
+    free(s->attempts);
+    for (size_t i = 0; i < s->n_giveups; i++) {
+        free(s->giveups[i].pack_id);
+        free(s->giveups[i].question_id);
+        free(s->giveups[i].created_at);
+    }
+    free(s->giveups);
+    for (size_t i = 0; i < s->n_selfscores; i++)
+        free(s->selfscores[i].concept);
+    free(s->selfscores);
+    for (size_t i = 0; i < s->n_ratings; i++) {
+        free(s->ratings[i].item);
+        free(s->ratings[i].created_at);
+    }
+    free(s->ratings);
+    for (size_t i = 0; i < s->n_exams; i++) {
+        free(s->exams[i].pack_id);
+        free(s->exams[i].lesson_id);
+        free(s->exams[i].started_at);
+        free(s->exams[i].deadline);
+        free(s->exams[i].submitted_at);
+    }
+    free(s->exams);
+    for (size_t i = 0; i < s->n_runs; i++) {
+        struct db_sub_run *r = &s->runs[i];
+        free(r->lab);
+        free(r->params_json);
+        free(r->machine_json);
+        free(r->summary_json);
+        free(r->status);
+        free(r->started_at);
+        free(r->ended_at);
+        free(r->error);
+        db_labsamples_free(r->samples, r->n_samples);
+    }
+    free(s->runs);
+    memset(s, 0, sizeof *s);
+}
+
+/* ---- reading rows (shared by gather and read) --------------------------------------- */
+
+static void pack_row(sqlite3_stmt *st, void *e)
+{
+    struct db_sub_pack *p = e;
+    p->id = db_col_dup(st, 0);
+    p->version = db_col_dup(st, 1);
+    p->digest = db_col_dup(st, 2);
+    p->title = db_col_dup(st, 3);
+}
+
+static void attempt_row(sqlite3_stmt *st, void *e)
+{
+    struct db_sub_attempt *a = e;
+    a->id = sqlite3_column_int64(st, 0);
+    a->pack_id = db_col_dup(st, 1);
+    a->question_id = db_col_dup(st, 2);
+    a->variant = sqlite3_column_int(st, 3);
+    a->answer = db_col_dup(st, 4);
+    a->certainty = sqlite3_column_int(st, 5);
+    a->created_at = db_col_dup(st, 6);
+    a->params_json = db_col_dup(st, 7);
+    a->grader_rev = db_col_dup(st, 8);
+    a->pack_version = db_col_dup(st, 9);
+    a->pack_digest = db_col_dup(st, 10);
+    a->valid = sqlite3_column_int(st, 11) != 0;
+    a->score = sqlite3_column_double(st, 12);
+    a->max = sqlite3_column_double(st, 13);
+    a->correct = sqlite3_column_int(st, 14) != 0;
+    a->feedback = db_col_dup(st, 15);
+    a->regraded = sqlite3_column_int(st, 16) != 0;
+    a->lab_run = sqlite3_column_int64(st, 17);
+}
+
+static void giveup_row(sqlite3_stmt *st, void *e)
+{
+    struct db_sub_giveup *g = e;
+    g->id = sqlite3_column_int64(st, 0);
+    g->pack_id = db_col_dup(st, 1);
+    g->question_id = db_col_dup(st, 2);
+    g->variant = sqlite3_column_int(st, 3);
+    g->last_attempt = sqlite3_column_int64(st, 4);
+    g->created_at = db_col_dup(st, 5);
+}
+
+static void selfscore_row(sqlite3_stmt *st, void *e)
+{
+    struct db_sub_selfscore *s = e;
+    s->attempt_id = sqlite3_column_int64(st, 0);
+    s->ordinal = sqlite3_column_int(st, 1);
+    s->concept = db_col_dup(st, 2);
+    s->score = sqlite3_column_double(st, 3);
+    s->max = sqlite3_column_double(st, 4);
+}
+
+static void rating_row(sqlite3_stmt *st, void *e)
+{
+    struct db_sub_rating *r = e;
+    r->item = db_col_dup(st, 0);
+    r->score = sqlite3_column_double(st, 1);
+    r->max = sqlite3_column_double(st, 2);
+    r->created_at = db_col_dup(st, 3);
+}
+
+static void exam_row(sqlite3_stmt *st, void *e)
+{
+    struct db_sub_exam *x = e;
+    x->pack_id = db_col_dup(st, 0);
+    x->lesson_id = db_col_dup(st, 1);
+    x->started_at = db_col_dup(st, 2);
+    x->deadline = db_col_dup(st, 3);
+    x->submitted_at = db_col_dup(st, 4);
+}
+
+static void run_row(sqlite3_stmt *st, void *e)
+{
+    struct db_sub_run *r = e;
+    r->id = sqlite3_column_int64(st, 0);
+    r->lab = db_col_dup(st, 1);
+    r->params_json = db_col_dup(st, 2);
+    r->machine_json = db_col_dup(st, 3);
+    r->summary_json = db_col_dup(st, 4);
+    r->status = db_col_dup(st, 5);
+    r->started_at = db_col_dup(st, 6);
+    r->ended_at = db_col_dup(st, 7);
+    r->error = db_col_dup(st, 8);
+}
+
+static void sample_row(sqlite3_stmt *st, void *e)
+{
+    struct db_labsample *v = e;
+    v->series = db_col_dup(st, 0);
+    v->step = sqlite3_column_int64(st, 1);
+    v->value = sqlite3_column_type(st, 2) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 2);
+    v->t = sqlite3_column_double(st, 3);
+}
+
+/* The free functions db_rows_read calls on an error: the rows were read
+ * into a submission-owned array that is freed as a whole by the caller,
+ * so an error frees through a temporary submission holding just them. */
+#define FREE_ROWS(name, field, count)                                                              \
+    static void name(void *arr, size_t n)                                                          \
+    {                                                                                              \
+        struct db_submission tmp = {0};                                                            \
+        tmp.field = arr;                                                                           \
+        tmp.count = n;                                                                             \
+        db_submission_fini(&tmp);                                                                  \
+    }
+FREE_ROWS(packs_free, packs, n_packs)
+FREE_ROWS(attempts_free, attempts, n_attempts)
+FREE_ROWS(giveups_free, giveups, n_giveups)
+FREE_ROWS(selfscores_free, selfscores, n_selfscores)
+FREE_ROWS(ratings_free, ratings, n_ratings)
+FREE_ROWS(exams_free, exams, n_exams)
+FREE_ROWS(runs_free, runs, n_runs)
+
+static void samples_free(void *arr, size_t n)
+{
+    db_labsamples_free(arr, n);
+}
+
+int db_read_rows(struct db *db, const char *sql, size_t size, void (*row)(sqlite3_stmt *, void *),
+                 void (*free_rows)(void *, size_t), void **out, size_t *n, const char *what,
+                 struct core_err *err, const char *types, ...)
+{
+    *out = NULL;
+    *n = 0;
+    sqlite3_stmt *st = NULL;
+    int src = sqlite3_prepare_v2(db->h, sql, -1, &st, NULL);
+    if (src != SQLITE_OK) {
+        int rc = core_err_set(err, CORE_ERR_STORE, "%s: reading %s: %s", db->path, what,
+                              sqlite3_errmsg(db->h));
+        sqlite3_finalize(st);
+        return rc;
+    }
+    va_list ap;
+    va_start(ap, types);
+    int64_t i64 = 0;
+    const char *txt = NULL;
+    src = SQLITE_OK;
+    for (int k = 0; types[k] && src == SQLITE_OK; k++) {
+        if (types[k] == 'I') {
+            i64 = va_arg(ap, int64_t);
+            src = sqlite3_bind_int64(st, k + 1, i64);
+        } else {
+            txt = va_arg(ap, const char *);
+            src = txt ? sqlite3_bind_text(st, k + 1, txt, -1, SQLITE_TRANSIENT)
+                      : sqlite3_bind_null(st, k + 1);
+        }
+    }
+    va_end(ap);
+    int rc = db_rows_read(db, st, src, size, row, free_rows, out, n, err, "%s: reading %s",
+                          db->path, what);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* ---- gathering from a student's store ----------------------------------------------- */
+
+static const char sql_gather_packs[] =
+    "SELECT p.id, r.version, r.digest, r.title FROM packs p JOIN pack_revs r ON r.id = p.rev_id "
+    "WHERE ?1 IS NULL OR p.id = ?1 ORDER BY p.id";
+
+/* Each original attempt with the grade the store counts for it (its
+ * latest re-grade), the revision it was graded under, and for a question
+ * linked to a lab the run it was answered from: the user's latest run of
+ * that lab done by the time of the attempt, as re-grading picks it. */
+static const char sql_gather_attempts[] =
+    "SELECT a.id, a.pack_id, a.question_id, a.variant, a.answer, a.certainty, a.created_at, "
+    "  a.params_json, a.grader_rev, r.version, r.digest, "
+    "  coalesce(x.valid, a.valid), coalesce(x.score, a.score), coalesce(x.max, a.max), "
+    "  coalesce(x.correct, a.correct), coalesce(x.feedback, a.feedback), x.id IS NOT NULL, "
+    "  (SELECT lr.id FROM questions q JOIN lab_runs lr ON lr.user_id = a.user_id "
+    "     AND lr.lab = q.lab AND lr.status = 'done' AND lr.ended_at <= a.created_at "
+    "   WHERE q.pack_id = a.pack_id AND q.id = a.question_id AND q.lab IS NOT NULL "
+    "   ORDER BY lr.id DESC LIMIT 1) "
+    "FROM attempts a JOIN pack_revs r ON r.id = a.rev_id "
+    "LEFT JOIN attempts x ON x.id = (SELECT max(y.id) FROM attempts y WHERE y.regrade_of = a.id) "
+    "WHERE a.user_id = ?1 AND a.regrade_of IS NULL AND (?2 IS NULL OR a.pack_id = ?2) "
+    "ORDER BY a.id";
+static const char sql_gather_giveups[] =
+    "SELECT id, pack_id, question_id, variant, last_attempt, created_at FROM giveups "
+    "WHERE user_id = ?1 AND (?2 IS NULL OR pack_id = ?2) ORDER BY id";
+static const char sql_gather_selfscores[] =
+    "SELECT s.attempt_id, s.ordinal, s.concept, s.score, s.max FROM selfscores s "
+    "JOIN attempts a ON a.id = s.attempt_id "
+    "WHERE a.user_id = ?1 AND (?2 IS NULL OR a.pack_id = ?2) ORDER BY s.attempt_id, s.ordinal";
+static const char sql_gather_ratings[] =
+    "SELECT item, score, max, created_at FROM selfassess WHERE user_id = ?1 ORDER BY id";
+static const char sql_gather_exams[] =
+    "SELECT pack_id, lesson_id, started_at, deadline, submitted_at FROM exams "
+    "WHERE user_id = ?1 AND (?2 IS NULL OR pack_id = ?2) ORDER BY pack_id, lesson_id";
+static const char sql_gather_run[] =
+    "SELECT id, lab, params_json, machine_json, summary_json, status, started_at, ended_at, "
+    "error FROM lab_runs WHERE id = ?1";
+static const char sql_samples[] =
+    "SELECT series, step, value, t FROM lab_samples WHERE run_id = ?1 ORDER BY id";
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+int db_submission_gather(struct db *db, int64_t user_id, const char *pack_id,
+                         struct db_submission *out, struct core_err *err)
+{
+    memset(out, 0, sizeof *out);
+    void *arr;
+    int rc = db_read_rows(db, sql_gather_packs, sizeof *out->packs, pack_row, packs_free, &arr,
+                          &out->n_packs, "packs", err, "t", pack_id);
+    out->packs = arr;
+    if (!rc && pack_id && out->n_packs == 0)
+        rc = core_err_set(err, CORE_ERR_NOTFOUND, "no pack '%s'", pack_id);
+    if (!rc) {
+        rc =
+            db_read_rows(db, sql_gather_attempts, sizeof *out->attempts, attempt_row, attempts_free,
+                         &arr, &out->n_attempts, "attempts", err, "It", user_id, pack_id);
+        out->attempts = arr;
+    }
+    if (!rc) {
+        rc = db_read_rows(db, sql_gather_giveups, sizeof *out->giveups, giveup_row, giveups_free,
+                          &arr, &out->n_giveups, "give-ups", err, "It", user_id, pack_id);
+        out->giveups = arr;
+    }
+    if (!rc) {
+        rc = db_read_rows(db, sql_gather_selfscores, sizeof *out->selfscores, selfscore_row,
+                          selfscores_free, &arr, &out->n_selfscores, "self-scores", err, "It",
+                          user_id, pack_id);
+        out->selfscores = arr;
+    }
+    if (!rc) {
+        rc = db_read_rows(db, sql_gather_ratings, sizeof *out->ratings, rating_row, ratings_free,
+                          &arr, &out->n_ratings, "self-assessments", err, "I", user_id);
+        out->ratings = arr;
+    }
+    if (!rc) {
+        rc = db_read_rows(db, sql_gather_exams, sizeof *out->exams, exam_row, exams_free, &arr,
+                          &out->n_exams, "exams", err, "It", user_id, pack_id);
+        out->exams = arr;
+    }
+    /* The runs the lab-linked attempts were answered from, each once. */
+    int64_t *ids = core_xcalloc(out->n_attempts ? out->n_attempts : 1, sizeof *ids);
+    size_t n_ids = 0;
+    for (size_t i = 0; i < out->n_attempts; i++)
+        if (out->attempts[i].lab_run)
+            ids[n_ids++] = out->attempts[i].lab_run;
+    qsort(ids, n_ids, sizeof *ids, cmp_i64);
+    if (!rc && n_ids)
+        out->runs = core_xcalloc(n_ids, sizeof *out->runs);
+    for (size_t i = 0; i < n_ids && !rc; i++) {
+        if (i > 0 && ids[i] == ids[i - 1])
+            continue;
+        size_t one = 0;
+        rc = db_read_rows(db, sql_gather_run, sizeof *out->runs, run_row, runs_free, &arr, &one,
+                          "a lab run", err, "I", ids[i]);
+        if (rc)
+            break;
+        struct db_sub_run *r = &out->runs[out->n_runs++];
+        *r = *(struct db_sub_run *)arr;
+        free(arr);
+        rc = db_read_rows(db, sql_samples, sizeof *r->samples, sample_row, samples_free, &arr,
+                          &r->n_samples, "lab samples", err, "I", r->id);
+        r->samples = arr;
+    }
+    free(ids);
+    if (rc)
+        db_submission_fini(out);
+    return rc;
+}
+
+/* ---- writing --------------------------------------------------------------------------- */
+
+static int put(struct db *db, sqlite3_stmt **st, const char *sql, struct core_err *err)
+{
+    if (*st) {
+        sqlite3_reset(*st);
+        sqlite3_clear_bindings(*st);
+        return 0;
+    }
+    int src = sqlite3_prepare_v2(db->h, sql, -1, st, NULL);
+    return src == SQLITE_OK ? 0 : db_fail(db, err, src, "%s: preparing to write", db->path);
+}
+
+static int step(struct db *db, sqlite3_stmt *st, int bind_rc, const char *what,
+                struct core_err *err)
+{
+    int src = bind_rc == SQLITE_OK ? sqlite3_step(st) : bind_rc;
+    if (src != SQLITE_DONE)
+        return db_fail(db, err, src, "%s: writing %s", db->path, what);
+    return 0;
+}
+
+int db_submission_write(const char *path, const struct db_submission *s, struct core_err *err)
+{
+    const struct db_open_spec spec = {.app_id = DB_SUBMIT_APPLICATION_ID,
+                                      .what = "a Warpbench submission file",
+                                      .steps = sub_migrations,
+                                      .n_steps = DB_SUBMIT_VERSION};
+    struct db *db = NULL;
+    int rc = db_open_spec(&db, path, &spec, err);
+    if (rc)
+        return rc;
+    enum { S_META, S_PACK, S_RUN, S_SAMPLE, S_ATT, S_GIVE, S_SELF, S_RATE, S_EXAM, S_N };
+    static const char *const sql[S_N] = {
+        "INSERT INTO meta(key, value) VALUES (?1, ?2)",
+        "INSERT INTO packs(id, version, digest, title) VALUES (?1, ?2, ?3, ?4)",
+        "INSERT INTO lab_runs(id, lab, params_json, machine_json, summary_json, status, "
+        "started_at, ended_at, error) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        "INSERT INTO lab_samples(run_id, seq, series, step, value, t) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        "INSERT INTO attempts(id, pack_id, question_id, variant, answer, certainty, created_at, "
+        "params_json, grader_rev, pack_version, pack_digest, valid, score, max, correct, "
+        "feedback, regraded, lab_run) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
+        "?13, ?14, ?15, ?16, ?17, ?18)",
+        "INSERT INTO giveups(id, pack_id, question_id, variant, last_attempt, created_at) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        "INSERT INTO selfscores(attempt_id, ordinal, concept, score, max) "
+        "VALUES (?1, ?2, ?3, ?4, ?5)",
+        "INSERT INTO selfassess(item, score, max, created_at) VALUES (?1, ?2, ?3, ?4)",
+        "INSERT INTO exams(pack_id, lesson_id, started_at, deadline, submitted_at) "
+        "VALUES (?1, ?2, ?3, ?4, ?5)",
+    };
+    sqlite3_stmt *st[S_N] = {0};
+    rc = db_tx_begin(db, err);
+    if (rc)
+        goto out;
+    const char *meta[][2] = {{"format", SUB_FORMAT},
+                             {"uid", s->uid},
+                             {"user", s->user},
+                             {"student_id", s->student_id},
+                             {"created_at", s->created_at},
+                             {"warpbench", s->warpbench}};
+    for (size_t i = 0; i < sizeof meta / sizeof meta[0] && !rc; i++) {
+        if (!meta[i][1])
+            continue;
+        rc = put(db, &st[S_META], sql[S_META], err);
+        if (!rc)
+            rc = step(db, st[S_META], db_bindf(st[S_META], "tt", meta[i][0], meta[i][1]), "meta",
+                      err);
+    }
+    for (size_t i = 0; i < s->n_packs && !rc; i++) {
+        const struct db_sub_pack *p = &s->packs[i];
+        rc = put(db, &st[S_PACK], sql[S_PACK], err);
+        if (!rc)
+            rc = step(db, st[S_PACK],
+                      db_bindf(st[S_PACK], "tttt", p->id, p->version, p->digest, p->title),
+                      "a pack", err);
+    }
+    for (size_t i = 0; i < s->n_runs && !rc; i++) {
+        const struct db_sub_run *r = &s->runs[i];
+        rc = put(db, &st[S_RUN], sql[S_RUN], err);
+        if (!rc)
+            rc = step(db, st[S_RUN],
+                      db_bindf(st[S_RUN], "Itttttttt", r->id, r->lab, r->params_json,
+                               r->machine_json, r->summary_json, r->status, r->started_at,
+                               r->ended_at, r->error),
+                      "a lab run", err);
+        for (size_t k = 0; k < r->n_samples && !rc; k++) {
+            const struct db_labsample *v = &r->samples[k];
+            rc = put(db, &st[S_SAMPLE], sql[S_SAMPLE], err);
+            if (!rc)
+                rc = step(db, st[S_SAMPLE],
+                          db_bindf(st[S_SAMPLE], "IItINd", r->id, (int64_t)k, v->series,
+                                   (int64_t)v->step, v->value, v->t),
+                          "a lab sample", err);
+        }
+    }
+    for (size_t i = 0; i < s->n_attempts && !rc; i++) {
+        const struct db_sub_attempt *a = &s->attempts[i];
+        rc = put(db, &st[S_ATT], sql[S_ATT], err);
+        if (!rc)
+            rc = step(db, st[S_ATT],
+                      db_bindf(st[S_ATT], "IttitRtttttidditiR", a->id, a->pack_id, a->question_id,
+                               a->variant, a->answer, (int64_t)a->certainty, a->created_at,
+                               a->params_json, a->grader_rev, a->pack_version, a->pack_digest,
+                               a->valid ? 1 : 0, a->score, a->max, a->correct ? 1 : 0,
+                               a->feedback ? a->feedback : "", a->regraded ? 1 : 0, a->lab_run),
+                      "an attempt", err);
+    }
+    for (size_t i = 0; i < s->n_giveups && !rc; i++) {
+        const struct db_sub_giveup *g = &s->giveups[i];
+        rc = put(db, &st[S_GIVE], sql[S_GIVE], err);
+        if (!rc)
+            rc = step(db, st[S_GIVE],
+                      db_bindf(st[S_GIVE], "IttiIt", g->id, g->pack_id, g->question_id, g->variant,
+                               g->last_attempt, g->created_at),
+                      "a give-up", err);
+    }
+    for (size_t i = 0; i < s->n_selfscores && !rc; i++) {
+        const struct db_sub_selfscore *c = &s->selfscores[i];
+        rc = put(db, &st[S_SELF], sql[S_SELF], err);
+        if (!rc)
+            rc = step(db, st[S_SELF],
+                      db_bindf(st[S_SELF], "Iitdd", c->attempt_id, c->ordinal, c->concept, c->score,
+                               c->max),
+                      "a self-score", err);
+    }
+    for (size_t i = 0; i < s->n_ratings && !rc; i++) {
+        const struct db_sub_rating *r = &s->ratings[i];
+        rc = put(db, &st[S_RATE], sql[S_RATE], err);
+        if (!rc)
+            rc = step(db, st[S_RATE],
+                      db_bindf(st[S_RATE], "tddt", r->item, r->score, r->max, r->created_at),
+                      "a self-assessment", err);
+    }
+    for (size_t i = 0; i < s->n_exams && !rc; i++) {
+        const struct db_sub_exam *x = &s->exams[i];
+        rc = put(db, &st[S_EXAM], sql[S_EXAM], err);
+        if (!rc)
+            rc = step(db, st[S_EXAM],
+                      db_bindf(st[S_EXAM], "ttttt", x->pack_id, x->lesson_id, x->started_at,
+                               x->deadline, x->submitted_at),
+                      "an exam", err);
+    }
+    for (int i = 0; i < S_N; i++)
+        sqlite3_finalize(st[i]);
+    rc = db_tx_end(db, rc, err);
+out:
+    db_close(db);
+    return rc;
+}
+
+/* ---- reading and checking a file ------------------------------------------------------ */
+
+int db_file_refuse(struct core_err *err, const char *path, const char *what, const char *fmt, ...)
+{
+    char why[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    return core_err_set(err, CORE_ERR_STORE, "%s is not a usable %s: %s", path, what, why);
+}
+
+#define WHAT "submission file"
+#define refuse(err, path, ...) db_file_refuse(err, path, WHAT, __VA_ARGS__)
+
+int db_file_check(struct db *db, const char *what, struct core_err *err)
+{
+    sqlite3_stmt *st = NULL;
+    int src = sqlite3_prepare_v2(db->h, "PRAGMA integrity_check(1)", -1, &st, NULL);
+    if (src == SQLITE_OK)
+        src = sqlite3_step(st);
+    char first[160] = "";
+    if (src == SQLITE_ROW)
+        snprintf(first, sizeof first, "%s", (const char *)sqlite3_column_text(st, 0));
+    else
+        snprintf(first, sizeof first, "%s", sqlite3_errmsg(db->h));
+    sqlite3_finalize(st);
+    if (strcmp(first, "ok") != 0)
+        return db_file_refuse(err, db->path, what,
+                              "it is damaged (truncated, or changed by hand): %s", first);
+    st = NULL;
+    src = sqlite3_prepare_v2(db->h, "PRAGMA foreign_key_check", -1, &st, NULL);
+    if (src == SQLITE_OK)
+        src = sqlite3_step(st);
+    char table[64] = "";
+    if (src == SQLITE_ROW)
+        snprintf(table, sizeof table, "%s", (const char *)sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+    if (src == SQLITE_ROW)
+        return db_file_refuse(err, db->path, what, "a row of %s points at nothing", table);
+    if (src != SQLITE_DONE)
+        return db_file_refuse(err, db->path, what, "%s", sqlite3_errmsg(db->h));
+    return 0;
+}
+
+/* Numbers where the format has numbers: a text there (SQLite keeps what it
+ * is given) would read as 0 and pass unseen. */
+static int check_types(struct db *db, struct core_err *err)
+{
+    static const char *const checks[][2] = {
+        {"attempts", "SELECT id FROM attempts WHERE typeof(variant) <> 'integer' OR "
+                     "typeof(score) NOT IN ('integer', 'real') OR typeof(max) NOT IN "
+                     "('integer', 'real') OR typeof(valid) <> 'integer' OR typeof(id) <> "
+                     "'integer' LIMIT 1"},
+        {"selfscores", "SELECT attempt_id FROM selfscores WHERE typeof(score) NOT IN "
+                       "('integer', 'real') OR typeof(max) NOT IN ('integer', 'real') LIMIT 1"},
+        {"giveups", "SELECT id FROM giveups WHERE typeof(last_attempt) <> 'integer' OR "
+                    "typeof(variant) <> 'integer' LIMIT 1"},
+        {"lab_samples", "SELECT run_id FROM lab_samples WHERE typeof(t) NOT IN ('integer', "
+                        "'real') OR typeof(value) NOT IN ('integer', 'real', 'null') LIMIT 1"},
+    };
+    for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++) {
+        sqlite3_stmt *st = NULL;
+        int src = sqlite3_prepare_v2(db->h, checks[i][1], -1, &st, NULL);
+        if (src == SQLITE_OK)
+            src = sqlite3_step(st);
+        long long id = src == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+        const char *msg = src == SQLITE_ROW || src == SQLITE_DONE ? "" : sqlite3_errmsg(db->h);
+        int rc = 0;
+        if (src == SQLITE_ROW)
+            rc = refuse(err, db->path, "a row of %s (%lld) holds text where a number belongs",
+                        checks[i][0], id);
+        else if (src != SQLITE_DONE)
+            rc = refuse(err, db->path, "%s", msg);
+        sqlite3_finalize(st);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static int read_meta(struct db *db, struct db_submission *out, struct core_err *err)
+{
+    sqlite3_stmt *st = NULL;
+    int src = sqlite3_prepare_v2(db->h, "SELECT key, value FROM meta", -1, &st, NULL);
+    if (src != SQLITE_OK) {
+        int rc = refuse(err, db->path, "%s", sqlite3_errmsg(db->h));
+        sqlite3_finalize(st);
+        return rc;
+    }
+    char *format = NULL;
+    while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *k = db_col_text(st, 0);
+        char **slot = !k                             ? NULL
+                      : strcmp(k, "format") == 0     ? &format
+                      : strcmp(k, "uid") == 0        ? &out->uid
+                      : strcmp(k, "user") == 0       ? &out->user
+                      : strcmp(k, "student_id") == 0 ? &out->student_id
+                      : strcmp(k, "created_at") == 0 ? &out->created_at
+                      : strcmp(k, "warpbench") == 0  ? &out->warpbench
+                                                     : NULL;
+        if (slot) {
+            free(*slot);
+            *slot = db_col_dup(st, 1);
+        }
+    }
+    int rc = 0;
+    if (src != SQLITE_DONE)
+        rc = refuse(err, db->path, "%s", sqlite3_errmsg(db->h));
+    else if (!format || strcmp(format, SUB_FORMAT) != 0)
+        rc = refuse(err, db->path, "its meta table does not say format = %s", SUB_FORMAT);
+    else if (!out->uid || !*out->uid)
+        rc = refuse(err, db->path, "it has no submission uid");
+    else if (!out->user || !*out->user || strlen(out->user) > 64)
+        rc = refuse(err, db->path, "it names no student (meta user)");
+    else if (!out->created_at || strlen(out->created_at) < 10)
+        rc = refuse(err, db->path, "it has no creation time");
+    else if (out->student_id && (!*out->student_id || strlen(out->student_id) > 64))
+        rc = refuse(err, db->path, "its student_id is empty or longer than 64 characters");
+    free(format);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static const struct db_sub_pack *find_pack(const struct db_submission *s, const char *id)
+{
+    for (size_t i = 0; i < s->n_packs; i++)
+        if (strcmp(s->packs[i].id, id) == 0)
+            return &s->packs[i];
+    return NULL;
+}
+
+static bool has_run(const struct db_submission *s, int64_t id)
+{
+    for (size_t i = 0; i < s->n_runs; i++)
+        if (s->runs[i].id == id)
+            return true;
+    return false;
+}
+
+/* Row by row: what the schema cannot say (finite scores, ranges, texts
+ * where texts belong). */
+static int check_rows(const char *path, const struct db_submission *s, struct core_err *err)
+{
+    for (size_t i = 0; i < s->n_packs; i++)
+        if (!s->packs[i].id[0] || !s->packs[i].digest[0])
+            return refuse(err, path, "a pack without an id or digest");
+    for (size_t i = 0; i < s->n_attempts; i++) {
+        const struct db_sub_attempt *a = &s->attempts[i];
+        if (!a->question_id[0] || a->variant < 1 || !isfinite(a->score) || !isfinite(a->max) ||
+            a->max < 0 || a->certainty < 0 || a->certainty > 3)
+            return refuse(err, path, "attempt %lld (%s:%s) breaks the format", (long long)a->id,
+                          a->pack_id, a->question_id);
+        if (!find_pack(s, a->pack_id))
+            return refuse(err, path, "attempt %lld names pack %s, which the file does not list",
+                          (long long)a->id, a->pack_id);
+        if (a->lab_run && !has_run(s, a->lab_run))
+            return refuse(err, path, "attempt %lld names lab run %lld, which the file lacks",
+                          (long long)a->id, (long long)a->lab_run);
+    }
+    for (size_t i = 0; i < s->n_selfscores; i++) {
+        const struct db_sub_selfscore *c = &s->selfscores[i];
+        if (!c->concept[0] || !isfinite(c->score) || !isfinite(c->max) || c->max <= 0 ||
+            c->score < 0 || c->score > c->max)
+            return refuse(err, path, "a self-score of attempt %lld breaks the format",
+                          (long long)c->attempt_id);
+    }
+    for (size_t i = 0; i < s->n_giveups; i++)
+        if (s->giveups[i].variant < 1 || !find_pack(s, s->giveups[i].pack_id))
+            return refuse(err, path, "give-up %lld breaks the format", (long long)s->giveups[i].id);
+    for (size_t i = 0; i < s->n_ratings; i++) {
+        const struct db_sub_rating *r = &s->ratings[i];
+        if (!isfinite(r->score) || !isfinite(r->max) || r->max <= 0)
+            return refuse(err, path, "a self-assessment of %s breaks the format", r->item);
+    }
+    for (size_t i = 0; i < s->n_runs; i++)
+        for (size_t k = 0; k < s->runs[i].n_samples; k++)
+            if (!isfinite(s->runs[i].samples[k].t))
+                return refuse(err, path, "lab run %lld has a sample without a time",
+                              (long long)s->runs[i].id);
+    return 0;
+}
+
+int db_submission_read(const char *path, struct db_submission *out, struct core_err *err)
+{
+    memset(out, 0, sizeof *out);
+    const struct db_open_spec spec = {.app_id = DB_SUBMIT_APPLICATION_ID,
+                                      .what = "a Warpbench submission file",
+                                      .steps = sub_migrations,
+                                      .n_steps = DB_SUBMIT_VERSION,
+                                      .read_only = true};
+    struct db *db = NULL;
+    int rc = db_open_spec(&db, path, &spec, err);
+    if (rc)
+        return rc;
+    rc = db_file_check(db, WHAT, err);
+    if (!rc)
+        rc = check_types(db, err);
+    if (!rc)
+        rc = read_meta(db, out, err);
+    void *arr;
+    struct core_err e = {0};
+#define READ(sql, field, count, row, freefn, what)                                                 \
+    do {                                                                                           \
+        if (!rc) {                                                                                 \
+            rc = db_read_rows(db, sql, sizeof *out->field, row, freefn, &arr, &out->count, what,   \
+                              &e, "");                                                             \
+            out->field = arr;                                                                      \
+        }                                                                                          \
+    } while (0)
+    READ("SELECT id, version, digest, title FROM packs ORDER BY id", packs, n_packs, pack_row,
+         packs_free, "packs");
+    READ("SELECT id, pack_id, question_id, variant, answer, certainty, created_at, params_json, "
+         "grader_rev, pack_version, pack_digest, valid, score, max, correct, feedback, regraded, "
+         "lab_run FROM attempts ORDER BY id",
+         attempts, n_attempts, attempt_row, attempts_free, "attempts");
+    READ("SELECT id, pack_id, question_id, variant, last_attempt, created_at FROM giveups "
+         "ORDER BY id",
+         giveups, n_giveups, giveup_row, giveups_free, "give-ups");
+    READ("SELECT attempt_id, ordinal, concept, score, max FROM selfscores "
+         "ORDER BY attempt_id, ordinal",
+         selfscores, n_selfscores, selfscore_row, selfscores_free, "self-scores");
+    READ("SELECT item, score, max, created_at FROM selfassess ORDER BY id", ratings, n_ratings,
+         rating_row, ratings_free, "self-assessments");
+    READ("SELECT pack_id, lesson_id, started_at, deadline, submitted_at FROM exams "
+         "ORDER BY pack_id, lesson_id",
+         exams, n_exams, exam_row, exams_free, "exams");
+    READ("SELECT id, lab, params_json, machine_json, summary_json, status, started_at, ended_at, "
+         "error FROM lab_runs ORDER BY id",
+         runs, n_runs, run_row, runs_free, "lab runs");
+#undef READ
+    for (size_t i = 0; i < out->n_runs && !rc; i++) {
+        rc = db_read_rows(db,
+                          "SELECT series, step, value, t FROM lab_samples WHERE run_id = ?1 "
+                          "ORDER BY seq",
+                          sizeof *out->runs[i].samples, sample_row, samples_free, &arr,
+                          &out->runs[i].n_samples, "lab samples", &e, "I", out->runs[i].id);
+        out->runs[i].samples = arr;
+    }
+    if (rc && e.code)
+        rc = refuse(err, path, "%s",
+                    strstr(e.msg, ": reading ") ? strstr(e.msg, ": reading ") + 2 : e.msg);
+    if (!rc)
+        rc = check_rows(path, out, err);
+    db_close(db);
+    if (rc)
+        db_submission_fini(out);
+    return rc;
+}

@@ -1,0 +1,463 @@
+/*
+ * lesson_class.c — importing a student's submission into a class store:
+ * every answer re-graded on the instructor's side, with the instructor's
+ * packs, against the numbers the student was shown, and compared with what
+ * the student's machine recorded.
+ *
+ * What a submission proves depends on what it was graded under. An
+ * attempt graded under the very pack revision (same digest) and grader
+ * revision the instructor has must get the same grade here: its numbers
+ * are drawn again (they are a function of the student, the variant and,
+ * for a lab-linked question, the submitted run) and must equal the stored
+ * ones, and a different score means the record was changed (tampered).
+ * An attempt graded under another version is graded against its stored
+ * numbers, and a different score is version skew. Either way the
+ * instructor's grade is the one that counts.
+ */
+#include "lessons/lesson_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_SUBMISSION_BYTES (1024u * 1024u * 1024u)
+
+const char *lesson_flag_name(enum lesson_flag_kind k)
+{
+    switch (k) {
+    case LESSON_FLAG_TAMPERED:
+        return "tampered";
+    case LESSON_FLAG_PARAMS:
+        return "numbers changed";
+    case LESSON_FLAG_SKEW:
+        return "version skew";
+    case LESSON_FLAG_FAILED:
+        return "grader failed";
+    case LESSON_FLAG_SKIPPED:
+        return "not graded";
+    }
+    return "?";
+}
+
+void lesson_class_report_fini(struct lesson_class_report *r)
+{
+    if (!r)
+        return;
+    free(r->file);
+    free(r->uid);
+    free(r->user);
+    free(r->student_id);
+    free(r->key);
+    free(r->superseded);
+    for (size_t i = 0; i < r->n_flags; i++) {
+        free(r->flags[i].pack_id);
+        free(r->flags[i].question_id);
+        free(r->flags[i].reason);
+    }
+    free(r->flags);
+    for (size_t i = 0; i < r->n_runflags; i++) {
+        free(r->runflags[i].lab);
+        free(r->runflags[i].problems);
+    }
+    free(r->runflags);
+    memset(r, 0, sizeof *r);
+}
+
+/* One pack of the submission and the instructor's edition of it. */
+struct pack_slot {
+    const struct db_sub_pack *sub;
+    struct db_pack mine;    /* id NULL when the instructor's store lacks it */
+    struct grader_pack *gp; /* borrowed from the session */
+    char *why;              /* why its attempts are not graded, or NULL */
+};
+
+/* A submitted run as a grading context (ctx.lab). */
+struct run_slot {
+    const struct db_sub_run *sub;
+    struct core_kv *params, *summary;
+    size_t n_params, n_summary;
+    struct grader_kv *gp, *gs;
+    struct grader_lab_run run;
+    bool ready, bad;
+};
+
+static struct grader_kv *to_gkv(const struct core_kv *kv, size_t n)
+{
+    struct grader_kv *g = core_xcalloc(n ? n : 1, sizeof *g);
+    for (size_t i = 0; i < n; i++)
+        g[i] = (struct grader_kv){kv[i].key, kv[i].str, kv[i].num, kv[i].is_num};
+    return g;
+}
+
+static const struct grader_lab_run *run_ctx(struct run_slot *runs, size_t n, int64_t id)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct run_slot *r = &runs[i];
+        if (r->sub->id != id)
+            continue;
+        if (!r->ready) {
+            r->ready = true;
+            r->bad = core_json_parse_flat(r->sub->params_json, &r->params, &r->n_params, NULL) !=
+                         CORE_OK ||
+                     core_json_parse_flat(r->sub->summary_json ? r->sub->summary_json : "{}",
+                                          &r->summary, &r->n_summary, NULL) != CORE_OK;
+            if (!r->bad) {
+                r->gp = to_gkv(r->params, r->n_params);
+                r->gs = to_gkv(r->summary, r->n_summary);
+                r->run = (struct grader_lab_run){.id = r->sub->id,
+                                                 .lab = r->sub->lab,
+                                                 .finished_at = r->sub->ended_at,
+                                                 .params = r->gp,
+                                                 .n_params = r->n_params,
+                                                 .summary = r->gs,
+                                                 .n_summary = r->n_summary};
+            }
+        }
+        return r->bad ? NULL : &r->run;
+    }
+    return NULL;
+}
+
+static void runs_fini(struct run_slot *runs, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        core_kv_free(runs[i].params, runs[i].n_params);
+        core_kv_free(runs[i].summary, runs[i].n_summary);
+        free(runs[i].gp);
+        free(runs[i].gs);
+    }
+    free(runs);
+}
+
+static void grade_text(bool valid, double score, double max, char *buf, size_t n)
+{
+    if (!valid) {
+        snprintf(buf, n, "unreadable");
+        return;
+    }
+    char s[32], m[32];
+    lesson_score_format(score, s, sizeof s);
+    lesson_score_format(max, m, sizeof m);
+    snprintf(buf, n, "%s/%s", s, m);
+}
+
+static struct lesson_class_flag *add_flag(struct lesson_class_report *r, size_t *cap,
+                                          enum lesson_flag_kind kind,
+                                          const struct db_sub_attempt *a)
+{
+    if (r->n_flags == *cap) {
+        *cap = *cap ? 2 * *cap : 16;
+        r->flags = core_xrealloc(r->flags, *cap * sizeof *r->flags);
+    }
+    struct lesson_class_flag *f = &r->flags[r->n_flags++];
+    memset(f, 0, sizeof *f);
+    f->kind = kind;
+    f->attempt = a->id;
+    f->pack_id = core_xstrdup(a->pack_id);
+    f->question_id = core_xstrdup(a->question_id);
+    f->variant = a->variant;
+    f->rec_valid = a->valid;
+    f->rec_score = a->score;
+    f->max = a->max;
+    return f;
+}
+
+static const char *short_digest(const char *d)
+{
+    static char buf[2][16];
+    static int at;
+    char *b = buf[at++ & 1];
+    snprintf(b, sizeof buf[0], "%.10s", d ? d : "?");
+    return b;
+}
+
+/* After the student's first give-up at the attempt's question: its id is
+ * above the lowest last_attempt of those give-ups (as db_progress says). */
+static bool after_giveup(const struct db_submission *s, const struct db_sub_attempt *a)
+{
+    bool any = false;
+    int64_t first = 0;
+    for (size_t i = 0; i < s->n_giveups; i++) {
+        const struct db_sub_giveup *g = &s->giveups[i];
+        if (strcmp(g->pack_id, a->pack_id) != 0 || strcmp(g->question_id, a->question_id) != 0)
+            continue;
+        if (!any || g->last_attempt < first)
+            first = g->last_attempt;
+        any = true;
+    }
+    return any && a->id > first;
+}
+
+/* Import state: what is graded and the strings the rows point at. */
+struct import {
+    struct lesson_session *s;
+    struct lesson_grade_cache *cache;
+    const struct db_submission *sub;
+    struct pack_slot *packs;
+    struct run_slot *runs;
+    struct db_class_attempt_in *rows;
+    struct grader_result *results;
+    char **flags;     /* per attempt, owned */
+    char (*shas)[65]; /* per attempt: the answer's SHA-256 (design answers) */
+    struct lesson_class_report *rep;
+    size_t cap_flags;
+};
+
+static struct pack_slot *slot_of(struct import *im, const char *pack_id)
+{
+    for (size_t i = 0; i < im->sub->n_packs; i++)
+        if (strcmp(im->packs[i].sub->id, pack_id) == 0)
+            return &im->packs[i];
+    return NULL;
+}
+
+static void grade_one(struct import *im, size_t i)
+{
+    const struct db_sub_attempt *a = &im->sub->attempts[i];
+    struct db_class_attempt_in *row = &im->rows[i];
+    struct lesson_class_report *rep = im->rep;
+    row->sub = a;
+    row->after_giveup = after_giveup(im->sub, a);
+    struct pack_slot *ps = slot_of(im, a->pack_id);
+    const struct grader_question *gq =
+        ps && ps->gp ? grader_pack_question(ps->gp, a->question_id) : NULL;
+    if (!gq) {
+        struct lesson_class_flag *f = add_flag(rep, &im->cap_flags, LESSON_FLAG_SKIPPED, a);
+        f->reason = ps && ps->why ? core_xstrdup(ps->why)
+                    : ps && ps->mine.id
+                        ? core_xasprintf("question %s is not in pack %s version %s", a->question_id,
+                                         ps->mine.id, ps->mine.version)
+                        : core_xasprintf("pack %s is not in your store", a->pack_id);
+        im->flags[i] = core_xstrdup(f->reason);
+        row->flag = im->flags[i];
+        rep->n_skipped++;
+        return;
+    }
+    bool same_pack = a->pack_digest && strcmp(a->pack_digest, ps->mine.digest) == 0;
+    bool same_grader = a->grader_rev && strcmp(a->grader_rev, grader_revision()) == 0;
+    bool verify = same_pack && same_grader;
+    struct grader_ctx ctx = {.user = im->sub->user, .variant = a->variant};
+    if (gq->lab && a->lab_run)
+        ctx.lab = run_ctx(im->runs, im->sub->n_runs, a->lab_run);
+    /* Same pack and grader: draw the numbers again, which must be the
+     * stored ones; else grade against the stored ones (what was shown). */
+    ctx.params_json = verify ? NULL : a->params_json;
+    /* An answer whose grade cannot depend on the student is graded once
+     * per run of imports (lesson_grade_cache). */
+    bool cacheable = !gq->has_params && !gq->lab && gq->kind != GRADER_ORDERING;
+    const struct grader_result *r = NULL;
+    struct core_err e = {0};
+    if (lesson_grade_cached(cacheable ? im->cache : NULL, ps->gp, ps->mine.rev_id, a->question_id,
+                            &ctx, a->answer, &r, &im->results[i], &e) != CORE_OK) {
+        struct lesson_class_flag *f = add_flag(rep, &im->cap_flags, LESSON_FLAG_FAILED, a);
+        f->reason = core_xasprintf("the grader failed: %s", e.msg);
+        im->flags[i] = core_xstrdup(f->reason);
+        row->flag = im->flags[i];
+        rep->n_failed++;
+        return;
+    }
+    if (gq->lab && ctx.lab)
+        rep->n_lab_regraded++;
+    row->graded = true;
+    row->valid = r->valid;
+    row->score = r->score;
+    row->max = r->max;
+    row->correct = r->correct;
+    row->parsed = r->parsed;
+    row->feedback = r->feedback;
+    row->mistake = r->mistake;
+    row->params_json = r->params_json;
+    /* The feedback of a right answer tells nothing later (item analysis
+     * reads the wrong ones'); a design answer's is shown in review. */
+    if (r->correct && gq->kind != GRADER_DESIGN)
+        row->feedback = NULL;
+    if (gq->kind == GRADER_DESIGN) {
+        core_sha256_hex(a->answer, strlen(a->answer), im->shas[i]);
+        row->answer_sha = im->shas[i];
+    }
+    bool numbers_changed =
+        verify && a->params_json && r->params_json && strcmp(a->params_json, r->params_json) != 0;
+    bool same_grade = r->valid == a->valid &&
+                      (!r->valid || fabs(r->score - a->score) <= 1e-9 * (1 + fabs(a->score)));
+    row->agree = same_grade && !numbers_changed;
+    if (row->agree) {
+        rep->n_agree++;
+        return;
+    }
+    rep->n_disagree++;
+    char was[80], now[80];
+    grade_text(a->valid, a->score, a->max, was, sizeof was);
+    grade_text(r->valid, r->score, r->max, now, sizeof now);
+    enum lesson_flag_kind kind = numbers_changed ? LESSON_FLAG_PARAMS
+                                 : verify        ? LESSON_FLAG_TAMPERED
+                                                 : LESSON_FLAG_SKEW;
+    struct lesson_class_flag *f = add_flag(rep, &im->cap_flags, kind, a);
+    f->new_valid = r->valid;
+    f->new_score = r->score;
+    f->max = r->max;
+    if (kind == LESSON_FLAG_PARAMS)
+        f->reason = core_xasprintf("its stored numbers %s are not the ones pack %s %s draws for "
+                                   "%s at variant %d (%s); graded against those: %s -> %s",
+                                   a->params_json, ps->mine.id, ps->mine.version, im->sub->user,
+                                   a->variant, r->params_json, was, now);
+    else if (kind == LESSON_FLAG_TAMPERED)
+        f->reason = core_xasprintf("the student's store records %s, but the same pack (%s %s) and "
+                                   "grader give %s: the record was changed",
+                                   was, ps->mine.id, ps->mine.version, now);
+    else
+        f->reason = core_xasprintf("recorded %s under pack version %s (%s, grader %s); re-graded "
+                                   "%s with version %s (%s, grader %s)",
+                                   was, a->pack_version, short_digest(a->pack_digest),
+                                   a->grader_rev ? a->grader_rev : "unknown", now, ps->mine.version,
+                                   short_digest(ps->mine.digest), grader_revision());
+    im->flags[i] = core_xstrdup(f->reason);
+    row->flag = im->flags[i];
+}
+
+int lesson_class_import(struct lesson_session *s, struct db *cs, const char *path,
+                        const struct lesson_class_opts *opts, struct lesson_class_report *out,
+                        struct core_err *err)
+{
+    static const struct lesson_class_opts none = {0};
+    if (!opts)
+        opts = &none;
+    memset(out, 0, sizeof *out);
+    out->file = core_xstrdup(path);
+    struct db_submission sub;
+    int rc = db_submission_read(path, &sub, err);
+    if (rc != CORE_OK)
+        return rc;
+    struct import im = {.s = s, .cache = opts->cache, .sub = &sub, .rep = out};
+    struct db_class_run_in *runs_in = NULL;
+    char **problems = NULL;
+    char digest[65];
+    char *bytes = NULL;
+    size_t len = 0;
+    rc = core_file_read(path, MAX_SUBMISSION_BYTES, &bytes, &len, err);
+    if (rc != CORE_OK)
+        goto out;
+    core_sha256_hex(bytes, len, digest);
+    free(bytes);
+    out->uid = core_xstrdup(sub.uid);
+    out->user = core_xstrdup(sub.user);
+    out->student_id = sub.student_id ? core_xstrdup(sub.student_id) : NULL;
+    out->key = core_xstrdup(sub.student_id ? sub.student_id : sub.user);
+    out->n_attempts = sub.n_attempts;
+    out->n_runs = sub.n_runs;
+    int seen = 0;
+    rc = db_class_submission_seen(cs, sub.uid, digest, &seen, err);
+    if (rc != CORE_OK)
+        goto out;
+    if (seen < 0) {
+        rc = core_err_set(err, CORE_ERR_CONFLICT,
+                          "%s: submission %s was imported before with other content; a "
+                          "submission file is never changed once written",
+                          path, sub.uid);
+        goto out;
+    }
+    if (seen > 0 && !opts->force) {
+        out->result = DB_CLASS_UNCHANGED;
+        goto out;
+    }
+
+    /* The instructor's edition of each submitted pack. */
+    im.packs = core_xcalloc(sub.n_packs ? sub.n_packs : 1, sizeof *im.packs);
+    for (size_t i = 0; i < sub.n_packs; i++) {
+        struct pack_slot *ps = &im.packs[i];
+        ps->sub = &sub.packs[i];
+        struct core_err e = {0};
+        if (db_pack_get(s->db, ps->sub->id, &ps->mine, &e) != CORE_OK) {
+            ps->why = core_xasprintf("pack %s is not in your store (warpbench pack import DIR)",
+                                     ps->sub->id);
+            continue;
+        }
+        if (lesson_session_pack(s, ps->mine.rev_id, &ps->gp, &e) != CORE_OK) {
+            ps->gp = NULL;
+            ps->why = core_xasprintf("your pack %s does not load: %s", ps->sub->id, e.msg);
+        }
+    }
+    im.runs = core_xcalloc(sub.n_runs ? sub.n_runs : 1, sizeof *im.runs);
+    for (size_t i = 0; i < sub.n_runs; i++)
+        im.runs[i].sub = &sub.runs[i];
+    size_t na = sub.n_attempts ? sub.n_attempts : 1;
+    im.rows = core_xcalloc(na, sizeof *im.rows);
+    im.results = core_xcalloc(na, sizeof *im.results);
+    im.flags = core_xcalloc(na, sizeof *im.flags);
+    im.shas = core_xcalloc(na, sizeof *im.shas);
+    for (size_t i = 0; i < sub.n_attempts; i++)
+        grade_one(&im, i);
+
+    /* Lab runs: do their figures hold together? */
+    runs_in = core_xcalloc(sub.n_runs ? sub.n_runs : 1, sizeof *runs_in);
+    problems = core_xcalloc(sub.n_runs ? sub.n_runs : 1, sizeof *problems);
+    for (size_t i = 0; i < sub.n_runs; i++) {
+        runs_in[i].sub = &sub.runs[i];
+        if (!opts->run_check)
+            continue;
+        struct core_strlist l;
+        core_strlist_init(&l);
+        opts->run_check(&sub.runs[i], &l);
+        if (l.n) {
+            struct core_buf b;
+            core_buf_init(&b);
+            for (size_t k = 0; k < l.n; k++)
+                core_buf_printf(&b, "%s%s", k ? "; " : "", l.items[k]);
+            problems[i] = core_buf_steal(&b);
+            runs_in[i].problems = problems[i];
+            out->runflags =
+                core_xrealloc(out->runflags, (out->n_runflags + 1) * sizeof *out->runflags);
+            out->runflags[out->n_runflags++] =
+                (struct lesson_class_runflag){.run = sub.runs[i].id,
+                                              .lab = core_xstrdup(sub.runs[i].lab),
+                                              .problems = core_xstrdup(problems[i])};
+        }
+        core_strlist_fini(&l);
+    }
+    out->n_runs_flagged = out->n_runflags;
+
+    const char **versions = core_xcalloc(sub.n_packs ? sub.n_packs : 1, sizeof *versions);
+    for (size_t i = 0; i < sub.n_packs; i++)
+        versions[i] = im.packs[i].gp ? im.packs[i].mine.version : NULL;
+    struct db_class_import_in in = {.file = path,
+                                    .digest = digest,
+                                    .sub = &sub,
+                                    .key = out->key,
+                                    .attempts = im.rows,
+                                    .runs = runs_in,
+                                    .graded_versions = versions,
+                                    .grader_rev = grader_revision(),
+                                    .n_agree = (int)out->n_agree,
+                                    .n_disagree = (int)out->n_disagree,
+                                    .n_lab_regraded = (int)out->n_lab_regraded,
+                                    .n_runs_flagged = (int)out->n_runs_flagged,
+                                    .n_failed = (int)out->n_failed,
+                                    .n_skipped = (int)out->n_skipped,
+                                    .before_commit = opts->before_commit,
+                                    .hook_ctx = opts->hook_ctx};
+    rc = db_class_import(cs, &in, opts->force, &out->result, &out->superseded, err);
+    free(versions);
+out:
+    for (size_t i = 0; im.results && i < sub.n_attempts; i++) {
+        grader_result_fini(&im.results[i]);
+        free(im.flags[i]);
+    }
+    free(im.results);
+    free(im.flags);
+    free(im.shas);
+    free(im.rows);
+    for (size_t i = 0; im.packs && i < sub.n_packs; i++) {
+        if (im.packs[i].mine.id)
+            db_pack_fini(&im.packs[i].mine);
+        free(im.packs[i].why);
+    }
+    free(im.packs);
+    if (im.runs)
+        runs_fini(im.runs, sub.n_runs);
+    for (size_t i = 0; problems && i < sub.n_runs; i++)
+        free(problems[i]);
+    free(problems);
+    free(runs_in);
+    db_submission_fini(&sub);
+    return rc;
+}
