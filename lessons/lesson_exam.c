@@ -128,12 +128,48 @@ static int exam_lesson(struct lesson_session *s, const char *lesson, struct db_l
     return rc;
 }
 
-int lesson_exam_status(struct lesson_session *s, const char *lesson, struct lesson_exam *out,
-                       struct core_err *err)
+/* What an entry point does to the sitting before it is read back. */
+typedef int (*exam_step)(struct lesson_session *s, const struct db_lesson *l,
+                         struct core_err *err);
+
+static int step_start(struct lesson_session *s, const struct db_lesson *l, struct core_err *err)
+{
+    struct db_pack pk = {0};
+    struct db_exam x = {0};
+    int rc = db_pack_get(s->db, l->pack_id, &pk, err);
+    if (rc == CORE_OK)
+        rc = db_exam_start(s->db, s->user_id, l->pack_id, l->id, pk.rev_id, l->time_limit_s, &x,
+                           err);
+    db_exam_fini(&x);
+    db_pack_fini(&pk);
+    return rc;
+}
+
+static int step_submit(struct lesson_session *s, const struct db_lesson *l, struct core_err *err)
+{
+    struct db_exam x = {0};
+    int rc = db_exam_get(s->db, s->user_id, l->pack_id, l->id, &x, err);
+    if (rc == CORE_ERR_NOTFOUND)
+        rc = core_err_set(err, CORE_ERR_CONFLICT,
+                          "the exam '%s' has not been started: nothing to submit", l->id);
+    else if (rc == CORE_OK && x.over)
+        rc = core_err_set(err, CORE_ERR_CONFLICT, "the exam '%s' is already %s", l->id,
+                          x.submitted_at ? "submitted" : "over (its time ran out)");
+    if (rc == CORE_OK)
+        rc = db_exam_submit(s->db, s->user_id, l->pack_id, l->id, NULL, err);
+    db_exam_fini(&x);
+    return rc;
+}
+
+/* Finds the exam lesson, runs step (none: status only), reads the sitting. */
+static int exam_do(struct lesson_session *s, const char *lesson, exam_step step,
+                   struct lesson_exam *out, struct core_err *err)
 {
     memset(out, 0, sizeof *out);
     struct db_lesson l;
     int rc = exam_lesson(s, lesson, &l, err);
+    if (rc == CORE_OK && step)
+        rc = step(s, &l, err);
     if (rc == CORE_OK)
         rc = fill(s, &l, out, err);
     free(l.pack_id);
@@ -142,57 +178,22 @@ int lesson_exam_status(struct lesson_session *s, const char *lesson, struct less
     if (rc != CORE_OK)
         lesson_exam_fini(out);
     return rc;
+}
+
+int lesson_exam_status(struct lesson_session *s, const char *lesson, struct lesson_exam *out,
+                       struct core_err *err)
+{
+    return exam_do(s, lesson, NULL, out, err);
 }
 
 int lesson_exam_start(struct lesson_session *s, const char *lesson, struct lesson_exam *out,
                       struct core_err *err)
 {
-    memset(out, 0, sizeof *out);
-    struct db_lesson l;
-    struct db_pack pk = {0};
-    struct db_exam x = {0};
-    int rc = exam_lesson(s, lesson, &l, err);
-    if (rc == CORE_OK)
-        rc = db_pack_get(s->db, l.pack_id, &pk, err);
-    if (rc == CORE_OK)
-        rc = db_exam_start(s->db, s->user_id, l.pack_id, l.id, pk.rev_id, l.time_limit_s, &x, err);
-    if (rc == CORE_OK)
-        rc = fill(s, &l, out, err);
-    db_exam_fini(&x);
-    db_pack_fini(&pk);
-    free(l.pack_id);
-    free(l.id);
-    free(l.title);
-    if (rc != CORE_OK)
-        lesson_exam_fini(out);
-    return rc;
+    return exam_do(s, lesson, step_start, out, err);
 }
 
 int lesson_exam_submit(struct lesson_session *s, const char *lesson, struct lesson_exam *out,
                        struct core_err *err)
 {
-    memset(out, 0, sizeof *out);
-    struct db_lesson l;
-    struct db_exam x = {0};
-    int rc = exam_lesson(s, lesson, &l, err);
-    if (rc == CORE_OK) {
-        rc = db_exam_get(s->db, s->user_id, l.pack_id, l.id, &x, err);
-        if (rc == CORE_ERR_NOTFOUND)
-            rc = core_err_set(err, CORE_ERR_CONFLICT,
-                              "the exam '%s' has not been started: nothing to submit", l.id);
-        else if (rc == CORE_OK && x.over)
-            rc = core_err_set(err, CORE_ERR_CONFLICT, "the exam '%s' is already %s", l.id,
-                              x.submitted_at ? "submitted" : "over (its time ran out)");
-    }
-    if (rc == CORE_OK)
-        rc = db_exam_submit(s->db, s->user_id, l.pack_id, l.id, NULL, err);
-    if (rc == CORE_OK)
-        rc = fill(s, &l, out, err);
-    db_exam_fini(&x);
-    free(l.pack_id);
-    free(l.id);
-    free(l.title);
-    if (rc != CORE_OK)
-        lesson_exam_fini(out);
-    return rc;
+    return exam_do(s, lesson, step_submit, out, err);
 }
