@@ -105,6 +105,7 @@ static int fail_pack(lua_State *L, struct job *j, const char *fmt, ...)
     va_end(ap);
     j->what = NULL;
     lua_pushfstring(L, "%s: question %s: %s", j->qpos, j->q->id, buf);
+    grader_sb_mark_mapped(L);
     return lua_error(L);
 }
 
@@ -1531,7 +1532,8 @@ static int l_job(lua_State *L)
     grader_sb_enter_c(L);
     lua_settop(L, 0);
     grader_sb_set_fallback(L, j->qpos);
-    grader_sb_load(L, j->use_slim ? &j->qx->slim : &f->bc, f->chunkname); /* chunk */
+    grader_sb_load_mapped(L, j->use_slim ? &j->qx->slim : &f->bc, f->chunkname,
+                          j->use_slim ? &j->qx->map : NULL); /* chunk */
     call(L, j, "the file", 0, 0);
     grader_decl_push_question(L, q->id); /* Q */
     if (lua_type(L, S_Q) != LUA_TTABLE && j->use_slim) {
@@ -1760,6 +1762,7 @@ int grader_question_check(struct grader_pack *p, size_t qi, struct core_strlist 
         struct grader_qx *mx = &p->qx[qi];
         mx->has_slim = false;
         core_buf_reset(&mx->slim);
+        grader_linemap_fini(&mx->map);
     }
     if (rc) {
         push_problem(problems, x->q, NULL, err.msg);

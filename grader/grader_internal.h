@@ -144,6 +144,7 @@ int64_t grader_rng_int(struct grader_rng *r, int64_t lo, int64_t hi);
 #include "grader.h"
 
 struct lua_State;
+struct grader_linemap;
 
 /* ---- sandbox (grader_sandbox.c) ------------------------------------------ */
 
@@ -223,6 +224,14 @@ int grader_compile(const char *src, size_t len, const char *chunkname, struct co
  * environment also becomes the default of the sandbox's `load`. Raises on
  * error (call it under grader_pcall). */
 void grader_sb_load(struct lua_State *L, const struct core_buf *bc, const char *chunkname);
+/* As grader_sb_load for a cut file: every position the sandbox reports in
+ * that chunk (messages, limits) is translated through `map` (borrowed: it
+ * must outlive the sandbox) to the line of the file. */
+void grader_sb_load_mapped(struct lua_State *L, const struct core_buf *bc, const char *chunkname,
+                           const struct grader_linemap *map);
+/* The message on top of the stack already names lines of the file (our C
+ * code made it from the pack model): raising it must not map it again. */
+void grader_sb_mark_mapped(struct lua_State *L);
 
 /* ---- the wb library (grader_wb.c, lua/wb.lua) ---------------------------- */
 
@@ -250,14 +259,33 @@ bool grader_pattern_check(const char *pat, size_t n, char *why, size_t why_n);
 
 /* ---- slim lesson files (grader_slim.c) ------------------------------------ */
 
-/* A copy of a lesson file's source in which every top-level plain call
- * statement `question {...}` / `question(...)` / `calculator {...}` /
- * `page ...`, except the question or calculator statement starting on line
- * keep_line, is replaced by spaces
- * (newlines kept, so every line number stays true). NULL when the file
- * cannot be cut safely (no single such statement on keep_line; something
- * the lexer does not follow). Caller frees. */
-char *grader_slim_source(const char *src, size_t len, int keep_line);
+/* Where each piece of a cut file came from: piece i starts on line slim[i]
+ * of the cut and on line orig[i] of the file. */
+struct grader_linemap {
+    int *slim;
+    int *orig;
+    size_t n;
+};
+/* The file's line for line `line` of the cut (unchanged without a map). */
+int grader_linemap_orig(const struct grader_linemap *m, int line);
+void grader_linemap_fini(struct grader_linemap *m);
+
+/* The top-level plain call statements `question {...}` / `question(...)` /
+ * `calculator {...}` / `page ...` of one lesson file, found by one lexer
+ * pass. NULL when the file cannot be cut safely (something the lexer does
+ * not follow). Free with grader_slim_plan_free. */
+struct grader_slim_plan;
+struct grader_slim_plan *grader_slim_plan_new(const char *src, size_t len);
+void grader_slim_plan_free(struct grader_slim_plan *pl);
+
+/* The file `src` (that pl was made from) cut down to the one question or
+ * calculator statement starting on line keep_line: every other such
+ * statement left out, the rest kept in order, pieces joined by newlines.
+ * Fills *len and `map` (caller frees with grader_linemap_fini). NULL when
+ * there is not exactly one such statement on keep_line. Costs the size of
+ * the file's other code plus the statement. Caller frees. */
+char *grader_slim_cut(const struct grader_slim_plan *pl, const char *src, int keep_line,
+                      size_t *len, struct grader_linemap *map);
 
 /* ---- pack model (grader_pack.c, grader_grade.c) -------------------------- */
 
@@ -270,6 +298,8 @@ struct grader_pfile {
     struct core_buf bc;  /* empty when it did not compile */
     bool compiled;
     bool is_lua;
+    struct grader_slim_plan *plan; /* made on first use; NULL when it cannot be cut */
+    bool plan_tried;
 };
 
 /* Private per-question data, in pack order. */
@@ -280,6 +310,7 @@ struct grader_qx {
     bool has_slim;         /* slim holds the bytecode of its file cut down to it */
     bool slim_tried;       /* grader_qx_slim ran (it runs on first use) */
     struct core_buf slim;
+    struct grader_linemap map; /* slim's lines in the file */
 };
 
 /* Prepares x's cut-down file the first time it is needed: building one per
@@ -289,10 +320,11 @@ void grader_qx_slim(struct grader_pack *p, struct grader_qx *x);
 /* What grader_qx_slim does, for any declaration (question or calculator)
  * starting on `line` of p's file number `file` (SIZE_MAX: none, nothing
  * done): on the first call (*tried false) sets *tried and compiles the file
- * cut down to the declaration into *slim; *has says whether that worked
- * (slim is left empty when not). */
+ * cut down to the declaration into *slim, with its line map in *map; *has
+ * says whether that worked (slim is left empty when not). The file's plan
+ * is made once, on the first call for any of its declarations. */
 void grader_slim_prepare(struct grader_pack *p, size_t file, int line, bool *tried, bool *has,
-                         struct core_buf *slim);
+                         struct core_buf *slim, struct grader_linemap *map);
 
 /* Private per-calculator data, in pack order (grader_calc.c). An example
  * as read at load: the inputs with defaults filled in, and the expected
@@ -311,6 +343,7 @@ struct grader_cx {
     bool has_slim;         /* slim holds its file cut down to it */
     bool slim_tried;
     struct core_buf slim;
+    struct grader_linemap map;
     struct grader_calc_example *examples;
     size_t n_examples;
 };

@@ -139,6 +139,17 @@ void grader_decl_push_calc(lua_State *L, const char *cid)
     lua_remove(L, -2);                            /* c */
 }
 
+/* Room for element n of an array grown one at a time: doubling, so that
+ * declaring n of anything costs O(n), not O(n²). */
+static void *grow(void *a, size_t n, size_t size)
+{
+    if (n == 0)
+        return core_xrealloc(a, 4 * size);
+    if (n >= 4 && (n & (n - 1)) == 0)
+        return core_xrealloc(a, 2 * n * size);
+    return a;
+}
+
 /* ---- model helpers --------------------------------------------------------------- */
 
 const char *grader_kind_name(enum grader_kind k)
@@ -224,10 +235,13 @@ void grader_pack_free(struct grader_pack *p)
         free(p->files[i].data);
         free(p->files[i].chunkname);
         core_buf_fini(&p->files[i].bc);
+        grader_slim_plan_free(p->files[i].plan);
     }
     free(p->files);
-    for (size_t i = 0; i < p->n_qx; i++)
+    for (size_t i = 0; i < p->n_qx; i++) {
         core_buf_fini(&p->qx[i].slim);
+        grader_linemap_fini(&p->qx[i].map);
+    }
     free(p->qx);
     for (size_t i = 0; i < p->n_cx; i++)
         grader_cx_fini(&p->cx[i]);
@@ -916,7 +930,7 @@ static void check_pack(struct eval *e, struct vctx *v, int t)
 static struct grader_lesson *add_lesson(struct grader_pack *p)
 {
     p->info.lessons =
-        core_xrealloc(p->info.lessons, (p->info.n_lessons + 1) * sizeof *p->info.lessons);
+        grow(p->info.lessons, p->info.n_lessons, sizeof *p->info.lessons);
     struct grader_lesson *l = &p->info.lessons[p->info.n_lessons++];
     memset(l, 0, sizeof *l);
     return l;
@@ -997,7 +1011,7 @@ static void check_page(struct eval *e, struct vctx *v, int t)
     if (!title)
         title = heading(text);
     struct grader_lesson *l = e->lesson;
-    l->pages = core_xrealloc(l->pages, (l->n_pages + 1) * sizeof *l->pages);
+    l->pages = grow(l->pages, l->n_pages, sizeof *l->pages);
     struct grader_page *pg = &l->pages[l->n_pages++];
     pg->title = title;
     pg->markdown = text;
@@ -1320,7 +1334,7 @@ static void each_calc_input(struct vctx *v, int t, size_t i, void *ud)
         in.label = core_xstrdup(in.name);
     if (!in.unit)
         in.unit = core_xstrdup("");
-    c->inputs = core_xrealloc(c->inputs, (c->n_inputs + 1) * sizeof *c->inputs);
+    c->inputs = grow(c->inputs, c->n_inputs, sizeof *c->inputs);
     c->inputs[c->n_inputs++] = in;
     v->bad |= s.bad;
 }
@@ -1402,7 +1416,7 @@ static void each_calc_example(struct vctx *v, int t, size_t i, void *ud)
     }
     lua_pop(L, 1);
     struct grader_cx *x = b->x;
-    x->examples = core_xrealloc(x->examples, (x->n_examples + 1) * sizeof *x->examples);
+    x->examples = grow(x->examples, x->n_examples, sizeof *x->examples);
     x->examples[x->n_examples++] = ex;
     v->bad |= s.bad;
 }
@@ -1501,10 +1515,10 @@ static int l_eval(lua_State *L)
             check_page(e, &v, val);
         } else if (kind == D_CALC) {
             struct grader_lesson *l = &p->info.lessons[e->lesson_index];
-            l->calcs = core_xrealloc(l->calcs, (l->n_calcs + 1) * sizeof *l->calcs);
+            l->calcs = grow(l->calcs, l->n_calcs, sizeof *l->calcs);
             struct grader_calc *c = &l->calcs[l->n_calcs++];
             memset(c, 0, sizeof *c);
-            e->cx = core_xrealloc(e->cx, (e->n_cx + 1) * sizeof *e->cx);
+            e->cx = grow(e->cx, e->n_cx, sizeof *e->cx);
             struct grader_cx *x = &e->cx[e->n_cx++];
             memset(x, 0, sizeof *x);
             core_buf_init(&x->slim);
@@ -1517,7 +1531,7 @@ static int l_eval(lua_State *L)
             x->bad = v.bad;
         } else {
             struct grader_lesson *l = &p->info.lessons[e->lesson_index];
-            l->questions = core_xrealloc(l->questions, (l->n_questions + 1) * sizeof *l->questions);
+            l->questions = grow(l->questions, l->n_questions, sizeof *l->questions);
             struct grader_question *q = &l->questions[l->n_questions++];
             memset(q, 0, sizeof *q);
             e->lesson = l;
@@ -1670,18 +1684,25 @@ static void build_calcs(struct grader_pack *p, struct eval *e)
 }
 
 void grader_slim_prepare(struct grader_pack *p, size_t file, int line, bool *tried, bool *has,
-                         struct core_buf *slim)
+                         struct core_buf *slim, struct grader_linemap *map)
 {
     if (*tried || file == SIZE_MAX)
         return;
     *tried = true;
-    const struct grader_pfile *f = &p->files[file];
-    char *src = grader_slim_source(f->data, f->len, line);
+    struct grader_pfile *f = &p->files[file];
+    if (!f->plan_tried) { /* one lexer pass per file, not one per question */
+        f->plan_tried = true;
+        f->plan = grader_slim_plan_new(f->data, f->len);
+    }
+    size_t len;
+    char *src = grader_slim_cut(f->plan, f->data, line, &len, map);
     if (src) {
         struct core_err cerr;
-        *has = grader_compile(src, f->len, f->chunkname, slim, &cerr) == 0;
-        if (!*has)
+        *has = grader_compile(src, len, f->chunkname, slim, &cerr) == 0;
+        if (!*has) {
             core_buf_reset(slim);
+            grader_linemap_fini(map);
+        }
         free(src);
     }
 }
@@ -1689,7 +1710,7 @@ void grader_slim_prepare(struct grader_pack *p, size_t file, int line, bool *tri
 void grader_qx_slim(struct grader_pack *p, struct grader_qx *x)
 {
     /* Grading loads only the question's part of its file. */
-    grader_slim_prepare(p, x->file, x->q->line, &x->slim_tried, &x->has_slim, &x->slim);
+    grader_slim_prepare(p, x->file, x->q->line, &x->slim_tried, &x->has_slim, &x->slim, &x->map);
 }
 
 /* Loads a pack; with `check`, also runs every question's per-question

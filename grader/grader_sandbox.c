@@ -149,6 +149,9 @@ struct grader_sb {
     bool dead; /* abandoned after a jump: the state must not be touched */
     char where[96];
     char fallback[96];
+    /* the cut file loaded by grader_sb_load_mapped: its source and line map */
+    const struct grader_linemap *map;
+    char map_src[LUA_IDSIZE];
     /* the innermost guarded library call (see the file comment) */
     lua_Debug g_self;
     volatile sig_atomic_t g_valid;
@@ -331,6 +334,15 @@ void grader_sb_pool_free(struct grader_sb_pool *pool)
  * from `level` up; with `any`, of any Lua function when no pack file is
  * near the top of the stack (wb.lua's chunk is "=wb"). Looks at most
  * WHERE_DEPTH frames: a runaway recursion has a million. */
+/* The file's line for `line` of the function described by ar. */
+static int file_line(lua_State *L, const lua_Debug *ar, int line)
+{
+    struct grader_sb *sb = grader_sb_of(L);
+    if (sb->map && ar->source[0] == '@' && strcmp(ar->short_src, sb->map_src) == 0)
+        return grader_linemap_orig(sb->map, line);
+    return line;
+}
+
 static bool where_lua(lua_State *L, int level, bool any, char *buf, size_t n)
 {
     lua_Debug ar;
@@ -339,7 +351,7 @@ static bool where_lua(lua_State *L, int level, bool any, char *buf, size_t n)
         if (!lua_getinfo(L, "Sl", &ar) || ar.currentline <= 0)
             continue;
         if (ar.source[0] == '@') {
-            snprintf(buf, n, "%s:%d", ar.short_src, ar.currentline);
+            snprintf(buf, n, "%s:%d", ar.short_src, file_line(L, &ar, ar.currentline));
             return true;
         }
         if (any && !found) {
@@ -589,6 +601,7 @@ static void sb_hook(lua_State *L, lua_Debug *ar)
     char what[96];
     kill_what(sb, what, sizeof what);
     lua_pushfstring(L, "%s: %s", where_text(sb), what);
+    grader_sb_mark_mapped(L);
     lua_error(L);
 }
 
@@ -615,6 +628,85 @@ static bool has_position(const char *msg)
     return *p == ':';
 }
 
+static const char MAPPED_KEY = 'p'; /* registry: set of messages already mapped */
+
+/* Pushes the set of mapped messages, made on first use. */
+static void push_mapped(lua_State *L)
+{
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &MAPPED_KEY) != LUA_TTABLE) { /* set? */
+        lua_pop(L, 1);
+        lua_newtable(L);                                /* set */
+        lua_pushvalue(L, -1);                           /* set set */
+        lua_rawsetp(L, LUA_REGISTRYINDEX, &MAPPED_KEY); /* set */
+    }
+}
+
+/* Is the message on top of the stack in the set? */
+static bool is_mapped(lua_State *L)
+{
+    push_mapped(L);       /* msg set */
+    lua_pushvalue(L, -2); /* msg set msg */
+    bool seen = lua_rawget(L, -2) != LUA_TNIL; /* msg set seen */
+    lua_pop(L, 2);        /* msg */
+    return seen;
+}
+
+void grader_sb_mark_mapped(lua_State *L)
+{
+    if (!grader_sb_of(L)->map || !lua_isstring(L, -1))
+        return;
+    push_mapped(L);        /* msg set */
+    lua_pushvalue(L, -2);  /* msg set msg */
+    lua_pushboolean(L, 1); /* msg set msg true */
+    lua_rawset(L, -3);     /* msg set */
+    lua_pop(L, 1);         /* msg */
+}
+
+/* Rewrites every "src:N:" of the cut file in the message on top of the
+ * stack to the file's line (a message may hold several: "a.lua:5: a.lua:9:
+ * boom" after a rethrow). Leaves the message alone without a map. */
+static void map_message(lua_State *L)
+{
+    struct grader_sb *sb = grader_sb_of(L);
+    size_t n, sn = strlen(sb->map_src);
+    const char *msg = lua_tolstring(L, -1, &n);
+    if (!sb->map || !msg || sn == 0 || !strstr(msg, sb->map_src))
+        return;
+    /* A message our C code raises again passes here again: map it once. */
+    if (is_mapped(L))
+        return;
+    luaL_Buffer b;
+    luaL_buffinit(L, &b); /* msg buf... */
+    size_t i = 0;
+    while (i < n) {
+        const char *hit = i < n ? strstr(msg + i, sb->map_src) : NULL;
+        if (!hit)
+            break;
+        size_t at = (size_t)(hit - msg), k = at + sn;
+        luaL_addlstring(&b, msg + i, k - i);
+        i = k;
+        char before = at ? msg[at - 1] : ' '; /* "lab_a.lua" is not "a.lua" */
+        bool whole = !((before >= 'a' && before <= 'z') || (before >= 'A' && before <= 'Z') ||
+                       (before >= '0' && before <= '9') || strchr("_./-", before));
+        if (whole && k < n && msg[k] == ':' && k + 1 < n && msg[k + 1] >= '0' && msg[k + 1] <= '9') {
+            size_t d = k + 1;
+            long line = 0;
+            while (d < n && msg[d] >= '0' && msg[d] <= '9' && line < 100000000)
+                line = line * 10 + (msg[d++] - '0');
+            if (d < n && msg[d] == ':') {
+                char num[24];
+                snprintf(num, sizeof num, ":%d", grader_linemap_orig(sb->map, (int)line));
+                luaL_addstring(&b, num);
+                i = d;
+            }
+        }
+    }
+    luaL_addlstring(&b, msg + i, n - i);
+    luaL_pushresult(&b); /* msg mapped */
+    lua_remove(L, -2);   /* mapped */
+    grader_sb_mark_mapped(L);
+}
+
 /* Keeps "file:line: message"; adds the innermost Lua position when the
  * message has none (error("x", 0), error objects that are not strings). */
 static int l_msgh(lua_State *L)
@@ -622,8 +714,11 @@ static int l_msgh(lua_State *L)
     const char *msg = lua_tostring(L, 1);
     if (!msg)
         msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
-    if (has_position(msg))
+    if (has_position(msg)) {
+        lua_settop(L, lua_isstring(L, 1) ? 1 : 2);
+        map_message(L);
         return 1;
+    }
     char where[96];
     if (where_lua(L, 1, true, where, sizeof where))
         lua_pushfstring(L, "%s: %s", where, msg);
@@ -652,7 +747,7 @@ static void note_fallback(struct grader_sb *sb, lua_State *L, int fidx)
     lua_pushvalue(L, fidx); /* f */
     if (lua_getinfo(L, ">S", &ar) && ar.source[0] == '@')
         snprintf(sb->fallback, sizeof sb->fallback, "%s:%d", ar.short_src,
-                 ar.linedefined > 0 ? ar.linedefined : 1);
+                 file_line(L, &ar, ar.linedefined > 0 ? ar.linedefined : 1));
 }
 
 int grader_pcall(struct grader_sb *sb, int nargs, int nresults, struct core_err *err)
@@ -736,6 +831,7 @@ int grader_sb_try(lua_State *L, int nargs, int nresults)
         char what[96];
         kill_what(sb, what, sizeof what);
         lua_pushfstring(L, "%s: %s", where_text(sb), what);
+        grader_sb_mark_mapped(L);
         lua_error(L);
     }
     if (st == LUA_OK)
@@ -1062,6 +1158,21 @@ void grader_sb_load(lua_State *L, const struct core_buf *bc, const char *chunkna
     lua_pushvalue(L, -1);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &ENV_KEY); /* the default env of load */
     lua_setupvalue(L, -2, 1);                    /* f */
+}
+
+void grader_sb_load_mapped(lua_State *L, const struct core_buf *bc, const char *chunkname,
+                           const struct grader_linemap *map)
+{
+    grader_sb_load(L, bc, chunkname); /* f */
+    struct grader_sb *sb = grader_sb_of(L);
+    sb->map = map && map->n ? map : NULL;
+    sb->map_src[0] = '\0';
+    if (!sb->map)
+        return;
+    lua_Debug ar;
+    lua_pushvalue(L, -1); /* f f */
+    if (lua_getinfo(L, ">S", &ar)) /* f */
+        snprintf(sb->map_src, sizeof sb->map_src, "%s", ar.short_src);
 }
 
 /* ---- life cycle --------------------------------------------------------------- */

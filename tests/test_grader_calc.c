@@ -587,18 +587,28 @@ static void test_slim(void **state)
         "question { id = \"q\", kind = \"numeric\", prompt = \"p\", answer = 1 }\n"; /* 3 */
     size_t len = strlen(src);
     /* grading the question drops the calculator, and the other way round */
-    char *s = grader_slim_source(src, len, 3);
+    struct grader_slim_plan *pl = grader_slim_plan_new(src, len);
+    struct grader_linemap map;
+    size_t cn;
+    char *s = grader_slim_cut(pl, src, 3, &cn, &map);
     assert_non_null(s);
     assert_null(strstr(s, "calculator"));
     assert_non_null(strstr(s, "question {"));
     assert_non_null(strstr(s, "lesson {"));
+    int qline = 1; /* the cut's line of the question: line 3 of the file */
+    for (const char *c = s; c < strstr(s, "question {"); c++)
+        qline += *c == '\n';
+    assert_int_equal(grader_linemap_orig(&map, qline), 3);
+    grader_linemap_fini(&map);
     free(s);
-    s = grader_slim_source(src, len, 2);
+    s = grader_slim_cut(pl, src, 2, &cn, &map);
     assert_non_null(s);
     assert_non_null(strstr(s, "calculator {"));
     assert_null(strstr(s, "question"));
-    assert_int_equal(strlen(s), len);
+    assert_int_equal(strlen(s), cn);
+    grader_linemap_fini(&map);
     free(s);
+    grader_slim_plan_free(pl);
 
     /* a calculator made by a helper runs from the whole file */
     const char *a =
