@@ -4,9 +4,11 @@
  *
  * A pack is a set of Lua source files (pack.lua plus lesson files). This
  * module evaluates them in a sandbox (allow-listed libraries, text chunks
- * only, a byte-capped allocator, an instruction budget pcall cannot swallow,
- * a wall-clock limit that also stops long C calls) and hands the rest of
- * Warpbench plain C structs. Every grading, rendering or example run gets a
+ * only, a byte-capped allocator, an instruction budget pcall cannot swallow
+ * that library calls are charged to by the bytes they handle, and a CPU-time
+ * backstop far above it that also stops long C calls) and hands the rest of
+ * Warpbench plain C structs. The instruction and memory counts decide every
+ * outcome the same way on every machine and under any load. Every grading, rendering or example run gets a
  * fresh sandbox, so one grader cannot leave anything behind for the next.
  *
  * Errors in instructor code come back as CORE_ERR_SCRIPT (a Lua error),
@@ -14,8 +16,8 @@
  * format), each with a message that starts "file:line: ". A student's answer
  * that cannot be read is not an error: it is a result with valid == false.
  *
- * Threads and signals: the wall-clock limit uses one POSIX timer per thread
- * that grades, delivering the real-time signal SIGRTMIN+6 to that thread
+ * Threads and signals: the time backstop uses one POSIX CPU-time timer per
+ * thread that grades, delivering the real-time signal SIGRTMIN+6 to that thread
  * (its handler is installed on first use; the host must leave that signal
  * alone). A grader_pack keeps a memory pool for its sandboxes, so one pack
  * must not be used by two threads at once.
@@ -36,11 +38,13 @@
 
 struct grader_limits {
     size_t mem_bytes;      /* Lua heap cap per sandbox */
-    uint64_t instructions; /* VM instruction budget per call into instructor code */
-    unsigned wall_ms;      /* wall-clock limit per call into instructor code */
+    uint64_t instructions; /* VM instruction budget per call into instructor code,
+                              library calls charged by the bytes they handle */
+    unsigned cpu_ms;       /* CPU-time backstop per call into instructor code */
 };
 
-/* Defaults for grading: 32 MiB, 20 million instructions, 1000 ms. */
+/* Defaults for grading: 32 MiB, 20 million instructions (about 60 ms of
+ * Lua on the development machine), a 2000 ms CPU-time backstop. */
 void grader_limits_default(struct grader_limits *l);
 
 /* ---- pack sources and model ---------------------------------------------- */
@@ -64,6 +68,15 @@ enum grader_kind {
 /* "numeric", "choice", "multi", "ordering", "text", "design". Static. */
 const char *grader_kind_name(enum grader_kind k);
 
+/* The longest answer of kind k that is graded, in bytes, unless a question
+ * sets its own max_answer: 1 KiB for numeric, choice, multi and ordering,
+ * 4 KiB for text, 16 KiB for design. A longer answer is invalid (explained,
+ * not graded); students are told the limit with the question. It bounds
+ * the work a grader does on one answer. GRADER_MAX_ANSWER is the most a
+ * question may set. */
+size_t grader_kind_max_answer(enum grader_kind k);
+#define GRADER_MAX_ANSWER 65536
+
 struct grader_page {
     char *title; /* may be NULL; else the first "# " heading */
     char *markdown;
@@ -85,6 +98,8 @@ struct grader_question {
     size_t n_hints;
     size_t n_choices;   /* choice/multi/ordering */
     size_t n_examples;
+    size_t max_answer;  /* the longest answer graded, in bytes (grader_kind_max_answer
+                           unless the question sets max_answer) */
     bool has_params;    /* draws per-student numbers */
     bool has_grade;     /* custom grade function */
     char *file;         /* source file path */
@@ -220,6 +235,7 @@ struct grader_view {
     char **rubric;   /* design: the concept labels a student scores themselves on */
     double *rubric_points;
     size_t n_rubric;
+    size_t max_answer; /* the longest answer graded, in bytes: tell the student */
 };
 void grader_view_fini(struct grader_view *v);
 
@@ -241,6 +257,8 @@ struct grader_result {
     bool has_value;
     char *accepted;   /* numeric: accepted interval, e.g. "2.475 to 2.525 ×"; else NULL */
     char *reference;  /* the reference answer as text (show after correct / give up) */
+    bool automatic;   /* a design answer scored by the concept rubric: a provisional,
+                         automatic score, to be shown as such beside a person's */
 };
 void grader_result_fini(struct grader_result *r);
 

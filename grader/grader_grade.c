@@ -34,7 +34,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_ANSWER 65536 /* longer answers are invalid, not graded */
 #define MAX_PICKS 26     /* choices are lettered a..z */
 #define ORDER_SALT 0x6f72646572696e67ULL
 #define EXAMPLE_USER "example"
@@ -1308,8 +1307,14 @@ static void grade_answer_raw(lua_State *L, struct job *j, const char *answer)
         set_invalid(r, "Empty answer.");
         return;
     }
-    if (strlen(answer) > MAX_ANSWER) {
-        set_invalid(r, "The answer is too long (more than 64 KiB).");
+    size_t len = strlen(answer);
+    if (len > q->max_answer) {
+        char msg[160];
+        snprintf(msg, sizeof msg,
+                 "The answer is too long: %zu bytes, and this question grades at most %zu. "
+                 "Shorten it.",
+                 len, q->max_answer);
+        set_invalid(r, msg);
         return;
     }
     if (q->has_grade) {
@@ -1377,6 +1382,7 @@ static void view_fill(lua_State *L, struct job *j)
         }
     }
     v->unit = core_xstrdup(q->unit ? q->unit : "");
+    v->max_answer = q->max_answer;
     if (q->kind == GRADER_DESIGN)
         rawfield(L, S_Q, "concepts"); /* concepts */
     else

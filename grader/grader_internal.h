@@ -229,6 +229,13 @@ void grader_sb_load(struct lua_State *L, const struct core_buf *bc, const char *
  * must outlive the sandbox) to the line of the file. */
 void grader_sb_load_mapped(struct lua_State *L, const struct core_buf *bc, const char *chunkname,
                            const struct grader_linemap *map);
+/* Charges `cost` instructions to the running call's budget for work done
+ * in C (a library call handled many bytes): past the budget, the
+ * instruction limit kills the sandbox as if the VM had run them (the
+ * position is the pack line that called). Deterministic: callers reckon
+ * cost from their arguments' sizes, never from time. */
+void grader_sb_charge(struct lua_State *L, uint64_t cost);
+
 /* The message on top of the stack already names lines of the file (our C
  * code made it from the pack model): raising it must not map it again. */
 void grader_sb_mark_mapped(struct lua_State *L);

@@ -152,6 +152,18 @@ static void *grow(void *a, size_t n, size_t size)
 
 /* ---- model helpers --------------------------------------------------------------- */
 
+size_t grader_kind_max_answer(enum grader_kind k)
+{
+    switch (k) {
+    case GRADER_TEXT:
+        return 4096;
+    case GRADER_DESIGN:
+        return 16384;
+    default:
+        return 1024;
+    }
+}
+
 const char *grader_kind_name(enum grader_kind k)
 {
     static const char *const names[] = {"numeric", "choice", "multi", "ordering", "text", "design"};
@@ -340,6 +352,8 @@ static const struct fspec question_fields[] = {
     {"patterns", T_STRS, KB(GRADER_TEXT)},
     {"concepts", T_TAB, KB(GRADER_DESIGN)},
     {"model", T_STR, KB(GRADER_DESIGN)},
+    {"samples", T_TAB, KB(GRADER_DESIGN)},
+    {"max_answer", T_NUM, KALL},
     {NULL, 0, 0}};
 static const struct fspec tol_fields[] = {
     {"rel", T_NUM, KALL}, {"abs", T_NUM, KALL}, {"sig", T_NUM, KALL}, {NULL, 0, 0}};
@@ -1097,6 +1111,14 @@ static void check_question(struct eval *e, struct vctx *v, int t, struct grader_
         q->n_examples = lua_rawlen(L, -1);
     lua_pop(L, 1);
     q->unit = core_xstrdup("");
+    q->max_answer = grader_kind_max_answer(q->kind);
+    double ma;
+    if (num_field(L, t, "max_answer", &ma)) {
+        if (!(ma >= 1 && ma <= GRADER_MAX_ANSWER && ma == floor(ma)))
+            vproblem(v, "max_answer must be a whole number of bytes from 1 to %d", GRADER_MAX_ANSWER);
+        else
+            q->max_answer = (size_t)ma;
+    }
     if (kind < 0) {
         v->bad = true;
         return;

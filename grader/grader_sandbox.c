@@ -33,12 +33,30 @@
  *     and arms the hook for the next instruction; there, or when the error
  *     reaches our C code, a refusal still pending is a memory kill, handled
  *     as above (a little headroom lets the error message be allocated).
- *   - Wall clock: each thread that grades owns a POSIX timer (timer_create,
- *     CLOCK_MONOTONIC, SIGEV_THREAD_ID) delivering SB_SIGNAL to that thread.
- *     grader_pcall arms it; at the deadline of the current call the handler
- *     sets the hook to fire on the next instruction (lua_sethook is
- *     signal-safe; lua.c's SIGINT handler does the same), which kills as
- *     above. A long C call (a pathological pattern, string.rep, table.move)
+ *   - C library work: a library call executes no VM instruction, so the
+ *     guarded library functions (string, table, utf8, the wb library's C
+ *     half) charge the budget for the bytes they handle, after the call:
+ *     one instruction per CHARGE_BYTES bytes of their string arguments and
+ *     results (times 1 + the quantifiers of a pattern for find, match,
+ *     gmatch and gsub), the elements a table function walks, and so on
+ *     (charge_call). The charge is a function of the arguments only, so it
+ *     is the same on every machine and under any load; a loop of
+ *     string.rep or of long matches ends at the instruction limit, not at
+ *     the clock.
+ *   - Time, a backstop only: each thread that grades owns a POSIX timer
+ *     (timer_create on the thread's CPU-time clock, SIGEV_THREAD_ID)
+ *     delivering SB_SIGNAL to that thread. CPU time, not wall time: the
+ *     thread's own CPU time does not grow while other processes hold the
+ *     core, so a busy machine does not change the outcome. The default
+ *     (2000 ms) is far above what the instruction budget takes (about
+ *     60 ms on the development machine), so it decides nothing that
+ *     instructions and memory decide; what it stops is time spent inside
+ *     one library call whose cost the charge cannot know in advance (a
+ *     pattern that backtracks: Lua patterns are polynomial in the length
+ *     of the subject). grader_pcall arms it; at the deadline of the current
+ *     call the handler sets the hook to fire on the next instruction
+ *     (lua_sethook is signal-safe; lua.c's SIGINT handler does the same),
+ *     which kills as above. A long C call (a pathological pattern)
  *     executes no instruction, so the handler re-arms for a grace period and,
  *     if control has still not come back, siglongjmp()s out of grader_pcall.
  *     The state is then abandoned and freed wholesale. The jump waits while
@@ -89,8 +107,11 @@
 #include <unistd.h>
 
 #define HOOK_STEP 1000         /* instructions between two budget checks */
+#define CHARGE_BYTES 16        /* bytes a library call handles per instruction charged */
+#define PATTERN_BYTES 4        /* subject bytes per instruction per repeating pattern item */
 #define HEADROOM (256u * 1024) /* bytes allowed past the cap once killed, for the error */
 #define GRACE_MS 50            /* after the deadline, before jumping out of a C call */
+#define TICKS 4                /* timer ticks per time limit */
 #define KEEP_WARM (1u << 20)   /* arena bytes a pool keeps resident between sandboxes */
 #define SB_SIGNAL (SIGRTMIN + 6)
 
@@ -143,7 +164,8 @@ struct grader_sb {
     volatile sig_atomic_t in_user; /* instructor code runs (the deadline applies) */
     volatile sig_atomic_t no_jump; /* > 0: the handler must not jump */
     volatile sig_atomic_t time_up;
-    volatile int64_t deadline_ns;
+    volatile sig_atomic_t ticks; /* timer ticks of instructor code in the current call */
+    int64_t deadline_ns;         /* without a timer: the hook reads the clock */
     int kill;
     uint64_t instr;
     bool dead; /* abandoned after a jump: the state must not be touched */
@@ -390,7 +412,7 @@ static void kill_what(const struct grader_sb *sb, char *buf, size_t n)
                  (unsigned long long)sb->lim.instructions);
         break;
     default:
-        snprintf(buf, n, "wall-clock limit (%u ms) exceeded", sb->lim.wall_ms);
+        snprintf(buf, n, "time limit (%u ms of CPU) exceeded", sb->lim.cpu_ms);
         break;
     }
 }
@@ -460,10 +482,11 @@ refuse:
 
 /* ---- clock, timer, signal ------------------------------------------------ */
 
-static int64_t mono_ns(void)
+/* The grading thread's CPU time: what the time backstop counts. */
+static int64_t cpu_ns(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
@@ -485,6 +508,12 @@ static void timer_arm(struct sb_thread *t, int64_t ns)
     timer_settime(t->timer, 0, &its, NULL);
 }
 
+/* CPU time between two ticks of the backstop. */
+static int64_t tick_ns(const struct grader_sb *sb)
+{
+    return (int64_t)sb->lim.cpu_ms * 1000000 / TICKS;
+}
+
 static void on_signal(int sig, siginfo_t *si, void *uc)
 {
     (void)sig;
@@ -496,16 +525,16 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
     struct grader_sb *sb = t->current;
     if (!sb || !sb->running)
         goto out;
-    int64_t now = mono_ns();
     if (!sb->time_up) {
-        if (!sb->in_user) {
-            timer_arm(t, 10 * 1000000LL); /* our own C code runs: look again soon */
-        } else if (now < sb->deadline_ns) {
-            timer_arm(t, sb->deadline_ns - now); /* a later call moved the deadline */
-        } else {
+        /* Reading a CPU-time clock costs a system call, so calls do not
+         * read it: each begins at tick 0 and the timer ticks TICKS times
+         * per limit, counting only while instructor code runs. */
+        if (sb->in_user && ++sb->ticks >= TICKS) {
             sb->time_up = 1;
             lua_sethook(sb->L, sb_hook, LUA_MASKCOUNT, 1);
             timer_arm(t, GRACE_MS * 1000000LL);
+        } else {
+            timer_arm(t, tick_ns(sb));
         }
         goto out;
     }
@@ -555,7 +584,7 @@ static struct sb_thread *thread_get(void)
     sev._sigev_un._tid = gettid();
 #endif
     sev.sigev_value.sival_ptr = t;
-    t->has_timer = timer_create(CLOCK_MONOTONIC, &sev, &t->timer) == 0;
+    t->has_timer = timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &t->timer) == 0;
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, SB_SIGNAL);
@@ -589,7 +618,7 @@ static void sb_hook(lua_State *L, lua_Debug *ar)
             sb->instr += HOOK_STEP;
             if (sb->instr > sb->lim.instructions)
                 sb->kill = KILL_INSTR;
-            else if (sb->in_user && mono_ns() >= sb->deadline_ns)
+            else if (sb->in_user && !sb->thread->has_timer && cpu_ns() >= sb->deadline_ns)
                 sb->kill = KILL_TIME;
             else
                 return;
@@ -731,7 +760,9 @@ static void begin_user_call(struct grader_sb *sb, lua_State *L)
 {
     sb->check_armed = false;
     sb->instr = 0;
-    sb->deadline_ns = mono_ns() + (int64_t)sb->lim.wall_ms * 1000000;
+    if (!sb->thread->has_timer)
+        sb->deadline_ns = cpu_ns() + (int64_t)sb->lim.cpu_ms * 1000000;
+    sb->ticks = 0;
     sb->time_up = 0;
     if (!sb->kill)
         lua_sethook(L, sb_hook, LUA_MASKCOUNT, HOOK_STEP);
@@ -782,7 +813,7 @@ int grader_pcall(struct grader_sb *sb, int nargs, int nresults, struct core_err 
         return limit_error(sb, err);
     }
     sb->running = 1;
-    timer_arm(sb->thread, (int64_t)sb->lim.wall_ms * 1000000);
+    timer_arm(sb->thread, tick_ns(sb));
     int st = lua_pcall(L, nargs, nresults, fidx); /* msgh results | msgh err */
     sb->running = 0;
     sb->thread->current = NULL;
@@ -955,8 +986,10 @@ static int l_load(lua_State *L)
         lua_replace(L, 4);
     }
     lua_CFunction orig = lua_tocfunction(L, lua_upvalueindex(1));
+    uint64_t cost = 1 + (lua_type(L, 1) == LUA_TSTRING ? lua_rawlen(L, 1) / PATTERN_BYTES : 0);
     int n = orig(L);
     grader_sb_of(L)->g_valid = 0;
+    grader_sb_charge(L, cost); /* compiling: a few instructions' worth per byte */
     return n;
 }
 
@@ -987,20 +1020,107 @@ static int l_xpcall(lua_State *L)
     return orig(L);
 }
 
-/* A guarded library function: records where it was called from, then runs
- * the original C function (the upvalue) in this same frame. */
+/* ---- charging library calls ------------------------------------------------ */
+
+/* How a guarded function's cost is reckoned (its closure's 2nd upvalue). */
+enum charge_kind {
+    CH_BYTES = 0, /* string arguments and results, CHARGE_BYTES per instruction */
+    CH_PATTERN,   /* find, match, gsub: also the subject times the pattern's repeats */
+    CH_TABLE,     /* table functions: the elements of the table walked */
+    CH_SORT,      /* table.sort: n log n comparisons */
+    CH_HEAP       /* collectgarbage: the heap a collection walks */
+};
+
+void grader_sb_charge(lua_State *L, uint64_t cost)
+{
+    struct grader_sb *sb = grader_sb_of(L);
+    sb->instr += cost;
+    if (sb->kill || sb->instr <= sb->lim.instructions)
+        return;
+    sb->kill = KILL_INSTR;
+    where_lua(L, 0, false, sb->where, sizeof sb->where); /* the pack line that called */
+    lua_sethook(L, sb_hook, LUA_MASKCOUNT, 1);           /* from now on: every instruction */
+    char what[96];
+    kill_what(sb, what, sizeof what);
+    lua_pushfstring(L, "%s: %s", where_text(sb), what);
+    grader_sb_mark_mapped(L);
+    lua_error(L);
+}
+
+/* Bytes of the strings among stack slots [from, to]. */
+static uint64_t string_bytes(lua_State *L, int from, int to)
+{
+    uint64_t n = 0;
+    for (int i = from; i <= to; i++)
+        if (lua_type(L, i) == LUA_TSTRING)
+            n += lua_rawlen(L, i);
+    return n;
+}
+
+/* Items of a pattern that repeat (*, +, -, ?): each lets the matcher try
+ * many positions. 0 for a plain search. */
+static uint64_t pattern_repeats(lua_State *L)
+{
+    size_t n;
+    const char *p = lua_type(L, 2) == LUA_TSTRING ? lua_tolstring(L, 2, &n) : NULL;
+    if (!p || (lua_gettop(L) >= 4 && lua_toboolean(L, 4) && lua_type(L, 1) == LUA_TSTRING))
+        return 0; /* find(s, p, init, true): plain */
+    uint64_t r = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == '%')
+            i++;
+        else if (strchr("*+-?", p[i]))
+            r++;
+    }
+    return r;
+}
+
+/* The charge known before the call, from the arguments. */
+static uint64_t charge_before(lua_State *L, enum charge_kind kind)
+{
+    int top = lua_gettop(L);
+    switch (kind) {
+    case CH_PATTERN: {
+        uint64_t subject = lua_type(L, 1) == LUA_TSTRING ? lua_rawlen(L, 1) : 0;
+        return 1 + string_bytes(L, 1, top) / CHARGE_BYTES +
+               subject * pattern_repeats(L) / PATTERN_BYTES;
+    }
+    case CH_TABLE:
+    case CH_SORT: {
+        uint64_t n = lua_type(L, 1) == LUA_TTABLE ? lua_rawlen(L, 1) : 0;
+        uint64_t lg = 1;
+        while (kind == CH_SORT && (1ull << lg) < n)
+            lg++;
+        return 1 + (kind == CH_SORT ? n * lg : n);
+    }
+    case CH_HEAP:
+        return 1 + grader_sb_of(L)->used / (CHARGE_BYTES * 4);
+    default:
+        return 1 + string_bytes(L, 1, top) / CHARGE_BYTES;
+    }
+}
+
+/* A guarded library function: records where it was called from, runs the
+ * original C function (the 1st upvalue) in this same frame, then charges
+ * the instruction budget for what it handled (see the file comment). */
 static int l_guard(lua_State *L)
 {
     struct grader_sb *sb = grader_sb_of(L);
     lua_CFunction orig = lua_tocfunction(L, lua_upvalueindex(1));
+    enum charge_kind kind = (enum charge_kind)lua_tointeger(L, lua_upvalueindex(2));
+    uint64_t cost = charge_before(L, kind);
     guard_enter(L, 0);
     int n = orig(L);
     sb->g_valid = 0;
+    int top = lua_gettop(L);
+    cost += string_bytes(L, top - n + 1, top) / CHARGE_BYTES; /* what it made */
+    grader_sb_charge(L, cost);
     return n;
 }
 
 /* The iterator of a guarded gmatch: called through lua_call, so during the
- * match the innermost frame is one below this one. */
+ * match the innermost frame is one below this one. The whole scan was
+ * charged when gmatch was called; each step charges what it returns. */
 static int l_guard_iter(lua_State *L)
 {
     struct grader_sb *sb = grader_sb_of(L);
@@ -1010,6 +1130,7 @@ static int l_guard_iter(lua_State *L)
     guard_enter(L, 1);
     lua_call(L, n, LUA_MULTRET);
     sb->g_valid = 0;
+    grader_sb_charge(L, 1 + string_bytes(L, 1, lua_gettop(L)) / CHARGE_BYTES);
     return lua_gettop(L);
 }
 
@@ -1022,11 +1143,12 @@ static int l_guard_gmatch(lua_State *L)
 }
 
 /* Replaces t[name] (a C function) with a guarded closure around it. */
-static void guard(lua_State *L, int t, const char *name, lua_CFunction g)
+static void guard(lua_State *L, int t, const char *name, lua_CFunction g, enum charge_kind kind)
 {
     lua_getfield(L, t, name); /* orig */
     if (lua_tocfunction(L, -1)) {
-        lua_pushcclosure(L, g, 1); /* guarded */
+        lua_pushinteger(L, kind);  /* orig kind */
+        lua_pushcclosure(L, g, 2); /* guarded */
         lua_setfield(L, t, name);
     } else {
         lua_pop(L, 1);
@@ -1047,7 +1169,8 @@ static void open_table(lua_State *L)
     static const char *const names[] = {"concat", "move",   "sort", "unpack",
                                         "insert", "remove", NULL};
     for (int i = 0; names[i]; i++)
-        guard(L, lua_gettop(L), names[i], l_guard);
+        guard(L, lua_gettop(L), names[i], l_guard,
+              strcmp(names[i], "sort") == 0 ? CH_SORT : CH_TABLE);
 }
 
 static void open_utf8(lua_State *L)
@@ -1056,7 +1179,7 @@ static void open_utf8(lua_State *L)
     lua_call(L, 0, 1); /* utf8 */
     static const char *const names[] = {"char", "len", "codepoint", "offset", NULL};
     for (int i = 0; names[i]; i++)
-        guard(L, lua_gettop(L), names[i], l_guard);
+        guard(L, lua_gettop(L), names[i], l_guard, CH_BYTES);
 }
 
 static void open_math(lua_State *L)
@@ -1107,7 +1230,8 @@ static int l_setup(lua_State *L)
     lua_pushcfunction(L, l_setmetatable);
     lua_setfield(L, g, "setmetatable");
     lua_pushcfunction(L, l_collectgarbage);
-    lua_pushcclosure(L, l_guard, 1);
+    lua_pushinteger(L, CH_HEAP);
+    lua_pushcclosure(L, l_guard, 2);
     lua_setfield(L, g, "collectgarbage");
     lua_getfield(L, g, "xpcall");     /* G xpcall */
     lua_pushcclosure(L, l_xpcall, 1); /* G l_xpcall */
@@ -1125,8 +1249,12 @@ static int l_setup(lua_State *L)
                                          "lower", "upper",  "reverse", "byte", "char",
                                          "pack",  "unpack", NULL};
     for (int i = 0; sguard[i]; i++)
-        guard(L, s, sguard[i], l_guard);
-    guard(L, s, "gmatch", l_guard_gmatch);
+        guard(L, s, sguard[i], l_guard,
+              strcmp(sguard[i], "find") == 0 || strcmp(sguard[i], "match") == 0 ||
+                      strcmp(sguard[i], "gsub") == 0
+                  ? CH_PATTERN
+                  : CH_BYTES);
+    guard(L, s, "gmatch", l_guard_gmatch, CH_PATTERN);
     lua_pop(L, 1); /* G */
 
     lua_createtable(L, 0, 1); /* G gmt */
@@ -1305,5 +1433,5 @@ void grader_limits_default(struct grader_limits *l)
 {
     l->mem_bytes = 32u << 20;
     l->instructions = 20000000;
-    l->wall_ms = 1000;
+    l->cpu_ms = 2000;
 }

@@ -439,7 +439,7 @@ static void expect_compute_error(const char *body, int code, const char *want)
     grader_limits_default(&lim);
     lim.instructions = 2000000; /* a runaway loop stops sooner */
     lim.mem_bytes = 8u << 20;   /* a memory bomb too */
-    lim.wall_ms = 10000;        /* the clock must not win under a sanitizer */
+    lim.cpu_ms = 10000;        /* the clock must not win under a sanitizer */
     struct core_err err = {0};
     int rc = run_body(body, &lim, &err);
     if (rc != code || !strstr(err.msg, want))

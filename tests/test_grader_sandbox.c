@@ -84,7 +84,7 @@ static int setup(void **state)
     grader_limits_default(&lim);
     lim.mem_bytes = 8u << 20;
     lim.instructions = 2000000;
-    lim.wall_ms = 500; /* roomy enough that memory-limit cases hit memory first on a loaded machine */
+    lim.cpu_ms = 500; /* roomy enough that memory-limit cases hit memory first on a loaded machine */
     struct grader_file files[] = {{"pack.lua", PACK_LUA, sizeof PACK_LUA - 1},
                                   {"l.lua", LESSON_LUA, sizeof LESSON_LUA - 1}};
     struct core_strlist problems;
@@ -276,9 +276,9 @@ static const struct limit_case LIMITS[] = {
     {"tablebomb", "l.lua:19:", "memory limit (8 MiB) exceeded"},
     {"repbomb", "l.lua:22:", "memory limit (8 MiB) exceeded"},
     {"memswallow", "l.lua:25:", "memory limit (8 MiB) exceeded"},
-    {"pattern", "l.lua:29:", "wall-clock limit (500 ms) exceeded"},
-    {"gmatch", "l.lua:33:", "wall-clock limit (500 ms) exceeded"},
-    {"pcallpattern", "l.lua:36:", "wall-clock limit (500 ms) exceeded"},
+    {"pattern", "l.lua:29:", "time limit (500 ms of CPU) exceeded"},
+    {"gmatch", "l.lua:33:", "time limit (500 ms of CPU) exceeded"},
+    {"pcallpattern", "l.lua:36:", "time limit (500 ms of CPU) exceeded"},
 };
 
 static void check_limit(struct grader_pack *p, const struct limit_case *c, int variant)
@@ -316,10 +316,10 @@ static void test_limits(void **state)
     assert_alive();
 }
 
-static void test_wall_clock_in_lua(void **state)
+static void test_time_backstop_in_lua(void **state)
 {
     (void)state;
-    /* With a huge instruction budget, a Lua loop is stopped by the clock. */
+    /* With a huge instruction budget, a Lua loop is stopped by the CPU-time backstop. */
     struct grader_limits l2 = lim;
     l2.instructions = UINT64_MAX / 2;
     struct grader_pack *p2;
@@ -331,7 +331,7 @@ static void test_wall_clock_in_lua(void **state)
                                   {"l.lua", src, strlen(src)}};
     struct core_err err = {0};
     assert_int_equal(grader_pack_new(&p2, files, 2, &l2, NULL, &err), 0);
-    struct limit_case c = {"q", "l.lua:4:", "wall-clock limit (500 ms) exceeded"};
+    struct limit_case c = {"q", "l.lua:4:", "time limit (500 ms of CPU) exceeded"};
     check_limit(p2, &c, VARIANT_FIRE);
     grader_pack_free(p2);
 }
@@ -412,7 +412,7 @@ int main(void)
         cmocka_unit_test(test_env_tricks),
         cmocka_unit_test(test_no_leak_between_gradings),
         cmocka_unit_test(test_limits),
-        cmocka_unit_test(test_wall_clock_in_lua),
+        cmocka_unit_test(test_time_backstop_in_lua),
         cmocka_unit_test(test_limits_in_the_probe),
         cmocka_unit_test(test_limit_at_load_time),
         cmocka_unit_test(test_many_gradings_stay_fresh),

@@ -41,7 +41,7 @@ local function num(x) return string.format("%.6g", x) end
 -- Grades a number of decibels: "49.9" or "49.9 dB" (dB is not one of the
 -- grader's units). `wrongs` is a list of { value, feedback }.
 local function db_grade(answer, ref, wrongs)
-  local text = answer:gsub("%s*[dD][bB]%s*$", "")
+  local text = answer:gsub("[dD][bB]%s*$", "")
   local v, why = wb.number(text, "")
   if not v then
     return { valid = false, feedback = "Give the SNR in dB, e.g. 37.9 or 37.9 dB (" .. (why or "not a number") .. ")." }

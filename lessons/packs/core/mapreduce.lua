@@ -278,7 +278,7 @@ Write the pairs the mapper emits, e.g. "(apple, 1) (pear, 1)".]],
   grade = function(answer)
     local want = { cat = 2, dog = 3, bird = 1 }
     local got, n, right, extra, summed = {}, 0, 0, 0, false
-    for word, count in answer:lower():gmatch("(%a+)[^%a%d]*(%d+)") do
+    for word, count in answer:lower():gmatch("%f[%a](%a+)[^%a%d]*(%d+)") do
       n = n + 1
       local c = tonumber(count)
       if c == 1 and want[word] and (got[word] or 0) < want[word] then
@@ -338,7 +338,7 @@ with the list of all its values. Write every key with its list, e.g.
   grade = function(answer)
     local want = { cat = 2, dog = 3, bird = 1 }
     local seen, right, n, notes, summed = {}, 0, 0, {}, false
-    for word, list in answer:lower():gmatch("(%a+)[^%a%[]*%[([^%]]*)%]") do
+    for word, list in answer:lower():gmatch("%f[%a](%a+)[^%a%[]*%[([^%]%[]*)%]") do
       n = n + 1
       local ones, other = 0, 0
       for v in list:gmatch("[^%s,;]+") do
@@ -403,7 +403,7 @@ output, as word and count pairs, e.g. "apple 4, pear 1". Any order.]],
     local want = { cat = 2, dog = 3, bird = 1 }
     local seen, right, extra, n = {}, 0, 0, 0
     local notes = {}
-    for word, count in answer:lower():gmatch("(%a+)[^%a%d]*(%d+)") do
+    for word, count in answer:lower():gmatch("%f[%a](%a+)[^%a%d]*(%d+)") do
       n = n + 1
       local c = tonumber(count)
       if seen[word] then
