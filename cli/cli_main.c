@@ -26,7 +26,9 @@ static const struct cli_command commands[] = {
      "show the accepted answer and record that you gave up", cli_cmd_giveup},
     {"progress", "progress [PACK]",
      "scores per lesson, topic and rubric item; self-rating vs graded; level", cli_cmd_progress},
-    {"pack", "pack check DIR | import DIR [--force] | export ID DIR | list | regrade ID",
+    {"pack",
+     "pack check DIR [--variants N] | import DIR [--force] [--variants N] | export ID DIR | "
+     "list | regrade ID",
      "check, import, export, list and re-grade lesson packs", cli_cmd_pack},
     {"selfassess", "selfassess [--set ITEM=SCORE]...",
      "rate yourself on the course rubric (interactive without --set)", cli_cmd_selfassess},

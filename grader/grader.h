@@ -98,6 +98,7 @@ struct grader_question {
     size_t n_hints;
     size_t n_choices;   /* choice/multi/ordering */
     size_t n_examples;
+    size_t n_samples;   /* design: graded sample answers (pack check scores them) */
     size_t max_answer;  /* the longest answer graded, in bytes (grader_kind_max_answer
                            unless the question sets max_answer) */
     bool has_params;    /* draws per-student numbers */
@@ -156,6 +157,9 @@ struct grader_pack_info {
     char *version;
     char *description; /* may be NULL */
     bool cbm;          /* pack{ cbm = true }: answers carry a certainty 1..3 */
+    char **rubric;     /* pack{ rubric = { ... } }: the pack's own rubric items, beside
+                          the course's (lessons/ checks every question's items) */
+    size_t n_rubric;
     struct grader_lesson *lessons;
     size_t n_lessons;
 };
@@ -291,5 +295,55 @@ int grader_calc_run(struct grader_pack *p, const char *calc_id, const double *in
  * ID"). Returns the number of
  * failures (0 = all good); *n_run (optional) the number of checks run. */
 int grader_pack_selftest(struct grader_pack *p, struct core_strlist *problems, size_t *n_run);
+
+/* ---- the variant sweep and graded samples (pack check) -------------------- */
+
+#define GRADER_SWEEP_VARIANTS 200 /* distinct variants a question is checked on, by default */
+#define GRADER_SAMPLE_TOL 0.25    /* how far a sample's automatic score may be from a person's */
+
+/* What the sweep saw of one question. Strings borrowed from the pack. */
+struct grader_sweep_q {
+    const char *qid;
+    const char *file;
+    int line;
+    size_t variants;    /* distinct variants seen (params told apart by their text) */
+    size_t tried;       /* variants drawn */
+    size_t examples;    /* variant-independent example gradings */
+    size_t samples;     /* design: graded samples */
+    size_t samples_off; /* ...further from the person's score than their tolerance */
+    double worst;       /* the largest |automatic - person| over the samples */
+    double mean;        /* the mean |automatic - person| */
+};
+
+struct grader_sweep {
+    struct grader_sweep_q *q; /* one per question checked, in pack order */
+    size_t n;
+    size_t tried;    /* variants drawn, all questions */
+    size_t checks;   /* gradings and checks run */
+    int failures;
+};
+void grader_sweep_fini(struct grader_sweep *s);
+
+/* Checks every good question of p on many variants of the example student
+ * (user "example", variants 1, 2, ...): params run, the reference is
+ * finite, the prompt, hints and every feedback text have all their
+ * placeholders, every `wrong` value gives a finite number that is neither
+ * the reference nor inside its accepted interval, and the examples that
+ * hold for every variant hold. It draws until `variants` distinct ones
+ * (params told apart by their text) were seen, or until the space seems
+ * exhausted (as many draws in a row, at most 50, brought nothing new), at
+ * most 4 x `variants` draws; a question without params has one. `variants`
+ * 0 checks the first variant only. Then it grades every design sample and
+ * compares with the person's score: off by more than its tolerance (default
+ * GRADER_SAMPLE_TOL), or a "keywords"/"reversed" sample above a quarter of
+ * the points, is a problem. Problems go to `problems` as "file:line:
+ * question ID: variant N (params): ..." or "...: sample K (role, 'answer'):
+ * ...". Returns the number of problems; `out` (caller finis) what it saw. */
+int grader_pack_sweep(struct grader_pack *p, size_t variants, struct grader_sweep *out,
+                      struct core_strlist *problems);
+
+/* The closest of names[0..n) to s by edit distance, for "did you mean"
+ * (NULL when none is close). Borrowed from names. */
+const char *grader_name_closest(const char *s, const char *const *names, size_t n);
 
 #endif /* WB_GRADER_H */

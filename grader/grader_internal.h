@@ -133,6 +133,69 @@ double grader_rng_uniform(struct grader_rng *r);
 /* Uniform integer in [lo, hi] (inclusive, lo <= hi), unbiased. */
 int64_t grader_rng_int(struct grader_rng *r, int64_t lo, int64_t hi);
 
+/* ---- design answers (grader_design.c) -------------------------------------- */
+
+/* A design answer cut into words, sentences and clauses, with what is a
+ * claim and what is negated (the rules are in grader_design.c and
+ * lessons/FORMAT.md). Free with grader_design_free. */
+struct grader_design;
+/* The allocator it uses, with lua_Alloc's contract (nsize 0 frees; osize
+ * is the block's size): the grader passes the sandbox's own. */
+typedef void *(*grader_alloc_fn)(void *ud, void *ptr, size_t osize, size_t nsize);
+/* NULL when memory ran out. */
+struct grader_design *grader_design_new(const char *text, size_t n, grader_alloc_fn alloc,
+                                        void *ud);
+void grader_design_free(struct grader_design *d);
+/* True when an allocation failed after grader_design_new (a near search):
+ * the last result is not to be trusted. */
+bool grader_design_oom(const struct grader_design *d);
+#define GRADER_DESIGN_MAX_PHRASE 256 /* bytes of a phrase or term */
+
+/* True when fewer than half the answer's words are in claims: a list of
+ * terms, which earns no concept credit. */
+bool grader_design_is_list(const struct grader_design *d);
+size_t grader_design_n_words(const struct grader_design *d);
+
+/* Sentences, for Lua patterns: sentence i's text (lower case, white space
+ * folded, punctuation kept; borrowed), whether it is a claim, and whether
+ * the word at (or after) byte `offset` of that text is negated. */
+size_t grader_design_n_sentences(const struct grader_design *d);
+bool grader_design_claim(const struct grader_design *d, size_t i);
+const char *grader_design_sentence(const struct grader_design *d, size_t i, size_t *len);
+bool grader_design_negated_at(const struct grader_design *d, size_t i, size_t offset);
+
+/* Words of the rubric itself: an answer word that is one of them is never
+ * taken for a misspelling of another. */
+struct grader_design_known {
+    struct grader_design *d; /* whose memory it uses */
+    char **words;
+    size_t n, cap;
+    bool sorted;
+};
+void grader_design_known_init(struct grader_design_known *k, struct grader_design *d);
+/* Adds the words of a phrase. */
+void grader_design_known_add(struct grader_design_known *k, const char *phrase);
+void grader_design_known_fini(struct grader_design_known *k);
+
+/* How a phrase or near group was found, best first. */
+enum grader_design_hit {
+    GRADER_HIT_NONE = 0,
+    GRADER_HIT_UNCLAIMED, /* only in sentences that are not claims */
+    GRADER_HIT_NEGATED,   /* in claims, but only under a negation */
+    GRADER_HIT_FOUND      /* in a claim, not negated (with `any`: negated or not) */
+};
+/* Looks a phrase up (whole words in order in one sentence, misspellings
+ * tolerated when `fuzzy`; "word*" is a prefix). With `any`, negation does
+ * not matter (for `contradicts`). `known` may be NULL. */
+enum grader_design_hit grader_design_phrase(const struct grader_design *d, const char *phrase,
+                                            bool fuzzy, bool any,
+                                            struct grader_design_known *known);
+/* Looks a near group up: every term (a phrase) in one sentence, the first
+ * words of the first and the last at most `within` words apart. */
+enum grader_design_hit grader_design_near(const struct grader_design *d, const char *const *terms,
+                                          size_t n_terms, size_t within, bool fuzzy, bool any,
+                                          struct grader_design_known *known);
+
 /* ==== APPENDED SECTION: the Lua side (sandbox, wb library, pack model) ====
  *
  * Owned by the sandbox/pack engineer; everything above this line belongs to
@@ -403,5 +466,31 @@ void grader_decl_push_calc(struct lua_State *L, const char *cid);
  * sandbox. Pushes each problem to `problems`; returns how many. */
 int grader_question_check(struct grader_pack *p, size_t qi, struct core_strlist *problems,
                           int *first_code);
+
+/* The sweep of one variant of question qi for the example student
+ * (grader_grade.c): params, reference, prompt and hints, every feedback
+ * placeholder, every `wrong` value, and the examples that hold for every
+ * variant (an answer computed from p, without fixed params or a pretend
+ * run). Each problem is pushed as "file:line: question ID: variant N
+ * (params): ...". Returns the number of problems; *key (caller frees) is
+ * the variant's params as text, its identity ("f=0.2, p=4"), NULL when
+ * params failed; *examples_run (optional) the examples graded. */
+int grader_variant_check(struct grader_pack *p, size_t qi, int variant,
+                         struct core_strlist *problems, char **key, size_t *examples_run);
+
+/* A design sample graded: the automatic fraction (`got`, 0 when invalid),
+ * the person's (`want`), the tolerance, the answer and the feedback's
+ * first line (both caller frees). */
+struct grader_sample_out {
+    bool valid;
+    double got, want, tol;
+    char role[16]; /* "good", "partial", "keywords", "reversed" or "" */
+    char *answer;
+    char *feedback;
+};
+/* Grades sample k (1-based) of question qi for the example student.
+ * Errors as for grading. */
+int grader_sample_grade(struct grader_pack *p, size_t qi, size_t k, struct grader_sample_out *out,
+                        struct core_err *err);
 
 #endif /* WB_GRADER_INTERNAL_H */

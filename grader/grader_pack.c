@@ -239,6 +239,7 @@ void grader_pack_free(struct grader_pack *p)
     free(p->info.title);
     free(p->info.version);
     free(p->info.description);
+    strv_free(p->info.rubric, p->info.n_rubric);
     for (size_t i = 0; i < p->info.n_lessons; i++)
         lesson_fini(&p->info.lessons[i]);
     free(p->info.lessons);
@@ -320,6 +321,7 @@ static const struct fspec pack_fields[] = {{"id", T_STR, KALL},
                                            {"description", T_STR, KALL},
                                            {"lessons", T_STRS, KALL},
                                            {"cbm", T_BOOL, KALL},
+                                           {"rubric", T_STRS, KALL},
                                            {NULL, 0, 0}};
 static const struct fspec lesson_fields[] = {{"id", T_STR, KALL},
                                              {"title", T_STR, KALL},
@@ -362,9 +364,19 @@ static const struct fspec band_fields[] = {{"rel", T_NUM, KALL},      {"abs", T_
                                            {"feedback", T_STR, KALL}, {NULL, 0, 0}};
 static const struct fspec wrong_fields[] = {
     {"value", T_NUM | T_FUN, KALL}, {"feedback", T_STR, KALL}, {NULL, 0, 0}};
-static const struct fspec concept_fields[] = {{"name", T_STR, KALL},     {"points", T_NUM, KALL},
-                                              {"match", T_STRS, KALL},   {"patterns", T_STRS, KALL},
-                                              {"feedback", T_STR, KALL}, {NULL, 0, 0}};
+static const struct fspec concept_fields[] = {
+    {"name", T_STR, KALL},     {"points", T_NUM, KALL},      {"match", T_STRS, KALL},
+    {"patterns", T_STRS, KALL}, {"near", T_TAB, KALL},       {"contradicts", T_TAB, KALL},
+    {"fuzzy", T_BOOL, KALL},   {"feedback", T_STR, KALL},    {NULL, 0, 0}};
+static const struct fspec near_fields[] = {{"within", T_NUM, KALL}, {NULL, 0, 0}};
+static const struct fspec contradicts_fields[] = {{"match", T_STRS, KALL},
+                                                  {"patterns", T_STRS, KALL},
+                                                  {"near", T_TAB, KALL},
+                                                  {"feedback", T_STR, KALL},
+                                                  {NULL, 0, 0}};
+static const struct fspec sample_fields[] = {{"answer", T_STR, KALL}, {"score", T_NUM, KALL},
+                                             {"tol", T_NUM, KALL},    {"role", T_STR, KALL},
+                                             {NULL, 0, 0}};
 static const struct fspec example_fields[] = {{"answer", T_STR | T_NUM | T_FUN, KALL},
                                               {"score", T_NUM | T_STR, KALL},
                                               {"params", T_TAB, KALL},
@@ -482,7 +494,7 @@ static size_t edit_distance(const char *a, const char *b)
 }
 
 /* The closest of `names` to `s` when it is close enough to be a typo. */
-static const char *closest(const char *s, const char *const *names, size_t n)
+const char *grader_name_closest(const char *s, const char *const *names, size_t n)
 {
     const char *best = NULL;
     size_t bd = 99, len = strlen(s);
@@ -503,7 +515,7 @@ static const char *closest_field(const char *s, const struct fspec *specs)
     size_t n = 0;
     for (; specs[n].name && n < 32; n++)
         names[n] = specs[n].name;
-    return closest(s, names, n);
+    return grader_name_closest(s, names, n);
 }
 
 /* Is t (a table at idx) a list 1..n of values of Lua type `ty`? */
@@ -816,6 +828,103 @@ static void each_wrong(struct vctx *v, int t, size_t i, void *ud)
     v->bad |= s.bad;
 }
 
+/* Phrases of a design rubric are looked up word by word: a phrase longer
+ * than GRADER_DESIGN_MAX_PHRASE bytes is a mistake. */
+static void check_phrases(struct vctx *v, int t, const char *name)
+{
+    lua_State *L = v->L;
+    if (field(L, t, name) == LUA_TTABLE && is_list_of(L, -1, LUA_TSTRING)) {
+        size_t n = lua_rawlen(L, -1);
+        for (size_t i = 1; i <= n; i++) {
+            lua_rawgeti(L, -1, (lua_Integer)i);
+            if (lua_rawlen(L, -1) > GRADER_DESIGN_MAX_PHRASE)
+                vproblem(v, "%s %zu is longer than %d bytes", name, i, GRADER_DESIGN_MAX_PHRASE);
+            lua_pop(L, 1);
+        }
+    }
+    lua_pop(L, 1);
+}
+
+/* near = { { "warp", "switch*", within = 5 }, ... } */
+static void each_near(struct vctx *v, int t, size_t i, void *ud)
+{
+    (void)ud;
+    lua_State *L = v->L;
+    struct vctx s;
+    sub_label(&s, v, ": near %zu", i);
+    size_t n = lua_rawlen(L, t);
+    check_fields(&s, t, near_fields, -1, NULL, (lua_Integer)n);
+    if (n < 2 || n > 32)
+        vproblem(&s, "give 2 to 32 terms: { \"warp\", \"switch*\", within = 5 }");
+    for (size_t k = 1; k <= n; k++) {
+        lua_rawgeti(L, t, (lua_Integer)k);
+        if (lua_type(L, -1) != LUA_TSTRING)
+            vproblem(&s, "term %zu must be a string, got %s", k, luaL_typename(L, -1));
+        else if (lua_rawlen(L, -1) > GRADER_DESIGN_MAX_PHRASE)
+            vproblem(&s, "term %zu is longer than %d bytes", k, GRADER_DESIGN_MAX_PHRASE);
+        lua_pop(L, 1);
+    }
+    double w;
+    if (num_field(L, t, "within", &w) && !(w >= 1 && w <= 1000 && w == floor(w)))
+        vproblem(&s, "within must be a whole number of words from 1 to 1000");
+    v->bad |= s.bad;
+}
+
+/* The ways a concept (or a contradiction) is found: match, patterns, near.
+ * Returns how many are given. */
+static size_t check_finders(struct vctx *v, int t)
+{
+    lua_State *L = v->L;
+    size_t n = 0;
+    if (field(L, t, "match") == LUA_TTABLE)
+        n += lua_rawlen(L, -1);
+    lua_pop(L, 1);
+    check_phrases(v, t, "match");
+    if (field(L, t, "patterns") == LUA_TTABLE) {
+        n += lua_rawlen(L, -1);
+        if (is_list_of(L, -1, LUA_TSTRING))
+            check_patterns(v, lua_gettop(L), "pattern");
+    }
+    lua_pop(L, 1);
+    if (field(L, t, "near") == LUA_TTABLE)
+        n += lua_rawlen(L, -1);
+    lua_pop(L, 1);
+    check_list(v, t, "near", each_near, NULL);
+    return n;
+}
+
+/* contradicts = { "phrase", { match = ..., patterns = ..., feedback = ... } } */
+static void check_contradicts(struct vctx *v, int t)
+{
+    lua_State *L = v->L;
+    if (field(L, t, "contradicts") != LUA_TTABLE) {
+        lua_pop(L, 1);
+        return;
+    }
+    int list = lua_gettop(L);
+    size_t n = lua_rawlen(L, list);
+    for (size_t i = 1; i <= n; i++) {
+        struct vctx s;
+        sub_label(&s, v, ": contradicts %zu", i);
+        int ty = lua_rawgeti(L, list, (lua_Integer)i);
+        if (ty == LUA_TSTRING) {
+            if (lua_rawlen(L, -1) > GRADER_DESIGN_MAX_PHRASE)
+                vproblem(&s, "is longer than %d bytes", GRADER_DESIGN_MAX_PHRASE);
+        } else if (ty == LUA_TTABLE) {
+            int e = lua_gettop(L);
+            check_fields(&s, e, contradicts_fields, -1, NULL, 0);
+            if (check_finders(&s, e) == 0)
+                vproblem(&s, "give 'match' phrases, 'patterns' or 'near' groups");
+        } else {
+            vproblem(&s, "must be a phrase or a table { match = ..., feedback = ... }, got %s",
+                     luaL_typename(L, -1));
+        }
+        lua_pop(L, 1);
+        v->bad |= s.bad;
+    }
+    lua_pop(L, 1);
+}
+
 static void each_concept(struct vctx *v, int t, size_t i, void *ud)
 {
     (void)ud;
@@ -828,18 +937,37 @@ static void each_concept(struct vctx *v, int t, size_t i, void *ud)
     double x;
     if (num_field(L, t, "points", &x) && !(x > 0 && isfinite(x)))
         vproblem(&s, "points must be a number > 0");
-    size_t n_match = 0, n_pat = 0;
-    if (field(L, t, "match") == LUA_TTABLE)
-        n_match = lua_rawlen(L, -1);
-    lua_pop(L, 1);
-    if (field(L, t, "patterns") == LUA_TTABLE) {
-        n_pat = lua_rawlen(L, -1);
-        if (is_list_of(L, -1, LUA_TSTRING))
-            check_patterns(&s, lua_gettop(L), "pattern");
+    if (check_finders(&s, t) == 0)
+        vproblem(&s, "give 'match' phrases, 'patterns' or 'near' groups");
+    check_contradicts(&s, t);
+    v->bad |= s.bad;
+}
+
+/* samples = { { answer = "...", score = 0.9, tol = 0.25, role = "good" }, ... } */
+static void each_sample(struct vctx *v, int t, size_t i, void *ud)
+{
+    (void)ud;
+    lua_State *L = v->L;
+    struct vctx s;
+    sub_label(&s, v, ": sample %zu", i);
+    check_fields(&s, t, sample_fields, -1, NULL, 0);
+    static const char *const req[] = {"answer", "score", NULL};
+    require_fields(&s, t, req);
+    double x;
+    if (num_field(L, t, "score", &x) && !(x >= 0 && x <= 1))
+        vproblem(&s, "score must be a fraction from 0 to 1 (what a person gave it)");
+    if (num_field(L, t, "tol", &x) && !(x >= 0 && x <= 1))
+        vproblem(&s, "tol must be a fraction from 0 to 1");
+    if (field(L, t, "role") == LUA_TSTRING) {
+        static const char *const roles[] = {"good", "partial", "keywords", "reversed"};
+        const char *r = lua_tostring(L, -1);
+        bool ok = false;
+        for (size_t k = 0; k < 4; k++)
+            ok |= strcmp(r, roles[k]) == 0;
+        if (!ok)
+            vproblem(&s, "role '%s' is not one of good, partial, keywords, reversed", r);
     }
     lua_pop(L, 1);
-    if (n_match + n_pat == 0)
-        vproblem(&s, "give 'match' phrases or 'patterns' (or both)");
     v->bad |= s.bad;
 }
 
@@ -919,6 +1047,9 @@ static void check_pack(struct eval *e, struct vctx *v, int t)
         p->info.cbm = lua_toboolean(L, -1);
     lua_pop(L, 1);
     check_id(v, "id", p->info.id);
+    p->info.rubric = strs_field(L, t, "rubric", &p->info.n_rubric, NULL);
+    for (size_t i = 0; i < p->info.n_rubric; i++)
+        check_id(v, "rubric item", p->info.rubric[i]);
     size_t n;
     char **lessons = strs_field(L, t, "lessons", &n, NULL);
     if (field(L, t, "lessons") == LUA_TTABLE && is_list_of(L, -1, LUA_TSTRING))
@@ -1060,7 +1191,7 @@ static void check_question(struct eval *e, struct vctx *v, int t, struct grader_
         if (kind < 0) {
             static const char *const kinds[] = {"numeric",  "choice", "multi",
                                                 "ordering", "text",   "design"};
-            const char *sugg = closest(kind_s, kinds, 6);
+            const char *sugg = grader_name_closest(kind_s, kinds, 6);
             char dym[64] = "";
             if (sugg)
                 snprintf(dym, sizeof dym, "did you mean '%s'? ", sugg);
@@ -1257,6 +1388,10 @@ static void check_question(struct eval *e, struct vctx *v, int t, struct grader_
             vproblem(v, "'concepts' is empty");
         lua_pop(L, 1);
         check_list(v, t, "concepts", each_concept, NULL);
+        check_list(v, t, "samples", each_sample, NULL);
+        if (field(L, t, "samples") == LUA_TTABLE)
+            q->n_samples = lua_rawlen(L, -1);
+        lua_pop(L, 1);
         break;
     }
     check_list(v, t, "examples", each_example, NULL);
