@@ -980,8 +980,12 @@ static void grade_numeric(lua_State *L, struct job *j, const char *answer)
                 call(L, j, "a wrong value", 2, 1);
                 ty = lua_type(L, -1);
             }
+            if (ty == LUA_TBOOLEAN && !lua_toboolean(L, -1)) { /* not this variant's mistake */
+                lua_settop(L, w);
+                continue;
+            }
             if (ty != LUA_TNUMBER)
-                fail_pack(L, j, "wrong %zu: value must be a number, got %s", i,
+                fail_pack(L, j, "wrong %zu: value must be a number (or false), got %s", i,
                           luaL_typename(L, -1));
             double wv = lua_tonumber(L, -1);
             if (grader_tol_accepts(&tol, wv, num.value)) {
@@ -1462,8 +1466,9 @@ static void check_fill(lua_State *L, struct job *j)
                 lua_pushvalue(L, S_P);
                 lua_pushvalue(L, S_CTX);
                 call(L, j, "a wrong value", 2, 1);
-                if (lua_type(L, -1) != LUA_TNUMBER || !isfinite(lua_tonumber(L, -1)))
-                    jproblem(j, "wrong %zu: value must give a finite number, got %s", i,
+                bool off = lua_type(L, -1) == LUA_TBOOLEAN && !lua_toboolean(L, -1);
+                if (!off && (lua_type(L, -1) != LUA_TNUMBER || !isfinite(lua_tonumber(L, -1))))
+                    jproblem(j, "wrong %zu: value must give a finite number (or false), got %s", i,
                              luaL_typename(L, -1));
             }
             lua_settop(L, S_TOP + 1);
@@ -1660,8 +1665,12 @@ static void sweep_wrong(lua_State *L, struct job *j)
             call(L, j, "a wrong value", 2, 1);
             ty = lua_type(L, -1);
         }
-        if (ty != LUA_TNUMBER) {
-            jproblem(j, "wrong %zu: value gives %s, not a number", i, luaL_typename(L, -1));
+        if (ty == LUA_TBOOLEAN && !lua_toboolean(L, -1)) {
+            /* the function says this mistake does not apply to this variant */
+        } else if (ty != LUA_TNUMBER) {
+            jproblem(j, "wrong %zu: value gives %s, not a number (return false when the mistake "
+                        "does not apply to this variant)",
+                     i, luaL_typename(L, -1));
         } else if (!isfinite(lua_tonumber(L, -1))) {
             jproblem(j, "wrong %zu: value gives %g, not a finite number", i, lua_tonumber(L, -1));
         } else if (has_ref) {

@@ -668,8 +668,15 @@ processors that gives a speedup of at least {S}, according to Amdahl's law?]],
   },
   params = function(rng)
     -- The target is a share of the ceiling 1/f, so it is always reachable.
-    local f = rng:pick({ 0.02, 0.04, 0.05, 0.08, 0.1 })
-    return { f = f, S = wb.round(rng:pick({ 0.5, 0.6, 0.7, 0.8 }) / f, 1) }
+    -- Not when a whole number of processors gives exactly S: rounding down
+    -- (the common mistake) would then be right.
+    local f, S, n
+    repeat
+      f = rng:pick({ 0.02, 0.04, 0.05, 0.08, 0.1 })
+      S = wb.round(rng:pick({ 0.5, 0.6, 0.7, 0.8 }) / f, 1)
+      n = (1 - f) / (1 / S - f)
+    until math.abs(n - math.floor(n + 0.5)) > 1e-9
+    return { f = f, S = S }
   end,
   answer = function(p) return math.ceil((1 - p.f) / (1 / p.S - p.f) - 1e-9) end,
   tolerance = { abs = 0.01 },   -- a whole number of processors
@@ -1255,7 +1262,10 @@ T(p) = T_serial + T_parallel / p. How many seconds of it are serial?]],
     "So T_parallel = 4 x ({t2} - {t4}); subtract T_parallel/4 from T(4).",
   },
   params = function(rng)
-    local ts, tpar = rng:int(5, 40), 4 * rng:int(15, 100)
+    -- Not when T_parallel / 4 (the time saved, a common mistake) is the
+    -- serial part itself: the mistake would be graded right.
+    local ts, tpar
+    repeat ts, tpar = rng:int(5, 40), 4 * rng:int(15, 100) until ts ~= tpar / 4
     return { t2 = ts + tpar / 2, t4 = ts + tpar / 4 }
   end,
   answer = function(p) return 2 * p.t4 - p.t2 end,

@@ -588,7 +588,14 @@ the KV cache, activations and runtime overhead)?]],
   rubric = { "theory.memory", "advanced.cost" },
   hints = { "Weights: parameters × 2 bytes. Divide by the GPU memory and round UP." },
   params = function(rng)
-    return { pb = rng:pick({ 13, 34, 70, 175, 405 }), gpu = rng:pick({ 24, 40, 80, 141 }) }
+    -- Not when 4 bytes per parameter needs as many GPUs, or the weights
+    -- fill whole GPUs (then rounding down is right): the mistakes below
+    -- would be graded right.
+    local pb, gpu
+    repeat
+      pb, gpu = rng:pick({ 13, 34, 70, 175, 405 }), rng:pick({ 24, 40, 80, 141 })
+    until math.ceil(4 * pb / gpu) ~= math.ceil(2 * pb / gpu) and (2 * pb) % gpu ~= 0
+    return { pb = pb, gpu = gpu }
   end,
   answer = function(p) return math.ceil(2 * p.pb / p.gpu) end,
   tolerance = { abs = 0 },   -- a whole number of GPUs
@@ -813,9 +820,15 @@ gradients, optimizer states) does each GPU hold?]],
   wrong = {
     { value = function(p) return 16 * p.pb end,
       feedback = "That is plain data parallelism with nothing sharded." },
-    { value = function(p) return 16 * p.pb / p.n end,
+    { value = function(p)
+        if p.stage == 3 then return false end   -- ZeRO-3 does shard everything
+        return 16 * p.pb / p.n
+      end,
       feedback = "That shards everything (ZeRO-3). Stages 1 and 2 keep some states whole on every GPU." },
-    { value = function(p) return 16 * p.pb / ({ 4, 8, 16 })[p.stage] end,
+    { value = function(p)
+        if p.stage == 3 and p.n == 16 then return false end   -- the limit is N itself
+        return 16 * p.pb / ({ 4, 8, 16 })[p.stage]
+      end,
       feedback = "The 4× / 8× factors are only limits for very many GPUs; use the formula with N." },
   },
   examples = {
@@ -1171,7 +1184,10 @@ cache. How large is the KV cache?]],
       feedback = "That counts elements: multiply by 2 bytes per FP16 element." },
     { value = function(p) return p.l * p.kvh * p.d * p.s * p.b * 2 / 1e9 end,
       feedback = "Keys AND values are cached: a factor 2." },
-    { value = function(p) return 2 * p.l * p.h * p.d * p.s * p.b * 2 / 1e9 end,
+    { value = function(p)
+        if p.kvh == p.h then return false end   -- no grouped-query attention: no such mistake
+        return 2 * p.l * p.h * p.d * p.s * p.b * 2 / 1e9
+      end,
       feedback = "With grouped-query attention only the KV heads are cached, not every query head." },
   },
   examples = {

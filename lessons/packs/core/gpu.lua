@@ -389,7 +389,10 @@ the thread with blockIdx.x = {b} and threadIdx.x = {x} process?]],
   hints = { "i = blockIdx.x * blockDim.x + threadIdx.x" },
   params = function(rng)
     local t = rng:pick({ 128, 256, 512 })
-    return { t = t, b = rng:int(2, 60), x = rng:int(1, t - 1) }
+    local b, x
+    -- Not b = x: swapping them (a common mistake) would give the right index.
+    repeat b, x = rng:int(2, 60), rng:int(1, t - 1) until b ~= x
+    return { t = t, b = b, x = x }
   end,
   answer = function(p) return p.b * p.t + p.x end,
   tolerance = { abs = 0.01 },   -- an index: exact only
@@ -597,7 +600,9 @@ the addition?]],
   wrong = {
     { value = function(p) return (128 // p.s + 31) // 32 end,
       feedback = "That would be true with sequential addressing (active threads 0..k-1 packed into few warps). Interleaved, the active threads are spread out." },
-    { value = function(p) return 128 // p.s end,
+    { value = function(p)   -- false when each active thread has a warp of its own
+        return 128 // p.s > 8 and 128 // p.s
+      end,
       feedback = "That is the number of active THREADS; the question asks how many warps contain one." },
   },
   examples = {
@@ -820,9 +825,11 @@ the warp's load touch?]],
   answer = function(p) return sectors(p.e, p.s, 0) end,
   tolerance = { abs = 0.01 },   -- a count
   wrong = {
-    { value = function(p) return math.min(32, 4 * p.s) end,
+    { value = function(p)   -- 4-byte elements, or 32 sectors either way: no mistake
+        return p.e ~= 4 and 4 * p.s < 32 and 4 * p.s
+      end,
       feedback = "That assumes 4-byte elements. Use the element size given: the warp spans 32 x stride x element-size bytes." },
-    { value = function(p) return 32 * p.s * p.e / 32 end,
+    { value = function(p) return p.s * p.e > 32 and 32 * p.s * p.e / 32 end,   -- below 32: no cap to forget
       feedback = "A warp touches at most 32 sectors: one per thread, however far apart the threads are." },
   },
   examples = {
@@ -856,9 +863,9 @@ does the warp actually use, in per cent?]],
   params = function(rng) return { s = rng:pick({ 2, 3, 4, 6, 8, 16, 64 }) } end,
   answer = function(p) return 100 * 128 / (32 * sectors(4, p.s, 0)) end,
   wrong = {
-    { value = function(p) return 100 / p.s end,
+    { value = function(p) return p.s > 8 and 100 / p.s end,   -- up to 8 floats the rule holds
       feedback = "Efficiency stops falling at 12.5%: once the stride reaches 8 floats (32 bytes), each thread costs one sector and no more." },
-    { value = function(p) return 100 * 128 / (128 * math.min(32, p.s)) end,
+    { value = function(p) return p.s > 8 and 100 * 128 / (128 * math.min(32, p.s)) end,   -- lines and sectors agree below
       feedback = "You counted whole 128-byte lines. Memory moves in 32-byte sectors." },
   },
   examples = {
@@ -988,7 +995,12 @@ A thread reads the 4-byte word at byte offset {addr} of shared memory. With
 32 banks of 4 bytes, which bank (0-31) serves it?]],
   topics = { "shared-memory", "bank-conflicts" },
   hints = { "Word index = byte offset / 4; bank = word index mod 32." },
-  params = function(rng) return { addr = 4 * rng:int(33, 4000) } end,
+  params = function(rng)
+    -- Not where the byte offset mod 32 (a common mistake) is the bank too.
+    local addr
+    repeat addr = 4 * rng:int(33, 4000) until addr % 32 ~= (addr // 4) % 32
+    return { addr = addr }
+  end,
   answer = function(p) return (p.addr // 4) % 32 end,
   -- A bank number: exact only. Bank 0 needs an explicit abs.
   tolerance = { abs = 0.01 },
@@ -1024,9 +1036,11 @@ access takes k passes)?]],
   },
   params = function(rng) return { s = rng:pick({ 1, 2, 3, 4, 6, 8, 12, 16, 17, 24, 32, 33 }) } end,
   answer = function(p) return gcd(p.s, 32) end,
+  -- (For a power-of-two stride below 32 the degree IS the stride: there the
+  -- mistake below gives the right number and does not apply.)
   tolerance = { abs = 0.01 },   -- a count
   wrong = {
-    { value = function(p) return math.min(32, p.s) end,
+    { value = function(p) return math.min(32, p.s) ~= gcd(p.s, 32) and math.min(32, p.s) end,
       feedback = "The degree is not the stride: threads collide when (s x t) mod 32 repeats, which happens gcd(s, 32) times. Odd strides never collide." },
   },
   examples = {
@@ -1056,7 +1070,7 @@ tile[t][5], one element of a column. What is the degree of the bank conflict
     "tile[t][5] is word t x {w} + 5: the stride between threads is {w} words.",
     "Degree = gcd({w}, 32).",
   },
-  params = function(rng) return { w = rng:pick({ 32, 33, 34, 36, 40, 64, 65 }) } end,
+  params = function(rng) return { w = rng:pick({ 32, 33, 34, 36, 40, 48, 65 }) } end,
   answer = function(p) return gcd(p.w, 32) end,
   tolerance = { abs = 0.01 },   -- a count
   wrong = {
@@ -1174,7 +1188,10 @@ ignore allocation granularity.)]],
   end,
   answer = function(p) return 100 * resident_warps(p.t, p.r, 0) / 64 end,
   wrong = {
-    { value = function(p) return 100 * math.min(2048, 65536 / p.r) / 2048 end,
+    { value = function(p)   -- false when whole blocks fit exactly: no rounding to forget
+        local v = 100 * math.min(2048, 65536 / p.r) / 2048
+        return v ~= 100 * resident_warps(p.t, p.r, 0) / 64 and v
+      end,
       feedback = "Only whole blocks become resident: round the number of blocks down before counting warps." },
     { value = function(p) return 100 * resident_warps(p.t, p.r, 0) / 32 end,
       feedback = "An SM holds 64 warps (2048 threads), not 32: divide by 64." },
@@ -1212,7 +1229,10 @@ memory; registers are not a limit. What is its occupancy, in per cent?
   end,
   answer = function(p) return 100 * resident_warps(p.t, 0, p.s) / 64 end,
   wrong = {
-    { value = function(p) return 100 * math.min(64, 164 / p.s * p.t / 32) / 64 end,
+    { value = function(p)   -- false when whole blocks fit exactly: no rounding to forget
+        local v = 100 * math.min(64, 164 / p.s * p.t / 32) / 64
+        return v ~= 100 * resident_warps(p.t, 0, p.s) / 64 and v
+      end,
       feedback = "Only whole blocks fit: round 164 / s down before counting warps." },
     { value = function(p) return 100 * (164 // p.s) / 32 end,
       feedback = "That is blocks over the 32-block limit. Occupancy counts warps: blocks x threads per block / 32, out of 64." },
@@ -1384,7 +1404,9 @@ S that lifts the gradient to at least 2^-14?]],
     "You need S >= 2^-14 / {g}.",
     "Take log2 of that and round up to a whole power.",
   },
-  params = function(rng) return { g = rng:pick({ 3e-8, 1e-8, 2e-7, 5e-7, 1e-6, 4e-6 }) } end,
+  -- (Each g leaves the exact ratio more than 1% below its power of two, so
+  -- the exact ratio, a common mistake, is never graded right.)
+  params = function(rng) return { g = rng:pick({ 2.5e-8, 1e-8, 2e-7, 5e-7, 1e-6, 4e-6 }) } end,
   answer = function(p) return 2 ^ math.ceil(math.log(2 ^ -14 / p.g, 2)) end,
   wrong = {
     { value = function(p) return 2 ^ math.floor(math.log(2 ^ -14 / p.g, 2)) end,

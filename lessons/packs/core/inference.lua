@@ -351,7 +351,7 @@ the weights once. What is the lower bound on the time per token?]],
   wrong = {
     { value = function(p) return 1000 * p.pb * 1e9 * p.bits / (p.bw * 1e12) end,
       feedback = "You used bits as bytes: a b-bit weight is b/8 bytes." },
-    { value = function(p) return 1000 * p.pb * 1e9 * 2 / (p.bw * 1e12) end,
+    { value = function(p) return p.bits ~= 16 and 1000 * p.pb * 1e9 * 2 / (p.bw * 1e12) end,   -- FP16: no mistake
       feedback = "That assumes FP16 (2 bytes); use the bit width the question gives." },
   },
   examples = {
@@ -604,17 +604,22 @@ scale = {mx} / 127, q = round(x / scale). What integer q stores x = {x}?]],
     local mx = rng:pick({ 1, 2, 4, 6, 8 })
     -- x = k/100 of the range; k = +-50 would land exactly on a .5 tie
     -- (x / scale = 1.27 k), so it is skipped, as are values near 0.
+    -- It also redraws k until a scale of max/128 (the common mistake) gives
+    -- another code than max/127.
     local k
-    repeat k = rng:int(-95, 95) until math.abs(k) > 5 and math.abs(k) ~= 50
+    repeat
+      k = rng:int(-95, 95)
+    until math.abs(k) > 5 and math.abs(k) ~= 50 and
+      math.floor(k / 100 * 127 + 0.5) ~= math.floor(k / 100 * 128 + 0.5)
     return { mx = mx, x = k / 100 * mx }
   end,
   answer = function(p) return math.floor(p.x / (p.mx / 127) + 0.5) end,
   tolerance = { abs = 0 },   -- an integer code
   wrong = {
+    -- (An asymmetric scale, range / 255 = max / 127.5, gives the code of
+    -- max/127 or of max/128 in every case, so it is not a separate mistake.)
     { value = function(p) return math.floor(p.x / (p.mx / 128) + 0.5) end,
-      feedback = "Symmetric INT8 uses ±127 (so that -x and x get mirrored codes): scale = max/127." },
-    { value = function(p) return math.floor(p.x / (2 * p.mx / 255) + 0.5) end,
-      feedback = "That is an asymmetric scale (range / 255). Symmetric INT8 uses max/127." },
+      feedback = "Symmetric INT8 uses ±127 (so that -x and x get mirrored codes): scale = max/127, not max/128 or range/255." },
   },
   examples = {
     { answer = function(p, ctx) return tostring(ctx.reference) end, score = 1 },
@@ -817,7 +822,15 @@ does one large-model forward pass yield on average, using
   topics = { "speculative-decoding", "latency" },
   rubric = { "practice.optimization", "advanced.novel" },
   hints = { "Compute a^(k+1) first: {a}^({k}+1)." },
-  params = function(rng) return { k = rng:pick({ 2, 3, 4, 5, 8 }), a = rng:pick({ 0.5, 0.6, 0.7, 0.8, 0.9 }) } end,
+  params = function(rng)
+    -- Not when a^k, what the exponent k + 1 adds, is within the 1%
+    -- tolerance: the exponent k (a common mistake) would be graded right.
+    local k, a
+    repeat
+      k, a = rng:pick({ 2, 3, 4, 5, 8 }), rng:pick({ 0.5, 0.6, 0.7, 0.8, 0.9 })
+    until a ^ k > 0.02 * (1 - a ^ (k + 1)) / (1 - a)
+    return { k = k, a = a }
+  end,
   answer = function(p) return (1 - p.a ^ (p.k + 1)) / (1 - p.a) end,
   wrong = {
     { value = function(p) return p.k end,

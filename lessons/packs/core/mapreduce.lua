@@ -731,8 +731,13 @@ shuffled records?]],
     "The factor is n / (p × k).",
   },
   params = function(rng)
-    return { nm = rng:pick({ 10, 50, 100, 200, 500 }), p = rng:pick({ 20, 50, 100, 200, 400 }),
-             k = rng:pick({ 5, 10, 20, 50 }) }
+    -- Not when p × k (a common mistake) is the factor itself.
+    local p
+    repeat
+      p = { nm = rng:pick({ 10, 50, 100, 200, 500 }), p = rng:pick({ 20, 50, 100, 200, 400 }),
+            k = rng:pick({ 5, 10, 20, 50 }) }
+    until (p.p * p.k) ^ 2 ~= p.nm * 1e6
+    return p
   end,
   answer = function(p) return p.nm * 1e6 / (p.p * p.k) end,
   wrong = {

@@ -243,8 +243,14 @@ A cache hit takes {hit} ns. {miss}% of the accesses miss and then wait
   topics = { "memory-hierarchy", "caches" },
   hints = { "AMAT = hit time + miss rate x miss penalty, with the miss rate as a fraction." },
   params = function(rng)
-    return { hit = rng:pick({ 1, 1.5, 2 }), miss = rng:pick({ 2, 3, 5, 8, 10, 20 }),
-             penalty = rng:pick({ 60, 80, 100, 120 }) }
+    -- Not when the hit time of the missing accesses, what the last mistake
+    -- below drops, is within the 1% tolerance.
+    local p
+    repeat
+      p = { hit = rng:pick({ 1, 1.5, 2 }), miss = rng:pick({ 2, 3, 5, 8, 10, 20 }),
+            penalty = rng:pick({ 60, 80, 100, 120 }) }
+    until p.miss / 100 * p.hit > 0.015 * (p.hit + p.miss / 100 * p.penalty)
+    return p
   end,
   answer = function(p) return p.hit + p.miss / 100 * p.penalty end,
   wrong = {
@@ -415,9 +421,9 @@ What fraction of the loop's reads miss the cache, in per cent?]],
   end,
   answer = function(p) return 100 * math.min(1, p.s * p.e / p.line) end,
   wrong = {
-    { value = function(p) return 100 * p.e / p.line end,
+    { value = function(p) return p.s > 1 and 100 * p.e / p.line end,   -- stride 1: no mistake
       feedback = "That is the miss rate for stride 1. With a stride, each line serves fewer reads: use the stride in bytes." },
-    { value = function(p) return 100 * p.s * p.e / p.line end,
+    { value = function(p) return p.s * p.e > p.line and 100 * p.s * p.e / p.line end,   -- below a line: no cap to forget
       feedback = "A read cannot miss more than once: the miss rate stops at 100% once the stride reaches a line." },
   },
   examples = {
@@ -1090,11 +1096,11 @@ best, according to the roofline model? Answer in TFLOP/s.]],
   end,
   answer = function(p) return math.min(p.peak, p.ai * p.bw / 1000) end,
   wrong = {
-    { value = function(p) return p.ai * p.bw / 1000 end,
+    { value = function(p) return p.ai * p.bw / 1000 > p.peak and p.ai * p.bw / 1000 end,   -- compute bound only
       feedback = "AI x bandwidth is above the peak here: no kernel runs faster than the peak. It is compute bound." },
-    { value = function(p) return p.peak end,
+    { value = function(p) return p.ai * p.bw / 1000 < p.peak and p.peak end,   -- memory bound only
       feedback = "This kernel is left of the ridge: memory bound. It reaches AI x bandwidth, not the peak." },
-    { value = function(p) return math.min(p.peak, p.ai * p.bw) end,
+    { value = function(p) return p.ai * p.bw / 1000 < p.peak and math.min(p.peak, p.ai * p.bw) end,
       feedback = "AI x GB/s gives GFLOP/s; divide by 1000 for TFLOP/s." },
   },
   examples = {
@@ -1166,7 +1172,7 @@ time does fusion save, in microseconds?]],
   wrong = {
     { value = function(p) return p.k * 8 * p.mel * 1e6 / (p.bw * 1e9) * 1e6 end,
       feedback = "That is the whole unfused time. The fused kernel still takes one kernel's time: the saving is (k - 1) kernels." },
-    { value = function(p) return 8 * p.mel * 1e6 / (p.bw * 1e9) * 1e6 end,
+    { value = function(p) return p.k > 2 and 8 * p.mel * 1e6 / (p.bw * 1e9) * 1e6 end,   -- k = 2: the same number
       feedback = "That is the fused kernel's time. The saving is the unfused time minus it." },
     { value = function(p) return (p.k - 1) * 4 * p.mel * 1e6 / (p.bw * 1e9) * 1e6 end,
       feedback = "Each kernel reads AND writes the tensor: 8 bytes per element, not 4." },

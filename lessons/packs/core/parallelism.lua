@@ -441,8 +441,14 @@ time = latency + size / bandwidth, how long does the message take, in ms?]],
     "Convert the latency to ms too: {alpha_us} us = {alpha_us} / 1000 ms.",
   },
   params = function(rng)
-    return { mb = rng:pick({ 4, 16, 40, 100, 400 }), gbps = rng:pick({ 1, 10, 25, 100 }),
-             alpha_us = rng:pick({ 5, 20, 50 }) }
+    -- Not when the latency is under 2% of the time: then leaving it in
+    -- microseconds (a common mistake) would be graded right.
+    local p
+    repeat
+      p = { mb = rng:pick({ 4, 16, 40, 100, 400 }), gbps = rng:pick({ 1, 10, 25, 100 }),
+            alpha_us = rng:pick({ 5, 20, 50 }) }
+    until p.alpha_us > 0.02 * (p.alpha_us / 1000 + p.mb / (p.gbps * 125) * 1000)
+    return p
   end,
   answer = function(p) return p.alpha_us / 1000 + p.mb / (p.gbps * 125) * 1000 end,
   wrong = {
@@ -690,8 +696,14 @@ and processes {n} items. How long until the last item leaves, in ms?]],
     "After it, one more item leaves every slowest-stage time.",
   },
   params = function(rng)
-    local p = four_stages(rng)
-    p.n = rng:pick({ 20, 50, 100, 500 })
+    -- Not when the pipeline's fill time is under 2% of the total: n times
+    -- the slowest stage (a common mistake) would be graded right.
+    local p, s, m
+    repeat
+      p = four_stages(rng)
+      p.n = rng:pick({ 20, 50, 100, 500 })
+      s, m = sum_max(stages_of(p))
+    until s - m > 0.02 * (s + (p.n - 1) * m)
     return p
   end,
   answer = function(p)

@@ -142,7 +142,7 @@ the new w? (Give at least 3 decimals, or an exact expression.)]],
   },
   examples = {
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
-    { answer = function(p) return string.format("%g - %g*(%d+%d+%d+%d)/4", p.w, p.eta, p.g1, p.g2, p.g3, p.g4) end, score = 1 },
+    { answer = function(p) return string.format("%g - %g*(%d+%d+(%d)+%d)/4", p.w, p.eta, p.g1, p.g2, p.g3, p.g4) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference + 0.05) end, score = 0 },
     { "w", "invalid" },
     { params = { w = 1, eta = 0.1, g1 = 2, g2 = 4, g3 = 6, g4 = 8 }, answer = "0.5", score = 1 },
@@ -557,7 +557,7 @@ iteration take?]],
       feedback = "That is a worker's own traffic. The servers carry n workers' gradients and weights over their links: each phase takes n/s model transfers." },
     { value = function(p) return math.max(p.n / p.s, 1) * 1000 * secs(p.pm * 4e6, p.gbps) end,
       feedback = "That is one phase. The iteration has a push phase and a pull phase." },
-    { value = function(p) return 2 * p.n * 1000 * secs(p.pm * 4e6, p.gbps) end,
+    { value = function(p) return p.s > 1 and 2 * p.n * 1000 * secs(p.pm * 4e6, p.gbps) end,   -- one server: no split
       feedback = "The model is split over the s servers, so each server carries only 1/s of the traffic." },
   },
   examples = {
@@ -849,9 +849,11 @@ per synchronous iteration than a worker's link?]],
   answer = function(p) return math.max(1, math.ceil(p.n * p.bw / p.bs - 1e-9)) end,
   tolerance = { abs = 0.01 },
   wrong = {
-    { value = function(p) return p.n end,
+    { value = function(p) return p.bw ~= p.bs and p.n end,   -- same speeds: S = N is right
       feedback = "S = N is right only when shards and workers have the same link speed. Here each shard link is faster." },
-    { value = function(p) return p.n * p.bw / p.bs end,
+    { value = function(p)   -- a whole number already: no rounding to forget
+        return (p.n * p.bw) % p.bs ~= 0 and p.n * p.bw / p.bs
+      end,
       feedback = "Shards come in whole numbers: round UP, or the shards are still a little too slow." },
   },
   examples = {
@@ -1122,7 +1124,9 @@ percentage like 20%.)]],
     "Busy time: {n1} × {t} + {ts}. Idle = 1 - busy / ({n} × {ts}).",
   },
   params = function(rng)
-    local n = rng:pick({ 8, 16, 32, 100 })
+    -- At most 32 workers: with 100, 1 - t/ts (the last mistake below) is
+    -- within the tolerance of the answer.
+    local n = rng:pick({ 8, 16, 32 })
     local t = rng:pick({ 100, 200, 250 })
     return { n = n, n1 = n - 1, t = t, ts = t * rng:pick({ 1.5, 2, 3, 4 }) }
   end,
@@ -1554,7 +1558,13 @@ tree is faster).]],
         return (2 * (p.p - 1) * (a + p.m / (p.p * b))) / (2 * log2(p.p) * (a + p.m / b))
       end,
       feedback = "That is T_ring / T_tree, the inverse of what was asked." },
-    { value = function(p) return log2(p.p) * p.p / (p.p - 1) end,
+    { value = function(p)
+        -- false for messages so large that ignoring α is within the 2% tolerance
+        local a, b = p.alpha * 1e-6, p.bw * 1e9
+        local right = (2 * log2(p.p) * (a + p.m / b)) / (2 * (p.p - 1) * (a + p.m / (p.p * b)))
+        local v = log2(p.p) * p.p / (p.p - 1)
+        return math.abs(v - right) > 0.02 * right and v
+      end,
       feedback = "That ratio ignores the latency α; it is only right for very large messages." },
   },
   examples = {
