@@ -11,17 +11,27 @@
  *   - Sentences end at . ! ? ; (a full stop between two letters or digits,
  *     as in 5.5 or e.g, does not end one), at a blank line, and before a
  *     line that starts with a list marker (-, *, +, •, "1." or "1)").
- *   - Parts: a sentence is cut into parts at commas and line breaks.
+ *   - Parts: a sentence is cut into parts at commas, and at the end of a
+ *     line of fewer than four words (one term a line is a list; a long line
+ *     is prose wrapped, and its part goes on).
  *   - A sentence is a claim unless it has no function word ("the", "is",
  *     "to", "by", ...: FUNCTION_WORDS below), or it has three parts or more
- *     and more than half of them are bare: fewer than four words, or no
- *     function word. Words of a hyphenated compound ("all-reduce",
- *     "in-memory") are never function words.
+ *     and more than half of its words are in bare parts: parts of fewer than
+ *     four words, or without a function word. Words of a hyphenated compound
+ *     ("all-reduce", "in-memory") are never function words.
  *   - The answer is a list of terms when fewer than half of its words are
  *     in claims; then no concept counts. Otherwise only claims count.
  *   - Clauses: a claim is cut into clauses at , : ( ) — – and before the
  *     words and, but, while, whereas, although, though, however, yet,
  *     because, since, so, which, who, whose, then, thus, therefore, hence.
+ *   - A word is dismissed (negated as well) when a dismissal follows it in
+ *     its clause: useless, pointless, unnecessary, unneeded, irrelevant, or
+ *     a negator followed within three words by help(s), matter(s), needed,
+ *     necessary, required, useful, work(s), worth, tell, problem,
+ *     bottleneck, issue, difference or need ("profiling would not help",
+ *     "communication is not the bottleneck"), or "nothing" after changes,
+ *     adds, gains, achieves, does, tells, brings, buys ("a bigger batch
+ *     changes nothing").
  *   - A word is negated when an odd number of negators come before it in
  *     its clause (no, not — but not "not only" —, never, cannot, none,
  *     nothing, neither, nor, without, lack(s/ing), unable, "instead of",
@@ -227,7 +237,7 @@ static void new_part(struct cutter *c)
 static bool is_claim(const struct grader_design *d, size_t first, size_t n)
 {
     bool any_function = false;
-    size_t parts = 0, bare = 0;
+    size_t parts = 0, bare_words = 0;
     for (size_t i = first; i < first + n;) {
         size_t part = d->w[i].part, k = i;
         bool fn = false;
@@ -236,13 +246,14 @@ static bool is_claim(const struct grader_design *d, size_t first, size_t n)
             k++;
         }
         parts++;
-        bare += k - i < BARE_WORDS || !fn;
+        if (k - i < BARE_WORDS || !fn)
+            bare_words += k - i;
         any_function |= fn;
         i = k;
     }
     if (!any_function)
         return false;
-    return parts < 3 || bare * 2 <= parts;
+    return parts < 3 || bare_words * 2 <= n;
 }
 
 static void end_sentence(struct cutter *c)
@@ -351,15 +362,63 @@ static void add_word(struct cutter *c, size_t *i)
 
 /* After all words are read: count negators per clause (a negator needs the
  * word after it for "not only", "instead of", "rather than"). */
+/* Words that dismiss what comes before them in their clause: "profiling
+ * is useless". */
+static const char *const DISMISSALS[] = {"irrelevant", "pointless", "unnecessary", "unneeded",
+                                         "useless"};
+
+/* After a negator: the words that make "is not needed", "would not help",
+ * "never helps", "does not matter" a dismissal of what comes before. */
+static const char *const DISMISSED[] = {"help",      "helps",   "matter", "matters", "necessary",
+                                        "needed",    "required", "useful", "work",   "works",
+                                        "worth",     "tell",    "problem", "bottleneck", "issue",
+                                        "difference"};
+
+/* Verbs that dismiss their subject when "nothing" follows them. */
+static const char *const NOTHING_VERBS[] = {"achieve", "achieves", "add",    "adds",   "change",
+                                            "changes", "do",       "does",   "gain",   "gains",
+                                            "tell",    "tells",    "bring",  "brings", "buy",
+                                            "buys"};
+
+static bool word_is(const struct grader_design *d, size_t i, const char *s)
+{
+    return i < d->n_w && d->w[i].len == strlen(s) && memcmp(d->text + d->w[i].at, s, d->w[i].len) == 0;
+}
+
+/* Does a dismissal start at word i ("useless"; a negator followed within
+ * three words, in the clause, by one of DISMISSED; "no need", "no
+ * difference")? */
+static bool dismissal_at(const struct grader_design *d, size_t i)
+{
+    const struct dword *w = &d->w[i];
+    const char *s = d->text + w->at;
+    if (IN(DISMISSALS, s, w->len))
+        return true;
+    /* "changes nothing", "adds nothing" */
+    if (word_is(d, i, "nothing") && i > 0 && d->w[i - 1].clause == w->clause &&
+        IN(NOTHING_VERBS, d->text + d->w[i - 1].at, d->w[i - 1].len))
+        return true;
+    bool neg = IN(NEGATORS, s, w->len) || word_is(d, i, "not") ||
+               (w->len == 1 && s[0] == 't' && i > 0 && d->w[i - 1].clause == w->clause &&
+                d->w[i - 1].len >= 2 && d->text[d->w[i - 1].at + d->w[i - 1].len - 1] == 'n');
+    if (!neg)
+        return false;
+    for (size_t k = i + 1; k <= i + 3 && k < d->n_w && d->w[k].clause == w->clause; k++)
+        if (IN(DISMISSED, d->text + d->w[k].at, d->w[k].len) || word_is(d, k, "need"))
+            return true;
+    return false;
+}
+
 static void mark_negation(struct grader_design *d)
 {
     int count = 0;
-    size_t clause = SIZE_MAX;
+    size_t clause = SIZE_MAX, start = 0;
     for (size_t i = 0; i < d->n_w; i++) {
         struct dword *w = &d->w[i];
         if (w->clause != clause) {
             clause = w->clause;
             count = 0;
+            start = i;
         }
         w->negated = count % 2 == 1;
         const char *next = "";
@@ -369,6 +428,10 @@ static void mark_negation(struct grader_design *d)
             next_len = d->w[i + 1].len;
         }
         count += negator_at(d, i, next, next_len);
+        /* "X would not help", "X is useless": X is dismissed, not claimed */
+        if (dismissal_at(d, i))
+            for (size_t k = start; k < i; k++)
+                d->w[k].negated = true;
     }
 }
 
