@@ -28,7 +28,7 @@
  *     its clause: useless, pointless, unnecessary, unneeded, irrelevant, or
  *     a negator followed within three words by help(s), matter(s), needed,
  *     necessary, required, useful, work(s), worth, tell, problem,
- *     bottleneck, issue, difference or need ("profiling would not help",
+ *     bottleneck, issue, difference, speed(s) or need ("profiling would not help",
  *     "communication is not the bottleneck"), or "nothing" after changes,
  *     adds, gains, achieves, does, tells, brings, buys ("a bigger batch
  *     changes nothing").
@@ -369,10 +369,10 @@ static const char *const DISMISSALS[] = {"irrelevant", "pointless", "unnecessary
 
 /* After a negator: the words that make "is not needed", "would not help",
  * "never helps", "does not matter" a dismissal of what comes before. */
-static const char *const DISMISSED[] = {"help",      "helps",   "matter", "matters", "necessary",
-                                        "needed",    "required", "useful", "work",   "works",
-                                        "worth",     "tell",    "problem", "bottleneck", "issue",
-                                        "difference"};
+static const char *const DISMISSED[] = {"help",     "helps",  "matter",  "matters",    "necessary",
+                                        "needed",   "required", "useful", "work",     "works",
+                                        "worth",    "tell",   "problem", "bottleneck", "issue",
+                                        "difference", "speed", "speeds"};
 
 /* Verbs that dismiss their subject when "nothing" follows them. */
 static const char *const NOTHING_VERBS[] = {"achieve", "achieves", "add",    "adds",   "change",

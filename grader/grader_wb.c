@@ -506,8 +506,9 @@ static enum grader_design_hit judge_one(lua_State *L, int t, const struct grader
     return hit;
 }
 
-/* The first entry of concept c's `contradicts` found in a claim (0: none).
- * An entry is a phrase, or a table { match, patterns, near, feedback }. */
+/* The first entry of concept c's `contradicts` found in a claim, not
+ * negated (0: none). An entry is a phrase, or a table { match, patterns,
+ * near, feedback }. */
 static size_t judge_contradicts(lua_State *L, int c, const struct grader_design *d, bool fuzzy,
                                 struct grader_design_known *k)
 {
@@ -517,13 +518,15 @@ static size_t judge_contradicts(lua_State *L, int c, const struct grader_design 
         size_t n = lua_rawlen(L, lt);
         for (size_t i = 1; i <= n && !found; i++) {
             int ty = lua_rawgeti(L, lt, (lua_Integer)i); /* list e */
+            /* a contradiction is a claim too: negated ("it is not true that
+             * GPUs cannot hide latency") it does not count */
             if (ty == LUA_TSTRING)
-                found = grader_design_phrase(d, lua_tostring(L, -1), fuzzy, true, k) ==
+                found = grader_design_phrase(d, lua_tostring(L, -1), fuzzy, false, k) ==
                                 GRADER_HIT_FOUND
                             ? i
                             : 0;
             else if (ty == LUA_TTABLE)
-                found = judge_one(L, lua_gettop(L), d, fuzzy, true, k) == GRADER_HIT_FOUND ? i : 0;
+                found = judge_one(L, lua_gettop(L), d, fuzzy, false, k) == GRADER_HIT_FOUND ? i : 0;
             lua_pop(L, 1);
         }
     }

@@ -1630,8 +1630,13 @@ find out what is limiting the scaling, and what would you try?]],
   },
   concepts = {
     { name = "speedup and efficiency", points = 1,
-      match = { "speedup", "speed up", "speedups", "efficiency", "efficient", "5.5x", "69%" },
-      patterns = { "5%.5", "69" },
+      match = { "speedup", "speed up", "speedups", "efficiency", "efficient", "5.5x", "69%",
+                "5.5 times" },
+      contradicts = {
+        { match = { "scales perfectly", "perfect scaling", "linear speedup", "scales linearly",
+                    "scaling is perfect", "what you should expect", "as expected" },
+          feedback = "You said it scales as it should: 800/145 = 5.5x on 8 GPUs is 69% efficiency, well short of linear." },
+      },
       feedback = "Quantify first: S = 800/145 = 5.5x, efficiency 5.5/8 = 69%." },
     { name = "serial fraction", points = 2,
       match = { "karp-flatt", "karp flatt", "amdahl", "serial fraction", "serial part", "sequential" },
@@ -1644,6 +1649,11 @@ find out what is limiting the scaling, and what would you try?]],
     { name = "communication", points = 2,
       match = { "all-reduce", "allreduce", "all reduce", "communication", "gradient sync", "network", "interconnect", "nccl" },
       patterns = { "communicat", "all%-?%s?reduce", "synchroni[sz]" },
+      contradicts = {
+        { patterns = { "communicat[^.]-free", "communicat[^.]-cost%a* nothing", "communicat[^.]-negligible",
+                       "all%-?%s?reduce[^.]-free", "all%-?%s?reduce[^.]-negligible" },
+          feedback = "You said communication is (almost) free: the gradient all-reduce is a cost that grows with the number of GPUs, and the likely cause here." },
+      },
       feedback = "Name the gradient all-reduce (communication and synchronisation) as a likely cost that grows with p." },
     { name = "overlap or shrink communication", points = 1,
       match = { "overlap", "overlapping", "bucket", "buckets", "compression", "compress" },
@@ -1670,6 +1680,43 @@ all-reduce with the backward pass using gradient buckets, compress gradients
 or send them in lower precision, prefetch input data so loading overlaps with
 compute, and consider weak scaling with a larger per-GPU batch size
 (Gustafson), retuning the learning rate.]],
+  -- Graded samples (pack check scores them against these marks).
+  samples = {
+    { role = "good", score = 1, tol = 0, answer = [[
+On 8 GPUs the speedup is 800/145 = 5.5x, so the efficiency is only 69%.
+Karp-Flatt turns that into a serial fraction of about 0.064, and I would
+measure it at 2 and 4 GPUs to see whether it grows with p. Before changing
+anything I would profile one step with Nsight Systems and time each phase.
+The prime suspect is communication, because the gradient all-reduce gets
+more expensive as GPUs are added. I would overlap the all-reduce with the
+backward pass using gradient buckets, prefetch the input data so loading
+overlaps with compute, and try weak scaling with a larger per-GPU batch.]] },
+    { role = "good", score = 1, tol = 0, answer = [[
+The job runs 5.5 times faster on 8 GPUs, an efficiency of 69%. The
+Karp-Flatt metric gives a serial fraction of 0.064 for this run. A profiler
+timeline from Nsight would show where the 145 ms of each step go. I expect
+the all-reduce of the gradients to dominate, since its communication does
+not shrink when GPUs are added. I would overlap it with backpropagation
+through gradient buckets or compress the gradients, make the data loader
+prefetch batches, and move to weak scaling (Gustafson): a bigger batch per
+GPU gives each GPU more work per synchronisation.]] },
+    { role = "partial", score = 0.5, tol = 0.2, answer = [[
+The speedup is 5.5x. I would profile the step with Nsight and look at the
+communication of the gradients.]] },
+    { role = "partial", score = 0.3, tol = 0.2, answer = [[
+The serial fraction from Karp-Flatt is about 0.064, so part of the step does
+not parallelise. A larger batch per GPU (weak scaling) should help.]] },
+    { role = "keywords", score = 0, tol = 0.25, answer = [[
+Speedup 5.5x, efficiency 69%, Karp-Flatt, serial fraction, profiling, Nsight,
+all-reduce, communication, overlap, gradient buckets, data loading, prefetch,
+weak scaling, Gustafson.]] },
+    { role = "reversed", score = 0, tol = 0.25, answer = [[
+The job scales perfectly: 145 ms on 8 GPUs is what you should expect, so
+there is no serial fraction. Profiling would not tell us anything, and the
+all-reduce is not the bottleneck because communication with NCCL is free.
+Overlapping it with the backward pass never helps, data loading is not the
+problem, and a larger batch changes nothing.]] },
+  },
   examples = {
     { answer = [[
 Speedup is 5.5x, efficiency 69%. Karp-Flatt serial fraction about 0.064.

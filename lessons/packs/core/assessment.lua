@@ -140,6 +140,13 @@ model a GPU uses.]],
     { name = "latency vs throughput", points = 2,
       match = { "throughput", "latency-oriented", "latency oriented" },
       patterns = { "throughput" },
+      contradicts = {
+        { match = { "the same way", "same design", "designed alike", "higher clock" },
+          patterns = { "cpus? %a+ ?%a* ?%a* for throughput", "gpus? %a+ ?%a* ?%a* for latency",
+                       "cpus? optimi[sz]e throughput", "gpus? optimi[sz]e latency",
+                       "both %a+ ?%a* ?%a* ?for throughput" },
+          feedback = "You had the two designs the same way round (or alike): a CPU is built for the latency of one thread, a GPU for the throughput of many." },
+      },
       feedback = "Say what each is built for: a CPU for the latency of a single thread (big out-of-order cores, large caches), a GPU for the throughput of many threads." },
     { name = "many simple cores", points = 1,
       match = { "thousands of cores", "many cores", "simple cores", "massive parallelism",
@@ -156,6 +163,12 @@ model a GPU uses.]],
       match = { "latency hiding", "hide latency", "hides latency", "hiding latency", "occupancy",
                 "switches warps", "switch warps", "switching warps" },
       patterns = { "hid%a* %a* ?latency", "switch%a* %a* ?warps" },
+      near = { { "switch*", "warp*", within = 5 } },
+      contradicts = {
+        { match = { "cannot hide latency", "can't hide latency", "cannot hide the latency",
+                    "do not hide latency", "does not hide latency" },
+          feedback = "You said GPUs cannot hide latency: they hide it by switching to another ready warp while one waits for memory." },
+      },
       feedback = "Explain how a GPU copes with slow memory: it hides latency by switching to other ready warps, which is why occupancy matters." },
     { name = "ML is dense linear algebra", points = 2,
       match = { "matrix multiplication", "matrix multiplications", "matrix multiply", "matmul", "gemm",
@@ -172,6 +185,42 @@ SIMT, one instruction for the whole warp, and hides memory latency by
 switching to other ready warps, so occupancy matters. Neural networks are
 mostly matrix multiplications, the same operation over millions of values,
 which is exactly what that design (and its tensor cores) does well.]],
+  -- Graded samples (pack check scores them against these marks).
+  samples = {
+    { role = "good", score = 1, tol = 0, answer = [[
+A CPU is built for latency: a few complex out-of-order cores with large
+caches make one thread finish fast. A GPU is built for throughput instead,
+with thousands of simple cores grouped in streaming multiprocessors and high
+memory bandwidth from HBM. Its execution model is SIMT: the 32 threads of a
+warp issue the same instruction together. When a warp waits for memory, the
+scheduler switches to another ready warp, so the GPU hides latency without
+big caches. Training and inference are mostly matrix multiplications, the
+same operation over millions of values, which is exactly what this design
+and its tensor cores do well.]] },
+    { role = "good", score = 1, tol = 0, answer = [[
+CPUs optimise the latency of a single thread, while GPUs optimise throughput
+across many threads. A GPU has thousands of lightweight cores and spends its
+transistors on arithmetic and memory bandwidth rather than on caches.
+Threads run in warps under SIMT, one instruction for all 32 lanes, and the
+hardware hides memory latency by switching between warps, which is why
+occupancy matters. Neural networks are dominated by matrix multiply (GEMM),
+so they map well onto this design.]] },
+    { role = "partial", score = 1 / 3, tol = 0.2, answer = [[
+GPUs have thousands of cores and are good at matrix multiplication.]] },
+    { role = "partial", score = 4 / 9, tol = 0.2, answer = [[
+The CPU is designed for low latency and the GPU for throughput. The GPU runs
+warps of 32 threads in SIMT.]] },
+    { role = "keywords", score = 0, tol = 0.25, answer = [[
+latency vs throughput, thousands of cores, SIMT, warps, lockstep, HBM,
+memory bandwidth, latency hiding, occupancy, matrix multiplication, GEMM,
+tensor cores]] },
+    { role = "reversed", score = 0, tol = 0.25, answer = [[
+CPUs and GPUs are designed the same way, and both are built for throughput;
+a GPU just has a higher clock. GPUs have no SIMT or warps, each thread runs
+its own instructions, and they cannot hide latency, so they rely on big
+caches instead of memory bandwidth. Neural networks do not use matrix
+multiplication much, so GPUs are not a good fit for them.]] },
+  },
   examples = {
     { answer = [[
 CPUs are latency-oriented with big caches; GPUs are built for throughput with

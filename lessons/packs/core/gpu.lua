@@ -1581,21 +1581,34 @@ and how would you fix it?]],
     "Where could the data change direction without touching global memory?",
   },
   concepts = {
+    -- The claim is about the WRITES: "coalesced" alone would also credit
+    -- "the writes are coalesced", the opposite.
     { name = "uncoalesced writes", points = 2,
-      match = { "coalesced", "coalescing", "uncoalesced", "strided", "stride" },
-      patterns = { "coalesc", "strid" },
+      match = { "uncoalesced", "not coalesced", "non-coalesced", "strided writes", "strided stores" },
+      near = { { "writ*", "strid*", within = 6 }, { "stor*", "strid*", within = 6 },
+               { "writ*", "column", within = 6 } },
+      contradicts = {
+        { patterns = { "writes? %a* ?coalesced", "writes? %a* ?%a* ?contiguous", "reads? %a* ?%a* ?strided",
+                       "stores? %a* ?coalesced" },
+          feedback = "You said the writes are coalesced (or blamed the reads): the reads in[y][x] are coalesced; the writes out[x][y] put a warp on one column, 32 KB apart." },
+      },
       feedback = "Name the cause: the writes out[x][y] are strided (a column per warp), so they are not coalesced." },
     { name = "shared-memory tile", points = 2,
-      match = { "shared memory", "tile", "tiles", "tiled", "tiling", "__shared__" },
-      patterns = { "shared", "til[ei]" },
+      match = { "shared memory", "tile", "tiles", "tiled", "tiling", "shared tile" },
+      patterns = { "%f[%a]til[ei]", "__shared__" },
       feedback = "Stage a tile (e.g. 32 x 32) in shared memory: read rows coalesced, write rows coalesced." },
     { name = "bank conflicts and padding", points = 2,
-      match = { "bank conflict", "bank conflicts", "banks", "padding", "pad", "33" },
-      patterns = { "bank", "pad", "33" },
+      match = { "bank conflict", "bank conflicts", "banks", "padding", "pad", "padded" },
+      patterns = { "bank", "%f[%a]pad", "%[33%]", "33 columns", "32 ?x ?33" },
+      contradicts = {
+        { patterns = { "bank conflicts? %a* ?%a* ?cannot", "bank conflicts? %a* ?%a* ?never",
+                       "bank conflicts? %a* ?%a* ?can.t" },
+          feedback = "You said bank conflicts cannot happen: reading a 32 x 32 tile by column puts a warp's 32 reads in one bank (32-way conflict) until it is padded to 33 columns." },
+      },
       feedback = "Reading the tile by column causes 32-way bank conflicts: pad it to [32][33]." },
     { name = "profile", points = 1,
-      match = { "profile", "profiler", "nsight", "ncu", "sectors per request" },
-      patterns = { "profil", "nsight", "sector" },
+      match = { "profile", "profiler", "profiling", "nsight", "ncu", "sectors per request" },
+      patterns = { "profil", "nsight", "sectors per request" },
       feedback = "Confirm with Nsight Compute: sectors per request on the stores, and shared-memory bank conflicts after the fix." },
     { name = "compare with the copy ceiling", points = 1,
       match = { "copy", "bandwidth", "ceiling", "memory bound" },
@@ -1613,6 +1626,41 @@ transposed tile back as coalesced rows. Reading the tile by column would
 cause 32-way bank conflicts, so pad it to tile[32][33]. A memory-bound kernel
 like this should then get close to the device-to-device copy bandwidth, the
 ceiling to measure it against.]],
+  -- Graded samples (pack check scores them against these marks).
+  samples = {
+    { role = "good", score = 1, tol = 0, answer = [[
+Each warp reads a row of in, which is coalesced, but it writes a column of
+out: consecutive threads store 32 KB apart, so the writes are strided and
+every thread needs its own 32-byte sector. I would confirm this with Nsight
+Compute, where the stores show about 32 sectors per request instead of 4.
+To fix it, each block loads a 32 x 32 tile into shared memory with
+coalesced reads and writes it back transposed as coalesced rows. Reading
+the tile by column then causes bank conflicts, so I would pad the tile to
+33 columns. A good transpose should then get close to the bandwidth of a
+device-to-device copy, which is the ceiling to compare against.]] },
+    { role = "good", score = 1, tol = 0, answer = [[
+The loads are fine, but the stores are strided: a warp writes one column of
+the output, so they are uncoalesced. The profiler (ncu) shows it as many
+sectors per request on the stores. The classic fix is a tiled transpose in
+__shared__ memory, padded to [32][33] so that the column reads do not hit
+the same bank. Since a transpose only moves bytes, the copy bandwidth is the
+target it should approach.]] },
+    { role = "partial", score = 0.5, tol = 0.2, answer = [[
+The writes are strided, so they are not coalesced. I would use a shared
+memory tile to turn them into row writes.]] },
+    { role = "partial", score = 0.3, tol = 0.2, answer = [[
+I would profile it with Nsight Compute first, and then pad the shared array
+so that bank conflicts disappear.]] },
+    { role = "keywords", score = 0, tol = 0.25, answer = [[
+coalescing, strided writes, shared memory, tile, bank conflicts, padding,
+33, Nsight, sectors per request, copy bandwidth, ceiling]] },
+    { role = "reversed", score = 0, tol = 0.25, answer = [[
+Both the reads and the writes are coalesced, so memory access is not the
+problem. The kernel is compute bound because a transpose does a lot of
+arithmetic. Shared memory would not help, and bank conflicts cannot happen
+in a transpose, so there is no reason to pad anything. Profiling is
+unnecessary; I would just launch more threads per block.]] },
+  },
   examples = {
     { answer = [[
 The writes are strided, not coalesced. Profile with Nsight Compute, then use

@@ -896,6 +896,11 @@ you check that the result meets the targets?]],
     { name = "INT8 quantization", points = 2,
       match = { "int8", "8-bit", "8 bit", "quantize", "quantise", "quantization", "quantisation" },
       patterns = { "int8", "8.bit", "quanti[sz]" },
+      contradicts = {
+        { match = { "keep fp32", "stay in fp32", "fp32 must stay", "must stay in fp32" },
+          patterns = { "quanti%a* %a* ?%a* ?loses? far", "int8 would lose" },
+          feedback = "You ruled quantization out: INT8 is exactly the 4x the size target needs, and post-training quantization with calibration usually stays within 1% (QAT if not)." },
+      },
       feedback = "Quantize to INT8: 32 → 8 bits is exactly the 4× (100 MB → 25 MB)." },
     { name = "PTQ first, QAT if needed",
       match = { "ptq", "qat", "post-training", "quantization-aware", "calibration", "calibrate" },
@@ -903,19 +908,23 @@ you check that the result meets the targets?]],
       feedback = "Start with post-training quantization (calibration set); switch to quantization-aware training if accuracy drops more than 1%." },
     { name = "structured pruning",
       match = { "prune", "pruning", "structured", "channels", "filters" },
-      patterns = { "prun", "structured", "channel" },
+      patterns = { "prun", "%f[%a]structured", "channel" },
       feedback = "Prune structurally (channels, filters) if latency is still too high: unstructured sparsity rarely speeds up phone hardware." },
     { name = "distillation",
       match = { "distill", "distillation", "student", "teacher" },
       patterns = { "distil", "student", "teacher" },
       feedback = "Distil into a smaller student (with the teacher's soft targets) if the model must shrink beyond what quantization gives, or to recover accuracy." },
     { name = "measure accuracy",
-      match = { "accuracy", "validation", "validate", "test set", "evaluate" },
-      patterns = { "accura", "validat", "evaluat", "test set" },
+      match = { "validation", "validate", "validated", "validation set", "test set", "evaluate",
+                "evaluated", "held-out" },
+      patterns = { "validat", "evaluat", "test set" },
+      near = { { "measur*", "accuracy", within = 5 }, { "check*", "accuracy", within = 5 } },
       feedback = "Check accuracy on a held-out validation set after every step against the 1% budget." },
     { name = "measure latency on the device",
-      match = { "on device", "on-device", "on the phone", "benchmark", "profile", "latency", "p99", "percentile" },
+      match = { "on device", "on-device", "on the phone", "benchmark", "profile", "p99", "percentile",
+                "percentiles" },
       patterns = { "on.device", "on the phone", "benchmark", "profil", "p99", "percentile" },
+      near = { { "measur*", "latency", within = 5 }, { "tim*", "phone", within = 5 } },
       feedback = "Measure latency on the real phone (warm-up, many runs, percentiles), not on a workstation." },
   },
   model = [[
@@ -928,6 +937,39 @@ and filters and fine-tune, or distil the model into a smaller student using
 the teacher's soft targets. After each step I would check accuracy on a
 held-out validation set and benchmark latency on the phone itself, after a
 warm-up, reporting the median and P99.]],
+  -- Graded samples (pack check scores them against these marks).
+  samples = {
+    { role = "good", score = 1, tol = 0, answer = [[
+INT8 quantization turns 100 MB of FP32 weights into 25 MB, exactly the 4x
+needed, and integer kernels run fast on phone hardware. I would start with
+post-training quantization using a small calibration set, and move to
+quantization-aware training if the accuracy drops by more than 1%. If an
+image still takes over 10 ms, I would prune whole channels (structured
+pruning) and fine-tune, or distil the model into a smaller student trained
+on the teacher's soft labels. After every step I would check accuracy on a
+held-out validation set and benchmark latency on the phone itself, reporting
+the median and P99 after a warm-up.]] },
+    { role = "good", score = 1, tol = 0, answer = [[
+The 4x size target is what 8-bit weights give, so PTQ to INT8 comes first,
+with QAT as the fallback if accuracy falls too far. For speed, structured
+pruning of filters helps on mobile chips, and knowledge distillation into a
+smaller student can recover accuracy. Every candidate is evaluated on a
+validation set against the 1% budget and timed on the device with many runs
+and percentiles.]] },
+    { role = "partial", score = 2 / 7, tol = 0.2, answer = [[
+Quantize the model to int8.]] },
+    { role = "partial", score = 2 / 7, tol = 0.2, answer = [[
+I would distil it into a smaller student model and measure the accuracy on a
+validation set.]] },
+    { role = "keywords", score = 0, tol = 0.25, answer = [[
+INT8, quantization, PTQ, QAT, calibration, structured pruning, distillation,
+student, teacher, validation set, accuracy, benchmark on device, P99]] },
+    { role = "reversed", score = 0, tol = 0.25, answer = [[
+Quantizing to INT8 would lose far more than 1% accuracy, so the weights must
+stay in FP32. Pruning never speeds up a phone, distillation is useless for
+image models, and there is no need to validate accuracy or benchmark on the
+phone, because the desktop numbers are enough.]] },
+  },
   examples = {
     { answer = [[
 Quantize to INT8 (PTQ with calibration, QAT if accuracy drops), then structured
