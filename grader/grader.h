@@ -301,10 +301,11 @@ int grader_pack_selftest(struct grader_pack *p, struct core_strlist *problems, s
 #define GRADER_SWEEP_VARIANTS 200 /* distinct variants a question is checked on, by default */
 #define GRADER_SAMPLE_TOL 0.25    /* how far a sample's automatic score may be from a person's */
 
-/* What the sweep saw of one question. Strings borrowed from the pack. */
+/* What the sweep saw of one question (its strings owned: it outlives the
+ * pack). */
 struct grader_sweep_q {
-    const char *qid;
-    const char *file;
+    char *qid;
+    char *file;
     int line;
     size_t variants;    /* distinct variants seen (params told apart by their text) */
     size_t tried;       /* variants drawn */

@@ -25,7 +25,8 @@
  *     words and, but, while, whereas, although, though, however, yet,
  *     because, since, so, which, who, whose, then, thus, therefore, hence.
  *   - A word is dismissed (negated as well) when a dismissal follows it in
- *     its clause: useless, pointless, unnecessary, unneeded, irrelevant, or
+ *     its clause: useless, pointless, unnecessary, unneeded, irrelevant,
+ *     overkill, or
  *     a negator followed within three words by help(s), matter(s), needed,
  *     necessary, required, useful, work(s), worth, tell, problem,
  *     bottleneck, issue, difference, speed(s) or need ("profiling would not help",
@@ -364,8 +365,8 @@ static void add_word(struct cutter *c, size_t *i)
  * word after it for "not only", "instead of", "rather than"). */
 /* Words that dismiss what comes before them in their clause: "profiling
  * is useless". */
-static const char *const DISMISSALS[] = {"irrelevant", "pointless", "unnecessary", "unneeded",
-                                         "useless"};
+static const char *const DISMISSALS[] = {"irrelevant", "overkill", "pointless", "unnecessary",
+                                         "unneeded",   "useless"};
 
 /* After a negator: the words that make "is not needed", "would not help",
  * "never helps", "does not matter" a dismissal of what comes before. */

@@ -74,6 +74,10 @@ void grader_sweep_fini(struct grader_sweep *s)
 {
     if (!s)
         return;
+    for (size_t i = 0; i < s->n; i++) {
+        free(s->q[i].qid);
+        free(s->q[i].file);
+    }
     free(s->q);
     memset(s, 0, sizeof *s);
 }
@@ -182,8 +186,8 @@ int grader_pack_sweep(struct grader_pack *p, size_t variants, struct grader_swee
         if (x->bad || x->file == SIZE_MAX)
             continue;
         struct grader_sweep_q *r = &out->q[out->n++];
-        r->qid = x->q->id;
-        r->file = x->q->file;
+        r->qid = core_xstrdup(x->q->id);
+        r->file = core_xstrdup(x->q->file);
         r->line = x->q->line;
         sweep_question(p, i, variants, r, out, problems);
         out->tried += r->tried;
