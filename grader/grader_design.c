@@ -84,7 +84,13 @@ static const char *const FUNCTION_WORDS[] = {
     "up",      "us",     "very",    "via",      "was",     "we",      "were",    "what",
     "when",    "where",  "whereas", "which",    "while",   "who",     "whom",    "whose",
     "why",     "will",   "with",    "within",   "without", "would",   "yet",     "you",
-    "your"};
+    "your",
+    /* negators and the stems of n't: "don't" is "don" "t" */
+    "aint",    "arent",  "cant",    "couldnt",  "didnt",   "doesnt",  "dont",    "hadnt",
+    "hasnt",   "havent", "isnt",    "mustnt",   "neednt",  "shouldnt", "wasnt",  "werent",
+    "wont",    "wouldnt", "aren",   "couldn",   "didn",    "doesn",   "don",     "hadn",
+    "hasn",    "haven",  "isn",     "mustn",    "needn",   "shouldn", "wasn",    "weren",
+    "won",     "wouldn", "lack",    "lacks",    "lacking", "unable"};
 
 /* Words before which a new clause starts. */
 static const char *const CLAUSE_WORDS[] = {
