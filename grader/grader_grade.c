@@ -87,8 +87,8 @@ static void jproblem(struct job *j, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    if (j->mode == J_SWEEP)
-        core_strlist_pushf(j->problems, "%s: question %s: variant %d (%s): %s", j->qpos,
+    if (j->mode == J_SWEEP || (j->mode == J_CHECK && j->q->has_params && j->vkey.len))
+        core_strlist_pushf(j->problems, "%s: question %s: variant %d (%.150s): %s", j->qpos,
                            j->q->id, j->variant, j->vkey.data ? j->vkey.data : "", buf);
     else
         core_strlist_pushf(j->problems, "%s: question %s: %s", j->qpos, j->q->id, buf);
@@ -1904,7 +1904,7 @@ static int l_job(lua_State *L)
     assert(lua_gettop(L) == S_TOP);
     draw_params(L, j);
     assert(lua_gettop(L) == S_TOP);
-    if (j->mode == J_SWEEP) { /* the variant's identity, for messages and counting */
+    if (j->mode == J_SWEEP || j->mode == J_CHECK) { /* the variant's identity, for messages */
         core_buf_reset(&j->vkey);
         key_table(L, S_P, &j->vkey, 0);
         core_buf_putc(&j->vkey, '\0');
@@ -2117,8 +2117,26 @@ int grader_question_check(struct grader_pack *p, size_t qi, struct core_strlist 
                     .user = EXAMPLE_USER,
                     .variant = 1,
                     .problems = problems};
+    core_buf_init(&j.vkey);
     struct core_err err;
     int rc = run_job(&j, &err);
+    if (rc && x->q->has_params) { /* name the variant, as the sweep does */
+        char label[200];
+        if (j.vkey.len)
+            snprintf(label, sizeof label, "variant 1 (%.150s): ", j.vkey.data);
+        else
+            snprintf(label, sizeof label, "variant 1: ");
+        char prefix[200];
+        snprintf(prefix, sizeof prefix, "%s:%d: question %s: ", x->q->file, x->q->line, x->q->id);
+        struct core_buf b;
+        core_buf_init(&b);
+        core_buf_puts(&b, label);
+        core_buf_puts(&b, strncmp(err.msg, prefix, strlen(prefix)) == 0 ? err.msg + strlen(prefix)
+                                                                         : err.msg);
+        snprintf(err.msg, sizeof err.msg, "%s", b.data);
+        core_buf_fini(&b);
+    }
+    core_buf_fini(&j.vkey);
     if (j.slim_missing) { /* grade from the whole file from now on */
         struct grader_qx *mx = &p->qx[qi];
         mx->has_slim = false;

@@ -348,16 +348,21 @@ static void test_references_and_placeholders(void **state)
     expect_problem(NULL,
                    L1 "question { id = \"q\", kind = \"numeric\", prompt = \"f = {f}, g = {g}\",\n"
                       "  params = function(rng) return { f = 1, p = 2 } end, answer = 1 }\n",
-                   "a.lua:2: question q: prompt uses {g}, which params does not set (it sets f, p)",
+                   "a.lua:2: question q: variant 1 (f=1, p=2): prompt uses {g}, which params "
+                   "does not set (it sets f, p)",
                    NULL);
     expect_problem(NULL,
                    L1 "question { id = \"q\", kind = \"numeric\", prompt = \"{f:%d}\",\n"
                       "  params = function(rng) return { f = 0.5 } end, answer = 1 }\n",
-                   "a.lua:2: question q: prompt placeholder {f:%d} needs a whole number", NULL);
+                   "a.lua:2: question q: variant 1 (f=0.5): prompt placeholder {f:%d} needs a "
+                   "whole number",
+                   NULL);
     expect_problem(NULL,
                    L1 "question { id = \"q\", kind = \"numeric\", prompt = \"{f:%q}\",\n"
                       "  params = function(rng) return { f = 0.5 } end, answer = 1 }\n",
-                   "a.lua:2: question q: prompt placeholder {f:%q} has the format", NULL);
+                   "a.lua:2: question q: variant 1 (f=0.5): prompt placeholder {f:%q} has the "
+                   "format",
+                   NULL);
     expect_problem(NULL,
                    L1 "question { id = \"q\", kind = \"numeric\", prompt = \"p\",\n"
                       "  hints = { \"{nope}\" }, answer = 1 }\n",
@@ -368,12 +373,13 @@ static void test_references_and_placeholders(void **state)
                       "  params = function(rng)\n"
                       "    return { f = nil + 1 }\n"
                       "  end }\n",
-                   "a.lua:2: question q: a.lua:4: attempt to perform arithmetic on a nil value",
+                   "a.lua:2: question q: variant 1: a.lua:4: attempt to perform arithmetic on a "
+                   "nil value",
                    "params of question q", NULL);
     expect_problem(NULL,
                    L1 "question { id = \"q\", kind = \"numeric\", prompt = \"p\", answer = 1,\n"
                       "  params = function(rng) return 5 end }\n",
-                   "a.lua:2: question q: params must return a table", NULL);
+                   "a.lua:2: question q: variant 1: params must return a table", NULL);
     /* patterns are checked up front */
     expect_problem(NULL,
                    L1 "question { id = \"q\", kind = \"text\", prompt = \"p\", answer = \"x\",\n"
