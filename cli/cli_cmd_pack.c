@@ -24,6 +24,12 @@ static void json_sweep(struct core_json *j, const struct lesson_check *c)
             core_json_kint(j, "samples_off", (long long)q->samples_off);
             core_json_knum(j, "samples_worst", q->worst);
             core_json_knum(j, "samples_mean", q->mean);
+            core_json_kint(j, "samples_good", (long long)q->good);
+            core_json_kint(j, "samples_partial", (long long)q->partial);
+            core_json_kint(j, "samples_keywords", (long long)q->keywords);
+            core_json_kint(j, "samples_reversed", (long long)q->reversed);
+            core_json_knum(j, "good_min", q->good_min);
+            core_json_knum(j, "keywords_reversed_max", q->bad_max);
         }
         core_json_obj_end(j);
     }
@@ -96,8 +102,8 @@ static int take_variants(const struct cli_command *cmd, struct cli_args *a, size
     bool missing = false;
     *variants = GRADER_SWEEP_VARIANTS;
     if (cli_take_flag(a, "--variants", true, &v, &missing) || missing) {
-        int n;
-        if (missing || !cli_parse_int(v, 100000, &n) || n < 0)
+        int n = 0;
+        if (missing || (strcmp(v, "0") != 0 && !cli_parse_int(v, 100000, &n)))
             return cli_usage(cmd, "--variants needs a number of variants (0 to 100000)");
         *variants = (size_t)n;
     }

@@ -314,6 +314,9 @@ struct grader_sweep_q {
     size_t samples_off; /* ...further from the person's score than their tolerance */
     double worst;       /* the largest |automatic - person| over the samples */
     double mean;        /* the mean |automatic - person| */
+    size_t good, partial, keywords, reversed; /* samples by role */
+    double good_min;    /* the lowest automatic score of a "good" sample (1 when none) */
+    double bad_max;     /* the highest of a "keywords" or "reversed" one (0 when none) */
 };
 
 struct grader_sweep {

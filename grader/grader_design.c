@@ -43,7 +43,7 @@
  *     ending in '*' matches as a prefix ("switch*"). A misspelt word counts
  *     when it starts with the same letter and is one edit away (Damerau-
  *     Levenshtein: an insertion, deletion, substitution or swap of two
- *     neighbours) from a phrase word of 6 letters or more, two edits from
+ *     neighbours) from a phrase word of 7 letters or more, two edits from
  *     one of 10 or more; words with digits, and answer words that are
  *     themselves words of the rubric (`known`) or function words, must
  *     match exactly.
@@ -60,7 +60,7 @@
 
 #define MAX_PHRASE GRADER_DESIGN_MAX_PHRASE
 #define MAX_WORD 64  /* longer words are kept but match only exactly */
-#define FUZZY1 6     /* phrase words this long tolerate one edit */
+#define FUZZY1 7     /* phrase words this long tolerate one edit */
 #define FUZZY2 10    /* and this long, two */
 #define BARE_WORDS 4 /* a part with fewer words is bare */
 

@@ -107,7 +107,7 @@
 #include <unistd.h>
 
 #define HOOK_STEP 1000         /* instructions between two budget checks */
-#define CHARGE_BYTES 16        /* bytes a library call handles per instruction charged */
+#define CHARGE_BYTES 2         /* bytes a library call handles per instruction charged */
 #define PATTERN_BYTES 4        /* subject bytes per instruction per repeating pattern item */
 #define HEADROOM (256u * 1024) /* bytes allowed past the cap once killed, for the error */
 #define GRACE_MS 50            /* after the deadline, before jumping out of a C call */

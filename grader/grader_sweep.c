@@ -127,6 +127,7 @@ static void sample_question(struct grader_pack *p, size_t qi, struct grader_swee
 {
     const struct grader_question *q = p->qx[qi].q;
     double sum = 0;
+    r->good_min = 1;
     for (size_t k = 1; k <= q->n_samples; k++) {
         struct grader_sample_out so;
         struct core_err err;
@@ -143,6 +144,17 @@ static void sample_question(struct grader_pack *p, size_t qi, struct grader_swee
         }
         const char *rl = so.role[0] ? so.role : NULL;
         double diff = fabs(so.got - so.want);
+        if (rl && strcmp(rl, "good") == 0) {
+            r->good++;
+            if (so.got < r->good_min)
+                r->good_min = so.got;
+        } else if (rl && strcmp(rl, "partial") == 0) {
+            r->partial++;
+        } else if (rl && (strcmp(rl, "keywords") == 0 || strcmp(rl, "reversed") == 0)) {
+            *(strcmp(rl, "keywords") == 0 ? &r->keywords : &r->reversed) += 1;
+            if (so.got > r->bad_max)
+                r->bad_max = so.got;
+        }
         sum += diff;
         if (diff > r->worst)
             r->worst = diff;

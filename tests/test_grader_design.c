@@ -161,11 +161,12 @@ static void test_phrases_and_misspellings(void **state)
     assert_int_equal(hit("We use all reduce.", "all-reduce"), GRADER_HIT_FOUND);
     assert_int_equal(hit("It is sharded.", "shard"), GRADER_HIT_NONE); /* whole words */
     assert_int_equal(hit("It is sharded.", "shard*"), GRADER_HIT_FOUND); /* a prefix */
-    /* one edit from a word of 6 letters or more, two from 10 or more */
+    /* one edit from a word of 7 letters or more, two from 10 or more */
     assert_int_equal(hit("It hides the latancy.", "latency"), GRADER_HIT_FOUND);
     assert_int_equal(hit("It hides the latnecy.", "latency"), GRADER_HIT_FOUND); /* a swap */
     assert_int_equal(hit("It hides the ltncy.", "latency"), GRADER_HIT_NONE);
     assert_int_equal(hit("We use a tlie.", "tile"), GRADER_HIT_NONE); /* short: exact */
+    assert_int_equal(hit("The states are tiny.", "stages"), GRADER_HIT_NONE); /* 6 letters: exact */
     assert_int_equal(hit("We use sharding.", "shards"), GRADER_HIT_NONE);
     assert_int_equal(hit("We use comunicaton.", "communication"), GRADER_HIT_FOUND);
     assert_int_equal(hit("We use 0.065 of it.", "0.064"), GRADER_HIT_NONE); /* digits: exact */

@@ -444,7 +444,7 @@ static void test_design_evidence(void **state)
            "Contradicted: latency hiding. You said GPUs cannot hide latency");
     expect("des3", "It is not true that GPUs cannot hide latency: they do it by switching warps.",
            1, NULL); /* a negated contradiction is no contradiction */
-    /* misspellings: one edit in 6+ letters, two in 10+; short words exact */
+    /* misspellings: one edit in 7+ letters, two in 10+; short words exact */
     expect("des3", "The schedular switches warps to hide the latancy.", 1, NULL);
     expect("des3", "The GPU hides latnecy by switching warps.", 1, NULL); /* a swap */
     expect("des3", "The GPU hides the lag well.", 0, NULL); /* "lag" is not "latency" */
