@@ -38,8 +38,10 @@ static const struct cli_command commands[] = {
      "run a lab on this machine and list or show your runs", cli_cmd_lab},
     {"tui", "tui", "open the terminal UI (what `warpbench` alone does in a terminal)",
      cli_cmd_tui},
-    {"bench", "bench grader|labstream|tui|paramserver [--n N]", "measure throughput of the "
-     "grader, the lab metric stream, TUI drawing or raw socketpairs", cli_cmd_bench},
+    {"bench", "bench grader|labstream|tui|paramserver|packcheck [--n N]",
+     "measure throughput of the grader, the lab metric stream, TUI drawing, raw socketpairs or "
+     "pack check",
+     cli_cmd_bench},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 

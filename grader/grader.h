@@ -180,6 +180,16 @@ int grader_pack_new(struct grader_pack **out, const struct grader_file *files, s
                     const struct grader_limits *lim, struct core_strlist *problems,
                     struct core_err *err);
 
+/* grader_pack_new for pack check: the same evaluation and problems, but the
+ * pack is handed over even when it has problems (rc is then the first
+ * problem's code, with `problems` listing them all), so that the caller can
+ * run the remaining checks — grader_pack_selftest, grader_pack_sweep, which
+ * skip the questions with problems — and report everything at once. *out
+ * is always set; the caller frees it with grader_pack_free(). */
+int grader_pack_new_checked(struct grader_pack **out, const struct grader_file *files, size_t n,
+                            const struct grader_limits *lim, struct core_strlist *problems,
+                            struct core_err *err);
+
 /* Like grader_pack_new for sources that already passed it (a revision from
  * the store, checked at import): evaluates the files and validates the
  * model, but skips the per-question checks that run every question's params

@@ -87,7 +87,7 @@ static void jproblem(struct job *j, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    if (j->mode == J_SWEEP || (j->mode == J_CHECK && j->q->has_params && j->vkey.len))
+    if ((j->mode == J_SWEEP || j->mode == J_CHECK) && j->q->has_params && j->vkey.len)
         core_strlist_pushf(j->problems, "%s: question %s: variant %d (%.150s): %s", j->qpos,
                            j->q->id, j->variant, j->vkey.data ? j->vkey.data : "", buf);
     else
@@ -1431,6 +1431,9 @@ static void view_fill(lua_State *L, struct job *j)
             core_xasprintf("run the lab '%s' first (warpbench lab run %s)", q->lab, q->lab);
 }
 
+static void sweep_feedback(lua_State *L, struct job *j);
+static void sweep_wrong(lua_State *L, struct job *j);
+
 /* J_CHECK: what the static checks could not see. Problems that leave the
  * rest checkable are recorded; others are raised. */
 static void check_fill(lua_State *L, struct job *j)
@@ -1458,23 +1461,12 @@ static void check_fill(lua_State *L, struct job *j)
         return; /* its numbers need a run: checked by the examples that bring one */
     if (q->kind == GRADER_NUMERIC && !q->has_grade && lua_isnil(L, S_REF))
         jproblem(j, "answer gives nothing: a numeric question needs a reference");
-    if (q->kind == GRADER_NUMERIC && rawfield(L, S_Q, "wrong") == LUA_TTABLE) {
-        size_t n = lua_rawlen(L, -1);
-        for (size_t i = 1; i <= n; i++) {
-            if (lua_rawgeti(L, -1, (lua_Integer)i) == LUA_TTABLE &&
-                rawfield(L, -1, "value") == LUA_TFUNCTION) {
-                lua_pushvalue(L, S_P);
-                lua_pushvalue(L, S_CTX);
-                call(L, j, "a wrong value", 2, 1);
-                bool off = lua_type(L, -1) == LUA_TBOOLEAN && !lua_toboolean(L, -1);
-                if (!off && (lua_type(L, -1) != LUA_TNUMBER || !isfinite(lua_tonumber(L, -1))))
-                    jproblem(j, "wrong %zu: value must give a finite number (or false), got %s", i,
-                             luaL_typename(L, -1));
-            }
-            lua_settop(L, S_TOP + 1);
-        }
-    }
+    /* What the sweep checks on every variant, for this one (a question
+     * without params has no other: the sweep then adds nothing); its
+     * examples are the self-tests' to run. */
+    sweep_feedback(L, j);
     lua_settop(L, S_TOP);
+    sweep_wrong(L, j);
 }
 
 /* ---- the variant sweep (J_SWEEP) and graded samples (J_SAMPLE) -------------------------- */

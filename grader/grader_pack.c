@@ -1875,7 +1875,7 @@ void grader_qx_slim(struct grader_pack *p, struct grader_qx *x)
  * already checked at import, can skip. */
 static int pack_build(struct grader_pack **out, const struct grader_file *files, size_t n,
                       const struct grader_limits *lim, struct core_strlist *problems, bool check,
-                      struct core_err *err)
+                      bool keep, struct core_err *err)
 {
     *out = NULL;
     struct core_strlist local;
@@ -1978,14 +1978,18 @@ static int pack_build(struct grader_pack **out, const struct grader_file *files,
     core_buf_fini(&e.bad);
 
     if (problems->n > start) {
+        int code = e.first_code ? e.first_code : CORE_ERR_INVALID;
+        core_err_set(err, code, "%s", problems->items[start]);
+        core_strlist_fini(&local);
+        if (keep) { /* the caller runs the rest on the questions without problems */
+            *out = p;
+            return code;
+        }
         /* One typo must not hide the rest: the questions that passed still
          * run their self-tests, so the instructor sees every problem at once. */
         if (check && problems != &local)
             grader_pack_selftest(p, problems, NULL);
-        int code = e.first_code ? e.first_code : CORE_ERR_INVALID;
-        core_err_set(err, code, "%s", problems->items[start]);
         grader_pack_free(p);
-        core_strlist_fini(&local);
         return code;
     }
     core_strlist_fini(&local);
@@ -1997,11 +2001,18 @@ int grader_pack_new(struct grader_pack **out, const struct grader_file *files, s
                     const struct grader_limits *lim, struct core_strlist *problems,
                     struct core_err *err)
 {
-    return pack_build(out, files, n, lim, problems, true, err);
+    return pack_build(out, files, n, lim, problems, true, false, err);
+}
+
+int grader_pack_new_checked(struct grader_pack **out, const struct grader_file *files, size_t n,
+                            const struct grader_limits *lim, struct core_strlist *problems,
+                            struct core_err *err)
+{
+    return pack_build(out, files, n, lim, problems, true, true, err);
 }
 
 int grader_pack_open(struct grader_pack **out, const struct grader_file *files, size_t n,
                      const struct grader_limits *lim, struct core_err *err)
 {
-    return pack_build(out, files, n, lim, NULL, false, err);
+    return pack_build(out, files, n, lim, NULL, false, false, err);
 }

@@ -53,16 +53,18 @@
  *     instructions and memory decide; what it stops is time spent inside
  *     one library call whose cost the charge cannot know in advance (a
  *     pattern that backtracks: Lua patterns are polynomial in the length
- *     of the subject). grader_pcall arms it; at the deadline of the current
- *     call the handler sets the hook to fire on the next instruction
- *     (lua_sethook is signal-safe; lua.c's SIGINT handler does the same),
- *     which kills as above. A long C call (a pathological pattern)
- *     executes no instruction, so the handler re-arms for a grace period and,
- *     if control has still not come back, siglongjmp()s out of grader_pcall.
+ *     of the subject). The timer ticks TICKS times per limit of CPU time
+ *     (armed once per thread, never re-armed per grading); each call into
+ *     instructor code starts again at tick 0, and at its last tick the
+ *     handler sets the hook to fire on the next instruction (lua_sethook is
+ *     signal-safe; lua.c's SIGINT handler does the same), which kills as
+ *     above. A long C call (a pathological pattern) executes no
+ *     instruction, so if control has still not come back at the next tick
+ *     the handler siglongjmp()s out of grader_pcall.
  *     The state is then abandoned and freed wholesale. The jump waits while
  *     code that may hold a libc lock runs (malloc in the allocator, the
  *     number parser, our own C drivers): those bracket themselves with a
- *     no-jump counter and the handler retries a millisecond later. The hook
+ *     no-jump counter and the handler tries again at the next tick. The hook
  *     also compares the clock each HOOK_STEP instructions, so the limit holds
  *     even where a timer cannot be created.
  *   - Positions ("file:line" of a pack file, i.e. an "@path" chunk): kills
@@ -110,7 +112,6 @@
 #define CHARGE_BYTES 2         /* bytes a library call handles per instruction charged */
 #define PATTERN_BYTES 4        /* subject bytes per instruction per repeating pattern item */
 #define HEADROOM (256u * 1024) /* bytes allowed past the cap once killed, for the error */
-#define GRACE_MS 50            /* after the deadline, before jumping out of a C call */
 #define TICKS 4                /* timer ticks per time limit */
 #define KEEP_WARM (1u << 20)   /* arena bytes a pool keeps resident between sandboxes */
 #define SB_SIGNAL (SIGRTMIN + 6)
@@ -139,6 +140,7 @@ enum sb_kill { KILL_NONE = 0, KILL_MEM, KILL_INSTR, KILL_TIME };
 struct sb_thread {
     timer_t timer;
     bool has_timer;
+    int64_t period; /* the timer's interval in ns, 0 while not armed */
     struct grader_sb *volatile current;
 };
 
@@ -494,18 +496,19 @@ static _Thread_local struct sb_thread *tls_thread;
 static pthread_key_t thread_key;
 static pthread_once_t thread_once = PTHREAD_ONCE_INIT;
 
-static void timer_arm(struct sb_thread *t, int64_t ns)
+/* Makes the thread's timer tick every `ns` of its CPU time. It stays armed
+ * between gradings (re-arming costs two system calls per grading): a
+ * CPU-time timer cannot expire while the thread sleeps in a system call,
+ * and a tick that finds no grading running does nothing. */
+static void timer_periodic(struct sb_thread *t, int64_t ns)
 {
-    if (!t->has_timer)
+    if (!t->has_timer || t->period == ns)
         return;
     struct itimerspec its = {0};
-    if (ns > 0) {
-        if (ns < 100000)
-            ns = 100000;
-        its.it_value.tv_sec = ns / 1000000000;
-        its.it_value.tv_nsec = ns % 1000000000;
-    }
-    timer_settime(t->timer, 0, &its, NULL);
+    its.it_value.tv_sec = its.it_interval.tv_sec = ns / 1000000000;
+    its.it_value.tv_nsec = its.it_interval.tv_nsec = ns % 1000000000;
+    if (timer_settime(t->timer, 0, &its, NULL) == 0)
+        t->period = ns;
 }
 
 /* CPU time between two ticks of the backstop. */
@@ -532,16 +535,11 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
         if (sb->in_user && ++sb->ticks >= TICKS) {
             sb->time_up = 1;
             lua_sethook(sb->L, sb_hook, LUA_MASKCOUNT, 1);
-            timer_arm(t, GRACE_MS * 1000000LL);
-        } else {
-            timer_arm(t, tick_ns(sb));
         }
-        goto out;
+        goto out; /* the next tick jumps if the hook has not killed it by then */
     }
-    if (sb->no_jump > 0) {
-        timer_arm(t, 1000000LL);
-        goto out;
-    }
+    if (sb->no_jump > 0)
+        goto out; /* malloc or our own C code: the next tick tries again */
     errno = saved;
     siglongjmp(sb->jb, 1);
 out:
@@ -801,7 +799,6 @@ int grader_pcall(struct grader_sb *sb, int nargs, int nresults, struct core_err 
          * (Only sb, unchanged since sigsetjmp, is used from here.) */
         sb->running = 0;
         sb->thread->current = NULL;
-        timer_arm(sb->thread, 0);
         sb->dead = true;
         if (!sb->kill) /* else it was killed before and found a way to go on */
             sb->kill = KILL_TIME;
@@ -812,12 +809,11 @@ int grader_pcall(struct grader_sb *sb, int nargs, int nresults, struct core_err 
             where_lua(sb->L, sb->g_level + 1, false, sb->where, sizeof sb->where);
         return limit_error(sb, err);
     }
+    timer_periodic(sb->thread, tick_ns(sb));
     sb->running = 1;
-    timer_arm(sb->thread, tick_ns(sb));
     int st = lua_pcall(L, nargs, nresults, fidx); /* msgh results | msgh err */
     sb->running = 0;
     sb->thread->current = NULL;
-    timer_arm(sb->thread, 0);
     sb->in_user = 0;
     sb->no_jump = 1;
     sb->g_valid = 0;

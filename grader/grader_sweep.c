@@ -24,7 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PATIENCE 50  /* draws in a row without a new variant that end the search */
+#define PATIENCE_MIN 20 /* draws in a row without a new variant that end the search... */
+#define PATIENCE_MAX 50 /* ...at least, and at most */
 #define MAX_DRAWS 4  /* times the variants asked for */
 #define SHOWN 3      /* failing variants reported in full, per question */
 
@@ -70,6 +71,20 @@ static bool hset_add(struct hset *s, uint64_t h)
 
 /* ---- the sweep ------------------------------------------------------------------------ */
 
+/* How many draws in a row may bring nothing new before the space counts as
+ * exhausted: three times the variants seen, between PATIENCE_MIN and
+ * PATIENCE_MAX (a space of 5 values is done after 20 dry draws; a rare
+ * value among 100 still has 50 chances), never more than asked. */
+static size_t patience(size_t seen, size_t want)
+{
+    size_t p = 3 * seen;
+    if (p < PATIENCE_MIN)
+        p = PATIENCE_MIN;
+    if (p > PATIENCE_MAX)
+        p = PATIENCE_MAX;
+    return p < want ? p : want;
+}
+
 void grader_sweep_fini(struct grader_sweep *s)
 {
     if (!s)
@@ -87,16 +102,17 @@ static void sweep_question(struct grader_pack *p, size_t qi, size_t variants,
                            struct core_strlist *problems)
 {
     const struct grader_question *q = p->qx[qi].q;
+    if (!q->has_params) { /* one variant, checked when the pack was loaded */
+        r->variants = r->tried = 1;
+        return;
+    }
     size_t want = variants ? variants : 1;
-    if (!q->has_params)
-        want = 1; /* the same numbers for everyone */
-    size_t patience = want < PATIENCE ? want : PATIENCE;
     size_t max_draws = want * MAX_DRAWS;
     struct hset seen = {0};
     size_t dry = 0, failing = 0;
     struct core_strlist quiet; /* problems of failing variants past the first few */
     core_strlist_init(&quiet);
-    for (size_t v = 1; v <= max_draws && seen.n < want && dry < patience; v++) {
+    for (size_t v = 1; v <= max_draws && seen.n < want && dry < patience(seen.n, want); v++) {
         char *key = NULL;
         size_t ex = 0;
         int n = grader_variant_check(p, qi, (int)v, failing < SHOWN ? problems : &quiet, &key,

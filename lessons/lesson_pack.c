@@ -60,15 +60,22 @@ int lesson_pack_check_with(const struct lesson_src *src, size_t variants,
     struct grader_limits lim;
     grader_limits_default(&lim);
     struct grader_pack *p = NULL;
-    int rc = grader_pack_new(&p, src->files, src->n, &lim, &out->problems, err);
-    if (rc != CORE_OK) {
+    /* Problems found while loading do not stop the other checks: every
+     * problem is reported at once (questions with problems are skipped). */
+    struct core_err lerr = {0};
+    int rc = grader_pack_new_checked(&p, src->files, src->n, &lim, &out->problems, &lerr);
+    if (!p) {
         if (out->problems.n == 0)
-            core_strlist_push(&out->problems, err ? err->msg : "pack could not be loaded");
+            core_strlist_push(&out->problems, lerr.msg[0] ? lerr.msg : "pack could not be loaded");
+        if (err)
+            *err = lerr;
         return rc;
     }
     const struct grader_pack_info *info = grader_pack_info(p);
-    out->pack_id = core_xstrdup(info->id);
-    out->version = core_xstrdup(info->version);
+    if (rc == CORE_OK || info->id[0]) {
+        out->pack_id = core_xstrdup(info->id);
+        out->version = core_xstrdup(info->version);
+    }
     out->n_lessons = info->n_lessons;
     for (size_t i = 0; i < info->n_lessons; i++) {
         out->n_pages += info->lessons[i].n_pages;
@@ -82,7 +89,9 @@ int lesson_pack_check_with(const struct lesson_src *src, size_t variants,
         grader_pack_sweep(p, variants, &out->sweep, &out->problems);
         out->n_checks += out->sweep.checks;
     }
-    if (out->problems.n > 0)
+    if (rc != CORE_OK && err)
+        *err = lerr; /* the load's first problem and its code */
+    else if (out->problems.n > 0)
         rc = core_err_set(err, CORE_ERR_INVALID, "%s", out->problems.items[0]);
     if (rc == CORE_OK && pack)
         *pack = p;
