@@ -854,7 +854,8 @@ enum grader_design_hit grader_design_near(const struct grader_design *d, const c
         l.term = t;
         each_occurrence(d, terms[t], fuzzy, known, near_found, &l);
     }
-    qsort(l.o, l.n, sizeof *l.o, cmp_occ);
+    if (l.n)
+        qsort(l.o, l.n, sizeof *l.o, cmp_occ);
     /* Three passes, best first: claims without negation; claims with it;
      * any sentence. A window of occurrences in one sentence that holds
      * every term, first to last at most `within` words apart. */
