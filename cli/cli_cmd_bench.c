@@ -4,6 +4,8 @@
  * `warpbench bench labstream`: how many samples per second the lab metric
  * stream carries into the store and a JSON-line sink, and how much a stream
  * of about 1000 samples/s slows a fixed CPU workload.
+ * `warpbench bench packcheck`: pack check of one lesson file of 1,000, 4,000
+ * and 20,000 questions (--n sets the largest), to show it is linear.
  * Both run against a temporary store, never the user's. */
 #include "cli/cli.h"
 #include "tui/tui.h"
@@ -402,6 +404,96 @@ static int bench_paramserver(struct cli_ctx *cx, int mb)
     return CLI_EXIT_OK;
 }
 
+/* ---- bench packcheck ---------------------------------------------------- */
+
+/* A pack of n numeric questions in one lesson file, each with an example,
+ * and every fifth with params drawn from 5 values: pack check's whole work
+ * (load, per-question check, self-tests, the sweep) grows with n. */
+static void big_pack(size_t n, struct core_buf *lesson)
+{
+    core_buf_reset(lesson);
+    core_buf_puts(lesson, "lesson { id = \"big\", title = \"Big\", rubric = { \"theory.parallel\" } }\n");
+    for (size_t i = 1; i <= n; i++) {
+        if (i % 5 == 0)
+            core_buf_printf(lesson,
+                            "question {\n  id = \"q%zu\",\n  kind = \"numeric\",\n"
+                            "  prompt = \"What is {k} + %zu?\",\n"
+                            "  params = function(rng) return { k = rng:pick({ 1, 2, 3, 4, 5 }) } end,\n"
+                            "  answer = function(p) return p.k + %zu end,\n"
+                            "  examples = { { answer = function(p) return tostring(p.k + %zu) end, "
+                            "score = 1 } },\n}\n",
+                            i, i, i, i);
+        else
+            core_buf_printf(lesson,
+                            "question {\n  id = \"q%zu\",\n  kind = \"numeric\",\n"
+                            "  prompt = \"What is %zu + 1?\",\n  answer = %zu,\n"
+                            "  examples = { { \"%zu\", 1 } },\n}\n",
+                            i, i, i + 1, i + 1);
+    }
+}
+
+static int bench_packcheck(struct cli_ctx *cx, long n_max)
+{
+    static const char pack_lua[] =
+        "pack { id = \"bench.big\", title = \"Big\", version = \"1\", lessons = { \"big.lua\" } }\n";
+    long sizes[] = {1000, 4000, n_max};
+    size_t n_sizes = n_max > 4000 ? 3 : n_max > 1000 ? 2 : 1;
+    if (n_max <= 1000)
+        sizes[0] = n_max;
+    else if (n_max <= 4000)
+        sizes[1] = n_max;
+    struct core_buf lesson;
+    core_buf_init(&lesson);
+    struct core_buf jb;
+    struct core_json j;
+    if (cx->json) {
+        cli_json_open(&jb, &j);
+        core_json_key(&j, "runs");
+        core_json_arr_begin(&j);
+    } else {
+        printf("pack check of one lesson file of n numeric questions (one in five with params "
+               "from 5 values; default sweep)\n");
+    }
+    int rc = CLI_EXIT_OK;
+    for (size_t i = 0; i < n_sizes; i++) {
+        big_pack((size_t)sizes[i], &lesson);
+        struct lesson_src src = {0};
+        struct grader_file files[2] = {{"pack.lua", pack_lua, sizeof pack_lua - 1},
+                                       {"big.lua", lesson.data, lesson.len}};
+        src.files = files;
+        src.n = 2;
+        struct lesson_check c;
+        struct core_err e = {0};
+        double t0 = core_time_mono();
+        int crc = lesson_pack_check_with(&src, GRADER_SWEEP_VARIANTS, &c, NULL, &e);
+        double secs = core_time_mono() - t0;
+        if (crc != CORE_OK) {
+            fprintf(stderr, "warpbench: the benchmark pack failed its check: %s\n", cli_tx(e.msg));
+            rc = CLI_EXIT_PACK;
+        }
+        if (cx->json) {
+            core_json_obj_begin(&j);
+            core_json_kint(&j, "questions", sizes[i]);
+            core_json_kint(&j, "checks", (long long)c.n_checks);
+            core_json_knum(&j, "seconds", secs);
+            core_json_obj_end(&j);
+        } else {
+            printf("  %6ld questions  %7zu checks  %7.3f s  = %6.1f us per question%s\n", sizes[i],
+                   c.n_checks, secs, 1e6 * secs / (double)sizes[i],
+                   sizes[i] == 20000 ? "  (goal < 5 s)" : "");
+        }
+        lesson_check_fini(&c);
+        if (rc)
+            break;
+    }
+    if (cx->json) {
+        core_json_arr_end(&j);
+        cli_json_close(&jb, &j);
+    }
+    core_buf_fini(&lesson);
+    return rc;
+}
+
 int cli_cmd_bench(struct cli_ctx *cx, struct cli_args *a)
 {
     const struct cli_command *cmd = cli_command_find("bench");
@@ -425,8 +517,12 @@ int cli_cmd_bench(struct cli_ctx *cx, struct cli_args *a)
         return bench_paramserver(cx, n_given ? n : 1024);
     if (strcmp(a->argv[0], "class") == 0)
         return cli_bench_class(cx, n_given ? n : 300);
+    if (strcmp(a->argv[0], "packcheck") == 0)
+        return bench_packcheck(cx, n_given ? n : 20000);
     if (strcmp(a->argv[0], "grader") != 0)
-        return cli_usage(cmd, "unknown benchmark \"%s\" (have: grader, labstream, tui, paramserver, class)",
+        return cli_usage(cmd,
+                         "unknown benchmark \"%s\" (have: grader, labstream, tui, paramserver, "
+                         "packcheck, class)",
                          a->argv[0]);
 
     struct core_err e = {0};

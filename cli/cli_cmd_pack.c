@@ -40,6 +40,54 @@ static void json_rubric(struct core_json *j, const struct lesson_rubric_coverage
     core_json_arr_end(j);
 }
 
+/* The sweep per question, for --json. */
+static void json_sweep(struct core_json *j, const struct lesson_check *c)
+{
+    core_json_key(j, "sweep");
+    core_json_arr_begin(j);
+    for (size_t i = 0; c->swept && i < c->sweep.n; i++) {
+        const struct grader_sweep_q *q = &c->sweep.q[i];
+        core_json_obj_begin(j);
+        core_json_kstr(j, "question", q->qid);
+        core_json_kstr(j, "file", q->file);
+        core_json_kint(j, "line", q->line);
+        core_json_kint(j, "variants", (long long)q->variants);
+        core_json_kint(j, "tried", (long long)q->tried);
+        core_json_kint(j, "examples", (long long)q->examples);
+        core_json_kint(j, "samples", (long long)q->samples);
+        if (q->samples) {
+            core_json_kint(j, "samples_off", (long long)q->samples_off);
+            core_json_knum(j, "samples_worst", q->worst);
+            core_json_knum(j, "samples_mean", q->mean);
+            core_json_kint(j, "samples_good", (long long)q->good);
+            core_json_kint(j, "samples_partial", (long long)q->partial);
+            core_json_kint(j, "samples_keywords", (long long)q->keywords);
+            core_json_kint(j, "samples_reversed", (long long)q->reversed);
+            core_json_knum(j, "good_min", q->good_min);
+            core_json_knum(j, "keywords_reversed_max", q->bad_max);
+        }
+        core_json_obj_end(j);
+    }
+    core_json_arr_end(j);
+}
+
+/* One line per question: how many variants it has and how many were
+ * drawn; for a design question, how its samples agree with the grader. */
+static void print_sweep(const struct lesson_check *c)
+{
+    if (!c->swept)
+        return;
+    printf("%-44s %8s %6s  %s\n", "question", "variants", "tried", "samples (|automatic - person|)");
+    for (size_t i = 0; i < c->sweep.n; i++) {
+        const struct grader_sweep_q *q = &c->sweep.q[i];
+        printf("%-44s %8zu %6zu", cli_tx(q->qid), q->variants, q->tried);
+        if (q->samples)
+            printf("  %zu, %zu off, worst %.2f, mean %.2f", q->samples, q->samples_off, q->worst,
+                   q->mean);
+        printf("\n");
+    }
+}
+
 /* cov: the rubric coverage to add (pack check --rubric), or NULL. */
 static void print_check(const char *dir, const struct lesson_check *c, bool json, int rc,
                         const struct lesson_rubric_coverage *cov)
@@ -56,6 +104,9 @@ static void print_check(const char *dir, const struct lesson_check *c, bool json
         core_json_kint(&j, "pages", (long long)c->n_pages);
         core_json_kint(&j, "questions", (long long)c->n_questions);
         core_json_kint(&j, "checks", (long long)c->n_checks);
+        core_json_kint(&j, "variants_asked", (long long)c->variants);
+        core_json_kint(&j, "variants_tried", (long long)c->sweep.tried);
+        json_sweep(&j, c);
         core_json_key(&j, "problems");
         core_json_arr_begin(&j);
         for (size_t i = 0; i < c->problems.n; i++)
@@ -69,20 +120,45 @@ static void print_check(const char *dir, const struct lesson_check *c, bool json
     /* Problems go to stderr as "DIR/file:line: message", like a compiler. */
     for (size_t i = 0; i < c->problems.n; i++)
         fprintf(stderr, "%s/%s\n", dir, cli_tx(c->problems.items[i]));
-    if (rc == CORE_OK)
-        printf("ok: %s %s — %zu lesson%s, %zu pages, %zu questions, %zu self-checks passed\n",
-               c->pack_id, cli_tx(c->version), c->n_lessons, c->n_lessons == 1 ? "" : "s", c->n_pages,
-               c->n_questions, c->n_checks);
-    else
+    if (rc == CORE_OK) {
+        print_sweep(c);
+        printf("ok: %s %s — %zu lesson%s, %zu pages, %zu questions, %zu self-checks passed",
+               c->pack_id, cli_tx(c->version), c->n_lessons, c->n_lessons == 1 ? "" : "s",
+               c->n_pages, c->n_questions, c->n_checks);
+        if (c->swept)
+            printf(" (%zu variants drawn, up to %zu distinct per question)", c->sweep.tried,
+                   c->variants ? c->variants : 1);
+        printf("\n");
+    } else {
         fprintf(stderr, "%s: %zu problem%s\n", dir, c->problems.n, c->problems.n == 1 ? "" : "s");
+    }
     if (cov)
         print_rubric(cov);
+}
+
+/* --variants N: distinct variants per question for the sweep. */
+static int take_variants(const struct cli_command *cmd, struct cli_args *a, size_t *variants)
+{
+    const char *v = NULL;
+    bool missing = false;
+    *variants = GRADER_SWEEP_VARIANTS;
+    if (cli_take_flag(a, "--variants", true, &v, &missing) || missing) {
+        int n = 0;
+        if (missing || (strcmp(v, "0") != 0 && !cli_parse_int(v, 100000, &n)))
+            return cli_usage(cmd, "--variants needs a number of variants (0 to 100000)");
+        *variants = (size_t)n;
+    }
+    return 0;
 }
 
 static int pack_check(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd)
 {
     bool rubric = cli_take_flag(a, "--rubric", false, NULL, NULL);
-    int rc = cli_check_args(cmd, a, 1, 1);
+    size_t variants;
+    int rc = take_variants(cmd, a, &variants);
+    if (rc != 0)
+        return rc;
+    rc = cli_check_args(cmd, a, 1, 1);
     if (rc != 0)
         return rc;
     struct core_err e = {0};
@@ -91,7 +167,7 @@ static int pack_check(struct cli_ctx *cx, struct cli_args *a, const struct cli_c
         return cli_fail(&e);
     struct lesson_check c;
     struct grader_pack *pack = NULL;
-    rc = lesson_pack_check(&src, &c, rubric ? &pack : NULL, &e);
+    rc = lesson_pack_check_with(&src, variants, &c, rubric ? &pack : NULL, &e);
     /* A pack that failed to load has no model to count; its problems say why. */
     struct lesson_rubric_coverage cov;
     if (pack)
@@ -109,7 +185,11 @@ static int pack_check(struct cli_ctx *cx, struct cli_args *a, const struct cli_c
 static int pack_import(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd)
 {
     bool force = cli_take_flag(a, "--force", false, NULL, NULL);
-    int rc = cli_begin(cx, cmd, a, 1, 1, CLI_NEED_STORE);
+    size_t variants;
+    int rc = take_variants(cmd, a, &variants);
+    if (rc != 0)
+        return rc;
+    rc = cli_begin(cx, cmd, a, 1, 1, CLI_NEED_STORE);
     if (rc != 0)
         return rc;
     struct core_err e = {0};
@@ -118,7 +198,7 @@ static int pack_import(struct cli_ctx *cx, struct cli_args *a, const struct cli_
         return cli_fail(&e);
     struct lesson_check c = {0};
     enum db_import_result res = DB_IMPORT_UNCHANGED;
-    rc = lesson_pack_import(cx->db, &src, force, &c, &res, &e);
+    rc = lesson_pack_import_with(cx->db, &src, force, variants, &c, &res, &e);
     if (rc != CORE_OK && c.problems.n > 0) {
         print_check(a->argv[0], &c, cx->json, rc, NULL);
         rc = cli_exit_for(rc);

@@ -239,6 +239,7 @@ int cli_cmd_question(struct cli_ctx *cx, struct cli_args *a)
             core_json_str(&j, v.v.hints[i]);
         core_json_arr_end(&j);
         core_json_kstr(&j, "needs_lab", v.v.needs_lab);
+        core_json_kint(&j, "max_answer", (long long)v.v.max_answer);
         core_json_kbool(&j, "cbm", cbm);
         json_policy(&j, &v.policy, v.policy_text);
         json_standing(&j, &v.tries, v.q.points, v.exam_open);
@@ -270,6 +271,10 @@ int cli_cmd_question(struct cli_ctx *cx, struct cli_args *a)
             printf("\n(in per cent: write 56 or 56%%)\n");
         else if (v.v.unit && v.v.unit[0])
             printf("\n(answer in %s; other units of the same kind are converted)\n", cli_tx(v.v.unit));
+        if (v.v.max_answer % 1024 == 0)
+            printf("\n(answers up to %zu KiB are graded)\n", v.v.max_answer / 1024);
+        else
+            printf("\n(answers up to %zu bytes are graded)\n", v.v.max_answer);
         if (v.v.needs_lab)
             printf("\nThis question uses your own measurements: %s\n", cli_tx(v.v.needs_lab));
         for (size_t i = 0; i < shown; i++)

@@ -31,8 +31,8 @@ static const struct cli_command commands[] = {
     {"progress", "progress [PACK]",
      "scores per lesson, topic and rubric item; self-rating vs graded; level", cli_cmd_progress},
     {"pack",
-     "pack check DIR [--rubric] | import DIR [--force] | export ID DIR [--force] | list | "
-     "regrade ID [--dry-run] [--new-params]",
+     "pack check DIR [--rubric] [--variants N] | import DIR [--force] [--variants N] | "
+     "export ID DIR [--force] | list | regrade ID [--dry-run] [--new-params]",
      "check, import, export, list and re-grade lesson packs", cli_cmd_pack},
     {"selfassess", "selfassess [--set ITEM=SCORE]...",
      "rate yourself on the course rubric (interactive without --set)", cli_cmd_selfassess},
@@ -42,8 +42,9 @@ static const struct cli_command commands[] = {
      "run a lab on this machine and list or show your runs", cli_cmd_lab},
     {"tui", "tui", "open the terminal UI (what `warpbench` alone does in a terminal)",
      cli_cmd_tui},
-    {"bench", "bench grader|labstream|tui|paramserver|class [--n N]", "measure throughput of "
-     "the grader, the lab metric stream, TUI drawing, raw socketpairs or a class import",
+    {"bench", "bench grader|labstream|tui|paramserver|packcheck|class [--n N]",
+     "measure throughput of the grader, the lab metric stream, TUI drawing, raw socketpairs, "
+     "pack check or a class import",
      cli_cmd_bench},
     {"submit", "submit [PACK] [--out FILE] [--student-id ID] [--force]",
      "write your work to a new submission file for your instructor", cli_cmd_submit},

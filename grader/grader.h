@@ -4,9 +4,11 @@
  *
  * A pack is a set of Lua source files (pack.lua plus lesson files). This
  * module evaluates them in a sandbox (allow-listed libraries, text chunks
- * only, a byte-capped allocator, an instruction budget pcall cannot swallow,
- * a wall-clock limit that also stops long C calls) and hands the rest of
- * Warpbench plain C structs. Every grading, rendering or example run gets a
+ * only, a byte-capped allocator, an instruction budget pcall cannot swallow
+ * that library calls are charged to by the bytes they handle, and a CPU-time
+ * backstop far above it that also stops long C calls) and hands the rest of
+ * Warpbench plain C structs. The instruction and memory counts decide every
+ * outcome the same way on every machine and under any load. Every grading, rendering or example run gets a
  * fresh sandbox, so one grader cannot leave anything behind for the next.
  *
  * Errors in instructor code come back as CORE_ERR_SCRIPT (a Lua error),
@@ -14,8 +16,8 @@
  * format), each with a message that starts "file:line: ". A student's answer
  * that cannot be read is not an error: it is a result with valid == false.
  *
- * Threads and signals: the wall-clock limit uses one POSIX timer per thread
- * that grades, delivering the real-time signal SIGRTMIN+6 to that thread
+ * Threads and signals: the time backstop uses one POSIX CPU-time timer per
+ * thread that grades, delivering the real-time signal SIGRTMIN+6 to that thread
  * (its handler is installed on first use; the host must leave that signal
  * alone). A grader_pack keeps a memory pool for its sandboxes, so one pack
  * must not be used by two threads at once.
@@ -36,11 +38,13 @@
 
 struct grader_limits {
     size_t mem_bytes;      /* Lua heap cap per sandbox */
-    uint64_t instructions; /* VM instruction budget per call into instructor code */
-    unsigned wall_ms;      /* wall-clock limit per call into instructor code */
+    uint64_t instructions; /* VM instruction budget per call into instructor code,
+                              library calls charged by the bytes they handle */
+    unsigned cpu_ms;       /* CPU-time backstop per call into instructor code */
 };
 
-/* Defaults for grading: 32 MiB, 20 million instructions, 1000 ms. */
+/* Defaults for grading: 32 MiB, 20 million instructions (about 60 ms of
+ * Lua on the development machine), a 2000 ms CPU-time backstop. */
 void grader_limits_default(struct grader_limits *l);
 
 /* ---- pack sources and model ---------------------------------------------- */
@@ -110,6 +114,15 @@ void grader_policy_describe(const struct grader_policy *p, char *buf, size_t n);
  * a later re-grade can say what changed. Static. */
 const char *grader_revision(void);
 
+/* The longest answer of kind k that is graded, in bytes, unless a question
+ * sets its own max_answer: 1 KiB for numeric, choice, multi and ordering,
+ * 4 KiB for text, 16 KiB for design. A longer answer is invalid (explained,
+ * not graded); students are told the limit with the question. It bounds
+ * the work a grader does on one answer. GRADER_MAX_ANSWER is the most a
+ * question may set. */
+size_t grader_kind_max_answer(enum grader_kind k);
+#define GRADER_MAX_ANSWER 65536
+
 struct grader_page {
     char *title; /* may be NULL; else the first "# " heading */
     char *markdown;
@@ -131,6 +144,9 @@ struct grader_question {
     size_t n_hints;
     size_t n_choices;   /* choice/multi/ordering */
     size_t n_examples;
+    size_t n_samples;   /* design: graded sample answers (pack check scores them) */
+    size_t max_answer;  /* the longest answer graded, in bytes (grader_kind_max_answer
+                           unless the question sets max_answer) */
     bool has_params;    /* draws per-student numbers */
     bool has_grade;     /* custom grade function */
     char *file;         /* source file path */
@@ -195,6 +211,10 @@ struct grader_pack_info {
     bool cbm;          /* pack{ cbm = true }: answers carry a certainty 1..3 */
     char **assets;     /* pack{ assets = {...} }: patterns of the other files to store */
     size_t n_assets;
+
+    char **rubric;     /* pack{ rubric = { ... } }: the pack's own rubric items, beside
+                          the course's (lessons/ checks every question's items) */
+    size_t n_rubric;
     struct grader_lesson *lessons;
     size_t n_lessons;
 };
@@ -214,6 +234,16 @@ struct grader_pack;
 int grader_pack_new(struct grader_pack **out, const struct grader_file *files, size_t n,
                     const struct grader_limits *lim, struct core_strlist *problems,
                     struct core_err *err);
+
+/* grader_pack_new for pack check: the same evaluation and problems, but the
+ * pack is handed over even when it has problems (rc is then the first
+ * problem's code, with `problems` listing them all), so that the caller can
+ * run the remaining checks — grader_pack_selftest, grader_pack_sweep, which
+ * skip the questions with problems — and report everything at once. *out
+ * is always set; the caller frees it with grader_pack_free(). */
+int grader_pack_new_checked(struct grader_pack **out, const struct grader_file *files, size_t n,
+                            const struct grader_limits *lim, struct core_strlist *problems,
+                            struct core_err *err);
 
 /* Like grader_pack_new for sources that already passed it (a revision from
  * the store, checked at import): evaluates the files and validates the
@@ -279,6 +309,8 @@ struct grader_view {
     double *rubric_points;
     size_t n_rubric;
     char *params_json; /* the variant's parameters as JSON (see grader_result) */
+
+    size_t max_answer; /* the longest answer graded, in bytes: tell the student */
 };
 void grader_view_fini(struct grader_view *v);
 
@@ -313,6 +345,9 @@ struct grader_result {
      * grade's { mistake = true } (or a third result true). Item analysis
      * lists the common wrong answers no declared mistake explains. */
     bool mistake;
+
+    bool automatic;   /* a design answer scored by the concept rubric: a provisional,
+                         automatic score, to be shown as such beside a person's */
 };
 void grader_result_fini(struct grader_result *r);
 
@@ -345,5 +380,59 @@ int grader_calc_run(struct grader_pack *p, const char *calc_id, const double *in
  * ID"). Returns the number of
  * failures (0 = all good); *n_run (optional) the number of checks run. */
 int grader_pack_selftest(struct grader_pack *p, struct core_strlist *problems, size_t *n_run);
+
+/* ---- the variant sweep and graded samples (pack check) -------------------- */
+
+#define GRADER_SWEEP_VARIANTS 200 /* distinct variants a question is checked on, by default */
+#define GRADER_SAMPLE_TOL 0.25    /* how far a sample's automatic score may be from a person's */
+
+/* What the sweep saw of one question (its strings owned: it outlives the
+ * pack). */
+struct grader_sweep_q {
+    char *qid;
+    char *file;
+    int line;
+    size_t variants;    /* distinct variants seen (params told apart by their text) */
+    size_t tried;       /* variants drawn */
+    size_t examples;    /* variant-independent example gradings */
+    size_t samples;     /* design: graded samples */
+    size_t samples_off; /* ...further from the person's score than their tolerance */
+    double worst;       /* the largest |automatic - person| over the samples */
+    double mean;        /* the mean |automatic - person| */
+    size_t good, partial, keywords, reversed; /* samples by role */
+    double good_min;    /* the lowest automatic score of a "good" sample (1 when none) */
+    double bad_max;     /* the highest of a "keywords" or "reversed" one (0 when none) */
+};
+
+struct grader_sweep {
+    struct grader_sweep_q *q; /* one per question checked, in pack order */
+    size_t n;
+    size_t tried;    /* variants drawn, all questions */
+    size_t checks;   /* gradings and checks run */
+    int failures;
+};
+void grader_sweep_fini(struct grader_sweep *s);
+
+/* Checks every good question of p on many variants of the example student
+ * (user "example", variants 1, 2, ...): params run, the reference is
+ * finite, the prompt, hints and every feedback text have all their
+ * placeholders, every `wrong` value gives a finite number that is neither
+ * the reference nor inside its accepted interval, and the examples that
+ * hold for every variant hold. It draws until `variants` distinct ones
+ * (params told apart by their text) were seen, or until the space seems
+ * exhausted (as many draws in a row, at most 50, brought nothing new), at
+ * most 4 x `variants` draws; a question without params has one. `variants`
+ * 0 checks the first variant only. Then it grades every design sample and
+ * compares with the person's score: off by more than its tolerance (default
+ * GRADER_SAMPLE_TOL), or a "keywords"/"reversed" sample above a quarter of
+ * the points, is a problem. Problems go to `problems` as "file:line:
+ * question ID: variant N (params): ..." or "...: sample K (role, 'answer'):
+ * ...". Returns the number of problems; `out` (caller finis) what it saw. */
+int grader_pack_sweep(struct grader_pack *p, size_t variants, struct grader_sweep *out,
+                      struct core_strlist *problems);
+
+/* The closest of names[0..n) to s by edit distance, for "did you mean"
+ * (NULL when none is close). Borrowed from names. */
+const char *grader_name_closest(const char *s, const char *const *names, size_t n);
 
 #endif /* WB_GRADER_H */

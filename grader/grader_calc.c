@@ -5,7 +5,7 @@
  *
  * A run is a job in a fresh sandbox with the pack's limits, like a grading:
  * one C driver (l_calc) under grader_pcall loads the calculator's file cut
- * down to it (grader_slim_source keeps the one calculator{} statement; the
+ * down to it (grader_slim_cut keeps the one calculator{} statement; the
  * whole file when the cut one does not declare it), runs it with the
  * constructors in grade mode (calculator{} indexes its table by id), and
  * calls compute with a fresh table of the inputs through grader_sb_try, so
@@ -65,6 +65,7 @@ void grader_calc_outputs_free(struct grader_calc_output *o, size_t n)
 void grader_cx_fini(struct grader_cx *x)
 {
     core_buf_fini(&x->slim);
+    grader_linemap_fini(&x->map);
     for (size_t i = 0; i < x->n_examples; i++) {
         struct grader_calc_example *e = &x->examples[i];
         free(e->inputs);
@@ -153,6 +154,7 @@ static int fail_calc(lua_State *L, struct cjob *j, const char *fmt, ...)
     va_end(ap);
     j->what = NULL;
     lua_pushfstring(L, "%s: calculator %s: %s", j->pos, j->x->c->id, buf);
+    grader_sb_mark_mapped(L);
     return lua_error(L);
 }
 
@@ -277,7 +279,8 @@ static int l_calc(lua_State *L)
     grader_sb_enter_c(L);
     lua_settop(L, 0);
     grader_sb_set_fallback(L, j->pos);
-    grader_sb_load(L, j->use_slim ? &j->x->slim : &f->bc, f->chunkname); /* chunk */
+    grader_sb_load_mapped(L, j->use_slim ? &j->x->slim : &f->bc, f->chunkname,
+                          j->use_slim ? &j->x->map : NULL); /* chunk */
     call(L, j, "the file", 0, 0);
     grader_decl_push_calc(L, c->id); /* C */
     if (lua_type(L, 1) != LUA_TTABLE && j->use_slim) {
@@ -322,12 +325,13 @@ static int run_cx(struct grader_pack *p, struct grader_cx *x, const double *inpu
         return core_err_set(err, CORE_ERR_INTERNAL, "%s: calculator %s has no file", j->pos,
                             x->c->id);
     /* The cut-down file, prepared on first use. */
-    grader_slim_prepare(p, x->file, x->c->line, &x->slim_tried, &x->has_slim, &x->slim);
+    grader_slim_prepare(p, x->file, x->c->line, &x->slim_tried, &x->has_slim, &x->slim, &x->map);
     j->use_slim = x->has_slim;
     int rc = run_once(j, err);
     if (rc == 0 && j->slim_missing) { /* the cut file lost it: the whole file from now on */
         x->has_slim = false;
         core_buf_reset(&x->slim);
+        grader_linemap_fini(&x->map);
         j->use_slim = false;
         rc = run_once(j, err);
     }

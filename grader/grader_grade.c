@@ -34,7 +34,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_ANSWER 65536 /* longer answers are invalid, not graded */
 #define MAX_PICKS 26     /* choices are lettered a..z */
 #define ORDER_SALT 0x6f72646572696e67ULL
 #define EXAMPLE_USER "example"
@@ -42,7 +41,7 @@
 /* Fixed stack slots of the driver. */
 enum { S_Q = 1, S_CTX, S_P, S_REF, S_EX, S_CH, S_TOP = S_CH };
 
-enum job_mode { J_VIEW, J_GRADE, J_EXAMPLE, J_REF, J_CHECK };
+enum job_mode { J_VIEW, J_GRADE, J_EXAMPLE, J_REF, J_CHECK, J_SWEEP, J_SAMPLE };
 
 struct job {
     struct grader_pack *p;
@@ -63,9 +62,15 @@ struct job {
     bool exp_invalid;
     double exp_score;
     char *graded; /* the answer text that was graded */
-    /* J_CHECK */
+    /* J_CHECK, J_SWEEP */
     struct core_strlist *problems;
     int n_problems;
+    /* J_SWEEP: this variant's params serialised (its identity), and how many
+     * of its variant-independent examples ran; J_SAMPLE: the tolerance */
+    struct core_buf vkey;
+    size_t n_examples_run;
+    double tol;
+    char role[16];
     /* where we are, for messages */
     const char *what;
     char qpos[128];    /* "file:line" of the question */
@@ -84,7 +89,11 @@ static void jproblem(struct job *j, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    core_strlist_pushf(j->problems, "%s: question %s: %s", j->qpos, j->q->id, buf);
+    if ((j->mode == J_SWEEP || j->mode == J_CHECK) && j->q->has_params && j->vkey.len)
+        core_strlist_pushf(j->problems, "%s: question %s: variant %d (%.150s): %s", j->qpos,
+                           j->q->id, j->variant, j->vkey.data ? j->vkey.data : "", buf);
+    else
+        core_strlist_pushf(j->problems, "%s: question %s: %s", j->qpos, j->q->id, buf);
     j->n_problems++;
 }
 
@@ -107,6 +116,7 @@ static int fail_pack(lua_State *L, struct job *j, const char *fmt, ...)
     va_end(ap);
     j->what = NULL;
     lua_pushfstring(L, "%s: question %s: %s", j->qpos, j->q->id, buf);
+    grader_sb_mark_mapped(L);
     return lua_error(L);
 }
 
@@ -619,7 +629,7 @@ static bool render_or_fail(lua_State *L, struct job *j, const char *tmpl, const 
     char why[400];
     if (render(L, tmpl, j->no_lab ? R_LENIENT : R_STRICT, why, sizeof why))
         return true;
-    if (j->mode == J_CHECK) {
+    if (j->mode == J_CHECK || j->mode == J_SWEEP) {
         jproblem(j, "%s %s", field_name, why);
         return false;
     }
@@ -995,8 +1005,12 @@ static void grade_numeric(lua_State *L, struct job *j, const char *answer)
                 call(L, j, "a wrong value", 2, 1);
                 ty = lua_type(L, -1);
             }
+            if (ty == LUA_TBOOLEAN && !lua_toboolean(L, -1)) { /* not this variant's mistake */
+                lua_settop(L, w);
+                continue;
+            }
             if (ty != LUA_TNUMBER)
-                fail_pack(L, j, "wrong %zu: value must be a number, got %s", i,
+                fail_pack(L, j, "wrong %zu: value must be a number (or false), got %s", i,
                           luaL_typename(L, -1));
             double wv = lua_tonumber(L, -1);
             if (grader_tol_accepts(&tol, wv, num.value)) {
@@ -1346,10 +1360,19 @@ static void grade_answer_raw(lua_State *L, struct job *j, const char *answer)
         set_invalid(r, "Empty answer.");
         return;
     }
-    if (strlen(answer) > MAX_ANSWER) {
-        set_invalid(r, "The answer is too long (more than 64 KiB).");
+    size_t len = strlen(answer);
+    if (len > q->max_answer) {
+        char msg[160];
+        snprintf(msg, sizeof msg,
+                 "The answer is too long: %zu bytes, and this question grades at most %zu. "
+                 "Shorten it.",
+                 len, q->max_answer);
+        set_invalid(r, msg);
         return;
     }
+    /* A design answer's score is the rubric's reading of it: automatic,
+     * provisional until a person's score stands beside it. */
+    r->automatic = q->kind == GRADER_DESIGN;
     if (q->has_grade) {
         grade_custom(L, j, answer);
         return;
@@ -1415,6 +1438,7 @@ static void view_fill(lua_State *L, struct job *j)
         }
     }
     v->unit = core_xstrdup(q->unit ? q->unit : "");
+    v->max_answer = q->max_answer;
     if (q->kind == GRADER_DESIGN)
         rawfield(L, S_Q, "concepts"); /* concepts */
     else
@@ -1446,6 +1470,9 @@ static void view_fill(lua_State *L, struct job *j)
             core_xasprintf("run the lab '%s' first (warpbench lab run %s)", q->lab, q->lab);
 }
 
+static void sweep_feedback(lua_State *L, struct job *j);
+static void sweep_wrong(lua_State *L, struct job *j);
+
 /* J_CHECK: what the static checks could not see. Problems that leave the
  * rest checkable are recorded; others are raised. */
 static void check_fill(lua_State *L, struct job *j)
@@ -1473,22 +1500,334 @@ static void check_fill(lua_State *L, struct job *j)
         return; /* its numbers need a run: checked by the examples that bring one */
     if (q->kind == GRADER_NUMERIC && !q->has_grade && lua_isnil(L, S_REF))
         jproblem(j, "answer gives nothing: a numeric question needs a reference");
-    if (q->kind == GRADER_NUMERIC && rawfield(L, S_Q, "wrong") == LUA_TTABLE) {
+    /* What the sweep checks on every variant, for this one (a question
+     * without params has no other: the sweep then adds nothing); its
+     * examples are the self-tests' to run. */
+    sweep_feedback(L, j);
+    lua_settop(L, S_TOP);
+    sweep_wrong(L, j);
+}
+
+/* ---- the variant sweep (J_SWEEP) and graded samples (J_SAMPLE) -------------------------- */
+
+/* A number as short as it can be written and still read back exactly. */
+static void key_number(lua_State *L, int idx, struct core_buf *b)
+{
+    if (lua_isinteger(L, idx)) {
+        core_buf_printf(b, "%lld", (long long)lua_tointeger(L, idx));
+        return;
+    }
+    double v = lua_tonumber(L, idx);
+    char num[40];
+    snprintf(num, sizeof num, "%.15g", v);
+    if (strtod(num, NULL) != v)
+        snprintf(num, sizeof num, "%.17g", v);
+    core_buf_puts(b, num);
+}
+
+static int cmp_cstr(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Writes the table at idx as "k=v, k=v" with keys sorted (tables nested as
+ * {...}): the same params always give the same text, which is what tells
+ * two variants apart. */
+static void key_table(lua_State *L, int idx, struct core_buf *b, int depth)
+{
+    idx = lua_absindex(L, idx);
+    enum { MAX_KEYS = 64 };
+    const char *keys[MAX_KEYS];
+    size_t n = 0;
+    lua_createtable(L, 0, 0); /* names: keeps the key texts alive */
+    int names = lua_gettop(L);
+    lua_pushnil(L);
+    while (n < MAX_KEYS && lua_next(L, idx)) { /* names k v */
+        lua_pop(L, 1);                          /* names k */
+        lua_pushvalue(L, -1);                   /* names k k */
+        const char *t = lua_type(L, -1) == LUA_TNUMBER ? NULL : lua_tostring(L, -1);
+        if (!t) {
+            struct core_buf kb;
+            core_buf_init(&kb);
+            if (lua_type(L, -1) == LUA_TNUMBER)
+                key_number(L, -1, &kb);
+            else
+                core_buf_printf(&kb, "(%s)", luaL_typename(L, -1));
+            lua_pop(L, 1);
+            lua_pushstring(L, kb.data ? kb.data : ""); /* names k ktext */
+            core_buf_fini(&kb);
+        }
+        keys[n] = lua_tostring(L, -1);
+        lua_rawseti(L, names, (lua_Integer)n + 1); /* names k */
+        n++;
+    }
+    if (n == MAX_KEYS)
+        lua_pop(L, 1); /* the key lua_next left */
+    qsort(keys, n, sizeof *keys, cmp_cstr);
+    for (size_t i = 0; i < n; i++) {
+        core_buf_printf(b, "%s%s=", i ? ", " : "", keys[i]);
+        lua_pushstring(L, keys[i]); /* names ktext */
+        int ty = lua_rawget(L, idx);  /* names v */
+        if (ty == LUA_TNIL) {         /* a number key: look it up as a number */
+            lua_pop(L, 1);
+            lua_pushnumber(L, strtod(keys[i], NULL));
+            if (lua_isinteger(L, -1) || lua_tonumber(L, -1) == (lua_Integer)lua_tonumber(L, -1)) {
+                lua_Integer k = (lua_Integer)lua_tonumber(L, -1);
+                lua_pop(L, 1);
+                lua_pushinteger(L, k);
+            }
+            ty = lua_rawget(L, idx);
+        }
+        if (ty == LUA_TNUMBER)
+            key_number(L, -1, b);
+        else if (ty == LUA_TSTRING)
+            core_buf_printf(b, "\"%s\"", lua_tostring(L, -1));
+        else if (ty == LUA_TBOOLEAN)
+            core_buf_puts(b, lua_toboolean(L, -1) ? "true" : "false");
+        else if (ty == LUA_TTABLE && depth < 3) {
+            core_buf_putc(b, '{');
+            key_table(L, -1, b, depth + 1);
+            core_buf_putc(b, '}');
+        } else
+            core_buf_printf(b, "(%s)", luaL_typename(L, -1));
+        lua_pop(L, 1); /* names */
+    }
+    lua_settop(L, names - 1);
+}
+
+/* Checks that every {name} of a feedback text is set by this variant's
+ * params (render's strict rule). */
+static void sweep_text(lua_State *L, struct job *j, const char *text, const char *label)
+{
+    char why[400];
+    if (!text || !strchr(text, '{'))
+        return;
+    if (render(L, text, R_STRICT, why, sizeof why))
+        lua_pop(L, 1);
+    else
+        jproblem(j, "%s %s", label, why);
+}
+
+/* Feedback texts of the list Q[list], each entry's field `name` (or the
+ * entry itself when it is a string and name is NULL). */
+static void sweep_texts(lua_State *L, struct job *j, int t, const char *list, const char *name,
+                        const char *label)
+{
+    if (rawfield(L, t, list) != LUA_TTABLE) { /* list */
+        lua_pop(L, 1);
+        return;
+    }
+    int lt = lua_gettop(L);
+    size_t n = lua_rawlen(L, lt);
+    for (size_t i = 1; i <= n; i++) {
+        char lab[96];
+        snprintf(lab, sizeof lab, "%s %zu feedback", label, i);
+        int ty = lua_rawgeti(L, lt, (lua_Integer)i); /* list e */
+        if (ty == LUA_TTABLE && name && rawfield(L, -1, name) == LUA_TSTRING)
+            sweep_text(L, j, lua_tostring(L, -1), lab);
+        else if (ty == LUA_TSTRING && !name)
+            sweep_text(L, j, lua_tostring(L, -1), lab);
+        lua_settop(L, lt);
+    }
+    lua_pop(L, 1);
+}
+
+/* Placeholders in every feedback text. */
+static void sweep_feedback(lua_State *L, struct job *j)
+{
+    sweep_texts(L, j, S_Q, "wrong", "feedback", "wrong");
+    sweep_texts(L, j, S_Q, "bands", "feedback", "band");
+    if (rawfield(L, S_Q, "why") == LUA_TTABLE) { /* why */
+        size_t n = n_choices(L);
+        for (size_t i = 1; i <= n; i++) {
+            char lab[48];
+            snprintf(lab, sizeof lab, "why[%zu]", i);
+            if (lua_rawgeti(L, -1, (lua_Integer)i) == LUA_TSTRING) /* why s */
+                sweep_text(L, j, lua_tostring(L, -1), lab);
+            lua_pop(L, 1);
+        }
+    }
+    lua_pop(L, 1);
+    if (rawfield(L, S_Q, "concepts") == LUA_TTABLE) { /* concepts */
+        int ct = lua_gettop(L);
+        size_t n = lua_rawlen(L, ct);
+        for (size_t i = 1; i <= n; i++) {
+            if (lua_rawgeti(L, ct, (lua_Integer)i) == LUA_TTABLE) { /* concepts c */
+                char lab[64];
+                snprintf(lab, sizeof lab, "concept %zu feedback", i);
+                if (rawfield(L, -1, "feedback") == LUA_TSTRING)
+                    sweep_text(L, j, lua_tostring(L, -1), lab);
+                lua_pop(L, 1);
+                snprintf(lab, sizeof lab, "concept %zu: contradicts", i);
+                sweep_texts(L, j, lua_gettop(L), "contradicts", "feedback", lab);
+            }
+            lua_settop(L, ct);
+        }
+    }
+    lua_pop(L, 1);
+}
+
+/* Every `wrong` value: it must give a finite number, and an answer equal
+ * to it must not be graded right. */
+static void sweep_wrong(lua_State *L, struct job *j)
+{
+    if (j->q->kind != GRADER_NUMERIC || rawfield(L, S_Q, "wrong") != LUA_TTABLE) {
+        lua_settop(L, S_TOP);
+        return;
+    }
+    int w = lua_gettop(L);
+    bool has_ref = lua_type(L, S_REF) == LUA_TNUMBER;
+    double ref = lua_tonumber(L, S_REF);
+    struct grader_tol tol;
+    rawfield(L, S_Q, "tolerance");
+    read_tol(L, lua_gettop(L), &tol);
+    lua_settop(L, w);
+    const char *unit = unit_name(j->q);
+    size_t n = lua_rawlen(L, w);
+    for (size_t i = 1; i <= n; i++) {
+        if (lua_rawgeti(L, w, (lua_Integer)i) != LUA_TTABLE) { /* wrong e */
+            lua_settop(L, w);
+            continue;
+        }
+        int ty = rawfield(L, -1, "value"); /* wrong e v */
+        if (ty == LUA_TFUNCTION) {
+            lua_pushvalue(L, S_P);
+            lua_pushvalue(L, S_CTX);
+            call(L, j, "a wrong value", 2, 1);
+            ty = lua_type(L, -1);
+        }
+        if (ty == LUA_TBOOLEAN && !lua_toboolean(L, -1)) {
+            /* the function says this mistake does not apply to this variant */
+        } else if (ty != LUA_TNUMBER) {
+            jproblem(j, "wrong %zu: value gives %s, not a number (return false when the mistake "
+                        "does not apply to this variant)",
+                     i, luaL_typename(L, -1));
+        } else if (!isfinite(lua_tonumber(L, -1))) {
+            jproblem(j, "wrong %zu: value gives %g, not a finite number", i, lua_tonumber(L, -1));
+        } else if (has_ref) {
+            double wv = lua_tonumber(L, -1);
+            char a[64], b[64], iv[200];
+            grader_number_format(wv, 6, a, sizeof a);
+            grader_number_format(ref, 6, b, sizeof b);
+            grader_tol_describe(&tol, ref, unit, iv, sizeof iv);
+            if (wv == ref)
+                jproblem(j, "wrong %zu: value %s equals the reference %s", i, a, b);
+            else if (grader_tol_accepts(&tol, ref, wv))
+                jproblem(j,
+                         "wrong %zu: value %s lies inside the accepted interval %s of the "
+                         "reference %s, so it is graded right, never as this mistake "
+                         "(tighten the tolerance or drop the entry)",
+                         i, a, iv, b);
+        }
+        lua_settop(L, w);
+    }
+    lua_settop(L, S_TOP);
+}
+
+static void example_answer(lua_State *L, struct job *j);
+
+/* The examples that hold for every variant: an answer computed from p
+ * (a function) without fixed params or a pretend run. */
+static void sweep_examples(lua_State *L, struct job *j)
+{
+    if (rawfield(L, S_Q, "examples") != LUA_TTABLE) { /* exs */
+        lua_settop(L, S_TOP);
+        return;
+    }
+    int exs = lua_gettop(L);
+    size_t n = lua_rawlen(L, exs);
+    for (size_t e = 1; e <= n; e++) {
+        if (lua_rawgeti(L, exs, (lua_Integer)e) != LUA_TTABLE) { /* exs ex */
+            lua_settop(L, exs);
+            continue;
+        }
+        int ex = lua_gettop(L);
+        bool fixed = rawfield(L, ex, "params") != LUA_TNIL || rawfield(L, ex, "lab") != LUA_TNIL;
+        int at = lua_rawgeti(L, ex, 1) == LUA_TFUNCTION || rawfield(L, ex, "answer") == LUA_TFUNCTION;
+        lua_settop(L, ex);
+        if (fixed || !at) {
+            lua_settop(L, exs);
+            continue;
+        }
+        lua_replace(L, S_EX); /* exs */
+        j->example = e;
+        free(j->graded);
+        j->graded = NULL;
+        j->exp_invalid = false;
+        example_answer(L, j);
+        struct grader_result res;
+        memset(&res, 0, sizeof res);
+        struct grader_result *keep = j->res;
+        j->res = &res;
+        grade_answer(L, j, j->graded);
+        j->res = keep;
+        j->n_examples_run++;
+        bool ok = j->exp_invalid
+                      ? !res.valid
+                      : res.valid && res.max > 0 && fabs(res.score / res.max - j->exp_score) <= 1e-9;
+        if (!ok) {
+            char want[32], got[32];
+            if (j->exp_invalid)
+                snprintf(want, sizeof want, "invalid");
+            else
+                snprintf(want, sizeof want, "%.6g", j->exp_score);
+            if (!res.valid)
+                snprintf(got, sizeof got, "invalid");
+            else
+                snprintf(got, sizeof got, "%.6g", res.max > 0 ? res.score / res.max : 0);
+            jproblem(j, "example %zu ('%.40s'): expected %s, got %s (%.100s)", e,
+                     j->graded ? j->graded : "", want, got, res.feedback ? res.feedback : "");
+        }
+        grader_result_fini(&res);
+        lua_pushnil(L);
+        lua_replace(L, S_EX);
+        lua_settop(L, exs);
+    }
+    lua_settop(L, S_TOP);
+}
+
+/* J_SWEEP: everything one variant can get wrong. */
+static void sweep_fill(lua_State *L, struct job *j)
+{
+    if (render_or_fail(L, j, j->q->prompt, "prompt"))
+        lua_pop(L, 1);
+    if (rawfield(L, S_Q, "hints") == LUA_TTABLE) { /* hints */
         size_t n = lua_rawlen(L, -1);
         for (size_t i = 1; i <= n; i++) {
-            if (lua_rawgeti(L, -1, (lua_Integer)i) == LUA_TTABLE &&
-                rawfield(L, -1, "value") == LUA_TFUNCTION) {
-                lua_pushvalue(L, S_P);
-                lua_pushvalue(L, S_CTX);
-                call(L, j, "a wrong value", 2, 1);
-                if (lua_type(L, -1) != LUA_TNUMBER || !isfinite(lua_tonumber(L, -1)))
-                    jproblem(j, "wrong %zu: value must give a finite number, got %s", i,
-                             luaL_typename(L, -1));
-            }
-            lua_settop(L, S_TOP + 1);
+            lua_rawgeti(L, -1, (lua_Integer)i); /* hints h */
+            char label[32];
+            snprintf(label, sizeof label, "hint %zu", i);
+            if (lua_type(L, -1) == LUA_TSTRING &&
+                render_or_fail(L, j, lua_tostring(L, -1), label))
+                lua_pop(L, 1);
+            lua_pop(L, 1);
         }
     }
     lua_settop(L, S_TOP);
+    if (j->no_lab)
+        return; /* its numbers need a run: the examples that bring one check them */
+    sweep_feedback(L, j);
+    lua_settop(L, S_TOP);
+    sweep_wrong(L, j);
+    sweep_examples(L, j);
+}
+
+/* J_SAMPLE: a design question's graded sample: its answer, the score a
+ * person gave it and the tolerance. */
+static void sample_answer(lua_State *L, struct job *j)
+{
+    if (rawfield(L, S_EX, "answer") != LUA_TSTRING)
+        fail_pack(L, j, "sample %zu: the answer must be a string", j->example);
+    j->graded = dup_lua(L, -1);
+    lua_pop(L, 1);
+    j->exp_score = rawfield(L, S_EX, "score") == LUA_TNUMBER ? lua_tonumber(L, -1) : 0;
+    lua_pop(L, 1);
+    j->tol = rawfield(L, S_EX, "tol") == LUA_TNUMBER ? lua_tonumber(L, -1) : GRADER_SAMPLE_TOL;
+    lua_pop(L, 1);
+    j->role[0] = '\0';
+    if (rawfield(L, S_EX, "role") == LUA_TSTRING)
+        snprintf(j->role, sizeof j->role, "%s", lua_tostring(L, -1));
+    lua_pop(L, 1);
 }
 
 /* An ordering example's `order` (declared item numbers, e.g. {1, 2, 3} for
@@ -1570,7 +1909,8 @@ static int l_job(lua_State *L)
     grader_sb_enter_c(L);
     lua_settop(L, 0);
     grader_sb_set_fallback(L, j->qpos);
-    grader_sb_load(L, j->use_slim ? &j->qx->slim : &f->bc, f->chunkname); /* chunk */
+    grader_sb_load_mapped(L, j->use_slim ? &j->qx->slim : &f->bc, f->chunkname,
+                          j->use_slim ? &j->qx->map : NULL); /* chunk */
     call(L, j, "the file", 0, 0);
     grader_decl_push_question(L, q->id); /* Q */
     if (lua_type(L, S_Q) != LUA_TTABLE && j->use_slim) {
@@ -1582,10 +1922,12 @@ static int l_job(lua_State *L)
                   "it is not declared when its file runs again (is the file "
                   "deterministic?)");
     lua_settop(L, S_TOP);
-    if (j->mode == J_EXAMPLE) {
-        if (rawfield(L, S_Q, "examples") != LUA_TTABLE ||
+    if (j->mode == J_EXAMPLE || j->mode == J_SAMPLE) {
+        const char *list = j->mode == J_SAMPLE ? "samples" : "examples";
+        if (rawfield(L, S_Q, list) != LUA_TTABLE ||
             lua_rawgeti(L, -1, (lua_Integer)j->example) != LUA_TTABLE)
-            fail_pack(L, j, "example %zu is not a table", j->example);
+            fail_pack(L, j, "%s %zu is not a table", j->mode == J_SAMPLE ? "sample" : "example",
+                      j->example);
         lua_replace(L, S_EX);
         lua_settop(L, S_TOP);
     }
@@ -1593,6 +1935,12 @@ static int l_job(lua_State *L)
     assert(lua_gettop(L) == S_TOP);
     draw_params(L, j);
     assert(lua_gettop(L) == S_TOP);
+    if (j->mode == J_SWEEP || j->mode == J_CHECK) { /* the variant's identity, for messages */
+        core_buf_reset(&j->vkey);
+        key_table(L, S_P, &j->vkey, 0);
+        core_buf_putc(&j->vkey, '\0');
+        j->vkey.len--;
+    }
     render_choices(L, j);
     assert(lua_gettop(L) == S_TOP);
     if (!j->no_lab) /* without the run, the reference cannot be known */
@@ -1604,6 +1952,13 @@ static int l_job(lua_State *L)
         break;
     case J_CHECK:
         check_fill(L, j);
+        break;
+    case J_SWEEP:
+        sweep_fill(L, j);
+        break;
+    case J_SAMPLE:
+        sample_answer(L, j);
+        grade_answer(L, j, j->graded);
         break;
     case J_GRADE:
         grade_answer(L, j, j->answer);
@@ -1798,12 +2153,31 @@ int grader_question_check(struct grader_pack *p, size_t qi, struct core_strlist 
                     .user = EXAMPLE_USER,
                     .variant = 1,
                     .problems = problems};
+    core_buf_init(&j.vkey);
     struct core_err err;
     int rc = run_job(&j, &err);
+    if (rc && x->q->has_params) { /* name the variant, as the sweep does */
+        char label[200];
+        if (j.vkey.len)
+            snprintf(label, sizeof label, "variant 1 (%.150s): ", j.vkey.data);
+        else
+            snprintf(label, sizeof label, "variant 1: ");
+        char prefix[200];
+        snprintf(prefix, sizeof prefix, "%s:%d: question %s: ", x->q->file, x->q->line, x->q->id);
+        struct core_buf b;
+        core_buf_init(&b);
+        core_buf_puts(&b, label);
+        core_buf_puts(&b, strncmp(err.msg, prefix, strlen(prefix)) == 0 ? err.msg + strlen(prefix)
+                                                                         : err.msg);
+        snprintf(err.msg, sizeof err.msg, "%s", b.data);
+        core_buf_fini(&b);
+    }
+    core_buf_fini(&j.vkey);
     if (j.slim_missing) { /* grade from the whole file from now on */
         struct grader_qx *mx = &p->qx[qi];
         mx->has_slim = false;
         core_buf_reset(&mx->slim);
+        grader_linemap_fini(&mx->map);
     }
     if (rc) {
         push_problem(problems, x->q, NULL, err.msg);
@@ -1825,6 +2199,72 @@ static void short_feedback(const char *fb, char *out, size_t n)
     out[k] = '\0';
     if (fb && fb[k] && fb[k] != '\n' && k >= 100)
         snprintf(out + k, n - k, "...");
+}
+
+int grader_variant_check(struct grader_pack *p, size_t qi, int variant,
+                         struct core_strlist *problems, char **key, size_t *examples_run)
+{
+    const struct grader_qx *x = &p->qx[qi];
+    struct job j = {.p = p,
+                    .qx = x,
+                    .q = x->q,
+                    .mode = J_SWEEP,
+                    .user = EXAMPLE_USER,
+                    .variant = variant,
+                    .problems = problems};
+    core_buf_init(&j.vkey);
+    struct core_err err;
+    int rc = run_job(&j, &err);
+    if (rc) {
+        char prefix[300];
+        snprintf(prefix, sizeof prefix, "%s:%d: question %s: ", x->q->file, x->q->line, x->q->id);
+        char label[200];
+        if (j.vkey.len)
+            snprintf(label, sizeof label, "variant %d (%.150s)", variant, j.vkey.data);
+        else
+            snprintf(label, sizeof label, "variant %d", variant);
+        grader_problem_push(problems, prefix, NULL, label, err.msg);
+        j.n_problems++;
+    }
+    *key = rc == 0 || j.vkey.len ? core_xstrdup(j.vkey.data ? j.vkey.data : "") : NULL;
+    if (examples_run)
+        *examples_run = j.n_examples_run;
+    core_buf_fini(&j.vkey);
+    free(j.graded);
+    return j.n_problems;
+}
+
+int grader_sample_grade(struct grader_pack *p, size_t qi, size_t k, struct grader_sample_out *out,
+                        struct core_err *err)
+{
+    const struct grader_qx *x = &p->qx[qi];
+    memset(out, 0, sizeof *out);
+    struct grader_result res;
+    memset(&res, 0, sizeof res);
+    struct job j = {.p = p,
+                    .qx = x,
+                    .q = x->q,
+                    .mode = J_SAMPLE,
+                    .user = EXAMPLE_USER,
+                    .variant = 1,
+                    .example = k,
+                    .res = &res};
+    int rc = run_job(&j, err);
+    if (rc == 0) {
+        out->valid = res.valid;
+        out->got = res.valid && res.max > 0 ? res.score / res.max : 0;
+        out->want = j.exp_score;
+        out->tol = j.tol;
+        char fb[128];
+        short_feedback(res.feedback, fb, sizeof fb);
+        out->feedback = core_xstrdup(fb);
+        out->answer = j.graded;
+        j.graded = NULL;
+        memcpy(out->role, j.role, sizeof out->role);
+    }
+    free(j.graded);
+    grader_result_fini(&res);
+    return rc;
 }
 
 static void outcome_text(const struct grader_result *r, char *buf, size_t n)

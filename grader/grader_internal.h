@@ -154,6 +154,69 @@ double grader_rng_uniform(struct grader_rng *r);
 /* Uniform integer in [lo, hi] (inclusive, lo <= hi), unbiased. */
 int64_t grader_rng_int(struct grader_rng *r, int64_t lo, int64_t hi);
 
+/* ---- design answers (grader_design.c) -------------------------------------- */
+
+/* A design answer cut into words, sentences and clauses, with what is a
+ * claim and what is negated (the rules are in grader_design.c and
+ * lessons/FORMAT.md). Free with grader_design_free. */
+struct grader_design;
+/* The allocator it uses, with lua_Alloc's contract (nsize 0 frees; osize
+ * is the block's size): the grader passes the sandbox's own. */
+typedef void *(*grader_alloc_fn)(void *ud, void *ptr, size_t osize, size_t nsize);
+/* NULL when memory ran out. */
+struct grader_design *grader_design_new(const char *text, size_t n, grader_alloc_fn alloc,
+                                        void *ud);
+void grader_design_free(struct grader_design *d);
+/* True when an allocation failed after grader_design_new (a near search):
+ * the last result is not to be trusted. */
+bool grader_design_oom(const struct grader_design *d);
+#define GRADER_DESIGN_MAX_PHRASE 256 /* bytes of a phrase or term */
+
+/* True when fewer than half the answer's words are in claims: a list of
+ * terms, which earns no concept credit. */
+bool grader_design_is_list(const struct grader_design *d);
+size_t grader_design_n_words(const struct grader_design *d);
+
+/* Sentences, for Lua patterns: sentence i's text (lower case, white space
+ * folded, punctuation kept; borrowed), whether it is a claim, and whether
+ * the word at (or after) byte `offset` of that text is negated. */
+size_t grader_design_n_sentences(const struct grader_design *d);
+bool grader_design_claim(const struct grader_design *d, size_t i);
+const char *grader_design_sentence(const struct grader_design *d, size_t i, size_t *len);
+bool grader_design_negated_at(const struct grader_design *d, size_t i, size_t offset);
+
+/* Words of the rubric itself: an answer word that is one of them is never
+ * taken for a misspelling of another. */
+struct grader_design_known {
+    struct grader_design *d; /* whose memory it uses */
+    char **words;
+    size_t n, cap;
+    bool sorted;
+};
+void grader_design_known_init(struct grader_design_known *k, struct grader_design *d);
+/* Adds the words of a phrase. */
+void grader_design_known_add(struct grader_design_known *k, const char *phrase);
+void grader_design_known_fini(struct grader_design_known *k);
+
+/* How a phrase or near group was found, best first. */
+enum grader_design_hit {
+    GRADER_HIT_NONE = 0,
+    GRADER_HIT_UNCLAIMED, /* only in sentences that are not claims */
+    GRADER_HIT_NEGATED,   /* in claims, but only under a negation */
+    GRADER_HIT_FOUND      /* in a claim, not negated (with `any`: negated or not) */
+};
+/* Looks a phrase up (whole words in order in one sentence, misspellings
+ * tolerated when `fuzzy`; "word*" is a prefix). With `any`, negation does
+ * not matter (for `contradicts`). `known` may be NULL. */
+enum grader_design_hit grader_design_phrase(const struct grader_design *d, const char *phrase,
+                                            bool fuzzy, bool any,
+                                            struct grader_design_known *known);
+/* Looks a near group up: every term (a phrase) in one sentence, the first
+ * words of the first and the last at most `within` words apart. */
+enum grader_design_hit grader_design_near(const struct grader_design *d, const char *const *terms,
+                                          size_t n_terms, size_t within, bool fuzzy, bool any,
+                                          struct grader_design_known *known);
+
 /* ==== APPENDED SECTION: the Lua side (sandbox, wb library, pack model) ====
  *
  * Owned by the sandbox/pack engineer; everything above this line belongs to
@@ -165,6 +228,7 @@ int64_t grader_rng_int(struct grader_rng *r, int64_t lo, int64_t hi);
 #include "grader.h"
 
 struct lua_State;
+struct grader_linemap;
 
 /* ---- sandbox (grader_sandbox.c) ------------------------------------------ */
 
@@ -244,6 +308,21 @@ int grader_compile(const char *src, size_t len, const char *chunkname, struct co
  * environment also becomes the default of the sandbox's `load`. Raises on
  * error (call it under grader_pcall). */
 void grader_sb_load(struct lua_State *L, const struct core_buf *bc, const char *chunkname);
+/* As grader_sb_load for a cut file: every position the sandbox reports in
+ * that chunk (messages, limits) is translated through `map` (borrowed: it
+ * must outlive the sandbox) to the line of the file. */
+void grader_sb_load_mapped(struct lua_State *L, const struct core_buf *bc, const char *chunkname,
+                           const struct grader_linemap *map);
+/* Charges `cost` instructions to the running call's budget for work done
+ * in C (a library call handled many bytes): past the budget, the
+ * instruction limit kills the sandbox as if the VM had run them (the
+ * position is the pack line that called). Deterministic: callers reckon
+ * cost from their arguments' sizes, never from time. */
+void grader_sb_charge(struct lua_State *L, uint64_t cost);
+
+/* The message on top of the stack already names lines of the file (our C
+ * code made it from the pack model): raising it must not map it again. */
+void grader_sb_mark_mapped(struct lua_State *L);
 
 /* ---- the wb library (grader_wb.c, lua/wb.lua) ---------------------------- */
 
@@ -290,14 +369,33 @@ bool grader_pattern_check(const char *pat, size_t n, char *why, size_t why_n);
 
 /* ---- slim lesson files (grader_slim.c) ------------------------------------ */
 
-/* A copy of a lesson file's source in which every top-level plain call
- * statement `question {...}` / `question(...)` / `calculator {...}` /
- * `page ...`, except the question or calculator statement starting on line
- * keep_line, is replaced by spaces
- * (newlines kept, so every line number stays true). NULL when the file
- * cannot be cut safely (no single such statement on keep_line; something
- * the lexer does not follow). Caller frees. */
-char *grader_slim_source(const char *src, size_t len, int keep_line);
+/* Where each piece of a cut file came from: piece i starts on line slim[i]
+ * of the cut and on line orig[i] of the file. */
+struct grader_linemap {
+    int *slim;
+    int *orig;
+    size_t n;
+};
+/* The file's line for line `line` of the cut (unchanged without a map). */
+int grader_linemap_orig(const struct grader_linemap *m, int line);
+void grader_linemap_fini(struct grader_linemap *m);
+
+/* The top-level plain call statements `question {...}` / `question(...)` /
+ * `calculator {...}` / `page ...` of one lesson file, found by one lexer
+ * pass. NULL when the file cannot be cut safely (something the lexer does
+ * not follow). Free with grader_slim_plan_free. */
+struct grader_slim_plan;
+struct grader_slim_plan *grader_slim_plan_new(const char *src, size_t len);
+void grader_slim_plan_free(struct grader_slim_plan *pl);
+
+/* The file `src` (that pl was made from) cut down to the one question or
+ * calculator statement starting on line keep_line: every other such
+ * statement left out, the rest kept in order, pieces joined by newlines.
+ * Fills *len and `map` (caller frees with grader_linemap_fini). NULL when
+ * there is not exactly one such statement on keep_line. Costs the size of
+ * the file's other code plus the statement. Caller frees. */
+char *grader_slim_cut(const struct grader_slim_plan *pl, const char *src, int keep_line,
+                      size_t *len, struct grader_linemap *map);
 
 /* ---- pack model (grader_pack.c, grader_grade.c) -------------------------- */
 
@@ -310,6 +408,8 @@ struct grader_pfile {
     struct core_buf bc;  /* empty when it did not compile */
     bool compiled;
     bool is_lua;
+    struct grader_slim_plan *plan; /* made on first use; NULL when it cannot be cut */
+    bool plan_tried;
 };
 
 /* Private per-question data, in pack order. */
@@ -320,6 +420,7 @@ struct grader_qx {
     bool has_slim;         /* slim holds the bytecode of its file cut down to it */
     bool slim_tried;       /* grader_qx_slim ran (it runs on first use) */
     struct core_buf slim;
+    struct grader_linemap map; /* slim's lines in the file */
 };
 
 /* Prepares x's cut-down file the first time it is needed: building one per
@@ -329,10 +430,11 @@ void grader_qx_slim(struct grader_pack *p, struct grader_qx *x);
 /* What grader_qx_slim does, for any declaration (question or calculator)
  * starting on `line` of p's file number `file` (SIZE_MAX: none, nothing
  * done): on the first call (*tried false) sets *tried and compiles the file
- * cut down to the declaration into *slim; *has says whether that worked
- * (slim is left empty when not). */
+ * cut down to the declaration into *slim, with its line map in *map; *has
+ * says whether that worked (slim is left empty when not). The file's plan
+ * is made once, on the first call for any of its declarations. */
 void grader_slim_prepare(struct grader_pack *p, size_t file, int line, bool *tried, bool *has,
-                         struct core_buf *slim);
+                         struct core_buf *slim, struct grader_linemap *map);
 
 /* Private per-calculator data, in pack order (grader_calc.c). An example
  * as read at load: the inputs with defaults filled in, and the expected
@@ -351,6 +453,7 @@ struct grader_cx {
     bool has_slim;         /* slim holds its file cut down to it */
     bool slim_tried;
     struct core_buf slim;
+    struct grader_linemap map;
     struct grader_calc_example *examples;
     size_t n_examples;
 };
@@ -403,5 +506,31 @@ void grader_decl_push_calc(struct lua_State *L, const char *cid);
  * sandbox. Pushes each problem to `problems`; returns how many. */
 int grader_question_check(struct grader_pack *p, size_t qi, struct core_strlist *problems,
                           int *first_code);
+
+/* The sweep of one variant of question qi for the example student
+ * (grader_grade.c): params, reference, prompt and hints, every feedback
+ * placeholder, every `wrong` value, and the examples that hold for every
+ * variant (an answer computed from p, without fixed params or a pretend
+ * run). Each problem is pushed as "file:line: question ID: variant N
+ * (params): ...". Returns the number of problems; *key (caller frees) is
+ * the variant's params as text, its identity ("f=0.2, p=4"), NULL when
+ * params failed; *examples_run (optional) the examples graded. */
+int grader_variant_check(struct grader_pack *p, size_t qi, int variant,
+                         struct core_strlist *problems, char **key, size_t *examples_run);
+
+/* A design sample graded: the automatic fraction (`got`, 0 when invalid),
+ * the person's (`want`), the tolerance, the answer and the feedback's
+ * first line (both caller frees). */
+struct grader_sample_out {
+    bool valid;
+    double got, want, tol;
+    char role[16]; /* "good", "partial", "keywords", "reversed" or "" */
+    char *answer;
+    char *feedback;
+};
+/* Grades sample k (1-based) of question qi for the example student.
+ * Errors as for grading. */
+int grader_sample_grade(struct grader_pack *p, size_t qi, size_t k, struct grader_sample_out *out,
+                        struct core_err *err);
 
 #endif /* WB_GRADER_INTERNAL_H */

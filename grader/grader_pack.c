@@ -139,7 +139,30 @@ void grader_decl_push_calc(lua_State *L, const char *cid)
     lua_remove(L, -2);                            /* c */
 }
 
+/* Room for element n of an array grown one at a time: doubling, so that
+ * declaring n of anything costs O(n), not O(n²). */
+static void *grow(void *a, size_t n, size_t size)
+{
+    if (n == 0)
+        return core_xrealloc(a, 4 * size);
+    if (n >= 4 && (n & (n - 1)) == 0)
+        return core_xrealloc(a, 2 * n * size);
+    return a;
+}
+
 /* ---- model helpers --------------------------------------------------------------- */
+
+size_t grader_kind_max_answer(enum grader_kind k)
+{
+    switch (k) {
+    case GRADER_TEXT:
+        return 4096;
+    case GRADER_DESIGN:
+        return 16384;
+    default:
+        return 1024;
+    }
+}
 
 const char *grader_kind_name(enum grader_kind k)
 {
@@ -217,6 +240,7 @@ void grader_pack_free(struct grader_pack *p)
     free(p->info.version);
     free(p->info.description);
     strv_free(p->info.assets, p->info.n_assets);
+    strv_free(p->info.rubric, p->info.n_rubric);
     for (size_t i = 0; i < p->info.n_lessons; i++)
         lesson_fini(&p->info.lessons[i]);
     free(p->info.lessons);
@@ -225,10 +249,13 @@ void grader_pack_free(struct grader_pack *p)
         free(p->files[i].data);
         free(p->files[i].chunkname);
         core_buf_fini(&p->files[i].bc);
+        grader_slim_plan_free(p->files[i].plan);
     }
     free(p->files);
-    for (size_t i = 0; i < p->n_qx; i++)
+    for (size_t i = 0; i < p->n_qx; i++) {
         core_buf_fini(&p->qx[i].slim);
+        grader_linemap_fini(&p->qx[i].map);
+    }
     free(p->qx);
     for (size_t i = 0; i < p->n_cx; i++)
         grader_cx_fini(&p->cx[i]);
@@ -297,6 +324,7 @@ static const struct fspec pack_fields[] = {{"id", T_STR, KALL},
                                            {"cbm", T_BOOL, KALL},
                                            {"policy", T_TAB, KALL},
                                            {"assets", T_STRS, KALL},
+                                           {"rubric", T_STRS, KALL},
                                            {NULL, 0, 0}};
 static const struct fspec lesson_fields[] = {{"id", T_STR, KALL},
                                              {"title", T_STR, KALL},
@@ -333,6 +361,8 @@ static const struct fspec question_fields[] = {
     {"concepts", T_TAB, KB(GRADER_DESIGN)},
     {"model", T_STR, KB(GRADER_DESIGN)},
     {"policy", T_TAB, KALL},
+    {"samples", T_TAB, KB(GRADER_DESIGN)},
+    {"max_answer", T_NUM, KALL},
     {NULL, 0, 0}};
 static const struct fspec policy_fields[] = {
     {"tries", T_NUM, KALL}, {"penalty", T_NUM, KALL}, {"per_try", T_NUMS, KALL}, {NULL, 0, 0}};
@@ -344,9 +374,19 @@ static const struct fspec band_fields[] = {{"rel", T_NUM, KALL},      {"abs", T_
                                            {"feedback", T_STR, KALL}, {NULL, 0, 0}};
 static const struct fspec wrong_fields[] = {
     {"value", T_NUM | T_FUN, KALL}, {"feedback", T_STR, KALL}, {NULL, 0, 0}};
-static const struct fspec concept_fields[] = {{"name", T_STR, KALL},     {"points", T_NUM, KALL},
-                                              {"match", T_STRS, KALL},   {"patterns", T_STRS, KALL},
-                                              {"feedback", T_STR, KALL}, {NULL, 0, 0}};
+static const struct fspec concept_fields[] = {
+    {"name", T_STR, KALL},     {"points", T_NUM, KALL},      {"match", T_STRS, KALL},
+    {"patterns", T_STRS, KALL}, {"near", T_TAB, KALL},       {"contradicts", T_TAB, KALL},
+    {"fuzzy", T_BOOL, KALL},   {"feedback", T_STR, KALL},    {NULL, 0, 0}};
+static const struct fspec near_fields[] = {{"within", T_NUM, KALL}, {NULL, 0, 0}};
+static const struct fspec contradicts_fields[] = {{"match", T_STRS, KALL},
+                                                  {"patterns", T_STRS, KALL},
+                                                  {"near", T_TAB, KALL},
+                                                  {"feedback", T_STR, KALL},
+                                                  {NULL, 0, 0}};
+static const struct fspec sample_fields[] = {{"answer", T_STR, KALL}, {"score", T_NUM, KALL},
+                                             {"tol", T_NUM, KALL},    {"role", T_STR, KALL},
+                                             {NULL, 0, 0}};
 static const struct fspec example_fields[] = {{"answer", T_STR | T_NUM | T_FUN, KALL},
                                               {"score", T_NUM | T_STR, KALL},
                                               {"params", T_TAB, KALL},
@@ -472,7 +512,7 @@ static size_t edit_distance(const char *a, const char *b)
 }
 
 /* The closest of `names` to `s` when it is close enough to be a typo. */
-static const char *closest(const char *s, const char *const *names, size_t n)
+const char *grader_name_closest(const char *s, const char *const *names, size_t n)
 {
     const char *best = NULL;
     size_t bd = 99, len = strlen(s);
@@ -493,7 +533,7 @@ static const char *closest_field(const char *s, const struct fspec *specs)
     size_t n = 0;
     for (; specs[n].name && n < 32; n++)
         names[n] = specs[n].name;
-    return closest(s, names, n);
+    return grader_name_closest(s, names, n);
 }
 
 /* Is t (a table at idx) a list 1..n of values of Lua type `ty`? */
@@ -806,6 +846,103 @@ static void each_wrong(struct vctx *v, int t, size_t i, void *ud)
     v->bad |= s.bad;
 }
 
+/* Phrases of a design rubric are looked up word by word: a phrase longer
+ * than GRADER_DESIGN_MAX_PHRASE bytes is a mistake. */
+static void check_phrases(struct vctx *v, int t, const char *name)
+{
+    lua_State *L = v->L;
+    if (field(L, t, name) == LUA_TTABLE && is_list_of(L, -1, LUA_TSTRING)) {
+        size_t n = lua_rawlen(L, -1);
+        for (size_t i = 1; i <= n; i++) {
+            lua_rawgeti(L, -1, (lua_Integer)i);
+            if (lua_rawlen(L, -1) > GRADER_DESIGN_MAX_PHRASE)
+                vproblem(v, "%s %zu is longer than %d bytes", name, i, GRADER_DESIGN_MAX_PHRASE);
+            lua_pop(L, 1);
+        }
+    }
+    lua_pop(L, 1);
+}
+
+/* near = { { "warp", "switch*", within = 5 }, ... } */
+static void each_near(struct vctx *v, int t, size_t i, void *ud)
+{
+    (void)ud;
+    lua_State *L = v->L;
+    struct vctx s;
+    sub_label(&s, v, ": near %zu", i);
+    size_t n = lua_rawlen(L, t);
+    check_fields(&s, t, near_fields, -1, NULL, (lua_Integer)n);
+    if (n < 2 || n > 32)
+        vproblem(&s, "give 2 to 32 terms: { \"warp\", \"switch*\", within = 5 }");
+    for (size_t k = 1; k <= n; k++) {
+        lua_rawgeti(L, t, (lua_Integer)k);
+        if (lua_type(L, -1) != LUA_TSTRING)
+            vproblem(&s, "term %zu must be a string, got %s", k, luaL_typename(L, -1));
+        else if (lua_rawlen(L, -1) > GRADER_DESIGN_MAX_PHRASE)
+            vproblem(&s, "term %zu is longer than %d bytes", k, GRADER_DESIGN_MAX_PHRASE);
+        lua_pop(L, 1);
+    }
+    double w;
+    if (num_field(L, t, "within", &w) && !(w >= 1 && w <= 1000 && w == floor(w)))
+        vproblem(&s, "within must be a whole number of words from 1 to 1000");
+    v->bad |= s.bad;
+}
+
+/* The ways a concept (or a contradiction) is found: match, patterns, near.
+ * Returns how many are given. */
+static size_t check_finders(struct vctx *v, int t)
+{
+    lua_State *L = v->L;
+    size_t n = 0;
+    if (field(L, t, "match") == LUA_TTABLE)
+        n += lua_rawlen(L, -1);
+    lua_pop(L, 1);
+    check_phrases(v, t, "match");
+    if (field(L, t, "patterns") == LUA_TTABLE) {
+        n += lua_rawlen(L, -1);
+        if (is_list_of(L, -1, LUA_TSTRING))
+            check_patterns(v, lua_gettop(L), "pattern");
+    }
+    lua_pop(L, 1);
+    if (field(L, t, "near") == LUA_TTABLE)
+        n += lua_rawlen(L, -1);
+    lua_pop(L, 1);
+    check_list(v, t, "near", each_near, NULL);
+    return n;
+}
+
+/* contradicts = { "phrase", { match = ..., patterns = ..., feedback = ... } } */
+static void check_contradicts(struct vctx *v, int t)
+{
+    lua_State *L = v->L;
+    if (field(L, t, "contradicts") != LUA_TTABLE) {
+        lua_pop(L, 1);
+        return;
+    }
+    int list = lua_gettop(L);
+    size_t n = lua_rawlen(L, list);
+    for (size_t i = 1; i <= n; i++) {
+        struct vctx s;
+        sub_label(&s, v, ": contradicts %zu", i);
+        int ty = lua_rawgeti(L, list, (lua_Integer)i);
+        if (ty == LUA_TSTRING) {
+            if (lua_rawlen(L, -1) > GRADER_DESIGN_MAX_PHRASE)
+                vproblem(&s, "is longer than %d bytes", GRADER_DESIGN_MAX_PHRASE);
+        } else if (ty == LUA_TTABLE) {
+            int e = lua_gettop(L);
+            check_fields(&s, e, contradicts_fields, -1, NULL, 0);
+            if (check_finders(&s, e) == 0)
+                vproblem(&s, "give 'match' phrases, 'patterns' or 'near' groups");
+        } else {
+            vproblem(&s, "must be a phrase or a table { match = ..., feedback = ... }, got %s",
+                     luaL_typename(L, -1));
+        }
+        lua_pop(L, 1);
+        v->bad |= s.bad;
+    }
+    lua_pop(L, 1);
+}
+
 static void each_concept(struct vctx *v, int t, size_t i, void *ud)
 {
     (void)ud;
@@ -818,18 +955,37 @@ static void each_concept(struct vctx *v, int t, size_t i, void *ud)
     double x;
     if (num_field(L, t, "points", &x) && !(x > 0 && isfinite(x)))
         vproblem(&s, "points must be a number > 0");
-    size_t n_match = 0, n_pat = 0;
-    if (field(L, t, "match") == LUA_TTABLE)
-        n_match = lua_rawlen(L, -1);
-    lua_pop(L, 1);
-    if (field(L, t, "patterns") == LUA_TTABLE) {
-        n_pat = lua_rawlen(L, -1);
-        if (is_list_of(L, -1, LUA_TSTRING))
-            check_patterns(&s, lua_gettop(L), "pattern");
+    if (check_finders(&s, t) == 0)
+        vproblem(&s, "give 'match' phrases, 'patterns' or 'near' groups");
+    check_contradicts(&s, t);
+    v->bad |= s.bad;
+}
+
+/* samples = { { answer = "...", score = 0.9, tol = 0.25, role = "good" }, ... } */
+static void each_sample(struct vctx *v, int t, size_t i, void *ud)
+{
+    (void)ud;
+    lua_State *L = v->L;
+    struct vctx s;
+    sub_label(&s, v, ": sample %zu", i);
+    check_fields(&s, t, sample_fields, -1, NULL, 0);
+    static const char *const req[] = {"answer", "score", NULL};
+    require_fields(&s, t, req);
+    double x;
+    if (num_field(L, t, "score", &x) && !(x >= 0 && x <= 1))
+        vproblem(&s, "score must be a fraction from 0 to 1 (what a person gave it)");
+    if (num_field(L, t, "tol", &x) && !(x >= 0 && x <= 1))
+        vproblem(&s, "tol must be a fraction from 0 to 1");
+    if (field(L, t, "role") == LUA_TSTRING) {
+        static const char *const roles[] = {"good", "partial", "keywords", "reversed"};
+        const char *r = lua_tostring(L, -1);
+        bool ok = false;
+        for (size_t k = 0; k < 4; k++)
+            ok |= strcmp(r, roles[k]) == 0;
+        if (!ok)
+            vproblem(&s, "role '%s' is not one of good, partial, keywords, reversed", r);
     }
     lua_pop(L, 1);
-    if (n_match + n_pat == 0)
-        vproblem(&s, "give 'match' phrases or 'patterns' (or both)");
     v->bad |= s.bad;
 }
 
@@ -977,6 +1133,9 @@ static void check_pack(struct eval *e, struct vctx *v, int t)
     lua_pop(L, 1);
     read_policy(v, t, &e->pack_policy);
     check_id(v, "id", p->info.id);
+    p->info.rubric = strs_field(L, t, "rubric", &p->info.n_rubric, NULL);
+    for (size_t i = 0; i < p->info.n_rubric; i++)
+        check_id(v, "rubric item", p->info.rubric[i]);
     size_t n;
     char **lessons = strs_field(L, t, "lessons", &n, NULL);
     if (field(L, t, "lessons") == LUA_TTABLE && is_list_of(L, -1, LUA_TSTRING))
@@ -1013,7 +1172,7 @@ static void check_pack(struct eval *e, struct vctx *v, int t)
 static struct grader_lesson *add_lesson(struct grader_pack *p)
 {
     p->info.lessons =
-        core_xrealloc(p->info.lessons, (p->info.n_lessons + 1) * sizeof *p->info.lessons);
+        grow(p->info.lessons, p->info.n_lessons, sizeof *p->info.lessons);
     struct grader_lesson *l = &p->info.lessons[p->info.n_lessons++];
     memset(l, 0, sizeof *l);
     return l;
@@ -1116,7 +1275,7 @@ static void check_page(struct eval *e, struct vctx *v, int t)
     if (!title)
         title = heading(text);
     struct grader_lesson *l = e->lesson;
-    l->pages = core_xrealloc(l->pages, (l->n_pages + 1) * sizeof *l->pages);
+    l->pages = grow(l->pages, l->n_pages, sizeof *l->pages);
     struct grader_page *pg = &l->pages[l->n_pages++];
     pg->title = title;
     pg->markdown = text;
@@ -1143,7 +1302,7 @@ static void check_question(struct eval *e, struct vctx *v, int t, struct grader_
         if (kind < 0) {
             static const char *const kinds[] = {"numeric",  "choice", "multi",
                                                 "ordering", "text",   "design"};
-            const char *sugg = closest(kind_s, kinds, 6);
+            const char *sugg = grader_name_closest(kind_s, kinds, 6);
             char dym[64] = "";
             if (sugg)
                 snprintf(dym, sizeof dym, "did you mean '%s'? ", sugg);
@@ -1194,6 +1353,14 @@ static void check_question(struct eval *e, struct vctx *v, int t, struct grader_
         q->n_examples = lua_rawlen(L, -1);
     lua_pop(L, 1);
     q->unit = core_xstrdup("");
+    q->max_answer = grader_kind_max_answer(q->kind);
+    double ma;
+    if (num_field(L, t, "max_answer", &ma)) {
+        if (!(ma >= 1 && ma <= GRADER_MAX_ANSWER && ma == floor(ma)))
+            vproblem(v, "max_answer must be a whole number of bytes from 1 to %d", GRADER_MAX_ANSWER);
+        else
+            q->max_answer = (size_t)ma;
+    }
     if (kind < 0) {
         v->bad = true;
         return;
@@ -1332,6 +1499,10 @@ static void check_question(struct eval *e, struct vctx *v, int t, struct grader_
             vproblem(v, "'concepts' is empty");
         lua_pop(L, 1);
         check_list(v, t, "concepts", each_concept, NULL);
+        check_list(v, t, "samples", each_sample, NULL);
+        if (field(L, t, "samples") == LUA_TTABLE)
+            q->n_samples = lua_rawlen(L, -1);
+        lua_pop(L, 1);
         break;
     }
     check_list(v, t, "examples", each_example, NULL);
@@ -1445,7 +1616,7 @@ static void each_calc_input(struct vctx *v, int t, size_t i, void *ud)
         in.label = core_xstrdup(in.name);
     if (!in.unit)
         in.unit = core_xstrdup("");
-    c->inputs = core_xrealloc(c->inputs, (c->n_inputs + 1) * sizeof *c->inputs);
+    c->inputs = grow(c->inputs, c->n_inputs, sizeof *c->inputs);
     c->inputs[c->n_inputs++] = in;
     v->bad |= s.bad;
 }
@@ -1527,7 +1698,7 @@ static void each_calc_example(struct vctx *v, int t, size_t i, void *ud)
     }
     lua_pop(L, 1);
     struct grader_cx *x = b->x;
-    x->examples = core_xrealloc(x->examples, (x->n_examples + 1) * sizeof *x->examples);
+    x->examples = grow(x->examples, x->n_examples, sizeof *x->examples);
     x->examples[x->n_examples++] = ex;
     v->bad |= s.bad;
 }
@@ -1626,10 +1797,10 @@ static int l_eval(lua_State *L)
             check_page(e, &v, val);
         } else if (kind == D_CALC) {
             struct grader_lesson *l = &p->info.lessons[e->lesson_index];
-            l->calcs = core_xrealloc(l->calcs, (l->n_calcs + 1) * sizeof *l->calcs);
+            l->calcs = grow(l->calcs, l->n_calcs, sizeof *l->calcs);
             struct grader_calc *c = &l->calcs[l->n_calcs++];
             memset(c, 0, sizeof *c);
-            e->cx = core_xrealloc(e->cx, (e->n_cx + 1) * sizeof *e->cx);
+            e->cx = grow(e->cx, e->n_cx, sizeof *e->cx);
             struct grader_cx *x = &e->cx[e->n_cx++];
             memset(x, 0, sizeof *x);
             core_buf_init(&x->slim);
@@ -1642,7 +1813,7 @@ static int l_eval(lua_State *L)
             x->bad = v.bad;
         } else {
             struct grader_lesson *l = &p->info.lessons[e->lesson_index];
-            l->questions = core_xrealloc(l->questions, (l->n_questions + 1) * sizeof *l->questions);
+            l->questions = grow(l->questions, l->n_questions, sizeof *l->questions);
             struct grader_question *q = &l->questions[l->n_questions++];
             memset(q, 0, sizeof *q);
             e->lesson = l;
@@ -1796,18 +1967,25 @@ static void build_calcs(struct grader_pack *p, struct eval *e)
 }
 
 void grader_slim_prepare(struct grader_pack *p, size_t file, int line, bool *tried, bool *has,
-                         struct core_buf *slim)
+                         struct core_buf *slim, struct grader_linemap *map)
 {
     if (*tried || file == SIZE_MAX)
         return;
     *tried = true;
-    const struct grader_pfile *f = &p->files[file];
-    char *src = grader_slim_source(f->data, f->len, line);
+    struct grader_pfile *f = &p->files[file];
+    if (!f->plan_tried) { /* one lexer pass per file, not one per question */
+        f->plan_tried = true;
+        f->plan = grader_slim_plan_new(f->data, f->len);
+    }
+    size_t len;
+    char *src = grader_slim_cut(f->plan, f->data, line, &len, map);
     if (src) {
         struct core_err cerr;
-        *has = grader_compile(src, f->len, f->chunkname, slim, &cerr) == 0;
-        if (!*has)
+        *has = grader_compile(src, len, f->chunkname, slim, &cerr) == 0;
+        if (!*has) {
             core_buf_reset(slim);
+            grader_linemap_fini(map);
+        }
         free(src);
     }
 }
@@ -1815,7 +1993,7 @@ void grader_slim_prepare(struct grader_pack *p, size_t file, int line, bool *tri
 void grader_qx_slim(struct grader_pack *p, struct grader_qx *x)
 {
     /* Grading loads only the question's part of its file. */
-    grader_slim_prepare(p, x->file, x->q->line, &x->slim_tried, &x->has_slim, &x->slim);
+    grader_slim_prepare(p, x->file, x->q->line, &x->slim_tried, &x->has_slim, &x->slim, &x->map);
 }
 
 /* Loads a pack; with `check`, also runs every question's per-question
@@ -1823,7 +2001,7 @@ void grader_qx_slim(struct grader_pack *p, struct grader_qx *x)
  * already checked at import, can skip. */
 static int pack_build(struct grader_pack **out, const struct grader_file *files, size_t n,
                       const struct grader_limits *lim, struct core_strlist *problems, bool check,
-                      struct core_err *err)
+                      bool keep, struct core_err *err)
 {
     *out = NULL;
     struct core_strlist local;
@@ -1926,14 +2104,18 @@ static int pack_build(struct grader_pack **out, const struct grader_file *files,
     core_buf_fini(&e.bad);
 
     if (problems->n > start) {
+        int code = e.first_code ? e.first_code : CORE_ERR_INVALID;
+        core_err_set(err, code, "%s", problems->items[start]);
+        core_strlist_fini(&local);
+        if (keep) { /* the caller runs the rest on the questions without problems */
+            *out = p;
+            return code;
+        }
         /* One typo must not hide the rest: the questions that passed still
          * run their self-tests, so the instructor sees every problem at once. */
         if (check && problems != &local)
             grader_pack_selftest(p, problems, NULL);
-        int code = e.first_code ? e.first_code : CORE_ERR_INVALID;
-        core_err_set(err, code, "%s", problems->items[start]);
         grader_pack_free(p);
-        core_strlist_fini(&local);
         return code;
     }
     core_strlist_fini(&local);
@@ -1945,11 +2127,18 @@ int grader_pack_new(struct grader_pack **out, const struct grader_file *files, s
                     const struct grader_limits *lim, struct core_strlist *problems,
                     struct core_err *err)
 {
-    return pack_build(out, files, n, lim, problems, true, err);
+    return pack_build(out, files, n, lim, problems, true, false, err);
+}
+
+int grader_pack_new_checked(struct grader_pack **out, const struct grader_file *files, size_t n,
+                            const struct grader_limits *lim, struct core_strlist *problems,
+                            struct core_err *err)
+{
+    return pack_build(out, files, n, lim, problems, true, true, err);
 }
 
 int grader_pack_open(struct grader_pack **out, const struct grader_file *files, size_t n,
                      const struct grader_limits *lim, struct core_err *err)
 {
-    return pack_build(out, files, n, lim, NULL, false, err);
+    return pack_build(out, files, n, lim, NULL, false, false, err);
 }

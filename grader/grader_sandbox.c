@@ -33,18 +33,38 @@
  *     and arms the hook for the next instruction; there, or when the error
  *     reaches our C code, a refusal still pending is a memory kill, handled
  *     as above (a little headroom lets the error message be allocated).
- *   - Wall clock: each thread that grades owns a POSIX timer (timer_create,
- *     CLOCK_MONOTONIC, SIGEV_THREAD_ID) delivering SB_SIGNAL to that thread.
- *     grader_pcall arms it; at the deadline of the current call the handler
- *     sets the hook to fire on the next instruction (lua_sethook is
+ *   - C library work: a library call executes no VM instruction, so the
+ *     guarded library functions (string, table, utf8, the wb library's C
+ *     half) charge the budget for the bytes they handle, after the call:
+ *     one instruction per CHARGE_BYTES bytes of their string arguments and
+ *     results (times 1 + the quantifiers of a pattern for find, match,
+ *     gmatch and gsub), the elements a table function walks, and so on
+ *     (charge_call). The charge is a function of the arguments only, so it
+ *     is the same on every machine and under any load; a loop of
+ *     string.rep or of long matches ends at the instruction limit, not at
+ *     the clock.
+ *   - Time, a backstop only: each thread that grades owns a POSIX timer
+ *     (timer_create on the thread's CPU-time clock, SIGEV_THREAD_ID)
+ *     delivering SB_SIGNAL to that thread. CPU time, not wall time: the
+ *     thread's own CPU time does not grow while other processes hold the
+ *     core, so a busy machine does not change the outcome. The default
+ *     (2000 ms) is far above what the instruction budget takes (about
+ *     60 ms on the development machine), so it decides nothing that
+ *     instructions and memory decide; what it stops is time spent inside
+ *     one library call whose cost the charge cannot know in advance (a
+ *     pattern that backtracks: Lua patterns are polynomial in the length
+ *     of the subject). The timer ticks TICKS times per limit of CPU time
+ *     (armed once per thread, never re-armed per grading); each call into
+ *     instructor code starts again at tick 0, and at its last tick the
+ *     handler sets the hook to fire on the next instruction (lua_sethook is
  *     signal-safe; lua.c's SIGINT handler does the same), which kills as
- *     above. A long C call (a pathological pattern, string.rep, table.move)
- *     executes no instruction, so the handler re-arms for a grace period and,
- *     if control has still not come back, siglongjmp()s out of grader_pcall.
+ *     above. A long C call (a pathological pattern) executes no
+ *     instruction, so if control has still not come back at the next tick
+ *     the handler siglongjmp()s out of grader_pcall.
  *     The state is then abandoned and freed wholesale. The jump waits while
  *     code that may hold a libc lock runs (malloc in the allocator, the
  *     number parser, our own C drivers): those bracket themselves with a
- *     no-jump counter and the handler retries a millisecond later. The hook
+ *     no-jump counter and the handler tries again at the next tick. The hook
  *     also compares the clock each HOOK_STEP instructions, so the limit holds
  *     even where a timer cannot be created.
  *   - Positions ("file:line" of a pack file, i.e. an "@path" chunk): kills
@@ -89,8 +109,10 @@
 #include <unistd.h>
 
 #define HOOK_STEP 1000         /* instructions between two budget checks */
+#define CHARGE_BYTES 2         /* bytes a library call handles per instruction charged */
+#define PATTERN_BYTES 4        /* subject bytes per instruction per repeating pattern item */
 #define HEADROOM (256u * 1024) /* bytes allowed past the cap once killed, for the error */
-#define GRACE_MS 50            /* after the deadline, before jumping out of a C call */
+#define TICKS 4                /* timer ticks per time limit */
 #define KEEP_WARM (1u << 20)   /* arena bytes a pool keeps resident between sandboxes */
 #define SB_SIGNAL (SIGRTMIN + 6)
 
@@ -118,6 +140,7 @@ enum sb_kill { KILL_NONE = 0, KILL_MEM, KILL_INSTR, KILL_TIME };
 struct sb_thread {
     timer_t timer;
     bool has_timer;
+    int64_t period; /* the timer's interval in ns, 0 while not armed */
     struct grader_sb *volatile current;
 };
 
@@ -143,12 +166,16 @@ struct grader_sb {
     volatile sig_atomic_t in_user; /* instructor code runs (the deadline applies) */
     volatile sig_atomic_t no_jump; /* > 0: the handler must not jump */
     volatile sig_atomic_t time_up;
-    volatile int64_t deadline_ns;
+    volatile sig_atomic_t ticks; /* timer ticks of instructor code in the current call */
+    int64_t deadline_ns;         /* without a timer: the hook reads the clock */
     int kill;
     uint64_t instr;
     bool dead; /* abandoned after a jump: the state must not be touched */
     char where[96];
     char fallback[96];
+    /* the cut file loaded by grader_sb_load_mapped: its source and line map */
+    const struct grader_linemap *map;
+    char map_src[LUA_IDSIZE];
     /* the innermost guarded library call (see the file comment) */
     lua_Debug g_self;
     volatile sig_atomic_t g_valid;
@@ -331,6 +358,15 @@ void grader_sb_pool_free(struct grader_sb_pool *pool)
  * from `level` up; with `any`, of any Lua function when no pack file is
  * near the top of the stack (wb.lua's chunk is "=wb"). Looks at most
  * WHERE_DEPTH frames: a runaway recursion has a million. */
+/* The file's line for `line` of the function described by ar. */
+static int file_line(lua_State *L, const lua_Debug *ar, int line)
+{
+    struct grader_sb *sb = grader_sb_of(L);
+    if (sb->map && ar->source[0] == '@' && strcmp(ar->short_src, sb->map_src) == 0)
+        return grader_linemap_orig(sb->map, line);
+    return line;
+}
+
 static bool where_lua(lua_State *L, int level, bool any, char *buf, size_t n)
 {
     lua_Debug ar;
@@ -339,7 +375,7 @@ static bool where_lua(lua_State *L, int level, bool any, char *buf, size_t n)
         if (!lua_getinfo(L, "Sl", &ar) || ar.currentline <= 0)
             continue;
         if (ar.source[0] == '@') {
-            snprintf(buf, n, "%s:%d", ar.short_src, ar.currentline);
+            snprintf(buf, n, "%s:%d", ar.short_src, file_line(L, &ar, ar.currentline));
             return true;
         }
         if (any && !found) {
@@ -378,7 +414,7 @@ static void kill_what(const struct grader_sb *sb, char *buf, size_t n)
                  (unsigned long long)sb->lim.instructions);
         break;
     default:
-        snprintf(buf, n, "wall-clock limit (%u ms) exceeded", sb->lim.wall_ms);
+        snprintf(buf, n, "time limit (%u ms of CPU) exceeded", sb->lim.cpu_ms);
         break;
     }
 }
@@ -448,10 +484,11 @@ refuse:
 
 /* ---- clock, timer, signal ------------------------------------------------ */
 
-static int64_t mono_ns(void)
+/* The grading thread's CPU time: what the time backstop counts. */
+static int64_t cpu_ns(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
@@ -459,18 +496,25 @@ static _Thread_local struct sb_thread *tls_thread;
 static pthread_key_t thread_key;
 static pthread_once_t thread_once = PTHREAD_ONCE_INIT;
 
-static void timer_arm(struct sb_thread *t, int64_t ns)
+/* Makes the thread's timer tick every `ns` of its CPU time. It stays armed
+ * between gradings (re-arming costs two system calls per grading): a
+ * CPU-time timer cannot expire while the thread sleeps in a system call,
+ * and a tick that finds no grading running does nothing. */
+static void timer_periodic(struct sb_thread *t, int64_t ns)
 {
-    if (!t->has_timer)
+    if (!t->has_timer || t->period == ns)
         return;
     struct itimerspec its = {0};
-    if (ns > 0) {
-        if (ns < 100000)
-            ns = 100000;
-        its.it_value.tv_sec = ns / 1000000000;
-        its.it_value.tv_nsec = ns % 1000000000;
-    }
-    timer_settime(t->timer, 0, &its, NULL);
+    its.it_value.tv_sec = its.it_interval.tv_sec = ns / 1000000000;
+    its.it_value.tv_nsec = its.it_interval.tv_nsec = ns % 1000000000;
+    if (timer_settime(t->timer, 0, &its, NULL) == 0)
+        t->period = ns;
+}
+
+/* CPU time between two ticks of the backstop. */
+static int64_t tick_ns(const struct grader_sb *sb)
+{
+    return (int64_t)sb->lim.cpu_ms * 1000000 / TICKS;
 }
 
 static void on_signal(int sig, siginfo_t *si, void *uc)
@@ -484,23 +528,18 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
     struct grader_sb *sb = t->current;
     if (!sb || !sb->running)
         goto out;
-    int64_t now = mono_ns();
     if (!sb->time_up) {
-        if (!sb->in_user) {
-            timer_arm(t, 10 * 1000000LL); /* our own C code runs: look again soon */
-        } else if (now < sb->deadline_ns) {
-            timer_arm(t, sb->deadline_ns - now); /* a later call moved the deadline */
-        } else {
+        /* Reading a CPU-time clock costs a system call, so calls do not
+         * read it: each begins at tick 0 and the timer ticks TICKS times
+         * per limit, counting only while instructor code runs. */
+        if (sb->in_user && ++sb->ticks >= TICKS) {
             sb->time_up = 1;
             lua_sethook(sb->L, sb_hook, LUA_MASKCOUNT, 1);
-            timer_arm(t, GRACE_MS * 1000000LL);
         }
-        goto out;
+        goto out; /* the next tick jumps if the hook has not killed it by then */
     }
-    if (sb->no_jump > 0) {
-        timer_arm(t, 1000000LL);
-        goto out;
-    }
+    if (sb->no_jump > 0)
+        goto out; /* malloc or our own C code: the next tick tries again */
     errno = saved;
     siglongjmp(sb->jb, 1);
 out:
@@ -543,7 +582,7 @@ static struct sb_thread *thread_get(void)
     sev._sigev_un._tid = gettid();
 #endif
     sev.sigev_value.sival_ptr = t;
-    t->has_timer = timer_create(CLOCK_MONOTONIC, &sev, &t->timer) == 0;
+    t->has_timer = timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &t->timer) == 0;
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, SB_SIGNAL);
@@ -577,7 +616,7 @@ static void sb_hook(lua_State *L, lua_Debug *ar)
             sb->instr += HOOK_STEP;
             if (sb->instr > sb->lim.instructions)
                 sb->kill = KILL_INSTR;
-            else if (sb->in_user && mono_ns() >= sb->deadline_ns)
+            else if (sb->in_user && !sb->thread->has_timer && cpu_ns() >= sb->deadline_ns)
                 sb->kill = KILL_TIME;
             else
                 return;
@@ -589,6 +628,7 @@ static void sb_hook(lua_State *L, lua_Debug *ar)
     char what[96];
     kill_what(sb, what, sizeof what);
     lua_pushfstring(L, "%s: %s", where_text(sb), what);
+    grader_sb_mark_mapped(L);
     lua_error(L);
 }
 
@@ -615,6 +655,85 @@ static bool has_position(const char *msg)
     return *p == ':';
 }
 
+static const char MAPPED_KEY = 'p'; /* registry: set of messages already mapped */
+
+/* Pushes the set of mapped messages, made on first use. */
+static void push_mapped(lua_State *L)
+{
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &MAPPED_KEY) != LUA_TTABLE) { /* set? */
+        lua_pop(L, 1);
+        lua_newtable(L);                                /* set */
+        lua_pushvalue(L, -1);                           /* set set */
+        lua_rawsetp(L, LUA_REGISTRYINDEX, &MAPPED_KEY); /* set */
+    }
+}
+
+/* Is the message on top of the stack in the set? */
+static bool is_mapped(lua_State *L)
+{
+    push_mapped(L);       /* msg set */
+    lua_pushvalue(L, -2); /* msg set msg */
+    bool seen = lua_rawget(L, -2) != LUA_TNIL; /* msg set seen */
+    lua_pop(L, 2);        /* msg */
+    return seen;
+}
+
+void grader_sb_mark_mapped(lua_State *L)
+{
+    if (!grader_sb_of(L)->map || !lua_isstring(L, -1))
+        return;
+    push_mapped(L);        /* msg set */
+    lua_pushvalue(L, -2);  /* msg set msg */
+    lua_pushboolean(L, 1); /* msg set msg true */
+    lua_rawset(L, -3);     /* msg set */
+    lua_pop(L, 1);         /* msg */
+}
+
+/* Rewrites every "src:N:" of the cut file in the message on top of the
+ * stack to the file's line (a message may hold several: "a.lua:5: a.lua:9:
+ * boom" after a rethrow). Leaves the message alone without a map. */
+static void map_message(lua_State *L)
+{
+    struct grader_sb *sb = grader_sb_of(L);
+    size_t n, sn = strlen(sb->map_src);
+    const char *msg = lua_tolstring(L, -1, &n);
+    if (!sb->map || !msg || sn == 0 || !strstr(msg, sb->map_src))
+        return;
+    /* A message our C code raises again passes here again: map it once. */
+    if (is_mapped(L))
+        return;
+    luaL_Buffer b;
+    luaL_buffinit(L, &b); /* msg buf... */
+    size_t i = 0;
+    while (i < n) {
+        const char *hit = i < n ? strstr(msg + i, sb->map_src) : NULL;
+        if (!hit)
+            break;
+        size_t at = (size_t)(hit - msg), k = at + sn;
+        luaL_addlstring(&b, msg + i, k - i);
+        i = k;
+        char before = at ? msg[at - 1] : ' '; /* "lab_a.lua" is not "a.lua" */
+        bool whole = !((before >= 'a' && before <= 'z') || (before >= 'A' && before <= 'Z') ||
+                       (before >= '0' && before <= '9') || strchr("_./-", before));
+        if (whole && k < n && msg[k] == ':' && k + 1 < n && msg[k + 1] >= '0' && msg[k + 1] <= '9') {
+            size_t d = k + 1;
+            long line = 0;
+            while (d < n && msg[d] >= '0' && msg[d] <= '9' && line < 100000000)
+                line = line * 10 + (msg[d++] - '0');
+            if (d < n && msg[d] == ':') {
+                char num[24];
+                snprintf(num, sizeof num, ":%d", grader_linemap_orig(sb->map, (int)line));
+                luaL_addstring(&b, num);
+                i = d;
+            }
+        }
+    }
+    luaL_addlstring(&b, msg + i, n - i);
+    luaL_pushresult(&b); /* msg mapped */
+    lua_remove(L, -2);   /* mapped */
+    grader_sb_mark_mapped(L);
+}
+
 /* Keeps "file:line: message"; adds the innermost Lua position when the
  * message has none (error("x", 0), error objects that are not strings). */
 static int l_msgh(lua_State *L)
@@ -622,8 +741,11 @@ static int l_msgh(lua_State *L)
     const char *msg = lua_tostring(L, 1);
     if (!msg)
         msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
-    if (has_position(msg))
+    if (has_position(msg)) {
+        lua_settop(L, lua_isstring(L, 1) ? 1 : 2);
+        map_message(L);
         return 1;
+    }
     char where[96];
     if (where_lua(L, 1, true, where, sizeof where))
         lua_pushfstring(L, "%s: %s", where, msg);
@@ -636,7 +758,9 @@ static void begin_user_call(struct grader_sb *sb, lua_State *L)
 {
     sb->check_armed = false;
     sb->instr = 0;
-    sb->deadline_ns = mono_ns() + (int64_t)sb->lim.wall_ms * 1000000;
+    if (!sb->thread->has_timer)
+        sb->deadline_ns = cpu_ns() + (int64_t)sb->lim.cpu_ms * 1000000;
+    sb->ticks = 0;
     sb->time_up = 0;
     if (!sb->kill)
         lua_sethook(L, sb_hook, LUA_MASKCOUNT, HOOK_STEP);
@@ -652,7 +776,7 @@ static void note_fallback(struct grader_sb *sb, lua_State *L, int fidx)
     lua_pushvalue(L, fidx); /* f */
     if (lua_getinfo(L, ">S", &ar) && ar.source[0] == '@')
         snprintf(sb->fallback, sizeof sb->fallback, "%s:%d", ar.short_src,
-                 ar.linedefined > 0 ? ar.linedefined : 1);
+                 file_line(L, &ar, ar.linedefined > 0 ? ar.linedefined : 1));
 }
 
 int grader_pcall(struct grader_sb *sb, int nargs, int nresults, struct core_err *err)
@@ -675,7 +799,6 @@ int grader_pcall(struct grader_sb *sb, int nargs, int nresults, struct core_err 
          * (Only sb, unchanged since sigsetjmp, is used from here.) */
         sb->running = 0;
         sb->thread->current = NULL;
-        timer_arm(sb->thread, 0);
         sb->dead = true;
         if (!sb->kill) /* else it was killed before and found a way to go on */
             sb->kill = KILL_TIME;
@@ -686,12 +809,11 @@ int grader_pcall(struct grader_sb *sb, int nargs, int nresults, struct core_err 
             where_lua(sb->L, sb->g_level + 1, false, sb->where, sizeof sb->where);
         return limit_error(sb, err);
     }
+    timer_periodic(sb->thread, tick_ns(sb));
     sb->running = 1;
-    timer_arm(sb->thread, (int64_t)sb->lim.wall_ms * 1000000);
     int st = lua_pcall(L, nargs, nresults, fidx); /* msgh results | msgh err */
     sb->running = 0;
     sb->thread->current = NULL;
-    timer_arm(sb->thread, 0);
     sb->in_user = 0;
     sb->no_jump = 1;
     sb->g_valid = 0;
@@ -736,6 +858,7 @@ int grader_sb_try(lua_State *L, int nargs, int nresults)
         char what[96];
         kill_what(sb, what, sizeof what);
         lua_pushfstring(L, "%s: %s", where_text(sb), what);
+        grader_sb_mark_mapped(L);
         lua_error(L);
     }
     if (st == LUA_OK)
@@ -859,8 +982,10 @@ static int l_load(lua_State *L)
         lua_replace(L, 4);
     }
     lua_CFunction orig = lua_tocfunction(L, lua_upvalueindex(1));
+    uint64_t cost = 1 + (lua_type(L, 1) == LUA_TSTRING ? lua_rawlen(L, 1) / PATTERN_BYTES : 0);
     int n = orig(L);
     grader_sb_of(L)->g_valid = 0;
+    grader_sb_charge(L, cost); /* compiling: a few instructions' worth per byte */
     return n;
 }
 
@@ -891,20 +1016,107 @@ static int l_xpcall(lua_State *L)
     return orig(L);
 }
 
-/* A guarded library function: records where it was called from, then runs
- * the original C function (the upvalue) in this same frame. */
+/* ---- charging library calls ------------------------------------------------ */
+
+/* How a guarded function's cost is reckoned (its closure's 2nd upvalue). */
+enum charge_kind {
+    CH_BYTES = 0, /* string arguments and results, CHARGE_BYTES per instruction */
+    CH_PATTERN,   /* find, match, gsub: also the subject times the pattern's repeats */
+    CH_TABLE,     /* table functions: the elements of the table walked */
+    CH_SORT,      /* table.sort: n log n comparisons */
+    CH_HEAP       /* collectgarbage: the heap a collection walks */
+};
+
+void grader_sb_charge(lua_State *L, uint64_t cost)
+{
+    struct grader_sb *sb = grader_sb_of(L);
+    sb->instr += cost;
+    if (sb->kill || sb->instr <= sb->lim.instructions)
+        return;
+    sb->kill = KILL_INSTR;
+    where_lua(L, 0, false, sb->where, sizeof sb->where); /* the pack line that called */
+    lua_sethook(L, sb_hook, LUA_MASKCOUNT, 1);           /* from now on: every instruction */
+    char what[96];
+    kill_what(sb, what, sizeof what);
+    lua_pushfstring(L, "%s: %s", where_text(sb), what);
+    grader_sb_mark_mapped(L);
+    lua_error(L);
+}
+
+/* Bytes of the strings among stack slots [from, to]. */
+static uint64_t string_bytes(lua_State *L, int from, int to)
+{
+    uint64_t n = 0;
+    for (int i = from; i <= to; i++)
+        if (lua_type(L, i) == LUA_TSTRING)
+            n += lua_rawlen(L, i);
+    return n;
+}
+
+/* Items of a pattern that repeat (*, +, -, ?): each lets the matcher try
+ * many positions. 0 for a plain search. */
+static uint64_t pattern_repeats(lua_State *L)
+{
+    size_t n;
+    const char *p = lua_type(L, 2) == LUA_TSTRING ? lua_tolstring(L, 2, &n) : NULL;
+    if (!p || (lua_gettop(L) >= 4 && lua_toboolean(L, 4) && lua_type(L, 1) == LUA_TSTRING))
+        return 0; /* find(s, p, init, true): plain */
+    uint64_t r = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == '%')
+            i++;
+        else if (strchr("*+-?", p[i]))
+            r++;
+    }
+    return r;
+}
+
+/* The charge known before the call, from the arguments. */
+static uint64_t charge_before(lua_State *L, enum charge_kind kind)
+{
+    int top = lua_gettop(L);
+    switch (kind) {
+    case CH_PATTERN: {
+        uint64_t subject = lua_type(L, 1) == LUA_TSTRING ? lua_rawlen(L, 1) : 0;
+        return 1 + string_bytes(L, 1, top) / CHARGE_BYTES +
+               subject * pattern_repeats(L) / PATTERN_BYTES;
+    }
+    case CH_TABLE:
+    case CH_SORT: {
+        uint64_t n = lua_type(L, 1) == LUA_TTABLE ? lua_rawlen(L, 1) : 0;
+        uint64_t lg = 1;
+        while (kind == CH_SORT && (1ull << lg) < n)
+            lg++;
+        return 1 + (kind == CH_SORT ? n * lg : n);
+    }
+    case CH_HEAP:
+        return 1 + grader_sb_of(L)->used / (CHARGE_BYTES * 4);
+    default:
+        return 1 + string_bytes(L, 1, top) / CHARGE_BYTES;
+    }
+}
+
+/* A guarded library function: records where it was called from, runs the
+ * original C function (the 1st upvalue) in this same frame, then charges
+ * the instruction budget for what it handled (see the file comment). */
 static int l_guard(lua_State *L)
 {
     struct grader_sb *sb = grader_sb_of(L);
     lua_CFunction orig = lua_tocfunction(L, lua_upvalueindex(1));
+    enum charge_kind kind = (enum charge_kind)lua_tointeger(L, lua_upvalueindex(2));
+    uint64_t cost = charge_before(L, kind);
     guard_enter(L, 0);
     int n = orig(L);
     sb->g_valid = 0;
+    int top = lua_gettop(L);
+    cost += string_bytes(L, top - n + 1, top) / CHARGE_BYTES; /* what it made */
+    grader_sb_charge(L, cost);
     return n;
 }
 
 /* The iterator of a guarded gmatch: called through lua_call, so during the
- * match the innermost frame is one below this one. */
+ * match the innermost frame is one below this one. The whole scan was
+ * charged when gmatch was called; each step charges what it returns. */
 static int l_guard_iter(lua_State *L)
 {
     struct grader_sb *sb = grader_sb_of(L);
@@ -914,6 +1126,7 @@ static int l_guard_iter(lua_State *L)
     guard_enter(L, 1);
     lua_call(L, n, LUA_MULTRET);
     sb->g_valid = 0;
+    grader_sb_charge(L, 1 + string_bytes(L, 1, lua_gettop(L)) / CHARGE_BYTES);
     return lua_gettop(L);
 }
 
@@ -926,11 +1139,12 @@ static int l_guard_gmatch(lua_State *L)
 }
 
 /* Replaces t[name] (a C function) with a guarded closure around it. */
-static void guard(lua_State *L, int t, const char *name, lua_CFunction g)
+static void guard(lua_State *L, int t, const char *name, lua_CFunction g, enum charge_kind kind)
 {
     lua_getfield(L, t, name); /* orig */
     if (lua_tocfunction(L, -1)) {
-        lua_pushcclosure(L, g, 1); /* guarded */
+        lua_pushinteger(L, kind);  /* orig kind */
+        lua_pushcclosure(L, g, 2); /* guarded */
         lua_setfield(L, t, name);
     } else {
         lua_pop(L, 1);
@@ -951,7 +1165,8 @@ static void open_table(lua_State *L)
     static const char *const names[] = {"concat", "move",   "sort", "unpack",
                                         "insert", "remove", NULL};
     for (int i = 0; names[i]; i++)
-        guard(L, lua_gettop(L), names[i], l_guard);
+        guard(L, lua_gettop(L), names[i], l_guard,
+              strcmp(names[i], "sort") == 0 ? CH_SORT : CH_TABLE);
 }
 
 static void open_utf8(lua_State *L)
@@ -960,7 +1175,7 @@ static void open_utf8(lua_State *L)
     lua_call(L, 0, 1); /* utf8 */
     static const char *const names[] = {"char", "len", "codepoint", "offset", NULL};
     for (int i = 0; names[i]; i++)
-        guard(L, lua_gettop(L), names[i], l_guard);
+        guard(L, lua_gettop(L), names[i], l_guard, CH_BYTES);
 }
 
 static void open_math(lua_State *L)
@@ -1011,7 +1226,8 @@ static int l_setup(lua_State *L)
     lua_pushcfunction(L, l_setmetatable);
     lua_setfield(L, g, "setmetatable");
     lua_pushcfunction(L, l_collectgarbage);
-    lua_pushcclosure(L, l_guard, 1);
+    lua_pushinteger(L, CH_HEAP);
+    lua_pushcclosure(L, l_guard, 2);
     lua_setfield(L, g, "collectgarbage");
     lua_getfield(L, g, "xpcall");     /* G xpcall */
     lua_pushcclosure(L, l_xpcall, 1); /* G l_xpcall */
@@ -1029,8 +1245,12 @@ static int l_setup(lua_State *L)
                                          "lower", "upper",  "reverse", "byte", "char",
                                          "pack",  "unpack", NULL};
     for (int i = 0; sguard[i]; i++)
-        guard(L, s, sguard[i], l_guard);
-    guard(L, s, "gmatch", l_guard_gmatch);
+        guard(L, s, sguard[i], l_guard,
+              strcmp(sguard[i], "find") == 0 || strcmp(sguard[i], "match") == 0 ||
+                      strcmp(sguard[i], "gsub") == 0
+                  ? CH_PATTERN
+                  : CH_BYTES);
+    guard(L, s, "gmatch", l_guard_gmatch, CH_PATTERN);
     lua_pop(L, 1); /* G */
 
     lua_createtable(L, 0, 1); /* G gmt */
@@ -1062,6 +1282,21 @@ void grader_sb_load(lua_State *L, const struct core_buf *bc, const char *chunkna
     lua_pushvalue(L, -1);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &ENV_KEY); /* the default env of load */
     lua_setupvalue(L, -2, 1);                    /* f */
+}
+
+void grader_sb_load_mapped(lua_State *L, const struct core_buf *bc, const char *chunkname,
+                           const struct grader_linemap *map)
+{
+    grader_sb_load(L, bc, chunkname); /* f */
+    struct grader_sb *sb = grader_sb_of(L);
+    sb->map = map && map->n ? map : NULL;
+    sb->map_src[0] = '\0';
+    if (!sb->map)
+        return;
+    lua_Debug ar;
+    lua_pushvalue(L, -1); /* f f */
+    if (lua_getinfo(L, ">S", &ar)) /* f */
+        snprintf(sb->map_src, sizeof sb->map_src, "%s", ar.short_src);
 }
 
 /* ---- life cycle --------------------------------------------------------------- */
@@ -1200,5 +1435,5 @@ void grader_limits_default(struct grader_limits *l)
 {
     l->mem_bytes = 32u << 20;
     l->instructions = 20000000;
-    l->wall_ms = 1000;
+    l->cpu_ms = 2000;
 }

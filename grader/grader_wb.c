@@ -327,6 +327,7 @@ static int push_text(lua_State *L, size_t (*fn)(const char *, size_t, char *))
     char *out = luaL_buffinitsize(L, &b, n + 1);
     size_t k = fn(s, n, out);
     luaL_pushresultsize(&b, k);
+    grader_sb_charge(L, 1 + (n + k) / 2); /* C work, charged like a library call's */
     return 1;
 }
 
@@ -354,10 +355,271 @@ static int l_finite(lua_State *L)
     return 1;
 }
 
+/* ---- design answers: the concept judge --------------------------------------------- */
+
+static const char FIND_KEY = 'f'; /* registry: the guarded string.find, taken before pack code */
+
+#define JUDGE_RETRIES 8 /* negated matches of one pattern skipped per sentence */
+
+/* Pushes t[name] (raw) and returns its type. */
+static int raw_field(lua_State *L, int t, const char *name)
+{
+    lua_pushstring(L, name);
+    return lua_rawget(L, t < 0 ? t - 1 : t);
+}
+
+static enum grader_design_hit best(enum grader_design_hit a, enum grader_design_hit b)
+{
+    return a > b ? a : b;
+}
+
+/* Adds the words of every string in list t[name] (and of the strings in
+ * its sub-tables, for `near` and `contradicts`) to k. */
+static void known_from(lua_State *L, int t, const char *name, struct grader_design_known *k,
+                       int depth)
+{
+    if (raw_field(L, t, name) == LUA_TTABLE) { /* list */
+        size_t n = lua_rawlen(L, -1);
+        for (size_t i = 1; i <= n && i <= 256; i++) {
+            int ty = lua_rawgeti(L, -1, (lua_Integer)i); /* list e */
+            if (ty == LUA_TSTRING)
+                grader_design_known_add(k, lua_tostring(L, -1));
+            else if (ty == LUA_TTABLE && depth < 2) {
+                int e = lua_gettop(L);
+                size_t m = lua_rawlen(L, e);
+                for (size_t j = 1; j <= m && j <= 32; j++) {
+                    if (lua_rawgeti(L, e, (lua_Integer)j) == LUA_TSTRING) /* list e s */
+                        grader_design_known_add(k, lua_tostring(L, -1));
+                    lua_pop(L, 1);
+                }
+                known_from(L, e, "match", k, depth + 1);
+                known_from(L, e, "near", k, depth + 1);
+            }
+            lua_pop(L, 1); /* list */
+        }
+    }
+    lua_pop(L, 1);
+}
+
+/* Looks a Lua pattern up in every sentence: found in a claim and not
+ * negated, negated, or only outside claims. The guarded string.find does
+ * the matching, so its work is charged like any library call. */
+static enum grader_design_hit judge_pattern(lua_State *L, const struct grader_design *d,
+                                            const char *pat, bool any)
+{
+    enum grader_design_hit hit = GRADER_HIT_NONE;
+    for (size_t i = 0; i < grader_design_n_sentences(d) && hit != GRADER_HIT_FOUND; i++) {
+        size_t len;
+        const char *text = grader_design_sentence(d, i, &len);
+        bool claim = grader_design_claim(d, i);
+        lua_Integer init = 1;
+        for (int tries = 0; tries < JUDGE_RETRIES && init <= (lua_Integer)len + 1; tries++) {
+            lua_rawgetp(L, LUA_REGISTRYINDEX, &FIND_KEY); /* find */
+            lua_pushlstring(L, text, len);
+            lua_pushstring(L, pat);
+            lua_pushinteger(L, init);
+            lua_call(L, 3, 1); /* start|nil */
+            if (lua_isnil(L, -1)) {
+                lua_pop(L, 1);
+                break;
+            }
+            lua_Integer at = lua_tointeger(L, -1);
+            lua_pop(L, 1);
+            if (!claim) {
+                hit = best(hit, GRADER_HIT_UNCLAIMED);
+                break;
+            }
+            if (any || !grader_design_negated_at(d, i, (size_t)(at - 1))) {
+                hit = GRADER_HIT_FOUND;
+                break;
+            }
+            hit = best(hit, GRADER_HIT_NEGATED);
+            init = at + 1;
+        }
+    }
+    return hit;
+}
+
+/* The near groups of list t.near: { "warp", "switch*", within = 5 }. */
+static enum grader_design_hit judge_near(lua_State *L, int t, const struct grader_design *d,
+                                         bool fuzzy, bool any, struct grader_design_known *k)
+{
+    enum grader_design_hit hit = GRADER_HIT_NONE;
+    if (raw_field(L, t, "near") == LUA_TTABLE) { /* near */
+        int nt = lua_gettop(L);
+        size_t n = lua_rawlen(L, nt);
+        for (size_t i = 1; i <= n && hit != GRADER_HIT_FOUND; i++) {
+            if (lua_rawgeti(L, nt, (lua_Integer)i) != LUA_TTABLE) { /* near g */
+                lua_pop(L, 1);
+                continue;
+            }
+            int g = lua_gettop(L);
+            const char *terms[32];
+            size_t m = 0, gn = lua_rawlen(L, g);
+            for (size_t j = 1; j <= gn && m < 32; j++) {
+                lua_rawgeti(L, g, (lua_Integer)j); /* near g s (kept: g holds it) */
+                if (lua_type(L, -1) == LUA_TSTRING)
+                    terms[m++] = lua_tostring(L, -1);
+                lua_pop(L, 1);
+            }
+            size_t within = 5;
+            if (raw_field(L, g, "within") == LUA_TNUMBER && lua_tonumber(L, -1) >= 0)
+                within = (size_t)lua_tonumber(L, -1);
+            lua_pop(L, 1);
+            hit = best(hit, grader_design_near(d, terms, m, within, fuzzy, any, k));
+            lua_pop(L, 1); /* near */
+        }
+    }
+    lua_pop(L, 1);
+    return hit;
+}
+
+/* Whether the phrases (t.match), patterns (t.patterns) and near groups
+ * (t.near) of table t are found. */
+static enum grader_design_hit judge_one(lua_State *L, int t, const struct grader_design *d,
+                                        bool fuzzy, bool any, struct grader_design_known *k)
+{
+    enum grader_design_hit hit = GRADER_HIT_NONE;
+    if (raw_field(L, t, "match") == LUA_TTABLE) { /* match */
+        size_t n = lua_rawlen(L, -1);
+        for (size_t i = 1; i <= n && hit != GRADER_HIT_FOUND; i++) {
+            int ty = lua_rawgeti(L, -1, (lua_Integer)i); /* match s */
+            if (ty == LUA_TSTRING || ty == LUA_TNUMBER)
+                hit = best(hit, grader_design_phrase(d, lua_tostring(L, -1), fuzzy, any, k));
+            lua_pop(L, 1);
+        }
+    }
+    lua_pop(L, 1);
+    if (hit != GRADER_HIT_FOUND) {
+        if (raw_field(L, t, "patterns") == LUA_TTABLE) { /* pats */
+            int pt = lua_gettop(L);
+            size_t n = lua_rawlen(L, pt);
+            for (size_t i = 1; i <= n && hit != GRADER_HIT_FOUND; i++) {
+                if (lua_rawgeti(L, pt, (lua_Integer)i) == LUA_TSTRING) /* pats p */
+                    hit = best(hit, judge_pattern(L, d, lua_tostring(L, -1), any));
+                lua_pop(L, 1);
+            }
+        }
+        lua_pop(L, 1);
+    }
+    if (hit != GRADER_HIT_FOUND)
+        hit = best(hit, judge_near(L, t, d, fuzzy, any, k));
+    return hit;
+}
+
+/* The first entry of concept c's `contradicts` found in a claim, not
+ * negated (0: none). An entry is a phrase, or a table { match, patterns,
+ * near, feedback }. */
+static size_t judge_contradicts(lua_State *L, int c, const struct grader_design *d, bool fuzzy,
+                                struct grader_design_known *k)
+{
+    size_t found = 0;
+    if (raw_field(L, c, "contradicts") == LUA_TTABLE) { /* list */
+        int lt = lua_gettop(L);
+        size_t n = lua_rawlen(L, lt);
+        for (size_t i = 1; i <= n && !found; i++) {
+            int ty = lua_rawgeti(L, lt, (lua_Integer)i); /* list e */
+            /* a contradiction is a claim too: negated ("it is not true that
+             * GPUs cannot hide latency") it does not count */
+            if (ty == LUA_TSTRING)
+                found = grader_design_phrase(d, lua_tostring(L, -1), fuzzy, false, k) ==
+                                GRADER_HIT_FOUND
+                            ? i
+                            : 0;
+            else if (ty == LUA_TTABLE)
+                found = judge_one(L, lua_gettop(L), d, fuzzy, false, k) == GRADER_HIT_FOUND ? i : 0;
+            lua_pop(L, 1);
+        }
+    }
+    lua_pop(L, 1);
+    return found;
+}
+
+/* judge(text, concepts) -> score, list, status, contra
+ * The design rule (grader_design.c): status[i] is "found", "missing",
+ * "negated" (only in negated clauses), "unclaimed" (only outside
+ * sentences) or "contradicted"; contra[i] the index of the `contradicts`
+ * entry that cancelled concept i. A list of terms scores 0. Private: wb.lua
+ * takes it before pack code runs and removes it from wb. */
+static int l_judge(lua_State *L)
+{
+    size_t n;
+    const char *text = luaL_checklstring(L, 1, &n);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    luaL_checkstack(L, 48, "design rubric"); /* the nested lists below */
+    /* Its memory is the sandbox's: counted against the cap, and dropped
+     * with the state if a limit (or a bad pattern) ends the call half-way. */
+    void *ud;
+    lua_Alloc alloc = lua_getallocf(L, &ud);
+    struct grader_design *d = grader_design_new(text, n, alloc, ud);
+    if (!d)
+        return luaL_error(L, "not enough memory");
+    struct grader_design_known k;
+    grader_design_known_init(&k, d);
+    size_t nc = lua_rawlen(L, 2);
+    for (size_t i = 1; i <= nc; i++) {
+        if (lua_rawgeti(L, 2, (lua_Integer)i) == LUA_TTABLE) { /* c */
+            known_from(L, -1, "match", &k, 0);
+            known_from(L, -1, "near", &k, 0);
+            known_from(L, -1, "contradicts", &k, 0);
+        }
+        lua_pop(L, 1);
+    }
+    if (grader_design_oom(d))
+        return luaL_error(L, "not enough memory");
+    /* The work is words x phrases: charge it like a library call's bytes. */
+    uint64_t words = grader_design_n_words(d);
+    grader_sb_charge(L, 1 + n / 16 + words * (k.n + nc) / 16);
+    lua_createtable(L, (int)nc, 0); /* status */
+    lua_createtable(L, 0, 0);       /* status contra */
+    int st = lua_gettop(L) - 1, ct = st + 1;
+    double total = 0, got = 0;
+    bool list = grader_design_is_list(d);
+    static const char *const names[] = {"missing", "unclaimed", "negated", "found"};
+    for (size_t i = 1; i <= nc; i++) {
+        if (lua_rawgeti(L, 2, (lua_Integer)i) != LUA_TTABLE) { /* c */
+            lua_pop(L, 1);
+            lua_pushliteral(L, "missing");
+            lua_rawseti(L, st, (lua_Integer)i);
+            continue;
+        }
+        int c = lua_gettop(L);
+        double pts = 1;
+        if (raw_field(L, c, "points") == LUA_TNUMBER)
+            pts = lua_tonumber(L, -1);
+        lua_pop(L, 1);
+        bool fuzzy = raw_field(L, c, "fuzzy") != LUA_TBOOLEAN || lua_toboolean(L, -1);
+        lua_pop(L, 1);
+        total += pts;
+        enum grader_design_hit hit = judge_one(L, c, d, fuzzy, false, &k);
+        size_t contra = judge_contradicts(L, c, d, fuzzy, &k);
+        if (grader_design_oom(d))
+            return luaL_error(L, "not enough memory");
+        if (contra) {
+            lua_pushliteral(L, "contradicted");
+            lua_pushinteger(L, (lua_Integer)contra);
+            lua_rawseti(L, ct, (lua_Integer)i);
+        } else {
+            lua_pushstring(L, names[hit]);
+            if (hit == GRADER_HIT_FOUND && !list)
+                got += pts;
+        }
+        lua_rawseti(L, st, (lua_Integer)i); /* c */
+        lua_pop(L, 1);
+    }
+    grader_design_known_fini(&k);
+    grader_design_free(d);
+    lua_pushnumber(L, total > 0 ? got / total : 0); /* status contra score */
+    lua_insert(L, st);                              /* score status contra */
+    lua_pushboolean(L, list);                       /* score status contra list */
+    lua_insert(L, st + 1);                          /* score list status contra */
+    return 4;
+}
+
 static const luaL_Reg wb_funcs[] = {
     {"number", l_number}, {"close", l_close}, {"within", l_within}, {"interval", l_interval},
     {"round", l_round},   {"sig", l_sig},     {"norm", l_norm},     {"words", l_words},
-    {"finite", l_finite}, {NULL, NULL}};
+    {"finite", l_finite}, {"_judge", l_judge}, {NULL, NULL}};
 
 /* ---- wb.lab: questions graded against the student's own lab run ------------------ */
 
@@ -844,6 +1106,10 @@ void grader_wb_open(lua_State *L, int g)
     pthread_once(&wb_once, wb_compile);
     if (wb_compile_err.code)
         luaL_error(L, "cannot load wb.lua: %s", wb_compile_err.msg);
+    lua_getfield(L, g, "string"); /* string (guarded: opened before wb) */
+    lua_getfield(L, -1, "find");  /* string find */
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &FIND_KEY);
+    lua_pop(L, 1);
     luaL_newlib(L, wb_funcs);  /* wb */
     luaL_newlib(L, lab_funcs); /* wb lab */
     lua_setfield(L, -2, "lab");

@@ -76,23 +76,43 @@ struct lesson_check {
     size_t n_lessons;
     size_t n_pages;
     size_t n_questions;
-    size_t n_checks;              /* self-test checks run */
+    size_t n_checks;              /* self-test checks run (the sweep's included) */
+    size_t variants;              /* distinct variants asked per question (0: first only) */
+    bool swept;                   /* the sweep ran: `sweep` says what it saw */
+    struct grader_sweep sweep;
 };
 void lesson_check_fini(struct lesson_check *c);
 
-/* Loads `src` in the sandbox, validates it and runs every question's
- * reference answer and examples. Returns 0 when there are no problems,
- * CORE_ERR_INVALID when there are (listed in out->problems; err has the
- * first). With `pack` non-NULL, a successfully loaded pack handle is handed
- * over (caller frees with grader_pack_free), else freed. */
+/* lesson_pack_check_with's `variants` for a pack already known good (the
+ * built-in one, tested by the suite): no sweep and no samples. */
+#define LESSON_NO_SWEEP ((size_t)-1)
+
+/* Loads `src` in the sandbox, validates it, runs every question's reference
+ * answer and examples, checks that every rubric item a question names is
+ * the course's (lesson_rubric_items) or declared in pack{ rubric = ... },
+ * and runs the sweep (grader_pack_sweep) on `variants` distinct variants
+ * per question with every design sample. Returns 0 when there are no
+ * problems, CORE_ERR_INVALID when there are (listed in out->problems; err
+ * has the first). With `pack` non-NULL, a successfully loaded pack handle
+ * is handed over (caller frees with grader_pack_free), else freed. */
+int lesson_pack_check_with(const struct lesson_src *src, size_t variants,
+                           struct lesson_check *out, struct grader_pack **pack,
+                           struct core_err *err);
+
+/* lesson_pack_check_with on GRADER_SWEEP_VARIANTS variants. */
 int lesson_pack_check(const struct lesson_src *src, struct lesson_check *out,
                       struct grader_pack **pack, struct core_err *err);
 
-/* Checks then imports `src` (sources, lessons, pages, questions) in one
- * transaction. A pack with problems is refused (CORE_ERR_INVALID, details in
- * `check` when given), as is a reserved id (CORE_ERR_CONFLICT, see
- * lesson_id_reserved; force does not help). See db_pack_import for
- * versions and `force`. */
+/* Checks (lesson_pack_check_with on `variants`) then imports `src`
+ * (sources, lessons, pages, questions) in one transaction. A pack with
+ * problems is refused (CORE_ERR_INVALID, details in `check` when given), as
+ * is a reserved id (CORE_ERR_CONFLICT, see lesson_id_reserved; force does
+ * not help). See db_pack_import for versions and `force`. */
+int lesson_pack_import_with(struct db *db, const struct lesson_src *src, bool force,
+                            size_t variants, struct lesson_check *check,
+                            enum db_import_result *result, struct core_err *err);
+
+/* lesson_pack_import_with on GRADER_SWEEP_VARIANTS variants. */
 int lesson_pack_import(struct db *db, const struct lesson_src *src, bool force,
                        struct lesson_check *check, enum db_import_result *result,
                        struct core_err *err);

@@ -11,11 +11,48 @@ void lesson_check_fini(struct lesson_check *c)
     core_strlist_fini(&c->problems);
     free(c->pack_id);
     free(c->version);
+    grader_sweep_fini(&c->sweep);
     memset(c, 0, sizeof *c);
 }
 
-int lesson_pack_check(const struct lesson_src *src, struct lesson_check *out,
-                      struct grader_pack **pack, struct core_err *err)
+/* Every rubric item a question names must be the course's or declared by
+ * the pack: a typo would send the question's points to an item nobody
+ * sees. */
+static void check_rubric(const struct grader_pack_info *info, struct core_strlist *problems)
+{
+    const struct lesson_rubric_item *items = lesson_rubric_items();
+    const char *names[LESSON_RUBRIC_N + 64];
+    size_t n_names = 0;
+    for (size_t i = 0; i < LESSON_RUBRIC_N; i++)
+        names[n_names++] = items[i].id;
+    for (size_t i = 0; i < info->n_rubric && n_names < sizeof names / sizeof names[0]; i++)
+        names[n_names++] = info->rubric[i];
+    for (size_t li = 0; li < info->n_lessons; li++) {
+        const struct grader_lesson *l = &info->lessons[li];
+        for (size_t qi = 0; qi < l->n_questions; qi++) {
+            const struct grader_question *q = &l->questions[qi];
+            for (size_t r = 0; r < q->n_rubric; r++) {
+                const char *item = q->rubric[r];
+                bool known = lesson_rubric_find(item) != NULL;
+                for (size_t k = 0; !known && k < info->n_rubric; k++)
+                    known = strcmp(info->rubric[k], item) == 0;
+                if (known)
+                    continue;
+                const char *sugg = grader_name_closest(item, names, n_names);
+                core_strlist_pushf(problems,
+                                   "%s:%d: question %s: unknown rubric item '%s'%s%s%s: use one "
+                                   "of the course's items (warpbench selfassess lists them) or "
+                                   "declare it in pack { rubric = { ... } }",
+                                   q->file, q->line, q->id, item, sugg ? " (did you mean '" : "",
+                                   sugg ? sugg : "", sugg ? "'?)" : "");
+            }
+        }
+    }
+}
+
+int lesson_pack_check_with(const struct lesson_src *src, size_t variants,
+                           struct lesson_check *out, struct grader_pack **pack,
+                           struct core_err *err)
 {
     memset(out, 0, sizeof *out);
     core_strlist_init(&out->problems);
@@ -24,33 +61,52 @@ int lesson_pack_check(const struct lesson_src *src, struct lesson_check *out,
     struct grader_limits lim;
     grader_limits_default(&lim);
     struct grader_pack *p = NULL;
-    int rc = grader_pack_new(&p, src->files, src->n, &lim, &out->problems, err);
-    if (rc != CORE_OK) {
+    /* Problems found while loading do not stop the other checks: every
+     * problem is reported at once (questions with problems are skipped). */
+    struct core_err lerr = {0};
+    int rc = grader_pack_new_checked(&p, src->files, src->n, &lim, &out->problems, &lerr);
+    if (!p) {
         if (out->problems.n == 0)
-            core_strlist_push(&out->problems, err ? err->msg : "pack could not be loaded");
+            core_strlist_push(&out->problems, lerr.msg[0] ? lerr.msg : "pack could not be loaded");
+        if (err)
+            *err = lerr;
         return rc;
     }
     const struct grader_pack_info *info = grader_pack_info(p);
-    out->pack_id = core_xstrdup(info->id);
-    out->version = core_xstrdup(info->version);
+    if (rc == CORE_OK || info->id[0]) {
+        out->pack_id = core_xstrdup(info->id);
+        out->version = core_xstrdup(info->version);
+    }
     out->n_lessons = info->n_lessons;
     for (size_t i = 0; i < info->n_lessons; i++) {
         out->n_pages += info->lessons[i].n_pages;
         out->n_questions += info->lessons[i].n_questions;
     }
-    int failures = grader_pack_selftest(p, &out->problems, &out->n_checks);
+    check_rubric(info, &out->problems);
+    grader_pack_selftest(p, &out->problems, &out->n_checks);
     /* the declared assets: sizes and patterns, without reading them */
-    failures += (int)lesson_src_assets(src, info->assets, info->n_assets, &out->problems, NULL);
-    if (failures > 0) {
-        rc = core_err_set(err, CORE_ERR_INVALID, "%s", out->problems.items[0]);
-    } else if (out->problems.n > 0) {
-        rc = core_err_set(err, CORE_ERR_INVALID, "%s", out->problems.items[0]);
+    lesson_src_assets(src, info->assets, info->n_assets, &out->problems, NULL);
+    if (variants != LESSON_NO_SWEEP) {
+        out->variants = variants;
+        out->swept = true;
+        grader_pack_sweep(p, variants, &out->sweep, &out->problems);
+        out->n_checks += out->sweep.checks;
     }
+    if (rc != CORE_OK && err)
+        *err = lerr; /* the load's first problem and its code */
+    else if (out->problems.n > 0)
+        rc = core_err_set(err, CORE_ERR_INVALID, "%s", out->problems.items[0]);
     if (rc == CORE_OK && pack)
         *pack = p;
     else
         grader_pack_free(p);
     return rc;
+}
+
+int lesson_pack_check(const struct lesson_src *src, struct lesson_check *out,
+                      struct grader_pack **pack, struct core_err *err)
+{
+    return lesson_pack_check_with(src, GRADER_SWEEP_VARIANTS, out, pack, err);
 }
 
 /* Joins a string array with commas (the store keeps tag lists as text). */
@@ -87,16 +143,16 @@ bool lesson_builtin_marker(const char *path)
     return path && strcmp(path, LESSON_BUILTIN_MARKER) == 0;
 }
 
-/* lesson_pack_import; `builtin` lets a reserved id through (the course
- * compiled into this binary). */
+/* lesson_pack_import_with; `builtin` lets a reserved id through (the
+ * course compiled into this binary). */
 static int pack_import(struct db *db, const struct lesson_src *src, bool force, bool builtin,
-                       struct lesson_check *check, enum db_import_result *result,
-                       struct core_err *err)
+                       size_t variants, struct lesson_check *check,
+                       enum db_import_result *result, struct core_err *err)
 {
     struct lesson_check local;
     struct lesson_check *c = check ? check : &local;
     struct grader_pack *p = NULL;
-    int rc = lesson_pack_check(src, c, &p, err);
+    int rc = lesson_pack_check_with(src, variants, c, &p, err);
     if (rc != CORE_OK)
         goto out;
     const struct grader_pack_info *info = grader_pack_info(p);
@@ -180,11 +236,18 @@ out:
     return rc;
 }
 
+int lesson_pack_import_with(struct db *db, const struct lesson_src *src, bool force,
+                            size_t variants, struct lesson_check *check,
+                            enum db_import_result *result, struct core_err *err)
+{
+    return pack_import(db, src, force, false, variants, check, result, err);
+}
+
 int lesson_pack_import(struct db *db, const struct lesson_src *src, bool force,
                        struct lesson_check *check, enum db_import_result *result,
                        struct core_err *err)
 {
-    return pack_import(db, src, force, false, check, result, err);
+    return pack_import(db, src, force, false, GRADER_SWEEP_VARIANTS, check, result, err);
 }
 
 /* Compares two version strings part by part ("0.10.0" > "0.9.1"): parts
@@ -288,7 +351,9 @@ int lesson_builtin_sync(struct db *db, bool restore, struct lesson_builtin_repor
         if (rep->action == LESSON_BUILTIN_KEPT)
             goto out;
     }
-    rc = pack_import(db, &src, !absent, true, &check, &res, err);
+    /* The built-in pack passes the whole check in the test suite: the
+     * first start of every store need not sweep it again. */
+    rc = pack_import(db, &src, !absent, true, LESSON_NO_SWEEP, &check, &res, err);
     if (rc != CORE_OK)
         core_err_prefix(err, "built-in pack");
 out:

@@ -12,6 +12,12 @@ foreach(t number tol rng)
     LIBS wb_core m
     LABELS grader)
 endforeach()
+# The reading of design answers (claims, negation, near groups, misspellings).
+wb_add_unit_test(test_grader_design
+  SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_grader_design.c
+          ${PROJECT_SOURCE_DIR}/grader/grader_design.c
+  LIBS wb_core m
+  LABELS grader)
 
 # Fuzz target for grader_number_parse (and the formatting and tolerance
 # text it feeds): see tests/fuzz.cmake.

@@ -34,7 +34,7 @@ static const char LESSON_LUA[] =
     "  params = function(rng) return { f = 0.2, p = 4 } end,\n"
     "  answer = function(p) return wb.amdahl(p.f, p.p) end,\n"
     "  bands = { { rel = 0.05, score = 0.5, feedback = \"Close.\" } },\n"
-    "  wrong = { { value = function(p) return p.p end, feedback = \"Linear: {p} is p, {zz} {{.\" },\n"
+    "  wrong = { { value = function(p) return p.p end, feedback = \"Linear: {p} is p, {{zz} {{.\" },\n"
     "            { value = 2.6, feedback = \"Known slip.\" } } }\n"
     "question { id = \"ms\", kind = \"numeric\", prompt = \"t?\", unit = \"ms\", answer = 320 }\n"
     "question { id = \"pct\", kind = \"numeric\", prompt = \"e?\", unit = \"%\", answer = 62.5 }\n"
@@ -64,6 +64,14 @@ static const char LESSON_LUA[] =
     "question { id = \"des2\", kind = \"design\", prompt = \"?\",\n"
     "  concepts = { { name = \"alpha\", match = { \"alpha\" } }, { name = \"beta\", patterns = { "
     "\"bet\" } } } }\n"
+    "question { id = \"des3\", kind = \"design\", prompt = \"?\",\n"
+    "  concepts = {\n"
+    "    { name = \"latency hiding\", match = { \"hide latency\", \"hides latency\", \"occupancy\" },\n"
+    "      near = { { \"switch*\", \"warp*\", within = 4 } },\n"
+    "      contradicts = { { match = { \"cannot hide latency\" }, feedback = \"You said GPUs cannot "
+    "hide latency: they hide it by switching warps.\" } } },\n"
+    "    { name = \"switching\", near = { { \"switch*\", \"warp*\", \"another\", within = 6 }, "
+    "{ \"switch*\", \"warps\", within = 3 } } } } }\n"
     "question { id = \"cus\", kind = \"numeric\", prompt = \"?\", answer = 3,\n"
     "  grade = function(a, ctx)\n"
     "    if a == \"x\" then return { valid = false, feedback = \"Not a number.\" } end\n"
@@ -201,7 +209,9 @@ static void test_numeric(void **state)
     expect("num", "1/(0.2+0.8/4)", 1, NULL);
     expect("num", "2.52", 1, NULL);         /* within 1% */
     expect("num", "2.4", 0.5, "Close.");    /* 4% off: the band */
-    expect("num", "4", 0, "Linear: 4 is p, {zz} {."); /* a known mistake; feedback filled like the prompt, unknown names kept */
+    /* a known mistake; feedback filled like the prompt ({{ is a literal brace:
+     * pack check refuses a name params does not set) */
+    expect("num", "4", 0, "Linear: 4 is p, {zz} {.");
     expect("num", "2.6", 0, "Known slip."); /* a known mistake beats the band */
     expect("num", "3", 0, "Not within the accepted tolerance (±1%)");
     expect("num", "abc", INVALID, NULL);
@@ -393,27 +403,64 @@ static void test_design(void **state)
     (void)state;
     expect("des", "We shard the keys, go asynchronously and use All-Reduce.", 1, "Covered");
     expect("des", "We shard the keys.", 0.5, "Missing: async");
-    expect("des", "partitioned keys", 0, NULL);         /* whole words only */
-    expect("des", "go async", 0.25, NULL);              /* the pattern */
-    expect("des", "all reduce everything", 0.25, NULL); /* punctuation and case ignored */
-    expect("des", "all\xe2\x80\x94reduce", 0.25, NULL); /* an em dash separates words too */
-    expect("des", "buy a bigger machine", 0, "Missing: sharding. Split the keys.");
+    expect("des", "We partitioned the keys.", 0, NULL);  /* whole words only */
+    expect("des", "We go async.", 0.25, NULL);            /* the pattern */
+    expect("des", "We use all reduce for everything.", 0.25, NULL); /* punctuation, case */
+    expect("des", "It is all\xe2\x80\x94reduce.", 0.25, NULL); /* an em dash separates words */
+    expect("des", "We buy a bigger machine.", 0, "Missing: sharding. Split the keys.");
     expect("des", "", INVALID, NULL);
+    /* evidence, not words: a list of terms earns nothing and is told why */
+    expect("des", "shard, asynchronous, all-reduce", 0, "list of terms");
+    expect("des", "shard\nasync\nall-reduce", 0, "Missing: sharding (named, but not");
+    /* a negated clause does not count; the clause after "but" does */
+    expect("des", "We do not shard the keys.", 0, "Missing: sharding (you mention it only in a negated");
+    expect("des", "We never shard, but we go async.", 0.25, NULL);
+    /* two negators cancel; a dismissal after the term negates it */
+    expect("des", "You cannot scale it without sharding the keys.", 0, NULL); /* "shard" != "sharding" */
+    expect("des", "You cannot scale it without a shard per server.", 0.5, NULL);
+    expect("des", "Sharding the keys would not help here.", 0, NULL);
+    expect("des", "A shard per server is useless.", 0, "negated clause");
     struct grader_result r;
     struct core_err err;
     assert_int_equal(grader_question_grade(pack, "des", &ALICE, "shard", &r, &err), 0);
     assert_string_equal(r.reference, "Shard it, go async, all-reduce.");
     assert_true(r.max == 1);
+    assert_true(r.automatic); /* a design score is the rubric's reading: automatic */
     assert_non_null(strstr(r.feedback, "Missing: async"));
     assert_non_null(strstr(r.feedback, "Missing: all-reduce"));
     grader_result_fini(&r);
+    assert_int_equal(grader_question_grade(pack, "num", &ALICE, "2.5", &r, &err), 0);
+    assert_false(r.automatic);
+    grader_result_fini(&r);
+}
+
+/* contradicts, near groups and misspellings */
+static void test_design_evidence(void **state)
+{
+    (void)state;
+    expect("des3", "The GPU hides latency by switching between warps.", 1, "Covered");
+    expect("des3", "The scheduler switches to a warp that is ready.", 0.5, NULL); /* one group */
+    expect("des3", "Switching is slow in general, so there is only a single warp.", 0,
+           NULL); /* too far apart */
+    expect("des3", "GPUs have no SIMT and cannot hide latency.", 0,
+           "Contradicted: latency hiding. You said GPUs cannot hide latency");
+    expect("des3", "It is not true that GPUs cannot hide latency: they do it by switching warps.",
+           1, NULL); /* a negated contradiction is no contradiction */
+    /* misspellings: one edit in 7+ letters, two in 10+; short words exact */
+    expect("des3", "The schedular switches warps to hide the latancy.", 1, NULL);
+    expect("des3", "The GPU hides latnecy by switching warps.", 1, NULL); /* a swap */
+    expect("des3", "The GPU hides the lag well.", 0, NULL); /* "lag" is not "latency" */
+    expect("des3", "Its occupancy is high.", 0.5, NULL);
+    expect("des3", "Its ocupancy is high.", 0.5, NULL);
+    expect("des3", "Its ocupncy is high.", 0, NULL);       /* two edits in 9 letters */
+    expect("des3", "It has high occupanc and nothing else.", 0.5, NULL);
 }
 
 static void test_design_without_model(void **state)
 {
     (void)state;
-    expect("des2", "Alpha!", 0.5, "Missing: beta.");
-    expect("des2", "alphabet", 0.5, NULL); /* the pattern, not the whole word */
+    expect("des2", "It is alpha!", 0.5, "Missing: beta.");
+    expect("des2", "It is an alphabet.", 0.5, NULL); /* the pattern, not the whole word */
     struct grader_result r;
     struct core_err err;
     assert_int_equal(grader_question_grade(pack, "des2", &ALICE, "x", &r, &err), 0);
@@ -581,6 +628,20 @@ static void test_wb_library(void **state)
                               "return s .. ' ' .. table.concat(missed, ',') .. ' ' .. "
                               "table.concat(found, ',')"),
                         "0.75 async sharding");
+    /* wb.concepts follows the design rule: a list of terms earns nothing,
+     * a negated mention does not count, and the 4th result says why */
+    assert_string_equal(probe("local s, missed, found, how = wb.concepts('shard, async', {\n"
+                              "  { name = 'sharding', match = { 'shard' } },\n"
+                              "  { name = 'async', patterns = { 'asyn' } } })\n"
+                              "return s .. ' ' .. #found .. ' ' .. tostring(how.list) .. ' ' .. "
+                              "how.status[1]"),
+                        "0.0 0 true unclaimed");
+    assert_string_equal(probe("local s, missed, found, how = wb.concepts('We do not shard it, "
+                              "but it runs async.', {\n"
+                              "  { name = 'sharding', match = { 'shard' } },\n"
+                              "  { name = 'async', patterns = { 'asyn' } } })\n"
+                              "return s .. ' ' .. table.concat(found, ',') .. ' ' .. how.status[1]"),
+                        "0.5 async negated");
     assert_string_equal(probe("return wb.amdahl(0.2, 4) .. ' ' .. wb.gustafson(0.2, 4) .. ' ' .. "
                               "string.format('%.4f', wb.karp_flatt(3, 5))"),
                         "2.5 3.4 0.1667");
@@ -911,7 +972,8 @@ int main(void)
         cmocka_unit_test(test_numeric),      cmocka_unit_test(test_numeric_units_and_tolerance),
         cmocka_unit_test(test_choice),       cmocka_unit_test(test_multi),
         cmocka_unit_test(test_ordering),     cmocka_unit_test(test_text),
-        cmocka_unit_test(test_design),       cmocka_unit_test(test_design_without_model),
+        cmocka_unit_test(test_design),
+        cmocka_unit_test(test_design_evidence),       cmocka_unit_test(test_design_without_model),
         cmocka_unit_test(test_custom_grade), cmocka_unit_test(test_lab_question),
         cmocka_unit_test(test_view),         cmocka_unit_test(test_variants),
         cmocka_unit_test(test_wb_library),   cmocka_unit_test(test_wb_finite_and_lab_readers),

@@ -348,16 +348,21 @@ static void test_references_and_placeholders(void **state)
     expect_problem(NULL,
                    L1 "question { id = \"q\", kind = \"numeric\", prompt = \"f = {f}, g = {g}\",\n"
                       "  params = function(rng) return { f = 1, p = 2 } end, answer = 1 }\n",
-                   "a.lua:2: question q: prompt uses {g}, which params does not set (it sets f, p)",
+                   "a.lua:2: question q: variant 1 (f=1, p=2): prompt uses {g}, which params "
+                   "does not set (it sets f, p)",
                    NULL);
     expect_problem(NULL,
                    L1 "question { id = \"q\", kind = \"numeric\", prompt = \"{f:%d}\",\n"
                       "  params = function(rng) return { f = 0.5 } end, answer = 1 }\n",
-                   "a.lua:2: question q: prompt placeholder {f:%d} needs a whole number", NULL);
+                   "a.lua:2: question q: variant 1 (f=0.5): prompt placeholder {f:%d} needs a "
+                   "whole number",
+                   NULL);
     expect_problem(NULL,
                    L1 "question { id = \"q\", kind = \"numeric\", prompt = \"{f:%q}\",\n"
                       "  params = function(rng) return { f = 0.5 } end, answer = 1 }\n",
-                   "a.lua:2: question q: prompt placeholder {f:%q} has the format", NULL);
+                   "a.lua:2: question q: variant 1 (f=0.5): prompt placeholder {f:%q} has the "
+                   "format",
+                   NULL);
     expect_problem(NULL,
                    L1 "question { id = \"q\", kind = \"numeric\", prompt = \"p\",\n"
                       "  hints = { \"{nope}\" }, answer = 1 }\n",
@@ -368,12 +373,13 @@ static void test_references_and_placeholders(void **state)
                       "  params = function(rng)\n"
                       "    return { f = nil + 1 }\n"
                       "  end }\n",
-                   "a.lua:2: question q: a.lua:4: attempt to perform arithmetic on a nil value",
+                   "a.lua:2: question q: variant 1: a.lua:4: attempt to perform arithmetic on a "
+                   "nil value",
                    "params of question q", NULL);
     expect_problem(NULL,
                    L1 "question { id = \"q\", kind = \"numeric\", prompt = \"p\", answer = 1,\n"
                       "  params = function(rng) return 5 end }\n",
-                   "a.lua:2: question q: params must return a table", NULL);
+                   "a.lua:2: question q: variant 1: params must return a table", NULL);
     /* patterns are checked up front */
     expect_problem(NULL,
                    L1 "question { id = \"q\", kind = \"text\", prompt = \"p\", answer = \"x\",\n"
@@ -387,7 +393,7 @@ static void test_references_and_placeholders(void **state)
     expect_problem(NULL,
                    L1 "question { id = \"q\", kind = \"design\", prompt = \"p\",\n"
                       "  concepts = { { name = \"c\" } } }\n",
-                   "a.lua:2: question q: concept 1:", "give 'match' phrases or 'patterns'", NULL);
+                   "a.lua:2: question q: concept 1:", "give 'match' phrases, 'patterns' or 'near' groups", NULL);
     expect_problem(NULL,
                    L1 "question { id = \"q\", kind = \"choice\", prompt = \"p\",\n"
                       "  choices = { \"a\", \"b\" }, answer = 1, why = { [3] = \"x\" } }\n",
@@ -485,6 +491,29 @@ static void test_selftest(void **state)
 
 /* ---- the slicer and the text helpers --------------------------------------------------- */
 
+/* The cut of src at keep_line (NULL when it cannot be cut), with its map. */
+static char *cut(const char *src, int keep_line, struct grader_linemap *map)
+{
+    struct grader_slim_plan *pl = grader_slim_plan_new(src, strlen(src));
+    size_t len;
+    char *s = grader_slim_cut(pl, src, keep_line, &len, map);
+    if (s)
+        assert_int_equal(strlen(s), len);
+    grader_slim_plan_free(pl);
+    return s;
+}
+
+/* The line of the cut on which `needle` starts. */
+static int line_of(const char *s, const char *needle)
+{
+    const char *at = strstr(s, needle);
+    assert_non_null(at);
+    int line = 1;
+    for (const char *p = s; p < at; p++)
+        line += *p == '\n';
+    return line;
+}
+
 static void test_slim(void **state)
 {
     (void)state;
@@ -498,33 +527,75 @@ static void test_slim(void **state)
                       "local q = question { id = 'q3' }\n"                             /* 11 */
                       "do question { id = 'q4' } end\n"                                /* 12 */
                       "page { text = 'x' } question { id = 'q5' }\n";                  /* 13 */
-    size_t len = strlen(src);
-    char *s = grader_slim_source(src, len, 9);
+    struct grader_linemap map;
+    char *s = cut(src, 9, &map);
     assert_non_null(s);
-    assert_int_equal(strlen(s), len);
-    for (size_t i = 0; i < len; i++) /* every newline is where it was */
-        assert_true((src[i] == '\n') == (s[i] == '\n'));
+    assert_true(strlen(s) < strlen(src)); /* the cut is smaller, not blanked */
     assert_non_null(strstr(s, "lesson { id = 'a'"));
     assert_non_null(strstr(s, "local function helper"));
     assert_null(strstr(s, "page [==["));
     assert_null(strstr(s, "'q1'"));
     assert_non_null(strstr(s, "question({ id = 'q2',"));
-    assert_non_null(strstr(s, "-- question { id = 'comment' }"));
+    assert_null(strstr(s, "-- question { id = 'comment' }")); /* a gap of comments only */
     assert_non_null(strstr(s, "local q = question { id = 'q3' }")); /* not a statement call */
     assert_non_null(strstr(s, "do question { id = 'q4' } end"));    /* inside a block */
     assert_null(strstr(s, "'q5'"));
     assert_null(strstr(s, "text = 'x'"));
+    /* every line of the cut maps back to its line in the file */
+    assert_int_equal(grader_linemap_orig(&map, line_of(s, "lesson {")), 1);
+    assert_int_equal(grader_linemap_orig(&map, line_of(s, "local function helper")), 2);
+    assert_int_equal(grader_linemap_orig(&map, line_of(s, "question({ id = 'q2'")), 9);
+    assert_int_equal(grader_linemap_orig(&map, line_of(s, "  f = function()")), 10);
+    assert_int_equal(grader_linemap_orig(&map, line_of(s, "local q = question")), 11);
+    assert_int_equal(grader_linemap_orig(&map, line_of(s, "do question")), 12);
+    grader_linemap_fini(&map);
     free(s);
-    s = grader_slim_source(src, len, 6);
+    s = cut(src, 6, &map);
     assert_non_null(s);
     assert_non_null(strstr(s, "'q1'"));
     assert_null(strstr(s, "'q2'"));
+    assert_int_equal(grader_linemap_orig(&map, line_of(s, "question { id = 'q1'")), 6);
+    grader_linemap_fini(&map);
     free(s);
     /* questions not at top level: the caller keeps the whole file */
-    assert_null(grader_slim_source(src, len, 11));
-    assert_null(grader_slim_source(src, len, 12));
-    assert_null(grader_slim_source(src, len, 4)); /* inside a long string */
-    assert_null(grader_slim_source("question { 'x' ", 15, 1));
+    assert_null(cut(src, 11, &map));
+    assert_null(cut(src, 12, &map));
+    assert_null(cut(src, 4, &map)); /* inside a long string */
+    assert_null(cut("question { 'x' ", 1, &map));
+    assert_null(grader_slim_plan_new("question { 'x' ", 15));
+}
+
+/* Errors and limits in a cut file name the line of the full file. */
+static void test_slim_positions(void **state)
+{
+    (void)state;
+    const char *a = L1 "page [[\n\n\n]]\n"                                             /* 2-5 */
+                       "question { id = 'a', kind = 'numeric', prompt = 'p', answer = 1 }\n" /* 6 */
+                       "\n\n"                                                            /* 7-8 */
+                       "question { id = 'b', kind = 'numeric', prompt = 'p',\n"          /* 9 */
+                       "  grade = function(ans)\n"                                       /* 10 */
+                       "    if ans == 'loop' then while true do end end\n"               /* 11 */
+                       "    if ans == 'deep' then error('deep') end\n"                   /* 12 */
+                       "    return nil + 1\n"                                            /* 13 */
+                       "  end }\n"                                                        /* 14 */
+                       "question { id = 'c', kind = 'numeric', prompt = 'p',\n"          /* 15 */
+                       "  answer = function(p, c) return c.variant == 2 and 'x' or 1 end }\n"; /* 16 */
+    struct grader_pack *p;
+    struct core_err err;
+    assert_int_equal(load(NULL, a, NULL, &p, NULL, &err), 0);
+    struct grader_ctx ctx = {.user = "u", .variant = 1};
+    struct grader_result r;
+    assert_int_equal(grader_question_grade(p, "b", &ctx, "x", &r, &err), CORE_ERR_SCRIPT);
+    assert_non_null(strstr(err.msg, "a.lua:13:"));
+    assert_int_equal(grader_question_grade(p, "b", &ctx, "deep", &r, &err), CORE_ERR_SCRIPT);
+    assert_non_null(strstr(err.msg, "a.lua:12: deep"));
+    assert_int_equal(grader_question_grade(p, "b", &ctx, "loop", &r, &err), CORE_ERR_LIMIT);
+    assert_non_null(strstr(err.msg, "a.lua:11:"));
+    /* a problem our C code words from the model keeps the model's line */
+    struct grader_ctx ctx2 = {.user = "u", .variant = 2};
+    assert_int_equal(grader_question_grade(p, "c", &ctx2, "1", &r, &err), CORE_ERR_SCRIPT);
+    assert_non_null(strstr(err.msg, "a.lua:15: question c: answer must give a number"));
+    grader_pack_free(p);
 }
 
 static void test_slim_fallback(void **state)
@@ -653,6 +724,7 @@ int main(void)
         cmocka_unit_test(test_all_problems_collected),
         cmocka_unit_test(test_selftest),
         cmocka_unit_test(test_slim),
+        cmocka_unit_test(test_slim_positions),
         cmocka_unit_test(test_slim_fallback),
         cmocka_unit_test(test_text_helpers),
         cmocka_unit_test(test_builtin_pack),

@@ -3,9 +3,9 @@
 --
 -- Called with the `wb` table (already holding the C functions). Adds the
 -- public helpers that are easier to say in Lua (whole-word phrase matching,
--- rubric concepts, the scaling formulas) and returns the private graders the
--- C side calls for `text` and `design` questions; instructor code never sees
--- that table. Library functions are captured as locals here, before any
+-- rubric concepts over the C judge of grader_design.c, the scaling
+-- formulas) and returns the private graders the C side calls for `text` and
+-- `design` questions; instructor code never sees that table, nor the judge. Library functions are captured as locals here, before any
 -- pack code runs, so a pack that reassigns string.find cannot change how
 -- its answers are matched.
 
@@ -44,67 +44,74 @@ function wb.has(text, phrase)
   return has_words(" " .. words(text) .. " ", phrase)
 end
 
-local function concept_found(c, padded, normed)
-  if type(c.match) == "table" then
-    for _, phrase in ipairs(c.match) do
-      if has_words(padded, tostring(phrase)) then return true end
-    end
-  end
-  if type(c.patterns) == "table" then
-    for _, pat in ipairs(c.patterns) do
-      if find(normed, pat) then return true end
-    end
-  end
-  return false
-end
+-- The design rule is in C (grader_design.c, the private wb._judge): claims
+-- not terms, negated clauses, contradictions, near-by terms, misspellings.
+-- judge(text, concepts) -> score, list, status, contra (see grader_wb.c).
+local judge = wb._judge
+wb._judge = nil
 
--- Score fraction and, per concept index, whether it was found.
-local function judge(text, concepts)
-  local padded, normed = " " .. words(text) .. " ", norm(text)
-  local total, got, hit = 0, 0, {}
-  for i, c in ipairs(concepts) do
-    local pts = c.points or 1
-    total = total + pts
-    if concept_found(c, padded, normed) then
-      got = got + pts
-      hit[i] = true
-    end
-  end
-  return total > 0 and got / total or 0, hit
+local function concept_name(c, i)
+  return type(c) == "table" and type(c.name) == "string" and c.name or ("concept " .. i)
 end
 
 function wb.concepts(text, concepts)
   if type(text) ~= "string" or type(concepts) ~= "table" then
     error("wb.concepts(text, concepts): a string and a list of concepts expected", 2)
   end
-  local score, hit = judge(text, concepts)
+  local score, list, status = judge(text, concepts)
   local missed, found = {}, {}
   for i, c in ipairs(concepts) do
-    local name = c.name or ("concept " .. i)
-    if hit[i] then found[#found + 1] = name else missed[#missed + 1] = name end
+    local name = concept_name(c, i)
+    if status[i] == "found" and not list then
+      found[#found + 1] = name
+    else
+      missed[#missed + 1] = name
+    end
   end
-  return score, missed, found
+  return score, missed, found, { list = list, status = status }
 end
 
 -- Private graders (called from grader_grade.c) -----------------------------
 
 local graders = {}
 
--- design: score fraction and feedback naming every missed concept.
+local SENTENCES = "This reads as a list of terms, not sentences, so no concept counts. " ..
+  "A design answer earns credit for claims: write sentences that say what " ..
+  "happens and why (\"the writes are strided, so each warp touches 32 sectors\"), " ..
+  "not only the names of things."
+
+-- design: score fraction and feedback naming every concept missed, and why.
 function graders.design(concepts, answer)
-  local score, hit = judge(answer, concepts)
+  local score, list, status, contra = judge(answer, concepts)
   local found, lines = {}, {}
   for i, c in ipairs(concepts) do
-    local name = c.name or ("concept " .. i)
-    if hit[i] then
+    local name = concept_name(c, i)
+    local fb = type(c) == "table" and c.feedback
+    local why = fb and (". " .. fb) or "."
+    local st = status[i]
+    if st == "found" and not list then
       found[#found + 1] = name
+    elseif st == "contradicted" then
+      local e = c.contradicts[contra[i]]
+      local own = type(e) == "table" and e.feedback
+      lines[#lines + 1] = "Contradicted: " .. name .. ". " ..
+        (own or ("What you wrote says the opposite" .. why))
+    elseif st == "negated" then
+      lines[#lines + 1] = "Missing: " .. name ..
+        " (you mention it only in a negated clause)" .. why
+    elseif st == "unclaimed" or st == "found" then
+      lines[#lines + 1] = "Missing: " .. name ..
+        " (named, but not in a sentence that says something about it)" .. why
     else
-      lines[#lines + 1] = "Missing: " .. name .. (c.feedback and (". " .. c.feedback) or ".")
+      lines[#lines + 1] = "Missing: " .. name .. why
     end
   end
   local text = join(lines, "\n")
   if #found > 0 then
     text = "Covered: " .. join(found, ", ") .. "." .. (text ~= "" and "\n" .. text or "")
+  end
+  if list then
+    text = SENTENCES .. (text ~= "" and "\n" .. text or "")
   end
   return score, text
 end

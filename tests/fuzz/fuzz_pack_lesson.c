@@ -25,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct grader_file files[2] = {{"pack.lua", pack_lua, sizeof pack_lua - 1},
                                    {"l.lua", text, size}};
     /* small limits: an input that loops or grows is stopped quickly */
-    struct grader_limits lim = {.mem_bytes = 8u << 20, .instructions = 200000, .wall_ms = 500};
+    struct grader_limits lim = {.mem_bytes = 8u << 20, .instructions = 200000, .cpu_ms = 500};
     struct core_strlist problems;
     core_strlist_init(&problems);
     struct core_err err;

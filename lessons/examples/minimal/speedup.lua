@@ -275,10 +275,14 @@ question {
 }
 
 -- ---------------------------------------------------------------------------
--- design: free text graded by concepts. A concept is found when one of its
--- `match` phrases appears as whole words, or one of its `patterns` matches
--- the normalised text; the score is the found points over all points, and
--- the feedback lists each missed concept's own feedback.
+-- design: free text graded by concepts, on evidence: only sentences that make
+-- claims count (a bare list of terms earns nothing), a term in a negated
+-- clause ("I would not profile it") does not count, and a `contradicts` claim
+-- cancels its concept. A concept is found by a `match` phrase (whole words;
+-- "word*" is a prefix; small misspellings of long words pass), a Lua
+-- `pattern` on a sentence, or a `near` group (terms within N words of each
+-- other); the score is the found points over all points, and the feedback
+-- lists each missed concept's own feedback.
 question {
   id = "speedup.design",
   kind = "design",
@@ -288,17 +292,32 @@ question {
   concepts = {
     { name = "measure", points = 3,    -- points weigh concepts against each other
       match = { "profile", "profiler", "timeline" },
-      patterns = { "profil", "measur" },
+      patterns = { "profil" },
+      near = { { "measur*", "time", within = 4 } },   -- "measure where the time goes"
       feedback = "Measure where the time goes before changing anything." },
     { name = "serial fraction", points = 1,
       match = { "karp-flatt", "serial fraction" },
       patterns = { "karp", "serial" },
+      contradicts = {                  -- a claim that says the opposite cancels it
+        { match = { "no serial part", "fully parallel" },
+          feedback = "You called the job fully parallel: a speedup that flattens out means a serial part (Karp-Flatt measures it)." },
+      },
       feedback = "Compute the Karp-Flatt serial fraction at several p." },
   },
   model = "Profile a step to see where the time goes, and compute the Karp-Flatt serial fraction at 2, 4, 8 and 16 GPUs.",
+  -- Answers a person graded: pack check grades them and fails when the
+  -- automatic score is further from the person's than `tol` (default 0.25),
+  -- or gives a keyword list or a reversed answer more than a quarter.
+  samples = {
+    { role = "good", score = 1, tol = 0, answer = "I would profile one step and compute the Karp-Flatt serial fraction at 2, 4, 8 and 16 GPUs." },
+    { role = "partial", score = 0.75, answer = "I would measure where the time goes with a timeline." },
+    { role = "keywords", score = 0, answer = "profiler, timeline, Karp-Flatt, serial fraction" },
+    { role = "reversed", score = 0, answer = "The job is fully parallel, so there is no serial part, and profiling would not help." },
+  },
   examples = {
     { "I would profile it and compute the Karp-Flatt serial fraction for each p.", 1 },
     { "I would profile it.", 0.75 },   -- 3 of 4 concept points
+    { "profile, Karp-Flatt", 0 },      -- a list of terms is not an answer
     { "No idea.", 0 },
     { "", "invalid" },
   },

@@ -330,7 +330,8 @@ What is the speedup on {p} GPUs, according to Amdahl's law?]],
   },
   examples = {
     { answer = function(p) return string.format("%.4f", wb.amdahl(p.f, p.p)) end, score = 1 },
-    { answer = function(p) return string.format("%.4f", wb.amdahl(p.f, p.p) * 1.02) end, score = 0.5 },
+    -- 2% low (above the answer lies 1/f, a mistake of its own when p is large)
+    { answer = function(p) return string.format("%.4f", wb.amdahl(p.f, p.p) * 0.98) end, score = 0.5 },
     { answer = function(p) return string.format("%.4f", wb.amdahl(p.f, p.p) * 1.10) end, score = 0 },
     { answer = function(p) return tostring(p.p) end, score = 0 },
     { "", "invalid" },
@@ -675,8 +676,15 @@ processors that gives a speedup of at least {S}, according to Amdahl's law?]],
   },
   params = function(rng)
     -- The target is a share of the ceiling 1/f, so it is always reachable.
-    local f = rng:pick({ 0.02, 0.04, 0.05, 0.08, 0.1 })
-    return { f = f, S = wb.round(rng:pick({ 0.5, 0.6, 0.7, 0.8 }) / f, 1) }
+    -- Not when a whole number of processors gives exactly S: rounding down
+    -- (the common mistake) would then be right.
+    local f, S, n
+    repeat
+      f = rng:pick({ 0.02, 0.04, 0.05, 0.08, 0.1 })
+      S = wb.round(rng:pick({ 0.5, 0.6, 0.7, 0.8 }) / f, 1)
+      n = (1 - f) / (1 / S - f)
+    until math.abs(n - math.floor(n + 0.5)) > 1e-9
+    return { f = f, S = S }
   end,
   answer = function(p) return math.ceil((1 - p.f) / (1 / p.S - p.f) - 1e-9) end,
   tolerance = { abs = 0.01 },   -- a whole number of processors
@@ -1327,7 +1335,10 @@ T(p) = T_serial + T_parallel / p. How many seconds of it are serial?]],
     "So T_parallel = 4 x ({t2} - {t4}); subtract T_parallel/4 from T(4).",
   },
   params = function(rng)
-    local ts, tpar = rng:int(5, 40), 4 * rng:int(15, 100)
+    -- Not when T_parallel / 4 (the time saved, a common mistake) is the
+    -- serial part itself: the mistake would be graded right.
+    local ts, tpar
+    repeat ts, tpar = rng:int(5, 40), 4 * rng:int(15, 100) until ts ~= tpar / 4
     return { t2 = ts + tpar / 2, t4 = ts + tpar / 4 }
   end,
   answer = function(p) return 2 * p.t4 - p.t2 end,
@@ -1692,8 +1703,13 @@ find out what is limiting the scaling, and what would you try?]],
   },
   concepts = {
     { name = "speedup and efficiency", points = 1,
-      match = { "speedup", "speed up", "speedups", "efficiency", "efficient", "5.5x", "69%" },
-      patterns = { "5%.5", "69" },
+      match = { "speedup", "speed up", "speedups", "efficiency", "efficient", "5.5x", "69%",
+                "5.5 times" },
+      contradicts = {
+        { match = { "scales perfectly", "perfect scaling", "linear speedup", "scales linearly",
+                    "scaling is perfect", "what you should expect", "as expected" },
+          feedback = "You said it scales as it should: 800/145 = 5.5x on 8 GPUs is 69% efficiency, well short of linear." },
+      },
       feedback = "Quantify first: S = 800/145 = 5.5x, efficiency 5.5/8 = 69%." },
     { name = "serial fraction", points = 2,
       match = { "karp-flatt", "karp flatt", "amdahl", "serial fraction", "serial part", "sequential" },
@@ -1706,6 +1722,11 @@ find out what is limiting the scaling, and what would you try?]],
     { name = "communication", points = 2,
       match = { "all-reduce", "allreduce", "all reduce", "communication", "gradient sync", "network", "interconnect", "nccl" },
       patterns = { "communicat", "all%-?%s?reduce", "synchroni[sz]" },
+      contradicts = {
+        { patterns = { "communicat[^.]-free", "communicat[^.]-cost%a* nothing", "communicat[^.]-negligible",
+                       "all%-?%s?reduce[^.]-free", "all%-?%s?reduce[^.]-negligible" },
+          feedback = "You said communication is (almost) free: the gradient all-reduce is a cost that grows with the number of GPUs, and the likely cause here." },
+      },
       feedback = "Name the gradient all-reduce (communication and synchronisation) as a likely cost that grows with p." },
     { name = "overlap or shrink communication", points = 1,
       match = { "overlap", "overlapping", "bucket", "buckets", "compression", "compress" },
@@ -1732,6 +1753,43 @@ all-reduce with the backward pass using gradient buckets, compress gradients
 or send them in lower precision, prefetch input data so loading overlaps with
 compute, and consider weak scaling with a larger per-GPU batch size
 (Gustafson), retuning the learning rate.]],
+  -- Graded samples (pack check scores them against these marks).
+  samples = {
+    { role = "good", score = 1, tol = 0, answer = [[
+On 8 GPUs the speedup is 800/145 = 5.5x, so the efficiency is only 69%.
+Karp-Flatt turns that into a serial fraction of about 0.064, and I would
+measure it at 2 and 4 GPUs to see whether it grows with p. Before changing
+anything I would profile one step with Nsight Systems and time each phase.
+The prime suspect is communication, because the gradient all-reduce gets
+more expensive as GPUs are added. I would overlap the all-reduce with the
+backward pass using gradient buckets, prefetch the input data so loading
+overlaps with compute, and try weak scaling with a larger per-GPU batch.]] },
+    { role = "good", score = 1, tol = 0, answer = [[
+The job runs 5.5 times faster on 8 GPUs, an efficiency of 69%. The
+Karp-Flatt metric gives a serial fraction of 0.064 for this run. A profiler
+timeline from Nsight would show where the 145 ms of each step go. I expect
+the all-reduce of the gradients to dominate, since its communication does
+not shrink when GPUs are added. I would overlap it with backpropagation
+through gradient buckets or compress the gradients, make the data loader
+prefetch batches, and move to weak scaling (Gustafson): a bigger batch per
+GPU gives each GPU more work per synchronisation.]] },
+    { role = "partial", score = 0.5, tol = 0.2, answer = [[
+The speedup is 5.5x. I would profile the step with Nsight and look at the
+communication of the gradients.]] },
+    { role = "partial", score = 0.3, tol = 0.2, answer = [[
+The serial fraction from Karp-Flatt is about 0.064, so part of the step does
+not parallelise. A larger batch per GPU (weak scaling) should help.]] },
+    { role = "keywords", score = 0, tol = 0.25, answer = [[
+Speedup 5.5x, efficiency 69%, Karp-Flatt, serial fraction, profiling, Nsight,
+all-reduce, communication, overlap, gradient buckets, data loading, prefetch,
+weak scaling, Gustafson.]] },
+    { role = "reversed", score = 0, tol = 0.25, answer = [[
+The job scales perfectly: 145 ms on 8 GPUs is what you should expect, so
+there is no serial fraction. Profiling would not tell us anything, and the
+all-reduce is not the bottleneck because communication with NCCL is free.
+Overlapping it with the backward pass never helps, data loading is not the
+problem, and a larger batch changes nothing.]] },
+  },
   examples = {
     { answer = [[
 Speedup is 5.5x, efficiency 69%. Karp-Flatt serial fraction about 0.064.

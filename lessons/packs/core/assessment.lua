@@ -150,6 +150,13 @@ model a GPU uses.]],
     { name = "latency vs throughput", points = 2,
       match = { "throughput", "latency-oriented", "latency oriented" },
       patterns = { "throughput" },
+      contradicts = {
+        { match = { "the same way", "same design", "designed alike", "higher clock" },
+          patterns = { "cpus? %a+ ?%a* ?%a* for throughput", "gpus? %a+ ?%a* ?%a* for latency",
+                       "cpus? optimi[sz]e throughput", "gpus? optimi[sz]e latency",
+                       "both %a+ ?%a* ?%a* ?for throughput" },
+          feedback = "You had the two designs the same way round (or alike): a CPU is built for the latency of one thread, a GPU for the throughput of many." },
+      },
       feedback = "Say what each is built for: a CPU for the latency of a single thread (big out-of-order cores, large caches), a GPU for the throughput of many threads." },
     { name = "many simple cores", points = 1,
       match = { "thousands of cores", "many cores", "simple cores", "massive parallelism",
@@ -166,6 +173,12 @@ model a GPU uses.]],
       match = { "latency hiding", "hide latency", "hides latency", "hiding latency", "occupancy",
                 "switches warps", "switch warps", "switching warps" },
       patterns = { "hid%a* %a* ?latency", "switch%a* %a* ?warps" },
+      near = { { "switch*", "warp*", within = 5 } },
+      contradicts = {
+        { match = { "cannot hide latency", "can't hide latency", "cannot hide the latency",
+                    "do not hide latency", "does not hide latency" },
+          feedback = "You said GPUs cannot hide latency: they hide it by switching to another ready warp while one waits for memory." },
+      },
       feedback = "Explain how a GPU copes with slow memory: it hides latency by switching to other ready warps, which is why occupancy matters." },
     { name = "ML is dense linear algebra", points = 2,
       match = { "matrix multiplication", "matrix multiplications", "matrix multiply", "matmul", "gemm",
@@ -182,6 +195,42 @@ SIMT, one instruction for the whole warp, and hides memory latency by
 switching to other ready warps, so occupancy matters. Neural networks are
 mostly matrix multiplications, the same operation over millions of values,
 which is exactly what that design (and its tensor cores) does well.]],
+  -- Graded samples (pack check scores them against these marks).
+  samples = {
+    { role = "good", score = 1, tol = 0, answer = [[
+A CPU is built for latency: a few complex out-of-order cores with large
+caches make one thread finish fast. A GPU is built for throughput instead,
+with thousands of simple cores grouped in streaming multiprocessors and high
+memory bandwidth from HBM. Its execution model is SIMT: the 32 threads of a
+warp issue the same instruction together. When a warp waits for memory, the
+scheduler switches to another ready warp, so the GPU hides latency without
+big caches. Training and inference are mostly matrix multiplications, the
+same operation over millions of values, which is exactly what this design
+and its tensor cores do well.]] },
+    { role = "good", score = 1, tol = 0, answer = [[
+CPUs optimise the latency of a single thread, while GPUs optimise throughput
+across many threads. A GPU has thousands of lightweight cores and spends its
+transistors on arithmetic and memory bandwidth rather than on caches.
+Threads run in warps under SIMT, one instruction for all 32 lanes, and the
+hardware hides memory latency by switching between warps, which is why
+occupancy matters. Neural networks are dominated by matrix multiply (GEMM),
+so they map well onto this design.]] },
+    { role = "partial", score = 1 / 3, tol = 0.2, answer = [[
+GPUs have thousands of cores and are good at matrix multiplication.]] },
+    { role = "partial", score = 4 / 9, tol = 0.2, answer = [[
+The CPU is designed for low latency and the GPU for throughput. The GPU runs
+warps of 32 threads in SIMT.]] },
+    { role = "keywords", score = 0, tol = 0.25, answer = [[
+latency vs throughput, thousands of cores, SIMT, warps, lockstep, HBM,
+memory bandwidth, latency hiding, occupancy, matrix multiplication, GEMM,
+tensor cores]] },
+    { role = "reversed", score = 0, tol = 0.25, answer = [[
+CPUs and GPUs are designed the same way, and both are built for throughput;
+a GPU just has a higher clock. GPUs have no SIMT or warps, each thread runs
+its own instructions, and they cannot hide latency, so they rely on big
+caches instead of memory bandwidth. Neural networks do not use matrix
+multiplication much, so GPUs are not a good fit for them.]] },
+  },
   examples = {
     { answer = [[
 CPUs are latency-oriented with big caches; GPUs are built for throughput with
@@ -425,6 +474,11 @@ uncoalesced access would cost.]],
       match = { "consecutive threads", "adjacent threads", "neighbouring threads", "neighboring threads",
                 "threadidx.x", "contiguous" },
       patterns = { "consecutive %a* ?address", "adjacent %a* ?address", "threadidx%.?x" },
+      contradicts = {
+        { match = { "row index", "a whole row apart", "down a column" },
+          patterns = { "threadidx%.?x to the row" },
+          feedback = "You mapped threadIdx.x down a column: consecutive threads then read addresses a whole row apart, the uncoalesced pattern. Map it to the column index." },
+      },
       feedback = "State the rule: consecutive threads of a warp read consecutive addresses, so map threadIdx.x to the column index." },
     { name = "row-major mapping", points = 1,
       match = { "row-major", "row major", "along the row", "along a row", "along rows", "innermost",
@@ -438,6 +492,10 @@ uncoalesced access would cost.]],
       feedback = "Point out the reuse: each input value serves up to K × K outputs, so read it from DRAM once and from shared memory after that." },
     { name = "cost of uncoalesced access", points = 2,
       match = { "transactions", "transaction", "sector", "sectors", "wasted bandwidth", "memory bandwidth" },
+      contradicts = {
+        { patterns = { "uncoalesced %a* ?cost%a* nothing", "uncoalesced %a* ?%a* ?free" },
+          feedback = "You said uncoalesced access is free: a warp then touches up to 32 sectors instead of 4, moving up to 8 times the bytes." },
+      },
       feedback = "Quantify the cost: an uncoalesced warp load touches up to 32 separate 32-byte sectors instead of 4, moving up to 8 times the bytes it uses." },
     { name = "alignment", points = 1,
       match = { "aligned", "alignment", "align", "128-byte", "128 byte", "pitch", "pitched" },
@@ -452,6 +510,40 @@ computes its outputs from shared memory, so every input value is reused up to
 K × K times after one read from DRAM. Uncoalesced access would make a warp
 touch up to 32 separate 32-byte sectors (transactions) instead of 4, moving
 up to 8 times the bytes it needs and wasting memory bandwidth.]],
+  -- Graded samples (pack check scores them against these marks).
+  samples = {
+    { role = "good", score = 1, tol = 0, answer = [[
+Map threadIdx.x to the column index, so consecutive threads of a warp read
+consecutive addresses along a row of the row-major image, and pad every row
+to a pitch that keeps it aligned to 128 bytes. Each block first loads its
+tile of the input plus a halo of K - 1 rows and columns into shared memory
+with coalesced loads, then computes its outputs from there, so each input
+value is fetched from DRAM once and reused for up to K x K outputs. Without
+this, a warp's uncoalesced load could touch 32 separate 32-byte sectors
+instead of 4, moving up to eight times the bytes it needs and wasting memory
+bandwidth.]] },
+    { role = "good", score = 1, tol = 0, answer = [[
+Adjacent threads must access contiguous memory, so I would let threadIdx.x
+run along the x dimension of each row. The input is staged in shared memory
+tiles with an apron for the filter, so every pixel loaded once is reused by
+its neighbours' outputs. Rows are padded with a pitched allocation so each
+warp's segment is aligned. If the threads walked down the image instead,
+each would need its own sector, wasting most of every memory transaction.]] },
+    { role = "partial", score = 1 / 3, tol = 0.2, answer = [[
+Use shared memory tiles so the data gets reused.]] },
+    { role = "partial", score = 5 / 9, tol = 0.2, answer = [[
+Consecutive threads should read consecutive addresses, so threadIdx.x goes
+along the row. Otherwise every thread needs its own sector.]] },
+    { role = "keywords", score = 0, tol = 0.25, answer = [[
+threadIdx.x, consecutive addresses, row-major, shared memory, tile, halo,
+reuse, sectors, transactions, alignment, pitch]] },
+    { role = "reversed", score = 0, tol = 0.25, answer = [[
+Map threadIdx.x to the row index so that each thread walks down a column:
+consecutive threads then read addresses a whole row apart, which is fine
+because the cache hides it. Shared memory would not help since every pixel
+is read only once, so there is no reuse. Uncoalesced access costs nothing on
+modern GPUs, and alignment does not matter.]] },
+  },
   examples = {
     { answer = [[
 Consecutive threads (threadIdx.x) read consecutive addresses along a row; rows
@@ -1002,10 +1094,18 @@ high-priority work. Describe the mechanisms you would use.]],
     { name = "fair sharing", points = 2,
       match = { "drf", "dominant resource fairness", "dominant share", "fair share", "fair-share",
                 "fair sharing", "max-min", "quota", "quotas" },
+      contradicts = {
+        { match = { "first come first served", "first-come first-served", "fcfs" },
+          feedback = "You chose first come, first served: one team's queue of big jobs would then starve the others. Fairness needs quotas and DRF." },
+      },
       feedback = "Say how resources are shared fairly: per-team quotas and Dominant Resource Fairness over GPUs, cores and memory." },
     { name = "gang scheduling", points = 2,
       match = { "gang", "gang scheduling", "gang-scheduled", "all-or-nothing", "all or nothing",
                 "co-scheduling", "coscheduling" },
+      contradicts = {
+        { match = { "one at a time", "as gpus free up" },
+          feedback = "You started a distributed job's workers one at a time: half-started jobs hold GPUs and can deadlock each other. Start all workers together (gang scheduling)." },
+      },
       feedback = "Distributed jobs need gang scheduling: all their workers start together or none do (else two big jobs can deadlock)." },
     { name = "placement", points = 1,
       match = { "bin packing", "bin-packing", "packing", "topology", "topology-aware", "nvlink",
@@ -1024,6 +1124,10 @@ high-priority work. Describe the mechanisms you would use.]],
       feedback = "Define priority classes tied to SLAs, so the scheduler knows what may preempt what." },
     { name = "utilisation", points = 1,
       match = { "backfill", "backfilling", "utilization", "utilisation", "idle" },
+      contradicts = {
+        { match = { "idle gpus are fine", "idle gpus are ok", "idle gpus are acceptable" },
+          feedback = "You accepted idle GPUs: they are the budget's main leak. Backfill them with short or preemptible jobs." },
+      },
       feedback = "Keep utilisation high: backfill idle GPUs with short or preemptible jobs." },
   },
   model = [[
@@ -1036,6 +1140,45 @@ slices for small work and namespaces with cgroups. Priority classes map to
 SLAs; a high-priority job may preempt low-priority ones, which checkpoint
 regularly. Idle GPUs are backfilled with short or preemptible jobs to keep
 utilization high.]],
+  -- Graded samples (pack check scores them against these marks).
+  samples = {
+    { role = "good", score = 1, tol = 0, answer = [[
+Each team gets a quota, and capacity beyond the quotas is shared with
+Dominant Resource Fairness over GPUs, CPU cores and memory, so a team that
+needs mostly GPUs cannot starve one that needs mostly memory. Distributed
+jobs are gang scheduled: all their workers start together or none do, which
+avoids two large jobs deadlocking on half their GPUs each. Placement is
+topology-aware: a job's GPUs go on as few NVLink-connected nodes as
+possible, and small jobs are packed to limit fragmentation. Tenants are
+isolated with MIG slices for small jobs and with separate namespaces and
+cgroups. High-priority work gets a priority class tied to its SLA and may
+preempt low-priority jobs, which checkpoint regularly so they lose little.
+Idle GPUs are backfilled with short or preemptible jobs to keep utilisation
+high.]] },
+    { role = "good", score = 1, tol = 0, answer = [[
+I would combine per-team quotas with DRF for fairness, and gang scheduling
+so that a 64-GPU job only starts when all 64 GPUs are free. The scheduler
+packs jobs onto nodes with NVLink locality in mind. MIG and namespaces
+isolate the tenants. Priority classes follow the SLAs: a high-priority job
+preempts best-effort work, which must checkpoint. Backfilling short jobs
+into the gaps keeps the utilization up.]] },
+    { role = "partial", score = 4 / 11, tol = 0.2, answer = [[
+Use DRF for fairness and gang scheduling for distributed jobs.]] },
+    { role = "partial", score = 5 / 11, tol = 0.2, answer = [[
+High-priority jobs with an SLA may preempt the others, and the isolation
+comes from MIG slices.]] },
+    { role = "keywords", score = 0, tol = 0.25, answer = [[
+quotas, DRF, fair share, gang scheduling, topology-aware placement, bin
+packing, MIG, isolation, preemption, checkpoints, priority classes, SLA,
+backfill, utilization]] },
+    { role = "reversed", score = 0, tol = 0.25, answer = [[
+First come, first served is the fairest policy, so there are no quotas or
+dominant resource fairness. A distributed job can start its workers one at a
+time as GPUs free up, without gang scheduling. Placement does not matter,
+tenants can share GPUs without any isolation, and jobs are never preempted
+because checkpoints are not needed. Priorities are unnecessary and idle GPUs
+are fine.]] },
+  },
   examples = {
     { answer = [[
 Quotas plus DRF for fairness, gang scheduling for multi-GPU jobs, topology-aware
@@ -1264,21 +1407,39 @@ balanced and scaled, and how you know the latency target holds.]],
   },
   concepts = {
     { name = "batching under a deadline", points = 2,
+      -- batching UNDER A DEADLINE: "batch requests" alone does not say it
       match = { "dynamic batching", "continuous batching", "in-flight batching", "batching window",
-                "max wait", "batch timeout" },
-      patterns = { "batch" },
+                "max wait", "maximum wait", "batch timeout" },
+      near = { { "batch*", "wait*", within = 8 }, { "batch*", "timeout", within = 8 },
+               { "batch*", "deadline", within = 8 } },
+      contradicts = {
+        { match = { "batching only adds latency", "every request runs alone", "no batching" },
+          feedback = "You ruled batching out: at 10,000 QPS batching is what makes the GPUs efficient; a short maximum wait keeps it inside the latency budget." },
+      },
       feedback = "Batch dynamically with a deadline: close a batch when it is full or its oldest request has waited a few ms (continuous batching for decode)." },
     { name = "quantization", points = 2,
       match = { "int8", "int4", "fp8", "quantization", "quantize", "quantized", "quantise", "quantised",
                 "quantisation" },
+      contradicts = {
+        { match = { "keep fp32", "keep the fp32", "keep fp32 weights" }, patterns = { "quanti%a* always ruins" },
+          feedback = "You ruled quantization out: INT8 or FP8 weights, checked against an accuracy budget, are standard for LLM serving." },
+      },
       feedback = "Choose a quantization: INT8 (or FP8/INT4) weights, keeping sensitive layers in FP16, checked against an accuracy budget." },
     { name = "memory bandwidth and KV cache", points = 2,
       match = { "kv cache", "kv-cache", "memory bandwidth", "memory-bound", "memory bound",
                 "paged attention", "pagedattention" },
+      contradicts = {
+        { match = { "decoding is compute bound", "decode is compute bound", "kv cache is negligible" },
+          feedback = "You called decoding compute bound (or the KV cache negligible): each decode step reads every weight, so memory bandwidth limits it, and the KV cache takes much of the memory." },
+      },
       feedback = "Say what limits decoding: memory bandwidth (every weight read per step) and the KV cache's memory, managed in pages." },
     { name = "capacity", points = 1,
       match = { "little's law", "littles law", "replica", "replicas", "capacity", "qps per gpu",
                 "throughput per gpu", "per replica" },
+      contradicts = {
+        { match = { "one large replica", "one replica is enough", "a single replica" },
+          feedback = "You served 10,000 QPS from one replica: size the fleet from the QPS one replica sustains." },
+      },
       feedback = "Size the fleet: QPS per replica from the batch size and batch time, replicas = 10,000 / that, rounded up, plus headroom." },
     { name = "load balancing and autoscaling", points = 2,
       match = { "load balancing", "load balancer", "load-balancing", "autoscaling", "auto-scaling",
@@ -1299,13 +1460,52 @@ that batch size, divide 10,000 by it and round up, plus 30% headroom; a load
 balancer sends each request to the replica with the fewest outstanding
 requests, and an autoscaler adds replicas on queue depth. Monitoring tracks
 P99 latency per replica against the SLO.]],
+  -- Graded samples (pack check scores them against these marks).
+  samples = {
+    { role = "good", score = 1, tol = 0, answer = [[
+I would quantize the weights to INT8 (FP8 where the GPU supports it), keep
+sensitive layers in FP16, and check the accuracy on an evaluation set.
+Decoding is memory bound, since every step reads all the weights, so fewer
+bytes per weight and larger batches both raise tokens per second; the KV
+cache is kept in pages (paged attention) so many sequences fit. Requests are
+combined by continuous batching with a maximum wait of a few milliseconds,
+so queueing plus compute stays inside the 50 ms budget. For capacity I would
+measure the queries per second of one replica at that batch size, divide
+10,000 by it, round up and add 30% headroom. A load balancer sends each
+request to the replica with the fewest outstanding requests, and an
+autoscaler adds replicas when the queue grows. Monitoring tracks the P99
+latency of every replica against the SLO.]] },
+    { role = "good", score = 1, tol = 0, answer = [[
+INT8 quantization halves the bytes each decode step reads compared with
+FP16, and decode is memory-bound, so it directly speeds up generation; the
+KV cache lives in paged blocks. Dynamic batching with a batch timeout of a
+few ms keeps the GPUs busy without breaking the deadline. Little's law and
+the measured QPS per replica give the number of replicas, plus headroom.
+Load balancing on outstanding requests and autoscaling on queue depth handle
+bursts, and the P99 is monitored per replica.]] },
+    { role = "partial", score = 0.2, tol = 0.2, answer = [[
+Quantize to INT8 and batch requests.]] },
+    { role = "partial", score = 0.5, tol = 0.2, answer = [[
+Use continuous batching with a short timeout, and autoscale the replicas
+behind a load balancer.]] },
+    { role = "keywords", score = 0, tol = 0.25, answer = [[
+INT8, FP8, quantization, continuous batching, max wait, KV cache, paged
+attention, memory bound, replicas, Little's law, load balancer, autoscaling,
+P99, SLO]] },
+    { role = "reversed", score = 0, tol = 0.25, answer = [[
+Quantization always ruins an LLM, so I would keep FP32 weights. Batching
+only adds latency, so every request runs alone. Decoding is compute bound,
+not memory bound, and the KV cache is negligible. One large replica is
+enough for 10,000 queries per second, so there is no need for a load
+balancer or autoscaling, and the average latency is all you need to watch.]] },
+  },
   examples = {
     { answer = [[
 INT8 quantization, continuous batching with a max wait, paged KV cache since
 decode is memory-bound, enough replicas for 10,000 QPS with headroom, a load
 balancer plus autoscaling, and monitoring of P99.]], score = 1 },
-    -- Quantization and batching only: 4 of 10.
-    { "Quantize to INT8 and batch requests.", 0.4 },
+    -- Quantization only: "batch requests" names no deadline (2 of 10).
+    { "Quantize to INT8 and batch requests.", 0.2 },
     { "Buy more GPUs.", 0 },
     { "", "invalid" },
   },
@@ -1476,6 +1676,10 @@ risks.]],
     { name = "budget and burst capacity", points = 2,
       match = { "spot", "reserved", "on-demand", "on demand", "burst", "bursting", "hybrid",
                 "gpu-hours", "gpu hours", "per hour", "cloud" },
+      contradicts = {
+        { match = { "buy 256", "budget easily covers", "budget covers 256" },
+          feedback = "You had the budget cover 256 GPUs all year: at about $2 per GPU-hour $2 M keeps only ~114 busy, so the big runs must burst." },
+      },
       feedback = "Do the cost arithmetic: $2 M keeps only ~114 GPUs busy at $2/GPU-hour, so mix a reserved base with cloud bursts (spot) for 256-GPU runs." },
     { name = "allocation policy", points = 2,
       match = { "quota", "quotas", "fair share", "fair-share", "drf", "dominant resource fairness",
@@ -1513,12 +1717,48 @@ into Prometheus and Grafana dashboards per team, alerts on idle GPUs, Nsight
 for profiling. Timeline: a pilot with two teams in month 1, then phases to
 full rollout by month 4; risks are spot capacity on the day of a big run
 (reserve ahead) and queue contention (quotas, communication).]],
+  -- Graded samples (pack check scores them against these marks).
+  samples = {
+    { role = "good", score = 1, tol = 0, answer = [[
+At about $2 per GPU-hour, $2 M keeps only some 114 GPUs busy for a year, so I
+would own or reserve a base of 12 nodes with eight H100s each, NVLink inside
+and InfiniBand between them, plus a few L40S nodes for inference and
+notebooks, and burst to cloud spot capacity for the rare 256-GPU runs. Jobs
+go through Kubernetes with Kueue (or Slurm): every team has a quota,
+capacity above the quotas is shared by DRF with priority classes, and
+distributed jobs are gang scheduled so all their workers start together.
+Tenants are isolated with namespaces, quotas and MIG slices. The target is
+to keep the reserved GPUs above 80% utilization by backfilling preemptible
+jobs. DCGM metrics go into Prometheus and Grafana dashboards per team, with
+alerts on idle GPUs. The timeline starts with a pilot for two teams in the
+first month and rolls out in phases by month four; the main risks are spot
+capacity on the day of a big run and queue contention, handled by
+reservations and quotas.]] },
+    { role = "good", score = 1, tol = 0, answer = [[
+The hardware is 8-GPU H100 nodes linked by InfiniBand, with L4 cards for
+serving. Since $2M pays for roughly 114 GPUs running all year, the base is
+reserved and big runs burst to on-demand cloud GPUs. A Slurm cluster
+enforces per-team quotas with fair share, gang scheduling for multi-node
+jobs, and MIG isolation for small experiments. We aim for 80% utilisation
+and monitor it with DCGM and Prometheus. The plan has three phases with a
+pilot first, and the risks are budget overruns and cloud capacity.]] },
+    { role = "partial", score = 3 / 11, tol = 0.2, answer = [[
+Buy H100 GPUs and monitor them with Prometheus.]] },
+    { role = "partial", score = 4 / 11, tol = 0.2, answer = [[
+Use Kubernetes with per-team quotas and gang scheduling, and isolate the
+teams with MIG.]] },
+    { role = "keywords", score = 0, tol = 0.25, answer = [[
+H100, NVLink, InfiniBand, spot, reserved, cloud burst, quotas, DRF,
+Kubernetes, gang scheduling, MIG, utilization, DCGM, Prometheus, timeline,
+risks]] },
+    { role = "reversed", score = 0, tol = 0.25, answer = [[
+Buy 256 H100 GPUs outright; the budget easily covers them, so there is no
+need for cloud bursts. Every team takes GPUs as it needs them with no quotas
+or scheduler, and isolation is unnecessary because researchers trust each
+other. Utilization does not matter, monitoring is overkill, and the rollout
+needs no timeline because nothing can go wrong.]] },
+  },
   examples = {
-    { answer = [[
-H100 nodes with NVLink and InfiniBand; $2M buys ~114 GPU-years, so burst to
-spot cloud for 256-GPU runs. Kubernetes with quotas and DRF, gang scheduling,
-MIG isolation, 80% utilization target, DCGM + Prometheus monitoring, and a
-pilot-first timeline with its risks.]], score = 1 },
     -- Hardware and monitoring only: 3 of 11.
     { "Buy H100 GPUs and monitor them with Prometheus.", 3 / 11 },
     { "Use the cloud.", 2 / 11 },

@@ -820,9 +820,15 @@ gradients, optimizer states) does each GPU hold?]],
   wrong = {
     { value = function(p) return 16 * p.pb end,
       feedback = "That is plain data parallelism with nothing sharded." },
-    { value = function(p) return 16 * p.pb / p.n end,
+    { value = function(p)
+        if p.stage == 3 then return false end   -- ZeRO-3 does shard everything
+        return 16 * p.pb / p.n
+      end,
       feedback = "That shards everything (ZeRO-3). Stages 1 and 2 keep some states whole on every GPU." },
-    { value = function(p) return 16 * p.pb / ({ 4, 8, 16 })[p.stage] end,
+    { value = function(p)
+        if p.stage == 3 and p.n == 16 then return false end   -- the limit is N itself
+        return 16 * p.pb / ({ 4, 8, 16 })[p.stage]
+      end,
       feedback = "The 4× / 8× factors are only limits for very many GPUs; use the formula with N." },
   },
   examples = {
@@ -1180,7 +1186,10 @@ cache. How large is the KV cache?]],
       feedback = "That counts elements: multiply by 2 bytes per FP16 element." },
     { value = function(p) return p.l * p.kvh * p.d * p.s * p.b * 2 / 1e9 end,
       feedback = "Keys AND values are cached: a factor 2." },
-    { value = function(p) return 2 * p.l * p.h * p.d * p.s * p.b * 2 / 1e9 end,
+    { value = function(p)
+        if p.kvh == p.h then return false end   -- no grouped-query attention: no such mistake
+        return 2 * p.l * p.h * p.d * p.s * p.b * 2 / 1e9
+      end,
       feedback = "With grouped-query attention only the KV heads are cached, not every query head." },
   },
   examples = {
@@ -1268,14 +1277,19 @@ the data, and which memory techniques you would use.]],
     { name = "memory arithmetic", points = 2,
       match = { "16 bytes", "1120 gb", "1.12 tb", "1120", "1.1 tb" },
       patterns = { "16 ?bytes", "1[%.,]?12", "1%.1 ?tb", "1120" },
+      contradicts = {
+        { match = { "fits on two gpus", "fits on one gpu", "fits in one gpu", "fits on a single gpu",
+                    "only 140 gb", "fits naively" },
+          feedback = "You had it fit: FP16 weights alone are 140 GB, and training adds gradients and Adam states, 16 bytes per parameter: 1120 GB." },
+      },
       feedback = "Do the arithmetic: 70 B × 16 bytes = 1.12 TB of model states, 14× one GPU, before activations." },
     { name = "ZeRO or FSDP sharding",
       match = { "zero", "zero-3", "zero-2", "zero-1", "fsdp", "shard", "sharded", "sharding" },
-      patterns = { "zero", "fsdp", "shard" },
+      patterns = { "zero ?%-?[123]", "zero stage", "fsdp", "shard" },
       feedback = "Shard the model states across the data-parallel GPUs (ZeRO or FSDP)." },
     { name = "tensor parallel inside a node",
       match = { "tensor parallel", "tensor parallelism", "tensor-parallel", "tp" },
-      patterns = { "tensor" },
+      patterns = { "tensor.?parallel", "tensor slic" },
       feedback = "Use tensor parallelism inside a node, where NVLink can carry its per-layer all-reduces." },
     { name = "pipeline across nodes",
       match = { "pipeline", "pipeline parallel", "pipeline parallelism", "pp", "stages" },
@@ -1291,6 +1305,10 @@ the data, and which memory techniques you would use.]],
       feedback = "Train in mixed precision (BF16) for tensor-core speed and half the activation memory." },
     { name = "data parallel across the rest",
       match = { "data parallel", "data parallelism", "data-parallel", "dp", "all-reduce", "allreduce" },
+      contradicts = {
+        { match = { "data parallelism is enough", "data parallel is enough", "only data parallelism" },
+          feedback = "You said data parallelism is enough: it keeps a full copy of the 1120 GB of model states on every GPU." },
+      },
       patterns = { "data.parallel", "all.?reduce" },
       feedback = "The remaining dimension is data parallelism: replicas (or ZeRO shards) that all-reduce gradients." },
   },
@@ -1306,6 +1324,41 @@ gradients are sharded with ZeRO stage 1 or 2 (or FSDP) across the
 data-parallel replicas. Training runs in BF16 mixed precision, and
 activation checkpointing keeps the activations of long sequences within
 memory.]],
+  -- Graded samples (pack check scores them against these marks).
+  samples = {
+    { role = "good", score = 1, tol = 0, answer = [[
+With mixed-precision Adam every parameter costs 16 bytes (weights, gradients,
+an FP32 master copy and two moments), so 70 B parameters need 1120 GB before
+any activations, fourteen times an 80 GB GPU. I would combine three kinds of
+parallelism: tensor parallelism of 8 inside each node, where NVLink carries
+its all-reduces, pipeline parallelism with several stages across the nodes
+over InfiniBand, and data parallelism on the remaining dimension. The
+optimizer states and gradients would be sharded with ZeRO stage 1 or 2 (or
+FSDP). Training runs in BF16 mixed precision, and activation checkpointing
+recomputes activations in the backward pass to save memory.]] },
+    { role = "good", score = 1, tol = 0, answer = [[
+Plain data parallelism cannot work: 70 B x 16 bytes = 1.12 TB of weights,
+gradients and Adam states. Inside a node I would use tensor-parallel layers,
+between nodes pipeline stages with enough micro-batches to keep the bubble
+small, and data-parallel replicas that all-reduce gradients on top. FSDP
+shards the model states across the replicas, BF16 halves the activation
+memory, and gradient checkpointing trades compute for memory on long
+sequences.]] },
+    { role = "partial", score = 0.25, tol = 0.2, answer = [[
+Use pipeline parallelism and ZeRO.]] },
+    { role = "partial", score = 3 / 8, tol = 0.2, answer = [[
+It does not fit: 16 bytes per parameter for 70 B is 1120 GB. I would use
+tensor parallelism inside each node.]] },
+    { role = "keywords", score = 0, tol = 0.25, answer = [[
+16 bytes, 1120 GB, ZeRO, FSDP, tensor parallelism, pipeline parallelism,
+data parallelism, activation checkpointing, BF16, mixed precision]] },
+    { role = "reversed", score = 0, tol = 0.25, answer = [[
+A 70 B model needs only 140 GB in FP16, so it fits on two GPUs and plain
+data parallelism is enough. ZeRO sharding would not help because the
+optimizer states are tiny, tensor parallelism is not needed, and pipeline
+parallelism never works for transformers. Activation checkpointing is
+useless and mixed precision changes nothing.]] },
+  },
   examples = {
     { answer = [[
 70B × 16 bytes = 1120 GB, does not fit. Tensor parallel inside the node, pipeline

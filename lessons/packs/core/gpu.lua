@@ -394,7 +394,10 @@ the thread with blockIdx.x = {b} and threadIdx.x = {x} process?]],
   hints = { "i = blockIdx.x * blockDim.x + threadIdx.x" },
   params = function(rng)
     local t = rng:pick({ 128, 256, 512 })
-    return { t = t, b = rng:int(2, 60), x = rng:int(1, t - 1) }
+    local b, x
+    -- Not b = x: swapping them (a common mistake) would give the right index.
+    repeat b, x = rng:int(2, 60), rng:int(1, t - 1) until b ~= x
+    return { t = t, b = b, x = x }
   end,
   answer = function(p) return p.b * p.t + p.x end,
   tolerance = { abs = 0.01 },   -- an index: exact only
@@ -602,7 +605,9 @@ the addition?]],
   wrong = {
     { value = function(p) return (128 // p.s + 31) // 32 end,
       feedback = "That would be true with sequential addressing (active threads 0..k-1 packed into few warps). Interleaved, the active threads are spread out." },
-    { value = function(p) return 128 // p.s end,
+    { value = function(p)   -- false when each active thread has a warp of its own
+        return 128 // p.s > 8 and 128 // p.s
+      end,
       feedback = "That is the number of active THREADS; the question asks how many warps contain one." },
   },
   examples = {
@@ -825,9 +830,11 @@ the warp's load touch?]],
   answer = function(p) return sectors(p.e, p.s, 0) end,
   tolerance = { abs = 0.01 },   -- a count
   wrong = {
-    { value = function(p) return math.min(32, 4 * p.s) end,
+    { value = function(p)   -- 4-byte elements, or 32 sectors either way: no mistake
+        return p.e ~= 4 and 4 * p.s < 32 and 4 * p.s
+      end,
       feedback = "That assumes 4-byte elements. Use the element size given: the warp spans 32 x stride x element-size bytes." },
-    { value = function(p) return 32 * p.s * p.e / 32 end,
+    { value = function(p) return p.s * p.e > 32 and 32 * p.s * p.e / 32 end,   -- below 32: no cap to forget
       feedback = "A warp touches at most 32 sectors: one per thread, however far apart the threads are." },
   },
   examples = {
@@ -861,9 +868,9 @@ does the warp actually use, in per cent?]],
   params = function(rng) return { s = rng:pick({ 2, 3, 4, 6, 8, 16, 64 }) } end,
   answer = function(p) return 100 * 128 / (32 * sectors(4, p.s, 0)) end,
   wrong = {
-    { value = function(p) return 100 / p.s end,
+    { value = function(p) return p.s > 8 and 100 / p.s end,   -- up to 8 floats the rule holds
       feedback = "Efficiency stops falling at 12.5%: once the stride reaches 8 floats (32 bytes), each thread costs one sector and no more." },
-    { value = function(p) return 100 * 128 / (128 * math.min(32, p.s)) end,
+    { value = function(p) return p.s > 8 and 100 * 128 / (128 * math.min(32, p.s)) end,   -- lines and sectors agree below
       feedback = "You counted whole 128-byte lines. Memory moves in 32-byte sectors." },
   },
   examples = {
@@ -993,7 +1000,12 @@ A thread reads the 4-byte word at byte offset {addr} of shared memory. With
 32 banks of 4 bytes, which bank (0-31) serves it?]],
   topics = { "shared-memory", "bank-conflicts" },
   hints = { "Word index = byte offset / 4; bank = word index mod 32." },
-  params = function(rng) return { addr = 4 * rng:int(33, 4000) } end,
+  params = function(rng)
+    -- Not where the byte offset mod 32 (a common mistake) is the bank too.
+    local addr
+    repeat addr = 4 * rng:int(33, 4000) until addr % 32 ~= (addr // 4) % 32
+    return { addr = addr }
+  end,
   answer = function(p) return (p.addr // 4) % 32 end,
   -- A bank number: exact only. Bank 0 needs an explicit abs.
   tolerance = { abs = 0.01 },
@@ -1029,9 +1041,11 @@ access takes k passes)?]],
   },
   params = function(rng) return { s = rng:pick({ 1, 2, 3, 4, 6, 8, 12, 16, 17, 24, 32, 33 }) } end,
   answer = function(p) return gcd(p.s, 32) end,
+  -- (For a power-of-two stride below 32 the degree IS the stride: there the
+  -- mistake below gives the right number and does not apply.)
   tolerance = { abs = 0.01 },   -- a count
   wrong = {
-    { value = function(p) return math.min(32, p.s) end,
+    { value = function(p) return math.min(32, p.s) ~= gcd(p.s, 32) and math.min(32, p.s) end,
       feedback = "The degree is not the stride: threads collide when (s x t) mod 32 repeats, which happens gcd(s, 32) times. Odd strides never collide." },
   },
   examples = {
@@ -1061,7 +1075,7 @@ tile[t][5], one element of a column. What is the degree of the bank conflict
     "tile[t][5] is word t x {w} + 5: the stride between threads is {w} words.",
     "Degree = gcd({w}, 32).",
   },
-  params = function(rng) return { w = rng:pick({ 32, 33, 34, 36, 40, 64, 65 }) } end,
+  params = function(rng) return { w = rng:pick({ 32, 33, 34, 36, 40, 48, 65 }) } end,
   answer = function(p) return gcd(p.w, 32) end,
   tolerance = { abs = 0.01 },   -- a count
   wrong = {
@@ -1179,7 +1193,10 @@ ignore allocation granularity.)]],
   end,
   answer = function(p) return 100 * resident_warps(p.t, p.r, 0) / 64 end,
   wrong = {
-    { value = function(p) return 100 * math.min(2048, 65536 / p.r) / 2048 end,
+    { value = function(p)   -- false when whole blocks fit exactly: no rounding to forget
+        local v = 100 * math.min(2048, 65536 / p.r) / 2048
+        return v ~= 100 * resident_warps(p.t, p.r, 0) / 64 and v
+      end,
       feedback = "Only whole blocks become resident: round the number of blocks down before counting warps." },
     { value = function(p) return 100 * resident_warps(p.t, p.r, 0) / 32 end,
       feedback = "An SM holds 64 warps (2048 threads), not 32: divide by 64." },
@@ -1217,7 +1234,10 @@ memory; registers are not a limit. What is its occupancy, in per cent?
   end,
   answer = function(p) return 100 * resident_warps(p.t, 0, p.s) / 64 end,
   wrong = {
-    { value = function(p) return 100 * math.min(64, 164 / p.s * p.t / 32) / 64 end,
+    { value = function(p)   -- false when whole blocks fit exactly: no rounding to forget
+        local v = 100 * math.min(64, 164 / p.s * p.t / 32) / 64
+        return v ~= 100 * resident_warps(p.t, 0, p.s) / 64 and v
+      end,
       feedback = "Only whole blocks fit: round 164 / s down before counting warps." },
     { value = function(p) return 100 * (164 // p.s) / 32 end,
       feedback = "That is blocks over the 32-block limit. Occupancy counts warps: blocks x threads per block / 32, out of 64." },
@@ -1389,7 +1409,9 @@ S that lifts the gradient to at least 2^-14?]],
     "You need S >= 2^-14 / {g}.",
     "Take log2 of that and round up to a whole power.",
   },
-  params = function(rng) return { g = rng:pick({ 3e-8, 1e-8, 2e-7, 5e-7, 1e-6, 4e-6 }) } end,
+  -- (Each g leaves the exact ratio more than 1% below its power of two, so
+  -- the exact ratio, a common mistake, is never graded right.)
+  params = function(rng) return { g = rng:pick({ 2.5e-8, 1e-8, 2e-7, 5e-7, 1e-6, 4e-6 }) } end,
   answer = function(p) return 2 ^ math.ceil(math.log(2 ^ -14 / p.g, 2)) end,
   wrong = {
     { value = function(p) return 2 ^ math.floor(math.log(2 ^ -14 / p.g, 2)) end,
@@ -1565,21 +1587,34 @@ and how would you fix it?]],
     "Where could the data change direction without touching global memory?",
   },
   concepts = {
+    -- The claim is about the WRITES: "coalesced" alone would also credit
+    -- "the writes are coalesced", the opposite.
     { name = "uncoalesced writes", points = 2,
-      match = { "coalesced", "coalescing", "uncoalesced", "strided", "stride" },
-      patterns = { "coalesc", "strid" },
+      match = { "uncoalesced", "not coalesced", "non-coalesced", "strided writes", "strided stores" },
+      near = { { "writ*", "strid*", within = 6 }, { "stor*", "strid*", within = 6 },
+               { "writ*", "column", within = 6 } },
+      contradicts = {
+        { patterns = { "writes? %a* ?coalesced", "writes? %a* ?%a* ?contiguous", "reads? %a* ?%a* ?strided",
+                       "stores? %a* ?coalesced" },
+          feedback = "You said the writes are coalesced (or blamed the reads): the reads in[y][x] are coalesced; the writes out[x][y] put a warp on one column, 32 KB apart." },
+      },
       feedback = "Name the cause: the writes out[x][y] are strided (a column per warp), so they are not coalesced." },
     { name = "shared-memory tile", points = 2,
-      match = { "shared memory", "tile", "tiles", "tiled", "tiling", "__shared__" },
-      patterns = { "shared", "til[ei]" },
+      match = { "shared memory", "tile", "tiles", "tiled", "tiling", "shared tile" },
+      patterns = { "%f[%a]til[ei]", "__shared__" },
       feedback = "Stage a tile (e.g. 32 x 32) in shared memory: read rows coalesced, write rows coalesced." },
     { name = "bank conflicts and padding", points = 2,
-      match = { "bank conflict", "bank conflicts", "banks", "padding", "pad", "33" },
-      patterns = { "bank", "pad", "33" },
+      match = { "bank conflict", "bank conflicts", "banks", "padding", "pad", "padded" },
+      patterns = { "bank", "%f[%a]pad", "%[33%]", "33 columns", "32 ?x ?33" },
+      contradicts = {
+        { patterns = { "bank conflicts? %a* ?%a* ?cannot", "bank conflicts? %a* ?%a* ?never",
+                       "bank conflicts? %a* ?%a* ?can.t" },
+          feedback = "You said bank conflicts cannot happen: reading a 32 x 32 tile by column puts a warp's 32 reads in one bank (32-way conflict) until it is padded to 33 columns." },
+      },
       feedback = "Reading the tile by column causes 32-way bank conflicts: pad it to [32][33]." },
     { name = "profile", points = 1,
-      match = { "profile", "profiler", "nsight", "ncu", "sectors per request" },
-      patterns = { "profil", "nsight", "sector" },
+      match = { "profile", "profiler", "profiling", "nsight", "ncu", "sectors per request" },
+      patterns = { "profil", "nsight", "sectors per request" },
       feedback = "Confirm with Nsight Compute: sectors per request on the stores, and shared-memory bank conflicts after the fix." },
     { name = "compare with the copy ceiling", points = 1,
       match = { "copy", "bandwidth", "ceiling", "memory bound" },
@@ -1597,6 +1632,41 @@ transposed tile back as coalesced rows. Reading the tile by column would
 cause 32-way bank conflicts, so pad it to tile[32][33]. A memory-bound kernel
 like this should then get close to the device-to-device copy bandwidth, the
 ceiling to measure it against.]],
+  -- Graded samples (pack check scores them against these marks).
+  samples = {
+    { role = "good", score = 1, tol = 0, answer = [[
+Each warp reads a row of in, which is coalesced, but it writes a column of
+out: consecutive threads store 32 KB apart, so the writes are strided and
+every thread needs its own 32-byte sector. I would confirm this with Nsight
+Compute, where the stores show about 32 sectors per request instead of 4.
+To fix it, each block loads a 32 x 32 tile into shared memory with
+coalesced reads and writes it back transposed as coalesced rows. Reading
+the tile by column then causes bank conflicts, so I would pad the tile to
+33 columns. A good transpose should then get close to the bandwidth of a
+device-to-device copy, which is the ceiling to compare against.]] },
+    { role = "good", score = 1, tol = 0, answer = [[
+The loads are fine, but the stores are strided: a warp writes one column of
+the output, so they are uncoalesced. The profiler (ncu) shows it as many
+sectors per request on the stores. The classic fix is a tiled transpose in
+__shared__ memory, padded to [32][33] so that the column reads do not hit
+the same bank. Since a transpose only moves bytes, the copy bandwidth is the
+target it should approach.]] },
+    { role = "partial", score = 0.5, tol = 0.2, answer = [[
+The writes are strided, so they are not coalesced. I would use a shared
+memory tile to turn them into row writes.]] },
+    { role = "partial", score = 0.3, tol = 0.2, answer = [[
+I would profile it with Nsight Compute first, and then pad the shared array
+so that bank conflicts disappear.]] },
+    { role = "keywords", score = 0, tol = 0.25, answer = [[
+coalescing, strided writes, shared memory, tile, bank conflicts, padding,
+33, Nsight, sectors per request, copy bandwidth, ceiling]] },
+    { role = "reversed", score = 0, tol = 0.25, answer = [[
+Both the reads and the writes are coalesced, so memory access is not the
+problem. The kernel is compute bound because a transpose does a lot of
+arithmetic. Shared memory would not help, and bank conflicts cannot happen
+in a transpose, so there is no reason to pad anything. Profiling is
+unnecessary; I would just launch more threads per block.]] },
+  },
   examples = {
     { answer = [[
 The writes are strided, not coalesced. Profile with Nsight Compute, then use

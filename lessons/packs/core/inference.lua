@@ -41,7 +41,7 @@ local function num(x) return string.format("%.6g", x) end
 -- Grades a number of decibels: "49.9" or "49.9 dB" (dB is not one of the
 -- grader's units). `wrongs` is a list of { value, feedback }.
 local function db_grade(answer, ref, wrongs)
-  local text = answer:gsub("%s*[dD][bB]%s*$", "")
+  local text = answer:gsub("[dD][bB]%s*$", "")
   local v, why = wb.number(text, "")
   if not v then
     return { valid = false, feedback = "Give the SNR in dB, e.g. 37.9 or 37.9 dB (" .. (why or "not a number") .. ")." }
@@ -353,7 +353,7 @@ the weights once. What is the lower bound on the time per token?]],
   wrong = {
     { value = function(p) return 1000 * p.pb * 1e9 * p.bits / (p.bw * 1e12) end,
       feedback = "You used bits as bytes: a b-bit weight is b/8 bytes." },
-    { value = function(p) return 1000 * p.pb * 1e9 * 2 / (p.bw * 1e12) end,
+    { value = function(p) return p.bits ~= 16 and 1000 * p.pb * 1e9 * 2 / (p.bw * 1e12) end,   -- FP16: no mistake
       feedback = "That assumes FP16 (2 bytes); use the bit width the question gives." },
   },
   examples = {
@@ -607,17 +607,22 @@ scale = {mx} / 127, q = round(x / scale). What integer q stores x = {x}?]],
     local mx = rng:pick({ 1, 2, 4, 6, 8 })
     -- x = k/100 of the range; k = +-50 would land exactly on a .5 tie
     -- (x / scale = 1.27 k), so it is skipped, as are values near 0.
+    -- It also redraws k until a scale of max/128 (the common mistake) gives
+    -- another code than max/127.
     local k
-    repeat k = rng:int(-95, 95) until math.abs(k) > 5 and math.abs(k) ~= 50
+    repeat
+      k = rng:int(-95, 95)
+    until math.abs(k) > 5 and math.abs(k) ~= 50 and
+      math.floor(k / 100 * 127 + 0.5) ~= math.floor(k / 100 * 128 + 0.5)
     return { mx = mx, x = k / 100 * mx }
   end,
   answer = function(p) return math.floor(p.x / (p.mx / 127) + 0.5) end,
   tolerance = { abs = 0 },   -- an integer code
   wrong = {
+    -- (An asymmetric scale, range / 255 = max / 127.5, gives the code of
+    -- max/127 or of max/128 in every case, so it is not a separate mistake.)
     { value = function(p) return math.floor(p.x / (p.mx / 128) + 0.5) end,
-      feedback = "Symmetric INT8 uses ±127 (so that -x and x get mirrored codes): scale = max/127." },
-    { value = function(p) return math.floor(p.x / (2 * p.mx / 255) + 0.5) end,
-      feedback = "That is an asymmetric scale (range / 255). Symmetric INT8 uses max/127." },
+      feedback = "Symmetric INT8 uses ±127 (so that -x and x get mirrored codes): scale = max/127, not max/128 or range/255." },
   },
   examples = {
     { answer = function(p, ctx) return tostring(ctx.reference) end, score = 1 },
@@ -820,7 +825,15 @@ does one large-model forward pass yield on average, using
   topics = { "speculative-decoding", "latency" },
   rubric = { "practice.optimization", "advanced.novel" },
   hints = { "Compute a^(k+1) first: {a}^({k}+1)." },
-  params = function(rng) return { k = rng:pick({ 2, 3, 4, 5, 8 }), a = rng:pick({ 0.5, 0.6, 0.7, 0.8, 0.9 }) } end,
+  params = function(rng)
+    -- Not when a^k, what the exponent k + 1 adds, is within the 1%
+    -- tolerance: the exponent k (a common mistake) would be graded right.
+    local k, a
+    repeat
+      k, a = rng:pick({ 2, 3, 4, 5, 8 }), rng:pick({ 0.5, 0.6, 0.7, 0.8, 0.9 })
+    until a ^ k > 0.02 * (1 - a ^ (k + 1)) / (1 - a)
+    return { k = k, a = a }
+  end,
   answer = function(p) return (1 - p.a ^ (p.k + 1)) / (1 - p.a) end,
   wrong = {
     { value = function(p) return p.k end,
@@ -886,6 +899,11 @@ you check that the result meets the targets?]],
     { name = "INT8 quantization", points = 2,
       match = { "int8", "8-bit", "8 bit", "quantize", "quantise", "quantization", "quantisation" },
       patterns = { "int8", "8.bit", "quanti[sz]" },
+      contradicts = {
+        { match = { "keep fp32", "stay in fp32", "fp32 must stay", "must stay in fp32" },
+          patterns = { "quanti%a* %a* ?%a* ?loses? far", "int8 would lose" },
+          feedback = "You ruled quantization out: INT8 is exactly the 4x the size target needs, and post-training quantization with calibration usually stays within 1% (QAT if not)." },
+      },
       feedback = "Quantize to INT8: 32 → 8 bits is exactly the 4× (100 MB → 25 MB)." },
     { name = "PTQ first, QAT if needed",
       match = { "ptq", "qat", "post-training", "quantization-aware", "calibration", "calibrate" },
@@ -893,19 +911,23 @@ you check that the result meets the targets?]],
       feedback = "Start with post-training quantization (calibration set); switch to quantization-aware training if accuracy drops more than 1%." },
     { name = "structured pruning",
       match = { "prune", "pruning", "structured", "channels", "filters" },
-      patterns = { "prun", "structured", "channel" },
+      patterns = { "prun", "%f[%a]structured", "channel" },
       feedback = "Prune structurally (channels, filters) if latency is still too high: unstructured sparsity rarely speeds up phone hardware." },
     { name = "distillation",
       match = { "distill", "distillation", "student", "teacher" },
       patterns = { "distil", "student", "teacher" },
       feedback = "Distil into a smaller student (with the teacher's soft targets) if the model must shrink beyond what quantization gives, or to recover accuracy." },
     { name = "measure accuracy",
-      match = { "accuracy", "validation", "validate", "test set", "evaluate" },
-      patterns = { "accura", "validat", "evaluat", "test set" },
+      match = { "validation", "validate", "validated", "validation set", "test set", "evaluate",
+                "evaluated", "held-out" },
+      patterns = { "validat", "evaluat", "test set" },
+      near = { { "measur*", "accuracy", within = 5 }, { "check*", "accuracy", within = 5 } },
       feedback = "Check accuracy on a held-out validation set after every step against the 1% budget." },
     { name = "measure latency on the device",
-      match = { "on device", "on-device", "on the phone", "benchmark", "profile", "latency", "p99", "percentile" },
+      match = { "on device", "on-device", "on the phone", "benchmark", "profile", "p99", "percentile",
+                "percentiles" },
       patterns = { "on.device", "on the phone", "benchmark", "profil", "p99", "percentile" },
+      near = { { "measur*", "latency", within = 5 }, { "tim*", "phone", within = 5 } },
       feedback = "Measure latency on the real phone (warm-up, many runs, percentiles), not on a workstation." },
   },
   model = [[
@@ -918,6 +940,39 @@ and filters and fine-tune, or distil the model into a smaller student using
 the teacher's soft targets. After each step I would check accuracy on a
 held-out validation set and benchmark latency on the phone itself, after a
 warm-up, reporting the median and P99.]],
+  -- Graded samples (pack check scores them against these marks).
+  samples = {
+    { role = "good", score = 1, tol = 0, answer = [[
+INT8 quantization turns 100 MB of FP32 weights into 25 MB, exactly the 4x
+needed, and integer kernels run fast on phone hardware. I would start with
+post-training quantization using a small calibration set, and move to
+quantization-aware training if the accuracy drops by more than 1%. If an
+image still takes over 10 ms, I would prune whole channels (structured
+pruning) and fine-tune, or distil the model into a smaller student trained
+on the teacher's soft labels. After every step I would check accuracy on a
+held-out validation set and benchmark latency on the phone itself, reporting
+the median and P99 after a warm-up.]] },
+    { role = "good", score = 1, tol = 0, answer = [[
+The 4x size target is what 8-bit weights give, so PTQ to INT8 comes first,
+with QAT as the fallback if accuracy falls too far. For speed, structured
+pruning of filters helps on mobile chips, and knowledge distillation into a
+smaller student can recover accuracy. Every candidate is evaluated on a
+validation set against the 1% budget and timed on the device with many runs
+and percentiles.]] },
+    { role = "partial", score = 2 / 7, tol = 0.2, answer = [[
+Quantize the model to int8.]] },
+    { role = "partial", score = 2 / 7, tol = 0.2, answer = [[
+I would distil it into a smaller student model and measure the accuracy on a
+validation set.]] },
+    { role = "keywords", score = 0, tol = 0.25, answer = [[
+INT8, quantization, PTQ, QAT, calibration, structured pruning, distillation,
+student, teacher, validation set, accuracy, benchmark on device, P99]] },
+    { role = "reversed", score = 0, tol = 0.25, answer = [[
+Quantizing to INT8 would lose far more than 1% accuracy, so the weights must
+stay in FP32. Pruning never speeds up a phone, distillation is useless for
+image models, and there is no need to validate accuracy or benchmark on the
+phone, because the desktop numbers are enough.]] },
+  },
   examples = {
     { answer = [[
 Quantize to INT8 (PTQ with calibration, QAT if accuracy drops), then structured

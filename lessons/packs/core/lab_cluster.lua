@@ -200,9 +200,14 @@ step goes to communication? (0.5 or 50 %.)]],
   end,
   tolerance = { rel = 0.02 },
   wrong = {
+    -- Where the line rate and TCP's share give fractions within the
+    -- tolerance of each other, the mistake cannot be told apart: false.
     { value = function(p)
         local t = 2 * 4 * p.mparams * 1e6 / (p.gbit * 1e9 / 8) * 1000
-        return t / (t + p.cms)
+        local w = t / (t + p.cms)
+        local tr = t * 100 / p.eff
+        local ref = tr / (tr + p.cms)
+        return math.abs(w - ref) > 0.03 * ref and w
       end,
       feedback = "That is the course's model at the full line rate; TCP delivers only part of it as data." },
   },

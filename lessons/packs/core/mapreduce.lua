@@ -278,7 +278,7 @@ Write the pairs the mapper emits, e.g. "(apple, 1) (pear, 1)".]],
   grade = function(answer)
     local want = { cat = 2, dog = 3, bird = 1 }
     local got, n, right, extra, summed = {}, 0, 0, 0, false
-    for word, count in answer:lower():gmatch("(%a+)[^%a%d]*(%d+)") do
+    for word, count in answer:lower():gmatch("%f[%a](%a+)[^%a%d]*(%d+)") do
       n = n + 1
       local c = tonumber(count)
       if c == 1 and want[word] and (got[word] or 0) < want[word] then
@@ -338,7 +338,7 @@ with the list of all its values. Write every key with its list, e.g.
   grade = function(answer)
     local want = { cat = 2, dog = 3, bird = 1 }
     local seen, right, n, notes, summed = {}, 0, 0, {}, false
-    for word, list in answer:lower():gmatch("(%a+)[^%a%[]*%[([^%]]*)%]") do
+    for word, list in answer:lower():gmatch("%f[%a](%a+)[^%a%[]*%[([^%]%[]*)%]") do
       n = n + 1
       local ones, other = 0, 0
       for v in list:gmatch("[^%s,;]+") do
@@ -403,7 +403,7 @@ output, as word and count pairs, e.g. "apple 4, pear 1". Any order.]],
     local want = { cat = 2, dog = 3, bird = 1 }
     local seen, right, extra, n = {}, 0, 0, 0
     local notes = {}
-    for word, count in answer:lower():gmatch("(%a+)[^%a%d]*(%d+)") do
+    for word, count in answer:lower():gmatch("%f[%a](%a+)[^%a%d]*(%d+)") do
       n = n + 1
       local c = tonumber(count)
       if seen[word] then
@@ -731,8 +731,13 @@ shuffled records?]],
     "The factor is n / (p × k).",
   },
   params = function(rng)
-    return { nm = rng:pick({ 10, 50, 100, 200, 500 }), p = rng:pick({ 20, 50, 100, 200, 400 }),
-             k = rng:pick({ 5, 10, 20, 50 }) }
+    -- Not when p × k (a common mistake) is the factor itself.
+    local p
+    repeat
+      p = { nm = rng:pick({ 10, 50, 100, 200, 500 }), p = rng:pick({ 20, 50, 100, 200, 400 }),
+            k = rng:pick({ 5, 10, 20, 50 }) }
+    until (p.p * p.k) ^ 2 ~= p.nm * 1e6
+    return p
   end,
   answer = function(p) return p.nm * 1e6 / (p.p * p.k) end,
   wrong = {
@@ -1047,8 +1052,9 @@ you would do about it.]],
   },
   concepts = {
     { name = "broadcast the centroids",
-      match = { "broadcast", "distributed cache", "every mapper", "each mapper", "all mappers", "every worker", "each worker" },
-      patterns = { "broadcast", "copy of the centroids" },
+      -- "each mapper" alone is not evidence that the centroids are sent
+      match = { "broadcast", "broadcasts", "broadcasting", "distributed cache" },
+      patterns = { "broadcast", "copy of the centroids", "send%a* the %a* ?centroids to" },
       feedback = "Say how the mappers get the k centroids: broadcast them (k × d numbers, a few KB) to every mapper each iteration." },
     { name = "assign in the map",
       match = { "nearest centroid", "closest centroid", "nearest center", "closest center", "nearest cluster", "closest cluster" },
@@ -1057,18 +1063,26 @@ you would do about it.]],
     { name = "combiner with partial sums", points = 2,
       match = { "combiner", "combiners", "partial sum", "partial sums", "local sum", "local sums", "pre-aggregate", "sum and count" },
       patterns = { "combin", "partial", "sum.*count" },
+      contradicts = {
+        { match = { "every point is shuffled", "all points are shuffled", "partial sums cannot" },
+          feedback = "You had every point cross the network: a combiner adds a mapper's points per cluster first, so only p × k (sum, count) records are shuffled." },
+      },
       feedback = "Use a combiner: each mapper sends one (sum, count) per cluster, p × k records instead of n points." },
     { name = "reduce computes the mean",
       match = { "divide", "mean", "average", "sum / count", "sum/count" },
       patterns = { "divid", "mean", "average" },
       feedback = "The reducer for cluster j adds the partial sums and counts and divides: the new centroid." },
     { name = "iterate to convergence",
-      match = { "converge", "converged", "convergence", "iterate", "iterations", "until" },
+      match = { "converge", "converged", "convergence", "iterate", "iterates", "iterations", "repeats" },
+      contradicts = {
+        { match = { "one pass is enough", "a single pass is enough", "one iteration is enough" },
+          feedback = "You said one pass is enough: k-means repeats assign-and-average until the centroids stop moving, one job per iteration." },
+      },
       patterns = { "converg", "iterat" },
       feedback = "A driver repeats the job until the centroids stop moving (or a maximum number of iterations)." },
     { name = "per-iteration overhead and caching",
       match = { "spark", "in memory", "in-memory", "cache", "cached", "caching", "persist", "overhead" },
-      patterns = { "spark", "memory", "cach", "overhead", "start%-?up" },
+      patterns = { "spark", "cach", "overhead", "start%-?up", "re%-?read" },
       feedback = "Name the fixed cost per iteration (job start-up, rereading the input) and keep the points cached in memory between iterations (Spark)." },
     { name = "stragglers and skew",
       match = { "straggler", "stragglers", "skew", "imbalance", "slowest", "speculative", "backup task", "backup tasks" },
@@ -1088,12 +1102,48 @@ speedup is limited by the fixed overhead of every iteration (job start-up,
 rereading the input): I would keep the points cached in memory with Spark.
 Every iteration also waits for the slowest mapper, so I would balance the
 partitions to avoid skew and rely on speculative backup tasks for stragglers.]],
+  -- Graded samples (pack check scores them against these marks).
+  samples = {
+    { role = "good", score = 1, tol = 0, answer = [[
+Each iteration is one MapReduce job. The driver broadcasts the 50 centroids,
+a few KB, to every mapper. Each mapper assigns its points to the nearest
+centroid and emits the cluster id with the point and a count of 1. A
+combiner on each mapper adds these up into one partial sum and count per
+cluster, so only 200 x 50 records cross the network instead of a billion
+points. The reducer for a cluster adds the partial sums and divides by the
+count to get the new mean, and the driver repeats the job until the
+centroids converge. The compute scales well, so the speedup is limited by
+the fixed start-up cost of each job and by rereading the input; I would keep
+the points cached in memory with Spark. Every iteration also waits for the
+slowest mapper, so I would balance the partitions and let speculative
+execution rerun stragglers.]] },
+    { role = "good", score = 1, tol = 0, answer = [[
+In the map phase, with the current centroids broadcast to all mappers, each
+point goes to its closest centroid. A combiner turns each mapper's output
+into partial sums and counts, so the shuffle carries p x k records instead
+of n points. In the reduce phase each reducer divides the summed coordinates
+by the count to get the cluster's average. The driver iterates until
+convergence. What limits the speedup is the overhead of every iteration (job
+start-up, reading the data again), which Spark avoids by caching the points,
+and the stragglers that every iteration waits for, which backup tasks
+handle.]] },
+    { role = "partial", score = 2 / 8, tol = 0.2, answer = [[
+Each mapper finds the nearest centroid and the reducer computes the mean.]] },
+    { role = "partial", score = 3 / 8, tol = 0.2, answer = [[
+A combiner sends partial sums and counts per cluster, so much less data is
+shuffled. The whole job is repeated until convergence.]] },
+    { role = "keywords", score = 0, tol = 0.25, answer = [[
+broadcast centroids, nearest centroid, combiner, partial sums, mean, iterate,
+convergence, Spark, caching, stragglers, speculative execution]] },
+    { role = "reversed", score = 0, tol = 0.25, answer = [[
+The centroids never leave the driver: each mapper guesses its own cluster
+centres. A combiner is useless here because partial sums cannot be added, so
+every point is shuffled to the reducers, and the reducer takes the median,
+not the mean. One pass is enough, so there is no need to iterate; the fixed
+cost of a job does not matter, and stragglers are not a problem.]] },
+  },
   examples = {
-    { answer = [[
-Broadcast centroids to every mapper; map finds the nearest centroid; a combiner
-sends partial sums and counts; reduce divides sum by count; iterate until
-convergence; cache the data in memory with Spark; handle stragglers.]], score = 1 },
-    { "Each mapper finds the nearest centroid and the reducer computes the mean.", 3 / 8 },
+    { "Each mapper finds the nearest centroid and the reducer computes the mean.", 2 / 8 },
     { "Use more machines.", 0 },
     { "", "invalid" },
   },

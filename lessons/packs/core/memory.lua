@@ -245,8 +245,14 @@ A cache hit takes {hit} ns. {miss}% of the accesses miss and then wait
   topics = { "memory-hierarchy", "caches" },
   hints = { "AMAT = hit time + miss rate x miss penalty, with the miss rate as a fraction." },
   params = function(rng)
-    return { hit = rng:pick({ 1, 1.5, 2 }), miss = rng:pick({ 2, 3, 5, 8, 10, 20 }),
-             penalty = rng:pick({ 60, 80, 100, 120 }) }
+    -- Not when the hit time of the missing accesses, what the last mistake
+    -- below drops, is within the 1% tolerance.
+    local p
+    repeat
+      p = { hit = rng:pick({ 1, 1.5, 2 }), miss = rng:pick({ 2, 3, 5, 8, 10, 20 }),
+            penalty = rng:pick({ 60, 80, 100, 120 }) }
+    until p.miss / 100 * p.hit > 0.015 * (p.hit + p.miss / 100 * p.penalty)
+    return p
   end,
   answer = function(p) return p.hit + p.miss / 100 * p.penalty end,
   wrong = {
@@ -417,9 +423,9 @@ What fraction of the loop's reads miss the cache, in per cent?]],
   end,
   answer = function(p) return 100 * math.min(1, p.s * p.e / p.line) end,
   wrong = {
-    { value = function(p) return 100 * p.e / p.line end,
+    { value = function(p) return p.s > 1 and 100 * p.e / p.line end,   -- stride 1: no mistake
       feedback = "That is the miss rate for stride 1. With a stride, each line serves fewer reads: use the stride in bytes." },
-    { value = function(p) return 100 * p.s * p.e / p.line end,
+    { value = function(p) return p.s * p.e > p.line and 100 * p.s * p.e / p.line end,   -- below a line: no cap to forget
       feedback = "A read cannot miss more than once: the miss rate stops at 100% once the stride reaches a line." },
   },
   examples = {
@@ -1192,7 +1198,7 @@ time does fusion save, in microseconds?]],
   wrong = {
     { value = function(p) return p.k * 8 * p.mel * 1e6 / (p.bw * 1e9) * 1e6 end,
       feedback = "That is the whole unfused time. The fused kernel still takes one kernel's time: the saving is (k - 1) kernels." },
-    { value = function(p) return 8 * p.mel * 1e6 / (p.bw * 1e9) * 1e6 end,
+    { value = function(p) return p.k > 2 and 8 * p.mel * 1e6 / (p.bw * 1e9) * 1e6 end,   -- k = 2: the same number
       feedback = "That is the fused kernel's time. The saving is the unfused time minus it." },
     { value = function(p) return (p.k - 1) * 4 * p.mel * 1e6 / (p.bw * 1e9) * 1e6 end,
       feedback = "Each kernel reads AND writes the tensor: 8 bytes per element, not 4." },
@@ -1294,10 +1300,18 @@ what is the likely cause, how would you confirm it, and what would you do?]],
     { name = "memory bound", points = 2,
       match = { "memory bound", "memory-bound", "memory wall", "bandwidth bound", "memory bandwidth" },
       patterns = { "memory.?bound", "memory wall", "bandwidth" },
+      contradicts = {
+        { match = { "compute bound", "compute-bound", "lacks flop/s", "not enough flops", "lacks flops" },
+          feedback = "You said the layers are compute bound: at a few per cent of peak FLOP/s they are waiting for memory. Most CNN layers are memory bound." },
+      },
       feedback = "Name the cause: most layers are memory bound (the memory wall), not compute bound." },
     { name = "arithmetic intensity / roofline", points = 2,
       match = { "arithmetic intensity", "roofline", "flop per byte", "flops per byte", "ridge" },
       patterns = { "intensity", "roofline", "flops? per byte", "flop/b", "ridge" },
+      contradicts = {
+        { match = { "high arithmetic intensity" }, patterns = { "right of the %a* ?ridge", "right of the roofline" },
+          feedback = "You put the layers right of the ridge: element-wise and normalisation layers do a few FLOP per byte, far LEFT of it." },
+      },
       feedback = "Use the roofline: compare each layer's arithmetic intensity with the ridge point." },
     { name = "confirm with a profiler", points = 1,
       match = { "profile", "profiler", "nsight", "ncu", "nsys" },
@@ -1305,11 +1319,15 @@ what is the likely cause, how would you confirm it, and what would you do?]],
       feedback = "Confirm with a profiler (Nsight Compute: achieved bandwidth vs FLOP/s per kernel)." },
     { name = "kernel fusion", points = 2,
       match = { "fusion", "fuse", "fused", "fusing", "layer fusion", "operator fusion" },
-      patterns = { "fus[ei]" },
+      patterns = { "%f[%a]fus[ei]" },
       feedback = "Fuse layers (conv + bias + activation, element-wise chains) so intermediates are not written to global memory." },
     { name = "launch overhead", points = 1,
       match = { "launch overhead", "kernel launch", "launches", "cuda graph", "cuda graphs", "small kernels" },
       patterns = { "launch", "cuda graph" },
+      contradicts = {
+        { patterns = { "launch%a* %a* ?cost%a* nothing", "launch%a* %a* ?%a* ?negligible", "launch%a* %a* ?free" },
+          feedback = "You said kernel launches are free: each costs microseconds, which adds up over the many small kernels of a CNN." },
+      },
       feedback = "Many small kernels also pay launch overhead: fusion or CUDA graphs remove it." },
     { name = "precision and layout", points = 1,
       match = { "mixed precision", "fp16", "bf16", "channels last", "channels-last", "nhwc", "tensor core", "tensor cores", "tiling", "coalescing" },
@@ -1328,6 +1346,41 @@ conv + bias + activation) keeps intermediates out of global memory and also
 removes kernel launch overhead (as do CUDA graphs); mixed precision (FP16 or
 BF16 on tensor cores) halves the bytes, and a channels-last layout with
 tiling lets the convolutions reuse data.]],
+  -- Graded samples (pack check scores them against these marks).
+  samples = {
+    { role = "good", score = 1, tol = 0, answer = [[
+The GPU reaches only a few per cent of its peak because most of the CNN's
+layers are memory bound: activations, normalisation and element-wise
+additions do little arithmetic per byte. On the roofline their arithmetic
+intensity is far left of the ridge point, so memory bandwidth, not FLOP/s,
+sets their speed. I would confirm it with Nsight Compute, which shows each
+kernel's achieved bandwidth near the peak while its FLOP/s stay low. Then I
+would fuse the layers (conv, bias and activation in one kernel) so
+intermediates stay out of global memory, use CUDA graphs to cut the launch
+overhead of many small kernels, and switch to mixed precision on the tensor
+cores to halve the bytes.]] },
+    { role = "good", score = 1, tol = 0, answer = [[
+This is the memory wall. Element-wise and normalisation layers have a low
+arithmetic intensity, left of the roofline's ridge, so they are bandwidth
+bound. A profiler run (nsys, then ncu per kernel) would confirm that the
+kernels saturate DRAM bandwidth. The fixes move fewer bytes: operator fusion
+keeps intermediates in registers and also removes kernel launches, and BF16
+with a channels-last layout halves the traffic and uses the tensor cores.]] },
+    { role = "partial", score = 4 / 9, tol = 0.2, answer = [[
+The layers are memory bound; I would fuse them.]] },
+    { role = "partial", score = 1 / 3, tol = 0.2, answer = [[
+I would look at the roofline: the arithmetic intensity of these layers is
+low. A profiler such as Nsight would show it.]] },
+    { role = "keywords", score = 0, tol = 0.25, answer = [[
+memory bound, memory wall, arithmetic intensity, roofline, ridge, Nsight,
+kernel fusion, launch overhead, CUDA graphs, FP16, tensor cores, NHWC]] },
+    { role = "reversed", score = 0, tol = 0.25, answer = [[
+The CNN is compute bound: its layers have a high arithmetic intensity, far
+right of the ridge of the roofline, so the GPU simply lacks FLOP/s. Memory
+bandwidth is not the bottleneck, so fusing layers would not help, and kernel
+launches cost nothing. There is no need to profile it, and switching to FP16
+changes nothing. I would buy a GPU with more TFLOP/s.]] },
+  },
   examples = {
     { answer = [[
 It is memory bound: low arithmetic intensity, left of the roofline ridge.

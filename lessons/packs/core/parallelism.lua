@@ -703,8 +703,14 @@ and processes {n} items. How long until the last item leaves, in ms?]],
     "After it, one more item leaves every slowest-stage time.",
   },
   params = function(rng)
-    local p = four_stages(rng)
-    p.n = rng:pick({ 20, 50, 100, 500 })
+    -- Not when the pipeline's fill time is under 2% of the total: n times
+    -- the slowest stage (a common mistake) would be graded right.
+    local p, s, m
+    repeat
+      p = four_stages(rng)
+      p.n = rng:pick({ 20, 50, 100, 500 })
+      s, m = sum_max(stages_of(p))
+    until s - m > 0.02 * (s + (p.n - 1) * m)
     return p
   end,
   answer = function(p)
@@ -902,7 +908,12 @@ and machines exchange data, and what would limit each part?]],
       feedback = "Say how the gradients are combined: an all-reduce (NCCL) or a parameter server." },
     { name = "shared vs distributed memory", points = 1,
       match = { "nvlink", "infiniband", "shared memory", "distributed memory", "message passing", "between machines", "between nodes" },
-      patterns = { "nvlink", "infiniband", "shared memory", "distributed memory", "between (machines|nodes)" },
+      patterns = { "nvlink", "infiniband", "shared memory", "distributed memory" },
+      contradicts = {
+        { match = { "behave the same", "are the same speed", "no difference between" },
+          patterns = { "nvlink and infiniband %a* ?%a* ?same" },
+          feedback = "You treated the links alike: NVLink inside a machine is an order of magnitude faster than the network between machines." },
+      },
       feedback = "Distinguish the fast links inside a machine (NVLink, shared memory) from the network between machines (messages)." },
     { name = "input pipeline", points = 1,
       match = { "pipeline", "pipelining", "prefetch", "prefetching", "data loader", "dataloader" },
@@ -911,10 +922,18 @@ and machines exchange data, and what would limit each part?]],
     { name = "request parallel serving", points = 2,
       match = { "request parallel", "request parallelism", "replica", "replicas", "load balancer", "independent requests" },
       patterns = { "replica", "request.parallel", "load.balanc" },
+      contradicts = {
+        { match = { "one big replica", "a single replica", "one replica" },
+          feedback = "You served from one replica: 20,000 requests per second need many independent replicas behind a load balancer." },
+      },
       feedback = "Serve with request parallelism: many independent replicas behind a load balancer." },
     { name = "what limits it", points = 2,
       match = { "communication", "bandwidth", "latency", "throughput", "bottleneck", "amdahl", "straggler", "stragglers" },
       patterns = { "communicat", "bandwidth", "bottleneck", "amdahl", "straggl", "latency" },
+      contradicts = {
+        { match = { "scales perfectly", "nothing limits", "no limit", "scales linearly" },
+          feedback = "You said nothing limits it: gradient communication (and stragglers) limit training, latency against throughput limits serving." },
+      },
       feedback = "Name the limits: gradient communication (bandwidth, stragglers) in training, the latency/throughput trade-off of batching in serving." },
   },
   model = [[
@@ -928,6 +947,42 @@ decode, augment) with prefetching, so data loading overlaps with compute.
 Serving is request parallel: independent requests are spread by a load
 balancer over many model replicas; throughput grows with replicas, and
 batching trades latency for throughput.]],
+  -- Graded samples (pack check scores them against these marks).
+  samples = {
+    { role = "good", score = 1, tol = 0, answer = [[
+Training is data parallel: each of the 32 GPUs holds a copy of the
+classifier and processes its own shard of every batch. After the backward
+pass the gradients are averaged with an all-reduce (NCCL). Inside a machine
+the eight GPUs talk over NVLink, almost like shared memory, while between
+the four machines the all-reduce becomes messages over InfiniBand, and that
+communication is what limits scaling. An input pipeline with prefetching
+decodes and augments the next images while the GPUs compute. For serving,
+the independent requests are spread by a load balancer over many replicas of
+the model; throughput grows with the replicas, and batching trades latency
+for throughput.]] },
+    { role = "good", score = 1, tol = 0, answer = [[
+I would use data parallelism for training, with the gradients combined by an
+all-reduce; NVLink links the GPUs inside a node and the network links the
+nodes, which is distributed memory with message passing. The data loader
+prefetches batches so the GPUs never wait for input. Inference uses request
+parallelism with replicas behind a load balancer. Training is limited by
+communication bandwidth and stragglers, serving by the trade-off between
+latency and throughput.]] },
+    { role = "partial", score = 0.4, tol = 0.2, answer = [[
+Use data parallelism and replicas.]] },
+    { role = "partial", score = 0.5, tol = 0.2, answer = [[
+The gradients are combined with an all-reduce, and the communication between
+the machines limits the speedup.]] },
+    { role = "keywords", score = 0, tol = 0.25, answer = [[
+data parallelism, all-reduce, NCCL, NVLink, InfiniBand, prefetch, data
+loader, replicas, load balancer, communication, bandwidth, latency]] },
+    { role = "reversed", score = 0, tol = 0.25, answer = [[
+Train the model on a single GPU, because data parallelism adds nothing; the
+gradients never need to be exchanged between GPUs. NVLink and InfiniBand
+behave the same, and the input pipeline is irrelevant. Serving 20,000
+requests per second needs one big replica, not a load balancer, and nothing
+limits either part: the system scales perfectly.]] },
+  },
   examples = {
     { answer = [[
 Data parallel training on all GPUs with an all-reduce of the gradients; NVLink

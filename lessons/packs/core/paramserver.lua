@@ -142,7 +142,7 @@ the new w? (Give at least 3 decimals, or an exact expression.)]],
   },
   examples = {
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
-    { answer = function(p) return string.format("%g - %g*(%d+%d+%d+%d)/4", p.w, p.eta, p.g1, p.g2, p.g3, p.g4) end, score = 1 },
+    { answer = function(p) return string.format("%g - %g*(%d+%d+(%d)+%d)/4", p.w, p.eta, p.g1, p.g2, p.g3, p.g4) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference + 0.05) end, score = 0 },
     { "w", "invalid" },
     { params = { w = 1, eta = 0.1, g1 = 2, g2 = 4, g3 = 6, g4 = 8 }, answer = "0.5", score = 1 },
@@ -592,7 +592,7 @@ iteration take?]],
       feedback = "That is a worker's own traffic. The servers carry n workers' gradients and weights over their links: each phase takes n/s model transfers." },
     { value = function(p) return math.max(p.n / p.s, 1) * 1000 * secs(p.pm * 4e6, p.gbps) end,
       feedback = "That is one phase. The iteration has a push phase and a pull phase." },
-    { value = function(p) return 2 * p.n * 1000 * secs(p.pm * 4e6, p.gbps) end,
+    { value = function(p) return p.s > 1 and 2 * p.n * 1000 * secs(p.pm * 4e6, p.gbps) end,   -- one server: no split
       feedback = "The model is split over the s servers, so each server carries only 1/s of the traffic." },
   },
   examples = {
@@ -884,9 +884,11 @@ per synchronous iteration than a worker's link?]],
   answer = function(p) return math.max(1, math.ceil(p.n * p.bw / p.bs - 1e-9)) end,
   tolerance = { abs = 0.01 },
   wrong = {
-    { value = function(p) return p.n end,
+    { value = function(p) return p.bw ~= p.bs and p.n end,   -- same speeds: S = N is right
       feedback = "S = N is right only when shards and workers have the same link speed. Here each shard link is faster." },
-    { value = function(p) return p.n * p.bw / p.bs end,
+    { value = function(p)   -- a whole number already: no rounding to forget
+        return (p.n * p.bw) % p.bs ~= 0 and p.n * p.bw / p.bs
+      end,
       feedback = "Shards come in whole numbers: round UP, or the shards are still a little too slow." },
   },
   examples = {
@@ -1157,7 +1159,9 @@ percentage like 20%.)]],
     "Busy time: {n1} × {t} + {ts}. Idle = 1 - busy / ({n} × {ts}).",
   },
   params = function(rng)
-    local n = rng:pick({ 8, 16, 32, 100 })
+    -- At most 32 workers: with 100, 1 - t/ts (the last mistake below) is
+    -- within the tolerance of the answer.
+    local n = rng:pick({ 8, 16, 32 })
     local t = rng:pick({ 100, 200, 250 })
     return { n = n, n1 = n - 1, t = t, ts = t * rng:pick({ 1.5, 2, 3, 4 }) }
   end,
@@ -1665,7 +1669,13 @@ tree is faster).]],
         return (2 * (p.p - 1) * (a + p.m / (p.p * b))) / (2 * log2(p.p) * (a + p.m / b))
       end,
       feedback = "That is T_ring / T_tree, the inverse of what was asked." },
-    { value = function(p) return log2(p.p) * p.p / (p.p - 1) end,
+    { value = function(p)
+        -- false for messages so large that ignoring α is within the 2% tolerance
+        local a, b = p.alpha * 1e-6, p.bw * 1e9
+        local right = (2 * log2(p.p) * (a + p.m / b)) / (2 * (p.p - 1) * (a + p.m / (p.p * b)))
+        local v = log2(p.p) * p.p / (p.p - 1)
+        return math.abs(v - right) > 0.02 * right and v
+      end,
       feedback = "That ratio ignores the latency α; it is only right for very large messages." },
   },
   examples = {
@@ -1731,32 +1741,49 @@ problem and propose changes, with their trade-offs.]],
   },
   concepts = {
     { name = "quantify the traffic", points = 2,
-      match = { "1.6 GB", "1.6 gb", "125 MB/s", "1.25 GB/s", "bytes", "bandwidth" },
-      patterns = { "gb/s", "mb/s", "gbps", "%d+ ?ms", "%d+%.?%d* ?s%f[%A]", "bandwidth" },
+      -- A number with its unit, not the prompt's "10 Gbps" restated.
+      match = { "1.6 GB", "1.6 gb", "125 MB/s", "1.25 GB/s" },
+      patterns = { "%d[%d%.]* ?gb%f[^%a/]", "%d[%d%.]* ?gb/s", "%d[%d%.]* ?mb/s", "%d+ ?ms", "%d+%.?%d* ?s%f[%A]" },
+      contradicts = {
+        { match = { "traffic is tiny", "a few mb", "a few megabytes" },
+          feedback = "You called the traffic small: 400 M FP32 gradients are 1.6 GB per worker, 51 GB per iteration through one 1.25 GB/s link." },
+      },
       feedback = "Put numbers on it: 400 M FP32 parameters are 1.6 GB; 32 workers push and pull that through one 10 Gbps (1.25 GB/s) link, about 41 s per direction." },
     { name = "shard the server",
       match = { "shard", "shards", "sharding", "partition", "partitioned", "more servers", "multiple servers" },
       patterns = { "shard", "partition", "servers" },
+      contradicts = {
+        { match = { "single server is always best", "one server is best", "a single server is best" },
+          feedback = "You kept one server: its link carries every worker's traffic; sharding spreads it over several links." },
+      },
       feedback = "Shard the parameters (and the embedding tables) over several servers so no single link carries all the traffic." },
     { name = "compress",
       match = { "compress", "compression", "fp16", "quantize", "quantise", "quantization", "top-k", "sparsify", "sparsification" },
       patterns = { "compress", "fp16", "quanti", "top%-?k", "sparsif" },
+      contradicts = {
+        { patterns = { "compress%a* %a* ?hurts? %a* ?too much", "compress%a* %a* ?too much to" },
+          feedback = "You ruled compression out: FP16 or top-k with error feedback usually costs little accuracy and cuts the bytes on the link." },
+      },
       feedback = "Send fewer bytes: FP16 or 8-bit gradients, top-k sparsification with error feedback, sparse embedding updates." },
     { name = "overlap or sync less often",
       match = { "overlap", "local sgd", "local updates", "local steps", "less often", "larger batch", "bigger batch" },
-      patterns = { "overlap", "local", "less often", "batch" },
+      patterns = { "overlap", "local sgd", "local steps?", "less often", "larger batch", "bigger batch" },
       feedback = "Hide or amortise the communication: overlap it with backward, take several local steps between syncs, or use larger batches." },
     { name = "all-reduce for the dense part",
       match = { "all-reduce", "allreduce", "all reduce", "ring" },
-      patterns = { "all%-?%s?reduce", "ring" },
+      patterns = { "all%-?%s?reduce", "%f[%a]ring%f[%A]" },
+      contradicts = {
+        { patterns = { "all%-?%s?reduce is slower", "ring %a* ?is slower" },
+          feedback = "You said all-reduce is slower: a ring all-reduce sends under 2M per GPU whatever the number of workers, with no central link." },
+      },
       feedback = "Consider all-reduce (ring) for the dense part: each GPU sends under 2M, independent of the number of workers." },
     { name = "stragglers",
       match = { "straggler", "stragglers", "slow worker", "backup worker", "backup workers", "bounded staleness", "asynchronous", "async", "ssp" },
       patterns = { "straggl", "backup", "stale", "async" },
       feedback = "Deal with the slow worker: backup workers, bounded staleness or async updates, or replace the slow node." },
     { name = "trade-offs",
-      match = { "trade-off", "tradeoff", "trade off", "accuracy", "convergence", "staleness", "cost" },
-      patterns = { "trade", "accura", "converg", "stale" },
+      match = { "trade-off", "tradeoff", "trade off", "accuracy", "convergence", "staleness" },
+      patterns = { "trade", "accura", "converg", "stale", "cost%a* money" },
       feedback = "Name the costs: compression and staleness can hurt convergence and accuracy; more servers cost money." },
   },
   model = [[
@@ -1772,6 +1799,45 @@ the number of workers. For the slow worker: backup workers or bounded
 staleness, and replace the node if it stays slow. The trade-offs:
 compression and staleness can slow convergence or cost accuracy, so I would
 check the loss curve, and more servers cost money.]],
+  -- Graded samples (pack check scores them against these marks).
+  samples = {
+    { role = "good", score = 1, tol = 0, answer = [[
+The dense part alone is 400 M x 4 bytes = 1.6 GB of FP32 gradients. With 32
+workers the single server must receive 51 GB and send 51 GB per iteration
+through a 1.25 GB/s link, about 41 s each way, which is why the GPUs sit idle
+most of the time. I would shard the parameters and the embedding tables over
+eight or more servers, compress the gradients to FP16 or send only the top-k
+values with error feedback, overlap the communication with the backward
+pass, and move the dense part to a ring all-reduce, where each worker sends
+under 3.2 GB whatever the number of workers. For the slow worker, backup
+workers or bounded staleness keep the others going. The trade-offs are that
+compression and staleness can slow convergence or cost accuracy, so I would
+watch the loss curve, and more servers cost money.]] },
+    { role = "good", score = 1, tol = 0, answer = [[
+Per iteration every worker pushes and pulls 1.6 GB, so the server's
+1.25 GB/s link needs about 41 s per direction. Sharding the model over
+several servers splits that traffic, FP16 compression halves it, and local
+SGD with a few local steps between syncs sends it less often. A ring
+all-reduce for the dense layers removes the central link altogether. The
+straggler can be handled with asynchronous updates or backup workers. Each
+change has a trade-off: compression and asynchrony may hurt convergence.]] },
+    { role = "partial", score = 2 / 8, tol = 0.2, answer = [[
+Shard the parameter server and compress the gradients.]] },
+    { role = "partial", score = 3 / 8, tol = 0.2, answer = [[
+The link carries 1.6 GB per worker per iteration, about 41 s each way.
+Backup workers would deal with the straggler.]] },
+    { role = "keywords", score = 0, tol = 0.25, answer = [[
+1.6 GB, 1.25 GB/s, sharding, more servers, FP16, top-k, compression, overlap,
+local SGD, ring all-reduce, stragglers, backup workers, staleness,
+convergence]] },
+    { role = "reversed", score = 0, tol = 0.25, answer = [[
+The traffic is tiny, a few MB per iteration, so the 10 Gbps link is not the
+bottleneck. A single server is always best, since sharding would not help,
+and gradient compression hurts accuracy too much to consider. Overlapping
+communication never helps, all-reduce is slower than a parameter server for
+any model, and the slow worker does not matter in synchronous training. None
+of these changes has a trade-off.]] },
+  },
   examples = {
     { answer = [[
 1.6 GB per worker through a 1.25 GB/s link is 41 s. Shard the server, compress

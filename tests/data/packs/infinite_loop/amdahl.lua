@@ -1,5 +1,5 @@
 -- Fixture: the params function loops forever on line 9; the instruction
--- (or wall-clock) limit must stop it and name that line.
+-- (or time) limit must stop it and name that line.
 lesson { id = "amdahl", title = "Amdahl" }
 question {
   id = "speedup",

@@ -5,4 +5,7 @@ pack {
   title = "Lab-linked questions for the tests",
   version = "1.0.0",
   lessons = { "selftest.lua" },
+  -- Its own rubric item beside the course's: pack check accepts the
+  -- questions tagged with it.
+  rubric = { "practice.measure" },
 }

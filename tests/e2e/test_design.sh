@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Design answers graded by evidence, through the real binary: the three
+# questions the assessment issue named give a bare keyword list and a
+# paragraph asserting the opposite at most a quarter of the points, and a
+# good answer full marks; the score is marked automatic; every kind tells
+# its answer limit before grading and refuses a longer answer.
+. "$(dirname "$0")/lib.sh"
+
+# answer_frac QID TEXT: grades TEXT; sets FRAC to score/max (3 decimals).
+answer_frac() {
+  run --json answer "warpbench.core:$1" "$2"
+  FRAC=$(jqv '(.score / .max * 1000 | round) / 1000')
+}
+# at_most_quarter QID WHAT TEXT
+at_most_quarter() {
+  answer_frac "$1" "$3"
+  if awk -v f="$FRAC" 'BEGIN { exit !(f <= 0.25) }'; then ok; else fail "$1 $2 scores $FRAC (> 0.25): $OUT"; fi
+}
+
+# ---- amdahl.scaling-design -------------------------------------------------------
+at_most_quarter amdahl.scaling-design "keyword list" \
+  "Speedup, efficiency, 5.5x, 69%, Karp-Flatt, serial fraction, profile, Nsight, timeline,
+all-reduce, communication, NCCL, overlap, gradient buckets, compression, data loading,
+prefetch, weak scaling, Gustafson, larger batch"
+expect_jq '.feedback | test("list of terms")' "true" "the list is told to write sentences"
+at_most_quarter amdahl.scaling-design "reversed" \
+  "This job scales perfectly and there is no serial fraction. Profiling is pointless, the
+all-reduce is free with NCCL, overlapping communication never helps, data loading is not the
+problem, and weak scaling with a larger batch changes nothing."
+expect_jq '.feedback | test("Contradicted")' "true" "the reversal is named"
+answer_frac amdahl.scaling-design "The speedup is 800/145 = 5.5x on 8 GPUs, so the efficiency
+is 69%. The Karp-Flatt serial fraction is about 0.064. I would profile one step with a timeline
+in Nsight to see where the time goes; the gradient all-reduce is the likely cost, since its
+communication grows with the number of GPUs. I would overlap it with the backward pass using
+gradient buckets, prefetch the input data, and try weak scaling with a larger batch per GPU."
+expect_jq '.correct' "true" "a good answer: full marks"
+expect_jq '.score' "4" "all four points"
+
+# ---- gpu.transpose-design ------------------------------------------------------------
+at_most_quarter gpu.transpose-design "keyword list" \
+  "coalesced, uncoalesced, strided writes, shared memory, tile, tiling, bank conflicts,
+padding, 33, profile, Nsight, sectors per request, copy, bandwidth, ceiling"
+at_most_quarter gpu.transpose-design "reversed" \
+  "The writes are coalesced and the reads are strided. A shared memory tile would not help,
+bank conflicts never happen, padding is useless and there is no need to profile."
+answer_frac gpu.transpose-design "The reads are coalesced, but the writes out[x][y] are strided:
+a warp writes one column, so each thread touches its own sector. Nsight Compute would confirm
+it with about 32 sectors per request on the stores. I would stage a 32 x 32 tile in shared
+memory, read it with coalesced rows and write it back transposed, padding the tile to 33 columns
+against bank conflicts, and compare the result with the copy bandwidth."
+expect_jq '.correct' "true" "a good answer: full marks"
+
+# ---- assessment.cpu-gpu ---------------------------------------------------------------
+at_most_quarter assessment.cpu-gpu "keyword list" \
+  "throughput, latency-oriented, thousands of cores, SIMT, warps, lockstep, HBM, bandwidth,
+latency hiding, occupancy, switching warps, matrix multiplication, GEMM, tensor cores"
+at_most_quarter assessment.cpu-gpu "reversed (the issue's example)" \
+  "GPUs have no SIMT and cannot hide latency. Both CPUs and GPUs are built for throughput in
+the same way, GPUs do not have more cores, memory bandwidth does not matter, and neural
+networks do not rely on matrix multiplication."
+expect_jq '.feedback | test("cannot hide latency: they hide it by switching")' "true" \
+  "the contradiction's own feedback"
+answer_frac assessment.cpu-gpu "A CPU is optimised for latency, with a few complex cores and
+large caches, while a GPU is optimised for throughput with thousands of simple cores and high
+memory bandwidth. The GPU runs threads in warps under SIMT, one instruction for 32 threads, and
+it hides memory latency by switching to another ready warp. Neural networks are mostly matrix
+multiplications, which suits this design."
+expect_jq '.correct' "true" "a good answer: full marks"
+expect_jq '.score' "4" "all four points"
+
+# ---- limits told before grading, and kept ------------------------------------------
+run --json question warpbench.core:assessment.cpu-gpu
+expect_jq '.max_answer' "16384" "a design answer: 16 KiB"
+run question warpbench.core:assessment.cpu-gpu
+expect_out "answers up to 16 KiB are graded" "said in the text output"
+run --json question warpbench.core:amdahl.speedup-worked
+expect_jq '.max_answer' "1024" "a numeric answer: 1 KiB"
+run --json question warpbench.core:mapreduce.wordcount-shuffle
+expect_jq '.max_answer' "4096" "a text answer: 4 KiB"
+run --json answer warpbench.core:assessment.cpu-gpu "$(printf 'The GPU hides latency. %.0s' $(seq 1 800))"
+expect_rc 3 "a 18 KB design answer is not graded"
+expect_jq '.feedback | test("too long: 18400 bytes, and this question grades at most 16384")' "true" \
+  "and says why"
+finish
