@@ -471,7 +471,7 @@ int lesson_answer_design(struct lesson_session *s, const char *qid, int variant,
         double frac = out->r.max > 0 ? out->r.score / out->r.max : 0;
         out->earned = frac * out->available;
     }
-    if (q.exam) {
+    if (q.exam && out->r.valid) { /* an unreadable answer is explained: it tells nothing */
         out->hidden = true;
         withhold(&out->r);
         out->earned = 0;

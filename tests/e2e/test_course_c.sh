@@ -63,7 +63,8 @@ run pack check "$CORE"
 expect_rc 0 "plain check"
 if grep -q "rubric item" <<<"$OUT"; then fail "plain check prints the table"; else ok; fi
 
-# A pack with a misspelt item: counted on its own line, marked.
+# A pack with a misspelt item fails the check, naming it (the assessment
+# issue: a typo must not send points to a phantom item) ...
 mkdir -p "$T/typo"
 cat >"$T/typo/pack.lua" <<'LUA'
 pack { id = "test.typo", title = "Typo", version = "1", lessons = { "l.lua" } }
@@ -75,8 +76,15 @@ question { id = "q2", kind = "numeric", prompt = "Two?", answer = 2,
            rubric = { "practice.profilng", "theory.gpu" } }
 LUA
 run pack check --rubric "$T/typo"
-expect_rc 0 "a pack with a misspelt rubric item still passes"
-expect_out "practice.profilng" "the misspelt name is listed"
+expect_rc 4 "a pack with a misspelt rubric item fails the check"
+expect_err "unknown rubric item 'practice.profilng' (did you mean 'practice.profiling'?)" \
+  "the misspelt name is named, with the item meant"
+# ... while an item the pack declares as its own is counted on its own
+# line, marked as not a course item.
+sed -i 's/lessons = { "l.lua" } }/lessons = { "l.lua" }, rubric = { "practice.profilng" } }/' "$T/typo/pack.lua"
+run pack check --rubric "$T/typo"
+expect_rc 0 "a pack's own rubric item passes"
+expect_out "practice.profilng" "the pack's own item is listed"
 expect_out "(not a course rubric item)" "and marked"
 if grep -qE '^theory\.gpu +2 +3 +1$' <<<"$OUT"; then ok; else fail "theory.gpu: 2 questions, 3 points, 1 lesson: $OUT"; fi
 run --json pack check --rubric "$T/typo"

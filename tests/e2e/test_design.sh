@@ -51,22 +51,36 @@ against bank conflicts, and compare the result with the copy bandwidth."
 expect_jq '.correct' "true" "a good answer: full marks"
 
 # ---- assessment.cpu-gpu ---------------------------------------------------------------
-at_most_quarter assessment.cpu-gpu "keyword list" \
+# The assessment is an exam (one answer per question, grades after the exam
+# is submitted): each answer is a student of its own, who submits and then
+# reads the grade and feedback from the question's history.
+# exam_frac USER QID TEXT: sets FRAC (3 decimals) and OUT (the question's JSON).
+exam_frac() {
+  WARPBENCH_USER=$1 run --json answer "warpbench.core:$2" "$3"
+  WARPBENCH_USER=$1 run exam submit assessment
+  WARPBENCH_USER=$1 run --json question "warpbench.core:$2"
+  FRAC=$(jqv '(.history[0].score / .points * 1000 | round) / 1000')
+}
+exam_at_most_quarter() {
+  exam_frac "$1" "$2" "$4"
+  if awk -v f="$FRAC" 'BEGIN { exit !(f <= 0.25) }'; then ok; else fail "$2 $3 scores $FRAC (> 0.25): $OUT"; fi
+}
+exam_at_most_quarter kim assessment.cpu-gpu "keyword list" \
   "throughput, latency-oriented, thousands of cores, SIMT, warps, lockstep, HBM, bandwidth,
 latency hiding, occupancy, switching warps, matrix multiplication, GEMM, tensor cores"
-at_most_quarter assessment.cpu-gpu "reversed (the issue's example)" \
+exam_at_most_quarter lee assessment.cpu-gpu "reversed (the issue's example)" \
   "GPUs have no SIMT and cannot hide latency. Both CPUs and GPUs are built for throughput in
 the same way, GPUs do not have more cores, memory bandwidth does not matter, and neural
 networks do not rely on matrix multiplication."
-expect_jq '.feedback | test("cannot hide latency: they hide it by switching")' "true" \
+expect_jq '.history[0].feedback | test("cannot hide latency: they hide it by switching")' "true" \
   "the contradiction's own feedback"
-answer_frac assessment.cpu-gpu "A CPU is optimised for latency, with a few complex cores and
+exam_frac max assessment.cpu-gpu "A CPU is optimised for latency, with a few complex cores and
 large caches, while a GPU is optimised for throughput with thousands of simple cores and high
 memory bandwidth. The GPU runs threads in warps under SIMT, one instruction for 32 threads, and
 it hides memory latency by switching to another ready warp. Neural networks are mostly matrix
 multiplications, which suits this design."
-expect_jq '.correct' "true" "a good answer: full marks"
-expect_jq '.score' "4" "all four points"
+expect_jq '.history[0].score == .points' "true" "a good answer: full marks"
+expect_jq '.history[0].score' "4" "all four points"
 
 # ---- limits told before grading, and kept ------------------------------------------
 run --json question warpbench.core:assessment.cpu-gpu

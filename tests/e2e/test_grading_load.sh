@@ -31,15 +31,21 @@ add warpbench.core:mapreduce.wordcount-shuffle "$(head -c 8000 /dev/zero | tr '\
 # Design answers at their 16 KiB limit: one endless sentence that feeds the
 # rubric's ".*" patterns, and a long list.
 add warpbench.core:mapreduce.kmeans-design "$(for i in $(seq 1 2000); do printf 'the sum '; done | head -c 16383)."
-add warpbench.core:assessment.cpu-gpu "$(for i in $(seq 1 1300); do printf 'warps, SIMT, '; done | head -c 16384)"
+add warpbench.core:gpu.transpose-design "$(for i in $(seq 1 1300); do printf 'warps, tile, '; done | head -c 16384)"
 add warpbench.core:paramserver.design "$(for i in $(seq 1 900); do printf 'It is 1.6 GB in 41 s. '; done | head -c 16384)"
 # Ordinary answers.
 add warpbench.core:amdahl.speedup-worked "1/(0.2+0.8/4)"
-add warpbench.core:assessment.cpu-gpu "GPUs have thousands of cores and are good at matrix multiplication."
+add warpbench.core:amdahl.scaling-design "The all-reduce grows with the number of GPUs, so profile it."
 
-# grade_all OUTFILE: grades every answer on core 0; one line per answer:
-# exit code, then validity, score and feedback (or the error).
+# Each pass answers in a store of its own, copied before any answer: the
+# attempt policy would otherwise count the first pass's tries.
+cp "$DB" "$T/fresh.db"
+# grade_all OUTFILE: grades every answer on core 0 in a fresh copy of the
+# store; one line per answer: exit code, then validity, score and feedback
+# (or the error).
 grade_all() {
+  rm -f "$DB" "$DB-wal" "$DB-shm"
+  cp "$T/fresh.db" "$DB"
   : >"$1"
   for f in $(ls "$A" | sort -n); do
     local qid ans out rc

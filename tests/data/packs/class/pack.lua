@@ -8,4 +8,6 @@ pack {
   title = "Class loop test pack",
   version = "1.0.0",
   lessons = { "speedup.lua", "lab.lua" },
+  -- Its own rubric item beside the course's (the lab question uses it).
+  rubric = { "practice.measure" },
 }
