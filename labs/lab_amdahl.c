@@ -413,6 +413,9 @@ static int amd_run_lab(struct lab_ctx *cx, struct core_err *err)
             rc = amd_trial(&r, f, work, p, &trial[k], err);
             if (rc != 0)
                 goto out;
+            char rep[48];
+            snprintf(rep, sizeof rep, "time per trial at p = %d", p);
+            lab_repeat(cx, rep, "s", trial[k]);
             done += f + (1 - f) / p;
         }
         double lo = trial[0], hi = trial[0];
@@ -472,6 +475,13 @@ static const struct lab_series_def amd_series[] = {
     {"f_set", "the f you set", "", "karp_flatt", "p"},
 };
 
+static const struct lab_chart_def amd_charts[] = {
+    {"time", "median time per trial against workers p", false},
+    {"speedup", "speedup against workers p", false},
+    {"efficiency", "efficiency S(p)/p", false},
+    {"karp_flatt", "Karp-Flatt serial fraction e(p)", false},
+};
+
 const struct lab_def lab_amdahl = {
     .name = "amdahl",
     .title = "Amdahl speedup on your machine",
@@ -483,4 +493,6 @@ const struct lab_def lab_amdahl = {
     .n_series = sizeof amd_series / sizeof amd_series[0],
     .check = NULL,
     .run = amd_run_lab,
+    .charts = amd_charts,
+    .n_charts = sizeof amd_charts / sizeof amd_charts[0],
 };

@@ -339,6 +339,13 @@ static const struct lab_series_def coal_series[] = {
     {"ladder_gbs", "GB/s", "GB/s", "ladder", "kernel # (see log)"},
 };
 
+static const struct lab_chart_def coal_charts[] = {
+    {"offset", "copy bandwidth against a misaligned start", false},
+    {"stride", "copy bandwidth against stride", true},
+    {"stride_frac", "strided copy as a fraction of a plain copy", true},
+    {"ladder", "the kernel ladder (numbers in the log)", false},
+};
+
 const struct lab_def lab_coalescing = {
     .name = "coalescing",
     .title = "Memory coalescing on the GPU",
@@ -350,4 +357,6 @@ const struct lab_def lab_coalescing = {
     .n_series = sizeof coal_series / sizeof coal_series[0],
     .check = coal_check,
     .run = coal_run_lab,
+    .charts = coal_charts,
+    .n_charts = sizeof coal_charts / sizeof coal_charts[0],
 };

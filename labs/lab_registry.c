@@ -48,3 +48,11 @@ bool lab_series_snapshot(const struct lab_def *lab, const char *series)
             return true;
     return false;
 }
+
+const struct lab_chart_def *lab_chart_find(const struct lab_def *lab, const char *chart)
+{
+    for (size_t i = 0; lab && chart && lab->charts && i < lab->n_charts; i++)
+        if (lab->charts[i].name && strcmp(lab->charts[i].name, chart) == 0)
+            return &lab->charts[i];
+    return NULL;
+}
