@@ -266,7 +266,29 @@ static void summary_json_line(const struct lab_params *p, const struct lab_resul
     lab_params_json(p, &j);
     core_json_key(&j, "figures");
     lab_summary_json(&r->summary, &j);
+    const struct lab_figure *noisy = lab_summary_find(&r->summary, "noisy");
+    const struct lab_figure *noise = lab_summary_find(&r->summary, "noise");
+    core_json_kbool(&j, "noisy", noisy && noisy->num != 0);
+    core_json_kstr(&j, "noise", noise ? noise->str : NULL);
     cli_json_close(&b, &j);
+}
+
+/* A run measured under load or with a wide spread says so, and how to run
+ * it again (its --set flags as given). */
+static void print_noise(const struct lab_def *lab, const struct lab_summary *s,
+                        const struct core_strlist *sets)
+{
+    const struct lab_figure *noisy = lab_summary_find(s, "noisy");
+    const struct lab_figure *noise = lab_summary_find(s, "noise");
+    if (!noisy || noisy->num == 0 || !noise || !noise->str)
+        return;
+    printf("warning: %s\n", cli_tx(noise->str));
+    printf("  these numbers may be off: run it again on a quieter machine:\n"
+           "  warpbench lab run %s",
+           lab->name);
+    for (size_t i = 0; i < sets->n; i++)
+        printf(" --set %s", cli_tx(sets->items[i]));
+    printf("\n");
 }
 
 static int cmd_run(struct cli_ctx *cx, const struct cli_command *cmd, struct cli_args *a)
@@ -358,6 +380,7 @@ static int cmd_run(struct cli_ctx *cx, const struct cli_command *cmd, struct cli
         if (r.error && lrc != CORE_ERR_CANCELLED)
             printf("  error: %s\n", cli_tx(r.error));
         print_figures(&r.summary);
+        print_noise(lab, &r.summary, &sets);
         if (r.run_id && strcmp(r.status, "done") == 0)
             printf("questions linked to %s now use this run (see warpbench lab show %lld)\n",
                    lab->name, (long long)r.run_id);
