@@ -130,6 +130,7 @@ struct term_sink {
     size_t n_shown;
     char what[96];
     double fraction;
+    char note[400]; /* the run's LAB_LOG_NOTE (what ran instead and why), "" none */
 };
 
 static void clear_line(struct term_sink *t)
@@ -188,10 +189,12 @@ static void sink_log(void *ud, enum lab_log_level level, const char *line)
 {
     struct term_sink *t = ud;
     clear_line(t);
+    if (level == LAB_LOG_NOTE && !t->note[0])
+        snprintf(t->note, sizeof t->note, "%s", line);
     fprintf(stderr, "%s: %s%s\n", t->lab,
-            level == LAB_LOG_ERROR  ? "error: "
-            : level == LAB_LOG_WARN ? "warning: "
-                                    : "",
+            level == LAB_LOG_ERROR                           ? "error: "
+            : level == LAB_LOG_WARN || level == LAB_LOG_NOTE ? "warning: "
+                                                             : "",
             cli_tx(line));
     if (t->tty && t->what[0])
         draw_progress(t, true);
@@ -247,7 +250,7 @@ static void print_figures(const struct lab_summary *s)
 }
 
 static void summary_json_line(const struct lab_params *p, const struct lab_result *r,
-                              double elapsed)
+                              double elapsed, const char *note)
 {
     struct core_buf b;
     struct core_json j;
@@ -270,6 +273,7 @@ static void summary_json_line(const struct lab_params *p, const struct lab_resul
     const struct lab_figure *noise = lab_summary_find(&r->summary, "noise");
     core_json_kbool(&j, "noisy", noisy && noisy->num != 0);
     core_json_kstr(&j, "noise", noise ? noise->str : NULL);
+    core_json_kstr(&j, "note", note && *note ? note : NULL);
     cli_json_close(&b, &j);
 }
 
@@ -370,13 +374,15 @@ static int cmd_run(struct cli_ctx *cx, const struct cli_command *cmd, struct cli
     }
 
     if (cx->json) {
-        summary_json_line(&p, &r, elapsed);
+        summary_json_line(&p, &r, elapsed, t.note);
     } else {
         printf("%s: %s in %.2f s", lab->name, r.status, elapsed);
         if (r.run_id)
             printf(" — run %lld, %zu samples recorded\n", (long long)r.run_id, r.n_samples);
         else
             printf(", %zu samples\n", r.n_samples);
+        if (t.note[0])
+            printf("  note: %s\n", cli_tx(t.note));
         if (r.error && lrc != CORE_ERR_CANCELLED)
             printf("  error: %s\n", cli_tx(r.error));
         print_figures(&r.summary);

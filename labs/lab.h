@@ -181,7 +181,10 @@ void lab_machine_json(const struct lab_machine *m, struct core_json *j);
 
 /* ---- reporting while running --------------------------------------------- */
 
-enum lab_log_level { LAB_LOG_INFO, LAB_LOG_WARN, LAB_LOG_ERROR };
+/* LAB_LOG_NOTE is a warning about the whole run, such as what ran instead
+ * of the GPU and why: front ends show it as a warning and keep it in the
+ * run's header, where a scrolling log cannot lose it. */
+enum lab_log_level { LAB_LOG_INFO, LAB_LOG_WARN, LAB_LOG_ERROR, LAB_LOG_NOTE };
 
 /* A named figure closing the run. */
 struct lab_figure {

@@ -298,7 +298,7 @@ static int coal_run_lab(struct lab_ctx *cx, struct core_err *err)
         if (strcmp(device, "cpu") == 0)
             lab_log(cx, LAB_LOG_INFO, "device=cpu: running the model and the CPU analog");
         else
-            lab_log(cx, LAB_LOG_WARN, "%s — running the model and the CPU analog", why.msg);
+            lab_log(cx, LAB_LOG_NOTE, "%s — running the model and the CPU analog", why.msg);
         rc = coal_run_cpu(&r, err);
         if (rc == 0 && strcmp(device, "cpu") != 0)
             lab_figure_str(cx, "no_gpu", why.msg, "why the GPU part did not run");

@@ -916,7 +916,7 @@ static int km_run_lab(struct lab_ctx *cx, struct core_err *err)
             r->gsse = core_xmalloc((size_t)c->tasks * sizeof *r->gsse);
             lab_log(cx, LAB_LOG_INFO, "device=gpu: the map runs on %s", r->dev.name);
         } else {
-            lab_log(cx, LAB_LOG_WARN, "%s: device=gpu runs the map on the CPU workers instead",
+            lab_log(cx, LAB_LOG_NOTE, "%s: device=gpu runs the map on the CPU workers instead",
                     gerr.msg);
         }
     }

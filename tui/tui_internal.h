@@ -106,7 +106,8 @@ void tui_canvas_clear(struct tui_canvas *c);
 /* Writes UTF-8 text at (y, x), clipped to the canvas and to max_w columns
  * (max_w < 0: to the right edge). Under TUI_CS_ASCII non-ASCII code points
  * are written as '?' (a wide one as "??"), except box drawing (+ - |), blocks
- * ('#'), and a few look-alikes: • * · . … . – — - × x → > ← < ≤ < ≥ > µ u.
+ * ('#'), and a few look-alikes: • * · . … . – — - × x → > ← < µ u; the
+ * relations ≤ ≥ ≠ take two cells, "<=" ">=" "!=" (never a bare "<").
  * Control characters show as U+FFFD ('?'); combining marks are dropped; a
  * wide character that does not fit leaves a space. Returns the columns
  * written. */
