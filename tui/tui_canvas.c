@@ -21,6 +21,7 @@ void tui_canvas_init(struct tui_canvas *c, int w, int h, enum tui_charset cs)
     c->h = 0;
     c->cells = NULL;
     c->cs = cs;
+    c->mono = false;
     tui_canvas_resize(c, w, h);
 }
 

@@ -123,6 +123,7 @@ struct tui_app {
     const char *user;
     int64_t user_id;
     enum tui_charset cs;
+    bool color;      /* colours in use (not NO_COLOR): else charts mark series by character */
     bool quit;
     bool help;       /* help overlay shown */
     char msg[256];   /* one-shot footer message; "" none */
