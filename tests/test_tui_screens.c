@@ -716,6 +716,7 @@ static void test_lab_run_done(void **state)
     free(m.status);
     m.status = core_xstrdup("done");
     m.progress = 1;
+    m.run_id = 12;
     m.n_figs = 1;
     m.figs = core_xcalloc(1, sizeof *m.figs);
     m.figs[0] = (struct tui_lab_fig){core_xstrdup("steps completed"), core_xstrdup("20")};
@@ -725,10 +726,83 @@ static void test_lab_run_done(void **state)
                                  false};
     tui_canvas_clear(&c);
     tui_view_lab(&m, &c, tui_test_full(&c), &cur);
-    HAS(&c, " selftest  done  ");
-    HAS(&c, "│ steps completed                  20 │");
+    HAS(&c, " selftest  done (run 12 recorded) ");
+    HAS(&c, "│ steps completed                          20 │");
     HAS(&c, "│ · Your measured speedup");
     HAS(&c, "questions using this run");
+    /* Charts keep a readable height on the summary at 80×24 (22 body rows):
+     * the two charts share one row of ten. */
+    int plot_rows = 0;
+    for (int y = 1; y < 22; y++) {
+        char *row = tui_test_row(&c, y);
+        plot_rows += strstr(row, "┤") != NULL || strstr(row, "│ ") == row + 3;
+        free(row);
+    }
+    assert_true(plot_rows >= 7);
+    tui_canvas_fini(&c);
+    tui_lab_model_fini(&m);
+}
+
+/* The finished run at 80×24 and 200×50: forty results scroll in a table
+ * whose box says which rows show, long labels end with "…", values are the
+ * model's (formatted for people by the screen); a noisy run and the CPU
+ * analog say so under the header. */
+static void test_lab_results_table(void **state)
+{
+    (void)state;
+    struct tui_lab_model m;
+    lab_model(&m);
+    m.phase = TUI_LAB_DONE;
+    m.status = core_xstrdup("done");
+    m.progress = 1;
+    add_series(&m, "speedup", "speedup", 4);
+    free(m.series[0].chart_title);
+    m.series[0].chart_title = core_xstrdup("speedup against workers p");
+    enum { N = 40 };
+    m.n_figs = N;
+    m.figs = core_xcalloc(N, sizeof *m.figs);
+    for (int i = 0; i < N; i++) {
+        char l[96], v[32];
+        snprintf(l, sizeof l, i == 0 ? "L1 data cache of the first core, as the kernel reports it"
+                                     : "figure number %d",
+                 i + 1);
+        snprintf(v, sizeof v, i == 0 ? "32 KiB" : "%d.5 ×", i + 1);
+        m.figs[i] = (struct tui_lab_fig){core_xstrdup(l), core_xstrdup(v)};
+    }
+    m.note = core_xstrdup("no GPU: no CUDA device found — running the model and the CPU analog");
+    m.noise = core_xstrdup("measured under load: other programs used 48% of the CPUs it ran on");
+    struct tui_canvas c;
+    tui_canvas_init(&c, 80, 22, TUI_CS_UTF8);
+    struct tui_cursor cur = {0};
+    tui_view_lab(&m, &c, tui_test_full(&c), &cur);
+    HAS(&c, "⚠ no GPU: no CUDA device found — running the model and the CPU analog");
+    HAS(&c, "⚠ measured under load: other programs used 48% of the CPUs it ran on");
+    HAS(&c, "— r runs");
+    HAS(&c, "speedup against workers p");
+    LACKS(&c, "speedup (");
+    HAS(&c, "│ L1 data cache of the first core, as… 32 KiB │");
+    HAS(&c, "results 1–");
+    LACKS(&c, "figure number 40");
+    /* scrolled to the end: the last rows, and where they are */
+    int rows = m.fig_rows;
+    assert_true(rows >= 4);
+    m.ftop = 1000; /* clamped */
+    tui_canvas_clear(&c);
+    tui_view_lab(&m, &c, tui_test_full(&c), &cur);
+    assert_int_equal(m.ftop, N - rows);
+    HAS(&c, "40.5 × │");
+    HAS(&c, "│ figure number 40");
+    char want[48];
+    snprintf(want, sizeof want, "results %d–40 of 40", N - rows + 1);
+    HAS(&c, want);
+    LACKS(&c, "L1 data cache");
+    /* 200×50: the whole page of charts and many more rows */
+    tui_canvas_fini(&c);
+    tui_canvas_init(&c, 200, 48, TUI_CS_UTF8);
+    m.ftop = 0;
+    tui_view_lab(&m, &c, tui_test_full(&c), &cur);
+    assert_true(m.fig_rows >= 18);
+    HAS(&c, "L1 data cache of the first core, as the kernel reports it");
     tui_canvas_fini(&c);
     tui_lab_model_fini(&m);
 }
@@ -805,10 +879,13 @@ static void test_lab_chart_pages(void **state)
         snprintf(name, sizeof name, "extra %zu", i + 1);
         add_series(&m, name, name, 4);
     }
+    /* The summary at 80×24 shows two charts a page (to keep them tall),
+     * starting from the first chart that was shown. */
     tui_canvas_clear(&c);
     tui_view_lab(&m, &c, tui_test_full(&c), &cur);
-    HAS(&c, "charts 5-8 of 9 - [ prev  ] next");
-    m.chart_page = 2;
+    assert_int_equal(m.per_page, 2);
+    HAS(&c, "charts 5-6 of 9 - [ prev  ] next");
+    m.chart_page = 4;
     tui_canvas_clear(&c);
     tui_view_lab(&m, &c, tui_test_full(&c), &cur);
     HAS(&c, "chart 9 of 9 - [ prev");
@@ -944,6 +1021,7 @@ int main(void)
         cmocka_unit_test(test_editor),
         cmocka_unit_test(test_lab_list_form),
         cmocka_unit_test(test_lab_run_done),
+        cmocka_unit_test(test_lab_results_table),
         cmocka_unit_test(test_lab_chart_pages),
         cmocka_unit_test(test_lab_chart_many_series),
         cmocka_unit_test(test_lab_snapshot_series),

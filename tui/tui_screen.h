@@ -393,6 +393,8 @@ struct tui_lab_item {
  * (lab_def.snapshot) keeps one point per step, the latest, sorted by step. */
 struct tui_lab_series {
     char *name, *label, *unit, *chart, *x_label;
+    char *chart_title; /* the chart's title for people (lab_chart_def), or NULL: chart */
+    bool x_log;        /* the chart's x axis is logarithmic (lab_chart_def.x_log) */
     double *x, *y;
     size_t n, cap;
     bool snapshot;
@@ -429,10 +431,20 @@ struct tui_lab_model {
     char *status;   /* "running", "done", "cancelled", "failed: ..." */
     double elapsed; /* seconds */
     bool blocks;    /* block characters instead of braille */
-    size_t chart_page; /* charts shown: page * TUI_LAB_CHARTS_PER_PAGE on (views clamp it) */
+    size_t chart_page; /* charts shown: page * per page on (views clamp it) */
+    size_t per_page;   /* charts per page of the last draw (0: TUI_LAB_CHARTS_PER_PAGE); a
+                          draw that changes it keeps the first chart shown */
+    char *note;        /* the run's LAB_LOG_NOTE (the CPU analog and why), shown under the
+                          header; NULL none */
+    bool confirm_cancel; /* q was pressed while running: "cancel the run? y/n" */
     /* done */
     struct tui_lab_fig *figs;
     size_t n_figs;
+    size_t ftop;       /* first result row shown */
+    int fig_rows;      /* result rows the last draw had room for (for paging) */
+    bool focus_qs;     /* Up/Down move in the questions, else they scroll the results */
+    char *noise;       /* the run was noisy: why (the summary's "noise"), else NULL */
+    long long run_id;  /* the stored run, 0 when unknown */
     struct tui_lab_q *qs;
     size_t n_qs, qsel;
 };
@@ -447,11 +459,13 @@ void tui_lab_series_add(struct tui_lab_series *s, double x, double y);
  * appends what is new, or copies every point of a snapshot series (whose
  * points change in place). */
 void tui_lab_series_sync(struct tui_lab_series *dst, const struct tui_lab_series *src);
-/* Charts are drawn in pages of up to TUI_LAB_CHARTS_PER_PAGE (2×2). The
- * chart groups (series sharing lab_series_def.chart, in series order) the
- * current phase draws: while running every group, on the summary only those
- * with samples; and the pages they fill (at least 1). */
+/* Charts are drawn in pages of up to TUI_LAB_CHARTS_PER_PAGE (2×2) where
+ * each keeps TUI_LAB_CHART_MIN_H rows, else two side by side (the summary
+ * at 80×24). The chart groups (series sharing lab_series_def.chart, in
+ * series order) the current phase draws: while running every group, on the
+ * summary only those with samples; and the pages they fill (at least 1). */
 #define TUI_LAB_CHARTS_PER_PAGE 4
+#define TUI_LAB_CHART_MIN_H 8
 size_t tui_lab_chart_count(const struct tui_lab_model *m);
 size_t tui_lab_chart_pages(const struct tui_lab_model *m);
 void tui_view_lab(struct tui_lab_model *m, struct tui_canvas *c, struct tui_rect r,
