@@ -476,10 +476,10 @@ static const struct lab_series_def amd_series[] = {
 };
 
 static const struct lab_chart_def amd_charts[] = {
-    {"time", "median time per trial against workers p", false},
-    {"speedup", "speedup against workers p", false},
+    {"time", "time per trial against p", false},
+    {"speedup", "speedup against p", false},
     {"efficiency", "efficiency S(p)/p", false},
-    {"karp_flatt", "Karp-Flatt serial fraction e(p)", false},
+    {"karp_flatt", "Karp-Flatt serial fraction", false},
 };
 
 const struct lab_def lab_amdahl = {

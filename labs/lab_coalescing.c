@@ -340,10 +340,10 @@ static const struct lab_series_def coal_series[] = {
 };
 
 static const struct lab_chart_def coal_charts[] = {
-    {"offset", "copy bandwidth against a misaligned start", false},
-    {"stride", "copy bandwidth against stride", true},
-    {"stride_frac", "strided copy as a fraction of a plain copy", true},
-    {"ladder", "the kernel ladder (numbers in the log)", false},
+    {"offset", "copy against offset", false},
+    {"stride", "copy against stride", true},
+    {"stride_frac", "strided copy over plain copy", true},
+    {"ladder", "kernel ladder (names in the log)", false},
 };
 
 const struct lab_def lab_coalescing = {

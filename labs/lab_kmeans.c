@@ -163,13 +163,13 @@ static const struct lab_series_def km_series[] = {
 };
 
 static const struct lab_chart_def km_charts[] = {
-    {"sse", "SSE (sum of squared distances) per iteration", false},
-    {"shift", "largest centre move per iteration", false},
-    {"phases", "time per phase of an iteration", false},
-    {"shuffle", "bytes shuffled per iteration", false},
-    {"faults", "map tasks run again after a failure", false},
-    {"time_p", "median time per iteration against workers p", false},
-    {"speedup", "speedup against workers p", false},
+    {"sse", "SSE per iteration", false},
+    {"shift", "largest centre move", false},
+    {"phases", "time per phase", false},
+    {"shuffle", "bytes shuffled", false},
+    {"faults", "tasks run again", false},
+    {"time_p", "time per iteration against p", false},
+    {"speedup", "speedup against p", false},
     {"workers", "map tasks per worker", false},
 };
 

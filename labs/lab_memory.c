@@ -622,11 +622,11 @@ static const struct lab_series_def mem_series[] = {
 };
 
 static const struct lab_chart_def mem_charts[] = {
-    {"matmul", "matrix multiply speed against size n", true},
-    {"matmul_ratio", "IKJ speed over IJK speed", true},
-    {"stride_bw", "useful bandwidth against stride", true},
-    {"stride_lines", "cache lines touched per second", true},
-    {"stride_ns", "time per access against stride", true},
+    {"matmul", "multiply speed against n", true},
+    {"matmul_ratio", "IKJ speed over IJK", true},
+    {"stride_bw", "bandwidth against stride", true},
+    {"stride_lines", "cache lines touched", true},
+    {"stride_ns", "time per access", true},
 };
 
 const struct lab_def lab_memory = {

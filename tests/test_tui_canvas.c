@@ -273,7 +273,7 @@ static void test_put_cut(void **state)
     tui_canvas_fini(&c);
     tui_canvas_init(&c, 20, 1, TUI_CS_ASCII);
     tui_canvas_put_cut(&c, 0, 0, "L1 data cache (0: unknown)", PLAIN, 10);
-    CANVAS(&c, "L1 data c.");
+    CANVAS(&c, "L1 data...");
     tui_canvas_fini(&c);
 }
 

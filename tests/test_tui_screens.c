@@ -776,8 +776,7 @@ static void test_lab_results_table(void **state)
     struct tui_cursor cur = {0};
     tui_view_lab(&m, &c, tui_test_full(&c), &cur);
     HAS(&c, "⚠ no GPU: no CUDA device found — running the model and the CPU analog");
-    HAS(&c, "⚠ measured under load: other programs used 48% of the CPUs it ran on");
-    HAS(&c, "— r runs");
+    HAS(&c, "⚠ r runs it again — measured under load");
     HAS(&c, "speedup against workers p");
     LACKS(&c, "speedup (");
     HAS(&c, "│ L1 data cache of the first core, as… 32 KiB │");

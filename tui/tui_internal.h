@@ -129,9 +129,9 @@ char *tui_canvas_text(const struct tui_canvas *c);
 
 /* ---- widgets ------------------------------------------------------------- */
 
-/* tui_canvas_put, but text wider than max_w columns is cut to max_w - 1
- * and ends with "…" (ASCII "."), so a reader sees that something is
- * missing. Returns the columns written. */
+/* tui_canvas_put, but text wider than max_w columns is cut and ends with
+ * "…" (ASCII "..."), so a reader sees that something is missing. Returns
+ * the columns written. */
 int tui_canvas_put_cut(struct tui_canvas *c, int y, int x, const char *s, struct tui_style st,
                        int max_w);
 

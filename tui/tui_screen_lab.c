@@ -415,6 +415,28 @@ static void draw_log(struct tui_lab_model *m, struct tui_canvas *c, struct tui_r
         tui_canvas_put(c, y, r.x + 2, m->logs[i], TUI_ST(0, 0), r.w - 4);
 }
 
+/* tui_view_wrapped that ends its last row with "…" when text is left. */
+static int wrapped_cut(struct tui_canvas *c, struct tui_rect r, int y, const char *text,
+                       struct tui_style st, int max_rows)
+{
+    struct core_strlist l;
+    core_strlist_init(&l);
+    tui_text_wrap(text, r.w, &l);
+    int rows = 0;
+    for (size_t i = 0; i < l.n && rows < max_rows; i++, rows++) {
+        bool last = rows == max_rows - 1 && i + 1 < l.n;
+        if (last) {
+            char *more = core_xasprintf("%s %s", l.items[i], l.items[i + 1]);
+            tui_canvas_put_cut(c, r.y + y + rows, r.x, more, st, r.w);
+            free(more);
+        } else {
+            tui_canvas_put(c, r.y + y + rows, r.x, l.items[i], st, r.w);
+        }
+    }
+    core_strlist_fini(&l);
+    return rows;
+}
+
 /* Under the header: the run's note (the CPU analog and why) and, once done,
  * a noisy run's warning, each wrapped to at most two rows, in rows r.y ..;
  * returns the rows used. */
@@ -425,13 +447,13 @@ static int draw_notes(struct tui_lab_model *m, struct tui_canvas *c, struct tui_
     int y = 0;
     if (m->note) {
         char *line = core_xasprintf("%s %s", tui_glyph(cs, "⚠", "!"), m->note);
-        y += tui_view_wrapped(c, t, y, line, TUI_ST(TUI_A_BOLD, TUI_C_WARN), 2);
+        y += wrapped_cut(c, t, y, line, TUI_ST(TUI_A_BOLD, TUI_C_WARN), 2);
         free(line);
     }
     if (m->phase == TUI_LAB_DONE && m->noise) {
-        char *line = core_xasprintf("%s %s %s r runs it again", tui_glyph(cs, "⚠", "!"), m->noise,
-                                    tui_glyph(cs, "—", "-"));
-        y += tui_view_wrapped(c, t, y, line, TUI_ST(TUI_A_BOLD, TUI_C_WARN), 2);
+        char *line = core_xasprintf("%s r runs it again %s %s", tui_glyph(cs, "⚠", "!"),
+                                    tui_glyph(cs, "—", "-"), m->noise);
+        y += wrapped_cut(c, t, y, line, TUI_ST(TUI_A_BOLD, TUI_C_WARN), 2);
         free(line);
     }
     return y;
@@ -533,8 +555,8 @@ static void view_done(struct tui_lab_model *m, struct tui_canvas *c, struct tui_
     /* Charts: half the room, at least a chart's minimum and a page line,
      * the rest (at least 7 rows: five results) for the tables. */
     int charts_h = avail / 2;
-    if (charts_h < TUI_LAB_CHART_MIN_H + 1)
-        charts_h = TUI_LAB_CHART_MIN_H + 1;
+    if (charts_h < TUI_LAB_CHART_MIN_H + 2)
+        charts_h = TUI_LAB_CHART_MIN_H + 2;
     if (avail - charts_h < 7)
         charts_h = avail - 7;
     draw_charts(m, c, (struct tui_rect){r.y + 1 + notes, r.x, charts_h, r.w});

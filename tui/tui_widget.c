@@ -22,15 +22,18 @@ int tui_canvas_put_cut(struct tui_canvas *c, int y, int x, const char *s, struct
         return 0;
     if (tui_text_width(s) <= max_w)
         return tui_canvas_put(c, y, x, s, st, max_w);
+    /* ASCII has no ellipsis: "..." (one '.' would read as a full stop) */
+    const char *dots = c->cs == TUI_CS_ASCII && max_w > 3 ? "..." : "…";
+    int dw = c->cs == TUI_CS_ASCII && max_w > 3 ? 3 : 1;
     int used = 0;
-    size_t keep = tui_text_fit(s, max_w - 1, &used);
+    size_t keep = tui_text_fit(s, max_w - dw, &used);
     while (keep > 0 && s[keep - 1] == ' ') /* "L1 data …", not "L1 data  …" */
         keep--, used--;
     char buf[512];
     if (keep >= sizeof buf - 4)
         keep = sizeof buf - 4;
     memcpy(buf, s, keep);
-    memcpy(buf + keep, "…", sizeof "…");
+    memcpy(buf + keep, dots, strlen(dots) + 1);
     return tui_canvas_put(c, y, x, buf, st, max_w);
 }
 
