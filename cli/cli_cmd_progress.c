@@ -289,13 +289,13 @@ static void print_help(const struct db_progress_row *rows, size_t n,
     for (size_t i = 0; i < n; i++)
         gave += rows[i].gave_up;
     if (gave) {
-        printf("\ngave up on %d question%s (the answer was shown; later attempts earn "
-               "nothing):\n",
+        printf("\ngave up on %d question%s (the solution was shown: answers before it keep "
+               "what they earned, answers after it earn nothing):\n",
                gave, gave == 1 ? "" : "s");
         for (size_t i = 0; i < n; i++)
             if (rows[i].gave_up)
-                printf("  %s:%s%s\n", cli_tx(rows[i].pack_id), cli_tx(rows[i].question_id),
-                       rows[i].answered ? "  (answered with help)" : "");
+                printf("  %s:%s  (%s)\n", cli_tx(rows[i].pack_id), cli_tx(rows[i].question_id),
+                       lesson_help_text(lesson_help_of(&rows[i])));
     }
     if (n_ss) {
         printf("\ndesign answers, your self-score beside the automatic score (latest):\n");
@@ -347,7 +347,7 @@ static void print_tries(const struct db_progress_row *rows, size_t n)
         if (t.closed && !t.solved)
             printf("  closed");
         if (t.gave_up)
-            printf("  gave up%s", t.used > t.best_try ? ": later answers earn nothing" : "");
+            printf("  gave up: %s", lesson_help_text(lesson_help_of(r)));
         printf("\n");
     }
 }
@@ -404,6 +404,9 @@ static void json_help(struct core_json *j, const struct db_progress_row *rows, s
         core_json_kstr(j, "pack", rows[i].pack_id);
         core_json_kstr(j, "question", rows[i].question_id);
         core_json_kbool(j, "answered", rows[i].answered);
+        enum lesson_help h = lesson_help_of(&rows[i]);
+        core_json_kstr(j, "standing", lesson_help_name(h));
+        core_json_kbool(j, "counts", h == LESSON_HELP_RIGHT_BEFORE || h == LESSON_HELP_PARTLY_BEFORE);
         core_json_obj_end(j);
     }
     core_json_arr_end(j);

@@ -478,12 +478,14 @@ int cli_cmd_answer(struct cli_ctx *cx, struct cli_args *a)
         lesson_score_format(r->max, mx, sizeof mx);
         lesson_score_format(res.earned * r->max, earned, sizeof earned);
         lesson_score_format(t->frac * r->max, qs, sizeof qs);
-        printf("%s %s/%s point%s%s%s\n",
-               r->correct     ? "✓ correct:"
-               : r->score > 0 ? "~ partly right:"
-                              : "✗ not right:",
-               sc, mx, r->max == 1 ? "" : "s", r->parsed ? " — you answered " : "",
-               cli_tx(r->parsed));
+        /* After a give-up the grade is shown, but what it earns is 0: the
+         * heading says so before the points, as the TUI does. */
+        printf("%s%s %s/%s point%s%s%s\n",
+               r->correct     ? "✓ correct"
+               : r->score > 0 ? "~ partly right"
+                              : "✗ not right",
+               res.after_giveup ? " (after your give-up: earns nothing):" : ":", sc, mx,
+               r->max == 1 ? "" : "s", r->parsed ? " — you answered " : "", cli_tx(r->parsed));
         if (r->feedback && r->feedback[0])
             printf("  %s\n", cli_tx(r->feedback));
         if ((r->correct || show_solution) && r->accepted)

@@ -132,6 +132,25 @@ int lesson_progress_load(struct db *db, int64_t user_id, const char *pack_id,
 /* The policy standing of one progress row (lesson_progress_load rows). */
 void lesson_progress_tries(const struct db_progress_row *r, struct lesson_tries *out);
 
+/* A question the user gave up on, by the one rule every front end shows: a
+ * give-up shows the solution; tries before it keep what they earned, tries
+ * after it earn nothing. */
+enum lesson_help {
+    LESSON_HELP_NONE,          /* no give-up */
+    LESSON_HELP_RIGHT_BEFORE,  /* answered right before giving up: it counts in full */
+    LESSON_HELP_PARTLY_BEFORE, /* partly right before: that part counts */
+    LESSON_HELP_AFTER,         /* answered only after the give-up: with help, earns nothing */
+    LESSON_HELP_UNANSWERED     /* gave up without answering */
+};
+/* Where row r stands (lesson_progress_load rows). Pure. */
+enum lesson_help lesson_help_of(const struct db_progress_row *r);
+/* For people: "answered right before the give-up: it counts", ...; "" for
+ * LESSON_HELP_NONE. Static. */
+const char *lesson_help_text(enum lesson_help h);
+/* For programs (JSON): "right_before", "partly_before", "with_help",
+ * "not_answered", "none". Static. */
+const char *lesson_help_name(enum lesson_help h);
+
 /* ---- study session ------------------------------------------------------- */
 
 struct lesson_session;

@@ -206,9 +206,9 @@ static void test_lesson_view(void **state)
                   tui_lesson_doc_width(80), TUI_CS_UTF8, &m.doc);
     m.qs = core_xcalloc(2, sizeof *m.qs);
     m.qs[0] = (struct tui_lesson_q){core_xstrdup("core:a"), core_xstrdup("Speedup"),
-                                     core_xstrdup("numeric"), 2, 1, 1, true, false};
+                                     core_xstrdup("numeric"), 2, 1, 1, true, false, false};
     m.qs[1] = (struct tui_lesson_q){core_xstrdup("core:b"), core_xstrdup("Run time"),
-                                     core_xstrdup("numeric"), 0, 0, 2, false, false};
+                                     core_xstrdup("numeric"), 0, 0, 2, false, false, false};
     m.n_qs = 2;
     m.qsel = 1;
     struct tui_canvas c;
@@ -311,10 +311,11 @@ static void test_question_numeric(void **state)
     tui_view_question(&m, &c, tui_test_full(&c), &cur);
     ROW(&c, 5, " hint 1: f = 0.2 and p = 4.");
     ROW(&c, 7, " Answer: 4");
-    ROW(&c, 9, " ✗ not right: 0/1 point — you answered 4 ×");
-    ROW(&c, 10, "   4 is the ideal, linear speedup.");
-    ROW(&c, 12, " Attempts (1)");
-    ROW(&c, 13, "   #1   ✗ 0/1       2026-11-21 10:00  4");
+    ROW(&c, 8, " ✎ typing: Enter grades, Tab for commands (hint, give up, next)");
+    ROW(&c, 10, " ✗ not right: 0/1 point — you answered 4 ×");
+    ROW(&c, 11, "   4 is the ideal, linear speedup.");
+    ROW(&c, 13, " Attempts (1)");
+    ROW(&c, 14, "   #1   ✗ 0/1       2026-11-21 10:00  4");
     LACKS(&c, "accepted");
     /* Right: the accepted interval shows. */
     m.correct = true;
@@ -323,8 +324,8 @@ static void test_question_numeric(void **state)
     m.feedback = core_xstrdup("Correct.");
     tui_canvas_clear(&c);
     tui_view_question(&m, &c, tui_test_full(&c), &cur);
-    ROW(&c, 9, " ✓ correct: 1/1 point — you answered 4 ×");
-    ROW(&c, 11, "   accepted: 2.475 to 2.525 ×");
+    ROW(&c, 10, " ✓ correct: 1/1 point — you answered 4 ×");
+    ROW(&c, 12, "   accepted: 2.475 to 2.525 ×");
     /* Giving up shows it too, with the reference. */
     m.correct = false;
     m.has_result = false;
@@ -342,6 +343,65 @@ static void test_question_numeric(void **state)
     tui_canvas_clear(&c);
     tui_view_question(&m, &c, tui_test_full(&c), &cur);
     HAS(&c, "? could not read that answer (not scored, not counted)");
+    tui_canvas_fini(&c);
+    tui_question_model_fini(&m);
+}
+
+/* The mode is always on screen: typing (letters are the answer, also after
+ * a right answer), commands, the give-up question; a question with no try
+ * left offers no answer line; a give-up shows the way to the solution. */
+static void test_question_modes(void **state)
+{
+    (void)state;
+    struct tui_question_model m;
+    numeric_model(&m);
+    tui_input_set(&m.input, "2.5");
+    m.has_result = m.valid = m.correct = true;
+    m.score = m.max = 1;
+    struct tui_canvas c;
+    tui_canvas_init(&c, 80, 22, TUI_CS_UTF8);
+    struct tui_cursor cur = {0};
+    tui_view_question(&m, &c, tui_test_full(&c), &cur);
+    HAS(&c, "✎ typing: Enter grades, Tab for commands");
+    assert_true(cur.on);
+    m.mode = TUI_Q_KEYS;
+    m.has_params = true;
+    tui_canvas_clear(&c);
+    tui_view_question(&m, &c, tui_test_full(&c), &cur);
+    HAS(&c, "commands: i type · h hint · g give up · n next · N unanswered · v new variant");
+    m.mode = TUI_Q_CONFIRM;
+    tui_canvas_clear(&c);
+    tui_view_question(&m, &c, tui_test_full(&c), &cur);
+    HAS(&c, "give up and see the solution? y/n");
+    /* closed: no answer line; the solution and how to get there */
+    m.mode = TUI_Q_KEYS;
+    m.closed = true;
+    m.has_result = false;
+    m.reference = core_xstrdup("2.5");
+    m.hints_shown = 0;
+    assert_true(tui_question_locked(&m));
+    tui_canvas_clear(&c);
+    tui_view_question(&m, &c, tui_test_full(&c), &cur);
+    LACKS(&c, "Answer:");
+    HAS(&c, "Closed: no tries left; the solution is below");
+    HAS(&c, "commands: n next question · N next unanswered · v new variant (practice)");
+    HAS(&c, "solution: 2.5");
+    HAS(&c, "how to get there:");
+    HAS(&c, "1. f = 0.2 and p = 4.");
+    /* an exam answer given: recorded, no line, no grade */
+    m.closed = false;
+    m.exam_open = true;
+    m.n_attempts = 0;
+    m.attempts = core_xcalloc(1, sizeof *m.attempts);
+    m.attempts[0] = (struct tui_q_attempt){core_xstrdup("2.5"), core_xstrdup("2026-11-21 10:00"),
+                                           0, 1, true, false, false, true};
+    m.n_attempts = 1;
+    assert_true(tui_question_locked(&m));
+    tui_canvas_clear(&c);
+    tui_view_question(&m, &c, tui_test_full(&c), &cur);
+    HAS(&c, "Answered: your answer is recorded; it is graded when you submit the exam");
+    LACKS(&c, "Answer:");
+    LACKS(&c, "solution:");
     tui_canvas_fini(&c);
     tui_question_model_fini(&m);
 }
@@ -1014,6 +1074,7 @@ int main(void)
         cmocka_unit_test(test_lesson_view),
         cmocka_unit_test(test_lesson_scroll_marker),
         cmocka_unit_test(test_question_numeric),
+        cmocka_unit_test(test_question_modes),
         cmocka_unit_test(test_question_choices),
         cmocka_unit_test(test_question_design),
         cmocka_unit_test(test_question_certainty),

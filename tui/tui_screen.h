@@ -256,6 +256,8 @@ struct tui_lesson_q {
     double best, points;
     bool answered;
     bool hidden;  /* answered in an exam not yet submitted */
+    bool helped;  /* given up on, and no try before the give-up earned anything: the
+                     solution was shown (lesson_help_of: with help, or not answered) */
 };
 
 /* The kind of a tui_lesson_q that is a calculator ("pack:calc"), opened on
@@ -308,7 +310,8 @@ enum tui_q_mode {
     TUI_Q_PICK,      /* choice/multi/ordering list has the keys */
     TUI_Q_EDIT,      /* design: the editor has the keys */
     TUI_Q_RUBRIC,    /* design: scoring oneself on each rubric item */
-    TUI_Q_CERTAINTY  /* CBM: how sure (1..3) before grading */
+    TUI_Q_CERTAINTY, /* CBM: how sure (1..3) before grading */
+    TUI_Q_CONFIRM    /* "give up and see the solution? y/n" */
 };
 
 enum tui_q_kind { TUI_QK_LINE, TUI_QK_CHOICE, TUI_QK_MULTI, TUI_QK_ORDER, TUI_QK_DESIGN };
@@ -357,6 +360,7 @@ struct tui_question_model {
     double cbm_mark;   /* points × lesson_cbm_fraction(score, certainty) */
     /* the last grade */
     bool has_result, valid, correct, gave_up;
+    bool after_giveup; /* the last grade came after a give-up: it earns nothing */
     double score, max;
     char *parsed, *feedback, *accepted, *reference;
     int attempt_no;
@@ -366,6 +370,8 @@ struct tui_question_model {
     char *policy_line; /* "policy: 3 tries; ... · 1 of 3 used", or the exam's rule */
     bool closed;       /* no try left (or the exam's one answer given, or the exam over) */
     bool exam_open;    /* an exam not yet submitted: grades are withheld */
+    bool has_params;   /* draws numbers per variant: v shows a new variant */
+    enum tui_q_mode before_confirm; /* the mode to go back to from TUI_Q_CONFIRM */
     /* history */
     struct tui_q_attempt *attempts;
     size_t n_attempts;
@@ -375,6 +381,9 @@ struct tui_question_model {
     bool follow;       /* keep the answer area in view */
 };
 void tui_question_model_fini(struct tui_question_model *m);
+/* Whether the question takes no more answers (no try left, or an exam
+ * answer given): no answer line or pick list is offered, only the keys. */
+bool tui_question_locked(const struct tui_question_model *m);
 /* The answer text for the picked choices / current order: "b", "a c",
  * "c a d b". Caller frees. */
 char *tui_question_pick_answer(const struct tui_question_model *m);
