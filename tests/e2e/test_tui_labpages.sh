@@ -35,7 +35,7 @@ expect_screen main "per worker" "a later chart while running: per worker"
 if cap main | grep -qF "loss vs steps"; then fail "a page-1 chart on page 2: $(cap main)"; else ok; fi
 expect_screen main "paramserver  running" "still running on page 2"
 pid=$(wb_pid main)
-keys main q
+keys main q y
 expect_screen main "run cancelled" "cancel returns to the form"
 kids=$(pgrep -P "$pid" | wc -l)
 if [ "$kids" -eq 0 ]; then ok; else fail "$kids child process(es) left after cancel"; fi
