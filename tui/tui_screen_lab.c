@@ -495,21 +495,17 @@ static void draw_results(struct tui_lab_model *m, struct tui_canvas *c, struct t
     int y = box.y + 1;
     if (!m->n_figs)
         tui_canvas_put(c, y, box.x + 2, "no figures", TUI_ST(0, TUI_C_MUTED), box.w - 4);
-    /* values right-aligned in a column as wide as the widest shown */
-    int vw = 0;
-    for (size_t i = m->ftop; i < last; i++) {
-        int w = tui_text_width(m->figs[i].value);
-        vw = w > vw ? w : vw;
-    }
-    if (vw > (box.w - 4) / 2)
-        vw = (box.w - 4) / 2;
+    /* values right-aligned; a long text value (the noise, a device name)
+     * takes at most half the row and is cut, the label the rest */
     for (size_t i = m->ftop; i < last; i++, y++) {
         const struct tui_lab_fig *f = &m->figs[i];
-        int lw = box.w - 4 - vw - 1;
-        tui_canvas_put_cut(c, y, box.x + 2, f->label, TUI_ST(0, 0), lw);
-        int w = tui_text_width(f->value);
-        int x = box.x + box.w - 2 - (w < vw ? w : vw);
-        tui_canvas_put_cut(c, y, x, f->value, TUI_ST(TUI_A_BOLD, 0), vw);
+        int vw = tui_text_width(f->value);
+        int room = box.w - 4;
+        int lw = tui_text_width(f->label);
+        if (vw + 1 + lw > room) /* both do not fit: the value keeps up to half */
+            vw = vw < room / 2 ? vw : room - 1 - (lw < room / 2 ? lw : room / 2);
+        tui_canvas_put_cut(c, y, box.x + 2, f->label, TUI_ST(0, 0), room - vw - 1);
+        tui_canvas_put_cut(c, y, box.x + box.w - 2 - vw, f->value, TUI_ST(TUI_A_BOLD, 0), vw);
     }
     if (m->ftop > 0)
         tui_canvas_put(c, box.y + 1, box.x + box.w - 1, tui_glyph(c->cs, "↑", "^"),
