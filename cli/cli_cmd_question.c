@@ -536,6 +536,10 @@ int cli_cmd_giveup(struct cli_ctx *cx, struct cli_args *a)
     struct lesson_giveup_result g;
     if (lesson_giveup(cx->session, a->argv[0], variant, &g, &e) != CORE_OK)
         return cli_fail(&e);
+    /* The worked way to the solution: the question's hints, which go from
+     * a nudge to the method (as the TUI shows them). */
+    struct lesson_question_view v;
+    bool have_view = lesson_question_show(cx->session, a->argv[0], variant, &v, &e) == CORE_OK;
     if (cx->json) {
         struct core_buf b;
         struct core_json j;
@@ -546,6 +550,11 @@ int cli_cmd_giveup(struct cli_ctx *cx, struct cli_args *a)
         core_json_kstr(&j, "accepted", g.accepted);
         core_json_kstr(&j, "reference", g.reference);
         core_json_kint(&j, "giveup", g.giveup_id);
+        core_json_key(&j, "how");
+        core_json_arr_begin(&j);
+        for (size_t i = 0; have_view && i < v.v.n_hints; i++)
+            core_json_str(&j, v.v.hints[i]);
+        core_json_arr_end(&j);
         cli_json_close(&b, &j);
     } else {
         printf("gave up on %s:%s (variant %d)\n", g.pack_id, g.question_id, g.variant);
@@ -555,9 +564,16 @@ int cli_cmd_giveup(struct cli_ctx *cx, struct cli_args *a)
             printf("  solution: %s\n", cli_tx(g.reference));
         if (!g.accepted && !g.reference)
             printf("  this question has no single answer to show\n");
+        if (have_view && v.v.n_hints) {
+            printf("  how to get there:\n");
+            for (size_t i = 0; i < v.v.n_hints; i++)
+                printf("    %zu. %s\n", i + 1, cli_tx(v.v.hints[i]));
+        }
         printf("  recorded: later attempts at it are marked as after a give-up and earn "
                "nothing in progress\n");
     }
+    if (have_view)
+        lesson_question_view_fini(&v);
     lesson_giveup_result_fini(&g);
     return CLI_EXIT_OK;
 }
