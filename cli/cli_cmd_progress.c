@@ -303,10 +303,15 @@ static void print_help(const struct db_progress_row *rows, size_t n,
             const struct db_selfscore_row *r = &ss[i];
             char id[160];
             snprintf(id, sizeof id, "%s:%s", r->pack_id, r->question_id);
-            printf("  %-30s self %g/%g (%.0f%%)", cli_tx(id), r->self, r->self_max,
+            char a[32], b[32];
+            lesson_score_format(r->self, a, sizeof a);
+            lesson_score_format(r->self_max, b, sizeof b);
+            printf("  %-30s self %s/%s (%.0f%%)", cli_tx(id), a, b,
                    r->self_max > 0 ? 100 * r->self / r->self_max : 0);
+            lesson_score_format(r->score, a, sizeof a);
+            lesson_score_format(r->max, b, sizeof b);
             if (r->valid)
-                printf("  automatic %g/%g (%.0f%%)\n", r->score, r->max,
+                printf("  automatic %s/%s (%.0f%%)\n", a, b,
                        r->max > 0 ? 100 * r->score / r->max : 0);
             else
                 printf("  automatic: not read\n");

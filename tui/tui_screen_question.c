@@ -252,17 +252,20 @@ static void draw_result(struct sheet *s, struct tui_question_model *m)
                 self += m->self[i];
                 smax += m->rubric_points[i];
             }
-            char line[128];
-            snprintf(line, sizeof line, "you scored yourself %g/%g (%.0f%%); the grader %.0f%%",
-                     self, smax, smax > 0 ? 100 * self / smax : 0,
-                     m->max > 0 ? 100 * m->score / m->max : 0);
+            char line[160], a[32], b[32];
+            lesson_score_format(self, a, sizeof a);
+            lesson_score_format(smax, b, sizeof b);
+            snprintf(line, sizeof line, "you scored yourself %s/%s (%.0f%%); the grader %.0f%%", a,
+                     b, smax > 0 ? 100 * self / smax : 0, m->max > 0 ? 100 * m->score / m->max : 0);
             put(s, 3, line, TUI_ST(0, TUI_C_ACCENT), s->r.w - 4);
             s->y++;
         }
         if (m->cbm && m->certainty && m->valid) {
-            char line[96];
-            snprintf(line, sizeof line, "certainty %d: mark %+g (of %g)", m->certainty,
-                     m->cbm_mark, 3 * m->max);
+            char line[96], mk[32], of[32];
+            lesson_score_format(m->cbm_mark, mk, sizeof mk);
+            lesson_score_format(3 * m->max, of, sizeof of);
+            snprintf(line, sizeof line, "certainty %d: mark %s%s (of %s)", m->certainty,
+                     m->cbm_mark > 0 && strcmp(mk, "0") != 0 ? "+" : "", mk, of);
             put(s, 3, line, TUI_ST(0, m->cbm_mark < 0 ? TUI_C_BAD : TUI_C_GOOD), -1);
             s->y++;
         }
