@@ -75,6 +75,10 @@ const char *cli_tx(const char *s);
 size_t cli_width(const char *s);
 /* Prints s (through cli_tx) to stdout padded with spaces to w columns. */
 void cli_pad(const char *s, size_t w);
+/* Prints text (through cli_tx) to stdout with `indent` before every line,
+ * so a multi-line feedback ("Covered: ...\nMissing: ...") keeps its
+ * indentation; ends with a newline. */
+void cli_print_indented(const char *indent, const char *text);
 
 /* Maps a core error code to an exit code. */
 int cli_exit_for(int code);

@@ -487,7 +487,7 @@ int cli_cmd_answer(struct cli_ctx *cx, struct cli_args *a)
                res.after_giveup ? " (after your give-up: earns nothing):" : ":", sc, mx,
                r->max == 1 ? "" : "s", r->parsed ? " — you answered " : "", cli_tx(r->parsed));
         if (r->feedback && r->feedback[0])
-            printf("  %s\n", cli_tx(r->feedback));
+            cli_print_indented("  ", r->feedback);
         if ((r->correct || show_solution) && r->accepted)
             printf("  accepted: %s\n", cli_tx(r->accepted));
         if (show_solution && r->reference && r->reference[0])
