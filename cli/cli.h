@@ -30,6 +30,8 @@ enum cli_exit {
                                a store made by a newer Warpbench) */
     CLI_EXIT_LAB_FAILED = 8,/* `lab run`: the lab ran and failed (a worker died, a check of
                                its results failed); the run is stored as "failed" */
+    CLI_EXIT_NO_LAB_RUN = 9,/* `answer`: the question is graded against your own lab run and you
+                               have none yet (nothing recorded; run the lab first) */
     CLI_EXIT_CANCELLED = 130 /* `lab run` cancelled by Ctrl-C (SIGINT); 143 for SIGTERM, 129 for SIGHUP */
 };
 

@@ -384,6 +384,34 @@ int cli_cmd_answer(struct cli_ctx *cx, struct cli_args *a)
         return cli_usage(cmd, "%s is not marked by certainty: answer without --certainty",
                          a->argv[0]);
     }
+    /* A question graded against the student's own lab run, with no run yet:
+     * not an unreadable answer, so its own message and exit code. */
+    struct lesson_question_view v;
+    if (lesson_question_show(cx->session, a->argv[0], variant, &v, &e) != CORE_OK) {
+        free(answer);
+        return cli_fail(&e);
+    }
+    if (v.v.needs_lab) {
+        if (cx->json) {
+            struct core_buf b;
+            struct core_json j;
+            cli_json_open(&b, &j);
+            core_json_kstr(&j, "question", v.q.id);
+            core_json_kstr(&j, "pack", v.q.pack_id);
+            core_json_kstr(&j, "lab", v.q.lab);
+            core_json_kstr(&j, "needs_lab", v.v.needs_lab);
+            core_json_kbool(&j, "recorded", false);
+            cli_json_close(&b, &j);
+        }
+        fprintf(stderr,
+                "warpbench: %s:%s is graded against your own run of the lab '%s', and you have "
+                "none yet: %s. Nothing was recorded.\n",
+                v.q.pack_id, v.q.id, v.q.lab ? v.q.lab : "?", cli_tx(v.v.needs_lab));
+        lesson_question_view_fini(&v);
+        free(answer);
+        return CLI_EXIT_NO_LAB_RUN;
+    }
+    lesson_question_view_fini(&v);
     struct lesson_answer_result res;
     if (lesson_answer_certain(cx->session, a->argv[0], variant, answer, certainty, &res, &e) !=
         CORE_OK) {
