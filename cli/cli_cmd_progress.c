@@ -161,8 +161,10 @@ static const char *lesson_title(const struct db_lesson *ls, size_t n, const char
 
 static void print_course(const struct lesson_standing *st, const struct db_lesson *ls, size_t nl)
 {
-    printf("\ncourse rubric (100 points): your self-rating beside your graded score\n");
-    printf("  %-22s %8s %9s %9s  %s\n", "item", "self", "graded", "answered", "gap");
+    printf("\ncourse rubric (100 points): your self-rating beside your graded score\n"
+           "(the gap compares the rating with the questions you answered: \"on answered\")\n");
+    printf("  %-22s %7s %8s %9s %8s  %s\n", "item", "self", "graded", "answered", "on ans.",
+           "gap");
     for (int i = 0; i < LESSON_RUBRIC_N; i++) {
         const struct lesson_item_standing *it = &st->items[i];
         char self[32], graded[32], ans[32];
@@ -170,9 +172,12 @@ static void print_course(const struct lesson_standing *st, const struct db_lesso
             snprintf(self, sizeof self, "%.1f/%g", it->self, it->item->max);
         else
             snprintf(self, sizeof self, "-");
+        char on[32] = "-";
         snprintf(graded, sizeof graded, "%.1f/%g", it->graded, it->item->max);
         snprintf(ans, sizeof ans, "%d/%d", it->answered, it->questions);
-        printf("  %-22s %8s %9s %9s  ", it->item->id, self, graded, ans);
+        if (it->answered > 0)
+            snprintf(on, sizeof on, "%.1f/%g", it->graded_answered, it->item->max);
+        printf("  %-22s %7s %8s %9s %8s  ", it->item->id, self, graded, ans, on);
         if (!it->rated)
             printf("not rated\n");
         else if (it->questions == 0)
@@ -188,7 +193,7 @@ static void print_course(const struct lesson_standing *st, const struct db_lesso
     else
         snprintf(self_t, sizeof self_t, "-");
     snprintf(graded_t, sizeof graded_t, "%.1f/100", st->graded_total);
-    printf("  %-22s %8s %9s\n", "total", self_t, graded_t);
+    printf("  %-22s %7s %8s\n", "total", self_t, graded_t);
     printf("\ngraded total: %.1f/100, level %s: %s\n", st->graded_total, st->graded_level,
            lesson_level_meaning(st->graded_total));
     if (st->self_level)
@@ -238,6 +243,7 @@ static void json_course(struct core_json *j, const struct lesson_standing *st,
         core_json_kint(j, "questions", it->questions);
         core_json_kint(j, "answered", it->answered);
         core_json_knum(j, "graded", it->graded);
+        core_json_knum(j, "graded_answered", it->graded_answered);
         core_json_key(j, "self");
         if (it->rated)
             core_json_num(j, it->self);

@@ -1058,6 +1058,15 @@ static void test_progress_tally(void **state)
     HAS(&c, " distributed training");
     HAS(&c, " 4.0/10");
     HAS(&c, "   8/10   over-confident");
+    /* Rating: an item never rated is not pre-filled with the graded score. */
+    m.rating = true;
+    m.items[0].rated = false;
+    m.rate = core_xcalloc(1, sizeof *m.rate);
+    m.rate[0] = NAN;
+    tui_canvas_clear(&c);
+    tui_view_progress(&m, &c, tui_test_full(&c));
+    HAS(&c, "◀    -/10   ▶");
+    LACKS(&c, "◀    4/10");
     tui_canvas_fini(&c);
     tui_progress_model_fini(&m);
 }
