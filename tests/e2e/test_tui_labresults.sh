@@ -95,6 +95,24 @@ keys main s
 expect_screen main "questions using this run" "the stride sweep finished" 60
 expect_screen main "bandwidth against stride" "the stride chart, titled"
 expect_re main "^ +4 +16 +64 +256 " "stride ticks at powers of two, evenly spaced"
+# ---- coalescing without a GPU: the header says it is the CPU analog, and why ----------
+keys main q q
+expect_screen main "Labs run real experiments" "back to the list of labs"
+keys main q
+open_lab_form main coalescing "Memory coalescing on the GPU" "cpu_reps"
+set_field main cpu_mib 1
+set_field main cpu_reps 1
+set_field main offset_max 4
+set_field main stride_max 4
+keys main s
+expect_screen main "questions using this run" "the coalescing run finished" 60
+device=$(sql "SELECT json_extract(summary_json, '$.device') FROM lab_runs ORDER BY id DESC LIMIT 1")
+if [ "$device" = cpu ]; then
+  expect_re main "^ ⚠ no GPU: .*" "the header says there was no GPU, and why"
+  expect_screen main "CPU analog" "and that this is the CPU analog"
+else
+  ok # a GPU ran the lab: there is no note to show
+fi
 keys main q q q q
 expect_exit main 0 "quit"
 
