@@ -443,7 +443,8 @@ static void layout(struct sheet *s, struct tui_question_model *m, struct tui_cur
         put(s, 1, m->exam_open ? "Answered:" : "Closed:", TUI_ST(TUI_A_BOLD, TUI_C_WARN), -1);
         put(s, m->exam_open ? 11 : 9,
             m->exam_open ? "your answer is recorded; it is graded when you submit the exam"
-                         : "no tries left; the solution is below",
+            : m->exam     ? "the exam is over; your grade and the solution are below"
+                          : "no tries left; the solution is below",
             TUI_ST(0, TUI_C_WARN), s->r.w - 12);
         s->y++;
     }
@@ -812,6 +813,7 @@ static bool question_load(struct tui_app *a, struct question *q, const char *qid
     if (v.q.lab)
         q->lab = core_xstrdup(v.q.lab);
     m->exam_open = v.exam && !v.exam_over;
+    m->exam = v.exam;
     set_policy_line(m, v.policy_text, &v.tries, v.exam, v.exam_over);
     free(q->policy_text);
     q->policy_text = core_xstrdup(v.policy_text);

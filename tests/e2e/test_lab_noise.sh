@@ -56,20 +56,39 @@ expect_jq '.summary.noisy' 1 "the stored run keeps the flag"
 kill $busy 2>/dev/null
 wait $busy 2>/dev/null
 
-# ---- quiet: only on a CPU that is quiet now -------------------------------------
-quiet=""
-for c in $(cpus); do
-  if [ "$(cpu_busy "$c")" -lt 10 ]; then quiet=$c; break; fi
-done
-if [ -n "$quiet" ]; then
+# ---- quiet: a run on a CPU that stayed quiet is not flagged ----------------------
+# The CPU's busy share is also measured from here, around the run: it counts
+# everything, the run's own work included, so when it stays under 10% other
+# programs cannot have taken the 25% that flags a run, and the run must not be
+# flagged. On a machine shared with other work such a window may not come:
+# up to five tries, each on a CPU found quiet just before.
+# cpu_ticks CPU: "busy total" ticks of CPU now.
+cpu_ticks() {
+  awk -v c="cpu$1" '$1 == c { print $2 + $3 + $4 + $7 + $8, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat
+}
+checked=no
+for _ in 1 2 3 4 5; do
+  quiet=""
+  for c in $(cpus); do
+    if [ "$(cpu_busy "$c")" -lt 10 ]; then quiet=$c; break; fi
+  done
+  [ -n "$quiet" ] || continue
   cpu=$quiet
+  before=$(cpu_ticks "$cpu")
   run_pinned --json lab run selftest --set steps=20 --set interval_ms=25
+  after=$(cpu_ticks "$cpu")
   expect_rc 0 "the quiet run completes"
+  busy=$(awk -v a="$before" -v b="$after" 'BEGIN { split(a, x, " "); split(b, y, " ");
+    t = y[2] - x[2]; print (t > 0 ? int(100 * (y[1] - x[1]) / t) : 100) }')
+  [ "$busy" -lt 10 ] || continue # others came back during the run: try again
   OUT=$(tail -1 <<<"$OUT")
-  expect_jq .noisy false "a run on a quiet CPU is not flagged"
+  expect_jq .noisy false "a run on a CPU that stayed quiet (${busy}% busy, all told) is not flagged"
   expect_jq .noise quiet "and says quiet"
-else
-  echo "note: no CPU was quiet (all over 10% busy): the not-flagged case was not checked this time"
+  checked=yes
+  break
+done
+if [ "$checked" = no ]; then
+  echo "note: no CPU stayed quiet (under 10% busy) through a run in five tries: the not-flagged case was not checked this time"
 fi
 
 finish

@@ -55,6 +55,7 @@ expect_screen main "give up and see the solution? y/n" "g asks first"
 keys main y
 expect_screen main "gave up (recorded)" "give-up recorded"
 expect_screen main "solution:" "solution shown after giving up"
+keys main PgDn
 expect_screen main "gave up 1 time" "give-up in the attempt history"
 expect_sql "SELECT count(*), min(g.variant) FROM giveups g JOIN users u ON u.id = g.user_id
             WHERE u.name = 'alice' AND g.question_id = 'amdahl.speedup-worked'" \
