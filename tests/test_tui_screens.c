@@ -388,8 +388,8 @@ static void test_question_modes(void **state)
     HAS(&c, "solution: 2.5");
     HAS(&c, "how to get there:");
     HAS(&c, "1. f = 0.2 and p = 4.");
-    /* an exam answer given: recorded, no line, no grade */
-    m.closed = false;
+    /* an exam answer given (its one try used): recorded, no line, no grade */
+    m.closed = true;
     m.exam_open = true;
     m.n_attempts = 0;
     m.attempts = core_xcalloc(1, sizeof *m.attempts);

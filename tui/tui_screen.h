@@ -382,8 +382,9 @@ struct tui_question_model {
     bool follow;       /* keep the answer area in view */
 };
 void tui_question_model_fini(struct tui_question_model *m);
-/* Whether the question takes no more answers (no try left, or an exam
- * answer given): no answer line or pick list is offered, only the keys. */
+/* Whether the question takes no more answers (no try left: also an exam
+ * question once its one answer is given, or the exam is over): no answer
+ * line or pick list is offered, only the keys. */
 bool tui_question_locked(const struct tui_question_model *m);
 /* The answer text for the picked choices / current order: "b", "a c",
  * "c a d b". Caller frees. */

@@ -71,8 +71,9 @@ void tui_question_model_fini(struct tui_question_model *m)
 
 bool tui_question_locked(const struct tui_question_model *m)
 {
-    if (m->exam_open)
-        return m->n_attempts > 0 || (m->has_result && m->valid);
+    /* An exam allows one readable answer: once given, its one try is used
+     * and the question is closed like any other (an unreadable one is not
+     * a try). */
     return m->closed;
 }
 
