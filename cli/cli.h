@@ -33,6 +33,8 @@ enum cli_exit {
                                newer Warpbench) */
     CLI_EXIT_LAB_FAILED = 8,/* `lab run`: the lab ran and failed (a worker died, a check of
                                its results failed); the run is stored as "failed" */
+    CLI_EXIT_NO_LAB_RUN = 9,/* `answer`: the question is graded against your own lab run and you
+                               have none yet (nothing recorded; run the lab first) */
     CLI_EXIT_CANCELLED = 130 /* `lab run` cancelled by Ctrl-C (SIGINT); 143 for SIGTERM, 129 for SIGHUP */
 };
 
@@ -79,6 +81,10 @@ const char *cli_tx(const char *s);
 size_t cli_width(const char *s);
 /* Prints s (through cli_tx) to stdout padded with spaces to w columns. */
 void cli_pad(const char *s, size_t w);
+/* Prints text (through cli_tx) to stdout with `indent` before every line,
+ * so a multi-line feedback ("Covered: ...\nMissing: ...") keeps its
+ * indentation; ends with a newline. */
+void cli_print_indented(const char *indent, const char *text);
 
 /* Maps a core error code to an exit code. */
 int cli_exit_for(int code);

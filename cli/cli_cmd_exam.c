@@ -80,7 +80,7 @@ static void print_exam(const struct lesson_exam *x)
         printf("  not started: %s\n", x->time_limit_s > 0
                                          ? "warpbench exam start LESSON starts the clock"
                                          : "it starts with your first answer");
-        printf("  %d questions\n", x->n_questions);
+        printf("  %d question%s\n", x->n_questions, x->n_questions == 1 ? "" : "s");
         return;
     }
     printf("  started %s", x->started_at);

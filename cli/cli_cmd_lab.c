@@ -75,7 +75,6 @@ static int cmd_list(struct cli_ctx *cx)
                 core_json_kstr(&j, "unit", s->unit);
                 core_json_kstr(&j, "chart", s->chart);
                 core_json_kstr(&j, "x_label", s->x_label);
-                core_json_kbool(&j, "log_x", lab_chart_log_x(l, s->chart));
                 core_json_kbool(&j, "x_log", lab_chart_log_x(l, s->chart));
                 core_json_obj_end(&j);
             }
@@ -133,6 +132,7 @@ struct term_sink {
     size_t n_shown;
     char what[96];
     double fraction;
+    char note[400]; /* the run's LAB_LOG_NOTE (what ran instead and why), "" none */
 };
 
 static void clear_line(struct term_sink *t)
@@ -191,10 +191,12 @@ static void sink_log(void *ud, enum lab_log_level level, const char *line)
 {
     struct term_sink *t = ud;
     clear_line(t);
+    if (level == LAB_LOG_NOTE && !t->note[0])
+        snprintf(t->note, sizeof t->note, "%s", line);
     fprintf(stderr, "%s: %s%s\n", t->lab,
-            level == LAB_LOG_ERROR  ? "error: "
-            : level == LAB_LOG_WARN ? "warning: "
-                                    : "",
+            level == LAB_LOG_ERROR                           ? "error: "
+            : level == LAB_LOG_WARN || level == LAB_LOG_NOTE ? "warning: "
+                                                             : "",
             cli_tx(line));
     if (t->tty && t->what[0])
         draw_progress(t, true);
@@ -278,7 +280,7 @@ static void print_figures(const struct lab_summary *s)
 }
 
 static void summary_json_line(const struct lab_params *p, const struct lab_result *r,
-                              double elapsed)
+                              double elapsed, const char *note)
 {
     struct core_buf b;
     struct core_json j;
@@ -301,7 +303,30 @@ static void summary_json_line(const struct lab_params *p, const struct lab_resul
     lab_params_json(p, &j);
     core_json_key(&j, "figures");
     lab_summary_json(&r->summary, &j);
+    const struct lab_figure *noisy = lab_summary_find(&r->summary, "noisy");
+    const struct lab_figure *noise = lab_summary_find(&r->summary, "noise");
+    core_json_kbool(&j, "noisy", noisy && noisy->num != 0);
+    core_json_kstr(&j, "noise", noise ? noise->str : NULL);
+    core_json_kstr(&j, "note", note && *note ? note : NULL);
     cli_json_close(&b, &j);
+}
+
+/* A run measured under load or with a wide spread says so, and how to run
+ * it again (its --set flags as given). */
+static void print_noise(const struct lab_def *lab, const struct lab_summary *s,
+                        const struct core_strlist *sets)
+{
+    const struct lab_figure *noisy = lab_summary_find(s, "noisy");
+    const struct lab_figure *noise = lab_summary_find(s, "noise");
+    if (!noisy || noisy->num == 0 || !noise || !noise->str)
+        return;
+    printf("warning: %s\n", cli_tx(noise->str));
+    printf("  these numbers may be off: run it again on a quieter machine:\n"
+           "  warpbench lab run %s",
+           lab->name);
+    for (size_t i = 0; i < sets->n; i++)
+        printf(" --set %s", cli_tx(sets->items[i]));
+    printf("\n");
 }
 
 static int cmd_run(struct cli_ctx *cx, const struct cli_command *cmd, struct cli_args *a)
@@ -407,7 +432,7 @@ static int cmd_run(struct cli_ctx *cx, const struct cli_command *cmd, struct cli
     }
 
     if (cx->json) {
-        summary_json_line(&p, &r, elapsed);
+        summary_json_line(&p, &r, elapsed, t.note);
     } else {
         printf("%s: %s in %.2f s", lab->name, r.status, elapsed);
         if (r.run_id && r.n_recorded < r.n_samples)
@@ -419,9 +444,12 @@ static int cmd_run(struct cli_ctx *cx, const struct cli_command *cmd, struct cli
             printf(" — run %lld, %zu samples recorded\n", (long long)r.run_id, r.n_recorded);
         else
             printf(", %zu samples\n", r.n_samples);
+        if (t.note[0])
+            printf("  note: %s\n", cli_tx(t.note));
         if (r.error && lrc != CORE_ERR_CANCELLED)
             printf("  error: %s\n", cli_tx(r.error));
         print_figures(&r.summary);
+        print_noise(lab, &r.summary, &sets);
         if (r.run_id && strcmp(r.status, "done") == 0)
             printf("questions linked to %s now use this run (see warpbench lab show %lld)\n",
                    lab->name, (long long)r.run_id);

@@ -73,9 +73,9 @@ int cli_cmd_lessons(struct cli_ctx *cx, struct cli_args *a)
             core_json_knum(&j, "max", s.max);
             core_json_obj_end(&j);
             if (!cx->json)
-                printf("  %-16s %-42s %2d pages  %2d/%-2d answered  %5.1f/%-5.1f points\n",
-                       ls[i].id, cli_tx(ls[i].title), ls[i].n_pages, s.answered, s.questions,
-                       s.score, s.max);
+                printf("  %-16s %-42s %2d page%s  %2d/%-2d answered  %5.1f/%-5.1f points\n",
+                       ls[i].id, cli_tx(ls[i].title), ls[i].n_pages, ls[i].n_pages == 1 ? " " : "s",
+                       s.answered, s.questions, s.score, s.max);
         }
         core_json_arr_end(&j);
         core_json_obj_end(&j);
@@ -117,8 +117,18 @@ static int find_lesson(struct cli_ctx *cx, const char *ref, struct db_lesson **a
             *found = l;
         }
     }
-    if (matches == 0)
-        return core_err_set(e, CORE_ERR_NOTFOUND, "no lesson \"%s\" (see warpbench lessons)", ref);
+    if (matches == 0) {
+        const char **names = core_xcalloc(*n ? *n : 1, sizeof *names);
+        for (size_t i = 0; i < *n; i++)
+            names[i] = (*all)[i].id;
+        const char *best = core_str_closest(colon ? colon + 1 : ref, names, *n);
+        char hint[160] = "";
+        if (best)
+            snprintf(hint, sizeof hint, "; did you mean %s?", best);
+        free(names);
+        return core_err_set(e, CORE_ERR_NOTFOUND, "no lesson \"%s\"%s (see warpbench lessons)",
+                            ref, hint);
+    }
     if (matches > 1)
         return core_err_set(e, CORE_ERR_USAGE,
                             "lesson \"%s\" exists in several packs; write PACK:%s", ref, ref);

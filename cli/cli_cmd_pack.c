@@ -122,9 +122,10 @@ static void print_check(const char *dir, const struct lesson_check *c, bool json
         fprintf(stderr, "%s/%s\n", dir, cli_tx(c->problems.items[i]));
     if (rc == CORE_OK) {
         print_sweep(c);
-        printf("ok: %s %s — %zu lesson%s, %zu pages, %zu questions, %zu self-checks passed",
+        printf("ok: %s %s — %zu lesson%s, %zu page%s, %zu question%s, %zu self-check%s passed",
                c->pack_id, cli_tx(c->version), c->n_lessons, c->n_lessons == 1 ? "" : "s",
-               c->n_pages, c->n_questions, c->n_checks);
+               c->n_pages, c->n_pages == 1 ? "" : "s", c->n_questions,
+               c->n_questions == 1 ? "" : "s", c->n_checks, c->n_checks == 1 ? "" : "s");
         if (c->swept)
             printf(" (%zu variants drawn, up to %zu distinct per question)", c->sweep.tried,
                    c->variants ? c->variants : 1);
@@ -219,8 +220,9 @@ static int pack_import(struct cli_ctx *cx, struct cli_args *a, const struct cli_
                                                         : "replaced");
             cli_json_close(&b, &j);
         } else {
-            printf("%s %s: %s (%zu lessons, %zu questions)\n", c.pack_id, cli_tx(c.version), what[res],
-                   c.n_lessons, c.n_questions);
+            printf("%s %s: %s (%zu lesson%s, %zu question%s)\n", c.pack_id, cli_tx(c.version),
+                   what[res], c.n_lessons, c.n_lessons == 1 ? "" : "s", c.n_questions,
+                   c.n_questions == 1 ? "" : "s");
         }
         rc = CLI_EXIT_OK;
     }
@@ -277,8 +279,9 @@ static int pack_list(struct cli_ctx *cx, struct cli_args *a, const struct cli_co
         core_json_kstr(&j, "imported_at", packs[i].imported_at);
         core_json_obj_end(&j);
         if (!cx->json)
-            printf("%-24s %-10s %3d lessons %4d questions  imported %s  %s\n", packs[i].id,
-                   cli_tx(packs[i].version), packs[i].n_lessons, packs[i].n_questions,
+            printf("%-24s %-10s %3d lesson%s %4d question%s  imported %s  %s\n", packs[i].id,
+                   cli_tx(packs[i].version), packs[i].n_lessons, packs[i].n_lessons == 1 ? " " : "s",
+                   packs[i].n_questions, packs[i].n_questions == 1 ? " " : "s",
                    packs[i].imported_at, cli_tx(packs[i].title));
         db_pack_fini(&packs[i]);
     }
@@ -356,9 +359,11 @@ static int pack_regrade(struct cli_ctx *cx, struct cli_args *a, const struct cli
             snprintf(sb, sizeof sb, "%s", it->new_valid ? "" : "unreadable");
             if (it->new_valid)
                 lesson_score_format(it->new_score, sb, sizeof sb);
-            printf("attempt %lld  %s  %s (variant %d): %s -> %s of %g  (%s)\n",
+            char mx[32];
+            lesson_score_format(it->max, mx, sizeof mx);
+            printf("attempt %lld  %s  %s (variant %d): %s -> %s of %s  (%s)\n",
                    (long long)it->attempt_id, cli_tx(it->user), cli_tx(it->question_id),
-                   it->variant, sa, sb, it->max, cli_tx(it->reason));
+                   it->variant, sa, sb, mx, cli_tx(it->reason));
         }
         printf("%s %s %s: %zu attempts checked, %zu %s, %zu failed", opts.dry_run ? "dry run of" :
                "re-graded", rep.pack_id, cli_tx(rep.version), rep.n_checked, rep.n_changed,

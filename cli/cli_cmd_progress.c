@@ -161,8 +161,10 @@ static const char *lesson_title(const struct db_lesson *ls, size_t n, const char
 
 static void print_course(const struct lesson_standing *st, const struct db_lesson *ls, size_t nl)
 {
-    printf("\ncourse rubric (100 points): your self-rating beside your graded score\n");
-    printf("  %-22s %8s %9s %9s  %s\n", "item", "self", "graded", "answered", "gap");
+    printf("\ncourse rubric (100 points): your self-rating beside your graded score\n"
+           "(the gap compares the rating with the questions you answered: \"on answered\")\n");
+    printf("  %-22s %7s %8s %9s %8s  %s\n", "item", "self", "graded", "answered", "on ans.",
+           "gap");
     for (int i = 0; i < LESSON_RUBRIC_N; i++) {
         const struct lesson_item_standing *it = &st->items[i];
         char self[32], graded[32], ans[32];
@@ -170,9 +172,12 @@ static void print_course(const struct lesson_standing *st, const struct db_lesso
             snprintf(self, sizeof self, "%.1f/%g", it->self, it->item->max);
         else
             snprintf(self, sizeof self, "-");
+        char on[32] = "-";
         snprintf(graded, sizeof graded, "%.1f/%g", it->graded, it->item->max);
         snprintf(ans, sizeof ans, "%d/%d", it->answered, it->questions);
-        printf("  %-22s %8s %9s %9s  ", it->item->id, self, graded, ans);
+        if (it->answered > 0)
+            snprintf(on, sizeof on, "%.1f/%g", it->graded_answered, it->item->max);
+        printf("  %-22s %7s %8s %9s %8s  ", it->item->id, self, graded, ans, on);
         if (!it->rated)
             printf("not rated\n");
         else if (it->questions == 0)
@@ -188,7 +193,7 @@ static void print_course(const struct lesson_standing *st, const struct db_lesso
     else
         snprintf(self_t, sizeof self_t, "-");
     snprintf(graded_t, sizeof graded_t, "%.1f/100", st->graded_total);
-    printf("  %-22s %8s %9s\n", "total", self_t, graded_t);
+    printf("  %-22s %7s %8s\n", "total", self_t, graded_t);
     printf("\ngraded total: %.1f/100, level %s: %s\n", st->graded_total, st->graded_level,
            lesson_level_meaning(st->graded_total));
     if (st->self_level)
@@ -238,6 +243,7 @@ static void json_course(struct core_json *j, const struct lesson_standing *st,
         core_json_kint(j, "questions", it->questions);
         core_json_kint(j, "answered", it->answered);
         core_json_knum(j, "graded", it->graded);
+        core_json_knum(j, "graded_answered", it->graded_answered);
         core_json_key(j, "self");
         if (it->rated)
             core_json_num(j, it->self);
@@ -289,13 +295,13 @@ static void print_help(const struct db_progress_row *rows, size_t n,
     for (size_t i = 0; i < n; i++)
         gave += rows[i].gave_up;
     if (gave) {
-        printf("\ngave up on %d question%s (the answer was shown; later attempts earn "
-               "nothing):\n",
+        printf("\ngave up on %d question%s (the solution was shown: answers before it keep "
+               "what they earned, answers after it earn nothing):\n",
                gave, gave == 1 ? "" : "s");
         for (size_t i = 0; i < n; i++)
             if (rows[i].gave_up)
-                printf("  %s:%s%s\n", cli_tx(rows[i].pack_id), cli_tx(rows[i].question_id),
-                       rows[i].answered ? "  (answered with help)" : "");
+                printf("  %s:%s  (%s)\n", cli_tx(rows[i].pack_id), cli_tx(rows[i].question_id),
+                       lesson_help_text(lesson_help_of(&rows[i])));
     }
     if (n_ss) {
         printf("\ndesign answers, your self-score beside the automatic score (latest):\n");
@@ -303,10 +309,15 @@ static void print_help(const struct db_progress_row *rows, size_t n,
             const struct db_selfscore_row *r = &ss[i];
             char id[160];
             snprintf(id, sizeof id, "%s:%s", r->pack_id, r->question_id);
-            printf("  %-30s self %g/%g (%.0f%%)", cli_tx(id), r->self, r->self_max,
+            char a[32], b[32];
+            lesson_score_format(r->self, a, sizeof a);
+            lesson_score_format(r->self_max, b, sizeof b);
+            printf("  %-30s self %s/%s (%.0f%%)", cli_tx(id), a, b,
                    r->self_max > 0 ? 100 * r->self / r->self_max : 0);
+            lesson_score_format(r->score, a, sizeof a);
+            lesson_score_format(r->max, b, sizeof b);
             if (r->valid)
-                printf("  automatic %g/%g (%.0f%%)\n", r->score, r->max,
+                printf("  automatic %s/%s (%.0f%%)\n", a, b,
                        r->max > 0 ? 100 * r->score / r->max : 0);
             else
                 printf("  automatic: not read\n");
@@ -347,7 +358,7 @@ static void print_tries(const struct db_progress_row *rows, size_t n)
         if (t.closed && !t.solved)
             printf("  closed");
         if (t.gave_up)
-            printf("  gave up%s", t.used > t.best_try ? ": later answers earn nothing" : "");
+            printf("  gave up: %s", lesson_help_text(lesson_help_of(r)));
         printf("\n");
     }
 }
@@ -404,6 +415,9 @@ static void json_help(struct core_json *j, const struct db_progress_row *rows, s
         core_json_kstr(j, "pack", rows[i].pack_id);
         core_json_kstr(j, "question", rows[i].question_id);
         core_json_kbool(j, "answered", rows[i].answered);
+        enum lesson_help h = lesson_help_of(&rows[i]);
+        core_json_kstr(j, "standing", lesson_help_name(h));
+        core_json_kbool(j, "counts", h == LESSON_HELP_RIGHT_BEFORE || h == LESSON_HELP_PARTLY_BEFORE);
         core_json_obj_end(j);
     }
     core_json_arr_end(j);

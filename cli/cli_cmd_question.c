@@ -396,6 +396,34 @@ int cli_cmd_answer(struct cli_ctx *cx, struct cli_args *a)
         return cli_usage(cmd, "%s is not marked by certainty: answer without --certainty",
                          a->argv[0]);
     }
+    /* A question graded against the student's own lab run, with no run yet:
+     * not an unreadable answer, so its own message and exit code. */
+    struct lesson_question_view v;
+    if (lesson_question_show(cx->session, a->argv[0], variant, &v, &e) != CORE_OK) {
+        free(answer);
+        return cli_fail(&e);
+    }
+    if (v.v.needs_lab) {
+        if (cx->json) {
+            struct core_buf b;
+            struct core_json j;
+            cli_json_open(&b, &j);
+            core_json_kstr(&j, "question", v.q.id);
+            core_json_kstr(&j, "pack", v.q.pack_id);
+            core_json_kstr(&j, "lab", v.q.lab);
+            core_json_kstr(&j, "needs_lab", v.v.needs_lab);
+            core_json_kbool(&j, "recorded", false);
+            cli_json_close(&b, &j);
+        }
+        fprintf(stderr,
+                "warpbench: %s:%s is graded against your own run of the lab '%s', and you have "
+                "none yet: %s. Nothing was recorded.\n",
+                v.q.pack_id, v.q.id, v.q.lab ? v.q.lab : "?", cli_tx(v.v.needs_lab));
+        lesson_question_view_fini(&v);
+        free(answer);
+        return CLI_EXIT_NO_LAB_RUN;
+    }
+    lesson_question_view_fini(&v);
     struct lesson_answer_result res;
     if (lesson_answer_certain(cx->session, a->argv[0], variant, answer, certainty, &res, &e) !=
         CORE_OK) {
@@ -490,14 +518,16 @@ int cli_cmd_answer(struct cli_ctx *cx, struct cli_args *a)
         lesson_score_format(r->max, mx, sizeof mx);
         lesson_score_format(res.earned * r->max, earned, sizeof earned);
         lesson_score_format(t->frac * r->max, qs, sizeof qs);
-        printf("%s %s/%s point%s%s%s\n",
-               r->correct     ? "✓ correct:"
-               : r->score > 0 ? "~ partly right:"
-                              : "✗ not right:",
-               sc, mx, r->max == 1 ? "" : "s", r->parsed ? " — you answered " : "",
-               cli_tx(r->parsed));
+        /* After a give-up the grade is shown, but what it earns is 0: the
+         * heading says so before the points, as the TUI does. */
+        printf("%s%s %s/%s point%s%s%s\n",
+               r->correct     ? "✓ correct"
+               : r->score > 0 ? "~ partly right"
+                              : "✗ not right",
+               res.after_giveup ? " (after your give-up: earns nothing):" : ":", sc, mx,
+               r->max == 1 ? "" : "s", r->parsed ? " — you answered " : "", cli_tx(r->parsed));
         if (r->feedback && r->feedback[0])
-            printf("  %s\n", cli_tx(r->feedback));
+            cli_print_indented("  ", r->feedback);
         if ((r->correct || show_solution) && r->accepted)
             printf("  accepted: %s\n", cli_tx(r->accepted));
         if (show_solution && r->reference && r->reference[0])
@@ -548,6 +578,10 @@ int cli_cmd_giveup(struct cli_ctx *cx, struct cli_args *a)
     struct lesson_giveup_result g;
     if (lesson_giveup(cx->session, a->argv[0], variant, &g, &e) != CORE_OK)
         return cli_fail(&e);
+    /* The worked way to the solution: the question's hints, which go from
+     * a nudge to the method (as the TUI shows them). */
+    struct lesson_question_view v;
+    bool have_view = lesson_question_show(cx->session, a->argv[0], variant, &v, &e) == CORE_OK;
     if (cx->json) {
         struct core_buf b;
         struct core_json j;
@@ -558,6 +592,11 @@ int cli_cmd_giveup(struct cli_ctx *cx, struct cli_args *a)
         core_json_kstr(&j, "accepted", g.accepted);
         core_json_kstr(&j, "reference", g.reference);
         core_json_kint(&j, "giveup", g.giveup_id);
+        core_json_key(&j, "how");
+        core_json_arr_begin(&j);
+        for (size_t i = 0; have_view && i < v.v.n_hints; i++)
+            core_json_str(&j, v.v.hints[i]);
+        core_json_arr_end(&j);
         cli_json_close(&b, &j);
     } else {
         printf("gave up on %s:%s (variant %d)\n", g.pack_id, g.question_id, g.variant);
@@ -567,9 +606,16 @@ int cli_cmd_giveup(struct cli_ctx *cx, struct cli_args *a)
             printf("  solution: %s\n", cli_tx(g.reference));
         if (!g.accepted && !g.reference)
             printf("  this question has no single answer to show\n");
+        if (have_view && v.v.n_hints) {
+            printf("  how to get there:\n");
+            for (size_t i = 0; i < v.v.n_hints; i++)
+                printf("    %zu. %s\n", i + 1, cli_tx(v.v.hints[i]));
+        }
         printf("  recorded: later attempts at it are marked as after a give-up and earn "
                "nothing in progress\n");
     }
+    if (have_view)
+        lesson_question_view_fini(&v);
     lesson_giveup_result_fini(&g);
     return CLI_EXIT_OK;
 }

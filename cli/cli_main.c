@@ -141,6 +141,17 @@ size_t cli_width(const char *s)
     return w;
 }
 
+void cli_print_indented(const char *indent, const char *text)
+{
+    const char *s = cli_tx(text);
+    do {
+        const char *nl = strchr(s, '\n');
+        size_t len = nl ? (size_t)(nl - s) : strlen(s);
+        printf("%s%.*s\n", indent, (int)len, s);
+        s = nl ? nl + 1 : NULL;
+    } while (s && *s);
+}
+
 void cli_pad(const char *s, size_t w)
 {
     fputs(cli_tx(s), stdout);

@@ -109,6 +109,17 @@ void core_strlist_push(struct core_strlist *l, const char *s); /* copies s */
 void core_strlist_pushf(struct core_strlist *l, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* ---- typos ---------------------------------------------------------------- */
+
+/* Edits between a and b: insertions, deletions, substitutions and swaps of
+ * two neighbouring bytes (restricted Damerau-Levenshtein); 99 when either is
+ * longer than 64 bytes. Pure. */
+size_t core_str_distance(const char *a, const char *b);
+/* The one of names[0..n) closest to s when it is close enough to be a typo
+ * of it (1 edit up to 4 bytes, 2 up to 8, else 3), else NULL. Borrowed from
+ * names. Pure. */
+const char *core_str_closest(const char *s, const char *const *names, size_t n);
+
 /* ---- JSON writing -------------------------------------------------------- */
 
 /* A small streaming JSON writer into a core_buf. It inserts commas itself;

@@ -488,43 +488,10 @@ static void vproblem(struct vctx *v, const char *fmt, ...)
     v->bad = true;
 }
 
-static size_t edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 40 || lb > 40)
-        return 99;
-    size_t d[41][41];
-    for (size_t i = 0; i <= la; i++)
-        d[i][0] = i;
-    for (size_t j = 0; j <= lb; j++)
-        d[0][j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        for (size_t j = 1; j <= lb; j++) {
-            size_t c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-            size_t x = d[i - 1][j] + 1, y = d[i][j - 1] + 1;
-            d[i][j] = c < x ? (c < y ? c : y) : (x < y ? x : y);
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-                d[i - 2][j - 2] + 1 < d[i][j])
-                d[i][j] = d[i - 2][j - 2] + 1; /* a swap of two letters */
-        }
-    }
-    return d[la][lb];
-}
-
 /* The closest of `names` to `s` when it is close enough to be a typo. */
 const char *grader_name_closest(const char *s, const char *const *names, size_t n)
 {
-    const char *best = NULL;
-    size_t bd = 99, len = strlen(s);
-    size_t lim = len <= 4 ? 1 : len <= 8 ? 2 : 3;
-    for (size_t i = 0; i < n; i++) {
-        size_t d = edit_distance(s, names[i]);
-        if (d < bd) {
-            bd = d;
-            best = names[i];
-        }
-    }
-    return bd <= lim ? best : NULL;
+    return core_str_closest(s, names, n);
 }
 
 static const char *closest_field(const char *s, const struct fspec *specs)
@@ -639,8 +606,8 @@ static void check_fields(struct vctx *v, int t, const struct fspec *specs, int k
                              grader_kind_name((enum grader_kind)k));
                 }
             }
-            vproblem(v, "field '%s' does not apply to a %s question (only to: %s)", name, kind_word,
-                     kinds);
+            vproblem(v, "field '%s' does not apply to %s %s question (only to: %s)", name,
+                     kind_word[0] && strchr("aeiou", kind_word[0]) ? "an" : "a", kind_word, kinds);
         } else {
             unsigned types = f->types ? f->types : answer_types(kind);
             if (types && !type_ok(L, -1, types)) {

@@ -928,6 +928,26 @@ static int l_lab_grade(lua_State *L)
     }
     if (lua_type(L, -1) != LUA_TSTRING)
         return luaL_error(L, LAB_GRADE "explain returned a %s, not a string", luaL_typename(L, -1));
+    /* A run the lab flagged as noisy (labs/lab.h: noisy, noise) says so. */
+    lua_pushcfunction(L, l_lab_figure);
+    lua_pushvalue(L, G_CTX);
+    lua_pushliteral(L, "noisy");
+    lua_call(L, 2, 1); /* how noisy */
+    bool noisy = lua_tonumber(L, -1) == 1;
+    lua_pop(L, 1); /* how */
+    if (noisy) {
+        lua_pushcfunction(L, l_lab_text);
+        lua_pushvalue(L, G_CTX);
+        lua_pushliteral(L, "noise");
+        lua_call(L, 2, 1); /* how noise */
+        const char *why = lua_tostring(L, -1);
+        lua_pushfstring(L, "%s%sNote: your run was flagged (%s), so its numbers may be off; run the lab "
+                           "again on a quieter machine.",
+                        lua_tostring(L, -2), lua_rawlen(L, -2) ? " " : "",
+                        why ? why : "noisy"); /* how noise how' */
+        lua_replace(L, -3);
+        lua_pop(L, 1); /* how' */
+    }
     /* G_HOW */
 
     if (grader_tol_accepts(&tol, ref, num.value)) {

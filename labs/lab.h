@@ -72,6 +72,17 @@ struct lab_series_def {
     const char *x_label;/* what `step` means on this chart: "p", "stride (B)", "iteration" */
 };
 
+/* How one chart (the series sharing a lab_series_def.chart name) is drawn:
+ * a title for people, and whether its x axis is logarithmic. A lab lists its
+ * charts in lab_def.charts; a chart it does not list is titled by its
+ * chart name, with a linear x axis. */
+struct lab_chart_def {
+    const char *name;  /* the lab_series_def.chart it describes: "stride_bw" */
+    const char *title; /* "useful bandwidth against stride" */
+    bool x_log;        /* log x axis with ticks at powers of two: the steps span
+                          decades (strides, message sizes, n) */
+};
+
 struct lab_params; /* below */
 struct lab_shm;    /* opaque: shared mappings of a run */
 struct lab_proc_ops; /* below */
@@ -100,11 +111,9 @@ struct lab_def {
      * lab_series_def: the labs' series tables are positional initialisers,
      * which a new field there would make warn (-Wmissing-field-initializers). */
     const char *const *snapshot;
-    /* The charts (by lab_series_def.chart) whose x axis is logarithmic —
-     * message sizes swept by a factor — NULL-terminated (NULL: none). A
-     * front end that cannot draw a log axis draws them linear. (A list here,
-     * not a field of lab_series_def, for the reason given for snapshot.) */
-    const char *const *log_x;
+    /* Titles and axes of the charts (see lab_chart_def); NULL/0: none. */
+    const struct lab_chart_def *charts;
+    size_t n_charts;
     /* The lab's part on the ranks other than 0 of an Open MPI job
      * (transport=mpi; see lab_rank_run); NULL: the lab has no MPI transport. */
     int (*rank)(const struct lab_params *p, struct core_err *err);
@@ -114,9 +123,12 @@ struct lab_def {
     int (*mpi_workers)(const struct lab_params *p, int ranks);
 };
 
+/* The lab's definition of chart `chart`, or NULL when it lists none. */
+const struct lab_chart_def *lab_chart_find(const struct lab_def *lab, const char *chart);
+
 /* Whether `series` is one of lab's snapshot series (see lab_def.snapshot). */
 bool lab_series_snapshot(const struct lab_def *lab, const char *series);
-/* Whether the chart named `chart` has a logarithmic x axis (lab_def.log_x). */
+/* Whether the chart named `chart` has a logarithmic x axis (its lab_chart_def.x_log). */
 bool lab_chart_log_x(const struct lab_def *lab, const char *chart);
 
 /* The registry, in `lab list` order. */
@@ -184,7 +196,10 @@ void lab_machine_json(const struct lab_machine *m, struct core_json *j);
 
 /* ---- reporting while running --------------------------------------------- */
 
-enum lab_log_level { LAB_LOG_INFO, LAB_LOG_WARN, LAB_LOG_ERROR };
+/* LAB_LOG_NOTE is a warning about the whole run, such as what ran instead
+ * of the GPU and why: front ends show it as a warning and keep it in the
+ * run's header, where a scrolling log cannot lose it. */
+enum lab_log_level { LAB_LOG_INFO, LAB_LOG_WARN, LAB_LOG_ERROR, LAB_LOG_NOTE };
 
 /* A named figure closing the run. */
 struct lab_figure {
@@ -248,6 +263,91 @@ void lab_ctx_set_hosts(struct lab_ctx *cx, int n_hosts, const char *hosts,
 /* Sleeps `secs` on the run's clock in slices of at most 50 ms, returning
  * false as soon as lab_cancelled() turns true (true when the time passed). */
 bool lab_sleep(struct lab_ctx *cx, double secs);
+
+/* ---- noise: can the run's numbers be trusted? (lab_noise.c) -------------
+ *
+ * Every run records how much its repeated measurements spread and how busy
+ * the machine was while it ran, and lab_run() adds the verdict to the
+ * summary (figures below), so a number measured on a busy machine says so
+ * in the CLI, the TUI, --json and to the graders. */
+
+/* Records one value of a repeated measurement named `what` ("time per
+ * trial at p = 2"): the values of one name are the repetitions of one
+ * measurement (at most 4096 kept per name, 64 names per run). At the end
+ * the run reports the widest relative spread, (max - min) / median, over
+ * the names with two or more values (with ten or more, the 10th to the
+ * 90th percentile instead of min to max). `unit` is the values' unit for the
+ * summary text ("s", "GB/s"); the first call of a name sets it. */
+void lab_repeat(struct lab_ctx *cx, const char *what, const char *unit, double value);
+/* The same for a measurement summarised elsewhere (a GPU's timed launches):
+ * its min, median and max over n repetitions. */
+void lab_repeat_range(struct lab_ctx *cx, const char *what, const char *unit, double min,
+                      double median, double max, int n);
+
+/* The CPU time of a set of CPUs as /proc/stat counts it, in clock ticks. */
+struct lab_cpu_sample {
+    unsigned long long busy;  /* user + nice + system + irq + softirq */
+    unsigned long long total; /* busy + idle + iowait + steal */
+    unsigned long long steal; /* taken by the hypervisor for other guests */
+    bool has_steal;           /* the kernel reports steal */
+    int cpus;                 /* CPUs counted (those this process may run on) */
+    double own_s;             /* this process's CPU seconds and its reaped children's */
+    bool ok;                  /* /proc/stat was read */
+};
+
+/* Reads /proc/stat for the CPUs this process may run on (its affinity)
+ * and this process's CPU time (getrusage, self and children). Never fails:
+ * ok is false when /proc/stat could not be read. */
+void lab_cpu_sample_take(struct lab_cpu_sample *s);
+
+/* What the run saw, and the verdict. Fill the inputs, then
+ * lab_noise_assess(). */
+struct lab_noise {
+    /* inputs; NAN where unknown */
+    double other_cpu; /* fraction of the run's CPU capacity used by other programs, 0..1 */
+    double steal;     /* fraction of the run's CPU capacity stolen by the hypervisor */
+    double loadavg;   /* 1-minute load average at the end */
+    int cores;        /* CPUs online */
+    int cpus;         /* CPUs the run could use */
+    double spread;    /* widest (max - min) / median of a repeated measurement */
+    char spread_what[96];
+    char spread_unit[16];
+    double spread_min, spread_med, spread_max;
+    int spread_n;     /* its repetitions */
+    bool spread_trimmed; /* min and max are the 10th and 90th percentiles (10 or more values) */
+    /* the verdict */
+    bool busy;        /* other programs or the hypervisor took a noticeable share */
+    bool wide;        /* a repeated measurement varied widely */
+    bool noisy;       /* busy or wide: the numbers deserve a second run */
+    char text[320];   /* "quiet", or what was wrong, for people */
+};
+
+/* Thresholds of the verdict: busy when other programs used more than
+ * LAB_NOISE_BUSY of the CPUs the run could use, or the hypervisor stole more
+ * than LAB_NOISE_STEAL of them; wide when a repeated measurement spread by
+ * more than LAB_NOISE_SPREAD of its median. */
+#define LAB_NOISE_BUSY 0.25
+#define LAB_NOISE_STEAL 0.05
+#define LAB_NOISE_SPREAD 0.25
+
+/* The CPU part of n from two samples taken at the start and the end of a
+ * run: other_cpu = (busy ticks - this process's) / total ticks, steal
+ * likewise; both NAN when either sample failed or no time passed. Pure. */
+void lab_noise_cpu(const struct lab_cpu_sample *a, const struct lab_cpu_sample *b,
+                   double ticks_per_s, struct lab_noise *n);
+
+/* Sets busy, wide, noisy and text from the inputs. Pure. */
+void lab_noise_assess(struct lab_noise *n);
+
+/* The figures lab_run() adds to every run's summary (what graders read as
+ * ctx.lab.summary, and --json as "figures"):
+ *   noisy          1 when the run was measured under load or with a wide spread, else 0
+ *   noise          text: "quiet", or why the numbers are doubtful
+ *   load_other_pct % of the run's CPUs used by other programs (when /proc/stat was read)
+ *   load_avg       1-minute load average at the end;  load_cpus  CPUs the run could use
+ *   steal_pct      % stolen by the hypervisor (only where the kernel reports steal)
+ *   spread_pct     the widest spread of a repeated measurement, % of its median
+ *   spread_of      which one, with its min / median / max */
 
 /* ---- running ------------------------------------------------------------- */
 

@@ -836,8 +836,11 @@ static const struct lab_series_def ar_series[] = {
 };
 
 /* Every chart's x axis is the message size, swept by a factor: log. */
-static const char *const ar_log_x[] = {"all-reduce time", "bus bandwidth", "point-to-point",
-                                       NULL};
+static const struct lab_chart_def ar_charts[] = {
+    {"all-reduce time", "all-reduce time against message size", true},
+    {"bus bandwidth", "bus bandwidth against message size", true},
+    {"point-to-point", "point-to-point bandwidth against message size", true},
+};
 
 /* lab_def.mpi_workers: every rank but rank 0 takes part. */
 static int ar_mpi_workers(const struct lab_params *p, int ranks)
@@ -859,5 +862,6 @@ const struct lab_def lab_allreduce = {
     .run = ar_run_lab,
     .mpi_workers = ar_mpi_workers,
     .rank = ar_rank_main,
-    .log_x = ar_log_x,
+    .charts = ar_charts,
+    .n_charts = sizeof ar_charts / sizeof ar_charts[0],
 };

@@ -433,6 +433,9 @@ static int amd_run_lab(struct lab_ctx *cx, struct core_err *err)
             rc = amd_trial(&r, f, work, p, &trial[k], err);
             if (rc != 0)
                 goto out;
+            char rep[48];
+            snprintf(rep, sizeof rep, "time per trial at p = %d", p);
+            lab_repeat(cx, rep, "s", trial[k]);
             done += f + (1 - f) / p;
         }
         double lo = trial[0], hi = trial[0];
@@ -494,6 +497,13 @@ static const struct lab_series_def amd_series[] = {
     {"f_set", "the f you set", "", "karp_flatt", "p"},
 };
 
+static const struct lab_chart_def amd_charts[] = {
+    {"time", "time per trial against p", false},
+    {"speedup", "speedup against p", false},
+    {"efficiency", "efficiency S(p)/p", false},
+    {"karp_flatt", "Karp-Flatt serial fraction", false},
+};
+
 const struct lab_def lab_amdahl = {
     .name = "amdahl",
     .title = "Amdahl speedup on your machine",
@@ -505,4 +515,6 @@ const struct lab_def lab_amdahl = {
     .n_series = sizeof amd_series / sizeof amd_series[0],
     .check = NULL,
     .run = amd_run_lab,
+    .charts = amd_charts,
+    .n_charts = sizeof amd_charts / sizeof amd_charts[0],
 };

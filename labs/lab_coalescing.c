@@ -314,7 +314,7 @@ static int coal_run_lab(struct lab_ctx *cx, struct core_err *err)
         if (strcmp(device, "cpu") == 0)
             lab_log(cx, LAB_LOG_INFO, "device=cpu: running the model and the CPU analog");
         else
-            lab_log(cx, LAB_LOG_WARN, "%s — running the model and the CPU analog", why.msg);
+            lab_log(cx, LAB_LOG_NOTE, "%s — running the model and the CPU analog", why.msg);
         rc = coal_run_cpu(&r, err);
         if (rc == 0 && strcmp(device, "cpu") != 0)
             lab_figure_str(cx, "no_gpu", why.msg, "why the GPU part did not run");
@@ -356,6 +356,13 @@ static const struct lab_series_def coal_series[] = {
     {"ladder_gbs", "GB/s", "GB/s", "ladder", "kernel # (see log)"},
 };
 
+static const struct lab_chart_def coal_charts[] = {
+    {"offset", "copy against offset", false},
+    {"stride", "copy against stride", true},
+    {"stride_frac", "strided copy over plain copy", true},
+    {"ladder", "kernel ladder (names in the log)", false},
+};
+
 const struct lab_def lab_coalescing = {
     .name = "coalescing",
     .title = "Memory coalescing on the GPU",
@@ -367,4 +374,6 @@ const struct lab_def lab_coalescing = {
     .n_series = sizeof coal_series / sizeof coal_series[0],
     .check = coal_check,
     .run = coal_run_lab,
+    .charts = coal_charts,
+    .n_charts = sizeof coal_charts / sizeof coal_charts[0],
 };

@@ -116,6 +116,7 @@ static int cpu_measure(struct coal_run *r, const struct cpu_bufs *b, int kind, i
         if ((rc = cpu_pass(r, b, kind, param, err)) != 0)
             return rc;
         t[k] = cpu_now(r) - t0;
+        lab_repeat(r->cx, name, "s", t[k]);
     }
     if (kind == CPU_BLOCKED || kind == CPU_NAIVE) {
         int w = b->side, band = (int)(CPU_CHUNK / w) + 1;

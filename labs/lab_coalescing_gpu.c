@@ -73,6 +73,7 @@ static int coal_ladder(struct coal_run *r, struct kern_coal *s, const struct ker
         if ((rc = coal_measure(r, s, k, 0, &m, err)) != 0)
             return rc;
         g[k] = m.gbs;
+        lab_repeat_range(cx, ladder_label[k], "ms", m.ms_min, m.ms_median, m.ms_max, m.reps);
         lab_emit(cx, "ladder_gbs", i + 1, m.gbs);
         lab_log(cx, LAB_LOG_INFO,
                 "%d %-32s %7.1f GB/s  (median %.3f ms of %d, min %.3f, max %.3f; output checked)",

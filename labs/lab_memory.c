@@ -240,6 +240,9 @@ static int mem_mm_time(struct mem_run *r, int order, int n, const double *A, con
             continue;
         }
         warm = true;
+        char rep[64];
+        snprintf(rep, sizeof rep, "%s multiply at n = %d", mem_order_name[order], n);
+        lab_repeat(r->cx, rep, "s", t);
         secs += t;
         runs++;
         if (t > 0 && t < best)
@@ -618,6 +621,14 @@ static const struct lab_series_def mem_series[] = {
     {"ns_access", "time per access", "ns", "stride_ns", "stride (B)"},
 };
 
+static const struct lab_chart_def mem_charts[] = {
+    {"matmul", "multiply speed against n", true},
+    {"matmul_ratio", "IKJ speed over IJK", true},
+    {"stride_bw", "bandwidth against stride", true},
+    {"stride_lines", "cache lines touched", true},
+    {"stride_ns", "time per access", true},
+};
+
 const struct lab_def lab_memory = {
     .name = "memory",
     .title = "Locality on your CPU",
@@ -629,4 +640,6 @@ const struct lab_def lab_memory = {
     .n_series = sizeof mem_series / sizeof mem_series[0],
     .check = mem_check,
     .run = mem_run_lab,
+    .charts = mem_charts,
+    .n_charts = sizeof mem_charts / sizeof mem_charts[0],
 };

@@ -680,6 +680,11 @@ static void psm_step_report(struct psm *r, const struct ps_step_report *rep)
         r->reported[w] = t + 1;
     r->updates++;
     double step_s = rep->t_end - rep->t_begin;
+    if (t > 0) { /* the first step connects and warms up */
+        char what[48];
+        snprintf(what, sizeof what, "compute per step of worker %d", w + 1);
+        lab_repeat(r->cx, what, "s", rep->compute_s);
+    }
     if (c->steps < 3 || t > 0) {
         r->sum_step[w] += step_s;
         r->sum_compute[w] += rep->compute_s;

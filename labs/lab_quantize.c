@@ -839,7 +839,8 @@ static const struct lab_series_def qz_series[] = {
     {"gemm_dnnl_s8", "oneDNN INT8", "GOP/s", "GEMM speed (1 thread)", "n"},
 };
 
-static const char *const qz_log_x[] = {"GEMM speed (1 thread)", NULL};
+/* The GEMM sizes double: a log x axis. */
+static const struct lab_chart_def qz_charts[] = {{"GEMM speed (1 thread)", NULL, true}};
 
 const struct lab_def lab_quantize = {
     .name = "quantize",
@@ -852,5 +853,6 @@ const struct lab_def lab_quantize = {
     .n_series = sizeof qz_series / sizeof qz_series[0],
     .check = qz_check,
     .run = qz_run_lab,
-    .log_x = qz_log_x,
+    .charts = qz_charts,
+    .n_charts = sizeof qz_charts / sizeof qz_charts[0],
 };

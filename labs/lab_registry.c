@@ -57,8 +57,14 @@ bool lab_series_snapshot(const struct lab_def *lab, const char *series)
 
 bool lab_chart_log_x(const struct lab_def *lab, const char *chart)
 {
-    for (const char *const *s = lab && chart ? lab->log_x : NULL; s && *s; s++)
-        if (strcmp(*s, chart) == 0)
-            return true;
-    return false;
+    const struct lab_chart_def *c = lab_chart_find(lab, chart);
+    return c && c->x_log;
+}
+
+const struct lab_chart_def *lab_chart_find(const struct lab_def *lab, const char *chart)
+{
+    for (size_t i = 0; lab && chart && lab->charts && i < lab->n_charts; i++)
+        if (lab->charts[i].name && strcmp(lab->charts[i].name, chart) == 0)
+            return &lab->charts[i];
+    return NULL;
 }

@@ -12,12 +12,14 @@
  */
 #include "labs/lab.h"
 #include "labs/lab_mpi.h"
+#include "labs/lab_noise.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define LAB_BATCH 256
 #define LAB_FLUSH_S 0.25
@@ -42,6 +44,10 @@ struct lab_ctx {
     size_t n_recorded; /* committed in the store */
 
     struct lab_summary summary;
+
+    /* noise: repeated measurements, and the CPUs at the start */
+    struct lab_repeats *repeats;
+    struct lab_cpu_sample cpu_start;
 
     int64_t run_id; /* 0: not recorded */
     bool store_failed;
@@ -221,6 +227,55 @@ void lab_figure_str(struct lab_ctx *cx, const char *key, const char *s, const ch
     f->label = core_xstrdup(label ? label : key);
 }
 
+void lab_repeat(struct lab_ctx *cx, const char *what, const char *unit, double value)
+{
+    lab_repeats_add(cx->repeats, what, unit, value);
+}
+
+void lab_repeat_range(struct lab_ctx *cx, const char *what, const char *unit, double min,
+                      double median, double max, int n)
+{
+    lab_repeats_range(cx->repeats, what, unit, min, median, max, n);
+}
+
+/* The noise figures (lab.h): how busy the machine was since cpu_start and
+ * the widest spread of the repeated measurements. */
+static void noise_figures(struct lab_ctx *cx)
+{
+    struct lab_cpu_sample end;
+    lab_cpu_sample_take(&end);
+    struct lab_noise n = {0};
+    long hz = sysconf(_SC_CLK_TCK);
+    lab_noise_cpu(&cx->cpu_start, &end, hz > 0 ? (double)hz : 100.0, &n);
+    double la[1];
+    n.loadavg = getloadavg(la, 1) == 1 ? la[0] : NAN;
+    n.cores = cx->machine.cores_online;
+    n.cpus = end.cpus > 0 ? end.cpus : n.cores;
+    lab_repeats_widest(cx->repeats, &n);
+    lab_noise_assess(&n);
+    lab_figure_num(cx, "noisy", n.noisy ? 1 : 0, "",
+                   "measured under load or with a wide spread (1 yes, 0 no)");
+    lab_figure_str(cx, "noise", n.text, "noise");
+    if (isfinite(n.other_cpu))
+        lab_figure_num(cx, "load_other_pct", 100 * n.other_cpu, "%",
+                       "CPU used by other programs during the run");
+    if (isfinite(n.loadavg))
+        lab_figure_num(cx, "load_avg", n.loadavg, "", "load average (1 minute) at the end");
+    lab_figure_num(cx, "load_cpus", n.cpus, "", "CPUs the run could use");
+    if (isfinite(n.steal))
+        lab_figure_num(cx, "steal_pct", 100 * n.steal, "%", "CPU stolen by the hypervisor");
+    if (isfinite(n.spread)) {
+        lab_figure_num(cx, "spread_pct", 100 * n.spread, "%",
+                       "widest spread of a repeated measurement (of its median)");
+        char what[256];
+        snprintf(what, sizeof what, "%s: %.4g / %.4g / %.4g%s%s (%s / median / %s of %d)",
+                 n.spread_what, n.spread_min, n.spread_med, n.spread_max,
+                 n.spread_unit[0] ? " " : "", n.spread_unit, n.spread_trimmed ? "p10" : "min",
+                 n.spread_trimmed ? "p90" : "max", n.spread_n);
+        lab_figure_str(cx, "spread_of", what, "widest spread");
+    }
+}
+
 bool lab_cancelled(const struct lab_ctx *cx)
 {
     return cx->store_failed || (cx->o->cancel && atomic_load(cx->o->cancel) != 0);
@@ -344,6 +399,8 @@ int lab_run(const struct lab_params *p, const struct lab_run_opts *o, struct lab
         if (o->note_fd)
             *o->note_fd = db_labrun_note_fd(o->db, cx->run_id);
     }
+    cx->repeats = lab_repeats_new();
+    lab_cpu_sample_take(&cx->cpu_start);
     cx->t0 = cx->clock->now(cx->clock->ctx);
     cx->last_flush = cx->t0;
 
@@ -354,6 +411,7 @@ int lab_run(const struct lab_params *p, const struct lab_run_opts *o, struct lab
      * closed, so "cancelled" in the store means nothing is left behind. */
     lab_procs_fini(&cx->procs);
     flush(cx);
+    noise_figures(cx); /* after the reaping: the workers' CPU time is ours */
 
     const char *status;
     bool asked = o->cancel && atomic_load(o->cancel) != 0;
@@ -429,6 +487,7 @@ int lab_run(const struct lab_params *p, const struct lab_run_opts *o, struct lab
 out:
     lab_procs_fini(&cx->procs);
     lab_summary_fini(&cx->summary);
+    lab_repeats_free(cx->repeats);
     for (size_t i = 0; i < cx->n_extra; i++)
         free(cx->extra_series[i]);
     free(cx->extra_series);

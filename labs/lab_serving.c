@@ -1151,12 +1151,14 @@ static const struct lab_series_def sv_series[] = {
 };
 
 static const char *const sv_snapshot[] = {"batch_hist", NULL};
-static const char *const sv_log_x[] = {"batch time t(B)",
-                                       "time per request",
-                                       "latency against max batch",
-                                       "throughput against max batch",
-                                       "batch size against max batch",
-                                       NULL};
+/* The max-batch sweep doubles: log x axes. */
+static const struct lab_chart_def sv_charts[] = {
+    {"batch time t(B)", NULL, true},
+    {"time per request", NULL, true},
+    {"latency against max batch", NULL, true},
+    {"throughput against max batch", NULL, true},
+    {"batch size against max batch", NULL, true},
+};
 
 const struct lab_def lab_serving = {
     .name = "serving",
@@ -1170,5 +1172,6 @@ const struct lab_def lab_serving = {
     .check = sv_check,
     .run = sv_run_lab,
     .snapshot = sv_snapshot,
-    .log_x = sv_log_x,
+    .charts = sv_charts,
+    .n_charts = sizeof sv_charts / sizeof sv_charts[0],
 };

@@ -248,6 +248,25 @@ void lesson_progress_apply(struct db_progress_row *rows, size_t n);
 /* The policy standing of one progress row (lesson_progress_load rows). */
 void lesson_progress_tries(const struct db_progress_row *r, struct lesson_tries *out);
 
+/* A question the user gave up on, by the one rule every front end shows: a
+ * give-up shows the solution; tries before it keep what they earned, tries
+ * after it earn nothing. */
+enum lesson_help {
+    LESSON_HELP_NONE,          /* no give-up */
+    LESSON_HELP_RIGHT_BEFORE,  /* answered right before giving up: it counts in full */
+    LESSON_HELP_PARTLY_BEFORE, /* partly right before: that part counts */
+    LESSON_HELP_AFTER,         /* answered only after the give-up: with help, earns nothing */
+    LESSON_HELP_UNANSWERED     /* gave up without answering */
+};
+/* Where row r stands (lesson_progress_load rows). Pure. */
+enum lesson_help lesson_help_of(const struct db_progress_row *r);
+/* For people: "answered right before the give-up: it counts", ...; "" for
+ * LESSON_HELP_NONE. Static. */
+const char *lesson_help_text(enum lesson_help h);
+/* For programs (JSON): "right_before", "partly_before", "with_help",
+ * "not_answered", "none". Static. */
+const char *lesson_help_name(enum lesson_help h);
+
 /* ---- study session ------------------------------------------------------- */
 
 struct lesson_session;
@@ -413,10 +432,15 @@ struct lesson_item_standing {
     double points;   /* their points */
     double earned;   /* their best scores */
     double graded;   /* item max × earned / points; 0 when no question is tagged */
+    double answered_points, answered_earned; /* over the answered questions only */
+    double graded_answered; /* item max × earned / points of the ANSWERED questions: how
+                               well the student did on what they tried (0 when none) */
     bool rated;      /* the student rated this item */
     double self;     /* the latest self-rating, on the item's scale */
     char *rated_at;  /* when (ISO-8601), NULL when not rated */
-    double gap;      /* self − graded when rated, else 0 */
+    double gap;      /* self − graded_answered when rated and something was answered;
+                        self − graded when rated and nothing was; else 0. A rating is
+                        compared with the work done, not with questions not yet tried */
 };
 
 /* A lesson worth studying next. */
@@ -436,7 +460,7 @@ struct lesson_standing {
     const char *self_level;   /* level of self_total; NULL unless every item is rated */
     int n_compared;           /* rated items with at least one answered question */
     double self_compared;     /* self-ratings of those items */
-    double graded_compared;   /* graded scores of those items */
+    double graded_compared;   /* their graded_answered scores */
     double max_compared;      /* their maxima */
     struct lesson_study study[LESSON_STUDY_MAX]; /* most unearned first */
     size_t n_study;
@@ -449,7 +473,9 @@ void lesson_standing_fini(struct lesson_standing *s);
  * within one question. "What to study next": for each lesson, the rubric
  * points its questions have not earned yet (a question tagged with item i
  * holds i's max × (points − best) / (points of all questions tagged i)),
- * the top LESSON_STUDY_MAX lessons with something left, ties in lesson order.
+ * the top LESSON_STUDY_MAX lessons with something left, ties in lesson order;
+ * exam lessons (the course's assessment) come only after every other lesson
+ * with something left, since they test what the others teach.
  * Pure: no I/O. Caller frees with lesson_standing_fini. */
 void lesson_standing_compute(const struct db_progress_row *rows, size_t n_rows,
                              const struct db_selfassess *self, size_t n_self,

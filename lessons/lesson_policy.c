@@ -196,6 +196,41 @@ void lesson_progress_tries(const struct db_progress_row *r, struct lesson_tries 
     lesson_policy_apply(&p, r->fracs, r->n_fracs, r->helped_from, r->gave_up, out);
 }
 
+enum lesson_help lesson_help_of(const struct db_progress_row *r)
+{
+    if (!r->gave_up)
+        return LESSON_HELP_NONE;
+    struct lesson_tries t;
+    lesson_progress_tries(r, &t);
+    if (t.solved)
+        return LESSON_HELP_RIGHT_BEFORE;
+    if (t.frac > 0)
+        return LESSON_HELP_PARTLY_BEFORE;
+    return r->n_fracs > r->helped_from ? LESSON_HELP_AFTER : LESSON_HELP_UNANSWERED;
+}
+
+const char *lesson_help_text(enum lesson_help h)
+{
+    switch (h) {
+    case LESSON_HELP_RIGHT_BEFORE: return "answered right before the give-up: it counts";
+    case LESSON_HELP_PARTLY_BEFORE: return "partly right before the give-up: that part counts";
+    case LESSON_HELP_AFTER: return "answered with help, after the give-up: earns nothing";
+    case LESSON_HELP_UNANSWERED: return "not answered: the solution was shown";
+    default: return "";
+    }
+}
+
+const char *lesson_help_name(enum lesson_help h)
+{
+    switch (h) {
+    case LESSON_HELP_RIGHT_BEFORE: return "right_before";
+    case LESSON_HELP_PARTLY_BEFORE: return "partly_before";
+    case LESSON_HELP_AFTER: return "with_help";
+    case LESSON_HELP_UNANSWERED: return "not_answered";
+    default: return "none";
+    }
+}
+
 void lesson_progress_apply(struct db_progress_row *rows, size_t n)
 {
     for (size_t i = 0; i < n; i++) {

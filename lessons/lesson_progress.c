@@ -151,12 +151,17 @@ static void add_row(int i, void *arg)
     it->answered += r->answered;
     it->points += r->points;
     it->earned += r->best;
+    if (r->answered) {
+        it->answered_points += r->points;
+        it->answered_earned += r->best;
+    }
 }
 
 /* Per-lesson unearned rubric points while scanning rows. */
 struct lesson_gain {
     const char *pack_id; /* borrowed from the rows */
     const char *lesson_id;
+    bool exam;           /* an exam lesson: suggested after the others */
     double unearned;
     double per_item[LESSON_RUBRIC_N];
 };
@@ -200,6 +205,8 @@ void lesson_standing_compute(const struct db_progress_row *rows, size_t n_rows,
         if (frac > 1)
             frac = 1;
         it->graded = it->item->max * frac;
+        double fa = it->answered_points > 0 ? it->answered_earned / it->answered_points : 0;
+        it->graded_answered = it->item->max * (fa > 1 ? 1 : fa);
         out->graded_total += it->graded;
     }
     out->graded_level = lesson_level_name(out->graded_total);
@@ -221,13 +228,13 @@ void lesson_standing_compute(const struct db_progress_row *rows, size_t n_rows,
         struct lesson_item_standing *it = &out->items[i];
         if (!it->rated)
             continue;
-        it->gap = it->self - it->graded;
+        it->gap = it->self - (it->answered > 0 ? it->graded_answered : it->graded);
         out->n_rated++;
         out->self_total += it->self;
         if (it->answered > 0) {
             out->n_compared++;
             out->self_compared += it->self;
-            out->graded_compared += it->graded;
+            out->graded_compared += it->graded_answered;
             out->max_compared += it->item->max;
         }
     }
@@ -252,6 +259,7 @@ void lesson_standing_compute(const struct db_progress_row *rows, size_t n_rows,
             memset(g, 0, sizeof *g);
             g->pack_id = r->pack_id;
             g->lesson_id = r->lesson_id;
+            g->exam = r->exam;
         }
         struct gain_ctx c = {r, out, g};
         each_item(r->rubric, add_gain, &c);
@@ -260,10 +268,11 @@ void lesson_standing_compute(const struct db_progress_row *rows, size_t n_rows,
     bool *taken = core_xcalloc(n_gains ? n_gains : 1, sizeof *taken);
     while (out->n_study < LESSON_STUDY_MAX) {
         size_t best = n_gains;
-        for (size_t j = 0; j < n_gains; j++)
-            if (!taken[j] && gains[j].unearned > 1e-9 &&
-                (best == n_gains || gains[j].unearned > gains[best].unearned + 1e-12))
-                best = j;
+        for (int exams = 0; exams < 2 && best == n_gains; exams++) /* other lessons first */
+            for (size_t j = 0; j < n_gains; j++)
+                if (!taken[j] && gains[j].exam == (exams == 1) && gains[j].unearned > 1e-9 &&
+                    (best == n_gains || gains[j].unearned > gains[best].unearned + 1e-12))
+                    best = j;
         if (best == n_gains)
             break;
         taken[best] = true;

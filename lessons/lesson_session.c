@@ -146,10 +146,36 @@ int lesson_ctx_make(struct lesson_session *s, int64_t user_id, const char *user,
     return CORE_OK;
 }
 
+/* A "no question" error gains "did you mean ID?" when a question of the
+ * current packs is a likely typo of qid. */
+static void suggest_question(struct db *db, const char *qid, struct core_err *err)
+{
+    const char *colon = qid ? strchr(qid, ':') : NULL;
+    const char *bare = colon ? colon + 1 : qid;
+    struct db_question *qs = NULL;
+    size_t n = 0;
+    struct core_err e2 = {0};
+    if (!bare || db_question_list(db, NULL, NULL, &qs, &n, &e2) != CORE_OK)
+        return;
+    const char **names = core_xcalloc(n ? n : 1, sizeof *names);
+    for (size_t i = 0; i < n; i++)
+        names[i] = qs[i].id;
+    const char *best = core_str_closest(bare, names, n);
+    if (best && strcmp(best, bare) != 0) {
+        char was[sizeof err->msg];
+        memcpy(was, err->msg, sizeof was);
+        core_err_set(err, CORE_ERR_NOTFOUND, "%.180s; did you mean %.64s?", was, best);
+    }
+    free(names);
+    db_questions_free(qs, n);
+}
+
 int lesson_question_and_pack(struct lesson_session *s, const char *qid, struct db_question *q,
                              struct grader_pack **p, struct core_err *err)
 {
     int rc = db_question_find(s->db, qid, q, err);
+    if (rc == CORE_ERR_NOTFOUND && err)
+        suggest_question(s->db, qid, err);
     if (rc == CORE_OK)
         rc = lesson_session_pack(s, q->rev_id, p, err);
     return rc;

@@ -86,7 +86,7 @@ static inline void got_log(void *ud, enum lab_log_level level, const char *line)
     struct lab_got *g = ud;
     if (g->warns + g->infos + g->errors == 0)
         snprintf(g->first_log, sizeof g->first_log, "%s", line);
-    if (level == LAB_LOG_WARN) {
+    if (level == LAB_LOG_WARN || level == LAB_LOG_NOTE) { /* a note is a warning kept in view */
         g->warns++;
         snprintf(g->last_warn, sizeof g->last_warn, "%s", line);
         got_append(g->warn_text, sizeof g->warn_text, line);

@@ -542,7 +542,8 @@ static void test_store_batches(void **state)
     assert_int_equal(n, 1);
     assert_int_equal(s[0].step, 259);
     db_labsamples_free(s, n);
-    assert_int_equal(r.summary.n, 2);
+    assert_true(r.summary.n > 2); /* the lab's two, then the noise figures (lab.h) */
+    assert_non_null(lab_summary_find(&r.summary, "noisy"));
     assert_string_equal(r.summary.v[0].key, "n");
     assert_true(r.summary.v[0].num == 260);
     assert_string_equal(r.summary.v[0].label, "samples, again");

@@ -326,6 +326,48 @@ static void test_study_next(void **state)
             unearned += s.items[i].item->max - s.items[i].graded;
     assert_double_equal(unearned, 10 + 5 + 5 + 1.25, EPS);
     lesson_standing_fini(&s);
+
+    /* An exam lesson (the assessment) holds the most, yet a beginner is sent
+     * to the lessons first: it comes after every other lesson left. */
+    struct db_progress_row more[7];
+    memcpy(more, rows, sizeof rows);
+    more[6] = row("assessment", "theory.scheduling", 5, 0);
+    more[6].exam = true;
+    lesson_standing_compute(more, 7, NULL, 0, &s);
+    assert_int_equal(s.n_study, LESSON_STUDY_MAX);
+    for (size_t i = 0; i < s.n_study; i++)
+        assert_string_not_equal(s.study[i].lesson_id, "assessment");
+    lesson_standing_fini(&s);
+    /* ... until it is the only one left */
+    struct db_progress_row last[] = {row("intro", "theory.parallel", 1, 1), more[6]};
+    lesson_standing_compute(last, 2, NULL, 0, &s);
+    assert_int_equal(s.n_study, 1);
+    assert_string_equal(s.study[0].lesson_id, "assessment");
+    lesson_standing_fini(&s);
+}
+
+/* A self-rating is compared with the questions answered, not with the
+ * whole course: 8/10 on an item whose one answered question is right is
+ * well calibrated, even with three more questions not yet tried. */
+static void test_gap_on_answered(void **state)
+{
+    (void)state;
+    struct db_progress_row rows[] = {
+        row("gpu", "theory.gpu", 1, 1), /* answered, right */
+        row("gpu", "theory.gpu", 1, 0), /* not answered */
+        row("gpu", "theory.gpu", 1, 0),
+        row("gpu", "theory.gpu", 1, 0),
+    };
+    struct db_selfassess self[] = {rating("theory.gpu", 9, 10, NULL)};
+    struct lesson_standing s;
+    lesson_standing_compute(rows, 4, self, 1, &s);
+    const struct lesson_item_standing *gpu = item_of(&s, "theory.gpu");
+    assert_double_equal(gpu->graded, 2.5, EPS);          /* 1 of 4 points in the course */
+    assert_double_equal(gpu->graded_answered, 10, EPS);  /* 1 of 1 answered */
+    assert_double_equal(gpu->gap, -1, EPS);              /* 9 against 10, not 2.5 */
+    assert_string_equal(lesson_gap_word(gpu->gap, 10), "well calibrated");
+    assert_double_equal(s.graded_compared, 10, EPS);
+    lesson_standing_fini(&s);
 }
 
 /* ---- the store: self-assessments and first-attempt certainty ------------- */
@@ -504,6 +546,7 @@ int main(void)
         cmocka_unit_test(test_rubric_items),
         cmocka_unit_test(test_levels),
         cmocka_unit_test(test_gap_word),
+        cmocka_unit_test(test_gap_on_answered),
         cmocka_unit_test(test_cbm),
         cmocka_unit_test(test_rollup_graded),
         cmocka_unit_test(test_rollup_full_marks_levels),

@@ -148,7 +148,7 @@ static void test_form_editing(void **state)
     struct tui_cursor cur = {0};
     tui_view_calc(&m, &c, tui_test_full(&c), &cur);
     ROW(&c, 5, " ▶ processors p             8             1 to 100000, whole");
-    ROW(&c, 7, "   Enter sets the value, Esc keeps the old one");
+    ROW(&c, 7, "   outputs follow as you type; Enter keeps the value, Esc the old one");
     assert_true(cur.on);
     assert_int_equal(cur.y, 5);
     assert_int_equal(cur.x, 29); /* after the "8" typed at column 28 */

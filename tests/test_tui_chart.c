@@ -45,7 +45,7 @@ static void test_line_20x6(void **state)
     (void)state;
     static const double x[] = {0, 1}, y[] = {0, 1};
     struct tui_series s = {NULL, x, y, 2, 0, false};
-    struct tui_chart ch = {NULL, NULL, NULL, &s, 1, false, false};
+    struct tui_chart ch = {NULL, NULL, NULL, &s, 1, false, false, false};
     /* 16 x 4 cells = 32 x 16 dots: the line climbs one dot every two */
     CHART(20, 6, TUI_CS_UTF8, false, &ch,
           "1.0┤            ⣀⠤⠒⠉\n"
@@ -75,7 +75,7 @@ static void test_series_legend_dashed(void **state)
     (void)state;
     static const double x[] = {0, 1, 2, 3, 4}, y[] = {0, 1, 2, 3, 4}, r[] = {2, 2, 2, 2, 2};
     struct tui_series s[2] = {{"data", x, y, 5, TUI_C_S1, false}, {"ref", x, r, 5, TUI_C_S2, true}};
-    struct tui_chart ch = {"Time", "n", "s", s, 2, false, false};
+    struct tui_chart ch = {"Time", "n", "s", s, 2, false, false, false};
     CHART(30, 8, TUI_CS_UTF8, false, &ch,
           "Time (s)       ── data  ┄┄ ref\n"
           "4┤                       ⣀⠤⠔⠒⠉\n"
@@ -120,7 +120,7 @@ static void test_series_legend_dashed(void **state)
 static void test_empty_and_degenerate(void **state)
 {
     (void)state;
-    struct tui_chart empty = {"Empty", "p", "×", NULL, 0, false, false};
+    struct tui_chart empty = {"Empty", "p", "×", NULL, 0, false, false, false};
     CHART(30, 8, TUI_CS_UTF8, false, &empty,
           "Empty (×)\n"
           "│\n"
@@ -133,7 +133,7 @@ static void test_empty_and_degenerate(void **state)
     /* all NaN, or no points at all, is empty too */
     static const double nx[] = {0, 1}, ny[] = {NAN, NAN};
     struct tui_series ns[2] = {{"a", nx, ny, 2, 0, false}, {"b", nx, ny, 0, 0, false}};
-    struct tui_chart nan_ch = {NULL, NULL, NULL, ns, 2, false, false};
+    struct tui_chart nan_ch = {NULL, NULL, NULL, ns, 2, false, false, false};
     char *t = draw(30, 8, TUI_CS_ASCII, false, &nan_ch);
     assert_non_null(strstr(t, "waiting for data"));
     free(t);
@@ -141,7 +141,7 @@ static void test_empty_and_degenerate(void **state)
     /* one point: both ranges are widened around it */
     static const double px[] = {3}, py[] = {5};
     struct tui_series one = {"one", px, py, 1, 0, false};
-    struct tui_chart och = {"One", NULL, NULL, &one, 1, false, false};
+    struct tui_chart och = {"One", NULL, NULL, &one, 1, false, false, false};
     CHART(20, 6, TUI_CS_UTF8, false, &och,
           "One           ── one\n"
           "6┤\n"
@@ -153,7 +153,7 @@ static void test_empty_and_degenerate(void **state)
     /* a constant series */
     static const double cx[] = {0, 1, 2, 3}, cy[] = {7, 7, 7, 7};
     struct tui_series cs = {NULL, cx, cy, 4, 0, false};
-    struct tui_chart cch = {NULL, NULL, NULL, &cs, 1, false, false};
+    struct tui_chart cch = {NULL, NULL, NULL, &cs, 1, false, false, false};
     CHART(20, 6, TUI_CS_UTF8, false, &cch,
           "8┤\n"
           "7┤⣀⣀⣀⣀⣀⣀⣀⣀⣀⣀⣀⣀⣀⣀⣀⣀⣀⣀\n"
@@ -177,7 +177,7 @@ static void test_empty_and_degenerate(void **state)
     static const double gx[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
     static const double gy[] = {1, 1, 1, 1, NAN, NAN, 1, 1, 1, INFINITY};
     struct tui_series gs[2] = {{NULL, gx, gy, 10, 0, false}, {NULL, NULL, NULL, 5, 0, false}};
-    struct tui_chart gch = {NULL, NULL, NULL, gs, 2, false, false};
+    struct tui_chart gch = {NULL, NULL, NULL, gs, 2, false, false, false};
     CHART(20, 6, TUI_CS_ASCII, false, &gch,
           "1.1+\n"
           "   |\n"
@@ -197,7 +197,7 @@ static void test_axis_labels(void **state)
         ly[i] = i;
     }
     struct tui_series ls = {NULL, lx, ly, 11, 0, false};
-    struct tui_chart lch = {"Stride", "stride (B)", NULL, &ls, 1, true, true};
+    struct tui_chart lch = {"Stride", "stride (B)", NULL, &ls, 1, true, true, false};
     CHART(40, 6, TUI_CS_ASCII, false, &lch,
           "Stride\n"
           "10+                           **********\n"
@@ -220,7 +220,7 @@ static void test_axis_labels(void **state)
     static const double bx[] = {0, 1, 2};
     double by[3] = {0.5e9, 1.5e9, 2e9};
     struct tui_series bs = {NULL, bx, by, 3, 0, false};
-    struct tui_chart bch = {"BW", NULL, "B/s", &bs, 1, true, false};
+    struct tui_chart bch = {"BW", NULL, "B/s", &bs, 1, true, false, false};
     CHART(30, 8, TUI_CS_ASCII, false, &bch,
           "BW (B/s)\n"
           "2G+                    *******\n"
@@ -274,7 +274,7 @@ static void test_small_rects(void **state)
     (void)state;
     static const double x[] = {0, 1, 2, 3}, y[] = {1, 3, 2, 4};
     struct tui_series s[2] = {{"a", x, y, 4, 0, false}, {"b", x, x, 4, 0, true}};
-    struct tui_chart ch = {"Title", "x", "u", s, 2, false, false};
+    struct tui_chart ch = {"Title", "x", "u", s, 2, false, false, false};
     struct tui_canvas c;
     /* every size draws inside its rectangle and nowhere else */
     for (int cs = 0; cs < 2; cs++) {
@@ -313,7 +313,7 @@ static void test_many_points(void **state)
         y[i] = i % 2 ? 10 : 0;
     }
     struct tui_series s = {NULL, x, y, N, 0, false};
-    struct tui_chart ch = {NULL, NULL, NULL, &s, 1, true, false};
+    struct tui_chart ch = {NULL, NULL, NULL, &s, 1, true, false, false};
     struct tui_canvas c;
     tui_canvas_init(&c, 22, 6, TUI_CS_ASCII);
     tui_chart_draw(&c, (struct tui_rect){0, 0, 6, 22}, &ch, false);
@@ -323,6 +323,140 @@ static void test_many_points(void **state)
             assert_int_equal(c.cells[yy * 22 + xx].cp, '*');
     tui_canvas_fini(&c);
 }
+
+/* A lab's stride sweep (4 B to 4 KiB) on a log axis: ticks at powers of
+ * two with binary suffixes, evenly spaced, the step at 64 B mid-chart. */
+static void test_log_axis_ticks(void **state)
+{
+    (void)state;
+    double x[11], y[11];
+    for (int i = 0; i < 11; i++) {
+        x[i] = 4 << i; /* 4 .. 4096 */
+        y[i] = x[i] < 64 ? 10 : 1;
+    }
+    struct tui_series s = {"bw", x, y, 11, 0, false};
+    struct tui_chart ch = {"bandwidth", "stride (B)", "GB/s", &s, 1, true, true, true};
+    char *t = draw(60, 8, TUI_CS_ASCII, false, &ch);
+    const char *labels = strrchr(t, '\n') + 1;
+    /* every other power of two fits: 4 16 64 256 1K, left to right (the
+     * axis name takes the place of the last, 4K) */
+    const char *want[] = {"4", "16", "64", "256", "1K"};
+    const char *at = labels;
+    for (int i = 0; i < 5; i++) {
+        char tok[16];
+        snprintf(tok, sizeof tok, " %s ", want[i]);
+        const char *f = strstr(at, tok);
+        if (!f)
+            fail_msg("tick %s missing or out of order in\n%s", want[i], t);
+        at = f + 1;
+    }
+    /* the drop from 32 B to 64 B sits 30% along the plot (log2 5 of 2..12),
+     * not in its first columns as on a linear axis */
+    struct tui_canvas c;
+    tui_canvas_init(&c, 60, 8, TUI_CS_ASCII);
+    tui_chart_draw(&c, (struct tui_rect){0, 0, 8, 60}, &ch, false);
+    int last_high = -1;
+    for (int xx = 0; xx < 60; xx++)
+        if (c.cells[1 * 60 + xx].cp == '*')
+            last_high = xx;
+    assert_in_range(last_high, 18, 22);
+    tui_canvas_fini(&c);
+    free(t);
+
+    /* a message-size sweep, 4 KiB to 256 MiB: K and M suffixes */
+    double mx[17], my[17];
+    for (int i = 0; i < 17; i++) {
+        mx[i] = ldexp(4096, i);
+        my[i] = i;
+    }
+    struct tui_series ms = {"busbw", mx, my, 17, 0, false};
+    struct tui_chart mch = {"all-reduce", NULL, "GB/s", &ms, 1, true, true, true};
+    t = draw(80, 8, TUI_CS_UTF8, false, &mch);
+    assert_non_null(strstr(t, "4K"));
+    assert_non_null(strstr(t, "1M"));
+    assert_non_null(strstr(t, "256M"));
+    free(t);
+}
+
+/* Steps are whole numbers: no tick at p = 1.5; one point has neighbours. */
+static void test_whole_steps(void **state)
+{
+    (void)state;
+    static const double x[] = {1, 2}, y[] = {1, 1.8};
+    struct tui_series s = {"S", x, y, 2, 0, false};
+    struct tui_chart ch = {"speedup", "p", "×", &s, 1, true, false, true};
+    char *t = draw(40, 8, TUI_CS_ASCII, false, &ch);
+    const char *labels = strrchr(t, '\n') + 1;
+    assert_null(strstr(labels, "."));
+    assert_non_null(strstr(labels, "1"));
+    assert_non_null(strstr(labels, "2"));
+    free(t);
+    static const double one_x[] = {1}, one_y[] = {1};
+    struct tui_series o = {"S", one_x, one_y, 1, 0, false};
+    struct tui_chart och = {"speedup", "p", "×", &o, 1, true, false, true};
+    CHART(30, 6, TUI_CS_ASCII, false, &och,
+          "speedup (x)                * S\n"
+          "1+              *\n"
+          " |\n"
+          "0+\n"
+          " ++-------------+------------+\n"
+          "  0             1          2 p");
+}
+
+/* Without colour (NO_COLOR) and in ASCII each series has its own
+ * character, on the plot and in the legend; a legend wider than the chart
+ * wraps onto rows of its own and no entry is cut. */
+static void test_markers_and_legend(void **state)
+{
+    (void)state;
+    static const double x[] = {1, 2, 3, 4}, a[] = {1, 2, 3, 4}, b[] = {4, 3, 2, 1},
+                        m[] = {2, 2, 2, 2};
+    struct tui_series s[3] = {{"measured speedup", x, a, 4, TUI_C_S1, false},
+                              {"other workers", x, b, 4, TUI_C_S2, false},
+                              {"Amdahl 1/(f+(1-f)/p)", x, m, 4, TUI_C_S3, true}};
+    struct tui_chart ch = {"speedup against workers p", "p", "×", s, 3, true, false, true};
+    /* ASCII: * o . on the plot and in the legend */
+    char *t = draw(40, 12, TUI_CS_ASCII, false, &ch);
+    assert_non_null(strstr(t, "* measured speedup"));
+    assert_non_null(strstr(t, "o other workers"));
+    assert_non_null(strstr(t, ". Amdahl 1/(f+(1-f)/p)"));
+    int stars = 0, os = 0;
+    for (const char *p = t; *p; p++) {
+        stars += *p == '*';
+        os += *p == 'o';
+    }
+    assert_true(stars > 2); /* the legend's one and the plot's */
+    assert_true(os > 3);    /* "other workers" has one, "o" and the plot */
+    free(t);
+    /* UTF-8 without colour: braille lines with each series' mark on its
+     * points, and the legend shows the marks */
+    struct tui_canvas c;
+    tui_canvas_init(&c, 40, 12, TUI_CS_UTF8);
+    c.mono = true;
+    tui_chart_draw(&c, (struct tui_rect){0, 0, 12, 40}, &ch, false);
+    t = tui_canvas_text(&c);
+    assert_non_null(strstr(t, "─* measured speedup"));
+    assert_non_null(strstr(t, "─o other workers"));
+    assert_non_null(strstr(t, "┄. Amdahl 1/(f+(1-f)/p)"));
+    int plot_o = 0, plot_star = 0;
+    for (int yy = 1; yy < 8; yy++)
+        for (int xx = 0; xx < 40; xx++) {
+            plot_o += c.cells[yy * 40 + xx].cp == 'o';
+            plot_star += c.cells[yy * 40 + xx].cp == '*';
+        }
+    assert_int_equal(plot_o, 4);
+    assert_int_equal(plot_star, 4);
+    free(t);
+    tui_canvas_fini(&c);
+    /* with colour: no marks, the legend has plain lines */
+    t = draw(40, 12, TUI_CS_UTF8, false, &ch);
+    assert_non_null(strstr(t, "── measured speedup"));
+    assert_null(strstr(t, "─o"));
+    /* the legend took two rows, each entry whole */
+    assert_non_null(strstr(t, "┄┄ Amdahl 1/(f+(1-f)/p)"));
+    free(t);
+}
+
 
 /* The benchmark's frame is the lab screen it claims to time: the last of
  * three frames at 80x24 holds the header at its step, the four charts, a
@@ -383,6 +517,9 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_axis_labels),
         cmocka_unit_test(test_small_rects),
         cmocka_unit_test(test_many_points),
+        cmocka_unit_test(test_log_axis_ticks),
+        cmocka_unit_test(test_whole_steps),
+        cmocka_unit_test(test_markers_and_legend),
         cmocka_unit_test(test_bench),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -206,9 +206,9 @@ static void test_lesson_view(void **state)
                   tui_lesson_doc_width(80), TUI_CS_UTF8, &m.doc);
     m.qs = core_xcalloc(2, sizeof *m.qs);
     m.qs[0] = (struct tui_lesson_q){core_xstrdup("core:a"), core_xstrdup("Speedup"),
-                                     core_xstrdup("numeric"), 2, 1, 1, true, false};
+                                     core_xstrdup("numeric"), 2, 1, 1, true, false, false};
     m.qs[1] = (struct tui_lesson_q){core_xstrdup("core:b"), core_xstrdup("Run time"),
-                                     core_xstrdup("numeric"), 0, 0, 2, false, false};
+                                     core_xstrdup("numeric"), 0, 0, 2, false, false, false};
     m.n_qs = 2;
     m.qsel = 1;
     struct tui_canvas c;
@@ -311,10 +311,11 @@ static void test_question_numeric(void **state)
     tui_view_question(&m, &c, tui_test_full(&c), &cur);
     ROW(&c, 5, " hint 1: f = 0.2 and p = 4.");
     ROW(&c, 7, " Answer: 4");
-    ROW(&c, 9, " ✗ not right: 0/1 point — you answered 4 ×");
-    ROW(&c, 10, "   4 is the ideal, linear speedup.");
-    ROW(&c, 12, " Attempts (1)");
-    ROW(&c, 13, "   #1   ✗ 0/1       2026-11-21 10:00  4");
+    ROW(&c, 8, " ✎ typing: Enter grades, Tab for commands (hint, give up, next)");
+    ROW(&c, 10, " ✗ not right: 0/1 point — you answered 4 ×");
+    ROW(&c, 11, "   4 is the ideal, linear speedup.");
+    ROW(&c, 13, " Attempts (1)");
+    ROW(&c, 14, "   #1   ✗ 0/1       2026-11-21 10:00  4");
     LACKS(&c, "accepted");
     /* Right: the accepted interval shows. */
     m.correct = true;
@@ -323,8 +324,8 @@ static void test_question_numeric(void **state)
     m.feedback = core_xstrdup("Correct.");
     tui_canvas_clear(&c);
     tui_view_question(&m, &c, tui_test_full(&c), &cur);
-    ROW(&c, 9, " ✓ correct: 1/1 point — you answered 4 ×");
-    ROW(&c, 11, "   accepted: 2.475 to 2.525 ×");
+    ROW(&c, 10, " ✓ correct: 1/1 point — you answered 4 ×");
+    ROW(&c, 12, "   accepted: 2.475 to 2.525 ×");
     /* Giving up shows it too, with the reference. */
     m.correct = false;
     m.has_result = false;
@@ -342,6 +343,65 @@ static void test_question_numeric(void **state)
     tui_canvas_clear(&c);
     tui_view_question(&m, &c, tui_test_full(&c), &cur);
     HAS(&c, "? could not read that answer (not scored, not counted)");
+    tui_canvas_fini(&c);
+    tui_question_model_fini(&m);
+}
+
+/* The mode is always on screen: typing (letters are the answer, also after
+ * a right answer), commands, the give-up question; a question with no try
+ * left offers no answer line; a give-up shows the way to the solution. */
+static void test_question_modes(void **state)
+{
+    (void)state;
+    struct tui_question_model m;
+    numeric_model(&m);
+    tui_input_set(&m.input, "2.5");
+    m.has_result = m.valid = m.correct = true;
+    m.score = m.max = 1;
+    struct tui_canvas c;
+    tui_canvas_init(&c, 80, 22, TUI_CS_UTF8);
+    struct tui_cursor cur = {0};
+    tui_view_question(&m, &c, tui_test_full(&c), &cur);
+    HAS(&c, "✎ typing: Enter grades, Tab for commands");
+    assert_true(cur.on);
+    m.mode = TUI_Q_KEYS;
+    m.has_params = true;
+    tui_canvas_clear(&c);
+    tui_view_question(&m, &c, tui_test_full(&c), &cur);
+    HAS(&c, "commands: i type · h hint · g give up · n next · N unanswered · v new variant");
+    m.mode = TUI_Q_CONFIRM;
+    tui_canvas_clear(&c);
+    tui_view_question(&m, &c, tui_test_full(&c), &cur);
+    HAS(&c, "give up and see the solution? y/n");
+    /* closed: no answer line; the solution and how to get there */
+    m.mode = TUI_Q_KEYS;
+    m.closed = true;
+    m.has_result = false;
+    m.reference = core_xstrdup("2.5");
+    m.hints_shown = 0;
+    assert_true(tui_question_locked(&m));
+    tui_canvas_clear(&c);
+    tui_view_question(&m, &c, tui_test_full(&c), &cur);
+    LACKS(&c, "Answer:");
+    HAS(&c, "Closed: no tries left; the solution is below");
+    HAS(&c, "commands: n next question · N next unanswered · v new variant (practice)");
+    HAS(&c, "solution: 2.5");
+    HAS(&c, "how to get there:");
+    HAS(&c, "1. f = 0.2 and p = 4.");
+    /* an exam answer given (its one try used): recorded, no line, no grade */
+    m.closed = true;
+    m.exam_open = true;
+    m.n_attempts = 0;
+    m.attempts = core_xcalloc(1, sizeof *m.attempts);
+    m.attempts[0] = (struct tui_q_attempt){core_xstrdup("2.5"), core_xstrdup("2026-11-21 10:00"),
+                                           0, 1, true, false, false, true};
+    m.n_attempts = 1;
+    assert_true(tui_question_locked(&m));
+    tui_canvas_clear(&c);
+    tui_view_question(&m, &c, tui_test_full(&c), &cur);
+    HAS(&c, "Answered: your answer is recorded; it is graded when you submit the exam");
+    LACKS(&c, "Answer:");
+    LACKS(&c, "solution:");
     tui_canvas_fini(&c);
     tui_question_model_fini(&m);
 }
@@ -716,6 +776,7 @@ static void test_lab_run_done(void **state)
     free(m.status);
     m.status = core_xstrdup("done");
     m.progress = 1;
+    m.run_id = 12;
     m.n_figs = 1;
     m.figs = core_xcalloc(1, sizeof *m.figs);
     m.figs[0] = (struct tui_lab_fig){core_xstrdup("steps completed"), core_xstrdup("20")};
@@ -725,10 +786,82 @@ static void test_lab_run_done(void **state)
                                  false};
     tui_canvas_clear(&c);
     tui_view_lab(&m, &c, tui_test_full(&c), &cur);
-    HAS(&c, " selftest  done  ");
-    HAS(&c, "│ steps completed                  20 │");
+    HAS(&c, " selftest  done (run 12 recorded) ");
+    HAS(&c, "│ steps completed                          20 │");
     HAS(&c, "│ · Your measured speedup");
     HAS(&c, "questions using this run");
+    /* Charts keep a readable height on the summary at 80×24 (22 body rows):
+     * the two charts share one row of ten. */
+    int plot_rows = 0;
+    for (int y = 1; y < 22; y++) {
+        char *row = tui_test_row(&c, y);
+        plot_rows += strstr(row, "┤") != NULL || strstr(row, "│ ") == row + 3;
+        free(row);
+    }
+    assert_true(plot_rows >= 7);
+    tui_canvas_fini(&c);
+    tui_lab_model_fini(&m);
+}
+
+/* The finished run at 80×24 and 200×50: forty results scroll in a table
+ * whose box says which rows show, long labels end with "…", values are the
+ * model's (formatted for people by the screen); a noisy run and the CPU
+ * analog say so under the header. */
+static void test_lab_results_table(void **state)
+{
+    (void)state;
+    struct tui_lab_model m;
+    lab_model(&m);
+    m.phase = TUI_LAB_DONE;
+    m.status = core_xstrdup("done");
+    m.progress = 1;
+    add_series(&m, "speedup", "speedup", 4);
+    free(m.series[0].chart_title);
+    m.series[0].chart_title = core_xstrdup("speedup against workers p");
+    enum { N = 40 };
+    m.n_figs = N;
+    m.figs = core_xcalloc(N, sizeof *m.figs);
+    for (int i = 0; i < N; i++) {
+        char l[96], v[32];
+        snprintf(l, sizeof l, i == 0 ? "L1 data cache of the first core, as the kernel reports it"
+                                     : "figure number %d",
+                 i + 1);
+        snprintf(v, sizeof v, i == 0 ? "32 KiB" : "%d.5 ×", i + 1);
+        m.figs[i] = (struct tui_lab_fig){core_xstrdup(l), core_xstrdup(v)};
+    }
+    m.note = core_xstrdup("no GPU: no CUDA device found — running the model and the CPU analog");
+    m.noise = core_xstrdup("measured under load: other programs used 48% of the CPUs it ran on");
+    struct tui_canvas c;
+    tui_canvas_init(&c, 80, 22, TUI_CS_UTF8);
+    struct tui_cursor cur = {0};
+    tui_view_lab(&m, &c, tui_test_full(&c), &cur);
+    HAS(&c, "⚠ no GPU: no CUDA device found — running the model and the CPU analog");
+    HAS(&c, "⚠ r runs it again — measured under load");
+    HAS(&c, "speedup against workers p");
+    LACKS(&c, "speedup (");
+    HAS(&c, "│ L1 data cache of the first core, as… 32 KiB │");
+    HAS(&c, "results 1–");
+    LACKS(&c, "figure number 40");
+    /* scrolled to the end: the last rows, and where they are */
+    int rows = m.fig_rows;
+    assert_true(rows >= 4);
+    m.ftop = 1000; /* clamped */
+    tui_canvas_clear(&c);
+    tui_view_lab(&m, &c, tui_test_full(&c), &cur);
+    assert_int_equal(m.ftop, N - rows);
+    HAS(&c, "40.5 × │");
+    HAS(&c, "│ figure number 40");
+    char want[48];
+    snprintf(want, sizeof want, "results %d–40 of 40", N - rows + 1);
+    HAS(&c, want);
+    LACKS(&c, "L1 data cache");
+    /* 200×50: the whole page of charts and many more rows */
+    tui_canvas_fini(&c);
+    tui_canvas_init(&c, 200, 48, TUI_CS_UTF8);
+    m.ftop = 0;
+    tui_view_lab(&m, &c, tui_test_full(&c), &cur);
+    assert_true(m.fig_rows >= 18);
+    HAS(&c, "L1 data cache of the first core, as the kernel reports it");
     tui_canvas_fini(&c);
     tui_lab_model_fini(&m);
 }
@@ -805,10 +938,13 @@ static void test_lab_chart_pages(void **state)
         snprintf(name, sizeof name, "extra %zu", i + 1);
         add_series(&m, name, name, 4);
     }
+    /* The summary at 80×24 shows two charts a page (to keep them tall),
+     * starting from the first chart that was shown. */
     tui_canvas_clear(&c);
     tui_view_lab(&m, &c, tui_test_full(&c), &cur);
-    HAS(&c, "charts 5-8 of 9 - [ prev  ] next");
-    m.chart_page = 2;
+    assert_int_equal(m.per_page, 2);
+    HAS(&c, "charts 5-6 of 9 - [ prev  ] next");
+    m.chart_page = 4;
     tui_canvas_clear(&c);
     tui_view_lab(&m, &c, tui_test_full(&c), &cur);
     HAS(&c, "chart 9 of 9 - [ prev");
@@ -922,6 +1058,15 @@ static void test_progress_tally(void **state)
     HAS(&c, " distributed training");
     HAS(&c, " 4.0/10");
     HAS(&c, "   8/10   over-confident");
+    /* Rating: an item never rated is not pre-filled with the graded score. */
+    m.rating = true;
+    m.items[0].rated = false;
+    m.rate = core_xcalloc(1, sizeof *m.rate);
+    m.rate[0] = NAN;
+    tui_canvas_clear(&c);
+    tui_view_progress(&m, &c, tui_test_full(&c));
+    HAS(&c, "◀    -/10   ▶");
+    LACKS(&c, "◀    4/10");
     tui_canvas_fini(&c);
     tui_progress_model_fini(&m);
 }
@@ -997,12 +1142,14 @@ int main(void)
         cmocka_unit_test(test_lesson_view),
         cmocka_unit_test(test_lesson_scroll_marker),
         cmocka_unit_test(test_question_numeric),
+        cmocka_unit_test(test_question_modes),
         cmocka_unit_test(test_question_choices),
         cmocka_unit_test(test_question_design),
         cmocka_unit_test(test_question_certainty),
         cmocka_unit_test(test_editor),
         cmocka_unit_test(test_lab_list_form),
         cmocka_unit_test(test_lab_run_done),
+        cmocka_unit_test(test_lab_results_table),
         cmocka_unit_test(test_lab_chart_pages),
         cmocka_unit_test(test_lab_chart_many_series),
         cmocka_unit_test(test_lab_snapshot_series),

@@ -309,6 +309,7 @@ static int loop(struct tui_app *a)
     int w, h;
     tui_term_size(&w, &h);
     tui_canvas_init(&c, w, h, a->cs);
+    c.mono = !a->color;
     while (!a->quit && a->depth > 0) {
         tui_term_size(&w, &h);
         if (w != c.w || h != c.h)
@@ -349,6 +350,7 @@ int tui_main(const struct tui_opts *o)
         goto out;
     }
     a.cs = ti.utf8 ? TUI_CS_UTF8 : TUI_CS_ASCII;
+    a.color = ti.color;
     struct tui_review_arg review = {o->class_path};
     if (tui_app_push(&a, o->class_path ? "review" : "home", o->class_path ? &review : NULL) !=
         0) {

@@ -69,7 +69,7 @@ int tui_bench_lab_frame(int frames, int w, int h, double *cpu_ms_per_frame, char
                 {"measured", x + off, live[k] + off, POINTS, (uint8_t)(TUI_C_S1 + k), false},
                 {"model", x + off, model[k] + off, POINTS, TUI_C_MUTED, true},
             };
-            struct tui_chart ch = {titles[k], "step", units[k], s, 2, k != 1, false};
+            struct tui_chart ch = {titles[k], "step", units[k], s, 2, k != 1, false, true};
             struct tui_rect r = {1 + (k / 2) * half_h, (k % 2) * half_w, half_h,
                                  k % 2 ? w - half_w : half_w - 1};
             tui_chart_draw(&c, r, &ch, false);

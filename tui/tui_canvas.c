@@ -21,6 +21,7 @@ void tui_canvas_init(struct tui_canvas *c, int w, int h, enum tui_charset cs)
     c->h = 0;
     c->cells = NULL;
     c->cs = cs;
+    c->mono = false;
     tui_canvas_resize(c, w, h);
 }
 
@@ -64,7 +65,7 @@ static const struct {
     {0x201C, '"'}, {0x201D, '"'}, {0x2022, '*'}, {0x2026, '.'}, {0x202F, ' '},  {0x2032, '\''},
     {0x2033, '"'}, {0x2039, '<'}, {0x203A, '>'}, {0x2190, '<'}, {0x2191, '^'},  {0x2192, '>'},
     {0x2193, 'v'}, {0x2212, '-'}, {0x2217, '*'}, {0x2219, '.'}, {0x223C, '~'},  {0x2248, '~'},
-    {0x2264, '<'}, {0x2265, '>'}, {0x22C5, '.'}, {0x25A0, '#'}, {0x25AA, '*'},  {0x25B2, '^'},
+    {0x22C5, '.'}, {0x25A0, '#'}, {0x25AA, '*'},  {0x25B2, '^'},
     {0x25B4, '^'}, {0x25B6, '>'}, {0x25B8, '>'}, {0x25BC, 'v'}, {0x25BE, 'v'},  {0x25C0, '<'},
     {0x25C2, '<'}, {0x25CB, 'o'}, {0x25CF, '*'}, {0x25E6, 'o'}, {0x2713, '+'},  {0x2714, '+'},
     {0x2717, 'x'}, {0x2718, 'x'},
@@ -122,9 +123,30 @@ static inline void put_cell(struct tui_canvas *c, int y, int x, uint32_t cp, int
     }
 }
 
+/* Relations whose one-character stand-in would change the maths ("≤"
+ * as "<"): under ASCII they take two cells. */
+static const struct {
+    uint32_t cp;
+    char a, b;
+} two_char[] = {{0x2260, '!', '='}, {0x2264, '<', '='}, {0x2265, '>', '='}};
+
 /* Maps cp for this canvas: *w gets its columns (0: not drawn). Under ASCII a
  * wide character becomes two '?' (returned as '?' with *w == 2 and
- * *two_q set). */
+ * *two_q set), and ≤ ≥ ≠ become "<=", ">=", "!=" (the first returned, the
+ * second in *two_q's place: *second). */
+static uint32_t map_cp2(const struct tui_canvas *c, uint32_t cp, int *w, uint32_t *second)
+{
+    *second = 0;
+    if (c->cs == TUI_CS_ASCII)
+        for (size_t i = 0; i < sizeof two_char / sizeof two_char[0]; i++)
+            if (two_char[i].cp == cp) {
+                *w = 2;
+                *second = (unsigned char)two_char[i].b;
+                return (unsigned char)two_char[i].a;
+            }
+    return 0;
+}
+
 static uint32_t map_cp(const struct tui_canvas *c, uint32_t cp, int *w, bool *two_q)
 {
     *two_q = false;
@@ -170,7 +192,11 @@ int tui_canvas_put(struct tui_canvas *c, int y, int x, const char *s, struct tui
         s += len;
         int w;
         bool two_q;
-        cp = map_cp(c, cp, &w, &two_q);
+        uint32_t second;
+        uint32_t pair = map_cp2(c, cp, &w, &second);
+        cp = pair ? pair : map_cp(c, cp, &w, &two_q);
+        if (pair)
+            two_q = false;
         if (w == 0)
             continue; /* a combining mark: one code point per cell */
         if (col + w > limit) {
@@ -186,9 +212,9 @@ int tui_canvas_put(struct tui_canvas *c, int y, int x, const char *s, struct tui
                     put_cell(c, y, i, ' ', 1, st);
                     written++;
                 }
-        } else if (two_q) {
-            put_cell(c, y, col, '?', 1, st);
-            put_cell(c, y, col + 1, '?', 1, st);
+        } else if (two_q || pair) {
+            put_cell(c, y, col, pair ? pair : '?', 1, st);
+            put_cell(c, y, col + 1, pair ? second : '?', 1, st);
             written += 2;
         } else {
             put_cell(c, y, col, cp, w, st);
@@ -226,14 +252,18 @@ void tui_canvas_set(struct tui_canvas *c, int y, int x, uint32_t cp, struct tui_
         return;
     int w;
     bool two_q;
-    cp = map_cp(c, cp, &w, &two_q);
+    uint32_t second;
+    uint32_t pair = map_cp2(c, cp, &w, &second);
+    cp = pair ? pair : map_cp(c, cp, &w, &two_q);
+    if (pair)
+        two_q = false;
     if (w == 0)
         return;
     if (x + w > c->w) {
         put_cell(c, y, x, ' ', 1, st);
-    } else if (two_q) {
-        put_cell(c, y, x, '?', 1, st);
-        put_cell(c, y, x + 1, '?', 1, st);
+    } else if (two_q || pair) {
+        put_cell(c, y, x, pair ? pair : '?', 1, st);
+        put_cell(c, y, x + 1, pair ? second : '?', 1, st);
     } else {
         put_cell(c, y, x, cp, w, st);
     }

@@ -142,6 +142,7 @@ struct raster {
     int w, h;       /* plot size in dots */
     uint8_t *bits;  /* dot bits per cell */
     uint8_t *color; /* colour per cell; 0x80 marks a solid series */
+    uint8_t *owner; /* the series (index + 1) that owns each cell's colour */
 };
 
 static const uint8_t braille_bit[4][2] = {{0x01, 0x08}, {0x02, 0x10}, {0x04, 0x20}, {0x40, 0x80}};
@@ -155,6 +156,7 @@ struct pen {
     uint8_t color;
     bool dashed;
     unsigned step; /* dots drawn so far: the dash pattern's phase */
+    uint8_t owner; /* series index + 1 */
 };
 
 static inline void dot(struct raster *r, struct pen *p, int x, int y)
@@ -178,8 +180,10 @@ static inline void dot(struct raster *r, struct pen *p, int x, int y)
         break;
     }
     r->bits[i] |= bit;
-    if (!p->dashed || !(r->color[i] & 0x80))
+    if (!p->dashed || !(r->color[i] & 0x80)) {
         r->color[i] = (uint8_t)(p->color | (p->dashed ? 0 : 0x80));
+        r->owner[i] = p->owner;
+    }
 }
 
 static void line(struct raster *r, struct pen *p, int x0, int y0, int x1, int y1)
@@ -243,9 +247,10 @@ static inline bool point(const struct tui_series *s, size_t i, bool log_x, doubl
 /* Rasterises one series: the points of one dot column become one vertical
  * run, and consecutive columns are joined by a line. NaN starts a gap. */
 static void plot_series(struct raster *r, const struct tui_series *s, bool log_x,
-                        const struct scale *xs, const struct scale *ys, uint8_t color)
+                        const struct scale *xs, const struct scale *ys, uint8_t color,
+                        uint8_t owner)
 {
-    struct pen p = {color, s->dashed, 0};
+    struct pen p = {color, s->dashed, 0, owner};
     bool open = false; /* a column is being gathered */
     bool joined = false;
     int cx = 0, lo = 0, hi = 0, last = 0;
@@ -290,42 +295,88 @@ static uint8_t series_color(const struct tui_series *s, size_t i)
     return (uint8_t)(TUI_C_S1 + i % 6);
 }
 
-static int legend_width(const struct tui_chart *ch, enum mode m)
+/* Each series' own character (markers mode): solid series in turn take
+ * * o + x # @ % &, dashed (reference) ones . : ~ =. */
+static char series_marker(const struct tui_chart *ch, size_t k)
+{
+    static const char solid[] = "*o+x#@%&", dashed[] = ".:~=";
+    size_t rank = 0;
+    for (size_t i = 0; i < k; i++)
+        rank += ch->s[i].dashed == ch->s[k].dashed;
+    return ch->s[k].dashed ? dashed[rank % (sizeof dashed - 1)] : solid[rank % (sizeof solid - 1)];
+}
+
+/* The legend's sample of series k: its line, and in markers mode its
+ * character. Written into buf (at most 16 bytes). */
+static void legend_sample(const struct tui_chart *ch, size_t k, enum mode m, bool markers,
+                          char *buf)
+{
+    bool dashed = ch->s[k].dashed;
+    if (m == M_ASCII)
+        snprintf(buf, 16, "%c", series_marker(ch, k));
+    else if (markers)
+        snprintf(buf, 16, "%s%c", dashed ? "┄" : "─", series_marker(ch, k));
+    else
+        snprintf(buf, 16, "%s", dashed ? "┄┄" : "──");
+}
+
+/* One legend entry's columns: sample, a space, the label. */
+static int legend_entry_width(const struct tui_chart *ch, size_t k, enum mode m, bool markers)
+{
+    char sample[16];
+    legend_sample(ch, k, m, markers, sample);
+    return tui_text_width(sample) + 1 + tui_text_width(ch->s[k].label);
+}
+
+static bool has_label(const struct tui_series *s)
+{
+    return s->label && *s->label;
+}
+
+/* All entries on one line, two columns apart. */
+static int legend_width(const struct tui_chart *ch, enum mode m, bool markers)
 {
     int w = 0;
     for (size_t i = 0; i < ch->n_series; i++) {
-        const char *l = ch->s[i].label;
-        if (!l || !*l)
+        if (!has_label(&ch->s[i]))
             continue;
         if (w)
             w += 2;
-        w += (m == M_ASCII ? 2 : 3) + tui_text_width(l);
+        w += legend_entry_width(ch, i, m, markers);
     }
     return w;
 }
 
-static void draw_legend(struct tui_canvas *c, int y, int x, int max_w, const struct tui_chart *ch,
-                        enum mode m)
+/* Lays the entries out on rows of max_w columns (an entry wider than a row
+ * has one to itself and is cut); draws them from row y unless y < 0.
+ * Returns the rows needed. At most max_rows are drawn. */
+static int legend_rows(struct tui_canvas *c, int y, int x, int max_w, int max_rows,
+                       const struct tui_chart *ch, enum mode m, bool markers)
 {
     struct tui_style plain = {0, 0};
-    int end = x + max_w, col = x;
-    bool any = false;
-    for (size_t i = 0; i < ch->n_series && col < end; i++) {
-        const struct tui_series *s = &ch->s[i];
-        if (!s->label || !*s->label)
+    int rows = 0, col = 0;
+    for (size_t i = 0; i < ch->n_series; i++) {
+        if (!has_label(&ch->s[i]))
             continue;
-        if (any)
+        int ew = legend_entry_width(ch, i, m, markers);
+        if (rows == 0 || (col > 0 && col + 2 + ew > max_w)) {
+            rows++;
+            col = 0;
+        } else if (col > 0) {
             col += 2;
-        if (col >= end)
-            break;
-        any = true;
-        struct tui_style st = {TUI_A_BOLD, series_color(s, i)};
-        const char *sample = m == M_ASCII ? (s->dashed ? "." : "*") : s->dashed ? "┄┄" : "──";
-        col += tui_canvas_put(c, y, col, sample, st, end - col);
-        if (++col >= end)
-            break;
-        col += tui_canvas_put(c, y, col, s->label, plain, end - col);
+        }
+        if (y >= 0 && rows <= max_rows && col < max_w) {
+            char sample[16];
+            legend_sample(ch, i, m, markers, sample);
+            int yy = y + rows - 1, xx = x + col;
+            struct tui_style st = {TUI_A_BOLD, series_color(&ch->s[i], i)};
+            int n = tui_canvas_put(c, yy, xx, sample, st, max_w - col);
+            if (col + n + 1 < max_w)
+                tui_canvas_put_cut(c, yy, xx + n + 1, ch->s[i].label, plain, max_w - col - n - 1);
+        }
+        col += ew;
     }
+    return rows;
 }
 
 /* The y scale: ticks at multiples of a nice step, the range widened to whole
@@ -356,6 +407,33 @@ static int y_ticks(double *lo, double *hi, int rows, double *step_out)
     return count < MAX_TICKS ? count : MAX_TICKS;
 }
 
+/* Without colour the dots of two series look alike: each series' own
+ * character goes on its points, every one while they are few, else evenly
+ * spaced ones (about one per four columns), each series offset a little so
+ * that two close curves do not hide each other's marks. Dashed series
+ * first, so the data's marks win. */
+static void draw_markers(struct tui_canvas *c, const struct tui_chart *ch, const struct raster *ra,
+                         const struct scale *xs, const struct scale *ys, int top, int px0)
+{
+    size_t max_marks = (size_t)(ra->cw / 4 > 1 ? ra->cw / 4 : 1);
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t k = 0; k < ch->n_series; k++) {
+            const struct tui_series *s = &ch->s[k];
+            if (s->dashed != (pass == 0) || !s->x || !s->y || s->n == 0)
+                continue;
+            size_t every = s->n <= max_marks ? 1 : (s->n + max_marks - 1) / max_marks;
+            size_t first = every > 1 ? (k * every / (ch->n_series + 1)) % every : 0;
+            struct tui_style st = {TUI_A_BOLD, series_color(s, k)};
+            for (size_t i = first; i < s->n; i += every) {
+                double x, y;
+                if (!point(s, i, ch->log_x, &x, &y))
+                    continue;
+                int cx = to_dot(xs, x) / ra->dx, cy = to_dot(ys, y) / ra->dy;
+                tui_canvas_set(c, top + cy, px0 + cx, (uint32_t)series_marker(ch, k), st);
+            }
+        }
+}
+
 void tui_chart_draw(struct tui_canvas *c, struct tui_rect r, const struct tui_chart *ch,
                     bool blocks)
 {
@@ -365,6 +443,7 @@ void tui_chart_draw(struct tui_canvas *c, struct tui_rect r, const struct tui_ch
     const struct tui_style muted = {0, TUI_C_MUTED};
     tui_canvas_fill(c, r, ' ', plain);
     enum mode m = c->cs == TUI_CS_ASCII ? M_ASCII : blocks ? M_QUAD : M_BRAILLE;
+    bool markers = m == M_ASCII || c->mono;
 
     /* data range */
     double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
@@ -395,7 +474,11 @@ void tui_chart_draw(struct tui_canvas *c, struct tui_rect r, const struct tui_ch
             ymin -= d;
             ymax += d;
         }
-        if (xmin == xmax) {
+        if (xmin == xmax && ch->x_int && !ch->log_x) {
+            /* one step: its neighbours, not fractions of it (p = 1 is 0..2) */
+            xmin = xmin >= 0 && xmin - 1 < 0 ? 0 : xmin - 1;
+            xmax = xmin + 2;
+        } else if (xmin == xmax) {
             double d = ch->log_x ? 1 : xmin ? fabs(xmin) * 0.1 : 1;
             xmin -= d;
             xmax += d;
@@ -405,29 +488,40 @@ void tui_chart_draw(struct tui_canvas *c, struct tui_rect r, const struct tui_ch
     }
 
     /* rows */
-    int lgw = legend_width(ch, m);
+    int lgw = legend_width(ch, m, markers);
     const char *title = ch->title ? ch->title : "";
     const char *unit = ch->y_unit ? ch->y_unit : "";
-    int titlew = tui_text_width(title) + (*unit ? tui_text_width(unit) + 3 : 0);
+    int unitw = *unit ? tui_text_width(unit) + 3 : 0;
+    int titlew = tui_text_width(title) + unitw;
     bool has_title = r.h >= 2 && (titlew || lgw);
     bool legend_inline = has_title && lgw && titlew + (titlew ? 2 : 0) + lgw <= r.w;
-    bool legend_row = lgw && !legend_inline && r.h >= 7;
+    /* Legend rows of their own: as many as the entries need, while the
+     * plot keeps three rows (title, plot, axis, labels around it). */
+    int n_legend = 0;
+    if (lgw && !legend_inline && r.h >= 7) {
+        n_legend = legend_rows(c, -1, r.x, r.w, 0, ch, m, markers);
+        int room = r.h - 6;
+        if (n_legend > room)
+            n_legend = room > 1 ? room : 1;
+    }
     int top = r.y + (has_title ? 1 : 0), bot = r.y + r.h;
-    int legend_y = legend_row ? --bot : -1;
+    bot -= n_legend;
+    int legend_y = n_legend ? bot : -1;
     int labels_y = r.h >= 3 ? --bot : -1;
     int axis_y = r.h >= 4 ? --bot : -1;
     int ph = bot - top;
 
     if (has_title) {
         struct tui_style ts = {TUI_A_BOLD, 0};
-        int n = tui_canvas_put(c, r.y, r.x, title, ts, r.w);
+        int room = r.w - unitw + (*unit ? 0 : 0);
+        int n = tui_canvas_put_cut(c, r.y, r.x, title, ts, room > 4 ? room : r.w);
         if (*unit && n < r.w)
             tui_canvas_printf(c, r.y, r.x + n, muted, r.w - n, "%s(%s)", n ? " " : "", unit);
         if (legend_inline)
-            draw_legend(c, r.y, r.x + r.w - lgw, lgw, ch, m);
+            legend_rows(c, r.y, r.x + r.w - lgw, lgw, 1, ch, m, markers);
     }
-    if (legend_row)
-        draw_legend(c, legend_y, r.x, r.w, ch, m);
+    if (n_legend)
+        legend_rows(c, legend_y, r.x, r.w, n_legend, ch, m, markers);
 
     /* y labels */
     char ylab[MAX_TICKS][LABEL_LEN];
@@ -509,6 +603,8 @@ void tui_chart_draw(struct tui_canvas *c, struct tui_rect r, const struct tui_ch
             }
         } else {
             double step = nice_step((xmax - xmin) / (maxt - 1));
+            if (ch->x_int && step < 1)
+                step = 1; /* steps are whole: no tick at p = 1.5 */
             int e = si_exponent(fmax(fabs(xmin), fabs(xmax)), true, false);
             double t0 = ceil(xmin / step - 1e-9) * step;
             for (int i = 0; nt < MAX_TICKS; i++) {
@@ -551,15 +647,18 @@ void tui_chart_draw(struct tui_canvas *c, struct tui_rect r, const struct tui_ch
 
     /* the plot */
     size_t cells = (size_t)pw * (size_t)ph;
-    uint8_t stackbuf[8192];
-    uint8_t *buf = 2 * cells <= sizeof stackbuf ? stackbuf : core_xmalloc(2 * cells);
-    memset(buf, 0, 2 * cells);
+    uint8_t stackbuf[12288];
+    uint8_t *buf = 3 * cells <= sizeof stackbuf ? stackbuf : core_xmalloc(3 * cells);
+    memset(buf, 0, 3 * cells);
     ra.bits = buf;
     ra.color = buf + cells;
+    ra.owner = buf + 2 * cells;
+    size_t n_plot = ch->n_series < 255 ? ch->n_series : 255;
     for (int pass = 0; pass < 2; pass++) /* reference curves under the data */
-        for (size_t k = 0; k < ch->n_series; k++)
+        for (size_t k = 0; k < n_plot; k++)
             if (ch->s[k].dashed == (pass == 0))
-                plot_series(&ra, &ch->s[k], ch->log_x, &xs, &ys, series_color(&ch->s[k], k));
+                plot_series(&ra, &ch->s[k], ch->log_x, &xs, &ys, series_color(&ch->s[k], k),
+                            (uint8_t)(k + 1));
     for (int y = 0; y < ph; y++) {
         for (int x = 0; x < pw; x++) {
             size_t i = (size_t)y * (size_t)pw + (size_t)x;
@@ -568,11 +667,14 @@ void tui_chart_draw(struct tui_canvas *c, struct tui_rect r, const struct tui_ch
                 continue;
             uint32_t cp = m == M_BRAILLE ? 0x2800u + b
                           : m == M_QUAD  ? quad_cp[b & 15]
-                                         : (b & 2 ? '*' : '.');
+                          : ra.owner[i]  ? (uint32_t)series_marker(ch, ra.owner[i] - 1u)
+                                         : '*';
             struct tui_style st = {0, (uint8_t)(ra.color[i] & 0x7F)};
             tui_canvas_set(c, top + y, px0 + x, cp, st);
         }
     }
+    if (markers && m != M_ASCII)
+        draw_markers(c, ch, &ra, &xs, &ys, top, px0);
     if (buf != stackbuf)
         free(buf);
 }

@@ -92,6 +92,8 @@ struct tui_canvas {
     int w, h;
     struct tui_cell *cells; /* h rows of w */
     enum tui_charset cs;
+    bool mono; /* no colours (NO_COLOR, a monochrome terminal): charts mark each
+                  series with its own character (as they always do in ASCII) */
 };
 
 struct tui_rect {
@@ -106,7 +108,8 @@ void tui_canvas_clear(struct tui_canvas *c);
 /* Writes UTF-8 text at (y, x), clipped to the canvas and to max_w columns
  * (max_w < 0: to the right edge). Under TUI_CS_ASCII non-ASCII code points
  * are written as '?' (a wide one as "??"), except box drawing (+ - |), blocks
- * ('#'), and a few look-alikes: • * · . … . – — - × x → > ← < ≤ < ≥ > µ u.
+ * ('#'), and a few look-alikes: • * · . … . – — - × x → > ← < µ u; the
+ * relations ≤ ≥ ≠ take two cells, "<=" ">=" "!=" (never a bare "<").
  * Control characters show as U+FFFD ('?'); combining marks are dropped; a
  * wide character that does not fit leaves a space. Returns the columns
  * written. */
@@ -125,6 +128,26 @@ void tui_canvas_box(struct tui_canvas *c, struct tui_rect r, const char *title,
 char *tui_canvas_text(const struct tui_canvas *c);
 
 /* ---- widgets ------------------------------------------------------------- */
+
+/* tui_canvas_put, but text wider than max_w columns is cut and ends with
+ * "…" (ASCII "..."), so a reader sees that something is missing. Returns
+ * the columns written. */
+int tui_canvas_put_cut(struct tui_canvas *c, int y, int x, const char *s, struct tui_style st,
+                       int max_w);
+
+/* A number as people read it, for result tables (pure; writes at most n
+ * bytes, NUL-terminated when n > 0):
+ *  - 3 significant figures, trailing zeros trimmed, never "-0"; whole
+ *    numbers below a billion in full ("16", "1000000"); NaN "n/a";
+ *  - bytes ("B", "KiB", "MiB", "GiB"): a whole number of KiB, MiB or GiB
+ *    with its binary prefix ("32 KiB", "8 MiB"), other sizes with a decimal
+ *    one ("1.05 MB", "512 B");
+ *  - decimal-prefixed units of B/s, B, FLOP/s, bit/s, Hz rescaled to the
+ *    prefix that fits ("0.0032 GB/s" is "3.2 MB/s", "1500 MB/s" "1.5 GB/s");
+ *  - time: "s" below a second in ms, µs or ns, and "ms" from 1000 on in s;
+ *  - "%" follows the number ("56%"); "×" or "x" after a space ("2.5 ×");
+ *    other units after a space. */
+void tui_num_format(double v, const char *unit, char *buf, size_t n);
 
 /* A horizontal bar of `w` columns filled to `frac` (0..1): eighth blocks in
  * UTF-8, '#' in ASCII. */
@@ -176,13 +199,19 @@ struct tui_chart {
     const struct tui_series *s;
     size_t n_series;
     bool y_from_zero;     /* include 0 in the y range */
-    bool log_x;           /* log2 x axis (strides, sizes) */
+    bool log_x;           /* log2 x axis (strides, sizes): ticks at powers of two */
+    bool x_int;           /* x values are whole numbers (a lab's steps): ticks at whole
+                             numbers, and a single point gets x - 1 .. x + 1 */
 };
 
-/* Draws the chart into r: title line, y axis labels with the unit, plot
- * area (braille in UTF-8 with a block-character fallback selectable by
- * `blocks`, '*' in ASCII), x axis labels, legend. Empty data draws the axes
- * and "waiting for data". */
+/* Draws the chart into r: title line (cut with "…" when too long), y axis
+ * labels with the unit, plot area (braille in UTF-8 with a block-character
+ * fallback selectable by `blocks`, characters in ASCII), x axis labels,
+ * legend (on the title row when it fits, else on rows of its own, wrapped,
+ * never cut mid-entry). Under ASCII or on a mono canvas each series is drawn
+ * with (ASCII) or marked at its points by (UTF-8) its own character, solid
+ * series * o + x # @ % &, dashed ones . : ~ =, which the legend shows. Empty
+ * data draws the axes and "waiting for data". */
 void tui_chart_draw(struct tui_canvas *c, struct tui_rect r, const struct tui_chart *ch,
                     bool blocks);
 

@@ -123,6 +123,7 @@ struct tui_app {
     const char *user;
     int64_t user_id;
     enum tui_charset cs;
+    bool color;      /* colours in use (not NO_COLOR): else charts mark series by character */
     bool quit;
     bool help;       /* help overlay shown */
     char msg[256];   /* one-shot footer message; "" none */
@@ -258,6 +259,8 @@ struct tui_lesson_q {
     double best, points;
     bool answered;
     bool hidden;  /* answered in an exam not yet submitted */
+    bool helped;  /* given up on, and no try before the give-up earned anything: the
+                     solution was shown (lesson_help_of: with help, or not answered) */
 };
 
 /* The kind of a tui_lesson_q that is a calculator ("pack:calc"), opened on
@@ -310,7 +313,8 @@ enum tui_q_mode {
     TUI_Q_PICK,      /* choice/multi/ordering list has the keys */
     TUI_Q_EDIT,      /* design: the editor has the keys */
     TUI_Q_RUBRIC,    /* design: scoring oneself on each rubric item */
-    TUI_Q_CERTAINTY  /* CBM: how sure (1..3) before grading */
+    TUI_Q_CERTAINTY, /* CBM: how sure (1..3) before grading */
+    TUI_Q_CONFIRM    /* "give up and see the solution? y/n" */
 };
 
 enum tui_q_kind { TUI_QK_LINE, TUI_QK_CHOICE, TUI_QK_MULTI, TUI_QK_ORDER, TUI_QK_DESIGN };
@@ -359,6 +363,7 @@ struct tui_question_model {
     double cbm_mark;   /* points × lesson_cbm_fraction(score, certainty) */
     /* the last grade */
     bool has_result, valid, correct, gave_up;
+    bool after_giveup; /* the last grade came after a give-up: it earns nothing */
     double score, max;
     char *parsed, *feedback, *accepted, *reference;
     int attempt_no;
@@ -368,6 +373,9 @@ struct tui_question_model {
     char *policy_line; /* "policy: 3 tries; ... · 1 of 3 used", or the exam's rule */
     bool closed;       /* no try left (or the exam's one answer given, or the exam over) */
     bool exam_open;    /* an exam not yet submitted: grades are withheld */
+    bool has_params;   /* draws numbers per variant: v shows a new variant */
+    bool exam;         /* the question is part of an exam lesson */
+    enum tui_q_mode before_confirm; /* the mode to go back to from TUI_Q_CONFIRM */
     /* history */
     struct tui_q_attempt *attempts;
     size_t n_attempts;
@@ -377,6 +385,10 @@ struct tui_question_model {
     bool follow;       /* keep the answer area in view */
 };
 void tui_question_model_fini(struct tui_question_model *m);
+/* Whether the question takes no more answers (no try left: also an exam
+ * question once its one answer is given, or the exam is over): no answer
+ * line or pick list is offered, only the keys. */
+bool tui_question_locked(const struct tui_question_model *m);
 /* The answer text for the picked choices / current order: "b", "a c",
  * "c a d b". Caller frees. */
 char *tui_question_pick_answer(const struct tui_question_model *m);
@@ -395,10 +407,11 @@ struct tui_lab_item {
  * (lab_def.snapshot) keeps one point per step, the latest, sorted by step. */
 struct tui_lab_series {
     char *name, *label, *unit, *chart, *x_label;
+    char *chart_title; /* the chart's title for people (lab_chart_def), or NULL: chart */
+    bool x_log;        /* the chart's x axis is logarithmic (lab_chart_def.x_log) */
     double *x, *y;
     size_t n, cap;
     bool snapshot;
-    bool log_x; /* its chart has a logarithmic x axis (lab_def.log_x) */
 };
 
 struct tui_lab_fig {
@@ -432,10 +445,20 @@ struct tui_lab_model {
     char *status;   /* "running", "done", "cancelled", "failed: ..." */
     double elapsed; /* seconds */
     bool blocks;    /* block characters instead of braille */
-    size_t chart_page; /* charts shown: page * TUI_LAB_CHARTS_PER_PAGE on (views clamp it) */
+    size_t chart_page; /* charts shown: page * per page on (views clamp it) */
+    size_t per_page;   /* charts per page of the last draw (0: TUI_LAB_CHARTS_PER_PAGE); a
+                          draw that changes it keeps the first chart shown */
+    char *note;        /* the run's LAB_LOG_NOTE (the CPU analog and why), shown under the
+                          header; NULL none */
+    bool confirm_cancel; /* q was pressed while running: "cancel the run? y/n" */
     /* done */
     struct tui_lab_fig *figs;
     size_t n_figs;
+    size_t ftop;       /* first result row shown */
+    int fig_rows;      /* result rows the last draw had room for (for paging) */
+    bool focus_qs;     /* Up/Down move in the questions, else they scroll the results */
+    char *noise;       /* the run was noisy: why (the summary's "noise"), else NULL */
+    long long run_id;  /* the stored run, 0 when unknown */
     struct tui_lab_q *qs;
     size_t n_qs, qsel;
 };
@@ -450,11 +473,13 @@ void tui_lab_series_add(struct tui_lab_series *s, double x, double y);
  * appends what is new, or copies every point of a snapshot series (whose
  * points change in place). */
 void tui_lab_series_sync(struct tui_lab_series *dst, const struct tui_lab_series *src);
-/* Charts are drawn in pages of up to TUI_LAB_CHARTS_PER_PAGE (2×2). The
- * chart groups (series sharing lab_series_def.chart, in series order) the
- * current phase draws: while running every group, on the summary only those
- * with samples; and the pages they fill (at least 1). */
+/* Charts are drawn in pages of up to TUI_LAB_CHARTS_PER_PAGE (2×2) where
+ * each keeps TUI_LAB_CHART_MIN_H rows, else two side by side (the summary
+ * at 80×24). The chart groups (series sharing lab_series_def.chart, in
+ * series order) the current phase draws: while running every group, on the
+ * summary only those with samples; and the pages they fill (at least 1). */
 #define TUI_LAB_CHARTS_PER_PAGE 4
+#define TUI_LAB_CHART_MIN_H 8
 size_t tui_lab_chart_count(const struct tui_lab_model *m);
 size_t tui_lab_chart_pages(const struct tui_lab_model *m);
 void tui_view_lab(struct tui_lab_model *m, struct tui_canvas *c, struct tui_rect r,

@@ -301,7 +301,7 @@ static void view_form(struct tui_calc_model *m, struct tui_canvas *c, struct tui
         tui_canvas_put(c, y, xr, f->range, TUI_ST(ra, TUI_C_MUTED), r.x + r.w - xr - 1);
     }
     /* The selected input's help, or how editing works. */
-    const char *help = m->editing ? "Enter sets the value, Esc keeps the old one"
+    const char *help = m->editing ? "outputs follow as you type; Enter keeps the value, Esc the old one"
                        : m->fsel < m->n_fields ? m->fields[m->fsel].help
                                                : NULL;
     if (help && help[0])
@@ -385,6 +385,7 @@ struct calc {
     struct lesson_calc c; /* the open calculator (borrowed from the session) */
     char *calc_id;        /* "pack:calc" */
     double *vals;         /* one per input */
+    double edit_was;      /* the edited input's value before editing (Esc restores it) */
     bool direct;          /* opened on one calculator: q closes the screen */
     char title[96];
 };
@@ -418,10 +419,19 @@ static void fill_fields(struct calc *l)
     }
 }
 
+static int recompute_quiet(struct tui_app *a, struct calc *l, bool quiet);
+
 /* Runs the calculator on l->vals and fills the outputs (or the error).
  * Returns the lesson_calc_run code: CORE_ERR_USAGE means the values were
  * refused and nothing changed. */
 static int recompute(struct tui_app *a, struct calc *l)
+{
+    return recompute_quiet(a, l, false);
+}
+
+/* recompute; quiet: a refused value says nothing (the student is still
+ * typing it). */
+static int recompute_quiet(struct tui_app *a, struct calc *l, bool quiet)
 {
     const struct grader_calc *gc = l->c.calc;
     struct lesson_calc_set *set = core_xcalloc(gc->n_inputs ? gc->n_inputs : 1, sizeof *set);
@@ -432,7 +442,8 @@ static int recompute(struct tui_app *a, struct calc *l)
     int rc = lesson_calc_run(a->db, a->sess, l->calc_id, set, gc->n_inputs, &r, &e);
     free(set);
     if (rc == CORE_ERR_USAGE) {
-        tui_app_msg(a, true, "%s", e.msg);
+        if (!quiet)
+            tui_app_msg(a, true, "%s", e.msg);
         return rc;
     }
     tui_calc_model_clear_outs(&l->m);
@@ -583,6 +594,26 @@ static void calc_leave(struct tui_app *a, void *st)
     free(l);
 }
 
+/* While an input is edited: every keystroke that leaves a valid number in
+ * its range recomputes the outputs with it (the README's "recomputed as
+ * you type"); anything else leaves them as they were until it is one. */
+static void live_edit(struct tui_app *a, struct calc *l)
+{
+    size_t i = l->m.fsel;
+    if (i >= l->m.n_fields)
+        return;
+    const struct grader_calc_input *in = &l->c.calc->inputs[i];
+    const char *text = l->m.edit.text.data ? l->m.edit.text.data : "";
+    double v;
+    if (!parse_value(in, text, &v) || !isfinite(v) || v < in->min || v > in->max ||
+        (in->integer && v != floor(v)) || v == l->vals[i])
+        return;
+    double was = l->vals[i];
+    l->vals[i] = v;
+    if (recompute_quiet(a, l, true) == CORE_ERR_USAGE)
+        l->vals[i] = was;
+}
+
 static void start_edit(struct calc *l, bool empty)
 {
     char val[64] = "";
@@ -590,24 +621,27 @@ static void start_edit(struct calc *l, bool empty)
         value_text(&l->c.calc->inputs[l->m.fsel], l->vals[l->m.fsel], val, sizeof val);
     tui_input_set(&l->m.edit, val);
     l->m.editing = true;
+    if (l->m.fsel < l->m.n_fields)
+        l->edit_was = l->vals[l->m.fsel];
 }
 
 static bool calc_key(struct tui_app *a, void *st, int key)
 {
-    (void)a;
     struct calc *l = st;
     if (l->m.phase != TUI_CALC_FORM || l->m.n_fields == 0)
         return false;
     if (l->m.editing) {
         if (key == TUI_K_ENTER || key == TUI_K_ESC || key == TUI_K_CTRL_C)
             return false;
-        tui_input_key(&l->m.edit, key);
+        if (tui_input_key(&l->m.edit, key))
+            live_edit(a, l);
         return true;
     }
     /* Typing a number starts editing with it. */
     if ((key >= '0' && key <= '9') || key == '.') {
         start_edit(l, true);
         tui_input_key(&l->m.edit, key);
+        live_edit(a, l);
         return true;
     }
     return false;
@@ -646,7 +680,12 @@ static void form_action(struct tui_app *a, struct calc *l, int act)
             else if (set_value(a, l, m->fsel, v))
                 m->editing = false;
         } else if (act == A_CANCEL) {
+            /* Esc keeps the old value: undo what typing computed. */
             m->editing = false;
+            if (m->fsel < m->n_fields && l->vals[m->fsel] != l->edit_was) {
+                l->vals[m->fsel] = l->edit_was;
+                recompute(a, l);
+            }
         }
         return;
     }

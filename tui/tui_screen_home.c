@@ -237,23 +237,26 @@ void tui_view_home(struct tui_home_model *m, struct tui_canvas *c, struct tui_re
 
 enum {
     A_UP = 1, A_DOWN, A_PGUP, A_PGDN, A_HOME, A_END, A_OPEN, A_CONTINUE, A_SEARCH, A_LABS,
-    A_PROGRESS, A_QUIT, A_SEARCH_DONE, A_SEARCH_CLEAR, A_CALCS
+    A_PROGRESS, A_QUIT, A_SEARCH_DONE, A_SEARCH_CLEAR, A_CALCS, A_ESC
 };
 
+/* q quits (and the footer always shows it); Esc never does: it clears the
+ * filter, if any. */
 static const struct tui_binding keys_list[] = {
     {TUI_K_UP, 'k', A_UP, "k/Up", NULL, "previous lesson"},
-    {TUI_K_DOWN, 'j', A_DOWN, "j/Down", "move", "next lesson"},
+    {TUI_K_DOWN, 'j', A_DOWN, "j/Down", NULL, "next lesson"},
     {TUI_K_PGUP, 0, A_PGUP, "PgUp", NULL, "a page up"},
     {TUI_K_PGDN, 0, A_PGDN, "PgDn", NULL, "a page down"},
     {TUI_K_HOME, 'g', A_HOME, "g/Home", NULL, "first lesson"},
     {TUI_K_END, 'G', A_END, "G/End", NULL, "last lesson"},
     {TUI_K_ENTER, 0, A_OPEN, "Enter", "open", "open the selected lesson"},
+    {'q', 0, A_QUIT, "q", "quit", "quit Warpbench"},
     {'c', 0, A_CONTINUE, "c", "continue", "open the lesson you were reading last"},
     {'/', 0, A_SEARCH, "/", "search", "filter lessons as you type"},
     {'l', 0, A_LABS, "l", "labs", "run a lab on this machine"},
     {'p', 0, A_PROGRESS, "p", "progress", "scores per lesson, topic and rubric item"},
-    {'C', 0, A_CALCS, "C", "calculators", "every calculator of the lessons"},
-    {'q', TUI_K_ESC, A_QUIT, "q", "quit", "quit Warpbench"},
+    {'C', 0, A_CALCS, "C", "calc", "every calculator of the lessons"},
+    {TUI_K_ESC, 0, A_ESC, "Esc", NULL, "clear the search filter (never quits: q does)"},
 };
 
 static const struct tui_binding keys_search[] = {
@@ -441,6 +444,15 @@ static void home_action(struct tui_app *a, void *st, int act)
         break;
     }
     case A_QUIT: tui_app_pop(a); break;
+    case A_ESC:
+        if (h->m.search.text.len) {
+            tui_input_set(&h->m.search, "");
+            tui_home_filter(&h->m);
+            tui_app_msg(a, false, "filter cleared");
+        } else {
+            tui_app_msg(a, false, "this is the first screen: q quits");
+        }
+        break;
     }
 }
 

@@ -83,6 +83,7 @@ static void series_free(struct tui_lab_series *s, size_t n)
         free(s[i].unit);
         free(s[i].chart);
         free(s[i].x_label);
+        free(s[i].chart_title);
         free(s[i].x);
         free(s[i].y);
     }
@@ -129,6 +130,12 @@ void tui_lab_model_clear_run(struct tui_lab_model *m)
     m->progress_what = m->status = NULL;
     m->n_series = m->n_logs = m->n_figs = m->n_qs = m->qsel = 0;
     m->progress = m->elapsed = 0;
+    free(m->note);
+    free(m->noise);
+    m->note = m->noise = NULL;
+    m->ftop = 0;
+    m->focus_qs = m->confirm_cancel = false;
+    m->run_id = 0;
 }
 
 static void fields_free(struct tui_lab_model *m)
@@ -248,8 +255,9 @@ static void draw_group(struct tui_lab_model *m, struct tui_canvas *c, struct tui
                                      (uint8_t)(TUI_C_S1 + ns % N_COLORS), ns >= N_COLORS};
         ns++;
     }
-    struct tui_chart ch = {chart, first ? first->x_label : "", first ? first->unit : "", sv, ns,
-                           true, first && first->log_x};
+    const char *title = first && first->chart_title ? first->chart_title : chart;
+    struct tui_chart ch = {title, first ? first->x_label : "", first ? first->unit : "", sv, ns,
+                           true, first && first->x_log, true};
     tui_chart_draw(c, cr, &ch, m->blocks);
 }
 
@@ -287,10 +295,15 @@ size_t tui_lab_chart_count(const struct tui_lab_model *m)
     return chart_groups(m, 0, NULL, 0);
 }
 
+static size_t per_page(const struct tui_lab_model *m)
+{
+    return m->per_page ? m->per_page : TUI_LAB_CHARTS_PER_PAGE;
+}
+
 size_t tui_lab_chart_pages(const struct tui_lab_model *m)
 {
-    size_t n = tui_lab_chart_count(m);
-    return n ? (n + TUI_LAB_CHARTS_PER_PAGE - 1) / TUI_LAB_CHARTS_PER_PAGE : 1;
+    size_t n = tui_lab_chart_count(m), pp = per_page(m);
+    return n ? (n + pp - 1) / pp : 1;
 }
 
 /* The page drawn: the model's, or the last one when it has fewer now. */
@@ -302,11 +315,11 @@ static size_t chart_page(const struct tui_lab_model *m)
 
 /* "charts 5–7 of 7 · [ prev", right-aligned on the first row of r. */
 static void draw_page_line(struct tui_canvas *c, struct tui_rect r, size_t total, size_t page,
-                           size_t pages)
+                           size_t pages, size_t pp)
 {
     const enum tui_charset cs = c->cs;
-    size_t lo = page * TUI_LAB_CHARTS_PER_PAGE + 1;
-    size_t hi = lo + TUI_LAB_CHARTS_PER_PAGE - 1 < total ? lo + TUI_LAB_CHARTS_PER_PAGE - 1 : total;
+    size_t lo = page * pp + 1;
+    size_t hi = lo + pp - 1 < total ? lo + pp - 1 : total;
     const char *dot = tui_glyph(cs, "·", "-");
     char t[96];
     int n = lo == hi ? snprintf(t, sizeof t, "chart %zu of %zu", lo, total)
@@ -320,11 +333,25 @@ static void draw_page_line(struct tui_canvas *c, struct tui_rect r, size_t total
     tui_canvas_put(c, r.y, x > r.x ? x : r.x, t, TUI_ST(TUI_A_BOLD, TUI_C_ACCENT), r.w);
 }
 
+/* Sets how many charts a page of r holds: four (2×2) when each keeps
+ * TUI_LAB_CHART_MIN_H rows under a page line, else two side by side. A
+ * change keeps the first chart shown on the page shown. */
+static void fit_per_page(struct tui_lab_model *m, struct tui_rect r)
+{
+    size_t pp = r.h - 1 >= 2 * TUI_LAB_CHART_MIN_H ? TUI_LAB_CHARTS_PER_PAGE : 2;
+    size_t was = per_page(m);
+    if (pp != was) {
+        m->chart_page = m->chart_page * was / pp;
+        m->per_page = pp;
+    }
+}
+
 static void draw_charts(struct tui_lab_model *m, struct tui_canvas *c, struct tui_rect r)
 {
+    fit_per_page(m, r);
     const char *groups[TUI_LAB_CHARTS_PER_PAGE];
-    size_t page = chart_page(m), pages = tui_lab_chart_pages(m);
-    size_t total = chart_groups(m, page * TUI_LAB_CHARTS_PER_PAGE, groups, TUI_LAB_CHARTS_PER_PAGE);
+    size_t pp = per_page(m), page = chart_page(m), pages = tui_lab_chart_pages(m);
+    size_t total = chart_groups(m, page * pp, groups, pp);
     if (total == 0) {
         tui_canvas_put(c, r.y + r.h / 2, r.x + 2,
                        m->phase == TUI_LAB_DONE ? "no samples were recorded"
@@ -332,16 +359,16 @@ static void draw_charts(struct tui_lab_model *m, struct tui_canvas *c, struct tu
                        TUI_ST(0, TUI_C_MUTED), r.w - 4);
         return;
     }
-    size_t ng = total - page * TUI_LAB_CHARTS_PER_PAGE;
-    if (ng > TUI_LAB_CHARTS_PER_PAGE)
-        ng = TUI_LAB_CHARTS_PER_PAGE;
-    /* With pages, a line saying which, and the same 2×2 grid on each. */
+    size_t ng = total - page * pp;
+    if (ng > pp)
+        ng = pp;
+    /* With pages, a line saying which, and the same grid on each. */
     size_t slots = ng;
     if (pages > 1) {
-        draw_page_line(c, r, total, page, pages);
+        draw_page_line(c, r, total, page, pages, pp);
         r.y++;
         r.h--;
-        slots = TUI_LAB_CHARTS_PER_PAGE;
+        slots = pp;
     }
     int cols = slots == 1 ? 1 : 2;
     int rowsn = slots <= 2 ? 1 : 2;
@@ -364,6 +391,9 @@ static void draw_run_header(struct tui_lab_model *m, struct tui_canvas *c, struc
                                                   : TUI_C_BAD;
     bool failed = col == TUI_C_BAD;
     x += tui_canvas_put(c, r.y, x, failed ? "failed" : st, TUI_ST(TUI_A_BOLD, col), 12) + 2;
+    if (m->phase == TUI_LAB_DONE && m->run_id > 0 && !failed)
+        x += tui_canvas_printf(c, r.y, x - 1, TUI_ST(0, TUI_C_MUTED), 24, "(run %lld recorded)",
+                               m->run_id) + 1;
     tui_bar_draw(c, r.y, x, 20, m->progress, TUI_ST(0, col));
     x += 21;
     x += tui_canvas_printf(c, r.y, x, TUI_ST(TUI_A_BOLD, 0), 5, "%3.0f%%", 100 * m->progress) + 2;
@@ -385,43 +415,112 @@ static void draw_log(struct tui_lab_model *m, struct tui_canvas *c, struct tui_r
         tui_canvas_put(c, y, r.x + 2, m->logs[i], TUI_ST(0, 0), r.w - 4);
 }
 
+/* tui_view_wrapped that ends its last row with "…" when text is left. */
+static int wrapped_cut(struct tui_canvas *c, struct tui_rect r, int y, const char *text,
+                       struct tui_style st, int max_rows)
+{
+    struct core_strlist l;
+    core_strlist_init(&l);
+    tui_text_wrap(text, r.w, &l);
+    int rows = 0;
+    for (size_t i = 0; i < l.n && rows < max_rows; i++, rows++) {
+        bool last = rows == max_rows - 1 && i + 1 < l.n;
+        if (last) {
+            char *more = core_xasprintf("%s %s", l.items[i], l.items[i + 1]);
+            tui_canvas_put_cut(c, r.y + y + rows, r.x, more, st, r.w);
+            free(more);
+        } else {
+            tui_canvas_put(c, r.y + y + rows, r.x, l.items[i], st, r.w);
+        }
+    }
+    core_strlist_fini(&l);
+    return rows;
+}
+
+/* Under the header: the run's note (the CPU analog and why) and, once done,
+ * a noisy run's warning, each wrapped to at most two rows, in rows r.y ..;
+ * returns the rows used. */
+static int draw_notes(struct tui_lab_model *m, struct tui_canvas *c, struct tui_rect r)
+{
+    const enum tui_charset cs = c->cs;
+    struct tui_rect t = {r.y, r.x + 1, r.h, r.w - 2};
+    int y = 0;
+    if (m->note) {
+        char *line = core_xasprintf("%s %s", tui_glyph(cs, "⚠", "!"), m->note);
+        y += wrapped_cut(c, t, y, line, TUI_ST(TUI_A_BOLD, TUI_C_WARN), 2);
+        free(line);
+    }
+    if (m->phase == TUI_LAB_DONE && m->noise) {
+        char *line = core_xasprintf("%s r runs it again %s %s", tui_glyph(cs, "⚠", "!"),
+                                    tui_glyph(cs, "—", "-"), m->noise);
+        y += wrapped_cut(c, t, y, line, TUI_ST(TUI_A_BOLD, TUI_C_WARN), 2);
+        free(line);
+    }
+    return y;
+}
+
 static void view_run(struct tui_lab_model *m, struct tui_canvas *c, struct tui_rect r)
 {
     draw_run_header(m, c, r);
-    int log_h = 6;
-    struct tui_rect charts = {r.y + 1, r.x, r.h - 1 - log_h, r.w};
+    int notes = draw_notes(m, c, (struct tui_rect){r.y + 1, r.x, r.h - 1, r.w});
+    /* A smaller log on a small terminal leaves the charts room. */
+    int log_h = r.h - 1 - notes >= 2 * TUI_LAB_CHART_MIN_H + 1 + 6 ? 6 : 4;
+    struct tui_rect charts = {r.y + 1 + notes, r.x, r.h - 1 - notes - log_h, r.w};
     draw_charts(m, c, charts);
     draw_log(m, c, (struct tui_rect){r.y + r.h - log_h, r.x, log_h, r.w});
+    if (m->confirm_cancel)
+        tui_canvas_put(c, r.y + r.h - log_h, r.x + 8, " cancel the run? y/n ",
+                       TUI_ST(TUI_A_BOLD | TUI_A_REVERSE, TUI_C_WARN), r.w - 10);
 }
 
-static void view_done(struct tui_lab_model *m, struct tui_canvas *c, struct tui_rect r)
+/* The results: label (cut with "…") and value (numbers for people) per
+ * row, scrolled by m->ftop, in a box saying which rows show. */
+static void draw_results(struct tui_lab_model *m, struct tui_canvas *c, struct tui_rect box)
+{
+    int rows = box.h - 2;
+    m->fig_rows = rows > 0 ? rows : 0;
+    size_t max_top = m->n_figs > (size_t)m->fig_rows ? m->n_figs - (size_t)m->fig_rows : 0;
+    if (m->ftop > max_top)
+        m->ftop = max_top;
+    char title[64];
+    size_t last = m->ftop + (size_t)m->fig_rows < m->n_figs ? m->ftop + (size_t)m->fig_rows
+                                                            : m->n_figs;
+    if (max_top > 0)
+        snprintf(title, sizeof title, "results %zu%s%zu of %zu", m->ftop + 1,
+                 tui_glyph(c->cs, "–", "-"), last, m->n_figs);
+    else
+        snprintf(title, sizeof title, "results");
+    bool focus = !m->focus_qs;
+    tui_canvas_box(c, box, title, TUI_ST(focus ? TUI_A_BOLD : 0, focus ? TUI_C_ACCENT : TUI_C_MUTED));
+    int y = box.y + 1;
+    if (!m->n_figs)
+        tui_canvas_put(c, y, box.x + 2, "no figures", TUI_ST(0, TUI_C_MUTED), box.w - 4);
+    /* values right-aligned; a long text value (the noise, a device name)
+     * takes at most half the row and is cut, the label the rest */
+    for (size_t i = m->ftop; i < last; i++, y++) {
+        const struct tui_lab_fig *f = &m->figs[i];
+        int vw = tui_text_width(f->value);
+        int room = box.w - 4;
+        int lw = tui_text_width(f->label);
+        if (vw + 1 + lw > room) /* both do not fit: the value keeps up to half */
+            vw = vw < room / 2 ? vw : room - 1 - (lw < room / 2 ? lw : room / 2);
+        tui_canvas_put_cut(c, y, box.x + 2, f->label, TUI_ST(0, 0), room - vw - 1);
+        tui_canvas_put_cut(c, y, box.x + box.w - 2 - vw, f->value, TUI_ST(TUI_A_BOLD, 0), vw);
+    }
+    if (m->ftop > 0)
+        tui_canvas_put(c, box.y + 1, box.x + box.w - 1, tui_glyph(c->cs, "↑", "^"),
+                       TUI_ST(TUI_A_BOLD, TUI_C_ACCENT), -1);
+    if (m->ftop < max_top)
+        tui_canvas_put(c, box.y + box.h - 2, box.x + box.w - 1, tui_glyph(c->cs, "↓", "v"),
+                       TUI_ST(TUI_A_BOLD, TUI_C_ACCENT), -1);
+}
+
+static void draw_questions(struct tui_lab_model *m, struct tui_canvas *c, struct tui_rect right)
 {
     const enum tui_charset cs = c->cs;
-    draw_run_header(m, c, r);
-    int charts_h = (r.h - 1) / 2;
-    draw_charts(m, c, (struct tui_rect){r.y + 1, r.x, charts_h, r.w});
-    int y0 = r.y + 1 + charts_h;
-    int h = r.y + r.h - y0;
-    int lw = r.w / 2;
-    struct tui_rect left = {y0, r.x, h, lw - 1}, right = {y0, r.x + lw, h, r.w - lw};
-    bool failed = m->status && strcmp(m->status, "done") != 0;
-    if (failed && m->n_logs) {
-        draw_log(m, c, left);
-    } else {
-        tui_canvas_box(c, left, "results", TUI_ST(0, TUI_C_MUTED));
-        int y = left.y + 1;
-        for (size_t i = 0; i < m->n_figs && y < left.y + left.h - 1; i++, y++) {
-            int vw = tui_text_width(m->figs[i].value);
-            if (vw > left.w / 2)
-                vw = left.w / 2;
-            tui_canvas_put(c, y, left.x + 2, m->figs[i].label, TUI_ST(0, 0), left.w - vw - 5);
-            tui_canvas_put(c, y, left.x + left.w - vw - 2, m->figs[i].value, TUI_ST(TUI_A_BOLD, 0),
-                           vw);
-        }
-        if (!m->n_figs)
-            tui_canvas_put(c, y, left.x + 2, "no figures", TUI_ST(0, TUI_C_MUTED), -1);
-    }
-    tui_canvas_box(c, right, "questions using this run", TUI_ST(0, TUI_C_MUTED));
+    bool focus = m->focus_qs;
+    tui_canvas_box(c, right, "questions using this run",
+                   TUI_ST(focus ? TUI_A_BOLD : 0, focus ? TUI_C_ACCENT : TUI_C_MUTED));
     int y = right.y + 1;
     if (!m->n_qs)
         tui_canvas_put(c, y, right.x + 2, "none in the current packs", TUI_ST(0, TUI_C_MUTED),
@@ -430,15 +529,43 @@ static void view_done(struct tui_lab_model *m, struct tui_canvas *c, struct tui_
     size_t first = m->qsel >= rows && rows ? m->qsel - rows + 1 : 0;
     for (size_t i = first; i < m->n_qs && y < right.y + right.h - 1; i++, y++) {
         bool sel = i == m->qsel;
-        uint8_t ra = sel ? TUI_A_REVERSE : 0;
-        if (sel)
+        uint8_t ra = sel && focus ? TUI_A_REVERSE : sel ? TUI_A_UNDER : 0;
+        if (sel && focus)
             tui_canvas_fill(c, (struct tui_rect){y, right.x + 1, 1, right.w - 2}, ' ',
                             TUI_ST(ra, 0));
         tui_canvas_put(c, y, right.x + 2,
                        m->qs[i].answered ? tui_glyph(cs, "✓", "+") : tui_glyph(cs, "·", "."),
                        TUI_ST(ra | TUI_A_BOLD, m->qs[i].answered ? TUI_C_GOOD : TUI_C_MUTED), -1);
-        tui_canvas_put(c, y, right.x + 4, m->qs[i].title, TUI_ST(ra, 0), right.w - 6);
+        tui_canvas_put_cut(c, y, right.x + 4, m->qs[i].title, TUI_ST(ra, 0), right.w - 6);
     }
+}
+
+/* The finished run: header, notes, a page of charts that keep a readable
+ * height, then the results (a scrollable table) beside the questions that
+ * use the run; a failed run shows its log instead of the results. */
+static void view_done(struct tui_lab_model *m, struct tui_canvas *c, struct tui_rect r)
+{
+    draw_run_header(m, c, r);
+    int notes = draw_notes(m, c, (struct tui_rect){r.y + 1, r.x, r.h - 1, r.w});
+    int avail = r.h - 1 - notes;
+    /* Charts: half the room, at least a chart's minimum and a page line,
+     * the rest (at least 7 rows: five results) for the tables. */
+    int charts_h = avail / 2;
+    if (charts_h < TUI_LAB_CHART_MIN_H + 2)
+        charts_h = TUI_LAB_CHART_MIN_H + 2;
+    if (avail - charts_h < 7)
+        charts_h = avail - 7;
+    draw_charts(m, c, (struct tui_rect){r.y + 1 + notes, r.x, charts_h, r.w});
+    int y0 = r.y + 1 + notes + charts_h;
+    int h = r.y + r.h - y0;
+    int lw = r.w * 3 / 5;
+    struct tui_rect left = {y0, r.x, h, lw - 1}, right = {y0, r.x + lw, h, r.w - lw};
+    bool failed = m->status && strcmp(m->status, "done") != 0;
+    if (failed && m->n_logs)
+        draw_log(m, c, left);
+    else
+        draw_results(m, c, left);
+    draw_questions(m, c, right);
 }
 
 void tui_view_lab(struct tui_lab_model *m, struct tui_canvas *c, struct tui_rect r,
@@ -472,8 +599,11 @@ struct live {
     char what[128];
     struct tui_lab_fig *figs;
     size_t n_figs;
+    char *note;  /* the first LAB_LOG_NOTE */
+    char *noise; /* the summary's "noise" when its "noisy" is 1 */
     bool finished;
     int rc;
+    long long run_id;
     char status[16];
     char error[256];
 };
@@ -516,12 +646,14 @@ static void live_log(struct live *lv, const char *line)
 static void sink_log(void *ud, enum lab_log_level level, const char *line)
 {
     struct live *lv = ud;
-    char *l = core_xasprintf("%s%s", level == LAB_LOG_ERROR ? "error: "
-                                     : level == LAB_LOG_WARN ? "warning: "
-                                                             : "",
+    char *l = core_xasprintf("%s%s", level == LAB_LOG_ERROR                           ? "error: "
+                                     : level == LAB_LOG_WARN || level == LAB_LOG_NOTE ? "warning: "
+                                                                                      : "",
                              line);
     pthread_mutex_lock(&lv->mu);
     live_log(lv, l);
+    if (level == LAB_LOG_NOTE && !lv->note)
+        lv->note = core_xstrdup(line);
     pthread_mutex_unlock(&lv->mu);
     free(l);
 }
@@ -543,16 +675,22 @@ static void sink_summary(void *ud, const struct lab_summary *s)
     for (size_t i = 0; i < s->n; i++) {
         const struct lab_figure *g = &s->v[i];
         f[i].label = core_xstrdup(g->label && g->label[0] ? g->label : g->key);
-        if (g->str)
+        if (g->str) {
             f[i].value = core_xstrdup(g->str);
-        else
-            f[i].value = core_xasprintf("%.4g%s%s", g->num, g->unit && g->unit[0] ? " " : "",
-                                        g->unit ? g->unit : "");
+        } else {
+            char v[64];
+            tui_num_format(g->num, g->unit, v, sizeof v);
+            f[i].value = core_xstrdup(v);
+        }
     }
+    const struct lab_figure *noisy = lab_summary_find(s, "noisy");
+    const struct lab_figure *noise = lab_summary_find(s, "noise");
     pthread_mutex_lock(&lv->mu);
     figs_free(lv->figs, lv->n_figs);
     lv->figs = f;
     lv->n_figs = s->n;
+    free(lv->noise);
+    lv->noise = noisy && noisy->num == 1 && noise && noise->str ? core_xstrdup(noise->str) : NULL;
     lv->version++;
     pthread_mutex_unlock(&lv->mu);
 }
@@ -576,6 +714,7 @@ static void *lab_thread(void *arg)
     snprintf(lv->status, sizeof lv->status, "%s",
              res.status[0] ? res.status : rc == CORE_ERR_CANCELLED ? "cancelled" : "failed");
     snprintf(lv->error, sizeof lv->error, "%s", res.error ? res.error : rc ? e.msg : "");
+    lv->run_id = res.run_id;
     lv->version++;
     pthread_mutex_unlock(&lv->mu);
     lab_result_fini(&res);
@@ -591,6 +730,8 @@ static void live_free(struct live *lv)
     for (size_t i = 0; i < lv->n_logs; i++)
         free(lv->logs[i]);
     figs_free(lv->figs, lv->n_figs);
+    free(lv->note);
+    free(lv->noise);
     pthread_mutex_destroy(&lv->mu);
     free(lv);
 }
@@ -599,7 +740,8 @@ static void live_free(struct live *lv)
 
 enum {
     A_UP = 1, A_DOWN, A_OPEN, A_BACK, A_EDIT, A_APPLY, A_EDIT_CANCEL, A_START, A_CANCEL,
-    A_AGAIN, A_LEFT, A_RIGHT, A_DEFAULTS, A_CHARTS, A_PAGE_NEXT, A_PAGE_PREV
+    A_AGAIN, A_LEFT, A_RIGHT, A_DEFAULTS, A_CHARTS, A_PAGE_NEXT, A_PAGE_PREV, A_ASK_CANCEL,
+    A_KEEP, A_FOCUS, A_TOP, A_BOTTOM
 };
 
 /* The chart pages' keys end the run and done tables: left out of the keymap
@@ -633,18 +775,27 @@ static const struct tui_binding keys_edit[] = {
 };
 
 static const struct tui_binding keys_run[] = {
-    {'q', TUI_K_ESC, A_CANCEL, "q/Ctrl-C", "cancel", "cancel the run (no process is left behind)"},
+    {'q', TUI_K_ESC, A_ASK_CANCEL, "q/Esc", "cancel", "cancel the run: asks first (Ctrl-C at once)"},
     {'b', 0, A_CHARTS, "b", "blocks", "charts: braille or block characters"},
     PAGE_KEYS,
 };
 
+static const struct tui_binding keys_confirm[] = {
+    {'y', 0, A_CANCEL, "y", "yes, cancel", "cancel the run (no process is left behind)"},
+    {'n', TUI_K_ESC, A_KEEP, "n/Esc", "no, keep running", "let the run go on"},
+};
+
 static const struct tui_binding keys_done[] = {
-    {TUI_K_UP, 'k', A_UP, "k/Up", NULL, "previous question"},
-    {TUI_K_DOWN, 'j', A_DOWN, "j/Down", "move", "next question"},
+    {TUI_K_UP, 'k', A_UP, "k/Up", NULL, "scroll the results up (questions: previous)"},
+    {TUI_K_DOWN, 'j', A_DOWN, "j/Down", NULL, "scroll the results down (questions: next)"},
+    {TUI_K_HOME, 'g', A_TOP, "g/Home", NULL, "first result"},
+    {TUI_K_END, 'G', A_BOTTOM, "G/End", NULL, "last results"},
+    {TUI_K_TAB, 0, A_FOCUS, "Tab", "questions", "Up/Down: the results or the questions"},
     {TUI_K_ENTER, 0, A_OPEN, "Enter", "answer", "answer the selected question with this run"},
-    {'r', 0, A_AGAIN, "r", "run again", "back to the form to run again"},
+    {'r', 0, A_AGAIN, "r", "run again", "run it again with the same parameters"},
+    {'e', 0, A_BACK, "e", NULL, "back to the parameters"},
     {'b', 0, A_CHARTS, "b", NULL, "charts: braille or block characters"},
-    {'q', TUI_K_ESC, A_BACK, "q", "back", "back to the form"},
+    {'q', TUI_K_ESC, A_BACK, "q", "back", "back to the parameters"},
     PAGE_KEYS,
 };
 
@@ -727,8 +878,9 @@ static void sync_live(struct lab *l)
                 m->series[i] = (struct tui_lab_series){
                     .name = core_xstrdup(s->name), .label = core_xstrdup(s->label),
                     .unit = core_xstrdup(s->unit), .chart = core_xstrdup(s->chart),
-                    .x_label = core_xstrdup(s->x_label), .snapshot = s->snapshot,
-                    .log_x = s->log_x};
+                    .x_label = core_xstrdup(s->x_label),
+                    .chart_title = s->chart_title ? core_xstrdup(s->chart_title) : NULL,
+                    .x_log = s->x_log, .snapshot = s->snapshot};
             }
             m->n_series = lv->n_series;
         }
@@ -742,6 +894,11 @@ static void sync_live(struct lab *l)
         m->progress = lv->progress;
         free(m->progress_what);
         m->progress_what = core_xstrdup(lv->what);
+        if (lv->note && !m->note)
+            m->note = core_xstrdup(lv->note);
+        free(m->noise);
+        m->noise = lv->noise ? core_xstrdup(lv->noise) : NULL;
+        m->run_id = lv->run_id;
         if (lv->n_figs != m->n_figs || lv->finished) {
             figs_free(m->figs, m->n_figs);
             m->figs = core_xcalloc(lv->n_figs ? lv->n_figs : 1, sizeof *m->figs);
@@ -807,12 +964,11 @@ static void finish_run(struct tui_app *a, struct lab *l, bool cancelled_by_user)
         l->m.phase = TUI_LAB_FORM;
         tui_app_msg(a, false, "run cancelled after %.1f s; nothing left running", l->m.elapsed);
     } else {
+        /* The header says how it ended; the footer keeps the keys. */
         l->m.phase = TUI_LAB_DONE;
+        l->m.ftop = 0;
+        l->m.focus_qs = false;
         load_questions(a, l);
-        if (strcmp(lv->status, "done") == 0)
-            tui_app_msg(a, false, "run finished and recorded");
-        else
-            tui_app_msg(a, true, "%s", l->m.status);
     }
 }
 
@@ -845,7 +1001,10 @@ static void start_run(struct tui_app *a, struct lab *l)
         s->chart = core_xstrdup(d->chart ? d->chart : d->name);
         s->x_label = core_xstrdup(d->x_label ? d->x_label : "step");
         s->snapshot = lab_series_snapshot(l->def, d->name);
-        s->log_x = lab_chart_log_x(l->def, s->chart);
+        const struct lab_chart_def *cd = lab_chart_find(l->def, s->chart);
+        free(s->chart_title);
+        s->chart_title = cd && cd->title ? core_xstrdup(cd->title) : NULL;
+        s->x_log = cd && cd->x_log;
     }
     l->live = lv;
     l->seen = 0;
@@ -1081,26 +1240,45 @@ static void lab_action(struct tui_app *a, void *st, int act)
         }
         break;
     case TUI_LAB_RUN:
-        if (act == A_CANCEL)
+        if (act == A_ASK_CANCEL)
+            m->confirm_cancel = true;
+        else if (act == A_KEEP)
+            m->confirm_cancel = false;
+        else if (act == A_CANCEL) {
+            m->confirm_cancel = false;
             cancel_run(a, l);
-        else if (act == A_CHARTS)
+        } else if (act == A_CHARTS)
             m->blocks = !m->blocks;
         else if (act == A_PAGE_NEXT || act == A_PAGE_PREV)
             turn_page(m, act);
         break;
     case TUI_LAB_DONE:
-        if (act == A_UP && m->qsel > 0)
+        if (act == A_FOCUS)
+            m->focus_qs = !m->focus_qs && m->n_qs > 0;
+        else if (act == A_UP && m->focus_qs && m->qsel > 0)
             m->qsel--;
-        else if (act == A_DOWN && m->qsel + 1 < m->n_qs)
+        else if (act == A_DOWN && m->focus_qs && m->qsel + 1 < m->n_qs)
             m->qsel++;
+        else if (act == A_UP && !m->focus_qs && m->ftop > 0)
+            m->ftop--;
+        else if (act == A_DOWN && !m->focus_qs)
+            m->ftop++; /* the view clamps */
+        else if (act == A_TOP)
+            m->ftop = 0;
+        else if (act == A_BOTTOM)
+            m->ftop = m->n_figs;
         else if (act == A_OPEN && m->n_qs) {
             struct tui_question_arg qa = {m->qs[m->qsel].qid, 1};
             tui_app_push(a, "question", &qa);
+        } else if (act == A_OPEN) {
+            tui_app_msg(a, false, "no question uses this lab's runs");
         } else if (act == A_CHARTS)
             m->blocks = !m->blocks;
         else if (act == A_PAGE_NEXT || act == A_PAGE_PREV)
             turn_page(m, act);
-        else if (act == A_AGAIN || act == A_BACK)
+        else if (act == A_AGAIN)
+            start_run(a, l);
+        else if (act == A_BACK)
             m->phase = TUI_LAB_FORM;
         break;
     }
@@ -1113,7 +1291,11 @@ static struct tui_keymap lab_keys(const void *st)
     switch (l->m.phase) {
     case TUI_LAB_LIST: return TUI_KEYMAP(keys_list);
     case TUI_LAB_FORM: return l->m.editing ? TUI_KEYMAP(keys_edit) : TUI_KEYMAP(keys_form);
-    case TUI_LAB_RUN: km = TUI_KEYMAP(keys_run); break;
+    case TUI_LAB_RUN:
+        if (l->m.confirm_cancel)
+            return TUI_KEYMAP(keys_confirm);
+        km = TUI_KEYMAP(keys_run);
+        break;
     default: km = TUI_KEYMAP(keys_done); break;
     }
     if (tui_lab_chart_pages(&l->m) < 2)

@@ -121,6 +121,9 @@ void tui_view_lesson(struct tui_lesson_model *m, struct tui_canvas *c, struct tu
         if (tui_lesson_q_is_calc(q)) {
             mark = "="; /* a calculator: nothing to answer */
             mc = TUI_C_ACCENT;
+        } else if (q->helped) {
+            mark = "h"; /* the solution was shown: with help, earns nothing */
+            mc = TUI_C_WARN;
         } else if (!q->answered) {
             mark = tui_glyph(cs, "·", ".");
             mc = TUI_C_MUTED;
@@ -152,6 +155,8 @@ void tui_view_lesson(struct tui_lesson_model *m, struct tui_canvas *c, struct tu
         lesson_score_format(q->points, pts, sizeof pts);
         if (q->hidden)
             tui_canvas_put(c, y, r.x + r.w - 12, "recorded", TUI_ST(ra, TUI_C_ACCENT), 11);
+        else if (q->helped)
+            tui_canvas_printf(c, y, r.x + r.w - 12, TUI_ST(ra, TUI_C_WARN), 11, "help 0/%s", pts);
         else if (q->answered)
             tui_canvas_printf(c, y, r.x + r.w - 12, TUI_ST(ra, 0), 11, "%s/%s pt", sc, pts);
         else
@@ -169,7 +174,7 @@ enum {
 static const struct tui_binding keys[] = {
     {TUI_K_DOWN, 'j', A_DOWN, "j/Down", "scroll", "scroll down a line"},
     {TUI_K_UP, 'k', A_UP, "k/Up", NULL, "scroll up a line"},
-    {TUI_K_PGDN, ' ', A_PGDN, "Space/PgDn", NULL, "scroll down a screen"},
+    {TUI_K_PGDN, ' ', A_PGDN, "Space/PgDn", NULL, "scroll down a screen; at the end, next page"},
     {TUI_K_PGUP, 'b', A_PGUP, "b/PgUp", NULL, "scroll up a screen"},
     {TUI_K_HOME, 'g', A_TOP, "g/Home", NULL, "top of the page"},
     {TUI_K_END, 'G', A_BOTTOM, "G/End", NULL, "end of the page"},
@@ -185,7 +190,7 @@ static const struct tui_binding keys[] = {
 static const struct tui_binding keys_exam[] = {
     {TUI_K_DOWN, 'j', A_DOWN, "j/Down", "scroll", "scroll down a line"},
     {TUI_K_UP, 'k', A_UP, "k/Up", NULL, "scroll up a line"},
-    {TUI_K_PGDN, ' ', A_PGDN, "Space/PgDn", NULL, "scroll down a screen"},
+    {TUI_K_PGDN, ' ', A_PGDN, "Space/PgDn", NULL, "scroll down a screen; at the end, next page"},
     {TUI_K_PGUP, 'b', A_PGUP, "b/PgUp", NULL, "scroll up a screen"},
     {TUI_K_HOME, 'g', A_TOP, "g/Home", NULL, "top of the page"},
     {TUI_K_END, 'G', A_BOTTOM, "G/End", NULL, "end of the page"},
@@ -300,6 +305,8 @@ static void fill_questions(struct tui_app *a, struct lesson *l)
                 o->best = rows[k].best;
                 o->answered = rows[k].answered;
                 o->hidden = rows[k].exam && !rows[k].exam_over && rows[k].answered;
+                enum lesson_help h = lesson_help_of(&rows[k]);
+                o->helped = h == LESSON_HELP_AFTER || h == LESSON_HELP_UNANSWERED;
             }
         if (was && !was_calc && strcmp(was, o->qid) == 0)
             l->m.qsel = l->m.n_qs - 1;
@@ -470,7 +477,20 @@ static void lesson_action(struct tui_app *a, void *st, int act)
     switch (act) {
     case A_DOWN: scroll(l, 1); break;
     case A_UP: scroll(l, -1); break;
-    case A_PGDN: scroll(l, page_rows); break;
+    case A_PGDN: {
+        /* At the end of the page already: on to the next page. */
+        size_t rows = l->m.doc_rows > 0 ? (size_t)l->m.doc_rows : 1;
+        size_t max_top = l->m.doc.n > rows ? l->m.doc.n - rows : 0;
+        if (l->m.top >= max_top && l->m.page + 1 < (int)l->n_pages) {
+            show_page(a, l, l->m.page + 1);
+            tui_app_msg(a, false, "page %d of %zu", l->m.page + 1, l->n_pages);
+        } else if (l->m.top >= max_top) {
+            tui_app_msg(a, false, "end of the lesson");
+        } else {
+            scroll(l, page_rows);
+        }
+        break;
+    }
     case A_PGUP: scroll(l, -page_rows); break;
     case A_TOP: l->m.top = 0; break;
     case A_BOTTOM: l->m.top = (size_t)-1 / 2; break;

@@ -159,7 +159,10 @@ static void draw_items(struct tui_progress_model *m, struct tui_canvas *c, struc
         tui_bar_draw(c, y, r.x + r.w - 43, 6, frac, TUI_ST(ra, TUI_C_ACCENT));
         tui_canvas_printf(c, y, r.x + r.w - 36, TUI_ST(ra | TUI_A_BOLD, 0), 10, "%4.1f/%-4g",
                           it->graded, it->max);
-        if (m->rating) {
+        if (m->rating && isnan(m->rate[i])) { /* not rated: stays so unless changed */
+            tui_canvas_printf(c, y, r.x + r.w - 26, TUI_ST(ra, TUI_C_MUTED), 19, "%s    -/%-4g %s",
+                              tui_glyph(cs, "◀", "<"), it->max, tui_glyph(cs, "▶", ">"));
+        } else if (m->rating) {
             tui_canvas_printf(c, y, r.x + r.w - 26, TUI_ST(ra | TUI_A_BOLD, TUI_C_ACCENT), 19,
                               "%s %4g/%-4g %s", tui_glyph(cs, "◀", "<"), m->rate[i], it->max,
                               tui_glyph(cs, "▶", ">"));
@@ -371,10 +374,19 @@ static bool progress_key(struct tui_app *a, void *st, int key)
 static void save(struct tui_app *a, struct progress *p)
 {
     struct core_err e = {0};
+    /* Only the items the student rated: an item left unrated is not stored
+     * (a graded score stored as a self-rating would hide the calibration). */
     struct db_selfassess_in *in = core_xcalloc(p->m.n_items ? p->m.n_items : 1, sizeof *in);
+    size_t n = 0;
     for (size_t i = 0; i < p->m.n_items; i++)
-        in[i] = (struct db_selfassess_in){p->m.items[i].id, p->m.rate[i], p->m.items[i].max};
-    int rc = db_selfassess_insert_many(a->db, a->user_id, in, p->m.n_items, &e);
+        if (!isnan(p->m.rate[i]))
+            in[n++] = (struct db_selfassess_in){p->m.items[i].id, p->m.rate[i], p->m.items[i].max};
+    if (n == 0) {
+        free(in);
+        tui_app_msg(a, true, "nothing rated yet: Right/+ or a digit rates the selected item");
+        return;
+    }
+    int rc = db_selfassess_insert_many(a->db, a->user_id, in, n, &e);
     free(in);
     if (rc != CORE_OK) {
         tui_app_msg(a, true, "%s", e.msg);
@@ -418,14 +430,17 @@ static void progress_action(struct tui_app *a, void *st, int act)
         m->rsel = 0;
         free(m->rate);
         m->rate = core_xcalloc(m->n_items ? m->n_items : 1, sizeof *m->rate);
-        /* Start from the latest ratings, else from the graded scores. */
+        /* Start from the latest ratings; an item never rated stays unrated
+         * until the student changes it (never the graded score: that would
+         * be the grader's opinion stored as the student's). */
         for (size_t i = 0; i < m->n_items; i++)
-            m->rate[i] = m->items[i].rated ? m->items[i].self : round(m->items[i].graded);
+            m->rate[i] = m->items[i].rated ? m->items[i].self : NAN;
         break;
     case A_LESS:
     case A_MORE:
         if (m->rating && m->n_items) {
-            double v = m->rate[m->rsel] + (act == A_MORE ? 1 : -1);
+            double was = m->rate[m->rsel];
+            double v = isnan(was) ? (act == A_MORE ? 1 : 0) : was + (act == A_MORE ? 1 : -1);
             double mx = m->items[m->rsel].max;
             m->rate[m->rsel] = v < 0 ? 0 : v > mx ? mx : v;
         }

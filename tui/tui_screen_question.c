@@ -69,6 +69,14 @@ void tui_question_model_fini(struct tui_question_model *m)
     *m = (struct tui_question_model){0};
 }
 
+bool tui_question_locked(const struct tui_question_model *m)
+{
+    /* An exam allows one readable answer: once given, its one try is used
+     * and the question is closed like any other (an unreadable one is not
+     * a try). */
+    return m->closed;
+}
+
 char *tui_question_pick_answer(const struct tui_question_model *m)
 {
     struct core_buf b;
@@ -226,7 +234,8 @@ static void draw_result(struct sheet *s, struct tui_question_model *m)
             char sc[32], mx[32];
             lesson_score_format(m->score, sc, sizeof sc);
             lesson_score_format(m->max, mx, sizeof mx);
-            snprintf(head, sizeof head, "%s: %s/%s point%s", verdict, sc, mx,
+            snprintf(head, sizeof head, "%s%s %s/%s point%s", verdict,
+                     m->after_giveup ? " (after your give-up: earns nothing):" : ":", sc, mx,
                      m->max == 1 ? "" : "s");
             col = m->correct ? TUI_C_GOOD : m->score > 0 ? TUI_C_WARN : TUI_C_BAD;
         }
@@ -244,17 +253,20 @@ static void draw_result(struct sheet *s, struct tui_question_model *m)
                 self += m->self[i];
                 smax += m->rubric_points[i];
             }
-            char line[128];
-            snprintf(line, sizeof line, "you scored yourself %g/%g (%.0f%%); the grader %.0f%%",
-                     self, smax, smax > 0 ? 100 * self / smax : 0,
-                     m->max > 0 ? 100 * m->score / m->max : 0);
+            char line[160], a[32], b[32];
+            lesson_score_format(self, a, sizeof a);
+            lesson_score_format(smax, b, sizeof b);
+            snprintf(line, sizeof line, "you scored yourself %s/%s (%.0f%%); the grader %.0f%%", a,
+                     b, smax > 0 ? 100 * self / smax : 0, m->max > 0 ? 100 * m->score / m->max : 0);
             put(s, 3, line, TUI_ST(0, TUI_C_ACCENT), s->r.w - 4);
             s->y++;
         }
         if (m->cbm && m->certainty && m->valid) {
-            char line[96];
-            snprintf(line, sizeof line, "certainty %d: mark %+g (of %g)", m->certainty,
-                     m->cbm_mark, 3 * m->max);
+            char line[96], mk[32], of[32];
+            lesson_score_format(m->cbm_mark, mk, sizeof mk);
+            lesson_score_format(3 * m->max, of, sizeof of);
+            snprintf(line, sizeof line, "certainty %d: mark %s%s (of %s)", m->certainty,
+                     m->cbm_mark > 0 && strcmp(mk, "0") != 0 ? "+" : "", mk, of);
             put(s, 3, line, TUI_ST(0, m->cbm_mark < 0 ? TUI_C_BAD : TUI_C_GOOD), -1);
             s->y++;
         }
@@ -269,6 +281,16 @@ static void draw_result(struct sheet *s, struct tui_question_model *m)
     }
     if (solution && m->reference) {
         labelled(s, 3, "solution:", TUI_ST(TUI_A_BOLD, 0), m->reference, TUI_ST(0, 0));
+    }
+    /* The way there: every hint, from the nudge to the method. */
+    if (solution && m->n_hints) {
+        put(s, 3, "how to get there:", TUI_ST(TUI_A_BOLD, 0), -1);
+        s->y++;
+        for (size_t i = 0; i < m->n_hints; i++) {
+            char no[24];
+            snprintf(no, sizeof no, "%zu.", i + 1);
+            labelled(s, 5, no, TUI_ST(0, TUI_C_MUTED), m->hints[i], TUI_ST(0, 0));
+        }
     }
 }
 
@@ -332,6 +354,51 @@ static void draw_attempts(struct sheet *s, struct tui_question_model *m)
     }
 }
 
+/* One line under the answer area saying which mode the keys are in, so a
+ * letter typed is never a surprise: typing (letters are the answer),
+ * commands (letters are commands), picking, or the give-up question. */
+static void draw_mode_line(struct sheet *s, struct tui_question_model *m, bool locked)
+{
+    const enum tui_charset cs = s->c->cs;
+    const char *dot = tui_glyph(cs, "·", "-");
+    char line[240];
+    struct tui_style st = TUI_ST(0, TUI_C_MUTED);
+    const char *variant = m->has_params ? (locked ? " v new variant (practice)" : " v new variant")
+                                        : "";
+    switch (m->mode) {
+    case TUI_Q_CONFIRM:
+        snprintf(line, sizeof line,
+                 "give up and see the solution? y/n (after a give-up, answers earn nothing)");
+        st = TUI_ST(TUI_A_BOLD | TUI_A_REVERSE, TUI_C_WARN);
+        break;
+    case TUI_Q_TYPE:
+        snprintf(line, sizeof line, "%s typing: Enter grades, Tab for commands (hint, give up, next)",
+                 tui_glyph(cs, "✎", ">"));
+        break;
+    case TUI_Q_PICK:
+        snprintf(line, sizeof line, "picking: Space picks, Enter grades %s h hint %s g give up %s "
+                 "n next",
+                 dot, dot, dot);
+        break;
+    case TUI_Q_KEYS:
+        if (locked)
+            snprintf(line, sizeof line, "commands: n next question %s N next unanswered%s%s", dot,
+                     *variant ? " " : "", *variant ? dot : "");
+        else
+            snprintf(line, sizeof line, "commands: %s type %s h hint %s g give up %s n next %s N "
+                     "unanswered%s%s",
+                     m->kind == TUI_QK_DESIGN ? "e" : "i", dot, dot, dot, dot, *variant ? " " : "",
+                     *variant ? dot : "");
+        if (*variant)
+            snprintf(line + strlen(line), sizeof line - strlen(line), "%s", variant);
+        break;
+    default:
+        return;
+    }
+    put(s, 1, line, st, s->r.w - 2);
+    s->y++;
+}
+
 /* Lays the question out; returns the sheet rows of the answer area in
  * [*ans0, *ans1). */
 static void layout(struct sheet *s, struct tui_question_model *m, struct tui_cursor *cur,
@@ -366,9 +433,22 @@ static void layout(struct sheet *s, struct tui_question_model *m, struct tui_cur
     }
     s->y++;
     *ans0 = s->y;
+    bool locked = tui_question_locked(m);
     if (m->n_choices && m->kind != TUI_QK_LINE && m->kind != TUI_QK_DESIGN)
         draw_choices(s, m);
-    bool line_entry = m->kind == TUI_QK_LINE || (m->mode == TUI_Q_TYPE);
+    bool line_entry = !locked && (m->kind == TUI_QK_LINE || (m->mode == TUI_Q_TYPE));
+    if (locked && m->kind != TUI_QK_DESIGN) {
+        /* No answer line to type into: say why instead. */
+        if (m->n_choices)
+            s->y++;
+        put(s, 1, m->exam_open ? "Answered:" : "Closed:", TUI_ST(TUI_A_BOLD, TUI_C_WARN), -1);
+        put(s, m->exam_open ? 11 : 9,
+            m->exam_open ? "your answer is recorded; it is graded when you submit the exam"
+            : m->exam     ? "the exam is over; your grade and the solution are below"
+                          : "no tries left; the solution is below",
+            TUI_ST(0, TUI_C_WARN), s->r.w - 12);
+        s->y++;
+    }
     if (line_entry) {
         if (m->n_choices)
             s->y++;
@@ -430,6 +510,7 @@ static void layout(struct sheet *s, struct tui_question_model *m, struct tui_cur
             s->r.w - 4);
         s->y++;
     }
+    draw_mode_line(s, m, locked);
     *ans1 = s->y;
     if (m->has_result || m->gave_up || (m->closed && !m->exam_open)) {
         s->y++;
@@ -476,59 +557,89 @@ void tui_view_question(struct tui_question_model *m, struct tui_canvas *c, struc
 enum {
     A_GRADE = 1, A_KEYS, A_TYPE, A_BACK, A_GIVEUP, A_HINT, A_UP, A_DOWN, A_PGUP, A_PGDN,
     A_PICK, A_MOVE_UP, A_MOVE_DOWN, A_EDIT, A_SUBMIT, A_SCORE_UP, A_SCORE_DOWN, A_CONFIRM,
-    A_CANCEL, A_CERT1, A_CERT2, A_CERT3, A_LAB
+    A_CANCEL, A_CERT1, A_CERT2, A_CERT3, A_LAB, A_NEXT, A_NEXT_OPEN, A_VARIANT, A_YES, A_NO
 };
 
+/* The keys that move on, in every command mode: the next question, the
+ * next one not answered yet, a new variant (only listed where the question
+ * has one: see question_keys). */
+#define NAV_KEYS                                                                               \
+    {'n', 0, A_NEXT, "n", "next", "the next question of the course"},                          \
+    {'N', 0, A_NEXT_OPEN, "N", NULL, "the next question you have not answered"},               \
+    {'v', 0, A_VARIANT, "v", "new variant", "the same question with new numbers (same tries)"}
+#define N_VARIANT_KEYS 1 /* v is the last row of every table that has NAV_KEYS */
+
+/* Typing: every printable key is the answer's, even after a right answer. */
 static const struct tui_binding keys_type[] = {
     {TUI_K_ENTER, 0, A_GRADE, "Enter", "grade", "grade the answer (recorded at once)"},
-    {TUI_K_TAB, 0, A_KEYS, "Tab", "hints & keys", "leave the answer line: h hint, g give up"},
-    {KEY_CTRL_G, 0, A_GIVEUP, "Ctrl-G", "give up", "give up: show the answer"},
+    {TUI_K_TAB, 0, A_KEYS, "Tab", "commands", "leave the answer line: hint, give up, next"},
+    {KEY_CTRL_G, 0, A_GIVEUP, "Ctrl-G", "give up", "give up: asks, then shows the solution"},
     {TUI_K_ESC, 0, A_BACK, "Esc", "back", "back to the lesson"},
     {TUI_K_PGUP, TUI_K_UP, A_PGUP, "PgUp/Up", NULL, "scroll up"},
     {TUI_K_PGDN, TUI_K_DOWN, A_PGDN, "PgDn/Down", NULL, "scroll down"},
 };
 
 static const struct tui_binding keys_line[] = {
-    {TUI_K_ENTER, 'i', A_TYPE, "Enter/i", "type", "back to the answer line"},
+    {TUI_K_ENTER, 'i', A_TYPE, "i/Enter", "type", "back to the answer line"},
     {'h', 0, A_HINT, "h", "hint", "reveal the next hint"},
-    {'g', KEY_CTRL_G, A_GIVEUP, "g", "give up", "give up: show the answer"},
+    {'g', KEY_CTRL_G, A_GIVEUP, "g", "give up", "give up: asks, then shows the solution"},
     {'k', TUI_K_UP, A_UP, "k/Up", NULL, "scroll up"},
-    {'j', TUI_K_DOWN, A_DOWN, "j/Down", "scroll", "scroll down"},
+    {'j', TUI_K_DOWN, A_DOWN, "j/Down", NULL, "scroll down"},
     {TUI_K_PGUP, 0, A_PGUP, "PgUp", NULL, "scroll up a screen"},
     {TUI_K_PGDN, ' ', A_PGDN, "PgDn", NULL, "scroll down a screen"},
     {'L', 0, A_LAB, "L", NULL, "run the lab this question uses"},
     {'q', TUI_K_ESC, A_BACK, "q", "back", "back to the lesson"},
+    NAV_KEYS,
 };
 
 static const struct tui_binding keys_pick[] = {
     {TUI_K_UP, 'k', A_UP, "k/Up", NULL, "previous choice"},
-    {TUI_K_DOWN, 'j', A_DOWN, "j/Down", "move", "next choice"},
+    {TUI_K_DOWN, 'j', A_DOWN, "j/Down", NULL, "next choice"},
     {' ', 0, A_PICK, "Space", "pick", "pick the choice (multi: toggle; ordering: hold and move)"},
     {'K', 0, A_MOVE_UP, "K", NULL, "ordering: move the item up"},
     {'J', 0, A_MOVE_DOWN, "J", NULL, "ordering: move the item down"},
     {TUI_K_ENTER, 0, A_GRADE, "Enter", "grade", "grade the picks (recorded at once)"},
     {'t', 0, A_TYPE, "t", NULL, "type the answer as letters instead"},
     {'h', 0, A_HINT, "h", "hint", "reveal the next hint"},
-    {'g', KEY_CTRL_G, A_GIVEUP, "g", "give up", "give up: show the answer"},
+    {'g', KEY_CTRL_G, A_GIVEUP, "g", "give up", "give up: asks, then shows the solution"},
     {TUI_K_PGUP, 0, A_PGUP, "PgUp", NULL, "scroll up"},
     {TUI_K_PGDN, 0, A_PGDN, "PgDn", NULL, "scroll down"},
     {'L', 0, A_LAB, "L", NULL, "run the lab this question uses"},
     {'q', TUI_K_ESC, A_BACK, "q", "back", "back to the lesson"},
+    NAV_KEYS,
 };
 
 static const struct tui_binding keys_edit[] = {
     {TUI_K_CTRL_S, TUI_K_CTRL_D, A_SUBMIT, "Ctrl-S", "submit", "submit (Ctrl-D too)"},
-    {TUI_K_TAB, TUI_K_ESC, A_KEYS, "Tab/Esc", "hints & keys", "leave the editor: h hint, q back"},
+    {TUI_K_TAB, TUI_K_ESC, A_KEYS, "Tab/Esc", "commands", "leave the editor: hint, next, back"},
 };
 
 static const struct tui_binding keys_design[] = {
-    {TUI_K_ENTER, 'e', A_EDIT, "Enter/e", "edit", "back to the editor"},
+    {TUI_K_ENTER, 'e', A_EDIT, "e/Enter", "edit", "back to the editor"},
     {'h', 0, A_HINT, "h", "hint", "reveal the next hint"},
+    {'k', TUI_K_UP, A_UP, "k/Up", NULL, "scroll up"},
+    {'j', TUI_K_DOWN, A_DOWN, "j/Down", NULL, "scroll down"},
+    {TUI_K_PGUP, 0, A_PGUP, "PgUp", NULL, "scroll up a screen"},
+    {TUI_K_PGDN, ' ', A_PGDN, "PgDn", NULL, "scroll down a screen"},
+    {'q', TUI_K_ESC, A_BACK, "q", "back", "back to the lesson (the draft is dropped)"},
+    NAV_KEYS,
+};
+
+/* A question that takes no more answers: read it, move on. */
+static const struct tui_binding keys_locked[] = {
+    {'h', 0, A_HINT, "h", NULL, "reveal the next hint"},
     {'k', TUI_K_UP, A_UP, "k/Up", NULL, "scroll up"},
     {'j', TUI_K_DOWN, A_DOWN, "j/Down", "scroll", "scroll down"},
     {TUI_K_PGUP, 0, A_PGUP, "PgUp", NULL, "scroll up a screen"},
     {TUI_K_PGDN, ' ', A_PGDN, "PgDn", NULL, "scroll down a screen"},
-    {'q', TUI_K_ESC, A_BACK, "q", "back", "back to the lesson (the draft is dropped)"},
+    {'L', 0, A_LAB, "L", NULL, "run the lab this question uses"},
+    {'q', TUI_K_ESC, A_BACK, "q", "back", "back to the lesson"},
+    NAV_KEYS,
+};
+
+static const struct tui_binding keys_confirm[] = {
+    {'y', 0, A_YES, "y", "yes, give up", "give up: the solution is shown, answers earn nothing"},
+    {'n', TUI_K_ESC, A_NO, "n/Esc", "no", "keep trying"},
 };
 
 static const struct tui_binding keys_rubric[] = {
@@ -549,8 +660,9 @@ static const struct tui_binding keys_cert[] = {
 
 struct question {
     struct tui_question_model m;
-    char *pack_id, *bare_id;
+    char *pack_id, *bare_id, *lesson_id;
     int64_t rev_id;
+    int used, limit;        /* tries used and allowed (0: no limit) */
     char *title_bar;
     char *lab;              /* the lab the question uses, or NULL */
     char *pending;          /* answer waiting for a certainty */
@@ -668,20 +780,20 @@ static enum tui_q_mode start_mode(const struct tui_question_model *m)
     }
 }
 
-static void *question_enter(struct tui_app *a, const void *arg)
+/* Fills q (zeroed) with question qid at variant. False when it cannot be
+ * shown (a message says why). */
+static bool question_load(struct tui_app *a, struct question *q, const char *qid, int variant)
 {
-    const struct tui_question_arg *qa = arg;
     struct core_err e = {0};
     struct lesson_question_view v;
-    if (lesson_question_show(a->sess, qa->qid, qa->variant > 0 ? qa->variant : 1, &v, &e) !=
-        CORE_OK) {
+    if (lesson_question_show(a->sess, qid, variant > 0 ? variant : 1, &v, &e) != CORE_OK) {
         tui_app_msg(a, true, "%s", e.msg);
-        return NULL;
+        return false;
     }
-    struct question *q = core_xcalloc(1, sizeof *q);
     struct tui_question_model *m = &q->m;
     q->pack_id = core_xstrdup(v.q.pack_id);
     q->bare_id = core_xstrdup(v.q.id);
+    q->lesson_id = core_xstrdup(v.q.lesson_id ? v.q.lesson_id : "");
     q->rev_id = v.q.rev_id;
     m->qid = core_xasprintf("%s:%s", v.q.pack_id, v.q.id);
     m->title = core_xstrdup(v.q.title ? v.q.title : v.q.id);
@@ -702,10 +814,13 @@ static void *question_enter(struct tui_app *a, const void *arg)
     if (v.q.lab)
         q->lab = core_xstrdup(v.q.lab);
     m->exam_open = v.exam && !v.exam_over;
+    m->exam = v.exam;
     set_policy_line(m, v.policy_text, &v.tries, v.exam, v.exam_over);
     free(q->policy_text);
     q->policy_text = core_xstrdup(v.policy_text);
     q->exam = v.exam;
+    q->used = v.tries.used;
+    q->limit = v.tries.limit;
     /* A closed question (or one given up on) shows its solution. */
     if (((m->closed && !m->exam_open) || v.tries.gave_up) &&
         lesson_question_solution(a->sess, m->qid, v.variant, &m->accepted, &m->reference,
@@ -728,27 +843,148 @@ static void *question_enter(struct tui_app *a, const void *arg)
         m->rubric_points[i] = v.v.rubric_points ? v.v.rubric_points[i] : 1;
     tui_input_init(&m->input);
     tui_editor_init(&m->editor);
+    /* Whether it draws numbers per variant (v: a new variant). */
+    struct grader_pack *pk = NULL;
+    if (lesson_session_pack(a->sess, v.q.rev_id, &pk, &e) == CORE_OK) {
+        const struct grader_question *gq = grader_pack_question(pk, v.q.id);
+        m->has_params = gq && gq->has_params;
+    }
     lesson_question_view_fini(&v);
     bool cbm = false;
     if (lesson_question_cbm(a->sess, m->qid, &cbm, &e) == CORE_OK)
         m->cbm = cbm;
-    m->mode = start_mode(m);
-    m->follow = true;
     load_attempts(a, q);
+    m->mode = tui_question_locked(m) ? TUI_Q_KEYS : start_mode(m);
+    m->follow = true;
+    return true;
+}
+
+static void question_clear(struct question *q)
+{
+    tui_question_model_fini(&q->m);
+    free(q->pack_id);
+    free(q->bare_id);
+    free(q->lesson_id);
+    free(q->title_bar);
+    free(q->lab);
+    free(q->pending);
+    free(q->policy_text);
+    memset(q, 0, sizeof *q);
+}
+
+static void *question_enter(struct tui_app *a, const void *arg)
+{
+    const struct tui_question_arg *qa = arg;
+    struct question *q = core_xcalloc(1, sizeof *q);
+    if (!question_load(a, q, qa->qid, qa->variant)) {
+        question_clear(q);
+        free(q);
+        return NULL;
+    }
     return q;
 }
 
 static void question_leave(struct tui_app *a, void *st)
 {
     struct question *q = st;
-    tui_question_model_fini(&q->m);
-    free(q->pack_id);
-    free(q->bare_id);
-    free(q->title_bar);
-    free(q->lab);
-    free(q->pending);
-    free(q->policy_text);
+    question_clear(q);
     free(q);
+}
+
+/* Shows another question (or variant) in this screen. Keeps the current
+ * one when the other cannot be shown. */
+static bool question_switch(struct tui_app *a, struct question *q, const char *qid, int variant)
+{
+    struct question *n = core_xcalloc(1, sizeof *n);
+    if (!question_load(a, n, qid, variant)) {
+        question_clear(n);
+        free(n);
+        return false;
+    }
+    question_clear(q);
+    *q = *n;
+    free(n);
+    return true;
+}
+
+/* n and N: the next question of the pack in course order, or the next one
+ * not answered yet (after this one, then from the start). Exam lessons are
+ * left out unless this question is in the same exam. */
+static void go_next(struct tui_app *a, struct question *q, bool open_only)
+{
+    struct core_err e = {0};
+    struct db_question *qs = NULL;
+    struct db_progress_row *rows = NULL;
+    size_t n = 0, nr = 0;
+    if (db_question_list(a->db, q->pack_id, NULL, &qs, &n, &e) != CORE_OK ||
+        (open_only && lesson_progress_load(a->db, a->user_id, q->pack_id, &rows, &nr, &e) !=
+                          CORE_OK)) {
+        tui_app_msg(a, true, "%s", e.msg);
+        goto out;
+    }
+    size_t at = n;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(qs[i].id, q->bare_id) == 0)
+            at = i;
+    size_t found = n;
+    for (size_t k = 1; k <= n && found == n; k++) {
+        size_t j = at < n ? (at + k) % n : k - 1;
+        if (!open_only && (at == n || j <= at))
+            break; /* n does not wrap round: the course has an end */
+        if (j == at)
+            continue;
+        if (qs[j].exam && strcmp(qs[j].lesson_id, q->lesson_id) != 0)
+            continue;
+        bool answered = false;
+        for (size_t r = 0; open_only && r < nr; r++)
+            if (strcmp(rows[r].question_id, qs[j].id) == 0)
+                answered = rows[r].answered;
+        if (!answered)
+            found = j;
+    }
+    if (found == n) {
+        tui_app_msg(a, false, open_only ? "every other question is answered"
+                                        : "this is the last question of the course");
+        goto out;
+    }
+    char *qid = core_xasprintf("%s:%s", qs[found].pack_id, qs[found].id);
+    bool other_lesson = strcmp(qs[found].lesson_id, q->lesson_id) != 0;
+    char *lesson = core_xstrdup(qs[found].lesson_id);
+    if (question_switch(a, q, qid, 1) && other_lesson)
+        tui_app_msg(a, false, "on to the next lesson: %s", lesson);
+    free(lesson);
+    free(qid);
+out:
+    db_questions_free(qs, n);
+    db_progress_free(rows, nr);
+}
+
+/* v: the same question with new numbers. Tries are counted per question,
+ * so the new variant shares them; once none is left it is practice. */
+static void new_variant(struct tui_app *a, struct question *q)
+{
+    if (!q->m.has_params) {
+        tui_app_msg(a, false, "this question has no variants: its numbers are the same for all");
+        return;
+    }
+    if (q->m.exam_open) {
+        tui_app_msg(a, false, "no new variants during an exam");
+        return;
+    }
+    char *qid = core_xstrdup(q->m.qid);
+    int variant = q->m.variant + 1;
+    if (question_switch(a, q, qid, variant)) {
+        if (q->m.closed)
+            tui_app_msg(a, false, "variant %d is practice: no tries are left, so it is not graded "
+                                  "(its solution is shown)",
+                        variant);
+        else if (q->limit)
+            tui_app_msg(a, false, "variant %d: new numbers, the same tries (%d of %d used)",
+                        variant, q->used, q->limit);
+        else
+            tui_app_msg(a, false, "variant %d: new numbers; it counts as this question", variant);
+    }
+    free(qid);
 }
 
 static void grade(struct tui_app *a, struct question *q, const char *answer, int certainty)
@@ -783,6 +1019,7 @@ static void grade(struct tui_app *a, struct question *q, const char *answer, int
     m->accepted = res.r.accepted ? core_xstrdup(res.r.accepted) : NULL;
     m->reference = res.r.reference ? core_xstrdup(res.r.reference) : NULL;
     m->hidden = res.hidden;
+    m->after_giveup = res.after_giveup;
     set_policy_line(m, q->policy_text, &res.tries, q->exam, false);
     if (m->valid && !res.hidden) {
         char earned[32], qs[32], pts[32];
@@ -806,9 +1043,10 @@ static void grade(struct tui_app *a, struct question *q, const char *answer, int
     if (m->valid)
         tui_app_msg(a, false, "attempt %d recorded", m->attempt_no);
     m->follow = true;
-    if (m->kind == TUI_QK_DESIGN || m->closed)
-        m->mode = TUI_Q_KEYS;
-    else if (m->correct && m->mode == TUI_Q_TYPE && m->kind == TUI_QK_LINE)
+    /* The mode changes only when the answer line goes away (a design
+     * answer was submitted, or no try is left): after a right answer the
+     * line keeps the keys, so what is typed next stays text. */
+    if (m->kind == TUI_QK_DESIGN || tui_question_locked(m))
         m->mode = TUI_Q_KEYS;
 }
 
@@ -873,7 +1111,7 @@ static void question_resume(struct tui_app *a, void *st)
     q->m.needs_lab =
         v.v.needs_lab ? core_xasprintf("%s (here: Tab, then L)", v.v.needs_lab) : NULL;
     lesson_question_view_fini(&v);
-    q->m.mode = start_mode(&q->m);
+    q->m.mode = tui_question_locked(&q->m) ? TUI_Q_KEYS : start_mode(&q->m);
     q->m.follow = true;
 }
 
@@ -934,7 +1172,22 @@ static void question_action(struct tui_app *a, void *st, int act)
         break;
     case A_KEYS: m->mode = TUI_Q_KEYS; break;
     case A_TYPE:
+        if (tui_question_locked(m)) {
+            tui_app_msg(a, false, "this question takes no more answers");
+            break;
+        }
         m->mode = TUI_Q_TYPE;
+        m->follow = true;
+        break;
+    case A_NEXT: go_next(a, q, false); break;
+    case A_NEXT_OPEN: go_next(a, q, true); break;
+    case A_VARIANT: new_variant(a, q); break;
+    case A_YES:
+        m->mode = m->before_confirm;
+        give_up(a, q);
+        break;
+    case A_NO:
+        m->mode = m->before_confirm;
         m->follow = true;
         break;
     case A_EDIT:
@@ -951,7 +1204,19 @@ static void question_action(struct tui_app *a, void *st, int act)
             tui_app_msg(a, false, "this question does not use a lab");
         }
         break;
-    case A_GIVEUP: give_up(a, q); break;
+    case A_GIVEUP:
+        /* Recorded and final: ask first. */
+        if (m->exam_open) {
+            tui_app_msg(a, false, "no giving up during an exam: submit it to see the solutions");
+        } else if (m->gave_up) {
+            tui_app_msg(a, false, "you gave up on this question already: its solution is below");
+            m->follow = true;
+        } else {
+            m->before_confirm = m->mode;
+            m->mode = TUI_Q_CONFIRM;
+            m->follow = true;
+        }
+        break;
     case A_HINT:
         if (m->hints_shown < m->n_hints) {
             m->hints_shown++;
@@ -1067,20 +1332,32 @@ static void question_action(struct tui_app *a, void *st, int act)
 static struct tui_keymap question_keys(const void *st)
 {
     const struct question *q = st;
+    struct tui_keymap km;
     switch (q->m.mode) {
     case TUI_Q_TYPE: return TUI_KEYMAP(keys_type);
-    case TUI_Q_PICK: return TUI_KEYMAP(keys_pick);
+    case TUI_Q_PICK:
+        km = TUI_KEYMAP(keys_pick);
+        if (!q->m.has_params)
+            km.n -= N_VARIANT_KEYS;
+        return km;
     case TUI_Q_EDIT: return TUI_KEYMAP(keys_edit);
     case TUI_Q_RUBRIC: return TUI_KEYMAP(keys_rubric);
     case TUI_Q_CERTAINTY: return TUI_KEYMAP(keys_cert);
+    case TUI_Q_CONFIRM: return TUI_KEYMAP(keys_confirm);
     case TUI_Q_KEYS:
-    default:
-        if (q->m.kind == TUI_QK_DESIGN)
-            return TUI_KEYMAP(keys_design);
-        if (q->m.kind != TUI_QK_LINE && q->m.n_choices)
-            return TUI_KEYMAP(keys_pick);
-        return TUI_KEYMAP(keys_line);
+    default: break;
     }
+    if (tui_question_locked(&q->m))
+        km = TUI_KEYMAP(keys_locked);
+    else if (q->m.kind == TUI_QK_DESIGN)
+        km = TUI_KEYMAP(keys_design);
+    else if (q->m.kind != TUI_QK_LINE && q->m.n_choices)
+        km = TUI_KEYMAP(keys_pick);
+    else
+        km = TUI_KEYMAP(keys_line);
+    if (!q->m.has_params)
+        km.n -= N_VARIANT_KEYS; /* v: only where there are variants */
+    return km;
 }
 
 static const char *question_title(const void *st)
@@ -1093,9 +1370,9 @@ static void question_draw(struct tui_app *a, void *st, struct tui_canvas *c, str
                           struct tui_cursor *cur)
 {
     struct question *q = st;
-    /* Pick lists have no separate command mode. */
+    /* Pick lists have no separate command mode (unless closed). */
     if (q->m.mode == TUI_Q_KEYS && q->m.kind != TUI_QK_LINE && q->m.kind != TUI_QK_DESIGN &&
-        q->m.n_choices)
+        q->m.n_choices && !tui_question_locked(&q->m))
         q->m.mode = TUI_Q_PICK;
     tui_view_question(&q->m, c, r, cur);
 }

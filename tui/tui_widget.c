@@ -9,7 +9,158 @@
  */
 #include "tui/tui_internal.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
+
+/* ---- cut text ---------------------------------------------------------------- */
+
+int tui_canvas_put_cut(struct tui_canvas *c, int y, int x, const char *s, struct tui_style st,
+                       int max_w)
+{
+    if (!s || max_w <= 0)
+        return 0;
+    if (tui_text_width(s) <= max_w)
+        return tui_canvas_put(c, y, x, s, st, max_w);
+    /* ASCII has no ellipsis: "..." (one '.' would read as a full stop) */
+    const char *dots = c->cs == TUI_CS_ASCII && max_w > 3 ? "..." : "…";
+    int dw = c->cs == TUI_CS_ASCII && max_w > 3 ? 3 : 1;
+    int used = 0;
+    size_t keep = tui_text_fit(s, max_w - dw, &used);
+    while (keep > 0 && s[keep - 1] == ' ') /* "L1 data …", not "L1 data  …" */
+        keep--, used--;
+    char buf[512];
+    if (keep >= sizeof buf - 4)
+        keep = sizeof buf - 4;
+    memcpy(buf, s, keep);
+    memcpy(buf + keep, dots, strlen(dots) + 1);
+    return tui_canvas_put(c, y, x, buf, st, max_w);
+}
+
+/* ---- numbers for people --------------------------------------------------------- */
+
+/* v with 3 significant figures, trailing zeros trimmed, no exponent between
+ * 1e-4 and 1e9; whole numbers below 1e9 in full. */
+static void num3(double v, char *buf, size_t n)
+{
+    double a = fabs(v);
+    if (a == 0) {
+        snprintf(buf, n, "0");
+        return;
+    }
+    if (a < 1e9 && v == floor(v)) {
+        snprintf(buf, n, "%.0f", v);
+        return;
+    }
+    if (a >= 1e9 || a < 1e-4) {
+        snprintf(buf, n, "%.3g", v);
+        return;
+    }
+    int digits = 2 - (int)floor(log10(a));
+    if (digits < 0)
+        digits = 0;
+    snprintf(buf, n, "%.*f", digits, v);
+    if (strchr(buf, '.')) {
+        size_t len = strlen(buf);
+        while (len > 0 && buf[len - 1] == '0')
+            buf[--len] = '\0';
+        if (len > 0 && buf[len - 1] == '.')
+            buf[--len] = '\0';
+    }
+    if (strcmp(buf, "-0") == 0)
+        snprintf(buf, n, "0");
+}
+
+/* A unit written as a decimal prefix and a base that takes prefixes
+ * ("GB/s" = G + "B/s"): the base and the power of 1000; false otherwise. */
+static bool split_prefix(const char *unit, const char **base, int *pow1000)
+{
+    static const char *const bases[] = {"B/s", "B", "FLOP/s", "FLOPS", "FLOP", "bit/s", "bps",
+                                        "Hz",  "W", NULL};
+    static const char pre[] = "kMGTPE";
+    for (int i = 0; bases[i]; i++) {
+        size_t bl = strlen(bases[i]), ul = strlen(unit);
+        if (strcmp(unit, bases[i]) == 0) {
+            *base = bases[i];
+            *pow1000 = 0;
+            return true;
+        }
+        if (ul == bl + 1 && strcmp(unit + 1, bases[i]) == 0) {
+            const char *at = strchr(pre, unit[0]);
+            if (at && unit[0]) {
+                *base = bases[i];
+                *pow1000 = (int)(at - pre) + 1;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+void tui_num_format(double v, const char *unit, char *buf, size_t n)
+{
+    if (n == 0)
+        return;
+    const char *u = unit ? unit : "";
+    char num[48];
+    if (!isfinite(v)) {
+        snprintf(buf, n, "n/a");
+        return;
+    }
+    /* bytes: a whole number of KiB (cache sizes) keeps its binary prefix */
+    static const char *const bin[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    for (int k = 0; k < 5; k++)
+        if (strcmp(u, bin[k]) == 0) {
+            double bytes = v * pow(1024, k);
+            if (fabs(bytes) >= 1024 && fmod(bytes, 1024) == 0) {
+                int p = 0;
+                double x = bytes;
+                while (fabs(x) >= 1024 && p < 4) {
+                    x /= 1024;
+                    p++;
+                }
+                num3(x, num, sizeof num);
+                snprintf(buf, n, "%s %s", num, bin[p]);
+                return;
+            }
+            v = bytes;
+            u = "B";
+            break;
+        }
+    const char *base;
+    int p;
+    if (split_prefix(u, &base, &p)) {
+        static const char *const pre[] = {"", "k", "M", "G", "T", "P", "E"};
+        double x = v * pow(1000, p);
+        int q = 0;
+        while (fabs(x) >= 999.5 && q < 6) {
+            x /= 1000;
+            q++;
+        }
+        num3(x, num, sizeof num);
+        snprintf(buf, n, "%s %s%s", num, pre[q], base);
+        return;
+    }
+    if ((strcmp(u, "s") == 0 || strcmp(u, "ms") == 0) && v != 0) {
+        static const char *const tu[] = {"s", "ms", "µs", "ns"};
+        double x = strcmp(u, "ms") == 0 ? v / 1000 : v;
+        int q = 0;
+        while (fabs(x) < 0.9995 && q < 3) {
+            x *= 1000;
+            q++;
+        }
+        num3(x, num, sizeof num);
+        snprintf(buf, n, "%s %s", num, tu[q]);
+        return;
+    }
+    num3(v, num, sizeof num);
+    if (!*u)
+        snprintf(buf, n, "%s", num);
+    else if (strcmp(u, "%") == 0)
+        snprintf(buf, n, "%s%%", num);
+    else
+        snprintf(buf, n, "%s %s", num, u);
+}
 
 /* ---- bar ------------------------------------------------------------------ */
 

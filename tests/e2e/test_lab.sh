@@ -23,9 +23,12 @@ run question test.labfw:worker_total
 expect_rc 0 "show a lab question without a run"
 expect_out "run the lab 'selftest' first (warpbench lab run selftest)" "says which lab to run"
 run --json answer test.labfw:worker_total 30
-expect_rc 3 "no run: not graded"
-expect_jq .valid false "no run: nothing scored"
-expect_jq '.feedback | test("warpbench lab run selftest")' true "grading names the lab too"
+expect_rc 9 "no run: its own exit code (not an unreadable answer)"
+expect_jq .recorded false "no run: nothing recorded"
+expect_jq '.needs_lab | test("warpbench lab run selftest")' true "answering names the lab too"
+expect_err "is graded against your own run of the lab 'selftest', and you have none yet" \
+  "and says why in words"
+expect_sql "SELECT count(*) FROM attempts WHERE question_id = 'worker_total'" 0 "no attempt stored"
 
 # ---- parameter errors -------------------------------------------------------
 expect_refused "out of range" "parameter 'steps' must be an integer from 1 to 1000000, not 0" \
@@ -100,7 +103,7 @@ expect_jq .correct true "second lab question: samples of the latest run"
 # wrong and "18" (wrong then) right.
 run --json pack regrade test.labfw --dry-run
 expect_rc 0 "re-grade the lab-linked answers"
-expect_jq .checked 5 "every answer re-graded (one was unreadable: no run yet)"
+expect_jq .checked 4 "every answer re-graded (the one tried before any run was not recorded)"
 expect_jq .changed 0 "each against its own run: no grade changes"
 expect_sql "SELECT count(*) FROM attempts WHERE regrade_of IS NOT NULL" "0" "a dry run writes nothing"
 
@@ -168,7 +171,7 @@ run lab show "$RUN1"
 expect_rc 0 "lab show"
 expect_out "run $RUN1: selftest — done" "heading"
 expect_out "cores_online" "machine shown"
-expect_out "worker_total  30" "summary shown"
+grep -qE "^  worker_total +30$" <<<"$OUT" && ok || fail "summary shown: no 'worker_total 30' line: $OUT"
 expect_out "workers              4 samples" "per-series counts"
 run --json lab show "$RUN1" --series ramp
 expect_jq .summary.worker_total 30 "show --json summary"

@@ -25,6 +25,11 @@ if [ "$DEVICE" = cpu ]; then
   grep -q "^coalescing: warning: no GPU: .* — running the model and the CPU analog$" <<<"$first" &&
     ok || fail "the first line says no GPU and what runs instead: $first"
   expect_jq '.figures.no_gpu | startswith("no GPU: ")' true "the reason is recorded"
+  expect_jq '.note | test("no GPU: .* — running the model and the CPU analog")' true \
+    "the run's note says it was the CPU analog and why (JSON)"
+  run lab run coalescing "${TINY[@]}"
+  expect_rc 0 "auto run, text"
+  expect_out "  note: no GPU: " "the summary says it was the CPU analog and why (text)"
   # device=gpu without one: refused before running, naming the parameter
   run lab run coalescing --set device=gpu
   expect_rc 2 "device=gpu without a GPU"

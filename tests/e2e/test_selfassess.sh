@@ -52,7 +52,9 @@ run answer test.e2e:bound a
 expect_rc 1 "wrong answer"
 
 # The e2e pack has 6 one-point questions, all tagged theory.parallel:
-# 2 right of 6 -> 10 x 2/6 = 3.333; self 8 -> gap +4.667, over-confident.
+# 2 right of 6 -> 10 x 2/6 = 3.333 graded; on the 3 answered, 2 right ->
+# 10 x 2/3 = 6.667; self 8 -> gap +1.333 (compared with the answered
+# questions, not with the 3 not tried yet): over-confident.
 run --json progress test.e2e
 expect_rc 0 "progress --json"
 item='.course.items[] | select(.item == "theory.parallel")'
@@ -60,7 +62,8 @@ expect_jq "$item | .questions" "6" "questions tagged"
 expect_jq "$item | .answered" "3" "answered (a wrong answer counts as answered)"
 expect_jq "$item | (.graded * 1000 | round)" "3333" "graded = max x earned / points"
 expect_jq "$item | .self" "8" "latest self-rating"
-expect_jq "$item | (.gap * 1000 | round)" "4667" "gap = self - graded"
+expect_jq "$item | (.graded_answered * 1000 | round)" "6667" "on the answered questions"
+expect_jq "$item | (.gap * 1000 | round)" "1333" "gap = self - graded on the answered questions"
 expect_jq "$item | .rated_at | test(\"^20[0-9][0-9]-\")" "true" "rating is dated"
 expect_jq '.course.items[] | select(.item == "advanced.cost") | .self' "4.5" "advanced.cost self"
 expect_jq '.course.items[] | select(.item == "advanced.cost") | .questions' "0" "no question of this pack evidences it"
@@ -73,7 +76,7 @@ expect_jq .course.rated_items "2" "rated items"
 expect_jq .course.self_total "12.5" "self total"
 expect_jq .course.self_level "null" "no self level until every item is rated"
 expect_jq .course.compared_items "1" "only rated items with answers are compared"
-expect_jq '(.course.calibration_gap * 1000 | round)' "4667" "calibration gap"
+expect_jq '(.course.calibration_gap * 1000 | round)' "1333" "calibration gap, on the answered"
 expect_jq '.course.study_next[0].lesson' "basics" "study next"
 expect_jq '.course.study_next[0].title' "Basics for the tests" "study next has the title"
 expect_jq '(.course.study_next[0].unearned * 1000 | round)' "6667" "unearned rubric points"
@@ -86,7 +89,7 @@ expect_jq '.lessons[0] | has("cbm_mark")' "false" "no CBM mark for a pack withou
 run progress test.e2e
 expect_rc 0 "progress text"
 expect_out "self-rating beside your graded score" "course section"
-expect_out "theory.parallel          8.0/10    3.3/10       3/6  +4.7 over-confident" "item line"
+expect_out "theory.parallel         8.0/10   3.3/10       3/6   6.7/10  +1.3 over-confident" "item line"
 expect_out "graded total: 3.3/100, level review" "graded level"
 expect_out "self-rated so far: 12.5 points over 2 of 12 items" "self total"
 expect_out "1. test.e2e:basics Basics for the tests: 6.7 points to earn, mostly theory.parallel" "study next"
@@ -97,7 +100,7 @@ run selfassess --set theory.parallel=3
 expect_rc 0 "re-rate"
 run --json progress test.e2e
 expect_jq '.course.items[] | select(.item == "theory.parallel") | .self' "3" "latest rating wins"
-expect_jq '.course.items[] | select(.item == "theory.parallel") | (.gap * 1000 | round)' "-333" "gap now negative"
+expect_jq '.course.items[] | select(.item == "theory.parallel") | (.gap * 1000 | round)' "-3667" "gap now negative"
 sets=()
 for it in theory.gpu theory.parallel theory.memory theory.scheduling practice.profiling \
           practice.optimization practice.design practice.deployment; do sets+=(--set "$it=9"); done

@@ -46,17 +46,26 @@ expect_sql "SELECT count(*), sum(a.correct), group_concat(a.answer, ',') FROM at
   "2|1|4,2.5" "both attempts stored"
 expect_sql "SELECT page FROM positions WHERE lesson_id = 'amdahl'" "1" "reading position stored"
 
-# ---- give up: shown and stored; a later answer is marked after it ----------------
-keys main g
+# ---- give up: asked, shown and stored; a later answer is marked after it ----------
+# After a right answer the line still has the keys: "g" is text, not a give-up.
+text main g
+expect_screen main "Answer: 2.5g" "a letter typed after a right answer stays text"
+keys main BSpace Tab g
+expect_screen main "give up and see the solution? y/n" "g asks first"
+keys main y
 expect_screen main "gave up (recorded)" "give-up recorded"
 expect_screen main "solution:" "solution shown after giving up"
+keys main PgDn
 expect_screen main "gave up 1 time" "give-up in the attempt history"
 expect_sql "SELECT count(*), min(g.variant) FROM giveups g JOIN users u ON u.id = g.user_id
             WHERE u.name = 'alice' AND g.question_id = 'amdahl.speedup-worked'" \
   "1|1" "give-up stored"
+expect_screen main "how to get there:" "the way to the solution after giving up"
 keys main i C-u
 text main 2.5
 keys main Enter
+expect_screen main "correct (after your give-up: earns nothing)" "a right answer after the give-up says it earns nothing"
+keys main Tab PgDn
 expect_screen main "(after give-up) 2.5" "later attempt marked after the give-up"
 expect_sql "SELECT count(*) FROM attempts a WHERE a.question_id = 'amdahl.speedup-worked'
             AND a.id > (SELECT last_attempt FROM giveups)" "1" "attempt after the give-up stored"
@@ -97,6 +106,11 @@ pid=$(wb_pid main)
 kids=$(pgrep -P "$pid" | wc -l)
 if [ "$kids" -eq 2 ]; then ok; else fail "expected 2 worker processes while running, saw $kids"; fi
 keys main q
+expect_screen main "cancel the run? y/n" "q asks before cancelling"
+keys main n
+expect_screen main "q/Esc cancel" "n keeps it running"
+if cap main | grep -qF "run cancelled"; then fail "n cancelled the run"; else ok; fi
+keys main q y
 expect_screen main "run cancelled" "cancel returns to the form"
 expect_screen main "interval_ms" "form again after cancel"
 kids=$(pgrep -P "$pid" | wc -l)

@@ -41,10 +41,15 @@ expect_re main "run time T\(p\) +40 s$" "T(p) with its unit"
 expect_screen main "┌─ timeline " "the diagram in a box"
 expect_screen main "│ P4 |........|pppppppp|" "the diagram verbatim"
 
-# Type p = 8: every output follows.
+# Type p = 8: every output follows as it is typed, before Enter.
 keys main Down Enter C-u
 text main 8
-expect_screen main "Enter sets the value, Esc keeps the old one" "editing"
+expect_screen main "outputs follow as you type; Enter keeps the value, Esc the old one" "editing"
+expect_re main "Amdahl speedup S\(p\) +3\.333x$" "recomputed on the keystroke, before Enter"
+text main 0
+expect_re main "Amdahl speedup S\(p\) +4\.762x$" "p = 80 while typing"
+keys main BSpace
+expect_re main "Amdahl speedup S\(p\) +3\.333x$" "back to p = 8 with Backspace"
 keys main Enter
 expect_re main "processors p +8 " "p set to 8"
 expect_re main "Amdahl speedup S\(p\) +3\.333x$" "S(8) = 3.333x"
@@ -61,9 +66,17 @@ text main 0.1
 keys main Enter
 expect_re main "serial fraction f +0\.1 " "f typed directly"
 expect_re main "Amdahl speedup S\(p\) +4\.706x$" "S = 4.706x for f=0.1 p=8"
-# Refused values keep the old one.
+# Typing then Esc keeps the old value and its outputs.
+keys main Enter C-u
+text main 0.5
+expect_re main "Amdahl speedup S\(p\) +1\.778x$" "f = 0.5 while typing"
+keys main Escape
+expect_re main "serial fraction f +0\.1 " "Esc: the old value"
+expect_re main "Amdahl speedup S\(p\) +4\.706x$" "Esc: the old outputs"
+# Refused values keep the old one (a value outside the range computes nothing).
 keys main Enter C-u
 text main 2
+expect_re main "Amdahl speedup S\(p\) +4\.706x$" "out of range: outputs unchanged while typing"
 keys main Enter
 expect_screen main "serial fraction f: 2 is outside 0 to 1 (kept 0.1)" "out of range refused"
 keys main Escape
@@ -122,6 +135,8 @@ else
   fail "no worker process seen under $pid"
 fi
 keys main q
+expect_screen main "cancel the run? y/n" "q asks before cancelling"
+keys main y
 expect_screen main "run cancelled" "lab cancelled"
 keys main q q q
 expect_exit main 0 "quit"

@@ -2,10 +2,11 @@
 # test_tui_labpages.sh — the lab screen's chart pages in the real terminal UI
 # (tmux, 80×24) with the `paramserver` lab and its 7 chart groups: a long run
 # shows "charts 1–4 of 7", `]` turns to the later charts (wire MB/s per
-# shard, staleness histogram, per worker) while it runs, q cancels it; then a
-# tiny run (workers=2, params=1000, steps=30, link=off, compute_ms=0) to its
-# summary, which keeps the page; `[` and PgDn turn pages there, the footer
-# and the `?` help list the keys, and the run is recorded as done.
+# shard, staleness histogram, per worker) while it runs, q (and y) cancels
+# it; then a tiny run (workers=2, params=1000, steps=30, link=off,
+# compute_ms=0) to its summary, which keeps the first chart shown, two a
+# page; `[` and PgDn turn pages there, the footer and the `?` help list the
+# keys, and the run is recorded as done.
 #
 # Every wait polls the screen against a deadline; nothing sleeps a fixed time
 # to let the program catch up.
@@ -35,7 +36,7 @@ expect_screen main "per worker" "a later chart while running: per worker"
 if cap main | grep -qF "loss vs steps"; then fail "a page-1 chart on page 2: $(cap main)"; else ok; fi
 expect_screen main "paramserver  running" "still running on page 2"
 pid=$(wb_pid main)
-keys main q
+keys main q y
 expect_screen main "run cancelled" "cancel returns to the form"
 kids=$(pgrep -P "$pid" | wc -l)
 if [ "$kids" -eq 0 ]; then ok; else fail "$kids child process(es) left after cancel"; fi
@@ -44,15 +45,20 @@ if [ "$kids" -eq 0 ]; then ok; else fail "$kids child process(es) left after can
 set_field main steps 30
 set_field main compute_ms 0
 keys main s
-# The summary keeps the page; its charts are those that got samples.
+# The summary keeps the first chart shown; at 80×24 it shows two charts a
+# page, so that each keeps a readable height; its charts are those that got
+# samples.
 expect_screen main "questions using this run" "the run finished" 60
-expect_screen main "staleness histogram" "the staleness histogram on the summary's page 2"
-expect_re main "charts 5–7 of 7 · \[ prev" "page line on the summary"
+expect_screen main "staleness histogram" "the staleness histogram on the summary's page"
+expect_re main "charts 5–6 of 7 · \[ prev  \] next" "page line on the summary"
 keys main '['
-expect_screen main "charts 1–4 of 7 · ] next" "back to page 1 with ["
+expect_screen main "charts 3–4 of 7 · [ prev  ] next" "a page back with ["
+keys main '['
+expect_screen main "charts 1–2 of 7 · ] next" "back to page 1 with ["
 expect_screen main "loss vs wall time" "page-1 chart again"
-keys main PgDn
-expect_screen main "per worker" "PgDn turns the page too"
+keys main PgDn PgDn PgDn
+expect_screen main "chart 7 of 7 · [ prev" "PgDn turns the page too"
+expect_screen main "per worker" "the last chart"
 expect_screen main "]/PgDn charts" "the page key in the summary's footer"
 keys main '?'
 expect_screen main "next page of charts" "? help lists ]"

@@ -88,11 +88,11 @@ open_lab_form() {
 open_selftest_form() { open_lab_form "$1" selftest "Framework self-test" interval_ms; }
 
 # set_field NAME PARAM VALUE: moves down (then up) the lab form to parameter
-# PARAM and types VALUE; checks that the row shows it.
+# PARAM and types VALUE; checks that the row shows it (UTF-8 or ASCII).
 set_field() {
   local found=no k
   for k in $(seq 30 | sed 's/.*/Down/') $(seq 30 | sed 's/.*/Up/'); do
-    if cap "$1" | grep -qE "▶ $2 +"; then found=yes; break; fi
+    if cap "$1" | grep -qE "(▶|>) $2 +"; then found=yes; break; fi
     keys "$1" "$k"
     sleep 0.05
   done
@@ -100,5 +100,5 @@ set_field() {
   keys "$1" Enter C-u
   text "$1" "$3"
   keys "$1" Enter
-  expect_re "$1" "▶ $2 +$3( |$)" "$2 set to $3"
+  expect_re "$1" "(▶|>) $2 +$3( |$)" "$2 set to $3"
 }

@@ -209,7 +209,10 @@ global batch of {b1} and use the square-root scaling rule quoted in the guide.
 What learning rate do you start from (after warm-up)?]],
   topics = { "batch", "learning-rate" },
   rubric = { "theory.parallel", "practice.optimization" },
-  hints = { "lr_new = lr × sqrt(b_new / b_old)." },
+  hints = {
+    "The square-root rule scales the learning rate with the square root of how much the batch grew.",
+    "lr_new = lr × sqrt(b_new / b_old).",
+  },
   params = function(rng)
     local b0 = rng:pick({ 128, 256, 512 })
     return { lr = rng:pick({ 1e-4, 3e-4, 0.001, 0.01, 0.1 }), b0 = b0, b1 = b0 * rng:pick({ 4, 8, 16, 32, 64 }) }
@@ -384,7 +387,10 @@ schedule and 8 micro-batches per step. What fraction of each GPU's step time
 is bubble (idle)? (A fraction like 0.2 or a percentage like 20%.)]],
   topics = { "pipeline-parallel", "bubbles" },
   rubric = { "theory.parallel", "practice.optimization" },
-  hints = { "Bubble fraction = (p - 1) / (m + p - 1) with p stages and m micro-batches." },
+  hints = {
+    "A pipeline's stages sit idle while it fills and drains; more micro-batches make that idle time a smaller share.",
+    "Bubble fraction = (p - 1) / (m + p - 1) with p stages and m micro-batches.",
+  },
   answer = 3 / 11,
   wrong = {
     { value = 3 / 8, feedback = "(p - 1)/m = 3/8 is the bubble RELATIVE to the useful compute; as a share of the whole step it is (p - 1)/(m + p - 1)." },
@@ -413,7 +419,10 @@ schedule). What fraction of each GPU's step is bubble? (A fraction or a
 percentage.)]],
   topics = { "pipeline-parallel", "bubbles" },
   rubric = { "theory.parallel", "practice.optimization" },
-  hints = { "(p - 1) / (m + p - 1)." },
+  hints = {
+    "A pipeline's stages sit idle while it fills and drains; more micro-batches make that idle time a smaller share.",
+    "(p - 1) / (m + p - 1).",
+  },
   params = function(rng)
     return { p = rng:pick({ 2, 4, 8, 16 }), m = rng:pick({ 4, 8, 16, 32, 64 }) }
   end,
@@ -444,6 +453,7 @@ micro-batches per step that keeps the bubble at or below {pct}% of the step?]],
   topics = { "pipeline-parallel", "bubbles" },
   rubric = { "theory.parallel", "practice.design" },
   hints = {
+    "The bubble shrinks as micro-batches are added: find the fewest that meet the target.",
     "Solve (p - 1)/(m + p - 1) <= x for m.",
     "m >= (p - 1)(1 - x)/x; round up to a whole micro-batch.",
   },
@@ -555,6 +565,7 @@ states) take on each GPU? Activations not included.]],
   topics = { "memory", "optimizer-states" },
   rubric = { "theory.memory" },
   hints = {
+    "Mixed-precision Adam keeps several numbers per parameter: weights, gradients, and optimizer states in FP32.",
     "Bytes per parameter: 2 + 2 + 4 + 4 + 4.",
     "1 billion parameters × 1 byte = 1 GB.",
   },
@@ -586,7 +597,10 @@ smallest number of {gpu} GB GPUs whose memory can hold its weights (ignoring
 the KV cache, activations and runtime overhead)?]],
   topics = { "memory", "inference" },
   rubric = { "theory.memory", "advanced.cost" },
-  hints = { "Weights: parameters × 2 bytes. Divide by the GPU memory and round UP." },
+  hints = {
+    "How many bytes do the weights take, and how many of those fit on one GPU?",
+    "Weights: parameters × 2 bytes. Divide by the GPU memory and round UP.",
+  },
   params = function(rng)
     -- Memory sizes of the course's GPUs (V100 32, A100 40/80, GH200 144 GB)
     -- and two others; drawn until each wrong value below differs from the
@@ -627,7 +641,10 @@ for the backward pass?]],
   unit = "GB",
   topics = { "memory", "activations" },
   rubric = { "theory.memory" },
-  hints = { "34 × s × b × h bytes per layer, times the number of layers." },
+  hints = {
+    "Activations grow with the sequence length, the batch and the hidden size, layer by layer.",
+    "34 × s × b × h bytes per layer, times the number of layers.",
+  },
   params = function(rng)
     return { l = rng:pick({ 24, 32, 48, 80 }), h = rng:pick({ 2048, 4096, 8192 }),
              s = rng:pick({ 1024, 2048, 4096, 8192 }), b = rng:pick({ 1, 2, 4, 8 }) }
@@ -753,7 +770,10 @@ model-state memory as the number of GPUs grows very large?]],
   unit = "x",
   topics = { "zero", "memory" },
   rubric = { "theory.memory", "theory.parallel" },
-  hints = { "ZeRO-2 keeps 2Ψ + 14Ψ/N bytes per GPU. Let N grow." },
+  hints = {
+    "As N grows the parts split across GPUs vanish: what stays whole on every GPU?",
+    "ZeRO-2 keeps 2Ψ + 14Ψ/N bytes per GPU. Let N grow.",
+  },
   answer = 8,
   wrong = {
     { value = 4, feedback = "4× is ZeRO-1 (optimizer states only): 16 / 4. Stage 2 also shards the gradients, leaving 2 bytes (the FP16 weights)." },
@@ -779,7 +799,10 @@ model-state memory as the number of GPUs grows very large?]],
   unit = "x",
   topics = { "zero", "memory" },
   rubric = { "theory.memory", "theory.parallel" },
-  hints = { "ZeRO-1 keeps 4Ψ + 12Ψ/N bytes per GPU: the FP16 weights and gradients stay whole." },
+  hints = {
+    "As N grows the parts split across GPUs vanish: what stays whole on every GPU?",
+    "ZeRO-1 keeps 4Ψ + 12Ψ/N bytes per GPU: the FP16 weights and gradients stay whole.",
+  },
   answer = 4,
   wrong = {
     { value = 8, feedback = "8× is ZeRO-2, which also shards the gradients. Stage 1 keeps the 2-byte weights AND the 2-byte gradients whole: 16 / 4." },
@@ -806,6 +829,7 @@ gradients, optimizer states) does each GPU hold?]],
   topics = { "zero", "memory" },
   rubric = { "theory.memory", "theory.parallel" },
   hints = {
+    "Each ZeRO stage splits one more kind of state across the N GPUs; the rest stays whole on each.",
     "Stage 1: 4Ψ + 12Ψ/N. Stage 2: 2Ψ + 14Ψ/N. Stage 3: 16Ψ/N (bytes).",
     "With Ψ in billions, Ψ bytes = Ψ GB.",
   },
@@ -938,6 +962,7 @@ recomputed), about how much activation memory is needed?]],
   topics = { "checkpointing", "memory" },
   rubric = { "theory.memory", "practice.optimization" },
   hints = {
+    "With checkpoints you keep a few activations and recompute one segment at a time.",
     "sqrt(L) checkpoints plus one segment of sqrt(L) layers.",
     "2 × sqrt({l}) × {a} GB.",
   },
@@ -1067,6 +1092,7 @@ this gradient into FP16's normal range (S × {g} ≥ 2^-14)?]],
   topics = { "mixed-precision", "loss-scaling" },
   rubric = { "theory.gpu", "practice.optimization" },
   hints = {
+    "Small FP16 gradients underflow to zero: scale the loss so the smallest gradient becomes representable.",
     "S must be at least 6.1e-5 / {g}.",
     "Round up to the next power of two (2^k).",
   },
@@ -1172,6 +1198,7 @@ cache. How large is the KV cache?]],
   topics = { "kv-cache", "memory", "inference" },
   rubric = { "theory.memory", "practice.deployment" },
   hints = {
+    "Each token stores a key and a value in every layer, for every KV head.",
     "2 × layers × KV heads × head_dim × tokens × batch × 2 bytes.",
     "Only the {kvh} KV heads are cached, not the {h} query heads.",
   },
@@ -1215,7 +1242,10 @@ of one sequence add?]],
   unit = "KB",
   topics = { "kv-cache", "memory" },
   rubric = { "theory.memory" },
-  hints = { "2 × layers × KV heads × head_dim × bytes per element." },
+  hints = {
+    "A key and a value per layer and per KV head: count the bytes of one token.",
+    "2 × layers × KV heads × head_dim × bytes per element.",
+  },
   params = function(rng)
     return { l = rng:pick({ 24, 32, 48, 80 }), kvh = rng:pick({ 8, 16, 32 }), d = rng:pick({ 64, 128 }),
              bytes = rng:pick({ 1, 2 }) }

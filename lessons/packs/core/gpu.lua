@@ -391,7 +391,10 @@ question {
 In vector_add, launched with blockDim.x = {t}, which element index i does
 the thread with blockIdx.x = {b} and threadIdx.x = {x} process?]],
   topics = { "thread-hierarchy", "cuda" },
-  hints = { "i = blockIdx.x * blockDim.x + threadIdx.x" },
+  hints = {
+    "Each block covers blockDim.x consecutive elements; threadIdx.x is the place inside the block.",
+    "i = blockIdx.x * blockDim.x + threadIdx.x",
+  },
   params = function(rng)
     local t = rng:pick({ 128, 256, 512 })
     local b, x
@@ -523,6 +526,7 @@ warp's lane-cycles does useful work, in per cent?]],
   topics = { "simt", "divergence" },
   rubric = { "theory.gpu", "practice.profiling" },
   hints = {
+    "In a divergent warp the two paths run one after the other, and idle lanes still take their cycles.",
     "The warp takes {a} + {b} cycles with all 32 lanes allocated.",
     "Useful lane-cycles: {n} x {a} + {m} x {b}.",
   },
@@ -740,7 +744,10 @@ address aligned to 128 bytes. How many 128-byte memory transactions does the
 warp need?]],
   topics = { "coalescing", "memory-transactions" },
   rubric = { "theory.gpu", "theory.memory" },
-  hints = { "32 x 4 bytes = ?" },
+  hints = {
+    "Consecutive threads read consecutive floats: how many bytes does the warp read, and how big is a line?",
+    "32 x 4 bytes = ?",
+  },
   answer = 1,
   tolerance = { abs = 0.01 },   -- a count
   wrong = {
@@ -863,6 +870,7 @@ does the warp actually use, in per cent?]],
   topics = { "coalescing", "bandwidth" },
   rubric = { "theory.gpu", "theory.memory" },
   hints = {
+    "Efficiency is the bytes the warp uses over the bytes memory moves for it.",
     "Bytes used: 32 x 4 = 128. Bytes moved: 32 x (number of sectors touched).",
   },
   params = function(rng) return { s = rng:pick({ 2, 3, 4, 6, 8, 16, 64 }) } end,
@@ -999,7 +1007,10 @@ question {
 A thread reads the 4-byte word at byte offset {addr} of shared memory. With
 32 banks of 4 bytes, which bank (0-31) serves it?]],
   topics = { "shared-memory", "bank-conflicts" },
-  hints = { "Word index = byte offset / 4; bank = word index mod 32." },
+  hints = {
+    "Shared memory is 32 banks of 4-byte words, taken in turn word after word.",
+    "Word index = byte offset / 4; bank = word index mod 32.",
+  },
   params = function(rng)
     -- Not where the byte offset mod 32 (a common mistake) is the bank too.
     local addr
@@ -1185,6 +1196,7 @@ ignore allocation granularity.)]],
   topics = { "occupancy" },
   rubric = { "theory.gpu", "practice.profiling" },
   hints = {
+    "A block fits only when registers, threads per SM and blocks per SM all allow it: the tightest limit decides.",
     "A block needs {r} x {t} registers. How many whole blocks fit in 65,536?",
     "Also check 2048 / {t} and 32. Then warps = blocks x {t} / 32, out of 64.",
   },
@@ -1226,6 +1238,7 @@ memory; registers are not a limit. What is its occupancy, in per cent?
   topics = { "occupancy", "shared-memory" },
   rubric = { "theory.gpu", "practice.profiling" },
   hints = {
+    "A block fits only when shared memory, threads per SM and blocks per SM all allow it: the tightest limit decides.",
     "Blocks that fit: the smallest of 164 / {s}, 2048 / {t} and 32, each rounded down.",
     "Warps = blocks x {t} / 32, out of 64.",
   },
@@ -1320,7 +1333,10 @@ Dense FP16 tensor-core peaks: V100 125 TFLOP/s, A100 312 TFLOP/s. By what
 factor did the peak grow?]],
   unit = "x",
   topics = { "tensor-cores" },
-  hints = { "312 / 125" },
+  hints = {
+    "Compare the tensor-core peak with the peak of the ordinary FP32 cores.",
+    "312 / 125",
+  },
   answer = 312 / 125,   -- 2.496, "2.5x"
   wrong = {
     { value = 125 / 312, feedback = "Upside down: the new peak divided by the old one." },
@@ -1345,7 +1361,10 @@ Dense FP16 tensor-core peaks: A100 312 TFLOP/s, H100 989 TFLOP/s. By what
 factor did the peak grow? (Two decimals.)]],
   unit = "x",
   topics = { "tensor-cores" },
-  hints = { "989 / 312" },
+  hints = {
+    "Compare the H100's dense FP16 tensor-core peak with the A100's.",
+    "989 / 312",
+  },
   answer = 989 / 312,   -- 3.17; the guide rounds it to "3x"
   -- The guide's "3x" is a rounded figure: 5% low. It gets half credit and
   -- says so, rather than full marks for an answer that asked for decimals.
@@ -1406,6 +1425,7 @@ S that lifts the gradient to at least 2^-14?]],
   topics = { "mixed-precision", "loss-scaling" },
   rubric = { "theory.gpu", "practice.optimization" },
   hints = {
+    "Small FP16 gradients underflow to zero: scale the loss so the smallest gradient becomes representable.",
     "You need S >= 2^-14 / {g}.",
     "Take log2 of that and round up to a whole power.",
   },
@@ -1441,7 +1461,10 @@ would it take, in ms?]],
   unit = "ms",
   topics = { "tensor-cores", "mixed-precision" },
   rubric = { "theory.gpu", "advanced.cost" },
-  hints = { "Operations: 2 x {n}^3. Time = operations / peak." },
+  hints = {
+    "At this size a matrix multiply is compute bound: count its operations, then use the peak.",
+    "Operations: 2 x {n}^3. Time = operations / peak.",
+  },
   params = function(rng)
     local t = rng:pick({ { "FP32 (no tensor cores)", 19.5 }, { "TF32", 156 }, { "FP16", 312 } })
     return { n = rng:pick({ 1024, 4096, 8192, 16384 }), prec = t[1], peak = t[2] }
@@ -1548,7 +1571,10 @@ costs {l} us that the GPU spends idle, and each kernel then computes for
   unit = "%",
   topics = { "profiling", "launch-overhead" },
   rubric = { "theory.gpu", "practice.profiling" },
-  hints = { "Step time = {k} x ({l} + {w}) us; overhead = {k} x {l} us." },
+  hints = {
+    "Every kernel pays a fixed launch cost before it does any work.",
+    "Step time = {k} x ({l} + {w}) us; overhead = {k} x {l} us.",
+  },
   params = function(rng)
     return { k = rng:pick({ 200, 400, 800, 1200 }), l = rng:pick({ 4, 5, 8, 10 }), w = rng:pick({ 3, 6, 12, 20, 40 }) }
   end,

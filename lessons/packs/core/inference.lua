@@ -161,6 +161,7 @@ model part {s}× faster. What is the speedup of the whole request?]],
   topics = { "amdahl", "latency" },
   rubric = { "practice.deployment", "practice.profiling", "theory.parallel" },
   hints = {
+    "Only the model part gets faster; tokenizing and post-processing keep their time (Amdahl again).",
     "New time: {tok} + {model}/{s} + {post} ms.",
     "Speedup = old total / new total.",
   },
@@ -276,7 +277,10 @@ A model's batch time is t(B) = {t0} ms + {c} ms × B. What throughput, in
 requests per second, does it reach at batch size {b}?]],
   topics = { "batching", "throughput" },
   rubric = { "practice.deployment", "practice.optimization" },
-  hints = { "t({b}) = {t0} + {c} × {b} ms; throughput = {b} / t({b})." },
+  hints = {
+    "A batch costs a fixed time plus a time per request; throughput is requests per batch time.",
+    "t({b}) = {t0} + {c} × {b} ms; throughput = {b} / t({b}).",
+  },
   params = function(rng)
     return { t0 = rng:pick({ 4, 8, 12, 20 }), c = rng:pick({ 0.25, 0.5, 1, 2 }), b = rng:pick({ 4, 8, 16, 32, 64 }) }
   end,
@@ -307,6 +311,7 @@ counting the wait. What is the largest batch size that always meets it?]],
   topics = { "batching", "latency" },
   rubric = { "practice.deployment", "practice.design" },
   hints = {
+    "Latency grows with the batch: the largest batch that still meets the SLO wins.",
     "{wait} + {t0} + {c} × B ≤ {slo}.",
     "Solve for B and round DOWN to a whole batch.",
   },
@@ -343,6 +348,7 @@ the weights once. What is the lower bound on the time per token?]],
   topics = { "decoding", "memory-bound", "quantization" },
   rubric = { "practice.deployment", "theory.memory", "theory.gpu" },
   hints = {
+    "Generating one token reads all the weights once: memory bandwidth sets the time.",
     "Bytes of weights: parameters × {bits}/8.",
     "Time = bytes / bandwidth; {bw} TB/s = {bw} × 10^12 bytes/s.",
   },
@@ -491,7 +497,10 @@ Using SNR ≈ 6.02 × b + 1.76 dB, what signal-to-quantization-noise ratio
 does uniform 8-bit quantization give? (In dB; "49 dB" or "49" both work.)]],
   topics = { "quantization", "snr" },
   rubric = { "practice.optimization", "practice.deployment" },
-  hints = { "b = 8." },
+  hints = {
+    "Each bit of a uniform quantizer adds about 6 dB of signal-to-noise ratio.",
+    "b = 8.",
+  },
   answer = 6.02 * 8 + 1.76,
   grade = function(answer, ctx)
     return db_grade(answer, ctx.reference, {
@@ -602,7 +611,10 @@ A tensor's values lie in [-{mx}, {mx}] and are quantized to symmetric INT8:
 scale = {mx} / 127, q = round(x / scale). What integer q stores x = {x}?]],
   topics = { "quantization" },
   rubric = { "practice.optimization" },
-  hints = { "scale = {mx}/127; then divide {x} by it and round to the nearest integer." },
+  hints = {
+    "Symmetric INT8 maps the largest magnitude to 127 and everything else in proportion.",
+    "scale = {mx}/127; then divide {x} by it and round to the nearest integer.",
+  },
   params = function(rng)
     local mx = rng:pick({ 1, 2, 4, 6, 8 })
     -- x = k/100 of the range; k = +-50 would land exactly on a .5 tie
@@ -824,7 +836,10 @@ does one large-model forward pass yield on average, using
 (1 - a^(k+1)) / (1 - a)?]],
   topics = { "speculative-decoding", "latency" },
   rubric = { "practice.optimization", "advanced.novel" },
-  hints = { "Compute a^(k+1) first: {a}^({k}+1)." },
+  hints = {
+    "Draft tokens are accepted one after another, each with probability a, until the first rejection.",
+    "Compute a^(k+1) first: {a}^({k}+1).",
+  },
   params = function(rng)
     -- Not when a^k, what the exponent k + 1 adds, is within the 1%
     -- tolerance: the exponent k (a common mistake) would be graded right.
@@ -862,7 +877,10 @@ the matrix's parameter count is trained? (A fraction like 0.01, or a
 percentage like 1%.)]],
   topics = { "lora", "fine-tuning" },
   rubric = { "practice.optimization", "advanced.novel" },
-  hints = { "Trained: d × r + r × d. Full matrix: d × d." },
+  hints = {
+    "LoRA trains two thin matrices beside the frozen one, not the full matrix.",
+    "Trained: d × r + r × d. Full matrix: d × d.",
+  },
   params = function(rng) return { d = rng:pick({ 1024, 2048, 4096, 8192 }), r = rng:pick({ 4, 8, 16, 64 }) } end,
   answer = function(p) return 2 * p.d * p.r / (p.d * p.d) end,
   wrong = {

@@ -297,6 +297,8 @@ job?{note}]],
         p.ref = 1 / p.ff
         p.smax = wb.lab.figure(ctx, "speedup_max_measured")
         p.P = wb.lab.figure(ctx, "P")
+        -- the p the best speedup was measured at (not always the largest)
+        p.pbest = wb.lab.figure(ctx, "p_at_speedup_max") or p.P
       end
     end
     return wb.lab.blanks(p, { "fset", "ff" })
@@ -315,9 +317,10 @@ job?{note}]],
       },
       explain = function(p)
         local s = string.format("1/f = 1/%s = %sx.", wb.sig(p.ff, 4), wb.sig(p.ref, 3))
-        if wb.finite(p.smax) and wb.finite(p.P) then
-          s = s .. string.format(" Your run reached %sx with %d workers, %d%% of that ceiling.",
-            wb.sig(p.smax, 3), math.floor(p.P + 0.5), math.floor(100 * p.smax / p.ref + 0.5))
+        if wb.finite(p.smax) and wb.finite(p.pbest) then
+          local w = math.floor(p.pbest + 0.5)
+          s = s .. string.format(" Your run's best was %sx with %d worker%s, %d%% of that ceiling.",
+            wb.sig(p.smax, 3), w, w == 1 and "" or "s", math.floor(100 * p.smax / p.ref + 0.5))
         end
         return s
       end,

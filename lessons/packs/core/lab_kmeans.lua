@@ -449,6 +449,7 @@ combiner {other}?{note}]],
   topics = { "kmeans", "combiner", "communication", "lab" },
   rubric = { "theory.parallel", "practice.optimization" },
   hints = {
+    "The combiner sends one partial sum per cluster per task instead of one record per point.",
     "With the combiner: tasks x (48 + 8 k d + 8 k).",
     "Without it: tasks x 48 + n x 4 (d + 2).",
   },

@@ -518,6 +518,7 @@ spent communicating, using the course's model:
   topics = { "communication", "lab" },
   rubric = { "theory.parallel", "practice.profiling" },
   hints = {
+    "Each step moves the model to and from the server over the link: how long is that next to the compute?",
     "Bytes: 4 per FP32 parameter. Link: bits per second / 8 = bytes per second (1 Gbps = 125 MB/s).",
     "Parameter server: 2 × params × 4 B per step. Ring all-reduce: 2(W − 1)/W × params × 4 B.",
     "Fraction = communication / (communication + compute_ms).",

@@ -594,6 +594,7 @@ cause than the IKJ one?]],
   unit = "x",
   topics = { "locality", "matmul", "caches" },
   hints = {
+    "Count the misses per inner iteration for each array, using the line size.",
     "IJK: e/line for A plus 1 for B. IKJ: e/line for B plus e/line for C.",
   },
   params = function(rng)
@@ -710,6 +711,7 @@ is the largest whole tile size b for which all three tiles fit?]],
   topics = { "tiling", "caches" },
   rubric = { "theory.memory", "practice.optimization" },
   hints = {
+    "All three tiles must fit in the cache at the same time.",
     "The three tiles take 3 x b^2 x {e} bytes.",
     "Solve 3 x b^2 x {e} <= {kib} x 1024 and round b down.",
   },
@@ -749,7 +751,10 @@ gigabytes is that (1 GB = 10^9 bytes)?]],
   unit = "GB",
   topics = { "tiling", "bandwidth" },
   rubric = { "theory.memory", "practice.optimization" },
-  hints = { "Elements: 2 x {n}^3 / {b}. Bytes: times 8." },
+  hints = {
+    "Blocking cuts traffic because each tile, once loaded, is reused b times.",
+    "Elements: 2 x {n}^3 / {b}. Bytes: times 8.",
+  },
   params = function(rng)
     return { n = rng:pick({ 1024, 2048, 4096, 8192 }), b = rng:pick({ 16, 32, 64 }) }
   end,
@@ -928,6 +933,7 @@ once between memory and the chip. What is its arithmetic intensity, in FLOP
 per byte?]],
   topics = { "roofline", "arithmetic-intensity", "matmul" },
   hints = {
+    "Arithmetic intensity is FLOPs over bytes moved: a matrix multiply does 2N^3 FLOPs on three N x N matrices.",
     "Bytes: 3 x 1024^2 elements x 4 bytes.",
     "AI = 2 x 1024^3 / (3 x 1024^2 x 4) = 2 x 1024 / 12.",
   },
@@ -958,7 +964,10 @@ The 1024 x 1024 FP32 matmul has an arithmetic intensity of 170.7 FLOP/B. An
 A100 80GB SXM runs plain FP32 (no tensor cores) at 19.5 TFLOP/s with
 2039 GB/s of memory bandwidth. Against THIS peak, the matmul is:]],
   topics = { "roofline", "arithmetic-intensity" },
-  hints = { "Compute the FP32 ridge point: (19.5 x 10^12) / (2039 x 10^9)." },
+  hints = {
+    "The ridge point is where the compute and memory limits meet: peak FLOP/s over bandwidth.",
+    "Compute the FP32 ridge point: (19.5 x 10^12) / (2039 x 10^9).",
+  },
   choices = {
     "compute bound with a wide margin: the FP32 ridge is about 10 FLOP/B",
     "just barely compute bound: the ridge is about 153 FLOP/B",
@@ -988,7 +997,10 @@ C = A + B for 1024 x 1024 FP32 matrices: one addition per element; A and B
 are read and C is written. What is the arithmetic intensity, in FLOP per
 byte?]],
   topics = { "roofline", "arithmetic-intensity" },
-  hints = { "Per element: 1 FLOP for 3 x 4 = 12 bytes." },
+  hints = {
+    "Count the FLOPs and the bytes moved for one element.",
+    "Per element: 1 FLOP for 3 x 4 = 12 bytes.",
+  },
   answer = 1 / 12,   -- 0.0833
   wrong = {
     { value = 1 / 8, feedback = "The result is written too: 3 arrays move, 12 bytes per element." },
@@ -1046,7 +1058,10 @@ Multiplying two 8192 x 8192 FP16 matrices (2 bytes per element): 2 x 8192^3
 operations, three matrices moved once. What is its arithmetic intensity, in
 FLOP per byte?]],
   topics = { "roofline", "arithmetic-intensity", "matmul" },
-  hints = { "AI = 2N / (3e) with N = 8192 and e = 2." },
+  hints = {
+    "A large matrix multiply reuses each element many times: its intensity grows with N.",
+    "AI = 2N / (3e) with N = 8192 and e = 2.",
+  },
   answer = 2 * 8192 / 6,   -- 2730.7
   wrong = {
     { value = 2 * 8192 / 12, feedback = "FP16 is 2 bytes per element, not 4." },
@@ -1071,7 +1086,10 @@ A {gpu} peaks at {peak} TFLOP/s in {prec} and has {bw} GB/s of memory
 bandwidth. Where is its {prec} ridge point, in FLOP per byte?]],
   topics = { "roofline", "arithmetic-intensity" },
   rubric = { "theory.memory", "theory.gpu" },
-  hints = { "Ridge = {peak} x 10^12 / ({bw} x 10^9)." },
+  hints = {
+    "The ridge point is where the compute and memory limits meet: peak FLOP/s over bandwidth.",
+    "Ridge = {peak} x 10^12 / ({bw} x 10^9).",
+  },
   params = gpu_params,
   answer = function(p) return ridge(p.peak, p.bw) end,
   wrong = {
@@ -1188,6 +1206,7 @@ time does fusion save, in microseconds?]],
   topics = { "roofline", "fusion", "bandwidth" },
   rubric = { "theory.memory", "practice.optimization" },
   hints = {
+    "Fusing keeps intermediate results on chip: count the trips to global memory before and after.",
     "One kernel moves 2 x 4 bytes per element (read and write).",
     "Unfused: {k} such kernels; fused: one. Time = bytes / bandwidth.",
   },

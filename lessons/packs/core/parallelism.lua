@@ -437,6 +437,7 @@ time = latency + size / bandwidth, how long does the message take, in ms?]],
   unit = "ms",
   topics = { "memory-models", "communication" },
   hints = {
+    "Message time is a latency plus the size over the bandwidth: put both in the same units.",
     "A link of {gbps} Gbps moves {gbps} x 125 MB per second.",
     "Convert the latency to ms too: {alpha_us} us = {alpha_us} / 1000 ms.",
   },
