@@ -14,7 +14,7 @@ run --json lab list
 expect_jq '[.labs[] | select(.name == "quantize") | .params[].name] | join(",")' \
   "part,bits_min,bits_max,n_samples,seed,channels,outlier_channels,outlier_scale,hidden,epochs,n_train,gemm_n,min_ms,device,gpu_n,gpu_reps" \
   "every parameter listed"
-expect_jq '[.labs[] | select(.name == "quantize") | .series[] | select(.log_x) | .name] | join(",")' \
+expect_jq '[.labs[] | select(.name == "quantize") | .series[] | select(.x_log) | .name] | join(",")' \
   "gemm_ours_f32,gemm_ours_s8,gemm_dnnl_f32,gemm_dnnl_s8" "the GEMM chart has a log x axis"
 
 # ---- refused before running -------------------------------------------------

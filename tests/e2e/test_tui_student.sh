@@ -60,9 +60,12 @@ keys main /
 text main parallel
 keys main Enter
 expect_re main "[0-9]+ lessons?$" "a kept filter"
+if cap main | grep -qF "Amdahl's law and scalability"; then
+  fail "the filter 'parallel' still lists Amdahl's law"
+else ok; fi
 keys main Escape
 expect_screen main "filter cleared" "Esc clears a kept filter"
-expect_screen main "The assessment" "every lesson shows again"
+expect_screen main "Amdahl's law and scalability" "every lesson shows again (the first is back)"
 expect_screen main "Warpbench · lessons" "and home stays open"
 
 # ---- lesson: Space to the end of the page, then on -------------------------------
