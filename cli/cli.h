@@ -18,31 +18,32 @@
 
 /* Exit codes (documented in `warpbench --help` and the README). */
 enum cli_exit {
-    CLI_EXIT_OK = 0,        /* success; for `answer`: full marks */
-    CLI_EXIT_WRONG = 1,     /* `answer`: graded, not full marks; `class import`: imported,
-                               with grades that disagree or runs that are implausible */
-    CLI_EXIT_USAGE = 2,     /* bad command line */
-    CLI_EXIT_UNREADABLE = 3,/* `answer`: the answer could not be read (nothing scored) */
-    CLI_EXIT_PACK = 4,      /* a pack or grader script is invalid or failed */
-    CLI_EXIT_NOTFOUND = 5,  /* no such lesson, question or pack */
-    CLI_EXIT_STORE = 6,     /* the store, a file, or Warpbench itself failed */
-    CLI_EXIT_CONFLICT = 7,  /* the request conflicts with what is stored or exists (a pack
-                               version imported with other content, a pack id reserved for
-                               the built-in course, a file a lab or an export would write
-                               that exists or is a link, FIFO or device, a store made by a
-                               newer Warpbench) */
-    CLI_EXIT_LAB_FAILED = 8,/* `lab run`: the lab ran and failed (a worker died, a check of
-                               its results failed); the run is stored as "failed" */
-    CLI_EXIT_NO_LAB_RUN = 9,/* `answer`: the question is graded against your own lab run and you
-                               have none yet (nothing recorded; run the lab first) */
-    CLI_EXIT_CANCELLED = 130 /* `lab run` cancelled by Ctrl-C (SIGINT); 143 for SIGTERM, 129 for SIGHUP */
+    CLI_EXIT_OK = 0,         /* success; for `answer`: full marks */
+    CLI_EXIT_WRONG = 1,      /* `answer`: graded, not full marks; `class import`: imported,
+                                with grades that disagree or runs that are implausible */
+    CLI_EXIT_USAGE = 2,      /* bad command line */
+    CLI_EXIT_UNREADABLE = 3, /* `answer`: the answer could not be read (nothing scored) */
+    CLI_EXIT_PACK = 4,       /* a pack or grader script is invalid or failed */
+    CLI_EXIT_NOTFOUND = 5,   /* no such lesson, question or pack */
+    CLI_EXIT_STORE = 6,      /* the store, a file, or Warpbench itself failed */
+    CLI_EXIT_CONFLICT = 7,   /* the request conflicts with what is stored or exists (a pack
+                                version imported with other content, a pack id reserved for
+                                the built-in course, a file a lab or an export would write
+                                that exists or is a link, FIFO or device, a store made by a
+                                newer Warpbench) */
+    CLI_EXIT_LAB_FAILED = 8, /* `lab run`: the lab ran and failed (a worker died, a check of
+                                its results failed); the run is stored as "failed" */
+    CLI_EXIT_NO_LAB_RUN = 9, /* `answer`: the question is graded against your own lab run and you
+                                have none yet (nothing recorded; run the lab first) */
+    CLI_EXIT_CANCELLED =
+        130 /* `lab run` cancelled by Ctrl-C (SIGINT); 143 for SIGTERM, 129 for SIGHUP */
 };
 
 /* Global options and lazily opened resources. */
 struct cli_ctx {
-    const char *db_path;  /* --db, else WARPBENCH_DB, else the default */
-    const char *user;     /* --user, else WARPBENCH_USER, else $USER, else "student" */
-    bool json;            /* --json: machine-readable output on stdout */
+    const char *db_path; /* --db, else WARPBENCH_DB, else the default */
+    const char *user;    /* --user, else WARPBENCH_USER, else $USER, else "student" */
+    bool json;           /* --json: machine-readable output on stdout */
     char *db_path_owned;
     struct db *db;
     struct lesson_session *session;

@@ -114,10 +114,10 @@ static int ls_work(struct lab_ctx *cx, struct core_err *err)
     return 0;
 }
 
-static const struct lab_def ls_flood_lab = {.name = "bench-flood", .title = "", .summary = "",
-                                            .run = ls_flood};
-static const struct lab_def ls_work_lab = {.name = "bench-work", .title = "", .summary = "",
-                                           .run = ls_work};
+static const struct lab_def ls_flood_lab = {
+    .name = "bench-flood", .title = "", .summary = "", .run = ls_flood};
+static const struct lab_def ls_work_lab = {
+    .name = "bench-work", .title = "", .summary = "", .run = ls_work};
 
 /* The CLI's --json sample line, written to /dev/null: formatting and stdio
  * are part of what a sample costs. */
@@ -134,15 +134,14 @@ static void ls_sample(void *ud, const struct core_sample *s)
 }
 
 static int ls_run(const struct lab_def *lab, struct db *db, int64_t uid,
-                  const struct lab_sink *sink, size_t n_sinks, double *secs,
-                  struct core_err *e)
+                  const struct lab_sink *sink, size_t n_sinks, double *secs, struct core_err *e)
 {
     struct lab_params p;
     struct lab_result r;
     lab_params_init(&p, lab);
     struct lab_machine m = {.cpu_model = "bench", .cores_online = 1, .line_bytes = 64};
-    struct lab_run_opts o = {.db = db, .user_id = uid, .sinks = sink, .n_sinks = n_sinks,
-                             .machine = &m};
+    struct lab_run_opts o = {
+        .db = db, .user_id = uid, .sinks = sink, .n_sinks = n_sinks, .machine = &m};
     double t0 = core_time_mono();
     int rc = lab_run(&p, &o, &r, e);
     *secs = core_time_mono() - t0;
@@ -299,7 +298,8 @@ static int bench_tui(struct cli_ctx *cx, int frames)
         core_json_arr_begin(&j);
     } else {
         printf("TUI lab frame: 4 charts x (600-point live series + reference), progress, log;\n"
-               "drawn %d times into the canvas, process CPU time per frame\n", frames);
+               "drawn %d times into the canvas, process CPU time per frame\n",
+               frames);
     }
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         double ms = 0;
@@ -412,17 +412,19 @@ static int bench_paramserver(struct cli_ctx *cx, int mb)
 static void big_pack(size_t n, struct core_buf *lesson)
 {
     core_buf_reset(lesson);
-    core_buf_puts(lesson, "lesson { id = \"big\", title = \"Big\", rubric = { \"theory.parallel\" } }\n");
+    core_buf_puts(lesson,
+                  "lesson { id = \"big\", title = \"Big\", rubric = { \"theory.parallel\" } }\n");
     for (size_t i = 1; i <= n; i++) {
         if (i % 5 == 0)
-            core_buf_printf(lesson,
-                            "question {\n  id = \"q%zu\",\n  kind = \"numeric\",\n"
-                            "  prompt = \"What is {k} + %zu?\",\n"
-                            "  params = function(rng) return { k = rng:pick({ 1, 2, 3, 4, 5 }) } end,\n"
-                            "  answer = function(p) return p.k + %zu end,\n"
-                            "  examples = { { answer = function(p) return tostring(p.k + %zu) end, "
-                            "score = 1 } },\n}\n",
-                            i, i, i, i);
+            core_buf_printf(
+                lesson,
+                "question {\n  id = \"q%zu\",\n  kind = \"numeric\",\n"
+                "  prompt = \"What is {k} + %zu?\",\n"
+                "  params = function(rng) return { k = rng:pick({ 1, 2, 3, 4, 5 }) } end,\n"
+                "  answer = function(p) return p.k + %zu end,\n"
+                "  examples = { { answer = function(p) return tostring(p.k + %zu) end, "
+                "score = 1 } },\n}\n",
+                i, i, i, i);
         else
             core_buf_printf(lesson,
                             "question {\n  id = \"q%zu\",\n  kind = \"numeric\",\n"
@@ -434,8 +436,8 @@ static void big_pack(size_t n, struct core_buf *lesson)
 
 static int bench_packcheck(struct cli_ctx *cx, long n_max)
 {
-    static const char pack_lua[] =
-        "pack { id = \"bench.big\", title = \"Big\", version = \"1\", lessons = { \"big.lua\" } }\n";
+    static const char pack_lua[] = "pack { id = \"bench.big\", title = \"Big\", version = \"1\", "
+                                   "lessons = { \"big.lua\" } }\n";
     long sizes[] = {1000, 4000, n_max};
     size_t n_sizes = n_max > 4000 ? 3 : n_max > 1000 ? 2 : 1;
     if (n_max <= 1000)

@@ -78,8 +78,8 @@ static void print_exam(const struct lesson_exam *x)
     printf("  one try per question; no feedback, hints or solutions until you submit\n");
     if (!x->started) {
         printf("  not started: %s\n", x->time_limit_s > 0
-                                         ? "warpbench exam start LESSON starts the clock"
-                                         : "it starts with your first answer");
+                                          ? "warpbench exam start LESSON starts the clock"
+                                          : "it starts with your first answer");
         printf("  %d question%s\n", x->n_questions, x->n_questions == 1 ? "" : "s");
         return;
     }

@@ -560,8 +560,8 @@ static int cmd_runs(struct cli_ctx *cx, const struct cli_command *cmd, struct cl
                 snprintf(dur, sizeof dur, "%.1f s", d);
             char kf[160];
             key_figure(&runs[i], kf, sizeof kf);
-            printf("%6lld  %-12s %-10s %-20s %9s  %s\n", (long long)runs[i].id,
-                   cli_tx(runs[i].lab), runs[i].status, started, dur, cli_tx(kf));
+            printf("%6lld  %-12s %-10s %-20s %9s  %s\n", (long long)runs[i].id, cli_tx(runs[i].lab),
+                   runs[i].status, started, dur, cli_tx(kf));
         }
         if (n == (size_t)limit)
             printf("(the latest %d; --limit N shows more)\n", limit);

@@ -126,8 +126,8 @@ static int find_lesson(struct cli_ctx *cx, const char *ref, struct db_lesson **a
         if (best)
             snprintf(hint, sizeof hint, "; did you mean %s?", best);
         free(names);
-        return core_err_set(e, CORE_ERR_NOTFOUND, "no lesson \"%s\"%s (see warpbench lessons)",
-                            ref, hint);
+        return core_err_set(e, CORE_ERR_NOTFOUND, "no lesson \"%s\"%s (see warpbench lessons)", ref,
+                            hint);
     }
     if (matches > 1)
         return core_err_set(e, CORE_ERR_USAGE,

@@ -77,7 +77,8 @@ static void print_sweep(const struct lesson_check *c)
 {
     if (!c->swept)
         return;
-    printf("%-44s %8s %6s  %s\n", "question", "variants", "tried", "samples (|automatic - person|)");
+    printf("%-44s %8s %6s  %s\n", "question", "variants", "tried",
+           "samples (|automatic - person|)");
     for (size_t i = 0; i < c->sweep.n; i++) {
         const struct grader_sweep_q *q = &c->sweep.q[i];
         printf("%-44s %8zu %6zu", cli_tx(q->qid), q->variants, q->tried);
@@ -280,9 +281,10 @@ static int pack_list(struct cli_ctx *cx, struct cli_args *a, const struct cli_co
         core_json_obj_end(&j);
         if (!cx->json)
             printf("%-24s %-10s %3d lesson%s %4d question%s  imported %s  %s\n", packs[i].id,
-                   cli_tx(packs[i].version), packs[i].n_lessons, packs[i].n_lessons == 1 ? " " : "s",
-                   packs[i].n_questions, packs[i].n_questions == 1 ? " " : "s",
-                   packs[i].imported_at, cli_tx(packs[i].title));
+                   cli_tx(packs[i].version), packs[i].n_lessons,
+                   packs[i].n_lessons == 1 ? " " : "s", packs[i].n_questions,
+                   packs[i].n_questions == 1 ? " " : "s", packs[i].imported_at,
+                   cli_tx(packs[i].title));
         db_pack_fini(&packs[i]);
     }
     core_json_arr_end(&j);
@@ -365,10 +367,13 @@ static int pack_regrade(struct cli_ctx *cx, struct cli_args *a, const struct cli
                    (long long)it->attempt_id, cli_tx(it->user), cli_tx(it->question_id),
                    it->variant, sa, sb, mx, cli_tx(it->reason));
         }
-        printf("%s %s %s: %zu attempts checked, %zu %s, %zu failed", opts.dry_run ? "dry run of" :
-               "re-graded", rep.pack_id, cli_tx(rep.version), rep.n_checked, rep.n_changed,
-               opts.dry_run ? "would change (nothing written)" :
-               rep.written ? "changed (written)" : "changed", rep.n_failed);
+        printf("%s %s %s: %zu attempts checked, %zu %s, %zu failed",
+               opts.dry_run ? "dry run of" : "re-graded", rep.pack_id, cli_tx(rep.version),
+               rep.n_checked, rep.n_changed,
+               opts.dry_run  ? "would change (nothing written)"
+               : rep.written ? "changed (written)"
+                             : "changed",
+               rep.n_failed);
         if (rep.n_kept_params)
             printf("; %zu graded against the numbers shown to the student%s", rep.n_kept_params,
                    " (--new-params uses the new version's)");

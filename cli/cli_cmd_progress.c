@@ -19,12 +19,12 @@ struct tally {
     char *name;
     int questions, answered;
     double score, max;
-    int pending;       /* answered in an exam not yet submitted */
-    double lost;       /* points the policy's penalties took from the best tries */
-    bool cbm;          /* the rows come from a pack with certainty-based marking */
-    int cbm_answered;  /* questions answered with a certainty */
-    double cbm_mark;   /* their CBM marks */
-    double cbm_max;    /* 3 × their points */
+    int pending;      /* answered in an exam not yet submitted */
+    double lost;      /* points the policy's penalties took from the best tries */
+    bool cbm;         /* the rows come from a pack with certainty-based marking */
+    int cbm_answered; /* questions answered with a certainty */
+    double cbm_mark;  /* their CBM marks */
+    double cbm_max;   /* 3 × their points */
 };
 
 struct tallies {
@@ -163,8 +163,7 @@ static void print_course(const struct lesson_standing *st, const struct db_lesso
 {
     printf("\ncourse rubric (100 points): your self-rating beside your graded score\n"
            "(the gap compares the rating with the questions you answered: \"on answered\")\n");
-    printf("  %-22s %7s %8s %9s %8s  %s\n", "item", "self", "graded", "answered", "on ans.",
-           "gap");
+    printf("  %-22s %7s %8s %9s %8s  %s\n", "item", "self", "graded", "answered", "on ans.", "gap");
     for (int i = 0; i < LESSON_RUBRIC_N; i++) {
         const struct lesson_item_standing *it = &st->items[i];
         char self[32], graded[32], ans[32];
@@ -417,7 +416,8 @@ static void json_help(struct core_json *j, const struct db_progress_row *rows, s
         core_json_kbool(j, "answered", rows[i].answered);
         enum lesson_help h = lesson_help_of(&rows[i]);
         core_json_kstr(j, "standing", lesson_help_name(h));
-        core_json_kbool(j, "counts", h == LESSON_HELP_RIGHT_BEFORE || h == LESSON_HELP_PARTLY_BEFORE);
+        core_json_kbool(j, "counts",
+                        h == LESSON_HELP_RIGHT_BEFORE || h == LESSON_HELP_PARTLY_BEFORE);
         core_json_obj_end(j);
     }
     core_json_arr_end(j);

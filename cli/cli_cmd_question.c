@@ -103,7 +103,9 @@ static void json_history(struct core_json *j, const struct db_attempt *h, size_t
         core_json_kbool(j, "after_giveup", h[i].after_giveup);
         core_json_kbool(j, "regraded", h[i].regraded);
         core_json_kstr(j, "feedback",
-                       hidden ? NULL : h[i].regraded ? h[i].rg_feedback : h[i].feedback);
+                       hidden          ? NULL
+                       : h[i].regraded ? h[i].rg_feedback
+                                       : h[i].feedback);
         core_json_kbool(j, "reviewed", h[i].reviewed);
         core_json_kstr(j, "review_comment", h[i].reviewed ? h[i].rv_comment : NULL);
         core_json_kstr(j, "at", h[i].created_at);
@@ -134,8 +136,8 @@ static void print_history(const struct db_attempt *h, size_t n, bool hidden)
         if (h[i].after_giveup)
             printf("  (after give-up: earns nothing)");
         if (h[i].reviewed)
-            printf("  (reviewed by %s%s%s)", h[i].rv_reviewer ? cli_tx(h[i].rv_reviewer)
-                                                               : "your instructor",
+            printf("  (reviewed by %s%s%s)",
+                   h[i].rv_reviewer ? cli_tx(h[i].rv_reviewer) : "your instructor",
                    h[i].rv_comment && *h[i].rv_comment ? ": " : "", cli_tx(h[i].rv_comment));
         else if (h[i].regraded)
             printf("  (re-graded)");
@@ -270,7 +272,8 @@ int cli_cmd_question(struct cli_ctx *cx, struct cli_args *a)
         else if (v.v.unit && strcmp(v.v.unit, "%") == 0)
             printf("\n(in per cent: write 56 or 56%%)\n");
         else if (v.v.unit && v.v.unit[0])
-            printf("\n(answer in %s; other units of the same kind are converted)\n", cli_tx(v.v.unit));
+            printf("\n(answer in %s; other units of the same kind are converted)\n",
+                   cli_tx(v.v.unit));
         if (v.v.max_answer % 1024 == 0)
             printf("\n(answers up to %zu KiB are graded)\n", v.v.max_answer / 1024);
         else
@@ -286,7 +289,7 @@ int cli_cmd_question(struct cli_ctx *cx, struct cli_args *a)
         print_history(hist, n_hist, v.exam_open);
         if (sol_acc || sol_ref) {
             printf("\n%s\n", v.tries.closed ? "closed: no tries left. The solution:"
-                                             : "the solution (you gave up on it):");
+                                            : "the solution (you gave up on it):");
             if (sol_acc)
                 printf("  accepted: %s\n", cli_tx(sol_acc));
             if (sol_ref)
@@ -340,7 +343,8 @@ static int take_certainty(const struct cli_command *cmd, struct cli_args *a, int
     *certainty = 0;
     if (cli_take_flag(a, "--certainty", true, &v, &missing) || missing)
         if (missing || !cli_parse_int(v, 3, certainty))
-            return cli_usage(cmd, "--certainty needs 1 (unsure), 2 (fairly sure) or 3 (quite sure)");
+            return cli_usage(cmd,
+                             "--certainty needs 1 (unsure), 2 (fairly sure) or 3 (quite sure)");
     return 0;
 }
 
@@ -555,10 +559,10 @@ int cli_cmd_answer(struct cli_ctx *cx, struct cli_args *a)
     }
     /* 0: right and it counts; during an exam, any readable answer (its
      * grade is not told yet). */
-    rc = !r->valid                     ? CLI_EXIT_UNREADABLE
-         : res.hidden                  ? CLI_EXIT_OK
+    rc = !r->valid                      ? CLI_EXIT_UNREADABLE
+         : res.hidden                   ? CLI_EXIT_OK
          : r->correct && res.earned > 0 ? CLI_EXIT_OK
-                                       : CLI_EXIT_WRONG;
+                                        : CLI_EXIT_WRONG;
     free(answer);
     lesson_answer_result_fini(&res);
     return rc;

@@ -71,8 +71,8 @@ static int take_sets(const struct cli_command *cmd, struct cli_args *a, bool set
 
 /* Asks for every item on the terminal, filling set[] and sc[] for the
  * items given a score; *cancelled on q or end of input. */
-static void ask(FILE *out, const struct db_selfassess *last, size_t n_last, bool set[],
-               double sc[], int *n_set, bool *cancelled)
+static void ask(FILE *out, const struct db_selfassess *last, size_t n_last, bool set[], double sc[],
+                int *n_set, bool *cancelled)
 {
     const struct lesson_rubric_item *r = lesson_rubric_items();
     static const struct {
@@ -125,8 +125,9 @@ static void ask(FILE *out, const struct db_selfassess *last, size_t n_last, bool
             }
             double v;
             if (!parse_score(s, &v)) {
-                fprintf(out, "    \"%s\" is not a number: type a score from 0 to %g, Enter to "
-                             "skip, q to stop\n",
+                fprintf(out,
+                        "    \"%s\" is not a number: type a score from 0 to %g, Enter to "
+                        "skip, q to stop\n",
                         cli_tx(s), r[i].max);
                 continue;
             }

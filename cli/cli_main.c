@@ -22,10 +22,9 @@ static const struct cli_command commands[] = {
     {"question", "question QID [--variant N] [--hints N]",
      "show a question with your numbers filled in", cli_cmd_question},
     {"answer", "answer QID ANSWER [--variant N] [--certainty N]",
-     "grade an answer and record the attempt",
-     cli_cmd_answer},
-    {"giveup", "giveup QID [--variant N]",
-     "show the accepted answer and record that you gave up", cli_cmd_giveup},
+     "grade an answer and record the attempt", cli_cmd_answer},
+    {"giveup", "giveup QID [--variant N]", "show the accepted answer and record that you gave up",
+     cli_cmd_giveup},
     {"exam", "exam start|status|submit LESSON",
      "sit a lesson in exam mode: one try each, feedback after you submit", cli_cmd_exam},
     {"progress", "progress [PACK]",
@@ -36,12 +35,10 @@ static const struct cli_command commands[] = {
      "check, import, export, list and re-grade lesson packs", cli_cmd_pack},
     {"selfassess", "selfassess [--set ITEM=SCORE]...",
      "rate yourself on the course rubric (interactive without --set)", cli_cmd_selfassess},
-    {"calc", "calc [ID [--set NAME=VALUE]...]", "list or run a lesson's calculators",
-     cli_cmd_calc},
+    {"calc", "calc [ID [--set NAME=VALUE]...]", "list or run a lesson's calculators", cli_cmd_calc},
     {"lab", "lab list | run NAME [--set KEY=VALUE]... | runs [NAME] | show RUN",
      "run a lab on this machine and list or show your runs", cli_cmd_lab},
-    {"tui", "tui", "open the terminal UI (what `warpbench` alone does in a terminal)",
-     cli_cmd_tui},
+    {"tui", "tui", "open the terminal UI (what `warpbench` alone does in a terminal)", cli_cmd_tui},
     {"bench", "bench grader|labstream|tui|paramserver|packcheck|class [--n N]",
      "measure throughput of the grader, the lab metric stream, TUI drawing, raw socketpairs, "
      "pack check or a class import",
@@ -53,9 +50,10 @@ static const struct cli_command commands[] = {
      "items [PACK] [--sort KEY] [--reverse] | review [PACK|QID] [--all] [--tui] | "
      "review set ATTEMPT --concept NAME=SCORE... [--comment TEXT] | feedback --out DIR",
      "the instructor's side: import and re-grade submissions, gradebook, item analysis, "
-     "design review, feedback files", cli_cmd_class},
-    {"feedback", "feedback import FILE",
-     "bring your instructor's reviews into your progress", cli_cmd_feedback},
+     "design review, feedback files",
+     cli_cmd_class},
+    {"feedback", "feedback import FILE", "bring your instructor's reviews into your progress",
+     cli_cmd_feedback},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 
@@ -69,8 +67,10 @@ const struct cli_command *cli_command_find(const char *name)
 
 static void print_help(FILE *f)
 {
-    fprintf(f, "Warpbench %s — a terminal workbench for ML systems performance.\n"
-               "In a terminal, `warpbench` alone opens the full-screen UI.\n\n", WB_VERSION);
+    fprintf(f,
+            "Warpbench %s — a terminal workbench for ML systems performance.\n"
+            "In a terminal, `warpbench` alone opens the full-screen UI.\n\n",
+            WB_VERSION);
     fprintf(f, "usage: warpbench [--db PATH] [--user NAME] [--json] COMMAND [ARGS]\n\n");
     fprintf(f, "commands:\n");
     for (size_t i = 0; i < N_COMMANDS; i++) {
@@ -80,26 +80,27 @@ static void print_help(FILE *f)
         else
             fprintf(f, "  %-44s %s\n", commands[i].usage, commands[i].summary);
     }
-    fprintf(f, "\noptions:\n"
-               "  --db PATH     the store (default: $WARPBENCH_DB, else\n"
-               "                $XDG_DATA_HOME/warpbench/warpbench.db, else\n"
-               "                ~/.local/share/warpbench/warpbench.db)\n"
-               "  --user NAME   who is studying (default: $WARPBENCH_USER, else your login)\n"
-               "  --json        machine-readable output (one JSON document on stdout)\n"
-               "  --help, -h    this help;  --version  the version\n"
-               "\nexit codes:\n"
-               "  0  success (answer: full marks)      4  invalid pack or failing grader script\n"
-               "  1  answer graded, not full marks (class import: imported, with flags)\n"
-               "                                       5  no such lesson, question or pack\n"
-               "  2  usage error                       6  store, file or internal error\n"
-               "  3  answer could not be read (nothing was scored)\n"
-               "  7  conflicts with the store (pack version imported with other content,\n"
-               "     export target exists, store made by a newer Warpbench)\n"
-               "  8  lab run failed (stored as failed; the message says why)\n"
-               "  130, 129, 143  lab run cancelled by Ctrl-C, SIGHUP or SIGTERM (stored as cancelled)\n"
-               "\nQuestion ids (QID) are \"pack:question\" or just \"question\" when unique.\n"
-               "Answers may be expressions with units: '1/(0.2+0.8/4)', '320 ms', '56%%'.\n"
-               "Put -- before an answer that itself starts with --.\n");
+    fprintf(
+        f, "\noptions:\n"
+           "  --db PATH     the store (default: $WARPBENCH_DB, else\n"
+           "                $XDG_DATA_HOME/warpbench/warpbench.db, else\n"
+           "                ~/.local/share/warpbench/warpbench.db)\n"
+           "  --user NAME   who is studying (default: $WARPBENCH_USER, else your login)\n"
+           "  --json        machine-readable output (one JSON document on stdout)\n"
+           "  --help, -h    this help;  --version  the version\n"
+           "\nexit codes:\n"
+           "  0  success (answer: full marks)      4  invalid pack or failing grader script\n"
+           "  1  answer graded, not full marks (class import: imported, with flags)\n"
+           "                                       5  no such lesson, question or pack\n"
+           "  2  usage error                       6  store, file or internal error\n"
+           "  3  answer could not be read (nothing was scored)\n"
+           "  7  conflicts with the store (pack version imported with other content,\n"
+           "     export target exists, store made by a newer Warpbench)\n"
+           "  8  lab run failed (stored as failed; the message says why)\n"
+           "  130, 129, 143  lab run cancelled by Ctrl-C, SIGHUP or SIGTERM (stored as cancelled)\n"
+           "\nQuestion ids (QID) are \"pack:question\" or just \"question\" when unique.\n"
+           "Answers may be expressions with units: '1/(0.2+0.8/4)', '320 ms', '56%%'.\n"
+           "Put -- before an answer that itself starts with --.\n");
 }
 
 const char *cli_tx(const char *s)

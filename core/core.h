@@ -50,8 +50,7 @@ int core_err_set(struct core_err *e, int code, const char *fmt, ...)
 
 /* Prefixes the message already in `e` with a printf-style context
  * ("while importing x: <old message>"). Returns e->code. */
-int core_err_prefix(struct core_err *e, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+int core_err_prefix(struct core_err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Clears `e` to CORE_OK and an empty message. */
 void core_err_clear(struct core_err *e);
@@ -127,8 +126,8 @@ const char *core_str_closest(const char *s, const char *const *names, size_t n);
 struct core_json {
     struct core_buf *out;
     int depth;
-    bool first[32];   /* no element written yet at this depth */
-    bool after_key;   /* a key was just written */
+    bool first[32]; /* no element written yet at this depth */
+    bool after_key; /* a key was just written */
 };
 
 void core_json_init(struct core_json *j, struct core_buf *out);
@@ -138,7 +137,7 @@ void core_json_arr_begin(struct core_json *j);
 void core_json_arr_end(struct core_json *j);
 void core_json_key(struct core_json *j, const char *key);
 void core_json_str(struct core_json *j, const char *s); /* NULL writes null */
-void core_json_num(struct core_json *j, double v);     /* NaN/inf write null */
+void core_json_num(struct core_json *j, double v);      /* NaN/inf write null */
 void core_json_int(struct core_json *j, long long v);
 void core_json_bool(struct core_json *j, bool v);
 void core_json_null(struct core_json *j);

@@ -48,17 +48,28 @@ void core_err_clear(struct core_err *e)
 const char *core_code_name(int code)
 {
     switch (code) {
-    case CORE_OK: return "ok";
-    case CORE_ERR_USAGE: return "usage";
-    case CORE_ERR_INVALID: return "invalid";
-    case CORE_ERR_NOTFOUND: return "not found";
-    case CORE_ERR_IO: return "i/o";
-    case CORE_ERR_STORE: return "store";
-    case CORE_ERR_LIMIT: return "limit";
-    case CORE_ERR_SCRIPT: return "script";
-    case CORE_ERR_CONFLICT: return "conflict";
-    case CORE_ERR_INTERNAL: return "internal";
-    case CORE_ERR_CANCELLED: return "cancelled";
+    case CORE_OK:
+        return "ok";
+    case CORE_ERR_USAGE:
+        return "usage";
+    case CORE_ERR_INVALID:
+        return "invalid";
+    case CORE_ERR_NOTFOUND:
+        return "not found";
+    case CORE_ERR_IO:
+        return "i/o";
+    case CORE_ERR_STORE:
+        return "store";
+    case CORE_ERR_LIMIT:
+        return "limit";
+    case CORE_ERR_SCRIPT:
+        return "script";
+    case CORE_ERR_CONFLICT:
+        return "conflict";
+    case CORE_ERR_INTERNAL:
+        return "internal";
+    case CORE_ERR_CANCELLED:
+        return "cancelled";
     }
     return "unknown";
 }

@@ -21,8 +21,8 @@ int core_file_read(const char *path, size_t max_bytes, char **out, size_t *len,
         *len = 0;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return core_err_set(err, errno == ENOENT ? CORE_ERR_NOTFOUND : CORE_ERR_IO,
-                            "%s: %s", path, strerror(errno));
+        return core_err_set(err, errno == ENOENT ? CORE_ERR_NOTFOUND : CORE_ERR_IO, "%s: %s", path,
+                            strerror(errno));
     struct stat st;
     if (fstat(fd, &st) != 0) {
         int e = errno;
@@ -59,8 +59,8 @@ int core_file_read(const char *path, size_t max_bytes, char **out, size_t *len,
         if (b.len > max_bytes) {
             close(fd);
             core_buf_fini(&b);
-            return core_err_set(err, CORE_ERR_INVALID, "%s: more than the %zu bytes allowed",
-                                path, max_bytes);
+            return core_err_set(err, CORE_ERR_INVALID, "%s: more than the %zu bytes allowed", path,
+                                max_bytes);
         }
     }
     close(fd);
@@ -103,8 +103,8 @@ static int open_parent(const char *path, const char *dir, struct core_err *err)
 
 /* Whether the entry `base` of the open folder dfd may be written: absent,
  * or (overwrite) a regular file that is not a symbolic link. */
-static int check_entry(int dfd, const char *path, const char *base, bool overwrite,
-                       const char *how, struct core_err *err)
+static int check_entry(int dfd, const char *path, const char *base, bool overwrite, const char *how,
+                       struct core_err *err)
 {
     struct stat st;
     if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) != 0) {
@@ -225,8 +225,8 @@ int core_file_create(const char *path, const void *p, size_t n, bool overwrite, 
             fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
                         st.st_mode & 0777);
             if (fd < 0 && errno != EEXIST) {
-                rc = core_err_set(err, CORE_ERR_IO, "%s: cannot create a file beside it: %s",
-                                  path, strerror(errno));
+                rc = core_err_set(err, CORE_ERR_IO, "%s: cannot create a file beside it: %s", path,
+                                  strerror(errno));
                 goto out;
             }
         }
@@ -245,8 +245,7 @@ int core_file_create(const char *path, const void *p, size_t n, bool overwrite, 
     }
     /* the new name itself survives a power cut */
     if (rc == CORE_OK && fsync(dfd) != 0 && errno != EINVAL)
-        rc = core_err_set(err, CORE_ERR_IO, "%s: syncing its directory: %s", path,
-                          strerror(errno));
+        rc = core_err_set(err, CORE_ERR_IO, "%s: syncing its directory: %s", path, strerror(errno));
 out:
     if (fd >= 0)
         close(fd);

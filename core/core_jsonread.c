@@ -36,8 +36,7 @@ static int fail(struct reader *r, const char *what)
 
 static void skip_ws(struct reader *r)
 {
-    while (r->s[r->at] == ' ' || r->s[r->at] == '\t' || r->s[r->at] == '\n' ||
-           r->s[r->at] == '\r')
+    while (r->s[r->at] == ' ' || r->s[r->at] == '\t' || r->s[r->at] == '\n' || r->s[r->at] == '\r')
         r->at++;
 }
 

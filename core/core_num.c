@@ -187,8 +187,7 @@ int core_num_parse(const char *s, size_t n, unsigned flags, double *out, size_t 
                                    : "'%.*s' is not a number (write e.g. 2.5, -1e-3 or 1e9)",
                             (int)(b - a > 40 ? 40 : b - a), s + a);
     if (!used && a + len != b)
-        return core_err_set(err, CORE_ERR_INVALID,
-                            "'%.*s' is not a number: '%.*s' follows '%.*s'",
+        return core_err_set(err, CORE_ERR_INVALID, "'%.*s' is not a number: '%.*s' follows '%.*s'",
                             (int)(b - a > 40 ? 40 : b - a), s + a,
                             (int)(b - a - len > 20 ? 20 : b - a - len), s + a + len,
                             (int)(len > 40 ? 40 : len), s + a);

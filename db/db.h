@@ -101,16 +101,16 @@ struct db_page_in {
 struct db_question_in {
     const char *id;
     const char *lesson_id;
-    const char *kind;     /* "numeric", "choice", "multi", "ordering", "text", "design" */
-    const char *title;    /* may be NULL */
-    const char *prompt;   /* the template, before variant numbers are filled in */
+    const char *kind;   /* "numeric", "choice", "multi", "ordering", "text", "design" */
+    const char *title;  /* may be NULL */
+    const char *prompt; /* the template, before variant numbers are filled in */
     double points;
-    const char *topics;   /* comma-separated, may be "" */
-    const char *rubric;   /* comma-separated rubric items, may be "" */
-    const char *lab;      /* linked lab name or NULL */
+    const char *topics; /* comma-separated, may be "" */
+    const char *rubric; /* comma-separated rubric items, may be "" */
+    const char *lab;    /* linked lab name or NULL */
     const char *file;
     int line;
-    int page_after;       /* index (0-based, within its lesson) of the page it follows; -1 before any */
+    int page_after; /* index (0-based, within its lesson) of the page it follows; -1 before any */
     /* The resolved attempt policy (see grader_policy): maximum tries (0 =
      * unlimited), penalty per wrong try, or per_try: the fractions each try
      * can earn, space-separated ("1 0.5 0.25"), NULL to use penalty. */
@@ -227,8 +227,8 @@ struct db_page {
 void db_pages_free(struct db_page *p, size_t n);
 
 /* Pages of a lesson in order. CORE_ERR_NOTFOUND when the lesson is unknown. */
-int db_page_list(struct db *db, const char *pack_id, const char *lesson_id,
-                 struct db_page **out, size_t *n, struct core_err *err);
+int db_page_list(struct db *db, const char *pack_id, const char *lesson_id, struct db_page **out,
+                 size_t *n, struct core_err *err);
 
 struct db_question {
     char *pack_id;
@@ -248,8 +248,8 @@ struct db_question {
     int64_t rev_id; /* the pack's current revision */
     int tries;      /* attempt policy, as db_question_in */
     double penalty;
-    char *per_try;  /* NULL: penalty applies */
-    bool exam;      /* its lesson is in exam mode */
+    char *per_try; /* NULL: penalty applies */
+    bool exam;     /* its lesson is in exam mode */
     int time_limit_s;
 };
 void db_question_fini(struct db_question *q);
@@ -262,8 +262,7 @@ int db_question_list(struct db *db, const char *pack_id, const char *lesson_id,
 /* Finds a question by id. `qid` is either "pack_id:question_id" or a bare
  * question id; a bare id that exists in several packs is CORE_ERR_USAGE
  * naming them, an unknown one CORE_ERR_NOTFOUND. */
-int db_question_find(struct db *db, const char *qid, struct db_question *out,
-                     struct core_err *err);
+int db_question_find(struct db *db, const char *qid, struct db_question *out, struct core_err *err);
 
 /* ---- attempts (append-only) --------------------------------------------- */
 
@@ -272,18 +271,18 @@ struct db_attempt_in {
     const char *pack_id;
     const char *question_id;
     int variant;
-    const char *answer;   /* as typed */
-    const char *parsed;   /* normalised form, may be NULL */
-    double value;         /* parsed numeric value in base units */
+    const char *answer; /* as typed */
+    const char *parsed; /* normalised form, may be NULL */
+    double value;       /* parsed numeric value in base units */
     bool has_value;
-    bool valid;           /* false: the answer could not be read; score is not counted */
+    bool valid; /* false: the answer could not be read; score is not counted */
     double score;
     double max;
     bool correct;
     const char *feedback;
-    int64_t rev_id;       /* the pack revision it was graded with */
-    int64_t regrade_of;   /* 0 for a student's attempt, else the attempt it re-grades */
-    int certainty;        /* certainty-based marking: 1..3 as stated, 0 for none (NULL) */
+    int64_t rev_id;             /* the pack revision it was graded with */
+    int64_t regrade_of;         /* 0 for a student's attempt, else the attempt it re-grades */
+    int certainty;              /* certainty-based marking: 1..3 as stated, 0 for none (NULL) */
     const char *params_json;    /* the variant's parameters graded against, NULL if unknown */
     const char *grader_rev;     /* grader_revision() of the grading, NULL if unknown */
     const char *regrade_reason; /* a re-grade: why the score changed, NULL otherwise */
@@ -318,10 +317,10 @@ struct db_attempt {
     char *pack_version;
     int64_t regrade_of;
     char *created_at;
-    int certainty;        /* 1..3, 0 when none was stated */
-    bool after_giveup;    /* made after the user gave up on this question (any variant) */
-    char *params_json;    /* NULL when not stored (before schema 5, or not writable) */
-    char *grader_rev;     /* NULL when not stored */
+    int certainty;     /* 1..3, 0 when none was stated */
+    bool after_giveup; /* made after the user gave up on this question (any variant) */
+    char *params_json; /* NULL when not stored (before schema 5, or not writable) */
+    char *grader_rev;  /* NULL when not stored */
     /* The latest re-grade of this attempt, which counts instead of it. */
     bool regraded;
     bool rg_valid;
@@ -340,22 +339,20 @@ void db_attempts_free(struct db_attempt *a, size_t n);
 
 /* A user's attempts at one question (question_id may be NULL for all of the
  * pack; pack_id NULL for all packs), oldest first, re-grades excluded. */
-int db_attempt_list(struct db *db, int64_t user_id, const char *pack_id,
-                    const char *question_id, struct db_attempt **out, size_t *n,
-                    struct core_err *err);
+int db_attempt_list(struct db *db, int64_t user_id, const char *pack_id, const char *question_id,
+                    struct db_attempt **out, size_t *n, struct core_err *err);
 
 /* The user's readable tries at one question, oldest first: each valid
  * original attempt's score as a fraction of its max (its latest re-grade's
  * instead), *credited how many of them came before the user's first
  * give-up there (all when none), *gave_up whether the user gave up on it.
  * *fracs is malloc'd (caller frees; NULL when *n is 0). */
-int db_attempt_tries(struct db *db, int64_t user_id, const char *pack_id,
-                     const char *question_id, double **fracs, int *n, int *credited,
-                     bool *gave_up, struct core_err *err);
+int db_attempt_tries(struct db *db, int64_t user_id, const char *pack_id, const char *question_id,
+                     double **fracs, int *n, int *credited, bool *gave_up, struct core_err *err);
 
 /* Counts a user's valid original attempts at one question into *n. */
-int db_attempt_count(struct db *db, int64_t user_id, const char *pack_id,
-                     const char *question_id, int *n, struct core_err *err);
+int db_attempt_count(struct db *db, int64_t user_id, const char *pack_id, const char *question_id,
+                     int *n, struct core_err *err);
 
 /* Calls fn for every original (non-regrade) attempt of a pack, oldest first,
  * with the attempt borrowed for the duration of the call. fn returns 0 to go
@@ -404,11 +401,11 @@ struct db_selfscore_row {
     int64_t attempt_id;
     char *created_at;
     int n_concepts;
-    double self;      /* sum of the self-scores */
-    double self_max;  /* sum of their maxima */
-    bool valid;       /* the automatic grade could read the answer */
-    double score;     /* automatic score */
-    double max;       /* out of */
+    double self;     /* sum of the self-scores */
+    double self_max; /* sum of their maxima */
+    bool valid;      /* the automatic grade could read the answer */
+    double score;    /* automatic score */
+    double max;      /* out of */
 };
 void db_selfscore_rows_free(struct db_selfscore_row *r, size_t n);
 
@@ -427,9 +424,8 @@ int db_selfscore_summary(struct db *db, int64_t user_id, const char *pack_id,
  * after_giveup. *id (optional) receives its id. CORE_ERR_INVALID for a
  * missing pack or question id, a variant below 1, or a rev_id that is not a
  * revision of the pack. */
-int db_giveup_insert(struct db *db, int64_t user_id, const char *pack_id,
-                     const char *question_id, int variant, int64_t rev_id, int64_t *id,
-                     struct core_err *err);
+int db_giveup_insert(struct db *db, int64_t user_id, const char *pack_id, const char *question_id,
+                     int variant, int64_t rev_id, int64_t *id, struct core_err *err);
 
 struct db_giveup {
     int64_t id;
@@ -495,34 +491,34 @@ struct db_progress_row {
     char *rubric;
     double points;
     char *kind;
-    int attempts;   /* valid attempts (tries) */
-    double best;    /* best score of a try before any give-up, no policy applied */
-    bool answered;  /* at least one valid attempt */
-    double first;   /* score of the first valid attempt (at current points), 0 when none */
-    int certainty;  /* certainty stated with that first attempt, 0 when none */
-    bool gave_up;   /* the user gave up on it (saw the answer) at least once */
-    double *fracs;  /* each try's score as a fraction of its max, oldest first */
-    int n_fracs;    /* == attempts */
+    int attempts;    /* valid attempts (tries) */
+    double best;     /* best score of a try before any give-up, no policy applied */
+    bool answered;   /* at least one valid attempt */
+    double first;    /* score of the first valid attempt (at current points), 0 when none */
+    int certainty;   /* certainty stated with that first attempt, 0 when none */
+    bool gave_up;    /* the user gave up on it (saw the answer) at least once */
+    double *fracs;   /* each try's score as a fraction of its max, oldest first */
+    int n_fracs;     /* == attempts */
     int helped_from; /* tries before index helped_from came before any give-up */
-    int tries;      /* the question's policy (db_question_in) */
+    int tries;       /* the question's policy (db_question_in) */
     double penalty;
     char *per_try;
-    bool exam;          /* its lesson is an exam */
-    bool exam_started;  /* ... which the user has started */
-    bool exam_over;     /* ... and submitted, or whose time ran out */
-    bool reviewed;      /* a try's score is an instructor's review (db_review_*) */
+    bool exam;         /* its lesson is an exam */
+    bool exam_started; /* ... which the user has started */
+    bool exam_over;    /* ... and submitted, or whose time ran out */
+    bool reviewed;     /* a try's score is an instructor's review (db_review_*) */
 };
 void db_progress_free(struct db_progress_row *r, size_t n);
 
 /* One row per question of every current pack (or of pack_id), in order. */
-int db_progress(struct db *db, int64_t user_id, const char *pack_id,
-                struct db_progress_row **out, size_t *n, struct core_err *err);
+int db_progress(struct db *db, int64_t user_id, const char *pack_id, struct db_progress_row **out,
+                size_t *n, struct core_err *err);
 
 /* ---- self-assessments ---------------------------------------------------- */
 
 /* Stores one dated self-rating of rubric item `item` (score out of max). */
-int db_selfassess_insert(struct db *db, int64_t user_id, const char *item, double score,
-                         double max, struct core_err *err);
+int db_selfassess_insert(struct db *db, int64_t user_id, const char *item, double score, double max,
+                         struct core_err *err);
 
 /* One self-rating to store. Borrowed. */
 struct db_selfassess_in {
@@ -571,14 +567,14 @@ struct db_sub_pack {
 };
 
 struct db_sub_attempt {
-    int64_t id;             /* its id in the student's store (stable: attempts are append-only) */
+    int64_t id; /* its id in the student's store (stable: attempts are append-only) */
     char *pack_id, *question_id;
     int variant;
     char *answer;
-    int certainty;          /* 1..3, 0 none */
+    int certainty; /* 1..3, 0 none */
     char *created_at;
-    char *params_json;      /* the variant's parameters it was graded against; NULL unknown */
-    char *grader_rev;       /* NULL unknown */
+    char *params_json; /* the variant's parameters it was graded against; NULL unknown */
+    char *grader_rev;  /* NULL unknown */
     char *pack_version, *pack_digest; /* the revision it was graded under */
     /* The grade the student's store counts (its latest re-grade, if any). */
     bool valid;
@@ -586,14 +582,14 @@ struct db_sub_attempt {
     bool correct;
     char *feedback;
     bool regraded;
-    int64_t lab_run;        /* the submitted run it was answered from (lab-linked), 0 none */
+    int64_t lab_run; /* the submitted run it was answered from (lab-linked), 0 none */
 };
 
 struct db_sub_giveup {
     int64_t id;
     char *pack_id, *question_id;
     int variant;
-    int64_t last_attempt;   /* attempts with a larger id came after it */
+    int64_t last_attempt; /* attempts with a larger id came after it */
     char *created_at;
 };
 
@@ -616,19 +612,18 @@ struct db_sub_exam {
 };
 
 struct db_sub_run {
-    int64_t id;             /* its id in the student's store */
-    char *lab, *params_json, *machine_json, *summary_json, *status, *started_at, *ended_at,
-        *error;
+    int64_t id; /* its id in the student's store */
+    char *lab, *params_json, *machine_json, *summary_json, *status, *started_at, *ended_at, *error;
     struct db_labsample *samples; /* in recorded order */
     size_t n_samples;
 };
 
 struct db_submission {
-    char *uid;              /* unique per submit */
-    char *user;             /* the student's user name (it seeds their variants) */
-    char *student_id;       /* --student-id, NULL when not given */
-    char *created_at;       /* ISO-8601 UTC */
-    char *warpbench;        /* the version that wrote it */
+    char *uid;        /* unique per submit */
+    char *user;       /* the student's user name (it seeds their variants) */
+    char *student_id; /* --student-id, NULL when not given */
+    char *created_at; /* ISO-8601 UTC */
+    char *warpbench;  /* the version that wrote it */
     struct db_sub_pack *packs;
     size_t n_packs;
     struct db_sub_attempt *attempts; /* oldest first */
@@ -706,8 +701,8 @@ int db_class_submission_seen(struct db *cs, const char *uid, const char *digest,
 /* One attempt to store, with both grades. Borrowed. */
 struct db_class_attempt_in {
     const struct db_sub_attempt *sub; /* as submitted */
-    bool after_giveup;       /* made after the student's first give-up at the question */
-    bool graded;             /* re-graded here; false: not (the grade below is not set) */
+    bool after_giveup;                /* made after the student's first give-up at the question */
+    bool graded;                      /* re-graded here; false: not (the grade below is not set) */
     bool valid;
     double score, max;
     bool correct;
@@ -723,19 +718,19 @@ struct db_class_attempt_in {
 /* A submitted run with what the plausibility checks found. Borrowed. */
 struct db_class_run_in {
     const struct db_sub_run *sub;
-    const char *problems;    /* "; "-separated, NULL: plausible */
+    const char *problems; /* "; "-separated, NULL: plausible */
 };
 
 struct db_class_import_in {
-    const char *file;        /* the path it was imported from */
-    const char *digest;      /* SHA-256 of the file's bytes */
+    const char *file;   /* the path it was imported from */
+    const char *digest; /* SHA-256 of the file's bytes */
     const struct db_submission *sub;
-    const char *key;         /* the student: student_id when given, else the user name */
+    const char *key; /* the student: student_id when given, else the user name */
     const struct db_class_attempt_in *attempts; /* one per sub->attempts, same order */
     const struct db_class_run_in *runs;         /* one per sub->runs, same order */
-    const char *const *graded_versions; /* per sub->packs: the instructor's version its
-                                           attempts were re-graded with, NULL: none */
-    const char *grader_rev;  /* grader_revision() of the re-grading */
+    const char *const *graded_versions;         /* per sub->packs: the instructor's version its
+                                                   attempts were re-graded with, NULL: none */
+    const char *grader_rev;                     /* grader_revision() of the re-grading */
     /* The report's counts, kept with the submission. */
     int n_agree, n_disagree, n_lab_regraded, n_runs_flagged, n_failed, n_skipped;
     /* Called with `hook_ctx` once every row is written, before the commit
@@ -759,8 +754,7 @@ enum db_class_import_result {
  * submission). *superseded (optional, caller frees) gets the uid of the
  * submission that stopped counting, NULL when none. */
 int db_class_import(struct db *cs, const struct db_class_import_in *in, bool replace,
-                    enum db_class_import_result *result, char **superseded,
-                    struct core_err *err);
+                    enum db_class_import_result *result, char **superseded, struct core_err *err);
 
 /* A student with a current submission. */
 struct db_class_student {
@@ -778,21 +772,21 @@ int db_class_students(struct db *cs, struct db_class_student **out, size_t *n,
 
 /* An attempt of a current submission as the class store holds it. */
 struct db_class_attempt {
-    int64_t id;               /* in the class store (what `class review set` names) */
+    int64_t id; /* in the class store (what `class review set` names) */
     int64_t student;
-    int64_t src_id;           /* in the student's store */
+    int64_t src_id; /* in the student's store */
     char *pack_id, *question_id;
     int variant;
     char *answer;
-    char *answer_sha;         /* SHA-256 of the answer text (design answers), NULL for others */
+    char *answer_sha; /* SHA-256 of the answer text (design answers), NULL for others */
     int certainty;
     char *created_at;
     bool after_giveup;
-    int64_t lab_run;          /* class store run id, 0 none */
-    char *params_json;        /* as re-graded */
-    bool rec_valid;           /* recorded by the student's machine */
+    int64_t lab_run;   /* class store run id, 0 none */
+    char *params_json; /* as re-graded */
+    bool rec_valid;    /* recorded by the student's machine */
     double rec_score, rec_max;
-    bool graded;              /* re-graded here */
+    bool graded; /* re-graded here */
     bool valid;
     double score, max;
     bool correct;
@@ -829,8 +823,8 @@ int db_class_selfscores(struct db *cs, int64_t attempt, struct db_selfscore **ou
 struct db_class_mark {
     int64_t student;
     char *pack_id;
-    char *id;   /* the question (give-ups) or the lesson (exams) */
-    bool over;  /* exams: the sitting is over */
+    char *id;  /* the question (give-ups) or the lesson (exams) */
+    bool over; /* exams: the sitting is over */
 };
 void db_class_marks_free(struct db_class_mark *m, size_t n);
 int db_class_giveups(struct db *cs, const char *pack_id, struct db_class_mark **out, size_t *n,
@@ -848,11 +842,11 @@ int db_class_runs(struct db *cs, struct db_class_run **out, size_t *n, struct co
 
 /* A review of a design answer to store. Borrowed. */
 struct db_class_review_in {
-    int64_t attempt;                 /* class store attempt id */
+    int64_t attempt;                      /* class store attempt id */
     const struct db_selfscore_in *scores; /* per rubric concept */
     size_t n_scores;
-    double score, max;               /* the question's score under review: 0..max */
-    const char *comment;             /* may be "" */
+    double score, max;   /* the question's score under review: 0..max */
+    const char *comment; /* may be "" */
     const char *reviewer;
 };
 
@@ -868,7 +862,7 @@ struct db_class_review {
     int64_t id, attempt;
     double score, max;
     char *comment, *reviewer, *created_at;
-    char *uid;                        /* class store uid ":" review id: unique everywhere */
+    char *uid; /* class store uid ":" review id: unique everywhere */
     struct db_selfscore *scores;
     size_t n_scores;
 };
@@ -887,12 +881,12 @@ int db_class_review_get(struct db *cs, int64_t attempt, struct db_class_review *
 #define DB_FEEDBACK_VERSION 1
 
 struct db_fb_review {
-    int64_t attempt;         /* the attempt's id in the student's store */
+    int64_t attempt; /* the attempt's id in the student's store */
     char *pack_id, *question_id;
-    char *answer_sha;        /* SHA-256 of the answer text, so a review never lands elsewhere */
-    double score, max;       /* the reviewed score, out of the question's points */
+    char *answer_sha;  /* SHA-256 of the answer text, so a review never lands elsewhere */
+    double score, max; /* the reviewed score, out of the question's points */
     char *comment, *reviewer, *reviewed_at;
-    char *uid;               /* unique per review: importing again adds nothing */
+    char *uid;                   /* unique per review: importing again adds nothing */
     struct db_selfscore *scores; /* per rubric concept */
     size_t n_scores;
 };
@@ -923,10 +917,10 @@ int db_feedback_read(const char *path, struct db_feedback *out, struct core_err 
 
 struct db_review_in {
     int64_t attempt_id;
-    const char *uid;        /* unique: a review already stored is not stored again */
-    double score, max;      /* max > 0, 0 <= score <= max */
-    const char *comment;    /* may be "" */
-    const char *reviewer;   /* may be NULL */
+    const char *uid;      /* unique: a review already stored is not stored again */
+    double score, max;    /* max > 0, 0 <= score <= max */
+    const char *comment;  /* may be "" */
+    const char *reviewer; /* may be NULL */
     const char *reviewed_at;
     const struct db_selfscore_in *scores;
     size_t n_scores;
@@ -935,8 +929,8 @@ struct db_review_in {
 /* Stores the reviews in one transaction (all or nothing). Each names an
  * original attempt of user_id (else CORE_ERR_INVALID naming it); one whose
  * uid is stored already is skipped. *added (optional) counts the new ones. */
-int db_review_insert_many(struct db *db, int64_t user_id, const struct db_review_in *in,
-                          size_t n, size_t *added, struct core_err *err);
+int db_review_insert_many(struct db *db, int64_t user_id, const struct db_review_in *in, size_t n,
+                          size_t *added, struct core_err *err);
 
 /* The review that counts for an attempt (the latest reviewed), with its
  * attempt's question and automatic grade. */
@@ -945,15 +939,15 @@ struct db_review_row {
     char *pack_id, *question_id;
     double score, max;
     char *comment, *reviewer, *reviewed_at;
-    bool auto_valid;        /* the automatic grade (latest re-grade counts) */
+    bool auto_valid; /* the automatic grade (latest re-grade counts) */
     double auto_score, auto_max;
 };
 void db_review_rows_free(struct db_review_row *r, size_t n);
 
 /* The reviews that count for user_id's attempts, in pack_id (NULL: all),
  * by pack, question and attempt. */
-int db_review_list(struct db *db, int64_t user_id, const char *pack_id,
-                   struct db_review_row **out, size_t *n, struct core_err *err);
+int db_review_list(struct db *db, int64_t user_id, const char *pack_id, struct db_review_row **out,
+                   size_t *n, struct core_err *err);
 
 /* ---- reading positions ------------------------------------------------- */
 

@@ -32,8 +32,9 @@ static int attempt_check(const struct db_attempt_in *in, struct core_err *err)
         return core_err_set(err, CORE_ERR_INVALID, "attempt at %s:%s: regrade_of %lld", in->pack_id,
                             in->question_id, (long long)in->regrade_of);
     if (in->certainty < 0 || in->certainty > 3)
-        return core_err_set(err, CORE_ERR_INVALID, "attempt at %s:%s: certainty %d is not 1, 2 or 3",
-                            in->pack_id, in->question_id, in->certainty);
+        return core_err_set(err, CORE_ERR_INVALID,
+                            "attempt at %s:%s: certainty %d is not 1, 2 or 3", in->pack_id,
+                            in->question_id, in->certainty);
     return 0;
 }
 
@@ -55,8 +56,7 @@ static int attempt_add(struct db *db, const struct db_attempt_in *in, const char
                        in->variant, in->answer, in->parsed, in->has_value ? in->value : NAN,
                        in->valid ? 1 : 0, in->score, in->max, in->correct ? 1 : 0,
                        in->feedback ? in->feedback : "", in->rev_id, in->regrade_of, now,
-                       (int64_t)in->certainty, in->params_json, in->grader_rev,
-                       in->regrade_reason);
+                       (int64_t)in->certainty, in->params_json, in->grader_rev, in->regrade_reason);
     rc = db_step_done(db, st, src, "storing an attempt", err);
     if (rc)
         core_err_prefix(err, "attempt at %s:%s", in->pack_id, in->question_id);
@@ -111,8 +111,8 @@ static int selfscore_check(const struct db_selfscore_in *self, size_t n, struct 
                                 c->score, c->max);
         for (size_t j = 0; j < i; j++)
             if (strcmp(self[j].concept, c->concept) == 0)
-                return core_err_set(err, CORE_ERR_INVALID,
-                                    "self-score for '%s' is given twice", c->concept);
+                return core_err_set(err, CORE_ERR_INVALID, "self-score for '%s' is given twice",
+                                    c->concept);
     }
     return 0;
 }
@@ -164,7 +164,7 @@ int db_attempt_insert_selfscored(struct db *db, const struct db_attempt_in *in,
     "x.regrade_reason, v.id IS NOT NULL, v.score, v.max, v.comment, v.reviewer "                   \
     "FROM attempts a JOIN users u ON u.id = a.user_id JOIN pack_revs r ON r.id = a.rev_id "        \
     "LEFT JOIN attempts x ON x.id = (SELECT max(y.id) FROM attempts y WHERE y.regrade_of = a.id) " \
-    "LEFT JOIN reviews v ON v.id = (SELECT w.id FROM reviews w WHERE w.attempt_id = a.id "          \
+    "LEFT JOIN reviews v ON v.id = (SELECT w.id FROM reviews w WHERE w.attempt_id = a.id "         \
     "                               ORDER BY w.reviewed_at DESC, w.id DESC LIMIT 1) "
 
 static const char sql_attempt_list[] =
@@ -311,13 +311,11 @@ static const char sql_tries[] =
     "                               ORDER BY w.reviewed_at DESC, w.id DESC LIMIT 1) "
     "WHERE a.user_id = ?1 AND a.pack_id = ?2 AND a.question_id = ?3 AND a.regrade_of IS NULL "
     "  AND (v.id IS NOT NULL OR coalesce(r.valid, a.valid)) ORDER BY a.id";
-static const char sql_first_giveup[] =
-    "SELECT min(last_attempt), count(*) FROM giveups "
-    "WHERE user_id = ?1 AND pack_id = ?2 AND question_id = ?3";
+static const char sql_first_giveup[] = "SELECT min(last_attempt), count(*) FROM giveups "
+                                       "WHERE user_id = ?1 AND pack_id = ?2 AND question_id = ?3";
 
-int db_attempt_tries(struct db *db, int64_t user_id, const char *pack_id,
-                     const char *question_id, double **fracs, int *n, int *credited,
-                     bool *gave_up, struct core_err *err)
+int db_attempt_tries(struct db *db, int64_t user_id, const char *pack_id, const char *question_id,
+                     double **fracs, int *n, int *credited, bool *gave_up, struct core_err *err)
 {
     *fracs = NULL;
     *n = *credited = 0;
@@ -368,8 +366,8 @@ static const char sql_count[] =
     "SELECT count(*) FROM attempts WHERE user_id = ?1 AND pack_id = ?2 AND question_id = ?3 "
     "AND regrade_of IS NULL AND valid";
 
-int db_attempt_count(struct db *db, int64_t user_id, const char *pack_id,
-                     const char *question_id, int *n, struct core_err *err)
+int db_attempt_count(struct db *db, int64_t user_id, const char *pack_id, const char *question_id,
+                     int *n, struct core_err *err)
 {
     sqlite3_stmt *st;
     *n = 0;

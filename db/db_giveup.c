@@ -17,9 +17,8 @@ static const char sql_giveup_add[] =
     "SELECT ?1, ?2, ?3, ?4, ?5, coalesce((SELECT max(id) FROM attempts), 0), ?6 "
     "WHERE EXISTS (SELECT 1 FROM pack_revs WHERE id = ?5 AND pack_id = ?2)";
 
-int db_giveup_insert(struct db *db, int64_t user_id, const char *pack_id,
-                     const char *question_id, int variant, int64_t rev_id, int64_t *id,
-                     struct core_err *err)
+int db_giveup_insert(struct db *db, int64_t user_id, const char *pack_id, const char *question_id,
+                     int variant, int64_t rev_id, int64_t *id, struct core_err *err)
 {
     if (!pack_id || !*pack_id || !question_id || !*question_id)
         return core_err_set(err, CORE_ERR_INVALID, "a give-up needs a pack and a question");
@@ -38,8 +37,8 @@ int db_giveup_insert(struct db *db, int64_t user_id, const char *pack_id,
         return core_err_prefix(err, "give-up at %s:%s", pack_id, question_id);
     if (sqlite3_changes(db->h) == 0)
         return core_err_set(err, CORE_ERR_INVALID,
-                            "give-up at %s:%s: revision %lld is not a revision of pack %s",
-                            pack_id, question_id, (long long)rev_id, pack_id);
+                            "give-up at %s:%s: revision %lld is not a revision of pack %s", pack_id,
+                            question_id, (long long)rev_id, pack_id);
     if (id)
         *id = sqlite3_last_insert_rowid(db->h);
     return 0;

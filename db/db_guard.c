@@ -165,8 +165,9 @@ char *db_recover_command(const char *path, const char *to)
     core_buf_init(&b);
     core_buf_puts(&b, "(sqlite3 ");
     shell_quote(&b, path);
-    core_buf_printf(&b, " .dump | sed 's/^ROLLBACK; -- due to errors$/COMMIT;/'; "
-                        "echo 'PRAGMA application_id = %d; PRAGMA user_version = %d;') | sqlite3 ",
+    core_buf_printf(&b,
+                    " .dump | sed 's/^ROLLBACK; -- due to errors$/COMMIT;/'; "
+                    "echo 'PRAGMA application_id = %d; PRAGMA user_version = %d;') | sqlite3 ",
                     DB_APPLICATION_ID, DB_SCHEMA_VERSION);
     shell_quote(&b, to);
     return core_buf_steal(&b);

@@ -88,9 +88,9 @@ struct db_open_spec {
     const char *what;         /* "a Warpbench store", for messages */
     const char *const *steps; /* its migrations (not run when read_only) */
     int n_steps;
-    bool wal;                 /* WAL journal (a store); else journal_mode=DELETE, one file */
-    bool read_only;           /* an existing, complete file, opened read-only and immutable:
-                                 no lock, nothing written, no -wal/-shm created beside it */
+    bool wal;       /* WAL journal (a store); else journal_mode=DELETE, one file */
+    bool read_only; /* an existing, complete file, opened read-only and immutable:
+                       no lock, nothing written, no -wal/-shm created beside it */
 };
 
 /* Opens (a writable one: creating when missing, with its parent folder,
@@ -158,9 +158,8 @@ int db_step_done(struct db *db, sqlite3_stmt *st, int bind_rc, const char *what,
  * <SQLite message>", what was read is freed with free_rows(arr, count),
  * *out is NULL and *n 0. */
 int db_rows_read(struct db *db, sqlite3_stmt *st, int bind_rc, size_t size,
-                 void (*row)(sqlite3_stmt *st, void *elem),
-                 void (*free_rows)(void *arr, size_t n), void **out, size_t *n,
-                 struct core_err *err, const char *fmt, ...)
+                 void (*row)(sqlite3_stmt *st, void *elem), void (*free_rows)(void *arr, size_t n),
+                 void **out, size_t *n, struct core_err *err, const char *fmt, ...)
     __attribute__((format(printf, 10, 11)));
 
 /* ---- files read whole (db_submit.c; also db_feedback.c) --------------------- */
@@ -174,8 +173,8 @@ int db_read_rows(struct db *db, const char *sql, size_t size, void (*row)(sqlite
 
 /* Refuses a file that travels (a submission, a feedback file): CORE_ERR_STORE
  * "<path> is not a usable <what>: <reason>". Returns the code. */
-int db_file_refuse(struct core_err *err, const char *path, const char *what, const char *fmt,
-                   ...) __attribute__((format(printf, 4, 5)));
+int db_file_refuse(struct core_err *err, const char *path, const char *what, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 /* PRAGMA integrity_check and foreign_key_check of a file opened read-only:
  * a truncated file, a page changed by hand, a row pointing at nothing are

@@ -43,8 +43,8 @@ static const char sql_run_end[] =
     "WHERE id = ?1 AND status = 'running'";
 static const char sql_run_machine[] =
     "UPDATE lab_runs SET machine_json = ?2 WHERE id = ?1 AND status = 'running'";
-#define RUN_COLS                                                                              \
-    "SELECT id, user_id, lab, params_json, machine_json, summary_json, status, started_at, "  \
+#define RUN_COLS                                                                                   \
+    "SELECT id, user_id, lab, params_json, machine_json, summary_json, status, started_at, "       \
     "ended_at, error FROM lab_runs "
 static const char sql_run_latest[] =
     RUN_COLS "WHERE user_id = ?1 AND lab = ?2 AND status = 'done' ORDER BY id DESC LIMIT 1";
@@ -144,15 +144,14 @@ int db_labrun_note_fd(struct db *db, int64_t run_id)
 
 /* Writes a closing note (status line, reason) into the side file, whose
  * reserve was given back, and keeps the file for the next opener. */
-static void side_note(struct db *db, struct db_run_side *sd, const char *status,
-                      const char *why)
+static void side_note(struct db *db, struct db_run_side *sd, const char *status, const char *why)
 {
     char note[DB_NOTE_MAX];
     int n = snprintf(note, sizeof note, "%s\n%s\n", status, why ? why : "");
     if (n < 0 || (size_t)n >= sizeof note)
         n = (int)sizeof note - 1;
-    bool ok = ftruncate(sd->fd, 0) == 0 && pwrite(sd->fd, note, (size_t)n, 0) == n &&
-              fsync(sd->fd) == 0;
+    bool ok =
+        ftruncate(sd->fd, 0) == 0 && pwrite(sd->fd, note, (size_t)n, 0) == n && fsync(sd->fd) == 0;
     side_drop(db, sd, ok);
 }
 
@@ -235,8 +234,7 @@ int db_labrun_set_machine(struct db *db, int64_t run_id, const char *machine_jso
     rc = db_step_done(db, st, db_bindf(st, "It", run_id, machine_json ? machine_json : "{}"),
                       "recording the machines of a lab run", err);
     if (rc == 0 && sqlite3_changes(db->h) != 1)
-        rc = core_err_set(err, CORE_ERR_CONFLICT, "lab run %lld is not running",
-                          (long long)run_id);
+        rc = core_err_set(err, CORE_ERR_CONFLICT, "lab run %lld is not running", (long long)run_id);
     return rc;
 }
 
@@ -499,8 +497,7 @@ int db_labrun_list(struct db *db, int64_t user_id, const char *lab, size_t limit
     void *rows;
     rc = db_rows_read(db, st,
                       db_bindf(st, "ItI", user_id, lab, limit ? (int64_t)limit : (int64_t)-1),
-                      sizeof **out, run_row, labruns_free_rows, &rows, n, err,
-                      "listing lab runs");
+                      sizeof **out, run_row, labruns_free_rows, &rows, n, err, "listing lab runs");
     *out = rows;
     return rc;
 }
@@ -611,8 +608,8 @@ int db_labrun_close_orphans(struct db *db, size_t *closed, struct core_err *err)
         return rc;
     void *arr = NULL;
     size_t n = 0;
-    rc = db_rows_read(db, st, SQLITE_OK, sizeof(struct orphan), orphan_row, orphans_free, &arr,
-                      &n, err, "reading running lab runs");
+    rc = db_rows_read(db, st, SQLITE_OK, sizeof(struct orphan), orphan_row, orphans_free, &arr, &n,
+                      err, "reading running lab runs");
     if (rc)
         return rc;
     struct orphan *o = arr;
@@ -636,10 +633,10 @@ int db_labrun_close_orphans(struct db *db, size_t *closed, struct core_err *err)
         sqlite3_stmt *up;
         rc = db_stmt(db, sql_run_orphan_end, &up, err);
         if (!rc)
-            rc = db_step_done(db, up,
-                              db_bindf(up, "Ittt", o[i].id, now, noted ? nwhy : why,
-                                       noted ? nstatus : "failed"),
-                              "closing an abandoned lab run", err);
+            rc = db_step_done(
+                db, up,
+                db_bindf(up, "Ittt", o[i].id, now, noted ? nwhy : why, noted ? nstatus : "failed"),
+                "closing an abandoned lab run", err);
         if (!rc && sqlite3_changes(db->h) == 1)
             (*closed)++;
         free(nstatus);

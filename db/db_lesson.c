@@ -246,8 +246,8 @@ int db_question_list(struct db *db, const char *pack_id, const char *lesson_id,
     if (rc)
         return rc;
     void *rows;
-    rc = db_rows_read(db, st, db_bindf(st, "tt", pack_id, lesson_id), sizeof **out,
-                      question_row, questions_free_rows, &rows, n, err, "listing questions");
+    rc = db_rows_read(db, st, db_bindf(st, "tt", pack_id, lesson_id), sizeof **out, question_row,
+                      questions_free_rows, &rows, n, err, "listing questions");
     *out = rows;
     return rc;
 }

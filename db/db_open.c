@@ -227,8 +227,7 @@ static char *immutable_uri(const char *path)
  * says (page size x page count, which SQLite keeps in the header of every
  * file it writes), so a file cut short, even by a byte of an empty page,
  * is refused before SQLite reads a page of it. */
-static int check_complete(const char *path, const struct db_open_spec *spec,
-                          struct core_err *err)
+static int check_complete(const char *path, const struct db_open_spec *spec, struct core_err *err)
 {
     unsigned char h[100];
     FILE *f = fopen(path, "rb");
@@ -239,8 +238,7 @@ static int check_complete(const char *path, const struct db_open_spec *spec,
     int rc = 0;
     if (got < sizeof h || memcmp(h, "SQLite format 3", 16) != 0) {
         rc = core_err_set(err, CORE_ERR_STORE, "%s is not %s (not a SQLite file%s)", path,
-                          spec->what,
-                          got < sizeof h && got > 0 ? ", or cut short" : "");
+                          spec->what, got < sizeof h && got > 0 ? ", or cut short" : "");
         goto out;
     }
     uint32_t app = (uint32_t)h[68] << 24 | (uint32_t)h[69] << 16 | (uint32_t)h[70] << 8 | h[71];
@@ -255,8 +253,8 @@ static int check_complete(const char *path, const struct db_open_spec *spec,
         goto out;
     }
     unsigned page = (unsigned)h[16] << 8 | h[17];
-    unsigned long pages = (unsigned long)h[28] << 24 | (unsigned long)h[29] << 16 |
-                          (unsigned long)h[30] << 8 | h[31];
+    unsigned long pages =
+        (unsigned long)h[28] << 24 | (unsigned long)h[29] << 16 | (unsigned long)h[30] << 8 | h[31];
     bool counted = memcmp(h + 24, h + 92, 4) == 0 && pages > 0; /* the count is current */
     if (page == 1)
         page = 65536;
@@ -271,8 +269,7 @@ static int check_complete(const char *path, const struct db_open_spec *spec,
                           "%s is not a usable %s: it is cut short or padded (%ld bytes, its "
                           "header says %lu pages of %u)",
                           path, strncmp(spec->what, "a ", 2) == 0 ? spec->what + 2 : spec->what,
-                          size,
-                          counted ? pages : 0, page);
+                          size, counted ? pages : 0, page);
 out:
     fclose(f);
     return rc;
@@ -289,8 +286,7 @@ int db_open_spec(struct db **out, const char *path, const struct db_open_spec *s
     struct stat st;
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
         return core_err_set(err, CORE_ERR_USAGE,
-                            "%s is %s, not a store file: name a new or existing %s",
-                            path,
+                            "%s is %s, not a store file: name a new or existing %s", path,
                             S_ISDIR(st.st_mode)                          ? "a directory"
                             : S_ISFIFO(st.st_mode)                       ? "a FIFO"
                             : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"

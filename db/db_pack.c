@@ -294,8 +294,9 @@ static int store_content(struct db *db, const struct db_pack_in *in, struct core
         rc = db_stmt(db, sql_lesson_add, &st, err);
         if (rc)
             return rc;
-        rc = db_step_done(db, st, db_bindf(st, "ttittii", in->id, l->id, (int)i, l->title, l->file,
-                                            l->exam ? 1 : 0, l->time_limit_s),
+        rc = db_step_done(db, st,
+                          db_bindf(st, "ttittii", in->id, l->id, (int)i, l->title, l->file,
+                                   l->exam ? 1 : 0, l->time_limit_s),
                           "adding a lesson", err);
         if (rc) {
             core_err_prefix(err, "lesson %s", l->id);
@@ -531,8 +532,7 @@ int db_pack_get(struct db *db, const char *id, struct db_pack *out, struct core_
 /* ---- files --------------------------------------------------------------- */
 
 static const char sql_rev_exists[] = "SELECT pack_id FROM pack_revs WHERE id = ?1";
-static const char sql_file_sha[] =
-    "SELECT sha256 FROM pack_files WHERE rev_id = ?1 AND path = ?2";
+static const char sql_file_sha[] = "SELECT sha256 FROM pack_files WHERE rev_id = ?1 AND path = ?2";
 static const char sql_files[] =
     "SELECT path, content, sha256 FROM pack_files WHERE rev_id = ?1 ORDER BY path";
 

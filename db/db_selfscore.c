@@ -44,8 +44,8 @@ int db_selfscore_list(struct db *db, int64_t attempt_id, struct db_selfscore **o
         return rc;
     void *rows;
     rc = db_rows_read(db, st, db_bindf(st, "I", attempt_id), sizeof **out, selfscore_row,
-                      selfscores_free_rows, &rows, n, err, "listing the self-scores of attempt %lld",
-                      (long long)attempt_id);
+                      selfscores_free_rows, &rows, n, err,
+                      "listing the self-scores of attempt %lld", (long long)attempt_id);
     *out = rows;
     return rc;
 }

@@ -152,10 +152,9 @@ int db_selfassess_insert_many(struct db *db, int64_t user_id, const struct db_se
         sqlite3_stmt *st;
         rc = db_stmt(db, sql_selfassess_add, &st, err);
         if (!rc)
-            rc = db_step_done(db, st,
-                              db_bindf(st, "Itddt", user_id, in[i].item, in[i].score, in[i].max,
-                                       now),
-                              "storing a self-assessment", err);
+            rc = db_step_done(
+                db, st, db_bindf(st, "Itddt", user_id, in[i].item, in[i].score, in[i].max, now),
+                "storing a self-assessment", err);
     }
     return db_tx_end(db, rc, err);
 }

@@ -195,9 +195,8 @@ int db_step_done(struct db *db, sqlite3_stmt *st, int bind_rc, const char *what,
 }
 
 int db_rows_read(struct db *db, sqlite3_stmt *st, int bind_rc, size_t size,
-                 void (*row)(sqlite3_stmt *st, void *elem),
-                 void (*free_rows)(void *arr, size_t n), void **out, size_t *n,
-                 struct core_err *err, const char *fmt, ...)
+                 void (*row)(sqlite3_stmt *st, void *elem), void (*free_rows)(void *arr, size_t n),
+                 void **out, size_t *n, struct core_err *err, const char *fmt, ...)
 {
     char *arr = NULL;
     size_t cnt = 0, cap = 0;

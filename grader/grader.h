@@ -8,8 +8,8 @@
  * that library calls are charged to by the bytes they handle, and a CPU-time
  * backstop far above it that also stops long C calls) and hands the rest of
  * Warpbench plain C structs. The instruction and memory counts decide every
- * outcome the same way on every machine and under any load. Every grading, rendering or example run gets a
- * fresh sandbox, so one grader cannot leave anything behind for the next.
+ * outcome the same way on every machine and under any load. Every grading, rendering or example run
+ * gets a fresh sandbox, so one grader cannot leave anything behind for the next.
  *
  * Errors in instructor code come back as CORE_ERR_SCRIPT (a Lua error),
  * CORE_ERR_LIMIT (a sandbox limit) or CORE_ERR_INVALID (a pack that breaks the
@@ -71,10 +71,10 @@ struct grader_file {
  * left unset comes from the kind's default (grader_policy_default). */
 #define GRADER_PER_TRY_MAX 16
 struct grader_policy {
-    int tries;        /* maximum tries, 0 = unlimited */
-    double penalty;   /* fraction of the points lost per wrong try, 0..1 */
+    int tries;                          /* maximum tries, 0 = unlimited */
+    double penalty;                     /* fraction of the points lost per wrong try, 0..1 */
     double per_try[GRADER_PER_TRY_MAX]; /* or: what each try can earn, 0..1 */
-    int n_per_try;    /* 0: use penalty */
+    int n_per_try;                      /* 0: use penalty */
 };
 
 enum grader_kind {
@@ -132,26 +132,26 @@ struct grader_page {
 struct grader_question {
     char *id;
     enum grader_kind kind;
-    char *title;        /* may be NULL */
-    char *prompt;       /* template; "{name}" / "{name:%.2f}" filled per variant */
-    double points;      /* default 1 */
+    char *title;   /* may be NULL */
+    char *prompt;  /* template; "{name}" / "{name:%.2f}" filled per variant */
+    double points; /* default 1 */
     char **topics;
     size_t n_topics;
-    char **rubric;      /* course rubric items this question evidences */
+    char **rubric; /* course rubric items this question evidences */
     size_t n_rubric;
-    char *lab;          /* linked lab, or NULL */
-    char *unit;         /* numeric: the unit answers are read in ("" = plain number) */
+    char *lab;  /* linked lab, or NULL */
+    char *unit; /* numeric: the unit answers are read in ("" = plain number) */
     size_t n_hints;
-    size_t n_choices;   /* choice/multi/ordering */
+    size_t n_choices; /* choice/multi/ordering */
     size_t n_examples;
-    size_t n_samples;   /* design: graded sample answers (pack check scores them) */
-    size_t max_answer;  /* the longest answer graded, in bytes (grader_kind_max_answer
-                           unless the question sets max_answer) */
-    bool has_params;    /* draws per-student numbers */
-    bool has_grade;     /* custom grade function */
-    char *file;         /* source file path */
-    int line;           /* line of the question{} call */
-    int page_after;     /* index of the page it follows in its lesson, -1 before any */
+    size_t n_samples;            /* design: graded sample answers (pack check scores them) */
+    size_t max_answer;           /* the longest answer graded, in bytes (grader_kind_max_answer
+                                    unless the question sets max_answer) */
+    bool has_params;             /* draws per-student numbers */
+    bool has_grade;              /* custom grade function */
+    char *file;                  /* source file path */
+    int line;                    /* line of the question{} call */
+    int page_after;              /* index of the page it follows in its lesson, -1 before any */
     struct grader_policy policy; /* resolved: question > lesson > pack > kind default */
 };
 
@@ -159,10 +159,10 @@ struct grader_question {
  * numeric inputs with defaults and ranges, and a Lua compute(v) that returns
  * labelled outputs. */
 struct grader_calc_input {
-    char *name;   /* the key compute() reads: v.f */
-    char *label;  /* "serial fraction f" */
-    char *unit;   /* "" for none */
-    char *help;   /* may be NULL */
+    char *name;  /* the key compute() reads: v.f */
+    char *label; /* "serial fraction f" */
+    char *unit;  /* "" for none */
+    char *help;  /* may be NULL */
     double def, min, max;
     bool integer;
 };
@@ -179,9 +179,9 @@ struct grader_calc {
 
 struct grader_calc_output {
     char *label;
-    char *unit;  /* "" for none */
+    char *unit; /* "" for none */
     double value;
-    char *text;  /* non-NULL: a text (or ASCII diagram) output instead of a number */
+    char *text; /* non-NULL: a text (or ASCII diagram) output instead of a number */
 };
 void grader_calc_outputs_free(struct grader_calc_output *o, size_t n);
 
@@ -212,8 +212,8 @@ struct grader_pack_info {
     char **assets;     /* pack{ assets = {...} }: patterns of the other files to store */
     size_t n_assets;
 
-    char **rubric;     /* pack{ rubric = { ... } }: the pack's own rubric items, beside
-                          the course's (lessons/ checks every question's items) */
+    char **rubric; /* pack{ rubric = { ... } }: the pack's own rubric items, beside
+                      the course's (lessons/ checks every question's items) */
     size_t n_rubric;
     struct grader_lesson *lessons;
     size_t n_lessons;
@@ -229,8 +229,8 @@ struct grader_pack;
  * "file:line: message"; the first also goes to `err`. When there are
  * problems and `problems` is given, the questions without problems still run
  * their self-tests (as grader_pack_selftest) and add their failures, so one
- * typo does not hide the rest. Returns 0 and a pack handle, or CORE_ERR_INVALID/SCRIPT/LIMIT and *out NULL. The handle copies
- * what it needs from `files`. Caller frees with grader_pack_free(). */
+ * typo does not hide the rest. Returns 0 and a pack handle, or CORE_ERR_INVALID/SCRIPT/LIMIT and
+ * *out NULL. The handle copies what it needs from `files`. Caller frees with grader_pack_free(). */
 int grader_pack_new(struct grader_pack **out, const struct grader_file *files, size_t n,
                     const struct grader_limits *lim, struct core_strlist *problems,
                     struct core_err *err);
@@ -302,7 +302,7 @@ struct grader_view {
     size_t n_choices;
     char **hints;
     size_t n_hints;
-    char *unit;     /* numeric: the unit answers are read in, "" for none */
+    char *unit;      /* numeric: the unit answers are read in, "" for none */
     char *needs_lab; /* set when the question needs a lab run and ctx->lab is NULL:
                         "run the lab 'amdahl' first (warpbench lab run amdahl)" */
     char **rubric;   /* design: the concept labels a student scores themselves on */
@@ -322,16 +322,16 @@ int grader_question_view(struct grader_pack *p, const char *qid, const struct gr
 /* ---- grading ------------------------------------------------------------- */
 
 struct grader_result {
-    bool valid;       /* false: the answer could not be read (feedback says why); no score */
-    double score;     /* 0..max */
-    double max;       /* the question's points */
-    bool correct;     /* score == max */
-    char *feedback;   /* never NULL */
-    char *parsed;     /* the answer as understood, e.g. "2.5 ×" or "b, d"; may be NULL */
-    double value;     /* numeric: parsed value in the question's unit */
+    bool valid;     /* false: the answer could not be read (feedback says why); no score */
+    double score;   /* 0..max */
+    double max;     /* the question's points */
+    bool correct;   /* score == max */
+    char *feedback; /* never NULL */
+    char *parsed;   /* the answer as understood, e.g. "2.5 ×" or "b, d"; may be NULL */
+    double value;   /* numeric: parsed value in the question's unit */
     bool has_value;
-    char *accepted;   /* numeric: accepted interval, e.g. "2.475 to 2.525 ×"; else NULL */
-    char *reference;  /* the reference answer as text (show after correct / give up) */
+    char *accepted;  /* numeric: accepted interval, e.g. "2.475 to 2.525 ×"; else NULL */
+    char *reference; /* the reference answer as text (show after correct / give up) */
     /* The variant's parameters as a JSON object ("{}" without params),
      * exactly as graded: integers and floats keep their Lua subtype, floats
      * round-trip. Store it with the attempt and pass it back in
@@ -346,8 +346,8 @@ struct grader_result {
      * lists the common wrong answers no declared mistake explains. */
     bool mistake;
 
-    bool automatic;   /* a design answer scored by the concept rubric: a provisional,
-                         automatic score, to be shown as such beside a person's */
+    bool automatic; /* a design answer scored by the concept rubric: a provisional,
+                       automatic score, to be shown as such beside a person's */
 };
 void grader_result_fini(struct grader_result *r);
 
@@ -400,15 +400,15 @@ struct grader_sweep_q {
     double worst;       /* the largest |automatic - person| over the samples */
     double mean;        /* the mean |automatic - person| */
     size_t good, partial, keywords, reversed; /* samples by role */
-    double good_min;    /* the lowest automatic score of a "good" sample (1 when none) */
-    double bad_max;     /* the highest of a "keywords" or "reversed" one (0 when none) */
+    double good_min; /* the lowest automatic score of a "good" sample (1 when none) */
+    double bad_max;  /* the highest of a "keywords" or "reversed" one (0 when none) */
 };
 
 struct grader_sweep {
     struct grader_sweep_q *q; /* one per question checked, in pack order */
     size_t n;
-    size_t tried;    /* variants drawn, all questions */
-    size_t checks;   /* gradings and checks run */
+    size_t tried;  /* variants drawn, all questions */
+    size_t checks; /* gradings and checks run */
     int failures;
 };
 void grader_sweep_fini(struct grader_sweep *s);

@@ -66,45 +66,37 @@
 
 /* Words that carry sentence structure: a run of terms has none of them. */
 static const char *const FUNCTION_WORDS[] = {
-    "a",       "about",  "above",   "across",   "after",   "again",   "against", "also",
-    "although", "am",    "an",      "and",      "another", "any",     "are",     "as",
-    "at",      "be",     "because", "been",     "before",  "being",   "below",   "between",
-    "both",    "but",    "by",      "can",      "cannot",  "could",   "did",     "do",
-    "does",    "doing",  "down",    "during",   "each",    "either",  "every",   "few",
-    "fewer",   "for",    "from",    "had",      "has",     "have",    "having",  "he",
-    "hence",   "her",    "here",    "him",      "his",     "how",     "however", "i",
-    "if",      "in",     "into",    "is",       "it",      "its",     "itself",  "less",
-    "like",    "many",   "may",     "me",       "might",   "more",    "most",    "much",
-    "must",    "my",     "neither", "never",    "no",      "none",    "nor",     "not",
-    "nothing", "of",     "on",      "once",     "only",    "onto",    "or",      "other",
-    "our",     "out",    "over",    "per",      "rather",  "same",    "shall",   "she",
-    "should",  "since",  "so",      "some",     "such",    "than",    "that",    "the",
-    "their",   "them",   "then",    "there",    "therefore", "these", "they",    "this",
-    "those",   "though", "through", "thus",     "to",      "too",     "under",   "until",
-    "up",      "us",     "very",    "via",      "was",     "we",      "were",    "what",
-    "when",    "where",  "whereas", "which",    "while",   "who",     "whom",    "whose",
-    "why",     "will",   "with",    "within",   "without", "would",   "yet",     "you",
-    "your",
+    "a", "about", "above", "across", "after", "again", "against", "also", "although", "am", "an",
+    "and", "another", "any", "are", "as", "at", "be", "because", "been", "before", "being", "below",
+    "between", "both", "but", "by", "can", "cannot", "could", "did", "do", "does", "doing", "down",
+    "during", "each", "either", "every", "few", "fewer", "for", "from", "had", "has", "have",
+    "having", "he", "hence", "her", "here", "him", "his", "how", "however", "i", "if", "in", "into",
+    "is", "it", "its", "itself", "less", "like", "many", "may", "me", "might", "more", "most",
+    "much", "must", "my", "neither", "never", "no", "none", "nor", "not", "nothing", "of", "on",
+    "once", "only", "onto", "or", "other", "our", "out", "over", "per", "rather", "same", "shall",
+    "she", "should", "since", "so", "some", "such", "than", "that", "the", "their", "them", "then",
+    "there", "therefore", "these", "they", "this", "those", "though", "through", "thus", "to",
+    "too", "under", "until", "up", "us", "very", "via", "was", "we", "were", "what", "when",
+    "where", "whereas", "which", "while", "who", "whom", "whose", "why", "will", "with", "within",
+    "without", "would", "yet", "you", "your",
     /* negators and the stems of n't: "don't" is "don" "t" */
-    "aint",    "arent",  "cant",    "couldnt",  "didnt",   "doesnt",  "dont",    "hadnt",
-    "hasnt",   "havent", "isnt",    "mustnt",   "neednt",  "shouldnt", "wasnt",  "werent",
-    "wont",    "wouldnt", "aren",   "couldn",   "didn",    "doesn",   "don",     "hadn",
-    "hasn",    "haven",  "isn",     "mustn",    "needn",   "shouldn", "wasn",    "weren",
-    "won",     "wouldn", "lack",    "lacks",    "lacking", "unable"};
+    "aint", "arent", "cant", "couldnt", "didnt", "doesnt", "dont", "hadnt", "hasnt", "havent",
+    "isnt", "mustnt", "neednt", "shouldnt", "wasnt", "werent", "wont", "wouldnt", "aren", "couldn",
+    "didn", "doesn", "don", "hadn", "hasn", "haven", "isn", "mustn", "needn", "shouldn", "wasn",
+    "weren", "won", "wouldn", "lack", "lacks", "lacking", "unable"};
 
 /* Words before which a new clause starts. */
 static const char *const CLAUSE_WORDS[] = {
-    "although", "and",   "because", "but",  "hence", "however", "since", "so",
-    "then",     "therefore", "though", "thus", "whereas", "which",  "while", "who",
-    "whose",    "yet"};
+    "although",  "and",    "because", "but",     "hence", "however", "since", "so",    "then",
+    "therefore", "though", "thus",    "whereas", "which", "while",   "who",   "whose", "yet"};
 
 /* Words that negate what follows in their clause (with the two-word ones
  * and the n't forms handled in negator()). */
 static const char *const NEGATORS[] = {
-    "aint",    "arent", "cannot",  "cant",  "couldnt", "didnt",   "doesnt", "dont",
-    "hadnt",   "hasnt", "havent",  "isnt",  "lack",    "lacking", "lacks",  "mustnt",
-    "neednt",  "neither", "never", "no",    "none",    "nor",     "not",    "nothing",
-    "shouldnt", "unable", "wasnt", "werent", "without", "wont",   "wouldnt"};
+    "aint",     "arent",   "cannot", "cant",   "couldnt", "didnt",   "doesnt", "dont",
+    "hadnt",    "hasnt",   "havent", "isnt",   "lack",    "lacking", "lacks",  "mustnt",
+    "neednt",   "neither", "never",  "no",     "none",    "nor",     "not",    "nothing",
+    "shouldnt", "unable",  "wasnt",  "werent", "without", "wont",    "wouldnt"};
 
 static bool in_list(const char *const *list, size_t n, const char *w, size_t len)
 {
@@ -117,28 +109,28 @@ static bool in_list(const char *const *list, size_t n, const char *w, size_t len
 #define IN(list, w, len) in_list(list, sizeof list / sizeof list[0], w, len)
 
 struct dword {
-    size_t at, len;   /* in d->text (lower case) */
-    size_t norm_at;   /* start in its sentence's normalised text */
-    size_t norm_end;  /* end there */
+    size_t at, len;  /* in d->text (lower case) */
+    size_t norm_at;  /* start in its sentence's normalised text */
+    size_t norm_end; /* end there */
     size_t sentence;
-    size_t clause;    /* numbered across the answer */
-    size_t part;      /* numbered across the answer */
-    bool negated;     /* an odd number of negators before it in its clause */
-    bool function;    /* a function word (not inside a compound) */
-    bool alpha;       /* letters only (UTF-8 bytes count as letters) */
+    size_t clause; /* numbered across the answer */
+    size_t part;   /* numbered across the answer */
+    bool negated;  /* an odd number of negators before it in its clause */
+    bool function; /* a function word (not inside a compound) */
+    bool alpha;    /* letters only (UTF-8 bytes count as letters) */
 };
 
 struct dsentence {
-    size_t first, n;  /* its words */
+    size_t first, n; /* its words */
     bool claim;
-    char *norm;       /* lower case, white space folded, punctuation kept */
+    char *norm; /* lower case, white space folded, punctuation kept */
     size_t norm_len;
 };
 
 struct grader_design {
     grader_alloc_fn alloc;
     void *ud;
-    bool oom; /* an allocation failed: the results are not to be trusted */
+    bool oom;   /* an allocation failed: the results are not to be trusted */
     char *text; /* the answer's words, lower case, NUL-separated */
     size_t text_len, text_cap;
     struct dword *w;
@@ -185,8 +177,7 @@ static bool room(struct grader_design *d, void **a, size_t n, size_t *cap, size_
 
 static bool word_byte(unsigned char c)
 {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c >= 0x80;
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c >= 0x80;
 }
 
 /* Bytes of a separating UTF-8 sequence at s[i] (no-break space, general
@@ -313,9 +304,11 @@ static int negator_at(const struct grader_design *d, size_t i, const char *next,
     const char *s = d->text + w->at;
     if (w->len == 3 && memcmp(s, "not", 3) == 0)
         return !(next_len == 4 && memcmp(next, "only", 4) == 0);
-    if ((w->len == 7 && memcmp(s, "instead", 7) == 0) && next_len == 2 && memcmp(next, "of", 2) == 0)
+    if ((w->len == 7 && memcmp(s, "instead", 7) == 0) && next_len == 2 &&
+        memcmp(next, "of", 2) == 0)
         return 1;
-    if ((w->len == 6 && memcmp(s, "rather", 6) == 0) && next_len == 4 && memcmp(next, "than", 4) == 0)
+    if ((w->len == 6 && memcmp(s, "rather", 6) == 0) && next_len == 4 &&
+        memcmp(next, "than", 4) == 0)
         return 1;
     if (w->len == 1 && s[0] == 't' && i > 0 && d->w[i - 1].clause == w->clause) {
         const struct dword *p = &d->w[i - 1];
@@ -371,25 +364,25 @@ static void add_word(struct cutter *c, size_t *i)
  * word after it for "not only", "instead of", "rather than"). */
 /* Words that dismiss what comes before them in their clause: "profiling
  * is useless". */
-static const char *const DISMISSALS[] = {"irrelevant", "overkill", "pointless", "unnecessary",
-                                         "unneeded",   "useless"};
+static const char *const DISMISSALS[] = {"irrelevant",  "overkill", "pointless",
+                                         "unnecessary", "unneeded", "useless"};
 
 /* After a negator: the words that make "is not needed", "would not help",
  * "never helps", "does not matter" a dismissal of what comes before. */
-static const char *const DISMISSED[] = {"help",     "helps",  "matter",  "matters",    "necessary",
-                                        "needed",   "required", "useful", "work",     "works",
-                                        "worth",    "tell",   "problem", "bottleneck", "issue",
-                                        "difference", "speed", "speeds"};
+static const char *const DISMISSED[] = {
+    "help",     "helps",      "matter", "matters",    "necessary", "needed",
+    "required", "useful",     "work",   "works",      "worth",     "tell",
+    "problem",  "bottleneck", "issue",  "difference", "speed",     "speeds"};
 
 /* Verbs that dismiss their subject when "nothing" follows them. */
-static const char *const NOTHING_VERBS[] = {"achieve", "achieves", "add",    "adds",   "change",
-                                            "changes", "do",       "does",   "gain",   "gains",
-                                            "tell",    "tells",    "bring",  "brings", "buy",
-                                            "buys"};
+static const char *const NOTHING_VERBS[] = {
+    "achieve", "achieves", "add",  "adds",  "change", "changes", "do",  "does",
+    "gain",    "gains",    "tell", "tells", "bring",  "brings",  "buy", "buys"};
 
 static bool word_is(const struct grader_design *d, size_t i, const char *s)
 {
-    return i < d->n_w && d->w[i].len == strlen(s) && memcmp(d->text + d->w[i].at, s, d->w[i].len) == 0;
+    return i < d->n_w && d->w[i].len == strlen(s) &&
+           memcmp(d->text + d->w[i].at, s, d->w[i].len) == 0;
 }
 
 /* Does a dismissal start at word i ("useless"; a negator followed within
@@ -458,8 +451,7 @@ static size_t list_marker(const unsigned char *s, size_t i, size_t n)
     return 0;
 }
 
-struct grader_design *grader_design_new(const char *text, size_t n, grader_alloc_fn alloc,
-                                        void *ud)
+struct grader_design *grader_design_new(const char *text, size_t n, grader_alloc_fn alloc, void *ud)
 {
     struct grader_design *d = alloc(ud, NULL, 0, sizeof *d);
     if (!d)
@@ -802,8 +794,7 @@ static bool phrase_found(const struct grader_design *d, size_t first, size_t n, 
 }
 
 enum grader_design_hit grader_design_phrase(const struct grader_design *d, const char *phrase,
-                                            bool fuzzy, bool any,
-                                            struct grader_design_known *known)
+                                            bool fuzzy, bool any, struct grader_design_known *known)
 {
     struct phrase_state st = {GRADER_HIT_NONE, any};
     each_occurrence(d, phrase, fuzzy, known, phrase_found, &st);
@@ -879,7 +870,7 @@ enum grader_design_hit grader_design_near(const struct grader_design *d, const c
                 lo++;
             }
             if (have == n_terms) {
-                hit = pass == 0 ? GRADER_HIT_FOUND
+                hit = pass == 0   ? GRADER_HIT_FOUND
                       : pass == 1 ? GRADER_HIT_NEGATED
                                   : GRADER_HIT_UNCLAIMED;
                 break;

@@ -34,7 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_PICKS 26     /* choices are lettered a..z */
+#define MAX_PICKS 26 /* choices are lettered a..z */
 #define ORDER_SALT 0x6f72646572696e67ULL
 #define EXAMPLE_USER "example"
 
@@ -1543,8 +1543,8 @@ static void key_table(lua_State *L, int idx, struct core_buf *b, int depth)
     int names = lua_gettop(L);
     lua_pushnil(L);
     while (n < MAX_KEYS && lua_next(L, idx)) { /* names k v */
-        lua_pop(L, 1);                          /* names k */
-        lua_pushvalue(L, -1);                   /* names k k */
+        lua_pop(L, 1);                         /* names k */
+        lua_pushvalue(L, -1);                  /* names k k */
         const char *t = lua_type(L, -1) == LUA_TNUMBER ? NULL : lua_tostring(L, -1);
         if (!t) {
             struct core_buf kb;
@@ -1566,9 +1566,9 @@ static void key_table(lua_State *L, int idx, struct core_buf *b, int depth)
     qsort(keys, n, sizeof *keys, cmp_cstr);
     for (size_t i = 0; i < n; i++) {
         core_buf_printf(b, "%s%s=", i ? ", " : "", keys[i]);
-        lua_pushstring(L, keys[i]); /* names ktext */
-        int ty = lua_rawget(L, idx);  /* names v */
-        if (ty == LUA_TNIL) {         /* a number key: look it up as a number */
+        lua_pushstring(L, keys[i]);  /* names ktext */
+        int ty = lua_rawget(L, idx); /* names v */
+        if (ty == LUA_TNIL) {        /* a number key: look it up as a number */
             lua_pop(L, 1);
             lua_pushnumber(L, strtod(keys[i], NULL));
             if (lua_isinteger(L, -1) || lua_tonumber(L, -1) == (lua_Integer)lua_tonumber(L, -1)) {
@@ -1699,8 +1699,9 @@ static void sweep_wrong(lua_State *L, struct job *j)
         if (ty == LUA_TBOOLEAN && !lua_toboolean(L, -1)) {
             /* the function says this mistake does not apply to this variant */
         } else if (ty != LUA_TNUMBER) {
-            jproblem(j, "wrong %zu: value gives %s, not a number (return false when the mistake "
-                        "does not apply to this variant)",
+            jproblem(j,
+                     "wrong %zu: value gives %s, not a number (return false when the mistake "
+                     "does not apply to this variant)",
                      i, luaL_typename(L, -1));
         } else if (!isfinite(lua_tonumber(L, -1))) {
             jproblem(j, "wrong %zu: value gives %g, not a finite number", i, lua_tonumber(L, -1));
@@ -1743,7 +1744,8 @@ static void sweep_examples(lua_State *L, struct job *j)
         }
         int ex = lua_gettop(L);
         bool fixed = rawfield(L, ex, "params") != LUA_TNIL || rawfield(L, ex, "lab") != LUA_TNIL;
-        int at = lua_rawgeti(L, ex, 1) == LUA_TFUNCTION || rawfield(L, ex, "answer") == LUA_TFUNCTION;
+        int at =
+            lua_rawgeti(L, ex, 1) == LUA_TFUNCTION || rawfield(L, ex, "answer") == LUA_TFUNCTION;
         lua_settop(L, ex);
         if (fixed || !at) {
             lua_settop(L, exs);
@@ -1762,9 +1764,9 @@ static void sweep_examples(lua_State *L, struct job *j)
         grade_answer(L, j, j->graded);
         j->res = keep;
         j->n_examples_run++;
-        bool ok = j->exp_invalid
-                      ? !res.valid
-                      : res.valid && res.max > 0 && fabs(res.score / res.max - j->exp_score) <= 1e-9;
+        bool ok = j->exp_invalid ? !res.valid
+                                 : res.valid && res.max > 0 &&
+                                       fabs(res.score / res.max - j->exp_score) <= 1e-9;
         if (!ok) {
             char want[32], got[32];
             if (j->exp_invalid)
@@ -1797,8 +1799,7 @@ static void sweep_fill(lua_State *L, struct job *j)
             lua_rawgeti(L, -1, (lua_Integer)i); /* hints h */
             char label[32];
             snprintf(label, sizeof label, "hint %zu", i);
-            if (lua_type(L, -1) == LUA_TSTRING &&
-                render_or_fail(L, j, lua_tostring(L, -1), label))
+            if (lua_type(L, -1) == LUA_TSTRING && render_or_fail(L, j, lua_tostring(L, -1), label))
                 lua_pop(L, 1);
             lua_pop(L, 1);
         }
@@ -2168,7 +2169,7 @@ int grader_question_check(struct grader_pack *p, size_t qi, struct core_strlist 
         core_buf_init(&b);
         core_buf_puts(&b, label);
         core_buf_puts(&b, strncmp(err.msg, prefix, strlen(prefix)) == 0 ? err.msg + strlen(prefix)
-                                                                         : err.msg);
+                                                                        : err.msg);
         snprintf(err.msg, sizeof err.msg, "%s", b.data);
         core_buf_fini(&b);
     }

@@ -30,9 +30,9 @@ enum grader_dim {
 };
 
 struct grader_unit {
-    const char *name;   /* canonical spelling: "ms", "GB/s", "%", "×" */
+    const char *name; /* canonical spelling: "ms", "GB/s", "%", "×" */
     enum grader_dim dim;
-    double scale;       /* value in base unit = number × scale */
+    double scale; /* value in base unit = number × scale */
 };
 
 /* Looks up a unit by spelling. Accepts s ms us µs ns min h; B KB MB GB TB
@@ -48,14 +48,14 @@ const struct grader_unit *grader_unit_find(const char *spelling);
 /* The outcome of reading a numeric answer. */
 struct grader_number {
     bool ok;
-    double value;      /* in the expected unit (see grader_number_parse) */
-    double base;       /* in the base unit of its dimension */
-    double c_value;    /* value with '/' between whole numbers truncating as C's
-                        * integer division does ("(1000+255)/256" is 4); equals
-                        * value unless c_differs */
-    bool c_differs;    /* the C reading differs from the real one */
-    char unit[16];     /* the unit the student wrote, canonical spelling, "" if none */
-    char why[200];     /* when !ok: what is wrong and how to write it, for the student */
+    double value;   /* in the expected unit (see grader_number_parse) */
+    double base;    /* in the base unit of its dimension */
+    double c_value; /* value with '/' between whole numbers truncating as C's
+                     * integer division does ("(1000+255)/256" is 4); equals
+                     * value unless c_differs */
+    bool c_differs; /* the C reading differs from the real one */
+    char unit[16];  /* the unit the student wrote, canonical spelling, "" if none */
+    char why[200];  /* when !ok: what is wrong and how to write it, for the student */
 };
 
 /* Reads `text` as a numeric answer expected in unit `expected` (a spelling
@@ -113,8 +113,8 @@ char *grader_tol_describe(const struct grader_tol *t, double ref, const char *un
  * band's (wider) tolerance earns `score` (a fraction of the points). */
 struct grader_band {
     struct grader_tol tol;
-    double score;          /* 0..1 */
-    const char *feedback;  /* borrowed, may be NULL */
+    double score;         /* 0..1 */
+    const char *feedback; /* borrowed, may be NULL */
 };
 
 /* Scores v against ref: 1 inside `tol`; else the highest band score whose
@@ -404,8 +404,8 @@ struct grader_pfile {
     char *path;
     char *data;
     size_t len;
-    char *chunkname;     /* "@path" */
-    struct core_buf bc;  /* empty when it did not compile */
+    char *chunkname;    /* "@path" */
+    struct core_buf bc; /* empty when it did not compile */
     bool compiled;
     bool is_lua;
     struct grader_slim_plan *plan; /* made on first use; NULL when it cannot be cut */
@@ -415,10 +415,10 @@ struct grader_pfile {
 /* Private per-question data, in pack order. */
 struct grader_qx {
     const struct grader_question *q;
-    size_t file;           /* index into files */
-    bool bad;              /* failed static validation */
-    bool has_slim;         /* slim holds the bytecode of its file cut down to it */
-    bool slim_tried;       /* grader_qx_slim ran (it runs on first use) */
+    size_t file;     /* index into files */
+    bool bad;        /* failed static validation */
+    bool has_slim;   /* slim holds the bytecode of its file cut down to it */
+    bool slim_tried; /* grader_qx_slim ran (it runs on first use) */
     struct core_buf slim;
     struct grader_linemap map; /* slim's lines in the file */
 };
@@ -448,9 +448,9 @@ struct grader_calc_example {
 
 struct grader_cx {
     const struct grader_calc *c;
-    size_t file;           /* index into files */
-    bool bad;              /* failed static validation, or a duplicate id */
-    bool has_slim;         /* slim holds its file cut down to it */
+    size_t file;   /* index into files */
+    bool bad;      /* failed static validation, or a duplicate id */
+    bool has_slim; /* slim holds its file cut down to it */
     bool slim_tried;
     struct core_buf slim;
     struct grader_linemap map;
@@ -481,7 +481,7 @@ struct grader_pack {
     size_t n_qx;
     struct grader_cx *cx; /* calculators, in pack order */
     size_t n_cx;
-    size_t *index;  /* open-addressing hash of qx by question id; SIZE_MAX = empty */
+    size_t *index; /* open-addressing hash of qx by question id; SIZE_MAX = empty */
     size_t index_cap;
     struct grader_sb_pool *pool;
 };

@@ -29,8 +29,8 @@
  *     numbers truncating, as C's integer division does (`c_value`), so a
  *     question that declares integer semantics can accept the course's
  *     (n + 255) / 256 typed literally, and any question can explain an
- *     answer that is off only by that rounding (grader_number_rounding_note). U+2212 (−) is accepted for '-', and
- *     no-break/thin spaces for spaces (copy-paste from lesson text).
+ *     answer that is off only by that rounding (grader_number_rounding_note). U+2212 (−) is
+ * accepted for '-', and no-break/thin spaces for spaces (copy-paste from lesson text).
  *   - Numbers are checked for shape here (so each refusal can say how to
  *     write it), then converted by core_num_parse, which reads the C locale's
  *     notation whatever the process locale: "nan", "inf", "0x1p3" or a
@@ -594,9 +594,9 @@ static const struct {
     const char *name;
     enum fn fn;
 } functions[] = {
-    {"sqrt", FN_SQRT},   {"log", FN_LN},      {"ln", FN_LN},       {"log2", FN_LOG2},
-    {"log10", FN_LOG10}, {"exp", FN_EXP},     {"abs", FN_ABS},     {"min", FN_MIN},
-    {"max", FN_MAX},     {"ceil", FN_CEIL},   {"floor", FN_FLOOR}, {"round", FN_ROUND},
+    {"sqrt", FN_SQRT},   {"log", FN_LN},    {"ln", FN_LN},       {"log2", FN_LOG2},
+    {"log10", FN_LOG10}, {"exp", FN_EXP},   {"abs", FN_ABS},     {"min", FN_MIN},
+    {"max", FN_MAX},     {"ceil", FN_CEIL}, {"floor", FN_FLOOR}, {"round", FN_ROUND},
 };
 
 static bool word_is(const char *w, size_t n, const char *name)
@@ -886,7 +886,7 @@ static double floor_div(double a, double b)
 {
     if (!is_whole(a) || !is_whole(b))
         return floor(a / b);
-    double rem = fmod(a, b); /* exact, with the sign of a */
+    double rem = fmod(a, b);  /* exact, with the sign of a */
     double q = (a - rem) / b; /* exact: a whole multiple of b */
     if (rem != 0 && (rem < 0) != (b < 0))
         q -= 1;
@@ -1101,8 +1101,12 @@ bool grader_number_parse(const char *text, const char *expected, struct grader_n
     double cv = v;
     if (p.c_div_seen) {
         char scratch[sizeof out->why];
-        struct parser c = {.s = text, .n = end, .i = expr_start, .c_div = true,
-                           .why = scratch, .why_n = sizeof scratch};
+        struct parser c = {.s = text,
+                           .n = end,
+                           .i = expr_start,
+                           .c_div = true,
+                           .why = scratch,
+                           .why_n = sizeof scratch};
         double w = parse_expr(&c);
         if (!c.failed && c.i == p.i)
             cv = w;

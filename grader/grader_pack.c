@@ -316,16 +316,11 @@ struct fspec {
     unsigned kinds; /* question kinds it applies to */
 };
 
-static const struct fspec pack_fields[] = {{"id", T_STR, KALL},
-                                           {"title", T_STR, KALL},
-                                           {"version", T_STR, KALL},
-                                           {"description", T_STR, KALL},
-                                           {"lessons", T_STRS, KALL},
-                                           {"cbm", T_BOOL, KALL},
-                                           {"policy", T_TAB, KALL},
-                                           {"assets", T_STRS, KALL},
-                                           {"rubric", T_STRS, KALL},
-                                           {NULL, 0, 0}};
+static const struct fspec pack_fields[] = {{"id", T_STR, KALL},       {"title", T_STR, KALL},
+                                           {"version", T_STR, KALL},  {"description", T_STR, KALL},
+                                           {"lessons", T_STRS, KALL}, {"cbm", T_BOOL, KALL},
+                                           {"policy", T_TAB, KALL},   {"assets", T_STRS, KALL},
+                                           {"rubric", T_STRS, KALL},  {NULL, 0, 0}};
 static const struct fspec lesson_fields[] = {{"id", T_STR, KALL},
                                              {"title", T_STR, KALL},
                                              {"topics", T_STRS, KALL},
@@ -375,17 +370,19 @@ static const struct fspec band_fields[] = {{"rel", T_NUM, KALL},      {"abs", T_
 static const struct fspec wrong_fields[] = {
     {"value", T_NUM | T_FUN, KALL}, {"feedback", T_STR, KALL}, {NULL, 0, 0}};
 static const struct fspec concept_fields[] = {
-    {"name", T_STR, KALL},     {"points", T_NUM, KALL},      {"match", T_STRS, KALL},
-    {"patterns", T_STRS, KALL}, {"near", T_TAB, KALL},       {"contradicts", T_TAB, KALL},
-    {"fuzzy", T_BOOL, KALL},   {"feedback", T_STR, KALL},    {NULL, 0, 0}};
+    {"name", T_STR, KALL},      {"points", T_NUM, KALL},   {"match", T_STRS, KALL},
+    {"patterns", T_STRS, KALL}, {"near", T_TAB, KALL},     {"contradicts", T_TAB, KALL},
+    {"fuzzy", T_BOOL, KALL},    {"feedback", T_STR, KALL}, {NULL, 0, 0}};
 static const struct fspec near_fields[] = {{"within", T_NUM, KALL}, {NULL, 0, 0}};
 static const struct fspec contradicts_fields[] = {{"match", T_STRS, KALL},
                                                   {"patterns", T_STRS, KALL},
                                                   {"near", T_TAB, KALL},
                                                   {"feedback", T_STR, KALL},
                                                   {NULL, 0, 0}};
-static const struct fspec sample_fields[] = {{"answer", T_STR, KALL}, {"score", T_NUM, KALL},
-                                             {"tol", T_NUM, KALL},    {"role", T_STR, KALL},
+static const struct fspec sample_fields[] = {{"answer", T_STR, KALL},
+                                             {"score", T_NUM, KALL},
+                                             {"tol", T_NUM, KALL},
+                                             {"role", T_STR, KALL},
                                              {NULL, 0, 0}};
 static const struct fspec example_fields[] = {{"answer", T_STR | T_NUM | T_FUN, KALL},
                                               {"score", T_NUM | T_STR, KALL},
@@ -1131,15 +1128,16 @@ static void check_pack(struct eval *e, struct vctx *v, int t)
         bool up = strcmp(a, "..") == 0 || strncmp(a, "../", 3) == 0 || strstr(a, "/../") ||
                   (strlen(a) >= 3 && strcmp(a + strlen(a) - 3, "/..") == 0);
         if (!a[0] || a[0] == '/' || up)
-            vproblem(v, "assets: '%s' must be a pattern of files inside the pack folder "
-                        "(like \"img/*.png\")", a);
+            vproblem(v,
+                     "assets: '%s' must be a pattern of files inside the pack folder "
+                     "(like \"img/*.png\")",
+                     a);
     }
 }
 
 static struct grader_lesson *add_lesson(struct grader_pack *p)
 {
-    p->info.lessons =
-        grow(p->info.lessons, p->info.n_lessons, sizeof *p->info.lessons);
+    p->info.lessons = grow(p->info.lessons, p->info.n_lessons, sizeof *p->info.lessons);
     struct grader_lesson *l = &p->info.lessons[p->info.n_lessons++];
     memset(l, 0, sizeof *l);
     return l;
@@ -1324,7 +1322,8 @@ static void check_question(struct eval *e, struct vctx *v, int t, struct grader_
     double ma;
     if (num_field(L, t, "max_answer", &ma)) {
         if (!(ma >= 1 && ma <= GRADER_MAX_ANSWER && ma == floor(ma)))
-            vproblem(v, "max_answer must be a whole number of bytes from 1 to %d", GRADER_MAX_ANSWER);
+            vproblem(v, "max_answer must be a whole number of bytes from 1 to %d",
+                     GRADER_MAX_ANSWER);
         else
             q->max_answer = (size_t)ma;
     }

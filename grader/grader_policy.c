@@ -64,9 +64,9 @@ static void fraction_words(double f, char *buf, size_t n)
     static const struct {
         double v;
         const char *w;
-    } named[] = {{1, "all"},          {0.5, "half"},      {1.0 / 3, "a third"},
-                 {0.25, "a quarter"}, {0.2, "a fifth"},   {2.0 / 3, "two thirds"},
-                 {0.75, "three quarters"}};
+    } named[] = {
+        {1, "all"},       {0.5, "half"},           {1.0 / 3, "a third"},    {0.25, "a quarter"},
+        {0.2, "a fifth"}, {2.0 / 3, "two thirds"}, {0.75, "three quarters"}};
     for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
         if (fabs(f - named[i].v) < 1e-9) {
             snprintf(buf, n, "%s", named[i].w);

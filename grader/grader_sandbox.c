@@ -671,10 +671,10 @@ static void push_mapped(lua_State *L)
 /* Is the message on top of the stack in the set? */
 static bool is_mapped(lua_State *L)
 {
-    push_mapped(L);       /* msg set */
-    lua_pushvalue(L, -2); /* msg set msg */
+    push_mapped(L);                            /* msg set */
+    lua_pushvalue(L, -2);                      /* msg set msg */
     bool seen = lua_rawget(L, -2) != LUA_TNIL; /* msg set seen */
-    lua_pop(L, 2);        /* msg */
+    lua_pop(L, 2);                             /* msg */
     return seen;
 }
 
@@ -715,7 +715,8 @@ static void map_message(lua_State *L)
         char before = at ? msg[at - 1] : ' '; /* "lab_a.lua" is not "a.lua" */
         bool whole = !((before >= 'a' && before <= 'z') || (before >= 'A' && before <= 'Z') ||
                        (before >= '0' && before <= '9') || strchr("_./-", before));
-        if (whole && k < n && msg[k] == ':' && k + 1 < n && msg[k + 1] >= '0' && msg[k + 1] <= '9') {
+        if (whole && k < n && msg[k] == ':' && k + 1 < n && msg[k + 1] >= '0' &&
+            msg[k + 1] <= '9') {
             size_t d = k + 1;
             long line = 0;
             while (d < n && msg[d] >= '0' && msg[d] <= '9' && line < 100000000)
@@ -1294,7 +1295,7 @@ void grader_sb_load_mapped(lua_State *L, const struct core_buf *bc, const char *
     if (!sb->map)
         return;
     lua_Debug ar;
-    lua_pushvalue(L, -1); /* f f */
+    lua_pushvalue(L, -1);          /* f f */
     if (lua_getinfo(L, ">S", &ar)) /* f */
         snprintf(sb->map_src, sizeof sb->map_src, "%s", ar.short_src);
 }
@@ -1422,8 +1423,8 @@ int grader_compile(const char *src, size_t len, const char *chunkname, struct co
         size_t nl = strlen(chunkname + 1);
         bool named = msg && strncmp(msg, chunkname + 1, nl) == 0 && msg[nl] == ':';
         rc = core_err_set(err, st == LUA_ERRMEM ? CORE_ERR_LIMIT : CORE_ERR_SCRIPT, "%s%s%s",
-                          named ? "" : chunkname + 1, named ? "" : ":1: ",
-                          msg ? msg : "cannot compile");
+                          named ? "" : chunkname + 1,
+                          named ? "" : ":1: ", msg ? msg : "cannot compile");
     }
     sb_destroy(sb);
     return rc;

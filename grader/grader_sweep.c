@@ -26,8 +26,8 @@
 
 #define PATIENCE_MIN 20 /* draws in a row without a new variant that end the search... */
 #define PATIENCE_MAX 50 /* ...at least, and at most */
-#define MAX_DRAWS 4  /* times the variants asked for */
-#define SHOWN 3      /* failing variants reported in full, per question */
+#define MAX_DRAWS 4     /* times the variants asked for */
+#define SHOWN 3         /* failing variants reported in full, per question */
 
 /* ---- a set of 64-bit hashes ---------------------------------------------------------- */
 
@@ -115,8 +115,7 @@ static void sweep_question(struct grader_pack *p, size_t qi, size_t variants,
     for (size_t v = 1; v <= max_draws && seen.n < want && dry < patience(seen.n, want); v++) {
         char *key = NULL;
         size_t ex = 0;
-        int n = grader_variant_check(p, qi, (int)v, failing < SHOWN ? problems : &quiet, &key,
-                                     &ex);
+        int n = grader_variant_check(p, qi, (int)v, failing < SHOWN ? problems : &quiet, &key, &ex);
         if (n > 0 && failing++ < SHOWN)
             out->failures += n;
         r->tried++;

@@ -202,7 +202,7 @@ bool grader_tol_rounding_note(const struct grader_tol *tol, double ref, const ch
         return false;
     double v = num->value;
     /* right: accepted, and the whole number nearest to it is the reference */
-#define HITS(x) (grader_tol_accepts(tol, ref, (x)) && fabs((x) - ref) < 0.5)
+#define HITS(x) (grader_tol_accepts(tol, ref, (x)) && fabs((x)-ref) < 0.5)
     if (HITS(v))
         return false;
     const char *sp = unit && unit[0] ? " " : "";
@@ -235,7 +235,7 @@ bool grader_tol_rounding_note(const struct grader_tol *tol, double ref, const ch
     snprintf(buf, n,
              "%s%s%s is not a whole number, and the answer is a whole count: round it %s "
              "(%s(%s) = %s). Whole numbers n/d rounded %s: %s.",
-             got, sp, un, up ? "up" : "down", up ? "ceil" : "floor", got, want,
-             up ? "up" : "down", up ? "ceil(n/d), or (n + d - 1)//d" : "floor(n/d), or n//d");
+             got, sp, un, up ? "up" : "down", up ? "ceil" : "floor", got, want, up ? "up" : "down",
+             up ? "ceil(n/d), or (n + d - 1)//d" : "floor(n/d), or n//d");
     return true;
 }

@@ -79,9 +79,9 @@ size_t grader_text_words(const char *s, size_t n, char *out)
         unsigned char c1 = i + 1 < n ? (unsigned char)s[i + 1] : 0;
         /* No-break space (U+00A0) and general punctuation (U+2000-U+206F:
          * dashes, quotes, thin spaces) separate words like ASCII ones do. */
-        size_t skip = c == 0xC2 && c1 == 0xA0                             ? 1
+        size_t skip = c == 0xC2 && c1 == 0xA0                                ? 1
                       : c == 0xE2 && (c1 == 0x80 || c1 == 0x81) && i + 2 < n ? 2
-                                                                          : 0;
+                                                                             : 0;
         bool word = !skip && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
                               (c >= '0' && c <= '9') || c >= 0x80);
         i += skip;
@@ -617,8 +617,8 @@ static int l_judge(lua_State *L)
 }
 
 static const luaL_Reg wb_funcs[] = {
-    {"number", l_number}, {"close", l_close}, {"within", l_within}, {"interval", l_interval},
-    {"round", l_round},   {"sig", l_sig},     {"norm", l_norm},     {"words", l_words},
+    {"number", l_number}, {"close", l_close},  {"within", l_within}, {"interval", l_interval},
+    {"round", l_round},   {"sig", l_sig},      {"norm", l_norm},     {"words", l_words},
     {"finite", l_finite}, {"_judge", l_judge}, {NULL, NULL}};
 
 /* ---- wb.lab: questions graded against the student's own lab run ------------------ */
@@ -941,10 +941,12 @@ static int l_lab_grade(lua_State *L)
         lua_pushliteral(L, "noise");
         lua_call(L, 2, 1); /* how noise */
         const char *why = lua_tostring(L, -1);
-        lua_pushfstring(L, "%s%sNote: your run was flagged (%s), so its numbers may be off; run the lab "
-                           "again on a quieter machine.",
-                        lua_tostring(L, -2), lua_rawlen(L, -2) ? " " : "",
-                        why ? why : "noisy"); /* how noise how' */
+        lua_pushfstring(
+            L,
+            "%s%sNote: your run was flagged (%s), so its numbers may be off; run the lab "
+            "again on a quieter machine.",
+            lua_tostring(L, -2), lua_rawlen(L, -2) ? " " : "",
+            why ? why : "noisy"); /* how noise how' */
         lua_replace(L, -3);
         lua_pop(L, 1); /* how' */
     }

@@ -42,19 +42,21 @@ int kern_access_check(const struct kern_access *a, struct core_err *err)
         return core_err_set(err, CORE_ERR_INVALID, "lanes must be from 1 to %d, not %d", MAX_LANES,
                             a->lanes);
     if (a->offset < 0 || a->offset > (1LL << 40))
-        return core_err_set(err, CORE_ERR_INVALID, "offset must be from 0 to 2^40 elements, not %lld",
-                            a->offset);
+        return core_err_set(err, CORE_ERR_INVALID,
+                            "offset must be from 0 to 2^40 elements, not %lld", a->offset);
     if (a->stride < 0 || a->stride > (1LL << 30))
-        return core_err_set(err, CORE_ERR_INVALID, "stride must be from 0 to 2^30 elements, not %lld",
-                            a->stride);
+        return core_err_set(err, CORE_ERR_INVALID,
+                            "stride must be from 0 to 2^30 elements, not %lld", a->stride);
     if (!pow2(a->sector_bytes) || a->sector_bytes > 4096)
         return core_err_set(err, CORE_ERR_INVALID,
-                            "sector_bytes must be a power of two up to 4096, not %d", a->sector_bytes);
+                            "sector_bytes must be a power of two up to 4096, not %d",
+                            a->sector_bytes);
     if (a->line_bytes < a->sector_bytes || a->line_bytes % a->sector_bytes != 0 ||
         a->line_bytes > 65536)
-        return core_err_set(err, CORE_ERR_INVALID,
-                            "line_bytes must be a multiple of sector_bytes (%d) up to 65536, not %d",
-                            a->sector_bytes, a->line_bytes);
+        return core_err_set(
+            err, CORE_ERR_INVALID,
+            "line_bytes must be a multiple of sector_bytes (%d) up to 65536, not %d",
+            a->sector_bytes, a->line_bytes);
     return 0;
 }
 
@@ -186,8 +188,9 @@ double kern_datasheet_gbs(const char *name)
 /* ---- the kernels' names and parameters ------------------------------------ */
 
 static const char *const kind_names[KERN_COAL_N_KINDS] = {
-    "memcpy",    "copy16",          "copy",           "offset",          "stride",
-    "smem_copy", "transpose_naive", "transpose_tiled", "transpose_padded"};
+    "memcpy",          "copy16",          "copy",
+    "offset",          "stride",          "smem_copy",
+    "transpose_naive", "transpose_tiled", "transpose_padded"};
 
 const char *kern_coal_kind_name(int kind)
 {

@@ -8,8 +8,8 @@
  */
 #include "kernels/kernels.h"
 
-void kern_coal_ref_gather(const float *in, float *out, long long i0, long long i1,
-                          long long offset, long long stride)
+void kern_coal_ref_gather(const float *in, float *out, long long i0, long long i1, long long offset,
+                          long long stride)
 {
     const float *src = in + offset;
     for (long long i = i0; i < i1; i++)
@@ -24,8 +24,7 @@ void kern_coal_ref_transpose(const float *in, float *out, int w, int r0, int r1)
             out[r * W + c] = in[c * W + r];
 }
 
-void kern_coal_ref_transpose_blocked(const float *in, float *out, int w, int tile, int r0,
-                                     int r1)
+void kern_coal_ref_transpose_blocked(const float *in, float *out, int w, int tile, int r0, int r1)
 {
     size_t W = (size_t)w;
     if (tile < 1)

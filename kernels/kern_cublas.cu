@@ -178,8 +178,8 @@ extern "C" int kern_gemm_gpu_measure(int n, int reps, uint64_t seed, bool (*stop
     const int check_rows = 8;
 
     if (n < 16 || n > 16384 || n % 16 != 0)
-        return core_err_set(err, CORE_ERR_INVALID, "GPU matrix size n = %d: a multiple of 16, 16 to 16384",
-                            n);
+        return core_err_set(err, CORE_ERR_INVALID,
+                            "GPU matrix size n = %d: a multiple of 16, 16 to 16384", n);
     if (reps < 1 || reps > 1000)
         return core_err_set(err, CORE_ERR_INVALID, "GPU repetitions = %d: 1 to 1000", reps);
     if ((rc = blas_ready(err)) != 0)
@@ -231,11 +231,11 @@ extern "C" int kern_gemm_gpu_measure(int n, int reps, uint64_t seed, bool (*stop
             CU(cudaEventRecord(e0, 0));
             if (kind == 0)
                 BL(blas.sgemm(h, CUBLAS_OP_T, CUBLAS_OP_N, n, n, n, &af, (const float *)dwf, n,
-                               (const float *)daf, n, &bf, (float *)dcf, n));
+                              (const float *)daf, n, &bf, (float *)dcf, n));
             else
                 BL(blas.gemmex(h, CUBLAS_OP_T, CUBLAS_OP_N, n, n, n, &ai, dw8, CUDA_R_8I, n, da8,
-                                CUDA_R_8I, n, &bi, dc32, CUDA_R_32I, n, CUBLAS_COMPUTE_32I,
-                                CUBLAS_GEMM_DEFAULT));
+                               CUDA_R_8I, n, &bi, dc32, CUDA_R_32I, n, CUBLAS_COMPUTE_32I,
+                               CUBLAS_GEMM_DEFAULT));
             CU(cudaEventRecord(e1, 0));
             CU(cudaEventSynchronize(e1));
             float ms = 0;
@@ -398,14 +398,14 @@ extern "C" int kern_mlp_gpu_forward(struct kern_mlp_gpu *g, const float *x, int 
                   cudaMemcpyHostToDevice));
     /* h (batch×hidden, row-major) = x·W1ᵀ: column-major hidden×batch = W1·xᵀ */
     BL(blas.sgemm(g->blas, CUBLAS_OP_T, CUBLAS_OP_N, g->hidden, batch, g->d_in, &one, g->w1,
-                   g->d_in, g->x, g->d_in, &zero, g->h, g->hidden));
+                  g->d_in, g->x, g->d_in, &zero, g->h, g->hidden));
     {
         int cells = batch * g->hidden;
         mlp_bias<<<(cells + 255) / 256, 256>>>(g->h, g->b1, batch, g->hidden, 1);
         CU(cudaGetLastError());
     }
     BL(blas.sgemm(g->blas, CUBLAS_OP_T, CUBLAS_OP_N, g->d_out, batch, g->hidden, &one, g->w2,
-                   g->hidden, g->h, g->hidden, &zero, g->y, g->d_out));
+                  g->hidden, g->h, g->hidden, &zero, g->y, g->d_out));
     {
         int cells = batch * g->d_out;
         mlp_bias<<<(cells + 255) / 256, 256>>>(g->y, g->b2, batch, g->d_out, 0);

@@ -243,9 +243,8 @@ static int cuda_fail(struct core_err *err, cudaError_t e, const char *what, cons
 {
     char m[160];
     snprintf(m, sizeof m, "kernel '%s': %s", kernel ? kernel : "coalescing", what);
-    const char *after = kern_cuda_error(e, m)
-                            ? "; the GPU cannot be used again until Warpbench restarts"
-                            : "";
+    const char *after =
+        kern_cuda_error(e, m) ? "; the GPU cannot be used again until Warpbench restarts" : "";
     int code = e == cudaErrorMemoryAllocation ? CORE_ERR_LIMIT : CORE_ERR_IO;
     if (kernel)
         return core_err_set(err, code, "kernel '%s': %s failed: %s (%s)%s", kernel, what,

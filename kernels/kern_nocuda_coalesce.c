@@ -23,8 +23,8 @@ int kern_coal_open(struct kern_coal **out, const struct kern_coal_opts *o,
     return no_gpu(err);
 }
 
-int kern_coal_measure(struct kern_coal *s, int kind, int param, int reps,
-                      struct kern_coal_meas *m, struct core_err *err)
+int kern_coal_measure(struct kern_coal *s, int kind, int param, int reps, struct kern_coal_meas *m,
+                      struct core_err *err)
 {
     (void)s;
     (void)m;

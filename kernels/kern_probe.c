@@ -58,8 +58,7 @@ void kern_probe_explain(enum kern_probe_cause cause, int driver_version, int run
                  drv);
         break;
     case KERN_PROBE_DRIVER_ERROR:
-        snprintf(buf, n, "no GPU: the NVIDIA driver (CUDA %s) could not be used: %s", drv,
-                 detail);
+        snprintf(buf, n, "no GPU: the NVIDIA driver (CUDA %s) could not be used: %s", drv, detail);
         break;
     case KERN_PROBE_DEVICE_ERROR:
         snprintf(buf, n, "no GPU: cannot read device 0: %s", detail);

@@ -35,16 +35,16 @@ extern "C" {
 /* ---- the device ------------------------------------------------------------ */
 
 struct kern_device {
-    char name[160];          /* "NVIDIA H200" */
-    int index;               /* CUDA device ordinal used (0) */
-    int cc_major, cc_minor;  /* compute capability, e.g. 9.0 */
+    char name[160];         /* "NVIDIA H200" */
+    int index;              /* CUDA device ordinal used (0) */
+    int cc_major, cc_minor; /* compute capability, e.g. 9.0 */
     int sm_count;
-    int warp_size;           /* 32 */
-    long long global_bytes;  /* device memory */
+    int warp_size;          /* 32 */
+    long long global_bytes; /* device memory */
     long long l2_bytes;
-    int bus_width_bits;      /* memory bus width */
-    double mem_clock_khz;    /* 0 when the runtime does not report it */
-    double peak_gbs;         /* 2 * clock * bus / 8 when known, else 0 */
+    int bus_width_bits;   /* memory bus width */
+    double mem_clock_khz; /* 0 when the runtime does not report it */
+    double peak_gbs;      /* 2 * clock * bus / 8 when known, else 0 */
     long long smem_per_block;
     int driver_version, runtime_version; /* 12040 = 12.4 */
 };
@@ -154,15 +154,14 @@ double kern_datasheet_gbs(const char *device_name);
 
 /* out[i] = in[offset + i * stride] for i in [i0, i1). The copy (offset 0,
  * stride 1), the offset copy and the strided copy of the lab. */
-void kern_coal_ref_gather(const float *in, float *out, long long i0, long long i1,
-                          long long offset, long long stride);
+void kern_coal_ref_gather(const float *in, float *out, long long i0, long long i1, long long offset,
+                          long long stride);
 /* Rows [r0, r1) of the transpose of the w x w row-major matrix in:
  * out[r * w + c] = in[c * w + r]. */
 void kern_coal_ref_transpose(const float *in, float *out, int w, int r0, int r1);
 /* The same rows, computed tile x tile block by block (the CPU analog of
  * the shared-memory tile); the output is identical. */
-void kern_coal_ref_transpose_blocked(const float *in, float *out, int w, int tile, int r0,
-                                     int r1);
+void kern_coal_ref_transpose_blocked(const float *in, float *out, int w, int tile, int r0, int r1);
 /* The first i in [0, n) where out[i] != in[offset + i * stride], or -1. */
 long long kern_coal_ref_gather_diff(const float *in, const float *out, long long n,
                                     long long offset, long long stride);
@@ -173,15 +172,15 @@ long long kern_coal_ref_transpose_diff(const float *in, const float *out, int w,
 /* ---- the GPU kernels ---- */
 
 enum kern_coal_kind {
-    KERN_COAL_MEMCPY,            /* cudaMemcpy device to device: the ceiling */
-    KERN_COAL_COPY16,            /* copy, 16 bytes (float4) per thread */
-    KERN_COAL_COPY,              /* copy, 4 bytes per thread */
-    KERN_COAL_OFFSET,            /* out[i] = in[i + param], param 0..32 */
-    KERN_COAL_STRIDE,            /* out[i] = in[i * param], param 1..32 */
-    KERN_COAL_SMEM_COPY,         /* side x side copy through a 32 x 32 shared tile */
-    KERN_COAL_TRANSPOSE_NAIVE,   /* reads rows, writes columns */
-    KERN_COAL_TRANSPOSE_TILED,   /* through tile[32][32]: 32-way bank conflicts */
-    KERN_COAL_TRANSPOSE_PADDED,  /* through tile[32][33]: none */
+    KERN_COAL_MEMCPY,           /* cudaMemcpy device to device: the ceiling */
+    KERN_COAL_COPY16,           /* copy, 16 bytes (float4) per thread */
+    KERN_COAL_COPY,             /* copy, 4 bytes per thread */
+    KERN_COAL_OFFSET,           /* out[i] = in[i + param], param 0..32 */
+    KERN_COAL_STRIDE,           /* out[i] = in[i * param], param 1..32 */
+    KERN_COAL_SMEM_COPY,        /* side x side copy through a 32 x 32 shared tile */
+    KERN_COAL_TRANSPOSE_NAIVE,  /* reads rows, writes columns */
+    KERN_COAL_TRANSPOSE_TILED,  /* through tile[32][32]: 32-way bank conflicts */
+    KERN_COAL_TRANSPOSE_PADDED, /* through tile[32][33]: none */
     KERN_COAL_N_KINDS
 };
 
@@ -216,11 +215,11 @@ struct kern_coal_info {
 };
 
 struct kern_coal_meas {
-    double gbs;        /* (bytes read + bytes written) / ms_median */
-    double ms_median;  /* of the timed repetitions, each timed by CUDA events */
+    double gbs;       /* (bytes read + bytes written) / ms_median */
+    double ms_median; /* of the timed repetitions, each timed by CUDA events */
     double ms_min, ms_max;
-    double bytes;      /* useful bytes read + written by one launch */
-    long long elems;   /* elements written by one launch */
+    double bytes;    /* useful bytes read + written by one launch */
+    long long elems; /* elements written by one launch */
     int reps;
 };
 
@@ -248,8 +247,8 @@ int kern_coal_open(struct kern_coal **out, const struct kern_coal_opts *o,
  * kernel and the CUDA error when a call or a launch fails; CORE_ERR_INTERNAL
  * naming the kernel, the element and both values when the output is wrong;
  * CORE_ERR_CANCELLED. */
-int kern_coal_measure(struct kern_coal *s, int kind, int param, int reps,
-                      struct kern_coal_meas *m, struct core_err *err);
+int kern_coal_measure(struct kern_coal *s, int kind, int param, int reps, struct kern_coal_meas *m,
+                      struct core_err *err);
 /* Sets the L2 fetch-granularity hint (cudaLimitMaxL2FetchGranularity, 0 to
  * 128 bytes) and reads back what the device took into *got. The device may
  * ignore it; kern_coal_close restores the value found at open. */
@@ -295,9 +294,8 @@ double kern_kmeans_assign(const float *x, size_t n, int d, const float *centres,
 /* The same with a chosen vector width in floats: 1 (the scalar reference),
  * 4, 8 or 16. Every width gives bit-identical results; a width this CPU
  * cannot run is done with the widest it can. For tests and benchmarks. */
-double kern_kmeans_assign_lanes(int lanes, const float *x, size_t n, int d,
-                                const float *centres, int k, int32_t *labels, double *sums,
-                                int64_t *counts);
+double kern_kmeans_assign_lanes(int lanes, const float *x, size_t n, int d, const float *centres,
+                                int k, int32_t *labels, double *sums, int64_t *counts);
 /* The width kern_kmeans_assign uses on this CPU (16, 8 or 4). */
 int kern_kmeans_lanes(void);
 
@@ -328,7 +326,6 @@ int kern_kmeans_gpu_assign(struct kern_km_gpu *g, const float *centres, int32_t 
 
 /* Frees the session's device and host buffers. NULL does nothing. */
 void kern_kmeans_gpu_free(struct kern_km_gpu *g);
-
 
 /* ---- matrix multiply: FP32 and INT8 (kern_gemm.c, kern_dnnl_gemm.c,
  *      kern_cublas.cu) ------------------------------------------------------ */
@@ -365,7 +362,7 @@ void kern_kmeans_gpu_free(struct kern_km_gpu *g);
 
 enum kern_gemm_path { KERN_GEMM_PORTABLE, KERN_GEMM_AVX2, KERN_GEMM_VNNI, KERN_GEMM_N_PATHS };
 
-#define KERN_GEMM_NR 16   /* columns per packed panel */
+#define KERN_GEMM_NR 16    /* columns per packed panel */
 #define KERN_GEMM_MAX 8192 /* largest m, k or n the packers take */
 
 /* "portable", "avx2", "vnni"; "?" otherwise. Static. */
@@ -381,9 +378,9 @@ int kern_gemm_best(bool s8);
 struct kern_gemm_b {
     int path;
     bool s8;
-    int k, n;       /* the logical sizes */
-    int kp, np;     /* padded: k to the path's group (1, 2 or 4), n to 16 */
-    void *data;     /* owned */
+    int k, n;        /* the logical sizes */
+    int kp, np;      /* padded: k to the path's group (1, 2 or 4), n to 16 */
+    void *data;      /* owned */
     int32_t *colsum; /* VNNI: sum over k of each column (owned); NULL otherwise */
 };
 
@@ -391,10 +388,10 @@ struct kern_gemm_b {
  * ldk = n, ldn = 1; a layer's weights stored out×in (the Linear layout)
  * are ldk = 1, ldn = k. 0; CORE_ERR_INVALID for sizes outside
  * 1..KERN_GEMM_MAX, a path this CPU cannot run, or VNNI for FP32. */
-int kern_gemm_b_pack_f32(struct kern_gemm_b *b, int path, const float *B, int k, int n,
-                         size_t ldk, size_t ldn, struct core_err *err);
-int kern_gemm_b_pack_s8(struct kern_gemm_b *b, int path, const int8_t *B, int k, int n,
-                        size_t ldk, size_t ldn, struct core_err *err);
+int kern_gemm_b_pack_f32(struct kern_gemm_b *b, int path, const float *B, int k, int n, size_t ldk,
+                         size_t ldn, struct core_err *err);
+int kern_gemm_b_pack_s8(struct kern_gemm_b *b, int path, const int8_t *B, int k, int n, size_t ldk,
+                        size_t ldn, struct core_err *err);
 void kern_gemm_b_fini(struct kern_gemm_b *b);
 
 /* C[i*ldc + j] = sum over kk of A[i*lda + kk] * B(kk, j), for i < m (1 to
@@ -431,11 +428,11 @@ int kern_dnnl_gemm_s8(int threads, const int8_t *A, const int8_t *B, int32_t *C,
 bool kern_built_with_cublas(void);
 
 struct kern_gemm_gpu_meas {
-    int n;              /* square n×n×n */
-    int reps;           /* timed launches of each (median of CUDA-event times) */
-    double f32_ms;      /* cublasSgemm */
-    double s8_ms;       /* cublasGemmEx, INT8 in, INT32 out */
-    double f32_tflops;  /* 2n³ / time */
+    int n;             /* square n×n×n */
+    int reps;          /* timed launches of each (median of CUDA-event times) */
+    double f32_ms;     /* cublasSgemm */
+    double s8_ms;      /* cublasGemmEx, INT8 in, INT32 out */
+    double f32_tflops; /* 2n³ / time */
     double s8_tops;
     long long checked;  /* INT8 results compared exactly with the CPU reference */
     double f32_max_rel; /* largest relative FP32 difference among those */

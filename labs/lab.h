@@ -55,21 +55,21 @@ enum lab_ptype {
 struct lab_param_def {
     const char *name;
     enum lab_ptype type;
-    const char *def;       /* default as text; NULL: computed by def_fn */
+    const char *def;        /* default as text; NULL: computed by def_fn */
     double (*def_fn)(void); /* numeric default computed at run time (e.g. online cores) */
-    double min, max;       /* INT, REAL: inclusive */
-    const char *choices;   /* ENUM: "sync|async|ssp" */
-    const char *unit;      /* shown after the value: "", "s", "KiB" */
-    const char *help;      /* one line */
+    double min, max;        /* INT, REAL: inclusive */
+    const char *choices;    /* ENUM: "sync|async|ssp" */
+    const char *unit;       /* shown after the value: "", "s", "KiB" */
+    const char *help;       /* one line */
 };
 
 /* A metric series: what the lab emits and how the front ends draw it. */
 struct lab_series_def {
-    const char *name;   /* "speedup" */
-    const char *label;  /* legend text: "measured speedup" */
-    const char *unit;   /* "×", "s", "GB/s", "" */
-    const char *chart;  /* series with the same chart name are drawn together */
-    const char *x_label;/* what `step` means on this chart: "p", "stride (B)", "iteration" */
+    const char *name;    /* "speedup" */
+    const char *label;   /* legend text: "measured speedup" */
+    const char *unit;    /* "×", "s", "GB/s", "" */
+    const char *chart;   /* series with the same chart name are drawn together */
+    const char *x_label; /* what `step` means on this chart: "p", "stride (B)", "iteration" */
 };
 
 /* How one chart (the series sharing a lab_series_def.chart name) is drawn:
@@ -83,10 +83,10 @@ struct lab_chart_def {
                           decades (strides, message sizes, n) */
 };
 
-struct lab_params; /* below */
-struct lab_shm;    /* opaque: shared mappings of a run */
+struct lab_params;   /* below */
+struct lab_shm;      /* opaque: shared mappings of a run */
 struct lab_proc_ops; /* below */
-struct lab_ctx;    /* opaque: the running lab's handle */
+struct lab_ctx;      /* opaque: the running lab's handle */
 
 struct lab_def {
     const char *name;    /* "amdahl" — the id used everywhere */
@@ -138,8 +138,8 @@ const struct lab_def *lab_find(const char *name);
 
 struct lab_value {
     const struct lab_param_def *def;
-    double num;  /* INT, REAL, BOOL (0/1) */
-    char *str;   /* ENUM, STR: owned; NULL otherwise */
+    double num; /* INT, REAL, BOOL (0/1) */
+    char *str;  /* ENUM, STR: owned; NULL otherwise */
     bool user_set;
 };
 
@@ -207,7 +207,7 @@ struct lab_figure {
     char *label; /* "measured speedup at p=2" */
     char *unit;
     double num;
-    char *str;   /* non-NULL: a text figure (num unused) */
+    char *str; /* non-NULL: a text figure (num unused) */
 };
 
 struct lab_summary {
@@ -313,13 +313,13 @@ struct lab_noise {
     char spread_what[96];
     char spread_unit[16];
     double spread_min, spread_med, spread_max;
-    int spread_n;     /* its repetitions */
+    int spread_n;        /* its repetitions */
     bool spread_trimmed; /* min and max are the 10th and 90th percentiles (10 or more values) */
     /* the verdict */
-    bool busy;        /* other programs or the hypervisor took a noticeable share */
-    bool wide;        /* a repeated measurement varied widely */
-    bool noisy;       /* busy or wide: the numbers deserve a second run */
-    char text[320];   /* "quiet", or what was wrong, for people */
+    bool busy;      /* other programs or the hypervisor took a noticeable share */
+    bool wide;      /* a repeated measurement varied widely */
+    bool noisy;     /* busy or wide: the numbers deserve a second run */
+    char text[320]; /* "quiet", or what was wrong, for people */
 };
 
 /* Thresholds of the verdict: busy when other programs used more than
@@ -352,14 +352,14 @@ void lab_noise_assess(struct lab_noise *n);
 /* ---- running ------------------------------------------------------------- */
 
 struct lab_run_opts {
-    struct db *db;            /* NULL: not recorded */
-    int64_t user_id;          /* with db */
+    struct db *db;   /* NULL: not recorded */
+    int64_t user_id; /* with db */
     const struct lab_sink *sinks;
     size_t n_sinks;
-    atomic_int *cancel;       /* set non-zero to cancel; may be NULL */
-    const struct core_clock *clock;      /* NULL: the real monotonic clock */
-    const struct lab_proc_ops *proc;     /* NULL: real fork/kill/waitpid */
-    const struct lab_machine *machine;   /* NULL: probed */
+    atomic_int *cancel;                /* set non-zero to cancel; may be NULL */
+    const struct core_clock *clock;    /* NULL: the real monotonic clock */
+    const struct lab_proc_ops *proc;   /* NULL: real fork/kill/waitpid */
+    const struct lab_machine *machine; /* NULL: probed */
     /* When non-NULL: once the run is recorded, lab_run stores here the
      * descriptor a signal handler may write the run's closing note to (see
      * db_labrun_note_fd), and -1 again before it closes the run itself. A
@@ -369,13 +369,13 @@ struct lab_run_opts {
 };
 
 struct lab_result {
-    int64_t run_id;      /* 0 when not recorded */
-    char status[16];     /* "done", "cancelled", "failed" */
+    int64_t run_id;             /* 0 when not recorded */
+    char status[16];            /* "done", "cancelled", "failed" */
     struct lab_summary summary; /* figures set before the end, also when cancelled */
-    size_t n_samples;    /* emitted: what the sinks saw */
-    size_t n_recorded;   /* committed to the store (0 when not recorded): fewer than
-                            n_samples when the store failed during the run */
-    char *error;         /* why it was cancelled or failed; NULL when done */
+    size_t n_samples;           /* emitted: what the sinks saw */
+    size_t n_recorded;          /* committed to the store (0 when not recorded): fewer than
+                                   n_samples when the store failed during the run */
+    char *error;                /* why it was cancelled or failed; NULL when done */
 };
 void lab_result_fini(struct lab_result *r);
 
@@ -406,8 +406,7 @@ int lab_run(const struct lab_params *p, const struct lab_run_opts *o, struct lab
  * child's pid (or -1 with errno); it runs child_main(fd_child, arg) only in a
  * new process, which closes fd_parent first. */
 struct lab_proc_ops {
-    pid_t (*spawn)(int (*child_main)(int fd, void *arg), void *arg, int fd_child,
-                   int fd_parent);
+    pid_t (*spawn)(int (*child_main)(int fd, void *arg), void *arg, int fd_child, int fd_parent);
     int (*kill)(pid_t pid, int sig);
     pid_t (*wait)(pid_t pid, int *status, int options);
 };
@@ -415,8 +414,8 @@ extern const struct lab_proc_ops lab_proc_real;
 
 struct lab_child {
     pid_t pid;
-    int fd;       /* parent's end of the socketpair; -1 once closed */
-    int status;   /* waitpid status once reaped */
+    int fd;     /* parent's end of the socketpair; -1 once closed */
+    int status; /* waitpid status once reaped */
     bool reaped;
 };
 

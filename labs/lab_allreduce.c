@@ -19,8 +19,8 @@
  *
  * The model. From the ping-pong the master fits alpha (latency) and B
  * (bandwidth): t(M) = alpha + M/B, B from the slope between the two largest
- * sizes or the best rate seen (the higher), alpha from the smallest. The course's formulas: ring 2(p-1)/p M/B, tree 2 log2(p)
- * (alpha + M/B); and the ring with its latency too, 2(p-1) alpha +
+ * sizes or the best rate seen (the higher), alpha from the smallest. The course's formulas: ring
+ * 2(p-1)/p M/B, tree 2 log2(p) (alpha + M/B); and the ring with its latency too, 2(p-1) alpha +
  * 2(p-1)/p M/B, which is what makes the tree win below a crossover size:
  * M* = (p-1-L) alpha B / (L - (p-1)/p), L = ceil(log2 p).
  *
@@ -274,8 +274,7 @@ static void ar_wire_mpi(struct ar_worker *k, const struct ar_cfg *c, int w)
     ps_conn_init_mpi(&k->ctl, 0, LAB_MPI_TAG(LAB_MPI_KIND_CTL, 0, w + 1), c->t0, NULL, NULL);
     int l = (w + W - 1) % W, r = (w + 1) % W;
     ps_conn_init_mpi(&k->left, l + 1, LAB_MPI_TAG(LAB_MPI_KIND_RING, 0, l), c->t0, &c->link, NULL);
-    ps_conn_init_mpi(&k->right, r + 1, LAB_MPI_TAG(LAB_MPI_KIND_RING, 0, w), c->t0, &c->link,
-                     NULL);
+    ps_conn_init_mpi(&k->right, r + 1, LAB_MPI_TAG(LAB_MPI_KIND_RING, 0, w), c->t0, &c->link, NULL);
     for (int lv = 0; lv < AR_MAX_LEVELS; lv++) {
         if (!ps_tree_linked(w, W, lv)) {
             ps_conn_init_local(&k->tree[lv], -1, NULL, NULL);
@@ -370,8 +369,7 @@ static int ar_cfg_read(const struct lab_params *p, struct ar_cfg *c, struct core
     if (rc)
         return core_err_prefix(err, "parameter 'link'");
     if (c->min_bytes > c->max_bytes)
-        return core_err_set(err, CORE_ERR_INVALID,
-                            "min_bytes = %lld is more than max_bytes = %lld",
+        return core_err_set(err, CORE_ERR_INVALID, "min_bytes = %lld is more than max_bytes = %lld",
                             (long long)c->min_bytes, (long long)c->max_bytes);
     c->mpi = lab_params_use_mpi(p);
     if (c->mpi) {
@@ -393,9 +391,9 @@ static int ar_cfg_read(const struct lab_params *p, struct ar_cfg *c, struct core
                                 c->workers, c->workers + 1, ranks);
     }
     if (c->workers < 2 || c->workers > AR_MAX_WORKERS)
-        return core_err_set(err, CORE_ERR_INVALID,
-                            "an all-reduce needs 2 to %d workers, not %d%s", AR_MAX_WORKERS,
-                            c->workers, c->mpi ? " (the job's ranks but rank 0)" : "");
+        return core_err_set(err, CORE_ERR_INVALID, "an all-reduce needs 2 to %d workers, not %d%s",
+                            AR_MAX_WORKERS, c->workers,
+                            c->mpi ? " (the job's ranks but rank 0)" : "");
     long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
     double mem = pages > 0 && psz > 0 ? (double)pages * (double)psz : 0;
     /* each worker: the data, a received message, the transport's buffers */
@@ -404,8 +402,7 @@ static int ar_cfg_read(const struct lab_params *p, struct ar_cfg *c, struct core
         return core_err_set(err, CORE_ERR_INVALID,
                             "max_bytes = %lld for %d workers needs about %.0f MiB, more than half "
                             "of this machine's %.0f MiB: lower max_bytes",
-                            (long long)c->max_bytes, c->workers, need / 1048576.0,
-                            mem / 1048576.0);
+                            (long long)c->max_bytes, c->workers, need / 1048576.0, mem / 1048576.0);
     return 0;
 }
 
@@ -596,8 +593,7 @@ static int ar_size(struct ar_run *r, int i, int reps, struct core_err *err)
     if (c->mpi) {
         lab_emit(cx, "mpi_ms", b, 1e3 * worst.mpi_s);
         lab_emit(cx, "mpi_busbw", b, busbw(b, worst.mpi_s, W));
-        lab_emit(cx, "mpi_p2p_gbs", b,
-                 worst.mpi_p2p_s > 0 ? (double)b / worst.mpi_p2p_s / 1e9 : 0);
+        lab_emit(cx, "mpi_p2p_gbs", b, worst.mpi_p2p_s > 0 ? (double)b / worst.mpi_p2p_s / 1e9 : 0);
     }
     char sz[32];
     if (b >= 1 << 20)
@@ -735,10 +731,9 @@ static int ar_run_lab(struct lab_ctx *cx, struct core_err *err)
         goto out;
     }
     r->n_sizes = ar_sizes(c, r->sizes);
-    lab_log(cx, LAB_LOG_INFO,
-            "%d workers, %d sizes from %lld to %lld bytes (x%d), link %s%s", c->workers,
-            r->n_sizes, (long long)r->sizes[0], (long long)r->sizes[r->n_sizes - 1], c->factor,
-            lab_param_str(lab_ctx_params(cx), "link"),
+    lab_log(cx, LAB_LOG_INFO, "%d workers, %d sizes from %lld to %lld bytes (x%d), link %s%s",
+            c->workers, r->n_sizes, (long long)r->sizes[0], (long long)r->sizes[r->n_sizes - 1],
+            c->factor, lab_param_str(lab_ctx_params(cx), "link"),
             c->mpi ? "; beside MPI_Allreduce and an MPI ping-pong" : "");
     if (c->mpi && c->link.bytes_per_s > 0)
         lab_log(cx, LAB_LOG_WARN,
@@ -824,8 +819,7 @@ static const struct lab_series_def ar_series[] = {
     {"mpi_ms", "MPI_Allreduce", "ms", "all-reduce time", "message (bytes)"},
     {"model_ring_ms", "course model: ring 2(p-1)/p M/B", "ms", "all-reduce time",
      "message (bytes)"},
-    {"model_ring_full_ms", "model: ring with latency", "ms", "all-reduce time",
-     "message (bytes)"},
+    {"model_ring_full_ms", "model: ring with latency", "ms", "all-reduce time", "message (bytes)"},
     {"model_tree_ms", "course model: tree 2 log2 p (a + M/B)", "ms", "all-reduce time",
      "message (bytes)"},
     {"ring_busbw", "ring (ours)", "GB/s", "bus bandwidth", "message (bytes)"},

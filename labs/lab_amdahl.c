@@ -369,7 +369,10 @@ static int amd_run_lab(struct lab_ctx *cx, struct core_err *err)
     int P = (int)lab_param_num(pp, "P");
     double work_ms = lab_param_num(pp, "work_ms");
     int reps = (int)lab_param_num(pp, "reps");
-    struct amd_run r = {.cx = cx, .ps = lab_ctx_procs(cx), .clk = lab_ctx_clock(cx), .P = P,
+    struct amd_run r = {.cx = cx,
+                        .ps = lab_ctx_procs(cx),
+                        .clk = lab_ctx_clock(cx),
+                        .P = P,
                         .hang_s = lab_param_num(pp, "hang_timeout_ms") / 1000.0};
     double t[AMD_MAX_P] = {0}, s[AMD_MAX_P] = {0}, trial[20] = {0};
     int started = 0, rc;

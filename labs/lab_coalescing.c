@@ -300,8 +300,7 @@ static int coal_run_lab(struct lab_ctx *cx, struct core_err *err)
         rc = coal_run_gpu(&r, &gerr);
         /* device=auto: a GPU whose session cannot be opened (its memory is
          * short, or it failed) is no GPU for this run, as k-means does */
-        if (rc != 0 && rc != CORE_ERR_CANCELLED && !r.gpu_opened &&
-            strcmp(device, "auto") == 0) {
+        if (rc != 0 && rc != CORE_ERR_CANCELLED && !r.gpu_opened && strcmp(device, "auto") == 0) {
             core_err_set(&why, rc, "no GPU: %s%s",
                          rc == CORE_ERR_LIMIT ? "its memory is short: " : "", gerr.msg);
             gpu = false;

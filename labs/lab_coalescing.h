@@ -14,10 +14,10 @@ struct coal_run {
     struct lab_ctx *cx;
     const struct core_clock *clk;
     int offset_max, stride_max;
-    int reps;       /* GPU: timed launches per kernel */
+    int reps;          /* GPU: timed launches per kernel */
     long long gpu_mib; /* 0: automatic */
     int cpu_mib, cpu_reps;
-    uint64_t seed;  /* of the random input */
+    uint64_t seed;    /* of the random input */
     int points, done; /* progress, in measurements */
     /* a sweep's worst agreement with the model */
     double dev_max;

@@ -26,8 +26,8 @@ static bool coal_stop(void *ud)
 
 /* The ladder, in the order it runs (memcpy and copy first: the key figure
  * is their ratio). */
-static const int ladder[] = {KERN_COAL_MEMCPY,          KERN_COAL_COPY,
-                             KERN_COAL_COPY16,          KERN_COAL_SMEM_COPY,
+static const int ladder[] = {KERN_COAL_MEMCPY,           KERN_COAL_COPY,
+                             KERN_COAL_COPY16,           KERN_COAL_SMEM_COPY,
                              KERN_COAL_TRANSPOSE_PADDED, KERN_COAL_TRANSPOSE_TILED,
                              KERN_COAL_TRANSPOSE_NAIVE};
 #define N_LADDER ((int)(sizeof ladder / sizeof ladder[0]))
@@ -81,7 +81,8 @@ static int coal_ladder(struct coal_run *r, struct kern_coal *s, const struct ker
         if (k == KERN_COAL_COPY) {
             frac_fig(cx, "copy_frac_memcpy", g[KERN_COAL_COPY], g[KERN_COAL_MEMCPY],
                      "copy kernel (4 B) / cudaMemcpy");
-            lab_figure_num(cx, "copy_gbs", g[KERN_COAL_COPY], "GB/s", "copy kernel, 4 B per thread");
+            lab_figure_num(cx, "copy_gbs", g[KERN_COAL_COPY], "GB/s",
+                           "copy kernel, 4 B per thread");
             lab_figure_num(cx, "memcpy_gbs", g[KERN_COAL_MEMCPY], "GB/s",
                            "cudaMemcpy device to device");
         } else if (k != KERN_COAL_MEMCPY) {
@@ -151,8 +152,7 @@ static int coal_sweep(struct coal_run *r, struct kern_coal *s, int kind, struct 
         if (x == lo) {
             copy_gbs = m.gbs;
             if (!(copy_gbs > 0))
-                return core_err_set(err, CORE_ERR_INTERNAL, "%s %d measured no bandwidth", what,
-                                    x);
+                return core_err_set(err, CORE_ERR_INTERNAL, "%s %d measured no bandwidth", what, x);
             lab_log(r->cx, LAB_LOG_INFO,
                     "%s sweep: fractions of %s %d, %.1f GB/s under the same L2 fetch hint", what,
                     what, x, copy_gbs);
@@ -221,8 +221,8 @@ int coal_run_gpu(struct coal_run *r, struct core_err *err)
         lab_log(cx, LAB_LOG_WARN, "cannot hint the L2 fetch granularity to 32 B (%s)", e2.msg);
     else
         lab_log(cx, LAB_LOG_INFO,
-                "sweeps: L2 fetch granularity hinted to 32 B, the device took %d B (was %d B)",
-                got, in.l2_fetch_bytes);
+                "sweeps: L2 fetch granularity hinted to 32 B, the device took %d B (was %d B)", got,
+                in.l2_fetch_bytes);
     if ((rc = coal_sweep(r, s, KERN_COAL_OFFSET, err)) != 0)
         goto out;
     if ((rc = coal_sweep(r, s, KERN_COAL_STRIDE, err)) != 0)

@@ -173,14 +173,10 @@ static const struct lab_series_def km_series[] = {
 };
 
 static const struct lab_chart_def km_charts[] = {
-    {"sse", "SSE per iteration", false},
-    {"shift", "largest centre move", false},
-    {"phases", "time per phase", false},
-    {"shuffle", "bytes shuffled", false},
-    {"faults", "tasks run again", false},
-    {"time_p", "time per iteration against p", false},
-    {"speedup", "speedup against p", false},
-    {"workers", "map tasks per worker", false},
+    {"sse", "SSE per iteration", false},     {"shift", "largest centre move", false},
+    {"phases", "time per phase", false},     {"shuffle", "bytes shuffled", false},
+    {"faults", "tasks run again", false},    {"time_p", "time per iteration against p", false},
+    {"speedup", "speedup against p", false}, {"workers", "map tasks per worker", false},
 };
 
 static bool km_user_set(const struct lab_params *p, const char *name)
@@ -737,7 +733,9 @@ static int km_iterate(struct km_run *r, int p_use, bool use_gpu, int max_iter, b
         if (it > 1) { /* the first iteration warms the caches */
             char rep[64];
             snprintf(rep, sizeof rep, "time per iteration on %d %s", p_use,
-                     use_gpu ? "GPU map" : p_use == 1 ? "worker" : "workers");
+                     use_gpu      ? "GPU map"
+                     : p_use == 1 ? "worker"
+                                  : "workers");
             lab_repeat(r->cx, rep, "s", iter_s);
         }
         L->sum_map_s += map_s;
@@ -967,9 +965,9 @@ static int km_run_lab(struct lab_ctx *cx, struct core_err *err)
         lab_progress(cx, 0.1, "starting the workers");
         if ((rc = km_engine_start(&r->eng, err)) != 0)
             goto out;
-        lab_log(cx, LAB_LOG_INFO,
-                "%d worker %s%s, %d map tasks of about %zu points, combiner %s%s", P,
-                c->mpi ? "rank" : "process", P > 1 ? (c->mpi ? "s" : "es") : "", c->tasks, c->n / (size_t)c->tasks, c->combiner ? "on" : "off",
+        lab_log(cx, LAB_LOG_INFO, "%d worker %s%s, %d map tasks of about %zu points, combiner %s%s",
+                P, c->mpi ? "rank" : "process", P > 1 ? (c->mpi ? "s" : "es") : "", c->tasks,
+                c->n / (size_t)c->tasks, c->combiner ? "on" : "off",
                 use_gpu ? " (the CPU baseline)" : "");
     }
     if (c->strag_worker > 0)

@@ -71,8 +71,8 @@ int km_mpi_start(struct km_engine *e, struct core_err *err)
                             "master)",
                             size, e->P, e->P + 1);
     for (int s = 0; s < e->P; s++) {
-        struct kmr_start st = {(uint64_t)sh->n, sh->seed, sh->d,      sh->k, sh->combiner,
-                               s,               sh->crash, e->strag[s]};
+        struct kmr_start st = {(uint64_t)sh->n, sh->seed, sh->d,     sh->k,
+                               sh->combiner,    s,        sh->crash, e->strag[s]};
         int rc = lab_mpi_order(s + 1, LAB_MPI_START, 0, &st, sizeof st, 10000, err);
         if (rc)
             return core_err_prefix(err, "kmeans: starting rank %d", s + 1);
@@ -387,8 +387,10 @@ int km_mpi_pass(struct km_engine *e, enum km_op op, int p_use, bool faults, uint
                 st->speculative++;
                 char work[64];
                 work_words((uint32_t)op, (uint32_t)t, iter, work, sizeof work);
-                fault_log(e, LAB_LOG_INFO, "%s is late (typical %.1f ms): a backup copy runs on "
-                          "worker %d", work, 1e3 * typ, s + 1);
+                fault_log(e, LAB_LOG_INFO,
+                          "%s is late (typical %.1f ms): a backup copy runs on "
+                          "worker %d",
+                          work, 1e3 * typ, s + 1);
             }
             if ((rc = send_cmd(e, s, op, t, a, iter, faults, st, err)) != 0)
                 goto out;
@@ -403,8 +405,7 @@ int km_mpi_pass(struct km_engine *e, enum km_op op, int p_use, bool faults, uint
             struct km_slot *sl = &e->slot[s];
             if (sl->idx >= 0 && sl->busy && now - sl->t0 > hard) {
                 char why[96];
-                snprintf(why, sizeof why, "did not answer within %.1f s: ended",
-                         now - sl->t0);
+                snprintf(why, sizeof why, "did not answer within %.1f s: ended", now - sl->t0);
                 struct core_err ke;
                 lab_mpi_order(s + 1, LAB_MPI_KILL, 0, NULL, 0, 1000, &ke);
                 st->timeouts++;
@@ -494,7 +495,8 @@ static void serve(const struct kmr_start *st, const float *x, struct ps_conn *ct
         const size_t mm = (size_t)(c.hi - c.lo);
         const float *xs = x + c.lo * (size_t)d;
         struct km_reply r = {c.pass, c.task, c.attempt, c.op, 0, 0, 0, 0};
-        if (c.faults && st->crash > 0 && km_fault_u(st->seed, c.iter, c.task, c.attempt) < st->crash) {
+        if (c.faults && st->crash > 0 &&
+            km_fault_u(st->seed, c.iter, c.task, c.attempt) < st->crash) {
             /* the injected crash: half the work, then the output is lost */
             kern_kmeans_assign(xs, mm / 2, d, cen, k, NULL, NULL, NULL);
             struct ps_part part = {&r, sizeof r};
@@ -502,7 +504,9 @@ static void serve(const struct kmr_start *st, const float *x, struct ps_conn *ct
                 break;
             continue;
         }
-        size_t want = c.op == KM_OP_LABEL ? mm * 4 : st->combiner ? kd * 8 + (size_t)k * 8 : mm * rb;
+        size_t want = c.op == KM_OP_LABEL ? mm * 4
+                      : st->combiner      ? kd * 8 + (size_t)k * 8
+                                          : mm * rb;
         if (want > body_cap) {
             free(body);
             body_cap = want;

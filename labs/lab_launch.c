@@ -45,7 +45,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define LAUNCH_TERM_S 5.0   /* mpirun's time to end the job after SIGTERM */
+#define LAUNCH_TERM_S 5.0 /* mpirun's time to end the job after SIGTERM */
 #define LAUNCH_LINE_MAX 65536
 #define LAUNCH_ERR_KEEP 12  /* stderr lines kept for the failure message */
 #define LAUNCH_ERR_SHOWN 40 /* stderr lines shown as warnings, then counted */
@@ -134,8 +134,8 @@ static int hosts_slots(const char *s, int *slots, struct core_err *err)
             break;
         p = end + 1;
         if (!*p)
-            return core_err_set(err, CORE_ERR_INVALID,
-                                "parameter 'hosts' = '%s' ends with a comma", s);
+            return core_err_set(err, CORE_ERR_INVALID, "parameter 'hosts' = '%s' ends with a comma",
+                                s);
     }
     return 0;
 }
@@ -147,8 +147,8 @@ static int hostfile_slots(const char *path, int *slots, struct core_err *err)
     *slots = 0;
     FILE *f = fopen(path, "r");
     if (!f)
-        return core_err_set(err, CORE_ERR_INVALID, "parameter 'hostfile': cannot read %s: %s",
-                            path, strerror(errno));
+        return core_err_set(err, CORE_ERR_INVALID, "parameter 'hostfile': cannot read %s: %s", path,
+                            strerror(errno));
     char line[1024];
     int lineno = 0, rc = 0;
     while (fgets(line, sizeof line, f)) {
@@ -317,9 +317,10 @@ static void relay_log(void *ud, enum lab_log_level level, const char *line)
     struct relay_out *o = ud;
     struct core_json j;
     relay_begin(o, &j, "log");
-    core_json_kstr(&j, "level", level == LAB_LOG_ERROR  ? "error"
-                                : level == LAB_LOG_WARN ? "warn"
-                                                        : "info");
+    core_json_kstr(&j, "level",
+                   level == LAB_LOG_ERROR  ? "error"
+                   : level == LAB_LOG_WARN ? "warn"
+                                           : "info");
     core_json_kstr(&j, "line", line);
     relay_write(o, &j);
 }
@@ -456,8 +457,8 @@ static void relay_line(struct relay_in *in, const char *line)
         if (sv && sv->str)
             lab_figure_str(cx, kv_str(kv, n, "key"), sv->str, kv_str(kv, n, "label"));
         else
-            lab_figure_num(cx, kv_str(kv, n, "key"), kv_num(kv, n, "num"),
-                           kv_str(kv, n, "unit"), kv_str(kv, n, "label"));
+            lab_figure_num(cx, kv_str(kv, n, "key"), kv_num(kv, n, "num"), kv_str(kv, n, "unit"),
+                           kv_str(kv, n, "label"));
     } else if (strcmp(type, "hosts") == 0) {
         lab_ctx_set_hosts(cx, (int)kv_num(kv, n, "n_hosts"), kv_str(kv, n, "hosts"),
                           kv_str(kv, n, "interconnect"));

@@ -143,8 +143,8 @@ void lab_machine_probe(struct lab_machine *m)
     m->mem_bytes = pages && page ? pages * page : 0;
     struct kern_device d;
     if (kern_probe(&d, NULL) == 0)
-        snprintf(m->gpu, sizeof m->gpu, "%.*s (compute %d.%d, %d SMs, %lld MiB)",
-                 100, d.name, d.cc_major, d.cc_minor, d.sm_count, d.global_bytes >> 20);
+        snprintf(m->gpu, sizeof m->gpu, "%.*s (compute %d.%d, %d SMs, %lld MiB)", 100, d.name,
+                 d.cc_major, d.cc_minor, d.sm_count, d.global_bytes >> 20);
 }
 
 void lab_machine_json(const struct lab_machine *m, struct core_json *j)

@@ -622,10 +622,8 @@ static const struct lab_series_def mem_series[] = {
 };
 
 static const struct lab_chart_def mem_charts[] = {
-    {"matmul", "multiply speed against n", true},
-    {"matmul_ratio", "IKJ speed over IJK", true},
-    {"stride_bw", "bandwidth against stride", true},
-    {"stride_lines", "cache lines touched", true},
+    {"matmul", "multiply speed against n", true},    {"matmul_ratio", "IKJ speed over IJK", true},
+    {"stride_bw", "bandwidth against stride", true}, {"stride_lines", "cache lines touched", true},
     {"stride_ns", "time per access", true},
 };
 

@@ -267,8 +267,7 @@ static MPI_Comm workers_comm = MPI_COMM_NULL;
 
 int lab_mpi_workers_begin(struct core_err *err)
 {
-    int rc = MPI_Comm_split(MPI_COMM_WORLD, g.rank == 0 ? MPI_UNDEFINED : 1, g.rank,
-                            &workers_comm);
+    int rc = MPI_Comm_split(MPI_COMM_WORLD, g.rank == 0 ? MPI_UNDEFINED : 1, g.rank, &workers_comm);
     if (rc != MPI_SUCCESS)
         return mpi_err(rc, "making the workers' communicator", err);
     if (workers_comm != MPI_COMM_NULL)
@@ -325,8 +324,8 @@ int lab_mpi_order(int rank, int kind, int64_t a, const void *payload, size_t n, 
     if (n > 0)
         memcpy(buf + ORDER_HDR, payload, n);
     MPI_Request req;
-    int rc = MPI_Isend(buf, (int)(ORDER_HDR + n), MPI_BYTE, rank, LAB_MPI_TAG_SYS, MPI_COMM_WORLD,
-                       &req);
+    int rc =
+        MPI_Isend(buf, (int)(ORDER_HDR + n), MPI_BYTE, rank, LAB_MPI_TAG_SYS, MPI_COMM_WORLD, &req);
     if (rc != MPI_SUCCESS) {
         free(buf);
         return mpi_err(rc, "sending an order", err);
@@ -488,8 +487,8 @@ static void components(const char *framework, char *out, size_t size)
     }
 }
 
-int lab_mpi_hosts(char *hosts, size_t hosts_size, int *n_hosts, char *interconnect,
-                  size_t ic_size, struct lab_mpi_rankinfo *ranks, struct core_err *err)
+int lab_mpi_hosts(char *hosts, size_t hosts_size, int *n_hosts, char *interconnect, size_t ic_size,
+                  struct lab_mpi_rankinfo *ranks, struct core_err *err)
 {
     unsigned char mine[HOST_REC];
     memset(mine, 0, sizeof mine);
@@ -518,7 +517,8 @@ int lab_mpi_hosts(char *hosts, size_t hosts_size, int *n_hosts, char *interconne
         int32_t p;
         memcpy(&p, all + (size_t)r * HOST_REC + 196, 4);
         ranks[r].pid = p;
-        snprintf(ranks[r].host, sizeof ranks[r].host, "%s", (const char *)all + (size_t)r * HOST_REC);
+        snprintf(ranks[r].host, sizeof ranks[r].host, "%s",
+                 (const char *)all + (size_t)r * HOST_REC);
     }
     /* hosts in rank order of first appearance, with their rank ranges */
     size_t len = 0;
@@ -533,8 +533,8 @@ int lab_mpi_hosts(char *hosts, size_t hosts_size, int *n_hosts, char *interconne
         size_t rl = 0;
         int run_start = -1, prev = -2;
         for (int q = r; q <= g.size; q++) {
-            bool same = q < g.size && !done[q] &&
-                        strcmp(hn, (const char *)all + (size_t)q * HOST_REC) == 0;
+            bool same =
+                q < g.size && !done[q] && strcmp(hn, (const char *)all + (size_t)q * HOST_REC) == 0;
             if (same)
                 done[q] = true;
             if (same && q == prev + 1) {
@@ -556,8 +556,8 @@ int lab_mpi_hosts(char *hosts, size_t hosts_size, int *n_hosts, char *interconne
         memcpy(&c, all + (size_t)r * HOST_REC + 192, 4);
         const char *ad = (const char *)all + (size_t)r * HOST_REC + 200;
         int w = snprintf(hosts + len, hosts_size - len, "%s%s (%s, %d cores; ranks %s%s%s)",
-                         len ? "; " : "", hn, (const char *)all + (size_t)r * HOST_REC + 64,
-                         (int)c, list, *ad ? "; " : "", ad);
+                         len ? "; " : "", hn, (const char *)all + (size_t)r * HOST_REC + 64, (int)c,
+                         list, *ad ? "; " : "", ad);
         if (w > 0 && (size_t)w < hosts_size - len)
             len += (size_t)w;
         (*n_hosts)++;
@@ -574,9 +574,8 @@ int lab_mpi_hosts(char *hosts, size_t hosts_size, int *n_hosts, char *interconne
     components("btl", btl, sizeof btl);
     components("pml", pml, sizeof pml);
     bool has_sm = strstr(btl, "vader") || strstr(btl, "sm");
-    snprintf(interconnect, ic_size,
-             "%s; pml %s; btl %s: %s%s%s", lib, *pml ? pml : "?", *btl ? btl : "?",
-             has_sm ? "shared memory (vader) between ranks on one host" : "",
+    snprintf(interconnect, ic_size, "%s; pml %s; btl %s: %s%s%s", lib, *pml ? pml : "?",
+             *btl ? btl : "?", has_sm ? "shared memory (vader) between ranks on one host" : "",
              *n_hosts > 1 ? (has_sm ? ", " : "") : "",
              *n_hosts > 1 ? (strstr(btl, "tcp") ? "tcp between hosts" : "the network between hosts")
                           : "");

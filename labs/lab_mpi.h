@@ -131,8 +131,8 @@ struct lab_mpi_rankinfo {
  * count, the interconnect Open MPI uses (library, transport components, and
  * which applies within and between hosts), and (rank 0: ranks[0..size),
  * may be NULL) each rank's pid and host. Errors: CORE_ERR_IO. */
-int lab_mpi_hosts(char *hosts, size_t hosts_size, int *n_hosts, char *interconnect,
-                  size_t ic_size, struct lab_mpi_rankinfo *ranks, struct core_err *err);
+int lab_mpi_hosts(char *hosts, size_t hosts_size, int *n_hosts, char *interconnect, size_t ic_size,
+                  struct lab_mpi_rankinfo *ranks, struct core_err *err);
 
 /* A send this rank gave up on (req points at its MPI_Request): Open MPI
  * cannot take it back, so lab_mpi_finish completes it (the drain on the

@@ -37,8 +37,8 @@ void lab_cpu_sample_take(struct lab_cpu_sample *s)
     memset(s, 0, sizeof *s);
     struct rusage self, kids;
     if (getrusage(RUSAGE_SELF, &self) == 0 && getrusage(RUSAGE_CHILDREN, &kids) == 0)
-        s->own_s = tv_s(self.ru_utime) + tv_s(self.ru_stime) + tv_s(kids.ru_utime) +
-                   tv_s(kids.ru_stime);
+        s->own_s =
+            tv_s(self.ru_utime) + tv_s(self.ru_stime) + tv_s(kids.ru_utime) + tv_s(kids.ru_stime);
     cpu_set_t set;
     bool have_set = sched_getaffinity(0, sizeof set, &set) == 0;
     FILE *f = fopen("/proc/stat", "r");

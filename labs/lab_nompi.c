@@ -123,8 +123,8 @@ void lab_mpi_set_kill_hook(void (*hook)(void))
     (void)hook;
 }
 
-int lab_mpi_hosts(char *hosts, size_t hosts_size, int *n_hosts, char *interconnect,
-                  size_t ic_size, struct lab_mpi_rankinfo *ranks, struct core_err *err)
+int lab_mpi_hosts(char *hosts, size_t hosts_size, int *n_hosts, char *interconnect, size_t ic_size,
+                  struct lab_mpi_rankinfo *ranks, struct core_err *err)
 {
     (void)hosts, (void)hosts_size, (void)n_hosts, (void)interconnect, (void)ic_size, (void)ranks;
     return no_mpi(err);

@@ -68,8 +68,8 @@ struct psm_child {
     pid_t pid;
     struct ps_conn ctl; /* a dup of the procs' descriptor */
     int state;
-    bool dropped; /* a shard dropped it from a sync barrier: the master ended it */
-    double heard; /* core_time_mono of its last message (or its start) */
+    bool dropped;  /* a shard dropped it from a sync barrier: the master ended it */
+    double heard;  /* core_time_mono of its last message (or its start) */
     double hung_s; /* > 0: silent this long, so the master ended it */
 };
 
@@ -278,7 +278,8 @@ static int psm_cfg(const struct lab_params *p, struct ps_cfg *c, struct core_err
                 "'compress' applies to pushes to a parameter server; mode=allreduce "
                 "sums dense gradients (use compress=none)");
         if (c->kill_server >= 0 || c->stop_server >= 0)
-            return core_err_set(err, CORE_ERR_INVALID, "'%s' needs a server: mode=allreduce has none",
+            return core_err_set(err, CORE_ERR_INVALID,
+                                "'%s' needs a server: mode=allreduce has none",
                                 c->kill_server >= 0 ? "kill_server" : "stop_server");
     } else {
         if (c->servers > c->params)
@@ -835,8 +836,10 @@ static int psm_worker_died(struct psm *r, int w, struct core_err *err)
         return psm_emit_steps(r, err);
     }
     if (r->wrk[w].hung_s > 0)
-        snprintf(how, sizeof how, "worker %d stopped answering for %.1f s (pid %d; the master ended "
-                 "it)", w + 1, r->wrk[w].hung_s, (int)r->wrk[w].pid);
+        snprintf(how, sizeof how,
+                 "worker %d stopped answering for %.1f s (pid %d; the master ended "
+                 "it)",
+                 w + 1, r->wrk[w].hung_s, (int)r->wrk[w].pid);
     if (r->cfg.mode == PS_ALLREDUCE)
         return core_err_set(err, CORE_ERR_INTERNAL,
                             "%s at step %lld: a ring all-reduce needs every rank, so the lab "

@@ -156,8 +156,9 @@ static int child_verdict(const struct lab_procs *ps, size_t i, struct core_err *
     if (WIFSIGNALED(st)) {
         int sig = WTERMSIG(st);
         const char *name = strsignal(sig);
-        return core_err_set(err, CORE_ERR_INTERNAL, "worker %zu (pid %d) was killed by signal %d (%s)",
-                            i + 1, (int)c->pid, sig, name ? name : "unknown");
+        return core_err_set(err, CORE_ERR_INTERNAL,
+                            "worker %zu (pid %d) was killed by signal %d (%s)", i + 1, (int)c->pid,
+                            sig, name ? name : "unknown");
     }
     if (WIFEXITED(st) && WEXITSTATUS(st) != 0)
         return core_err_set(err, CORE_ERR_INTERNAL, "worker %zu (pid %d) exited with status %d",
@@ -205,8 +206,9 @@ int lab_proc_reap(struct lab_procs *ps, size_t i, int timeout_ms, struct core_er
                                 (int)c->pid, strerror(errno));
         }
         if (timeout_ms >= 0 && core_time_mono() >= end)
-            return core_err_set(err, CORE_ERR_LIMIT, "worker %zu (pid %d) did not exit within %d ms",
-                                i + 1, (int)c->pid, timeout_ms);
+            return core_err_set(err, CORE_ERR_LIMIT,
+                                "worker %zu (pid %d) did not exit within %d ms", i + 1, (int)c->pid,
+                                timeout_ms);
         if (r == 0) {
             nap(pause);
             if (pause < 0.01)

@@ -313,8 +313,8 @@ static int mpi_exchange(struct ps_conn *out, const void *obuf, size_t on, struct
         }
         rc = wait_check(any, end, err);
         if (rc == CORE_ERR_LIMIT)
-            rc = core_err_set(err, CORE_ERR_LIMIT, "no progress from peer within %d ms",
-                              timeout_ms);
+            rc =
+                core_err_set(err, CORE_ERR_LIMIT, "no progress from peer within %d ms", timeout_ms);
         if (rc)
             break;
         lab_mpi_backoff_wait(&b);

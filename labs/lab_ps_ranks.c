@@ -152,8 +152,8 @@ int ps_mpi_master_restart(struct lab_ctx *cx, const struct ps_cfg *c, const stru
     if (rc)
         return core_err_prefix(err, "restarting shard %d (rank %d)", a->index + 1, rank);
     ps_conn_close(ctl);
-    ps_conn_init_mpi(ctl, rank, LAB_MPI_TAG(LAB_MPI_KIND_CTL, gen, rank), lab_mpi_t_base(),
-                     NULL, lab_ctx_cancel_flag(cx));
+    ps_conn_init_mpi(ctl, rank, LAB_MPI_TAG(LAB_MPI_KIND_CTL, gen, rank), lab_mpi_t_base(), NULL,
+                     lab_ctx_cancel_flag(cx));
     return 0;
 }
 

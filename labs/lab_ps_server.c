@@ -95,7 +95,7 @@ struct srv {
     bool dying;    /* the fault test: the control thread kills the process */
     bool stopping; /* ... or stops it (SIGSTOP); the connections park meanwhile */
     bool stopped;  /* it did so once already */
-    int wake_fd; /* eventfd: a checkpoint is due, or death */
+    int wake_fd;   /* eventfd: a checkpoint is due, or death */
     /* checkpoints */
     float *ckpt, *ckpt_send;
     int64_t ckpt_step;
@@ -239,7 +239,7 @@ static void sync_check_timeout(struct srv *sv)
             continue;
         sv->live[w] = false;
         ps_conn_shutdown(&sv->conn[w].c); /* its thread sees the end at once */
-        sv->dropped[w] = sv->version + 1;      /* the control thread tells the master */
+        sv->dropped[w] = sv->version + 1; /* the control thread tells the master */
         sv->dropped_after = late;
     }
     sync_try_apply(sv);

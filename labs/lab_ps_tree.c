@@ -80,8 +80,8 @@ int ps_tree_allreduce(struct ps_conn *const *links, int rank, int W, float *data
         struct ps_msg m;
         int rc = ps_recv(links[l], &m, left_ms(end), err);
         if (rc)
-            return core_err_prefix(err, "tree all-reduce (rank %d of %d, reduce level %d)", rank,
-                                   W, l);
+            return core_err_prefix(err, "tree all-reduce (rank %d of %d, reduce level %d)", rank, W,
+                                   l);
         if ((rc = check_msg(&m, 0, l, bytes, rank, W, err)) != 0)
             return rc;
         const float *in = m.data;
@@ -93,8 +93,8 @@ int ps_tree_allreduce(struct ps_conn *const *links, int rank, int W, float *data
         struct ps_msg m;
         int rc = ps_recv(links[top], &m, left_ms(end), err);
         if (rc)
-            return core_err_prefix(err, "tree all-reduce (rank %d of %d, broadcast level %d)",
-                                   rank, W, top);
+            return core_err_prefix(err, "tree all-reduce (rank %d of %d, broadcast level %d)", rank,
+                                   W, top);
         if ((rc = check_msg(&m, 1, top, bytes, rank, W, err)) != 0)
             return rc;
         if (bytes > 0)
@@ -105,8 +105,8 @@ int ps_tree_allreduce(struct ps_conn *const *links, int rank, int W, float *data
             continue;
         int rc = ps_send(links[l], PS_TREE_MSG, 1, l, &part, 1, left_ms(end), err);
         if (rc)
-            return core_err_prefix(err, "tree all-reduce (rank %d of %d, broadcast level %d)",
-                                   rank, W, l);
+            return core_err_prefix(err, "tree all-reduce (rank %d of %d, broadcast level %d)", rank,
+                                   W, l);
     }
     return 0;
 }

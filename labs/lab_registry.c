@@ -17,15 +17,8 @@ extern const struct lab_def lab_serving;
 extern const struct lab_def lab_allreduce;
 
 static const struct lab_def *const table[] = {
-    &lab_amdahl,
-    &lab_memory,
-    &lab_coalescing,
-    &lab_kmeans,
-    &lab_paramserver,
-    &lab_quantize,
-    &lab_serving,
-    &lab_allreduce,
-    &lab_selftest,
+    &lab_amdahl,   &lab_memory,  &lab_coalescing, &lab_kmeans,   &lab_paramserver,
+    &lab_quantize, &lab_serving, &lab_allreduce,  &lab_selftest,
 };
 
 const struct lab_def *const *lab_registry(size_t *n)

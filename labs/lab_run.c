@@ -316,8 +316,7 @@ double lab_ctx_elapsed(const struct lab_ctx *cx)
     return cx->clock->now(cx->clock->ctx) - cx->t0;
 }
 
-void lab_ctx_set_hosts(struct lab_ctx *cx, int n_hosts, const char *hosts,
-                       const char *interconnect)
+void lab_ctx_set_hosts(struct lab_ctx *cx, int n_hosts, const char *hosts, const char *interconnect)
 {
     cx->machine.n_hosts = n_hosts;
     snprintf(cx->machine.hosts, sizeof cx->machine.hosts, "%s", hosts ? hosts : "");

@@ -35,8 +35,10 @@ static const struct lab_param_def params[] = {
     {"workers", LAB_P_INT, "0", NULL, 0, 64, NULL, "", "worker processes answering each step"},
     {"crash_worker", LAB_P_INT, "0", NULL, 0, 64, NULL, "",
      "worker that kills itself half-way (0: none)"},
-    {"fail_at", LAB_P_INT, "0", NULL, 0, 1000000, NULL, "", "step at which the lab fails (0: never)"},
-    {"wave", LAB_P_ENUM, "sine", NULL, 0, 0, "sine|square|triangle", "", "shape of the wave series"},
+    {"fail_at", LAB_P_INT, "0", NULL, 0, 1000000, NULL, "",
+     "step at which the lab fails (0: never)"},
+    {"wave", LAB_P_ENUM, "sine", NULL, 0, 0, "sine|square|triangle", "",
+     "shape of the wave series"},
     {"amplitude", LAB_P_REAL, "1", NULL, 0.001, 1e6, NULL, "", "height of the wave"},
     {"verbose", LAB_P_BOOL, "off", NULL, 0, 1, NULL, "", "log every step"},
 };
@@ -129,8 +131,8 @@ static int run(struct lab_ctx *cx, struct core_err *err)
             return err ? err->code : CORE_ERR_IO;
         args = core_xcalloc((size_t)workers, sizeof *args);
         for (int w = 0; w < workers; w++) {
-            args[w] = (struct worker_arg){slots, w + 1,
-                                          w + 1 == crash ? (int)(steps / 2 > 0 ? steps / 2 : 1) : 0};
+            args[w] = (struct worker_arg){
+                slots, w + 1, w + 1 == crash ? (int)(steps / 2 > 0 ? steps / 2 : 1) : 0};
             int idx = lab_proc_spawn(ps, worker_main, &args[w], err);
             if (idx < 0) {
                 rc = idx;
@@ -146,8 +148,10 @@ static int run(struct lab_ctx *cx, struct core_err *err)
             goto out;
         }
         if (fail_at && s == fail_at) {
-            rc = core_err_set(err, CORE_ERR_INTERNAL, "selftest: failing at step %lld as asked "
-                              "(fail_at)", (long long)s);
+            rc = core_err_set(err, CORE_ERR_INTERNAL,
+                              "selftest: failing at step %lld as asked "
+                              "(fail_at)",
+                              (long long)s);
             goto out;
         }
         double wv = wave_at(shape, s, amp);

@@ -35,7 +35,7 @@ struct lesson_src_other {
 struct lesson_src {
     struct grader_file *files; /* path relative to the folder, '/'-separated */
     size_t n;
-    char *dir;                      /* the folder; NULL for the built-in pack */
+    char *dir;                       /* the folder; NULL for the built-in pack */
     struct lesson_src_other *others; /* its other files, by path */
     size_t n_others;
 };
@@ -76,9 +76,9 @@ struct lesson_check {
     size_t n_lessons;
     size_t n_pages;
     size_t n_questions;
-    size_t n_checks;              /* self-test checks run (the sweep's included) */
-    size_t variants;              /* distinct variants asked per question (0: first only) */
-    bool swept;                   /* the sweep ran: `sweep` says what it saw */
+    size_t n_checks; /* self-test checks run (the sweep's included) */
+    size_t variants; /* distinct variants asked per question (0: first only) */
+    bool swept;      /* the sweep ran: `sweep` says what it saw */
     struct grader_sweep sweep;
 };
 void lesson_check_fini(struct lesson_check *c);
@@ -95,9 +95,8 @@ void lesson_check_fini(struct lesson_check *c);
  * problems, CORE_ERR_INVALID when there are (listed in out->problems; err
  * has the first). With `pack` non-NULL, a successfully loaded pack handle
  * is handed over (caller frees with grader_pack_free), else freed. */
-int lesson_pack_check_with(const struct lesson_src *src, size_t variants,
-                           struct lesson_check *out, struct grader_pack **pack,
-                           struct core_err *err);
+int lesson_pack_check_with(const struct lesson_src *src, size_t variants, struct lesson_check *out,
+                           struct grader_pack **pack, struct core_err *err);
 
 /* lesson_pack_check_with on GRADER_SWEEP_VARIANTS variants. */
 int lesson_pack_check(const struct lesson_src *src, struct lesson_check *out,
@@ -138,7 +137,7 @@ int lesson_pack_export(struct db *db, const char *pack_id, const char *dir, bool
  * must not downgrade a store) is told from an impostor (replaced). */
 #define LESSON_RESERVED_ID "warpbench"
 #define LESSON_BUILTIN_MARKER ".warpbench-builtin"
-#define LESSON_BUILTIN_MARKER_TEXT                                                            \
+#define LESSON_BUILTIN_MARKER_TEXT                                                                 \
     "This pack is built into Warpbench; `warpbench init --restore-course` restores it.\n"
 
 /* The built-in course's pack id ("warpbench.core") and this build's version
@@ -152,16 +151,16 @@ bool lesson_id_reserved(const char *id);
 bool lesson_builtin_marker(const char *path);
 
 enum lesson_builtin_action {
-    LESSON_BUILTIN_KEPT = 0,  /* the store holds this build's course, or a newer build's */
-    LESSON_BUILTIN_IMPORTED,  /* the store had none */
-    LESSON_BUILTIN_UPDATED,   /* it held an older built-in version (or this one, unmarked) */
-    LESSON_BUILTIN_RESTORED   /* it held content no Warpbench built in: replaced */
+    LESSON_BUILTIN_KEPT = 0, /* the store holds this build's course, or a newer build's */
+    LESSON_BUILTIN_IMPORTED, /* the store had none */
+    LESSON_BUILTIN_UPDATED,  /* it held an older built-in version (or this one, unmarked) */
+    LESSON_BUILTIN_RESTORED  /* it held content no Warpbench built in: replaced */
 };
 
 struct lesson_builtin_report {
     enum lesson_builtin_action action;
-    char found[64];  /* the version stored before, "" when none */
-    bool newer;      /* KEPT: the stored course is a newer Warpbench's */
+    char found[64]; /* the version stored before, "" when none */
+    bool newer;     /* KEPT: the stored course is a newer Warpbench's */
 };
 
 /* Keeps the built-in course current in the store:
@@ -195,13 +194,13 @@ int lesson_builtin_ensure(struct db *db, enum db_import_result *result, struct c
 
 /* Where a user stands on one question under its policy. */
 struct lesson_tries {
-    int used;             /* readable tries made */
-    int limit;            /* the policy's tries, 0 = unlimited */
-    double frac;          /* the fraction of the points the question now earns */
-    int best_try;         /* the 1-based try that earns it, 0 when none */
-    bool solved;          /* some try was fully right (before a give-up) */
-    bool gave_up;         /* tries after a give-up exist or the user gave up */
-    bool closed;          /* no try left: the limit was reached */
+    int used;              /* readable tries made */
+    int limit;             /* the policy's tries, 0 = unlimited */
+    double frac;           /* the fraction of the points the question now earns */
+    int best_try;          /* the 1-based try that earns it, 0 when none */
+    bool solved;           /* some try was fully right (before a give-up) */
+    bool gave_up;          /* tries after a give-up exist or the user gave up */
+    bool closed;           /* no try left: the limit was reached */
     double next_available; /* what the next try could earn, 0 when closed or after a give-up */
 };
 
@@ -281,9 +280,9 @@ int64_t lesson_session_user_id(const struct lesson_session *s);
 
 /* A question shown to this user. */
 struct lesson_question_view {
-    struct db_question q;  /* the stored question row */
-    struct grader_view v;  /* prompt with numbers, choices, hints, unit; during an exam no
-                              hints */
+    struct db_question q; /* the stored question row */
+    struct grader_view v; /* prompt with numbers, choices, hints, unit; during an exam no
+                             hints */
     int variant;
     struct grader_policy policy; /* its attempt policy */
     char policy_text[160];       /* the policy in words, for before the student answers */
@@ -308,12 +307,12 @@ struct lesson_answer_result {
     int64_t attempt_id; /* the stored attempt */
     int attempt_no;     /* how many valid attempts the user has made at it, this one included */
     /* Under the question's policy (for a readable answer): */
-    double available;   /* what this try could earn, a fraction of the points */
-    double earned;      /* what it earns: its score fraction × available; 0 after a give-up */
-    bool after_giveup;  /* made after the user gave up on the question: earns nothing */
+    double available;  /* what this try could earn, a fraction of the points */
+    double earned;     /* what it earns: its score fraction × available; 0 after a give-up */
+    bool after_giveup; /* made after the user gave up on the question: earns nothing */
     struct lesson_tries tries; /* the question's standing after this answer */
     char policy_text[160];
-    bool hidden;        /* an exam answer: graded when the exam is submitted */
+    bool hidden; /* an exam answer: graded when the exam is submitted */
 };
 void lesson_answer_result_fini(struct lesson_answer_result *a);
 
@@ -345,21 +344,21 @@ struct lesson_regrade_item {
     int variant;
     bool old_valid, new_valid;
     double old_score, new_score, max;
-    char *reason;  /* why: versions, grader revisions, which numbers; or the grader's error */
-    bool failed;   /* the grader failed on it: its grade stands */
+    char *reason; /* why: versions, grader revisions, which numbers; or the grader's error */
+    bool failed;  /* the grader failed on it: its grade stands */
 };
 
 struct lesson_regrade_report {
     char *pack_id;
-    char *version;           /* the version re-graded with */
-    size_t n_checked;        /* attempts re-graded */
-    size_t n_changed;        /* whose grade changes */
-    size_t n_failed;         /* the grader failed on */
-    size_t n_kept_params;    /* graded against shown numbers the new version no longer draws */
-    size_t n_skipped;        /* questions no longer in the pack: their grades stand */
+    char *version;        /* the version re-graded with */
+    size_t n_checked;     /* attempts re-graded */
+    size_t n_changed;     /* whose grade changes */
+    size_t n_failed;      /* the grader failed on */
+    size_t n_kept_params; /* graded against shown numbers the new version no longer draws */
+    size_t n_skipped;     /* questions no longer in the pack: their grades stand */
     struct lesson_regrade_item *items; /* the changed and the failed, in attempt order */
     size_t n_items;
-    bool written;            /* the changed grades were stored */
+    bool written; /* the changed grades were stored */
 };
 void lesson_regrade_report_fini(struct lesson_regrade_report *r);
 
@@ -374,8 +373,8 @@ void lesson_regrade_report_fini(struct lesson_regrade_report *r);
  * (failed) and the rest go on. Returns CORE_OK with the report filled
  * (check n_failed), or an error for a missing pack or the store. */
 int lesson_regrade_run(struct lesson_session *s, const char *pack_id,
-                       const struct lesson_regrade_opts *opts,
-                       struct lesson_regrade_report *out, struct core_err *err);
+                       const struct lesson_regrade_opts *opts, struct lesson_regrade_report *out,
+                       struct core_err *err);
 
 /* The loaded (cached) pack for revision rev_id. Borrowed; valid until the
  * session is freed. */
@@ -393,8 +392,8 @@ int lesson_session_pack(struct lesson_session *s, int64_t rev_id, struct grader_
  * count 0). The roll-up is a pure function of progress rows and self-ratings,
  * lesson_standing_compute(), so it is tested without a store. */
 
-#define LESSON_RUBRIC_N 12  /* items in the course rubric */
-#define LESSON_STUDY_MAX 3  /* lessons suggested by "what to study next" */
+#define LESSON_RUBRIC_N 12 /* items in the course rubric */
+#define LESSON_STUDY_MAX 3 /* lessons suggested by "what to study next" */
 
 struct lesson_rubric_item {
     const char *id;    /* "theory.gpu" */
@@ -427,41 +426,41 @@ const char *lesson_gap_word(double gap, double max);
 /* One rubric item's standing. */
 struct lesson_item_standing {
     const struct lesson_rubric_item *item;
-    int questions;   /* questions tagged with the item */
-    int answered;    /* of which answered (at least one valid attempt) */
-    double points;   /* their points */
-    double earned;   /* their best scores */
-    double graded;   /* item max × earned / points; 0 when no question is tagged */
+    int questions; /* questions tagged with the item */
+    int answered;  /* of which answered (at least one valid attempt) */
+    double points; /* their points */
+    double earned; /* their best scores */
+    double graded; /* item max × earned / points; 0 when no question is tagged */
     double answered_points, answered_earned; /* over the answered questions only */
     double graded_answered; /* item max × earned / points of the ANSWERED questions: how
                                well the student did on what they tried (0 when none) */
-    bool rated;      /* the student rated this item */
-    double self;     /* the latest self-rating, on the item's scale */
-    char *rated_at;  /* when (ISO-8601), NULL when not rated */
-    double gap;      /* self − graded_answered when rated and something was answered;
-                        self − graded when rated and nothing was; else 0. A rating is
-                        compared with the work done, not with questions not yet tried */
+    bool rated;             /* the student rated this item */
+    double self;            /* the latest self-rating, on the item's scale */
+    char *rated_at;         /* when (ISO-8601), NULL when not rated */
+    double gap;             /* self − graded_answered when rated and something was answered;
+                               self − graded when rated and nothing was; else 0. A rating is
+                               compared with the work done, not with questions not yet tried */
 };
 
 /* A lesson worth studying next. */
 struct lesson_study {
     char *pack_id;
     char *lesson_id;
-    double unearned; /* rubric points its questions could still add */
+    double unearned;                       /* rubric points its questions could still add */
     const struct lesson_rubric_item *item; /* the item it would lift most */
 };
 
 struct lesson_standing {
     struct lesson_item_standing items[LESSON_RUBRIC_N]; /* course order */
-    double graded_total;      /* out of 100 */
-    const char *graded_level; /* lesson_level_name(graded_total) */
-    int n_rated;              /* items with a self-rating */
-    double self_total;        /* sum of the latest self-ratings */
-    const char *self_level;   /* level of self_total; NULL unless every item is rated */
-    int n_compared;           /* rated items with at least one answered question */
-    double self_compared;     /* self-ratings of those items */
-    double graded_compared;   /* their graded_answered scores */
-    double max_compared;      /* their maxima */
+    double graded_total;                                /* out of 100 */
+    const char *graded_level;                           /* lesson_level_name(graded_total) */
+    int n_rated;                                        /* items with a self-rating */
+    double self_total;                                  /* sum of the latest self-ratings */
+    const char *self_level; /* level of self_total; NULL unless every item is rated */
+    int n_compared;         /* rated items with at least one answered question */
+    double self_compared;   /* self-ratings of those items */
+    double graded_compared; /* their graded_answered scores */
+    double max_compared;    /* their maxima */
     struct lesson_study study[LESSON_STUDY_MAX]; /* most unearned first */
     size_t n_study;
 };
@@ -494,12 +493,12 @@ int lesson_standing_load(struct db *db, int64_t user_id, const char *pack_id,
 
 /* One rubric item's questions in a pack. */
 struct lesson_rubric_count {
-    const char *name;  /* the item's id: static for a course item, else borrowed from the
-                          pack info (valid while it is) */
+    const char *name; /* the item's id: static for a course item, else borrowed from the
+                         pack info (valid while it is) */
     const struct lesson_rubric_item *item; /* the course item, NULL for another name */
-    int questions;     /* questions tagged with it (a name repeated in one question counts once) */
-    double points;     /* their points */
-    int lessons;       /* distinct lessons holding them */
+    int questions; /* questions tagged with it (a name repeated in one question counts once) */
+    double points; /* their points */
+    int lessons;   /* distinct lessons holding them */
 };
 
 struct lesson_rubric_coverage {
@@ -521,19 +520,19 @@ struct lesson_exam {
     char *pack_id;
     char *lesson_id;
     char *title;
-    int time_limit_s;      /* 0: none */
+    int time_limit_s; /* 0: none */
     bool started;
-    bool over;             /* submitted or out of time */
-    bool submitted;        /* by the student (else: time ran out) */
+    bool over;                                  /* submitted or out of time */
+    bool submitted;                             /* by the student (else: time ran out) */
     char *started_at, *deadline, *submitted_at; /* NULL when not (yet) */
-    double seconds_left;   /* while started and not over with a limit; else 0 */
+    double seconds_left; /* while started and not over with a limit; else 0 */
     int n_questions;
-    int n_answered;        /* questions with a readable answer */
+    int n_answered; /* questions with a readable answer */
     /* Once over: the results. */
-    double score, max;     /* points */
+    double score, max;               /* points */
     struct lesson_standing standing; /* the exam's questions rolled up to the rubric */
-    double rubric_total;   /* rubric points earned, scaled to 100 over the items it covers */
-    const char *level;     /* lesson_level_name(rubric_total) */
+    double rubric_total; /* rubric points earned, scaled to 100 over the items it covers */
+    const char *level;   /* lesson_level_name(rubric_total) */
 };
 void lesson_exam_fini(struct lesson_exam *x);
 
@@ -565,13 +564,11 @@ double lesson_cbm_fraction(double s, int certainty);
 
 /* Whether question `qid`'s pack uses certainty-based marking
  * (pack{ cbm = true }). Errors as for lesson_question_show. */
-int lesson_question_cbm(struct lesson_session *s, const char *qid, bool *cbm,
-                        struct core_err *err);
+int lesson_question_cbm(struct lesson_session *s, const char *qid, bool *cbm, struct core_err *err);
 
 /* Whether pack `pack_id` (its current revision) uses certainty-based
  * marking. CORE_ERR_NOTFOUND for an unknown pack. */
-int lesson_pack_cbm(struct lesson_session *s, const char *pack_id, bool *cbm,
-                    struct core_err *err);
+int lesson_pack_cbm(struct lesson_session *s, const char *pack_id, bool *cbm, struct core_err *err);
 
 /* lesson_answer with the certainty (1..3) the student states for
  * certainty-based marking, or 0 for none. A question of a CBM pack needs a
@@ -590,8 +587,8 @@ struct lesson_giveup_result {
     char *pack_id;
     char *question_id;
     int variant;
-    char *accepted;   /* the accepted answer as the grader states it, NULL when it has none */
-    char *reference;  /* the worked solution, NULL when none */
+    char *accepted;    /* the accepted answer as the grader states it, NULL when it has none */
+    char *reference;   /* the worked solution, NULL when none */
     int64_t giveup_id; /* the stored give-up */
 };
 void lesson_giveup_result_fini(struct lesson_giveup_result *g);
@@ -623,9 +620,9 @@ int lesson_question_solution(struct lesson_session *s, const char *qid, int vari
  * question without a rubric, an unknown concept or a score out of range is
  * CORE_ERR_USAGE and nothing is graded or recorded; a repeated concept is
  * CORE_ERR_INVALID. n_self == 0 is lesson_answer_certain. */
-int lesson_answer_design(struct lesson_session *s, const char *qid, int variant,
-                         const char *answer, int certainty, const struct db_selfscore_in *self,
-                         size_t n_self, struct lesson_answer_result *out, struct core_err *err);
+int lesson_answer_design(struct lesson_session *s, const char *qid, int variant, const char *answer,
+                         int certainty, const struct db_selfscore_in *self, size_t n_self,
+                         struct lesson_answer_result *out, struct core_err *err);
 
 /* ---- the class: submissions, re-grading, gradebook, items, reviews -------
  *
@@ -674,7 +671,7 @@ const char *lesson_flag_name(enum lesson_flag_kind k); /* "tampered", ... Static
 
 struct lesson_class_flag {
     enum lesson_flag_kind kind;
-    int64_t attempt;          /* its id in the student's store */
+    int64_t attempt; /* its id in the student's store */
     char *pack_id, *question_id;
     int variant;
     bool rec_valid, new_valid;
@@ -683,23 +680,23 @@ struct lesson_class_flag {
 };
 
 struct lesson_class_runflag {
-    int64_t run;              /* its id in the student's store */
+    int64_t run; /* its id in the student's store */
     char *lab;
-    char *problems;           /* "; "-separated */
+    char *problems; /* "; "-separated */
 };
 
 struct lesson_class_report {
     char *file;
     char *uid, *user, *student_id, *key;
     enum db_class_import_result result;
-    char *superseded;         /* the uid this one superseded, NULL when none */
-    size_t n_attempts;        /* in the file */
-    size_t n_agree;           /* re-graded to what the student's machine recorded */
-    size_t n_disagree;        /* re-graded to something else (listed) */
-    size_t n_lab_regraded;    /* lab-linked answers re-graded against the submitted run */
+    char *superseded;      /* the uid this one superseded, NULL when none */
+    size_t n_attempts;     /* in the file */
+    size_t n_agree;        /* re-graded to what the student's machine recorded */
+    size_t n_disagree;     /* re-graded to something else (listed) */
+    size_t n_lab_regraded; /* lab-linked answers re-graded against the submitted run */
     size_t n_runs, n_runs_flagged;
     size_t n_failed, n_skipped;
-    struct lesson_class_flag *flags;  /* disagreements, failures and skips, in attempt order */
+    struct lesson_class_flag *flags; /* disagreements, failures and skips, in attempt order */
     size_t n_flags;
     struct lesson_class_runflag *runflags;
     size_t n_runflags;
@@ -720,8 +717,8 @@ void lesson_grade_cache_free(struct lesson_grade_cache *c);
 void lesson_grade_cache_stats(const struct lesson_grade_cache *c, size_t *hits, size_t *misses);
 
 struct lesson_class_opts {
-    bool force;                  /* re-grade a file imported before, replacing its rows */
-    lesson_run_check_fn run_check; /* NULL: lab runs are not checked */
+    bool force;                       /* re-grade a file imported before, replacing its rows */
+    lesson_run_check_fn run_check;    /* NULL: lab runs are not checked */
     struct lesson_grade_cache *cache; /* NULL: every answer is graded */
     void (*before_commit)(void *ctx); /* see db_class_import_in; NULL: none */
     void *hook_ctx;
@@ -749,38 +746,37 @@ int lesson_class_import(struct lesson_session *s, struct db *cs, const char *pat
  * `best` is what each question earns under its policy; a reviewed design
  * answer counts with the reviewed score (rows[i].reviewed). */
 struct lesson_class_progress {
-    struct db_class_student student;  /* owned */
-    struct db_progress_row *rows;     /* owned (db_progress_free) */
+    struct db_class_student student; /* owned */
+    struct db_progress_row *rows;    /* owned (db_progress_free) */
     size_t n;
 };
 void lesson_class_progress_free(struct lesson_class_progress *p, size_t n);
 int lesson_class_progress_load(struct db *store, struct db *cs, const char *pack_id,
-                               struct lesson_class_progress **out, size_t *n,
-                               struct core_err *err);
+                               struct lesson_class_progress **out, size_t *n, struct core_err *err);
 
 /* ---- the gradebook (lesson_class_grades.c) ---- */
 
 struct lesson_gb_lesson {
     char *pack_id, *lesson_id, *title;
-    double max;                       /* its questions' points */
+    double max; /* its questions' points */
 };
 
 struct lesson_gb_row {
-    char *key, *user, *student_id;    /* student_id NULL when none was submitted */
+    char *key, *user, *student_id; /* student_id NULL when none was submitted */
     char *submitted_at;
-    double *lessons;                  /* points earned per gradebook lesson */
-    double items[LESSON_RUBRIC_N];    /* graded score per course rubric item */
-    double points, max;               /* over every question */
-    double total;                     /* the course rubric total, out of 100 */
-    const char *level;                /* lesson_level_name(total) */
-    double design_pending;            /* points of answered design questions not reviewed */
-    int n_flags;                      /* disagreeing grades and implausible runs at import */
+    double *lessons;               /* points earned per gradebook lesson */
+    double items[LESSON_RUBRIC_N]; /* graded score per course rubric item */
+    double points, max;            /* over every question */
+    double total;                  /* the course rubric total, out of 100 */
+    const char *level;             /* lesson_level_name(total) */
+    double design_pending;         /* points of answered design questions not reviewed */
+    int n_flags;                   /* disagreeing grades and implausible runs at import */
 };
 
 struct lesson_gradebook {
     struct lesson_gb_lesson *lessons;
     size_t n_lessons;
-    struct lesson_gb_row *rows;       /* by student key */
+    struct lesson_gb_row *rows; /* by student key */
     size_t n_rows;
 };
 void lesson_gradebook_fini(struct lesson_gradebook *gb);
@@ -803,23 +799,23 @@ void lesson_gradebook_csv(const struct lesson_gradebook *gb, struct core_buf *ou
 #define LESSON_ITEM_WRONG_MAX 3
 
 struct lesson_item_wrong {
-    char *answer;      /* as the grader read it (e.g. "3 x", "a"), else the text */
+    char *answer; /* as the grader read it (e.g. "3 x", "a"), else the text */
     int count;
-    char *feedback;    /* the feedback it got most often */
-    bool explained;    /* a mistake the pack declares matched it (else: no feedback matched) */
+    char *feedback; /* the feedback it got most often */
+    bool explained; /* a mistake the pack declares matched it (else: no feedback matched) */
 };
 
 struct lesson_item {
     char *pack_id, *question_id, *kind, *title;
-    int ordinal;              /* position in the pack (the default order) */
+    int ordinal; /* position in the pack (the default order) */
     double points;
-    int attempts;             /* readable tries by all students */
-    int students;             /* students who answered it or gave up */
-    double facility;          /* mean score fraction (policy applied) over them; NaN: none */
-    double discrimination;    /* point-biserial against the rest of the total; NaN: undefined */
-    double upper_lower;       /* mean fraction of the upper 27% by total minus the lower 27% */
-    double giveup_rate;       /* of `students` */
-    double tries;             /* mean readable tries of those who answered */
+    int attempts;          /* readable tries by all students */
+    int students;          /* students who answered it or gave up */
+    double facility;       /* mean score fraction (policy applied) over them; NaN: none */
+    double discrimination; /* point-biserial against the rest of the total; NaN: undefined */
+    double upper_lower;    /* mean fraction of the upper 27% by total minus the lower 27% */
+    double giveup_rate;    /* of `students` */
+    double tries;          /* mean readable tries of those who answered */
     struct lesson_item_wrong wrong[LESSON_ITEM_WRONG_MAX];
     size_t n_wrong;
 };
@@ -836,12 +832,12 @@ void lesson_item_stats(const double *item, const double *total, size_t n, double
                        double *r_pb, double *d_ul);
 
 enum lesson_item_sort {
-    LESSON_ITEM_ORDER = 0,   /* pack order */
-    LESSON_ITEM_FACILITY,    /* hardest first */
+    LESSON_ITEM_ORDER = 0,      /* pack order */
+    LESSON_ITEM_FACILITY,       /* hardest first */
     LESSON_ITEM_DISCRIMINATION, /* weakest first */
-    LESSON_ITEM_GIVEUPS,     /* most given up first */
-    LESSON_ITEM_TRIES,       /* most tries first */
-    LESSON_ITEM_ATTEMPTS     /* most answered first */
+    LESSON_ITEM_GIVEUPS,        /* most given up first */
+    LESSON_ITEM_TRIES,          /* most tries first */
+    LESSON_ITEM_ATTEMPTS        /* most answered first */
 };
 /* The sort named "order", "facility", ...; -1 when unknown. */
 int lesson_item_sort_find(const char *name);
@@ -858,26 +854,26 @@ int lesson_items_load(struct db *store, struct db *cs, const char *pack_id,
 struct lesson_review_concept {
     char *label;
     double points;
-    double self;       /* the student's self-score, NaN when none */
-    double reviewed;   /* the latest review's score, NaN when none */
+    double self;     /* the student's self-score, NaN when none */
+    double reviewed; /* the latest review's score, NaN when none */
 };
 
 struct lesson_review_item {
-    int64_t attempt;          /* class store id: what `class review set` names */
-    char *key, *user;         /* the student */
+    int64_t attempt;  /* class store id: what `class review set` names */
+    char *key, *user; /* the student */
     char *pack_id, *question_id, *title, *prompt;
     int variant;
     char *answer;
-    double points;            /* the question's */
+    double points; /* the question's */
     bool auto_valid;
-    double auto_score;        /* the instructor's re-grade, out of points */
+    double auto_score; /* the instructor's re-grade, out of points */
     char *auto_feedback;
     struct lesson_review_concept *concepts; /* the rubric, in order */
     size_t n_concepts;
-    bool has_self;            /* the student scored themselves */
+    bool has_self; /* the student scored themselves */
     double self_total, self_max;
     bool reviewed;
-    double rv_score;          /* out of points */
+    double rv_score; /* out of points */
     char *rv_comment, *rv_reviewer, *rv_at;
 };
 void lesson_review_items_free(struct lesson_review_item *it, size_t n);
@@ -907,8 +903,8 @@ struct lesson_review_score {
  * (optional) receives the reviewed item (lesson_review_items_free). */
 int lesson_review_set(struct lesson_session *s, struct db *cs, int64_t attempt,
                       const struct lesson_review_score *scores, size_t n_scores,
-                      const char *comment, const char *reviewer,
-                      struct lesson_review_item **item, struct core_err *err);
+                      const char *comment, const char *reviewer, struct lesson_review_item **item,
+                      struct core_err *err);
 
 /* ---- feedback files (lesson_feedback.c) ---- */
 
@@ -927,10 +923,10 @@ int lesson_feedback_write(struct db *cs, const char *dir, bool force,
                           struct lesson_feedback_file **out, size_t *n, struct core_err *err);
 
 struct lesson_feedback_import {
-    size_t n_reviews;         /* in the file */
-    size_t n_added;           /* stored now */
-    size_t n_known;           /* imported before */
-    size_t n_mismatch;        /* naming no answer of this student's (not stored) */
+    size_t n_reviews;  /* in the file */
+    size_t n_added;    /* stored now */
+    size_t n_known;    /* imported before */
+    size_t n_mismatch; /* naming no answer of this student's (not stored) */
 };
 
 /* Imports feedback file path into user_id's store (named `user`, which the

@@ -129,8 +129,7 @@ static int exam_lesson(struct lesson_session *s, const char *lesson, struct db_l
 }
 
 /* What an entry point does to the sitting before it is read back. */
-typedef int (*exam_step)(struct lesson_session *s, const struct db_lesson *l,
-                         struct core_err *err);
+typedef int (*exam_step)(struct lesson_session *s, const struct db_lesson *l, struct core_err *err);
 
 static int step_start(struct lesson_session *s, const struct db_lesson *l, struct core_err *err)
 {

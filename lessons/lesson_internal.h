@@ -51,8 +51,8 @@ int lesson_question_tries(struct lesson_session *s, const char *pack_id, const c
 /* What a question's exam allows now: *open (started, not over) and *over
  * (submitted or out of time); both false for a question outside an exam or
  * an exam not started. */
-int lesson_exam_state(struct lesson_session *s, const struct db_question *q, bool *open,
-                      bool *over, struct core_err *err);
+int lesson_exam_state(struct lesson_session *s, const struct db_question *q, bool *open, bool *over,
+                      struct core_err *err);
 
 /* Grades answer to qid of pack gp (revision rev) for ctx, through cache c
  * (lesson_class_cache.c; NULL: directly): *out points at the result, held

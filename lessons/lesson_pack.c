@@ -50,9 +50,8 @@ static void check_rubric(const struct grader_pack_info *info, struct core_strlis
     }
 }
 
-int lesson_pack_check_with(const struct lesson_src *src, size_t variants,
-                           struct lesson_check *out, struct grader_pack **pack,
-                           struct core_err *err)
+int lesson_pack_check_with(const struct lesson_src *src, size_t variants, struct lesson_check *out,
+                           struct grader_pack **pack, struct core_err *err)
 {
     memset(out, 0, sizeof *out);
     core_strlist_init(&out->problems);
@@ -146,8 +145,8 @@ bool lesson_builtin_marker(const char *path)
 /* lesson_pack_import_with; `builtin` lets a reserved id through (the
  * course compiled into this binary). */
 static int pack_import(struct db *db, const struct lesson_src *src, bool force, bool builtin,
-                       size_t variants, struct lesson_check *check,
-                       enum db_import_result *result, struct core_err *err)
+                       size_t variants, struct lesson_check *check, enum db_import_result *result,
+                       struct core_err *err)
 {
     struct lesson_check local;
     struct lesson_check *c = check ? check : &local;
@@ -206,19 +205,35 @@ static int pack_import(struct db *db, const struct lesson_src *src, bool force, 
             owned[n_owned++] = topics;
             owned[n_owned++] = rubric;
             owned[n_owned++] = per_try;
-            qs[qi++] = (struct db_question_in){
-                .id = q->id, .lesson_id = l->id, .kind = grader_kind_name(q->kind),
-                .title = q->title, .prompt = q->prompt, .points = q->points, .topics = topics,
-                .rubric = rubric, .lab = q->lab, .file = q->file, .line = q->line,
-                .page_after = q->page_after, .tries = q->policy.tries,
-                .penalty = q->policy.penalty, .per_try = per_try};
+            qs[qi++] = (struct db_question_in){.id = q->id,
+                                               .lesson_id = l->id,
+                                               .kind = grader_kind_name(q->kind),
+                                               .title = q->title,
+                                               .prompt = q->prompt,
+                                               .points = q->points,
+                                               .topics = topics,
+                                               .rubric = rubric,
+                                               .lab = q->lab,
+                                               .file = q->file,
+                                               .line = q->line,
+                                               .page_after = q->page_after,
+                                               .tries = q->policy.tries,
+                                               .penalty = q->policy.penalty,
+                                               .per_try = per_try};
         }
     }
-    struct db_pack_in in = {
-        .id = info->id, .version = info->version, .title = info->title,
-        .description = info->description, .files = files, .n_files = src->n + assets.n,
-        .lessons = lessons, .n_lessons = info->n_lessons, .pages = pages, .n_pages = np,
-        .questions = qs, .n_questions = nq};
+    struct db_pack_in in = {.id = info->id,
+                            .version = info->version,
+                            .title = info->title,
+                            .description = info->description,
+                            .files = files,
+                            .n_files = src->n + assets.n,
+                            .lessons = lessons,
+                            .n_lessons = info->n_lessons,
+                            .pages = pages,
+                            .n_pages = np,
+                            .questions = qs,
+                            .n_questions = nq};
     rc = db_pack_import(db, &in, force, result, NULL, err);
 
     for (size_t i = 0; i < n_owned; i++)

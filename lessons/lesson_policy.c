@@ -35,8 +35,7 @@ void lesson_policy_apply(const struct grader_policy *p, const double *fracs, int
         }
     }
     out->closed = p->tries > 0 && n >= p->tries;
-    out->next_available =
-        out->closed || out->gave_up ? 0 : grader_policy_available(p, n + 1);
+    out->next_available = out->closed || out->gave_up ? 0 : grader_policy_available(p, n + 1);
 }
 
 void lesson_policy_of(int tries, double penalty, const char *per_try, struct grader_policy *out)
@@ -212,22 +211,32 @@ enum lesson_help lesson_help_of(const struct db_progress_row *r)
 const char *lesson_help_text(enum lesson_help h)
 {
     switch (h) {
-    case LESSON_HELP_RIGHT_BEFORE: return "answered right before the give-up: it counts";
-    case LESSON_HELP_PARTLY_BEFORE: return "partly right before the give-up: that part counts";
-    case LESSON_HELP_AFTER: return "answered with help, after the give-up: earns nothing";
-    case LESSON_HELP_UNANSWERED: return "not answered: the solution was shown";
-    default: return "";
+    case LESSON_HELP_RIGHT_BEFORE:
+        return "answered right before the give-up: it counts";
+    case LESSON_HELP_PARTLY_BEFORE:
+        return "partly right before the give-up: that part counts";
+    case LESSON_HELP_AFTER:
+        return "answered with help, after the give-up: earns nothing";
+    case LESSON_HELP_UNANSWERED:
+        return "not answered: the solution was shown";
+    default:
+        return "";
     }
 }
 
 const char *lesson_help_name(enum lesson_help h)
 {
     switch (h) {
-    case LESSON_HELP_RIGHT_BEFORE: return "right_before";
-    case LESSON_HELP_PARTLY_BEFORE: return "partly_before";
-    case LESSON_HELP_AFTER: return "with_help";
-    case LESSON_HELP_UNANSWERED: return "not_answered";
-    default: return "none";
+    case LESSON_HELP_RIGHT_BEFORE:
+        return "right_before";
+    case LESSON_HELP_PARTLY_BEFORE:
+        return "partly_before";
+    case LESSON_HELP_AFTER:
+        return "with_help";
+    case LESSON_HELP_UNANSWERED:
+        return "not_answered";
+    default:
+        return "none";
     }
 }
 

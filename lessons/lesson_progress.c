@@ -161,7 +161,7 @@ static void add_row(int i, void *arg)
 struct lesson_gain {
     const char *pack_id; /* borrowed from the rows */
     const char *lesson_id;
-    bool exam;           /* an exam lesson: suggested after the others */
+    bool exam; /* an exam lesson: suggested after the others */
     double unearned;
     double per_item[LESSON_RUBRIC_N];
 };

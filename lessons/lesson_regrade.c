@@ -183,8 +183,8 @@ static int regrade_one(const struct db_attempt *a, void *vctx)
     if (a->pack_version && strcmp(a->pack_version, rep->version) != 0)
         core_buf_printf(&why, "pack version %s -> %s", a->pack_version, rep->version);
     else if (a->rev_id != g->rev_id)
-        core_buf_printf(&why, "pack revision %lld -> %lld (same version %s)",
-                        (long long)a->rev_id, (long long)g->rev_id, rep->version);
+        core_buf_printf(&why, "pack revision %lld -> %lld (same version %s)", (long long)a->rev_id,
+                        (long long)g->rev_id, rep->version);
     if (!same(a->grader_rev, grader_revision()))
         core_buf_printf(&why, "%sgrader %s -> %s", why.len ? "; " : "",
                         a->grader_rev ? a->grader_rev : "(before revisions were kept)",
@@ -205,14 +205,25 @@ static int regrade_one(const struct db_attempt *a, void *vctx)
         g->cap = g->cap ? 2 * g->cap : 256;
         g->rows = core_xrealloc(g->rows, g->cap * sizeof *g->rows);
     }
-    g->rows[g->n++] = (struct db_attempt_in){
-        .user_id = a->user_id, .pack_id = keep(g, a->pack_id),
-        .question_id = keep(g, a->question_id), .variant = a->variant,
-        .answer = keep(g, a->answer), .parsed = keep(g, r.parsed), .value = r.value,
-        .has_value = r.has_value, .valid = r.valid, .score = r.score, .max = r.max,
-        .correct = r.correct, .feedback = keep(g, r.feedback), .rev_id = g->rev_id,
-        .regrade_of = a->id, .certainty = a->certainty, .params_json = keep(g, r.params_json),
-        .grader_rev = grader_revision(), .regrade_reason = keep(g, it->reason)};
+    g->rows[g->n++] = (struct db_attempt_in){.user_id = a->user_id,
+                                             .pack_id = keep(g, a->pack_id),
+                                             .question_id = keep(g, a->question_id),
+                                             .variant = a->variant,
+                                             .answer = keep(g, a->answer),
+                                             .parsed = keep(g, r.parsed),
+                                             .value = r.value,
+                                             .has_value = r.has_value,
+                                             .valid = r.valid,
+                                             .score = r.score,
+                                             .max = r.max,
+                                             .correct = r.correct,
+                                             .feedback = keep(g, r.feedback),
+                                             .rev_id = g->rev_id,
+                                             .regrade_of = a->id,
+                                             .certainty = a->certainty,
+                                             .params_json = keep(g, r.params_json),
+                                             .grader_rev = grader_revision(),
+                                             .regrade_reason = keep(g, it->reason)};
     grader_result_fini(&r);
 out:
     free(shown);
@@ -221,8 +232,8 @@ out:
 }
 
 int lesson_regrade_run(struct lesson_session *s, const char *pack_id,
-                       const struct lesson_regrade_opts *opts,
-                       struct lesson_regrade_report *out, struct core_err *err)
+                       const struct lesson_regrade_opts *opts, struct lesson_regrade_report *out,
+                       struct core_err *err)
 {
     static const struct lesson_regrade_opts none = {0};
     memset(out, 0, sizeof *out);

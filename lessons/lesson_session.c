@@ -189,16 +189,16 @@ int lesson_question_tries(struct lesson_session *s, const char *pack_id, const c
     double *fracs;
     int n, credited;
     bool gave_up;
-    int rc = db_attempt_tries(s->db, s->user_id, pack_id, qid, &fracs, &n, &credited, &gave_up,
-                              err);
+    int rc =
+        db_attempt_tries(s->db, s->user_id, pack_id, qid, &fracs, &n, &credited, &gave_up, err);
     if (rc == CORE_OK)
         lesson_policy_apply(p, fracs, n, credited, gave_up, out);
     free(fracs);
     return rc;
 }
 
-int lesson_exam_state(struct lesson_session *s, const struct db_question *q, bool *open,
-                      bool *over, struct core_err *err)
+int lesson_exam_state(struct lesson_session *s, const struct db_question *q, bool *open, bool *over,
+                      struct core_err *err)
 {
     *open = *over = false;
     if (!q->exam)
@@ -293,8 +293,7 @@ static int check_certainty(const struct grader_pack *p, const char *pack_id, int
     return CORE_OK;
 }
 
-int lesson_question_cbm(struct lesson_session *s, const char *qid, bool *cbm,
-                        struct core_err *err)
+int lesson_question_cbm(struct lesson_session *s, const char *qid, bool *cbm, struct core_err *err)
 {
     *cbm = false;
     struct db_question q = {0};
@@ -306,8 +305,7 @@ int lesson_question_cbm(struct lesson_session *s, const char *qid, bool *cbm,
     return rc;
 }
 
-int lesson_pack_cbm(struct lesson_session *s, const char *pack_id, bool *cbm,
-                    struct core_err *err)
+int lesson_pack_cbm(struct lesson_session *s, const char *pack_id, bool *cbm, struct core_err *err)
 {
     *cbm = false;
     struct db_pack pk = {0};
@@ -426,9 +424,9 @@ static void withhold(struct grader_result *r)
     r->correct = false;
 }
 
-int lesson_answer_design(struct lesson_session *s, const char *qid, int variant,
-                         const char *answer, int certainty, const struct db_selfscore_in *self,
-                         size_t n_self, struct lesson_answer_result *out, struct core_err *err)
+int lesson_answer_design(struct lesson_session *s, const char *qid, int variant, const char *answer,
+                         int certainty, const struct db_selfscore_in *self, size_t n_self,
+                         struct lesson_answer_result *out, struct core_err *err)
 {
     memset(out, 0, sizeof *out);
     struct db_selfscore_in *fixed = NULL;
@@ -460,13 +458,24 @@ int lesson_answer_design(struct lesson_session *s, const char *qid, int variant,
     lesson_link_fini(&link);
     if (rc != CORE_OK)
         goto out;
-    struct db_attempt_in in = {
-        .user_id = s->user_id, .pack_id = q.pack_id, .question_id = q.id, .variant = variant,
-        .answer = answer, .parsed = out->r.parsed, .value = out->r.value,
-        .has_value = out->r.has_value, .valid = out->r.valid, .score = out->r.score,
-        .max = out->r.max, .correct = out->r.correct, .feedback = out->r.feedback,
-        .rev_id = q.rev_id, .regrade_of = 0, .certainty = certainty,
-        .params_json = out->r.params_json, .grader_rev = grader_revision()};
+    struct db_attempt_in in = {.user_id = s->user_id,
+                               .pack_id = q.pack_id,
+                               .question_id = q.id,
+                               .variant = variant,
+                               .answer = answer,
+                               .parsed = out->r.parsed,
+                               .value = out->r.value,
+                               .has_value = out->r.has_value,
+                               .valid = out->r.valid,
+                               .score = out->r.score,
+                               .max = out->r.max,
+                               .correct = out->r.correct,
+                               .feedback = out->r.feedback,
+                               .rev_id = q.rev_id,
+                               .regrade_of = 0,
+                               .certainty = certainty,
+                               .params_json = out->r.params_json,
+                               .grader_rev = grader_revision()};
     rc = db_attempt_insert_selfscored(s->db, &in, fixed, n_self, &out->attempt_id, err);
     if (rc != CORE_OK)
         goto out;

@@ -305,8 +305,8 @@ int lesson_pack_export(struct db *db, const char *pack_id, const char *dir, bool
             *slash = '/';
         }
         if (rc == CORE_OK)
-            rc = core_file_create(full, files[i].data, files[i].len, overwrite, "pass --force",
-                                  err);
+            rc =
+                core_file_create(full, files[i].data, files[i].len, overwrite, "pass --force", err);
         free(full);
     }
 out:

@@ -283,8 +283,8 @@ static void test_csv(void **state)
     const struct {
         double v;
         const char *s;
-    } nums[] = {{1.5, "1.5"}, {2, "2"}, {0.004, "0"}, {-0.004, "0"}, {12.346, "12.35"},
-                {-3.25, "-3.25"}, {100.1, "100.1"}};
+    } nums[] = {{1.5, "1.5"},      {2, "2"},         {0.004, "0"},    {-0.004, "0"},
+                {12.346, "12.35"}, {-3.25, "-3.25"}, {100.1, "100.1"}};
     for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
         core_buf_reset(&b);
         core_csv_num(&b, nums[i].v);
@@ -432,12 +432,12 @@ static void test_owner(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_err),  cmocka_unit_test(test_buf_and_list),
-        cmocka_unit_test(test_json), cmocka_unit_test(test_sha256),
-        cmocka_unit_test(test_fnv),  cmocka_unit_test(test_files),
-        cmocka_unit_test(test_time), cmocka_unit_test(test_owner),
+        cmocka_unit_test(test_err),        cmocka_unit_test(test_buf_and_list),
+        cmocka_unit_test(test_json),       cmocka_unit_test(test_sha256),
+        cmocka_unit_test(test_fnv),        cmocka_unit_test(test_files),
+        cmocka_unit_test(test_time),       cmocka_unit_test(test_owner),
         cmocka_unit_test(test_first_line), cmocka_unit_test(test_create_new),
-        cmocka_unit_test(test_csv), cmocka_unit_test(test_publish),
+        cmocka_unit_test(test_csv),        cmocka_unit_test(test_publish),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -112,12 +112,32 @@ static void test_malformed(void **state)
 {
     (void)state;
     const char *bad[] = {
-        "",          "[1,2]",         "\"s\"",         "{",           "{\"a\"}",
-        "{\"a\":}",  "{\"a\":1,}",    "{\"a\":1 \"b\":2}", "{a:1}",   "{\"a\":01}",
-        "{\"a\":1.}", "{\"a\":.5}",   "{\"a\":1e}",    "{\"a\":+1}",  "{\"a\":NaN}",
-        "{\"a\":1e999}", "{\"a\":\"x}", "{\"a\":\"\\x\"}", "{\"a\":\"\\u12\"}",
-        "{\"a\":\"\\ud800\"}", "{\"a\":\"\\udc00\"}", "{\"a\":\"\\u0000\"}",
-        "{\"a\":\"tab\there\"}", "{\"a\":1} x", "{\"a\":tru}", "{\"a\":[1,]}",
+        "",
+        "[1,2]",
+        "\"s\"",
+        "{",
+        "{\"a\"}",
+        "{\"a\":}",
+        "{\"a\":1,}",
+        "{\"a\":1 \"b\":2}",
+        "{a:1}",
+        "{\"a\":01}",
+        "{\"a\":1.}",
+        "{\"a\":.5}",
+        "{\"a\":1e}",
+        "{\"a\":+1}",
+        "{\"a\":NaN}",
+        "{\"a\":1e999}",
+        "{\"a\":\"x}",
+        "{\"a\":\"\\x\"}",
+        "{\"a\":\"\\u12\"}",
+        "{\"a\":\"\\ud800\"}",
+        "{\"a\":\"\\udc00\"}",
+        "{\"a\":\"\\u0000\"}",
+        "{\"a\":\"tab\there\"}",
+        "{\"a\":1} x",
+        "{\"a\":tru}",
+        "{\"a\":[1,]}",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         struct core_kv *kv = (struct core_kv *)&kv; /* must come back NULL */
@@ -227,9 +247,12 @@ static void test_number_edges_and_bytes(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_flat_object),         cmocka_unit_test(test_nesting_flattens),
-        cmocka_unit_test(test_strings_decode),      cmocka_unit_test(test_writer_round_trip),
-        cmocka_unit_test(test_malformed),           cmocka_unit_test(test_deep_nesting_refused),
+        cmocka_unit_test(test_flat_object),
+        cmocka_unit_test(test_nesting_flattens),
+        cmocka_unit_test(test_strings_decode),
+        cmocka_unit_test(test_writer_round_trip),
+        cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_deep_nesting_refused),
         cmocka_unit_test(test_decimal_comma_locale),
         cmocka_unit_test(test_duplicate_keys_last_wins),
         cmocka_unit_test(test_number_edges_and_bytes),

@@ -59,9 +59,9 @@ static void test_decimal(void **state)
 static void test_refused(void **state)
 {
     (void)state;
-    static const char *const bad[] = {"",   " ",    ".",   "e3",   "1,5",  "1.5.2", "--1", "+-1",
-                                      "1e", "1e+",  "1.5x", "x1",  "0x10", "inf",   "nan", "-inf",
-                                      "1 ", " 1",   "1_000", "١",  "1e3.5", "+",    "-.",  "0x1p3"};
+    static const char *const bad[] = {"",   " ",   ".",     "e3", "1,5",   "1.5.2", "--1", "+-1",
+                                      "1e", "1e+", "1.5x",  "x1", "0x10",  "inf",   "nan", "-inf",
+                                      "1 ", " 1",  "1_000", "١",  "1e3.5", "+",     "-.",  "0x1p3"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         parse_bad(bad[i], 0);
     /* a NUL inside the span is not skipped over */
@@ -125,8 +125,7 @@ static void test_overflow(void **state)
     assert_non_null(strstr(e.msg, "too large"));
     assert_int_equal(core_num_parse("-1e999", 6, 0, &v, NULL, &e), CORE_ERR_INVALID);
     assert_true(isinf(v) && v < 0);
-    assert_int_equal(core_num_parse("0x1p99999", 9, CORE_NUM_HEX, &v, NULL, &e),
-                     CORE_ERR_INVALID);
+    assert_int_equal(core_num_parse("0x1p99999", 9, CORE_NUM_HEX, &v, NULL, &e), CORE_ERR_INVALID);
     assert_true(isinf(v));
     /* the largest double, and the first text that rounds past it */
     assert_true(parse_ok("1.7976931348623157e308", 0) == DBL_MAX);
@@ -277,12 +276,12 @@ int main(int argc, char **argv)
         printf("running under de_DE.UTF-8 (printf writes 1.5 as \"%s\")\n", probe);
     }
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_decimal),        cmocka_unit_test(test_refused),
-        cmocka_unit_test(test_blanks),         cmocka_unit_test(test_nonfinite),
-        cmocka_unit_test(test_hex),            cmocka_unit_test(test_overflow),
-        cmocka_unit_test(test_subnormal),      cmocka_unit_test(test_correct_rounding),
-        cmocka_unit_test(test_prefix),         cmocka_unit_test(test_format),
-        cmocka_unit_test(test_round_trip),     cmocka_unit_test(test_locale_untouched),
+        cmocka_unit_test(test_decimal),    cmocka_unit_test(test_refused),
+        cmocka_unit_test(test_blanks),     cmocka_unit_test(test_nonfinite),
+        cmocka_unit_test(test_hex),        cmocka_unit_test(test_overflow),
+        cmocka_unit_test(test_subnormal),  cmocka_unit_test(test_correct_rounding),
+        cmocka_unit_test(test_prefix),     cmocka_unit_test(test_format),
+        cmocka_unit_test(test_round_trip), cmocka_unit_test(test_locale_untouched),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

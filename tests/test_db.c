@@ -165,10 +165,10 @@ static void fixture_make(struct fixture *f, const char *id, const char *version,
     f->files[2] = (struct db_file_in){"data/blob.bin", blob, sizeof blob};
 
     const char *l2 = v2 ? "karp" : "gustafson";
-    f->lessons[0] = (struct db_lesson_in){.id = "amdahl", .title = "Amdahl's law",
-                                          .file = "lessons/amdahl.lua"};
-    f->lessons[1] =
-        (struct db_lesson_in){.id = l2, .title = v2 ? "Karp-Flatt" : "Gustafson", .file = "pack.lua"};
+    f->lessons[0] = (struct db_lesson_in){
+        .id = "amdahl", .title = "Amdahl's law", .file = "lessons/amdahl.lua"};
+    f->lessons[1] = (struct db_lesson_in){
+        .id = l2, .title = v2 ? "Karp-Flatt" : "Gustafson", .file = "pack.lua"};
 
     f->pages[0] = (struct db_page_in){"amdahl", "Speedup", "# Speedup\n"};
     f->pages[1] = (struct db_page_in){l2, NULL, v2 ? "# Karp\n" : "# Gustafson\n"};
@@ -1598,13 +1598,11 @@ static void test_selfscores(void **state)
     const struct db_selfscore_in nomax[] = {{"x", 0, 0}};
     assert_int_equal(db_attempt_insert_selfscored(db, &in, over, 1, NULL, &err), CORE_ERR_INVALID);
     assert_non_null(strstr(err.msg, "'x'"));
-    assert_int_equal(db_attempt_insert_selfscored(db, &in, twice, 2, NULL, &err),
-                     CORE_ERR_INVALID);
+    assert_int_equal(db_attempt_insert_selfscored(db, &in, twice, 2, NULL, &err), CORE_ERR_INVALID);
     assert_non_null(strstr(err.msg, "twice"));
     assert_int_equal(db_attempt_insert_selfscored(db, &in, noname, 1, NULL, &err),
                      CORE_ERR_INVALID);
-    assert_int_equal(db_attempt_insert_selfscored(db, &in, nomax, 1, NULL, &err),
-                     CORE_ERR_INVALID);
+    assert_int_equal(db_attempt_insert_selfscored(db, &in, nomax, 1, NULL, &err), CORE_ERR_INVALID);
     /* A bad attempt rolls back its self-scores too. */
     struct db_attempt_in bad = in;
     bad.rev_id = rev + 100;

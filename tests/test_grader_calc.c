@@ -439,7 +439,7 @@ static void expect_compute_error(const char *body, int code, const char *want)
     grader_limits_default(&lim);
     lim.instructions = 2000000; /* a runaway loop stops sooner */
     lim.mem_bytes = 8u << 20;   /* a memory bomb too */
-    lim.cpu_ms = 10000;        /* the clock must not win under a sanitizer */
+    lim.cpu_ms = 10000;         /* the clock must not win under a sanitizer */
     struct core_err err = {0};
     int rc = run_body(body, &lim, &err);
     if (rc != code || !strstr(err.msg, want))
@@ -457,8 +457,8 @@ static void test_compute_errors(void **state)
                          "of calculator c, with x=1)");
     expect_compute_error("pcall(function() while true do end end) return {}", CORE_ERR_LIMIT,
                          "instruction limit");
-    expect_compute_error("local t = {} for i = 1, 1e9 do t[i] = { i, i, i, i } end",
-                         CORE_ERR_LIMIT, "a.lua:5: memory limit (8 MiB) exceeded");
+    expect_compute_error("local t = {} for i = 1, 1e9 do t[i] = { i, i, i, i } end", CORE_ERR_LIMIT,
+                         "a.lua:5: memory limit (8 MiB) exceeded");
     /* a Lua error */
     expect_compute_error("error('boom')", CORE_ERR_SCRIPT, "a.lua:5: boom");
     /* wrong return shapes */

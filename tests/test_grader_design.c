@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int live; /* blocks allocated and not freed */
+static int live;            /* blocks allocated and not freed */
 static int fail_after = -1; /* allocations left before one fails; -1: never */
 
 static void *alloc(void *ud, void *p, size_t osize, size_t nsize)
@@ -61,10 +61,11 @@ static const char *sentence(struct grader_design *d, size_t i)
 static void test_sentences(void **state)
 {
     (void)state;
-    struct grader_design *d = read("The speedup is 5.5x, e.g. for p = 8! Is it fine? Yes; it is.\n\n"
-                                   "A new paragraph starts here\n"
-                                   "- a list item follows\n"
-                                   "2) and a numbered one");
+    struct grader_design *d =
+        read("The speedup is 5.5x, e.g. for p = 8! Is it fine? Yes; it is.\n\n"
+             "A new paragraph starts here\n"
+             "- a list item follows\n"
+             "2) and a numbered one");
     assert_int_equal(grader_design_n_sentences(d), 8);
     assert_string_equal(sentence(d, 0), "the speedup is 5.5x, e.g");
     assert_string_equal(sentence(d, 1), "for p = 8");
@@ -159,18 +160,18 @@ static void test_phrases_and_misspellings(void **state)
     (void)state;
     assert_int_equal(hit("We use All-Reduce.", "all reduce"), GRADER_HIT_FOUND);
     assert_int_equal(hit("We use all reduce.", "all-reduce"), GRADER_HIT_FOUND);
-    assert_int_equal(hit("It is sharded.", "shard"), GRADER_HIT_NONE); /* whole words */
+    assert_int_equal(hit("It is sharded.", "shard"), GRADER_HIT_NONE);   /* whole words */
     assert_int_equal(hit("It is sharded.", "shard*"), GRADER_HIT_FOUND); /* a prefix */
     /* one edit from a word of 7 letters or more, two from 10 or more */
     assert_int_equal(hit("It hides the latancy.", "latency"), GRADER_HIT_FOUND);
     assert_int_equal(hit("It hides the latnecy.", "latency"), GRADER_HIT_FOUND); /* a swap */
     assert_int_equal(hit("It hides the ltncy.", "latency"), GRADER_HIT_NONE);
-    assert_int_equal(hit("We use a tlie.", "tile"), GRADER_HIT_NONE); /* short: exact */
+    assert_int_equal(hit("We use a tlie.", "tile"), GRADER_HIT_NONE);         /* short: exact */
     assert_int_equal(hit("The states are tiny.", "stages"), GRADER_HIT_NONE); /* 6 letters: exact */
     assert_int_equal(hit("We use sharding.", "shards"), GRADER_HIT_NONE);
     assert_int_equal(hit("We use comunicaton.", "communication"), GRADER_HIT_FOUND);
     assert_int_equal(hit("We use 0.065 of it.", "0.064"), GRADER_HIT_NONE); /* digits: exact */
-    assert_int_equal(hit("We use matency.", "latency"), GRADER_HIT_NONE); /* first letter */
+    assert_int_equal(hit("We use matency.", "latency"), GRADER_HIT_NONE);   /* first letter */
     /* a word of the rubric is never a misspelling of another */
     struct grader_design *d = read("We use shared memory.");
     struct grader_design_known k;
@@ -248,9 +249,9 @@ static void test_hostile_text(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_sentences),        cmocka_unit_test(test_claims_and_lists),
-        cmocka_unit_test(test_negation),         cmocka_unit_test(test_phrases_and_misspellings),
-        cmocka_unit_test(test_near),             cmocka_unit_test(test_out_of_memory),
+        cmocka_unit_test(test_sentences),    cmocka_unit_test(test_claims_and_lists),
+        cmocka_unit_test(test_negation),     cmocka_unit_test(test_phrases_and_misspellings),
+        cmocka_unit_test(test_near),         cmocka_unit_test(test_out_of_memory),
         cmocka_unit_test(test_hostile_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

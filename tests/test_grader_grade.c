@@ -34,7 +34,8 @@ static const char LESSON_LUA[] =
     "  params = function(rng) return { f = 0.2, p = 4 } end,\n"
     "  answer = function(p) return wb.amdahl(p.f, p.p) end,\n"
     "  bands = { { rel = 0.05, score = 0.5, feedback = \"Close.\" } },\n"
-    "  wrong = { { value = function(p) return p.p end, feedback = \"Linear: {p} is p, {{zz} {{.\" },\n"
+    "  wrong = { { value = function(p) return p.p end, feedback = \"Linear: {p} is p, {{zz} {{.\" "
+    "},\n"
     "            { value = 2.6, feedback = \"Known slip.\" } } }\n"
     "question { id = \"ms\", kind = \"numeric\", prompt = \"t?\", unit = \"ms\", answer = 320 }\n"
     "question { id = \"pct\", kind = \"numeric\", prompt = \"e?\", unit = \"%\", answer = 62.5 }\n"
@@ -66,9 +67,11 @@ static const char LESSON_LUA[] =
     "\"bet\" } } } }\n"
     "question { id = \"des3\", kind = \"design\", prompt = \"?\",\n"
     "  concepts = {\n"
-    "    { name = \"latency hiding\", match = { \"hide latency\", \"hides latency\", \"occupancy\" },\n"
+    "    { name = \"latency hiding\", match = { \"hide latency\", \"hides latency\", \"occupancy\" "
+    "},\n"
     "      near = { { \"switch*\", \"warp*\", within = 4 } },\n"
-    "      contradicts = { { match = { \"cannot hide latency\" }, feedback = \"You said GPUs cannot "
+    "      contradicts = { { match = { \"cannot hide latency\" }, feedback = \"You said GPUs "
+    "cannot "
     "hide latency: they hide it by switching warps.\" } } },\n"
     "    { name = \"switching\", near = { { \"switch*\", \"warp*\", \"another\", within = 6 }, "
     "{ \"switch*\", \"warps\", within = 3 } } } } }\n"
@@ -207,8 +210,8 @@ static void test_numeric(void **state)
     expect("num", "2.5x", 1, NULL);
     expect("num", "2.5 ×", 1, NULL);
     expect("num", "1/(0.2+0.8/4)", 1, NULL);
-    expect("num", "2.52", 1, NULL);         /* within 1% */
-    expect("num", "2.4", 0.5, "Close.");    /* 4% off: the band */
+    expect("num", "2.52", 1, NULL);      /* within 1% */
+    expect("num", "2.4", 0.5, "Close."); /* 4% off: the band */
     /* a known mistake; feedback filled like the prompt ({{ is a literal brace:
      * pack check refuses a name params does not set) */
     expect("num", "4", 0, "Linear: 4 is p, {zz} {.");
@@ -403,20 +406,22 @@ static void test_design(void **state)
     (void)state;
     expect("des", "We shard the keys, go asynchronously and use All-Reduce.", 1, "Covered");
     expect("des", "We shard the keys.", 0.5, "Missing: async");
-    expect("des", "We partitioned the keys.", 0, NULL);  /* whole words only */
-    expect("des", "We go async.", 0.25, NULL);            /* the pattern */
+    expect("des", "We partitioned the keys.", 0, NULL);             /* whole words only */
+    expect("des", "We go async.", 0.25, NULL);                      /* the pattern */
     expect("des", "We use all reduce for everything.", 0.25, NULL); /* punctuation, case */
-    expect("des", "It is all\xe2\x80\x94reduce.", 0.25, NULL); /* an em dash separates words */
+    expect("des", "It is all\xe2\x80\x94reduce.", 0.25, NULL);      /* an em dash separates words */
     expect("des", "We buy a bigger machine.", 0, "Missing: sharding. Split the keys.");
     expect("des", "", INVALID, NULL);
     /* evidence, not words: a list of terms earns nothing and is told why */
     expect("des", "shard, asynchronous, all-reduce", 0, "list of terms");
     expect("des", "shard\nasync\nall-reduce", 0, "Missing: sharding (named, but not");
     /* a negated clause does not count; the clause after "but" does */
-    expect("des", "We do not shard the keys.", 0, "Missing: sharding (you mention it only in a negated");
+    expect("des", "We do not shard the keys.", 0,
+           "Missing: sharding (you mention it only in a negated");
     expect("des", "We never shard, but we go async.", 0.25, NULL);
     /* two negators cancel; a dismissal after the term negates it */
-    expect("des", "You cannot scale it without sharding the keys.", 0, NULL); /* "shard" != "sharding" */
+    expect("des", "You cannot scale it without sharding the keys.", 0,
+           NULL); /* "shard" != "sharding" */
     expect("des", "You cannot scale it without a shard per server.", 0.5, NULL);
     expect("des", "Sharding the keys would not help here.", 0, NULL);
     expect("des", "A shard per server is useless.", 0, "negated clause");
@@ -452,7 +457,7 @@ static void test_design_evidence(void **state)
     expect("des3", "The GPU hides the lag well.", 0, NULL); /* "lag" is not "latency" */
     expect("des3", "Its occupancy is high.", 0.5, NULL);
     expect("des3", "Its ocupancy is high.", 0.5, NULL);
-    expect("des3", "Its ocupncy is high.", 0, NULL);       /* two edits in 9 letters */
+    expect("des3", "Its ocupncy is high.", 0, NULL); /* two edits in 9 letters */
     expect("des3", "It has high occupanc and nothing else.", 0.5, NULL);
 }
 
@@ -636,12 +641,13 @@ static void test_wb_library(void **state)
                               "return s .. ' ' .. #found .. ' ' .. tostring(how.list) .. ' ' .. "
                               "how.status[1]"),
                         "0.0 0 true unclaimed");
-    assert_string_equal(probe("local s, missed, found, how = wb.concepts('We do not shard it, "
-                              "but it runs async.', {\n"
-                              "  { name = 'sharding', match = { 'shard' } },\n"
-                              "  { name = 'async', patterns = { 'asyn' } } })\n"
-                              "return s .. ' ' .. table.concat(found, ',') .. ' ' .. how.status[1]"),
-                        "0.5 async negated");
+    assert_string_equal(
+        probe("local s, missed, found, how = wb.concepts('We do not shard it, "
+              "but it runs async.', {\n"
+              "  { name = 'sharding', match = { 'shard' } },\n"
+              "  { name = 'async', patterns = { 'asyn' } } })\n"
+              "return s .. ' ' .. table.concat(found, ',') .. ' ' .. how.status[1]"),
+        "0.5 async negated");
     assert_string_equal(probe("return wb.amdahl(0.2, 4) .. ' ' .. wb.gustafson(0.2, 4) .. ' ' .. "
                               "string.format('%.4f', wb.karp_flatt(3, 5))"),
                         "2.5 3.4 0.1667");
@@ -922,7 +928,8 @@ static void test_numeric_integer(void **state)
         "    { \"(1000+255)//256\", 1 }, { \"1000/256\", 0 }, { \"4.9\", 0 } } }\n"
         "question { id = \"real\", kind = \"numeric\", prompt = \"?\", answer = 4,\n"
         "  examples = { { \"(1000 + 255) / 256\", 0 }, { \"ceil(1000/256)\", 1 } } }\n"
-        "question { id = \"half\", kind = \"numeric\", integer = true, prompt = \"?\", answer = 2.5 }\n";
+        "question { id = \"half\", kind = \"numeric\", integer = true, prompt = \"?\", answer = "
+        "2.5 }\n";
     struct grader_file files[] = {{"pack.lua", pack_lua, sizeof pack_lua - 1},
                                   {"i.lua", lesson_lua, sizeof lesson_lua - 1}};
     struct core_strlist problems;
@@ -953,8 +960,7 @@ static void test_numeric_integer(void **state)
     assert_int_equal(grader_question_grade(ip, "blocks", &ALICE, "4.9", &r, &err), 0);
     assert_non_null(strstr(r.feedback, "round it down"));
     grader_result_fini(&r);
-    assert_int_equal(grader_question_grade(ip, "real", &ALICE, "(1000 + 255) / 256", &r, &err),
-                     0);
+    assert_int_equal(grader_question_grade(ip, "real", &ALICE, "(1000 + 255) / 256", &r, &err), 0);
     assert_true(r.valid && !r.correct && r.value == 1255.0 / 256);
     assert_non_null(strstr(r.feedback, "is 4.90234 with real division"));
     assert_non_null(strstr(r.feedback, "C's integer division would give 4"));
@@ -969,16 +975,25 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_numeric_integer),
-        cmocka_unit_test(test_numeric),      cmocka_unit_test(test_numeric_units_and_tolerance),
-        cmocka_unit_test(test_choice),       cmocka_unit_test(test_multi),
-        cmocka_unit_test(test_ordering),     cmocka_unit_test(test_text),
+        cmocka_unit_test(test_numeric),
+        cmocka_unit_test(test_numeric_units_and_tolerance),
+        cmocka_unit_test(test_choice),
+        cmocka_unit_test(test_multi),
+        cmocka_unit_test(test_ordering),
+        cmocka_unit_test(test_text),
         cmocka_unit_test(test_design),
-        cmocka_unit_test(test_design_evidence),       cmocka_unit_test(test_design_without_model),
-        cmocka_unit_test(test_custom_grade), cmocka_unit_test(test_lab_question),
-        cmocka_unit_test(test_view),         cmocka_unit_test(test_variants),
-        cmocka_unit_test(test_wb_library),   cmocka_unit_test(test_wb_finite_and_lab_readers),
-        cmocka_unit_test(test_wb_lab_grade), cmocka_unit_test(test_lab_question_with_wb_lab),
-        cmocka_unit_test(test_kind_names),   cmocka_unit_test(test_never_crashes),
+        cmocka_unit_test(test_design_evidence),
+        cmocka_unit_test(test_design_without_model),
+        cmocka_unit_test(test_custom_grade),
+        cmocka_unit_test(test_lab_question),
+        cmocka_unit_test(test_view),
+        cmocka_unit_test(test_variants),
+        cmocka_unit_test(test_wb_library),
+        cmocka_unit_test(test_wb_finite_and_lab_readers),
+        cmocka_unit_test(test_wb_lab_grade),
+        cmocka_unit_test(test_lab_question_with_wb_lab),
+        cmocka_unit_test(test_kind_names),
+        cmocka_unit_test(test_never_crashes),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -587,8 +587,8 @@ static void check_c(const char *text, const char *unit, double want, double c_wa
     if (!grader_number_parse(text, unit, &r))
         fail_msg("line %d: \"%s\" refused: %s", line, text, r.why);
     if (r.value != want || r.c_value != c_want || r.c_differs != (want != c_want))
-        fail_msg("line %d: \"%s\" = %.17g / C %.17g (differs %d), want %.17g / C %.17g", line,
-                 text, r.value, r.c_value, r.c_differs, want, c_want);
+        fail_msg("line %d: \"%s\" = %.17g / C %.17g (differs %d), want %.17g / C %.17g", line, text,
+                 r.value, r.c_value, r.c_differs, want, c_want);
 }
 #define CREAD(text, unit, want, c_want) check_c(text, unit, want, c_want, __LINE__)
 
@@ -693,7 +693,7 @@ static void smoke_expr(uint64_t *seed, char *t, size_t *len, size_t cap, int dep
     static const char *const nums[] = {"0",    "1",  "2",  "0.5",   ".25", "3e2",
                                        "1e-3", "42", "7.", "1e308", "pi",  "e"};
     static const char *const ops[] = {"+", "-", "*", "/", "^", " + ", " * ", "**", "//"};
-    static const char *const fns[] = {"sqrt(", "log(",  "exp(",   "abs(",  "min(", "max(",
+    static const char *const fns[] = {"sqrt(", "log(",   "exp(",  "abs(",   "min(",  "max(",
                                       "log2(", "log10(", "ceil(", "floor(", "round("};
     char piece[16];
     unsigned pick = (unsigned)(smoke_next(seed) % (depth > 4 ? 2 : 7));

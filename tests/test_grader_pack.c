@@ -393,7 +393,8 @@ static void test_references_and_placeholders(void **state)
     expect_problem(NULL,
                    L1 "question { id = \"q\", kind = \"design\", prompt = \"p\",\n"
                       "  concepts = { { name = \"c\" } } }\n",
-                   "a.lua:2: question q: concept 1:", "give 'match' phrases, 'patterns' or 'near' groups", NULL);
+                   "a.lua:2: question q: concept 1:",
+                   "give 'match' phrases, 'patterns' or 'near' groups", NULL);
     expect_problem(NULL,
                    L1 "question { id = \"q\", kind = \"choice\", prompt = \"p\",\n"
                       "  choices = { \"a\", \"b\" }, answer = 1, why = { [3] = \"x\" } }\n",
@@ -475,7 +476,8 @@ static void test_selftest(void **state)
     assert_int_equal(failures, 5);
     assert_int_equal(problems.n, 5);
     assert_string_equal(problems.items[0],
-                        "a.lua:8: question bad: example 2 ('4'): expected 1, got 0 (Not within the accepted tolerance (±1%). Check the formula and the arithmetic.)");
+                        "a.lua:8: question bad: example 2 ('4'): expected 1, got 0 (Not within the "
+                        "accepted tolerance (±1%). Check the formula and the arithmetic.)");
     assert_non_null(strstr(problems.items[1],
                            "a.lua:8: question bad: example 3 ('abc'): expected 0, "
                            "got invalid ("));
@@ -536,7 +538,7 @@ static void test_slim(void **state)
     assert_null(strstr(s, "page [==["));
     assert_null(strstr(s, "'q1'"));
     assert_non_null(strstr(s, "question({ id = 'q2',"));
-    assert_null(strstr(s, "-- question { id = 'comment' }")); /* a gap of comments only */
+    assert_null(strstr(s, "-- question { id = 'comment' }"));       /* a gap of comments only */
     assert_non_null(strstr(s, "local q = question { id = 'q3' }")); /* not a statement call */
     assert_non_null(strstr(s, "do question { id = 'q4' } end"));    /* inside a block */
     assert_null(strstr(s, "'q5'"));
@@ -569,17 +571,18 @@ static void test_slim(void **state)
 static void test_slim_positions(void **state)
 {
     (void)state;
-    const char *a = L1 "page [[\n\n\n]]\n"                                             /* 2-5 */
-                       "question { id = 'a', kind = 'numeric', prompt = 'p', answer = 1 }\n" /* 6 */
-                       "\n\n"                                                            /* 7-8 */
-                       "question { id = 'b', kind = 'numeric', prompt = 'p',\n"          /* 9 */
-                       "  grade = function(ans)\n"                                       /* 10 */
-                       "    if ans == 'loop' then while true do end end\n"               /* 11 */
-                       "    if ans == 'deep' then error('deep') end\n"                   /* 12 */
-                       "    return nil + 1\n"                                            /* 13 */
-                       "  end }\n"                                                        /* 14 */
-                       "question { id = 'c', kind = 'numeric', prompt = 'p',\n"          /* 15 */
-                       "  answer = function(p, c) return c.variant == 2 and 'x' or 1 end }\n"; /* 16 */
+    const char *a =
+        L1 "page [[\n\n\n]]\n"                                                     /* 2-5 */
+           "question { id = 'a', kind = 'numeric', prompt = 'p', answer = 1 }\n"   /* 6 */
+           "\n\n"                                                                  /* 7-8 */
+           "question { id = 'b', kind = 'numeric', prompt = 'p',\n"                /* 9 */
+           "  grade = function(ans)\n"                                             /* 10 */
+           "    if ans == 'loop' then while true do end end\n"                     /* 11 */
+           "    if ans == 'deep' then error('deep') end\n"                         /* 12 */
+           "    return nil + 1\n"                                                  /* 13 */
+           "  end }\n"                                                             /* 14 */
+           "question { id = 'c', kind = 'numeric', prompt = 'p',\n"                /* 15 */
+           "  answer = function(p, c) return c.variant == 2 and 'x' or 1 end }\n"; /* 16 */
     struct grader_pack *p;
     struct core_err err;
     assert_int_equal(load(NULL, a, NULL, &p, NULL, &err), 0);

@@ -71,15 +71,16 @@ static const char LESSON_LUA[] =
     "    local x = 0 while true do x = x + 1 end end }\n"                                   /* 39 */
     "question { id = \"rngmeta\", kind = \"numeric\", prompt = \"{mt} {ud}\", answer = 1,\n" /* 40
                                                                                               */
-    "  params = function(rng) return { mt = tostring(getmetatable(rng)),\n"              /* 41 */
-    "    ud = type(rng) } end }\n"                                                       /* 42 */
-    "question { id = \"filelimit\", kind = \"numeric\", prompt = \"p\", answer = 1 }\n"  /* 43 */
-    "question { id = \"repcharge\", kind = \"numeric\", prompt = \"p\", answer = 1,\n"     /* 44 */
-    "  params = function(rng, ctx) if ctx.variant ~= 99 then return {} end\n"              /* 45 */
-    "    for i = 1, 1e9 do local s = (\"x\"):rep(1e5) end end }\n"                        /* 46 */
-    "question { id = \"findcharge\", kind = \"numeric\", prompt = \"p\", answer = 1,\n"    /* 47 */
-    "  params = function(rng, ctx) if ctx.variant ~= 99 then return {} end\n"              /* 48 */
-    "    local s = (\"ab\"):rep(5e4) for i = 1, 1e9 do s:find(\"zz\", 1, true) end end }\n"; /* 49 */
+    "  params = function(rng) return { mt = tostring(getmetatable(rng)),\n"             /* 41 */
+    "    ud = type(rng) } end }\n"                                                      /* 42 */
+    "question { id = \"filelimit\", kind = \"numeric\", prompt = \"p\", answer = 1 }\n" /* 43 */
+    "question { id = \"repcharge\", kind = \"numeric\", prompt = \"p\", answer = 1,\n"  /* 44 */
+    "  params = function(rng, ctx) if ctx.variant ~= 99 then return {} end\n"           /* 45 */
+    "    for i = 1, 1e9 do local s = (\"x\"):rep(1e5) end end }\n"                      /* 46 */
+    "question { id = \"findcharge\", kind = \"numeric\", prompt = \"p\", answer = 1,\n" /* 47 */
+    "  params = function(rng, ctx) if ctx.variant ~= 99 then return {} end\n"           /* 48 */
+    "    local s = (\"ab\"):rep(5e4) for i = 1, 1e9 do s:find(\"zz\", 1, true) end end }\n"; /* 49
+                                                                                              */
 
 static struct grader_pack *pack;
 static struct grader_limits lim;
@@ -90,7 +91,8 @@ static int setup(void **state)
     grader_limits_default(&lim);
     lim.mem_bytes = 8u << 20;
     lim.instructions = 2000000;
-    lim.cpu_ms = 500; /* roomy enough that memory-limit cases hit memory first on a loaded machine */
+    lim.cpu_ms =
+        500; /* roomy enough that memory-limit cases hit memory first on a loaded machine */
     struct grader_file files[] = {{"pack.lua", PACK_LUA, sizeof PACK_LUA - 1},
                                   {"l.lua", LESSON_LUA, sizeof LESSON_LUA - 1}};
     struct core_strlist problems;

@@ -372,18 +372,12 @@ static void test_ref_transpose(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_issue_cases),
-        cmocka_unit_test(test_offsets),
-        cmocka_unit_test(test_element_sizes),
-        cmocka_unit_test(test_cpu_lines_and_broadcast),
-        cmocka_unit_test(test_bad_access),
-        cmocka_unit_test(test_stream_bytes),
-        cmocka_unit_test(test_copy_fractions),
-        cmocka_unit_test(test_bank_ways),
-        cmocka_unit_test(test_datasheet),
-        cmocka_unit_test(test_kinds),
-        cmocka_unit_test(test_ref_gather),
-        cmocka_unit_test(test_ref_transpose),
+        cmocka_unit_test(test_issue_cases),    cmocka_unit_test(test_offsets),
+        cmocka_unit_test(test_element_sizes),  cmocka_unit_test(test_cpu_lines_and_broadcast),
+        cmocka_unit_test(test_bad_access),     cmocka_unit_test(test_stream_bytes),
+        cmocka_unit_test(test_copy_fractions), cmocka_unit_test(test_bank_ways),
+        cmocka_unit_test(test_datasheet),      cmocka_unit_test(test_kinds),
+        cmocka_unit_test(test_ref_gather),     cmocka_unit_test(test_ref_transpose),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -82,8 +82,16 @@ static void test_save_appears(void **state)
     unlink(out);
     snprintf(save, sizeof save, "save=%s", out);
     for (int ow = 0; ow < 2; ow++) {
-        const char *set[] = {"n=500", "k=2", "d=2", "tasks=2", "workers=1", "max_iter=2",
-                             "scale_iters=0", save, ow ? "overwrite=on" : "overwrite=off", NULL};
+        const char *set[] = {"n=500",
+                             "k=2",
+                             "d=2",
+                             "tasks=2",
+                             "workers=1",
+                             "max_iter=2",
+                             "scale_iters=0",
+                             save,
+                             ow ? "overwrite=on" : "overwrite=off",
+                             NULL};
         struct lab_params p;
         struct core_err err;
         lab_test_params(&p, "kmeans", set);
@@ -626,7 +634,8 @@ int main(void)
         cmocka_unit_test(test_straggler),
         cmocka_unit_test(test_killed_worker),
         cmocka_unit_test(test_crash_in_final_pass),
-        cmocka_unit_test(test_k1), cmocka_unit_test(test_save_appears),
+        cmocka_unit_test(test_k1),
+        cmocka_unit_test(test_save_appears),
         cmocka_unit_test(test_k_equals_n),
         cmocka_unit_test(test_duplicates),
         cmocka_unit_test(test_empty_cluster),

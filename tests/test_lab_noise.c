@@ -33,10 +33,10 @@ static void test_cpu_share(void **state)
 {
     (void)state;
     /* 2 CPUs, 1 s at 100 ticks/s: 200 ticks; 150 busy, of which 0.5 s ours */
-    struct lab_cpu_sample a = {.busy = 1000, .total = 5000, .steal = 10, .has_steal = true,
-                               .own_s = 2.0, .ok = true};
-    struct lab_cpu_sample b = {.busy = 1150, .total = 5200, .steal = 30, .has_steal = true,
-                               .own_s = 2.5, .ok = true};
+    struct lab_cpu_sample a = {
+        .busy = 1000, .total = 5000, .steal = 10, .has_steal = true, .own_s = 2.0, .ok = true};
+    struct lab_cpu_sample b = {
+        .busy = 1150, .total = 5200, .steal = 30, .has_steal = true, .own_s = 2.5, .ok = true};
     struct lab_noise n = blank();
     lab_noise_cpu(&a, &b, 100, &n);
     assert_float_equal(n.other_cpu, 100.0 / 200, 1e-12); /* 150 - 50 ours */
@@ -188,8 +188,8 @@ static void test_run_figures(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_cpu_share), cmocka_unit_test(test_verdict),
-        cmocka_unit_test(test_repeats),   cmocka_unit_test(test_real_sample),
+        cmocka_unit_test(test_cpu_share),   cmocka_unit_test(test_verdict),
+        cmocka_unit_test(test_repeats),     cmocka_unit_test(test_real_sample),
         cmocka_unit_test(test_run_figures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

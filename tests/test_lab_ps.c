@@ -789,15 +789,19 @@ static void test_hung_worker(void **state)
     for (int k = 0; k < 3; k++) {
         struct got g = {0};
         struct lab_result res;
-        const char *set[] = {modes[k],      "workers=3",   "stop_worker=2@4",
-                             "compute_ms=1", "staleness=1", "hang_timeout_ms=1500",
+        const char *set[] = {modes[k],
+                             "workers=3",
+                             "stop_worker=2@4",
+                             "compute_ms=1",
+                             "staleness=1",
+                             "hang_timeout_ms=1500",
                              NULL};
         run_ok(set, &g, &res);
         assert_no_children(); /* the stopped one too */
         assert_string_equal(res.status, "done");
         if (fig(&res, "workers_lost") != 1 || fig(&res, "steps_done") != 12)
-            fail_msg("%s: %g workers lost, %g steps done:\n%s", modes[k],
-                     fig(&res, "workers_lost"), fig(&res, "steps_done"), g.logs);
+            fail_msg("%s: %g workers lost, %g steps done:\n%s", modes[k], fig(&res, "workers_lost"),
+                     fig(&res, "steps_done"), g.logs);
         assert_int_equal(got_count(&g, "loss"), 12);
         if (k < 2) {
             if (!strstr(g.logs, "W: worker 2 stopped answering for ") ||
@@ -821,8 +825,9 @@ static void test_hung_shard(void **state)
     (void)state;
     struct got g = {0};
     struct lab_result res;
-    const char *set[] = {"mode=sync",          "servers=2",            "stop_server=2@6",
-                         "checkpoint_every=4", "hang_timeout_ms=2000", NULL};
+    const char *set[] = {
+        "mode=sync", "servers=2", "stop_server=2@6", "checkpoint_every=4", "hang_timeout_ms=2000",
+        NULL};
     int rc = run_ps(set, &g, &res);
     assert_no_children();
     assert_int_not_equal(rc, 0);
@@ -837,9 +842,15 @@ static void test_hung_shard(void **state)
     const char *modes[] = {"mode=async", "mode=sync"};
     for (int k = 0; k < 2; k++) {
         struct got g2 = {0};
-        const char *set2[] = {modes[k],     "servers=2",    "workers=3",
-                              "stop_server=2@6", "checkpoint_every=4", "recover=on",
-                              "compute_ms=1", "hang_timeout_ms=2000", NULL};
+        const char *set2[] = {modes[k],
+                              "servers=2",
+                              "workers=3",
+                              "stop_server=2@6",
+                              "checkpoint_every=4",
+                              "recover=on",
+                              "compute_ms=1",
+                              "hang_timeout_ms=2000",
+                              NULL};
         run_ok(set2, &g2, &res);
         assert_no_children();
         assert_string_equal(res.status, "done");

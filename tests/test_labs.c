@@ -268,8 +268,8 @@ static void test_params_errors(void **state)
     assert_non_null(strstr(e.msg, "'amplitude'"));
     assert_non_null(strstr(e.msg, "0.001 to 1000000"));
     /* not a number, not an integer, not finite */
-    const char *bad[] = {"steps=abc", "steps=2.5", "steps=", "amplitude=nan", "amplitude=inf",
-                         "amplitude=0x10", "amplitude=1,5", "steps=3 steps"};
+    const char *bad[] = {"steps=abc",     "steps=2.5",      "steps=",        "amplitude=nan",
+                         "amplitude=inf", "amplitude=0x10", "amplitude=1,5", "steps=3 steps"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         assert_int_equal(lab_params_assign(&p, bad[i], &e), CORE_ERR_INVALID);
         assert_non_null(strstr(e.msg, "must be"));
@@ -380,8 +380,12 @@ static void test_stream_order_sinks_and_store(void **state)
         {seen_sample, seen_log, seen_progress, seen_summary, &a},
         {seen_sample, NULL, NULL, NULL, &b}, /* callbacks may be NULL */
     };
-    struct lab_run_opts o = {.db = db, .user_id = uid, .sinks = sinks, .n_sinks = 2,
-                             .clock = &clock, .machine = &test_machine};
+    struct lab_run_opts o = {.db = db,
+                             .user_id = uid,
+                             .sinks = sinks,
+                             .n_sinks = 2,
+                             .clock = &clock,
+                             .machine = &test_machine};
     struct lab_result r;
     int kids = count_children();
     assert_int_equal(lab_run(&p, &o, &r, &e), 0);
@@ -495,19 +499,19 @@ static int batch_lab_run(struct lab_ctx *cx, struct core_err *err)
     (void)err;
     for (int i = 1; i <= 255; i++)
         lab_emit(cx, i % 2 ? "odd" : "even", i, i);
-    assert_int_equal(stored_now(), 0);        /* nothing yet: one batch pending */
+    assert_int_equal(stored_now(), 0); /* nothing yet: one batch pending */
     lab_emit(cx, "even", 256, 256);
-    assert_int_equal(stored_now(), 256);      /* a full batch is written */
+    assert_int_equal(stored_now(), 256); /* a full batch is written */
     lab_emit(cx, "odd", 257, 257);
     assert_int_equal(stored_now(), 256);
-    batch_clock->t += 0.3;                    /* 250 ms later the next sample flushes */
+    batch_clock->t += 0.3; /* 250 ms later the next sample flushes */
     lab_emit(cx, "even", 258, 258);
     assert_int_equal(stored_now(), 258);
     char name[16];
-    snprintf(name, sizeof name, "tmp%d", 1);  /* a series name that does not outlive the call */
+    snprintf(name, sizeof name, "tmp%d", 1); /* a series name that does not outlive the call */
     lab_emit(cx, name, 259, 259);
     memset(name, 'x', sizeof name - 1);
-    lab_emit(cx, "", 260, 260);               /* ignored: no series */
+    lab_emit(cx, "", 260, 260); /* ignored: no series */
     lab_figure_num(cx, "n", 259, "", "samples");
     lab_figure_num(cx, "n", 260, "", "samples, again"); /* replaces, keeps its place */
     lab_figure_str(cx, "note", "text", NULL);
@@ -517,8 +521,8 @@ static int batch_lab_run(struct lab_ctx *cx, struct core_err *err)
 static void test_store_batches(void **state)
 {
     (void)state;
-    static const struct lab_def lab = {.name = "batch", .title = "t", .summary = "s",
-                                       .run = batch_lab_run};
+    static const struct lab_def lab = {
+        .name = "batch", .title = "t", .summary = "s", .run = batch_lab_run};
     char *path;
     int64_t uid;
     batch_db = store_with_user("bob", &path, &uid);
@@ -528,8 +532,8 @@ static void test_store_batches(void **state)
     struct core_clock clock = {fake_now, fake_sleep, &fc};
     struct lab_params p;
     lab_params_init(&p, &lab);
-    struct lab_run_opts o = {.db = batch_db, .user_id = uid, .clock = &clock,
-                             .machine = &test_machine};
+    struct lab_run_opts o = {
+        .db = batch_db, .user_id = uid, .clock = &clock, .machine = &test_machine};
     struct lab_result r;
     assert_int_equal(lab_run(&p, &o, &r, &e), 0);
     assert_int_equal(r.run_id, 1);
@@ -592,8 +596,13 @@ static void cancel_at(size_t after, bool preset)
     struct lab_sink sink = {seen_sample, seen_log, NULL, seen_summary, &a};
     struct fake_clock fc = {0};
     struct core_clock clock = {fake_now, fake_sleep, &fc};
-    struct lab_run_opts o = {.db = db, .user_id = uid, .sinks = &sink, .n_sinks = 1,
-                             .cancel = &cancel, .clock = &clock, .machine = &test_machine};
+    struct lab_run_opts o = {.db = db,
+                             .user_id = uid,
+                             .sinks = &sink,
+                             .n_sinks = 1,
+                             .cancel = &cancel,
+                             .clock = &clock,
+                             .machine = &test_machine};
     struct lab_result r;
     assert_int_equal(lab_run(&p, &o, &r, &e), CORE_ERR_CANCELLED);
     assert_string_equal(r.status, "cancelled");
@@ -687,8 +696,8 @@ static void test_killed_worker_reported(void **state)
     selftest_params(&p, kv, 4);
     struct seen a = {0};
     struct lab_sink sink = {seen_sample, seen_log, NULL, NULL, &a};
-    struct lab_run_opts o = {.db = db, .user_id = uid, .sinks = &sink, .n_sinks = 1,
-                             .machine = &test_machine};
+    struct lab_run_opts o = {
+        .db = db, .user_id = uid, .sinks = &sink, .n_sinks = 1, .machine = &test_machine};
     struct lab_result r;
     assert_int_equal(lab_run(&p, &o, &r, &e), CORE_ERR_INTERNAL);
     assert_string_equal(r.status, "failed");
@@ -945,13 +954,11 @@ static void test_db_run_queries(void **state)
     assert_int_equal(db_labrun_get(db, r4 + 10, &row, &e), CORE_ERR_NOTFOUND);
 
     /* the latest done run as of a time */
-    assert_int_equal(db_labrun_latest_before(db, u, "amdahl", "9999-01-01T00:00:00.000Z", &row,
-                                             &e),
+    assert_int_equal(db_labrun_latest_before(db, u, "amdahl", "9999-01-01T00:00:00.000Z", &row, &e),
                      0);
     assert_int_equal(row.id, r1);
     db_labrun_fini(&row);
-    assert_int_equal(db_labrun_latest_before(db, u, "amdahl", "2000-01-01T00:00:00.000Z", &row,
-                                             &e),
+    assert_int_equal(db_labrun_latest_before(db, u, "amdahl", "2000-01-01T00:00:00.000Z", &row, &e),
                      CORE_ERR_NOTFOUND);
 
     struct db_labsample *s;
@@ -977,8 +984,8 @@ static void test_params_edge_values(void **state)
     /* A parameter whose name takes all 63 characters a key may have. */
     static const struct lab_param_def defs[] = {
         {"x", LAB_P_REAL, "0.5", NULL, -1, 1, NULL, "", "a signed fraction"},
-        {"a23456789012345678901234567890123456789012345678901234567890123", LAB_P_INT, "1",
-         NULL, 1, 9, NULL, "", "a long name"},
+        {"a23456789012345678901234567890123456789012345678901234567890123", LAB_P_INT, "1", NULL, 1,
+         9, NULL, "", "a long name"},
     };
     static const struct lab_def lab = {.name = "fake", .params = defs, .n_params = 2};
     struct lab_params p;
@@ -1054,14 +1061,18 @@ static void test_cancel_wins_over_failure(void **state)
     atomic_int cancel = 0;
     struct seen a = {0};
     struct lab_sink sink = {seen_sample, seen_log, NULL, NULL, &a};
-    struct lab_run_opts o = {.db = db, .user_id = uid, .sinks = &sink, .n_sinks = 1,
-                             .cancel = &cancel, .machine = &test_machine};
+    struct lab_run_opts o = {.db = db,
+                             .user_id = uid,
+                             .sinks = &sink,
+                             .n_sinks = 1,
+                             .cancel = &cancel,
+                             .machine = &test_machine};
     struct lab_result r;
     assert_int_equal(lab_run(&p, &o, &r, &e), CORE_ERR_CANCELLED);
     assert_string_equal(r.status, "cancelled");
     assert_true(strncmp(r.error, "cancelled after", 15) == 0);
     assert_non_null(strstr(r.error, "signal 15")); /* what happened meanwhile is kept */
-    assert_int_equal(a.errors, 0);                  /* a warning, not an error */
+    assert_int_equal(a.errors, 0);                 /* a warning, not an error */
     struct db_labrun row;
     assert_int_equal(db_labrun_get(db, r.run_id, &row, &e), 0);
     assert_string_equal(row.status, "cancelled");
@@ -1124,8 +1135,12 @@ static void test_store_fails_mid_run(void **state)
     struct core_clock clock = {fake_now, fake_sleep, &fc};
     struct spoiler sp = {.db2 = db2, .uid = uid, .at = 300};
     struct lab_sink sink = {spoil_sample, seen_log, NULL, NULL, &sp};
-    struct lab_run_opts o = {.db = db, .user_id = uid, .sinks = &sink, .n_sinks = 1,
-                             .clock = &clock, .machine = &test_machine};
+    struct lab_run_opts o = {.db = db,
+                             .user_id = uid,
+                             .sinks = &sink,
+                             .n_sinks = 1,
+                             .clock = &clock,
+                             .machine = &test_machine};
     struct lab_result r;
     /* the store's failure, whatever SQLite called it, is CORE_ERR_STORE */
     assert_int_equal(lab_run(&p, &o, &r, &e), CORE_ERR_STORE);

@@ -35,8 +35,8 @@ static void test_cpu_small(void **state)
     m.l3_bytes = 32L << 20; /* two 1 MiB arrays are less than twice that: one warning */
     struct lab_got g = {0};
     struct lab_result res;
-    const char *set[] = {"device=cpu", "cpu_mib=1", "cpu_reps=1", "offset_max=4", "stride_max=9",
-                         NULL};
+    const char *set[] = {"device=cpu",   "cpu_mib=1",    "cpu_reps=1",
+                         "offset_max=4", "stride_max=9", NULL};
     assert_int_equal(run_lab(set, &m, &g, &res), 0);
     assert_string_equal(res.status, "done");
     assert_string_equal(fig_str(&res, "device"), "cpu");
@@ -212,10 +212,8 @@ static void test_after_gpu_failed(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_cpu_small),
-        cmocka_unit_test(test_auto_without_gpu),
-        cmocka_unit_test(test_cancel),
-        cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_cpu_small),        cmocka_unit_test(test_auto_without_gpu),
+        cmocka_unit_test(test_cancel),           cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_after_gpu_failed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -34,7 +34,7 @@ static const char LESSON_B[] =
     "  rubric = { 'theory.scheduling', 'practice.profilng', 'my.item' } }\n";
 
 static const struct lesson_rubric_count *find(const struct lesson_rubric_coverage *c,
-                                               const char *name)
+                                              const char *name)
 {
     for (int i = 0; i < LESSON_RUBRIC_N; i++)
         if (strcmp(c->items[i].name, name) == 0)

@@ -172,14 +172,14 @@ static void test_declarations_resolve(void **state)
     struct grader_pack *p = NULL;
     assert_int_equal(check_pack(pack, lesson, &c, &p), 0);
     const struct grader_question *a = grader_pack_question(p, "a");
-    assert_int_equal(a->policy.tries, 4);                  /* the lesson's */
-    assert_float_equal(a->policy.penalty, 0.25, 1e-12);    /* the pack's */
+    assert_int_equal(a->policy.tries, 4);               /* the lesson's */
+    assert_float_equal(a->policy.penalty, 0.25, 1e-12); /* the pack's */
     const struct grader_question *b = grader_pack_question(p, "b");
-    assert_int_equal(b->policy.tries, 1);                  /* its own */
+    assert_int_equal(b->policy.tries, 1); /* its own */
     assert_float_equal(b->policy.penalty, 0.25, 1e-12);
     const struct grader_question *q = grader_pack_question(p, "c");
     assert_int_equal(q->policy.n_per_try, 2);
-    assert_int_equal(q->policy.tries, 2);                  /* the list's length */
+    assert_int_equal(q->policy.tries, 2); /* the list's length */
     grader_pack_free(p);
     lesson_check_fini(&c);
 
@@ -200,14 +200,13 @@ static void test_declarations_refused(void **state)
 {
     (void)state;
     const char *pack = "pack { id = 't.p', title = 'T', version = '1', lessons = { 'l.lua' } }\n";
-    const char *lesson =
-        "lesson { id = 'l', title = 'L', exam = { minute = 3 } }\n"
-        "question { id = 'a', kind = 'numeric', prompt = '?', answer = 1,\n"
-        "  policy = { tries = 1.5, penalty = 2 } }\n"
-        "question { id = 'b', kind = 'numeric', prompt = '?', answer = 1,\n"
-        "  policy = { penalty = 0.5, per_try = { 1 } } }\n"
-        "question { id = 'c', kind = 'numeric', prompt = '?', answer = 1,\n"
-        "  policy = { tries = 2, penalti = 0.5 } }\n";
+    const char *lesson = "lesson { id = 'l', title = 'L', exam = { minute = 3 } }\n"
+                         "question { id = 'a', kind = 'numeric', prompt = '?', answer = 1,\n"
+                         "  policy = { tries = 1.5, penalty = 2 } }\n"
+                         "question { id = 'b', kind = 'numeric', prompt = '?', answer = 1,\n"
+                         "  policy = { penalty = 0.5, per_try = { 1 } } }\n"
+                         "question { id = 'c', kind = 'numeric', prompt = '?', answer = 1,\n"
+                         "  policy = { tries = 2, penalti = 0.5 } }\n";
     struct lesson_check c;
     assert_int_not_equal(check_pack(pack, lesson, &c, NULL), 0);
     assert_non_null(find_problem(&c, "l.lua:1: lesson l: exam: unknown field 'minute' (did you "

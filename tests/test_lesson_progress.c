@@ -24,7 +24,7 @@
     do {                                                                                           \
         double a_ = (a), b_ = (b);                                                                 \
         if (!(fabs(a_ - b_) <= (eps)))                                                             \
-            fail_msg("%s = %.12g, expected %.12g", #a, a_, b_);                                   \
+            fail_msg("%s = %.12g, expected %.12g", #a, a_, b_);                                    \
     } while (0)
 
 /* A progress row; strings are borrowed (rows here are never freed). */
@@ -44,10 +44,8 @@ static struct db_progress_row row(const char *lesson, const char *rubric, double
 
 static struct db_selfassess rating(const char *item, double score, double max, const char *at)
 {
-    return (struct db_selfassess){.item = (char *)item,
-                                  .score = score,
-                                  .max = max,
-                                  .created_at = (char *)at};
+    return (struct db_selfassess){
+        .item = (char *)item, .score = score, .max = max, .created_at = (char *)at};
 }
 
 static const struct lesson_item_standing *item_of(const struct lesson_standing *s, const char *id)
@@ -99,9 +97,9 @@ static void test_levels(void **state)
         double total;
         const char *level;
     } cases[] = {
-        {100, "expert"},      {90, "expert"},         {89.99, "advanced"},  {80, "advanced"},
+        {100, "expert"},        {90, "expert"},       {89.99, "advanced"},  {80, "advanced"},
         {79.5, "intermediate"}, {70, "intermediate"}, {69.99, "beginner+"}, {60, "beginner+"},
-        {59.99, "review"},    {0, "review"},          {-5, "review"},       {NAN, "review"},
+        {59.99, "review"},      {0, "review"},        {-5, "review"},       {NAN, "review"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         assert_string_equal(lesson_level_name(cases[i].total), cases[i].level);
@@ -149,12 +147,10 @@ static void test_rollup_graded(void **state)
 {
     (void)state;
     struct db_progress_row rows[] = {
-        row("gpu", "theory.gpu", 2, 2),
-        row("gpu", "theory.gpu", 2, 1),
+        row("gpu", "theory.gpu", 2, 2), row("gpu", "theory.gpu", 2, 1),
         /* tagged twice and with a name that is no course item */
         row("gpu", "theory.gpu, practice.profiling,theory.gpu,made.up", 4, 0),
-        row("cost", "advanced.cost", 1, 1),
-        row("mem", "theory.memory", 3, 1.5),
+        row("cost", "advanced.cost", 1, 1), row("mem", "theory.memory", 3, 1.5),
         row("none", "", 5, 5), /* evidence for nothing */
     };
     struct lesson_standing s;
@@ -239,12 +235,12 @@ static void test_rollup_self(void **state)
 {
     (void)state;
     struct db_progress_row rows[] = {
-        row("gpu", "theory.gpu", 2, 1),        /* graded 5/10 */
+        row("gpu", "theory.gpu", 2, 1),          /* graded 5/10 */
         row("sched", "theory.scheduling", 1, 0), /* graded 0/10, not answered */
     };
     struct db_selfassess self[] = {
         rating("theory.gpu", 9, 10, "2025-01-01T00:00:00.000Z"),
-        rating("theory.gpu", 6, 10, "2025-02-01T00:00:00.000Z"), /* later: wins */
+        rating("theory.gpu", 6, 10, "2025-02-01T00:00:00.000Z"),    /* later: wins */
         rating("advanced.cost", 8, 10, "2025-02-01T00:00:00.000Z"), /* other scale: 4/5 */
         rating("theory.scheduling", 7, 10, "2025-02-01T00:00:00.000Z"),
         rating("not.an.item", 3, 10, "2025-02-01T00:00:00.000Z"),
@@ -362,9 +358,9 @@ static void test_gap_on_answered(void **state)
     struct lesson_standing s;
     lesson_standing_compute(rows, 4, self, 1, &s);
     const struct lesson_item_standing *gpu = item_of(&s, "theory.gpu");
-    assert_double_equal(gpu->graded, 2.5, EPS);          /* 1 of 4 points in the course */
-    assert_double_equal(gpu->graded_answered, 10, EPS);  /* 1 of 1 answered */
-    assert_double_equal(gpu->gap, -1, EPS);              /* 9 against 10, not 2.5 */
+    assert_double_equal(gpu->graded, 2.5, EPS);         /* 1 of 4 points in the course */
+    assert_double_equal(gpu->graded_answered, 10, EPS); /* 1 of 1 answered */
+    assert_double_equal(gpu->gap, -1, EPS);             /* 9 against 10, not 2.5 */
     assert_string_equal(lesson_gap_word(gpu->gap, 10), "well calibrated");
     assert_double_equal(s.graded_compared, 10, EPS);
     lesson_standing_fini(&s);
@@ -454,22 +450,52 @@ static void test_store_certainty(void **state)
     struct db_file_in files[] = {{"pack.lua", pack_lua, sizeof pack_lua - 1}};
     struct db_lesson_in lessons[] = {{.id = "l", .title = "L", .file = "pack.lua"}};
     struct db_question_in qs[] = {
-        {.id = "a", .lesson_id = "l", .kind = "numeric", .prompt = "?", .points = 2,
-         .topics = "", .rubric = "theory.gpu", .file = "pack.lua", .line = 1, .page_after = -1},
-        {.id = "b", .lesson_id = "l", .kind = "numeric", .prompt = "?", .points = 1,
-         .topics = "", .rubric = "advanced.cost", .file = "pack.lua", .line = 2, .page_after = -1},
+        {.id = "a",
+         .lesson_id = "l",
+         .kind = "numeric",
+         .prompt = "?",
+         .points = 2,
+         .topics = "",
+         .rubric = "theory.gpu",
+         .file = "pack.lua",
+         .line = 1,
+         .page_after = -1},
+        {.id = "b",
+         .lesson_id = "l",
+         .kind = "numeric",
+         .prompt = "?",
+         .points = 1,
+         .topics = "",
+         .rubric = "advanced.cost",
+         .file = "pack.lua",
+         .line = 2,
+         .page_after = -1},
     };
-    struct db_pack_in in = {.id = "t.cbm", .version = "1", .title = "T", .files = files,
-                            .n_files = 1, .lessons = lessons, .n_lessons = 1,
-                            .questions = qs, .n_questions = 2};
+    struct db_pack_in in = {.id = "t.cbm",
+                            .version = "1",
+                            .title = "T",
+                            .files = files,
+                            .n_files = 1,
+                            .lessons = lessons,
+                            .n_lessons = 1,
+                            .questions = qs,
+                            .n_questions = 2};
     int64_t rev = 0;
     assert_int_equal(db_pack_import(db, &in, false, NULL, &rev, &e), CORE_OK);
 
     /* a: an unreadable answer (not counted), then wrong at certainty 3,
      * then right at certainty 1. b: right at certainty 2. */
-    struct db_attempt_in at = {.user_id = uid, .pack_id = "t.cbm", .question_id = "a",
-                               .variant = 1, .answer = "x", .valid = false, .score = 0,
-                               .max = 2, .feedback = "", .rev_id = rev, .certainty = 2};
+    struct db_attempt_in at = {.user_id = uid,
+                               .pack_id = "t.cbm",
+                               .question_id = "a",
+                               .variant = 1,
+                               .answer = "x",
+                               .valid = false,
+                               .score = 0,
+                               .max = 2,
+                               .feedback = "",
+                               .rev_id = rev,
+                               .certainty = 2};
     int64_t ids[4];
     assert_int_equal(db_attempt_insert(db, &at, &ids[0], &e), CORE_OK);
     at.valid = true;
@@ -481,9 +507,17 @@ static void test_store_certainty(void **state)
     at.correct = true;
     at.certainty = 1;
     assert_int_equal(db_attempt_insert(db, &at, &ids[2], &e), CORE_OK);
-    struct db_attempt_in bt = {.user_id = uid, .pack_id = "t.cbm", .question_id = "b",
-                               .variant = 1, .answer = "7", .valid = true, .score = 1,
-                               .max = 1, .correct = true, .feedback = "", .rev_id = rev,
+    struct db_attempt_in bt = {.user_id = uid,
+                               .pack_id = "t.cbm",
+                               .question_id = "b",
+                               .variant = 1,
+                               .answer = "7",
+                               .valid = true,
+                               .score = 1,
+                               .max = 1,
+                               .correct = true,
+                               .feedback = "",
+                               .rev_id = rev,
                                .certainty = 2};
     assert_int_equal(db_attempt_insert(db, &bt, &ids[3], &e), CORE_OK);
     /* Certainty out of range is refused. */

@@ -192,11 +192,13 @@ static void test_broken_pack_not_imported(void **state)
 {
     (void)state;
     char *dir = tmp_path("broken");
-    write_file(dir, "pack.lua",
-               "pack { id = \"t.broken\", title = \"B\", version = \"1\", lessons = {\"l.lua\"} }\n");
-    write_file(dir, "l.lua", "lesson { id = \"l\", title = \"L\" }\nquestion { id = \"q\", "
-                             "kind = \"numeric\", prompt = \"?\", answer = 1,\n"
-                             "examples = { { \"2\", 1 } } }\n");
+    write_file(
+        dir, "pack.lua",
+        "pack { id = \"t.broken\", title = \"B\", version = \"1\", lessons = {\"l.lua\"} }\n");
+    write_file(dir, "l.lua",
+               "lesson { id = \"l\", title = \"L\" }\nquestion { id = \"q\", "
+               "kind = \"numeric\", prompt = \"?\", answer = 1,\n"
+               "examples = { { \"2\", 1 } } }\n");
     char *dbp = tmp_path("broken.db");
     struct db *db;
     struct core_err e = {0};
@@ -280,9 +282,8 @@ static void test_giveup_and_selfscores(void **state)
     assert_int_equal(lesson_question_show(s, "test.e2e:design", 1, &v, &e), 0);
     assert_int_equal(v.v.n_rubric, 2);
     struct db_selfscore_in self[2] = {{v.v.rubric[0], 1, 99}, {v.v.rubric[1], 0.5, 99}};
-    assert_int_equal(lesson_answer_design(s, "test.e2e:design", 1, "shard the keys", 0, self, 2,
-                                          &r, &e),
-                     0);
+    assert_int_equal(
+        lesson_answer_design(s, "test.e2e:design", 1, "shard the keys", 0, self, 2, &r, &e), 0);
     assert_float_equal(r.r.score, 0.5, 1e-9);
     int64_t aid = r.attempt_id;
     lesson_answer_result_fini(&r);
@@ -333,8 +334,11 @@ static void store_course(struct db *db, const char *version, const struct grader
     for (size_t i = 0; i < n; i++)
         if (with_marker || !lesson_builtin_marker(files[i].path))
             in[k++] = (struct db_file_in){files[i].path, files[i].data, files[i].len};
-    struct db_pack_in p = {.id = lesson_builtin_id(), .version = version, .title = "course",
-                           .files = in, .n_files = k};
+    struct db_pack_in p = {.id = lesson_builtin_id(),
+                           .version = version,
+                           .title = "course",
+                           .files = in,
+                           .n_files = k};
     struct core_err e = {0};
     assert_int_equal(db_pack_import(db, &p, true, NULL, NULL, &e), 0);
     free(in);
@@ -395,9 +399,9 @@ static void test_builtin_sync(void **state)
 
     /* marked, same version, other content (another build of this version):
      * kept on open, replaced by --restore-course */
-    struct grader_file other[2] = {{"pack.lua", "-- another build\n", 17},
-                                   {LESSON_BUILTIN_MARKER, LESSON_BUILTIN_MARKER_TEXT,
-                                    strlen(LESSON_BUILTIN_MARKER_TEXT)}};
+    struct grader_file other[2] = {
+        {"pack.lua", "-- another build\n", 17},
+        {LESSON_BUILTIN_MARKER, LESSON_BUILTIN_MARKER_TEXT, strlen(LESSON_BUILTIN_MARKER_TEXT)}};
     store_course(db, lesson_builtin_version(), other, 2, true);
     assert_int_equal(lesson_builtin_sync(db, false, &rep, &e), 0);
     assert_int_equal(rep.action, LESSON_BUILTIN_KEPT);

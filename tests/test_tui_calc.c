@@ -18,18 +18,17 @@ static void add_field(struct tui_calc_model *m, const char *label, const char *v
                       const char *range, const char *help)
 {
     m->fields = core_xrealloc(m->fields, (m->n_fields + 1) * sizeof *m->fields);
-    m->fields[m->n_fields++] = (struct tui_form_field){
-        core_xstrdup(label), core_xstrdup(value), core_xstrdup(range),
-        help ? core_xstrdup(help) : NULL};
+    m->fields[m->n_fields++] =
+        (struct tui_form_field){core_xstrdup(label), core_xstrdup(value), core_xstrdup(range),
+                                help ? core_xstrdup(help) : NULL};
 }
 
 static void add_out(struct tui_calc_model *m, const char *label, const char *value,
                     const char *text)
 {
     m->outs = core_xrealloc(m->outs, (m->n_outs + 1) * sizeof *m->outs);
-    m->outs[m->n_outs++] = (struct tui_calc_out){core_xstrdup(label),
-                                                 value ? core_xstrdup(value) : NULL,
-                                                 text ? core_xstrdup(text) : NULL};
+    m->outs[m->n_outs++] = (struct tui_calc_out){
+        core_xstrdup(label), value ? core_xstrdup(value) : NULL, text ? core_xstrdup(text) : NULL};
 }
 
 /* The Amdahl calculator as the screen fills it for f=0.2, p=4, T(1)=100 s. */
@@ -355,16 +354,11 @@ static void test_value_format(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_list_view),
-        cmocka_unit_test(test_form_view),
-        cmocka_unit_test(test_form_editing),
-        cmocka_unit_test(test_form_error),
-        cmocka_unit_test(test_form_scroll),
-        cmocka_unit_test(test_form_ascii),
-        cmocka_unit_test(test_lesson_calc_row),
-        cmocka_unit_test(test_step),
-        cmocka_unit_test(test_range_text),
-        cmocka_unit_test(test_value_format),
+        cmocka_unit_test(test_list_view),       cmocka_unit_test(test_form_view),
+        cmocka_unit_test(test_form_editing),    cmocka_unit_test(test_form_error),
+        cmocka_unit_test(test_form_scroll),     cmocka_unit_test(test_form_ascii),
+        cmocka_unit_test(test_lesson_calc_row), cmocka_unit_test(test_step),
+        cmocka_unit_test(test_range_text),      cmocka_unit_test(test_value_format),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

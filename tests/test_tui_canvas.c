@@ -243,7 +243,6 @@ static void test_ascii_charset(void **state)
     tui_canvas_fini(&c);
 }
 
-
 /* LANG=C: "≤" must not become "<" (it changes the maths). */
 static void test_ascii_relations(void **state)
 {
@@ -285,28 +284,42 @@ static void test_num_format(void **state)
         double v;
         const char *unit, *want;
     } cases[] = {
-        {32768, "B", "32 KiB"},          {8388608, "B", "8 MiB"},
-        {1572864, "B", "1.5 MiB"},       {1048576 * 1024.0, "B", "1 GiB"},
-        {1050000, "B", "1.05 MB"},       {512, "B", "512 B"},
-        {32, "KiB", "32 KiB"},           {2048, "KiB", "2 MiB"},
-        {1.05, "MB", "1.05 MB"},         {0.0032, "GB/s", "3.2 MB/s"},
-        {1500, "MB/s", "1.5 GB/s"},      {23.61, "GB/s", "23.6 GB/s"},
-        {2.5, "×", "2.5 ×"},             {2.5, "x", "2.5 x"},
-        {56.26, "%", "56.3%"},           {0.00045, "s", "450 µs"},
-        {0.25, "s", "250 ms"},           {12.5, "ms", "12.5 ms"},
-        {1500, "ms", "1.5 s"},           {1.33333333, "", "1.33"},
-        {-0.0, "", "0"},                 {-1e-300, "", "-1e-300"},
-        {16, "", "16"},                  {1000000, "", "1000000"},
-        {0.123456, "", "0.123"},         {NAN, "s", "n/a"},
-        {3e12, "FLOP/s", "3 TFLOP/s"},   {7.5, "ns", "7.5 ns"},
-        {0.8016, "", "0.802"},           {123456.7, "", "123457"},
+        {32768, "B", "32 KiB"},
+        {8388608, "B", "8 MiB"},
+        {1572864, "B", "1.5 MiB"},
+        {1048576 * 1024.0, "B", "1 GiB"},
+        {1050000, "B", "1.05 MB"},
+        {512, "B", "512 B"},
+        {32, "KiB", "32 KiB"},
+        {2048, "KiB", "2 MiB"},
+        {1.05, "MB", "1.05 MB"},
+        {0.0032, "GB/s", "3.2 MB/s"},
+        {1500, "MB/s", "1.5 GB/s"},
+        {23.61, "GB/s", "23.6 GB/s"},
+        {2.5, "×", "2.5 ×"},
+        {2.5, "x", "2.5 x"},
+        {56.26, "%", "56.3%"},
+        {0.00045, "s", "450 µs"},
+        {0.25, "s", "250 ms"},
+        {12.5, "ms", "12.5 ms"},
+        {1500, "ms", "1.5 s"},
+        {1.33333333, "", "1.33"},
+        {-0.0, "", "0"},
+        {-1e-300, "", "-1e-300"},
+        {16, "", "16"},
+        {1000000, "", "1000000"},
+        {0.123456, "", "0.123"},
+        {NAN, "s", "n/a"},
+        {3e12, "FLOP/s", "3 TFLOP/s"},
+        {7.5, "ns", "7.5 ns"},
+        {0.8016, "", "0.802"},
+        {123456.7, "", "123457"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char buf[48];
         tui_num_format(cases[i].v, cases[i].unit, buf, sizeof buf);
         if (strcmp(buf, cases[i].want))
-            fail_msg("%g %s: got '%s', want '%s'", cases[i].v, cases[i].unit, buf,
-                     cases[i].want);
+            fail_msg("%g %s: got '%s', want '%s'", cases[i].v, cases[i].unit, buf, cases[i].want);
     }
     char tiny[4];
     tui_num_format(32768, "B", tiny, sizeof tiny);
@@ -516,12 +529,17 @@ static void test_input_draw(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_utf8_decode),   cmocka_unit_test(test_widths),
-        cmocka_unit_test(test_wrap),          cmocka_unit_test(test_put_and_clip),
-        cmocka_unit_test(test_ascii_charset), cmocka_unit_test(test_box_and_fill),
-        cmocka_unit_test(test_ascii_relations), cmocka_unit_test(test_put_cut),
+        cmocka_unit_test(test_utf8_decode),
+        cmocka_unit_test(test_widths),
+        cmocka_unit_test(test_wrap),
+        cmocka_unit_test(test_put_and_clip),
+        cmocka_unit_test(test_ascii_charset),
+        cmocka_unit_test(test_box_and_fill),
+        cmocka_unit_test(test_ascii_relations),
+        cmocka_unit_test(test_put_cut),
         cmocka_unit_test(test_num_format),
-        cmocka_unit_test(test_bar),           cmocka_unit_test(test_input_editing),
+        cmocka_unit_test(test_bar),
+        cmocka_unit_test(test_input_editing),
         cmocka_unit_test(test_input_draw),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -457,7 +457,6 @@ static void test_markers_and_legend(void **state)
     free(t);
 }
 
-
 /* The benchmark's frame is the lab screen it claims to time: the last of
  * three frames at 80x24 holds the header at its step, the four charts, a
  * full progress bar, the log box with its newest line, and the footer. */

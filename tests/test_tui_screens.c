@@ -205,10 +205,24 @@ static void test_lesson_view(void **state)
                   "part.\n",
                   tui_lesson_doc_width(80), TUI_CS_UTF8, &m.doc);
     m.qs = core_xcalloc(2, sizeof *m.qs);
-    m.qs[0] = (struct tui_lesson_q){core_xstrdup("core:a"), core_xstrdup("Speedup"),
-                                     core_xstrdup("numeric"), 2, 1, 1, true, false, false};
-    m.qs[1] = (struct tui_lesson_q){core_xstrdup("core:b"), core_xstrdup("Run time"),
-                                     core_xstrdup("numeric"), 0, 0, 2, false, false, false};
+    m.qs[0] = (struct tui_lesson_q){core_xstrdup("core:a"),
+                                    core_xstrdup("Speedup"),
+                                    core_xstrdup("numeric"),
+                                    2,
+                                    1,
+                                    1,
+                                    true,
+                                    false,
+                                    false};
+    m.qs[1] = (struct tui_lesson_q){core_xstrdup("core:b"),
+                                    core_xstrdup("Run time"),
+                                    core_xstrdup("numeric"),
+                                    0,
+                                    0,
+                                    2,
+                                    false,
+                                    false,
+                                    false};
     m.n_qs = 2;
     m.qsel = 1;
     struct tui_canvas c;
@@ -304,8 +318,8 @@ static void test_question_numeric(void **state)
     m.accepted = core_xstrdup("2.475 to 2.525 ×");
     m.hints_shown = 1;
     m.attempts = core_xcalloc(2, sizeof *m.attempts);
-    m.attempts[0] = (struct tui_q_attempt){core_xstrdup("4"), core_xstrdup("2026-11-21 10:00"), 0,
-                                           1, true, false, false, false};
+    m.attempts[0] = (struct tui_q_attempt){
+        core_xstrdup("4"), core_xstrdup("2026-11-21 10:00"), 0, 1, true, false, false, false};
     m.n_attempts = 1;
     tui_canvas_clear(&c);
     tui_view_question(&m, &c, tui_test_full(&c), &cur);
@@ -393,8 +407,8 @@ static void test_question_modes(void **state)
     m.exam_open = true;
     m.n_attempts = 0;
     m.attempts = core_xcalloc(1, sizeof *m.attempts);
-    m.attempts[0] = (struct tui_q_attempt){core_xstrdup("2.5"), core_xstrdup("2026-11-21 10:00"),
-                                           0, 1, true, false, false, true};
+    m.attempts[0] = (struct tui_q_attempt){
+        core_xstrdup("2.5"), core_xstrdup("2026-11-21 10:00"), 0, 1, true, false, false, true};
     m.n_attempts = 1;
     assert_true(tui_question_locked(&m));
     tui_canvas_clear(&c);
@@ -617,27 +631,30 @@ static void lab_model(struct tui_lab_model *m)
     m->labs = core_xcalloc(2, sizeof *m->labs);
     m->labs[0] = (struct tui_lab_item){core_xstrdup("amdahl"), core_xstrdup("Amdahl speedup"),
                                        core_xstrdup("serial fraction f, p workers")};
-    m->labs[1] = (struct tui_lab_item){core_xstrdup("selftest"), core_xstrdup("Framework self-test"),
-                                       core_xstrdup("a wave and a ramp")};
+    m->labs[1] =
+        (struct tui_lab_item){core_xstrdup("selftest"), core_xstrdup("Framework self-test"),
+                              core_xstrdup("a wave and a ramp")};
     m->lsel = 1;
     m->lab_name = core_xstrdup("selftest");
     m->lab_title = core_xstrdup("Framework self-test");
     m->n_fields = 2;
     m->fields = core_xcalloc(2, sizeof *m->fields);
     m->fields[0] = (struct tui_form_field){core_xstrdup("steps"), core_xstrdup("20"),
-                                          core_xstrdup("1 to 1000000"),
-                                          core_xstrdup("how many steps to run")};
+                                           core_xstrdup("1 to 1000000"),
+                                           core_xstrdup("how many steps to run")};
     m->fields[1] = (struct tui_form_field){core_xstrdup("wave"), core_xstrdup("sine"),
-                                          core_xstrdup("sine|square|triangle"),
-                                          core_xstrdup("shape of the wave series")};
+                                           core_xstrdup("sine|square|triangle"),
+                                           core_xstrdup("shape of the wave series")};
 }
 
 static void add_series(struct tui_lab_model *m, const char *name, const char *chart, size_t n)
 {
     m->series = core_xrealloc(m->series, (m->n_series + 1) * sizeof *m->series);
     struct tui_lab_series *s = &m->series[m->n_series++];
-    *s = (struct tui_lab_series){.name = core_xstrdup(name), .label = core_xstrdup(name),
-                                 .unit = core_xstrdup(""), .chart = core_xstrdup(chart),
+    *s = (struct tui_lab_series){.name = core_xstrdup(name),
+                                 .label = core_xstrdup(name),
+                                 .unit = core_xstrdup(""),
+                                 .chart = core_xstrdup(chart),
                                  .x_label = core_xstrdup("step")};
     for (size_t i = 0; i < n; i++)
         tui_lab_series_push(s, (double)(i + 1), sin((double)i / 3.0));
@@ -782,8 +799,8 @@ static void test_lab_run_done(void **state)
     m.figs[0] = (struct tui_lab_fig){core_xstrdup("steps completed"), core_xstrdup("20")};
     m.n_qs = 1;
     m.qs = core_xcalloc(1, sizeof *m.qs);
-    m.qs[0] = (struct tui_lab_q){core_xstrdup("core:x"), core_xstrdup("Your measured speedup"),
-                                 false};
+    m.qs[0] =
+        (struct tui_lab_q){core_xstrdup("core:x"), core_xstrdup("Your measured speedup"), false};
     tui_canvas_clear(&c);
     tui_view_lab(&m, &c, tui_test_full(&c), &cur);
     HAS(&c, " selftest  done (run 12 recorded) ");
@@ -823,8 +840,9 @@ static void test_lab_results_table(void **state)
     m.figs = core_xcalloc(N, sizeof *m.figs);
     for (int i = 0; i < N; i++) {
         char l[96], v[32];
-        snprintf(l, sizeof l, i == 0 ? "L1 data cache of the first core, as the kernel reports it"
-                                     : "figure number %d",
+        snprintf(l, sizeof l,
+                 i == 0 ? "L1 data cache of the first core, as the kernel reports it"
+                        : "figure number %d",
                  i + 1);
         snprintf(v, sizeof v, i == 0 ? "32 KiB" : "%d.5 ×", i + 1);
         m.figs[i] = (struct tui_lab_fig){core_xstrdup(l), core_xstrdup(v)};
@@ -872,10 +890,9 @@ static void test_lab_results_table(void **state)
 static void test_lab_chart_pages(void **state)
 {
     (void)state;
-    static const char *const charts[] = {"loss vs steps",       "loss vs wall time",
-                                         "time per step",       "updates per second",
-                                         "wire MB/s per shard", "staleness histogram",
-                                         "per worker"};
+    static const char *const charts[] = {
+        "loss vs steps",       "loss vs wall time",   "time per step", "updates per second",
+        "wire MB/s per shard", "staleness histogram", "per worker"};
     struct tui_lab_model m;
     lab_model(&m);
     m.phase = TUI_LAB_RUN;
@@ -982,8 +999,8 @@ static void test_lab_chart_many_series(void **state)
 
 /* ---- progress --------------------------------------------------------------- */
 
-static struct db_progress_row prow(const char *lesson, const char *topics, double pts,
-                                   double best, bool answered)
+static struct db_progress_row prow(const char *lesson, const char *topics, double pts, double best,
+                                   bool answered)
 {
     return (struct db_progress_row){.pack_id = (char *)"core",
                                     .lesson_id = (char *)lesson,
@@ -1043,9 +1060,9 @@ static void test_progress_tally(void **state)
     m.tab = 2;
     m.n_items = 1;
     m.items = core_xcalloc(1, sizeof *m.items);
-    m.items[0] = (struct tui_prog_item){core_xstrdup("theory.parallel"),
-                                        core_xstrdup("distributed training"), 10, 4, 3, 2, true, 8,
-                                        core_xstrdup("over-confident")};
+    m.items[0] = (struct tui_prog_item){
+        core_xstrdup("theory.parallel"), core_xstrdup("distributed training"), 10, 4, 3, 2, true, 8,
+        core_xstrdup("over-confident")};
     m.n_rated = 1;
     m.n_compared = 1;
     m.self_compared = 8;
@@ -1122,7 +1139,7 @@ static void test_review_view(void **state)
     HAS(&c, "student s2 (bea), attempt 8  [reviewed]");
     HAS(&c, "saved: 2");
     assert_true(cur.on); /* the cursor in the comment line */
-    LACKS(&c, "▶"); /* no concept selected while commenting */
+    LACKS(&c, "▶");      /* no concept selected while commenting */
     tui_review_model_fini(&m);
     tui_canvas_clear(&c);
     tui_view_review(&m, &c, tui_test_full(&c), &cur);

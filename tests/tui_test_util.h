@@ -44,8 +44,7 @@ static inline char *tui_test_row(const struct tui_canvas *c, int y)
 }
 
 /* Fails the test (reporting `line`) unless row y of c is exactly `want`. */
-static inline void tui_test_check_row(const struct tui_canvas *c, int y, const char *want,
-                                      int line)
+static inline void tui_test_check_row(const struct tui_canvas *c, int y, const char *want, int line)
 {
     char *got = tui_test_row(c, y);
     if (strcmp(got, want)) {

@@ -18,8 +18,8 @@
 /* ---- the registry --------------------------------------------------------- */
 
 static const struct tui_screen *const screens[] = {
-    &tui_screen_home, &tui_screen_lesson, &tui_screen_question, &tui_screen_lab,
-    &tui_screen_progress, &tui_screen_calc, &tui_screen_review,
+    &tui_screen_home,     &tui_screen_lesson, &tui_screen_question, &tui_screen_lab,
+    &tui_screen_progress, &tui_screen_calc,   &tui_screen_review,
 };
 
 const struct tui_screen *tui_screen_find(const char *name)
@@ -352,8 +352,7 @@ int tui_main(const struct tui_opts *o)
     a.cs = ti.utf8 ? TUI_CS_UTF8 : TUI_CS_ASCII;
     a.color = ti.color;
     struct tui_review_arg review = {o->class_path};
-    if (tui_app_push(&a, o->class_path ? "review" : "home", o->class_path ? &review : NULL) !=
-        0) {
+    if (tui_app_push(&a, o->class_path ? "review" : "home", o->class_path ? &review : NULL) != 0) {
         tui_term_close();
         fprintf(stderr, "warpbench: %s\n", a.msg[0] ? a.msg : "cannot open the home screen");
         rc = 6;

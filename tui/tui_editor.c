@@ -92,7 +92,8 @@ static size_t layout(const struct tui_editor *e, int w, struct row **out)
 static size_t cursor_row(const struct row *rows, size_t n, size_t cursor)
 {
     for (size_t i = 0; i < n; i++)
-        if (cursor >= rows[i].start && (cursor < rows[i].end || (cursor == rows[i].end && rows[i].last)))
+        if (cursor >= rows[i].start &&
+            (cursor < rows[i].end || (cursor == rows[i].end && rows[i].last)))
             return i;
     return n ? n - 1 : 0;
 }
@@ -211,17 +212,28 @@ static int encode(uint32_t cp, char out[4])
 bool tui_editor_key(struct tui_editor *e, int key)
 {
     const char *s = txt(e);
-    bool vertical = key == TUI_K_UP || key == TUI_K_DOWN || key == TUI_K_PGUP ||
-                    key == TUI_K_PGDN;
+    bool vertical = key == TUI_K_UP || key == TUI_K_DOWN || key == TUI_K_PGUP || key == TUI_K_PGDN;
     if (!vertical)
         e->want_col = -1;
     switch (key) {
-    case TUI_K_LEFT: e->cursor = prev_char(s, e->cursor); return true;
-    case TUI_K_RIGHT: e->cursor = next_char(s, e->text.len, e->cursor); return true;
-    case TUI_K_UP: move_rows(e, -1); return true;
-    case TUI_K_DOWN: move_rows(e, 1); return true;
-    case TUI_K_PGUP: move_rows(e, -8); return true;
-    case TUI_K_PGDN: move_rows(e, 8); return true;
+    case TUI_K_LEFT:
+        e->cursor = prev_char(s, e->cursor);
+        return true;
+    case TUI_K_RIGHT:
+        e->cursor = next_char(s, e->text.len, e->cursor);
+        return true;
+    case TUI_K_UP:
+        move_rows(e, -1);
+        return true;
+    case TUI_K_DOWN:
+        move_rows(e, 1);
+        return true;
+    case TUI_K_PGUP:
+        move_rows(e, -8);
+        return true;
+    case TUI_K_PGDN:
+        move_rows(e, 8);
+        return true;
     case TUI_K_HOME:
         while (e->cursor > 0 && s[e->cursor - 1] != '\n')
             e->cursor--;

@@ -8,8 +8,7 @@
 
 #include <stdlib.h>
 
-uint8_t tui_view_form_row(struct tui_canvas *c, struct tui_rect r, int y, bool sel,
-                          bool editing)
+uint8_t tui_view_form_row(struct tui_canvas *c, struct tui_rect r, int y, bool sel, bool editing)
 {
     uint8_t ra = sel && !editing ? TUI_A_REVERSE : 0;
     if (ra)

@@ -22,8 +22,8 @@
 /* ---- charset and styles -------------------------------------------------- */
 
 enum tui_charset {
-    TUI_CS_UTF8,  /* braille charts, box drawing, block bars */
-    TUI_CS_ASCII  /* non-UTF-8 locale: + - | # and ASCII charts */
+    TUI_CS_UTF8, /* braille charts, box drawing, block bars */
+    TUI_CS_ASCII /* non-UTF-8 locale: + - | # and ASCII charts */
 };
 
 enum tui_attr {
@@ -38,13 +38,18 @@ enum tui_attr {
  * or on a monochrome terminal, where attributes alone carry meaning). */
 enum tui_color {
     TUI_C_DEFAULT = 0,
-    TUI_C_ACCENT,  /* headings, selection */
-    TUI_C_GOOD,    /* correct, done */
-    TUI_C_BAD,     /* wrong, failed */
+    TUI_C_ACCENT, /* headings, selection */
+    TUI_C_GOOD,   /* correct, done */
+    TUI_C_BAD,    /* wrong, failed */
     TUI_C_WARN,
-    TUI_C_MUTED,   /* help text, axes */
+    TUI_C_MUTED, /* help text, axes */
     TUI_C_CODE,
-    TUI_C_S1, TUI_C_S2, TUI_C_S3, TUI_C_S4, TUI_C_S5, TUI_C_S6, /* chart series */
+    TUI_C_S1,
+    TUI_C_S2,
+    TUI_C_S3,
+    TUI_C_S4,
+    TUI_C_S5,
+    TUI_C_S6, /* chart series */
     TUI_C_COUNT
 };
 
@@ -84,7 +89,7 @@ bool tui_text_break(const char *s, int width, size_t *len, int *cols, size_t *ne
 /* ---- canvas -------------------------------------------------------------- */
 
 struct tui_cell {
-    uint32_t cp;     /* code point; 0 = right half of a wide character */
+    uint32_t cp; /* code point; 0 = right half of a wide character */
     struct tui_style st;
 };
 
@@ -175,11 +180,26 @@ int tui_input_draw(struct tui_canvas *c, int y, int x, int w, struct tui_input *
  * the rest are these values (above the Unicode range). */
 enum tui_key {
     TUI_K_NONE = 0,
-    TUI_K_UP = 0x110000, TUI_K_DOWN, TUI_K_LEFT, TUI_K_RIGHT,
-    TUI_K_HOME, TUI_K_END, TUI_K_PGUP, TUI_K_PGDN,
-    TUI_K_ENTER, TUI_K_TAB, TUI_K_BTAB, TUI_K_ESC, TUI_K_BACKSPACE, TUI_K_DELETE,
-    TUI_K_CTRL_U, TUI_K_CTRL_C, TUI_K_CTRL_D, TUI_K_CTRL_S,
-    TUI_K_RESIZE, TUI_K_TICK /* no key: the refresh timer */
+    TUI_K_UP = 0x110000,
+    TUI_K_DOWN,
+    TUI_K_LEFT,
+    TUI_K_RIGHT,
+    TUI_K_HOME,
+    TUI_K_END,
+    TUI_K_PGUP,
+    TUI_K_PGDN,
+    TUI_K_ENTER,
+    TUI_K_TAB,
+    TUI_K_BTAB,
+    TUI_K_ESC,
+    TUI_K_BACKSPACE,
+    TUI_K_DELETE,
+    TUI_K_CTRL_U,
+    TUI_K_CTRL_C,
+    TUI_K_CTRL_D,
+    TUI_K_CTRL_S,
+    TUI_K_RESIZE,
+    TUI_K_TICK /* no key: the refresh timer */
 };
 
 /* ---- charts -------------------------------------------------------------- */
@@ -188,20 +208,20 @@ struct tui_series {
     const char *label;   /* legend */
     const double *x, *y; /* n points; NaN y values are gaps */
     size_t n;
-    uint8_t color;       /* enum tui_color */
-    bool dashed;         /* reference curves (models) */
+    uint8_t color; /* enum tui_color */
+    bool dashed;   /* reference curves (models) */
 };
 
 struct tui_chart {
     const char *title;
-    const char *x_label;  /* "p", "stride (B)" */
-    const char *y_unit;   /* "×", "s", "GB/s" */
+    const char *x_label; /* "p", "stride (B)" */
+    const char *y_unit;  /* "×", "s", "GB/s" */
     const struct tui_series *s;
     size_t n_series;
-    bool y_from_zero;     /* include 0 in the y range */
-    bool log_x;           /* log2 x axis (strides, sizes): ticks at powers of two */
-    bool x_int;           /* x values are whole numbers (a lab's steps): ticks at whole
-                             numbers, and a single point gets x - 1 .. x + 1 */
+    bool y_from_zero; /* include 0 in the y range */
+    bool log_x;       /* log2 x axis (strides, sizes): ticks at powers of two */
+    bool x_int;       /* x values are whole numbers (a lab's steps): ticks at whole
+                         numbers, and a single point gets x - 1 .. x + 1 */
 };
 
 /* Draws the chart into r: title line (cut with "…" when too long), y axis

@@ -123,10 +123,10 @@ struct tui_app {
     const char *user;
     int64_t user_id;
     enum tui_charset cs;
-    bool color;      /* colours in use (not NO_COLOR): else charts mark series by character */
+    bool color; /* colours in use (not NO_COLOR): else charts mark series by character */
     bool quit;
-    bool help;       /* help overlay shown */
-    char msg[256];   /* one-shot footer message; "" none */
+    bool help;     /* help overlay shown */
+    char msg[256]; /* one-shot footer message; "" none */
     bool msg_bad;
     struct {
         const struct tui_screen *s;
@@ -203,8 +203,7 @@ void tui_form_fields_free(struct tui_form_field *f, size_t n);
 /* Marks row y of r as a form row: when selected it gets the ▶ marker at
  * column 1 and, unless it is being edited, reverse video across r. Returns
  * the attribute the row's texts take (TUI_A_REVERSE or 0). */
-uint8_t tui_view_form_row(struct tui_canvas *c, struct tui_rect r, int y, bool sel,
-                          bool editing);
+uint8_t tui_view_form_row(struct tui_canvas *c, struct tui_rect r, int y, bool sel, bool editing);
 /* The value cell of a form row at (y, x), w columns: `value` in style st, or
  * while `editing` the input `in` underlined with *cur placed in it. All
  * pointers borrowed; cur is written only while editing. */
@@ -215,25 +214,25 @@ void tui_view_form_value(struct tui_canvas *c, int y, int x, int w, const char *
 /* ---- home (tui_screen_home.c) -------------------------------------------- */
 
 struct tui_home_item {
-    bool is_pack;      /* a pack heading; else a lesson */
+    bool is_pack; /* a pack heading; else a lesson */
     char *pack_id;
-    char *lesson_id;   /* NULL for a pack */
+    char *lesson_id; /* NULL for a pack */
     char *title;
     int questions, answered;
     double score, max;
-    bool cont;         /* the lesson to continue */
+    bool cont; /* the lesson to continue */
 };
 
 struct tui_home_model {
     struct tui_home_item *items;
     size_t n;
-    size_t *shown;     /* indices of items passing the search, in order */
+    size_t *shown; /* indices of items passing the search, in order */
     size_t n_shown;
-    size_t sel;        /* index into shown (always a lesson when any) */
-    size_t top;        /* first row of shown drawn */
-    bool searching;    /* the search line has the keys */
+    size_t sel;     /* index into shown (always a lesson when any) */
+    size_t top;     /* first row of shown drawn */
+    bool searching; /* the search line has the keys */
     struct tui_input search;
-    char *cont_text;   /* "Amdahl's law ... — page 2 of 7", or NULL */
+    char *cont_text; /* "Amdahl's law ... — page 2 of 7", or NULL */
     size_t n_labs;
 };
 void tui_home_model_init(struct tui_home_model *m);
@@ -252,15 +251,15 @@ void tui_view_home(struct tui_home_model *m, struct tui_canvas *c, struct tui_re
 /* ---- lesson reader (tui_screen_lesson.c) --------------------------------- */
 
 struct tui_lesson_q {
-    char *qid;    /* "pack:id" */
+    char *qid; /* "pack:id" */
     char *title;
-    char *kind;   /* the question kind, or TUI_LESSON_CALC for a calculator */
+    char *kind; /* the question kind, or TUI_LESSON_CALC for a calculator */
     int attempts;
     double best, points;
     bool answered;
-    bool hidden;  /* answered in an exam not yet submitted */
-    bool helped;  /* given up on, and no try before the give-up earned anything: the
-                     solution was shown (lesson_help_of: with help, or not answered) */
+    bool hidden; /* answered in an exam not yet submitted */
+    bool helped; /* given up on, and no try before the give-up earned anything: the
+                    solution was shown (lesson_help_of: with help, or not answered) */
 };
 
 /* The kind of a tui_lesson_q that is a calculator ("pack:calc"), opened on
@@ -270,12 +269,12 @@ bool tui_lesson_q_is_calc(const struct tui_lesson_q *q);
 
 struct tui_lesson_model {
     char *lesson_title;
-    char *exam_line;    /* an exam lesson: its state ("exam: 3 of 23 answered ..."), else NULL */
-    bool exam_open;     /* started or not, not yet submitted: answers show no grade */
+    char *exam_line; /* an exam lesson: its state ("exam: 3 of 23 answered ..."), else NULL */
+    bool exam_open;  /* started or not, not yet submitted: answers show no grade */
     int page, n_pages;
-    struct tui_doc doc; /* the page rendered at doc.width */
-    size_t top;         /* first doc line shown */
-    int doc_rows;       /* rows the last draw gave the page (for paging) */
+    struct tui_doc doc;      /* the page rendered at doc.width */
+    size_t top;              /* first doc line shown */
+    int doc_rows;            /* rows the last draw gave the page (for paging) */
     struct tui_lesson_q *qs; /* questions following this page */
     size_t n_qs;
     size_t qsel;
@@ -336,15 +335,15 @@ struct tui_question_model {
     double points;
     int variant;
     char *prompt;
-    char *unit_hint;   /* "(answer in s; ...)" or NULL */
-    char *needs_lab;   /* or NULL */
+    char *unit_hint; /* "(answer in s; ...)" or NULL */
+    char *needs_lab; /* or NULL */
     /* choice / multi / ordering */
-    char **choices;    /* as shown (ordering: in the view's shuffled order) */
+    char **choices; /* as shown (ordering: in the view's shuffled order) */
     size_t n_choices;
-    bool *picked;      /* choice/multi */
-    size_t *order;     /* ordering: current order, indices into choices */
+    bool *picked;  /* choice/multi */
+    size_t *order; /* ordering: current order, indices into choices */
     size_t csel;
-    bool holding;      /* ordering: the selected item moves with Up/Down */
+    bool holding; /* ordering: the selected item moves with Up/Down */
     /* hints */
     char **hints;
     size_t n_hints, hints_shown;
@@ -354,21 +353,21 @@ struct tui_question_model {
     /* design self-scoring */
     char **rubric;
     double *rubric_points;
-    double *self;      /* the student's score per rubric item */
+    double *self; /* the student's score per rubric item */
     size_t n_rubric, rsel;
     bool self_done;
     /* CBM */
     bool cbm;
-    int certainty;     /* 0 unset, 1..3 */
-    double cbm_mark;   /* points × lesson_cbm_fraction(score, certainty) */
+    int certainty;   /* 0 unset, 1..3 */
+    double cbm_mark; /* points × lesson_cbm_fraction(score, certainty) */
     /* the last grade */
     bool has_result, valid, correct, gave_up;
     bool after_giveup; /* the last grade came after a give-up: it earns nothing */
     double score, max;
     char *parsed, *feedback, *accepted, *reference;
     int attempt_no;
-    bool hidden;       /* an exam answer: recorded, graded on submission */
-    char *tries_line;  /* what the last try earned under the policy, or NULL */
+    bool hidden;      /* an exam answer: recorded, graded on submission */
+    char *tries_line; /* what the last try earned under the policy, or NULL */
     /* the attempt policy and exam mode */
     char *policy_line; /* "policy: 3 tries; ... · 1 of 3 used", or the exam's rule */
     bool closed;       /* no try left (or the exam's one answer given, or the exam over) */
@@ -379,10 +378,10 @@ struct tui_question_model {
     /* history */
     struct tui_q_attempt *attempts;
     size_t n_attempts;
-    size_t n_giveups;  /* stored give-ups at this question */
+    size_t n_giveups; /* stored give-ups at this question */
     enum tui_q_mode mode;
-    size_t top;        /* scroll (rows) */
-    bool follow;       /* keep the answer area in view */
+    size_t top;  /* scroll (rows) */
+    bool follow; /* keep the answer area in view */
 };
 void tui_question_model_fini(struct tui_question_model *m);
 /* Whether the question takes no more answers (no try left: also an exam
@@ -442,23 +441,23 @@ struct tui_lab_model {
     size_t n_logs;
     double progress;
     char *progress_what;
-    char *status;   /* "running", "done", "cancelled", "failed: ..." */
-    double elapsed; /* seconds */
-    bool blocks;    /* block characters instead of braille */
-    size_t chart_page; /* charts shown: page * per page on (views clamp it) */
-    size_t per_page;   /* charts per page of the last draw (0: TUI_LAB_CHARTS_PER_PAGE); a
-                          draw that changes it keeps the first chart shown */
-    char *note;        /* the run's LAB_LOG_NOTE (the CPU analog and why), shown under the
-                          header; NULL none */
+    char *status;        /* "running", "done", "cancelled", "failed: ..." */
+    double elapsed;      /* seconds */
+    bool blocks;         /* block characters instead of braille */
+    size_t chart_page;   /* charts shown: page * per page on (views clamp it) */
+    size_t per_page;     /* charts per page of the last draw (0: TUI_LAB_CHARTS_PER_PAGE); a
+                            draw that changes it keeps the first chart shown */
+    char *note;          /* the run's LAB_LOG_NOTE (the CPU analog and why), shown under the
+                            header; NULL none */
     bool confirm_cancel; /* q was pressed while running: "cancel the run? y/n" */
     /* done */
     struct tui_lab_fig *figs;
     size_t n_figs;
-    size_t ftop;       /* first result row shown */
-    int fig_rows;      /* result rows the last draw had room for (for paging) */
-    bool focus_qs;     /* Up/Down move in the questions, else they scroll the results */
-    char *noise;       /* the run was noisy: why (the summary's "noise"), else NULL */
-    long long run_id;  /* the stored run, 0 when unknown */
+    size_t ftop;      /* first result row shown */
+    int fig_rows;     /* result rows the last draw had room for (for paging) */
+    bool focus_qs;    /* Up/Down move in the questions, else they scroll the results */
+    char *noise;      /* the run was noisy: why (the summary's "noise"), else NULL */
+    long long run_id; /* the stored run, 0 when unknown */
     struct tui_lab_q *qs;
     size_t n_qs, qsel;
 };
@@ -501,12 +500,12 @@ struct tui_prog_list {
 /* One item of the course rubric (lessons' lesson_standing). */
 struct tui_prog_item {
     char *id, *title;
-    double max;        /* 10 or 5 */
-    double graded;     /* on the item's scale */
+    double max;    /* 10 or 5 */
+    double graded; /* on the item's scale */
     int questions, answered;
     bool rated;
-    double self;       /* the latest self-rating, on the item's scale */
-    char *gap;         /* "well calibrated", "over-confident", ... or NULL */
+    double self; /* the latest self-rating, on the item's scale */
+    char *gap;   /* "well calibrated", "over-confident", ... or NULL */
 };
 
 struct tui_progress_model {
@@ -514,30 +513,30 @@ struct tui_progress_model {
     struct tui_prog_item *items;
     size_t n_items;
     int questions, answered;
-    double score, max;     /* over all questions */
-    double course;         /* graded total on the 100-point course rubric */
-    char *level;           /* "review", "beginner+", ..., "expert" */
-    char *level_meaning;   /* one line */
-    int n_rated;           /* rubric items with a self-rating */
+    double score, max;   /* over all questions */
+    double course;       /* graded total on the 100-point course rubric */
+    char *level;         /* "review", "beginner+", ..., "expert" */
+    char *level_meaning; /* one line */
+    int n_rated;         /* rubric items with a self-rating */
     double self_total;
-    char *self_level;      /* NULL unless every item is rated */
-    int n_compared;        /* rated items with answered questions */
+    char *self_level; /* NULL unless every item is rated */
+    int n_compared;   /* rated items with answered questions */
     double self_compared, graded_compared, max_compared;
-    char *calibration;     /* gap word over the compared items, or NULL */
-    char **study;          /* "what to study next" lines */
+    char *calibration; /* gap word over the compared items, or NULL */
+    char **study;      /* "what to study next" lines */
     size_t n_study;
-    int tab;               /* 0 lessons, 1 topics, 2 course rubric */
-    bool rating;           /* rating oneself on the rubric items */
-    double *rate;          /* per item while rating */
+    int tab;      /* 0 lessons, 1 topics, 2 course rubric */
+    bool rating;  /* rating oneself on the rubric items */
+    double *rate; /* per item while rating */
     size_t rsel;
     size_t top;
-    int rows;              /* list rows of the last draw (for paging) */
+    int rows; /* list rows of the last draw (for paging) */
 };
 void tui_progress_model_fini(struct tui_progress_model *m);
 /* Tallies progress rows per lesson (named by the lesson titles in ls when
  * found, else "pack:lesson") and per topic, and the totals. Pure. */
-void tui_progress_tally(struct tui_progress_model *m, const struct db_progress_row *rows,
-                        size_t n, const struct db_lesson *ls, size_t nl);
+void tui_progress_tally(struct tui_progress_model *m, const struct db_progress_row *rows, size_t n,
+                        const struct db_lesson *ls, size_t nl);
 void tui_view_progress(struct tui_progress_model *m, struct tui_canvas *c, struct tui_rect r);
 
 /* ---- calculator (tui_screen_calc.c) -------------------------------------- */
@@ -545,7 +544,7 @@ void tui_view_progress(struct tui_progress_model *m, struct tui_canvas *c, struc
 enum tui_calc_phase { TUI_CALC_LIST, TUI_CALC_FORM };
 
 struct tui_calc_item {
-    char *id;     /* "pack:calc" */
+    char *id; /* "pack:calc" */
     char *title;
     char *lesson; /* the lesson's title */
 };
@@ -571,8 +570,8 @@ struct tui_calc_model {
     struct tui_input edit;
     struct tui_calc_out *outs;
     size_t n_outs;
-    char *error; /* compute failed: shown instead of the outputs; or NULL */
-    size_t otop; /* first output row shown */
+    char *error;  /* compute failed: shown instead of the outputs; or NULL */
+    size_t otop;  /* first output row shown */
     int out_rows; /* output rows the last draw had room for (for paging) */
 };
 void tui_calc_model_init(struct tui_calc_model *m);
@@ -598,24 +597,24 @@ void tui_view_calc(struct tui_calc_model *m, struct tui_canvas *c, struct tui_re
 struct tui_review_concept {
     char *label;
     double points;
-    double self;   /* the student's self-score, NaN when none */
-    double score;  /* the reviewer's, being set */
+    double self;  /* the student's self-score, NaN when none */
+    double score; /* the reviewer's, being set */
 };
 
 /* One design answer of the class (lessons' lesson_review_item, as shown). */
 struct tui_review_entry {
-    int64_t attempt;     /* class store id */
-    char *student;       /* "key (user)" */
-    char *question;      /* "pack:question" and the title */
+    int64_t attempt; /* class store id */
+    char *student;   /* "key (user)" */
+    char *question;  /* "pack:question" and the title */
     char *prompt, *answer;
     double points;
     bool auto_valid;
-    double auto_score;   /* out of points */
+    double auto_score; /* out of points */
     char *auto_feedback;
     bool has_self;
-    double self_score;   /* out of points */
+    double self_score; /* out of points */
     bool reviewed;
-    double rv_score;     /* out of points */
+    double rv_score; /* out of points */
     struct tui_review_concept *concepts;
     size_t n_concepts;
     struct tui_input comment;
@@ -623,12 +622,12 @@ struct tui_review_entry {
 
 struct tui_review_model {
     struct tui_review_entry *items;
-    size_t n, sel;      /* the answer shown */
-    size_t csel;        /* the rubric concept selected */
-    bool commenting;    /* the comment line has the keys */
-    bool all;           /* reviewed answers too */
-    size_t top;         /* first row of the answer text shown */
-    int answer_rows;    /* rows the last draw gave the answer (for paging) */
+    size_t n, sel;   /* the answer shown */
+    size_t csel;     /* the rubric concept selected */
+    bool commenting; /* the comment line has the keys */
+    bool all;        /* reviewed answers too */
+    size_t top;      /* first row of the answer text shown */
+    int answer_rows; /* rows the last draw gave the answer (for paging) */
 };
 void tui_review_model_fini(struct tui_review_model *m);
 /* The reviewer's total for entry e: its points times the concept scores

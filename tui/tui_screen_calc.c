@@ -248,8 +248,7 @@ static size_t draw_outs(struct tui_calc_model *m, struct out_win *o)
         tui_text_wrap(out->text, o->w - xv > 10 ? o->w - xv : 10, &l);
         for (size_t k = 0; k < (l.n ? l.n : 1); k++, o->at++)
             if ((y = win_row(o)) >= 0 && k < l.n)
-                tui_canvas_put(o->c, y, o->x + xv, l.items[k], TUI_ST(TUI_A_BOLD, 0),
-                               o->w - xv);
+                tui_canvas_put(o->c, y, o->x + xv, l.items[k], TUI_ST(TUI_A_BOLD, 0), o->w - xv);
         core_strlist_fini(&l);
     }
     return o->at;
@@ -301,7 +300,8 @@ static void view_form(struct tui_calc_model *m, struct tui_canvas *c, struct tui
         tui_canvas_put(c, y, xr, f->range, TUI_ST(ra, TUI_C_MUTED), r.x + r.w - xr - 1);
     }
     /* The selected input's help, or how editing works. */
-    const char *help = m->editing ? "outputs follow as you type; Enter keeps the value, Esc the old one"
+    const char *help = m->editing
+                           ? "outputs follow as you type; Enter keeps the value, Esc the old one"
                        : m->fsel < m->n_fields ? m->fields[m->fsel].help
                                                : NULL;
     if (help && help[0])
@@ -350,8 +350,18 @@ void tui_view_calc(struct tui_calc_model *m, struct tui_canvas *c, struct tui_re
 /* ---- logic ---------------------------------------------------------------- */
 
 enum {
-    A_UP = 1, A_DOWN, A_PGUP, A_PGDN, A_OPEN, A_EDIT, A_LEFT, A_RIGHT, A_DEFAULTS, A_BACK,
-    A_APPLY, A_CANCEL
+    A_UP = 1,
+    A_DOWN,
+    A_PGUP,
+    A_PGDN,
+    A_OPEN,
+    A_EDIT,
+    A_LEFT,
+    A_RIGHT,
+    A_DEFAULTS,
+    A_BACK,
+    A_APPLY,
+    A_CANCEL
 };
 
 static const struct tui_binding keys_list[] = {
@@ -412,8 +422,8 @@ static void fill_fields(struct calc *l)
         tui_calc_range_text(in->min, in->max, in->integer, range, sizeof range);
         struct tui_form_field *f = &l->m.fields[l->m.n_fields++];
         f->label = core_xstrdup(in->label && in->label[0] ? in->label : in->name);
-        f->value = in->unit && in->unit[0] ? core_xasprintf("%s %s", val, in->unit)
-                                           : core_xstrdup(val);
+        f->value =
+            in->unit && in->unit[0] ? core_xasprintf("%s %s", val, in->unit) : core_xstrdup(val);
         f->range = core_xstrdup(range);
         f->help = in->help ? core_xstrdup(in->help) : NULL;
     }
@@ -529,9 +539,9 @@ static void open_form(struct tui_app *a, struct calc *l, const struct lesson_cal
     free(l->m.title);
     free(l->m.where);
     l->m.title = core_xstrdup(gc->title && gc->title[0] ? gc->title : gc->id);
-    l->m.where = core_xasprintf("%s %s lesson: %s", l->calc_id, tui_glyph(a->cs, "·", "-"),
-                                lc->lesson_title && lc->lesson_title[0] ? lc->lesson_title
-                                                                        : lc->lesson_id);
+    l->m.where =
+        core_xasprintf("%s %s lesson: %s", l->calc_id, tui_glyph(a->cs, "·", "-"),
+                       lc->lesson_title && lc->lesson_title[0] ? lc->lesson_title : lc->lesson_id);
     l->m.fsel = 0;
     l->m.otop = 0;
     l->m.editing = false;
@@ -571,9 +581,8 @@ static void *calc_enter(struct tui_app *a, const void *arg)
         it->id = core_xasprintf("%s:%s", all[i].pack_id, all[i].calc->id);
         it->title = core_xstrdup(all[i].calc->title && all[i].calc->title[0] ? all[i].calc->title
                                                                              : all[i].calc->id);
-        it->lesson = core_xstrdup(all[i].lesson_title && all[i].lesson_title[0]
-                                      ? all[i].lesson_title
-                                      : all[i].lesson_id);
+        it->lesson = core_xstrdup(
+            all[i].lesson_title && all[i].lesson_title[0] ? all[i].lesson_title : all[i].lesson_id);
     }
     free(all);
     l->m.phase = TUI_CALC_LIST;
@@ -702,10 +711,18 @@ static void form_action(struct tui_app *a, struct calc *l, int act)
         if (m->n_fields)
             start_edit(l, false);
         break;
-    case A_LEFT: step(a, l, -1); break;
-    case A_RIGHT: step(a, l, 1); break;
-    case A_PGDN: m->otop += (size_t)page; break; /* the view clamps */
-    case A_PGUP: m->otop = m->otop > (size_t)page ? m->otop - (size_t)page : 0; break;
+    case A_LEFT:
+        step(a, l, -1);
+        break;
+    case A_RIGHT:
+        step(a, l, 1);
+        break;
+    case A_PGDN:
+        m->otop += (size_t)page;
+        break; /* the view clamps */
+    case A_PGUP:
+        m->otop = m->otop > (size_t)page ? m->otop - (size_t)page : 0;
+        break;
     case A_DEFAULTS:
         for (size_t i = 0; i < gc->n_inputs; i++)
             l->vals[i] = gc->inputs[i].def;
@@ -741,7 +758,9 @@ static void calc_action(struct tui_app *a, void *st, int act)
         if (m->isel + 1 < m->n_items)
             m->isel++;
         break;
-    case A_PGUP: m->isel = m->isel > 10 ? m->isel - 10 : 0; break;
+    case A_PGUP:
+        m->isel = m->isel > 10 ? m->isel - 10 : 0;
+        break;
     case A_PGDN:
         if (m->n_items)
             m->isel = m->isel + 10 < m->n_items ? m->isel + 10 : m->n_items - 1;
@@ -757,7 +776,9 @@ static void calc_action(struct tui_app *a, void *st, int act)
                 open_form(a, l, &lc);
         }
         break;
-    case A_BACK: tui_app_pop(a); break;
+    case A_BACK:
+        tui_app_pop(a);
+        break;
     }
 }
 

@@ -51,8 +51,7 @@ static bool contains(const char *hay, const char *needle)
     size_t n = strlen(needle);
     for (const char *h = hay; *h; h++) {
         size_t i = 0;
-        while (i < n && h[i] &&
-               tolower((unsigned char)h[i]) == tolower((unsigned char)needle[i]))
+        while (i < n && h[i] && tolower((unsigned char)h[i]) == tolower((unsigned char)needle[i]))
             i++;
         if (i == n)
             return true;
@@ -147,9 +146,9 @@ const struct tui_home_item *tui_home_selected(const struct tui_home_model *m)
 static void draw_stats(struct tui_canvas *c, int y, struct tui_rect r,
                        const struct tui_home_item *it, struct tui_style base)
 {
-    int xp = r.x + r.w - 6;      /* "100%" */
-    int xa = xp - 9;             /* "123/456" */
-    int xb = xa - 16;            /* bar of 14 */
+    int xp = r.x + r.w - 6; /* "100%" */
+    int xa = xp - 9;        /* "123/456" */
+    int xb = xa - 16;       /* bar of 14 */
     if (it->questions == 0) {
         tui_canvas_put(c, y, xb, "no questions", TUI_ST(base.attr, TUI_C_MUTED), -1);
         return;
@@ -194,8 +193,9 @@ void tui_view_home(struct tui_home_model *m, struct tui_canvas *c, struct tui_re
         m->top--; /* show the pack heading of the first lesson too */
     if (m->n_shown == 0) {
         tui_canvas_put(c, y, r.x + 2,
-                       m->n ? "no lesson matches the search" : "no lessons: import a pack "
-                                                               "(warpbench pack import DIR)",
+                       m->n ? "no lesson matches the search"
+                            : "no lessons: import a pack "
+                              "(warpbench pack import DIR)",
                        TUI_ST(0, TUI_C_WARN), r.w - 4);
     }
     for (size_t k = m->top; k < m->n_shown && y < r.y + r.h - (search_line ? 2 : 0); k++, y++) {
@@ -236,8 +236,22 @@ void tui_view_home(struct tui_home_model *m, struct tui_canvas *c, struct tui_re
 /* ---- logic ---------------------------------------------------------------- */
 
 enum {
-    A_UP = 1, A_DOWN, A_PGUP, A_PGDN, A_HOME, A_END, A_OPEN, A_CONTINUE, A_SEARCH, A_LABS,
-    A_PROGRESS, A_QUIT, A_SEARCH_DONE, A_SEARCH_CLEAR, A_CALCS, A_ESC
+    A_UP = 1,
+    A_DOWN,
+    A_PGUP,
+    A_PGDN,
+    A_HOME,
+    A_END,
+    A_OPEN,
+    A_CONTINUE,
+    A_SEARCH,
+    A_LABS,
+    A_PROGRESS,
+    A_QUIT,
+    A_SEARCH_DONE,
+    A_SEARCH_CLEAR,
+    A_CALCS,
+    A_ESC
 };
 
 /* q quits (and the footer always shows it); Esc never does: it clears the
@@ -328,9 +342,9 @@ static void load(struct tui_app *a, struct home *h)
             if (have_pos && strcmp(pos.pack_id, it->pack_id) == 0 &&
                 strcmp(pos.lesson_id, it->lesson_id) == 0) {
                 it->cont = true;
-                h->m.cont_text = core_xasprintf("%s %s page %d of %d", it->title,
-                                                tui_glyph(a->cs, "—", "-"), pos.page + 1,
-                                                ls[i].n_pages > 0 ? ls[i].n_pages : 1);
+                h->m.cont_text =
+                    core_xasprintf("%s %s page %d of %d", it->title, tui_glyph(a->cs, "—", "-"),
+                                   pos.page + 1, ls[i].n_pages > 0 ? ls[i].n_pages : 1);
                 h->cont_pack = core_xstrdup(it->pack_id);
                 h->cont_lesson = core_xstrdup(it->lesson_id);
                 if (!sel_pack) {
@@ -409,12 +423,24 @@ static void home_action(struct tui_app *a, void *st, int act)
     struct home *h = st;
     const struct tui_home_item *it = tui_home_selected(&h->m);
     switch (act) {
-    case A_UP: tui_home_move(&h->m, -1); break;
-    case A_DOWN: tui_home_move(&h->m, 1); break;
-    case A_PGUP: tui_home_move(&h->m, -10); break;
-    case A_PGDN: tui_home_move(&h->m, 10); break;
-    case A_HOME: tui_home_move(&h->m, -1000000); break;
-    case A_END: tui_home_move(&h->m, 1000000); break;
+    case A_UP:
+        tui_home_move(&h->m, -1);
+        break;
+    case A_DOWN:
+        tui_home_move(&h->m, 1);
+        break;
+    case A_PGUP:
+        tui_home_move(&h->m, -10);
+        break;
+    case A_PGDN:
+        tui_home_move(&h->m, 10);
+        break;
+    case A_HOME:
+        tui_home_move(&h->m, -1000000);
+        break;
+    case A_END:
+        tui_home_move(&h->m, 1000000);
+        break;
     case A_OPEN:
         if (it)
             open_lesson(a, it->pack_id, it->lesson_id);
@@ -425,8 +451,12 @@ static void home_action(struct tui_app *a, void *st, int act)
         else
             tui_app_msg(a, false, "nothing to continue yet: open a lesson with Enter");
         break;
-    case A_SEARCH: h->m.searching = true; break;
-    case A_SEARCH_DONE: h->m.searching = false; break;
+    case A_SEARCH:
+        h->m.searching = true;
+        break;
+    case A_SEARCH_DONE:
+        h->m.searching = false;
+        break;
     case A_SEARCH_CLEAR:
         h->m.searching = false;
         tui_input_set(&h->m.search, "");
@@ -437,13 +467,17 @@ static void home_action(struct tui_app *a, void *st, int act)
         tui_app_push(a, "lab", &arg);
         break;
     }
-    case A_PROGRESS: tui_app_push(a, "progress", NULL); break;
+    case A_PROGRESS:
+        tui_app_push(a, "progress", NULL);
+        break;
     case A_CALCS: {
         struct tui_calc_arg arg = {NULL};
         tui_app_push(a, "calc", &arg);
         break;
     }
-    case A_QUIT: tui_app_pop(a); break;
+    case A_QUIT:
+        tui_app_pop(a);
+        break;
     case A_ESC:
         if (h->m.search.text.len) {
             tui_input_set(&h->m.search, "");

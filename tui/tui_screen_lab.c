@@ -167,7 +167,8 @@ void tui_lab_model_fini(struct tui_lab_model *m)
 static void view_list(struct tui_lab_model *m, struct tui_canvas *c, struct tui_rect r)
 {
     const enum tui_charset cs = c->cs;
-    tui_canvas_put(c, r.y, r.x + 1, "Labs run real experiments on this machine; questions then use your numbers.",
+    tui_canvas_put(c, r.y, r.x + 1,
+                   "Labs run real experiments on this machine; questions then use your numbers.",
                    TUI_ST(0, TUI_C_MUTED), r.w - 2);
     int y = r.y + 2;
     if (!m->n_labs)
@@ -188,8 +189,8 @@ static void view_list(struct tui_lab_model *m, struct tui_canvas *c, struct tui_
 static void view_form(struct tui_lab_model *m, struct tui_canvas *c, struct tui_rect r,
                       struct tui_cursor *cur)
 {
-    tui_canvas_put(c, r.y, r.x + 1, m->lab_title ? m->lab_title : "", TUI_ST(TUI_A_BOLD, TUI_C_ACCENT),
-                   r.w - 2);
+    tui_canvas_put(c, r.y, r.x + 1, m->lab_title ? m->lab_title : "",
+                   TUI_ST(TUI_A_BOLD, TUI_C_ACCENT), r.w - 2);
     int y = r.y + 2;
     struct tui_style head = TUI_ST(TUI_A_UNDER, TUI_C_MUTED);
     tui_canvas_put(c, y, r.x + 3, "parameter", head, -1);
@@ -251,13 +252,19 @@ static void draw_group(struct tui_lab_model *m, struct tui_canvas *c, struct tui
             continue;
         if (!first)
             first = s;
-        sv[ns] = (struct tui_series){s->label, s->x, s->y, s->n,
-                                     (uint8_t)(TUI_C_S1 + ns % N_COLORS), ns >= N_COLORS};
+        sv[ns] = (struct tui_series){
+            s->label, s->x, s->y, s->n, (uint8_t)(TUI_C_S1 + ns % N_COLORS), ns >= N_COLORS};
         ns++;
     }
     const char *title = first && first->chart_title ? first->chart_title : chart;
-    struct tui_chart ch = {title, first ? first->x_label : "", first ? first->unit : "", sv, ns,
-                           true, first && first->x_log, true};
+    struct tui_chart ch = {title,
+                           first ? first->x_label : "",
+                           first ? first->unit : "",
+                           sv,
+                           ns,
+                           true,
+                           first && first->x_log,
+                           true};
     tui_chart_draw(c, cr, &ch, m->blocks);
 }
 
@@ -272,8 +279,7 @@ static bool group_has_data(const struct tui_lab_model *m, const char *chart)
 /* The chart groups the current phase draws, in series order (see
  * tui_lab_chart_count): stores the names of groups skip .. skip+max-1 in
  * out and returns how many groups there are in all. */
-static size_t chart_groups(const struct tui_lab_model *m, size_t skip, const char **out,
-                           size_t max)
+static size_t chart_groups(const struct tui_lab_model *m, size_t skip, const char **out, size_t max)
 {
     size_t n = 0;
     for (size_t i = 0; i < m->n_series; i++) {
@@ -375,7 +381,8 @@ static void draw_charts(struct tui_lab_model *m, struct tui_canvas *c, struct tu
     int cw = r.w / cols, chh = r.h / rowsn;
     for (size_t g = 0; g < ng; g++) {
         int col = (int)g % cols, row = (int)g / cols;
-        struct tui_rect cr = {r.y + row * chh, r.x + col * cw, chh, col == cols - 1 ? r.w - col * cw : cw - 1};
+        struct tui_rect cr = {r.y + row * chh, r.x + col * cw, chh,
+                              col == cols - 1 ? r.w - col * cw : cw - 1};
         draw_group(m, c, cr, groups[g]);
     }
 }
@@ -383,17 +390,20 @@ static void draw_charts(struct tui_lab_model *m, struct tui_canvas *c, struct tu
 static void draw_run_header(struct tui_lab_model *m, struct tui_canvas *c, struct tui_rect r)
 {
     int x = r.x + 1;
-    x += tui_canvas_put(c, r.y, x, m->lab_name ? m->lab_name : "", TUI_ST(TUI_A_BOLD, TUI_C_ACCENT), 16) + 2;
+    x += tui_canvas_put(c, r.y, x, m->lab_name ? m->lab_name : "", TUI_ST(TUI_A_BOLD, TUI_C_ACCENT),
+                        16) +
+         2;
     const char *st = m->status ? m->status : "running";
-    uint8_t col = strcmp(st, "done") == 0        ? TUI_C_GOOD
-                  : strcmp(st, "running") == 0   ? TUI_C_ACCENT
+    uint8_t col = strcmp(st, "done") == 0         ? TUI_C_GOOD
+                  : strcmp(st, "running") == 0    ? TUI_C_ACCENT
                   : strncmp(st, "cancel", 6) == 0 ? TUI_C_WARN
                                                   : TUI_C_BAD;
     bool failed = col == TUI_C_BAD;
     x += tui_canvas_put(c, r.y, x, failed ? "failed" : st, TUI_ST(TUI_A_BOLD, col), 12) + 2;
     if (m->phase == TUI_LAB_DONE && m->run_id > 0 && !failed)
         x += tui_canvas_printf(c, r.y, x - 1, TUI_ST(0, TUI_C_MUTED), 24, "(run %lld recorded)",
-                               m->run_id) + 1;
+                               m->run_id) +
+             1;
     tui_bar_draw(c, r.y, x, 20, m->progress, TUI_ST(0, col));
     x += 21;
     x += tui_canvas_printf(c, r.y, x, TUI_ST(TUI_A_BOLD, 0), 5, "%3.0f%%", 100 * m->progress) + 2;
@@ -483,15 +493,16 @@ static void draw_results(struct tui_lab_model *m, struct tui_canvas *c, struct t
     if (m->ftop > max_top)
         m->ftop = max_top;
     char title[64];
-    size_t last = m->ftop + (size_t)m->fig_rows < m->n_figs ? m->ftop + (size_t)m->fig_rows
-                                                            : m->n_figs;
+    size_t last =
+        m->ftop + (size_t)m->fig_rows < m->n_figs ? m->ftop + (size_t)m->fig_rows : m->n_figs;
     if (max_top > 0)
         snprintf(title, sizeof title, "results %zu%s%zu of %zu", m->ftop + 1,
                  tui_glyph(c->cs, "–", "-"), last, m->n_figs);
     else
         snprintf(title, sizeof title, "results");
     bool focus = !m->focus_qs;
-    tui_canvas_box(c, box, title, TUI_ST(focus ? TUI_A_BOLD : 0, focus ? TUI_C_ACCENT : TUI_C_MUTED));
+    tui_canvas_box(c, box, title,
+                   TUI_ST(focus ? TUI_A_BOLD : 0, focus ? TUI_C_ACCENT : TUI_C_MUTED));
     int y = box.y + 1;
     if (!m->n_figs)
         tui_canvas_put(c, y, box.x + 2, "no figures", TUI_ST(0, TUI_C_MUTED), box.w - 4);
@@ -572,10 +583,18 @@ void tui_view_lab(struct tui_lab_model *m, struct tui_canvas *c, struct tui_rect
                   struct tui_cursor *cur)
 {
     switch (m->phase) {
-    case TUI_LAB_LIST: view_list(m, c, r); break;
-    case TUI_LAB_FORM: view_form(m, c, r, cur); break;
-    case TUI_LAB_RUN: view_run(m, c, r); break;
-    case TUI_LAB_DONE: view_done(m, c, r); break;
+    case TUI_LAB_LIST:
+        view_list(m, c, r);
+        break;
+    case TUI_LAB_FORM:
+        view_form(m, c, r, cur);
+        break;
+    case TUI_LAB_RUN:
+        view_run(m, c, r);
+        break;
+    case TUI_LAB_DONE:
+        view_done(m, c, r);
+        break;
     }
 }
 
@@ -616,8 +635,10 @@ static struct tui_lab_series *live_series(struct live *lv, const char *name)
     /* A series the definition did not list: a chart of its own. */
     lv->series = core_xrealloc(lv->series, (lv->n_series + 1) * sizeof *lv->series);
     struct tui_lab_series *s = &lv->series[lv->n_series++];
-    *s = (struct tui_lab_series){.name = core_xstrdup(name), .label = core_xstrdup(name),
-                                 .unit = core_xstrdup(""), .chart = core_xstrdup(name),
+    *s = (struct tui_lab_series){.name = core_xstrdup(name),
+                                 .label = core_xstrdup(name),
+                                 .unit = core_xstrdup(""),
+                                 .chart = core_xstrdup(name),
                                  .x_label = core_xstrdup("step")};
     return s;
 }
@@ -646,9 +667,10 @@ static void live_log(struct live *lv, const char *line)
 static void sink_log(void *ud, enum lab_log_level level, const char *line)
 {
     struct live *lv = ud;
-    char *l = core_xasprintf("%s%s", level == LAB_LOG_ERROR                           ? "error: "
-                                     : level == LAB_LOG_WARN || level == LAB_LOG_NOTE ? "warning: "
-                                                                                      : "",
+    char *l = core_xasprintf("%s%s",
+                             level == LAB_LOG_ERROR                           ? "error: "
+                             : level == LAB_LOG_WARN || level == LAB_LOG_NOTE ? "warning: "
+                                                                              : "",
                              line);
     pthread_mutex_lock(&lv->mu);
     live_log(lv, l);
@@ -704,15 +726,17 @@ static void *lab_thread(void *arg)
     int rc = db_open(&db, lv->db_path, &e);
     if (rc == CORE_OK) {
         struct lab_sink sink = {sink_sample, sink_log, sink_progress, sink_summary, lv};
-        struct lab_run_opts o = {.db = db, .user_id = lv->user_id, .sinks = &sink, .n_sinks = 1,
-                                 .cancel = &lv->cancel};
+        struct lab_run_opts o = {
+            .db = db, .user_id = lv->user_id, .sinks = &sink, .n_sinks = 1, .cancel = &lv->cancel};
         rc = lab_run(lv->params, &o, &res, &e);
     }
     pthread_mutex_lock(&lv->mu);
     lv->finished = true;
     lv->rc = rc;
     snprintf(lv->status, sizeof lv->status, "%s",
-             res.status[0] ? res.status : rc == CORE_ERR_CANCELLED ? "cancelled" : "failed");
+             res.status[0]              ? res.status
+             : rc == CORE_ERR_CANCELLED ? "cancelled"
+                                        : "failed");
     snprintf(lv->error, sizeof lv->error, "%s", res.error ? res.error : rc ? e.msg : "");
     lv->run_id = res.run_id;
     lv->version++;
@@ -739,16 +763,36 @@ static void live_free(struct live *lv)
 /* ---- screen logic --------------------------------------------------------- */
 
 enum {
-    A_UP = 1, A_DOWN, A_OPEN, A_BACK, A_EDIT, A_APPLY, A_EDIT_CANCEL, A_START, A_CANCEL,
-    A_AGAIN, A_LEFT, A_RIGHT, A_DEFAULTS, A_CHARTS, A_PAGE_NEXT, A_PAGE_PREV, A_ASK_CANCEL,
-    A_KEEP, A_FOCUS, A_TOP, A_BOTTOM
+    A_UP = 1,
+    A_DOWN,
+    A_OPEN,
+    A_BACK,
+    A_EDIT,
+    A_APPLY,
+    A_EDIT_CANCEL,
+    A_START,
+    A_CANCEL,
+    A_AGAIN,
+    A_LEFT,
+    A_RIGHT,
+    A_DEFAULTS,
+    A_CHARTS,
+    A_PAGE_NEXT,
+    A_PAGE_PREV,
+    A_ASK_CANCEL,
+    A_KEEP,
+    A_FOCUS,
+    A_TOP,
+    A_BOTTOM
 };
 
 /* The chart pages' keys end the run and done tables: left out of the keymap
  * (footer, help, dispatch) while every chart fits on one page. */
-#define PAGE_KEYS                                                                         \
-    {']', TUI_K_PGDN, A_PAGE_NEXT, "]/PgDn", "charts", "next page of charts"},             \
-    {'[', TUI_K_PGUP, A_PAGE_PREV, "[/PgUp", NULL, "previous page of charts"}
+#define PAGE_KEYS                                                                                  \
+    {']', TUI_K_PGDN, A_PAGE_NEXT, "]/PgDn", "charts", "next page of charts"},                     \
+    {                                                                                              \
+        '[', TUI_K_PGUP, A_PAGE_PREV, "[/PgUp", NULL, "previous page of charts"                    \
+    }
 #define N_PAGE_KEYS 2
 
 static const struct tui_binding keys_list[] = {
@@ -775,7 +819,8 @@ static const struct tui_binding keys_edit[] = {
 };
 
 static const struct tui_binding keys_run[] = {
-    {'q', TUI_K_ESC, A_ASK_CANCEL, "q/Esc", "cancel", "cancel the run: asks first (Ctrl-C at once)"},
+    {'q', TUI_K_ESC, A_ASK_CANCEL, "q/Esc", "cancel",
+     "cancel the run: asks first (Ctrl-C at once)"},
     {'b', 0, A_CHARTS, "b", "blocks", "charts: braille or block characters"},
     PAGE_KEYS,
 };
@@ -808,7 +853,7 @@ struct lab {
     struct live *live;
     pthread_t thread;
     bool running;
-    unsigned seen;    /* live->version copied */
+    unsigned seen; /* live->version copied */
     double t0;
     char title[96];
 };
@@ -876,11 +921,14 @@ static void sync_live(struct lab *l)
             for (size_t i = m->n_series; i < lv->n_series; i++) {
                 const struct tui_lab_series *s = &lv->series[i];
                 m->series[i] = (struct tui_lab_series){
-                    .name = core_xstrdup(s->name), .label = core_xstrdup(s->label),
-                    .unit = core_xstrdup(s->unit), .chart = core_xstrdup(s->chart),
+                    .name = core_xstrdup(s->name),
+                    .label = core_xstrdup(s->label),
+                    .unit = core_xstrdup(s->unit),
+                    .chart = core_xstrdup(s->chart),
                     .x_label = core_xstrdup(s->x_label),
                     .chart_title = s->chart_title ? core_xstrdup(s->chart_title) : NULL,
-                    .x_log = s->x_log, .snapshot = s->snapshot};
+                    .x_log = s->x_log,
+                    .snapshot = s->snapshot};
             }
             m->n_series = lv->n_series;
         }
@@ -1136,9 +1184,13 @@ static void nudge(struct tui_app *a, struct lab *l, int dir)
     char val[160];
     struct core_err e = {0};
     switch (d->type) {
-    case LAB_P_BOOL: snprintf(val, sizeof val, "%s", v->num != 0 ? "off" : "on"); break;
+    case LAB_P_BOOL:
+        snprintf(val, sizeof val, "%s", v->num != 0 ? "off" : "on");
+        break;
     case LAB_P_INT:
-    case LAB_P_REAL: core_num_format(val, sizeof val, v->num + dir, 15); break;
+    case LAB_P_REAL:
+        core_num_format(val, sizeof val, v->num + dir, 15);
+        break;
     case LAB_P_ENUM: {
         /* choices "a|b|c": find the current one, take the neighbour. */
         const char *ch = d->choices ? d->choices : "";
@@ -1151,11 +1203,13 @@ static void nudge(struct tui_app *a, struct lab *l, int dir)
         for (size_t i = 0; i < n; i++)
             if (v->str && strcmp(names[i], v->str) == 0)
                 cur = i;
-        snprintf(val, sizeof val, "%s", n ? names[(cur + n + (size_t)(dir > 0 ? 1 : n - 1)) % n] : "");
+        snprintf(val, sizeof val, "%s",
+                 n ? names[(cur + n + (size_t)(dir > 0 ? 1 : n - 1)) % n] : "");
         free(copy);
         break;
     }
-    default: return;
+    default:
+        return;
     }
     if (lab_params_set(&l->params, d->name, val, &e) != CORE_OK)
         set_error(l, e.msg);
@@ -1289,14 +1343,18 @@ static struct tui_keymap lab_keys(const void *st)
     const struct lab *l = st;
     struct tui_keymap km;
     switch (l->m.phase) {
-    case TUI_LAB_LIST: return TUI_KEYMAP(keys_list);
-    case TUI_LAB_FORM: return l->m.editing ? TUI_KEYMAP(keys_edit) : TUI_KEYMAP(keys_form);
+    case TUI_LAB_LIST:
+        return TUI_KEYMAP(keys_list);
+    case TUI_LAB_FORM:
+        return l->m.editing ? TUI_KEYMAP(keys_edit) : TUI_KEYMAP(keys_form);
     case TUI_LAB_RUN:
         if (l->m.confirm_cancel)
             return TUI_KEYMAP(keys_confirm);
         km = TUI_KEYMAP(keys_run);
         break;
-    default: km = TUI_KEYMAP(keys_done); break;
+    default:
+        km = TUI_KEYMAP(keys_done);
+        break;
     }
     if (tui_lab_chart_pages(&l->m) < 2)
         km.n -= N_PAGE_KEYS;

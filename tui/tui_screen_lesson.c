@@ -63,10 +63,10 @@ void tui_view_lesson(struct tui_lesson_model *m, struct tui_canvas *c, struct tu
     /* Header: lesson title, page, how far down. */
     if (m->n_pages > 0)
         snprintf(pg, sizeof pg, "page %d/%d%s", m->page + 1, m->n_pages,
-                 max_top == 0                                      ? ""
-                 : m->top == 0                                     ? "  top"
-                 : m->top >= max_top                               ? "  end"
-                                                                   : "");
+                 max_top == 0        ? ""
+                 : m->top == 0       ? "  top"
+                 : m->top >= max_top ? "  end"
+                                     : "");
     else
         snprintf(pg, sizeof pg, "no pages");
     if (max_top > 0 && m->top > 0 && m->top < max_top)
@@ -167,8 +167,19 @@ void tui_view_lesson(struct tui_lesson_model *m, struct tui_canvas *c, struct tu
 /* ---- logic ---------------------------------------------------------------- */
 
 enum {
-    A_UP = 1, A_DOWN, A_PGUP, A_PGDN, A_TOP, A_BOTTOM, A_NEXT, A_PREV, A_QNEXT, A_QPREV,
-    A_OPEN, A_BACK, A_SUBMIT
+    A_UP = 1,
+    A_DOWN,
+    A_PGUP,
+    A_PGDN,
+    A_TOP,
+    A_BOTTOM,
+    A_NEXT,
+    A_PREV,
+    A_QNEXT,
+    A_QPREV,
+    A_OPEN,
+    A_BACK,
+    A_SUBMIT
 };
 
 static const struct tui_binding keys[] = {
@@ -475,8 +486,12 @@ static void lesson_action(struct tui_app *a, void *st, int act)
     bool confirm = l->confirm_submit;
     l->confirm_submit = false;
     switch (act) {
-    case A_DOWN: scroll(l, 1); break;
-    case A_UP: scroll(l, -1); break;
+    case A_DOWN:
+        scroll(l, 1);
+        break;
+    case A_UP:
+        scroll(l, -1);
+        break;
     case A_PGDN: {
         /* At the end of the page already: on to the next page. */
         size_t rows = l->m.doc_rows > 0 ? (size_t)l->m.doc_rows : 1;
@@ -491,9 +506,15 @@ static void lesson_action(struct tui_app *a, void *st, int act)
         }
         break;
     }
-    case A_PGUP: scroll(l, -page_rows); break;
-    case A_TOP: l->m.top = 0; break;
-    case A_BOTTOM: l->m.top = (size_t)-1 / 2; break;
+    case A_PGUP:
+        scroll(l, -page_rows);
+        break;
+    case A_TOP:
+        l->m.top = 0;
+        break;
+    case A_BOTTOM:
+        l->m.top = (size_t)-1 / 2;
+        break;
     case A_NEXT:
         if (l->m.page + 1 < (int)l->n_pages)
             show_page(a, l, l->m.page + 1);
@@ -520,7 +541,9 @@ static void lesson_action(struct tui_app *a, void *st, int act)
         else
             tui_app_msg(a, false, "nothing to open after this page; n for the next page");
         break;
-    case A_BACK: tui_app_pop(a); break;
+    case A_BACK:
+        tui_app_pop(a);
+        break;
     case A_SUBMIT:
         if (!l->exam)
             break;
@@ -553,8 +576,8 @@ static void lesson_action(struct tui_app *a, void *st, int act)
                 char sc[16], mx[16];
                 lesson_score_format(x.score, sc, sizeof sc);
                 lesson_score_format(x.max, mx, sizeof mx);
-                tui_app_msg(a, false, "submitted: %s/%s points, level %s (p: progress by item)",
-                            sc, mx, x.level ? x.level : "?");
+                tui_app_msg(a, false, "submitted: %s/%s points, level %s (p: progress by item)", sc,
+                            mx, x.level ? x.level : "?");
                 lesson_exam_fini(&x);
             }
             free(name);

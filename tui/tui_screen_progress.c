@@ -64,8 +64,8 @@ static void row_add(struct tui_prog_row *t, const struct db_progress_row *r)
     t->max += r->points;
 }
 
-void tui_progress_tally(struct tui_progress_model *m, const struct db_progress_row *rows,
-                        size_t n, const struct db_lesson *ls, size_t nl)
+void tui_progress_tally(struct tui_progress_model *m, const struct db_progress_row *rows, size_t n,
+                        const struct db_lesson *ls, size_t nl)
 {
     list_free(&m->lessons);
     list_free(&m->topics);
@@ -77,7 +77,8 @@ void tui_progress_tally(struct tui_progress_model *m, const struct db_progress_r
         for (size_t k = 0; k < nl && !title; k++)
             if (strcmp(ls[k].pack_id, r->pack_id) == 0 && strcmp(ls[k].id, r->lesson_id) == 0)
                 title = ls[k].title;
-        char *name = title ? core_xstrdup(title) : core_xasprintf("%s:%s", r->pack_id, r->lesson_id);
+        char *name =
+            title ? core_xstrdup(title) : core_xasprintf("%s:%s", r->pack_id, r->lesson_id);
         row_add(row_get(&m->lessons, name, strlen(name)), r);
         free(name);
         const char *s = r->topics ? r->topics : "";
@@ -124,10 +125,11 @@ static void draw_list(struct tui_progress_model *m, struct tui_canvas *c, struct
         tui_canvas_put(c, y, r.x + 1, t->name, TUI_ST(0, 0), r.w - 42);
         tui_canvas_printf(c, y, r.x + r.w - 40, TUI_ST(0, 0), 8, "%3d/%-3d", t->answered,
                           t->questions);
-        tui_canvas_printf(c, y, r.x + r.w - 31, TUI_ST(0, 0), 12, "%5.1f/%-5.1f", t->score,
-                          t->max);
+        tui_canvas_printf(c, y, r.x + r.w - 31, TUI_ST(0, 0), 12, "%5.1f/%-5.1f", t->score, t->max);
         tui_bar_draw(c, y, r.x + r.w - 18, 10, frac,
-                     TUI_ST(0, frac >= 0.9 ? TUI_C_GOOD : frac >= 0.6 ? TUI_C_ACCENT : TUI_C_WARN));
+                     TUI_ST(0, frac >= 0.9   ? TUI_C_GOOD
+                               : frac >= 0.6 ? TUI_C_ACCENT
+                                             : TUI_C_WARN));
         tui_canvas_printf(c, y, r.x + r.w - 7, TUI_ST(TUI_A_BOLD, 0), 6, "%4.0f%%", 100 * frac);
     }
 }
@@ -170,10 +172,10 @@ static void draw_items(struct tui_progress_model *m, struct tui_canvas *c, struc
             tui_canvas_printf(c, y, r.x + r.w - 26, TUI_ST(ra, 0), 9, "%4g/%-4g", it->self,
                               it->max);
             if (it->gap)
-                tui_canvas_put(c, y, r.x + r.w - 16, it->gap,
-                               TUI_ST(ra, strcmp(it->gap, "well calibrated") == 0 ? TUI_C_GOOD
-                                                                                  : TUI_C_WARN),
-                               15);
+                tui_canvas_put(
+                    c, y, r.x + r.w - 16, it->gap,
+                    TUI_ST(ra, strcmp(it->gap, "well calibrated") == 0 ? TUI_C_GOOD : TUI_C_WARN),
+                    15);
         } else {
             tui_canvas_put(c, y, r.x + r.w - 26, "-", TUI_ST(ra, TUI_C_MUTED), -1);
         }
@@ -191,7 +193,8 @@ void tui_view_progress(struct tui_progress_model *m, struct tui_canvas *c, struc
     const enum tui_charset cs = c->cs;
     int y = r.y;
     int x = r.x + 1;
-    x += tui_canvas_printf(c, y, x, TUI_ST(TUI_A_BOLD, 0), -1, "Course rubric: %.1f / 100", m->course);
+    x += tui_canvas_printf(c, y, x, TUI_ST(TUI_A_BOLD, 0), -1, "Course rubric: %.1f / 100",
+                           m->course);
     x += tui_canvas_put(c, y, x, "   level: ", TUI_ST(0, 0), -1);
     x += tui_canvas_put(c, y, x, m->level ? m->level : "", TUI_ST(TUI_A_BOLD, TUI_C_ACCENT),
                         r.x + r.w - x - 1);
@@ -205,7 +208,8 @@ void tui_view_progress(struct tui_progress_model *m, struct tui_canvas *c, struc
                       m->max > 0 ? 100 * m->score / m->max : 0);
     y++;
     if (m->n_rated == 0) {
-        tui_canvas_put(c, y, r.x + 1, "No self-assessment yet: press s to rate yourself on the rubric.",
+        tui_canvas_put(c, y, r.x + 1,
+                       "No self-assessment yet: press s to rate yourself on the rubric.",
                        TUI_ST(0, TUI_C_MUTED), r.w - 2);
     } else if (m->n_compared > 0) {
         tui_canvas_printf(c, y, r.x + 1, TUI_ST(0, 0), r.w - 2,
@@ -214,8 +218,9 @@ void tui_view_progress(struct tui_progress_model *m, struct tui_canvas *c, struc
                           m->n_compared == 1 ? "" : "s", m->calibration ? m->calibration : "");
     } else {
         tui_canvas_printf(c, y, r.x + 1, TUI_ST(0, 0), r.w - 2,
-                          "Self-rating %.1f / 100%s%s; answer questions to compare it", m->self_total,
-                          m->self_level ? ", " : "", m->self_level ? m->self_level : "");
+                          "Self-rating %.1f / 100%s%s; answer questions to compare it",
+                          m->self_total, m->self_level ? ", " : "",
+                          m->self_level ? m->self_level : "");
     }
     y++;
     /* Tabs. */
@@ -226,8 +231,8 @@ void tui_view_progress(struct tui_progress_model *m, struct tui_canvas *c, struc
         snprintf(t, sizeof t, " %d %s ", i + 1, tabs[i]);
         bool on = i == m->tab;
         x += tui_canvas_put(c, y, x, t,
-                            TUI_ST(on ? TUI_A_REVERSE | TUI_A_BOLD : 0, on ? 0 : TUI_C_MUTED),
-                            -1) + 1;
+                            TUI_ST(on ? TUI_A_REVERSE | TUI_A_BOLD : 0, on ? 0 : TUI_C_MUTED), -1) +
+             1;
     }
     y++;
     struct tui_rect lr = {y, r.x, r.y + r.h - y, r.w};
@@ -242,8 +247,21 @@ void tui_view_progress(struct tui_progress_model *m, struct tui_canvas *c, struc
 /* ---- logic ---------------------------------------------------------------- */
 
 enum {
-    A_TAB = 1, A_BTAB, A_T1, A_T2, A_T3, A_UP, A_DOWN, A_PGUP, A_PGDN, A_BACK, A_RATE,
-    A_LESS, A_MORE, A_SAVE, A_CANCEL
+    A_TAB = 1,
+    A_BTAB,
+    A_T1,
+    A_T2,
+    A_T3,
+    A_UP,
+    A_DOWN,
+    A_PGUP,
+    A_PGDN,
+    A_BACK,
+    A_RATE,
+    A_LESS,
+    A_MORE,
+    A_SAVE,
+    A_CANCEL
 };
 
 static const struct tui_binding keys_view[] = {
@@ -320,8 +338,8 @@ static void load(struct tui_app *a, struct progress *p)
     p->m.graded_compared = s.graded_compared;
     p->m.max_compared = s.max_compared;
     if (s.n_compared)
-        p->m.calibration = core_xstrdup(
-            lesson_gap_word(s.self_compared - s.graded_compared, s.max_compared));
+        p->m.calibration =
+            core_xstrdup(lesson_gap_word(s.self_compared - s.graded_compared, s.max_compared));
     p->m.study = core_xcalloc(s.n_study ? s.n_study : 1, sizeof *p->m.study);
     for (size_t i = 0; i < s.n_study; i++) {
         const char *title = s.study[i].lesson_id;
@@ -403,9 +421,20 @@ static void progress_action(struct tui_app *a, void *st, int act)
     struct tui_progress_model *m = &p->m;
     long page = m->rows > 2 ? m->rows - 1 : 1;
     switch (act) {
-    case A_TAB: m->tab = (m->tab + 1) % 3; m->top = 0; break;
-    case A_BTAB: m->tab = (m->tab + 2) % 3; m->top = 0; break;
-    case A_T1: case A_T2: case A_T3: m->tab = act - A_T1; m->top = 0; break;
+    case A_TAB:
+        m->tab = (m->tab + 1) % 3;
+        m->top = 0;
+        break;
+    case A_BTAB:
+        m->tab = (m->tab + 2) % 3;
+        m->top = 0;
+        break;
+    case A_T1:
+    case A_T2:
+    case A_T3:
+        m->tab = act - A_T1;
+        m->top = 0;
+        break;
     case A_UP:
         if (m->rating) {
             if (m->rsel > 0)
@@ -422,8 +451,12 @@ static void progress_action(struct tui_app *a, void *st, int act)
             m->top++; /* the view clamps */
         }
         break;
-    case A_PGUP: m->top = m->top > (size_t)page ? m->top - (size_t)page : 0; break;
-    case A_PGDN: m->top += (size_t)page; break;
+    case A_PGUP:
+        m->top = m->top > (size_t)page ? m->top - (size_t)page : 0;
+        break;
+    case A_PGDN:
+        m->top += (size_t)page;
+        break;
     case A_RATE:
         m->rating = true;
         m->tab = 2;
@@ -445,9 +478,15 @@ static void progress_action(struct tui_app *a, void *st, int act)
             m->rate[m->rsel] = v < 0 ? 0 : v > mx ? mx : v;
         }
         break;
-    case A_SAVE: save(a, p); break;
-    case A_CANCEL: m->rating = false; break;
-    case A_BACK: tui_app_pop(a); break;
+    case A_SAVE:
+        save(a, p);
+        break;
+    case A_CANCEL:
+        m->rating = false;
+        break;
+    case A_BACK:
+        tui_app_pop(a);
+        break;
     }
 }
 

@@ -180,7 +180,8 @@ static void draw_choices(struct sheet *s, struct tui_question_model *m)
                 if (sel)
                     put(s, 1, m->holding ? tui_glyph(cs, "↕", "=") : tui_glyph(cs, "▶", ">"),
                         TUI_ST(ra | TUI_A_BOLD, TUI_C_ACCENT), -1);
-                put(s, 3, mark, TUI_ST(ra | TUI_A_BOLD, m->picked && m->picked[i] ? TUI_C_ACCENT : 0), -1);
+                put(s, 3, mark,
+                    TUI_ST(ra | TUI_A_BOLD, m->picked && m->picked[i] ? TUI_C_ACCENT : 0), -1);
                 put(s, 8, letter, TUI_ST(ra | TUI_A_BOLD, 0), -1);
             }
             if (l.n)
@@ -193,8 +194,9 @@ static void draw_choices(struct sheet *s, struct tui_question_model *m)
 static void draw_rubric(struct sheet *s, struct tui_question_model *m)
 {
     bool active = m->mode == TUI_Q_RUBRIC;
-    put(s, 1, active ? "Score your answer on each point before you see the grade:"
-                     : "Your self-scores:", TUI_ST(TUI_A_BOLD, 0), -1);
+    put(s, 1,
+        active ? "Score your answer on each point before you see the grade:" : "Your self-scores:",
+        TUI_ST(TUI_A_BOLD, 0), -1);
     s->y++;
     for (size_t i = 0; i < m->n_rubric; i++, s->y++) {
         bool sel = active && i == m->rsel;
@@ -228,7 +230,7 @@ static void draw_result(struct sheet *s, struct tui_question_model *m)
             snprintf(head, sizeof head, "? could not read that answer (not scored, not counted)");
             col = TUI_C_WARN;
         } else {
-            const char *verdict = m->correct ? tui_glyph(cs, "✓ correct", "+ correct")
+            const char *verdict = m->correct     ? tui_glyph(cs, "✓ correct", "+ correct")
                                   : m->score > 0 ? "~ partly right"
                                                  : tui_glyph(cs, "✗ not right", "x not right");
             char sc[32], mx[32];
@@ -311,12 +313,12 @@ static void draw_attempts(struct sheet *s, struct tui_question_model *m)
     size_t shown = 0;
     for (size_t i = m->n_attempts; i-- > 0 && shown < 5; shown++, s->y++) {
         const struct tui_q_attempt *at = &m->attempts[i];
-        const char *mark = !at->valid    ? "?"
-                           : at->correct ? tui_glyph(cs, "✓", "+")
+        const char *mark = !at->valid      ? "?"
+                           : at->correct   ? tui_glyph(cs, "✓", "+")
                            : at->score > 0 ? "~"
                                            : tui_glyph(cs, "✗", "x");
-        uint8_t col = !at->valid ? TUI_C_WARN
-                      : at->correct ? TUI_C_GOOD
+        uint8_t col = !at->valid      ? TUI_C_WARN
+                      : at->correct   ? TUI_C_GOOD
                       : at->score > 0 ? TUI_C_WARN
                                       : TUI_C_BAD;
         char no[24], sc[32], a1[16], a2[16];
@@ -363,8 +365,8 @@ static void draw_mode_line(struct sheet *s, struct tui_question_model *m, bool l
     const char *dot = tui_glyph(cs, "·", "-");
     char line[240];
     struct tui_style st = TUI_ST(0, TUI_C_MUTED);
-    const char *variant = m->has_params ? (locked ? " v new variant (practice)" : " v new variant")
-                                        : "";
+    const char *variant =
+        m->has_params ? (locked ? " v new variant (practice)" : " v new variant") : "";
     switch (m->mode) {
     case TUI_Q_CONFIRM:
         snprintf(line, sizeof line,
@@ -372,11 +374,13 @@ static void draw_mode_line(struct sheet *s, struct tui_question_model *m, bool l
         st = TUI_ST(TUI_A_BOLD | TUI_A_REVERSE, TUI_C_WARN);
         break;
     case TUI_Q_TYPE:
-        snprintf(line, sizeof line, "%s typing: Enter grades, Tab for commands (hint, give up, next)",
+        snprintf(line, sizeof line,
+                 "%s typing: Enter grades, Tab for commands (hint, give up, next)",
                  tui_glyph(cs, "✎", ">"));
         break;
     case TUI_Q_PICK:
-        snprintf(line, sizeof line, "picking: Space picks, Enter grades %s h hint %s g give up %s "
+        snprintf(line, sizeof line,
+                 "picking: Space picks, Enter grades %s h hint %s g give up %s "
                  "n next",
                  dot, dot, dot);
         break;
@@ -385,7 +389,8 @@ static void draw_mode_line(struct sheet *s, struct tui_question_model *m, bool l
             snprintf(line, sizeof line, "commands: n next question %s N next unanswered%s%s", dot,
                      *variant ? " " : "", *variant ? dot : "");
         else
-            snprintf(line, sizeof line, "commands: %s type %s h hint %s g give up %s n next %s N "
+            snprintf(line, sizeof line,
+                     "commands: %s type %s h hint %s g give up %s n next %s N "
                      "unanswered%s%s",
                      m->kind == TUI_QK_DESIGN ? "e" : "i", dot, dot, dot, dot, *variant ? " " : "",
                      *variant ? dot : "");
@@ -444,8 +449,8 @@ static void layout(struct sheet *s, struct tui_question_model *m, struct tui_cur
         put(s, 1, m->exam_open ? "Answered:" : "Closed:", TUI_ST(TUI_A_BOLD, TUI_C_WARN), -1);
         put(s, m->exam_open ? 11 : 9,
             m->exam_open ? "your answer is recorded; it is graded when you submit the exam"
-            : m->exam     ? "the exam is over; your grade and the solution are below"
-                          : "no tries left; the solution is below",
+            : m->exam    ? "the exam is over; your grade and the solution are below"
+                         : "no tries left; the solution is below",
             TUI_ST(0, TUI_C_WARN), s->r.w - 12);
         s->y++;
     }
@@ -506,8 +511,8 @@ static void layout(struct sheet *s, struct tui_question_model *m, struct tui_cur
         put(s, 1, "How sure are you?  1 not sure   2 fairly sure   3 very sure",
             TUI_ST(TUI_A_BOLD, TUI_C_WARN), s->r.w - 2);
         s->y++;
-        put(s, 3, "(a sure right answer earns more; a sure wrong one costs)", TUI_ST(0, TUI_C_MUTED),
-            s->r.w - 4);
+        put(s, 3, "(a sure right answer earns more; a sure wrong one costs)",
+            TUI_ST(0, TUI_C_MUTED), s->r.w - 4);
         s->y++;
     }
     draw_mode_line(s, m, locked);
@@ -555,18 +560,45 @@ void tui_view_question(struct tui_question_model *m, struct tui_canvas *c, struc
 /* ---- logic ---------------------------------------------------------------- */
 
 enum {
-    A_GRADE = 1, A_KEYS, A_TYPE, A_BACK, A_GIVEUP, A_HINT, A_UP, A_DOWN, A_PGUP, A_PGDN,
-    A_PICK, A_MOVE_UP, A_MOVE_DOWN, A_EDIT, A_SUBMIT, A_SCORE_UP, A_SCORE_DOWN, A_CONFIRM,
-    A_CANCEL, A_CERT1, A_CERT2, A_CERT3, A_LAB, A_NEXT, A_NEXT_OPEN, A_VARIANT, A_YES, A_NO
+    A_GRADE = 1,
+    A_KEYS,
+    A_TYPE,
+    A_BACK,
+    A_GIVEUP,
+    A_HINT,
+    A_UP,
+    A_DOWN,
+    A_PGUP,
+    A_PGDN,
+    A_PICK,
+    A_MOVE_UP,
+    A_MOVE_DOWN,
+    A_EDIT,
+    A_SUBMIT,
+    A_SCORE_UP,
+    A_SCORE_DOWN,
+    A_CONFIRM,
+    A_CANCEL,
+    A_CERT1,
+    A_CERT2,
+    A_CERT3,
+    A_LAB,
+    A_NEXT,
+    A_NEXT_OPEN,
+    A_VARIANT,
+    A_YES,
+    A_NO
 };
 
 /* The keys that move on, in every command mode: the next question, the
  * next one not answered yet, a new variant (only listed where the question
  * has one: see question_keys). */
-#define NAV_KEYS                                                                               \
-    {'n', 0, A_NEXT, "n", "next", "the next question of the course"},                          \
-    {'N', 0, A_NEXT_OPEN, "N", NULL, "the next question you have not answered"},               \
-    {'v', 0, A_VARIANT, "v", "new variant", "the same question with new numbers (same tries)"}
+#define NAV_KEYS                                                                                   \
+    {'n', 0, A_NEXT, "n", "next", "the next question of the course"},                              \
+        {'N', 0, A_NEXT_OPEN, "N", NULL, "the next question you have not answered"},               \
+    {                                                                                              \
+        'v', 0, A_VARIANT, "v", "new variant", "the same question with new numbers (same tries)"   \
+    }
 #define N_VARIANT_KEYS 1 /* v is the last row of every table that has NAV_KEYS */
 
 /* Typing: every printable key is the answer's, even after a right answer. */
@@ -662,7 +694,7 @@ struct question {
     struct tui_question_model m;
     char *pack_id, *bare_id, *lesson_id;
     int64_t rev_id;
-    int used, limit;        /* tries used and allowed (0: no limit) */
+    int used, limit; /* tries used and allowed (0: no limit) */
     char *title_bar;
     char *lab;              /* the lab the question uses, or NULL */
     char *pending;          /* answer waiting for a certainty */
@@ -739,9 +771,9 @@ static void set_policy_line(struct tui_question_model *m, const char *policy,
             snprintf(used, sizeof used, "%d of %d used", t->used, t->limit);
         else
             snprintf(used, sizeof used, "%d used", t->used);
-        m->policy_line = core_xasprintf("policy: %s - %s%s%s", policy, used,
-                                        t->closed ? ": closed" : "",
-                                        t->gave_up ? "; you gave up: answers earn nothing" : "");
+        m->policy_line =
+            core_xasprintf("policy: %s - %s%s%s", policy, used, t->closed ? ": closed" : "",
+                           t->gave_up ? "; you gave up: answers earn nothing" : "");
     }
 }
 
@@ -774,9 +806,12 @@ static enum tui_q_kind kind_of(const char *k)
 static enum tui_q_mode start_mode(const struct tui_question_model *m)
 {
     switch (m->kind) {
-    case TUI_QK_DESIGN: return TUI_Q_EDIT;
-    case TUI_QK_LINE: return TUI_Q_TYPE;
-    default: return m->n_choices ? TUI_Q_PICK : TUI_Q_TYPE;
+    case TUI_QK_DESIGN:
+        return TUI_Q_EDIT;
+    case TUI_QK_LINE:
+        return TUI_Q_TYPE;
+    default:
+        return m->n_choices ? TUI_Q_PICK : TUI_Q_TYPE;
     }
 }
 
@@ -823,8 +858,8 @@ static bool question_load(struct tui_app *a, struct question *q, const char *qid
     q->limit = v.tries.limit;
     /* A closed question (or one given up on) shows its solution. */
     if (((m->closed && !m->exam_open) || v.tries.gave_up) &&
-        lesson_question_solution(a->sess, m->qid, v.variant, &m->accepted, &m->reference,
-                                 &e) != CORE_OK)
+        lesson_question_solution(a->sess, m->qid, v.variant, &m->accepted, &m->reference, &e) !=
+            CORE_OK)
         tui_app_msg(a, true, "%s", e.msg);
     m->gave_up = v.tries.gave_up;
     m->choices = strv_dup(v.v.choices, v.v.n_choices);
@@ -917,8 +952,8 @@ static void go_next(struct tui_app *a, struct question *q, bool open_only)
     struct db_progress_row *rows = NULL;
     size_t n = 0, nr = 0;
     if (db_question_list(a->db, q->pack_id, NULL, &qs, &n, &e) != CORE_OK ||
-        (open_only && lesson_progress_load(a->db, a->user_id, q->pack_id, &rows, &nr, &e) !=
-                          CORE_OK)) {
+        (open_only &&
+         lesson_progress_load(a->db, a->user_id, q->pack_id, &rows, &nr, &e) != CORE_OK)) {
         tui_app_msg(a, true, "%s", e.msg);
         goto out;
     }
@@ -943,8 +978,9 @@ static void go_next(struct tui_app *a, struct question *q, bool open_only)
             found = j;
     }
     if (found == n) {
-        tui_app_msg(a, false, open_only ? "every other question is answered"
-                                        : "this is the last question of the course");
+        tui_app_msg(a, false,
+                    open_only ? "every other question is answered"
+                              : "this is the last question of the course");
         goto out;
     }
     char *qid = core_xasprintf("%s:%s", qs[found].pack_id, qs[found].id);
@@ -975,8 +1011,9 @@ static void new_variant(struct tui_app *a, struct question *q)
     int variant = q->m.variant + 1;
     if (question_switch(a, q, qid, variant)) {
         if (q->m.closed)
-            tui_app_msg(a, false, "variant %d is practice: no tries are left, so it is not graded "
-                                  "(its solution is shown)",
+            tui_app_msg(a, false,
+                        "variant %d is practice: no tries are left, so it is not graded "
+                        "(its solution is shown)",
                         variant);
         else if (q->limit)
             tui_app_msg(a, false, "variant %d: new numbers, the same tries (%d of %d used)",
@@ -997,8 +1034,8 @@ static void grade(struct tui_app *a, struct question *q, const char *answer, int
     struct db_selfscore_in *self = core_xcalloc(n_self ? n_self : 1, sizeof *self);
     for (size_t i = 0; i < n_self; i++)
         self[i] = (struct db_selfscore_in){m->rubric[i], m->self[i], m->rubric_points[i]};
-    int rc = lesson_answer_design(a->sess, m->qid, m->variant, answer, m->cbm ? certainty : 0,
-                                  self, n_self, &res, &e);
+    int rc = lesson_answer_design(a->sess, m->qid, m->variant, answer, m->cbm ? certainty : 0, self,
+                                  n_self, &res, &e);
     free(self);
     if (rc != CORE_OK) {
         tui_app_msg(a, true, "%s", e.msg);
@@ -1108,8 +1145,7 @@ static void question_resume(struct tui_app *a, void *st)
     free(q->m.prompt);
     q->m.prompt = core_xstrdup(v.v.prompt ? v.v.prompt : "");
     free(q->m.needs_lab);
-    q->m.needs_lab =
-        v.v.needs_lab ? core_xasprintf("%s (here: Tab, then L)", v.v.needs_lab) : NULL;
+    q->m.needs_lab = v.v.needs_lab ? core_xasprintf("%s (here: Tab, then L)", v.v.needs_lab) : NULL;
     lesson_question_view_fini(&v);
     q->m.mode = tui_question_locked(&q->m) ? TUI_Q_KEYS : start_mode(&q->m);
     q->m.follow = true;
@@ -1170,7 +1206,9 @@ static void question_action(struct tui_app *a, void *st, int act)
             submit(a, q, m->input.text.data ? m->input.text.data : "");
         }
         break;
-    case A_KEYS: m->mode = TUI_Q_KEYS; break;
+    case A_KEYS:
+        m->mode = TUI_Q_KEYS;
+        break;
     case A_TYPE:
         if (tui_question_locked(m)) {
             tui_app_msg(a, false, "this question takes no more answers");
@@ -1179,9 +1217,15 @@ static void question_action(struct tui_app *a, void *st, int act)
         m->mode = TUI_Q_TYPE;
         m->follow = true;
         break;
-    case A_NEXT: go_next(a, q, false); break;
-    case A_NEXT_OPEN: go_next(a, q, true); break;
-    case A_VARIANT: new_variant(a, q); break;
+    case A_NEXT:
+        go_next(a, q, false);
+        break;
+    case A_NEXT_OPEN:
+        go_next(a, q, true);
+        break;
+    case A_VARIANT:
+        new_variant(a, q);
+        break;
     case A_YES:
         m->mode = m->before_confirm;
         give_up(a, q);
@@ -1195,7 +1239,9 @@ static void question_action(struct tui_app *a, void *st, int act)
         m->mode = TUI_Q_EDIT;
         m->follow = true;
         break;
-    case A_BACK: tui_app_pop(a); break;
+    case A_BACK:
+        tui_app_pop(a);
+        break;
     case A_LAB:
         if (q->lab) {
             struct tui_lab_arg la = {q->lab};
@@ -1260,8 +1306,12 @@ static void question_action(struct tui_app *a, void *st, int act)
             scroll(m, 1);
         }
         break;
-    case A_PGUP: scroll(m, -10); break;
-    case A_PGDN: scroll(m, 10); break;
+    case A_PGUP:
+        scroll(m, -10);
+        break;
+    case A_PGDN:
+        scroll(m, 10);
+        break;
     case A_PICK:
         if (!m->n_choices)
             break;
@@ -1334,18 +1384,24 @@ static struct tui_keymap question_keys(const void *st)
     const struct question *q = st;
     struct tui_keymap km;
     switch (q->m.mode) {
-    case TUI_Q_TYPE: return TUI_KEYMAP(keys_type);
+    case TUI_Q_TYPE:
+        return TUI_KEYMAP(keys_type);
     case TUI_Q_PICK:
         km = TUI_KEYMAP(keys_pick);
         if (!q->m.has_params)
             km.n -= N_VARIANT_KEYS;
         return km;
-    case TUI_Q_EDIT: return TUI_KEYMAP(keys_edit);
-    case TUI_Q_RUBRIC: return TUI_KEYMAP(keys_rubric);
-    case TUI_Q_CERTAINTY: return TUI_KEYMAP(keys_cert);
-    case TUI_Q_CONFIRM: return TUI_KEYMAP(keys_confirm);
+    case TUI_Q_EDIT:
+        return TUI_KEYMAP(keys_edit);
+    case TUI_Q_RUBRIC:
+        return TUI_KEYMAP(keys_rubric);
+    case TUI_Q_CERTAINTY:
+        return TUI_KEYMAP(keys_cert);
+    case TUI_Q_CONFIRM:
+        return TUI_KEYMAP(keys_confirm);
     case TUI_Q_KEYS:
-    default: break;
+    default:
+        break;
     }
     if (tui_question_locked(&q->m))
         km = TUI_KEYMAP(keys_locked);

@@ -98,9 +98,9 @@ static void colors_init(void)
 {
     static const short fg[TUI_C_COUNT] = {
         [TUI_C_ACCENT] = COLOR_CYAN, [TUI_C_GOOD] = COLOR_GREEN, [TUI_C_BAD] = COLOR_RED,
-        [TUI_C_WARN] = COLOR_YELLOW, [TUI_C_MUTED] = -1,          [TUI_C_CODE] = COLOR_YELLOW,
-        [TUI_C_S1] = COLOR_CYAN,     [TUI_C_S2] = COLOR_MAGENTA,  [TUI_C_S3] = COLOR_YELLOW,
-        [TUI_C_S4] = COLOR_GREEN,    [TUI_C_S5] = COLOR_RED,      [TUI_C_S6] = COLOR_BLUE,
+        [TUI_C_WARN] = COLOR_YELLOW, [TUI_C_MUTED] = -1,         [TUI_C_CODE] = COLOR_YELLOW,
+        [TUI_C_S1] = COLOR_CYAN,     [TUI_C_S2] = COLOR_MAGENTA, [TUI_C_S3] = COLOR_YELLOW,
+        [TUI_C_S4] = COLOR_GREEN,    [TUI_C_S5] = COLOR_RED,     [TUI_C_S6] = COLOR_BLUE,
     };
     start_color();
     bool dflt = use_default_colors() == OK;
@@ -129,8 +129,7 @@ int tui_term_open(struct tui_term_info *info, struct core_err *err)
     if (!term.scr) {
         signals_restore();
         const char *t = getenv("TERM");
-        return core_err_set(err, CORE_ERR_IO, "cannot use terminal type '%s'",
-                            t ? t : "(unset)");
+        return core_err_set(err, CORE_ERR_IO, "cannot use terminal type '%s'", t ? t : "(unset)");
     }
     set_term(term.scr);
     term.open = true;
@@ -186,35 +185,64 @@ bool tui_term_quit_requested(void)
 static int map_code(int k)
 {
     switch (k) {
-    case KEY_UP: return TUI_K_UP;
-    case KEY_DOWN: return TUI_K_DOWN;
-    case KEY_LEFT: return TUI_K_LEFT;
-    case KEY_RIGHT: return TUI_K_RIGHT;
-    case KEY_HOME: case KEY_A1: return TUI_K_HOME;
-    case KEY_END: case KEY_C1: return TUI_K_END;
-    case KEY_PPAGE: case KEY_A3: return TUI_K_PGUP;
-    case KEY_NPAGE: case KEY_C3: return TUI_K_PGDN;
-    case KEY_ENTER: return TUI_K_ENTER;
-    case KEY_BTAB: return TUI_K_BTAB;
-    case KEY_BACKSPACE: return TUI_K_BACKSPACE;
-    case KEY_DC: return TUI_K_DELETE;
-    case KEY_RESIZE: return TUI_K_RESIZE;
-    default: return TUI_K_NONE;
+    case KEY_UP:
+        return TUI_K_UP;
+    case KEY_DOWN:
+        return TUI_K_DOWN;
+    case KEY_LEFT:
+        return TUI_K_LEFT;
+    case KEY_RIGHT:
+        return TUI_K_RIGHT;
+    case KEY_HOME:
+    case KEY_A1:
+        return TUI_K_HOME;
+    case KEY_END:
+    case KEY_C1:
+        return TUI_K_END;
+    case KEY_PPAGE:
+    case KEY_A3:
+        return TUI_K_PGUP;
+    case KEY_NPAGE:
+    case KEY_C3:
+        return TUI_K_PGDN;
+    case KEY_ENTER:
+        return TUI_K_ENTER;
+    case KEY_BTAB:
+        return TUI_K_BTAB;
+    case KEY_BACKSPACE:
+        return TUI_K_BACKSPACE;
+    case KEY_DC:
+        return TUI_K_DELETE;
+    case KEY_RESIZE:
+        return TUI_K_RESIZE;
+    default:
+        return TUI_K_NONE;
     }
 }
 
 static int map_char(wint_t c)
 {
     switch (c) {
-    case '\r': case '\n': return TUI_K_ENTER;
-    case '\t': return TUI_K_TAB;
-    case 27: return TUI_K_ESC;
-    case 127: case 8: return TUI_K_BACKSPACE;
-    case 21: return TUI_K_CTRL_U;
-    case 3: return TUI_K_CTRL_C;
-    case 4: return TUI_K_CTRL_D;
-    case 19: return TUI_K_CTRL_S;
-    default: return (int)c; /* printable, or another control code as itself */
+    case '\r':
+    case '\n':
+        return TUI_K_ENTER;
+    case '\t':
+        return TUI_K_TAB;
+    case 27:
+        return TUI_K_ESC;
+    case 127:
+    case 8:
+        return TUI_K_BACKSPACE;
+    case 21:
+        return TUI_K_CTRL_U;
+    case 3:
+        return TUI_K_CTRL_C;
+    case 4:
+        return TUI_K_CTRL_D;
+    case 19:
+        return TUI_K_CTRL_S;
+    default:
+        return (int)c; /* printable, or another control code as itself */
     }
 }
 
@@ -307,7 +335,8 @@ void tui_term_draw(const struct tui_canvas *c, const struct tui_cursor *cur)
             if (cell->cp == 0) {
                 /* The right half of a wide character: curses fills it when
                  * the left half is written; alone it becomes a space. */
-                if (x == 0 || tui_cp_width(c->cells[(size_t)y * (size_t)c->w + (size_t)x - 1].cp) != 2) {
+                if (x == 0 ||
+                    tui_cp_width(c->cells[(size_t)y * (size_t)c->w + (size_t)x - 1].cp) != 2) {
                     struct tui_cell sp = {' ', cell->st};
                     put_cell(y, x, &sp);
                 }

@@ -75,8 +75,8 @@ static void num3(double v, char *buf, size_t n)
  * ("GB/s" = G + "B/s"): the base and the power of 1000; false otherwise. */
 static bool split_prefix(const char *unit, const char **base, int *pow1000)
 {
-    static const char *const bases[] = {"B/s", "B", "FLOP/s", "FLOPS", "FLOP", "bit/s", "bps",
-                                        "Hz",  "W", NULL};
+    static const char *const bases[] = {"B/s",   "B",   "FLOP/s", "FLOPS", "FLOP",
+                                        "bit/s", "bps", "Hz",     "W",     NULL};
     static const char pre[] = "kMGTPE";
     for (int i = 0; bases[i]; i++) {
         size_t bl = strlen(bases[i]), ul = strlen(unit);

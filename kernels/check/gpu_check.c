@@ -156,8 +156,7 @@ int main(int argc, char **argv)
             reps = (int)v;
         } else if (strcmp(argv[i], "--datasheet-gbs") == 0 && i + 1 < argc) {
             const char *t = argv[++i];
-            if (core_num_parse(t, strlen(t), 0, &datasheet, NULL, NULL) != 0 ||
-                !(datasheet > 0)) {
+            if (core_num_parse(t, strlen(t), 0, &datasheet, NULL, NULL) != 0 || !(datasheet > 0)) {
                 fprintf(stderr, "gpu_check: --datasheet-gbs must be a positive number, not '%s'\n",
                         argv[i]);
                 return 2;
@@ -165,8 +164,10 @@ int main(int argc, char **argv)
         } else if (strcmp(argv[i], "--gemm-n") == 0 && i + 1 < argc) {
             long v = strtol(argv[++i], &end, 10);
             if (*end || v < 16 || v > 16384 || v % 16 != 0) {
-                fprintf(stderr, "gpu_check: --gemm-n must be a multiple of 16 from 16 to 16384, "
-                                "not '%s'\n", argv[i]);
+                fprintf(stderr,
+                        "gpu_check: --gemm-n must be a multiple of 16 from 16 to 16384, "
+                        "not '%s'\n",
+                        argv[i]);
                 return 2;
             }
             gemm_n = (int)v;
