@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake pkg-config
+  build-essential cmake pkg-config clang-format git
   libncurses-dev libsqlite3-dev liblua5.4-dev libcmocka-dev libmd4c-dev
   libdnnl-dev
   sqlite3 tmux jq locales
