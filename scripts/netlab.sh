@@ -84,7 +84,13 @@ done
 
 id=$(( $$ % 100000 ))
 pre="wbnl$id"              # every name this script makes starts so
+# a /24 no interface of this machine is on already (a cluster of another
+# run, or one left up with --keep, keeps its own)
 subnet=$(( 20 + $$ % 200 ))
+for _ in $(seq 1 200); do
+  ip -o -4 addr show | grep -q " 10\.213\.$subnet\." || break
+  subnet=$(( 20 + (subnet - 19) % 200 ))
+done
 net="10.213.$subnet"
 work=$(mktemp -d "${TMPDIR:-/tmp}/netlab.XXXXXX")
 made_bridge=0
@@ -93,7 +99,8 @@ mpirun_pid=""
 
 cleanup() {
   local rc=$?
-  trap - EXIT INT TERM
+  trap - EXIT
+  trap '' INT TERM # a second Ctrl-C does not stop the removal halfway
   if [[ -n "$mpirun_pid" ]] && kill -0 "$mpirun_pid" 2>/dev/null; then
     kill -TERM "$mpirun_pid" 2>/dev/null
     for _ in $(seq 1 50); do kill -0 "$mpirun_pid" 2>/dev/null || break; sleep 0.1; done
@@ -103,11 +110,22 @@ cleanup() {
     echo "netlab: left up: namespaces ${made[*]:-none}, bridge ${pre}b; remove with:" >&2
     echo "  for ns in ${made[*]:-}; do ip netns pids \$ns | xargs -r kill -9; ip netns del \$ns; done; ip link del ${pre}b" >&2
   else
+    local left=()
     for ns in "${made[@]}"; do
-      ip netns pids "$ns" 2>/dev/null | xargs -r kill -KILL 2>/dev/null
-      ip netns del "$ns" 2>/dev/null # its veth end goes with it, and so the pair
+      # a process still in it (an "ip netns exec" mount namespace among
+      # them) makes the delete fail for a moment: a second at most
+      for _ in $(seq 1 10); do
+        ip netns pids "$ns" 2>/dev/null | xargs -r kill -KILL 2>/dev/null
+        ip netns del "$ns" 2>/dev/null && break # its veth end goes with it, and the pair
+        sleep 0.1
+      done
+      [[ -e "/run/netns/$ns" ]] && left+=("$ns")
     done
-    [[ $made_bridge -eq 1 ]] && ip link del "${pre}b" 2>/dev/null
+    if [[ $made_bridge -eq 1 ]] && ! ip link del "${pre}b" 2>/dev/null; then
+      left+=("bridge ${pre}b")
+    fi
+    [[ ${#left[@]} -eq 0 ]] ||
+      echo "netlab: could not remove ${left[*]} (ip netns del / ip link del by hand)" >&2
   fi
   rm -rf "$work"
   exit "$rc"
