@@ -324,7 +324,7 @@ void grader_sb_charge(struct lua_State *L, uint64_t cost);
  * code made it from the pack model): raising it must not map it again. */
 void grader_sb_mark_mapped(struct lua_State *L);
 
-/* ---- the wb library (grader_wb.c, lua/wb.lua) ---------------------------- */
+/* ---- the wb library (grader_wb.c, grader_wb_lab.c, lua/wb.lua) ------------ */
 
 /* Opens `wb` into the globals at index `g` and leaves the private graders
  * table (functions of wb.lua not visible to instructor code) in the
@@ -336,6 +336,11 @@ void grader_wb_push_graders(struct lua_State *L);
 void grader_wb_push_rng(struct lua_State *L, uint64_t seed);
 /* The SHA-256 (hex) of the embedded wb.lua source: part of grader_revision. */
 void grader_wb_digest(char out[65]);
+/* True when the value at idx is a number, neither NaN nor infinite (wb.finite). */
+bool grader_wb_finite(struct lua_State *L, int idx);
+/* Pushes a new wb.lab table (grader_wb_lab.c): the readers of ctx.lab and
+ * wb.lab.grade. */
+void grader_wb_lab_push(struct lua_State *L);
 
 /* ---- variant parameters as JSON (grader_params.c) ------------------------ */
 
