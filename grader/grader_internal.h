@@ -3,8 +3,9 @@
  * sandbox and the `wb` Lua library. Never included from outside grader/.
  *
  * Everything here is pure C: no Lua, no I/O, no globals, so it is tested
- * directly with cmocka and fuzzed. Units (grader_number.c), tolerance and
- * partial-credit bands (grader_tol.c), and the variant RNG (grader_rng.c).
+ * directly with cmocka and fuzzed. Units (grader_unit.c), numeric answers
+ * (grader_number_lex.c, grader_number.c), tolerance and partial-credit bands
+ * (grader_tol.c), and the variant RNG (grader_rng.c).
  */
 #ifndef WB_GRADER_INTERNAL_H
 #define WB_GRADER_INTERNAL_H
@@ -42,6 +43,29 @@ struct grader_unit {
  * Case matters where it means something (Mb ≠ MB). "" is the plain number
  * (dim NONE, scale 1). Returns NULL for an unknown spelling. Static storage. */
 const struct grader_unit *grader_unit_find(const char *spelling);
+/* As grader_unit_find for the n bytes at s (not NUL-terminated). */
+const struct grader_unit *grader_unit_findn(const char *s, size_t n);
+
+/* x in unit `from` expressed in unit `to`, both of the same dimension and
+ * from grader_unit_find: one correctly rounded operation when the exact
+ * ratio is a whole number either way ("320 ms" is exactly 0.32 s). */
+double grader_unit_convert(double x, const struct grader_unit *from, const struct grader_unit *to);
+
+/* The base unit of a dimension (scale 1): s, B, B/s, FLOP, FLOP/s, "". */
+const struct grader_unit *grader_unit_base(enum grader_dim dim);
+
+/* What a unit of dimension dim measures, for messages: "a time" (as in
+ * "ms is a time"), "a size", ..., "a ratio". Static. */
+const char *grader_dim_noun(enum grader_dim dim);
+
+/* An answer in unit u, described: "a time such as 320 ms" (as in "expected
+ * a time such as 320 ms"), "a percentage such as 56%". Static. */
+const char *grader_unit_phrase(const struct grader_unit *u);
+
+/* The units whose spelling equals s[0..n) ignoring ASCII case, for "did you
+ * mean": at most 3 canonical names joined by " or " in buf (n bytes; "" when
+ * none). Returns how many. */
+size_t grader_unit_suggest(const char *s, size_t n, char *buf, size_t bufn);
 
 /* ---- numbers ------------------------------------------------------------- */
 
@@ -78,6 +102,53 @@ struct grader_number {
  * ("expected a time such as 320 ms, got MB"); an unknown unit; trailing junk.
  * Never crashes on any input (fuzzed). Returns out->ok. */
 bool grader_number_parse(const char *text, const char *expected, struct grader_number *out);
+
+/* The reading of one numeric answer, shared by the lexer
+ * (grader_number_lex.c) and the expression parser (grader_number.c). */
+struct grader_numlex {
+    const char *s; /* the answer, not NUL-terminated at n */
+    size_t n;
+    size_t i; /* next byte */
+    int depth;
+    bool c_div;      /* '/' between whole numbers truncates, as in C */
+    bool c_div_seen; /* a '/' between whole numbers whose quotient is not whole */
+    bool failed;
+    char *why;
+    size_t why_n;
+};
+
+/* Records the problem (printf-style) in p->why and sets p->failed; only the
+ * first problem is kept: it is the one worth reporting. */
+void grader_numlex_fail(struct grader_numlex *p, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Moves past spaces (grader_text_space_at). */
+void grader_numlex_skip_spaces(struct grader_numlex *p);
+/* The byte at p->i, 0 at the end. */
+int grader_numlex_peek(const struct grader_numlex *p);
+/* Width of a '-' at byte i: 1 for ASCII, 3 for U+2212 MINUS SIGN; 0 when none. */
+size_t grader_numlex_minus_at(const struct grader_numlex *p, size_t i);
+/* After a sign at [start, p->i): refuses a second sign ("--1", "2+-1"). */
+void grader_numlex_no_second_sign(struct grader_numlex *p, size_t start);
+/* Refuses the comma at byte c, saying whether it reads as a decimal comma or
+ * a thousands separator and how to write either. */
+void grader_numlex_comma(struct grader_numlex *p, size_t c);
+/* Reads the number at p->i (digits with at most one point, an optional
+ * exponent) and moves past it; 0 with the problem recorded when it is
+ * malformed or too large. */
+double grader_numlex_number(struct grader_numlex *p);
+/* ASCII digit; ASCII letter or '_' (a word of a function or constant). */
+bool grader_numlex_digit(int c);
+bool grader_numlex_alpha(int c);
+
+/* Length of the valid UTF-8 sequence at s (at most n bytes), 0 when invalid. */
+size_t grader_utf8_len(const unsigned char *s, size_t n);
+/* Width of a space at s (ASCII white space, U+00A0, U+2009, U+202F), or 0. */
+size_t grader_text_space_at(const char *s, size_t n);
+/* Copies s[0..n) into out (outn bytes) as printable text for a message:
+ * control bytes and invalid UTF-8 become '?', and long text is cut at a
+ * character boundary with "…", so a `why` is always short, valid UTF-8 and
+ * safe to print. */
+void grader_text_quote(const char *s, size_t n, char *out, size_t outn);
 
 /* Formats v with `sig` significant figures (trailing zeros trimmed, no
  * exponent between 1e-4 and 1e9) into buf. Returns buf. */
