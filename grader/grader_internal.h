@@ -12,6 +12,7 @@
 
 #include "core/core.h"
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -301,7 +302,38 @@ enum grader_design_hit grader_design_near(const struct grader_design *d, const c
 struct lua_State;
 struct grader_linemap;
 
-/* ---- sandbox (grader_sandbox.c) ------------------------------------------ */
+/* ---- sandbox memory (grader_sb_arena.c) ------------------------------------ */
+
+#define GRADER_ARENA_SMALL 512 /* 16-byte size classes up to here */
+#define GRADER_ARENA_MID 8192  /* 256-byte size classes up to here; larger: malloc */
+#define GRADER_ARENA_CLASSES                                                                       \
+    (GRADER_ARENA_SMALL / 16 + (GRADER_ARENA_MID - GRADER_ARENA_SMALL) / 256)
+
+/* The memory of one sandbox's state: a mapping cut into size classes with
+ * a free list each, and a list of malloc'd blocks for the rest. Lua's
+ * allocator contract (the caller says each block's size). Not thread-safe. */
+struct grader_sb_pool;
+struct grader_arena_big;
+struct grader_arena {
+    struct grader_sb_pool *pool; /* where base came from; NULL: our own mapping */
+    char *base;
+    size_t size, bump;
+    void *freelist[GRADER_ARENA_CLASSES];
+    struct grader_arena_big *bigs;
+    volatile sig_atomic_t *no_jump; /* raised around malloc and free (the sandbox's) */
+};
+/* Takes pool's mapping when it is free, else maps mem_bytes (at least 1 MiB)
+ * of its own; with neither, every block comes from malloc. */
+void grader_arena_init(struct grader_arena *a, struct grader_sb_pool *pool, size_t mem_bytes,
+                       volatile sig_atomic_t *no_jump);
+/* NULL when malloc fails (the arena itself never refuses). */
+void *grader_arena_alloc(struct grader_arena *a, size_t n);
+void *grader_arena_realloc(struct grader_arena *a, void *p, size_t osize, size_t nsize);
+void grader_arena_free(struct grader_arena *a, void *p, size_t osize);
+/* Frees every block at once and gives the mapping back (to its pool). */
+void grader_arena_fini(struct grader_arena *a);
+
+/* ---- sandbox (grader_sandbox.c, grader_sb_lib.c) ----------------------------- */
 
 /* Reusable sandbox memory: one arena (a private anonymous mapping the size
  * of the memory cap) handed to one sandbox at a time, so a fresh state per
@@ -394,6 +426,23 @@ void grader_sb_charge(struct lua_State *L, uint64_t cost);
 /* The message on top of the stack already names lines of the file (our C
  * code made it from the pack model): raising it must not map it again. */
 void grader_sb_mark_mapped(struct lua_State *L);
+
+/* Sets up a fresh state's globals (grader_sb_lib.c): the allow-listed
+ * libraries with their guards, wb, the constructors of the pack model, and
+ * the metatable of file environments. A lua_CFunction, run protected by
+ * grader_sb_new. */
+int grader_sb_libs_open(struct lua_State *L);
+
+/* For the guarded library functions of grader_sb_lib.c: a guard records the
+ * frame of the call `level` below the running function on entry, so a
+ * timeout's jump out of a long C call can name the pack line that called,
+ * and forgets it on the way out. */
+void grader_sb_guard_enter(struct lua_State *L, int level);
+void grader_sb_guard_leave(struct lua_State *L);
+/* Bytes the state holds now. */
+size_t grader_sb_used(struct lua_State *L);
+/* True once a limit killed the sandbox. */
+bool grader_sb_killed(struct lua_State *L);
 
 /* ---- the wb library (grader_wb.c, grader_wb_lab.c, lua/wb.lua) ------------ */
 
