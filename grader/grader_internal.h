@@ -522,7 +522,7 @@ void grader_slim_plan_free(struct grader_slim_plan *pl);
 char *grader_slim_cut(const struct grader_slim_plan *pl, const char *src, int keep_line,
                       size_t *len, struct grader_linemap *map);
 
-/* ---- pack model (grader_pack.c, grader_grade.c) -------------------------- */
+/* ---- pack model (grader_pack.c) ------------------------------------------- */
 
 /* One source file of a pack, with its bytecode. */
 struct grader_pfile {
@@ -614,6 +614,21 @@ struct grader_pack {
 /* The question's private data; NULL when absent. */
 const struct grader_qx *grader_pack_qx(const struct grader_pack *p, const char *qid);
 
+/* Makes p->qx room for n questions (zeroed) and an empty id index. */
+void grader_pack_index_init(struct grader_pack *p, size_t n);
+/* Adds p->qx[i] (its q set, its id not in the index yet) to the id index. */
+void grader_pack_index_add(struct grader_pack *p, size_t i);
+
+/* Room for element n of an array a of `size`-byte elements grown one at a
+ * time: doubling, so that declaring n of anything costs O(n), not O(n²).
+ * Returns the (maybe moved) array. */
+void *grader_grow(void *a, size_t n, size_t size);
+/* Frees the n strings of v and v; a copy of them (NULL when n is 0). */
+void grader_strv_free(char **v, size_t n);
+char **grader_strv_dup(char *const *v, size_t n);
+
+/* ---- constructors (grader_decl.c) ------------------------------------------ */
+
 /* Constructors (pack, lesson, page, question, calculator) into the globals
  * at index g. In declare mode they record each call with its line for
  * validation; in grade mode question{} and calculator{} only index their
@@ -625,6 +640,120 @@ void grader_decl_set_mode(struct lua_State *L, enum grader_decl_mode mode);
 void grader_decl_push_question(struct lua_State *L, const char *qid);
 /* Pushes the calculator table declared with id `cid` (grade mode), or nil. */
 void grader_decl_push_calc(struct lua_State *L, const char *cid);
+
+/* What a recorded call declared. */
+enum grader_decl_kind {
+    GRADER_D_PACK = 1,
+    GRADER_D_LESSON,
+    GRADER_D_PAGE,
+    GRADER_D_QUESTION,
+    GRADER_D_CALC,
+    GRADER_D_N
+};
+/* "pack", "lesson", "page", "question", "calculator" ("?" for others). Static. */
+const char *grader_decl_name(int kind);
+/* Pushes the list of calls recorded in declare mode since the constructors
+ * were opened: { kind, value, line } each, in call order. */
+void grader_decl_push_records(struct lua_State *L);
+
+/* ---- pack evaluation (grader_eval.c) and the field schema (grader_schema.c) --- */
+
+/* The evaluation of a pack, one file at a time (private to grader_eval.c). */
+struct grader_eval;
+/* Records a problem ("file:line: ..."); the first code is the pack's. */
+void grader_eval_problem(struct grader_eval *e, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* The file being evaluated, as the pack names it. */
+const char *grader_eval_path(const struct grader_eval *e);
+
+/* Where a problem is: one declaration (or a part of it) of the file being
+ * evaluated. */
+struct grader_vctx {
+    struct grader_eval *e;
+    struct lua_State *L;
+    int line;
+    char label[128];          /* "question amdahl.speedup", "question amdahl.speedup: example 2" */
+    bool bad;                 /* a problem was reported here */
+    const char *suggested[8]; /* names offered for typos: not reported missing as well */
+    int n_suggested;
+};
+/* Reports "file:line: label: message" and marks v bad. */
+void grader_vproblem(struct grader_vctx *v, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* *sub = v with the label extended by fmt (": band 2") and not bad yet; the
+ * caller adds sub->bad to v->bad when done. */
+void grader_vctx_sub(struct grader_vctx *sub, const struct grader_vctx *v, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* The types a field may have (bits). */
+enum {
+    GRADER_T_STR = 1,
+    GRADER_T_NUM = 2,
+    GRADER_T_TAB = 4,
+    GRADER_T_FUN = 8,
+    GRADER_T_STRS = 16, /* a list of strings */
+    GRADER_T_NUMS = 32, /* a list of numbers */
+    GRADER_T_BOOL = 64
+};
+#define GRADER_KIND_BIT(k) (1u << (k))
+#define GRADER_KIND_ALL 0x3fu /* every question kind */
+/* One field of a declaration; a table of them ends with a NULL name. */
+struct grader_fspec {
+    const char *name;
+    unsigned types; /* 0: depends on the kind (question answer) */
+    unsigned kinds; /* question kinds it applies to (bit k for kind k) */
+};
+extern const struct grader_fspec grader_pack_fields[], grader_lesson_fields[], grader_page_fields[],
+    grader_question_fields[], grader_policy_fields[], grader_exam_fields[], grader_tol_fields[];
+
+/* Checks every entry of the table at t against `specs` (for question kind
+ * `kind`, or -1): unknown fields (with "did you mean"), fields of another
+ * kind, wrong types. Integer keys 1..max_pos are left to the caller. */
+void grader_fields_check(struct grader_vctx *v, int t, const struct grader_fspec *specs, int kind,
+                         const char *kind_word, long long max_pos);
+/* Reports each of the NULL-terminated names that t lacks (unless offered
+ * as a "did you mean" already). */
+void grader_fields_require(struct grader_vctx *v, int t, const char *const *names);
+
+/* Readers of a declaration's table at t; they never run a metamethod.
+ * grader_rawfield pushes t[name] and returns its Lua type. */
+int grader_rawfield(struct lua_State *L, int t, const char *name);
+bool grader_has_field(struct lua_State *L, int t, const char *name);
+/* A copy of t[name] when it is a string, else NULL. */
+char *grader_str_field(struct lua_State *L, int t, const char *name);
+/* A copy of t[name] when it is a list of strings (*n its length; NULL when
+ * empty or not such a list); *present (optional): whether t has the field. */
+char **grader_strs_field(struct lua_State *L, int t, const char *name, size_t *n, bool *present);
+/* True with *out set when t[name] is a number. */
+bool grader_num_field(struct lua_State *L, int t, const char *name, double *out);
+/* Is the value at idx a table that is a list 1..n of values of Lua type ty? */
+bool grader_is_list_of(struct lua_State *L, int idx, int ty);
+
+/* Reports an id (pack, lesson, question, rubric item) that is not up to 64
+ * lower-case letters, digits, '.', '_' and '-'. NULL passes. */
+void grader_id_check(struct grader_vctx *v, const char *field_name, const char *id);
+/* rel/abs/sig of a tolerance or band table at t, `what` naming it. */
+void grader_tol_values_check(struct grader_vctx *v, int t, const char *what);
+/* Each Lua pattern of the list of strings at `list`. */
+void grader_patterns_check(struct grader_vctx *v, int list, const char *what);
+
+/* t[name], when present, must be a list of tables; each is checked by
+ * `each` (entry index, 1-based i, ud). */
+typedef void (*grader_entry_check)(struct grader_vctx *v, int entry, size_t i, void *ud);
+void grader_list_check(struct grader_vctx *v, int t, const char *name, grader_entry_check each,
+                       void *ud);
+/* Entry checks of a question's lists: bands, wrong, concepts, samples,
+ * examples (ud unused). */
+void grader_band_check(struct grader_vctx *v, int t, size_t i, void *ud);
+void grader_wrong_check(struct grader_vctx *v, int t, size_t i, void *ud);
+void grader_concept_check(struct grader_vctx *v, int t, size_t i, void *ud);
+void grader_sample_check(struct grader_vctx *v, int t, size_t i, void *ud);
+void grader_example_check(struct grader_vctx *v, int t, size_t i, void *ud);
+
+/* The static checks of a calculator{} at t (grader_calc_decl.c): fills the
+ * model entry c (whose file, line and page the caller set) and the private
+ * entry x (its examples). */
+void grader_calc_check(struct grader_vctx *v, int t, struct grader_calc *c, struct grader_cx *x);
 
 /* Runs the per-question checks that need the question's code (params,
  * placeholders, references, patterns) for the example student in a fresh
