@@ -474,6 +474,11 @@ void grader_wb_lab_push(struct lua_State *L);
  * 16). Never calls a metamethod. Our own C: call between enter_c and a try. */
 char *grader_params_encode(struct lua_State *L, int idx);
 
+/* Appends the table at idx (a params table) to b as "k=v, k=v" with keys
+ * sorted and nested tables as {...}: the same params always give the same
+ * text, which is what tells two variants apart. */
+void grader_params_key(struct lua_State *L, int idx, struct core_buf *b);
+
 /* Pushes the Lua table that JSON text `json` (written by
  * grader_params_encode) describes. Returns false, pushing nothing, when the
  * text is not such an object. */
@@ -754,6 +759,104 @@ void grader_example_check(struct grader_vctx *v, int t, size_t i, void *ud);
  * model entry c (whose file, line and page the caller set) and the private
  * entry x (its examples). */
 void grader_calc_check(struct grader_vctx *v, int t, struct grader_calc *c, struct grader_cx *x);
+
+/* ---- one question for one student (grader_grade.c) ------------------------ */
+
+#define GRADER_MAX_PICKS 26 /* choices are lettered a..z */
+
+/* Fixed stack slots of a job (l_job in grader_grade.c): the question's
+ * table, ctx, the variant's params, the reference, the example or sample
+ * being graded, the rendered choices (or items). */
+enum {
+    GRADER_S_Q = 1,
+    GRADER_S_CTX,
+    GRADER_S_P,
+    GRADER_S_REF,
+    GRADER_S_EX,
+    GRADER_S_CH,
+    GRADER_S_TOP = GRADER_S_CH
+};
+
+/* What a job does: render a view, grade an answer, grade an example or the
+ * reference (self-tests), check the question (pack check), sweep a variant,
+ * grade a design sample. */
+enum grader_job_mode {
+    GRADER_J_VIEW,
+    GRADER_J_GRADE,
+    GRADER_J_EXAMPLE,
+    GRADER_J_REF,
+    GRADER_J_CHECK,
+    GRADER_J_SWEEP,
+    GRADER_J_SAMPLE
+};
+
+/* One question for one student, run in a fresh sandbox (grader_grade.c). */
+struct grader_job {
+    struct grader_pack *p;
+    const struct grader_qx *qx;
+    const struct grader_question *q;
+    enum grader_job_mode mode;
+    const char *user;
+    int variant;
+    const struct grader_lab_run *lab; /* GRADER_J_VIEW, GRADER_J_GRADE */
+    const char *params_in; /* GRADER_J_VIEW, GRADER_J_GRADE: stored params, or NULL to draw */
+    char *params_out;      /* the params as JSON, for the view or result */
+    const char *answer;    /* GRADER_J_GRADE */
+    size_t example;        /* GRADER_J_EXAMPLE, 1-based */
+    struct grader_view *view;
+    struct grader_result *res;
+    /* GRADER_J_EXAMPLE and GRADER_J_REF */
+    bool skip; /* nothing to check (no reference; a lab question without a pretend run) */
+    bool exp_invalid;
+    double exp_score;
+    char *graded; /* the answer text that was graded */
+    /* GRADER_J_CHECK, GRADER_J_SWEEP */
+    struct core_strlist *problems;
+    int n_problems;
+    /* GRADER_J_SWEEP: this variant's params serialised (its identity), and
+     * how many of its variant-independent examples ran; GRADER_J_SAMPLE: the
+     * tolerance */
+    struct core_buf vkey;
+    size_t n_examples_run;
+    double tol;
+    char role[16];
+    /* where we are, for messages */
+    const char *what;
+    char qpos[128];    /* "file:line" of the question */
+    bool no_lab;       /* a lab question and ctx.lab is nil */
+    bool use_slim;     /* run the question's slim file */
+    bool slim_missing; /* ...which did not declare it: run the full file */
+};
+
+/* Records a problem of the question (check and sweep jobs): "file:line:
+ * question ID: [variant N (params): ]message". */
+void grader_job_problem(struct grader_job *j, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Raises a problem of the pack found while running the job:
+ * "file:line: question ID: message". Does not return. */
+int grader_job_fail(struct lua_State *L, struct grader_job *j, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* ---- rendering (grader_render.c) -------------------------------------------- */
+
+/* How grader_render treats a placeholder it cannot fill. */
+enum grader_render_mode {
+    GRADER_R_STRICT,  /* an error (the prompt of a question whose params are known) */
+    GRADER_R_LENIENT, /* "?" (a lab question before the student's run) */
+    GRADER_R_KEEP     /* left as written (feedback, where braces may be literal) */
+};
+/* Renders template s with the params at GRADER_S_P: pushes the text and
+ * returns true, or returns false with `why` and pushes nothing
+ * (GRADER_R_STRICT only). */
+bool grader_render(struct lua_State *L, const char *s, enum grader_render_mode mode, char *why,
+                   size_t wn);
+/* Renders a template (`field_name` names it in a problem) or stops: in a
+ * check or sweep job a problem is recorded and false returned; elsewhere the
+ * pack error is raised. Pushes the text on success. */
+bool grader_render_or_fail(struct lua_State *L, struct grader_job *j, const char *tmpl,
+                           const char *field_name);
+/* Renders the choices (choice, multi) or items (ordering) into GRADER_S_CH. */
+void grader_render_choices(struct lua_State *L, struct grader_job *j);
 
 /* Runs the per-question checks that need the question's code (params,
  * placeholders, references, patterns) for the example student in a fresh
