@@ -790,6 +790,12 @@ enum grader_job_mode {
     GRADER_J_SAMPLE
 };
 
+/* What a job does once the question, ctx, params, choices and reference
+ * are on the stack (grader_grade.c: view and grade; grader_selftest.c: the
+ * rest). */
+struct grader_job;
+typedef void (*grader_job_fill)(struct lua_State *L, struct grader_job *j);
+
 /* One question for one student, run in a fresh sandbox (grader_grade.c). */
 struct grader_job {
     struct grader_pack *p;
@@ -826,6 +832,7 @@ struct grader_job {
     bool no_lab;       /* a lab question and ctx.lab is nil */
     bool use_slim;     /* run the question's slim file */
     bool slim_missing; /* ...which did not declare it: run the full file */
+    grader_job_fill fill;
 };
 
 /* Records a problem of the question (check and sweep jobs): "file:line:
@@ -836,6 +843,32 @@ void grader_job_problem(struct grader_job *j, const char *fmt, ...)
  * "file:line: question ID: message". Does not return. */
 int grader_job_fail(struct lua_State *L, struct grader_job *j, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* Runs job j in a fresh sandbox (j->fill does its part). On error `err`
+ * says "file:line: ..." and names the question and what was running. */
+int grader_job_run(struct grader_job *j, struct core_err *err);
+/* Grades `answer` into j->res: reference text, lab and length checks, the
+ * kind's grading (or the custom grade), feedback placeholders filled. */
+void grader_job_grade(struct lua_State *L, struct grader_job *j, const char *answer);
+/* The reference as a student reads it (display) or as an answer that must
+ * score full marks (exact). NULL when there is none. Caller frees. */
+char *grader_job_reference_text(struct lua_State *L, struct grader_job *j, bool exact);
+/* Calls pack code (what: named in an error) below nargs arguments; on error
+ * raises it (the job stops). */
+void grader_job_call(struct lua_State *L, struct grader_job *j, const char *what, int nargs,
+                     int nres);
+/* The number of rendered choices (or items) at GRADER_S_CH. */
+size_t grader_job_n_choices(struct lua_State *L);
+/* The order an ordering question shows its n items in for this variant:
+ * shown[k] = the declared index; never the declared order itself. */
+void grader_order_shuffle(const struct grader_job *j, size_t n, size_t *shown);
+/* A question's tolerance table at t (defaults for missing parts; abs alone
+ * means abs alone). */
+void grader_tol_read(struct lua_State *L, int t, struct grader_tol *tol);
+/* The canonical spelling of q's unit ("" for none). */
+const char *grader_question_unit(const struct grader_question *q);
+/* A copy of the string at idx ("" when it is not one). */
+char *grader_lua_strdup(struct lua_State *L, int idx);
 
 /* ---- rendering (grader_render.c) -------------------------------------------- */
 
@@ -858,6 +891,8 @@ bool grader_render_or_fail(struct lua_State *L, struct grader_job *j, const char
 /* Renders the choices (choice, multi) or items (ordering) into GRADER_S_CH. */
 void grader_render_choices(struct lua_State *L, struct grader_job *j);
 
+/* ---- self-tests and checks (grader_selftest.c) ----------------------------- */
+
 /* Runs the per-question checks that need the question's code (params,
  * placeholders, references, patterns) for the example student in a fresh
  * sandbox. Pushes each problem to `problems`; returns how many. */
@@ -865,7 +900,7 @@ int grader_question_check(struct grader_pack *p, size_t qi, struct core_strlist 
                           int *first_code);
 
 /* The sweep of one variant of question qi for the example student
- * (grader_grade.c): params, reference, prompt and hints, every feedback
+ * (grader_selftest.c): params, reference, prompt and hints, every feedback
  * placeholder, every `wrong` value, and the examples that hold for every
  * variant (an answer computed from p, without fixed params or a pretend
  * run). Each problem is pushed as "file:line: question ID: variant N
