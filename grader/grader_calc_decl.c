@@ -17,24 +17,16 @@
 #include <string.h>
 
 static const struct grader_fspec calc_fields[] = {
-    {"id", GRADER_T_STR, GRADER_KIND_ALL},       {"title", GRADER_T_STR, GRADER_KIND_ALL},
-    {"inputs", GRADER_T_TAB, GRADER_KIND_ALL},   {"compute", GRADER_T_FUN, GRADER_KIND_ALL},
-    {"examples", GRADER_T_TAB, GRADER_KIND_ALL}, {NULL, 0, 0}};
+    {"id", GRADER_T_STR},      {"title", GRADER_T_STR},    {"inputs", GRADER_T_TAB},
+    {"compute", GRADER_T_FUN}, {"examples", GRADER_T_TAB}, {NULL, 0}};
 
-static const struct grader_fspec calc_input_fields[] = {{"name", GRADER_T_STR, GRADER_KIND_ALL},
-                                                        {"label", GRADER_T_STR, GRADER_KIND_ALL},
-                                                        {"default", GRADER_T_NUM, GRADER_KIND_ALL},
-                                                        {"min", GRADER_T_NUM, GRADER_KIND_ALL},
-                                                        {"max", GRADER_T_NUM, GRADER_KIND_ALL},
-                                                        {"integer", GRADER_T_BOOL, GRADER_KIND_ALL},
-                                                        {"unit", GRADER_T_STR, GRADER_KIND_ALL},
-                                                        {"help", GRADER_T_STR, GRADER_KIND_ALL},
-                                                        {NULL, 0, 0}};
+static const struct grader_fspec calc_input_fields[] = {
+    {"name", GRADER_T_STR}, {"label", GRADER_T_STR}, {"default", GRADER_T_NUM},
+    {"min", GRADER_T_NUM},  {"max", GRADER_T_NUM},   {"integer", GRADER_T_BOOL},
+    {"unit", GRADER_T_STR}, {"help", GRADER_T_STR},  {NULL, 0}};
 
 static const struct grader_fspec calc_example_fields[] = {
-    {"inputs", GRADER_T_TAB, GRADER_KIND_ALL},
-    {"outputs", GRADER_T_TAB, GRADER_KIND_ALL},
-    {NULL, 0, 0}};
+    {"inputs", GRADER_T_TAB}, {"outputs", GRADER_T_TAB}, {NULL, 0}};
 
 /* What the entries of a calculator's lists are added to. */
 struct calc_build {

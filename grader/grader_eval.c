@@ -318,6 +318,23 @@ static void check_page(struct grader_eval *e, struct grader_vctx *v, int t)
     pg->line = v->line;
 }
 
+/* Reports an unknown kind, with the closest known one and the list. */
+static void unknown_kind(struct grader_vctx *v, const char *kind_s)
+{
+    const char *names[GRADER_KIND_COUNT];
+    char list[96] = "";
+    for (int k = 0; k < GRADER_KIND_COUNT; k++) {
+        names[k] = grader_kind_name((enum grader_kind)k);
+        size_t len = strlen(list);
+        snprintf(list + len, sizeof list - len, "%s%s", k ? ", " : "", names[k]);
+    }
+    const char *sugg = grader_name_closest(kind_s, names, GRADER_KIND_COUNT);
+    char dym[64] = "";
+    if (sugg)
+        snprintf(dym, sizeof dym, "did you mean '%s'? ", sugg);
+    grader_vproblem(v, "unknown kind '%s' (%sthe kinds are %s)", kind_s, dym, list);
+}
+
 /* The static checks of a question; fills the model entry q. */
 static void check_question(struct grader_eval *e, struct grader_vctx *v, int t,
                            struct grader_question *q)
@@ -336,18 +353,8 @@ static void check_question(struct grader_eval *e, struct grader_vctx *v, int t,
     char *kind_s = grader_str_field(L, t, "kind");
     if (kind_s) {
         kind = grader_kind_find(kind_s);
-        if (kind < 0) {
-            static const char *const kinds[] = {"numeric",  "choice", "multi",
-                                                "ordering", "text",   "design"};
-            const char *sugg = grader_name_closest(kind_s, kinds, 6);
-            char dym[64] = "";
-            if (sugg)
-                snprintf(dym, sizeof dym, "did you mean '%s'? ", sugg);
-            grader_vproblem(v,
-                            "unknown kind '%s' (%sthe kinds are numeric, choice, multi, ordering, "
-                            "text, design)",
-                            kind_s, dym);
-        }
+        if (kind < 0)
+            unknown_kind(v, kind_s);
     }
     free(kind_s);
     q->kind = kind < 0 ? GRADER_NUMERIC : (enum grader_kind)kind;
@@ -404,154 +411,7 @@ static void check_question(struct grader_eval *e, struct grader_vctx *v, int t,
         v->bad = true;
         return;
     }
-
-    bool grade = q->has_grade, answer = grader_has_field(L, t, "answer");
-    switch (q->kind) {
-    case GRADER_NUMERIC: {
-        char *unit = grader_str_field(L, t, "unit");
-        if (unit) {
-            if (!grader_unit_find(unit))
-                grader_vproblem(
-                    v, "unknown unit '%s' (e.g. \"\", \"x\", \"%%\", \"ms\", \"s\", \"GB/s\")",
-                    unit);
-            free(q->unit);
-            q->unit = unit;
-        }
-        if (!answer && !grade)
-            grader_vproblem(v,
-                            "a numeric question needs 'answer' (a number or function(p, ctx)) or a "
-                            "custom 'grade'");
-        double a;
-        if (grader_num_field(L, t, "answer", &a) && !isfinite(a))
-            grader_vproblem(v, "answer must be a finite number");
-        if (grader_rawfield(L, t, "tolerance") == LUA_TTABLE) {
-            struct grader_vctx s;
-            grader_vctx_sub(&s, v, ": tolerance");
-            grader_fields_check(&s, lua_gettop(L), grader_tol_fields, -1, NULL, 0);
-            grader_tol_values_check(&s, lua_gettop(L), "tolerance");
-            v->bad |= s.bad;
-        }
-        lua_pop(L, 1);
-        grader_list_check(v, t, "bands", grader_band_check, NULL);
-        grader_list_check(v, t, "wrong", grader_wrong_check, NULL);
-        break;
-    }
-    case GRADER_CHOICE:
-    case GRADER_MULTI: {
-        size_t nc;
-        char **choices = grader_strs_field(L, t, "choices", &nc, &present);
-        grader_strv_free(choices, nc);
-        q->n_choices = nc;
-        bool listed =
-            grader_rawfield(L, t, "choices") == LUA_TTABLE && grader_is_list_of(L, -1, LUA_TSTRING);
-        lua_pop(L, 1);
-        if (!present)
-            grader_vproblem(v, "a %s question needs 'choices'", grader_kind_name(q->kind));
-        else if (listed && nc < 2)
-            grader_vproblem(v, "'choices' needs at least 2 entries");
-        else if (nc > 26)
-            grader_vproblem(v, "'choices' has %zu entries; at most 26 can be lettered a to z", nc);
-        if (!listed) /* the rest would only repeat that */
-            break;
-        if (!answer && !grade)
-            grader_vproblem(v, "a %s question needs 'answer' (%s) or a custom 'grade'",
-                            grader_kind_name(q->kind),
-                            q->kind == GRADER_CHOICE ? "the number of the right choice"
-                                                     : "the list of the right choices' numbers");
-        int ty = grader_rawfield(L, t, "answer");
-        if (ty == LUA_TNUMBER && q->kind == GRADER_CHOICE) {
-            lua_Integer k;
-            int isint;
-            k = lua_tointegerx(L, -1, &isint);
-            if (!isint || k < 1 || (size_t)k > nc)
-                grader_vproblem(
-                    v, "answer %s is out of range: there are %zu choices (answer 1 to %zu)",
-                    lua_tostring(L, -1), nc, nc);
-        } else if (ty == LUA_TTABLE && q->kind == GRADER_MULTI &&
-                   grader_is_list_of(L, -1, LUA_TNUMBER)) {
-            size_t n = lua_rawlen(L, -1);
-            if (n == 0)
-                grader_vproblem(v, "answer is empty: list the numbers of the right choices");
-            bool seen[256] = {false};
-            for (size_t i = 1; i <= n; i++) {
-                lua_rawgeti(L, -1, (lua_Integer)i);
-                int isint;
-                lua_Integer k = lua_tointegerx(L, -1, &isint);
-                if (!isint || k < 1 || (size_t)k > nc)
-                    grader_vproblem(v, "answer entry %s is out of range: there are %zu choices",
-                                    lua_tostring(L, -1), nc);
-                else if (k < 256 && seen[k])
-                    grader_vproblem(v, "answer lists choice %lld twice", (long long)k);
-                else if (k < 256)
-                    seen[k] = true;
-                lua_pop(L, 1);
-            }
-        }
-        lua_pop(L, 1);
-        if (grader_rawfield(L, t, "why") == LUA_TTABLE) {
-            int w = lua_gettop(L);
-            lua_pushnil(L);
-            while (lua_next(L, w)) { /* k v */
-                int isint = 0;
-                lua_Integer k = lua_type(L, -2) == LUA_TNUMBER ? lua_tointegerx(L, -2, &isint) : 0;
-                if (!isint || k < 1 || (size_t)k > nc) {
-                    grader_vproblem(v,
-                                    "'why' has an entry that is not a choice number from 1 to %zu "
-                                    "(write why = { [2] = \"...\" })",
-                                    nc);
-                } else if (lua_type(L, -1) != LUA_TSTRING) {
-                    grader_vproblem(v, "why[%lld] must be a string, got %s", (long long)k,
-                                    luaL_typename(L, -1));
-                }
-                lua_pop(L, 1);
-            }
-        }
-        lua_pop(L, 1);
-        break;
-    }
-    case GRADER_ORDERING: {
-        size_t ni;
-        char **items = grader_strs_field(L, t, "items", &ni, &present);
-        grader_strv_free(items, ni);
-        q->n_choices = ni;
-        bool listed =
-            grader_rawfield(L, t, "items") == LUA_TTABLE && grader_is_list_of(L, -1, LUA_TSTRING);
-        lua_pop(L, 1);
-        if (!present)
-            grader_vproblem(v, "an ordering question needs 'items' (in the right order)");
-        else if (listed && ni < 2)
-            grader_vproblem(v, "'items' needs at least 2 entries");
-        else if (ni > 26)
-            grader_vproblem(v, "'items' has %zu entries; at most 26 can be lettered a to z", ni);
-        break;
-    }
-    case GRADER_TEXT:
-        if (!answer && !grade)
-            grader_vproblem(v,
-                            "a text question needs 'answer' (the accepted text, a list of them, or "
-                            "function(p, ctx)) or a custom 'grade'");
-        if (grader_rawfield(L, t, "answer") == LUA_TTABLE && lua_rawlen(L, -1) == 0 &&
-            grader_is_list_of(L, -1, LUA_TSTRING))
-            grader_vproblem(v, "answer is an empty list");
-        lua_pop(L, 1);
-        if (grader_rawfield(L, t, "patterns") == LUA_TTABLE &&
-            grader_is_list_of(L, -1, LUA_TSTRING))
-            grader_patterns_check(v, lua_gettop(L), "pattern");
-        lua_pop(L, 1);
-        break;
-    case GRADER_DESIGN:
-        if (!grader_has_field(L, t, "concepts") && !grade)
-            grader_vproblem(v, "a design question needs 'concepts' or a custom 'grade'");
-        if (grader_rawfield(L, t, "concepts") == LUA_TTABLE && lua_rawlen(L, -1) == 0)
-            grader_vproblem(v, "'concepts' is empty");
-        lua_pop(L, 1);
-        grader_list_check(v, t, "concepts", grader_concept_check, NULL);
-        grader_list_check(v, t, "samples", grader_sample_check, NULL);
-        if (grader_rawfield(L, t, "samples") == LUA_TTABLE)
-            q->n_samples = lua_rawlen(L, -1);
-        lua_pop(L, 1);
-        break;
-    }
+    grader_kind_ops(q->kind)->check(v, t, q);
     grader_list_check(v, t, "examples", grader_example_check, NULL);
 }
 

@@ -8,13 +8,12 @@
  * under grader_pcall: it loads only the bytecode of the file that declares
  * the question, runs it with the constructors in grade mode (question{}
  * indexes its table by id), builds ctx, draws the variant's params, computes
- * the reference, then renders (grader_render.c) or grades. Grading is done
- * in C where the format allows (numeric with grader_number_parse and
- * grader_tol_*, choice, multi, ordering); text and design call the private
- * graders of wb.lua (Lua patterns and whole-word phrases); a custom `grade`
- * is called as is. Every call into pack code goes through grader_sb_try
- * with its own instruction budget and deadline; tables of the pack are read
- * raw, so no metamethod runs outside those calls.
+ * the reference, then does the job's part (j->fill): renders the view
+ * (grader_render.c) or grades. What the reference is and how an answer is
+ * graded is the question kind's (grader_kind.c, one row per kind); a custom
+ * `grade` is called as is. Every call into pack code goes through
+ * grader_sb_try with its own instruction budget and deadline; tables of the
+ * pack are read raw, so no metamethod runs outside those calls.
  *
  * The variant: grader_rng_seed(pack id, question id, user, variant) seeds the
  * rng handed to params; an ordering question's shuffle uses the same seed
@@ -34,8 +33,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define ORDER_SALT 0x6f72646572696e67ULL
 
 /* ---- small helpers ------------------------------------------------------------------ */
 
@@ -214,7 +211,7 @@ static void build_ctx(lua_State *L, struct grader_job *j)
     }
 }
 
-static uint64_t grader_job_seed(const struct grader_job *j)
+uint64_t grader_job_seed(const struct grader_job *j)
 {
     return grader_rng_seed(j->p->info.id, j->q->id, j->user, j->variant);
 }
@@ -252,17 +249,22 @@ static void draw_params(lua_State *L, struct grader_job *j)
     }
 }
 
-/* Pushes Q.answer, calling it with (p, ctx) when it is a function. */
-static int grader_job_push_answer(lua_State *L, struct grader_job *j)
+int grader_job_push_value(lua_State *L, struct grader_job *j, int t, const char *name,
+                          const char *what)
 {
-    int ty = grader_rawfield(L, GRADER_S_Q, "answer");
+    int ty = grader_rawfield(L, t, name);
     if (ty == LUA_TFUNCTION) {
         lua_pushvalue(L, GRADER_S_P);
         lua_pushvalue(L, GRADER_S_CTX);
-        grader_job_call(L, j, "answer", 2, 1);
+        grader_job_call(L, j, what, 2, 1);
         ty = lua_type(L, -1);
     }
     return ty;
+}
+
+int grader_job_push_answer(lua_State *L, struct grader_job *j)
+{
+    return grader_job_push_value(L, j, GRADER_S_Q, "answer", "answer");
 }
 
 size_t grader_job_n_choices(lua_State *L)
@@ -273,220 +275,15 @@ size_t grader_job_n_choices(lua_State *L)
 /* Computes the reference into GRADER_S_REF (nil when there is none) and ctx.reference. */
 static void compute_reference(lua_State *L, struct grader_job *j)
 {
-    const struct grader_question *q = j->q;
-    size_t n = grader_job_n_choices(L);
-    switch (q->kind) {
-    case GRADER_NUMERIC: {
-        int ty = grader_job_push_answer(L, j);
-        if (ty == LUA_TNUMBER) {
-            if (!isfinite(lua_tonumber(L, -1)))
-                grader_job_fail(L, j, "the answer is not a finite number");
-        } else if (ty != LUA_TNIL) {
-            grader_job_fail(L, j, "answer must give a number, got %s", luaL_typename(L, -1));
-        }
-        break;
-    }
-    case GRADER_CHOICE: {
-        int ty = grader_job_push_answer(L, j);
-        if (ty != LUA_TNIL) {
-            int isint = 0;
-            lua_Integer k = ty == LUA_TNUMBER ? lua_tointegerx(L, -1, &isint) : 0;
-            if (!isint || k < 1 || (size_t)k > n)
-                grader_job_fail(L, j, "answer %s is out of range: there are %zu choices",
-                                ty == LUA_TNUMBER ? lua_tostring(L, -1) : luaL_typename(L, -1), n);
-        }
-        break;
-    }
-    case GRADER_MULTI: {
-        int ty = grader_job_push_answer(L, j);
-        if (ty == LUA_TTABLE) {
-            size_t m = lua_rawlen(L, -1);
-            if (m == 0)
-                grader_job_fail(L, j, "answer is an empty list");
-            for (size_t i = 1; i <= m; i++) {
-                lua_rawgeti(L, -1, (lua_Integer)i);
-                int isint = 0;
-                lua_Integer k = lua_tointegerx(L, -1, &isint);
-                if (!isint || k < 1 || (size_t)k > n)
-                    grader_job_fail(L, j,
-                                    "answer entry %zu is not a choice number from 1 "
-                                    "to %zu",
-                                    i, n);
-                lua_pop(L, 1);
-            }
-        } else if (ty != LUA_TNIL) {
-            grader_job_fail(L, j, "answer must give a list of choice numbers, got %s",
-                            luaL_typename(L, -1));
-        }
-        break;
-    }
-    case GRADER_TEXT: {
-        int ty = grader_job_push_answer(L, j);
-        if (ty == LUA_TSTRING || ty == LUA_TNUMBER) {
-            lua_createtable(L, 1, 0); /* s list */
-            lua_insert(L, -2);        /* list s */
-            lua_rawseti(L, -2, 1);    /* list */
-        } else if (ty == LUA_TTABLE) {
-            size_t m = lua_rawlen(L, -1);
-            if (m == 0)
-                grader_job_fail(L, j, "answer is an empty list");
-            for (size_t i = 1; i <= m; i++) {
-                if (lua_rawgeti(L, -1, (lua_Integer)i) != LUA_TSTRING)
-                    grader_job_fail(L, j, "answer entry %zu must be a string", i);
-                lua_pop(L, 1);
-            }
-        } else if (ty != LUA_TNIL) {
-            grader_job_fail(L, j, "answer must give a string or a list of strings, got %s",
-                            luaL_typename(L, -1));
-        }
-        break;
-    }
-    case GRADER_DESIGN:
-        if (grader_rawfield(L, GRADER_S_Q, "model") != LUA_TSTRING) {
-            lua_pop(L, 1);
-            lua_pushnil(L);
-        }
-        break;
-    case GRADER_ORDERING:
-        lua_pushnil(L);
-        break;
-    }
+    grader_kind_ops(j->q->kind)->reference(L, j); /* ref */
     lua_pushvalue(L, -1);
     lua_setfield(L, GRADER_S_CTX, "reference");
     lua_replace(L, GRADER_S_REF);
 }
 
-/* The shown order of an ordering question: shown[k] = declared index. */
-void grader_order_shuffle(const struct grader_job *j, size_t n, size_t *shown)
-{
-    for (size_t i = 0; i < n; i++)
-        shown[i] = i;
-    if (n < 2)
-        return;
-    struct grader_rng r;
-    grader_rng_init(&r, grader_job_seed(j) ^ ORDER_SALT);
-    for (size_t i = n - 1; i > 0; i--) {
-        size_t k = (size_t)grader_rng_int(&r, 0, (int64_t)i);
-        size_t t = shown[i];
-        shown[i] = shown[k];
-        shown[k] = t;
-    }
-    bool identity = true;
-    for (size_t i = 0; i < n; i++)
-        identity &= shown[i] == i;
-    if (identity) { /* never show the answer: rotate by one */
-        for (size_t i = 0; i < n; i++)
-            shown[i] = (i + 1) % n;
-    }
-}
-
-/* ---- reading picks ------------------------------------------------------------------------ */
-
-/* Reads letters (b, "a c", "a,c", "ac", "(b)"), or 1-based numbers, into
- * picks (0-based, in the order written, at most GRADER_MAX_PICKS * 2). Returns the
- * count, or -1 with `why`. */
-static int read_picks(const char *ans, size_t n, int *picks, char *why, size_t wn)
-{
-    static const char seps[] = " ,;/+&>";
-    size_t len = strlen(ans);
-    char *norm = core_xmalloc(len + 1);
-    grader_text_norm(ans, len, norm);
-    int count = 0;
-    char last = n ? (char)('a' + n - 1) : 'a';
-    const char *s = norm;
-    for (;;) {
-        s += strspn(s, seps);
-        if (!*s)
-            break;
-        size_t tl = strcspn(s, seps);
-        char tok[64];
-        size_t tn;
-        if (tl < sizeof tok) {
-            tn = grader_text_norm(s, tl, tok); /* "(b)" "b." "b)" are b */
-        } else {
-            snprintf(tok, sizeof tok, "%.40s", s);
-            tn = SIZE_MAX;
-        }
-        s += tl;
-        if (tn == 0 || (tn != SIZE_MAX && strcmp(tok, "and") == 0))
-            continue;
-        bool digits = tn != SIZE_MAX, letters = tn != SIZE_MAX;
-        for (size_t i = 0; tn != SIZE_MAX && i < tn; i++) {
-            digits &= tok[i] >= '0' && tok[i] <= '9';
-            letters &= tok[i] >= 'a' && tok[i] <= 'z';
-        }
-        if (digits && tn <= 3) {
-            int k = atoi(tok);
-            if (k < 1 || (size_t)k > n) {
-                snprintf(why, wn, "There is no choice %d (they are 1 to %zu, or a to %c).", k, n,
-                         last);
-                free(norm);
-                return -1;
-            }
-            if (count < GRADER_MAX_PICKS * 2)
-                picks[count++] = k - 1;
-            continue;
-        }
-        if (letters && tn <= n) {
-            for (size_t i = 0; i < tn; i++) {
-                if (tok[i] > last) {
-                    if (tn == 1)
-                        snprintf(why, wn,
-                                 "There is no choice %c: answer with letters from a to %c.", tok[i],
-                                 last);
-                    else
-                        snprintf(why, wn,
-                                 "Could not read '%s': answer with letters from a to %c, "
-                                 "e.g. 'b' or 'a c'.",
-                                 tok, last);
-                    free(norm);
-                    return -1;
-                }
-            }
-            for (size_t i = 0; i < tn && count < GRADER_MAX_PICKS * 2; i++)
-                picks[count++] = tok[i] - 'a';
-            continue;
-        }
-        snprintf(why, wn,
-                 "Could not read '%.40s': answer with letters from a to %c, e.g. 'b' or "
-                 "'a c'.",
-                 tok, last);
-        free(norm);
-        return -1;
-    }
-    free(norm);
-    if (count == 0)
-        snprintf(why, wn, "No choice given: answer with letters from a to %c.", last);
-    return count ? count : -1;
-}
-
-/* The 0-based index of the choice whose text is the whole answer, or -1. */
-static int choice_by_text(lua_State *L, const char *ans, size_t n)
-{
-    size_t len = strlen(ans);
-    char *a = core_xmalloc(len + 1);
-    grader_text_norm(ans, len, a);
-    int found = -1;
-    for (size_t i = 1; i <= n && found < 0; i++) {
-        lua_rawgeti(L, GRADER_S_CH, (lua_Integer)i);
-        size_t cn;
-        const char *c = lua_tolstring(L, -1, &cn);
-        if (c) {
-            char *cc = core_xmalloc(cn + 1);
-            grader_text_norm(c, cn, cc);
-            if (cc[0] && strcmp(cc, a) == 0 && !(strlen(a) == 1 && a[0] >= 'a' && a[0] <= 'z'))
-                found = (int)i - 1;
-            free(cc);
-        }
-        lua_pop(L, 1);
-    }
-    free(a);
-    return found;
-}
-
 /* ---- results ------------------------------------------------------------------------------- */
 
-static void grader_result_invalid(struct grader_result *r, const char *why)
+void grader_result_invalid(struct grader_result *r, const char *why)
 {
     r->valid = false;
     r->score = 0;
@@ -495,7 +292,7 @@ static void grader_result_invalid(struct grader_result *r, const char *why)
     r->feedback = core_xstrdup(why);
 }
 
-static void grader_result_score(struct grader_result *r, double frac, const char *feedback)
+void grader_result_score(struct grader_result *r, double frac, const char *feedback)
 {
     if (frac < 0)
         frac = 0;
@@ -518,7 +315,7 @@ const char *grader_question_unit(const struct grader_question *q)
     return u ? u->name : "";
 }
 
-static char *grader_value_text(double v, const char *unit, int sig)
+char *grader_value_text(double v, const char *unit, int sig)
 {
     char num[64];
     grader_number_format(v, sig, num, sizeof num);
@@ -529,436 +326,9 @@ static char *grader_value_text(double v, const char *unit, int sig)
     return core_xasprintf("%s %s", num, unit);
 }
 
-/* The reference as a student reads it (display) or as an answer that must
- * score full marks (exact). NULL when there is none. */
 char *grader_job_reference_text(lua_State *L, struct grader_job *j, bool exact)
 {
-    const struct grader_question *q = j->q;
-    size_t n = grader_job_n_choices(L);
-    if (q->kind == GRADER_ORDERING) {
-        if (n == 0 || n > GRADER_MAX_PICKS)
-            return NULL;
-        size_t shown[GRADER_MAX_PICKS];
-        grader_order_shuffle(j, n, shown);
-        struct core_buf b;
-        core_buf_init(&b);
-        for (size_t i = 0; i < n; i++)
-            for (size_t k = 0; k < n; k++)
-                if (shown[k] == i)
-                    core_buf_printf(&b, "%s%c", i ? " " : "", (char)('a' + k));
-        return core_buf_steal(&b);
-    }
-    if (lua_isnil(L, GRADER_S_REF)) {
-        if (q->kind != GRADER_DESIGN || exact)
-            return NULL;
-        /* a design question without a model: name what a good answer covers */
-        int top = lua_gettop(L);
-        if (grader_rawfield(L, GRADER_S_Q, "concepts") != LUA_TTABLE) { /* concepts */
-            lua_settop(L, top);
-            return NULL;
-        }
-        struct core_buf b;
-        core_buf_init(&b);
-        core_buf_puts(&b, "A good answer covers: ");
-        size_t m = lua_rawlen(L, top + 1);
-        for (size_t i = 1; i <= m; i++) {
-            if (lua_rawgeti(L, top + 1, (lua_Integer)i) == LUA_TTABLE && /* concepts c */
-                grader_rawfield(L, -1, "name") == LUA_TSTRING)           /* concepts c name */
-                core_buf_printf(&b, "%s%s", i > 1 ? ", " : "", lua_tostring(L, -1));
-            lua_settop(L, top + 1); /* concepts */
-        }
-        lua_settop(L, top);
-        core_buf_puts(&b, ".");
-        return core_buf_steal(&b);
-    }
-    switch (q->kind) {
-    case GRADER_NUMERIC: {
-        double v = lua_tonumber(L, GRADER_S_REF);
-        if (exact) {
-            char num[40]; /* read back by the answer parser: '.' whatever the locale */
-            core_num_format(num, sizeof num, v, 17);
-            return core_xstrdup(num);
-        }
-        return grader_value_text(v, grader_question_unit(q), 6);
-    }
-    case GRADER_CHOICE: {
-        lua_Integer k = lua_tointeger(L, GRADER_S_REF);
-        if (exact)
-            return core_xasprintf("%c", (char)('a' + k - 1));
-        lua_rawgeti(L, GRADER_S_CH, k);
-        char *s = core_xasprintf("%c) %s", (char)('a' + k - 1),
-                                 lua_tostring(L, -1) ? lua_tostring(L, -1) : "");
-        lua_pop(L, 1);
-        return s;
-    }
-    case GRADER_MULTI: {
-        bool right[GRADER_MAX_PICKS] = {false};
-        size_t m = lua_rawlen(L, GRADER_S_REF);
-        for (size_t i = 1; i <= m; i++) {
-            lua_rawgeti(L, GRADER_S_REF, (lua_Integer)i);
-            lua_Integer k = lua_tointeger(L, -1);
-            if (k >= 1 && k <= GRADER_MAX_PICKS)
-                right[k - 1] = true;
-            lua_pop(L, 1);
-        }
-        struct core_buf b;
-        core_buf_init(&b);
-        for (size_t i = 0; i < n && i < GRADER_MAX_PICKS; i++)
-            if (right[i])
-                core_buf_printf(&b, "%s%c", b.len ? (exact ? " " : ", ") : "", (char)('a' + i));
-        return core_buf_steal(&b);
-    }
-    case GRADER_TEXT:
-        lua_rawgeti(L, GRADER_S_REF, 1);
-        char *s = grader_lua_strdup(L, -1);
-        lua_pop(L, 1);
-        return s;
-    case GRADER_DESIGN:
-        return grader_lua_strdup(L, GRADER_S_REF);
-    default:
-        return NULL;
-    }
-}
-
-/* ---- grading per kind ------------------------------------------------------------------ */
-
-void grader_tol_read(lua_State *L, int t, struct grader_tol *tol)
-{
-    grader_tol_default(tol);
-    if (lua_type(L, t) != LUA_TTABLE)
-        return;
-    if (grader_rawfield(L, t, "rel") == LUA_TNUMBER)
-        tol->rel = lua_tonumber(L, -1);
-    if (grader_rawfield(L, t, "abs") == LUA_TNUMBER) {
-        tol->abs = lua_tonumber(L, -1);
-        /* abs without rel means abs alone, not "abs or 1%" */
-        if (lua_type(L, -2) != LUA_TNUMBER)
-            tol->rel = 0;
-    }
-    if (grader_rawfield(L, t, "sig") == LUA_TNUMBER)
-        tol->sig = (int)lua_tonumber(L, -1);
-    lua_pop(L, 3);
-}
-
-#define MAX_BANDS 16
-
-static void grade_numeric(lua_State *L, struct grader_job *j, const char *answer)
-{
-    struct grader_result *r = j->res;
-    const struct grader_question *q = j->q;
-    const char *unit = grader_question_unit(q);
-    double ref = lua_tonumber(L, GRADER_S_REF);
-    struct grader_tol tol;
-    grader_rawfield(L, GRADER_S_Q, "tolerance");
-    grader_tol_read(L, lua_gettop(L), &tol);
-    lua_pop(L, 1);
-    /* integer = true: '/' between whole numbers may be C's integer division */
-    bool integer =
-        grader_rawfield(L, GRADER_S_Q, "integer") == LUA_TBOOLEAN && lua_toboolean(L, -1);
-    lua_pop(L, 1);
-    if (integer && !(isfinite(ref) && ref == floor(ref)))
-        grader_job_fail(L, j, "integer = true, but the reference %.17g is not a whole number", ref);
-    char buf[200];
-    grader_tol_describe(&tol, ref, unit, buf, sizeof buf);
-    r->accepted = core_xstrdup(buf);
-
-    struct grader_number num;
-    if (!grader_number_parse(answer, q->unit, &num)) {
-        grader_result_invalid(r, num.why);
-        return;
-    }
-    r->value = num.value;
-    r->has_value = true;
-    r->parsed = grader_value_text(num.value, unit, 6);
-    if (grader_tol_accepts(&tol, ref, num.value)) {
-        grader_result_score(r, 1, "Correct.");
-        return;
-    }
-    if (integer && num.c_differs && grader_tol_accepts(&tol, ref, num.c_value)) {
-        r->value = num.c_value;
-        free(r->parsed);
-        r->parsed = grader_value_text(num.c_value, unit, 6);
-        grader_result_score(
-            r, 1, "Correct: / between whole numbers is read as C's integer division here.");
-        return;
-    }
-    /* A known mistake beats partial credit. */
-    if (grader_rawfield(L, GRADER_S_Q, "wrong") == LUA_TTABLE) { /* wrong */
-        int w = lua_gettop(L);
-        size_t m = lua_rawlen(L, w);
-        for (size_t i = 1; i <= m; i++) {
-            if (lua_rawgeti(L, w, (lua_Integer)i) != LUA_TTABLE) { /* wrong e */
-                lua_pop(L, 1);
-                continue;
-            }
-            int ty = grader_rawfield(L, -1, "value"); /* wrong e v */
-            if (ty == LUA_TFUNCTION) {
-                lua_pushvalue(L, GRADER_S_P);
-                lua_pushvalue(L, GRADER_S_CTX);
-                grader_job_call(L, j, "a wrong value", 2, 1);
-                ty = lua_type(L, -1);
-            }
-            if (ty == LUA_TBOOLEAN && !lua_toboolean(L, -1)) { /* not this variant's mistake */
-                lua_settop(L, w);
-                continue;
-            }
-            if (ty != LUA_TNUMBER)
-                grader_job_fail(L, j, "wrong %zu: value must be a number (or false), got %s", i,
-                                luaL_typename(L, -1));
-            double wv = lua_tonumber(L, -1);
-            if (grader_tol_accepts(&tol, wv, num.value)) {
-                grader_rawfield(L, -2, "feedback");
-                grader_result_score(r, 0, lua_tostring(L, -1) ? lua_tostring(L, -1) : "Incorrect.");
-                r->mistake = true;
-                lua_settop(L, w - 1);
-                return;
-            }
-            lua_settop(L, w);
-        }
-    }
-    lua_pop(L, 1);
-    struct grader_band bands[MAX_BANDS];
-    size_t nb = 0;
-    if (grader_rawfield(L, GRADER_S_Q, "bands") == LUA_TTABLE) { /* bands */
-        int bt = lua_gettop(L);
-        size_t m = lua_rawlen(L, bt);
-        for (size_t i = 1; i <= m && nb < MAX_BANDS; i++) {
-            if (lua_rawgeti(L, bt, (lua_Integer)i) == LUA_TTABLE) { /* bands b */
-                struct grader_band *b = &bands[nb++];
-                grader_tol_read(L, lua_gettop(L), &b->tol);
-                b->score = 0;
-                if (grader_rawfield(L, -1, "score") == LUA_TNUMBER)
-                    b->score = lua_tonumber(L, -1);
-                lua_pop(L, 1);
-                /* the string stays alive: the band table holds it */
-                b->feedback =
-                    grader_rawfield(L, -1, "feedback") == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
-                lua_pop(L, 1);
-            }
-            lua_pop(L, 1);
-        }
-        int bi = -1;
-        double s = grader_tol_score(&tol, bands, nb, ref, num.value, &bi);
-        if (bi >= 0 && s > 0) {
-            char fb[256];
-            if (!bands[bi].feedback)
-                snprintf(fb, sizeof fb,
-                         "Close, but outside the accepted range: partial credit (%g%%).", s * 100);
-            grader_result_score(r, s, bands[bi].feedback ? bands[bi].feedback : fb);
-            lua_pop(L, 1);
-            return;
-        }
-    }
-    lua_pop(L, 1);
-    char fb[320];
-    if (grader_tol_rounding_note(&tol, ref, answer, &num, q->unit, fb, sizeof fb)) {
-        grader_result_score(r, 0, fb);
-        return;
-    }
-    /* Say how close counts, not where the answer lies. */
-    int at = snprintf(fb, sizeof fb, "Not within the accepted tolerance (");
-    if (tol.rel > 0)
-        at += snprintf(fb + at, sizeof fb - (size_t)at, "±%g%%", tol.rel * 100);
-    if (tol.abs > 0)
-        at += snprintf(fb + at, sizeof fb - (size_t)at, "%s±%g%s%s", tol.rel > 0 ? " or " : "",
-                       tol.abs, q->unit && q->unit[0] ? " " : "", q->unit ? q->unit : "");
-    if (tol.sig > 0)
-        at += snprintf(fb + at, sizeof fb - (size_t)at, "%s%d significant figures",
-                       tol.rel > 0 || tol.abs > 0 ? ", or the same " : "the same ", tol.sig);
-    if (!(tol.rel > 0) && !(tol.abs > 0) && tol.sig <= 0) /* see grader_tol_interval */
-        at += snprintf(fb + at, sizeof fb - (size_t)at, "%s",
-                       ref == 0 ? "±1e-09" : "the exact value only");
-    snprintf(fb + at, sizeof fb - (size_t)at, "). Check the formula and the arithmetic.");
-    grader_result_score(r, 0, fb);
-}
-
-static void grade_choice(lua_State *L, struct grader_job *j, const char *answer)
-{
-    struct grader_result *r = j->res;
-    size_t n = grader_job_n_choices(L);
-    int picks[GRADER_MAX_PICKS * 2];
-    char why[200];
-    int idx = choice_by_text(L, answer, n);
-    if (idx < 0) {
-        int np = read_picks(answer, n, picks, why, sizeof why);
-        if (np < 0) {
-            grader_result_invalid(r, why);
-            return;
-        }
-        for (int i = 1; i < np; i++)
-            if (picks[i] != picks[0]) {
-                grader_result_invalid(r, "Pick one choice: answer with a single letter, e.g. 'b'.");
-                return;
-            }
-        idx = picks[0];
-    }
-    r->parsed = core_xasprintf("%c", (char)('a' + idx));
-    bool right = (lua_Integer)idx + 1 == lua_tointeger(L, GRADER_S_REF);
-    const char *note = NULL;
-    if (grader_rawfield(L, GRADER_S_Q, "why") == LUA_TTABLE &&
-        lua_rawgeti(L, -1, idx + 1) == LUA_TSTRING)
-        note = lua_tostring(L, -1); /* alive on the stack until set_score copies it */
-    char fb[600];
-    snprintf(fb, sizeof fb, "%s%s%s", right ? "Correct." : "Incorrect.", note ? " " : "",
-             note ? note : "");
-    grader_result_score(r, right ? 1 : 0, fb);
-    r->mistake = !right && note;
-    lua_settop(L, GRADER_S_TOP);
-}
-
-static void grade_multi(lua_State *L, struct grader_job *j, const char *answer)
-{
-    struct grader_result *r = j->res;
-    size_t n = grader_job_n_choices(L);
-    int picks[GRADER_MAX_PICKS * 2];
-    char why[200];
-    int np;
-    int idx = choice_by_text(L, answer, n);
-    if (idx >= 0) {
-        picks[0] = idx;
-        np = 1;
-    } else {
-        np = read_picks(answer, n, picks, why, sizeof why);
-        if (np < 0) {
-            grader_result_invalid(r, why);
-            return;
-        }
-    }
-    bool right[GRADER_MAX_PICKS] = {false}, picked[GRADER_MAX_PICKS] = {false};
-    size_t m = lua_rawlen(L, GRADER_S_REF), n_right = 0;
-    for (size_t i = 1; i <= m; i++) {
-        lua_rawgeti(L, GRADER_S_REF, (lua_Integer)i);
-        lua_Integer k = lua_tointeger(L, -1);
-        if (k >= 1 && (size_t)k <= n && !right[k - 1]) {
-            right[k - 1] = true;
-            n_right++;
-        }
-        lua_pop(L, 1);
-    }
-    for (int i = 0; i < np; i++)
-        picked[picks[i]] = true;
-    int good = 0, bad = 0;
-    struct core_buf parsed, notes;
-    core_buf_init(&parsed);
-    core_buf_init(&notes);
-    grader_rawfield(L, GRADER_S_Q, "why"); /* why */
-    bool has_why = lua_type(L, -1) == LUA_TTABLE;
-    for (size_t i = 0; i < n; i++) {
-        if (picked[i])
-            core_buf_printf(&parsed, "%s%c", parsed.len ? ", " : "", (char)('a' + i));
-        if (picked[i] && right[i])
-            good++;
-        if (picked[i] != right[i]) {
-            if (picked[i])
-                bad++;
-            if (has_why && lua_rawgeti(L, -1, (lua_Integer)i + 1) == LUA_TSTRING)
-                core_buf_printf(&notes, " (%c) %s", (char)('a' + i), lua_tostring(L, -1));
-            if (has_why)
-                lua_pop(L, 1);
-        }
-    }
-    lua_pop(L, 1);
-    r->parsed = core_buf_steal(&parsed);
-    double frac = n_right ? ((double)good - bad) / (double)n_right : 0;
-    char *fb;
-    if (frac >= 1 && bad == 0)
-        fb = core_xstrdup("Correct.");
-    else
-        fb = core_xasprintf("%d of %zu right choices picked, %d wrong.%s", good, n_right, bad,
-                            notes.data ? notes.data : "");
-    bool explained = notes.len > 0;
-    core_buf_fini(&notes);
-    grader_result_score(r, frac, fb);
-    r->mistake = !r->correct && explained;
-    free(fb);
-}
-
-static void grade_ordering(lua_State *L, struct grader_job *j, const char *answer)
-{
-    struct grader_result *r = j->res;
-    size_t n = grader_job_n_choices(L);
-    if (n == 0 || n > GRADER_MAX_PICKS)
-        grader_job_fail(L, j, "an ordering question needs 2 to 26 items");
-    int picks[GRADER_MAX_PICKS * 2];
-    char why[200];
-    /* Numbers would read as shown positions while a student may mean the
-     * items' own numbering: only the letters shown are unambiguous. */
-    if (strpbrk(answer, "0123456789")) {
-        grader_result_invalid(
-            r, "Answer with the letters shown (a, b, c, ...) in your order, e.g. 'c a b'.");
-        return;
-    }
-    int np = read_picks(answer, n, picks, why, sizeof why);
-    if (np < 0) {
-        grader_result_invalid(r, why);
-        return;
-    }
-    bool seen[GRADER_MAX_PICKS] = {false};
-    bool dup = false;
-    for (int i = 0; i < np; i++) {
-        dup |= seen[picks[i]];
-        seen[picks[i]] = true;
-    }
-    if ((size_t)np != n || dup) {
-        char msg[200];
-        snprintf(msg, sizeof msg, "Use each of the letters a to %c exactly once, e.g. '%s'.",
-                 (char)('a' + n - 1), n >= 3 ? "c a b ..." : "b a");
-        grader_result_invalid(r, msg);
-        return;
-    }
-    size_t shown[GRADER_MAX_PICKS], order[GRADER_MAX_PICKS];
-    grader_order_shuffle(j, n, shown);
-    struct core_buf parsed;
-    core_buf_init(&parsed);
-    for (size_t i = 0; i < n; i++) {
-        order[i] = shown[picks[i]];
-        core_buf_printf(&parsed, "%s%c", i ? " " : "", (char)('a' + picks[i]));
-    }
-    r->parsed = core_buf_steal(&parsed);
-    size_t inv = 0, pairs = n * (n - 1) / 2;
-    for (size_t a = 0; a < n; a++)
-        for (size_t b = a + 1; b < n; b++)
-            inv += order[a] > order[b];
-    double frac = inv == 0 ? 1 : 1 - 2.0 * (double)inv / (double)pairs;
-    char fb[200];
-    if (inv == 0)
-        snprintf(fb, sizeof fb, "Correct order.");
-    else
-        snprintf(fb, sizeof fb, "%zu of %zu pairs are in the right order.", pairs - inv, pairs);
-    grader_result_score(r, frac, fb);
-}
-
-/* Calls a private grader of wb.lua: graders[name](args...) -> score [, feedback]. */
-static void grade_lua(lua_State *L, struct grader_job *j, const char *name, int nargs)
-{
-    grader_wb_push_graders(L); /* args graders */
-    lua_getfield(L, -1, name); /* args graders fn */
-    lua_remove(L, -2);         /* args fn */
-    lua_insert(L, -nargs - 1); /* fn args */
-    grader_job_call(L, j, j->q->kind == GRADER_TEXT ? "text matching" : "concept matching", nargs,
-                    2);
-    double s = lua_tonumber(L, -2);
-    grader_result_score(j->res, s, lua_tostring(L, -1));
-    lua_pop(L, 2);
-}
-
-static void grade_text(lua_State *L, struct grader_job *j, const char *answer)
-{
-    size_t len = strlen(answer);
-    char *norm = core_xmalloc(len + 1);
-    grader_text_norm(answer, len, norm);
-    j->res->parsed = norm;
-    lua_pushvalue(L, GRADER_S_REF);
-    grader_rawfield(L, GRADER_S_Q, "patterns");
-    lua_pushstring(L, answer);
-    grade_lua(L, j, "text", 3);
-}
-
-static void grade_design(lua_State *L, struct grader_job *j, const char *answer)
-{
-    grader_rawfield(L, GRADER_S_Q, "concepts");
-    lua_pushstring(L, answer);
-    grade_lua(L, j, "design", 2);
+    return grader_kind_ops(j->q->kind)->reference_text(L, j, exact);
 }
 
 /* A custom grade(answer, ctx): a fraction [, feedback], or a table
@@ -1066,35 +436,13 @@ static void grade_answer_raw(lua_State *L, struct grader_job *j, const char *ans
         grader_result_invalid(r, msg);
         return;
     }
-    /* A design answer's score is the rubric's reading of it: automatic,
-     * provisional until a person's score stands beside it. */
-    r->automatic = q->kind == GRADER_DESIGN;
+    const struct grader_kind_ops *kind = grader_kind_ops(q->kind);
+    r->automatic = kind->automatic;
     if (q->has_grade) {
         grade_custom(L, j, answer);
         return;
     }
-    switch (q->kind) {
-    case GRADER_NUMERIC:
-        if (lua_isnil(L, GRADER_S_REF))
-            grader_job_fail(L, j, "no reference answer");
-        grade_numeric(L, j, answer);
-        break;
-    case GRADER_CHOICE:
-        grade_choice(L, j, answer);
-        break;
-    case GRADER_MULTI:
-        grade_multi(L, j, answer);
-        break;
-    case GRADER_ORDERING:
-        grade_ordering(L, j, answer);
-        break;
-    case GRADER_TEXT:
-        grade_text(L, j, answer);
-        break;
-    case GRADER_DESIGN:
-        grade_design(L, j, answer);
-        break;
-    }
+    kind->grade(L, j, answer);
 }
 
 /* ---- the jobs ----------------------------------------------------------------------- */
@@ -1124,7 +472,7 @@ static void view_fill(lua_State *L, struct grader_job *j)
     if (n) {
         v->choices = core_xcalloc(n, sizeof *v->choices);
         size_t shown[GRADER_MAX_PICKS];
-        bool ord = q->kind == GRADER_ORDERING && n <= GRADER_MAX_PICKS;
+        bool ord = grader_kind_ops(q->kind)->shuffled && n <= GRADER_MAX_PICKS;
         if (ord)
             grader_order_shuffle(j, n, shown);
         for (size_t i = 0; i < n; i++) {
@@ -1135,7 +483,7 @@ static void view_fill(lua_State *L, struct grader_job *j)
     }
     v->unit = core_xstrdup(q->unit ? q->unit : "");
     v->max_answer = q->max_answer;
-    if (q->kind == GRADER_DESIGN)
+    if (grader_kind_ops(q->kind)->rubric)
         grader_rawfield(L, GRADER_S_Q, "concepts"); /* concepts */
     else
         lua_pushnil(L);

@@ -289,12 +289,12 @@ enum grader_design_hit grader_design_near(const struct grader_design *d, const c
                                           size_t n_terms, size_t within, bool fuzzy, bool any,
                                           struct grader_design_known *known);
 
-/* ==== APPENDED SECTION: the Lua side (sandbox, wb library, pack model) ====
+/* ==== the Lua side: sandbox, wb library, pack model and evaluation, jobs, kinds ====
  *
- * Owned by the sandbox/pack engineer; everything above this line belongs to
- * the pure building blocks and is not changed here. Declarations shared by
- * grader_sandbox.c, grader_wb.c, grader_pack.c and grader_grade.c. Those
- * files include lua.h; this header does not (lua_State appears only as an
+ * Everything above this line is the pure building blocks. Below:
+ * declarations shared by the files that run Lua (the sandbox, the wb
+ * library, pack evaluation, the question jobs and the kinds). Those files
+ * include lua.h; this header does not (lua_State appears only as an
  * incomplete struct), so the pure files and their tests stay Lua-free.
  */
 #include "grader.h"
@@ -700,16 +700,15 @@ enum {
     GRADER_T_NUMS = 32, /* a list of numbers */
     GRADER_T_BOOL = 64
 };
-#define GRADER_KIND_BIT(k) (1u << (k))
-#define GRADER_KIND_ALL 0x3fu /* every question kind */
-/* One field of a declaration; a table of them ends with a NULL name. */
+/* One field of a declaration; a table of them ends with a NULL name. Which
+ * question fields belong to which kinds is the kind table's to say
+ * (grader_kind_field_applies). */
 struct grader_fspec {
     const char *name;
-    unsigned types; /* 0: depends on the kind (question answer) */
-    unsigned kinds; /* question kinds it applies to (bit k for kind k) */
+    unsigned types; /* 0: depends on the kind (a question's answer) */
 };
 extern const struct grader_fspec grader_pack_fields[], grader_lesson_fields[], grader_page_fields[],
-    grader_question_fields[], grader_policy_fields[], grader_exam_fields[], grader_tol_fields[];
+    grader_question_fields[], grader_policy_fields[], grader_exam_fields[];
 
 /* Checks every entry of the table at t against `specs` (for question kind
  * `kind`, or -1): unknown fields (with "did you mean"), fields of another
@@ -737,22 +736,13 @@ bool grader_is_list_of(struct lua_State *L, int idx, int ty);
 /* Reports an id (pack, lesson, question, rubric item) that is not up to 64
  * lower-case letters, digits, '.', '_' and '-'. NULL passes. */
 void grader_id_check(struct grader_vctx *v, const char *field_name, const char *id);
-/* rel/abs/sig of a tolerance or band table at t, `what` naming it. */
-void grader_tol_values_check(struct grader_vctx *v, int t, const char *what);
-/* Each Lua pattern of the list of strings at `list`. */
-void grader_patterns_check(struct grader_vctx *v, int list, const char *what);
 
 /* t[name], when present, must be a list of tables; each is checked by
  * `each` (entry index, 1-based i, ud). */
 typedef void (*grader_entry_check)(struct grader_vctx *v, int entry, size_t i, void *ud);
 void grader_list_check(struct grader_vctx *v, int t, const char *name, grader_entry_check each,
                        void *ud);
-/* Entry checks of a question's lists: bands, wrong, concepts, samples,
- * examples (ud unused). */
-void grader_band_check(struct grader_vctx *v, int t, size_t i, void *ud);
-void grader_wrong_check(struct grader_vctx *v, int t, size_t i, void *ud);
-void grader_concept_check(struct grader_vctx *v, int t, size_t i, void *ud);
-void grader_sample_check(struct grader_vctx *v, int t, size_t i, void *ud);
+/* The entry check of a question's examples (ud unused). */
 void grader_example_check(struct grader_vctx *v, int t, size_t i, void *ud);
 
 /* The static checks of a calculator{} at t (grader_calc_decl.c): fills the
@@ -862,9 +852,6 @@ size_t grader_job_n_choices(struct lua_State *L);
 /* The order an ordering question shows its n items in for this variant:
  * shown[k] = the declared index; never the declared order itself. */
 void grader_order_shuffle(const struct grader_job *j, size_t n, size_t *shown);
-/* A question's tolerance table at t (defaults for missing parts; abs alone
- * means abs alone). */
-void grader_tol_read(struct lua_State *L, int t, struct grader_tol *tol);
 /* The canonical spelling of q's unit ("" for none). */
 const char *grader_question_unit(const struct grader_question *q);
 /* A copy of the string at idx ("" when it is not one). */
@@ -890,6 +877,66 @@ bool grader_render_or_fail(struct lua_State *L, struct grader_job *j, const char
                            const char *field_name);
 /* Renders the choices (choice, multi) or items (ordering) into GRADER_S_CH. */
 void grader_render_choices(struct lua_State *L, struct grader_job *j);
+
+/* For the kinds (grader_kind_*.c): the variant's seed (grader_rng_seed of
+ * pack, question, user and variant). */
+uint64_t grader_job_seed(const struct grader_job *j);
+/* Pushes t[name], calling it with (p, ctx) when it is a function (`what`
+ * names the call in an error); returns the type of what it pushed.
+ * grader_job_push_answer does it for Q.answer. */
+int grader_job_push_value(struct lua_State *L, struct grader_job *j, int t, const char *name,
+                          const char *what);
+int grader_job_push_answer(struct lua_State *L, struct grader_job *j);
+/* Marks r unreadable (valid false, no score) with `why` as its feedback. */
+void grader_result_invalid(struct grader_result *r, const char *why);
+/* Scores r with `frac` (clamped to 0..1) of its points and the feedback
+ * ("Correct." or "Incorrect." when NULL or empty). */
+void grader_result_score(struct grader_result *r, double frac, const char *feedback);
+/* v with `sig` significant figures and its unit: "2.5 ×", "56%". Caller frees. */
+char *grader_value_text(double v, const char *unit, int sig);
+
+/* ---- question kinds (grader_kind.c, grader_kind_*.c) ------------------------ */
+
+#define GRADER_KIND_COUNT (GRADER_DESIGN + 1)
+
+/* What a question kind means: one row per kind (the table is in
+ * grader_kind.c; each row is defined beside its functions). */
+struct grader_kind_ops {
+    const char *name;          /* what `kind =` says: "numeric" */
+    const char *const *fields; /* the question fields that are this kind's (and maybe others') */
+    unsigned answer_types;     /* what `answer` may be (GRADER_T_*); 0: no such field */
+    const char *list;          /* its lettered list: "choices", "items"; NULL for none */
+    const char *list_item;     /* one entry of it, for messages: "choice", "item" */
+    bool shuffled;             /* the list is shown shuffled per variant (answers by letters) */
+    bool needs_reference;      /* pack check: an answer that gives nothing is a problem */
+    bool automatic;            /* the score is a reading, provisional until a person's stands */
+    bool rubric;               /* its concepts are shown for self-scoring */
+    size_t max_answer;         /* grader_kind_max_answer */
+    int tries;                 /* the default policy: grader_policy_default (and why) */
+    double penalty;
+    /* Pack check: the kind's static checks of the question table at t (the
+     * common fields are checked already); fills q's kind-specific parts. */
+    void (*check)(struct grader_vctx *v, int t, struct grader_question *q);
+    /* The job: validates the reference and pushes it (nil when none). */
+    void (*reference)(struct lua_State *L, struct grader_job *j);
+    /* The job: grades `answer` into j->res (a custom grade never gets here). */
+    void (*grade)(struct lua_State *L, struct grader_job *j, const char *answer);
+    /* The job: the reference at GRADER_S_REF as text, as a student reads it
+     * or (exact) as an answer that scores full marks; NULL for none. */
+    char *(*reference_text)(struct lua_State *L, struct grader_job *j, bool exact);
+    /* Pack check, optional: what to check on every variant beyond the
+     * common (numeric: each `wrong` value). Leaves the stack at GRADER_S_TOP. */
+    void (*variant_check)(struct lua_State *L, struct grader_job *j);
+};
+extern const struct grader_kind_ops grader_kind_numeric, grader_kind_choice, grader_kind_multi,
+    grader_kind_ordering, grader_kind_text, grader_kind_design;
+
+/* The row of kind k (numeric's for a value out of range). */
+const struct grader_kind_ops *grader_kind_ops(enum grader_kind k);
+/* Whether question field `name` applies to kind `kind`: a field no kind
+ * lists as its own applies to all. Writes the kinds that list it to buf
+ * ("choice, multi"; n bytes), for the message when it does not. */
+bool grader_kind_field_applies(int kind, const char *name, char *buf, size_t n);
 
 /* ---- self-tests and checks (grader_selftest.c) ----------------------------- */
 

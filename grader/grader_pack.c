@@ -20,24 +20,6 @@ void *grader_grow(void *a, size_t n, size_t size)
     return a;
 }
 
-size_t grader_kind_max_answer(enum grader_kind k)
-{
-    switch (k) {
-    case GRADER_TEXT:
-        return 4096;
-    case GRADER_DESIGN:
-        return 16384;
-    default:
-        return 1024;
-    }
-}
-
-const char *grader_kind_name(enum grader_kind k)
-{
-    static const char *const names[] = {"numeric", "choice", "multi", "ordering", "text", "design"};
-    return (unsigned)k < 6 ? names[k] : "?";
-}
-
 void grader_strv_free(char **v, size_t n)
 {
     for (size_t i = 0; i < n; i++)

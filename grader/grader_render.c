@@ -245,8 +245,9 @@ bool grader_render_or_fail(lua_State *L, struct grader_job *j, const char *tmpl,
 /* Renders the choices (choice, multi) or items (ordering) into GRADER_S_CH. */
 void grader_render_choices(lua_State *L, struct grader_job *j)
 {
-    const char *name = j->q->kind == GRADER_ORDERING ? "items" : "choices";
-    if (j->q->kind != GRADER_CHOICE && j->q->kind != GRADER_MULTI && j->q->kind != GRADER_ORDERING)
+    const struct grader_kind_ops *kind = grader_kind_ops(j->q->kind);
+    const char *name = kind->list;
+    if (!name)
         return;
     if (grader_rawfield(L, GRADER_S_Q, name) != LUA_TTABLE) { /* list */
         lua_pop(L, 1);
@@ -259,8 +260,7 @@ void grader_render_choices(lua_State *L, struct grader_job *j)
             grader_job_fail(L, j, "%s %zu is not a string", name, i);
         const char *tmpl = lua_tostring(L, -1);
         char label[32];
-        snprintf(label, sizeof label, "%s %zu", j->q->kind == GRADER_ORDERING ? "item" : "choice",
-                 i);
+        snprintf(label, sizeof label, "%s %zu", kind->list_item, i);
         if (grader_render_or_fail(L, j, tmpl, label)) { /* list out s text */
             lua_remove(L, -2);
         } /* else: list out s (kept as written) */

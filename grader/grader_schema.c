@@ -27,133 +27,68 @@
 /* ---- the tables ------------------------------------------------------------------------------ */
 
 const struct grader_fspec grader_pack_fields[] = {
-    {"id", GRADER_T_STR, GRADER_KIND_ALL},       {"title", GRADER_T_STR, GRADER_KIND_ALL},
-    {"version", GRADER_T_STR, GRADER_KIND_ALL},  {"description", GRADER_T_STR, GRADER_KIND_ALL},
-    {"lessons", GRADER_T_STRS, GRADER_KIND_ALL}, {"cbm", GRADER_T_BOOL, GRADER_KIND_ALL},
-    {"policy", GRADER_T_TAB, GRADER_KIND_ALL},   {"assets", GRADER_T_STRS, GRADER_KIND_ALL},
-    {"rubric", GRADER_T_STRS, GRADER_KIND_ALL},  {NULL, 0, 0}};
+    {"id", GRADER_T_STR},       {"title", GRADER_T_STR},
+    {"version", GRADER_T_STR},  {"description", GRADER_T_STR},
+    {"lessons", GRADER_T_STRS}, {"cbm", GRADER_T_BOOL},
+    {"policy", GRADER_T_TAB},   {"assets", GRADER_T_STRS},
+    {"rubric", GRADER_T_STRS},  {NULL, 0}};
 
-const struct grader_fspec grader_lesson_fields[] = {
-    {"id", GRADER_T_STR, GRADER_KIND_ALL},
-    {"title", GRADER_T_STR, GRADER_KIND_ALL},
-    {"topics", GRADER_T_STRS, GRADER_KIND_ALL},
-    {"rubric", GRADER_T_STRS, GRADER_KIND_ALL},
-    {"policy", GRADER_T_TAB, GRADER_KIND_ALL},
-    {"exam", GRADER_T_BOOL | GRADER_T_TAB, GRADER_KIND_ALL},
-    {NULL, 0, 0}};
+const struct grader_fspec grader_lesson_fields[] = {{"id", GRADER_T_STR},
+                                                    {"title", GRADER_T_STR},
+                                                    {"topics", GRADER_T_STRS},
+                                                    {"rubric", GRADER_T_STRS},
+                                                    {"policy", GRADER_T_TAB},
+                                                    {"exam", GRADER_T_BOOL | GRADER_T_TAB},
+                                                    {NULL, 0}};
 
-const struct grader_fspec grader_page_fields[] = {{"title", GRADER_T_STR, GRADER_KIND_ALL},
-                                                  {"text", GRADER_T_STR, GRADER_KIND_ALL},
-                                                  {NULL, 0, 0}};
+const struct grader_fspec grader_page_fields[] = {
+    {"title", GRADER_T_STR}, {"text", GRADER_T_STR}, {NULL, 0}};
 
-const struct grader_fspec grader_question_fields[] = {
-    {"id", GRADER_T_STR, GRADER_KIND_ALL},
-    {"kind", GRADER_T_STR, GRADER_KIND_ALL},
-    {"title", GRADER_T_STR, GRADER_KIND_ALL},
-    {"prompt", GRADER_T_STR, GRADER_KIND_ALL},
-    {"points", GRADER_T_NUM, GRADER_KIND_ALL},
-    {"topics", GRADER_T_STRS, GRADER_KIND_ALL},
-    {"rubric", GRADER_T_STRS, GRADER_KIND_ALL},
-    {"hints", GRADER_T_STRS, GRADER_KIND_ALL},
-    {"lab", GRADER_T_STR, GRADER_KIND_ALL},
-    {"params", GRADER_T_FUN, GRADER_KIND_ALL},
-    {"examples", GRADER_T_TAB, GRADER_KIND_ALL},
-    {"grade", GRADER_T_FUN, GRADER_KIND_ALL},
-    {"answer", 0,
-     GRADER_KIND_BIT(GRADER_NUMERIC) | GRADER_KIND_BIT(GRADER_CHOICE) |
-         GRADER_KIND_BIT(GRADER_MULTI) | GRADER_KIND_BIT(GRADER_TEXT)},
-    {"unit", GRADER_T_STR, GRADER_KIND_BIT(GRADER_NUMERIC)},
-    {"tolerance", GRADER_T_TAB, GRADER_KIND_BIT(GRADER_NUMERIC)},
-    {"bands", GRADER_T_TAB, GRADER_KIND_BIT(GRADER_NUMERIC)},
-    {"wrong", GRADER_T_TAB, GRADER_KIND_BIT(GRADER_NUMERIC)},
-    {"integer", GRADER_T_BOOL, GRADER_KIND_BIT(GRADER_NUMERIC)},
-    {"choices", GRADER_T_STRS, GRADER_KIND_BIT(GRADER_CHOICE) | GRADER_KIND_BIT(GRADER_MULTI)},
-    {"why", GRADER_T_TAB, GRADER_KIND_BIT(GRADER_CHOICE) | GRADER_KIND_BIT(GRADER_MULTI)},
-    {"items", GRADER_T_STRS, GRADER_KIND_BIT(GRADER_ORDERING)},
-    {"patterns", GRADER_T_STRS, GRADER_KIND_BIT(GRADER_TEXT)},
-    {"concepts", GRADER_T_TAB, GRADER_KIND_BIT(GRADER_DESIGN)},
-    {"model", GRADER_T_STR, GRADER_KIND_BIT(GRADER_DESIGN)},
-    {"policy", GRADER_T_TAB, GRADER_KIND_ALL},
-    {"samples", GRADER_T_TAB, GRADER_KIND_BIT(GRADER_DESIGN)},
-    {"max_answer", GRADER_T_NUM, GRADER_KIND_ALL},
-    {NULL, 0, 0}};
+const struct grader_fspec grader_question_fields[] = {{"id", GRADER_T_STR},
+                                                      {"kind", GRADER_T_STR},
+                                                      {"title", GRADER_T_STR},
+                                                      {"prompt", GRADER_T_STR},
+                                                      {"points", GRADER_T_NUM},
+                                                      {"topics", GRADER_T_STRS},
+                                                      {"rubric", GRADER_T_STRS},
+                                                      {"hints", GRADER_T_STRS},
+                                                      {"lab", GRADER_T_STR},
+                                                      {"params", GRADER_T_FUN},
+                                                      {"examples", GRADER_T_TAB},
+                                                      {"grade", GRADER_T_FUN},
+                                                      {"answer", 0},
+                                                      {"unit", GRADER_T_STR},
+                                                      {"tolerance", GRADER_T_TAB},
+                                                      {"bands", GRADER_T_TAB},
+                                                      {"wrong", GRADER_T_TAB},
+                                                      {"integer", GRADER_T_BOOL},
+                                                      {"choices", GRADER_T_STRS},
+                                                      {"why", GRADER_T_TAB},
+                                                      {"items", GRADER_T_STRS},
+                                                      {"patterns", GRADER_T_STRS},
+                                                      {"concepts", GRADER_T_TAB},
+                                                      {"model", GRADER_T_STR},
+                                                      {"policy", GRADER_T_TAB},
+                                                      {"samples", GRADER_T_TAB},
+                                                      {"max_answer", GRADER_T_NUM},
+                                                      {NULL, 0}};
 
-const struct grader_fspec grader_policy_fields[] = {{"tries", GRADER_T_NUM, GRADER_KIND_ALL},
-                                                    {"penalty", GRADER_T_NUM, GRADER_KIND_ALL},
-                                                    {"per_try", GRADER_T_NUMS, GRADER_KIND_ALL},
-                                                    {NULL, 0, 0}};
+const struct grader_fspec grader_policy_fields[] = {
+    {"tries", GRADER_T_NUM}, {"penalty", GRADER_T_NUM}, {"per_try", GRADER_T_NUMS}, {NULL, 0}};
 
-const struct grader_fspec grader_exam_fields[] = {{"minutes", GRADER_T_NUM, GRADER_KIND_ALL},
-                                                  {NULL, 0, 0}};
-
-const struct grader_fspec grader_tol_fields[] = {{"rel", GRADER_T_NUM, GRADER_KIND_ALL},
-                                                 {"abs", GRADER_T_NUM, GRADER_KIND_ALL},
-                                                 {"sig", GRADER_T_NUM, GRADER_KIND_ALL},
-                                                 {NULL, 0, 0}};
-
-static const struct grader_fspec band_fields[] = {
-    {"rel", GRADER_T_NUM, GRADER_KIND_ALL},      {"abs", GRADER_T_NUM, GRADER_KIND_ALL},
-    {"sig", GRADER_T_NUM, GRADER_KIND_ALL},      {"score", GRADER_T_NUM, GRADER_KIND_ALL},
-    {"feedback", GRADER_T_STR, GRADER_KIND_ALL}, {NULL, 0, 0}};
-
-static const struct grader_fspec wrong_fields[] = {
-    {"value", GRADER_T_NUM | GRADER_T_FUN, GRADER_KIND_ALL},
-    {"feedback", GRADER_T_STR, GRADER_KIND_ALL},
-    {NULL, 0, 0}};
-
-static const struct grader_fspec concept_fields[] = {{"name", GRADER_T_STR, GRADER_KIND_ALL},
-                                                     {"points", GRADER_T_NUM, GRADER_KIND_ALL},
-                                                     {"match", GRADER_T_STRS, GRADER_KIND_ALL},
-                                                     {"patterns", GRADER_T_STRS, GRADER_KIND_ALL},
-                                                     {"near", GRADER_T_TAB, GRADER_KIND_ALL},
-                                                     {"contradicts", GRADER_T_TAB, GRADER_KIND_ALL},
-                                                     {"fuzzy", GRADER_T_BOOL, GRADER_KIND_ALL},
-                                                     {"feedback", GRADER_T_STR, GRADER_KIND_ALL},
-                                                     {NULL, 0, 0}};
-
-static const struct grader_fspec near_fields[] = {{"within", GRADER_T_NUM, GRADER_KIND_ALL},
-                                                  {NULL, 0, 0}};
-
-static const struct grader_fspec contradicts_fields[] = {
-    {"match", GRADER_T_STRS, GRADER_KIND_ALL},
-    {"patterns", GRADER_T_STRS, GRADER_KIND_ALL},
-    {"near", GRADER_T_TAB, GRADER_KIND_ALL},
-    {"feedback", GRADER_T_STR, GRADER_KIND_ALL},
-    {NULL, 0, 0}};
-
-static const struct grader_fspec sample_fields[] = {{"answer", GRADER_T_STR, GRADER_KIND_ALL},
-                                                    {"score", GRADER_T_NUM, GRADER_KIND_ALL},
-                                                    {"tol", GRADER_T_NUM, GRADER_KIND_ALL},
-                                                    {"role", GRADER_T_STR, GRADER_KIND_ALL},
-                                                    {NULL, 0, 0}};
+const struct grader_fspec grader_exam_fields[] = {{"minutes", GRADER_T_NUM}, {NULL, 0}};
 
 static const struct grader_fspec example_fields[] = {
-    {"answer", GRADER_T_STR | GRADER_T_NUM | GRADER_T_FUN, GRADER_KIND_ALL},
-    {"score", GRADER_T_NUM | GRADER_T_STR, GRADER_KIND_ALL},
-    {"params", GRADER_T_TAB, GRADER_KIND_ALL},
-    {"lab", GRADER_T_TAB, GRADER_KIND_ALL},
-    {"order", GRADER_T_TAB, GRADER_KIND_ALL},
-    {NULL, 0, 0}};
+    {"answer", GRADER_T_STR | GRADER_T_NUM | GRADER_T_FUN},
+    {"score", GRADER_T_NUM | GRADER_T_STR},
+    {"params", GRADER_T_TAB},
+    {"lab", GRADER_T_TAB},
+    {"order", GRADER_T_TAB},
+    {NULL, 0}};
 
 static const struct grader_fspec lab_fields[] = {
-    {"id", GRADER_T_NUM, GRADER_KIND_ALL},          {"lab", GRADER_T_STR, GRADER_KIND_ALL},
-    {"finished_at", GRADER_T_STR, GRADER_KIND_ALL}, {"params", GRADER_T_TAB, GRADER_KIND_ALL},
-    {"summary", GRADER_T_TAB, GRADER_KIND_ALL},     {NULL, 0, 0}};
-
-static unsigned answer_types(int kind)
-{
-    switch (kind) {
-    case GRADER_NUMERIC:
-    case GRADER_CHOICE:
-        return GRADER_T_NUM | GRADER_T_FUN;
-    case GRADER_MULTI:
-        return GRADER_T_NUMS | GRADER_T_FUN;
-    case GRADER_TEXT:
-        return GRADER_T_STR | GRADER_T_STRS | GRADER_T_FUN;
-    default:
-        return 0;
-    }
-}
+    {"id", GRADER_T_NUM},     {"lab", GRADER_T_STR},     {"finished_at", GRADER_T_STR},
+    {"params", GRADER_T_TAB}, {"summary", GRADER_T_TAB}, {NULL, 0}};
 
 /* ---- problems and names ---------------------------------------------------------------------- */
 
@@ -275,6 +210,7 @@ void grader_fields_check(struct grader_vctx *v, int t, const struct grader_fspec
             continue;
         }
         const char *name = lua_tostring(L, -2);
+        char kinds[96]; /* the kinds a field of another kind applies to */
         const struct grader_fspec *f = NULL;
         for (const struct grader_fspec *s = specs; s->name; s++)
             if (strcmp(s->name, name) == 0)
@@ -287,20 +223,14 @@ void grader_fields_check(struct grader_vctx *v, int t, const struct grader_fspec
                 grader_vproblem(v, "unknown field '%s' (did you mean '%s'?)", name, sugg);
             else
                 grader_vproblem(v, "unknown field '%s'", name);
-        } else if (kind >= 0 && !(f->kinds & GRADER_KIND_BIT(kind))) {
-            char kinds[96] = "";
-            for (int k = 0; k < 6; k++) {
-                if (f->kinds & GRADER_KIND_BIT(k)) {
-                    size_t len = strlen(kinds);
-                    snprintf(kinds + len, sizeof kinds - len, "%s%s", len ? ", " : "",
-                             grader_kind_name((enum grader_kind)k));
-                }
-            }
+        } else if (kind >= 0 && !grader_kind_field_applies(kind, name, kinds, sizeof kinds)) {
             grader_vproblem(v, "field '%s' does not apply to %s %s question (only to: %s)", name,
                             kind_word[0] && strchr("aeiou", kind_word[0]) ? "an" : "a", kind_word,
                             kinds);
         } else {
-            unsigned types = f->types ? f->types : answer_types(kind);
+            unsigned types = f->types    ? f->types
+                             : kind >= 0 ? grader_kind_ops((enum grader_kind)kind)->answer_types
+                                         : 0;
             if (types && !type_ok(L, -1, types)) {
                 char want[96];
                 types_text(types, want, sizeof want);
@@ -405,34 +335,6 @@ bool grader_num_field(lua_State *L, int t, const char *name, double *out)
     return ok;
 }
 
-/* rel/abs/sig of a tolerance or band table. */
-void grader_tol_values_check(struct grader_vctx *v, int t, const char *what)
-{
-    lua_State *L = v->L;
-    double x;
-    if (grader_num_field(L, t, "rel", &x) && !(x >= 0 && isfinite(x)))
-        grader_vproblem(v, "%s: rel must be a number >= 0", what);
-    if (grader_num_field(L, t, "abs", &x) && !(x >= 0 && isfinite(x)))
-        grader_vproblem(v, "%s: abs must be a number >= 0", what);
-    if (grader_num_field(L, t, "sig", &x) && !(x >= 0 && x <= 15 && x == floor(x)))
-        grader_vproblem(v, "%s: sig must be a whole number from 0 to 15", what);
-}
-
-void grader_patterns_check(struct grader_vctx *v, int list, const char *what)
-{
-    lua_State *L = v->L;
-    size_t n = lua_rawlen(L, list);
-    for (size_t i = 1; i <= n; i++) {
-        lua_rawgeti(L, list, (lua_Integer)i);
-        size_t len;
-        const char *pat = lua_tolstring(L, -1, &len);
-        char why[128];
-        if (pat && !grader_pattern_check(pat, len, why, sizeof why))
-            grader_vproblem(v, "%s %zu ('%s'): %s", what, i, pat, why);
-        lua_pop(L, 1);
-    }
-}
-
 void grader_list_check(struct grader_vctx *v, int t, const char *name, grader_entry_check each,
                        void *ud)
 {
@@ -471,182 +373,6 @@ void grader_vctx_sub(struct grader_vctx *sub, const struct grader_vctx *v, const
     vsnprintf(sub->label + len, sizeof sub->label - len, fmt, ap);
     va_end(ap);
     sub->bad = false;
-}
-
-/* ---- the parts of a question ----------------------------------------------------------------- */
-
-void grader_band_check(struct grader_vctx *v, int t, size_t i, void *ud)
-{
-    (void)ud;
-    struct grader_vctx s;
-    grader_vctx_sub(&s, v, ": band %zu", i);
-    grader_fields_check(&s, t, band_fields, -1, NULL, 0);
-    static const char *const req[] = {"score", NULL};
-    grader_fields_require(&s, t, req);
-    double x;
-    if (grader_num_field(v->L, t, "score", &x) && !(x >= 0 && x <= 1))
-        grader_vproblem(&s, "score must be a fraction from 0 to 1");
-    grader_tol_values_check(&s, t, "tolerance");
-    v->bad |= s.bad;
-}
-
-void grader_wrong_check(struct grader_vctx *v, int t, size_t i, void *ud)
-{
-    (void)ud;
-    struct grader_vctx s;
-    grader_vctx_sub(&s, v, ": wrong %zu", i);
-    grader_fields_check(&s, t, wrong_fields, -1, NULL, 0);
-    static const char *const req[] = {"value", NULL};
-    grader_fields_require(&s, t, req);
-    double x;
-    if (grader_num_field(v->L, t, "value", &x) && !isfinite(x))
-        grader_vproblem(&s, "value must be a finite number");
-    v->bad |= s.bad;
-}
-
-/* Phrases of a design rubric are looked up word by word: a phrase longer
- * than GRADER_DESIGN_MAX_PHRASE bytes is a mistake. */
-static void check_phrases(struct grader_vctx *v, int t, const char *name)
-{
-    lua_State *L = v->L;
-    if (grader_rawfield(L, t, name) == LUA_TTABLE && grader_is_list_of(L, -1, LUA_TSTRING)) {
-        size_t n = lua_rawlen(L, -1);
-        for (size_t i = 1; i <= n; i++) {
-            lua_rawgeti(L, -1, (lua_Integer)i);
-            if (lua_rawlen(L, -1) > GRADER_DESIGN_MAX_PHRASE)
-                grader_vproblem(v, "%s %zu is longer than %d bytes", name, i,
-                                GRADER_DESIGN_MAX_PHRASE);
-            lua_pop(L, 1);
-        }
-    }
-    lua_pop(L, 1);
-}
-
-/* near = { { "warp", "switch*", within = 5 }, ... } */
-static void each_near(struct grader_vctx *v, int t, size_t i, void *ud)
-{
-    (void)ud;
-    lua_State *L = v->L;
-    struct grader_vctx s;
-    grader_vctx_sub(&s, v, ": near %zu", i);
-    size_t n = lua_rawlen(L, t);
-    grader_fields_check(&s, t, near_fields, -1, NULL, (lua_Integer)n);
-    if (n < 2 || n > 32)
-        grader_vproblem(&s, "give 2 to 32 terms: { \"warp\", \"switch*\", within = 5 }");
-    for (size_t k = 1; k <= n; k++) {
-        lua_rawgeti(L, t, (lua_Integer)k);
-        if (lua_type(L, -1) != LUA_TSTRING)
-            grader_vproblem(&s, "term %zu must be a string, got %s", k, luaL_typename(L, -1));
-        else if (lua_rawlen(L, -1) > GRADER_DESIGN_MAX_PHRASE)
-            grader_vproblem(&s, "term %zu is longer than %d bytes", k, GRADER_DESIGN_MAX_PHRASE);
-        lua_pop(L, 1);
-    }
-    double w;
-    if (grader_num_field(L, t, "within", &w) && !(w >= 1 && w <= 1000 && w == floor(w)))
-        grader_vproblem(&s, "within must be a whole number of words from 1 to 1000");
-    v->bad |= s.bad;
-}
-
-/* The ways a concept (or a contradiction) is found: match, patterns, near.
- * Returns how many are given. */
-static size_t check_finders(struct grader_vctx *v, int t)
-{
-    lua_State *L = v->L;
-    size_t n = 0;
-    if (grader_rawfield(L, t, "match") == LUA_TTABLE)
-        n += lua_rawlen(L, -1);
-    lua_pop(L, 1);
-    check_phrases(v, t, "match");
-    if (grader_rawfield(L, t, "patterns") == LUA_TTABLE) {
-        n += lua_rawlen(L, -1);
-        if (grader_is_list_of(L, -1, LUA_TSTRING))
-            grader_patterns_check(v, lua_gettop(L), "pattern");
-    }
-    lua_pop(L, 1);
-    if (grader_rawfield(L, t, "near") == LUA_TTABLE)
-        n += lua_rawlen(L, -1);
-    lua_pop(L, 1);
-    grader_list_check(v, t, "near", each_near, NULL);
-    return n;
-}
-
-/* contradicts = { "phrase", { match = ..., patterns = ..., feedback = ... } } */
-static void check_contradicts(struct grader_vctx *v, int t)
-{
-    lua_State *L = v->L;
-    if (grader_rawfield(L, t, "contradicts") != LUA_TTABLE) {
-        lua_pop(L, 1);
-        return;
-    }
-    int list = lua_gettop(L);
-    size_t n = lua_rawlen(L, list);
-    for (size_t i = 1; i <= n; i++) {
-        struct grader_vctx s;
-        grader_vctx_sub(&s, v, ": contradicts %zu", i);
-        int ty = lua_rawgeti(L, list, (lua_Integer)i);
-        if (ty == LUA_TSTRING) {
-            if (lua_rawlen(L, -1) > GRADER_DESIGN_MAX_PHRASE)
-                grader_vproblem(&s, "is longer than %d bytes", GRADER_DESIGN_MAX_PHRASE);
-        } else if (ty == LUA_TTABLE) {
-            int e = lua_gettop(L);
-            grader_fields_check(&s, e, contradicts_fields, -1, NULL, 0);
-            if (check_finders(&s, e) == 0)
-                grader_vproblem(&s, "give 'match' phrases, 'patterns' or 'near' groups");
-        } else {
-            grader_vproblem(&s,
-                            "must be a phrase or a table { match = ..., feedback = ... }, got %s",
-                            luaL_typename(L, -1));
-        }
-        lua_pop(L, 1);
-        v->bad |= s.bad;
-    }
-    lua_pop(L, 1);
-}
-
-void grader_concept_check(struct grader_vctx *v, int t, size_t i, void *ud)
-{
-    (void)ud;
-    lua_State *L = v->L;
-    struct grader_vctx s;
-    grader_vctx_sub(&s, v, ": concept %zu", i);
-    grader_fields_check(&s, t, concept_fields, -1, NULL, 0);
-    static const char *const req[] = {"name", NULL};
-    grader_fields_require(&s, t, req);
-    double x;
-    if (grader_num_field(L, t, "points", &x) && !(x > 0 && isfinite(x)))
-        grader_vproblem(&s, "points must be a number > 0");
-    if (check_finders(&s, t) == 0)
-        grader_vproblem(&s, "give 'match' phrases, 'patterns' or 'near' groups");
-    check_contradicts(&s, t);
-    v->bad |= s.bad;
-}
-
-/* samples = { { answer = "...", score = 0.9, tol = 0.25, role = "good" }, ... } */
-void grader_sample_check(struct grader_vctx *v, int t, size_t i, void *ud)
-{
-    (void)ud;
-    lua_State *L = v->L;
-    struct grader_vctx s;
-    grader_vctx_sub(&s, v, ": sample %zu", i);
-    grader_fields_check(&s, t, sample_fields, -1, NULL, 0);
-    static const char *const req[] = {"answer", "score", NULL};
-    grader_fields_require(&s, t, req);
-    double x;
-    if (grader_num_field(L, t, "score", &x) && !(x >= 0 && x <= 1))
-        grader_vproblem(&s, "score must be a fraction from 0 to 1 (what a person gave it)");
-    if (grader_num_field(L, t, "tol", &x) && !(x >= 0 && x <= 1))
-        grader_vproblem(&s, "tol must be a fraction from 0 to 1");
-    if (grader_rawfield(L, t, "role") == LUA_TSTRING) {
-        static const char *const roles[] = {"good", "partial", "keywords", "reversed"};
-        const char *r = lua_tostring(L, -1);
-        bool ok = false;
-        for (size_t k = 0; k < 4; k++)
-            ok |= strcmp(r, roles[k]) == 0;
-        if (!ok)
-            grader_vproblem(&s, "role '%s' is not one of good, partial, keywords, reversed", r);
-    }
-    lua_pop(L, 1);
-    v->bad |= s.bad;
 }
 
 void grader_example_check(struct grader_vctx *v, int t, size_t i, void *ud)

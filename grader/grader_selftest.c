@@ -96,64 +96,13 @@ static void sweep_feedback(lua_State *L, struct grader_job *j)
     lua_pop(L, 1);
 }
 
-/* Every `wrong` value: it must give a finite number, and an answer equal
- * to it must not be graded right. */
-static void sweep_wrong(lua_State *L, struct grader_job *j)
+/* What the question's kind checks on every variant (numeric: each `wrong`
+ * value against the reference). */
+static void variant_check(lua_State *L, struct grader_job *j)
 {
-    if (j->q->kind != GRADER_NUMERIC || grader_rawfield(L, GRADER_S_Q, "wrong") != LUA_TTABLE) {
-        lua_settop(L, GRADER_S_TOP);
-        return;
-    }
-    int w = lua_gettop(L);
-    bool has_ref = lua_type(L, GRADER_S_REF) == LUA_TNUMBER;
-    double ref = lua_tonumber(L, GRADER_S_REF);
-    struct grader_tol tol;
-    grader_rawfield(L, GRADER_S_Q, "tolerance");
-    grader_tol_read(L, lua_gettop(L), &tol);
-    lua_settop(L, w);
-    const char *unit = grader_question_unit(j->q);
-    size_t n = lua_rawlen(L, w);
-    for (size_t i = 1; i <= n; i++) {
-        if (lua_rawgeti(L, w, (lua_Integer)i) != LUA_TTABLE) { /* wrong e */
-            lua_settop(L, w);
-            continue;
-        }
-        int ty = grader_rawfield(L, -1, "value"); /* wrong e v */
-        if (ty == LUA_TFUNCTION) {
-            lua_pushvalue(L, GRADER_S_P);
-            lua_pushvalue(L, GRADER_S_CTX);
-            grader_job_call(L, j, "a wrong value", 2, 1);
-            ty = lua_type(L, -1);
-        }
-        if (ty == LUA_TBOOLEAN && !lua_toboolean(L, -1)) {
-            /* the function says this mistake does not apply to this variant */
-        } else if (ty != LUA_TNUMBER) {
-            grader_job_problem(
-                j,
-                "wrong %zu: value gives %s, not a number (return false when the mistake "
-                "does not apply to this variant)",
-                i, luaL_typename(L, -1));
-        } else if (!isfinite(lua_tonumber(L, -1))) {
-            grader_job_problem(j, "wrong %zu: value gives %g, not a finite number", i,
-                               lua_tonumber(L, -1));
-        } else if (has_ref) {
-            double wv = lua_tonumber(L, -1);
-            char a[64], b[64], iv[200];
-            grader_number_format(wv, 6, a, sizeof a);
-            grader_number_format(ref, 6, b, sizeof b);
-            grader_tol_describe(&tol, ref, unit, iv, sizeof iv);
-            if (wv == ref)
-                grader_job_problem(j, "wrong %zu: value %s equals the reference %s", i, a, b);
-            else if (grader_tol_accepts(&tol, ref, wv))
-                grader_job_problem(
-                    j,
-                    "wrong %zu: value %s lies inside the accepted interval %s of the "
-                    "reference %s, so it is graded right, never as this mistake "
-                    "(tighten the tolerance or drop the entry)",
-                    i, a, iv, b);
-        }
-        lua_settop(L, w);
-    }
+    const struct grader_kind_ops *kind = grader_kind_ops(j->q->kind);
+    if (kind->variant_check)
+        kind->variant_check(L, j);
     lua_settop(L, GRADER_S_TOP);
 }
 
@@ -176,21 +125,20 @@ static void check_fill(lua_State *L, struct grader_job *j)
         }
     }
     lua_pop(L, 1);
-    if ((q->kind == GRADER_CHOICE || q->kind == GRADER_MULTI || q->kind == GRADER_ORDERING) &&
-        grader_job_n_choices(L) > GRADER_MAX_PICKS)
+    const struct grader_kind_ops *kind = grader_kind_ops(q->kind);
+    if (kind->list && grader_job_n_choices(L) > GRADER_MAX_PICKS)
         grader_job_problem(j, "has %zu %s; at most %d can be lettered a to z",
-                           grader_job_n_choices(L),
-                           q->kind == GRADER_ORDERING ? "items" : "choices", GRADER_MAX_PICKS);
+                           grader_job_n_choices(L), kind->list, GRADER_MAX_PICKS);
     if (j->no_lab)
         return; /* its numbers need a run: checked by the examples that bring one */
-    if (q->kind == GRADER_NUMERIC && !q->has_grade && lua_isnil(L, GRADER_S_REF))
-        grader_job_problem(j, "answer gives nothing: a numeric question needs a reference");
+    if (kind->needs_reference && !q->has_grade && lua_isnil(L, GRADER_S_REF))
+        grader_job_problem(j, "answer gives nothing: a %s question needs a reference", kind->name);
     /* What the sweep checks on every variant, for this one (a question
      * without params has no other: the sweep then adds nothing); its
      * examples are the self-tests' to run. */
     sweep_feedback(L, j);
     lua_settop(L, GRADER_S_TOP);
-    sweep_wrong(L, j);
+    variant_check(L, j);
 }
 
 /* GRADER_J_SAMPLE: a design question's graded sample: its answer, the score a
@@ -252,7 +200,7 @@ static void example_answer(lua_State *L, struct grader_job *j)
         grader_rawfield(L, GRADER_S_EX, "answer");
     }
     if (lua_type(L, -1) == LUA_TNIL && grader_rawfield(L, GRADER_S_EX, "order") == LUA_TTABLE) {
-        if (j->q->kind != GRADER_ORDERING)
+        if (!grader_kind_ops(j->q->kind)->shuffled)
             grader_job_fail(L, j, "example %zu: `order` is only for ordering questions",
                             j->example);
         push_order_letters(L, j, lua_gettop(L));
@@ -370,7 +318,7 @@ static void sweep_fill(lua_State *L, struct grader_job *j)
         return; /* its numbers need a run: the examples that bring one check them */
     sweep_feedback(L, j);
     lua_settop(L, GRADER_S_TOP);
-    sweep_wrong(L, j);
+    variant_check(L, j);
     sweep_examples(L, j);
 }
 
