@@ -23,7 +23,7 @@
  *
  * Uses the sandbox, the pack model (grader_pack.c) and core.
  */
-#include "grader_internal.h"
+#include "grader_lua_internal.h"
 
 #include <lauxlib.h>
 #include <lua.h>

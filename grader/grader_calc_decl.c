@@ -7,7 +7,7 @@
  *
  * Uses the field schema (grader_schema.c) and lua.h.
  */
-#include "grader_internal.h"
+#include "grader_lua_internal.h"
 
 #include <lauxlib.h>
 #include <lua.h>

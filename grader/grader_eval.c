@@ -20,7 +20,7 @@
  *
  * Uses the sandbox, the constructors, the schema and the model.
  */
-#include "grader_internal.h"
+#include "grader_lua_internal.h"
 
 #include <lauxlib.h>
 #include <lua.h>

@@ -22,7 +22,7 @@
  * Uses the sandbox, the wb library, the pack model and the pure building
  * blocks of grader_internal.h.
  */
-#include "grader_internal.h"
+#include "grader_lua_internal.h"
 
 #include <lauxlib.h>
 #include <lua.h>

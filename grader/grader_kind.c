@@ -9,7 +9,7 @@
  *
  * Uses nothing but the rows.
  */
-#include "grader_internal.h"
+#include "grader_lua_internal.h"
 
 #include <stdio.h>
 #include <string.h>

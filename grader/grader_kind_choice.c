@@ -15,7 +15,7 @@
  * Uses the job (grader_grade.c), the field schema (grader_schema.c) and the
  * variant rng.
  */
-#include "grader_internal.h"
+#include "grader_lua_internal.h"
 
 #include <lauxlib.h>
 #include <lua.h>

@@ -6,7 +6,7 @@
  *
  * Uses core and the slim cutter (grader_slim.c).
  */
-#include "grader_internal.h"
+#include "grader_lua_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -14,7 +14,7 @@
  * try instead. lessons/ checks the guess values (lesson_policy_guess). The
  * numbers are in each kind's row (struct grader_kind_ops: tries, penalty).
  */
-#include "grader_internal.h"
+#include "grader_lua_internal.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -13,7 +13,7 @@
  * Uses the job of grader_grade.c (its params and question at fixed stack
  * slots) and lua.h.
  */
-#include "grader_internal.h"
+#include "grader_lua_internal.h"
 
 #include <lauxlib.h>
 #include <lua.h>

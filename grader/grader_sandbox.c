@@ -75,7 +75,7 @@
  * signals.
  */
 #define _GNU_SOURCE
-#include "grader_internal.h"
+#include "grader_lua_internal.h"
 
 #include <lauxlib.h>
 #include <lua.h>

@@ -13,7 +13,7 @@
  *
  * Uses lua.h (tables are read raw: no metamethod runs) and core.
  */
-#include "grader_internal.h"
+#include "grader_lua_internal.h"
 
 #include <lauxlib.h>
 #include <lua.h>

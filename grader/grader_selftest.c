@@ -12,7 +12,7 @@
  * Uses the job driver (grader_grade.c), rendering (grader_render.c) and the
  * calculators' self-tests (grader_calc.c).
  */
-#include "grader_internal.h"
+#include "grader_lua_internal.h"
 
 #include <lauxlib.h>
 #include <lua.h>

@@ -17,7 +17,7 @@
  *
  * Uses the per-variant and per-sample jobs of grader_selftest.c; no Lua here.
  */
-#include "grader_internal.h"
+#include "grader_lua_internal.h"
 
 #include <math.h>
 #include <stdio.h>

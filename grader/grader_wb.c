@@ -16,7 +16,7 @@
  * Uses the pure building blocks of grader_internal.h and the sandbox's
  * no-jump bracket around code that may take libc locks.
  */
-#include "grader_internal.h"
+#include "grader_lua_internal.h"
 
 #include <lauxlib.h>
 #include <lua.h>

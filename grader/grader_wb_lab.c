@@ -18,7 +18,7 @@
  * Uses the pure building blocks of grader_internal.h (numbers, units,
  * tolerance) and the sandbox's no-jump bracket.
  */
-#include "grader_internal.h"
+#include "grader_lua_internal.h"
 
 #include <lauxlib.h>
 #include <lua.h>
