@@ -43,6 +43,8 @@ static const struct grader_fspec sample_fields[] = {{"answer", GRADER_T_STR},
                                                     {"role", GRADER_T_STR},
                                                     {NULL, 0}};
 
+/* Each Lua pattern of the list of strings at `list` (text patterns, and a
+ * concept's or a contradiction's). */
 static void check_patterns(struct grader_vctx *v, int list, const char *what)
 {
     lua_State *L = v->L;

@@ -263,7 +263,8 @@ struct grader_cx {
 };
 void grader_cx_fini(struct grader_cx *x);
 
-/* Pushes "<prefix>[<label>: ]<msg>" to problems (no label when NULL),
+/* Pushes "<prefix>[<label>: ]<msg>" to problems (no label when NULL;
+ * grader_selftest.c),
  * without saying again what msg already starts with: prefix, then `also`
  * (NULL: nothing more). Used for every "file:line: question|calculator ID:"
  * problem of pack check. */
