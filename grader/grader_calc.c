@@ -23,7 +23,7 @@
  *
  * Uses the sandbox, the pack model (grader_pack.c) and core.
  */
-#include "grader_internal.h"
+#include "grader_lua_internal.h"
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -167,12 +167,6 @@ static void call(lua_State *L, struct cjob *j, const char *what, int nargs, int 
     j->what = NULL;
 }
 
-static int rawfield(lua_State *L, int t, const char *name)
-{
-    lua_pushstring(L, name);
-    return lua_rawget(L, t < 0 ? t - 1 : t);
-}
-
 static char *dup_text(lua_State *L, int idx)
 {
     size_t n;
@@ -205,8 +199,9 @@ static void read_output(lua_State *L, struct cjob *j, int idx, size_t i)
                       i, k);
         lua_pop(L, 1); /* ... k */
     }
-    int tl = rawfield(L, idx, "label"), tv = rawfield(L, idx, "value"),
-        tt = rawfield(L, idx, "text"), tu = rawfield(L, idx, "unit"); /* label value text unit */
+    int tl = grader_rawfield(L, idx, "label"), tv = grader_rawfield(L, idx, "value"),
+        tt = grader_rawfield(L, idx, "text"),
+        tu = grader_rawfield(L, idx, "unit"); /* label value text unit */
     if (tl != LUA_TSTRING)
         fail_calc(L, j, "output %zu: label must be a string, got %s", i, lua_typename(L, tl));
     const char *label = lua_tostring(L, -4);
@@ -289,7 +284,7 @@ static int l_calc(lua_State *L)
     }
     if (lua_type(L, 1) != LUA_TTABLE)
         fail_calc(L, j, "it is not declared when its file runs again (is the file deterministic?)");
-    if (rawfield(L, 1, "compute") != LUA_TFUNCTION) /* C compute */
+    if (grader_rawfield(L, 1, "compute") != LUA_TFUNCTION) /* C compute */
         fail_calc(L, j, "compute must be a function(v)");
     lua_createtable(L, 0, (int)c->n_inputs); /* C compute v */
     for (size_t i = 0; i < c->n_inputs; i++) {

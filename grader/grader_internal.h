@@ -1,10 +1,14 @@
 /*
- * grader_internal.h — pure building blocks of the grader, used by the
+ * grader_internal.h — the grader's pure building blocks, used by the
  * sandbox and the `wb` Lua library. Never included from outside grader/.
  *
  * Everything here is pure C: no Lua, no I/O, no globals, so it is tested
- * directly with cmocka and fuzzed. Units (grader_number.c), tolerance and
- * partial-credit bands (grader_tol.c), and the variant RNG (grader_rng.c).
+ * directly with cmocka and fuzzed. Units (grader_unit.c), numeric answers
+ * (grader_number_lex.c, grader_number.c), tolerance and partial-credit bands
+ * (grader_tol.c), the variant RNG (grader_rng.c), design answers
+ * (grader_design.c), text normalisation (grader_wb.c) and the cutting of
+ * lesson files (grader_slim.c). What the files that run Lua share is in
+ * grader_lua_internal.h.
  */
 #ifndef WB_GRADER_INTERNAL_H
 #define WB_GRADER_INTERNAL_H
@@ -42,6 +46,29 @@ struct grader_unit {
  * Case matters where it means something (Mb ≠ MB). "" is the plain number
  * (dim NONE, scale 1). Returns NULL for an unknown spelling. Static storage. */
 const struct grader_unit *grader_unit_find(const char *spelling);
+/* As grader_unit_find for the n bytes at s (not NUL-terminated). */
+const struct grader_unit *grader_unit_findn(const char *s, size_t n);
+
+/* x in unit `from` expressed in unit `to`, both of the same dimension and
+ * from grader_unit_find: one correctly rounded operation when the exact
+ * ratio is a whole number either way ("320 ms" is exactly 0.32 s). */
+double grader_unit_convert(double x, const struct grader_unit *from, const struct grader_unit *to);
+
+/* The base unit of a dimension (scale 1): s, B, B/s, FLOP, FLOP/s, "". */
+const struct grader_unit *grader_unit_base(enum grader_dim dim);
+
+/* What a unit of dimension dim measures, for messages: "a time" (as in
+ * "ms is a time"), "a size", ..., "a ratio". Static. */
+const char *grader_dim_noun(enum grader_dim dim);
+
+/* An answer in unit u, described: "a time such as 320 ms" (as in "expected
+ * a time such as 320 ms"), "a percentage such as 56%". Static. */
+const char *grader_unit_phrase(const struct grader_unit *u);
+
+/* The units whose spelling equals s[0..n) ignoring ASCII case, for "did you
+ * mean": at most 3 canonical names joined by " or " in buf (n bytes; "" when
+ * none). Returns how many. */
+size_t grader_unit_suggest(const char *s, size_t n, char *buf, size_t bufn);
 
 /* ---- numbers ------------------------------------------------------------- */
 
@@ -78,6 +105,53 @@ struct grader_number {
  * ("expected a time such as 320 ms, got MB"); an unknown unit; trailing junk.
  * Never crashes on any input (fuzzed). Returns out->ok. */
 bool grader_number_parse(const char *text, const char *expected, struct grader_number *out);
+
+/* The reading of one numeric answer, shared by the lexer
+ * (grader_number_lex.c) and the expression parser (grader_number.c). */
+struct grader_numlex {
+    const char *s; /* the answer, not NUL-terminated at n */
+    size_t n;
+    size_t i; /* next byte */
+    int depth;
+    bool c_div;      /* '/' between whole numbers truncates, as in C */
+    bool c_div_seen; /* a '/' between whole numbers whose quotient is not whole */
+    bool failed;
+    char *why;
+    size_t why_n;
+};
+
+/* Records the problem (printf-style) in p->why and sets p->failed; only the
+ * first problem is kept: it is the one worth reporting. */
+void grader_numlex_fail(struct grader_numlex *p, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Moves past spaces (grader_text_space_at). */
+void grader_numlex_skip_spaces(struct grader_numlex *p);
+/* The byte at p->i, 0 at the end. */
+int grader_numlex_peek(const struct grader_numlex *p);
+/* Width of a '-' at byte i: 1 for ASCII, 3 for U+2212 MINUS SIGN; 0 when none. */
+size_t grader_numlex_minus_at(const struct grader_numlex *p, size_t i);
+/* After a sign at [start, p->i): refuses a second sign ("--1", "2+-1"). */
+void grader_numlex_no_second_sign(struct grader_numlex *p, size_t start);
+/* Refuses the comma at byte c, saying whether it reads as a decimal comma or
+ * a thousands separator and how to write either. */
+void grader_numlex_comma(struct grader_numlex *p, size_t c);
+/* Reads the number at p->i (digits with at most one point, an optional
+ * exponent) and moves past it; 0 with the problem recorded when it is
+ * malformed or too large. */
+double grader_numlex_number(struct grader_numlex *p);
+/* ASCII digit; ASCII letter or '_' (a word of a function or constant). */
+bool grader_numlex_digit(int c);
+bool grader_numlex_alpha(int c);
+
+/* Length of the valid UTF-8 sequence at s (at most n bytes), 0 when invalid. */
+size_t grader_utf8_len(const unsigned char *s, size_t n);
+/* Width of a space at s (ASCII white space, U+00A0, U+2009, U+202F), or 0. */
+size_t grader_text_space_at(const char *s, size_t n);
+/* Copies s[0..n) into out (outn bytes) as printable text for a message:
+ * control bytes and invalid UTF-8 become '?', and long text is cut at a
+ * character boundary with "…", so a `why` is always short, valid UTF-8 and
+ * safe to print. */
+void grader_text_quote(const char *s, size_t n, char *out, size_t outn);
 
 /* Formats v with `sig` significant figures (trailing zeros trimmed, no
  * exponent between 1e-4 and 1e9) into buf. Returns buf. */
@@ -217,142 +291,7 @@ enum grader_design_hit grader_design_near(const struct grader_design *d, const c
                                           size_t n_terms, size_t within, bool fuzzy, bool any,
                                           struct grader_design_known *known);
 
-/* ==== APPENDED SECTION: the Lua side (sandbox, wb library, pack model) ====
- *
- * Owned by the sandbox/pack engineer; everything above this line belongs to
- * the pure building blocks and is not changed here. Declarations shared by
- * grader_sandbox.c, grader_wb.c, grader_pack.c and grader_grade.c. Those
- * files include lua.h; this header does not (lua_State appears only as an
- * incomplete struct), so the pure files and their tests stay Lua-free.
- */
-#include "grader.h"
-
-struct lua_State;
-struct grader_linemap;
-
-/* ---- sandbox (grader_sandbox.c) ------------------------------------------ */
-
-/* Reusable sandbox memory: one arena (a private anonymous mapping the size
- * of the memory cap) handed to one sandbox at a time, so a fresh state per
- * grading touches warm pages and never calls malloc for small blocks. A
- * second sandbox opened while the first is alive gets its own arena. Not
- * thread-safe: one pool per thread (a grader_pack owns one). */
-struct grader_sb_pool;
-struct grader_sb_pool *grader_sb_pool_new(size_t mem_bytes);
-void grader_sb_pool_free(struct grader_sb_pool *pool);
-
-/* A sandbox: a fresh lua_State with the allow-listed libraries, the `wb`
- * library, and the limits of `lim`. `pool` is optional. Errors:
- * CORE_ERR_LIMIT (the memory cap is too small for the libraries),
- * CORE_ERR_INTERNAL. Free with grader_sb_free(), which releases the state's
- * memory wholesale (never lua_close: after a wall-clock jump the state is not
- * consistent, and with __gc refused there is nothing to finalise). */
-struct grader_sb;
-int grader_sb_new(struct grader_sb **out, const struct grader_limits *lim,
-                  struct grader_sb_pool *pool, struct core_err *err);
-void grader_sb_free(struct grader_sb *sb);
-struct lua_State *grader_sb_lua(struct grader_sb *sb);
-/* The sandbox owning L (kept in the state's extra space). */
-struct grader_sb *grader_sb_of(struct lua_State *L);
-
-/* The one entry from C into a sandbox: like lua_pcall(L, nargs, nresults)
- * on the function below the nargs arguments, under a message handler that
- * keeps "file:line: message" (no traceback), with the limits armed. Returns
- * 0 with the results pushed, or CORE_ERR_SCRIPT / CORE_ERR_LIMIT with `err`
- * filled ("file:line: ...") and the function and arguments popped: the
- * stack is balanced either way. After a limit the sandbox refuses further
- * calls. The callee counts as instructor code until it calls
- * grader_sb_enter_c(). */
-int grader_pcall(struct grader_sb *sb, int nargs, int nresults, struct core_err *err);
-
-/* A whole job in a fresh sandbox: creates one with lim and pool, runs
- * fn(ud) (ud pushed as a light userdata, fn's only argument, no results)
- * under grader_pcall, and frees the sandbox. Returns what grader_sb_new or
- * grader_pcall returned. ud is borrowed for the call. */
-int grader_sb_run(const struct grader_limits *lim, struct grader_sb_pool *pool,
-                  int (*fn)(struct lua_State *L), void *ud, struct core_err *err);
-
-/* For a C function run by grader_pcall: from here on, our own C code runs
- * (no wall-clock jump may interrupt it, so it may use malloc). */
-void grader_sb_enter_c(struct lua_State *L);
-
-/* From such a C function, calls instructor code (the function below nargs
- * arguments) with a fresh instruction budget and wall-clock deadline.
- * Returns 0 with nresults pushed, or -1 with an error message pushed (a
- * string starting "file:line: "). A limit is never returned: it is raised
- * again at once, so nothing can continue after it. */
-int grader_sb_try(struct lua_State *L, int nargs, int nresults);
-
-/* Sets the position a limit error names when no pack-file frame is on the
- * stack (e.g. while wb.lua matches an instructor's pattern): "file:line".
- * grader_sb_try replaces it with the definition of each pack function it
- * calls. */
-void grader_sb_set_fallback(struct lua_State *L, const char *where);
-
-/* Brackets a call from a Lua-callable C function into code that may use
- * malloc or hold locks (the number parser): the wall-clock jump waits. */
-void grader_sb_nojump_begin(struct lua_State *L);
-void grader_sb_nojump_end(struct lua_State *L);
-
-/* Compiles Lua source (text only) into bytecode appended to `out`, keeping
- * line information. `chunkname` is "@path", so messages read "path:line:".
- * Errors: CORE_ERR_SCRIPT (syntax, message "path:line: ..."),
- * CORE_ERR_LIMIT. */
-int grader_compile(const char *src, size_t len, const char *chunkname, struct core_buf *out,
-                   struct core_err *err);
-
-/* Pushes the function of bytecode produced by grader_compile (loaded in
- * binary mode, which only this trusted path may do), with _ENV set to a
- * fresh per-file environment: a table whose reads fall through to the
- * sandbox globals, whose writes stay in it, and whose _G is itself. The
- * environment also becomes the default of the sandbox's `load`. Raises on
- * error (call it under grader_pcall). */
-void grader_sb_load(struct lua_State *L, const struct core_buf *bc, const char *chunkname);
-/* As grader_sb_load for a cut file: every position the sandbox reports in
- * that chunk (messages, limits) is translated through `map` (borrowed: it
- * must outlive the sandbox) to the line of the file. */
-void grader_sb_load_mapped(struct lua_State *L, const struct core_buf *bc, const char *chunkname,
-                           const struct grader_linemap *map);
-/* Charges `cost` instructions to the running call's budget for work done
- * in C (a library call handled many bytes): past the budget, the
- * instruction limit kills the sandbox as if the VM had run them (the
- * position is the pack line that called). Deterministic: callers reckon
- * cost from their arguments' sizes, never from time. */
-void grader_sb_charge(struct lua_State *L, uint64_t cost);
-
-/* The message on top of the stack already names lines of the file (our C
- * code made it from the pack model): raising it must not map it again. */
-void grader_sb_mark_mapped(struct lua_State *L);
-
-/* ---- the wb library (grader_wb.c, lua/wb.lua) ---------------------------- */
-
-/* Opens `wb` into the globals at index `g` and leaves the private graders
- * table (functions of wb.lua not visible to instructor code) in the
- * registry. Raises on error. */
-void grader_wb_open(struct lua_State *L, int g);
-/* Pushes the private graders table. */
-void grader_wb_push_graders(struct lua_State *L);
-/* Pushes a new `rng` object (userdata "wb.rng") seeded with `seed`. */
-void grader_wb_push_rng(struct lua_State *L, uint64_t seed);
-/* The SHA-256 (hex) of the embedded wb.lua source: part of grader_revision. */
-void grader_wb_digest(char out[65]);
-
-/* ---- variant parameters as JSON (grader_params.c) ------------------------ */
-
-/* Writes the table at idx (a params table) as a JSON object: keys sorted,
- * nested tables as arrays (keys 1..n) or objects (string keys), integers as
- * integers, floats with a decimal point or exponent in the shortest form
- * that reads back to the same double, booleans, strings (UTF-8 kept, bytes
- * that are not valid UTF-8 escaped as \u00XX). Returns a malloc'd string, or
- * NULL when the table holds something JSON cannot say (a function, a cycle,
- * a non-finite number, a key that is neither string nor integer, depth over
- * 16). Never calls a metamethod. Our own C: call between enter_c and a try. */
-char *grader_params_encode(struct lua_State *L, int idx);
-
-/* Pushes the Lua table that JSON text `json` (written by
- * grader_params_encode) describes. Returns false, pushing nothing, when the
- * text is not such an object. */
-bool grader_params_decode(struct lua_State *L, const char *json);
+/* ---- text (grader_wb.c) and slim lesson files (grader_slim.c) ------------------ */
 
 /* Text normalisation for comparisons: ASCII lower case, runs of white space
  * folded to one space, leading and trailing white space and punctuation
@@ -366,8 +305,6 @@ size_t grader_text_words(const char *s, size_t n, char *out);
 /* True when `pat` is a well-formed Lua pattern; else `why` says what is
  * wrong (Lua itself only notices when a match reaches the bad part). */
 bool grader_pattern_check(const char *pat, size_t n, char *why, size_t why_n);
-
-/* ---- slim lesson files (grader_slim.c) ------------------------------------ */
 
 /* Where each piece of a cut file came from: piece i starts on line slim[i]
  * of the cut and on line orig[i] of the file. */
@@ -396,141 +333,5 @@ void grader_slim_plan_free(struct grader_slim_plan *pl);
  * the file's other code plus the statement. Caller frees. */
 char *grader_slim_cut(const struct grader_slim_plan *pl, const char *src, int keep_line,
                       size_t *len, struct grader_linemap *map);
-
-/* ---- pack model (grader_pack.c, grader_grade.c) -------------------------- */
-
-/* One source file of a pack, with its bytecode. */
-struct grader_pfile {
-    char *path;
-    char *data;
-    size_t len;
-    char *chunkname;    /* "@path" */
-    struct core_buf bc; /* empty when it did not compile */
-    bool compiled;
-    bool is_lua;
-    struct grader_slim_plan *plan; /* made on first use; NULL when it cannot be cut */
-    bool plan_tried;
-};
-
-/* Private per-question data, in pack order. */
-struct grader_qx {
-    const struct grader_question *q;
-    size_t file;     /* index into files */
-    bool bad;        /* failed static validation */
-    bool has_slim;   /* slim holds the bytecode of its file cut down to it */
-    bool slim_tried; /* grader_qx_slim ran (it runs on first use) */
-    struct core_buf slim;
-    struct grader_linemap map; /* slim's lines in the file */
-};
-
-/* Prepares x's cut-down file the first time it is needed: building one per
- * question at load would make loading a file of n questions cost n². */
-void grader_qx_slim(struct grader_pack *p, struct grader_qx *x);
-
-/* What grader_qx_slim does, for any declaration (question or calculator)
- * starting on `line` of p's file number `file` (SIZE_MAX: none, nothing
- * done): on the first call (*tried false) sets *tried and compiles the file
- * cut down to the declaration into *slim, with its line map in *map; *has
- * says whether that worked (slim is left empty when not). The file's plan
- * is made once, on the first call for any of its declarations. */
-void grader_slim_prepare(struct grader_pack *p, size_t file, int line, bool *tried, bool *has,
-                         struct core_buf *slim, struct grader_linemap *map);
-
-/* Private per-calculator data, in pack order (grader_calc.c). An example
- * as read at load: the inputs with defaults filled in, and the expected
- * outputs (a number, or a text where texts[i] is not NULL). */
-struct grader_calc_example {
-    double *inputs; /* one per declared input */
-    size_t n_outputs;
-    double *values;
-    char **texts;
-};
-
-struct grader_cx {
-    const struct grader_calc *c;
-    size_t file;   /* index into files */
-    bool bad;      /* failed static validation, or a duplicate id */
-    bool has_slim; /* slim holds its file cut down to it */
-    bool slim_tried;
-    struct core_buf slim;
-    struct grader_linemap map;
-    struct grader_calc_example *examples;
-    size_t n_examples;
-};
-void grader_cx_fini(struct grader_cx *x);
-
-/* Pushes "<prefix>[<label>: ]<msg>" to problems (no label when NULL),
- * without saying again what msg already starts with: prefix, then `also`
- * (NULL: nothing more). Used for every "file:line: question|calculator ID:"
- * problem of pack check. */
-void grader_problem_push(struct core_strlist *problems, const char *prefix, const char *also,
-                         const char *label, const char *msg);
-
-/* Runs every good calculator with its defaults and its examples (compared
- * with 1e-6 relative tolerance); failures go to `problems` as
- * "file:line: calculator ID: ...". Returns the number of failures and adds
- * the number of runs to *n_run. */
-int grader_calc_selftest(struct grader_pack *p, struct core_strlist *problems, size_t *n_run);
-
-struct grader_pack {
-    struct grader_pack_info info;
-    struct grader_limits lim;
-    struct grader_pfile *files;
-    size_t n_files;
-    struct grader_qx *qx;
-    size_t n_qx;
-    struct grader_cx *cx; /* calculators, in pack order */
-    size_t n_cx;
-    size_t *index; /* open-addressing hash of qx by question id; SIZE_MAX = empty */
-    size_t index_cap;
-    struct grader_sb_pool *pool;
-};
-
-/* The question's private data; NULL when absent. */
-const struct grader_qx *grader_pack_qx(const struct grader_pack *p, const char *qid);
-
-/* Constructors (pack, lesson, page, question, calculator) into the globals
- * at index g. In declare mode they record each call with its line for
- * validation; in grade mode question{} and calculator{} only index their
- * table by id. */
-enum grader_decl_mode { GRADER_DECL_GRADE = 0, GRADER_DECL_PACK, GRADER_DECL_LESSON };
-void grader_decl_open(struct lua_State *L, int g);
-void grader_decl_set_mode(struct lua_State *L, enum grader_decl_mode mode);
-/* Pushes the question table declared with id `qid` (grade mode), or nil. */
-void grader_decl_push_question(struct lua_State *L, const char *qid);
-/* Pushes the calculator table declared with id `cid` (grade mode), or nil. */
-void grader_decl_push_calc(struct lua_State *L, const char *cid);
-
-/* Runs the per-question checks that need the question's code (params,
- * placeholders, references, patterns) for the example student in a fresh
- * sandbox. Pushes each problem to `problems`; returns how many. */
-int grader_question_check(struct grader_pack *p, size_t qi, struct core_strlist *problems,
-                          int *first_code);
-
-/* The sweep of one variant of question qi for the example student
- * (grader_grade.c): params, reference, prompt and hints, every feedback
- * placeholder, every `wrong` value, and the examples that hold for every
- * variant (an answer computed from p, without fixed params or a pretend
- * run). Each problem is pushed as "file:line: question ID: variant N
- * (params): ...". Returns the number of problems; *key (caller frees) is
- * the variant's params as text, its identity ("f=0.2, p=4"), NULL when
- * params failed; *examples_run (optional) the examples graded. */
-int grader_variant_check(struct grader_pack *p, size_t qi, int variant,
-                         struct core_strlist *problems, char **key, size_t *examples_run);
-
-/* A design sample graded: the automatic fraction (`got`, 0 when invalid),
- * the person's (`want`), the tolerance, the answer and the feedback's
- * first line (both caller frees). */
-struct grader_sample_out {
-    bool valid;
-    double got, want, tol;
-    char role[16]; /* "good", "partial", "keywords", "reversed" or "" */
-    char *answer;
-    char *feedback;
-};
-/* Grades sample k (1-based) of question qi for the example student.
- * Errors as for grading. */
-int grader_sample_grade(struct grader_pack *p, size_t qi, size_t k, struct grader_sample_out *out,
-                        struct core_err *err);
 
 #endif /* WB_GRADER_INTERNAL_H */

@@ -13,7 +13,7 @@
  * objects). Anything else makes the encoder give up (NULL), and the
  * attempt keeps only its seed. Tables are read raw: no metamethod runs.
  */
-#include "grader_internal.h"
+#include "grader_lua_internal.h"
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -394,4 +394,91 @@ bool grader_params_decode(lua_State *L, const char *json)
     if (!ok)
         lua_settop(L, top);
     return ok;
+}
+
+/* ---- as text: a variant's identity ------------------------------------------------ */
+
+/* A number as short as it can be written and still read back exactly. */
+static void key_number(lua_State *L, int idx, struct core_buf *b)
+{
+    if (lua_isinteger(L, idx)) {
+        core_buf_printf(b, "%lld", (long long)lua_tointeger(L, idx));
+        return;
+    }
+    double v = lua_tonumber(L, idx);
+    char num[40];
+    snprintf(num, sizeof num, "%.15g", v);
+    if (strtod(num, NULL) != v)
+        snprintf(num, sizeof num, "%.17g", v);
+    core_buf_puts(b, num);
+}
+
+/* Writes the table at idx as "k=v, k=v" with keys sorted (tables nested as
+ * {...}): the same params always give the same text, which is what tells
+ * two variants apart. */
+static void key_table(lua_State *L, int idx, struct core_buf *b, int depth)
+{
+    idx = lua_absindex(L, idx);
+    enum { MAX_KEYS = 64 };
+    const char *keys[MAX_KEYS];
+    size_t n = 0;
+    lua_createtable(L, 0, 0); /* names: keeps the key texts alive */
+    int names = lua_gettop(L);
+    lua_pushnil(L);
+    while (n < MAX_KEYS && lua_next(L, idx)) { /* names k v */
+        lua_pop(L, 1);                         /* names k */
+        lua_pushvalue(L, -1);                  /* names k k */
+        const char *t = lua_type(L, -1) == LUA_TNUMBER ? NULL : lua_tostring(L, -1);
+        if (!t) {
+            struct core_buf kb;
+            core_buf_init(&kb);
+            if (lua_type(L, -1) == LUA_TNUMBER)
+                key_number(L, -1, &kb);
+            else
+                core_buf_printf(&kb, "(%s)", luaL_typename(L, -1));
+            lua_pop(L, 1);
+            lua_pushstring(L, kb.data ? kb.data : ""); /* names k ktext */
+            core_buf_fini(&kb);
+        }
+        keys[n] = lua_tostring(L, -1);
+        lua_rawseti(L, names, (lua_Integer)n + 1); /* names k */
+        n++;
+    }
+    if (n == MAX_KEYS)
+        lua_pop(L, 1); /* the key lua_next left */
+    qsort(keys, n, sizeof *keys, cmp_str);
+    for (size_t i = 0; i < n; i++) {
+        core_buf_printf(b, "%s%s=", i ? ", " : "", keys[i]);
+        lua_pushstring(L, keys[i]);  /* names ktext */
+        int ty = lua_rawget(L, idx); /* names v */
+        if (ty == LUA_TNIL) {        /* a number key: look it up as a number */
+            lua_pop(L, 1);
+            lua_pushnumber(L, strtod(keys[i], NULL));
+            if (lua_isinteger(L, -1) || lua_tonumber(L, -1) == (lua_Integer)lua_tonumber(L, -1)) {
+                lua_Integer k = (lua_Integer)lua_tonumber(L, -1);
+                lua_pop(L, 1);
+                lua_pushinteger(L, k);
+            }
+            ty = lua_rawget(L, idx);
+        }
+        if (ty == LUA_TNUMBER)
+            key_number(L, -1, b);
+        else if (ty == LUA_TSTRING)
+            core_buf_printf(b, "\"%s\"", lua_tostring(L, -1));
+        else if (ty == LUA_TBOOLEAN)
+            core_buf_puts(b, lua_toboolean(L, -1) ? "true" : "false");
+        else if (ty == LUA_TTABLE && depth < 3) {
+            core_buf_putc(b, '{');
+            key_table(L, -1, b, depth + 1);
+            core_buf_putc(b, '}');
+        } else
+            core_buf_printf(b, "(%s)", luaL_typename(L, -1));
+        lua_pop(L, 1); /* names */
+    }
+    lua_settop(L, names - 1);
+}
+
+void grader_params_key(lua_State *L, int idx, struct core_buf *b)
+{
+    key_table(L, idx, b, 0);
 }

@@ -11,9 +11,10 @@
  * brute force worth 1/2 for every n). So choice, multi and ordering allow a
  * second try for learning from the feedback, for no credit. Numeric and
  * text answers cannot be enumerated; they get a small penalty per wrong
- * try instead. lessons/ checks the guess values (lesson_policy_guess).
+ * try instead. lessons/ checks the guess values (lesson_policy_guess). The
+ * numbers are in each kind's row (struct grader_kind_ops: tries, penalty).
  */
-#include "grader_internal.h"
+#include "grader_lua_internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -26,25 +27,10 @@
 void grader_policy_default(enum grader_kind k, struct grader_policy *out)
 {
     memset(out, 0, sizeof *out);
-    switch (k) {
-    case GRADER_CHOICE:
-    case GRADER_MULTI:
-    case GRADER_ORDERING:
-        out->tries = 2;
-        out->penalty = 1;
-        break;
-    case GRADER_NUMERIC:
-        out->tries = 5;
-        out->penalty = 0.1;
-        break;
-    case GRADER_TEXT:
-        out->tries = 3;
-        out->penalty = 1.0 / 3.0;
-        break;
-    case GRADER_DESIGN:
-        out->tries = 3;
-        out->penalty = 0.2;
-        break;
+    if ((unsigned)k < GRADER_KIND_COUNT) { /* the numbers are in the kind's row */
+        const struct grader_kind_ops *kind = grader_kind_ops(k);
+        out->tries = kind->tries;
+        out->penalty = kind->penalty;
     }
 }
 
@@ -111,14 +97,6 @@ void grader_policy_describe(const struct grader_policy *p, char *buf, size_t n)
         fraction_words(p->penalty, w, sizeof w);
         snprintf(buf, n, "%s; each wrong try costs %s of the points", tries, w);
     }
-}
-
-int grader_kind_find(const char *name)
-{
-    for (int k = 0; k <= GRADER_DESIGN; k++)
-        if (name && strcmp(name, grader_kind_name((enum grader_kind)k)) == 0)
-            return k;
-    return -1;
 }
 
 const char *grader_revision(void)

@@ -3,15 +3,11 @@
  * runs in: memory, allow-listed libraries, limits, and the one protected
  * call from C.
  *
- * Memory. Each sandbox allocates from an arena: a private anonymous mapping
- * the size of the memory cap (kept warm in a pool between sandboxes), cut
- * into size classes for blocks up to 8 KiB; bigger blocks, and everything
- * once the mapping is used up, come from malloc with a header that links
- * them into the sandbox. Lua tells the allocator every block's size, so
- * small blocks carry no header. The allocator counts Lua's bytes and refuses
- * past the cap; a sandbox is destroyed by dropping the arena and freeing the
- * linked blocks — never lua_close, so a state abandoned mid-operation is as
- * easy to drop as a finished one.
+ * Memory. Each sandbox allocates from an arena (grader_sb_arena.c): a
+ * private anonymous mapping the size of the memory cap, kept warm in a pool
+ * between sandboxes. The allocator here counts Lua's bytes and refuses past
+ * the cap; a sandbox is destroyed by dropping the arena — never lua_close,
+ * so a state abandoned mid-operation is as easy to drop as a finished one.
  *
  * Limits, and why pcall inside a script cannot swallow them:
  *   - Instructions: a count hook every HOOK_STEP VM instructions adds up the
@@ -34,15 +30,10 @@
  *     reaches our C code, a refusal still pending is a memory kill, handled
  *     as above (a little headroom lets the error message be allocated).
  *   - C library work: a library call executes no VM instruction, so the
- *     guarded library functions (string, table, utf8, the wb library's C
- *     half) charge the budget for the bytes they handle, after the call:
- *     one instruction per CHARGE_BYTES bytes of their string arguments and
- *     results (times 1 + the quantifiers of a pattern for find, match,
- *     gmatch and gsub), the elements a table function walks, and so on
- *     (charge_call). The charge is a function of the arguments only, so it
- *     is the same on every machine and under any load; a loop of
- *     string.rep or of long matches ends at the instruction limit, not at
- *     the clock.
+ *     guarded library functions charge the budget for what they handle
+ *     (grader_sb_charge; how much: grader_sb_lib.c). The charge is a
+ *     function of the arguments only, the same on every machine and under
+ *     any load.
  *   - Time, a backstop only: each thread that grades owns a POSIX timer
  *     (timer_create on the thread's CPU-time clock, SIGEV_THREAD_ID)
  *     delivering SB_SIGNAL to that thread. CPU time, not wall time: the
@@ -77,21 +68,14 @@
  *     was running). Searches stop after WHERE_DEPTH frames: a runaway
  *     recursion has a million, and lua_getstack is linear in the level.
  *
- * Libraries: base without dofile, loadfile, warn; print does nothing; load
- * compiles text only into the caller's file environment unless given one;
- * collectgarbage offers "collect", "count", "step", "isrunning";
- * setmetatable refuses a metatable with __gc (a finaliser runs with hooks
- * off, outside every limit but the jump). __close and __mode are allowed:
- * closing methods run as ordinary calls under the hook, and weak tables only
- * change what the collector may free. string without dump (removed from the
- * one string table, which is also the strings' __index), table, math without
- * random/randomseed (graders draw from the variant rng), utf8, and wb. No io,
- * os, package, debug, require, coroutine.
+ * Libraries: the allow-listed ones, their guards and the file environments
+ * are in grader_sb_lib.c.
  *
- * Uses core (errors, buffers), lua.h, and POSIX timers and signals.
+ * Uses core (errors, buffers), the arena, lua.h, and POSIX timers and
+ * signals.
  */
 #define _GNU_SOURCE
-#include "grader_internal.h"
+#include "grader_lua_internal.h"
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -104,36 +88,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
 #define HOOK_STEP 1000         /* instructions between two budget checks */
-#define CHARGE_BYTES 2         /* bytes a library call handles per instruction charged */
-#define PATTERN_BYTES 4        /* subject bytes per instruction per repeating pattern item */
 #define HEADROOM (256u * 1024) /* bytes allowed past the cap once killed, for the error */
 #define TICKS 4                /* timer ticks per time limit */
-#define KEEP_WARM (1u << 20)   /* arena bytes a pool keeps resident between sandboxes */
 #define SB_SIGNAL (SIGRTMIN + 6)
 
-/* ---- arena -------------------------------------------------------------- */
-
-#define SMALL_MAX 512 /* 16-byte classes up to here */
-#define MID_MAX 8192  /* 256-byte classes up to here */
-#define N_SMALL (SMALL_MAX / 16)
-#define N_CLASS (N_SMALL + (MID_MAX - SMALL_MAX) / 256)
-
-struct sb_big {
-    struct sb_big *prev, *next;
-    size_t size;
-    size_t pad; /* keeps the block 16-byte aligned */
-};
-
-struct grader_sb_pool {
-    char *base;
-    size_t size;
-    bool busy;
-};
+/* ---- the sandbox ----------------------------------------------------------- */
 
 enum sb_kill { KILL_NONE = 0, KILL_MEM, KILL_INSTR, KILL_TIME };
 
@@ -147,14 +110,9 @@ struct sb_thread {
 struct grader_sb {
     lua_State *L;
     struct grader_limits lim;
-    /* arena */
-    struct grader_sb_pool *pool; /* where base came from; NULL: our own mapping */
-    char *base;
-    size_t size, bump;
-    void *freelist[N_CLASS];
-    struct sb_big *bigs;
-    size_t used;
-    bool ready; /* state fully built: positions may be read in the allocator */
+    struct grader_arena arena; /* where the state lives (grader_sb_arena.c) */
+    size_t used;               /* bytes Lua holds */
+    bool ready;                /* state fully built: positions may be read in the allocator */
     /* a refused request: final unless the same request succeeds next */
     const void *ref_ptr;
     size_t ref_osize, ref_nsize;
@@ -183,172 +141,6 @@ struct grader_sb {
     struct sb_thread *thread;
     sigjmp_buf jb;
 };
-
-static size_t class_of(size_t n)
-{
-    if (n <= SMALL_MAX)
-        return n == 0 ? 0 : (n + 15) / 16 - 1;
-    return N_SMALL + (n - SMALL_MAX + 255) / 256 - 1;
-}
-
-static size_t class_size(size_t c)
-{
-    return c < N_SMALL ? (c + 1) * 16 : SMALL_MAX + (c - N_SMALL + 1) * 256;
-}
-
-static bool in_arena(const struct grader_sb *sb, const void *p)
-{
-    return sb->base && (const char *)p >= sb->base && (const char *)p < sb->base + sb->size;
-}
-
-static void *big_alloc(struct grader_sb *sb, size_t n)
-{
-    sb->no_jump++;
-    struct sb_big *h = malloc(sizeof *h + n);
-    if (h) {
-        h->size = n;
-        h->prev = NULL;
-        h->next = sb->bigs;
-        if (sb->bigs)
-            sb->bigs->prev = h;
-        sb->bigs = h;
-    }
-    sb->no_jump--;
-    return h ? h + 1 : NULL;
-}
-
-static void big_unlink(struct grader_sb *sb, struct sb_big *h)
-{
-    if (h->prev)
-        h->prev->next = h->next;
-    else
-        sb->bigs = h->next;
-    if (h->next)
-        h->next->prev = h->prev;
-}
-
-static void big_free(struct grader_sb *sb, void *p)
-{
-    struct sb_big *h = (struct sb_big *)p - 1;
-    sb->no_jump++;
-    big_unlink(sb, h);
-    free(h);
-    sb->no_jump--;
-}
-
-static void *arena_alloc(struct grader_sb *sb, size_t n)
-{
-    if (n <= MID_MAX) {
-        size_t c = class_of(n);
-        void *p = sb->freelist[c];
-        if (p) {
-            sb->freelist[c] = *(void **)p;
-            return p;
-        }
-        size_t sz = class_size(c);
-        if (sb->base && sb->bump + sz <= sb->size) {
-            p = sb->base + sb->bump;
-            sb->bump += sz;
-            return p;
-        }
-    }
-    return big_alloc(sb, n);
-}
-
-static void arena_free(struct grader_sb *sb, void *p, size_t osize)
-{
-    if (in_arena(sb, p)) {
-        size_t c = class_of(osize);
-        *(void **)p = sb->freelist[c];
-        sb->freelist[c] = p;
-    } else {
-        big_free(sb, p);
-    }
-}
-
-static void *arena_realloc(struct grader_sb *sb, void *p, size_t osize, size_t nsize)
-{
-    if (in_arena(sb, p)) {
-        if (nsize <= MID_MAX && class_of(nsize) == class_of(osize))
-            return p;
-    } else if (nsize > MID_MAX) {
-        struct sb_big *h = (struct sb_big *)p - 1;
-        sb->no_jump++;
-        big_unlink(sb, h);
-        struct sb_big *nh = realloc(h, sizeof *nh + nsize);
-        bool failed = !nh;
-        if (failed)
-            nh = h; /* the old block is intact: link it back and fail */
-        nh->prev = NULL;
-        nh->next = sb->bigs;
-        if (sb->bigs)
-            sb->bigs->prev = nh;
-        sb->bigs = nh;
-        sb->no_jump--;
-        if (failed)
-            return NULL;
-        nh->size = nsize;
-        return nh + 1;
-    }
-    void *np = arena_alloc(sb, nsize);
-    if (!np)
-        return NULL;
-    memcpy(np, p, osize < nsize ? osize : nsize);
-    arena_free(sb, p, osize);
-    return np;
-}
-
-/* Drops everything the state allocated. */
-static void arena_release(struct grader_sb *sb)
-{
-    struct sb_big *h = sb->bigs;
-    while (h) {
-        struct sb_big *next = h->next;
-        free(h);
-        h = next;
-    }
-    sb->bigs = NULL;
-    if (sb->pool) {
-        if (sb->bump > KEEP_WARM) /* give a bomb's pages back, keep the usual ones warm */
-            madvise(sb->base + KEEP_WARM, sb->bump - KEEP_WARM, MADV_DONTNEED);
-        sb->pool->busy = false;
-    } else if (sb->base) {
-        munmap(sb->base, sb->size);
-    }
-    sb->base = NULL;
-}
-
-static size_t round_page(size_t n)
-{
-    size_t pg = 4096;
-    return (n + pg - 1) / pg * pg;
-}
-
-static char *map_region(size_t size)
-{
-    void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                   -1, 0);
-    return p == MAP_FAILED ? NULL : p;
-}
-
-struct grader_sb_pool *grader_sb_pool_new(size_t mem_bytes)
-{
-    struct grader_sb_pool *pool = core_xcalloc(1, sizeof *pool);
-    pool->size = round_page(mem_bytes < (1u << 20) ? (1u << 20) : mem_bytes);
-    pool->base = map_region(pool->size);
-    if (!pool->base)
-        pool->size = 0;
-    return pool;
-}
-
-void grader_sb_pool_free(struct grader_sb_pool *pool)
-{
-    if (!pool)
-        return;
-    if (pool->base)
-        munmap(pool->base, pool->size);
-    free(pool);
-}
 
 /* ---- positions ----------------------------------------------------------- */
 
@@ -448,7 +240,7 @@ static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
     if (nsize == 0) {
         if (ptr) {
             sb->used -= osize;
-            arena_free(sb, ptr, osize);
+            grader_arena_free(&sb->arena, ptr, osize);
         }
         return NULL;
     }
@@ -458,7 +250,8 @@ static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
         if (sb->used - old + nsize > cap)
             goto refuse;
     }
-    void *np = ptr ? arena_realloc(sb, ptr, osize, nsize) : arena_alloc(sb, nsize);
+    void *np = ptr ? grader_arena_realloc(&sb->arena, ptr, osize, nsize)
+                   : grader_arena_alloc(&sb->arena, nsize);
     if (!np)
         goto refuse;
     sb->used = sb->used - old + nsize;
@@ -887,70 +680,9 @@ void grader_sb_nojump_end(lua_State *L)
     grader_sb_of(L)->no_jump--;
 }
 
-/* ---- the restricted base library ------------------------------------------- */
+/* ---- library guards (grader_sb_lib.c) -------------------------------------- */
 
-static const char ENV_KEY = 'e';    /* registry: the environment of the running file */
-static const char ENV_MT_KEY = 'm'; /* registry: metatable of file environments */
-
-static int l_print(lua_State *L)
-{
-    (void)L;
-    return 0;
-}
-
-static int l_norandom(lua_State *L)
-{
-    return luaL_error(L, "math.random is not available in a grader: draw numbers from the rng "
-                         "passed to params");
-}
-
-static int l_setmetatable(lua_State *L)
-{
-    int t = lua_type(L, 2);
-    luaL_checktype(L, 1, LUA_TTABLE);
-    luaL_argexpected(L, t == LUA_TNIL || t == LUA_TTABLE, 2, "nil or table");
-    if (t == LUA_TTABLE) {
-        lua_pushliteral(L, "__gc"); /* t mt "__gc" */
-        if (lua_rawget(L, 2) != LUA_TNIL)
-            return luaL_error(L, "setmetatable: __gc metamethods are not allowed in a grader");
-        lua_pop(L, 1); /* t mt */
-    }
-    if (luaL_getmetafield(L, 1, "__metatable") != LUA_TNIL)
-        return luaL_error(L, "cannot change a protected metatable");
-    lua_settop(L, 2);
-    lua_setmetatable(L, 1);
-    return 1;
-}
-
-static int l_collectgarbage(lua_State *L)
-{
-    static const char *const opts[] = {"collect", "count", "step", "isrunning", NULL};
-    const char *o = luaL_optstring(L, 1, "collect");
-    int i = 0;
-    while (opts[i] && strcmp(opts[i], o) != 0)
-        i++;
-    switch (i) {
-    case 0:
-        lua_gc(L, LUA_GCCOLLECT);
-        lua_pushinteger(L, 0);
-        return 1;
-    case 1: {
-        int k = lua_gc(L, LUA_GCCOUNT), b = lua_gc(L, LUA_GCCOUNTB);
-        lua_pushnumber(L, (lua_Number)k + (lua_Number)b / 1024);
-        return 1;
-    }
-    case 2:
-        lua_pushboolean(L, lua_gc(L, LUA_GCSTEP, (int)luaL_optinteger(L, 2, 0)));
-        return 1;
-    case 3:
-        lua_pushboolean(L, lua_gc(L, LUA_GCISRUNNING));
-        return 1;
-    default:
-        return luaL_error(L, "collectgarbage('%s') is not available in a grader", o);
-    }
-}
-
-static void guard_enter(lua_State *L, int level)
+void grader_sb_guard_enter(lua_State *L, int level)
 {
     struct grader_sb *sb = grader_sb_of(L);
     if (lua_getstack(L, 0, &sb->g_self)) {
@@ -959,74 +691,20 @@ static void guard_enter(lua_State *L, int level)
     }
 }
 
-/* load(chunk [, chunkname [, mode [, env]]]): always text mode; without an
- * env, the environment of the file being run. Calls the original load (the
- * upvalue) in this frame so its messages name 'load'. */
-static int l_load(lua_State *L)
+void grader_sb_guard_leave(lua_State *L)
 {
-    guard_enter(L, 0);
-    bool has_env = !lua_isnone(L, 4);
-    lua_settop(L, 4);
-    lua_pushliteral(L, "t");
-    lua_replace(L, 3);
-    /* A name starting with '@' claims to be a file: errors and limit
-     * positions would then blame a pack file that never ran this code. */
-    if (lua_type(L, 2) == LUA_TSTRING && lua_tostring(L, 2)[0] == '@') {
-        lua_pushfstring(L, "=(load %s)", lua_tostring(L, 2) + 1); /* ... name */
-        lua_replace(L, 2);
-    }
-    if (!has_env) {
-        if (lua_rawgetp(L, LUA_REGISTRYINDEX, &ENV_KEY) == LUA_TNIL) { /* ... env? */
-            lua_pop(L, 1);
-            lua_pushglobaltable(L);
-        }
-        lua_replace(L, 4);
-    }
-    lua_CFunction orig = lua_tocfunction(L, lua_upvalueindex(1));
-    uint64_t cost = 1 + (lua_type(L, 1) == LUA_TSTRING ? lua_rawlen(L, 1) / PATTERN_BYTES : 0);
-    int n = orig(L);
     grader_sb_of(L)->g_valid = 0;
-    grader_sb_charge(L, cost); /* compiling: a few instructions' worth per byte */
-    return n;
 }
 
-/* The message handler given to xpcall, wrapped: once the sandbox is
- * killed it is not called. (Lua calls a message handler for an error raised
- * in a hook from inside that hook, with hooks off: a handler that loops
- * would otherwise run beyond the instruction limit.) */
-static int l_xpcall_handler(lua_State *L)
+size_t grader_sb_used(lua_State *L)
 {
-    if (grader_sb_of(L)->kill) {
-        lua_settop(L, 1);
-        return 1;
-    }
-    lua_pushvalue(L, lua_upvalueindex(1)); /* msg h */
-    lua_insert(L, 1);                      /* h msg */
-    lua_call(L, lua_gettop(L) - 1, 1);
-    return 1;
+    return grader_sb_of(L)->used;
 }
 
-/* xpcall(f, msgh, ...): the original (the upvalue) with msgh wrapped. */
-static int l_xpcall(lua_State *L)
+bool grader_sb_killed(lua_State *L)
 {
-    luaL_checktype(L, 2, LUA_TFUNCTION);
-    lua_pushvalue(L, 2);                      /* f msgh ... msgh */
-    lua_pushcclosure(L, l_xpcall_handler, 1); /* f msgh ... wrapped */
-    lua_replace(L, 2);                        /* f wrapped ... */
-    lua_CFunction orig = lua_tocfunction(L, lua_upvalueindex(1));
-    return orig(L);
+    return grader_sb_of(L)->kill != KILL_NONE;
 }
-
-/* ---- charging library calls ------------------------------------------------ */
-
-/* How a guarded function's cost is reckoned (its closure's 2nd upvalue). */
-enum charge_kind {
-    CH_BYTES = 0, /* string arguments and results, CHARGE_BYTES per instruction */
-    CH_PATTERN,   /* find, match, gsub: also the subject times the pattern's repeats */
-    CH_TABLE,     /* table functions: the elements of the table walked */
-    CH_SORT,      /* table.sort: n log n comparisons */
-    CH_HEAP       /* collectgarbage: the heap a collection walks */
-};
 
 void grader_sb_charge(lua_State *L, uint64_t cost)
 {
@@ -1045,246 +723,6 @@ void grader_sb_charge(lua_State *L, uint64_t cost)
 }
 
 /* Bytes of the strings among stack slots [from, to]. */
-static uint64_t string_bytes(lua_State *L, int from, int to)
-{
-    uint64_t n = 0;
-    for (int i = from; i <= to; i++)
-        if (lua_type(L, i) == LUA_TSTRING)
-            n += lua_rawlen(L, i);
-    return n;
-}
-
-/* Items of a pattern that repeat (*, +, -, ?): each lets the matcher try
- * many positions. 0 for a plain search. */
-static uint64_t pattern_repeats(lua_State *L)
-{
-    size_t n;
-    const char *p = lua_type(L, 2) == LUA_TSTRING ? lua_tolstring(L, 2, &n) : NULL;
-    if (!p || (lua_gettop(L) >= 4 && lua_toboolean(L, 4) && lua_type(L, 1) == LUA_TSTRING))
-        return 0; /* find(s, p, init, true): plain */
-    uint64_t r = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (p[i] == '%')
-            i++;
-        else if (strchr("*+-?", p[i]))
-            r++;
-    }
-    return r;
-}
-
-/* The charge known before the call, from the arguments. */
-static uint64_t charge_before(lua_State *L, enum charge_kind kind)
-{
-    int top = lua_gettop(L);
-    switch (kind) {
-    case CH_PATTERN: {
-        uint64_t subject = lua_type(L, 1) == LUA_TSTRING ? lua_rawlen(L, 1) : 0;
-        return 1 + string_bytes(L, 1, top) / CHARGE_BYTES +
-               subject * pattern_repeats(L) / PATTERN_BYTES;
-    }
-    case CH_TABLE:
-    case CH_SORT: {
-        uint64_t n = lua_type(L, 1) == LUA_TTABLE ? lua_rawlen(L, 1) : 0;
-        uint64_t lg = 1;
-        while (kind == CH_SORT && (1ull << lg) < n)
-            lg++;
-        return 1 + (kind == CH_SORT ? n * lg : n);
-    }
-    case CH_HEAP:
-        return 1 + grader_sb_of(L)->used / (CHARGE_BYTES * 4);
-    default:
-        return 1 + string_bytes(L, 1, top) / CHARGE_BYTES;
-    }
-}
-
-/* A guarded library function: records where it was called from, runs the
- * original C function (the 1st upvalue) in this same frame, then charges
- * the instruction budget for what it handled (see the file comment). */
-static int l_guard(lua_State *L)
-{
-    struct grader_sb *sb = grader_sb_of(L);
-    lua_CFunction orig = lua_tocfunction(L, lua_upvalueindex(1));
-    enum charge_kind kind = (enum charge_kind)lua_tointeger(L, lua_upvalueindex(2));
-    uint64_t cost = charge_before(L, kind);
-    guard_enter(L, 0);
-    int n = orig(L);
-    sb->g_valid = 0;
-    int top = lua_gettop(L);
-    cost += string_bytes(L, top - n + 1, top) / CHARGE_BYTES; /* what it made */
-    grader_sb_charge(L, cost);
-    return n;
-}
-
-/* The iterator of a guarded gmatch: called through lua_call, so during the
- * match the innermost frame is one below this one. The whole scan was
- * charged when gmatch was called; each step charges what it returns. */
-static int l_guard_iter(lua_State *L)
-{
-    struct grader_sb *sb = grader_sb_of(L);
-    int n = lua_gettop(L);
-    lua_pushvalue(L, lua_upvalueindex(1)); /* args iter */
-    lua_insert(L, 1);                      /* iter args */
-    guard_enter(L, 1);
-    lua_call(L, n, LUA_MULTRET);
-    sb->g_valid = 0;
-    grader_sb_charge(L, 1 + string_bytes(L, 1, lua_gettop(L)) / CHARGE_BYTES);
-    return lua_gettop(L);
-}
-
-static int l_guard_gmatch(lua_State *L)
-{
-    int n = l_guard(L); /* ... iter */
-    if (n == 1 && lua_isfunction(L, -1))
-        lua_pushcclosure(L, l_guard_iter, 1); /* ... guarded_iter */
-    return n;
-}
-
-/* Replaces t[name] (a C function) with a guarded closure around it. */
-static void guard(lua_State *L, int t, const char *name, lua_CFunction g, enum charge_kind kind)
-{
-    lua_getfield(L, t, name); /* orig */
-    if (lua_tocfunction(L, -1)) {
-        lua_pushinteger(L, kind);  /* orig kind */
-        lua_pushcclosure(L, g, 2); /* guarded */
-        lua_setfield(L, t, name);
-    } else {
-        lua_pop(L, 1);
-    }
-}
-
-static void open_lib(lua_State *L, int g, const char *name, lua_CFunction open)
-{
-    lua_pushcfunction(L, open);
-    lua_call(L, 0, 1); /* lib */
-    lua_setfield(L, g, name);
-}
-
-static void open_table(lua_State *L)
-{
-    lua_pushcfunction(L, luaopen_table);
-    lua_call(L, 0, 1); /* table */
-    static const char *const names[] = {"concat", "move",   "sort", "unpack",
-                                        "insert", "remove", NULL};
-    for (int i = 0; names[i]; i++)
-        guard(L, lua_gettop(L), names[i], l_guard,
-              strcmp(names[i], "sort") == 0 ? CH_SORT : CH_TABLE);
-}
-
-static void open_utf8(lua_State *L)
-{
-    lua_pushcfunction(L, luaopen_utf8);
-    lua_call(L, 0, 1); /* utf8 */
-    static const char *const names[] = {"char", "len", "codepoint", "offset", NULL};
-    for (int i = 0; names[i]; i++)
-        guard(L, lua_gettop(L), names[i], l_guard, CH_BYTES);
-}
-
-static void open_math(lua_State *L)
-{
-    lua_pushcfunction(L, luaopen_math);
-    lua_call(L, 0, 1); /* math */
-    lua_pushcfunction(L, l_norandom);
-    lua_setfield(L, -2, "random");
-    lua_pushcfunction(L, l_norandom);
-    lua_setfield(L, -2, "randomseed");
-}
-
-/* __index of the globals: table, math and utf8 are opened on first use
- * (most graders never touch them, and opening costs more than grading). */
-static int l_lazy_lib(lua_State *L)
-{
-    static const struct {
-        const char *name;
-        void (*open)(lua_State *L);
-    } libs[] = {{"table", open_table}, {"math", open_math}, {"utf8", open_utf8}};
-    const char *key = lua_tostring(L, 2);
-    for (size_t i = 0; key && lua_type(L, 2) == LUA_TSTRING && i < 3; i++) {
-        if (strcmp(key, libs[i].name) == 0) {
-            libs[i].open(L);      /* G key lib */
-            lua_pushvalue(L, 2);  /* G key lib key */
-            lua_pushvalue(L, -2); /* G key lib key lib */
-            lua_rawset(L, 1);     /* G key lib */
-            return 1;
-        }
-    }
-    return 0;
-}
-
-static int l_setup(lua_State *L)
-{
-    lua_pushglobaltable(L); /* G */
-    int g = lua_gettop(L);
-    lua_pushcfunction(L, luaopen_base);
-    lua_call(L, 0, 1); /* G _G */
-    lua_pop(L, 1);     /* G */
-    static const char *const removed[] = {"dofile", "loadfile", "warn", NULL};
-    for (int i = 0; removed[i]; i++) {
-        lua_pushnil(L);
-        lua_setfield(L, g, removed[i]);
-    }
-    lua_pushcfunction(L, l_print);
-    lua_setfield(L, g, "print");
-    lua_pushcfunction(L, l_setmetatable);
-    lua_setfield(L, g, "setmetatable");
-    lua_pushcfunction(L, l_collectgarbage);
-    lua_pushinteger(L, CH_HEAP);
-    lua_pushcclosure(L, l_guard, 2);
-    lua_setfield(L, g, "collectgarbage");
-    lua_getfield(L, g, "xpcall");     /* G xpcall */
-    lua_pushcclosure(L, l_xpcall, 1); /* G l_xpcall */
-    lua_setfield(L, g, "xpcall");     /* G */
-    lua_getfield(L, g, "load");       /* G load */
-    lua_pushcclosure(L, l_load, 1);   /* G l_load (guards itself) */
-    lua_setfield(L, g, "load");       /* G */
-
-    open_lib(L, g, "string", luaopen_string); /* also the strings' metatable */
-    lua_getfield(L, g, "string");             /* G string */
-    int s = lua_gettop(L);
-    lua_pushnil(L);
-    lua_setfield(L, s, "dump"); /* also gone from ("").dump: this is the strings' __index */
-    static const char *const sguard[] = {"find",  "match",  "gsub",    "rep",  "format",
-                                         "lower", "upper",  "reverse", "byte", "char",
-                                         "pack",  "unpack", NULL};
-    for (int i = 0; sguard[i]; i++)
-        guard(L, s, sguard[i], l_guard,
-              strcmp(sguard[i], "find") == 0 || strcmp(sguard[i], "match") == 0 ||
-                      strcmp(sguard[i], "gsub") == 0
-                  ? CH_PATTERN
-                  : CH_BYTES);
-    guard(L, s, "gmatch", l_guard_gmatch, CH_PATTERN);
-    lua_pop(L, 1); /* G */
-
-    lua_createtable(L, 0, 1); /* G gmt */
-    lua_pushcfunction(L, l_lazy_lib);
-    lua_setfield(L, -2, "__index");
-    lua_setmetatable(L, g); /* G */
-
-    grader_wb_open(L, g);
-    grader_decl_open(L, g);
-
-    lua_createtable(L, 0, 2); /* G mt */
-    lua_pushvalue(L, g);
-    lua_setfield(L, -2, "__index");
-    lua_pushboolean(L, 0);
-    lua_setfield(L, -2, "__metatable");
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &ENV_MT_KEY); /* G */
-    return 0;
-}
-
-void grader_sb_load(lua_State *L, const struct core_buf *bc, const char *chunkname)
-{
-    if (luaL_loadbufferx(L, bc->data ? bc->data : "", bc->len, chunkname, "b") != LUA_OK)
-        lua_error(L);         /* our own bytecode: only memory can fail here */
-    lua_createtable(L, 0, 1); /* f E */
-    lua_pushvalue(L, -1);
-    lua_setfield(L, -2, "_G");
-    lua_rawgetp(L, LUA_REGISTRYINDEX, &ENV_MT_KEY);
-    lua_setmetatable(L, -2);
-    lua_pushvalue(L, -1);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &ENV_KEY); /* the default env of load */
-    lua_setupvalue(L, -2, 1);                    /* f */
-}
-
 void grader_sb_load_mapped(lua_State *L, const struct core_buf *bc, const char *chunkname,
                            const struct grader_linemap *map)
 {
@@ -1314,23 +752,13 @@ static struct grader_sb *sb_create(const struct grader_limits *lim, struct grade
     struct grader_sb *sb = core_xcalloc(1, sizeof *sb);
     sb->lim = *lim;
     sb->no_jump = 1;
-    if (pool && !pool->busy && pool->base && pool->size >= 1) {
-        pool->busy = true;
-        sb->pool = pool;
-        sb->base = pool->base;
-        sb->size = pool->size;
-    } else {
-        sb->size = round_page(lim->mem_bytes < (1u << 20) ? (1u << 20) : lim->mem_bytes);
-        sb->base = map_region(sb->size);
-        if (!sb->base)
-            sb->size = 0;
-    }
+    grader_arena_init(&sb->arena, pool, lim->mem_bytes, &sb->no_jump);
     return sb;
 }
 
 static void sb_destroy(struct grader_sb *sb)
 {
-    arena_release(sb);
+    grader_arena_fini(&sb->arena);
     free(sb);
 }
 
@@ -1347,7 +775,7 @@ int grader_sb_new(struct grader_sb **out, const struct grader_limits *lim,
     sb->L = L;
     *(struct grader_sb **)lua_getextraspace(L) = sb;
     lua_atpanic(L, l_panic);
-    lua_pushcfunction(L, l_setup);
+    lua_pushcfunction(L, grader_sb_libs_open);
     int st = lua_pcall(L, 0, 0, 0);
     if (st != LUA_OK) {
         const char *msg = lua_tostring(L, -1);

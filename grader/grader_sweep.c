@@ -2,7 +2,7 @@
  * grader_sweep.c — pack check beyond one path: every question on many
  * variants, and every design question against its graded samples.
  *
- * A variant is known by its params written out as text (grader_grade.c
+ * A variant is known by its params written out as text (grader_params.c
  * writes them with sorted keys), so a question whose params draw from
  * three values has three variants however often it is drawn. The sweep
  * draws variants 1, 2, ... of the example student and runs
@@ -15,9 +15,9 @@
  * Samples: each is graded like an answer and compared with the score a
  * person gave it.
  *
- * Uses grader_grade.c's per-variant and per-sample jobs; no Lua here.
+ * Uses the per-variant and per-sample jobs of grader_selftest.c; no Lua here.
  */
-#include "grader_internal.h"
+#include "grader_lua_internal.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,8 +1,10 @@
 # The grader's pure C building blocks (grader_internal.h): numbers and units,
-# tolerance and bands, the variant RNG. Their tests compile these three files
+# tolerance and bands, the variant RNG. Their tests compile these files
 # directly, so they need neither Lua nor the rest of wb_grader.
 set(WB_GRADER_PURE_SOURCES
     ${PROJECT_SOURCE_DIR}/grader/grader_number.c
+    ${PROJECT_SOURCE_DIR}/grader/grader_number_lex.c
+    ${PROJECT_SOURCE_DIR}/grader/grader_unit.c
     ${PROJECT_SOURCE_DIR}/grader/grader_tol.c
     ${PROJECT_SOURCE_DIR}/grader/grader_rng.c)
 

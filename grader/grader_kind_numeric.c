@@ -1,0 +1,386 @@
+/*
+ * grader_kind_numeric.c — the numeric question: a number, maybe an
+ * expression, maybe with a unit, graded against the reference within a
+ * tolerance, with known mistakes (`wrong`) and partial-credit bands.
+ *
+ * The answer is read by grader_number_parse in the question's unit and
+ * compared with grader_tol_*. A known mistake beats partial credit; an
+ * answer that misses only by rounding (C's integer division, a value not
+ * rounded up) is told so. With integer = true, '/' between whole numbers
+ * may be read as C's integer division.
+ *
+ * Uses the job (grader_grade.c), the field schema (grader_schema.c) and the
+ * pure building blocks of grader_internal.h.
+ */
+#include "grader_lua_internal.h"
+
+#include <lauxlib.h>
+#include <lua.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_BANDS 16
+
+/* ---- pack check ------------------------------------------------------------------------------ */
+
+static const struct grader_fspec tol_fields[] = {
+    {"rel", GRADER_T_NUM}, {"abs", GRADER_T_NUM}, {"sig", GRADER_T_NUM}, {NULL, 0}};
+
+static const struct grader_fspec band_fields[] = {
+    {"rel", GRADER_T_NUM},   {"abs", GRADER_T_NUM},      {"sig", GRADER_T_NUM},
+    {"score", GRADER_T_NUM}, {"feedback", GRADER_T_STR}, {NULL, 0}};
+
+static const struct grader_fspec wrong_fields[] = {
+    {"value", GRADER_T_NUM | GRADER_T_FUN}, {"feedback", GRADER_T_STR}, {NULL, 0}};
+
+/* rel/abs/sig of a tolerance or band table. */
+static void check_tol_values(struct grader_vctx *v, int t, const char *what)
+{
+    lua_State *L = v->L;
+    double x;
+    if (grader_num_field(L, t, "rel", &x) && !(x >= 0 && isfinite(x)))
+        grader_vproblem(v, "%s: rel must be a number >= 0", what);
+    if (grader_num_field(L, t, "abs", &x) && !(x >= 0 && isfinite(x)))
+        grader_vproblem(v, "%s: abs must be a number >= 0", what);
+    if (grader_num_field(L, t, "sig", &x) && !(x >= 0 && x <= 15 && x == floor(x)))
+        grader_vproblem(v, "%s: sig must be a whole number from 0 to 15", what);
+}
+
+static void each_band(struct grader_vctx *v, int t, size_t i, void *ud)
+{
+    (void)ud;
+    struct grader_vctx s;
+    grader_vctx_sub(&s, v, ": band %zu", i);
+    grader_fields_check(&s, t, band_fields, -1, NULL, 0);
+    static const char *const req[] = {"score", NULL};
+    grader_fields_require(&s, t, req);
+    double x;
+    if (grader_num_field(v->L, t, "score", &x) && !(x >= 0 && x <= 1))
+        grader_vproblem(&s, "score must be a fraction from 0 to 1");
+    check_tol_values(&s, t, "tolerance");
+    v->bad |= s.bad;
+}
+
+static void each_wrong(struct grader_vctx *v, int t, size_t i, void *ud)
+{
+    (void)ud;
+    struct grader_vctx s;
+    grader_vctx_sub(&s, v, ": wrong %zu", i);
+    grader_fields_check(&s, t, wrong_fields, -1, NULL, 0);
+    static const char *const req[] = {"value", NULL};
+    grader_fields_require(&s, t, req);
+    double x;
+    if (grader_num_field(v->L, t, "value", &x) && !isfinite(x))
+        grader_vproblem(&s, "value must be a finite number");
+    v->bad |= s.bad;
+}
+
+/* The numeric fields: unit, answer, tolerance, bands and wrong. */
+static void numeric_check(struct grader_vctx *v, int t, struct grader_question *q)
+{
+    lua_State *L = v->L;
+    bool grade = q->has_grade, answer = grader_has_field(L, t, "answer");
+    char *unit = grader_str_field(L, t, "unit");
+    if (unit) {
+        if (!grader_unit_find(unit))
+            grader_vproblem(
+                v, "unknown unit '%s' (e.g. \"\", \"x\", \"%%\", \"ms\", \"s\", \"GB/s\")", unit);
+        free(q->unit);
+        q->unit = unit;
+    }
+    if (!answer && !grade)
+        grader_vproblem(v, "a numeric question needs 'answer' (a number or function(p, ctx)) or a "
+                           "custom 'grade'");
+    double a;
+    if (grader_num_field(L, t, "answer", &a) && !isfinite(a))
+        grader_vproblem(v, "answer must be a finite number");
+    if (grader_rawfield(L, t, "tolerance") == LUA_TTABLE) {
+        struct grader_vctx s;
+        grader_vctx_sub(&s, v, ": tolerance");
+        grader_fields_check(&s, lua_gettop(L), tol_fields, -1, NULL, 0);
+        check_tol_values(&s, lua_gettop(L), "tolerance");
+        v->bad |= s.bad;
+    }
+    lua_pop(L, 1);
+    grader_list_check(v, t, "bands", each_band, NULL);
+    grader_list_check(v, t, "wrong", each_wrong, NULL);
+}
+
+/* ---- the job --------------------------------------------------------------------------------- */
+
+/* A tolerance table at t (defaults for missing parts). */
+static void read_tol(lua_State *L, int t, struct grader_tol *tol)
+{
+    grader_tol_default(tol);
+    if (lua_type(L, t) != LUA_TTABLE)
+        return;
+    if (grader_rawfield(L, t, "rel") == LUA_TNUMBER)
+        tol->rel = lua_tonumber(L, -1);
+    if (grader_rawfield(L, t, "abs") == LUA_TNUMBER) {
+        tol->abs = lua_tonumber(L, -1);
+        /* abs without rel means abs alone, not "abs or 1%" */
+        if (lua_type(L, -2) != LUA_TNUMBER)
+            tol->rel = 0;
+    }
+    if (grader_rawfield(L, t, "sig") == LUA_TNUMBER)
+        tol->sig = (int)lua_tonumber(L, -1);
+    lua_pop(L, 3);
+}
+
+/* The reference: a finite number, or nil when answer gives nothing. */
+static void numeric_reference(lua_State *L, struct grader_job *j)
+{
+    int ty = grader_job_push_answer(L, j);
+    if (ty == LUA_TNUMBER) {
+        if (!isfinite(lua_tonumber(L, -1)))
+            grader_job_fail(L, j, "the answer is not a finite number");
+    } else if (ty != LUA_TNIL) {
+        grader_job_fail(L, j, "answer must give a number, got %s", luaL_typename(L, -1));
+    }
+}
+
+/* Pushes the value of the `wrong` entry on top of the stack (a number, or
+ * a function of (p, ctx) giving one or false) and returns its type. */
+static int push_wrong_value(lua_State *L, struct grader_job *j)
+{
+    return grader_job_push_value(L, j, -1, "value", "a wrong value"); /* e v */
+}
+
+/* When v is one of the known mistakes (`wrong`), grades it 0 with that
+ * mistake's feedback and returns true. A known mistake beats partial credit. */
+static bool numeric_wrong(lua_State *L, struct grader_job *j, const struct grader_tol *tol,
+                          double v)
+{
+    struct grader_result *r = j->res;
+    bool hit = false;
+    if (grader_rawfield(L, GRADER_S_Q, "wrong") == LUA_TTABLE) { /* wrong */
+        int w = lua_gettop(L);
+        size_t m = lua_rawlen(L, w);
+        for (size_t i = 1; i <= m && !hit; i++) {
+            if (lua_rawgeti(L, w, (lua_Integer)i) != LUA_TTABLE) { /* wrong e */
+                lua_settop(L, w);
+                continue;
+            }
+            int ty = push_wrong_value(L, j);                   /* wrong e v */
+            if (ty == LUA_TBOOLEAN && !lua_toboolean(L, -1)) { /* not this variant's mistake */
+                lua_settop(L, w);
+                continue;
+            }
+            if (ty != LUA_TNUMBER)
+                grader_job_fail(L, j, "wrong %zu: value must be a number (or false), got %s", i,
+                                luaL_typename(L, -1));
+            if (grader_tol_accepts(tol, lua_tonumber(L, -1), v)) {
+                grader_rawfield(L, -2, "feedback");
+                grader_result_score(r, 0, lua_tostring(L, -1) ? lua_tostring(L, -1) : "Incorrect.");
+                r->mistake = true;
+                hit = true;
+            }
+            lua_settop(L, w);
+        }
+    }
+    lua_pop(L, 1);
+    return hit;
+}
+
+/* Partial credit: when v lies in a band, grades it with the best band's
+ * score and feedback and returns true. */
+static bool numeric_band(lua_State *L, struct grader_job *j, const struct grader_tol *tol,
+                         double ref, double v)
+{
+    struct grader_band bands[MAX_BANDS];
+    size_t nb = 0;
+    bool hit = false;
+    if (grader_rawfield(L, GRADER_S_Q, "bands") == LUA_TTABLE) { /* bands */
+        int bt = lua_gettop(L);
+        size_t m = lua_rawlen(L, bt);
+        for (size_t i = 1; i <= m && nb < MAX_BANDS; i++) {
+            if (lua_rawgeti(L, bt, (lua_Integer)i) == LUA_TTABLE) { /* bands b */
+                struct grader_band *b = &bands[nb++];
+                read_tol(L, lua_gettop(L), &b->tol);
+                b->score = 0;
+                if (grader_rawfield(L, -1, "score") == LUA_TNUMBER)
+                    b->score = lua_tonumber(L, -1);
+                lua_pop(L, 1);
+                /* the string stays alive: the band table holds it */
+                b->feedback =
+                    grader_rawfield(L, -1, "feedback") == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+                lua_pop(L, 1);
+            }
+            lua_pop(L, 1);
+        }
+        int bi = -1;
+        double s = grader_tol_score(tol, bands, nb, ref, v, &bi);
+        if (bi >= 0 && s > 0) {
+            char fb[256];
+            if (!bands[bi].feedback)
+                snprintf(fb, sizeof fb,
+                         "Close, but outside the accepted range: partial credit (%g%%).", s * 100);
+            grader_result_score(j->res, s, bands[bi].feedback ? bands[bi].feedback : fb);
+            hit = true;
+        }
+    }
+    lua_pop(L, 1);
+    return hit;
+}
+
+/* The feedback of a miss: how close counts, not where the answer lies. */
+static void miss_feedback(const struct grader_question *q, const struct grader_tol *tol, double ref,
+                          char *fb, size_t n)
+{
+    int at = snprintf(fb, n, "Not within the accepted tolerance (");
+    if (tol->rel > 0)
+        at += snprintf(fb + at, n - (size_t)at, "±%g%%", tol->rel * 100);
+    if (tol->abs > 0)
+        at += snprintf(fb + at, n - (size_t)at, "%s±%g%s%s", tol->rel > 0 ? " or " : "", tol->abs,
+                       q->unit && q->unit[0] ? " " : "", q->unit ? q->unit : "");
+    if (tol->sig > 0)
+        at += snprintf(fb + at, n - (size_t)at, "%s%d significant figures",
+                       tol->rel > 0 || tol->abs > 0 ? ", or the same " : "the same ", tol->sig);
+    if (!(tol->rel > 0) && !(tol->abs > 0) && tol->sig <= 0) /* see grader_tol_interval */
+        at += snprintf(fb + at, n - (size_t)at, "%s", ref == 0 ? "±1e-09" : "the exact value only");
+    snprintf(fb + at, n - (size_t)at, "). Check the formula and the arithmetic.");
+}
+
+static void numeric_grade(lua_State *L, struct grader_job *j, const char *answer)
+{
+    if (lua_isnil(L, GRADER_S_REF))
+        grader_job_fail(L, j, "no reference answer");
+    struct grader_result *r = j->res;
+    const struct grader_question *q = j->q;
+    const char *unit = grader_question_unit(q);
+    double ref = lua_tonumber(L, GRADER_S_REF);
+    struct grader_tol tol;
+    grader_rawfield(L, GRADER_S_Q, "tolerance");
+    read_tol(L, lua_gettop(L), &tol);
+    lua_pop(L, 1);
+    /* integer = true: '/' between whole numbers may be C's integer division */
+    bool integer =
+        grader_rawfield(L, GRADER_S_Q, "integer") == LUA_TBOOLEAN && lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    if (integer && !(isfinite(ref) && ref == floor(ref)))
+        grader_job_fail(L, j, "integer = true, but the reference %.17g is not a whole number", ref);
+    char buf[200];
+    grader_tol_describe(&tol, ref, unit, buf, sizeof buf);
+    r->accepted = core_xstrdup(buf);
+
+    struct grader_number num;
+    if (!grader_number_parse(answer, q->unit, &num)) {
+        grader_result_invalid(r, num.why);
+        return;
+    }
+    r->value = num.value;
+    r->has_value = true;
+    r->parsed = grader_value_text(num.value, unit, 6);
+    if (grader_tol_accepts(&tol, ref, num.value)) {
+        grader_result_score(r, 1, "Correct.");
+        return;
+    }
+    if (integer && num.c_differs && grader_tol_accepts(&tol, ref, num.c_value)) {
+        r->value = num.c_value;
+        free(r->parsed);
+        r->parsed = grader_value_text(num.c_value, unit, 6);
+        grader_result_score(
+            r, 1, "Correct: / between whole numbers is read as C's integer division here.");
+        return;
+    }
+    if (numeric_wrong(L, j, &tol, num.value) || numeric_band(L, j, &tol, ref, num.value))
+        return;
+    char fb[320];
+    if (grader_tol_rounding_note(&tol, ref, answer, &num, q->unit, fb, sizeof fb)) {
+        grader_result_score(r, 0, fb);
+        return;
+    }
+    miss_feedback(q, &tol, ref, fb, sizeof fb);
+    grader_result_score(r, 0, fb);
+}
+
+static char *numeric_reference_text(lua_State *L, struct grader_job *j, bool exact)
+{
+    if (lua_isnil(L, GRADER_S_REF))
+        return NULL;
+    double v = lua_tonumber(L, GRADER_S_REF);
+    if (exact) {
+        char num[40]; /* read back by the answer parser: '.' whatever the locale */
+        core_num_format(num, sizeof num, v, 17);
+        return core_xstrdup(num);
+    }
+    return grader_value_text(v, grader_question_unit(j->q), 6);
+}
+
+/* ---- every variant --------------------------------------------------------------------------- */
+
+/* Every `wrong` value: it must give a finite number, and an answer equal
+ * to it must not be graded right. */
+static void numeric_variant_check(lua_State *L, struct grader_job *j)
+{
+    if (grader_rawfield(L, GRADER_S_Q, "wrong") != LUA_TTABLE) {
+        lua_settop(L, GRADER_S_TOP);
+        return;
+    }
+    int w = lua_gettop(L);
+    bool has_ref = lua_type(L, GRADER_S_REF) == LUA_TNUMBER;
+    double ref = lua_tonumber(L, GRADER_S_REF);
+    struct grader_tol tol;
+    grader_rawfield(L, GRADER_S_Q, "tolerance");
+    read_tol(L, lua_gettop(L), &tol);
+    lua_settop(L, w);
+    const char *unit = grader_question_unit(j->q);
+    size_t n = lua_rawlen(L, w);
+    for (size_t i = 1; i <= n; i++) {
+        if (lua_rawgeti(L, w, (lua_Integer)i) != LUA_TTABLE) { /* wrong e */
+            lua_settop(L, w);
+            continue;
+        }
+        int ty = push_wrong_value(L, j); /* wrong e v */
+        if (ty == LUA_TBOOLEAN && !lua_toboolean(L, -1)) {
+            /* the function says this mistake does not apply to this variant */
+        } else if (ty != LUA_TNUMBER) {
+            grader_job_problem(
+                j,
+                "wrong %zu: value gives %s, not a number (return false when the mistake "
+                "does not apply to this variant)",
+                i, luaL_typename(L, -1));
+        } else if (!isfinite(lua_tonumber(L, -1))) {
+            grader_job_problem(j, "wrong %zu: value gives %g, not a finite number", i,
+                               lua_tonumber(L, -1));
+        } else if (has_ref) {
+            double wv = lua_tonumber(L, -1);
+            char a[64], b[64], iv[200];
+            grader_number_format(wv, 6, a, sizeof a);
+            grader_number_format(ref, 6, b, sizeof b);
+            grader_tol_describe(&tol, ref, unit, iv, sizeof iv);
+            if (wv == ref)
+                grader_job_problem(j, "wrong %zu: value %s equals the reference %s", i, a, b);
+            else if (grader_tol_accepts(&tol, ref, wv))
+                grader_job_problem(
+                    j,
+                    "wrong %zu: value %s lies inside the accepted interval %s of the "
+                    "reference %s, so it is graded right, never as this mistake "
+                    "(tighten the tolerance or drop the entry)",
+                    i, a, iv, b);
+        }
+        lua_settop(L, w);
+    }
+    lua_settop(L, GRADER_S_TOP);
+}
+
+/* ---- the row --------------------------------------------------------------------------------- */
+
+static const char *const fields[] = {"answer", "tolerance", "bands", "wrong",
+                                     "unit",   "integer",   NULL};
+
+const struct grader_kind_ops grader_kind_numeric = {.name = "numeric",
+                                                    .fields = fields,
+                                                    .answer_types = GRADER_T_NUM | GRADER_T_FUN,
+                                                    .max_answer = 1024,
+                                                    .tries = 5,
+                                                    .penalty = 0.1,
+                                                    .needs_reference = true,
+                                                    .check = numeric_check,
+                                                    .reference = numeric_reference,
+                                                    .grade = numeric_grade,
+                                                    .reference_text = numeric_reference_text,
+                                                    .variant_check = numeric_variant_check};

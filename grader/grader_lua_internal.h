@@ -1,0 +1,650 @@
+/*
+ * grader_lua_internal.h — what the grader's files that run Lua share: the
+ * sandbox and its memory, the wb library, variant params, the pack model,
+ * its evaluation and field schema, the job that runs one question, its
+ * rendering, the question kinds and the self-tests. Never included from
+ * outside grader/.
+ *
+ * Those files include lua.h; this header does not (lua_State appears only
+ * as an incomplete struct). It is apart from grader_internal.h so the pure
+ * building blocks, and their tests and fuzz targets, see none of this.
+ */
+#ifndef WB_GRADER_LUA_INTERNAL_H
+#define WB_GRADER_LUA_INTERNAL_H
+
+#include "grader.h"
+#include "grader_internal.h"
+
+#include <signal.h>
+
+struct lua_State;
+
+/* ---- sandbox memory (grader_sb_arena.c) ------------------------------------ */
+
+#define GRADER_ARENA_SMALL 512 /* 16-byte size classes up to here */
+#define GRADER_ARENA_MID 8192  /* 256-byte size classes up to here; larger: malloc */
+#define GRADER_ARENA_CLASSES                                                                       \
+    (GRADER_ARENA_SMALL / 16 + (GRADER_ARENA_MID - GRADER_ARENA_SMALL) / 256)
+
+/* The memory of one sandbox's state: a mapping cut into size classes with
+ * a free list each, and a list of malloc'd blocks for the rest. Lua's
+ * allocator contract (the caller says each block's size). Not thread-safe. */
+struct grader_sb_pool;
+struct grader_arena_big;
+struct grader_arena {
+    struct grader_sb_pool *pool; /* where base came from; NULL: our own mapping */
+    char *base;
+    size_t size, bump;
+    void *freelist[GRADER_ARENA_CLASSES];
+    struct grader_arena_big *bigs;
+    volatile sig_atomic_t *no_jump; /* raised around malloc and free (the sandbox's) */
+};
+/* Takes pool's mapping when it is free, else maps mem_bytes (at least 1 MiB)
+ * of its own; with neither, every block comes from malloc. */
+void grader_arena_init(struct grader_arena *a, struct grader_sb_pool *pool, size_t mem_bytes,
+                       volatile sig_atomic_t *no_jump);
+/* NULL when malloc fails (the arena itself never refuses). */
+void *grader_arena_alloc(struct grader_arena *a, size_t n);
+void *grader_arena_realloc(struct grader_arena *a, void *p, size_t osize, size_t nsize);
+void grader_arena_free(struct grader_arena *a, void *p, size_t osize);
+/* Frees every block at once and gives the mapping back (to its pool). */
+void grader_arena_fini(struct grader_arena *a);
+
+/* ---- sandbox (grader_sandbox.c, grader_sb_lib.c) ----------------------------- */
+
+/* Reusable sandbox memory: one arena (a private anonymous mapping the size
+ * of the memory cap) handed to one sandbox at a time, so a fresh state per
+ * grading touches warm pages and never calls malloc for small blocks. A
+ * second sandbox opened while the first is alive gets its own arena. Not
+ * thread-safe: one pool per thread (a grader_pack owns one). */
+struct grader_sb_pool;
+struct grader_sb_pool *grader_sb_pool_new(size_t mem_bytes);
+void grader_sb_pool_free(struct grader_sb_pool *pool);
+
+/* A sandbox: a fresh lua_State with the allow-listed libraries, the `wb`
+ * library, and the limits of `lim`. `pool` is optional. Errors:
+ * CORE_ERR_LIMIT (the memory cap is too small for the libraries),
+ * CORE_ERR_INTERNAL. Free with grader_sb_free(), which releases the state's
+ * memory wholesale (never lua_close: after a wall-clock jump the state is not
+ * consistent, and with __gc refused there is nothing to finalise). */
+struct grader_sb;
+int grader_sb_new(struct grader_sb **out, const struct grader_limits *lim,
+                  struct grader_sb_pool *pool, struct core_err *err);
+void grader_sb_free(struct grader_sb *sb);
+struct lua_State *grader_sb_lua(struct grader_sb *sb);
+/* The sandbox owning L (kept in the state's extra space). */
+struct grader_sb *grader_sb_of(struct lua_State *L);
+
+/* The one entry from C into a sandbox: like lua_pcall(L, nargs, nresults)
+ * on the function below the nargs arguments, under a message handler that
+ * keeps "file:line: message" (no traceback), with the limits armed. Returns
+ * 0 with the results pushed, or CORE_ERR_SCRIPT / CORE_ERR_LIMIT with `err`
+ * filled ("file:line: ...") and the function and arguments popped: the
+ * stack is balanced either way. After a limit the sandbox refuses further
+ * calls. The callee counts as instructor code until it calls
+ * grader_sb_enter_c(). */
+int grader_pcall(struct grader_sb *sb, int nargs, int nresults, struct core_err *err);
+
+/* A whole job in a fresh sandbox: creates one with lim and pool, runs
+ * fn(ud) (ud pushed as a light userdata, fn's only argument, no results)
+ * under grader_pcall, and frees the sandbox. Returns what grader_sb_new or
+ * grader_pcall returned. ud is borrowed for the call. */
+int grader_sb_run(const struct grader_limits *lim, struct grader_sb_pool *pool,
+                  int (*fn)(struct lua_State *L), void *ud, struct core_err *err);
+
+/* For a C function run by grader_pcall: from here on, our own C code runs
+ * (no wall-clock jump may interrupt it, so it may use malloc). */
+void grader_sb_enter_c(struct lua_State *L);
+
+/* From such a C function, calls instructor code (the function below nargs
+ * arguments) with a fresh instruction budget and wall-clock deadline.
+ * Returns 0 with nresults pushed, or -1 with an error message pushed (a
+ * string starting "file:line: "). A limit is never returned: it is raised
+ * again at once, so nothing can continue after it. */
+int grader_sb_try(struct lua_State *L, int nargs, int nresults);
+
+/* Sets the position a limit error names when no pack-file frame is on the
+ * stack (e.g. while wb.lua matches an instructor's pattern): "file:line".
+ * grader_sb_try replaces it with the definition of each pack function it
+ * calls. */
+void grader_sb_set_fallback(struct lua_State *L, const char *where);
+
+/* Brackets a call from a Lua-callable C function into code that may use
+ * malloc or hold locks (the number parser): the wall-clock jump waits. */
+void grader_sb_nojump_begin(struct lua_State *L);
+void grader_sb_nojump_end(struct lua_State *L);
+
+/* Compiles Lua source (text only) into bytecode appended to `out`, keeping
+ * line information. `chunkname` is "@path", so messages read "path:line:".
+ * Errors: CORE_ERR_SCRIPT (syntax, message "path:line: ..."),
+ * CORE_ERR_LIMIT. */
+int grader_compile(const char *src, size_t len, const char *chunkname, struct core_buf *out,
+                   struct core_err *err);
+
+/* Pushes the function of bytecode produced by grader_compile (loaded in
+ * binary mode, which only this trusted path may do), with _ENV set to a
+ * fresh per-file environment: a table whose reads fall through to the
+ * sandbox globals, whose writes stay in it, and whose _G is itself. The
+ * environment also becomes the default of the sandbox's `load`. Raises on
+ * error (call it under grader_pcall). */
+void grader_sb_load(struct lua_State *L, const struct core_buf *bc, const char *chunkname);
+/* As grader_sb_load for a cut file: every position the sandbox reports in
+ * that chunk (messages, limits) is translated through `map` (borrowed: it
+ * must outlive the sandbox) to the line of the file. */
+void grader_sb_load_mapped(struct lua_State *L, const struct core_buf *bc, const char *chunkname,
+                           const struct grader_linemap *map);
+/* Charges `cost` instructions to the running call's budget for work done
+ * in C (a library call handled many bytes): past the budget, the
+ * instruction limit kills the sandbox as if the VM had run them (the
+ * position is the pack line that called). Deterministic: callers reckon
+ * cost from their arguments' sizes, never from time. */
+void grader_sb_charge(struct lua_State *L, uint64_t cost);
+
+/* The message on top of the stack already names lines of the file (our C
+ * code made it from the pack model): raising it must not map it again. */
+void grader_sb_mark_mapped(struct lua_State *L);
+
+/* Sets up a fresh state's globals (grader_sb_lib.c): the allow-listed
+ * libraries with their guards, wb, the constructors of the pack model, and
+ * the metatable of file environments. A lua_CFunction, run protected by
+ * grader_sb_new. */
+int grader_sb_libs_open(struct lua_State *L);
+
+/* For the guarded library functions of grader_sb_lib.c: a guard records the
+ * frame of the call `level` below the running function on entry, so a
+ * timeout's jump out of a long C call can name the pack line that called,
+ * and forgets it on the way out. */
+void grader_sb_guard_enter(struct lua_State *L, int level);
+void grader_sb_guard_leave(struct lua_State *L);
+/* Bytes the state holds now. */
+size_t grader_sb_used(struct lua_State *L);
+/* True once a limit killed the sandbox. */
+bool grader_sb_killed(struct lua_State *L);
+
+/* ---- the wb library (grader_wb.c, grader_wb_lab.c, lua/wb.lua) ------------ */
+
+/* Opens `wb` into the globals at index `g` and leaves the private graders
+ * table (functions of wb.lua not visible to instructor code) in the
+ * registry. Raises on error. */
+void grader_wb_open(struct lua_State *L, int g);
+/* Pushes the private graders table. */
+void grader_wb_push_graders(struct lua_State *L);
+/* Pushes a new `rng` object (userdata "wb.rng") seeded with `seed`. */
+void grader_wb_push_rng(struct lua_State *L, uint64_t seed);
+/* The SHA-256 (hex) of the embedded wb.lua source: part of grader_revision. */
+void grader_wb_digest(char out[65]);
+/* True when the value at idx is a number, neither NaN nor infinite (wb.finite). */
+bool grader_wb_finite(struct lua_State *L, int idx);
+/* Pushes a new wb.lab table (grader_wb_lab.c): the readers of ctx.lab and
+ * wb.lab.grade. */
+void grader_wb_lab_push(struct lua_State *L);
+
+/* ---- variant parameters as JSON (grader_params.c) ------------------------ */
+
+/* Writes the table at idx (a params table) as a JSON object: keys sorted,
+ * nested tables as arrays (keys 1..n) or objects (string keys), integers as
+ * integers, floats with a decimal point or exponent in the shortest form
+ * that reads back to the same double, booleans, strings (UTF-8 kept, bytes
+ * that are not valid UTF-8 escaped as \u00XX). Returns a malloc'd string, or
+ * NULL when the table holds something JSON cannot say (a function, a cycle,
+ * a non-finite number, a key that is neither string nor integer, depth over
+ * 16). Never calls a metamethod. Our own C: call between enter_c and a try. */
+char *grader_params_encode(struct lua_State *L, int idx);
+
+/* Appends the table at idx (a params table) to b as "k=v, k=v" with keys
+ * sorted and nested tables as {...}: the same params always give the same
+ * text, which is what tells two variants apart. */
+void grader_params_key(struct lua_State *L, int idx, struct core_buf *b);
+
+/* Pushes the Lua table that JSON text `json` (written by
+ * grader_params_encode) describes. Returns false, pushing nothing, when the
+ * text is not such an object. */
+bool grader_params_decode(struct lua_State *L, const char *json);
+
+/* ---- pack model (grader_pack.c) ------------------------------------------- */
+
+/* One source file of a pack, with its bytecode. */
+struct grader_pfile {
+    char *path;
+    char *data;
+    size_t len;
+    char *chunkname;    /* "@path" */
+    struct core_buf bc; /* empty when it did not compile */
+    bool compiled;
+    bool is_lua;
+    struct grader_slim_plan *plan; /* made on first use; NULL when it cannot be cut */
+    bool plan_tried;
+};
+
+/* Private per-question data, in pack order. */
+struct grader_qx {
+    const struct grader_question *q;
+    size_t file;     /* index into files */
+    bool bad;        /* failed static validation */
+    bool has_slim;   /* slim holds the bytecode of its file cut down to it */
+    bool slim_tried; /* grader_qx_slim ran (it runs on first use) */
+    struct core_buf slim;
+    struct grader_linemap map; /* slim's lines in the file */
+};
+
+/* Prepares x's cut-down file the first time it is needed: building one per
+ * question at load would make loading a file of n questions cost n². */
+void grader_qx_slim(struct grader_pack *p, struct grader_qx *x);
+
+/* What grader_qx_slim does, for any declaration (question or calculator)
+ * starting on `line` of p's file number `file` (SIZE_MAX: none, nothing
+ * done): on the first call (*tried false) sets *tried and compiles the file
+ * cut down to the declaration into *slim, with its line map in *map; *has
+ * says whether that worked (slim is left empty when not). The file's plan
+ * is made once, on the first call for any of its declarations. */
+void grader_slim_prepare(struct grader_pack *p, size_t file, int line, bool *tried, bool *has,
+                         struct core_buf *slim, struct grader_linemap *map);
+
+/* Private per-calculator data, in pack order (grader_calc.c). An example
+ * as read at load: the inputs with defaults filled in, and the expected
+ * outputs (a number, or a text where texts[i] is not NULL). */
+struct grader_calc_example {
+    double *inputs; /* one per declared input */
+    size_t n_outputs;
+    double *values;
+    char **texts;
+};
+
+struct grader_cx {
+    const struct grader_calc *c;
+    size_t file;   /* index into files */
+    bool bad;      /* failed static validation, or a duplicate id */
+    bool has_slim; /* slim holds its file cut down to it */
+    bool slim_tried;
+    struct core_buf slim;
+    struct grader_linemap map;
+    struct grader_calc_example *examples;
+    size_t n_examples;
+};
+void grader_cx_fini(struct grader_cx *x);
+
+/* Pushes "<prefix>[<label>: ]<msg>" to problems (no label when NULL;
+ * grader_selftest.c),
+ * without saying again what msg already starts with: prefix, then `also`
+ * (NULL: nothing more). Used for every "file:line: question|calculator ID:"
+ * problem of pack check. */
+void grader_problem_push(struct core_strlist *problems, const char *prefix, const char *also,
+                         const char *label, const char *msg);
+
+/* Runs every good calculator with its defaults and its examples (compared
+ * with 1e-6 relative tolerance); failures go to `problems` as
+ * "file:line: calculator ID: ...". Returns the number of failures and adds
+ * the number of runs to *n_run. */
+int grader_calc_selftest(struct grader_pack *p, struct core_strlist *problems, size_t *n_run);
+
+struct grader_pack {
+    struct grader_pack_info info;
+    struct grader_limits lim;
+    struct grader_pfile *files;
+    size_t n_files;
+    struct grader_qx *qx;
+    size_t n_qx;
+    struct grader_cx *cx; /* calculators, in pack order */
+    size_t n_cx;
+    size_t *index; /* open-addressing hash of qx by question id; SIZE_MAX = empty */
+    size_t index_cap;
+    struct grader_sb_pool *pool;
+};
+
+/* The question's private data; NULL when absent. */
+const struct grader_qx *grader_pack_qx(const struct grader_pack *p, const char *qid);
+
+/* Makes p->qx room for n questions (zeroed) and an empty id index. */
+void grader_pack_index_init(struct grader_pack *p, size_t n);
+/* Adds p->qx[i] (its q set, its id not in the index yet) to the id index. */
+void grader_pack_index_add(struct grader_pack *p, size_t i);
+
+/* Room for element n of an array a of `size`-byte elements grown one at a
+ * time: doubling, so that declaring n of anything costs O(n), not O(n²).
+ * Returns the (maybe moved) array. */
+void *grader_grow(void *a, size_t n, size_t size);
+/* Frees the n strings of v and v; a copy of them (NULL when n is 0). */
+void grader_strv_free(char **v, size_t n);
+char **grader_strv_dup(char *const *v, size_t n);
+
+/* ---- constructors (grader_decl.c) ------------------------------------------ */
+
+/* Constructors (pack, lesson, page, question, calculator) into the globals
+ * at index g. In declare mode they record each call with its line for
+ * validation; in grade mode question{} and calculator{} only index their
+ * table by id. */
+enum grader_decl_mode { GRADER_DECL_GRADE = 0, GRADER_DECL_PACK, GRADER_DECL_LESSON };
+void grader_decl_open(struct lua_State *L, int g);
+void grader_decl_set_mode(struct lua_State *L, enum grader_decl_mode mode);
+/* Pushes the question table declared with id `qid` (grade mode), or nil. */
+void grader_decl_push_question(struct lua_State *L, const char *qid);
+/* Pushes the calculator table declared with id `cid` (grade mode), or nil. */
+void grader_decl_push_calc(struct lua_State *L, const char *cid);
+
+/* What a recorded call declared. */
+enum grader_decl_kind {
+    GRADER_D_PACK = 1,
+    GRADER_D_LESSON,
+    GRADER_D_PAGE,
+    GRADER_D_QUESTION,
+    GRADER_D_CALC,
+    GRADER_D_N
+};
+/* "pack", "lesson", "page", "question", "calculator" ("?" for others). Static. */
+const char *grader_decl_name(int kind);
+/* Pushes the list of calls recorded in declare mode since the constructors
+ * were opened: { kind, value, line } each, in call order. */
+void grader_decl_push_records(struct lua_State *L);
+
+/* ---- pack evaluation (grader_eval.c) and the field schema (grader_schema.c) --- */
+
+/* The evaluation of a pack, one file at a time (private to grader_eval.c). */
+struct grader_eval;
+/* Records a problem ("file:line: ..."); the first code is the pack's. */
+void grader_eval_problem(struct grader_eval *e, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* The file being evaluated, as the pack names it. */
+const char *grader_eval_path(const struct grader_eval *e);
+
+/* Where a problem is: one declaration (or a part of it) of the file being
+ * evaluated. */
+struct grader_vctx {
+    struct grader_eval *e;
+    struct lua_State *L;
+    int line;
+    char label[128];          /* "question amdahl.speedup", "question amdahl.speedup: example 2" */
+    bool bad;                 /* a problem was reported here */
+    const char *suggested[8]; /* names offered for typos: not reported missing as well */
+    int n_suggested;
+};
+/* Reports "file:line: label: message" and marks v bad. */
+void grader_vproblem(struct grader_vctx *v, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* *sub = v with the label extended by fmt (": band 2") and not bad yet; the
+ * caller adds sub->bad to v->bad when done. */
+void grader_vctx_sub(struct grader_vctx *sub, const struct grader_vctx *v, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* The types a field may have (bits). */
+enum {
+    GRADER_T_STR = 1,
+    GRADER_T_NUM = 2,
+    GRADER_T_TAB = 4,
+    GRADER_T_FUN = 8,
+    GRADER_T_STRS = 16, /* a list of strings */
+    GRADER_T_NUMS = 32, /* a list of numbers */
+    GRADER_T_BOOL = 64
+};
+/* One field of a declaration; a table of them ends with a NULL name. Which
+ * question fields belong to which kinds is the kind table's to say
+ * (grader_kind_field_applies). */
+struct grader_fspec {
+    const char *name;
+    unsigned types; /* 0: depends on the kind (a question's answer) */
+};
+extern const struct grader_fspec grader_pack_fields[], grader_lesson_fields[], grader_page_fields[],
+    grader_question_fields[], grader_policy_fields[], grader_exam_fields[];
+
+/* Checks every entry of the table at t against `specs` (for question kind
+ * `kind`, or -1): unknown fields (with "did you mean"), fields of another
+ * kind, wrong types. Integer keys 1..max_pos are left to the caller. */
+void grader_fields_check(struct grader_vctx *v, int t, const struct grader_fspec *specs, int kind,
+                         const char *kind_word, long long max_pos);
+/* Reports each of the NULL-terminated names that t lacks (unless offered
+ * as a "did you mean" already). */
+void grader_fields_require(struct grader_vctx *v, int t, const char *const *names);
+
+/* Readers of a declaration's table at t; they never run a metamethod.
+ * grader_rawfield pushes t[name] and returns its Lua type. */
+int grader_rawfield(struct lua_State *L, int t, const char *name);
+bool grader_has_field(struct lua_State *L, int t, const char *name);
+/* A copy of t[name] when it is a string, else NULL. */
+char *grader_str_field(struct lua_State *L, int t, const char *name);
+/* A copy of t[name] when it is a list of strings (*n its length; NULL when
+ * empty or not such a list); *present (optional): whether t has the field. */
+char **grader_strs_field(struct lua_State *L, int t, const char *name, size_t *n, bool *present);
+/* True with *out set when t[name] is a number. */
+bool grader_num_field(struct lua_State *L, int t, const char *name, double *out);
+/* Is the value at idx a table that is a list 1..n of values of Lua type ty? */
+bool grader_is_list_of(struct lua_State *L, int idx, int ty);
+
+/* Reports an id (pack, lesson, question, rubric item) that is not up to 64
+ * lower-case letters, digits, '.', '_' and '-'. NULL passes. */
+void grader_id_check(struct grader_vctx *v, const char *field_name, const char *id);
+
+/* t[name], when present, must be a list of tables; each is checked by
+ * `each` (entry index, 1-based i, ud). */
+typedef void (*grader_entry_check)(struct grader_vctx *v, int entry, size_t i, void *ud);
+void grader_list_check(struct grader_vctx *v, int t, const char *name, grader_entry_check each,
+                       void *ud);
+/* The entry check of a question's examples (ud unused). */
+void grader_example_check(struct grader_vctx *v, int t, size_t i, void *ud);
+
+/* The static checks of a calculator{} at t (grader_calc_decl.c): fills the
+ * model entry c (whose file, line and page the caller set) and the private
+ * entry x (its examples). */
+void grader_calc_check(struct grader_vctx *v, int t, struct grader_calc *c, struct grader_cx *x);
+
+/* ---- one question for one student (grader_grade.c) ------------------------ */
+
+#define GRADER_MAX_PICKS 26 /* choices are lettered a..z */
+
+/* Fixed stack slots of a job (l_job in grader_grade.c): the question's
+ * table, ctx, the variant's params, the reference, the example or sample
+ * being graded, the rendered choices (or items). */
+enum {
+    GRADER_S_Q = 1,
+    GRADER_S_CTX,
+    GRADER_S_P,
+    GRADER_S_REF,
+    GRADER_S_EX,
+    GRADER_S_CH,
+    GRADER_S_TOP = GRADER_S_CH
+};
+
+/* What a job does: render a view, grade an answer, grade an example or the
+ * reference (self-tests), check the question (pack check), sweep a variant,
+ * grade a design sample. */
+enum grader_job_mode {
+    GRADER_J_VIEW,
+    GRADER_J_GRADE,
+    GRADER_J_EXAMPLE,
+    GRADER_J_REF,
+    GRADER_J_CHECK,
+    GRADER_J_SWEEP,
+    GRADER_J_SAMPLE
+};
+
+/* What a job does once the question, ctx, params, choices and reference
+ * are on the stack (grader_grade.c: view and grade; grader_selftest.c: the
+ * rest). */
+struct grader_job;
+typedef void (*grader_job_fill)(struct lua_State *L, struct grader_job *j);
+
+/* One question for one student, run in a fresh sandbox (grader_grade.c). */
+struct grader_job {
+    struct grader_pack *p;
+    const struct grader_qx *qx;
+    const struct grader_question *q;
+    enum grader_job_mode mode;
+    const char *user;
+    int variant;
+    const struct grader_lab_run *lab; /* GRADER_J_VIEW, GRADER_J_GRADE */
+    const char *params_in; /* GRADER_J_VIEW, GRADER_J_GRADE: stored params, or NULL to draw */
+    char *params_out;      /* the params as JSON, for the view or result */
+    const char *answer;    /* GRADER_J_GRADE */
+    size_t example;        /* GRADER_J_EXAMPLE, 1-based */
+    struct grader_view *view;
+    struct grader_result *res;
+    /* GRADER_J_EXAMPLE and GRADER_J_REF */
+    bool skip; /* nothing to check (no reference; a lab question without a pretend run) */
+    bool exp_invalid;
+    double exp_score;
+    char *graded; /* the answer text that was graded */
+    /* GRADER_J_CHECK, GRADER_J_SWEEP */
+    struct core_strlist *problems;
+    int n_problems;
+    /* GRADER_J_SWEEP: this variant's params serialised (its identity), and
+     * how many of its variant-independent examples ran; GRADER_J_SAMPLE: the
+     * tolerance */
+    struct core_buf vkey;
+    size_t n_examples_run;
+    double tol;
+    char role[16];
+    /* where we are, for messages */
+    const char *what;
+    char qpos[128];    /* "file:line" of the question */
+    bool no_lab;       /* a lab question and ctx.lab is nil */
+    bool use_slim;     /* run the question's slim file */
+    bool slim_missing; /* ...which did not declare it: run the full file */
+    grader_job_fill fill;
+};
+
+/* Records a problem of the question (check and sweep jobs): "file:line:
+ * question ID: [variant N (params): ]message". */
+void grader_job_problem(struct grader_job *j, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Raises a problem of the pack found while running the job:
+ * "file:line: question ID: message". Does not return. */
+int grader_job_fail(struct lua_State *L, struct grader_job *j, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Runs job j in a fresh sandbox (j->fill does its part). On error `err`
+ * says "file:line: ..." and names the question and what was running. */
+int grader_job_run(struct grader_job *j, struct core_err *err);
+/* Grades `answer` into j->res: reference text, lab and length checks, the
+ * kind's grading (or the custom grade), feedback placeholders filled. */
+void grader_job_grade(struct lua_State *L, struct grader_job *j, const char *answer);
+/* The reference as a student reads it (display) or as an answer that must
+ * score full marks (exact). NULL when there is none. Caller frees. */
+char *grader_job_reference_text(struct lua_State *L, struct grader_job *j, bool exact);
+/* Calls pack code (what: named in an error) below nargs arguments; on error
+ * raises it (the job stops). */
+void grader_job_call(struct lua_State *L, struct grader_job *j, const char *what, int nargs,
+                     int nres);
+/* The number of rendered choices (or items) at GRADER_S_CH. */
+size_t grader_job_n_choices(struct lua_State *L);
+/* The order an ordering question shows its n items in for this variant:
+ * shown[k] = the declared index; never the declared order itself. */
+void grader_order_shuffle(const struct grader_job *j, size_t n, size_t *shown);
+/* The canonical spelling of q's unit ("" for none). */
+const char *grader_question_unit(const struct grader_question *q);
+/* A copy of the string at idx ("" when it is not one). */
+char *grader_lua_strdup(struct lua_State *L, int idx);
+
+/* ---- rendering (grader_render.c) -------------------------------------------- */
+
+/* How grader_render treats a placeholder it cannot fill. */
+enum grader_render_mode {
+    GRADER_R_STRICT,  /* an error (the prompt of a question whose params are known) */
+    GRADER_R_LENIENT, /* "?" (a lab question before the student's run) */
+    GRADER_R_KEEP     /* left as written (feedback, where braces may be literal) */
+};
+/* Renders template s with the params at GRADER_S_P: pushes the text and
+ * returns true, or returns false with `why` and pushes nothing
+ * (GRADER_R_STRICT only). */
+bool grader_render(struct lua_State *L, const char *s, enum grader_render_mode mode, char *why,
+                   size_t wn);
+/* Renders a template (`field_name` names it in a problem) or stops: in a
+ * check or sweep job a problem is recorded and false returned; elsewhere the
+ * pack error is raised. Pushes the text on success. */
+bool grader_render_or_fail(struct lua_State *L, struct grader_job *j, const char *tmpl,
+                           const char *field_name);
+/* Renders the choices (choice, multi) or items (ordering) into GRADER_S_CH. */
+void grader_render_choices(struct lua_State *L, struct grader_job *j);
+
+/* For the kinds (grader_kind_*.c): the variant's seed (grader_rng_seed of
+ * pack, question, user and variant). */
+uint64_t grader_job_seed(const struct grader_job *j);
+/* Pushes t[name], calling it with (p, ctx) when it is a function (`what`
+ * names the call in an error); returns the type of what it pushed.
+ * grader_job_push_answer does it for Q.answer. */
+int grader_job_push_value(struct lua_State *L, struct grader_job *j, int t, const char *name,
+                          const char *what);
+int grader_job_push_answer(struct lua_State *L, struct grader_job *j);
+/* Marks r unreadable (valid false, no score) with `why` as its feedback. */
+void grader_result_invalid(struct grader_result *r, const char *why);
+/* Scores r with `frac` (clamped to 0..1) of its points and the feedback
+ * ("Correct." or "Incorrect." when NULL or empty). */
+void grader_result_score(struct grader_result *r, double frac, const char *feedback);
+/* v with `sig` significant figures and its unit: "2.5 ×", "56%". Caller frees. */
+char *grader_value_text(double v, const char *unit, int sig);
+
+/* ---- question kinds (grader_kind.c, grader_kind_*.c) ------------------------ */
+
+#define GRADER_KIND_COUNT (GRADER_DESIGN + 1)
+
+/* What a question kind means: one row per kind (the table is in
+ * grader_kind.c; each row is defined beside its functions). */
+struct grader_kind_ops {
+    const char *name;          /* what `kind =` says: "numeric" */
+    const char *const *fields; /* the question fields that are this kind's (and maybe others') */
+    unsigned answer_types;     /* what `answer` may be (GRADER_T_*); 0: no such field */
+    const char *list;          /* its lettered list: "choices", "items"; NULL for none */
+    const char *list_item;     /* one entry of it, for messages: "choice", "item" */
+    bool shuffled;             /* the list is shown shuffled per variant (answers by letters) */
+    bool needs_reference;      /* pack check: an answer that gives nothing is a problem */
+    bool automatic;            /* the score is a reading, provisional until a person's stands */
+    bool rubric;               /* its concepts are shown for self-scoring */
+    size_t max_answer;         /* grader_kind_max_answer */
+    int tries;                 /* the default policy: grader_policy_default (and why) */
+    double penalty;
+    /* Pack check: the kind's static checks of the question table at t (the
+     * common fields are checked already); fills q's kind-specific parts. */
+    void (*check)(struct grader_vctx *v, int t, struct grader_question *q);
+    /* The job: validates the reference and pushes it (nil when none). */
+    void (*reference)(struct lua_State *L, struct grader_job *j);
+    /* The job: grades `answer` into j->res (a custom grade never gets here). */
+    void (*grade)(struct lua_State *L, struct grader_job *j, const char *answer);
+    /* The job: the reference at GRADER_S_REF as text, as a student reads it
+     * or (exact) as an answer that scores full marks; NULL for none. */
+    char *(*reference_text)(struct lua_State *L, struct grader_job *j, bool exact);
+    /* Pack check, optional: what to check on every variant beyond the
+     * common (numeric: each `wrong` value). Leaves the stack at GRADER_S_TOP. */
+    void (*variant_check)(struct lua_State *L, struct grader_job *j);
+};
+extern const struct grader_kind_ops grader_kind_numeric, grader_kind_choice, grader_kind_multi,
+    grader_kind_ordering, grader_kind_text, grader_kind_design;
+
+/* The row of kind k (numeric's for a value out of range). */
+const struct grader_kind_ops *grader_kind_ops(enum grader_kind k);
+/* Whether question field `name` applies to kind `kind`: a field no kind
+ * lists as its own applies to all. Writes the kinds that list it to buf
+ * ("choice, multi"; n bytes), for the message when it does not. */
+bool grader_kind_field_applies(int kind, const char *name, char *buf, size_t n);
+
+/* ---- self-tests and checks (grader_selftest.c) ----------------------------- */
+
+/* Runs the per-question checks that need the question's code (params,
+ * placeholders, references, patterns) for the example student in a fresh
+ * sandbox. Pushes each problem to `problems`; returns how many. */
+int grader_question_check(struct grader_pack *p, size_t qi, struct core_strlist *problems,
+                          int *first_code);
+
+/* The sweep of one variant of question qi for the example student
+ * (grader_selftest.c): params, reference, prompt and hints, every feedback
+ * placeholder, every `wrong` value, and the examples that hold for every
+ * variant (an answer computed from p, without fixed params or a pretend
+ * run). Each problem is pushed as "file:line: question ID: variant N
+ * (params): ...". Returns the number of problems; *key (caller frees) is
+ * the variant's params as text, its identity ("f=0.2, p=4"), NULL when
+ * params failed; *examples_run (optional) the examples graded. */
+int grader_variant_check(struct grader_pack *p, size_t qi, int variant,
+                         struct core_strlist *problems, char **key, size_t *examples_run);
+
+/* A design sample graded: the automatic fraction (`got`, 0 when invalid),
+ * the person's (`want`), the tolerance, the answer and the feedback's
+ * first line (both caller frees). */
+struct grader_sample_out {
+    bool valid;
+    double got, want, tol;
+    char role[16]; /* "good", "partial", "keywords", "reversed" or "" */
+    char *answer;
+    char *feedback;
+};
+/* Grades sample k (1-based) of question qi for the example student.
+ * Errors as for grading. */
+int grader_sample_grade(struct grader_pack *p, size_t qi, size_t k, struct grader_sample_out *out,
+                        struct core_err *err);
+
+#endif /* WB_GRADER_LUA_INTERNAL_H */

@@ -1,0 +1,414 @@
+/*
+ * grader_sb_lib.c — the libraries a sandbox offers, and what their C
+ * functions are charged.
+ *
+ * Libraries: base without dofile, loadfile, warn; print does nothing; load
+ * compiles text only into the caller's file environment unless given one;
+ * collectgarbage offers "collect", "count", "step", "isrunning";
+ * setmetatable refuses a metatable with __gc (a finaliser runs with hooks
+ * off, outside every limit but the jump). __close and __mode are allowed:
+ * closing methods run as ordinary calls under the hook, and weak tables only
+ * change what the collector may free. string without dump (removed from the
+ * one string table, which is also the strings' __index), table, math without
+ * random/randomseed (graders draw from the variant rng), utf8, and wb. No io,
+ * os, package, debug, require, coroutine. table, math and utf8 are opened on
+ * first use.
+ *
+ * C library work: a library call executes no VM instruction, so the guarded
+ * library functions (string, table, utf8, the wb library's C half) charge
+ * the budget for the bytes they handle, after the call (grader_sb_charge):
+ * one instruction per CHARGE_BYTES bytes of their string arguments and
+ * results (times 1 + the quantifiers of a pattern for find, match, gmatch
+ * and gsub), the elements a table function walks, and so on (charge_before,
+ * l_guard). The charge is a function of the arguments only, so it is the
+ * same on every machine and under any load; a loop of string.rep or of long
+ * matches ends at the instruction limit, not at the clock. Each guard also
+ * records where it was called from (grader_sb_guard_enter), for a kill by
+ * the time limit's jump out of a long call.
+ *
+ * Every file runs in an environment of its own (grader_sb_load) whose reads
+ * fall through to the sandbox globals.
+ *
+ * Uses the sandbox (grader_sandbox.c), the wb library and the constructors
+ * of the pack model, and lua.h.
+ */
+#include "grader_lua_internal.h"
+
+#include <lauxlib.h>
+#include <lua.h>
+#include <lualib.h>
+
+#include <string.h>
+
+#define CHARGE_BYTES 2  /* bytes a library call handles per instruction charged */
+#define PATTERN_BYTES 4 /* subject bytes per instruction per repeating pattern item */
+
+/* ---- the restricted base library ------------------------------------------- */
+
+static const char ENV_KEY = 'e';    /* registry: the environment of the running file */
+static const char ENV_MT_KEY = 'm'; /* registry: metatable of file environments */
+
+static int l_print(lua_State *L)
+{
+    (void)L;
+    return 0;
+}
+
+static int l_norandom(lua_State *L)
+{
+    return luaL_error(L, "math.random is not available in a grader: draw numbers from the rng "
+                         "passed to params");
+}
+
+static int l_setmetatable(lua_State *L)
+{
+    int t = lua_type(L, 2);
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_argexpected(L, t == LUA_TNIL || t == LUA_TTABLE, 2, "nil or table");
+    if (t == LUA_TTABLE) {
+        lua_pushliteral(L, "__gc"); /* t mt "__gc" */
+        if (lua_rawget(L, 2) != LUA_TNIL)
+            return luaL_error(L, "setmetatable: __gc metamethods are not allowed in a grader");
+        lua_pop(L, 1); /* t mt */
+    }
+    if (luaL_getmetafield(L, 1, "__metatable") != LUA_TNIL)
+        return luaL_error(L, "cannot change a protected metatable");
+    lua_settop(L, 2);
+    lua_setmetatable(L, 1);
+    return 1;
+}
+
+static int l_collectgarbage(lua_State *L)
+{
+    static const char *const opts[] = {"collect", "count", "step", "isrunning", NULL};
+    const char *o = luaL_optstring(L, 1, "collect");
+    int i = 0;
+    while (opts[i] && strcmp(opts[i], o) != 0)
+        i++;
+    switch (i) {
+    case 0:
+        lua_gc(L, LUA_GCCOLLECT);
+        lua_pushinteger(L, 0);
+        return 1;
+    case 1: {
+        int k = lua_gc(L, LUA_GCCOUNT), b = lua_gc(L, LUA_GCCOUNTB);
+        lua_pushnumber(L, (lua_Number)k + (lua_Number)b / 1024);
+        return 1;
+    }
+    case 2:
+        lua_pushboolean(L, lua_gc(L, LUA_GCSTEP, (int)luaL_optinteger(L, 2, 0)));
+        return 1;
+    case 3:
+        lua_pushboolean(L, lua_gc(L, LUA_GCISRUNNING));
+        return 1;
+    default:
+        return luaL_error(L, "collectgarbage('%s') is not available in a grader", o);
+    }
+}
+
+/* load(chunk [, chunkname [, mode [, env]]]): always text mode; without an
+ * env, the environment of the file being run. Calls the original load (the
+ * upvalue) in this frame so its messages name 'load'. */
+static int l_load(lua_State *L)
+{
+    grader_sb_guard_enter(L, 0);
+    bool has_env = !lua_isnone(L, 4);
+    lua_settop(L, 4);
+    lua_pushliteral(L, "t");
+    lua_replace(L, 3);
+    /* A name starting with '@' claims to be a file: errors and limit
+     * positions would then blame a pack file that never ran this code. */
+    if (lua_type(L, 2) == LUA_TSTRING && lua_tostring(L, 2)[0] == '@') {
+        lua_pushfstring(L, "=(load %s)", lua_tostring(L, 2) + 1); /* ... name */
+        lua_replace(L, 2);
+    }
+    if (!has_env) {
+        if (lua_rawgetp(L, LUA_REGISTRYINDEX, &ENV_KEY) == LUA_TNIL) { /* ... env? */
+            lua_pop(L, 1);
+            lua_pushglobaltable(L);
+        }
+        lua_replace(L, 4);
+    }
+    lua_CFunction orig = lua_tocfunction(L, lua_upvalueindex(1));
+    uint64_t cost = 1 + (lua_type(L, 1) == LUA_TSTRING ? lua_rawlen(L, 1) / PATTERN_BYTES : 0);
+    int n = orig(L);
+    grader_sb_guard_leave(L);
+    grader_sb_charge(L, cost); /* compiling: a few instructions' worth per byte */
+    return n;
+}
+
+/* The message handler given to xpcall, wrapped: once the sandbox is
+ * killed it is not called. (Lua calls a message handler for an error raised
+ * in a hook from inside that hook, with hooks off: a handler that loops
+ * would otherwise run beyond the instruction limit.) */
+static int l_xpcall_handler(lua_State *L)
+{
+    if (grader_sb_killed(L)) {
+        lua_settop(L, 1);
+        return 1;
+    }
+    lua_pushvalue(L, lua_upvalueindex(1)); /* msg h */
+    lua_insert(L, 1);                      /* h msg */
+    lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
+}
+
+/* xpcall(f, msgh, ...): the original (the upvalue) with msgh wrapped. */
+static int l_xpcall(lua_State *L)
+{
+    luaL_checktype(L, 2, LUA_TFUNCTION);
+    lua_pushvalue(L, 2);                      /* f msgh ... msgh */
+    lua_pushcclosure(L, l_xpcall_handler, 1); /* f msgh ... wrapped */
+    lua_replace(L, 2);                        /* f wrapped ... */
+    lua_CFunction orig = lua_tocfunction(L, lua_upvalueindex(1));
+    return orig(L);
+}
+
+/* ---- charging library calls ------------------------------------------------ */
+
+/* How a guarded function's cost is reckoned (its closure's 2nd upvalue). */
+enum charge_kind {
+    CH_BYTES = 0, /* string arguments and results, CHARGE_BYTES per instruction */
+    CH_PATTERN,   /* find, match, gsub: also the subject times the pattern's repeats */
+    CH_TABLE,     /* table functions: the elements of the table walked */
+    CH_SORT,      /* table.sort: n log n comparisons */
+    CH_HEAP       /* collectgarbage: the heap a collection walks */
+};
+
+static uint64_t string_bytes(lua_State *L, int from, int to)
+{
+    uint64_t n = 0;
+    for (int i = from; i <= to; i++)
+        if (lua_type(L, i) == LUA_TSTRING)
+            n += lua_rawlen(L, i);
+    return n;
+}
+
+/* Items of a pattern that repeat (*, +, -, ?): each lets the matcher try
+ * many positions. 0 for a plain search. */
+static uint64_t pattern_repeats(lua_State *L)
+{
+    size_t n;
+    const char *p = lua_type(L, 2) == LUA_TSTRING ? lua_tolstring(L, 2, &n) : NULL;
+    if (!p || (lua_gettop(L) >= 4 && lua_toboolean(L, 4) && lua_type(L, 1) == LUA_TSTRING))
+        return 0; /* find(s, p, init, true): plain */
+    uint64_t r = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == '%')
+            i++;
+        else if (strchr("*+-?", p[i]))
+            r++;
+    }
+    return r;
+}
+
+/* The charge known before the call, from the arguments. */
+static uint64_t charge_before(lua_State *L, enum charge_kind kind)
+{
+    int top = lua_gettop(L);
+    switch (kind) {
+    case CH_PATTERN: {
+        uint64_t subject = lua_type(L, 1) == LUA_TSTRING ? lua_rawlen(L, 1) : 0;
+        return 1 + string_bytes(L, 1, top) / CHARGE_BYTES +
+               subject * pattern_repeats(L) / PATTERN_BYTES;
+    }
+    case CH_TABLE:
+    case CH_SORT: {
+        uint64_t n = lua_type(L, 1) == LUA_TTABLE ? lua_rawlen(L, 1) : 0;
+        uint64_t lg = 1;
+        while (kind == CH_SORT && (1ull << lg) < n)
+            lg++;
+        return 1 + (kind == CH_SORT ? n * lg : n);
+    }
+    case CH_HEAP:
+        return 1 + grader_sb_used(L) / (CHARGE_BYTES * 4);
+    default:
+        return 1 + string_bytes(L, 1, top) / CHARGE_BYTES;
+    }
+}
+
+/* A guarded library function: records where it was called from, runs the
+ * original C function (the 1st upvalue) in this same frame, then charges
+ * the instruction budget for what it handled (see the file comment). */
+static int l_guard(lua_State *L)
+{
+    lua_CFunction orig = lua_tocfunction(L, lua_upvalueindex(1));
+    enum charge_kind kind = (enum charge_kind)lua_tointeger(L, lua_upvalueindex(2));
+    uint64_t cost = charge_before(L, kind);
+    grader_sb_guard_enter(L, 0);
+    int n = orig(L);
+    grader_sb_guard_leave(L);
+    int top = lua_gettop(L);
+    cost += string_bytes(L, top - n + 1, top) / CHARGE_BYTES; /* what it made */
+    grader_sb_charge(L, cost);
+    return n;
+}
+
+/* The iterator of a guarded gmatch: called through lua_call, so during the
+ * match the innermost frame is one below this one. The whole scan was
+ * charged when gmatch was called; each step charges what it returns. */
+static int l_guard_iter(lua_State *L)
+{
+    int n = lua_gettop(L);
+    lua_pushvalue(L, lua_upvalueindex(1)); /* args iter */
+    lua_insert(L, 1);                      /* iter args */
+    grader_sb_guard_enter(L, 1);
+    lua_call(L, n, LUA_MULTRET);
+    grader_sb_guard_leave(L);
+    grader_sb_charge(L, 1 + string_bytes(L, 1, lua_gettop(L)) / CHARGE_BYTES);
+    return lua_gettop(L);
+}
+
+static int l_guard_gmatch(lua_State *L)
+{
+    int n = l_guard(L); /* ... iter */
+    if (n == 1 && lua_isfunction(L, -1))
+        lua_pushcclosure(L, l_guard_iter, 1); /* ... guarded_iter */
+    return n;
+}
+
+/* Replaces t[name] (a C function) with a guarded closure around it. */
+static void guard(lua_State *L, int t, const char *name, lua_CFunction g, enum charge_kind kind)
+{
+    lua_getfield(L, t, name); /* orig */
+    if (lua_tocfunction(L, -1)) {
+        lua_pushinteger(L, kind);  /* orig kind */
+        lua_pushcclosure(L, g, 2); /* guarded */
+        lua_setfield(L, t, name);
+    } else {
+        lua_pop(L, 1);
+    }
+}
+
+static void open_lib(lua_State *L, int g, const char *name, lua_CFunction open)
+{
+    lua_pushcfunction(L, open);
+    lua_call(L, 0, 1); /* lib */
+    lua_setfield(L, g, name);
+}
+
+static void open_table(lua_State *L)
+{
+    lua_pushcfunction(L, luaopen_table);
+    lua_call(L, 0, 1); /* table */
+    static const char *const names[] = {"concat", "move",   "sort", "unpack",
+                                        "insert", "remove", NULL};
+    for (int i = 0; names[i]; i++)
+        guard(L, lua_gettop(L), names[i], l_guard,
+              strcmp(names[i], "sort") == 0 ? CH_SORT : CH_TABLE);
+}
+
+static void open_utf8(lua_State *L)
+{
+    lua_pushcfunction(L, luaopen_utf8);
+    lua_call(L, 0, 1); /* utf8 */
+    static const char *const names[] = {"char", "len", "codepoint", "offset", NULL};
+    for (int i = 0; names[i]; i++)
+        guard(L, lua_gettop(L), names[i], l_guard, CH_BYTES);
+}
+
+static void open_math(lua_State *L)
+{
+    lua_pushcfunction(L, luaopen_math);
+    lua_call(L, 0, 1); /* math */
+    lua_pushcfunction(L, l_norandom);
+    lua_setfield(L, -2, "random");
+    lua_pushcfunction(L, l_norandom);
+    lua_setfield(L, -2, "randomseed");
+}
+
+/* __index of the globals: table, math and utf8 are opened on first use
+ * (most graders never touch them, and opening costs more than grading). */
+static int l_lazy_lib(lua_State *L)
+{
+    static const struct {
+        const char *name;
+        void (*open)(lua_State *L);
+    } libs[] = {{"table", open_table}, {"math", open_math}, {"utf8", open_utf8}};
+    const char *key = lua_tostring(L, 2);
+    for (size_t i = 0; key && lua_type(L, 2) == LUA_TSTRING && i < 3; i++) {
+        if (strcmp(key, libs[i].name) == 0) {
+            libs[i].open(L);      /* G key lib */
+            lua_pushvalue(L, 2);  /* G key lib key */
+            lua_pushvalue(L, -2); /* G key lib key lib */
+            lua_rawset(L, 1);     /* G key lib */
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int grader_sb_libs_open(lua_State *L)
+{
+    lua_pushglobaltable(L); /* G */
+    int g = lua_gettop(L);
+    lua_pushcfunction(L, luaopen_base);
+    lua_call(L, 0, 1); /* G _G */
+    lua_pop(L, 1);     /* G */
+    static const char *const removed[] = {"dofile", "loadfile", "warn", NULL};
+    for (int i = 0; removed[i]; i++) {
+        lua_pushnil(L);
+        lua_setfield(L, g, removed[i]);
+    }
+    lua_pushcfunction(L, l_print);
+    lua_setfield(L, g, "print");
+    lua_pushcfunction(L, l_setmetatable);
+    lua_setfield(L, g, "setmetatable");
+    lua_pushcfunction(L, l_collectgarbage);
+    lua_pushinteger(L, CH_HEAP);
+    lua_pushcclosure(L, l_guard, 2);
+    lua_setfield(L, g, "collectgarbage");
+    lua_getfield(L, g, "xpcall");     /* G xpcall */
+    lua_pushcclosure(L, l_xpcall, 1); /* G l_xpcall */
+    lua_setfield(L, g, "xpcall");     /* G */
+    lua_getfield(L, g, "load");       /* G load */
+    lua_pushcclosure(L, l_load, 1);   /* G l_load (guards itself) */
+    lua_setfield(L, g, "load");       /* G */
+
+    open_lib(L, g, "string", luaopen_string); /* also the strings' metatable */
+    lua_getfield(L, g, "string");             /* G string */
+    int s = lua_gettop(L);
+    lua_pushnil(L);
+    lua_setfield(L, s, "dump"); /* also gone from ("").dump: this is the strings' __index */
+    static const char *const sguard[] = {"find",  "match",  "gsub",    "rep",  "format",
+                                         "lower", "upper",  "reverse", "byte", "char",
+                                         "pack",  "unpack", NULL};
+    for (int i = 0; sguard[i]; i++)
+        guard(L, s, sguard[i], l_guard,
+              strcmp(sguard[i], "find") == 0 || strcmp(sguard[i], "match") == 0 ||
+                      strcmp(sguard[i], "gsub") == 0
+                  ? CH_PATTERN
+                  : CH_BYTES);
+    guard(L, s, "gmatch", l_guard_gmatch, CH_PATTERN);
+    lua_pop(L, 1); /* G */
+
+    lua_createtable(L, 0, 1); /* G gmt */
+    lua_pushcfunction(L, l_lazy_lib);
+    lua_setfield(L, -2, "__index");
+    lua_setmetatable(L, g); /* G */
+
+    grader_wb_open(L, g);
+    grader_decl_open(L, g);
+
+    lua_createtable(L, 0, 2); /* G mt */
+    lua_pushvalue(L, g);
+    lua_setfield(L, -2, "__index");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &ENV_MT_KEY); /* G */
+    return 0;
+}
+
+void grader_sb_load(lua_State *L, const struct core_buf *bc, const char *chunkname)
+{
+    if (luaL_loadbufferx(L, bc->data ? bc->data : "", bc->len, chunkname, "b") != LUA_OK)
+        lua_error(L);         /* our own bytecode: only memory can fail here */
+    lua_createtable(L, 0, 1); /* f E */
+    lua_pushvalue(L, -1);
+    lua_setfield(L, -2, "_G");
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &ENV_MT_KEY);
+    lua_setmetatable(L, -2);
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &ENV_KEY); /* the default env of load */
+    lua_setupvalue(L, -2, 1);                    /* f */
+}

@@ -1,0 +1,436 @@
+/*
+ * grader_schema.c — what each declaration of a pack may contain, and the
+ * checks every declaration shares: field names against the tables below
+ * (an unknown field gets the closest known name: "did you mean"), field
+ * types, required fields, ids, lists of tables, and the reading of fields
+ * into C. Also the checks of the parts of a question that are tables of
+ * their own: tolerance bands, known mistakes, design concepts, graded
+ * samples and examples.
+ *
+ * A problem is reported where it is (struct grader_vctx: file, line and a
+ * label such as "question amdahl.speedup: example 2") and does not stop the
+ * walk: every problem of a pack is reported at once.
+ *
+ * Uses lua.h (tables are read raw: no metamethod runs) and core.
+ */
+#include "grader_lua_internal.h"
+
+#include <lauxlib.h>
+#include <lua.h>
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the tables ------------------------------------------------------------------------------ */
+
+const struct grader_fspec grader_pack_fields[] = {
+    {"id", GRADER_T_STR},       {"title", GRADER_T_STR},
+    {"version", GRADER_T_STR},  {"description", GRADER_T_STR},
+    {"lessons", GRADER_T_STRS}, {"cbm", GRADER_T_BOOL},
+    {"policy", GRADER_T_TAB},   {"assets", GRADER_T_STRS},
+    {"rubric", GRADER_T_STRS},  {NULL, 0}};
+
+const struct grader_fspec grader_lesson_fields[] = {{"id", GRADER_T_STR},
+                                                    {"title", GRADER_T_STR},
+                                                    {"topics", GRADER_T_STRS},
+                                                    {"rubric", GRADER_T_STRS},
+                                                    {"policy", GRADER_T_TAB},
+                                                    {"exam", GRADER_T_BOOL | GRADER_T_TAB},
+                                                    {NULL, 0}};
+
+const struct grader_fspec grader_page_fields[] = {
+    {"title", GRADER_T_STR}, {"text", GRADER_T_STR}, {NULL, 0}};
+
+const struct grader_fspec grader_question_fields[] = {{"id", GRADER_T_STR},
+                                                      {"kind", GRADER_T_STR},
+                                                      {"title", GRADER_T_STR},
+                                                      {"prompt", GRADER_T_STR},
+                                                      {"points", GRADER_T_NUM},
+                                                      {"topics", GRADER_T_STRS},
+                                                      {"rubric", GRADER_T_STRS},
+                                                      {"hints", GRADER_T_STRS},
+                                                      {"lab", GRADER_T_STR},
+                                                      {"params", GRADER_T_FUN},
+                                                      {"examples", GRADER_T_TAB},
+                                                      {"grade", GRADER_T_FUN},
+                                                      {"answer", 0},
+                                                      {"unit", GRADER_T_STR},
+                                                      {"tolerance", GRADER_T_TAB},
+                                                      {"bands", GRADER_T_TAB},
+                                                      {"wrong", GRADER_T_TAB},
+                                                      {"integer", GRADER_T_BOOL},
+                                                      {"choices", GRADER_T_STRS},
+                                                      {"why", GRADER_T_TAB},
+                                                      {"items", GRADER_T_STRS},
+                                                      {"patterns", GRADER_T_STRS},
+                                                      {"concepts", GRADER_T_TAB},
+                                                      {"model", GRADER_T_STR},
+                                                      {"policy", GRADER_T_TAB},
+                                                      {"samples", GRADER_T_TAB},
+                                                      {"max_answer", GRADER_T_NUM},
+                                                      {NULL, 0}};
+
+const struct grader_fspec grader_policy_fields[] = {
+    {"tries", GRADER_T_NUM}, {"penalty", GRADER_T_NUM}, {"per_try", GRADER_T_NUMS}, {NULL, 0}};
+
+const struct grader_fspec grader_exam_fields[] = {{"minutes", GRADER_T_NUM}, {NULL, 0}};
+
+static const struct grader_fspec example_fields[] = {
+    {"answer", GRADER_T_STR | GRADER_T_NUM | GRADER_T_FUN},
+    {"score", GRADER_T_NUM | GRADER_T_STR},
+    {"params", GRADER_T_TAB},
+    {"lab", GRADER_T_TAB},
+    {"order", GRADER_T_TAB},
+    {NULL, 0}};
+
+static const struct grader_fspec lab_fields[] = {
+    {"id", GRADER_T_NUM},     {"lab", GRADER_T_STR},     {"finished_at", GRADER_T_STR},
+    {"params", GRADER_T_TAB}, {"summary", GRADER_T_TAB}, {NULL, 0}};
+
+/* ---- problems and names ---------------------------------------------------------------------- */
+
+void grader_vproblem(struct grader_vctx *v, const char *fmt, ...)
+{
+    char buf[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    grader_eval_problem(v->e, CORE_ERR_INVALID, "%s:%d: %s: %s", grader_eval_path(v->e), v->line,
+                        v->label, buf);
+    v->bad = true;
+}
+
+/* The closest of `names` to `s` when it is close enough to be a typo. */
+const char *grader_name_closest(const char *s, const char *const *names, size_t n)
+{
+    return core_str_closest(s, names, n);
+}
+
+static const char *closest_field(const char *s, const struct grader_fspec *specs)
+{
+    const char *names[32];
+    size_t n = 0;
+    for (; specs[n].name && n < 32; n++)
+        names[n] = specs[n].name;
+    return grader_name_closest(s, names, n);
+}
+
+/* ---- types and fields ------------------------------------------------------------------------ */
+
+/* Is t (a table at idx) a list 1..n of values of Lua type `ty`? */
+bool grader_is_list_of(lua_State *L, int idx, int ty)
+{
+    idx = lua_absindex(L, idx);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, idx), count = 0;
+    bool ok = true;
+    lua_pushnil(L);
+    while (lua_next(L, idx)) { /* k v */
+        if (!lua_isinteger(L, -2) || lua_tointeger(L, -2) < 1 || lua_tointeger(L, -2) > n ||
+            lua_type(L, -1) != ty)
+            ok = false;
+        count++;
+        lua_pop(L, 1);
+    }
+    return ok && count == n;
+}
+
+static bool type_ok(lua_State *L, int idx, unsigned types)
+{
+    int t = lua_type(L, idx);
+    return ((types & GRADER_T_STR) && t == LUA_TSTRING) ||
+           ((types & GRADER_T_NUM) && t == LUA_TNUMBER) ||
+           ((types & GRADER_T_BOOL) && t == LUA_TBOOLEAN) ||
+           ((types & GRADER_T_FUN) && t == LUA_TFUNCTION) ||
+           ((types & GRADER_T_TAB) && t == LUA_TTABLE) ||
+           ((types & GRADER_T_STRS) && t == LUA_TTABLE && grader_is_list_of(L, idx, LUA_TSTRING)) ||
+           ((types & GRADER_T_NUMS) && t == LUA_TTABLE && grader_is_list_of(L, idx, LUA_TNUMBER));
+}
+
+static void types_text(unsigned types, char *buf, size_t n)
+{
+    static const struct {
+        unsigned t;
+        const char *s;
+    } names[] = {{GRADER_T_STR, "a string"},
+                 {GRADER_T_NUM, "a number"},
+                 {GRADER_T_STRS, "a list of strings"},
+                 {GRADER_T_NUMS, "a list of numbers"},
+                 {GRADER_T_TAB, "a table"},
+                 {GRADER_T_FUN, "a function"},
+                 {GRADER_T_BOOL, "true or false"}};
+    const size_t n_names = sizeof names / sizeof names[0];
+    const char *parts[sizeof names / sizeof names[0]];
+    size_t k = 0;
+    for (size_t i = 0; i < n_names; i++)
+        if (types & names[i].t)
+            parts[k++] = names[i].s;
+    buf[0] = '\0';
+    for (size_t i = 0; i < k; i++) {
+        size_t len = strlen(buf);
+        snprintf(buf + len, n - len, "%s%s", i == 0 ? "" : i + 1 == k ? " or " : ", ", parts[i]);
+    }
+}
+
+static const char *got_text(lua_State *L, int idx, unsigned types)
+{
+    if (lua_type(L, idx) == LUA_TTABLE && (types & (GRADER_T_STRS | GRADER_T_NUMS)))
+        return (types & GRADER_T_STRS) ? "a table that is not a list of strings"
+                                       : "a table that is not a list of numbers";
+    return luaL_typename(L, idx);
+}
+
+/* Checks every entry of the table at t against `specs` (for question
+ * kind `kind`, or -1). Integer keys 1..max_pos are left to the caller. */
+void grader_fields_check(struct grader_vctx *v, int t, const struct grader_fspec *specs, int kind,
+                         const char *kind_word, long long max_pos)
+{
+    lua_State *L = v->L;
+    t = lua_absindex(L, t);
+    lua_pushnil(L);
+    while (lua_next(L, t)) { /* k v */
+        if (lua_type(L, -2) != LUA_TSTRING) {
+            int isint = 0;
+            lua_Integer k = lua_type(L, -2) == LUA_TNUMBER ? lua_tointegerx(L, -2, &isint) : 0;
+            if (isint && k >= 1 && k <= max_pos) {
+                lua_pop(L, 1);
+                continue;
+            }
+            if (isint)
+                grader_vproblem(
+                    v, "unexpected value at position %lld: fields are written name = value",
+                    (long long)k);
+            else
+                grader_vproblem(v, "unexpected %s key: fields are written name = value",
+                                luaL_typename(L, -2));
+            lua_pop(L, 1);
+            continue;
+        }
+        const char *name = lua_tostring(L, -2);
+        char kinds[96]; /* the kinds a field of another kind applies to */
+        const struct grader_fspec *f = NULL;
+        for (const struct grader_fspec *s = specs; s->name; s++)
+            if (strcmp(s->name, name) == 0)
+                f = s;
+        if (!f) {
+            const char *sugg = closest_field(name, specs);
+            if (sugg && v->n_suggested < 8)
+                v->suggested[v->n_suggested++] = sugg;
+            if (sugg)
+                grader_vproblem(v, "unknown field '%s' (did you mean '%s'?)", name, sugg);
+            else
+                grader_vproblem(v, "unknown field '%s'", name);
+        } else if (kind >= 0 && !grader_kind_field_applies(kind, name, kinds, sizeof kinds)) {
+            grader_vproblem(v, "field '%s' does not apply to %s %s question (only to: %s)", name,
+                            kind_word[0] && strchr("aeiou", kind_word[0]) ? "an" : "a", kind_word,
+                            kinds);
+        } else {
+            unsigned types = f->types    ? f->types
+                             : kind >= 0 ? grader_kind_ops((enum grader_kind)kind)->answer_types
+                                         : 0;
+            if (types && !type_ok(L, -1, types)) {
+                char want[96];
+                types_text(types, want, sizeof want);
+                grader_vproblem(v, "field '%s' must be %s, got %s", name, want,
+                                got_text(L, -1, types));
+            }
+        }
+        lua_pop(L, 1); /* k */
+    }
+}
+
+/* Pushes t[name] (raw) and returns its type. */
+int grader_rawfield(lua_State *L, int t, const char *name)
+{
+    lua_pushstring(L, name);
+    return lua_rawget(L, t < 0 ? t - 1 : t);
+}
+
+bool grader_has_field(lua_State *L, int t, const char *name)
+{
+    bool has = grader_rawfield(L, t, name) != LUA_TNIL;
+    lua_pop(L, 1);
+    return has;
+}
+
+void grader_fields_require(struct grader_vctx *v, int t, const char *const *names)
+{
+    for (; *names; names++) {
+        bool typo = false;
+        for (int i = 0; i < v->n_suggested; i++)
+            typo |= strcmp(v->suggested[i], *names) == 0;
+        if (!typo && !grader_has_field(v->L, t, *names))
+            grader_vproblem(v, "missing required field '%s'", *names);
+    }
+}
+
+/* A copy of t[name] when it is a string, else NULL. */
+char *grader_str_field(lua_State *L, int t, const char *name)
+{
+    char *s = NULL;
+    if (grader_rawfield(L, t, name) == LUA_TSTRING)
+        s = core_xstrdup(lua_tostring(L, -1));
+    lua_pop(L, 1);
+    return s;
+}
+
+/* A copy of t[name] when it is a list of strings; *n its length. */
+char **grader_strs_field(lua_State *L, int t, const char *name, size_t *n, bool *present)
+{
+    char **v = NULL;
+    *n = 0;
+    int ty = grader_rawfield(L, t, name);
+    if (present)
+        *present = ty != LUA_TNIL;
+    if (ty == LUA_TTABLE && grader_is_list_of(L, -1, LUA_TSTRING)) {
+        size_t len = lua_rawlen(L, -1);
+        if (len) {
+            v = core_xcalloc(len, sizeof *v);
+            for (size_t i = 0; i < len; i++) {
+                lua_rawgeti(L, -1, (lua_Integer)i + 1);
+                v[i] = core_xstrdup(lua_tostring(L, -1));
+                lua_pop(L, 1);
+            }
+        }
+        *n = len;
+    }
+    lua_pop(L, 1);
+    return v;
+}
+
+static bool id_ok(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n > 64)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+                  (i > 0 && (c == '.' || c == '_' || c == '-'));
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+void grader_id_check(struct grader_vctx *v, const char *field_name, const char *id)
+{
+    if (id && !id_ok(id))
+        grader_vproblem(
+            v,
+            "%s '%s' is not valid: use up to 64 lower-case letters, digits, '.', '_' and '-', "
+            "starting with a letter or digit",
+            field_name, id);
+}
+
+bool grader_num_field(lua_State *L, int t, const char *name, double *out)
+{
+    bool ok = grader_rawfield(L, t, name) == LUA_TNUMBER;
+    if (ok)
+        *out = lua_tonumber(L, -1);
+    lua_pop(L, 1);
+    return ok;
+}
+
+void grader_list_check(struct grader_vctx *v, int t, const char *name, grader_entry_check each,
+                       void *ud)
+{
+    lua_State *L = v->L;
+    if (grader_rawfield(L, t, name) != LUA_TTABLE) { /* list */
+        lua_pop(L, 1);
+        return;
+    }
+    int list = lua_gettop(L);
+    size_t n = lua_rawlen(L, list);
+    lua_pushnil(L);
+    size_t count = 0;
+    while (lua_next(L, list)) {
+        count++;
+        lua_pop(L, 1);
+    }
+    if (count != n)
+        grader_vproblem(v, "'%s' must be a list { ..., ... } without named entries", name);
+    for (size_t i = 1; i <= n; i++) {
+        lua_rawgeti(L, list, (lua_Integer)i); /* list entry */
+        if (lua_type(L, -1) != LUA_TTABLE)
+            grader_vproblem(v, "%s %zu must be a table, got %s", name, i, luaL_typename(L, -1));
+        else
+            each(v, lua_gettop(L), i, ud);
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+}
+
+void grader_vctx_sub(struct grader_vctx *sub, const struct grader_vctx *v, const char *fmt, ...)
+{
+    *sub = *v;
+    size_t len = strlen(sub->label);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(sub->label + len, sizeof sub->label - len, fmt, ap);
+    va_end(ap);
+    sub->bad = false;
+}
+
+void grader_example_check(struct grader_vctx *v, int t, size_t i, void *ud)
+{
+    (void)ud;
+    lua_State *L = v->L;
+    struct grader_vctx s;
+    grader_vctx_sub(&s, v, ": example %zu", i);
+    /* Positional { answer, score } or named fields; both may carry params/lab. */
+    bool pos1 = false, pos2 = false;
+    lua_rawgeti(L, t, 1);
+    pos1 = !lua_isnil(L, -1);
+    if (pos1 && !type_ok(L, -1, GRADER_T_STR | GRADER_T_NUM | GRADER_T_FUN))
+        grader_vproblem(&s,
+                        "the answer (first entry) must be a string, a number or a function, got %s",
+                        luaL_typename(L, -1));
+    lua_pop(L, 1);
+    lua_rawgeti(L, t, 2);
+    pos2 = !lua_isnil(L, -1);
+    lua_pop(L, 1);
+    grader_fields_check(&s, t, example_fields, -1, NULL, 2);
+    bool has_answer = grader_has_field(L, t, "answer"), has_score = grader_has_field(L, t, "score");
+    bool has_order = grader_has_field(L, t, "order");
+    if ((pos1 || has_answer) && has_order)
+        grader_vproblem(&s, "gives both an answer and an order: use one");
+    if (pos1 && has_answer)
+        grader_vproblem(&s, "gives the answer twice (first entry and answer =)");
+    has_answer |= has_order;
+    if (pos2 && has_score)
+        grader_vproblem(&s, "gives the score twice (second entry and score =)");
+    if (!pos1 && !has_answer)
+        grader_vproblem(
+            &s, "missing the answer: write { \"2.5\", 1 } or { answer = \"2.5\", score = 1 }");
+    if (!pos2 && !has_score)
+        grader_vproblem(&s, "missing the expected score: a fraction from 0 to 1, or \"invalid\"");
+    if (pos2)
+        lua_rawgeti(L, t, 2);
+    else
+        grader_rawfield(L, t, "score");
+    if (lua_type(L, -1) == LUA_TNUMBER) {
+        double x = lua_tonumber(L, -1);
+        if (!(x >= 0 && x <= 1))
+            grader_vproblem(&s,
+                            "the expected score must be a fraction from 0 to 1, or \"invalid\"");
+    } else if (lua_type(L, -1) == LUA_TSTRING) {
+        if (strcmp(lua_tostring(L, -1), "invalid") != 0)
+            grader_vproblem(&s,
+                            "the expected score must be a fraction from 0 to 1, or \"invalid\"");
+    } else if (!lua_isnil(L, -1)) {
+        grader_vproblem(&s, "the expected score must be a fraction from 0 to 1, or \"invalid\"");
+    }
+    lua_pop(L, 1);
+    if (grader_rawfield(L, t, "lab") == LUA_TTABLE) {
+        struct grader_vctx l;
+        grader_vctx_sub(&l, &s, ": lab");
+        grader_fields_check(&l, lua_gettop(L), lab_fields, -1, NULL, 0);
+        s.bad |= l.bad;
+    }
+    lua_pop(L, 1);
+    v->bad |= s.bad;
+}

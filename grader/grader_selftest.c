@@ -1,0 +1,584 @@
+/*
+ * grader_selftest.c — what pack check runs on every question: the checks
+ * that need the question's code, the self-tests (the reference answer must
+ * score full marks; each example must score what it says), one variant of
+ * the sweep, and the graded samples of a design question.
+ *
+ * Each is a job of grader_grade.c run for the example student with its own
+ * `fill` (what it does once the question, ctx, params, choices and
+ * reference are ready). Problems that leave the rest checkable are recorded
+ * and the job goes on; others raise, and are reported as the question's.
+ *
+ * Uses the job driver (grader_grade.c), rendering (grader_render.c) and the
+ * calculators' self-tests (grader_calc.c).
+ */
+#include "grader_lua_internal.h"
+
+#include <lauxlib.h>
+#include <lua.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EXAMPLE_USER "example"
+
+/* Checks that every {name} of a feedback text is set by this variant's
+ * params (render's strict rule). */
+static void sweep_text(lua_State *L, struct grader_job *j, const char *text, const char *label)
+{
+    char why[400];
+    if (!text || !strchr(text, '{'))
+        return;
+    if (grader_render(L, text, GRADER_R_STRICT, why, sizeof why))
+        lua_pop(L, 1);
+    else
+        grader_job_problem(j, "%s %s", label, why);
+}
+
+/* Feedback texts of the list Q[list], each entry's field `name` (or the
+ * entry itself when it is a string and name is NULL). */
+static void sweep_texts(lua_State *L, struct grader_job *j, int t, const char *list,
+                        const char *name, const char *label)
+{
+    if (grader_rawfield(L, t, list) != LUA_TTABLE) { /* list */
+        lua_pop(L, 1);
+        return;
+    }
+    int lt = lua_gettop(L);
+    size_t n = lua_rawlen(L, lt);
+    for (size_t i = 1; i <= n; i++) {
+        char lab[96];
+        snprintf(lab, sizeof lab, "%s %zu feedback", label, i);
+        int ty = lua_rawgeti(L, lt, (lua_Integer)i); /* list e */
+        if (ty == LUA_TTABLE && name && grader_rawfield(L, -1, name) == LUA_TSTRING)
+            sweep_text(L, j, lua_tostring(L, -1), lab);
+        else if (ty == LUA_TSTRING && !name)
+            sweep_text(L, j, lua_tostring(L, -1), lab);
+        lua_settop(L, lt);
+    }
+    lua_pop(L, 1);
+}
+
+/* Placeholders in every feedback text. */
+static void sweep_feedback(lua_State *L, struct grader_job *j)
+{
+    sweep_texts(L, j, GRADER_S_Q, "wrong", "feedback", "wrong");
+    sweep_texts(L, j, GRADER_S_Q, "bands", "feedback", "band");
+    if (grader_rawfield(L, GRADER_S_Q, "why") == LUA_TTABLE) { /* why */
+        size_t n = grader_job_n_choices(L);
+        for (size_t i = 1; i <= n; i++) {
+            char lab[48];
+            snprintf(lab, sizeof lab, "why[%zu]", i);
+            if (lua_rawgeti(L, -1, (lua_Integer)i) == LUA_TSTRING) /* why s */
+                sweep_text(L, j, lua_tostring(L, -1), lab);
+            lua_pop(L, 1);
+        }
+    }
+    lua_pop(L, 1);
+    if (grader_rawfield(L, GRADER_S_Q, "concepts") == LUA_TTABLE) { /* concepts */
+        int ct = lua_gettop(L);
+        size_t n = lua_rawlen(L, ct);
+        for (size_t i = 1; i <= n; i++) {
+            if (lua_rawgeti(L, ct, (lua_Integer)i) == LUA_TTABLE) { /* concepts c */
+                char lab[64];
+                snprintf(lab, sizeof lab, "concept %zu feedback", i);
+                if (grader_rawfield(L, -1, "feedback") == LUA_TSTRING)
+                    sweep_text(L, j, lua_tostring(L, -1), lab);
+                lua_pop(L, 1);
+                snprintf(lab, sizeof lab, "concept %zu: contradicts", i);
+                sweep_texts(L, j, lua_gettop(L), "contradicts", "feedback", lab);
+            }
+            lua_settop(L, ct);
+        }
+    }
+    lua_pop(L, 1);
+}
+
+/* What the question's kind checks on every variant (numeric: each `wrong`
+ * value against the reference). */
+static void variant_check(lua_State *L, struct grader_job *j)
+{
+    const struct grader_kind_ops *kind = grader_kind_ops(j->q->kind);
+    if (kind->variant_check)
+        kind->variant_check(L, j);
+    lua_settop(L, GRADER_S_TOP);
+}
+
+/* GRADER_J_CHECK: what the static checks could not see. Problems that leave the
+ * rest checkable are recorded; others are raised. */
+static void check_fill(lua_State *L, struct grader_job *j)
+{
+    const struct grader_question *q = j->q;
+    if (grader_render_or_fail(L, j, q->prompt, "prompt"))
+        lua_pop(L, 1);
+    if (grader_rawfield(L, GRADER_S_Q, "hints") == LUA_TTABLE) {
+        size_t n = lua_rawlen(L, -1);
+        for (size_t i = 1; i <= n; i++) {
+            lua_rawgeti(L, -1, (lua_Integer)i);
+            char label[32];
+            snprintf(label, sizeof label, "hint %zu", i);
+            if (grader_render_or_fail(L, j, lua_tostring(L, -1) ? lua_tostring(L, -1) : "", label))
+                lua_pop(L, 1);
+            lua_pop(L, 1);
+        }
+    }
+    lua_pop(L, 1);
+    const struct grader_kind_ops *kind = grader_kind_ops(q->kind);
+    if (kind->list && grader_job_n_choices(L) > GRADER_MAX_PICKS)
+        grader_job_problem(j, "has %zu %s; at most %d can be lettered a to z",
+                           grader_job_n_choices(L), kind->list, GRADER_MAX_PICKS);
+    if (j->no_lab)
+        return; /* its numbers need a run: checked by the examples that bring one */
+    if (kind->needs_reference && !q->has_grade && lua_isnil(L, GRADER_S_REF))
+        grader_job_problem(j, "answer gives nothing: a %s question needs a reference", kind->name);
+    /* What the sweep checks on every variant, for this one (a question
+     * without params has no other: the sweep then adds nothing); its
+     * examples are the self-tests' to run. */
+    sweep_feedback(L, j);
+    lua_settop(L, GRADER_S_TOP);
+    variant_check(L, j);
+}
+
+/* GRADER_J_SAMPLE: a design question's graded sample: its answer, the score a
+ * person gave it and the tolerance. */
+static void sample_answer(lua_State *L, struct grader_job *j)
+{
+    if (grader_rawfield(L, GRADER_S_EX, "answer") != LUA_TSTRING)
+        grader_job_fail(L, j, "sample %zu: the answer must be a string", j->example);
+    j->graded = grader_lua_strdup(L, -1);
+    lua_pop(L, 1);
+    j->exp_score =
+        grader_rawfield(L, GRADER_S_EX, "score") == LUA_TNUMBER ? lua_tonumber(L, -1) : 0;
+    lua_pop(L, 1);
+    j->tol = grader_rawfield(L, GRADER_S_EX, "tol") == LUA_TNUMBER ? lua_tonumber(L, -1)
+                                                                   : GRADER_SAMPLE_TOL;
+    lua_pop(L, 1);
+    j->role[0] = '\0';
+    if (grader_rawfield(L, GRADER_S_EX, "role") == LUA_TSTRING)
+        snprintf(j->role, sizeof j->role, "%s", lua_tostring(L, -1));
+    lua_pop(L, 1);
+}
+
+/* An ordering example's `order` (declared item numbers, e.g. {1, 2, 3} for
+ * the right order) as the letters this example student would type for the
+ * shuffled display. Pushes the answer text. */
+static void push_order_letters(lua_State *L, struct grader_job *j, int order_idx)
+{
+    size_t n = grader_job_n_choices(L);
+    size_t shown[GRADER_MAX_PICKS];
+    if (n == 0 || n > GRADER_MAX_PICKS)
+        grader_job_fail(L, j, "example %zu: `order` needs an ordering question", j->example);
+    grader_order_shuffle(j, n, shown);
+    char letters[2 * GRADER_MAX_PICKS + 1];
+    size_t m = lua_rawlen(L, order_idx), at = 0;
+    for (size_t i = 1; i <= m && i <= GRADER_MAX_PICKS; i++) {
+        lua_Integer d = lua_rawgeti(L, order_idx, (lua_Integer)i) == LUA_TNUMBER
+                            ? lua_tointeger(L, -1)
+                            : 0; /* order d */
+        lua_pop(L, 1);
+        size_t k = 0;
+        while (k < n && (lua_Integer)shown[k] + 1 != d)
+            k++;
+        if (k == n)
+            grader_job_fail(L, j, "example %zu: `order` entry %zu is not an item number (1..%zu)",
+                            j->example, i, n);
+        letters[at++] = (char)('a' + k);
+        letters[at++] = ' ';
+    }
+    letters[at ? at - 1 : 0] = '\0';
+    lua_pushstring(L, letters); /* answer */
+}
+
+/* Reads an example's answer (text, number, function(p, ctx), or for an
+ * ordering question `order`) into j->graded. */
+static void example_answer(lua_State *L, struct grader_job *j)
+{
+    if (lua_rawgeti(L, GRADER_S_EX, 1) == LUA_TNIL) {
+        lua_pop(L, 1);
+        grader_rawfield(L, GRADER_S_EX, "answer");
+    }
+    if (lua_type(L, -1) == LUA_TNIL && grader_rawfield(L, GRADER_S_EX, "order") == LUA_TTABLE) {
+        if (!grader_kind_ops(j->q->kind)->shuffled)
+            grader_job_fail(L, j, "example %zu: `order` is only for ordering questions",
+                            j->example);
+        push_order_letters(L, j, lua_gettop(L));
+        lua_replace(L, -3); /* drop nil and the order table under the letters */
+        lua_pop(L, 1);
+    } else if (lua_type(L, -1) == LUA_TNIL) {
+        lua_pop(L, 1); /* the absent `order` */
+    }
+    if (lua_type(L, -1) == LUA_TFUNCTION) {
+        lua_pushvalue(L, GRADER_S_P);
+        lua_pushvalue(L, GRADER_S_CTX);
+        grader_job_call(L, j, "the example's answer", 2, 1);
+    }
+    if (lua_type(L, -1) != LUA_TSTRING && lua_type(L, -1) != LUA_TNUMBER)
+        grader_job_fail(L, j, "example %zu: the answer must be a string or a number, got %s",
+                        j->example, luaL_typename(L, -1));
+    j->graded = grader_lua_strdup(L, -1);
+    lua_pop(L, 1);
+    if (lua_rawgeti(L, GRADER_S_EX, 2) == LUA_TNIL) {
+        lua_pop(L, 1);
+        grader_rawfield(L, GRADER_S_EX, "score");
+    }
+    if (lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), "invalid") == 0)
+        j->exp_invalid = true;
+    else if (lua_type(L, -1) == LUA_TNUMBER)
+        j->exp_score = lua_tonumber(L, -1);
+    else
+        grader_job_fail(L, j, "example %zu: the expected score must be a fraction or \"invalid\"",
+                        j->example);
+    lua_pop(L, 1);
+}
+
+/* The examples that hold for every variant: an answer computed from p
+ * (a function) without fixed params or a pretend run. */
+static void sweep_examples(lua_State *L, struct grader_job *j)
+{
+    if (grader_rawfield(L, GRADER_S_Q, "examples") != LUA_TTABLE) { /* exs */
+        lua_settop(L, GRADER_S_TOP);
+        return;
+    }
+    int exs = lua_gettop(L);
+    size_t n = lua_rawlen(L, exs);
+    for (size_t e = 1; e <= n; e++) {
+        if (lua_rawgeti(L, exs, (lua_Integer)e) != LUA_TTABLE) { /* exs ex */
+            lua_settop(L, exs);
+            continue;
+        }
+        int ex = lua_gettop(L);
+        bool fixed = grader_rawfield(L, ex, "params") != LUA_TNIL ||
+                     grader_rawfield(L, ex, "lab") != LUA_TNIL;
+        int at = lua_rawgeti(L, ex, 1) == LUA_TFUNCTION ||
+                 grader_rawfield(L, ex, "answer") == LUA_TFUNCTION;
+        lua_settop(L, ex);
+        if (fixed || !at) {
+            lua_settop(L, exs);
+            continue;
+        }
+        lua_replace(L, GRADER_S_EX); /* exs */
+        j->example = e;
+        free(j->graded);
+        j->graded = NULL;
+        j->exp_invalid = false;
+        example_answer(L, j);
+        struct grader_result res;
+        memset(&res, 0, sizeof res);
+        struct grader_result *keep = j->res;
+        j->res = &res;
+        grader_job_grade(L, j, j->graded);
+        j->res = keep;
+        j->n_examples_run++;
+        bool ok = j->exp_invalid ? !res.valid
+                                 : res.valid && res.max > 0 &&
+                                       fabs(res.score / res.max - j->exp_score) <= 1e-9;
+        if (!ok) {
+            char want[32], got[32];
+            if (j->exp_invalid)
+                snprintf(want, sizeof want, "invalid");
+            else
+                snprintf(want, sizeof want, "%.6g", j->exp_score);
+            if (!res.valid)
+                snprintf(got, sizeof got, "invalid");
+            else
+                snprintf(got, sizeof got, "%.6g", res.max > 0 ? res.score / res.max : 0);
+            grader_job_problem(j, "example %zu ('%.40s'): expected %s, got %s (%.100s)", e,
+                               j->graded ? j->graded : "", want, got,
+                               res.feedback ? res.feedback : "");
+        }
+        grader_result_fini(&res);
+        lua_pushnil(L);
+        lua_replace(L, GRADER_S_EX);
+        lua_settop(L, exs);
+    }
+    lua_settop(L, GRADER_S_TOP);
+}
+
+/* GRADER_J_SWEEP: everything one variant can get wrong. */
+static void sweep_fill(lua_State *L, struct grader_job *j)
+{
+    if (grader_render_or_fail(L, j, j->q->prompt, "prompt"))
+        lua_pop(L, 1);
+    if (grader_rawfield(L, GRADER_S_Q, "hints") == LUA_TTABLE) { /* hints */
+        size_t n = lua_rawlen(L, -1);
+        for (size_t i = 1; i <= n; i++) {
+            lua_rawgeti(L, -1, (lua_Integer)i); /* hints h */
+            char label[32];
+            snprintf(label, sizeof label, "hint %zu", i);
+            if (lua_type(L, -1) == LUA_TSTRING &&
+                grader_render_or_fail(L, j, lua_tostring(L, -1), label))
+                lua_pop(L, 1);
+            lua_pop(L, 1);
+        }
+    }
+    lua_settop(L, GRADER_S_TOP);
+    if (j->no_lab)
+        return; /* its numbers need a run: the examples that bring one check them */
+    sweep_feedback(L, j);
+    lua_settop(L, GRADER_S_TOP);
+    variant_check(L, j);
+    sweep_examples(L, j);
+}
+
+/* GRADER_J_EXAMPLE: grades example j->example. */
+static void example_fill(lua_State *L, struct grader_job *j)
+{
+    example_answer(L, j);
+    grader_job_grade(L, j, j->graded);
+}
+
+/* GRADER_J_SAMPLE: grades design sample j->example. */
+static void sample_fill(lua_State *L, struct grader_job *j)
+{
+    sample_answer(L, j);
+    grader_job_grade(L, j, j->graded);
+}
+
+/* GRADER_J_REF: grades the reference answer, as text a student could type. */
+static void ref_fill(lua_State *L, struct grader_job *j)
+{
+    if (j->no_lab) {
+        j->skip = true;
+        return;
+    }
+    j->graded = grader_job_reference_text(L, j, true);
+    if (!j->graded) {
+        j->skip = true;
+        return;
+    }
+    grader_job_grade(L, j, j->graded);
+}
+
+/* A job on question qi of p for the example student. */
+static struct grader_job example_job(struct grader_pack *p, size_t qi, enum grader_job_mode mode,
+                                     int variant)
+{
+    static void (*const fills[])(lua_State *,
+                                 struct grader_job *) = {[GRADER_J_EXAMPLE] = example_fill,
+                                                         [GRADER_J_REF] = ref_fill,
+                                                         [GRADER_J_CHECK] = check_fill,
+                                                         [GRADER_J_SWEEP] = sweep_fill,
+                                                         [GRADER_J_SAMPLE] = sample_fill};
+    const struct grader_qx *x = &p->qx[qi];
+    return (struct grader_job){.p = p,
+                               .qx = x,
+                               .q = x->q,
+                               .mode = mode,
+                               .fill = fills[mode],
+                               .user = EXAMPLE_USER,
+                               .variant = variant};
+}
+
+/* Pushes "file:line: question ID: [label: ]msg", without saying the first
+ * part twice when msg already starts with it. */
+static void push_problem(struct core_strlist *problems, const struct grader_question *q,
+                         const char *label, const char *msg)
+{
+    char prefix[200];
+    snprintf(prefix, sizeof prefix, "%s:%d: question %s: ", q->file, q->line, q->id);
+    grader_problem_push(problems, prefix, NULL, label, msg);
+}
+
+void grader_problem_push(struct core_strlist *problems, const char *prefix, const char *also,
+                         const char *label, const char *msg)
+{
+    size_t pn = strlen(prefix);
+    if (strncmp(msg, prefix, pn) == 0)
+        msg += pn;
+    if (also && strncmp(msg, also, strlen(also)) == 0)
+        msg += strlen(also);
+    core_strlist_pushf(problems, "%s%s%s%s", prefix, label ? label : "", label ? ": " : "", msg);
+}
+
+int grader_question_check(struct grader_pack *p, size_t qi, struct core_strlist *problems,
+                          int *first_code)
+{
+    const struct grader_qx *x = &p->qx[qi];
+    struct grader_job j = example_job(p, qi, GRADER_J_CHECK, 1);
+    j.problems = problems;
+    core_buf_init(&j.vkey);
+    struct core_err err;
+    int rc = grader_job_run(&j, &err);
+    if (rc && x->q->has_params) { /* name the variant, as the sweep does */
+        char label[200];
+        if (j.vkey.len)
+            snprintf(label, sizeof label, "variant 1 (%.150s): ", j.vkey.data);
+        else
+            snprintf(label, sizeof label, "variant 1: ");
+        char prefix[200];
+        snprintf(prefix, sizeof prefix, "%s:%d: question %s: ", x->q->file, x->q->line, x->q->id);
+        struct core_buf b;
+        core_buf_init(&b);
+        core_buf_puts(&b, label);
+        core_buf_puts(&b, strncmp(err.msg, prefix, strlen(prefix)) == 0 ? err.msg + strlen(prefix)
+                                                                        : err.msg);
+        snprintf(err.msg, sizeof err.msg, "%s", b.data);
+        core_buf_fini(&b);
+    }
+    core_buf_fini(&j.vkey);
+    if (j.slim_missing) { /* grade from the whole file from now on */
+        struct grader_qx *mx = &p->qx[qi];
+        mx->has_slim = false;
+        core_buf_reset(&mx->slim);
+        grader_linemap_fini(&mx->map);
+    }
+    if (rc) {
+        push_problem(problems, x->q, NULL, err.msg);
+        j.n_problems++;
+        if (first_code && !*first_code)
+            *first_code = rc;
+    }
+    if (j.n_problems && first_code && !*first_code)
+        *first_code = CORE_ERR_INVALID;
+    return j.n_problems;
+}
+
+/* The first line of a feedback, shortened, for a one-line message. */
+static void short_feedback(const char *fb, char *out, size_t n)
+{
+    size_t k = 0;
+    for (; fb && fb[k] && fb[k] != '\n' && k + 1 < n && k < 100; k++)
+        out[k] = fb[k];
+    out[k] = '\0';
+    if (fb && fb[k] && fb[k] != '\n' && k >= 100)
+        snprintf(out + k, n - k, "...");
+}
+
+int grader_variant_check(struct grader_pack *p, size_t qi, int variant,
+                         struct core_strlist *problems, char **key, size_t *examples_run)
+{
+    const struct grader_qx *x = &p->qx[qi];
+    struct grader_job j = example_job(p, qi, GRADER_J_SWEEP, variant);
+    j.problems = problems;
+    core_buf_init(&j.vkey);
+    struct core_err err;
+    int rc = grader_job_run(&j, &err);
+    if (rc) {
+        char prefix[300];
+        snprintf(prefix, sizeof prefix, "%s:%d: question %s: ", x->q->file, x->q->line, x->q->id);
+        char label[200];
+        if (j.vkey.len)
+            snprintf(label, sizeof label, "variant %d (%.150s)", variant, j.vkey.data);
+        else
+            snprintf(label, sizeof label, "variant %d", variant);
+        grader_problem_push(problems, prefix, NULL, label, err.msg);
+        j.n_problems++;
+    }
+    *key = rc == 0 || j.vkey.len ? core_xstrdup(j.vkey.data ? j.vkey.data : "") : NULL;
+    if (examples_run)
+        *examples_run = j.n_examples_run;
+    core_buf_fini(&j.vkey);
+    free(j.graded);
+    return j.n_problems;
+}
+
+int grader_sample_grade(struct grader_pack *p, size_t qi, size_t k, struct grader_sample_out *out,
+                        struct core_err *err)
+{
+    memset(out, 0, sizeof *out);
+    struct grader_result res;
+    memset(&res, 0, sizeof res);
+    struct grader_job j = example_job(p, qi, GRADER_J_SAMPLE, 1);
+    j.example = k;
+    j.res = &res;
+    int rc = grader_job_run(&j, err);
+    if (rc == 0) {
+        out->valid = res.valid;
+        out->got = res.valid && res.max > 0 ? res.score / res.max : 0;
+        out->want = j.exp_score;
+        out->tol = j.tol;
+        char fb[128];
+        short_feedback(res.feedback, fb, sizeof fb);
+        out->feedback = core_xstrdup(fb);
+        out->answer = j.graded;
+        j.graded = NULL;
+        memcpy(out->role, j.role, sizeof out->role);
+    }
+    free(j.graded);
+    grader_result_fini(&res);
+    return rc;
+}
+
+static void outcome_text(const struct grader_result *r, char *buf, size_t n)
+{
+    if (!r->valid)
+        snprintf(buf, n, "invalid");
+    else
+        snprintf(buf, n, "%.6g", r->max > 0 ? r->score / r->max : 0);
+}
+
+int grader_pack_selftest(struct grader_pack *p, struct core_strlist *problems, size_t *n_run)
+{
+    struct core_strlist local;
+    core_strlist_init(&local);
+    if (!problems)
+        problems = &local;
+    int failures = 0;
+    size_t runs = 0;
+    for (size_t i = 0; p && i < p->n_qx; i++) {
+        const struct grader_qx *x = &p->qx[i];
+        if (x->bad || x->file == SIZE_MAX)
+            continue;
+        const struct grader_question *q = x->q;
+        for (size_t e = 0; e <= q->n_examples; e++) {
+            struct grader_result res;
+            memset(&res, 0, sizeof res);
+            struct grader_job j = example_job(p, i, e == 0 ? GRADER_J_REF : GRADER_J_EXAMPLE, 1);
+            j.example = e;
+            j.res = &res;
+            struct core_err err;
+            int rc = grader_job_run(&j, &err);
+            char label[64];
+            if (e == 0)
+                snprintf(label, sizeof label, "reference answer");
+            else
+                snprintf(label, sizeof label, "example %zu", e);
+            if (rc) {
+                runs++;
+                failures++;
+                push_problem(problems, q, label, err.msg);
+            } else if (!j.skip) {
+                runs++;
+                char got[32], fb[128];
+                outcome_text(&res, got, sizeof got);
+                short_feedback(res.feedback, fb, sizeof fb);
+                if (e == 0) {
+                    if (!res.valid || !res.correct) {
+                        failures++;
+                        core_strlist_pushf(problems,
+                                           "%s:%d: question %s: the reference answer '%.60s' "
+                                           "scores %s, expected full marks (%s)",
+                                           q->file, q->line, q->id, j.graded ? j.graded : "", got,
+                                           fb);
+                    }
+                } else {
+                    bool ok = j.exp_invalid ? !res.valid
+                                            : res.valid && res.max > 0 &&
+                                                  fabs(res.score / res.max - j.exp_score) <= 1e-9;
+                    if (!ok) {
+                        failures++;
+                        char want[32];
+                        if (j.exp_invalid)
+                            snprintf(want, sizeof want, "invalid");
+                        else
+                            snprintf(want, sizeof want, "%.6g", j.exp_score);
+                        core_strlist_pushf(problems,
+                                           "%s:%d: question %s: example %zu ('%.40s'): expected "
+                                           "%s, got %s (%s)",
+                                           q->file, q->line, q->id, e, j.graded ? j.graded : "",
+                                           want, got, fb);
+                    }
+                }
+            }
+            free(j.graded);
+            grader_result_fini(&res);
+        }
+    }
+    failures += grader_calc_selftest(p, problems, &runs);
+    if (n_run)
+        *n_run = runs;
+    core_strlist_fini(&local);
+    return failures;
+}
