@@ -264,6 +264,31 @@ void lab_ctx_set_hosts(struct lab_ctx *cx, int n_hosts, const char *hosts,
  * false as soon as lab_cancelled() turns true (true when the time passed). */
 bool lab_sleep(struct lab_ctx *cx, double secs);
 
+/* ---- statistics (lab_stats.c) --------------------------------------------
+ *
+ * The one definition of the median, quantiles, min, max and mean that every
+ * lab reports its repeated measurements with. Pure (no I/O, no globals).
+ * NaN sorts after every number; min, max and mean return NaN when a value
+ * is NaN; every function returns NaN for n = 0. */
+
+/* Sorts v ascending, in place. */
+void lab_stats_sort(double *v, size_t n);
+/* The median of v sorted ascending: the middle value, or the mean of the
+ * two middle ones. */
+double lab_stats_median_sorted(const double *v, size_t n);
+/* The q-quantile (q in [0, 1], clamped) of v sorted ascending, linear
+ * between the two nearest ranks: position q·(n−1) (q = 0.5: the median;
+ * 0.99 of 1..5: 4.96). */
+double lab_stats_quantile_sorted(const double *v, size_t n, double q);
+/* The same of an unsorted v, which they sort in place. */
+double lab_stats_median(double *v, size_t n);
+double lab_stats_quantile(double *v, size_t n, double q);
+/* The median of v, which is left as it is (a sorted copy). */
+double lab_stats_median_of(const double *v, size_t n);
+double lab_stats_min(const double *v, size_t n);
+double lab_stats_max(const double *v, size_t n);
+double lab_stats_mean(const double *v, size_t n);
+
 /* ---- noise: can the run's numbers be trusted? (lab_noise.c) -------------
  *
  * Every run records how much its repeated measurements spread and how busy

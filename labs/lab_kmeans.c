@@ -536,24 +536,6 @@ static bool km_stop(void *ud)
     return lab_cancelled(ud);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double km_median(const double *v, int n)
-{
-    if (n <= 0)
-        return 0;
-    double *s = core_xmalloc((size_t)n * sizeof *s);
-    memcpy(s, v, (size_t)n * sizeof *s);
-    qsort(s, (size_t)n, sizeof *s, cmp_double);
-    double m = n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
-    free(s);
-    return m;
-}
-
 static void km_bytes_text(double b, char *buf, size_t size)
 {
     if (b >= 1048576.0)
@@ -812,7 +794,7 @@ static int km_iterate(struct km_run *r, int p_use, bool use_gpu, int max_iter, b
             break;
         }
     }
-    L->med_s = km_median(L->iter_s, L->iters);
+    L->med_s = lab_stats_median_of(L->iter_s, (size_t)L->iters);
 out:
     return rc;
 }
@@ -1126,7 +1108,7 @@ static int km_run_lab(struct lab_ctx *cx, struct core_err *err)
         char dev[200];
         snprintf(dev, sizeof dev, "gpu: %.160s", r->dev.name);
         lab_figure_str(cx, "device", dev, "where the map ran");
-        double ks = km_median(r->gpu_ks, r->gpu_steps);
+        double ks = lab_stats_median_of(r->gpu_ks, (size_t)r->gpu_steps);
         double gbs = ks > 0 ? 4.0 * (double)c->n * c->d / ks / 1e9 : 0;
         lab_figure_num(cx, "gpu_kernel_ms", 1e3 * ks, "ms",
                        "GPU kernel time per iteration (median)");

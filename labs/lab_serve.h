@@ -97,10 +97,6 @@ void srv_book_stats(const struct srv_book *b, double t_end, struct srv_stats *s)
  * open) inside the window, added up, over tb - ta. */
 double srv_book_window_l(const struct srv_book *b, double ta, double tb);
 
-/* The p-quantile (0..1) of n values by linear interpolation between order
- * statistics; v is sorted in place. NAN for n = 0. */
-double srv_quantile(double *v, size_t n, double p);
-
 /* ---- arrivals and inputs ----------------------------------------------------------- */
 
 struct srv_rng {

@@ -391,8 +391,9 @@ static void sv_live(struct sv_run *r, const struct srv_book *b, double *lat, siz
     lab_emit(r->cx, "live_queue", step, (double)b->in_queue);
     lab_emit(r->cx, "live_throughput", step, span > 0 ? (double)*n_lat / span : 0);
     if (*n_lat > 0) {
-        lab_emit(r->cx, "live_p50", step, 1000 * srv_quantile(lat, *n_lat, 0.50));
-        lab_emit(r->cx, "live_p99", step, 1000 * srv_quantile(lat, *n_lat, 0.99));
+        lab_stats_sort(lat, *n_lat);
+        lab_emit(r->cx, "live_p50", step, 1000 * lab_stats_quantile_sorted(lat, *n_lat, 0.50));
+        lab_emit(r->cx, "live_p99", step, 1000 * lab_stats_quantile_sorted(lat, *n_lat, 0.99));
     }
     *n_lat = 0;
 }
@@ -570,12 +571,6 @@ out:
 
 /* ---- calibration -------------------------------------------------------------------------- */
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Median worker time and round trip of batches of n through worker 0. */
 static int sv_time_batch(struct sv_run *r, int n, double *service, double *roundtrip,
                          struct core_err *err)
@@ -608,10 +603,8 @@ static int sv_time_batch(struct sv_run *r, int n, double *service, double *round
             sv[k] = rep.service_s;
         }
     }
-    qsort(sv, REPS, sizeof *sv, cmp_double);
-    qsort(rt, REPS, sizeof *rt, cmp_double);
-    *service = sv[REPS / 2];
-    *roundtrip = rt[REPS / 2];
+    *service = lab_stats_median(sv, REPS);
+    *roundtrip = lab_stats_median(rt, REPS);
     return 0;
 }
 

@@ -1414,12 +1414,6 @@ static void *shr_read_main(void *arg)
     return NULL;
 }
 
-static int cmp_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return a < b ? -1 : a > b;
-}
-
 static void test_shared_link_threads(void **state)
 {
     (void)state;
@@ -1455,7 +1449,7 @@ static void test_shared_link_threads(void **state)
     }
     size_t total = (size_t)SHR_THREADS * SHR_MSGS;
     assert_true(fabs(wire - (double)total * ser) < 1e-6);
-    qsort(stamps, total, sizeof *stamps, cmp_double);
+    lab_stats_sort(stamps, total);
     size_t overlaps = 0;
     for (size_t i = 1; i < total; i++)
         overlaps += stamps[i] - stamps[i - 1] < ser * (1 - 1e-6);
