@@ -159,6 +159,13 @@ int lab_params_set(struct lab_params *p, const char *key, const char *value, str
 int lab_params_assign(struct lab_params *p, const char *key_eq_value, struct core_err *err);
 /* Runs the lab's cross-parameter check. */
 int lab_params_check(const struct lab_params *p, struct core_err *err);
+/* The value of parameter `name`, or NULL when the lab has none of that name
+ * (the shared parameters such as transport or workers are not in every
+ * lab). Borrowed from p. */
+const struct lab_value *lab_param_value(const struct lab_params *p, const char *name);
+/* Whether the user set `name` (lab_params_set) instead of leaving its
+ * default; false for a name the lab does not have. */
+bool lab_param_user_set(const struct lab_params *p, const char *name);
 /* Typed reads; an unknown name is a programming error (aborts). */
 double lab_param_num(const struct lab_params *p, const char *name);
 const char *lab_param_str(const struct lab_params *p, const char *name);

@@ -179,14 +179,6 @@ static const struct lab_chart_def km_charts[] = {
     {"speedup", "speedup against p", false}, {"workers", "map tasks per worker", false},
 };
 
-static bool km_user_set(const struct lab_params *p, const char *name)
-{
-    for (size_t i = 0; i < p->n; i++)
-        if (strcmp(p->v[i].def->name, name) == 0)
-            return p->v[i].user_set;
-    return false;
-}
-
 int km_straggler_parse(const char *s, int *worker, double *factor, struct core_err *err)
 {
     *worker = 0;
@@ -300,7 +292,7 @@ static int km_resolve_mpi(const struct lab_params *p, struct km_cfg *c, struct c
     int rc = lab_mpi_ranks_given(p, &ranks, err);
     if (rc || ranks == 0)
         return rc;
-    if (!km_user_set(p, "workers")) {
+    if (!lab_param_user_set(p, "workers")) {
         if (ranks < 2 || ranks - 1 > KM_MAX_WORKERS)
             return core_err_set(err, CORE_ERR_INVALID,
                                 "kmeans: transport=mpi with %d rank%s: rank 0 is the master and "
@@ -351,14 +343,14 @@ static int km_resolve(const struct lab_params *p, long mem_bytes, bool deep, boo
         int df = 0;
         if ((rc = km_format_pick(c->file, lab_param_str(p, "format"), "file", &c->fmt, err)) != 0)
             return rc;
-        if (c->fmt == KM_FMT_F32 && !km_user_set(p, "d"))
+        if (c->fmt == KM_FMT_F32 && !lab_param_user_set(p, "d"))
             return core_err_set(err, CORE_ERR_INVALID,
                                 "kmeans: file '%s' is raw float32, which does not say its "
                                 "dimension: set d (--set d=N)",
                                 c->file);
         if ((rc = km_file_shape(c->file, c->fmt, "file", c->d, deep, stop, ud, &nf, &df, err)) != 0)
             return rc;
-        if (c->fmt == KM_FMT_CSV && km_user_set(p, "d") && c->d != df)
+        if (c->fmt == KM_FMT_CSV && lab_param_user_set(p, "d") && c->d != df)
             return core_err_set(err, CORE_ERR_INVALID,
                                 "kmeans: d = %d, but file '%s' has %d columns (a CSV file sets d: "
                                 "leave it unset or make it %d)",
@@ -370,7 +362,7 @@ static int km_resolve(const struct lab_params *p, long mem_bytes, bool deep, boo
                                 c->file, df, KERN_KM_MAX_D);
         c->d = df;
         c->n_file = nf;
-        if (km_user_set(p, "n")) {
+        if (lab_param_user_set(p, "n")) {
             if (c->n > nf)
                 return core_err_set(err, CORE_ERR_INVALID,
                                     "kmeans: n = %zu, but file '%s' has only %zu points (n takes "
@@ -884,7 +876,7 @@ static int km_run_lab(struct lab_ctx *cx, struct core_err *err)
             return rc;
         mpi_up = true;
     }
-    if (*c->file && km_user_set(pp, "spread"))
+    if (*c->file && lab_param_user_set(pp, "spread"))
         lab_log(cx, LAB_LOG_INFO, "spread shapes generated points only: ignored with a file");
 
     /* shared memory: points, two centre buffers, labels */

@@ -297,6 +297,17 @@ int lab_params_check(const struct lab_params *p, struct core_err *err)
     return 0;
 }
 
+const struct lab_value *lab_param_value(const struct lab_params *p, const char *name)
+{
+    return find(p, name);
+}
+
+bool lab_param_user_set(const struct lab_params *p, const char *name)
+{
+    const struct lab_value *v = find(p, name);
+    return v && v->user_set;
+}
+
 double lab_param_num(const struct lab_params *p, const char *name)
 {
     const struct lab_value *v = find(p, name);

@@ -124,14 +124,6 @@ struct psm {
 
 /* ---- parameters ------------------------------------------------------------- */
 
-static const struct lab_value *param_value(const struct lab_params *p, const char *name)
-{
-    for (size_t i = 0; i < p->n; i++)
-        if (strcmp(p->v[i].def->name, name) == 0)
-            return &p->v[i];
-    return NULL;
-}
-
 static int mode_of(const char *s)
 {
     return strcmp(s, "async") == 0       ? PS_ASYNC
@@ -180,9 +172,8 @@ static int psm_cfg_mpi(const struct lab_params *p, struct ps_cfg *c, struct core
     int rc = lab_mpi_ranks_given(p, &ranks, err);
     if (rc || ranks == 0)
         return rc;
-    const struct lab_value *wv = param_value(p, "workers");
     int fixed = 1 + c->servers;
-    if (!(wv && wv->user_set)) {
+    if (!lab_param_user_set(p, "workers")) {
         if (ranks - fixed < 1 || ranks - fixed > PS_MAX_WORKERS)
             return core_err_set(err, CORE_ERR_INVALID,
                                 "transport=mpi with %d ranks: rank 0 is the master and %d %s, "
@@ -265,9 +256,8 @@ static int psm_cfg(const struct lab_params *p, struct ps_cfg *c, struct core_err
                             "stop_worker with workers = 1 leaves no worker to go on training "
                             "once the hung one is dropped: set workers to 2 or more");
 
-    const struct lab_value *sv = param_value(p, "servers");
     if (c->mode == PS_ALLREDUCE) {
-        if (sv && sv->user_set)
+        if (lab_param_user_set(p, "servers"))
             return core_err_set(err, CORE_ERR_INVALID,
                                 "mode=allreduce has no parameter server: the workers sum their "
                                 "gradients among themselves with a ring all-reduce, so 'servers' "
@@ -1305,15 +1295,13 @@ static int psm_run(struct lab_ctx *cx, struct core_err *err)
     if (hang_ms > 0)
         c->sync_timeout_ms = (int)hang_ms;
 
-    const struct lab_value *st = param_value(lab_ctx_params(cx), "staleness");
-    if (st && st->user_set && c->mode != PS_SSP)
+    if (lab_param_user_set(lab_ctx_params(cx), "staleness") && c->mode != PS_SSP)
         lab_log(cx, LAB_LOG_WARN, "staleness = %d applies to mode=ssp only; mode=%s ignores it",
                 c->staleness, mode_name(c->mode));
     if (c->mode == PS_ALLREDUCE) {
         static const char *const shard_only[] = {"checkpoint_every", "recover", "server_nic"};
         for (size_t i = 0; i < sizeof shard_only / sizeof shard_only[0]; i++) {
-            const struct lab_value *v = param_value(lab_ctx_params(cx), shard_only[i]);
-            if (v && v->user_set)
+            if (lab_param_user_set(lab_ctx_params(cx), shard_only[i]))
                 lab_log(cx, LAB_LOG_WARN,
                         "%s applies to server shards; mode=allreduce has none and ignores it",
                         shard_only[i]);

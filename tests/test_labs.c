@@ -218,8 +218,18 @@ static void test_params_defaults_and_set(void **state)
     assert_true(lab_param_num(&p, "steps") == 20);
     assert_string_equal(lab_param_str(&p, "wave"), "sine");
     assert_true(lab_param_num(&p, "verbose") == 0);
+    /* defaults are not set by the user; names the lab lacks are nobody's */
+    assert_false(lab_param_user_set(&p, "steps"));
+    assert_false(lab_param_user_set(&p, "no_such_param"));
+    assert_null(lab_param_value(&p, "no_such_param"));
+    assert_string_equal(lab_param_value(&p, "wave")->def->name, "wave");
+    /* a refused value does not count as set */
+    assert_int_equal(lab_params_set(&p, "amplitude", "abc", &e), CORE_ERR_INVALID);
+    assert_false(lab_param_user_set(&p, "amplitude"));
 
     assert_int_equal(lab_params_set(&p, "steps", "7", &e), 0);
+    assert_true(lab_param_user_set(&p, "steps"));
+    assert_true(lab_param_value(&p, "steps")->num == 7);
     assert_int_equal(lab_params_assign(&p, "amplitude=2.5", &e), 0);
     assert_int_equal(lab_params_assign(&p, "wave=square", &e), 0);
     assert_int_equal(lab_params_assign(&p, "verbose=yes", &e), 0);
@@ -242,11 +252,8 @@ static void test_params_defaults_and_set(void **state)
     core_buf_fini(&b);
 
     char line[128];
-    for (size_t i = 0; i < p.n; i++)
-        if (strcmp(p.v[i].def->name, "interval_ms") == 0) {
-            lab_param_format(&p.v[i], line, sizeof line);
-            assert_string_equal(line, "interval_ms = 50 ms");
-        }
+    lab_param_format(lab_param_value(&p, "interval_ms"), line, sizeof line);
+    assert_string_equal(line, "interval_ms = 50 ms");
     lab_params_fini(&p);
 }
 
