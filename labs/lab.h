@@ -169,6 +169,26 @@ bool lab_param_user_set(const struct lab_params *p, const char *name);
 /* Typed reads; an unknown name is a programming error (aborts). */
 double lab_param_num(const struct lab_params *p, const char *name);
 const char *lab_param_str(const struct lab_params *p, const char *name);
+/* The `straggler` parameter the distributed labs share: "W:FACTOR" makes
+ * worker W take FACTOR times as long. Workers are numbered from 1, as every
+ * message, log line and per-worker chart numbers them (and as users type
+ * them); FACTOR runs from 1 to LAB_STRAGGLER_MAX. "", "none" or "off": no
+ * straggler. */
+#define LAB_STRAGGLER_MAX 1000
+struct lab_straggler {
+    int worker;    /* 1..workers; 0: none */
+    double factor; /* 1 when none */
+};
+/* Reads p's "straggler" for a run of `workers` workers into *out.
+ * CORE_ERR_INVALID, naming the parameter and what it allows, for text that
+ * is not W:FACTOR, a worker outside 1..workers or a factor outside
+ * 1..LAB_STRAGGLER_MAX (*out then says none). The factor is read in the C
+ * locale's notation whatever the process locale ("2:1.5"). */
+int lab_param_straggler(const struct lab_params *p, int workers, struct lab_straggler *out,
+                        struct core_err *err);
+/* How many times as long the worker at `index` (from 0: the array index,
+ * worker index + 1) takes: s->factor for the straggler, else 1. */
+double lab_straggler_factor(const struct lab_straggler *s, int index);
 /* The values as a JSON object (numbers as numbers, others as strings). */
 void lab_params_json(const struct lab_params *p, struct core_json *j);
 /* "name = value unit" for one parameter, for forms and logs; static buffer

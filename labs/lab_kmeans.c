@@ -139,7 +139,7 @@ static const struct lab_param_def km_params[] = {
     {"crash", LAB_P_REAL, "0", NULL, 0, 0.5, NULL, "",
      "probability that a map task attempt crashes its worker process"},
     {"straggler", LAB_P_STR, "", NULL, 0, 0, NULL, "",
-     "W:FACTOR makes worker W take FACTOR times as long (e.g. 2:5)"},
+     "W:FACTOR: worker W (from 1) takes FACTOR times as long, 1 to 1000 (e.g. 2:5)"},
     {"device", LAB_P_ENUM, "cpu", NULL, 0, 0, "cpu|gpu", "",
      "run the map on the CPU workers or as a CUDA kernel"},
     {"scale_iters", LAB_P_INT, "3", NULL, 0, 100, NULL, "",
@@ -178,41 +178,6 @@ static const struct lab_chart_def km_charts[] = {
     {"faults", "tasks run again", false},    {"time_p", "time per iteration against p", false},
     {"speedup", "speedup against p", false}, {"workers", "map tasks per worker", false},
 };
-
-int km_straggler_parse(const char *s, int *worker, double *factor, struct core_err *err)
-{
-    *worker = 0;
-    *factor = 1;
-    if (!s || !*s)
-        return 0;
-    char *end;
-    errno = 0;
-    long w = strtol(s, &end, 10);
-    if (end == s || *end != ':' || errno != 0)
-        return core_err_set(err, CORE_ERR_INVALID,
-                            "kmeans: parameter 'straggler' must be W:FACTOR (worker W is FACTOR "
-                            "times slower, e.g. 2:5), not '%.40s'",
-                            s);
-    /* the factor in the C locale's spelling, whatever LC_NUMERIC says */
-    double v = 0;
-    if (core_num_parse(end + 1, strlen(end + 1), 0, &v, NULL, NULL) != 0 && !isinf(v))
-        return core_err_set(err, CORE_ERR_INVALID,
-                            "kmeans: parameter 'straggler' must be W:FACTOR with a number "
-                            "FACTOR (e.g. 2:5 or 1:2.5), not '%.40s'",
-                            s);
-    if (w < 1 || w > KM_MAX_WORKERS)
-        return core_err_set(err, CORE_ERR_INVALID,
-                            "kmeans: straggler worker %ld is out of range: workers are numbered "
-                            "from 1 to %d",
-                            w, KM_MAX_WORKERS);
-    if (!(v >= 1 && v <= 1000))
-        return core_err_set(err, CORE_ERR_INVALID,
-                            "kmeans: straggler factor %g is out of range: 1 to 1000 (times slower)",
-                            v);
-    *worker = (int)w;
-    *factor = v;
-    return 0;
-}
 
 /* For the run (deep = false) a CSV file's shape is counted, not parsed:
  * the check parsed it moments ago, and the load reports any change. The
@@ -419,14 +384,9 @@ static int km_resolve(const struct lab_params *p, long mem_bytes, bool deep, boo
     }
     if ((rc = km_resolve_mpi(p, c, err)) != 0)
         return rc;
-    if ((rc = km_straggler_parse(lab_param_str(p, "straggler"), &c->strag_worker, &c->strag_factor,
-                                 err)) != 0)
+    if ((rc = lab_param_straggler(p, c->workers, &c->strag, err)) != 0)
         return rc;
-    if (c->strag_worker > c->workers)
-        return core_err_set(err, CORE_ERR_INVALID,
-                            "kmeans: straggler worker %d does not exist: workers = %d",
-                            c->strag_worker, c->workers);
-    if (c->gpu && (c->crash > 0 || c->strag_worker > 0))
+    if (c->gpu && (c->crash > 0 || c->strag.worker > 0))
         return core_err_set(err, CORE_ERR_INVALID,
                             "kmeans: crash and straggler inject faults into CPU worker processes, "
                             "but device=gpu runs the map on the GPU: use device=cpu with them");
@@ -932,7 +892,7 @@ static int km_run_lab(struct lab_ctx *cx, struct core_err *err)
     if (need_workers) {
         double strag[KM_MAX_WORKERS];
         for (int s = 0; s < KM_MAX_WORKERS; s++)
-            strag[s] = s + 1 == c->strag_worker ? c->strag_factor : 1;
+            strag[s] = lab_straggler_factor(&c->strag, s);
         km_engine_init(&r->eng, cx, &r->sh, P, c->tasks, strag);
         r->eng.mpi = c->mpi;
         r->have_engine = true;
@@ -944,9 +904,9 @@ static int km_run_lab(struct lab_ctx *cx, struct core_err *err)
                 c->n / (size_t)c->tasks, c->combiner ? "on" : "off",
                 use_gpu ? " (the CPU baseline)" : "");
     }
-    if (c->strag_worker > 0)
-        lab_log(cx, LAB_LOG_INFO, "worker %d is a straggler: %g times slower", c->strag_worker,
-                c->strag_factor);
+    if (c->strag.worker > 0)
+        lab_log(cx, LAB_LOG_INFO, "worker %d is a straggler: %g times slower", c->strag.worker,
+                c->strag.factor);
 
     /* the speedup passes: p = 1 .. P-1 (a GPU: p = 1 on the CPU) */
     p_scale = c->scale_iters > 0 ? (use_gpu ? 1 : P - 1) : 0;

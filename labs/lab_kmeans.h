@@ -54,9 +54,8 @@ struct km_cfg {
     int max_iter;
     double tol;
     double crash;
-    int strag_worker; /* 1-based; 0: none */
-    double strag_factor;
-    bool gpu; /* device=gpu asked for */
+    struct lab_straggler strag; /* straggler=W:FACTOR (lab_param_straggler) */
+    bool gpu;                   /* device=gpu asked for */
     int scale_iters;
     const char *save; /* "" for none */
     bool overwrite;   /* save may replace an existing regular file */
@@ -70,9 +69,6 @@ struct km_cfg {
  * CORE_ERR_INVALID naming the parameters (and file and line). */
 int km_cfg_resolve(const struct lab_params *p, long mem_bytes, struct km_cfg *c,
                    struct core_err *err);
-
-/* "W:FACTOR" (worker 1..64, factor 1..1000) or "" (none: *worker = 0). */
-int km_straggler_parse(const char *s, int *worker, double *factor, struct core_err *err);
 
 /* ---- points ----------------------------------------------------------------- */
 

@@ -226,8 +226,7 @@ static int psm_cfg(const struct lab_params *p, struct ps_cfg *c, struct core_err
     rc = ps_link_parse(lab_param_str(p, "link"), &c->link.bytes_per_s, err);
     if (rc)
         return core_err_prefix(err, "parameter 'link'");
-    rc = ps_straggler_parse(lab_param_str(p, "straggler"), c->workers, &c->straggler,
-                            &c->straggler_f, err);
+    rc = lab_param_straggler(p, c->workers, &c->straggler, err);
     if (rc == 0)
         rc = ps_compress_parse(lab_param_str(p, "compress"), &c->comp, &c->topk_frac, err);
     if (rc == 0)
@@ -1288,7 +1287,7 @@ static int psm_run(struct lab_ctx *cx, struct core_err *err)
      * slowest in async/ssp) or shard is ended after 5 s plus twenty of the
      * expected steps, unless hang_timeout_ms says otherwise */
     double comm = ps_step_link_s(c); /* server_nic=shared: the queue of replies too */
-    double expect = c->compute_s * c->straggler_f + comm + 4 * c->link.latency_s +
+    double expect = c->compute_s * c->straggler.factor + comm + 4 * c->link.latency_s +
                     (double)c->batch * (double)c->nnz * 2e-8;
     c->sync_timeout_ms = (int)(1000 * lab_hang_limit_s(expect)); /* the shared rule */
     double hang_ms = lab_param_num(lab_ctx_params(cx), "hang_timeout_ms");
@@ -1389,7 +1388,7 @@ static const struct lab_param_def psm_params[] = {
      "emulated link per connection: off, 100Mbps, 1Gbps, 10Gbps, ..."},
     {"latency_ms", LAB_P_REAL, "0", NULL, 0, 1000, NULL, "ms", "one-way latency of the link"},
     {"straggler", LAB_P_STR, "none", NULL, 0, 0, NULL, "",
-     "W:FACTOR makes worker W compute FACTOR times longer (e.g. 2:3)"},
+     "W:FACTOR: worker W (from 1) computes FACTOR times as long, 1 to 1000 (e.g. 2:3)"},
     {"compress", LAB_P_STR, "none", NULL, 0, 0, NULL, "",
      "pushes: none, q8 (8-bit) or topk:F (largest fraction F, error feedback)"},
     {"checkpoint_every", LAB_P_INT, "10", NULL, 0, 100000, NULL, "steps",

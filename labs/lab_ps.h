@@ -78,8 +78,7 @@ struct ps_cfg {
     double topk_frac; /* PS_COMP_TOPK */
     struct ps_link_cfg link;
     int staleness;
-    int straggler;                     /* worker index (0-based) or -1 */
-    double straggler_f;                /* its compute takes this many times as long */
+    struct lab_straggler straggler;    /* straggler=W:FACTOR (lab_param_straggler) */
     int kill_worker, kill_worker_step; /* -1: none */
     int kill_server, kill_server_step; /* -1: none */
     int stop_worker, stop_worker_step; /* -1: none; SIGSTOP (a hang) instead of SIGKILL */
@@ -154,9 +153,6 @@ void ps_weights_fnv(const float *w, size_t n, char out[17]);
 
 /* ---- specs and the course's model -------------------------------------------- */
 
-/* "W:FACTOR" (worker from 1, factor 1 .. 100) into a 0-based worker; ""
- * or "none" is no straggler (*w = -1). */
-int ps_straggler_parse(const char *s, int workers, int *w, double *factor, struct core_err *err);
 /* "none", "q8" or "topk:F" (0 < F <= 1). */
 int ps_compress_parse(const char *s, int *comp, double *frac, struct core_err *err);
 /* "N@STEP" (N from 1, STEP from 0) into a 0-based index; "" or "none" is

@@ -223,19 +223,9 @@ static void test_specs(void **state)
 {
     (void)state;
     struct core_err e;
-    int w, comp, who, step;
+    int comp, who, step;
     double f;
-    assert_int_equal(ps_straggler_parse("2:3", 4, &w, &f, &e), 0);
-    assert_int_equal(w, 1);
-    assert_close(f, 3, 0);
-    assert_int_equal(ps_straggler_parse("none", 4, &w, &f, &e), 0);
-    assert_int_equal(w, -1);
-    assert_int_equal(ps_straggler_parse("5:2", 4, &w, &f, &e), CORE_ERR_INVALID);
-    assert_non_null(strstr(e.msg, "workers = 4"));
-    assert_int_equal(ps_straggler_parse("2:0.5", 4, &w, &f, &e), CORE_ERR_INVALID);
-    assert_int_equal(ps_straggler_parse("2x3", 4, &w, &f, &e), CORE_ERR_INVALID);
-    assert_non_null(strstr(e.msg, "'straggler'"));
-
+    /* (the straggler is lab_param_straggler's: test_labs.c) */
     assert_int_equal(ps_compress_parse("topk:0.01", &comp, &f, &e), 0);
     assert_int_equal(comp, PS_COMP_TOPK);
     assert_close(f, 0.01, 0);

@@ -257,6 +257,62 @@ static void test_params_defaults_and_set(void **state)
     lab_params_fini(&p);
 }
 
+/* Reads `text` as the straggler of lab `name` with `workers` workers. */
+static int straggler_of(const char *name, const char *text, int workers, struct lab_straggler *s,
+                        struct core_err *e)
+{
+    struct lab_params p;
+    lab_params_init(&p, lab_find(name));
+    assert_int_equal(lab_params_set(&p, "straggler", text, e), 0); /* any text, checked below */
+    int rc = lab_param_straggler(&p, workers, s, e);
+    lab_params_fini(&p);
+    return rc;
+}
+
+/* One straggler parameter for kmeans and paramserver: W:FACTOR with W
+ * numbered from 1 (as the messages and per-worker charts number workers),
+ * FACTOR from 1 to LAB_STRAGGLER_MAX; "", none or off for none. */
+static void test_straggler_param(void **state)
+{
+    (void)state;
+    static const char *const labs[] = {"kmeans", "paramserver"};
+    struct core_err e;
+    struct lab_straggler s;
+    for (size_t l = 0; l < 2; l++) {
+        const char *lab = labs[l];
+        assert_int_equal(straggler_of(lab, "2:5", 4, &s, &e), 0);
+        assert_int_equal(s.worker, 2);
+        assert_true(s.factor == 5);
+        assert_true(lab_straggler_factor(&s, 1) == 5); /* worker 2 is index 1 */
+        assert_true(lab_straggler_factor(&s, 0) == 1 && lab_straggler_factor(&s, 2) == 1);
+        assert_int_equal(straggler_of(lab, "1:2.5", 1, &s, &e), 0);
+        assert_true(s.worker == 1 && s.factor == 2.5);
+        assert_int_equal(straggler_of(lab, "4:1000", 4, &s, &e), 0); /* the cap */
+        assert_true(s.worker == 4 && s.factor == LAB_STRAGGLER_MAX);
+        static const char *const none[] = {"", "none", "off", "  NONE"};
+        for (size_t i = 0; i < 4; i++) {
+            assert_int_equal(straggler_of(lab, none[i], 4, &s, &e), 0);
+            assert_true(s.worker == 0 && s.factor == 1);
+            assert_true(lab_straggler_factor(&s, 0) == 1);
+        }
+        static const char *const bad[] = {"x",   "2",   "2:",    ":5",     "2:abc", "2:5x",
+                                          "0:5", "5:2", "2:0.5", "2:1001", "2:1,5", "2x3"};
+        for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+            if (straggler_of(lab, bad[i], 4, &s, &e) == 0)
+                fail_msg("%s: straggler '%s' was accepted", lab, bad[i]);
+            assert_int_equal(s.worker, 0);
+            if (!strstr(e.msg, "parameter 'straggler'") || strncmp(e.msg, lab, strlen(lab)) != 0)
+                fail_msg("%s: '%s': %s", lab, bad[i], e.msg);
+        }
+        assert_int_equal(straggler_of(lab, "5:2", 4, &s, &e), CORE_ERR_INVALID);
+        assert_non_null(strstr(e.msg, "names worker 5, but workers = 4"));
+        assert_int_equal(straggler_of(lab, "2:1001", 4, &s, &e), CORE_ERR_INVALID);
+        assert_non_null(strstr(e.msg, "from 1 to 1000"));
+        assert_int_equal(straggler_of(lab, "2", 4, &s, &e), CORE_ERR_INVALID);
+        assert_non_null(strstr(e.msg, "must be W:FACTOR"));
+    }
+}
+
 static void test_params_errors(void **state)
 {
     (void)state;
@@ -1480,6 +1536,7 @@ int main(void)
         cmocka_unit_test(test_hang_rule),
         cmocka_unit_test(test_params_defaults_and_set),
         cmocka_unit_test(test_params_errors),
+        cmocka_unit_test(test_straggler_param),
         cmocka_unit_test(test_params_computed_default_checked),
         cmocka_unit_test(test_registry_declarations),
         cmocka_unit_test(test_stream_order_sinks_and_store),
