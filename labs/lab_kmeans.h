@@ -62,13 +62,23 @@ struct km_cfg {
     bool mpi;         /* transport=mpi: the workers are ranks 1..workers of an MPI job */
 };
 
-/* Reads and cross-checks the parameters: the file's shape (a CSV file is
- * read through, so a bad line is reported before anything runs), k <= n,
- * tasks <= n, init and init_file, the straggler, what device=gpu allows,
- * and that the points fit in half of mem_bytes (0: unknown). Errors are
- * CORE_ERR_INVALID naming the parameters (and file and line). */
+/* Reads and cross-checks the parameters (lab_kmeans_cfg.c): the file's
+ * shape (a CSV file is read through, so a bad line is reported before
+ * anything runs), k <= n, tasks <= n, init and init_file, the MPI ranks,
+ * the straggler, what device=gpu allows, and that the points fit in half of
+ * mem_bytes (0: unknown). Errors are CORE_ERR_INVALID naming the parameters
+ * (and file and line). */
 int km_cfg_resolve(const struct lab_params *p, long mem_bytes, struct km_cfg *c,
                    struct core_err *err);
+/* The same for the run: with deep false a CSV file's lines are counted,
+ * not parsed (the check parsed them moments ago, and the load reports any
+ * change), and a float32 file's values are not read; the count streams the
+ * file and gives up with CORE_ERR_CANCELLED when stop(ud) says so (stop may
+ * be NULL). */
+int km_cfg_read(const struct lab_params *p, long mem_bytes, bool deep, bool (*stop)(void *),
+                void *ud, struct km_cfg *c, struct core_err *err);
+/* lab_def.check: km_cfg_resolve with this machine's memory. */
+int km_cfg_check(const struct lab_params *p, struct core_err *err);
 
 /* ---- points ----------------------------------------------------------------- */
 
