@@ -281,4 +281,73 @@ double km_reduce(const double *psum, const int64_t *pcnt, const double *psse, in
                  float *centres, double *sums, int64_t *cnt, double *shift, int *empty,
                  int *first_empty);
 
+/* ---- the run (lab_kmeans.c, lab_kmeans_loop.c, lab_kmeans_summary.c) -------- */
+
+/* What one loop of iterations measured. */
+struct km_loop {
+    int iters;
+    bool converged;
+    double *iter_s; /* per iteration */
+    double med_s;   /* median of iter_s */
+    double sum_map_s, sum_shuffle_s, sum_reduce_s, sum_map_cpu_s;
+    double sse_first, shift_last;
+    uint64_t bytes, records;
+    int reexec, crashes, speculative, timeouts, respawns, empty;
+    long tasks_by_slot[KM_MAX_WORKERS];
+};
+
+struct km_run {
+    struct lab_ctx *cx;
+    struct km_cfg cfg;
+    const struct core_clock *clk;
+    struct km_shared sh;
+    struct km_engine eng;
+    bool have_engine;
+    struct kern_km_gpu *gpu;
+    struct kern_device dev;
+    float *c0, *cur;
+    double *rsum; /* reduce scratch */
+    int64_t *rcnt;
+    double *gsum, *gsse; /* GPU per-task partials */
+    int64_t *gcnt;
+    size_t *bounds; /* the GPU's copy of the task split */
+    float *snap;    /* centres after snap_iters iterations of p = 1 */
+    int snap_iters;
+    bool snap_checked;
+    int empty_logs;
+    double *gpu_ks; /* kernel time of each GPU map step (the median is reported) */
+    int gpu_steps, gpu_ks_cap;
+    double gpu_check_bad, gpu_check_rel; /* the iteration 1 check's findings */
+    /* what the run found, for the summary */
+    bool use_gpu;             /* the map ran on the GPU */
+    int P;                    /* workers of the main run (1 with the GPU) */
+    struct km_loop main_loop; /* the main run */
+    struct km_loop *scale;    /* the speedup passes, p = 1 .. p_scale */
+    int n_scale, p_scale;     /* passes run, passes planned */
+    struct km_pass_stats lst; /* the final assignment */
+    double final_sse;
+    int32_t *labels; /* the final labels, in shared memory */
+    bool mpi_up;     /* lab_mpi_init was called */
+};
+
+/* Whether the run was cancelled: lab_cancelled(ud), ud a struct lab_ctx. */
+bool km_run_stop(void *ud);
+/* Generates or reads the points into r->sh.x, logging where they came
+ * from. CORE_ERR_CANCELLED, or the loader's error naming file and line. */
+int km_points(struct km_run *r, struct core_err *err);
+/* The initial centres into r->c0: init=file's, k random points, or the
+ * first k. */
+int km_init_centres(struct km_run *r, struct core_err *err);
+/* One map step on the GPU into r->gsum/gcnt/gsse (labels: NULL, or where
+ * the final labels go); the times as a pass's. */
+int km_gpu_step(struct km_run *r, int32_t *labels, struct km_pass_stats *st, struct core_err *err);
+/* Runs iterations from the initial centres on p_use workers (or the GPU)
+ * until converged or max_iter, into *L (caller frees L->iter_s). main: the
+ * reported run (faults, series, logs, the GPU check, the determinism check
+ * against r->snap); otherwise a timed pass for the speedup. */
+int km_iterate(struct km_run *r, int p_use, bool use_gpu, int max_iter, bool main,
+               struct km_loop *L, struct core_err *err);
+/* The summary figures and the closing log line of a finished run. */
+void km_summary(struct km_run *r);
+
 #endif /* WB_LAB_KMEANS_H */
