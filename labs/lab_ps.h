@@ -267,4 +267,99 @@ double ps_now(const struct ps_cfg *c);
 /* Sleeps secs (monotonic, restarted after signals). */
 void ps_sleep(double secs);
 
+/* ---- the master (lab_paramserver.c, lab_ps_config.c, lab_ps_master.c,
+ * lab_ps_summary.c) ------------------------------------------------------- */
+
+/* A child's state, as the master sees it. */
+enum { PSM_CH_RUNNING, PSM_CH_DONE, PSM_CH_DEAD };
+
+struct psm_child {
+    size_t idx; /* in the run's lab_procs */
+    pid_t pid;
+    struct ps_conn ctl; /* a dup of the procs' descriptor */
+    int state;
+    bool dropped;  /* a shard dropped it from a sync barrier: the master ended it */
+    double heard;  /* core_time_mono of its last message (or its start) */
+    double hung_s; /* > 0: silent this long, so the master ended it */
+};
+
+struct psm_step {
+    double loss, compute, wait, comm;
+    int n;
+};
+
+struct psm {
+    struct lab_ctx *cx;
+    struct lab_procs *ps;
+    struct ps_cfg cfg;
+    int W, S;
+    struct psm_child srv[PS_MAX_SERVERS], wrk[PS_MAX_WORKERS];
+    /* checkpoints, kept by the master */
+    float *ckpt[PS_MAX_SERVERS];
+    int64_t ckpt_step[PS_MAX_SERVERS];
+    bool has_ckpt[PS_MAX_SERVERS]; /* the shard sent one (else restarts begin from zero) */
+    int n_ckpt;
+    int restarts, gen[PS_MAX_SERVERS];
+    /* steps */
+    struct psm_step *agg;
+    int64_t reported[PS_MAX_WORKERS];
+    int64_t next_emit;
+    double *loss_by_step;
+    double last_loss[PS_MAX_WORKERS]; /* each worker's latest step's loss */
+    bool has_loss[PS_MAX_WORKERS];
+    int since_loss_time; /* worker steps reported since loss_time's last point */
+    double initial_loss;
+    /* per worker, timed steps */
+    double sum_step[PS_MAX_WORKERS], sum_compute[PS_MAX_WORKERS], sum_wait[PS_MAX_WORKERS],
+        sum_comm[PS_MAX_WORKERS], sum_xfer[PS_MAX_WORKERS];
+    uint64_t xfer_bytes[PS_MAX_WORKERS]; /* pull replies' bytes in sum_xfer's time */
+    int64_t n_timed[PS_MAX_WORKERS];
+    uint64_t hist[PS_HIST];
+    int64_t max_gap;
+    int64_t updates;
+    double t_first, t_last; /* first step's start, last step's end (ps_now) */
+    int workers_lost;
+    /* live rates */
+    double tick_at;
+    int64_t tick_updates;
+    uint64_t shard_base[PS_MAX_SERVERS]; /* bytes of shards that died, carried on */
+    uint64_t shard_bytes[PS_MAX_SERVERS];
+    uint64_t tick_bytes[PS_MAX_SERVERS];
+    int64_t snap_updates; /* updates when the snapshot series were last sent */
+    /* final */
+    float *final_w;
+    /* transport=mpi: the job's ranks (pid and host of each) */
+    struct lab_mpi_rankinfo *ranks;
+};
+
+/* "sync", "async", "ssp" or "allreduce". */
+const char *psm_mode_name(int mode);
+/* Reads and cross-checks every parameter into c (t0 and the timeout are
+ * left for the run); CORE_ERR_INVALID naming the parameters. psm_check is
+ * the lab's lab_def.check. */
+int psm_cfg(const struct lab_params *p, struct ps_cfg *c, struct core_err *err);
+int psm_check(const struct lab_params *p, struct core_err *err);
+/* For the run: sets c->sync_timeout_ms (hang_timeout_ms, or the shared hang
+ * rule over a step's expected time) and logs the run's outline and the
+ * parameters its mode ignores. */
+void psm_cfg_run(struct lab_ctx *cx, struct ps_cfg *c);
+
+/* Makes the data connections and starts the shards and the workers (or
+ * takes the MPI job's ranks). */
+int psm_start(struct psm *r, struct core_err *err);
+/* Gathers the children's reports until no worker is running: live series,
+ * deaths and hangs (a worker dropped, a shard restarted or the run
+ * stopped), divergence. CORE_ERR_CANCELLED when cancelled. */
+int psm_loop(struct psm *r, struct core_err *err);
+/* The trained weights into r->final_w: every shard's slice, or a worker's
+ * copy in allreduce. */
+int psm_final(struct psm *r, struct core_err *err);
+/* Tells every child still there to exit, and reaps them. */
+void psm_stop_children(struct psm *r);
+/* The snapshot series: per-worker means and the staleness histogram so far. */
+void psm_emit_snapshots(struct psm *r);
+/* The summary figures and the closing log line (also of a run that failed
+ * after some steps: what was measured). */
+void psm_summary(struct psm *r);
+
 #endif /* WB_LAB_PS_H */
