@@ -279,7 +279,7 @@ struct psm_child {
     struct ps_conn ctl; /* a dup of the procs' descriptor */
     int state;
     bool dropped;  /* a shard dropped it from a sync barrier: the master ended it */
-    double heard;  /* core_time_mono of its last message (or its start) */
+    double heard;  /* the run's clock at its last message (or its start) */
     double hung_s; /* > 0: silent this long, so the master ended it */
 };
 

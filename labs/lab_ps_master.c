@@ -28,6 +28,15 @@
 #define PSM_DIVERGE_WINDOW 5   /* steps the divergence test averages */
 #define PSM_DIVERGE_FACTOR 3.0 /* that many times the first step's loss */
 
+/* The run's clock (lab_run's, which tests drive): what a child's silence
+ * is measured on. The emulated links keep the real monotonic clock
+ * (ps_now), which every process shares. */
+static double psm_now(const struct psm *r)
+{
+    const struct core_clock *k = lab_ctx_clock(r->cx);
+    return k->now(k->ctx);
+}
+
 /* ---- children -------------------------------------------------------------------- */
 /* "shard 2 (pid 1234) was killed by signal 9 (Killed)" after a reap. */
 static void describe_end(struct psm *r, const struct psm_child *ch, const char *who, int num,
@@ -77,7 +86,7 @@ static void as_rank(struct psm *r, struct psm_child *out, int role, int index)
     out->pid = r->ranks ? r->ranks[rank].pid : 0;
     out->state = PSM_CH_RUNNING;
     out->dropped = false;
-    out->heard = core_time_mono();
+    out->heard = psm_now(r);
     out->hung_s = 0;
 }
 
@@ -91,7 +100,7 @@ static int spawn(struct psm *r, int (*main_fn)(int, void *), struct ps_child *ar
     out->pid = r->ps->v[i].pid;
     out->state = PSM_CH_RUNNING;
     out->dropped = false;
-    out->heard = core_time_mono();
+    out->heard = psm_now(r);
     out->hung_s = 0;
     int fd = dup(r->ps->v[i].fd);
     if (fd < 0)
@@ -488,7 +497,7 @@ static int psm_worker_died(struct psm *r, int w, struct core_err *err)
     r->workers_lost++;
     /* the others may have been held by it (ssp's bound): their hang
      * timeout starts again */
-    double now = core_time_mono();
+    double now = psm_now(r);
     for (int v = 0; v < r->W; v++)
         r->wrk[v].heard = now;
     if (r->wrk[w].hung_s > 0 && r->cfg.mode != PS_ALLREDUCE && living_workers(r) > 0) {
@@ -547,7 +556,7 @@ static int psm_shard_died(struct psm *r, int s, struct core_err *err)
     char line[300];
     snprintf(line, sizeof line, "%s at step %lld", how, (long long)at);
     /* the workers waited on it: their hang timeout starts again */
-    double now = core_time_mono();
+    double now = psm_now(r);
     for (int w = 0; w < r->W; w++)
         r->wrk[w].heard = now;
     return psm_restart_shard(r, s, line, err);
@@ -633,7 +642,7 @@ static int psm_child_msg(struct psm *r, bool is_srv, int k, const struct ps_msg 
 static int psm_check_hangs(struct psm *r, struct core_err *err)
 {
     const struct ps_cfg *c = &r->cfg;
-    double lim = c->sync_timeout_ms / 1000.0, now = core_time_mono();
+    double lim = c->sync_timeout_ms / 1000.0, now = psm_now(r);
     if (lim <= 0)
         return 0;
     for (int s = 0; s < r->S; s++) {
@@ -645,7 +654,7 @@ static int psm_check_hangs(struct psm *r, struct core_err *err)
         int rc = psm_shard_died(r, s, err);
         if (rc)
             return rc;
-        now = core_time_mono();
+        now = psm_now(r);
     }
     if (c->mode == PS_SYNC)
         return 0;
@@ -714,7 +723,7 @@ int psm_loop(struct psm *r, struct core_err *err)
             return core_err_set(err, i, "%s", e.msg);
         bool is_srv = who[i] < PS_MAX_SERVERS;
         int k = is_srv ? who[i] : who[i] - PS_MAX_SERVERS;
-        (is_srv ? &r->srv[k] : &r->wrk[k])->heard = core_time_mono();
+        (is_srv ? &r->srv[k] : &r->wrk[k])->heard = psm_now(r);
         struct ps_msg m;
         int rc = ps_recv(cs[i], &m, 10000, &e);
         if (rc == CORE_ERR_CANCELLED)
