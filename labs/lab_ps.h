@@ -3,19 +3,21 @@
  * labs/lab_paramserver.c only): the run's configuration, the message types
  * on the lab's connections, the model (logistic or linear regression on
  * deterministic synthetic data), the server shard and worker process mains,
- * and the pure helpers (spec parsing, the course's communication model)
- * that the tests call directly.
+ * the pure helpers (spec parsing, the course's communication model) that
+ * the tests call directly, and the master's state its files share.
  *
- * Roles. The master is the lab's thread (labs/lab_paramserver.c). It starts
- * S server shards and W workers with lab_proc_spawn; each child talks to the
- * master over the socketpair lab_proc_spawn gives it (the control channel,
- * no emulated link). The data connections (worker <-> shard, and worker ->
- * next worker for the ring) are socketpairs the master makes before it
- * forks: a child inherits the whole table and closes every end that is not
- * its own, so a dead process is seen as end-of-file by its peers alone. A
- * shard restarted from its checkpoint gets fresh socketpairs; their worker
- * ends travel to the (running) workers as SCM_RIGHTS over the control
- * channel (PS_MSG_RECONNECT, then one byte carrying the descriptor).
+ * Roles. The master is the lab's thread (labs/lab_paramserver.c, with its
+ * configuration in lab_ps_config.c, its loop in lab_ps_master.c and its
+ * summary in lab_ps_summary.c). It starts S server shards and W workers
+ * with lab_proc_spawn; each child talks to the master over the socketpair
+ * lab_proc_spawn gives it (the control channel, no emulated link). The
+ * data connections (worker <-> shard, and worker -> next worker for the
+ * ring) are socketpairs the master makes before it forks: a child inherits
+ * the whole table and closes every end that is not its own, so a dead
+ * process is seen as end-of-file by its peers alone. A shard restarted
+ * from its checkpoint gets fresh socketpairs; their worker ends travel to
+ * the (running) workers as SCM_RIGHTS over the control channel
+ * (PS_MSG_RECONNECT, then one byte carrying the descriptor).
  *
  * Every connection is a struct ps_conn (lab_ps_net.h); data connections get
  * the emulated link of the run (`link`, `latency_ms`), one per connection

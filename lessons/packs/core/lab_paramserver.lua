@@ -12,7 +12,7 @@
 -- Everything said here about the lab was checked against the lab's code
 -- and real runs: the parameters (names, defaults, ranges) are those of
 -- `warpbench lab list`; the figure keys and their meanings those of
--- psm_summary() in labs/lab_paramserver.c. In ctx.lab.params the lab's
+-- psm_summary() in labs/lab_ps_summary.c. In ctx.lab.params the lab's
 -- text parameters (mode, link, straggler, compress, kill_*, model,
 -- server_nic) are strings exactly as the student typed them ("1Gbps",
 -- "2:2", "none"), numbers are numbers, and on/off parameters (recover,
