@@ -628,6 +628,19 @@ static int psm_child_msg(struct psm *r, bool is_srv, int k, const struct ps_msg 
                         is_srv ? "shard" : "worker", k + 1);
 }
 
+/* Whether child ch has said nothing for `secs` up to `now`: the master
+ * last read from it that long ago, and nothing of it waits unread (a
+ * master behind on its reads must not take a child that spoke for a
+ * silent one). */
+static bool psm_silent(struct psm_child *ch, double now, double secs)
+{
+    if (now - ch->heard < secs)
+        return false;
+    struct ps_conn *cs = &ch->ctl;
+    struct core_err e;
+    return ps_wait_any(&cs, 1, 0, &e) != 0;
+}
+
 /* The hang timeout (cfg.sync_timeout_ms): a shard whose statistics (every
  * 250 ms) stopped coming for half of it is ended and handled as a dead one
  * (the lab stops, or recover=on restarts it) — half, so that a worker
@@ -647,7 +660,7 @@ static int psm_check_hangs(struct psm *r, struct core_err *err)
         return 0;
     for (int s = 0; s < r->S; s++) {
         struct psm_child *ch = &r->srv[s];
-        if (ch->state != PSM_CH_RUNNING || now - ch->heard < lim / 2)
+        if (ch->state != PSM_CH_RUNNING || !psm_silent(ch, now, lim / 2))
             continue;
         ch->hung_s = now - ch->heard;
         psm_kill(r, ch, 0, s);
@@ -664,7 +677,7 @@ static int psm_check_hangs(struct psm *r, struct core_err *err)
         if (r->wrk[w].state == PSM_CH_RUNNING) {
             if (r->reported[w] < slowest)
                 slowest = r->reported[w];
-            all_silent &= now - r->wrk[w].heard >= lim;
+            all_silent &= psm_silent(&r->wrk[w], now, lim);
         }
     if (slowest == INT64_MAX)
         return 0;
@@ -679,7 +692,7 @@ static int psm_check_hangs(struct psm *r, struct core_err *err)
     }
     for (int w = 0; w < r->W; w++) {
         struct psm_child *ch = &r->wrk[w];
-        if (ch->state != PSM_CH_RUNNING || r->reported[w] != slowest || now - ch->heard < lim)
+        if (ch->state != PSM_CH_RUNNING || r->reported[w] != slowest || !psm_silent(ch, now, lim))
             continue;
         ch->hung_s = now - ch->heard;
         psm_kill(r, ch, 1, w);
