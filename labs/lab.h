@@ -219,6 +219,9 @@ struct lab_machine {
 /* Reads the machine description (sysconf, /proc, /sys). Never fails: unknown
  * parts are 0 or "". */
 void lab_machine_probe(struct lab_machine *m);
+/* This machine's memory in bytes (sysconf), 0 when unknown: what a
+ * parameter check weighs a run's memory against without probing the rest. */
+long lab_machine_mem_bytes(void);
 void lab_machine_json(const struct lab_machine *m, struct core_json *j);
 
 /* ---- reporting while running --------------------------------------------- */

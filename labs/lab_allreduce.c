@@ -385,8 +385,7 @@ static int ar_cfg_read(const struct lab_params *p, struct ar_cfg *c, struct core
         return core_err_set(err, CORE_ERR_INVALID, "an all-reduce needs 2 to %d workers, not %d%s",
                             AR_MAX_WORKERS, c->workers,
                             c->mpi ? " (the job's ranks but rank 0)" : "");
-    long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
-    double mem = pages > 0 && psz > 0 ? (double)pages * (double)psz : 0;
+    double mem = (double)lab_machine_mem_bytes();
     /* each worker: the data, a received message, the transport's buffers */
     double need = 4.0 * (double)c->max_bytes * (c->mpi ? 1 : c->workers);
     if (mem > 0 && need > mem / 2)

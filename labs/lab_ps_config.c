@@ -15,7 +15,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 const char *psm_mode_name(int m)
 {
@@ -245,8 +244,7 @@ static int psm_cfg_limits(const struct ps_cfg *c, struct core_err *err)
     double need = Wd * P * (4 + (c->comp == PS_COMP_TOPK ? 2 : 0)) +
                   (c->mode != PS_ALLREDUCE ? Wd * P * (c->mode == PS_SYNC ? 2 : 4) + 4 * P : 0) +
                   3 * P;
-    long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
-    double mem = pages > 0 && psz > 0 ? (double)pages * (double)psz : 0;
+    double mem = (double)lab_machine_mem_bytes();
     if (mem > 0 && need > mem / 2)
         return core_err_set(err, CORE_ERR_INVALID,
                             "params = %lld with workers = %d needs about %.0f MiB of memory, more "
