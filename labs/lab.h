@@ -159,9 +159,36 @@ int lab_params_set(struct lab_params *p, const char *key, const char *value, str
 int lab_params_assign(struct lab_params *p, const char *key_eq_value, struct core_err *err);
 /* Runs the lab's cross-parameter check. */
 int lab_params_check(const struct lab_params *p, struct core_err *err);
+/* The value of parameter `name`, or NULL when the lab has none of that name
+ * (the shared parameters such as transport or workers are not in every
+ * lab). Borrowed from p. */
+const struct lab_value *lab_param_value(const struct lab_params *p, const char *name);
+/* Whether the user set `name` (lab_params_set) instead of leaving its
+ * default; false for a name the lab does not have. */
+bool lab_param_user_set(const struct lab_params *p, const char *name);
 /* Typed reads; an unknown name is a programming error (aborts). */
 double lab_param_num(const struct lab_params *p, const char *name);
 const char *lab_param_str(const struct lab_params *p, const char *name);
+/* The `straggler` parameter the distributed labs share: "W:FACTOR" makes
+ * worker W take FACTOR times as long. Workers are numbered from 1, as every
+ * message, log line and per-worker chart numbers them (and as users type
+ * them); FACTOR runs from 1 to LAB_STRAGGLER_MAX. "", "none" or "off": no
+ * straggler. */
+#define LAB_STRAGGLER_MAX 1000
+struct lab_straggler {
+    int worker;    /* 1..workers; 0: none */
+    double factor; /* 1 when none */
+};
+/* Reads p's "straggler" for a run of `workers` workers into *out.
+ * CORE_ERR_INVALID, naming the parameter and what it allows, for text that
+ * is not W:FACTOR, a worker outside 1..workers or a factor outside
+ * 1..LAB_STRAGGLER_MAX (*out then says none). The factor is read in the C
+ * locale's notation whatever the process locale ("2:1.5"). */
+int lab_param_straggler(const struct lab_params *p, int workers, struct lab_straggler *out,
+                        struct core_err *err);
+/* How many times as long the worker at `index` (from 0: the array index,
+ * worker index + 1) takes: s->factor for the straggler, else 1. */
+double lab_straggler_factor(const struct lab_straggler *s, int index);
 /* The values as a JSON object (numbers as numbers, others as strings). */
 void lab_params_json(const struct lab_params *p, struct core_json *j);
 /* "name = value unit" for one parameter, for forms and logs; static buffer
@@ -192,6 +219,9 @@ struct lab_machine {
 /* Reads the machine description (sysconf, /proc, /sys). Never fails: unknown
  * parts are 0 or "". */
 void lab_machine_probe(struct lab_machine *m);
+/* This machine's memory in bytes (sysconf), 0 when unknown: what a
+ * parameter check weighs a run's memory against without probing the rest. */
+long lab_machine_mem_bytes(void);
 void lab_machine_json(const struct lab_machine *m, struct core_json *j);
 
 /* ---- reporting while running --------------------------------------------- */
@@ -263,6 +293,31 @@ void lab_ctx_set_hosts(struct lab_ctx *cx, int n_hosts, const char *hosts,
 /* Sleeps `secs` on the run's clock in slices of at most 50 ms, returning
  * false as soon as lab_cancelled() turns true (true when the time passed). */
 bool lab_sleep(struct lab_ctx *cx, double secs);
+
+/* ---- statistics (lab_stats.c) --------------------------------------------
+ *
+ * The one definition of the median, quantiles, min, max and mean that every
+ * lab reports its repeated measurements with. Pure (no I/O, no globals).
+ * NaN sorts after every number; min, max and mean return NaN when a value
+ * is NaN; every function returns NaN for n = 0. */
+
+/* Sorts v ascending, in place. */
+void lab_stats_sort(double *v, size_t n);
+/* The median of v sorted ascending: the middle value, or the mean of the
+ * two middle ones. */
+double lab_stats_median_sorted(const double *v, size_t n);
+/* The q-quantile (q in [0, 1], clamped) of v sorted ascending, linear
+ * between the two nearest ranks: position q·(n−1) (q = 0.5: the median;
+ * 0.99 of 1..5: 4.96). */
+double lab_stats_quantile_sorted(const double *v, size_t n, double q);
+/* The same of an unsorted v, which they sort in place. */
+double lab_stats_median(double *v, size_t n);
+double lab_stats_quantile(double *v, size_t n, double q);
+/* The median of v, which is left as it is (a sorted copy). */
+double lab_stats_median_of(const double *v, size_t n);
+double lab_stats_min(const double *v, size_t n);
+double lab_stats_max(const double *v, size_t n);
+double lab_stats_mean(const double *v, size_t n);
 
 /* ---- noise: can the run's numbers be trusted? (lab_noise.c) -------------
  *

@@ -335,14 +335,6 @@ static int ar_rank_main(const struct lab_params *p, struct core_err *err)
 
 /* ---- the master -------------------------------------------------------------------- */
 
-static const struct lab_value *value_of(const struct lab_params *p, const char *name)
-{
-    for (size_t i = 0; i < p->n; i++)
-        if (strcmp(p->v[i].def->name, name) == 0)
-            return &p->v[i];
-    return NULL;
-}
-
 /* The sizes of the sweep: min, min x factor, ... up to max (multiples of
  * 4 bytes). */
 static int ar_sizes(const struct ar_cfg *c, int64_t *out)
@@ -381,8 +373,7 @@ static int ar_cfg_read(const struct lab_params *p, struct ar_cfg *c, struct core
         int ranks = 0;
         if ((rc = lab_mpi_ranks_given(p, &ranks, err)) != 0)
             return rc;
-        const struct lab_value *wv = value_of(p, "workers");
-        if (ranks > 0 && !(wv && wv->user_set))
+        if (ranks > 0 && !lab_param_user_set(p, "workers"))
             c->workers = ranks - 1;
         else if (ranks > 0 && c->workers + 1 != ranks)
             return core_err_set(err, CORE_ERR_INVALID,
@@ -394,8 +385,7 @@ static int ar_cfg_read(const struct lab_params *p, struct ar_cfg *c, struct core
         return core_err_set(err, CORE_ERR_INVALID, "an all-reduce needs 2 to %d workers, not %d%s",
                             AR_MAX_WORKERS, c->workers,
                             c->mpi ? " (the job's ranks but rank 0)" : "");
-    long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
-    double mem = pages > 0 && psz > 0 ? (double)pages * (double)psz : 0;
+    double mem = (double)lab_machine_mem_bytes();
     /* each worker: the data, a received message, the transport's buffers */
     double need = 4.0 * (double)c->max_bytes * (c->mpi ? 1 : c->workers);
     if (mem > 0 && need > mem / 2)

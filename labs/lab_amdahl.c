@@ -97,18 +97,6 @@ static double amd_karp_flatt(double s, int p)
     return (1.0 / s - 1.0 / p) / (1.0 - 1.0 / p);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double amd_median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* Least-squares f of Amdahl's model to measured speedups s[p-1], p = 2..P.
  * The model is linear in f in the normalised time 1/S = 1/p + f(1 − 1/p),
  * so the fit is closed-form. Returns NAN when there is nothing to fit. */
@@ -446,7 +434,7 @@ static int amd_run_lab(struct lab_ctx *cx, struct core_err *err)
             lo = trial[k] < lo ? trial[k] : lo;
             hi = trial[k] > hi ? trial[k] : hi;
         }
-        t[p - 1] = amd_median(trial, reps);
+        t[p - 1] = lab_stats_median(trial, (size_t)reps);
         s[p - 1] = t[0] / t[p - 1];
         lab_emit(cx, "time", p, t[p - 1]);
         lab_emit(cx, "speedup", p, s[p - 1]);

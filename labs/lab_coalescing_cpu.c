@@ -90,12 +90,6 @@ static int cpu_pass(struct coal_run *r, const struct cpu_bufs *b, int kind, int 
     return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* GB/s (useful bytes read + written) of kind from the fastest of cpu_reps
  * passes (on a shared machine a slower pass was interrupted, not slower),
  * over an output first set to NaN; then the output is checked. */
@@ -140,8 +134,9 @@ static int cpu_measure(struct coal_run *r, const struct cpu_bufs *b, int kind, i
         return core_err_set(err, CORE_ERR_INTERNAL,
                             "the CPU %s wrote a wrong value at element %lld of %lld (%.9g)", name,
                             bad, n, (double)b->out[bad]);
-    qsort(t, (size_t)reps, sizeof *t, cmp_double);
-    double best = t[0] > 0 ? t[0] : 1e-9;
+    double best = lab_stats_min(t, (size_t)reps);
+    if (!(best > 0))
+        best = 1e-9;
     *gbs = 2.0 * (double)n * sizeof(float) / best / 1e9;
     return 0;
 }

@@ -54,25 +54,31 @@ struct km_cfg {
     int max_iter;
     double tol;
     double crash;
-    int strag_worker; /* 1-based; 0: none */
-    double strag_factor;
-    bool gpu; /* device=gpu asked for */
+    struct lab_straggler strag; /* straggler=W:FACTOR (lab_param_straggler) */
+    bool gpu;                   /* device=gpu asked for */
     int scale_iters;
     const char *save; /* "" for none */
     bool overwrite;   /* save may replace an existing regular file */
     bool mpi;         /* transport=mpi: the workers are ranks 1..workers of an MPI job */
 };
 
-/* Reads and cross-checks the parameters: the file's shape (a CSV file is
- * read through, so a bad line is reported before anything runs), k <= n,
- * tasks <= n, init and init_file, the straggler, what device=gpu allows,
- * and that the points fit in half of mem_bytes (0: unknown). Errors are
- * CORE_ERR_INVALID naming the parameters (and file and line). */
+/* Reads and cross-checks the parameters (lab_kmeans_cfg.c): the file's
+ * shape (a CSV file is read through, so a bad line is reported before
+ * anything runs), k <= n, tasks <= n, init and init_file, the MPI ranks,
+ * the straggler, what device=gpu allows, and that the points fit in half of
+ * mem_bytes (0: unknown). Errors are CORE_ERR_INVALID naming the parameters
+ * (and file and line). */
 int km_cfg_resolve(const struct lab_params *p, long mem_bytes, struct km_cfg *c,
                    struct core_err *err);
-
-/* "W:FACTOR" (worker 1..64, factor 1..1000) or "" (none: *worker = 0). */
-int km_straggler_parse(const char *s, int *worker, double *factor, struct core_err *err);
+/* The same for the run: with deep false a CSV file's lines are counted,
+ * not parsed (the check parsed them moments ago, and the load reports any
+ * change), and a float32 file's values are not read; the count streams the
+ * file and gives up with CORE_ERR_CANCELLED when stop(ud) says so (stop may
+ * be NULL). */
+int km_cfg_read(const struct lab_params *p, long mem_bytes, bool deep, bool (*stop)(void *),
+                void *ud, struct km_cfg *c, struct core_err *err);
+/* lab_def.check: km_cfg_resolve with this machine's memory. */
+int km_cfg_check(const struct lab_params *p, struct core_err *err);
 
 /* ---- points ----------------------------------------------------------------- */
 
@@ -274,5 +280,74 @@ int km_mpi_rank_main(const struct lab_params *p, struct core_err *err);
 double km_reduce(const double *psum, const int64_t *pcnt, const double *psse, int T, int k, int d,
                  float *centres, double *sums, int64_t *cnt, double *shift, int *empty,
                  int *first_empty);
+
+/* ---- the run (lab_kmeans.c, lab_kmeans_loop.c, lab_kmeans_summary.c) -------- */
+
+/* What one loop of iterations measured. */
+struct km_loop {
+    int iters;
+    bool converged;
+    double *iter_s; /* per iteration */
+    double med_s;   /* median of iter_s */
+    double sum_map_s, sum_shuffle_s, sum_reduce_s, sum_map_cpu_s;
+    double sse_first, shift_last;
+    uint64_t bytes, records;
+    int reexec, crashes, speculative, timeouts, respawns, empty;
+    long tasks_by_slot[KM_MAX_WORKERS];
+};
+
+struct km_run {
+    struct lab_ctx *cx;
+    struct km_cfg cfg;
+    const struct core_clock *clk;
+    struct km_shared sh;
+    struct km_engine eng;
+    bool have_engine;
+    struct kern_km_gpu *gpu;
+    struct kern_device dev;
+    float *c0, *cur;
+    double *rsum; /* reduce scratch */
+    int64_t *rcnt;
+    double *gsum, *gsse; /* GPU per-task partials */
+    int64_t *gcnt;
+    size_t *bounds; /* the GPU's copy of the task split */
+    float *snap;    /* centres after snap_iters iterations of p = 1 */
+    int snap_iters;
+    bool snap_checked;
+    int empty_logs;
+    double *gpu_ks; /* kernel time of each GPU map step (the median is reported) */
+    int gpu_steps, gpu_ks_cap;
+    double gpu_check_bad, gpu_check_rel; /* the iteration 1 check's findings */
+    /* what the run found, for the summary */
+    bool use_gpu;             /* the map ran on the GPU */
+    int P;                    /* workers of the main run (1 with the GPU) */
+    struct km_loop main_loop; /* the main run */
+    struct km_loop *scale;    /* the speedup passes, p = 1 .. p_scale */
+    int n_scale, p_scale;     /* passes run, passes planned */
+    struct km_pass_stats lst; /* the final assignment */
+    double final_sse;
+    int32_t *labels; /* the final labels, in shared memory */
+    bool mpi_up;     /* lab_mpi_init was called */
+};
+
+/* Whether the run was cancelled: lab_cancelled(ud), ud a struct lab_ctx. */
+bool km_run_stop(void *ud);
+/* Generates or reads the points into r->sh.x, logging where they came
+ * from. CORE_ERR_CANCELLED, or the loader's error naming file and line. */
+int km_points(struct km_run *r, struct core_err *err);
+/* The initial centres into r->c0: init=file's, k random points, or the
+ * first k. */
+int km_init_centres(struct km_run *r, struct core_err *err);
+/* One map step on the GPU into r->gsum/gcnt/gsse (labels: NULL, or where
+ * the final labels go); the times as a pass's. */
+int km_gpu_step(struct km_run *r, int32_t *labels, struct km_pass_stats *st, struct core_err *err);
+/* Runs iterations from the initial centres on p_use workers (or the GPU)
+ * until converged or max_iter, into *L (caller frees L->iter_s). main: the
+ * reported run (faults, series, logs, the GPU check, the determinism check
+ * against r->snap); otherwise a timed pass for the speedup. */
+int km_iterate(struct km_run *r, int p_use, bool use_gpu, int max_iter, bool main,
+               struct km_loop *L, struct core_err *err);
+/* The summary figures and the closing log line of a finished run. */
+void km_summary(struct km_run *r);
 
 #endif /* WB_LAB_KMEANS_H */

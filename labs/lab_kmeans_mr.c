@@ -272,21 +272,6 @@ int km_engine_next_buf(const struct km_engine *e)
     return (int)((e->pass + 1) % 2);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double km_median(const double *v, int n, double *scratch)
-{
-    if (n <= 0)
-        return 0;
-    memcpy(scratch, v, (size_t)n * sizeof *v);
-    qsort(scratch, (size_t)n, sizeof *scratch, cmp_double);
-    return n % 2 ? scratch[n / 2] : 0.5 * (scratch[n / 2 - 1] + scratch[n / 2]);
-}
-
 static int km_fd(const struct km_engine *e, int s)
 {
     return e->ps->v[e->slot[s].idx].fd;
@@ -568,7 +553,6 @@ int km_engine_pass(struct km_engine *e, enum km_op op, int p_use, bool faults, u
     const int T = e->T;
     struct pollfd pfd[KM_MAX_WORKERS];
     int who[KM_MAX_WORKERS];
-    double *scratch = core_xmalloc((size_t)T * sizeof *scratch);
     int done = 0, rc = 0;
 
     memset(st, 0, sizeof *st);
@@ -595,7 +579,7 @@ int km_engine_pass(struct km_engine *e, enum km_op op, int p_use, bool faults, u
             goto out;
         }
         double now = km_now(e);
-        double typ = done > 0 ? km_median(e->tdur, done, scratch) : e->typical_s;
+        double typ = done > 0 ? lab_stats_median_of(e->tdur, (size_t)done) : e->typical_s;
         double spec = typ > 0 ? fmax(KM_SPEC_FACTOR * typ, typ + KM_SPEC_MIN_S) : INFINITY;
         double hard = typ > 0 ? fmax(KM_HARD_FACTOR * typ, KM_HARD_MIN_S) : INFINITY;
 
@@ -692,10 +676,9 @@ int km_engine_pass(struct km_engine *e, enum km_op op, int p_use, bool faults, u
         }
     }
     st->wall_s = km_now(e) - t_start;
-    e->typical_s = km_median(e->tdur, done, scratch);
+    e->typical_s = lab_stats_median_of(e->tdur, (size_t)done);
     rc = 0;
 out:
-    free(scratch);
     return rc;
 }
 

@@ -111,19 +111,6 @@ void km_mpi_stop(struct km_engine *e)
     e->conn = NULL;
 }
 
-static double median(double *v, int n)
-{
-    if (n <= 0)
-        return 0;
-    for (int i = 1; i < n; i++) /* insertion sort: a pass has at most a few thousand */
-        for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
-            double t = v[j];
-            v[j] = v[j - 1];
-            v[j - 1] = t;
-        }
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 static void work_words(uint32_t op, uint32_t task, uint32_t iter, char *buf, size_t n)
 {
     if (op == KM_OP_LABEL)
@@ -327,7 +314,6 @@ int km_mpi_pass(struct km_engine *e, enum km_op op, int p_use, bool faults, uint
                 struct km_pass_stats *st, struct core_err *err)
 {
     const int T = e->T;
-    double *scratch = core_xmalloc((size_t)T * sizeof *scratch);
     int done = 0, rc = 0;
     memset(st, 0, sizeof *st);
     e->pass++;
@@ -347,10 +333,8 @@ int km_mpi_pass(struct km_engine *e, enum km_op op, int p_use, bool faults, uint
         }
         double now = kmr_now(e);
         double typ = e->typical_s;
-        if (done > 0) {
-            memcpy(scratch, e->tdur, (size_t)done * sizeof *scratch);
-            typ = median(scratch, done);
-        }
+        if (done > 0)
+            typ = lab_stats_median_of(e->tdur, (size_t)done);
         double spec = typ > 0 ? fmax(KMR_SPEC_FACTOR * typ, typ + KMR_SPEC_MIN_S) : INFINITY;
         double hard = typ > 0 ? fmax(KMR_HARD_FACTOR * typ, KMR_HARD_MIN_S) : INFINITY;
         int serving = 0;
@@ -452,10 +436,8 @@ int km_mpi_pass(struct km_engine *e, enum km_op op, int p_use, bool faults, uint
         st->shuffle_s += kmr_now(e) - r0 - (st->reduce_s - red0);
     }
     st->wall_s = kmr_now(e) - t_start;
-    memcpy(scratch, e->tdur, (size_t)done * sizeof *scratch);
-    e->typical_s = median(scratch, done);
+    e->typical_s = lab_stats_median_of(e->tdur, (size_t)done);
 out:
-    free(scratch);
     return rc;
 }
 

@@ -78,17 +78,9 @@ int lab_mpi_env_size(void)
     return env_int(names);
 }
 
-static const struct lab_value *value_of(const struct lab_params *p, const char *name)
-{
-    for (size_t i = 0; i < p->n; i++)
-        if (strcmp(p->v[i].def->name, name) == 0)
-            return &p->v[i];
-    return NULL;
-}
-
 static const char *str_of(const struct lab_params *p, const char *name)
 {
-    const struct lab_value *v = value_of(p, name);
+    const struct lab_value *v = lab_param_value(p, name);
     return v && v->str ? v->str : "";
 }
 
@@ -192,7 +184,7 @@ int lab_mpi_ranks_given(const struct lab_params *p, int *ranks, struct core_err 
                             "set 'hosts' or 'hostfile', not both (they both say where the ranks "
                             "run)");
     if ((*hosts || *hostfile) && strcmp(str_of(p, "transport"), "local") == 0 &&
-        value_of(p, "transport") && value_of(p, "transport")->user_set)
+        lab_param_user_set(p, "transport"))
         return core_err_set(err, CORE_ERR_INVALID,
                             "'%s' runs the lab across machines with Open MPI: it needs "
                             "transport=mpi, not transport=local",
@@ -218,7 +210,7 @@ void lab_params_mpi_resolve(const struct lab_params *in, struct lab_params *out)
         out->v[i].str = in->v[i].str ? core_xstrdup(in->v[i].str) : NULL;
         out->v[i].user_set = in->v[i].user_set;
     }
-    const struct lab_value *wv = value_of(in, "workers");
+    const struct lab_value *wv = lab_param_value(in, "workers");
     int ranks = 0;
     struct core_err e;
     if (!in->lab->mpi_workers || !wv || wv->user_set || !lab_params_use_mpi(in) ||

@@ -120,6 +120,12 @@ static long sc(int name)
     return v > 0 ? v : 0;
 }
 
+long lab_machine_mem_bytes(void)
+{
+    long pages = sc(_SC_PHYS_PAGES), page = sc(_SC_PAGESIZE);
+    return pages && page ? pages * page : 0;
+}
+
 void lab_machine_probe(struct lab_machine *m)
 {
     memset(m, 0, sizeof *m);
@@ -139,8 +145,7 @@ void lab_machine_probe(struct lab_machine *m)
 #endif
     if (m->line_bytes <= 0)
         m->line_bytes = 64;
-    long pages = sc(_SC_PHYS_PAGES), page = sc(_SC_PAGESIZE);
-    m->mem_bytes = pages && page ? pages * page : 0;
+    m->mem_bytes = lab_machine_mem_bytes();
     struct kern_device d;
     if (kern_probe(&d, NULL) == 0)
         snprintf(m->gpu, sizeof m->gpu, "%.*s (compute %d.%d, %d SMs, %lld MiB)", 100, d.name,

@@ -211,12 +211,6 @@ void lab_repeats_range(struct lab_repeats *r, const char *what, const char *unit
     r->name[i].n_range = n;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 void lab_repeats_widest(const struct lab_repeats *r, struct lab_noise *n)
 {
     n->spread = NAN;
@@ -236,14 +230,14 @@ void lab_repeats_widest(const struct lab_repeats *r, struct lab_noise *n)
                 continue;
             double *v = core_xmalloc(k * sizeof *v);
             memcpy(v, r->name[i].v, k * sizeof *v);
-            qsort(v, k, sizeof *v, cmp_double);
+            lab_stats_sort(v, k);
             /* Many repetitions: the 10th to the 90th percentile, so that one
              * interruption among hundreds of short products does not call
              * the whole run noisy (the median already ignores it). */
             size_t cut = k >= 10 ? k / 10 : 0;
             lo = v[cut];
             hi = v[k - 1 - cut];
-            med = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+            med = lab_stats_median_sorted(v, k);
             trimmed = cut > 0;
             free(v);
         }

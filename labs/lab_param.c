@@ -8,6 +8,8 @@
  */
 #include "labs/lab.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -297,6 +299,17 @@ int lab_params_check(const struct lab_params *p, struct core_err *err)
     return 0;
 }
 
+const struct lab_value *lab_param_value(const struct lab_params *p, const char *name)
+{
+    return find(p, name);
+}
+
+bool lab_param_user_set(const struct lab_params *p, const char *name)
+{
+    const struct lab_value *v = find(p, name);
+    return v && v->user_set;
+}
+
 double lab_param_num(const struct lab_params *p, const char *name)
 {
     const struct lab_value *v = find(p, name);
@@ -316,6 +329,48 @@ const char *lab_param_str(const struct lab_params *p, const char *name)
         abort();
     }
     return v->str ? v->str : "";
+}
+
+int lab_param_straggler(const struct lab_params *p, int workers, struct lab_straggler *out,
+                        struct core_err *err)
+{
+    const char *s = lab_param_str(p, "straggler"), *lab = p->lab->name;
+    out->worker = 0;
+    out->factor = 1;
+    const char *t = s;
+    while (isspace((unsigned char)*t))
+        t++;
+    if (*t == '\0' || strcasecmp(t, "none") == 0 || strcasecmp(t, "off") == 0)
+        return 0;
+    const char *colon = strchr(s, ':');
+    char *end = NULL;
+    errno = 0;
+    long w = colon ? strtol(s, &end, 10) : 0;
+    double f = 0;
+    bool f_ok = colon && core_num_parse(colon + 1, strlen(colon + 1), 0, &f, NULL, NULL) == 0;
+    if (!colon || end == s || end != colon || errno != 0 || (!f_ok && !isinf(f)))
+        return core_err_set(err, CORE_ERR_INVALID,
+                            "%s: parameter 'straggler' must be W:FACTOR (worker W, numbered from "
+                            "1, takes FACTOR times as long: e.g. 2:5) or none, not '%.40s'",
+                            lab, s);
+    if (w < 1 || w > workers)
+        return core_err_set(err, CORE_ERR_INVALID,
+                            "%s: parameter 'straggler' names worker %ld, but workers = %d (workers "
+                            "are numbered from 1 to %d)",
+                            lab, w, workers, workers);
+    if (!(f >= 1 && f <= LAB_STRAGGLER_MAX))
+        return core_err_set(err, CORE_ERR_INVALID,
+                            "%s: parameter 'straggler': FACTOR must be from 1 to %d (how many "
+                            "times as long worker %ld takes), not %g",
+                            lab, LAB_STRAGGLER_MAX, w, f);
+    out->worker = (int)w;
+    out->factor = f;
+    return 0;
+}
+
+double lab_straggler_factor(const struct lab_straggler *s, int index)
+{
+    return s->worker > 0 && index + 1 == s->worker ? s->factor : 1.0;
 }
 
 void lab_params_json(const struct lab_params *p, struct core_json *j)

@@ -3,19 +3,21 @@
  * labs/lab_paramserver.c only): the run's configuration, the message types
  * on the lab's connections, the model (logistic or linear regression on
  * deterministic synthetic data), the server shard and worker process mains,
- * and the pure helpers (spec parsing, the course's communication model)
- * that the tests call directly.
+ * the pure helpers (spec parsing, the course's communication model) that
+ * the tests call directly, and the master's state its files share.
  *
- * Roles. The master is the lab's thread (labs/lab_paramserver.c). It starts
- * S server shards and W workers with lab_proc_spawn; each child talks to the
- * master over the socketpair lab_proc_spawn gives it (the control channel,
- * no emulated link). The data connections (worker <-> shard, and worker ->
- * next worker for the ring) are socketpairs the master makes before it
- * forks: a child inherits the whole table and closes every end that is not
- * its own, so a dead process is seen as end-of-file by its peers alone. A
- * shard restarted from its checkpoint gets fresh socketpairs; their worker
- * ends travel to the (running) workers as SCM_RIGHTS over the control
- * channel (PS_MSG_RECONNECT, then one byte carrying the descriptor).
+ * Roles. The master is the lab's thread (labs/lab_paramserver.c, with its
+ * configuration in lab_ps_config.c, its loop in lab_ps_master.c and its
+ * summary in lab_ps_summary.c). It starts S server shards and W workers
+ * with lab_proc_spawn; each child talks to the master over the socketpair
+ * lab_proc_spawn gives it (the control channel, no emulated link). The
+ * data connections (worker <-> shard, and worker -> next worker for the
+ * ring) are socketpairs the master makes before it forks: a child inherits
+ * the whole table and closes every end that is not its own, so a dead
+ * process is seen as end-of-file by its peers alone. A shard restarted
+ * from its checkpoint gets fresh socketpairs; their worker ends travel to
+ * the (running) workers as SCM_RIGHTS over the control channel
+ * (PS_MSG_RECONNECT, then one byte carrying the descriptor).
  *
  * Every connection is a struct ps_conn (lab_ps_net.h); data connections get
  * the emulated link of the run (`link`, `latency_ms`), one per connection
@@ -78,8 +80,7 @@ struct ps_cfg {
     double topk_frac; /* PS_COMP_TOPK */
     struct ps_link_cfg link;
     int staleness;
-    int straggler;                     /* worker index (0-based) or -1 */
-    double straggler_f;                /* its compute takes this many times as long */
+    struct lab_straggler straggler;    /* straggler=W:FACTOR (lab_param_straggler) */
     int kill_worker, kill_worker_step; /* -1: none */
     int kill_server, kill_server_step; /* -1: none */
     int stop_worker, stop_worker_step; /* -1: none; SIGSTOP (a hang) instead of SIGKILL */
@@ -154,9 +155,6 @@ void ps_weights_fnv(const float *w, size_t n, char out[17]);
 
 /* ---- specs and the course's model -------------------------------------------- */
 
-/* "W:FACTOR" (worker from 1, factor 1 .. 100) into a 0-based worker; ""
- * or "none" is no straggler (*w = -1). */
-int ps_straggler_parse(const char *s, int workers, int *w, double *factor, struct core_err *err);
 /* "none", "q8" or "topk:F" (0 < F <= 1). */
 int ps_compress_parse(const char *s, int *comp, double *frac, struct core_err *err);
 /* "N@STEP" (N from 1, STEP from 0) into a 0-based index; "" or "none" is
@@ -270,5 +268,100 @@ int ps_fd_recv(int sock, int timeout_ms, int *fd, struct core_err *err);
 double ps_now(const struct ps_cfg *c);
 /* Sleeps secs (monotonic, restarted after signals). */
 void ps_sleep(double secs);
+
+/* ---- the master (lab_paramserver.c, lab_ps_config.c, lab_ps_master.c,
+ * lab_ps_summary.c) ------------------------------------------------------- */
+
+/* A child's state, as the master sees it. */
+enum { PSM_CH_RUNNING, PSM_CH_DONE, PSM_CH_DEAD };
+
+struct psm_child {
+    size_t idx; /* in the run's lab_procs */
+    pid_t pid;
+    struct ps_conn ctl; /* a dup of the procs' descriptor */
+    int state;
+    bool dropped;  /* a shard dropped it from a sync barrier: the master ended it */
+    double heard;  /* the run's clock at its last message (or its start) */
+    double hung_s; /* > 0: silent this long, so the master ended it */
+};
+
+struct psm_step {
+    double loss, compute, wait, comm;
+    int n;
+};
+
+struct psm {
+    struct lab_ctx *cx;
+    struct lab_procs *ps;
+    struct ps_cfg cfg;
+    int W, S;
+    struct psm_child srv[PS_MAX_SERVERS], wrk[PS_MAX_WORKERS];
+    /* checkpoints, kept by the master */
+    float *ckpt[PS_MAX_SERVERS];
+    int64_t ckpt_step[PS_MAX_SERVERS];
+    bool has_ckpt[PS_MAX_SERVERS]; /* the shard sent one (else restarts begin from zero) */
+    int n_ckpt;
+    int restarts, gen[PS_MAX_SERVERS];
+    /* steps */
+    struct psm_step *agg;
+    int64_t reported[PS_MAX_WORKERS];
+    int64_t next_emit;
+    double *loss_by_step;
+    double last_loss[PS_MAX_WORKERS]; /* each worker's latest step's loss */
+    bool has_loss[PS_MAX_WORKERS];
+    int since_loss_time; /* worker steps reported since loss_time's last point */
+    double initial_loss;
+    /* per worker, timed steps */
+    double sum_step[PS_MAX_WORKERS], sum_compute[PS_MAX_WORKERS], sum_wait[PS_MAX_WORKERS],
+        sum_comm[PS_MAX_WORKERS], sum_xfer[PS_MAX_WORKERS];
+    uint64_t xfer_bytes[PS_MAX_WORKERS]; /* pull replies' bytes in sum_xfer's time */
+    int64_t n_timed[PS_MAX_WORKERS];
+    uint64_t hist[PS_HIST];
+    int64_t max_gap;
+    int64_t updates;
+    double t_first, t_last; /* first step's start, last step's end (ps_now) */
+    int workers_lost;
+    /* live rates */
+    double tick_at;
+    int64_t tick_updates;
+    uint64_t shard_base[PS_MAX_SERVERS]; /* bytes of shards that died, carried on */
+    uint64_t shard_bytes[PS_MAX_SERVERS];
+    uint64_t tick_bytes[PS_MAX_SERVERS];
+    int64_t snap_updates; /* updates when the snapshot series were last sent */
+    /* final */
+    float *final_w;
+    /* transport=mpi: the job's ranks (pid and host of each) */
+    struct lab_mpi_rankinfo *ranks;
+};
+
+/* "sync", "async", "ssp" or "allreduce". */
+const char *psm_mode_name(int mode);
+/* Reads and cross-checks every parameter into c (t0 and the timeout are
+ * left for the run); CORE_ERR_INVALID naming the parameters. psm_check is
+ * the lab's lab_def.check. */
+int psm_cfg(const struct lab_params *p, struct ps_cfg *c, struct core_err *err);
+int psm_check(const struct lab_params *p, struct core_err *err);
+/* For the run: sets c->sync_timeout_ms (hang_timeout_ms, or the shared hang
+ * rule over a step's expected time) and logs the run's outline and the
+ * parameters its mode ignores. */
+void psm_cfg_run(struct lab_ctx *cx, struct ps_cfg *c);
+
+/* Makes the data connections and starts the shards and the workers (or
+ * takes the MPI job's ranks). */
+int psm_start(struct psm *r, struct core_err *err);
+/* Gathers the children's reports until no worker is running: live series,
+ * deaths and hangs (a worker dropped, a shard restarted or the run
+ * stopped), divergence. CORE_ERR_CANCELLED when cancelled. */
+int psm_loop(struct psm *r, struct core_err *err);
+/* The trained weights into r->final_w: every shard's slice, or a worker's
+ * copy in allreduce. */
+int psm_final(struct psm *r, struct core_err *err);
+/* Tells every child still there to exit, and reaps them. */
+void psm_stop_children(struct psm *r);
+/* The snapshot series: per-worker means and the staleness histogram so far. */
+void psm_emit_snapshots(struct psm *r);
+/* The summary figures and the closing log line (also of a run that failed
+ * after some steps: what was measured). */
+void psm_summary(struct psm *r);
 
 #endif /* WB_LAB_PS_H */

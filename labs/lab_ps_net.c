@@ -470,7 +470,7 @@ static void frame_pack(unsigned char h[PS_HDR_BYTES], const struct frame *f, dou
     double at = f->deliver_at - base;
     if (f->at_once)
         at = -(at > 0 ? at : 0) - 1.0;
-    memcpy(h + 0, &magic, 4);
+    memcpy(h + PS_HDR_MAGIC, &magic, 4);
     memcpy(h + PS_HDR_TYPE, &f->type, 4);
     memcpy(h + PS_HDR_A, &f->a, 8);
     memcpy(h + PS_HDR_B, &f->b, 8);
@@ -490,7 +490,7 @@ static int frame_unpack(const unsigned char h[PS_HDR_BYTES], double base, struct
                         struct core_err *err)
 {
     uint32_t magic;
-    memcpy(&magic, h, 4);
+    memcpy(&magic, h + PS_HDR_MAGIC, 4);
     memcpy(&f->type, h + PS_HDR_TYPE, 4);
     memcpy(&f->a, h + PS_HDR_A, 8);
     memcpy(&f->b, h + PS_HDR_B, 8);

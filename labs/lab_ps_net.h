@@ -88,7 +88,8 @@
 #define PS_MSG_MAGIC 0x31535057u
 #define PS_MSG_MAX ((uint64_t)1 << 31) /* 2 GiB: 10^7 floats are 40 MB */
 #define PS_HDR_BYTES 40                /* header + delivery time, per message */
-/* Offsets of the header's fields (after the magic at 0). */
+/* Offsets of the header's fields. */
+#define PS_HDR_MAGIC 0
 #define PS_HDR_TYPE 4
 #define PS_HDR_A 8
 #define PS_HDR_B 16

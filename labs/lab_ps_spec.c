@@ -1,6 +1,6 @@
 /*
  * lab_ps_spec.c — the parameter-server lab's small text formats
- * (straggler "W:FACTOR", compress "topk:F", faults "N@STEP") and the
+ * (compress "topk:F", faults "N@STEP"; the straggler is lab_param.c's) and the
  * course's communication arithmetic, as pure functions with messages that
  * name the parameter and what it allows.
  */
@@ -39,35 +39,6 @@ static bool read_int(const char *s, const char *end, long *out)
 static bool read_num(const char *s, double *out)
 {
     return core_num_parse(s, strlen(s), 0, out, NULL, NULL) == 0;
-}
-
-int ps_straggler_parse(const char *s, int workers, int *w, double *factor, struct core_err *err)
-{
-    *w = -1;
-    *factor = 1;
-    if (is_none(s))
-        return 0;
-    const char *colon = strchr(s, ':');
-    long k;
-    double f;
-    if (!colon || !read_int(s, colon, &k) || !read_num(colon + 1, &f))
-        return core_err_set(err, CORE_ERR_INVALID,
-                            "parameter 'straggler' must be WORKER:FACTOR (e.g. 2:3 makes worker 2 "
-                            "three times slower) or none, not \"%s\"",
-                            s);
-    if (k < 1 || k > workers)
-        return core_err_set(err, CORE_ERR_INVALID,
-                            "parameter 'straggler' names worker %ld, but workers = %d (workers are "
-                            "numbered 1 to %d)",
-                            k, workers, workers);
-    if (f < 1 || f > 100)
-        return core_err_set(err, CORE_ERR_INVALID,
-                            "parameter 'straggler': the factor must be from 1 to 100 (how many "
-                            "times longer worker %ld computes), not %g",
-                            k, f);
-    *w = (int)k - 1;
-    *factor = f;
-    return 0;
 }
 
 int ps_compress_parse(const char *s, int *comp, double *frac, struct core_err *err)

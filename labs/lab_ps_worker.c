@@ -377,7 +377,7 @@ static double compute(struct wk *k, int64_t t, double *loss)
     *loss = ps_model_grad(c, k->w, t, k->me, k->grad);
     k->grad_step = t;
     double tg = core_time_mono() - t0;
-    double target = (tg + c->compute_s) * (k->me == c->straggler ? c->straggler_f : 1.0);
+    double target = (tg + c->compute_s) * lab_straggler_factor(&c->straggler, k->me);
     ps_sleep(target - tg);
     return core_time_mono() - t0;
 }

@@ -15,15 +15,21 @@
  *  - the model (an MLP d -> hidden -> d, ReLU) on the CPU with
  *    our packed GEMM (kernels.h), used by the workers and by the check;
  *  - the wire messages between the dispatcher, the load generator and the
- *    workers.
+ *    workers;
+ *  - the run's state the lab's files share: lab_serving.c (definition,
+ *    parameters, the sweeps), lab_serve_front.c (the front end and the
+ *    calibration) and lab_serve_procs.c (generator, workers, GPU thread).
  *
- * Uses core and kernels (the GEMM).
+ * Uses core, kernels (the GEMM) and the lab framework (lab.h).
  */
 #ifndef WB_LAB_SERVE_H
 #define WB_LAB_SERVE_H
 
 #include "core/core.h"
 #include "kernels/kernels.h"
+#include "labs/lab.h"
+
+#include <pthread.h>
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -96,10 +102,6 @@ void srv_book_stats(const struct srv_book *b, double t_end, struct srv_stats *s)
  * part of each request's stay (arrival to answer, or to tb when still
  * open) inside the window, added up, over tb - ta. */
 double srv_book_window_l(const struct srv_book *b, double ta, double tb);
-
-/* The p-quantile (0..1) of n values by linear interpolation between order
- * statistics; v is sorted in place. NAN for n = 0. */
-double srv_quantile(double *v, size_t n, double p);
 
 /* ---- arrivals and inputs ----------------------------------------------------------- */
 
@@ -174,5 +176,104 @@ struct srv_reply_msg {
     uint32_t n, pad;
     double service_s;
 };
+
+/* ---- the lab's run (lab_serving.c, lab_serve_front.c, lab_serve_procs.c) ---- */
+
+#define SV_MAX_LOADS 16
+#define SV_LIVE_S 0.1          /* live samples every 100 ms */
+#define SV_HIST_S 0.5          /* the batch-size histogram every 500 ms */
+#define SV_WORKER_TIMEOUT 30.0 /* a batch unanswered this long (s) means a hung worker */
+#define SV_MAX_REQUESTS 5e6    /* per point: rate × duration */
+
+/* What the children share (inherited through fork). */
+struct sv_shared {
+    struct srv_model_dims dims;
+    const float *w; /* the weights, in shared memory */
+    int max_batch;
+};
+
+/* The GPU worker: a thread of the lab's process, at the end of a socketpair,
+ * speaking the workers' protocol (CUDA does not survive fork()). */
+struct sv_gpu {
+    int fd;
+    const struct sv_shared *sh;
+    struct kern_mlp_gpu *g;
+    pthread_t thread;
+    bool started;
+};
+
+/* A worker as the front end sees it. */
+struct sv_worker {
+    int fd;
+    bool busy;
+    uint64_t batch_id;
+    int n;
+    double sent, busy_s;
+    size_t proc; /* index in the run's procs; SIZE_MAX for the GPU thread */
+};
+
+/* The front end: the lab's thread, between the load generator and the
+ * workers. */
+struct sv_run {
+    struct lab_ctx *cx;
+    struct lab_procs *ps;
+    atomic_int *cancel;
+    struct sv_shared sh;
+    int workers, check_every;
+    double sample_s;
+    uint64_t seed;
+    bool gpu;
+    struct sv_worker w[SRV_MAX_WORKERS];
+    int gen_fd;
+    size_t gen_proc;
+    struct sv_gpu gthread;
+    struct srv_mlp ref; /* the front end's own model, for the checks */
+    /* the queue: ids and inputs, a ring */
+    uint64_t *qid;
+    float *qx;
+    size_t qcap, qhead, qlen;
+    /* scratch for one batch */
+    uint64_t *bid;
+    float *bx, *by, *rx, *ry;
+    uint64_t next_batch;
+    /* run totals */
+    size_t requests, answered, checked;
+    double max_diff, lat_min;
+    double svc_sum; /* this point: the workers' forward-pass times, added */
+    int point;      /* points so far: each gets its own input seed */
+};
+
+/* One point of a sweep: what it ran at, and what its books say. */
+struct sv_point {
+    double rate, duration, max_wait;
+    int max_batch;
+    struct srv_stats st;
+    double l_window;  /* time-averaged number in system while requests arrive */
+    double l_sampled; /* the same from samples every sample_ms */
+    double little_err, little_identity, util;
+    double svc_ms; /* mean forward pass per batch */
+    bool stable;   /* kept up: answered at 95% of the rate set or more */
+};
+
+/* The calibration: the fit t(B) = t0 + c·B of the round trip, capacities,
+ * round trips and forward passes at batch 1 and max_batch. */
+struct sv_calib {
+    double t0, c, cap_b1, cap_bmax, rt_b1, rt_bmax, sv_b1, sv_bmax;
+};
+
+/* Starts the load generator and the workers (or the GPU thread). */
+int sv_start(struct sv_run *r, struct core_err *err);
+/* Ends the children politely (lab_run() kills whatever does not exit) and
+ * the GPU thread. */
+void sv_stop(struct sv_run *r);
+/* One point: requests at pt->rate for pt->duration, served with the
+ * batching rule, until every request is answered; its figures into *pt. */
+int sv_run_point(struct sv_run *r, struct sv_point *pt, struct core_err *err);
+/* Batches of 1, 2, 4, ... max_batch through worker 1: series, log lines
+ * and *cal. */
+int sv_calibrate(struct sv_run *r, int max_batch, struct sv_calib *cal, struct core_err *err);
+/* The batch sizes the lab tries: 1, 2, 4, ... and max_batch itself; past
+ * max_batch when bsz is max_batch. */
+int sv_next_batch(int bsz, int max_batch);
 
 #endif /* WB_LAB_SERVE_H */

@@ -1,8 +1,10 @@
 /*
  * lab_serve_book.c — the serving lab's pure parts (see lab_serve.h): the
- * books every statistic comes from, quantiles, the Poisson schedule, each
- * request's input, the line fit of batch times, and the MLP on our GEMM.
+ * books every statistic comes from (their quantiles are lab_stats.c's), the
+ * Poisson schedule, each request's input, the line fit of batch times, and
+ * the MLP on our GEMM.
  */
+#include "labs/lab.h"
 #include "labs/lab_serve.h"
 
 #include <math.h>
@@ -123,25 +125,6 @@ double srv_book_window_l(const struct srv_book *b, double ta, double tb)
     return area / (tb - ta);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-double srv_quantile(double *v, size_t n, double p)
-{
-    if (n == 0)
-        return NAN;
-    qsort(v, n, sizeof *v, cmp_double);
-    double at = p * (double)(n - 1);
-    size_t lo = (size_t)floor(at);
-    if (lo >= n - 1)
-        return v[n - 1];
-    double f = at - (double)lo;
-    return v[lo] + f * (v[lo + 1] - v[lo]);
-}
-
 void srv_book_stats(const struct srv_book *b, double t_end, struct srv_stats *s)
 {
     memset(s, 0, sizeof *s);
@@ -173,10 +156,11 @@ void srv_book_stats(const struct srv_book *b, double t_end, struct srv_stats *s)
     if (k > 0) {
         s->w_mean = sw / (double)k;
         s->wq_mean = swq / (double)k;
-        s->p50 = srv_quantile(w, k, 0.50);
-        s->p95 = srv_quantile(w, k, 0.95);
-        s->p99 = srv_quantile(w, k, 0.99);
-        s->w_min = w[0]; /* sorted by srv_quantile */
+        lab_stats_sort(w, k);
+        s->p50 = lab_stats_quantile_sorted(w, k, 0.50);
+        s->p95 = lab_stats_quantile_sorted(w, k, 0.95);
+        s->p99 = lab_stats_quantile_sorted(w, k, 0.99);
+        s->w_min = w[0];
         s->w_max = w[k - 1];
     }
     s->little_lw = s->lambda * s->w_mean;

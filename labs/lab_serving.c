@@ -61,607 +61,24 @@
  *   duplicates, outputs_checked, output_max_diff, latency_min_ms,
  *   p99_growth (p99 at the highest load / at the lowest), throughput_max.
  *
+ * Files: this one holds the lab's definition, its parameter checks and
+ * the run's outline (calibration, the sweeps, the figures);
+ * lab_serve_front.c the front end and the calibration; lab_serve_procs.c
+ * the generator, the workers and the GPU thread; lab_serve_book.c the
+ * books, the schedule and the model (pure).
+ *
  * Uses the lab framework (lab.h: processes, shared memory, sockets with a
  * cancel flag), the books and model (lab_serve.h) and kernels (GEMM,
  * cuBLAS, the GPU probe). lab_run() kills and reaps every process left.
  */
-#include "labs/lab.h"
 #include "labs/lab_serve.h"
 
-#include <errno.h>
 #include <math.h>
-#include <poll.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <time.h>
-#include <unistd.h>
 
-#define SV_MAX_LOADS 16
-#define SV_LIVE_S 0.1          /* live samples every 100 ms */
-#define SV_HIST_S 0.5          /* the batch-size histogram every 500 ms */
-#define SV_WORKER_TIMEOUT 30.0 /* a batch unanswered this long (s) means a hung worker */
-#define SV_MAX_REQUESTS 5e6    /* per point: rate × duration */
-
-/* ---- what the children share (inherited through fork) ------------------------------- */
-
-struct sv_shared {
-    struct srv_model_dims dims;
-    const float *w; /* the weights, in shared memory */
-    int max_batch;
-};
-
-/* A backend computes a batch: the CPU model, or the GPU's. */
-struct sv_backend {
-    int (*forward)(void *ud, const float *x, int n, float *y, struct core_err *err);
-    void *ud;
-};
-
-/* Serves batches on fd until quit or the front end closes its end. */
-static int sv_serve(int fd, const struct sv_shared *sh, const struct sv_backend *be)
-{
-    size_t d = (size_t)sh->dims.d, mb = (size_t)sh->max_batch;
-    uint64_t *ids = core_xmalloc(mb * sizeof *ids);
-    float *x = core_xmalloc(mb * d * sizeof *x), *y = core_xmalloc(mb * d * sizeof *y);
-    struct core_err e;
-    int rc = 0;
-    for (;;) {
-        struct srv_batch_msg m;
-        if (lab_fd_read(fd, &m, sizeof m, -1, NULL, &e) != 0 || m.quit)
-            break; /* the front end is gone, or done with us */
-        if (m.n < 1 || m.n > mb) {
-            rc = 1;
-            break;
-        }
-        if (lab_fd_read(fd, ids, m.n * sizeof *ids, 10000, NULL, &e) != 0 ||
-            lab_fd_read(fd, x, m.n * d * sizeof *x, 10000, NULL, &e) != 0)
-            break;
-        double t0 = core_time_mono();
-        if (be->forward(be->ud, x, (int)m.n, y, &e) != 0) {
-            rc = 1;
-            break;
-        }
-        struct srv_reply_msg r = {
-            .batch_id = m.batch_id, .n = m.n, .service_s = core_time_mono() - t0};
-        if (lab_fd_write(fd, &r, sizeof r, -1, NULL, &e) != 0 ||
-            lab_fd_write(fd, ids, m.n * sizeof *ids, -1, NULL, &e) != 0 ||
-            lab_fd_write(fd, y, m.n * d * sizeof *y, -1, NULL, &e) != 0)
-            break;
-    }
-    free(ids), free(x), free(y);
-    return rc;
-}
-
-static int cpu_forward(void *ud, const float *x, int n, float *y, struct core_err *err)
-{
-    (void)err;
-    srv_mlp_forward(ud, x, n, y);
-    return 0;
-}
-
-/* A worker process: packs the shared weights, then serves. */
-static int sv_worker_main(int fd, void *arg)
-{
-    const struct sv_shared *sh = arg;
-    struct srv_mlp m;
-    struct core_err e;
-    if (srv_mlp_open(&m, sh->dims, sh->w, sh->max_batch, &e) != 0)
-        return 1;
-    struct sv_backend be = {cpu_forward, &m};
-    int rc = sv_serve(fd, sh, &be);
-    srv_mlp_close(&m);
-    return rc;
-}
-
-/* The GPU worker: a thread of the lab's process (see the file comment). */
-struct sv_gpu {
-    int fd;
-    const struct sv_shared *sh;
-    struct kern_mlp_gpu *g;
-    pthread_t thread;
-    bool started;
-};
-
-static int gpu_forward(void *ud, const float *x, int n, float *y, struct core_err *err)
-{
-    return kern_mlp_gpu_forward(ud, x, n, y, err);
-}
-
-static void *sv_gpu_main(void *arg)
-{
-    struct sv_gpu *g = arg;
-    struct sv_backend be = {gpu_forward, g->g};
-    sv_serve(g->fd, g->sh, &be);
-    return NULL;
-}
-
-/* The load generator process: for each command, the Poisson schedule. */
-static int sv_gen_main(int fd, void *arg)
-{
-    const struct sv_shared *sh = arg;
-    size_t d = (size_t)sh->dims.d;
-    float *x = core_xmalloc(d * sizeof *x);
-    struct core_err e;
-    int rc = 0;
-    for (;;) {
-        struct srv_gen_cmd c;
-        if (lab_fd_read(fd, &c, sizeof c, -1, NULL, &e) != 0 || c.quit)
-            break;
-        struct srv_rng rng;
-        srv_rng_seed(&rng, c.seed);
-        double t = c.t0, end = c.t0 + c.duration;
-        uint64_t id = 0;
-        for (;;) {
-            t += srv_rng_gap(&rng, c.rate);
-            if (t > end)
-                break;
-            struct timespec ts = {(time_t)t, (long)((t - floor(t)) * 1e9)};
-            while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-                ;
-            srv_input(c.seed, id, (int)d, x);
-            struct srv_req_msg m = {.id = id, .t_sched = t, .count = 0};
-            if (lab_fd_write(fd, &m, sizeof m, -1, NULL, &e) != 0 ||
-                lab_fd_write(fd, x, d * sizeof *x, -1, NULL, &e) != 0) {
-                rc = 1;
-                goto out;
-            }
-            id++;
-        }
-        struct srv_req_msg m = {.id = SRV_END, .t_sched = end, .count = id};
-        if (lab_fd_write(fd, &m, sizeof m, -1, NULL, &e) != 0)
-            break;
-    }
-out:
-    free(x);
-    return rc;
-}
-
-/* ---- the front end ---------------------------------------------------------------------- */
-
-struct sv_worker {
-    int fd;
-    bool busy;
-    uint64_t batch_id;
-    int n;
-    double sent, busy_s;
-    size_t proc; /* index in the run's procs; SIZE_MAX for the GPU thread */
-};
-
-struct sv_run {
-    struct lab_ctx *cx;
-    struct lab_procs *ps;
-    atomic_int *cancel;
-    struct sv_shared sh;
-    int workers, check_every;
-    double sample_s;
-    uint64_t seed;
-    bool gpu;
-    struct sv_worker w[SRV_MAX_WORKERS];
-    int gen_fd;
-    size_t gen_proc;
-    struct sv_gpu gthread;
-    struct srv_mlp ref; /* the front end's own model, for the checks */
-    /* the queue: ids and inputs, a ring */
-    uint64_t *qid;
-    float *qx;
-    size_t qcap, qhead, qlen;
-    /* scratch for one batch */
-    uint64_t *bid;
-    float *bx, *by, *rx, *ry;
-    uint64_t next_batch;
-    /* run totals */
-    size_t requests, answered, checked;
-    double max_diff, lat_min;
-    double svc_sum; /* this point: the workers' forward-pass times, added */
-    int point;      /* points so far: each gets its own input seed */
-};
-
-static int sv_cancelled(struct sv_run *r, struct core_err *err)
-{
-    return lab_cancelled(r->cx) ? core_err_set(err, CORE_ERR_CANCELLED, "cancelled") : 0;
-}
-
-static void sv_queue_push(struct sv_run *r, uint64_t id, const float *x)
-{
-    size_t d = (size_t)r->sh.dims.d;
-    if (r->qlen == r->qcap) { /* grow, unwrapping the ring */
-        size_t cap = r->qcap ? 2 * r->qcap : 1024;
-        uint64_t *qi = core_xmalloc(cap * sizeof *qi);
-        float *qx = core_xmalloc(cap * d * sizeof *qx);
-        for (size_t i = 0; i < r->qlen; i++) {
-            size_t at = (r->qhead + i) % r->qcap;
-            qi[i] = r->qid[at];
-            memcpy(qx + i * d, r->qx + at * d, d * sizeof *qx);
-        }
-        free(r->qid), free(r->qx);
-        r->qid = qi, r->qx = qx, r->qcap = cap, r->qhead = 0;
-    }
-    size_t at = (r->qhead + r->qlen) % r->qcap;
-    r->qid[at] = id;
-    memcpy(r->qx + at * d, x, d * sizeof *x);
-    r->qlen++;
-}
-
-/* Sends the oldest n queued requests to worker k as one batch. */
-static int sv_dispatch(struct sv_run *r, struct srv_book *b, int k, int n, struct core_err *err)
-{
-    size_t d = (size_t)r->sh.dims.d;
-    for (int i = 0; i < n; i++) {
-        size_t at = (r->qhead + (size_t)i) % r->qcap;
-        r->bid[i] = r->qid[at];
-        memcpy(r->bx + (size_t)i * d, r->qx + at * d, d * sizeof(float));
-    }
-    r->qhead = (r->qhead + (size_t)n) % r->qcap;
-    r->qlen -= (size_t)n;
-    double now = core_time_mono();
-    for (int i = 0; i < n; i++) {
-        int rc = srv_book_dispatch(b, r->bid[i], now, n, err);
-        if (rc != 0)
-            return rc;
-    }
-    struct sv_worker *w = &r->w[k];
-    struct srv_batch_msg m = {.batch_id = ++r->next_batch, .n = (uint32_t)n, .quit = 0};
-    int rc;
-    if ((rc = lab_fd_write(w->fd, &m, sizeof m, 10000, r->cancel, err)) != 0 ||
-        (rc = lab_fd_write(w->fd, r->bid, (size_t)n * sizeof *r->bid, 10000, r->cancel, err)) ||
-        (rc = lab_fd_write(w->fd, r->bx, (size_t)n * d * sizeof(float), 10000, r->cancel, err)))
-        return rc == CORE_ERR_CANCELLED
-                   ? rc
-                   : core_err_prefix(err, "sending a batch to worker %d", k + 1);
-    w->busy = true;
-    w->batch_id = m.batch_id;
-    w->n = n;
-    w->sent = now;
-    return 0;
-}
-
-/* Reads worker k's answers, books them, checks the sampled ones. */
-static int sv_collect(struct sv_run *r, struct srv_book *b, int k, uint64_t point_seed,
-                      double *lat_window, size_t *n_window, size_t cap_window, struct core_err *err)
-{
-    size_t d = (size_t)r->sh.dims.d;
-    struct sv_worker *w = &r->w[k];
-    struct srv_reply_msg m;
-    int rc;
-    if ((rc = lab_fd_read(w->fd, &m, sizeof m, 10000, r->cancel, err)) != 0)
-        return rc == CORE_ERR_CANCELLED ? rc : core_err_prefix(err, "worker %d", k + 1);
-    if (m.batch_id != w->batch_id || (int)m.n != w->n)
-        return core_err_set(err, CORE_ERR_INTERNAL,
-                            "worker %d answered batch %llu of %u, but was sent batch %llu of %d",
-                            k + 1, (unsigned long long)m.batch_id, m.n,
-                            (unsigned long long)w->batch_id, w->n);
-    if ((rc = lab_fd_read(w->fd, r->bid, m.n * sizeof *r->bid, 10000, r->cancel, err)) != 0 ||
-        (rc = lab_fd_read(w->fd, r->by, m.n * d * sizeof(float), 10000, r->cancel, err)) != 0)
-        return rc == CORE_ERR_CANCELLED ? rc : core_err_prefix(err, "worker %d", k + 1);
-    double now = core_time_mono();
-    w->busy = false;
-    w->busy_s += now - w->sent;
-    r->svc_sum += m.service_s;
-    srv_book_batch(b, (int)m.n);
-    for (uint32_t i = 0; i < m.n; i++) {
-        uint64_t id = r->bid[i];
-        if ((rc = srv_book_done(b, id, now, err)) != 0)
-            return core_err_prefix(err, "worker %d", k + 1);
-        double lat = now - b->v[id].arrive;
-        if (*n_window < cap_window)
-            lat_window[(*n_window)++] = lat;
-        if (lat < r->lat_min)
-            r->lat_min = lat;
-        if (id % (uint64_t)r->check_every != 0)
-            continue;
-        srv_input(point_seed, id, (int)d, r->rx);
-        srv_mlp_forward(&r->ref, r->rx, 1, r->ry);
-        const float *got = r->by + (size_t)i * d;
-        for (size_t j = 0; j < d; j++) {
-            double diff = fabs((double)got[j] - (double)r->ry[j]);
-            if (!(diff <= 1e-3 * (fabs((double)r->ry[j]) + 1.0)))
-                return core_err_set(err, CORE_ERR_INTERNAL,
-                                    "request %llu's answer from worker %d is wrong at %zu: %g, "
-                                    "the model says %g (a batch mixed requests up?)",
-                                    (unsigned long long)id, k + 1, j, (double)got[j],
-                                    (double)r->ry[j]);
-            if (diff > r->max_diff)
-                r->max_diff = diff;
-        }
-        r->checked++;
-    }
-    return 0;
-}
-
-struct sv_point {
-    double rate, duration, max_wait;
-    int max_batch;
-    struct srv_stats st;
-    double l_window;  /* time-averaged number in system while requests arrive */
-    double l_sampled; /* the same from samples every sample_ms */
-    double little_err, little_identity, util;
-    double svc_ms; /* mean forward pass per batch */
-    bool stable;   /* kept up: answered at 95% of the rate set or more */
-};
-
-/* Emits the live series: number in system and queue, throughput and
- * latency percentiles of the answers since the last call. */
-static void sv_live(struct sv_run *r, const struct srv_book *b, double *lat, size_t *n_lat,
-                    double span)
-{
-    int64_t step = (int64_t)llround(lab_ctx_elapsed(r->cx) * 1000);
-    lab_emit(r->cx, "live_system", step, (double)b->in_system);
-    lab_emit(r->cx, "live_queue", step, (double)b->in_queue);
-    lab_emit(r->cx, "live_throughput", step, span > 0 ? (double)*n_lat / span : 0);
-    if (*n_lat > 0) {
-        lab_emit(r->cx, "live_p50", step, 1000 * srv_quantile(lat, *n_lat, 0.50));
-        lab_emit(r->cx, "live_p99", step, 1000 * srv_quantile(lat, *n_lat, 0.99));
-    }
-    *n_lat = 0;
-}
-
-static void sv_hist(struct sv_run *r, const struct srv_book *b, int max_batch)
-{
-    for (int s = 1; s <= max_batch; s++)
-        lab_emit(r->cx, "batch_hist", s, (double)b->hist[s]);
-}
-
-/* One point: requests at `rate` for `duration`, served with the batching
- * rule, until every request is answered. */
-static int sv_run_point(struct sv_run *r, struct sv_point *pt, struct core_err *err)
-{
-    struct srv_book b;
-    size_t d = (size_t)r->sh.dims.d, gen_count = 0, cap_window = 65536, n_window = 0;
-    double *lat_window = core_xmalloc(cap_window * sizeof *lat_window);
-    float *x = core_xmalloc(d * sizeof *x);
-    double sample_sum = 0, n_samples = 0;
-    bool gen_done = false;
-    uint64_t point_seed = r->seed * 1000003u + (uint64_t)++r->point;
-    int rc = 0;
-
-    srv_book_init(&b);
-    r->qhead = r->qlen = 0;
-    r->svc_sum = 0;
-    for (int k = 0; k < r->workers; k++)
-        r->w[k].busy_s = 0;
-    double t0 = core_time_mono() + 0.02;
-    struct srv_gen_cmd c = {.t0 = t0,
-                            .rate = pt->rate,
-                            .duration = pt->duration,
-                            .seed = point_seed,
-                            .quit = 0,
-                            .d = (uint32_t)d};
-    if ((rc = lab_fd_write(r->gen_fd, &c, sizeof c, 5000, r->cancel, err)) != 0) {
-        core_err_prefix(err, "the load generator");
-        goto out;
-    }
-    double next_sample = t0, next_live = t0 + SV_LIVE_S, next_hist = t0 + SV_HIST_S;
-    double last_live = t0, t_end_arrivals = t0 + pt->duration;
-    sv_hist(r, &b, pt->max_batch);
-
-    for (;;) {
-        if ((rc = sv_cancelled(r, err)) != 0)
-            goto out;
-        double now = core_time_mono();
-        /* periodic: the sampled number in system (for L), live series */
-        while (now >= next_sample) {
-            if (next_sample >= t0 && next_sample <= t_end_arrivals) {
-                sample_sum += (double)b.in_system;
-                n_samples++;
-            }
-            next_sample += r->sample_s;
-        }
-        if (now >= next_live) {
-            sv_live(r, &b, lat_window, &n_window, now - last_live);
-            last_live = now;
-            next_live = now + SV_LIVE_S;
-        }
-        if (now >= next_hist) {
-            sv_hist(r, &b, pt->max_batch);
-            next_hist = now + SV_HIST_S;
-        }
-        if (gen_done && b.answered == gen_count && r->qlen == 0)
-            break;
-        /* dispatch to idle workers while the rule allows */
-        for (int k = 0; k < r->workers && r->qlen > 0; k++) {
-            if (r->w[k].busy)
-                continue;
-            double oldest = b.v[r->qid[r->qhead]].arrive;
-            if ((int)r->qlen < pt->max_batch && now < oldest + pt->max_wait)
-                break; /* keep waiting for more */
-            int n = (int)r->qlen < pt->max_batch ? (int)r->qlen : pt->max_batch;
-            if ((rc = sv_dispatch(r, &b, k, n, err)) != 0)
-                goto out;
-        }
-        /* hung processes */
-        for (int k = 0; k < r->workers; k++)
-            if (r->w[k].busy && now - r->w[k].sent > SV_WORKER_TIMEOUT) {
-                rc = core_err_set(err, CORE_ERR_INTERNAL,
-                                  "worker %d did not answer a batch of %d within %.0f s", k + 1,
-                                  r->w[k].n, SV_WORKER_TIMEOUT);
-                goto out;
-            }
-        if (!gen_done && now > t_end_arrivals + SV_WORKER_TIMEOUT) {
-            rc =
-                core_err_set(err, CORE_ERR_INTERNAL,
-                             "the load generator fell silent %.0f s after its last request was due",
-                             SV_WORKER_TIMEOUT);
-            goto out;
-        }
-        /* wait for the next event */
-        double wake = fmin(next_sample, fmin(next_live, now + 0.05));
-        bool idle = false;
-        for (int k = 0; k < r->workers; k++)
-            idle |= !r->w[k].busy;
-        if (idle && r->qlen > 0)
-            wake = fmin(wake, b.v[r->qid[r->qhead]].arrive + pt->max_wait);
-        struct pollfd pfd[SRV_MAX_WORKERS + 1];
-        int who[SRV_MAX_WORKERS + 1], np = 0;
-        if (!gen_done) {
-            pfd[np] = (struct pollfd){r->gen_fd, POLLIN, 0};
-            who[np++] = -1;
-        }
-        for (int k = 0; k < r->workers; k++)
-            if (r->w[k].busy) {
-                pfd[np] = (struct pollfd){r->w[k].fd, POLLIN, 0};
-                who[np++] = k;
-            }
-        int ms = (int)ceil((wake - now) * 1000);
-        int prc = poll(pfd, (nfds_t)np, ms < 0 ? 0 : ms);
-        if (prc < 0 && errno != EINTR) {
-            rc = core_err_set(err, CORE_ERR_IO, "poll: %s", strerror(errno));
-            goto out;
-        }
-        for (int i = 0; prc > 0 && i < np; i++) {
-            if (!pfd[i].revents)
-                continue;
-            if (who[i] >= 0) {
-                if ((rc = sv_collect(r, &b, who[i], point_seed, lat_window, &n_window, cap_window,
-                                     err)) != 0)
-                    goto out;
-                continue;
-            }
-            /* the generator: everything it has sent so far */
-            do {
-                struct srv_req_msg m;
-                if ((rc = lab_fd_read(r->gen_fd, &m, sizeof m, 5000, r->cancel, err)) != 0) {
-                    core_err_prefix(err, "the load generator");
-                    goto out;
-                }
-                if (m.id == SRV_END) {
-                    gen_done = true;
-                    gen_count = (size_t)m.count;
-                    break;
-                }
-                if ((rc = lab_fd_read(r->gen_fd, x, d * sizeof *x, 5000, r->cancel, err)) != 0 ||
-                    (rc = srv_book_arrive(&b, m.id, core_time_mono(), err)) != 0) {
-                    core_err_prefix(err, "the load generator");
-                    goto out;
-                }
-                sv_queue_push(r, m.id, x);
-            } while (poll(&(struct pollfd){r->gen_fd, POLLIN, 0}, 1, 0) > 0);
-        }
-    }
-    if (b.n != gen_count) {
-        rc = core_err_set(err, CORE_ERR_INTERNAL,
-                          "the load generator sent %zu requests, the front end booked %zu",
-                          gen_count, b.n);
-        goto out;
-    }
-    sv_live(r, &b, lat_window, &n_window, core_time_mono() - last_live);
-    sv_hist(r, &b, pt->max_batch);
-    srv_book_stats(&b, b.t_last, &pt->st);
-    pt->l_sampled = n_samples > 0 ? sample_sum / n_samples : 0;
-    pt->l_window = srv_book_window_l(&b, t0, t_end_arrivals);
-    double lw = pt->rate * pt->st.w_mean;
-    pt->little_err = lw > 0 ? fabs(pt->l_window / lw - 1) : 0;
-    pt->little_identity = pt->st.little_err;
-    double busy = 0;
-    for (int k = 0; k < r->workers; k++)
-        busy += r->w[k].busy_s;
-    pt->util = pt->st.span > 0 ? busy / (r->workers * pt->st.span) : 0;
-    pt->svc_ms = b.batches ? 1000 * r->svc_sum / (double)b.batches : 0;
-    pt->stable = pt->st.throughput >= 0.95 * pt->rate;
-    r->requests += b.n;
-    r->answered += b.answered;
-out:
-    srv_book_fini(&b);
-    free(lat_window);
-    free(x);
-    return rc;
-}
-
-/* ---- calibration -------------------------------------------------------------------------- */
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Median worker time and round trip of batches of n through worker 0. */
-static int sv_time_batch(struct sv_run *r, int n, double *service, double *roundtrip,
-                         struct core_err *err)
-{
-    enum { REPS = 9 };
-    size_t d = (size_t)r->sh.dims.d;
-    double sv[REPS], rt[REPS];
-    struct sv_worker *w = &r->w[0];
-    for (int i = 0; i < n; i++) {
-        r->bid[i] = (uint64_t)i;
-        srv_input(r->seed, (uint64_t)i, (int)d, r->bx + (size_t)i * d);
-    }
-    for (int k = -1; k < REPS; k++) { /* one warm-up */
-        int rc;
-        if ((rc = sv_cancelled(r, err)) != 0)
-            return rc;
-        struct srv_batch_msg m = {.batch_id = ++r->next_batch, .n = (uint32_t)n, .quit = 0};
-        struct srv_reply_msg rep;
-        double t0 = core_time_mono();
-        if ((rc = lab_fd_write(w->fd, &m, sizeof m, 10000, r->cancel, err)) != 0 ||
-            (rc = lab_fd_write(w->fd, r->bid, (size_t)n * 8, 10000, r->cancel, err)) != 0 ||
-            (rc = lab_fd_write(w->fd, r->bx, (size_t)n * d * 4, 10000, r->cancel, err)) != 0 ||
-            (rc = lab_fd_read(w->fd, &rep, sizeof rep, (int)(SV_WORKER_TIMEOUT * 1000), r->cancel,
-                              err)) != 0 ||
-            (rc = lab_fd_read(w->fd, r->bid, (size_t)n * 8, 10000, r->cancel, err)) != 0 ||
-            (rc = lab_fd_read(w->fd, r->by, (size_t)n * d * 4, 10000, r->cancel, err)) != 0)
-            return rc == CORE_ERR_CANCELLED ? rc : core_err_prefix(err, "calibrating worker 1");
-        if (k >= 0) {
-            rt[k] = core_time_mono() - t0;
-            sv[k] = rep.service_s;
-        }
-    }
-    qsort(sv, REPS, sizeof *sv, cmp_double);
-    qsort(rt, REPS, sizeof *rt, cmp_double);
-    *service = sv[REPS / 2];
-    *roundtrip = rt[REPS / 2];
-    return 0;
-}
-
-/* The batch sizes the lab tries: 1, 2, 4, ... and max_batch itself; past
- * max_batch when bsz is max_batch. */
-static int sv_next_batch(int bsz, int max_batch)
-{
-    return bsz < max_batch && bsz * 2 > max_batch ? max_batch : bsz * 2;
-}
-
-struct sv_calib {
-    double t0, c, cap_b1, cap_bmax, rt_b1, rt_bmax, sv_b1, sv_bmax;
-};
-
-static int sv_calibrate(struct sv_run *r, int max_batch, struct sv_calib *cal, struct core_err *err)
-{
-    double B[16], S[16];
-    int n = 0, rc;
-    for (int bsz = 1;; bsz = sv_next_batch(bsz, max_batch)) {
-        double sv = 0, rt = 0;
-        char what[64];
-        snprintf(what, sizeof what, "calibrating: batches of %d", bsz);
-        lab_progress(r->cx, 0.02, what);
-        if ((rc = sv_time_batch(r, bsz, &sv, &rt, err)) != 0)
-            return rc;
-        lab_emit(r->cx, "service_ms", bsz, 1000 * sv);
-        lab_emit(r->cx, "roundtrip_ms", bsz, 1000 * rt);
-        lab_emit(r->cx, "per_request_ms", bsz, 1000 * rt / bsz);
-        lab_log(r->cx, LAB_LOG_INFO,
-                "batch of %3d: forward pass %.3f ms, round trip %.3f ms, %.3f ms per request", bsz,
-                1000 * sv, 1000 * rt, 1000 * rt / bsz);
-        B[n] = bsz;
-        S[n++] = rt;
-        if (bsz == 1) {
-            cal->rt_b1 = rt, cal->sv_b1 = sv;
-        }
-        if (bsz >= max_batch) {
-            cal->rt_bmax = rt, cal->sv_bmax = sv;
-            break;
-        }
-    }
-    srv_fit_line(B, S, n, &cal->t0, &cal->c);
-    for (int i = 0; i < n; i++)
-        lab_emit(r->cx, "fit_ms", (int64_t)B[i], 1000 * (cal->t0 + cal->c * B[i]));
-    cal->cap_b1 = r->workers / cal->rt_b1;
-    cal->cap_bmax = r->workers * max_batch / cal->rt_bmax;
-    return 0;
-}
-
-/* ---- the run -------------------------------------------------------------------------------- */
+/* ---- parameters ---------------------------------------------------------------------------- */
 
 /* Reads "0.1,0.5,0.9" into v (at most SV_MAX_LOADS values in (0, 1.5]).
  * Returns the count, or CORE_ERR_INVALID naming the parameter. */
@@ -738,72 +155,6 @@ static void sv_point_log(struct sv_run *r, const struct sv_point *pt, const char
             pt->stable ? "" : " — overloaded: no steady state, Little's law does not apply");
 }
 
-/* Starts the generator and the workers (or the GPU thread). */
-static int sv_start(struct sv_run *r, struct core_err *err)
-{
-    int i = lab_proc_spawn(r->ps, sv_gen_main, &r->sh, err);
-    if (i < 0)
-        return core_err_prefix(err, "starting the load generator");
-    r->gen_proc = (size_t)i;
-    r->gen_fd = r->ps->v[i].fd;
-    if (r->gpu) {
-        int sv[2];
-        struct core_err e2;
-        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
-            return core_err_set(err, CORE_ERR_IO, "socketpair for the GPU worker: %s",
-                                strerror(errno));
-        r->gthread.fd = sv[1];
-        r->gthread.sh = &r->sh;
-        size_t d = (size_t)r->sh.dims.d, h = (size_t)r->sh.dims.hidden;
-        const float *w1 = r->sh.w, *b1 = w1 + h * d, *w2 = b1 + h, *b2 = w2 + d * h;
-        if (kern_mlp_gpu_new(&r->gthread.g, (int)d, (int)h, (int)d, w1, b1, w2, b2, r->sh.max_batch,
-                             &e2) != 0) {
-            close(sv[0]), close(sv[1]);
-            return core_err_set(err, CORE_ERR_IO, "the GPU worker: %s", e2.msg);
-        }
-        if (pthread_create(&r->gthread.thread, NULL, sv_gpu_main, &r->gthread) != 0) {
-            close(sv[0]), close(sv[1]);
-            return core_err_set(err, CORE_ERR_IO, "cannot start the GPU worker thread");
-        }
-        r->gthread.started = true;
-        r->w[0] = (struct sv_worker){.fd = sv[0], .proc = SIZE_MAX};
-        return 0;
-    }
-    for (int k = 0; k < r->workers; k++) {
-        i = lab_proc_spawn(r->ps, sv_worker_main, &r->sh, err);
-        if (i < 0)
-            return core_err_prefix(err, "starting worker %d of %d", k + 1, r->workers);
-        r->w[k] = (struct sv_worker){.fd = r->ps->v[i].fd, .proc = (size_t)i};
-    }
-    return 0;
-}
-
-/* Ends the children politely (lab_run() kills whatever does not exit) and
- * the GPU thread (its socket closes: it returns). */
-static void sv_stop(struct sv_run *r)
-{
-    struct core_err e;
-    for (int k = 0; k < r->workers; k++) {
-        if (r->w[k].proc == SIZE_MAX || r->w[k].fd < 0 || r->ps->v[r->w[k].proc].reaped)
-            continue;
-        struct srv_batch_msg m = {.quit = 1};
-        lab_fd_write(r->w[k].fd, &m, sizeof m, 100, NULL, &e);
-    }
-    if (r->gen_fd >= 0 && !r->ps->v[r->gen_proc].reaped) {
-        struct srv_gen_cmd c = {.quit = 1};
-        lab_fd_write(r->gen_fd, &c, sizeof c, 100, NULL, &e);
-    }
-    if (r->gthread.started) {
-        close(r->w[0].fd); /* the thread's read sees the end */
-        r->w[0].fd = -1;
-        pthread_join(r->gthread.thread, NULL);
-        close(r->gthread.fd);
-        r->gthread.started = false;
-    }
-    kern_mlp_gpu_free(r->gthread.g);
-    r->gthread.g = NULL;
-}
-
 static int sv_memory_check(const struct lab_params *p, const struct lab_machine *m,
                            struct core_err *err)
 {
@@ -856,236 +207,297 @@ static int sv_check(const struct lab_params *p, struct core_err *err)
     return sv_check_with(p, &m, err);
 }
 
+/* ---- the run -------------------------------------------------------------------------------- */
+
+/* What the run does, as its parameters say, and what its sweeps found. */
+struct sv_plan {
+    const char *device;
+    bool do_rate, do_batch;
+    double loads[SV_MAX_LOADS];
+    int nl;
+    int max_batch;
+    double max_wait, duration;
+    struct core_err why; /* why the GPU does not serve ("" when it does, or device=cpu) */
+    struct sv_calib cal;
+    int done, total; /* points run, points planned (progress) */
+    double little_max, ident_max, p99_lo, p99_hi, thr_max;
+    int n_stable;
+};
+
+/* The parameters into r and pl, and the header: CPU workers, or the GPU,
+ * and why not. */
+static int sv_plan_read(struct sv_run *r, struct sv_plan *pl, struct core_err *err)
+{
+    struct lab_ctx *cx = r->cx;
+    const struct lab_params *pp = lab_ctx_params(cx);
+    int rc;
+    if ((rc = sv_check_with(pp, lab_ctx_machine(cx), err)) != 0)
+        return rc;
+    const char *sweep = lab_param_str(pp, "sweep");
+    pl->device = lab_param_str(pp, "device");
+    pl->do_rate = strcmp(sweep, "all") == 0 || strcmp(sweep, "rate") == 0;
+    pl->do_batch = strcmp(sweep, "all") == 0 || strcmp(sweep, "batch") == 0;
+    pl->nl = sv_loads(lab_param_str(pp, "loads"), pl->loads, err);
+    r->workers = (int)lab_param_num(pp, "workers");
+    r->seed = (uint64_t)lab_param_num(pp, "seed");
+    r->sample_s = lab_param_num(pp, "sample_ms") / 1000.0;
+    r->check_every = (int)lab_param_num(pp, "check_every");
+    r->sh.dims =
+        (struct srv_model_dims){(int)lab_param_num(pp, "d"), (int)lab_param_num(pp, "hidden")};
+    pl->max_batch = (int)lab_param_num(pp, "max_batch");
+    pl->max_wait = lab_param_num(pp, "max_wait_ms") / 1000.0;
+    pl->duration = lab_param_num(pp, "duration_s");
+    pl->p99_lo = pl->p99_hi = NAN;
+    r->sh.max_batch = pl->max_batch;
+    for (int k = 0; k < SRV_MAX_WORKERS; k++)
+        r->w[k].fd = -1;
+
+    core_err_clear(&pl->why);
+    if (strcmp(pl->device, "cpu") == 0) {
+        lab_log(cx, LAB_LOG_INFO, "device=cpu: %d CPU worker process%s", r->workers,
+                r->workers > 1 ? "es" : "");
+    } else if (kern_probe(NULL, &pl->why) != 0) {
+        lab_log(cx, LAB_LOG_WARN, "%s — the model runs on %d CPU worker process%s", pl->why.msg,
+                r->workers, r->workers > 1 ? "es" : "");
+    } else if (!kern_built_with_cublas()) {
+        snprintf(
+            pl->why.msg, sizeof pl->why.msg,
+            "no cuBLAS: this build has CUDA but no cuBLAS (not in the toolkit, or WB_CUBLAS=OFF)");
+        lab_log(cx, LAB_LOG_WARN, "%s — the model runs on CPU worker processes", pl->why.msg);
+    } else {
+        r->gpu = true;
+        if (r->workers > 1)
+            lab_log(cx, LAB_LOG_INFO, "the GPU serves alone: workers = %d is not used", r->workers);
+        r->workers = 1;
+    }
+    return 0;
+}
+
+/* The weights, once, in shared memory the workers see; the front end's own
+ * model (for the checks) and its buffers for one batch. */
+static int sv_model(struct sv_run *r, const struct sv_plan *pl, struct core_err *err)
+{
+    size_t np = srv_model_params(r->sh.dims);
+    float *w = lab_shm_alloc(r->ps, np * sizeof(float), err);
+    if (!w)
+        return CORE_ERR_IO;
+    srv_model_init(r->sh.dims, r->seed, w);
+    r->sh.w = w;
+    int rc = srv_mlp_open(&r->ref, r->sh.dims, w, 1, err);
+    if (rc != 0)
+        return rc;
+    size_t d = (size_t)r->sh.dims.d, mb = (size_t)pl->max_batch;
+    r->bid = core_xmalloc(mb * sizeof *r->bid);
+    r->bx = core_xmalloc(mb * d * sizeof *r->bx);
+    r->by = core_xmalloc(mb * d * sizeof *r->by);
+    r->rx = core_xmalloc(d * sizeof *r->rx);
+    r->ry = core_xmalloc(d * sizeof *r->ry);
+    lab_log(r->cx, LAB_LOG_INFO,
+            "model: MLP %d -> %d -> %d, %.2f M parameters (%.1f MiB); max batch %d, max wait "
+            "%.1f ms",
+            r->sh.dims.d, r->sh.dims.hidden, r->sh.dims.d, (double)np / 1e6,
+            4.0 * (double)np / 1048576, pl->max_batch, pl->max_wait * 1000);
+    return 0;
+}
+
+/* The calibration's figures, the key figure (shown by `lab runs`) first. */
+static void sv_calib_figures(struct sv_run *r, const struct sv_plan *pl)
+{
+    struct lab_ctx *cx = r->cx;
+    const struct sv_calib *cal = &pl->cal;
+    lab_figure_num(cx, "capacity_bmax", cal->cap_bmax, "req/s",
+                   "most requests per second, batches of max_batch");
+    lab_figure_str(cx, "device", r->gpu ? "gpu" : "cpu", "where the model ran");
+    if (!r->gpu && strcmp(pl->device, "cpu") != 0 && pl->why.msg[0])
+        lab_figure_str(cx, "no_gpu", pl->why.msg, "why the GPU did not serve");
+    lab_figure_num(cx, "workers", r->workers, "", "workers serving");
+    lab_figure_num(cx, "max_batch", pl->max_batch, "", "largest batch");
+    lab_figure_num(cx, "max_wait_ms", pl->max_wait * 1000, "ms",
+                   "longest a request waits for a batch");
+    lab_figure_num(cx, "d", r->sh.dims.d, "", "model input and output width");
+    lab_figure_num(cx, "hidden", r->sh.dims.hidden, "", "model hidden width");
+    lab_figure_num(cx, "params", (double)srv_model_params(r->sh.dims), "", "model parameters");
+    lab_figure_num(cx, "service_ms_b1", 1000 * cal->sv_b1, "ms", "forward pass, batch of 1");
+    lab_figure_num(cx, "service_ms_bmax", 1000 * cal->sv_bmax, "ms",
+                   "forward pass, batch of max_batch");
+    lab_figure_num(cx, "roundtrip_ms_b1", 1000 * cal->rt_b1, "ms", "round trip, batch of 1");
+    lab_figure_num(cx, "roundtrip_ms_bmax", 1000 * cal->rt_bmax, "ms",
+                   "round trip, batch of max_batch");
+    lab_figure_num(cx, "t0_ms", 1000 * cal->t0, "ms", "fit t(B) = t0 + c B: fixed cost per batch");
+    lab_figure_num(cx, "c_ms", 1000 * cal->c, "ms", "fit t(B) = t0 + c B: cost per request");
+    lab_figure_num(cx, "capacity_b1", cal->cap_b1, "req/s", "most requests per second, batch of 1");
+    lab_figure_num(cx, "capacity_bmax", cal->cap_bmax, "req/s",
+                   "most requests per second, batches of max_batch");
+    lab_figure_num(cx, "batch_gain", cal->cap_bmax / cal->cap_b1, "x",
+                   "capacity at max_batch / at batch 1");
+    lab_log(cx, LAB_LOG_INFO,
+            "t(B) = %.3f ms + %.3f ms x B; capacity %.0f req/s at batch 1, %.0f at batch %d "
+            "(%.2fx)",
+            1000 * cal->t0, 1000 * cal->c, cal->cap_b1, cal->cap_bmax, pl->max_batch,
+            cal->cap_bmax / cal->cap_b1);
+}
+
+/* The rate sweep: a point at each load (a fraction of the capacity), its
+ * series, figures and log line. */
+static int sv_rate_sweep(struct sv_run *r, struct sv_plan *pl, struct core_err *err)
+{
+    struct lab_ctx *cx = r->cx;
+    const struct lab_params *pp = lab_ctx_params(cx);
+    double cap =
+        lab_param_num(pp, "capacity") > 0 ? lab_param_num(pp, "capacity") : pl->cal.cap_bmax;
+    for (int i = 0; i < pl->nl; i++)
+        if (pl->loads[i] * cap * pl->duration > SV_MAX_REQUESTS)
+            return core_err_set(err, CORE_ERR_INVALID,
+                                "serving: load %g of the capacity %.0f req/s for duration_s = %g "
+                                "is %.0f requests, more than %.0f: set 'capacity' or 'duration_s' "
+                                "lower",
+                                pl->loads[i], cap, pl->duration, pl->loads[i] * cap * pl->duration,
+                                SV_MAX_REQUESTS);
+    lab_figure_num(cx, "capacity_used", cap, "req/s", "what the loads are fractions of");
+    for (int i = 0; i < pl->nl; i++) {
+        struct sv_point pt = {.rate = pl->loads[i] * cap,
+                              .duration = pl->duration,
+                              .max_wait = pl->max_wait,
+                              .max_batch = pl->max_batch};
+        char what[64], suffix[32];
+        snprintf(what, sizeof what, "load %.0f%% of capacity: %.0f req/s", 100 * pl->loads[i],
+                 pt.rate);
+        lab_progress(cx, 0.05 + 0.95 * pl->done++ / pl->total, what);
+        int rc = sv_run_point(r, &pt, err);
+        if (rc != 0)
+            return rc;
+        int64_t x = (int64_t)llround(pt.rate);
+        lab_emit(cx, "p50_ms", x, 1000 * pt.st.p50);
+        lab_emit(cx, "p95_ms", x, 1000 * pt.st.p95);
+        lab_emit(cx, "p99_ms", x, 1000 * pt.st.p99);
+        lab_emit(cx, "throughput", x, pt.st.throughput);
+        lab_emit(cx, "offered", x, pt.rate);
+        lab_emit(cx, "little_l", x, pt.l_window);
+        lab_emit(cx, "little_l_sampled", x, pt.l_sampled);
+        lab_emit(cx, "little_lw", x, pt.rate * pt.st.w_mean);
+        lab_emit(cx, "mean_queue", x, pt.st.q_mean);
+        lab_emit(cx, "mean_batch", x, pt.st.batch_mean);
+        snprintf(suffix, sizeof suffix, "load%.0f", 100 * pl->loads[i]);
+        snprintf(what, sizeof what, "load %.0f%%", 100 * pl->loads[i]);
+        sv_point_figs(r, &pt, suffix, what);
+        sv_point_log(r, &pt, what);
+        if (pt.stable)
+            pl->little_max = fmax(pl->little_max, pt.little_err);
+        pl->n_stable += pt.stable;
+        pl->ident_max = fmax(pl->ident_max, pt.little_identity);
+        pl->thr_max = fmax(pl->thr_max, pt.st.throughput);
+        if (i == 0)
+            pl->p99_lo = pt.st.p99;
+        pl->p99_hi = pt.st.p99;
+    }
+    if (pl->n_stable > 0)
+        lab_figure_num(cx, "little_err_max", 100 * pl->little_max, "%",
+                       "worst |L / (lambda W) - 1| over the points that kept up");
+    lab_figure_num(cx, "stable_points", pl->n_stable, "", "rate-sweep points that kept up");
+    if (pl->nl >= 2)
+        lab_figure_num(cx, "p99_growth", pl->p99_hi / pl->p99_lo, "x",
+                       "p99 at the highest load / at the lowest");
+    return 0;
+}
+
+/* The max-batch sweep: max_batch = 1, 2, 4, ... at one rate. */
+static int sv_batch_sweep(struct sv_run *r, struct sv_plan *pl, struct core_err *err)
+{
+    struct lab_ctx *cx = r->cx;
+    double rate = lab_param_num(lab_ctx_params(cx), "rate");
+    if (!(rate > 0))
+        rate = fmin(0.7 * pl->cal.cap_bmax, 2 * pl->cal.cap_b1);
+    lab_figure_num(cx, "batch_rate", rate, "req/s", "arrival rate of the max-batch sweep");
+    for (int bsz = 1; bsz <= pl->max_batch; bsz *= 2) {
+        struct sv_point pt = {
+            .rate = rate, .duration = pl->duration, .max_wait = pl->max_wait, .max_batch = bsz};
+        char what[80], suffix[32];
+        snprintf(what, sizeof what, "max batch %d at %.0f req/s", bsz, rate);
+        lab_progress(cx, 0.05 + 0.95 * pl->done++ / pl->total, what);
+        int rc = sv_run_point(r, &pt, err);
+        if (rc != 0)
+            return rc;
+        lab_emit(cx, "mb_p50_ms", bsz, 1000 * pt.st.p50);
+        lab_emit(cx, "mb_p99_ms", bsz, 1000 * pt.st.p99);
+        lab_emit(cx, "mb_throughput", bsz, pt.st.throughput);
+        lab_emit(cx, "mb_batch", bsz, pt.st.batch_mean);
+        snprintf(suffix, sizeof suffix, "mb%d", bsz);
+        snprintf(what, sizeof what, "p50_ms_%s", suffix);
+        lab_figure_num(cx, what, 1000 * pt.st.p50, "ms", "median time in system (max-batch sweep)");
+        snprintf(what, sizeof what, "p99_ms_%s", suffix);
+        lab_figure_num(cx, what, 1000 * pt.st.p99, "ms", "99th percentile (max-batch sweep)");
+        snprintf(what, sizeof what, "throughput_%s", suffix);
+        lab_figure_num(cx, what, pt.st.throughput, "req/s",
+                       "answered per second (max-batch sweep)");
+        snprintf(what, sizeof what, "batch_%s", suffix);
+        lab_figure_num(cx, what, pt.st.batch_mean, "", "mean batch size (max-batch sweep)");
+        snprintf(what, sizeof what, "max batch %d", bsz);
+        sv_point_log(r, &pt, what);
+        pl->ident_max = fmax(pl->ident_max, pt.little_identity);
+        pl->thr_max = fmax(pl->thr_max, pt.st.throughput);
+    }
+    return 0;
+}
+
+/* sweep=none: one point at the rate set. */
+static int sv_one_point(struct sv_run *r, struct sv_plan *pl, struct core_err *err)
+{
+    struct sv_point pt = {.rate = lab_param_num(lab_ctx_params(r->cx), "rate"),
+                          .duration = pl->duration,
+                          .max_wait = pl->max_wait,
+                          .max_batch = pl->max_batch};
+    lab_progress(r->cx, 0.05, "one point at the rate set");
+    int rc = sv_run_point(r, &pt, err);
+    if (rc != 0)
+        return rc;
+    sv_point_figs(r, &pt, "one", "the rate set");
+    sv_point_log(r, &pt, "one point");
+    pl->little_max = pt.little_err;
+    pl->ident_max = pt.little_identity;
+    pl->thr_max = pt.st.throughput;
+    return 0;
+}
+
+/* The run's totals, from every point's books. */
+static void sv_totals(struct sv_run *r, const struct sv_plan *pl)
+{
+    struct lab_ctx *cx = r->cx;
+    lab_figure_num(cx, "little_identity_max", pl->ident_max, "",
+                   "largest |L - lambda W| / L from the books alone (rounding only)");
+    lab_figure_num(cx, "requests", (double)r->requests, "", "requests sent");
+    lab_figure_num(cx, "answered", (double)r->answered, "", "requests answered");
+    lab_figure_num(cx, "duplicates", 0, "", "requests answered twice (the books refuse them)");
+    lab_figure_num(cx, "outputs_checked", (double)r->checked, "",
+                   "answers compared with the front end's own forward pass");
+    lab_figure_num(cx, "output_max_diff", r->max_diff, "", "largest difference among those");
+    lab_figure_num(cx, "latency_min_ms", 1000 * (isfinite(r->lat_min) ? r->lat_min : 0), "ms",
+                   "shortest time in system");
+    lab_figure_num(cx, "throughput_max", pl->thr_max, "req/s", "highest throughput of any point");
+}
+
 static int sv_run_lab(struct lab_ctx *cx, struct core_err *err)
 {
-    const struct lab_params *pp = lab_ctx_params(cx);
-    const char *sweep = lab_param_str(pp, "sweep"), *device = lab_param_str(pp, "device");
     struct sv_run r = {.cx = cx,
                        .ps = lab_ctx_procs(cx),
                        .cancel = lab_ctx_cancel_flag(cx),
                        .gen_fd = -1,
                        .lat_min = INFINITY};
-    struct sv_point pts[SV_MAX_LOADS];
-    double loads[SV_MAX_LOADS];
-    struct core_err why;
-    struct sv_calib cal = {0};
-    int rc, nl;
-
-    if ((rc = sv_check_with(pp, lab_ctx_machine(cx), err)) != 0)
+    struct sv_plan pl = {0};
+    int rc;
+    if ((rc = sv_plan_read(&r, &pl, err)) != 0 || (rc = sv_model(&r, &pl, err)) != 0)
         return rc;
-    nl = sv_loads(lab_param_str(pp, "loads"), loads, err);
-    r.workers = (int)lab_param_num(pp, "workers");
-    r.seed = (uint64_t)lab_param_num(pp, "seed");
-    r.sample_s = lab_param_num(pp, "sample_ms") / 1000.0;
-    r.check_every = (int)lab_param_num(pp, "check_every");
-    r.sh.dims =
-        (struct srv_model_dims){(int)lab_param_num(pp, "d"), (int)lab_param_num(pp, "hidden")};
-    int max_batch = (int)lab_param_num(pp, "max_batch");
-    double max_wait = lab_param_num(pp, "max_wait_ms") / 1000.0;
-    double duration = lab_param_num(pp, "duration_s");
-    r.sh.max_batch = max_batch;
-    for (int k = 0; k < SRV_MAX_WORKERS; k++)
-        r.w[k].fd = -1;
-
-    /* The header: CPU workers, or the GPU, and why not. */
-    core_err_clear(&why);
-    if (strcmp(device, "cpu") == 0) {
-        lab_log(cx, LAB_LOG_INFO, "device=cpu: %d CPU worker process%s", r.workers,
-                r.workers > 1 ? "es" : "");
-    } else if (kern_probe(NULL, &why) != 0) {
-        lab_log(cx, LAB_LOG_WARN, "%s — the model runs on %d CPU worker process%s", why.msg,
-                r.workers, r.workers > 1 ? "es" : "");
-    } else if (!kern_built_with_cublas()) {
-        snprintf(
-            why.msg, sizeof why.msg,
-            "no cuBLAS: this build has CUDA but no cuBLAS (not in the toolkit, or WB_CUBLAS=OFF)");
-        lab_log(cx, LAB_LOG_WARN, "%s — the model runs on CPU worker processes", why.msg);
-    } else {
-        r.gpu = true;
-        if (r.workers > 1)
-            lab_log(cx, LAB_LOG_INFO, "the GPU serves alone: workers = %d is not used", r.workers);
-        r.workers = 1;
-    }
-
-    /* The weights, once, in shared memory the workers see. */
-    size_t np = srv_model_params(r.sh.dims);
-    float *w = lab_shm_alloc(r.ps, np * sizeof(float), err);
-    if (!w)
-        return CORE_ERR_IO;
-    srv_model_init(r.sh.dims, r.seed, w);
-    r.sh.w = w;
-    if ((rc = srv_mlp_open(&r.ref, r.sh.dims, w, 1, err)) != 0)
-        return rc;
-    size_t d = (size_t)r.sh.dims.d;
-    r.bid = core_xmalloc((size_t)max_batch * sizeof *r.bid);
-    r.bx = core_xmalloc((size_t)max_batch * d * sizeof *r.bx);
-    r.by = core_xmalloc((size_t)max_batch * d * sizeof *r.by);
-    r.rx = core_xmalloc(d * sizeof *r.rx);
-    r.ry = core_xmalloc(d * sizeof *r.ry);
-
-    lab_log(cx, LAB_LOG_INFO,
-            "model: MLP %d -> %d -> %d, %.2f M parameters (%.1f MiB); max batch %d, max wait "
-            "%.1f ms",
-            r.sh.dims.d, r.sh.dims.hidden, r.sh.dims.d, (double)np / 1e6,
-            4.0 * (double)np / 1048576, max_batch, max_wait * 1000);
-
-    if ((rc = sv_start(&r, err)) != 0)
+    if ((rc = sv_start(&r, err)) != 0 || (rc = sv_calibrate(&r, pl.max_batch, &pl.cal, err)) != 0)
         goto out;
-    if ((rc = sv_calibrate(&r, max_batch, &cal, err)) != 0)
-        goto out;
-    /* the key figure (shown by `lab runs`) first */
-    lab_figure_num(cx, "capacity_bmax", cal.cap_bmax, "req/s",
-                   "most requests per second, batches of max_batch");
-    lab_figure_str(cx, "device", r.gpu ? "gpu" : "cpu", "where the model ran");
-    if (!r.gpu && strcmp(device, "cpu") != 0 && why.msg[0])
-        lab_figure_str(cx, "no_gpu", why.msg, "why the GPU did not serve");
-    lab_figure_num(cx, "workers", r.workers, "", "workers serving");
-    lab_figure_num(cx, "max_batch", max_batch, "", "largest batch");
-    lab_figure_num(cx, "max_wait_ms", max_wait * 1000, "ms", "longest a request waits for a batch");
-    lab_figure_num(cx, "d", r.sh.dims.d, "", "model input and output width");
-    lab_figure_num(cx, "hidden", r.sh.dims.hidden, "", "model hidden width");
-    lab_figure_num(cx, "params", (double)np, "", "model parameters");
-    lab_figure_num(cx, "service_ms_b1", 1000 * cal.sv_b1, "ms", "forward pass, batch of 1");
-    lab_figure_num(cx, "service_ms_bmax", 1000 * cal.sv_bmax, "ms",
-                   "forward pass, batch of max_batch");
-    lab_figure_num(cx, "roundtrip_ms_b1", 1000 * cal.rt_b1, "ms", "round trip, batch of 1");
-    lab_figure_num(cx, "roundtrip_ms_bmax", 1000 * cal.rt_bmax, "ms",
-                   "round trip, batch of max_batch");
-    lab_figure_num(cx, "t0_ms", 1000 * cal.t0, "ms", "fit t(B) = t0 + c B: fixed cost per batch");
-    lab_figure_num(cx, "c_ms", 1000 * cal.c, "ms", "fit t(B) = t0 + c B: cost per request");
-    lab_figure_num(cx, "capacity_b1", cal.cap_b1, "req/s", "most requests per second, batch of 1");
-    lab_figure_num(cx, "capacity_bmax", cal.cap_bmax, "req/s",
-                   "most requests per second, batches of max_batch");
-    lab_figure_num(cx, "batch_gain", cal.cap_bmax / cal.cap_b1, "x",
-                   "capacity at max_batch / at batch 1");
-    lab_log(cx, LAB_LOG_INFO,
-            "t(B) = %.3f ms + %.3f ms x B; capacity %.0f req/s at batch 1, %.0f at batch %d "
-            "(%.2fx)",
-            1000 * cal.t0, 1000 * cal.c, cal.cap_b1, cal.cap_bmax, max_batch,
-            cal.cap_bmax / cal.cap_b1);
-
-    bool do_rate = strcmp(sweep, "all") == 0 || strcmp(sweep, "rate") == 0;
-    bool do_batch = strcmp(sweep, "all") == 0 || strcmp(sweep, "batch") == 0;
-    double little_max = 0, ident_max = 0, p99_lo = NAN, p99_hi = NAN, thr_max = 0;
-    int n_mb = 0, n_stable = 0;
-    for (int bsz = 1; bsz <= max_batch; bsz = sv_next_batch(bsz, max_batch))
+    sv_calib_figures(&r, &pl);
+    int n_mb = 0;
+    for (int bsz = 1; bsz <= pl.max_batch; bsz = sv_next_batch(bsz, pl.max_batch))
         n_mb++;
-    int total = (do_rate ? nl : 0) + (do_batch ? n_mb : 0) + (!do_rate && !do_batch), done = 0;
-
-    double cap = lab_param_num(pp, "capacity") > 0 ? lab_param_num(pp, "capacity") : cal.cap_bmax;
-    for (int i = 0; do_rate && i < nl; i++)
-        if (loads[i] * cap * duration > SV_MAX_REQUESTS) {
-            rc = core_err_set(err, CORE_ERR_INVALID,
-                              "serving: load %g of the capacity %.0f req/s for duration_s = %g is "
-                              "%.0f requests, more than %.0f: set 'capacity' or 'duration_s' lower",
-                              loads[i], cap, duration, loads[i] * cap * duration, SV_MAX_REQUESTS);
-            goto out;
-        }
-    if (do_rate) {
-        lab_figure_num(cx, "capacity_used", cap, "req/s", "what the loads are fractions of");
-        for (int i = 0; i < nl; i++) {
-            struct sv_point *pt = &pts[i];
-            char what[64], suffix[32];
-            *pt = (struct sv_point){.rate = loads[i] * cap,
-                                    .duration = duration,
-                                    .max_wait = max_wait,
-                                    .max_batch = max_batch};
-            snprintf(what, sizeof what, "load %.0f%% of capacity: %.0f req/s", 100 * loads[i],
-                     pt->rate);
-            lab_progress(cx, 0.05 + 0.95 * done++ / total, what);
-            if ((rc = sv_run_point(&r, pt, err)) != 0)
-                goto out;
-            int64_t x = (int64_t)llround(pt->rate);
-            lab_emit(cx, "p50_ms", x, 1000 * pt->st.p50);
-            lab_emit(cx, "p95_ms", x, 1000 * pt->st.p95);
-            lab_emit(cx, "p99_ms", x, 1000 * pt->st.p99);
-            lab_emit(cx, "throughput", x, pt->st.throughput);
-            lab_emit(cx, "offered", x, pt->rate);
-            lab_emit(cx, "little_l", x, pt->l_window);
-            lab_emit(cx, "little_l_sampled", x, pt->l_sampled);
-            lab_emit(cx, "little_lw", x, pt->rate * pt->st.w_mean);
-            lab_emit(cx, "mean_queue", x, pt->st.q_mean);
-            lab_emit(cx, "mean_batch", x, pt->st.batch_mean);
-            snprintf(suffix, sizeof suffix, "load%.0f", 100 * loads[i]);
-            snprintf(what, sizeof what, "load %.0f%%", 100 * loads[i]);
-            sv_point_figs(&r, pt, suffix, what);
-            sv_point_log(&r, pt, what);
-            if (pt->stable)
-                little_max = fmax(little_max, pt->little_err);
-            n_stable += pt->stable;
-            ident_max = fmax(ident_max, pt->little_identity);
-            thr_max = fmax(thr_max, pt->st.throughput);
-            if (i == 0)
-                p99_lo = pt->st.p99;
-            p99_hi = pt->st.p99;
-        }
-        if (n_stable > 0)
-            lab_figure_num(cx, "little_err_max", 100 * little_max, "%",
-                           "worst |L / (lambda W) - 1| over the points that kept up");
-        lab_figure_num(cx, "stable_points", n_stable, "", "rate-sweep points that kept up");
-        if (nl >= 2)
-            lab_figure_num(cx, "p99_growth", p99_hi / p99_lo, "x",
-                           "p99 at the highest load / at the lowest");
-    }
-    if (do_batch) {
-        double rate = lab_param_num(pp, "rate");
-        if (!(rate > 0))
-            rate = fmin(0.7 * cal.cap_bmax, 2 * cal.cap_b1);
-        lab_figure_num(cx, "batch_rate", rate, "req/s", "arrival rate of the max-batch sweep");
-        for (int bsz = 1; bsz <= max_batch; bsz *= 2) {
-            struct sv_point pt = {
-                .rate = rate, .duration = duration, .max_wait = max_wait, .max_batch = bsz};
-            char what[80], suffix[32];
-            snprintf(what, sizeof what, "max batch %d at %.0f req/s", bsz, rate);
-            lab_progress(cx, 0.05 + 0.95 * done++ / total, what);
-            if ((rc = sv_run_point(&r, &pt, err)) != 0)
-                goto out;
-            lab_emit(cx, "mb_p50_ms", bsz, 1000 * pt.st.p50);
-            lab_emit(cx, "mb_p99_ms", bsz, 1000 * pt.st.p99);
-            lab_emit(cx, "mb_throughput", bsz, pt.st.throughput);
-            lab_emit(cx, "mb_batch", bsz, pt.st.batch_mean);
-            snprintf(suffix, sizeof suffix, "mb%d", bsz);
-            snprintf(what, sizeof what, "p50_ms_%s", suffix);
-            lab_figure_num(cx, what, 1000 * pt.st.p50, "ms",
-                           "median time in system (max-batch sweep)");
-            snprintf(what, sizeof what, "p99_ms_%s", suffix);
-            lab_figure_num(cx, what, 1000 * pt.st.p99, "ms", "99th percentile (max-batch sweep)");
-            snprintf(what, sizeof what, "throughput_%s", suffix);
-            lab_figure_num(cx, what, pt.st.throughput, "req/s",
-                           "answered per second (max-batch sweep)");
-            snprintf(what, sizeof what, "batch_%s", suffix);
-            lab_figure_num(cx, what, pt.st.batch_mean, "", "mean batch size (max-batch sweep)");
-            snprintf(what, sizeof what, "max batch %d", bsz);
-            sv_point_log(&r, &pt, what);
-            ident_max = fmax(ident_max, pt.little_identity);
-            thr_max = fmax(thr_max, pt.st.throughput);
-        }
-    }
-    if (!do_rate && !do_batch) {
-        struct sv_point pt = {.rate = lab_param_num(pp, "rate"),
-                              .duration = duration,
-                              .max_wait = max_wait,
-                              .max_batch = max_batch};
-        lab_progress(cx, 0.05, "one point at the rate set");
-        if ((rc = sv_run_point(&r, &pt, err)) != 0)
-            goto out;
-        sv_point_figs(&r, &pt, "one", "the rate set");
-        sv_point_log(&r, &pt, "one point");
-        little_max = pt.little_err;
-        ident_max = pt.little_identity;
-        thr_max = pt.st.throughput;
-    }
-    lab_figure_num(cx, "little_identity_max", ident_max, "",
-                   "largest |L - lambda W| / L from the books alone (rounding only)");
-    lab_figure_num(cx, "requests", (double)r.requests, "", "requests sent");
-    lab_figure_num(cx, "answered", (double)r.answered, "", "requests answered");
-    lab_figure_num(cx, "duplicates", 0, "", "requests answered twice (the books refuse them)");
-    lab_figure_num(cx, "outputs_checked", (double)r.checked, "",
-                   "answers compared with the front end's own forward pass");
-    lab_figure_num(cx, "output_max_diff", r.max_diff, "", "largest difference among those");
-    lab_figure_num(cx, "latency_min_ms", 1000 * (isfinite(r.lat_min) ? r.lat_min : 0), "ms",
-                   "shortest time in system");
-    lab_figure_num(cx, "throughput_max", thr_max, "req/s", "highest throughput of any point");
+    pl.total = (pl.do_rate ? pl.nl : 0) + (pl.do_batch ? n_mb : 0) + (!pl.do_rate && !pl.do_batch);
+    if ((pl.do_rate && (rc = sv_rate_sweep(&r, &pl, err)) != 0) ||
+        (pl.do_batch && (rc = sv_batch_sweep(&r, &pl, err)) != 0) ||
+        (!pl.do_rate && !pl.do_batch && (rc = sv_one_point(&r, &pl, err)) != 0))
+        goto out;
+    sv_totals(&r, &pl);
     lab_progress(cx, 1, "done");
     rc = 0;
 out:

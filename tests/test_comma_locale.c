@@ -33,12 +33,6 @@ static void test_paramserver_params(void **state)
     if (ps_link_parse("2.5Gbps", &bps, &e) != 0)
         fail_msg("link=2.5Gbps refused: %s", e.msg);
     assert_true(bps == 2.5e9 / 8);
-    int w = -9;
-    double f = 0;
-    if (ps_straggler_parse("2:1.5", 4, &w, &f, &e) != 0)
-        fail_msg("straggler=2:1.5 refused: %s", e.msg);
-    assert_int_equal(w, 1);
-    assert_true(f == 1.5);
 
     const struct lab_def *ps = lab_find("paramserver");
     assert_non_null(ps);
@@ -46,6 +40,11 @@ static void test_paramserver_params(void **state)
     lab_params_init(&p, ps);
     assert_int_equal(lab_params_set(&p, "link", "2.5Gbps", &e), 0);
     assert_int_equal(lab_params_set(&p, "straggler", "2:1.5", &e), 0);
+    struct lab_straggler s;
+    if (lab_param_straggler(&p, 4, &s, &e) != 0)
+        fail_msg("straggler=2:1.5 refused: %s", e.msg);
+    assert_int_equal(s.worker, 2);
+    assert_true(s.factor == 1.5);
     assert_int_equal(lab_params_set(&p, "lr", "0.25", &e), 0);
     if (lab_params_check(&p, &e) != 0)
         fail_msg("the checked parameters were refused: %s", e.msg);
@@ -64,13 +63,17 @@ static void test_paramserver_params(void **state)
 static void test_kmeans_straggler(void **state)
 {
     (void)state;
-    int w = 0;
-    double f = 0;
     struct core_err e = {0};
-    assert_int_equal(km_straggler_parse("2:1.5", &w, &f, &e), 0);
-    assert_int_equal(w, 2);
-    assert_true(f == 1.5);
-    assert_int_equal(km_straggler_parse("2:1,5", &w, &f, &e), CORE_ERR_INVALID);
+    struct lab_params p;
+    struct lab_straggler s;
+    lab_params_init(&p, lab_find("kmeans"));
+    assert_int_equal(lab_params_set(&p, "straggler", "2:1.5", &e), 0);
+    assert_int_equal(lab_param_straggler(&p, 4, &s, &e), 0);
+    assert_int_equal(s.worker, 2);
+    assert_true(s.factor == 1.5);
+    assert_int_equal(lab_params_set(&p, "straggler", "2:1,5", &e), 0);
+    assert_int_equal(lab_param_straggler(&p, 4, &s, &e), CORE_ERR_INVALID);
+    lab_params_fini(&p);
 }
 
 /* JSON (the store's parameters and summaries, --json lines) keeps '.'. */

@@ -338,27 +338,6 @@ static void test_save_roundtrip(void **state)
 
 /* ---- configuration pieces ------------------------------------------------------------ */
 
-static void test_straggler_parse(void **state)
-{
-    (void)state;
-    struct core_err err;
-    int w;
-    double f;
-    assert_int_equal(km_straggler_parse("", &w, &f, &err), 0);
-    assert_int_equal(w, 0);
-    assert_int_equal(km_straggler_parse("2:5", &w, &f, &err), 0);
-    assert_int_equal(w, 2);
-    assert_true(f == 5);
-    assert_int_equal(km_straggler_parse("1:2.5", &w, &f, &err), 0);
-    assert_true(f == 2.5);
-    const char *bad[] = {"x", "2", "2:", ":5", "2:abc", "2:5x", "0:5", "65:2", "2:0.5", "2:2000"};
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        if (km_straggler_parse(bad[i], &w, &f, &err) == 0)
-            fail_msg("'%s' was accepted", bad[i]);
-        assert_contains(err.msg, "straggler");
-    }
-}
-
 /* The same key gives the same number; the numbers look uniform. */
 static void test_fault_schedule(void **state)
 {
@@ -524,13 +503,12 @@ static void test_stop_granularity(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_assign_widths),    cmocka_unit_test(test_assign_semantics),
-        cmocka_unit_test(test_csv_good),         cmocka_unit_test(test_csv_errors),
-        cmocka_unit_test(test_csv_locale),       cmocka_unit_test(test_f32),
-        cmocka_unit_test(test_save_roundtrip),   cmocka_unit_test(test_straggler_parse),
-        cmocka_unit_test(test_fault_schedule),   cmocka_unit_test(test_reduce),
-        cmocka_unit_test(test_generate),         cmocka_unit_test(test_init_random),
-        cmocka_unit_test(test_stop_granularity),
+        cmocka_unit_test(test_assign_widths),  cmocka_unit_test(test_assign_semantics),
+        cmocka_unit_test(test_csv_good),       cmocka_unit_test(test_csv_errors),
+        cmocka_unit_test(test_csv_locale),     cmocka_unit_test(test_f32),
+        cmocka_unit_test(test_save_roundtrip), cmocka_unit_test(test_fault_schedule),
+        cmocka_unit_test(test_reduce),         cmocka_unit_test(test_generate),
+        cmocka_unit_test(test_init_random),    cmocka_unit_test(test_stop_granularity),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -474,7 +474,7 @@ static void test_checks(void **state)
     } cases[] = {
         {{"n=10", "k=11", NULL}, "k = 11 clusters need at least k points, but n = 10"},
         {{"n=10", "k=2", "tasks=11", NULL}, "tasks = 11 map tasks need at least one point each"},
-        {{"workers=2", "straggler=3:2", NULL}, "straggler worker 3 does not exist: workers = 2"},
+        {{"workers=2", "straggler=3:2", NULL}, "'straggler' names worker 3, but workers = 2"},
         {{"straggler=2", NULL}, "must be W:FACTOR"},
         {{"init=file", NULL}, "init=file needs init_file=PATH"},
         {{"init_file=x.csv", NULL}, "init_file is set, but init = random"},

@@ -14,7 +14,8 @@
  *   its checkpoint and training finishes;
  * - a hung worker (SIGSTOP) is ended after the hang timeout in ssp, async
  *   and sync, and the others finish; a hung shard stops the run naming it,
- *   or with recover=on is restarted;
+ *   or with recover=on is restarted (on a run clock the test moves past the
+ *   timeout once the shard is stopped);
  * - divergence stops the run with advice; cancel leaves no process;
  * - the snapshot series (per-worker means, the staleness histogram) are
  *   re-sent whole while the run goes on (a clock that jumps makes the live
@@ -223,19 +224,9 @@ static void test_specs(void **state)
 {
     (void)state;
     struct core_err e;
-    int w, comp, who, step;
+    int comp, who, step;
     double f;
-    assert_int_equal(ps_straggler_parse("2:3", 4, &w, &f, &e), 0);
-    assert_int_equal(w, 1);
-    assert_close(f, 3, 0);
-    assert_int_equal(ps_straggler_parse("none", 4, &w, &f, &e), 0);
-    assert_int_equal(w, -1);
-    assert_int_equal(ps_straggler_parse("5:2", 4, &w, &f, &e), CORE_ERR_INVALID);
-    assert_non_null(strstr(e.msg, "workers = 4"));
-    assert_int_equal(ps_straggler_parse("2:0.5", 4, &w, &f, &e), CORE_ERR_INVALID);
-    assert_int_equal(ps_straggler_parse("2x3", 4, &w, &f, &e), CORE_ERR_INVALID);
-    assert_non_null(strstr(e.msg, "'straggler'"));
-
+    /* (the straggler is lab_param_straggler's: test_labs.c) */
     assert_int_equal(ps_compress_parse("topk:0.01", &comp, &f, &e), 0);
     assert_int_equal(comp, PS_COMP_TOPK);
     assert_close(f, 0.01, 0);
@@ -585,7 +576,11 @@ static void test_live_snapshots(void **state)
     struct core_clock clock = {quarter_now, quarter_sleep, &qc};
     struct got g = {.clock = &clock};
     struct lab_result res;
-    const char *set[] = {"mode=async", "workers=3", "straggler=2:3", "compute_ms=1", NULL};
+    /* the master measures silence on this clock too: an hour of it (14400
+     * reads) between two messages of a shard never happens */
+    const char *set[] = {
+        "mode=async", "workers=3", "straggler=2:3", "compute_ms=1", "hang_timeout_ms=3600000",
+        NULL};
     run_ok(set, &g, &res);
     assert_no_children();
 
@@ -781,7 +776,12 @@ static void test_killed_shard(void **state)
  * ssp it would hold every other worker back once they are `staleness`
  * steps ahead, in async the end of the run would wait for it, in sync the
  * barrier would. After the hang timeout (short here) it is ended (SIGKILL,
- * reaped) and the others finish every step. */
+ * reaped) and the others finish every step. This one waits real time: in
+ * sync the verdict is the shard's barrier, in its own process on the real
+ * clock; in ssp and async the master judges the worker against the live
+ * shard, whose statistics come every 250 ms of real time, so a run clock
+ * moved ahead would make the shard look hung first (test_hung_shard's
+ * clock works because there nothing else is judged). */
 static void test_hung_worker(void **state)
 {
     (void)state;
@@ -817,23 +817,60 @@ static void test_hung_worker(void **state)
     }
 }
 
+/* A clock that runs with the real one until a child of this process is
+ * stopped (stop_server's SIGSTOP), then jumps `jump` seconds ahead, once:
+ * the master, which measures a child's silence on the run's clock, sees the
+ * hang at once instead of after the hang timeout's real seconds. /proc is
+ * looked at every 20 ms. */
+struct hang_clock {
+    double offset, jump, next_look;
+    bool jumped;
+};
+
+static double hang_now(void *ctx)
+{
+    struct hang_clock *h = ctx;
+    double t = core_time_mono();
+    if (!h->jumped && t >= h->next_look) {
+        h->next_look = t + 0.02;
+        if (proc_test_stopped() > 0) {
+            h->offset += h->jump;
+            h->jumped = true;
+        }
+    }
+    return t + h->offset;
+}
+
+static void hang_sleep(void *ctx, double secs)
+{
+    (void)ctx;
+    core_clock_real()->sleep(NULL, secs);
+}
+
 /* A shard that hangs (stop_server: SIGSTOP, every thread): its statistics
- * stop coming, so after half the hang timeout the master ends it and the lab
- * stops naming it, or with recover=on restarts it from its checkpoint. */
+ * stop coming, so after half the hang timeout on the run's clock the master
+ * ends it and the lab stops naming it, or with recover=on restarts it from
+ * its checkpoint and no worker is lost. The clock jumps past the timeout as
+ * soon as the shard is stopped, so no real second is waited. One shard:
+ * the jump would make a second, live one look silent as well (its
+ * statistics come every 250 ms of real time). */
 static void test_hung_shard(void **state)
 {
     (void)state;
-    struct got g = {0};
+    struct hang_clock hc = {.jump = 2.0};
+    struct core_clock clock = {hang_now, hang_sleep, &hc};
+    struct got g = {.clock = &clock};
     struct lab_result res;
     const char *set[] = {
-        "mode=sync", "servers=2", "stop_server=2@6", "checkpoint_every=4", "hang_timeout_ms=2000",
+        "mode=sync", "servers=1", "stop_server=1@6", "checkpoint_every=4", "hang_timeout_ms=2000",
         NULL};
     int rc = run_ps(set, &g, &res);
     assert_no_children();
+    assert_true(hc.jumped);
     assert_int_not_equal(rc, 0);
     assert_int_not_equal(rc, CORE_ERR_CANCELLED);
     assert_string_equal(res.status, "failed");
-    if (!strstr(res.error, "server shard 2 stopped answering for ") ||
+    if (!strstr(res.error, "server shard 1 stopped answering for ") ||
         !strstr(res.error, "checkpoint is of step 4") || !strstr(res.error, "recover=on"))
         fail_msg("error: %s", res.error);
     lab_result_fini(&res);
@@ -841,11 +878,13 @@ static void test_hung_shard(void **state)
 
     const char *modes[] = {"mode=async", "mode=sync"};
     for (int k = 0; k < 2; k++) {
-        struct got g2 = {0};
+        struct hang_clock hc2 = {.jump = 2.0};
+        struct core_clock clock2 = {hang_now, hang_sleep, &hc2};
+        struct got g2 = {.clock = &clock2};
         const char *set2[] = {modes[k],
-                              "servers=2",
+                              "servers=1",
                               "workers=3",
-                              "stop_server=2@6",
+                              "stop_server=1@6",
                               "checkpoint_every=4",
                               "recover=on",
                               "compute_ms=1",
@@ -853,13 +892,14 @@ static void test_hung_shard(void **state)
                               NULL};
         run_ok(set2, &g2, &res);
         assert_no_children();
+        assert_true(hc2.jumped);
         assert_string_equal(res.status, "done");
         if (fig(&res, "shard_restarts") != 1 || fig(&res, "steps_done") != 12 ||
             fig(&res, "workers_lost") != 0)
             fail_msg("%s: %g restarts, %g steps done, %g workers lost:\n%s", modes[k],
                      fig(&res, "shard_restarts"), fig(&res, "steps_done"),
                      fig(&res, "workers_lost"), g2.logs);
-        assert_non_null(strstr(g2.logs, "W: server shard 2 stopped answering for "));
+        assert_non_null(strstr(g2.logs, "W: server shard 1 stopped answering for "));
         assert_non_null(strstr(g2.logs, "from its checkpoint of step 4"));
         assert_int_equal(got_count(&g2, "loss"), 12);
         lab_result_fini(&res);

@@ -238,10 +238,10 @@ static void raw_header(unsigned char h[PS_HDR_BYTES], uint32_t magic, uint64_t l
     memset(h, 0, PS_HDR_BYTES);
     uint32_t type = 1;
     double t = 0;
-    memcpy(h, &magic, 4);
-    memcpy(h + 4, &type, 4);
-    memcpy(h + 24, &len, 8);
-    memcpy(h + 32, &t, 8);
+    memcpy(h + PS_HDR_MAGIC, &magic, 4);
+    memcpy(h + PS_HDR_TYPE, &type, 4);
+    memcpy(h + PS_HDR_LEN, &len, 8);
+    memcpy(h + PS_HDR_DELIVER, &t, 8);
 }
 
 static void test_corrupt_frames(void **state)
@@ -1409,15 +1409,9 @@ static void *shr_read_main(void *arg)
         got += (size_t)n;
     }
     for (size_t i = 0; i < got / PS_HDR_BYTES; i++)
-        memcpy(&r->stamps[i], buf + i * PS_HDR_BYTES + 32, 8);
+        memcpy(&r->stamps[i], buf + i * PS_HDR_BYTES + PS_HDR_DELIVER, 8);
     free(buf);
     return NULL;
-}
-
-static int cmp_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return a < b ? -1 : a > b;
 }
 
 static void test_shared_link_threads(void **state)
@@ -1455,7 +1449,7 @@ static void test_shared_link_threads(void **state)
     }
     size_t total = (size_t)SHR_THREADS * SHR_MSGS;
     assert_true(fabs(wire - (double)total * ser) < 1e-6);
-    qsort(stamps, total, sizeof *stamps, cmp_double);
+    lab_stats_sort(stamps, total);
     size_t overlaps = 0;
     for (size_t i = 1; i < total; i++)
         overlaps += stamps[i] - stamps[i - 1] < ser * (1 - 1e-6);

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "labs/lab.h"
 #include "labs/lab_serve.h"
 #include "lab_test_util.h"
 
@@ -118,11 +119,11 @@ static void test_quantile_and_fit(void **state)
 {
     (void)state;
     double v[] = {5, 1, 4, 2, 3};
-    assert_true(fabs(srv_quantile(v, 5, 0.5) - 3) < 1e-12);
-    assert_true(fabs(srv_quantile(v, 5, 0.25) - 2) < 1e-12);
-    assert_true(fabs(srv_quantile(v, 5, 0.99) - 4.96) < 1e-12);
-    assert_true(fabs(srv_quantile(v, 5, 1.0) - 5) < 1e-12);
-    assert_true(isnan(srv_quantile(v, 0, 0.5)));
+    assert_true(fabs(lab_stats_quantile(v, 5, 0.5) - 3) < 1e-12);
+    assert_true(fabs(lab_stats_quantile(v, 5, 0.25) - 2) < 1e-12);
+    assert_true(fabs(lab_stats_quantile(v, 5, 0.99) - 4.96) < 1e-12);
+    assert_true(fabs(lab_stats_quantile(v, 5, 1.0) - 5) < 1e-12);
+    assert_true(isnan(lab_stats_quantile(v, 0, 0.5)));
     double B[] = {1, 2, 4, 8}, T[] = {1.5, 2.0, 3.0, 5.0}, t0, c;
     srv_fit_line(B, T, 4, &t0, &c);
     assert_true(fabs(t0 - 1.0) < 1e-12 && fabs(c - 0.5) < 1e-12);

@@ -218,8 +218,18 @@ static void test_params_defaults_and_set(void **state)
     assert_true(lab_param_num(&p, "steps") == 20);
     assert_string_equal(lab_param_str(&p, "wave"), "sine");
     assert_true(lab_param_num(&p, "verbose") == 0);
+    /* defaults are not set by the user; names the lab lacks are nobody's */
+    assert_false(lab_param_user_set(&p, "steps"));
+    assert_false(lab_param_user_set(&p, "no_such_param"));
+    assert_null(lab_param_value(&p, "no_such_param"));
+    assert_string_equal(lab_param_value(&p, "wave")->def->name, "wave");
+    /* a refused value does not count as set */
+    assert_int_equal(lab_params_set(&p, "amplitude", "abc", &e), CORE_ERR_INVALID);
+    assert_false(lab_param_user_set(&p, "amplitude"));
 
     assert_int_equal(lab_params_set(&p, "steps", "7", &e), 0);
+    assert_true(lab_param_user_set(&p, "steps"));
+    assert_true(lab_param_value(&p, "steps")->num == 7);
     assert_int_equal(lab_params_assign(&p, "amplitude=2.5", &e), 0);
     assert_int_equal(lab_params_assign(&p, "wave=square", &e), 0);
     assert_int_equal(lab_params_assign(&p, "verbose=yes", &e), 0);
@@ -242,12 +252,65 @@ static void test_params_defaults_and_set(void **state)
     core_buf_fini(&b);
 
     char line[128];
-    for (size_t i = 0; i < p.n; i++)
-        if (strcmp(p.v[i].def->name, "interval_ms") == 0) {
-            lab_param_format(&p.v[i], line, sizeof line);
-            assert_string_equal(line, "interval_ms = 50 ms");
-        }
+    lab_param_format(lab_param_value(&p, "interval_ms"), line, sizeof line);
+    assert_string_equal(line, "interval_ms = 50 ms");
     lab_params_fini(&p);
+}
+
+/* Reads `text` as the straggler of lab `name` with `workers` workers. */
+static int straggler_of(const char *name, const char *text, int workers, struct lab_straggler *s,
+                        struct core_err *e)
+{
+    struct lab_params p;
+    lab_params_init(&p, lab_find(name));
+    assert_int_equal(lab_params_set(&p, "straggler", text, e), 0); /* any text, checked below */
+    int rc = lab_param_straggler(&p, workers, s, e);
+    lab_params_fini(&p);
+    return rc;
+}
+
+/* One straggler parameter for kmeans and paramserver: W:FACTOR with W
+ * numbered from 1 (as the messages and per-worker charts number workers),
+ * FACTOR from 1 to LAB_STRAGGLER_MAX; "", none or off for none. */
+static void test_straggler_param(void **state)
+{
+    (void)state;
+    static const char *const labs[] = {"kmeans", "paramserver"};
+    struct core_err e;
+    struct lab_straggler s;
+    for (size_t l = 0; l < 2; l++) {
+        const char *lab = labs[l];
+        assert_int_equal(straggler_of(lab, "2:5", 4, &s, &e), 0);
+        assert_int_equal(s.worker, 2);
+        assert_true(s.factor == 5);
+        assert_true(lab_straggler_factor(&s, 1) == 5); /* worker 2 is index 1 */
+        assert_true(lab_straggler_factor(&s, 0) == 1 && lab_straggler_factor(&s, 2) == 1);
+        assert_int_equal(straggler_of(lab, "1:2.5", 1, &s, &e), 0);
+        assert_true(s.worker == 1 && s.factor == 2.5);
+        assert_int_equal(straggler_of(lab, "4:1000", 4, &s, &e), 0); /* the cap */
+        assert_true(s.worker == 4 && s.factor == LAB_STRAGGLER_MAX);
+        static const char *const none[] = {"", "none", "off", "  NONE"};
+        for (size_t i = 0; i < 4; i++) {
+            assert_int_equal(straggler_of(lab, none[i], 4, &s, &e), 0);
+            assert_true(s.worker == 0 && s.factor == 1);
+            assert_true(lab_straggler_factor(&s, 0) == 1);
+        }
+        static const char *const bad[] = {"x",   "2",   "2:",    ":5",     "2:abc", "2:5x",
+                                          "0:5", "5:2", "2:0.5", "2:1001", "2:1,5", "2x3"};
+        for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+            if (straggler_of(lab, bad[i], 4, &s, &e) == 0)
+                fail_msg("%s: straggler '%s' was accepted", lab, bad[i]);
+            assert_int_equal(s.worker, 0);
+            if (!strstr(e.msg, "parameter 'straggler'") || strncmp(e.msg, lab, strlen(lab)) != 0)
+                fail_msg("%s: '%s': %s", lab, bad[i], e.msg);
+        }
+        assert_int_equal(straggler_of(lab, "5:2", 4, &s, &e), CORE_ERR_INVALID);
+        assert_non_null(strstr(e.msg, "names worker 5, but workers = 4"));
+        assert_int_equal(straggler_of(lab, "2:1001", 4, &s, &e), CORE_ERR_INVALID);
+        assert_non_null(strstr(e.msg, "from 1 to 1000"));
+        assert_int_equal(straggler_of(lab, "2", 4, &s, &e), CORE_ERR_INVALID);
+        assert_non_null(strstr(e.msg, "must be W:FACTOR"));
+    }
 }
 
 static void test_params_errors(void **state)
@@ -1473,6 +1536,7 @@ int main(void)
         cmocka_unit_test(test_hang_rule),
         cmocka_unit_test(test_params_defaults_and_set),
         cmocka_unit_test(test_params_errors),
+        cmocka_unit_test(test_straggler_param),
         cmocka_unit_test(test_params_computed_default_checked),
         cmocka_unit_test(test_registry_declarations),
         cmocka_unit_test(test_stream_order_sinks_and_store),

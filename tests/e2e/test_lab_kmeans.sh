@@ -21,7 +21,7 @@ expect_jq '[.labs[] | select(.name == "kmeans") | .params[].name] | join(",")' \
 # ---- refused before running -------------------------------------------------
 expect_refused "k > n" "k = 11 clusters need at least k points, but n = 10" \
   lab run kmeans --set n=10 --set k=11
-expect_refused "straggler beyond the workers" "straggler worker 3 does not exist: workers = 2" \
+expect_refused "straggler beyond the workers" "'straggler' names worker 3, but workers = 2" \
   lab run kmeans --set workers=2 --set straggler=3:4
 expect_refused "crash out of range" "'crash'" lab run kmeans --set crash=0.9
 run lab run kmeans --set device=gpu --set combiner=off

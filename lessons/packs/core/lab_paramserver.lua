@@ -12,7 +12,7 @@
 -- Everything said here about the lab was checked against the lab's code
 -- and real runs: the parameters (names, defaults, ranges) are those of
 -- `warpbench lab list`; the figure keys and their meanings those of
--- psm_summary() in labs/lab_paramserver.c. In ctx.lab.params the lab's
+-- psm_summary() in labs/lab_ps_summary.c. In ctx.lab.params the lab's
 -- text parameters (mode, link, straggler, compress, kill_*, model,
 -- server_nic) are strings exactly as the student typed them ("1Gbps",
 -- "2:2", "none"), numbers are numbers, and on/off parameters (recover,
@@ -178,7 +178,7 @@ questions that use this run: Enter answers one, `r` runs again.
   because B would mean bytes.
 - `straggler=2:3`: worker 2 (workers are numbered from 1) computes 3 times
   as long as the others, gradient and `compute_ms` both. FACTOR runs from
-  1 to 100.
+  1 to 1000 (the same rule as the k-means lab's straggler).
 - `compress` shrinks the pushes; the weights still come back dense.
   `q8` sends one byte per entry plus a scale per block; `topk:F` sends the
   largest fraction F of the entries (8 bytes each, index and value) and
