@@ -990,7 +990,8 @@ int lesson_calc_run(struct db *db, struct lesson_session *s, const char *calc_id
                     struct core_err *err);
 
 /* A numeric output as students read it (lesson_calc_fmt.c; the CLI and the
- * TUI both show outputs this way): up to 4 significant figures, trailing
+ * TUI both show outputs this way): core_num_human with 4 significant
+ * figures and CORE_HUMAN_TIGHT_X, that is: up to 4 significant figures, trailing
  * zeros trimmed, no exponent between 1e-4 and 1e9; a value in B, B/s,
  * bit/s, bps, FLOP, FLOP/s, FLOPS, Hz or W gets the decimal prefix that fits
  * ("1.5 TB/s"), one in s below a second is shown in ms, µs or ns; x, × and %

@@ -332,7 +332,7 @@ char *tui_canvas_text(const struct tui_canvas *c)
             if (row[x].cp == 0)
                 continue;
             char u[4];
-            size_t n = tui_utf8_put(u, row[x].cp);
+            size_t n = core_utf8_encode(u, row[x].cp);
             core_buf_append(&b, u, n);
             if (row[x].cp != ' ')
                 keep = b.len;

@@ -459,7 +459,7 @@ static void entity(struct md *m, const char *s, size_t len, struct tui_style st)
             if (!ok || cp == 0 || cp > 0x10FFFF)
                 cp = 0xFFFD;
             char u[4];
-            size_t n = tui_utf8_put(u, (uint32_t)cp);
+            size_t n = core_utf8_encode(u, (uint32_t)cp);
             para_text(&m->para, u, n, st);
             return;
         }
