@@ -5,27 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Progress of one lesson, summed from per-question rows. */
-struct lesson_sum {
-    int questions, answered;
-    double score, max;
-};
-
-static struct lesson_sum sum_for(const struct db_progress_row *rows, size_t n, const char *pack,
-                                 const char *lesson)
-{
-    struct lesson_sum s = {0};
-    for (size_t i = 0; i < n; i++) {
-        if (strcmp(rows[i].pack_id, pack) != 0 || strcmp(rows[i].lesson_id, lesson) != 0)
-            continue;
-        s.questions++;
-        s.answered += rows[i].answered;
-        s.score += rows[i].best;
-        s.max += rows[i].points;
-    }
-    return s;
-}
-
 int cli_cmd_lessons(struct cli_ctx *cx, struct cli_args *a)
 {
     int rc = cli_begin(cx, cli_command_find("lessons"), a, 0, 0, CLI_NEED_SESSION);
@@ -43,6 +22,8 @@ int cli_cmd_lessons(struct cli_ctx *cx, struct cli_args *a)
         rc = cli_fail(&e);
         goto out;
     }
+    struct lesson_tallies t;
+    lesson_tallies_compute(rows, nr, NULL, &t);
     struct core_buf b;
     struct core_json j;
     cli_json_open(&b, &j);
@@ -62,7 +43,8 @@ int cli_cmd_lessons(struct cli_ctx *cx, struct cli_args *a)
         for (size_t i = 0; i < nl; i++) {
             if (strcmp(ls[i].pack_id, packs[p].id) != 0)
                 continue;
-            struct lesson_sum s = sum_for(rows, nr, ls[i].pack_id, ls[i].id);
+            const struct lesson_tally *tl = lesson_tallies_lesson(&t, ls[i].pack_id, ls[i].id);
+            const struct lesson_tally s = tl ? *tl : (struct lesson_tally){0};
             core_json_obj_begin(&j);
             core_json_kstr(&j, "id", ls[i].id);
             core_json_kstr(&j, "title", ls[i].title);
@@ -88,6 +70,7 @@ int cli_cmd_lessons(struct cli_ctx *cx, struct cli_args *a)
         core_buf_fini(&b);
         printf("\nRead a lesson with: warpbench show LESSON\n");
     }
+    lesson_tallies_fini(&t);
 out:
     for (size_t i = 0; i < np; i++)
         db_pack_fini(&packs[i]);

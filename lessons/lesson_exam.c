@@ -94,15 +94,17 @@ static int fill(struct lesson_session *s, const struct db_lesson *l, struct less
     /* The exam's own questions, rolled up as the course rubric is. */
     struct db_progress_row *mine = core_xcalloc(n ? n : 1, sizeof *mine);
     size_t k = 0;
+    struct lesson_tally t = {0};
     for (size_t i = 0; i < n; i++) {
         if (strcmp(rows[i].lesson_id, l->id) != 0)
             continue;
         mine[k++] = rows[i];
-        out->n_questions++;
-        out->n_answered += rows[i].answered;
-        out->max += rows[i].points;
-        out->score += rows[i].best;
+        lesson_tally_add(&t, &rows[i], false);
     }
+    out->n_questions = t.questions;
+    out->n_answered = t.answered;
+    out->max = t.max;
+    out->score = t.score;
     if (out->over) {
         lesson_standing_compute(mine, k, NULL, 0, &out->standing);
         double covered = 0;

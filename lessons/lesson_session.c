@@ -319,6 +319,24 @@ int lesson_pack_cbm(struct lesson_session *s, const char *pack_id, bool *cbm, st
     return rc;
 }
 
+bool *lesson_progress_cbm(struct lesson_session *s, const struct db_progress_row *rows, size_t n)
+{
+    bool *cbm = core_xcalloc(n ? n : 1, sizeof *cbm);
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0 && strcmp(rows[i].pack_id, rows[i - 1].pack_id) == 0) {
+            cbm[i] = cbm[i - 1];
+            continue;
+        }
+        bool any = false;
+        for (size_t k = i; k < n && strcmp(rows[k].pack_id, rows[i].pack_id) == 0; k++)
+            any = any || (rows[k].answered && rows[k].certainty > 0);
+        struct core_err e = {0};
+        if (any && lesson_pack_cbm(s, rows[i].pack_id, &cbm[i], &e) != CORE_OK)
+            cbm[i] = false; /* cannot tell: the plain score only */
+    }
+    return cbm;
+}
+
 /* Checks the student's self-scores against the question's rubric as the
  * view shows it (concept labels and their points) and fills fixed[] with
  * the scores out of the rubric's own points. */

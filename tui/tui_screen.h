@@ -486,17 +486,6 @@ void tui_view_lab(struct tui_lab_model *m, struct tui_canvas *c, struct tui_rect
 
 /* ---- progress (tui_screen_progress.c) ------------------------------------ */
 
-struct tui_prog_row {
-    char *name;
-    int questions, answered;
-    double score, max;
-};
-
-struct tui_prog_list {
-    struct tui_prog_row *v;
-    size_t n;
-};
-
 /* One item of the course rubric (lessons' lesson_standing). */
 struct tui_prog_item {
     char *id, *title;
@@ -509,7 +498,7 @@ struct tui_prog_item {
 };
 
 struct tui_progress_model {
-    struct tui_prog_list lessons, topics;
+    struct lesson_tally_list lessons, topics; /* lessons named by their titles */
     struct tui_prog_item *items;
     size_t n_items;
     int questions, answered;
@@ -534,7 +523,8 @@ struct tui_progress_model {
 };
 void tui_progress_model_fini(struct tui_progress_model *m);
 /* Tallies progress rows per lesson (named by the lesson titles in ls when
- * found, else "pack:lesson") and per topic, and the totals. Pure. */
+ * found, else "pack:lesson") and per topic, and the totals, as
+ * lesson_tallies_compute sums them. Pure. */
 void tui_progress_tally(struct tui_progress_model *m, const struct db_progress_row *rows, size_t n,
                         const struct db_lesson *ls, size_t nl);
 void tui_view_progress(struct tui_progress_model *m, struct tui_canvas *c, struct tui_rect r);
