@@ -666,15 +666,9 @@ static void students_free_rows(void *a, size_t n)
 
 int db_class_students(struct db *cs, struct db_class_student **out, size_t *n, struct core_err *err)
 {
-    *out = NULL;
-    *n = 0;
-    sqlite3_stmt *st;
-    int rc = db_stmt(cs, sql_students, &st, err);
-    if (rc)
-        return rc;
     void *rows;
-    rc = db_rows_read(cs, st, SQLITE_OK, sizeof **out, student_row, students_free_rows, &rows, n,
-                      err, "listing students");
+    int rc = db_list(cs, sql_students, sizeof **out, student_row, students_free_rows, &rows, n,
+                     "listing students", err, "");
     *out = rows;
     return rc;
 }
@@ -766,16 +760,10 @@ int db_class_attempt_list(struct db *cs, const char *pack_id, const char *questi
                           int64_t student, struct db_class_attempt **out, size_t *n,
                           struct core_err *err)
 {
-    *out = NULL;
-    *n = 0;
-    sqlite3_stmt *st;
-    int rc = db_stmt(cs, sql_attempt_list, &st, err);
-    if (rc)
-        return rc;
     void *rows;
-    rc = db_rows_read(cs, st, db_bindf(st, "ttI", pack_id, question_id, student), sizeof **out,
-                      class_attempt_row, class_attempts_free_rows, &rows, n, err,
-                      "listing class attempts");
+    int rc =
+        db_list(cs, sql_attempt_list, sizeof **out, class_attempt_row, class_attempts_free_rows,
+                &rows, n, "listing class attempts", err, "ttI", pack_id, question_id, student);
     *out = rows;
     return rc;
 }
@@ -822,15 +810,9 @@ static void scores_free_rows(void *a, size_t n)
 int db_class_selfscores(struct db *cs, int64_t attempt, struct db_selfscore **out, size_t *n,
                         struct core_err *err)
 {
-    *out = NULL;
-    *n = 0;
-    sqlite3_stmt *st;
-    int rc = db_stmt(cs, sql_selfscores, &st, err);
-    if (rc)
-        return rc;
     void *rows;
-    rc = db_rows_read(cs, st, db_bindf(st, "I", attempt), sizeof **out, score_row, scores_free_rows,
-                      &rows, n, err, "reading self-scores");
+    int rc = db_list(cs, sql_selfscores, sizeof **out, score_row, scores_free_rows, &rows, n,
+                     "reading self-scores", err, "I", attempt);
     *out = rows;
     return rc;
 }
@@ -873,15 +855,9 @@ static void marks_free_rows(void *a, size_t n)
 int db_class_giveups(struct db *cs, const char *pack_id, struct db_class_mark **out, size_t *n,
                      struct core_err *err)
 {
-    *out = NULL;
-    *n = 0;
-    sqlite3_stmt *st;
-    int rc = db_stmt(cs, sql_giveups, &st, err);
-    if (rc)
-        return rc;
     void *rows;
-    rc = db_rows_read(cs, st, db_bindf(st, "t", pack_id), sizeof **out, mark_row, marks_free_rows,
-                      &rows, n, err, "listing give-ups");
+    int rc = db_list(cs, sql_giveups, sizeof **out, mark_row, marks_free_rows, &rows, n,
+                     "listing give-ups", err, "t", pack_id);
     *out = rows;
     return rc;
 }
@@ -889,17 +865,11 @@ int db_class_giveups(struct db *cs, const char *pack_id, struct db_class_mark **
 int db_class_exams(struct db *cs, const char *pack_id, struct db_class_mark **out, size_t *n,
                    struct core_err *err)
 {
-    *out = NULL;
-    *n = 0;
-    sqlite3_stmt *st;
-    int rc = db_stmt(cs, sql_exams, &st, err);
-    if (rc)
-        return rc;
     char now[32];
     db_now(now);
     void *rows;
-    rc = db_rows_read(cs, st, db_bindf(st, "tt", pack_id, now), sizeof **out, mark_row,
-                      marks_free_rows, &rows, n, err, "listing exam sittings");
+    int rc = db_list(cs, sql_exams, sizeof **out, mark_row, marks_free_rows, &rows, n,
+                     "listing exam sittings", err, "tt", pack_id, now);
     *out = rows;
     return rc;
 }
@@ -936,15 +906,9 @@ static void runs_free_rows(void *a, size_t n)
 
 int db_class_runs(struct db *cs, struct db_class_run **out, size_t *n, struct core_err *err)
 {
-    *out = NULL;
-    *n = 0;
-    sqlite3_stmt *st;
-    int rc = db_stmt(cs, sql_runs, &st, err);
-    if (rc)
-        return rc;
     void *rows;
-    rc = db_rows_read(cs, st, SQLITE_OK, sizeof **out, run_row, runs_free_rows, &rows, n, err,
-                      "listing lab runs");
+    int rc = db_list(cs, sql_runs, sizeof **out, run_row, runs_free_rows, &rows, n,
+                     "listing lab runs", err, "");
     *out = rows;
     return rc;
 }

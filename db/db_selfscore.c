@@ -105,15 +105,9 @@ static void summary_free_rows(void *r, size_t n)
 int db_selfscore_summary(struct db *db, int64_t user_id, const char *pack_id,
                          struct db_selfscore_row **out, size_t *n, struct core_err *err)
 {
-    *out = NULL;
-    *n = 0;
-    sqlite3_stmt *st;
-    int rc = db_stmt(db, sql_selfscore_summary, &st, err);
-    if (rc)
-        return rc;
     void *rows;
-    rc = db_rows_read(db, st, db_bindf(st, "It", user_id, pack_id), sizeof **out, summary_row,
-                      summary_free_rows, &rows, n, err, "summing self-scores");
+    int rc = db_list(db, sql_selfscore_summary, sizeof **out, summary_row, summary_free_rows, &rows,
+                     n, "summing self-scores", err, "It", user_id, pack_id);
     *out = rows;
     return rc;
 }

@@ -178,15 +178,9 @@ static void selfassess_free_rows(void *s, size_t n)
 static int selfassess_read(struct db *db, const char *sql, int64_t user_id,
                            struct db_selfassess **out, size_t *n, struct core_err *err)
 {
-    *out = NULL;
-    *n = 0;
-    sqlite3_stmt *st;
-    int rc = db_stmt(db, sql, &st, err);
-    if (rc)
-        return rc;
     void *rows;
-    rc = db_rows_read(db, st, db_bindf(st, "I", user_id), sizeof **out, selfassess_row,
-                      selfassess_free_rows, &rows, n, err, "reading self-assessments");
+    int rc = db_list(db, sql, sizeof **out, selfassess_row, selfassess_free_rows, &rows, n,
+                     "reading self-assessments", err, "I", user_id);
     *out = rows;
     return rc;
 }
