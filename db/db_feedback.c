@@ -152,19 +152,6 @@ static void ids_free(void *arr, size_t n)
     free(arr);
 }
 
-static void score_row(sqlite3_stmt *st, void *e)
-{
-    struct db_selfscore *s = e;
-    s->concept = db_col_dup(st, 0);
-    s->score = sqlite3_column_double(st, 1);
-    s->max = sqlite3_column_double(st, 2);
-}
-
-static void scores_free(void *arr, size_t n)
-{
-    db_selfscores_free(arr, n);
-}
-
 static int read_meta(struct db *db, struct db_feedback *out, struct core_err *err)
 {
     const struct db_meta_slot slots[] = {{"class_uid", &out->class_uid},
@@ -216,8 +203,8 @@ int db_feedback_read(const char *path, struct db_feedback *out, struct core_err 
         rc = db_read_rows(db,
                           "SELECT concept, score, max FROM review_scores WHERE review_id = ?1 "
                           "ORDER BY ordinal",
-                          sizeof *r->scores, score_row, scores_free, &arr, &r->n_scores,
-                          "concept scores", &e, "I", id);
+                          sizeof *r->scores, db_selfscore_read_row, db_selfscores_free_rows, &arr,
+                          &r->n_scores, "concept scores", &e, "I", id);
         r->scores = arr;
         if (!rc && (!isfinite(r->score) || !isfinite(r->max) || r->max <= 0 || r->score < 0 ||
                     r->score > r->max + 1e-9 || r->attempt <= 0))

@@ -172,6 +172,13 @@ int db_list(struct db *db, const char *sql, size_t size, void (*row)(sqlite3_stm
             void (*free_rows)(void *, size_t), void **out, size_t *n, const char *what,
             struct core_err *err, const char *types, ...);
 
+/* ---- shared row readers ------------------------------------------------- */
+
+/* Reads a (concept, score, max) row into a struct db_selfscore, for
+ * db_rows_read and db_list; db_selfscores_free_rows frees such rows. */
+void db_selfscore_read_row(sqlite3_stmt *st, void *elem);
+void db_selfscores_free_rows(void *arr, size_t n);
+
 /* ---- files that travel (db_file.c: submissions, feedback files) ----------- */
 
 /* Reads every row of `sql` with a one-off statement, as db_rows_read, its
