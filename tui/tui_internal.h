@@ -152,6 +152,13 @@ int tui_canvas_put_cut(struct tui_canvas *c, int y, int x, const char *s, struct
  *    other units after a space. */
 void tui_num_format(double v, const char *unit, char *buf, size_t n);
 
+/* Marks row y of r as a row of a list or form: when selected, reverse video
+ * across r (unless `plain`: a row being edited stays plain, so the input
+ * stands out) and the ▶ marker at column 1. Returns the attribute the
+ * row's texts take (TUI_A_REVERSE or 0). The lab, calculator and form
+ * lists all draw their rows this way. */
+uint8_t tui_view_list_row(struct tui_canvas *c, struct tui_rect r, int y, bool sel, bool plain);
+
 /* A horizontal bar of `w` columns filled to `frac` (0..1): eighth blocks in
  * UTF-8, '#' in ASCII. */
 void tui_bar_draw(struct tui_canvas *c, int y, int x, int w, double frac, struct tui_style st);

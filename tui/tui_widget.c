@@ -44,6 +44,19 @@ void tui_num_format(double v, const char *unit, char *buf, size_t n)
     core_num_human(buf, n, v, unit, 3, CORE_HUMAN_WHOLE | CORE_HUMAN_BINARY | CORE_HUMAN_PREFIXED);
 }
 
+/* ---- list rows ------------------------------------------------------------ */
+
+uint8_t tui_view_list_row(struct tui_canvas *c, struct tui_rect r, int y, bool sel, bool plain)
+{
+    uint8_t ra = sel && !plain ? TUI_A_REVERSE : 0;
+    if (ra)
+        tui_canvas_fill(c, (struct tui_rect){y, r.x, 1, r.w}, ' ', (struct tui_style){ra, 0});
+    if (sel)
+        tui_canvas_put(c, y, r.x + 1, c->cs == TUI_CS_UTF8 ? "▶" : ">",
+                       (struct tui_style){(uint8_t)(ra | TUI_A_BOLD), TUI_C_ACCENT}, -1);
+    return ra;
+}
+
 /* ---- bar ------------------------------------------------------------------ */
 
 void tui_bar_draw(struct tui_canvas *c, int y, int x, int w, double frac, struct tui_style st)
