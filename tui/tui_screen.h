@@ -300,7 +300,7 @@ bool tui_editor_key(struct tui_editor *e, int key);
 void tui_editor_draw(struct tui_canvas *c, struct tui_rect r, struct tui_editor *e,
                      struct tui_style st, struct tui_cursor *cur);
 
-/* ---- question (tui_screen_question.c) ------------------------------------ */
+/* ---- question (tui_screen_question*.c) ----------------------------------- */
 
 enum tui_q_mode {
     TUI_Q_TYPE,      /* the answer line has the keys */
@@ -387,6 +387,34 @@ bool tui_question_locked(const struct tui_question_model *m);
 /* The answer text for the picked choices / current order: "b", "a c",
  * "c a d b". Caller frees. */
 char *tui_question_pick_answer(const struct tui_question_model *m);
+/* Free the last grade's texts / the attempt history and clear them. */
+void tui_question_result_free(struct tui_question_model *m);
+void tui_question_attempts_free(struct tui_question_model *m);
+/* The line under the prompt: the policy in words (policy) and where the
+ * student stands (t), or the exam's rule; sets m->closed. */
+void tui_question_set_policy(struct tui_question_model *m, const char *policy,
+                             const struct lesson_tries *t, bool exam, bool exam_over);
+/* The last grade from lessons' result: score, feedback, accepted answer,
+ * what the try earned under the policy (policy: its words; exam: the
+ * question is in an exam). certainty: 1..3 stated, 0 none. */
+void tui_question_set_result(struct tui_question_model *m, const struct lesson_answer_result *res,
+                             int certainty, const char *policy, bool exam);
+/* What to say about a unit: a hint for ratios and per cents, else NULL.
+ * Static. */
+const char *tui_question_unit_hint(const char *unit);
+/* The answer entry of a question kind ("choice", "design", ...; NULL: a
+ * line), and the mode a question opens in. */
+enum tui_q_kind tui_question_kind_of(const char *kind);
+enum tui_q_mode tui_question_start_mode(const struct tui_question_model *m);
+/* The pick list: move the selection by d (-1, 1; a held ordering item moves
+ * with it); Space (choice: this one; multi: toggle; ordering: hold). */
+void tui_question_move(struct tui_question_model *m, int d);
+void tui_question_pick(struct tui_question_model *m);
+/* The self-score of the selected rubric item, clamped to 0..its points. */
+void tui_question_self_set(struct tui_question_model *m, double v);
+/* Draws the model (tui_screen_question_view.c); changes only the scroll
+ * state (m->top and m->follow: the answer area kept in view, and the
+ * editor's top row). */
 void tui_view_question(struct tui_question_model *m, struct tui_canvas *c, struct tui_rect r,
                        struct tui_cursor *cur);
 
