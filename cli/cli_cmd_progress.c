@@ -152,17 +152,9 @@ static void json_course(struct core_json *j, const struct lesson_standing *st,
         core_json_kint(j, "answered", it->answered);
         core_json_knum(j, "graded", it->graded);
         core_json_knum(j, "graded_answered", it->graded_answered);
-        core_json_key(j, "self");
-        if (it->rated)
-            core_json_num(j, it->self);
-        else
-            core_json_null(j);
+        core_json_knum_if(j, "self", it->rated, it->self);
         core_json_kstr(j, "rated_at", it->rated_at);
-        core_json_key(j, "gap");
-        if (it->rated)
-            core_json_num(j, it->gap);
-        else
-            core_json_null(j);
+        core_json_knum_if(j, "gap", it->rated, it->gap);
         core_json_obj_end(j);
     }
     core_json_arr_end(j);
@@ -172,11 +164,8 @@ static void json_course(struct core_json *j, const struct lesson_standing *st,
     core_json_knum(j, "self_total", st->self_total);
     core_json_kstr(j, "self_level", st->self_level);
     core_json_kint(j, "compared_items", st->n_compared);
-    core_json_key(j, "calibration_gap");
-    if (st->n_compared > 0)
-        core_json_num(j, st->self_compared - st->graded_compared);
-    else
-        core_json_null(j);
+    core_json_knum_if(j, "calibration_gap", st->n_compared > 0,
+                      st->self_compared - st->graded_compared);
     core_json_key(j, "study_next");
     core_json_arr_begin(j);
     for (size_t i = 0; i < st->n_study; i++) {
@@ -287,22 +276,10 @@ static void json_tries(struct core_json *j, const struct db_progress_row *rows, 
         core_json_kstr(j, "question", r->question_id);
         core_json_kstr(j, "kind", r->kind);
         core_json_kint(j, "tries_used", t.used);
-        core_json_key(j, "tries_limit");
-        if (t.limit > 0)
-            core_json_int(j, t.limit);
-        else
-            core_json_null(j);
-        core_json_key(j, "score");
-        if (pending)
-            core_json_null(j);
-        else
-            core_json_num(j, r->best);
+        core_json_kint_if(j, "tries_limit", t.limit > 0, t.limit);
+        core_json_knum_if(j, "score", !pending, r->best);
         core_json_knum(j, "points", r->points);
-        core_json_key(j, "best_try");
-        if (t.best_try > 0 && !pending)
-            core_json_int(j, t.best_try);
-        else
-            core_json_null(j);
+        core_json_kint_if(j, "best_try", t.best_try > 0 && !pending, t.best_try);
         core_json_kbool(j, "closed", t.closed);
         core_json_kbool(j, "gave_up", t.gave_up);
         core_json_kbool(j, "pending_exam", pending);
@@ -339,11 +316,7 @@ static void json_help(struct core_json *j, const struct db_progress_row *rows, s
         core_json_kint(j, "attempt", ss[i].attempt_id);
         core_json_knum(j, "self", ss[i].self);
         core_json_knum(j, "self_max", ss[i].self_max);
-        core_json_key(j, "score");
-        if (ss[i].valid)
-            core_json_num(j, ss[i].score);
-        else
-            core_json_null(j);
+        core_json_knum_if(j, "score", ss[i].valid, ss[i].score);
         core_json_knum(j, "max", ss[i].max);
         core_json_obj_end(j);
     }

@@ -147,6 +147,11 @@ void core_json_kstr(struct core_json *j, const char *key, const char *s);
 void core_json_knum(struct core_json *j, const char *key, double v);
 void core_json_kint(struct core_json *j, const char *key, long long v);
 void core_json_kbool(struct core_json *j, const char *key, bool v);
+/* A key and its value when `has`, else null: a figure that does not apply
+ * or is not told yet. */
+void core_json_knum_if(struct core_json *j, const char *key, bool has, double v);
+void core_json_kint_if(struct core_json *j, const char *key, bool has, long long v);
+void core_json_kbool_if(struct core_json *j, const char *key, bool has, bool v);
 /* Appends `s` as a quoted, escaped JSON string (no comma logic). */
 void core_json_quote(struct core_buf *b, const char *s);
 

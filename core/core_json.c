@@ -167,3 +167,30 @@ void core_json_kbool(struct core_json *j, const char *key, bool v)
     core_json_key(j, key);
     core_json_bool(j, v);
 }
+
+void core_json_knum_if(struct core_json *j, const char *key, bool has, double v)
+{
+    core_json_key(j, key);
+    if (has)
+        core_json_num(j, v);
+    else
+        core_json_null(j);
+}
+
+void core_json_kint_if(struct core_json *j, const char *key, bool has, long long v)
+{
+    core_json_key(j, key);
+    if (has)
+        core_json_int(j, v);
+    else
+        core_json_null(j);
+}
+
+void core_json_kbool_if(struct core_json *j, const char *key, bool has, bool v)
+{
+    core_json_key(j, key);
+    if (has)
+        core_json_bool(j, v);
+    else
+        core_json_null(j);
+}
