@@ -45,6 +45,15 @@ static int class_open(struct cli_ctx *cx, const char *opt, struct class_cx *c)
     return 0;
 }
 
+/* A class subcommand's words (min..max after its flags were taken), then
+ * the class store. */
+static int class_begin(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd,
+                       int min, int max, const char *class_path, struct class_cx *c)
+{
+    int rc = cli_check_args(cmd, a, min, max);
+    return rc ? rc : class_open(cx, class_path, c);
+}
+
 static void class_close(struct class_cx *c)
 {
     db_close(c->cs);
@@ -209,9 +218,7 @@ static int class_import(struct cli_ctx *cx, struct cli_args *a, const struct cli
                                      .before_commit = fault_before_commit,
                                      .hook_ctx = &fault};
     opts.force = cli_take_flag(a, "--force", false, NULL, NULL);
-    int rc = cli_check_args(cmd, a, 1, 100000);
-    if (rc == 0)
-        rc = class_open(cx, class_path, &c);
+    int rc = class_begin(cx, a, cmd, 1, 100000, class_path, &c);
     if (rc) {
         lesson_grade_cache_free(opts.cache);
         return rc;
@@ -306,11 +313,8 @@ static int class_grades(struct cli_ctx *cx, struct cli_args *a, const struct cli
     bool force = cli_take_flag(a, "--force", false, NULL, NULL);
     if (missing)
         return cli_usage(cmd, "--csv needs a file name (- for standard output)");
-    int rc = cli_check_args(cmd, a, 0, 1);
-    if (rc)
-        return rc;
     struct class_cx c;
-    rc = class_open(cx, class_path, &c);
+    int rc = class_begin(cx, a, cmd, 0, 1, class_path, &c);
     if (rc)
         return rc;
     const char *pack = a->argc ? a->argv[0] : NULL;
@@ -425,11 +429,8 @@ static int class_items(struct cli_ctx *cx, struct cli_args *a, const struct cli_
                          "--sort is one of order, facility, discrimination, giveups, tries, "
                          "attempts; not \"%s\"",
                          sort);
-    int rc = cli_check_args(cmd, a, 0, 1);
-    if (rc)
-        return rc;
     struct class_cx c;
-    rc = class_open(cx, class_path, &c);
+    int rc = class_begin(cx, a, cmd, 0, 1, class_path, &c);
     if (rc)
         return rc;
     struct core_err e = {0};
@@ -663,11 +664,8 @@ static int class_review(struct cli_ctx *cx, struct cli_args *a, const struct cli
     }
     bool all = cli_take_flag(a, "--all", false, NULL, NULL);
     bool tui = cli_take_flag(a, "--tui", false, NULL, NULL);
-    int rc = cli_check_args(cmd, a, 0, 1);
-    if (rc)
-        return rc;
     struct class_cx c;
-    rc = class_open(cx, class_path, &c);
+    int rc = class_begin(cx, a, cmd, 0, 1, class_path, &c);
     if (rc)
         return rc;
     if (tui) {
@@ -743,11 +741,8 @@ static int class_feedback(struct cli_ctx *cx, struct cli_args *a, const struct c
     bool force = cli_take_flag(a, "--force", false, NULL, NULL);
     if (missing || !dir)
         return cli_usage(cmd, "class feedback needs --out DIR");
-    int rc = cli_check_args(cmd, a, 0, 0);
-    if (rc)
-        return rc;
     struct class_cx c;
-    rc = class_open(cx, class_path, &c);
+    int rc = class_begin(cx, a, cmd, 0, 0, class_path, &c);
     if (rc)
         return rc;
     struct core_err e = {0};
