@@ -630,6 +630,12 @@ int lesson_question_cbm(struct lesson_session *s, const char *qid, bool *cbm, st
  * marking. CORE_ERR_NOTFOUND for an unknown pack. */
 int lesson_pack_cbm(struct lesson_session *s, const char *pack_id, bool *cbm, struct core_err *err);
 
+/* The lesson `ref` names: "pack:lesson", or a bare lesson id found in one
+ * pack only. CORE_ERR_NOTFOUND (with the closest id, if any) or
+ * CORE_ERR_USAGE when a bare id is in several packs. *out is one lesson;
+ * caller frees with db_lessons_free(*out, 1). */
+int lesson_find(struct db *db, const char *ref, struct db_lesson **out, struct core_err *err);
+
 /* For each of rows[0..n) (sorted by pack, as db_progress gives them) whether
  * its pack uses certainty-based marking, for lesson_tallies_compute. Only
  * packs with an answer stated with a certainty are loaded to ask (loading
