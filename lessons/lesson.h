@@ -2,8 +2,10 @@
  * lesson.h — lesson packs as the rest of Warpbench sees them: reading a pack
  * folder, checking it (format + self-tests), importing it into the store with
  * its sources, exporting the stored sources byte for byte, the built-in pack,
- * and a study session that renders and grades questions for one user and
- * records every attempt.
+ * a study session that renders and grades questions for one user and
+ * records every attempt, and progress: under the attempt policy, summed
+ * into the tallies every front end shows, and rolled up to the course
+ * rubric.
  *
  * Invariants: graders always run from the sources stored in the database
  * (the revision a question belongs to), never from a working folder, so a
