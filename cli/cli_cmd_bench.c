@@ -496,13 +496,217 @@ static int bench_packcheck(struct cli_ctx *cx, long n_max)
     return rc;
 }
 
+/* Grading alone: a fresh sandbox per answer, n answers to q. */
+static int time_grading(struct grader_pack *p, const struct grader_question *q, int n, double *secs,
+                        struct core_err *e)
+{
+    char ans[64];
+    double t0 = core_time_mono();
+    for (int i = 0; i < n; i++) {
+        struct grader_ctx ctx = {.user = "bench", .variant = 1 + i % 50, .lab = NULL};
+        struct grader_result r;
+        answer_text(ans, sizeof ans, i);
+        int rc = grader_question_grade(p, q->id, &ctx, ans, &r, e);
+        if (rc != CORE_OK)
+            return rc;
+        grader_result_fini(&r);
+    }
+    *secs = core_time_mono() - t0;
+    return CORE_OK;
+}
+
+/* Graded and recorded through the session, each attempt committed. One
+ * student answering one question 2,000 times would be refused after its
+ * tries: this answers 20 questions of a small pack with unlimited tries,
+ * each as the built-in one (the same grading work), n / 20 times each. */
+static int time_recording(struct db *db, struct lesson_session *s, int n, double *secs,
+                          struct core_err *e)
+{
+    static const char bench_pack[] =
+        "pack { id = 'bench.record', title = 'Bench', version = '1', lessons = { 'b.lua' } }\n";
+    struct core_buf bl;
+    core_buf_init(&bl);
+    core_buf_puts(&bl, "lesson { id = 'b', title = 'Bench' }\n");
+    for (int k = 1; k <= 20; k++)
+        core_buf_printf(&bl,
+                        "question { id = 'speedup%d', kind = 'numeric', unit = 'x',\n"
+                        "  prompt = 'A job is {f} serial. Its speedup on {p} processors?',\n"
+                        "  policy = { tries = 0, penalty = 0 },\n"
+                        "  params = function(rng) return { f = rng:pick({ 0.1, 0.2, 0.25 }),\n"
+                        "                                  p = rng:pick({ 2, 4, 8 }) } end,\n"
+                        "  answer = function(p) return 1 / (p.f + (1 - p.f) / p.p) end }\n",
+                        k);
+    struct grader_file bench_files[] = {{"pack.lua", bench_pack, sizeof bench_pack - 1},
+                                        {"b.lua", bl.data, bl.len}};
+    struct lesson_src bench_src = {.files = bench_files, .n = 2};
+    int rc = lesson_pack_import(db, &bench_src, false, NULL, NULL, e);
+    core_buf_fini(&bl);
+    if (rc != CORE_OK)
+        return rc;
+    char ans[64];
+    double t0 = core_time_mono();
+    for (int i = 0; i < n && rc == CORE_OK; i++) {
+        struct lesson_answer_result r;
+        char qid[48];
+        snprintf(qid, sizeof qid, "bench.record:speedup%d", 1 + i % 20);
+        answer_text(ans, sizeof ans, i);
+        rc = lesson_answer(s, qid, 1 + i % 50, ans, &r, e);
+        if (rc == CORE_OK)
+            lesson_answer_result_fini(&r);
+    }
+    *secs = core_time_mono() - t0;
+    return rc;
+}
+
+/* What re-grading stored attempts costs. */
+struct regrade_figures {
+    double insert_s, regrade_s;
+    size_t n_done, n_changed;
+};
+
+#define N_REGRADE 25000
+
+/* Re-grades N_REGRADE stored attempts at q (written as one batch). */
+static int time_regrading(struct db *db, struct lesson_session *s, const char *pack_id,
+                          const struct grader_question *q, struct regrade_figures *f,
+                          struct core_err *e)
+{
+    struct db_pack dp = {0};
+    int rc = db_pack_get(db, pack_id, &dp, e);
+    int64_t rev = dp.rev_id;
+    db_pack_fini(&dp);
+    if (rc != CORE_OK)
+        return rc;
+    struct db_attempt_in *batch = core_xcalloc(N_REGRADE, sizeof *batch);
+    static char answers[N_REGRADE][24];
+    for (int i = 0; i < N_REGRADE; i++) {
+        answer_text(answers[i], sizeof answers[i], i);
+        batch[i] = (struct db_attempt_in){.user_id = lesson_session_user_id(s),
+                                          .pack_id = pack_id,
+                                          .question_id = q->id,
+                                          .variant = 1 + i % 50,
+                                          .answer = answers[i],
+                                          .valid = true,
+                                          .max = 1,
+                                          .feedback = "",
+                                          .rev_id = rev};
+    }
+    double t0 = core_time_mono();
+    rc = db_attempt_insert_batch(db, batch, N_REGRADE, e);
+    f->insert_s = core_time_mono() - t0;
+    free(batch);
+    if (rc != CORE_OK)
+        return rc;
+    t0 = core_time_mono();
+    struct lesson_regrade_report rep;
+    rc = lesson_regrade_run(s, pack_id, NULL, &rep, e);
+    f->regrade_s = core_time_mono() - t0;
+    if (rc != CORE_OK)
+        return rc;
+    f->n_done = rep.n_checked;
+    f->n_changed = rep.n_changed;
+    lesson_regrade_report_fini(&rep);
+    return CORE_OK;
+}
+
+/* Removes the store at path and its side files, and the folder dir. */
+static void remove_store(const char *dir, const char *path)
+{
+    static const char *const sides[] = {"", "-wal", "-shm"};
+    for (size_t i = 0; i < sizeof sides / sizeof sides[0]; i++) {
+        char *f = core_xasprintf("%s%s", path, sides[i]);
+        unlink(f);
+        free(f);
+    }
+    rmdir(dir);
+}
+
+/* `bench grader`: grading alone, graded and recorded, and re-grading. */
+static int bench_grader(struct cli_ctx *cx, int n)
+{
+    const int n_rec = 2000;
+    struct core_err e = {0};
+    struct lesson_src src;
+    lesson_src_builtin(&src);
+    struct grader_limits lim;
+    grader_limits_default(&lim);
+    struct grader_pack *p = NULL;
+    char dir[] = "/tmp/warpbench-bench-XXXXXX";
+    char *dbpath = NULL;
+    struct db *db = NULL;
+    struct lesson_session *s = NULL;
+    double graded_s = 0, rec_s = 0;
+    struct regrade_figures f = {0};
+    int rc = CLI_EXIT_OK;
+    if (grader_pack_open(&p, src.files, src.n, &lim, &e) != CORE_OK) {
+        rc = cli_fail(&e);
+        goto out;
+    }
+    const char *lesson = NULL;
+    const struct grader_question *q = pick_numeric(grader_pack_info(p), &lesson);
+    if (!q) {
+        fprintf(stderr, "warpbench: the built-in pack has no numeric question to time\n");
+        rc = CLI_EXIT_PACK;
+        goto out;
+    }
+    const char *pack_id = grader_pack_info(p)->id;
+    if (!mkdtemp(dir)) {
+        perror("warpbench: mkdtemp");
+        rc = CLI_EXIT_STORE;
+        goto out;
+    }
+    dbpath = core_path_join(dir, "bench.db");
+    if (time_grading(p, q, n, &graded_s, &e) != CORE_OK || db_open(&db, dbpath, &e) != CORE_OK ||
+        lesson_builtin_ensure(db, NULL, &e) != CORE_OK ||
+        lesson_session_new(&s, db, "bench", &e) != CORE_OK ||
+        time_recording(db, s, n_rec, &rec_s, &e) != CORE_OK ||
+        time_regrading(db, s, pack_id, q, &f, &e) != CORE_OK) {
+        rc = cli_fail(&e);
+        goto out;
+    }
+    if (cx->json) {
+        struct core_buf b;
+        struct core_json j;
+        cli_json_open(&b, &j);
+        core_json_kstr(&j, "question", q->id);
+        core_json_knum(&j, "graded_per_s", n / graded_s);
+        core_json_knum(&j, "recorded_per_s", n_rec / rec_s);
+        core_json_kint(&j, "regraded", (long long)f.n_done);
+        core_json_kint(&j, "changed", (long long)f.n_changed);
+        core_json_knum(&j, "regrade_s", f.regrade_s);
+        cli_json_close(&b, &j);
+    } else {
+        printf("grader benchmark (question %s:%s, one core, fresh sandbox per answer)\n", pack_id,
+               q->id);
+        printf(
+            "  graded only            %8d answers in %6.3f s  = %9.0f graded/s  (goal >= 20000)\n",
+            n, graded_s, n / graded_s);
+        printf("  graded + recorded      %8d answers in %6.3f s  = %9.0f /s  (each attempt one "
+               "durable commit, policy checked)\n",
+               n_rec, rec_s, n_rec / rec_s);
+        printf("  batch insert           %8d attempts in %6.3f s\n", N_REGRADE, f.insert_s);
+        printf("  re-grade + write       %8zu attempts in %6.3f s  = %9.0f /s  (goal < 3 s; "
+               "%zu changed and written)\n",
+               f.n_done, f.regrade_s, f.n_done / f.regrade_s, f.n_changed);
+    }
+out:
+    lesson_session_free(s);
+    db_close(db);
+    if (dbpath)
+        remove_store(dir, dbpath);
+    free(dbpath);
+    grader_pack_free(p);
+    lesson_src_fini(&src);
+    return rc;
+}
+
 int cli_cmd_bench(struct cli_ctx *cx, struct cli_args *a)
 {
     const struct cli_command *cmd = cli_command_find("bench");
     const char *nv = NULL;
     bool missing = false;
     bool n_given = false;
-    int n = 20000, n_regrade = 25000, n_rec = 2000;
+    int n = 20000;
     if (cli_take_flag(a, "--n", true, &nv, &missing) || missing) {
         if (missing || !cli_parse_int(nv, 10000000, &n))
             return cli_usage(cmd, "--n needs a number of answers");
@@ -521,189 +725,10 @@ int cli_cmd_bench(struct cli_ctx *cx, struct cli_args *a)
         return cli_bench_class(cx, n_given ? n : 300);
     if (strcmp(a->argv[0], "packcheck") == 0)
         return bench_packcheck(cx, n_given ? n : 20000);
-    if (strcmp(a->argv[0], "grader") != 0)
-        return cli_usage(cmd,
-                         "unknown benchmark \"%s\" (have: grader, labstream, tui, paramserver, "
-                         "packcheck, class)",
-                         a->argv[0]);
-
-    struct core_err e = {0};
-    struct lesson_src src;
-    lesson_src_builtin(&src);
-    struct grader_limits lim;
-    grader_limits_default(&lim);
-    struct grader_pack *p = NULL;
-    char dir[] = "/tmp/warpbench-bench-XXXXXX";
-    char *dbpath = NULL;
-    struct db *db = NULL;
-    struct lesson_session *s = NULL;
-    struct db_attempt_in *batch = NULL;
-    double t0, graded_s, rec_s, regrade_s, insert_s;
-    size_t n_done = 0, n_changed = 0;
-    char ans[64];
-
-    if (grader_pack_open(&p, src.files, src.n, &lim, &e) != CORE_OK) {
-        rc = cli_fail(&e);
-        goto out;
-    }
-    const char *lesson = NULL;
-    const struct grader_question *q = pick_numeric(grader_pack_info(p), &lesson);
-    if (!q) {
-        fprintf(stderr, "warpbench: the built-in pack has no numeric question to time\n");
-        rc = CLI_EXIT_PACK;
-        goto out;
-    }
-    const char *pack_id = grader_pack_info(p)->id;
-
-    /* 1. Grading alone: a fresh sandbox per answer. */
-    t0 = core_time_mono();
-    for (int i = 0; i < n; i++) {
-        struct grader_ctx ctx = {.user = "bench", .variant = 1 + i % 50, .lab = NULL};
-        struct grader_result r;
-        answer_text(ans, sizeof ans, i);
-        if (grader_question_grade(p, q->id, &ctx, ans, &r, &e) != CORE_OK) {
-            rc = cli_fail(&e);
-            goto out;
-        }
-        grader_result_fini(&r);
-    }
-    graded_s = core_time_mono() - t0;
-
-    /* 2. Graded and recorded through the session, each attempt committed. */
-    if (!mkdtemp(dir)) {
-        perror("warpbench: mkdtemp");
-        rc = CLI_EXIT_STORE;
-        goto out;
-    }
-    dbpath = core_path_join(dir, "bench.db");
-    if (db_open(&db, dbpath, &e) != CORE_OK || lesson_builtin_ensure(db, NULL, &e) != CORE_OK ||
-        lesson_session_new(&s, db, "bench", &e) != CORE_OK) {
-        rc = cli_fail(&e);
-        goto out;
-    }
-    /* One student answering one question 2,000 times would be refused
-     * after its tries: this part answers 20 questions of a small pack with
-     * unlimited tries, each as the built-in one (the same grading work),
-     * 100 times each. */
-    static const char bench_pack[] =
-        "pack { id = 'bench.record', title = 'Bench', version = '1', lessons = { 'b.lua' } }\n";
-    struct core_buf bl;
-    core_buf_init(&bl);
-    core_buf_puts(&bl, "lesson { id = 'b', title = 'Bench' }\n");
-    for (int k = 1; k <= 20; k++)
-        core_buf_printf(&bl,
-                        "question { id = 'speedup%d', kind = 'numeric', unit = 'x',\n"
-                        "  prompt = 'A job is {f} serial. Its speedup on {p} processors?',\n"
-                        "  policy = { tries = 0, penalty = 0 },\n"
-                        "  params = function(rng) return { f = rng:pick({ 0.1, 0.2, 0.25 }),\n"
-                        "                                  p = rng:pick({ 2, 4, 8 }) } end,\n"
-                        "  answer = function(p) return 1 / (p.f + (1 - p.f) / p.p) end }\n",
-                        k);
-    struct grader_file bench_files[] = {{"pack.lua", bench_pack, sizeof bench_pack - 1},
-                                        {"b.lua", bl.data, bl.len}};
-    struct lesson_src bench_src = {.files = bench_files, .n = 2};
-    int irc = lesson_pack_import(db, &bench_src, false, NULL, NULL, &e);
-    core_buf_fini(&bl);
-    if (irc != CORE_OK) {
-        rc = cli_fail(&e);
-        goto out;
-    }
-    t0 = core_time_mono();
-    for (int i = 0; i < n_rec; i++) {
-        struct lesson_answer_result r;
-        char qid[48];
-        snprintf(qid, sizeof qid, "bench.record:speedup%d", 1 + i % 20);
-        answer_text(ans, sizeof ans, i);
-        if (lesson_answer(s, qid, 1 + i % 50, ans, &r, &e) != CORE_OK) {
-            rc = cli_fail(&e);
-            goto out;
-        }
-        lesson_answer_result_fini(&r);
-    }
-    rec_s = core_time_mono() - t0;
-
-    /* 3. Re-grade 25,000 stored attempts (written as one batch). */
-    struct db_pack dp = {0};
-    if (db_pack_get(db, pack_id, &dp, &e) != CORE_OK) {
-        rc = cli_fail(&e);
-        goto out;
-    }
-    int64_t rev = dp.rev_id;
-    db_pack_fini(&dp);
-    batch = core_xcalloc((size_t)n_regrade, sizeof *batch);
-    static char answers[25000][24];
-    for (int i = 0; i < n_regrade; i++) {
-        answer_text(answers[i], sizeof answers[i], i);
-        batch[i] = (struct db_attempt_in){.user_id = lesson_session_user_id(s),
-                                          .pack_id = pack_id,
-                                          .question_id = q->id,
-                                          .variant = 1 + i % 50,
-                                          .answer = answers[i],
-                                          .valid = true,
-                                          .max = 1,
-                                          .feedback = "",
-                                          .rev_id = rev};
-    }
-    t0 = core_time_mono();
-    if (db_attempt_insert_batch(db, batch, (size_t)n_regrade, &e) != CORE_OK) {
-        rc = cli_fail(&e);
-        goto out;
-    }
-    insert_s = core_time_mono() - t0;
-    t0 = core_time_mono();
-    struct lesson_regrade_report rep;
-    if (lesson_regrade_run(s, pack_id, NULL, &rep, &e) != CORE_OK) {
-        rc = cli_fail(&e);
-        goto out;
-    }
-    regrade_s = core_time_mono() - t0;
-    n_done = rep.n_checked;
-    n_changed = rep.n_changed;
-    lesson_regrade_report_fini(&rep);
-
-    if (cx->json) {
-        struct core_buf b;
-        struct core_json j;
-        cli_json_open(&b, &j);
-        core_json_kstr(&j, "question", q->id);
-        core_json_knum(&j, "graded_per_s", n / graded_s);
-        core_json_knum(&j, "recorded_per_s", n_rec / rec_s);
-        core_json_kint(&j, "regraded", (long long)n_done);
-        core_json_kint(&j, "changed", (long long)n_changed);
-        core_json_knum(&j, "regrade_s", regrade_s);
-        cli_json_close(&b, &j);
-    } else {
-        printf("grader benchmark (question %s:%s, one core, fresh sandbox per answer)\n", pack_id,
-               q->id);
-        printf(
-            "  graded only            %8d answers in %6.3f s  = %9.0f graded/s  (goal >= 20000)\n",
-            n, graded_s, n / graded_s);
-        printf("  graded + recorded      %8d answers in %6.3f s  = %9.0f /s  (each attempt one "
-               "durable commit, policy checked)\n",
-               n_rec, rec_s, n_rec / rec_s);
-        printf("  batch insert           %8d attempts in %6.3f s\n", n_regrade, insert_s);
-        printf("  re-grade + write       %8zu attempts in %6.3f s  = %9.0f /s  (goal < 3 s; "
-               "%zu changed and written)\n",
-               n_done, regrade_s, n_done / regrade_s, n_changed);
-    }
-    rc = CLI_EXIT_OK;
-out:
-    free(batch);
-    lesson_session_free(s);
-    db_close(db);
-    if (dbpath) {
-        char *side;
-        unlink(dbpath);
-        side = core_xasprintf("%s-wal", dbpath);
-        unlink(side);
-        free(side);
-        side = core_xasprintf("%s-shm", dbpath);
-        unlink(side);
-        free(side);
-        rmdir(dir);
-        free(dbpath);
-    }
-    grader_pack_free(p);
-    lesson_src_fini(&src);
-    return rc;
+    if (strcmp(a->argv[0], "grader") == 0)
+        return bench_grader(cx, n);
+    return cli_usage(cmd,
+                     "unknown benchmark \"%s\" (have: grader, labstream, tui, paramserver, "
+                     "packcheck, class)",
+                     a->argv[0]);
 }

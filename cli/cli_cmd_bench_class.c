@@ -171,277 +171,297 @@ static int queue(struct pending *p, struct grader_pack *gp, const struct grader_
     return CORE_OK;
 }
 
-int cli_bench_class(struct cli_ctx *cx, int students)
-{
-    struct core_err e = {0};
-    char dir[] = "/tmp/warpbench-bench-class-XXXXXX";
-    if (!mkdtemp(dir)) {
-        perror("warpbench: mkdtemp");
-        return CLI_EXIT_STORE;
-    }
-    char *spath = core_path_join(dir, "students.db"), *ipath = core_path_join(dir, "teacher.db"),
-         *cpath = core_path_join(dir, "class.db"), *csv = core_path_join(dir, "grades.csv");
-    struct db *sdb = NULL, *idb = NULL, *cs = NULL;
-    struct lesson_session *ss = NULL, *is = NULL;
-    struct pending pq = {0};
-    char **files = core_xcalloc((size_t)students, sizeof *files);
-    struct db_pack pk = {0};
-    int rc = CLI_EXIT_OK;
-    size_t n_att = 0, n_files = 0, n_regraded = 0, n_disagree = 0;
-    double t_setup = 0, t_submit = 0, t_import = 0, t_grades = 0, t_items = 0;
-    double c_submit = 0, c_import = 0, c_grades = 0, c0, t_import2 = 0, c_import2 = 0;
-    size_t n_hits = 0, n_misses = 0;
-    struct db *cs2 = NULL;
-    char *cpath2 = core_path_join(dir, "class-nocache.db");
+/* The class being benchmarked and what was measured. */
+struct bench {
+    int students;
+    char dir[40];
+    struct db *sdb, *idb; /* the students' store, the instructor's */
+    struct lesson_session *ss, *is;
+    struct db_pack pk; /* the built-in course */
+    struct grader_pack *gp;
+    struct pending pq;
+    char **files; /* the submissions */
+    size_t n_att, n_files, n_regraded, n_disagree, n_hits, n_misses, gb_rows;
+    double t_setup, t_submit, t_import, t_import2, t_grades, t_items; /* wall seconds */
+    double c_submit, c_import, c_import2, c_grades;                   /* CPU seconds */
+};
 
-    double t0 = core_time_mono();
-    if (db_open(&sdb, spath, &e) != CORE_OK || lesson_builtin_ensure(sdb, NULL, &e) != CORE_OK ||
-        db_open(&idb, ipath, &e) != CORE_OK || lesson_builtin_ensure(idb, NULL, &e) != CORE_OK ||
-        lesson_session_new(&ss, sdb, "bench-setup", &e) != CORE_OK ||
-        lesson_session_new(&is, idb, "instructor", &e) != CORE_OK ||
-        db_class_open(&cs, cpath, &e) != CORE_OK) {
-        rc = cli_fail(&e);
-        goto out;
-    }
+/* Opens both stores with the course, the sessions and the course's grader. */
+static int bench_open(struct bench *b, struct core_err *e)
+{
+    char *spath = core_path_join(b->dir, "students.db"),
+         *ipath = core_path_join(b->dir, "teacher.db");
+    int rc = db_open(&b->sdb, spath, e);
+    if (rc == CORE_OK)
+        rc = lesson_builtin_ensure(b->sdb, NULL, e);
+    if (rc == CORE_OK)
+        rc = db_open(&b->idb, ipath, e);
+    if (rc == CORE_OK)
+        rc = lesson_builtin_ensure(b->idb, NULL, e);
+    if (rc == CORE_OK)
+        rc = lesson_session_new(&b->ss, b->sdb, "bench-setup", e);
+    if (rc == CORE_OK)
+        rc = lesson_session_new(&b->is, b->idb, "instructor", e);
+    free(spath);
+    free(ipath);
     struct db_pack *packs = NULL;
     size_t np = 0;
-    if (db_pack_list(sdb, &packs, &np, &e) != CORE_OK || np == 0) {
-        rc = np == 0 ? CLI_EXIT_STORE : cli_fail(&e);
-        goto out;
+    if (rc == CORE_OK)
+        rc = db_pack_list(b->sdb, &packs, &np, e);
+    if (rc == CORE_OK && np == 0)
+        rc = core_err_set(e, CORE_ERR_STORE, "the built-in course is missing");
+    if (rc == CORE_OK) {
+        b->pk = packs[0];
+        memset(&packs[0], 0, sizeof packs[0]); /* handed over */
+        rc = lesson_session_pack(b->ss, b->pk.rev_id, &b->gp, e);
     }
-    pk = packs[0];
-    for (size_t i = 1; i < np; i++)
+    for (size_t i = 0; i < np; i++)
         db_pack_fini(&packs[i]);
     free(packs);
-    struct grader_pack *gp;
-    if (lesson_session_pack(ss, pk.rev_id, &gp, &e) != CORE_OK) {
-        rc = cli_fail(&e);
-        goto out;
-    }
-    const struct grader_pack_info *info = grader_pack_info(gp);
+    return rc;
+}
 
-    /* The class answers. */
-    uint64_t rng = 0x636c617373ULL;
-    for (int s = 0; s < students; s++) {
-        char user[32];
-        snprintf(user, sizeof user, "student%03d", s + 1);
-        int64_t uid;
-        if (db_user_ensure(sdb, user, &uid, &e) != CORE_OK) {
-            rc = cli_fail(&e);
-            goto out;
-        }
-        double skill = 0.3 + 0.6 * (double)(mix(&rng) % 1000) / 1000.0;
-        for (size_t l = 0; l < info->n_lessons; l++) {
-            const struct grader_lesson *ls = &info->lessons[l];
-            for (size_t k = 0; k < ls->n_questions; k++) {
-                const struct grader_question *q = &ls->questions[k];
-                struct grader_ctx ctx = {.user = user, .variant = 1};
-                int tries = ls->exam ? 1 : 1 + (int)(mix(&rng) % 2);
-                for (int t = 0; t < tries; t++) {
-                    char *ans = pick_answer(gp, q, &ctx, &rng, skill);
-                    if (queue(&pq, gp, q, &ctx, uid, pk.id, pk.rev_id, ans, &e) != CORE_OK) {
-                        rc = cli_fail(&e);
-                        goto out;
-                    }
-                    if (pq.res[pq.n - 1].correct)
-                        break;
-                }
+/* Student s answers the whole course (one or two tries a question, fewer
+ * right the less skilled), gives up once and sits the exams. */
+static int student_answers(struct bench *b, int s, uint64_t *rng, struct core_err *e)
+{
+    const struct grader_pack_info *info = grader_pack_info(b->gp);
+    char user[32];
+    snprintf(user, sizeof user, "student%03d", s + 1);
+    int64_t uid;
+    int rc = db_user_ensure(b->sdb, user, &uid, e);
+    if (rc != CORE_OK)
+        return rc;
+    double skill = 0.3 + 0.6 * (double)(mix(rng) % 1000) / 1000.0;
+    for (size_t l = 0; l < info->n_lessons; l++) {
+        const struct grader_lesson *ls = &info->lessons[l];
+        for (size_t k = 0; k < ls->n_questions; k++) {
+            const struct grader_question *q = &ls->questions[k];
+            struct grader_ctx ctx = {.user = user, .variant = 1};
+            int tries = ls->exam ? 1 : 1 + (int)(mix(rng) % 2);
+            for (int t = 0; t < tries; t++) {
+                char *ans = pick_answer(b->gp, q, &ctx, rng, skill);
+                rc = queue(&b->pq, b->gp, q, &ctx, uid, b->pk.id, b->pk.rev_id, ans, e);
+                if (rc != CORE_OK)
+                    return rc;
+                if (b->pq.res[b->pq.n - 1].correct)
+                    break;
             }
         }
-        n_att += pq.n;
-        if (db_attempt_insert_batch(sdb, pq.rows, pq.n, &e) != CORE_OK) {
-            rc = cli_fail(&e);
-            goto out;
-        }
-        pending_reset(&pq);
-        /* A give-up and a submitted exam per student. */
-        const struct grader_lesson *l0 = &info->lessons[mix(&rng) % info->n_lessons];
-        if (l0->n_questions && db_giveup_insert(sdb, uid, pk.id, l0->questions[0].id, 1, pk.rev_id,
-                                                NULL, &e) != CORE_OK) {
-            rc = cli_fail(&e);
-            goto out;
-        }
-        for (size_t l = 0; l < info->n_lessons; l++) {
-            if (!info->lessons[l].exam)
-                continue;
-            struct db_exam x;
-            if (db_exam_start(sdb, uid, pk.id, info->lessons[l].id, pk.rev_id, 0, &x, &e) !=
-                    CORE_OK ||
-                db_exam_submit(sdb, uid, pk.id, info->lessons[l].id, NULL, &e) != CORE_OK) {
-                db_exam_fini(&x);
-                rc = cli_fail(&e);
-                goto out;
-            }
-            db_exam_fini(&x);
-        }
     }
-    t_setup = core_time_mono() - t0;
+    b->n_att += b->pq.n;
+    rc = db_attempt_insert_batch(b->sdb, b->pq.rows, b->pq.n, e);
+    pending_reset(&b->pq);
+    if (rc != CORE_OK)
+        return rc;
+    /* A give-up and a submitted exam per student. */
+    const struct grader_lesson *l0 = &info->lessons[mix(rng) % info->n_lessons];
+    if (l0->n_questions)
+        rc = db_giveup_insert(b->sdb, uid, b->pk.id, l0->questions[0].id, 1, b->pk.rev_id, NULL, e);
+    for (size_t l = 0; l < info->n_lessons && rc == CORE_OK; l++) {
+        if (!info->lessons[l].exam)
+            continue;
+        struct db_exam x;
+        rc = db_exam_start(b->sdb, uid, b->pk.id, info->lessons[l].id, b->pk.rev_id, 0, &x, e);
+        if (rc == CORE_OK)
+            rc = db_exam_submit(b->sdb, uid, b->pk.id, info->lessons[l].id, NULL, e);
+        db_exam_fini(&x);
+    }
+    return rc;
+}
 
-    /* Every student submits. */
-    t0 = core_time_mono();
-    c0 = cpu_now();
-    for (int s = 0; s < students; s++) {
+/* Every student writes a submission file. */
+static int bench_submit(struct bench *b, struct core_err *e)
+{
+    double t0 = core_time_mono(), c0 = cpu_now();
+    int rc = CORE_OK;
+    for (int s = 0; s < b->students && rc == CORE_OK; s++) {
         char user[32], name[64];
         snprintf(user, sizeof user, "student%03d", s + 1);
         snprintf(name, sizeof name, "%s.wbsub", user);
         int64_t uid;
-        struct lesson_submit_report rep;
-        files[s] = core_path_join(dir, name);
-        if (db_user_ensure(sdb, user, &uid, &e) != CORE_OK ||
-            lesson_submit_write(sdb, uid, user, pk.id, NULL, files[s], false, &rep, &e) !=
-                CORE_OK) {
-            rc = cli_fail(&e);
-            goto out;
-        }
-        n_files++;
+        struct lesson_submit_report rep = {0};
+        b->files[s] = core_path_join(b->dir, name);
+        rc = db_user_ensure(b->sdb, user, &uid, e);
+        if (rc == CORE_OK)
+            rc =
+                lesson_submit_write(b->sdb, uid, user, b->pk.id, NULL, b->files[s], false, &rep, e);
+        if (rc == CORE_OK)
+            b->n_files++;
         lesson_submit_report_fini(&rep);
     }
-    t_submit = core_time_mono() - t0;
-    c_submit = cpu_now() - c0;
+    b->t_submit = core_time_mono() - t0;
+    b->c_submit = cpu_now() - c0;
+    return rc;
+}
 
-    /* The instructor imports them all: as `class import` does, each
-     * distinct answer to a question that cannot depend on the student
-     * graded once (lesson_grade_cache); then again into a second class
-     * store with every answer graded, to show what the cache saves. */
-    struct lesson_class_opts opts = {.run_check = lab_run_plausible,
-                                     .cache = lesson_grade_cache_new()};
-    t0 = core_time_mono();
-    c0 = cpu_now();
-    for (size_t f = 0; f < n_files && rc == CLI_EXIT_OK; f++) {
+/* The instructor imports every file into the class store at `name`, as
+ * `class import` does, with the grade cache or (cache NULL) every answer
+ * graded. Wall and CPU seconds into *t and *c. */
+static int bench_import(struct bench *b, const char *name, struct lesson_grade_cache *cache,
+                        double *t, double *c, struct core_err *e)
+{
+    char *path = core_path_join(b->dir, name);
+    struct db *cs = NULL;
+    int rc = db_class_open(&cs, path, e);
+    free(path);
+    struct lesson_class_opts opts = {.run_check = lab_run_plausible, .cache = cache};
+    double t0 = core_time_mono(), c0 = cpu_now();
+    for (size_t f = 0; f < b->n_files && rc == CORE_OK; f++) {
         struct lesson_class_report rep;
-        if (lesson_class_import(is, cs, files[f], &opts, &rep, &e) != CORE_OK)
-            rc = cli_fail(&e);
-        n_regraded += rep.n_agree + rep.n_disagree;
-        n_disagree += rep.n_disagree;
+        rc = lesson_class_import(b->is, cs, b->files[f], &opts, &rep, e);
+        if (rc == CORE_OK && cache) {
+            b->n_regraded += rep.n_agree + rep.n_disagree;
+            b->n_disagree += rep.n_disagree;
+        }
         lesson_class_report_fini(&rep);
     }
-    t_import = core_time_mono() - t0;
-    c_import = cpu_now() - c0;
-    lesson_grade_cache_stats(opts.cache, &n_hits, &n_misses);
-    lesson_grade_cache_free(opts.cache);
-    if (rc != CLI_EXIT_OK)
-        goto out;
-    opts.cache = NULL;
-    if (db_class_open(&cs2, cpath2, &e) != CORE_OK) {
-        rc = cli_fail(&e);
-        goto out;
-    }
-    t0 = core_time_mono();
-    c0 = cpu_now();
-    for (size_t f = 0; f < n_files && rc == CLI_EXIT_OK; f++) {
-        struct lesson_class_report rep;
-        if (lesson_class_import(is, cs2, files[f], &opts, &rep, &e) != CORE_OK)
-            rc = cli_fail(&e);
-        lesson_class_report_fini(&rep);
-    }
-    t_import2 = core_time_mono() - t0;
-    c_import2 = cpu_now() - c0;
-    if (rc != CLI_EXIT_OK)
-        goto out;
+    *t = core_time_mono() - t0;
+    *c = cpu_now() - c0;
+    db_close(cs);
+    return rc;
+}
 
-    /* The gradebook, to CSV; and the item analysis. */
-    t0 = core_time_mono();
-    c0 = cpu_now();
+/* The gradebook of the first class store, to CSV; then the item analysis. */
+static int bench_grades(struct bench *b, struct core_err *e)
+{
+    char *cpath = core_path_join(b->dir, "class.db"), *csv = core_path_join(b->dir, "grades.csv");
+    struct db *cs = NULL;
+    int rc = db_class_open(&cs, cpath, e);
+    double t0 = core_time_mono(), c0 = cpu_now();
     struct lesson_gradebook gb;
-    if (lesson_gradebook_load(idb, cs, NULL, &gb, &e) != CORE_OK) {
-        rc = cli_fail(&e);
-        goto out;
+    if (rc == CORE_OK)
+        rc = lesson_gradebook_load(b->idb, cs, NULL, &gb, e);
+    if (rc == CORE_OK) {
+        struct core_buf buf;
+        core_buf_init(&buf);
+        lesson_gradebook_csv(&gb, &buf);
+        b->gb_rows = gb.n_rows;
+        lesson_gradebook_fini(&gb);
+        rc = core_file_create(csv, buf.data ? buf.data : "", buf.len, false, NULL, e);
+        core_buf_fini(&buf);
     }
-    struct core_buf b;
-    core_buf_init(&b);
-    lesson_gradebook_csv(&gb, &b);
-    size_t gb_rows = gb.n_rows;
-    lesson_gradebook_fini(&gb);
-    int wrc = core_file_create(csv, b.data ? b.data : "", b.len, false, NULL, &e);
-    core_buf_fini(&b);
-    t_grades = core_time_mono() - t0;
-    c_grades = cpu_now() - c0;
-    if (wrc != CORE_OK) {
-        rc = cli_fail(&e);
-        goto out;
-    }
+    b->t_grades = core_time_mono() - t0;
+    b->c_grades = cpu_now() - c0;
     t0 = core_time_mono();
     struct lesson_item *items = NULL;
     size_t ni = 0;
-    if (lesson_items_load(idb, cs, NULL, &items, &ni, &e) != CORE_OK) {
-        rc = cli_fail(&e);
-        goto out;
-    }
+    if (rc == CORE_OK)
+        rc = lesson_items_load(b->idb, cs, NULL, &items, &ni, e);
     lesson_items_free(items, ni);
-    t_items = core_time_mono() - t0;
+    b->t_items = core_time_mono() - t0;
+    db_close(cs);
+    free(cpath);
+    free(csv);
+    return rc;
+}
 
-    double rate = t_import > 0 ? (double)n_regraded / t_import : 0;
-    double cpu_rate = c_import > 0 ? (double)n_regraded / c_import : 0;
-    double rate2 = t_import2 > 0 ? (double)n_regraded / t_import2 : 0;
-    double cpu_rate2 = c_import2 > 0 ? (double)n_regraded / c_import2 : 0;
+static void bench_report(const struct cli_ctx *cx, const struct bench *b)
+{
+    int students = b->students;
+    double rate = b->t_import > 0 ? (double)b->n_regraded / b->t_import : 0;
+    double cpu_rate = b->c_import > 0 ? (double)b->n_regraded / b->c_import : 0;
+    double rate2 = b->t_import2 > 0 ? (double)b->n_regraded / b->t_import2 : 0;
+    double cpu_rate2 = b->c_import2 > 0 ? (double)b->n_regraded / b->c_import2 : 0;
     if (cx->json) {
         struct core_buf jb;
         struct core_json j;
         cli_json_open(&jb, &j);
         core_json_kint(&j, "students", students);
-        core_json_kint(&j, "questions", (long long)(n_att ? n_att : 0) / (students ? students : 1));
-        core_json_kint(&j, "attempts", (long long)n_att);
-        core_json_knum(&j, "setup_s", t_setup);
-        core_json_knum(&j, "submit_s", t_submit);
-        core_json_knum(&j, "import_s", t_import);
-        core_json_kint(&j, "regraded", (long long)n_regraded);
-        core_json_kint(&j, "disagree", (long long)n_disagree);
+        core_json_kint(&j, "questions", (long long)b->n_att / (students ? students : 1));
+        core_json_kint(&j, "attempts", (long long)b->n_att);
+        core_json_knum(&j, "setup_s", b->t_setup);
+        core_json_knum(&j, "submit_s", b->t_submit);
+        core_json_knum(&j, "import_s", b->t_import);
+        core_json_kint(&j, "regraded", (long long)b->n_regraded);
+        core_json_kint(&j, "disagree", (long long)b->n_disagree);
         core_json_knum(&j, "regraded_per_s", rate);
-        core_json_knum(&j, "submit_cpu_s", c_submit);
-        core_json_knum(&j, "import_cpu_s", c_import);
+        core_json_knum(&j, "submit_cpu_s", b->c_submit);
+        core_json_knum(&j, "import_cpu_s", b->c_import);
         core_json_knum(&j, "regraded_per_cpu_s", cpu_rate);
-        core_json_knum(&j, "gradebook_cpu_s", c_grades);
-        core_json_kint(&j, "cache_hits", (long long)n_hits);
-        core_json_knum(&j, "import_uncached_s", t_import2);
-        core_json_knum(&j, "import_uncached_cpu_s", c_import2);
+        core_json_knum(&j, "gradebook_cpu_s", b->c_grades);
+        core_json_kint(&j, "cache_hits", (long long)b->n_hits);
+        core_json_knum(&j, "import_uncached_s", b->t_import2);
+        core_json_knum(&j, "import_uncached_cpu_s", b->c_import2);
         core_json_knum(&j, "regraded_uncached_per_s", rate2);
         core_json_knum(&j, "regraded_uncached_per_cpu_s", cpu_rate2);
-        core_json_knum(&j, "gradebook_s", t_grades);
-        core_json_kint(&j, "gradebook_rows", (long long)gb_rows);
-        core_json_knum(&j, "items_s", t_items);
-        core_json_knum(&j, "import_and_gradebook_s", t_import + t_grades);
+        core_json_knum(&j, "gradebook_s", b->t_grades);
+        core_json_kint(&j, "gradebook_rows", (long long)b->gb_rows);
+        core_json_knum(&j, "items_s", b->t_items);
+        core_json_knum(&j, "import_and_gradebook_s", b->t_import + b->t_grades);
         cli_json_close(&jb, &j);
-    } else {
-        printf("class benchmark: %d students x the built-in course (%zu attempts in all)\n",
-               students, n_att);
-        printf("  set up the class (grade, store every answer) %7.2f s\n", t_setup);
-        printf("  %d students submit                %7.2f s (%.2f s CPU; %.1f ms each)\n", students,
-               t_submit, c_submit, 1000 * t_submit / (students ? students : 1));
-        printf("  import all %zu submissions        %7.2f s (%.2f s CPU): %zu attempts "
-               "re-graded = %.0f per second, %.0f per CPU second (goal >= 20,000); %zu disagree\n",
-               n_files, t_import, c_import, n_regraded, rate, cpu_rate, n_disagree);
-        printf("    %zu of them graded, %zu taken from the grade of the same answer to the same "
-               "question (no per-student numbers) earlier in the class\n",
-               n_regraded - n_hits, n_hits);
-        printf("  the same, every answer graded     %7.2f s (%.2f s CPU): %.0f per second, %.0f "
-               "per CPU second\n",
-               t_import2, c_import2, rate2, cpu_rate2);
-        printf("  gradebook of %zu students to CSV   %7.2f s (%.2f s CPU)\n", gb_rows, t_grades,
-               c_grades);
-        printf("  item analysis                     %7.2f s\n", t_items);
-        printf("  import + gradebook                %7.2f s (goal < 30 s)\n", t_import + t_grades);
+        return;
     }
-out:
-    pending_fini(&pq);
+    printf("class benchmark: %d students x the built-in course (%zu attempts in all)\n", students,
+           b->n_att);
+    printf("  set up the class (grade, store every answer) %7.2f s\n", b->t_setup);
+    printf("  %d students submit                %7.2f s (%.2f s CPU; %.1f ms each)\n", students,
+           b->t_submit, b->c_submit, 1000 * b->t_submit / (students ? students : 1));
+    printf("  import all %zu submissions        %7.2f s (%.2f s CPU): %zu attempts "
+           "re-graded = %.0f per second, %.0f per CPU second (goal >= 20,000); %zu disagree\n",
+           b->n_files, b->t_import, b->c_import, b->n_regraded, rate, cpu_rate, b->n_disagree);
+    printf("    %zu of them graded, %zu taken from the grade of the same answer to the same "
+           "question (no per-student numbers) earlier in the class\n",
+           b->n_regraded - b->n_hits, b->n_hits);
+    printf("  the same, every answer graded     %7.2f s (%.2f s CPU): %.0f per second, %.0f "
+           "per CPU second\n",
+           b->t_import2, b->c_import2, rate2, cpu_rate2);
+    printf("  gradebook of %zu students to CSV   %7.2f s (%.2f s CPU)\n", b->gb_rows, b->t_grades,
+           b->c_grades);
+    printf("  item analysis                     %7.2f s\n", b->t_items);
+    printf("  import + gradebook                %7.2f s (goal < 30 s)\n",
+           b->t_import + b->t_grades);
+}
+
+int cli_bench_class(struct cli_ctx *cx, int students)
+{
+    struct core_err e = {0};
+    struct bench b = {.students = students};
+    snprintf(b.dir, sizeof b.dir, "/tmp/warpbench-bench-class-XXXXXX");
+    if (!mkdtemp(b.dir)) {
+        perror("warpbench: mkdtemp");
+        return CLI_EXIT_STORE;
+    }
+    b.files = core_xcalloc((size_t)students, sizeof *b.files);
+    double t0 = core_time_mono();
+    int rc = bench_open(&b, &e);
+    uint64_t rng = 0x636c617373ULL;
+    for (int s = 0; s < students && rc == CORE_OK; s++)
+        rc = student_answers(&b, s, &rng, &e);
+    b.t_setup = core_time_mono() - t0;
+    if (rc == CORE_OK)
+        rc = bench_submit(&b, &e);
+    /* The instructor imports them all: as `class import` does, each
+     * distinct answer to a question that cannot depend on the student
+     * graded once (lesson_grade_cache); then again into a second class
+     * store with every answer graded, to show what the cache saves. */
+    if (rc == CORE_OK) {
+        struct lesson_grade_cache *cache = lesson_grade_cache_new();
+        rc = bench_import(&b, "class.db", cache, &b.t_import, &b.c_import, &e);
+        lesson_grade_cache_stats(cache, &b.n_hits, &b.n_misses);
+        lesson_grade_cache_free(cache);
+    }
+    if (rc == CORE_OK)
+        rc = bench_import(&b, "class-nocache.db", NULL, &b.t_import2, &b.c_import2, &e);
+    if (rc == CORE_OK)
+        rc = bench_grades(&b, &e);
+    if (rc == CORE_OK)
+        bench_report(cx, &b);
+    else
+        rc = cli_fail(&e);
+    pending_fini(&b.pq);
     for (int s = 0; s < students; s++)
-        free(files[s]);
-    free(files);
-    db_pack_fini(&pk);
-    lesson_session_free(ss);
-    lesson_session_free(is);
-    db_close(sdb);
-    db_close(idb);
-    db_close(cs);
-    db_close(cs2);
+        free(b.files[s]);
+    free(b.files);
+    db_pack_fini(&b.pk);
+    lesson_session_free(b.ss);
+    lesson_session_free(b.is);
+    db_close(b.sdb);
+    db_close(b.idb);
     /* WARPBENCH_BENCH_KEEP=1 keeps the class for a closer look. */
     if (getenv("WARPBENCH_BENCH_KEEP"))
-        fprintf(stderr, "warpbench: kept the class in %s\n", dir);
+        fprintf(stderr, "warpbench: kept the class in %s\n", b.dir);
     else
-        rm_tree(dir);
-    free(spath);
-    free(ipath);
-    free(cpath);
-    free(cpath2);
-    free(csv);
+        rm_tree(b.dir);
     return rc;
 }

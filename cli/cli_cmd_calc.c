@@ -127,11 +127,7 @@ static void print_json(const struct lesson_calc_result *r)
         const struct grader_calc_output *o = &r->outputs[i];
         core_json_obj_begin(&j);
         core_json_kstr(&j, "label", o->label);
-        core_json_key(&j, "value");
-        if (o->text)
-            core_json_null(&j);
-        else
-            core_json_num(&j, o->value);
+        core_json_knum_if(&j, "value", !o->text, o->value);
         core_json_kstr(&j, "unit", o->unit);
         core_json_kstr(&j, "text", o->text);
         char shown[128];

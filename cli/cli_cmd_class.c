@@ -45,6 +45,15 @@ static int class_open(struct cli_ctx *cx, const char *opt, struct class_cx *c)
     return 0;
 }
 
+/* A class subcommand's words (min..max after its flags were taken), then
+ * the class store. */
+static int class_begin(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd,
+                       int min, int max, const char *class_path, struct class_cx *c)
+{
+    int rc = cli_check_args(cmd, a, min, max);
+    return rc ? rc : class_open(cx, class_path, c);
+}
+
 static void class_close(struct class_cx *c)
 {
     db_close(c->cs);
@@ -105,16 +114,8 @@ static void json_report(struct core_json *j, const struct lesson_class_report *r
         core_json_kstr(j, "pack", f->pack_id);
         core_json_kstr(j, "question", f->question_id);
         core_json_kint(j, "variant", f->variant);
-        core_json_key(j, "recorded");
-        if (f->rec_valid)
-            core_json_num(j, f->rec_score);
-        else
-            core_json_null(j);
-        core_json_key(j, "regraded");
-        if (f->kind <= LESSON_FLAG_SKEW && f->new_valid)
-            core_json_num(j, f->new_score);
-        else
-            core_json_null(j);
+        core_json_knum_if(j, "recorded", f->rec_valid, f->rec_score);
+        core_json_knum_if(j, "regraded", f->kind <= LESSON_FLAG_SKEW && f->new_valid, f->new_score);
         core_json_knum(j, "max", f->max);
         core_json_kstr(j, "reason", f->reason);
         core_json_obj_end(j);
@@ -217,9 +218,7 @@ static int class_import(struct cli_ctx *cx, struct cli_args *a, const struct cli
                                      .before_commit = fault_before_commit,
                                      .hook_ctx = &fault};
     opts.force = cli_take_flag(a, "--force", false, NULL, NULL);
-    int rc = cli_check_args(cmd, a, 1, 100000);
-    if (rc == 0)
-        rc = class_open(cx, class_path, &c);
+    int rc = class_begin(cx, a, cmd, 1, 100000, class_path, &c);
     if (rc) {
         lesson_grade_cache_free(opts.cache);
         return rc;
@@ -314,11 +313,8 @@ static int class_grades(struct cli_ctx *cx, struct cli_args *a, const struct cli
     bool force = cli_take_flag(a, "--force", false, NULL, NULL);
     if (missing)
         return cli_usage(cmd, "--csv needs a file name (- for standard output)");
-    int rc = cli_check_args(cmd, a, 0, 1);
-    if (rc)
-        return rc;
     struct class_cx c;
-    rc = class_open(cx, class_path, &c);
+    int rc = class_begin(cx, a, cmd, 0, 1, class_path, &c);
     if (rc)
         return rc;
     const char *pack = a->argc ? a->argv[0] : NULL;
@@ -418,15 +414,6 @@ out:
 
 /* ---- items ------------------------------------------------------------------------- */
 
-static void json_num_or_null(struct core_json *j, const char *key, double v)
-{
-    core_json_key(j, key);
-    if (isnan(v))
-        core_json_null(j);
-    else
-        core_json_num(j, v);
-}
-
 static int class_items(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd,
                        const char *class_path)
 {
@@ -442,11 +429,8 @@ static int class_items(struct cli_ctx *cx, struct cli_args *a, const struct cli_
                          "--sort is one of order, facility, discrimination, giveups, tries, "
                          "attempts; not \"%s\"",
                          sort);
-    int rc = cli_check_args(cmd, a, 0, 1);
-    if (rc)
-        return rc;
     struct class_cx c;
-    rc = class_open(cx, class_path, &c);
+    int rc = class_begin(cx, a, cmd, 0, 1, class_path, &c);
     if (rc)
         return rc;
     struct core_err e = {0};
@@ -474,11 +458,11 @@ static int class_items(struct cli_ctx *cx, struct cli_args *a, const struct cli_
             core_json_knum(&j, "points", it[i].points);
             core_json_kint(&j, "attempts", it[i].attempts);
             core_json_kint(&j, "students", it[i].students);
-            json_num_or_null(&j, "facility", it[i].facility);
-            json_num_or_null(&j, "discrimination", it[i].discrimination);
-            json_num_or_null(&j, "upper_lower", it[i].upper_lower);
-            json_num_or_null(&j, "giveup_rate", it[i].giveup_rate);
-            json_num_or_null(&j, "tries", it[i].tries);
+            core_json_knum(&j, "facility", it[i].facility);
+            core_json_knum(&j, "discrimination", it[i].discrimination);
+            core_json_knum(&j, "upper_lower", it[i].upper_lower);
+            core_json_knum(&j, "giveup_rate", it[i].giveup_rate);
+            core_json_knum(&j, "tries", it[i].tries);
             core_json_key(&j, "wrong");
             core_json_arr_begin(&j);
             for (size_t k = 0; k < it[i].n_wrong; k++) {
@@ -542,34 +526,23 @@ static void json_review_item(struct core_json *j, const struct lesson_review_ite
     core_json_kstr(j, "prompt", it->prompt);
     core_json_kstr(j, "answer", it->answer);
     core_json_knum(j, "points", it->points);
-    core_json_key(j, "automatic");
-    if (it->auto_valid)
-        core_json_num(j, it->auto_score);
-    else
-        core_json_null(j);
+    core_json_knum_if(j, "automatic", it->auto_valid, it->auto_score);
     core_json_kstr(j, "automatic_feedback", it->auto_feedback);
-    core_json_key(j, "self");
-    if (it->has_self)
-        core_json_num(j, it->self_max > 0 ? it->points * it->self_total / it->self_max : 0);
-    else
-        core_json_null(j);
+    core_json_knum_if(j, "self", it->has_self,
+                      it->self_max > 0 ? it->points * it->self_total / it->self_max : 0);
     core_json_key(j, "rubric");
     core_json_arr_begin(j);
     for (size_t k = 0; k < it->n_concepts; k++) {
         core_json_obj_begin(j);
         core_json_kstr(j, "concept", it->concepts[k].label);
         core_json_knum(j, "points", it->concepts[k].points);
-        json_num_or_null(j, "self", it->concepts[k].self);
-        json_num_or_null(j, "reviewed", it->concepts[k].reviewed);
+        core_json_knum(j, "self", it->concepts[k].self);
+        core_json_knum(j, "reviewed", it->concepts[k].reviewed);
         core_json_obj_end(j);
     }
     core_json_arr_end(j);
     core_json_kbool(j, "reviewed", it->reviewed);
-    core_json_key(j, "review_score");
-    if (it->reviewed)
-        core_json_num(j, it->rv_score);
-    else
-        core_json_null(j);
+    core_json_knum_if(j, "review_score", it->reviewed, it->rv_score);
     core_json_kstr(j, "comment", it->rv_comment);
     core_json_kstr(j, "reviewer", it->rv_reviewer);
     core_json_obj_end(j);
@@ -691,11 +664,8 @@ static int class_review(struct cli_ctx *cx, struct cli_args *a, const struct cli
     }
     bool all = cli_take_flag(a, "--all", false, NULL, NULL);
     bool tui = cli_take_flag(a, "--tui", false, NULL, NULL);
-    int rc = cli_check_args(cmd, a, 0, 1);
-    if (rc)
-        return rc;
     struct class_cx c;
-    rc = class_open(cx, class_path, &c);
+    int rc = class_begin(cx, a, cmd, 0, 1, class_path, &c);
     if (rc)
         return rc;
     if (tui) {
@@ -771,11 +741,8 @@ static int class_feedback(struct cli_ctx *cx, struct cli_args *a, const struct c
     bool force = cli_take_flag(a, "--force", false, NULL, NULL);
     if (missing || !dir)
         return cli_usage(cmd, "class feedback needs --out DIR");
-    int rc = cli_check_args(cmd, a, 0, 0);
-    if (rc)
-        return rc;
     struct class_cx c;
-    rc = class_open(cx, class_path, &c);
+    int rc = class_begin(cx, a, cmd, 0, 0, class_path, &c);
     if (rc)
         return rc;
     struct core_err e = {0};

@@ -12,29 +12,18 @@ static void json_exam(struct core_json *j, const struct lesson_exam *x)
     core_json_kstr(j, "pack", x->pack_id);
     core_json_kstr(j, "lesson", x->lesson_id);
     core_json_kstr(j, "title", x->title);
-    core_json_key(j, "time_limit_s");
-    if (x->time_limit_s > 0)
-        core_json_int(j, x->time_limit_s);
-    else
-        core_json_null(j);
+    core_json_kint_if(j, "time_limit_s", x->time_limit_s > 0, x->time_limit_s);
     core_json_kbool(j, "started", x->started);
     core_json_kbool(j, "over", x->over);
     core_json_kbool(j, "submitted", x->submitted);
     core_json_kstr(j, "started_at", x->started_at);
     core_json_kstr(j, "deadline", x->deadline);
     core_json_kstr(j, "submitted_at", x->submitted_at);
-    core_json_key(j, "seconds_left");
-    if (x->started && !x->over && x->time_limit_s > 0)
-        core_json_num(j, x->seconds_left);
-    else
-        core_json_null(j);
+    core_json_knum_if(j, "seconds_left", x->started && !x->over && x->time_limit_s > 0,
+                      x->seconds_left);
     core_json_kint(j, "questions", x->n_questions);
     core_json_kint(j, "answered", x->n_answered);
-    core_json_key(j, "score");
-    if (x->over)
-        core_json_num(j, x->score);
-    else
-        core_json_null(j);
+    core_json_knum_if(j, "score", x->over, x->score);
     core_json_knum(j, "max", x->max);
     core_json_key(j, "rubric");
     core_json_arr_begin(j);
@@ -52,11 +41,7 @@ static void json_exam(struct core_json *j, const struct lesson_exam *x)
         core_json_obj_end(j);
     }
     core_json_arr_end(j);
-    core_json_key(j, "rubric_total");
-    if (x->over)
-        core_json_num(j, x->rubric_total);
-    else
-        core_json_null(j);
+    core_json_knum_if(j, "rubric_total", x->over, x->rubric_total);
     core_json_kstr(j, "level", x->over ? x->level : NULL);
 }
 

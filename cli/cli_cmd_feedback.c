@@ -69,11 +69,7 @@ void cli_reviews_print(struct cli_ctx *cx, const char *pack, struct core_json *j
             core_json_kint(j, "attempt", r[i].attempt_id);
             core_json_knum(j, "score", r[i].score);
             core_json_knum(j, "max", r[i].max);
-            core_json_key(j, "automatic");
-            if (r[i].auto_valid)
-                core_json_num(j, r[i].auto_score);
-            else
-                core_json_null(j);
+            core_json_knum_if(j, "automatic", r[i].auto_valid, r[i].auto_score);
             core_json_kstr(j, "comment", r[i].comment);
             core_json_kstr(j, "reviewer", r[i].reviewer);
             core_json_kstr(j, "reviewed_at", r[i].reviewed_at);

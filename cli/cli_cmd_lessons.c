@@ -5,27 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Progress of one lesson, summed from per-question rows. */
-struct lesson_sum {
-    int questions, answered;
-    double score, max;
-};
-
-static struct lesson_sum sum_for(const struct db_progress_row *rows, size_t n, const char *pack,
-                                 const char *lesson)
-{
-    struct lesson_sum s = {0};
-    for (size_t i = 0; i < n; i++) {
-        if (strcmp(rows[i].pack_id, pack) != 0 || strcmp(rows[i].lesson_id, lesson) != 0)
-            continue;
-        s.questions++;
-        s.answered += rows[i].answered;
-        s.score += rows[i].best;
-        s.max += rows[i].points;
-    }
-    return s;
-}
-
 int cli_cmd_lessons(struct cli_ctx *cx, struct cli_args *a)
 {
     int rc = cli_begin(cx, cli_command_find("lessons"), a, 0, 0, CLI_NEED_SESSION);
@@ -43,6 +22,8 @@ int cli_cmd_lessons(struct cli_ctx *cx, struct cli_args *a)
         rc = cli_fail(&e);
         goto out;
     }
+    struct lesson_tallies t;
+    lesson_tallies_compute(rows, nr, NULL, &t);
     struct core_buf b;
     struct core_json j;
     cli_json_open(&b, &j);
@@ -62,7 +43,8 @@ int cli_cmd_lessons(struct cli_ctx *cx, struct cli_args *a)
         for (size_t i = 0; i < nl; i++) {
             if (strcmp(ls[i].pack_id, packs[p].id) != 0)
                 continue;
-            struct lesson_sum s = sum_for(rows, nr, ls[i].pack_id, ls[i].id);
+            const struct lesson_tally *tl = lesson_tallies_lesson(&t, ls[i].pack_id, ls[i].id);
+            const struct lesson_tally s = tl ? *tl : (struct lesson_tally){0};
             core_json_obj_begin(&j);
             core_json_kstr(&j, "id", ls[i].id);
             core_json_kstr(&j, "title", ls[i].title);
@@ -88,6 +70,7 @@ int cli_cmd_lessons(struct cli_ctx *cx, struct cli_args *a)
         core_buf_fini(&b);
         printf("\nRead a lesson with: warpbench show LESSON\n");
     }
+    lesson_tallies_fini(&t);
 out:
     for (size_t i = 0; i < np; i++)
         db_pack_fini(&packs[i]);
@@ -95,44 +78,6 @@ out:
     db_lessons_free(ls, nl);
     db_progress_free(rows, nr);
     return rc;
-}
-
-/* Finds the lesson named `ref` ("lesson" or "pack:lesson"). */
-static int find_lesson(struct cli_ctx *cx, const char *ref, struct db_lesson **all, size_t *n,
-                       const struct db_lesson **found, struct core_err *e)
-{
-    *found = NULL;
-    int rc = db_lesson_list(cx->db, NULL, all, n, e);
-    if (rc != CORE_OK)
-        return rc;
-    const char *colon = strchr(ref, ':');
-    int matches = 0;
-    for (size_t i = 0; i < *n; i++) {
-        const struct db_lesson *l = &(*all)[i];
-        bool hit = colon ? (strncmp(l->pack_id, ref, (size_t)(colon - ref)) == 0 &&
-                            l->pack_id[colon - ref] == '\0' && strcmp(l->id, colon + 1) == 0)
-                         : strcmp(l->id, ref) == 0;
-        if (hit) {
-            matches++;
-            *found = l;
-        }
-    }
-    if (matches == 0) {
-        const char **names = core_xcalloc(*n ? *n : 1, sizeof *names);
-        for (size_t i = 0; i < *n; i++)
-            names[i] = (*all)[i].id;
-        const char *best = core_str_closest(colon ? colon + 1 : ref, names, *n);
-        char hint[160] = "";
-        if (best)
-            snprintf(hint, sizeof hint, "; did you mean %s?", best);
-        free(names);
-        return core_err_set(e, CORE_ERR_NOTFOUND, "no lesson \"%s\"%s (see warpbench lessons)", ref,
-                            hint);
-    }
-    if (matches > 1)
-        return core_err_set(e, CORE_ERR_USAGE,
-                            "lesson \"%s\" exists in several packs; write PACK:%s", ref, ref);
-    return CORE_OK;
 }
 
 static void print_questions_after(const struct db_question *qs, size_t nq, int page,
@@ -163,13 +108,12 @@ int cli_cmd_show(struct cli_ctx *cx, struct cli_args *a)
     if (rc != 0)
         return rc;
     struct core_err e = {0};
-    struct db_lesson *all = NULL;
-    size_t nl = 0, np = 0, nq = 0, nr = 0;
-    const struct db_lesson *l;
+    struct db_lesson *l = NULL;
+    size_t np = 0, nq = 0, nr = 0;
     struct db_page *pages = NULL;
     struct db_question *qs = NULL;
     struct db_progress_row *rows = NULL;
-    if (find_lesson(cx, a->argv[0], &all, &nl, &l, &e) != CORE_OK ||
+    if (lesson_find(cx->db, a->argv[0], &l, &e) != CORE_OK ||
         db_page_list(cx->db, l->pack_id, l->id, &pages, &np, &e) != CORE_OK ||
         db_question_list(cx->db, l->pack_id, l->id, &qs, &nq, &e) != CORE_OK ||
         lesson_progress_load(cx->db, lesson_session_user_id(cx->session), l->pack_id, &rows, &nr,
@@ -231,7 +175,7 @@ int cli_cmd_show(struct cli_ctx *cx, struct cli_args *a)
     }
     printf("\nAnswer with: warpbench question QID, then warpbench answer QID ANSWER\n");
 out:
-    db_lessons_free(all, nl);
+    db_lessons_free(l, l ? 1 : 0);
     db_pages_free(pages, np);
     db_questions_free(qs, nq);
     db_progress_free(rows, nr);

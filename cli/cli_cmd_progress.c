@@ -8,91 +8,19 @@
  * beside its graded score, the calibration gap, totals and levels, and the
  * lessons to study next. For packs with certainty-based marking the CBM
  * mark (from each question's first valid attempt) is shown beside the plain
- * score. */
+ * score. The sums are lessons' (lesson_tallies_compute), as every front end
+ * shows them. */
 #include "cli/cli.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct tally {
-    char *name;
-    int questions, answered;
-    double score, max;
-    int pending;      /* answered in an exam not yet submitted */
-    double lost;      /* points the policy's penalties took from the best tries */
-    bool cbm;         /* the rows come from a pack with certainty-based marking */
-    int cbm_answered; /* questions answered with a certainty */
-    double cbm_mark;  /* their CBM marks */
-    double cbm_max;   /* 3 × their points */
-};
-
-struct tallies {
-    struct tally *t;
-    size_t n;
-};
-
-static struct tally *tally_get(struct tallies *ts, const char *name, size_t len)
-{
-    for (size_t i = 0; i < ts->n; i++)
-        if (strlen(ts->t[i].name) == len && strncmp(ts->t[i].name, name, len) == 0)
-            return &ts->t[i];
-    ts->t = core_xrealloc(ts->t, (ts->n + 1) * sizeof *ts->t);
-    ts->t[ts->n] = (struct tally){.name = core_xstrndup(name, len)};
-    return &ts->t[ts->n++];
-}
-
-static void tally_add(struct tally *t, const struct db_progress_row *r, bool cbm)
-{
-    t->questions++;
-    t->answered += r->answered;
-    t->score += r->best;
-    t->max += r->points;
-    bool pending = r->exam && !r->exam_over;
-    t->pending += pending && r->answered;
-    if (!pending) {
-        double raw = 0; /* the best try before any give-up, no penalty */
-        for (int k = 0; k < r->helped_from && k < r->n_fracs; k++)
-            raw = r->fracs[k] > raw ? r->fracs[k] : raw;
-        if (raw * r->points > r->best + 1e-9)
-            t->lost += raw * r->points - r->best;
-    }
-    if (!cbm)
-        return;
-    t->cbm = true;
-    if (r->answered && r->certainty > 0 && r->points > 0) {
-        t->cbm_answered++;
-        t->cbm_mark += r->points * lesson_cbm_fraction(r->first / r->points, r->certainty);
-        t->cbm_max += 3 * r->points;
-    }
-}
-
-/* Adds row r to every name in a comma-separated list. */
-static void tally_list(struct tallies *ts, const char *list, const struct db_progress_row *r,
-                       bool cbm)
-{
-    const char *s = list ? list : "";
-    while (*s) {
-        const char *comma = strchr(s, ',');
-        size_t len = comma ? (size_t)(comma - s) : strlen(s);
-        if (len)
-            tally_add(tally_get(ts, s, len), r, cbm);
-        s += len + (comma ? 1 : 0);
-    }
-}
-
-static void tallies_free(struct tallies *ts)
-{
-    for (size_t i = 0; i < ts->n; i++)
-        free(ts->t[i].name);
-    free(ts->t);
-}
-
-static void print_section(const char *heading, const struct tallies *ts)
+static void print_section(const char *heading, const struct lesson_tally *v, size_t n)
 {
     printf("\n%s\n", heading);
-    for (size_t i = 0; i < ts->n; i++) {
-        const struct tally *t = &ts->t[i];
+    for (size_t i = 0; i < n; i++) {
+        const struct lesson_tally *t = &v[i];
         double pct = t->max > 0 ? 100.0 * t->score / t->max : 0;
         printf("  %-28s %3d/%-3d answered  %6.1f/%-6.1f %5.1f%%", cli_tx(t->name), t->answered,
                t->questions, t->score, t->max, pct);
@@ -106,48 +34,29 @@ static void print_section(const char *heading, const struct tallies *ts)
     }
 }
 
-static void json_section(struct core_json *j, const char *key, const struct tallies *ts)
+static void json_section(struct core_json *j, const char *key, const struct lesson_tally *v,
+                         size_t n)
 {
     core_json_key(j, key);
     core_json_arr_begin(j);
-    for (size_t i = 0; i < ts->n; i++) {
+    for (size_t i = 0; i < n; i++) {
+        const struct lesson_tally *t = &v[i];
         core_json_obj_begin(j);
-        core_json_kstr(j, "name", ts->t[i].name);
-        core_json_kint(j, "questions", ts->t[i].questions);
-        core_json_kint(j, "answered", ts->t[i].answered);
-        core_json_knum(j, "score", ts->t[i].score);
-        core_json_knum(j, "max", ts->t[i].max);
-        core_json_knum(j, "lost_to_policy", ts->t[i].lost);
-        core_json_kint(j, "pending_exam", ts->t[i].pending);
-        if (ts->t[i].cbm) {
-            core_json_knum(j, "cbm_mark", ts->t[i].cbm_mark);
-            core_json_knum(j, "cbm_max", ts->t[i].cbm_max);
-            core_json_kint(j, "cbm_answered", ts->t[i].cbm_answered);
+        core_json_kstr(j, "name", t->name);
+        core_json_kint(j, "questions", t->questions);
+        core_json_kint(j, "answered", t->answered);
+        core_json_knum(j, "score", t->score);
+        core_json_knum(j, "max", t->max);
+        core_json_knum(j, "lost_to_policy", t->lost);
+        core_json_kint(j, "pending_exam", t->pending);
+        if (t->cbm) {
+            core_json_knum(j, "cbm_mark", t->cbm_mark);
+            core_json_knum(j, "cbm_max", t->cbm_max);
+            core_json_kint(j, "cbm_answered", t->cbm_answered);
         }
         core_json_obj_end(j);
     }
     core_json_arr_end(j);
-}
-
-/* Packs among the rows that use certainty-based marking. Only packs with
- * an answer stated with a certainty are loaded to ask: any other pack has no
- * CBM mark to show, and loading a pack evaluates its Lua files. */
-static bool *cbm_packs(struct cli_ctx *cx, const struct db_progress_row *rows, size_t n)
-{
-    bool *cbm = core_xcalloc(n ? n : 1, sizeof *cbm);
-    for (size_t i = 0; i < n; i++) {
-        if (i > 0 && strcmp(rows[i].pack_id, rows[i - 1].pack_id) == 0) {
-            cbm[i] = cbm[i - 1];
-            continue;
-        }
-        bool any = false;
-        for (size_t k = i; k < n && strcmp(rows[k].pack_id, rows[i].pack_id) == 0; k++)
-            any = any || (rows[k].answered && rows[k].certainty > 0);
-        struct core_err e = {0};
-        if (any && lesson_pack_cbm(cx->session, rows[i].pack_id, &cbm[i], &e) != CORE_OK)
-            cbm[i] = false; /* cannot tell: show the plain score only */
-    }
-    return cbm;
 }
 
 static const char *lesson_title(const struct db_lesson *ls, size_t n, const char *pack,
@@ -243,17 +152,9 @@ static void json_course(struct core_json *j, const struct lesson_standing *st,
         core_json_kint(j, "answered", it->answered);
         core_json_knum(j, "graded", it->graded);
         core_json_knum(j, "graded_answered", it->graded_answered);
-        core_json_key(j, "self");
-        if (it->rated)
-            core_json_num(j, it->self);
-        else
-            core_json_null(j);
+        core_json_knum_if(j, "self", it->rated, it->self);
         core_json_kstr(j, "rated_at", it->rated_at);
-        core_json_key(j, "gap");
-        if (it->rated)
-            core_json_num(j, it->gap);
-        else
-            core_json_null(j);
+        core_json_knum_if(j, "gap", it->rated, it->gap);
         core_json_obj_end(j);
     }
     core_json_arr_end(j);
@@ -263,11 +164,8 @@ static void json_course(struct core_json *j, const struct lesson_standing *st,
     core_json_knum(j, "self_total", st->self_total);
     core_json_kstr(j, "self_level", st->self_level);
     core_json_kint(j, "compared_items", st->n_compared);
-    core_json_key(j, "calibration_gap");
-    if (st->n_compared > 0)
-        core_json_num(j, st->self_compared - st->graded_compared);
-    else
-        core_json_null(j);
+    core_json_knum_if(j, "calibration_gap", st->n_compared > 0,
+                      st->self_compared - st->graded_compared);
     core_json_key(j, "study_next");
     core_json_arr_begin(j);
     for (size_t i = 0; i < st->n_study; i++) {
@@ -378,22 +276,10 @@ static void json_tries(struct core_json *j, const struct db_progress_row *rows, 
         core_json_kstr(j, "question", r->question_id);
         core_json_kstr(j, "kind", r->kind);
         core_json_kint(j, "tries_used", t.used);
-        core_json_key(j, "tries_limit");
-        if (t.limit > 0)
-            core_json_int(j, t.limit);
-        else
-            core_json_null(j);
-        core_json_key(j, "score");
-        if (pending)
-            core_json_null(j);
-        else
-            core_json_num(j, r->best);
+        core_json_kint_if(j, "tries_limit", t.limit > 0, t.limit);
+        core_json_knum_if(j, "score", !pending, r->best);
         core_json_knum(j, "points", r->points);
-        core_json_key(j, "best_try");
-        if (t.best_try > 0 && !pending)
-            core_json_int(j, t.best_try);
-        else
-            core_json_null(j);
+        core_json_kint_if(j, "best_try", t.best_try > 0 && !pending, t.best_try);
         core_json_kbool(j, "closed", t.closed);
         core_json_kbool(j, "gave_up", t.gave_up);
         core_json_kbool(j, "pending_exam", pending);
@@ -430,11 +316,7 @@ static void json_help(struct core_json *j, const struct db_progress_row *rows, s
         core_json_kint(j, "attempt", ss[i].attempt_id);
         core_json_knum(j, "self", ss[i].self);
         core_json_knum(j, "self_max", ss[i].self_max);
-        core_json_key(j, "score");
-        if (ss[i].valid)
-            core_json_num(j, ss[i].score);
-        else
-            core_json_null(j);
+        core_json_knum_if(j, "score", ss[i].valid, ss[i].score);
         core_json_knum(j, "max", ss[i].max);
         core_json_obj_end(j);
     }
@@ -467,24 +349,11 @@ int cli_cmd_progress(struct cli_ctx *cx, struct cli_args *a)
         rc = cli_fail(&e);
         goto out;
     }
-    bool *cbm = cbm_packs(cx, rows, n);
-    struct tallies lessons = {0}, topics = {0}, rubric = {0}, total = {0}, split = {0};
-    for (size_t i = 0; i < n; i++) {
-        char *key = core_xasprintf("%s:%s", rows[i].pack_id, rows[i].lesson_id);
-        tally_add(tally_get(&lessons, key, strlen(key)), &rows[i], cbm[i]);
-        free(key);
-        tally_list(&topics, rows[i].topics, &rows[i], false);
-        tally_list(&rubric, rows[i].rubric, &rows[i], false);
-        tally_add(tally_get(&total, "total", 5), &rows[i], cbm[i]);
-        /* Design answers are graded automatically but provisionally (a
-         * person's rubric score may differ): their points are also shown
-         * apart from the rest. */
-        bool design = rows[i].kind && strcmp(rows[i].kind, "design") == 0;
-        tally_add(tally_get(&split, design ? "design (automatic, provisional)" : "auto-graded",
-                            strlen(design ? "design (automatic, provisional)" : "auto-graded")),
-                  &rows[i], false);
-    }
+    bool *cbm = lesson_progress_cbm(cx->session, rows, n);
+    struct lesson_tallies t;
+    lesson_tallies_compute(rows, n, cbm, &t);
     free(cbm);
+    size_t n_total = n ? 1 : 0; /* no "total" line without questions */
     struct lesson_standing st;
     lesson_standing_compute(rows, n, self, n_self, &st);
     if (cx->json) {
@@ -492,11 +361,11 @@ int cli_cmd_progress(struct cli_ctx *cx, struct cli_args *a)
         struct core_json j;
         cli_json_open(&b, &j);
         core_json_kstr(&j, "user", cx->user);
-        json_section(&j, "total", &total);
-        json_section(&j, "lessons", &lessons);
-        json_section(&j, "topics", &topics);
-        json_section(&j, "rubric", &rubric);
-        json_section(&j, "kinds", &split);
+        json_section(&j, "total", &t.total, n_total);
+        json_section(&j, "lessons", t.lessons.v, t.lessons.n);
+        json_section(&j, "topics", t.topics.v, t.topics.n);
+        json_section(&j, "rubric", t.rubric.v, t.rubric.n);
+        json_section(&j, "kinds", t.kinds.v, t.kinds.n);
         json_course(&j, &st, ls, nl);
         json_help(&j, rows, n, ss, n_ss);
         json_tries(&j, rows, n);
@@ -504,22 +373,18 @@ int cli_cmd_progress(struct cli_ctx *cx, struct cli_args *a)
         cli_json_close(&b, &j);
     } else {
         printf("progress of %s\n", cli_tx(cx->user));
-        print_section("lessons", &lessons);
-        print_section("topics", &topics);
-        print_section("course rubric items", &rubric);
-        print_section("overall", &total);
-        print_section("by how it is graded", &split);
+        print_section("lessons", t.lessons.v, t.lessons.n);
+        print_section("topics", t.topics.v, t.topics.n);
+        print_section("course rubric items", t.rubric.v, t.rubric.n);
+        print_section("overall", &t.total, n_total);
+        print_section("by how it is graded", t.kinds.v, t.kinds.n);
         print_course(&st, ls, nl);
         print_help(rows, n, ss, n_ss);
         print_tries(rows, n);
         cli_reviews_print(cx, pack, NULL);
     }
     lesson_standing_fini(&st);
-    tallies_free(&lessons);
-    tallies_free(&topics);
-    tallies_free(&rubric);
-    tallies_free(&total);
-    tallies_free(&split);
+    lesson_tallies_fini(&t);
     rc = CLI_EXIT_OK;
 out:
     db_progress_free(rows, n);

@@ -27,11 +27,7 @@ static void json_policy(struct core_json *j, const struct grader_policy *p, cons
 {
     core_json_key(j, "policy");
     core_json_obj_begin(j);
-    core_json_key(j, "tries");
-    if (p->tries > 0)
-        core_json_int(j, p->tries);
-    else
-        core_json_null(j);
+    core_json_kint_if(j, "tries", p->tries > 0, p->tries);
     core_json_key(j, "per_try");
     if (p->n_per_try > 0) {
         core_json_arr_begin(j);
@@ -53,21 +49,9 @@ static void json_standing(struct core_json *j, const struct lesson_tries *t, dou
                           bool hidden)
 {
     core_json_kint(j, "tries_used", t->used);
-    core_json_key(j, "tries_left");
-    if (t->limit > 0)
-        core_json_int(j, t->limit > t->used ? t->limit - t->used : 0);
-    else
-        core_json_null(j);
-    core_json_key(j, "question_score");
-    if (hidden)
-        core_json_null(j);
-    else
-        core_json_num(j, t->frac * points);
-    core_json_key(j, "next_try_can_earn");
-    if (hidden)
-        core_json_null(j);
-    else
-        core_json_num(j, t->next_available);
+    core_json_kint_if(j, "tries_left", t->limit > 0, t->limit > t->used ? t->limit - t->used : 0);
+    core_json_knum_if(j, "question_score", !hidden, t->frac * points);
+    core_json_knum_if(j, "next_try_can_earn", !hidden, t->next_available);
     core_json_kbool(j, "closed", t->closed);
     core_json_kbool(j, "gave_up", t->gave_up);
 }
@@ -94,11 +78,7 @@ static void json_history(struct core_json *j, const struct db_attempt *h, size_t
         core_json_kstr(j, "answer", h[i].answer);
         core_json_kint(j, "variant", h[i].variant);
         core_json_kbool(j, "valid", valid);
-        core_json_key(j, "score");
-        if (valid && !hidden)
-            core_json_num(j, score);
-        else
-            core_json_null(j);
+        core_json_knum_if(j, "score", valid && !hidden, score);
         core_json_knum(j, "max", max);
         core_json_kbool(j, "after_giveup", h[i].after_giveup);
         core_json_kbool(j, "regraded", h[i].regraded);
@@ -348,65 +328,151 @@ static int take_certainty(const struct cli_command *cmd, struct cli_args *a, int
     return 0;
 }
 
-int cli_cmd_answer(struct cli_ctx *cx, struct cli_args *a)
+/* The graded answer as one JSON object. */
+static void json_answer(const struct lesson_answer_result *res, const char *answer, int certainty,
+                        double mark)
 {
-    const struct cli_command *cmd = cli_command_find("answer");
-    int variant, certainty;
-    int rc = take_variant(cmd, a, &variant);
-    if (rc == 0)
-        rc = take_certainty(cmd, a, &certainty);
-    if (rc == 0)
-        rc = cli_check_args(cmd, a, 2, 1000);
-    if (rc != 0)
-        return rc;
-    /* Several words are one answer: `answer q a c` means "a c". */
-    char *answer;
-    if (a->argc == 2 && strcmp(a->argv[1], "-") == 0) {
-        answer = read_stdin();
-        if (!answer)
-            return cli_usage(cmd,
-                             "the answer on standard input is longer than %u KiB or is "
-                             "not text",
-                             MAX_ANSWER_BYTES >> 10);
+    const struct grader_result *r = &res->r;
+    const struct lesson_tries *t = &res->tries;
+    bool show_solution = t->closed && !res->hidden;
+    struct core_buf b;
+    struct core_json j;
+    cli_json_open(&b, &j);
+    core_json_kstr(&j, "question", res->question_id);
+    core_json_kstr(&j, "pack", res->pack_id);
+    core_json_kint(&j, "variant", res->variant);
+    core_json_kstr(&j, "answer", answer);
+    core_json_kbool(&j, "valid", r->valid);
+    core_json_kbool(&j, "hidden", res->hidden);
+    core_json_knum_if(&j, "score", r->valid && !res->hidden, r->score);
+    core_json_knum(&j, "max", r->max);
+    core_json_kbool_if(&j, "correct", !res->hidden, r->correct);
+    core_json_kstr(&j, "feedback", r->feedback);
+    core_json_kstr(&j, "parsed", r->parsed);
+    core_json_knum_if(&j, "value", r->has_value, r->value);
+    /* The accepted interval and reference are revealed once right or
+     * once no try is left. */
+    bool reveal = (r->correct || show_solution) && !res->hidden;
+    core_json_kstr(&j, "accepted", reveal ? r->accepted : NULL);
+    core_json_kstr(&j, "reference", reveal ? r->reference : NULL);
+    core_json_kint(&j, "attempt", res->attempt_id);
+    core_json_kint(&j, "attempts", res->attempt_no);
+    core_json_kint_if(&j, "try", r->valid, res->attempt_no);
+    core_json_knum_if(&j, "available", r->valid && !res->hidden, res->available);
+    core_json_knum_if(&j, "earned", r->valid && !res->hidden, res->earned * r->max);
+    core_json_kbool(&j, "after_giveup", res->after_giveup);
+    core_json_kstr(&j, "policy_text", res->policy_text);
+    json_standing(&j, t, r->max, res->hidden);
+    core_json_kint_if(&j, "certainty", certainty != 0, certainty);
+    core_json_knum_if(&j, "cbm_mark", certainty != 0 && r->valid && !res->hidden, mark);
+    cli_json_close(&b, &j);
+}
+
+/* The graded answer for people: the grade, feedback, what the try earns
+ * under the policy, the question's score, the CBM mark. */
+static void print_answer(const struct lesson_answer_result *res, int certainty, double mark)
+{
+    const struct grader_result *r = &res->r;
+    const struct lesson_tries *t = &res->tries;
+    bool show_solution = t->closed && !res->hidden;
+    if (!r->valid) {
+        printf("? could not read that answer: %s\n  (nothing was scored and it is not a try; "
+               "try again)\n",
+               cli_tx(r->feedback));
+    } else if (res->hidden) {
+        printf("• recorded%s%s\n  %s\n  exam answer %d recorded\n",
+               r->parsed ? " — you answered " : "", cli_tx(r->parsed), cli_tx(r->feedback),
+               res->attempt_no);
     } else {
-        struct core_buf b;
-        core_buf_init(&b);
-        for (int i = 1; i < a->argc; i++) {
-            if (i > 1)
-                core_buf_putc(&b, ' ');
-            core_buf_puts(&b, a->argv[i]);
-        }
-        answer = core_buf_steal(&b);
+        char sc[32], mx[32], earned[32], qs[32];
+        lesson_score_format(r->score, sc, sizeof sc);
+        lesson_score_format(r->max, mx, sizeof mx);
+        lesson_score_format(res->earned * r->max, earned, sizeof earned);
+        lesson_score_format(t->frac * r->max, qs, sizeof qs);
+        /* After a give-up the grade is shown, but what it earns is 0: the
+         * heading says so before the points, as the TUI does. */
+        printf("%s%s %s/%s point%s%s%s\n",
+               r->correct     ? "✓ correct"
+               : r->score > 0 ? "~ partly right"
+                              : "✗ not right",
+               res->after_giveup ? " (after your give-up: earns nothing):" : ":", sc, mx,
+               r->max == 1 ? "" : "s", r->parsed ? " — you answered " : "", cli_tx(r->parsed));
+        if (r->feedback && r->feedback[0])
+            cli_print_indented("  ", r->feedback);
+        if ((r->correct || show_solution) && r->accepted)
+            printf("  accepted: %s\n", cli_tx(r->accepted));
+        if (show_solution && r->reference && r->reference[0])
+            printf("  solution: %s\n", cli_tx(r->reference));
+        if (res->after_giveup)
+            printf("  after your give-up this earns nothing (the answer had been shown)\n");
+        else if (res->available < 1 && r->score > 0)
+            printf("  try %d could earn %.0f%% of the points: it counts %s\n", res->attempt_no,
+                   100 * res->available, earned);
+        printf("  question score %s/%s (%s)", qs, mx, res->policy_text);
+        if (t->closed)
+            printf("; no tries left: it is closed");
+        else if (t->frac >= 1 - 1e-9)
+            printf("; full marks");
+        else if (t->limit > 0)
+            printf("; %d tr%s left", t->limit - t->used, t->limit - t->used == 1 ? "y" : "ies");
+        printf("\n");
+        if (certainty)
+            printf("  CBM mark at certainty %d: %+g (wrong %+g, right %+g)%s\n", certainty, mark,
+                   r->max * lesson_cbm_fraction(0, certainty),
+                   r->max * lesson_cbm_fraction(1, certainty),
+                   res->attempt_no > 1 ? "; progress counts the certainty of your first attempt"
+                                       : "");
+        printf("  attempt %d recorded\n", res->attempt_no);
     }
-    rc = cli_open_session(cx);
-    if (rc != 0) {
-        free(answer);
-        return rc;
+}
+
+/* The answer's text: the words after the question id (`answer q a c` means
+ * "a c"), or standard input for "-". NULL (usage said why) when standard
+ * input is too long or not text. */
+static char *answer_text(const struct cli_command *cmd, const struct cli_args *a)
+{
+    if (a->argc == 2 && strcmp(a->argv[1], "-") == 0) {
+        char *answer = read_stdin();
+        if (!answer)
+            cli_usage(cmd,
+                      "the answer on standard input is longer than %u KiB or is "
+                      "not text",
+                      MAX_ANSWER_BYTES >> 10);
+        return answer;
     }
+    struct core_buf b;
+    core_buf_init(&b);
+    for (int i = 1; i < a->argc; i++) {
+        if (i > 1)
+            core_buf_putc(&b, ' ');
+        core_buf_puts(&b, a->argv[i]);
+    }
+    return core_buf_steal(&b);
+}
+
+/* Before grading: a certainty exactly where the pack marks by certainty,
+ * and for a question graded against the student's own lab run, a run
+ * (not an unreadable answer: its own message and exit code). Returns 0
+ * or the exit code. */
+static int answer_precheck(struct cli_ctx *cx, const struct cli_command *cmd, const char *qid,
+                           int variant, int certainty)
+{
     struct core_err e = {0};
     bool cbm = false;
-    if (lesson_question_cbm(cx->session, a->argv[0], &cbm, &e) != CORE_OK) {
-        free(answer);
+    if (lesson_question_cbm(cx->session, qid, &cbm, &e) != CORE_OK)
         return cli_fail(&e);
-    }
-    if (cbm != (certainty != 0)) {
-        free(answer);
-        if (cbm)
-            return cli_usage(cmd,
-                             "%s is marked by certainty: add --certainty 1, 2 or 3 for how sure "
-                             "you are (right scores 1, 2 or 3 times the points, wrong 0, -2 or "
-                             "-6 times)",
-                             a->argv[0]);
-        return cli_usage(cmd, "%s is not marked by certainty: answer without --certainty",
-                         a->argv[0]);
-    }
-    /* A question graded against the student's own lab run, with no run yet:
-     * not an unreadable answer, so its own message and exit code. */
+    if (cbm && !certainty)
+        return cli_usage(cmd,
+                         "%s is marked by certainty: add --certainty 1, 2 or 3 for how sure "
+                         "you are (right scores 1, 2 or 3 times the points, wrong 0, -2 or "
+                         "-6 times)",
+                         qid);
+    if (!cbm && certainty)
+        return cli_usage(cmd, "%s is not marked by certainty: answer without --certainty", qid);
     struct lesson_question_view v;
-    if (lesson_question_show(cx->session, a->argv[0], variant, &v, &e) != CORE_OK) {
-        free(answer);
+    if (lesson_question_show(cx->session, qid, variant, &v, &e) != CORE_OK)
         return cli_fail(&e);
-    }
+    int rc = 0;
     if (v.v.needs_lab) {
         if (cx->json) {
             struct core_buf b;
@@ -423,16 +489,37 @@ int cli_cmd_answer(struct cli_ctx *cx, struct cli_args *a)
                 "warpbench: %s:%s is graded against your own run of the lab '%s', and you have "
                 "none yet: %s. Nothing was recorded.\n",
                 v.q.pack_id, v.q.id, v.q.lab ? v.q.lab : "?", cli_tx(v.v.needs_lab));
-        lesson_question_view_fini(&v);
-        free(answer);
-        return CLI_EXIT_NO_LAB_RUN;
+        rc = CLI_EXIT_NO_LAB_RUN;
     }
     lesson_question_view_fini(&v);
+    return rc;
+}
+
+int cli_cmd_answer(struct cli_ctx *cx, struct cli_args *a)
+{
+    const struct cli_command *cmd = cli_command_find("answer");
+    int variant, certainty;
+    int rc = take_variant(cmd, a, &variant);
+    if (rc == 0)
+        rc = take_certainty(cmd, a, &certainty);
+    if (rc == 0)
+        rc = cli_check_args(cmd, a, 2, 1000);
+    if (rc != 0)
+        return rc;
+    char *answer = answer_text(cmd, a);
+    if (!answer)
+        return CLI_EXIT_USAGE;
+    rc = cli_open_session(cx);
+    if (rc == 0)
+        rc = answer_precheck(cx, cmd, a->argv[0], variant, certainty);
+    struct core_err e = {0};
     struct lesson_answer_result res;
-    if (lesson_answer_certain(cx->session, a->argv[0], variant, answer, certainty, &res, &e) !=
-        CORE_OK) {
+    if (rc == 0 && lesson_answer_certain(cx->session, a->argv[0], variant, answer, certainty, &res,
+                                         &e) != CORE_OK)
+        rc = cli_fail(&e);
+    if (rc != 0) {
         free(answer);
-        return cli_fail(&e);
+        return rc;
     }
     /* Fault injection for the durability test: die the hardest way right
      * after the attempt was recorded, before anything is closed. */
@@ -441,122 +528,10 @@ int cli_cmd_answer(struct cli_ctx *cx, struct cli_args *a)
         raise(SIGKILL);
     const struct grader_result *r = &res.r;
     double mark = r->max > 0 ? r->max * lesson_cbm_fraction(r->score / r->max, certainty) : 0;
-    const struct lesson_tries *t = &res.tries;
-    /* The solution is shown once no try is left (never during an exam). */
-    bool show_solution = t->closed && !res.hidden;
-    if (cx->json) {
-        struct core_buf b;
-        struct core_json j;
-        cli_json_open(&b, &j);
-        core_json_kstr(&j, "question", res.question_id);
-        core_json_kstr(&j, "pack", res.pack_id);
-        core_json_kint(&j, "variant", res.variant);
-        core_json_kstr(&j, "answer", answer);
-        core_json_kbool(&j, "valid", r->valid);
-        core_json_kbool(&j, "hidden", res.hidden);
-        core_json_key(&j, "score");
-        if (r->valid && !res.hidden)
-            core_json_num(&j, r->score);
-        else
-            core_json_null(&j);
-        core_json_knum(&j, "max", r->max);
-        core_json_key(&j, "correct");
-        if (res.hidden)
-            core_json_null(&j);
-        else
-            core_json_bool(&j, r->correct);
-        core_json_kstr(&j, "feedback", r->feedback);
-        core_json_kstr(&j, "parsed", r->parsed);
-        core_json_key(&j, "value");
-        if (r->has_value)
-            core_json_num(&j, r->value);
-        else
-            core_json_null(&j);
-        /* The accepted interval and reference are revealed once right or
-         * once no try is left. */
-        bool reveal = (r->correct || show_solution) && !res.hidden;
-        core_json_kstr(&j, "accepted", reveal ? r->accepted : NULL);
-        core_json_kstr(&j, "reference", reveal ? r->reference : NULL);
-        core_json_kint(&j, "attempt", res.attempt_id);
-        core_json_kint(&j, "attempts", res.attempt_no);
-        core_json_key(&j, "try");
-        if (r->valid)
-            core_json_int(&j, res.attempt_no);
-        else
-            core_json_null(&j);
-        core_json_key(&j, "available");
-        if (r->valid && !res.hidden)
-            core_json_num(&j, res.available);
-        else
-            core_json_null(&j);
-        core_json_key(&j, "earned");
-        if (r->valid && !res.hidden)
-            core_json_num(&j, res.earned * r->max);
-        else
-            core_json_null(&j);
-        core_json_kbool(&j, "after_giveup", res.after_giveup);
-        core_json_kstr(&j, "policy_text", res.policy_text);
-        json_standing(&j, t, r->max, res.hidden);
-        core_json_key(&j, "certainty");
-        if (certainty)
-            core_json_int(&j, certainty);
-        else
-            core_json_null(&j);
-        core_json_key(&j, "cbm_mark");
-        if (certainty && r->valid && !res.hidden)
-            core_json_num(&j, mark);
-        else
-            core_json_null(&j);
-        cli_json_close(&b, &j);
-    } else if (!r->valid) {
-        printf("? could not read that answer: %s\n  (nothing was scored and it is not a try; "
-               "try again)\n",
-               cli_tx(r->feedback));
-    } else if (res.hidden) {
-        printf("• recorded%s%s\n  %s\n  exam answer %d recorded\n",
-               r->parsed ? " — you answered " : "", cli_tx(r->parsed), cli_tx(r->feedback),
-               res.attempt_no);
-    } else {
-        char sc[32], mx[32], earned[32], qs[32];
-        lesson_score_format(r->score, sc, sizeof sc);
-        lesson_score_format(r->max, mx, sizeof mx);
-        lesson_score_format(res.earned * r->max, earned, sizeof earned);
-        lesson_score_format(t->frac * r->max, qs, sizeof qs);
-        /* After a give-up the grade is shown, but what it earns is 0: the
-         * heading says so before the points, as the TUI does. */
-        printf("%s%s %s/%s point%s%s%s\n",
-               r->correct     ? "✓ correct"
-               : r->score > 0 ? "~ partly right"
-                              : "✗ not right",
-               res.after_giveup ? " (after your give-up: earns nothing):" : ":", sc, mx,
-               r->max == 1 ? "" : "s", r->parsed ? " — you answered " : "", cli_tx(r->parsed));
-        if (r->feedback && r->feedback[0])
-            cli_print_indented("  ", r->feedback);
-        if ((r->correct || show_solution) && r->accepted)
-            printf("  accepted: %s\n", cli_tx(r->accepted));
-        if (show_solution && r->reference && r->reference[0])
-            printf("  solution: %s\n", cli_tx(r->reference));
-        if (res.after_giveup)
-            printf("  after your give-up this earns nothing (the answer had been shown)\n");
-        else if (res.available < 1 && r->score > 0)
-            printf("  try %d could earn %.0f%% of the points: it counts %s\n", res.attempt_no,
-                   100 * res.available, earned);
-        printf("  question score %s/%s (%s)", qs, mx, res.policy_text);
-        if (t->closed)
-            printf("; no tries left: it is closed");
-        else if (t->frac >= 1 - 1e-9)
-            printf("; full marks");
-        else if (t->limit > 0)
-            printf("; %d tr%s left", t->limit - t->used, t->limit - t->used == 1 ? "y" : "ies");
-        printf("\n");
-        if (certainty)
-            printf("  CBM mark at certainty %d: %+g (wrong %+g, right %+g)%s\n", certainty, mark,
-                   r->max * lesson_cbm_fraction(0, certainty),
-                   r->max * lesson_cbm_fraction(1, certainty),
-                   res.attempt_no > 1 ? "; progress counts the certainty of your first attempt"
-                                      : "");
-        printf("  attempt %d recorded\n", res.attempt_no);
-    }
+    if (cx->json)
+        json_answer(&res, answer, certainty, mark);
+    else
+        print_answer(&res, certainty, mark);
     /* 0: right and it counts; during an exam, any readable answer (its
      * grade is not told yet). */
     rc = !r->valid                      ? CLI_EXIT_UNREADABLE

@@ -3,10 +3,11 @@
  *
  * Provides: the error type (struct core_err) and error codes, allocation
  * helpers that abort on exhaustion, a growable byte buffer, a string list,
- * a JSON writer, numbers read and written independently of the locale,
- * SHA-256, clocks (real and injectable), whole-file reads, creation of the
- * files a user names (never through a link or into a device), and the
- * embedded-file table type used for sources compiled into the binary.
+ * a JSON writer, UTF-8 decoding and stepping, numbers read and written
+ * independently of the locale (and written for people), SHA-256, clocks
+ * (real and injectable), whole-file reads, creation of the files a user
+ * names (never through a link or into a device), and the embedded-file
+ * table type used for sources compiled into the binary.
  *
  * Invariants: nothing here does I/O except the core_file_* functions; nothing
  * keeps global state (core_num's C locale object is made once and never
@@ -146,6 +147,11 @@ void core_json_kstr(struct core_json *j, const char *key, const char *s);
 void core_json_knum(struct core_json *j, const char *key, double v);
 void core_json_kint(struct core_json *j, const char *key, long long v);
 void core_json_kbool(struct core_json *j, const char *key, bool v);
+/* A key and its value when `has`, else null: a figure that does not apply
+ * or is not told yet. */
+void core_json_knum_if(struct core_json *j, const char *key, bool has, double v);
+void core_json_kint_if(struct core_json *j, const char *key, bool has, long long v);
+void core_json_kbool_if(struct core_json *j, const char *key, bool has, bool v);
 /* Appends `s` as a quoted, escaped JSON string (no comma logic). */
 void core_json_quote(struct core_buf *b, const char *s);
 
@@ -165,6 +171,25 @@ int core_json_parse_flat(const char *json, struct core_kv **out, size_t *n, stru
 void core_kv_free(struct core_kv *v, size_t n);
 /* The member named key, or NULL. */
 const struct core_kv *core_kv_find(const struct core_kv *v, size_t n, const char *key);
+
+/* ---- UTF-8 (core_utf8.c) ------------------------------------------------- */
+
+/* Decodes the character at s: its length (1..4) with *cp, or 0 when the
+ * bytes there are not valid UTF-8 (a stray continuation byte, C0, C1 or
+ * F5..FF, a sequence cut short, an overlong form, a surrogate, beyond
+ * U+10FFFF), *cp then U+FFFD. The NUL decodes as U+0000 of length 1. */
+size_t core_utf8_decode(const char *s, uint32_t *cp);
+/* The offset of the character after the one at s + at (at on a character
+ * start); a byte that starts no valid sequence steps as one character. At
+ * the terminating NUL, at itself. */
+size_t core_utf8_next(const char *s, size_t at);
+/* The start of the character before offset at (a character start), as
+ * core_utf8_next steps from the start of s; 0 at the start. Looks back at
+ * most four bytes. */
+size_t core_utf8_prev(const char *s, size_t at);
+/* Encodes cp into out (no NUL); returns its bytes (1..4). Surrogates and
+ * values beyond U+10FFFF encode U+FFFD. */
+size_t core_utf8_encode(char out[4], uint32_t cp);
 
 /* ---- numbers ------------------------------------------------------------- */
 
@@ -200,6 +225,29 @@ int core_num_parse(const char *s, size_t n, unsigned flags, double *out, size_t 
  * same double ("0.1", "100000", "0.3333333333333333").
  * Non-finite values are "inf", "-inf", "nan". Returns snprintf's count. */
 int core_num_format(char *buf, size_t size, double v, int sig);
+
+/* How core_num_human writes a number, beyond its rules for every caller. */
+enum core_human_flags {
+    CORE_HUMAN_WHOLE = 1u << 0,    /* whole numbers below 1e9 in full ("123457") */
+    CORE_HUMAN_BINARY = 1u << 1,   /* B, KiB, MiB, GiB, TiB: a whole number of KiB, MiB, ...
+                                      keeps its binary prefix ("32 KiB"); other sizes go to B
+                                      with a decimal prefix ("1.05 MB") */
+    CORE_HUMAN_PREFIXED = 1u << 2, /* a unit already prefixed is rescaled too ("1500 MB/s" is
+                                      "1.5 GB/s"; "ms" from 1000 on in s) */
+    CORE_HUMAN_TIGHT_X = 1u << 3   /* "×" and "x" follow the number without a space, as "%"
+                                      always does ("2.5x") */
+};
+
+/* Writes v in `unit` (NULL: none) as people read it into buf (n bytes,
+ * cut like snprintf, NUL-terminated when n > 0), in the C locale's
+ * notation: `sig` significant digits, trailing zeros trimmed, never "-0",
+ * no exponent between 1e-4 and 1e9; a base unit that takes decimal
+ * prefixes (B, B/s, bit/s, bps, FLOP, FLOP/s, FLOPS, Hz, W) with the prefix
+ * that fits ("1.5 TB/s"), rounding included (999.96 B at 4 digits is
+ * "1 kB"); seconds below one in ms, µs or ns; "%" right after the number,
+ * other units after a space; "n/a" when v is not finite. `flags` (enum
+ * core_human_flags) add the rest. Pure. */
+void core_num_human(char *buf, size_t n, double v, const char *unit, int sig, unsigned flags);
 
 /* ---- CSV (RFC 4180) ------------------------------------------------------- */
 

@@ -67,38 +67,6 @@ void core_json_key(struct core_json *j, const char *key)
     j->after_key = true;
 }
 
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 when invalid. */
-static size_t utf8_len(const unsigned char *s)
-{
-    if (s[0] < 0x80)
-        return 1;
-    size_t n;
-    unsigned min;
-    unsigned cp;
-    if ((s[0] & 0xE0) == 0xC0) {
-        n = 2;
-        cp = s[0] & 0x1F;
-        min = 0x80;
-    } else if ((s[0] & 0xF0) == 0xE0) {
-        n = 3;
-        cp = s[0] & 0x0F;
-        min = 0x800;
-    } else if ((s[0] & 0xF8) == 0xF0) {
-        n = 4;
-        cp = s[0] & 0x07;
-        min = 0x10000;
-    } else
-        return 0;
-    for (size_t i = 1; i < n; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3F);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
-    return n;
-}
-
 void core_json_quote(struct core_buf *b, const char *s)
 {
     core_buf_putc(b, '"');
@@ -122,7 +90,8 @@ void core_json_quote(struct core_buf *b, const char *s)
             core_buf_printf(b, "\\u%04x", c);
             p++;
         } else {
-            size_t n = utf8_len(p);
+            uint32_t cp;
+            size_t n = core_utf8_decode((const char *)p, &cp);
             if (n == 0) {
                 core_buf_puts(b, "\xEF\xBF\xBD");
                 p++;
@@ -197,4 +166,31 @@ void core_json_kbool(struct core_json *j, const char *key, bool v)
 {
     core_json_key(j, key);
     core_json_bool(j, v);
+}
+
+void core_json_knum_if(struct core_json *j, const char *key, bool has, double v)
+{
+    core_json_key(j, key);
+    if (has)
+        core_json_num(j, v);
+    else
+        core_json_null(j);
+}
+
+void core_json_kint_if(struct core_json *j, const char *key, bool has, long long v)
+{
+    core_json_key(j, key);
+    if (has)
+        core_json_int(j, v);
+    else
+        core_json_null(j);
+}
+
+void core_json_kbool_if(struct core_json *j, const char *key, bool has, bool v)
+{
+    core_json_key(j, key);
+    if (has)
+        core_json_bool(j, v);
+    else
+        core_json_null(j);
 }

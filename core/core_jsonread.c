@@ -103,27 +103,7 @@ static int hex4(struct reader *r, unsigned *out)
 static void put_utf8(struct core_buf *b, unsigned cp)
 {
     char u[4];
-    size_t n;
-    if (cp < 0x80) {
-        u[0] = (char)cp;
-        n = 1;
-    } else if (cp < 0x800) {
-        u[0] = (char)(0xC0 | (cp >> 6));
-        u[1] = (char)(0x80 | (cp & 0x3F));
-        n = 2;
-    } else if (cp < 0x10000) {
-        u[0] = (char)(0xE0 | (cp >> 12));
-        u[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        u[2] = (char)(0x80 | (cp & 0x3F));
-        n = 3;
-    } else {
-        u[0] = (char)(0xF0 | (cp >> 18));
-        u[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-        u[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        u[3] = (char)(0x80 | (cp & 0x3F));
-        n = 4;
-    }
-    core_buf_append(b, u, n);
+    core_buf_append(b, u, core_utf8_encode(u, cp));
 }
 
 /* Reads a string (r->at on the opening quote) into out. */

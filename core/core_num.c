@@ -16,6 +16,10 @@
  * glibc's strtod rounds correctly for any number of digits (big-number
  * arithmetic), which a short hand-written decimal-to-binary loop does not
  * (summing digit * 10^-k rounds at every step and is off by an ulp or more).
+ *
+ * Numbers for people (core_num_human: "32 KiB", "1.5 TB/s", "450 µs") are
+ * written here too, in one way for every front end, with the rounding and
+ * the prefixes chosen together.
  * uselocale changes only the calling thread, so other threads (the TUI's lab
  * thread) are never affected, and it is restored before returning.
  *
@@ -229,4 +233,136 @@ int core_num_format(char *buf, size_t size, double v, int sig)
     }
     uselocale(old);
     return len;
+}
+
+/* ---- numbers for people ------------------------------------------------------ */
+
+/* v with `sig` significant digits in the C locale's notation, trailing
+ * zeros trimmed, never "-0"; no exponent between 1e-4 and 1e9; with `whole`
+ * a whole number below 1e9 in full. */
+static void human_digits(char *buf, size_t n, double v, int sig, bool whole)
+{
+    double a = fabs(v);
+    if (a == 0) {
+        snprintf(buf, n, "0");
+        return;
+    }
+    if (whole && a < 1e9 && v == floor(v)) {
+        core_num_format(buf, n, v, 17); /* below 1e9: every digit, no exponent */
+        return;
+    }
+    if (a >= 1e9 || a < 1e-4) {
+        core_num_format(buf, n, v, sig);
+        return;
+    }
+    int digits = sig - 1 - (int)floor(log10(a));
+    if (digits < 0)
+        digits = 0;
+    locale_t old = uselocale(c_locale_get());
+    snprintf(buf, n, "%.*f", digits, v);
+    uselocale(old);
+    if (strchr(buf, '.')) {
+        size_t len = strlen(buf);
+        while (len > 0 && buf[len - 1] == '0')
+            buf[--len] = '\0';
+        if (len > 0 && buf[len - 1] == '.')
+            buf[--len] = '\0';
+    }
+    if (strcmp(buf, "-0") == 0)
+        snprintf(buf, n, "0");
+}
+
+/* A unit that takes decimal prefixes, as a base and a power of 1000: the
+ * base itself (power 0) or, with `prefixed`, the base after one of k M G T
+ * P E ("GB/s": "B/s", 3). False for any other unit. */
+static bool decimal_unit(const char *unit, bool prefixed, const char **base, int *pow1000)
+{
+    static const char *const bases[] = {"B/s",   "B",   "FLOP/s", "FLOPS", "FLOP",
+                                        "bit/s", "bps", "Hz",     "W",     NULL};
+    static const char pre[] = "kMGTPE";
+    size_t ul = strlen(unit);
+    for (int i = 0; bases[i]; i++) {
+        if (strcmp(unit, bases[i]) == 0) {
+            *base = bases[i];
+            *pow1000 = 0;
+            return true;
+        }
+        const char *at = unit[0] ? strchr(pre, unit[0]) : NULL;
+        if (prefixed && at && ul == strlen(bases[i]) + 1 && strcmp(unit + 1, bases[i]) == 0) {
+            *base = bases[i];
+            *pow1000 = (int)(at - pre) + 1;
+            return true;
+        }
+    }
+    return false;
+}
+
+void core_num_human(char *buf, size_t n, double v, const char *unit, int sig, unsigned flags)
+{
+    if (n == 0)
+        return;
+    if (!isfinite(v)) {
+        snprintf(buf, n, "n/a");
+        return;
+    }
+    if (sig < 1)
+        sig = 1;
+    const char *u = unit ? unit : "";
+    char num[48];
+    bool whole = flags & CORE_HUMAN_WHOLE;
+    /* Where rounding to sig digits carries into the next prefix: 999.5 at
+     * 3 digits is "1 k", not "1000"; 0.9995 s is "1 s", not "1000 ms". */
+    double up = 1000 - 0.5 * pow(10, 3 - sig), down = 1 - 0.5 * pow(10, -sig);
+    if (flags & CORE_HUMAN_BINARY) {
+        static const char *const bin[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+        for (int k = 0; k < 5; k++) {
+            if (strcmp(u, bin[k]) != 0)
+                continue;
+            double bytes = v * pow(1024, k);
+            if (fabs(bytes) >= 1024 && fmod(bytes, 1024) == 0) {
+                int p = 0;
+                while (fabs(bytes) >= 1024 && p < 4) {
+                    bytes /= 1024;
+                    p++;
+                }
+                human_digits(num, sizeof num, bytes, sig, whole);
+                snprintf(buf, n, "%s %s", num, bin[p]);
+                return;
+            }
+            v = bytes; /* other sizes: decimal prefixes of B */
+            u = "B";
+            break;
+        }
+    }
+    const char *base;
+    int p;
+    if (decimal_unit(u, flags & CORE_HUMAN_PREFIXED, &base, &p)) {
+        static const char *const pre[] = {"", "k", "M", "G", "T", "P", "E"};
+        double x = v * pow(1000, p);
+        int q = 0;
+        while (fabs(x) >= up && q < 6) {
+            x /= 1000;
+            q++;
+        }
+        human_digits(num, sizeof num, x, sig, whole);
+        snprintf(buf, n, "%s %s%s", num, pre[q], base);
+        return;
+    }
+    bool ms = (flags & CORE_HUMAN_PREFIXED) && strcmp(u, "ms") == 0;
+    if ((strcmp(u, "s") == 0 || ms) && v != 0) {
+        static const char *const tu[] = {"s", "ms", "µs", "ns"};
+        double x = ms ? v / 1000 : v;
+        int q = 0;
+        while (fabs(x) < down && q < 3) {
+            x *= 1000;
+            q++;
+        }
+        human_digits(num, sizeof num, x, sig, whole);
+        snprintf(buf, n, "%s %s", num, tu[q]);
+        return;
+    }
+    human_digits(num, sizeof num, v, sig, whole);
+    bool tight = strcmp(u, "%") == 0 ||
+                 ((flags & CORE_HUMAN_TIGHT_X) && (strcmp(u, "×") == 0 || strcmp(u, "x") == 0));
+    snprintf(buf, n, "%s%s%s", num, u[0] && !tight ? " " : "", u);
 }

@@ -668,7 +668,7 @@ int db_submission_write(const char *path, const struct db_submission *s, struct 
  * with db_submission_fini (also after an error: *out is then empty). */
 int db_submission_read(const char *path, struct db_submission *out, struct core_err *err);
 
-/* ---- the class store (db_class.c) ------------------------------------------
+/* ---- the class store (db_class.c, db_class_read.c, db_class_review.c) ----
  *
  * An instructor's record of a class: a SQLite file of its own schema
  * ("WBCL"), separate from the instructor's own store (which holds the

@@ -256,15 +256,9 @@ static void attempts_free_rows(void *a, size_t n)
 int db_attempt_list(struct db *db, int64_t user_id, const char *pack_id, const char *question_id,
                     struct db_attempt **out, size_t *n, struct core_err *err)
 {
-    *out = NULL;
-    *n = 0;
-    sqlite3_stmt *st;
-    int rc = db_stmt(db, sql_attempt_list, &st, err);
-    if (rc)
-        return rc;
     void *rows;
-    rc = db_rows_read(db, st, db_bindf(st, "Itt", user_id, pack_id, question_id), sizeof **out,
-                      attempt_row, attempts_free_rows, &rows, n, err, "listing attempts");
+    int rc = db_list(db, sql_attempt_list, sizeof **out, attempt_row, attempts_free_rows, &rows, n,
+                     "listing attempts", err, "Itt", user_id, pack_id, question_id);
     *out = rows;
     return rc;
 }

@@ -75,46 +75,6 @@ void db_feedback_fini(struct db_feedback *f)
 
 /* ---- writing --------------------------------------------------------------------------- */
 
-static int exec_bound(struct db *db, const char *sql, struct core_err *err, const char *what,
-                      int (*bind)(sqlite3_stmt *, const void *), const void *arg)
-{
-    sqlite3_stmt *st = NULL;
-    int src = sqlite3_prepare_v2(db->h, sql, -1, &st, NULL);
-    if (src == SQLITE_OK)
-        src = bind(st, arg);
-    if (src == SQLITE_OK)
-        src = sqlite3_step(st);
-    int rc = src == SQLITE_DONE ? 0 : db_fail(db, err, src, "%s: writing %s", db->path, what);
-    sqlite3_finalize(st);
-    return rc;
-}
-
-static int bind_meta(sqlite3_stmt *st, const void *arg)
-{
-    const char *const *kv = arg;
-    return db_bindf(st, "tt", kv[0], kv[1]);
-}
-
-static int bind_review(sqlite3_stmt *st, const void *arg)
-{
-    const struct db_fb_review *r = arg;
-    return db_bindf(st, "tIttddtttt", r->uid, r->attempt, r->pack_id, r->question_id, r->score,
-                    r->max, r->comment ? r->comment : "", r->reviewer, r->reviewed_at,
-                    r->answer_sha);
-}
-
-struct score_arg {
-    int64_t review;
-    int ordinal;
-    const struct db_selfscore *s;
-};
-
-static int bind_score(sqlite3_stmt *st, const void *arg)
-{
-    const struct score_arg *a = arg;
-    return db_bindf(st, "Iitdd", a->review, a->ordinal, a->s->concept, a->s->score, a->s->max);
-}
-
 int db_feedback_write(const char *path, const struct db_feedback *f, struct core_err *err)
 {
     const struct db_open_spec spec = {.app_id = DB_FEEDBACK_APPLICATION_ID,
@@ -128,30 +88,28 @@ int db_feedback_write(const char *path, const struct db_feedback *f, struct core
     rc = db_tx_begin(db, err);
     if (rc)
         goto out;
-    const char *meta[][2] = {{"format", FB_FORMAT},
-                             {"class_uid", f->class_uid},
-                             {"user", f->user},
-                             {"student_id", f->student_id},
-                             {"submission", f->submission},
-                             {"created_at", f->created_at}};
-    for (size_t i = 0; i < sizeof meta / sizeof meta[0] && !rc; i++)
-        if (meta[i][1])
-            rc = exec_bound(db, "INSERT INTO meta(key, value) VALUES (?1, ?2)", err, "meta",
-                            bind_meta, meta[i]);
+    const struct db_meta_pair meta[] = {{"class_uid", f->class_uid},
+                                        {"user", f->user},
+                                        {"student_id", f->student_id},
+                                        {"submission", f->submission},
+                                        {"created_at", f->created_at}};
+    rc = db_file_meta_write(db, FB_FORMAT, meta, sizeof meta / sizeof meta[0], err);
+    static const char sql_review[] =
+        "INSERT INTO reviews(uid, attempt, pack_id, question_id, score, max, comment, reviewer, "
+        "reviewed_at, answer_sha) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
+    static const char sql_score[] =
+        "INSERT INTO review_scores(review_id, ordinal, concept, score, max) "
+        "VALUES (?1, ?2, ?3, ?4, ?5)";
     for (size_t i = 0; i < f->n_reviews && !rc; i++) {
         const struct db_fb_review *r = &f->reviews[i];
-        rc = exec_bound(db,
-                        "INSERT INTO reviews(uid, attempt, pack_id, question_id, score, max, "
-                        "comment, reviewer, reviewed_at, answer_sha) "
-                        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-                        err, "a review", bind_review, r);
+        rc = db_file_put(db, sql_review, "a review", err, "tIttddtttt", r->uid, r->attempt,
+                         r->pack_id, r->question_id, r->score, r->max, r->comment ? r->comment : "",
+                         r->reviewer, r->reviewed_at, r->answer_sha);
         int64_t id = sqlite3_last_insert_rowid(db->h);
         for (size_t k = 0; k < r->n_scores && !rc; k++) {
-            struct score_arg a = {id, (int)k, &r->scores[k]};
-            rc = exec_bound(db,
-                            "INSERT INTO review_scores(review_id, ordinal, concept, score, max) "
-                            "VALUES (?1, ?2, ?3, ?4, ?5)",
-                            err, "a concept score", bind_score, &a);
+            const struct db_selfscore *c = &r->scores[k];
+            rc = db_file_put(db, sql_score, "a concept score", err, "Iitdd", id, (int)k, c->concept,
+                             c->score, c->max);
         }
     }
     rc = db_tx_end(db, rc, err);
@@ -194,50 +152,16 @@ static void ids_free(void *arr, size_t n)
     free(arr);
 }
 
-static void score_row(sqlite3_stmt *st, void *e)
-{
-    struct db_selfscore *s = e;
-    s->concept = db_col_dup(st, 0);
-    s->score = sqlite3_column_double(st, 1);
-    s->max = sqlite3_column_double(st, 2);
-}
-
-static void scores_free(void *arr, size_t n)
-{
-    db_selfscores_free(arr, n);
-}
-
 static int read_meta(struct db *db, struct db_feedback *out, struct core_err *err)
 {
-    sqlite3_stmt *st = NULL;
-    int src = sqlite3_prepare_v2(db->h, "SELECT key, value FROM meta", -1, &st, NULL);
-    char *format = NULL;
-    while (src == SQLITE_OK && (src = sqlite3_step(st)) == SQLITE_ROW) {
-        src = SQLITE_OK;
-        const char *k = db_col_text(st, 0);
-        char **slot = !k                             ? NULL
-                      : strcmp(k, "format") == 0     ? &format
-                      : strcmp(k, "class_uid") == 0  ? &out->class_uid
-                      : strcmp(k, "user") == 0       ? &out->user
-                      : strcmp(k, "student_id") == 0 ? &out->student_id
-                      : strcmp(k, "submission") == 0 ? &out->submission
-                      : strcmp(k, "created_at") == 0 ? &out->created_at
-                                                     : NULL;
-        if (slot) {
-            free(*slot);
-            *slot = db_col_dup(st, 1);
-        }
-    }
-    int rc = 0;
-    if (src != SQLITE_DONE)
-        rc = db_file_refuse(err, db->path, WHAT, "%s", sqlite3_errmsg(db->h));
-    else if (!format || strcmp(format, FB_FORMAT) != 0)
-        rc = db_file_refuse(err, db->path, WHAT, "its meta table does not say format = %s",
-                            FB_FORMAT);
-    else if (!out->user || !*out->user || !out->class_uid || !out->created_at)
+    const struct db_meta_slot slots[] = {{"class_uid", &out->class_uid},
+                                         {"user", &out->user},
+                                         {"student_id", &out->student_id},
+                                         {"submission", &out->submission},
+                                         {"created_at", &out->created_at}};
+    int rc = db_file_meta_read(db, WHAT, FB_FORMAT, slots, sizeof slots / sizeof slots[0], err);
+    if (!rc && (!out->user || !*out->user || !out->class_uid || !out->created_at))
         rc = db_file_refuse(err, db->path, WHAT, "it names no student, class or time");
-    free(format);
-    sqlite3_finalize(st);
     return rc;
 }
 
@@ -279,18 +203,16 @@ int db_feedback_read(const char *path, struct db_feedback *out, struct core_err 
         rc = db_read_rows(db,
                           "SELECT concept, score, max FROM review_scores WHERE review_id = ?1 "
                           "ORDER BY ordinal",
-                          sizeof *r->scores, score_row, scores_free, &arr, &r->n_scores,
-                          "concept scores", &e, "I", id);
+                          sizeof *r->scores, db_selfscore_read_row, db_selfscores_free_rows, &arr,
+                          &r->n_scores, "concept scores", &e, "I", id);
         r->scores = arr;
         if (!rc && (!isfinite(r->score) || !isfinite(r->max) || r->max <= 0 || r->score < 0 ||
                     r->score > r->max + 1e-9 || r->attempt <= 0))
             rc = db_file_refuse(err, path, WHAT, "review %s breaks the format", r->uid);
     }
     free(ids);
-    if (rc && e.code) {
-        const char *why = strstr(e.msg, ": reading ");
-        rc = db_file_refuse(err, path, WHAT, "%s", why ? why + 2 : e.msg);
-    }
+    if (rc && e.code)
+        rc = db_file_refuse_read(err, path, WHAT, &e);
     db_close(db);
     if (rc)
         db_feedback_fini(out);

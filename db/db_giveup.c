@@ -81,15 +81,9 @@ static void giveups_free_rows(void *g, size_t n)
 int db_giveup_list(struct db *db, int64_t user_id, const char *pack_id, const char *question_id,
                    struct db_giveup **out, size_t *n, struct core_err *err)
 {
-    *out = NULL;
-    *n = 0;
-    sqlite3_stmt *st;
-    int rc = db_stmt(db, sql_giveup_list, &st, err);
-    if (rc)
-        return rc;
     void *rows;
-    rc = db_rows_read(db, st, db_bindf(st, "Itt", user_id, pack_id, question_id), sizeof **out,
-                      giveup_row, giveups_free_rows, &rows, n, err, "listing give-ups");
+    int rc = db_list(db, sql_giveup_list, sizeof **out, giveup_row, giveups_free_rows, &rows, n,
+                     "listing give-ups", err, "Itt", user_id, pack_id, question_id);
     *out = rows;
     return rc;
 }

@@ -13,6 +13,7 @@
 #include "db/db.h"
 
 #include <sqlite3.h>
+#include <stdarg.h>
 
 /* PRAGMA application_id of a Warpbench store ("WBCH"), written by the first
  * migration, so a SQLite file made by another program is recognised. */
@@ -125,6 +126,8 @@ void db_stmt_done(sqlite3_stmt *st);
  * SQLITE_RANGE, which reports as CORE_ERR_INTERNAL). Returns a SQLite result
  * code. */
 int db_bindf(sqlite3_stmt *st, const char *types, ...);
+/* db_bindf with its arguments in a va_list. */
+int db_vbindf(sqlite3_stmt *st, const char *types, va_list ap);
 
 /* The CORE_ERR_* code for a SQLite result code. */
 int db_code(int rc);
@@ -162,11 +165,25 @@ int db_rows_read(struct db *db, sqlite3_stmt *st, int bind_rc, size_t size,
                  void **out, size_t *n, struct core_err *err, const char *fmt, ...)
     __attribute__((format(printf, 10, 11)));
 
-/* ---- files read whole (db_submit.c; also db_feedback.c) --------------------- */
+/* The one way to read a list: every row of the cached statement for `sql`
+ * (db_stmt), its parameters bound by db_bindf(types, ...), read by
+ * db_rows_read; errors read "<what>: <SQLite message>". */
+int db_list(struct db *db, const char *sql, size_t size, void (*row)(sqlite3_stmt *, void *),
+            void (*free_rows)(void *, size_t), void **out, size_t *n, const char *what,
+            struct core_err *err, const char *types, ...);
+
+/* ---- shared row readers ------------------------------------------------- */
+
+/* Reads a (concept, score, max) row into a struct db_selfscore, for
+ * db_rows_read and db_list; db_selfscores_free_rows frees such rows. */
+void db_selfscore_read_row(sqlite3_stmt *st, void *elem);
+void db_selfscores_free_rows(void *arr, size_t n);
+
+/* ---- files that travel (db_file.c: submissions, feedback files) ----------- */
 
 /* Reads every row of `sql` with a one-off statement, as db_rows_read, its
- * parameters bound from `types` ('I' int64_t, 't' const char *, NULL binds
- * NULL) and the varargs; errors read "<path>: reading <what>: <reason>". */
+ * parameters bound as db_bindf binds them; errors read "<path>: reading
+ * <what>: <reason>". */
 int db_read_rows(struct db *db, const char *sql, size_t size, void (*row)(sqlite3_stmt *, void *),
                  void (*free_rows)(void *, size_t), void **out, size_t *n, const char *what,
                  struct core_err *err, const char *types, ...);
@@ -175,11 +192,41 @@ int db_read_rows(struct db *db, const char *sql, size_t size, void (*row)(sqlite
  * "<path> is not a usable <what>: <reason>". Returns the code. */
 int db_file_refuse(struct core_err *err, const char *path, const char *what, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* db_file_refuse with the reason db_read_rows gave in e ("reading <what>:
+ * <reason>"). */
+int db_file_refuse_read(struct core_err *err, const char *path, const char *what,
+                        const struct core_err *e);
 
 /* PRAGMA integrity_check and foreign_key_check of a file opened read-only:
  * a truncated file, a page changed by hand, a row pointing at nothing are
  * refused (db_file_refuse). */
 int db_file_check(struct db *db, const char *what, struct core_err *err);
+
+/* One key of a file's meta table and where its value goes (a malloc'd
+ * copy; a key read twice keeps the last value). */
+struct db_meta_slot {
+    const char *key;
+    char **value;
+};
+/* Reads the meta table (key, value) of a file read whole into the slots;
+ * other keys are skipped. Refuses (db_file_refuse, `what`) a table that
+ * cannot be read or does not say format = `format`. */
+int db_file_meta_read(struct db *db, const char *what, const char *format,
+                      const struct db_meta_slot *slots, size_t n, struct core_err *err);
+
+/* Writes one row into a new file: the cached statement for `sql`, its
+ * parameters bound by db_bindf(types, ...); errors read "<path>: writing
+ * <what>: <reason>". */
+int db_file_put(struct db *db, const char *sql, const char *what, struct core_err *err,
+                const char *types, ...);
+/* A meta key and its value (NULL: not written). */
+struct db_meta_pair {
+    const char *key;
+    const char *value;
+};
+/* Writes format = `format`, then each pair with a value, into the meta table. */
+int db_file_meta_write(struct db *db, const char *format, const struct db_meta_pair *pairs,
+                       size_t n, struct core_err *err);
 
 /* ---- transactions -------------------------------------------------------- */
 

@@ -488,16 +488,10 @@ static void labruns_free_rows(void *r, size_t n)
 int db_labrun_list(struct db *db, int64_t user_id, const char *lab, size_t limit,
                    struct db_labrun **out, size_t *n, struct core_err *err)
 {
-    *out = NULL;
-    *n = 0;
-    sqlite3_stmt *st;
-    int rc = db_stmt(db, sql_run_list, &st, err);
-    if (rc)
-        return rc;
     void *rows;
-    rc = db_rows_read(db, st,
-                      db_bindf(st, "ItI", user_id, lab, limit ? (int64_t)limit : (int64_t)-1),
-                      sizeof **out, run_row, labruns_free_rows, &rows, n, err, "listing lab runs");
+    int rc =
+        db_list(db, sql_run_list, sizeof **out, run_row, labruns_free_rows, &rows, n,
+                "listing lab runs", err, "ItI", user_id, lab, limit ? (int64_t)limit : (int64_t)-1);
     *out = rows;
     return rc;
 }

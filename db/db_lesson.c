@@ -93,13 +93,9 @@ int db_lesson_list(struct db *db, const char *pack_id, struct db_lesson **out, s
     int rc = pack_id ? check_known(db, pack_id, NULL, err) : 0;
     if (rc)
         return rc;
-    sqlite3_stmt *st;
-    rc = db_stmt(db, sql_lessons, &st, err);
-    if (rc)
-        return rc;
     void *rows;
-    rc = db_rows_read(db, st, db_bindf(st, "t", pack_id), sizeof **out, lesson_row,
-                      lessons_free_rows, &rows, n, err, "listing lessons");
+    rc = db_list(db, sql_lessons, sizeof **out, lesson_row, lessons_free_rows, &rows, n,
+                 "listing lessons", err, "t", pack_id);
     *out = rows;
     return rc;
 }
@@ -241,13 +237,9 @@ int db_question_list(struct db *db, const char *pack_id, const char *lesson_id,
         rc = check_known(db, pack_id, lesson_id, err);
     if (rc)
         return rc;
-    sqlite3_stmt *st;
-    rc = db_stmt(db, sql_questions, &st, err);
-    if (rc)
-        return rc;
     void *rows;
-    rc = db_rows_read(db, st, db_bindf(st, "tt", pack_id, lesson_id), sizeof **out, question_row,
-                      questions_free_rows, &rows, n, err, "listing questions");
+    rc = db_list(db, sql_questions, sizeof **out, question_row, questions_free_rows, &rows, n,
+                 "listing questions", err, "tt", pack_id, lesson_id);
     *out = rows;
     return rc;
 }

@@ -149,15 +149,9 @@ static void list_free(void *r, size_t n)
 int db_review_list(struct db *db, int64_t user_id, const char *pack_id, struct db_review_row **out,
                    size_t *n, struct core_err *err)
 {
-    *out = NULL;
-    *n = 0;
-    sqlite3_stmt *st;
-    int rc = db_stmt(db, sql_list, &st, err);
-    if (rc)
-        return rc;
     void *rows;
-    rc = db_rows_read(db, st, db_bindf(st, "It", user_id, pack_id), sizeof **out, list_row,
-                      list_free, &rows, n, err, "listing reviews");
+    int rc = db_list(db, sql_list, sizeof **out, list_row, list_free, &rows, n, "listing reviews",
+                     err, "It", user_id, pack_id);
     *out = rows;
     return rc;
 }

@@ -20,7 +20,7 @@ void db_selfscores_free(struct db_selfscore *s, size_t n)
     free(s);
 }
 
-static void selfscore_row(sqlite3_stmt *st, void *elem)
+void db_selfscore_read_row(sqlite3_stmt *st, void *elem)
 {
     struct db_selfscore *s = elem;
     s->concept = db_col_dup(st, 0);
@@ -28,7 +28,7 @@ static void selfscore_row(sqlite3_stmt *st, void *elem)
     s->max = sqlite3_column_double(st, 2);
 }
 
-static void selfscores_free_rows(void *s, size_t n)
+void db_selfscores_free_rows(void *s, size_t n)
 {
     db_selfscores_free(s, n);
 }
@@ -43,8 +43,8 @@ int db_selfscore_list(struct db *db, int64_t attempt_id, struct db_selfscore **o
     if (rc)
         return rc;
     void *rows;
-    rc = db_rows_read(db, st, db_bindf(st, "I", attempt_id), sizeof **out, selfscore_row,
-                      selfscores_free_rows, &rows, n, err,
+    rc = db_rows_read(db, st, db_bindf(st, "I", attempt_id), sizeof **out, db_selfscore_read_row,
+                      db_selfscores_free_rows, &rows, n, err,
                       "listing the self-scores of attempt %lld", (long long)attempt_id);
     *out = rows;
     return rc;
@@ -105,15 +105,9 @@ static void summary_free_rows(void *r, size_t n)
 int db_selfscore_summary(struct db *db, int64_t user_id, const char *pack_id,
                          struct db_selfscore_row **out, size_t *n, struct core_err *err)
 {
-    *out = NULL;
-    *n = 0;
-    sqlite3_stmt *st;
-    int rc = db_stmt(db, sql_selfscore_summary, &st, err);
-    if (rc)
-        return rc;
     void *rows;
-    rc = db_rows_read(db, st, db_bindf(st, "It", user_id, pack_id), sizeof **out, summary_row,
-                      summary_free_rows, &rows, n, err, "summing self-scores");
+    int rc = db_list(db, sql_selfscore_summary, sizeof **out, summary_row, summary_free_rows, &rows,
+                     n, "summing self-scores", err, "It", user_id, pack_id);
     *out = rows;
     return rc;
 }

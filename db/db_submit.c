@@ -307,42 +307,6 @@ static void samples_free(void *arr, size_t n)
     db_labsamples_free(arr, n);
 }
 
-int db_read_rows(struct db *db, const char *sql, size_t size, void (*row)(sqlite3_stmt *, void *),
-                 void (*free_rows)(void *, size_t), void **out, size_t *n, const char *what,
-                 struct core_err *err, const char *types, ...)
-{
-    *out = NULL;
-    *n = 0;
-    sqlite3_stmt *st = NULL;
-    int src = sqlite3_prepare_v2(db->h, sql, -1, &st, NULL);
-    if (src != SQLITE_OK) {
-        int rc = core_err_set(err, CORE_ERR_STORE, "%s: reading %s: %s", db->path, what,
-                              sqlite3_errmsg(db->h));
-        sqlite3_finalize(st);
-        return rc;
-    }
-    va_list ap;
-    va_start(ap, types);
-    int64_t i64 = 0;
-    const char *txt = NULL;
-    src = SQLITE_OK;
-    for (int k = 0; types[k] && src == SQLITE_OK; k++) {
-        if (types[k] == 'I') {
-            i64 = va_arg(ap, int64_t);
-            src = sqlite3_bind_int64(st, k + 1, i64);
-        } else {
-            txt = va_arg(ap, const char *);
-            src = txt ? sqlite3_bind_text(st, k + 1, txt, -1, SQLITE_TRANSIENT)
-                      : sqlite3_bind_null(st, k + 1);
-        }
-    }
-    va_end(ap);
-    int rc = db_rows_read(db, st, src, size, row, free_rows, out, n, err, "%s: reading %s",
-                          db->path, what);
-    sqlite3_finalize(st);
-    return rc;
-}
-
 /* ---- gathering from a student's store ----------------------------------------------- */
 
 static const char sql_gather_packs[] =
@@ -459,26 +423,6 @@ int db_submission_gather(struct db *db, int64_t user_id, const char *pack_id,
 
 /* ---- writing --------------------------------------------------------------------------- */
 
-static int put(struct db *db, sqlite3_stmt **st, const char *sql, struct core_err *err)
-{
-    if (*st) {
-        sqlite3_reset(*st);
-        sqlite3_clear_bindings(*st);
-        return 0;
-    }
-    int src = sqlite3_prepare_v2(db->h, sql, -1, st, NULL);
-    return src == SQLITE_OK ? 0 : db_fail(db, err, src, "%s: preparing to write", db->path);
-}
-
-static int step(struct db *db, sqlite3_stmt *st, int bind_rc, const char *what,
-                struct core_err *err)
-{
-    int src = bind_rc == SQLITE_OK ? sqlite3_step(st) : bind_rc;
-    if (src != SQLITE_DONE)
-        return db_fail(db, err, src, "%s: writing %s", db->path, what);
-    return 0;
-}
-
 int db_submission_write(const char *path, const struct db_submission *s, struct core_err *err)
 {
     const struct db_open_spec spec = {.app_id = DB_SUBMIT_APPLICATION_ID,
@@ -489,120 +433,82 @@ int db_submission_write(const char *path, const struct db_submission *s, struct 
     int rc = db_open_spec(&db, path, &spec, err);
     if (rc)
         return rc;
-    enum { S_META, S_PACK, S_RUN, S_SAMPLE, S_ATT, S_GIVE, S_SELF, S_RATE, S_EXAM, S_N };
-    static const char *const sql[S_N] = {
-        "INSERT INTO meta(key, value) VALUES (?1, ?2)",
-        "INSERT INTO packs(id, version, digest, title) VALUES (?1, ?2, ?3, ?4)",
+    static const char sql_pack[] =
+        "INSERT INTO packs(id, version, digest, title) VALUES (?1, ?2, ?3, ?4)";
+    static const char sql_run[] =
         "INSERT INTO lab_runs(id, lab, params_json, machine_json, summary_json, status, "
-        "started_at, ended_at, error) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-        "INSERT INTO lab_samples(run_id, seq, series, step, value, t) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        "started_at, ended_at, error) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
+    static const char sql_sample[] = "INSERT INTO lab_samples(run_id, seq, series, step, value, t) "
+                                     "VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+    static const char sql_attempt[] =
         "INSERT INTO attempts(id, pack_id, question_id, variant, answer, certainty, created_at, "
         "params_json, grader_rev, pack_version, pack_digest, valid, score, max, correct, "
         "feedback, regraded, lab_run) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
-        "?13, ?14, ?15, ?16, ?17, ?18)",
+        "?13, ?14, ?15, ?16, ?17, ?18)";
+    static const char sql_giveup[] =
         "INSERT INTO giveups(id, pack_id, question_id, variant, last_attempt, created_at) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+    static const char sql_selfscore[] =
         "INSERT INTO selfscores(attempt_id, ordinal, concept, score, max) "
-        "VALUES (?1, ?2, ?3, ?4, ?5)",
-        "INSERT INTO selfassess(item, score, max, created_at) VALUES (?1, ?2, ?3, ?4)",
+        "VALUES (?1, ?2, ?3, ?4, ?5)";
+    static const char sql_rating[] =
+        "INSERT INTO selfassess(item, score, max, created_at) VALUES (?1, ?2, ?3, ?4)";
+    static const char sql_exam[] =
         "INSERT INTO exams(pack_id, lesson_id, started_at, deadline, submitted_at) "
-        "VALUES (?1, ?2, ?3, ?4, ?5)",
-    };
-    sqlite3_stmt *st[S_N] = {0};
+        "VALUES (?1, ?2, ?3, ?4, ?5)";
     rc = db_tx_begin(db, err);
     if (rc)
         goto out;
-    const char *meta[][2] = {{"format", SUB_FORMAT},
-                             {"uid", s->uid},
-                             {"user", s->user},
-                             {"student_id", s->student_id},
-                             {"created_at", s->created_at},
-                             {"warpbench", s->warpbench}};
-    for (size_t i = 0; i < sizeof meta / sizeof meta[0] && !rc; i++) {
-        if (!meta[i][1])
-            continue;
-        rc = put(db, &st[S_META], sql[S_META], err);
-        if (!rc)
-            rc = step(db, st[S_META], db_bindf(st[S_META], "tt", meta[i][0], meta[i][1]), "meta",
-                      err);
-    }
+    const struct db_meta_pair meta[] = {{"uid", s->uid},
+                                        {"user", s->user},
+                                        {"student_id", s->student_id},
+                                        {"created_at", s->created_at},
+                                        {"warpbench", s->warpbench}};
+    rc = db_file_meta_write(db, SUB_FORMAT, meta, sizeof meta / sizeof meta[0], err);
     for (size_t i = 0; i < s->n_packs && !rc; i++) {
         const struct db_sub_pack *p = &s->packs[i];
-        rc = put(db, &st[S_PACK], sql[S_PACK], err);
-        if (!rc)
-            rc = step(db, st[S_PACK],
-                      db_bindf(st[S_PACK], "tttt", p->id, p->version, p->digest, p->title),
-                      "a pack", err);
+        rc = db_file_put(db, sql_pack, "a pack", err, "tttt", p->id, p->version, p->digest,
+                         p->title);
     }
     for (size_t i = 0; i < s->n_runs && !rc; i++) {
         const struct db_sub_run *r = &s->runs[i];
-        rc = put(db, &st[S_RUN], sql[S_RUN], err);
-        if (!rc)
-            rc = step(db, st[S_RUN],
-                      db_bindf(st[S_RUN], "Itttttttt", r->id, r->lab, r->params_json,
-                               r->machine_json, r->summary_json, r->status, r->started_at,
-                               r->ended_at, r->error),
-                      "a lab run", err);
+        rc = db_file_put(db, sql_run, "a lab run", err, "Itttttttt", r->id, r->lab, r->params_json,
+                         r->machine_json, r->summary_json, r->status, r->started_at, r->ended_at,
+                         r->error);
         for (size_t k = 0; k < r->n_samples && !rc; k++) {
             const struct db_labsample *v = &r->samples[k];
-            rc = put(db, &st[S_SAMPLE], sql[S_SAMPLE], err);
-            if (!rc)
-                rc = step(db, st[S_SAMPLE],
-                          db_bindf(st[S_SAMPLE], "IItINd", r->id, (int64_t)k, v->series,
-                                   (int64_t)v->step, v->value, v->t),
-                          "a lab sample", err);
+            rc = db_file_put(db, sql_sample, "a lab sample", err, "IItINd", r->id, (int64_t)k,
+                             v->series, (int64_t)v->step, v->value, v->t);
         }
     }
     for (size_t i = 0; i < s->n_attempts && !rc; i++) {
         const struct db_sub_attempt *a = &s->attempts[i];
-        rc = put(db, &st[S_ATT], sql[S_ATT], err);
-        if (!rc)
-            rc = step(db, st[S_ATT],
-                      db_bindf(st[S_ATT], "IttitRtttttidditiR", a->id, a->pack_id, a->question_id,
-                               a->variant, a->answer, (int64_t)a->certainty, a->created_at,
-                               a->params_json, a->grader_rev, a->pack_version, a->pack_digest,
-                               a->valid ? 1 : 0, a->score, a->max, a->correct ? 1 : 0,
-                               a->feedback ? a->feedback : "", a->regraded ? 1 : 0, a->lab_run),
-                      "an attempt", err);
+        rc = db_file_put(db, sql_attempt, "an attempt", err, "IttitRtttttidditiR", a->id,
+                         a->pack_id, a->question_id, a->variant, a->answer, (int64_t)a->certainty,
+                         a->created_at, a->params_json, a->grader_rev, a->pack_version,
+                         a->pack_digest, a->valid ? 1 : 0, a->score, a->max, a->correct ? 1 : 0,
+                         a->feedback ? a->feedback : "", a->regraded ? 1 : 0, a->lab_run);
     }
     for (size_t i = 0; i < s->n_giveups && !rc; i++) {
         const struct db_sub_giveup *g = &s->giveups[i];
-        rc = put(db, &st[S_GIVE], sql[S_GIVE], err);
-        if (!rc)
-            rc = step(db, st[S_GIVE],
-                      db_bindf(st[S_GIVE], "IttiIt", g->id, g->pack_id, g->question_id, g->variant,
-                               g->last_attempt, g->created_at),
-                      "a give-up", err);
+        rc = db_file_put(db, sql_giveup, "a give-up", err, "IttiIt", g->id, g->pack_id,
+                         g->question_id, g->variant, g->last_attempt, g->created_at);
     }
     for (size_t i = 0; i < s->n_selfscores && !rc; i++) {
         const struct db_sub_selfscore *c = &s->selfscores[i];
-        rc = put(db, &st[S_SELF], sql[S_SELF], err);
-        if (!rc)
-            rc = step(db, st[S_SELF],
-                      db_bindf(st[S_SELF], "Iitdd", c->attempt_id, c->ordinal, c->concept, c->score,
-                               c->max),
-                      "a self-score", err);
+        rc = db_file_put(db, sql_selfscore, "a self-score", err, "Iitdd", c->attempt_id, c->ordinal,
+                         c->concept, c->score, c->max);
     }
     for (size_t i = 0; i < s->n_ratings && !rc; i++) {
         const struct db_sub_rating *r = &s->ratings[i];
-        rc = put(db, &st[S_RATE], sql[S_RATE], err);
-        if (!rc)
-            rc = step(db, st[S_RATE],
-                      db_bindf(st[S_RATE], "tddt", r->item, r->score, r->max, r->created_at),
-                      "a self-assessment", err);
+        rc = db_file_put(db, sql_rating, "a self-assessment", err, "tddt", r->item, r->score,
+                         r->max, r->created_at);
     }
     for (size_t i = 0; i < s->n_exams && !rc; i++) {
         const struct db_sub_exam *x = &s->exams[i];
-        rc = put(db, &st[S_EXAM], sql[S_EXAM], err);
-        if (!rc)
-            rc = step(db, st[S_EXAM],
-                      db_bindf(st[S_EXAM], "ttttt", x->pack_id, x->lesson_id, x->started_at,
-                               x->deadline, x->submitted_at),
-                      "an exam", err);
+        rc = db_file_put(db, sql_exam, "an exam", err, "ttttt", x->pack_id, x->lesson_id,
+                         x->started_at, x->deadline, x->submitted_at);
     }
-    for (int i = 0; i < S_N; i++)
-        sqlite3_finalize(st[i]);
     rc = db_tx_end(db, rc, err);
 out:
     db_close(db);
@@ -611,48 +517,8 @@ out:
 
 /* ---- reading and checking a file ------------------------------------------------------ */
 
-int db_file_refuse(struct core_err *err, const char *path, const char *what, const char *fmt, ...)
-{
-    char why[200];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, sizeof why, fmt, ap);
-    va_end(ap);
-    return core_err_set(err, CORE_ERR_STORE, "%s is not a usable %s: %s", path, what, why);
-}
-
 #define WHAT "submission file"
 #define refuse(err, path, ...) db_file_refuse(err, path, WHAT, __VA_ARGS__)
-
-int db_file_check(struct db *db, const char *what, struct core_err *err)
-{
-    sqlite3_stmt *st = NULL;
-    int src = sqlite3_prepare_v2(db->h, "PRAGMA integrity_check(1)", -1, &st, NULL);
-    if (src == SQLITE_OK)
-        src = sqlite3_step(st);
-    char first[160] = "";
-    if (src == SQLITE_ROW)
-        snprintf(first, sizeof first, "%s", (const char *)sqlite3_column_text(st, 0));
-    else
-        snprintf(first, sizeof first, "%s", sqlite3_errmsg(db->h));
-    sqlite3_finalize(st);
-    if (strcmp(first, "ok") != 0)
-        return db_file_refuse(err, db->path, what,
-                              "it is damaged (truncated, or changed by hand): %s", first);
-    st = NULL;
-    src = sqlite3_prepare_v2(db->h, "PRAGMA foreign_key_check", -1, &st, NULL);
-    if (src == SQLITE_OK)
-        src = sqlite3_step(st);
-    char table[64] = "";
-    if (src == SQLITE_ROW)
-        snprintf(table, sizeof table, "%s", (const char *)sqlite3_column_text(st, 0));
-    sqlite3_finalize(st);
-    if (src == SQLITE_ROW)
-        return db_file_refuse(err, db->path, what, "a row of %s points at nothing", table);
-    if (src != SQLITE_DONE)
-        return db_file_refuse(err, db->path, what, "%s", sqlite3_errmsg(db->h));
-    return 0;
-}
 
 /* Numbers where the format has numbers: a text there (SQLite keeps what it
  * is given) would read as 0 and pass unseen. */
@@ -692,45 +558,23 @@ static int check_types(struct db *db, struct core_err *err)
 
 static int read_meta(struct db *db, struct db_submission *out, struct core_err *err)
 {
-    sqlite3_stmt *st = NULL;
-    int src = sqlite3_prepare_v2(db->h, "SELECT key, value FROM meta", -1, &st, NULL);
-    if (src != SQLITE_OK) {
-        int rc = refuse(err, db->path, "%s", sqlite3_errmsg(db->h));
-        sqlite3_finalize(st);
+    const struct db_meta_slot slots[] = {{"uid", &out->uid},
+                                         {"user", &out->user},
+                                         {"student_id", &out->student_id},
+                                         {"created_at", &out->created_at},
+                                         {"warpbench", &out->warpbench}};
+    int rc = db_file_meta_read(db, WHAT, SUB_FORMAT, slots, sizeof slots / sizeof slots[0], err);
+    if (rc)
         return rc;
-    }
-    char *format = NULL;
-    while ((src = sqlite3_step(st)) == SQLITE_ROW) {
-        const char *k = db_col_text(st, 0);
-        char **slot = !k                             ? NULL
-                      : strcmp(k, "format") == 0     ? &format
-                      : strcmp(k, "uid") == 0        ? &out->uid
-                      : strcmp(k, "user") == 0       ? &out->user
-                      : strcmp(k, "student_id") == 0 ? &out->student_id
-                      : strcmp(k, "created_at") == 0 ? &out->created_at
-                      : strcmp(k, "warpbench") == 0  ? &out->warpbench
-                                                     : NULL;
-        if (slot) {
-            free(*slot);
-            *slot = db_col_dup(st, 1);
-        }
-    }
-    int rc = 0;
-    if (src != SQLITE_DONE)
-        rc = refuse(err, db->path, "%s", sqlite3_errmsg(db->h));
-    else if (!format || strcmp(format, SUB_FORMAT) != 0)
-        rc = refuse(err, db->path, "its meta table does not say format = %s", SUB_FORMAT);
-    else if (!out->uid || !*out->uid)
-        rc = refuse(err, db->path, "it has no submission uid");
-    else if (!out->user || !*out->user || strlen(out->user) > 64)
-        rc = refuse(err, db->path, "it names no student (meta user)");
-    else if (!out->created_at || strlen(out->created_at) < 10)
-        rc = refuse(err, db->path, "it has no creation time");
-    else if (out->student_id && (!*out->student_id || strlen(out->student_id) > 64))
-        rc = refuse(err, db->path, "its student_id is empty or longer than 64 characters");
-    free(format);
-    sqlite3_finalize(st);
-    return rc;
+    if (!out->uid || !*out->uid)
+        return refuse(err, db->path, "it has no submission uid");
+    if (!out->user || !*out->user || strlen(out->user) > 64)
+        return refuse(err, db->path, "it names no student (meta user)");
+    if (!out->created_at || strlen(out->created_at) < 10)
+        return refuse(err, db->path, "it has no creation time");
+    if (out->student_id && (!*out->student_id || strlen(out->student_id) > 64))
+        return refuse(err, db->path, "its student_id is empty or longer than 64 characters");
+    return 0;
 }
 
 static const struct db_sub_pack *find_pack(const struct db_submission *s, const char *id)
@@ -849,8 +693,7 @@ int db_submission_read(const char *path, struct db_submission *out, struct core_
         out->runs[i].samples = arr;
     }
     if (rc && e.code)
-        rc = refuse(err, path, "%s",
-                    strstr(e.msg, ": reading ") ? strstr(e.msg, ": reading ") + 2 : e.msg);
+        rc = db_file_refuse_read(err, path, WHAT, &e);
     if (!rc)
         rc = check_rows(path, out, err);
     db_close(db);

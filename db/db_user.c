@@ -14,31 +14,14 @@
  * holds a control character. */
 static int name_chars(const char *s)
 {
-    const unsigned char *p = (const unsigned char *)s;
     int n = 0;
-    while (*p) {
-        unsigned c = *p;
-        int extra;
-        if (c < 0x20 || c == 0x7f)
+    for (size_t at = 0; s[at]; n++) {
+        uint32_t cp;
+        size_t len = core_utf8_decode(s + at, &cp);
+        /* C0 and C1 controls and DEL are not printable. */
+        if (len == 0 || cp < 0x20 || (cp >= 0x7f && cp < 0xa0))
             return -1;
-        if (c < 0x80)
-            extra = 0;
-        else if ((c & 0xe0) == 0xc0 && c >= 0xc2)
-            extra = 1;
-        else if ((c & 0xf0) == 0xe0)
-            extra = 2;
-        else if ((c & 0xf8) == 0xf0 && c <= 0xf4)
-            extra = 3;
-        else
-            return -1;
-        p++;
-        for (int i = 0; i < extra; i++, p++)
-            if ((*p & 0xc0) != 0x80)
-                return -1;
-        /* C1 controls (U+0080..U+009F) are not printable either. */
-        if (extra == 1 && c == 0xc2 && p[-1] < 0xa0)
-            return -1;
-        n++;
+        at += len;
     }
     return n;
 }
@@ -195,15 +178,9 @@ static void selfassess_free_rows(void *s, size_t n)
 static int selfassess_read(struct db *db, const char *sql, int64_t user_id,
                            struct db_selfassess **out, size_t *n, struct core_err *err)
 {
-    *out = NULL;
-    *n = 0;
-    sqlite3_stmt *st;
-    int rc = db_stmt(db, sql, &st, err);
-    if (rc)
-        return rc;
     void *rows;
-    rc = db_rows_read(db, st, db_bindf(st, "I", user_id), sizeof **out, selfassess_row,
-                      selfassess_free_rows, &rows, n, err, "reading self-assessments");
+    int rc = db_list(db, sql, sizeof **out, selfassess_row, selfassess_free_rows, &rows, n,
+                     "reading self-assessments", err, "I", user_id);
     *out = rows;
     return rc;
 }

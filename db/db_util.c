@@ -52,14 +52,12 @@ void db_stmt_done(sqlite3_stmt *st)
     }
 }
 
-int db_bindf(sqlite3_stmt *st, const char *types, ...)
+int db_vbindf(sqlite3_stmt *st, const char *types, va_list ap)
 {
     /* Every parameter bound, no more: a miscounted type string is our bug. */
     if ((int)strlen(types) != sqlite3_bind_parameter_count(st))
         return SQLITE_RANGE;
-    va_list ap;
     int rc = SQLITE_OK;
-    va_start(ap, types);
     for (int i = 0; types[i] && rc == SQLITE_OK; i++) {
         int col = i + 1;
         switch (types[i]) {
@@ -102,6 +100,14 @@ int db_bindf(sqlite3_stmt *st, const char *types, ...)
             break;
         }
     }
+    return rc;
+}
+
+int db_bindf(sqlite3_stmt *st, const char *types, ...)
+{
+    va_list ap;
+    va_start(ap, types);
+    int rc = db_vbindf(st, types, ap);
     va_end(ap);
     return rc;
 }
@@ -224,6 +230,23 @@ int db_rows_read(struct db *db, sqlite3_stmt *st, int bind_rc, size_t size,
     *out = arr;
     *n = cnt;
     return rc;
+}
+
+int db_list(struct db *db, const char *sql, size_t size, void (*row)(sqlite3_stmt *, void *),
+            void (*free_rows)(void *, size_t), void **out, size_t *n, const char *what,
+            struct core_err *err, const char *types, ...)
+{
+    *out = NULL;
+    *n = 0;
+    sqlite3_stmt *st;
+    int rc = db_stmt(db, sql, &st, err);
+    if (rc)
+        return rc;
+    va_list ap;
+    va_start(ap, types);
+    int bind_rc = db_vbindf(st, types, ap);
+    va_end(ap);
+    return db_rows_read(db, st, bind_rc, size, row, free_rows, out, n, err, "%s", what);
 }
 
 /* ---- transactions -------------------------------------------------------- */

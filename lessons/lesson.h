@@ -2,8 +2,10 @@
  * lesson.h — lesson packs as the rest of Warpbench sees them: reading a pack
  * folder, checking it (format + self-tests), importing it into the store with
  * its sources, exporting the stored sources byte for byte, the built-in pack,
- * and a study session that renders and grades questions for one user and
- * records every attempt.
+ * a study session that renders and grades questions for one user and
+ * records every attempt, and progress: under the attempt policy, summed
+ * into the tallies every front end shows, and rolled up to the course
+ * rubric.
  *
  * Invariants: graders always run from the sources stored in the database
  * (the revision a question belongs to), never from a working folder, so a
@@ -265,6 +267,66 @@ const char *lesson_help_text(enum lesson_help h);
 /* For programs (JSON): "right_before", "partly_before", "with_help",
  * "not_answered", "none". Static. */
 const char *lesson_help_name(enum lesson_help h);
+
+/* ---- progress tallies (lesson_tally.c, pure) -------------------------------
+ *
+ * The one way every front end sums lesson_progress_load's rows over a group
+ * of questions (a lesson, a pack, a topic, a rubric item, all of them). */
+
+/* What a group of questions scores. */
+struct lesson_tally {
+    char *name;       /* the group: "pack:lesson", a pack id, a topic, a rubric item, "total",
+                         "auto-graded" or "design (automatic, provisional)" */
+    int questions;    /* rows added */
+    int answered;     /* of them answered (a readable try) */
+    double score;     /* what they earn under their policies (the rows' best) */
+    double max;       /* their points */
+    int pending;      /* answered in an exam not yet submitted: earning nothing yet */
+    double lost;      /* points the policies took from the best tries (penalties, try
+                         limits); nothing for pending exam answers */
+    bool cbm;         /* rows of a pack with certainty-based marking were added as such */
+    int cbm_answered; /* of those, answered with a certainty */
+    double cbm_mark;  /* their CBM marks: points × lesson_cbm_fraction(first try, certainty) */
+    double cbm_max;   /* 3 × their points */
+};
+
+/* Adds progress row r (a lesson_progress_load row) to t; with `cbm` (r's
+ * pack uses certainty-based marking) its CBM mark too. */
+void lesson_tally_add(struct lesson_tally *t, const struct db_progress_row *r, bool cbm);
+
+/* Tallies by name, in the order names were first added. */
+struct lesson_tally_list {
+    struct lesson_tally *v;
+    size_t n;
+};
+/* The tally named name[0..len) in l, added (zero, name copied) when new.
+ * Valid until the next call that adds. */
+struct lesson_tally *lesson_tally_get(struct lesson_tally_list *l, const char *name, size_t len);
+void lesson_tally_list_fini(struct lesson_tally_list *l);
+
+/* Progress rows summed every way the front ends show them. */
+struct lesson_tallies {
+    struct lesson_tally total;        /* every row, named "total"; CBM counted */
+    struct lesson_tally_list packs;   /* per pack id; CBM counted */
+    struct lesson_tally_list lessons; /* per "pack:lesson"; CBM counted */
+    struct lesson_tally_list topics;  /* per topic (a row's comma-separated topics, spaces
+                                         around names dropped) */
+    struct lesson_tally_list rubric;  /* per rubric item named by the rows, course item or not */
+    struct lesson_tally_list kinds;   /* "auto-graded" and "design (automatic, provisional)":
+                                         design points are provisional until a person reviews */
+};
+/* Sums rows[0..n) (lesson_progress_load rows). cbm (optional, n flags, as
+ * lesson_progress_cbm gives them) marks the rows of CBM packs. Caller frees
+ * with lesson_tallies_fini. */
+void lesson_tallies_compute(const struct db_progress_row *rows, size_t n, const bool *cbm,
+                            struct lesson_tallies *out);
+void lesson_tallies_fini(struct lesson_tallies *t);
+/* The tally of lesson pack_id:lesson_id, or NULL when no row is in it.
+ * Borrowed from t. */
+const struct lesson_tally *lesson_tallies_lesson(const struct lesson_tallies *t,
+                                                 const char *pack_id, const char *lesson_id);
+/* The tally of pack pack_id, or NULL when no row is in it. Borrowed from t. */
+const struct lesson_tally *lesson_tallies_pack(const struct lesson_tallies *t, const char *pack_id);
 
 /* ---- study session ------------------------------------------------------- */
 
@@ -569,6 +631,19 @@ int lesson_question_cbm(struct lesson_session *s, const char *qid, bool *cbm, st
 /* Whether pack `pack_id` (its current revision) uses certainty-based
  * marking. CORE_ERR_NOTFOUND for an unknown pack. */
 int lesson_pack_cbm(struct lesson_session *s, const char *pack_id, bool *cbm, struct core_err *err);
+
+/* The lesson `ref` names: "pack:lesson", or a bare lesson id found in one
+ * pack only. CORE_ERR_NOTFOUND (with the closest id, if any) or
+ * CORE_ERR_USAGE when a bare id is in several packs. *out is one lesson;
+ * caller frees with db_lessons_free(*out, 1). */
+int lesson_find(struct db *db, const char *ref, struct db_lesson **out, struct core_err *err);
+
+/* For each of rows[0..n) (sorted by pack, as db_progress gives them) whether
+ * its pack uses certainty-based marking, for lesson_tallies_compute. Only
+ * packs with an answer stated with a certainty are loaded to ask (loading
+ * evaluates the pack's Lua files; any other pack has no CBM mark to show);
+ * a pack that cannot be loaded counts as plain. Caller frees. */
+bool *lesson_progress_cbm(struct lesson_session *s, const struct db_progress_row *rows, size_t n);
 
 /* lesson_answer with the certainty (1..3) the student states for
  * certainty-based marking, or 0 for none. A question of a CBM pack needs a
@@ -990,7 +1065,8 @@ int lesson_calc_run(struct db *db, struct lesson_session *s, const char *calc_id
                     struct core_err *err);
 
 /* A numeric output as students read it (lesson_calc_fmt.c; the CLI and the
- * TUI both show outputs this way): up to 4 significant figures, trailing
+ * TUI both show outputs this way): core_num_human with 4 significant
+ * figures and CORE_HUMAN_TIGHT_X, that is: up to 4 significant figures, trailing
  * zeros trimmed, no exponent between 1e-4 and 1e9; a value in B, B/s,
  * bit/s, bps, FLOP, FLOP/s, FLOPS, Hz or W gets the decimal prefix that fits
  * ("1.5 TB/s"), one in s below a second is shown in ms, µs or ns; x, × and %

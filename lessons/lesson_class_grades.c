@@ -330,11 +330,18 @@ int lesson_gradebook_load(struct db *store, struct db *cs, const char *pack_id,
         g->submitted_at = dup0(s->submitted_at);
         g->n_flags = s->n_disagree + s->n_runs_flagged;
         g->lessons = core_xcalloc(out->n_lessons ? out->n_lessons : 1, sizeof *g->lessons);
+        struct lesson_tallies t;
+        lesson_tallies_compute(p[i].rows, p[i].n, NULL, &t);
+        for (size_t k = 0; k < out->n_lessons; k++) {
+            const struct lesson_tally *tl =
+                lesson_tallies_lesson(&t, out->lessons[k].pack_id, out->lessons[k].lesson_id);
+            g->lessons[k] = tl ? tl->score : 0;
+        }
+        g->points = t.total.score;
+        g->max = t.total.max;
+        lesson_tallies_fini(&t);
         for (size_t k = 0; k < p[i].n; k++) {
             const struct db_progress_row *r = &p[i].rows[k];
-            g->lessons[lesson_col(out, r->pack_id, r->lesson_id)] += r->best;
-            g->points += r->best;
-            g->max += r->points;
             if (r->kind && strcmp(r->kind, "design") == 0 && r->answered && !r->reviewed)
                 g->design_pending += r->points;
         }

@@ -27,34 +27,6 @@ void lesson_exam_fini(struct lesson_exam *x)
     memset(x, 0, sizeof *x);
 }
 
-/* Finds lesson `name` ("pack:lesson" or a bare id). */
-static int find_lesson(struct lesson_session *s, const char *name, struct db_lesson *out,
-                       struct core_err *err)
-{
-    memset(out, 0, sizeof *out);
-    const char *colon = strchr(name, ':');
-    char *pack = colon ? core_xstrndup(name, (size_t)(colon - name)) : NULL;
-    const char *id = colon ? colon + 1 : name;
-    struct db_lesson *l = NULL;
-    size_t n = 0, hits = 0, hit = 0;
-    int rc = db_lesson_list(s->db, pack, &l, &n, err);
-    for (size_t i = 0; rc == CORE_OK && i < n; i++)
-        if (strcmp(l[i].id, id) == 0)
-            hits++, hit = i;
-    if (rc == CORE_OK && hits == 0)
-        rc = core_err_set(err, CORE_ERR_NOTFOUND, "no lesson '%s'", name);
-    else if (rc == CORE_OK && hits > 1)
-        rc = core_err_set(err, CORE_ERR_USAGE,
-                          "lesson '%s' is in several packs: write it as pack:lesson", name);
-    if (rc == CORE_OK) {
-        *out = l[hit];
-        memset(&l[hit], 0, sizeof l[hit]); /* handed over */
-    }
-    db_lessons_free(l, n);
-    free(pack);
-    return rc;
-}
-
 /* Seconds from now until an ISO-8601 UTC time as the store writes it. */
 static double seconds_until(const char *iso)
 {
@@ -94,15 +66,17 @@ static int fill(struct lesson_session *s, const struct db_lesson *l, struct less
     /* The exam's own questions, rolled up as the course rubric is. */
     struct db_progress_row *mine = core_xcalloc(n ? n : 1, sizeof *mine);
     size_t k = 0;
+    struct lesson_tally t = {0};
     for (size_t i = 0; i < n; i++) {
         if (strcmp(rows[i].lesson_id, l->id) != 0)
             continue;
         mine[k++] = rows[i];
-        out->n_questions++;
-        out->n_answered += rows[i].answered;
-        out->max += rows[i].points;
-        out->score += rows[i].best;
+        lesson_tally_add(&t, &rows[i], false);
     }
+    out->n_questions = t.questions;
+    out->n_answered = t.answered;
+    out->max = t.max;
+    out->score = t.score;
     if (out->over) {
         lesson_standing_compute(mine, k, NULL, 0, &out->standing);
         double covered = 0;
@@ -119,12 +93,12 @@ static int fill(struct lesson_session *s, const struct db_lesson *l, struct less
     return CORE_OK;
 }
 
-static int exam_lesson(struct lesson_session *s, const char *lesson, struct db_lesson *l,
+static int exam_lesson(struct lesson_session *s, const char *lesson, struct db_lesson **l,
                        struct core_err *err)
 {
-    int rc = find_lesson(s, lesson, l, err);
-    if (rc == CORE_OK && !l->exam)
-        rc = core_err_set(err, CORE_ERR_USAGE, "lesson '%s' is not an exam", l->id);
+    int rc = lesson_find(s->db, lesson, l, err);
+    if (rc == CORE_OK && !(*l)->exam)
+        rc = core_err_set(err, CORE_ERR_USAGE, "lesson '%s' is not an exam", (*l)->id);
     return rc;
 }
 
@@ -165,15 +139,13 @@ static int exam_do(struct lesson_session *s, const char *lesson, exam_step step,
                    struct lesson_exam *out, struct core_err *err)
 {
     memset(out, 0, sizeof *out);
-    struct db_lesson l;
+    struct db_lesson *l = NULL;
     int rc = exam_lesson(s, lesson, &l, err);
     if (rc == CORE_OK && step)
-        rc = step(s, &l, err);
+        rc = step(s, l, err);
     if (rc == CORE_OK)
-        rc = fill(s, &l, out, err);
-    free(l.pack_id);
-    free(l.id);
-    free(l.title);
+        rc = fill(s, l, out, err);
+    db_lessons_free(l, l ? 1 : 0);
     if (rc != CORE_OK)
         lesson_exam_fini(out);
     return rc;

@@ -1,6 +1,7 @@
 /*
  * lesson_internal.h — what the session's files share (lesson_session.c,
- * lesson_regrade.c, lesson_exam.c). Never included from outside lessons/.
+ * lesson_regrade.c, lesson_exam.c), and the name-list walk of the tallies
+ * and the rubric roll-up. Never included from outside lessons/.
  */
 #ifndef WB_LESSON_INTERNAL_H
 #define WB_LESSON_INTERNAL_H
@@ -53,6 +54,11 @@ int lesson_question_tries(struct lesson_session *s, const char *pack_id, const c
  * an exam not started. */
 int lesson_exam_state(struct lesson_session *s, const struct db_question *q, bool *open, bool *over,
                       struct core_err *err);
+
+/* Calls fn(name, len, arg) for each name of a comma-separated list (topics,
+ * rubric items), spaces around names dropped, empty names skipped. */
+void lesson_names_each(const char *list, void (*fn)(const char *name, size_t len, void *arg),
+                       void *arg);
 
 /* Grades answer to qid of pack gp (revision rev) for ctx, through cache c
  * (lesson_class_cache.c; NULL: directly): *out points at the result, held

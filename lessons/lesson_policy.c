@@ -112,6 +112,18 @@ static double order_score(const int *perm, int n)
 #define TRIALS 20000
 #define MAX_TRIES_SIMULATED 64
 
+/* One simulated try t scoring sc: what a single guess earns (try 1) adds to
+ * *single, the best a try earned so far in *best. True when right. */
+static bool guess_try(const struct grader_policy *p, int t, double sc, double *single, double *best)
+{
+    if (t == 1)
+        *single += sc * grader_policy_available(p, 1);
+    double e = sc * grader_policy_available(p, t);
+    if (e > *best)
+        *best = e;
+    return sc >= 1;
+}
+
 void lesson_policy_guess(enum grader_kind k, int n, int n_right, const struct grader_policy *p,
                          double *single, double *brute)
 {
@@ -143,12 +155,7 @@ void lesson_policy_guess(enum grader_kind k, int n, int n_right, const struct gr
                 } while (again && nt < (int)all);
                 tried[nt++] = g;
                 double sc = multi_score(g, right, n_right);
-                if (t == 1)
-                    s1 += sc * grader_policy_available(p, 1);
-                double e = sc * grader_policy_available(p, t);
-                if (e > best)
-                    best = e;
-                if (sc >= 1)
+                if (guess_try(p, t, sc, &s1, &best))
                     break;
             }
             sb += best;
@@ -171,12 +178,7 @@ void lesson_policy_guess(enum grader_kind k, int n, int n_right, const struct gr
                     perm[j] = tmp;
                 }
                 double sc = order_score(perm, n);
-                if (t == 1)
-                    s1 += sc * grader_policy_available(p, 1);
-                double e = sc * grader_policy_available(p, t);
-                if (e > best)
-                    best = e;
-                if (sc >= 1)
+                if (guess_try(p, t, sc, &s1, &best))
                     break;
             }
             sb += best;

@@ -5,7 +5,7 @@
  *
  * Everything except lesson_standing_load is pure (no I/O, no globals that
  * change), so the roll-up and the levels are tested directly. */
-#include "lessons/lesson.h"
+#include "lessons/lesson_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -114,27 +114,28 @@ void lesson_standing_fini(struct lesson_standing *s)
     memset(s, 0, sizeof *s);
 }
 
+struct item_walk {
+    bool seen[LESSON_RUBRIC_N];
+    void (*fn)(int i, void *arg);
+    void *arg;
+};
+
+static void item_named(const char *name, size_t len, void *arg)
+{
+    struct item_walk *w = arg;
+    int i = rubric_index(name, len);
+    if (i >= 0 && !w->seen[i]) {
+        w->seen[i] = true;
+        w->fn(i, w->arg);
+    }
+}
+
 /* Calls fn(index, arg) once for each distinct course item named in the
  * comma-separated list (spaces around names ignored). */
 static void each_item(const char *list, void (*fn)(int i, void *arg), void *arg)
 {
-    bool seen[LESSON_RUBRIC_N] = {false};
-    const char *s = list ? list : "";
-    while (*s) {
-        const char *comma = strchr(s, ',');
-        size_t len = comma ? (size_t)(comma - s) : strlen(s);
-        const char *b = s, *e = s + len;
-        while (b < e && *b == ' ')
-            b++;
-        while (e > b && e[-1] == ' ')
-            e--;
-        int i = rubric_index(b, (size_t)(e - b));
-        if (i >= 0 && !seen[i]) {
-            seen[i] = true;
-            fn(i, arg);
-        }
-        s += len + (comma ? 1 : 0);
-    }
+    struct item_walk w = {.fn = fn, .arg = arg};
+    lesson_names_each(list, item_named, &w);
 }
 
 struct row_ctx {

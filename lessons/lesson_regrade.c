@@ -76,6 +76,26 @@ static struct lesson_regrade_item *add_item(struct regrade *g, const struct db_a
     return it;
 }
 
+/* The params pack `gp` draws for attempt a's student and variant. Caller
+ * frees; NULL when it cannot tell. */
+static char *params_of(struct regrade *g, struct grader_pack *gp, const struct db_attempt *a,
+                       const char *lab)
+{
+    struct grader_ctx ctx;
+    struct lesson_link link;
+    struct grader_view v;
+    char *out = NULL;
+    if (lesson_ctx_make(g->s, a->user_id, a->user, a->variant, lab, a->created_at, &link, &ctx,
+                        NULL) == CORE_OK &&
+        grader_question_view(gp, a->question_id, &ctx, &v, NULL) == CORE_OK) {
+        out = v.params_json;
+        v.params_json = NULL;
+        grader_view_fini(&v);
+    }
+    lesson_link_fini(&link);
+    return out;
+}
+
 /* The params the student was shown for attempt a: as stored, or as its own
  * revision draws them. Caller frees; NULL when neither can tell. */
 static char *shown_params(struct regrade *g, const struct db_attempt *a, const char *lab)
@@ -85,38 +105,14 @@ static char *shown_params(struct regrade *g, const struct db_attempt *a, const c
     struct grader_pack *old;
     if (lesson_session_pack(g->s, a->rev_id, &old, NULL) != CORE_OK)
         return NULL;
-    struct grader_ctx ctx;
-    struct lesson_link link;
-    struct grader_view v;
-    char *out = NULL;
-    if (lesson_ctx_make(g->s, a->user_id, a->user, a->variant, lab, a->created_at, &link, &ctx,
-                        NULL) == CORE_OK &&
-        grader_question_view(old, a->question_id, &ctx, &v, NULL) == CORE_OK) {
-        out = v.params_json;
-        v.params_json = NULL;
-        grader_view_fini(&v);
-    }
-    lesson_link_fini(&link);
-    return out;
+    return params_of(g, old, a, lab);
 }
 
 /* The params the current revision draws for the attempt's student and
  * variant. Caller frees; NULL when it cannot tell. */
 static char *drawn_params(struct regrade *g, const struct db_attempt *a, const char *lab)
 {
-    struct grader_ctx ctx;
-    struct lesson_link link;
-    struct grader_view v;
-    char *out = NULL;
-    if (lesson_ctx_make(g->s, a->user_id, a->user, a->variant, lab, a->created_at, &link, &ctx,
-                        NULL) == CORE_OK &&
-        grader_question_view(g->pack, a->question_id, &ctx, &v, NULL) == CORE_OK) {
-        out = v.params_json;
-        v.params_json = NULL;
-        grader_view_fini(&v);
-    }
-    lesson_link_fini(&link);
-    return out;
+    return params_of(g, g->pack, a, lab);
 }
 
 static bool same(const char *a, const char *b)

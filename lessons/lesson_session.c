@@ -6,6 +6,7 @@
  * exam sittings in lesson_exam.c. */
 #include "lessons/lesson_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -317,6 +318,64 @@ int lesson_pack_cbm(struct lesson_session *s, const char *pack_id, bool *cbm, st
         *cbm = grader_pack_info(p)->cbm;
     db_pack_fini(&pk);
     return rc;
+}
+
+int lesson_find(struct db *db, const char *ref, struct db_lesson **out, struct core_err *err)
+{
+    *out = NULL;
+    struct db_lesson *all = NULL;
+    size_t n = 0, hits = 0, hit = 0;
+    int rc = db_lesson_list(db, NULL, &all, &n, err);
+    if (rc != CORE_OK)
+        return rc;
+    const char *colon = strchr(ref, ':');
+    for (size_t i = 0; i < n; i++) {
+        const struct db_lesson *l = &all[i];
+        bool match = colon ? (strncmp(l->pack_id, ref, (size_t)(colon - ref)) == 0 &&
+                              l->pack_id[colon - ref] == '\0' && strcmp(l->id, colon + 1) == 0)
+                           : strcmp(l->id, ref) == 0;
+        if (match)
+            hits++, hit = i;
+    }
+    if (hits == 0) {
+        const char **names = core_xcalloc(n ? n : 1, sizeof *names);
+        for (size_t i = 0; i < n; i++)
+            names[i] = all[i].id;
+        const char *best = core_str_closest(colon ? colon + 1 : ref, names, n);
+        char hint[160] = "";
+        if (best)
+            snprintf(hint, sizeof hint, "; did you mean %s?", best);
+        free(names);
+        rc = core_err_set(err, CORE_ERR_NOTFOUND, "no lesson \"%s\"%s (see warpbench lessons)", ref,
+                          hint);
+    } else if (hits > 1) {
+        rc = core_err_set(err, CORE_ERR_USAGE,
+                          "lesson \"%s\" exists in several packs; write PACK:%s", ref, ref);
+    } else {
+        *out = core_xmalloc(sizeof **out);
+        **out = all[hit];
+        memset(&all[hit], 0, sizeof all[hit]); /* handed over */
+    }
+    db_lessons_free(all, n);
+    return rc;
+}
+
+bool *lesson_progress_cbm(struct lesson_session *s, const struct db_progress_row *rows, size_t n)
+{
+    bool *cbm = core_xcalloc(n ? n : 1, sizeof *cbm);
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0 && strcmp(rows[i].pack_id, rows[i - 1].pack_id) == 0) {
+            cbm[i] = cbm[i - 1];
+            continue;
+        }
+        bool any = false;
+        for (size_t k = i; k < n && strcmp(rows[k].pack_id, rows[i].pack_id) == 0; k++)
+            any = any || (rows[k].answered && rows[k].certainty > 0);
+        struct core_err e = {0};
+        if (any && lesson_pack_cbm(s, rows[i].pack_id, &cbm[i], &e) != CORE_OK)
+            cbm[i] = false; /* cannot tell: the plain score only */
+    }
+    return cbm;
 }
 
 /* Checks the student's self-scores against the question's rubric as the

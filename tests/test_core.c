@@ -1,4 +1,5 @@
-/* test_core.c — core helpers: errors, buffers, JSON, SHA-256, FNV, files. */
+/* test_core.c — core helpers: errors, buffers, JSON, SHA-256, FNV, files,
+ * UTF-8. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -429,6 +430,79 @@ static void test_owner(void **state)
     assert_int_equal(core_owner_alive(NULL), -1);
 }
 
+/* UTF-8: valid sequences decode with their length, anything else is one
+ * invalid byte; stepping back agrees with stepping forward on every byte
+ * string, valid or not. */
+static void test_utf8(void **state)
+{
+    (void)state;
+    uint32_t cp;
+    assert_int_equal(core_utf8_decode("a", &cp), 1);
+    assert_int_equal(cp, 'a');
+    assert_int_equal(core_utf8_decode("\xC3\xA9", &cp), 2); /* é */
+    assert_int_equal(cp, 0xE9);
+    assert_int_equal(core_utf8_decode("\xE2\x96\xB6", &cp), 3); /* ▶ */
+    assert_int_equal(cp, 0x25B6);
+    assert_int_equal(core_utf8_decode("\xF0\x9F\x98\x80", &cp), 4);
+    assert_int_equal(cp, 0x1F600);
+    static const char *const bad[] = {
+        "\x80",
+        "\xC0\x80",
+        "\xC1\xBF", /* stray, overlong */
+        "\xE0\x80\x80",
+        "\xED\xA0\x80",
+        "\xF4\x90\x80\x80", /* overlong, surrogate, >10FFFF */
+        "\xF5\x80\x80\x80",
+        "\xE2\x82",
+        "\xE2\x82"
+        "A", /* F5, cut short */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        if (core_utf8_decode(bad[i], &cp) != 0 || cp != 0xFFFD)
+            fail_msg("bad[%zu] decoded as valid", i);
+    }
+    char u[4];
+    static const uint32_t cps[] = {'a', 0x7F, 0x80, 0x7FF, 0x800, 0xFFFD, 0x10000, 0x10FFFF};
+    for (size_t i = 0; i < sizeof cps / sizeof cps[0]; i++) {
+        size_t n = core_utf8_encode(u, cps[i]);
+        char z[5] = {0};
+        memcpy(z, u, n);
+        assert_int_equal(core_utf8_decode(z, &cp), n);
+        assert_int_equal(cp, cps[i]);
+    }
+    assert_int_equal(core_utf8_encode(u, 0xDC00), 3); /* a surrogate encodes U+FFFD */
+    assert_memory_equal(u, "\xEF\xBF\xBD", 3);
+
+    /* Stepping: forward from 0 visits the starts; prev from each start finds
+     * the one before. Mixed valid and invalid text. */
+    static const char *const texts[] = {
+        "",
+        "abc",
+        "a\xC3\xA9"
+        "b\xE2\x96\xB6\xF0\x9F\x98\x80",
+        "\x80\x80\x80\x80\x80"
+        "x",                /* stray continuation bytes */
+        "\xC3\xA9\x80\x80", /* é then strays */
+        "\xE2\x82"
+        "x\xF0\x9F\x98",            /* cut short twice */
+        "\xC3\xA9\xE2\x96\xB6\x80", /* a stray after a 3-byte char */
+        "\xED\xA0\x80\xC0\xAF",     /* surrogate, overlong */
+    };
+    for (size_t t = 0; t < sizeof texts / sizeof texts[0]; t++) {
+        const char *s = texts[t];
+        size_t starts[32], n = 0;
+        for (size_t at = 0; s[at]; at = core_utf8_next(s, at))
+            starts[n++] = at;
+        starts[n] = strlen(s);
+        assert_int_equal(core_utf8_next(s, starts[n]), starts[n]); /* at the NUL */
+        for (size_t k = n; k > 0; k--)
+            if (core_utf8_prev(s, starts[k]) != starts[k - 1])
+                fail_msg("text %zu: prev(%zu) = %zu, want %zu", t, starts[k],
+                         core_utf8_prev(s, starts[k]), starts[k - 1]);
+        assert_int_equal(core_utf8_prev(s, 0), 0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -438,6 +512,7 @@ int main(void)
         cmocka_unit_test(test_time),       cmocka_unit_test(test_owner),
         cmocka_unit_test(test_first_line), cmocka_unit_test(test_create_new),
         cmocka_unit_test(test_csv),        cmocka_unit_test(test_publish),
+        cmocka_unit_test(test_utf8),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

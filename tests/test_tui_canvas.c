@@ -65,12 +65,12 @@ static void test_utf8_decode(void **state)
     static const uint32_t cps[] = {'a', 0x7F, 0x80, 0x7FF, 0x800, 0xFFFD, 0x10000, 0x10FFFF};
     for (size_t i = 0; i < sizeof cps / sizeof cps[0]; i++) {
         char u[5] = {0};
-        size_t n = tui_utf8_put(u, cps[i]);
+        size_t n = core_utf8_encode(u, cps[i]);
         assert_int_equal(tui_utf8_next(u, &len), cps[i]);
         assert_int_equal(len, n);
     }
     char u[4];
-    assert_int_equal(tui_utf8_put(u, 0xD800), 3); /* a surrogate encodes U+FFFD */
+    assert_int_equal(core_utf8_encode(u, 0xD800), 3); /* a surrogate encodes U+FFFD */
     assert_int_equal(tui_utf8_next(u, &len), 0xFFFD);
 }
 

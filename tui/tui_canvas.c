@@ -167,6 +167,41 @@ static uint32_t map_cp(const struct tui_canvas *c, uint32_t cp, int *w, bool *tw
     return ascii_of(cp);
 }
 
+/* A code point as this canvas draws it: one cell of w columns (w 0: not
+ * drawn), or two one-column cells a and b ("<=", "??"). */
+struct glyph {
+    uint32_t a, b;
+    int w;
+    bool two;
+};
+
+static struct glyph glyph_of(const struct tui_canvas *c, uint32_t cp)
+{
+    struct glyph g = {0};
+    uint32_t pair = map_cp2(c, cp, &g.w, &g.b);
+    if (pair) {
+        g.a = pair;
+        g.two = true;
+        return g;
+    }
+    g.a = map_cp(c, cp, &g.w, &g.two);
+    if (g.two)
+        g.b = g.a; /* a wide character under ASCII: "??" */
+    return g;
+}
+
+/* Writes g at (y, x), which has room for it; returns the columns. */
+static int glyph_put(struct tui_canvas *c, int y, int x, const struct glyph *g, struct tui_style st)
+{
+    if (!g->two) {
+        put_cell(c, y, x, g->a, g->w, st);
+        return g->w;
+    }
+    put_cell(c, y, x, g->a, 1, st);
+    put_cell(c, y, x + 1, g->b, 1, st);
+    return 2;
+}
+
 int tui_canvas_put(struct tui_canvas *c, int y, int x, const char *s, struct tui_style st,
                    int max_w)
 {
@@ -187,15 +222,9 @@ int tui_canvas_put(struct tui_canvas *c, int y, int x, const char *s, struct tui
             continue;
         }
         size_t len;
-        uint32_t cp = tui_utf8_next(s, &len);
+        struct glyph g = glyph_of(c, tui_utf8_next(s, &len));
         s += len;
-        int w;
-        bool two_q;
-        uint32_t second;
-        uint32_t pair = map_cp2(c, cp, &w, &second);
-        cp = pair ? pair : map_cp(c, cp, &w, &two_q);
-        if (pair)
-            two_q = false;
+        int w = g.w;
         if (w == 0)
             continue; /* a combining mark: one code point per cell */
         if (col + w > limit) {
@@ -211,13 +240,8 @@ int tui_canvas_put(struct tui_canvas *c, int y, int x, const char *s, struct tui
                     put_cell(c, y, i, ' ', 1, st);
                     written++;
                 }
-        } else if (two_q || pair) {
-            put_cell(c, y, col, pair ? pair : '?', 1, st);
-            put_cell(c, y, col + 1, pair ? second : '?', 1, st);
-            written += 2;
         } else {
-            put_cell(c, y, col, cp, w, st);
-            written += w;
+            written += glyph_put(c, y, col, &g, st);
         }
         col += w;
     }
@@ -249,23 +273,13 @@ void tui_canvas_set(struct tui_canvas *c, int y, int x, uint32_t cp, struct tui_
 {
     if (y < 0 || y >= c->h || x < 0 || x >= c->w)
         return;
-    int w;
-    bool two_q;
-    uint32_t second;
-    uint32_t pair = map_cp2(c, cp, &w, &second);
-    cp = pair ? pair : map_cp(c, cp, &w, &two_q);
-    if (pair)
-        two_q = false;
-    if (w == 0)
+    struct glyph g = glyph_of(c, cp);
+    if (g.w == 0)
         return;
-    if (x + w > c->w) {
+    if (x + g.w > c->w)
         put_cell(c, y, x, ' ', 1, st);
-    } else if (two_q || pair) {
-        put_cell(c, y, x, pair ? pair : '?', 1, st);
-        put_cell(c, y, x + 1, pair ? second : '?', 1, st);
-    } else {
-        put_cell(c, y, x, cp, w, st);
-    }
+    else
+        glyph_put(c, y, x, &g, st);
 }
 
 void tui_canvas_fill(struct tui_canvas *c, struct tui_rect r, uint32_t cp, struct tui_style st)
@@ -332,7 +346,7 @@ char *tui_canvas_text(const struct tui_canvas *c)
             if (row[x].cp == 0)
                 continue;
             char u[4];
-            size_t n = tui_utf8_put(u, row[x].cp);
+            size_t n = core_utf8_encode(u, row[x].cp);
             core_buf_append(&b, u, n);
             if (row[x].cp != ' ')
                 keep = b.len;

@@ -434,18 +434,29 @@ static void draw_markers(struct tui_canvas *c, const struct tui_chart *ch, const
         }
 }
 
-void tui_chart_draw(struct tui_canvas *c, struct tui_rect r, const struct tui_chart *ch,
-                    bool blocks)
-{
-    if (r.w < 1 || r.h < 1 || !ch)
-        return;
-    const struct tui_style plain = {0, 0};
-    const struct tui_style muted = {0, TUI_C_MUTED};
-    tui_canvas_fill(c, r, ' ', plain);
-    enum mode m = c->cs == TUI_CS_ASCII ? M_ASCII : blocks ? M_QUAD : M_BRAILLE;
-    bool markers = m == M_ASCII || c->mono;
+/* What tui_chart_draw works out before drawing: the data range, the rows
+ * of the title, plot, axis, labels and legend, the label column. */
+struct frame {
+    enum mode m;
+    bool markers; /* each series marked by its character (ASCII, no colour) */
+    bool have;    /* data to draw: the range below is finite */
+    double xmin, xmax, ymin, ymax;
+    int top, bot;                   /* the plot's rows [top, bot) */
+    int legend_y, labels_y, axis_y; /* -1 when there is no room */
+    int ph;                         /* plot rows */
+    int lw;                         /* y label width */
+    int px0, pw;                    /* the plot's first column, its width */
+    bool has_axis;
+    const char *unit;
+    char ylab[MAX_TICKS][LABEL_LEN];
+    int nyt;
+    double ystep;
+};
 
-    /* data range */
+/* The range of every series' points, widened where it is a single value;
+ * false when there are none (or it is beyond a double). */
+static bool data_range(const struct tui_chart *ch, struct frame *f)
+{
     double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
     for (size_t k = 0; k < ch->n_series; k++) {
         const struct tui_series *s = &ch->s[k];
@@ -461,36 +472,43 @@ void tui_chart_draw(struct tui_canvas *c, struct tui_rect r, const struct tui_ch
             ymax = y > ymax ? y : ymax;
         }
     }
-    bool have = xmin <= xmax;
-    if (have) {
-        if (ch->y_from_zero) {
-            ymin = ymin > 0 ? 0 : ymin;
-            ymax = ymax < 0 ? 0 : ymax;
-            if (ymin == ymax)
-                ymax = 1;
-        }
-        if (ymin == ymax) {
-            double d = ymin ? fabs(ymin) * 0.1 : 1;
-            ymin -= d;
-            ymax += d;
-        }
-        if (xmin == xmax && ch->x_int && !ch->log_x) {
-            /* one step: its neighbours, not fractions of it (p = 1 is 0..2) */
-            xmin = xmin >= 0 && xmin - 1 < 0 ? 0 : xmin - 1;
-            xmax = xmin + 2;
-        } else if (xmin == xmax) {
-            double d = ch->log_x ? 1 : xmin ? fabs(xmin) * 0.1 : 1;
-            xmin -= d;
-            xmax += d;
-        }
-        if (!isfinite(ymax - ymin) || !isfinite(xmax - xmin))
-            have = false; /* a range beyond double: nothing sensible to draw */
+    if (xmin > xmax)
+        return false;
+    if (ch->y_from_zero) {
+        ymin = ymin > 0 ? 0 : ymin;
+        ymax = ymax < 0 ? 0 : ymax;
+        if (ymin == ymax)
+            ymax = 1;
     }
+    if (ymin == ymax) {
+        double d = ymin ? fabs(ymin) * 0.1 : 1;
+        ymin -= d;
+        ymax += d;
+    }
+    if (xmin == xmax && ch->x_int && !ch->log_x) {
+        /* one step: its neighbours, not fractions of it (p = 1 is 0..2) */
+        xmin = xmin >= 0 && xmin - 1 < 0 ? 0 : xmin - 1;
+        xmax = xmin + 2;
+    } else if (xmin == xmax) {
+        double d = ch->log_x ? 1 : xmin ? fabs(xmin) * 0.1 : 1;
+        xmin -= d;
+        xmax += d;
+    }
+    f->xmin = xmin, f->xmax = xmax, f->ymin = ymin, f->ymax = ymax;
+    /* a range beyond double: nothing sensible to draw */
+    return isfinite(ymax - ymin) && isfinite(xmax - xmin);
+}
 
-    /* rows */
-    int lgw = legend_width(ch, m, markers);
+/* The title row (title, unit, the legend when it fits beside them), the
+ * legend's own rows otherwise, and the rows left for the plot, its axis and
+ * its labels. */
+static void draw_head(struct tui_canvas *c, struct tui_rect r, const struct tui_chart *ch,
+                      struct frame *f)
+{
+    const struct tui_style muted = {0, TUI_C_MUTED};
+    int lgw = legend_width(ch, f->m, f->markers);
     const char *title = ch->title ? ch->title : "";
-    const char *unit = ch->y_unit ? ch->y_unit : "";
+    const char *unit = f->unit;
     int unitw = *unit ? tui_text_width(unit) + 3 : 0;
     int titlew = tui_text_width(title) + unitw;
     bool has_title = r.h >= 2 && (titlew || lgw);
@@ -499,182 +517,226 @@ void tui_chart_draw(struct tui_canvas *c, struct tui_rect r, const struct tui_ch
      * plot keeps three rows (title, plot, axis, labels around it). */
     int n_legend = 0;
     if (lgw && !legend_inline && r.h >= 7) {
-        n_legend = legend_rows(c, -1, r.x, r.w, 0, ch, m, markers);
+        n_legend = legend_rows(c, -1, r.x, r.w, 0, ch, f->m, f->markers);
         int room = r.h - 6;
         if (n_legend > room)
             n_legend = room > 1 ? room : 1;
     }
-    int top = r.y + (has_title ? 1 : 0), bot = r.y + r.h;
-    bot -= n_legend;
-    int legend_y = n_legend ? bot : -1;
-    int labels_y = r.h >= 3 ? --bot : -1;
-    int axis_y = r.h >= 4 ? --bot : -1;
-    int ph = bot - top;
-
+    f->top = r.y + (has_title ? 1 : 0);
+    f->bot = r.y + r.h - n_legend;
+    f->legend_y = n_legend ? f->bot : -1;
+    f->labels_y = r.h >= 3 ? --f->bot : -1;
+    f->axis_y = r.h >= 4 ? --f->bot : -1;
+    f->ph = f->bot - f->top;
     if (has_title) {
         struct tui_style ts = {TUI_A_BOLD, 0};
-        int room = r.w - unitw + (*unit ? 0 : 0);
+        int room = r.w - unitw;
         int n = tui_canvas_put_cut(c, r.y, r.x, title, ts, room > 4 ? room : r.w);
         if (*unit && n < r.w)
             tui_canvas_printf(c, r.y, r.x + n, muted, r.w - n, "%s(%s)", n ? " " : "", unit);
         if (legend_inline)
-            legend_rows(c, r.y, r.x + r.w - lgw, lgw, 1, ch, m, markers);
+            legend_rows(c, r.y, r.x + r.w - lgw, lgw, 1, ch, f->m, f->markers);
     }
     if (n_legend)
-        legend_rows(c, legend_y, r.x, r.w, n_legend, ch, m, markers);
+        legend_rows(c, f->legend_y, r.x, r.w, n_legend, ch, f->m, f->markers);
+}
 
-    /* y labels */
-    char ylab[MAX_TICKS][LABEL_LEN];
-    int nyt = 0, lw = 0;
-    double ystep = 1;
-    if (have) {
-        nyt = y_ticks(&ymin, &ymax, ph, &ystep);
+/* The y ticks' labels (their prefix chosen for the unit) and the columns
+ * they leave the plot. */
+static void y_labels(struct tui_canvas *c, struct tui_rect r, struct frame *f)
+{
+    f->nyt = 0;
+    f->lw = 0;
+    f->ystep = 1;
+    if (f->have) {
+        f->nyt = y_ticks(&f->ymin, &f->ymax, f->ph, &f->ystep);
         bool big, small;
-        unit_prefixes(unit, &big, &small);
-        int e = si_exponent(fmax(fabs(ymin), fabs(ymax)), big, small);
-        for (int i = 0; i < nyt; i++) {
-            fmt_tick(ylab[i], ymin + ystep * i, ystep, e, c->cs);
-            int w = tui_text_width(ylab[i]);
-            lw = w > lw ? w : lw;
+        unit_prefixes(f->unit, &big, &small);
+        int e = si_exponent(fmax(fabs(f->ymin), fabs(f->ymax)), big, small);
+        for (int i = 0; i < f->nyt; i++) {
+            fmt_tick(f->ylab[i], f->ymin + f->ystep * i, f->ystep, e, c->cs);
+            int w = tui_text_width(f->ylab[i]);
+            f->lw = w > f->lw ? w : f->lw;
         }
     }
-    if (r.w - lw - 1 < 2)
-        lw = 0; /* no room for labels */
-    bool has_axis = r.w >= 3;
-    int px0 = r.x + lw + (has_axis ? 1 : 0);
-    int pw = r.x + r.w - px0;
+    if (r.w - f->lw - 1 < 2)
+        f->lw = 0; /* no room for labels */
+    f->has_axis = r.w >= 3;
+    f->px0 = r.x + f->lw + (f->has_axis ? 1 : 0);
+    f->pw = r.x + r.w - f->px0;
+}
 
-    struct raster ra = {.mode = m, .cw = pw, .ch = ph};
-    ra.dx = m == M_ASCII ? 1 : 2;
-    ra.dy = m == M_BRAILLE ? 4 : m == M_QUAD ? 2 : 1;
-    ra.w = pw * ra.dx;
-    ra.h = ph * ra.dy;
-    struct scale xs = {xmin, xmax, ra.w, false}, ys = {ymin, ymax, ra.h, true};
+/* The y axis with its ticks and labels, and the x axis line. */
+static void draw_axes(struct tui_canvas *c, const struct frame *f, const struct scale *ys, int dy)
+{
+    const struct tui_style muted = {0, TUI_C_MUTED};
+    if (!f->has_axis)
+        return;
+    int ax = f->px0 - 1;
+    for (int y = f->top; y < f->bot; y++)
+        tui_canvas_set(c, y, ax, 0x2502, muted);
+    int used = -1;
+    for (int i = f->nyt - 1; i >= 0; i--) {
+        int row = f->top + to_dot(ys, f->ymin + f->ystep * i) / dy;
+        if (row == used)
+            continue;
+        used = row;
+        tui_canvas_set(c, row, ax, 0x2524, muted);
+        if (f->lw)
+            tui_canvas_put(c, row, ax - tui_text_width(f->ylab[i]), f->ylab[i], muted, -1);
+    }
+    if (f->axis_y >= 0) {
+        tui_canvas_set(c, f->axis_y, ax, 0x2514, muted);
+        for (int x = f->px0; x < f->px0 + f->pw; x++)
+            tui_canvas_set(c, f->axis_y, x, 0x2500, muted);
+    }
+}
 
-    /* the y axis and its labels */
-    if (has_axis) {
-        int ax = px0 - 1;
-        for (int y = top; y < bot; y++)
-            tui_canvas_set(c, y, ax, 0x2502, muted);
-        int used = -1;
-        for (int i = nyt - 1; i >= 0; i--) {
-            int row = top + to_dot(&ys, ymin + ystep * i) / ra.dy;
-            if (row == used)
+/* The x ticks' values and labels: powers of two on a log axis (every
+ * other one, and so on, when they are many), else multiples of a nice
+ * step. Returns how many. */
+static int x_ticks(const struct tui_chart *ch, const struct frame *f, enum tui_charset cs,
+                   double tv[MAX_TICKS], char tl[MAX_TICKS][LABEL_LEN])
+{
+    int maxt = f->pw / 7 + 1;
+    if (maxt < 2)
+        maxt = 2;
+    if (maxt > MAX_TICKS)
+        maxt = MAX_TICKS;
+    int nt = 0;
+    if (ch->log_x) {
+        int k0 = (int)ceil(f->xmin - 1e-9), k1 = (int)floor(f->xmax + 1e-9);
+        int stride = 1;
+        while ((k1 - k0) / stride + 1 > maxt)
+            stride *= 2;
+        for (int k = k0; k <= k1 && nt < MAX_TICKS; k++) {
+            if (((k % stride) + stride) % stride)
                 continue;
-            used = row;
-            tui_canvas_set(c, row, ax, 0x2524, muted);
-            if (lw)
-                tui_canvas_put(c, row, ax - tui_text_width(ylab[i]), ylab[i], muted, -1);
+            tv[nt] = k;
+            fmt_pow2(tl[nt++], k);
         }
-        if (axis_y >= 0) {
-            tui_canvas_set(c, axis_y, ax, 0x2514, muted);
-            for (int x = px0; x < px0 + pw; x++)
-                tui_canvas_set(c, axis_y, x, 0x2500, muted);
-        }
+        return nt;
     }
+    double step = nice_step((f->xmax - f->xmin) / (maxt - 1));
+    if (ch->x_int && step < 1)
+        step = 1; /* steps are whole: no tick at p = 1.5 */
+    int e = si_exponent(fmax(fabs(f->xmin), fabs(f->xmax)), true, false);
+    double t0 = ceil(f->xmin / step - 1e-9) * step;
+    for (int i = 0; nt < MAX_TICKS; i++) {
+        double t = t0 + step * i;
+        if (t > f->xmax + step * 1e-9)
+            break;
+        tv[nt] = t;
+        fmt_tick(tl[nt++], t, step, e, cs);
+    }
+    return nt;
+}
 
-    /* x ticks and labels */
+/* The x label at the right end of the labels row, the x ticks on the axis
+ * and their labels where they do not overlap. */
+static void draw_x_labels(struct tui_canvas *c, struct tui_rect r, const struct tui_chart *ch,
+                          const struct frame *f, const struct scale *xs, int dx)
+{
+    const struct tui_style muted = {0, TUI_C_MUTED};
     const char *xl = ch->x_label ? ch->x_label : "";
     int xlw = tui_text_width(xl);
     int lab_end = r.x + r.w; /* tick labels end before this column */
-    if (labels_y >= 0 && *xl && xlw < r.w) {
-        tui_canvas_put(c, labels_y, r.x + r.w - xlw, xl, muted, -1);
+    if (f->labels_y >= 0 && *xl && xlw < r.w) {
+        tui_canvas_put(c, f->labels_y, r.x + r.w - xlw, xl, muted, -1);
         lab_end = r.x + r.w - xlw - 1;
     }
-    if (have && pw >= 1) {
-        int maxt = pw / 7 + 1;
-        if (maxt < 2)
-            maxt = 2;
-        if (maxt > MAX_TICKS)
-            maxt = MAX_TICKS;
-        double tv[MAX_TICKS];
-        char tl[MAX_TICKS][LABEL_LEN];
-        int nt = 0;
-        if (ch->log_x) {
-            int k0 = (int)ceil(xmin - 1e-9), k1 = (int)floor(xmax + 1e-9);
-            int stride = 1;
-            while ((k1 - k0) / stride + 1 > maxt)
-                stride *= 2;
-            for (int k = k0; k <= k1 && nt < MAX_TICKS; k++) {
-                if (((k % stride) + stride) % stride)
-                    continue;
-                tv[nt] = k;
-                fmt_pow2(tl[nt++], k);
-            }
-        } else {
-            double step = nice_step((xmax - xmin) / (maxt - 1));
-            if (ch->x_int && step < 1)
-                step = 1; /* steps are whole: no tick at p = 1.5 */
-            int e = si_exponent(fmax(fabs(xmin), fabs(xmax)), true, false);
-            double t0 = ceil(xmin / step - 1e-9) * step;
-            for (int i = 0; nt < MAX_TICKS; i++) {
-                double t = t0 + step * i;
-                if (t > xmax + step * 1e-9)
-                    break;
-                tv[nt] = t;
-                fmt_tick(tl[nt++], t, step, e, c->cs);
-            }
-        }
-        int prev_end = r.x - 1;
-        for (int i = 0; i < nt; i++) {
-            int col = px0 + to_dot(&xs, tv[i]) / ra.dx;
-            if (axis_y >= 0 && has_axis)
-                tui_canvas_set(c, axis_y, col, 0x252C, muted);
-            if (labels_y < 0)
-                continue;
-            int w = tui_text_width(tl[i]);
-            int start = col - (w - 1) / 2;
-            if (start + w > lab_end)
-                start = lab_end - w;
-            if (start < r.x)
-                start = r.x;
-            if (start <= prev_end || start + w > lab_end)
-                continue;
-            tui_canvas_put(c, labels_y, start, tl[i], muted, -1);
-            prev_end = start + w;
-        }
-    }
-
-    if (pw < 1 || ph < 1)
+    if (!f->have || f->pw < 1)
         return;
-    if (!have) {
-        const char *msg = "waiting for data";
-        int w = tui_text_width(msg);
-        int x = px0 + (pw > w ? (pw - w) / 2 : 0);
-        tui_canvas_put(c, top + (ph - 1) / 2, x, msg, muted, pw);
-        return;
+    double tv[MAX_TICKS];
+    char tl[MAX_TICKS][LABEL_LEN];
+    int nt = x_ticks(ch, f, c->cs, tv, tl);
+    int prev_end = r.x - 1;
+    for (int i = 0; i < nt; i++) {
+        int col = f->px0 + to_dot(xs, tv[i]) / dx;
+        if (f->axis_y >= 0 && f->has_axis)
+            tui_canvas_set(c, f->axis_y, col, 0x252C, muted);
+        if (f->labels_y < 0)
+            continue;
+        int w = tui_text_width(tl[i]);
+        int start = col - (w - 1) / 2;
+        if (start + w > lab_end)
+            start = lab_end - w;
+        if (start < r.x)
+            start = r.x;
+        if (start <= prev_end || start + w > lab_end)
+            continue;
+        tui_canvas_put(c, f->labels_y, start, tl[i], muted, -1);
+        prev_end = start + w;
     }
+}
 
-    /* the plot */
-    size_t cells = (size_t)pw * (size_t)ph;
+/* The series rastered into the plot's cells, reference curves first so the
+ * data lies over them, then the markers where series need them. */
+static void draw_plot(struct tui_canvas *c, const struct tui_chart *ch, const struct frame *f,
+                      struct raster *ra, const struct scale *xs, const struct scale *ys)
+{
+    size_t cells = (size_t)f->pw * (size_t)f->ph;
     uint8_t stackbuf[12288];
     uint8_t *buf = 3 * cells <= sizeof stackbuf ? stackbuf : core_xmalloc(3 * cells);
     memset(buf, 0, 3 * cells);
-    ra.bits = buf;
-    ra.color = buf + cells;
-    ra.owner = buf + 2 * cells;
+    ra->bits = buf;
+    ra->color = buf + cells;
+    ra->owner = buf + 2 * cells;
     size_t n_plot = ch->n_series < 255 ? ch->n_series : 255;
     for (int pass = 0; pass < 2; pass++) /* reference curves under the data */
         for (size_t k = 0; k < n_plot; k++)
             if (ch->s[k].dashed == (pass == 0))
-                plot_series(&ra, &ch->s[k], ch->log_x, &xs, &ys, series_color(&ch->s[k], k),
+                plot_series(ra, &ch->s[k], ch->log_x, xs, ys, series_color(&ch->s[k], k),
                             (uint8_t)(k + 1));
-    for (int y = 0; y < ph; y++) {
-        for (int x = 0; x < pw; x++) {
-            size_t i = (size_t)y * (size_t)pw + (size_t)x;
-            uint8_t b = ra.bits[i];
+    for (int y = 0; y < f->ph; y++) {
+        for (int x = 0; x < f->pw; x++) {
+            size_t i = (size_t)y * (size_t)f->pw + (size_t)x;
+            uint8_t b = ra->bits[i];
             if (!b)
                 continue;
-            uint32_t cp = m == M_BRAILLE ? 0x2800u + b
-                          : m == M_QUAD  ? quad_cp[b & 15]
-                          : ra.owner[i]  ? (uint32_t)series_marker(ch, ra.owner[i] - 1u)
-                                         : '*';
-            struct tui_style st = {0, (uint8_t)(ra.color[i] & 0x7F)};
-            tui_canvas_set(c, top + y, px0 + x, cp, st);
+            uint32_t cp = f->m == M_BRAILLE ? 0x2800u + b
+                          : f->m == M_QUAD  ? quad_cp[b & 15]
+                          : ra->owner[i]    ? (uint32_t)series_marker(ch, ra->owner[i] - 1u)
+                                            : '*';
+            struct tui_style st = {0, (uint8_t)(ra->color[i] & 0x7F)};
+            tui_canvas_set(c, f->top + y, f->px0 + x, cp, st);
         }
     }
-    if (markers && m != M_ASCII)
-        draw_markers(c, ch, &ra, &xs, &ys, top, px0);
+    if (f->markers && f->m != M_ASCII)
+        draw_markers(c, ch, ra, xs, ys, f->top, f->px0);
     if (buf != stackbuf)
         free(buf);
+}
+
+void tui_chart_draw(struct tui_canvas *c, struct tui_rect r, const struct tui_chart *ch,
+                    bool blocks)
+{
+    if (r.w < 1 || r.h < 1 || !ch)
+        return;
+    tui_canvas_fill(c, r, ' ', (struct tui_style){0, 0});
+    struct frame f = {0};
+    f.m = c->cs == TUI_CS_ASCII ? M_ASCII : blocks ? M_QUAD : M_BRAILLE;
+    f.markers = f.m == M_ASCII || c->mono;
+    f.unit = ch->y_unit ? ch->y_unit : "";
+    f.have = data_range(ch, &f);
+    draw_head(c, r, ch, &f);
+    y_labels(c, r, &f);
+    struct raster ra = {.mode = f.m, .cw = f.pw, .ch = f.ph};
+    ra.dx = f.m == M_ASCII ? 1 : 2;
+    ra.dy = f.m == M_BRAILLE ? 4 : f.m == M_QUAD ? 2 : 1;
+    ra.w = f.pw * ra.dx;
+    ra.h = f.ph * ra.dy;
+    struct scale xs = {f.xmin, f.xmax, ra.w, false}, ys = {f.ymin, f.ymax, ra.h, true};
+    draw_axes(c, &f, &ys, ra.dy);
+    draw_x_labels(c, r, ch, &f, &xs, ra.dx);
+    if (f.pw < 1 || f.ph < 1)
+        return;
+    if (!f.have) {
+        const char *msg = "waiting for data";
+        int w = tui_text_width(msg);
+        int x = f.px0 + (f.pw > w ? (f.pw - w) / 2 : 0);
+        tui_canvas_put(c, f.top + (f.ph - 1) / 2, x, msg, (struct tui_style){0, TUI_C_MUTED}, f.pw);
+        return;
+    }
+    draw_plot(c, ch, &f, &ra, &xs, &ys);
 }

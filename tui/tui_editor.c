@@ -124,9 +124,9 @@ static size_t offset_at(const char *s, const struct row *r, int col)
     }
     /* On a wrapped row the end belongs to the next row. */
     if (pos == r->end && !r->last && pos > r->start) {
-        pos--;
-        while (pos > r->start && ((unsigned char)s[pos] & 0xc0) == 0x80)
-            pos--;
+        pos = core_utf8_prev(s, pos);
+        if (pos < r->start)
+            pos = r->start;
     }
     return pos;
 }
@@ -147,23 +147,12 @@ static void buf_delete(struct core_buf *b, size_t at, size_t n)
     b->data[b->len] = '\0';
 }
 
-static size_t prev_char(const char *s, size_t pos)
-{
-    if (pos == 0)
-        return 0;
-    pos--;
-    while (pos > 0 && ((unsigned char)s[pos] & 0xc0) == 0x80)
-        pos--;
-    return pos;
-}
-
+/* The character after pos, never past len (the text holds no NUL before
+ * it). */
 static size_t next_char(const char *s, size_t len, size_t pos)
 {
-    if (pos >= len)
-        return len;
-    size_t cl;
-    tui_utf8_next(s + pos, &cl);
-    return pos + (cl ? cl : 1) > len ? len : pos + (cl ? cl : 1);
+    size_t at = pos >= len ? len : core_utf8_next(s, pos);
+    return at > len ? len : at;
 }
 
 static void move_rows(struct tui_editor *e, int d)
@@ -185,30 +174,6 @@ static void move_rows(struct tui_editor *e, int d)
     free(rows);
 }
 
-static int encode(uint32_t cp, char out[4])
-{
-    if (cp < 0x80) {
-        out[0] = (char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        out[0] = (char)(0xc0 | (cp >> 6));
-        out[1] = (char)(0x80 | (cp & 0x3f));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        out[0] = (char)(0xe0 | (cp >> 12));
-        out[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-        out[2] = (char)(0x80 | (cp & 0x3f));
-        return 3;
-    }
-    out[0] = (char)(0xf0 | (cp >> 18));
-    out[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-    out[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-    out[3] = (char)(0x80 | (cp & 0x3f));
-    return 4;
-}
-
 bool tui_editor_key(struct tui_editor *e, int key)
 {
     const char *s = txt(e);
@@ -217,7 +182,7 @@ bool tui_editor_key(struct tui_editor *e, int key)
         e->want_col = -1;
     switch (key) {
     case TUI_K_LEFT:
-        e->cursor = prev_char(s, e->cursor);
+        e->cursor = core_utf8_prev(s, e->cursor);
         return true;
     case TUI_K_RIGHT:
         e->cursor = next_char(s, e->text.len, e->cursor);
@@ -244,7 +209,7 @@ bool tui_editor_key(struct tui_editor *e, int key)
         return true;
     case TUI_K_BACKSPACE:
         if (e->cursor > 0) {
-            size_t p = prev_char(s, e->cursor);
+            size_t p = core_utf8_prev(s, e->cursor);
             buf_delete(&e->text, p, e->cursor - p);
             e->cursor = p;
         }
@@ -274,11 +239,11 @@ bool tui_editor_key(struct tui_editor *e, int key)
     }
     if (key >= 32 && key < 0x110000 && key != 127) {
         char u[4];
-        int n = encode((uint32_t)key, u);
-        if (e->text.len + (size_t)n > EDITOR_MAX_BYTES)
+        size_t n = core_utf8_encode(u, (uint32_t)key);
+        if (e->text.len + n > EDITOR_MAX_BYTES)
             return true;
-        buf_insert(&e->text, e->cursor, u, (size_t)n);
-        e->cursor += (size_t)n;
+        buf_insert(&e->text, e->cursor, u, n);
+        e->cursor += n;
         return true;
     }
     return false;

@@ -1,23 +1,11 @@
 /*
  * tui_form.c — the rows of an input form, as the lab and calculator screens
- * draw them: the selection (reverse video and a ▶ marker, the video left
- * plain while the row is being edited, so the input stands out) and the value
- * cell, which turns into the line editor with the terminal cursor in it.
+ * draw them: the value cell, which turns into the line editor with the
+ * terminal cursor in it (the row itself is a list row, tui_view_list_row).
  */
 #include "tui/tui_screen.h"
 
 #include <stdlib.h>
-
-uint8_t tui_view_form_row(struct tui_canvas *c, struct tui_rect r, int y, bool sel, bool editing)
-{
-    uint8_t ra = sel && !editing ? TUI_A_REVERSE : 0;
-    if (ra)
-        tui_canvas_fill(c, (struct tui_rect){y, r.x, 1, r.w}, ' ', TUI_ST(ra, 0));
-    if (sel)
-        tui_canvas_put(c, y, r.x + 1, tui_glyph(c->cs, "▶", ">"),
-                       TUI_ST(ra | TUI_A_BOLD, TUI_C_ACCENT), -1);
-    return ra;
-}
 
 void tui_view_form_value(struct tui_canvas *c, int y, int x, int w, const char *value,
                          struct tui_style st, struct tui_input *in, bool editing,

@@ -71,9 +71,6 @@ int tui_text_width(const char *s);
 /* Wraps s (paragraph text, '\n' forces a break) at `width` columns on spaces,
  * breaking words longer than the width. Lines are malloc'd copies. */
 void tui_text_wrap(const char *s, int width, struct core_strlist *out);
-/* Encodes cp as UTF-8 into out (no NUL); returns the bytes (1..4). Surrogates
- * and values beyond U+10FFFF encode U+FFFD. */
-size_t tui_utf8_put(char out[4], uint32_t cp);
 /* The bytes of the longest prefix of s that fits in `cols` columns (whole
  * characters only); *used (optional) gets its columns. */
 size_t tui_text_fit(const char *s, int cols, int *used);
@@ -140,8 +137,9 @@ char *tui_canvas_text(const struct tui_canvas *c);
 int tui_canvas_put_cut(struct tui_canvas *c, int y, int x, const char *s, struct tui_style st,
                        int max_w);
 
-/* A number as people read it, for result tables (pure; writes at most n
- * bytes, NUL-terminated when n > 0):
+/* A number as people read it, for result tables: core_num_human with 3
+ * significant figures, CORE_HUMAN_WHOLE, _BINARY and _PREFIXED, that is
+ * (pure; writes at most n bytes, NUL-terminated when n > 0):
  *  - 3 significant figures, trailing zeros trimmed, never "-0"; whole
  *    numbers below a billion in full ("16", "1000000"); NaN "n/a";
  *  - bytes ("B", "KiB", "MiB", "GiB"): a whole number of KiB, MiB or GiB
@@ -153,6 +151,13 @@ int tui_canvas_put_cut(struct tui_canvas *c, int y, int x, const char *s, struct
  *  - "%" follows the number ("56%"); "×" or "x" after a space ("2.5 ×");
  *    other units after a space. */
 void tui_num_format(double v, const char *unit, char *buf, size_t n);
+
+/* Marks row y of r as a row of a list or form: when selected, reverse video
+ * across r (unless `plain`: a row being edited stays plain, so the input
+ * stands out) and the ▶ marker at column 1. Returns the attribute the
+ * row's texts take (TUI_A_REVERSE or 0). The lab, calculator and form
+ * lists all draw their rows this way. */
+uint8_t tui_view_list_row(struct tui_canvas *c, struct tui_rect r, int y, bool sel, bool plain);
 
 /* A horizontal bar of `w` columns filled to `frac` (0..1): eighth blocks in
  * UTF-8, '#' in ASCII. */

@@ -6,16 +6,14 @@
  * indents) start every line, gather a leaf block's inline text as one UTF-8
  * string with style runs, and break it into lines with tui_text_break when
  * the block ends. Code blocks are copied line by line, tables are gathered
- * whole and laid out when they end. Every finished line is cut to the width
+ * whole and laid out when they end (tui_md_table.c). Every finished line is cut to the width
  * with a marker, so no line is ever wider than the width (unless prefixes
  * alone are).
  *
  * Blank lines: a block that ends asks for one before the next block, except
  * between the items and blocks of a tight list.
  */
-#include "tui/tui_internal.h"
-
-#include <md4c.h>
+#include "tui/tui_md_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,22 +21,16 @@
 
 /* ---- lines ---------------------------------------------------------------- */
 
-/* A line being built: spans with adjacent same-style text merged. */
-struct lb {
-    struct tui_span *v;
-    size_t n, cap;
-};
-
-static bool same_style(struct tui_style a, struct tui_style b)
+bool tui_md_same_style(struct tui_style a, struct tui_style b)
 {
     return a.attr == b.attr && a.color == b.color;
 }
 
-static void lb_add(struct lb *b, const char *s, size_t len, struct tui_style st)
+void tui_md_lb_add(struct tui_md_lb *b, const char *s, size_t len, struct tui_style st)
 {
     if (!len)
         return;
-    if (b->n && same_style(b->v[b->n - 1].st, st)) {
+    if (b->n && tui_md_same_style(b->v[b->n - 1].st, st)) {
         struct tui_span *sp = &b->v[b->n - 1];
         size_t old = strlen(sp->text);
         sp->text = core_xrealloc(sp->text, old + len + 1);
@@ -55,17 +47,17 @@ static void lb_add(struct lb *b, const char *s, size_t len, struct tui_style st)
     b->n++;
 }
 
-static void lb_puts(struct lb *b, const char *s, struct tui_style st)
+void tui_md_lb_puts(struct tui_md_lb *b, const char *s, struct tui_style st)
 {
-    lb_add(b, s, strlen(s), st);
+    tui_md_lb_add(b, s, strlen(s), st);
 }
 
-static void lb_spaces(struct lb *b, int n, struct tui_style st)
+void tui_md_lb_spaces(struct tui_md_lb *b, int n, struct tui_style st)
 {
     static const char sp[] = "                                ";
     while (n > 0) {
         int k = n < 32 ? n : 32;
-        lb_add(b, sp, (size_t)k, st);
+        tui_md_lb_add(b, sp, (size_t)k, st);
         n -= k;
     }
 }
@@ -88,86 +80,12 @@ void tui_doc_fini(struct tui_doc *d)
 
 /* ---- the renderer --------------------------------------------------------- */
 
-/* A byte range of gathered text with its style. */
-struct run {
-    size_t start, end;
-    struct tui_style st;
-};
-
-/* Inline text of one leaf block. */
-struct para {
-    struct core_buf text;
-    struct run *runs;
-    size_t n, cap;
-    bool space;                /* a space is due before the next visible character */
-    struct tui_style space_st; /* the style where the space was */
-};
-
-struct cont {
-    MD_BLOCKTYPE type;
-    char first[32], rest[32]; /* prefixes of the first and later lines */
-    bool started;             /* LI: its first line is out */
-    bool tight;               /* UL, OL */
-    unsigned next;            /* OL: the next item's number */
-    int level;                /* UL, OL: lists around this one */
-};
-
-struct tcell {
-    char *text;
-    struct run *runs;
-    size_t n;
-    int w;
-    MD_ALIGN align;
-};
-
-struct trow {
-    struct tcell *cells;
-    size_t n;
-    bool head;
-};
-
-struct table {
-    struct trow *rows;
-    size_t n, cap;
-    bool in_head;
-};
-
-struct link {
-    char *href;
-    size_t start;
-};
-
-struct md {
-    struct tui_doc *doc;
-    size_t cap;
-    int width;
-    enum tui_charset cs;
-    struct cont *stack;
-    size_t depth, stack_cap;
-    struct para para;
-    int em, strong, code_span, del, link_depth;
-    struct tui_style base; /* the leaf block's style */
-    struct link *links;
-    size_t nlinks, links_cap;
-    bool blank; /* a blank line is due before the next block */
-    enum { L_NONE, L_PARA, L_HEAD, L_CODE, L_CELL } leaf;
-    unsigned head_level;
-    struct core_buf code;
-    struct table *table;
-    MD_ALIGN cell_align;
-};
-
-static const struct tui_style S_PLAIN = {0, 0};
-static const struct tui_style S_MUTED = {0, TUI_C_MUTED};
-static const struct tui_style S_MARK = {0, TUI_C_ACCENT};
-static const struct tui_style S_CODE = {0, TUI_C_CODE};
-
-static bool utf8(const struct md *m)
+bool tui_md_utf8(const struct tui_md *m)
 {
     return m->cs == TUI_CS_UTF8;
 }
 
-static void push_line(struct md *m, struct lb *b)
+void tui_md_push_line(struct tui_md *m, struct tui_md_lb *b)
 {
     struct tui_doc *d = m->doc;
     if (d->n == m->cap) {
@@ -178,7 +96,7 @@ static void push_line(struct md *m, struct lb *b)
     l->indent = 0;
     /* leading plain spaces become the indent */
     size_t skip = 0;
-    while (skip < b->n && same_style(b->v[skip].st, S_PLAIN)) {
+    while (skip < b->n && tui_md_same_style(b->v[skip].st, S_PLAIN)) {
         char *t = b->v[skip].text;
         size_t k = strspn(t, " ");
         l->indent += (int)k;
@@ -222,23 +140,23 @@ static void push_line(struct md *m, struct lb *b)
         free(l->spans[i].text);
     l->n = n;
     l->spans = core_xrealloc(l->spans, (l->n + 1) * sizeof *l->spans);
-    l->spans[l->n].text = core_xstrdup(utf8(m) ? "…" : ">");
+    l->spans[l->n].text = core_xstrdup(tui_md_utf8(m) ? "…" : ">");
     l->spans[l->n].st = S_MUTED;
     l->n++;
 }
 
 /* The containers' prefixes for the next line. A blank line drops trailing
  * spaces and does not use up a list item's marker. */
-static void add_prefix(struct md *m, struct lb *b, bool blank)
+void tui_md_add_prefix(struct tui_md *m, struct tui_md_lb *b, bool blank)
 {
     for (size_t i = 0; i < m->depth; i++) {
-        struct cont *c = &m->stack[i];
+        struct tui_md_cont *c = &m->stack[i];
         if (c->type == MD_BLOCK_QUOTE)
-            lb_puts(b, c->first, S_MUTED);
+            tui_md_lb_puts(b, c->first, S_MUTED);
         else if (c->type == MD_BLOCK_LI && (c->started || blank))
-            lb_puts(b, c->rest, S_PLAIN);
+            tui_md_lb_puts(b, c->rest, S_PLAIN);
         else if (c->type == MD_BLOCK_LI)
-            lb_puts(b, c->first, S_MARK);
+            tui_md_lb_puts(b, c->first, S_MARK);
     }
     if (!blank)
         return;
@@ -255,11 +173,11 @@ static void add_prefix(struct md *m, struct lb *b, bool blank)
     }
 }
 
-static int prefix_width(const struct md *m)
+int tui_md_prefix_width(const struct tui_md *m)
 {
     int w = 0;
     for (size_t i = 0; i < m->depth; i++) {
-        const struct cont *c = &m->stack[i];
+        const struct tui_md_cont *c = &m->stack[i];
         if (c->type == MD_BLOCK_QUOTE)
             w += tui_text_width(c->first);
         else if (c->type == MD_BLOCK_LI)
@@ -268,32 +186,32 @@ static int prefix_width(const struct md *m)
     return w;
 }
 
-static void started(struct md *m)
+void tui_md_started(struct tui_md *m)
 {
     for (size_t i = 0; i < m->depth; i++)
         if (m->stack[i].type == MD_BLOCK_LI)
             m->stack[i].started = true;
 }
 
-static void emit_blank_if_due(struct md *m)
+static void emit_blank_if_due(struct tui_md *m)
 {
     if (!m->blank)
         return;
     m->blank = false;
     if (!m->doc->n)
         return;
-    struct lb b = {0};
-    add_prefix(m, &b, true);
-    push_line(m, &b);
+    struct tui_md_lb b = {0};
+    tui_md_add_prefix(m, &b, true);
+    tui_md_push_line(m, &b);
 }
 
 /* After a block ends: a blank line is due unless we are inside a tight
  * list. */
-static void block_done(struct md *m)
+static void block_done(struct tui_md *m)
 {
     bool tight = false;
     if (m->depth) {
-        const struct cont *top = &m->stack[m->depth - 1];
+        const struct tui_md_cont *top = &m->stack[m->depth - 1];
         if (top->type == MD_BLOCK_LI && m->depth >= 2)
             tight = m->stack[m->depth - 2].tight;
         else if (top->type == MD_BLOCK_UL || top->type == MD_BLOCK_OL)
@@ -305,7 +223,7 @@ static void block_done(struct md *m)
 
 /* ---- inline text ---------------------------------------------------------- */
 
-static struct tui_style inline_style(const struct md *m)
+static struct tui_style inline_style(const struct tui_md *m)
 {
     struct tui_style st = m->base;
     if (m->em)
@@ -321,13 +239,13 @@ static struct tui_style inline_style(const struct md *m)
     return st;
 }
 
-static void para_raw(struct para *p, const char *s, size_t len, struct tui_style st)
+static void para_raw(struct tui_md_para *p, const char *s, size_t len, struct tui_style st)
 {
     if (!len)
         return;
     size_t at = p->text.len;
     core_buf_append(&p->text, s, len);
-    if (p->n && p->runs[p->n - 1].end == at && same_style(p->runs[p->n - 1].st, st)) {
+    if (p->n && p->runs[p->n - 1].end == at && tui_md_same_style(p->runs[p->n - 1].st, st)) {
         p->runs[p->n - 1].end = p->text.len;
         return;
     }
@@ -335,12 +253,12 @@ static void para_raw(struct para *p, const char *s, size_t len, struct tui_style
         p->cap = p->cap ? 2 * p->cap : 8;
         p->runs = core_xrealloc(p->runs, p->cap * sizeof *p->runs);
     }
-    p->runs[p->n++] = (struct run){at, p->text.len, st};
+    p->runs[p->n++] = (struct tui_md_run){at, p->text.len, st};
 }
 
 /* Appends text, collapsing white space to single spaces and dropping it at
  * the start of the block. */
-static void para_text(struct para *p, const char *s, size_t len, struct tui_style st)
+static void para_text(struct tui_md_para *p, const char *s, size_t len, struct tui_style st)
 {
     size_t i = 0;
     while (i < len) {
@@ -366,14 +284,14 @@ static void para_text(struct para *p, const char *s, size_t len, struct tui_styl
     }
 }
 
-static void para_reset(struct para *p)
+void tui_md_para_reset(struct tui_md_para *p)
 {
     core_buf_reset(&p->text);
     p->n = 0;
     p->space = false;
 }
 
-static void para_free(struct para *p)
+static void para_free(struct tui_md_para *p)
 {
     core_buf_fini(&p->text);
     free(p->runs);
@@ -382,8 +300,8 @@ static void para_free(struct para *p)
 }
 
 /* Adds bytes [a, b) of gathered text to a line with their styles. */
-static void add_styled(struct lb *out, const char *text, const struct run *runs, size_t n, size_t a,
-                       size_t b)
+void tui_md_add_styled(struct tui_md_lb *out, const char *text, const struct tui_md_run *runs,
+                       size_t n, size_t a, size_t b)
 {
     for (size_t i = 0; i < n && a < b; i++) {
         if (runs[i].end <= a)
@@ -391,41 +309,41 @@ static void add_styled(struct lb *out, const char *text, const struct run *runs,
         size_t s = runs[i].start > a ? runs[i].start : a;
         size_t e = runs[i].end < b ? runs[i].end : b;
         if (s < e)
-            lb_add(out, text + s, e - s, runs[i].st);
+            tui_md_lb_add(out, text + s, e - s, runs[i].st);
     }
 }
 
 /* Breaks the gathered text into lines under the containers' prefixes.
  * Returns the widest line's text columns. */
-static int flush_para(struct md *m)
+static int flush_para(struct tui_md *m)
 {
-    struct para *p = &m->para;
+    struct tui_md_para *p = &m->para;
     if (!p->text.len)
         return 0;
     int widest = 0;
     size_t at = 0;
     const char *t = p->text.data;
     for (;;) {
-        struct lb b = {0};
-        add_prefix(m, &b, false);
-        int avail = m->width - prefix_width(m);
+        struct tui_md_lb b = {0};
+        tui_md_add_prefix(m, &b, false);
+        int avail = m->width - tui_md_prefix_width(m);
         size_t len, next;
         int cols;
         bool more = tui_text_break(t + at, avail < 1 ? 1 : avail, &len, &cols, &next);
-        add_styled(&b, t, p->runs, p->n, at, at + len);
-        push_line(m, &b);
-        started(m);
+        tui_md_add_styled(&b, t, p->runs, p->n, at, at + len);
+        tui_md_push_line(m, &b);
+        tui_md_started(m);
         widest = cols > widest ? cols : widest;
         if (!more)
             break;
         at += next;
     }
-    para_reset(p);
+    tui_md_para_reset(p);
     return widest;
 }
 
 /* Named and numeric character references. */
-static void entity(struct md *m, const char *s, size_t len, struct tui_style st)
+static void entity(struct tui_md *m, const char *s, size_t len, struct tui_style st)
 {
     static const struct {
         const char *name, *text;
@@ -459,7 +377,7 @@ static void entity(struct md *m, const char *s, size_t len, struct tui_style st)
             if (!ok || cp == 0 || cp > 0x10FFFF)
                 cp = 0xFFFD;
             char u[4];
-            size_t n = tui_utf8_put(u, (uint32_t)cp);
+            size_t n = core_utf8_encode(u, (uint32_t)cp);
             para_text(&m->para, u, n, st);
             return;
         }
@@ -475,22 +393,23 @@ static void entity(struct md *m, const char *s, size_t len, struct tui_style st)
 
 /* ---- blocks that are not paragraphs --------------------------------------- */
 
-static void flush_heading(struct md *m)
+static void flush_heading(struct tui_md *m)
 {
     int w = flush_para(m);
     if (m->head_level > 2 || !w)
         return;
-    struct lb b = {0};
-    add_prefix(m, &b, false);
-    const char *rule = m->head_level == 1 ? (utf8(m) ? "═" : "=") : (utf8(m) ? "─" : "-");
+    struct tui_md_lb b = {0};
+    tui_md_add_prefix(m, &b, false);
+    const char *rule =
+        m->head_level == 1 ? (tui_md_utf8(m) ? "═" : "=") : (tui_md_utf8(m) ? "─" : "-");
     struct tui_style st = {0, TUI_C_ACCENT};
     for (int i = 0; i < w; i++)
-        lb_puts(&b, rule, st);
-    push_line(m, &b);
+        tui_md_lb_puts(&b, rule, st);
+    tui_md_push_line(m, &b);
 }
 
 /* Code and raw HTML blocks: verbatim lines, tabs expanded, cut at the width. */
-static void flush_code(struct md *m)
+static void flush_code(struct tui_md *m)
 {
     const char *s = m->code.data ? m->code.data : "";
     size_t n = m->code.len;
@@ -518,13 +437,13 @@ static void flush_code(struct md *m)
                     col++;
             }
         }
-        struct lb b = {0};
-        add_prefix(m, &b, false);
-        lb_spaces(&b, 2, S_PLAIN);
+        struct tui_md_lb b = {0};
+        tui_md_add_prefix(m, &b, false);
+        tui_md_lb_spaces(&b, 2, S_PLAIN);
         if (line.len)
-            lb_add(&b, line.data, line.len, S_CODE);
-        push_line(m, &b);
-        started(m);
+            tui_md_lb_add(&b, line.data, line.len, S_CODE);
+        tui_md_push_line(m, &b);
+        tui_md_started(m);
         if (j >= n)
             break;
         i = j + 1;
@@ -533,184 +452,32 @@ static void flush_code(struct md *m)
     core_buf_reset(&m->code);
 }
 
-static void flush_rule(struct md *m)
+static void flush_rule(struct tui_md *m)
 {
-    struct lb b = {0};
-    add_prefix(m, &b, false);
-    int w = m->width - prefix_width(m);
+    struct tui_md_lb b = {0};
+    tui_md_add_prefix(m, &b, false);
+    int w = m->width - tui_md_prefix_width(m);
     for (int i = 0; i < w; i++)
-        lb_puts(&b, utf8(m) ? "─" : "-", S_MUTED);
-    push_line(m, &b);
-    started(m);
-}
-
-/* ---- tables ---------------------------------------------------------------- */
-
-static void table_free(struct table *t)
-{
-    if (!t)
-        return;
-    for (size_t r = 0; r < t->n; r++) {
-        for (size_t c = 0; c < t->rows[r].n; c++) {
-            free(t->rows[r].cells[c].text);
-            free(t->rows[r].cells[c].runs);
-        }
-        free(t->rows[r].cells);
-    }
-    free(t->rows);
-    free(t);
-}
-
-static void table_cell_done(struct md *m)
-{
-    struct table *t = m->table;
-    if (!t || !t->n) {
-        para_reset(&m->para);
-        return;
-    }
-    struct trow *row = &t->rows[t->n - 1];
-    row->cells = core_xrealloc(row->cells, (row->n + 1) * sizeof *row->cells);
-    struct tcell *c = &row->cells[row->n++];
-    struct para *p = &m->para;
-    for (size_t i = 0; i < p->text.len; i++) /* hard breaks inside a cell */
-        if (p->text.data[i] == '\n')
-            p->text.data[i] = ' ';
-    c->text = core_xstrndup(p->text.data ? p->text.data : "", p->text.len);
-    c->n = p->n;
-    c->runs = core_xmalloc((p->n ? p->n : 1) * sizeof *c->runs);
-    if (p->n)
-        memcpy(c->runs, p->runs, p->n * sizeof *c->runs);
-    c->w = tui_text_width(c->text);
-    c->align = m->cell_align;
-    para_reset(p);
-}
-
-/* One border line: left, fill, middle and right pieces. */
-static void table_border(struct md *m, const int *cw, size_t nc, const char *l, const char *mid,
-                         const char *r)
-{
-    struct lb b = {0};
-    add_prefix(m, &b, false);
-    const char *h = utf8(m) ? "─" : "-";
-    lb_puts(&b, l, S_MUTED);
-    for (size_t c = 0; c < nc; c++) {
-        for (int i = 0; i < cw[c] + 2; i++)
-            lb_puts(&b, h, S_MUTED);
-        lb_puts(&b, c + 1 < nc ? mid : r, S_MUTED);
-    }
-    push_line(m, &b);
-    started(m);
-}
-
-static void flush_table(struct md *m)
-{
-    struct table *t = m->table;
-    m->table = NULL;
-    if (!t)
-        return;
-    size_t nc = 0;
-    for (size_t r = 0; r < t->n; r++)
-        nc = t->rows[r].n > nc ? t->rows[r].n : nc;
-    if (!nc) {
-        table_free(t);
-        return;
-    }
-    int *cw = core_xcalloc(nc, sizeof *cw);
-    MD_ALIGN *align = core_xcalloc(nc, sizeof *align);
-    for (size_t r = 0; r < t->n; r++) {
-        for (size_t c = 0; c < t->rows[r].n; c++) {
-            const struct tcell *cell = &t->rows[r].cells[c];
-            if (cell->w > cw[c])
-                cw[c] = cell->w;
-            if (r == 0)
-                align[c] = cell->align;
-        }
-    }
-    /* shrink the widest columns until the table fits, down to 3 columns */
-    int avail = m->width - prefix_width(m);
-    long total = 1;
-    for (size_t c = 0; c < nc; c++) {
-        if (cw[c] < 1)
-            cw[c] = 1;
-        total += cw[c] + 3;
-    }
-    while (total > avail) {
-        size_t widest = 0;
-        for (size_t c = 1; c < nc; c++)
-            if (cw[c] > cw[widest])
-                widest = c;
-        if (cw[widest] <= 3)
-            break; /* still too wide: the lines get cut */
-        cw[widest]--;
-        total--;
-    }
-    const char *v = utf8(m) ? "│" : "|";
-    if (utf8(m))
-        table_border(m, cw, nc, "┌", "┬", "┐");
-    else
-        table_border(m, cw, nc, "+", "+", "+");
-    for (size_t r = 0; r < t->n; r++) {
-        const struct trow *row = &t->rows[r];
-        struct lb b = {0};
-        add_prefix(m, &b, false);
-        lb_puts(&b, v, S_MUTED);
-        for (size_t c = 0; c < nc; c++) {
-            lb_spaces(&b, 1, S_PLAIN);
-            const struct tcell *cell = c < row->n ? &row->cells[c] : NULL;
-            int w = cell ? cell->w : 0;
-            if (cell && w > cw[c]) {
-                int used;
-                size_t keep = tui_text_fit(cell->text, cw[c] - 1, &used);
-                add_styled(&b, cell->text, cell->runs, cell->n, 0, keep);
-                lb_spaces(&b, cw[c] - 1 - used, S_PLAIN);
-                lb_puts(&b, utf8(m) ? "…" : ">", S_MUTED);
-            } else {
-                int pad = cw[c] - w, left = 0;
-                if (align[c] == MD_ALIGN_RIGHT)
-                    left = pad;
-                else if (align[c] == MD_ALIGN_CENTER)
-                    left = pad / 2;
-                lb_spaces(&b, left, S_PLAIN);
-                if (cell)
-                    add_styled(&b, cell->text, cell->runs, cell->n, 0, strlen(cell->text));
-                lb_spaces(&b, pad - left, S_PLAIN);
-            }
-            lb_spaces(&b, 1, S_PLAIN);
-            lb_puts(&b, v, S_MUTED);
-        }
-        push_line(m, &b);
-        started(m);
-        if (row->head && (r + 1 >= t->n || !t->rows[r + 1].head)) {
-            if (utf8(m))
-                table_border(m, cw, nc, "├", "┼", "┤");
-            else
-                table_border(m, cw, nc, "+", "+", "+");
-        }
-    }
-    if (utf8(m))
-        table_border(m, cw, nc, "└", "┴", "┘");
-    else
-        table_border(m, cw, nc, "+", "+", "+");
-    free(cw);
-    free(align);
-    table_free(t);
+        tui_md_lb_puts(&b, tui_md_utf8(m) ? "─" : "-", S_MUTED);
+    tui_md_push_line(m, &b);
+    tui_md_started(m);
 }
 
 /* ---- md4c callbacks ------------------------------------------------------- */
 
-static struct cont *push(struct md *m, MD_BLOCKTYPE type)
+static struct tui_md_cont *push(struct tui_md *m, MD_BLOCKTYPE type)
 {
     if (m->depth == m->stack_cap) {
         m->stack_cap = m->stack_cap ? 2 * m->stack_cap : 8;
         m->stack = core_xrealloc(m->stack, m->stack_cap * sizeof *m->stack);
     }
-    struct cont *c = &m->stack[m->depth++];
+    struct tui_md_cont *c = &m->stack[m->depth++];
     memset(c, 0, sizeof *c);
     c->type = type;
     return c;
 }
 
-static int list_level(const struct md *m)
+static int list_level(const struct tui_md *m)
 {
     int n = 0;
     for (size_t i = 0; i < m->depth; i++)
@@ -719,9 +486,9 @@ static int list_level(const struct md *m)
     return n;
 }
 
-static void start_item(struct md *m, const MD_BLOCK_LI_DETAIL *d)
+static void start_item(struct tui_md *m, const MD_BLOCK_LI_DETAIL *d)
 {
-    struct cont *list = m->depth ? &m->stack[m->depth - 1] : NULL;
+    struct tui_md_cont *list = m->depth ? &m->stack[m->depth - 1] : NULL;
     char mark[32];
     if (d && d->is_task) {
         snprintf(mark, sizeof mark, "[%c] ", d->task_mark == ' ' ? ' ' : 'x');
@@ -731,9 +498,9 @@ static void start_item(struct md *m, const MD_BLOCK_LI_DETAIL *d)
     } else {
         static const char *u8[] = {"•", "◦", "▪"}, *asc[] = {"*", "-", "+"};
         int lv = list ? list->level % 3 : 0;
-        snprintf(mark, sizeof mark, "%s ", utf8(m) ? u8[lv] : asc[lv]);
+        snprintf(mark, sizeof mark, "%s ", tui_md_utf8(m) ? u8[lv] : asc[lv]);
     }
-    struct cont *c = push(m, MD_BLOCK_LI);
+    struct tui_md_cont *c = push(m, MD_BLOCK_LI);
     snprintf(c->first, sizeof c->first, "%s", mark);
     int w = tui_text_width(mark);
     memset(c->rest, ' ', (size_t)w);
@@ -742,26 +509,14 @@ static void start_item(struct md *m, const MD_BLOCK_LI_DETAIL *d)
 
 static int enter_block(MD_BLOCKTYPE type, void *detail, void *ud)
 {
-    struct md *m = ud;
-    if (type == MD_BLOCK_THEAD || type == MD_BLOCK_TBODY) {
-        if (m->table)
-            m->table->in_head = type == MD_BLOCK_THEAD;
-        return 0;
-    }
-    if (type == MD_BLOCK_TR) {
-        struct table *t = m->table;
-        if (t) {
-            if (t->n == t->cap) {
-                t->cap = t->cap ? 2 * t->cap : 8;
-                t->rows = core_xrealloc(t->rows, t->cap * sizeof *t->rows);
-            }
-            t->rows[t->n++] = (struct trow){NULL, 0, t->in_head};
-        }
+    struct tui_md *m = ud;
+    if (type == MD_BLOCK_THEAD || type == MD_BLOCK_TBODY || type == MD_BLOCK_TR) {
+        tui_md_table_enter(m, type);
         return 0;
     }
     if (type == MD_BLOCK_TH || type == MD_BLOCK_TD) {
-        para_reset(&m->para);
-        m->leaf = L_CELL;
+        tui_md_para_reset(&m->para);
+        m->leaf = TUI_MD_LEAF_CELL;
         m->base = type == MD_BLOCK_TH ? (struct tui_style){TUI_A_BOLD, 0} : S_PLAIN;
         m->cell_align = detail ? ((MD_BLOCK_TD_DETAIL *)detail)->align : MD_ALIGN_DEFAULT;
         return 0;
@@ -774,14 +529,14 @@ static int enter_block(MD_BLOCKTYPE type, void *detail, void *ud)
     emit_blank_if_due(m);
     switch (type) {
     case MD_BLOCK_QUOTE: {
-        struct cont *c = push(m, MD_BLOCK_QUOTE);
-        snprintf(c->first, sizeof c->first, "%s", utf8(m) ? "│ " : "| ");
+        struct tui_md_cont *c = push(m, MD_BLOCK_QUOTE);
+        snprintf(c->first, sizeof c->first, "%s", tui_md_utf8(m) ? "│ " : "| ");
         break;
     }
     case MD_BLOCK_UL:
     case MD_BLOCK_OL: {
         int level = list_level(m);
-        struct cont *c = push(m, type);
+        struct tui_md_cont *c = push(m, type);
         c->level = level;
         if (type == MD_BLOCK_UL) {
             c->tight = detail && ((MD_BLOCK_UL_DETAIL *)detail)->is_tight;
@@ -799,20 +554,20 @@ static int enter_block(MD_BLOCKTYPE type, void *detail, void *ud)
         flush_rule(m);
         break;
     case MD_BLOCK_H:
-        m->leaf = L_HEAD;
+        m->leaf = TUI_MD_LEAF_HEAD;
         m->head_level = detail ? ((MD_BLOCK_H_DETAIL *)detail)->level : 1;
         m->base = (struct tui_style){TUI_A_BOLD, m->head_level <= 3 ? TUI_C_ACCENT : 0};
         break;
     case MD_BLOCK_CODE:
     case MD_BLOCK_HTML:
-        m->leaf = L_CODE;
+        m->leaf = TUI_MD_LEAF_CODE;
         core_buf_reset(&m->code);
         break;
     case MD_BLOCK_P:
-        m->leaf = L_PARA;
+        m->leaf = TUI_MD_LEAF_PARA;
         break;
     case MD_BLOCK_TABLE:
-        table_free(m->table);
+        tui_md_table_free(m->table);
         m->table = core_xcalloc(1, sizeof *m->table);
         break;
     default:
@@ -823,13 +578,13 @@ static int enter_block(MD_BLOCKTYPE type, void *detail, void *ud)
 
 static int leave_block(MD_BLOCKTYPE type, void *detail, void *ud)
 {
-    struct md *m = ud;
+    struct tui_md *m = ud;
     (void)detail;
     switch (type) {
     case MD_BLOCK_TH:
     case MD_BLOCK_TD:
-        table_cell_done(m);
-        m->leaf = L_NONE;
+        tui_md_table_cell_done(m);
+        m->leaf = TUI_MD_LEAF_NONE;
         m->base = S_PLAIN;
         return 0;
     case MD_BLOCK_THEAD:
@@ -845,17 +600,17 @@ static int leave_block(MD_BLOCKTYPE type, void *detail, void *ud)
         flush_code(m);
         break;
     case MD_BLOCK_TABLE:
-        flush_table(m);
+        tui_md_flush_table(m);
         break;
     case MD_BLOCK_HR:
         break;
     case MD_BLOCK_LI: {
         flush_para(m);
-        struct cont *c = m->depth ? &m->stack[m->depth - 1] : NULL;
+        struct tui_md_cont *c = m->depth ? &m->stack[m->depth - 1] : NULL;
         if (c && c->type == MD_BLOCK_LI && !c->started) { /* an empty item */
-            struct lb b = {0};
-            add_prefix(m, &b, false);
-            push_line(m, &b);
+            struct tui_md_lb b = {0};
+            tui_md_add_prefix(m, &b, false);
+            tui_md_push_line(m, &b);
         }
         if (m->depth)
             m->depth--;
@@ -872,7 +627,7 @@ static int leave_block(MD_BLOCKTYPE type, void *detail, void *ud)
         flush_para(m);
         break;
     }
-    m->leaf = L_NONE;
+    m->leaf = TUI_MD_LEAF_NONE;
     m->base = S_PLAIN;
     block_done(m);
     return 0;
@@ -885,7 +640,7 @@ static char *attr_text(const MD_ATTRIBUTE *a)
 
 static int enter_span(MD_SPANTYPE type, void *detail, void *ud)
 {
-    struct md *m = ud;
+    struct tui_md *m = ud;
     switch (type) {
     case MD_SPAN_EM:
     case MD_SPAN_U:
@@ -924,7 +679,7 @@ static int enter_span(MD_SPANTYPE type, void *detail, void *ud)
 
 static int leave_span(MD_SPANTYPE type, void *detail, void *ud)
 {
-    struct md *m = ud;
+    struct tui_md *m = ud;
     (void)detail;
     switch (type) {
     case MD_SPAN_EM:
@@ -946,7 +701,7 @@ static int leave_span(MD_SPANTYPE type, void *detail, void *ud)
     case MD_SPAN_WIKILINK: {
         if (!m->nlinks)
             break;
-        struct link *l = &m->links[--m->nlinks];
+        struct tui_md_link *l = &m->links[--m->nlinks];
         m->link_depth--;
         const char *text = m->para.text.data ? m->para.text.data + l->start : "";
         while (*text == ' ') /* the space before the link, added late */
@@ -971,8 +726,8 @@ static int leave_span(MD_SPANTYPE type, void *detail, void *ud)
 
 static int text(MD_TEXTTYPE type, const MD_CHAR *s, MD_SIZE size, void *ud)
 {
-    struct md *m = ud;
-    if (m->leaf == L_CODE) {
+    struct tui_md *m = ud;
+    if (m->leaf == TUI_MD_LEAF_CODE) {
         if (type == MD_TEXT_NULLCHAR)
             core_buf_puts(&m->code, "\xEF\xBF\xBD");
         else
@@ -1008,7 +763,7 @@ void tui_md_render(const char *md, int width, enum tui_charset cs, struct tui_do
     out->lines = NULL;
     out->n = 0;
     out->width = width < 1 ? 1 : width;
-    struct md m = {.doc = out, .width = out->width, .cs = cs};
+    struct tui_md m = {.doc = out, .width = out->width, .cs = cs};
     core_buf_init(&m.para.text);
     core_buf_init(&m.code);
     MD_PARSER p = {0};
@@ -1026,7 +781,7 @@ void tui_md_render(const char *md, int width, enum tui_charset cs, struct tui_do
     md_parse(md ? md : "", (MD_SIZE)n, &p, &m);
     /* whatever a failed parse left half-done */
     flush_para(&m);
-    table_free(m.table);
+    tui_md_table_free(m.table);
     for (size_t i = 0; i < m.nlinks; i++)
         free(m.links[i].href);
     free(m.links);

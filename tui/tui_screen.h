@@ -200,10 +200,6 @@ struct tui_form_field {
 /* Frees n fields and their strings; NULL does nothing. */
 void tui_form_fields_free(struct tui_form_field *f, size_t n);
 
-/* Marks row y of r as a form row: when selected it gets the ▶ marker at
- * column 1 and, unless it is being edited, reverse video across r. Returns
- * the attribute the row's texts take (TUI_A_REVERSE or 0). */
-uint8_t tui_view_form_row(struct tui_canvas *c, struct tui_rect r, int y, bool sel, bool editing);
 /* The value cell of a form row at (y, x), w columns: `value` in style st, or
  * while `editing` the input `in` underlined with *cur placed in it. All
  * pointers borrowed; cur is written only while editing. */
@@ -304,7 +300,7 @@ bool tui_editor_key(struct tui_editor *e, int key);
 void tui_editor_draw(struct tui_canvas *c, struct tui_rect r, struct tui_editor *e,
                      struct tui_style st, struct tui_cursor *cur);
 
-/* ---- question (tui_screen_question.c) ------------------------------------ */
+/* ---- question (tui_screen_question*.c) ----------------------------------- */
 
 enum tui_q_mode {
     TUI_Q_TYPE,      /* the answer line has the keys */
@@ -391,10 +387,38 @@ bool tui_question_locked(const struct tui_question_model *m);
 /* The answer text for the picked choices / current order: "b", "a c",
  * "c a d b". Caller frees. */
 char *tui_question_pick_answer(const struct tui_question_model *m);
+/* Free the last grade's texts / the attempt history and clear them. */
+void tui_question_result_free(struct tui_question_model *m);
+void tui_question_attempts_free(struct tui_question_model *m);
+/* The line under the prompt: the policy in words (policy) and where the
+ * student stands (t), or the exam's rule; sets m->closed. */
+void tui_question_set_policy(struct tui_question_model *m, const char *policy,
+                             const struct lesson_tries *t, bool exam, bool exam_over);
+/* The last grade from lessons' result: score, feedback, accepted answer,
+ * what the try earned under the policy (policy: its words; exam: the
+ * question is in an exam). certainty: 1..3 stated, 0 none. */
+void tui_question_set_result(struct tui_question_model *m, const struct lesson_answer_result *res,
+                             int certainty, const char *policy, bool exam);
+/* What to say about a unit: a hint for ratios and per cents, else NULL.
+ * Static. */
+const char *tui_question_unit_hint(const char *unit);
+/* The answer entry of a question kind ("choice", "design", ...; NULL: a
+ * line), and the mode a question opens in. */
+enum tui_q_kind tui_question_kind_of(const char *kind);
+enum tui_q_mode tui_question_start_mode(const struct tui_question_model *m);
+/* The pick list: move the selection by d (-1, 1; a held ordering item moves
+ * with it); Space (choice: this one; multi: toggle; ordering: hold). */
+void tui_question_move(struct tui_question_model *m, int d);
+void tui_question_pick(struct tui_question_model *m);
+/* The self-score of the selected rubric item, clamped to 0..its points. */
+void tui_question_self_set(struct tui_question_model *m, double v);
+/* Draws the model (tui_screen_question_view.c); changes only the scroll
+ * state (m->top and m->follow: the answer area kept in view, and the
+ * editor's top row). */
 void tui_view_question(struct tui_question_model *m, struct tui_canvas *c, struct tui_rect r,
                        struct tui_cursor *cur);
 
-/* ---- lab (tui_screen_lab.c) ---------------------------------------------- */
+/* ---- lab (tui_screen_lab*.c) --------------------------------------------- */
 
 enum tui_lab_phase { TUI_LAB_LIST, TUI_LAB_FORM, TUI_LAB_RUN, TUI_LAB_DONE };
 
@@ -461,9 +485,19 @@ struct tui_lab_model {
     struct tui_lab_q *qs;
     size_t n_qs, qsel;
 };
+/* ---- the model (tui_screen_lab_model.c, pure) ---- */
 void tui_lab_model_fini(struct tui_lab_model *m);
 /* Frees and clears the run part (series, logs, progress, figures). */
 void tui_lab_model_clear_run(struct tui_lab_model *m);
+/* Replaces the log lines / figures with copies of logs[0..n) / figs[0..n). */
+void tui_lab_model_set_logs(struct tui_lab_model *m, char *const *logs, size_t n);
+void tui_lab_model_set_figs(struct tui_lab_model *m, const struct tui_lab_fig *figs, size_t n);
+/* Appends a copy of series s without its points. */
+void tui_lab_model_add_series(struct tui_lab_model *m, const struct tui_lab_series *s);
+/* Free n elements and the array; NULL does nothing. */
+void tui_lab_series_free(struct tui_lab_series *s, size_t n);
+void tui_lab_figs_free(struct tui_lab_fig *f, size_t n);
+void tui_lab_qs_free(struct tui_lab_q *q, size_t n);
 void tui_lab_series_push(struct tui_lab_series *s, double x, double y);
 /* Adds a sample as the series keeps them: appended, or in a snapshot series
  * replacing the point at step x (inserted in step order when new). */
@@ -481,21 +515,32 @@ void tui_lab_series_sync(struct tui_lab_series *dst, const struct tui_lab_series
 #define TUI_LAB_CHART_MIN_H 8
 size_t tui_lab_chart_count(const struct tui_lab_model *m);
 size_t tui_lab_chart_pages(const struct tui_lab_model *m);
+/* ---- the views (tui_screen_lab_view.c) ---- */
 void tui_view_lab(struct tui_lab_model *m, struct tui_canvas *c, struct tui_rect r,
                   struct tui_cursor *cur);
 
+/* ---- a run on its own thread (tui_screen_lab_live.c) ---- */
+struct lab_def;
+struct lab_params;
+struct tui_lab_live;
+/* Starts lab def with params (borrowed: unchanged and alive until the run
+ * is joined) on a thread of its own, which opens the store at db_path
+ * (borrowed likewise) and records the run as user_id. The series of def
+ * come first, in its order. NULL when no thread could be started. */
+struct tui_lab_live *tui_lab_live_start(const struct lab_def *def, const struct lab_params *params,
+                                        const char *db_path, int64_t user_id);
+/* Copies into m what the run added since the last copy: series, log,
+ * progress, note, noise, figures. True once the run has finished. */
+bool tui_lab_live_sync(struct tui_lab_live *lv, struct tui_lab_model *m);
+/* Asks the run to stop (returns at once). */
+void tui_lab_live_cancel(struct tui_lab_live *lv);
+/* Waits for the run's thread, copies what is left into m and sets
+ * m->status: "done", "cancelled" or "failed: <why>". */
+void tui_lab_live_join(struct tui_lab_live *lv, struct tui_lab_model *m);
+/* Cancels and joins a run not joined yet, then frees; NULL does nothing. */
+void tui_lab_live_free(struct tui_lab_live *lv);
+
 /* ---- progress (tui_screen_progress.c) ------------------------------------ */
-
-struct tui_prog_row {
-    char *name;
-    int questions, answered;
-    double score, max;
-};
-
-struct tui_prog_list {
-    struct tui_prog_row *v;
-    size_t n;
-};
 
 /* One item of the course rubric (lessons' lesson_standing). */
 struct tui_prog_item {
@@ -509,7 +554,7 @@ struct tui_prog_item {
 };
 
 struct tui_progress_model {
-    struct tui_prog_list lessons, topics;
+    struct lesson_tally_list lessons, topics; /* lessons named by their titles */
     struct tui_prog_item *items;
     size_t n_items;
     int questions, answered;
@@ -534,7 +579,8 @@ struct tui_progress_model {
 };
 void tui_progress_model_fini(struct tui_progress_model *m);
 /* Tallies progress rows per lesson (named by the lesson titles in ls when
- * found, else "pack:lesson") and per topic, and the totals. Pure. */
+ * found, else "pack:lesson") and per topic, and the totals, as
+ * lesson_tallies_compute sums them. Pure. */
 void tui_progress_tally(struct tui_progress_model *m, const struct db_progress_row *rows, size_t n,
                         const struct db_lesson *ls, size_t nl);
 void tui_view_progress(struct tui_progress_model *m, struct tui_canvas *c, struct tui_rect r);

@@ -135,12 +135,7 @@ static void view_list(struct tui_calc_model *m, struct tui_canvas *c, struct tui
         m->itop = m->isel - rows + 1;
     for (size_t i = m->itop; i < m->n_items && y < r.y + r.h; i++, y++) {
         const struct tui_calc_item *it = &m->items[i];
-        bool sel = i == m->isel;
-        uint8_t ra = sel ? TUI_A_REVERSE : 0;
-        if (sel)
-            tui_canvas_fill(c, (struct tui_rect){y, r.x, 1, r.w}, ' ', TUI_ST(ra, 0));
-        tui_canvas_put(c, y, r.x + 1, sel ? tui_glyph(cs, "▶", ">") : " ",
-                       TUI_ST(ra | TUI_A_BOLD, TUI_C_ACCENT), -1);
+        uint8_t ra = tui_view_list_row(c, r, y, i == m->isel, false);
         tui_canvas_put(c, y, r.x + 3, it->title, TUI_ST(ra | TUI_A_BOLD, 0), xl - r.x - 4);
         tui_canvas_put(c, y, xl, it->lesson, TUI_ST(ra, TUI_C_MUTED), r.x + r.w - xl - 1);
     }
@@ -293,7 +288,7 @@ static void view_form(struct tui_calc_model *m, struct tui_canvas *c, struct tui
     for (size_t i = first; i < m->n_fields && i < first + (size_t)max_rows; i++, y++) {
         const struct tui_form_field *f = &m->fields[i];
         bool sel = i == m->fsel;
-        uint8_t ra = tui_view_form_row(c, r, y, sel, m->editing);
+        uint8_t ra = tui_view_list_row(c, r, y, sel, m->editing);
         tui_canvas_put(c, y, r.x + 3, f->label, TUI_ST(ra, 0), lw);
         tui_view_form_value(c, y, xv, vw, f->value, TUI_ST(ra | TUI_A_BOLD, 0), &m->edit,
                             sel && m->editing, cur);

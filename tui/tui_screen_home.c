@@ -285,6 +285,17 @@ struct home {
     char *cont_pack, *cont_lesson;
 };
 
+/* A row's figures from its tally (NULL: no questions). */
+static void item_sums(struct tui_home_item *it, const struct lesson_tally *t)
+{
+    if (!t)
+        return;
+    it->questions = t->questions;
+    it->answered = t->answered;
+    it->score = t->score;
+    it->max = t->max;
+}
+
 static void load(struct tui_app *a, struct home *h)
 {
     struct core_err e = {0};
@@ -311,6 +322,8 @@ static void load(struct tui_app *a, struct home *h)
         tui_app_msg(a, true, "%s", e.msg);
         goto out;
     }
+    struct lesson_tallies t;
+    lesson_tallies_compute(rows, nr, NULL, &t);
     struct db_position pos = {0};
     bool have_pos = db_position_latest(a->db, a->user_id, &pos, &e) == CORE_OK;
     h->m.items = core_xcalloc(np + nl + 1, sizeof *h->m.items);
@@ -319,6 +332,7 @@ static void load(struct tui_app *a, struct home *h)
         pk->is_pack = true;
         pk->pack_id = core_xstrdup(packs[p].id);
         pk->title = core_xstrdup(packs[p].title ? packs[p].title : packs[p].id);
+        item_sums(pk, lesson_tallies_pack(&t, packs[p].id));
         for (size_t i = 0; i < nl; i++) {
             if (strcmp(ls[i].pack_id, packs[p].id) != 0)
                 continue;
@@ -326,19 +340,7 @@ static void load(struct tui_app *a, struct home *h)
             it->pack_id = core_xstrdup(ls[i].pack_id);
             it->lesson_id = core_xstrdup(ls[i].id);
             it->title = core_xstrdup(ls[i].title ? ls[i].title : ls[i].id);
-            for (size_t k = 0; k < nr; k++) {
-                if (strcmp(rows[k].pack_id, it->pack_id) != 0 ||
-                    strcmp(rows[k].lesson_id, it->lesson_id) != 0)
-                    continue;
-                it->questions++;
-                it->answered += rows[k].answered;
-                it->score += rows[k].best;
-                it->max += rows[k].points;
-            }
-            pk->questions += it->questions;
-            pk->answered += it->answered;
-            pk->score += it->score;
-            pk->max += it->max;
+            item_sums(it, lesson_tallies_lesson(&t, it->pack_id, it->lesson_id));
             if (have_pos && strcmp(pos.pack_id, it->pack_id) == 0 &&
                 strcmp(pos.lesson_id, it->lesson_id) == 0) {
                 it->cont = true;
@@ -355,6 +357,7 @@ static void load(struct tui_app *a, struct home *h)
         }
     }
     db_position_fini(&pos);
+    lesson_tallies_fini(&t);
     size_t nlabs = 0;
     lab_registry(&nlabs);
     h->m.n_labs = nlabs;

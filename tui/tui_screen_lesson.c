@@ -182,36 +182,29 @@ enum {
     A_SUBMIT
 };
 
-static const struct tui_binding keys[] = {
-    {TUI_K_DOWN, 'j', A_DOWN, "j/Down", "scroll", "scroll down a line"},
-    {TUI_K_UP, 'k', A_UP, "k/Up", NULL, "scroll up a line"},
-    {TUI_K_PGDN, ' ', A_PGDN, "Space/PgDn", NULL, "scroll down a screen; at the end, next page"},
-    {TUI_K_PGUP, 'b', A_PGUP, "b/PgUp", NULL, "scroll up a screen"},
-    {TUI_K_HOME, 'g', A_TOP, "g/Home", NULL, "top of the page"},
-    {TUI_K_END, 'G', A_BOTTOM, "G/End", NULL, "end of the page"},
-    {'n', TUI_K_RIGHT, A_NEXT, "n", "next page", "next page (also Right)"},
-    {'p', TUI_K_LEFT, A_PREV, "p", "prev", "previous page (also Left)"},
-    {TUI_K_TAB, 0, A_QNEXT, "Tab", "question", "select the next question or calculator"},
-    {TUI_K_BTAB, 0, A_QPREV, "S-Tab", NULL, "select the previous one"},
-    {TUI_K_ENTER, 0, A_OPEN, "Enter", "open", "open the selected question or calculator (1-9)"},
-    {'q', TUI_K_ESC, A_BACK, "q", "back", "back to the lessons"},
-};
+/* The reader's keys; an exam lesson adds its submit key before q. */
+/* clang-format off */
+#define READER_KEYS \
+    {TUI_K_DOWN, 'j', A_DOWN, "j/Down", "scroll", "scroll down a line"}, \
+    {TUI_K_UP, 'k', A_UP, "k/Up", NULL, "scroll up a line"}, \
+    {TUI_K_PGDN, ' ', A_PGDN, "Space/PgDn", NULL, "scroll down a screen; at the end, next page"}, \
+    {TUI_K_PGUP, 'b', A_PGUP, "b/PgUp", NULL, "scroll up a screen"}, \
+    {TUI_K_HOME, 'g', A_TOP, "g/Home", NULL, "top of the page"}, \
+    {TUI_K_END, 'G', A_BOTTOM, "G/End", NULL, "end of the page"}, \
+    {'n', TUI_K_RIGHT, A_NEXT, "n", "next page", "next page (also Right)"}, \
+    {'p', TUI_K_LEFT, A_PREV, "p", "prev", "previous page (also Left)"}, \
+    {TUI_K_TAB, 0, A_QNEXT, "Tab", "question", "select the next question or calculator"}, \
+    {TUI_K_BTAB, 0, A_QPREV, "S-Tab", NULL, "select the previous one"}, \
+    {TUI_K_ENTER, 0, A_OPEN, "Enter", "open", "open the selected question or calculator (1-9)"}
+#define BACK_KEY {'q', TUI_K_ESC, A_BACK, "q", "back", "back to the lessons"}
+/* clang-format on */
 
-/* An exam lesson adds its submit key. */
+static const struct tui_binding keys[] = {READER_KEYS, BACK_KEY};
+
 static const struct tui_binding keys_exam[] = {
-    {TUI_K_DOWN, 'j', A_DOWN, "j/Down", "scroll", "scroll down a line"},
-    {TUI_K_UP, 'k', A_UP, "k/Up", NULL, "scroll up a line"},
-    {TUI_K_PGDN, ' ', A_PGDN, "Space/PgDn", NULL, "scroll down a screen; at the end, next page"},
-    {TUI_K_PGUP, 'b', A_PGUP, "b/PgUp", NULL, "scroll up a screen"},
-    {TUI_K_HOME, 'g', A_TOP, "g/Home", NULL, "top of the page"},
-    {TUI_K_END, 'G', A_BOTTOM, "G/End", NULL, "end of the page"},
-    {'n', TUI_K_RIGHT, A_NEXT, "n", "next page", "next page (also Right)"},
-    {'p', TUI_K_LEFT, A_PREV, "p", "prev", "previous page (also Left)"},
-    {TUI_K_TAB, 0, A_QNEXT, "Tab", "question", "select the next question or calculator"},
-    {TUI_K_BTAB, 0, A_QPREV, "S-Tab", NULL, "select the previous one"},
-    {TUI_K_ENTER, 0, A_OPEN, "Enter", "open", "open the selected question or calculator (1-9)"},
+    READER_KEYS,
     {'S', 0, A_SUBMIT, "S", "exam", "start a timed exam / submit the exam (press S twice)"},
-    {'q', TUI_K_ESC, A_BACK, "q", "back", "back to the lessons"},
+    BACK_KEY,
 };
 
 struct lesson {

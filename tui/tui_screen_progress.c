@@ -4,8 +4,9 @@
  * self-ratings against graded scores (calibration), what to study next, and
  * `s` to rate oneself on the rubric (stored as one self-assessment).
  *
- * The rubric roll-up and levels come from lessons (lesson_standing_load);
- * this file only tallies lessons and topics for display.
+ * The rubric roll-up and levels come from lessons (lesson_standing_load),
+ * the sums per lesson and topic from lesson_tallies_compute; this file only
+ * names the lessons by their titles for display.
  */
 #include "tui/tui_screen.h"
 
@@ -16,19 +17,10 @@
 
 /* ---- model ---------------------------------------------------------------- */
 
-static void list_free(struct tui_prog_list *l)
-{
-    for (size_t i = 0; i < l->n; i++)
-        free(l->v[i].name);
-    free(l->v);
-    l->v = NULL;
-    l->n = 0;
-}
-
 void tui_progress_model_fini(struct tui_progress_model *m)
 {
-    list_free(&m->lessons);
-    list_free(&m->topics);
+    lesson_tally_list_fini(&m->lessons);
+    lesson_tally_list_fini(&m->topics);
     for (size_t i = 0; i < m->n_items; i++) {
         free(m->items[i].id);
         free(m->items[i].title);
@@ -46,66 +38,40 @@ void tui_progress_model_fini(struct tui_progress_model *m)
     *m = (struct tui_progress_model){0};
 }
 
-static struct tui_prog_row *row_get(struct tui_prog_list *l, const char *name, size_t len)
-{
-    for (size_t i = 0; i < l->n; i++)
-        if (strlen(l->v[i].name) == len && strncmp(l->v[i].name, name, len) == 0)
-            return &l->v[i];
-    l->v = core_xrealloc(l->v, (l->n + 1) * sizeof *l->v);
-    l->v[l->n] = (struct tui_prog_row){core_xstrndup(name, len), 0, 0, 0, 0};
-    return &l->v[l->n++];
-}
-
-static void row_add(struct tui_prog_row *t, const struct db_progress_row *r)
-{
-    t->questions++;
-    t->answered += r->answered;
-    t->score += r->best;
-    t->max += r->points;
-}
-
 void tui_progress_tally(struct tui_progress_model *m, const struct db_progress_row *rows, size_t n,
                         const struct db_lesson *ls, size_t nl)
 {
-    list_free(&m->lessons);
-    list_free(&m->topics);
-    m->questions = m->answered = 0;
-    m->score = m->max = 0;
-    for (size_t i = 0; i < n; i++) {
-        const struct db_progress_row *r = &rows[i];
-        const char *title = NULL;
-        for (size_t k = 0; k < nl && !title; k++)
-            if (strcmp(ls[k].pack_id, r->pack_id) == 0 && strcmp(ls[k].id, r->lesson_id) == 0)
-                title = ls[k].title;
-        char *name =
-            title ? core_xstrdup(title) : core_xasprintf("%s:%s", r->pack_id, r->lesson_id);
-        row_add(row_get(&m->lessons, name, strlen(name)), r);
-        free(name);
-        const char *s = r->topics ? r->topics : "";
-        while (*s) {
-            const char *comma = strchr(s, ',');
-            size_t len = comma ? (size_t)(comma - s) : strlen(s);
-            const char *b = s;
-            size_t bl = len;
-            while (bl && *b == ' ')
-                b++, bl--;
-            while (bl && b[bl - 1] == ' ')
-                bl--;
-            if (bl)
-                row_add(row_get(&m->topics, b, bl), r);
-            s += len + (comma ? 1 : 0);
+    lesson_tally_list_fini(&m->lessons);
+    lesson_tally_list_fini(&m->topics);
+    struct lesson_tallies t;
+    lesson_tallies_compute(rows, n, NULL, &t);
+    /* Lessons are shown by their titles where known ("pack:lesson" else). */
+    for (size_t i = 0; i < t.lessons.n; i++) {
+        char *name = t.lessons.v[i].name;
+        for (size_t k = 0; k < nl; k++) {
+            size_t pl = strlen(ls[k].pack_id);
+            if (ls[k].title && strncmp(name, ls[k].pack_id, pl) == 0 && name[pl] == ':' &&
+                strcmp(name + pl + 1, ls[k].id) == 0) {
+                t.lessons.v[i].name = core_xstrdup(ls[k].title);
+                free(name);
+                break;
+            }
         }
-        m->questions++;
-        m->answered += r->answered;
-        m->score += r->best;
-        m->max += r->points;
     }
+    m->lessons = t.lessons;
+    m->topics = t.topics;
+    t.lessons = t.topics = (struct lesson_tally_list){0};
+    m->questions = t.total.questions;
+    m->answered = t.total.answered;
+    m->score = t.total.score;
+    m->max = t.total.max;
+    lesson_tallies_fini(&t);
 }
 
 /* ---- view ----------------------------------------------------------------- */
 
 static void draw_list(struct tui_progress_model *m, struct tui_canvas *c, struct tui_rect r,
-                      const struct tui_prog_list *l)
+                      const struct lesson_tally_list *l)
 {
     int y = r.y;
     struct tui_style head = TUI_ST(TUI_A_UNDER, TUI_C_MUTED);
@@ -120,7 +86,7 @@ static void draw_list(struct tui_progress_model *m, struct tui_canvas *c, struct
     if (!l->n)
         tui_canvas_put(c, y, r.x + 2, "nothing yet", TUI_ST(0, TUI_C_MUTED), -1);
     for (size_t i = m->top; i < l->n && y < r.y + r.h; i++, y++) {
-        const struct tui_prog_row *t = &l->v[i];
+        const struct lesson_tally *t = &l->v[i];
         double frac = t->max > 0 ? t->score / t->max : 0;
         tui_canvas_put(c, y, r.x + 1, t->name, TUI_ST(0, 0), r.w - 42);
         tui_canvas_printf(c, y, r.x + r.w - 40, TUI_ST(0, 0), 8, "%3d/%-3d", t->answered,

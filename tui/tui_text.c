@@ -16,36 +16,13 @@
 
 uint32_t tui_utf8_next(const char *s, size_t *len)
 {
-    const unsigned char *p = (const unsigned char *)s;
-    unsigned char c = p[0];
-    if (c < 0x80) {
-        *len = c ? 1 : 0;
-        return c;
+    if (!*s) {
+        *len = 0;
+        return 0;
     }
-    uint32_t cp, min;
-    size_t n;
-    if (c >= 0xC2 && c <= 0xDF) {
-        n = 2, cp = c & 0x1F, min = 0x80;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        n = 3, cp = c & 0x0F, min = 0x800;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        n = 4, cp = c & 0x07, min = 0x10000;
-    } else {
-        *len = 1; /* a stray continuation byte, C0/C1 or F5..FF */
-        return 0xFFFD;
-    }
-    for (size_t i = 1; i < n; i++) {
-        if ((p[i] & 0xC0) != 0x80) { /* also stops at the NUL */
-            *len = 1;
-            return 0xFFFD;
-        }
-        cp = cp << 6 | (p[i] & 0x3F);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-        *len = 1; /* overlong, beyond Unicode, or a surrogate */
-        return 0xFFFD;
-    }
-    *len = n;
+    uint32_t cp;
+    size_t n = core_utf8_decode(s, &cp);
+    *len = n ? n : 1; /* U+FFFD for a byte that starts no valid sequence */
     return cp;
 }
 
@@ -240,30 +217,4 @@ void tui_text_wrap(const char *s, int width, struct core_strlist *out)
             break;
         p += next;
     }
-}
-
-size_t tui_utf8_put(char out[4], uint32_t cp)
-{
-    if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-        cp = 0xFFFD;
-    if (cp < 0x80) {
-        out[0] = (char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        out[0] = (char)(0xC0 | cp >> 6);
-        out[1] = (char)(0x80 | (cp & 0x3F));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        out[0] = (char)(0xE0 | cp >> 12);
-        out[1] = (char)(0x80 | (cp >> 6 & 0x3F));
-        out[2] = (char)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    out[0] = (char)(0xF0 | cp >> 18);
-    out[1] = (char)(0x80 | (cp >> 12 & 0x3F));
-    out[2] = (char)(0x80 | (cp >> 6 & 0x3F));
-    out[3] = (char)(0x80 | (cp & 0x3F));
-    return 4;
 }

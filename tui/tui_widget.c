@@ -39,127 +39,22 @@ int tui_canvas_put_cut(struct tui_canvas *c, int y, int x, const char *s, struct
 
 /* ---- numbers for people --------------------------------------------------------- */
 
-/* v with 3 significant figures, trailing zeros trimmed, no exponent between
- * 1e-4 and 1e9; whole numbers below 1e9 in full. */
-static void num3(double v, char *buf, size_t n)
-{
-    double a = fabs(v);
-    if (a == 0) {
-        snprintf(buf, n, "0");
-        return;
-    }
-    if (a < 1e9 && v == floor(v)) {
-        snprintf(buf, n, "%.0f", v);
-        return;
-    }
-    if (a >= 1e9 || a < 1e-4) {
-        snprintf(buf, n, "%.3g", v);
-        return;
-    }
-    int digits = 2 - (int)floor(log10(a));
-    if (digits < 0)
-        digits = 0;
-    snprintf(buf, n, "%.*f", digits, v);
-    if (strchr(buf, '.')) {
-        size_t len = strlen(buf);
-        while (len > 0 && buf[len - 1] == '0')
-            buf[--len] = '\0';
-        if (len > 0 && buf[len - 1] == '.')
-            buf[--len] = '\0';
-    }
-    if (strcmp(buf, "-0") == 0)
-        snprintf(buf, n, "0");
-}
-
-/* A unit written as a decimal prefix and a base that takes prefixes
- * ("GB/s" = G + "B/s"): the base and the power of 1000; false otherwise. */
-static bool split_prefix(const char *unit, const char **base, int *pow1000)
-{
-    static const char *const bases[] = {"B/s",   "B",   "FLOP/s", "FLOPS", "FLOP",
-                                        "bit/s", "bps", "Hz",     "W",     NULL};
-    static const char pre[] = "kMGTPE";
-    for (int i = 0; bases[i]; i++) {
-        size_t bl = strlen(bases[i]), ul = strlen(unit);
-        if (strcmp(unit, bases[i]) == 0) {
-            *base = bases[i];
-            *pow1000 = 0;
-            return true;
-        }
-        if (ul == bl + 1 && strcmp(unit + 1, bases[i]) == 0) {
-            const char *at = strchr(pre, unit[0]);
-            if (at && unit[0]) {
-                *base = bases[i];
-                *pow1000 = (int)(at - pre) + 1;
-                return true;
-            }
-        }
-    }
-    return false;
-}
-
 void tui_num_format(double v, const char *unit, char *buf, size_t n)
 {
-    if (n == 0)
-        return;
-    const char *u = unit ? unit : "";
-    char num[48];
-    if (!isfinite(v)) {
-        snprintf(buf, n, "n/a");
-        return;
-    }
-    /* bytes: a whole number of KiB (cache sizes) keeps its binary prefix */
-    static const char *const bin[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    for (int k = 0; k < 5; k++)
-        if (strcmp(u, bin[k]) == 0) {
-            double bytes = v * pow(1024, k);
-            if (fabs(bytes) >= 1024 && fmod(bytes, 1024) == 0) {
-                int p = 0;
-                double x = bytes;
-                while (fabs(x) >= 1024 && p < 4) {
-                    x /= 1024;
-                    p++;
-                }
-                num3(x, num, sizeof num);
-                snprintf(buf, n, "%s %s", num, bin[p]);
-                return;
-            }
-            v = bytes;
-            u = "B";
-            break;
-        }
-    const char *base;
-    int p;
-    if (split_prefix(u, &base, &p)) {
-        static const char *const pre[] = {"", "k", "M", "G", "T", "P", "E"};
-        double x = v * pow(1000, p);
-        int q = 0;
-        while (fabs(x) >= 999.5 && q < 6) {
-            x /= 1000;
-            q++;
-        }
-        num3(x, num, sizeof num);
-        snprintf(buf, n, "%s %s%s", num, pre[q], base);
-        return;
-    }
-    if ((strcmp(u, "s") == 0 || strcmp(u, "ms") == 0) && v != 0) {
-        static const char *const tu[] = {"s", "ms", "µs", "ns"};
-        double x = strcmp(u, "ms") == 0 ? v / 1000 : v;
-        int q = 0;
-        while (fabs(x) < 0.9995 && q < 3) {
-            x *= 1000;
-            q++;
-        }
-        num3(x, num, sizeof num);
-        snprintf(buf, n, "%s %s", num, tu[q]);
-        return;
-    }
-    num3(v, num, sizeof num);
-    if (!*u)
-        snprintf(buf, n, "%s", num);
-    else if (strcmp(u, "%") == 0)
-        snprintf(buf, n, "%s%%", num);
-    else
-        snprintf(buf, n, "%s %s", num, u);
+    core_num_human(buf, n, v, unit, 3, CORE_HUMAN_WHOLE | CORE_HUMAN_BINARY | CORE_HUMAN_PREFIXED);
+}
+
+/* ---- list rows ------------------------------------------------------------ */
+
+uint8_t tui_view_list_row(struct tui_canvas *c, struct tui_rect r, int y, bool sel, bool plain)
+{
+    uint8_t ra = sel && !plain ? TUI_A_REVERSE : 0;
+    if (ra)
+        tui_canvas_fill(c, (struct tui_rect){y, r.x, 1, r.w}, ' ', (struct tui_style){ra, 0});
+    if (sel)
+        tui_canvas_put(c, y, r.x + 1, c->cs == TUI_CS_UTF8 ? "▶" : ">",
+                       (struct tui_style){(uint8_t)(ra | TUI_A_BOLD), TUI_C_ACCENT}, -1);
+    return ra;
 }
 
 /* ---- bar ------------------------------------------------------------------ */
@@ -217,29 +112,6 @@ void tui_input_set(struct tui_input *in, const char *s)
     in->scroll = 0;
 }
 
-/* The start of the character before byte offset `at` (0 at the start). A
- * forward scan, so stray bytes in text that was set directly still step as
- * one character each, exactly as they are drawn. */
-static size_t prev_char(const char *s, size_t at)
-{
-    size_t i = 0, prev = 0, len;
-    while (i < at && s[i]) {
-        prev = i;
-        tui_utf8_next(s + i, &len);
-        i += len;
-    }
-    return prev;
-}
-
-static size_t next_char(const char *s, size_t at)
-{
-    size_t len;
-    if (!s[at])
-        return at;
-    tui_utf8_next(s + at, &len);
-    return at + len;
-}
-
 /* Skips combining marks that follow `at`, so a cursor never lands between a
  * character and its mark. */
 static size_t skip_marks(const char *s, size_t at)
@@ -281,7 +153,7 @@ bool tui_input_key(struct tui_input *in, int key)
     switch (key) {
     case TUI_K_LEFT:
         while (cur > 0) {
-            cur = prev_char(s, cur);
+            cur = core_utf8_prev(s, cur);
             size_t len;
             uint32_t cp = tui_utf8_next(s + cur, &len);
             if (cp < 0x300 || tui_cp_width(cp) != 0)
@@ -290,7 +162,7 @@ bool tui_input_key(struct tui_input *in, int key)
         in->cursor = cur;
         return true;
     case TUI_K_RIGHT:
-        in->cursor = skip_marks(s, next_char(s, cur));
+        in->cursor = skip_marks(s, core_utf8_next(s, cur));
         return true;
     case TUI_K_HOME:
     case 0x01: /* Ctrl-A */
@@ -304,11 +176,11 @@ bool tui_input_key(struct tui_input *in, int key)
     case 0x08:
     case 0x7F:
         if (cur > 0)
-            cut(in, prev_char(s, cur), cur);
+            cut(in, core_utf8_prev(s, cur), cur);
         return true;
     case TUI_K_DELETE:
         if (cur < b->len)
-            cut(in, cur, skip_marks(s, next_char(s, cur)));
+            cut(in, cur, skip_marks(s, core_utf8_next(s, cur)));
         return true;
     case TUI_K_CTRL_U:
     case 0x15:
@@ -333,7 +205,7 @@ bool tui_input_key(struct tui_input *in, int key)
     if (!printable(key))
         return false;
     char u[4];
-    size_t n = tui_utf8_put(u, (uint32_t)key);
+    size_t n = core_utf8_encode(u, (uint32_t)key);
     core_buf_append(b, u, n); /* grow, then move the tail up */
     memmove(b->data + cur + n, b->data + cur, b->len - n - cur);
     memcpy(b->data + cur, u, n);

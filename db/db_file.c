@@ -1,0 +1,147 @@
+/*
+ * db_file.c — what the files that travel between students and instructors
+ * (submissions, feedback files) share: checking a file read whole,
+ * refusing it with the reason, reading its rows and its meta table, and
+ * writing rows and meta into a new one.
+ */
+#include "db/db_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- refusing and checking ---------------------------------------------------------- */
+
+int db_file_refuse(struct core_err *err, const char *path, const char *what, const char *fmt, ...)
+{
+    char why[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    return core_err_set(err, CORE_ERR_STORE, "%s is not a usable %s: %s", path, what, why);
+}
+
+int db_file_refuse_read(struct core_err *err, const char *path, const char *what,
+                        const struct core_err *e)
+{
+    const char *why = strstr(e->msg, ": reading ");
+    return db_file_refuse(err, path, what, "%s", why ? why + 2 : e->msg);
+}
+
+int db_file_check(struct db *db, const char *what, struct core_err *err)
+{
+    sqlite3_stmt *st = NULL;
+    int src = sqlite3_prepare_v2(db->h, "PRAGMA integrity_check(1)", -1, &st, NULL);
+    if (src == SQLITE_OK)
+        src = sqlite3_step(st);
+    char first[160] = "";
+    if (src == SQLITE_ROW)
+        snprintf(first, sizeof first, "%s", (const char *)sqlite3_column_text(st, 0));
+    else
+        snprintf(first, sizeof first, "%s", sqlite3_errmsg(db->h));
+    sqlite3_finalize(st);
+    if (strcmp(first, "ok") != 0)
+        return db_file_refuse(err, db->path, what,
+                              "it is damaged (truncated, or changed by hand): %s", first);
+    st = NULL;
+    src = sqlite3_prepare_v2(db->h, "PRAGMA foreign_key_check", -1, &st, NULL);
+    if (src == SQLITE_OK)
+        src = sqlite3_step(st);
+    char table[64] = "";
+    if (src == SQLITE_ROW)
+        snprintf(table, sizeof table, "%s", (const char *)sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+    if (src == SQLITE_ROW)
+        return db_file_refuse(err, db->path, what, "a row of %s points at nothing", table);
+    if (src != SQLITE_DONE)
+        return db_file_refuse(err, db->path, what, "%s", sqlite3_errmsg(db->h));
+    return 0;
+}
+
+/* ---- reading ----------------------------------------------------------------------- */
+
+int db_read_rows(struct db *db, const char *sql, size_t size, void (*row)(sqlite3_stmt *, void *),
+                 void (*free_rows)(void *, size_t), void **out, size_t *n, const char *what,
+                 struct core_err *err, const char *types, ...)
+{
+    *out = NULL;
+    *n = 0;
+    sqlite3_stmt *st = NULL;
+    int src = sqlite3_prepare_v2(db->h, sql, -1, &st, NULL);
+    if (src != SQLITE_OK) {
+        int rc = core_err_set(err, CORE_ERR_STORE, "%s: reading %s: %s", db->path, what,
+                              sqlite3_errmsg(db->h));
+        sqlite3_finalize(st);
+        return rc;
+    }
+    va_list ap;
+    va_start(ap, types);
+    src = db_vbindf(st, types, ap);
+    va_end(ap);
+    int rc = db_rows_read(db, st, src, size, row, free_rows, out, n, err, "%s: reading %s",
+                          db->path, what);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int db_file_meta_read(struct db *db, const char *what, const char *format,
+                      const struct db_meta_slot *slots, size_t n, struct core_err *err)
+{
+    sqlite3_stmt *st = NULL;
+    int src = sqlite3_prepare_v2(db->h, "SELECT key, value FROM meta", -1, &st, NULL);
+    char *fmt = NULL;
+    while (src == SQLITE_OK && (src = sqlite3_step(st)) == SQLITE_ROW) {
+        src = SQLITE_OK;
+        const char *k = db_col_text(st, 0);
+        char **slot = k && strcmp(k, "format") == 0 ? &fmt : NULL;
+        for (size_t i = 0; k && !slot && i < n; i++)
+            if (strcmp(k, slots[i].key) == 0)
+                slot = slots[i].value;
+        if (slot) {
+            free(*slot);
+            *slot = db_col_dup(st, 1);
+        }
+    }
+    int rc = 0;
+    if (src != SQLITE_DONE)
+        rc = db_file_refuse(err, db->path, what, "%s", sqlite3_errmsg(db->h));
+    else if (!fmt || strcmp(fmt, format) != 0)
+        rc = db_file_refuse(err, db->path, what, "its meta table does not say format = %s", format);
+    free(fmt);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* ---- writing ----------------------------------------------------------------------- */
+
+int db_file_put(struct db *db, const char *sql, const char *what, struct core_err *err,
+                const char *types, ...)
+{
+    sqlite3_stmt *st;
+    int rc = db_stmt(db, sql, &st, err);
+    if (rc)
+        return rc;
+    va_list ap;
+    va_start(ap, types);
+    int src = db_vbindf(st, types, ap);
+    va_end(ap);
+    if (src == SQLITE_OK)
+        src = sqlite3_step(st);
+    if (src != SQLITE_DONE)
+        rc = db_fail(db, err, src, "%s: writing %s", db->path, what);
+    db_stmt_done(st);
+    return rc;
+}
+
+int db_file_meta_write(struct db *db, const char *format, const struct db_meta_pair *pairs,
+                       size_t n, struct core_err *err)
+{
+    static const char sql[] = "INSERT INTO meta(key, value) VALUES (?1, ?2)";
+    int rc = db_file_put(db, sql, "meta", err, "tt", "format", format);
+    for (size_t i = 0; i < n && !rc; i++)
+        if (pairs[i].value)
+            rc = db_file_put(db, sql, "meta", err, "tt", pairs[i].key, pairs[i].value);
+    return rc;
+}
