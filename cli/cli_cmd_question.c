@@ -347,6 +347,9 @@ static void json_answer(const struct lesson_answer_result *res, const char *answ
     core_json_knum_if(&j, "score", r->valid && !res->hidden, r->score);
     core_json_knum(&j, "max", r->max);
     core_json_kbool_if(&j, "correct", !res->hidden, r->correct);
+    /* a design answer's score: the concept rubric's, provisional until an
+     * instructor reviews it */
+    core_json_kbool(&j, "automatic", r->automatic);
     core_json_kstr(&j, "feedback", r->feedback);
     core_json_kstr(&j, "parsed", r->parsed);
     core_json_knum_if(&j, "value", r->has_value, r->value);
@@ -397,6 +400,9 @@ static void print_answer(const struct lesson_answer_result *res, int certainty, 
                               : "✗ not right",
                res->after_giveup ? " (after your give-up: earns nothing):" : ":", sc, mx,
                r->max == 1 ? "" : "s", r->parsed ? " — you answered " : "", cli_tx(r->parsed));
+        if (r->automatic)
+            printf("  (an automatic, provisional score from the concept rubric: an "
+                   "instructor's review replaces it)\n");
         if (r->feedback && r->feedback[0])
             cli_print_indented("  ", r->feedback);
         if ((r->correct || show_solution) && r->accepted)

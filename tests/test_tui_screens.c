@@ -318,8 +318,10 @@ static void test_question_numeric(void **state)
     m.accepted = core_xstrdup("2.475 to 2.525 ×");
     m.hints_shown = 1;
     m.attempts = core_xcalloc(2, sizeof *m.attempts);
-    m.attempts[0] = (struct tui_q_attempt){
-        core_xstrdup("4"), core_xstrdup("2026-11-21 10:00"), 0, 1, true, false, false, false};
+    m.attempts[0] = (struct tui_q_attempt){.answer = core_xstrdup("4"),
+                                           .when = core_xstrdup("2026-11-21 10:00"),
+                                           .max = 1,
+                                           .valid = true};
     m.n_attempts = 1;
     tui_canvas_clear(&c);
     tui_view_question(&m, &c, tui_test_full(&c), &cur);
@@ -331,6 +333,19 @@ static void test_question_numeric(void **state)
     ROW(&c, 13, " Attempts (1)");
     ROW(&c, 14, "   #1   ✗ 0/1       2026-11-21 10:00  4");
     LACKS(&c, "accepted");
+    /* An instructor's review: its score, and their words on the next line */
+    m.attempts[0].reviewed = true;
+    m.attempts[0].score = 1;
+    m.attempts[0].correct = true;
+    m.attempts[0].review = core_xstrdup("reviewed by prof: Name the\nbound.");
+    tui_canvas_clear(&c);
+    tui_view_question(&m, &c, tui_test_full(&c), &cur);
+    ROW(&c, 14, "   #1   ✓ 1/1       2026-11-21 10:00  4");
+    ROW(&c, 15, "          reviewed by prof: Name the bound.");
+    m.attempts[0].reviewed = m.attempts[0].correct = false;
+    m.attempts[0].score = 0;
+    free(m.attempts[0].review);
+    m.attempts[0].review = NULL;
     /* Right: the accepted interval shows. */
     m.correct = true;
     m.score = 1;
@@ -407,8 +422,11 @@ static void test_question_modes(void **state)
     m.exam_open = true;
     m.n_attempts = 0;
     m.attempts = core_xcalloc(1, sizeof *m.attempts);
-    m.attempts[0] = (struct tui_q_attempt){
-        core_xstrdup("2.5"), core_xstrdup("2026-11-21 10:00"), 0, 1, true, false, false, true};
+    m.attempts[0] = (struct tui_q_attempt){.answer = core_xstrdup("2.5"),
+                                           .when = core_xstrdup("2026-11-21 10:00"),
+                                           .max = 1,
+                                           .valid = true,
+                                           .hidden = true};
     m.n_attempts = 1;
     assert_true(tui_question_locked(&m));
     tui_canvas_clear(&c);

@@ -321,6 +321,8 @@ struct tui_q_attempt {
     bool valid, correct;
     bool after_giveup; /* made after a give-up on this question */
     bool hidden;       /* an exam answer before the exam is submitted: no grade shown */
+    bool reviewed;     /* an instructor's review replaced the grade (score, max) */
+    char *review;      /* "reviewed by NAME: COMMENT" when reviewed, else NULL */
 };
 
 struct tui_question_model {

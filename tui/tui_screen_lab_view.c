@@ -23,8 +23,9 @@ static void view_list(struct tui_lab_model *m, struct tui_canvas *c, struct tui_
     for (size_t i = 0; i < m->n_labs && y + 1 < r.y + r.h; i++, y += 2) {
         uint8_t ra = tui_view_list_row(c, r, y, i == m->lsel, false);
         tui_canvas_put(c, y, r.x + 3, m->labs[i].name, TUI_ST(ra | TUI_A_BOLD, 0), 14);
-        tui_canvas_put(c, y, r.x + 18, m->labs[i].title, TUI_ST(ra, 0), r.w - 19);
-        tui_canvas_put(c, y + 1, r.x + 18, m->labs[i].summary, TUI_ST(0, TUI_C_MUTED), r.w - 19);
+        tui_canvas_put_cut(c, y, r.x + 18, m->labs[i].title, TUI_ST(ra, 0), r.w - 19);
+        tui_canvas_put_cut(c, y + 1, r.x + 18, m->labs[i].summary, TUI_ST(0, TUI_C_MUTED),
+                           r.w - 19);
     }
 }
 

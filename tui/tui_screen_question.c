@@ -195,10 +195,17 @@ static void load_attempts(struct tui_app *a, struct question *q)
             when[16] = '\0';
         }
         o->when = core_xstrdup(when);
-        /* As it counts: its latest re-grade instead of it. */
-        o->score = at[i].regraded ? at[i].rg_score : at[i].score;
-        o->max = at[i].regraded ? at[i].rg_max : at[i].max;
-        o->valid = at[i].regraded ? at[i].rg_valid : at[i].valid;
+        /* As it counts: an instructor's review, else its latest re-grade,
+         * else the grade it got (as `warpbench question` shows it). */
+        o->reviewed = at[i].reviewed;
+        o->score = at[i].reviewed ? at[i].rv_score : at[i].regraded ? at[i].rg_score : at[i].score;
+        o->max = at[i].reviewed ? at[i].rv_max : at[i].regraded ? at[i].rg_max : at[i].max;
+        o->valid = at[i].reviewed || (at[i].regraded ? at[i].rg_valid : at[i].valid);
+        if (at[i].reviewed)
+            o->review = core_xasprintf("reviewed by %s%s%s",
+                                       at[i].rv_reviewer ? at[i].rv_reviewer : "your instructor",
+                                       at[i].rv_comment && at[i].rv_comment[0] ? ": " : "",
+                                       at[i].rv_comment ? at[i].rv_comment : "");
         o->correct = o->valid && o->max > 0 && o->score >= o->max;
         o->after_giveup = at[i].after_giveup;
         o->hidden = q->m.exam_open;

@@ -24,6 +24,7 @@ void tui_question_attempts_free(struct tui_question_model *m)
     for (size_t i = 0; i < m->n_attempts; i++) {
         free(m->attempts[i].answer);
         free(m->attempts[i].when);
+        free(m->attempts[i].review);
     }
     free(m->attempts);
     m->attempts = NULL;

@@ -264,6 +264,17 @@ static void draw_attempts(struct sheet *s, struct tui_question_model *m)
                 *p = ' ';
         put(s, 38, one, TUI_ST(0, at->after_giveup ? TUI_C_MUTED : 0), s->r.w - 39);
         free(one);
+        if (at->review) { /* the instructor's word, on a line of its own */
+            s->y++;
+            char *rv = core_xstrdup(at->review);
+            for (char *p = rv; *p; p++)
+                if (*p == '\n' || *p == '\t')
+                    *p = ' ';
+            if (row_visible(s, s->y))
+                tui_canvas_put_cut(s->c, sy(s, s->y), s->r.x + 10, rv, TUI_ST(0, TUI_C_ACCENT),
+                                   s->r.w - 11);
+            free(rv);
+        }
     }
     if (m->n_attempts > shown) {
         char more[48];

@@ -10,7 +10,8 @@
 # truncated, foreign and changed files are refused and change nothing. Item
 # analysis names the planted mistake; the CSV is RFC 4180 with formulas
 # defused; a reviewed design score reaches the student through
-# `feedback import`.
+# `feedback import`, in her progress, her question history and her terminal UI
+# (tmux).
 . "$(dirname "$0")/lib.sh"
 P="$PACKS/class"
 TEACH="$T/teacher.db"
@@ -220,4 +221,16 @@ wbs alice question test.class:design
 expect_out "(reviewed by prof: Say what bounds the staleness.)" "in words too"
 wbs alice --json feedback import "$T/fb/s001.wbfb"
 expect_jq .added 0 "importing again adds nothing"
+
+# ---- and in her terminal UI: the question's history shows the review ----------------
+source "$(dirname "$0")/tmux_lib.sh"
+DB="$T/alice.db" start main LANG=C.UTF-8
+expect_screen main "Warpbench · lessons" "alice's TUI"
+keys main /
+text main Speedup
+keys main Enter Enter
+expect_re main "4 +~ design +design +1.5/2 pt" "the lesson's list shows the reviewed score"
+keys main 4
+expect_re main "#1 +~ 1.5/2 " "the attempt with the reviewed score"
+expect_screen main "reviewed by prof: Say what bounds the staleness." "and the instructor's comment"
 finish

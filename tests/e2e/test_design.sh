@@ -82,6 +82,14 @@ multiplications, which suits this design."
 expect_jq '.history[0].score == .points' "true" "a good answer: full marks"
 expect_jq '.history[0].score' "4" "all four points"
 
+# ---- the answer's score is said to be automatic and provisional ---------------------
+WARPBENCH_USER=auto run --json answer warpbench.core:amdahl.scaling-design "Efficiency falls as GPUs are added."
+expect_jq '.automatic' "true" "a design answer's score is marked automatic"
+WARPBENCH_USER=auto run answer warpbench.core:amdahl.scaling-design "Efficiency falls as GPUs are added."
+expect_out "automatic, provisional score" "and the text output says it is provisional"
+WARPBENCH_USER=auto run --json answer warpbench.core:amdahl.speedup-worked 5
+expect_jq '.automatic' "false" "a numeric answer's is not"
+
 # ---- limits told before grading, and kept ------------------------------------------
 run --json question warpbench.core:assessment.cpu-gpu
 expect_jq '.max_answer' "16384" "a design answer: 16 KiB"
