@@ -17,8 +17,9 @@
  * worker is idle, a task running longer than max(3 x, typical + 5 ms) the
  * typical task time gets a backup copy there (speculative execution, as in
  * MapReduce); the first copy to finish wins and the other's result is read
- * and dropped. A worker silent for max(50 x typical, 5 s) is killed and
- * replaced. Injected faults (crash=, straggler=) apply only to passes run
+ * and dropped. A worker silent for longer than the labs' hang rule allows
+ * for the typical task (lab_hang_limit_s: 5 s + 20 x typical) is killed
+ * and replaced. Injected faults (crash=, straggler=) apply only to passes run
  * with faults on: the crash decision for (iteration, task, attempt) comes
  * from km_fault_u, so a seed replays the same schedule.
  */
@@ -39,8 +40,6 @@
 #define KM_POLL_MS 50      /* cancellation latency while waiting */
 #define KM_SPEC_FACTOR 3.0 /* a task this many typical times old gets a backup */
 #define KM_SPEC_MIN_S 0.005
-#define KM_HARD_FACTOR 50.0 /* a worker this many typical times silent is killed */
-#define KM_HARD_MIN_S 5.0
 #define KM_MAX_ATTEMPTS 64
 #define KM_REC_CHUNK 4096 /* records per socket write and read */
 #define KM_FAULT_LOGS 12  /* fault log lines per run; then only the counts */
@@ -581,7 +580,9 @@ int km_engine_pass(struct km_engine *e, enum km_op op, int p_use, bool faults, u
         double now = km_now(e);
         double typ = done > 0 ? lab_stats_median_of(e->tdur, (size_t)done) : e->typical_s;
         double spec = typ > 0 ? fmax(KM_SPEC_FACTOR * typ, typ + KM_SPEC_MIN_S) : INFINITY;
-        double hard = typ > 0 ? fmax(KM_HARD_FACTOR * typ, KM_HARD_MIN_S) : INFINITY;
+        /* the labs' hang rule (lab_hang_limit_s) on the typical task; none
+         * before a first task has finished: nothing is known to expect yet */
+        double hard = typ > 0 ? lab_hang_limit_s(typ) : INFINITY;
 
         /* hand out work: queued tasks first, then backups of late ones */
         bool idle = false;

@@ -17,8 +17,9 @@
  * an injected crash makes the rank drop its task's output half-way and say
  * so (KM_MSG_CRASH); the task runs again, on whichever rank is free. A
  * straggler sleeps as the local one does; a late task gets a backup copy on
- * an idle rank; a rank silent for max(50 x typical, 5 s) is ended (rank 0's
- * KILL order) and its slot is not used again.
+ * an idle rank; a rank silent for longer than the labs' hang rule allows
+ * for the typical task (lab_hang_limit_s: 5 s + 20 x typical) is ended
+ * (rank 0's KILL order) and its slot is not used again.
  */
 #include "labs/lab_kmeans.h"
 #include "labs/lab_mpi.h"
@@ -37,8 +38,6 @@
 #define KMR_IO_MS 30000
 #define KMR_SPEC_FACTOR 3.0
 #define KMR_SPEC_MIN_S 0.005
-#define KMR_HARD_FACTOR 50.0
-#define KMR_HARD_MIN_S 5.0
 #define KMR_MAX_ATTEMPTS 64
 #define KMR_FAULT_LOGS 12
 
@@ -336,7 +335,9 @@ int km_mpi_pass(struct km_engine *e, enum km_op op, int p_use, bool faults, uint
         if (done > 0)
             typ = lab_stats_median_of(e->tdur, (size_t)done);
         double spec = typ > 0 ? fmax(KMR_SPEC_FACTOR * typ, typ + KMR_SPEC_MIN_S) : INFINITY;
-        double hard = typ > 0 ? fmax(KMR_HARD_FACTOR * typ, KMR_HARD_MIN_S) : INFINITY;
+        /* the labs' hang rule (lab_hang_limit_s) on the typical task; none
+         * before a first task has finished: nothing is known to expect yet */
+        double hard = typ > 0 ? lab_hang_limit_s(typ) : INFINITY;
         int serving = 0;
         for (int s = 0; s < p_use; s++) {
             struct km_slot *sl = &e->slot[s];

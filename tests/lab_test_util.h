@@ -49,7 +49,9 @@ struct lab_got {
     char info_text[8192]; /* every info line, likewise */
     atomic_int *cancel;   /* set when cancel_after samples have arrived */
     size_t cancel_after;
-    bool kill_child; /* at the first sample, SIGKILL one of our children */
+    bool kill_child;                /* at the first sample, SIGKILL one of our children */
+    bool stop_child;                /* at the first sample, SIGSTOP one of our children */
+    const struct core_clock *clock; /* the run's clock (NULL: the real one) */
 };
 
 static inline void got_sample(void *ud, const struct core_sample *s)
@@ -64,11 +66,11 @@ static inline void got_sample(void *ud, const struct core_sample *s)
     g->s[g->n].step = s->step;
     g->s[g->n].value = s->value;
     g->n++;
-    if (g->kill_child && g->n == 1) {
+    if ((g->kill_child || g->stop_child) && g->n == 1) {
         pid_t c;
         proc_test_children(&c);
         assert_true(c > 0);
-        kill(c, SIGKILL);
+        kill(c, g->kill_child ? SIGKILL : SIGSTOP);
     }
     if (g->cancel && g->n >= g->cancel_after)
         atomic_store(g->cancel, 1);
@@ -201,8 +203,13 @@ static inline int lab_test_run(const char *name, const char *const *set,
     if (lab_params_check(&p, &err) != 0)
         fail_msg("check: %s", err.msg);
     struct lab_sink sink = {got_sample, got_log, NULL, NULL, g};
-    struct lab_run_opts o = {
-        .db = db, .user_id = user, .sinks = &sink, .n_sinks = 1, .cancel = g->cancel, .machine = m};
+    struct lab_run_opts o = {.db = db,
+                             .user_id = user,
+                             .sinks = &sink,
+                             .n_sinks = 1,
+                             .cancel = g->cancel,
+                             .clock = g->clock,
+                             .machine = m};
     memset(res, 0, sizeof *res);
     int rc = lab_run(&p, &o, res, &err);
     lab_params_fini(&p);

@@ -4,7 +4,8 @@
  * number of workers, with and without the combiner, with injected crashes
  * (whose count matches the seed's schedule) and a straggler; the shuffle's
  * record counts; k = 1, k = n, duplicate points and an empty cluster; files
- * as input; a worker killed from outside; cancel with workers busy; the
+ * as input; a worker killed from outside; a stopped one ended by the labs'
+ * hang rule (on a clock that jumps while it is stopped); cancel with workers busy; the
  * parameter cross-checks; device=gpu with or without a GPU. Nothing here
  * asserts a timing.
  */
@@ -268,6 +269,63 @@ static void test_killed_worker(void **state)
     assert_same(&f, &ref);
     assert_true(fig(&res, "crashes") >= 1);
     assert_contains(g.warn_text, "was killed by signal 9");
+    lab_result_fini(&res);
+    got_fini(&g);
+}
+
+/* A clock that runs with the real one and jumps `jump` seconds ahead at
+ * every reading while a child of this process is stopped (a run this small
+ * lasts milliseconds: /proc is looked at every time): the
+ * master, which measures a busy worker's silence on the run's clock, finds
+ * the stopped one past the labs' hang rule (lab_hang_limit_s: 5 s plus 20
+ * typical tasks) without waiting real seconds. A live worker busy at a jump
+ * may look silent too and be replaced: that changes nothing in the result. */
+struct stop_clock {
+    double offset, jump;
+    int jumps;
+};
+
+static double stop_now(void *ctx)
+{
+    struct stop_clock *h = ctx;
+    if (proc_test_stopped() > 0) {
+        h->offset += h->jump;
+        h->jumps++;
+    }
+    return core_time_mono() + h->offset;
+}
+
+static void stop_sleep(void *ctx, double secs)
+{
+    (void)ctx;
+    core_clock_real()->sleep(NULL, secs);
+}
+
+/* A worker that stops answering (SIGSTOP: a hang, not a death) is ended by
+ * the labs' hang rule and replaced; its task runs again and the run ends as
+ * it would have, with the same bits, and no process is left stopped. */
+static void test_stopped_worker(void **state)
+{
+    (void)state;
+    const char *set[] = {BASE, "workers=2", "scale_iters=0", NULL};
+    struct lab_got g0 = {0};
+    struct lab_result res;
+    run_ok(set, &g0, &res);
+    struct fp ref = fingerprint(&res);
+    lab_result_fini(&res);
+    got_fini(&g0);
+    struct stop_clock sc = {.jump = 10.0};
+    struct core_clock clock = {stop_now, stop_sleep, &sc};
+    struct lab_got g = {.stop_child = true, .clock = &clock};
+    run_ok(set, &g, &res);
+    struct fp f = fingerprint(&res);
+    assert_same(&f, &ref);
+    assert_true(sc.jumps >= 1);
+    if (fig(&res, "timeouts") < 1 || !strstr(g.warn_text, "did not answer") ||
+        !strstr(g.warn_text, "killed; "))
+        fail_msg("no hung worker ended: %g timeouts; warnings:\n%s", fig(&res, "timeouts"),
+                 g.warn_text);
+    assert_int_equal(proc_test_stopped(), 0);
     lab_result_fini(&res);
     got_fini(&g);
 }
@@ -633,6 +691,7 @@ int main(void)
         cmocka_unit_test(test_crashes),
         cmocka_unit_test(test_straggler),
         cmocka_unit_test(test_killed_worker),
+        cmocka_unit_test(test_stopped_worker),
         cmocka_unit_test(test_crash_in_final_pass),
         cmocka_unit_test(test_k1),
         cmocka_unit_test(test_save_appears),
