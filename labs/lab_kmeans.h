@@ -155,6 +155,15 @@ struct km_reply {
     double map_s; /* the worker's time on the task (compute, and a straggler's wait) */
 };
 
+/* The bytes of one record (no combiner): 4 * (d + 2). */
+size_t km_rec_bytes(int d);
+/* Adds n records at p into the partial sums ps (k*d) and counts pc (k), in
+ * record order (so the sums are the same bits whoever reduces them).
+ * CORE_ERR_INTERNAL naming worker (from 1) and task (from 0) when a record
+ * has a cluster outside 0..k-1 or a count other than 1. */
+int km_rec_reduce(const unsigned char *p, size_t n, int k, int d, double *ps, int64_t *pc,
+                  int worker, unsigned task, struct core_err *err);
+
 /* What the workers see: set before the first worker starts. */
 struct km_shared {
     const float *x; /* n*d points, shared */

@@ -68,9 +68,32 @@ double km_fault_u(uint64_t seed, uint32_t iter, uint32_t task, uint32_t attempt)
 
 /* ---- the worker ------------------------------------------------------------------- */
 
-static size_t km_rec_bytes(int d)
+size_t km_rec_bytes(int d)
 {
     return 4 * ((size_t)d + 2);
+}
+
+int km_rec_reduce(const unsigned char *p, size_t n, int k, int d, double *ps, int64_t *pc,
+                  int worker, unsigned task, struct core_err *err)
+{
+    const size_t rb = km_rec_bytes(d);
+    for (size_t i = 0; i < n; i++, p += rb) {
+        int32_t c, one;
+        memcpy(&c, p, 4);
+        memcpy(&one, p + 4 + 4 * (size_t)d, 4);
+        if (c < 0 || c >= k || one != 1)
+            return core_err_set(err, CORE_ERR_INTERNAL,
+                                "kmeans: worker %d sent a bad record for task %u", worker,
+                                task + 1);
+        double *sc = ps + (size_t)c * (size_t)d;
+        for (int j = 0; j < d; j++) {
+            float v;
+            memcpy(&v, p + 4 + 4 * (size_t)j, 4);
+            sc[j] += (double)v;
+        }
+        pc[c] += one;
+    }
+    return 0;
 }
 
 static void km_nap(double secs)
@@ -499,23 +522,8 @@ static int km_receive(struct km_engine *e, int s, enum km_op op, int *done,
             if (rc != 0)
                 break;
             double ta = km_now(e);
-            const unsigned char *p = e->rbuf;
-            for (size_t i = 0; i < cnt; i++, p += rb) {
-                int32_t c, one;
-                memcpy(&c, p, 4);
-                memcpy(&one, p + 4 + 4 * (size_t)d, 4);
-                if (c < 0 || c >= k || one != 1)
-                    return core_err_set(err, CORE_ERR_INTERNAL,
-                                        "kmeans: worker %d sent a bad record for task %u", s + 1,
-                                        t + 1);
-                double *sc = ps + (size_t)c * (size_t)d;
-                for (int j = 0; j < d; j++) {
-                    float v;
-                    memcpy(&v, p + 4 + 4 * (size_t)j, 4);
-                    sc[j] += (double)v;
-                }
-                pc[c] += one;
-            }
+            if ((rc = km_rec_reduce(e->rbuf, cnt, k, d, ps, pc, s + 1, t, err)) != 0)
+                return rc;
             t_red += km_now(e) - ta;
         }
     }

@@ -53,11 +53,6 @@ static double kmr_now(const struct km_engine *e)
     return e->clk->now(e->clk->ctx);
 }
 
-static size_t rec_bytes(int d)
-{
-    return 4 * ((size_t)d + 2);
-}
-
 /* ---- the master ------------------------------------------------------------------ */
 
 int km_mpi_start(struct km_engine *e, struct core_err *err)
@@ -208,7 +203,7 @@ static int take_reply(struct km_engine *e, int s, enum km_op op, const struct ps
     struct km_slot *sl = &e->slot[s];
     const struct km_shared *sh = e->sh;
     const int d = sh->d, k = sh->k;
-    const size_t kd = (size_t)k * (size_t)d, rb = rec_bytes(d);
+    const size_t kd = (size_t)k * (size_t)d, rb = km_rec_bytes(d);
     struct km_reply r;
     if (m->len < sizeof r || (m->type != KMR_MSG_RESULT && m->type != KMR_MSG_CRASH))
         return core_err_set(err, CORE_ERR_INTERNAL, "kmeans: worker %d sent message 0x%x", s + 1,
@@ -253,23 +248,9 @@ static int take_reply(struct km_engine *e, int s, enum km_op op, const struct ps
         int64_t *pc = e->pcnt + (size_t)t * (size_t)k;
         memset(ps, 0, kd * sizeof *ps);
         memset(pc, 0, (size_t)k * sizeof *pc);
-        const unsigned char *p = body;
-        for (size_t i = 0; i < mm; i++, p += rb) {
-            int32_t c, one;
-            memcpy(&c, p, 4);
-            memcpy(&one, p + 4 + 4 * (size_t)d, 4);
-            if (c < 0 || c >= k || one != 1)
-                return core_err_set(err, CORE_ERR_INTERNAL,
-                                    "kmeans: worker %d sent a bad record for task %u", s + 1,
-                                    t + 1);
-            double *sc = ps + (size_t)c * (size_t)d;
-            for (int j = 0; j < d; j++) {
-                float v;
-                memcpy(&v, p + 4 + 4 * (size_t)j, 4);
-                sc[j] += (double)v;
-            }
-            pc[c] += one;
-        }
+        int rc = km_rec_reduce(body, mm, k, d, ps, pc, s + 1, t, err);
+        if (rc != 0)
+            return rc;
         st->reduce_s += kmr_now(e) - ta;
     }
     double t1 = kmr_now(e);
@@ -456,7 +437,7 @@ static void nap(double secs)
 static void serve(const struct kmr_start *st, const float *x, struct ps_conn *ctl)
 {
     const int d = st->d, k = st->k;
-    const size_t kd = (size_t)k * (size_t)d, rb = rec_bytes(d);
+    const size_t kd = (size_t)k * (size_t)d, rb = km_rec_bytes(d);
     float *cen = core_xmalloc(kd * sizeof *cen);
     unsigned char *body = NULL;
     size_t body_cap = 0;
