@@ -7,6 +7,10 @@ packages=(
   build-essential cmake pkg-config clang-format git
   libncurses-dev libsqlite3-dev liblua5.4-dev libcmocka-dev libmd4c-dev
   libdnnl-dev
+  # reading JSON (jansson), display width (utf8proc), the student-code
+  # sandbox (libseccomp), reading design answers (link-grammar, hunspell)
+  libjansson-dev libutf8proc-dev libseccomp-dev
+  liblink-grammar-dev link-grammar-dictionaries-all libhunspell-dev hunspell-en-us
   sqlite3 tmux jq locales
   # the distributed labs across machines (transport=mpi, scripts/netlab.sh)
   libopenmpi-dev openmpi-bin iproute2
