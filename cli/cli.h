@@ -87,6 +87,11 @@ void cli_pad(const char *s, size_t w);
  * indentation; ends with a newline. */
 void cli_print_indented(const char *indent, const char *text);
 
+/* Sets the current user's student id (`init --student-id`, `pack import
+ * --student-id`); needs the session. Prints the error: returns an exit
+ * code. */
+int cli_set_student_id(struct cli_ctx *cx, const char *sid);
+
 /* Maps a core error code to an exit code. */
 int cli_exit_for(int code);
 

@@ -15,7 +15,7 @@
 #endif
 
 static const struct cli_command commands[] = {
-    {"init", "init [--restore-course]",
+    {"init", "init [--restore-course] [--student-id ID]",
      "create the store and import the built-in course (or bring it back)", cli_cmd_init},
     {"lessons", "lessons", "list packs and lessons with your progress", cli_cmd_lessons},
     {"show", "show LESSON [--page N]", "print a lesson's pages and its questions", cli_cmd_show},
@@ -30,9 +30,10 @@ static const struct cli_command commands[] = {
     {"progress", "progress [PACK]",
      "scores per lesson, topic and rubric item; self-rating vs graded; level", cli_cmd_progress},
     {"pack",
-     "pack check DIR [--rubric] [--variants N] | import DIR [--force] [--variants N] | "
-     "export ID DIR [--force] | list | regrade ID [--dry-run] [--new-params]",
-     "check, import, export, list and re-grade lesson packs", cli_cmd_pack},
+     "pack check DIR [--rubric] [--variants N] | check --release DIR [--source SRC] | "
+     "import DIR [--force] [--variants N] [--student-id ID] | export ID DIR [--force] | "
+     "release SRC DIR [--salt HEX | --new-salt] | list | regrade ID [--dry-run] [--new-params]",
+     "check, import, export, release, list and re-grade lesson packs", cli_cmd_pack},
     {"selfassess", "selfassess [--set ITEM=SCORE]...",
      "rate yourself on the course rubric (interactive without --set)", cli_cmd_selfassess},
     {"calc", "calc [ID [--set NAME=VALUE]...]", "list or run a lesson's calculators", cli_cmd_calc},

@@ -273,6 +273,10 @@ void core_csv_num(struct core_buf *b, double v);
 /* SHA-256 of n bytes at p, written as 64 lower-case hex digits + NUL. */
 void core_sha256_hex(const void *p, size_t n, char out[65]);
 
+/* 128 random bits as 32 hex digits (a unique id, a salt): the kernel's
+ * randomness, or the clock and the pid where the kernel gives none. */
+void core_random_hex(char out[33]);
+
 /* Incremental SHA-256, for digests over several files. */
 struct core_sha256 {
     uint32_t h[8];
@@ -301,6 +305,12 @@ void core_time_iso(double t, char out[32]);
 /* Reads a UTC time as core_time_iso writes it (the milliseconds optional)
  * back into epoch seconds; NaN when s is NULL or not such a time. */
 double core_time_from_iso(const char *s);
+/* Reads a time a person writes, for deadlines: "2026-12-01" (the end of
+ * that day, 23:59:59), "2026-12-01 23:59" or "2026-12-01T23:59:30", each
+ * optionally followed by "Z" or an offset ("+01:00", "-0500"). Without an
+ * offset the time is UTC. Returns epoch seconds, NaN when s is not such a
+ * time (a field out of range included). */
+double core_time_parse(const char *s);
 
 /* An injectable clock: production passes core_clock_real(); tests pass their
  * own to drive time. */

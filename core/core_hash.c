@@ -1,8 +1,11 @@
-/* core_hash.c — SHA-256 (FIPS 180-4) for pack digests, and FNV-1a for
- * stable variant seeds. Written from the specification. */
+/* core_hash.c — SHA-256 (FIPS 180-4) for pack digests, FNV-1a for stable
+ * variant seeds (both written from their specifications), and random ids. */
 #include "core/core.h"
 
+#include <stdio.h>
 #include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
 
 static const uint32_t K[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -120,4 +123,21 @@ uint64_t core_fnv1a(uint64_t h, const void *p, size_t n)
         h *= 0x100000001b3ULL;
     }
     return h;
+}
+
+void core_random_hex(char out[33])
+{
+    unsigned char b[16];
+    ssize_t got = getrandom(b, sizeof b, GRND_NONBLOCK);
+    if (got != (ssize_t)sizeof b) {
+        char seed[96];
+        snprintf(seed, sizeof seed, "%.9f|%ld|%p", core_time_wall(), (long)getpid(), (void *)seed);
+        char hex[65];
+        core_sha256_hex(seed, strlen(seed), hex);
+        memcpy(out, hex, 32);
+        out[32] = '\0';
+        return;
+    }
+    for (size_t i = 0; i < sizeof b; i++)
+        snprintf(out + 2 * i, 3, "%02x", b[i]);
 }

@@ -56,6 +56,70 @@ double core_time_from_iso(const char *s)
     return (double)timegm(&tm) + sec;
 }
 
+static bool two_digits(const char *s, int *v)
+{
+    if (!(s[0] >= '0' && s[0] <= '9' && s[1] >= '0' && s[1] <= '9'))
+        return false;
+    *v = (s[0] - '0') * 10 + (s[1] - '0');
+    return true;
+}
+
+double core_time_parse(const char *s)
+{
+    if (!s)
+        return NAN;
+    int y = 0, mo, d, h = 23, mi = 59, sec = 59;
+    for (int i = 0; i < 4; i++) {
+        if (!(s[i] >= '0' && s[i] <= '9'))
+            return NAN;
+        y = y * 10 + (s[i] - '0');
+    }
+    if (s[4] != '-' || !two_digits(s + 5, &mo) || s[7] != '-' || !two_digits(s + 8, &d))
+        return NAN;
+    const char *p = s + 10;
+    if (*p == 'T' || *p == ' ') {
+        if (!two_digits(p + 1, &h) || p[3] != ':' || !two_digits(p + 4, &mi))
+            return NAN;
+        p += 6;
+        sec = 0;
+        if (*p == ':') {
+            if (!two_digits(p + 1, &sec))
+                return NAN;
+            p += 3;
+            if (*p == '.') /* fractions of a second: read, not kept */
+                for (p++; *p >= '0' && *p <= '9'; p++)
+                    ;
+        }
+    }
+    int offset = 0;
+    if (*p == 'Z') {
+        p++;
+    } else if (*p == '+' || *p == '-') {
+        int oh, om = 0;
+        int sign = *p == '-' ? -1 : 1;
+        if (!two_digits(p + 1, &oh))
+            return NAN;
+        p += 3;
+        if (*p == ':')
+            p++;
+        if (two_digits(p, &om))
+            p += 2;
+        if (oh > 23 || om > 59)
+            return NAN;
+        offset = sign * (oh * 3600 + om * 60);
+    }
+    static const int mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if (*p || mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] || h > 23 || mi > 59 || sec > 60)
+        return NAN;
+    struct tm tm = {.tm_year = y - 1900,
+                    .tm_mon = mo - 1,
+                    .tm_mday = d,
+                    .tm_hour = h,
+                    .tm_min = mi,
+                    .tm_sec = sec};
+    return (double)timegm(&tm) - offset;
+}
+
 static double real_now(void *ctx)
 {
     (void)ctx;

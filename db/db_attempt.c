@@ -17,8 +17,10 @@
 static const char sql_attempt_add[] =
     "INSERT INTO attempts(user_id, pack_id, question_id, variant, answer, parsed, value, valid, "
     "score, max, correct, feedback, rev_id, regrade_of, created_at, certainty, params_json, "
-    "grader_rev, regrade_reason) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)";
+    "grader_rev, regrade_reason, sealed, seq) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, "
+    "?20, CASE WHEN ?14 IS NULL THEN coalesce((SELECT max(seq) FROM attempts WHERE user_id = ?1 "
+    "AND pack_id = ?2 AND regrade_of IS NULL), 0) + 1 END)";
 
 static int attempt_check(const struct db_attempt_in *in, struct core_err *err)
 {
@@ -52,11 +54,12 @@ static int attempt_add(struct db *db, const struct db_attempt_in *in, const char
         return rc;
     /* NaN cannot be stored as a value: it reads back as "no value"; a
      * certainty of 0 (none stated) is stored as NULL. */
-    int src = db_bindf(st, "IttittNidditIRtRttt", in->user_id, in->pack_id, in->question_id,
-                       in->variant, in->answer, in->parsed, in->has_value ? in->value : NAN,
-                       in->valid ? 1 : 0, in->score, in->max, in->correct ? 1 : 0,
-                       in->feedback ? in->feedback : "", in->rev_id, in->regrade_of, now,
-                       (int64_t)in->certainty, in->params_json, in->grader_rev, in->regrade_reason);
+    int src =
+        db_bindf(st, "IttittNidditIRtRttti", in->user_id, in->pack_id, in->question_id, in->variant,
+                 in->answer, in->parsed, in->has_value ? in->value : NAN, in->valid ? 1 : 0,
+                 in->score, in->max, in->correct ? 1 : 0, in->feedback ? in->feedback : "",
+                 in->rev_id, in->regrade_of, now, (int64_t)in->certainty, in->params_json,
+                 in->grader_rev, in->regrade_reason, in->sealed ? 1 : 0);
     rc = db_step_done(db, st, src, "storing an attempt", err);
     if (rc)
         core_err_prefix(err, "attempt at %s:%s", in->pack_id, in->question_id);
@@ -161,7 +164,7 @@ int db_attempt_insert_selfscored(struct db *db, const struct db_attempt_in *in,
     "EXISTS (SELECT 1 FROM giveups g WHERE g.user_id = a.user_id AND g.pack_id = a.pack_id "       \
     "        AND g.question_id = a.question_id AND g.last_attempt < a.id), "                       \
     "a.params_json, a.grader_rev, x.id IS NOT NULL, x.valid, x.score, x.max, x.feedback, "         \
-    "x.regrade_reason, v.id IS NOT NULL, v.score, v.max, v.comment, v.reviewer "                   \
+    "x.regrade_reason, v.id IS NOT NULL, v.score, v.max, v.comment, v.reviewer, a.sealed "         \
     "FROM attempts a JOIN users u ON u.id = a.user_id JOIN pack_revs r ON r.id = a.rev_id "        \
     "LEFT JOIN attempts x ON x.id = (SELECT max(y.id) FROM attempts y WHERE y.regrade_of = a.id) " \
     "LEFT JOIN reviews v ON v.id = (SELECT w.id FROM reviews w WHERE w.attempt_id = a.id "         \
@@ -213,6 +216,7 @@ static void attempt_read(sqlite3_stmt *st, struct db_attempt *a, bool copy)
     a->rv_max = sqlite3_column_double(st, 30);
     a->rv_comment = STR(31);
     a->rv_reviewer = STR(32);
+    a->sealed = sqlite3_column_int(st, 33) != 0;
 #undef STR
 }
 
@@ -390,9 +394,13 @@ static const char sql_progress[] =
     "       e.started_at IS NOT NULL, "
     "       e.submitted_at IS NOT NULL OR (e.deadline IS NOT NULL AND e.deadline <= ?3), "
     "       EXISTS (SELECT 1 FROM giveups g WHERE g.user_id = ?1 AND g.pack_id = q.pack_id "
-    "               AND g.question_id = q.id) "
+    "               AND g.question_id = q.id), "
+    "       l.sealed, o.id IS NOT NULL, o.score, o.max, o.status "
     "FROM questions q JOIN lessons l ON l.pack_id = q.pack_id AND l.id = q.lesson_id "
     "LEFT JOIN exams e ON e.user_id = ?1 AND e.pack_id = q.pack_id AND e.lesson_id = q.lesson_id "
+    "LEFT JOIN officials o ON o.id = (SELECT w.id FROM officials w WHERE w.user_id = ?1 "
+    "  AND w.pack_id = q.pack_id AND w.question_id = q.id ORDER BY w.graded_at DESC, w.id DESC "
+    "  LIMIT 1) "
     "WHERE ?2 IS NULL OR q.pack_id = ?2 "
     "ORDER BY q.pack_id, l.ordinal, q.ordinal";
 static const char sql_progress_pack[] = "SELECT 1 FROM packs WHERE id = ?1";
@@ -430,6 +438,7 @@ void db_progress_free(struct db_progress_row *r, size_t n)
         free(r[i].kind);
         free(r[i].per_try);
         free(r[i].fracs);
+        free(r[i].official_status);
     }
     free(r);
 }
@@ -452,6 +461,15 @@ static void progress_row(sqlite3_stmt *st, void *elem)
     r->exam_started = sqlite3_column_int(st, 11) != 0;
     r->exam_over = sqlite3_column_int(st, 12) != 0;
     r->gave_up = sqlite3_column_int(st, 13) != 0;
+    r->sealed = sqlite3_column_int(st, 14) != 0;
+    r->has_official = sqlite3_column_int(st, 15) != 0;
+    r->official_pending = r->has_official && sqlite3_column_type(st, 16) == SQLITE_NULL;
+    double omax = sqlite3_column_double(st, 17);
+    /* the official grade at this question's points (a re-weighted pack) */
+    r->official = r->has_official && !r->official_pending && omax > 0
+                      ? sqlite3_column_double(st, 16) / omax * r->points
+                      : 0;
+    r->official_status = db_col_dup(st, 18);
 }
 
 static void progress_free_rows(void *r, size_t n)

@@ -383,7 +383,13 @@ struct grader_fspec {
     unsigned types; /* 0: depends on the kind (a question's answer) */
 };
 extern const struct grader_fspec grader_pack_fields[], grader_lesson_fields[], grader_page_fields[],
-    grader_question_fields[], grader_policy_fields[], grader_exam_fields[];
+    grader_question_fields[], grader_policy_fields[], grader_exam_fields[], grader_release_fields[],
+    grader_class_fields[], grader_late_fields[], grader_hint_fields[];
+
+/* Pushes the text of hint i (1-based) of the hints table at t: the entry
+ * itself, or its `text` when it is a table ({ text = ..., public = true });
+ * "" for anything else. */
+void grader_hint_push(struct lua_State *L, int t, size_t i);
 
 /* Checks every entry of the table at t against `specs` (for question kind
  * `kind`, or -1): unknown fields (with "did you mean"), fields of another
@@ -452,7 +458,9 @@ enum grader_job_mode {
     GRADER_J_REF,
     GRADER_J_CHECK,
     GRADER_J_SWEEP,
-    GRADER_J_SAMPLE
+    GRADER_J_SAMPLE,
+    GRADER_J_RECORD, /* a sealed answer checked for form (grader_question_record) */
+    GRADER_J_ANSWER  /* the reference and the secrets around it (grader_question_reference) */
 };
 
 /* What a job does once the question, ctx, params, choices and reference
@@ -471,11 +479,13 @@ struct grader_job {
     int variant;
     const struct grader_lab_run *lab; /* GRADER_J_VIEW, GRADER_J_GRADE */
     const char *params_in; /* GRADER_J_VIEW, GRADER_J_GRADE: stored params, or NULL to draw */
+    bool identity;         /* choice, multi, ordering answers may be "#k" (grader_ctx) */
     char *params_out;      /* the params as JSON, for the view or result */
     const char *answer;    /* GRADER_J_GRADE */
     size_t example;        /* GRADER_J_EXAMPLE, 1-based */
     struct grader_view *view;
     struct grader_result *res;
+    struct grader_reference *ref_out; /* GRADER_J_ANSWER */
     /* GRADER_J_EXAMPLE and GRADER_J_REF */
     bool skip; /* nothing to check (no reference; a lab question without a pretend run) */
     bool exp_invalid;
@@ -550,6 +560,9 @@ bool grader_render(struct lua_State *L, const char *s, enum grader_render_mode m
  * pack error is raised. Pushes the text on success. */
 bool grader_render_or_fail(struct lua_State *L, struct grader_job *j, const char *tmpl,
                            const char *field_name);
+/* The names of the placeholders of template s ({name}, {name:%.2f}), as
+ * grader_render reads them, pushed to out (repeats kept). */
+void grader_render_names(const char *s, struct core_strlist *out);
 /* Renders the choices (choice, multi) or items (ordering) into GRADER_S_CH. */
 void grader_render_choices(struct lua_State *L, struct grader_job *j);
 
@@ -596,6 +609,10 @@ struct grader_kind_ops {
     void (*reference)(struct lua_State *L, struct grader_job *j);
     /* The job: grades `answer` into j->res (a custom grade never gets here). */
     void (*grade)(struct lua_State *L, struct grader_job *j, const char *answer);
+    /* The job, optional: checks `answer` for form only into j->res (valid,
+     * parsed, canonical), without a reference (grader_question_record);
+     * NULL: any answer that is not blank is recorded as written. */
+    void (*record)(struct lua_State *L, struct grader_job *j, const char *answer);
     /* The job: the reference at GRADER_S_REF as text, as a student reads it
      * or (exact) as an answer that scores full marks; NULL for none. */
     char *(*reference_text)(struct lua_State *L, struct grader_job *j, bool exact);

@@ -55,6 +55,13 @@ int lesson_question_tries(struct lesson_session *s, const char *pack_id, const c
 int lesson_exam_state(struct lesson_session *s, const struct db_question *q, bool *open, bool *over,
                       struct core_err *err);
 
+/* The grading user of sealed question q for this session's student:
+ * lesson_sealed_user of the release's salt and the user's student id.
+ * CORE_ERR_USAGE for a variant other than 1 (a sealed variant is fixed) or
+ * a user without a student id. */
+int lesson_sealed_ctx(struct lesson_session *s, struct grader_pack *p, const struct db_question *q,
+                      int variant, char *user, size_t n, struct core_err *err);
+
 /* Calls fn(name, len, arg) for each name of a comma-separated list (topics,
  * rubric items), spaces around names dropped, empty names skipped. */
 void lesson_names_each(const char *list, void (*fn)(const char *name, size_t len, void *arg),

@@ -194,7 +194,8 @@ static int pack_import(struct db *db, const struct lesson_src *src, bool force, 
     size_t pi = 0, qi = 0;
     for (size_t i = 0; i < info->n_lessons; i++) {
         const struct grader_lesson *l = &info->lessons[i];
-        lessons[i] = (struct db_lesson_in){l->id, l->title, l->file, l->exam, l->time_limit_s};
+        lessons[i] = (struct db_lesson_in){l->id,           l->title,  l->file,  l->exam,
+                                           l->time_limit_s, l->graded, l->sealed};
         for (size_t j = 0; j < l->n_pages; j++)
             pages[pi++] = (struct db_page_in){l->id, l->pages[j].title, l->pages[j].markdown};
         for (size_t j = 0; j < l->n_questions; j++) {

@@ -7,12 +7,9 @@
  */
 #include "lessons/lesson.h"
 
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
-#include <unistd.h>
 
 #ifndef WB_VERSION
 #define WB_VERSION "unknown"
@@ -24,25 +21,6 @@ void lesson_submit_report_fini(struct lesson_submit_report *r)
         return;
     free(r->uid);
     memset(r, 0, sizeof *r);
-}
-
-/* 128 random bits as hex: a submission's (or anything's) unique id. The
- * clock and the pid stand in where the kernel gives no randomness. */
-static void random_hex(char out[33])
-{
-    unsigned char b[16];
-    ssize_t got = getrandom(b, sizeof b, GRND_NONBLOCK);
-    if (got != (ssize_t)sizeof b) {
-        char seed[96];
-        snprintf(seed, sizeof seed, "%.9f|%ld|%p", core_time_wall(), (long)getpid(), (void *)seed);
-        char hex[65];
-        core_sha256_hex(seed, strlen(seed), hex);
-        memcpy(out, hex, 32);
-        out[32] = '\0';
-        return;
-    }
-    for (size_t i = 0; i < sizeof b; i++)
-        snprintf(out + 2 * i, 3, "%02x", b[i]);
 }
 
 static int submission_write(const char *tmp, void *sub, struct core_err *err)
@@ -62,7 +40,7 @@ int lesson_submit_write(struct db *db, int64_t user_id, const char *user, const 
     if (rc != CORE_OK)
         return rc;
     char uid[33], now[32];
-    random_hex(uid);
+    core_random_hex(uid);
     core_time_iso(core_time_wall(), now);
     sub.uid = core_xstrdup(uid);
     sub.user = core_xstrdup(user);

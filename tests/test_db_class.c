@@ -330,9 +330,9 @@ static void test_feedback_and_reviews(void **state)
     char *sp = tmp_path("store.db");
     struct db *db;
     assert_int_equal(db_open(&db, sp, &e), CORE_OK);
-    assert_int_equal(db_schema_version(db), 6);
+    assert_int_equal(db_schema_version(db), DB_SCHEMA_VERSION);
     struct db_file_in file = {"pack.lua", "x", 1};
-    struct db_lesson_in les = {"l", "L", "pack.lua", false, 0};
+    struct db_lesson_in les = {.id = "l", .title = "L", .file = "pack.lua"};
     struct db_question_in q = {.id = "q",
                                .lesson_id = "l",
                                .kind = "design",

@@ -221,8 +221,8 @@ static void test_wrong_type(void **state)
                    L1 "question { id = \"q\", kind = \"numeric\", prompt = \"p\", answer = 1,\n"
                       "  hints = { 1, 2 } }\n",
                    "a.lua:2:",
-                   "'hints' must be a list of strings, got a table that is not a list of "
-                   "strings",
+                   "'hints' must be a list of strings (or { text = ..., public = true } "
+                   "tables), got number at entry 1",
                    NULL);
     expect_problem(
         NULL, L1 "question { id = \"q\", kind = \"numeric\", prompt = \"p\", answer = \"2.5\" }\n",
