@@ -92,6 +92,27 @@ void cli_print_indented(const char *indent, const char *text);
  * code. */
 int cli_set_student_id(struct cli_ctx *cx, const char *sid);
 
+/* ---- the class subcommands (cli_cmd_class*.c) ---- */
+
+/* The class store a subcommand works on. */
+struct class_cx {
+    struct db *cs;
+    char *path;
+};
+/* A class subcommand's words (min..max after its flags were taken), then
+ * the session and the class store (--class PATH, else $WARPBENCH_CLASS,
+ * else class.db beside the store). Prints any error: returns an exit code. */
+int cli_class_begin(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd, int min,
+                    int max, const char *class_path, struct class_cx *c);
+void cli_class_close(struct class_cx *c);
+/* class flags [--all] | clear FLAG --why TEXT | roster FILE.csv (cli_cmd_class_flags.c) */
+int cli_class_flags(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd,
+                    const char *class_path);
+int cli_class_clear(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd,
+                    const char *class_path);
+int cli_class_roster(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd,
+                     const char *class_path);
+
 /* Maps a core error code to an exit code. */
 int cli_exit_for(int code);
 
@@ -167,5 +188,8 @@ int cli_bench_class(struct cli_ctx *cx, int students);
  * all): printed as a section of `progress`, or with j as its "reviews"
  * JSON array (cli_cmd_feedback.c). */
 void cli_reviews_print(struct cli_ctx *cx, const char *pack, struct core_json *j);
+/* The official grades feedback files brought (db_official_list), for
+ * progress: as JSON under key "official" (j non-NULL), or printed. */
+void cli_officials_print(struct cli_ctx *cx, const char *pack, struct core_json *j);
 
 #endif /* WB_CLI_H */

@@ -331,11 +331,11 @@ static int bench_grades(struct bench *b, struct core_err *e)
     double t0 = core_time_mono(), c0 = cpu_now();
     struct lesson_gradebook gb;
     if (rc == CORE_OK)
-        rc = lesson_gradebook_load(b->idb, cs, NULL, &gb, e);
+        rc = lesson_gradebook_load(b->idb, cs, NULL, false, &gb, e);
     if (rc == CORE_OK) {
         struct core_buf buf;
         core_buf_init(&buf);
-        lesson_gradebook_csv(&gb, &buf);
+        lesson_gradebook_csv(&gb, LESSON_CSV_CANVAS, &buf);
         b->gb_rows = gb.n_rows;
         lesson_gradebook_fini(&gb);
         rc = core_file_create(csv, buf.data ? buf.data : "", buf.len, false, NULL, e);

@@ -47,11 +47,13 @@ static const struct cli_command commands[] = {
     {"submit", "submit [PACK] [--out FILE] [--student-id ID] [--force]",
      "write your work to a new submission file for your instructor", cli_cmd_submit},
     {"class",
-     "class [--class PATH] import FILE... [--force] | grades [PACK] [--csv FILE] | "
+     "class [--class PATH] import FILE... [--force] [--deadline TIME] | grades [PACK] "
+     "[--csv FILE] [--format canvas|moodle] [--count-automatic] | flags [--all] | "
+     "clear FLAG --why TEXT | regrade [PACK] [--dry-run] | roster FILE.csv | "
      "items [PACK] [--sort KEY] [--reverse] | review [PACK|QID] [--all] [--tui] | "
      "review set ATTEMPT --concept NAME=SCORE... [--comment TEXT] | feedback --out DIR",
-     "the instructor's side: import and re-grade submissions, gradebook, item analysis, "
-     "design review, feedback files",
+     "the instructor's side: import and grade submissions, flags, gradebook, re-grade, "
+     "roster, item analysis, design review, feedback files",
      cli_cmd_class},
     {"feedback", "feedback import FILE", "bring your instructor's reviews into your progress",
      cli_cmd_feedback},

@@ -268,6 +268,13 @@ bool core_csv_is_formula(const char *s);
  * write an empty field. */
 void core_csv_num(struct core_buf *b, double v);
 
+/* Reads one CSV record (RFC 4180: quoted fields may hold commas, doubled
+ * quotes and line breaks; CRLF or LF ends a record) from *p up to end,
+ * pushing its fields to `fields` (cleared first) and moving *p past it.
+ * Returns false at the end of the text. A UTF-8 byte-order mark at the
+ * start of the text is skipped by the caller's first call (pass at_start). */
+bool core_csv_read(const char **p, const char *end, bool at_start, struct core_strlist *fields);
+
 /* ---- hashing ------------------------------------------------------------- */
 
 /* SHA-256 of n bytes at p, written as 64 lower-case hex digits + NUL. */

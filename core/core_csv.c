@@ -59,3 +59,47 @@ void core_csv_num(struct core_buf *b, double v)
     }
     core_buf_puts(b, tmp);
 }
+
+bool core_csv_read(const char **p, const char *end, bool at_start, struct core_strlist *fields)
+{
+    core_strlist_fini(fields);
+    core_strlist_init(fields);
+    const char *s = *p;
+    if (at_start && end - s >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0)
+        s += 3;
+    if (s >= end)
+        return false;
+    struct core_buf f;
+    core_buf_init(&f);
+    for (;;) {
+        core_buf_reset(&f);
+        if (s < end && *s == '"') {
+            for (s++; s < end; s++) {
+                if (*s == '"' && s + 1 < end && s[1] == '"')
+                    core_buf_putc(&f, *s++);
+                else if (*s == '"')
+                    break;
+                else
+                    core_buf_putc(&f, *s);
+            }
+            if (s < end)
+                s++; /* the closing quote */
+        }
+        while (s < end && *s != ',' && *s != '\n' && *s != '\r')
+            core_buf_putc(&f, *s++);
+        core_buf_putc(&f, '\0');
+        core_strlist_push(fields, f.data);
+        if (s < end && *s == ',') {
+            s++;
+            continue;
+        }
+        if (s < end && *s == '\r')
+            s++;
+        if (s < end && *s == '\n')
+            s++;
+        break;
+    }
+    core_buf_fini(&f);
+    *p = s;
+    return true;
+}

@@ -615,6 +615,8 @@ struct db_progress_row {
     bool official_pending; /* ... held by the instructor: flagged or awaiting review */
     double official;       /* the official points, at the question's points */
     char *official_status; /* "graded", "late", "flagged", ...; NULL when none */
+    bool graded;           /* its lesson is graded work (graded or exam) */
+    bool blocked;          /* a class gradebook: a flag withholds its credit */
 };
 void db_progress_free(struct db_progress_row *r, size_t n);
 

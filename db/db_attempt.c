@@ -395,7 +395,7 @@ static const char sql_progress[] =
     "       e.submitted_at IS NOT NULL OR (e.deadline IS NOT NULL AND e.deadline <= ?3), "
     "       EXISTS (SELECT 1 FROM giveups g WHERE g.user_id = ?1 AND g.pack_id = q.pack_id "
     "               AND g.question_id = q.id), "
-    "       l.sealed, o.id IS NOT NULL, o.score, o.max, o.status "
+    "       l.sealed, o.id IS NOT NULL, o.score, o.max, o.status, l.graded OR l.exam "
     "FROM questions q JOIN lessons l ON l.pack_id = q.pack_id AND l.id = q.lesson_id "
     "LEFT JOIN exams e ON e.user_id = ?1 AND e.pack_id = q.pack_id AND e.lesson_id = q.lesson_id "
     "LEFT JOIN officials o ON o.id = (SELECT w.id FROM officials w WHERE w.user_id = ?1 "
@@ -470,6 +470,7 @@ static void progress_row(sqlite3_stmt *st, void *elem)
                       ? sqlite3_column_double(st, 16) / omax * r->points
                       : 0;
     r->official_status = db_col_dup(st, 18);
+    r->graded = sqlite3_column_int(st, 19) != 0;
 }
 
 static void progress_free_rows(void *r, size_t n)

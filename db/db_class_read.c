@@ -97,7 +97,8 @@ void db_class_attempts_free(struct db_class_attempt *a, size_t n)
     "SELECT a.id, s.id, a.src_id, a.pack_id, a.question_id, a.variant, a.answer, a.answer_sha, "   \
     "  a.certainty, a.created_at, a.after_giveup, a.lab_run, a.params_json, a.rec_valid, "         \
     "  a.rec_score, a.rec_max, a.graded, a.valid, a.score, a.max, a.correct, a.parsed, "           \
-    "  a.feedback, a.mistake, a.agree, a.flag, v.id IS NOT NULL, v.score, v.max, v.comment "       \
+    "  a.feedback, a.mistake, a.agree, a.flag, v.id IS NOT NULL, v.score, v.max, v.comment, "      \
+    "  a.sealed, a.seq, coalesce(a.late_factor, 1) "                                               \
     "FROM attempts a JOIN submissions b ON b.id = a.submission "                                   \
     "JOIN students s ON s.id = b.student "                                                         \
     "LEFT JOIN reviews v ON v.id = (SELECT r.id FROM reviews r WHERE r.student = s.id "            \
@@ -143,6 +144,9 @@ static void class_attempt_row(sqlite3_stmt *st, void *e)
     a->rv_score = sqlite3_column_double(st, 27);
     a->rv_max = sqlite3_column_double(st, 28);
     a->rv_comment = db_col_dup(st, 29);
+    a->sealed = sqlite3_column_int(st, 30) != 0;
+    a->seq = sqlite3_column_int64(st, 31);
+    a->late_factor = sqlite3_column_double(st, 32);
 }
 
 static void class_attempts_free_rows(void *a, size_t n)

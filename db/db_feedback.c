@@ -44,7 +44,24 @@ static const char fb_migration_1[] =
     "  PRIMARY KEY (review_id, concept)\n"
     ");\n";
 
-static const char *const fb_migrations[] = {fb_migration_1};
+/* Version 2 (graded work): grades, the official grade of every graded
+ * question (question_id set) and lesson (question_id NULL) of the
+ * student's current submission: score NULL while withheld (a flag, a
+ * review to come), status and note say which. */
+static const char fb_migration_2[] =
+    "CREATE TABLE grades (\n"
+    "  uid TEXT PRIMARY KEY NOT NULL,\n"
+    "  pack_id TEXT NOT NULL,\n"
+    "  lesson_id TEXT NOT NULL,\n"
+    "  question_id TEXT,\n"
+    "  score REAL,\n"
+    "  max REAL NOT NULL,\n"
+    "  status TEXT NOT NULL,\n"
+    "  note TEXT NOT NULL,\n"
+    "  graded_at TEXT NOT NULL\n"
+    ");\n";
+
+static const char *const fb_migrations[] = {fb_migration_1, fb_migration_2};
 _Static_assert(sizeof fb_migrations / sizeof fb_migrations[0] == DB_FEEDBACK_VERSION,
                "one migration per feedback schema version");
 _Static_assert(DB_FEEDBACK_APPLICATION_ID == 1463961154, "fb_migration_1 writes it");
@@ -70,6 +87,17 @@ void db_feedback_fini(struct db_feedback *f)
         db_selfscores_free(r->scores, r->n_scores);
     }
     free(f->reviews);
+    for (size_t i = 0; i < f->n_grades; i++) {
+        struct db_fb_grade *g = &f->grades[i];
+        free(g->uid);
+        free(g->pack_id);
+        free(g->lesson_id);
+        free(g->question_id);
+        free(g->status);
+        free(g->note);
+        free(g->graded_at);
+    }
+    free(f->grades);
     memset(f, 0, sizeof *f);
 }
 
@@ -112,10 +140,40 @@ int db_feedback_write(const char *path, const struct db_feedback *f, struct core
                              c->score, c->max);
         }
     }
+    static const char sql_grade[] =
+        "INSERT INTO grades(uid, pack_id, lesson_id, question_id, score, max, status, note, "
+        "graded_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
+    for (size_t i = 0; i < f->n_grades && !rc; i++) {
+        const struct db_fb_grade *g = &f->grades[i];
+        rc = db_file_put(db, sql_grade, "a grade", err, "ttttNdttt", g->uid, g->pack_id,
+                         g->lesson_id, g->question_id, g->has_score ? g->score : NAN, g->max,
+                         g->status, g->note ? g->note : "", g->graded_at);
+    }
     rc = db_tx_end(db, rc, err);
 out:
     db_close(db);
     return rc;
+}
+
+static void grade_row(sqlite3_stmt *st, void *e)
+{
+    struct db_fb_grade *g = e;
+    g->uid = db_col_dup(st, 0);
+    g->pack_id = db_col_dup(st, 1);
+    g->lesson_id = db_col_dup(st, 2);
+    g->question_id = db_col_dup(st, 3);
+    g->has_score = sqlite3_column_type(st, 4) != SQLITE_NULL;
+    g->score = g->has_score ? sqlite3_column_double(st, 4) : 0;
+    g->max = sqlite3_column_double(st, 5);
+    g->status = db_col_dup(st, 6);
+    g->note = db_col_dup(st, 7);
+    g->graded_at = db_col_dup(st, 8);
+}
+
+static void grades_free(void *arr, size_t n)
+{
+    struct db_feedback tmp = {.grades = arr, .n_grades = n};
+    db_feedback_fini(&tmp);
 }
 
 /* ---- reading --------------------------------------------------------------------------- */
@@ -211,6 +269,20 @@ int db_feedback_read(const char *path, struct db_feedback *out, struct core_err 
             rc = db_file_refuse(err, path, WHAT, "review %s breaks the format", r->uid);
     }
     free(ids);
+    if (!rc) {
+        rc = db_read_rows(db,
+                          "SELECT uid, pack_id, lesson_id, question_id, score, max, status, note, "
+                          "graded_at FROM grades ORDER BY rowid",
+                          sizeof *out->grades, grade_row, grades_free, &arr, &out->n_grades,
+                          "grades", &e, "");
+        out->grades = arr;
+    }
+    for (size_t i = 0; i < out->n_grades && !rc; i++) {
+        const struct db_fb_grade *g = &out->grades[i];
+        if (!g->uid || !g->pack_id || !g->lesson_id || !g->status || !g->graded_at ||
+            !isfinite(g->max) || g->max < 0 || (g->has_score && !isfinite(g->score)))
+            rc = db_file_refuse(err, path, WHAT, "grade %zu breaks the format", i + 1);
+    }
     if (rc && e.code)
         rc = db_file_refuse_read(err, path, WHAT, &e);
     db_close(db);

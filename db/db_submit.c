@@ -112,7 +112,16 @@ static const char sub_migration_1[] =
     "  PRIMARY KEY (pack_id, lesson_id)\n"
     ");\n";
 
-static const char *const sub_migrations[] = {sub_migration_1};
+/* Version 2 (graded work in a class): attempts.sealed (recorded ungraded:
+ * the instructor grades it), attempts.seq (its place among the student's
+ * attempts at the pack, so a deleted one leaves a gap), attempts.parsed (as
+ * the student's machine read it); meta.store_uid. */
+static const char sub_migration_2[] =
+    "ALTER TABLE attempts ADD COLUMN sealed INTEGER NOT NULL DEFAULT 0;\n"
+    "ALTER TABLE attempts ADD COLUMN seq INTEGER;\n"
+    "ALTER TABLE attempts ADD COLUMN parsed TEXT;\n";
+
+static const char *const sub_migrations[] = {sub_migration_1, sub_migration_2};
 _Static_assert(sizeof sub_migrations / sizeof sub_migrations[0] == DB_SUBMIT_VERSION,
                "one migration per submission schema version");
 _Static_assert(DB_SUBMIT_APPLICATION_ID == 1463964482, "sub_migration_1 writes it");
@@ -128,6 +137,7 @@ void db_submission_fini(struct db_submission *s)
     free(s->student_id);
     free(s->created_at);
     free(s->warpbench);
+    free(s->store_uid);
     for (size_t i = 0; i < s->n_packs; i++) {
         free(s->packs[i].id);
         free(s->packs[i].version);
@@ -146,6 +156,7 @@ void db_submission_fini(struct db_submission *s)
         free(a->pack_version);
         free(a->pack_digest);
         free(a->feedback);
+        free(a->parsed);
     }
     free(s->attempts);
     for (size_t i = 0; i < s->n_giveups; i++) {
@@ -218,6 +229,9 @@ static void attempt_row(sqlite3_stmt *st, void *e)
     a->feedback = db_col_dup(st, 15);
     a->regraded = sqlite3_column_int(st, 16) != 0;
     a->lab_run = sqlite3_column_int64(st, 17);
+    a->sealed = sqlite3_column_int(st, 18) != 0;
+    a->seq = sqlite3_column_int64(st, 19);
+    a->parsed = db_col_dup(st, 20);
 }
 
 static void giveup_row(sqlite3_stmt *st, void *e)
@@ -325,8 +339,9 @@ static const char sql_gather_attempts[] =
     "  (SELECT lr.id FROM questions q JOIN lab_runs lr ON lr.user_id = a.user_id "
     "     AND lr.lab = q.lab AND lr.status = 'done' AND lr.ended_at <= a.created_at "
     "   WHERE q.pack_id = a.pack_id AND q.id = a.question_id AND q.lab IS NOT NULL "
-    "   ORDER BY lr.id DESC LIMIT 1) "
+    "   ORDER BY lr.id DESC LIMIT 1), a.sealed, a.seq, a.parsed "
     "FROM attempts a JOIN pack_revs r ON r.id = a.rev_id "
+
     "LEFT JOIN attempts x ON x.id = (SELECT max(y.id) FROM attempts y WHERE y.regrade_of = a.id) "
     "WHERE a.user_id = ?1 AND a.regrade_of IS NULL AND (?2 IS NULL OR a.pack_id = ?2) "
     "ORDER BY a.id";
@@ -443,8 +458,8 @@ int db_submission_write(const char *path, const struct db_submission *s, struct 
     static const char sql_attempt[] =
         "INSERT INTO attempts(id, pack_id, question_id, variant, answer, certainty, created_at, "
         "params_json, grader_rev, pack_version, pack_digest, valid, score, max, correct, "
-        "feedback, regraded, lab_run) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
-        "?13, ?14, ?15, ?16, ?17, ?18)";
+        "feedback, regraded, lab_run, sealed, seq, parsed) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, "
+        "?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)";
     static const char sql_giveup[] =
         "INSERT INTO giveups(id, pack_id, question_id, variant, last_attempt, created_at) "
         "VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
@@ -463,7 +478,8 @@ int db_submission_write(const char *path, const struct db_submission *s, struct 
                                         {"user", s->user},
                                         {"student_id", s->student_id},
                                         {"created_at", s->created_at},
-                                        {"warpbench", s->warpbench}};
+                                        {"warpbench", s->warpbench},
+                                        {"store_uid", s->store_uid}};
     rc = db_file_meta_write(db, SUB_FORMAT, meta, sizeof meta / sizeof meta[0], err);
     for (size_t i = 0; i < s->n_packs && !rc; i++) {
         const struct db_sub_pack *p = &s->packs[i];
@@ -483,11 +499,12 @@ int db_submission_write(const char *path, const struct db_submission *s, struct 
     }
     for (size_t i = 0; i < s->n_attempts && !rc; i++) {
         const struct db_sub_attempt *a = &s->attempts[i];
-        rc = db_file_put(db, sql_attempt, "an attempt", err, "IttitRtttttidditiR", a->id,
+        rc = db_file_put(db, sql_attempt, "an attempt", err, "IttitRtttttidditiRiRt", a->id,
                          a->pack_id, a->question_id, a->variant, a->answer, (int64_t)a->certainty,
                          a->created_at, a->params_json, a->grader_rev, a->pack_version,
                          a->pack_digest, a->valid ? 1 : 0, a->score, a->max, a->correct ? 1 : 0,
-                         a->feedback ? a->feedback : "", a->regraded ? 1 : 0, a->lab_run);
+                         a->feedback ? a->feedback : "", a->regraded ? 1 : 0, a->lab_run,
+                         a->sealed ? 1 : 0, a->seq, a->parsed);
     }
     for (size_t i = 0; i < s->n_giveups && !rc; i++) {
         const struct db_sub_giveup *g = &s->giveups[i];
@@ -562,7 +579,8 @@ static int read_meta(struct db *db, struct db_submission *out, struct core_err *
                                          {"user", &out->user},
                                          {"student_id", &out->student_id},
                                          {"created_at", &out->created_at},
-                                         {"warpbench", &out->warpbench}};
+                                         {"warpbench", &out->warpbench},
+                                         {"store_uid", &out->store_uid}};
     int rc = db_file_meta_read(db, WHAT, SUB_FORMAT, slots, sizeof slots / sizeof slots[0], err);
     if (rc)
         return rc;
@@ -667,7 +685,7 @@ int db_submission_read(const char *path, struct db_submission *out, struct core_
          packs_free, "packs");
     READ("SELECT id, pack_id, question_id, variant, answer, certainty, created_at, params_json, "
          "grader_rev, pack_version, pack_digest, valid, score, max, correct, feedback, regraded, "
-         "lab_run FROM attempts ORDER BY id",
+         "lab_run, sealed, seq, parsed FROM attempts ORDER BY id",
          attempts, n_attempts, attempt_row, attempts_free, "attempts");
     READ("SELECT id, pack_id, question_id, variant, last_attempt, created_at FROM giveups "
          "ORDER BY id",

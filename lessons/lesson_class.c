@@ -23,21 +23,40 @@
 
 #define MAX_SUBMISSION_BYTES (1024u * 1024u * 1024u)
 
+static const struct {
+    const char *name;
+    bool blocking;
+} flag_kinds[LESSON_FLAG_N] = {
+    [LESSON_FLAG_TAMPERED] = {"tampered", false},
+    [LESSON_FLAG_PARAMS] = {"numbers changed", false},
+    [LESSON_FLAG_SKEW] = {"version skew", false},
+    [LESSON_FLAG_FAILED] = {"grader failed", false},
+    [LESSON_FLAG_SKIPPED] = {"not graded", false},
+    [LESSON_FLAG_RELEASE] = {"unknown release", true},
+    [LESSON_FLAG_OUTSIDE] = {"answered outside the release", true},
+    [LESSON_FLAG_NO_ID] = {"no student id", true},
+    [LESSON_FLAG_VARIANT] = {"another variant", true},
+    [LESSON_FLAG_NUMBERS] = {"numbers differ", true},
+    [LESSON_FLAG_EXAM_TIME] = {"exam time", true},
+    [LESSON_FLAG_SITTING] = {"exam sitting", true},
+    [LESSON_FLAG_DUPLICATE] = {"duplicate exam answer", true},
+    [LESSON_FLAG_TRIES] = {"tries beyond the policy", true},
+    [LESSON_FLAG_GAP] = {"attempt gap", true},
+    [LESSON_FLAG_FUTURE] = {"future time", true},
+    [LESSON_FLAG_EARLY] = {"before the release", true},
+    [LESSON_FLAG_RUN] = {"implausible run", true},
+    [LESSON_FLAG_IDENTITY] = {"identity", true},
+    [LESSON_FLAG_LATE] = {"late", false},
+};
+
 const char *lesson_flag_name(enum lesson_flag_kind k)
 {
-    switch (k) {
-    case LESSON_FLAG_TAMPERED:
-        return "tampered";
-    case LESSON_FLAG_PARAMS:
-        return "numbers changed";
-    case LESSON_FLAG_SKEW:
-        return "version skew";
-    case LESSON_FLAG_FAILED:
-        return "grader failed";
-    case LESSON_FLAG_SKIPPED:
-        return "not graded";
-    }
-    return "?";
+    return k >= 0 && k < LESSON_FLAG_N && flag_kinds[k].name ? flag_kinds[k].name : "?";
+}
+
+bool lesson_flag_blocking(enum lesson_flag_kind k)
+{
+    return k >= 0 && k < LESSON_FLAG_N && flag_kinds[k].blocking;
 }
 
 void lesson_class_report_fini(struct lesson_class_report *r)
@@ -53,6 +72,7 @@ void lesson_class_report_fini(struct lesson_class_report *r)
     for (size_t i = 0; i < r->n_flags; i++) {
         free(r->flags[i].pack_id);
         free(r->flags[i].question_id);
+        free(r->flags[i].lesson_id);
         free(r->flags[i].reason);
     }
     free(r->flags);
@@ -68,8 +88,15 @@ void lesson_class_report_fini(struct lesson_class_report *r)
 struct pack_slot {
     const struct db_sub_pack *sub;
     struct db_pack mine;    /* id NULL when the instructor's store lacks it */
-    struct grader_pack *gp; /* borrowed from the session */
+    struct grader_pack *gp; /* borrowed from the session: the current revision, or a
+                               release's source */
+    int64_t rev;            /* the revision gp is */
     char *why;              /* why its attempts are not graded, or NULL */
+    /* The submission names a release the instructor made (its digest is
+     * the release's): graded questions are graded with the source. */
+    bool release;
+    struct db_release rel;
+    char *deadline; /* the class deadline that applies (ISO), NULL: none */
 };
 
 /* A submitted run as a grading context (ctx.lab). */
@@ -163,6 +190,27 @@ static struct lesson_class_flag *add_flag(struct lesson_class_report *r, size_t 
     return f;
 }
 
+/* A finding that is not one attempt's re-grade (an integrity check). */
+static struct lesson_class_flag *add_check(struct lesson_class_report *r, size_t *cap,
+                                           enum lesson_flag_kind kind, const char *pack_id,
+                                           const char *lesson_id, const char *question_id,
+                                           int64_t attempt, char *reason)
+{
+    if (r->n_flags == *cap) {
+        *cap = *cap ? 2 * *cap : 16;
+        r->flags = core_xrealloc(r->flags, *cap * sizeof *r->flags);
+    }
+    struct lesson_class_flag *f = &r->flags[r->n_flags++];
+    memset(f, 0, sizeof *f);
+    f->kind = kind;
+    f->attempt = attempt;
+    f->pack_id = pack_id ? core_xstrdup(pack_id) : NULL;
+    f->lesson_id = lesson_id ? core_xstrdup(lesson_id) : NULL;
+    f->question_id = question_id ? core_xstrdup(question_id) : NULL;
+    f->reason = reason;
+    return f;
+}
+
 static const char *short_digest(const char *d)
 {
     static char buf[2][16];
@@ -193,6 +241,8 @@ static bool after_giveup(const struct db_submission *s, const struct db_sub_atte
 struct import {
     struct lesson_session *s;
     struct lesson_grade_cache *cache;
+    const struct lesson_class_opts *opts;
+    double now;
     const struct db_submission *sub;
     struct pack_slot *packs;
     struct run_slot *runs;
@@ -210,6 +260,184 @@ static struct pack_slot *slot_of(struct import *im, const char *pack_id)
         if (strcmp(im->packs[i].sub->id, pack_id) == 0)
             return &im->packs[i];
     return NULL;
+}
+
+/* The lesson of question qid of p; NULL when it has none. */
+static const struct grader_lesson *lesson_of_question(const struct grader_pack *p,
+                                                      const char *qid)
+{
+    const struct grader_pack_info *info = grader_pack_info(p);
+    for (size_t li = 0; li < info->n_lessons; li++)
+        for (size_t qi = 0; qi < info->lessons[li].n_questions; qi++)
+            if (strcmp(info->lessons[li].questions[qi].id, qid) == 0)
+                return &info->lessons[li];
+    return NULL;
+}
+
+/* Whether question qid of source p is graded work (a graded or exam lesson). */
+static bool lesson_graded(const struct grader_pack *p, const char *qid)
+{
+    const struct grader_lesson *l = lesson_of_question(p, qid);
+    return l && (l->graded || l->exam);
+}
+
+/* An answer by identity in the release's numbering ("#2 #1 #3") in the
+ * source's, through the release's permutation of question qid's items
+ * (perms_json: {"qid": [2, 0, 1]}, release item k is source item perm[k]).
+ * NULL when qid has no permutation or the answer is not such. */
+static char *to_source_items(const char *perms_json, const char *qid, const char *answer)
+{
+    if (!perms_json || answer[strspn(answer, " ")] != '#')
+        return NULL;
+    char key[200];
+    snprintf(key, sizeof key, "\"%s\"", qid);
+    const char *at = strstr(perms_json, key);
+    if (!at || !(at = strchr(at + strlen(key), '[')))
+        return NULL;
+    int perm[26];
+    size_t n = 0;
+    for (const char *c = at + 1; *c && *c != ']' && n < 26;) {
+        char *end;
+        long v = strtol(c, &end, 10);
+        if (end == c)
+            return NULL;
+        perm[n++] = (int)v;
+        c = end + strspn(end, " ,");
+    }
+    struct core_buf b;
+    core_buf_init(&b);
+    for (const char *c = answer; *c;) {
+        c += strspn(c, " ,");
+        if (*c != '#')
+            break;
+        char *end;
+        long k = strtol(c + 1, &end, 10);
+        if (end == c + 1 || k < 1 || (size_t)k > n || perm[k - 1] < 0 || perm[k - 1] >= 26) {
+            core_buf_fini(&b);
+            return NULL;
+        }
+        core_buf_printf(&b, "%s#%d", b.len ? " " : "", perm[k - 1] + 1);
+        c = end;
+    }
+    return core_buf_steal(&b);
+}
+
+/* Whether every value of `shown` (a JSON object: the numbers the student's
+ * release showed) is the same in `drawn` (the source's params for the
+ * student). Both as grader_params_encode writes them. */
+static bool numbers_match(const char *shown, const char *drawn)
+{
+    struct core_kv *a = NULL, *b = NULL;
+    size_t na = 0, nb = 0;
+    bool ok = shown && drawn && core_json_parse_flat(shown, &a, &na, NULL) == CORE_OK &&
+              core_json_parse_flat(drawn, &b, &nb, NULL) == CORE_OK;
+    for (size_t i = 0; ok && i < na; i++) {
+        const struct core_kv *m = core_kv_find(b, nb, a[i].key);
+        ok = m && m->is_num == a[i].is_num &&
+             (a[i].is_num ? m->num == a[i].num
+                          : strcmp(m->str ? m->str : "", a[i].str ? a[i].str : "") == 0);
+    }
+    core_kv_free(a, na);
+    core_kv_free(b, nb);
+    return ok;
+}
+
+/* A sealed answer: graded with the source of the release it was made
+ * under, for the student's own variant drawn again from their id and the
+ * class salt; its recorded numbers only compared. */
+static void grade_sealed(struct import *im, size_t i, struct pack_slot *ps,
+                         const struct grader_question *gq)
+{
+    const struct db_sub_attempt *a = &im->sub->attempts[i];
+    struct db_class_attempt_in *row = &im->rows[i];
+    struct lesson_class_report *rep = im->rep;
+    if (!a->sealed)
+        add_check(rep, &im->cap_flags, LESSON_FLAG_OUTSIDE, a->pack_id, NULL, a->question_id,
+                  a->id,
+                  core_xasprintf("the student's store graded this answer itself (%s): the "
+                                 "question is sealed in the release, so its key was at hand",
+                                 a->valid ? "a grade was recorded" : "unreadable"));
+    if (!a->valid)
+        return; /* a slip the release explained: not a try, not graded */
+    const char *sid = im->sub->student_id;
+    if (!sid) {
+        add_check(rep, &im->cap_flags, LESSON_FLAG_NO_ID, a->pack_id, NULL, a->question_id,
+                  a->id,
+                  core_xstrdup("graded work needs the student's id: it draws their numbers "
+                               "(warpbench init --student-id ID, then submit again)"));
+        return;
+    }
+    if (a->variant != 1)
+        add_check(rep, &im->cap_flags, LESSON_FLAG_VARIANT, a->pack_id, NULL, a->question_id,
+                  a->id,
+                  core_xasprintf("answered under variant %d: a sealed question has one variant "
+                                 "per student",
+                                 a->variant));
+    char user[200];
+    lesson_sealed_user(ps->rel.salt, sid, user, sizeof user);
+    struct grader_ctx ctx = {.user = user, .variant = 1, .identity = true};
+    if (gq->lab && a->lab_run)
+        ctx.lab = run_ctx(im->runs, im->sub->n_runs, a->lab_run);
+    char *mapped = gq->kind == GRADER_ORDERING
+                       ? to_source_items(ps->rel.perms_json, a->question_id, a->answer)
+                       : NULL;
+    struct core_err e = {0};
+    struct grader_result *r = &im->results[i];
+    if (grader_question_grade(ps->gp, a->question_id, &ctx, mapped ? mapped : a->answer, r, &e) !=
+        CORE_OK) {
+        struct lesson_class_flag *f = add_flag(rep, &im->cap_flags, LESSON_FLAG_FAILED, a);
+        f->reason = core_xasprintf("the grader failed: %s", e.msg);
+        im->flags[i] = core_xstrdup(f->reason);
+        row->flag = im->flags[i];
+        rep->n_failed++;
+        free(mapped);
+        return;
+    }
+    free(mapped);
+    if (gq->lab && ctx.lab)
+        rep->n_lab_regraded++;
+    rep->n_sealed++;
+    row->graded = true;
+    row->valid = r->valid;
+    row->score = r->score;
+    row->max = r->max;
+    row->correct = r->correct;
+    row->parsed = r->parsed;
+    row->feedback = r->feedback;
+    row->mistake = r->mistake;
+    row->params_json = r->params_json;
+    row->agree = true; /* nothing was recorded to agree with */
+    if (gq->kind == GRADER_DESIGN) {
+        core_sha256_hex(a->answer, strlen(a->answer), im->shas[i]);
+        row->answer_sha = im->shas[i];
+    }
+    if (a->params_json && !numbers_match(a->params_json, r->params_json))
+        add_check(rep, &im->cap_flags, LESSON_FLAG_NUMBERS, a->pack_id, NULL, a->question_id,
+                  a->id,
+                  core_xasprintf("the numbers recorded with it, %s, are not the student's (%s): "
+                                 "graded against the student's",
+                                 a->params_json, r->params_json ? r->params_json : "?"));
+    /* The deadline and the late rule. */
+    double due = ps->deadline ? core_time_from_iso(ps->deadline) : NAN;
+    double made = core_time_from_iso(a->created_at);
+    if (isfinite(due) && isfinite(made) && made > due) {
+        const struct grader_pack_info *info = grader_pack_info(ps->gp);
+        double days = (made - due) / 86400;
+        double factor = info->late == GRADER_LATE_ZERO ? 0
+                        : info->late == GRADER_LATE_PER_DAY
+                            ? fmax(0, 1 - ceil(days) * info->late_per_day)
+                            : 1;
+        row->late = true;
+        row->late_days = days;
+        row->late_factor = factor;
+        add_check(rep, &im->cap_flags, LESSON_FLAG_LATE, a->pack_id, NULL, a->question_id, a->id,
+                  core_xasprintf("made %s, %.1f day%s after the deadline %s: %s", a->created_at,
+                                 days, days >= 0.95 && days < 1.05 ? "" : "s", ps->deadline,
+                                 info->late == GRADER_LATE_ZERO ? "it earns nothing"
+                                 : info->late == GRADER_LATE_PER_DAY
+                                     ? "the late rule takes a part of its points"
+                                     : "graded as on time"));
+    }
 }
 
 static void grade_one(struct import *im, size_t i)
@@ -234,7 +462,13 @@ static void grade_one(struct import *im, size_t i)
         rep->n_skipped++;
         return;
     }
-    bool same_pack = a->pack_digest && strcmp(a->pack_digest, ps->mine.digest) == 0;
+    if (ps->release && lesson_graded(ps->gp, a->question_id)) {
+        grade_sealed(im, i, ps, gq);
+        return;
+    }
+    /* A practice question of a release is the source's, word for word. */
+    const char *digest = ps->release ? ps->rel.digest : ps->mine.digest;
+    bool same_pack = a->pack_digest && strcmp(a->pack_digest, digest) == 0;
     bool same_grader = a->grader_rev && strcmp(a->grader_rev, grader_revision()) == 0;
     bool verify = same_pack && same_grader;
     struct grader_ctx ctx = {.user = im->sub->user, .variant = a->variant};
@@ -248,7 +482,7 @@ static void grade_one(struct import *im, size_t i)
     bool cacheable = !gq->has_params && !gq->lab && gq->kind != GRADER_ORDERING;
     const struct grader_result *r = NULL;
     struct core_err e = {0};
-    if (lesson_grade_cached(cacheable ? im->cache : NULL, ps->gp, ps->mine.rev_id, a->question_id,
+    if (lesson_grade_cached(cacheable ? im->cache : NULL, ps->gp, ps->rev, a->question_id,
                             &ctx, a->answer, &r, &im->results[i], &e) != CORE_OK) {
         struct lesson_class_flag *f = add_flag(rep, &im->cap_flags, LESSON_FLAG_FAILED, a);
         f->reason = core_xasprintf("the grader failed: %s", e.msg);
@@ -315,6 +549,15 @@ static void grade_one(struct import *im, size_t i)
     row->flag = im->flags[i];
 }
 
+/* A finding of the integrity checks, into the report. */
+static void finding(void *ctx, enum lesson_flag_kind kind, const char *pack_id,
+                    const char *lesson_id, const char *question_id, int64_t attempt,
+                    char *reason)
+{
+    struct import *im = ctx;
+    add_check(im->rep, &im->cap_flags, kind, pack_id, lesson_id, question_id, attempt, reason);
+}
+
 int lesson_class_import(struct lesson_session *s, struct db *cs, const char *path,
                         const struct lesson_class_opts *opts, struct lesson_class_report *out,
                         struct core_err *err)
@@ -328,7 +571,12 @@ int lesson_class_import(struct lesson_session *s, struct db *cs, const char *pat
     int rc = db_submission_read(path, &sub, err);
     if (rc != CORE_OK)
         return rc;
-    struct import im = {.s = s, .cache = opts->cache, .sub = &sub, .rep = out};
+    struct import im = {.s = s,
+                        .cache = opts->cache,
+                        .opts = opts,
+                        .now = opts->now > 0 ? opts->now : core_time_wall(),
+                        .sub = &sub,
+                        .rep = out};
     struct db_class_run_in *runs_in = NULL;
     char **problems = NULL;
     char digest[65];
@@ -372,10 +620,20 @@ int lesson_class_import(struct lesson_session *s, struct db *cs, const char *pat
                                      ps->sub->id);
             continue;
         }
-        if (lesson_session_pack(s, ps->mine.rev_id, &ps->gp, &e) != CORE_OK) {
+        ps->rev = ps->mine.rev_id;
+        /* A release of the instructor's: graded with the source it was made from. */
+        if (db_release_get(s->db, ps->sub->digest, &ps->rel, &e) == CORE_OK &&
+            strcmp(ps->rel.pack_id, ps->sub->id) == 0) {
+            ps->release = true;
+            ps->rev = ps->rel.rev_id;
+        }
+        if (lesson_session_pack(s, ps->rev, &ps->gp, &e) != CORE_OK) {
             ps->gp = NULL;
             ps->why = core_xasprintf("your pack %s does not load: %s", ps->sub->id, e.msg);
+            continue;
         }
+        const char *dl = opts->deadline ? opts->deadline : grader_pack_info(ps->gp)->deadline;
+        ps->deadline = dl ? core_xstrdup(dl) : NULL;
     }
     im.runs = core_xcalloc(sub.n_runs ? sub.n_runs : 1, sizeof *im.runs);
     for (size_t i = 0; i < sub.n_runs; i++)
@@ -416,6 +674,44 @@ int lesson_class_import(struct lesson_session *s, struct db *cs, const char *pat
     }
     out->n_runs_flagged = out->n_runflags;
 
+    /* The integrity checks of graded work, and the student's identity. */
+    struct lesson_checks_pack *cp = core_xcalloc(sub.n_packs ? sub.n_packs : 1, sizeof *cp);
+    for (size_t i = 0; i < sub.n_packs; i++)
+        cp[i] = (struct lesson_checks_pack){sub.packs[i].id,
+                                            im.packs[i].release ? im.packs[i].gp : NULL,
+                                            im.packs[i].release ? im.packs[i].rel.made_at : NULL};
+    lesson_class_checks(&sub, cp, sub.n_packs, (const char *const *)problems, im.now, finding,
+                        &im);
+    free(cp);
+    int others = 0;
+    rc = db_class_other_stores(cs, out->key, sub.store_uid, sub.uid, &others, err);
+    if (rc != CORE_OK)
+        goto out;
+    if (others > 0)
+        add_check(out, &im.cap_flags, LESSON_FLAG_IDENTITY, NULL, NULL, NULL, 0,
+                  core_xasprintf("%d other submission%s of %s came from another store (%s here): "
+                                 "two people, or one person with two stores, claim this student",
+                                 others, others == 1 ? "" : "s", out->key,
+                                 sub.store_uid ? sub.store_uid : "?"));
+    /* Every finding, stored as a flag with a key that names it across imports. */
+    struct db_class_flag_in *fl = core_xcalloc(out->n_flags ? out->n_flags : 1, sizeof *fl);
+    char **keys = core_xcalloc(out->n_flags ? out->n_flags : 1, sizeof *keys);
+    for (size_t i = 0; i < out->n_flags; i++) {
+        const struct lesson_class_flag *f = &out->flags[i];
+        keys[i] = core_xasprintf("%s|%s|%s|%s|%lld", lesson_flag_name(f->kind),
+                                 f->pack_id ? f->pack_id : "", f->lesson_id ? f->lesson_id : "",
+                                 f->question_id ? f->question_id : "", (long long)f->attempt);
+        fl[i] = (struct db_class_flag_in){.key = keys[i],
+                                          .kind = lesson_flag_name(f->kind),
+                                          .pack_id = f->pack_id,
+                                          .lesson_id = f->lesson_id,
+                                          .question_id = f->question_id,
+                                          .src_attempt = f->attempt,
+                                          .blocking = lesson_flag_blocking(f->kind),
+                                          .reason = f->reason ? f->reason : ""};
+        out->n_blocking += fl[i].blocking;
+    }
+
     const char **versions = core_xcalloc(sub.n_packs ? sub.n_packs : 1, sizeof *versions);
     for (size_t i = 0; i < sub.n_packs; i++)
         versions[i] = im.packs[i].gp ? im.packs[i].mine.version : NULL;
@@ -433,10 +729,16 @@ int lesson_class_import(struct lesson_session *s, struct db *cs, const char *pat
                                     .n_runs_flagged = (int)out->n_runs_flagged,
                                     .n_failed = (int)out->n_failed,
                                     .n_skipped = (int)out->n_skipped,
+                                    .flags = fl,
+                                    .n_flags = out->n_flags,
                                     .before_commit = opts->before_commit,
                                     .hook_ctx = opts->hook_ctx};
     rc = db_class_import(cs, &in, opts->force, &out->result, &out->superseded, err);
     free(versions);
+    for (size_t i = 0; i < out->n_flags; i++)
+        free(keys[i]);
+    free(keys);
+    free(fl);
 out:
     for (size_t i = 0; im.results && i < sub.n_attempts; i++) {
         grader_result_fini(&im.results[i]);
@@ -449,7 +751,9 @@ out:
     for (size_t i = 0; im.packs && i < sub.n_packs; i++) {
         if (im.packs[i].mine.id)
             db_pack_fini(&im.packs[i].mine);
+        db_release_fini(&im.packs[i].rel);
         free(im.packs[i].why);
+        free(im.packs[i].deadline);
     }
     free(im.packs);
     if (im.runs)

@@ -77,4 +77,27 @@ int lesson_grade_cached(struct lesson_grade_cache *c, struct grader_pack *gp, in
                         const struct grader_result **out, struct grader_result *own,
                         struct core_err *err);
 
+/* ---- the integrity checks of a class import (lesson_class_checks.c) ---- */
+
+/* A submitted pack as the checks see it. */
+struct lesson_checks_pack {
+    const char *pack_id;
+    const struct grader_pack *src; /* a release's source; NULL: not graded work */
+    const char *made_at;           /* when the release was made */
+};
+
+/* Receives a finding: its kind, what it is about (pack, lesson, question,
+ * the attempt's id in the student's store; NULL/0 for none) and the reason
+ * (handed over: the receiver frees it). */
+typedef void (*lesson_finding_fn)(void *ctx, enum lesson_flag_kind kind, const char *pack_id,
+                                  const char *lesson_id, const char *question_id, int64_t attempt,
+                                  char *reason);
+
+/* Runs the integrity checks of graded work on submission s (see the file's
+ * comment): run_problems[i] (may be NULL) is what the plausibility checks
+ * found in s->runs[i]; now the import's clock. */
+void lesson_class_checks(const struct db_submission *s, const struct lesson_checks_pack *packs,
+                         size_t n_packs, const char *const *run_problems, double now,
+                         lesson_finding_fn fn, void *ctx);
+
 #endif /* WB_LESSON_INTERNAL_H */

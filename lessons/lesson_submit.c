@@ -20,6 +20,7 @@ void lesson_submit_report_fini(struct lesson_submit_report *r)
     if (!r)
         return;
     free(r->uid);
+    free(r->student_id);
     memset(r, 0, sizeof *r);
 }
 
@@ -33,12 +34,35 @@ int lesson_submit_write(struct db *db, int64_t user_id, const char *user, const 
                         struct lesson_submit_report *out, struct core_err *err)
 {
     memset(out, 0, sizeof *out);
-    if (student_id && (!*student_id || strlen(student_id) > 64))
-        return core_err_set(err, CORE_ERR_USAGE, "a student id is 1 to 64 characters");
-    struct db_submission sub;
-    int rc = db_submission_gather(db, user_id, pack_id, &sub, err);
-    if (rc != CORE_OK)
+    if (student_id && !db_student_id_ok(student_id))
+        return core_err_set(err, CORE_ERR_USAGE,
+                            "a student id is 1 to %d characters, without spaces or control "
+                            "characters",
+                            DB_STUDENT_ID_MAX);
+    /* The store's student id is the one graded answers were drawn for: a
+     * submission under another would be graded against other numbers. */
+    char *stored = NULL, store_uid[33];
+    int rc = db_user_student_id(db, user_id, &stored, err);
+    if (rc == CORE_OK && stored && student_id && strcmp(stored, student_id) != 0)
+        rc = core_err_set(err, CORE_ERR_USAGE,
+                          "your student id is %s (warpbench init shows it): submit under it, not "
+                          "%s",
+                          stored, student_id);
+    if (rc == CORE_OK)
+        rc = db_store_uid(db, store_uid, err);
+    if (rc != CORE_OK) {
+        free(stored);
         return rc;
+    }
+    if (!student_id)
+        student_id = stored;
+    struct db_submission sub;
+    rc = db_submission_gather(db, user_id, pack_id, &sub, err);
+    if (rc != CORE_OK) {
+        free(stored);
+        return rc;
+    }
+    sub.store_uid = core_xstrdup(store_uid);
     char uid[33], now[32];
     core_random_hex(uid);
     core_time_iso(core_time_wall(), now);
@@ -61,6 +85,8 @@ int lesson_submit_write(struct db *db, int64_t user_id, const char *user, const 
         for (size_t i = 0; i < sub.n_runs; i++)
             out->n_samples += sub.runs[i].n_samples;
     }
+    out->student_id = student_id ? core_xstrdup(student_id) : NULL;
     db_submission_fini(&sub);
+    free(stored);
     return rc;
 }
