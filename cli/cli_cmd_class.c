@@ -42,8 +42,8 @@ static int class_open(struct cli_ctx *cx, const char *opt, struct class_cx *c)
 
 /* A class subcommand's words (min..max after its flags were taken), then
  * the class store. */
-int cli_class_begin(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd,
-                    int min, int max, const char *class_path, struct class_cx *c)
+int cli_class_begin(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd, int min,
+                    int max, const char *class_path, struct class_cx *c)
 {
     int rc = cli_check_args(cmd, a, min, max);
     return rc ? rc : class_open(cx, class_path, c);
@@ -283,8 +283,8 @@ static int class_import(struct cli_ctx *cx, struct cli_args *a, const struct cli
             n_same++;
         else
             n_new++;
-        bool flagged = rep.n_disagree || rep.n_runs_flagged || rep.n_failed || rep.n_skipped ||
-                       rep.n_blocking;
+        bool flagged =
+            rep.n_disagree || rep.n_runs_flagged || rep.n_failed || rep.n_skipped || rep.n_blocking;
         if (rep.result != DB_CLASS_UNCHANGED) {
             n_flags += rep.n_disagree;
             n_runs += rep.n_runs_flagged;
@@ -454,8 +454,8 @@ static int class_grades(struct cli_ctx *cx, struct cli_args *a, const struct cli
     printf("gradebook of %s: %zu student%s, %s\n", cli_tx(c.path), gb.n_rows,
            gb.n_rows == 1 ? "" : "s",
            gb.graded_only ? "the graded lessons" : "every lesson (no lesson is marked graded)");
-    printf("  %-20s %-20s %14s %7s %-13s %8s %6s\n", "student", "user", "points", "%",
-           "level", "pending", "flags");
+    printf("  %-20s %-20s %14s %7s %-13s %8s %6s\n", "student", "user", "points", "%", "level",
+           "pending", "flags");
     for (size_t i = 0; i < gb.n_rows; i++) {
         const struct lesson_gb_row *r = &gb.rows[i];
         char pts[48];

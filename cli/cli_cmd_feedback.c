@@ -28,9 +28,8 @@ static int feedback_import(struct cli_ctx *cx, struct cli_args *a, const struct 
         cli_json_close(&b, &j);
     } else {
         printf("%s: %zu official grade%s (%zu new), %zu review%s, %zu new, %zu imported before",
-               cli_tx(a->argv[0]), rep.n_grades, rep.n_grades == 1 ? "" : "s",
-               rep.n_grades_added, rep.n_reviews, rep.n_reviews == 1 ? "" : "s", rep.n_added,
-               rep.n_known);
+               cli_tx(a->argv[0]), rep.n_grades, rep.n_grades == 1 ? "" : "s", rep.n_grades_added,
+               rep.n_reviews, rep.n_reviews == 1 ? "" : "s", rep.n_added, rep.n_known);
         if (rep.n_mismatch)
             printf(", %zu naming no answer of yours (not stored)", rep.n_mismatch);
         printf("\n");

@@ -270,8 +270,8 @@ static void json_tries(struct core_json *j, const struct db_progress_row *rows, 
             continue;
         struct lesson_tries t;
         lesson_progress_tries(r, &t);
-        bool pending = (r->exam && !r->exam_over) ||
-                       (r->sealed && (!r->has_official || r->official_pending));
+        bool pending =
+            (r->exam && !r->exam_over) || (r->sealed && (!r->has_official || r->official_pending));
         core_json_obj_begin(j);
         core_json_kstr(j, "pack", r->pack_id);
         core_json_kstr(j, "question", r->question_id);

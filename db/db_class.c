@@ -394,10 +394,9 @@ static int query_i64(struct db *db, sqlite3_stmt *st, int bind_rc, int64_t *v, b
 /* Deletes submission `id` and everything imported with it. */
 static int drop_submission(struct db *cs, int64_t id, struct core_err *err)
 {
-    static const char *const dels[] = {sql_del_samples, sql_del_selfscores, sql_del_attempts,
-                                       sql_del_runs,    sql_del_giveups,    sql_del_ratings,
-                                       sql_del_exams,   sql_del_packs,      sql_del_flags,
-                                       sql_del_sub};
+    static const char *const dels[] = {
+        sql_del_samples, sql_del_selfscores, sql_del_attempts, sql_del_runs,  sql_del_giveups,
+        sql_del_ratings, sql_del_exams,      sql_del_packs,    sql_del_flags, sql_del_sub};
     int rc = 0;
     sqlite3_stmt *st = NULL;
     for (size_t i = 0; i < sizeof dels / sizeof dels[0] && !rc; i++) {
@@ -650,9 +649,9 @@ int db_class_import(struct db *cs, const struct db_class_import_in *in, bool rep
     STMT(sql_sub_add);
     if (!rc) {
         rc = db_step_done(cs, st,
-                          db_bindf(st, "Ittttttttiiiiiiitt", student, s->uid, in->digest,
-                                   in->file, s->user, s->student_id, s->created_at, now,
-                                   s->warpbench, (int)s->n_attempts, in->n_agree, in->n_disagree,
+                          db_bindf(st, "Ittttttttiiiiiiitt", student, s->uid, in->digest, in->file,
+                                   s->user, s->student_id, s->created_at, now, s->warpbench,
+                                   (int)s->n_attempts, in->n_agree, in->n_disagree,
                                    in->n_lab_regraded, in->n_runs_flagged, in->n_failed,
                                    in->n_skipped, in->grader_rev, s->store_uid),
                           "storing a submission", err);

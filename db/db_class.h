@@ -341,8 +341,8 @@ void db_class_flags_free(struct db_class_flag *f, size_t n);
 
 /* The flags of the current submissions (all_submissions: of every
  * submission), of one student (0: all), by student key then id. */
-int db_class_flags(struct db *cs, int64_t student, bool all_submissions,
-                   struct db_class_flag **out, size_t *n, struct core_err *err);
+int db_class_flags(struct db *cs, int64_t student, bool all_submissions, struct db_class_flag **out,
+                   size_t *n, struct core_err *err);
 
 /* Clears flag flag_id: recorded for its student and key with why (needed)
  * and who, so the same finding in a later import stays cleared.
@@ -361,8 +361,7 @@ struct db_roster_entry {
 };
 void db_roster_free(struct db_roster_entry *r, size_t n);
 /* Replaces the roster with in[0..n) in one transaction. */
-int db_roster_set(struct db *cs, const struct db_roster_entry *in, size_t n,
-                  struct core_err *err);
+int db_roster_set(struct db *cs, const struct db_roster_entry *in, size_t n, struct core_err *err);
 int db_roster_list(struct db *cs, struct db_roster_entry **out, size_t *n, struct core_err *err);
 
 /* A review of a design answer to store. Borrowed. */

@@ -73,8 +73,8 @@ static void flags_free_rows(void *f, size_t n)
     db_class_flags_free(f, n);
 }
 
-int db_class_flags(struct db *cs, int64_t student, bool all_submissions,
-                   struct db_class_flag **out, size_t *n, struct core_err *err)
+int db_class_flags(struct db *cs, int64_t student, bool all_submissions, struct db_class_flag **out,
+                   size_t *n, struct core_err *err)
 {
     void *rows;
     int rc = db_list(cs, sql_flags, sizeof **out, flag_row, flags_free_rows, &rows, n,

@@ -48,18 +48,17 @@ static const char fb_migration_1[] =
  * question (question_id set) and lesson (question_id NULL) of the
  * student's current submission: score NULL while withheld (a flag, a
  * review to come), status and note say which. */
-static const char fb_migration_2[] =
-    "CREATE TABLE grades (\n"
-    "  uid TEXT PRIMARY KEY NOT NULL,\n"
-    "  pack_id TEXT NOT NULL,\n"
-    "  lesson_id TEXT NOT NULL,\n"
-    "  question_id TEXT,\n"
-    "  score REAL,\n"
-    "  max REAL NOT NULL,\n"
-    "  status TEXT NOT NULL,\n"
-    "  note TEXT NOT NULL,\n"
-    "  graded_at TEXT NOT NULL\n"
-    ");\n";
+static const char fb_migration_2[] = "CREATE TABLE grades (\n"
+                                     "  uid TEXT PRIMARY KEY NOT NULL,\n"
+                                     "  pack_id TEXT NOT NULL,\n"
+                                     "  lesson_id TEXT NOT NULL,\n"
+                                     "  question_id TEXT,\n"
+                                     "  score REAL,\n"
+                                     "  max REAL NOT NULL,\n"
+                                     "  status TEXT NOT NULL,\n"
+                                     "  note TEXT NOT NULL,\n"
+                                     "  graded_at TEXT NOT NULL\n"
+                                     ");\n";
 
 static const char *const fb_migrations[] = {fb_migration_1, fb_migration_2};
 _Static_assert(sizeof fb_migrations / sizeof fb_migrations[0] == DB_FEEDBACK_VERSION,

@@ -263,8 +263,7 @@ static struct pack_slot *slot_of(struct import *im, const char *pack_id)
 }
 
 /* The lesson of question qid of p; NULL when it has none. */
-static const struct grader_lesson *lesson_of_question(const struct grader_pack *p,
-                                                      const char *qid)
+static const struct grader_lesson *lesson_of_question(const struct grader_pack *p, const char *qid)
 {
     const struct grader_pack_info *info = grader_pack_info(p);
     for (size_t li = 0; li < info->n_lessons; li++)
@@ -352,8 +351,7 @@ static void grade_sealed(struct import *im, size_t i, struct pack_slot *ps,
     struct db_class_attempt_in *row = &im->rows[i];
     struct lesson_class_report *rep = im->rep;
     if (!a->sealed)
-        add_check(rep, &im->cap_flags, LESSON_FLAG_OUTSIDE, a->pack_id, NULL, a->question_id,
-                  a->id,
+        add_check(rep, &im->cap_flags, LESSON_FLAG_OUTSIDE, a->pack_id, NULL, a->question_id, a->id,
                   core_xasprintf("the student's store graded this answer itself (%s): the "
                                  "question is sealed in the release, so its key was at hand",
                                  a->valid ? "a grade was recorded" : "unreadable"));
@@ -361,15 +359,13 @@ static void grade_sealed(struct import *im, size_t i, struct pack_slot *ps,
         return; /* a slip the release explained: not a try, not graded */
     const char *sid = im->sub->student_id;
     if (!sid) {
-        add_check(rep, &im->cap_flags, LESSON_FLAG_NO_ID, a->pack_id, NULL, a->question_id,
-                  a->id,
+        add_check(rep, &im->cap_flags, LESSON_FLAG_NO_ID, a->pack_id, NULL, a->question_id, a->id,
                   core_xstrdup("graded work needs the student's id: it draws their numbers "
                                "(warpbench init --student-id ID, then submit again)"));
         return;
     }
     if (a->variant != 1)
-        add_check(rep, &im->cap_flags, LESSON_FLAG_VARIANT, a->pack_id, NULL, a->question_id,
-                  a->id,
+        add_check(rep, &im->cap_flags, LESSON_FLAG_VARIANT, a->pack_id, NULL, a->question_id, a->id,
                   core_xasprintf("answered under variant %d: a sealed question has one variant "
                                  "per student",
                                  a->variant));
@@ -412,8 +408,7 @@ static void grade_sealed(struct import *im, size_t i, struct pack_slot *ps,
         row->answer_sha = im->shas[i];
     }
     if (a->params_json && !numbers_match(a->params_json, r->params_json))
-        add_check(rep, &im->cap_flags, LESSON_FLAG_NUMBERS, a->pack_id, NULL, a->question_id,
-                  a->id,
+        add_check(rep, &im->cap_flags, LESSON_FLAG_NUMBERS, a->pack_id, NULL, a->question_id, a->id,
                   core_xasprintf("the numbers recorded with it, %s, are not the student's (%s): "
                                  "graded against the student's",
                                  a->params_json, r->params_json ? r->params_json : "?"));
@@ -482,8 +477,8 @@ static void grade_one(struct import *im, size_t i)
     bool cacheable = !gq->has_params && !gq->lab && gq->kind != GRADER_ORDERING;
     const struct grader_result *r = NULL;
     struct core_err e = {0};
-    if (lesson_grade_cached(cacheable ? im->cache : NULL, ps->gp, ps->rev, a->question_id,
-                            &ctx, a->answer, &r, &im->results[i], &e) != CORE_OK) {
+    if (lesson_grade_cached(cacheable ? im->cache : NULL, ps->gp, ps->rev, a->question_id, &ctx,
+                            a->answer, &r, &im->results[i], &e) != CORE_OK) {
         struct lesson_class_flag *f = add_flag(rep, &im->cap_flags, LESSON_FLAG_FAILED, a);
         f->reason = core_xasprintf("the grader failed: %s", e.msg);
         im->flags[i] = core_xstrdup(f->reason);
@@ -551,8 +546,7 @@ static void grade_one(struct import *im, size_t i)
 
 /* A finding of the integrity checks, into the report. */
 static void finding(void *ctx, enum lesson_flag_kind kind, const char *pack_id,
-                    const char *lesson_id, const char *question_id, int64_t attempt,
-                    char *reason)
+                    const char *lesson_id, const char *question_id, int64_t attempt, char *reason)
 {
     struct import *im = ctx;
     add_check(im->rep, &im->cap_flags, kind, pack_id, lesson_id, question_id, attempt, reason);
@@ -680,8 +674,7 @@ int lesson_class_import(struct lesson_session *s, struct db *cs, const char *pat
         cp[i] = (struct lesson_checks_pack){sub.packs[i].id,
                                             im.packs[i].release ? im.packs[i].gp : NULL,
                                             im.packs[i].release ? im.packs[i].rel.made_at : NULL};
-    lesson_class_checks(&sub, cp, sub.n_packs, (const char *const *)problems, im.now, finding,
-                        &im);
+    lesson_class_checks(&sub, cp, sub.n_packs, (const char *const *)problems, im.now, finding, &im);
     free(cp);
     int others = 0;
     rc = db_class_other_stores(cs, out->key, sub.store_uid, sub.uid, &others, err);

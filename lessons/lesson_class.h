@@ -107,8 +107,8 @@ struct lesson_class_report {
     size_t n_lab_regraded; /* lab-linked answers re-graded against the submitted run */
     size_t n_runs, n_runs_flagged;
     size_t n_failed, n_skipped;
-    size_t n_sealed;   /* sealed answers graded here, with the source pack */
-    size_t n_blocking; /* flags that withhold credit until cleared */
+    size_t n_sealed;                 /* sealed answers graded here, with the source pack */
+    size_t n_blocking;               /* flags that withhold credit until cleared */
     struct lesson_class_flag *flags; /* every finding, in attempt order, then the others */
     size_t n_flags;
     struct lesson_class_runflag *runflags;
@@ -231,8 +231,7 @@ void lesson_gradebook_fini(struct lesson_gradebook *gb);
  * with flags and the late rule (count_automatic as the caller asks), the
  * roster's identities filled in. */
 int lesson_gradebook_load(struct db *store, struct db *cs, const char *pack_id,
-                          bool count_automatic, struct lesson_gradebook *out,
-                          struct core_err *err);
+                          bool count_automatic, struct lesson_gradebook *out, struct core_err *err);
 
 enum lesson_csv_format {
     LESSON_CSV_CANVAS = 0, /* Canvas's gradebook import */
@@ -257,8 +256,8 @@ void lesson_gradebook_csv(const struct lesson_gradebook *gb, enum lesson_csv_for
  * section, login) and stores it as the class store's roster. Warnings:
  * repeated ids (the first kept), rows without an id, and students with a
  * submission who are not on it. */
-int lesson_roster_load(struct db *cs, const char *path, struct core_strlist *warnings,
-                       size_t *n, struct core_err *err);
+int lesson_roster_load(struct db *cs, const char *path, struct core_strlist *warnings, size_t *n,
+                       struct core_err *err);
 
 /* ---- item analysis (lesson_class_items.c) ---- */
 
@@ -395,10 +394,10 @@ int lesson_feedback_write(struct db *store, struct db *cs, const char *dir, bool
 
 struct lesson_feedback_import {
     size_t n_grades, n_grades_added; /* official grades in the file, stored now */
-    size_t n_reviews;  /* in the file */
-    size_t n_added;    /* stored now */
-    size_t n_known;    /* imported before */
-    size_t n_mismatch; /* naming no answer of this student's (not stored) */
+    size_t n_reviews;                /* in the file */
+    size_t n_added;                  /* stored now */
+    size_t n_known;                  /* imported before */
+    size_t n_mismatch;               /* naming no answer of this student's (not stored) */
 };
 
 /* Imports feedback file path into user_id's store (named `user`, which the

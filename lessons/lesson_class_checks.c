@@ -142,7 +142,8 @@ void lesson_class_checks(const struct db_submission *s, const struct lesson_chec
         const struct db_sub_attempt *a = &s->attempts[i];
         const struct lesson_checks_pack *pk = pack_of(packs, n_packs, a->pack_id);
         const struct grader_question *q = NULL;
-        const struct grader_lesson *l = pk && pk->src ? lesson_of(pk->src, a->question_id, &q) : NULL;
+        const struct grader_lesson *l =
+            pk && pk->src ? lesson_of(pk->src, a->question_id, &q) : NULL;
         if (!l || !(l->graded || l->exam))
             continue;
         double made = core_time_from_iso(a->created_at);
@@ -154,8 +155,8 @@ void lesson_class_checks(const struct db_submission *s, const struct lesson_chec
         double released = pk->made_at ? core_time_from_iso(pk->made_at) : NAN;
         if (isfinite(released) && isfinite(made) && made < released - CLOCK_SLACK)
             fn(ctx, LESSON_FLAG_EARLY, a->pack_id, NULL, a->question_id, a->id,
-               core_xasprintf("made %s, before the release it names was made (%s)",
-                              a->created_at, pk->made_at));
+               core_xasprintf("made %s, before the release it names was made (%s)", a->created_at,
+                              pk->made_at));
         for (size_t r = 0; a->lab_run && r < s->n_runs; r++)
             if (s->runs[r].id == a->lab_run && run_problems && run_problems[r])
                 fn(ctx, LESSON_FLAG_RUN, a->pack_id, NULL, a->question_id, a->id,
@@ -166,8 +167,7 @@ void lesson_class_checks(const struct db_submission *s, const struct lesson_chec
         if (!l->exam && a->valid && q->policy.tries > 0) {
             int before = 0;
             for (size_t k = 0; k < i; k++)
-                before += s->attempts[k].valid &&
-                          strcmp(s->attempts[k].pack_id, a->pack_id) == 0 &&
+                before += s->attempts[k].valid && strcmp(s->attempts[k].pack_id, a->pack_id) == 0 &&
                           strcmp(s->attempts[k].question_id, a->question_id) == 0;
             if (before >= q->policy.tries)
                 fn(ctx, LESSON_FLAG_TRIES, a->pack_id, NULL, a->question_id, a->id,
@@ -199,8 +199,7 @@ void lesson_class_checks(const struct db_submission *s, const struct lesson_chec
                 fn(ctx, LESSON_FLAG_GAP, pk->pack_id, NULL, NULL, 0,
                    core_xasprintf("the student's attempts at %s skip from place %lld to %lld: "
                                   "an attempt was taken out of the log",
-                                  pk->pack_id, i ? (long long)seq[i - 1] : 0LL,
-                                  (long long)seq[i]));
+                                  pk->pack_id, i ? (long long)seq[i - 1] : 0LL, (long long)seq[i]));
                 break;
             }
         if (!known && n)

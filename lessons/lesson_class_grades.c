@@ -273,8 +273,8 @@ int lesson_class_progress_load(struct db *store, struct db *cs, const char *pack
         for (size_t k = 0; g && k < nt; k++) {
             struct db_progress_row *r = &p[i].rows[k];
             /* An automatic design score is provisional until reviewed. */
-            if (!g->count_automatic && r->kind && strcmp(r->kind, "design") == 0 &&
-                r->answered && !r->reviewed)
+            if (!g->count_automatic && r->kind && strcmp(r->kind, "design") == 0 && r->answered &&
+                !r->reviewed)
                 r->best = 0;
         }
         for (size_t f = 0; f < nfl; f++) {
@@ -384,8 +384,7 @@ static bool counted(const struct lesson_gradebook *gb, const struct db_progress_
 }
 
 int lesson_gradebook_load(struct db *store, struct db *cs, const char *pack_id,
-                          bool count_automatic, struct lesson_gradebook *out,
-                          struct core_err *err)
+                          bool count_automatic, struct lesson_gradebook *out, struct core_err *err)
 {
     memset(out, 0, sizeof *out);
     core_strlist_init(&out->warnings);
@@ -393,7 +392,8 @@ int lesson_gradebook_load(struct db *store, struct db *cs, const char *pack_id,
     size_t np = 0, nl = 0, nr = 0;
     struct db_lesson *ls = NULL;
     struct db_roster_entry *roster = NULL;
-    const struct lesson_grading g = {.flags = true, .late = true, .count_automatic = count_automatic};
+    const struct lesson_grading g = {
+        .flags = true, .late = true, .count_automatic = count_automatic};
     int rc = lesson_class_progress_load(store, cs, pack_id, &g, &p, &np, err);
     if (rc == CORE_OK)
         rc = db_lesson_list(store, pack_id, &ls, &nl, err);
@@ -526,8 +526,8 @@ void lesson_gradebook_csv(const struct lesson_gradebook *gb, enum lesson_csv_for
     if (fmt == LESSON_CSV_MOODLE) {
         core_buf_puts(out, "ID number,Email address,Username,Full name");
         for (size_t i = 0; i < gb->n_lessons; i++) {
-            snprintf(head, sizeof head, "%s (%s:%s)", gb->lessons[i].title,
-                     gb->lessons[i].pack_id, gb->lessons[i].lesson_id);
+            snprintf(head, sizeof head, "%s (%s:%s)", gb->lessons[i].title, gb->lessons[i].pack_id,
+                     gb->lessons[i].lesson_id);
             field(out, head, false);
         }
         core_buf_puts(out, ",Total\r\n");

@@ -84,8 +84,7 @@ int lesson_roster_load(struct db *cs, const char *path, struct core_strlist *war
             continue; /* a blank line */
         char *sid = cell(&row, c_id);
         if (!sid || !db_student_id_ok(sid)) {
-            core_strlist_pushf(warnings, "%s:%d: no usable student id: row left out", path,
-                               line);
+            core_strlist_pushf(warnings, "%s:%d: no usable student id: row left out", path, line);
             free(sid);
             continue;
         }

@@ -93,8 +93,8 @@ static int gather(struct db *cs, const struct db_class_student *who, struct db_f
 /* The official grades of one student's graded work: every graded question
  * (withheld while a flag or a review is pending) and every graded lesson's
  * total, from their row of the class's grades. */
-static void grades_of(const struct lesson_class_progress *p, const char *class_uid,
-                      const char *now, struct db_feedback *f)
+static void grades_of(const struct lesson_class_progress *p, const char *class_uid, const char *now,
+                      struct db_feedback *f)
 {
     f->grades = core_xcalloc(2 * p->n + 1, sizeof *f->grades);
     size_t lesson_start = f->n_grades;
@@ -103,8 +103,8 @@ static void grades_of(const struct lesson_class_progress *p, const char *class_u
         if (!r->graded)
             continue;
         bool pending = r->kind && strcmp(r->kind, "design") == 0 && r->answered && !r->reviewed;
-        const char *status = r->blocked ? "flagged"
-                             : pending  ? "pending review"
+        const char *status = r->blocked    ? "flagged"
+                             : pending     ? "pending review"
                              : r->answered ? "graded"
                                            : "not answered";
         const char *note = r->blocked ? "held until your instructor has checked a flag on it"
@@ -112,8 +112,8 @@ static void grades_of(const struct lesson_class_progress *p, const char *class_u
                                       : "";
         struct db_fb_grade *g = &f->grades[f->n_grades++];
         char key[600], sha[65];
-        snprintf(key, sizeof key, "%s|%s|%s|%s|%.17g|%s", p->student.uid, r->pack_id,
-                 r->lesson_id, r->question_id, r->best, status);
+        snprintf(key, sizeof key, "%s|%s|%s|%s|%.17g|%s", p->student.uid, r->pack_id, r->lesson_id,
+                 r->question_id, r->best, status);
         core_sha256_hex(key, strlen(key), sha);
         *g = (struct db_fb_grade){.uid = core_xasprintf("%s:%.24s", class_uid, sha),
                                   .pack_id = core_xstrdup(r->pack_id),
@@ -158,8 +158,8 @@ static void grades_of(const struct lesson_class_progress *p, const char *class_u
             .score = score,
             .max = max,
             .status = core_xstrdup(withheld ? "partly withheld" : "graded"),
-            .note = core_xstrdup(withheld ? "some of its questions are held or wait for a review"
-                                          : ""),
+            .note =
+                core_xstrdup(withheld ? "some of its questions are held or wait for a review" : ""),
             .graded_at = core_xstrdup(now)};
     }
 }
@@ -225,8 +225,8 @@ int lesson_feedback_write(struct db *store, struct db *cs, const char *dir, bool
         }
         rc = write_file(path, &f, force, err);
         if (rc == CORE_OK)
-            files[nf++] = (struct lesson_feedback_file){core_xstrdup(st[i].key), path,
-                                                        f.n_reviews, f.n_grades};
+            files[nf++] = (struct lesson_feedback_file){core_xstrdup(st[i].key), path, f.n_reviews,
+                                                        f.n_grades};
         else
             free(path);
         free(name);

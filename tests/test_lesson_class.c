@@ -172,7 +172,8 @@ static void test_gradebook_csv(void **state)
                                    "\"\")\",,1.5,0,1.5,1,2\r\n"));
     /* The roster's name and section; a user name loses its control
      * characters (an escape sequence, a right-to-left override). */
-    assert_non_null(strstr(b.data, "\r\nBj\xc3\xb6rn Berg,,s2,bj\xc3\xb6rn[2J,A,1.5,0,1.5,0,0\r\n"));
+    assert_non_null(
+        strstr(b.data, "\r\nBj\xc3\xb6rn Berg,,s2,bj\xc3\xb6rn[2J,A,1.5,0,1.5,0,0\r\n"));
     core_buf_reset(&b);
     lesson_gradebook_csv(&gb, LESSON_CSV_MOODLE, &b);
     core_buf_putc(&b, '\0');
