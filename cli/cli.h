@@ -112,6 +112,8 @@ int cli_class_clear(struct cli_ctx *cx, struct cli_args *a, const struct cli_com
                     const char *class_path);
 int cli_class_roster(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd,
                      const char *class_path);
+int cli_class_regrade(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd,
+                      const char *class_path);
 
 /* Maps a core error code to an exit code. */
 int cli_exit_for(int code);

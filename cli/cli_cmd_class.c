@@ -155,8 +155,11 @@ static void print_report(const struct lesson_class_report *r)
         printf(": new");
         break;
     }
-    printf("\n  %zu attempt%s: %zu agree with the student's record, %zu disagree", r->n_attempts,
-           r->n_attempts == 1 ? "" : "s", r->n_agree, r->n_disagree);
+    printf("\n  %zu attempt%s: ", r->n_attempts, r->n_attempts == 1 ? "" : "s");
+    if (r->n_sealed)
+        printf("%zu graded work%s graded with the source pack; practice: ", r->n_sealed,
+               r->n_sealed == 1 ? "" : "s");
+    printf("%zu agree with the student's record, %zu disagree", r->n_agree, r->n_disagree);
     if (r->n_failed)
         printf(", %zu the grader failed on", r->n_failed);
     if (r->n_skipped)
@@ -165,9 +168,6 @@ static void print_report(const struct lesson_class_report *r)
            "implausible\n",
            r->n_lab_regraded, r->n_lab_regraded == 1 ? "" : "s", r->n_runs,
            r->n_runs == 1 ? "" : "s", r->n_runs_flagged);
-    if (r->n_sealed)
-        printf("  %zu sealed answer%s graded with the source pack\n", r->n_sealed,
-               r->n_sealed == 1 ? "" : "s");
     for (size_t i = 0; i < r->n_flags; i++) {
         const struct lesson_class_flag *f = &r->flags[i];
         char was[64], now[64];
@@ -877,5 +877,7 @@ int cli_cmd_class(struct cli_ctx *cx, struct cli_args *a)
         return cli_class_clear(cx, a, cmd, class_path);
     if (strcmp(sub, "roster") == 0)
         return cli_class_roster(cx, a, cmd, class_path);
+    if (strcmp(sub, "regrade") == 0)
+        return cli_class_regrade(cx, a, cmd, class_path);
     return cli_usage(cmd, "unknown class command \"%s\"", sub);
 }

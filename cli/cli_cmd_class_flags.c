@@ -1,7 +1,9 @@
-/* cli_cmd_class_flags.c — `warpbench class flags|clear|roster`: what the
- * imports found that a grade must not rest on, the instructor's clearing of
- * it, and the class list the gradebook's identities come from. */
+/* cli_cmd_class_flags.c — `warpbench class flags|clear|roster|regrade`:
+ * what the imports found that a grade must not rest on, the instructor's
+ * clearing of it, the class list the gradebook's identities come from, and
+ * grading the whole class again. */
 #include "cli/cli.h"
+#include "labs/lab.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -156,6 +158,83 @@ int cli_class_roster(struct cli_ctx *cx, struct cli_args *a, const struct cli_co
         printf("roster of %s: %zu student%s\n", cli_tx(c.path), n, n == 1 ? "" : "s");
     }
     core_strlist_fini(&warn);
+    cli_class_close(&c);
+    return CLI_EXIT_OK;
+}
+
+int cli_class_regrade(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd,
+                      const char *class_path)
+{
+    bool dry = cli_take_flag(a, "--dry-run", false, NULL, NULL);
+    struct class_cx c;
+    int rc = cli_class_begin(cx, a, cmd, 0, 1, class_path, &c);
+    if (rc)
+        return rc;
+    const char *pack = a->argc ? a->argv[0] : NULL;
+    struct lesson_class_opts opts = {.run_check = lab_run_plausible};
+    struct lesson_class_regrade r;
+    struct core_err e = {0};
+    double t0 = core_time_mono();
+    if (lesson_class_regrade(cx->session, c.cs, pack, dry, &opts, &r, &e) != CORE_OK) {
+        cli_class_close(&c);
+        return cli_fail(&e);
+    }
+    double secs = core_time_mono() - t0;
+    if (cx->json) {
+        struct core_buf b;
+        struct core_json j;
+        cli_json_open(&b, &j);
+        core_json_kstr(&j, "class", c.path);
+        core_json_kbool(&j, "dry_run", dry);
+        core_json_kbool(&j, "written", r.written);
+        core_json_kint(&j, "students", (long long)r.n_students);
+        core_json_kint(&j, "answers", (long long)r.n_answers);
+        core_json_kint(&j, "changed_students", (long long)r.n_changed_students);
+        core_json_kint(&j, "record_disagrees", (long long)r.n_disagree);
+        core_json_kint(&j, "failed", (long long)r.n_failed);
+        core_json_kint(&j, "blocking_flags", (long long)r.n_blocking);
+        core_json_key(&j, "changes");
+        core_json_arr_begin(&j);
+        for (size_t i = 0; i < r.n_changes; i++) {
+            const struct lesson_class_regrade_change *ch = &r.changes[i];
+            core_json_obj_begin(&j);
+            core_json_kstr(&j, "student", ch->key);
+            core_json_kstr(&j, "user", ch->user);
+            core_json_kstr(&j, "pack", ch->pack_id);
+            core_json_kstr(&j, "question", ch->question_id);
+            core_json_knum(&j, "old", ch->old_points);
+            core_json_knum(&j, "new", ch->new_points);
+            core_json_knum(&j, "max", ch->max);
+            core_json_kstr(&j, "why", ch->why);
+            core_json_obj_end(&j);
+        }
+        core_json_arr_end(&j);
+        core_json_knum(&j, "seconds", secs);
+        cli_json_close(&b, &j);
+    } else {
+        for (size_t i = 0; i < r.n_changes; i++) {
+            const struct lesson_class_regrade_change *ch = &r.changes[i];
+            char o[32], n[32], m[32];
+            lesson_score_format(ch->old_points, o, sizeof o);
+            lesson_score_format(ch->new_points, n, sizeof n);
+            lesson_score_format(ch->max, m, sizeof m);
+            if (ch->question_id)
+                printf("  %-16s %s:%s  %s -> %s of %s  (%s)\n", cli_tx(ch->key),
+                       cli_tx(ch->pack_id), cli_tx(ch->question_id), o, n, m, cli_tx(ch->why));
+            else
+                printf("%-18s total %s -> %s of %s\n", cli_tx(ch->key), o, n, m);
+        }
+        printf("%s %s: %zu student%s, %zu answer%s graded again; the points of %zu student%s "
+               "%s; %zu practice answer%s where the student's record disagrees; %zu grader "
+               "failure%s; %zu flag%s withholding credit (%.2f s)\n",
+               dry ? "dry run of" : "re-graded", cli_tx(c.path), r.n_students,
+               r.n_students == 1 ? "" : "s", r.n_answers, r.n_answers == 1 ? "" : "s",
+               r.n_changed_students, r.n_changed_students == 1 ? "" : "s",
+               dry ? "would change (nothing written)" : "changed", r.n_disagree,
+               r.n_disagree == 1 ? "" : "s", r.n_failed, r.n_failed == 1 ? "" : "s",
+               r.n_blocking, r.n_blocking == 1 ? "" : "s", secs);
+    }
+    lesson_class_regrade_fini(&r);
     cli_class_close(&c);
     return CLI_EXIT_OK;
 }

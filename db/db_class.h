@@ -322,6 +322,24 @@ struct db_class_run {
 void db_class_runs_free(struct db_class_run *r, size_t n);
 int db_class_runs(struct db *cs, struct db_class_run **out, size_t *n, struct core_err *err);
 
+/* A submission as the class store keeps it, read back whole (to grade it
+ * again: class regrade). The grades the student's machine recorded come
+ * back; its feedback texts and parsed forms do not (they are not kept). */
+struct db_class_stored {
+    int64_t id;
+    struct db_submission sub;
+    char *digest, *file; /* the file's SHA-256, and where it was imported from */
+    char *grader_rev;    /* the grader revision it was graded with */
+};
+void db_class_stored_fini(struct db_class_stored *s);
+/* Reads submission `submission` of the class store; CORE_ERR_NOTFOUND. */
+int db_class_stored_load(struct db *cs, int64_t submission, struct db_class_stored *out,
+                         struct core_err *err);
+
+/* Writes a copy of the store's database to a new file at path (VACUUM
+ * INTO): what a dry run works on. */
+int db_copy_to(struct db *db, const char *path, struct core_err *err);
+
 /* ---- flags and the roster (db_class_flags.c) ---- */
 
 /* A flag an import stored, with its clearing. */

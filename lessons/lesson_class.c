@@ -96,6 +96,7 @@ struct pack_slot {
      * the release's): graded questions are graded with the source. */
     bool release;
     struct db_release rel;
+    struct grader_pack *made_from; /* the source revision it was made from (borrowed) */
     char *deadline; /* the class deadline that applies (ISO), NULL: none */
 };
 
@@ -280,11 +281,24 @@ static bool lesson_graded(const struct grader_pack *p, const char *qid)
     return l && (l->graded || l->exam);
 }
 
+/* The index of `text` among the items of question qid of p, or -1. */
+static int item_index(const struct grader_pack *p, const char *qid, const char *text)
+{
+    const struct grader_question *q = p ? grader_pack_question(p, qid) : NULL;
+    for (size_t i = 0; q && i < q->n_choices; i++)
+        if (strcmp(q->choices[i], text) == 0)
+            return (int)i;
+    return -1;
+}
+
 /* An answer by identity in the release's numbering ("#2 #1 #3") in the
- * source's, through the release's permutation of question qid's items
- * (perms_json: {"qid": [2, 0, 1]}, release item k is source item perm[k]).
- * NULL when qid has no permutation or the answer is not such. */
-static char *to_source_items(const char *perms_json, const char *qid, const char *answer)
+ * current source's: through the release's permutation of question qid's
+ * items (perms_json: {"qid": [2, 0, 1]}, release item k is item perm[k] of
+ * the source it was made from, `made_from`), then by the item's text to the
+ * current source `now` (a version may reorder or reword them). NULL when
+ * qid has no permutation, the answer is not such, or an item is gone. */
+static char *to_source_items(const char *perms_json, const struct grader_pack *made_from,
+                             const struct grader_pack *now, const char *qid, const char *answer)
 {
     if (!perms_json || answer[strspn(answer, " ")] != '#')
         return NULL;
@@ -315,7 +329,17 @@ static char *to_source_items(const char *perms_json, const char *qid, const char
             core_buf_fini(&b);
             return NULL;
         }
-        core_buf_printf(&b, "%s#%d", b.len ? " " : "", perm[k - 1] + 1);
+        int item = perm[k - 1];
+        if (made_from != now) {
+            const struct grader_question *oq = grader_pack_question(made_from, qid);
+            item = oq && (size_t)item < oq->n_choices ? item_index(now, qid, oq->choices[item])
+                                                      : -1;
+        }
+        if (item < 0) {
+            core_buf_fini(&b);
+            return NULL;
+        }
+        core_buf_printf(&b, "%s#%d", b.len ? " " : "", item + 1);
         c = end;
     }
     return core_buf_steal(&b);
@@ -374,9 +398,20 @@ static void grade_sealed(struct import *im, size_t i, struct pack_slot *ps,
     struct grader_ctx ctx = {.user = user, .variant = 1, .identity = true};
     if (gq->lab && a->lab_run)
         ctx.lab = run_ctx(im->runs, im->sub->n_runs, a->lab_run);
-    char *mapped = gq->kind == GRADER_ORDERING
-                       ? to_source_items(ps->rel.perms_json, a->question_id, a->answer)
-                       : NULL;
+    char *mapped = NULL;
+    if (gq->kind == GRADER_ORDERING) {
+        mapped = to_source_items(ps->rel.perms_json, ps->made_from, ps->gp, a->question_id,
+                                 a->answer);
+        if (!mapped) {
+            struct lesson_class_flag *f = add_flag(rep, &im->cap_flags, LESSON_FLAG_SKIPPED, a);
+            f->reason = core_xstrdup("its items cannot be matched to the source's (the release "
+                                     "or its source revision is gone, or an item was reworded)");
+            im->flags[i] = core_xstrdup(f->reason);
+            row->flag = im->flags[i];
+            rep->n_skipped++;
+            return;
+        }
+    }
     struct core_err e = {0};
     struct grader_result *r = &im->results[i];
     if (grader_question_grade(ps->gp, a->question_id, &ctx, mapped ? mapped : a->answer, r, &e) !=
@@ -552,19 +587,14 @@ static void finding(void *ctx, enum lesson_flag_kind kind, const char *pack_id,
     add_check(im->rep, &im->cap_flags, kind, pack_id, lesson_id, question_id, attempt, reason);
 }
 
-int lesson_class_import(struct lesson_session *s, struct db *cs, const char *path,
-                        const struct lesson_class_opts *opts, struct lesson_class_report *out,
-                        struct core_err *err)
+/* Grades and stores a read submission (handed over: finied here). */
+static int import_sub(struct lesson_session *s, struct db *cs, const char *path,
+                      const char *digest, struct db_submission *subp,
+                      const struct lesson_class_opts *opts, struct lesson_class_report *out,
+                      struct core_err *err)
 {
-    static const struct lesson_class_opts none = {0};
-    if (!opts)
-        opts = &none;
-    memset(out, 0, sizeof *out);
-    out->file = core_xstrdup(path);
-    struct db_submission sub;
-    int rc = db_submission_read(path, &sub, err);
-    if (rc != CORE_OK)
-        return rc;
+    struct db_submission sub = *subp;
+    memset(subp, 0, sizeof *subp);
     struct import im = {.s = s,
                         .cache = opts->cache,
                         .opts = opts,
@@ -573,14 +603,7 @@ int lesson_class_import(struct lesson_session *s, struct db *cs, const char *pat
                         .rep = out};
     struct db_class_run_in *runs_in = NULL;
     char **problems = NULL;
-    char digest[65];
-    char *bytes = NULL;
-    size_t len = 0;
-    rc = core_file_read(path, MAX_SUBMISSION_BYTES, &bytes, &len, err);
-    if (rc != CORE_OK)
-        goto out;
-    core_sha256_hex(bytes, len, digest);
-    free(bytes);
+    int rc = CORE_OK;
     out->uid = core_xstrdup(sub.uid);
     out->user = core_xstrdup(sub.user);
     out->student_id = sub.student_id ? core_xstrdup(sub.student_id) : NULL;
@@ -615,11 +638,15 @@ int lesson_class_import(struct lesson_session *s, struct db *cs, const char *pat
             continue;
         }
         ps->rev = ps->mine.rev_id;
-        /* A release of the instructor's: graded with the source it was made from. */
+        /* A release of the instructor's: its sealed answers are graded with the
+         * current source (a grader fix applies to every release), for the
+         * numbers drawn with the release's salt; the source it was made from
+         * says what its ordering items were. */
         if (db_release_get(s->db, ps->sub->digest, &ps->rel, &e) == CORE_OK &&
             strcmp(ps->rel.pack_id, ps->sub->id) == 0) {
             ps->release = true;
-            ps->rev = ps->rel.rev_id;
+            if (lesson_session_pack(s, ps->rel.rev_id, &ps->made_from, &e) != CORE_OK)
+                ps->made_from = NULL;
         }
         if (lesson_session_pack(s, ps->rev, &ps->gp, &e) != CORE_OK) {
             ps->gp = NULL;
@@ -757,4 +784,41 @@ out:
     free(runs_in);
     db_submission_fini(&sub);
     return rc;
+}
+
+int lesson_class_import(struct lesson_session *s, struct db *cs, const char *path,
+                        const struct lesson_class_opts *opts, struct lesson_class_report *out,
+                        struct core_err *err)
+{
+    static const struct lesson_class_opts none = {0};
+    if (!opts)
+        opts = &none;
+    memset(out, 0, sizeof *out);
+    out->file = core_xstrdup(path);
+    struct db_submission sub;
+    int rc = db_submission_read(path, &sub, err);
+    if (rc != CORE_OK)
+        return rc;
+    char digest[65];
+    char *bytes = NULL;
+    size_t len = 0;
+    rc = core_file_read(path, MAX_SUBMISSION_BYTES, &bytes, &len, err);
+    if (rc == CORE_OK) {
+        core_sha256_hex(bytes, len, digest);
+        free(bytes);
+        rc = import_sub(s, cs, path, digest, &sub, opts, out, err);
+    }
+    db_submission_fini(&sub);
+    return rc;
+}
+
+int lesson_class_import_stored(struct lesson_session *s, struct db *cs,
+                               struct db_class_stored *st, const struct lesson_class_opts *opts,
+                               struct lesson_class_report *out, struct core_err *err)
+{
+    struct lesson_class_opts o = opts ? *opts : (struct lesson_class_opts){0};
+    o.force = true; /* its rows are replaced */
+    memset(out, 0, sizeof *out);
+    out->file = core_xstrdup(st->file ? st->file : "");
+    return import_sub(s, cs, st->file ? st->file : "", st->digest, &st->sub, &o, out, err);
 }

@@ -155,12 +155,53 @@ int lesson_class_import(struct lesson_session *s, struct db *cs, const char *pat
                         const struct lesson_class_opts *opts, struct lesson_class_report *out,
                         struct core_err *err);
 
+/* ---- class regrade ---- */
+
+/* A question (or, question_id NULL, a total) whose points a class re-grade
+ * changes for a student. */
+struct lesson_class_regrade_change {
+    char *key, *user;
+    char *pack_id, *question_id; /* both NULL: the student's total */
+    double old_points, new_points, max;
+    char *why; /* "grader changed" (an answer got another grade), "flags or reviews changed
+                  what counts", "total" */
+};
+
+struct lesson_class_regrade {
+    size_t n_students, n_answers;
+    size_t n_changed_students;
+    size_t n_disagree; /* practice answers whose grade here differs from the student's record */
+    size_t n_failed, n_blocking;
+    struct lesson_class_regrade_change *changes; /* per student: questions, then the total */
+    size_t n_changes;
+    bool written; /* not a dry run: the class store holds the new grades */
+};
+void lesson_class_regrade_fini(struct lesson_class_regrade *r);
+
+/* Grades every current submission of the class store again with the
+ * instructor's current packs and releases (lesson_class_import_stored; the
+ * integrity checks again too), and says per student which questions'
+ * points change and why. With dry_run the re-grade runs on a copy of the
+ * class store (VACUUM INTO a temporary file), which is then removed: the
+ * class store is only read. opts gives the run check and cache. */
+int lesson_class_regrade(struct lesson_session *s, struct db *cs, const char *pack_id,
+                         bool dry_run, const struct lesson_class_opts *opts,
+                         struct lesson_class_regrade *out, struct core_err *err);
+
 /* How the class's grades are read (NULL: raw, for item analysis). */
 struct lesson_grading {
     bool flags;           /* a blocking flag not cleared withholds the credit it names */
     bool late;            /* late answers keep what the late rule leaves */
     bool count_automatic; /* unreviewed automatic design scores count (else: pending) */
 };
+
+/* lesson_class_import of a submission the class store holds already
+ * (db_class_stored_load), graded again with the instructor's current packs
+ * and releases and its rows replaced: what class regrade does. The
+ * submission is handed over (st->sub is left empty). */
+int lesson_class_import_stored(struct lesson_session *s, struct db *cs,
+                               struct db_class_stored *st, const struct lesson_class_opts *opts,
+                               struct lesson_class_report *out, struct core_err *err);
 
 /* Per student, db_progress_row rows for the questions of the instructor's
  * current packs (pack_id, or every pack the class has answers in), built
