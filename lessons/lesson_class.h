@@ -381,6 +381,9 @@ struct lesson_review_item {
     bool reviewed;
     double rv_score; /* out of points */
     char *rv_comment, *rv_reviewer, *rv_at;
+    bool sealed;             /* graded work (a sealed answer): its review is its grade */
+    int64_t superseded_by;   /* a later answer of the student's to the same question (its
+                                class store id), 0: this is the latest */
 };
 void lesson_review_items_free(struct lesson_review_item *it, size_t n);
 
