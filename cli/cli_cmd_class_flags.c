@@ -231,8 +231,8 @@ int cli_class_regrade(struct cli_ctx *cx, struct cli_args *a, const struct cli_c
                r.n_students == 1 ? "" : "s", r.n_answers, r.n_answers == 1 ? "" : "s",
                r.n_changed_students, r.n_changed_students == 1 ? "" : "s",
                dry ? "would change (nothing written)" : "changed", r.n_disagree,
-               r.n_disagree == 1 ? "" : "s", r.n_failed, r.n_failed == 1 ? "" : "s",
-               r.n_blocking, r.n_blocking == 1 ? "" : "s", secs);
+               r.n_disagree == 1 ? "" : "s", r.n_failed, r.n_failed == 1 ? "" : "s", r.n_blocking,
+               r.n_blocking == 1 ? "" : "s", secs);
     }
     lesson_class_regrade_fini(&r);
     cli_class_close(&c);

@@ -462,8 +462,8 @@ int db_class_stored_load(struct db *cs, int64_t submission, struct db_class_stor
     int rc = db_list(cs,
                      "SELECT id, uid, user, student_id, submitted_at, warpbench, store_uid, "
                      "digest, file, grader_rev FROM submissions WHERE id = ?1",
-                     sizeof *out, sub_meta_row, stored_free_rows, &arr, &n,
-                     "reading a submission", err, "I", submission);
+                     sizeof *out, sub_meta_row, stored_free_rows, &arr, &n, "reading a submission",
+                     err, "I", submission);
     if (rc)
         return rc;
     if (n == 0) {

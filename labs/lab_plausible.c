@@ -33,6 +33,13 @@
  *     speedup / workers.
  * paramserver:
  *   - comm_fraction between 0 and 1.
+ * Every lab, GPU figures:
+ *   - a run whose summary says it ran on a GPU (device "gpu", a gpu_name,
+ *     gpu_* figures) must have a GPU in the machine it recorded.
+ * coalescing:
+ *   - no bandwidth above the run's own device-to-device memcpy (GPU: 10%
+ *     over it; the CPU analog's copies: 30%, for noise), and no GPU figure
+ *     above the device's datasheet bandwidth (+5%).
  */
 #include "labs/lab.h"
 
@@ -254,12 +261,60 @@ static void paramserver(const struct run_view *v, struct core_strlist *p)
         core_strlist_pushf(p, "comm_fraction %g is not a fraction", f);
 }
 
+/* A run that says it used a GPU must have recorded one. */
+static void gpu_claims(const struct run_view *v, struct core_strlist *p)
+{
+    const struct core_kv *dev = core_kv_find(v->summary, v->ns, "device");
+    const struct core_kv *gpu = core_kv_find(v->machine, v->nm, "gpu");
+    bool has_gpu = gpu && !gpu->is_num && gpu->str && gpu->str[0];
+    const char *claim = NULL;
+    if (dev && !dev->is_num && dev->str && strcmp(dev->str, "gpu") == 0)
+        claim = "device gpu";
+    for (size_t i = 0; !claim && i < v->ns; i++)
+        if (strncmp(v->summary[i].key, "gpu_", 4) == 0)
+            claim = v->summary[i].key;
+    if (claim && !has_gpu)
+        core_strlist_pushf(p,
+                           "its figures are a GPU's (%s), but the machine it ran on records "
+                           "no GPU",
+                           claim);
+}
+
+static void coalescing(const struct run_view *v, struct core_strlist *p)
+{
+    double ceiling, sheet = NAN;
+    fig(v, "datasheet_gbs", &sheet);
+    for (int cpu = 0; cpu < 2; cpu++) {
+        const char *prefix = cpu ? "cpu_" : "";
+        char key[64];
+        snprintf(key, sizeof key, "%smemcpy_gbs", prefix);
+        if (!fig(v, key, &ceiling) || !(ceiling > 0))
+            continue;
+        double slack = cpu ? 1.3 : 1.1;
+        for (size_t i = 0; i < v->ns; i++) {
+            const struct core_kv *k = &v->summary[i];
+            size_t n = strlen(k->key);
+            bool gbs = n > 4 && strcmp(k->key + n - 4, "_gbs") == 0;
+            bool mine = cpu ? strncmp(k->key, "cpu_", 4) == 0 : strncmp(k->key, "cpu_", 4) != 0;
+            if (!gbs || !mine || !k->is_num || strstr(k->key, "memcpy") ||
+                strstr(k->key, "datasheet") || strstr(k->key, "peak"))
+                continue;
+            if (k->num > ceiling * slack)
+                core_strlist_pushf(p, "%s %g GB/s is above the run's own memcpy (%g GB/s)", k->key,
+                                   k->num, ceiling);
+            else if (!cpu && sheet > 0 && k->num > sheet * 1.05)
+                core_strlist_pushf(p, "%s %g GB/s is above the device's datasheet (%g GB/s)",
+                                   k->key, k->num, sheet);
+        }
+    }
+}
+
 static const struct {
     const char *lab;
     void (*check)(const struct run_view *v, struct core_strlist *p);
 } checks[] = {
     {"selftest", selftest}, {"amdahl", amdahl},           {"memory", memory},
-    {"kmeans", kmeans},     {"paramserver", paramserver},
+    {"kmeans", kmeans},     {"paramserver", paramserver}, {"coalescing", coalescing},
 };
 
 void lab_run_plausible(const struct db_sub_run *run, struct core_strlist *problems)
@@ -275,6 +330,7 @@ void lab_run_plausible(const struct db_sub_run *run, struct core_strlist *proble
                              NULL) != CORE_OK)
         core_strlist_pushf(problems, "its summary is not a JSON object");
     generic(&v, problems);
+    gpu_claims(&v, problems);
     for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++)
         if (strcmp(checks[i].lab, run->lab) == 0)
             checks[i].check(&v, problems);

@@ -97,7 +97,7 @@ struct pack_slot {
     bool release;
     struct db_release rel;
     struct grader_pack *made_from; /* the source revision it was made from (borrowed) */
-    char *deadline; /* the class deadline that applies (ISO), NULL: none */
+    char *deadline;                /* the class deadline that applies (ISO), NULL: none */
 };
 
 /* A submitted run as a grading context (ctx.lab). */
@@ -332,8 +332,8 @@ static char *to_source_items(const char *perms_json, const struct grader_pack *m
         int item = perm[k - 1];
         if (made_from != now) {
             const struct grader_question *oq = grader_pack_question(made_from, qid);
-            item = oq && (size_t)item < oq->n_choices ? item_index(now, qid, oq->choices[item])
-                                                      : -1;
+            item =
+                oq && (size_t)item < oq->n_choices ? item_index(now, qid, oq->choices[item]) : -1;
         }
         if (item < 0) {
             core_buf_fini(&b);
@@ -400,8 +400,8 @@ static void grade_sealed(struct import *im, size_t i, struct pack_slot *ps,
         ctx.lab = run_ctx(im->runs, im->sub->n_runs, a->lab_run);
     char *mapped = NULL;
     if (gq->kind == GRADER_ORDERING) {
-        mapped = to_source_items(ps->rel.perms_json, ps->made_from, ps->gp, a->question_id,
-                                 a->answer);
+        mapped =
+            to_source_items(ps->rel.perms_json, ps->made_from, ps->gp, a->question_id, a->answer);
         if (!mapped) {
             struct lesson_class_flag *f = add_flag(rep, &im->cap_flags, LESSON_FLAG_SKIPPED, a);
             f->reason = core_xstrdup("its items cannot be matched to the source's (the release "
@@ -588,10 +588,9 @@ static void finding(void *ctx, enum lesson_flag_kind kind, const char *pack_id,
 }
 
 /* Grades and stores a read submission (handed over: finied here). */
-static int import_sub(struct lesson_session *s, struct db *cs, const char *path,
-                      const char *digest, struct db_submission *subp,
-                      const struct lesson_class_opts *opts, struct lesson_class_report *out,
-                      struct core_err *err)
+static int import_sub(struct lesson_session *s, struct db *cs, const char *path, const char *digest,
+                      struct db_submission *subp, const struct lesson_class_opts *opts,
+                      struct lesson_class_report *out, struct core_err *err)
 {
     struct db_submission sub = *subp;
     memset(subp, 0, sizeof *subp);
@@ -812,8 +811,8 @@ int lesson_class_import(struct lesson_session *s, struct db *cs, const char *pat
     return rc;
 }
 
-int lesson_class_import_stored(struct lesson_session *s, struct db *cs,
-                               struct db_class_stored *st, const struct lesson_class_opts *opts,
+int lesson_class_import_stored(struct lesson_session *s, struct db *cs, struct db_class_stored *st,
+                               const struct lesson_class_opts *opts,
                                struct lesson_class_report *out, struct core_err *err)
 {
     struct lesson_class_opts o = opts ? *opts : (struct lesson_class_opts){0};

@@ -49,9 +49,9 @@ static const struct db_class_attempt *find_att(const struct db_class_attempt *a,
     return NULL;
 }
 
-int lesson_class_regrade(struct lesson_session *s, struct db *cs, const char *pack_id,
-                         bool dry_run, const struct lesson_class_opts *opts,
-                         struct lesson_class_regrade *out, struct core_err *err)
+int lesson_class_regrade(struct lesson_session *s, struct db *cs, const char *pack_id, bool dry_run,
+                         const struct lesson_class_opts *opts, struct lesson_class_regrade *out,
+                         struct core_err *err)
 {
     memset(out, 0, sizeof *out);
     struct lesson_class_progress *before = NULL, *after = NULL;
@@ -69,8 +69,7 @@ int lesson_class_regrade(struct lesson_session *s, struct db *cs, const char *pa
         const char *tmpdir = getenv("TMPDIR");
         char r[33];
         core_random_hex(r);
-        tmp = core_xasprintf("%s/warpbench-regrade-%s.db", tmpdir && *tmpdir ? tmpdir : "/tmp",
-                             r);
+        tmp = core_xasprintf("%s/warpbench-regrade-%s.db", tmpdir && *tmpdir ? tmpdir : "/tmp", r);
         rc = db_copy_to(cs, tmp, err);
         if (rc == CORE_OK)
             rc = db_class_open(&target, tmp, err);
@@ -147,11 +146,15 @@ int lesson_class_regrade(struct lesson_session *s, struct db *cs, const char *pa
                 cap = cap ? 2 * cap : 32;
                 out->changes = core_xrealloc(out->changes, cap * sizeof *out->changes);
             }
-            out->changes[out->n_changes++] = (struct lesson_class_regrade_change){
-                core_xstrdup(pa->student.key), core_xstrdup(pa->student.user),
-                core_xstrdup(ra->pack_id),     core_xstrdup(ra->question_id),
-                old_pts,                       ra->best,
-                ra->points,                    core_xstrdup(why)};
+            out->changes[out->n_changes++] =
+                (struct lesson_class_regrade_change){core_xstrdup(pa->student.key),
+                                                     core_xstrdup(pa->student.user),
+                                                     core_xstrdup(ra->pack_id),
+                                                     core_xstrdup(ra->question_id),
+                                                     old_pts,
+                                                     ra->best,
+                                                     ra->points,
+                                                     core_xstrdup(why)};
         }
         if (!changed)
             continue;
@@ -160,9 +163,15 @@ int lesson_class_regrade(struct lesson_session *s, struct db *cs, const char *pa
             cap = cap ? 2 * cap : 32;
             out->changes = core_xrealloc(out->changes, cap * sizeof *out->changes);
         }
-        out->changes[out->n_changes++] = (struct lesson_class_regrade_change){
-            core_xstrdup(pa->student.key), core_xstrdup(pa->student.user), NULL, NULL, old_total,
-            new_total, max, core_xstrdup("total")};
+        out->changes[out->n_changes++] =
+            (struct lesson_class_regrade_change){core_xstrdup(pa->student.key),
+                                                 core_xstrdup(pa->student.user),
+                                                 NULL,
+                                                 NULL,
+                                                 old_total,
+                                                 new_total,
+                                                 max,
+                                                 core_xstrdup("total")};
     }
     out->written = !dry_run;
 out:

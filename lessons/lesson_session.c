@@ -543,7 +543,7 @@ static int answer_sealed(struct lesson_session *s, struct grader_pack *p,
     if (rc != CORE_OK)
         return rc;
     out->sealed = true;
-    out->hidden = true;
+    out->hidden = out->r.valid; /* a slip is explained as any answer is */
     out->pack_id = core_xstrdup(q->pack_id);
     out->question_id = core_xstrdup(q->id);
     out->variant = 1;

@@ -370,6 +370,7 @@ struct tui_question_model {
     char *policy_line; /* "policy: 3 tries; ... · 1 of 3 used", or the exam's rule */
     bool closed;       /* no try left (or the exam's one answer given, or the exam over) */
     bool exam_open;    /* an exam not yet submitted: grades are withheld */
+    bool sealed;       /* graded work of a class: recorded ungraded, variant fixed, no give-up */
     bool has_params;   /* draws numbers per variant: v shows a new variant */
     bool exam;         /* the question is part of an exam lesson */
     enum tui_q_mode before_confirm; /* the mode to go back to from TUI_Q_CONFIRM */

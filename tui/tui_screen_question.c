@@ -208,7 +208,7 @@ static void load_attempts(struct tui_app *a, struct question *q)
                                        at[i].rv_comment ? at[i].rv_comment : "");
         o->correct = o->valid && o->max > 0 && o->score >= o->max;
         o->after_giveup = at[i].after_giveup;
-        o->hidden = q->m.exam_open;
+        o->hidden = q->m.exam_open || q->m.sealed;
     }
     db_attempts_free(at, n);
     struct db_giveup *g = NULL;
@@ -253,6 +253,7 @@ static bool question_load(struct tui_app *a, struct question *q, const char *qid
         q->lab = core_xstrdup(v.q.lab);
     m->exam_open = v.exam && !v.exam_over;
     m->exam = v.exam;
+    m->sealed = v.sealed;
     tui_question_set_policy(m, v.policy_text, &v.tries, v.exam, v.exam_over);
     free(q->policy_text);
     q->policy_text = core_xstrdup(v.policy_text);
@@ -260,7 +261,7 @@ static bool question_load(struct tui_app *a, struct question *q, const char *qid
     q->used = v.tries.used;
     q->limit = v.tries.limit;
     /* A closed question (or one given up on) shows its solution. */
-    if (((m->closed && !m->exam_open) || v.tries.gave_up) &&
+    if (((m->closed && !m->exam_open) || v.tries.gave_up) && !m->sealed &&
         lesson_question_solution(a->sess, m->qid, v.variant, &m->accepted, &m->reference, &e) !=
             CORE_OK)
         tui_app_msg(a, true, "%s", e.msg);
@@ -404,6 +405,10 @@ static void new_variant(struct tui_app *a, struct question *q)
 {
     if (!q->m.has_params) {
         tui_app_msg(a, false, "this question has no variants: its numbers are the same for all");
+        return;
+    }
+    if (q->m.sealed) {
+        tui_app_msg(a, false, "graded work: your numbers are fixed; no other variant");
         return;
     }
     if (q->m.exam_open) {
@@ -576,7 +581,9 @@ static void grade_entry(struct tui_app *a, struct question *q)
 /* g, Ctrl-G: giving up is recorded and final, so it asks first. */
 static void ask_give_up(struct tui_app *a, struct tui_question_model *m)
 {
-    if (m->exam_open) {
+    if (m->sealed) {
+        tui_app_msg(a, false, "graded work: no giving up; your instructor grades your answer");
+    } else if (m->exam_open) {
         tui_app_msg(a, false, "no giving up during an exam: submit it to see the solutions");
     } else if (m->gave_up) {
         tui_app_msg(a, false, "you gave up on this question already: its solution is below");
@@ -768,8 +775,8 @@ static struct tui_keymap question_keys(const void *st)
         km = TUI_KEYMAP(keys_pick);
     else
         km = TUI_KEYMAP(keys_line);
-    if (!q->m.has_params)
-        km.n -= N_VARIANT_KEYS; /* v: only where there are variants */
+    if (!q->m.has_params || q->m.sealed)
+        km.n -= N_VARIANT_KEYS; /* v: only where there are variants (not in graded work) */
     return km;
 }
 

@@ -374,11 +374,14 @@ static void layout(struct sheet *s, struct tui_question_model *m, struct tui_cur
         /* No answer line to type into: say why instead. */
         if (m->n_choices)
             s->y++;
-        put(s, 1, m->exam_open ? "Answered:" : "Closed:", TUI_ST(TUI_A_BOLD, TUI_C_WARN), -1);
-        put(s, m->exam_open ? 11 : 9,
-            m->exam_open ? "your answer is recorded; it is graded when you submit the exam"
-            : m->exam    ? "the exam is over; your grade and the solution are below"
-                         : "no tries left; the solution is below",
+        put(s, 1,
+            m->exam_open || m->sealed ? "Answered:" : "Closed:", TUI_ST(TUI_A_BOLD, TUI_C_WARN),
+            -1);
+        put(s, m->exam_open || m->sealed ? 11 : 9,
+            m->sealed      ? "your answers are recorded; your instructor grades them"
+            : m->exam_open ? "your answer is recorded; it is graded when you submit the exam"
+            : m->exam      ? "the exam is over; your grade and the solution are below"
+                           : "no tries left; the solution is below",
             TUI_ST(0, TUI_C_WARN), s->r.w - 12);
         s->y++;
     }
