@@ -95,6 +95,7 @@ struct pack_slot {
     /* The submission names a release the instructor made (its digest is
      * the release's): graded questions are graded with the source. */
     bool release;
+    bool has_releases; /* the instructor made releases of this pack */
     struct db_release rel;
     struct grader_pack *made_from; /* the source revision it was made from (borrowed) */
     char *deadline;                /* the class deadline that applies (ISO), NULL: none */
@@ -496,6 +497,18 @@ static void grade_one(struct import *im, size_t i)
         grade_sealed(im, i, ps, gq);
         return;
     }
+    if (ps->has_releases && lesson_graded(ps->gp, a->question_id)) {
+        /* The instructor hands this pack out as releases: graded work under
+         * any other digest was not answered under one of them. */
+        add_check(rep, &im->cap_flags, LESSON_FLAG_RELEASE, a->pack_id, NULL, a->question_id,
+                  a->id,
+                  core_xasprintf("answered under pack %s %s (digest %s), which is none of the "
+                                 "releases you made of it: not graded",
+                                 a->pack_id, a->pack_version ? a->pack_version : "?",
+                                 short_digest(a->pack_digest)));
+        rep->n_skipped++;
+        return;
+    }
     /* A practice question of a release is the source's, word for word. */
     const char *digest = ps->release ? ps->rel.digest : ps->mine.digest;
     bool same_pack = a->pack_digest && strcmp(a->pack_digest, digest) == 0;
@@ -641,6 +654,9 @@ static int import_sub(struct lesson_session *s, struct db *cs, const char *path,
          * current source (a grader fix applies to every release), for the
          * numbers drawn with the release's salt; the source it was made from
          * says what its ordering items were. */
+        struct db_release any = {0};
+        ps->has_releases = db_release_latest(s->db, ps->sub->id, &any, &e) == CORE_OK;
+        db_release_fini(&any);
         if (db_release_get(s->db, ps->sub->digest, &ps->rel, &e) == CORE_OK &&
             strcmp(ps->rel.pack_id, ps->sub->id) == 0) {
             ps->release = true;

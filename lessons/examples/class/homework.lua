@@ -69,3 +69,30 @@ question {
   prompt = "Whose law bounds the speedup of a fixed-size job by its serial part? (one name)",
   answer = { "amdahl", "amdahl's law" },
 }
+
+-- A question graded against the student's own lab run (ctx.lab): in a class
+-- the run travels with the submission and the instructor's import grades the
+-- answer against it, after checking the run holds together (a GPU figure
+-- needs a GPU on the machine it recorded; no bandwidth above its own memcpy).
+-- In a sealed lesson, compute the reference in `answer`, not in params: the
+-- release keeps params, and the student's Lua would hand them the number.
+question {
+  id = "hw.stride",
+  kind = "numeric",
+  title = "Stride 2 on your machine",
+  lab = "coalescing",
+  prompt = "Your latest coalescing run copied at {copy:%.3g} GB/s and read every 2nd " ..
+           "float at {s2:%.3g} GB/s. What fraction of the copy bandwidth is that? " ..
+           "Give three significant figures.",
+  params = function(rng, ctx)
+    local p = {}
+    p.copy = wb.lab.figure(ctx, "copy_gbs") or wb.lab.figure(ctx, "cpu_copy_gbs")
+    p.s2 = wb.lab.figure(ctx, "stride2_gbs") or wb.lab.figure(ctx, "cpu_stride2_gbs")
+    return wb.lab.blanks(p, { "copy", "s2" })
+  end,
+  answer = function(p) return p.s2 / p.copy end,
+  examples = {
+    { lab = { summary = { cpu_copy_gbs = 10, cpu_stride2_gbs = 5 } }, answer = "0.5", score = 1 },
+    { lab = { summary = { cpu_copy_gbs = 10, cpu_stride2_gbs = 5 } }, answer = "2", score = 0 },
+  },
+}
