@@ -235,13 +235,14 @@ static int class_import(struct cli_ctx *cx, struct cli_args *a, const struct cli
     bool missing = false;
     cli_take_flag(a, "--deadline", true, &deadline, &missing);
     char due[32];
-    if (missing || (deadline && isnan(core_time_parse(deadline)))) {
+    bool no_deadline = deadline && strcmp(deadline, "none") == 0;
+    if (missing || (deadline && !no_deadline && isnan(core_time_parse(deadline)))) {
         lesson_grade_cache_free(opts.cache);
         return cli_usage(cmd, "--deadline needs a time: 2026-12-01 (the end of that day), "
                               "\"2026-12-01 23:59\" or 2026-12-01T23:59+01:00 (UTC without "
-                              "an offset)");
+                              "an offset), or none for each pack's own");
     }
-    if (deadline) {
+    if (deadline && !no_deadline) {
         core_time_iso(core_time_parse(deadline), due);
         opts.deadline = due;
     }
@@ -249,6 +250,14 @@ static int class_import(struct cli_ctx *cx, struct cli_args *a, const struct cli
     if (rc) {
         lesson_grade_cache_free(opts.cache);
         return rc;
+    }
+    /* The class keeps the deadline given for its later imports and
+     * re-grades; none goes back to each pack's own. */
+    struct core_err de = {0};
+    if (deadline && db_class_set_setting(c.cs, "deadline", opts.deadline, &de) != CORE_OK) {
+        lesson_grade_cache_free(opts.cache);
+        cli_class_close(&c);
+        return cli_fail(&de);
     }
     struct core_buf b;
     struct core_json j;

@@ -154,6 +154,35 @@ static int take_variants(const struct cli_command *cmd, struct cli_args *a, size
     return 0;
 }
 
+/* Reads the release in `dir` (and the source in `source_dir`, NULL: the
+ * store's) and proves it carries nothing that grades. */
+static int release_prove(struct cli_ctx *cx, const char *dir, const char *source_dir,
+                         struct lesson_release_check *c, struct core_err *e)
+{
+    memset(c, 0, sizeof *c);
+    struct lesson_src rel, src = {0};
+    if (lesson_src_read(dir, &rel, e) != CORE_OK)
+        return e->code;
+    if (source_dir && lesson_src_read(source_dir, &src, e) != CORE_OK) {
+        lesson_src_fini(&rel);
+        return e->code;
+    }
+    int rc = lesson_release_check(cx->db, &rel, source_dir ? &src : NULL, c, e);
+    lesson_src_fini(&rel);
+    lesson_src_fini(&src);
+    return rc;
+}
+
+/* The proof's problems, each under the release's folder, to stderr. */
+static void release_problems(const char *dir, const struct lesson_release_check *c)
+{
+    for (size_t i = 0; i < c->problems.n; i++)
+        fprintf(stderr, "%s/%s\n", dir, cli_tx(c->problems.items[i]));
+    if (c->problems.n)
+        fprintf(stderr, "%s: %zu problem%s: this release must not be handed out\n", dir,
+                c->problems.n, c->problems.n == 1 ? "" : "s");
+}
+
 /* pack check --release DIR [--source SRC]: the release carries nothing
  * that grades (lesson_release_check). */
 static int release_check(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd,
@@ -163,15 +192,12 @@ static int release_check(struct cli_ctx *cx, struct cli_args *a, const struct cl
     if (rc != 0)
         return rc;
     struct core_err e = {0};
-    struct lesson_src rel, src = {0};
-    if (lesson_src_read(a->argv[0], &rel, &e) != CORE_OK)
-        return cli_fail(&e);
-    if (source_dir && lesson_src_read(source_dir, &src, &e) != CORE_OK) {
-        lesson_src_fini(&rel);
+    struct lesson_release_check c;
+    rc = release_prove(cx, a->argv[0], source_dir, &c, &e);
+    if (rc != CORE_OK && !c.pack_id && c.problems.n == 0) {
+        lesson_release_check_fini(&c);
         return cli_fail(&e);
     }
-    struct lesson_release_check c;
-    rc = lesson_release_check(cx->db, &rel, source_dir ? &src : NULL, &c, &e);
     if (cx->json) {
         struct core_buf b;
         struct core_json j;
@@ -192,23 +218,17 @@ static int release_check(struct cli_ctx *cx, struct cli_args *a, const struct cl
         core_json_arr_end(&j);
         cli_json_close(&b, &j);
     } else {
-        for (size_t i = 0; i < c.problems.n; i++)
-            fprintf(stderr, "%s/%s\n", a->argv[0], cli_tx(c.problems.items[i]));
+        release_problems(a->argv[0], &c);
         if (rc == CORE_OK)
             printf("ok: release of %s carries nothing that grades: %zu sealed question%s, each "
                    "drawn for %zu students (%zu reference values searched) in its files, the "
                    "questions' views and a student's store\n",
                    c.pack_id, c.sealed_questions, c.sealed_questions == 1 ? "" : "s", c.students,
                    c.searched_values);
-        else if (c.problems.n)
-            fprintf(stderr, "%s: %zu problem%s: this release must not be handed out\n", a->argv[0],
-                    c.problems.n, c.problems.n == 1 ? "" : "s");
-        else
+        else if (c.problems.n == 0)
             cli_fail(&e);
     }
     lesson_release_check_fini(&c);
-    lesson_src_fini(&rel);
-    lesson_src_fini(&src);
     return rc == CORE_OK ? CLI_EXIT_OK : cli_exit_for(rc);
 }
 
@@ -358,6 +378,12 @@ static int pack_release(struct cli_ctx *cx, struct cli_args *a, const struct cli
     struct lesson_check c = {0};
     struct lesson_release_report rep;
     rc = lesson_pack_release(cx->db, &src, a->argv[1], &o, &c, &rep, &e);
+    /* Every release is proved as it is made: what pack check --release
+     * would say, against the source just read. */
+    struct lesson_release_check proof = {0};
+    int proved = CORE_OK;
+    if (rc == CORE_OK)
+        proved = release_prove(cx, a->argv[1], a->argv[0], &proof, &e);
     if (rc != CORE_OK && c.problems.n > 0) {
         print_check(a->argv[0], &c, cx->json, rc, NULL);
         rc = cli_exit_for(rc);
@@ -378,13 +404,21 @@ static int pack_release(struct cli_ctx *cx, struct cli_args *a, const struct cli
         core_json_kint(&j, "calculators_left_out", (long long)rep.dropped_calcs);
         core_json_kint(&j, "hints_left_out", (long long)rep.dropped_hints);
         core_json_kint(&j, "definitions_left_out", (long long)rep.dropped_defs);
+        core_json_kbool(&j, "proved", proved == CORE_OK);
+        core_json_key(&j, "problems");
+        core_json_arr_begin(&j);
+        for (size_t i = 0; i < proof.problems.n; i++)
+            core_json_str(&j, proof.problems.items[i]);
+        if (proved != CORE_OK && proof.problems.n == 0)
+            core_json_str(&j, e.msg);
+        core_json_arr_end(&j);
         core_json_key(&j, "notes");
         core_json_arr_begin(&j);
         for (size_t i = 0; i < rep.notes.n; i++)
             core_json_str(&j, rep.notes.items[i]);
         core_json_arr_end(&j);
         cli_json_close(&b, &j);
-        rc = CLI_EXIT_OK;
+        rc = proved == CORE_OK ? CLI_EXIT_OK : cli_exit_for(proved);
     } else {
         for (size_t i = 0; i < rep.notes.n; i++)
             printf("note: %s\n", cli_tx(rep.notes.items[i]));
@@ -399,11 +433,21 @@ static int pack_release(struct cli_ctx *cx, struct cli_args *a, const struct cli
         printf("release digest %.12s, class salt %s (%s); your store keeps the source to grade "
                "with\n",
                rep.digest, rep.salt, rep.salt_reused ? "the pack's earlier releases' salt" : "new");
-        printf("next:  warpbench pack check --release %s   (before you hand it out)\n", a->argv[1]);
-        rc = CLI_EXIT_OK;
+        if (proved == CORE_OK) {
+            printf("proved: it carries nothing that grades (%zu sealed question%s, each drawn "
+                   "for %zu students, searched in its files, views and a student's store)\n",
+                   proof.sealed_questions, proof.sealed_questions == 1 ? "" : "s", proof.students);
+            rc = CLI_EXIT_OK;
+        } else {
+            release_problems(a->argv[1], &proof);
+            if (proof.problems.n == 0)
+                cli_fail(&e);
+            rc = cli_exit_for(proved);
+        }
     }
-    if (rc == CLI_EXIT_OK)
+    if (rc == CLI_EXIT_OK || proved != CORE_OK)
         lesson_release_report_fini(&rep);
+    lesson_release_check_fini(&proof);
     lesson_check_fini(&c);
     lesson_src_fini(&src);
     return rc;

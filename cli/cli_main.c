@@ -47,7 +47,7 @@ static const struct cli_command commands[] = {
     {"submit", "submit [PACK] [--out FILE] [--student-id ID] [--force]",
      "write your work to a new submission file for your instructor", cli_cmd_submit},
     {"class",
-     "class [--class PATH] import FILE... [--force] [--deadline TIME] | grades [PACK] "
+     "class [--class PATH] import FILE... [--force] [--deadline TIME|none] | grades [PACK] "
      "[--csv FILE] [--format canvas|moodle] [--count-automatic] | flags [--all] | "
      "clear FLAG --why TEXT | regrade [PACK] [--dry-run] | roster FILE.csv | "
      "items [PACK] [--sort KEY] [--reverse] | review [PACK|QID] [--all] [--tui] | "

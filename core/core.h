@@ -313,7 +313,8 @@ void core_time_iso(double t, char out[32]);
  * back into epoch seconds; NaN when s is NULL or not such a time. */
 double core_time_from_iso(const char *s);
 /* Reads a time a person writes, for deadlines: "2026-12-01" (the end of
- * that day, 23:59:59), "2026-12-01 23:59" or "2026-12-01T23:59:30", each
+ * that day, 23:59:59), "2026-12-01 23:59" or "2026-12-01T23:59:30.250"
+ * (a fraction of a second kept), each
  * optionally followed by "Z" or an offset ("+01:00", "-0500"). Without an
  * offset the time is UTC. Returns epoch seconds, NaN when s is not such a
  * time (a field out of range included). */

@@ -69,6 +69,7 @@ double core_time_parse(const char *s)
     if (!s)
         return NAN;
     int y = 0, mo, d, h = 23, mi = 59, sec = 59;
+    double frac = 0;
     for (int i = 0; i < 4; i++) {
         if (!(s[i] >= '0' && s[i] <= '9'))
             return NAN;
@@ -86,9 +87,11 @@ double core_time_parse(const char *s)
             if (!two_digits(p + 1, &sec))
                 return NAN;
             p += 3;
-            if (*p == '.') /* fractions of a second: read, not kept */
-                for (p++; *p >= '0' && *p <= '9'; p++)
-                    ;
+            if (*p == '.') {
+                double unit = 0.1;
+                for (p++; *p >= '0' && *p <= '9'; p++, unit /= 10)
+                    frac += (*p - '0') * unit;
+            }
         }
     }
     int offset = 0;
@@ -117,7 +120,7 @@ double core_time_parse(const char *s)
                     .tm_hour = h,
                     .tm_min = mi,
                     .tm_sec = sec};
-    return (double)timegm(&tm) - offset;
+    return (double)timegm(&tm) - offset + frac;
 }
 
 static double real_now(void *ctx)

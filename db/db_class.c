@@ -264,22 +264,45 @@ char *db_class_path_default(const char *store_path)
     return out;
 }
 
-static const char sql_uid[] = "SELECT value FROM meta WHERE key = 'uid'";
+static const char sql_setting[] = "SELECT value FROM meta WHERE key = ?1";
+
+int db_class_setting(struct db *cs, const char *key, char **value, struct core_err *err)
+{
+    *value = NULL;
+    sqlite3_stmt *st;
+    int rc = db_stmt(cs, sql_setting, &st, err);
+    if (rc)
+        return rc;
+    int src = db_bindf(st, "t", key);
+    if (src == SQLITE_OK)
+        src = sqlite3_step(st);
+    if (src == SQLITE_ROW)
+        *value = db_col_dup(st, 0);
+    else if (src != SQLITE_DONE)
+        rc = db_fail(cs, err, src, "reading the class setting %s", key);
+    db_stmt_done(st);
+    return rc;
+}
+
+int db_class_set_setting(struct db *cs, const char *key, const char *value, struct core_err *err)
+{
+    sqlite3_stmt *st;
+    int rc = db_stmt(cs,
+                     value ? "INSERT INTO meta(key, value) VALUES (?1, ?2) ON CONFLICT(key) DO "
+                             "UPDATE SET value = excluded.value"
+                           : "DELETE FROM meta WHERE key = ?1",
+                     &st, err);
+    if (rc)
+        return rc;
+    return db_step_done(cs, st, value ? db_bindf(st, "tt", key, value) : db_bindf(st, "t", key),
+                        "writing a class setting", err);
+}
 
 int db_class_uid(struct db *cs, char **uid, struct core_err *err)
 {
-    *uid = NULL;
-    sqlite3_stmt *st;
-    int rc = db_stmt(cs, sql_uid, &st, err);
-    if (rc)
-        return rc;
-    int src = sqlite3_step(st);
-    if (src == SQLITE_ROW)
-        *uid = db_col_dup(st, 0);
-    else
-        rc = src == SQLITE_DONE ? core_err_set(err, CORE_ERR_STORE, "%s has no class uid", cs->path)
-                                : db_fail(cs, err, src, "reading the class uid");
-    db_stmt_done(st);
+    int rc = db_class_setting(cs, "uid", uid, err);
+    if (rc == CORE_OK && !*uid)
+        rc = core_err_set(err, CORE_ERR_STORE, "%s has no class uid", cs->path);
     return rc;
 }
 

@@ -155,6 +155,12 @@ int db_class_open(struct db **out, const char *path, struct core_err *err);
 char *db_class_path_default(const char *store_path);
 
 /* The class store's own random id (caller frees *uid). */
+/* A class setting (meta key; "uid" is the store's own): *value NULL when
+ * unset. Setting NULL removes it. The class keeps "deadline" (ISO) when
+ * the instructor gives one to class import, for every later import and
+ * re-grade. */
+int db_class_setting(struct db *cs, const char *key, char **value, struct core_err *err);
+int db_class_set_setting(struct db *cs, const char *key, const char *value, struct core_err *err);
 int db_class_uid(struct db *cs, char **uid, struct core_err *err);
 
 /* Whether submission uid was imported: *seen is 0 (never), 1 (with this

@@ -37,9 +37,10 @@
  *   - a run whose summary says it ran on a GPU (device "gpu", a gpu_name,
  *     gpu_* figures) must have a GPU in the machine it recorded.
  * coalescing:
- *   - no bandwidth above the run's own device-to-device memcpy (GPU: 10%
- *     over it; the CPU analog's copies: 30%, for noise), and no GPU figure
- *     above the device's datasheet bandwidth (+5%).
+ *   - no GPU bandwidth above the run's own device-to-device memcpy (+10%)
+ *     or the device's datasheet (+5%). The CPU analog has no such bound:
+ *     its memcpy, timed once on fresh pages, can be ten times slower than
+ *     its copy loop in an honest run, and its arrays may sit in the cache.
  */
 #include "labs/lab.h"
 
@@ -284,28 +285,21 @@ static void coalescing(const struct run_view *v, struct core_strlist *p)
 {
     double ceiling, sheet = NAN;
     fig(v, "datasheet_gbs", &sheet);
-    for (int cpu = 0; cpu < 2; cpu++) {
-        const char *prefix = cpu ? "cpu_" : "";
-        char key[64];
-        snprintf(key, sizeof key, "%smemcpy_gbs", prefix);
-        if (!fig(v, key, &ceiling) || !(ceiling > 0))
+    if (!fig(v, "memcpy_gbs", &ceiling) || !(ceiling > 0))
+        return;
+    for (size_t i = 0; i < v->ns; i++) {
+        const struct core_kv *k = &v->summary[i];
+        size_t n = strlen(k->key);
+        bool gbs = n > 4 && strcmp(k->key + n - 4, "_gbs") == 0;
+        if (!gbs || !k->is_num || strncmp(k->key, "cpu_", 4) == 0 || strstr(k->key, "memcpy") ||
+            strstr(k->key, "datasheet") || strstr(k->key, "peak"))
             continue;
-        double slack = cpu ? 1.3 : 1.1;
-        for (size_t i = 0; i < v->ns; i++) {
-            const struct core_kv *k = &v->summary[i];
-            size_t n = strlen(k->key);
-            bool gbs = n > 4 && strcmp(k->key + n - 4, "_gbs") == 0;
-            bool mine = cpu ? strncmp(k->key, "cpu_", 4) == 0 : strncmp(k->key, "cpu_", 4) != 0;
-            if (!gbs || !mine || !k->is_num || strstr(k->key, "memcpy") ||
-                strstr(k->key, "datasheet") || strstr(k->key, "peak"))
-                continue;
-            if (k->num > ceiling * slack)
-                core_strlist_pushf(p, "%s %g GB/s is above the run's own memcpy (%g GB/s)", k->key,
-                                   k->num, ceiling);
-            else if (!cpu && sheet > 0 && k->num > sheet * 1.05)
-                core_strlist_pushf(p, "%s %g GB/s is above the device's datasheet (%g GB/s)",
-                                   k->key, k->num, sheet);
-        }
+        if (k->num > ceiling * 1.1)
+            core_strlist_pushf(p, "%s %g GB/s is above the run's own memcpy (%g GB/s)", k->key,
+                               k->num, ceiling);
+        else if (sheet > 0 && k->num > sheet * 1.05)
+            core_strlist_pushf(p, "%s %g GB/s is above the device's datasheet (%g GB/s)", k->key,
+                               k->num, sheet);
     }
 }
 

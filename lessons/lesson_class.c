@@ -92,13 +92,20 @@ struct pack_slot {
                                release's source */
     int64_t rev;            /* the revision gp is */
     char *why;              /* why its attempts are not graded, or NULL */
-    /* The submission names a release the instructor made (its digest is
-     * the release's): graded questions are graded with the source. */
+    /* The submission's edition is a release the instructor made (its
+     * digest is the release's): its practice questions are the source's. */
     bool release;
     bool has_releases; /* the instructor made releases of this pack */
     struct db_release rel;
+    char *deadline; /* the class deadline that applies (ISO), NULL: none */
+};
+
+/* A release an attempt names by its digest, looked up once per import. */
+struct rel_slot {
+    char *digest;
+    bool found; /* a release of the attempt's pack */
+    struct db_release rel;
     struct grader_pack *made_from; /* the source revision it was made from (borrowed) */
-    char *deadline;                /* the class deadline that applies (ISO), NULL: none */
 };
 
 /* A submitted run as a grading context (ctx.lab). */
@@ -250,11 +257,34 @@ struct import {
     struct run_slot *runs;
     struct db_class_attempt_in *rows;
     struct grader_result *results;
-    char **flags;     /* per attempt, owned */
-    char (*shas)[65]; /* per attempt: the answer's SHA-256 (design answers) */
+    char **flags;             /* per attempt, owned */
+    char (*shas)[65];         /* per attempt: the answer's SHA-256 (design answers) */
+    const char **released_at; /* per attempt: when the release it names was made */
+    struct rel_slot *rels;    /* the releases attempts named */
+    size_t n_rels;
     struct lesson_class_report *rep;
     size_t cap_flags;
 };
+
+/* The release of pack_id with this digest (an attempt's edition); NULL
+ * when the instructor made none such. */
+static const struct rel_slot *release_of(struct import *im, const char *pack_id, const char *digest)
+{
+    if (!digest)
+        return NULL;
+    for (size_t i = 0; i < im->n_rels; i++)
+        if (strcmp(im->rels[i].digest, digest) == 0)
+            return im->rels[i].found && strcmp(im->rels[i].rel.pack_id, pack_id) == 0 ? &im->rels[i]
+                                                                                      : NULL;
+    im->rels = core_xrealloc(im->rels, (im->n_rels + 1) * sizeof *im->rels);
+    struct rel_slot *r = &im->rels[im->n_rels++];
+    *r = (struct rel_slot){.digest = core_xstrdup(digest)};
+    struct core_err e = {0};
+    r->found = db_release_get(im->s->db, digest, &r->rel, &e) == CORE_OK;
+    if (r->found && lesson_session_pack(im->s, r->rel.rev_id, &r->made_from, &e) != CORE_OK)
+        r->made_from = NULL;
+    return r->found && strcmp(r->rel.pack_id, pack_id) == 0 ? r : NULL;
+}
 
 static struct pack_slot *slot_of(struct import *im, const char *pack_id)
 {
@@ -366,11 +396,11 @@ static bool numbers_match(const char *shown, const char *drawn)
     return ok;
 }
 
-/* A sealed answer: graded with the source of the release it was made
- * under, for the student's own variant drawn again from their id and the
- * class salt; its recorded numbers only compared. */
+/* A sealed answer: graded with the current source, for the student's own
+ * variant drawn again from their id and the salt of the release it was made
+ * under (rs); its recorded numbers only compared. */
 static void grade_sealed(struct import *im, size_t i, struct pack_slot *ps,
-                         const struct grader_question *gq)
+                         const struct rel_slot *rs, const struct grader_question *gq)
 {
     const struct db_sub_attempt *a = &im->sub->attempts[i];
     struct db_class_attempt_in *row = &im->rows[i];
@@ -395,14 +425,14 @@ static void grade_sealed(struct import *im, size_t i, struct pack_slot *ps,
                                  "per student",
                                  a->variant));
     char user[200];
-    lesson_sealed_user(ps->rel.salt, sid, user, sizeof user);
+    lesson_sealed_user(rs->rel.salt, sid, user, sizeof user);
     struct grader_ctx ctx = {.user = user, .variant = 1, .identity = true};
     if (gq->lab && a->lab_run)
         ctx.lab = run_ctx(im->runs, im->sub->n_runs, a->lab_run);
     char *mapped = NULL;
     if (gq->kind == GRADER_ORDERING) {
         mapped =
-            to_source_items(ps->rel.perms_json, ps->made_from, ps->gp, a->question_id, a->answer);
+            to_source_items(rs->rel.perms_json, rs->made_from, ps->gp, a->question_id, a->answer);
         if (!mapped) {
             struct lesson_class_flag *f = add_flag(rep, &im->cap_flags, LESSON_FLAG_SKIPPED, a);
             f->reason = core_xstrdup("its items cannot be matched to the source's (the release "
@@ -493,15 +523,17 @@ static void grade_one(struct import *im, size_t i)
         rep->n_skipped++;
         return;
     }
-    if (ps->release && lesson_graded(ps->gp, a->question_id)) {
-        grade_sealed(im, i, ps, gq);
-        return;
-    }
     if (ps->has_releases && lesson_graded(ps->gp, a->question_id)) {
-        /* The instructor hands this pack out as releases: graded work under
-         * any other digest was not answered under one of them. */
-        add_check(rep, &im->cap_flags, LESSON_FLAG_RELEASE, a->pack_id, NULL, a->question_id,
-                  a->id,
+        /* The instructor hands this pack out as releases: graded work is
+         * graded under the release the attempt names; under any other
+         * digest it was not answered under one of them. */
+        const struct rel_slot *rs = release_of(im, a->pack_id, a->pack_digest);
+        if (rs) {
+            im->released_at[i] = rs->rel.made_at;
+            grade_sealed(im, i, ps, rs, gq);
+            return;
+        }
+        add_check(rep, &im->cap_flags, LESSON_FLAG_RELEASE, a->pack_id, NULL, a->question_id, a->id,
                   core_xasprintf("answered under pack %s %s (digest %s), which is none of the "
                                  "releases you made of it: not graded",
                                  a->pack_id, a->pack_version ? a->pack_version : "?",
@@ -638,6 +670,14 @@ static int import_sub(struct lesson_session *s, struct db *cs, const char *path,
         goto out;
     }
 
+    /* The deadline: this import's, else the one the class keeps from an
+     * earlier import, else each pack's own. */
+    char *kept_deadline = NULL;
+    if (!opts->deadline) {
+        rc = db_class_setting(cs, "deadline", &kept_deadline, err);
+        if (rc != CORE_OK)
+            goto out;
+    }
     /* The instructor's edition of each submitted pack. */
     im.packs = core_xcalloc(sub.n_packs ? sub.n_packs : 1, sizeof *im.packs);
     for (size_t i = 0; i < sub.n_packs; i++) {
@@ -658,19 +698,19 @@ static int import_sub(struct lesson_session *s, struct db *cs, const char *path,
         ps->has_releases = db_release_latest(s->db, ps->sub->id, &any, &e) == CORE_OK;
         db_release_fini(&any);
         if (db_release_get(s->db, ps->sub->digest, &ps->rel, &e) == CORE_OK &&
-            strcmp(ps->rel.pack_id, ps->sub->id) == 0) {
+            strcmp(ps->rel.pack_id, ps->sub->id) == 0)
             ps->release = true;
-            if (lesson_session_pack(s, ps->rel.rev_id, &ps->made_from, &e) != CORE_OK)
-                ps->made_from = NULL;
-        }
         if (lesson_session_pack(s, ps->rev, &ps->gp, &e) != CORE_OK) {
             ps->gp = NULL;
             ps->why = core_xasprintf("your pack %s does not load: %s", ps->sub->id, e.msg);
             continue;
         }
-        const char *dl = opts->deadline ? opts->deadline : grader_pack_info(ps->gp)->deadline;
+        const char *dl = opts->deadline  ? opts->deadline
+                         : kept_deadline ? kept_deadline
+                                         : grader_pack_info(ps->gp)->deadline;
         ps->deadline = dl ? core_xstrdup(dl) : NULL;
     }
+    free(kept_deadline);
     im.runs = core_xcalloc(sub.n_runs ? sub.n_runs : 1, sizeof *im.runs);
     for (size_t i = 0; i < sub.n_runs; i++)
         im.runs[i].sub = &sub.runs[i];
@@ -679,6 +719,7 @@ static int import_sub(struct lesson_session *s, struct db *cs, const char *path,
     im.results = core_xcalloc(na, sizeof *im.results);
     im.flags = core_xcalloc(na, sizeof *im.flags);
     im.shas = core_xcalloc(na, sizeof *im.shas);
+    im.released_at = core_xcalloc(na, sizeof *im.released_at);
     for (size_t i = 0; i < sub.n_attempts; i++)
         grade_one(&im, i);
 
@@ -714,9 +755,9 @@ static int import_sub(struct lesson_session *s, struct db *cs, const char *path,
     struct lesson_checks_pack *cp = core_xcalloc(sub.n_packs ? sub.n_packs : 1, sizeof *cp);
     for (size_t i = 0; i < sub.n_packs; i++)
         cp[i] = (struct lesson_checks_pack){sub.packs[i].id,
-                                            im.packs[i].release ? im.packs[i].gp : NULL,
-                                            im.packs[i].release ? im.packs[i].rel.made_at : NULL};
-    lesson_class_checks(&sub, cp, sub.n_packs, (const char *const *)problems, im.now, finding, &im);
+                                            im.packs[i].has_releases ? im.packs[i].gp : NULL};
+    lesson_class_checks(&sub, cp, sub.n_packs, im.released_at, (const char *const *)problems,
+                        im.now, finding, &im);
     free(cp);
     int others = 0;
     rc = db_class_other_stores(cs, out->key, sub.store_uid, sub.uid, &others, err);
@@ -782,6 +823,13 @@ out:
     free(im.results);
     free(im.flags);
     free(im.shas);
+    free(im.released_at);
+    for (size_t i = 0; i < im.n_rels; i++) {
+        free(im.rels[i].digest);
+        if (im.rels[i].found)
+            db_release_fini(&im.rels[i].rel);
+    }
+    free(im.rels);
     free(im.rows);
     for (size_t i = 0; im.packs && i < sub.n_packs; i++) {
         if (im.packs[i].mine.id)

@@ -135,8 +135,9 @@ static void check_exam(const struct db_submission *s, const struct lesson_checks
 }
 
 void lesson_class_checks(const struct db_submission *s, const struct lesson_checks_pack *packs,
-                         size_t n_packs, const char *const *run_problems, double now,
-                         lesson_finding_fn fn, void *ctx)
+                         size_t n_packs, const char *const *released_at,
+                         const char *const *run_problems, double now, lesson_finding_fn fn,
+                         void *ctx)
 {
     for (size_t i = 0; i < s->n_attempts; i++) {
         const struct db_sub_attempt *a = &s->attempts[i];
@@ -152,11 +153,12 @@ void lesson_class_checks(const struct db_submission *s, const struct lesson_chec
                core_xasprintf("made %s, after this import's clock: the student's clock or the "
                               "record is wrong",
                               a->created_at));
-        double released = pk->made_at ? core_time_from_iso(pk->made_at) : NAN;
+        const char *rel_made = released_at ? released_at[i] : NULL;
+        double released = rel_made ? core_time_from_iso(rel_made) : NAN;
         if (isfinite(released) && isfinite(made) && made < released - CLOCK_SLACK)
             fn(ctx, LESSON_FLAG_EARLY, a->pack_id, NULL, a->question_id, a->id,
                core_xasprintf("made %s, before the release it names was made (%s)", a->created_at,
-                              pk->made_at));
+                              rel_made));
         for (size_t r = 0; a->lab_run && r < s->n_runs; r++)
             if (s->runs[r].id == a->lab_run && run_problems && run_problems[r])
                 fn(ctx, LESSON_FLAG_RUN, a->pack_id, NULL, a->question_id, a->id,

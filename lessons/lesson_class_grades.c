@@ -151,6 +151,18 @@ static bool attempt_blocked(const struct db_class_flag *f, size_t nf, int64_t st
     return false;
 }
 
+/* Whether the instructor cleared the late flag of this attempt (an
+ * extension): it then earns its points as on time. */
+static bool late_cleared(const struct db_class_flag *f, size_t nf, int64_t student,
+                         const struct db_class_attempt *a)
+{
+    for (size_t i = 0; i < nf; i++)
+        if (f[i].student == student && f[i].cleared && f[i].src_attempt == a->src_id &&
+            strcmp(f[i].kind, "late") == 0 && f[i].pack_id && strcmp(f[i].pack_id, a->pack_id) == 0)
+            return true;
+    return false;
+}
+
 int lesson_class_progress_load(struct db *store, struct db *cs, const char *pack_id,
                                const struct lesson_grading *g, struct lesson_class_progress **out,
                                size_t *n, struct core_err *err)
@@ -234,7 +246,7 @@ int lesson_class_progress_load(struct db *store, struct db *cs, const char *pack
             continue;
         double frac = a->reviewed ? (a->rv_max > 0 ? a->rv_score / a->rv_max : 0)
                                   : (a->max > 0 ? a->score / a->max : 0);
-        if (g && g->late)
+        if (g && g->late && !late_cleared(fl, nfl, a->student, a))
             frac *= a->late_factor;
         push_try(&p[si].rows[ri], &caps[(size_t)si * nt + (size_t)ri], frac, a->after_giveup,
                  a->certainty, a->reviewed);

@@ -82,8 +82,8 @@ int lesson_grade_cached(struct lesson_grade_cache *c, struct grader_pack *gp, in
 /* A submitted pack as the checks see it. */
 struct lesson_checks_pack {
     const char *pack_id;
-    const struct grader_pack *src; /* a release's source; NULL: not graded work */
-    const char *made_at;           /* when the release was made */
+    const struct grader_pack *src; /* the source of a pack handed out as releases; NULL: not
+                                      graded work */
 };
 
 /* Receives a finding: its kind, what it is about (pack, lesson, question,
@@ -94,10 +94,12 @@ typedef void (*lesson_finding_fn)(void *ctx, enum lesson_flag_kind kind, const c
                                   char *reason);
 
 /* Runs the integrity checks of graded work on submission s (see the file's
- * comment): run_problems[i] (may be NULL) is what the plausibility checks
- * found in s->runs[i]; now the import's clock. */
+ * comment): released_at[i] (may be NULL) is when the release attempt i
+ * names was made (NULL: none known); run_problems[i] (may be NULL) is what
+ * the plausibility checks found in s->runs[i]; now the import's clock. */
 void lesson_class_checks(const struct db_submission *s, const struct lesson_checks_pack *packs,
-                         size_t n_packs, const char *const *run_problems, double now,
-                         lesson_finding_fn fn, void *ctx);
+                         size_t n_packs, const char *const *released_at,
+                         const char *const *run_problems, double now, lesson_finding_fn fn,
+                         void *ctx);
 
 #endif /* WB_LESSON_INTERNAL_H */

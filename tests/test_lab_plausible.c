@@ -147,12 +147,13 @@ static void test_gpu_claims(void **state)
     r.summary_json = "{\"device\":\"gpu\",\"memcpy_gbs\":6000,\"copy_gbs\":5900,"
                      "\"datasheet_gbs\":4800}";
     assert_int_equal(problems_of(&r, "above the device's datasheet"), 1);
-    /* The CPU analog: its copies against its memcpy, with room for noise. */
+    /* The CPU analog has no memcpy bound: an honest small run on a busy
+     * machine timed its memcpy at 0.99 GB/s on fresh pages and its copy
+     * loop at 9.81. */
     r.machine_json = "{\"cores_online\":2,\"gpu\":\"\"}";
-    r.summary_json = "{\"device\":\"cpu\",\"cpu_memcpy_gbs\":13,\"cpu_copy_gbs\":14.5}";
+    r.summary_json = "{\"device\":\"cpu\",\"cpu_memcpy_gbs\":0.99,\"cpu_copy_gbs\":9.81,"
+                     "\"cpu_stride2_gbs\":10.7}";
     assert_int_equal(problems_of(&r, NULL), 0);
-    r.summary_json = "{\"device\":\"cpu\",\"cpu_memcpy_gbs\":13,\"cpu_copy_gbs\":40}";
-    assert_int_equal(problems_of(&r, "cpu_copy_gbs 40 GB/s is above the run's own memcpy"), 1);
 }
 
 int main(void)

@@ -81,16 +81,24 @@ question {
   kind = "numeric",
   title = "Stride 2 on your machine",
   lab = "coalescing",
-  prompt = "Your latest coalescing run copied at {copy:%.3g} GB/s and read every 2nd " ..
-           "float at {s2:%.3g} GB/s. What fraction of the copy bandwidth is that? " ..
-           "Give three significant figures.",
+  prompt = "Your latest coalescing run copied at {copy} GB/s and read every 2nd " ..
+           "float at {s2} GB/s. What fraction of the copy bandwidth is that? " ..
+           "Give three significant figures.{note}",
   params = function(rng, ctx)
     local p = {}
-    p.copy = wb.lab.figure(ctx, "copy_gbs") or wb.lab.figure(ctx, "cpu_copy_gbs")
-    p.s2 = wb.lab.figure(ctx, "stride2_gbs") or wb.lab.figure(ctx, "cpu_stride2_gbs")
+    local copy = wb.lab.figure(ctx, "copy_gbs") or wb.lab.figure(ctx, "cpu_copy_gbs")
+    local s2 = wb.lab.figure(ctx, "stride2_gbs") or wb.lab.figure(ctx, "cpu_stride2_gbs")
+    if copy and s2 and copy > 0 then
+      -- The figures as the prompt shows them, three significant figures.
+      p.copy, p.s2 = tonumber(wb.sig(copy, 3)), tonumber(wb.sig(s2, 3))
+    else
+      p.note = "\n\n(Run `warpbench lab run coalescing` first: this question uses its figures.)"
+    end
     return wb.lab.blanks(p, { "copy", "s2" })
   end,
-  answer = function(p) return p.s2 / p.copy end,
+  answer = function(p)
+    if type(p.copy) == "number" then return p.s2 / p.copy end
+  end,
   examples = {
     { lab = { summary = { cpu_copy_gbs = 10, cpu_stride2_gbs = 5 } }, answer = "0.5", score = 1 },
     { lab = { summary = { cpu_copy_gbs = 10, cpu_stride2_gbs = 5 } }, answer = "2", score = 0 },

@@ -6,7 +6,8 @@
 --
 -- Check it with:      warpbench pack check lessons/examples/class
 -- Make a release:     warpbench pack release lessons/examples/class release/
--- Prove the release:  warpbench pack check --release release/
+-- (release proves it as it is made; prove a folder again with
+--                     warpbench pack check --release release/)
 
 pack {
   id = "example.class",
