@@ -112,7 +112,9 @@ double core_time_parse(const char *s)
         offset = sign * (oh * 3600 + om * 60);
     }
     static const int mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    if (*p || mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] || h > 23 || mi > 59 || sec > 60)
+    bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    if (*p || mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] || (mo == 2 && d == 29 && !leap) ||
+        h > 23 || mi > 59 || sec > 60)
         return NAN;
     struct tm tm = {.tm_year = y - 1900,
                     .tm_mon = mo - 1,

@@ -7,7 +7,7 @@
  * Each finding is named (enum lesson_flag_kind) and handed to the caller,
  * which stores it as a flag; a blocking one withholds the credit it names
  * until the instructor clears it. The checks, for every answer to a graded
- * question of a release the instructor made:
+ * question of a pack the instructor hands out as releases:
  *   - made after the import's clock (future), or before the release was
  *     made (early);
  *   - answered from a lab run that failed a plausibility check;

@@ -79,12 +79,19 @@ int lesson_roster_load(struct db *cs, const char *path, struct core_strlist *war
                           path);
         goto out;
     }
-    for (int line = 2; core_csv_read(&p, end, false, &row); line++) {
+    /* line: where the record starts (a quoted field may span lines) */
+    int line = 1;
+    for (const char *q = text; q < p; q++)
+        line += *q == '\n';
+    for (const char *start = p; core_csv_read(&p, end, false, &row); start = p) {
+        int at = line;
+        for (const char *q = start; q < p; q++)
+            line += *q == '\n';
         if (row.n == 1 && !row.items[0][0])
             continue; /* a blank line */
         char *sid = cell(&row, c_id);
         if (!sid || !db_student_id_ok(sid)) {
-            core_strlist_pushf(warnings, "%s:%d: no usable student id: row left out", path, line);
+            core_strlist_pushf(warnings, "%s:%d: no usable student id: row left out", path, at);
             free(sid);
             continue;
         }
@@ -93,7 +100,7 @@ int lesson_roster_load(struct db *cs, const char *path, struct core_strlist *war
             dup = strcmp(v[i].student_id, sid) == 0;
         if (dup) {
             core_strlist_pushf(warnings, "%s:%d: student id %s is listed twice: the first kept",
-                               path, line, sid);
+                               path, at, sid);
             free(sid);
             continue;
         }
