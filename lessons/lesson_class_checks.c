@@ -32,17 +32,23 @@
 /* Slack at an exam's edges (seconds): an answer stored as the clock ran out. */
 #define EXAM_SLACK 2.0
 
+/* The lesson of question qid of p (the pack's index finds the question;
+ * the lesson is the one whose array holds it). */
 static const struct grader_lesson *lesson_of(const struct grader_pack *p, const char *qid,
                                              const struct grader_question **q)
 {
+    const struct grader_question *found = grader_pack_question(p, qid);
+    if (!found)
+        return NULL;
     const struct grader_pack_info *info = grader_pack_info(p);
-    for (size_t li = 0; li < info->n_lessons; li++)
-        for (size_t qi = 0; qi < info->lessons[li].n_questions; qi++)
-            if (strcmp(info->lessons[li].questions[qi].id, qid) == 0) {
-                if (q)
-                    *q = &info->lessons[li].questions[qi];
-                return &info->lessons[li];
-            }
+    for (size_t li = 0; li < info->n_lessons; li++) {
+        const struct grader_lesson *l = &info->lessons[li];
+        if (l->n_questions && found >= l->questions && found < l->questions + l->n_questions) {
+            if (q)
+                *q = found;
+            return l;
+        }
+    }
     return NULL;
 }
 
@@ -134,11 +140,49 @@ static void check_exam(const struct db_submission *s, const struct lesson_checks
     }
 }
 
+/* An attempt and its place in the submission, for sorting. */
+struct placed {
+    const struct db_sub_attempt *a;
+    size_t i;
+};
+
+/* By pack, question, then place in the log. */
+static int by_question(const void *x, const void *y)
+{
+    const struct placed *a = x, *b = y;
+    int c = strcmp(a->a->pack_id, b->a->pack_id);
+    if (!c)
+        c = strcmp(a->a->question_id, b->a->question_id);
+    return c ? c : (a->i > b->i) - (a->i < b->i);
+}
+
+/* before[i]: the valid attempts at attempt i's question that come before
+ * it in s (n log n, where counting back from each would be n²). */
+static int *tries_before(const struct db_submission *s)
+{
+    size_t n = s->n_attempts;
+    int *before = core_xcalloc(n ? n : 1, sizeof *before);
+    struct placed *v = core_xcalloc(n ? n : 1, sizeof *v);
+    for (size_t i = 0; i < n; i++)
+        v[i] = (struct placed){&s->attempts[i], i};
+    qsort(v, n, sizeof *v, by_question);
+    int run = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (k == 0 || by_question(&(struct placed){v[k].a, 0}, &(struct placed){v[k - 1].a, 0}))
+            run = 0;
+        before[v[k].i] = run;
+        run += v[k].a->valid;
+    }
+    free(v);
+    return before;
+}
+
 void lesson_class_checks(const struct db_submission *s, const struct lesson_checks_pack *packs,
                          size_t n_packs, const char *const *released_at,
                          const char *const *run_problems, double now, lesson_finding_fn fn,
                          void *ctx)
 {
+    int *before = tries_before(s);
     for (size_t i = 0; i < s->n_attempts; i++) {
         const struct db_sub_attempt *a = &s->attempts[i];
         const struct lesson_checks_pack *pk = pack_of(packs, n_packs, a->pack_id);
@@ -166,17 +210,12 @@ void lesson_class_checks(const struct db_submission *s, const struct lesson_chec
                                   "check: %s",
                                   (long long)a->lab_run, run_problems[r]));
         /* Tries beyond the policy (an exam's one answer is checked below). */
-        if (!l->exam && a->valid && q->policy.tries > 0) {
-            int before = 0;
-            for (size_t k = 0; k < i; k++)
-                before += s->attempts[k].valid && strcmp(s->attempts[k].pack_id, a->pack_id) == 0 &&
-                          strcmp(s->attempts[k].question_id, a->question_id) == 0;
-            if (before >= q->policy.tries)
-                fn(ctx, LESSON_FLAG_TRIES, a->pack_id, NULL, a->question_id, a->id,
-                   core_xasprintf("try %d of a question that allows %d", before + 1,
-                                  q->policy.tries));
-        }
+        if (!l->exam && a->valid && q->policy.tries > 0 && before[i] >= q->policy.tries)
+            fn(ctx, LESSON_FLAG_TRIES, a->pack_id, NULL, a->question_id, a->id,
+               core_xasprintf("try %d of a question that allows %d", before[i] + 1,
+                              q->policy.tries));
     }
+    free(before);
     for (size_t p = 0; p < n_packs; p++) {
         const struct lesson_checks_pack *pk = &packs[p];
         if (!pk->src)
