@@ -27,7 +27,9 @@ static void print_section(const char *heading, const struct lesson_tally *v, siz
         if (t->lost > 0.005)
             printf("  (%.1f lost to retries)", t->lost);
         if (t->pending)
-            printf("  (%d in an exam not yet submitted)", t->pending);
+            printf("  (%d not graded yet: an open exam, or graded work awaiting your "
+                   "instructor)",
+                   t->pending);
         if (t->cbm)
             printf("  CBM %+.1f/%g over %d answered", t->cbm_mark, t->cbm_max, t->cbm_answered);
         printf("\n");

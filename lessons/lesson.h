@@ -354,7 +354,8 @@ struct lesson_tally {
     int answered;     /* of them answered (a readable try) */
     double score;     /* what they earn under their policies (the rows' best) */
     double max;       /* their points */
-    int pending;      /* answered in an exam not yet submitted: earning nothing yet */
+    int pending;      /* answered, not graded yet (an open exam; sealed work without its
+                         official grade): earning nothing yet */
     double lost;      /* points the policies took from the best tries (penalties, try
                          limits); nothing for pending exam answers */
     bool cbm;         /* rows of a pack with certainty-based marking were added as such */

@@ -136,6 +136,8 @@ for u in alice dave; do
 done
 wbs alice --json question example.class:exam.limit
 expect_jq '.history[0].score' null "a sealed exam shows no grade after it is handed in"
+expect_jq '[.solution, .solution_accepted, .history[0].reference] | map(select(. != null)) | length' 0 \
+  "nor a solution: a copy of the store sat as a rehearsal reveals nothing"
 
 # The terminal UI records a sealed answer and shows no grade (dave, hw.law).
 . "$WB_SOURCE_DIR/tests/e2e/tmux_lib.sh"
@@ -224,6 +226,8 @@ for u in mallory alice bob carol dave eve frank; do
   expect_rc 0 "$u submits"
 done
 expect_jq .student_id s006 "frank's id goes with his file"
+# mallory dates her file in 2099, so that it would be alice's newest.
+sqlite3 "$T/mallory.wbsub" "UPDATE meta SET value = '2099-01-01T00:00:00.000Z' WHERE key = 'created_at'" && ok || fail "mallory's edit"
 # eve edits her file too: her choice answer names a release nobody made.
 sqlite3 "$T/eve.wbsub" "UPDATE attempts SET pack_digest = '$(printf 'ab%.0s' $(seq 32))' WHERE question_id = 'hw.efficiency'" && ok || fail "eve's file edit"
 wbt --json class --class "$CLASS" import "$T"/{mallory,alice,bob,carol,dave,eve,frank}.wbsub --deadline "$DEADLINE"
