@@ -184,9 +184,9 @@ void lesson_class_regrade_fini(struct lesson_class_regrade *r);
  * points change and why. With dry_run the re-grade runs on a copy of the
  * class store (VACUUM INTO a temporary file), which is then removed: the
  * class store is only read. opts gives the run check and cache. */
-int lesson_class_regrade(struct lesson_session *s, struct db *cs, const char *pack_id,
-                         bool dry_run, const struct lesson_class_opts *opts,
-                         struct lesson_class_regrade *out, struct core_err *err);
+int lesson_class_regrade(struct lesson_session *s, struct db *cs, const char *pack_id, bool dry_run,
+                         const struct lesson_class_opts *opts, struct lesson_class_regrade *out,
+                         struct core_err *err);
 
 /* How the class's grades are read (NULL: raw, for item analysis). */
 struct lesson_grading {
@@ -199,8 +199,8 @@ struct lesson_grading {
  * (db_class_stored_load), graded again with the instructor's current packs
  * and releases and its rows replaced: what class regrade does. The
  * submission is handed over (st->sub is left empty). */
-int lesson_class_import_stored(struct lesson_session *s, struct db *cs,
-                               struct db_class_stored *st, const struct lesson_class_opts *opts,
+int lesson_class_import_stored(struct lesson_session *s, struct db *cs, struct db_class_stored *st,
+                               const struct lesson_class_opts *opts,
                                struct lesson_class_report *out, struct core_err *err);
 
 /* Per student, db_progress_row rows for the questions of the instructor's
@@ -381,9 +381,9 @@ struct lesson_review_item {
     bool reviewed;
     double rv_score; /* out of points */
     char *rv_comment, *rv_reviewer, *rv_at;
-    bool sealed;             /* graded work (a sealed answer): its review is its grade */
-    int64_t superseded_by;   /* a later answer of the student's to the same question (its
-                                class store id), 0: this is the latest */
+    bool sealed;           /* graded work (a sealed answer): its review is its grade */
+    int64_t superseded_by; /* a later answer of the student's to the same question (its
+                              class store id), 0: this is the latest */
 };
 void lesson_review_items_free(struct lesson_review_item *it, size_t n);
 

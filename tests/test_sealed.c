@@ -345,8 +345,8 @@ static void test_release(void **state)
     assert_non_null(strstr(text, "policy = { tries = 2, penalty = 0.5 }"));
     /* left out: references, the helper only they used, feedback, the
      * private hint, comments */
-    static const char *const gone[] = {"\n  answer =", "function speedup", "wrong =", "why =",
-                                       "S = 1 / (f", "tolerance", "examples", "--"};
+    static const char *const gone[] = {"\n  answer =", "function speedup", "wrong =",  "why =",
+                                       "S = 1 / (f",   "tolerance",        "examples", "--"};
     for (size_t i = 0; i < sizeof gone / sizeof gone[0]; i++)
         if (strstr(text, gone[i]))
             fail_msg("the sealed homework keeps '%s':\n%s", gone[i], text);
