@@ -111,10 +111,7 @@ int lesson_ctx_make(struct lesson_session *s, int64_t user_id, const char *user,
                     struct grader_ctx *ctx, struct core_err *err)
 {
     memset(link, 0, sizeof *link);
-    ctx->user = user;
-    ctx->variant = variant;
-    ctx->lab = NULL;
-    ctx->params_json = NULL;
+    *ctx = (struct grader_ctx){.user = user, .variant = variant};
     if (!lab || !*lab)
         return CORE_OK;
     struct core_err e = {0};
