@@ -120,19 +120,21 @@ out:
 
 /* ---- reading --------------------------------------------------------------------------- */
 
-static void review_row(sqlite3_stmt *st, void *e)
+/* Each column read for what the format says it is (db_frow_*): a NULL, a
+ * wrong type, an over-long text or a NUL byte refuses the file. */
+static void review_row(struct db_frow *r, void *e)
 {
-    struct db_fb_review *r = e;
-    r->attempt = sqlite3_column_int64(st, 0);
-    r->pack_id = db_col_dup(st, 1);
-    r->question_id = db_col_dup(st, 2);
-    r->answer_sha = db_col_dup(st, 3);
-    r->score = sqlite3_column_double(st, 4);
-    r->max = sqlite3_column_double(st, 5);
-    r->comment = db_col_dup(st, 6);
-    r->reviewer = db_col_dup(st, 7);
-    r->reviewed_at = db_col_dup(st, 8);
-    r->uid = db_col_dup(st, 9);
+    struct db_fb_review *v = e;
+    v->attempt = db_frow_int(r, 0, 1, INT64_MAX);
+    v->pack_id = db_frow_id(r, 1);
+    v->question_id = db_frow_id(r, 2);
+    v->answer_sha = db_frow_text(r, 3, 64);
+    v->score = db_frow_num(r, 4);
+    v->max = db_frow_num(r, 5);
+    v->comment = db_frow_text(r, 6, DB_FILE_MAX_TEXT);
+    v->reviewer = db_frow_text_null(r, 7, DB_FILE_MAX_LINE);
+    v->reviewed_at = db_frow_text(r, 8, DB_FILE_MAX_LINE);
+    v->uid = db_frow_text(r, 9, DB_FILE_MAX_LINE);
 }
 
 static void reviews_free(void *arr, size_t n)
@@ -141,15 +143,23 @@ static void reviews_free(void *arr, size_t n)
     db_feedback_fini(&tmp);
 }
 
-static void id_row(sqlite3_stmt *st, void *e)
+static void id_row(struct db_frow *r, void *e)
 {
-    *(int64_t *)e = sqlite3_column_int64(st, 0);
+    *(int64_t *)e = db_frow_int(r, 0, 1, INT64_MAX);
 }
 
 static void ids_free(void *arr, size_t n)
 {
     (void)n;
     free(arr);
+}
+
+static void score_row(struct db_frow *r, void *e)
+{
+    struct db_selfscore *c = e;
+    c->concept = db_frow_id(r, 0);
+    c->score = db_frow_num(r, 1);
+    c->max = db_frow_num(r, 2);
 }
 
 static int read_meta(struct db *db, struct db_feedback *out, struct core_err *err)
@@ -180,39 +190,35 @@ int db_feedback_read(const char *path, struct db_feedback *out, struct core_err 
     rc = db_file_check(db, WHAT, err);
     if (!rc)
         rc = read_meta(db, out, err);
-    struct core_err e = {0};
-    void *arr;
+    void *arr = NULL;
     if (!rc) {
-        rc = db_read_rows(db,
+        rc = db_file_rows(db, WHAT, "reviews", DB_FILE_MAX_ROWS,
                           "SELECT attempt, pack_id, question_id, answer_sha, score, max, "
                           "comment, reviewer, reviewed_at, uid FROM reviews ORDER BY id",
                           sizeof *out->reviews, review_row, reviews_free, &arr, &out->n_reviews,
-                          "reviews", &e, "");
+                          err, "");
         out->reviews = arr;
     }
     int64_t *ids = NULL;
     size_t n_ids = 0;
     if (!rc) {
-        rc = db_read_rows(db, "SELECT id FROM reviews ORDER BY id", sizeof *ids, id_row, ids_free,
-                          &arr, &n_ids, "reviews", &e, "");
+        rc = db_file_rows(db, WHAT, "reviews", DB_FILE_MAX_ROWS,
+                          "SELECT id FROM reviews ORDER BY id", sizeof *ids, id_row, ids_free, &arr,
+                          &n_ids, err, "");
         ids = arr;
     }
     for (size_t i = 0; i < out->n_reviews && i < n_ids && !rc; i++) {
         struct db_fb_review *r = &out->reviews[i];
-        int64_t id = ids[i];
-        rc = db_read_rows(db,
+        rc = db_file_rows(db, WHAT, "review_scores", 1000,
                           "SELECT concept, score, max FROM review_scores WHERE review_id = ?1 "
                           "ORDER BY ordinal",
-                          sizeof *r->scores, db_selfscore_read_row, db_selfscores_free_rows, &arr,
-                          &r->n_scores, "concept scores", &e, "I", id);
+                          sizeof *r->scores, score_row, db_selfscores_free_rows, &arr, &r->n_scores,
+                          err, "I", ids[i]);
         r->scores = arr;
-        if (!rc && (!isfinite(r->score) || !isfinite(r->max) || r->max <= 0 || r->score < 0 ||
-                    r->score > r->max + 1e-9 || r->attempt <= 0))
+        if (!rc && (r->max <= 0 || r->score < 0 || r->score > r->max + 1e-9))
             rc = db_file_refuse(err, path, WHAT, "review %s breaks the format", r->uid);
     }
     free(ids);
-    if (rc && e.code)
-        rc = db_file_refuse_read(err, path, WHAT, &e);
     db_close(db);
     if (rc)
         db_feedback_fini(out);
