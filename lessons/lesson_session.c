@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+_Static_assert(DB_ANSWER_MAX == GRADER_MAX_ANSWER,
+               "a store keeps every answer a question may grade");
+
 struct cached_pack {
     int64_t rev_id;
     struct grader_pack *pack;
@@ -534,7 +537,18 @@ int lesson_answer_design(struct lesson_session *s, const char *qid, int variant,
                                .regrade_of = 0,
                                .certainty = certainty,
                                .params_json = out->r.params_json,
-                               .grader_rev = grader_revision()};
+                               .grader_rev = grader_revision(),
+                               .tries_limit = pol.tries};
+    out->tries = before;
+    grader_policy_describe(&pol, out->policy_text, sizeof out->policy_text);
+    out->pack_id = core_xstrdup(q.pack_id);
+    out->question_id = core_xstrdup(q.id);
+    out->variant = variant;
+    if (strlen(answer) > DB_ANSWER_MAX) /* explained as too long; a store keeps none so long */
+        goto out;
+    /* The try limit is checked again where the attempt is recorded, in
+     * its write transaction: an answer made at the same moment elsewhere
+     * may have used the last try since check_open. */
     rc = db_attempt_insert_selfscored(s->db, &in, fixed, n_self, &out->attempt_id, err);
     if (rc != CORE_OK)
         goto out;
@@ -542,7 +556,6 @@ int lesson_answer_design(struct lesson_session *s, const char *qid, int variant,
      * answer as lost, so what follows is best effort. */
     if (db_attempt_count(s->db, s->user_id, q.pack_id, q.id, &out->attempt_no, NULL) != CORE_OK)
         out->attempt_no = 0;
-    out->tries = before;
     if (out->r.valid) { /* this answer is one more try */
         double frac = out->r.max > 0 ? out->r.score / out->r.max : 0;
         frac = frac < 0 ? 0 : frac > 1 ? 1 : frac;
@@ -558,7 +571,6 @@ int lesson_answer_design(struct lesson_session *s, const char *qid, int variant,
         t->next_available =
             t->closed || t->gave_up ? 0 : grader_policy_available(&pol, t->used + 1);
     }
-    grader_policy_describe(&pol, out->policy_text, sizeof out->policy_text);
     if (out->r.valid) {
         out->after_giveup = before.gave_up;
         out->available = out->after_giveup ? 0 : grader_policy_available(&pol, before.used + 1);
@@ -570,9 +582,6 @@ int lesson_answer_design(struct lesson_session *s, const char *qid, int variant,
         withhold(&out->r);
         out->earned = 0;
     }
-    out->pack_id = core_xstrdup(q.pack_id);
-    out->question_id = core_xstrdup(q.id);
-    out->variant = variant;
 out:
     free(fixed);
     db_question_fini(&q);
