@@ -136,9 +136,9 @@ static void json_report(struct core_json *j, const struct lesson_class_report *r
 
 static void print_report(const struct lesson_class_report *r)
 {
-    printf("%s: %s", cli_tx(r->file), cli_tx(r->user));
+    printf("%s: %s", cli_tx1(r->file), cli_tx1(r->user));
     if (r->student_id)
-        printf(" (student id %s)", cli_tx(r->student_id));
+        printf(" (student id %s)", cli_tx1(r->student_id));
     switch (r->result) {
     case DB_CLASS_UNCHANGED:
         printf(": imported before, unchanged\n");
@@ -171,15 +171,15 @@ static void print_report(const struct lesson_class_report *r)
         char was[64], now[64];
         fmt_grade(f->rec_valid, f->rec_score, f->max, was, sizeof was);
         fmt_grade(f->new_valid, f->new_score, f->max, now, sizeof now);
-        printf("  attempt %lld %s:%s (variant %d): %s", (long long)f->attempt, cli_tx(f->pack_id),
-               cli_tx(f->question_id), f->variant, lesson_flag_name(f->kind));
+        printf("  attempt %lld %s:%s (variant %d): %s", (long long)f->attempt, cli_tx1(f->pack_id),
+               cli_tx1(f->question_id), f->variant, lesson_flag_name(f->kind));
         if (f->kind <= LESSON_FLAG_SKEW)
             printf(", recorded %s, re-graded %s", was, now);
-        printf(" — %s\n", cli_tx(f->reason));
+        printf(" — %s\n", cli_tx1(f->reason));
     }
     for (size_t i = 0; i < r->n_runflags; i++)
         printf("  lab run %lld (%s): implausible — %s\n", (long long)r->runflags[i].run,
-               cli_tx(r->runflags[i].lab), cli_tx(r->runflags[i].problems));
+               cli_tx1(r->runflags[i].lab), cli_tx1(r->runflags[i].problems));
 }
 
 /* Fault injection for the durability test (WARPBENCH_FAULT): die the
@@ -248,7 +248,8 @@ static int class_import(struct cli_ctx *cx, struct cli_args *a, const struct cli
             if (cx->json)
                 json_report(&j, &rep, &e);
             else
-                fprintf(stderr, "warpbench: %s: refused: %s\n", cli_tx(a->argv[i]), cli_tx(e.msg));
+                fprintf(stderr, "warpbench: %s: refused: %s\n", cli_tx1(a->argv[i]),
+                        cli_tx1(e.msg));
             lesson_class_report_fini(&rep);
             continue;
         }
@@ -268,6 +269,9 @@ static int class_import(struct cli_ctx *cx, struct cli_args *a, const struct cli
         else
             print_report(&rep);
         lesson_class_report_fini(&rep);
+        /* each file's report reaches the terminal or file before the next
+         * file is read, whatever happens to the rest of the batch */
+        fflush(stdout);
     }
     double secs = core_time_mono() - t0;
     if (cx->json) {
@@ -497,9 +501,9 @@ static int class_items(struct cli_ctx *cx, struct cli_args *a, const struct cli_
                    it[i].students, fac, rpb, d, gu, tr);
             for (size_t k = 0; k < it[i].n_wrong; k++) {
                 const struct lesson_item_wrong *w = &it[i].wrong[k];
-                printf("    wrong \"%s\" x%d: %s%s%s\n", cli_tx(w->answer), w->count,
+                printf("    wrong \"%s\" x%d: %s%s%s\n", cli_tx1(w->answer), w->count,
                        w->explained ? "\"" : "no feedback matched",
-                       w->explained ? cli_tx(w->feedback) : "", w->explained ? "\"" : "");
+                       w->explained ? cli_tx1(w->feedback) : "", w->explained ? "\"" : "");
             }
         }
         printf("(tries: readable answers by all; stud.: students who answered or gave up; "
@@ -554,10 +558,10 @@ static void print_review_item(const struct lesson_review_item *it)
     lesson_score_format(it->auto_score, au, sizeof au);
     lesson_score_format(it->points, pts, sizeof pts);
     printf("attempt %lld  %s:%s  student %s (%s), variant %d%s\n", (long long)it->attempt,
-           cli_tx(it->pack_id), cli_tx(it->question_id), cli_tx(it->key), cli_tx(it->user),
+           cli_tx1(it->pack_id), cli_tx1(it->question_id), cli_tx1(it->key), cli_tx1(it->user),
            it->variant, it->reviewed ? "  [reviewed]" : "");
     printf("  question: %s\n", cli_tx(it->prompt));
-    printf("  answer:   %s\n", cli_tx(it->answer));
+    printf("  answer:   %s\n", cli_tx1(it->answer));
     printf("  automatic %s/%s: %s\n", it->auto_valid ? au : "-", pts, cli_tx(it->auto_feedback));
     printf("  %-28s %7s %6s %9s\n", "rubric concept", "points", "self", "reviewed");
     for (size_t k = 0; k < it->n_concepts; k++) {
@@ -574,8 +578,8 @@ static void print_review_item(const struct lesson_review_item *it)
     if (it->reviewed) {
         char rs[32];
         lesson_score_format(it->rv_score, rs, sizeof rs);
-        printf("  reviewed %s/%s by %s%s%s\n", rs, pts, cli_tx(it->rv_reviewer),
-               it->rv_comment && *it->rv_comment ? ": " : "", cli_tx(it->rv_comment));
+        printf("  reviewed %s/%s by %s%s%s\n", rs, pts, cli_tx1(it->rv_reviewer),
+               it->rv_comment && *it->rv_comment ? ": " : "", cli_tx1(it->rv_comment));
     }
     printf("\n");
 }
@@ -642,7 +646,7 @@ static int review_set(struct cli_ctx *cx, struct cli_args *a, const struct cli_c
         lesson_score_format(it->points, pts, sizeof pts);
         printf("reviewed attempt %lld (%s:%s, student %s): %s/%s; this score counts in the "
                "gradebook and, once fed back, in the student's progress\n",
-               id, cli_tx(it->pack_id), cli_tx(it->question_id), cli_tx(it->key), rs, pts);
+               id, cli_tx1(it->pack_id), cli_tx1(it->question_id), cli_tx1(it->key), rs, pts);
     }
     lesson_review_items_free(it, it ? 1 : 0);
     class_close(&c);
@@ -768,8 +772,8 @@ static int class_feedback(struct cli_ctx *cx, struct cli_args *a, const struct c
         cli_json_close(&b, &j);
     } else {
         for (size_t i = 0; i < n; i++)
-            printf("%s: %zu review%s for %s\n", cli_tx(f[i].path), f[i].n_reviews,
-                   f[i].n_reviews == 1 ? "" : "s", cli_tx(f[i].key));
+            printf("%s: %zu review%s for %s\n", cli_tx1(f[i].path), f[i].n_reviews,
+                   f[i].n_reviews == 1 ? "" : "s", cli_tx1(f[i].key));
         if (rc == CLI_EXIT_OK)
             printf("%zu feedback file%s in %s; each student runs: warpbench feedback import "
                    "FILE\n",
