@@ -44,7 +44,8 @@ static const char fb_migration_1[] =
     "  PRIMARY KEY (review_id, concept)\n"
     ");\n";
 
-static const char *const fb_migrations[] = {fb_migration_1};
+const char *const db_feedback_steps[] = {fb_migration_1};
+#define fb_migrations db_feedback_steps
 _Static_assert(sizeof fb_migrations / sizeof fb_migrations[0] == DB_FEEDBACK_VERSION,
                "one migration per feedback schema version");
 _Static_assert(DB_FEEDBACK_APPLICATION_ID == 1463961154, "fb_migration_1 writes it");
@@ -177,14 +178,20 @@ static int read_meta(struct db *db, struct db_feedback *out, struct core_err *er
 
 int db_feedback_read(const char *path, struct db_feedback *out, struct core_err *err)
 {
-    memset(out, 0, sizeof *out);
     const struct db_open_spec spec = {.app_id = DB_FEEDBACK_APPLICATION_ID,
                                       .what = "a Warpbench feedback file",
                                       .steps = fb_migrations,
                                       .n_steps = DB_FEEDBACK_VERSION,
                                       .read_only = true};
+    return db_feedback_read_as(path, &spec, out, err);
+}
+
+int db_feedback_read_as(const char *path, const struct db_open_spec *spec, struct db_feedback *out,
+                        struct core_err *err)
+{
+    memset(out, 0, sizeof *out);
     struct db *db = NULL;
-    int rc = db_open_spec(&db, path, &spec, err);
+    int rc = db_open_spec(&db, path, spec, err);
     if (rc)
         return rc;
     rc = db_file_check(db, WHAT, err);

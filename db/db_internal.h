@@ -295,6 +295,22 @@ int db_file_rows(struct db *db, const char *kind, const char *table, size_t max_
                  void (*free_rows)(void *, size_t), void **out, size_t *n, struct core_err *err,
                  const char *types, ...);
 
+/* The migrations that write a submission (db_submit.c) and a feedback file
+ * (db_feedback.c): DB_SUBMIT_VERSION and DB_FEEDBACK_VERSION entries. A
+ * file read is compared with the schema they create. */
+extern const char *const db_submit_steps[];
+extern const char *const db_feedback_steps[];
+
+/* db_submission_read and db_feedback_read of a file opened as `spec`
+ * says (read_only): every check and row reader after opening is theirs.
+ * Tests pass a spec whose steps create a schema of their own (a NOT NULL
+ * dropped), to reach the row readers with what the real schema check
+ * stops first. */
+int db_submission_read_as(const char *path, const struct db_open_spec *spec,
+                          struct db_submission *out, struct core_err *err);
+int db_feedback_read_as(const char *path, const struct db_open_spec *spec, struct db_feedback *out,
+                        struct core_err *err);
+
 /* ---- transactions -------------------------------------------------------- */
 
 /* BEGIN IMMEDIATE: takes the write lock at once (waiting up to the busy

@@ -112,10 +112,12 @@ static const char sub_migration_1[] =
     "  PRIMARY KEY (pack_id, lesson_id)\n"
     ");\n";
 
-static const char *const sub_migrations[] = {sub_migration_1};
+const char *const db_submit_steps[] = {sub_migration_1};
+#define sub_migrations db_submit_steps
 _Static_assert(sizeof sub_migrations / sizeof sub_migrations[0] == DB_SUBMIT_VERSION,
                "one migration per submission schema version");
 _Static_assert(DB_SUBMIT_APPLICATION_ID == 1463964482, "sub_migration_1 writes it");
+_Static_assert(DB_FILE_MAX_ANSWER == DB_ANSWER_MAX, "a file carries every answer a store keeps");
 
 /* ---- the in-memory submission ------------------------------------------------------- */
 
@@ -687,14 +689,20 @@ static int check_per_question(const char *path, const struct db_submission *s, s
 
 int db_submission_read(const char *path, struct db_submission *out, struct core_err *err)
 {
-    memset(out, 0, sizeof *out);
     const struct db_open_spec spec = {.app_id = DB_SUBMIT_APPLICATION_ID,
                                       .what = "a Warpbench submission file",
                                       .steps = sub_migrations,
                                       .n_steps = DB_SUBMIT_VERSION,
                                       .read_only = true};
+    return db_submission_read_as(path, &spec, out, err);
+}
+
+int db_submission_read_as(const char *path, const struct db_open_spec *spec,
+                          struct db_submission *out, struct core_err *err)
+{
+    memset(out, 0, sizeof *out);
     struct db *db = NULL;
-    int rc = db_open_spec(&db, path, &spec, err);
+    int rc = db_open_spec(&db, path, spec, err);
     if (rc)
         return rc;
     rc = db_file_check(db, WHAT, err);
