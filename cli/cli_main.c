@@ -30,7 +30,8 @@ static const struct cli_command commands[] = {
     {"progress", "progress [PACK]",
      "scores per lesson, topic and rubric item; self-rating vs graded; level", cli_cmd_progress},
     {"pack",
-     "pack check DIR [--rubric] [--variants N] | import DIR [--force] [--variants N] | "
+     "pack check DIR [--rubric] [--variants N] [--budget S] | import DIR [--force] [--variants N] "
+     "| "
      "export ID DIR [--force] | list | regrade ID [--dry-run] [--new-params]",
      "check, import, export, list and re-grade lesson packs", cli_cmd_pack},
     {"selfassess", "selfassess [--set ITEM=SCORE]...",
