@@ -146,8 +146,10 @@ struct flat {
     struct core_kv *v;
     size_t *koff;
     size_t n, cap;
-    struct core_buf keys;
-    struct core_buf key; /* the dotted key of the current value */
+    char *keys; /* every key so far, NUL after each */
+    size_t keys_len, keys_cap;
+    char *key; /* the dotted key of the current value, NUL-terminated */
+    size_t key_len, key_cap;
     /* Open addressing over v[] by key: index + 1, 0 empty. Rebuilt when
      * half full. A dropped member keeps its slot (matching nothing) until
      * the end, so probing past it still finds the keys beyond. */
@@ -164,7 +166,29 @@ struct flat {
 
 static const char *key_of(const struct flat *f, size_t i)
 {
-    return f->koff[i] == DROPPED ? NULL : f->keys.data + f->koff[i];
+    return f->koff[i] == DROPPED ? NULL : f->keys + f->koff[i];
+}
+
+/* Room for `more` members and `bytes` more of keys (an array's elements
+ * are counted before they are walked, so a long array grows each buffer
+ * once instead of doubling it again and again). */
+static void reserve(struct flat *f, size_t more, size_t bytes)
+{
+    if (f->n + more > f->cap) {
+        size_t c = f->cap ? f->cap : 8;
+        while (c < f->n + more)
+            c *= 2;
+        f->cap = c;
+        f->v = core_xrealloc(f->v, c * sizeof *f->v);
+        f->koff = core_xrealloc(f->koff, c * sizeof *f->koff);
+    }
+    if (f->keys_len + bytes > f->keys_cap) {
+        size_t c = f->keys_cap ? f->keys_cap : 256;
+        while (c < f->keys_len + bytes)
+            c *= 2;
+        f->keys_cap = c;
+        f->keys = core_xrealloc(f->keys, c);
+    }
 }
 
 static size_t hash_key(const char *s)
@@ -207,7 +231,7 @@ static size_t *slot_of(struct flat *f, const char *key)
 
 static const char *cur_key(const struct flat *f)
 {
-    return f->key.data ? f->key.data : "";
+    return f->key ? f->key : "";
 }
 
 /* The pair for the current key: a new one at the end, or, for a key seen
@@ -235,13 +259,10 @@ static struct core_kv *add(struct flat *f)
         core_err_set(f->err, CORE_ERR_INVALID, "JSON: more than %d members", CORE_JSON_MAX_MEMBERS);
         return NULL;
     }
-    if (f->n == f->cap) {
-        f->cap = f->cap ? 2 * f->cap : 8;
-        f->v = core_xrealloc(f->v, f->cap * sizeof *f->v);
-        f->koff = core_xrealloc(f->koff, f->cap * sizeof *f->koff);
-    }
-    f->koff[f->n] = f->keys.len;
-    core_buf_append(&f->keys, cur_key(f), f->key.len + 1); /* with its NUL */
+    reserve(f, 1, f->key_len + 1);
+    f->koff[f->n] = f->keys_len;
+    memcpy(f->keys + f->keys_len, cur_key(f), f->key_len + 1); /* with its NUL */
+    f->keys_len += f->key_len + 1;
     struct core_kv *kv = &f->v[f->n++];
     memset(kv, 0, sizeof *kv);
     if (s)
@@ -269,18 +290,25 @@ static void drop(struct flat *f)
  * length to cut back to afterwards. */
 static size_t key_push(struct flat *f, const char *part, size_t n)
 {
-    size_t old = f->key.len;
+    size_t old = f->key_len;
+    size_t need = old + (old > 0) + n + 1;
+    if (need > f->key_cap) {
+        f->key_cap = need * 2;
+        f->key = core_xrealloc(f->key, f->key_cap);
+    }
     if (old > 0)
-        core_buf_putc(&f->key, '.');
-    core_buf_append(&f->key, part, n);
+        f->key[f->key_len++] = '.';
+    memcpy(f->key + f->key_len, part, n);
+    f->key_len += n;
+    f->key[f->key_len] = '\0';
     return old;
 }
 
 static void key_pop(struct flat *f, size_t old)
 {
-    f->key.len = old;
-    if (f->key.data)
-        f->key.data[old] = '\0';
+    f->key_len = old;
+    if (f->key)
+        f->key[old] = '\0';
 }
 
 static int walk(struct flat *f, json_t *v, int depth)
@@ -313,6 +341,8 @@ static int walk(struct flat *f, json_t *v, int depth)
     case JSON_ARRAY: {
         size_t k;
         json_t *e;
+        /* its elements' keys: this key, a dot, up to 20 digits */
+        reserve(f, json_array_size(v), json_array_size(v) * (f->key_len + 22));
         json_array_foreach(v, k, e)
         {
             char idx[24];
@@ -353,10 +383,8 @@ static int flatten(json_t *root, bool hashed, struct core_kv **out, size_t *n, b
                    struct core_err *err)
 {
     struct flat f = {.err = err, .hashed = hashed};
-    core_buf_init(&f.key);
-    core_buf_init(&f.keys);
     int rc = walk(&f, root, 1);
-    core_buf_fini(&f.key);
+    free(f.key);
     free(f.slots);
     *ambiguous = f.ambiguous;
     size_t k = 0;
@@ -365,7 +393,8 @@ static int flatten(json_t *root, bool hashed, struct core_kv **out, size_t *n, b
          * members were dropped, so that the first key is its start) */
         char *block;
         if (f.n_dropped == 0) {
-            block = core_buf_steal(&f.keys);
+            block = f.keys;
+            f.keys = NULL;
         } else {
             struct core_buf b;
             core_buf_init(&b);
@@ -388,7 +417,7 @@ static int flatten(json_t *root, bool hashed, struct core_kv **out, size_t *n, b
         free(f.v);
         f.v = NULL;
     }
-    core_buf_fini(&f.keys);
+    free(f.keys);
     free(f.koff);
     *out = f.v;
     *n = k;
