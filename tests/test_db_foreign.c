@@ -13,6 +13,9 @@
  * as "malformed submission: attempts row 1: answer is NULL". A recursive
  * query on a file's connection is stopped by its progress budget, and a
  * value longer than the file limit is refused before SQLite allocates it.
+ *
+ * And on a student's own store: a try and its limit are recorded together,
+ * and `submit` gathers from one snapshot while another connection writes.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -406,6 +409,143 @@ static void test_budget_scales(void **state)
     free(path);
 }
 
+/* ---- a student's own store: the answers' limits and submit's snapshot ---- */
+
+struct store {
+    struct db *db;
+    char *path;
+    int64_t rev, uid;
+};
+
+static void store_open(struct store *s)
+{
+    struct core_err e = {0};
+    s->path = tmp_path("store.db");
+    assert_int_equal(db_open(&s->db, s->path, &e), CORE_OK);
+    struct db_file_in file = {"pack.lua", "x", 1};
+    struct db_lesson_in les = {"l", "L", "pack.lua", false, 0};
+    struct db_question_in q = {.id = "q",
+                               .lesson_id = "l",
+                               .kind = "choice",
+                               .prompt = "?",
+                               .points = 1,
+                               .topics = "",
+                               .rubric = "",
+                               .file = "pack.lua",
+                               .page_after = -1,
+                               .tries = 2};
+    struct db_pack_in pin = {"p", "1", "P", NULL, &file, 1, &les, 1, NULL, 0, &q, 1};
+    assert_int_equal(db_pack_import(s->db, &pin, false, NULL, &s->rev, &e), CORE_OK);
+    assert_int_equal(db_user_ensure(s->db, "ann", &s->uid, &e), CORE_OK);
+}
+
+static void store_close(struct store *s)
+{
+    db_close(s->db);
+    free(s->path);
+}
+
+static struct db_attempt_in answer_in(const struct store *s, bool valid, int tries_limit)
+{
+    return (struct db_attempt_in){.user_id = s->uid,
+                                  .pack_id = "p",
+                                  .question_id = "q",
+                                  .variant = 1,
+                                  .answer = "a",
+                                  .valid = valid,
+                                  .max = 1,
+                                  .feedback = "",
+                                  .rev_id = s->rev,
+                                  .tries_limit = tries_limit};
+}
+
+/* A try and its limit are checked and recorded together; unreadable
+ * answers use no try; a store keeps DB_ATTEMPTS_MAX_PER_QUESTION answers
+ * per question and none over DB_ANSWER_MAX bytes. */
+static void test_attempt_limits(void **state)
+{
+    (void)state;
+    struct store s;
+    store_open(&s);
+    struct core_err e = {0};
+    struct db_attempt_in a = answer_in(&s, true, 2);
+    assert_int_equal(db_attempt_insert(s.db, &a, NULL, &e), CORE_OK);
+    assert_int_equal(db_attempt_insert(s.db, &a, NULL, &e), CORE_OK);
+    assert_int_equal(db_attempt_insert(s.db, &a, NULL, &e), CORE_ERR_CONFLICT);
+    assert_non_null(strstr(e.msg, "q is closed: its 2 tries are used"));
+    struct db_attempt_in bad = answer_in(&s, false, 2);
+    assert_int_equal(db_attempt_insert(s.db, &bad, NULL, &e), CORE_OK); /* no try used */
+    char *longer = core_xcalloc(DB_ANSWER_MAX + 2, 1);
+    memset(longer, '7', DB_ANSWER_MAX + 1);
+    bad.answer = longer;
+    assert_int_equal(db_attempt_insert(s.db, &bad, NULL, &e), CORE_ERR_INVALID);
+    assert_non_null(strstr(e.msg, "longer than 65536 bytes"));
+    free(longer);
+    /* up to the most a store keeps per question (bulk insert: no limit),
+     * then not one more */
+    size_t n = DB_ATTEMPTS_MAX_PER_QUESTION - 3;
+    struct db_attempt_in *many = core_xcalloc(n, sizeof *many);
+    for (size_t i = 0; i < n; i++)
+        many[i] = answer_in(&s, false, 0);
+    assert_int_equal(db_attempt_insert_batch(s.db, many, n, &e), CORE_OK);
+    free(many);
+    bad = answer_in(&s, false, 0);
+    assert_int_equal(db_attempt_insert(s.db, &bad, NULL, &e), CORE_ERR_CONFLICT);
+    assert_non_null(strstr(e.msg, "1000 answers recorded"));
+    store_close(&s);
+}
+
+/* The snapshot test: when the gather's first SELECT (the packs) runs,
+ * another connection records one more attempt and commits. */
+struct writer {
+    const struct store *s;
+    struct db *other;
+    bool done;
+};
+
+static int write_midway(void *ctx)
+{
+    struct writer *w = ctx;
+    if (w->done)
+        return 0;
+    sqlite3 *h = w->s->db->h;
+    for (sqlite3_stmt *st = sqlite3_next_stmt(h, NULL); st; st = sqlite3_next_stmt(h, st))
+        if (sqlite3_stmt_busy(st) && strstr(sqlite3_sql(st), "FROM packs p JOIN pack_revs")) {
+            struct db_attempt_in a = answer_in(w->s, false, 0);
+            struct core_err e = {0};
+            if (db_attempt_insert(w->other, &a, NULL, &e) != CORE_OK)
+                fail_msg("writing beside the gather: %s", e.msg);
+            w->done = true;
+        }
+    return 0;
+}
+
+/* submit reads one snapshot: an attempt committed by another connection
+ * while it gathers is not half in the submission. */
+static void test_submit_snapshot(void **state)
+{
+    (void)state;
+    struct store s;
+    store_open(&s);
+    struct core_err e = {0};
+    struct db_attempt_in a = answer_in(&s, false, 0);
+    assert_int_equal(db_attempt_insert(s.db, &a, NULL, &e), CORE_OK);
+    struct writer w = {.s = &s};
+    assert_int_equal(db_open(&w.other, s.path, &e), CORE_OK);
+    sqlite3_progress_handler(s.db->h, 1, write_midway, &w);
+    struct db_submission sub;
+    assert_int_equal(db_submission_gather(s.db, s.uid, NULL, &sub, &e), CORE_OK);
+    sqlite3_progress_handler(s.db->h, 0, NULL, NULL);
+    assert_true(w.done);
+    assert_int_equal(sub.n_attempts, 1); /* as the store was when it began */
+    db_submission_fini(&sub);
+    assert_int_equal(db_submission_gather(s.db, s.uid, NULL, &sub, &e), CORE_OK);
+    assert_int_equal(sub.n_attempts, 2);
+    db_submission_fini(&sub);
+    db_close(w.other);
+    store_close(&s);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -427,9 +567,10 @@ static int teardown(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_null_cases),     cmocka_unit_test(test_schema_compared),
-        cmocka_unit_test(test_values_bounded), cmocka_unit_test(test_progress_budget),
-        cmocka_unit_test(test_budget_scales),
+        cmocka_unit_test(test_null_cases),      cmocka_unit_test(test_schema_compared),
+        cmocka_unit_test(test_values_bounded),  cmocka_unit_test(test_progress_budget),
+        cmocka_unit_test(test_budget_scales),   cmocka_unit_test(test_attempt_limits),
+        cmocka_unit_test(test_submit_snapshot),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
