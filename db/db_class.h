@@ -30,8 +30,8 @@
 #define DB_FILE_MAX_SAMPLES_PER_RUN 1000000 /* samples of one lab run */
 #define DB_FILE_MAX_SAMPLES 4000000         /* samples in one file */
 #define DB_FILE_MAX_ROWS 100000 /* rows of any other table: packs, runs, give-ups, reviews, ... */
-#define DB_FILE_MAX_ID 64       /* ids and names (pack, question, lesson, concept, series, user) */
-#define DB_FILE_MAX_LINE 1024   /* one-line texts: versions, titles, times, digests, statuses */
+#define DB_FILE_MAX_ID 64 /* ids (pack, question, lesson: grader_id_check), labs, series, users */
+#define DB_FILE_MAX_LINE 1024 /* one-line texts: versions, titles, times, digests, concepts */
 #define DB_FILE_MAX_TEXT (1024 * 1024)      /* feedback, comments, parameters, machine, errors */
 #define DB_FILE_MAX_JSON (16 * 1024 * 1024) /* a lab summary: CORE_JSON_MAX_BYTES */
 

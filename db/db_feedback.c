@@ -158,7 +158,7 @@ static void ids_free(void *arr, size_t n)
 static void score_row(struct db_frow *r, void *e)
 {
     struct db_selfscore *c = e;
-    c->concept = db_frow_id(r, 0);
+    c->concept = db_frow_text(r, 0, DB_FILE_MAX_LINE); /* a rubric concept's label */
     c->score = db_frow_num(r, 1);
     c->max = db_frow_num(r, 2);
 }

@@ -243,7 +243,7 @@ static void selfscore_row(struct db_frow *r, void *e)
     struct db_sub_selfscore *s = e;
     s->attempt_id = db_frow_int(r, 0, 1, INT64_MAX);
     s->ordinal = (int)db_frow_int(r, 1, 0, INT32_MAX);
-    s->concept = db_frow_id(r, 2);
+    s->concept = db_frow_text(r, 2, DB_FILE_MAX_LINE); /* a rubric concept's label */
     s->score = db_frow_num(r, 3);
     s->max = db_frow_num(r, 4);
 }
@@ -251,7 +251,7 @@ static void selfscore_row(struct db_frow *r, void *e)
 static void rating_row(struct db_frow *r, void *e)
 {
     struct db_sub_rating *x = e;
-    x->item = db_frow_id(r, 0);
+    x->item = db_frow_text(r, 0, DB_FILE_MAX_LINE);
     x->score = db_frow_num(r, 1);
     x->max = db_frow_num(r, 2);
     x->created_at = db_frow_text(r, 3, DB_FILE_MAX_LINE);

@@ -105,7 +105,7 @@ static void check_feedback(const struct db_feedback *f)
         need(isfinite(r->score) && r->max > 0 && r->score >= 0 && r->score <= r->max + 1e-9,
              "review score");
         for (size_t k = 0; k < r->n_scores; k++)
-            text_ok(r->scores[k].concept, DB_FILE_MAX_ID, false, "concept");
+            text_ok(r->scores[k].concept, DB_FILE_MAX_LINE, false, "concept");
     }
 }
 
