@@ -325,6 +325,38 @@ static void ids_free(void *arr, size_t n)
     free(arr);
 }
 
+/* Orders attempts (pointers to them) by pack and question. */
+static int by_question(const void *x, const void *y)
+{
+    const struct db_sub_attempt *a = *(const struct db_sub_attempt *const *)x;
+    const struct db_sub_attempt *b = *(const struct db_sub_attempt *const *)y;
+    int c = strcmp(a->pack_id, b->pack_id);
+    return c ? c : strcmp(a->question_id, b->question_id);
+}
+
+/* No question with more attempts than a store records
+ * (DB_ATTEMPTS_MAX_PER_QUESTION). kind names the source in the message. */
+static int check_per_question(const char *path, const char *kind, const struct db_submission *s,
+                              struct core_err *err)
+{
+    const struct db_sub_attempt **by = core_xcalloc(s->n_attempts ? s->n_attempts : 1, sizeof *by);
+    for (size_t i = 0; i < s->n_attempts; i++)
+        by[i] = &s->attempts[i];
+    qsort(by, s->n_attempts, sizeof *by, by_question);
+    int rc = 0;
+    for (size_t i = 0, run = 0; i < s->n_attempts && !rc; i++) {
+        run = i && by_question(&by[i - 1], &by[i]) == 0 ? run + 1 : 1;
+        if (run > DB_ATTEMPTS_MAX_PER_QUESTION)
+            rc = core_err_set(err, CORE_ERR_STORE,
+                              "%s: malformed %s: more than %d attempts at %s:%s, more than a "
+                              "store records",
+                              path, kind, DB_ATTEMPTS_MAX_PER_QUESTION, by[i]->pack_id,
+                              by[i]->question_id);
+    }
+    free(by);
+    return rc;
+}
+
 /* ---- gathering from a student's store ----------------------------------------------- */
 
 static const char sql_gather_packs[] =
@@ -459,6 +491,8 @@ int db_submission_gather(struct db *db, int64_t user_id, const char *pack_id,
     qsort(ids, n_ids, sizeof *ids, cmp_i64);
     if (!rc)
         rc = read_runs(db, "store", sql_gather_run, sql_samples, ids, n_ids, out, err);
+    if (!rc) /* what an instructor's import would refuse, said here first */
+        rc = check_per_question(db->path, "store", out, err);
     free(ids);
     db_tx_rollback(db); /* the snapshot ends; nothing was written */
     if (rc)
@@ -648,45 +682,6 @@ static int check_rows(const char *path, const struct db_submission *s, struct co
     return 0;
 }
 
-/* Orders attempt indexes by question, then id. */
-static const struct db_submission *by_question_sub;
-static int by_question(const void *x, const void *y)
-{
-    const struct db_sub_attempt *a = &by_question_sub->attempts[*(const size_t *)x];
-    const struct db_sub_attempt *b = &by_question_sub->attempts[*(const size_t *)y];
-    int c = strcmp(a->pack_id, b->pack_id);
-    if (!c)
-        c = strcmp(a->question_id, b->question_id);
-    return c ? c : (a->id > b->id) - (a->id < b->id);
-}
-
-/* No question with more attempts than a store records
- * (DB_ATTEMPTS_MAX_PER_QUESTION). */
-static int check_per_question(const char *path, const struct db_submission *s, struct core_err *err)
-{
-    size_t *ix = core_xcalloc(s->n_attempts ? s->n_attempts : 1, sizeof *ix);
-    for (size_t i = 0; i < s->n_attempts; i++)
-        ix[i] = i;
-    by_question_sub = s; /* qsort has no context argument; reading files is single-threaded */
-    qsort(ix, s->n_attempts, sizeof *ix, by_question);
-    int rc = 0;
-    for (size_t i = 0, run = 0; i < s->n_attempts && !rc; i++) {
-        const struct db_sub_attempt *a = &s->attempts[ix[i]];
-        const struct db_sub_attempt *prev = i ? &s->attempts[ix[i - 1]] : NULL;
-        run = prev && strcmp(prev->pack_id, a->pack_id) == 0 &&
-                      strcmp(prev->question_id, a->question_id) == 0
-                  ? run + 1
-                  : 1;
-        if (run > DB_ATTEMPTS_MAX_PER_QUESTION)
-            rc = core_err_set(err, CORE_ERR_STORE,
-                              "%s: malformed submission: more than %d attempts at %s:%s, more "
-                              "than a store records",
-                              path, DB_ATTEMPTS_MAX_PER_QUESTION, a->pack_id, a->question_id);
-    }
-    free(ix);
-    return rc;
-}
-
 int db_submission_read(const char *path, struct db_submission *out, struct core_err *err)
 {
     const struct db_open_spec spec = {.app_id = DB_SUBMIT_APPLICATION_ID,
@@ -750,7 +745,7 @@ int db_submission_read_as(const char *path, const struct db_open_spec *spec,
                        ids, n_ids, out, err);
     free(ids);
     if (!rc)
-        rc = check_per_question(path, out, err);
+        rc = check_per_question(path, "submission", out, err);
     if (!rc)
         rc = check_rows(path, out, err);
     db_close(db);
