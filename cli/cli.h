@@ -70,12 +70,18 @@ int cli_open_store(struct cli_ctx *cx);
 /* Also opens the study session for cx->user. */
 int cli_open_session(struct cli_ctx *cx);
 
-/* Pack text made safe for a terminal: control characters other than newline
- * and tab (ESC, CR, BEL, DEL, C1 codes) are shown in caret notation ("^[")
- * instead of being sent, so a pack cannot clear the screen, set the window
- * title or write the clipboard. Returns s itself when it is clean, else a copy
- * that lives until 16 more calls; NULL gives "". */
+/* Text made safe for a terminal (core_text_escape): control characters
+ * other than newline and tab (ESC, CR, BEL, DEL), C1 codes, U+2028/9 and
+ * the bidirectional controls are shown escaped ("^[", "<U+202E>") instead
+ * of being sent, so a pack or a student's file cannot clear the screen,
+ * set the window title, write the clipboard or reorder a line. Returns s
+ * itself when it is clean, else a copy that lives until 16 more calls;
+ * NULL gives "". */
 const char *cli_tx(const char *s);
+/* cli_tx for text that must stay on its line (a name, an answer, a reason
+ * in a report): newlines and tabs are escaped too ("^J"), so the text
+ * cannot print a line of its own. */
+const char *cli_tx1(const char *s);
 
 /* Display width of UTF-8 text, one column per character (the CLI's tables
  * hold no wide characters). */

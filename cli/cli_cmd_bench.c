@@ -6,6 +6,8 @@
  * of about 1000 samples/s slows a fixed CPU workload.
  * `warpbench bench packcheck`: pack check of one lesson file of 1,000, 4,000
  * and 20,000 questions (--n sets the largest), to show it is linear.
+ * `warpbench bench json`: the JSON reader over a lab summary of 80,000
+ * array elements (--n) and of ten times that, in MB/s.
  * Both run against a temporary store, never the user's. */
 #include "cli/cli.h"
 #include "tui/tui.h"
@@ -700,6 +702,91 @@ out:
     return rc;
 }
 
+/* Parses text `reps` times with core_json_parse_flat; the best time of
+ * three rounds in *secs. *members gets the member count. */
+static int time_json(const char *text, int reps, double *secs, size_t *members, struct core_err *e)
+{
+    *secs = INFINITY;
+    for (int round = 0; round < 3; round++) {
+        double t0 = core_time_mono();
+        for (int i = 0; i < reps; i++) {
+            struct core_kv *kv;
+            size_t n;
+            int rc = core_json_parse_flat(text, &kv, &n, e);
+            if (rc != CORE_OK)
+                return rc;
+            *members = n;
+            core_kv_free(kv, n);
+        }
+        double t = core_time_mono() - t0;
+        if (t < *secs)
+            *secs = t;
+    }
+    return CORE_OK;
+}
+
+/* `bench json`: the JSON reader over a lab summary of n array elements:
+ * small integers (80,000 by default, about 230 KB: the shape of the
+ * summary that took the old quadratic reader 15 s), the same count of
+ * decimals (slower: jansson's strtod), and ten times as many integers, to
+ * show the rate does not fall with the size. */
+static int bench_json(struct cli_ctx *cx, long n)
+{
+    enum { RUNS = 3 };
+    const long count[RUNS] = {n, n, 10 * n};
+    const bool decimals[RUNS] = {false, true, false};
+    double mbs[RUNS] = {0}, secs[RUNS] = {0};
+    size_t bytes[RUNS] = {0}, members[RUNS] = {0};
+    for (int k = 0; k < RUNS; k++) {
+        struct core_buf b;
+        core_buf_init(&b);
+        core_buf_puts(&b, "{\"lab\":\"amdahl\",\"speedup\":[");
+        for (long i = 0; i < count[k]; i++) {
+            if (decimals[k])
+                core_buf_printf(&b, "%s%.3f", i ? "," : "", 1.0 + (double)(i % 997) / 1000.0);
+            else
+                core_buf_printf(&b, "%s%ld", i ? "," : "", i % 100);
+        }
+        core_buf_puts(&b, "]}");
+        bytes[k] = b.len;
+        /* about 20 MB parsed per round: long enough to time */
+        int reps = (int)(20e6 / (double)b.len) + 1;
+        struct core_err e = {0};
+        int rc = time_json(b.data, reps, &secs[k], &members[k], &e);
+        core_buf_fini(&b);
+        if (rc != CORE_OK)
+            return cli_fail(&e);
+        secs[k] /= reps;
+        mbs[k] = (double)bytes[k] / secs[k] / 1e6;
+    }
+    if (cx->json) {
+        struct core_buf b;
+        struct core_json j;
+        cli_json_open(&b, &j);
+        core_json_key(&j, "runs");
+        core_json_arr_begin(&j);
+        for (int k = 0; k < RUNS; k++) {
+            core_json_obj_begin(&j);
+            core_json_kint(&j, "elements", count[k]);
+            core_json_kstr(&j, "numbers", decimals[k] ? "decimals" : "integers");
+            core_json_kint(&j, "bytes", (long long)bytes[k]);
+            core_json_kint(&j, "members", (long long)members[k]);
+            core_json_knum(&j, "seconds", secs[k]);
+            core_json_knum(&j, "mb_per_s", mbs[k]);
+            core_json_obj_end(&j);
+        }
+        core_json_arr_end(&j);
+        cli_json_close(&b, &j);
+    } else {
+        printf("JSON reader (core_json_parse_flat: jansson, then flattened to dotted keys)\n");
+        for (int k = 0; k < RUNS; k++)
+            printf("  summary of %7ld %-8s %8zu bytes: %8.3f ms = %6.1f MB/s%s\n", count[k],
+                   decimals[k] ? "decimals" : "integers", bytes[k], secs[k] * 1e3, mbs[k],
+                   k == 0 ? "  (goal >= 50 MB/s)" : "");
+    }
+    return CLI_EXIT_OK;
+}
+
 int cli_cmd_bench(struct cli_ctx *cx, struct cli_args *a)
 {
     const struct cli_command *cmd = cli_command_find("bench");
@@ -727,8 +814,10 @@ int cli_cmd_bench(struct cli_ctx *cx, struct cli_args *a)
         return bench_packcheck(cx, n_given ? n : 20000);
     if (strcmp(a->argv[0], "grader") == 0)
         return bench_grader(cx, n);
+    if (strcmp(a->argv[0], "json") == 0)
+        return bench_json(cx, n_given ? n : 80000);
     return cli_usage(cmd,
                      "unknown benchmark \"%s\" (have: grader, labstream, tui, paramserver, "
-                     "packcheck, class)",
+                     "packcheck, class, json)",
                      a->argv[0]);
 }

@@ -135,9 +135,9 @@ static void json_report(struct core_json *j, const struct lesson_class_report *r
 
 static void print_report(const struct lesson_class_report *r)
 {
-    printf("%s: %s", cli_tx(r->file), cli_tx(r->user));
+    printf("%s: %s", cli_tx1(r->file), cli_tx1(r->user));
     if (r->student_id)
-        printf(" (student id %s)", cli_tx(r->student_id));
+        printf(" (student id %s)", cli_tx1(r->student_id));
     switch (r->result) {
     case DB_CLASS_UNCHANGED:
         printf(": imported before, unchanged\n");
@@ -174,25 +174,25 @@ static void print_report(const struct lesson_class_report *r)
         fmt_grade(f->rec_valid, f->rec_score, f->max, was, sizeof was);
         fmt_grade(f->new_valid, f->new_score, f->max, now, sizeof now);
         if (f->attempt)
-            printf("  attempt %lld %s:%s", (long long)f->attempt, cli_tx(f->pack_id),
-                   cli_tx(f->question_id));
+            printf("  attempt %lld %s:%s", (long long)f->attempt, cli_tx1(f->pack_id),
+                   cli_tx1(f->question_id));
         else if (f->lesson_id)
-            printf("  exam %s:%s", cli_tx(f->pack_id), cli_tx(f->lesson_id));
+            printf("  exam %s:%s", cli_tx1(f->pack_id), cli_tx1(f->lesson_id));
         else if (f->pack_id)
-            printf("  pack %s", cli_tx(f->pack_id));
+            printf("  pack %s", cli_tx1(f->pack_id));
         else
-            printf("  student %s", cli_tx(r->key));
+            printf("  student %s", cli_tx1(r->key));
         if (f->kind <= LESSON_FLAG_SKIPPED)
             printf(" (variant %d)", f->variant);
         printf(": %s%s", lesson_flag_name(f->kind),
                lesson_flag_blocking(f->kind) ? " (no credit until cleared)" : "");
         if (f->kind <= LESSON_FLAG_SKEW)
             printf(", recorded %s, re-graded %s", was, now);
-        printf(" — %s\n", cli_tx(f->reason));
+        printf(" — %s\n", cli_tx1(f->reason));
     }
     for (size_t i = 0; i < r->n_runflags; i++)
         printf("  lab run %lld (%s): implausible — %s\n", (long long)r->runflags[i].run,
-               cli_tx(r->runflags[i].lab), cli_tx(r->runflags[i].problems));
+               cli_tx1(r->runflags[i].lab), cli_tx1(r->runflags[i].problems));
 }
 
 /* Fault injection for the durability test (WARPBENCH_FAULT): die the
@@ -284,7 +284,8 @@ static int class_import(struct cli_ctx *cx, struct cli_args *a, const struct cli
             if (cx->json)
                 json_report(&j, &rep, &e);
             else
-                fprintf(stderr, "warpbench: %s: refused: %s\n", cli_tx(a->argv[i]), cli_tx(e.msg));
+                fprintf(stderr, "warpbench: %s: refused: %s\n", cli_tx1(a->argv[i]),
+                        cli_tx1(e.msg));
             lesson_class_report_fini(&rep);
             continue;
         }
@@ -306,6 +307,9 @@ static int class_import(struct cli_ctx *cx, struct cli_args *a, const struct cli
         else
             print_report(&rep);
         lesson_class_report_fini(&rep);
+        /* each file's report reaches the terminal or file before the next
+         * file is read, whatever happens to the rest of the batch */
+        fflush(stdout);
     }
     double secs = core_time_mono() - t0;
     if (cx->json) {
@@ -459,7 +463,7 @@ static int class_grades(struct cli_ctx *cx, struct cli_args *a, const struct cli
         goto out;
     }
     for (size_t i = 0; i < gb.warnings.n; i++)
-        fprintf(stderr, "warpbench: roster: %s\n", cli_tx(gb.warnings.items[i]));
+        fprintf(stderr, "warpbench: roster: %s\n", cli_tx1(gb.warnings.items[i]));
     printf("gradebook of %s: %zu student%s, %s\n", cli_tx(c.path), gb.n_rows,
            gb.n_rows == 1 ? "" : "s",
            gb.graded_only ? "the graded lessons" : "every lesson (no lesson is marked graded)");
@@ -572,9 +576,9 @@ static int class_items(struct cli_ctx *cx, struct cli_args *a, const struct cli_
                    it[i].students, fac, rpb, d, gu, tr);
             for (size_t k = 0; k < it[i].n_wrong; k++) {
                 const struct lesson_item_wrong *w = &it[i].wrong[k];
-                printf("    wrong \"%s\" x%d: %s%s%s\n", cli_tx(w->answer), w->count,
+                printf("    wrong \"%s\" x%d: %s%s%s\n", cli_tx1(w->answer), w->count,
                        w->explained ? "\"" : "no feedback matched",
-                       w->explained ? cli_tx(w->feedback) : "", w->explained ? "\"" : "");
+                       w->explained ? cli_tx1(w->feedback) : "", w->explained ? "\"" : "");
             }
         }
         printf("(tries: readable answers by all; stud.: students who answered or gave up; "
@@ -629,10 +633,10 @@ static void print_review_item(const struct lesson_review_item *it)
     lesson_score_format(it->auto_score, au, sizeof au);
     lesson_score_format(it->points, pts, sizeof pts);
     printf("attempt %lld  %s:%s  student %s (%s), variant %d%s\n", (long long)it->attempt,
-           cli_tx(it->pack_id), cli_tx(it->question_id), cli_tx(it->key), cli_tx(it->user),
+           cli_tx1(it->pack_id), cli_tx1(it->question_id), cli_tx1(it->key), cli_tx1(it->user),
            it->variant, it->reviewed ? "  [reviewed]" : "");
     printf("  question: %s\n", cli_tx(it->prompt));
-    printf("  answer:   %s\n", cli_tx(it->answer));
+    printf("  answer:   %s\n", cli_tx1(it->answer));
     printf("  automatic %s/%s: %s\n", it->auto_valid ? au : "-", pts, cli_tx(it->auto_feedback));
     printf("  %-28s %7s %6s %9s\n", "rubric concept", "points", "self", "reviewed");
     for (size_t k = 0; k < it->n_concepts; k++) {
@@ -649,8 +653,8 @@ static void print_review_item(const struct lesson_review_item *it)
     if (it->reviewed) {
         char rs[32];
         lesson_score_format(it->rv_score, rs, sizeof rs);
-        printf("  reviewed %s/%s by %s%s%s\n", rs, pts, cli_tx(it->rv_reviewer),
-               it->rv_comment && *it->rv_comment ? ": " : "", cli_tx(it->rv_comment));
+        printf("  reviewed %s/%s by %s%s%s\n", rs, pts, cli_tx1(it->rv_reviewer),
+               it->rv_comment && *it->rv_comment ? ": " : "", cli_tx1(it->rv_comment));
     }
     printf("\n");
 }
@@ -717,7 +721,7 @@ static int review_set(struct cli_ctx *cx, struct cli_args *a, const struct cli_c
         lesson_score_format(it->points, pts, sizeof pts);
         printf("reviewed attempt %lld (%s:%s, student %s): %s/%s; this score counts in the "
                "gradebook and, once fed back, in the student's progress\n",
-               id, cli_tx(it->pack_id), cli_tx(it->question_id), cli_tx(it->key), rs, pts);
+               id, cli_tx1(it->pack_id), cli_tx1(it->question_id), cli_tx1(it->key), rs, pts);
     }
     lesson_review_items_free(it, it ? 1 : 0);
     cli_class_close(&c);
@@ -844,9 +848,9 @@ static int class_feedback(struct cli_ctx *cx, struct cli_args *a, const struct c
         cli_json_close(&b, &j);
     } else {
         for (size_t i = 0; i < n; i++)
-            printf("%s: %zu official grade%s, %zu review%s for %s\n", cli_tx(f[i].path),
+            printf("%s: %zu official grade%s, %zu review%s for %s\n", cli_tx1(f[i].path),
                    f[i].n_grades, f[i].n_grades == 1 ? "" : "s", f[i].n_reviews,
-                   f[i].n_reviews == 1 ? "" : "s", cli_tx(f[i].key));
+                   f[i].n_reviews == 1 ? "" : "s", cli_tx1(f[i].key));
         if (rc == CLI_EXIT_OK)
             printf("%zu feedback file%s in %s; each student runs: warpbench feedback import "
                    "FILE\n",

@@ -61,21 +61,21 @@ int cli_class_flags(struct cli_ctx *cx, struct cli_args *a, const struct cli_com
         cli_json_close(&b, &j);
     } else {
         for (size_t i = 0; i < n; i++) {
-            printf("#%-5lld %-16s %-24s", (long long)f[i].id, cli_tx(f[i].student_key),
-                   cli_tx(f[i].kind));
+            printf("#%-5lld %-16s %-24s", (long long)f[i].id, cli_tx1(f[i].student_key),
+                   cli_tx1(f[i].kind));
             if (f[i].question_id)
-                printf(" %s:%s", cli_tx(f[i].pack_id), cli_tx(f[i].question_id));
+                printf(" %s:%s", cli_tx1(f[i].pack_id), cli_tx1(f[i].question_id));
             else if (f[i].lesson_id)
-                printf(" %s:%s", cli_tx(f[i].pack_id), cli_tx(f[i].lesson_id));
+                printf(" %s:%s", cli_tx1(f[i].pack_id), cli_tx1(f[i].lesson_id));
             else if (f[i].pack_id)
-                printf(" %s", cli_tx(f[i].pack_id));
+                printf(" %s", cli_tx1(f[i].pack_id));
             if (f[i].src_attempt)
                 printf(" attempt %lld", (long long)f[i].src_attempt);
             if (f[i].cleared)
-                printf("  [cleared: %s]", cli_tx(f[i].clear_why));
+                printf("  [cleared: %s]", cli_tx1(f[i].clear_why));
             else if (f[i].blocking)
                 printf("  [no credit until cleared]");
-            printf("\n        %s\n", cli_tx(f[i].reason));
+            printf("\n        %s\n", cli_tx1(f[i].reason));
         }
         printf("%zu flag%s, %zu open (%zu withholding credit)%s\n", n, n == 1 ? "" : "s", open,
                blocking, all ? "" : " in the current submissions (--all: every submission)");
@@ -118,7 +118,7 @@ int cli_class_clear(struct cli_ctx *cx, struct cli_args *a, const struct cli_com
         core_json_kstr(&j, "why", why);
         cli_json_close(&b, &j);
     } else {
-        printf("flag #%d cleared (%s); the gradebook counts what it withheld\n", id, cli_tx(why));
+        printf("flag #%d cleared (%s); the gradebook counts what it withheld\n", id, cli_tx1(why));
     }
     cli_class_close(&c);
     return CLI_EXIT_OK;
@@ -154,8 +154,8 @@ int cli_class_roster(struct cli_ctx *cx, struct cli_args *a, const struct cli_co
         cli_json_close(&b, &j);
     } else {
         for (size_t i = 0; i < warn.n; i++)
-            fprintf(stderr, "warpbench: roster: %s\n", cli_tx(warn.items[i]));
-        printf("roster of %s: %zu student%s\n", cli_tx(c.path), n, n == 1 ? "" : "s");
+            fprintf(stderr, "warpbench: roster: %s\n", cli_tx1(warn.items[i]));
+        printf("roster of %s: %zu student%s\n", cli_tx1(c.path), n, n == 1 ? "" : "s");
     }
     core_strlist_fini(&warn);
     cli_class_close(&c);
@@ -219,15 +219,15 @@ int cli_class_regrade(struct cli_ctx *cx, struct cli_args *a, const struct cli_c
             lesson_score_format(ch->new_points, n, sizeof n);
             lesson_score_format(ch->max, m, sizeof m);
             if (ch->question_id)
-                printf("  %-16s %s:%s  %s -> %s of %s  (%s)\n", cli_tx(ch->key),
-                       cli_tx(ch->pack_id), cli_tx(ch->question_id), o, n, m, cli_tx(ch->why));
+                printf("  %-16s %s:%s  %s -> %s of %s  (%s)\n", cli_tx1(ch->key),
+                       cli_tx1(ch->pack_id), cli_tx1(ch->question_id), o, n, m, cli_tx1(ch->why));
             else
-                printf("%-18s total %s -> %s of %s\n", cli_tx(ch->key), o, n, m);
+                printf("%-18s total %s -> %s of %s\n", cli_tx1(ch->key), o, n, m);
         }
         printf("%s %s: %zu student%s, %zu answer%s graded again; the points of %zu student%s "
                "%s; %zu practice answer%s where the student's record disagrees; %zu grader "
                "failure%s; %zu flag%s withholding credit (%.2f s)\n",
-               dry ? "dry run of" : "re-graded", cli_tx(c.path), r.n_students,
+               dry ? "dry run of" : "re-graded", cli_tx1(c.path), r.n_students,
                r.n_students == 1 ? "" : "s", r.n_answers, r.n_answers == 1 ? "" : "s",
                r.n_changed_students, r.n_changed_students == 1 ? "" : "s",
                dry ? "would change (nothing written)" : "changed", r.n_disagree,

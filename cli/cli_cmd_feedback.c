@@ -28,7 +28,7 @@ static int feedback_import(struct cli_ctx *cx, struct cli_args *a, const struct 
         cli_json_close(&b, &j);
     } else {
         printf("%s: %zu official grade%s (%zu new), %zu review%s, %zu new, %zu imported before",
-               cli_tx(a->argv[0]), rep.n_grades, rep.n_grades == 1 ? "" : "s", rep.n_grades_added,
+               cli_tx1(a->argv[0]), rep.n_grades, rep.n_grades == 1 ? "" : "s", rep.n_grades_added,
                rep.n_reviews, rep.n_reviews == 1 ? "" : "s", rep.n_added, rep.n_known);
         if (rep.n_mismatch)
             printf(", %zu naming no answer of yours (not stored)", rep.n_mismatch);
@@ -89,9 +89,9 @@ void cli_reviews_print(struct cli_ctx *cx, const char *pack, struct core_json *j
             lesson_score_format(r[i].score, sc, sizeof sc);
             lesson_score_format(r[i].max, mx, sizeof mx);
             lesson_score_format(r[i].auto_score, au, sizeof au);
-            printf("  %-30s reviewed %s/%s (automatic %s)%s%s\n", cli_tx(id), sc, mx,
+            printf("  %-30s reviewed %s/%s (automatic %s)%s%s\n", cli_tx1(id), sc, mx,
                    r[i].auto_valid ? au : "not read", r[i].comment && *r[i].comment ? ": " : "",
-                   cli_tx(r[i].comment));
+                   cli_tx1(r[i].comment));
         }
     }
     db_review_rows_free(r, n);

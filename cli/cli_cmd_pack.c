@@ -232,6 +232,22 @@ static int release_check(struct cli_ctx *cx, struct cli_args *a, const struct cl
     return rc == CORE_OK ? CLI_EXIT_OK : cli_exit_for(rc);
 }
 
+/* --budget SECONDS: the whole check's CPU time (0: none). */
+static int take_budget(const struct cli_command *cmd, struct cli_args *a, double *budget)
+{
+    const char *v = NULL;
+    bool missing = false;
+    *budget = LESSON_CHECK_BUDGET_S;
+    if (cli_take_flag(a, "--budget", true, &v, &missing) || missing) {
+        double s = 0;
+        if (missing || core_num_parse(v, strlen(v), 0, &s, NULL, NULL) != CORE_OK || s < 0 ||
+            s > 1e6)
+            return cli_usage(cmd, "--budget needs seconds of CPU for the whole check (0: none)");
+        *budget = s;
+    }
+    return 0;
+}
+
 static int pack_check(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd)
 {
     bool release = cli_take_flag(a, "--release", false, NULL, NULL);
@@ -245,7 +261,10 @@ static int pack_check(struct cli_ctx *cx, struct cli_args *a, const struct cli_c
         return release_check(cx, a, cmd, source);
     bool rubric = cli_take_flag(a, "--rubric", false, NULL, NULL);
     size_t variants;
+    double budget;
     int rc = take_variants(cmd, a, &variants);
+    if (rc == 0)
+        rc = take_budget(cmd, a, &budget);
     if (rc != 0)
         return rc;
     rc = cli_check_args(cmd, a, 1, 1);
@@ -257,7 +276,7 @@ static int pack_check(struct cli_ctx *cx, struct cli_args *a, const struct cli_c
         return cli_fail(&e);
     struct lesson_check c;
     struct grader_pack *pack = NULL;
-    rc = lesson_pack_check_with(&src, variants, &c, rubric ? &pack : NULL, &e);
+    rc = lesson_pack_check_budget(&src, variants, budget, &c, rubric ? &pack : NULL, &e);
     /* A pack that failed to load has no model to count; its problems say why. */
     struct lesson_rubric_coverage cov;
     if (pack)

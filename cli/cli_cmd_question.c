@@ -121,8 +121,8 @@ static void print_history(const struct db_attempt *h, size_t n, bool hidden)
             printf("  (after give-up: earns nothing)");
         if (h[i].reviewed)
             printf("  (reviewed by %s%s%s)",
-                   h[i].rv_reviewer ? cli_tx(h[i].rv_reviewer) : "your instructor",
-                   h[i].rv_comment && *h[i].rv_comment ? ": " : "", cli_tx(h[i].rv_comment));
+                   h[i].rv_reviewer ? cli_tx1(h[i].rv_reviewer) : "your instructor",
+                   h[i].rv_comment && *h[i].rv_comment ? ": " : "", cli_tx1(h[i].rv_comment));
         else if (h[i].regraded)
             printf("  (re-graded)");
         printf("\n");

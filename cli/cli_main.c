@@ -30,9 +30,10 @@ static const struct cli_command commands[] = {
     {"progress", "progress [PACK]",
      "scores per lesson, topic and rubric item; self-rating vs graded; level", cli_cmd_progress},
     {"pack",
-     "pack check DIR [--rubric] [--variants N] | check --release DIR [--source SRC] | "
-     "import DIR [--force] [--variants N] [--student-id ID] | export ID DIR [--force] | "
-     "release SRC DIR [--salt HEX | --new-salt] | list | regrade ID [--dry-run] [--new-params]",
+     "pack check DIR [--rubric] [--variants N] [--budget S] | check --release DIR "
+     "[--source SRC] | import DIR [--force] [--variants N] [--student-id ID] | "
+     "export ID DIR [--force] | release SRC DIR [--salt HEX | --new-salt] | list | "
+     "regrade ID [--dry-run] [--new-params]",
      "check, import, export, release, list and re-grade lesson packs", cli_cmd_pack},
     {"selfassess", "selfassess [--set ITEM=SCORE]...",
      "rate yourself on the course rubric (interactive without --set)", cli_cmd_selfassess},
@@ -40,7 +41,7 @@ static const struct cli_command commands[] = {
     {"lab", "lab list | run NAME [--set KEY=VALUE]... | runs [NAME] | show RUN",
      "run a lab on this machine and list or show your runs", cli_cmd_lab},
     {"tui", "tui", "open the terminal UI (what `warpbench` alone does in a terminal)", cli_cmd_tui},
-    {"bench", "bench grader|labstream|tui|paramserver|packcheck|class [--n N]",
+    {"bench", "bench grader|labstream|tui|paramserver|packcheck|class|json [--n N]",
      "measure throughput of the grader, the lab metric stream, TUI drawing, raw socketpairs, "
      "pack check or a class import",
      cli_cmd_bench},
@@ -106,35 +107,28 @@ static void print_help(FILE *f)
            "Put -- before an answer that itself starts with --.\n");
 }
 
-const char *cli_tx(const char *s)
+/* The escaped copies cli_tx hands out, each alive for 16 more calls. */
+static const char *tx_with(const char *s, unsigned flags)
 {
     static char *ring[16];
     static unsigned at;
     if (!s)
         return "";
-    const unsigned char *p = (const unsigned char *)s;
-    bool clean = true;
-    for (const unsigned char *c = p; *c && clean; c++)
-        clean = !((*c < 0x20 && *c != '\n' && *c != '\t') || *c == 0x7F ||
-                  (c[0] == 0xC2 && c[1] >= 0x80 && c[1] <= 0x9F));
-    if (clean)
+    if (core_text_clean(s, flags))
         return s;
-    struct core_buf b;
-    core_buf_init(&b);
-    for (const unsigned char *c = p; *c; c++) {
-        if ((*c < 0x20 && *c != '\n' && *c != '\t') || *c == 0x7F) {
-            core_buf_putc(&b, '^');
-            core_buf_putc(&b, (char)(*c == 0x7F ? '?' : *c + '@'));
-        } else if (c[0] == 0xC2 && c[1] >= 0x80 && c[1] <= 0x9F) {
-            core_buf_puts(&b, "^?");
-            c++;
-        } else {
-            core_buf_putc(&b, (char)*c);
-        }
-    }
     free(ring[at % 16]);
-    ring[at % 16] = core_buf_steal(&b);
+    ring[at % 16] = core_text_safe(s, flags);
     return ring[at++ % 16];
+}
+
+const char *cli_tx(const char *s)
+{
+    return tx_with(s, CORE_TEXT_NEWLINES | CORE_TEXT_TABS);
+}
+
+const char *cli_tx1(const char *s)
+{
+    return tx_with(s, 0);
 }
 
 size_t cli_width(const char *s)

@@ -3,7 +3,8 @@
  *
  * Provides: the error type (struct core_err) and error codes, allocation
  * helpers that abort on exhaustion, a growable byte buffer, a string list,
- * a JSON writer, UTF-8 decoding and stepping, numbers read and written
+ * a JSON writer and a JSON reader (over jansson), the sanitiser of text
+ * someone else wrote (core_text), UTF-8 decoding and stepping, numbers read and written
  * independently of the locale (and written for people), SHA-256, clocks
  * (real and injectable), whole-file reads, creation of the files a user
  * names (never through a link or into a device), and the embedded-file
@@ -11,7 +12,8 @@
  *
  * Invariants: nothing here does I/O except the core_file_* functions; nothing
  * keeps global state (core_num's C locale object is made once and never
- * changes). Uses libc only.
+ * changes). Uses libc, and jansson for parsing JSON (core_jsonread.c only;
+ * its types never leave that file).
  */
 #ifndef WB_CORE_H
 #define WB_CORE_H
@@ -155,19 +157,27 @@ void core_json_kbool_if(struct core_json *j, const char *key, bool has, bool v);
 /* Appends `s` as a quoted, escaped JSON string (no comma logic). */
 void core_json_quote(struct core_buf *b, const char *s);
 
-/* JSON reading, for the flat objects the store keeps (lab parameters,
- * summaries, machine descriptions). Nested objects flatten to dotted keys
- * ("gpu.name"), array elements to 1-based ones ("speedup.2"); true/false read
- * as numbers 1/0; null members are skipped; a repeated member keeps its
- * first place and takes its last value. Malformed text (or a top level
- * that is not an object) is CORE_ERR_INVALID naming the byte offset. */
+/* JSON reading (core_jsonread.c, jansson), for the flat objects the store
+ * keeps (lab parameters, summaries, machine descriptions). Nested objects
+ * flatten to dotted keys ("gpu.name"), array elements to 1-based ones
+ * ("speedup.2"); true/false read as numbers 1/0; null members are skipped;
+ * a repeated member keeps its first place and takes its last value.
+ * Malformed text (not UTF-8, a top level that is not an object) is
+ * CORE_ERR_INVALID naming the byte offset, and so is text beyond the
+ * limits below. Linear in the text. */
+#define CORE_JSON_MAX_BYTES (16 * 1024 * 1024)
+#define CORE_JSON_MAX_DEPTH 64
+#define CORE_JSON_MAX_MEMBERS 1000000
 struct core_kv {
-    char *key;
+    char *key;  /* the keys of one result share one allocation: never free one */
     char *str;  /* non-NULL for a string value */
     double num; /* when is_num */
     bool is_num;
 };
+/* On success *out (NULL when empty; caller frees with core_kv_free) and *n;
+ * on an error *out is NULL and *n 0. */
 int core_json_parse_flat(const char *json, struct core_kv **out, size_t *n, struct core_err *err);
+/* Frees what core_json_parse_flat returned (NULL: nothing). */
 void core_kv_free(struct core_kv *v, size_t n);
 /* The member named key, or NULL. */
 const struct core_kv *core_kv_find(const struct core_kv *v, size_t n, const char *key);
@@ -190,6 +200,32 @@ size_t core_utf8_prev(const char *s, size_t at);
 /* Encodes cp into out (no NUL); returns its bytes (1..4). Surrogates and
  * values beyond U+10FFFF encode U+FFFD. */
 size_t core_utf8_encode(char out[4], uint32_t cp);
+
+/* ---- text someone else wrote (core_text.c) ------------------------------- */
+
+/* Whether code point cp changes how the text around it shows instead of
+ * showing itself: C0 controls and DEL, C1 controls, U+2028/U+2029 and the
+ * bidirectional controls (U+061C, U+200E/F, U+202A..E, U+2066..9). Pure. */
+bool core_text_unsafe(uint32_t cp);
+
+/* What core_text_escape lets through of the unsafe characters. */
+enum core_text_flags {
+    CORE_TEXT_NEWLINES = 1u << 0, /* \n: text laid out over lines by its writer */
+    CORE_TEXT_TABS = 1u << 1      /* \t */
+};
+
+/* Appends s (NULL: nothing) to b with every unsafe character (but those
+ * `flags` keep) escaped visibly: caret notation for C0 and DEL ("^[", "^?"),
+ * "<U+202E>" for the others, "<x9B>" for a byte that is not UTF-8. The one
+ * sanitiser of file text shown or written: the CLI (cli_tx), CSV cells
+ * (core_csv_field), the TUI's canvas draws the same characters as a
+ * replacement glyph (core_text_unsafe) and the JSON writer escapes them as
+ * \uXXXX. Pure. */
+void core_text_escape(struct core_buf *b, const char *s, unsigned flags);
+/* Whether core_text_escape would copy s unchanged. Pure. */
+bool core_text_clean(const char *s, unsigned flags);
+/* core_text_escape into a new string ("" for NULL). Caller frees. */
+char *core_text_safe(const char *s, unsigned flags);
 
 /* ---- numbers ------------------------------------------------------------- */
 
@@ -251,9 +287,10 @@ void core_num_human(char *buf, size_t n, double v, const char *unit, int sig, un
 
 /* ---- CSV (RFC 4180) ------------------------------------------------------- */
 
-/* Appends s (NULL: empty) as one CSV field: as is, or in double quotes with
- * quotes doubled when it holds a comma, a quote, CR or LF, or starts or
- * ends with a blank. With `guard` (text cells a person typed: names, ids)
+/* Appends s (NULL: empty) as one CSV field, its unsafe characters escaped
+ * (core_text_escape, line breaks included): as is, or in double quotes with
+ * quotes doubled when it holds a comma, a semicolon, a quote, CR or LF, or
+ * starts or ends with a blank. With `guard` (text cells a person typed: names, ids)
  * a cell a spreadsheet would run as a formula, one starting with = + - @
  * TAB or CR, is written quoted with a leading apostrophe ("'=1+2"), which
  * Excel, LibreOffice and Google Sheets show as text. The caller adds the

@@ -385,14 +385,33 @@ struct db_attempt_in {
      * instructor grades it. Every original attempt also gets its place
      * among the user's attempts at the pack (attempts.seq). */
     bool sealed;
+    /* The question's try limit (its policy's tries; 0: none): a readable
+     * original attempt is refused when the user already has that many
+     * tries at the question (db_attempt_insert). */
+    int tries_limit;
 };
 
+/* The most original attempts (readable or not) a store records at one
+ * question for one user; a submission with more is refused. */
+#define DB_ATTEMPTS_MAX_PER_QUESTION 1000
+/* The longest answer a store records: GRADER_MAX_ANSWER, what any question
+ * may grade. */
+#define DB_ANSWER_MAX 65536
+
 /* Appends one attempt and commits before returning (durable against kill -9).
- * *id (optional) receives its id. The table refuses UPDATE and DELETE. */
+ * *id (optional) receives its id. The table refuses UPDATE and DELETE.
+ * An original attempt (regrade_of 0) is checked and recorded in one write
+ * transaction (BEGIN IMMEDIATE), so answers made at the same moment (two
+ * terminals, a script) are counted one after the other: a readable one is
+ * refused with CORE_ERR_CONFLICT when the user's tries at the question
+ * (original readable attempts, or reviewed ones) already reach
+ * in->tries_limit, any one when DB_ATTEMPTS_MAX_PER_QUESTION attempts are
+ * recorded. An answer longer than DB_ANSWER_MAX is CORE_ERR_INVALID. */
 int db_attempt_insert(struct db *db, const struct db_attempt_in *in, int64_t *id,
                       struct core_err *err);
 
-/* Appends many attempts in one transaction (re-grading). All or nothing. */
+/* Appends many attempts in one transaction (re-grading, bulk set-up). All
+ * or nothing; no try limit is applied. */
 int db_attempt_insert_batch(struct db *db, const struct db_attempt_in *in, size_t n,
                             struct core_err *err);
 

@@ -37,6 +37,55 @@ static int attempt_check(const struct db_attempt_in *in, struct core_err *err)
         return core_err_set(err, CORE_ERR_INVALID,
                             "attempt at %s:%s: certainty %d is not 1, 2 or 3", in->pack_id,
                             in->question_id, in->certainty);
+    if (strlen(in->answer) > DB_ANSWER_MAX)
+        return core_err_set(err, CORE_ERR_INVALID,
+                            "attempt at %s:%s: the answer is longer than %d bytes: not recorded",
+                            in->pack_id, in->question_id, DB_ANSWER_MAX);
+    return 0;
+}
+
+/* The user's original attempts at the question, and their tries (readable
+ * after the latest re-grade, or reviewed: what db_attempt_tries counts). */
+static const char sql_tries_count[] =
+    "SELECT count(*), coalesce(sum(CASE WHEN v.id IS NOT NULL OR coalesce(r.valid, a.valid) "
+    "THEN 1 ELSE 0 END), 0) "
+    "FROM attempts a LEFT JOIN attempts r ON r.id = "
+    "  (SELECT max(x.id) FROM attempts x WHERE x.regrade_of = a.id) "
+    "LEFT JOIN reviews v ON v.attempt_id = a.id AND v.id = "
+    "  (SELECT max(w.id) FROM reviews w WHERE w.attempt_id = a.id) "
+    "WHERE a.user_id = ?1 AND a.pack_id = ?2 AND a.question_id = ?3 AND a.regrade_of IS NULL";
+
+/* Inside the write transaction that records `in` (an original attempt):
+ * refuses it when the question is closed to it. */
+static int limits_check(struct db *db, const struct db_attempt_in *in, struct core_err *err)
+{
+    sqlite3_stmt *st;
+    int rc = db_stmt(db, sql_tries_count, &st, err);
+    if (rc)
+        return rc;
+    int src = db_bindf(st, "Itt", in->user_id, in->pack_id, in->question_id);
+    if (src == SQLITE_OK)
+        src = sqlite3_step(st);
+    int64_t all = 0, tries = 0;
+    if (src == SQLITE_ROW) {
+        all = sqlite3_column_int64(st, 0);
+        tries = sqlite3_column_int64(st, 1);
+    } else {
+        rc = db_fail(db, err, src, "counting the tries at %s:%s", in->pack_id, in->question_id);
+    }
+    db_stmt_done(st);
+    if (rc)
+        return rc;
+    if (all >= DB_ATTEMPTS_MAX_PER_QUESTION)
+        return core_err_set(err, CORE_ERR_CONFLICT,
+                            "%s has %lld answers recorded, the most a store keeps for one "
+                            "question: not recorded",
+                            in->question_id, (long long)all);
+    if (in->valid && in->tries_limit > 0 && tries >= in->tries_limit)
+        return core_err_set(err, CORE_ERR_CONFLICT,
+                            "%s is closed: its %d %s used (another answer was recorded first)",
+                            in->question_id, in->tries_limit,
+                            in->tries_limit == 1 ? "try is" : "tries are");
     return 0;
 }
 
@@ -69,14 +118,7 @@ static int attempt_add(struct db *db, const struct db_attempt_in *in, const char
 int db_attempt_insert(struct db *db, const struct db_attempt_in *in, int64_t *id,
                       struct core_err *err)
 {
-    char now[32];
-    db_now(now);
-    /* Autocommit: the statement is its own transaction, committed (and, with
-     * synchronous=FULL, fsynced) before sqlite3_step returns. */
-    int rc = attempt_add(db, in, now, err);
-    if (!rc && id)
-        *id = sqlite3_last_insert_rowid(db->h);
-    return rc;
+    return db_attempt_insert_selfscored(db, in, NULL, 0, id, err);
 }
 
 int db_attempt_insert_batch(struct db *db, const struct db_attempt_in *in, size_t n,
@@ -127,17 +169,32 @@ int db_attempt_insert_selfscored(struct db *db, const struct db_attempt_in *in,
                                  const struct db_selfscore_in *self, size_t n_self, int64_t *id,
                                  struct core_err *err)
 {
-    if (n_self == 0)
-        return db_attempt_insert(db, in, id, err);
     int rc = selfscore_check(self, n_self, err);
+    if (!rc)
+        rc = attempt_check(in, err);
     if (rc)
         return rc;
     char now[32];
     db_now(now);
+    if (n_self == 0 && in->regrade_of) {
+        /* A re-grade: autocommit, the statement its own transaction,
+         * committed (and, with synchronous=FULL, fsynced) before
+         * sqlite3_step returns. */
+        rc = attempt_add(db, in, now, err);
+        if (!rc && id)
+            *id = sqlite3_last_insert_rowid(db->h);
+        return rc;
+    }
+    /* An answer: its limits checked and the attempt recorded in one write
+     * transaction, so that answers made at the same moment are counted one
+     * after the other (BEGIN IMMEDIATE takes the write lock first). */
     rc = db_tx_begin(db, err);
     if (rc)
         return rc;
-    rc = attempt_add(db, in, now, err);
+    if (!in->regrade_of)
+        rc = limits_check(db, in, err);
+    if (!rc)
+        rc = attempt_add(db, in, now, err);
     int64_t aid = rc ? 0 : sqlite3_last_insert_rowid(db->h);
     for (size_t i = 0; i < n_self && !rc; i++) {
         sqlite3_stmt *st;

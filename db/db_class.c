@@ -599,20 +599,23 @@ int db_class_import(struct db *cs, const struct db_class_import_in *in, bool rep
     if (superseded)
         *superseded = NULL;
     *result = DB_CLASS_UNCHANGED;
+    /* Seen or not is decided inside the write transaction: two imports of
+     * the same file at once are one after the other here, and the second
+     * finds the file imported (unchanged), not a UNIQUE conflict. */
+    int rc = db_tx_begin(cs, err);
+    if (rc)
+        return rc;
     int seen = 0;
-    int rc = db_class_submission_seen(cs, s->uid, in->digest, &seen, err);
-    if (rc)
+    rc = db_class_submission_seen(cs, s->uid, in->digest, &seen, err);
+    if (!rc && seen < 0)
+        rc = core_err_set(err, CORE_ERR_CONFLICT,
+                          "%s: submission %s was imported before with other content; a "
+                          "submission file is never changed once written",
+                          in->file, s->uid);
+    if (rc || (seen > 0 && !replace)) {
+        db_tx_rollback(cs);
         return rc;
-    if (seen < 0)
-        return core_err_set(err, CORE_ERR_CONFLICT,
-                            "%s: submission %s was imported before with other content; a "
-                            "submission file is never changed once written",
-                            in->file, s->uid);
-    if (seen > 0 && !replace)
-        return 0;
-    rc = db_tx_begin(cs, err);
-    if (rc)
-        return rc;
+    }
     sqlite3_stmt *st = NULL;
     int64_t student = 0, before = 0, old_sub = 0, owner = 0;
     bool found = false, has_before = false;

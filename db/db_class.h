@@ -19,6 +19,22 @@
 
 #define DB_SUBMIT_VERSION 2 /* the submission schema this build writes */
 
+/* What a file from someone else (a submission, a feedback file) may hold:
+ * the product's own limits, so that a file `submit` wrote never meets them
+ * while a crafted one cannot make an import allocate, grade or store
+ * without end. A file beyond them is refused ("malformed submission:
+ * attempts row 12: answer is longer than 65536 bytes"). */
+#define DB_FILE_MAX_ANSWER 65536    /* GRADER_MAX_ANSWER: the longest answer any question grades */
+#define DB_FILE_MAX_ATTEMPTS 100000 /* attempts in one file */
+/* Attempts at one question: DB_ATTEMPTS_MAX_PER_QUESTION, what a store records */
+#define DB_FILE_MAX_SAMPLES_PER_RUN 1000000 /* samples of one lab run */
+#define DB_FILE_MAX_SAMPLES 4000000         /* samples in one file */
+#define DB_FILE_MAX_ROWS 100000 /* rows of any other table: packs, runs, give-ups, reviews, ... */
+#define DB_FILE_MAX_ID 64 /* ids (pack, question, lesson: grader_id_check), labs, series, users */
+#define DB_FILE_MAX_LINE 1024 /* one-line texts: versions, titles, times, digests, concepts */
+#define DB_FILE_MAX_TEXT (1024 * 1024)      /* feedback, comments, parameters, machine, errors */
+#define DB_FILE_MAX_JSON (16 * 1024 * 1024) /* a lab summary: CORE_JSON_MAX_BYTES */
+
 struct db_sub_pack {
     char *id, *version, *digest, *title; /* the pack's current revision in the student's store */
 };

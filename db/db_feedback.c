@@ -60,7 +60,8 @@ static const char fb_migration_2[] = "CREATE TABLE grades (\n"
                                      "  graded_at TEXT NOT NULL\n"
                                      ");\n";
 
-static const char *const fb_migrations[] = {fb_migration_1, fb_migration_2};
+const char *const db_feedback_steps[] = {fb_migration_1, fb_migration_2};
+#define fb_migrations db_feedback_steps
 _Static_assert(sizeof fb_migrations / sizeof fb_migrations[0] == DB_FEEDBACK_VERSION,
                "one migration per feedback schema version");
 _Static_assert(DB_FEEDBACK_APPLICATION_ID == 1463961154, "fb_migration_1 writes it");
@@ -154,19 +155,20 @@ out:
     return rc;
 }
 
-static void grade_row(sqlite3_stmt *st, void *e)
+static void grade_row(struct db_frow *r, void *e)
 {
     struct db_fb_grade *g = e;
-    g->uid = db_col_dup(st, 0);
-    g->pack_id = db_col_dup(st, 1);
-    g->lesson_id = db_col_dup(st, 2);
-    g->question_id = db_col_dup(st, 3);
-    g->has_score = sqlite3_column_type(st, 4) != SQLITE_NULL;
-    g->score = g->has_score ? sqlite3_column_double(st, 4) : 0;
-    g->max = sqlite3_column_double(st, 5);
-    g->status = db_col_dup(st, 6);
-    g->note = db_col_dup(st, 7);
-    g->graded_at = db_col_dup(st, 8);
+    g->uid = db_frow_text(r, 0, DB_FILE_MAX_LINE);
+    g->pack_id = db_frow_id(r, 1);
+    g->lesson_id = db_frow_id(r, 2);
+    g->question_id = db_frow_text_null(r, 3, DB_FILE_MAX_ID);
+    double sc = db_frow_num_null(r, 4);
+    g->has_score = !isnan(sc);
+    g->score = g->has_score ? sc : 0;
+    g->max = db_frow_num(r, 5);
+    g->status = db_frow_text(r, 6, DB_FILE_MAX_LINE);
+    g->note = db_frow_text(r, 7, DB_FILE_MAX_TEXT);
+    g->graded_at = db_frow_text(r, 8, DB_FILE_MAX_LINE);
 }
 
 static void grades_free(void *arr, size_t n)
@@ -177,19 +179,21 @@ static void grades_free(void *arr, size_t n)
 
 /* ---- reading --------------------------------------------------------------------------- */
 
-static void review_row(sqlite3_stmt *st, void *e)
+/* Each column read for what the format says it is (db_frow_*): a NULL, a
+ * wrong type, an over-long text or a NUL byte refuses the file. */
+static void review_row(struct db_frow *r, void *e)
 {
-    struct db_fb_review *r = e;
-    r->attempt = sqlite3_column_int64(st, 0);
-    r->pack_id = db_col_dup(st, 1);
-    r->question_id = db_col_dup(st, 2);
-    r->answer_sha = db_col_dup(st, 3);
-    r->score = sqlite3_column_double(st, 4);
-    r->max = sqlite3_column_double(st, 5);
-    r->comment = db_col_dup(st, 6);
-    r->reviewer = db_col_dup(st, 7);
-    r->reviewed_at = db_col_dup(st, 8);
-    r->uid = db_col_dup(st, 9);
+    struct db_fb_review *v = e;
+    v->attempt = db_frow_int(r, 0, 1, INT64_MAX);
+    v->pack_id = db_frow_id(r, 1);
+    v->question_id = db_frow_id(r, 2);
+    v->answer_sha = db_frow_text(r, 3, 64);
+    v->score = db_frow_num(r, 4);
+    v->max = db_frow_num(r, 5);
+    v->comment = db_frow_text(r, 6, DB_FILE_MAX_TEXT);
+    v->reviewer = db_frow_text_null(r, 7, DB_FILE_MAX_LINE);
+    v->reviewed_at = db_frow_text(r, 8, DB_FILE_MAX_LINE);
+    v->uid = db_frow_text(r, 9, DB_FILE_MAX_LINE);
 }
 
 static void reviews_free(void *arr, size_t n)
@@ -198,15 +202,23 @@ static void reviews_free(void *arr, size_t n)
     db_feedback_fini(&tmp);
 }
 
-static void id_row(sqlite3_stmt *st, void *e)
+static void id_row(struct db_frow *r, void *e)
 {
-    *(int64_t *)e = sqlite3_column_int64(st, 0);
+    *(int64_t *)e = db_frow_int(r, 0, 1, INT64_MAX);
 }
 
 static void ids_free(void *arr, size_t n)
 {
     (void)n;
     free(arr);
+}
+
+static void score_row(struct db_frow *r, void *e)
+{
+    struct db_selfscore *c = e;
+    c->concept = db_frow_text(r, 0, DB_FILE_MAX_LINE); /* a rubric concept's label */
+    c->score = db_frow_num(r, 1);
+    c->max = db_frow_num(r, 2);
 }
 
 static int read_meta(struct db *db, struct db_feedback *out, struct core_err *err)
@@ -224,66 +236,67 @@ static int read_meta(struct db *db, struct db_feedback *out, struct core_err *er
 
 int db_feedback_read(const char *path, struct db_feedback *out, struct core_err *err)
 {
-    memset(out, 0, sizeof *out);
     const struct db_open_spec spec = {.app_id = DB_FEEDBACK_APPLICATION_ID,
                                       .what = "a Warpbench feedback file",
                                       .steps = fb_migrations,
                                       .n_steps = DB_FEEDBACK_VERSION,
                                       .read_only = true};
+    return db_feedback_read_as(path, &spec, out, err);
+}
+
+int db_feedback_read_as(const char *path, const struct db_open_spec *spec, struct db_feedback *out,
+                        struct core_err *err)
+{
+    memset(out, 0, sizeof *out);
     struct db *db = NULL;
-    int rc = db_open_spec(&db, path, &spec, err);
+    int rc = db_open_spec(&db, path, spec, err);
     if (rc)
         return rc;
     rc = db_file_check(db, WHAT, err);
     if (!rc)
         rc = read_meta(db, out, err);
-    struct core_err e = {0};
-    void *arr;
+    void *arr = NULL;
     if (!rc) {
-        rc = db_read_rows(db,
+        rc = db_file_rows(db, WHAT, "reviews", DB_FILE_MAX_ROWS,
                           "SELECT attempt, pack_id, question_id, answer_sha, score, max, "
                           "comment, reviewer, reviewed_at, uid FROM reviews ORDER BY id",
                           sizeof *out->reviews, review_row, reviews_free, &arr, &out->n_reviews,
-                          "reviews", &e, "");
+                          err, "");
         out->reviews = arr;
     }
     int64_t *ids = NULL;
     size_t n_ids = 0;
     if (!rc) {
-        rc = db_read_rows(db, "SELECT id FROM reviews ORDER BY id", sizeof *ids, id_row, ids_free,
-                          &arr, &n_ids, "reviews", &e, "");
+        rc = db_file_rows(db, WHAT, "reviews", DB_FILE_MAX_ROWS,
+                          "SELECT id FROM reviews ORDER BY id", sizeof *ids, id_row, ids_free, &arr,
+                          &n_ids, err, "");
         ids = arr;
     }
     for (size_t i = 0; i < out->n_reviews && i < n_ids && !rc; i++) {
         struct db_fb_review *r = &out->reviews[i];
-        int64_t id = ids[i];
-        rc = db_read_rows(db,
+        rc = db_file_rows(db, WHAT, "review_scores", 1000,
                           "SELECT concept, score, max FROM review_scores WHERE review_id = ?1 "
                           "ORDER BY ordinal",
-                          sizeof *r->scores, db_selfscore_read_row, db_selfscores_free_rows, &arr,
-                          &r->n_scores, "concept scores", &e, "I", id);
+                          sizeof *r->scores, score_row, db_selfscores_free_rows, &arr, &r->n_scores,
+                          err, "I", ids[i]);
         r->scores = arr;
-        if (!rc && (!isfinite(r->score) || !isfinite(r->max) || r->max <= 0 || r->score < 0 ||
-                    r->score > r->max + 1e-9 || r->attempt <= 0))
+        if (!rc && (r->max <= 0 || r->score < 0 || r->score > r->max + 1e-9))
             rc = db_file_refuse(err, path, WHAT, "review %s breaks the format", r->uid);
     }
     free(ids);
     if (!rc) {
-        rc = db_read_rows(db,
+        rc = db_file_rows(db, WHAT, "grades", DB_FILE_MAX_ROWS,
                           "SELECT uid, pack_id, lesson_id, question_id, score, max, status, note, "
                           "graded_at FROM grades ORDER BY rowid",
-                          sizeof *out->grades, grade_row, grades_free, &arr, &out->n_grades,
-                          "grades", &e, "");
+                          sizeof *out->grades, grade_row, grades_free, &arr, &out->n_grades, err,
+                          "");
         out->grades = arr;
     }
     for (size_t i = 0; i < out->n_grades && !rc; i++) {
         const struct db_fb_grade *g = &out->grades[i];
-        if (!g->uid || !g->pack_id || !g->lesson_id || !g->status || !g->graded_at ||
-            !isfinite(g->max) || g->max < 0 || (g->has_score && !isfinite(g->score)))
+        if (g->max < 0 || (g->has_score && (g->score < 0 || g->score > g->max + 1e-9)))
             rc = db_file_refuse(err, path, WHAT, "grade %zu breaks the format", i + 1);
     }
-    if (rc && e.code)
-        rc = db_file_refuse_read(err, path, WHAT, &e);
     db_close(db);
     if (rc)
         db_feedback_fini(out);

@@ -285,6 +285,19 @@ int grader_pack_open(struct grader_pack **out, const struct grader_file *files, 
 
 void grader_pack_free(struct grader_pack *p);
 
+/* A budget of CPU time for every question job run on p from now on (pack
+ * check: references, examples, variants, samples): each job's CPU time (the
+ * calling thread's) is charged to the pack and to its question. Once it is
+ * spent, every further job fails at once with CORE_ERR_LIMIT and its words
+ * (GRADER_BUDGET_WORDS ...). cpu_s <= 0: no budget (the default). The
+ * per-call limits (grader_limits) hold as before. */
+void grader_pack_set_budget(struct grader_pack *p, double cpu_s);
+#define GRADER_BUDGET_WORDS "the pack's budget of"
+/* Whether p's budget is spent; when it is and buf is given, the words that
+ * say so, naming the question whose jobs took the most of it ("the pack's
+ * budget of 60 s of CPU is spent: question slow took 58.2 s of it"). */
+bool grader_pack_budget_spent(const struct grader_pack *p, char *buf, size_t n);
+
 /* The model. Borrowed; valid until grader_pack_free. */
 const struct grader_pack_info *grader_pack_info(const struct grader_pack *p);
 

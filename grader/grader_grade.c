@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* ---- small helpers ------------------------------------------------------------------ */
 
@@ -617,7 +618,58 @@ static int l_job(lua_State *L)
     return 0;
 }
 
+static int job_run(struct grader_job *j, struct core_err *err);
+
+/* ---- the pack's CPU budget -------------------------------------------------------- */
+
+static double thread_cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void grader_pack_set_budget(struct grader_pack *p, double cpu_s)
+{
+    p->budget_s = cpu_s > 0 ? cpu_s : 0;
+    p->used_s = 0;
+    p->spent = false;
+    for (size_t i = 0; i < p->n_qx; i++)
+        p->qx[i].cpu_s = 0;
+}
+
+bool grader_pack_budget_spent(const struct grader_pack *p, char *buf, size_t n)
+{
+    if (!p->spent)
+        return false;
+    const struct grader_qx *hog = NULL;
+    for (size_t i = 0; i < p->n_qx; i++)
+        if (!hog || p->qx[i].cpu_s > hog->cpu_s)
+            hog = &p->qx[i];
+    if (buf && n)
+        snprintf(buf, n, GRADER_BUDGET_WORDS " %g s of CPU is spent: question %s took %.1f s of it",
+                 p->budget_s, hog && hog->q ? hog->q->id : "?", hog ? hog->cpu_s : 0.0);
+    return true;
+}
+
 int grader_job_run(struct grader_job *j, struct core_err *err)
+{
+    struct grader_pack *p = j->p;
+    if (p->budget_s <= 0)
+        return job_run(j, err);
+    char why[200];
+    if (grader_pack_budget_spent(p, why, sizeof why))
+        return core_err_set(err, CORE_ERR_LIMIT, "%s", why);
+    double t0 = thread_cpu_s();
+    int rc = job_run(j, err);
+    double dt = thread_cpu_s() - t0;
+    p->qx[j->qx - p->qx].cpu_s += dt;
+    p->used_s += dt;
+    p->spent = p->used_s > p->budget_s;
+    return rc;
+}
+
+static int job_run(struct grader_job *j, struct core_err *err)
 {
     const struct grader_question *q = j->q;
     snprintf(j->qpos, sizeof j->qpos, "%s:%d", q->file, q->line);

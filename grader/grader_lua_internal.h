@@ -225,6 +225,7 @@ struct grader_qx {
     bool slim_tried; /* grader_qx_slim ran (it runs on first use) */
     struct core_buf slim;
     struct grader_linemap map; /* slim's lines in the file */
+    double cpu_s;              /* CPU time its jobs took (grader_pack_set_budget) */
 };
 
 /* Prepares x's cut-down file the first time it is needed: building one per
@@ -289,6 +290,9 @@ struct grader_pack {
     size_t *index; /* open-addressing hash of qx by question id; SIZE_MAX = empty */
     size_t index_cap;
     struct grader_sb_pool *pool;
+    /* The CPU budget of every question job (grader_pack_set_budget): 0 none. */
+    double budget_s, used_s;
+    bool spent;
 };
 
 /* The question's private data; NULL when absent. */

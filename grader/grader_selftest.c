@@ -518,12 +518,12 @@ int grader_pack_selftest(struct grader_pack *p, struct core_strlist *problems, s
         problems = &local;
     int failures = 0;
     size_t runs = 0;
-    for (size_t i = 0; p && i < p->n_qx; i++) {
+    for (size_t i = 0; p && i < p->n_qx && !grader_pack_budget_spent(p, NULL, 0); i++) {
         const struct grader_qx *x = &p->qx[i];
         if (x->bad || x->file == SIZE_MAX || x->q->sealed) /* sealed: nothing to grade with */
             continue;
         const struct grader_question *q = x->q;
-        for (size_t e = 0; e <= q->n_examples; e++) {
+        for (size_t e = 0; e <= q->n_examples && !grader_pack_budget_spent(p, NULL, 0); e++) {
             struct grader_result res;
             memset(&res, 0, sizeof res);
             struct grader_job j = example_job(p, i, e == 0 ? GRADER_J_REF : GRADER_J_EXAMPLE, 1);

@@ -100,6 +100,16 @@ void lesson_check_fini(struct lesson_check *c);
 int lesson_pack_check_with(const struct lesson_src *src, size_t variants, struct lesson_check *out,
                            struct grader_pack **pack, struct core_err *err);
 
+/* lesson_pack_check_with with a budget of budget_s seconds of CPU for the
+ * whole check (every reference, example, variant and sample; <= 0: none).
+ * When it is spent the check stops and its first problem says so, naming
+ * the question that took most of it. lesson_pack_check_with gives
+ * LESSON_CHECK_BUDGET_S. */
+#define LESSON_CHECK_BUDGET_S 60.0
+int lesson_pack_check_budget(const struct lesson_src *src, size_t variants, double budget_s,
+                             struct lesson_check *out, struct grader_pack **pack,
+                             struct core_err *err);
+
 /* lesson_pack_check_with on GRADER_SWEEP_VARIANTS variants. */
 int lesson_pack_check(const struct lesson_src *src, struct lesson_check *out,
                       struct grader_pack **pack, struct core_err *err);

@@ -491,37 +491,11 @@ out:
 
 /* ---- CSV ---------------------------------------------------------------------------------- */
 
-/* s without control characters (C0, DEL, C1, line and paragraph
- * separators, bidi controls): names and ids from students' files must not
- * break a line or turn text around in a spreadsheet. Caller frees. */
-static char *clean(const char *s)
-{
-    struct core_buf b;
-    core_buf_init(&b);
-    for (size_t at = 0; s && s[at];) {
-        uint32_t cp;
-        size_t len = core_utf8_decode(s + at, &cp);
-        if (len == 0) {
-            at++;
-            continue;
-        }
-        bool ctrl = cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || cp == 0x2028 || cp == 0x2029 ||
-                    (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) ||
-                    cp == 0x200e || cp == 0x200f || cp == 0x061c;
-        if (!ctrl)
-            core_buf_append(&b, s + at, len);
-        at += len;
-    }
-    return core_buf_steal(&b);
-}
-
 static void field(struct core_buf *b, const char *s, bool first)
 {
     if (!first)
         core_buf_putc(b, ',');
-    char *c = clean(s ? s : "");
-    core_csv_field(b, c, true);
-    free(c);
+    core_csv_field(b, s ? s : "", true); /* controls escaped visibly, formulas guarded */
 }
 
 static void num(struct core_buf *b, double v)

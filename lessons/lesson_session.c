@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+_Static_assert(DB_ANSWER_MAX == GRADER_MAX_ANSWER,
+               "a store keeps every answer a question may grade");
+
 struct cached_pack {
     int64_t rev_id;
     struct grader_pack *pack;
@@ -546,6 +549,8 @@ static int answer_sealed(struct lesson_session *s, struct grader_pack *p,
     out->variant = 1;
     if (!out->r.valid)
         return CORE_OK; /* explained: nothing recorded, no try used */
+    struct grader_policy pol;
+    policy_of(q, &pol);
     struct db_attempt_in in = {.user_id = s->user_id,
                                .pack_id = q->pack_id,
                                .question_id = q->id,
@@ -563,14 +568,13 @@ static int answer_sealed(struct lesson_session *s, struct grader_pack *p,
                                .certainty = certainty,
                                .params_json = out->r.params_json,
                                .grader_rev = grader_revision(),
-                               .sealed = true};
+                               .sealed = true,
+                               .tries_limit = pol.tries};
     rc = db_attempt_insert(s->db, &in, &out->attempt_id, err);
     if (rc != CORE_OK)
         return rc;
     if (db_attempt_count(s->db, s->user_id, q->pack_id, q->id, &out->attempt_no, NULL) != CORE_OK)
         out->attempt_no = 0;
-    struct grader_policy pol;
-    policy_of(q, &pol);
     grader_policy_describe(&pol, out->policy_text, sizeof out->policy_text);
     lesson_question_tries(s, q->pack_id, q->id, &pol, &out->tries, NULL);
     free(out->r.feedback);
@@ -633,7 +637,18 @@ int lesson_answer_design(struct lesson_session *s, const char *qid, int variant,
                                .regrade_of = 0,
                                .certainty = certainty,
                                .params_json = out->r.params_json,
-                               .grader_rev = grader_revision()};
+                               .grader_rev = grader_revision(),
+                               .tries_limit = pol.tries};
+    out->tries = before;
+    grader_policy_describe(&pol, out->policy_text, sizeof out->policy_text);
+    out->pack_id = core_xstrdup(q.pack_id);
+    out->question_id = core_xstrdup(q.id);
+    out->variant = variant;
+    if (strlen(answer) > DB_ANSWER_MAX) /* explained as too long; a store keeps none so long */
+        goto out;
+    /* The try limit is checked again where the attempt is recorded, in
+     * its write transaction: an answer made at the same moment elsewhere
+     * may have used the last try since check_open. */
     rc = db_attempt_insert_selfscored(s->db, &in, fixed, n_self, &out->attempt_id, err);
     if (rc != CORE_OK)
         goto out;
@@ -641,7 +656,6 @@ int lesson_answer_design(struct lesson_session *s, const char *qid, int variant,
      * answer as lost, so what follows is best effort. */
     if (db_attempt_count(s->db, s->user_id, q.pack_id, q.id, &out->attempt_no, NULL) != CORE_OK)
         out->attempt_no = 0;
-    out->tries = before;
     if (out->r.valid) { /* this answer is one more try */
         double frac = out->r.max > 0 ? out->r.score / out->r.max : 0;
         frac = frac < 0 ? 0 : frac > 1 ? 1 : frac;
@@ -657,7 +671,6 @@ int lesson_answer_design(struct lesson_session *s, const char *qid, int variant,
         t->next_available =
             t->closed || t->gave_up ? 0 : grader_policy_available(&pol, t->used + 1);
     }
-    grader_policy_describe(&pol, out->policy_text, sizeof out->policy_text);
     if (out->r.valid) {
         out->after_giveup = before.gave_up;
         out->available = out->after_giveup ? 0 : grader_policy_available(&pol, before.used + 1);
@@ -669,9 +682,6 @@ int lesson_answer_design(struct lesson_session *s, const char *qid, int variant,
         withhold(&out->r);
         out->earned = 0;
     }
-    out->pack_id = core_xstrdup(q.pack_id);
-    out->question_id = core_xstrdup(q.id);
-    out->variant = variant;
 out:
     free(fixed);
     db_question_fini(&q);

@@ -260,13 +260,19 @@ static void test_csv(void **state)
         {"plain", "plain", "plain"},
         {"a,b", "\"a,b\"", "\"a,b\""},
         {"say \"hi\"", "\"say \"\"hi\"\"\"", "\"say \"\"hi\"\"\""},
-        {"two\nlines", "\"two\nlines\"", "\"two\nlines\""},
+        /* file text: its controls escaped, line breaks too, like everywhere */
+        {"two\nlines", "two^Jlines", "two^Jlines"},
+        {"\r=1", "^M=1", "^M=1"},
+        {"\x1b[2J\xe2\x80\xae!", "^[[2J<U+202E>!", "^[[2J<U+202E>!"},
+        /* ';' separates cells where the decimal point is a comma */
+        {";x", "\";x\"", "\";x\""},
+        {"a;=1+2", "\"a;=1+2\"", "\"a;=1+2\""},
         {" pad", "\" pad\"", "\" pad\""},
         {"=1+2", "=1+2", "\"'=1+2\""},
         {"+1", "+1", "\"'+1\""},
         {"-1", "-1", "\"'-1\""},
         {"@SUM(A1)", "@SUM(A1)", "\"'@SUM(A1)\""},
-        {"\tx", "\tx", "\"'\tx\""},
+        {"\tx", "^Ix", "^Ix"},
         {"=\"a\",b", "\"=\"\"a\"\",b\"", "\"'=\"\"a\"\",b\""},
         {"Zoë", "Zoë", "Zoë"},
         {"", "", ""},
@@ -503,6 +509,49 @@ static void test_utf8(void **state)
     }
 }
 
+/* The one sanitiser of text someone else wrote: C0 and DEL in caret
+ * notation, C1, U+2028/9 and the bidi controls as <U+XXXX>, bytes that are
+ * not UTF-8 as <xHH>; newlines and tabs kept only when asked. */
+static void test_text(void **state)
+{
+    (void)state;
+    const struct {
+        const char *in;
+        unsigned flags;
+        const char *out;
+    } cases[] = {
+        {"plain Zo\xc3\xab \xe2\x82\xac", 0, "plain Zo\xc3\xab \xe2\x82\xac"},
+        {"a\x1b]0;t\x07"
+         "b",
+         0, "a^[]0;t^Gb"},
+        {"x\x7f\x01", 0, "x^?^A"},
+        {"one\ntwo\tthree", 0, "one^Jtwo^Ithree"},
+        {"one\ntwo\tthree", CORE_TEXT_NEWLINES, "one\ntwo^Ithree"},
+        {"one\ntwo\tthree", CORE_TEXT_NEWLINES | CORE_TEXT_TABS, "one\ntwo\tthree"},
+        {"\r\n", CORE_TEXT_NEWLINES, "^M\n"},
+        {"c1 \xc2\x85 \xc2\x9b", 0, "c1 <U+0085> <U+009B>"},
+        {"ls \xe2\x80\xa8 ps \xe2\x80\xa9", 0, "ls <U+2028> ps <U+2029>"},
+        {"\xe2\x80\xae"
+         "evil\xe2\x80\xac \xe2\x81\xa6i\xe2\x81\xa9 \xe2\x80\x8f \xd8\x9c",
+         0, "<U+202E>evil<U+202C> <U+2066>i<U+2069> <U+200F> <U+061C>"},
+        {"bad \x9b\xff\xc3", 0, "bad <x9B><xFF><xC3>"},
+        {"", 0, ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *got = core_text_safe(cases[i].in, cases[i].flags);
+        assert_string_equal(got, cases[i].out);
+        assert_int_equal(core_text_clean(cases[i].in, cases[i].flags),
+                         strcmp(cases[i].in, cases[i].out) == 0);
+        free(got);
+    }
+    char *none = core_text_safe(NULL, 0);
+    assert_string_equal(none, "");
+    free(none);
+    assert_true(core_text_clean(NULL, 0));
+    assert_true(core_text_unsafe(0x202E) && core_text_unsafe(0x85) && core_text_unsafe(0));
+    assert_false(core_text_unsafe(0x20) || core_text_unsafe(0xA0) || core_text_unsafe(0x200B));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -512,7 +561,7 @@ int main(void)
         cmocka_unit_test(test_time),       cmocka_unit_test(test_owner),
         cmocka_unit_test(test_first_line), cmocka_unit_test(test_create_new),
         cmocka_unit_test(test_csv),        cmocka_unit_test(test_publish),
-        cmocka_unit_test(test_utf8),
+        cmocka_unit_test(test_utf8),       cmocka_unit_test(test_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
