@@ -44,6 +44,22 @@ lesson {
   rubric = { "theory.parallel", "theory.memory" },
 }
 
+-- Model-state bytes per GPU, in GB, of a pb-billion-parameter model under
+-- mixed-precision Adam (16 bytes per parameter) with ZeRO stage 1, 2 or 3
+-- on n GPUs.
+-- The fewest GPipe micro-batches m with (p - 1)/(m + p - 1) <= pct/100.
+local function micro_batches(stages, pct)
+  local x = pct / 100
+  -- Exact rationals: the tiny offset keeps 27.000000001 from rounding up.
+  return math.ceil((stages - 1) * (1 - x) / x - 1e-9)
+end
+
+local function zero_states(pb, n, stage)
+  if stage == 1 then return 4 * pb + 12 * pb / n end
+  if stage == 2 then return 2 * pb + 14 * pb / n end
+  return 16 * pb / n
+end
+
 local function num(x) return string.format("%.6g", x) end
 
 ------------------------------------------------------------------------------
@@ -206,7 +222,8 @@ question {
   prompt = [[
 A model trains well with learning rate {lr} at batch size {b0}. You move to a
 global batch of {b1} and use the square-root scaling rule quoted in the guide.
-What learning rate do you start from (after warm-up)?]],
+What learning rate do you start from (after warm-up)?
+Give three significant figures.]],
   topics = { "batch", "learning-rate" },
   rubric = { "theory.parallel", "practice.optimization" },
   hints = {
@@ -225,6 +242,7 @@ What learning rate do you start from (after warm-up)?]],
       feedback = "Unchanged: a much larger batch makes fewer steps per epoch; the rules raise the learning rate to compensate." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p) return string.format("%g*sqrt(%d/%d)", p.lr, p.b1, p.b0) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.1) end, score = 0 },
@@ -241,7 +259,8 @@ question {
   prompt = [[
 H100 NVLink is quoted at 900 GB/s (both directions together); a PCIe 5.0 x16
 link at 64 GB/s (one direction). How many times faster is NVLink when
-sending in ONE direction?]],
+sending in ONE direction?
+Give three significant figures.]],
   unit = "x",
   topics = { "interconnect", "tensor-parallel" },
   rubric = { "theory.gpu", "theory.parallel" },
@@ -252,6 +271,7 @@ sending in ONE direction?]],
     { value = 450 / 128, feedback = "64 GB/s is already PCIe's one-direction figure; do not double it." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "7", 1 },
     { "450/64", 1 },
     { "14", 0 },
@@ -384,7 +404,8 @@ question {
   prompt = [[
 A 24-layer model is split over 4 GPUs (6 layers each) with the GPipe
 schedule and 8 micro-batches per step. What fraction of each GPU's step time
-is bubble (idle)? (A fraction like 0.2 or a percentage like 20%.)]],
+is bubble (idle)? (A fraction like 0.2 or a percentage like 20%.)
+Give three significant figures.]],
   topics = { "pipeline-parallel", "bubbles" },
   rubric = { "theory.parallel", "practice.optimization" },
   hints = {
@@ -399,6 +420,7 @@ is bubble (idle)? (A fraction like 0.2 or a percentage like 20%.)]],
     { value = 100 * 3 / 11, feedback = "Write 0.27 or 27%; a bare 27 reads as 27, not 27 %." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "0.273", 1 },
     { "27.3%", 1 },
     { "3/11", 1 },
@@ -416,7 +438,8 @@ question {
   prompt = [[
 A pipeline has {p} stages and runs {m} micro-batches per step (GPipe
 schedule). What fraction of each GPU's step is bubble? (A fraction or a
-percentage.)]],
+percentage.)
+Give three significant figures.]],
   topics = { "pipeline-parallel", "bubbles" },
   rubric = { "theory.parallel", "practice.optimization" },
   hints = {
@@ -434,6 +457,7 @@ percentage.)]],
       feedback = "That is the efficiency; the bubble is 1 minus it." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(100 * ctx.reference) .. "%" end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.1) end, score = 0 },
@@ -458,13 +482,16 @@ micro-batches per step that keeps the bubble at or below {pct}% of the step?]],
     "m >= (p - 1)(1 - x)/x; round up to a whole micro-batch.",
   },
   params = function(rng)
-    return { p = rng:pick({ 4, 8, 12, 16 }), pct = rng:pick({ 5, 10, 20, 25 }) }
+    -- At most 128 micro-batches: a step's batch of a few thousand sequences
+    -- per pipeline rarely splits finer. (16 stages at a 5% bubble would
+    -- need 285: never drawn.)
+    local p
+    repeat
+      p = { p = rng:pick({ 4, 8, 12, 16 }), pct = rng:pick({ 5, 10, 20, 25 }) }
+    until micro_batches(p.p, p.pct) <= 128
+    return p
   end,
-  answer = function(p)
-    local x = p.pct / 100
-    -- Exact rationals: the tiny offset keeps 27.000000001 from rounding up.
-    return math.ceil((p.p - 1) * (1 - x) / x - 1e-9)
-  end,
+  answer = function(p) return micro_batches(p.p, p.pct) end,
   tolerance = { abs = 0 },   -- a whole number of micro-batches
   wrong = {
     { value = function(p) return math.ceil((p.p - 1) / (p.pct / 100)) end,
@@ -488,7 +515,8 @@ question {
   prompt = [[
 A 4-stage pipeline's stages take {t1}, {t2}, {t3} and {t4} ms per
 micro-batch. Once the pipeline is full, how many micro-batches per second
-come out of the last stage?]],
+come out of the last stage?
+Give three significant figures.]],
   topics = { "pipeline-parallel", "load-balance" },
   rubric = { "theory.parallel", "practice.profiling" },
   hints = { "Every stage must wait for the slowest one before passing the next micro-batch on." },
@@ -503,6 +531,7 @@ come out of the last stage?]],
       feedback = "That is one micro-batch's latency through all stages. In a full pipeline the stages work at the same time." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p) return string.format("1000/%d", math.max(p.t1, p.t2, p.t3, p.t4)) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.1) end, score = 0 },
@@ -560,7 +589,8 @@ question {
 A {pb}-billion-parameter model is trained with Adam in mixed precision (FP16
 weights and gradients, FP32 master weights and Adam states), without any
 sharding. How much memory do the model states (weights, gradients, optimizer
-states) take on each GPU? Activations not included.]],
+states) take on each GPU? Activations not included.
+Give three significant figures.]],
   unit = "GB",
   topics = { "memory", "optimizer-states" },
   rubric = { "theory.memory" },
@@ -578,6 +608,7 @@ states) take on each GPU? Activations not included.]],
     { value = function(p) return 12 * p.pb end, feedback = "12 bytes is the optimizer part only (master copy + m + v); add the FP16 weights and gradients." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference / 1.073741824) .. " GiB" end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.07) end, score = 0 },
@@ -637,7 +668,8 @@ Use the estimate of about 34 × s × b × h bytes of stored activations per
 transformer layer (FP16, attention matrix not stored). A model with {l}
 layers and hidden size {h} trains on sequences of {s} tokens with a
 micro-batch of {b}. How much activation memory does one forward pass keep
-for the backward pass?]],
+for the backward pass?
+Give three significant figures.]],
   unit = "GB",
   topics = { "memory", "activations" },
   rubric = { "theory.memory" },
@@ -657,6 +689,7 @@ for the backward pass?]],
       feedback = "The 34 already counts bytes (FP16 included); do not multiply by 2 again." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.1) end, score = 0 },
     { "9 ms", "invalid" },
@@ -766,7 +799,8 @@ question {
   prompt = [[
 With mixed-precision Adam (16 bytes per parameter), by what factor does
 ZeRO stage 2 (sharding optimizer states and gradients) cut each GPU's
-model-state memory as the number of GPUs grows very large?]],
+model-state memory as the number of GPUs grows very large?
+Give three significant figures.]],
   unit = "x",
   topics = { "zero", "memory" },
   rubric = { "theory.memory", "theory.parallel" },
@@ -780,6 +814,7 @@ model-state memory as the number of GPUs grows very large?]],
     { value = 16, feedback = "Only if everything were sharded would the factor keep growing (that is ZeRO-3, linear in N). Stage 2 keeps the 2-byte FP16 weights whole." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "8", 1 },
     { "16/2", 1 },
     { "4", 0 },
@@ -795,7 +830,8 @@ question {
   prompt = [[
 With mixed-precision Adam (16 bytes per parameter), by what factor does
 ZeRO stage 1 (sharding only the optimizer states) cut each GPU's
-model-state memory as the number of GPUs grows very large?]],
+model-state memory as the number of GPUs grows very large?
+Give three significant figures.]],
   unit = "x",
   topics = { "zero", "memory" },
   rubric = { "theory.memory", "theory.parallel" },
@@ -809,6 +845,7 @@ model-state memory as the number of GPUs grows very large?]],
     { value = 16 / 12, feedback = "12 bytes per parameter are what gets sharded, not what stays: 4 bytes stay, so the limit is 16 / 4." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "4", 1 },
     { "16/4", 1 },
     { "8", 0 },
@@ -823,8 +860,9 @@ question {
   title = "Per-GPU memory under ZeRO (your numbers)",
   prompt = [[
 A {pb}-billion-parameter model trains with mixed-precision Adam on {n}
-GPUs using ZeRO stage {stage}. How much model-state memory (weights,
-gradients, optimizer states) does each GPU hold?]],
+GPUs of 80 GB using ZeRO stage {stage}. How much model-state memory
+(weights, gradients, optimizer states) does each GPU hold?
+Give three significant figures.]],
   unit = "GB",
   topics = { "zero", "memory" },
   rubric = { "theory.memory", "theory.parallel" },
@@ -834,13 +872,16 @@ gradients, optimizer states) does each GPU hold?]],
     "With Ψ in billions, Ψ bytes = Ψ GB.",
   },
   params = function(rng)
-    return { pb = rng:pick({ 1.5, 7.5, 13, 30, 70 }), n = rng:pick({ 8, 16, 64, 256 }), stage = rng:int(1, 3) }
+    -- Only set-ups that exist: the model states must fit on the 80 GB GPU
+    -- with room to spare for activations (at most 64 GB). A 70 B model
+    -- under ZeRO-1 on 8 GPUs would need 385 GB per GPU: never drawn.
+    local p
+    repeat
+      p = { pb = rng:pick({ 1.5, 7.5, 13, 30, 70 }), n = rng:pick({ 8, 16, 64, 256 }), stage = rng:int(1, 3) }
+    until zero_states(p.pb, p.n, p.stage) <= 64
+    return p
   end,
-  answer = function(p)
-    if p.stage == 1 then return 4 * p.pb + 12 * p.pb / p.n end
-    if p.stage == 2 then return 2 * p.pb + 14 * p.pb / p.n end
-    return 16 * p.pb / p.n
-  end,
+  answer = function(p) return zero_states(p.pb, p.n, p.stage) end,
   wrong = {
     { value = function(p) return 16 * p.pb end,
       feedback = "That is plain data parallelism with nothing sharded." },
@@ -856,6 +897,7 @@ gradients, optimizer states) does each GPU hold?]],
       feedback = "The 4× / 8× factors are only limits for very many GPUs; use the formula with N." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.08) end, score = 0 },
     { "lots", "invalid" },
@@ -889,9 +931,13 @@ passes: about **+33 %** (the cheatsheet's "~30 %"), still O(L). The day-5
 summary's "computation O(L) → O(L√L)" is wrong: that would need every
 segment recomputed √L times.
 
-**50 layers**: √50 ≈ 7.07, so about 7 checkpoints, one every 7 layers. Memory
-≈ 7 + 7 = 14 layer-activations instead of 50, 3.5× less, for a third more
-compute. When you only need to halve the memory, checkpoint fewer segments
+**50 layers**: √50 ≈ 7.07, so segments of about 7 layers. Layers come
+whole, so count: a checkpoint every 7 layers cuts 50 layers into
+⌈50/7⌉ = **8** segments (seven of 7 layers and a last one of 1), so 8
+checkpoints; a checkpoint every 8 layers gives ⌈50/8⌉ = **7** segments
+(six of 8 and one of 2). Either way memory ≈ 8 + 7 = 7 + 8 = 15
+layer-activations instead of 50, 3.3× less, for a third more compute
+(the continuous optimum 2√50 ≈ 14.1 is the same within one layer). When you only need to halve the memory, checkpoint fewer segments
 or only the cheap-to-recompute, memory-heavy parts (selective recomputation,
 e.g. attention scores).
 ]]
@@ -901,26 +947,34 @@ question {
   kind = "numeric",
   title = "Checkpoints for a 50-layer transformer",
   prompt = [[
-Using the square-root rule, about how many checkpoints should a 50-layer
-transformer keep during the forward pass?]],
+A 50-layer transformer uses square-root checkpointing with a checkpoint
+every 7 layers (√50 ≈ 7.07, rounded). How many checkpoints does it keep
+during the forward pass? (A whole number.)]],
   topics = { "checkpointing", "memory" },
   rubric = { "theory.memory", "practice.optimization" },
-  hints = { "sqrt(L) checkpoints for L layers." },
-  answer = math.sqrt(50),
-  -- 7 and 7.07 both mean "one every 7 layers": accept 6.97 to 7.17.
-  tolerance = { abs = 0.1 },
+  hints = {
+    "Layers come whole: how many segments of 7 layers cover 50 layers?",
+    "One checkpoint per segment: ceil(50 / 7).",
+  },
+  -- Seven segments of 7 layers cover 49; the 50th layer is an eighth
+  -- segment with its own checkpoint. (√50 ≈ 7.07 is the segment LENGTH.)
+  answer = 8,
+  integer = true,
+  tolerance = { abs = 0 },   -- a count
   wrong = {
-    { value = 25, feedback = "That is L/2. The memory L/k + k is smallest at k = sqrt(L): about 7." },
+    { value = 7, feedback = "7 segments of 7 layers cover only 49 layers: the 50th needs a segment, and a checkpoint, of its own." },
+    { value = 25, feedback = "That is L/2. A checkpoint every 7 layers: count the segments, ceil(50/7)." },
     { value = 50, feedback = "Keeping all 50 is no checkpointing at all." },
-    { value = 14.14, feedback = "2·sqrt(50) ≈ 14 is the memory in layer-activations (checkpoints + one segment), not the number of checkpoints." },
+    { value = 15, feedback = "15 is the memory in layer-activations (8 checkpoints + one segment of 7), not the number of checkpoints." },
   },
   examples = {
-    { "7", 1 },
-    { "7.07", 1 },
-    { "sqrt(50)", 1 },
-    { "8", 0 },
-    { "14", 0 },
-    { "seven", "invalid" },
+    { "8", 1 },
+    { "ceil(50/7)", 1 },
+    { "(50 + 6) / 7", 1 },   -- C's integer division
+    { "7", 0 },              -- the 50th layer forgotten
+    { "7.07", 0 },
+    { "15", 0 },
+    { "eight", "invalid" },
   },
 }
 
@@ -957,7 +1011,8 @@ question {
 Each of the {l} layers of a network keeps {a} GB of activations for the
 backward pass. With square-root checkpointing (a checkpoint every sqrt(L)
 layers; count a checkpoint as one layer's worth, and add one segment being
-recomputed), about how much activation memory is needed?]],
+recomputed), about how much activation memory is needed?
+Give three significant figures.]],
   unit = "GB",
   topics = { "checkpointing", "memory" },
   rubric = { "theory.memory", "practice.optimization" },
@@ -976,6 +1031,7 @@ recomputed), about how much activation memory is needed?]],
       feedback = "That counts the checkpoints only; during backward one segment's sqrt(L) layers are recomputed and held too." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.1) end, score = 0 },
     { "2 ms", "invalid" },
@@ -993,7 +1049,8 @@ question {
   prompt = [[
 A {l}-layer model's forward pass takes {f} ms and its backward pass {b} ms.
 With gradient checkpointing (square-root rule), how long does a training step
-take? Ignore everything but forward, backward and recomputation.]],
+take? Ignore everything but forward, backward and recomputation.
+Give three significant figures.]],
   unit = "ms",
   topics = { "checkpointing" },
   rubric = { "theory.memory", "practice.optimization" },
@@ -1010,6 +1067,7 @@ take? Ignore everything but forward, backward and recomputation.]],
     { value = function(p) return 2 * (p.f + p.b) end, feedback = "Only the forward pass is repeated, not the backward." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.1) end, score = 0 },
     { "slow", "invalid" },
@@ -1058,7 +1116,8 @@ question {
   title = "FP16 machine epsilon",
   prompt = [[
 What is the gap between 1.0 and the next larger number representable in FP16
-(IEEE half precision, 10 mantissa bits)?]],
+(IEEE half precision, 10 mantissa bits)?
+Give three significant figures.]],
   topics = { "mixed-precision", "numerics" },
   rubric = { "theory.gpu", "theory.memory" },
   hints = { "With 10 mantissa bits, the last bit of a number between 1 and 2 is worth 2^-10." },
@@ -1071,6 +1130,7 @@ What is the gap between 1.0 and the next larger number representable in FP16
     { value = 2 ^ -14, feedback = "2^-14 is FP16's smallest NORMAL number, not the gap after 1." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "9.77e-4", 1 },
     { "2^-10", 1 },
     { "1/1024", 1 },
@@ -1193,7 +1253,8 @@ question {
   prompt = [[
 A decoder has {l} layers, {h} query heads and {kvh} KV heads, each of
 dimension {d}. It serves a batch of {b} sequences of {s} tokens with an FP16
-cache. How large is the KV cache?]],
+cache. How large is the KV cache?
+Give three significant figures.]],
   unit = "GB",
   topics = { "kv-cache", "memory", "inference" },
   rubric = { "theory.memory", "practice.deployment" },
@@ -1220,6 +1281,7 @@ cache. How large is the KV cache?]],
       feedback = "With grouped-query attention only the KV heads are cached, not every query head." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference / 1.073741824) .. " GiB" end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.1) end, score = 0 },
@@ -1238,7 +1300,8 @@ question {
   prompt = [[
 A model has {l} layers and {kvh} KV heads of dimension {d}; its KV cache is
 stored with {bytes} byte(s) per element. How much cache does ONE more token
-of one sequence add?]],
+of one sequence add?
+Give three significant figures.]],
   unit = "KB",
   topics = { "kv-cache", "memory" },
   rubric = { "theory.memory" },
@@ -1257,6 +1320,7 @@ of one sequence add?]],
       feedback = "Mind the bytes per element given in the question." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1000) .. " B" end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.1) end, score = 0 },

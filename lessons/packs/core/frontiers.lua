@@ -48,7 +48,7 @@ local function num(x) return string.format("%.6g", x) end
 -- bandwidth (GB/s), power (W), memory (GB), year; GH200 from the guide's
 -- table.
 local GPUS = {
-  V100 = { name = "V100 32GB", fp16 = 125, bw = 900, watts = 300, mem = 32, year = 2017 },
+  V100 = { name = "V100 32GB", fp16 = 125, bw = 900, watts = 300, mem = 32, year = 2018 },   -- the 32 GB model: 2018
   A100 = { name = "A100 80GB SXM", fp16 = 312, bw = 2039, watts = 400, mem = 80, year = 2020 },
   H100 = { name = "H100 80GB SXM", fp16 = 989, bw = 3350, watts = 700, mem = 80, year = 2022 },
   GH200 = { name = "GH200", fp16 = 989, mem = 144, year = 2023 },   -- only its memory is used
@@ -96,7 +96,8 @@ question {
   prompt = [[
 A transformer layer runs standard attention on a batch of {b} sequence(s) of
 {s} tokens with {h} heads, and stores the attention scores in FP16
-(2 bytes). How many GB does one layer's score matrix take?]],
+(2 bytes). How many GB does one layer's score matrix take?
+Give three significant figures.]],
   unit = "GB",
   topics = { "flashattention", "attention", "memory" },
   rubric = { "advanced.novel", "theory.memory" },
@@ -118,6 +119,7 @@ A transformer layer runs standard attention on a batch of {b} sequence(s) of
       feedback = "The scores are S × S per head, not S: each token attends to every token." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     -- The page's example: batch 1, 16 heads, S = 8192: 2.15 GB.
     { params = { b = 1, h = 16, s = 8192 }, answer = "2.147", score = 1 },
@@ -136,7 +138,8 @@ question {
 One attention head works on S = {s} tokens with head dimension d = {d}.
 Standard attention stores the S × S score matrix; FlashAttention stores only
 the S × d output (and two numbers per row, which you may ignore). How many
-times larger is the score matrix than the output?]],
+times larger is the score matrix than the output?
+Give three significant figures.]],
   unit = "x",
   topics = { "flashattention", "attention", "memory" },
   hints = { "Divide S × S by S × d." },
@@ -151,6 +154,7 @@ times larger is the score matrix than the output?]],
       feedback = "Upside down: the score matrix is the larger one." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return tostring(p.s / p.d) end, score = 1 },
     { params = { s = 4096, d = 128 }, answer = "32", score = 1 },
     { params = { s = 4096, d = 128 }, answer = "4096", score = 0 },
@@ -200,7 +204,8 @@ question {
   prompt = [[
 A server reserves KV-cache room for {maxlen} tokens for every sequence, but
 its sequences end after {avg} tokens on average. What share of the reserved
-cache is never used, in per cent?]],
+cache is never used, in per cent?
+Give three significant figures.]],
   unit = "%",
   topics = { "kv-cache", "pagedattention", "serving" },
   rubric = { "advanced.novel", "practice.deployment" },
@@ -221,6 +226,7 @@ cache is never used, in per cent?]],
       feedback = "That is a fraction; give per cent." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     -- The page's example: 1024 of 4096 tokens used.
     { params = { maxlen = 4096, avg = 1024 }, answer = "75", score = 1 },
@@ -275,7 +281,8 @@ question {
   prompt = [[
 A static batch of four requests generates {l1}, {l2}, {l3} and {l4} tokens;
 the batch runs until its longest request is done, one token per request per
-step. What share of the batch's slot-steps does useful work, in per cent?]],
+step. What share of the batch's slot-steps does useful work, in per cent?
+Give three significant figures.]],
   points = 2,
   unit = "%",
   topics = { "continuous-batching", "serving" },
@@ -309,6 +316,7 @@ step. What share of the batch's slot-steps does useful work, in per cent?]],
       feedback = "That compares only the shortest and the longest request. Count every request's tokens." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     -- The page's example: 100, 400, 50, 250 tokens: 800 of 1600 slot-steps.
     { params = { l1 = 100, l2 = 400, l3 = 50, l4 = 250 }, answer = "50", score = 1 },
@@ -358,7 +366,8 @@ question {
   prompt = [[
 A decoding step launches {k} kernels one after another; each launch costs
 {l} µs during which the GPU idles. Replayed as a CUDA graph, the whole step
-costs one launch. How many microseconds does the graph save per step?]],
+costs one launch. How many microseconds does the graph save per step?
+Give three significant figures.]],
   unit = "us",
   topics = { "cuda-graphs", "launch-overhead" },
   rubric = { "advanced.novel", "practice.optimization" },
@@ -374,6 +383,7 @@ costs one launch. How many microseconds does the graph save per step?]],
       feedback = "That is one launch. The graph saves all of them but one." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return tostring((p.k - 1) * p.l) end, score = 1 },
     { params = { k = 40, l = 5 }, answer = "195", score = 1 },
     { params = { k = 40, l = 5 }, answer = "0.195 ms", score = 1 },
@@ -390,7 +400,8 @@ question {
 A weight matrix in {prec} ({bits} bits per value) is pruned to 2:4
 structured sparsity and stored as the two kept values of every group of
 four plus a 2-bit index per kept value. By what factor is it smaller than
-the dense matrix?]],
+the dense matrix?
+Give three significant figures.]],
   unit = "x",
   topics = { "sparsity", "compression" },
   rubric = { "advanced.novel", "practice.optimization" },
@@ -409,6 +420,7 @@ the dense matrix?]],
       feedback = "Every kept value has its own 2-bit index: 2 × ({bits} + 2) bits per group, not 2 × {bits} + 2." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     -- The page's example: FP16, 64 bits -> 36 bits.
     { params = { prec = "FP16", bits = 16 }, answer = "64/36", score = 1 },
@@ -427,7 +439,8 @@ A {pb}-billion-parameter model is fine-tuned with QLoRA: its frozen base
 weights are stored in 4 bits, and LoRA adapters with {r}% as many
 parameters as the base are trained with mixed-precision Adam (16 bytes per
 trained parameter). Ignoring activations, how many GB do weights, adapters
-and their training state take?]],
+and their training state take?
+Give three significant figures.]],
   points = 2,
   unit = "GB",
   topics = { "qlora", "lora", "quantization", "memory" },
@@ -451,6 +464,7 @@ and their training state take?]],
       feedback = "4 bits is half a BYTE per parameter, not 4 bytes." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     -- The page's example: 65 B with 0.5% adapters: 32.5 + 5.2 GB.
     { params = { pb = 65, r = 0.5 }, answer = "37.7", score = 1 },
@@ -469,7 +483,8 @@ question {
 A mixture-of-experts model has {s} B shared parameters (attention,
 embeddings) and {e} experts of {x} B parameters each. The router sends every
 token to {k} expert(s). What share of the stored parameters does one token
-use, in per cent?]],
+use, in per cent?
+Give three significant figures.]],
   unit = "%",
   topics = { "mixture-of-experts", "future" },
   rubric = { "advanced.novel", "advanced.future" },
@@ -494,6 +509,7 @@ use, in per cent?]],
       feedback = "That is a fraction; give per cent." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     -- The page's example: 3 B shared, 8 experts of 5 B, top-2: 13 of 43 B.
     { params = { s = 3, e = 8, x = 5, k = 2 }, answer = "30.23", score = 1 },
@@ -539,7 +555,7 @@ peaks; the day-5 table's H100 "1979" assumes 2:4 sparsity):
 
 | GPU           | year | FP16 TFLOP/s | memory GB/s | power | memory |
 |---------------|------|--------------|-------------|-------|--------|
-| V100 32GB     | 2017 | 125          | 900         | 300 W | 32 GB  |
+| V100 32GB     | 2018 | 125          | 900         | 300 W | 32 GB  |
 | A100 80GB SXM | 2020 | 312          | 2039        | 400 W | 80 GB  |
 | H100 80GB SXM | 2022 | 989          | 3350        | 700 W | 80 GB  |
 
@@ -567,9 +583,9 @@ bytes per weight and brings 1.64× the bandwidth: up to
 BERT (2018) 340 million, GPT-3 (2020) 175 billion, and GPT-4 (2023) is
 estimated at 1.76 trillion. From AlexNet to GPT-3 that is 2917× in eight
 years, a factor of 2917^(1/8) ≈ 2.7 per year, while GPU memory grew from
-32 GB to 144 GB in six. Adapting to new hardware is a habit, not an event:
-re-measure, recompute the ridge point, and revisit which optimization
-matters.
+32 GB (the V100 32GB, 2018) to 144 GB (GH200, 2023) in five, about 1.35×
+a year. Adapting to new hardware is a habit, not an event: re-measure,
+recompute the ridge point, and revisit which optimization matters.
 ]]
 
 question {
@@ -579,7 +595,8 @@ question {
   prompt = [[
 Using dense FP16 tensor-core peaks and memory bandwidth ({old}: {pold}
 TFLOP/s, {bwold} GB/s; {new}: {pnew} TFLOP/s, {bwnew} GB/s), by what factor
-did the ridge point grow from the {old} to the {new}?]],
+did the ridge point grow from the {old} to the {new}?
+Give three significant figures.]],
   unit = "x",
   topics = { "roofline", "hardware-trends" },
   rubric = { "advanced.future", "theory.gpu" },
@@ -600,6 +617,7 @@ did the ridge point grow from the {old} to the {new}?]],
       feedback = "That is the bandwidth's growth. The ridge point is peak divided by bandwidth." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     -- The page's example: V100 (139 FLOP/B) to H100 (295 FLOP/B).
     { params = { old = "V100 32GB", new = "H100 80GB SXM", pold = 125, bwold = 900, pnew = 989, bwnew = 3350 },
@@ -617,7 +635,8 @@ question {
   prompt = [[
 A kernel has an arithmetic intensity of {ai} FLOP/B and runs at the roofline
 bound in FP16. It moves from the {old} ({pold} TFLOP/s, {bwold} GB/s) to the
-{new} ({pnew} TFLOP/s, {bwnew} GB/s). By what factor does it speed up?]],
+{new} ({pnew} TFLOP/s, {bwnew} GB/s). By what factor does it speed up?
+Give three significant figures.]],
   points = 2,
   unit = "x",
   topics = { "roofline", "hardware-trends" },
@@ -648,6 +667,7 @@ bound in FP16. It moves from the {old} ({pold} TFLOP/s, {bwold} GB/s) to the
       feedback = "That is the new bound in TFLOP/s. The question asks for the speedup: divide by the old bound." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     -- The page's example: AI 200 from V100 (compute bound, 125) to H100
     -- (memory bound, 670): 5.36x, not 7.9x.
@@ -667,7 +687,8 @@ question {
 Decoding at batch size 1 reads every weight once per token. A model runs
 with {bits1}-bit weights on an {old} ({bwold} GB/s) and moves to {bits2}-bit
 weights on an {new} ({bwnew} GB/s). By what factor can its tokens per second
-grow, at most?]],
+grow, at most?
+Give three significant figures.]],
   points = 2,
   unit = "x",
   topics = { "decoding", "fp8", "hardware-trends" },
@@ -690,6 +711,7 @@ grow, at most?]],
       feedback = "That is the precision alone. The new GPU's bandwidth counts too." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     -- The page's example: FP16 on A100 to FP8 on H100: 3.29x.
     { params = { old = "A100 80GB SXM", bwold = 2039, bits1 = 16, new = "H100 80GB SXM", bwnew = 3350, bits2 = 8 },
@@ -707,7 +729,8 @@ question {
   prompt = [[
 What is the largest model, in billions of parameters, whose weights alone
 fit in the {mem} GB of one {gpu} when stored in {prec} ({bits} bits per
-weight)? Ignore the KV cache, activations and overheads.]],
+weight)? Ignore the KV cache, activations and overheads.
+Give three significant figures.]],
   topics = { "memory", "hardware-trends", "quantization" },
   rubric = { "advanced.future", "theory.memory" },
   hints = { "Bytes per weight = {bits} / 8. Divide the memory by it." },
@@ -724,6 +747,7 @@ weight)? Ignore the KV cache, activations and overheads.]],
       feedback = "The answer is in BILLIONS of parameters: {mem} GB is {mem} × 10^9 bytes." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { params = { gpu = "GH200", mem = 144, prec = "FP8", bits = 8 }, answer = "144", score = 1 },
     { params = { gpu = "H100 80GB SXM", mem = 80, prec = "INT4", bits = 4 }, answer = "160", score = 1 },
@@ -738,7 +762,8 @@ question {
   title = "How fast models grew (your numbers)",
   prompt = [[
 {m1} ({y1}) had {p1} parameters; {m2} ({y2}) had {p2}. By what factor per
-year did the parameter count grow on average (compound growth)?]],
+year did the parameter count grow on average (compound growth)?
+Give three significant figures.]],
   points = 2,
   unit = "x",
   topics = { "hardware-trends", "model-scale" },
@@ -767,6 +792,7 @@ year did the parameter count grow on average (compound growth)?]],
       feedback = "Growth compounds: divide the exponent, not the factor. Take the ({y2} − {y1})-th root." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     -- The page's example: AlexNet to GPT-3, 2917x in 8 years: 2.71x a year.
     { params = { m1 = "AlexNet", y1 = 2012, n1 = 60e6, p1 = "60 million",
@@ -786,7 +812,8 @@ question {
   prompt = [[
 The {old} peaks at {pold} TFLOP/s (dense FP16) at {wold} W; the {new} at
 {pnew} TFLOP/s at {wnew} W. By what factor did peak FP16 compute per watt
-grow?]],
+grow?
+Give three significant figures.]],
   unit = "x",
   topics = { "hardware-trends", "energy" },
   rubric = { "advanced.future", "advanced.cost" },
@@ -804,6 +831,7 @@ grow?]],
       feedback = "More watts make each FLOP dearer: divide by the power ratio, do not multiply." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { params = { old = "V100 32GB", pold = 125, wold = 300, new = "H100 80GB SXM", pnew = 989, wnew = 700 },
       answer = "3.39", score = 1 },
@@ -948,7 +976,8 @@ question {
 A training node reads JPEG images of {kb} KB from storage at {sbw} GB/s.
 {cores} CPU cores decode and augment them, {rate} images per second per
 core. The GPU trains on {gpu} images per second. (PCIe is not a limit.) How
-many images per second does the node train on?]],
+many images per second does the node train on?
+Give three significant figures.]],
   topics = { "input-pipeline", "bottleneck" },
   rubric = { "advanced.integration", "practice.profiling" },
   hints = {
@@ -977,6 +1006,7 @@ many images per second does the node train on?]],
       feedback = "The GPU could train on {gpu} images per second, but it gets only what the slower stages deliver." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { params = { kb = 150, sbw = 3, cores = 16, rate = 150, gpu = 5000 }, answer = "2400", score = 1 },
     { params = { kb = 150, sbw = 3, cores = 16, rate = 150, gpu = 5000 }, answer = "5000", score = 0 },
@@ -992,7 +1022,8 @@ question {
 Each training step copies a batch of {b} images of 3 × 224 × 224 FP32 values
 to the GPU over {link} ({bw} GB/s), then computes for {g} ms. With pinned
 memory and a second CUDA stream, the next batch's copy overlaps the current
-step's compute. By what factor does the step time drop?]],
+step's compute. By what factor does the step time drop?
+Give three significant figures.]],
   unit = "x",
   topics = { "input-pipeline", "pcie", "overlap" },
   rubric = { "advanced.integration", "practice.optimization" },
@@ -1023,6 +1054,7 @@ step's compute. By what factor does the step time drop?]],
       feedback = "After overlapping, the step takes as long as the LONGER of copy and compute." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     -- 256 images over PCIe 5.0: 2.41 ms of copy against 10 ms of compute.
     { params = { b = 256, link = "PCIe 5.0 x16", bw = 64, g = 10 }, answer = "1.241", score = 1 },
@@ -1039,7 +1071,8 @@ question {
 A {pb}-billion-parameter model trains with mixed-precision Adam. Its
 checkpoint holds the FP32 master weights and Adam's two FP32 moments
 (12 bytes per parameter). Storage takes writes at {bw} GB/s. How many
-seconds does writing one checkpoint take?]],
+seconds does writing one checkpoint take?
+Give three significant figures.]],
   unit = "s",
   topics = { "checkpointing", "storage" },
   rubric = { "advanced.integration", "theory.memory" },
@@ -1057,6 +1090,7 @@ seconds does writing one checkpoint take?]],
       feedback = "The storage speed is in gigaBYTES per second: no factor 8." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     -- The page's example: 70 B at 5 GB/s: 840 GB, 168 s.
     { params = { pb = 70, bw = 5 }, answer = "168", score = 1 },
@@ -1076,7 +1110,8 @@ In every training step each GPU of a tensor-parallel group sends and
 receives {v} GB of activations. Inside a node, NVLink carries {nv} GB/s per
 direction; between nodes, the network carries {ib} GB/s. How many seconds
 longer does each step's exchange take if the group is split across nodes
-(ignore latency)?]],
+(ignore latency)?
+Give three significant figures.]],
   unit = "s",
   topics = { "tensor-parallelism", "interconnect", "placement" },
   rubric = { "advanced.integration", "practice.design" },
@@ -1097,6 +1132,7 @@ longer does each step's exchange take if the group is split across nodes
       feedback = "The NVLink figure given is already per direction: do not double it." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { params = { v = 10, nv = 450, ib = 25 }, answer = "0.3778", score = 1 },
     { params = { v = 10, nv = 450, ib = 25 }, answer = "377.8 ms", score = 1 },
@@ -1139,7 +1175,8 @@ question {
 A service promises P99 latency under {slo} ms. At the 99th percentile the
 network round trip takes {net} ms, the dynamic batcher waits up to {wait}
 ms, tokenisation takes {tok} ms and post-processing {post} ms. How many
-milliseconds are left for the model itself?]],
+milliseconds are left for the model itself?
+Give three significant figures.]],
   unit = "ms",
   topics = { "latency", "serving", "budget" },
   rubric = { "advanced.integration", "practice.deployment" },
@@ -1156,6 +1193,7 @@ milliseconds are left for the model itself?]],
       feedback = "Network, tokenisation and post-processing take their share of the budget as well." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     -- The course's 50 ms target with 5 + 10 + 2 + 3 ms of other parts.
     { params = { slo = 50, net = 5, wait = 10, tok = 2, post = 3 }, answer = "30", score = 1 },

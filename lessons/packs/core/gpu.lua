@@ -136,7 +136,10 @@ The CPU (**host**) drives the GPU (**device**), which has its own memory:
 
 The PCIe link is about 50 times slower than the GPU's own memory (64 GB/s
 against 3.35 TB/s on an H100), so data should cross it once and stay on the
-GPU. GPUs of one server talk over **NVLink** (900 GB/s per H100) instead.
+GPU. GPUs of one server talk over **NVLink** instead: 900 GB/s per H100,
+but that figure counts both directions together (450 GB/s each way), while
+PCIe's 64 GB/s is one direction, so like for like NVLink is about 7× PCIe,
+not 14×.
 ]==]
 
 question {
@@ -174,7 +177,8 @@ question {
   title = "Copying over PCIe (your numbers)",
   prompt = [[
 A training job copies {gb} GB of input to the GPU over {link}, which
-sustains {bw} GB/s. How long does the copy take, in ms?]],
+sustains {bw} GB/s. How long does the copy take, in ms?
+Give three significant figures.]],
   unit = "ms",
   topics = { "gpu", "host-device", "bandwidth" },
   rubric = { "theory.gpu", "theory.memory" },
@@ -191,6 +195,7 @@ sustains {bw} GB/s. How long does the copy take, in ms?]],
       feedback = "That is the speed of the GPU's own memory. The copy crosses PCIe, about 50 times slower." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.5g", p.gb / p.bw * 1000) end, score = 1 },
     { answer = function(p) return string.format("%.5g s", p.gb / p.bw) end, score = 1 },
     { answer = function(p) return string.format("%.5g", 1.1 * p.gb / p.bw * 1000) end, score = 0 },
@@ -207,7 +212,8 @@ question {
   prompt = [[
 A GPU's memory delivers {bw} GB/s and a load takes about {lat} ns to come
 back. How many bytes must be in flight at any moment to keep the memory
-busy, in MB (10^6 bytes)?]],
+busy, in MB (10^6 bytes)?
+Give three significant figures.]],
   unit = "MB",
   topics = { "gpu", "latency-hiding", "bandwidth" },
   rubric = { "theory.gpu", "theory.memory" },
@@ -223,6 +229,7 @@ busy, in MB (10^6 bytes)?]],
       feedback = "Multiply bandwidth by latency; dividing them has no meaning here." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.5g", p.bw * p.lat / 1e6) end, score = 1 },
     { answer = function(p) return string.format("%.5g KB", p.bw * p.lat / 1e3) end, score = 1 },
     { answer = function(p) return string.format("%.5g", 1.2 * p.bw * p.lat / 1e6) end, score = 0 },
@@ -521,7 +528,8 @@ question {
   prompt = [[
 In a warp, {n} threads take an if-branch that costs {a} cycles and the other
 {m} threads the else-branch that costs {b} cycles. What fraction of the
-warp's lane-cycles does useful work, in per cent?]],
+warp's lane-cycles does useful work, in per cent?
+Give three significant figures.]],
   unit = "%",
   topics = { "simt", "divergence" },
   rubric = { "theory.gpu", "practice.profiling" },
@@ -543,6 +551,7 @@ warp's lane-cycles does useful work, in per cent?]],
     { value = 100, feedback = "The branches run one after the other with part of the lanes masked off: utilisation is below 100%." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.4f", 100 * (p.n * p.a + p.m * p.b) / (32 * (p.a + p.b))) end, score = 1 },
     { answer = function(p) return string.format("%.4f", 0.9 * 100 * (p.n * p.a + p.m * p.b) / (32 * (p.a + p.b))) end, score = 0 },
     -- 8 lanes x 40 cycles + 24 lanes x 20 cycles = 800 of 32 x 60 = 1920.
@@ -796,7 +805,8 @@ question {
   prompt = [[
 The GPU fetches memory in 32-byte sectors. How many bytes does the scattered
 warp of the previous question (32 floats, 128 bytes apart) move from memory
-in total, to use 128 bytes?]],
+in total, to use 128 bytes?
+Give three significant figures.]],
   unit = "B",
   topics = { "coalescing", "memory-transactions", "bandwidth" },
   rubric = { "theory.gpu", "theory.memory" },
@@ -807,6 +817,7 @@ in total, to use 128 bytes?]],
     { value = 128, feedback = "128 bytes are used, but each thread's 4 bytes come with a whole 32-byte sector." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "1024", 1 },
     { "1024 B", 1 },
     { "1 KiB", 1 },
@@ -865,7 +876,8 @@ question {
   prompt = [[
 Thread i of a warp reads the 4-byte float at index {s} x i (array aligned to
 128 bytes; memory moves in 32-byte sectors). What share of the bytes moved
-does the warp actually use, in per cent?]],
+does the warp actually use, in per cent?
+Give three significant figures.]],
   unit = "%",
   topics = { "coalescing", "bandwidth" },
   rubric = { "theory.gpu", "theory.memory" },
@@ -882,6 +894,7 @@ does the warp actually use, in per cent?]],
       feedback = "You counted whole 128-byte lines. Memory moves in 32-byte sectors." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.4f", 100 * 128 / (32 * sectors(4, p.s, 0))) end, score = 1 },
     { params = { s = 2 }, answer = "50", score = 1 },
     { params = { s = 2 }, answer = "0.5", score = 0 },     -- a fraction: read as 0.5%
@@ -1191,7 +1204,8 @@ question {
 An SM holds at most 64 warps (2048 threads), 32 blocks and 65,536 registers.
 A kernel uses {r} registers per thread and blocks of {t} threads, and no
 shared memory. What is its occupancy, in per cent? (Whole blocks only;
-ignore allocation granularity.)]],
+ignore allocation granularity.)
+Give three significant figures.]],
   unit = "%",
   topics = { "occupancy" },
   rubric = { "theory.gpu", "practice.profiling" },
@@ -1214,6 +1228,7 @@ ignore allocation granularity.)]],
       feedback = "An SM holds 64 warps (2048 threads), not 32: divide by 64." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.4g", 100 * resident_warps(p.t, p.r, 0) / 64) end, score = 1 },
     { params = { r = 64, t = 256 }, answer = "50", score = 1 },
     { params = { r = 64, t = 256 }, answer = "100", score = 0 },
@@ -1228,12 +1243,13 @@ ignore allocation granularity.)]],
 question {
   id = "gpu.occupancy-smem",
   kind = "numeric",
-  title = "Occupancy limited by shared memory (your numbers)",
+  title = "Occupancy with shared memory (your numbers)",
   prompt = [[
 An SM holds at most 64 warps (2048 threads), 32 blocks and 164 KB of shared
 memory. A kernel uses blocks of {t} threads, each with {s} KB of shared
 memory; registers are not a limit. What is its occupancy, in per cent?
-(Whole blocks only.)]],
+(Whole blocks only.)
+Give three significant figures.]],
   unit = "%",
   topics = { "occupancy", "shared-memory" },
   rubric = { "theory.gpu", "practice.profiling" },
@@ -1256,6 +1272,7 @@ memory; registers are not a limit. What is its occupancy, in per cent?
       feedback = "That is blocks over the 32-block limit. Occupancy counts warps: blocks x threads per block / 32, out of 64." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.4g", 100 * resident_warps(p.t, 0, p.s) / 64) end, score = 1 },
     { params = { s = 48, t = 256 }, answer = "37.5", score = 1 },
     { params = { s = 48, t = 256 }, answer = "42.7", score = 0 },    -- 3.4 blocks
@@ -1330,7 +1347,8 @@ question {
   title = "V100 to A100",
   prompt = [[
 Dense FP16 tensor-core peaks: V100 125 TFLOP/s, A100 312 TFLOP/s. By what
-factor did the peak grow?]],
+factor did the peak grow?
+Give three significant figures.]],
   unit = "x",
   topics = { "tensor-cores" },
   hints = {
@@ -1343,6 +1361,7 @@ factor did the peak grow?]],
     { value = 187, feedback = "That is the difference in TFLOP/s. The question asks for the factor." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "2.5", 1 },
     { "2.496", 1 },
     { "312/125", 1 },
@@ -1358,7 +1377,8 @@ question {
   title = "A100 to H100",
   prompt = [[
 Dense FP16 tensor-core peaks: A100 312 TFLOP/s, H100 989 TFLOP/s. By what
-factor did the peak grow? (Two decimals.)]],
+factor did the peak grow?
+Give three significant figures.]],
   unit = "x",
   topics = { "tensor-cores" },
   hints = {
@@ -1367,7 +1387,8 @@ factor did the peak grow? (Two decimals.)]],
   },
   answer = 989 / 312,   -- 3.17; the guide rounds it to "3x"
   -- The guide's "3x" is a rounded figure: 5% low. It gets half credit and
-  -- says so, rather than full marks for an answer that asked for decimals.
+  -- says so, rather than full marks for an answer that asked for three
+  -- significant figures.
   bands = {
     { abs = 0.2, score = 0.5, feedback = "Close: 3x is how the course rounds it, but 989 / 312 = 3.17." },
   },
@@ -1376,6 +1397,7 @@ factor did the peak grow? (Two decimals.)]],
     { value = 312 / 989, feedback = "Upside down: the new peak divided by the old one." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "3.17", 1 },
     { "989/312", 1 },
     { "3", 0.5 },
@@ -1391,7 +1413,8 @@ question {
   title = "FP16's epsilon",
   prompt = [[
 FP16 has 10 explicit mantissa bits. What is the gap between 1 and the next
-larger FP16 number (the machine epsilon)? Give it as a decimal number.]],
+larger FP16 number (the machine epsilon)? Give it as a decimal number,
+to three significant figures.]],
   topics = { "mixed-precision", "number-formats" },
   hints = { "With 10 mantissa bits, the last bit of a number in [1, 2) is worth 2^-10." },
   answer = 2 ^ -10,   -- 9.765625e-4
@@ -1403,6 +1426,7 @@ larger FP16 number (the machine epsilon)? Give it as a decimal number.]],
     { value = 2 ^ -14, feedback = "2^-14 is FP16's smallest normal number, not the gap above 1." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "0.000977", 1 },
     { "2^-10", 1 },
     { "9.77e-4", 1 },
@@ -1421,7 +1445,8 @@ question {
   prompt = [[
 A gradient of size {g} would be stored in FP16, whose smallest normal
 number is 2^-14 (about 6.1e-5). What is the smallest power-of-two loss scale
-S that lifts the gradient to at least 2^-14?]],
+S that lifts the gradient to at least 2^-14?
+Give three significant figures.]],
   topics = { "mixed-precision", "loss-scaling" },
   rubric = { "theory.gpu", "practice.optimization" },
   hints = {
@@ -1440,6 +1465,7 @@ S that lifts the gradient to at least 2^-14?]],
       feedback = "That is the exact ratio; the question asks for the smallest POWER OF TWO at least that large." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.0f", 2 ^ math.ceil(math.log(2 ^ -14 / p.g, 2))) end, score = 1 },
     { params = { g = 1e-8 }, answer = "8192", score = 1 },
     { params = { g = 1e-8 }, answer = "2^13", score = 1 },
@@ -1453,11 +1479,12 @@ S that lifts the gradient to at least 2^-14?]],
 question {
   id = "gpu.tc-time",
   kind = "numeric",
-  title = "A matmul at tensor-core speed (your numbers)",
+  title = "A matmul at peak speed (your numbers)",
   prompt = [[
 Two {n} x {n} matrices are multiplied in {prec} on an A100, which peaks at
 {peak} TFLOP/s in that precision. If the multiply ran at the peak, how long
-would it take, in ms?]],
+would it take, in ms?
+Give three significant figures.]],
   unit = "ms",
   topics = { "tensor-cores", "mixed-precision" },
   rubric = { "theory.gpu", "advanced.cost" },
@@ -1477,6 +1504,7 @@ would it take, in ms?]],
       feedback = "That number is in seconds; the question asks ms." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.5g", 2 * p.n ^ 3 / (p.peak * 1e12) * 1000) end, score = 1 },
     { answer = function(p) return string.format("%.5g", 1.1 * 2 * p.n ^ 3 / (p.peak * 1e12) * 1000) end, score = 0 },
     { params = { n = 8192, prec = "FP16", peak = 312 }, answer = "3.524", score = 1 },
@@ -1567,7 +1595,8 @@ question {
   prompt = [[
 A training step launches {k} small kernels one after another. Each launch
 costs {l} us that the GPU spends idle, and each kernel then computes for
-{w} us. What share of the step is launch overhead, in per cent?]],
+{w} us. What share of the step is launch overhead, in per cent?
+Give three significant figures.]],
   unit = "%",
   topics = { "profiling", "launch-overhead" },
   rubric = { "theory.gpu", "practice.profiling" },
@@ -1586,6 +1615,7 @@ costs {l} us that the GPU spends idle, and each kernel then computes for
       feedback = "That is the compute share; the question asks for the launch overhead." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.4f", 100 * p.l / (p.l + p.w)) end, score = 1 },
     { answer = function(p) return string.format("%.4f", 100 * p.l / (p.l + p.w) + 5) end, score = 0 },
     { params = { k = 400, l = 5, w = 20 }, answer = "20", score = 1 },

@@ -39,18 +39,25 @@ lesson {
 local function num(x) return string.format("%.6g", x) end
 
 -- Grades a number of decibels: "49.9" or "49.9 dB" (dB is not one of the
--- grader's units). `wrongs` is a list of { value, feedback }.
+-- grader's units), by the course's rounding rule (amdahl.lua's first page:
+-- within 1%, or the same three significant figures). `wrongs` is a list of
+-- { value, feedback }. A value within 3% but outside the rule (the guide's
+-- "49 dB" for 49.92) is told to give three figures.
+local DB_TOL = { rel = 0.01, sig = 3 }
 local function db_grade(answer, ref, wrongs)
   local text = answer:gsub("[dD][bB]%s*$", "")
   local v, why = wb.number(text, "")
   if not v then
     return { valid = false, feedback = "Give the SNR in dB, e.g. 37.9 or 37.9 dB (" .. (why or "not a number") .. ")." }
   end
-  if wb.within(v, ref, { rel = 0.01 }) then
+  if wb.within(v, ref, DB_TOL) then
     return 1, "Right: " .. wb.sig(ref, 4) .. " dB."
   end
   for _, w in ipairs(wrongs) do
-    if wb.within(v, w[1], { rel = 0.01 }) then return 0, w[2] end
+    if wb.within(v, w[1], DB_TOL) then return 0, w[2] end
+  end
+  if wb.within(v, ref, { rel = 0.03 }) then
+    return 0, "Close, but more than 1% off: give three significant figures, and keep the 1.76 dB term."
   end
   return 0, "SNR ≈ 6.02 × bits + 1.76 dB."
 end
@@ -127,7 +134,8 @@ question {
   title = "Requests in flight (your numbers)",
   prompt = [[
 A service receives {qps} queries per second and each query spends {ms} ms in
-the system. On average, how many queries are in flight at any moment?]],
+the system. On average, how many queries are in flight at any moment?
+Give three significant figures.]],
   topics = { "latency", "throughput", "littles-law" },
   rubric = { "practice.deployment", "practice.design" },
   hints = { "Little's law: in flight = arrival rate × time in the system (in seconds)." },
@@ -140,6 +148,7 @@ the system. On average, how many queries are in flight at any moment?]],
     { value = function(p) return p.qps / (p.ms / 1000) end, feedback = "Multiply, do not divide: L = λ × W." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.1) end, score = 0 },
     { "500 ms", "invalid" },
@@ -156,7 +165,8 @@ question {
   prompt = [[
 A request spends {tok} ms tokenising, {model} ms in the model and {post} ms
 post-processing, one after the other. Quantization and batching make the
-model part {s}× faster. What is the speedup of the whole request?]],
+model part {s}× faster. What is the speedup of the whole request?
+Give three significant figures.]],
   unit = "x",
   topics = { "amdahl", "latency" },
   rubric = { "practice.deployment", "practice.profiling", "theory.parallel" },
@@ -177,6 +187,7 @@ model part {s}× faster. What is the speedup of the whole request?]],
       feedback = "That is the ceiling with an infinitely fast model. A model s times faster still takes (model time)/s." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.05) end, score = 0 },
     { "fast", "invalid" },
@@ -274,7 +285,8 @@ question {
   title = "Throughput of a batch (your numbers)",
   prompt = [[
 A model's batch time is t(B) = {t0} ms + {c} ms × B. What throughput, in
-requests per second, does it reach at batch size {b}?]],
+requests per second, does it reach at batch size {b}?
+Give three significant figures.]],
   topics = { "batching", "throughput" },
   rubric = { "practice.deployment", "practice.optimization" },
   hints = {
@@ -292,6 +304,7 @@ requests per second, does it reach at batch size {b}?]],
       feedback = "Convert ms to seconds: that is requests per millisecond." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 0.9) end, score = 0 },
     { "24 ms", "invalid" },
@@ -343,7 +356,8 @@ question {
   prompt = [[
 A {pb}-billion-parameter model generates text at batch size 1 with {bits}-bit
 weights on a GPU with {bw} TB/s of memory bandwidth. Each token must read all
-the weights once. What is the lower bound on the time per token?]],
+the weights once. What is the lower bound on the time per token?
+Give three significant figures.]],
   unit = "ms",
   topics = { "decoding", "memory-bound", "quantization" },
   rubric = { "practice.deployment", "theory.memory", "theory.gpu" },
@@ -363,6 +377,7 @@ the weights once. What is the lower bound on the time per token?]],
       feedback = "That assumes FP16 (2 bytes); use the bit width the question gives." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference / 1000) .. " s" end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.1) end, score = 0 },
@@ -436,10 +451,13 @@ SNR ≈ 6.02 × b + 1.76 dB
       INT8: 49.9 dB      INT4: 25.8 dB      16-bit: 98.1 dB
 ```
 
-The 1.76 dB is exact for a sine wave that fills the range. Weights and
-activations are bell-shaped with rare outliers: a range stretched to cover
-the outliers wastes levels on values that almost never occur, so real SNR is
-lower. That is why practical schemes use per-channel scales, calibrate or
+The 1.76 dB is exact for a sine wave that fills the range, and the rule
+is about that signal. Weights and activations are bell-shaped with rare
+outliers: a range stretched to cover the outliers wastes levels on values
+that almost never occur, so real SNR is lower. The general form is
+6.02 b + 4.77 − 20 log10(peak / RMS); Gaussian weights scaled to their
+largest value (4 to 5 standard deviations in a big tensor) land about
+10 dB below the sine's figure, as the quantize lab measures. That is why practical schemes use per-channel scales, calibrate or
 clip the range, and treat outliers separately.
 
 | name | when            | accuracy | cost                     |
@@ -493,8 +511,10 @@ question {
   kind = "numeric",
   title = "SNR of 8-bit quantization",
   prompt = [[
-Using SNR ≈ 6.02 × b + 1.76 dB, what signal-to-quantization-noise ratio
-does uniform 8-bit quantization give? (In dB; "49 dB" or "49" both work.)]],
+The rule SNR ≈ 6.02 × b + 1.76 dB gives the signal-to-quantization-noise
+ratio of a full-scale sine wave. What SNR does it give for uniform 8-bit
+quantization? Answer in dB ("12.3" and "12.3 dB" both work).
+Give three significant figures.]],
   topics = { "quantization", "snr" },
   rubric = { "practice.optimization", "practice.deployment" },
   hints = {
@@ -511,8 +531,12 @@ does uniform 8-bit quantization give? (In dB; "49 dB" or "49" both work.)]],
   end,
   examples = {
     { "49.92", 1 },
+    { "49.9", 1 },
     { "49.9 dB", 1 },
+    { "49.9dB", 1 },
     { "6.02*8+1.76", 1 },
+    { "49", 0 },            -- the guide's round figure: 1.8% off
+    { "49 dB", 0 },
     { "48.16", 0 },
     { "52", 0 },
     { "loud", "invalid" },
@@ -524,8 +548,10 @@ question {
   kind = "numeric",
   title = "SNR for other widths (your numbers)",
   prompt = [[
-A model's weights are quantized uniformly to {b} bits. Using
-SNR ≈ 6.02 × b + 1.76 dB, what is the SNR in dB?]],
+A test tone, a sine wave whose peaks exactly fill the range, is quantized
+uniformly to {b} bits. Using SNR ≈ 6.02 × b + 1.76 dB (exact for this
+signal), what is the SNR in dB?
+Give three significant figures.]],
   topics = { "quantization", "snr" },
   rubric = { "practice.optimization" },
   hints = { "Each bit adds 6.02 dB." },
@@ -539,6 +565,7 @@ SNR ≈ 6.02 × b + 1.76 dB, what is the SNR in dB?]],
     })
   end,
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return num(6.02 * p.b + 1.76) end, score = 1 },
     { answer = function(p) return num(6.02 * p.b + 1.76) .. " dB" end, score = 1 },
     { answer = function(p) return num((6.02 * p.b + 1.76) * 1.05) end, score = 0 },
@@ -555,7 +582,8 @@ question {
   title = "FP32 to INT8: how much smaller?",
   prompt = [[
 A model's FP32 weights are quantized to INT8. By what factor does the size of
-the weights shrink? (Ignore the few scale and zero-point values.)]],
+the weights shrink? (Ignore the few scale and zero-point values.)
+Give three significant figures.]],
   unit = "x",
   topics = { "quantization", "compression" },
   rubric = { "practice.optimization", "practice.deployment" },
@@ -567,6 +595,7 @@ the weights shrink? (Ignore the few scale and zero-point values.)]],
     { value = 0.25, feedback = "The new size is 0.25 of the old; the question asks for the shrink factor, 4×." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "4", 1 },
     { "32/8", 1 },
     { "2", 0 },
@@ -581,7 +610,8 @@ question {
   title = "Size of a quantized model (your numbers)",
   prompt = [[
 A {pb}-billion-parameter model is quantized to {bits}-bit weights. How many
-gigabytes do the weights take?]],
+gigabytes do the weights take?
+Give three significant figures.]],
   unit = "GB",
   topics = { "quantization", "memory" },
   rubric = { "practice.deployment", "theory.memory" },
@@ -593,6 +623,7 @@ gigabytes do the weights take?]],
     { value = function(p) return p.pb * 2 end, feedback = "That is the FP16 size." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1000) .. " MB" end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.1) end, score = 0 },
@@ -629,19 +660,43 @@ scale = {mx} / 127, q = round(x / scale). What integer q stores x = {x}?]],
     return { mx = mx, x = k / 100 * mx }
   end,
   answer = function(p) return math.floor(p.x / (p.mx / 127) + 0.5) end,
-  tolerance = { abs = 0 },   -- an integer code
-  wrong = {
-    -- (An asymmetric scale, range / 255 = max / 127.5, gives the code of
-    -- max/127 or of max/128 in every case, so it is not a separate mistake.)
-    { value = function(p) return math.floor(p.x / (p.mx / 128) + 0.5) end,
-      feedback = "Symmetric INT8 uses ±127 (so that -x and x get mirrored codes): scale = max/127, not max/128 or range/255." },
-  },
+  -- An integer code, exact. Graded here rather than by the numeric kind,
+  -- whose note for a fraction ("round it up: ceil ...") describes a count;
+  -- this quantizer rounds to the NEAREST integer, and the feedback says so.
+  -- (An asymmetric scale, range / 255 = max / 127.5, gives the code of
+  -- max/127 or of max/128 in every case, so it is not a separate mistake.)
+  grade = function(answer, ctx)
+    local p, ref = ctx.params, ctx.reference
+    local v, why = wb.number(answer, "")
+    if not v then
+      return { valid = false, feedback = "Could not read that: " .. (why or "not a number") .. "." }
+    end
+    local ratio = p.x / (p.mx / 127)
+    if v == ref then
+      return 1, string.format("Right: x / scale = %s, and the nearest integer is %d.", wb.sig(ratio, 4), ref)
+    end
+    if v ~= math.floor(v) then
+      return 0, string.format("%s is not an integer: INT8 stores whole codes. The quantizer rounds x / scale to the NEAREST integer (not up, not down): round(%s) is the code.",
+        wb.sig(v, 6), math.abs(v - ratio) < 0.5 and wb.sig(v, 6) or "x / scale")
+    end
+    if v == math.floor(p.x / (p.mx / 128) + 0.5) then
+      return 0, "Symmetric INT8 uses ±127 (so that -x and x get mirrored codes): scale = max/127, not max/128 or range/255."
+    end
+    if math.abs(v - ratio) < 1 then
+      return 0, "Off by one: the code is x / scale rounded to the NEAREST integer, not truncated or rounded up."
+    end
+    return 0, "Not the stored code: scale = max / 127, then q = round(x / scale)."
+  end,
   examples = {
     { answer = function(p, ctx) return tostring(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return tostring(ctx.reference + 2) end, score = 0 },
+    -- the unrounded ratio: named as needing the nearest integer
+    { answer = function(p) return string.format("%.2f", p.x / (p.mx / 127)) end, score = 0 },
     { "q", "invalid" },
     { params = { mx = 2, x = 0.5 }, answer = "32", score = 1 },
-    { params = { mx = 2, x = 0.5 }, answer = "31", score = 0 },
+    { params = { mx = 2, x = 0.5 }, answer = "0.5/(2/127)", score = 0 },   -- 31.75: not rounded
+    { params = { mx = 2, x = 0.5 }, answer = "round(0.5/(2/127))", score = 1 },
+    { params = { mx = 2, x = 0.5 }, answer = "31", score = 0 },            -- floor: off by one
   },
 }
 
@@ -748,7 +803,8 @@ question {
 The course's GPU table lists the H100 at 1979 TFLOPS for FP16, next to the
 A100's 312. The H100 figure assumes 2:4 structured sparsity, which at best
 doubles tensor-core throughput. What is the H100's DENSE FP16 figure, the
-one to compare with the A100's?]],
+one to compare with the A100's?
+Give three significant figures.]],
   unit = "TFLOP/s",
   topics = { "pruning", "sparsity" },
   rubric = { "theory.gpu", "advanced.cost" },
@@ -760,6 +816,7 @@ one to compare with the A100's?]],
     { value = 67, feedback = "67 TFLOPS is the H100's FP32 figure without tensor cores." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "989", 1 },
     { "989.5 TFLOPS", 1 },
     { "1979/2", 1 },
@@ -776,7 +833,8 @@ question {
   prompt = [[
 An FP32 layer is pruned to {pct}% sparsity (that share of weights is zero)
 and stored in a sparse format: each remaining weight as a 4-byte value plus a
-4-byte index. By what factor is it smaller than the dense FP32 layer?]],
+4-byte index. By what factor is it smaller than the dense FP32 layer?
+Give three significant figures.]],
   unit = "x",
   topics = { "pruning", "compression" },
   rubric = { "practice.optimization", "practice.deployment" },
@@ -791,6 +849,7 @@ and stored in a sparse format: each remaining weight as a 4-byte value plus a
       feedback = "That is the reduction in parameters, 1/(1 - s). Stored sparse, every kept weight needs an index as well: half of that." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.1) end, score = 0 },
     { answer = function(p) return num(1 / (1 - p.pct / 100)) end, score = 0 },
@@ -833,7 +892,8 @@ question {
 A draft model proposes k = {k} tokens per round and the large model accepts
 each draft token with probability a = {a} (independently). How many tokens
 does one large-model forward pass yield on average, using
-(1 - a^(k+1)) / (1 - a)?]],
+(1 - a^(k+1)) / (1 - a)?
+Give three significant figures.]],
   topics = { "speculative-decoding", "latency" },
   rubric = { "practice.optimization", "advanced.novel" },
   hints = {
@@ -857,6 +917,7 @@ does one large-model forward pass yield on average, using
       feedback = "The exponent is k + 1: the large model always adds one token of its own." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p) return string.format("(1-%g^%d)/(1-%g)", p.a, p.k + 1, p.a) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.1) end, score = 0 },
@@ -874,7 +935,8 @@ question {
 A {d} × {d} weight matrix is fine-tuned with LoRA of rank r = {r}
 (ΔW = B × A, B of size {d} × {r}, A of size {r} × {d}). What fraction of
 the matrix's parameter count is trained? (A fraction like 0.01, or a
-percentage like 1%.)]],
+percentage like 1%.)
+Give three significant figures.]],
   topics = { "lora", "fine-tuning" },
   rubric = { "practice.optimization", "advanced.novel" },
   hints = {
@@ -888,6 +950,7 @@ percentage like 1%.)]],
     { value = function(p) return p.r * p.r / (p.d * p.d) end, feedback = "The factors are d × r and r × d, not r × r." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(100 * ctx.reference) .. "%" end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.1) end, score = 0 },

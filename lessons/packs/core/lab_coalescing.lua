@@ -382,7 +382,8 @@ Your latest coalescing run ran on your {where}.
 It measured {copy} GB/s for the copy and {s4} GB/s for the copy that
 reads every 4th float (stride 4). What fraction of the copy's bandwidth
 did the stride-4 copy reach? (A fraction such as 0.5, or a
-percentage.){note}]],
+percentage.)
+Give three significant figures.{note}]],
   lab = "coalescing",
   topics = { "coalescing", "stride", "lab" },
   rubric = { "practice.profiling", "theory.gpu" },

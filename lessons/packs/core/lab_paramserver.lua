@@ -431,7 +431,8 @@ question {
 In your latest paramserver run ({mode}), a worker step took {step} ms on
 average, of which {comp} ms were compute. What fraction of a step went to
 communication (pulling, pushing and waiting; in allreduce mode, the
-all-reduce)? (A fraction like 0.3, or a percentage like 30%.){note}]],
+all-reduce)? (A fraction like 0.3, or a percentage like 30%.)
+Give three significant figures.{note}]],
   lab = "paramserver",
   topics = { "communication", "lab" },
   rubric = { "practice.profiling", "theory.parallel" },
@@ -513,7 +514,8 @@ Your latest paramserver run used mode = {mode}, params = {params},
 link = {link} and compute_ms = {cms}. Predict the fraction of a step
 spent communicating, using the course's model:
 
-{model}{note}]],
+{model}
+Give three significant figures.{note}]],
   lab = "paramserver",
   topics = { "communication", "lab" },
   rubric = { "theory.parallel", "practice.profiling" },
@@ -664,7 +666,8 @@ question {
   prompt = [[
 Your latest paramserver run ran mode = allreduce with {w} workers and
 measured an algorithm bandwidth of {alg} GB/s. What is its bus bandwidth,
-as nccl-tests defines it?{note}]],
+as nccl-tests defines it?
+Give three significant figures.{note}]],
   lab = "paramserver",
   unit = "GB/s",
   topics = { "all-reduce", "lab" },
@@ -753,7 +756,8 @@ worker {sw} computes {sf} times as long as the others. Its settings:
 compute_ms = {cms}, params = {params}, link = {link}. Using the course's
 model (pull and push of 4 bytes per parameter each, over each worker's own
 link, not overlapped with compute), how long does one synchronous step
-take, in ms?{note}]],
+take, in ms?
+Give three significant figures.{note}]],
   lab = "paramserver",
   unit = "ms",
   topics = { "stragglers", "sync-async", "lab" },
@@ -854,7 +858,8 @@ question {
 Your latest paramserver run ({mode}) had {w} workers, and a worker step
 took {step} ms on average. In {mode} mode every worker moves at the same
 pace. How many gradient updates per second do the {w} workers deliver
-together (the lab's updates_per_s)?{note}]],
+together (the lab's updates_per_s)?
+Give three significant figures.{note}]],
   lab = "paramserver",
   topics = { "sync-async", "lab" },
   rubric = { "practice.profiling", "theory.parallel" },

@@ -190,22 +190,38 @@ question {
 At load {pct}% your latest serving run received requests at
 λ = {rate} req/s, and each spent W = {w} ms in the system on average.
 By Little's law, how many requests were in the system on average? (The
-feedback compares it with what the run measured.){note}]],
+feedback compares it with what the run measured.)
+Give three significant figures.{note}]],
   lab = "serving",
   topics = { "littles-law", "serving", "lab" },
   rubric = { "theory.scheduling", "practice.deployment" },
   hints = { "L = λ x W, with W in seconds." },
   params = function(rng, ctx)
+    -- The load point closest to 70% among those the run marked stable
+    -- (stable_loadNN = 1): at an overloaded point the queue grows for as
+    -- long as requests arrive, there is no steady state, and Little's law
+    -- describes nothing, so such a point is never used. A run whose every
+    -- point was overloaded (or that predates the mark) is explained, not
+    -- graded: the student runs again.
     local p = {}
-    local best
+    local best, swept
     for _, x in ipairs(loads_of(ctx)) do
-      if wb.lab.figure(ctx, load_key("rate", x)) and
-        (not best or math.abs(x - 0.7) < math.abs(best - 0.7)) then
-        best = x
+      if wb.lab.figure(ctx, load_key("rate", x)) then
+        swept = true
+        if wb.lab.figure(ctx, load_key("stable", x)) == 1 and
+          (not best or math.abs(x - 0.7) < math.abs(best - 0.7)) then
+          best = x
+        end
       end
     end
-    if ctx.lab and not best then
+    if ctx.lab and not swept then
       p.note = need("rate sweep")
+    elseif ctx.lab and not best then
+      p.note = "\n\n(No load point of your latest serving run kept up with its "
+        .. "arrivals: the run marked every one overloaded (stable = 0), and "
+        .. "an overloaded service has no steady state for Little's law to "
+        .. "describe. Run `warpbench lab run serving` again, on a quieter "
+        .. "machine or with lower loads, e.g. --set loads=0.3,0.5,0.7.)"
     elseif best then
       p.pct = math.floor(100 * best + 0.5)
       p.rate = wb.round(wb.lab.figure(ctx, load_key("rate", best)), 0)
@@ -239,27 +255,45 @@ feedback compares it with what the run measured.){note}]],
   examples = {
     { lab = { params = { loads = "0.1,0.5,0.7,0.9" },
               summary = { rate_load70 = 3613, w_ms_load70 = 5.05, little_l_load70 = 18.3,
-                          rate_load10 = 516, w_ms_load10 = 3.48 } },
+                          stable_load70 = 1, rate_load10 = 516, w_ms_load10 = 3.48,
+                          stable_load10 = 1 } },
       answer = "18.25", score = 1 },
     { lab = { params = { loads = "0.1,0.5,0.7,0.9" },
-              summary = { rate_load70 = 3613, w_ms_load70 = 5.05 } },
+              summary = { rate_load70 = 3613, w_ms_load70 = 5.05, stable_load70 = 1 } },
       answer = "3613*0.00505", score = 1 },
     { lab = { params = { loads = "0.1,0.5,0.7,0.9" },
-              summary = { rate_load70 = 3613, w_ms_load70 = 5.05 } },
+              summary = { rate_load70 = 3613, w_ms_load70 = 5.05, stable_load70 = 1 } },
       answer = "18246", score = 0 },
     { lab = { params = { loads = "0.1,0.5,0.7,0.9" },
-              summary = { rate_load70 = 3613, w_ms_load70 = 5.05 } },
+              summary = { rate_load70 = 3613, w_ms_load70 = 5.05, stable_load70 = 1 } },
       answer = "715446", score = 0 },
     { lab = { params = { loads = "0.1,0.5,0.7,0.9" },
-              summary = { rate_load70 = 3613, w_ms_load70 = 5.05 } },
+              summary = { rate_load70 = 3613, w_ms_load70 = 5.05, stable_load70 = 1 } },
       answer = "12", score = 0 },
     -- the course's example: 10,000 QPS at 50 ms -> 500 in flight
-    { lab = { params = { loads = "0.5" }, summary = { rate_load50 = 10000, w_ms_load50 = 50 } },
+    { lab = { params = { loads = "0.5" }, summary = { rate_load50 = 10000, w_ms_load50 = 50, stable_load50 = 1 } },
       answer = "500", score = 1 },
-    { lab = { params = { loads = "0.5" }, summary = { rate_load50 = 10000, w_ms_load50 = 50 } },
+    { lab = { params = { loads = "0.5" }, summary = { rate_load50 = 10000, w_ms_load50 = 50, stable_load50 = 1 } },
       answer = "500 ms", score = "invalid" },
     { lab = { params = { sweep = "batch", loads = "0.5" }, summary = { batch_rate = 2000 } },
       answer = "10", score = "invalid" },
+    -- The 70% point overloaded: the stable 50% point is used instead ...
+    { lab = { params = { loads = "0.1,0.5,0.7,0.9" },
+              summary = { rate_load50 = 2580, w_ms_load50 = 4.2, stable_load50 = 1,
+                          rate_load70 = 3613, w_ms_load70 = 250, stable_load70 = 0,
+                          rate_load90 = 4645, w_ms_load90 = 900, stable_load90 = 0 } },
+      answer = "2580*0.0042", score = 1 },
+    { lab = { params = { loads = "0.1,0.5,0.7,0.9" },
+              summary = { rate_load50 = 2580, w_ms_load50 = 4.2, stable_load50 = 1,
+                          rate_load70 = 3613, w_ms_load70 = 250, stable_load70 = 0 } },
+      answer = "3613*0.25", score = 0 },
+    -- ... and a run with no stable point is explained, not graded.
+    { lab = { params = { loads = "0.7,0.9" },
+              summary = { rate_load70 = 3613, w_ms_load70 = 250, stable_load70 = 0,
+                          rate_load90 = 4645, w_ms_load90 = 900, stable_load90 = 0 } },
+      answer = "903", score = "invalid" },
+    { lab = { params = { loads = "0.7" }, summary = { rate_load70 = 3613, w_ms_load70 = 5.05 } },
+      answer = "18.25", score = "invalid" },   -- no stable mark: run again
   },
 }
 
@@ -270,7 +304,8 @@ question {
   prompt = [[
 Your latest serving run fitted the batch time as t(B) = t0 + c B with
 t0 = {t0} ms and c = {c} ms. By that model, how many requests per second
-can one worker answer with batches of {b}?{note}]],
+can one worker answer with batches of {b}?
+Give three significant figures.{note}]],
   lab = "serving",
   topics = { "batching", "throughput", "lab" },
   rubric = { "practice.deployment", "practice.profiling" },

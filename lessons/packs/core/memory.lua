@@ -180,7 +180,8 @@ question {
   prompt = [[
 The course's rule of thumb for access times is L1 : RAM : network =
 1 : 50 : 10,000. By this rule, how many RAM accesses take as long as one
-network access?]],
+network access?
+Give three significant figures.]],
   unit = "x",
   topics = { "memory-hierarchy", "latency" },
   hints = { "Divide the network's share by RAM's share." },
@@ -191,6 +192,7 @@ network access?]],
     { value = 1 / 200, feedback = "Upside down: the network is the slower one, so the factor is above 1." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "200", 1 },
     { "10000/50", 1 },
     { "10000", 0 },
@@ -207,7 +209,8 @@ question {
   prompt = [[
 On a machine where an L1 cache hit takes {l1} ns, how long does a network
 access take according to the ratio L1 : RAM : network = 1 : 50 : 10,000?
-Answer in microseconds.]],
+Answer in microseconds.
+Give three significant figures.]],
   unit = "us",
   topics = { "memory-hierarchy", "latency" },
   hints = {
@@ -223,6 +226,7 @@ Answer in microseconds.]],
       feedback = "That is a RAM access (50 times L1). The network is 10,000 times L1." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return tostring(p.l1 * 10) end, score = 1 },
     { answer = function(p) return string.format("%g ns", p.l1 * 10000) end, score = 1 },   -- any time unit
     { answer = function(p) return tostring(p.l1 * 11) end, score = 0 },
@@ -240,7 +244,8 @@ question {
   title = "Average memory access time (your numbers)",
   prompt = [[
 A cache hit takes {hit} ns. {miss}% of the accesses miss and then wait
-{penalty} ns extra for DRAM. What is the average memory access time, in ns?]],
+{penalty} ns extra for DRAM. What is the average memory access time, in ns?
+Give three significant figures.]],
   unit = "ns",
   topics = { "memory-hierarchy", "caches" },
   hints = { "AMAT = hit time + miss rate x miss penalty, with the miss rate as a fraction." },
@@ -264,6 +269,7 @@ A cache hit takes {hit} ns. {miss}% of the accesses miss and then wait
       feedback = "The miss penalty comes on top of the hit time (a miss first looks in the cache): AMAT = hit + miss rate x penalty." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.4g", p.hit + p.miss / 100 * p.penalty) end, score = 1 },
     { answer = function(p) return string.format("%.4g", 1.1 * (p.hit + p.miss / 100 * p.penalty)) end, score = 0 },
     { params = { hit = 1, miss = 5, penalty = 100 }, answer = "6", score = 1 },
@@ -280,7 +286,8 @@ question {
   prompt = [[
 A training machine has {g} GPUs; each consumes {rate} images per second, and
 an image is {kb} KB on disk. What read bandwidth must the storage sustain,
-in GB/s (1 GB = 1,000,000 KB)?]],
+in GB/s (1 GB = 1,000,000 KB)?
+Give three significant figures.]],
   unit = "GB/s",
   topics = { "memory-hierarchy", "bandwidth", "data-loading" },
   rubric = { "theory.memory", "practice.design" },
@@ -297,6 +304,7 @@ in GB/s (1 GB = 1,000,000 KB)?]],
       feedback = "That is MB/s. The question asks GB/s: 1 GB is 1000 MB." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.4g", p.g * p.rate * p.kb / 1e6) end, score = 1 },
     { answer = function(p) return string.format("%.4g MB/s", p.g * p.rate * p.kb / 1e3) end, score = 1 },
     { answer = function(p) return string.format("%.4g", 0.9 * p.g * p.rate * p.kb / 1e6) end, score = 0 },
@@ -409,9 +417,11 @@ question {
   kind = "numeric",
   title = "Miss rate of a strided walk (your numbers)",
   prompt = [[
-A loop reads every {s}th element of a huge array of {e}-byte elements that
-is not in the cache. Cache lines are {line} bytes and nothing is prefetched.
-What fraction of the loop's reads miss the cache, in per cent?]],
+A loop reads a huge array of {e}-byte elements, which is not in the cache,
+with a stride of {s}: it reads element i × {s} for i = 0, 1, 2, ... Cache
+lines are {line} bytes and nothing is prefetched.
+What fraction of the loop's reads miss the cache, in per cent?
+Give three significant figures.]],
   unit = "%",
   topics = { "locality", "caches" },
   hints = {
@@ -429,6 +439,7 @@ What fraction of the loop's reads miss the cache, in per cent?]],
       feedback = "A read cannot miss more than once: the miss rate stops at 100% once the stride reaches a line." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.4g", 100 * math.min(1, p.s * p.e / p.line)) end, score = 1 },
     { answer = function(p) return string.format("%.4g", 100 * math.min(1, p.s * p.e / p.line) + 5) end, score = 0 },
     { params = { s = 1, e = 8, line = 64 }, answer = "12.5", score = 1 },
@@ -554,7 +565,8 @@ question {
 Take the IJK matrix multiply with row-major N x N matrices of {e}-byte
 elements, N very large, and {line}-byte cache lines. On average, how many
 cache misses does one iteration of the inner (k) loop cause, counting A, B
-and C together?]],
+and C together?
+Give three significant figures.]],
   topics = { "locality", "matmul", "caches" },
   hints = {
     "A[i][k] walks a row: one miss every {line}/{e} iterations.",
@@ -573,6 +585,7 @@ and C together?]],
     { value = 2, feedback = "Two misses per iteration is the JKI/KJI order. In IJK, A is walked along a row." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.5g", p.e / p.line + 1) end, score = 1 },
     { answer = function(p) return string.format("%.5g", 2 * p.e / p.line) end, score = 0 },
     { params = { e = 8, line = 64 }, answer = "1.125", score = 1 },
@@ -590,7 +603,8 @@ question {
   prompt = [[
 With {e}-byte elements, {line}-byte cache lines and very large N, how many
 times more cache misses per inner-loop iteration does the IJK matrix multiply
-cause than the IKJ one?]],
+cause than the IKJ one?
+Give three significant figures.]],
   unit = "x",
   topics = { "locality", "matmul", "caches" },
   hints = {
@@ -610,6 +624,7 @@ cause than the IKJ one?]],
     { value = 7, feedback = "7x is a speedup the course measured on one machine, not a miss count." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.5g", (p.e / p.line + 1) / (2 * p.e / p.line)) end, score = 1 },
     { answer = function(p) return string.format("%.5g", p.line / p.e) end, score = 0 },
     { params = { e = 8, line = 64 }, answer = "4.5", score = 1 },
@@ -747,7 +762,8 @@ question {
   prompt = [[
 A tiled multiply of two {n} x {n} matrices of doubles (8 bytes) uses
 {b} x {b} tiles, so it loads about 2N^3 / b elements from memory. How many
-gigabytes is that (1 GB = 10^9 bytes)?]],
+gigabytes is that (1 GB = 10^9 bytes)?
+Give three significant figures.]],
   unit = "GB",
   topics = { "tiling", "bandwidth" },
   rubric = { "theory.memory", "practice.optimization" },
@@ -766,6 +782,7 @@ gigabytes is that (1 GB = 10^9 bytes)?]],
       feedback = "That counts elements; each double is 8 bytes." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.5g", 2 * p.n ^ 3 / p.b * 8 / 1e9) end, score = 1 },
     { answer = function(p) return string.format("%.5g GiB", 2 * p.n ^ 3 / p.b * 8 / 2 ^ 30) end, score = 1 },
     { answer = function(p) return string.format("%.5g", 1.05 * 2 * p.n ^ 3 / p.b * 8 / 1e9) end, score = 0 },
@@ -900,7 +917,8 @@ question {
   prompt = [[
 An A100 80GB SXM peaks at 312 TFLOP/s (FP16 on tensor cores) and moves
 2039 GB/s from its memory. Where is its ridge point, in FLOP per byte?
-(Answer with a plain number.)]],
+(Answer with a plain number.)
+Give three significant figures.]],
   topics = { "roofline", "arithmetic-intensity" },
   hints = { "Ridge = peak FLOP/s / bandwidth in bytes/s. Mind the 10^12 and 10^9." },
   answer = 312e12 / 2039e9,   -- 153.02
@@ -911,6 +929,7 @@ An A100 80GB SXM peaks at 312 TFLOP/s (FP16 on tensor cores) and moves
       feedback = "161 is the ridge of the A100 80GB PCIe card (1935 GB/s), the guide's figure. This is the SXM module: 2039 GB/s." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "153", 1 },
     { "153.0", 1 },
     { "312e12/2039e9", 1 },
@@ -930,7 +949,8 @@ question {
 Multiplying two 1024 x 1024 FP32 matrices takes 2 x 1024^3 floating-point
 operations and, at best, moves the three matrices (two inputs, one output)
 once between memory and the chip. What is its arithmetic intensity, in FLOP
-per byte?]],
+per byte?
+Give three significant figures.]],
   topics = { "roofline", "arithmetic-intensity", "matmul" },
   hints = {
     "Arithmetic intensity is FLOPs over bytes moved: a matrix multiply does 2N^3 FLOPs on three N x N matrices.",
@@ -944,6 +964,7 @@ per byte?]],
     { value = 2 * 1024 ^ 3 / (2 * 1024 ^ 2 * 4), feedback = "Three matrices move: two inputs are read and the result is written." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "170.7", 1 },
     { "2*1024^3/(3*1024^2*4)", 1 },
     { "512/3", 1 },
@@ -995,7 +1016,8 @@ question {
   prompt = [[
 C = A + B for 1024 x 1024 FP32 matrices: one addition per element; A and B
 are read and C is written. What is the arithmetic intensity, in FLOP per
-byte?]],
+byte?
+Give three significant figures.]],
   topics = { "roofline", "arithmetic-intensity" },
   hints = {
     "Count the FLOPs and the bytes moved for one element.",
@@ -1008,6 +1030,7 @@ byte?]],
     { value = 1 / 3, feedback = "Count bytes, not elements: each FP32 element is 4 bytes." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "0.0833", 1 },
     { "1/12", 1 },
     { "0.083", 1 },
@@ -1025,7 +1048,8 @@ question {
   prompt = [[
 On an A100 80GB SXM with 2039 GB/s, what is the highest compute rate the
 element-wise addition (0.0833 FLOP/B) can reach according to the roofline
-model? Answer in GFLOP/s.]],
+model? Answer in GFLOP/s.
+Give three significant figures.]],
   unit = "GFLOP/s",
   topics = { "roofline", "arithmetic-intensity", "bandwidth" },
   rubric = { "theory.memory", "practice.profiling" },
@@ -1038,6 +1062,7 @@ model? Answer in GFLOP/s.]],
       feedback = "1935 GB/s is the A100 80GB PCIe card (the guide's figure); this question's SXM module has 2039 GB/s." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "169.9", 1 },
     { "2039/12", 1 },
     { "0.17 TFLOP/s", 1 },    -- 170: within 1%
@@ -1056,7 +1081,8 @@ question {
   prompt = [[
 Multiplying two 8192 x 8192 FP16 matrices (2 bytes per element): 2 x 8192^3
 operations, three matrices moved once. What is its arithmetic intensity, in
-FLOP per byte?]],
+FLOP per byte?
+Give three significant figures.]],
   topics = { "roofline", "arithmetic-intensity", "matmul" },
   hints = {
     "A large matrix multiply reuses each element many times: its intensity grows with N.",
@@ -1068,6 +1094,7 @@ FLOP per byte?]],
     { value = 8192 / 6, feedback = "A multiply-add counts as 2 operations: 2 x N^3." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "2731", 1 },
     { "2730.67", 1 },
     { "8192/3", 1 },
@@ -1083,7 +1110,8 @@ question {
   title = "Ridge point of a GPU (your numbers)",
   prompt = [[
 A {gpu} peaks at {peak} TFLOP/s in {prec} and has {bw} GB/s of memory
-bandwidth. Where is its {prec} ridge point, in FLOP per byte?]],
+bandwidth. Where is its {prec} ridge point, in FLOP per byte?
+Give three significant figures.]],
   topics = { "roofline", "arithmetic-intensity" },
   rubric = { "theory.memory", "theory.gpu" },
   hints = {
@@ -1099,6 +1127,7 @@ bandwidth. Where is its {prec} ridge point, in FLOP per byte?]],
       feedback = "Upside down: peak FLOP/s divided by bytes/s." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.5g", ridge(p.peak, p.bw)) end, score = 1 },
     { answer = function(p) return string.format("%.5g", 1.05 * ridge(p.peak, p.bw)) end, score = 0 },
     { params = { gpu = "A100 80GB SXM", prec = "FP16", peak = 312, bw = 2039 }, answer = "153", score = 1 },
@@ -1115,7 +1144,8 @@ question {
   prompt = [[
 A kernel has an arithmetic intensity of {ai} FLOP/B and runs in {prec} on a
 {gpu}: peak {peak} TFLOP/s, {bw} GB/s. What compute rate can it reach at
-best, according to the roofline model? Answer in TFLOP/s.]],
+best, according to the roofline model? Answer in TFLOP/s.
+Give three significant figures.]],
   unit = "TFLOP/s",
   topics = { "roofline", "arithmetic-intensity" },
   rubric = { "theory.memory", "practice.profiling" },
@@ -1141,6 +1171,7 @@ best, according to the roofline model? Answer in TFLOP/s.]],
       feedback = "AI x GB/s gives GFLOP/s; divide by 1000 for TFLOP/s." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.5g", math.min(p.peak, p.ai * p.bw / 1000)) end, score = 1 },
     { answer = function(p) return string.format("%.5g", 0.9 * math.min(p.peak, p.ai * p.bw / 1000)) end, score = 0 },
     { params = { gpu = "A100 80GB SXM", prec = "FP16", peak = 312, bw = 2039, ai = 4 }, answer = "8.156", score = 1 },
@@ -1163,7 +1194,8 @@ question {
   prompt = [[
 What is the arithmetic intensity of multiplying two {n} x {n} matrices in
 {prec} ({e} bytes per element), counting 2N^3 operations and the three
-matrices moved once? Answer in FLOP per byte.]],
+matrices moved once? Answer in FLOP per byte.
+Give three significant figures.]],
   topics = { "roofline", "arithmetic-intensity", "matmul" },
   hints = { "AI = 2N^3 / (3 N^2 e) = 2N / (3e)." },
   params = function(rng)
@@ -1180,6 +1212,7 @@ matrices moved once? Answer in FLOP per byte.]],
       feedback = "Bytes, not bits: divide by the element size in bytes (FP16 is 2 bytes, FP32 is 4)." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.5g", 2 * p.n / (3 * p.e)) end, score = 1 },
     { answer = function(p) return string.format("%.5g", p.n / (3 * p.e)) end, score = 0 },
     { params = { n = 1024, prec = "FP32", e = 4 }, answer = "170.7", score = 1 },
@@ -1201,7 +1234,8 @@ question {
 {mel} million FP32 values. Unfused, each operation is its own kernel that
 reads the whole tensor and writes the whole result. Fused, one kernel reads
 it once and writes once. All kernels are memory bound at {bw} GB/s. How much
-time does fusion save, in microseconds?]],
+time does fusion save, in microseconds?
+Give three significant figures.]],
   unit = "us",
   topics = { "roofline", "fusion", "bandwidth" },
   rubric = { "theory.memory", "practice.optimization" },
@@ -1223,6 +1257,7 @@ time does fusion save, in microseconds?]],
       feedback = "Each kernel reads AND writes the tensor: 8 bytes per element, not 4." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.5g", (p.k - 1) * 8 * p.mel * 1e6 / (p.bw * 1e9) * 1e6) end, score = 1 },
     { answer = function(p) return string.format("%.5g", 1.1 * (p.k - 1) * 8 * p.mel * 1e6 / (p.bw * 1e9) * 1e6) end, score = 0 },
     -- 3 kernels on 16 M floats at 2039 GB/s: 188.3 us unfused, 62.8 us fused.
@@ -1241,7 +1276,8 @@ question {
   prompt = [[
 The kernel y = a*x + y runs on vectors of {mel} million {prec} values
 ({e} bytes each): it reads x and y and writes y. On a GPU with {bw} GB/s,
-how long does it take at best, in microseconds?]],
+how long does it take at best, in microseconds?
+Give three significant figures.]],
   unit = "us",
   topics = { "roofline", "bandwidth" },
   hints = {
@@ -1260,6 +1296,7 @@ how long does it take at best, in microseconds?]],
       feedback = "Count bytes, not values: multiply by the bytes per value (FP32 is 4 bytes)." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.5g", 3 * p.mel * 1e6 * p.e / (p.bw * 1e9) * 1e6) end, score = 1 },
     { answer = function(p) return string.format("%.5g", 2 * p.mel * 1e6 * p.e / (p.bw * 1e9) * 1e6) end, score = 0 },
     { params = { mel = 100, prec = "FP32", e = 4, bw = 2000 }, answer = "600", score = 1 },

@@ -311,7 +311,8 @@ question {
   prompt = [[
 A cluster has {G} GPUs, {C} CPU cores and {M} GB of memory. A team runs {n}
 jobs, each using {g} GPU(s), {c} cores and {m} GB. What is the team's
-dominant share, in per cent?]],
+dominant share, in per cent?
+Give three significant figures.]],
   unit = "%",
   topics = { "scheduling", "drf" },
   hints = {
@@ -352,6 +353,7 @@ dominant share, in per cent?]],
       feedback = "That is one job's dominant share. The team runs {n} jobs." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.05) end, score = 0 },
     -- Team A of the worked example with 3 jobs: GPUs 12/24 = 50%.
@@ -663,7 +665,8 @@ question {
 A {n}-GPU training job waits at the head of the queue. GPUs free up one at a
 time, one every {t} minutes, and the scheduler reserves each one for the job
 (nothing else may use it) until all {n} are free. How many GPU-hours sit
-reserved and idle before the job can start?]],
+reserved and idle before the job can start?
+Give three significant figures.]],
   points = 2,
   topics = { "scheduling", "gang-scheduling", "utilization" },
   rubric = { "theory.scheduling", "advanced.cost" },
@@ -684,6 +687,7 @@ reserved and idle before the job can start?]],
       feedback = "That is how long the job waits. Multiply by the GPUs held idle meanwhile (on average half of them)." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     -- The page's example: 64 GPUs, one per minute: 2016 GPU-minutes.
     { params = { n = 64, t = 1 }, answer = "33.6", score = 1 },
@@ -845,7 +849,8 @@ question {
 A job on {g} GPUs writes a checkpoint every {tau} minutes. It is preempted
 at a random moment and needs {r} minutes to restart (load, warm up) before
 it computes again. On average, how many GPU-hours of work does the
-preemption cost?]],
+preemption cost?
+Give three significant figures.]],
   topics = { "scheduling", "preemption", "checkpointing" },
   rubric = { "theory.scheduling", "advanced.integration" },
   hints = {
@@ -868,6 +873,7 @@ preemption cost?]],
       feedback = "That is in GPU-minutes. Divide by 60." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { params = { g = 64, tau = 60, r = 10 }, answer = "42.67", score = 1 },
     { params = { g = 64, tau = 60, r = 10 }, answer = "74.67", score = 0 },
@@ -882,7 +888,8 @@ question {
   prompt = [[
 Writing a checkpoint takes {c} minutes, and the job is interrupted
 (failure or preemption) on average every {mh} hours. Using τ* = √(2 × C ×
-M), how many minutes apart should checkpoints be?]],
+M), how many minutes apart should checkpoints be?
+Give three significant figures.]],
   unit = "min",
   topics = { "scheduling", "checkpointing", "fault-tolerance" },
   rubric = { "theory.scheduling", "advanced.integration" },
@@ -903,6 +910,7 @@ M), how many minutes apart should checkpoints be?]],
       feedback = "That is in seconds; the question asks minutes." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 60) .. " s" end, score = 1 },
     -- The page's example: C = 2 min, M = 8 h: 43.8 minutes.
@@ -1053,7 +1061,8 @@ question {
 A checkpointed training job can run on spot instances at {d}% of the
 on-demand price. Preemptions make it redo work and restart, so it needs
 {w}% more GPU-hours than on on-demand instances. By what percentage does
-spot lower the job's cost?]],
+spot lower the job's cost?
+Give three significant figures.]],
   unit = "%",
   topics = { "scheduling", "autoscaling", "cost", "spot" },
   rubric = { "theory.scheduling", "advanced.cost" },
@@ -1072,6 +1081,7 @@ spot lower the job's cost?]],
       feedback = "The extra work is {w}% of the spot hours, which cost {d}% each: multiply, do not subtract." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { params = { d = 40, w = 25 }, answer = "50", score = 1 },
     { params = { d = 40, w = 25 }, answer = "60", score = 0 },
