@@ -1025,6 +1025,8 @@ Give three significant figures.]],
       feedback = "That is stage 3, where the weights are partitioned too. Stage {stage} keeps a full copy of some states." },
   },
   examples = {
+    -- physical limits, checked on every variant of the sweep: at most 64 GB
+    { answer = function(p, ctx) return ctx.reference <= 64 and wb.sig(ctx.reference, 6) or "over 64 GB" end, score = 1 },
     { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p)
         local v = p.stage == 1 and 4 * p.n + 12 * p.n / p.N

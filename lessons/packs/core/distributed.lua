@@ -500,6 +500,8 @@ micro-batches per step that keeps the bubble at or below {pct}% of the step?]],
       feedback = "m = 2p is a rule of thumb, not the answer to this bound." },
   },
   examples = {
+    -- physical limits, checked on every variant of the sweep: at most 128
+    { answer = function(p, ctx) return ctx.reference <= 128 and tostring(ctx.reference) or "over 128" end, score = 1 },
     { answer = function(p, ctx) return tostring(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return tostring(ctx.reference - 1) end, score = 0 },
     { "lots", "invalid" },
@@ -588,8 +590,10 @@ question {
   prompt = [[
 A {pb}-billion-parameter model is trained with Adam in mixed precision (FP16
 weights and gradients, FP32 master weights and Adam states), without any
-sharding. How much memory do the model states (weights, gradients, optimizer
-states) take on each GPU? Activations not included.
+sharding. How much memory would the model states (weights, gradients,
+optimizer states) take on each GPU? Activations not included. (Above a
+GPU's 80 GB, the model cannot train this way at all: the sharding of the
+next pages is what makes it possible.)
 Give three significant figures.]],
   unit = "GB",
   topics = { "memory", "optimizer-states" },
@@ -668,7 +672,9 @@ Use the estimate of about 34 × s × b × h bytes of stored activations per
 transformer layer (FP16, attention matrix not stored). A model with {l}
 layers and hidden size {h} trains on sequences of {s} tokens with a
 micro-batch of {b}. How much activation memory does one forward pass keep
-for the backward pass?
+for the backward pass, over the whole model? (Often more than a GPU
+holds: then the layers are split over GPUs, or recomputed, as the
+next pages show.)
 Give three significant figures.]],
   unit = "GB",
   topics = { "memory", "activations" },
@@ -897,6 +903,8 @@ Give three significant figures.]],
       feedback = "The 4× / 8× factors are only limits for very many GPUs; use the formula with N." },
   },
   examples = {
+    -- physical limits, checked on every variant of the sweep: at most 64 GB
+    { answer = function(p, ctx) return ctx.reference <= 64 and num(ctx.reference) or "over 64 GB" end, score = 1 },
     { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.08) end, score = 0 },
@@ -1253,7 +1261,8 @@ question {
   prompt = [[
 A decoder has {l} layers, {h} query heads and {kvh} KV heads, each of
 dimension {d}. It serves a batch of {b} sequences of {s} tokens with an FP16
-cache. How large is the KV cache?
+cache. How large is the KV cache? (It may exceed one GPU's memory: a
+large model's cache is then split over the GPUs that serve it.)
 Give three significant figures.]],
   unit = "GB",
   topics = { "kv-cache", "memory", "inference" },
