@@ -545,6 +545,397 @@ Give three significant figures.]],
 
 ------------------------------------------------------------------------------
 page [[
+# Inside a tensor-parallel layer
+
+A transformer's MLP block multiplies by two matrices, A (h × 4h) and then
+B (4h × h), with the element-wise GeLU between them. Tensor parallelism
+over t GPUs cuts them in the one way that needs no talk in the middle:
+
+```
+A by columns:  A = [A1 | A2 | ... | At]     GPU i:  Yi = GeLU(X Ai)
+B by rows:     B = [B1 ; B2 ; ... ; Bt]     GPU i:  Zi = Yi Bi
+               Z = Z1 + Z2 + ... + Zt       one all-reduce
+```
+
+Cut by **columns**, A gives each GPU a slice of the 4h hidden features,
+each one complete, so GeLU (which looks at one feature at a time) runs on
+the slice with no communication. Cut by **rows**, B matches those slices:
+GPU i multiplies its features by its rows and holds a partial sum of the
+whole output. One all-reduce of the output, b × s × h values, ends the
+block. Cut A by rows instead and every GPU would hold partial sums of all
+4h features: they would have to be summed before GeLU, because GeLU of a
+sum is not the sum of the GeLUs.
+
+Attention splits the same way: each GPU owns some heads (the Q, K and V
+projections are column-parallel) and the output projection is
+row-parallel. A layer therefore costs **two all-reduces in the forward
+pass** and two in the backward, each of b × s × h activations, and each
+GPU holds 1/t of the layer's weights.
+
+What that costs: 8 sequences of 2048 tokens at h = 8192 in FP16 make
+M = 16,384 × 8192 × 2 B = 268 MB per all-reduce. A ring over t = 8 GPUs
+sends 2(t − 1)/t × M per GPU; at NVLink's 450 GB/s each way that is
+2 × 7/8 × 268 MB / 450 GB/s ≈ 1.04 ms, twice per layer in the forward
+pass. Over a 25 GB/s network link it would be 18 times as long, which is
+why TP stays inside an NVLink node.
+
+## Pipeline schedules
+
+| schedule    | each stage runs             | stage 1 holds | weights      |
+|-------------|-----------------------------|---------------|--------------|
+| GPipe       | all m forwards, then all m  | m micro-      | one version; |
+|             | backwards                   | batches       | flush a step |
+| 1F1B        | p forwards, then one        | at most p     | one version; |
+| (PipeDream- | backward, one forward, ...  | micro-batches | flush a step |
+| Flush)      |                             |               |              |
+| PipeDream   | 1F1B without a flush        | at most p     | up to p      |
+| (async)     |                             |               | versions     |
+
+GPipe and 1F1B have the **same bubble**, (p − 1)/(m + p − 1): the
+pipeline still fills and drains once per step. 1F1B wins on memory: a
+micro-batch's activations are freed by its backward pass as soon as
+possible, so stage 1 never holds more than p of them instead of all m.
+With p = 4 and m = 32 that is 4 micro-batches' activations instead of 32.
+
+The original **PipeDream** never flushes: new micro-batches keep entering,
+so there is no bubble in the steady state. The price is staleness: a
+micro-batch's backward pass would meet weights that later micro-batches
+already updated, so PipeDream *stashes* the weight version each forward
+pass used (up to p versions) and updates asynchronously, with the
+convergence questions of asynchronous SGD. **Interleaved** 1F1B gives
+each GPU v smaller chunks of layers and divides the bubble's time by v,
+for v times the boundary messages.
+]]
+
+question {
+  id = "distributed.tp-weights",
+  kind = "numeric",
+  title = "MLP weights per GPU under tensor parallelism (your numbers)",
+  prompt = [[
+A transformer layer's MLP block has the matrices A (h × 4h) and B (4h × h)
+with h = {h}, stored in FP16. It is split column-parallel (A) and
+row-parallel (B) over {t} GPUs. How many MB (10^6 bytes) of the block's
+weights does each GPU hold?
+Give three significant figures.]],
+  unit = "MB",
+  topics = { "tensor-parallel", "memory" },
+  rubric = { "theory.parallel", "theory.memory" },
+  hints = {
+    "Each GPU holds a slice of both matrices, and together the slices are the whole block.",
+    "Weights: h × 4h + 4h × h = 8h² values of 2 bytes, divided by t.",
+  },
+  params = function(rng)
+    return { h = rng:pick({ 2048, 4096, 5120, 8192 }), t = rng:pick({ 2, 4, 8 }) }
+  end,
+  answer = function(p) return 16 * p.h * p.h / p.t / 1e6 end,
+  wrong = {
+    { value = function(p) return 16 * p.h * p.h / 1e6 end,
+      feedback = "That is the whole block: tensor parallelism gives each GPU 1/{t} of it." },
+    { value = function(p) return 8 * p.h * p.h / p.t / 1e6 end,
+      feedback = "Half the answer: both matrices count (h × 4h and 4h × h), at 2 bytes per FP16 value." },
+  },
+  examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
+    { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
+    { answer = function(p, ctx) return num(ctx.reference * 1.05) end, score = 0 },
+    { params = { h = 8192, t = 8 }, answer = "134", score = 1 },
+    { params = { h = 8192, t = 8 }, answer = "1074", score = 0 },
+    { "lots", "invalid" },
+  },
+}
+
+question {
+  id = "distributed.tp-allreduce",
+  kind = "numeric",
+  title = "One tensor-parallel all-reduce (your numbers)",
+  prompt = [[
+A tensor-parallel layer over {t} GPUs ends its MLP block with a ring
+all-reduce of the activations: {tokens} tokens × h = {h} values in FP16.
+The GPUs are linked by NVLink at 450 GB/s in each direction. Ignoring
+latency, how long does that one all-reduce take, in ms?
+Give three significant figures.]],
+  unit = "ms",
+  topics = { "tensor-parallel", "all-reduce", "communication" },
+  rubric = { "theory.parallel", "practice.profiling" },
+  hints = {
+    "First the message: tokens × h values at 2 bytes.",
+    "A ring all-reduce sends 2(t − 1)/t of the message per GPU, each way at the link's one-direction rate.",
+  },
+  params = function(rng)
+    return { t = rng:pick({ 2, 4, 8 }), tokens = rng:pick({ 4096, 8192, 16384 }),
+             h = rng:pick({ 4096, 8192 }) }
+  end,
+  answer = function(p)
+    local M = p.tokens * p.h * 2
+    return 2 * (p.t - 1) / p.t * M / 450e9 * 1000
+  end,
+  wrong = {
+    { value = function(p) return p.tokens * p.h * 2 * (p.t - 1) / p.t / 450e9 * 1000 end,
+      feedback = "900 GB/s counts both directions; a ring sends and receives at once, at 450 GB/s each way." },
+    { value = function(p) return p.t ~= 2 and p.tokens * p.h * 2 / 450e9 * 1000 end,
+      feedback = "A ring all-reduce sends 2(t − 1)/t of the message per GPU (a reduce-scatter, then an all-gather), not the message once." },
+  },
+  examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
+    { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
+    { answer = function(p, ctx) return num(ctx.reference * 1.05) end, score = 0 },
+    -- The page's example: 16,384 tokens, h = 8192, t = 8: 1.04 ms.
+    { params = { t = 8, tokens = 16384, h = 8192 }, answer = "1.04", score = 1 },
+    { params = { t = 8, tokens = 16384, h = 8192 }, answer = "0.522", score = 0 },
+    { "1 MB", "invalid" },
+  },
+}
+
+question {
+  id = "distributed.tp-split",
+  kind = "choice",
+  title = "Columns first, then rows",
+  prompt = [[
+Tensor parallelism splits an MLP block's first matrix A by columns and its
+second matrix B by rows. Why this way round?]],
+  topics = { "tensor-parallel" },
+  rubric = { "theory.parallel", "practice.design" },
+  hints = { "What must be true of the hidden features before GeLU can be applied to them?" },
+  choices = {
+    "Each GPU then holds complete hidden features, so GeLU runs locally and one all-reduce after B finishes the block.",
+    "Column slices of A are contiguous in memory, so the matrices load faster.",
+    "Splitting A by rows would need no communication at all.",
+    "Row-parallel B halves the activation memory of the block.",
+  },
+  answer = 1,
+  why = {
+    [2] = "Memory layout is not the reason: the split decides where partial sums appear, and with it the communication.",
+    [3] = "Split by rows, A leaves partial sums of every hidden feature on every GPU: they must be all-reduced before GeLU.",
+    [4] = "The activations of the block are not halved by the choice; what the choice saves is a second all-reduce before GeLU.",
+  },
+  examples = { { "a", 1 }, { "c", 0 }, { "b", 0 }, { "z", "invalid" } },
+}
+
+question {
+  id = "distributed.pipe-1f1b",
+  kind = "numeric",
+  title = "Activation memory: GPipe against 1F1B (your numbers)",
+  prompt = [[
+A pipeline has {p} stages and runs {m} micro-batches per step. One
+micro-batch's activations take {a} GB on the first stage until its backward
+pass. How many GB of activation memory does the first stage save at its
+peak with the 1F1B schedule instead of GPipe?
+Give three significant figures.]],
+  unit = "GB",
+  topics = { "pipeline-parallel", "memory" },
+  rubric = { "theory.parallel", "theory.memory" },
+  hints = {
+    "GPipe runs every forward pass before the first backward pass.",
+    "GPipe's first stage holds all m micro-batches; 1F1B at most p.",
+  },
+  params = function(rng)
+    local p = rng:pick({ 4, 8, 16 })
+    -- m = 2p would make the saving (m - p) a equal to 1F1B's own peak p a.
+    return { p = p, m = p * rng:pick({ 3, 4, 8 }), a = rng:pick({ 0.5, 1, 1.5, 2.5 }) }
+  end,
+  answer = function(p) return (p.m - p.p) * p.a end,
+  wrong = {
+    { value = function(p) return p.m * p.a end, feedback = "That is GPipe's peak; the question asks what 1F1B saves." },
+    { value = function(p) return p.p * p.a end, feedback = "That is 1F1B's peak; the question asks what it saves against GPipe." },
+    { value = 0, feedback = "The bubbles are the same; the memory is not. 1F1B frees each micro-batch's activations much earlier." },
+  },
+  examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
+    { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
+    { params = { p = 4, m = 32, a = 1 }, answer = "28", score = 1 },
+    { params = { p = 4, m = 32, a = 1 }, answer = "32", score = 0 },
+    { params = { p = 4, m = 32, a = 1 }, answer = "4", score = 0 },
+    { "some", "invalid" },
+  },
+}
+
+question {
+  id = "distributed.pipe-schedules",
+  kind = "multi",
+  title = "GPipe, 1F1B and PipeDream",
+  prompt = "Which of these statements about pipeline schedules are true? Pick all that apply.",
+  points = 2,
+  topics = { "pipeline-parallel" },
+  rubric = { "theory.parallel", "practice.design" },
+  hints = { "Two are true." },
+  choices = {
+    "1F1B has the same bubble fraction as GPipe for the same p and m.",
+    "The original PipeDream stashes weight versions so that a micro-batch's backward pass uses the weights of its forward pass.",
+    "1F1B removes the pipeline bubble.",
+    "GPipe keeps at most p micro-batches' activations on each stage.",
+    "Interleaved schedules shrink the bubble with no extra communication.",
+  },
+  answer = { 1, 2 },
+  why = {
+    [3] = "1F1B changes the order inside the step, not the fill and drain: the bubble stays (p − 1)/(m + p − 1).",
+    [4] = "That is 1F1B. GPipe runs all m forwards first, so the first stage holds all m micro-batches.",
+    [5] = "More, smaller chunks per GPU mean more stage boundaries, so more messages.",
+  },
+  examples = { { "a b", 1 }, { "ab", 1 }, { "a", 0.5 }, { "a b c", 0.5 }, { "c d e", 0 } },
+}
+
+------------------------------------------------------------------------------
+page [[
+# How large a batch? The gradient noise scale
+
+A mini-batch gradient is the true gradient G plus noise: with Σ the
+covariance of one example's gradient, a batch of B has noise Σ / B. A
+larger batch averages more noise away, but past some size it only spends
+more examples per step without making the steps better. McCandlish and
+colleagues (2018) locate that size with the **gradient noise scale**:
+
+```
+B_noise = tr(Σ) / |G|²                  (the "simple" noise scale)
+
+steps     S = S_min × (1 + B_noise / B)
+examples  E = E_min × (1 + B / B_noise)
+```
+
+S_min is the fewest steps any batch size can reach the target loss in,
+E_min the fewest examples. Far below B_noise, doubling B nearly halves the
+steps at no extra cost in examples; far above, it costs twice the examples
+for almost no fewer steps. At B = B_noise both are twice their minimum:
+the **critical batch size**, the usual compromise.
+
+**Measuring it for free.** The expected squared norm of a batch gradient
+is |G|² + tr(Σ) / B. Data-parallel training already has two batch sizes:
+each GPU's local batch B_s (its gradient before the all-reduce) and the
+global batch B_b (after it). From their squared norms:
+
+```
+|G|²  ≈ (B_b |g_b|² − B_s |g_s|²) / (B_b − B_s)
+tr(Σ) ≈ (|g_s|² − |g_b|²) / (1/B_s − 1/B_b)
+```
+
+(average both over a few steps: one step's estimate is noisy).
+
+**Dynamic batch sizing.** The noise scale grows as training proceeds:
+the gradient shrinks as the loss falls while its noise does not, so B_noise
+often grows tenfold or more over a run. A batch that is right late in
+training wastes examples early on. So large runs start with a smaller
+batch and grow it (a batch-size warm-up), or adapt it to the measured
+B_noise, raising the learning rate with it as the earlier page's scaling
+rules say.
+]]
+
+question {
+  id = "distributed.noise-steps",
+  kind = "numeric",
+  title = "Steps against batch size (your numbers)",
+  prompt = [[
+A model's gradient noise scale is B_noise = {bn}. Trained with a batch of
+{b}, how many times the minimum number of steps S_min does it need to
+reach its target loss, by the empirical model S = S_min (1 + B_noise/B)?
+Give three significant figures.]],
+  unit = "x",
+  topics = { "batch-size", "noise-scale" },
+  rubric = { "theory.parallel", "practice.optimization" },
+  hints = {
+    "A batch far below the noise scale wastes steps; one far above wastes examples.",
+    "S / S_min = 1 + {bn} / {b}.",
+  },
+  params = function(rng)
+    local bn, b
+    repeat
+      bn, b = rng:pick({ 256, 512, 1024, 2048, 4096 }), rng:pick({ 64, 128, 512, 1024, 4096, 8192 })
+    until bn ~= b   -- at B = B_noise steps and examples are both 2x: swapping would not show
+    return { bn = bn, b = b }
+  end,
+  answer = function(p) return 1 + p.bn / p.b end,
+  wrong = {
+    { value = function(p) return 1 + p.b / p.bn end,
+      feedback = "That is the examples' factor E / E_min = 1 + B / B_noise. Steps: 1 + B_noise / B." },
+    { value = function(p) return p.bn / p.b end,
+      feedback = "Add the 1: even an infinite batch needs S_min steps." },
+  },
+  examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
+    { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
+    { params = { bn = 1024, b = 256 }, answer = "5", score = 1 },
+    { params = { bn = 1024, b = 256 }, answer = "1.25", score = 0 },
+    { params = { bn = 1024, b = 256 }, answer = "4", score = 0 },
+    { "many", "invalid" },
+  },
+}
+
+question {
+  id = "distributed.noise-estimate",
+  kind = "numeric",
+  title = "The noise scale from two batch sizes (your numbers)",
+  prompt = [[
+In data-parallel training each GPU's local batch is B_s = {bs} and the
+global batch B_b = {bb}. Averaged over a few steps, the squared gradient
+norm is |g_s|² = {gs} before the all-reduce and |g_b|² = {gb} after it.
+Estimate the gradient noise scale B_noise = tr(Σ) / |G|².
+Give three significant figures.]],
+  topics = { "batch-size", "noise-scale" },
+  rubric = { "theory.parallel", "practice.profiling" },
+  hints = {
+    "A batch gradient's squared norm is |G|² + tr(Σ)/B: two batch sizes give two equations.",
+    "|G|² = (B_b |g_b|² − B_s |g_s|²) / (B_b − B_s); tr(Σ) = (|g_s|² − |g_b|²) / (1/B_s − 1/B_b).",
+  },
+  params = function(rng)
+    -- Built from a true |G|² and noise scale; the norms are shown to four
+    -- figures, and the reference is computed from what is shown.
+    local g2 = rng:pick({ 0.5, 1, 2, 4 })
+    local bn = rng:pick({ 100, 250, 400, 800, 1500 })
+    local bs = rng:pick({ 16, 32, 64 })
+    local bb = bs * rng:pick({ 8, 16, 32, 64 })
+    local tr = g2 * bn
+    return { bs = bs, bb = bb, gs = tonumber(wb.sig(g2 + tr / bs, 4)), gb = tonumber(wb.sig(g2 + tr / bb, 4)) }
+  end,
+  answer = function(p)
+    local G2 = (p.bb * p.gb - p.bs * p.gs) / (p.bb - p.bs)
+    local tr = (p.gs - p.gb) / (1 / p.bs - 1 / p.bb)
+    return tr / G2
+  end,
+  -- The estimate divides differences of rounded norms: 2% is accepted.
+  tolerance = { rel = 0.02 },
+  wrong = {
+    { value = function(p)
+        local tr = (p.gs - p.gb) / (1 / p.bs - 1 / p.bb)
+        return tr / p.gb
+      end,
+      feedback = "|g_b|² still carries noise, tr(Σ)/B_b: estimate |G|² from both norms first." },
+  },
+  examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
+    { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
+    { answer = function(p, ctx) return num(ctx.reference * 1.1) end, score = 0 },
+    -- |G|² = 1, tr(Σ) = 400: B_s = 32 gives 13.5, B_b = 512 gives 1.781.
+    { params = { bs = 32, bb = 512, gs = 13.5, gb = 1.781 }, answer = "400", score = 1 },
+    { params = { bs = 32, bb = 512, gs = 13.5, gb = 1.781 }, answer = "224.6", score = 0 },
+    { "big", "invalid" },
+  },
+}
+
+question {
+  id = "distributed.batch-ramp",
+  kind = "choice",
+  title = "Why grow the batch during training?",
+  prompt = [[
+Large training runs often start with a small global batch and grow it
+later. What justifies that?]],
+  topics = { "batch-size", "noise-scale" },
+  rubric = { "theory.parallel", "practice.optimization" },
+  hints = { "How does the gradient's size compare with its noise early and late in training?" },
+  choices = {
+    "The gradient noise scale grows as the loss falls, so the batch that uses examples efficiently grows too.",
+    "Small batches use less GPU memory at the start, when the optimizer states are not yet allocated.",
+    "A large batch early on would make the loss diverge whatever the learning rate.",
+    "The all-reduce is slower at the start of training.",
+  },
+  answer = 1,
+  why = {
+    [2] = "The optimizer states take the same memory from the first step; the reason is statistical, not memory.",
+    [3] = "With a suitable learning rate a large early batch trains; it only wastes examples, since early gradients are large against their noise.",
+    [4] = "The all-reduce moves the same bytes at every step.",
+  },
+  examples = { { "a", 1 }, { "b", 0 }, { "d", 0 }, { "q", "invalid" } },
+}
+
+------------------------------------------------------------------------------
+page [[
 # Where training memory goes
 
 ```
@@ -945,9 +1336,10 @@ whole, so count: a checkpoint every 7 layers cuts 50 layers into
 checkpoints; a checkpoint every 8 layers gives ⌈50/8⌉ = **7** segments
 (six of 8 and one of 2). Either way memory ≈ 8 + 7 = 7 + 8 = 15
 layer-activations instead of 50, 3.3× less, for a third more compute
-(the continuous optimum 2√50 ≈ 14.1 is the same within one layer). When you only need to halve the memory, checkpoint fewer segments
-or only the cheap-to-recompute, memory-heavy parts (selective recomputation,
-e.g. attention scores).
+(the continuous optimum 2√50 ≈ 14.1 is the same within one layer). When
+you only need to halve the memory, checkpoint fewer segments or only the
+cheap-to-recompute, memory-heavy parts (selective recomputation, e.g.
+attention scores).
 ]]
 
 question {

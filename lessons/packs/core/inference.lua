@@ -457,8 +457,9 @@ outliers: a range stretched to cover the outliers wastes levels on values
 that almost never occur, so real SNR is lower. The general form is
 6.02 b + 4.77 − 20 log10(peak / RMS); Gaussian weights scaled to their
 largest value (4 to 5 standard deviations in a big tensor) land about
-10 dB below the sine's figure, as the quantize lab measures. That is why practical schemes use per-channel scales, calibrate or
-clip the range, and treat outliers separately.
+10 dB below the sine's figure, as the quantize lab measures. That is why
+practical schemes use per-channel scales, calibrate or clip the range,
+and treat outliers separately.
 
 | name | when            | accuracy | cost                     |
 |------|-----------------|----------|--------------------------|
