@@ -795,6 +795,161 @@ Give three significant figures.]],
 
 ------------------------------------------------------------------------------
 page [==[
+# Memory pools and fragmentation
+
+Asking the driver for GPU memory is slow: `cudaMalloc` and `cudaFree`
+take from microseconds to milliseconds, and `cudaFree` waits for the whole
+device to finish its work. A training step creates and frees thousands of
+tensors, so frameworks keep a **memory pool**. PyTorch's *caching
+allocator* asks the driver for large segments, carves tensors out of
+them, and when a tensor dies keeps its block for the next request instead
+of handing it back.
+
+How it hands out memory (PyTorch's defaults):
+
+- every size is rounded up to a multiple of 512 bytes;
+- requests up to 1 MB share 2 MB segments; larger ones get segments of
+  their own (20 MB for requests up to 10 MB, else the size rounded up
+  to 2 MB);
+- a free block larger than a request is split, and two free neighbours
+  are merged again; blocks belong to the CUDA stream that used them.
+
+`torch.cuda.memory_allocated()` counts the live tensors,
+`torch.cuda.memory_reserved()` what the pool holds; the difference is
+memory the pool keeps free.
+
+**Fragmentation.** *Internal*: the rounding wastes the tail of each
+block; a 1,000-byte tensor takes 1,024 bytes. *External*: the free memory
+is there in total but in pieces, none large enough. A pool with 6 GB free
+in holes of 1.5 GB cannot place a 2 GB tensor: "CUDA out of memory. Tried
+to allocate 2.00 GiB", next to a large figure "reserved by PyTorch".
+Shapes that change from step to step (sequence lengths, a smaller last
+batch) make it worse: every step leaves holes of new sizes.
+
+Remedies, cheapest first:
+
+- keep shapes the same from step to step: pad or bucket the sequence
+  lengths, drop or pad the last batch;
+- allocate the big buffers once, at the start (pre-allocation);
+- let segments grow in place instead of adding new ones
+  (`PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True`), or stop large
+  free blocks being split for small tensors (`max_split_size_mb`);
+- `torch.cuda.empty_cache()` only returns free cached blocks to the
+  driver (for other processes); it moves no live tensor, so it does not
+  defragment anything.
+
+Serving engines go furthest: a paged KV cache (the frontiers lesson)
+allocates fixed-size blocks only, so external fragmentation cannot occur.
+]==]
+
+question {
+  id = "memory.pool-rounding",
+  kind = "numeric",
+  title = "Waste from rounding allocations (your numbers)",
+  prompt = [[
+A memory pool rounds every allocation up to a multiple of 512 bytes. A
+step allocates many small tensors of {s} bytes each. What share of the
+memory handed out for them is wasted by the rounding, in per cent?
+Give three significant figures.]],
+  unit = "%",
+  topics = { "memory-pool", "fragmentation" },
+  rubric = { "theory.memory", "practice.profiling" },
+  hints = {
+    "Each tensor gets a whole number of 512-byte units.",
+    "Block = ceil({s} / 512) × 512 bytes; waste = (block − {s}) / block.",
+  },
+  params = function(rng)
+    return { s = rng:pick({ 100, 600, 1000, 1100, 2100, 3000, 5000, 9000 }) }
+  end,
+  answer = function(p)
+    local block = math.ceil(p.s / 512) * 512
+    return 100 * (block - p.s) / block
+  end,
+  wrong = {
+    { value = function(p)
+        local block = math.ceil(p.s / 512) * 512
+        return 100 * (block - p.s) / p.s
+      end,
+      feedback = "That divides the waste by the tensor's size; the question asks its share of the memory handed out, the block." },
+  },
+  examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 6) .. "%" end, score = 1 },
+    { params = { s = 1000 }, answer = "2.34", score = 1 },
+    { params = { s = 1000 }, answer = "2.4", score = 0 },     -- 24/1000
+    { params = { s = 600 }, answer = "41.4", score = 1 },
+    { "a lot", "invalid" },
+  },
+}
+
+question {
+  id = "memory.pool-holes",
+  kind = "numeric",
+  title = "Free, but in pieces (your numbers)",
+  prompt = [[
+After some steps a caching allocator's free memory lies in holes of {h1},
+{h2}, {h3} and {h4} GB, none of them next to another. Without asking the
+driver for more, what is the largest tensor it can place, as a percentage
+of its free memory?
+Give three significant figures.]],
+  unit = "%",
+  topics = { "memory-pool", "fragmentation" },
+  rubric = { "theory.memory", "practice.profiling" },
+  hints = {
+    "A tensor needs one contiguous block.",
+    "Largest hole / sum of the holes.",
+  },
+  params = function(rng)
+    local p
+    repeat
+      p = { h1 = rng:pick({ 0.5, 0.75, 1, 1.5 }), h2 = rng:pick({ 0.25, 1, 2, 2.5 }),
+            h3 = rng:pick({ 0.5, 1.25, 3 }), h4 = rng:pick({ 0.75, 1, 1.5, 2 }) }
+    until math.max(p.h1, p.h2, p.h3, p.h4) < 0.99 * (p.h1 + p.h2 + p.h3 + p.h4)
+    return p
+  end,
+  answer = function(p) return 100 * math.max(p.h1, p.h2, p.h3, p.h4) / (p.h1 + p.h2 + p.h3 + p.h4) end,
+  wrong = {
+    { value = 100, feedback = "Free memory in separate holes cannot hold one tensor larger than the largest hole: that is external fragmentation." },
+    { value = function(p) return 100 * math.min(p.h1, p.h2, p.h3, p.h4) / (p.h1 + p.h2 + p.h3 + p.h4) end,
+      feedback = "That is the smallest hole. A tensor fits in the LARGEST one." },
+  },
+  examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
+    { params = { h1 = 1.5, h2 = 1, h3 = 3, h4 = 1.5 }, answer = "42.9", score = 1 },
+    { params = { h1 = 1.5, h2 = 1, h3 = 3, h4 = 1.5 }, answer = "100", score = 0 },
+    { "half", "invalid" },
+  },
+}
+
+question {
+  id = "memory.pool-remedies",
+  kind = "multi",
+  title = "What reduces fragmentation?",
+  prompt = [[
+Training with variable-length sequences runs out of GPU memory although
+PyTorch reports several GB reserved but unallocated. Which of these help?
+Pick all that apply.]],
+  points = 2,
+  topics = { "memory-pool", "fragmentation" },
+  rubric = { "theory.memory", "practice.optimization" },
+  hints = { "Three help. Which ones change the sizes of the holes, or avoid them?" },
+  choices = {
+    "Bucket or pad the sequence lengths so that tensor shapes repeat from step to step.",
+    "Allocate the large buffers once at the start of training.",
+    "Set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True.",
+    "Call torch.cuda.empty_cache() after every step to defragment the pool.",
+    "Free every tensor with cudaFree as soon as it dies.",
+  },
+  answer = { 1, 2, 3 },
+  why = {
+    [4] = "empty_cache returns free cached blocks to the driver; it moves no live tensor, so the holes between them stay.",
+    [5] = "cudaFree is slow and synchronises the device: that is why the pool exists. It does not stop fragmentation either.",
+  },
+  examples = { { "a b c", 1 }, { "abc", 1 }, { "a b", 2 / 3 }, { "a b c d", 2 / 3 }, { "d e", 0 } },
+}
+
+------------------------------------------------------------------------------
+page [==[
 # The roofline model
 
 Is a kernel limited by arithmetic or by memory? Compare two numbers.
@@ -1304,6 +1459,165 @@ Give three significant figures.]],
     { params = { mel = 100, prec = "FP32", e = 4, bw = 2000 }, answer = "400", score = 0 },
     { params = { mel = 100, prec = "FP32", e = 4, bw = 2000 }, answer = "630", score = 0 },   -- 5% off
     { "600 FLOP", "invalid" },
+  },
+}
+
+------------------------------------------------------------------------------
+page [==[
+# Graph compilers: capture, fusion, folding, layouts
+
+Eager execution, PyTorch's default, runs every operation as Python calls
+it: one kernel per operation, each intermediate written to memory and
+read back by the next. A **graph compiler** (TorchScript, `torch.compile`,
+XLA, TensorRT) first captures the computation as a graph, then rewrites
+it before anything runs.
+
+**Capture.** *Tracing* runs the model once on an example input and
+records the operations that ran (`torch.jit.trace`). What the example did
+not exercise is not in the graph: `if x.mean() > 0:` becomes whichever
+branch the example took, for every input from then on, without a
+warning. *Scripting* (`torch.jit.script`) compiles the Python source and
+keeps the control flow. So: tracing for models whose graph is fixed,
+scripting for data-dependent control flow. (`torch.compile` traces too,
+but guards its assumptions, such as shapes, and captures again when one
+fails.)
+
+**Operator fusion.** A chain of element-wise operations (bias add, GeLU,
+dropout, residual add) becomes one kernel: the input is read once and
+the output written once, instead of a read and a write per operation.
+For k element-wise operations on N values that is about 2N values moved
+instead of 2kN. A matrix multiply or convolution fuses its epilogue (bias
+and activation) the same way.
+
+**Constant folding.** Whatever depends only on constants is computed
+once, at compile time: shape arithmetic, a scale applied to fixed
+weights. The classic inference case is a BatchNorm after a convolution.
+With s = γ / √(σ² + ε) per output channel, the pair equals one
+convolution with
+
+```
+W' = W × s          b' = (b − μ) × s + β
+```
+
+and the BatchNorm disappears from the graph. **Dead code elimination**
+removes what no output needs.
+
+**Layout.** An image batch can be stored NCHW (each channel's H × W plane
+in turn: PyTorch's default) or NHWC (all C channels of one pixel side by
+side: "channels last"). cuDNN's tensor-core convolutions want NHWC; given
+NCHW they transpose on the way in and out, moving the tensor twice more.
+In NCHW, channel c and c + 1 of one pixel are H × W elements apart; in
+NHWC they are neighbours. Convert the model and its inputs once
+(`memory_format=torch.channels_last`) and every convolution skips the
+transposes.
+]==]
+
+question {
+  id = "memory.trace-branch",
+  kind = "choice",
+  title = "Tracing a data-dependent branch",
+  prompt = [[
+A model's forward pass contains `if x.mean() > 0: y = f(x) else: y = g(x)`.
+It is compiled with torch.jit.trace on an example whose mean is positive.
+What happens when the traced model later gets an input with a negative
+mean?]],
+  topics = { "graph-compilers", "jit" },
+  rubric = { "practice.optimization", "practice.deployment" },
+  hints = { "What does a trace record: the code, or the operations that ran?" },
+  choices = {
+    "It runs f anyway: the trace recorded only the branch the example took.",
+    "It runs g: tracing records both branches and the condition.",
+    "It raises an error, because the input differs from the example.",
+    "It falls back to eager execution for that call.",
+  },
+  answer = 1,
+  why = {
+    [2] = "That is scripting (torch.jit.script), which compiles the source with its control flow. Tracing records operations only.",
+    [3] = "torch.jit.trace checks nothing at run time: the wrong branch runs silently (it warns only when tracing sees the condition turned into a constant).",
+    [4] = "A traced module has no fallback; torch.compile's guards would capture again, torch.jit.trace does not.",
+  },
+  examples = { { "a", 1 }, { "b", 0 }, { "c", 0 }, { "x", "invalid" } },
+}
+
+question {
+  id = "memory.bn-fold",
+  kind = "numeric",
+  title = "Folding a BatchNorm into a convolution (your numbers)",
+  prompt = [[
+For one output channel, a convolution has bias b = {b}, and the BatchNorm
+after it has γ = {g}, β = {be}, running mean μ = {mu} and running variance
+σ² = {var} (ignore ε). Folded into the convolution, what is that channel's
+new bias b'?
+Give three significant figures.]],
+  topics = { "graph-compilers", "constant-folding" },
+  rubric = { "practice.optimization", "practice.deployment" },
+  hints = {
+    "BatchNorm at inference is y = (x − μ) × γ / σ + β: an affine map of the convolution's output.",
+    "s = γ / √σ²; b' = (b − μ) × s + β.",
+  },
+  params = function(rng)
+    local p
+    repeat
+      p = { b = rng:pick({ -0.5, 0.2, 0.8, 1.5 }), g = rng:pick({ 0.5, 1.2, 2 }),
+            be = rng:pick({ -0.3, 0.1, 0.4 }), mu = rng:pick({ -0.6, 0.3, 1.1 }),
+            var = rng:pick({ 0.25, 0.64, 4 }) }
+      local s = p.g / math.sqrt(p.var)
+      local ref = (p.b - p.mu) * s + p.be
+      local nosqrt = (p.b - p.mu) * p.g / p.var + p.be
+      local nobeta = (p.b - p.mu) * s
+    until math.abs(ref) > 0.05 and math.abs(nosqrt - ref) > 0.03 * math.abs(ref)
+      and math.abs(nobeta - ref) > 0.03 * math.abs(ref)
+    return p
+  end,
+  answer = function(p) return (p.b - p.mu) * p.g / math.sqrt(p.var) + p.be end,
+  wrong = {
+    { value = function(p) return (p.b - p.mu) * p.g / p.var + p.be end,
+      feedback = "Divide by the standard deviation √σ², not by the variance." },
+    { value = function(p) return (p.b - p.mu) * p.g / math.sqrt(p.var) end,
+      feedback = "Add BatchNorm's shift β after scaling." },
+  },
+  examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 6) end, score = 1 },
+    { answer = function(p, ctx) return wb.sig(ctx.reference + 0.1 * math.abs(ctx.reference) + 0.05, 6) end, score = 0 },
+    -- b = 0.8, μ = 0.3, γ = 1.2, σ² = 0.64 (σ = 0.8), β = 0.1: 0.5 × 1.5 + 0.1
+    { params = { b = 0.8, g = 1.2, be = 0.1, mu = 0.3, var = 0.64 }, answer = "0.85", score = 1 },
+    { params = { b = 0.8, g = 1.2, be = 0.1, mu = 0.3, var = 0.64 }, answer = "1.0375", score = 0 },
+    { "b", "invalid" },
+  },
+}
+
+question {
+  id = "memory.nchw-stride",
+  kind = "numeric",
+  title = "NCHW against NHWC (your numbers)",
+  prompt = [[
+A batch of {h} × {h} feature maps in {prec} ({e} bytes per value) is stored
+NCHW. How many bytes apart in memory are channel c and channel c + 1 of
+the same pixel?
+Give three significant figures.]],
+  unit = "B",
+  topics = { "layout", "graph-compilers" },
+  rubric = { "theory.memory", "practice.optimization" },
+  hints = {
+    "In NCHW a whole channel plane comes before the next channel.",
+    "One plane: H × W values of {e} bytes.",
+  },
+  params = function(rng)
+    local t = rng:pick({ { "FP16", 2 }, { "FP32", 4 } })
+    return { h = rng:pick({ 7, 14, 28, 56, 112 }), prec = t[1], e = t[2] }
+  end,
+  answer = function(p) return p.h * p.h * p.e end,
+  wrong = {
+    { value = function(p) return p.e end, feedback = "Neighbours: that is NHWC (channels last). In NCHW a whole H × W plane lies between them." },
+    { value = function(p) return p.h * p.h end, feedback = "That counts values; multiply by {e} bytes per value." },
+  },
+  examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
+    { params = { h = 56, prec = "FP16", e = 2 }, answer = "6272", score = 1 },
+    { params = { h = 56, prec = "FP16", e = 2 }, answer = "2", score = 0 },
+    { params = { h = 56, prec = "FP16", e = 2 }, answer = "3136", score = 0 },
+    { "far", "invalid" },
   },
 }
 
