@@ -1550,6 +1550,148 @@ that apply.]],
 
 ------------------------------------------------------------------------------
 page [==[
+# cuDNN and its choice of algorithm
+
+cuDNN is NVIDIA's library of deep-learning primitives: convolutions,
+RNNs, attention, normalisation, activations, pooling. Frameworks hand it
+most of a CNN's time. For one convolution it offers several
+**algorithms**, all correct, with very different speed and memory:
+
+| algorithm             | how                        | suits               |
+|-----------------------|----------------------------|---------------------|
+| IMPLICIT_GEMM         | matrix tiles built on the  | any size; no        |
+|                       | fly from the input         | workspace           |
+| IMPLICIT_PRECOMP_GEMM | the same, indices computed | many sizes; a small |
+|                       | in advance                 | workspace           |
+| GEMM                  | im2col copy, then a matmul | simple; big copy    |
+| FFT                   | product of the spectra     | large filters       |
+| WINOGRAD              | fewer multiplications      | 3 × 3 filters       |
+
+Which one is fastest depends on the batch, channels, image and filter
+sizes, stride, data type, layout and GPU, and no simple rule predicts it.
+So cuDNN can **measure**. With `torch.backends.cudnn.benchmark = True`,
+the first time PyTorch meets a convolution with a new input shape it
+times every applicable algorithm, keeps the fastest and caches that
+choice for the shape; every later call with that shape reuses it.
+
+When it pays:
+
+- **static shapes** (fixed image size and batch): the trials cost once,
+  the gain comes back every step;
+- **changing shapes** (variable image sizes or sequence lengths, a
+  smaller last batch) start new trials for every new shape, and can make
+  training slower than without benchmark mode: pad or bucket the shapes,
+  or leave it off;
+- the fastest algorithm may need a large **workspace** of GPU memory,
+  and may not be deterministic: `torch.backends.cudnn.deterministic =
+  True` keeps to reproducible algorithms, sometimes slower;
+- the first steps include the trials: **warm up** before timing.
+
+Break-even: trials costing T per shape, and a saving of Δ per step with
+the chosen algorithm, pay back after T / Δ steps with that shape.
+]==]
+
+question {
+  id = "gpu.cudnn-breakeven",
+  kind = "numeric",
+  title = "When benchmark mode pays back (your numbers)",
+  prompt = [[
+With torch.backends.cudnn.benchmark = True, trying the algorithms for a
+new input shape takes {tb} ms once. The algorithm it picks then saves
+{dt} ms per training step against the default choice. After how many
+steps with that shape have the savings repaid the trials?
+Give three significant figures.]],
+  topics = { "cudnn", "profiling" },
+  rubric = { "practice.optimization", "practice.profiling" },
+  hints = {
+    "The trial is paid once; the saving comes back every step.",
+    "Steps = {tb} / {dt}.",
+  },
+  params = function(rng)
+    return { tb = rng:pick({ 150, 300, 800, 1200, 2500 }), dt = rng:pick({ 0.4, 1.5, 3, 7, 12 }) }
+  end,
+  answer = function(p) return p.tb / p.dt end,
+  wrong = {
+    { value = function(p) return p.dt / p.tb end, feedback = "Upside down: the trial's cost divided by the saving per step." },
+  },
+  examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
+    { params = { tb = 300, dt = 1.5 }, answer = "200", score = 1 },
+    { params = { tb = 300, dt = 1.5 }, answer = "0.005", score = 0 },
+    { "soon", "invalid" },
+  },
+}
+
+question {
+  id = "gpu.cudnn-shapes",
+  kind = "numeric",
+  title = "Benchmark mode with changing shapes (your numbers)",
+  prompt = [[
+A training run of {steps} steps meets {n} different input shapes (its
+sequence lengths are bucketed). For each new shape, cudnn.benchmark spends
+{tb} ms on trials once; afterwards the chosen algorithms save {dt} ms per
+step. How many seconds does benchmark mode save over the whole run
+(negative if it costs time)?
+Give three significant figures.]],
+  unit = "s",
+  topics = { "cudnn", "profiling" },
+  rubric = { "practice.optimization", "advanced.cost" },
+  hints = {
+    "Savings: every step. Costs: one trial per distinct shape.",
+    "{steps} × {dt} ms − {n} × {tb} ms, in seconds.",
+  },
+  params = function(rng)
+    local p
+    repeat
+      p = { steps = rng:pick({ 2000, 10000, 50000 }), n = rng:pick({ 4, 16, 64, 500, 5000 }),
+            tb = rng:pick({ 200, 500, 1000 }), dt = rng:pick({ 0.5, 2, 5 }) }
+      -- the net must not vanish, and forgetting the trials (or all but
+      -- one) must show
+      local net = math.abs(p.steps * p.dt - p.n * p.tb)
+    until net > 0.05 * p.steps * p.dt and (p.n - 1) * p.tb > 0.03 * net
+    return p
+  end,
+  answer = function(p) return (p.steps * p.dt - p.n * p.tb) / 1000 end,
+  wrong = {
+    { value = function(p) return p.steps * p.dt / 1000 end,
+      feedback = "That leaves out the trials: each new shape costs its benchmark once." },
+    { value = function(p) return (p.steps * p.dt - p.tb) / 1000 end,
+      feedback = "One trial per DISTINCT shape: {n} of them, not one." },
+  },
+  examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
+    { params = { steps = 10000, n = 16, tb = 500, dt = 2 }, answer = "12", score = 1 },
+    { params = { steps = 10000, n = 5000, tb = 500, dt = 2 }, answer = "-2480", score = 1 },
+    { params = { steps = 10000, n = 16, tb = 500, dt = 2 }, answer = "20", score = 0 },
+    { "a bit", "invalid" },
+  },
+}
+
+question {
+  id = "gpu.cudnn-when",
+  kind = "choice",
+  title = "When to turn on cudnn.benchmark",
+  prompt = "For which of these jobs is torch.backends.cudnn.benchmark = True most likely to help?",
+  topics = { "cudnn" },
+  rubric = { "practice.optimization", "practice.deployment" },
+  hints = { "Benchmark mode times the algorithms once per distinct input shape." },
+  choices = {
+    "A ResNet trained for days on 224 × 224 crops with a fixed batch size.",
+    "A detector trained on images of their original, varying sizes.",
+    "A run that must give bit-identical results every time.",
+    "A one-off inference of a single image at a size never seen again.",
+  },
+  answer = 1,
+  why = {
+    [2] = "Every new image size starts new trials: with sizes that keep changing, benchmark mode can cost more than it saves.",
+    [3] = "The fastest algorithm may be non-deterministic; reproducibility calls for cudnn.deterministic = True instead.",
+    [4] = "The trials would cost more than the one call they speed up.",
+  },
+  examples = { { "a", 1 }, { "b", 0 }, { "d", 0 }, { "k", "invalid" } },
+}
+
+------------------------------------------------------------------------------
+page [==[
 # Finding out what limits a kernel
 
 Guessing is slow; the profilers answer directly.
