@@ -936,6 +936,294 @@ need now?]],
 
 ------------------------------------------------------------------------------
 page [[
+# FPGAs and 16-bit fixed point
+
+An **FPGA** is a chip of configurable logic: lookup tables, flip-flops,
+blocks of on-chip RAM and hard multiply-accumulate units (DSP slices),
+wired together by a configuration compiled from a hardware description.
+For inference that means a datapath made for one model: activations
+stream through a pipeline of multipliers with no instructions to fetch,
+no caches to miss and timing fixed to the clock cycle.
+
+| strengths                           | weaknesses                         |
+|-------------------------------------|------------------------------------|
+| low, predictable latency at batch 1 | lower peak than GPU tensor cores   |
+| energy-efficient on a fixed model   | little on-chip memory              |
+| any bit width: 16, 8, 4, 1 bits     | hours to compile (place and route) |
+| reconfigurable, unlike an ASIC      | harder to program than CUDA        |
+
+They serve where latency must be small and steady: network cards,
+trading systems, search ranking (Microsoft's Brainwave ran Bing's models
+on FPGAs at batch 1).
+
+**Fixed point.** DSP slices multiply integers, so FPGAs (and small
+microcontrollers) compute in fixed point: a 16-bit integer q stands for
+q / 2^f, with f bits after an implied binary point. In the Qm.f format 1
+bit is the sign, m bits the integer part and f the fraction, m + f = 15:
+
+```
+resolution   2^-f                           Q7.8:  1/256 = 0.0039
+range        -2^m  to  2^m - 2^-f           Q7.8:  -128 to 127.996
+code of x    round(x × 2^f)                 Q7.8:  1.5 -> 384
+product      Qm.f × Qm.f has 2f fraction bits in 32: shift right by f
+```
+
+Against FP32, 16-bit fixed point halves the memory and the bandwidth
+per value, and a 16 × 16-bit multiplier is a small fraction of the logic
+of a floating-point one, so many more fit on the chip. The price is a
+fixed range: too few fraction bits round small values away, too few
+integer bits overflow. So f is chosen per layer or per tensor, as a
+quantization scale is. The course's claim, 16-bit fixed point instead of
+32-bit floating point for much faster training and inference at a small
+loss, holds with that care (and, for training, stochastic rounding, so
+that small updates are not always rounded to zero).
+]]
+
+question {
+  id = "frontiers.fixed-code",
+  kind = "numeric",
+  title = "A value in fixed point (your numbers)",
+  prompt = [[
+A 16-bit fixed-point format has {f} fraction bits (Q{m}.{f}). Which integer
+code stores x = {x}, rounded to the nearest code? (A whole number.)]],
+  topics = { "fpga", "fixed-point" },
+  rubric = { "advanced.future", "practice.optimization" },
+  hints = {
+    "A code q stands for q / 2^f.",
+    "q = round({x} × 2^{f}).",
+  },
+  params = function(rng)
+    local f = rng:pick({ 8, 10, 12, 13 })
+    local x, q
+    -- x is not an exact code (rounding must show) nor near a tie between
+    -- two codes, and fits the format's range
+    repeat
+      x = rng:int(-4000, 4000) / 1000
+      q = x * 2 ^ f
+      local off = math.abs(q - math.floor(q + 0.5))
+    until math.abs(x) >= 0.1 and off > 0.05 and off < 0.45 and math.abs(x) < 2 ^ (15 - f)
+    return { f = f, m = 15 - f, x = x }
+  end,
+  answer = function(p) return math.floor(p.x * 2 ^ p.f + 0.5) end,
+  tolerance = { abs = 0 },   -- one code
+  wrong = {
+    { value = function(p)
+        local q = p.x * 2 ^ p.f
+        local t = q < 0 and math.ceil(q) or math.floor(q)
+        return t ~= math.floor(q + 0.5) and t
+      end,
+      feedback = "That truncates the fraction; the code is the NEAREST integer to x × 2^f." },
+    { value = function(p) return math.floor(p.x * 2 ^ p.m + 0.5) end,
+      feedback = "Scale by 2 to the number of FRACTION bits, f = {f}." },
+  },
+  examples = {
+    { answer = function(p, ctx) return tostring(ctx.reference) end, score = 1 },
+    { answer = function(p, ctx) return tostring(ctx.reference + 3) end, score = 0 },
+    { params = { f = 8, m = 7, x = 1.37 }, answer = "351", score = 1 },    -- 350.72
+    { params = { f = 8, m = 7, x = 1.37 }, answer = "350", score = 0 },    -- truncated
+    { "q", "invalid" },
+  },
+}
+
+question {
+  id = "frontiers.fixed-range",
+  kind = "numeric",
+  title = "The range of a fixed-point format (your numbers)",
+  prompt = [[
+A signed 16-bit fixed-point format keeps {f} fraction bits (Q{m}.{f}).
+What is the largest value it can represent?
+Give three significant figures.]],
+  topics = { "fpga", "fixed-point" },
+  rubric = { "advanced.future", "theory.gpu" },
+  hints = {
+    "The largest code is 2^15 − 1; each code stands for code / 2^f.",
+    "(2^15 − 1) / 2^{f} = 2^{m} − 2^-{f}.",
+  },
+  params = function(rng)
+    local f = rng:pick({ 4, 6, 8, 10, 12, 14 })
+    return { f = f, m = 15 - f }
+  end,
+  answer = function(p) return (2 ^ 15 - 1) / 2 ^ p.f end,
+  wrong = {
+    { value = function(p) return (2 ^ 16 - 1) / 2 ^ p.f end,
+      feedback = "One of the 16 bits is the sign: the largest code is 2^15 − 1, not 2^16 − 1." },
+    { value = function(p) return 2 ^ p.f end,
+      feedback = "The fraction bits set the resolution 2^-f; the range comes from the other 15 − f bits." },
+  },
+  examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
+    { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
+    { params = { f = 8, m = 7 }, answer = "127.996", score = 1 },
+    { params = { f = 8, m = 7 }, answer = "128", score = 1 },            -- within 1%
+    { params = { f = 8, m = 7 }, answer = "256", score = 0 },
+    { "big", "invalid" },
+  },
+}
+
+question {
+  id = "frontiers.fpga-fit",
+  kind = "choice",
+  title = "Where an FPGA wins",
+  prompt = "For which of these workloads is an FPGA the strongest candidate?",
+  topics = { "fpga" },
+  rubric = { "advanced.future", "practice.design" },
+  hints = { "An FPGA trades peak throughput for a fixed, pipelined datapath." },
+  choices = {
+    "A small, stable model answering single requests within a few microseconds, all day.",
+    "Training a 70 B-parameter language model.",
+    "Research code whose model changes every day.",
+    "Serving a large model at the highest possible tokens per second with big batches.",
+  },
+  answer = 1,
+  why = {
+    [2] = "Training large models needs the peak FLOP/s and memory of GPUs (or TPUs); FPGAs have far less of both.",
+    [3] = "Every change means hours of synthesis and place-and-route; GPUs run new code at once.",
+    [4] = "Large batches play to the GPU's tensor-core throughput; the FPGA's edge is latency at batch 1.",
+  },
+  examples = { { "a", 1 }, { "b", 0 }, { "d", 0 }, { "z", "invalid" } },
+}
+
+------------------------------------------------------------------------------
+page [[
+# Energy, heat and performance per watt
+
+Power decides what a GPU can sustain and what a deployment costs. The
+course's table gives board power: V100 300 W, A100 400 W, H100 700 W; its
+inference target is more than 100 inferences per watt-hour.
+
+```
+energy per inference (J)  = power (W) / throughput (inferences/s)
+inferences per Wh         = throughput × 3600 / power (W)
+performance per watt      = throughput / power
+```
+
+An H100 at 700 W serving 1000 queries per second spends 0.7 J per query:
+1000 × 3600 / 700 ≈ 5100 inferences per Wh. An optimised model on a GPU
+clears the course's target easily; it binds on CPUs, small devices, and
+large language models, whose one answer is hundreds of forward passes.
+
+**Thermals.** All that power becomes heat. A GPU holds its boost clock
+only while it stays under its power limit and its temperature limit;
+past them the driver lowers the clock (power or thermal throttling) and
+throughput drops with it. The signs: a benchmark that slows down after a
+minute, clocks below their maximum under steady load, throttle reasons
+in `nvidia-smi -q -d PERFORMANCE`. Causes: hot inlet air, blocked
+airflow, neighbours heating each other. Measure the steady state, not
+the first seconds.
+
+**Power capping.** The last per cent of speed costs the most power:
+dynamic power grows with voltage squared times clock, and a higher clock
+needs a higher voltage. A power cap (`nvidia-smi -pl 500`) therefore
+often loses little throughput. Capping an H100 from 700 W to 500 W at a
+10 % loss of throughput raises performance per watt by
+0.9 / (500 / 700) = 1.26×.
+
+**The building pays too.** A data centre's PUE (power usage
+effectiveness) is its total power over the power of its computers, about
+1.1 to 1.5: cooling and power conversion add 10 to 50 % to every watt a
+GPU draws.
+]]
+
+question {
+  id = "frontiers.inferences-per-wh",
+  kind = "numeric",
+  title = "Inferences per watt-hour (your numbers)",
+  prompt = [[
+A {dev} drawing {w} W serves {qps} inferences per second. How many
+inferences per watt-hour is that?
+Give three significant figures.]],
+  topics = { "energy" },
+  rubric = { "advanced.cost", "practice.deployment" },
+  hints = {
+    "One watt-hour is 3600 joules.",
+    "Inferences per Wh = {qps} × 3600 / {w}.",
+  },
+  params = function(rng)
+    local d = rng:pick({ { "GPU (H100)", 700 }, { "GPU (A100)", 400 }, { "CPU server", 250 },
+                         { "edge board", 15 } })
+    return { dev = d[1], w = d[2], qps = rng:pick({ 2, 20, 150, 1000, 4000 }) }
+  end,
+  answer = function(p) return p.qps * 3600 / p.w end,
+  wrong = {
+    { value = function(p) return p.qps / p.w end,
+      feedback = "That is inferences per joule (per watt-second). A watt-hour is 3600 of them." },
+    { value = function(p) return p.w / p.qps end,
+      feedback = "That is the energy per inference in joules; the question asks inferences per watt-hour." },
+  },
+  examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
+    { params = { dev = "GPU (H100)", w = 700, qps = 1000 }, answer = "5140", score = 1 },
+    { params = { dev = "GPU (H100)", w = 700, qps = 1000 }, answer = "1.43", score = 0 },
+    { params = { dev = "GPU (H100)", w = 700, qps = 1000 }, answer = "0.7", score = 0 },
+    { "lots", "invalid" },
+  },
+}
+
+question {
+  id = "frontiers.power-cap",
+  kind = "numeric",
+  title = "Performance per watt under a power cap (your numbers)",
+  prompt = [[
+A GPU's power limit is lowered from {p1} W to {p2} W, and it loses {loss}%
+of its throughput. By what factor does its performance per watt change?
+(Assume it draws its limit in both cases.)
+Give three significant figures.]],
+  unit = "x",
+  topics = { "energy", "power-capping" },
+  rubric = { "advanced.cost", "practice.optimization" },
+  hints = {
+    "Performance per watt = throughput / power: both change.",
+    "(1 − {loss}/100) / ({p2} / {p1}).",
+  },
+  params = function(rng)
+    local p1 = rng:pick({ 400, 700 })
+    local p2 = p1 == 700 and rng:pick({ 350, 450, 500, 600 }) or rng:pick({ 250, 300, 350 })
+    return { p1 = p1, p2 = p2, loss = rng:pick({ 3, 5, 10, 15, 20 }) }
+  end,
+  answer = function(p) return (1 - p.loss / 100) / (p.p2 / p.p1) end,
+  wrong = {
+    { value = function(p) return p.p1 / p.p2 end,
+      feedback = "That ignores the lost throughput: multiply by 1 − {loss}/100." },
+    { value = function(p) return (1 - p.loss / 100) * (p.p2 / p.p1) end,
+      feedback = "Less power in the denominator makes each watt do MORE: divide by the power ratio." },
+  },
+  examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
+    { params = { p1 = 700, p2 = 500, loss = 10 }, answer = "1.26", score = 1 },
+    { params = { p1 = 700, p2 = 500, loss = 10 }, answer = "1.4", score = 0 },
+    { params = { p1 = 700, p2 = 500, loss = 10 }, answer = "0.643", score = 0 },
+    { "better", "invalid" },
+  },
+}
+
+question {
+  id = "frontiers.throttling",
+  kind = "choice",
+  title = "A benchmark that slows down",
+  prompt = [[
+A training benchmark reaches 410 samples/s in its first minute and then
+settles at 350 samples/s, with the data pipeline idle and the inputs the
+same throughout. What is the most likely cause?]],
+  topics = { "energy", "thermals", "profiling" },
+  rubric = { "practice.profiling", "practice.deployment" },
+  hints = { "What limits the clock once the chip has warmed up?" },
+  choices = {
+    "The GPU reached its power or temperature limit and lowered its clock (throttling).",
+    "The learning rate decayed.",
+    "cudnn.benchmark was still timing algorithms in the first minute.",
+    "The model's weights grew larger as it trained.",
+  },
+  answer = 1,
+  why = {
+    [2] = "The learning rate changes the numbers computed, not the work per sample.",
+    [3] = "Benchmark trials make the FIRST steps slower, not faster.",
+    [4] = "The weights' count and size stay the same throughout training.",
+  },
+  examples = { { "a", 1 }, { "c", 0 }, { "b", 0 }, { "x", "invalid" } },
+}
+
+------------------------------------------------------------------------------
+page [[
 # Fitting the parts together
 
 A training job or a serving system is a chain of parts: storage, CPU,
