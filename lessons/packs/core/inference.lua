@@ -961,6 +961,211 @@ Give three significant figures.]],
   },
 }
 
+------------------------------------------------------------------------------
+page [[
+# After deployment: monitoring, drift and retraining
+
+The course's picture of real-world ML is a loop, not a line:
+
+```
+Data -> Train -> Validate -> Deploy -> Monitor -> Retrain -> Scale
+     -> Optimize -> (repeat)
+```
+
+A deployed model starts ageing the day it ships, because the world it
+was trained on moves on. Monitoring tells you when; retraining answers.
+
+**What to watch.**
+
+- the *service*: latency percentiles against the SLO, throughput, error
+  rate, GPU utilisation and memory, queue length;
+- the *inputs*: each feature's distribution against the training data;
+- the *outputs*: the distribution of predictions (the share of each
+  class, the mean score), which moves before accuracy can be measured;
+- the *quality*: accuracy, calibration and the business metric, once
+  the true labels arrive, often days or weeks later.
+
+**Drift.** *Data drift* (covariate shift): the inputs' distribution P(x)
+changes: new users, a new camera, a season. *Concept drift*: the meaning
+P(y | x) changes: the same transaction is now fraud, because fraudsters
+adapted. Data drift shows in the inputs at once; concept drift shows
+only when the labels come in, or as an unexplained move of the outputs.
+
+One common measure of a feature's shift is the **population stability
+index** over bins of the feature:
+
+```
+PSI = Σ over bins of (a_i − e_i) × ln(a_i / e_i)
+```
+
+with e_i the share of the training data in bin i and a_i the share of
+live data. Rule of thumb: under 0.1 stable, 0.1 to 0.25 worth a look,
+above 0.25 a real shift. (KL divergence and the Kolmogorov–Smirnov test
+are alternatives.)
+
+**Retraining.** On a schedule (nightly, weekly), on a trigger (drift
+past a threshold, accuracy under its target), or continuously (online
+learning). How often is a cost trade-off: if accuracy decays steadily by
+d points a week after each retraining, each lost point costs L a week
+and a retraining costs C, the cost per week of retraining every τ weeks
+is C/τ + L·d·τ/2, smallest at **τ = √(2C / (L·d))** (the same square-root
+balance as the checkpoint interval in the scheduling lesson).
+
+A retrained model is validated again and rolled out with care: in
+*shadow* (it scores live traffic, its answers unused), as a *canary* (a
+small share of the traffic), or in an A/B test, with the previous
+version kept to roll back. Versioning the data, code and model makes a
+retraining reproducible.
+]]
+
+question {
+  id = "inference.psi",
+  kind = "numeric",
+  title = "Population stability index (your numbers)",
+  prompt = [[
+A feature's training data fall into three bins in the shares {e1}, {e2}
+and {e3}; last week's live traffic in the shares {a1}, {a2} and {a3}.
+What is the population stability index, Σ (a − e) ln(a / e)?
+Give three significant figures.]],
+  topics = { "monitoring", "drift" },
+  rubric = { "practice.deployment", "practice.profiling" },
+  hints = {
+    "One term per bin: (live share − training share) × ln(live / training).",
+    "Natural logarithms; every term is positive or zero.",
+  },
+  params = function(rng)
+    local e = rng:pick({ { 0.5, 0.3, 0.2 }, { 0.4, 0.4, 0.2 }, { 0.25, 0.5, 0.25 } })
+    local a
+    repeat
+      local a1 = rng:int(10, 60) / 100
+      local a2 = rng:int(10, 60) / 100
+      a = { a1, a2, wb.round(1 - a1 - a2, 2) }
+    until a[3] >= 0.1 and (a[1] ~= e[1] or a[2] ~= e[2])
+    return { e1 = e[1], e2 = e[2], e3 = e[3], a1 = a[1], a2 = a[2], a3 = a[3] }
+  end,
+  answer = function(p)
+    local s = 0
+    for _, k in ipairs({ { p.a1, p.e1 }, { p.a2, p.e2 }, { p.a3, p.e3 } }) do
+      s = s + (k[1] - k[2]) * math.log(k[1] / k[2])
+    end
+    return s
+  end,
+  -- A sum of small terms (and exactly 0 never drawn): 1% or 0.001.
+  tolerance = { rel = 0.01, abs = 0.001 },
+  wrong = {
+    { value = function(p)
+        local s = 0
+        for _, k in ipairs({ { p.a1, p.e1 }, { p.a2, p.e2 }, { p.a3, p.e3 } }) do
+          s = s + (k[1] - k[2]) * math.log(k[1] / k[2], 10)
+        end
+        return s
+      end,
+      feedback = "That uses log10; the index uses the natural logarithm, ln." },
+    { value = function(p)
+        local s = 0
+        for _, k in ipairs({ { p.a1, p.e1 }, { p.a2, p.e2 }, { p.a3, p.e3 } }) do
+          s = s + k[1] * math.log(k[1] / k[2])
+        end
+        return s
+      end,
+      feedback = "That is the KL divergence Σ a ln(a/e); the PSI weights each term by (a − e), which makes it symmetric." },
+  },
+  examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
+    { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
+    -- (0.3 − 0.5) ln(0.6) + (0.4 − 0.3) ln(4/3) + (0.3 − 0.2) ln(1.5) = 0.1713
+    { params = { e1 = 0.5, e2 = 0.3, e3 = 0.2, a1 = 0.3, a2 = 0.4, a3 = 0.3 }, answer = "0.171", score = 1 },
+    { params = { e1 = 0.5, e2 = 0.3, e3 = 0.2, a1 = 0.3, a2 = 0.4, a3 = 0.3 }, answer = "0.0744", score = 0 },
+    { "drifting", "invalid" },
+  },
+}
+
+question {
+  id = "inference.retrain-interval",
+  kind = "numeric",
+  title = "How often to retrain (your numbers)",
+  prompt = [[
+After each retraining a model's accuracy falls steadily by {d} points a
+week. Each point of accuracy lost costs ${l} a week, and a retraining
+(compute, validation, rollout) costs ${c}. Retraining every τ weeks costs
+C/τ + L·d·τ/2 a week. What interval τ minimises it, in weeks?
+Give three significant figures.]],
+  topics = { "retraining", "drift" },
+  rubric = { "practice.deployment", "advanced.cost" },
+  hints = {
+    "Frequent retraining pays C often; rare retraining lets the loss grow.",
+    "τ = √(2C / (L·d)).",
+  },
+  params = function(rng)
+    -- not where 2C/(L d) is near 1, where forgetting the root would not show
+    local p
+    repeat
+      p = { d = rng:pick({ 0.2, 0.5, 1, 2 }), l = rng:pick({ 500, 1000, 2000, 5000 }),
+            c = rng:pick({ 2000, 5000, 10000, 40000 }) }
+    until math.abs(2 * p.c / (p.l * p.d) - 1) > 0.1
+    return p
+  end,
+  answer = function(p) return math.sqrt(2 * p.c / (p.l * p.d)) end,
+  wrong = {
+    { value = function(p) return math.sqrt(p.c / (p.l * p.d)) end,
+      feedback = "The average loss over an interval is half the final one (d·τ/2): that puts a 2 under the root." },
+    { value = function(p) return 2 * p.c / (p.l * p.d) end, feedback = "Take the square root." },
+  },
+  examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
+    { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
+    { params = { d = 0.5, l = 2000, c = 10000 }, answer = "4.47", score = 1 },
+    { params = { d = 0.5, l = 2000, c = 10000 }, answer = "20", score = 0 },
+    { params = { d = 0.5, l = 2000, c = 10000 }, answer = "3.16", score = 0 },
+    { "monthly", "invalid" },
+  },
+}
+
+question {
+  id = "inference.drift-kind",
+  kind = "choice",
+  title = "Which drift?",
+  prompt = [[
+A fraud model's input features look just like its training data, but as
+the weeks pass more and more of the transactions it scores as safe turn
+out to be fraud. What is happening?]],
+  topics = { "drift", "monitoring" },
+  rubric = { "practice.deployment", "advanced.integration" },
+  hints = { "Which distribution moved: the inputs', or the labels' given the inputs?" },
+  choices = {
+    "Concept drift: P(fraud | features) changed, as fraudsters adapted; only labels show it.",
+    "Data drift: the inputs' distribution changed.",
+    "Overfitting at training time, which shows only after deployment.",
+    "A serving bug: the model's latency rose.",
+  },
+  answer = 1,
+  why = {
+    [2] = "The inputs look like the training data: P(x) did not move. What moved is what the inputs mean.",
+    [3] = "An overfit model would be wrong from the first day, not more wrong week by week.",
+    [4] = "Latency does not change which transactions are fraud.",
+  },
+  examples = { { "a", 1 }, { "b", 0 }, { "c", 0 }, { "z", "invalid" } },
+}
+
+question {
+  id = "inference.lifecycle",
+  kind = "ordering",
+  title = "The ML lifecycle",
+  prompt = "Put these stages of a production model's life in the order of the course's loop.",
+  topics = { "lifecycle" },
+  rubric = { "practice.deployment", "advanced.integration" },
+  hints = { "Training is not the end; what comes after deployment starts the loop again." },
+  items = {
+    "Collect and prepare the data",
+    "Train the model",
+    "Validate it on held-out data",
+    "Deploy it",
+    "Monitor the service and its inputs",
+    "Retrain on newer data",
+  },
+  examples = { { order = { 1, 2, 3, 4, 5, 6 }, score = 1 }, { order = { 1, 2, 4, 3, 5, 6 }, score = 1 - 2 / 15 } },
+}
+
 question {
   id = "inference.design",
   kind = "design",
