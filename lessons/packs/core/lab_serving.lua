@@ -574,3 +574,142 @@ statement explains the shape?]],
   },
   examples = { { "b", 1 }, { "a", 0 }, { "d", 0 }, { "", "invalid" } },
 }
+
+------------------------------------------------------------------------------
+page [[
+# Next step: serving engines for language models
+
+Your service answers a request with one forward pass, so a batch
+finishes together. A language model answers with one forward pass per
+generated token, and requests differ widely: one wants 20 tokens,
+another 2,000. Two ideas make LLM serving engines (vLLM, TensorRT-LLM,
+TGI, SGLang) far faster than a dynamic batcher like this lab's.
+
+**Continuous batching** (iteration-level scheduling, from Orca, 2022).
+The batch is formed anew at every decoding step: a sequence that
+finishes leaves at once, and a waiting request takes its slot at the
+next step. Static batching instead holds every slot until the batch's
+longest member ends. Your fit carries over step by step: a decoding step
+with B active sequences takes about t(B) = t0 + c B and yields B tokens,
+so while the slots stay full the engine makes B / (t0 + c B) tokens per
+second, growing toward 1/c as B grows.
+
+**Paged KV cache** (PagedAttention, from vLLM, 2023). Each sequence's
+keys and values grow by one token per step. Reserving room for the
+longest allowed output wastes most of the memory on tokens never
+generated. vLLM stores the cache in blocks of a fixed size (16 tokens,
+say), given out as a sequence grows and found through a per-sequence
+block table, like pages of virtual memory: less than one block per
+sequence is wasted, and sequences sharing a prompt can share its blocks.
+More sequences in memory mean larger batches, and by your own t(B) fit,
+more tokens per second.
+
+What stays the same: Little's law (L = λ W, now counting sequences in
+the engine), the knee as the load nears capacity, and the trade between
+batch size and each request's latency. The frontiers lesson works out
+the memory the two schemes waste.
+]]
+
+question {
+  id = "lab-serving.decode-tokens",
+  kind = "numeric",
+  title = "Tokens per second with continuous batching (your numbers)",
+  prompt = [[
+A language model's decoding step takes t(B) = {t0} ms + {c} ms × B for B
+active sequences, and produces one token per sequence. Continuous
+batching keeps all {b} slots full. How many tokens per second does the
+engine generate?
+Give three significant figures.]],
+  topics = { "serving", "continuous-batching", "batching" },
+  rubric = { "practice.deployment", "theory.scheduling" },
+  hints = {
+    "One step: {b} tokens in t({b}) milliseconds.",
+    "{b} / (({t0} + {c} × {b}) / 1000).",
+  },
+  params = function(rng)
+    return { t0 = rng:pick({ 8, 12, 20, 30 }), c = rng:pick({ 0.05, 0.1, 0.2, 0.4 }),
+             b = rng:pick({ 8, 16, 32, 64, 128 }) }
+  end,
+  answer = function(p) return p.b / ((p.t0 + p.c * p.b) / 1000) end,
+  wrong = {
+    { value = function(p) return 1000 / (p.t0 + p.c * p.b) end,
+      feedback = "That is one sequence's tokens per second; every step yields one token for each of the {b} sequences." },
+    { value = function(p) return p.b / (p.t0 / 1000) end,
+      feedback = "The step grows with the batch: add c × B to t0." },
+  },
+  examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
+    { params = { t0 = 20, c = 0.2, b = 64 }, answer = "1950", score = 1 },   -- 64 / 32.8 ms
+    { params = { t0 = 20, c = 0.2, b = 64 }, answer = "30.5", score = 0 },
+    { params = { t0 = 20, c = 0.2, b = 64 }, answer = "3200", score = 0 },
+    { "fast", "invalid" },
+  },
+}
+
+question {
+  id = "lab-serving.paged-fit",
+  kind = "numeric",
+  title = "How many more sequences a paged cache holds (your numbers)",
+  prompt = [[
+A server reserves KV-cache room for {lmax} tokens per sequence, the most
+a request may generate, but sequences end up {lavg} tokens long on
+average. A paged cache instead gives out blocks of {blk} tokens as a
+sequence grows. With the same memory, how many times as many sequences
+fit at once with the paged cache? (Count each sequence at the average
+length, rounded up to whole blocks.)
+Give three significant figures.]],
+  unit = "x",
+  topics = { "serving", "kv-cache", "paged-attention" },
+  rubric = { "practice.deployment", "theory.memory" },
+  hints = {
+    "Memory per sequence: {lmax} tokens reserved, against the blocks it really uses.",
+    "{lmax} / (ceil({lavg} / {blk}) × {blk}).",
+  },
+  params = function(rng)
+    local p
+    repeat
+      p = { lmax = rng:pick({ 2048, 4096, 8192 }), lavg = rng:pick({ 150, 300, 700, 1000, 1500 }),
+            blk = rng:pick({ 16, 32 }) }
+    until p.lavg % p.blk ~= 0   -- the rounding to whole blocks must show
+    return p
+  end,
+  answer = function(p) return p.lmax / (math.ceil(p.lavg / p.blk) * p.blk) end,
+  -- Leaving out the block rounding is off by at most a block: it is named
+  -- when it leaves the accepted range.
+  wrong = {
+    { value = function(p) return p.lavg / p.lmax end,
+      feedback = "Upside down: the reservation divided by what a sequence really uses." },
+  },
+  examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
+    { params = { lmax = 4096, lavg = 300, blk = 16 }, answer = "13.5", score = 1 },   -- 4096 / 304
+    { params = { lmax = 4096, lavg = 300, blk = 16 }, answer = "0.0732", score = 0 },
+    { "many", "invalid" },
+  },
+}
+
+question {
+  id = "lab-serving.continuous",
+  kind = "choice",
+  title = "What continuous batching changes",
+  prompt = [[
+A language-model server batches requests statically: a batch of 32 runs
+until its longest answer is complete. What does continuous batching
+change?]],
+  topics = { "serving", "continuous-batching" },
+  rubric = { "practice.deployment", "theory.scheduling" },
+  hints = { "When can a new request start?" },
+  choices = {
+    "The batch is re-formed at every decoding step: finished sequences leave and waiting ones join, so no slot idles until the longest answer ends.",
+    "Each request runs alone, as soon as it arrives, with no batching.",
+    "The server waits until 32 requests of the same length have arrived.",
+    "Each decoding step becomes cheaper because the batch is smaller.",
+  },
+  answer = 1,
+  why = {
+    [2] = "Continuous batching still batches: it changes when sequences join and leave the batch.",
+    [3] = "Grouping by length is a different idea (bucketing), and would make requests wait longer.",
+    [4] = "A step with more active sequences costs a little more; the gain is that the slots stay full.",
+  },
+  examples = { { "a", 1 }, { "b", 0 }, { "d", 0 }, { "k", "invalid" } },
+}
