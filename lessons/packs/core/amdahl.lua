@@ -715,7 +715,8 @@ question {
   title = "Processors for a target speedup (your numbers)",
   prompt = [[
 A job has a serial fraction f = {f}. What is the smallest number of
-processors that gives a speedup of at least {S}, according to Amdahl's law?]],
+processors that gives a speedup of at least {S}, according to Amdahl's law?
+Give a whole number.]],
   topics = { "amdahl", "speedup" },
   rubric = { "theory.parallel", "advanced.cost" },
   hints = {
@@ -796,7 +797,8 @@ question {
   prompt = [[
 A job has a serial fraction f = {f}. The team only adds processors while the
 parallel efficiency stays at {epct}% or more. What is the largest number of
-processors that meets this target, according to Amdahl's law?]],
+processors that meets this target, according to Amdahl's law?
+Give a whole number.]],
   topics = { "amdahl", "efficiency" },
   rubric = { "theory.parallel", "advanced.cost" },
   hints = {

@@ -375,7 +375,8 @@ question {
   prompt = [[
 Each of the 32 threads of a warp loads one 4-byte float: thread t reads
 element t × {s} of an array that starts on a 128-byte boundary. How many
-distinct 32-byte sectors does the warp's load touch?]],
+distinct 32-byte sectors does the warp's load touch?
+Give a whole number.]],
   topics = { "coalescing" },
   rubric = { "theory.gpu", "practice.optimization" },
   hints = {
@@ -1088,7 +1089,8 @@ question {
 A cluster has 16 GPUs and 128 CPU cores. Each of team A's jobs needs
 2 GPUs and 4 cores; each of team B's jobs needs 1 GPU and 16 cores. Both
 teams have more jobs waiting than fit. With Dominant Resource Fairness, how
-many jobs does team A run?]],
+many jobs does team A run?
+Give a whole number.]],
   topics = { "scheduling", "drf" },
   rubric = { "theory.scheduling" },
   hints = {
@@ -1401,7 +1403,8 @@ question {
 One replica of a model server runs a batch of {b} requests every {t} ms,
 and the batching window plus the batch's run time keep P99 latency under
 50 ms. How many replicas are needed to serve 10,000 queries per second
-(without headroom)?]],
+(without headroom)?
+Give a whole number.]],
   topics = { "inference", "capacity" },
   rubric = { "practice.deployment", "advanced.cost" },
   hints = {

@@ -135,7 +135,8 @@ question {
   prompt = [[
 A DeepSpeed configuration sets train_batch_size = 512,
 train_micro_batch_size_per_gpu = 32 and gradient_accumulation_steps = 4.
-How many data-parallel GPUs does this imply?]],
+How many data-parallel GPUs does this imply?
+Give a whole number.]],
   topics = { "data-parallel", "batch" },
   rubric = { "theory.parallel", "practice.deployment" },
   hints = { "global batch = micro-batch × accumulation steps × number of data-parallel GPUs." },
@@ -162,7 +163,8 @@ question {
   prompt = [[
 A job runs on {dp} data-parallel replicas with a micro-batch of {mb} samples
 per GPU and {acc} gradient-accumulation steps. How many samples go into each
-optimizer step?]],
+optimizer step?
+Give a whole number.]],
   topics = { "data-parallel", "batch" },
   hints = { "Multiply the three." },
   params = function(rng)
@@ -192,7 +194,8 @@ question {
   title = "3D parallelism (your numbers)",
   prompt = [[
 A training job uses {g} GPUs with tensor-parallel size {tp} and
-pipeline-parallel size {pp}. What is its data-parallel size?]],
+pipeline-parallel size {pp}. What is its data-parallel size?
+Give a whole number.]],
   topics = { "3d-parallelism" },
   hints = { "GPUs = TP × PP × DP." },
   params = function(rng)
@@ -473,7 +476,8 @@ question {
   title = "How many micro-batches? (your numbers)",
   prompt = [[
 A pipeline has {p} stages (GPipe schedule). What is the SMALLEST number of
-micro-batches per step that keeps the bubble at or below {pct}% of the step?]],
+micro-batches per step that keeps the bubble at or below {pct}% of the step?
+Give a whole number.]],
   topics = { "pipeline-parallel", "bubbles" },
   rubric = { "theory.parallel", "practice.design" },
   hints = {
@@ -1020,7 +1024,8 @@ question {
   prompt = [[
 For inference a {pb}-billion-parameter model is stored in FP16. What is the
 smallest number of {gpu} GB GPUs whose memory can hold its weights (ignoring
-the KV cache, activations and runtime overhead)?]],
+the KV cache, activations and runtime overhead)?
+Give a whole number.]],
   topics = { "memory", "inference" },
   rubric = { "theory.memory", "advanced.cost" },
   hints = {
@@ -1548,7 +1553,8 @@ question {
   prompt = [[
 The smallest gradient you care about is {g}. FP16's smallest normal number
 is 2^-14 ≈ 6.1e-5. What is the smallest POWER OF TWO loss scale S that lifts
-this gradient into FP16's normal range (S × {g} ≥ 2^-14)?]],
+this gradient into FP16's normal range (S × {g} ≥ 2^-14)?
+Give a whole number.]],
   topics = { "mixed-precision", "loss-scaling" },
   rubric = { "theory.gpu", "practice.optimization" },
   hints = {

@@ -241,7 +241,8 @@ question {
   title = "The last block's tail (your numbers)",
   prompt = [[
 A paged KV cache hands out blocks of {blk} tokens. A sequence has {n} tokens
-so far. How many token slots of its blocks are allocated but unused?]],
+so far. How many token slots of its blocks are allocated but unused?
+Give a whole number.]],
   topics = { "kv-cache", "pagedattention", "serving" },
   rubric = { "advanced.novel", "theory.memory" },
   hints = {
@@ -899,7 +900,8 @@ question {
 A decoding service is memory-bandwidth bound and needs {n} replicas on {old}
 GPUs ({bwold} GB/s). The same model, at the same precision, moves to {new}
 GPUs ({bwnew} GB/s), one replica per GPU. How many replicas does the same load
-need now?]],
+need now?
+Give a whole number.]],
   topics = { "hardware-trends", "serving", "cost" },
   rubric = { "advanced.future", "advanced.cost" },
   hints = {

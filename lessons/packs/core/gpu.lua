@@ -330,7 +330,8 @@ question {
   title = "How many blocks? (your numbers)",
   prompt = [[
 A kernel processes n = {n} elements, one per thread, in blocks of {t}
-threads. How many blocks must the launch ask for?]],
+threads. How many blocks must the launch ask for?
+Give a whole number.]],
   topics = { "thread-hierarchy", "cuda" },
   hints = {
     "Every element needs a thread, so round up: (n + t - 1) / t in integer arithmetic.",
@@ -369,7 +370,8 @@ question {
   title = "Warps in a block (your numbers)",
   prompt = [[
 A kernel is launched with blocks of {t} threads. How many warps does each
-block occupy?]],
+block occupy?
+Give a whole number.]],
   topics = { "thread-hierarchy", "warps" },
   hints = { "A warp is 32 threads; a partly filled warp still counts as a warp." },
   params = function(rng) return { t = rng:pick({ 48, 100, 200, 250, 300, 500, 1000 }) } end,
@@ -396,7 +398,8 @@ question {
   title = "Which element does a thread own? (your numbers)",
   prompt = [[
 In vector_add, launched with blockDim.x = {t}, which element index i does
-the thread with blockIdx.x = {b} and threadIdx.x = {x} process?]],
+the thread with blockIdx.x = {b} and threadIdx.x = {x} process?
+Give a whole number.]],
   topics = { "thread-hierarchy", "cuda" },
   hints = {
     "Each block covers blockDim.x consecutive elements; threadIdx.x is the place inside the block.",
@@ -502,7 +505,8 @@ question {
 In one warp, threads 0-15 take the if-branch and threads 16-31 the
 else-branch; each branch costs 2 time units. Without divergence (all 32
 threads on one branch) the warp needs 2 units. How many time units does the
-divided warp need?]],
+divided warp need?
+Give a whole number.]],
   topics = { "simt", "divergence" },
   hints = { "The warp cannot run both halves at the same time: it runs one side, then the other." },
   answer = 4,
@@ -603,7 +607,8 @@ question {
 A block of 256 threads (8 warps) runs the interleaved reduction: at step s
 only threads with threadIdx.x % (2*s) == 0 add. At the step with s = {s},
 how many of the 8 warps have at least one active thread, and so must execute
-the addition?]],
+the addition?
+Give a whole number.]],
   topics = { "simt", "divergence", "shared-memory" },
   hints = {
     "Active threads are 0, {step}, 2 x {step}, ...: 256 / {step} of them.",
@@ -750,7 +755,8 @@ question {
   prompt = [[
 The 32 threads of a warp read 32 consecutive 4-byte floats, starting at an
 address aligned to 128 bytes. How many 128-byte memory transactions does the
-warp need?]],
+warp need?
+Give a whole number.]],
   topics = { "coalescing", "memory-transactions" },
   rubric = { "theory.gpu", "theory.memory" },
   hints = {
@@ -780,7 +786,8 @@ question {
   prompt = [[
 Now thread i of the warp reads the float at index 32 x i, so consecutive
 threads are 128 bytes apart. How many 128-byte memory transactions does the
-warp need?]],
+warp need?
+Give a whole number.]],
   topics = { "coalescing", "memory-transactions" },
   rubric = { "theory.gpu", "theory.memory" },
   hints = { "Each thread's float lies in a different 128-byte line." },
@@ -835,7 +842,8 @@ question {
   prompt = [[
 Thread i of a warp reads element {s} x i of an array of {e}-byte values; the
 array starts on a 128-byte boundary. How many distinct 32-byte sectors does
-the warp's load touch?]],
+the warp's load touch?
+Give a whole number.]],
   topics = { "coalescing", "memory-transactions" },
   rubric = { "theory.gpu", "theory.memory" },
   hints = {
@@ -913,7 +921,8 @@ question {
   prompt = [[
 A warp reads 32 consecutive 4-byte floats, but starts at element {k} of an
 array that begins on a 128-byte boundary (so the first byte read is at
-offset {off}). How many 32-byte sectors does the load touch?]],
+offset {off}). How many 32-byte sectors does the load touch?
+Give a whole number.]],
   topics = { "coalescing", "alignment" },
   rubric = { "theory.gpu", "theory.memory" },
   hints = {
@@ -1018,7 +1027,8 @@ question {
   title = "Which bank? (your numbers)",
   prompt = [[
 A thread reads the 4-byte word at byte offset {addr} of shared memory. With
-32 banks of 4 bytes, which bank (0-31) serves it?]],
+32 banks of 4 bytes, which bank (0-31) serves it?
+Give a whole number.]],
   topics = { "shared-memory", "bank-conflicts" },
   hints = {
     "Shared memory is 32 banks of 4-byte words, taken in turn word after word.",
@@ -1057,7 +1067,8 @@ question {
   prompt = [[
 Thread t of a warp (t = 0..31) reads the shared-memory float buf[{s} * t].
 What is the degree of the bank conflict (1 means conflict-free; k means the
-access takes k passes)?]],
+access takes k passes)?
+Give a whole number.]],
   topics = { "shared-memory", "bank-conflicts" },
   hints = {
     "Thread t hits bank ({s} x t) mod 32.",
@@ -1092,7 +1103,8 @@ question {
   prompt = [[
 A block declares __shared__ float tile[32][{w}]. Thread t of a warp reads
 tile[t][5], one element of a column. What is the degree of the bank conflict
-(1 = conflict-free)?]],
+(1 = conflict-free)?
+Give a whole number.]],
   topics = { "shared-memory", "bank-conflicts", "padding" },
   rubric = { "theory.gpu", "practice.optimization" },
   hints = {

@@ -320,7 +320,8 @@ question {
   prompt = [[
 A dynamic batcher waits at most {wait} ms to fill a batch, and a batch of B
 takes {t0} ms + {c} ms × B on the GPU. The latency objective is {slo} ms,
-counting the wait. What is the largest batch size that always meets it?]],
+counting the wait. What is the largest batch size that always meets it?
+Give a whole number.]],
   topics = { "batching", "latency" },
   rubric = { "practice.deployment", "practice.design" },
   hints = {
@@ -397,7 +398,8 @@ question {
 A GPU with {gpu} GB of memory serves a model whose FP16 weights take {w} GB.
 Sequences are {s} tokens long, and the KV cache takes {kvtok} MB per token
 (1 GB = 1000 MB). Ignoring activations and fragmentation, how many
-full-length sequences can be in the batch at once?]],
+full-length sequences can be in the batch at once?
+Give a whole number.]],
   topics = { "kv-cache", "batching", "memory" },
   rubric = { "practice.deployment", "theory.memory", "advanced.cost" },
   hints = {
@@ -640,7 +642,8 @@ question {
   title = "Quantize a value by hand (your numbers)",
   prompt = [[
 A tensor's values lie in [-{mx}, {mx}] and are quantized to symmetric INT8:
-scale = {mx} / 127, q = round(x / scale). What integer q stores x = {x}?]],
+scale = {mx} / 127, q = round(x / scale). What integer q stores x = {x}?
+Give a whole number.]],
   topics = { "quantization" },
   rubric = { "practice.optimization" },
   hints = {

@@ -144,7 +144,8 @@ question {
   prompt = [[
 A hostfile lists node1 slots={a}, node2 slots={b} and node3 slots={c}.
 You run `warpbench lab run paramserver --set hostfile=cluster.txt
---set servers={s}` and leave `workers` out. How many workers train?]],
+--set servers={s}` and leave `workers` out. How many workers train?
+Give a whole number.]],
   topics = { "cluster", "mpi" },
   rubric = { "practice.deployment", "advanced.integration" },
   hints = {

@@ -292,7 +292,8 @@ question {
   prompt = [[
 A warp of 32 threads loads 4-byte floats: thread i (0 to 31) reads element
 {expr} of an array that starts on a 128-byte boundary. How many 32-byte
-sectors does that one warp request touch?{note}]],
+sectors does that one warp request touch?
+Give a whole number.{note}]],
   lab = "coalescing",
   topics = { "coalescing", "lab" },
   rubric = { "theory.gpu" },

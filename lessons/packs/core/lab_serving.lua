@@ -376,7 +376,8 @@ The course's latency target for cloud serving is under 10 ms. Your
 latest serving run's front end waits up to {wait} ms for a batch to fill,
 and your fit says a batch of B takes t0 + c B with t0 = {t0} ms and
 c = {c} ms. What is the largest batch size B for which the wait plus the
-batch time stays within 10 ms? (0 if not even one request fits.){note}]],
+batch time stays within 10 ms? (0 if not even one request fits.)
+Give a whole number.{note}]],
   lab = "serving",
   topics = { "batching", "latency", "slo", "lab" },
   rubric = { "practice.deployment", "theory.scheduling" },
@@ -441,7 +442,8 @@ The course's design exercise serves 10,000 queries per second. The best
 throughput your latest serving run measured was {thr} req/s with
 {workers} worker(s). If every worker delivered that rate's share, how many
 workers would 10,000 QPS need? (Compare with the course's target of more
-than 1000 QPS per GPU.){note}]],
+than 1000 QPS per GPU.)
+Give a whole number.{note}]],
   lab = "serving",
   topics = { "capacity-planning", "throughput", "lab" },
   rubric = { "advanced.cost", "practice.deployment" },

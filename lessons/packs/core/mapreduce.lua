@@ -244,7 +244,8 @@ question {
   prompt = [[
 A word-count job (map emits (word, 1) for every word; reduce sums) runs on
 the single document "cat dog cat bird dog dog". How many (key, value) pairs
-do the mappers emit in total?]],
+do the mappers emit in total?
+Give a whole number.]],
   topics = { "mapreduce", "wordcount" },
   hints = { "The mapper emits one pair per word occurrence, not per distinct word." },
   answer = 6,
@@ -499,7 +500,8 @@ question {
   prompt = [[
 A word-count job runs on two mappers. Mapper 1 gets "{half1}" and mapper 2
 gets "{half2}". Each mapper runs a combiner (a local sum) before the
-shuffle. How many (word, count) pairs cross the network in the shuffle?]],
+shuffle. How many (word, count) pairs cross the network in the shuffle?
+Give a whole number.]],
   topics = { "mapreduce", "combiner", "wordcount" },
   rubric = { "theory.parallel", "practice.optimization" },
   hints = {

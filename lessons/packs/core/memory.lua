@@ -722,7 +722,8 @@ question {
   prompt = [[
 A tiled matrix multiply keeps one b x b tile each of A, B and C in a cache
 of {kib} KiB (1 KiB = 1024 bytes). The elements are {e}-byte numbers. What
-is the largest whole tile size b for which all three tiles fit?]],
+is the largest whole tile size b for which all three tiles fit?
+Give a whole number.]],
   topics = { "tiling", "caches" },
   rubric = { "theory.memory", "practice.optimization" },
   hints = {

@@ -756,7 +756,8 @@ question {
   prompt = [[
 A processor has a {k}-stage instruction pipeline, one cycle per stage, and
 no stalls. How many cycles does it take to complete {n} instructions,
-counting from the first fetch?]],
+counting from the first fetch?
+Give a whole number.]],
   topics = { "pipelining", "latency", "throughput" },
   hints = {
     "The first instruction takes {k} cycles to pass all stages.",

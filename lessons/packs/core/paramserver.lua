@@ -895,7 +895,8 @@ question {
 {n} workers, each on a {bw} Gbps link, train with a parameter server whose
 shards each sit on a {bs} Gbps link. The parameters are split evenly over S
 shards. What is the smallest S for which a shard's link needs no more time
-per synchronous iteration than a worker's link?]],
+per synchronous iteration than a worker's link?
+Give a whole number.]],
   topics = { "sharding", "parameter-server" },
   rubric = { "theory.parallel", "practice.design" },
   hints = {
@@ -1233,7 +1234,8 @@ question {
   prompt = [[
 Synchronous training needs {need} gradients per iteration, so you launch
 {launched} workers and the server uses the first {need} to arrive. In one
-iteration the workers finish after {times} ms. When can the server update?]],
+iteration the workers finish after {times} ms. When can the server update?
+Give a whole number.]],
   unit = "ms",
   topics = { "stragglers", "sync-async" },
   rubric = { "theory.parallel", "practice.optimization" },

@@ -250,7 +250,8 @@ question {
 A cluster has 24 GPUs, 192 CPU cores and 1536 GB of memory. Each of team A's
 jobs needs 4 GPUs, 16 cores and 128 GB; each of team B's jobs needs 1 GPU,
 32 cores and 64 GB. Both teams have more jobs waiting than fit. Under
-Dominant Resource Fairness, how many jobs does team A run?]],
+Dominant Resource Fairness, how many jobs does team A run?
+Give a whole number.]],
   topics = { "scheduling", "drf" },
   hints = {
     "Team A's dominant resource is GPUs (4/24 per job); team B's is cores (32/192 per job).",
@@ -282,7 +283,8 @@ question {
   prompt = [[
 In the same cluster (24 GPUs, 192 cores, 1536 GB), DRF has given team A
 (4 GPUs, 16 cores, 128 GB per job) and team B (1 GPU, 32 cores, 64 GB per
-job) all the jobs that fit. How many GPUs stay idle?]],
+job) all the jobs that fit. How many GPUs stay idle?
+Give a whole number.]],
   topics = { "scheduling", "drf", "utilization" },
   rubric = { "theory.scheduling", "advanced.cost" },
   hints = {
@@ -374,7 +376,8 @@ GPU(s) and {ac} cores; each of team B's jobs needs {bg} GPU(s) and {bc}
 cores. Both teams have more jobs waiting than fit. DRF gives the next job to
 the team with the lower dominant share (team A on a tie) and, when that
 team's job does not fit, to the other team if its job fits. How many jobs
-does team {who} end up running?]],
+does team {who} end up running?
+Give a whole number.]],
   points = 2,
   topics = { "scheduling", "drf" },
   hints = {
@@ -504,7 +507,8 @@ question {
   prompt = [[
 Jobs arrive needing {jobs} GPUs. Every job must run inside one node, and a
 node has 8 GPUs. Placing the jobs with first-fit decreasing (largest job
-first; each job on the first node with room), how many nodes are used?]],
+first; each job on the first node with room), how many nodes are used?
+Give a whole number.]],
   topics = { "scheduling", "bin-packing", "placement" },
   rubric = { "theory.scheduling", "practice.design" },
   hints = {
@@ -561,7 +565,8 @@ question {
   prompt = [[
 A cluster has {nodes} nodes of 8 GPUs. The free GPUs per node are: {free}.
 A queue of 8-GPU jobs waits, and each job needs one whole node. How many of
-these jobs can start now?]],
+these jobs can start now?
+Give a whole number.]],
   topics = { "scheduling", "fragmentation", "placement" },
   rubric = { "theory.scheduling", "advanced.cost" },
   hints = {
@@ -739,7 +744,8 @@ question {
   prompt = [[
 {s} small inference services each fit in a 1g.10gb MIG instance (10 GB, the
 smallest slice of an A100 80GB). With MIG, how many A100 80GB GPUs do they
-need?]],
+need?
+Give a whole number.]],
   topics = { "scheduling", "mig", "isolation" },
   rubric = { "theory.scheduling", "advanced.cost" },
   hints = {
@@ -965,7 +971,8 @@ question {
   prompt = [[
 A service must handle {qps} queries per second. One replica serves at most
 {mu} queries per second, and the team runs replicas at no more than {u}%
-utilisation to keep latency low. How many replicas does it need?]],
+utilisation to keep latency low. How many replicas does it need?
+Give a whole number.]],
   topics = { "scheduling", "autoscaling", "serving" },
   rubric = { "theory.scheduling", "practice.deployment" },
   hints = {
@@ -1016,7 +1023,8 @@ replica takes {s} minutes from the autoscaler's decision until it serves
 (provision the GPU node, start the container, load the model), and one
 replica serves {mu} queries per second. How many replicas' worth of spare
 capacity must already be running when the autoscaler triggers, so that the
-load never exceeds capacity while the new replicas boot?]],
+load never exceeds capacity while the new replicas boot?
+Give a whole number.]],
   topics = { "scheduling", "autoscaling", "provisioning" },
   rubric = { "theory.scheduling", "advanced.integration", "practice.deployment" },
   hints = {
