@@ -63,8 +63,8 @@ static double uniform(uint64_t *s)
 }
 
 struct spec {
-    int logistic;   /* else linear */
-    int64_t P;      /* params */
+    int logistic; /* else linear */
+    int64_t P;    /* params */
     double sparsity;
     int W, B, steps;
     double lr;
