@@ -432,7 +432,11 @@ static int cmd_run(struct cli_ctx *cx, const struct cli_command *cmd, struct cli
     }
 
     if (cx->json) {
-        summary_json_line(&p, &r, elapsed, t.note);
+        /* the parameters as recorded (a file's n and d, MPI's workers) */
+        struct lab_params rp;
+        lab_params_resolve(&p, &rp);
+        summary_json_line(&rp, &r, elapsed, t.note);
+        lab_params_fini(&rp);
     } else {
         printf("%s: %s in %.2f s", lab->name, r.status, elapsed);
         if (r.run_id && r.n_recorded < r.n_samples)

@@ -121,6 +121,13 @@ struct lab_def {
      * user did not set `workers` (lab_run records that number with the run's
      * parameters); NULL with rank. */
     int (*mpi_workers)(const struct lab_params *p, int ranks);
+    /* Sets, on the copy of checked parameters that lab_run records and runs
+     * (lab_params_resolve), the values the run takes from its input instead
+     * of from the user, so the stored and reported parameters say what ran:
+     * k-means from a points file sets n and d to the file's. Must not change
+     * what the run does; a file it cannot read is left for the run to report.
+     * NULL: none. */
+    void (*resolve)(struct lab_params *p);
 };
 
 /* The lab's definition of chart `chart`, or NULL when it lists none. */
@@ -577,6 +584,11 @@ int lab_mpi_ranks_given(const struct lab_params *p, int *ranks, struct core_err 
  * otherwise the same values. lab_run runs and records this copy, so the
  * stored parameters say how many workers ran. */
 void lab_params_mpi_resolve(const struct lab_params *in, struct lab_params *out);
+/* lab_params_mpi_resolve, then the lab's own lab_def.resolve: the
+ * parameters as lab_run records them (caller frees out with
+ * lab_params_fini). Front ends that report a run's parameters next to its
+ * results (the CLI's --json summary) use this copy too. */
+void lab_params_resolve(const struct lab_params *in, struct lab_params *out);
 /* Runs this process's part of an MPI lab on a rank other than 0 (a server
  * shard, a worker, a map worker, as rank 0 orders) until rank 0 ends the
  * job: no store, no output but errors on stderr. CORE_ERR_INVALID when the

@@ -451,6 +451,7 @@ const struct lab_def lab_kmeans = {
     .check = km_cfg_check,
     .run = km_run_lab,
     .mpi_workers = km_mpi_workers,
+    .resolve = km_cfg_params_resolve,
     .rank = km_mpi_rank_main,
     .charts = km_charts,
     .n_charts = sizeof km_charts / sizeof km_charts[0],

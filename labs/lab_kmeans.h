@@ -79,6 +79,12 @@ int km_cfg_read(const struct lab_params *p, long mem_bytes, bool deep, bool (*st
                 void *ud, struct km_cfg *c, struct core_err *err);
 /* lab_def.check: km_cfg_resolve with this machine's memory. */
 int km_cfg_check(const struct lab_params *p, struct core_err *err);
+/* lab_def.resolve: for a run from a points file, n and d become the
+ * points the run uses and the file's dimension (its shape, counted as the
+ * run counts it), so the recorded and reported parameters are the run's,
+ * not the generator's defaults. A file that cannot be read leaves p as it
+ * is (the run reports it). */
+void km_cfg_params_resolve(struct lab_params *p);
 
 /* ---- points ----------------------------------------------------------------- */
 

@@ -318,3 +318,25 @@ int km_cfg_check(const struct lab_params *p, struct core_err *err)
     lab_machine_probe(&m);
     return km_cfg_resolve(p, m.mem_bytes, &c, err);
 }
+
+/* Sets a numeric parameter's value as the run sees it, leaving whether the
+ * user set it as it was. */
+static void km_param_put(struct lab_params *p, const char *name, double v)
+{
+    for (size_t i = 0; i < p->n; i++)
+        if (strcmp(p->v[i].def->name, name) == 0)
+            p->v[i].num = v;
+}
+
+void km_cfg_params_resolve(struct lab_params *p)
+{
+    struct km_cfg c;
+    struct core_err err;
+    if (!*lab_param_str(p, "file"))
+        return;
+    km_cfg_params(p, &c);
+    if (km_cfg_points(p, &c, false, NULL, NULL, &err) != 0)
+        return;
+    km_param_put(p, "n", (double)c.n);
+    km_param_put(p, "d", (double)c.d);
+}

@@ -368,13 +368,11 @@ int lab_run(const struct lab_params *p, const struct lab_run_opts *o, struct lab
     static const struct lab_run_opts no_opts = {0};
     if (!o)
         o = &no_opts;
-    /* a run over MPI: `workers` as the ranks give it, recorded so */
+    /* a run over MPI: `workers` as the ranks give it; a run from a file:
+     * what the file holds (lab_def.resolve). Recorded so. */
     struct lab_params resolved;
-    bool mpi = p->lab->mpi_workers && lab_params_use_mpi(p);
-    if (mpi) {
-        lab_params_mpi_resolve(p, &resolved);
-        p = &resolved;
-    }
+    lab_params_resolve(p, &resolved);
+    p = &resolved;
 
     struct lab_ctx *cx = core_xcalloc(1, sizeof *cx);
     char *pj = NULL, *mj = NULL;
@@ -494,7 +492,13 @@ out:
     free(cx);
     free(pj);
     free(mj);
-    if (mpi)
-        lab_params_fini(&resolved);
+    lab_params_fini(&resolved);
     return rc;
+}
+
+void lab_params_resolve(const struct lab_params *in, struct lab_params *out)
+{
+    lab_params_mpi_resolve(in, out); /* a copy, with MPI's workers */
+    if (in->lab->resolve)
+        in->lab->resolve(out);
 }
