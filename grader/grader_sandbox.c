@@ -112,6 +112,10 @@ struct grader_sb {
     struct grader_limits lim;
     struct grader_arena arena; /* where the state lives (grader_sb_arena.c) */
     size_t used;               /* bytes Lua holds */
+    int64_t adjust;            /* added to used for the cap: a reused state counts as fresh */
+    size_t base;               /* a reused state's bytes after its first full collection */
+    bool reuse;                /* kept between jobs by grader_sb_run */
+    bool refused;              /* the allocator refused a request since the job began */
     bool ready;                /* state fully built: positions may be read in the allocator */
     /* a refused request: final unless the same request succeeds next */
     const void *ref_ptr;
@@ -246,8 +250,8 @@ static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
     }
     size_t old = ptr ? osize : 0; /* without ptr, osize is a type tag */
     if (nsize > old) {
-        size_t cap = sb->lim.mem_bytes + (sb->kill ? HEADROOM : 0);
-        if (sb->used - old + nsize > cap)
+        int64_t cap = (int64_t)(sb->lim.mem_bytes + (sb->kill ? HEADROOM : 0));
+        if ((int64_t)(sb->used - old + nsize) + sb->adjust > cap)
             goto refuse;
     }
     void *np = ptr ? grader_arena_realloc(&sb->arena, ptr, osize, nsize)
@@ -260,6 +264,7 @@ static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
     return np;
 
 refuse:
+    sb->refused = true;
     if (sb->ref_pending && sb->ref_ptr == ptr && sb->ref_osize == osize && sb->ref_nsize == nsize) {
         mem_kill(sb); /* the retry failed too */
     } else if (!sb->kill && sb->ready && sb->L) {
@@ -698,7 +703,9 @@ void grader_sb_guard_leave(lua_State *L)
 
 size_t grader_sb_used(lua_State *L)
 {
-    return grader_sb_of(L)->used;
+    struct grader_sb *sb = grader_sb_of(L);
+    int64_t n = (int64_t)sb->used + sb->adjust;
+    return n > 0 ? (size_t)n : 0;
 }
 
 bool grader_sb_killed(lua_State *L)
@@ -789,18 +796,103 @@ int grader_sb_new(struct grader_sb **out, const struct grader_limits *lim,
     return 0;
 }
 
+/* ---- reuse -------------------------------------------------------------------- */
+
+/* Garbage a reused state may carry into a job before a full collection
+ * runs first. It counts against the job's memory cap like the job's own
+ * bytes (a fresh state starts without it), so it is kept well below the cap:
+ * a job has at most this much less room than in a fresh state. */
+#define GC_SLACK (256u * 1024)
+/* A state that ends a job with more of its arena touched than this is not
+ * kept: its pages would stay resident for as long as the pack is open. */
+#define KEEP_MAPPED (4u << 20)
+
+static bool same_limits(const struct grader_limits *a, const struct grader_limits *b)
+{
+    return a->mem_bytes == b->mem_bytes && a->instructions == b->instructions &&
+           a->cpu_ms == b->cpu_ms;
+}
+
+/* A sandbox for reuse: a fresh one, collected, and set to count its bytes
+ * from where the fresh one started, so every job sees the memory a fresh
+ * state would give it. */
+static int sb_new_reusable(struct grader_sb **out, const struct grader_limits *lim,
+                           struct grader_sb_pool *pool, struct core_err *err)
+{
+    int rc = grader_sb_new(out, lim, pool, err);
+    if (rc)
+        return rc;
+    struct grader_sb *sb = *out;
+    size_t fresh = sb->used;
+    lua_gc(sb->L, LUA_GCCOLLECT); /* no finalisers: __gc is refused, and none of ours is set */
+    sb->base = sb->used;
+    sb->adjust = (int64_t)fresh - (int64_t)sb->base;
+    sb->reuse = true;
+    return 0;
+}
+
+/* Runs first in every job of a reused state (fn, the job, is upvalue 1):
+ * forgets what the last job declared and loaded, collects past the slack,
+ * then calls fn in this same frame. Protected, so running out of memory
+ * here is the job's error. */
+static int l_reused_job(lua_State *L)
+{
+    struct grader_sb *sb = grader_sb_of(L);
+    grader_sb_enter_c(L);
+    if (sb->used > sb->base + GC_SLACK)
+        lua_gc(L, LUA_GCCOLLECT);
+    lua_pushnil(L);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &MAPPED_KEY);
+    grader_sb_job_reset(L);
+    return lua_tocfunction(L, lua_upvalueindex(1))(L);
+}
+
+/* Whether a state that ran a job without error may run the next. */
+static bool reusable(const struct grader_sb *sb)
+{
+    return !sb->kill && !sb->dead && !sb->refused && !sb->ref_pending &&
+           lua_gettop(sb->L) == 0 && sb->arena.bump <= KEEP_MAPPED;
+}
+
 int grader_sb_run(const struct grader_limits *lim, struct grader_sb_pool *pool,
                   int (*fn)(lua_State *L), void *ud, struct core_err *err)
 {
-    struct grader_sb *sb;
-    int rc = grader_sb_new(&sb, lim, pool, err);
-    if (rc)
-        return rc;
+    struct grader_sb_warm *w = pool ? grader_sb_pool_warm(pool) : NULL;
+    struct grader_sb *sb = NULL;
+    if (w && w->sb) {
+        sb = w->sb;
+        w->sb = NULL;
+        if (!same_limits(&sb->lim, lim) || w->fresh) {
+            grader_sb_free(sb);
+            sb = NULL;
+        }
+    }
+    int rc = 0;
+    if (sb)
+        w->reused++;
+    else {
+        rc = w && !w->fresh ? sb_new_reusable(&sb, lim, pool, err)
+                            : grader_sb_new(&sb, lim, pool, err);
+        if (rc)
+            return rc;
+        if (w)
+            w->made++;
+    }
     lua_State *L = sb->L;
     lua_pushcfunction(L, fn);
+    if (sb->reuse) {
+        lua_pushcclosure(L, l_reused_job, 1); /* the job, behind the reset */
+        sb->refused = false;
+        sb->where[0] = sb->ref_where[0] = '\0';
+        sb->map = NULL;
+        sb->map_src[0] = '\0';
+    }
     lua_pushlightuserdata(L, ud);
     rc = grader_pcall(sb, 1, 0, err);
-    grader_sb_free(sb);
+    if (rc == 0 && sb->reuse && reusable(sb))
+        w->sb = sb;
+    else
+        grader_sb_free(sb);
     return rc;
 }
 
