@@ -152,6 +152,20 @@ int grader_compile(const char *src, size_t len, const char *chunkname, struct co
  * environment also becomes the default of the sandbox's `load`. Raises on
  * error (call it under grader_pcall). */
 void grader_sb_load(struct lua_State *L, const struct core_buf *bc, const char *chunkname);
+/* A reused sandbox keeps the chunks it loaded (up to 1 MiB of them), so a
+ * job runs its file without undumping it again: grader_sb_chunk_get pushes
+ * the kept function of bytecode bc and returns true (false, nothing pushed,
+ * when none is kept or the sandbox is not reused); after a false, load bc
+ * and call grader_sb_chunk_put, which keeps the function on top. Either way
+ * the job's memory counts the chunk, as if it had loaded it, and not the
+ * other kept chunks. grader_sb_fresh_upvalue gives the
+ * function at f a new first upvalue (_ENV) holding the value on top (popped):
+ * a kept main chunk runs as a fresh load of it would, its locals and
+ * closures made anew by each call, its environment its own. For
+ * grader_sb_load. */
+bool grader_sb_chunk_get(struct lua_State *L, const struct core_buf *bc);
+void grader_sb_chunk_put(struct lua_State *L, const struct core_buf *bc);
+void grader_sb_fresh_upvalue(struct lua_State *L, int f);
 /* As grader_sb_load for a cut file: every position the sandbox reports in
  * that chunk (messages, limits) is translated through `map` (borrowed: it
  * must outlive the sandbox) to the line of the file. */

@@ -114,6 +114,9 @@ struct grader_sb {
     size_t used;               /* bytes Lua holds */
     int64_t adjust;            /* added to used for the cap: a reused state counts as fresh */
     size_t base;               /* a reused state's bytes after its first full collection */
+    size_t cached;             /* bytes of the chunks it keeps loaded (not the job's) */
+    size_t hit;                /* bytes of the kept chunk this job runs (the job's, as if loaded) */
+    size_t mark;               /* used before the load of a chunk not kept yet */
     bool reuse;                /* kept between jobs by grader_sb_run */
     bool refused;              /* the allocator refused a request since the job began */
     bool ready;                /* state fully built: positions may be read in the allocator */
@@ -251,7 +254,9 @@ static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
     size_t old = ptr ? osize : 0; /* without ptr, osize is a type tag */
     if (nsize > old) {
         int64_t cap = (int64_t)(sb->lim.mem_bytes + (sb->kill ? HEADROOM : 0));
-        if ((int64_t)(sb->used - old + nsize) + sb->adjust > cap)
+        if ((int64_t)(sb->used - old + nsize) + sb->adjust - (int64_t)sb->cached +
+                (int64_t)sb->hit >
+            cap)
             goto refuse;
     }
     void *np = ptr ? grader_arena_realloc(&sb->arena, ptr, osize, nsize)
@@ -704,7 +709,7 @@ void grader_sb_guard_leave(lua_State *L)
 size_t grader_sb_used(lua_State *L)
 {
     struct grader_sb *sb = grader_sb_of(L);
-    int64_t n = (int64_t)sb->used + sb->adjust;
+    int64_t n = (int64_t)sb->used + sb->adjust - (int64_t)sb->cached + (int64_t)sb->hit;
     return n > 0 ? (size_t)n : 0;
 }
 
@@ -813,6 +818,86 @@ static bool same_limits(const struct grader_limits *a, const struct grader_limit
            a->cpu_ms == b->cpu_ms;
 }
 
+/* The chunks a reused state keeps loaded, by the address of their bytecode
+ * (a pack's bytecode stays put while the pack, and so its pool, lives):
+ * { f, bytecode length, bytes }. */
+static const char CHUNKS_KEY = 'k';
+/* registry: function(e) return function() return e end end, compiled once
+ * per reused state: each call makes an upvalue of its own. */
+static const char FRESH_UPVALUE_KEY = 'u';
+#define CHUNK_CACHE_BYTES (1u << 20) /* at most this much kept loaded */
+
+bool grader_sb_chunk_get(lua_State *L, const struct core_buf *bc)
+{
+    struct grader_sb *sb = grader_sb_of(L);
+    sb->mark = sb->used;
+    if (!sb->reuse)
+        return false;
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &CHUNKS_KEY) != LUA_TTABLE) { /* cache? */
+        lua_pop(L, 1);
+        return false;
+    }
+    if (lua_rawgetp(L, -1, bc->data) != LUA_TTABLE) { /* cache e? */
+        lua_pop(L, 2);
+        return false;
+    }
+    lua_rawgeti(L, -1, 2); /* cache e len */
+    lua_rawgeti(L, -2, 3); /* cache e len bytes */
+    bool same = (size_t)lua_tointeger(L, -2) == bc->len;
+    sb->hit = (size_t)lua_tointeger(L, -1);
+    lua_pop(L, 2);         /* cache e */
+    lua_rawgeti(L, -1, 1); /* cache e f */
+    lua_replace(L, -3);    /* f e */
+    lua_pop(L, 1);         /* f */
+    if (!same) {
+        lua_pop(L, 1);
+        sb->hit = 0;
+        sb->mark = sb->used;
+        return false;
+    }
+    return true;
+}
+
+void grader_sb_chunk_put(lua_State *L, const struct core_buf *bc)
+{
+    struct grader_sb *sb = grader_sb_of(L);
+    size_t bytes = sb->used > sb->mark ? sb->used - sb->mark : 0;
+    if (!sb->reuse || sb->cached + bytes > CHUNK_CACHE_BYTES)
+        return;
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &CHUNKS_KEY) != LUA_TTABLE) { /* f cache? */
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_pushvalue(L, -1);
+        lua_rawsetp(L, LUA_REGISTRYINDEX, &CHUNKS_KEY);
+    }
+    size_t at = sb->used;
+    lua_createtable(L, 3, 0); /* f cache e */
+    lua_pushvalue(L, -3);
+    lua_rawseti(L, -2, 1);
+    lua_pushinteger(L, (lua_Integer)bc->len);
+    lua_rawseti(L, -2, 2);
+    lua_rawsetp(L, -2, bc->data); /* f cache */
+    lua_pop(L, 1);                /* f */
+    bytes += sb->used > at ? sb->used - at : 0; /* the entry itself */
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &CHUNKS_KEY); /* f cache */
+    lua_rawgetp(L, -1, bc->data);                   /* f cache e */
+    lua_pushinteger(L, (lua_Integer)bytes);
+    lua_rawseti(L, -2, 3);
+    lua_pop(L, 2); /* f */
+    sb->cached += bytes;
+    sb->hit = bytes;
+}
+
+void grader_sb_fresh_upvalue(lua_State *L, int f)
+{
+    f = lua_absindex(L, f);
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &FRESH_UPVALUE_KEY); /* ... v maker */
+    lua_insert(L, -2);                                     /* ... maker v */
+    lua_call(L, 1, 1);                                     /* ... holder */
+    lua_upvaluejoin(L, f, 1, -1, 1);
+    lua_pop(L, 1);
+}
+
 /* A sandbox for reuse: a fresh one, collected, and set to count its bytes
  * from where the fresh one started, so every job sees the memory a fresh
  * state would give it. */
@@ -824,6 +909,13 @@ static int sb_new_reusable(struct grader_sb **out, const struct grader_limits *l
         return rc;
     struct grader_sb *sb = *out;
     size_t fresh = sb->used;
+    static const char maker[] = "local v = ... return function() return v end";
+    if (luaL_loadbufferx(sb->L, maker, sizeof maker - 1, "=upvalue", "t") != LUA_OK) {
+        grader_sb_free(sb);
+        *out = NULL;
+        return core_err_set(err, CORE_ERR_LIMIT, "memory limit too small for a Lua state");
+    }
+    lua_rawsetp(sb->L, LUA_REGISTRYINDEX, &FRESH_UPVALUE_KEY);
     lua_gc(sb->L, LUA_GCCOLLECT); /* no finalisers: __gc is refused, and none of ours is set */
     sb->base = sb->used;
     sb->adjust = (int64_t)fresh - (int64_t)sb->base;
@@ -839,7 +931,7 @@ static int l_reused_job(lua_State *L)
 {
     struct grader_sb *sb = grader_sb_of(L);
     grader_sb_enter_c(L);
-    if (sb->used > sb->base + GC_SLACK)
+    if (sb->used > sb->base + sb->cached + GC_SLACK)
         lua_gc(L, LUA_GCCOLLECT);
     lua_pushnil(L);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &MAPPED_KEY);
@@ -883,6 +975,7 @@ int grader_sb_run(const struct grader_limits *lim, struct grader_sb_pool *pool,
     if (sb->reuse) {
         lua_pushcclosure(L, l_reused_job, 1); /* the job, behind the reset */
         sb->refused = false;
+        sb->hit = 0;
         sb->where[0] = sb->ref_where[0] = '\0';
         sb->map = NULL;
         sb->map_src[0] = '\0';

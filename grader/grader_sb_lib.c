@@ -222,13 +222,11 @@ static int ro_refuse(lua_State *L, int idx, const char *what)
 static int l_ro_newindex(lua_State *L)
 {
     const char *name = lua_tostring(L, lua_upvalueindex(1));
-    if (lua_type(L, 2) == LUA_TSTRING)
-        return luaL_error(L, "cannot set %s.%s: %s is read-only in a grader (shared by every "
-                             "grading; keep your own copy in a local)",
-                          name, lua_tostring(L, 2), name);
-    return luaL_error(L, "cannot set a field of %s: it is read-only in a grader (shared by every "
-                         "grading; keep your own copy in a local)",
-                      name);
+    bool named = lua_type(L, 2) == LUA_TSTRING;
+    return luaL_error(L,
+                      "cannot set %s%s%s: %s is read-only in a grader (shared by every "
+                      "grading; keep your own copy in a local)",
+                      name, named ? "." : "[...]", named ? lua_tostring(L, 2) : "", name);
 }
 
 /* __len of a proxy: T's length. */
@@ -595,8 +593,13 @@ void grader_sb_job_reset(lua_State *L)
 
 void grader_sb_load(lua_State *L, const struct core_buf *bc, const char *chunkname)
 {
-    if (luaL_loadbufferx(L, bc->data ? bc->data : "", bc->len, chunkname, "b") != LUA_OK)
-        lua_error(L);         /* our own bytecode: only memory can fail here */
+    bool kept = bc->data && grader_sb_chunk_get(L, bc); /* f? */
+    if (!kept) {
+        if (luaL_loadbufferx(L, bc->data ? bc->data : "", bc->len, chunkname, "b") != LUA_OK)
+            lua_error(L); /* our own bytecode: only memory can fail here */
+        if (bc->data)
+            grader_sb_chunk_put(L, bc);
+    }
     lua_createtable(L, 0, 1); /* f E */
     lua_pushvalue(L, -1);
     lua_setfield(L, -2, "_G");
@@ -604,5 +607,8 @@ void grader_sb_load(lua_State *L, const struct core_buf *bc, const char *chunkna
     lua_setmetatable(L, -2);
     lua_pushvalue(L, -1);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &ENV_KEY); /* the default env of load */
-    lua_setupvalue(L, -2, 1);                    /* f */
+    if (kept)
+        grader_sb_fresh_upvalue(L, -2); /* f: a new _ENV, not the last job's changed */
+    else
+        lua_setupvalue(L, -2, 1); /* f */
 }
