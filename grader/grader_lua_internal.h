@@ -515,7 +515,7 @@ enum grader_job_mode {
 struct grader_job;
 typedef void (*grader_job_fill)(struct lua_State *L, struct grader_job *j);
 
-/* One question for one student, run in a fresh sandbox (grader_grade.c). */
+/* One question for one student, run as one job of grader_sb_run (grader_grade.c). */
 struct grader_job {
     struct grader_pack *p;
     const struct grader_qx *qx;
@@ -565,7 +565,7 @@ void grader_job_problem(struct grader_job *j, const char *fmt, ...)
 int grader_job_fail(struct lua_State *L, struct grader_job *j, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* Runs job j in a fresh sandbox (j->fill does its part). On error `err`
+/* Runs job j through grader_sb_run (j->fill does its part). On error `err`
  * says "file:line: ..." and names the question and what was running. */
 int grader_job_run(struct grader_job *j, struct core_err *err);
 /* Grades `answer` into j->res: reference text, lab and length checks, the

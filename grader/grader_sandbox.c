@@ -9,6 +9,15 @@
  * the cap; a sandbox is destroyed by dropping the arena — never lua_close,
  * so a state abandoned mid-operation is as easy to drop as a finished one.
  *
+ * Reuse. grader_sb_run keeps the sandbox of a job that went well in the
+ * pool and runs the next job there, because building a state (libraries,
+ * wb.lua) cost more than the grading. It gives each job what a new sandbox
+ * would: what jobs share is read-only to pack code (grader_sb_lib.c, in
+ * every sandbox); before a job the registry's per-job parts are reset and
+ * garbage past GC_SLACK is collected; the allocator counts the job's bytes
+ * from a new state's level (`adjust`, and the kept chunks: see
+ * grader_sb_chunk_get); and a sandbox whose job failed in any way is freed.
+ *
  * Limits, and why pcall inside a script cannot swallow them:
  *   - Instructions: a count hook every HOOK_STEP VM instructions adds up the
  *     budget of the current call. At the limit the hook records the position,

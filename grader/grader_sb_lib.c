@@ -11,8 +11,8 @@
  * change what the collector may free. string without dump (removed from the
  * one string table, which is also the strings' __index), table, math without
  * random/randomseed (graders draw from the variant rng), utf8, and wb. No io,
- * os, package, debug, require, coroutine. table, math and utf8 are opened on
- * first use.
+ * os, package, debug, require, coroutine. All of it is read-only to pack code
+ * (see "shared tables, read-only" below): one sandbox runs job after job.
  *
  * C library work: a library call executes no VM instruction, so the guarded
  * library functions (string, table, utf8, the wb library's C half) charge
