@@ -199,7 +199,9 @@ void grader_sb_job_reset(struct lua_State *L);
  * and forgets it on the way out. */
 void grader_sb_guard_enter(struct lua_State *L, int level);
 void grader_sb_guard_leave(struct lua_State *L);
-/* Bytes the state holds now. */
+/* Bytes the state holds now, as the memory cap counts them: in a reused
+ * sandbox, what a new one would hold (its own bytes and the chunks it keeps
+ * for other jobs left out; garbage of earlier jobs, at most GC_SLACK, in). */
 size_t grader_sb_used(struct lua_State *L);
 /* True once a limit killed the sandbox. */
 bool grader_sb_killed(struct lua_State *L);

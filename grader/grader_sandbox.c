@@ -854,16 +854,15 @@ bool grader_sb_chunk_get(lua_State *L, const struct core_buf *bc)
     lua_rawgeti(L, -2, 3); /* cache e len bytes */
     bool same = (size_t)lua_tointeger(L, -2) == bc->len;
     sb->hit = (size_t)lua_tointeger(L, -1);
-    lua_pop(L, 2);         /* cache e */
+    lua_pop(L, 2); /* cache e */
+    if (!same) {   /* (never while the pack lives; loaded again, not kept) */
+        lua_pop(L, 2);
+        sb->hit = 0;
+        return false;
+    }
     lua_rawgeti(L, -1, 1); /* cache e f */
     lua_replace(L, -3);    /* f e */
     lua_pop(L, 1);         /* f */
-    if (!same) {
-        lua_pop(L, 1);
-        sb->hit = 0;
-        sb->mark = sb->used;
-        return false;
-    }
     return true;
 }
 
@@ -879,6 +878,11 @@ void grader_sb_chunk_put(lua_State *L, const struct core_buf *bc)
         lua_pushvalue(L, -1);
         lua_rawsetp(L, LUA_REGISTRYINDEX, &CHUNKS_KEY);
     }
+    if (lua_rawgetp(L, -1, bc->data) != LUA_TNIL) { /* f cache e: another chunk was there */
+        lua_pop(L, 2);
+        return;
+    }
+    lua_pop(L, 1); /* f cache */
     size_t at = sb->used;
     lua_createtable(L, 3, 0); /* f cache e */
     lua_pushvalue(L, -3);
@@ -907,9 +911,19 @@ void grader_sb_fresh_upvalue(lua_State *L, int f)
     lua_pop(L, 1);
 }
 
-/* A sandbox for reuse: a fresh one, collected, and set to count its bytes
- * from where the fresh one started, so every job sees the memory a fresh
- * state would give it. */
+/* What a reused state has beyond a new one (run protected). */
+static int l_reuse_open(lua_State *L)
+{
+    static const char maker[] = "local v = ... return function() return v end";
+    if (luaL_loadbufferx(L, maker, sizeof maker - 1, "=upvalue", "t") != LUA_OK)
+        return lua_error(L);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &FRESH_UPVALUE_KEY);
+    return 0;
+}
+
+/* A sandbox for reuse: a new one, collected, and set to count its bytes
+ * from where the new one started, so every job sees the memory a new state
+ * would give it. */
 static int sb_new_reusable(struct grader_sb **out, const struct grader_limits *lim,
                            struct grader_sb_pool *pool, struct core_err *err)
 {
@@ -918,13 +932,12 @@ static int sb_new_reusable(struct grader_sb **out, const struct grader_limits *l
         return rc;
     struct grader_sb *sb = *out;
     size_t fresh = sb->used;
-    static const char maker[] = "local v = ... return function() return v end";
-    if (luaL_loadbufferx(sb->L, maker, sizeof maker - 1, "=upvalue", "t") != LUA_OK) {
+    lua_pushcfunction(sb->L, l_reuse_open);
+    if (lua_pcall(sb->L, 0, 0, 0) != LUA_OK) {
         grader_sb_free(sb);
         *out = NULL;
         return core_err_set(err, CORE_ERR_LIMIT, "memory limit too small for a Lua state");
     }
-    lua_rawsetp(sb->L, LUA_REGISTRYINDEX, &FRESH_UPVALUE_KEY);
     lua_gc(sb->L, LUA_GCCOLLECT); /* no finalisers: __gc is refused, and none of ours is set */
     sb->base = sb->used;
     sb->adjust = (int64_t)fresh - (int64_t)sb->base;
@@ -932,20 +945,23 @@ static int sb_new_reusable(struct grader_sb **out, const struct grader_limits *l
     return 0;
 }
 
-/* Runs first in every job of a reused state (fn, the job, is upvalue 1):
- * forgets what the last job declared and loaded, collects past the slack,
- * then calls fn in this same frame. Protected, so running out of memory
- * here is the job's error. */
+/* The job of a reused state, called with (fn, ud): forgets what the last
+ * job declared and loaded, collects past the slack, then calls fn (the
+ * job) in this same frame with ud as its only argument. Protected, so
+ * running out of memory here is the job's error; nothing allocates before
+ * the protected call (fn is a light C function). */
 static int l_reused_job(lua_State *L)
 {
     struct grader_sb *sb = grader_sb_of(L);
     grader_sb_enter_c(L);
+    lua_CFunction fn = lua_tocfunction(L, 1);
+    lua_remove(L, 1); /* ud */
     if (sb->used > sb->base + sb->cached + GC_SLACK)
         lua_gc(L, LUA_GCCOLLECT);
     lua_pushnil(L);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &MAPPED_KEY);
     grader_sb_job_reset(L);
-    return lua_tocfunction(L, lua_upvalueindex(1))(L);
+    return fn(L);
 }
 
 /* Whether a state that ran a job without error may run the next. */
@@ -980,17 +996,19 @@ int grader_sb_run(const struct grader_limits *lim, struct grader_sb_pool *pool,
             w->made++;
     }
     lua_State *L = sb->L;
-    lua_pushcfunction(L, fn);
+    int nargs = 1;
     if (sb->reuse) {
-        lua_pushcclosure(L, l_reused_job, 1); /* the job, behind the reset */
+        lua_pushcfunction(L, l_reused_job); /* the job, behind the reset */
+        nargs++;
         sb->refused = false;
         sb->hit = 0;
         sb->where[0] = sb->ref_where[0] = '\0';
         sb->map = NULL;
         sb->map_src[0] = '\0';
     }
+    lua_pushcfunction(L, fn);
     lua_pushlightuserdata(L, ud);
-    rc = grader_pcall(sb, 1, 0, err);
+    rc = grader_pcall(sb, nargs, 0, err);
     if (rc == 0 && sb->reuse && reusable(sb))
         w->sb = sb;
     else

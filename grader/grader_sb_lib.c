@@ -95,11 +95,9 @@ static int l_collectgarbage(lua_State *L)
         lua_gc(L, LUA_GCCOLLECT);
         lua_pushinteger(L, 0);
         return 1;
-    case 1: {
-        int k = lua_gc(L, LUA_GCCOUNT), b = lua_gc(L, LUA_GCCOUNTB);
-        lua_pushnumber(L, (lua_Number)k + (lua_Number)b / 1024);
+    case 1: /* Lua's own count in a new state; in a reused one, counted as in a new one */
+        lua_pushnumber(L, (lua_Number)grader_sb_used(L) / 1024);
         return 1;
-    }
     case 2:
         lua_pushboolean(L, lua_gc(L, LUA_GCSTEP, (int)luaL_optinteger(L, 2, 0)));
         return 1;
