@@ -889,9 +889,9 @@ void grader_sb_chunk_put(lua_State *L, const struct core_buf *bc)
     lua_rawseti(L, -2, 1);
     lua_pushinteger(L, (lua_Integer)bc->len);
     lua_rawseti(L, -2, 2);
-    lua_rawsetp(L, -2, bc->data); /* f cache */
-    lua_pop(L, 1);                /* f */
-    bytes += sb->used > at ? sb->used - at : 0; /* the entry itself */
+    lua_rawsetp(L, -2, bc->data);                   /* f cache */
+    lua_pop(L, 1);                                  /* f */
+    bytes += sb->used > at ? sb->used - at : 0;     /* the entry itself */
     lua_rawgetp(L, LUA_REGISTRYINDEX, &CHUNKS_KEY); /* f cache */
     lua_rawgetp(L, -1, bc->data);                   /* f cache e */
     lua_pushinteger(L, (lua_Integer)bytes);
@@ -967,8 +967,8 @@ static int l_reused_job(lua_State *L)
 /* Whether a state that ran a job without error may run the next. */
 static bool reusable(const struct grader_sb *sb)
 {
-    return !sb->kill && !sb->dead && !sb->refused && !sb->ref_pending &&
-           lua_gettop(sb->L) == 0 && sb->arena.bump <= KEEP_MAPPED;
+    return !sb->kill && !sb->dead && !sb->refused && !sb->ref_pending && lua_gettop(sb->L) == 0 &&
+           sb->arena.bump <= KEEP_MAPPED;
 }
 
 int grader_sb_run(const struct grader_limits *lim, struct grader_sb_pool *pool,

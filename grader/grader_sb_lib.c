@@ -201,7 +201,7 @@ static bool ro_target(lua_State *L, int idx)
         return false;
     }
     lua_pushliteral(L, "__index");
-    lua_rawget(L, -2);  /* mt T */
+    lua_rawget(L, -2); /* mt T */
     lua_remove(L, -2); /* T */
     return true;
 }
@@ -209,9 +209,9 @@ static bool ro_target(lua_State *L, int idx)
 /* Raises "<what>: NAME is read-only in a grader ..." for the proxy at idx. */
 static int ro_refuse(lua_State *L, int idx, const char *what)
 {
-    lua_getmetatable(L, idx);                                /* mt */
-    lua_getfield(L, -1, "__newindex");                       /* mt ni */
-    lua_getupvalue(L, -1, 1);                                /* mt ni name */
+    lua_getmetatable(L, idx);          /* mt */
+    lua_getfield(L, -1, "__newindex"); /* mt ni */
+    lua_getupvalue(L, -1, 1);          /* mt ni name */
     return luaL_error(L, "%s: %s is read-only in a grader (shared by every grading)", what,
                       lua_tostring(L, -1));
 }
@@ -247,8 +247,8 @@ static int l_next(lua_State *L)
 static int l_ro_pairs(lua_State *L)
 {
     lua_getfield(L, lua_upvalueindex(1), "next"); /* t next */
-    lua_pushvalue(L, 1);                           /* t next t */
-    lua_pushnil(L);                                /* t next t nil */
+    lua_pushvalue(L, 1);                          /* t next t */
+    lua_pushnil(L);                               /* t next t nil */
     return 3;
 }
 
@@ -281,8 +281,11 @@ static int l_getmetatable(lua_State *L)
 static const struct {
     const char *name;
     lua_CFunction fn;
-} raw_funcs[] = {{"next", l_next},     {"rawget", l_rawread},          {"rawlen", l_rawread},
-                 {"rawset", l_rawset}, {"getmetatable", l_getmetatable}};
+} raw_funcs[] = {{"next", l_next},
+                 {"rawget", l_rawread},
+                 {"rawlen", l_rawread},
+                 {"rawset", l_rawset},
+                 {"getmetatable", l_getmetatable}};
 
 /* The table on top of the stack, T, is replaced by its proxy: made once
  * per table (seen maps T to it), after each table T holds has been
@@ -291,17 +294,17 @@ static void freeze(lua_State *L, int seen, int g, const char *name)
 {
     luaL_checkstack(L, 8, "freeze");
     int t = lua_gettop(L);
-    lua_pushvalue(L, t);                    /* T T */
+    lua_pushvalue(L, t);                     /* T T */
     if (lua_rawget(L, seen) == LUA_TTABLE) { /* T P */
-        lua_replace(L, t);                  /* P */
+        lua_replace(L, t);                   /* P */
         return;
     }
-    lua_pop(L, 1);         /* T */
-    lua_newtable(L);       /* T P */
-    lua_pushvalue(L, t);   /* T P T */
-    lua_pushvalue(L, -2);  /* T P T P */
-    lua_rawset(L, seen);   /* T P */
-    lua_pushnil(L);        /* T P nil */
+    lua_pop(L, 1);           /* T */
+    lua_newtable(L);         /* T P */
+    lua_pushvalue(L, t);     /* T P T */
+    lua_pushvalue(L, -2);    /* T P T P */
+    lua_rawset(L, seen);     /* T P */
+    lua_pushnil(L);          /* T P nil */
     while (lua_next(L, t)) { /* T P k v */
         if (lua_type(L, -1) != LUA_TTABLE) {
             lua_pop(L, 1); /* T P k */
@@ -345,15 +348,15 @@ static void freeze_shared(lua_State *L, int g)
 {
     lua_newtable(L); /* seen */
     int seen = lua_gettop(L);
-    lua_pushvalue(L, g);                 /* seen G */
-    freeze(L, seen, g, "_G");            /* seen PG */
+    lua_pushvalue(L, g);                                 /* seen G */
+    freeze(L, seen, g, "_G");                            /* seen PG */
     lua_rawseti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS); /* seen */
-    lua_pushliteral(L, "");              /* seen "" */
-    lua_getmetatable(L, -1);             /* seen "" smt */
-    lua_replace(L, -2);                  /* seen smt */
-    lua_pushvalue(L, -1);                /* seen smt smt */
-    freeze(L, seen, g, "getmetatable('')"); /* seen smt psmt */
-    lua_setfield(L, -2, "__metatable");  /* seen smt */
+    lua_pushliteral(L, "");                              /* seen "" */
+    lua_getmetatable(L, -1);                             /* seen "" smt */
+    lua_replace(L, -2);                                  /* seen smt */
+    lua_pushvalue(L, -1);                                /* seen smt smt */
+    freeze(L, seen, g, "getmetatable('')");              /* seen smt psmt */
+    lua_setfield(L, -2, "__metatable");                  /* seen smt */
     lua_pop(L, 2);
 }
 
@@ -574,9 +577,9 @@ int grader_sb_libs_open(lua_State *L)
     lua_rawsetp(L, LUA_REGISTRYINDEX, &ENV_MT_KEY); /* G */
 
     for (size_t i = 0; i < sizeof raw_funcs / sizeof raw_funcs[0]; i++) {
-        lua_getfield(L, g, raw_funcs[i].name);          /* G orig */
-        lua_pushcclosure(L, raw_funcs[i].fn, 1);        /* G wrapped */
-        lua_setfield(L, g, raw_funcs[i].name);          /* G */
+        lua_getfield(L, g, raw_funcs[i].name);   /* G orig */
+        lua_pushcclosure(L, raw_funcs[i].fn, 1); /* G wrapped */
+        lua_setfield(L, g, raw_funcs[i].name);   /* G */
     }
     freeze_shared(L, g);
     return 0;

@@ -107,10 +107,18 @@ static void add_job(struct job **jobs, size_t *n, struct job j)
 static struct job *make_jobs(struct grader_pack *p, size_t *n_out)
 {
     static const char *const users[] = {"alice", "bob", "s0042"};
-    static const char *const answers[] = {"0",     "1",   "2.5",        "1/(0.2+0.8/4)",
-                                          "a",     "b d", "c a d b",    "abc",
-                                          "",      "12 GB/s", "the writes are strided, so "
-                                                             "each warp touches 32 sectors"};
+    static const char *const answers[] = {"0",
+                                          "1",
+                                          "2.5",
+                                          "1/(0.2+0.8/4)",
+                                          "a",
+                                          "b d",
+                                          "c a d b",
+                                          "abc",
+                                          "",
+                                          "12 GB/s",
+                                          "the writes are strided, so "
+                                          "each warp touches 32 sectors"};
     const struct grader_pack_info *info = grader_pack_info(p);
     struct job *jobs = NULL;
     size_t n = 0, k = 0;
@@ -173,8 +181,8 @@ static char *run_job(struct grader_pack *p, const struct job *j)
                                  .n_params = 1,
                                  .summary = LAB_SUMMARY,
                                  .n_summary = 2};
-    struct grader_ctx ctx = {.user = j->user, .variant = j->variant,
-                             .lab = j->with_lab ? &run : NULL};
+    struct grader_ctx ctx = {
+        .user = j->user, .variant = j->variant, .lab = j->with_lab ? &run : NULL};
     int rc = 0;
     switch (j->op) {
     case OP_VIEW: {
@@ -204,8 +212,9 @@ static char *run_job(struct grader_pack *p, const struct job *j)
                                : grader_question_record(p, j->id, &ctx, j->answer, &r, &err);
         if (rc)
             break;
-        core_buf_printf(&b, "valid=%d score=%.17g max=%.17g correct=%d value=%.17g/%d "
-                            "mistake=%d automatic=%d\n",
+        core_buf_printf(&b,
+                        "valid=%d score=%.17g max=%.17g correct=%d value=%.17g/%d "
+                        "mistake=%d automatic=%d\n",
                         r.valid, r.score, r.max, r.correct, r.value, r.has_value, r.mistake,
                         r.automatic);
         put_str(&b, "feedback", r.feedback);
@@ -427,15 +436,20 @@ static const char FINGERPRINT[] =
     "add(string.format('%05.1f', 2.25), ('x'):upper(), ('abc'):rep(2, '-'),\n"
     "    math.floor(math.pi * 1000), math.huge, table.concat({1, 2, 3}, ','),\n"
     "    utf8.char(72, 105), #utf8.charpattern)\n"
-    "add(wb.number('2.5 GB/s', 'GB/s'), wb.amdahl(0.2, 4), wb.sig(1234.5, 2), wb.has('a b c', 'b c'))\n"
+    "add(wb.number('2.5 GB/s', 'GB/s'), wb.amdahl(0.2, 4), wb.sig(1234.5, 2),\n"
+    "    wb.has('a b c', 'b c'))\n"
     "add(wb.lab.figure({ lab = { summary = { s = 3 } } }, 's'))\n"
-    "local s, missed, found, d = wb.concepts('The cache is warm.', { { name = 'c', match = { 'cache' } } })\n"
+    "local s, missed, found, d =\n"
+    "  wb.concepts('The cache is warm.', { { name = 'c', match = { 'cache' } } })\n"
     "add(s, #missed, found[1], d.status[1])\n"
     "local mt = getmetatable('')\n"
-    "add(mt.__index == string, rawequal(mt.__index, string), getmetatable(string), mt.__metatable == mt)\n"
+    "add(mt.__index == string, rawequal(mt.__index, string), getmetatable(string),\n"
+    "    mt.__metatable == mt)\n"
     "for _, name in ipairs({ 'string', 'table', 'math', 'utf8', 'wb' }) do\n"
     "  local t, keys = _ENV[name], {}\n"
-    "  for k, v in pairs(t) do keys[#keys + 1] = k .. ':' .. type(v) .. ':' .. tostring(rawget(t, k) == v) end\n"
+    "  for k, v in pairs(t) do\n"
+    "    keys[#keys + 1] = k .. ':' .. type(v) .. ':' .. tostring(rawget(t, k) == v)\n"
+    "  end\n"
     "  table.sort(keys)\n"
     "  add(name, #keys, table.concat(keys, ' '), next(t) ~= nil, rawlen(t), #t)\n"
     "end\n"
@@ -479,8 +493,7 @@ static const struct attack ATTACKS[] = {
     {"getmetatable('').__index = { upper = function() return 'X' end }",
      "cannot set getmetatable('').__index", true},
     {"getmetatable('').__index.upper = nil", "cannot set string.upper", true},
-    {"getmetatable('').__add = function() return 1 end", "cannot set getmetatable('').__add",
-     true},
+    {"getmetatable('').__add = function() return 1 end", "cannot set getmetatable('').__add", true},
     {"rawset(getmetatable(''), '__index', {})", "rawset: getmetatable('') is read-only", true},
     {"setmetatable(getmetatable(''), {})", "setmetatable: getmetatable('') is read-only", true},
     /* caught writes: the job goes on and succeeds, and the sandbox is kept */
@@ -522,8 +535,8 @@ static const struct attack ATTACKS[] = {
      "memory limit", true},
     {"return string.find(('a'):rep(1e5), '.-.-.-.-.-.-b')", "time limit (200 ms of CPU)", true},
     /* much memory used and given back: fine, and nothing carries over */
-    {"local t = {} for i = 1, 4e4 do t[i] = { i } end t = nil collectgarbage() return 'big'",
-     "big", false},
+    {"local t = {} for i = 1, 4e4 do t[i] = { i } end t = nil collectgarbage() return 'big'", "big",
+     false},
 };
 
 static void test_hostile_pack_cannot_carry_state(void **state)
@@ -631,9 +644,8 @@ static void test_kept_between_packs_calcs_and_checks(void **state)
     struct grader_result r;
     struct core_err err;
     struct grader_ctx ctx = {.user = "alice", .variant = 1};
-    assert_int_equal(grader_question_record(p, info->lessons[0].questions[0].id, &ctx, "1", &r,
-                                            &err),
-                     CORE_OK);
+    assert_int_equal(
+        grader_question_record(p, info->lessons[0].questions[0].id, &ctx, "1", &r, &err), CORE_OK);
     grader_result_fini(&r);
     assert_int_equal(w->made, made + 1);
     p->lim = lim;
