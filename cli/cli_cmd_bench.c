@@ -1,5 +1,5 @@
-/* cli_cmd_bench.c — `warpbench bench grader`: grading throughput with a
- * fresh sandbox per answer, graded-and-recorded throughput (each attempt a
+/* cli_cmd_bench.c — `warpbench bench grader`: grading throughput (each
+ * answer a job of its own, as in a fresh sandbox), graded-and-recorded throughput (each attempt a
  * committed transaction), and a batch re-grade of 25,000 stored attempts.
  * `warpbench bench labstream`: how many samples per second the lab metric
  * stream carries into the store and a JSON-line sink, and how much a stream
@@ -498,7 +498,7 @@ static int bench_packcheck(struct cli_ctx *cx, long n_max)
     return rc;
 }
 
-/* Grading alone: a fresh sandbox per answer, n answers to q. */
+/* Grading alone: a job per answer, n answers to q. */
 static int time_grading(struct grader_pack *p, const struct grader_question *q, int n, double *secs,
                         struct core_err *e)
 {
@@ -678,8 +678,7 @@ static int bench_grader(struct cli_ctx *cx, int n)
         core_json_knum(&j, "regrade_s", f.regrade_s);
         cli_json_close(&b, &j);
     } else {
-        printf("grader benchmark (question %s:%s, one core, fresh sandbox per answer)\n", pack_id,
-               q->id);
+        printf("grader benchmark (question %s:%s, one core, a job per answer)\n", pack_id, q->id);
         printf(
             "  graded only            %8d answers in %6.3f s  = %9.0f graded/s  (goal >= 20000)\n",
             n, graded_s, n / graded_s);

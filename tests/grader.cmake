@@ -1,6 +1,6 @@
-# The Lua side of the grader: sandbox (escapes, limits, isolation), pack
+# The Lua side of the grader: sandbox (escapes, limits, isolation, reuse), pack
 # evaluation and validation, grading of every question kind, self-tests.
-foreach(t sandbox pack grade)
+foreach(t sandbox pack grade reuse)
   wb_add_unit_test(test_grader_${t}
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_grader_${t}.c
     LIBS wb_grader wb_core
