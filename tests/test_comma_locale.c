@@ -6,9 +6,9 @@
  * on this machine (scripts/setup.sh generates it). */
 #include "core/core.h"
 #include "labs/lab.h"
-#include "labs/lab_kmeans.h"
-#include "labs/lab_ps.h"
-#include "labs/lab_ps_net.h"
+#include "labs/kmeans/lab_kmeans.h"
+#include "labs/paramserver/lab_ps.h"
+#include "labs/transport/lab_net.h"
 #include "tui/tui_screen.h"
 
 #include <locale.h>

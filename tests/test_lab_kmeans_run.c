@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "labs/lab_kmeans.h"
+#include "labs/kmeans/lab_kmeans.h"
 #include "lab_test_util.h"
 
 #include <math.h>

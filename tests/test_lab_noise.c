@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "labs/lab.h"
-#include "labs/lab_noise.h"
+#include "labs/core/lab_noise.h"
 
 #include <math.h>
 #include <stdio.h>

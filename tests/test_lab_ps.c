@@ -34,7 +34,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "labs/lab_ps.h"
+#include "labs/paramserver/lab_ps.h"
 #include "proc_test_util.h"
 
 #include <errno.h>

@@ -21,7 +21,7 @@
 #include <cmocka.h>
 
 #include "labs/lab.h"
-#include "labs/lab_ps_net.h"
+#include "labs/transport/lab_net.h"
 #include "proc_test_util.h"
 
 #include <fcntl.h>

@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "labs/lab_quant.h"
+#include "labs/quantize/lab_quant.h"
 #include "kernels/kernels.h"
 #include "lab_test_util.h"
 

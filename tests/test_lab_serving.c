@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "labs/lab.h"
-#include "labs/lab_serve.h"
+#include "labs/serving/lab_serve.h"
 #include "lab_test_util.h"
 
 #include <math.h>

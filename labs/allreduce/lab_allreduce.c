@@ -30,8 +30,8 @@
  * the emulated link, ring and tree) and the MPI runtime (lab_mpi.h).
  */
 #include "labs/lab.h"
-#include "labs/lab_mpi.h"
-#include "labs/lab_ps_net.h"
+#include "labs/transport/lab_mpi.h"
+#include "labs/transport/lab_net.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -61,7 +61,7 @@
  * model, the CPU references, the CUDA session). Runs in the lab's own
  * thread; nothing for lab_run() to clean up but our own buffers.
  */
-#include "labs/lab_coalescing.h"
+#include "labs/coalescing/lab_coalescing.h"
 
 #include <math.h>
 #include <stdarg.h>

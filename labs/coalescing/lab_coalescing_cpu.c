@@ -17,7 +17,7 @@
  * core's copy. Every pass is checked against the reference loop's result;
  * the cancel flag is looked at every few million elements.
  */
-#include "labs/lab_coalescing.h"
+#include "labs/coalescing/lab_coalescing.h"
 
 #include <math.h>
 #include <stdio.h>

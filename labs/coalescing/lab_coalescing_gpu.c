@@ -13,7 +13,7 @@
  * measured under that same hint, not by the ladder's copy measured before
  * it was set. Closing the session restores the value found.
  */
-#include "labs/lab_coalescing.h"
+#include "labs/coalescing/lab_coalescing.h"
 
 #include <math.h>
 #include <stdio.h>

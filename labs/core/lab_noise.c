@@ -16,7 +16,7 @@
  * The verdict, lab_noise_assess, is pure: tests drive it with numbers.
  */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_ISSET */
-#include "labs/lab_noise.h"
+#include "labs/core/lab_noise.h"
 
 #include <math.h>
 #include <sched.h>

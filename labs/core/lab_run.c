@@ -11,8 +11,8 @@
  * true) and the run ends "failed" with the store's message.
  */
 #include "labs/lab.h"
-#include "labs/lab_mpi.h"
-#include "labs/lab_noise.h"
+#include "labs/transport/lab_mpi.h"
+#include "labs/core/lab_noise.h"
 
 #include <math.h>
 #include <stdarg.h>

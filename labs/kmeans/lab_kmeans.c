@@ -92,8 +92,8 @@
  * Uses the lab framework (lab.h), the engine and loaders (lab_kmeans.h)
  * and the kernels module.
  */
-#include "labs/lab_kmeans.h"
-#include "labs/lab_mpi.h"
+#include "labs/kmeans/lab_kmeans.h"
+#include "labs/transport/lab_mpi.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -10,7 +10,7 @@
  * Uses the lab framework (lab.h: parameters, the MPI launcher's rank count)
  * and the points loaders (lab_kmeans_data.c).
  */
-#include "labs/lab_kmeans.h"
+#include "labs/kmeans/lab_kmeans.h"
 
 #include <errno.h>
 #include <fcntl.h>

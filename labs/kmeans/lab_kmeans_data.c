@@ -7,7 +7,7 @@
  * Numbers are read and written with '.' as the decimal point whatever the
  * locale (core_num_parse / core_num_format).
  */
-#include "labs/lab_kmeans.h"
+#include "labs/kmeans/lab_kmeans.h"
 
 #include <errno.h>
 #include <fcntl.h>

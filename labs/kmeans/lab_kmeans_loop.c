@@ -8,7 +8,7 @@
  * Uses the lab framework (lab.h), the MapReduce engine and loaders
  * (lab_kmeans.h) and the kernels module (the map routine, the GPU map).
  */
-#include "labs/lab_kmeans.h"
+#include "labs/kmeans/lab_kmeans.h"
 
 #include <math.h>
 #include <stdio.h>

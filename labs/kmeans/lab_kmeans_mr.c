@@ -23,7 +23,7 @@
  * with faults on: the crash decision for (iteration, task, attempt) comes
  * from km_fault_u, so a seed replays the same schedule.
  */
-#include "labs/lab_kmeans.h"
+#include "labs/kmeans/lab_kmeans.h"
 
 #include <errno.h>
 #include <math.h>

@@ -21,9 +21,9 @@
  * for the typical task (lab_hang_limit_s: 5 s + 20 x typical) is ended
  * (rank 0's KILL order) and its slot is not used again.
  */
-#include "labs/lab_kmeans.h"
-#include "labs/lab_mpi.h"
-#include "labs/lab_ps_net.h"
+#include "labs/kmeans/lab_kmeans.h"
+#include "labs/transport/lab_mpi.h"
+#include "labs/transport/lab_net.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -7,7 +7,7 @@
  * Uses the lab framework (lab.h: figures, lab_stats.c's median) and the
  * run's state (lab_kmeans.h).
  */
-#include "labs/lab_kmeans.h"
+#include "labs/kmeans/lab_kmeans.h"
 
 #include <stdio.h>
 

@@ -45,7 +45,7 @@
  * Uses the lab framework (lab.h), the communication layer (lab_ps_net.h)
  * and the shard/worker/model code (lab_ps.h).
  */
-#include "labs/lab_ps.h"
+#include "labs/paramserver/lab_ps.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -31,8 +31,8 @@
 #define WB_LAB_PS_H
 
 #include "labs/lab.h"
-#include "labs/lab_mpi.h"
-#include "labs/lab_ps_net.h"
+#include "labs/transport/lab_mpi.h"
+#include "labs/transport/lab_net.h"
 
 #include <stdbool.h>
 #include <stdint.h>

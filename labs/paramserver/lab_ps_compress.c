@@ -15,7 +15,7 @@
  * towards the lower index, already sorted. A NaN counts as the largest
  * magnitude, so a diverged gradient is sent, not hidden.
  */
-#include "labs/lab_ps_net.h"
+#include "labs/transport/lab_net.h"
 
 #include <math.h>
 #include <stdlib.h>

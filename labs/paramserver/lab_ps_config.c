@@ -10,7 +10,7 @@
  * Uses the lab framework (lab.h: parameters, the MPI launcher's rank count)
  * and the small formats and course arithmetic (lab_ps_spec.c).
  */
-#include "labs/lab_ps.h"
+#include "labs/paramserver/lab_ps.h"
 
 #include <math.h>
 #include <stdio.h>

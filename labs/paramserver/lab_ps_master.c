@@ -11,7 +11,7 @@
  * the communication layer (lab_ps_net.h) and the shard and worker mains
  * (lab_ps.h).
  */
-#include "labs/lab_ps.h"
+#include "labs/paramserver/lab_ps.h"
 
 #include <errno.h>
 #include <math.h>

@@ -19,7 +19,7 @@
  * accumulated in floats in one fixed order, so a run is reproducible bit
  * for bit.
  */
-#include "labs/lab_ps.h"
+#include "labs/paramserver/lab_ps.h"
 
 #include <math.h>
 #include <stdio.h>

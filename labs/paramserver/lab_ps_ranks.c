@@ -17,7 +17,7 @@
  * checkpoint. Built with or without Open MPI (lab_mpi.h says what the
  * calls do without it).
  */
-#include "labs/lab_ps.h"
+#include "labs/paramserver/lab_ps.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -35,7 +35,7 @@
  * statistics (every 250 ms) stopped coming and ends it after the hang
  * timeout.
  */
-#include "labs/lab_ps.h"
+#include "labs/paramserver/lab_ps.h"
 
 #include <errno.h>
 #include <math.h>

@@ -4,7 +4,7 @@
  * course's communication arithmetic, as pure functions with messages that
  * name the parameter and what it allows.
  */
-#include "labs/lab_ps.h"
+#include "labs/paramserver/lab_ps.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -7,7 +7,7 @@
  * Uses the lab framework (lab.h: figures) and the master's state and the
  * course arithmetic (lab_ps.h).
  */
-#include "labs/lab_ps.h"
+#include "labs/paramserver/lab_ps.h"
 
 #include <math.h>
 

@@ -4,7 +4,7 @@
  * belong to other processes, log lines to the master, and passing a
  * descriptor over a Unix socket (SCM_RIGHTS) for a restarted shard.
  */
-#include "labs/lab_ps.h"
+#include "labs/paramserver/lab_ps.h"
 
 #include <errno.h>
 #include <poll.h>

@@ -29,7 +29,7 @@
  * real hang, which the shards (sync) or the master (async, ssp) notice
  * after the hang timeout and end with SIGKILL.
  */
-#include "labs/lab_ps.h"
+#include "labs/paramserver/lab_ps.h"
 
 #include <errno.h>
 #include <signal.h>

@@ -3,7 +3,7 @@
  * quantizers, SQNR, the optimal-clip search and the small MLP (see
  * lab_quant.h). Pure: no I/O, no clocks, no globals.
  */
-#include "labs/lab_quant.h"
+#include "labs/quantize/lab_quant.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -65,7 +65,7 @@
  * oneDNN, cuBLAS, the GPU probe).
  */
 #include "labs/lab.h"
-#include "labs/lab_quant.h"
+#include "labs/quantize/lab_quant.h"
 #include "kernels/kernels.h"
 
 #include <math.h>

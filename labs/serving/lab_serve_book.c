@@ -5,7 +5,7 @@
  * the MLP on our GEMM.
  */
 #include "labs/lab.h"
-#include "labs/lab_serve.h"
+#include "labs/serving/lab_serve.h"
 
 #include <math.h>
 #include <stdlib.h>

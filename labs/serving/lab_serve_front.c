@@ -10,7 +10,7 @@
  * Uses the lab framework (lab.h: sockets with a cancel flag, reports,
  * lab_stats.c's quantiles) and the books and model (lab_serve.h).
  */
-#include "labs/lab_serve.h"
+#include "labs/serving/lab_serve.h"
 
 #include <errno.h>
 #include <math.h>

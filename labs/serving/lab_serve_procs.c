@@ -8,7 +8,7 @@
  * Uses the lab framework (lab.h: processes, sockets with a cancel flag),
  * the model and wire messages (lab_serve.h) and kernels (the GPU MLP).
  */
-#include "labs/lab_serve.h"
+#include "labs/serving/lab_serve.h"
 
 #include <errno.h>
 #include <math.h>

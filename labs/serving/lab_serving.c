@@ -71,7 +71,7 @@
  * cancel flag), the books and model (lab_serve.h) and kernels (GEMM,
  * cuBLAS, the GPU probe). lab_run() kills and reaps every process left.
  */
-#include "labs/lab_serve.h"
+#include "labs/serving/lab_serve.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -32,7 +32,7 @@
  *   {"type":"end","status":"done|failed|cancelled","error":TEXT|null}
  */
 #include "labs/lab.h"
-#include "labs/lab_mpi.h"
+#include "labs/transport/lab_mpi.h"
 
 #include <ctype.h>
 #include <errno.h>

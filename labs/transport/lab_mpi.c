@@ -8,7 +8,7 @@
  * turned into CORE_ERR_IO with MPI's own words; no MPI code leaves labs/.
  */
 #include "labs/lab.h"
-#include "labs/lab_mpi.h"
+#include "labs/transport/lab_mpi.h"
 
 #include <mpi.h>
 

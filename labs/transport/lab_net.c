@@ -18,7 +18,7 @@
  * get PS_SOCK_BUF buffers. So a 4 MB message costs a handful of syscalls,
  * and the only copies are the kernel's two.
  */
-#include "labs/lab_ps_net.h"
+#include "labs/transport/lab_net.h"
 
 #include <ctype.h>
 #include <errno.h>

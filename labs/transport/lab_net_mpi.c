@@ -29,8 +29,8 @@
  * drain, so the buffers a rank sends from live until the job ends (the
  * ranks' mains below free them after lab_mpi_finish).
  */
-#include "labs/lab_mpi.h"
-#include "labs/lab_ps.h"
+#include "labs/transport/lab_mpi.h"
+#include "labs/paramserver/lab_ps.h"
 
 #include <mpi.h>
 

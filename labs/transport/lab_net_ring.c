@@ -16,7 +16,7 @@
  * Bytes each rank sends: 2 (W-1)/W * 4n, the figure bus bandwidth is built
  * on (nccl-tests: busbw = algbw * 2(W-1)/W).
  */
-#include "labs/lab_ps_net.h"
+#include "labs/transport/lab_net.h"
 
 #include <math.h>
 #include <string.h>

@@ -13,7 +13,7 @@
  * phase and level (a, b) and its length is checked: a tree wired wrongly
  * fails with a message instead of summing garbage.
  */
-#include "labs/lab_ps_net.h"
+#include "labs/transport/lab_net.h"
 
 #include <math.h>
 #include <string.h>

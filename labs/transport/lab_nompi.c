@@ -5,8 +5,8 @@
  * run starts (lab_mpi_built), so none of these is reached by a lab run.
  */
 #include "labs/lab.h"
-#include "labs/lab_mpi.h"
-#include "labs/lab_ps_net.h"
+#include "labs/transport/lab_mpi.h"
+#include "labs/transport/lab_net.h"
 
 #include <sched.h>
 #include <stdlib.h>

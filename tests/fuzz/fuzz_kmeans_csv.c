@@ -10,7 +10,7 @@
  * coordinate limit.
  */
 #define _GNU_SOURCE
-#include "labs/lab_kmeans.h"
+#include "labs/kmeans/lab_kmeans.h"
 
 #include <math.h>
 #include <stdint.h>
