@@ -115,7 +115,7 @@ struct lab_def {
     const struct lab_chart_def *charts;
     size_t n_charts;
     /* The lab's part on the ranks other than 0 of an Open MPI job
-     * (transport=mpi; see lab_rank_run); NULL: the lab has no MPI transport. */
+     * (transport=mpi; see lab_mpi_rank_run); NULL: the lab has no MPI transport. */
     int (*rank)(const struct lab_params *p, struct core_err *err);
     /* How many workers an MPI job of `ranks` ranks gives the lab when the
      * user did not set `workers` (lab_run records that number with the run's
@@ -555,7 +555,7 @@ int lab_fd_read(int fd, void *buf, size_t n, int timeout_ms, atomic_int *cancel,
  * rank 0's reports back from it (it runs with lab_relay_sink) and records
  * them; cancelling ends mpirun and every rank. Started by the user under
  * mpirun instead, rank 0 is a normal `lab run` and the other ranks run
- * lab_rank_run. */
+ * lab_mpi_rank_run. */
 
 /* Whether this build carries the MPI transport (Open MPI at build time). */
 bool lab_mpi_built(void);
@@ -564,7 +564,7 @@ bool lab_mpi_built(void);
 int lab_mpi_env_rank(void);
 int lab_mpi_env_size(void);
 /* Whether p asks for the MPI transport (transport=mpi, hosts or hostfile). */
-bool lab_params_use_mpi(const struct lab_params *p);
+bool lab_mpi_params_use(const struct lab_params *p);
 /* How many ranks the job has or will have: under mpirun its size; else the
  * slots of hosts= ("a:3,b:3") or of the hostfile ("name slots=N" lines; a
  * line without slots counts 1); 0 when none is given (the launcher starts
@@ -576,12 +576,12 @@ int lab_mpi_ranks_given(const struct lab_params *p, int *ranks, struct core_err 
  * user left out, `workers` is what the ranks give (lab_def.mpi_workers);
  * otherwise the same values. lab_run runs and records this copy, so the
  * stored parameters say how many workers ran. */
-void lab_params_mpi_resolve(const struct lab_params *in, struct lab_params *out);
+void lab_mpi_params_resolve(const struct lab_params *in, struct lab_params *out);
 /* Runs this process's part of an MPI lab on a rank other than 0 (a server
  * shard, a worker, a map worker, as rank 0 orders) until rank 0 ends the
  * job: no store, no output but errors on stderr. CORE_ERR_INVALID when the
  * lab has no MPI transport. */
-int lab_rank_run(const struct lab_params *p, struct core_err *err);
+int lab_mpi_rank_run(const struct lab_params *p, struct core_err *err);
 /* Async-signal-safe, for rank 0's SIGTERM handler: Open MPI is ending the
  * job (a rank died, or mpirun was told to stop). The masters then fail the
  * run with that reason instead of calling it cancelled. */
@@ -592,12 +592,12 @@ void lab_mpi_note_term(void);
 bool lab_mpi_relayed(void);
 /* A sink writing every report (samples, log lines, progress, figures, the
  * hosts) as one JSON line each on f, flushed, for the front end's reader.
- * Caller frees with lab_relay_sink_fini. */
-void lab_relay_sink_init(struct lab_sink *s, FILE *f);
-void lab_relay_sink_fini(struct lab_sink *s);
+ * Caller frees with lab_mpi_relay_sink_fini. */
+void lab_mpi_relay_sink_init(struct lab_sink *s, FILE *f);
+void lab_mpi_relay_sink_fini(struct lab_sink *s);
 /* The last line: how the run ended (status "done", "failed", "cancelled";
  * error NULL when done). */
-void lab_relay_sink_end(struct lab_sink *s, const char *status, const char *error);
+void lab_mpi_relay_sink_end(struct lab_sink *s, const char *status, const char *error);
 
 /* ---- plausibility of a submitted run (lab_plausible.c) -------------------- */
 

@@ -30,7 +30,7 @@ static void test_paramserver_params(void **state)
     (void)state;
     double bps = 0;
     struct core_err e = {0};
-    if (ps_link_parse("2.5Gbps", &bps, &e) != 0)
+    if (lab_net_link_parse("2.5Gbps", &bps, &e) != 0)
         fail_msg("link=2.5Gbps refused: %s", e.msg);
     assert_true(bps == 2.5e9 / 8);
 

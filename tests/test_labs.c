@@ -1439,12 +1439,12 @@ static void test_mpi_ranks_given(void **state)
     struct core_err e = {0};
     int ranks = -1;
     lab_params_init(&p, ps);
-    assert_false(lab_params_use_mpi(&p));
+    assert_false(lab_mpi_params_use(&p));
     assert_int_equal(lab_mpi_ranks_given(&p, &ranks, &e), 0);
     assert_int_equal(ranks, 0);
 
     assert_int_equal(lab_params_set(&p, "hosts", "node1:3,node2:3,node3", &e), 0);
-    assert_true(lab_params_use_mpi(&p));
+    assert_true(lab_mpi_params_use(&p));
     assert_int_equal(lab_mpi_ranks_given(&p, &ranks, &e), 0);
     assert_int_equal(ranks, 7);
     static const char *const bad[] = {"node1:0", "node1:x", ":3", "a b:2", "node1:3,", "n:5000"};
@@ -1500,13 +1500,13 @@ static void test_mpi_ranks_given(void **state)
      * and one shard leave 4; the values set are kept exactly */
     assert_int_equal(lab_params_set(&p, "lr", "0.123456789", &e), 0);
     struct lab_params q;
-    lab_params_mpi_resolve(&p, &q);
+    lab_mpi_params_resolve(&p, &q);
     assert_true(lab_param_num(&q, "workers") == 4);
     assert_true(lab_param_num(&q, "lr") == 0.123456789);
     assert_string_equal(lab_param_str(&q, "transport"), "mpi");
     lab_params_fini(&q);
     assert_int_equal(lab_params_set(&p, "mode", "allreduce", &e), 0);
-    lab_params_mpi_resolve(&p, &q);
+    lab_mpi_params_resolve(&p, &q);
     assert_true(lab_param_num(&q, "workers") == 5); /* no shard in a ring */
     lab_params_fini(&q);
     lab_params_fini(&p);

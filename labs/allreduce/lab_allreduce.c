@@ -8,8 +8,8 @@
  * W worker processes (local: forked, with socketpairs; mpi: ranks 1..W,
  * rank 0 the master) hold M bytes of floats each. For every size the master
  * asks each worker to run, in the same order: the ring all-reduce of the
- * parameter-server lab (ps_ring_allreduce), the binomial tree all-reduce
- * (ps_tree_allreduce), a ping-pong between workers 1 and 2 over the ring's
+ * parameter-server lab (lab_net_ring_allreduce), the binomial tree all-reduce
+ * (lab_net_tree_allreduce), a ping-pong between workers 1 and 2 over the ring's
  * link (our transport's point-to-point: half the round trip), and under MPI
  * MPI_Allreduce and MPI_Send/MPI_Recv ping-pong. The first operation of
  * each kind sums known integers and is checked element by element (every
@@ -54,7 +54,7 @@ struct ar_cfg {
     int workers, factor;
     int64_t min_bytes, max_bytes;
     double time_s; /* measuring time per size and algorithm */
-    struct ps_link_cfg link;
+    struct lab_net_link_cfg link;
     bool mpi;
     double t0; /* clock base of the connections */
 };
@@ -70,8 +70,8 @@ struct ar_result {
 struct ar_worker {
     const struct ar_cfg *c;
     int me, W;
-    struct ps_conn ctl, left, right;
-    struct ps_conn tree[AR_MAX_LEVELS];
+    struct lab_net_conn ctl, left, right;
+    struct lab_net_conn tree[AR_MAX_LEVELS];
     /* local: descriptors inherited through fork */
     const int *all_fds;
     size_t n_fds;
@@ -106,7 +106,7 @@ static double now_s(void)
 static int quiet_barrier(struct ar_worker *k, struct core_err *err)
 {
     float one = 1;
-    return ps_ring_allreduce(&k->left, &k->right, k->me, k->W, &one, 1, NULL, AR_IO_MS, err);
+    return lab_net_ring_allreduce(&k->left, &k->right, k->me, k->W, &one, 1, NULL, AR_IO_MS, err);
 }
 
 /* One size: each algorithm checked once, then timed `reps` times. */
@@ -114,34 +114,34 @@ static int ar_measure(struct ar_worker *k, float *x, size_t bytes, int reps, str
                       struct core_err *err)
 {
     const size_t n = bytes / sizeof(float);
-    struct ps_conn *links[AR_MAX_LEVELS];
+    struct lab_net_conn *links[AR_MAX_LEVELS];
     for (int l = 0; l < AR_MAX_LEVELS; l++)
         links[l] = &k->tree[l];
     memset(r, 0, sizeof *r);
     /* ring */
     fill(x, n, k->me);
-    int rc = ps_ring_allreduce(&k->left, &k->right, k->me, k->W, x, n, NULL, AR_IO_MS, err);
+    int rc = lab_net_ring_allreduce(&k->left, &k->right, k->me, k->W, x, n, NULL, AR_IO_MS, err);
     if (rc)
         return rc;
     r->ring_ok = summed(x, n, k->W);
     memset(x, 0, bytes);
     double t = now_s();
     for (int i = 0; i < reps && rc == 0; i++)
-        rc = ps_ring_allreduce(&k->left, &k->right, k->me, k->W, x, n, NULL, AR_IO_MS, err);
+        rc = lab_net_ring_allreduce(&k->left, &k->right, k->me, k->W, x, n, NULL, AR_IO_MS, err);
     r->ring_s = (now_s() - t) / reps;
     /* tree */
     fill(x, n, k->me);
     if (rc == 0)
         rc = quiet_barrier(k, err);
     if (rc == 0)
-        rc = ps_tree_allreduce(links, k->me, k->W, x, n, AR_IO_MS, err);
+        rc = lab_net_tree_allreduce(links, k->me, k->W, x, n, AR_IO_MS, err);
     if (rc)
         return rc;
     r->tree_ok = summed(x, n, k->W);
     memset(x, 0, bytes);
     t = now_s();
     for (int i = 0; i < reps && rc == 0; i++)
-        rc = ps_tree_allreduce(links, k->me, k->W, x, n, AR_IO_MS, err);
+        rc = lab_net_tree_allreduce(links, k->me, k->W, x, n, AR_IO_MS, err);
     r->tree_s = (now_s() - t) / reps;
     if (rc == 0)
         rc = quiet_barrier(k, err);
@@ -149,22 +149,22 @@ static int ar_measure(struct ar_worker *k, float *x, size_t bytes, int reps, str
         return rc;
     /* our point-to-point: workers 1 and 2 over the ring's link 1 -> 2 */
     if (k->me <= 1) {
-        struct ps_conn *c = k->me == 0 ? &k->right : &k->left;
-        struct ps_part part = {x, bytes};
+        struct lab_net_conn *c = k->me == 0 ? &k->right : &k->left;
+        struct lab_net_part part = {x, bytes};
         /* the first two round trips warm up: each side receives into two
          * buffers in turn (the connection's), and both are touched then */
         for (int i = 0; i < reps + 2 && rc == 0; i++) {
             if (i == 2)
                 t = now_s();
-            struct ps_msg m;
+            struct lab_net_msg m;
             if (k->me == 0) {
-                rc = ps_send(c, AR_MSG_P2P, i, 0, &part, 1, AR_IO_MS, err);
+                rc = lab_net_send(c, AR_MSG_P2P, i, 0, &part, 1, AR_IO_MS, err);
                 if (rc == 0)
-                    rc = ps_recv(c, &m, AR_IO_MS, err);
+                    rc = lab_net_recv(c, &m, AR_IO_MS, err);
             } else {
-                rc = ps_recv(c, &m, AR_IO_MS, err);
+                rc = lab_net_recv(c, &m, AR_IO_MS, err);
                 if (rc == 0)
-                    rc = ps_send(c, AR_MSG_P2P, i, 1, &part, 1, AR_IO_MS, err);
+                    rc = lab_net_send(c, AR_MSG_P2P, i, 1, &part, 1, AR_IO_MS, err);
             }
         }
         r->p2p_s = (now_s() - t) / reps / 2;
@@ -203,8 +203,8 @@ static int ar_serve(struct ar_worker *k)
     size_t cap = 0;
     int rc = 0;
     for (;;) {
-        struct ps_msg m;
-        if (ps_recv(&k->ctl, &m, -1, &err) != 0 || m.type == AR_MSG_EXIT)
+        struct lab_net_msg m;
+        if (lab_net_recv(&k->ctl, &m, -1, &err) != 0 || m.type == AR_MSG_EXIT)
             break;
         if (m.type != AR_MSG_SIZE)
             continue;
@@ -217,15 +217,15 @@ static int ar_serve(struct ar_worker *k)
         }
         struct ar_result r;
         rc = ar_measure(k, x, bytes, reps < 1 ? 1 : reps, &r, &err);
-        struct ps_part part;
+        struct lab_net_part part;
         uint32_t type = AR_MSG_RESULT;
         if (rc) {
             type = AR_MSG_ERROR;
-            part = (struct ps_part){err.msg, strlen(err.msg)};
+            part = (struct lab_net_part){err.msg, strlen(err.msg)};
         } else {
-            part = (struct ps_part){&r, sizeof r};
+            part = (struct lab_net_part){&r, sizeof r};
         }
-        if (ps_send(&k->ctl, type, (int64_t)bytes, k->me, &part, 1, 60000, &err) != 0 || rc)
+        if (lab_net_send(&k->ctl, type, (int64_t)bytes, k->me, &part, 1, 60000, &err) != 0 || rc)
             break;
     }
     lab_mpi_defer_free(x);
@@ -234,11 +234,11 @@ static int ar_serve(struct ar_worker *k)
 
 static void ar_close(struct ar_worker *k)
 {
-    ps_conn_close(&k->ctl);
-    ps_conn_close(&k->left);
-    ps_conn_close(&k->right);
+    lab_net_conn_close(&k->ctl);
+    lab_net_conn_close(&k->left);
+    lab_net_conn_close(&k->right);
     for (int l = 0; l < AR_MAX_LEVELS; l++)
-        ps_conn_close(&k->tree[l]);
+        lab_net_conn_close(&k->tree[l]);
 }
 
 static int ar_worker_main(int ctl_fd, void *arg)
@@ -253,11 +253,11 @@ static int ar_worker_main(int ctl_fd, void *arg)
         if (fd >= 0 && !mine)
             close(fd);
     }
-    ps_conn_init_local(&k->ctl, ctl_fd, NULL, NULL);
-    ps_conn_init_local(&k->left, k->left_fd, &c->link, NULL);
-    ps_conn_init_local(&k->right, k->right_fd, &c->link, NULL);
+    lab_net_conn_init_local(&k->ctl, ctl_fd, NULL, NULL);
+    lab_net_conn_init_local(&k->left, k->left_fd, &c->link, NULL);
+    lab_net_conn_init_local(&k->right, k->right_fd, &c->link, NULL);
     for (int l = 0; l < AR_MAX_LEVELS; l++)
-        ps_conn_init_local(&k->tree[l], k->tree_fd[l], &c->link, NULL);
+        lab_net_conn_init_local(&k->tree[l], k->tree_fd[l], &c->link, NULL);
     int rc = ar_serve(k);
     ar_close(k);
     return rc;
@@ -271,18 +271,21 @@ static void ar_wire_mpi(struct ar_worker *k, const struct ar_cfg *c, int w)
     k->c = c;
     k->me = w;
     k->W = W;
-    ps_conn_init_mpi(&k->ctl, 0, LAB_MPI_TAG(LAB_MPI_KIND_CTL, 0, w + 1), c->t0, NULL, NULL);
+    lab_net_conn_init_mpi(&k->ctl, 0, LAB_MPI_TAG(LAB_MPI_KIND_CTL, 0, w + 1), c->t0, NULL, NULL);
     int l = (w + W - 1) % W, r = (w + 1) % W;
-    ps_conn_init_mpi(&k->left, l + 1, LAB_MPI_TAG(LAB_MPI_KIND_RING, 0, l), c->t0, &c->link, NULL);
-    ps_conn_init_mpi(&k->right, r + 1, LAB_MPI_TAG(LAB_MPI_KIND_RING, 0, w), c->t0, &c->link, NULL);
+    lab_net_conn_init_mpi(&k->left, l + 1, LAB_MPI_TAG(LAB_MPI_KIND_RING, 0, l), c->t0, &c->link,
+                          NULL);
+    lab_net_conn_init_mpi(&k->right, r + 1, LAB_MPI_TAG(LAB_MPI_KIND_RING, 0, w), c->t0, &c->link,
+                          NULL);
     for (int lv = 0; lv < AR_MAX_LEVELS; lv++) {
-        if (!ps_tree_linked(w, W, lv)) {
-            ps_conn_init_local(&k->tree[lv], -1, NULL, NULL);
+        if (!lab_net_tree_linked(w, W, lv)) {
+            lab_net_conn_init_local(&k->tree[lv], -1, NULL, NULL);
             continue;
         }
         int peer = w ^ (1 << lv), lo = w < peer ? w : peer;
-        ps_conn_init_mpi(&k->tree[lv], peer + 1, LAB_MPI_TAG(LAB_MPI_KIND_TREE, 0, lv * 64 + lo),
-                         c->t0, &c->link, NULL);
+        lab_net_conn_init_mpi(&k->tree[lv], peer + 1,
+                              LAB_MPI_TAG(LAB_MPI_KIND_TREE, 0, lv * 64 + lo), c->t0, &c->link,
+                              NULL);
     }
 }
 
@@ -357,13 +360,13 @@ static int ar_cfg_read(const struct lab_params *p, struct ar_cfg *c, struct core
     c->factor = (int)lab_param_num(p, "factor");
     c->time_s = lab_param_num(p, "time_ms") / 1000.0;
     c->link.latency_s = lab_param_num(p, "latency_ms") / 1000.0;
-    int rc = ps_link_parse(lab_param_str(p, "link"), &c->link.bytes_per_s, err);
+    int rc = lab_net_link_parse(lab_param_str(p, "link"), &c->link.bytes_per_s, err);
     if (rc)
         return core_err_prefix(err, "parameter 'link'");
     if (c->min_bytes > c->max_bytes)
         return core_err_set(err, CORE_ERR_INVALID, "min_bytes = %lld is more than max_bytes = %lld",
                             (long long)c->min_bytes, (long long)c->max_bytes);
-    c->mpi = lab_params_use_mpi(p);
+    c->mpi = lab_mpi_params_use(p);
     if (c->mpi) {
         if (!lab_mpi_built())
             return core_err_set(err, CORE_ERR_INVALID,
@@ -405,7 +408,7 @@ static int ar_check(const struct lab_params *p, struct core_err *err)
 struct ar_run {
     struct lab_ctx *cx;
     struct ar_cfg cfg;
-    struct ps_conn ctl[AR_MAX_WORKERS];
+    struct lab_net_conn ctl[AR_MAX_WORKERS];
     struct ar_worker args[AR_MAX_WORKERS];
     int64_t sizes[AR_MAX_SIZES];
     int n_sizes;
@@ -417,7 +420,7 @@ struct ar_run {
 static int ar_start_local(struct ar_run *r, struct core_err *err)
 {
     const struct ar_cfg *c = &r->cfg;
-    int W = c->workers, L = ps_tree_levels(W);
+    int W = c->workers, L = lab_net_tree_levels(W);
     size_t n_fds = 2 * (size_t)W + 2 * (size_t)W * (size_t)L;
     int *fds = core_xmalloc(n_fds * sizeof *fds);
     for (size_t i = 0; i < n_fds; i++)
@@ -436,7 +439,7 @@ static int ar_start_local(struct ar_run *r, struct core_err *err)
     }
     for (int l = 0; l < L; l++)
         for (int lo = 0; lo < W; lo++) {
-            if (!ps_tree_linked(lo, W, l) || (lo & (1 << l)))
+            if (!lab_net_tree_linked(lo, W, l) || (lo & (1 << l)))
                 continue;
             int sv[2];
             if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
@@ -460,7 +463,7 @@ static int ar_start_local(struct ar_run *r, struct core_err *err)
         k->left_fd = fds[2 * ((w + W - 1) % W) + 1];
         for (int l = 0; l < AR_MAX_LEVELS; l++) {
             k->tree_fd[l] = -1;
-            if (l >= L || !ps_tree_linked(w, W, l))
+            if (l >= L || !lab_net_tree_linked(w, W, l))
                 continue;
             int lo = w & ~(1 << l);
             size_t at = 2 * (size_t)W + 2 * ((size_t)l * (size_t)W + (size_t)lo);
@@ -472,7 +475,7 @@ static int ar_start_local(struct ar_run *r, struct core_err *err)
             goto out;
         }
         int fd = dup(ps->v[i].fd);
-        ps_conn_init_local(&r->ctl[w], fd, NULL, lab_ctx_cancel_flag(r->cx));
+        lab_net_conn_init_local(&r->ctl[w], fd, NULL, lab_ctx_cancel_flag(r->cx));
     }
 out:
     for (size_t i = 0; i < n_fds; i++)
@@ -516,8 +519,8 @@ static int ar_start_mpi(struct ar_run *r, struct core_err *err)
         return rc;
     c->t0 = lab_mpi_t_base();
     for (int w = 0; w < c->workers; w++)
-        ps_conn_init_mpi(&r->ctl[w], w + 1, LAB_MPI_TAG(LAB_MPI_KIND_CTL, 0, w + 1), c->t0, NULL,
-                         lab_ctx_cancel_flag(r->cx));
+        lab_net_conn_init_mpi(&r->ctl[w], w + 1, LAB_MPI_TAG(LAB_MPI_KIND_CTL, 0, w + 1), c->t0,
+                              NULL, lab_ctx_cancel_flag(r->cx));
     return 0;
 }
 
@@ -533,14 +536,14 @@ static int ar_size(struct ar_run *r, int i, int reps, struct core_err *err)
     int64_t b = r->sizes[i];
     int W = c->workers;
     for (int w = 0; w < W; w++) {
-        int rc = ps_send(&r->ctl[w], AR_MSG_SIZE, b, reps, NULL, 0, 10000, err);
+        int rc = lab_net_send(&r->ctl[w], AR_MSG_SIZE, b, reps, NULL, 0, 10000, err);
         if (rc)
             return core_err_prefix(err, "worker %d", w + 1);
     }
     struct ar_result worst = {0};
     for (int w = 0; w < W; w++) {
-        struct ps_msg m;
-        int rc = ps_recv(&r->ctl[w], &m, AR_IO_MS, err);
+        struct lab_net_msg m;
+        int rc = lab_net_recv(&r->ctl[w], &m, AR_IO_MS, err);
         if (rc)
             return core_err_prefix(err, "worker %d at %lld bytes", w + 1, (long long)b);
         if (m.type == AR_MSG_ERROR)
@@ -620,7 +623,7 @@ static void ar_summary(struct ar_run *r)
 {
     const struct ar_cfg *c = &r->cfg;
     struct lab_ctx *cx = r->cx;
-    int W = c->workers, L = ps_tree_levels(W), n = r->n_sizes;
+    int W = c->workers, L = lab_net_tree_levels(W), n = r->n_sizes;
     if (n == 0)
         return;
     /* the model from the point-to-point: B from the slope between the two
@@ -711,7 +714,7 @@ static int ar_run_lab(struct lab_ctx *cx, struct core_err *err)
     bool mpi_up = false;
     r->cx = cx;
     for (int w = 0; w < AR_MAX_WORKERS; w++)
-        ps_conn_init_local(&r->ctl[w], -1, NULL, NULL);
+        lab_net_conn_init_local(&r->ctl[w], -1, NULL, NULL);
     int rc = ar_cfg_read(lab_ctx_params(cx), &r->cfg, err);
     if (rc)
         goto out;
@@ -767,8 +770,8 @@ out:
     for (int w = 0; w < AR_MAX_WORKERS; w++) {
         struct core_err e;
         if (rc == 0 && r->ctl[w].fd >= 0)
-            ps_send(&r->ctl[w], AR_MSG_EXIT, 0, 0, NULL, 0, 1000, &e);
-        ps_conn_close(&r->ctl[w]);
+            lab_net_send(&r->ctl[w], AR_MSG_EXIT, 0, 0, NULL, 0, 1000, &e);
+        lab_net_conn_close(&r->ctl[w]);
     }
     if (mpi_up && !lab_mpi_term_noted()) {
         lab_mpi_workers_end();
@@ -833,7 +836,7 @@ static int ar_mpi_workers(const struct lab_params *p, int ranks)
     return ranks - 1;
 }
 
-const struct lab_def lab_allreduce = {
+const struct lab_def lab_ar_def = {
     .name = "allreduce",
     .title = "All-reduce: ring against tree, and against MPI",
     .summary = "ring vs tree all-reduce over a message-size sweep against the alpha-beta model; "

@@ -495,7 +495,7 @@ static const struct lab_chart_def amd_charts[] = {
     {"karp_flatt", "Karp-Flatt serial fraction", false},
 };
 
-const struct lab_def lab_amdahl = {
+const struct lab_def lab_amdahl_def = {
     .name = "amdahl",
     .title = "Amdahl speedup on your machine",
     .summary = "serial fraction f, p = 1..P worker processes: measured vs Amdahl/Gustafson, "

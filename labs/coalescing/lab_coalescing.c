@@ -72,25 +72,25 @@
 
 /* ---- shared by the GPU and CPU halves --------------------------------------- */
 
-bool coal_keyed(int x)
+bool lab_coal_keyed(int x)
 {
     return x == 0 || x == 1 || x == 2 || x == 4 || x == 8 || x == 16 || x == 32;
 }
 
-void coal_step(struct coal_run *r, const char *what)
+void lab_coal_step(struct coal_run *r, const char *what)
 {
     double f = r->points > 0 ? (double)r->done / r->points : 0;
     lab_progress(r->cx, f > 1 ? 1 : f, what);
     r->done++;
 }
 
-void coal_dev_reset(struct coal_run *r)
+void lab_coal_dev_reset(struct coal_run *r)
 {
     r->dev_max = -1;
     r->dev_at = -1;
 }
 
-void coal_dev_figure(struct coal_run *r, const char *prefix, const char *what)
+void lab_coal_dev_figure(struct coal_run *r, const char *prefix, const char *what)
 {
     char key[64], label[128];
     if (r->dev_max < 0)
@@ -103,8 +103,8 @@ void coal_dev_figure(struct coal_run *r, const char *prefix, const char *what)
     lab_figure_num(r->cx, key, r->dev_at, "", label);
 }
 
-void coal_point(struct coal_run *r, const char *prefix, const char *what, int x, double gbs,
-                double copy_gbs, double model_frac, double req_frac)
+void lab_coal_point(struct coal_run *r, const char *prefix, const char *what, int x, double gbs,
+                    double copy_gbs, double model_frac, double req_frac)
 {
     char series[64], key[64], label[128];
     double frac = copy_gbs > 0 ? gbs / copy_gbs : NAN;
@@ -128,7 +128,7 @@ void coal_point(struct coal_run *r, const char *prefix, const char *what, int x,
             r->dev_at = x;
         }
     }
-    if (!coal_keyed(x))
+    if (!lab_coal_keyed(x))
         return;
     snprintf(key, sizeof key, "%s%s%d_gbs", prefix, what, x);
     snprintf(label, sizeof label, "%s copy at %s %d (floats)", dev, what, x);
@@ -297,7 +297,7 @@ static int coal_run_lab(struct lab_ctx *cx, struct core_err *err)
     if (gpu) {
         struct core_err gerr;
         core_err_clear(&gerr);
-        rc = coal_run_gpu(&r, &gerr);
+        rc = lab_coal_run_gpu(&r, &gerr);
         /* device=auto: a GPU whose session cannot be opened (its memory is
          * short, or it failed) is no GPU for this run, as k-means does */
         if (rc != 0 && rc != CORE_ERR_CANCELLED && !r.gpu_opened && strcmp(device, "auto") == 0) {
@@ -314,7 +314,7 @@ static int coal_run_lab(struct lab_ctx *cx, struct core_err *err)
             lab_log(cx, LAB_LOG_INFO, "device=cpu: running the model and the CPU analog");
         else
             lab_log(cx, LAB_LOG_NOTE, "%s — running the model and the CPU analog", why.msg);
-        rc = coal_run_cpu(&r, err);
+        rc = lab_coal_run_cpu(&r, err);
         if (rc == 0 && strcmp(device, "cpu") != 0)
             lab_figure_str(cx, "no_gpu", why.msg, "why the GPU part did not run");
     }
@@ -362,7 +362,7 @@ static const struct lab_chart_def coal_charts[] = {
     {"ladder", "kernel ladder (names in the log)", false},
 };
 
-const struct lab_def lab_coalescing = {
+const struct lab_def lab_coal_def = {
     .name = "coalescing",
     .title = "Memory coalescing on the GPU",
     .summary = "copy, offset and stride sweeps and three transposes against cudaMemcpy, beside "

@@ -22,14 +22,14 @@ struct coal_run {
     /* a sweep's worst agreement with the model */
     double dev_max;
     int dev_at;
-    bool gpu_opened; /* coal_run_gpu got its session: a later failure is the run's */
+    bool gpu_opened; /* lab_coal_run_gpu got its session: a later failure is the run's */
 };
 
 /* Sweep points that also get summary figures (the rest are series only). */
-bool coal_keyed(int x);
+bool lab_coal_keyed(int x);
 
 /* Moves the progress bar one measurement on, saying what comes next. */
-void coal_step(struct coal_run *r, const char *what);
+void lab_coal_step(struct coal_run *r, const char *what);
 
 /* Records one point of a sweep (`what` is "offset" or "stride", x its
  * value): the series `what`_gbs, `what`_model_gbs (and `what`_req_gbs when
@@ -37,18 +37,18 @@ void coal_step(struct coal_run *r, const char *what);
  * for keyed points the figures <prefix><what><x>_gbs and _frac_copy, and
  * for the CPU (prefix "cpu_") cpu_model_frac_<what><x>. Updates
  * r->dev_max with |measured / model - 1|. */
-void coal_point(struct coal_run *r, const char *prefix, const char *what, int x, double gbs,
-                double copy_gbs, double model_frac, double req_frac);
+void lab_coal_point(struct coal_run *r, const char *prefix, const char *what, int x, double gbs,
+                    double copy_gbs, double model_frac, double req_frac);
 
-/* Starts a sweep's deviation tracking; coal_dev_figure records it as
+/* Starts a sweep's deviation tracking; lab_coal_dev_figure records it as
  * <prefix><what>_model_maxdev and _maxdev_at. */
-void coal_dev_reset(struct coal_run *r);
-void coal_dev_figure(struct coal_run *r, const char *prefix, const char *what);
+void lab_coal_dev_reset(struct coal_run *r);
+void lab_coal_dev_figure(struct coal_run *r, const char *prefix, const char *what);
 
 /* The two experiments. 0, CORE_ERR_CANCELLED, or an error with err set
- * (coal_run_gpu: with r->gpu_opened false when the GPU session could not be
+ * (lab_coal_run_gpu: with r->gpu_opened false when the GPU session could not be
  * opened, nothing having run: GPU memory short is CORE_ERR_LIMIT). */
-int coal_run_gpu(struct coal_run *r, struct core_err *err);
-int coal_run_cpu(struct coal_run *r, struct core_err *err);
+int lab_coal_run_gpu(struct coal_run *r, struct core_err *err);
+int lab_coal_run_cpu(struct coal_run *r, struct core_err *err);
 
 #endif /* WB_LAB_COALESCING_H */

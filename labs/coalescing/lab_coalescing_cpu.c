@@ -157,7 +157,7 @@ static int cpu_ladder(struct coal_run *r, const struct cpu_bufs *b, double *copy
     double g[4] = {0};
     int rc;
     for (int i = 0; i < 4; i++) {
-        coal_step(r, steps[i].name);
+        lab_coal_step(r, steps[i].name);
         if ((rc = cpu_measure(r, b, steps[i].kind, 0, steps[i].name, &g[i], err)) != 0)
             return rc;
         lab_emit(cx, "ladder_gbs", i + 1, g[i]);
@@ -187,11 +187,11 @@ static int cpu_sweep(struct coal_run *r, const struct cpu_bufs *b, bool off, int
     const char *what = off ? "offset" : "stride";
     int lo = off ? 0 : 1, hi = off ? r->offset_max : r->stride_max, rc;
     char step[64];
-    coal_dev_reset(r);
+    lab_coal_dev_reset(r);
     for (int x = lo; x <= hi; x++) {
         double gbs;
         snprintf(step, sizeof step, "CPU %s %d", what, x);
-        coal_step(r, step);
+        lab_coal_step(r, step);
         if ((rc = cpu_measure(r, b, off ? CPU_OFFSET : CPU_STRIDE, x, step, &gbs, err)) != 0)
             return rc;
         struct kern_access a = {.elem_bytes = 4,
@@ -201,11 +201,11 @@ static int cpu_sweep(struct coal_run *r, const struct cpu_bufs *b, bool off, int
                                 .sector_bytes = line,
                                 .line_bytes = line};
         double model = kern_copy_fraction_stream(&a, 2);
-        coal_point(r, "cpu_", what, x, gbs, copy_gbs, model, NAN);
+        lab_coal_point(r, "cpu_", what, x, gbs, copy_gbs, model, NAN);
         lab_log(r->cx, LAB_LOG_INFO, "CPU %s %2d: %7.2f GB/s = %.3f of copy; model %.3f", what, x,
                 gbs, gbs / copy_gbs, model);
     }
-    coal_dev_figure(r, "cpu_", what);
+    lab_coal_dev_figure(r, "cpu_", what);
     return 0;
 }
 
@@ -230,7 +230,7 @@ static int cpu_fill(struct coal_run *r, struct cpu_bufs *b, struct core_err *err
     return 0;
 }
 
-int coal_run_cpu(struct coal_run *r, struct core_err *err)
+int lab_coal_run_cpu(struct coal_run *r, struct core_err *err)
 {
     struct lab_ctx *cx = r->cx;
     const struct lab_machine *m = lab_ctx_machine(cx);

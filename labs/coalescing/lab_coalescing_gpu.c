@@ -69,7 +69,7 @@ static int coal_ladder(struct coal_run *r, struct kern_coal *s, const struct ker
         int k = ladder[i];
         struct kern_coal_meas m;
         snprintf(what, sizeof what, "%s", ladder_label[k]);
-        coal_step(r, what);
+        lab_coal_step(r, what);
         if ((rc = coal_measure(r, s, k, 0, &m, err)) != 0)
             return rc;
         g[k] = m.gbs;
@@ -142,11 +142,11 @@ static int coal_sweep(struct coal_run *r, struct kern_coal *s, int kind, struct 
     double copy_gbs = 0;
     int rc;
 
-    coal_dev_reset(r);
+    lab_coal_dev_reset(r);
     for (int x = lo; x <= hi; x++) {
         struct kern_coal_meas m;
         snprintf(step, sizeof step, "%s %d", what, x);
-        coal_step(r, step);
+        lab_coal_step(r, step);
         if ((rc = coal_measure(r, s, kind, x, &m, err)) != 0)
             return rc;
         if (x == lo) {
@@ -160,7 +160,7 @@ static int coal_sweep(struct coal_run *r, struct kern_coal *s, int kind, struct 
         struct kern_access a = kern_access_gpu(off ? x : 0, off ? 1 : x);
         double model = kern_copy_fraction_stream(&a, 1);
         double req = off ? kern_copy_fraction_request(&a, 1) : NAN;
-        coal_point(r, "", what, x, m.gbs, copy_gbs, model, req);
+        lab_coal_point(r, "", what, x, m.gbs, copy_gbs, model, req);
         if (off)
             lab_log(r->cx, LAB_LOG_INFO,
                     "offset %2d: %7.1f GB/s = %.3f of copy; model %.3f (traffic), %.3f (requests)",
@@ -169,11 +169,11 @@ static int coal_sweep(struct coal_run *r, struct kern_coal *s, int kind, struct 
             lab_log(r->cx, LAB_LOG_INFO, "stride %2d: %7.1f GB/s = %.3f of copy; model %.3f", x,
                     m.gbs, m.gbs / copy_gbs, model);
     }
-    coal_dev_figure(r, "", what);
+    lab_coal_dev_figure(r, "", what);
     return 0;
 }
 
-int coal_run_gpu(struct coal_run *r, struct core_err *err)
+int lab_coal_run_gpu(struct coal_run *r, struct core_err *err)
 {
     struct lab_ctx *cx = r->cx;
     struct kern_coal *s = NULL;
@@ -186,7 +186,7 @@ int coal_run_gpu(struct coal_run *r, struct core_err *err)
     int rc, got = -1;
 
     r->points = N_LADDER + (r->offset_max + 1) + r->stride_max + 1;
-    coal_step(r, "random input to the GPU");
+    lab_coal_step(r, "random input to the GPU");
     r->gpu_opened = false;
     if ((rc = kern_coal_open(&s, &o, &in, err)) != 0) {
         if (rc == CORE_ERR_CANCELLED || lab_cancelled(cx))

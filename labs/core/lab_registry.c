@@ -6,19 +6,19 @@
 
 #include <string.h>
 
-extern const struct lab_def lab_selftest;
-extern const struct lab_def lab_amdahl;
-extern const struct lab_def lab_memory;
-extern const struct lab_def lab_coalescing;
-extern const struct lab_def lab_kmeans;
-extern const struct lab_def lab_paramserver;
-extern const struct lab_def lab_quantize;
-extern const struct lab_def lab_serving;
-extern const struct lab_def lab_allreduce;
+extern const struct lab_def lab_selftest_def;
+extern const struct lab_def lab_amdahl_def;
+extern const struct lab_def lab_memory_def;
+extern const struct lab_def lab_coal_def;
+extern const struct lab_def lab_km_def;
+extern const struct lab_def lab_ps_def;
+extern const struct lab_def lab_quant_def;
+extern const struct lab_def lab_srv_def;
+extern const struct lab_def lab_ar_def;
 
 static const struct lab_def *const table[] = {
-    &lab_amdahl,   &lab_memory,  &lab_coalescing, &lab_kmeans,   &lab_paramserver,
-    &lab_quantize, &lab_serving, &lab_allreduce,  &lab_selftest,
+    &lab_amdahl_def, &lab_memory_def, &lab_coal_def, &lab_km_def,       &lab_ps_def,
+    &lab_quant_def,  &lab_srv_def,    &lab_ar_def,   &lab_selftest_def,
 };
 
 const struct lab_def *const *lab_registry(size_t *n)

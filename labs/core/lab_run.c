@@ -322,7 +322,7 @@ void lab_ctx_set_hosts(struct lab_ctx *cx, int n_hosts, const char *hosts, const
     snprintf(cx->machine.hosts, sizeof cx->machine.hosts, "%s", hosts ? hosts : "");
     snprintf(cx->machine.interconnect, sizeof cx->machine.interconnect, "%s",
              interconnect ? interconnect : "");
-    lab_relay_note_hosts(&cx->machine); /* rank 0 of a relayed job: to the front end */
+    lab_mpi_relay_note_hosts(&cx->machine); /* rank 0 of a relayed job: to the front end */
     if (!cx->run_id || cx->store_failed)
         return;
     char *mj = NULL;
@@ -370,9 +370,9 @@ int lab_run(const struct lab_params *p, const struct lab_run_opts *o, struct lab
         o = &no_opts;
     /* a run over MPI: `workers` as the ranks give it, recorded so */
     struct lab_params resolved;
-    bool mpi = p->lab->mpi_workers && lab_params_use_mpi(p);
+    bool mpi = p->lab->mpi_workers && lab_mpi_params_use(p);
     if (mpi) {
-        lab_params_mpi_resolve(p, &resolved);
+        lab_mpi_params_resolve(p, &resolved);
         p = &resolved;
     }
 

@@ -202,8 +202,8 @@ static int km_run_setup(struct km_run *r, struct core_err *err)
     r->cur = core_xmalloc(kd * sizeof *r->cur);
     r->rsum = core_xmalloc(kd * sizeof *r->rsum);
     r->rcnt = core_xmalloc((size_t)c->k * sizeof *r->rcnt);
-    int rc = km_points(r, err);
-    return rc ? rc : km_init_centres(r, err);
+    int rc = lab_km_points(r, err);
+    return rc ? rc : lab_km_init_centres(r, err);
 }
 
 /* device=gpu: the GPU when there is a usable one, else the CPU workers
@@ -255,11 +255,11 @@ static int km_run_workers(struct km_run *r, struct core_err *err)
         double strag[KM_MAX_WORKERS];
         for (int s = 0; s < KM_MAX_WORKERS; s++)
             strag[s] = lab_straggler_factor(&c->strag, s);
-        km_engine_init(&r->eng, cx, &r->sh, P, c->tasks, strag);
+        lab_km_engine_init(&r->eng, cx, &r->sh, P, c->tasks, strag);
         r->eng.mpi = c->mpi;
         r->have_engine = true;
         lab_progress(cx, 0.1, "starting the workers");
-        if ((rc = km_engine_start(&r->eng, err)) != 0)
+        if ((rc = lab_km_engine_start(&r->eng, err)) != 0)
             return rc;
         lab_log(cx, LAB_LOG_INFO, "%d worker %s%s, %d map tasks of about %zu points, combiner %s%s",
                 P, c->mpi ? "rank" : "process", P > 1 ? (c->mpi ? "s" : "es") : "", c->tasks,
@@ -289,7 +289,7 @@ static int km_run_scale(struct km_run *r, struct core_err *err)
         snprintf(what, sizeof what, "timing %d iteration%s on p = %d", s_iters,
                  s_iters > 1 ? "s" : "", p);
         lab_progress(cx, 0.1 + 0.1 * (p - 1) / r->p_scale, what);
-        if ((rc = km_iterate(r, p, false, s_iters, false, &scale[p - 1], err)) != 0)
+        if ((rc = lab_km_iterate(r, p, false, s_iters, false, &scale[p - 1], err)) != 0)
             return rc;
         r->n_scale = p;
         if (p == 1) {
@@ -322,7 +322,7 @@ static int km_run_main(struct km_run *r, struct core_err *err)
     const size_t kd = (size_t)c->k * (size_t)c->d;
     int P = r->P, rc;
     lab_progress(cx, 0.2, "iterating");
-    if ((rc = km_iterate(r, P, r->use_gpu, c->max_iter, true, &r->main_loop, err)) != 0)
+    if ((rc = lab_km_iterate(r, P, r->use_gpu, c->max_iter, true, &r->main_loop, err)) != 0)
         return rc;
     double tP = r->main_loop.med_s;
     if (!r->use_gpu && (r->n_scale > 0 || P == 1)) {
@@ -336,14 +336,14 @@ static int km_run_main(struct km_run *r, struct core_err *err)
     r->final_sse = 0;
     memset(&r->lst, 0, sizeof r->lst);
     if (r->use_gpu) {
-        if ((rc = km_gpu_step(r, r->labels, &r->lst, err)) != 0)
+        if ((rc = lab_km_gpu_step(r, r->labels, &r->lst, err)) != 0)
             return rc;
         for (int t = 0; t < c->tasks; t++)
             r->final_sse += r->gsse[t];
     } else {
-        memcpy(r->sh.centres[km_engine_next_buf(&r->eng)], r->cur, kd * sizeof *r->cur);
-        if ((rc = km_engine_pass(&r->eng, KM_OP_LABEL, P, true, (uint32_t)r->main_loop.iters + 1,
-                                 &r->lst, err)) != 0)
+        memcpy(r->sh.centres[lab_km_engine_next_buf(&r->eng)], r->cur, kd * sizeof *r->cur);
+        if ((rc = lab_km_engine_pass(&r->eng, KM_OP_LABEL, P, true,
+                                     (uint32_t)r->main_loop.iters + 1, &r->lst, err)) != 0)
             return rc;
         for (int t = 0; t < c->tasks; t++)
             r->final_sse += r->eng.psse[t];
@@ -361,8 +361,8 @@ static int km_run_main(struct km_run *r, struct core_err *err)
 static void km_run_free(struct km_run *r)
 {
     if (r->have_engine) {
-        km_engine_stop(&r->eng);
-        km_engine_fini(&r->eng);
+        lab_km_engine_stop(&r->eng);
+        lab_km_engine_fini(&r->eng);
     }
     if (r->mpi_up && !lab_mpi_term_noted()) {
         lab_mpi_end_all(); /* every rank lets go */
@@ -395,8 +395,8 @@ static int km_run_lab(struct lab_ctx *cx, struct core_err *err)
     memset(r, 0, sizeof *r);
     r->cx = cx;
     r->clk = lab_ctx_clock(cx) ? lab_ctx_clock(cx) : core_clock_real();
-    if ((rc = km_cfg_read(pp, lab_ctx_machine(cx)->mem_bytes, false, km_run_stop, cx, &r->cfg,
-                          err)) != 0)
+    if ((rc = lab_km_cfg_read(pp, lab_ctx_machine(cx)->mem_bytes, false, lab_km_run_stop, cx,
+                              &r->cfg, err)) != 0)
         return rc;
     const struct km_cfg *c = &r->cfg;
     if (c->mpi && lab_mpi_env_rank() < 0) /* Open MPI's mpirun runs it, rank 0 reports here */
@@ -415,9 +415,9 @@ static int km_run_lab(struct lab_ctx *cx, struct core_err *err)
     if ((rc = km_run_workers(r, err)) != 0 || (rc = km_run_scale(r, err)) != 0 ||
         (rc = km_run_main(r, err)) != 0)
         goto out;
-    km_summary(r);
+    lab_km_summary(r);
     if (*c->save) {
-        if ((rc = km_centres_save(c->save, r->cur, c->k, c->d, c->overwrite, err)) != 0)
+        if ((rc = lab_km_centres_save(c->save, r->cur, c->k, c->d, c->overwrite, err)) != 0)
             goto out;
         lab_log(cx, LAB_LOG_INFO, "final centres written to %s", c->save);
     }
@@ -439,7 +439,7 @@ static int km_mpi_workers(const struct lab_params *p, int ranks)
     return ranks - 1;
 }
 
-const struct lab_def lab_kmeans = {
+const struct lab_def lab_km_def = {
     .name = "kmeans",
     .title = "MapReduce k-means over worker processes",
     .summary = "map/shuffle/reduce k-means on p workers: SSE, phase times, combiner, crashes and "
@@ -448,10 +448,10 @@ const struct lab_def lab_kmeans = {
     .n_params = sizeof km_params / sizeof km_params[0],
     .series = km_series,
     .n_series = sizeof km_series / sizeof km_series[0],
-    .check = km_cfg_check,
+    .check = lab_km_cfg_check,
     .run = km_run_lab,
     .mpi_workers = km_mpi_workers,
-    .rank = km_mpi_rank_main,
+    .rank = lab_km_mpi_rank_main,
     .charts = km_charts,
     .n_charts = sizeof km_charts / sizeof km_charts[0],
 };

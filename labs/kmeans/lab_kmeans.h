@@ -68,32 +68,32 @@ struct km_cfg {
  * the straggler, what device=gpu allows, and that the points fit in half of
  * mem_bytes (0: unknown). Errors are CORE_ERR_INVALID naming the parameters
  * (and file and line). */
-int km_cfg_resolve(const struct lab_params *p, long mem_bytes, struct km_cfg *c,
-                   struct core_err *err);
+int lab_km_cfg_resolve(const struct lab_params *p, long mem_bytes, struct km_cfg *c,
+                       struct core_err *err);
 /* The same for the run: with deep false a CSV file's lines are counted,
  * not parsed (the check parsed them moments ago, and the load reports any
  * change), and a float32 file's values are not read; the count streams the
  * file and gives up with CORE_ERR_CANCELLED when stop(ud) says so (stop may
  * be NULL). */
-int km_cfg_read(const struct lab_params *p, long mem_bytes, bool deep, bool (*stop)(void *),
-                void *ud, struct km_cfg *c, struct core_err *err);
-/* lab_def.check: km_cfg_resolve with this machine's memory. */
-int km_cfg_check(const struct lab_params *p, struct core_err *err);
+int lab_km_cfg_read(const struct lab_params *p, long mem_bytes, bool deep, bool (*stop)(void *),
+                    void *ud, struct km_cfg *c, struct core_err *err);
+/* lab_def.check: lab_km_cfg_resolve with this machine's memory. */
+int lab_km_cfg_check(const struct lab_params *p, struct core_err *err);
 
 /* ---- points ----------------------------------------------------------------- */
 
 /* The format of a points file: fmt_param "csv" or "f32", or "auto" (by the
  * name: .csv and .txt are CSV; .f32, .bin and .raw are float32). `what`
  * names the parameter in messages ("file", "init_file"). */
-int km_format_pick(const char *path, const char *fmt_param, const char *what, enum km_format *out,
-                   struct core_err *err);
+int lab_km_format_pick(const char *path, const char *fmt_param, const char *what,
+                       enum km_format *out, struct core_err *err);
 
 /* Reads a points file. CSV: a header line naming the columns (d is their
  * count), then one point per line, numbers separated by commas (spaces
  * around them allowed, blank lines skipped, '.' as the decimal point
  * whatever the locale). f32: raw little-endian float32, d per point, d_in
  * given (the file size must be a whole number of points). Every value must
- * be a finite float within +-km_coord_limit(d). *n_out gets the points in
+ * be a finite float within +-lab_km_coord_limit(d). *n_out gets the points in
  * the file, *d_out the dimension. When x is not NULL the first n_take
  * points are stored there (n_take*d floats, caller's memory) and a CSV file
  * is read only that far. With x NULL a CSV file is read through; an f32
@@ -101,32 +101,32 @@ int km_format_pick(const char *path, const char *fmt_param, const char *what, en
  * alone tells). `stop` (may be NULL) is asked after about every 2^18
  * values and ends the read with CORE_ERR_CANCELLED. Errors name the
  * parameter, the file and the line (CSV) or point (f32). */
-int km_points_read(const char *path, enum km_format fmt, const char *what, int d_in, float *x,
-                   size_t n_take, size_t *n_out, int *d_out, bool (*stop)(void *), void *ud,
-                   struct core_err *err);
+int lab_km_points_read(const char *path, enum km_format fmt, const char *what, int d_in, float *x,
+                       size_t n_take, size_t *n_out, int *d_out, bool (*stop)(void *), void *ud,
+                       struct core_err *err);
 
 /* The largest |coordinate| a point or centre may have in d dimensions:
  * then no squared distance (a float sum of d squares) can overflow. */
-double km_coord_limit(int d);
+double lab_km_coord_limit(int d);
 
 /* Fills x (n*d floats) with k Gaussian blobs: blob centres uniform in
  * [-10, 10)^d, every point in a blob drawn at random, coordinates off its
  * blob's centre by normal noise of standard deviation `spread`. A function
  * of (seed, n, d, k, spread) alone. `stop` (may be NULL) is asked after
  * about every 2^18 coordinates; returns false when it said stop. */
-bool km_generate(float *x, size_t n, int d, int k, double spread, uint64_t seed,
-                 bool (*stop)(void *), void *ud);
+bool lab_km_generate(float *x, size_t n, int d, int k, double spread, uint64_t seed,
+                     bool (*stop)(void *), void *ud);
 
 /* k distinct indices below n drawn from seed (init=random), in draw order. */
-void km_init_random(size_t n, int k, uint64_t seed, size_t *out);
+void lab_km_init_random(size_t n, int k, uint64_t seed, size_t *out);
 
 /* Writes k centres as CSV (header x1..xd, floats with 9 significant
  * digits: they read back bit for bit) to a new file at path, through
  * core_file_create: an existing path is refused (CORE_ERR_CONFLICT naming
  * it) unless `overwrite`, and a link, FIFO or device always is. */
 #define KM_OVERWRITE_HOW "set overwrite=on"
-int km_centres_save(const char *path, const float *c, int k, int d, bool overwrite,
-                    struct core_err *err);
+int lab_km_centres_save(const char *path, const float *c, int k, int d, bool overwrite,
+                        struct core_err *err);
 
 /* ---- faults ----------------------------------------------------------------- */
 
@@ -134,7 +134,7 @@ int km_centres_save(const char *path, const float *c, int k, int d, bool overwri
  * `attempt` of map task `task` in iteration `iter` crashes when it is below
  * the crash probability. The same seed replays the same schedule whatever
  * worker runs the attempt. */
-double km_fault_u(uint64_t seed, uint32_t iter, uint32_t task, uint32_t attempt);
+double lab_km_fault_u(uint64_t seed, uint32_t iter, uint32_t task, uint32_t attempt);
 
 /* ---- the engine ------------------------------------------------------------- */
 
@@ -156,13 +156,13 @@ struct km_reply {
 };
 
 /* The bytes of one record (no combiner): 4 * (d + 2). */
-size_t km_rec_bytes(int d);
+size_t lab_km_rec_bytes(int d);
 /* Adds n records at p into the partial sums ps (k*d) and counts pc (k), in
  * record order (so the sums are the same bits whoever reduces them).
  * CORE_ERR_INTERNAL naming worker (from 1) and task (from 0) when a record
  * has a cluster outside 0..k-1 or a count other than 1. */
-int km_rec_reduce(const unsigned char *p, size_t n, int k, int d, double *ps, int64_t *pc,
-                  int worker, unsigned task, struct core_err *err);
+int lab_km_rec_reduce(const unsigned char *p, size_t n, int k, int d, double *ps, int64_t *pc,
+                      int worker, unsigned task, struct core_err *err);
 
 /* What the workers see: set before the first worker starts. */
 struct km_shared {
@@ -208,7 +208,7 @@ struct km_pass_stats {
     int tasks_by_slot[KM_MAX_WORKERS];
 };
 
-struct ps_conn;
+struct lab_net_conn;
 
 struct km_engine {
     struct lab_ctx *cx;
@@ -240,33 +240,33 @@ struct km_engine {
     /* transport=mpi (lab_kmeans_ranks.c): slot s is rank s + 1, reached
      * over conn[s]; its idx is s while it serves, -1 once it was ended */
     bool mpi;
-    struct ps_conn *conn;
+    struct lab_net_conn *conn;
 };
 
 /* Sets e up for P worker slots and T tasks over sh->n points (nothing is
- * started). Caller frees with km_engine_fini. */
-void km_engine_init(struct km_engine *e, struct lab_ctx *cx, struct km_shared *sh, int P, int T,
-                    const double *straggle);
-void km_engine_fini(struct km_engine *e);
+ * started). Caller frees with lab_km_engine_fini. */
+void lab_km_engine_init(struct km_engine *e, struct lab_ctx *cx, struct km_shared *sh, int P, int T,
+                        const double *straggle);
+void lab_km_engine_fini(struct km_engine *e);
 
 /* Starts the worker of every slot. */
-int km_engine_start(struct km_engine *e, struct core_err *err);
+int lab_km_engine_start(struct km_engine *e, struct core_err *err);
 
 /* One pass of `op` over every task on slots 0..p_use-1 with the centres in
  * sh->centres[buf] (the caller wrote them; buf = the pass number after this
- * call, mod 2: see km_engine_next_buf). With faults, crashes (sh->crash)
+ * call, mod 2: see lab_km_engine_next_buf). With faults, crashes (sh->crash)
  * and the straggler apply. MAP results land in e->psum/pcnt/psse. Dead
  * workers are replaced, their tasks re-run; late tasks get a backup copy on
  * an idle worker. Returns 0, CORE_ERR_CANCELLED, or an error. */
-int km_engine_pass(struct km_engine *e, enum km_op op, int p_use, bool faults, uint32_t iter,
-                   struct km_pass_stats *st, struct core_err *err);
+int lab_km_engine_pass(struct km_engine *e, enum km_op op, int p_use, bool faults, uint32_t iter,
+                       struct km_pass_stats *st, struct core_err *err);
 /* The centre buffer the next pass reads: write the centres there first. */
-int km_engine_next_buf(const struct km_engine *e);
+int lab_km_engine_next_buf(const struct km_engine *e);
 
 /* Asks idle workers to exit and reaps them; busy ones are left to lab_run. */
-void km_engine_stop(struct km_engine *e);
+void lab_km_engine_stop(struct km_engine *e);
 
-/* transport=mpi (lab_kmeans_ranks.c): km_engine_start, _pass and _stop of
+/* transport=mpi (lab_kmeans_ranks.c): lab_km_engine_start, _pass and _stop of
  * an engine whose slots are the ranks of an Open MPI job. Start orders
  * every rank to serve, aligns the clocks, records the hosts and sends the
  * points to every rank (they then hold a copy: the map reads it). A pass
@@ -274,21 +274,21 @@ void km_engine_stop(struct km_engine *e);
  * the task's output (a rank cannot die: Open MPI would end the job) and the
  * task runs again; a rank silent too long is ended at the application level
  * and its slot is not used again. */
-int km_mpi_start(struct km_engine *e, struct core_err *err);
-int km_mpi_pass(struct km_engine *e, enum km_op op, int p_use, bool faults, uint32_t iter,
-                struct km_pass_stats *st, struct core_err *err);
-void km_mpi_stop(struct km_engine *e);
+int lab_km_mpi_start(struct km_engine *e, struct core_err *err);
+int lab_km_mpi_pass(struct km_engine *e, enum km_op op, int p_use, bool faults, uint32_t iter,
+                    struct km_pass_stats *st, struct core_err *err);
+void lab_km_mpi_stop(struct km_engine *e);
 /* A rank other than 0 (lab_def.rank). */
-int km_mpi_rank_main(const struct lab_params *p, struct core_err *err);
+int lab_km_mpi_rank_main(const struct lab_params *p, struct core_err *err);
 
 /* The reduce: adds the T partials in task order, then moves every centre
  * with points to their mean (rounded to float); an empty cluster keeps its
  * centre. Returns the summed SSE; *shift is the largest distance a centre
  * moved, *empty the number of empty clusters and *first_empty the first
  * (or -1). sums/cnt: k*d and k scratch. Pure. */
-double km_reduce(const double *psum, const int64_t *pcnt, const double *psse, int T, int k, int d,
-                 float *centres, double *sums, int64_t *cnt, double *shift, int *empty,
-                 int *first_empty);
+double lab_km_reduce(const double *psum, const int64_t *pcnt, const double *psse, int T, int k,
+                     int d, float *centres, double *sums, int64_t *cnt, double *shift, int *empty,
+                     int *first_empty);
 
 /* ---- the run (lab_kmeans.c, lab_kmeans_loop.c, lab_kmeans_summary.c) -------- */
 
@@ -340,23 +340,24 @@ struct km_run {
 };
 
 /* Whether the run was cancelled: lab_cancelled(ud), ud a struct lab_ctx. */
-bool km_run_stop(void *ud);
+bool lab_km_run_stop(void *ud);
 /* Generates or reads the points into r->sh.x, logging where they came
  * from. CORE_ERR_CANCELLED, or the loader's error naming file and line. */
-int km_points(struct km_run *r, struct core_err *err);
+int lab_km_points(struct km_run *r, struct core_err *err);
 /* The initial centres into r->c0: init=file's, k random points, or the
  * first k. */
-int km_init_centres(struct km_run *r, struct core_err *err);
+int lab_km_init_centres(struct km_run *r, struct core_err *err);
 /* One map step on the GPU into r->gsum/gcnt/gsse (labels: NULL, or where
  * the final labels go); the times as a pass's. */
-int km_gpu_step(struct km_run *r, int32_t *labels, struct km_pass_stats *st, struct core_err *err);
+int lab_km_gpu_step(struct km_run *r, int32_t *labels, struct km_pass_stats *st,
+                    struct core_err *err);
 /* Runs iterations from the initial centres on p_use workers (or the GPU)
  * until converged or max_iter, into *L (caller frees L->iter_s). main: the
  * reported run (faults, series, logs, the GPU check, the determinism check
  * against r->snap); otherwise a timed pass for the speedup. */
-int km_iterate(struct km_run *r, int p_use, bool use_gpu, int max_iter, bool main,
-               struct km_loop *L, struct core_err *err);
+int lab_km_iterate(struct km_run *r, int p_use, bool use_gpu, int max_iter, bool main,
+                   struct km_loop *L, struct core_err *err);
 /* The summary figures and the closing log line of a finished run. */
-void km_summary(struct km_run *r);
+void lab_km_summary(struct km_run *r);
 
 #endif /* WB_LAB_KMEANS_H */

@@ -27,7 +27,7 @@ static int km_file_shape(const char *path, enum km_format fmt, const char *what,
                          struct core_err *err)
 {
     if (deep || fmt == KM_FMT_F32)
-        return km_points_read(path, fmt, what, d_in, NULL, 0, n, d, NULL, NULL, err);
+        return lab_km_points_read(path, fmt, what, d_in, NULL, 0, n, d, NULL, NULL, err);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return core_err_set(err, errno == ENOENT ? CORE_ERR_NOTFOUND : CORE_ERR_IO,
@@ -82,7 +82,7 @@ out:
  * the two must agree). */
 static int km_resolve_mpi(const struct lab_params *p, struct km_cfg *c, struct core_err *err)
 {
-    c->mpi = lab_params_use_mpi(p);
+    c->mpi = lab_mpi_params_use(p);
     if (!c->mpi)
         return 0;
     if (!lab_mpi_built())
@@ -152,7 +152,8 @@ static int km_cfg_points(const struct lab_params *p, struct km_cfg *c, bool deep
     if (*c->file) {
         size_t nf = 0;
         int df = 0;
-        if ((rc = km_format_pick(c->file, lab_param_str(p, "format"), "file", &c->fmt, err)) != 0)
+        if ((rc = lab_km_format_pick(c->file, lab_param_str(p, "format"), "file", &c->fmt, err)) !=
+            0)
             return rc;
         if (c->fmt == KM_FMT_F32 && !lab_param_user_set(p, "d"))
             return core_err_set(err, CORE_ERR_INVALID,
@@ -218,10 +219,10 @@ static int km_cfg_init(const struct lab_params *p, struct km_cfg *c, struct core
         return 0;
     size_t nc = 0;
     int dc = 0;
-    if ((rc = km_format_pick(c->init_file, "auto", "init_file", &c->init_fmt, err)) != 0)
+    if ((rc = lab_km_format_pick(c->init_file, "auto", "init_file", &c->init_fmt, err)) != 0)
         return rc;
-    if ((rc = km_points_read(c->init_file, c->init_fmt, "init_file", c->d, NULL, 0, &nc, &dc, NULL,
-                             NULL, err)) != 0)
+    if ((rc = lab_km_points_read(c->init_file, c->init_fmt, "init_file", c->d, NULL, 0, &nc, &dc,
+                                 NULL, NULL, err)) != 0)
         return rc;
     if (dc != c->d)
         return core_err_set(err, CORE_ERR_INVALID,
@@ -232,8 +233,8 @@ static int km_cfg_init(const struct lab_params *p, struct km_cfg *c, struct core
                             "kmeans: init_file '%s' holds %zu centres, but k = %d", c->init_file,
                             nc, c->k);
     if (c->init_fmt == KM_FMT_F32 &&
-        (rc = km_points_read(c->init_file, c->init_fmt, "init_file", c->d, NULL, nc, &nc, &dc, NULL,
-                             NULL, err)) != 0)
+        (rc = lab_km_points_read(c->init_file, c->init_fmt, "init_file", c->d, NULL, nc, &nc, &dc,
+                                 NULL, NULL, err)) != 0)
         return rc;
     return 0;
 }
@@ -281,8 +282,8 @@ static int km_cfg_memory(const struct km_cfg *c, long mem_bytes, struct core_err
     return 0;
 }
 
-int km_cfg_read(const struct lab_params *p, long mem_bytes, bool deep, bool (*stop)(void *),
-                void *ud, struct km_cfg *c, struct core_err *err)
+int lab_km_cfg_read(const struct lab_params *p, long mem_bytes, bool deep, bool (*stop)(void *),
+                    void *ud, struct km_cfg *c, struct core_err *err)
 {
     int rc;
     km_cfg_params(p, c);
@@ -298,23 +299,23 @@ int km_cfg_read(const struct lab_params *p, long mem_bytes, bool deep, bool (*st
     if (deep && *c->file && c->fmt == KM_FMT_F32) {
         size_t nf = 0;
         int df = 0;
-        if ((rc = km_points_read(c->file, c->fmt, "file", c->d, NULL, c->n, &nf, &df, NULL, NULL,
-                                 err)) != 0)
+        if ((rc = lab_km_points_read(c->file, c->fmt, "file", c->d, NULL, c->n, &nf, &df, NULL,
+                                     NULL, err)) != 0)
             return rc;
     }
     return 0;
 }
 
-int km_cfg_resolve(const struct lab_params *p, long mem_bytes, struct km_cfg *c,
-                   struct core_err *err)
+int lab_km_cfg_resolve(const struct lab_params *p, long mem_bytes, struct km_cfg *c,
+                       struct core_err *err)
 {
-    return km_cfg_read(p, mem_bytes, true, NULL, NULL, c, err);
+    return lab_km_cfg_read(p, mem_bytes, true, NULL, NULL, c, err);
 }
 
-int km_cfg_check(const struct lab_params *p, struct core_err *err)
+int lab_km_cfg_check(const struct lab_params *p, struct core_err *err)
 {
     struct lab_machine m;
     struct km_cfg c;
     lab_machine_probe(&m);
-    return km_cfg_resolve(p, m.mem_bytes, &c, err);
+    return lab_km_cfg_resolve(p, m.mem_bytes, &c, err);
 }

@@ -32,8 +32,8 @@ static bool ends_with(const char *s, const char *suffix)
     return n >= m && strcasecmp(s + n - m, suffix) == 0;
 }
 
-int km_format_pick(const char *path, const char *fmt_param, const char *what, enum km_format *out,
-                   struct core_err *err)
+int lab_km_format_pick(const char *path, const char *fmt_param, const char *what,
+                       enum km_format *out, struct core_err *err)
 {
     if (strcmp(fmt_param, "csv") == 0) {
         *out = KM_FMT_CSV;
@@ -62,7 +62,7 @@ int km_format_pick(const char *path, const char *fmt_param, const char *what, en
                         what, path);
 }
 
-double km_coord_limit(int d)
+double lab_km_coord_limit(int d)
 {
     /* |x|, |c| <= L gives (x - c)^2 <= 4 L^2 = FLT_MAX / (4 d) per term:
      * a sum of d terms stays 4 times below FLT_MAX, rounding included. */
@@ -127,12 +127,13 @@ static int csv_number(const struct csv *cv, const char *s, const char *e, int co
                             "kmeans: %s '%s' line %zu, column %d: '%s' is not a finite float32 "
                             "number",
                             cv->what, cv->path, cv->line, col, buf);
-    if (cv->d > 0 && fabs(v) > km_coord_limit(cv->d))
+    if (cv->d > 0 && fabs(v) > lab_km_coord_limit(cv->d))
         return core_err_set(err, CORE_ERR_INVALID,
                             "kmeans: %s '%s' line %zu, column %d: '%s' is too large: with d = %d "
                             "coordinates must lie within +-%.3g, or squared distances overflow "
                             "float32 (scale the data down)",
-                            cv->what, cv->path, cv->line, col, buf, cv->d, km_coord_limit(cv->d));
+                            cv->what, cv->path, cv->line, col, buf, cv->d,
+                            lab_km_coord_limit(cv->d));
     *out = (float)v;
     return 0;
 }
@@ -339,7 +340,7 @@ out:
 static int f32_values_ok(const char *path, const char *what, int d, const float *v, size_t cnt,
                          size_t i0, struct core_err *err)
 {
-    const double lim = km_coord_limit(d);
+    const double lim = lab_km_coord_limit(d);
     for (size_t q = 0; q < cnt; q++) {
         if (isfinite(v[q]) && fabs((double)v[q]) <= lim)
             continue;
@@ -432,9 +433,9 @@ out:
     return rc;
 }
 
-int km_points_read(const char *path, enum km_format fmt, const char *what, int d_in, float *x,
-                   size_t n_take, size_t *n_out, int *d_out, bool (*stop)(void *), void *ud,
-                   struct core_err *err)
+int lab_km_points_read(const char *path, enum km_format fmt, const char *what, int d_in, float *x,
+                       size_t n_take, size_t *n_out, int *d_out, bool (*stop)(void *), void *ud,
+                       struct core_err *err)
 {
     if (fmt == KM_FMT_CSV)
         return csv_read(path, what, x, n_take, n_out, d_out, stop, ud, err);
@@ -456,8 +457,8 @@ static double km_u01(uint64_t *s)
     return (double)(km_mix(s) >> 11) * 0x1.0p-53;
 }
 
-bool km_generate(float *x, size_t n, int d, int k, double spread, uint64_t seed,
-                 bool (*stop)(void *), void *ud)
+bool lab_km_generate(float *x, size_t n, int d, int k, double spread, uint64_t seed,
+                     bool (*stop)(void *), void *ud)
 {
     const double two_pi = 6.283185307179586;
     double *blob = core_xmalloc((size_t)k * (size_t)d * sizeof *blob);
@@ -490,7 +491,7 @@ bool km_generate(float *x, size_t n, int d, int k, double spread, uint64_t seed,
     return done;
 }
 
-void km_init_random(size_t n, int k, uint64_t seed, size_t *out)
+void lab_km_init_random(size_t n, int k, uint64_t seed, size_t *out)
 {
     /* Floyd's sampling: k distinct values below n in k draws. */
     uint64_t s = seed ^ 0x696e697469616c73ull; /* "initials" */
@@ -504,8 +505,8 @@ void km_init_random(size_t n, int k, uint64_t seed, size_t *out)
     }
 }
 
-int km_centres_save(const char *path, const float *c, int k, int d, bool overwrite,
-                    struct core_err *err)
+int lab_km_centres_save(const char *path, const float *c, int k, int d, bool overwrite,
+                        struct core_err *err)
 {
     struct core_buf b;
     core_buf_init(&b);

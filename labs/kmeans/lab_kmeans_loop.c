@@ -23,7 +23,7 @@ static double km_now(const struct km_run *r)
     return r->clk->now(r->clk->ctx);
 }
 
-bool km_run_stop(void *ud)
+bool lab_km_run_stop(void *ud)
 {
     return lab_cancelled(ud);
 }
@@ -39,7 +39,8 @@ static void km_bytes_text(double b, char *buf, size_t size)
 }
 
 /* One map step on the GPU into r->gsum/gcnt/gsse; the times as a pass's. */
-int km_gpu_step(struct km_run *r, int32_t *labels, struct km_pass_stats *st, struct core_err *err)
+int lab_km_gpu_step(struct km_run *r, int32_t *labels, struct km_pass_stats *st,
+                    struct core_err *err)
 {
     memset(st, 0, sizeof *st);
     double t0 = km_now(r), ks = 0;
@@ -72,7 +73,7 @@ static int km_gpu_check(struct km_run *r, struct core_err *err)
     double *cs = core_xcalloc(kd, sizeof *cs);
     int64_t *cc = core_xcalloc((size_t)c->k, sizeof *cc);
     struct km_pass_stats st;
-    int rc = km_gpu_step(r, gl, &st, err);
+    int rc = lab_km_gpu_step(r, gl, &st, err);
     if (rc != 0)
         goto out;
     size_t bad = 0, first = 0;
@@ -152,8 +153,8 @@ static void km_tasks_text(const struct km_pass_stats *st, int P, char *buf, size
 /* Runs iterations from the initial centres on p_use workers (or the GPU)
  * until converged or max_iter. main: the reported run (faults, series,
  * logs); otherwise a timed pass for the speedup. */
-int km_iterate(struct km_run *r, int p_use, bool use_gpu, int max_iter, bool main,
-               struct km_loop *L, struct core_err *err)
+int lab_km_iterate(struct km_run *r, int p_use, bool use_gpu, int max_iter, bool main,
+                   struct km_loop *L, struct core_err *err)
 {
     const struct km_cfg *c = &r->cfg;
     struct lab_ctx *cx = r->cx;
@@ -178,14 +179,14 @@ int km_iterate(struct km_run *r, int p_use, bool use_gpu, int max_iter, bool mai
             goto out;
         double t0 = km_now(r);
         if (use_gpu) {
-            rc = km_gpu_step(r, NULL, &st, err);
+            rc = lab_km_gpu_step(r, NULL, &st, err);
             psum = r->gsum;
             pcnt = r->gcnt;
             psse = r->gsse;
         } else {
             /* the broadcast: the centres into the buffer the pass reads */
-            memcpy(r->sh.centres[km_engine_next_buf(&r->eng)], r->cur, kd * sizeof *r->cur);
-            rc = km_engine_pass(&r->eng, KM_OP_MAP, p_use, main, (uint32_t)it, &st, err);
+            memcpy(r->sh.centres[lab_km_engine_next_buf(&r->eng)], r->cur, kd * sizeof *r->cur);
+            rc = lab_km_engine_pass(&r->eng, KM_OP_MAP, p_use, main, (uint32_t)it, &st, err);
             psum = r->eng.psum;
             pcnt = r->eng.pcnt;
             psse = r->eng.psse;
@@ -194,8 +195,8 @@ int km_iterate(struct km_run *r, int p_use, bool use_gpu, int max_iter, bool mai
             goto out;
         double t1 = km_now(r), shift;
         int empty, first_empty;
-        double sse = km_reduce(psum, pcnt, psse, c->tasks, c->k, c->d, r->cur, r->rsum, r->rcnt,
-                               &shift, &empty, &first_empty);
+        double sse = lab_km_reduce(psum, pcnt, psse, c->tasks, c->k, c->d, r->cur, r->rsum, r->rcnt,
+                                   &shift, &empty, &first_empty);
         double t2 = km_now(r);
         double iter_s = t2 - t0, shuffle_s = st.shuffle_s, reduce_s = st.reduce_s + (t2 - t1);
         double map_s = iter_s - shuffle_s - reduce_s;
@@ -291,7 +292,7 @@ out:
 }
 
 /* Finds the points: generated or from the file. */
-int km_points(struct km_run *r, struct core_err *err)
+int lab_km_points(struct km_run *r, struct core_err *err)
 {
     const struct km_cfg *c = &r->cfg;
     struct lab_ctx *cx = r->cx;
@@ -302,8 +303,8 @@ int km_points(struct km_run *r, struct core_err *err)
         lab_progress(cx, 0, what);
         size_t n = 0;
         int d = 0;
-        int rc =
-            km_points_read(c->file, c->fmt, "file", c->d, x, c->n, &n, &d, km_run_stop, cx, err);
+        int rc = lab_km_points_read(c->file, c->fmt, "file", c->d, x, c->n, &n, &d, lab_km_run_stop,
+                                    cx, err);
         if (rc != 0)
             return rc;
         lab_log(cx, LAB_LOG_INFO, "%zu points of d = %d from '%s'%s", c->n, c->d, c->file,
@@ -311,7 +312,7 @@ int km_points(struct km_run *r, struct core_err *err)
         return 0;
     }
     lab_progress(cx, 0, "generating the points");
-    if (!km_generate(x, c->n, c->d, c->k, c->spread, c->seed, km_run_stop, cx))
+    if (!lab_km_generate(x, c->n, c->d, c->k, c->spread, c->seed, lab_km_run_stop, cx))
         return core_err_set(err, CORE_ERR_CANCELLED, "cancelled");
     lab_log(cx, LAB_LOG_INFO,
             "%zu points of d = %d generated: %d Gaussian blobs, spread %g, seed %llu", c->n, c->d,
@@ -319,15 +320,15 @@ int km_points(struct km_run *r, struct core_err *err)
     return 0;
 }
 
-int km_init_centres(struct km_run *r, struct core_err *err)
+int lab_km_init_centres(struct km_run *r, struct core_err *err)
 {
     const struct km_cfg *c = &r->cfg;
     const size_t d = (size_t)c->d;
     if (c->init == KM_INIT_FILE) {
         size_t n;
         int dd;
-        int rc = km_points_read(c->init_file, c->init_fmt, "init_file", c->d, r->c0, (size_t)c->k,
-                                &n, &dd, NULL, NULL, err);
+        int rc = lab_km_points_read(c->init_file, c->init_fmt, "init_file", c->d, r->c0,
+                                    (size_t)c->k, &n, &dd, NULL, NULL, err);
         if (rc == 0 && n != (size_t)c->k)
             rc = core_err_set(err, CORE_ERR_INVALID,
                               "kmeans: init_file '%s' holds %zu centres, but k = %d", c->init_file,
@@ -336,7 +337,7 @@ int km_init_centres(struct km_run *r, struct core_err *err)
     }
     size_t *idx = core_xmalloc((size_t)c->k * sizeof *idx);
     if (c->init == KM_INIT_RANDOM)
-        km_init_random(c->n, c->k, c->seed, idx);
+        lab_km_init_random(c->n, c->k, c->seed, idx);
     else
         for (int i = 0; i < c->k; i++)
             idx[i] = (size_t)i;

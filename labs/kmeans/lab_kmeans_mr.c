@@ -21,7 +21,7 @@
  * for the typical task (lab_hang_limit_s: 5 s + 20 x typical) is killed
  * and replaced. Injected faults (crash=, straggler=) apply only to passes run
  * with faults on: the crash decision for (iteration, task, attempt) comes
- * from km_fault_u, so a seed replays the same schedule.
+ * from lab_km_fault_u, so a seed replays the same schedule.
  */
 #include "labs/kmeans/lab_kmeans.h"
 
@@ -57,7 +57,7 @@ static uint64_t km_fmix(uint64_t z)
     return z ^ (z >> 31);
 }
 
-double km_fault_u(uint64_t seed, uint32_t iter, uint32_t task, uint32_t attempt)
+double lab_km_fault_u(uint64_t seed, uint32_t iter, uint32_t task, uint32_t attempt)
 {
     uint64_t h = km_fmix(seed ^ 0x6661756c74730000ull); /* "faults" */
     h = km_fmix(h + 0x9e3779b97f4a7c15ull * ((uint64_t)iter + 1));
@@ -68,15 +68,15 @@ double km_fault_u(uint64_t seed, uint32_t iter, uint32_t task, uint32_t attempt)
 
 /* ---- the worker ------------------------------------------------------------------- */
 
-size_t km_rec_bytes(int d)
+size_t lab_km_rec_bytes(int d)
 {
     return 4 * ((size_t)d + 2);
 }
 
-int km_rec_reduce(const unsigned char *p, size_t n, int k, int d, double *ps, int64_t *pc,
-                  int worker, unsigned task, struct core_err *err)
+int lab_km_rec_reduce(const unsigned char *p, size_t n, int k, int d, double *ps, int64_t *pc,
+                      int worker, unsigned task, struct core_err *err)
 {
-    const size_t rb = km_rec_bytes(d);
+    const size_t rb = lab_km_rec_bytes(d);
     for (size_t i = 0; i < n; i++, p += rb) {
         int32_t c, one;
         memcpy(&c, p, 4);
@@ -110,7 +110,7 @@ static int km_send_records(int fd, const struct km_shared *sh, const struct km_r
                            const float *x, const int32_t *lab, size_t m, unsigned char *buf)
 {
     const int d = sh->d;
-    const size_t rb = km_rec_bytes(d);
+    const size_t rb = lab_km_rec_bytes(d);
     const int32_t one = 1;
     memcpy(buf, r, sizeof *r);
     size_t head = sizeof *r;
@@ -148,7 +148,7 @@ static int km_worker(int fd, void *varg)
         core_xmalloc(KM_REPLY_BYTES + kd * sizeof(double) + (size_t)k * sizeof(int64_t));
     double *sums = (double *)(out + KM_REPLY_BYTES);
     int64_t *cnt = (int64_t *)(sums + kd);
-    unsigned char *recs = core_xmalloc(KM_REPLY_BYTES + KM_REC_CHUNK * km_rec_bytes(d));
+    unsigned char *recs = core_xmalloc(KM_REPLY_BYTES + KM_REC_CHUNK * lab_km_rec_bytes(d));
     int32_t *lab = NULL;
     size_t lab_cap = 0;
     int rc = 0;
@@ -161,7 +161,7 @@ static int km_worker(int fd, void *varg)
         const size_t m = c.hi - c.lo;
         const float *x = sh->x + c.lo * (size_t)d;
         if (c.faults && sh->crash > 0 &&
-            km_fault_u(sh->seed, c.iter, c.task, c.attempt) < sh->crash) {
+            lab_km_fault_u(sh->seed, c.iter, c.task, c.attempt) < sh->crash) {
             /* An injected crash, half-way through the task: the work done
              * so far is lost with the process. */
             kern_kmeans_assign(x, m / 2, d, cen, k, NULL, NULL, NULL);
@@ -183,7 +183,7 @@ static int km_worker(int fd, void *varg)
             }
             r.sse = kern_kmeans_assign(x, m, d, cen, k, lab, NULL, NULL);
             r.recs = m;
-            r.body = m * km_rec_bytes(d);
+            r.body = m * lab_km_rec_bytes(d);
         }
         double t = core_time_mono() - t0;
         if (c.faults && a->straggle > 1) /* a machine FACTOR times slower */
@@ -214,8 +214,8 @@ static double km_now(const struct km_engine *e)
     return e->clk->now(e->clk->ctx);
 }
 
-void km_engine_init(struct km_engine *e, struct lab_ctx *cx, struct km_shared *sh, int P, int T,
-                    const double *straggle)
+void lab_km_engine_init(struct km_engine *e, struct lab_ctx *cx, struct km_shared *sh, int P, int T,
+                        const double *straggle)
 {
     memset(e, 0, sizeof *e);
     e->cx = cx;
@@ -242,12 +242,12 @@ void km_engine_init(struct km_engine *e, struct lab_ctx *cx, struct km_shared *s
     e->tlive = core_xcalloc((size_t)T, sizeof *e->tlive);
     e->queue = core_xcalloc((size_t)T, sizeof *e->queue);
     e->tdur = core_xcalloc((size_t)T, sizeof *e->tdur);
-    e->rbuf_cap = KM_REC_CHUNK * km_rec_bytes(sh->d);
+    e->rbuf_cap = KM_REC_CHUNK * lab_km_rec_bytes(sh->d);
     e->rbuf = core_xmalloc(e->rbuf_cap);
     e->fault_logs_left = KM_FAULT_LOGS;
 }
 
-void km_engine_fini(struct km_engine *e)
+void lab_km_engine_fini(struct km_engine *e)
 {
     free(e->bounds);
     free(e->psum);
@@ -275,10 +275,10 @@ static int km_spawn(struct km_engine *e, int s, struct core_err *err)
     return 0;
 }
 
-int km_engine_start(struct km_engine *e, struct core_err *err)
+int lab_km_engine_start(struct km_engine *e, struct core_err *err)
 {
     if (e->mpi)
-        return km_mpi_start(e, err);
+        return lab_km_mpi_start(e, err);
     for (int s = 0; s < e->P; s++) {
         int rc = km_spawn(e, s, err);
         if (rc != 0)
@@ -289,7 +289,7 @@ int km_engine_start(struct km_engine *e, struct core_err *err)
     return 0;
 }
 
-int km_engine_next_buf(const struct km_engine *e)
+int lab_km_engine_next_buf(const struct km_engine *e)
 {
     return (int)((e->pass + 1) % 2);
 }
@@ -347,7 +347,7 @@ static int km_dead(struct km_engine *e, int s, bool late, struct km_pass_stats *
     if (sl->busy) {
         uint32_t t = sl->task;
         injected = !late && e->sh->crash > 0 &&
-                   km_fault_u(e->sh->seed, sl->iter, t, sl->attempt) < e->sh->crash;
+                   lab_km_fault_u(e->sh->seed, sl->iter, t, sl->attempt) < e->sh->crash;
         if (sl->pass == e->pass) {
             e->tlive[t]--;
             if (e->tstate[t] != KM_T_DONE && e->tlive[t] == 0) {
@@ -473,7 +473,7 @@ static int km_receive(struct km_engine *e, int s, enum km_op op, int *done,
     struct km_slot *sl = &e->slot[s];
     const struct km_shared *sh = e->sh;
     const int d = sh->d, k = sh->k;
-    const size_t kd = (size_t)k * (size_t)d, rb = km_rec_bytes(d);
+    const size_t kd = (size_t)k * (size_t)d, rb = lab_km_rec_bytes(d);
     int fd = km_fd(e, s);
     struct km_reply r;
     struct core_err rerr;
@@ -522,7 +522,7 @@ static int km_receive(struct km_engine *e, int s, enum km_op op, int *done,
             if (rc != 0)
                 break;
             double ta = km_now(e);
-            if ((rc = km_rec_reduce(e->rbuf, cnt, k, d, ps, pc, s + 1, t, err)) != 0)
+            if ((rc = lab_km_rec_reduce(e->rbuf, cnt, k, d, ps, pc, s + 1, t, err)) != 0)
                 return rc;
             t_red += km_now(e) - ta;
         }
@@ -552,11 +552,11 @@ static int km_receive(struct km_engine *e, int s, enum km_op op, int *done,
     return 0;
 }
 
-int km_engine_pass(struct km_engine *e, enum km_op op, int p_use, bool faults, uint32_t iter,
-                   struct km_pass_stats *st, struct core_err *err)
+int lab_km_engine_pass(struct km_engine *e, enum km_op op, int p_use, bool faults, uint32_t iter,
+                       struct km_pass_stats *st, struct core_err *err)
 {
     if (e->mpi)
-        return km_mpi_pass(e, op, p_use, faults, iter, st, err);
+        return lab_km_mpi_pass(e, op, p_use, faults, iter, st, err);
     const int T = e->T;
     struct pollfd pfd[KM_MAX_WORKERS];
     int who[KM_MAX_WORKERS];
@@ -691,10 +691,10 @@ out:
     return rc;
 }
 
-void km_engine_stop(struct km_engine *e)
+void lab_km_engine_stop(struct km_engine *e)
 {
     if (e->mpi) {
-        km_mpi_stop(e);
+        lab_km_mpi_stop(e);
         return;
     }
     struct km_cmd q = {KM_OP_QUIT, 0, 0, 0, 0, 0, 0, 0, 0, 0};
@@ -714,9 +714,9 @@ void km_engine_stop(struct km_engine *e)
 
 /* ---- the reduce ------------------------------------------------------------------------ */
 
-double km_reduce(const double *psum, const int64_t *pcnt, const double *psse, int T, int k, int d,
-                 float *centres, double *sums, int64_t *cnt, double *shift, int *empty,
-                 int *first_empty)
+double lab_km_reduce(const double *psum, const int64_t *pcnt, const double *psse, int T, int k,
+                     int d, float *centres, double *sums, int64_t *cnt, double *shift, int *empty,
+                     int *first_empty)
 {
     const size_t kd = (size_t)k * (size_t)d;
     double sse = 0;

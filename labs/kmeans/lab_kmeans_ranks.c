@@ -10,7 +10,7 @@
  * result (k partial sums and counts with the combiner, a record per point
  * without, the labels for the final assignment) lands in the task's slot;
  * the reduce adds the slots in task order, so the centres are the same bits
- * for any number of ranks and any failure. Messages are framed ps_conn
+ * for any number of ranks and any failure. Messages are framed lab_net_conn
  * messages (lab_ps_net.h) on LAB_MPI_TAG(CTL, 0, rank).
  *
  * Faults at the application level (a dead rank would end the whole job):
@@ -55,7 +55,7 @@ static double kmr_now(const struct km_engine *e)
 
 /* ---- the master ------------------------------------------------------------------ */
 
-int km_mpi_start(struct km_engine *e, struct core_err *err)
+int lab_km_mpi_start(struct km_engine *e, struct core_err *err)
 {
     const struct km_shared *sh = e->sh;
     int size = lab_mpi_size();
@@ -89,18 +89,18 @@ int km_mpi_start(struct km_engine *e, struct core_err *err)
         return rc;
     e->conn = core_xcalloc((size_t)e->P, sizeof *e->conn);
     for (int s = 0; s < e->P; s++) {
-        ps_conn_init_mpi(&e->conn[s], s + 1, LAB_MPI_TAG(LAB_MPI_KIND_CTL, 0, s + 1),
-                         lab_mpi_t_base(), NULL, e->cancel);
+        lab_net_conn_init_mpi(&e->conn[s], s + 1, LAB_MPI_TAG(LAB_MPI_KIND_CTL, 0, s + 1),
+                              lab_mpi_t_base(), NULL, e->cancel);
         e->slot[s].idx = s;
         e->slot[s].busy = false;
     }
     return 0;
 }
 
-void km_mpi_stop(struct km_engine *e)
+void lab_km_mpi_stop(struct km_engine *e)
 {
     for (int s = 0; e->conn && s < e->P; s++)
-        ps_conn_close(&e->conn[s]);
+        lab_net_conn_close(&e->conn[s]);
     free(e->conn);
     e->conn = NULL;
 }
@@ -159,7 +159,7 @@ static void slot_gone(struct km_engine *e, int s, const char *why, struct km_pas
     bool busy = sl->busy;
     bool back = requeue(e, s);
     sl->idx = -1;
-    ps_conn_close(&e->conn[s]);
+    lab_net_conn_close(&e->conn[s]);
     fault_log(e, LAB_LOG_WARN, "worker %d (rank %d) %s%s%s; its slot is not used again%s", s + 1,
               s + 1, why, busy ? " during " : "", busy ? work : "",
               back ? ", and the task runs again" : "");
@@ -183,10 +183,10 @@ static int send_cmd(struct km_engine *e, int s, enum km_op op, int t, uint32_t a
     sl->attempts++;
     e->tlive[t]++;
     e->tstate[t] = 1;
-    struct ps_part parts[2] = {{&c, sizeof c},
-                               {sh->centres[c.buf], (size_t)sh->k * (size_t)sh->d * sizeof(float)}};
+    struct lab_net_part parts[2] = {
+        {&c, sizeof c}, {sh->centres[c.buf], (size_t)sh->k * (size_t)sh->d * sizeof(float)}};
     struct core_err werr;
-    int rc = ps_send(&e->conn[s], KMR_MSG_CMD, t, a, parts, 2, KMR_IO_MS, &werr);
+    int rc = lab_net_send(&e->conn[s], KMR_MSG_CMD, t, a, parts, 2, KMR_IO_MS, &werr);
     if (rc == CORE_ERR_CANCELLED)
         return core_err_set(err, rc, "cancelled");
     if (rc) {
@@ -197,13 +197,13 @@ static int send_cmd(struct km_engine *e, int s, enum km_op op, int t, uint32_t a
 }
 
 /* A result (or a crash) from slot s. */
-static int take_reply(struct km_engine *e, int s, enum km_op op, const struct ps_msg *m, int *done,
-                      struct km_pass_stats *st, struct core_err *err)
+static int take_reply(struct km_engine *e, int s, enum km_op op, const struct lab_net_msg *m,
+                      int *done, struct km_pass_stats *st, struct core_err *err)
 {
     struct km_slot *sl = &e->slot[s];
     const struct km_shared *sh = e->sh;
     const int d = sh->d, k = sh->k;
-    const size_t kd = (size_t)k * (size_t)d, rb = km_rec_bytes(d);
+    const size_t kd = (size_t)k * (size_t)d, rb = lab_km_rec_bytes(d);
     struct km_reply r;
     if (m->len < sizeof r || (m->type != KMR_MSG_RESULT && m->type != KMR_MSG_CRASH))
         return core_err_set(err, CORE_ERR_INTERNAL, "kmeans: worker %d sent message 0x%x", s + 1,
@@ -214,7 +214,7 @@ static int take_reply(struct km_engine *e, int s, enum km_op op, const struct ps
                             "kmeans: worker %d answered task %u (pass %u, attempt %u), not the "
                             "task it was given",
                             s + 1, r.task + 1, r.pass, r.attempt);
-    st->bytes += PS_HDR_BYTES + m->len;
+    st->bytes += LAB_NET_HDR_BYTES + m->len;
     if (m->type == KMR_MSG_CRASH) {
         char work[64];
         work_words(sl->op, sl->task, sl->iter, work, sizeof work);
@@ -248,7 +248,7 @@ static int take_reply(struct km_engine *e, int s, enum km_op op, const struct ps
         int64_t *pc = e->pcnt + (size_t)t * (size_t)k;
         memset(ps, 0, kd * sizeof *ps);
         memset(pc, 0, (size_t)k * sizeof *pc);
-        int rc = km_rec_reduce(body, mm, k, d, ps, pc, s + 1, t, err);
+        int rc = lab_km_rec_reduce(body, mm, k, d, ps, pc, s + 1, t, err);
         if (rc != 0)
             return rc;
         st->reduce_s += kmr_now(e) - ta;
@@ -290,8 +290,8 @@ static int pick_late(const struct km_engine *e, int s, double now, double after)
     return best;
 }
 
-int km_mpi_pass(struct km_engine *e, enum km_op op, int p_use, bool faults, uint32_t iter,
-                struct km_pass_stats *st, struct core_err *err)
+int lab_km_mpi_pass(struct km_engine *e, enum km_op op, int p_use, bool faults, uint32_t iter,
+                    struct km_pass_stats *st, struct core_err *err)
 {
     const int T = e->T;
     int done = 0, rc = 0;
@@ -378,7 +378,7 @@ int km_mpi_pass(struct km_engine *e, enum km_op op, int p_use, bool faults, uint
                 slot_gone(e, s, why, st);
             }
         }
-        struct ps_conn *cs[KM_MAX_WORKERS];
+        struct lab_net_conn *cs[KM_MAX_WORKERS];
         int who[KM_MAX_WORKERS], n = 0;
         for (int s = 0; s < e->P; s++)
             if (e->slot[s].idx >= 0 && e->slot[s].busy) {
@@ -388,7 +388,7 @@ int km_mpi_pass(struct km_engine *e, enum km_op op, int p_use, bool faults, uint
         if (n == 0)
             continue;
         struct core_err we;
-        int i = ps_wait_any(cs, (size_t)n, 50, &we);
+        int i = lab_net_wait_any(cs, (size_t)n, 50, &we);
         if (i == CORE_ERR_LIMIT)
             continue;
         if (i == CORE_ERR_CANCELLED) {
@@ -400,9 +400,9 @@ int km_mpi_pass(struct km_engine *e, enum km_op op, int p_use, bool faults, uint
             goto out;
         }
         int s = who[i];
-        struct ps_msg m;
+        struct lab_net_msg m;
         double r0 = kmr_now(e);
-        int rr = ps_recv(&e->conn[s], &m, KMR_IO_MS, &we);
+        int rr = lab_net_recv(&e->conn[s], &m, KMR_IO_MS, &we);
         if (rr == CORE_ERR_CANCELLED) {
             rc = core_err_set(err, rr, "cancelled");
             goto out;
@@ -434,19 +434,19 @@ static void nap(double secs)
 }
 
 /* Serves rank 0's commands until the connection ends. */
-static void serve(const struct kmr_start *st, const float *x, struct ps_conn *ctl)
+static void serve(const struct kmr_start *st, const float *x, struct lab_net_conn *ctl)
 {
     const int d = st->d, k = st->k;
-    const size_t kd = (size_t)k * (size_t)d, rb = km_rec_bytes(d);
+    const size_t kd = (size_t)k * (size_t)d, rb = lab_km_rec_bytes(d);
     float *cen = core_xmalloc(kd * sizeof *cen);
     unsigned char *body = NULL;
     size_t body_cap = 0;
     int32_t *lab = NULL;
     size_t lab_cap = 0;
     for (;;) {
-        struct ps_msg m;
+        struct lab_net_msg m;
         struct core_err e;
-        if (ps_recv(ctl, &m, -1, &e) != 0)
+        if (lab_net_recv(ctl, &m, -1, &e) != 0)
             break;
         struct km_cmd c;
         if (m.type != KMR_MSG_CMD || m.len != sizeof c + kd * sizeof(float))
@@ -460,11 +460,11 @@ static void serve(const struct kmr_start *st, const float *x, struct ps_conn *ct
         const float *xs = x + c.lo * (size_t)d;
         struct km_reply r = {c.pass, c.task, c.attempt, c.op, 0, 0, 0, 0};
         if (c.faults && st->crash > 0 &&
-            km_fault_u(st->seed, c.iter, c.task, c.attempt) < st->crash) {
+            lab_km_fault_u(st->seed, c.iter, c.task, c.attempt) < st->crash) {
             /* the injected crash: half the work, then the output is lost */
             kern_kmeans_assign(xs, mm / 2, d, cen, k, NULL, NULL, NULL);
-            struct ps_part part = {&r, sizeof r};
-            if (ps_send(ctl, KMR_MSG_CRASH, c.task, c.attempt, &part, 1, -1, &e) != 0)
+            struct lab_net_part part = {&r, sizeof r};
+            if (lab_net_send(ctl, KMR_MSG_CRASH, c.task, c.attempt, &part, 1, -1, &e) != 0)
                 break;
             continue;
         }
@@ -506,8 +506,8 @@ static void serve(const struct kmr_start *st, const float *x, struct ps_conn *ct
         if (c.faults && st->straggle > 1)
             nap((st->straggle - 1) * t);
         r.map_s = core_time_mono() - t0;
-        struct ps_part parts[2] = {{&r, sizeof r}, {body, want}};
-        if (ps_send(ctl, KMR_MSG_RESULT, c.task, c.attempt, parts, 2, -1, &e) != 0)
+        struct lab_net_part parts[2] = {{&r, sizeof r}, {body, want}};
+        if (lab_net_send(ctl, KMR_MSG_RESULT, c.task, c.attempt, parts, 2, -1, &e) != 0)
             break;
     }
     free(cen);
@@ -515,7 +515,7 @@ static void serve(const struct kmr_start *st, const float *x, struct ps_conn *ct
     free(lab);
 }
 
-int km_mpi_rank_main(const struct lab_params *p, struct core_err *err)
+int lab_km_mpi_rank_main(const struct lab_params *p, struct core_err *err)
 {
     (void)p; /* the configuration comes with rank 0's START order */
     int rc = lab_mpi_init(err);
@@ -545,11 +545,11 @@ int km_mpi_rank_main(const struct lab_params *p, struct core_err *err)
             rc = lab_mpi_bcast(x, bytes, err);
         if (rc)
             break;
-        struct ps_conn ctl;
-        ps_conn_init_mpi(&ctl, 0, LAB_MPI_TAG(LAB_MPI_KIND_CTL, 0, lab_mpi_rank()),
-                         lab_mpi_t_base(), NULL, NULL);
+        struct lab_net_conn ctl;
+        lab_net_conn_init_mpi(&ctl, 0, LAB_MPI_TAG(LAB_MPI_KIND_CTL, 0, lab_mpi_rank()),
+                              lab_mpi_t_base(), NULL, NULL);
         serve(&st, x, &ctl);
-        ps_conn_close(&ctl);
+        lab_net_conn_close(&ctl);
     }
     lab_mpi_finish();
     free(x);

@@ -78,7 +78,7 @@ static void km_summary_device(struct km_run *r)
     }
 }
 
-void km_summary(struct km_run *r)
+void lab_km_summary(struct km_run *r)
 {
     struct lab_ctx *cx = r->cx;
     const struct km_cfg *c = &r->cfg;

@@ -627,7 +627,7 @@ static const struct lab_chart_def mem_charts[] = {
     {"stride_ns", "time per access", true},
 };
 
-const struct lab_def lab_memory = {
+const struct lab_def lab_memory_def = {
     .name = "memory",
     .title = "Locality on your CPU",
     .summary = "matrix multiply IJK vs IKJ vs blocked across the caches; stride sweep and the "

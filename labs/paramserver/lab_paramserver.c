@@ -56,16 +56,16 @@ static int psm_run(struct lab_ctx *cx, struct core_err *err)
 {
     struct psm *r = core_xcalloc(1, sizeof *r);
     bool relayed = false, mpi_up = false;
-    int rc = psm_cfg(lab_ctx_params(cx), &r->cfg, err);
+    int rc = lab_ps_cfg(lab_ctx_params(cx), &r->cfg, err);
     if (rc)
         goto out;
     struct ps_cfg *c = &r->cfg;
     r->cx = cx;
     r->ps = lab_ctx_procs(cx);
     for (int i = 0; i < PS_MAX_SERVERS; i++)
-        ps_conn_init_local(&r->srv[i].ctl, -1, NULL, NULL);
+        lab_net_conn_init_local(&r->srv[i].ctl, -1, NULL, NULL);
     for (int i = 0; i < PS_MAX_WORKERS; i++)
-        ps_conn_init_local(&r->wrk[i].ctl, -1, NULL, NULL);
+        lab_net_conn_init_local(&r->wrk[i].ctl, -1, NULL, NULL);
     if (c->mpi && lab_mpi_env_rank() < 0) {
         /* a front end: Open MPI's mpirun runs the job, rank 0 reports here */
         relayed = true;
@@ -84,16 +84,16 @@ static int psm_run(struct lab_ctx *cx, struct core_err *err)
     r->agg = core_xcalloc((size_t)c->steps, sizeof *r->agg);
     r->loss_by_step = core_xcalloc((size_t)c->steps, sizeof *r->loss_by_step);
 
-    psm_cfg_run(cx, c);
+    lab_ps_cfg_run(cx, c);
     lab_progress(cx, 0, "starting the processes");
     c->t0 = core_time_mono();
-    rc = psm_start(r, err);
+    rc = lab_ps_start(r, err);
     if (rc)
         goto out;
-    rc = psm_loop(r, err);
+    rc = lab_ps_loop(r, err);
     if (rc)
         goto out;
-    rc = psm_final(r, err);
+    rc = lab_ps_final(r, err);
     if (rc)
         goto out;
     lab_progress(cx, 1, "done");
@@ -102,24 +102,24 @@ static int psm_run(struct lab_ctx *cx, struct core_err *err)
                 "kill_server = %d@%d did not fire: shard %d counts steps by the slowest worker "
                 "still training (mode=%s), and that never reached step %d (the others had "
                 "finished or died)",
-                c->kill_server + 1, c->kill_server_step, c->kill_server + 1, psm_mode_name(c->mode),
-                c->kill_server_step);
-    psm_summary(r);
+                c->kill_server + 1, c->kill_server_step, c->kill_server + 1,
+                lab_ps_mode_name(c->mode), c->kill_server_step);
+    lab_ps_summary(r);
 out:
     if (rc && rc != CORE_ERR_CANCELLED && r->next_emit > 0 && r->cx)
-        psm_summary(r); /* what was measured before it stopped */
+        lab_ps_summary(r); /* what was measured before it stopped */
     if (rc == 0 && !relayed)
-        psm_stop_children(r); /* otherwise lab_run kills them: a cancel must be quick */
+        lab_ps_stop_children(r); /* otherwise lab_run kills them: a cancel must be quick */
     if (rc && lab_mpi_term_noted())
         rc = core_err_set(err, CORE_ERR_INTERNAL,
                           "Open MPI ended the job (rank 0 had SIGTERM from mpirun): another rank "
                           "died or mpirun was stopped; mpirun's own message names the rank");
     for (int i = 0; i < PS_MAX_SERVERS; i++) {
-        ps_conn_close(&r->srv[i].ctl);
+        lab_net_conn_close(&r->srv[i].ctl);
         free(r->ckpt[i]);
     }
     for (int i = 0; i < PS_MAX_WORKERS; i++)
-        ps_conn_close(&r->wrk[i].ctl);
+        lab_net_conn_close(&r->wrk[i].ctl);
     if (mpi_up && !lab_mpi_term_noted()) {
         lab_mpi_end_all(); /* every rank lets go, whatever state it is in */
         lab_mpi_finish();
@@ -220,7 +220,7 @@ static int psm_mpi_workers(const struct lab_params *p, int ranks)
     return ranks - 1 - (ring ? 0 : (int)lab_param_num(p, "servers"));
 }
 
-const struct lab_def lab_paramserver = {
+const struct lab_def lab_ps_def = {
     .name = "paramserver",
     .title = "Parameter server and all-reduce SGD",
     .summary = "sync/async/ssp SGD over server shards and worker processes on an emulated link, "
@@ -229,9 +229,9 @@ const struct lab_def lab_paramserver = {
     .n_params = sizeof psm_params / sizeof psm_params[0],
     .series = psm_series,
     .n_series = sizeof psm_series / sizeof psm_series[0],
-    .check = psm_check,
+    .check = lab_ps_check,
     .run = psm_run,
     .snapshot = psm_snapshot,
     .mpi_workers = psm_mpi_workers,
-    .rank = ps_mpi_rank_main,
+    .rank = lab_ps_mpi_rank_main,
 };

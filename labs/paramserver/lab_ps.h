@@ -19,7 +19,7 @@
  * the (running) workers as SCM_RIGHTS over the control channel
  * (PS_MSG_RECONNECT, then one byte carrying the descriptor).
  *
- * Every connection is a struct ps_conn (lab_ps_net.h); data connections get
+ * Every connection is a struct lab_net_conn (lab_ps_net.h); data connections get
  * the emulated link of the run (`link`, `latency_ms`), one per connection
  * and direction — the course's model, in which a worker's pull and push each
  * cross its own 1 Gbps link.
@@ -48,7 +48,7 @@ enum ps_mode { PS_SYNC, PS_ASYNC, PS_SSP, PS_ALLREDUCE };
 enum ps_model_kind { PS_LOGISTIC, PS_LINEAR };
 enum ps_comp { PS_COMP_NONE, PS_COMP_TOPK, PS_COMP_Q8 };
 
-/* Message types (struct ps_msg.type); a and b as noted. */
+/* Message types (struct lab_net_msg.type); a and b as noted. */
 enum {
     PS_MSG_PULL = 1,  /* worker -> shard: a = step */
     PS_MSG_WEIGHTS,   /* shard -> worker: a = version; payload struct ps_pull_hdr + floats */
@@ -78,7 +78,7 @@ struct ps_cfg {
     double lr;
     double compute_s; /* extra compute per step */
     double topk_frac; /* PS_COMP_TOPK */
-    struct ps_link_cfg link;
+    struct lab_net_link_cfg link;
     int staleness;
     struct lab_straggler straggler;    /* straggler=W:FACTOR (lab_param_straggler) */
     int kill_worker, kill_worker_step; /* -1: none */
@@ -98,7 +98,7 @@ struct ps_cfg {
 };
 
 /* Shard s holds keys [lo, hi): the params split into S near-equal ranges. */
-void ps_shard_range(int64_t params, int servers, int s, int64_t *lo, int64_t *hi);
+void lab_ps_shard_range(int64_t params, int servers, int s, int64_t *lo, int64_t *hi);
 
 /* Before the floats of a PS_MSG_WEIGHTS reply. */
 struct ps_pull_hdr {
@@ -137,38 +137,39 @@ struct ps_shard_stats {
 /* ---- the model ------------------------------------------------------------- */
 
 /* Non-zero features per example: max(hot, round((1 - sparsity) * params)). */
-int64_t ps_model_nnz(int64_t params, double sparsity);
+int64_t lab_ps_model_nnz(int64_t params, double sparsity);
 /* Loss at w over worker `worker`'s batch of step `step` (examples
  * ((step * W) + worker) * batch + j), and its gradient written densely into
  * grad[0..params) (cleared first). The data are a function of (seed, example
  * index) alone: the same on every machine and in every process. */
-double ps_model_grad(const struct ps_cfg *c, const float *w, int64_t step, int worker, float *grad);
+double lab_ps_model_grad(const struct ps_cfg *c, const float *w, int64_t step, int worker,
+                         float *grad);
 /* w[i] -= scale * g[i] for i < n. Every update of the lab goes through
  * this one function, so the single-process reference matches sync mode
  * bit for bit. */
-void ps_model_apply(float *w, const float *g, size_t n, float scale);
+void lab_ps_model_apply(float *w, const float *g, size_t n, float scale);
 /* The loss at w = 0: ln 2 (logistic) or the labels' mean square / 2. */
 double ps_model_loss0(const struct ps_cfg *c);
 /* FNV-1a of the weights' bytes, as 16 hex digits (what the lab reports as
  * weights_fnv). */
-void ps_weights_fnv(const float *w, size_t n, char out[17]);
+void lab_ps_weights_fnv(const float *w, size_t n, char out[17]);
 
 /* ---- specs and the course's model -------------------------------------------- */
 
 /* "none", "q8" or "topk:F" (0 < F <= 1). */
-int ps_compress_parse(const char *s, int *comp, double *frac, struct core_err *err);
+int lab_ps_compress_parse(const char *s, int *comp, double *frac, struct core_err *err);
 /* "N@STEP" (N from 1, STEP from 0) into a 0-based index; "" or "none" is
  * none (*who = -1). `what` names the parameter in messages (a name with
  * "server" in it counts shards, else workers). */
-int ps_kill_parse(const char *s, const char *what, int count, int64_t steps, int *who, int *step,
-                  struct core_err *err);
+int lab_ps_kill_parse(const char *s, const char *what, int count, int64_t steps, int *who,
+                      int *step, struct core_err *err);
 /* The course's estimate for a parameter server: pull + push of the whole
  * model, t = 2 * 4 * params / link (seconds). 0 when the link is off. */
-double ps_predict_comm_s(int64_t params, double link_Bps);
+double lab_ps_predict_comm_s(int64_t params, double link_Bps);
 /* The same for a ring all-reduce of the gradient: 2 (W-1)/W * 4 params / link. */
-double ps_predict_ring_s(int64_t params, int workers, double link_Bps);
+double lab_ps_predict_ring_s(int64_t params, int workers, double link_Bps);
 /* nccl-tests' bus bandwidth: algbw * 2 (W-1) / W. */
-double ps_busbw(double algbw, int workers);
+double lab_ps_busbw(double algbw, int workers);
 /* The emulated link time of one step on the busiest connection: a pull (the
  * request, then the shard's reply, which with server_nic=shared queues
  * behind the other workers' replies on the shard's one link) and a push of
@@ -176,7 +177,7 @@ double ps_busbw(double algbw, int workers);
  * ring all-reduce; latency left out. 0 with the link off. The lab refuses
  * a configuration above PS_MAX_STEP_LINK_S before it runs. */
 #define PS_MAX_STEP_LINK_S 60.0
-double ps_step_link_s(const struct ps_cfg *c);
+double lab_ps_step_link_s(const struct ps_cfg *c);
 
 /* ---- the processes ------------------------------------------------------------ */
 
@@ -205,69 +206,70 @@ struct ps_child {
 };
 
 /* The child mains for lab_proc_spawn (arg: struct ps_child). */
-int ps_server_main(int ctl_fd, void *arg);
-int ps_worker_main(int ctl_fd, void *arg);
+int lab_ps_server_main(int ctl_fd, void *arg);
+int lab_ps_worker_main(int ctl_fd, void *arg);
 
 /* Closes every descriptor of ch->data_fds except ch->own[0..n_own). */
-void ps_child_close_others(const struct ps_child *ch, int n_own);
+void lab_ps_child_close_others(const struct ps_child *ch, int n_own);
 
 /* The child's connections, whatever the transport: the control channel
  * (local: ctl_fd), and own[k] with the run's link (local: the descriptor;
  * mpi: the rank and tag; -1: a closed connection). */
-void ps_child_ctl(const struct ps_child *ch, int ctl_fd, struct ps_conn *c);
-void ps_child_conn(const struct ps_child *ch, int k, const struct ps_link_cfg *link,
-                   struct ps_conn *c);
+void lab_ps_child_ctl(const struct ps_child *ch, int ctl_fd, struct lab_net_conn *c);
+void lab_ps_child_conn(const struct ps_child *ch, int k, const struct lab_net_link_cfg *link,
+                       struct lab_net_conn *c);
 /* The faults, whatever the transport. Local: SIGKILL (does not return) and
  * SIGSTOP (returns if the process is continued). mpi, where Open MPI cannot
  * survive a dead rank: the rank leaves the run at the application level —
- * every connection ends, as a dead process's would (ps_child_die returns at
+ * every connection ends, as a dead process's would (lab_ps_child_die returns at
  * once; the caller goes on and fails on its dead connections) — or stops
  * answering until rank 0's KILL order ends it the same way
- * (ps_child_hang). */
-void ps_child_die(const struct ps_child *ch);
-void ps_child_hang(const struct ps_child *ch);
+ * (lab_ps_child_hang). */
+void lab_ps_child_die(const struct ps_child *ch);
+void lab_ps_child_hang(const struct ps_child *ch);
 /* A worker's connection to the restarted shard s (generation gen): local,
  * the descriptor rank 0 passes next on ctl; mpi, a new tag. */
-int ps_child_reconnect(const struct ps_child *ch, struct ps_conn *ctl, int s, int gen,
-                       struct ps_conn *out, struct core_err *err);
+int lab_ps_child_reconnect(const struct ps_child *ch, struct lab_net_conn *ctl, int s, int gen,
+                           struct lab_net_conn *out, struct core_err *err);
 
 /* ---- transport=mpi (lab_ps_ranks.c) ---------------------------------------------- */
 
 /* Rank of shard s (role 0) or worker w (role 1): 1..S, then S+1..S+W. */
-int ps_rank_of(const struct ps_cfg *c, int role, int index);
+int lab_ps_rank_of(const struct ps_cfg *c, int role, int index);
 /* Master (rank 0): orders every rank to start as its shard or worker,
  * aligns the clocks (c->t0 becomes this rank's clock base), gathers the
  * hosts (the machine record: lab_ctx_set_hosts), fills ranks[0..size) (pid
  * and host of each) and opens each child's control connection (watching
  * cancel). Errors name the rank. */
-int ps_mpi_master_start(struct lab_ctx *cx, struct ps_cfg *c, struct ps_conn *srv_ctl,
-                        struct ps_conn *wrk_ctl, struct lab_mpi_rankinfo *ranks,
-                        struct core_err *err);
+int lab_ps_mpi_master_start(struct lab_ctx *cx, struct ps_cfg *c, struct lab_net_conn *srv_ctl,
+                            struct lab_net_conn *wrk_ctl, struct lab_mpi_rankinfo *ranks,
+                            struct core_err *err);
 /* Master: orders shard s's rank to start again from a checkpoint (a->
  * restored_*, a->live, a->clock) as generation gen, and opens its new
  * control connection. */
-int ps_mpi_master_restart(struct lab_ctx *cx, const struct ps_cfg *c, const struct ps_child *a,
-                          int gen, size_t n_weights, struct ps_conn *ctl, struct core_err *err);
-/* Master: the application-level end of a hung rank (see ps_child_hang). */
-void ps_mpi_master_kill(const struct ps_cfg *c, int role, int index);
+int lab_ps_mpi_master_restart(struct lab_ctx *cx, const struct ps_cfg *c, const struct ps_child *a,
+                              int gen, size_t n_weights, struct lab_net_conn *ctl,
+                              struct core_err *err);
+/* Master: the application-level end of a hung rank (see lab_ps_child_hang). */
+void lab_ps_mpi_master_kill(const struct ps_cfg *c, int role, int index);
 /* A rank other than 0 (lab_def.rank of the lab): takes rank 0's orders and
  * runs the shard or worker they name until END. */
-int ps_mpi_rank_main(const struct lab_params *p, struct core_err *err);
+int lab_ps_mpi_rank_main(const struct lab_params *p, struct core_err *err);
 
 /* Sends a message on the control channel that carries no link; errors are
  * ignored when the master is gone (the child dies with it). */
-void ps_child_log(struct ps_conn *ctl, int level, int worker, const char *fmt, ...)
+void lab_ps_child_log(struct lab_net_conn *ctl, int level, int worker, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
 /* Descriptor passing over a Unix socket: one byte carrying fd. */
-int ps_fd_send(int sock, int fd, struct core_err *err);
+int lab_ps_fd_send(int sock, int fd, struct core_err *err);
 /* Receives that byte and its descriptor within timeout_ms. */
-int ps_fd_recv(int sock, int timeout_ms, int *fd, struct core_err *err);
+int lab_ps_fd_recv(int sock, int timeout_ms, int *fd, struct core_err *err);
 
 /* Seconds since cfg->t0 on CLOCK_MONOTONIC. */
-double ps_now(const struct ps_cfg *c);
+double lab_ps_now(const struct ps_cfg *c);
 /* Sleeps secs (monotonic, restarted after signals). */
-void ps_sleep(double secs);
+void lab_ps_sleep(double secs);
 
 /* ---- the master (lab_paramserver.c, lab_ps_config.c, lab_ps_master.c,
  * lab_ps_summary.c) ------------------------------------------------------- */
@@ -278,7 +280,7 @@ enum { PSM_CH_RUNNING, PSM_CH_DONE, PSM_CH_DEAD };
 struct psm_child {
     size_t idx; /* in the run's lab_procs */
     pid_t pid;
-    struct ps_conn ctl; /* a dup of the procs' descriptor */
+    struct lab_net_conn ctl; /* a dup of the procs' descriptor */
     int state;
     bool dropped;  /* a shard dropped it from a sync barrier: the master ended it */
     double heard;  /* the run's clock at its last message (or its start) */
@@ -319,7 +321,7 @@ struct psm {
     uint64_t hist[PS_HIST];
     int64_t max_gap;
     int64_t updates;
-    double t_first, t_last; /* first step's start, last step's end (ps_now) */
+    double t_first, t_last; /* first step's start, last step's end (lab_ps_now) */
     int workers_lost;
     /* live rates */
     double tick_at;
@@ -335,33 +337,57 @@ struct psm {
 };
 
 /* "sync", "async", "ssp" or "allreduce". */
-const char *psm_mode_name(int mode);
+const char *lab_ps_mode_name(int mode);
 /* Reads and cross-checks every parameter into c (t0 and the timeout are
- * left for the run); CORE_ERR_INVALID naming the parameters. psm_check is
+ * left for the run); CORE_ERR_INVALID naming the parameters. lab_ps_check is
  * the lab's lab_def.check. */
-int psm_cfg(const struct lab_params *p, struct ps_cfg *c, struct core_err *err);
-int psm_check(const struct lab_params *p, struct core_err *err);
+int lab_ps_cfg(const struct lab_params *p, struct ps_cfg *c, struct core_err *err);
+int lab_ps_check(const struct lab_params *p, struct core_err *err);
 /* For the run: sets c->sync_timeout_ms (hang_timeout_ms, or the shared hang
  * rule over a step's expected time) and logs the run's outline and the
  * parameters its mode ignores. */
-void psm_cfg_run(struct lab_ctx *cx, struct ps_cfg *c);
+void lab_ps_cfg_run(struct lab_ctx *cx, struct ps_cfg *c);
 
 /* Makes the data connections and starts the shards and the workers (or
  * takes the MPI job's ranks). */
-int psm_start(struct psm *r, struct core_err *err);
+int lab_ps_start(struct psm *r, struct core_err *err);
 /* Gathers the children's reports until no worker is running: live series,
  * deaths and hangs (a worker dropped, a shard restarted or the run
  * stopped), divergence. CORE_ERR_CANCELLED when cancelled. */
-int psm_loop(struct psm *r, struct core_err *err);
+int lab_ps_loop(struct psm *r, struct core_err *err);
 /* The trained weights into r->final_w: every shard's slice, or a worker's
  * copy in allreduce. */
-int psm_final(struct psm *r, struct core_err *err);
+int lab_ps_final(struct psm *r, struct core_err *err);
 /* Tells every child still there to exit, and reaps them. */
-void psm_stop_children(struct psm *r);
+void lab_ps_stop_children(struct psm *r);
 /* The snapshot series: per-worker means and the staleness histogram so far. */
-void psm_emit_snapshots(struct psm *r);
+void lab_ps_emit_snapshots(struct psm *r);
 /* The summary figures and the closing log line (also of a run that failed
  * after some steps: what was measured). */
-void psm_summary(struct psm *r);
+void lab_ps_summary(struct psm *r);
+
+/* ---- gradient compression (lab_ps_compress.c) ------------------------------ */
+
+/* Top-k sparsification: keeps the max(1, round(frac * n)) entries of largest
+ * magnitude (ties: lower index first; NaN counts as the largest; a NaN frac
+ * keeps 1, frac >= 1 keeps all, n = 0 keeps none) as (u32 index, f32 value)
+ * pairs sorted by index; n < 2^32. Encoded size 8 + 8k bytes. The caller
+ * keeps the error-feedback residual (g minus what was sent) if it wants one. */
+void lab_ps_topk_encode(const float *g, size_t n, double frac, struct core_buf *out);
+/* Adds the decoded entries into acc[0..n) (acc is not cleared). A malformed
+ * buffer or an index >= n is CORE_ERR_INVALID. */
+int lab_ps_topk_decode_add(const void *data, size_t len, float *acc, size_t n,
+                           struct core_err *err);
+
+/* 8-bit quantisation: blocks of PS_Q8_BLOCK values, each a f32 scale
+ * (max |x| / 127, rounded up to a float so that no value is clipped; 0 for
+ * an all-zero block, NaN for a block holding inf or NaN, which then decodes
+ * to NaN) and one int8 per value (round to nearest). Encoded size
+ * 8 + 4 * ceil(n / B) + n bytes; each decoded value is within scale / 2 of
+ * the original (the stated error bound; plus one float rounding of
+ * q * scale, a few 1e-6 of scale), subnormal values included. */
+#define PS_Q8_BLOCK 256
+void lab_ps_q8_encode(const float *g, size_t n, struct core_buf *out);
+int lab_ps_q8_decode_add(const void *data, size_t len, float *acc, size_t n, struct core_err *err);
 
 #endif /* WB_LAB_PS_H */

@@ -15,7 +15,7 @@
  * towards the lower index, already sorted. A NaN counts as the largest
  * magnitude, so a diverged gradient is sent, not hidden.
  */
-#include "labs/transport/lab_net.h"
+#include "labs/paramserver/lab_ps.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -62,7 +62,7 @@ static float select_desc(float *v, size_t n, size_t k)
     }
 }
 
-void ps_topk_encode(const float *g, size_t n, double frac, struct core_buf *out)
+void lab_ps_topk_encode(const float *g, size_t n, double frac, struct core_buf *out)
 {
     core_buf_reset(out);
     size_t k = 0;
@@ -119,7 +119,7 @@ void ps_topk_encode(const float *g, size_t n, double frac, struct core_buf *out)
     out->data[out->len] = '\0';
 }
 
-int ps_topk_decode_add(const void *data, size_t len, float *acc, size_t n, struct core_err *err)
+int lab_ps_topk_decode_add(const void *data, size_t len, float *acc, size_t n, struct core_err *err)
 {
     const unsigned char *p = data;
     uint32_t en, k;
@@ -155,7 +155,7 @@ int ps_topk_decode_add(const void *data, size_t len, float *acc, size_t n, struc
     return 0;
 }
 
-void ps_q8_encode(const float *g, size_t n, struct core_buf *out)
+void lab_ps_q8_encode(const float *g, size_t n, struct core_buf *out)
 {
     core_buf_reset(out);
     size_t nb = (n + PS_Q8_BLOCK - 1) / PS_Q8_BLOCK;
@@ -201,7 +201,7 @@ void ps_q8_encode(const float *g, size_t n, struct core_buf *out)
     out->data[total] = '\0';
 }
 
-int ps_q8_decode_add(const void *data, size_t len, float *acc, size_t n, struct core_err *err)
+int lab_ps_q8_decode_add(const void *data, size_t len, float *acc, size_t n, struct core_err *err)
 {
     const unsigned char *p = data;
     uint32_t en, bs;

@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *psm_mode_name(int m)
+const char *lab_ps_mode_name(int m)
 {
     static const char *const names[] = {"sync", "async", "ssp", "allreduce"};
     return names[m];
@@ -59,7 +59,7 @@ static void format_bytes(double b, const char *per, char *buf, size_t n)
  * what the ranks leave, else the two must agree. */
 static int psm_cfg_mpi(const struct lab_params *p, struct ps_cfg *c, struct core_err *err)
 {
-    c->mpi = lab_params_use_mpi(p);
+    c->mpi = lab_mpi_params_use(p);
     if (!c->mpi)
         return 0;
     if (!lab_mpi_built())
@@ -102,7 +102,7 @@ static void psm_cfg_params(const struct lab_params *p, struct ps_cfg *c)
     c->servers = (int)lab_param_num(p, "servers");
     c->params = (int64_t)lab_param_num(p, "params");
     c->hot = c->params < PS_HOT ? (int)c->params : PS_HOT;
-    c->nnz = ps_model_nnz(c->params, lab_param_num(p, "sparsity"));
+    c->nnz = lab_ps_model_nnz(c->params, lab_param_num(p, "sparsity"));
     c->batch = (int)lab_param_num(p, "batch");
     c->steps = (int64_t)lab_param_num(p, "steps");
     c->lr = lab_param_num(p, "lr");
@@ -123,21 +123,21 @@ static int psm_cfg_faults(const struct lab_params *p, struct ps_cfg *c, struct c
 {
     int rc = lab_param_straggler(p, c->workers, &c->straggler, err);
     if (rc == 0)
-        rc = ps_compress_parse(lab_param_str(p, "compress"), &c->comp, &c->topk_frac, err);
+        rc = lab_ps_compress_parse(lab_param_str(p, "compress"), &c->comp, &c->topk_frac, err);
     if (rc == 0)
-        rc = ps_kill_parse(lab_param_str(p, "kill_worker"), "kill_worker", c->workers, c->steps,
-                           &c->kill_worker, &c->kill_worker_step, err);
+        rc = lab_ps_kill_parse(lab_param_str(p, "kill_worker"), "kill_worker", c->workers, c->steps,
+                               &c->kill_worker, &c->kill_worker_step, err);
     if (rc == 0)
-        rc = ps_kill_parse(lab_param_str(p, "kill_server"), "kill_server",
-                           c->mode == PS_ALLREDUCE ? PS_MAX_SERVERS : c->servers, c->steps,
-                           &c->kill_server, &c->kill_server_step, err);
+        rc = lab_ps_kill_parse(lab_param_str(p, "kill_server"), "kill_server",
+                               c->mode == PS_ALLREDUCE ? PS_MAX_SERVERS : c->servers, c->steps,
+                               &c->kill_server, &c->kill_server_step, err);
     if (rc == 0)
-        rc = ps_kill_parse(lab_param_str(p, "stop_worker"), "stop_worker", c->workers, c->steps,
-                           &c->stop_worker, &c->stop_worker_step, err);
+        rc = lab_ps_kill_parse(lab_param_str(p, "stop_worker"), "stop_worker", c->workers, c->steps,
+                               &c->stop_worker, &c->stop_worker_step, err);
     if (rc == 0)
-        rc = ps_kill_parse(lab_param_str(p, "stop_server"), "stop_server",
-                           c->mode == PS_ALLREDUCE ? PS_MAX_SERVERS : c->servers, c->steps,
-                           &c->stop_server, &c->stop_server_step, err);
+        rc = lab_ps_kill_parse(lab_param_str(p, "stop_server"), "stop_server",
+                               c->mode == PS_ALLREDUCE ? PS_MAX_SERVERS : c->servers, c->steps,
+                               &c->stop_server, &c->stop_server_step, err);
     if (rc)
         return rc;
 
@@ -190,7 +190,7 @@ static int psm_cfg_mode(const struct lab_params *p, const struct ps_cfg *c, stru
  * refused, with what it would take. */
 static int psm_cfg_link(const struct lab_params *p, const struct ps_cfg *c, struct core_err *err)
 {
-    double link_s = ps_step_link_s(c);
+    double link_s = lab_ps_step_link_s(c);
     if (link_s > PS_MAX_STEP_LINK_S) {
         /* (kept under the 255 characters of an error message) */
         char took[32], rate[32], head[160];
@@ -253,13 +253,13 @@ static int psm_cfg_limits(const struct ps_cfg *c, struct core_err *err)
     return 0;
 }
 
-int psm_cfg(const struct lab_params *p, struct ps_cfg *c, struct core_err *err)
+int lab_ps_cfg(const struct lab_params *p, struct ps_cfg *c, struct core_err *err)
 {
     psm_cfg_params(p, c);
     int rc = psm_cfg_mpi(p, c, err);
     if (rc)
         return rc;
-    rc = ps_link_parse(lab_param_str(p, "link"), &c->link.bytes_per_s, err);
+    rc = lab_net_link_parse(lab_param_str(p, "link"), &c->link.bytes_per_s, err);
     if (rc)
         return core_err_prefix(err, "parameter 'link'");
     if ((rc = psm_cfg_faults(p, c, err)) != 0 || (rc = psm_cfg_mode(p, c, err)) != 0 ||
@@ -268,18 +268,18 @@ int psm_cfg(const struct lab_params *p, struct ps_cfg *c, struct core_err *err)
     return psm_cfg_limits(c, err);
 }
 
-int psm_check(const struct lab_params *p, struct core_err *err)
+int lab_ps_check(const struct lab_params *p, struct core_err *err)
 {
     struct ps_cfg c;
-    return psm_cfg(p, &c, err);
+    return lab_ps_cfg(p, &c, err);
 }
 
-void psm_cfg_run(struct lab_ctx *cx, struct ps_cfg *c)
+void lab_ps_cfg_run(struct lab_ctx *cx, struct ps_cfg *c)
 {
     /* the hang timeout: a silent worker (dropped from a sync barrier, or the
      * slowest in async/ssp) or shard is ended after 5 s plus twenty of the
      * expected steps, unless hang_timeout_ms says otherwise */
-    double comm = ps_step_link_s(c); /* server_nic=shared: the queue of replies too */
+    double comm = lab_ps_step_link_s(c); /* server_nic=shared: the queue of replies too */
     double expect = c->compute_s * c->straggler.factor + comm + 4 * c->link.latency_s +
                     (double)c->batch * (double)c->nnz * 2e-8;
     c->sync_timeout_ms = (int)(1000 * lab_hang_limit_s(expect)); /* the shared rule */
@@ -289,7 +289,7 @@ void psm_cfg_run(struct lab_ctx *cx, struct ps_cfg *c)
 
     if (lab_param_user_set(lab_ctx_params(cx), "staleness") && c->mode != PS_SSP)
         lab_log(cx, LAB_LOG_WARN, "staleness = %d applies to mode=ssp only; mode=%s ignores it",
-                c->staleness, psm_mode_name(c->mode));
+                c->staleness, lab_ps_mode_name(c->mode));
     if (c->mode == PS_ALLREDUCE) {
         static const char *const shard_only[] = {"checkpoint_every", "recover", "server_nic"};
         for (size_t i = 0; i < sizeof shard_only / sizeof shard_only[0]; i++) {
@@ -303,7 +303,7 @@ void psm_cfg_run(struct lab_ctx *cx, struct ps_cfg *c)
     lab_log(cx, LAB_LOG_INFO,
             "%s: %d workers, %d server shard%s, %lld parameters (%lld non-zero features per "
             "example), link %s, compute %.0f ms per step",
-            psm_mode_name(c->mode), c->workers, c->servers, c->servers == 1 ? "" : "s",
+            lab_ps_mode_name(c->mode), c->workers, c->servers, c->servers == 1 ? "" : "s",
             (long long)c->params, (long long)c->nnz, lab_param_str(lab_ctx_params(cx), "link"),
             c->compute_s * 1000);
     if (mach->cores_online > 0 && c->compute_s == 0 && c->workers + c->servers > mach->cores_online)

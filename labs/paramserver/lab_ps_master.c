@@ -30,7 +30,7 @@
 
 /* The run's clock (lab_run's, which tests drive): what a child's silence
  * is measured on. The emulated links keep the real monotonic clock
- * (ps_now), which every process shares. */
+ * (lab_ps_now), which every process shares. */
 static double psm_now(const struct psm *r)
 {
     const struct core_clock *k = lab_ctx_clock(r->cx);
@@ -69,11 +69,11 @@ static void describe_end(struct psm *r, const struct psm_child *ch, const char *
 }
 
 /* Ends a hung or dropped child: SIGKILL, or under MPI the application-level
- * end of its rank (ps_child_hang). */
+ * end of its rank (lab_ps_child_hang). */
 static void psm_kill(struct psm *r, const struct psm_child *ch, int role, int index)
 {
     if (r->cfg.mpi)
-        ps_mpi_master_kill(&r->cfg, role, index);
+        lab_ps_mpi_master_kill(&r->cfg, role, index);
     else
         r->ps->ops->kill(ch->pid, SIGKILL);
 }
@@ -81,7 +81,7 @@ static void psm_kill(struct psm *r, const struct psm_child *ch, int role, int in
 /* A child started as a rank (transport=mpi): ctl is open already. */
 static void as_rank(struct psm *r, struct psm_child *out, int role, int index)
 {
-    int rank = ps_rank_of(&r->cfg, role, index);
+    int rank = lab_ps_rank_of(&r->cfg, role, index);
     out->idx = (size_t)rank;
     out->pid = r->ranks ? r->ranks[rank].pid : 0;
     out->state = PSM_CH_RUNNING;
@@ -105,7 +105,7 @@ static int spawn(struct psm *r, int (*main_fn)(int, void *), struct ps_child *ar
     int fd = dup(r->ps->v[i].fd);
     if (fd < 0)
         return core_err_set(err, CORE_ERR_IO, "dup: %s", strerror(errno));
-    ps_conn_init_local(&out->ctl, fd, NULL, lab_ctx_cancel_flag(r->cx));
+    lab_net_conn_init_local(&out->ctl, fd, NULL, lab_ctx_cancel_flag(r->cx));
     return 0;
 }
 
@@ -121,17 +121,17 @@ static void close_all(int *fds, size_t n)
 /* transport=mpi: the ranks are the children. */
 static int psm_start_mpi(struct psm *r, struct core_err *err)
 {
-    struct ps_conn srv_ctl[PS_MAX_SERVERS], wrk_ctl[PS_MAX_WORKERS];
-    int rc = ps_mpi_master_start(r->cx, &r->cfg, srv_ctl, wrk_ctl, r->ranks, err);
+    struct lab_net_conn srv_ctl[PS_MAX_SERVERS], wrk_ctl[PS_MAX_WORKERS];
+    int rc = lab_ps_mpi_master_start(r->cx, &r->cfg, srv_ctl, wrk_ctl, r->ranks, err);
     if (rc)
         return rc;
     for (int s = 0; s < r->S; s++) {
-        ps_conn_close(&r->srv[s].ctl);
+        lab_net_conn_close(&r->srv[s].ctl);
         r->srv[s].ctl = srv_ctl[s];
         as_rank(r, &r->srv[s], 0, s);
     }
     for (int w = 0; w < r->W; w++) {
-        ps_conn_close(&r->wrk[w].ctl);
+        lab_net_conn_close(&r->wrk[w].ctl);
         r->wrk[w].ctl = wrk_ctl[w];
         as_rank(r, &r->wrk[w], 1, w);
     }
@@ -139,7 +139,7 @@ static int psm_start_mpi(struct psm *r, struct core_err *err)
 }
 
 /* Makes every data socketpair, then starts the shards and the workers. */
-int psm_start(struct psm *r, struct core_err *err)
+int lab_ps_start(struct psm *r, struct core_err *err)
 {
     const struct ps_cfg *c = &r->cfg;
     if (c->mpi)
@@ -170,7 +170,7 @@ int psm_start(struct psm *r, struct core_err *err)
             .cfg = c, .role = 0, .index = s, .data_fds = fds, .n_data_fds = n_fds};
         for (int w = 0; w < W; w++)
             a->own[w] = fds[2 * ((size_t)w * S + s)];
-        rc = spawn(r, ps_server_main, a, &r->srv[s], err);
+        rc = spawn(r, lab_ps_server_main, a, &r->srv[s], err);
         if (rc) {
             core_err_prefix(err, "starting shard %d", s + 1);
             goto out;
@@ -187,7 +187,7 @@ int psm_start(struct psm *r, struct core_err *err)
             for (int s = 0; s < S; s++)
                 a->own[s] = fds[2 * ((size_t)w * S + s) + 1];
         }
-        rc = spawn(r, ps_worker_main, a, &r->wrk[w], err);
+        rc = spawn(r, lab_ps_worker_main, a, &r->wrk[w], err);
         if (rc) {
             core_err_prefix(err, "starting worker %d", w + 1);
             goto out;
@@ -211,7 +211,7 @@ static int psm_restart_shard(struct psm *r, int s, const char *how, struct core_
     const struct ps_cfg *c = &r->cfg;
     int W = r->W;
     int64_t lo, hi;
-    ps_shard_range(c->params, c->servers, s, &lo, &hi);
+    lab_ps_shard_range(c->params, c->servers, s, &lo, &hi);
     size_t n = (size_t)(hi - lo);
     if (!r->ckpt[s]) /* no checkpoint yet: the initial weights, all zero */
         r->ckpt[s] = core_xcalloc(n ? n : 1, sizeof(float));
@@ -245,13 +245,13 @@ static int psm_restart_shard(struct psm *r, int s, const char *how, struct core_
     }
     if (c->mpi) {
         /* the same rank, started again from the checkpoint */
-        rc = ps_mpi_master_restart(r->cx, c, &a, r->gen[s] + 1, n, &r->srv[s].ctl, err);
+        rc = lab_ps_mpi_master_restart(r->cx, c, &a, r->gen[s] + 1, n, &r->srv[s].ctl, err);
         if (rc)
             goto out;
         as_rank(r, &r->srv[s], 0, s);
     } else {
-        ps_conn_close(&r->srv[s].ctl);
-        rc = spawn(r, ps_server_main, &a, &r->srv[s], err);
+        lab_net_conn_close(&r->srv[s].ctl);
+        rc = spawn(r, lab_ps_server_main, &a, &r->srv[s], err);
         if (rc) {
             core_err_prefix(err, "restarting shard %d", s + 1);
             goto out;
@@ -268,9 +268,9 @@ static int psm_restart_shard(struct psm *r, int s, const char *how, struct core_
         struct core_err e;
         /* a worker that died meanwhile is noticed by the main loop; under
          * MPI the generation names the new connection */
-        if (ps_send(&r->wrk[w].ctl, PS_MSG_RECONNECT, s, r->gen[s], NULL, 0, 5000, &e) == 0 &&
+        if (lab_net_send(&r->wrk[w].ctl, PS_MSG_RECONNECT, s, r->gen[s], NULL, 0, 5000, &e) == 0 &&
             !c->mpi)
-            ps_fd_send(r->wrk[w].ctl.fd, fds[2 * w + 1], &e);
+            lab_ps_fd_send(r->wrk[w].ctl.fd, fds[2 * w + 1], &e);
     }
     r->restarts++;
     if (r->has_ckpt[s])
@@ -415,7 +415,7 @@ static void psm_shard_stats(struct psm *r, int s, const struct ps_shard_stats *s
  * timed step so far (step = worker number), and the staleness histogram so
  * far (step = staleness, value = worker steps). Sent on the live tick while
  * steps come in, and once more with the summary. */
-void psm_emit_snapshots(struct psm *r)
+void lab_ps_emit_snapshots(struct psm *r)
 {
     for (int w = 0; w < r->W; w++) {
         if (r->n_timed[w] == 0)
@@ -453,7 +453,7 @@ static void psm_tick(struct psm *r, bool force)
         }
     }
     if (!force && r->updates != r->snap_updates)
-        psm_emit_snapshots(r);
+        lab_ps_emit_snapshots(r);
     r->tick_at = now;
     r->tick_updates = r->updates;
     int64_t done = 0, total = 0;
@@ -462,7 +462,7 @@ static void psm_tick(struct psm *r, bool force)
         total += r->wrk[w].state == PSM_CH_DEAD ? r->reported[w] : r->cfg.steps;
     }
     char what[96];
-    snprintf(what, sizeof what, "%s: step %lld of %lld", psm_mode_name(r->cfg.mode),
+    snprintf(what, sizeof what, "%s: step %lld of %lld", lab_ps_mode_name(r->cfg.mode),
              (long long)r->next_emit, (long long)r->cfg.steps);
     lab_progress(r->cx, total > 0 ? (double)done / (double)total : 0, what);
 }
@@ -493,7 +493,7 @@ static int psm_worker_died(struct psm *r, int w, struct core_err *err)
         snprintf(how, sizeof how, "worker %d (pid %d) stopped answering; the master ended it",
                  w + 1, (int)r->wrk[w].pid);
     r->wrk[w].state = PSM_CH_DEAD;
-    ps_conn_close(&r->wrk[w].ctl);
+    lab_net_conn_close(&r->wrk[w].ctl);
     r->workers_lost++;
     /* the others may have been held by it (ssp's bound): their hang
      * timeout starts again */
@@ -562,7 +562,7 @@ static int psm_shard_died(struct psm *r, int s, struct core_err *err)
     return psm_restart_shard(r, s, line, err);
 }
 
-static int psm_child_msg(struct psm *r, bool is_srv, int k, const struct ps_msg *m,
+static int psm_child_msg(struct psm *r, bool is_srv, int k, const struct lab_net_msg *m,
                          struct core_err *err)
 {
     const char *txt = m->data;
@@ -605,7 +605,7 @@ static int psm_child_msg(struct psm *r, bool is_srv, int k, const struct ps_msg 
     case PS_MSG_CKPT:
         if (is_srv) {
             int64_t lo, hi;
-            ps_shard_range(r->cfg.params, r->cfg.servers, k, &lo, &hi);
+            lab_ps_shard_range(r->cfg.params, r->cfg.servers, k, &lo, &hi);
             size_t n = (size_t)(hi - lo);
             if (m->len != n * sizeof(float))
                 break;
@@ -636,9 +636,9 @@ static bool psm_silent(struct psm_child *ch, double now, double secs)
 {
     if (now - ch->heard < secs)
         return false;
-    struct ps_conn *cs = &ch->ctl;
+    struct lab_net_conn *cs = &ch->ctl;
     struct core_err e;
-    return ps_wait_any(&cs, 1, 0, &e) != 0;
+    return lab_net_wait_any(&cs, 1, 0, &e) != 0;
 }
 
 /* The hang timeout (cfg.sync_timeout_ms): a shard whose statistics (every
@@ -703,9 +703,9 @@ static int psm_check_hangs(struct psm *r, struct core_err *err)
     return 0;
 }
 
-int psm_loop(struct psm *r, struct core_err *err)
+int lab_ps_loop(struct psm *r, struct core_err *err)
 {
-    struct ps_conn *cs[PS_MAX_SERVERS + PS_MAX_WORKERS];
+    struct lab_net_conn *cs[PS_MAX_SERVERS + PS_MAX_WORKERS];
     int who[PS_MAX_SERVERS + PS_MAX_WORKERS];
     while (running_workers(r) > 0) {
         if (lab_cancelled(r->cx))
@@ -723,7 +723,7 @@ int psm_loop(struct psm *r, struct core_err *err)
             }
         struct core_err e;
         core_err_clear(&e);
-        int i = ps_wait_any(cs, n, 50, &e);
+        int i = lab_net_wait_any(cs, n, 50, &e);
         psm_tick(r, false);
         int hr = psm_check_hangs(r, err);
         if (hr)
@@ -737,8 +737,8 @@ int psm_loop(struct psm *r, struct core_err *err)
         bool is_srv = who[i] < PS_MAX_SERVERS;
         int k = is_srv ? who[i] : who[i] - PS_MAX_SERVERS;
         (is_srv ? &r->srv[k] : &r->wrk[k])->heard = psm_now(r);
-        struct ps_msg m;
-        int rc = ps_recv(cs[i], &m, 10000, &e);
+        struct lab_net_msg m;
+        int rc = lab_net_recv(cs[i], &m, 10000, &e);
         if (rc == CORE_ERR_CANCELLED)
             return core_err_set(err, CORE_ERR_CANCELLED, "cancelled");
         if (rc)
@@ -753,7 +753,7 @@ int psm_loop(struct psm *r, struct core_err *err)
 }
 
 /* The trained weights: every shard's slice (PS modes) or worker copy. */
-int psm_final(struct psm *r, struct core_err *err)
+int lab_ps_final(struct psm *r, struct core_err *err)
 {
     const struct ps_cfg *c = &r->cfg;
     r->final_w = core_xcalloc((size_t)c->params, sizeof(float));
@@ -761,10 +761,10 @@ int psm_final(struct psm *r, struct core_err *err)
         for (int w = 0; w < r->W; w++) {
             if (r->wrk[w].state != PSM_CH_DONE)
                 continue;
-            struct ps_msg m;
-            int rc = ps_send(&r->wrk[w].ctl, PS_MSG_FINAL, 0, 0, NULL, 0, 5000, err);
+            struct lab_net_msg m;
+            int rc = lab_net_send(&r->wrk[w].ctl, PS_MSG_FINAL, 0, 0, NULL, 0, 5000, err);
             if (rc == 0)
-                rc = ps_recv(&r->wrk[w].ctl, &m, PSM_FINAL_MS, err);
+                rc = lab_net_recv(&r->wrk[w].ctl, &m, PSM_FINAL_MS, err);
             if (rc)
                 return core_err_prefix(err, "reading worker %d's weights", w + 1);
             if (m.type != PS_MSG_FINAL || m.len != (uint64_t)c->params * sizeof(float))
@@ -777,11 +777,11 @@ int psm_final(struct psm *r, struct core_err *err)
     for (int s = 0; s < r->S; s++) {
         if (r->srv[s].state != PSM_CH_RUNNING)
             continue;
-        int rc = ps_send(&r->srv[s].ctl, PS_MSG_FINAL, 0, 0, NULL, 0, 5000, err);
+        int rc = lab_net_send(&r->srv[s].ctl, PS_MSG_FINAL, 0, 0, NULL, 0, 5000, err);
         for (;;) {
-            struct ps_msg m;
+            struct lab_net_msg m;
             if (rc == 0)
-                rc = ps_recv(&r->srv[s].ctl, &m, PSM_FINAL_MS, err);
+                rc = lab_net_recv(&r->srv[s].ctl, &m, PSM_FINAL_MS, err);
             if (rc)
                 return core_err_prefix(err, "reading shard %d's weights", s + 1);
             if (m.type != PS_MSG_FINAL) {
@@ -789,7 +789,7 @@ int psm_final(struct psm *r, struct core_err *err)
                 continue;
             }
             int64_t lo, hi;
-            ps_shard_range(c->params, c->servers, s, &lo, &hi);
+            lab_ps_shard_range(c->params, c->servers, s, &lo, &hi);
             size_t n = (size_t)(hi - lo);
             if (m.len != sizeof(struct ps_shard_stats) + n * sizeof(float))
                 return core_err_set(err, CORE_ERR_INTERNAL, "shard %d sent %llu bytes of weights",
@@ -804,15 +804,15 @@ int psm_final(struct psm *r, struct core_err *err)
     return 0;
 }
 
-void psm_stop_children(struct psm *r)
+void lab_ps_stop_children(struct psm *r)
 {
     struct core_err e;
     for (int s = 0; s < r->S; s++)
         if (r->srv[s].state != PSM_CH_DEAD && r->srv[s].ctl.fd >= 0)
-            ps_send(&r->srv[s].ctl, PS_MSG_EXIT, 0, 0, NULL, 0, 200, &e);
+            lab_net_send(&r->srv[s].ctl, PS_MSG_EXIT, 0, 0, NULL, 0, 200, &e);
     for (int w = 0; w < r->W; w++)
         if (r->wrk[w].state != PSM_CH_DEAD && r->wrk[w].ctl.fd >= 0)
-            ps_send(&r->wrk[w].ctl, PS_MSG_EXIT, 0, 0, NULL, 0, 200, &e);
+            lab_net_send(&r->wrk[w].ctl, PS_MSG_EXIT, 0, 0, NULL, 0, 200, &e);
     for (size_t i = 0; i < r->ps->n; i++)
         if (!r->ps->v[i].reaped)
             lab_proc_reap(r->ps, i, 2000, &e);

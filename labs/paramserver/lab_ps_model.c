@@ -54,7 +54,7 @@ static inline double rng_uniform(uint64_t *s)
     return (double)(rng_next(s) >> 11) * (1.0 / 9007199254740992.0);
 }
 
-int64_t ps_model_nnz(int64_t params, double sparsity)
+int64_t lab_ps_model_nnz(int64_t params, double sparsity)
 {
     int64_t hot = params < PS_HOT ? params : PS_HOT;
     double k = llround((1.0 - sparsity) * (double)params);
@@ -106,7 +106,8 @@ static void ex_init(const struct ps_cfg *c, int64_t e, struct ex *x)
     x->sigma = x->noise > 0 ? (float)sqrt((double)c->hot / (double)x->noise) : 0.0f;
 }
 
-double ps_model_grad(const struct ps_cfg *c, const float *w, int64_t step, int worker, float *grad)
+double lab_ps_model_grad(const struct ps_cfg *c, const float *w, int64_t step, int worker,
+                         float *grad)
 {
     float ws[PS_HOT];
     wstar(c, ws);
@@ -161,19 +162,19 @@ double ps_model_grad(const struct ps_cfg *c, const float *w, int64_t step, int w
     return loss / c->batch;
 }
 
-void ps_model_apply(float *w, const float *g, size_t n, float scale)
+void lab_ps_model_apply(float *w, const float *g, size_t n, float scale)
 {
     for (size_t i = 0; i < n; i++)
         w[i] -= scale * g[i];
 }
 
-void ps_weights_fnv(const float *w, size_t n, char out[17])
+void lab_ps_weights_fnv(const float *w, size_t n, char out[17])
 {
     uint64_t h = core_fnv1a(CORE_FNV_OFFSET, w, n * sizeof *w);
     snprintf(out, 17, "%016llx", (unsigned long long)h);
 }
 
-void ps_shard_range(int64_t params, int servers, int s, int64_t *lo, int64_t *hi)
+void lab_ps_shard_range(int64_t params, int servers, int s, int64_t *lo, int64_t *hi)
 {
     int64_t base = params / servers, extra = params % servers;
     *lo = s * base + (s < extra ? s : extra);

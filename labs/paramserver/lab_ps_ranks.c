@@ -3,7 +3,7 @@
  * (transport=mpi): rank 0 is the master (lab_paramserver.c), ranks 1..S
  * the server shards and S+1..S+W the workers. This file is both sides of
  * their start: the master's orders and the ranks' main, which turns an
- * order into the same ps_server_main / ps_worker_main the local processes
+ * order into the same lab_ps_server_main / lab_ps_worker_main the local processes
  * run, over MPI connections (lab_ps_mpi.c) instead of socketpairs.
  *
  * Connections: rank 0 <-> rank r on LAB_MPI_TAG(CTL, gen, r), worker w <->
@@ -49,26 +49,26 @@ static void wire(struct ps_child *ch, const struct ps_cfg *c, int role, int inde
     ch->data_fds = NULL;
     ch->n_data_fds = 0;
     ch->mpi = true;
-    int me = ps_rank_of(c, role, index), W = c->workers;
+    int me = lab_ps_rank_of(c, role, index), W = c->workers;
     ch->ctl_tag = LAB_MPI_TAG(LAB_MPI_KIND_CTL, gen, me);
     for (int k = 0; k < PS_MAX_WORKERS; k++)
         ch->own[k] = -1;
     if (role == 0) {
         for (int w = 0; w < W; w++) {
-            ch->own[w] = ps_rank_of(c, 1, w);
+            ch->own[w] = lab_ps_rank_of(c, 1, w);
             ch->tag[w] = LAB_MPI_TAG(LAB_MPI_KIND_DATA, gen, w * PS_MAX_SERVERS + index);
         }
     } else if (c->mode == PS_ALLREDUCE) {
         if (W > 1) {
             int l = (index + W - 1) % W, r = (index + 1) % W;
-            ch->own[0] = ps_rank_of(c, 1, l);
+            ch->own[0] = lab_ps_rank_of(c, 1, l);
             ch->tag[0] = LAB_MPI_TAG(LAB_MPI_KIND_RING, 0, l);
-            ch->own[1] = ps_rank_of(c, 1, r);
+            ch->own[1] = lab_ps_rank_of(c, 1, r);
             ch->tag[1] = LAB_MPI_TAG(LAB_MPI_KIND_RING, 0, index);
         }
     } else {
         for (int s = 0; s < c->servers; s++) {
-            ch->own[s] = ps_rank_of(c, 0, s);
+            ch->own[s] = lab_ps_rank_of(c, 0, s);
             ch->tag[s] = LAB_MPI_TAG(LAB_MPI_KIND_DATA, 0, index * PS_MAX_SERVERS + s);
         }
     }
@@ -76,9 +76,9 @@ static void wire(struct ps_child *ch, const struct ps_cfg *c, int role, int inde
 
 /* ---- the master ---------------------------------------------------------------- */
 
-int ps_mpi_master_start(struct lab_ctx *cx, struct ps_cfg *c, struct ps_conn *srv_ctl,
-                        struct ps_conn *wrk_ctl, struct lab_mpi_rankinfo *ranks,
-                        struct core_err *err)
+int lab_ps_mpi_master_start(struct lab_ctx *cx, struct ps_cfg *c, struct lab_net_conn *srv_ctl,
+                            struct lab_net_conn *wrk_ctl, struct lab_mpi_rankinfo *ranks,
+                            struct core_err *err)
 {
     int size = lab_mpi_size(), want = 1 + c->servers + c->workers;
     if (size != want)
@@ -115,20 +115,21 @@ int ps_mpi_master_start(struct lab_ctx *cx, struct ps_cfg *c, struct ps_conn *sr
         return rc;
     atomic_int *cancel = lab_ctx_cancel_flag(cx);
     for (int s = 0; s < c->servers; s++) {
-        int rank = ps_rank_of(c, 0, s);
-        ps_conn_init_mpi(&srv_ctl[s], rank, LAB_MPI_TAG(LAB_MPI_KIND_CTL, 0, rank),
-                         lab_mpi_t_base(), NULL, cancel);
+        int rank = lab_ps_rank_of(c, 0, s);
+        lab_net_conn_init_mpi(&srv_ctl[s], rank, LAB_MPI_TAG(LAB_MPI_KIND_CTL, 0, rank),
+                              lab_mpi_t_base(), NULL, cancel);
     }
     for (int w = 0; w < c->workers; w++) {
-        int rank = ps_rank_of(c, 1, w);
-        ps_conn_init_mpi(&wrk_ctl[w], rank, LAB_MPI_TAG(LAB_MPI_KIND_CTL, 0, rank),
-                         lab_mpi_t_base(), NULL, cancel);
+        int rank = lab_ps_rank_of(c, 1, w);
+        lab_net_conn_init_mpi(&wrk_ctl[w], rank, LAB_MPI_TAG(LAB_MPI_KIND_CTL, 0, rank),
+                              lab_mpi_t_base(), NULL, cancel);
     }
     return 0;
 }
 
-int ps_mpi_master_restart(struct lab_ctx *cx, const struct ps_cfg *c, const struct ps_child *a,
-                          int gen, size_t n_weights, struct ps_conn *ctl, struct core_err *err)
+int lab_ps_mpi_master_restart(struct lab_ctx *cx, const struct ps_cfg *c, const struct ps_child *a,
+                              int gen, size_t n_weights, struct lab_net_conn *ctl,
+                              struct core_err *err)
 {
     if (gen > LAB_MPI_MAX_GEN)
         return core_err_set(err, CORE_ERR_INVALID, "shard %d restarted more than %d times",
@@ -146,26 +147,26 @@ int ps_mpi_master_restart(struct lab_ctx *cx, const struct ps_cfg *c, const stru
     memcpy(buf, &h, sizeof h);
     if (n_weights > 0)
         memcpy(buf + sizeof h, a->restored_w, n_weights * sizeof(float));
-    int rank = ps_rank_of(c, 0, a->index);
+    int rank = lab_ps_rank_of(c, 0, a->index);
     int rc = lab_mpi_order(rank, LAB_MPI_RESTART, a->index, buf, n, ORDER_MS, err);
     free(buf);
     if (rc)
         return core_err_prefix(err, "restarting shard %d (rank %d)", a->index + 1, rank);
-    ps_conn_close(ctl);
-    ps_conn_init_mpi(ctl, rank, LAB_MPI_TAG(LAB_MPI_KIND_CTL, gen, rank), lab_mpi_t_base(), NULL,
-                     lab_ctx_cancel_flag(cx));
+    lab_net_conn_close(ctl);
+    lab_net_conn_init_mpi(ctl, rank, LAB_MPI_TAG(LAB_MPI_KIND_CTL, gen, rank), lab_mpi_t_base(),
+                          NULL, lab_ctx_cancel_flag(cx));
     return 0;
 }
 
-void ps_mpi_master_kill(const struct ps_cfg *c, int role, int index)
+void lab_ps_mpi_master_kill(const struct ps_cfg *c, int role, int index)
 {
     struct core_err e;
-    lab_mpi_order(ps_rank_of(c, role, index), LAB_MPI_KILL, 0, NULL, 0, ORDER_MS, &e);
+    lab_mpi_order(lab_ps_rank_of(c, role, index), LAB_MPI_KILL, 0, NULL, 0, ORDER_MS, &e);
 }
 
 /* ---- a rank ---------------------------------------------------------------------- */
 
-int ps_mpi_rank_main(const struct lab_params *p, struct core_err *err)
+int lab_ps_mpi_rank_main(const struct lab_params *p, struct core_err *err)
 {
     (void)p; /* rank 0's configuration comes with its START order */
     int rc = lab_mpi_init(err);
@@ -196,9 +197,9 @@ int ps_mpi_rank_main(const struct lab_params *p, struct core_err *err)
             memset(&ch, 0, sizeof ch);
             wire(&ch, &cfg, st.role, st.index, 0);
             if (st.role == 0)
-                ps_server_main(-1, &ch);
+                lab_ps_server_main(-1, &ch);
             else
-                ps_worker_main(-1, &ch);
+                lab_ps_worker_main(-1, &ch);
             continue;
         }
         if (o.kind == LAB_MPI_RESTART && started && ch.role == 0 &&
@@ -206,7 +207,7 @@ int ps_mpi_rank_main(const struct lab_params *p, struct core_err *err)
             struct ps_mpi_restart h;
             memcpy(&h, o.payload, sizeof h);
             int64_t lo, hi;
-            ps_shard_range(cfg.params, cfg.servers, ch.index, &lo, &hi);
+            lab_ps_shard_range(cfg.params, cfg.servers, ch.index, &lo, &hi);
             if (o.n == sizeof h + (size_t)(hi - lo) * sizeof(float)) {
                 int index = ch.index;
                 memset(&ch, 0, sizeof ch);
@@ -218,7 +219,7 @@ int ps_mpi_rank_main(const struct lab_params *p, struct core_err *err)
                     ch.clock[w] = h.clock[w];
                     ch.live[w] = h.live[w] != 0;
                 }
-                ps_server_main(-1, &ch);
+                lab_ps_server_main(-1, &ch);
             }
             lab_mpi_order_fini(&o);
             continue;

@@ -3,7 +3,7 @@
  * that owns the keys [lo, hi) of the model, answers pulls with its weights
  * and applies pushed gradients, in one of three consistency modes.
  *
- * Threads: one per worker connection (each blocks in ps_recv on its worker,
+ * Threads: one per worker connection (each blocks in lab_net_recv on its worker,
  * so every connection's emulated link runs on its own, as the course's
  * model has it), and the main thread on the master's control channel
  * (checkpoints, statistics every 250 ms, the final weights, exit). Shared
@@ -53,7 +53,7 @@ struct srv;
 struct srv_conn {
     struct srv *sv;
     int w;
-    struct ps_conn c;
+    struct lab_net_conn c;
     pthread_t th;
     bool started;
     float *snap;    /* async/ssp: the weights sent to this worker */
@@ -68,7 +68,7 @@ struct srv {
     int shard;
     int64_t lo, hi;
     size_t n;
-    struct ps_conn ctl;
+    struct lab_net_conn ctl;
     pthread_mutex_t ctl_mu; /* sends on ctl come from every thread */
     double shared_free_at;  /* server_nic=shared: the one outgoing link */
 
@@ -116,7 +116,7 @@ static void srv_log(struct srv *sv, int level, int worker, const char *fmt, ...)
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
     pthread_mutex_lock(&sv->ctl_mu);
-    ps_child_log(&sv->ctl, level, worker, "shard %d: %s", sv->shard + 1, line);
+    lab_ps_child_log(&sv->ctl, level, worker, "shard %d: %s", sv->shard + 1, line);
     pthread_mutex_unlock(&sv->ctl_mu);
 }
 
@@ -202,7 +202,7 @@ static void sync_try_apply(struct srv *sv)
 {
     if (sv->n_added == 0 || next_turn(sv) >= 0)
         return;
-    ps_model_apply(sv->w, sv->sum, sv->n, (float)(sv->c->lr / sv->n_added));
+    lab_ps_model_apply(sv->w, sv->sum, sv->n, (float)(sv->c->lr / sv->n_added));
     memset(sv->sum, 0, sv->n * sizeof *sv->sum);
     memset(sv->pushed, 0, sizeof sv->pushed);
     memset(sv->arrived, 0, sizeof sv->arrived);
@@ -238,8 +238,8 @@ static void sync_check_timeout(struct srv *sv)
         if (!active(sv, w) || sv->arrived[w])
             continue;
         sv->live[w] = false;
-        ps_conn_shutdown(&sv->conn[w].c); /* its thread sees the end at once */
-        sv->dropped[w] = sv->version + 1; /* the control thread tells the master */
+        lab_net_conn_shutdown(&sv->conn[w].c); /* its thread sees the end at once */
+        sv->dropped[w] = sv->version + 1;      /* the control thread tells the master */
         sv->dropped_after = late;
     }
     sync_try_apply(sv);
@@ -305,21 +305,21 @@ static int answer_pull(struct srv_conn *sc, int64_t t, struct core_err *err)
         src = sc->snap;
     }
     pthread_mutex_unlock(&sv->mu);
-    h.t_sent = ps_now(c);
+    h.t_sent = lab_ps_now(c);
     /* sync sends the live weights: none changes before this worker pushes */
-    struct ps_part parts[2] = {{&h, sizeof h}, {src, sv->n * sizeof *src}};
-    return ps_send(&sc->c, PS_MSG_WEIGHTS, h.version, 0, parts, 2, -1, err);
+    struct lab_net_part parts[2] = {{&h, sizeof h}, {src, sv->n * sizeof *src}};
+    return lab_net_send(&sc->c, PS_MSG_WEIGHTS, h.version, 0, parts, 2, -1, err);
 }
 
 /* Adds an (encoded) gradient into acc. */
-static int decode_add(const struct srv *sv, const struct ps_msg *m, float *acc,
+static int decode_add(const struct srv *sv, const struct lab_net_msg *m, float *acc,
                       struct core_err *err)
 {
     switch (sv->c->comp) {
     case PS_COMP_TOPK:
-        return ps_topk_decode_add(m->data, m->len, acc, sv->n, err);
+        return lab_ps_topk_decode_add(m->data, m->len, acc, sv->n, err);
     case PS_COMP_Q8:
-        return ps_q8_decode_add(m->data, m->len, acc, sv->n, err);
+        return lab_ps_q8_decode_add(m->data, m->len, acc, sv->n, err);
     default:
         if (m->len != sv->n * sizeof(float))
             return core_err_set(err, CORE_ERR_INVALID, "a push of %llu bytes, expected %zu",
@@ -331,7 +331,7 @@ static int decode_add(const struct srv *sv, const struct ps_msg *m, float *acc,
     }
 }
 
-static int take_push(struct srv_conn *sc, const struct ps_msg *m, struct core_err *err)
+static int take_push(struct srv_conn *sc, const struct lab_net_msg *m, struct core_err *err)
 {
     struct srv *sv = sc->sv;
     const struct ps_cfg *c = sv->c;
@@ -378,7 +378,7 @@ static int take_push(struct srv_conn *sc, const struct ps_msg *m, struct core_er
     }
     pthread_mutex_lock(&sv->mu);
     if (sv->live[w]) {
-        ps_model_apply(sv->w, g, sv->n, (float)(c->lr / c->workers));
+        lab_ps_model_apply(sv->w, g, sv->n, (float)(c->lr / c->workers));
         sv->version++;
         sv->updates++;
         if (sv->clock[w] < t + 1)
@@ -394,8 +394,8 @@ static int take_push(struct srv_conn *sc, const struct ps_msg *m, struct core_er
 static int greet(struct srv_conn *sc, struct core_err *err)
 {
     struct srv *sv = sc->sv;
-    struct ps_msg m;
-    int rc = ps_recv(&sc->c, &m, -1, err);
+    struct lab_net_msg m;
+    int rc = lab_net_recv(&sc->c, &m, -1, err);
     if (rc)
         return rc;
     if (m.type != PS_MSG_HELLO)
@@ -429,7 +429,7 @@ static int greet(struct srv_conn *sc, struct core_err *err)
             for (int w = 0; w < sv->c->workers; w++)
                 if (active(sv, w) && !sv->hello[w]) {
                     sv->live[w] = false;
-                    ps_conn_shutdown(&sv->conn[w].c);
+                    lab_net_conn_shutdown(&sv->conn[w].c);
                     sv->dropped[w] = sv->version + 1;
                     sv->dropped_after = core_time_mono() - t0;
                 }
@@ -440,7 +440,7 @@ static int greet(struct srv_conn *sc, struct core_err *err)
     pthread_mutex_unlock(&sv->mu);
     if (!ok)
         return core_err_set(err, CORE_ERR_IO, "dropped");
-    return ps_send(&sc->c, PS_MSG_WELCOME, v, 0, NULL, 0, -1, err);
+    return lab_net_send(&sc->c, PS_MSG_WELCOME, v, 0, NULL, 0, -1, err);
 }
 
 static void *conn_main(void *arg)
@@ -454,8 +454,8 @@ static void *conn_main(void *arg)
     if (sv->ch->restored)
         rc = greet(sc, &e);
     while (rc == 0) {
-        struct ps_msg m;
-        rc = ps_recv(&sc->c, &m, -1, &e);
+        struct lab_net_msg m;
+        rc = lab_net_recv(&sc->c, &m, -1, &e);
         if (rc)
             break;
         if (m.type == PS_MSG_PULL) {
@@ -503,11 +503,11 @@ static void stats_fill(struct srv *sv, struct ps_shard_stats *st)
     st->wire_s = (double)wire_ns * 1e-9;
 }
 
-static int ctl_send(struct srv *sv, uint32_t type, int64_t a, const struct ps_part *parts, size_t n,
-                    struct core_err *err)
+static int ctl_send(struct srv *sv, uint32_t type, int64_t a, const struct lab_net_part *parts,
+                    size_t n, struct core_err *err)
 {
     pthread_mutex_lock(&sv->ctl_mu);
-    int rc = ps_send(&sv->ctl, type, a, sv->shard, parts, n, 60000, err);
+    int rc = lab_net_send(&sv->ctl, type, a, sv->shard, parts, n, 60000, err);
     pthread_mutex_unlock(&sv->ctl_mu);
     return rc;
 }
@@ -521,8 +521,8 @@ static int control_loop(struct srv *sv)
     bool final_sent = false; /* after the final weights the master reads nothing more */
     int rc = 0;
     for (;;) {
-        struct ps_conn *ctl = &sv->ctl;
-        int ready = ps_wait_any_fd(&ctl, 1, sv->wake_fd, 50, &e);
+        struct lab_net_conn *ctl = &sv->ctl;
+        int ready = lab_net_wait_any_fd(&ctl, 1, sv->wake_fd, 50, &e);
         if (ready < 0 && ready != CORE_ERR_LIMIT) {
             rc = 1;
             break;
@@ -534,8 +534,8 @@ static int control_loop(struct srv *sv)
             }
         }
         if (ready == 0) {
-            struct ps_msg m;
-            if (ps_recv(&sv->ctl, &m, 5000, &e) != 0)
+            struct lab_net_msg m;
+            if (lab_net_recv(&sv->ctl, &m, 5000, &e) != 0)
                 break; /* the master is gone: so are we */
             if (m.type == PS_MSG_EXIT)
                 break;
@@ -548,7 +548,7 @@ static int control_loop(struct srv *sv)
                 /* (a last push may still be on the emulated link: up to a
                  * step's link time and its latency) */
                 double until =
-                    core_time_mono() + 30 + ps_step_link_s(sv->c) + 2 * sv->c->link.latency_s;
+                    core_time_mono() + 30 + lab_ps_step_link_s(sv->c) + 2 * sv->c->link.latency_s;
                 for (;;) {
                     bool busy = false;
                     for (int w = 0; w < sv->c->workers; w++)
@@ -562,7 +562,8 @@ static int control_loop(struct srv *sv)
                 pthread_mutex_unlock(&sv->mu);
                 struct ps_shard_stats st;
                 stats_fill(sv, &st);
-                struct ps_part parts[2] = {{&st, sizeof st}, {final_w, sv->n * sizeof *final_w}};
+                struct lab_net_part parts[2] = {{&st, sizeof st},
+                                                {final_w, sv->n * sizeof *final_w}};
                 if (ctl_send(sv, PS_MSG_FINAL, version, parts, 2, &e) != 0)
                     break;
                 final_sent = true;
@@ -596,12 +597,12 @@ static int control_loop(struct srv *sv)
                         "worker %d did not push step %lld within %.1f s: dropped from the barrier",
                         w + 1, (long long)(dropped[w] - 1), after);
         if (send_ckpt) {
-            struct ps_part part = {sv->ckpt_send, sv->n * sizeof *sv->ckpt_send};
+            struct lab_net_part part = {sv->ckpt_send, sv->n * sizeof *sv->ckpt_send};
             if (ctl_send(sv, PS_MSG_CKPT, step, &part, 1, &e) != 0)
                 break;
         }
         if (dying) {
-            ps_child_die(sv->ch); /* local: SIGKILL; mpi: the rank leaves the run */
+            lab_ps_child_die(sv->ch); /* local: SIGKILL; mpi: the rank leaves the run */
             pthread_mutex_lock(&sv->mu);
             sv->dying = false; /* the parked threads go on, on dead connections */
             pthread_cond_broadcast(&sv->cv);
@@ -609,7 +610,8 @@ static int control_loop(struct srv *sv)
             break;
         }
         if (stopping) {
-            ps_child_hang(sv->ch); /* local: SIGSTOP, every thread, until the master's SIGKILL */
+            lab_ps_child_hang(
+                sv->ch); /* local: SIGSTOP, every thread, until the master's SIGKILL */
             pthread_mutex_lock(&sv->mu);
             sv->stopping = false;
             pthread_cond_broadcast(&sv->cv);
@@ -619,7 +621,7 @@ static int control_loop(struct srv *sv)
         if (now >= next_stats) {
             struct ps_shard_stats st;
             stats_fill(sv, &st);
-            struct ps_part part = {&st, sizeof st};
+            struct lab_net_part part = {&st, sizeof st};
             if (ctl_send(sv, PS_MSG_STATS, st.version, &part, 1, &e) != 0)
                 break;
             next_stats = now + 0.25;
@@ -643,14 +645,14 @@ static void srv_free(struct srv *sv)
     pthread_mutex_unlock(&sv->mu);
     for (int w = 0; w < sv->c->workers; w++) {
         struct srv_conn *sc = &sv->conn[w];
-        ps_conn_shutdown(&sc->c);
+        lab_net_conn_shutdown(&sc->c);
         if (sc->started)
             pthread_join(sc->th, NULL);
-        ps_conn_close(&sc->c);
+        lab_net_conn_close(&sc->c);
         lab_mpi_defer_free(sc->snap);
         free(sc->scratch);
     }
-    ps_conn_close(&sv->ctl);
+    lab_net_conn_close(&sv->ctl);
     if (sv->wake_fd >= 0)
         close(sv->wake_fd);
     lab_mpi_defer_free(sv->w);
@@ -663,23 +665,23 @@ static void srv_free(struct srv *sv)
     free(sv);
 }
 
-int ps_server_main(int ctl_fd, void *arg)
+int lab_ps_server_main(int ctl_fd, void *arg)
 {
     const struct ps_child *ch = arg;
     const struct ps_cfg *c = ch->cfg;
     int W = c->workers;
-    ps_child_close_others(ch, W);
+    lab_ps_child_close_others(ch, W);
 
     struct srv *sv = core_xcalloc(1, sizeof *sv);
     sv->c = c;
     sv->ch = ch;
     sv->shard = ch->index;
-    ps_shard_range(c->params, c->servers, ch->index, &sv->lo, &sv->hi);
+    lab_ps_shard_range(c->params, c->servers, ch->index, &sv->lo, &sv->hi);
     sv->n = (size_t)(sv->hi - sv->lo);
     pthread_mutex_init(&sv->mu, NULL);
     pthread_mutex_init(&sv->ctl_mu, NULL);
     pthread_cond_init(&sv->cv, NULL);
-    ps_child_ctl(ch, ctl_fd, &sv->ctl);
+    lab_ps_child_ctl(ch, ctl_fd, &sv->ctl);
     sv->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     if (sv->wake_fd < 0)
         return 1;
@@ -706,9 +708,9 @@ int ps_server_main(int ctl_fd, void *arg)
         struct srv_conn *sc = &sv->conn[w];
         sc->sv = sv;
         sc->w = w;
-        ps_child_conn(ch, w, &c->link, &sc->c);
+        lab_ps_child_conn(ch, w, &c->link, &sc->c);
         if (c->server_nic_shared)
-            ps_conn_share_link(&sc->c, &sv->shared_free_at);
+            lab_net_conn_share_link(&sc->c, &sv->shared_free_at);
         if (!sv->live[w] || ch->own[w] < 0)
             continue;
         if (c->mode != PS_SYNC) {
@@ -717,8 +719,8 @@ int ps_server_main(int ctl_fd, void *arg)
         }
         if (pthread_create(&sc->th, NULL, conn_main, sc) != 0) {
             struct core_err e;
-            ps_send(&sv->ctl, PS_MSG_ERROR, 0, sv->shard,
-                    &(struct ps_part){"cannot start a thread", 21}, 1, 1000, &e);
+            lab_net_send(&sv->ctl, PS_MSG_ERROR, 0, sv->shard,
+                         &(struct lab_net_part){"cannot start a thread", 21}, 1, 1000, &e);
             rc = 1;
             goto out;
         }

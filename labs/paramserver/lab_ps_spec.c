@@ -41,7 +41,7 @@ static bool read_num(const char *s, double *out)
     return core_num_parse(s, strlen(s), 0, out, NULL, NULL) == 0;
 }
 
-int ps_compress_parse(const char *s, int *comp, double *frac, struct core_err *err)
+int lab_ps_compress_parse(const char *s, int *comp, double *frac, struct core_err *err)
 {
     *comp = PS_COMP_NONE;
     *frac = 1;
@@ -68,8 +68,8 @@ int ps_compress_parse(const char *s, int *comp, double *frac, struct core_err *e
                         s);
 }
 
-int ps_kill_parse(const char *s, const char *what, int count, int64_t steps, int *who, int *step,
-                  struct core_err *err)
+int lab_ps_kill_parse(const char *s, const char *what, int count, int64_t steps, int *who,
+                      int *step, struct core_err *err)
 {
     *who = -1;
     *step = -1;
@@ -101,24 +101,24 @@ int ps_kill_parse(const char *s, const char *what, int count, int64_t steps, int
     return 0;
 }
 
-double ps_predict_comm_s(int64_t params, double link_Bps)
+double lab_ps_predict_comm_s(int64_t params, double link_Bps)
 {
     return link_Bps > 0 ? 2.0 * 4.0 * (double)params / link_Bps : 0;
 }
 
-double ps_predict_ring_s(int64_t params, int workers, double link_Bps)
+double lab_ps_predict_ring_s(int64_t params, int workers, double link_Bps)
 {
     if (!(link_Bps > 0) || workers < 2)
         return 0;
     return 2.0 * (workers - 1) / workers * 4.0 * (double)params / link_Bps;
 }
 
-double ps_busbw(double algbw, int workers)
+double lab_ps_busbw(double algbw, int workers)
 {
     return workers > 0 ? algbw * 2.0 * (workers - 1) / workers : 0;
 }
 
-double ps_step_link_s(const struct ps_cfg *c)
+double lab_ps_step_link_s(const struct ps_cfg *c)
 {
     double B = c->link.bytes_per_s;
     if (!(B > 0))
@@ -126,11 +126,11 @@ double ps_step_link_s(const struct ps_cfg *c)
     if (c->mode == PS_ALLREDUCE) {
         if (c->workers < 2)
             return 0;
-        double chunk = 4.0 * ceil((double)c->params / c->workers) + PS_HDR_BYTES;
+        double chunk = 4.0 * ceil((double)c->params / c->workers) + LAB_NET_HDR_BYTES;
         return 2.0 * (c->workers - 1) * chunk / B;
     }
     double n = ceil((double)c->params / (c->servers > 0 ? c->servers : 1));
-    double reply = PS_HDR_BYTES + (double)sizeof(struct ps_pull_hdr) + 4.0 * n;
+    double reply = LAB_NET_HDR_BYTES + (double)sizeof(struct ps_pull_hdr) + 4.0 * n;
     if (c->server_nic_shared)
         reply *= c->workers;
     double push = 4.0 * n;
@@ -138,5 +138,5 @@ double ps_step_link_s(const struct ps_cfg *c)
         push = 8 + 4 * ceil(n / PS_Q8_BLOCK) + n;
     else if (c->comp == PS_COMP_TOPK)
         push = 8 + 8 * fmax(1, round(c->topk_frac * n));
-    return (PS_HDR_BYTES + reply + PS_HDR_BYTES + push) / B;
+    return (LAB_NET_HDR_BYTES + reply + LAB_NET_HDR_BYTES + push) / B;
 }

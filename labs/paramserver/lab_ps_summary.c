@@ -11,7 +11,7 @@
 
 #include <math.h>
 
-void psm_summary(struct psm *r)
+void lab_ps_summary(struct psm *r)
 {
     struct lab_ctx *cx = r->cx;
     const struct ps_cfg *c = &r->cfg;
@@ -41,14 +41,14 @@ void psm_summary(struct psm *r)
 
     lab_figure_num(cx, "comm_fraction", frac, "",
                    "communication fraction (step - compute) / step, measured");
-    lab_figure_str(cx, "mode", psm_mode_name(c->mode), "consistency mode");
+    lab_figure_str(cx, "mode", lab_ps_mode_name(c->mode), "consistency mode");
     lab_figure_num(cx, "step_ms", step, "ms", "mean wall time of one worker step");
     lab_figure_num(cx, "compute_ms_mean", comp, "ms", "measured compute per step");
     lab_figure_num(cx, "comm_ms", comm_ms, "ms", "step minus compute: communication and waiting");
     if (c->link.bytes_per_s > 0) {
         double t = c->mode == PS_ALLREDUCE
-                       ? ps_predict_ring_s(c->params, c->workers, c->link.bytes_per_s)
-                       : ps_predict_comm_s(c->params, c->link.bytes_per_s);
+                       ? lab_ps_predict_ring_s(c->params, c->workers, c->link.bytes_per_s)
+                       : lab_ps_predict_comm_s(c->params, c->link.bytes_per_s);
         double cms = c->compute_s * 1000;
         lab_figure_num(cx, "predicted_comm_ms", 1000 * t, "ms",
                        c->mode == PS_ALLREDUCE ? "course model: 2(W-1)/W x 4 B x params / link"
@@ -97,7 +97,7 @@ void psm_summary(struct psm *r)
         lab_figure_num(cx, "allreduce_ms", 1000 * ar_s, "ms", "mean time of one all-reduce");
         lab_figure_num(cx, "algbw_gbs", algbw, "GB/s",
                        "algorithm bandwidth: gradient bytes / time");
-        lab_figure_num(cx, "busbw_gbs", ps_busbw(algbw, c->workers), "GB/s",
+        lab_figure_num(cx, "busbw_gbs", lab_ps_busbw(algbw, c->workers), "GB/s",
                        "bus bandwidth (nccl-tests): algbw x 2(W-1)/W");
     }
     lab_figure_num(cx, "wait_ms_mean", wait, "ms",
@@ -123,14 +123,14 @@ void psm_summary(struct psm *r)
         double l2 = 0;
         for (int64_t i = 0; i < c->params; i++)
             l2 += (double)r->final_w[i] * r->final_w[i];
-        ps_weights_fnv(r->final_w, (size_t)c->params, fnv);
+        lab_ps_weights_fnv(r->final_w, (size_t)c->params, fnv);
         lab_figure_str(cx, "weights_fnv", fnv, "FNV-1a of the final weights' bytes");
         lab_figure_num(cx, "weights_norm", sqrt(l2), "", "L2 norm of the final weights");
     }
-    psm_emit_snapshots(r);
+    lab_ps_emit_snapshots(r);
     lab_log(cx, LAB_LOG_INFO,
             "%s: %.1f ms per step = %.1f compute + %.1f communication (%.0f %%)%s",
-            psm_mode_name(c->mode), step, comp, comm_ms, 100 * frac,
+            lab_ps_mode_name(c->mode), step, comp, comm_ms, 100 * frac,
             c->link.bytes_per_s > 0 ? ""
             : c->mpi                ? "; link=off: the network's own speed (Open MPI)"
                                     : "; link=off: the sockets' own speed");

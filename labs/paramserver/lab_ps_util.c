@@ -15,12 +15,12 @@
 #include <time.h>
 #include <unistd.h>
 
-double ps_now(const struct ps_cfg *c)
+double lab_ps_now(const struct ps_cfg *c)
 {
     return core_time_mono() - c->t0;
 }
 
-void ps_sleep(double secs)
+void lab_ps_sleep(double secs)
 {
     if (!(secs > 0))
         return;
@@ -34,7 +34,7 @@ void ps_sleep(double secs)
     }
 }
 
-void ps_child_close_others(const struct ps_child *ch, int n_own)
+void lab_ps_child_close_others(const struct ps_child *ch, int n_own)
 {
     for (size_t i = 0; i < ch->n_data_fds; i++) {
         int fd = ch->data_fds[i];
@@ -46,33 +46,33 @@ void ps_child_close_others(const struct ps_child *ch, int n_own)
     }
 }
 
-void ps_child_ctl(const struct ps_child *ch, int ctl_fd, struct ps_conn *c)
+void lab_ps_child_ctl(const struct ps_child *ch, int ctl_fd, struct lab_net_conn *c)
 {
     if (ch->mpi)
-        ps_conn_init_mpi(c, 0, ch->ctl_tag, lab_mpi_t_base(), NULL, NULL);
+        lab_net_conn_init_mpi(c, 0, ch->ctl_tag, lab_mpi_t_base(), NULL, NULL);
     else
-        ps_conn_init_local(c, ctl_fd, NULL, NULL);
+        lab_net_conn_init_local(c, ctl_fd, NULL, NULL);
 }
 
-void ps_child_conn(const struct ps_child *ch, int k, const struct ps_link_cfg *link,
-                   struct ps_conn *c)
+void lab_ps_child_conn(const struct ps_child *ch, int k, const struct lab_net_link_cfg *link,
+                       struct lab_net_conn *c)
 {
     if (ch->mpi && ch->own[k] >= 0)
-        ps_conn_init_mpi(c, ch->own[k], ch->tag[k], lab_mpi_t_base(), link, NULL);
+        lab_net_conn_init_mpi(c, ch->own[k], ch->tag[k], lab_mpi_t_base(), link, NULL);
     else if (ch->mpi)
-        ps_conn_init_local(c, -1, NULL, NULL);
+        lab_net_conn_init_local(c, -1, NULL, NULL);
     else
-        ps_conn_init_local(c, ch->own[k], link, NULL);
+        lab_net_conn_init_local(c, ch->own[k], link, NULL);
 }
 
-void ps_child_die(const struct ps_child *ch)
+void lab_ps_child_die(const struct ps_child *ch)
 {
     if (!ch->mpi)
         raise(SIGKILL);
     lab_mpi_kill_self();
 }
 
-void ps_child_hang(const struct ps_child *ch)
+void lab_ps_child_hang(const struct ps_child *ch)
 {
     if (!ch->mpi) {
         raise(SIGSTOP); /* a real hang, until the master's SIGKILL */
@@ -81,40 +81,40 @@ void ps_child_hang(const struct ps_child *ch)
     /* Answer nothing until rank 0's KILL order (or the end of the job). */
     int epoch = lab_mpi_epoch();
     while (lab_mpi_epoch() == epoch && !lab_mpi_ended())
-        ps_sleep(0.01);
+        lab_ps_sleep(0.01);
 }
 
-int ps_child_reconnect(const struct ps_child *ch, struct ps_conn *ctl, int s, int gen,
-                       struct ps_conn *out, struct core_err *err)
+int lab_ps_child_reconnect(const struct ps_child *ch, struct lab_net_conn *ctl, int s, int gen,
+                           struct lab_net_conn *out, struct core_err *err)
 {
     const struct ps_cfg *c = ch->cfg;
     if (ch->mpi) {
         if (gen > LAB_MPI_MAX_GEN)
             return core_err_set(err, CORE_ERR_INVALID, "shard %d restarted too often", s + 1);
-        ps_conn_close(out);
-        ps_conn_init_mpi(out, ps_rank_of(c, 0, s),
-                         LAB_MPI_TAG(LAB_MPI_KIND_DATA, gen, ch->index * PS_MAX_SERVERS + s),
-                         lab_mpi_t_base(), &c->link, NULL);
+        lab_net_conn_close(out);
+        lab_net_conn_init_mpi(out, lab_ps_rank_of(c, 0, s),
+                              LAB_MPI_TAG(LAB_MPI_KIND_DATA, gen, ch->index * PS_MAX_SERVERS + s),
+                              lab_mpi_t_base(), &c->link, NULL);
         return 0;
     }
     int fd = -1;
-    int rc = ps_fd_recv(ctl->fd, 5000, &fd, err);
+    int rc = lab_ps_fd_recv(ctl->fd, 5000, &fd, err);
     if (rc) {
         if (fd >= 0)
             close(fd);
         return rc;
     }
-    ps_conn_close(out);
-    ps_conn_init_local(out, fd, &c->link, NULL);
+    lab_net_conn_close(out);
+    lab_net_conn_init_local(out, fd, &c->link, NULL);
     return 0;
 }
 
-int ps_rank_of(const struct ps_cfg *c, int role, int index)
+int lab_ps_rank_of(const struct ps_cfg *c, int role, int index)
 {
     return role == 0 ? 1 + index : 1 + c->servers + index;
 }
 
-void ps_child_log(struct ps_conn *ctl, int level, int worker, const char *fmt, ...)
+void lab_ps_child_log(struct lab_net_conn *ctl, int level, int worker, const char *fmt, ...)
 {
     char line[512];
     va_list ap;
@@ -124,12 +124,12 @@ void ps_child_log(struct ps_conn *ctl, int level, int worker, const char *fmt, .
     if (n < 0)
         return;
     size_t len = (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
-    struct ps_part part = {line, len};
+    struct lab_net_part part = {line, len};
     struct core_err e;
-    ps_send(ctl, PS_MSG_LOG, level, worker, &part, 1, 5000, &e);
+    lab_net_send(ctl, PS_MSG_LOG, level, worker, &part, 1, 5000, &e);
 }
 
-int ps_fd_send(int sock, int fd, struct core_err *err)
+int lab_ps_fd_send(int sock, int fd, struct core_err *err)
 {
     char byte = 'F';
     struct iovec iov = {&byte, 1};
@@ -159,7 +159,7 @@ int ps_fd_send(int sock, int fd, struct core_err *err)
     }
 }
 
-int ps_fd_recv(int sock, int timeout_ms, int *fd, struct core_err *err)
+int lab_ps_fd_recv(int sock, int timeout_ms, int *fd, struct core_err *err)
 {
     *fd = -1;
     double end = core_time_mono() + timeout_ms / 1000.0;

@@ -8,7 +8,7 @@
  * gradient (plus `compute_ms` of emulated compute, times the straggler
  * factor for the straggler), push each shard its slice (raw floats, top-k
  * pairs with error feedback, or 8-bit blocks), and report the step to the
- * master. With allreduce, the gradient is summed by ps_ring_allreduce with
+ * master. With allreduce, the gradient is summed by lab_net_ring_allreduce with
  * the neighbours instead, and every worker applies it to its own copy of
  * the weights (all copies stay the same bits).
  *
@@ -44,8 +44,8 @@ struct wk {
     const struct ps_cfg *c;
     const struct ps_child *ch;
     int me, S;
-    struct ps_conn ctl;
-    struct ps_conn conn[PS_MAX_SERVERS];
+    struct lab_net_conn ctl;
+    struct lab_net_conn conn[PS_MAX_SERVERS];
     int64_t lo[PS_MAX_SERVERS], hi[PS_MAX_SERVERS];
     bool fresh[PS_MAX_SERVERS];     /* a new connection: HELLO first */
     int64_t pushed[PS_MAX_SERVERS]; /* last step pushed to each shard, -1 */
@@ -58,7 +58,7 @@ struct wk {
     uint64_t xfer_bytes;
     int64_t gap;
     /* allreduce */
-    struct ps_conn left, right;
+    struct lab_net_conn left, right;
 };
 
 /* ---- the control channel ----------------------------------------------------- */
@@ -74,13 +74,15 @@ static void wk_error(struct wk *k, const char *fmt, ...)
     va_start(ap, fmt);
     int n = vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
-    struct ps_part part = {line, n < 0 ? 0 : (size_t)n < sizeof line ? (size_t)n : sizeof line - 1};
+    struct lab_net_part part = {line, n < 0                     ? 0
+                                      : (size_t)n < sizeof line ? (size_t)n
+                                                                : sizeof line - 1};
     struct core_err e;
-    ps_send(&k->ctl, PS_MSG_ERROR, 0, k->me, &part, 1, 5000, &e);
+    lab_net_send(&k->ctl, PS_MSG_ERROR, 0, k->me, &part, 1, 5000, &e);
 }
 
 /* Handles one message from the master. */
-static int wk_handle(struct wk *k, const struct ps_msg *m)
+static int wk_handle(struct wk *k, const struct lab_net_msg *m)
 {
     struct core_err e;
     if (m->type == PS_MSG_EXIT)
@@ -88,14 +90,14 @@ static int wk_handle(struct wk *k, const struct ps_msg *m)
     if (m->type == PS_MSG_RECONNECT) {
         int s = (int)m->a;
         if (s < 0 || s >= k->S ||
-            ps_child_reconnect(k->ch, &k->ctl, s, (int)m->b, &k->conn[s], &e) != 0)
+            lab_ps_child_reconnect(k->ch, &k->ctl, s, (int)m->b, &k->conn[s], &e) != 0)
             return WK_EXIT; /* the master will say why */
         k->fresh[s] = true;
         return WK_GO_ON;
     }
     if (m->type == PS_MSG_FINAL) {
-        struct ps_part part = {k->w, (size_t)k->c->params * sizeof *k->w};
-        ps_send(&k->ctl, PS_MSG_FINAL, 0, k->me, &part, 1, 60000, &e);
+        struct lab_net_part part = {k->w, (size_t)k->c->params * sizeof *k->w};
+        lab_net_send(&k->ctl, PS_MSG_FINAL, 0, k->me, &part, 1, 60000, &e);
         return WK_GO_ON;
     }
     return WK_GO_ON;
@@ -105,13 +107,13 @@ static int wk_handle(struct wk *k, const struct ps_msg *m)
  * first message. A master that went away means exit. */
 static int wk_pump(struct wk *k, int timeout_ms)
 {
-    struct ps_conn *ctl = &k->ctl;
-    struct ps_msg m;
+    struct lab_net_conn *ctl = &k->ctl;
+    struct lab_net_msg m;
     struct core_err e;
-    int ready = ps_wait_any(&ctl, 1, timeout_ms, &e);
+    int ready = lab_net_wait_any(&ctl, 1, timeout_ms, &e);
     if (ready == CORE_ERR_LIMIT)
         return WK_GO_ON;
-    if (ready != 0 || ps_recv(&k->ctl, &m, 5000, &e) != 0)
+    if (ready != 0 || lab_net_recv(&k->ctl, &m, 5000, &e) != 0)
         return WK_EXIT;
     return wk_handle(k, &m);
 }
@@ -134,14 +136,14 @@ static void encode(struct wk *k, int s)
         float *r = k->resid + k->lo[s], *t = k->tmp + k->lo[s];
         for (size_t i = 0; i < n; i++)
             g[i] += r[i];
-        ps_topk_encode(g, n, c->topk_frac, &k->enc[s]);
+        lab_ps_topk_encode(g, n, c->topk_frac, &k->enc[s]);
         memset(t, 0, n * sizeof *t);
         struct core_err e;
-        ps_topk_decode_add(k->enc[s].data, k->enc[s].len, t, n, &e);
+        lab_ps_topk_decode_add(k->enc[s].data, k->enc[s].len, t, n, &e);
         for (size_t i = 0; i < n; i++)
             r[i] = g[i] - t[i];
     } else if (c->comp == PS_COMP_Q8) {
-        ps_q8_encode(g, n, &k->enc[s]);
+        lab_ps_q8_encode(g, n, &k->enc[s]);
     }
     k->enc_step[s] = k->grad_step;
 }
@@ -149,15 +151,15 @@ static void encode(struct wk *k, int s)
 /* Sends the push of step t to shard s from what is kept. */
 static int send_push(struct wk *k, int s, int64_t t, struct core_err *err)
 {
-    struct ps_part part;
+    struct lab_net_part part;
     if (k->c->comp == PS_COMP_NONE)
-        part = (struct ps_part){k->grad + k->lo[s], slice_n(k, s) * sizeof(float)};
+        part = (struct lab_net_part){k->grad + k->lo[s], slice_n(k, s) * sizeof(float)};
     else
-        part = (struct ps_part){k->enc[s].data, k->enc[s].len};
-    /* not timed: ps_send returns once the bytes are in the socket buffer
+        part = (struct lab_net_part){k->enc[s].data, k->enc[s].len};
+    /* not timed: lab_net_send returns once the bytes are in the socket buffer
      * (4 MiB), long before the shard has them; the transfer rate comes
      * from the pull replies, timed end to end (pull_one) */
-    int rc = ps_send(&k->conn[s], PS_MSG_PUSH, t, k->me, &part, 1, -1, err);
+    int rc = lab_net_send(&k->conn[s], PS_MSG_PUSH, t, k->me, &part, 1, -1, err);
     if (rc == 0)
         k->pushed[s] = t;
     return rc;
@@ -167,10 +169,10 @@ static int send_push(struct wk *k, int s, int64_t t, struct core_err *err)
  * push again when the restarted shard collects that step. */
 static int hello(struct wk *k, int s, struct core_err *err)
 {
-    struct ps_msg m;
-    int rc = ps_send(&k->conn[s], PS_MSG_HELLO, k->pushed[s], k->me, NULL, 0, -1, err);
+    struct lab_net_msg m;
+    int rc = lab_net_send(&k->conn[s], PS_MSG_HELLO, k->pushed[s], k->me, NULL, 0, -1, err);
     if (rc == 0)
-        rc = ps_recv(&k->conn[s], &m, -1, err);
+        rc = lab_net_recv(&k->conn[s], &m, -1, err);
     if (rc)
         return rc;
     if (m.type != PS_MSG_WELCOME)
@@ -194,7 +196,7 @@ static int hello(struct wk *k, int s, struct core_err *err)
 static void lost(struct wk *k, int s)
 {
     k->fresh[s] = false;
-    ps_conn_close(&k->conn[s]);
+    lab_net_conn_close(&k->conn[s]);
 }
 
 /* Waits for the master's connection to the restarted shard s (it may have
@@ -217,8 +219,8 @@ static int wait_reconnect(struct wk *k, int s, struct core_err *err)
 /* Receives shard s's reply to a pull into the weights. */
 static int pull_one(struct wk *k, int s, struct core_err *err)
 {
-    struct ps_msg m;
-    int rc = ps_recv(&k->conn[s], &m, -1, err);
+    struct lab_net_msg m;
+    int rc = lab_net_recv(&k->conn[s], &m, -1, err);
     if (rc)
         return rc;
     size_t n = slice_n(k, s);
@@ -229,12 +231,12 @@ static int pull_one(struct wk *k, int s, struct core_err *err)
     struct ps_pull_hdr h;
     memcpy(&h, m.data, sizeof h);
     /* the reply's transfer: from the shard starting to send it to the
-     * whole of it here (on an emulated link ps_recv returns at its
+     * whole of it here (on an emulated link lab_net_recv returns at its
      * delivery time), header and frame included */
-    double got = ps_now(k->c);
+    double got = lab_ps_now(k->c);
     if (got > h.t_sent) {
         k->xfer_s += got - h.t_sent;
-        k->xfer_bytes += PS_HDR_BYTES + m.len;
+        k->xfer_bytes += LAB_NET_HDR_BYTES + m.len;
     }
     memcpy(k->w + k->lo[s], (const char *)m.data + sizeof h, n * sizeof(float));
     if (h.wait_s > k->wait_s)
@@ -294,7 +296,7 @@ static int pull_phase(struct wk *k, int64_t t, struct core_err *err)
                     lost(k, s);
             }
             if (st[s] == SH_SEND) {
-                rc = ps_send(&k->conn[s], PS_MSG_PULL, t, k->me, NULL, 0, -1, err);
+                rc = lab_net_send(&k->conn[s], PS_MSG_PULL, t, k->me, NULL, 0, -1, err);
                 st[s] = rc ? SH_LOST : SH_WAIT;
                 if (rc)
                     lost(k, s);
@@ -312,11 +314,11 @@ static int pull_phase(struct wk *k, int64_t t, struct core_err *err)
             return core_err_set(err, CORE_ERR_LIMIT,
                                 "a shard stopped answering and no restarted shard came within %d s",
                                 WK_RECONNECT_MS / 1000);
-        struct ps_conn *cs[PS_MAX_SERVERS + 1];
+        struct lab_net_conn *cs[PS_MAX_SERVERS + 1];
         for (int s = 0; s < k->S; s++)
             cs[s] = st[s] == SH_WAIT ? &k->conn[s] : NULL;
         cs[k->S] = &k->ctl;
-        int i = ps_wait_any(cs, (size_t)k->S + 1, 1000, err);
+        int i = lab_net_wait_any(cs, (size_t)k->S + 1, 1000, err);
         if (i == CORE_ERR_LIMIT)
             continue;
         if (i < 0)
@@ -374,11 +376,11 @@ static double compute(struct wk *k, int64_t t, double *loss)
 {
     const struct ps_cfg *c = k->c;
     double t0 = core_time_mono();
-    *loss = ps_model_grad(c, k->w, t, k->me, k->grad);
+    *loss = lab_ps_model_grad(c, k->w, t, k->me, k->grad);
     k->grad_step = t;
     double tg = core_time_mono() - t0;
     double target = (tg + c->compute_s) * lab_straggler_factor(&c->straggler, k->me);
-    ps_sleep(target - tg);
+    lab_ps_sleep(target - tg);
     return core_time_mono() - t0;
 }
 
@@ -391,9 +393,9 @@ static int run_steps(struct wk *k, struct core_err *err)
         scratch = core_xmalloc(((size_t)c->params / (size_t)c->workers + 1) * sizeof *scratch);
     for (int64_t t = 0; t < c->steps; t++) {
         if (k->me == c->kill_worker && t == c->kill_worker_step)
-            ps_child_die(k->ch); /* local: SIGKILL; mpi: the rank leaves the run */
+            lab_ps_child_die(k->ch); /* local: SIGKILL; mpi: the rank leaves the run */
         if (k->me == c->stop_worker && t == c->stop_worker_step)
-            ps_child_hang(k->ch); /* a hang: the master ends it after the hang timeout */
+            lab_ps_child_hang(k->ch); /* a hang: the master ends it after the hang timeout */
         if (wk_pump(k, 0) == WK_EXIT) {
             rc = WK_EXIT;
             break;
@@ -404,34 +406,34 @@ static int run_steps(struct wk *k, struct core_err *err)
         k->xfer_s = 0;
         k->xfer_bytes = 0;
         k->gap = 0;
-        r.t_begin = ps_now(c);
+        r.t_begin = lab_ps_now(c);
         if (c->mode != PS_ALLREDUCE) {
             rc = pull_phase(k, t, err);
             if (rc)
                 break;
         }
-        r.t_pull_end = ps_now(c);
+        r.t_pull_end = lab_ps_now(c);
         r.compute_s = compute(k, t, &r.loss);
-        r.t_push_begin = ps_now(c);
+        r.t_push_begin = lab_ps_now(c);
         if (c->mode == PS_ALLREDUCE) {
-            rc = ps_ring_allreduce(&k->left, &k->right, k->me, c->workers, k->grad,
-                                   (size_t)c->params, scratch, -1, err);
+            rc = lab_net_ring_allreduce(&k->left, &k->right, k->me, c->workers, k->grad,
+                                        (size_t)c->params, scratch, -1, err);
             if (rc) {
                 core_err_prefix(err, "step %lld", (long long)t);
                 break;
             }
             /* the update is this worker's own compute; the all-reduce alone
              * is communication */
-            double t_ar = ps_now(c);
-            ps_model_apply(k->w, k->grad, (size_t)c->params, (float)(c->lr / c->workers));
-            r.t_end = ps_now(c);
+            double t_ar = lab_ps_now(c);
+            lab_ps_model_apply(k->w, k->grad, (size_t)c->params, (float)(c->lr / c->workers));
+            r.t_end = lab_ps_now(c);
             r.comm_s = t_ar - r.t_push_begin;
             r.compute_s += r.t_end - t_ar;
         } else {
             rc = push_phase(k, t, err);
             if (rc)
                 break;
-            r.t_end = ps_now(c);
+            r.t_end = lab_ps_now(c);
             r.comm_s = (r.t_pull_end - r.t_begin) + (r.t_end - r.t_push_begin);
         }
         r.wait_s = k->wait_s;
@@ -439,8 +441,8 @@ static int run_steps(struct wk *k, struct core_err *err)
         r.xfer_bytes = k->xfer_bytes;
         r.gap = k->gap;
         r.bytes = data_bytes(k) - b0;
-        struct ps_part part = {&r, sizeof r};
-        if (ps_send(&k->ctl, PS_MSG_STEP, t, k->me, &part, 1, 60000, err) != 0) {
+        struct lab_net_part part = {&r, sizeof r};
+        if (lab_net_send(&k->ctl, PS_MSG_STEP, t, k->me, &part, 1, 60000, err) != 0) {
             rc = WK_EXIT; /* the master is gone */
             break;
         }
@@ -453,11 +455,11 @@ static int run_steps(struct wk *k, struct core_err *err)
  * still read is freed after MPI ends (lab_mpi_defer_free). */
 static void wk_free(struct wk *k)
 {
-    ps_conn_close(&k->ctl);
-    ps_conn_close(&k->left);
-    ps_conn_close(&k->right);
+    lab_net_conn_close(&k->ctl);
+    lab_net_conn_close(&k->left);
+    lab_net_conn_close(&k->right);
     for (int s = 0; s < k->S; s++) {
-        ps_conn_close(&k->conn[s]);
+        lab_net_conn_close(&k->conn[s]);
         lab_mpi_defer_free(k->enc[s].data);
     }
     lab_mpi_defer_free(k->w);
@@ -467,7 +469,7 @@ static void wk_free(struct wk *k)
     free(k);
 }
 
-int ps_worker_main(int ctl_fd, void *arg)
+int lab_ps_worker_main(int ctl_fd, void *arg)
 {
     const struct ps_child *ch = arg;
     const struct ps_cfg *c = ch->cfg;
@@ -476,18 +478,18 @@ int ps_worker_main(int ctl_fd, void *arg)
     k->ch = ch;
     k->me = ch->index;
     k->S = c->mode == PS_ALLREDUCE ? 0 : c->servers;
-    ps_child_close_others(ch, c->mode == PS_ALLREDUCE ? 2 : c->servers);
-    ps_child_ctl(ch, ctl_fd, &k->ctl);
+    lab_ps_child_close_others(ch, c->mode == PS_ALLREDUCE ? 2 : c->servers);
+    lab_ps_child_ctl(ch, ctl_fd, &k->ctl);
     if (c->mode == PS_ALLREDUCE) {
-        ps_child_conn(ch, 0, &c->link, &k->left);
-        ps_child_conn(ch, 1, &c->link, &k->right);
+        lab_ps_child_conn(ch, 0, &c->link, &k->left);
+        lab_ps_child_conn(ch, 1, &c->link, &k->right);
     } else {
-        ps_conn_init_local(&k->left, -1, NULL, NULL);
-        ps_conn_init_local(&k->right, -1, NULL, NULL);
+        lab_net_conn_init_local(&k->left, -1, NULL, NULL);
+        lab_net_conn_init_local(&k->right, -1, NULL, NULL);
     }
     for (int s = 0; s < k->S; s++) {
-        ps_child_conn(ch, s, &c->link, &k->conn[s]);
-        ps_shard_range(c->params, c->servers, s, &k->lo[s], &k->hi[s]);
+        lab_ps_child_conn(ch, s, &c->link, &k->conn[s]);
+        lab_ps_shard_range(c->params, c->servers, s, &k->lo[s], &k->hi[s]);
         k->pushed[s] = -1;
         k->enc_step[s] = -1;
         core_buf_init(&k->enc[s]);
@@ -509,10 +511,10 @@ int ps_worker_main(int ctl_fd, void *arg)
         rc = 1;
     } else if (rc == 0) {
         for (int s = 0; s < k->S; s++)
-            ps_send(&k->conn[s], PS_MSG_BYE, c->steps, k->me, NULL, 0, 5000, &err);
+            lab_net_send(&k->conn[s], PS_MSG_BYE, c->steps, k->me, NULL, 0, 5000, &err);
         /* Stay until the master has what it needs (allreduce: the
          * weights). */
-        if (ps_send(&k->ctl, PS_MSG_DONE, c->steps, k->me, NULL, 0, 60000, &err) == 0)
+        if (lab_net_send(&k->ctl, PS_MSG_DONE, c->steps, k->me, NULL, 0, 60000, &err) == 0)
             while (wk_pump(k, 1000) != WK_EXIT)
                 ;
     } else {

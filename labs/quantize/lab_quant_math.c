@@ -11,12 +11,12 @@
 
 /* ---- random numbers -------------------------------------------------------------- */
 
-void quant_rng_seed(struct quant_rng *r, uint64_t seed)
+void lab_quant_rng_seed(struct quant_rng *r, uint64_t seed)
 {
     r->s = seed ^ 0x5851f42d4c957f2dull;
 }
 
-uint64_t quant_rng_next(struct quant_rng *r)
+uint64_t lab_quant_rng_next(struct quant_rng *r)
 {
     uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -24,21 +24,21 @@ uint64_t quant_rng_next(struct quant_rng *r)
     return z ^ (z >> 31);
 }
 
-double quant_rng_uniform(struct quant_rng *r)
+double lab_quant_rng_uniform(struct quant_rng *r)
 {
-    return (double)(quant_rng_next(r) >> 11) * 0x1.0p-53;
+    return (double)(lab_quant_rng_next(r) >> 11) * 0x1.0p-53;
 }
 
-double quant_rng_gauss(struct quant_rng *r)
+double lab_quant_rng_gauss(struct quant_rng *r)
 {
-    double u = 1.0 - quant_rng_uniform(r); /* (0, 1]: log is finite */
-    double v = quant_rng_uniform(r);
+    double u = 1.0 - lab_quant_rng_uniform(r); /* (0, 1]: log is finite */
+    double v = lab_quant_rng_uniform(r);
     return sqrt(-2.0 * log(u)) * cos(2.0 * M_PI * v);
 }
 
-double quant_rng_laplace(struct quant_rng *r)
+double lab_quant_rng_laplace(struct quant_rng *r)
 {
-    double u = quant_rng_uniform(r) - 0.5;
+    double u = lab_quant_rng_uniform(r) - 0.5;
     double m = 1.0 - 2.0 * fabs(u); /* (0, 1] */
     if (m <= 0)
         m = 0x1.0p-53;
@@ -48,12 +48,12 @@ double quant_rng_laplace(struct quant_rng *r)
 
 /* ---- quantizers ------------------------------------------------------------------- */
 
-double quant_formula_db(int bits)
+double lab_quant_formula_db(int bits)
 {
     return 6.02 * bits + 1.76;
 }
 
-double quant_sqnr_db(const double *x, const double *y, size_t n)
+double lab_quant_sqnr_db(const double *x, const double *y, size_t n)
 {
     double s = 0, e = 0;
     for (size_t i = 0; i < n; i++) {
@@ -68,7 +68,7 @@ double quant_sqnr_db(const double *x, const double *y, size_t n)
     return 10.0 * log10(s / e);
 }
 
-void quant_ideal(const double *x, double *y, size_t n, int bits, double A)
+void lab_quant_ideal(const double *x, double *y, size_t n, int bits, double A)
 {
     double half = ldexp(1.0, bits - 1); /* 2^(b-1): levels on each side */
     double step = A / half;
@@ -82,7 +82,7 @@ void quant_ideal(const double *x, double *y, size_t n, int bits, double A)
     }
 }
 
-void quant_sym(const double *x, double *y, size_t n, int bits, double clip)
+void lab_quant_sym(const double *x, double *y, size_t n, int bits, double clip)
 {
     double L = ldexp(1.0, bits - 1) - 1;
     double s = clip / L;
@@ -96,7 +96,7 @@ void quant_sym(const double *x, double *y, size_t n, int bits, double clip)
     }
 }
 
-void quant_asym(const double *x, double *y, size_t n, int bits, double lo, double hi)
+void lab_quant_asym(const double *x, double *y, size_t n, int bits, double lo, double hi)
 {
     double top = ldexp(1.0, bits) - 1;
     double s = (hi - lo) / top;
@@ -111,7 +111,7 @@ void quant_asym(const double *x, double *y, size_t n, int bits, double lo, doubl
     }
 }
 
-double quant_absmax(const double *x, size_t n)
+double lab_quant_absmax(const double *x, size_t n)
 {
     double m = 0;
     for (size_t i = 0; i < n; i++)
@@ -120,7 +120,7 @@ double quant_absmax(const double *x, size_t n)
     return m;
 }
 
-double quant_rms(const double *x, size_t n)
+double lab_quant_rms(const double *x, size_t n)
 {
     double s = 0;
     for (size_t i = 0; i < n; i++)
@@ -128,14 +128,14 @@ double quant_rms(const double *x, size_t n)
     return n ? sqrt(s / (double)n) : 0;
 }
 
-void quant_sym_rows(const double *x, double *y, size_t rows, size_t cols, int bits)
+void lab_quant_sym_rows(const double *x, double *y, size_t rows, size_t cols, int bits)
 {
     for (size_t r = 0; r < rows; r++) {
         const double *xr = x + r * cols;
         double *yr = y + r * cols;
-        double m = quant_absmax(xr, cols);
+        double m = lab_quant_absmax(xr, cols);
         if (m > 0)
-            quant_sym(xr, yr, cols, bits, m);
+            lab_quant_sym(xr, yr, cols, bits, m);
         else
             memset(yr, 0, cols * sizeof *yr);
     }
@@ -143,16 +143,16 @@ void quant_sym_rows(const double *x, double *y, size_t rows, size_t cols, int bi
 
 static double sqnr_at(const double *x, size_t n, int bits, double clip, double *scratch)
 {
-    quant_sym(x, scratch, n, bits, clip);
-    return quant_sqnr_db(x, scratch, n);
+    lab_quant_sym(x, scratch, n, bits, clip);
+    return lab_quant_sqnr_db(x, scratch, n);
 }
 
-double quant_best_clip(const double *x, size_t n, size_t search_n, int bits, double *scratch,
-                       double *sqnr)
+double lab_quant_best_clip(const double *x, size_t n, size_t search_n, int bits, double *scratch,
+                           double *sqnr)
 {
     enum { GRID = 48, GOLDEN_STEPS = 30 };
     size_t m = search_n && search_n < n ? search_n : n;
-    double top = quant_absmax(x, n);
+    double top = lab_quant_absmax(x, n);
     if (!(top > 0)) {
         *sqnr = NAN;
         return 0;
@@ -194,22 +194,22 @@ double quant_best_clip(const double *x, size_t n, size_t search_n, int bits, dou
 
 /* ---- the MLP ------------------------------------------------------------------------ */
 
-void quant_data_make(uint64_t seed, int n, int d_in, int classes, float *x, int32_t *y)
+void lab_quant_data_make(uint64_t seed, int n, int d_in, int classes, float *x, int32_t *y)
 {
     enum { TH = 32 };
     struct quant_rng r;
-    quant_rng_seed(&r, seed * 0x9e3779b97f4a7c15ull + 17);
+    lab_quant_rng_seed(&r, seed * 0x9e3779b97f4a7c15ull + 17);
     double *t1 = core_xmalloc(sizeof *t1 * (size_t)TH * (size_t)d_in);
     double *t2 = core_xmalloc(sizeof *t2 * (size_t)classes * TH);
     for (size_t i = 0; i < (size_t)TH * (size_t)d_in; i++)
-        t1[i] = quant_rng_gauss(&r) * 1.5 / sqrt((double)d_in);
+        t1[i] = lab_quant_rng_gauss(&r) * 1.5 / sqrt((double)d_in);
     for (size_t i = 0; i < (size_t)classes * TH; i++)
-        t2[i] = quant_rng_gauss(&r) / sqrt((double)TH);
+        t2[i] = lab_quant_rng_gauss(&r) / sqrt((double)TH);
     for (size_t e = 0; e < (size_t)n; e++) {
         float *xe = x + e * (size_t)d_in;
         double h[TH];
         for (int j = 0; j < d_in; j++)
-            xe[j] = (float)quant_rng_gauss(&r);
+            xe[j] = (float)lab_quant_rng_gauss(&r);
         for (int i = 0; i < TH; i++) {
             double s = 0;
             for (int j = 0; j < d_in; j++)
@@ -233,10 +233,10 @@ void quant_data_make(uint64_t seed, int n, int d_in, int classes, float *x, int3
     free(t2);
 }
 
-void quant_mlp_init(struct quant_mlp *m, int d_in, int hidden, int classes, uint64_t seed)
+void lab_quant_mlp_init(struct quant_mlp *m, int d_in, int hidden, int classes, uint64_t seed)
 {
     struct quant_rng r;
-    quant_rng_seed(&r, seed * 0xd1b54a32d192ed03ull + 5);
+    lab_quant_rng_seed(&r, seed * 0xd1b54a32d192ed03ull + 5);
     memset(m, 0, sizeof *m);
     m->d_in = d_in;
     m->hidden = hidden;
@@ -250,11 +250,11 @@ void quant_mlp_init(struct quant_mlp *m, int d_in, int hidden, int classes, uint
         m->b[l] = core_xcalloc((size_t)outs[l], sizeof *m->b[l]);
         double sd = sqrt(2.0 / ins[l]);
         for (size_t i = 0; i < nw; i++)
-            m->w[l][i] = (float)(quant_rng_gauss(&r) * sd);
+            m->w[l][i] = (float)(lab_quant_rng_gauss(&r) * sd);
     }
 }
 
-void quant_mlp_fini(struct quant_mlp *m)
+void lab_quant_mlp_fini(struct quant_mlp *m)
 {
     if (!m)
         return;
@@ -265,7 +265,7 @@ void quant_mlp_fini(struct quant_mlp *m)
     memset(m, 0, sizeof *m);
 }
 
-void quant_mlp_copy(struct quant_mlp *dst, const struct quant_mlp *src)
+void lab_quant_mlp_copy(struct quant_mlp *dst, const struct quant_mlp *src)
 {
     *dst = *src;
     for (int l = 0; l < QUANT_LAYERS; l++) {
@@ -277,7 +277,7 @@ void quant_mlp_copy(struct quant_mlp *dst, const struct quant_mlp *src)
     }
 }
 
-size_t quant_mlp_weights(const struct quant_mlp *m)
+size_t lab_quant_mlp_weights(const struct quant_mlp *m)
 {
     size_t n = 0;
     for (int l = 0; l < QUANT_LAYERS; l++)
@@ -285,7 +285,7 @@ size_t quant_mlp_weights(const struct quant_mlp *m)
     return n;
 }
 
-size_t quant_mlp_biases(const struct quant_mlp *m)
+size_t lab_quant_mlp_biases(const struct quant_mlp *m)
 {
     size_t n = 0;
     for (int l = 0; l < QUANT_LAYERS; l++)
@@ -317,7 +317,7 @@ static int widest(const struct quant_mlp *m)
     return w;
 }
 
-double quant_mlp_accuracy(const struct quant_mlp *m, const float *x, const int32_t *y, int n)
+double lab_quant_mlp_accuracy(const struct quant_mlp *m, const float *x, const int32_t *y, int n)
 {
     int W = widest(m);
     float *h1 = core_xmalloc((size_t)W * sizeof *h1), *h2 = core_xmalloc((size_t)W * sizeof *h2);
@@ -339,17 +339,17 @@ double quant_mlp_accuracy(const struct quant_mlp *m, const float *x, const int32
     return n > 0 ? (double)right / n : 0;
 }
 
-double quant_mlp_epoch(struct quant_mlp *m, const float *x, const int32_t *y, int n, int batch,
-                       double lr, uint64_t shuffle_seed)
+double lab_quant_mlp_epoch(struct quant_mlp *m, const float *x, const int32_t *y, int n, int batch,
+                           double lr, uint64_t shuffle_seed)
 {
     int W = widest(m);
     int *order = core_xmalloc((size_t)n * sizeof *order);
     struct quant_rng r;
-    quant_rng_seed(&r, shuffle_seed);
+    lab_quant_rng_seed(&r, shuffle_seed);
     for (int i = 0; i < n; i++)
         order[i] = i;
     for (int i = n - 1; i > 0; i--) { /* Fisher–Yates */
-        int j = (int)(quant_rng_next(&r) % (uint64_t)(i + 1));
+        int j = (int)(lab_quant_rng_next(&r) % (uint64_t)(i + 1));
         int t = order[i];
         order[i] = order[j];
         order[j] = t;
@@ -435,7 +435,7 @@ double quant_mlp_epoch(struct quant_mlp *m, const float *x, const int32_t *y, in
     return n > 0 ? loss / n : 0;
 }
 
-void quant_mlp_quantize(struct quant_mlp *m, int bits, bool per_channel)
+void lab_quant_mlp_quantize(struct quant_mlp *m, int bits, bool per_channel)
 {
     for (int l = 0; l < QUANT_LAYERS; l++) {
         size_t R = (size_t)m->rows[l], C = (size_t)m->cols[l];
@@ -443,11 +443,11 @@ void quant_mlp_quantize(struct quant_mlp *m, int bits, bool per_channel)
         for (size_t i = 0; i < R * C; i++)
             v[i] = m->w[l][i];
         if (per_channel) {
-            quant_sym_rows(v, v, R, C, bits);
+            lab_quant_sym_rows(v, v, R, C, bits);
         } else {
-            double mx = quant_absmax(v, R * C);
+            double mx = lab_quant_absmax(v, R * C);
             if (mx > 0)
-                quant_sym(v, v, R * C, bits, mx);
+                lab_quant_sym(v, v, R * C, bits, mx);
         }
         for (size_t i = 0; i < R * C; i++)
             m->w[l][i] = (float)v[i];
@@ -455,9 +455,9 @@ void quant_mlp_quantize(struct quant_mlp *m, int bits, bool per_channel)
     }
 }
 
-double quant_mlp_bytes(const struct quant_mlp *m, int bits, bool per_channel)
+double lab_quant_mlp_bytes(const struct quant_mlp *m, int bits, bool per_channel)
 {
-    double nw = (double)quant_mlp_weights(m), nb = (double)quant_mlp_biases(m);
+    double nw = (double)lab_quant_mlp_weights(m), nb = (double)lab_quant_mlp_biases(m);
     if (bits >= 32)
         return 4.0 * (nw + nb);
     double scales = 0;

@@ -143,14 +143,14 @@ static void qz_signals_make(struct qz_run *r, const struct lab_params *pp, struc
     s->relu = core_xmalloc(n * sizeof(double));
     s->y = core_xmalloc(n * sizeof(double));
     s->scratch = core_xmalloc(n * sizeof(double));
-    quant_rng_seed(&g, r->seed);
+    lab_quant_rng_seed(&g, r->seed);
     /* An irrational frequency: the phases cover the circle evenly. */
-    double f = (sqrt(5.0) - 1.0) / 2.0 / 7.0, ph = 2 * M_PI * quant_rng_uniform(&g);
+    double f = (sqrt(5.0) - 1.0) / 2.0 / 7.0, ph = 2 * M_PI * lab_quant_rng_uniform(&g);
     for (size_t i = 0; i < n; i++) {
         s->sine[i] = sin(2 * M_PI * f * (double)i + ph);
-        s->uni[i] = 2.0 * quant_rng_uniform(&g) - 1.0;
-        s->gauss[i] = quant_rng_gauss(&g);
-        double a = quant_rng_gauss(&g);
+        s->uni[i] = 2.0 * lab_quant_rng_uniform(&g) - 1.0;
+        s->gauss[i] = lab_quant_rng_gauss(&g);
+        double a = lab_quant_rng_gauss(&g);
         s->relu[i] = a > 0 ? a : 0;
     }
     int ch = (int)lab_param_num(pp, "channels");
@@ -165,7 +165,7 @@ static void qz_signals_make(struct qz_run *r, const struct lab_params *pp, struc
         s->outlier_row[(size_t)k * (size_t)ch / (size_t)oc] = true;
     for (size_t rr = 0; rr < s->rows; rr++)
         for (size_t c = 0; c < s->cols; c++)
-            s->outl[rr * s->cols + c] = quant_rng_laplace(&g) * (s->outlier_row[rr] ? os : 1.0);
+            s->outl[rr * s->cols + c] = lab_quant_rng_laplace(&g) * (s->outlier_row[rr] ? os : 1.0);
 }
 
 /* SQNR of the rows of x that are (ordinary) or are not outliers. */
@@ -201,8 +201,8 @@ static int qz_sqnr(struct qz_run *r, const struct lab_params *pp, struct core_er
     qz_progress(r, 0, "drawing the signals");
     qz_signals_make(r, pp, &s);
     nt = s.rows * s.cols;
-    double rms_g = quant_rms(s.gauss, n), max_g = quant_absmax(s.gauss, n);
-    double max_r = quant_absmax(s.relu, n), max_t = quant_absmax(s.outl, nt);
+    double rms_g = lab_quant_rms(s.gauss, n), max_g = lab_quant_absmax(s.gauss, n);
+    double max_r = lab_quant_absmax(s.relu, n), max_t = lab_quant_absmax(s.outl, nt);
     lab_log(cx, LAB_LOG_INFO,
             "sqnr: %zu values per signal; Gaussian peak/RMS %.2f (a sine's is 1.41); outlier "
             "tensor %zu x %zu, %d rows x%g",
@@ -216,24 +216,24 @@ static int qz_sqnr(struct qz_run *r, const struct lab_params *pp, struct core_er
         qz_progress(r, (double)(b - r->bmin) / (r->bmax - r->bmin + 1), what);
         if ((rc = qz_cancelled(r, err)) != 0)
             goto out;
-        k->formula = quant_formula_db(b);
-        quant_ideal(s.sine, s.y, n, b, 1.0);
-        k->sine = quant_sqnr_db(s.sine, s.y, n);
-        quant_ideal(s.uni, s.y, n, b, 1.0);
-        k->uni = quant_sqnr_db(s.uni, s.y, n);
-        quant_sym(s.gauss, s.y, n, b, max_g);
-        k->gmax = quant_sqnr_db(s.gauss, s.y, n);
-        k->clip = quant_best_clip(s.gauss, n, QZ_SEARCH_N, b, s.scratch, &k->gclip) / rms_g;
-        quant_sym(s.outl, s.y, nt, b, max_t);
-        k->ot = quant_sqnr_db(s.outl, s.y, nt);
+        k->formula = lab_quant_formula_db(b);
+        lab_quant_ideal(s.sine, s.y, n, b, 1.0);
+        k->sine = lab_quant_sqnr_db(s.sine, s.y, n);
+        lab_quant_ideal(s.uni, s.y, n, b, 1.0);
+        k->uni = lab_quant_sqnr_db(s.uni, s.y, n);
+        lab_quant_sym(s.gauss, s.y, n, b, max_g);
+        k->gmax = lab_quant_sqnr_db(s.gauss, s.y, n);
+        k->clip = lab_quant_best_clip(s.gauss, n, QZ_SEARCH_N, b, s.scratch, &k->gclip) / rms_g;
+        lab_quant_sym(s.outl, s.y, nt, b, max_t);
+        k->ot = lab_quant_sqnr_db(s.outl, s.y, nt);
         k->ordt = qz_sqnr_rows(&s, s.y, true);
-        quant_sym_rows(s.outl, s.y, s.rows, s.cols, b);
-        k->oc = quant_sqnr_db(s.outl, s.y, nt);
+        lab_quant_sym_rows(s.outl, s.y, s.rows, s.cols, b);
+        k->oc = lab_quant_sqnr_db(s.outl, s.y, nt);
         k->ordc = qz_sqnr_rows(&s, s.y, true);
-        quant_sym(s.relu, s.y, n, b, max_r);
-        k->rs = quant_sqnr_db(s.relu, s.y, n);
-        quant_asym(s.relu, s.y, n, b, 0.0, max_r);
-        k->ra = quant_sqnr_db(s.relu, s.y, n);
+        lab_quant_sym(s.relu, s.y, n, b, max_r);
+        k->rs = lab_quant_sqnr_db(s.relu, s.y, n);
+        lab_quant_asym(s.relu, s.y, n, b, 0.0, max_r);
+        k->ra = lab_quant_sqnr_db(s.relu, s.y, n);
 
         lab_emit(cx, "formula", b, k->formula);
         lab_emit(cx, "sine", b, k->sine);
@@ -330,15 +330,15 @@ static int qz_model(struct qz_run *r, const struct lab_params *pp, struct core_e
     int rc = 0, min_bits = 0;
 
     qz_progress(r, 0, "making the data set");
-    quant_data_make(r->seed, n_train + n_test, QZ_D_IN, QZ_CLASSES, x, y);
+    lab_quant_data_make(r->seed, n_train + n_test, QZ_D_IN, QZ_CLASSES, x, y);
     const float *xt = x + (size_t)n_train * QZ_D_IN;
     const int32_t *yt = y + n_train;
-    quant_mlp_init(&m, QZ_D_IN, hidden, QZ_CLASSES, r->seed);
+    lab_quant_mlp_init(&m, QZ_D_IN, hidden, QZ_CLASSES, r->seed);
     lab_log(cx, LAB_LOG_INFO,
             "model: MLP %d -> %d -> %d -> %d (%zu weights, %zu biases), %d training and %d test "
             "examples, %d epochs of SGD",
-            QZ_D_IN, hidden, hidden, QZ_CLASSES, quant_mlp_weights(&m), quant_mlp_biases(&m),
-            n_train, n_test, epochs);
+            QZ_D_IN, hidden, hidden, QZ_CLASSES, lab_quant_mlp_weights(&m),
+            lab_quant_mlp_biases(&m), n_train, n_test, epochs);
     for (int e = 1; e <= epochs; e++) {
         char what[64];
         snprintf(what, sizeof what, "training: epoch %d of %d", e, epochs);
@@ -346,21 +346,22 @@ static int qz_model(struct qz_run *r, const struct lab_params *pp, struct core_e
         if ((rc = qz_cancelled(r, err)) != 0)
             goto out;
         double lr = 0.05 * (e <= epochs / 2 ? 1.0 : 0.3);
-        double loss = quant_mlp_epoch(&m, x, y, n_train, 32, lr, r->seed * 1000003u + (uint64_t)e);
-        double acc = quant_mlp_accuracy(&m, xt, yt, n_test);
+        double loss =
+            lab_quant_mlp_epoch(&m, x, y, n_train, 32, lr, r->seed * 1000003u + (uint64_t)e);
+        double acc = lab_quant_mlp_accuracy(&m, xt, yt, n_test);
         lab_emit(cx, "train_loss", e, loss);
         lab_emit(cx, "test_acc", e, 100 * acc);
         best_acc = acc > best_acc ? acc : best_acc;
         lab_log(cx, LAB_LOG_INFO, "epoch %d: training loss %.4f, test accuracy %.2f%%", e, loss,
                 100 * acc);
     }
-    acc_fp32 = quant_mlp_accuracy(&m, xt, yt, n_test);
-    double fp32_bytes = quant_mlp_bytes(&m, 32, false);
+    acc_fp32 = lab_quant_mlp_accuracy(&m, xt, yt, n_test);
+    double fp32_bytes = lab_quant_mlp_bytes(&m, 32, false);
     lab_figure_num(cx, "acc_fp32", 100 * acc_fp32, "%", "test accuracy with FP32 weights");
-    lab_figure_num(cx, "params", (double)(quant_mlp_weights(&m) + quant_mlp_biases(&m)), "",
+    lab_figure_num(cx, "params", (double)(lab_quant_mlp_weights(&m) + lab_quant_mlp_biases(&m)), "",
                    "parameters of the MLP");
-    lab_figure_num(cx, "weights", (double)quant_mlp_weights(&m), "", "weights of the MLP");
-    lab_figure_num(cx, "biases", (double)quant_mlp_biases(&m), "",
+    lab_figure_num(cx, "weights", (double)lab_quant_mlp_weights(&m), "", "weights of the MLP");
+    lab_figure_num(cx, "biases", (double)lab_quant_mlp_biases(&m), "",
                    "biases of the MLP (one per output channel; kept in FP32)");
     lab_figure_num(cx, "size_fp32_bytes", fp32_bytes, "B", "the MLP in FP32");
     lab_figure_num(cx, "n_test", n_test, "", "test examples");
@@ -374,12 +375,12 @@ static int qz_model(struct qz_run *r, const struct lab_params *pp, struct core_e
         double acc[2];
         for (int pc = 0; pc < 2; pc++) {
             struct quant_mlp q;
-            quant_mlp_copy(&q, &m);
-            quant_mlp_quantize(&q, b, pc == 1);
-            acc[pc] = quant_mlp_accuracy(&q, xt, yt, n_test);
-            quant_mlp_fini(&q);
+            lab_quant_mlp_copy(&q, &m);
+            lab_quant_mlp_quantize(&q, b, pc == 1);
+            acc[pc] = lab_quant_mlp_accuracy(&q, xt, yt, n_test);
+            lab_quant_mlp_fini(&q);
         }
-        double bytes = quant_mlp_bytes(&m, b, true);
+        double bytes = lab_quant_mlp_bytes(&m, b, true);
         lab_emit(cx, "acc_tensor", b, 100 * acc[0]);
         lab_emit(cx, "acc_channel", b, 100 * acc[1]);
         lab_emit(cx, "acc_fp32", b, 100 * acc_fp32);
@@ -410,7 +411,7 @@ static int qz_model(struct qz_run *r, const struct lab_params *pp, struct core_e
         lab_figure_num(cx, "min_bits_1pct", min_bits, "bits",
                        "fewest bits within 1 point of FP32 accuracy (per channel)");
 out:
-    quant_mlp_fini(&m);
+    lab_quant_mlp_fini(&m);
     free(x);
     free(y);
     return rc;
@@ -523,10 +524,10 @@ static int qz_gemm_size(struct qz_run *r, int n, bool last, double min_s, bool d
     mt.cf = core_xmalloc(nn * sizeof(float)), mt.rf = core_xmalloc(nn * sizeof(float));
     mt.a8 = core_xmalloc(nn), mt.b8 = core_xmalloc(nn);
     mt.c32 = core_xmalloc(nn * sizeof(int32_t)), mt.r32 = core_xmalloc(nn * sizeof(int32_t));
-    quant_rng_seed(&rg, r->seed + (uint64_t)n);
+    lab_quant_rng_seed(&rg, r->seed + (uint64_t)n);
     for (size_t i = 0; i < nn; i++) {
-        mt.a8[i] = (int8_t)((int)(quant_rng_next(&rg) % 255) - 127);
-        mt.b8[i] = (int8_t)((int)(quant_rng_next(&rg) % 255) - 127);
+        mt.a8[i] = (int8_t)((int)(lab_quant_rng_next(&rg) % 255) - 127);
+        mt.b8[i] = (int8_t)((int)(lab_quant_rng_next(&rg) % 255) - 127);
         mt.af[i] = mt.a8[i] / 127.0f;
         mt.bf[i] = mt.b8[i] / 127.0f;
     }
@@ -842,7 +843,7 @@ static const struct lab_series_def qz_series[] = {
 /* The GEMM sizes double: a log x axis. */
 static const struct lab_chart_def qz_charts[] = {{"GEMM speed (1 thread)", NULL, true}};
 
-const struct lab_def lab_quantize = {
+const struct lab_def lab_quant_def = {
     .name = "quantize",
     .title = "Quantization: bits, noise, accuracy, speed",
     .summary = "SQNR at 2..16 bits against 6.02 b + 1.76 dB (sine, uniform, Gaussian, clipping, "

@@ -225,7 +225,7 @@ out:
     return rc;
 }
 
-const struct lab_def lab_selftest = {
+const struct lab_def lab_selftest_def = {
     .name = "selftest",
     .title = "Framework self-test",
     .summary = "a wave, a ramp and optional worker processes: checks that labs run, stream, "

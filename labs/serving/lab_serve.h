@@ -62,20 +62,21 @@ struct srv_book {
     size_t hist[SRV_MAX_BATCH + 1]; /* batches answered by size */
 };
 
-void srv_book_init(struct srv_book *b);
-void srv_book_fini(struct srv_book *b);
+void lab_srv_book_init(struct srv_book *b);
+void lab_srv_book_fini(struct srv_book *b);
 /* Request `id` arrived at t (ids arrive as 0, 1, 2, ...: anything else is
  * CORE_ERR_INTERNAL "request 7 arrived out of order, expected 5"). Times
  * must not go backwards (CORE_ERR_INTERNAL). */
-int srv_book_arrive(struct srv_book *b, uint64_t id, double t, struct core_err *err);
+int lab_srv_book_arrive(struct srv_book *b, uint64_t id, double t, struct core_err *err);
 /* Request `id` left the queue in a batch of `size` at t. CORE_ERR_INTERNAL
  * for an unknown id or one dispatched already. */
-int srv_book_dispatch(struct srv_book *b, uint64_t id, double t, int size, struct core_err *err);
+int lab_srv_book_dispatch(struct srv_book *b, uint64_t id, double t, int size,
+                          struct core_err *err);
 /* Request `id` was answered at t. CORE_ERR_INTERNAL for an unknown id, one
  * never dispatched, or a second answer ("request 3 answered twice"). */
-int srv_book_done(struct srv_book *b, uint64_t id, double t, struct core_err *err);
+int lab_srv_book_done(struct srv_book *b, uint64_t id, double t, struct core_err *err);
 /* A whole batch of `size` was answered (for the batch-size histogram). */
-void srv_book_batch(struct srv_book *b, int size);
+void lab_srv_book_batch(struct srv_book *b, int size);
 
 /* Statistics over the books at time t_end (every request answered, or the
  * open ones counted as still in the system). */
@@ -96,26 +97,26 @@ struct srv_stats {
 /* Fills *s from the books, closing the integrals at t_end (>= the last
  * event). With every request answered and t_end the last answer, L = λ·W
  * holds exactly (up to rounding): both are Σ time in system / span. */
-void srv_book_stats(const struct srv_book *b, double t_end, struct srv_stats *s);
+void lab_srv_book_stats(const struct srv_book *b, double t_end, struct srv_stats *s);
 
 /* The time-averaged number in the system over [ta, tb] (tb > ta): the
  * part of each request's stay (arrival to answer, or to tb when still
  * open) inside the window, added up, over tb - ta. */
-double srv_book_window_l(const struct srv_book *b, double ta, double tb);
+double lab_srv_book_window_l(const struct srv_book *b, double ta, double tb);
 
 /* ---- arrivals and inputs ----------------------------------------------------------- */
 
 struct srv_rng {
     uint64_t s;
 };
-void srv_rng_seed(struct srv_rng *r, uint64_t seed);
+void lab_srv_rng_seed(struct srv_rng *r, uint64_t seed);
 /* The next gap of a Poisson process of `rate` per second: exponential with
  * mean 1/rate. */
-double srv_rng_gap(struct srv_rng *r, double rate);
+double lab_srv_rng_gap(struct srv_rng *r, double rate);
 /* Request id's input: d floats in [-1, 1), a function of (seed, id). */
-void srv_input(uint64_t seed, uint64_t id, int d, float *x);
+void lab_srv_input(uint64_t seed, uint64_t id, int d, float *x);
 /* Least-squares t = t0 + c·B over n points (B[i], t[i]). */
-void srv_fit_line(const double *B, const double *t, int n, double *t0, double *c);
+void lab_srv_fit_line(const double *B, const double *t, int n, double *t0, double *c);
 
 /* ---- the model ----------------------------------------------------------------------- */
 
@@ -123,10 +124,10 @@ struct srv_model_dims {
     int d, hidden;
 };
 /* Parameters of the MLP d -> hidden -> d (weights and biases). */
-size_t srv_model_params(struct srv_model_dims m);
-/* Fills w (srv_model_params floats: W1 hidden×d, b1, W2 d×hidden, b2, in
+size_t lab_srv_model_params(struct srv_model_dims m);
+/* Fills w (lab_srv_model_params floats: W1 hidden×d, b1, W2 d×hidden, b2, in
  * that order, each W out×in) from seed, He-scaled. */
-void srv_model_init(struct srv_model_dims m, uint64_t seed, float *w);
+void lab_srv_model_init(struct srv_model_dims m, uint64_t seed, float *w);
 
 /* The model packed for our GEMM (every layer's weights as B = in × out). */
 struct srv_mlp {
@@ -136,14 +137,14 @@ struct srv_mlp {
     float *h;             /* scratch for max_batch rows */
     int max_batch;
 };
-/* Packs the weights w (layout of srv_model_init; borrowed, must outlive the
+/* Packs the weights w (layout of lab_srv_model_init; borrowed, must outlive the
  * model) for batches of up to max_batch rows. 0 or the packer's error. */
-int srv_mlp_open(struct srv_mlp *m, struct srv_model_dims dims, const float *w, int max_batch,
-                 struct core_err *err);
-void srv_mlp_close(struct srv_mlp *m);
+int lab_srv_mlp_open(struct srv_mlp *m, struct srv_model_dims dims, const float *w, int max_batch,
+                     struct core_err *err);
+void lab_srv_mlp_close(struct srv_mlp *m);
 /* y (batch × d) = the MLP of x (batch × d), 1 <= batch <= max_batch. Each
  * row's result does not depend on the others in the batch, bit for bit. */
-void srv_mlp_forward(struct srv_mlp *m, const float *x, int batch, float *y);
+void lab_srv_mlp_forward(struct srv_mlp *m, const float *x, int batch, float *y);
 
 /* ---- messages --------------------------------------------------------------------------- */
 
@@ -262,18 +263,18 @@ struct sv_calib {
 };
 
 /* Starts the load generator and the workers (or the GPU thread). */
-int sv_start(struct sv_run *r, struct core_err *err);
+int lab_srv_start(struct sv_run *r, struct core_err *err);
 /* Ends the children politely (lab_run() kills whatever does not exit) and
  * the GPU thread. */
-void sv_stop(struct sv_run *r);
+void lab_srv_stop(struct sv_run *r);
 /* One point: requests at pt->rate for pt->duration, served with the
  * batching rule, until every request is answered; its figures into *pt. */
-int sv_run_point(struct sv_run *r, struct sv_point *pt, struct core_err *err);
+int lab_srv_run_point(struct sv_run *r, struct sv_point *pt, struct core_err *err);
 /* Batches of 1, 2, 4, ... max_batch through worker 1: series, log lines
  * and *cal. */
-int sv_calibrate(struct sv_run *r, int max_batch, struct sv_calib *cal, struct core_err *err);
+int lab_srv_calibrate(struct sv_run *r, int max_batch, struct sv_calib *cal, struct core_err *err);
 /* The batch sizes the lab tries: 1, 2, 4, ... and max_batch itself; past
  * max_batch when bsz is max_batch. */
-int sv_next_batch(int bsz, int max_batch);
+int lab_srv_next_batch(int bsz, int max_batch);
 
 #endif /* WB_LAB_SERVE_H */

@@ -13,12 +13,12 @@
 
 /* ---- the books ------------------------------------------------------------------------ */
 
-void srv_book_init(struct srv_book *b)
+void lab_srv_book_init(struct srv_book *b)
 {
     memset(b, 0, sizeof *b);
 }
 
-void srv_book_fini(struct srv_book *b)
+void lab_srv_book_fini(struct srv_book *b)
 {
     free(b->v);
     memset(b, 0, sizeof *b);
@@ -37,7 +37,7 @@ static int advance(struct srv_book *b, double t, struct core_err *err)
     return 0;
 }
 
-int srv_book_arrive(struct srv_book *b, uint64_t id, double t, struct core_err *err)
+int lab_srv_book_arrive(struct srv_book *b, uint64_t id, double t, struct core_err *err)
 {
     if (id != b->n)
         return core_err_set(err, CORE_ERR_INTERNAL,
@@ -58,7 +58,7 @@ int srv_book_arrive(struct srv_book *b, uint64_t id, double t, struct core_err *
     return 0;
 }
 
-int srv_book_dispatch(struct srv_book *b, uint64_t id, double t, int size, struct core_err *err)
+int lab_srv_book_dispatch(struct srv_book *b, uint64_t id, double t, int size, struct core_err *err)
 {
     if (id >= b->n)
         return core_err_set(err, CORE_ERR_INTERNAL, "dispatch of unknown request %llu",
@@ -77,7 +77,7 @@ int srv_book_dispatch(struct srv_book *b, uint64_t id, double t, int size, struc
     return 0;
 }
 
-int srv_book_done(struct srv_book *b, uint64_t id, double t, struct core_err *err)
+int lab_srv_book_done(struct srv_book *b, uint64_t id, double t, struct core_err *err)
 {
     if (id >= b->n)
         return core_err_set(err, CORE_ERR_INTERNAL, "answer to unknown request %llu",
@@ -102,7 +102,7 @@ int srv_book_done(struct srv_book *b, uint64_t id, double t, struct core_err *er
     return 0;
 }
 
-void srv_book_batch(struct srv_book *b, int size)
+void lab_srv_book_batch(struct srv_book *b, int size)
 {
     b->batches++;
     b->batch_sum += (size_t)size;
@@ -110,7 +110,7 @@ void srv_book_batch(struct srv_book *b, int size)
         b->hist[size]++;
 }
 
-double srv_book_window_l(const struct srv_book *b, double ta, double tb)
+double lab_srv_book_window_l(const struct srv_book *b, double ta, double tb)
 {
     if (!(tb > ta))
         return 0;
@@ -125,7 +125,7 @@ double srv_book_window_l(const struct srv_book *b, double ta, double tb)
     return area / (tb - ta);
 }
 
-void srv_book_stats(const struct srv_book *b, double t_end, struct srv_stats *s)
+void lab_srv_book_stats(const struct srv_book *b, double t_end, struct srv_stats *s)
 {
     memset(s, 0, sizeof *s);
     s->requests = b->n;
@@ -178,19 +178,19 @@ static uint64_t mix(uint64_t z)
     return z ^ (z >> 31);
 }
 
-void srv_rng_seed(struct srv_rng *r, uint64_t seed)
+void lab_srv_rng_seed(struct srv_rng *r, uint64_t seed)
 {
     r->s = mix(seed + 0x632be59bd9b4e019ull);
 }
 
-double srv_rng_gap(struct srv_rng *r, double rate)
+double lab_srv_rng_gap(struct srv_rng *r, double rate)
 {
     r->s += 0x9e3779b97f4a7c15ull;
     double u = (double)(mix(r->s) >> 11) * 0x1.0p-53; /* [0, 1) */
     return -log1p(-u) / rate;                         /* exponential, mean 1/rate */
 }
 
-void srv_input(uint64_t seed, uint64_t id, int d, float *x)
+void lab_srv_input(uint64_t seed, uint64_t id, int d, float *x)
 {
     uint64_t s = mix(seed * 0x9e3779b97f4a7c15ull ^ (id + 1) * 0xd1b54a32d192ed03ull);
     for (int j = 0; j < d; j++) {
@@ -199,7 +199,7 @@ void srv_input(uint64_t seed, uint64_t id, int d, float *x)
     }
 }
 
-void srv_fit_line(const double *B, const double *t, int n, double *t0, double *c)
+void lab_srv_fit_line(const double *B, const double *t, int n, double *t0, double *c)
 {
     double sx = 0, sy = 0, sxx = 0, sxy = 0;
     for (int i = 0; i < n; i++) {
@@ -212,13 +212,13 @@ void srv_fit_line(const double *B, const double *t, int n, double *t0, double *c
 
 /* ---- the model ------------------------------------------------------------------------- */
 
-size_t srv_model_params(struct srv_model_dims m)
+size_t lab_srv_model_params(struct srv_model_dims m)
 {
     size_t d = (size_t)m.d, h = (size_t)m.hidden;
     return h * d + h + d * h + d;
 }
 
-void srv_model_init(struct srv_model_dims m, uint64_t seed, float *w)
+void lab_srv_model_init(struct srv_model_dims m, uint64_t seed, float *w)
 {
     size_t d = (size_t)m.d, h = (size_t)m.hidden;
     size_t sizes[4] = {h * d, h, d * h, d};
@@ -233,8 +233,8 @@ void srv_model_init(struct srv_model_dims m, uint64_t seed, float *w)
     }
 }
 
-int srv_mlp_open(struct srv_mlp *m, struct srv_model_dims dims, const float *w, int max_batch,
-                 struct core_err *err)
+int lab_srv_mlp_open(struct srv_mlp *m, struct srv_model_dims dims, const float *w, int max_batch,
+                     struct core_err *err)
 {
     int ins[2] = {dims.d, dims.hidden}, outs[2] = {dims.hidden, dims.d};
     const float *at = w;
@@ -246,7 +246,7 @@ int srv_mlp_open(struct srv_mlp *m, struct srv_model_dims dims, const float *w, 
         /* weights out × in: B(k = in, j = out) at w[j * in + k] */
         if ((rc = kern_gemm_b_pack_f32(&m->w[l], path, at, ins[l], outs[l], 1, (size_t)ins[l],
                                        err)) != 0) {
-            srv_mlp_close(m);
+            lab_srv_mlp_close(m);
             return rc;
         }
         at += (size_t)ins[l] * (size_t)outs[l];
@@ -257,7 +257,7 @@ int srv_mlp_open(struct srv_mlp *m, struct srv_model_dims dims, const float *w, 
     return 0;
 }
 
-void srv_mlp_close(struct srv_mlp *m)
+void lab_srv_mlp_close(struct srv_mlp *m)
 {
     if (!m)
         return;
@@ -278,7 +278,7 @@ static void bias_act(float *y, const float *b, int rows, int cols, bool relu)
     }
 }
 
-void srv_mlp_forward(struct srv_mlp *m, const float *x, int batch, float *y)
+void lab_srv_mlp_forward(struct srv_mlp *m, const float *x, int batch, float *y)
 {
     int d = m->dims.d, h = m->dims.hidden;
     kern_gemm_f32(&m->w[0], x, batch, (size_t)d, m->h, (size_t)h);

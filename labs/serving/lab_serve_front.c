@@ -58,7 +58,7 @@ static int sv_dispatch(struct sv_run *r, struct srv_book *b, int k, int n, struc
     r->qlen -= (size_t)n;
     double now = core_time_mono();
     for (int i = 0; i < n; i++) {
-        int rc = srv_book_dispatch(b, r->bid[i], now, n, err);
+        int rc = lab_srv_book_dispatch(b, r->bid[i], now, n, err);
         if (rc != 0)
             return rc;
     }
@@ -100,10 +100,10 @@ static int sv_collect(struct sv_run *r, struct srv_book *b, int k, uint64_t poin
     w->busy = false;
     w->busy_s += now - w->sent;
     r->svc_sum += m.service_s;
-    srv_book_batch(b, (int)m.n);
+    lab_srv_book_batch(b, (int)m.n);
     for (uint32_t i = 0; i < m.n; i++) {
         uint64_t id = r->bid[i];
-        if ((rc = srv_book_done(b, id, now, err)) != 0)
+        if ((rc = lab_srv_book_done(b, id, now, err)) != 0)
             return core_err_prefix(err, "worker %d", k + 1);
         double lat = now - b->v[id].arrive;
         if (*n_window < cap_window)
@@ -112,8 +112,8 @@ static int sv_collect(struct sv_run *r, struct srv_book *b, int k, uint64_t poin
             r->lat_min = lat;
         if (id % (uint64_t)r->check_every != 0)
             continue;
-        srv_input(point_seed, id, (int)d, r->rx);
-        srv_mlp_forward(&r->ref, r->rx, 1, r->ry);
+        lab_srv_input(point_seed, id, (int)d, r->rx);
+        lab_srv_mlp_forward(&r->ref, r->rx, 1, r->ry);
         const float *got = r->by + (size_t)i * d;
         for (size_t j = 0; j < d; j++) {
             double diff = fabs((double)got[j] - (double)r->ry[j]);
@@ -236,7 +236,7 @@ static int sv_point_arrivals(struct sv_run *r, struct sv_serve_state *s, struct 
             return 0;
         }
         if ((rc = lab_fd_read(r->gen_fd, s->x, s->d * sizeof *s->x, 5000, r->cancel, err)) != 0 ||
-            (rc = srv_book_arrive(&s->b, m.id, core_time_mono(), err)) != 0) {
+            (rc = lab_srv_book_arrive(&s->b, m.id, core_time_mono(), err)) != 0) {
             core_err_prefix(err, "the load generator");
             return rc;
         }
@@ -291,9 +291,9 @@ static void sv_point_result(struct sv_run *r, struct sv_point *pt, struct sv_ser
 {
     sv_live(r, &s->b, s->lat_window, &s->n_window, core_time_mono() - s->last_live);
     sv_hist(r, &s->b, pt->max_batch);
-    srv_book_stats(&s->b, s->b.t_last, &pt->st);
+    lab_srv_book_stats(&s->b, s->b.t_last, &pt->st);
     pt->l_sampled = s->n_samples > 0 ? s->sample_sum / s->n_samples : 0;
-    pt->l_window = srv_book_window_l(&s->b, s->t0, s->t_end_arrivals);
+    pt->l_window = lab_srv_book_window_l(&s->b, s->t0, s->t_end_arrivals);
     double lw = pt->rate * pt->st.w_mean;
     pt->little_err = lw > 0 ? fabs(pt->l_window / lw - 1) : 0;
     pt->little_identity = pt->st.little_err;
@@ -307,7 +307,7 @@ static void sv_point_result(struct sv_run *r, struct sv_point *pt, struct sv_ser
     r->answered += s->b.answered;
 }
 
-int sv_run_point(struct sv_run *r, struct sv_point *pt, struct core_err *err)
+int lab_srv_run_point(struct sv_run *r, struct sv_point *pt, struct core_err *err)
 {
     struct sv_serve_state s = {.d = (size_t)r->sh.dims.d, .cap_window = 65536};
     s.lat_window = core_xmalloc(s.cap_window * sizeof *s.lat_window);
@@ -315,7 +315,7 @@ int sv_run_point(struct sv_run *r, struct sv_point *pt, struct core_err *err)
     s.point_seed = r->seed * 1000003u + (uint64_t)++r->point;
     int rc = 0;
 
-    srv_book_init(&s.b);
+    lab_srv_book_init(&s.b);
     r->qhead = r->qlen = 0;
     r->svc_sum = 0;
     for (int k = 0; k < r->workers; k++)
@@ -357,7 +357,7 @@ int sv_run_point(struct sv_run *r, struct sv_point *pt, struct core_err *err)
     }
     sv_point_result(r, pt, &s);
 out:
-    srv_book_fini(&s.b);
+    lab_srv_book_fini(&s.b);
     free(s.lat_window);
     free(s.x);
     return rc;
@@ -375,7 +375,7 @@ static int sv_time_batch(struct sv_run *r, int n, double *service, double *round
     struct sv_worker *w = &r->w[0];
     for (int i = 0; i < n; i++) {
         r->bid[i] = (uint64_t)i;
-        srv_input(r->seed, (uint64_t)i, (int)d, r->bx + (size_t)i * d);
+        lab_srv_input(r->seed, (uint64_t)i, (int)d, r->bx + (size_t)i * d);
     }
     for (int k = -1; k < REPS; k++) { /* one warm-up */
         int rc;
@@ -402,16 +402,16 @@ static int sv_time_batch(struct sv_run *r, int n, double *service, double *round
     return 0;
 }
 
-int sv_next_batch(int bsz, int max_batch)
+int lab_srv_next_batch(int bsz, int max_batch)
 {
     return bsz < max_batch && bsz * 2 > max_batch ? max_batch : bsz * 2;
 }
 
-int sv_calibrate(struct sv_run *r, int max_batch, struct sv_calib *cal, struct core_err *err)
+int lab_srv_calibrate(struct sv_run *r, int max_batch, struct sv_calib *cal, struct core_err *err)
 {
     double B[16], S[16];
     int n = 0, rc;
-    for (int bsz = 1;; bsz = sv_next_batch(bsz, max_batch)) {
+    for (int bsz = 1;; bsz = lab_srv_next_batch(bsz, max_batch)) {
         double sv = 0, rt = 0;
         char what[64];
         snprintf(what, sizeof what, "calibrating: batches of %d", bsz);
@@ -434,7 +434,7 @@ int sv_calibrate(struct sv_run *r, int max_batch, struct sv_calib *cal, struct c
             break;
         }
     }
-    srv_fit_line(B, S, n, &cal->t0, &cal->c);
+    lab_srv_fit_line(B, S, n, &cal->t0, &cal->c);
     for (int i = 0; i < n; i++)
         lab_emit(r->cx, "fit_ms", (int64_t)B[i], 1000 * (cal->t0 + cal->c * B[i]));
     cal->cap_b1 = r->workers / cal->rt_b1;

@@ -62,7 +62,7 @@ static int sv_serve(int fd, const struct sv_shared *sh, const struct sv_backend 
 static int cpu_forward(void *ud, const float *x, int n, float *y, struct core_err *err)
 {
     (void)err;
-    srv_mlp_forward(ud, x, n, y);
+    lab_srv_mlp_forward(ud, x, n, y);
     return 0;
 }
 
@@ -72,11 +72,11 @@ static int sv_worker_main(int fd, void *arg)
     const struct sv_shared *sh = arg;
     struct srv_mlp m;
     struct core_err e;
-    if (srv_mlp_open(&m, sh->dims, sh->w, sh->max_batch, &e) != 0)
+    if (lab_srv_mlp_open(&m, sh->dims, sh->w, sh->max_batch, &e) != 0)
         return 1;
     struct sv_backend be = {cpu_forward, &m};
     int rc = sv_serve(fd, sh, &be);
-    srv_mlp_close(&m);
+    lab_srv_mlp_close(&m);
     return rc;
 }
 
@@ -106,17 +106,17 @@ static int sv_gen_main(int fd, void *arg)
         if (lab_fd_read(fd, &c, sizeof c, -1, NULL, &e) != 0 || c.quit)
             break;
         struct srv_rng rng;
-        srv_rng_seed(&rng, c.seed);
+        lab_srv_rng_seed(&rng, c.seed);
         double t = c.t0, end = c.t0 + c.duration;
         uint64_t id = 0;
         for (;;) {
-            t += srv_rng_gap(&rng, c.rate);
+            t += lab_srv_rng_gap(&rng, c.rate);
             if (t > end)
                 break;
             struct timespec ts = {(time_t)t, (long)((t - floor(t)) * 1e9)};
             while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
                 ;
-            srv_input(c.seed, id, (int)d, x);
+            lab_srv_input(c.seed, id, (int)d, x);
             struct srv_req_msg m = {.id = id, .t_sched = t, .count = 0};
             if (lab_fd_write(fd, &m, sizeof m, -1, NULL, &e) != 0 ||
                 lab_fd_write(fd, x, d * sizeof *x, -1, NULL, &e) != 0) {
@@ -135,7 +135,7 @@ out:
 }
 
 /* Starts the generator and the workers (or the GPU thread). */
-int sv_start(struct sv_run *r, struct core_err *err)
+int lab_srv_start(struct sv_run *r, struct core_err *err)
 {
     int i = lab_proc_spawn(r->ps, sv_gen_main, &r->sh, err);
     if (i < 0)
@@ -176,7 +176,7 @@ int sv_start(struct sv_run *r, struct core_err *err)
 
 /* Ends the children politely (lab_run() kills whatever does not exit) and
  * the GPU thread (its socket closes: it returns). */
-void sv_stop(struct sv_run *r)
+void lab_srv_stop(struct sv_run *r)
 {
     struct core_err e;
     for (int k = 0; k < r->workers; k++) {

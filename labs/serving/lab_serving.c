@@ -159,13 +159,14 @@ static int sv_memory_check(const struct lab_params *p, const struct lab_machine 
                            struct core_err *err)
 {
     struct srv_model_dims dims = {(int)lab_param_num(p, "d"), (int)lab_param_num(p, "hidden")};
-    double bytes = 4.0 * (double)srv_model_params(dims) * (lab_param_num(p, "workers") + 2);
+    double bytes = 4.0 * (double)lab_srv_model_params(dims) * (lab_param_num(p, "workers") + 2);
     if (m->mem_bytes > 0 && bytes > (double)m->mem_bytes / 4)
         return core_err_set(err, CORE_ERR_INVALID,
                             "serving: parameters 'd' (%d) and 'hidden' (%d) make a model of %.0f "
                             "MiB; with a copy per worker that is more than a quarter of this "
                             "machine's memory",
-                            dims.d, dims.hidden, 4.0 * (double)srv_model_params(dims) / 1048576);
+                            dims.d, dims.hidden,
+                            4.0 * (double)lab_srv_model_params(dims) / 1048576);
     return 0;
 }
 
@@ -277,13 +278,13 @@ static int sv_plan_read(struct sv_run *r, struct sv_plan *pl, struct core_err *e
  * model (for the checks) and its buffers for one batch. */
 static int sv_model(struct sv_run *r, const struct sv_plan *pl, struct core_err *err)
 {
-    size_t np = srv_model_params(r->sh.dims);
+    size_t np = lab_srv_model_params(r->sh.dims);
     float *w = lab_shm_alloc(r->ps, np * sizeof(float), err);
     if (!w)
         return CORE_ERR_IO;
-    srv_model_init(r->sh.dims, r->seed, w);
+    lab_srv_model_init(r->sh.dims, r->seed, w);
     r->sh.w = w;
-    int rc = srv_mlp_open(&r->ref, r->sh.dims, w, 1, err);
+    int rc = lab_srv_mlp_open(&r->ref, r->sh.dims, w, 1, err);
     if (rc != 0)
         return rc;
     size_t d = (size_t)r->sh.dims.d, mb = (size_t)pl->max_batch;
@@ -316,7 +317,7 @@ static void sv_calib_figures(struct sv_run *r, const struct sv_plan *pl)
                    "longest a request waits for a batch");
     lab_figure_num(cx, "d", r->sh.dims.d, "", "model input and output width");
     lab_figure_num(cx, "hidden", r->sh.dims.hidden, "", "model hidden width");
-    lab_figure_num(cx, "params", (double)srv_model_params(r->sh.dims), "", "model parameters");
+    lab_figure_num(cx, "params", (double)lab_srv_model_params(r->sh.dims), "", "model parameters");
     lab_figure_num(cx, "service_ms_b1", 1000 * cal->sv_b1, "ms", "forward pass, batch of 1");
     lab_figure_num(cx, "service_ms_bmax", 1000 * cal->sv_bmax, "ms",
                    "forward pass, batch of max_batch");
@@ -363,7 +364,7 @@ static int sv_rate_sweep(struct sv_run *r, struct sv_plan *pl, struct core_err *
         snprintf(what, sizeof what, "load %.0f%% of capacity: %.0f req/s", 100 * pl->loads[i],
                  pt.rate);
         lab_progress(cx, 0.05 + 0.95 * pl->done++ / pl->total, what);
-        int rc = sv_run_point(r, &pt, err);
+        int rc = lab_srv_run_point(r, &pt, err);
         if (rc != 0)
             return rc;
         int64_t x = (int64_t)llround(pt.rate);
@@ -414,7 +415,7 @@ static int sv_batch_sweep(struct sv_run *r, struct sv_plan *pl, struct core_err 
         char what[80], suffix[32];
         snprintf(what, sizeof what, "max batch %d at %.0f req/s", bsz, rate);
         lab_progress(cx, 0.05 + 0.95 * pl->done++ / pl->total, what);
-        int rc = sv_run_point(r, &pt, err);
+        int rc = lab_srv_run_point(r, &pt, err);
         if (rc != 0)
             return rc;
         lab_emit(cx, "mb_p50_ms", bsz, 1000 * pt.st.p50);
@@ -447,7 +448,7 @@ static int sv_one_point(struct sv_run *r, struct sv_plan *pl, struct core_err *e
                           .max_wait = pl->max_wait,
                           .max_batch = pl->max_batch};
     lab_progress(r->cx, 0.05, "one point at the rate set");
-    int rc = sv_run_point(r, &pt, err);
+    int rc = lab_srv_run_point(r, &pt, err);
     if (rc != 0)
         return rc;
     sv_point_figs(r, &pt, "one", "the rate set");
@@ -486,11 +487,12 @@ static int sv_run_lab(struct lab_ctx *cx, struct core_err *err)
     int rc;
     if ((rc = sv_plan_read(&r, &pl, err)) != 0 || (rc = sv_model(&r, &pl, err)) != 0)
         return rc;
-    if ((rc = sv_start(&r, err)) != 0 || (rc = sv_calibrate(&r, pl.max_batch, &pl.cal, err)) != 0)
+    if ((rc = lab_srv_start(&r, err)) != 0 ||
+        (rc = lab_srv_calibrate(&r, pl.max_batch, &pl.cal, err)) != 0)
         goto out;
     sv_calib_figures(&r, &pl);
     int n_mb = 0;
-    for (int bsz = 1; bsz <= pl.max_batch; bsz = sv_next_batch(bsz, pl.max_batch))
+    for (int bsz = 1; bsz <= pl.max_batch; bsz = lab_srv_next_batch(bsz, pl.max_batch))
         n_mb++;
     pl.total = (pl.do_rate ? pl.nl : 0) + (pl.do_batch ? n_mb : 0) + (!pl.do_rate && !pl.do_batch);
     if ((pl.do_rate && (rc = sv_rate_sweep(&r, &pl, err)) != 0) ||
@@ -501,8 +503,8 @@ static int sv_run_lab(struct lab_ctx *cx, struct core_err *err)
     lab_progress(cx, 1, "done");
     rc = 0;
 out:
-    sv_stop(&r);
-    srv_mlp_close(&r.ref);
+    lab_srv_stop(&r);
+    lab_srv_mlp_close(&r.ref);
     free(r.qid), free(r.qx), free(r.bid), free(r.bx), free(r.by), free(r.rx), free(r.ry);
     return rc;
 }
@@ -572,7 +574,7 @@ static const struct lab_chart_def sv_charts[] = {
     {"batch size against max batch", NULL, true},
 };
 
-const struct lab_def lab_serving = {
+const struct lab_def lab_srv_def = {
     .name = "serving",
     .title = "Serving: batching, latency and Little's law",
     .summary = "Poisson load on worker processes with dynamic batching: throughput, p50/p95/p99, "

@@ -84,7 +84,7 @@ static const char *str_of(const struct lab_params *p, const char *name)
     return v && v->str ? v->str : "";
 }
 
-bool lab_params_use_mpi(const struct lab_params *p)
+bool lab_mpi_params_use(const struct lab_params *p)
 {
     return strcmp(str_of(p, "transport"), "mpi") == 0 || *str_of(p, "hosts") ||
            *str_of(p, "hostfile");
@@ -201,7 +201,7 @@ int lab_mpi_ranks_given(const struct lab_params *p, int *ranks, struct core_err 
     return 0;
 }
 
-void lab_params_mpi_resolve(const struct lab_params *in, struct lab_params *out)
+void lab_mpi_params_resolve(const struct lab_params *in, struct lab_params *out)
 {
     lab_params_init(out, in->lab);
     for (size_t i = 0; i < in->n && i < out->n; i++) { /* the values as they are */
@@ -213,7 +213,7 @@ void lab_params_mpi_resolve(const struct lab_params *in, struct lab_params *out)
     const struct lab_value *wv = lab_param_value(in, "workers");
     int ranks = 0;
     struct core_err e;
-    if (!in->lab->mpi_workers || !wv || wv->user_set || !lab_params_use_mpi(in) ||
+    if (!in->lab->mpi_workers || !wv || wv->user_set || !lab_mpi_params_use(in) ||
         lab_mpi_ranks_given(in, &ranks, &e) != 0 || ranks <= 0)
         return;
     int w = in->lab->mpi_workers(in, ranks);
@@ -237,7 +237,7 @@ static void value_exact(const struct lab_value *v, char *buf, size_t size)
             *c = '.';
 }
 
-int lab_rank_run(const struct lab_params *p, struct core_err *err)
+int lab_mpi_rank_run(const struct lab_params *p, struct core_err *err)
 {
     if (!p->lab->rank)
         return core_err_set(err, CORE_ERR_INVALID, "lab %s has no MPI transport", p->lab->name);
@@ -273,7 +273,7 @@ struct relay_out {
     struct core_buf line;
 };
 
-static struct relay_out *relay_active; /* the sink lab_relay_note_hosts writes to */
+static struct relay_out *relay_active; /* the sink lab_mpi_relay_note_hosts writes to */
 
 static void relay_write(struct relay_out *o, struct core_json *j)
 {
@@ -345,7 +345,7 @@ static void relay_summary(void *ud, const struct lab_summary *s)
     }
 }
 
-void lab_relay_sink_init(struct lab_sink *s, FILE *f)
+void lab_mpi_relay_sink_init(struct lab_sink *s, FILE *f)
 {
     struct relay_out *o = core_xcalloc(1, sizeof *o);
     o->f = f;
@@ -354,7 +354,7 @@ void lab_relay_sink_init(struct lab_sink *s, FILE *f)
     relay_active = o;
 }
 
-void lab_relay_sink_fini(struct lab_sink *s)
+void lab_mpi_relay_sink_fini(struct lab_sink *s)
 {
     struct relay_out *o = s->ud;
     if (!o)
@@ -366,7 +366,7 @@ void lab_relay_sink_fini(struct lab_sink *s)
     s->ud = NULL;
 }
 
-void lab_relay_sink_end(struct lab_sink *s, const char *status, const char *error)
+void lab_mpi_relay_sink_end(struct lab_sink *s, const char *status, const char *error)
 {
     struct relay_out *o = s->ud;
     if (!o)
@@ -378,7 +378,7 @@ void lab_relay_sink_end(struct lab_sink *s, const char *status, const char *erro
     relay_write(o, &j);
 }
 
-void lab_relay_note_hosts(const struct lab_machine *m)
+void lab_mpi_relay_note_hosts(const struct lab_machine *m)
 {
     struct relay_out *o = relay_active;
     if (!o)

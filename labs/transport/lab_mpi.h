@@ -164,7 +164,7 @@ struct lab_machine;
 struct lab_ctx;
 /* Rank 0 of a job a front end started (lab_mpi_relayed): sends the hosts of
  * the run to the front end through the relay sink. Nothing otherwise. */
-void lab_relay_note_hosts(const struct lab_machine *m);
+void lab_mpi_relay_note_hosts(const struct lab_machine *m);
 /* Front end: runs the lab of cx as an Open MPI job (mpirun over hosts=,
  * hostfile= or this machine), relaying rank 0's reports into cx, until it
  * ends; cancel ends mpirun and every rank. ranks: the job's size. */

@@ -1,12 +1,12 @@
 /*
  * lab_ps_net.c — framed messages, the local transport (Unix-domain stream
  * sockets polled with timeouts and a cancel flag), the emulated link and
- * ps_link_parse. The contract is in lab_ps_net.h.
+ * lab_net_link_parse. The contract is in lab_ps_net.h.
  *
  * Sending stamps each frame with its delivery time and writes it at once;
  * receiving reads the whole frame into the connection's pending buffer,
  * then sleeps (in slices, watching cancel) until the stamp, then swaps the
- * pending buffer into rx. So a ps_recv that ran out of time while waiting
+ * pending buffer into rx. So a lab_net_recv that ran out of time while waiting
  * for a delivery time keeps the message for the next call, and a message
  * borrowed from rx stays valid while the next one is being read.
  *
@@ -14,8 +14,8 @@
  * write/read of a socketpair): every send/receive is tried first and
  * poll() runs only when it would block; a frame is one sendmsg of header
  * and parts; a payload is read straight into the pending buffer, whose
- * room (up to PS_RX_UPFRONT) is taken before its first byte; the sockets
- * get PS_SOCK_BUF buffers. So a 4 MB message costs a handful of syscalls,
+ * room (up to LAB_NET_RX_UPFRONT) is taken before its first byte; the sockets
+ * get LAB_NET_SOCK_BUF buffers. So a 4 MB message costs a handful of syscalls,
  * and the only copies are the kernel's two.
  */
 #include "labs/transport/lab_net.h"
@@ -168,11 +168,11 @@ static long try_read(int fd, char *p, size_t n, struct core_err *err)
  * into one buffer. It survives between xfer_run calls, so a frame can be
  * written while the message coming the other way is read in pieces. */
 struct xfer {
-    struct ps_conn *out;
+    struct lab_net_conn *out;
     struct iovec *ov; /* the entries left; ov[0] may be partly written */
     size_t on;        /* entries left */
     size_t out_left;  /* bytes left to write */
-    struct ps_conn *in;
+    struct lab_net_conn *in;
     char *ip;
     size_t in_left; /* bytes left to read into ip */
     size_t moved;   /* bytes that went either way, over every run */
@@ -180,7 +180,7 @@ struct xfer {
 
 /* Fills ov[] from a header and payload parts, skipping empty entries, and
  * returns the number of entries. */
-static size_t iov_fill(struct iovec *ov, const void *h, size_t hn, const struct ps_part *parts,
+static size_t iov_fill(struct iovec *ov, const void *h, size_t hn, const struct lab_net_part *parts,
                        size_t n_parts)
 {
     size_t k = 0;
@@ -215,8 +215,8 @@ static void xfer_wrote(struct xfer *x, size_t w)
  * from one in the middle of a frame. */
 static int xfer_run(struct xfer *x, bool until_in, double end, int timeout_ms, struct core_err *err)
 {
-    struct ps_conn *out = x->out_left > 0 ? x->out : NULL;
-    struct ps_conn *in = x->in_left > 0 ? x->in : NULL;
+    struct lab_net_conn *out = x->out_left > 0 ? x->out : NULL;
+    struct lab_net_conn *in = x->in_left > 0 ? x->in : NULL;
     atomic_int *cancel = out && out->cancel ? out->cancel : in ? in->cancel : NULL;
     if (out && out->fd < 0)
         return closed_err(err);
@@ -266,8 +266,9 @@ static int xfer_run(struct xfer *x, bool until_in, double end, int timeout_ms, s
     return 0;
 }
 
-static int local_exchange(struct ps_conn *out, const void *obuf, size_t on, struct ps_conn *in,
-                          void *ibuf, size_t in_n, int timeout_ms, struct core_err *err)
+static int local_exchange(struct lab_net_conn *out, const void *obuf, size_t on,
+                          struct lab_net_conn *in, void *ibuf, size_t in_n, int timeout_ms,
+                          struct core_err *err)
 {
     struct iovec ov[1];
     struct xfer x = {out, ov, 0, on, in, ibuf, in_n, 0};
@@ -276,19 +277,19 @@ static int local_exchange(struct ps_conn *out, const void *obuf, size_t on, stru
     return xfer_run(&x, false, deadline_of(timeout_ms), timeout_ms, err);
 }
 
-static int local_write_all(struct ps_conn *c, const void *buf, size_t n, int timeout_ms,
+static int local_write_all(struct lab_net_conn *c, const void *buf, size_t n, int timeout_ms,
                            struct core_err *err)
 {
     return local_exchange(c, buf, n, NULL, NULL, 0, timeout_ms, err);
 }
 
-static int local_read_all(struct ps_conn *c, void *buf, size_t n, int timeout_ms,
+static int local_read_all(struct lab_net_conn *c, void *buf, size_t n, int timeout_ms,
                           struct core_err *err)
 {
     return local_exchange(NULL, NULL, 0, c, buf, n, timeout_ms, err);
 }
 
-static void local_close(struct ps_conn *c)
+static void local_close(struct lab_net_conn *c)
 {
     if (c->fd >= 0)
         close(c->fd);
@@ -296,7 +297,8 @@ static void local_close(struct ps_conn *c)
 }
 
 /* MSG_PEEK at the socket: the bytes waiting stay there for the read. */
-static int local_peek(struct ps_conn *c, void *buf, size_t n, bool *partial, struct core_err *err)
+static int local_peek(struct lab_net_conn *c, void *buf, size_t n, bool *partial,
+                      struct core_err *err)
 {
     *partial = false;
     ssize_t r = recv(c->fd, buf, n, MSG_PEEK | MSG_DONTWAIT);
@@ -318,7 +320,7 @@ static int local_peek(struct ps_conn *c, void *buf, size_t n, bool *partial, str
     return 0;
 }
 
-static int local_wait(struct ps_conn *const *cs, size_t n, int wake_fd, int ms,
+static int local_wait(struct lab_net_conn *const *cs, size_t n, int wake_fd, int ms,
                       struct core_err *err)
 {
     struct pollfd stack[16];
@@ -337,13 +339,13 @@ static int local_wait(struct ps_conn *const *cs, size_t n, int wake_fd, int ms,
     return rc;
 }
 
-static void local_shutdown(struct ps_conn *c)
+static void local_shutdown(struct lab_net_conn *c)
 {
     if (c->fd >= 0)
         shutdown(c->fd, SHUT_RDWR);
 }
 
-const struct ps_transport_ops ps_transport_local = {
+const struct lab_net_ops lab_net_transport_local = {
     .name = "local",
     .write_all = local_write_all,
     .read_all = local_read_all,
@@ -356,7 +358,7 @@ const struct ps_transport_ops ps_transport_local = {
 
 /* ---- connections --------------------------------------------------------- */
 
-/* Socket buffers of at least PS_SOCK_BUF each way (the kernel caps them at
+/* Socket buffers of at least LAB_NET_SOCK_BUF each way (the kernel caps them at
  * net.core.wmem_max / rmem_max; errors, as on a pipe, are ignored). The
  * default ~200 KB makes a sender of a MB-sized frame stop and wait for the
  * reader every few hundred KB, a poll and a wake-up each time; with a
@@ -366,7 +368,7 @@ static void sock_buffers(int fd)
 {
     static const int opts[] = {SO_SNDBUF, SO_RCVBUF};
     for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++) {
-        int cur = 0, want = PS_SOCK_BUF;
+        int cur = 0, want = LAB_NET_SOCK_BUF;
         socklen_t len = sizeof cur;
         /* getsockopt reports twice what was set (the kernel's bookkeeping) */
         if (getsockopt(fd, SOL_SOCKET, opts[i], &cur, &len) == 0 && cur < 2 * want)
@@ -374,11 +376,11 @@ static void sock_buffers(int fd)
     }
 }
 
-void ps_conn_init_local(struct ps_conn *c, int fd, const struct ps_link_cfg *link,
-                        atomic_int *cancel)
+void lab_net_conn_init_local(struct lab_net_conn *c, int fd, const struct lab_net_link_cfg *link,
+                             atomic_int *cancel)
 {
     memset(c, 0, sizeof *c);
-    c->ops = &ps_transport_local;
+    c->ops = &lab_net_transport_local;
     c->fd = fd;
     if (link)
         c->link = *link;
@@ -389,7 +391,7 @@ void ps_conn_init_local(struct ps_conn *c, int fd, const struct ps_link_cfg *lin
         sock_buffers(fd);
 }
 
-void ps_conn_close(struct ps_conn *c)
+void lab_net_conn_close(struct lab_net_conn *c)
 {
     if (c->ops && c->ops->close)
         c->ops->close(c);
@@ -398,18 +400,18 @@ void ps_conn_close(struct ps_conn *c)
     c->pend_full = 0;
 }
 
-void ps_conn_shutdown(struct ps_conn *c)
+void lab_net_conn_shutdown(struct lab_net_conn *c)
 {
     if (c->fd >= 0 && c->ops && c->ops->shutdown)
         c->ops->shutdown(c);
 }
 
-void ps_conn_share_link(struct ps_conn *c, double *free_at)
+void lab_net_conn_share_link(struct lab_net_conn *c, double *free_at)
 {
     c->shared_free_at = free_at;
 }
 
-int ps_link_parse(const char *text, double *bytes_per_s, struct core_err *err)
+int lab_net_link_parse(const char *text, double *bytes_per_s, struct core_err *err)
 {
     if (!text)
         text = "";
@@ -462,50 +464,50 @@ struct frame {
 
 /* A frame's header; the delivery time goes on the wire relative to the
  * connection's clock base. */
-static void frame_pack(unsigned char h[PS_HDR_BYTES], const struct frame *f, double base)
+static void frame_pack(unsigned char h[LAB_NET_HDR_BYTES], const struct frame *f, double base)
 {
-    uint32_t magic = PS_MSG_MAGIC;
+    uint32_t magic = LAB_NET_MAGIC;
     /* (at or after the clock base, so >= 0; "at once" is written as
      * -(t + 1), always below zero) */
     double at = f->deliver_at - base;
     if (f->at_once)
         at = -(at > 0 ? at : 0) - 1.0;
-    memcpy(h + PS_HDR_MAGIC, &magic, 4);
-    memcpy(h + PS_HDR_TYPE, &f->type, 4);
-    memcpy(h + PS_HDR_A, &f->a, 8);
-    memcpy(h + PS_HDR_B, &f->b, 8);
-    memcpy(h + PS_HDR_LEN, &f->len, 8);
-    memcpy(h + PS_HDR_DELIVER, &at, 8);
+    memcpy(h + LAB_NET_HDR_MAGIC, &magic, 4);
+    memcpy(h + LAB_NET_HDR_TYPE, &f->type, 4);
+    memcpy(h + LAB_NET_HDR_A, &f->a, 8);
+    memcpy(h + LAB_NET_HDR_B, &f->b, 8);
+    memcpy(h + LAB_NET_HDR_LEN, &f->len, 8);
+    memcpy(h + LAB_NET_HDR_DELIVER, &at, 8);
 }
 
 /* The delivery time of a packed header, on this process's clock. */
-static double frame_deliver_at(const unsigned char h[PS_HDR_BYTES], double base)
+static double frame_deliver_at(const unsigned char h[LAB_NET_HDR_BYTES], double base)
 {
     double at;
-    memcpy(&at, h + PS_HDR_DELIVER, 8);
+    memcpy(&at, h + LAB_NET_HDR_DELIVER, 8);
     return (at < 0 ? -at - 1.0 : at) + base;
 }
 
-static int frame_unpack(const unsigned char h[PS_HDR_BYTES], double base, struct frame *f,
+static int frame_unpack(const unsigned char h[LAB_NET_HDR_BYTES], double base, struct frame *f,
                         struct core_err *err)
 {
     uint32_t magic;
-    memcpy(&magic, h + PS_HDR_MAGIC, 4);
-    memcpy(&f->type, h + PS_HDR_TYPE, 4);
-    memcpy(&f->a, h + PS_HDR_A, 8);
-    memcpy(&f->b, h + PS_HDR_B, 8);
-    memcpy(&f->len, h + PS_HDR_LEN, 8);
+    memcpy(&magic, h + LAB_NET_HDR_MAGIC, 4);
+    memcpy(&f->type, h + LAB_NET_HDR_TYPE, 4);
+    memcpy(&f->a, h + LAB_NET_HDR_A, 8);
+    memcpy(&f->b, h + LAB_NET_HDR_B, 8);
+    memcpy(&f->len, h + LAB_NET_HDR_LEN, 8);
     f->deliver_at = frame_deliver_at(h, base);
     double raw;
-    memcpy(&raw, h + PS_HDR_DELIVER, 8);
+    memcpy(&raw, h + LAB_NET_HDR_DELIVER, 8);
     f->at_once = raw < 0;
-    if (magic != PS_MSG_MAGIC)
+    if (magic != LAB_NET_MAGIC)
         return core_err_set(err, CORE_ERR_IO, "corrupt message from peer (bad magic 0x%08x)",
                             (unsigned)magic);
-    if (f->len > PS_MSG_MAX)
+    if (f->len > LAB_NET_MSG_MAX)
         return core_err_set(err, CORE_ERR_IO,
                             "corrupt message from peer (length %llu over the %llu-byte limit)",
-                            (unsigned long long)f->len, (unsigned long long)PS_MSG_MAX);
+                            (unsigned long long)f->len, (unsigned long long)LAB_NET_MSG_MAX);
     /* A day ahead is no emulated link: a garbled stamp would hang us. */
     if (!isfinite(f->deliver_at) || f->deliver_at > core_time_mono() + 86400.0)
         return core_err_set(err, CORE_ERR_IO, "corrupt message from peer (delivery time %g)",
@@ -537,7 +539,7 @@ struct link_charge {
 /* Charges S bytes to c's outgoing link: returns the delivery time. A
  * shared link is charged with a compare-and-swap: a server shard sends to
  * its workers from one thread each, all on its one NIC. */
-static double link_charge(struct ps_conn *c, uint64_t S, struct link_charge *ch)
+static double link_charge(struct lab_net_conn *c, uint64_t S, struct link_charge *ch)
 {
     double now = core_time_mono();
     ch->free_at = NULL;
@@ -558,7 +560,7 @@ static double link_charge(struct ps_conn *c, uint64_t S, struct link_charge *ch)
 
 /* Gives a charge back (the message did not go): the link's next idle time
  * goes back unless another message was charged after it. */
-static void link_refund(struct ps_conn *c, const struct link_charge *ch)
+static void link_refund(struct lab_net_conn *c, const struct link_charge *ch)
 {
     if (!ch->free_at)
         return;
@@ -568,7 +570,7 @@ static void link_refund(struct ps_conn *c, const struct link_charge *ch)
     c->st.wire_s -= ch->ser;
 }
 
-static size_t parts_total(const struct ps_part *parts, size_t n_parts)
+static size_t parts_total(const struct lab_net_part *parts, size_t n_parts)
 {
     size_t total = 0;
     for (size_t i = 0; i < n_parts; i++)
@@ -577,13 +579,14 @@ static size_t parts_total(const struct ps_part *parts, size_t n_parts)
 }
 
 /* The local transport's send: header and parts in one gather list. */
-static int local_send(struct ps_conn *c, const unsigned char *h, const struct ps_part *parts,
-                      size_t n_parts, double end, int timeout_ms, bool *clean, struct core_err *err)
+static int local_send(struct lab_net_conn *c, const unsigned char *h,
+                      const struct lab_net_part *parts, size_t n_parts, double end, int timeout_ms,
+                      bool *clean, struct core_err *err)
 {
     struct iovec stack[8];
     struct iovec *ov = n_parts + 1 <= 8 ? stack : core_xmalloc((n_parts + 1) * sizeof *ov);
-    struct xfer x = {c, ov, 0, PS_HDR_BYTES + parts_total(parts, n_parts), NULL, NULL, 0, 0};
-    x.on = iov_fill(ov, h, PS_HDR_BYTES, parts, n_parts);
+    struct xfer x = {c, ov, 0, LAB_NET_HDR_BYTES + parts_total(parts, n_parts), NULL, NULL, 0, 0};
+    x.on = iov_fill(ov, h, LAB_NET_HDR_BYTES, parts, n_parts);
     int rc = xfer_run(&x, false, end, timeout_ms, err);
     *clean = x.moved == 0;
     if (ov != stack)
@@ -591,30 +594,31 @@ static int local_send(struct ps_conn *c, const unsigned char *h, const struct ps
     return rc;
 }
 
-int ps_send(struct ps_conn *c, uint32_t type, int64_t a, int64_t b, const struct ps_part *parts,
-            size_t n_parts, int timeout_ms, struct core_err *err)
+int lab_net_send(struct lab_net_conn *c, uint32_t type, int64_t a, int64_t b,
+                 const struct lab_net_part *parts, size_t n_parts, int timeout_ms,
+                 struct core_err *err)
 {
     if (c->broken)
         return broken_err(err);
     if (c->fd < 0)
         return closed_err(err);
     size_t total = parts_total(parts, n_parts);
-    if ((uint64_t)total > PS_MSG_MAX)
+    if ((uint64_t)total > LAB_NET_MSG_MAX)
         return core_err_set(err, CORE_ERR_INVALID,
                             "message of %zu bytes is over the %llu-byte limit", total,
-                            (unsigned long long)PS_MSG_MAX);
+                            (unsigned long long)LAB_NET_MSG_MAX);
     double end = deadline_of(timeout_ms);
-    unsigned char h[PS_HDR_BYTES];
+    unsigned char h[LAB_NET_HDR_BYTES];
     struct frame f = {type, a, b, total, 0, c->link.bytes_per_s <= 0 && c->link.latency_s <= 0};
     struct link_charge ch;
-    f.deliver_at = link_charge(c, PS_HDR_BYTES + (uint64_t)total, &ch);
+    f.deliver_at = link_charge(c, LAB_NET_HDR_BYTES + (uint64_t)total, &ch);
     frame_pack(h, &f, c->t_base);
     bool clean = false;
     int rc;
-    if (c->ops == &ps_transport_local) {
+    if (c->ops == &lab_net_transport_local) {
         rc = local_send(c, h, parts, n_parts, end, timeout_ms, &clean, err);
     } else {
-        rc = c->ops->write_all(c, h, PS_HDR_BYTES, ms_left(end), err);
+        rc = c->ops->write_all(c, h, LAB_NET_HDR_BYTES, ms_left(end), err);
         for (size_t i = 0; rc == 0 && i < n_parts; i++)
             if (parts[i].n > 0)
                 rc = c->ops->write_all(c, parts[i].p, parts[i].n, ms_left(end), err);
@@ -628,28 +632,28 @@ int ps_send(struct ps_conn *c, uint32_t type, int64_t a, int64_t b, const struct
         c->broken = 1; /* some of the frame may be out */
         return limit_err(rc, timeout_ms, "send", err);
     }
-    c->st.bytes_sent += PS_HDR_BYTES + (uint64_t)total;
+    c->st.bytes_sent += LAB_NET_HDR_BYTES + (uint64_t)total;
     c->st.msgs_sent++;
     return 0;
 }
 
-/* Receive buffers. A payload of up to PS_RX_UPFRONT bytes gets its whole
+/* Receive buffers. A payload of up to LAB_NET_RX_UPFRONT bytes gets its whole
  * room before the first byte is read, so it is read in one piece straight
  * into the buffer it is handed out in. Beyond that the room doubles as the
  * bytes come (each byte copied O(1) times on average): a garbled length
- * that passes the PS_MSG_MAX check costs at most PS_RX_UPFRONT plus twice
+ * that passes the LAB_NET_MSG_MAX check costs at most LAB_NET_RX_UPFRONT plus twice
  * what the peer really sent, never 2 GiB up front. */
 
 /* How far to read next: got = 0 is a new payload. */
 static size_t rx_next(size_t got, size_t len)
 {
-    size_t want = got == 0 ? PS_RX_UPFRONT : 2 * got;
+    size_t want = got == 0 ? LAB_NET_RX_UPFRONT : 2 * got;
     return want < len ? want : len;
 }
 
 /* Makes room for `want` payload bytes (+ a NUL) in c->pend, keeping the
  * first `keep` (none: the old bytes are not copied). */
-static void pend_room(struct ps_conn *c, size_t want, size_t keep, size_t len)
+static void pend_room(struct lab_net_conn *c, size_t want, size_t keep, size_t len)
 {
     if (c->pend.cap >= want + 1)
         return;
@@ -666,7 +670,7 @@ static void pend_room(struct ps_conn *c, size_t want, size_t keep, size_t len)
 }
 
 /* Marks the pending buffer as holding len payload bytes, NUL after. */
-static void pend_set_len(struct ps_conn *c, size_t len)
+static void pend_set_len(struct lab_net_conn *c, size_t len)
 {
     pend_room(c, len, len, len); /* the room is there already, unless len = 0 */
     c->pend.len = len;
@@ -676,10 +680,10 @@ static void pend_set_len(struct ps_conn *c, size_t len)
 /* Reads a payload of len bytes into the pending buffer. (A transport of
  * messages — MPI — knows each message's real size before it takes it: its
  * room is taken whole, so a large payload is received in place.) */
-static int pend_read_payload(struct ps_conn *c, size_t len, double end, struct core_err *err)
+static int pend_read_payload(struct lab_net_conn *c, size_t len, double end, struct core_err *err)
 {
     size_t got = 0;
-    if (c->ops != &ps_transport_local && len > 0) {
+    if (c->ops != &lab_net_transport_local && len > 0) {
         pend_room(c, len, 0, len);
         int rc = c->ops->read_all(c, c->pend.data, len, ms_left(end), err);
         if (rc == 0)
@@ -700,22 +704,22 @@ static int pend_read_payload(struct ps_conn *c, size_t len, double end, struct c
 
 /* Reads the next frame into c->pend (nothing when one is there already).
  * A limit before its first byte leaves c usable; anything later breaks it. */
-static int pend_fill(struct ps_conn *c, double end, int timeout_ms, struct core_err *err)
+static int pend_fill(struct lab_net_conn *c, double end, int timeout_ms, struct core_err *err)
 {
     if (c->pend_full)
         return 0;
     int rc;
     bool clean;
-    if (c->ops == &ps_transport_local) {
+    if (c->ops == &lab_net_transport_local) {
         /* the whole header in one read when it is there */
-        struct xfer x = {NULL, NULL, 0, 0, c, (char *)c->pend_hdr, PS_HDR_BYTES, 0};
+        struct xfer x = {NULL, NULL, 0, 0, c, (char *)c->pend_hdr, LAB_NET_HDR_BYTES, 0};
         rc = xfer_run(&x, false, end, timeout_ms, err);
         clean = x.moved == 0;
     } else {
         rc = c->ops->read_all(c, c->pend_hdr, 1, ms_left(end), err);
         clean = rc != 0;
         if (rc == 0)
-            rc = c->ops->read_all(c, c->pend_hdr + 1, PS_HDR_BYTES - 1, ms_left(end), err);
+            rc = c->ops->read_all(c, c->pend_hdr + 1, LAB_NET_HDR_BYTES - 1, ms_left(end), err);
     }
     if (rc && clean)
         return limit_err(rc, timeout_ms, "receive", err);
@@ -734,7 +738,7 @@ static int pend_fill(struct ps_conn *c, double end, int timeout_ms, struct core_
 
 /* Waits for the pending frame's delivery time, then hands it out as m (the
  * pending buffer becomes rx). */
-static int pend_deliver(struct ps_conn *c, struct ps_msg *m, double end, int timeout_ms,
+static int pend_deliver(struct lab_net_conn *c, struct lab_net_msg *m, double end, int timeout_ms,
                         struct core_err *err)
 {
     struct frame f;
@@ -754,13 +758,14 @@ static int pend_deliver(struct ps_conn *c, struct ps_msg *m, double end, int tim
     c->rx = c->pend;
     c->pend = t;
     c->pend_full = 0;
-    c->st.bytes_recv += PS_HDR_BYTES + f.len;
+    c->st.bytes_recv += LAB_NET_HDR_BYTES + f.len;
     c->st.msgs_recv++;
-    *m = (struct ps_msg){f.type, f.a, f.b, f.len, c->rx.data ? c->rx.data : ""};
+    *m = (struct lab_net_msg){f.type, f.a, f.b, f.len, c->rx.data ? c->rx.data : ""};
     return 0;
 }
 
-int ps_recv(struct ps_conn *c, struct ps_msg *m, int timeout_ms, struct core_err *err)
+int lab_net_recv(struct lab_net_conn *c, struct lab_net_msg *m, int timeout_ms,
+                 struct core_err *err)
 {
     if (c->broken)
         return broken_err(err);
@@ -775,19 +780,19 @@ int ps_recv(struct ps_conn *c, struct ps_msg *m, int timeout_ms, struct core_err
     return rc;
 }
 
-/* ps_sendrecv on the local transport: our frame goes out in one gather
+/* lab_net_sendrecv on the local transport: our frame goes out in one gather
  * list while the incoming header, then the incoming payload (in the
  * growing pieces above), are read; then the rest of ours. *clean: no byte
  * moved either way. */
-static int local_sendrecv(struct ps_conn *out, const unsigned char *h, const void *data, size_t len,
-                          struct ps_conn *in, double end, int timeout_ms, bool *clean,
-                          struct core_err *err)
+static int local_sendrecv(struct lab_net_conn *out, const unsigned char *h, const void *data,
+                          size_t len, struct lab_net_conn *in, double end, int timeout_ms,
+                          bool *clean, struct core_err *err)
 {
     struct iovec ov[2];
-    struct ps_part part = {data, len};
-    size_t hin = in->pend_full ? 0 : PS_HDR_BYTES;
-    struct xfer x = {out, ov, 0, PS_HDR_BYTES + len, in, (char *)in->pend_hdr, hin, 0};
-    x.on = iov_fill(ov, h, PS_HDR_BYTES, &part, 1);
+    struct lab_net_part part = {data, len};
+    size_t hin = in->pend_full ? 0 : LAB_NET_HDR_BYTES;
+    struct xfer x = {out, ov, 0, LAB_NET_HDR_BYTES + len, in, (char *)in->pend_hdr, hin, 0};
+    x.on = iov_fill(ov, h, LAB_NET_HDR_BYTES, &part, 1);
     int rc = xfer_run(&x, true, end, timeout_ms, err);
     if (rc == 0 && hin) {
         struct frame g;
@@ -810,30 +815,30 @@ static int local_sendrecv(struct ps_conn *out, const unsigned char *h, const voi
     return rc;
 }
 
-int ps_sendrecv(struct ps_conn *out, uint32_t type, int64_t a, int64_t b, const void *data,
-                size_t len, struct ps_conn *in, struct ps_msg *m, int timeout_ms,
-                struct core_err *err)
+int lab_net_sendrecv(struct lab_net_conn *out, uint32_t type, int64_t a, int64_t b,
+                     const void *data, size_t len, struct lab_net_conn *in, struct lab_net_msg *m,
+                     int timeout_ms, struct core_err *err)
 {
     if (out->broken || in->broken)
         return broken_err(err);
     if (out->fd < 0)
         return closed_err(err);
-    if ((uint64_t)len > PS_MSG_MAX)
+    if ((uint64_t)len > LAB_NET_MSG_MAX)
         return core_err_set(err, CORE_ERR_INVALID,
                             "message of %zu bytes is over the %llu-byte limit", len,
-                            (unsigned long long)PS_MSG_MAX);
+                            (unsigned long long)LAB_NET_MSG_MAX);
     if (out->ops != in->ops || !out->ops->exchange)
         return core_err_set(err, CORE_ERR_INTERNAL,
-                            "ps_sendrecv: connections of different transports");
+                            "lab_net_sendrecv: connections of different transports");
     double t0 = core_time_mono();
     double end = deadline_of(timeout_ms);
-    unsigned char h[PS_HDR_BYTES];
+    unsigned char h[LAB_NET_HDR_BYTES];
     struct frame f = {type, a, b, len, 0, out->link.bytes_per_s <= 0 && out->link.latency_s <= 0};
     struct link_charge ch;
-    f.deliver_at = link_charge(out, PS_HDR_BYTES + (uint64_t)len, &ch);
+    f.deliver_at = link_charge(out, LAB_NET_HDR_BYTES + (uint64_t)len, &ch);
     frame_pack(h, &f, out->t_base);
     int rc;
-    if (out->ops == &ps_transport_local) {
+    if (out->ops == &lab_net_transport_local) {
         bool clean = false;
         rc = local_sendrecv(out, h, data, len, in, end, timeout_ms, &clean, err);
         if (rc && clean) {
@@ -847,7 +852,7 @@ int ps_sendrecv(struct ps_conn *out, uint32_t type, int64_t a, int64_t b, const 
          * payloads both ways: every rank of a ring can do this at once. (The
          * payload's room is taken whole here: an exchange cannot stop
          * half-way through its write.) */
-        size_t hin = in->pend_full ? 0 : PS_HDR_BYTES;
+        size_t hin = in->pend_full ? 0 : LAB_NET_HDR_BYTES;
         struct frame g = {0};
         rc = out->ops->exchange(out, h, sizeof h, in, in->pend_hdr, hin, ms_left(end), err);
         if (rc == 0 && hin) {
@@ -867,7 +872,7 @@ int ps_sendrecv(struct ps_conn *out, uint32_t type, int64_t a, int64_t b, const 
         goto out;
     }
     in->pend_full = 1;
-    out->st.bytes_sent += PS_HDR_BYTES + (uint64_t)len;
+    out->st.bytes_sent += LAB_NET_HDR_BYTES + (uint64_t)len;
     out->st.msgs_sent++;
     rc = pend_deliver(in, m, end, timeout_ms, err);
 out:
@@ -878,15 +883,15 @@ out:
 /* ---- waiting on many connections ------------------------------------------ */
 
 /* Whether one of cs has a message (or an end) to report now. */
-static bool any_ready(struct ps_conn *const *cs, size_t n)
+static bool any_ready(struct lab_net_conn *const *cs, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        struct ps_conn *c = cs[i];
+        struct lab_net_conn *c = cs[i];
         if (!c || (c->fd < 0 && !c->pend_full))
             continue;
         if (c->pend_full || c->broken)
             return true;
-        unsigned char h[PS_HDR_BYTES];
+        unsigned char h[LAB_NET_HDR_BYTES];
         bool part;
         struct core_err pe;
         if (c->ops->peek(c, h, sizeof h, &part, &pe) != 0)
@@ -901,12 +906,12 @@ static bool fd_readable(int fd)
     return fd >= 0 && poll(&p1, 1, 0) > 0;
 }
 
-int ps_wait_any_fd(struct ps_conn *const *cs, size_t n, int wake_fd, int timeout_ms,
-                   struct core_err *err)
+int lab_net_wait_any_fd(struct lab_net_conn *const *cs, size_t n, int wake_fd, int timeout_ms,
+                        struct core_err *err)
 {
     double end = deadline_of(timeout_ms);
     atomic_int *cancel = NULL;
-    const struct ps_transport_ops *ops = NULL;
+    const struct lab_net_ops *ops = NULL;
     size_t open = 0;
     for (size_t i = 0; i < n; i++) {
         if (!cs[i])
@@ -916,21 +921,21 @@ int ps_wait_any_fd(struct ps_conn *const *cs, size_t n, int wake_fd, int timeout
         if (cs[i]->fd >= 0 || cs[i]->pend_full) {
             if (ops && cs[i]->ops != ops)
                 return core_err_set(err, CORE_ERR_INVALID,
-                                    "ps_wait_any: connections of the %s and %s transports",
+                                    "lab_net_wait_any: connections of the %s and %s transports",
                                     ops->name, cs[i]->ops->name);
             ops = cs[i]->ops;
             open++;
         }
     }
     if (open == 0)
-        return core_err_set(err, CORE_ERR_INVALID, "ps_wait_any: no open connection");
+        return core_err_set(err, CORE_ERR_INVALID, "lab_net_wait_any: no open connection");
     for (;;) {
         /* Ready already: a whole pending frame or header, or an end. */
         int best = -1;
         double best_t = 0;
         bool partial = false;
         for (size_t i = 0; i < n; i++) {
-            struct ps_conn *c = cs[i];
+            struct lab_net_conn *c = cs[i];
             if (!c || (c->fd < 0 && !c->pend_full))
                 continue; /* closed (broken before or not): skipped */
             if (c->broken)
@@ -939,12 +944,12 @@ int ps_wait_any_fd(struct ps_conn *const *cs, size_t n, int wake_fd, int timeout
             if (c->pend_full) {
                 t = frame_deliver_at(c->pend_hdr, c->t_base);
             } else {
-                unsigned char h[PS_HDR_BYTES];
+                unsigned char h[LAB_NET_HDR_BYTES];
                 bool part = false;
                 struct core_err pe;
                 int r = c->ops->peek(c, h, sizeof h, &part, &pe);
                 if (r < 0)
-                    return (int)i; /* closed or failed: ps_recv says how */
+                    return (int)i; /* closed or failed: lab_net_recv says how */
                 partial |= part;
                 if (r == 0)
                     continue;
@@ -985,7 +990,7 @@ int ps_wait_any_fd(struct ps_conn *const *cs, size_t n, int wake_fd, int timeout
     return core_err_set(err, CORE_ERR_LIMIT, "no message from any peer within %d ms", timeout_ms);
 }
 
-int ps_wait_any(struct ps_conn *const *cs, size_t n, int timeout_ms, struct core_err *err)
+int lab_net_wait_any(struct lab_net_conn *const *cs, size_t n, int timeout_ms, struct core_err *err)
 {
-    return ps_wait_any_fd(cs, n, -1, timeout_ms, err);
+    return lab_net_wait_any_fd(cs, n, -1, timeout_ms, err);
 }

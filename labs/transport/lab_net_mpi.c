@@ -1,5 +1,5 @@
 /*
- * lab_ps_mpi.c — the MPI transport of struct ps_conn (lab_ps_net.h) and
+ * lab_ps_mpi.c — the MPI transport of struct lab_net_conn (lab_ps_net.h) and
  * the parameter-server lab's ranks under Open MPI (lab_ps.h). Built only
  * with Open MPI; lab_nompi.c stands in otherwise.
  *
@@ -48,7 +48,7 @@
 
 struct mpi_tx {
     int peer, tag, epoch;
-    atomic_int shut;     /* ps_conn_shutdown was called: reads see the end */
+    atomic_int shut;     /* lab_net_conn_shutdown was called: reads see the end */
     atomic_int fin_sent; /* our end of the stream went out */
     bool fin_in;         /* the peer's end arrived (after the stash's bytes) */
     unsigned char *stash;
@@ -60,7 +60,7 @@ struct mpi_tx {
 static pthread_mutex_t reg_mu = PTHREAD_MUTEX_INITIALIZER;
 static struct mpi_tx *reg_head;
 
-static struct mpi_tx *tx_of(const struct ps_conn *c)
+static struct mpi_tx *tx_of(const struct lab_net_conn *c)
 {
     return c->tx;
 }
@@ -90,7 +90,7 @@ static void send_fin(struct mpi_tx *t)
 }
 
 /* Whether this connection may still be used; the reason when not. */
-static int alive(const struct ps_conn *c, struct core_err *err)
+static int alive(const struct lab_net_conn *c, struct core_err *err)
 {
     const struct mpi_tx *t = tx_of(c);
     if (!t || c->fd < 0)
@@ -105,7 +105,7 @@ static int alive(const struct ps_conn *c, struct core_err *err)
     return 0;
 }
 
-static int wait_check(const struct ps_conn *c, double end, struct core_err *err)
+static int wait_check(const struct lab_net_conn *c, double end, struct core_err *err)
 {
     if (c->cancel && atomic_load(c->cancel))
         return core_err_set(err, CORE_ERR_CANCELLED, "cancelled");
@@ -177,7 +177,7 @@ static int take_one(struct mpi_tx *t, char *dst, size_t room, size_t *placed, bo
 /* Moves what is there (stash, then the wire) into buf until *got == n,
  * without blocking. *moved: some byte (or the end) came. The end with
  * bytes still wanted is "peer closed". */
-static int rx_progress(struct ps_conn *c, char *buf, size_t n, size_t *got, bool *moved,
+static int rx_progress(struct lab_net_conn *c, char *buf, size_t n, size_t *got, bool *moved,
                        struct core_err *err)
 {
     struct mpi_tx *t = tx_of(c);
@@ -213,7 +213,7 @@ static int rx_progress(struct ps_conn *c, char *buf, size_t n, size_t *got, bool
  * (a send looks for the peer's end behind a header or a log line; a payload
  * stays on the wire, to be received in place by the read it is for). */
 #define STASH_SMALL 65536
-static int rx_stash_small(struct ps_conn *c, struct core_err *err)
+static int rx_stash_small(struct lab_net_conn *c, struct core_err *err)
 {
     struct mpi_tx *t = tx_of(c);
     while (!t->fin_in) {
@@ -243,7 +243,7 @@ struct tx_send {
     MPI_Request req;
 };
 
-static int send_step(struct ps_conn *c, struct tx_send *s, bool *moved, struct core_err *err)
+static int send_step(struct lab_net_conn *c, struct tx_send *s, bool *moved, struct core_err *err)
 {
     struct mpi_tx *t = tx_of(c);
     *moved = false;
@@ -274,11 +274,12 @@ static void send_abandon(struct tx_send *s)
         lab_mpi_lose_request(&s->req);
 }
 
-static int mpi_exchange(struct ps_conn *out, const void *obuf, size_t on, struct ps_conn *in,
-                        void *ibuf, size_t in_n, int timeout_ms, struct core_err *err)
+static int mpi_exchange(struct lab_net_conn *out, const void *obuf, size_t on,
+                        struct lab_net_conn *in, void *ibuf, size_t in_n, int timeout_ms,
+                        struct core_err *err)
 {
     double end = timeout_ms < 0 ? -1 : core_time_mono() + timeout_ms / 1000.0;
-    struct ps_conn *any = out ? out : in;
+    struct lab_net_conn *any = out ? out : in;
     struct tx_send s = {obuf, out ? on : 0, MPI_REQUEST_NULL};
     size_t got = 0;
     if (!in)
@@ -324,19 +325,20 @@ static int mpi_exchange(struct ps_conn *out, const void *obuf, size_t on, struct
     return rc;
 }
 
-static int mpi_write_all(struct ps_conn *c, const void *buf, size_t n, int timeout_ms,
+static int mpi_write_all(struct lab_net_conn *c, const void *buf, size_t n, int timeout_ms,
                          struct core_err *err)
 {
     return mpi_exchange(c, buf, n, NULL, NULL, 0, timeout_ms, err);
 }
 
-static int mpi_read_all(struct ps_conn *c, void *buf, size_t n, int timeout_ms,
+static int mpi_read_all(struct lab_net_conn *c, void *buf, size_t n, int timeout_ms,
                         struct core_err *err)
 {
     return mpi_exchange(NULL, NULL, 0, c, buf, n, timeout_ms, err);
 }
 
-static int mpi_peek(struct ps_conn *c, void *buf, size_t n, bool *partial, struct core_err *err)
+static int mpi_peek(struct lab_net_conn *c, void *buf, size_t n, bool *partial,
+                    struct core_err *err)
 {
     *partial = false;
     int rc = alive(c, err);
@@ -346,7 +348,7 @@ static int mpi_peek(struct ps_conn *c, void *buf, size_t n, bool *partial, struc
     if (atomic_load(&t->shut))
         return closed_err(err);
     /* one message at a time: a payload behind the header stays on the wire
-     * for ps_recv to take in place */
+     * for lab_net_recv to take in place */
     while (t->len - t->off < n && !t->fin_in) {
         size_t placed;
         bool m;
@@ -367,7 +369,7 @@ static int mpi_peek(struct ps_conn *c, void *buf, size_t n, bool *partial, struc
 }
 
 /* Whether c has something to report now (bytes, an end, a reason to fail). */
-static bool mpi_ready(struct ps_conn *c)
+static bool mpi_ready(struct lab_net_conn *c)
 {
     struct mpi_tx *t = tx_of(c);
     struct core_err e;
@@ -379,7 +381,8 @@ static bool mpi_ready(struct ps_conn *c)
     return flag != 0;
 }
 
-static int mpi_wait(struct ps_conn *const *cs, size_t n, int wake_fd, int ms, struct core_err *err)
+static int mpi_wait(struct lab_net_conn *const *cs, size_t n, int wake_fd, int ms,
+                    struct core_err *err)
 {
     (void)err;
     double end = core_time_mono() + ms / 1000.0;
@@ -400,7 +403,7 @@ static int mpi_wait(struct ps_conn *const *cs, size_t n, int wake_fd, int ms, st
     }
 }
 
-static void mpi_shutdown(struct ps_conn *c)
+static void mpi_shutdown(struct lab_net_conn *c)
 {
     struct mpi_tx *t = tx_of(c);
     if (!t)
@@ -409,7 +412,7 @@ static void mpi_shutdown(struct ps_conn *c)
     send_fin(t);
 }
 
-static void mpi_close(struct ps_conn *c)
+static void mpi_close(struct lab_net_conn *c)
 {
     struct mpi_tx *t = tx_of(c);
     if (!t)
@@ -429,7 +432,7 @@ static void mpi_close(struct ps_conn *c)
     c->fd = -1;
 }
 
-static const struct ps_transport_ops ps_transport_mpi = {
+static const struct lab_net_ops ps_transport_mpi = {
     .name = "mpi",
     .write_all = mpi_write_all,
     .read_all = mpi_read_all,
@@ -451,8 +454,8 @@ static void kill_hook(void)
     pthread_mutex_unlock(&reg_mu);
 }
 
-void ps_conn_init_mpi(struct ps_conn *c, int peer, int tag, double t_base,
-                      const struct ps_link_cfg *link, atomic_int *cancel)
+void lab_net_conn_init_mpi(struct lab_net_conn *c, int peer, int tag, double t_base,
+                           const struct lab_net_link_cfg *link, atomic_int *cancel)
 {
     memset(c, 0, sizeof *c);
     c->ops = &ps_transport_mpi;

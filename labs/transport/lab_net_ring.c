@@ -1,6 +1,6 @@
 /*
- * lab_ps_ring.c — ring all-reduce over ps_conn links (contract in
- * lab_ps_net.h): reduce-scatter, then all-gather, W-1 ps_sendrecv steps each.
+ * lab_ps_ring.c — ring all-reduce over lab_net_conn links (contract in
+ * lab_ps_net.h): reduce-scatter, then all-gather, W-1 lab_net_sendrecv steps each.
  *
  * data[0..n) is cut into W chunks, chunk c of n/W values plus one for the
  * first n%W chunks (some are empty when n < W; they still travel, as empty
@@ -34,8 +34,9 @@ static int mod(int a, int W)
     return ((a % W) + W) % W;
 }
 
-int ps_ring_allreduce(struct ps_conn *left, struct ps_conn *right, int rank, int W, float *data,
-                      size_t n, float *scratch, int timeout_ms, struct core_err *err)
+int lab_net_ring_allreduce(struct lab_net_conn *left, struct lab_net_conn *right, int rank, int W,
+                           float *data, size_t n, float *scratch, int timeout_ms,
+                           struct core_err *err)
 {
     (void)scratch; /* the local transport receives into the connection's buffer */
     if (W <= 1)
@@ -56,16 +57,16 @@ int ps_ring_allreduce(struct ps_conn *left, struct ps_conn *right, int rank, int
                 double l = end - core_time_mono();
                 left_ms = l <= 0 ? 0 : (int)ceil(l * 1000.0);
             }
-            struct ps_msg m;
-            int rc = ps_sendrecv(right, PS_RING_MSG, step, send_c, data + so, sl * sizeof(float),
-                                 left, &m, left_ms, err);
+            struct lab_net_msg m;
+            int rc = lab_net_sendrecv(right, LAB_NET_RING_MSG, step, send_c, data + so,
+                                      sl * sizeof(float), left, &m, left_ms, err);
             if (rc) {
                 if (err)
                     core_err_prefix(err, "ring all-reduce (rank %d of %d, %s step %d)", rank, W,
                                     phase == 0 ? "reduce-scatter" : "all-gather", s + 1);
                 return rc;
             }
-            if (m.type != PS_RING_MSG || m.a != step || m.b != recv_c ||
+            if (m.type != LAB_NET_RING_MSG || m.a != step || m.b != recv_c ||
                 m.len != rl * sizeof(float))
                 return core_err_set(err, CORE_ERR_IO,
                                     "ring all-reduce (rank %d of %d): out of step: expected step "

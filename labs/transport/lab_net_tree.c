@@ -1,5 +1,5 @@
 /*
- * lab_ps_tree.c — tree all-reduce over ps_conn links (contract in
+ * lab_ps_tree.c — tree all-reduce over lab_net_conn links (contract in
  * lab_ps_net.h): a binomial-tree reduce to rank 0, then a binomial-tree
  * broadcast back, each log2(W) steps (rounded up) that move the whole
  * buffer — the course's 2 log2(p) (alpha + M/B).
@@ -26,7 +26,7 @@ static int left_ms(double end)
     return l <= 0 ? 0 : (int)ceil(l * 1000.0);
 }
 
-int ps_tree_levels(int W)
+int lab_net_tree_levels(int W)
 {
     int L = 0;
     while ((1 << L) < W)
@@ -34,16 +34,16 @@ int ps_tree_levels(int W)
     return L;
 }
 
-bool ps_tree_linked(int rank, int W, int level)
+bool lab_net_tree_linked(int rank, int W, int level)
 {
     int mask = 1 << level;
     return (rank & (mask - 1)) == 0 && (rank ^ mask) < W && rank < W;
 }
 
-static int check_msg(const struct ps_msg *m, int64_t phase, int level, size_t bytes, int rank,
+static int check_msg(const struct lab_net_msg *m, int64_t phase, int level, size_t bytes, int rank,
                      int W, struct core_err *err)
 {
-    if (m->type == PS_TREE_MSG && m->a == phase && m->b == level && m->len == bytes)
+    if (m->type == LAB_NET_TREE_MSG && m->a == phase && m->b == level && m->len == bytes)
         return 0;
     return core_err_set(err, CORE_ERR_IO,
                         "tree all-reduce (rank %d of %d): expected %s level %d (%zu bytes), got "
@@ -53,8 +53,8 @@ static int check_msg(const struct ps_msg *m, int64_t phase, int level, size_t by
                         (unsigned long long)m->len);
 }
 
-int ps_tree_allreduce(struct ps_conn *const *links, int rank, int W, float *data, size_t n,
-                      int timeout_ms, struct core_err *err)
+int lab_net_tree_allreduce(struct lab_net_conn *const *links, int rank, int W, float *data,
+                           size_t n, int timeout_ms, struct core_err *err)
 {
     if (W <= 1)
         return 0;
@@ -62,13 +62,13 @@ int ps_tree_allreduce(struct ps_conn *const *links, int rank, int W, float *data
         return core_err_set(err, CORE_ERR_INTERNAL, "tree all-reduce: rank %d of %d", rank, W);
     double end = timeout_ms < 0 ? -1 : core_time_mono() + timeout_ms / 1000.0;
     size_t bytes = n * sizeof(float);
-    int L = ps_tree_levels(W), top = L;
-    struct ps_part part = {data, bytes};
+    int L = lab_net_tree_levels(W), top = L;
+    struct lab_net_part part = {data, bytes};
     /* reduce: up the tree */
     for (int l = 0; l < L; l++) {
         int mask = 1 << l;
         if (rank & mask) {
-            int rc = ps_send(links[l], PS_TREE_MSG, 0, l, &part, 1, left_ms(end), err);
+            int rc = lab_net_send(links[l], LAB_NET_TREE_MSG, 0, l, &part, 1, left_ms(end), err);
             if (rc)
                 return core_err_prefix(err, "tree all-reduce (rank %d of %d, reduce level %d)",
                                        rank, W, l);
@@ -77,8 +77,8 @@ int ps_tree_allreduce(struct ps_conn *const *links, int rank, int W, float *data
         }
         if ((rank ^ mask) >= W)
             continue;
-        struct ps_msg m;
-        int rc = ps_recv(links[l], &m, left_ms(end), err);
+        struct lab_net_msg m;
+        int rc = lab_net_recv(links[l], &m, left_ms(end), err);
         if (rc)
             return core_err_prefix(err, "tree all-reduce (rank %d of %d, reduce level %d)", rank, W,
                                    l);
@@ -90,8 +90,8 @@ int ps_tree_allreduce(struct ps_conn *const *links, int rank, int W, float *data
     }
     /* broadcast: down the tree, from the parent link to the lower levels */
     if (rank != 0) {
-        struct ps_msg m;
-        int rc = ps_recv(links[top], &m, left_ms(end), err);
+        struct lab_net_msg m;
+        int rc = lab_net_recv(links[top], &m, left_ms(end), err);
         if (rc)
             return core_err_prefix(err, "tree all-reduce (rank %d of %d, broadcast level %d)", rank,
                                    W, top);
@@ -103,7 +103,7 @@ int ps_tree_allreduce(struct ps_conn *const *links, int rank, int W, float *data
     for (int l = top - 1; l >= 0; l--) {
         if ((rank ^ (1 << l)) >= W)
             continue;
-        int rc = ps_send(links[l], PS_TREE_MSG, 1, l, &part, 1, left_ms(end), err);
+        int rc = lab_net_send(links[l], LAB_NET_TREE_MSG, 1, l, &part, 1, left_ms(end), err);
         if (rc)
             return core_err_prefix(err, "tree all-reduce (rank %d of %d, broadcast level %d)", rank,
                                    W, l);

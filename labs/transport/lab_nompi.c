@@ -156,9 +156,9 @@ void lab_mpi_backoff_wait(struct lab_mpi_backoff *b)
     sched_yield();
 }
 
-void ps_conn_init_mpi(struct ps_conn *c, int peer, int tag, double t_base,
-                      const struct ps_link_cfg *link, atomic_int *cancel)
+void lab_net_conn_init_mpi(struct lab_net_conn *c, int peer, int tag, double t_base,
+                           const struct lab_net_link_cfg *link, atomic_int *cancel)
 {
     (void)peer, (void)tag, (void)t_base;
-    ps_conn_init_local(c, -1, link, cancel); /* closed */
+    lab_net_conn_init_local(c, -1, link, cancel); /* closed */
 }
