@@ -5,7 +5,7 @@
  * locale's notation. Exits 77 (skipped) only when that locale cannot be set
  * on this machine (scripts/setup.sh generates it). */
 #include "core/core.h"
-#include "labs/lab.h"
+#include "labs/lab_author.h"
 #include "labs/kmeans/lab_kmeans.h"
 #include "labs/paramserver/lab_ps.h"
 #include "labs/transport/lab_net.h"

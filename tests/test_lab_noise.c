@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "labs/lab.h"
+#include "labs/lab_author.h"
 #include "labs/core/lab_noise.h"
 
 #include <math.h>

@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "labs/lab.h"
+#include "labs/lab_author.h"
 #include "labs/paramserver/lab_ps.h"
 #include "labs/transport/lab_net.h"
 #include "proc_test_util.h"

@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "labs/lab.h"
+#include "labs/lab_author.h"
 #include "labs/serving/lab_serve.h"
 #include "lab_test_util.h"
 

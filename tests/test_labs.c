@@ -13,7 +13,8 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "labs/lab.h"
+#include "labs/lab_author.h"
+#include "labs/transport/lab_mpi.h"
 #include "proc_test_util.h"
 
 #include <dirent.h>

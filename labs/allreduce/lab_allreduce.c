@@ -29,7 +29,7 @@
  * Uses the lab framework, the communication layer (lab_ps_net.h: frames,
  * the emulated link, ring and tree) and the MPI runtime (lab_mpi.h).
  */
-#include "labs/lab.h"
+#include "labs/allreduce/lab_allreduce.h"
 #include "labs/transport/lab_mpi.h"
 #include "labs/transport/lab_net.h"
 

@@ -21,7 +21,7 @@
  * Uses the lab framework (lab.h) for parameters, reporting, cancellation and
  * the process helpers; lab_run() kills and reaps whatever is left.
  */
-#include "labs/lab.h"
+#include "labs/amdahl/lab_amdahl.h"
 
 #include <errno.h>
 #include <math.h>

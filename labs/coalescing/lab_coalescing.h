@@ -8,7 +8,11 @@
 #define WB_LAB_COALESCING_H
 
 #include "kernels/kernels.h"
-#include "labs/lab.h"
+#include "labs/lab_author.h"
+
+/* The lab's definition: one row of the registry (core/lab_registry.c), and
+ * the only symbol of this folder the rest of labs/ uses. */
+extern const struct lab_def lab_coal_def;
 
 struct coal_run {
     struct lab_ctx *cx;

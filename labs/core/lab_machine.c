@@ -10,7 +10,7 @@
  * model from /proc/cpuinfo ("model name", or "Processor"/"cpu model" on other
  * architectures). Nothing here fails: what cannot be read stays 0 or "".
  */
-#include "labs/lab.h"
+#include "labs/lab_author.h"
 #include "kernels/kernels.h"
 
 #include <ctype.h>

@@ -6,7 +6,7 @@
  * Numbers are read and written with the C locale's rules whatever the
  * process locale (core_num_*): "0.5" is one half everywhere.
  */
-#include "labs/lab.h"
+#include "labs/lab_author.h"
 
 #include <ctype.h>
 #include <errno.h>

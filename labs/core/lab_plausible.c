@@ -34,7 +34,7 @@
  * paramserver:
  *   - comm_fraction between 0 and 1.
  */
-#include "labs/lab.h"
+#include "labs/lab_author.h"
 
 #include <math.h>
 #include <stdio.h>

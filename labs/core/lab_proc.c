@@ -16,7 +16,7 @@
  * happens. One hang rule (lab_hang_limit_s, lab_proc_end_hung) tells every
  * lab when a silent worker is hung rather than slow.
  */
-#include "labs/lab.h"
+#include "labs/lab_author.h"
 
 #include <errno.h>
 #include <poll.h>

@@ -10,7 +10,7 @@
  * A store that fails during the run stops the lab (lab_cancelled() turns
  * true) and the run ends "failed" with the store's message.
  */
-#include "labs/lab.h"
+#include "labs/lab_author.h"
 #include "labs/transport/lab_mpi.h"
 #include "labs/core/lab_noise.h"
 

@@ -8,7 +8,7 @@
  * NaN sorts after every number (a total order, so qsort's comparator is
  * consistent); min, max and mean skip nothing, so a NaN measurement shows.
  */
-#include "labs/lab.h"
+#include "labs/lab_author.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -11,6 +11,7 @@
  * and the points loaders (lab_kmeans_data.c).
  */
 #include "labs/kmeans/lab_kmeans.h"
+#include "labs/transport/lab_mpi.h"
 
 #include <errno.h>
 #include <fcntl.h>

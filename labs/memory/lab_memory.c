@@ -21,7 +21,7 @@
  * up but our own buffers. Uses the lab framework (lab.h) for parameters,
  * machine description, reporting and cancellation.
  */
-#include "labs/lab.h"
+#include "labs/memory/lab_memory.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -30,12 +30,16 @@
 #ifndef WB_LAB_PS_H
 #define WB_LAB_PS_H
 
-#include "labs/lab.h"
+#include "labs/lab_author.h"
 #include "labs/transport/lab_mpi.h"
 #include "labs/transport/lab_net.h"
 
 #include <stdbool.h>
 #include <stdint.h>
+
+/* The lab's definition: one row of the registry (core/lab_registry.c), and
+ * the only symbol of this folder the rest of labs/ uses. */
+extern const struct lab_def lab_ps_def;
 
 #define PS_MAX_WORKERS 64
 #define PS_MAX_SERVERS 8

@@ -23,10 +23,15 @@
 #define WB_LAB_QUANT_H
 
 #include "core/core.h"
+#include "labs/lab_author.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* The lab's definition: one row of the registry (core/lab_registry.c), and
+ * the only symbol of this folder the rest of labs/ uses. */
+extern const struct lab_def lab_quant_def;
 
 #define QUANT_MIN_BITS 2
 #define QUANT_MAX_BITS 16

@@ -64,7 +64,7 @@
  * (lab.h), the pure parts (lab_quant.h) and the kernels module (GEMMs,
  * oneDNN, cuBLAS, the GPU probe).
  */
-#include "labs/lab.h"
+#include "labs/lab_author.h"
 #include "labs/quantize/lab_quant.h"
 #include "kernels/kernels.h"
 

@@ -16,7 +16,7 @@
  * worker answers: workers*(workers+1)/2 * steps*(steps+1)/2 when complete),
  * samples (emitted), elapsed_s, cpu (text: the CPU model).
  */
-#include "labs/lab.h"
+#include "labs/selftest/lab_selftest.h"
 
 #include <math.h>
 #include <signal.h>

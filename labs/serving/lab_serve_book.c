@@ -4,7 +4,7 @@
  * Poisson schedule, each request's input, the line fit of batch times, and
  * the MLP on our GEMM.
  */
-#include "labs/lab.h"
+#include "labs/lab_author.h"
 #include "labs/serving/lab_serve.h"
 
 #include <math.h>

@@ -31,7 +31,7 @@
  *   {"type":"hosts","n_hosts":N,"hosts":TEXT,"interconnect":TEXT}
  *   {"type":"end","status":"done|failed|cancelled","error":TEXT|null}
  */
-#include "labs/lab.h"
+#include "labs/lab_author.h"
 #include "labs/transport/lab_mpi.h"
 
 #include <ctype.h>

@@ -7,7 +7,7 @@
  * Every MPI error is returned (MPI_ERRORS_RETURN on MPI_COMM_WORLD) and
  * turned into CORE_ERR_IO with MPI's own words; no MPI code leaves labs/.
  */
-#include "labs/lab.h"
+#include "labs/lab_author.h"
 #include "labs/transport/lab_mpi.h"
 
 #include <mpi.h>

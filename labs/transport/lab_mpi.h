@@ -162,10 +162,23 @@ void lab_mpi_backoff_wait(struct lab_mpi_backoff *b);
 
 struct lab_machine;
 struct lab_ctx;
+struct lab_params;
+/* How many ranks the job has or will have: under mpirun its size; else the
+ * slots of hosts= ("a:3,b:3") or of the hostfile ("name slots=N" lines; a
+ * line without slots counts 1); 0 when none is given (the launcher starts
+ * what the lab needs on this machine). Errors: CORE_ERR_INVALID naming the
+ * parameter (a bad host list, an unreadable hostfile). */
+int lab_mpi_ranks_given(const struct lab_params *p, int *ranks, struct core_err *err);
+/* A copy of in (caller frees with lab_params_fini) in which, for a run over
+ * MPI whose ranks are known (lab_mpi_ranks_given) and whose `workers` the
+ * user left out, `workers` is what the ranks give (lab_def.mpi_workers);
+ * otherwise the same values. lab_run runs and records this copy, so the
+ * stored parameters say how many workers ran. */
+void lab_mpi_params_resolve(const struct lab_params *in, struct lab_params *out);
 /* Rank 0 of a job a front end started (lab_mpi_relayed): sends the hosts of
  * the run to the front end through the relay sink. Nothing otherwise. */
 void lab_mpi_relay_note_hosts(const struct lab_machine *m);
-/* Front end: runs the lab of cx as an Open MPI job (mpirun over hosts=,
+/* Runs the lab of cx as an Open MPI job (mpirun over hosts=,
  * hostfile= or this machine), relaying rank 0's reports into cx, until it
  * ends; cancel ends mpirun and every rank. ranks: the job's size. */
 int lab_mpi_launch(struct lab_ctx *cx, int ranks, struct core_err *err);

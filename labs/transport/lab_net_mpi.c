@@ -30,7 +30,8 @@
  * ranks' mains below free them after lab_mpi_finish).
  */
 #include "labs/transport/lab_mpi.h"
-#include "labs/paramserver/lab_ps.h"
+#include "labs/lab_author.h"
+#include "labs/transport/lab_net.h"
 
 #include <mpi.h>
 

@@ -4,7 +4,7 @@
  * lab_mpi.c and lab_ps_mpi.c, saying so. transport=mpi is refused before a
  * run starts (lab_mpi_built), so none of these is reached by a lab run.
  */
-#include "labs/lab.h"
+#include "labs/lab_author.h"
 #include "labs/transport/lab_mpi.h"
 #include "labs/transport/lab_net.h"
 
