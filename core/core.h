@@ -293,6 +293,14 @@ uint64_t core_fnv1a(uint64_t h, const void *p, size_t n);
 
 /* Seconds on a monotonic clock (for durations). */
 double core_time_mono(void);
+/* The one way Warpbench sleeps: until core_time_mono() reaches t (at once
+ * when it has, or when t is NaN or infinite), resuming after signals.
+ * CLOCK_MONOTONIC with an absolute deadline, so signals and slow wake-ups
+ * never add up. */
+void core_sleep_until(double t);
+/* Sleeps `secs` seconds (nothing for secs <= 0 or NaN): core_sleep_until
+ * of now + secs. */
+void core_sleep(double secs);
 /* Seconds since the Unix epoch (for records). */
 double core_time_wall(void);
 /* Writes the UTC time `t` (epoch seconds) as ISO-8601 with milliseconds,
@@ -306,7 +314,7 @@ double core_time_from_iso(const char *s);
  * own to drive time. */
 struct core_clock {
     double (*now)(void *ctx);              /* monotonic seconds */
-    void (*sleep)(void *ctx, double secs); /* may return early on a signal */
+    void (*sleep)(void *ctx, double secs); /* real: core_sleep */
     void *ctx;
 };
 const struct core_clock *core_clock_real(void);

@@ -174,12 +174,6 @@ static void close_fd(struct lab_child *c)
     }
 }
 
-static void nap(double secs)
-{
-    struct timespec ts = {(time_t)secs, (long)((secs - (double)(time_t)secs) * 1e9)};
-    nanosleep(&ts, NULL);
-}
-
 int lab_proc_reap(struct lab_procs *ps, size_t i, int timeout_ms, struct core_err *err)
 {
     if (i >= ps->n)
@@ -210,7 +204,7 @@ int lab_proc_reap(struct lab_procs *ps, size_t i, int timeout_ms, struct core_er
                                 "worker %zu (pid %d) did not exit within %d ms", i + 1, (int)c->pid,
                                 timeout_ms);
         if (r == 0) {
-            nap(pause);
+            core_sleep(pause);
             if (pause < 0.01)
                 pause *= 2;
         }

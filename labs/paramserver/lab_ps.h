@@ -272,8 +272,6 @@ int lab_ps_fd_recv(int sock, int timeout_ms, int *fd, struct core_err *err);
 
 /* Seconds since cfg->t0 on CLOCK_MONOTONIC. */
 double lab_ps_now(const struct ps_cfg *c);
-/* Sleeps secs (monotonic, restarted after signals). */
-void lab_ps_sleep(double secs);
 
 /* ---- the master (lab_paramserver.c, lab_ps_config.c, lab_ps_master.c,
  * lab_ps_summary.c) ------------------------------------------------------- */

@@ -20,20 +20,6 @@ double lab_ps_now(const struct ps_cfg *c)
     return core_time_mono() - c->t0;
 }
 
-void lab_ps_sleep(double secs)
-{
-    if (!(secs > 0))
-        return;
-    double end = core_time_mono() + secs;
-    for (;;) {
-        double left = end - core_time_mono();
-        if (left <= 0)
-            return;
-        struct timespec ts = {(time_t)left, (long)((left - (double)(time_t)left) * 1e9)};
-        nanosleep(&ts, NULL);
-    }
-}
-
 void lab_ps_child_close_others(const struct ps_child *ch, int n_own)
 {
     for (size_t i = 0; i < ch->n_data_fds; i++) {
@@ -81,7 +67,7 @@ void lab_ps_child_hang(const struct ps_child *ch)
     /* Answer nothing until rank 0's KILL order (or the end of the job). */
     int epoch = lab_mpi_epoch();
     while (lab_mpi_epoch() == epoch && !lab_mpi_ended())
-        lab_ps_sleep(0.01);
+        core_sleep(0.01);
 }
 
 int lab_ps_child_reconnect(const struct ps_child *ch, struct lab_net_conn *ctl, int s, int gen,

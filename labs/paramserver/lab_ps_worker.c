@@ -380,7 +380,7 @@ static double compute(struct wk *k, int64_t t, double *loss)
     k->grad_step = t;
     double tg = core_time_mono() - t0;
     double target = (tg + c->compute_s) * lab_straggler_factor(&c->straggler, k->me);
-    lab_ps_sleep(target - tg);
+    core_sleep(target - tg);
     return core_time_mono() - t0;
 }
 

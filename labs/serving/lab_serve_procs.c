@@ -113,9 +113,7 @@ static int sv_gen_main(int fd, void *arg)
             t += lab_srv_rng_gap(&rng, c.rate);
             if (t > end)
                 break;
-            struct timespec ts = {(time_t)t, (long)((t - floor(t)) * 1e9)};
-            while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-                ;
+            core_sleep_until(t);
             lab_srv_input(c.seed, id, (int)d, x);
             struct srv_req_msg m = {.id = id, .t_sched = t, .count = 0};
             if (lab_fd_write(fd, &m, sizeof m, -1, NULL, &e) != 0 ||

@@ -61,12 +61,6 @@ static int mpi_err(int code, const char *what, struct core_err *err)
     return core_err_set(err, CORE_ERR_IO, "%s: MPI: %s", what, s);
 }
 
-static void nap(double s)
-{
-    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
-    nanosleep(&ts, NULL);
-}
-
 void lab_mpi_backoff_start(struct lab_mpi_backoff *b)
 {
     b->n = 0;
@@ -87,7 +81,7 @@ void lab_mpi_backoff_wait(struct lab_mpi_backoff *b)
     }
     int k = b->n < 7 ? b->n : 7;
     double s = 10e-6 * (double)(1 << k);
-    nap(s < 1e-3 ? s : 1e-3);
+    core_sleep(s < 1e-3 ? s : 1e-3);
 }
 
 /* ---- orders ------------------------------------------------------------------ */
@@ -150,7 +144,7 @@ static void *listener_main(void *arg)
             _exit(1); /* mpirun (or its daemon) is gone: so are we */
         if (!atomic_load(&g.ended))
             listen_once();
-        nap(LISTEN_NAP_S);
+        core_sleep(LISTEN_NAP_S);
     }
     return NULL;
 }
@@ -162,7 +156,7 @@ static void *watchdog_main(void *arg)
     while (!atomic_load(&g.stop_listening)) {
         if (getppid() != g.parent)
             _exit(1);
-        nap(0.2);
+        core_sleep(0.2);
     }
     return NULL;
 }

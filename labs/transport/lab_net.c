@@ -71,14 +71,7 @@ static int sleep_until(double t, double end, atomic_int *cancel, struct core_err
             until = end;
         if (until > now + 0.05)
             until = now + 0.05;
-        struct timespec ts;
-        ts.tv_sec = (time_t)until;
-        ts.tv_nsec = (long)((until - (double)ts.tv_sec) * 1e9);
-        if (ts.tv_nsec >= 1000000000L) {
-            ts.tv_sec++;
-            ts.tv_nsec -= 1000000000L;
-        }
-        clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+        core_sleep_until(until);
     }
 }
 
