@@ -295,45 +295,29 @@ struct ar_start {
     int32_t index, pad;
 };
 
+/* The rank's part: Open MPI's workers' communicator, then rank 0's sizes. */
+static int ar_rank_serve(const void *start, void *ud)
+{
+    struct core_err *err = ud;
+    struct ar_start st;
+    memcpy(&st, start, sizeof st);
+    int rc = lab_mpi_workers_begin(err);
+    if (rc)
+        return rc;
+    st.cfg.t0 = lab_mpi_t_base();
+    struct ar_worker k;
+    memset(&k, 0, sizeof k);
+    ar_wire_mpi(&k, &st.cfg, st.index);
+    ar_serve(&k);
+    ar_close(&k);
+    lab_mpi_workers_end();
+    return 0;
+}
+
 static int ar_rank_main(const struct lab_params *p, struct core_err *err)
 {
     (void)p; /* the configuration comes with rank 0's START order */
-    int rc = lab_mpi_init(err);
-    if (rc)
-        return rc;
-    bool started = false;
-    for (;;) {
-        struct lab_mpi_order o;
-        rc = lab_mpi_next_order(&o, err);
-        if (rc || o.kind == LAB_MPI_END) {
-            lab_mpi_order_fini(&o);
-            break;
-        }
-        if (o.kind != LAB_MPI_START || started || o.n != sizeof(struct ar_start)) {
-            lab_mpi_order_fini(&o);
-            continue;
-        }
-        struct ar_start st;
-        memcpy(&st, o.payload, sizeof st);
-        lab_mpi_order_fini(&o);
-        started = true;
-        rc = lab_mpi_sync_clocks(err);
-        if (rc == 0)
-            rc = lab_mpi_hosts(NULL, 0, NULL, NULL, 0, NULL, err);
-        if (rc == 0)
-            rc = lab_mpi_workers_begin(err);
-        if (rc)
-            break;
-        st.cfg.t0 = lab_mpi_t_base();
-        struct ar_worker k;
-        memset(&k, 0, sizeof k);
-        ar_wire_mpi(&k, &st.cfg, st.index);
-        ar_serve(&k);
-        ar_close(&k);
-        lab_mpi_workers_end();
-    }
-    lab_mpi_finish();
-    return rc;
+    return lab_mpi_job_serve(sizeof(struct ar_start), ar_rank_serve, err, err);
 }
 
 /* ---- the master -------------------------------------------------------------------- */
@@ -485,34 +469,22 @@ out:
     return rc;
 }
 
+static void ar_fill_start(int rank, void *buf, void *ud)
+{
+    struct ar_start st;
+    memset(&st, 0, sizeof st);
+    st.cfg = *(const struct ar_cfg *)ud;
+    st.index = rank - 1;
+    memcpy(buf, &st, sizeof st);
+}
+
 static int ar_start_mpi(struct ar_run *r, struct core_err *err)
 {
     struct ar_cfg *c = &r->cfg;
-    int size = lab_mpi_size();
-    if (size != c->workers + 1)
-        return core_err_set(err, CORE_ERR_INVALID, "the MPI job has %d ranks; %d workers need %d",
-                            size, c->workers, c->workers + 1);
-    for (int w = 0; w < c->workers; w++) {
-        struct ar_start st;
-        memset(&st, 0, sizeof st);
-        st.cfg = *c;
-        st.index = w;
-        int rc = lab_mpi_order(w + 1, LAB_MPI_START, 0, &st, sizeof st, 10000, err);
-        if (rc)
-            return core_err_prefix(err, "starting rank %d", w + 1);
-    }
-    int rc = lab_mpi_sync_clocks(err);
-    char *hosts = core_xmalloc(2048), ic[320];
-    int n_hosts = 0;
-    if (rc == 0)
-        rc = lab_mpi_hosts(hosts, 2048, &n_hosts, ic, sizeof ic, NULL, err);
-    if (rc == 0) {
-        lab_ctx_set_hosts(r->cx, n_hosts, hosts, ic);
-        lab_log(r->cx, LAB_LOG_INFO, "Open MPI job of %d ranks on %d host%s: %s", size, n_hosts,
-                n_hosts == 1 ? "" : "s", hosts);
-        lab_log(r->cx, LAB_LOG_INFO, "interconnect: %s", ic);
-    }
-    free(hosts);
+    char needs[64];
+    snprintf(needs, sizeof needs, "%d workers need %d", c->workers, c->workers + 1);
+    int rc = lab_mpi_job_start(r->cx, c->workers + 1, needs, ar_fill_start, sizeof(struct ar_start),
+                               c, NULL, err);
     if (rc == 0)
         rc = lab_mpi_workers_begin(err);
     if (rc)

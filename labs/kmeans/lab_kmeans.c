@@ -255,8 +255,8 @@ static int km_run_workers(struct km_run *r, struct core_err *err)
         double strag[KM_MAX_WORKERS];
         for (int s = 0; s < KM_MAX_WORKERS; s++)
             strag[s] = lab_straggler_factor(&c->strag, s);
-        lab_km_engine_init(&r->eng, cx, &r->sh, P, c->tasks, strag);
-        r->eng.mpi = c->mpi;
+        lab_km_engine_init(&r->eng, cx, &r->sh, P, c->tasks, strag,
+                           c->mpi ? &lab_km_transport_mpi : &lab_km_transport_local);
         r->have_engine = true;
         lab_progress(cx, 0.1, "starting the workers");
         if ((rc = lab_km_engine_start(&r->eng, err)) != 0)

@@ -34,6 +34,7 @@ extern const struct lab_def lab_km_def;
 #define KM_MAX_WORKERS 64
 #define KM_MAX_TASKS 4096
 #define KM_REPLY_BYTES 48 /* sizeof(struct km_reply): the header of every map result */
+#define KM_REC_CHUNK 4096 /* records per read (and, locally, per socket write) */
 
 /* ---- configuration ---------------------------------------------------------- */
 
@@ -213,17 +214,75 @@ struct km_pass_stats {
 };
 
 struct lab_net_conn;
+struct lab_net_msg;
+
+/* ---- the engine's transports --------------------------------------------------
+ *
+ * The scheduler (lab_kmeans_mr.c) decides what runs where: the queue of map
+ * tasks, backups of late tasks, the hang rule, re-running a lost worker's
+ * task, accepting each task's first result. How commands and results reach
+ * the workers is a table of functions, as the distributed labs' connections
+ * are (lab_net_ops): the local transport (lab_kmeans_local.c: worker
+ * processes over their socketpairs, the points and centres in shared memory)
+ * and MPI (lab_kmeans_ranks.c: the ranks of an Open MPI job, the points
+ * broadcast once, the centres sent with each command). Results are the same
+ * bits either way: the reduce adds the tasks' partials in task order.
+ *
+ * Functions that move data return 0, KM_GONE when the worker is gone (its
+ * process died or its connection closed: the scheduler calls `lost`), or a
+ * negative error with err filled (CORE_ERR_CANCELLED "cancelled" when the
+ * run's cancel flag was seen). */
+#define KM_GONE 1    /* the worker of the slot is gone */
+#define KM_CRASHED 2 /* recv: the worker reports an injected crash (no body) */
+
+struct km_engine;
+struct km_transport {
+    const char *name; /* "local", "mpi" */
+    /* Starts a worker on every slot (their idx >= 0 after). */
+    int (*start)(struct km_engine *e, struct core_err *err);
+    /* Puts a new worker on slot s, whose worker is gone: 0, or KM_GONE when
+     * this transport cannot (an MPI rank is not replaced), or an error. */
+    int (*revive)(struct km_engine *e, int s, struct core_err *err);
+    /* Sends slot s command c (the centres of pass buffer c->buf with it, or
+     * in shared memory). */
+    int (*send)(struct km_engine *e, int s, const struct km_cmd *c, struct core_err *err);
+    /* Waits at most ms for slots that have a result to read or whose worker
+     * ended; puts them in ready (KM_MAX_WORKERS room) and returns how many
+     * (0: none in time), or a negative error. */
+    int (*wait)(struct km_engine *e, int ms, int *ready, struct core_err *err);
+    /* Reads the header of slot s's next result into *r: 0, KM_GONE,
+     * KM_CRASHED (*r names the attempt), or an error (a message that is not
+     * a result). */
+    int (*recv)(struct km_engine *e, int s, struct km_reply *r, struct core_err *err);
+    /* Reads the next n bytes of that result's body into buf (NULL: dropped). */
+    int (*body)(struct km_engine *e, int s, void *buf, size_t n, struct core_err *err);
+    /* Slot s's worker is gone, or hung (then the transport ends it: SIGKILL,
+     * or rank 0's KILL order); frees the slot (idx -1) and says who it was
+     * ("pid 1234", "rank 3") and how it ended ("was killed by signal 9
+     * (Killed)", "closed its connection"; hung: "killed", "ended"). */
+    void (*lost)(struct km_engine *e, int s, bool hung, char *who, size_t who_n, char *how,
+                 size_t how_n);
+    /* The end of the run: idle workers are asked to leave; what is left is
+     * the run's (lab_run kills and reaps it). */
+    void (*stop)(struct km_engine *e);
+    size_t frame_bytes; /* bytes on the wire per result besides header and body */
+    bool labels_sent;   /* LABEL results carry the labels (else the workers write them
+                           into sh->labels, shared memory) */
+    bool replaces;      /* a lost worker gets a successor on its slot (revive) */
+    bool crash_kills;   /* an injected crash kills the worker (else it says so: KM_CRASHED) */
+};
+extern const struct km_transport lab_km_transport_local;
+extern const struct km_transport lab_km_transport_mpi;
 
 struct km_engine {
     struct lab_ctx *cx;
-    struct lab_procs *ps;
+    const struct km_transport *tr;
     const struct core_clock *clk;
     atomic_int *cancel;
     struct km_shared *sh;
     int P; /* worker slots */
     struct km_slot slot[KM_MAX_WORKERS];
     double strag[KM_MAX_WORKERS];
-    struct km_worker_arg warg[KM_MAX_WORKERS];
     int T;
     size_t *bounds;      /* T + 1 */
     double *psum;        /* T*k*d partial sums */
@@ -235,53 +294,63 @@ struct km_engine {
     size_t rbuf_cap;
     int fault_logs_left; /* fault log lines still allowed */
     /* per pass */
-    unsigned char *tstate; /* T: 0 pending, 1 running, 2 done */
+    unsigned char *tstate; /* T: enum km_tstate */
     uint32_t *tattempts;   /* T: attempts started */
     int *tlive;            /* T: attempts running */
     int *queue;            /* T: pending tasks, a ring */
     int qhead, qn;         /* its first entry and length */
     double *tdur;          /* durations of this pass's accepted tasks */
-    /* transport=mpi (lab_kmeans_ranks.c): slot s is rank s + 1, reached
-     * over conn[s]; its idx is s while it serves, -1 once it was ended */
-    bool mpi;
+    /* the local transport: slot s's worker is procs->v[slot[s].idx] */
+    struct lab_procs *ps;
+    struct km_worker_arg warg[KM_MAX_WORKERS];
+    /* the MPI transport: slot s is rank s + 1, reached over conn[s] (its idx
+     * is s while it serves, -1 once it was ended); msg[s] is the result
+     * being read, at[s] how far */
     struct lab_net_conn *conn;
+    struct lab_net_msg *msg;
+    size_t *at;
 };
 
-/* Sets e up for P worker slots and T tasks over sh->n points (nothing is
- * started). Caller frees with lab_km_engine_fini. */
+/* Sets e up for P worker slots and T tasks over sh->n points on transport tr
+ * (nothing is started). Caller frees with lab_km_engine_fini. */
 void lab_km_engine_init(struct km_engine *e, struct lab_ctx *cx, struct km_shared *sh, int P, int T,
-                        const double *straggle);
+                        const double *straggle, const struct km_transport *tr);
 void lab_km_engine_fini(struct km_engine *e);
 
-/* Starts the worker of every slot. */
+/* Starts the worker of every slot (the transport's start: MPI also orders
+ * every rank to serve, aligns the clocks, records the hosts and sends the
+ * points to every rank). */
 int lab_km_engine_start(struct km_engine *e, struct core_err *err);
 
 /* One pass of `op` over every task on slots 0..p_use-1 with the centres in
  * sh->centres[buf] (the caller wrote them; buf = the pass number after this
  * call, mod 2: see lab_km_engine_next_buf). With faults, crashes (sh->crash)
- * and the straggler apply. MAP results land in e->psum/pcnt/psse. Dead
- * workers are replaced, their tasks re-run; late tasks get a backup copy on
- * an idle worker. Returns 0, CORE_ERR_CANCELLED, or an error. */
+ * and the straggler apply. MAP results land in e->psum/pcnt/psse. A lost
+ * worker's task runs again (locally a new worker takes its slot; an MPI
+ * rank's slot is not used again); late tasks get a backup copy on an idle
+ * worker; a worker silent for longer than the labs' hang rule allows is
+ * ended. Returns 0, CORE_ERR_CANCELLED, or an error. */
 int lab_km_engine_pass(struct km_engine *e, enum km_op op, int p_use, bool faults, uint32_t iter,
                        struct km_pass_stats *st, struct core_err *err);
 /* The centre buffer the next pass reads: write the centres there first. */
 int lab_km_engine_next_buf(const struct km_engine *e);
 
-/* Asks idle workers to exit and reaps them; busy ones are left to lab_run. */
+/* Asks idle workers to leave (the transport's stop). */
 void lab_km_engine_stop(struct km_engine *e);
 
-/* transport=mpi (lab_kmeans_ranks.c): lab_km_engine_start, _pass and _stop of
- * an engine whose slots are the ranks of an Open MPI job. Start orders
- * every rank to serve, aligns the clocks, records the hosts and sends the
- * points to every rank (they then hold a copy: the map reads it). A pass
- * sends each command with the centres; an injected crash (crash=) drops
- * the task's output (a rank cannot die: Open MPI would end the job) and the
- * task runs again; a rank silent too long is ended at the application level
- * and its slot is not used again. */
-int lab_km_mpi_start(struct km_engine *e, struct core_err *err);
-int lab_km_mpi_pass(struct km_engine *e, enum km_op op, int p_use, bool faults, uint32_t iter,
-                    struct km_pass_stats *st, struct core_err *err);
-void lab_km_mpi_stop(struct km_engine *e);
+/* What one attempt of a task computes, whoever runs it (the local worker
+ * process and an MPI rank alike): the assignment of points x[0..m) to the
+ * nearest of the k centres cen, into *r (sse, recs, body) and, for MAP with
+ * the combiner, sums (k*d) and cnt (k), zeroed first; otherwise the labels
+ * (m). An injected crash (faults on, km_fault_u below crash) does half the
+ * work and returns true: the attempt's output is lost. */
+bool lab_km_map(const struct km_cmd *c, const float *x, size_t m, int d, const float *cen, int k,
+                bool combiner, double crash, uint64_t seed, struct km_reply *r, double *sums,
+                int64_t *cnt, int32_t *labels);
+/* Writes the records of points i0 .. i0+n (labels lab, coordinates x, both
+ * indexed from the task's first point) at out: n * lab_km_rec_bytes(d). */
+void lab_km_rec_fill(unsigned char *out, const float *x, const int32_t *lab, size_t i0, size_t n,
+                     int d);
 /* A rank other than 0 (lab_def.rank). */
 int lab_km_mpi_rank_main(const struct lab_params *p, struct core_err *err);
 

@@ -1,50 +1,50 @@
 /*
- * lab_kmeans_mr.c — the k-means lab's MapReduce engine: the worker
- * process, the master's pass over the map tasks (dispatch, results, dead
- * and late workers), the fault schedule, and the reduce in task order.
+ * lab_kmeans_mr.c — the k-means lab's MapReduce engine: the scheduler of a
+ * pass over the map tasks (dispatch, results, lost and late workers), what
+ * a worker computes for a task (lab_km_map, shared by the local worker
+ * process and an MPI rank), the fault schedule, and the reduce in task
+ * order. The workers are reached through a transport (struct km_transport
+ * in lab_kmeans.h): worker processes (lab_kmeans_local.c) or the ranks of
+ * an Open MPI job (lab_kmeans_ranks.c); this file does not know which.
  *
  * A pass hands every task to the first free worker. A worker answers each
  * command with one result: the task's partial sums and counts (with the
  * combiner) or one record per point (without), computed by
- * kern_kmeans_assign over the task's slice of the shared points. Results
- * land in per-task slots, and the reduce adds the slots in task order, so
- * which worker ran a task, how often and in what order changes nothing:
- * the centres are the same bits for any number of workers and any failure.
+ * kern_kmeans_assign over the task's slice of the points. Results land in
+ * per-task slots, and the reduce adds the slots in task order, so which
+ * worker ran a task, how often and in what order changes nothing: the
+ * centres are the same bits for any number of workers, any failure and
+ * either transport.
  *
- * Faults. A worker whose socket closes is dead: it is reaped (the log says
- * how it died), a new worker takes its slot, and its task goes back in the
- * queue unless another copy is still running. When the queue is empty and a
+ * Faults. A worker that is gone (its process died, its connection closed)
+ * is lost: its task goes back in the queue unless another copy is still
+ * running, and locally a new worker takes its slot (an MPI rank's slot is
+ * not used again: Open MPI cannot start one). When the queue is empty and a
  * worker is idle, a task running longer than max(3 x, typical + 5 ms) the
  * typical task time gets a backup copy there (speculative execution, as in
  * MapReduce); the first copy to finish wins and the other's result is read
  * and dropped. A worker silent for longer than the labs' hang rule allows
- * for the typical task (lab_hang_limit_s: 5 s + 20 x typical) is killed
- * and replaced. Injected faults (crash=, straggler=) apply only to passes run
- * with faults on: the crash decision for (iteration, task, attempt) comes
- * from lab_km_fault_u, so a seed replays the same schedule.
+ * for the typical task (lab_hang_limit_s: 5 s + 20 x typical) is ended and
+ * lost. Injected faults (crash=, straggler=) apply only to passes run with
+ * faults on: the crash decision for (iteration, task, attempt) comes from
+ * lab_km_fault_u, so a seed replays the same schedule; a local worker dies
+ * of it (SIGKILL), an MPI rank drops the task's output and says so.
  */
 #include "labs/kmeans/lab_kmeans.h"
 
-#include <errno.h>
 #include <math.h>
-#include <poll.h>
-#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
-#define KM_IO_MS 10000     /* reading a result that has started to arrive */
 #define KM_POLL_MS 50      /* cancellation latency while waiting */
 #define KM_SPEC_FACTOR 3.0 /* a task this many typical times old gets a backup */
 #define KM_SPEC_MIN_S 0.005
 #define KM_MAX_ATTEMPTS 64
-#define KM_REC_CHUNK 4096 /* records per socket write and read */
-#define KM_FAULT_LOGS 12  /* fault log lines per run; then only the counts */
+#define KM_FAULT_LOGS 12 /* fault log lines per run; then only the counts */
 
-enum { KM_T_PENDING, KM_T_RUNNING, KM_T_DONE };
+enum km_tstate { KM_T_PENDING, KM_T_RUNNING, KM_T_DONE };
 
 _Static_assert(sizeof(struct km_reply) == KM_REPLY_BYTES, "the reply header is 48 bytes");
 
@@ -66,11 +66,23 @@ double lab_km_fault_u(uint64_t seed, uint32_t iter, uint32_t task, uint32_t atte
     return (double)(h >> 11) * 0x1.0p-53;
 }
 
-/* ---- the worker ------------------------------------------------------------------- */
+/* ---- what a worker computes --------------------------------------------------------- */
 
 size_t lab_km_rec_bytes(int d)
 {
     return 4 * ((size_t)d + 2);
+}
+
+void lab_km_rec_fill(unsigned char *out, const float *x, const int32_t *lab, size_t i0, size_t n,
+                     int d)
+{
+    const size_t rb = lab_km_rec_bytes(d);
+    const int32_t one = 1;
+    for (size_t i = i0; i < i0 + n; i++, out += rb) {
+        memcpy(out, &lab[i], 4);
+        memcpy(out + 4, x + i * (size_t)d, 4 * (size_t)d);
+        memcpy(out + 4 + 4 * (size_t)d, &one, 4);
+    }
 }
 
 int lab_km_rec_reduce(const unsigned char *p, size_t n, int k, int d, double *ps, int64_t *pc,
@@ -96,118 +108,35 @@ int lab_km_rec_reduce(const unsigned char *p, size_t n, int k, int d, double *ps
     return 0;
 }
 
-static void km_nap(double secs)
+bool lab_km_map(const struct km_cmd *c, const float *x, size_t m, int d, const float *cen, int k,
+                bool combiner, double crash, uint64_t seed, struct km_reply *r, double *sums,
+                int64_t *cnt, int32_t *labels)
 {
-    struct timespec ts = {(time_t)secs, (long)((secs - (double)(time_t)secs) * 1e9)};
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-        ;
-}
-
-/* One result without the combiner: the header, then a record per point in
- * point order, written in chunks (the header rides with the first). buf
- * holds KM_REPLY_BYTES + KM_REC_CHUNK records. */
-static int km_send_records(int fd, const struct km_shared *sh, const struct km_reply *r,
-                           const float *x, const int32_t *lab, size_t m, unsigned char *buf)
-{
-    const int d = sh->d;
-    const size_t rb = lab_km_rec_bytes(d);
-    const int32_t one = 1;
-    memcpy(buf, r, sizeof *r);
-    size_t head = sizeof *r;
-    for (size_t i0 = 0; i0 < m || head; i0 += KM_REC_CHUNK) {
-        size_t cnt = i0 >= m ? 0 : m - i0 < KM_REC_CHUNK ? m - i0 : KM_REC_CHUNK;
-        unsigned char *p = buf + head;
-        for (size_t i = i0; i < i0 + cnt; i++, p += rb) {
-            memcpy(p, &lab[i], 4);
-            memcpy(p + 4, x + i * (size_t)d, 4 * (size_t)d);
-            memcpy(p + 4 + 4 * (size_t)d, &one, 4);
-        }
-        if (lab_fd_write(fd, buf, head + cnt * rb, -1, NULL, NULL) != 0)
-            return -1;
-        head = 0;
-    }
-    return 0;
-}
-
-static int km_worker(int fd, void *varg)
-{
-    const struct km_worker_arg *a = varg;
-    const struct km_shared *sh = a->sh;
-    const int d = sh->d, k = sh->k;
     const size_t kd = (size_t)k * (size_t)d;
-
-    /* Map the shared points into this process now (a page fault per 4 KiB
-     * page), not during the first timed task. */
-    volatile float touch = 0;
-    for (size_t i = 0; i < sh->n * (size_t)d; i += 1024)
-        touch += sh->x[i];
-    (void)touch;
-
-    /* a combined result is one write: header, sums, counts */
-    unsigned char *out =
-        core_xmalloc(KM_REPLY_BYTES + kd * sizeof(double) + (size_t)k * sizeof(int64_t));
-    double *sums = (double *)(out + KM_REPLY_BYTES);
-    int64_t *cnt = (int64_t *)(sums + kd);
-    unsigned char *recs = core_xmalloc(KM_REPLY_BYTES + KM_REC_CHUNK * lab_km_rec_bytes(d));
-    int32_t *lab = NULL;
-    size_t lab_cap = 0;
-    int rc = 0;
-    for (;;) {
-        struct km_cmd c;
-        if (lab_fd_read(fd, &c, sizeof c, -1, NULL, NULL) != 0 || c.op == KM_OP_QUIT)
-            break; /* the master is gone, or done with us */
-        double t0 = core_time_mono();
-        const float *cen = sh->centres[c.buf & 1];
-        const size_t m = c.hi - c.lo;
-        const float *x = sh->x + c.lo * (size_t)d;
-        if (c.faults && sh->crash > 0 &&
-            lab_km_fault_u(sh->seed, c.iter, c.task, c.attempt) < sh->crash) {
-            /* An injected crash, half-way through the task: the work done
-             * so far is lost with the process. */
-            kern_kmeans_assign(x, m / 2, d, cen, k, NULL, NULL, NULL);
-            raise(SIGKILL);
-        }
-        struct km_reply r = {c.pass, c.task, c.attempt, c.op, 0, 0, 0, 0};
-        if (c.op == KM_OP_LABEL) {
-            r.sse = kern_kmeans_assign(x, m, d, cen, k, sh->labels + c.lo, NULL, NULL);
-        } else if (sh->combiner) {
-            memset(sums, 0, kd * sizeof *sums + (size_t)k * sizeof *cnt);
-            r.sse = kern_kmeans_assign(x, m, d, cen, k, NULL, sums, cnt);
-            r.recs = (uint64_t)k;
-            r.body = kd * sizeof *sums + (size_t)k * sizeof *cnt;
-        } else {
-            if (m > lab_cap) {
-                free(lab);
-                lab_cap = m;
-                lab = core_xmalloc(lab_cap * sizeof *lab);
-            }
-            r.sse = kern_kmeans_assign(x, m, d, cen, k, lab, NULL, NULL);
-            r.recs = m;
-            r.body = m * lab_km_rec_bytes(d);
-        }
-        double t = core_time_mono() - t0;
-        if (c.faults && a->straggle > 1) /* a machine FACTOR times slower */
-            km_nap((a->straggle - 1) * t);
-        r.map_s = core_time_mono() - t0;
-        int wr;
-        if (c.op == KM_OP_MAP && sh->combiner) {
-            memcpy(out, &r, sizeof r);
-            wr = lab_fd_write(fd, out, sizeof r + (size_t)r.body, -1, NULL, NULL);
-        } else if (c.op == KM_OP_MAP) {
-            wr = km_send_records(fd, sh, &r, x, lab, m, recs);
-        } else {
-            wr = lab_fd_write(fd, &r, sizeof r, -1, NULL, NULL);
-        }
-        if (wr != 0)
-            break;
+    *r = (struct km_reply){c->pass, c->task, c->attempt, c->op, 0, 0, 0, 0};
+    if (c->faults && crash > 0 && lab_km_fault_u(seed, c->iter, c->task, c->attempt) < crash) {
+        /* An injected crash, half-way through the task: the work done so
+         * far is lost. */
+        kern_kmeans_assign(x, m / 2, d, cen, k, NULL, NULL, NULL);
+        return true;
     }
-    free(out);
-    free(recs);
-    free(lab);
-    return rc;
+    if (c->op == KM_OP_MAP && combiner) {
+        memset(sums, 0, kd * sizeof *sums);
+        memset(cnt, 0, (size_t)k * sizeof *cnt);
+        r->sse = kern_kmeans_assign(x, m, d, cen, k, NULL, sums, cnt);
+        r->recs = (uint64_t)k;
+        r->body = kd * sizeof *sums + (size_t)k * sizeof *cnt;
+    } else {
+        r->sse = kern_kmeans_assign(x, m, d, cen, k, labels, NULL, NULL);
+        if (c->op == KM_OP_MAP) {
+            r->recs = m;
+            r->body = m * lab_km_rec_bytes(d);
+        }
+    }
+    return false;
 }
 
-/* ---- the engine ----------------------------------------------------------------------- */
+/* ---- the scheduler ------------------------------------------------------------------ */
 
 static double km_now(const struct km_engine *e)
 {
@@ -215,10 +144,11 @@ static double km_now(const struct km_engine *e)
 }
 
 void lab_km_engine_init(struct km_engine *e, struct lab_ctx *cx, struct km_shared *sh, int P, int T,
-                        const double *straggle)
+                        const double *straggle, const struct km_transport *tr)
 {
     memset(e, 0, sizeof *e);
     e->cx = cx;
+    e->tr = tr;
     e->ps = lab_ctx_procs(cx);
     e->clk = lab_ctx_clock(cx) ? lab_ctx_clock(cx) : core_clock_real();
     e->cancel = lab_ctx_cancel_flag(cx);
@@ -262,31 +192,9 @@ void lab_km_engine_fini(struct km_engine *e)
     memset(e, 0, sizeof *e);
 }
 
-static int km_spawn(struct km_engine *e, int s, struct core_err *err)
-{
-    /* The argument lives in the engine: the forked child finds it at the
-     * same address in its copy of our memory. */
-    e->warg[s] = (struct km_worker_arg){e->sh, e->strag[s]};
-    int i = lab_proc_spawn(e->ps, km_worker, &e->warg[s], err);
-    if (i < 0)
-        return core_err_prefix(err, "kmeans: starting worker %d", s + 1);
-    e->slot[s].idx = i;
-    e->slot[s].busy = false;
-    return 0;
-}
-
 int lab_km_engine_start(struct km_engine *e, struct core_err *err)
 {
-    if (e->mpi)
-        return lab_km_mpi_start(e, err);
-    for (int s = 0; s < e->P; s++) {
-        int rc = km_spawn(e, s, err);
-        if (rc != 0)
-            return rc;
-        if (lab_cancelled(e->cx))
-            return core_err_set(err, CORE_ERR_CANCELLED, "cancelled");
-    }
-    return 0;
+    return e->tr->start(e, err);
 }
 
 int lab_km_engine_next_buf(const struct km_engine *e)
@@ -294,104 +202,100 @@ int lab_km_engine_next_buf(const struct km_engine *e)
     return (int)((e->pass + 1) % 2);
 }
 
-static int km_fd(const struct km_engine *e, int s)
+void lab_km_engine_stop(struct km_engine *e)
 {
-    return e->ps->v[e->slot[s].idx].fd;
-}
-
-/* How a reaped worker ended, in words. */
-static void km_death_words(const struct lab_child *c, char *buf, size_t size)
-{
-    if (WIFSIGNALED(c->status)) {
-        const char *name = strsignal(WTERMSIG(c->status));
-        snprintf(buf, size, "was killed by signal %d (%s)", WTERMSIG(c->status),
-                 name ? name : "unknown");
-    } else if (WIFEXITED(c->status)) {
-        snprintf(buf, size, "exited with status %d", WEXITSTATUS(c->status));
-    } else {
-        snprintf(buf, size, "stopped answering");
-    }
+    e->tr->stop(e);
 }
 
 /* What slot sl was doing, for the log: "map task 3 of iteration 7", or
  * "task 3 of the final assignment" (the LABEL pass after the last
  * iteration). */
-static void km_work_words(const struct km_slot *sl, char *buf, size_t size)
+static void km_work_words(uint32_t op, uint32_t task, uint32_t iter, char *buf, size_t size)
 {
-    if (sl->op == KM_OP_LABEL)
-        snprintf(buf, size, "task %u of the final assignment", sl->task + 1);
+    if (op == KM_OP_LABEL)
+        snprintf(buf, size, "task %u of the final assignment", task + 1);
     else
-        snprintf(buf, size, "map task %u of iteration %u", sl->task + 1, sl->iter);
+        snprintf(buf, size, "map task %u of iteration %u", task + 1, iter);
 }
 
-/* Worker s is dead (its socket closed) or declared dead (late: `late`):
- * reap it, put its task back unless another copy runs, start a new one. */
-static int km_dead(struct km_engine *e, int s, bool late, struct km_pass_stats *st,
+static void km_fault_log(struct km_engine *e, enum lab_log_level lv, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void km_fault_log(struct km_engine *e, enum lab_log_level lv, const char *fmt, ...)
+{
+    if (e->fault_logs_left <= 0)
+        return;
+    char line[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    lab_log(e->cx, lv, "%s", line);
+    if (--e->fault_logs_left == 0)
+        lab_log(e->cx, LAB_LOG_INFO, "(further faults are counted, not logged)");
+}
+
+/* Slot s's attempt is over without a result: its task goes back in the
+ * queue unless another copy runs or it is done. Whether it went back. */
+static bool km_requeue(struct km_engine *e, int s)
+{
+    struct km_slot *sl = &e->slot[s];
+    bool back = false;
+    if (sl->busy && sl->pass == e->pass) {
+        uint32_t t = sl->task;
+        e->tlive[t]--;
+        if (e->tstate[t] != KM_T_DONE && e->tlive[t] == 0) {
+            e->tstate[t] = KM_T_PENDING;
+            e->queue[(e->qhead + e->qn) % e->T] = (int)t;
+            e->qn++;
+            back = true;
+        }
+    }
+    sl->busy = false;
+    return back;
+}
+
+/* Worker s is gone (its process died, its connection closed) or, `hung`,
+ * declared gone: the transport ends it; its task goes back in the queue
+ * unless another copy runs; a new worker takes the slot where the
+ * transport can start one. */
+static int km_lost(struct km_engine *e, int s, bool hung, struct km_pass_stats *st,
                    struct core_err *err)
 {
     struct km_slot *sl = &e->slot[s];
-    struct lab_child *c = &e->ps->v[sl->idx];
-    struct core_err how;
-    pid_t pid = c->pid;
-    if (late)
-        e->ps->ops->kill(pid, SIGKILL);
-    if (lab_proc_reap(e->ps, (size_t)sl->idx, 1000, &how) == CORE_ERR_LIMIT) {
-        /* its socket is closed but it lives on: it cannot work for us */
-        e->ps->ops->kill(pid, SIGKILL);
-        lab_proc_reap(e->ps, (size_t)sl->idx, -1, &how);
-    }
-    char words[96], work[64];
-    km_death_words(c, words, sizeof words);
-    km_work_words(sl, work, sizeof work);
-    bool injected = false, requeued = false;
-    if (sl->busy) {
-        uint32_t t = sl->task;
-        injected = !late && e->sh->crash > 0 &&
-                   lab_km_fault_u(e->sh->seed, sl->iter, t, sl->attempt) < e->sh->crash;
-        if (sl->pass == e->pass) {
-            e->tlive[t]--;
-            if (e->tstate[t] != KM_T_DONE && e->tlive[t] == 0) {
-                e->tstate[t] = KM_T_PENDING;
-                e->queue[(e->qhead + e->qn) % e->T] = (int)t;
-                e->qn++;
-                requeued = true;
-            }
-        }
-    }
-    if (late)
+    char who[32], how[96], work[64];
+    double waited = km_now(e) - sl->t0;
+    e->tr->lost(e, s, hung, who, sizeof who, how, sizeof how);
+    km_work_words(sl->op, sl->task, sl->iter, work, sizeof work);
+    bool busy = sl->busy;
+    bool injected = busy && !hung && e->tr->crash_kills && e->sh->crash > 0 &&
+                    lab_km_fault_u(e->sh->seed, sl->iter, sl->task, sl->attempt) < e->sh->crash;
+    uint32_t attempt = sl->attempt;
+    bool requeued = km_requeue(e, s);
+    if (hung)
         st->timeouts++;
     else
         st->crashes++;
-    if (e->fault_logs_left > 0) {
-        e->fault_logs_left--;
-        if (late)
-            lab_log(e->cx, LAB_LOG_WARN,
-                    "worker %d (pid %d) did not answer %s within %.1f s: killed; %s", s + 1,
-                    (int)pid, work, km_now(e) - sl->t0,
-                    requeued ? "the task runs again and a new worker takes its place"
-                             : "another copy of the task finished or still runs, and a new "
-                               "worker takes its place");
-        else if (sl->busy)
-            lab_log(e->cx, injected ? LAB_LOG_INFO : LAB_LOG_WARN,
-                    "worker %d (pid %d) %s during %s (attempt %u%s); %s", s + 1, (int)pid, words,
-                    work, sl->attempt, injected ? ", an injected crash" : "",
-                    requeued ? "the task runs again and a new worker takes its place"
-                             : "another copy of the task finished or still runs, and a new "
-                               "worker takes its place");
-        else
-            lab_log(e->cx, LAB_LOG_WARN,
-                    "worker %d (pid %d) %s while idle; a new worker takes its "
-                    "place",
-                    s + 1, (int)pid, words);
-        if (e->fault_logs_left == 0)
-            lab_log(e->cx, LAB_LOG_INFO, "(further faults are counted, not logged)");
-    }
-    sl->busy = false;
-    sl->idx = -1;
-    int rc = km_spawn(e, s, err);
+    const char *next =
+        e->tr->replaces ? "a new worker takes its place" : "its slot is not used again";
+    const char *task = requeued ? "the task runs again and"
+                                : "another copy of the task finished "
+                                  "or still runs, and";
+    if (hung)
+        km_fault_log(e, LAB_LOG_WARN, "worker %d (%s) did not answer %s within %.1f s: %s; %s %s",
+                     s + 1, who, work, waited, how, task, next);
+    else if (busy)
+        km_fault_log(e, injected ? LAB_LOG_INFO : LAB_LOG_WARN,
+                     "worker %d (%s) %s during %s (attempt %u%s); %s %s", s + 1, who, how, work,
+                     attempt, injected ? ", an injected crash" : "", task, next);
+    else
+        km_fault_log(e, LAB_LOG_WARN, "worker %d (%s) %s while idle; %s", s + 1, who, how, next);
+    if (!e->tr->replaces)
+        return 0;
+    int rc = e->tr->revive(e, s, err);
     if (rc == 0)
         st->respawns++;
-    return rc;
+    return rc < 0 ? rc : 0;
 }
 
 /* Sends attempt a of task t to slot s. */
@@ -411,13 +315,10 @@ static int km_send(struct km_engine *e, int s, enum km_op op, int t, uint32_t a,
     sl->attempts++;
     e->tlive[t]++;
     e->tstate[t] = KM_T_RUNNING;
-    struct core_err werr;
-    int rc = lab_fd_write(km_fd(e, s), &c, sizeof c, KM_IO_MS, e->cancel, &werr);
-    if (rc == CORE_ERR_CANCELLED)
-        return core_err_set(err, rc, "cancelled");
-    if (rc != 0)
-        return km_dead(e, s, false, st, err);
-    return 0;
+    int rc = e->tr->send(e, s, &c, err);
+    if (rc == KM_GONE)
+        return km_lost(e, s, false, st, err);
+    return rc;
 }
 
 /* The running task with one copy, oldest first, that has run longer than
@@ -451,64 +352,60 @@ static double km_task_started(const struct km_engine *e, int t, double now)
     return now;
 }
 
-/* Reads `n` bytes of a result into buf (NULL: dropped). */
-static int km_read_body(struct km_engine *e, int fd, void *buf, size_t n, struct core_err *err)
-{
-    if (buf)
-        return lab_fd_read(fd, buf, n, KM_IO_MS, e->cancel, err);
-    while (n > 0) {
-        size_t c = n < e->rbuf_cap ? n : e->rbuf_cap;
-        int rc = lab_fd_read(fd, e->rbuf, c, KM_IO_MS, e->cancel, err);
-        if (rc != 0)
-            return rc;
-        n -= c;
-    }
-    return 0;
-}
-
-/* Reads the result slot s announced. *dead: the worker died on the way. */
+/* Reads the result slot s announced (or learns that its worker is gone). */
 static int km_receive(struct km_engine *e, int s, enum km_op op, int *done,
-                      struct km_pass_stats *st, bool *dead, struct core_err *err)
+                      struct km_pass_stats *st, struct core_err *err)
 {
     struct km_slot *sl = &e->slot[s];
+    const struct km_transport *tr = e->tr;
     const struct km_shared *sh = e->sh;
     const int d = sh->d, k = sh->k;
     const size_t kd = (size_t)k * (size_t)d, rb = lab_km_rec_bytes(d);
-    int fd = km_fd(e, s);
     struct km_reply r;
-    struct core_err rerr;
     double t0 = km_now(e), t_red = 0;
-    *dead = false;
 
-    int rc = lab_fd_read(fd, &r, sizeof r, KM_IO_MS, e->cancel, &rerr);
-    if (rc == CORE_ERR_CANCELLED)
-        return core_err_set(err, rc, "cancelled");
-    if (rc != 0) {
-        *dead = true;
-        return 0;
-    }
+    int rc = tr->recv(e, s, &r, err);
+    if (rc == KM_GONE)
+        return km_lost(e, s, false, st, err);
+    if (rc < 0)
+        return rc;
     if (!sl->busy || r.pass != sl->pass || r.task != sl->task || r.attempt != sl->attempt)
         return core_err_set(err, CORE_ERR_INTERNAL,
                             "kmeans: worker %d answered task %u (pass %u, attempt %u), not the "
                             "task it was given",
                             s + 1, r.task + 1, r.pass, r.attempt);
+    if (rc == KM_CRASHED) {
+        char work[64];
+        km_work_words(sl->op, sl->task, sl->iter, work, sizeof work);
+        st->bytes += tr->frame_bytes + sizeof r;
+        st->crashes++;
+        bool back = km_requeue(e, s);
+        km_fault_log(e, LAB_LOG_INFO,
+                     "worker %d crashed during %s (attempt %u, an injected crash: the worker "
+                     "drops the task's output and stays)%s",
+                     s + 1, work, r.attempt, back ? "; the task runs again" : "");
+        return 0;
+    }
     const uint32_t t = r.task;
     const size_t m = e->bounds[t + 1] - e->bounds[t];
-    uint64_t want_body = r.op == KM_OP_LABEL ? 0 : sh->combiner ? kd * 8 + (size_t)k * 8 : m * rb;
+    uint64_t want_body = r.op == KM_OP_LABEL ? (tr->labels_sent ? m * 4 : 0)
+                         : sh->combiner      ? kd * 8 + (size_t)k * 8
+                                             : m * rb;
     if (r.body != want_body)
         return core_err_set(err, CORE_ERR_INTERNAL,
                             "kmeans: worker %d sent %llu bytes for task %u, expected %llu", s + 1,
                             (unsigned long long)r.body, t + 1, (unsigned long long)want_body);
     bool accept = r.pass == e->pass && r.op == (uint32_t)op && e->tstate[t] != KM_T_DONE;
-    st->bytes += sizeof r + r.body;
+    st->bytes += tr->frame_bytes + sizeof r + r.body;
     if (!accept) {
-        rc = km_read_body(e, fd, NULL, (size_t)r.body, &rerr);
-    } else if (r.op == KM_OP_MAP && sh->combiner) {
-        rc = km_read_body(e, fd, e->psum + (size_t)t * kd, kd * sizeof(double), &rerr);
+        rc = tr->body(e, s, NULL, (size_t)r.body, err);
+    } else if (r.op == KM_OP_LABEL) {
+        rc = r.body ? tr->body(e, s, sh->labels + e->bounds[t], (size_t)r.body, err) : 0;
+    } else if (sh->combiner) {
+        rc = tr->body(e, s, e->psum + (size_t)t * kd, kd * sizeof(double), err);
         if (rc == 0)
-            rc = km_read_body(e, fd, e->pcnt + (size_t)t * (size_t)k, (size_t)k * sizeof(int64_t),
-                              &rerr);
-    } else if (r.op == KM_OP_MAP) {
+            rc = tr->body(e, s, e->pcnt + (size_t)t * (size_t)k, (size_t)k * sizeof(int64_t), err);
+    } else {
         /* The reducer's side of no combiner: every record added into the
          * task's partial, in point order — the same additions the combiner
          * would have made, so the result is the same bits. */
@@ -518,7 +415,7 @@ static int km_receive(struct km_engine *e, int s, enum km_op op, int *done,
         memset(pc, 0, (size_t)k * sizeof *pc);
         for (size_t i0 = 0; i0 < m && rc == 0; i0 += KM_REC_CHUNK) {
             size_t cnt = m - i0 < KM_REC_CHUNK ? m - i0 : KM_REC_CHUNK;
-            rc = lab_fd_read(fd, e->rbuf, cnt * rb, KM_IO_MS, e->cancel, &rerr);
+            rc = tr->body(e, s, e->rbuf, cnt * rb, err);
             if (rc != 0)
                 break;
             double ta = km_now(e);
@@ -527,12 +424,10 @@ static int km_receive(struct km_engine *e, int s, enum km_op op, int *done,
             t_red += km_now(e) - ta;
         }
     }
-    if (rc == CORE_ERR_CANCELLED)
-        return core_err_set(err, rc, "cancelled");
-    if (rc != 0) {
-        *dead = true; /* died while sending: the slot is still busy with t */
-        return 0;
-    }
+    if (rc == KM_GONE)
+        return km_lost(e, s, false, st, err); /* died while sending: the slot is busy with t */
+    if (rc != 0)
+        return rc;
     double t1 = km_now(e);
     st->shuffle_s += t1 - t0 - t_red;
     st->reduce_s += t_red;
@@ -555,11 +450,8 @@ static int km_receive(struct km_engine *e, int s, enum km_op op, int *done,
 int lab_km_engine_pass(struct km_engine *e, enum km_op op, int p_use, bool faults, uint32_t iter,
                        struct km_pass_stats *st, struct core_err *err)
 {
-    if (e->mpi)
-        return lab_km_mpi_pass(e, op, p_use, faults, iter, st, err);
     const int T = e->T;
-    struct pollfd pfd[KM_MAX_WORKERS];
-    int who[KM_MAX_WORKERS];
+    int ready[KM_MAX_WORKERS];
     int done = 0, rc = 0;
 
     memset(st, 0, sizeof *st);
@@ -574,10 +466,11 @@ int lab_km_engine_pass(struct km_engine *e, enum km_op op, int p_use, bool fault
     e->qn = T;
     double t_start = km_now(e);
     for (int s = 0; s < p_use; s++)
-        if (e->slot[s].idx < 0) {
-            if ((rc = km_spawn(e, s, err)) != 0)
+        if (e->slot[s].idx < 0 && e->tr->replaces) {
+            if ((rc = e->tr->revive(e, s, err)) < 0)
                 goto out;
-            st->respawns++;
+            if (rc == 0)
+                st->respawns++;
         }
 
     while (done < T) {
@@ -594,9 +487,13 @@ int lab_km_engine_pass(struct km_engine *e, enum km_op op, int p_use, bool fault
 
         /* hand out work: queued tasks first, then backups of late ones */
         bool idle = false;
+        int serving = 0;
         for (int s = 0; s < p_use; s++) {
             struct km_slot *sl = &e->slot[s];
-            if (sl->idx < 0 || sl->busy)
+            if (sl->idx < 0)
+                continue;
+            serving++;
+            if (sl->busy)
                 continue;
             int t = -1;
             bool backup = false;
@@ -611,10 +508,9 @@ int lab_km_engine_pass(struct km_engine *e, enum km_op op, int p_use, bool fault
                 idle = true;
                 continue;
             }
+            char work[64];
+            km_work_words((uint32_t)op, (uint32_t)t, iter, work, sizeof work);
             if (e->tattempts[t] >= KM_MAX_ATTEMPTS) {
-                char work[64];
-                struct km_slot what = {.task = (uint32_t)t, .iter = iter, .op = (uint32_t)op};
-                km_work_words(&what, work, sizeof work);
                 rc = core_err_set(err, CORE_ERR_INTERNAL,
                                   "kmeans: %s failed %d attempts in a row; giving up", work,
                                   KM_MAX_ATTEMPTS);
@@ -625,37 +521,30 @@ int lab_km_engine_pass(struct km_engine *e, enum km_op op, int p_use, bool fault
                 st->reexec++;
             if (backup) {
                 st->speculative++;
-                if (e->fault_logs_left > 0) {
-                    e->fault_logs_left--;
-                    char work[64];
-                    struct km_slot what = {.task = (uint32_t)t, .iter = iter, .op = (uint32_t)op};
-                    km_work_words(&what, work, sizeof work);
-                    lab_log(e->cx, LAB_LOG_INFO,
-                            "%s is late (%.1f ms, typical %.1f ms): a backup copy runs on "
-                            "worker %d",
-                            work, 1e3 * (now - km_task_started(e, t, now)), 1e3 * typ, s + 1);
-                }
+                km_fault_log(e, LAB_LOG_INFO,
+                             "%s is late (%.1f ms, typical %.1f ms): a backup copy runs on "
+                             "worker %d",
+                             work, 1e3 * (now - km_task_started(e, t, now)), 1e3 * typ, s + 1);
             }
             if ((rc = km_send(e, s, op, t, a, iter, faults, st, err)) != 0)
                 goto out;
         }
+        if (serving == 0) {
+            rc = core_err_set(err, CORE_ERR_INTERNAL,
+                              "kmeans: no worker is left to run the map tasks");
+            goto out;
+        }
 
-        /* workers silent for too long are dead to us */
+        /* workers silent for too long are gone */
         for (int s = 0; s < e->P; s++) {
             struct km_slot *sl = &e->slot[s];
             if (sl->idx >= 0 && sl->busy && now - sl->t0 > hard)
-                if ((rc = km_dead(e, s, true, st, err)) != 0)
+                if ((rc = km_lost(e, s, true, st, err)) != 0)
                     goto out;
         }
 
-        /* wait for results (or deaths), waking for the cancel flag and,
-         * when a worker is idle, for the first task to turn late */
-        int n = 0;
-        for (int s = 0; s < e->P; s++)
-            if (e->slot[s].idx >= 0) {
-                pfd[n] = (struct pollfd){km_fd(e, s), POLLIN, 0};
-                who[n++] = s;
-            }
+        /* wait for results (or ends), waking for the cancel flag and, when a
+         * worker is idle, for the first task to turn late */
         int wait_ms = KM_POLL_MS;
         if (idle && isfinite(spec))
             for (int s = 0; s < e->P; s++) {
@@ -667,20 +556,20 @@ int lab_km_engine_pass(struct km_engine *e, enum km_op op, int p_use, bool fault
                 if (left_ms < wait_ms)
                     wait_ms = left_ms < 1 ? 1 : (int)ceil(left_ms);
             }
-        int pr = poll(pfd, (nfds_t)n, wait_ms);
-        if (pr < 0 && errno != EINTR) {
-            rc = core_err_set(err, CORE_ERR_IO, "kmeans: waiting for the workers: %s",
-                              strerror(errno));
+        int n = e->tr->wait(e, wait_ms, ready, err);
+        if (n < 0) {
+            rc = n;
             goto out;
         }
-        for (int q = 0; q < n && pr > 0; q++) {
-            if (!pfd[q].revents)
+        for (int q = 0; q < n; q++) {
+            int s = ready[q];
+            if (e->slot[s].idx < 0)
                 continue;
-            int s = who[q];
-            bool dead = !e->slot[s].busy; /* an idle worker has nothing to say */
-            if (!dead && (rc = km_receive(e, s, op, &done, st, &dead, err)) != 0)
-                goto out;
-            if (dead && (rc = km_dead(e, s, false, st, err)) != 0)
+            if (!e->slot[s].busy) /* an idle worker has nothing to say: it ended */
+                rc = km_lost(e, s, false, st, err);
+            else
+                rc = km_receive(e, s, op, &done, st, err);
+            if (rc != 0)
                 goto out;
         }
     }
@@ -689,27 +578,6 @@ int lab_km_engine_pass(struct km_engine *e, enum km_op op, int p_use, bool fault
     rc = 0;
 out:
     return rc;
-}
-
-void lab_km_engine_stop(struct km_engine *e)
-{
-    if (e->mpi) {
-        lab_km_mpi_stop(e);
-        return;
-    }
-    struct km_cmd q = {KM_OP_QUIT, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-    for (int s = 0; s < e->P; s++) {
-        struct km_slot *sl = &e->slot[s];
-        struct core_err ignore;
-        if (sl->idx >= 0 && !sl->busy)
-            lab_fd_write(km_fd(e, s), &q, sizeof q, 100, NULL, &ignore);
-    }
-    for (int s = 0; s < e->P; s++) {
-        struct km_slot *sl = &e->slot[s];
-        struct core_err ignore;
-        if (sl->idx >= 0 && !sl->busy)
-            lab_proc_reap(e->ps, (size_t)sl->idx, 1000, &ignore);
-    }
 }
 
 /* ---- the reduce ------------------------------------------------------------------------ */

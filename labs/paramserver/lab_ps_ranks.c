@@ -76,43 +76,30 @@ static void wire(struct ps_child *ch, const struct ps_cfg *c, int role, int inde
 
 /* ---- the master ---------------------------------------------------------------- */
 
+static void ps_fill_start(int r, void *buf, void *ud)
+{
+    const struct ps_cfg *c = ud;
+    struct ps_mpi_start st;
+    memset(&st, 0, sizeof st);
+    st.cfg = *c;
+    st.role = r <= c->servers ? 0 : 1;
+    st.index = r <= c->servers ? r - 1 : r - 1 - c->servers;
+    memcpy(buf, &st, sizeof st);
+}
+
 int lab_ps_mpi_master_start(struct lab_ctx *cx, struct ps_cfg *c, struct lab_net_conn *srv_ctl,
                             struct lab_net_conn *wrk_ctl, struct lab_mpi_rankinfo *ranks,
                             struct core_err *err)
 {
-    int size = lab_mpi_size(), want = 1 + c->servers + c->workers;
-    if (size != want)
-        return core_err_set(err, CORE_ERR_INVALID,
-                            "the MPI job has %d ranks; this run needs %d (rank 0, %d shard%s, %d "
-                            "worker%s)",
-                            size, want, c->servers, c->servers == 1 ? "" : "s", c->workers,
-                            c->workers == 1 ? "" : "s");
-    for (int r = 1; r < size; r++) {
-        struct ps_mpi_start st;
-        memset(&st, 0, sizeof st);
-        st.cfg = *c;
-        st.role = r <= c->servers ? 0 : 1;
-        st.index = r <= c->servers ? r - 1 : r - 1 - c->servers;
-        int rc = lab_mpi_order(r, LAB_MPI_START, 0, &st, sizeof st, ORDER_MS, err);
-        if (rc)
-            return core_err_prefix(err, "starting rank %d", r);
-    }
-    int rc = lab_mpi_sync_clocks(err);
+    int want = 1 + c->servers + c->workers;
+    char needs[128];
+    snprintf(needs, sizeof needs, "this run needs %d (rank 0, %d shard%s, %d worker%s)", want,
+             c->servers, c->servers == 1 ? "" : "s", c->workers, c->workers == 1 ? "" : "s");
+    int rc = lab_mpi_job_start(cx, want, needs, ps_fill_start, sizeof(struct ps_mpi_start), c,
+                               ranks, err);
     if (rc)
         return rc;
     c->t0 = lab_mpi_t_start();
-    char *hosts = core_xmalloc(2048), ic[320];
-    int n_hosts = 0;
-    rc = lab_mpi_hosts(hosts, 2048, &n_hosts, ic, sizeof ic, ranks, err);
-    if (rc == 0) {
-        lab_ctx_set_hosts(cx, n_hosts, hosts, ic);
-        lab_log(cx, LAB_LOG_INFO, "Open MPI job of %d ranks on %d host%s: %s", size, n_hosts,
-                n_hosts == 1 ? "" : "s", hosts);
-        lab_log(cx, LAB_LOG_INFO, "interconnect: %s", ic);
-    }
-    free(hosts);
-    if (rc)
-        return rc;
     atomic_int *cancel = lab_ctx_cancel_flag(cx);
     for (int s = 0; s < c->servers; s++) {
         int rank = lab_ps_rank_of(c, 0, s);
@@ -188,9 +175,7 @@ int lab_ps_mpi_rank_main(const struct lab_params *p, struct core_err *err)
             lab_mpi_order_fini(&o);
             started = true;
             cfg = st.cfg;
-            rc = lab_mpi_sync_clocks(err);
-            if (rc == 0)
-                rc = lab_mpi_hosts(NULL, 0, NULL, NULL, 0, NULL, err);
+            rc = lab_mpi_job_started(err);
             if (rc)
                 break;
             cfg.t0 = lab_mpi_t_start(); /* reports count from the common start */

@@ -158,10 +158,38 @@ struct lab_mpi_backoff {
 void lab_mpi_backoff_start(struct lab_mpi_backoff *b);
 void lab_mpi_backoff_wait(struct lab_mpi_backoff *b);
 
-/* ---- the relay (lab_launch.c, built always) ------------------------------------ */
+/* ---- a job's start (lab_mpi_job.c, built always) ------------------------------ */
+
+struct lab_ctx;
+/* Rank 0 starts the job of a run: refuses a job of other than `ranks` ranks
+ * (CORE_ERR_INVALID "the MPI job has N ranks; " then `needs`, which says
+ * what the run needs: "2 workers need 3 (rank 0 is the master)"), sends
+ * every other rank r its START order, whose payload (start_size bytes) fill
+ * writes (fill(r, buf, ud)), aligns the clocks (lab_mpi_sync_clocks),
+ * gathers the hosts into the run's machine record (lab_ctx_set_hosts) and
+ * logs them and the interconnect. rankinfo (may be NULL): each rank's pid
+ * and host, as lab_mpi_hosts gives them. Errors name the rank ("starting
+ * rank 2: ..."). The other ranks take their START (lab_mpi_next_order)
+ * and call lab_mpi_job_started. */
+int lab_mpi_job_start(struct lab_ctx *cx, int ranks, const char *needs,
+                      void (*fill)(int rank, void *buf, void *ud), size_t start_size, void *ud,
+                      struct lab_mpi_rankinfo *rankinfo, struct core_err *err);
+/* A rank other than 0, once it took its START order: the other half of
+ * lab_mpi_job_start (the clocks aligned, this rank's host sent). */
+int lab_mpi_job_started(struct core_err *err);
+/* The whole life of a rank other than 0 in a lab whose ranks start once
+ * (kmeans, allreduce): MPI up (lab_mpi_init), rank 0's first START of
+ * start_size bytes taken (other orders, and STARTs after it, are passed
+ * over), lab_mpi_job_started, then serve(start, ud) runs this rank's part
+ * (it returns when rank 0 ends the connection or the job); then it waits
+ * for END and finalises MPI (lab_mpi_finish). Returns 0 or the first error
+ * (serve's included). */
+int lab_mpi_job_serve(size_t start_size, int (*serve)(const void *start, void *ud), void *ud,
+                      struct core_err *err);
+
+/* ---- the launcher and the relay (lab_launch.c, built always) -------------------- */
 
 struct lab_machine;
-struct lab_ctx;
 struct lab_params;
 /* How many ranks the job has or will have: under mpirun its size; else the
  * slots of hosts= ("a:3,b:3") or of the hostfile ("name slots=N" lines; a
