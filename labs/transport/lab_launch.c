@@ -31,6 +31,7 @@
  *   {"type":"hosts","n_hosts":N,"hosts":TEXT,"interconnect":TEXT}
  *   {"type":"end","status":"done|failed|cancelled","error":TEXT|null}
  */
+#define _GNU_SOURCE /* pipe2 */
 #include "labs/lab_author.h"
 #include "labs/transport/lab_mpi.h"
 
@@ -627,8 +628,7 @@ int lab_mpi_launch(struct lab_ctx *cx, int ranks, struct core_err *err)
         core_buf_printf(&shown, "%s%s", i ? " " : "", args.items[i]);
     }
     lab_log(cx, LAB_LOG_INFO, "starting %d ranks: %s", ranks, shown.data);
-    if (pipe(pipe_fd) != 0 || fcntl(pipe_fd[0], F_SETFD, FD_CLOEXEC) != 0 ||
-        fcntl(pipe_fd[1], F_SETFD, FD_CLOEXEC) != 0) {
+    if (pipe2(pipe_fd, O_CLOEXEC) != 0) {
         rc = core_err_set(err, CORE_ERR_IO, "pipe: %s", strerror(errno));
         goto out;
     }
