@@ -38,20 +38,40 @@ enum core_code {
     CORE_ERR_CANCELLED = -10 /* the user cancelled */
 };
 
-/* Caller-owned error report; usable even when memory is exhausted. */
+/* Caller-owned error report; usable even when memory is exhausted: the
+ * message lives in the struct, never on the heap, so a report needs no
+ * allocation and no _fini.
+ *
+ * A message keeps its reason whatever the lengths of the paths and names in
+ * it. One that does not fit CORE_ERR_MSG bytes (a path deep in a course
+ * folder, several paths) is made to fit by shortening its long words in the
+ * middle, longest first: a path keeps its first and last components
+ * ("~/courses/…/data/pts.f32": the home folder is written ~, the middle
+ * folders …), another long word its start and end; the short words — the
+ * reason — are never cut. Only a message with no long word left to shorten
+ * (about 40 words of the longest kind) loses its middle, never its end. */
+#define CORE_ERR_MSG 1024
 struct core_err {
     int code;
-    char msg[256];
+    char msg[CORE_ERR_MSG];
 };
 
-/* Fills `e` (when not NULL) with `code` and a printf-style message, and
- * returns `code`, so callers can write `return core_err_set(e, ...)`. */
+/* Fills `e` (when not NULL) with `code` and a printf-style message, made to
+ * fit as above, and returns `code`, so callers can write `return
+ * core_err_set(e, ...)`. */
 int core_err_set(struct core_err *e, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* Prefixes the message already in `e` with a printf-style context
- * ("while importing x: <old message>"). Returns e->code. */
+ * ("while importing x: <old message>"), the whole made to fit as above.
+ * Returns e->code. */
 int core_err_prefix(struct core_err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Writes text[0..n) into out (size bytes, at least 64), made to fit as a
+ * message is (the long words shortened in the middle, the short ones
+ * whole), NUL-terminated. For reports that are not a core_err: a line in a
+ * fixed buffer. Never allocates. */
+void core_err_fit(const char *text, size_t n, char *out, size_t size);
 
 /* Clears `e` to CORE_OK and an empty message. */
 void core_err_clear(struct core_err *e);
