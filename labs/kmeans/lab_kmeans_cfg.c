@@ -148,8 +148,7 @@ static int km_cfg_points(const struct lab_params *p, struct km_cfg *c, bool deep
                          bool (*stop)(void *), void *ud, struct core_err *err)
 {
     int rc;
-    const char *src = "";
-    char srcbuf[300];
+    const char *src = "", *from = "", *end = "";
     if (*c->file) {
         size_t nf = 0;
         int df = 0;
@@ -188,18 +187,19 @@ static int km_cfg_points(const struct lab_params *p, struct km_cfg *c, bool deep
             return core_err_set(err, CORE_ERR_INVALID,
                                 "kmeans: file '%s' has %zu points; at most %d are used: set n",
                                 c->file, c->n, KM_MAX_N);
-        snprintf(srcbuf, sizeof srcbuf, " (the points used from file '%.200s')", c->file);
-        src = srcbuf;
+        from = " (the points used from file '";
+        src = c->file;
+        end = "')";
     }
     if ((size_t)c->k > c->n)
         return core_err_set(err, CORE_ERR_INVALID,
-                            "kmeans: k = %d clusters need at least k points, but n = %zu%s", c->k,
-                            c->n, src);
+                            "kmeans: k = %d clusters need at least k points, but n = %zu%s%s%s",
+                            c->k, c->n, from, src, end);
     if ((size_t)c->tasks > c->n)
         return core_err_set(err, CORE_ERR_INVALID,
                             "kmeans: tasks = %d map tasks need at least one point each, but n = "
-                            "%zu%s",
-                            c->tasks, c->n, src);
+                            "%zu%s%s%s",
+                            c->tasks, c->n, from, src, end);
     return 0;
 }
 

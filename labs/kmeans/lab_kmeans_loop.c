@@ -299,7 +299,9 @@ int lab_km_points(struct km_run *r, struct core_err *err)
     float *x = (float *)r->sh.x;
     if (*c->file) {
         char what[320];
-        snprintf(what, sizeof what, "reading %.280s", c->file);
+        char *line = core_xasprintf("reading %s", c->file);
+        core_err_fit(line, strlen(line), what, sizeof what); /* a long path: shortened */
+        free(line);
         lab_progress(cx, 0, what);
         size_t n = 0;
         int d = 0;
