@@ -9,6 +9,7 @@
 #define WB_TESTS_PROC_TEST_UTIL_H
 
 #include <dirent.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +67,115 @@ static inline int proc_test_children(pid_t *first)
 static inline int proc_test_stopped(void)
 {
     return proc_test_children_in('T', NULL);
+}
+
+/* ---- the test's own shared memory ------------------------------------------ */
+
+/* Adds to `seen` (up to max names of size PROC_TEST_SHM_NAME, *n of them so
+ * far, no name twice) every file under /dev/shm that process pid maps or
+ * holds open: the shared-memory segments that are its own, which a test
+ * checks are gone afterwards, whatever else the machine keeps there. */
+#define PROC_TEST_SHM_NAME 256
+static inline void proc_test_shm_add(char (*seen)[PROC_TEST_SHM_NAME], size_t max, size_t *n,
+                                     const char *name)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (strcmp(seen[i], name) == 0)
+            return;
+    if (*n < max)
+        snprintf(seen[(*n)++], PROC_TEST_SHM_NAME, "%s", name);
+}
+
+static inline void proc_test_shm_of(pid_t pid, char (*seen)[PROC_TEST_SHM_NAME], size_t max,
+                                    size_t *n)
+{
+    char path[64], line[1024];
+    snprintf(path, sizeof path, "/proc/%d/maps", (int)pid);
+    FILE *f = fopen(path, "r");
+    while (f && fgets(line, sizeof line, f)) {
+        char *at = strstr(line, "/dev/shm/");
+        if (!at)
+            continue;
+        at[strcspn(at, " \n")] = '\0'; /* drops " (deleted)" too */
+        proc_test_shm_add(seen, max, n, at);
+    }
+    if (f)
+        fclose(f);
+    snprintf(path, sizeof path, "/proc/%d/fd", (int)pid);
+    DIR *d = opendir(path);
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL) {
+        char link[64 + sizeof e->d_name], target[PROC_TEST_SHM_NAME];
+        snprintf(link, sizeof link, "%s/%s", path, e->d_name);
+        ssize_t len = readlink(link, target, sizeof target - 1);
+        if (len <= 0)
+            continue;
+        target[len] = '\0';
+        if (strncmp(target, "/dev/shm/", 9) == 0) {
+            target[strcspn(target, " ")] = '\0';
+            proc_test_shm_add(seen, max, n, target);
+        }
+    }
+    if (d)
+        closedir(d);
+}
+
+/* The System V shared-memory segments (/proc/sysvipc/shm) whose creator
+ * is one of pids[0..n): segments a test's own processes made. -1 when the
+ * kernel does not list them. */
+static inline int proc_test_sysv_by(const pid_t *pids, size_t n)
+{
+    FILE *f = fopen("/proc/sysvipc/shm", "r");
+    if (!f)
+        return -1;
+    char line[512];
+    int found = 0;
+    if (!fgets(line, sizeof line, f)) /* the header */
+        line[0] = '\0';
+    while (fgets(line, sizeof line, f)) {
+        int cpid;
+        if (sscanf(line, "%*d %*d %*o %*u %d", &cpid) != 1)
+            continue;
+        for (size_t i = 0; i < n; i++)
+            found += pids[i] == cpid;
+    }
+    fclose(f);
+    return found;
+}
+
+/* The same for this process and each of its children (their pids added to
+ * pids, up to max_pids, *n_pids of them so far, for proc_test_sysv_by). */
+static inline void proc_test_shm_tree(char (*seen)[PROC_TEST_SHM_NAME], size_t max, size_t *n,
+                                      pid_t *pids, size_t max_pids, size_t *n_pids)
+{
+    proc_test_shm_of(getpid(), seen, max, n);
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9')
+            continue;
+        char path[300], buf[512];
+        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        size_t len = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        buf[len] = '\0';
+        char *rp = strrchr(buf, ')');
+        int ppid;
+        if (rp && sscanf(rp + 1, " %*c %d", &ppid) == 1 && ppid == getpid()) {
+            pid_t pid = (pid_t)atoi(e->d_name);
+            proc_test_shm_of(pid, seen, max, n);
+            bool known = false;
+            for (size_t i = 0; i < *n_pids; i++)
+                known |= pids[i] == pid;
+            if (!known && *n_pids < max_pids)
+                pids[(*n_pids)++] = pid;
+        }
+    }
+    if (d)
+        closedir(d);
 }
 
 #endif
