@@ -4,7 +4,7 @@
 #     modules below it:  core <- db, grader, kernels <- lessons, labs <- cli, tui
 #     (tui uses everything except kernels; cli uses everything);
 #   - a module's <module>_internal.h (and any header that is not the module's
-#     public one, e.g. labs/lab_ps.h) is included only from inside that module;
+#     public one, e.g. labs/paramserver/lab_ps.h) is included only from inside that module;
 #   - the foreign headers stay in their module: sqlite3.h in db/, lua.h,
 #     lauxlib.h and lualib.h in grader/, curses in tui/, CUDA headers in
 #     kernels/, md4c.h in tui/, mpi.h in labs/;

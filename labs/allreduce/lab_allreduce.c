@@ -26,7 +26,7 @@
  *
  * Bus bandwidth (nccl-tests): busbw = algbw x 2(p-1)/p, algbw = M / t.
  *
- * Uses the lab framework, the communication layer (lab_ps_net.h: frames,
+ * Uses the lab framework, the communication layer (lab_net.h: frames,
  * the emulated link, ring and tree) and the MPI runtime (lab_mpi.h).
  */
 #include "labs/allreduce/lab_allreduce.h"

@@ -18,7 +18,7 @@
  * hang rule (lab_hang_limit_s: 5 s plus 20 times its calibrated share) and
  * the run fails naming it, instead of waiting for ever.
  *
- * Uses the lab framework (lab.h) for parameters, reporting, cancellation and
+ * Uses the lab framework (lab_author.h) for parameters, reporting, cancellation and
  * the process helpers; lab_run() kills and reaps whatever is left.
  */
 #include "labs/amdahl/lab_amdahl.h"
@@ -177,7 +177,7 @@ static int amd_calibrate(struct amd_run *r, struct core_err *err)
 
 /* Waits for one reply from each of workers 0..p-1, polling the cancel flag.
  * A worker whose share (expected_s on its core) has not come back within
- * the hang limit is ended and the trial fails (the shared rule, lab.h). */
+ * the hang limit is ended and the trial fails (the shared rule, lab_author.h). */
 static int amd_wait_replies(struct amd_run *r, int p, double expected_s, struct core_err *err)
 {
     struct pollfd pfd[AMD_MAX_P];

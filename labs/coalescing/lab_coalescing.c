@@ -57,7 +57,7 @@
  *   cpu_offset_model_maxdev, cpu_stride_model_maxdev, cpu_line_bytes,
  *   cpu_llc_bytes, cpu_array_mib, cpu_array_llc, cpu_side, cpu_reps.
  *
- * Uses the lab framework (lab.h) and the kernels module (kernels.h: the
+ * Uses the lab framework (lab_author.h) and the kernels module (kernels.h: the
  * model, the CPU references, the CUDA session). Runs in the lab's own
  * thread; nothing for lab_run() to clean up but our own buffers.
  */

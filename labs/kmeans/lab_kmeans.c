@@ -89,7 +89,7 @@
  * lab_kmeans_mr.c is the MapReduce engine, lab_kmeans_ranks.c its MPI
  * transport, lab_kmeans_data.c the points.
  *
- * Uses the lab framework (lab.h), the engine and loaders (lab_kmeans.h)
+ * Uses the lab framework (lab_author.h), the engine and loaders (lab_kmeans.h)
  * and the kernels module.
  */
 #include "labs/kmeans/lab_kmeans.h"

@@ -1,5 +1,5 @@
 /*
- * lab_kmeans.h — the k-means lab's parts, private to labs/lab_kmeans*.c and
+ * lab_kmeans.h — the k-means lab's parts, private to labs/kmeans/lab_kmeans*.c and
  * its tests: the resolved configuration, the points (generated or read from
  * a file), the fault schedule, and the MapReduce engine — a master that
  * splits the points into map tasks, hands them to worker processes over
@@ -12,7 +12,7 @@
  * reading the previous pass's centres never sees a half-written set) and
  * the final labels. Commands and results travel over the sockets.
  *
- * Uses the lab framework (lab.h) and the map routine of the kernels module
+ * Uses the lab framework (lab_author.h) and the map routine of the kernels module
  * (kern_kmeans_assign), so workers and the GPU check run the same
  * arithmetic.
  */

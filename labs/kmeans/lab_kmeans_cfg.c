@@ -7,7 +7,7 @@
  * memory — so the check (`lab_params_check`) and the run resolve the same
  * way.
  *
- * Uses the lab framework (lab.h: parameters, the MPI launcher's rank count)
+ * Uses the lab framework (lab_author.h: parameters, the MPI launcher's rank count)
  * and the points loaders (lab_kmeans_data.c).
  */
 #include "labs/kmeans/lab_kmeans.h"

@@ -5,7 +5,7 @@
  * the GPU step with its check against the CPU in iteration 1, and the
  * determinism check against the p = 1 pass.
  *
- * Uses the lab framework (lab.h), the MapReduce engine and loaders
+ * Uses the lab framework (lab_author.h), the MapReduce engine and loaders
  * (lab_kmeans.h) and the kernels module (the map routine, the GPU map).
  */
 #include "labs/kmeans/lab_kmeans.h"

@@ -4,7 +4,7 @@
  * first, iter_ms, is the run's key figure), the speedup against p, the
  * device's, and the closing log line.
  *
- * Uses the lab framework (lab.h: figures, lab_stats.c's median) and the
+ * Uses the lab framework (lab_author.h: figures, lab_stats.c's median) and the
  * run's state (lab_kmeans.h).
  */
 #include "labs/kmeans/lab_kmeans.h"

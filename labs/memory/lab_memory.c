@@ -18,7 +18,7 @@
  * falls while the stride is below the line size and levels off above it.
  *
  * Single-threaded, in the lab's own process: nothing for lab_run() to clean
- * up but our own buffers. Uses the lab framework (lab.h) for parameters,
+ * up but our own buffers. Uses the lab framework (lab_author.h) for parameters,
  * machine description, reporting and cancellation.
  */
 #include "labs/memory/lab_memory.h"

@@ -42,7 +42,7 @@
  *                  comparable to `warpbench bench paramserver`'s raw
  *                  socketpair rate. Absent in allreduce (see busbw_gbs).
  *
- * Uses the lab framework (lab.h), the communication layer (lab_ps_net.h)
+ * Uses the lab framework (lab_author.h), the communication layer (lab_net.h)
  * and the shard/worker/model code (lab_ps.h).
  */
 #include "labs/paramserver/lab_ps.h"

@@ -1,12 +1,12 @@
 /*
- * lab_ps.h — the parameter-server lab's private parts (labs/lab_ps*.c and
- * labs/lab_paramserver.c only): the run's configuration, the message types
+ * lab_ps.h — the parameter-server lab's private parts (labs/paramserver/lab_ps*.c and
+ * labs/paramserver/lab_paramserver.c only): the run's configuration, the message types
  * on the lab's connections, the model (logistic or linear regression on
  * deterministic synthetic data), the server shard and worker process mains,
  * the pure helpers (spec parsing, the course's communication model) that
  * the tests call directly, and the master's state its files share.
  *
- * Roles. The master is the lab's thread (labs/lab_paramserver.c, with its
+ * Roles. The master is the lab's thread (labs/paramserver/lab_paramserver.c, with its
  * configuration in lab_ps_config.c, its loop in lab_ps_master.c and its
  * summary in lab_ps_summary.c). It starts S server shards and W workers
  * with lab_proc_spawn; each child talks to the master over the socketpair
@@ -19,12 +19,12 @@
  * the (running) workers as SCM_RIGHTS over the control channel
  * (PS_MSG_RECONNECT, then one byte carrying the descriptor).
  *
- * Every connection is a struct lab_net_conn (lab_ps_net.h); data connections get
+ * Every connection is a struct lab_net_conn (lab_net.h); data connections get
  * the emulated link of the run (`link`, `latency_ms`), one per connection
  * and direction — the course's model, in which a worker's pull and push each
  * cross its own 1 Gbps link.
  *
- * Uses core, labs (process helpers) and lab_ps_net.h (framing, the emulated
+ * Uses core, labs (process helpers) and lab_net.h (framing, the emulated
  * link, compression, ring all-reduce).
  */
 #ifndef WB_LAB_PS_H

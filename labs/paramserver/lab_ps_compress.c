@@ -1,7 +1,7 @@
 /*
  * lab_ps_compress.c — gradient compression for the parameter-server lab:
  * top-k sparsification and 8-bit block quantisation (contracts in
- * lab_ps_net.h).
+ * lab_net.h).
  *
  * Encodings (little-endian, this machine):
  *   top-k: u32 n, u32 k, then k pairs (u32 index, f32 value), indices

@@ -7,7 +7,7 @@
  * parameters; then, for the run, the hang timeout and the notes on
  * parameters the mode ignores.
  *
- * Uses the lab framework (lab.h: parameters, the MPI launcher's rank count)
+ * Uses the lab framework (lab_author.h: parameters, the MPI launcher's rank count)
  * and the small formats and course arithmetic (lab_ps_spec.c).
  */
 #include "labs/paramserver/lab_ps.h"

@@ -7,8 +7,8 @@
  * the run stopped), stops a diverging run, and collects the trained
  * weights.
  *
- * Uses the lab framework (lab.h: processes, the run's clock and reports),
- * the communication layer (lab_ps_net.h) and the shard and worker mains
+ * Uses the lab framework (lab_author.h: processes, the run's clock and reports),
+ * the communication layer (lab_net.h) and the shard and worker mains
  * (lab_ps.h).
  */
 #include "labs/paramserver/lab_ps.h"

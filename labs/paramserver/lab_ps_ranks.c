@@ -4,7 +4,7 @@
  * the server shards and S+1..S+W the workers. This file is both sides of
  * their start: the master's orders and the ranks' main, which turns an
  * order into the same lab_ps_server_main / lab_ps_worker_main the local processes
- * run, over MPI connections (lab_ps_mpi.c) instead of socketpairs.
+ * run, over MPI connections (lab_net_mpi.c) instead of socketpairs.
  *
  * Connections: rank 0 <-> rank r on LAB_MPI_TAG(CTL, gen, r), worker w <->
  * shard s on LAB_MPI_TAG(DATA, gen, w * PS_MAX_SERVERS + s), and the ring's

@@ -4,7 +4,7 @@
  * care), from the workers' timed steps, the shards' bytes, the loss and the
  * final weights, beside the course's prediction of the communication time.
  *
- * Uses the lab framework (lab.h: figures) and the master's state and the
+ * Uses the lab framework (lab_author.h: figures) and the master's state and the
  * course arithmetic (lab_ps.h).
  */
 #include "labs/paramserver/lab_ps.h"

@@ -1,6 +1,6 @@
 /*
- * lab_quant.h — the quantize lab's pure parts (labs/lab_quant_math.c),
- * shared by labs/lab_quantize.c and the tests: a seeded random stream, the
+ * lab_quant.h — the quantize lab's pure parts (labs/quantize/lab_quant_math.c),
+ * shared by labs/quantize/lab_quantize.c and the tests: a seeded random stream, the
  * quantizers, the signal-to-quantization-noise ratio, the search for the
  * SQNR-optimal clipping threshold, and a small MLP the lab trains and then
  * evaluates with quantized weights. No I/O, no globals, no clocks:

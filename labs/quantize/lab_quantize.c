@@ -61,7 +61,7 @@
  * gpu_s8_tops, gpu_s8_over_f32.
  *
  * Runs in the lab's own thread (no children). Uses the lab framework
- * (lab.h), the pure parts (lab_quant.h) and the kernels module (GEMMs,
+ * (lab_author.h), the pure parts (lab_quant.h) and the kernels module (GEMMs,
  * oneDNN, cuBLAS, the GPU probe).
  */
 #include "labs/lab_author.h"

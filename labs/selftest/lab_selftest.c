@@ -1,5 +1,5 @@
 /*
- * lab_test.c — the `selftest` lab: exercises the whole framework in a second
+ * lab_selftest.c — the `selftest` lab: exercises the whole framework in a second
  * or so, so tests and front ends have a lab whose behaviour is known.
  *
  * Every step (1..steps) it emits a wave sample and a ramp sample, then, with

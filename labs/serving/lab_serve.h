@@ -1,6 +1,6 @@
 /*
- * lab_serve.h — the serving lab's private parts (labs/lab_serve_*.c and
- * labs/lab_serving.c only), split out so the tests can drive them directly:
+ * lab_serve.h — the serving lab's private parts (labs/serving/lab_serve_*.c and
+ * labs/serving/lab_serving.c only), split out so the tests can drive them directly:
  *
  *  - the books (lab_serve_book.c): one record per request (arrival,
  *    dispatch into a batch, answer), kept by the dispatcher as events
@@ -20,7 +20,7 @@
  *    parameters, the sweeps), lab_serve_front.c (the front end and the
  *    calibration) and lab_serve_procs.c (generator, workers, GPU thread).
  *
- * Uses core, kernels (the GEMM) and the lab framework (lab.h).
+ * Uses core, kernels (the GEMM) and the lab framework (lab_author.h).
  */
 #ifndef WB_LAB_SERVE_H
 #define WB_LAB_SERVE_H

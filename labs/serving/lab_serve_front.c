@@ -7,7 +7,7 @@
  * series, and turns a point's books into its figures; and the calibration
  * of batch times before the sweeps.
  *
- * Uses the lab framework (lab.h: sockets with a cancel flag, reports,
+ * Uses the lab framework (lab_author.h: sockets with a cancel flag, reports,
  * lab_stats.c's quantiles) and the books and model (lab_serve.h).
  */
 #include "labs/serving/lab_serve.h"

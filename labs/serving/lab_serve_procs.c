@@ -5,7 +5,7 @@
  * in shared memory) and the GPU worker thread (cuBLAS, the same protocol),
  * and starting and stopping them.
  *
- * Uses the lab framework (lab.h: processes, sockets with a cancel flag),
+ * Uses the lab framework (lab_author.h: processes, sockets with a cancel flag),
  * the model and wire messages (lab_serve.h) and kernels (the GPU MLP).
  */
 #include "labs/serving/lab_serve.h"

@@ -67,7 +67,7 @@
  * the generator, the workers and the GPU thread; lab_serve_book.c the
  * books, the schedule and the model (pure).
  *
- * Uses the lab framework (lab.h: processes, shared memory, sockets with a
+ * Uses the lab framework (lab_author.h: processes, shared memory, sockets with a
  * cancel flag), the books and model (lab_serve.h) and kernels (GEMM,
  * cuBLAS, the GPU probe). lab_run() kills and reaps every process left.
  */

@@ -1,7 +1,7 @@
 /*
- * lab_ps_net.c — framed messages, the local transport (Unix-domain stream
+ * lab_net.c — framed messages, the local transport (Unix-domain stream
  * sockets polled with timeouts and a cancel flag), the emulated link and
- * lab_net_link_parse. The contract is in lab_ps_net.h.
+ * lab_net_link_parse. The contract is in lab_net.h.
  *
  * Sending stamps each frame with its delivery time and writes it at once;
  * receiving reads the whole frame into the connection's pending buffer,

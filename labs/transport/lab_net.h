@@ -1,5 +1,5 @@
 /*
- * lab_ps_net.h — the communication layer of the distributed labs (private to
+ * lab_net.h — the communication layer of the distributed labs (private to
  * labs/): framed messages over a transport, an emulated link per
  * connection, gradient compression, and ring and tree all-reduce. The
  * parameter-server lab is built on it; the allreduce lab and the k-means
@@ -12,7 +12,7 @@
  * tables exist. The local transport (lab_net_transport_local) is a Unix-domain
  * SOCK_STREAM socket (the socketpair lab_proc_spawn gives each child, or a
  * socketpair made before forking for worker-to-worker links). The MPI
- * transport (lab_ps_mpi.c, built with Open MPI) carries the same byte
+ * transport (lab_net_mpi.c, built with Open MPI) carries the same byte
  * stream between two ranks of an MPI job as point-to-point messages on a
  * tag of their own (lab_net_conn_init_mpi); a closed or shut-down end is a
  * message the peer reads as end-of-file.
@@ -169,7 +169,7 @@ struct lab_net_conn {
     atomic_int *cancel;
     struct lab_net_stats st;
     struct core_buf rx; /* payload of the last message received */
-    /* private to lab_ps_net.c */
+    /* private to lab_net.c */
     double *shared_free_at; /* NULL, or the shared link's link_free_at */
     struct core_buf pend;   /* a message read whose delivery time is ahead */
     unsigned char pend_hdr[LAB_NET_HDR_BYTES];
@@ -253,7 +253,7 @@ int lab_net_ring_allreduce(struct lab_net_conn *left, struct lab_net_conn *right
                            float *data, size_t n, float *scratch, int timeout_ms,
                            struct core_err *err);
 
-/* ---- tree all-reduce (lab_ps_tree.c) -------------------------------------------- */
+/* ---- tree all-reduce (lab_net_tree.c) -------------------------------------------- */
 
 /* Sums data[0..n) across W ranks along a binomial tree, in place: a reduce
  * to rank 0, then a broadcast, each ceil(log2 W) steps moving all n floats

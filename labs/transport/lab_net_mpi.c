@@ -1,5 +1,5 @@
 /*
- * lab_ps_mpi.c — the MPI transport of struct lab_net_conn (lab_ps_net.h) and
+ * lab_net_mpi.c — the MPI transport of struct lab_net_conn (lab_net.h) and
  * the parameter-server lab's ranks under Open MPI (lab_ps.h). Built only
  * with Open MPI; lab_nompi.c stands in otherwise.
  *

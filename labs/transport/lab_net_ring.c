@@ -1,6 +1,6 @@
 /*
- * lab_ps_ring.c — ring all-reduce over lab_net_conn links (contract in
- * lab_ps_net.h): reduce-scatter, then all-gather, W-1 lab_net_sendrecv steps each.
+ * lab_net_ring.c — ring all-reduce over lab_net_conn links (contract in
+ * lab_net.h): reduce-scatter, then all-gather, W-1 lab_net_sendrecv steps each.
  *
  * data[0..n) is cut into W chunks, chunk c of n/W values plus one for the
  * first n%W chunks (some are empty when n < W; they still travel, as empty

@@ -1,6 +1,6 @@
 /*
- * lab_ps_tree.c — tree all-reduce over lab_net_conn links (contract in
- * lab_ps_net.h): a binomial-tree reduce to rank 0, then a binomial-tree
+ * lab_net_tree.c — tree all-reduce over lab_net_conn links (contract in
+ * lab_net.h): a binomial-tree reduce to rank 0, then a binomial-tree
  * broadcast back, each log2(W) steps (rounded up) that move the whole
  * buffer — the course's 2 log2(p) (alpha + M/B).
  *

@@ -1,7 +1,7 @@
 /*
  * lab_nompi.c — the MPI runtime and transport when this build has no Open
  * MPI (CMake did not find it, or -DWB_MPI=OFF): the same functions as
- * lab_mpi.c and lab_ps_mpi.c, saying so. transport=mpi is refused before a
+ * lab_mpi.c and lab_net_mpi.c, saying so. transport=mpi is refused before a
  * run starts (lab_mpi_built), so none of these is reached by a lab run.
  */
 #include "labs/lab_author.h"
