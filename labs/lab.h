@@ -95,8 +95,8 @@ struct lab_chart_def {
 
 struct lab_params;   /* below */
 struct lab_shm;      /* opaque: shared mappings of a run */
-struct lab_proc_ops; /* below */
-struct lab_ctx;      /* opaque: the running lab's handle */
+struct lab_proc_ops; /* lab_author.h: how children are started (tests pass their own) */
+struct lab_ctx;      /* opaque: the running lab's handle (lab_author.h) */
 
 struct lab_def {
     const char *name;    /* "amdahl" — the id used everywhere */

@@ -2,7 +2,8 @@
  * proc_test_util.h — the child processes of the test process, as /proc
  * shows them, for the lab tests (test_labs.c, test_labs_run.c) that check
  * a run leaves no worker behind, find a worker to signal, or see one
- * stopped (test_lab_ps.c's hang tests). Header-only
+ * stopped (test_lab_ps.c's hang tests), and the shared memory that is a
+ * run's own (test_labs.c: what it must not leave behind). Header-only
  * (static inline); Linux /proc only.
  */
 #ifndef WB_TESTS_PROC_TEST_UTIL_H
@@ -17,8 +18,9 @@
 #include <unistd.h>
 
 /* The processes whose parent is this process and whose state /proc shows
- * as `state` ('T': stopped), or any state when it is 0. */
-static inline int proc_test_children_in(char want, pid_t *first)
+ * as `state` ('T': stopped), or any state when it is 0; their pids into
+ * list[0..max) (list may be NULL). */
+static inline int proc_test_children_list(char want, pid_t *first, pid_t *list, size_t max)
 {
     if (first)
         *first = 0;
@@ -47,6 +49,8 @@ static inline int proc_test_children_in(char want, pid_t *first)
             (want == 0 || state == want)) {
             if (first && n == 0)
                 *first = (pid_t)atoi(e->d_name);
+            if (list && (size_t)n < max)
+                list[n] = (pid_t)atoi(e->d_name);
             n++;
         }
     }
@@ -59,14 +63,14 @@ static inline int proc_test_children_in(char want, pid_t *first)
  * in *first (0 when none). -1 when /proc cannot be read. */
 static inline int proc_test_children(pid_t *first)
 {
-    return proc_test_children_in(0, first);
+    return proc_test_children_list(0, first, NULL, 0);
 }
 
 /* How many children of this process are stopped (SIGSTOP); -1 when /proc
  * cannot be read. */
 static inline int proc_test_stopped(void)
 {
-    return proc_test_children_in('T', NULL);
+    return proc_test_children_list('T', NULL, NULL, 0);
 }
 
 /* ---- the test's own shared memory ------------------------------------------ */
@@ -149,33 +153,16 @@ static inline void proc_test_shm_tree(char (*seen)[PROC_TEST_SHM_NAME], size_t m
                                       pid_t *pids, size_t max_pids, size_t *n_pids)
 {
     proc_test_shm_of(getpid(), seen, max, n);
-    DIR *d = opendir("/proc");
-    struct dirent *e;
-    while (d && (e = readdir(d)) != NULL) {
-        if (e->d_name[0] < '0' || e->d_name[0] > '9')
-            continue;
-        char path[300], buf[512];
-        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
-        FILE *f = fopen(path, "r");
-        if (!f)
-            continue;
-        size_t len = fread(buf, 1, sizeof buf - 1, f);
-        fclose(f);
-        buf[len] = '\0';
-        char *rp = strrchr(buf, ')');
-        int ppid;
-        if (rp && sscanf(rp + 1, " %*c %d", &ppid) == 1 && ppid == getpid()) {
-            pid_t pid = (pid_t)atoi(e->d_name);
-            proc_test_shm_of(pid, seen, max, n);
-            bool known = false;
-            for (size_t i = 0; i < *n_pids; i++)
-                known |= pids[i] == pid;
-            if (!known && *n_pids < max_pids)
-                pids[(*n_pids)++] = pid;
-        }
+    pid_t kids[64];
+    int k = proc_test_children_list(0, NULL, kids, 64);
+    for (int c = 0; c < k && c < 64; c++) {
+        proc_test_shm_of(kids[c], seen, max, n);
+        bool known = false;
+        for (size_t i = 0; i < *n_pids; i++)
+            known |= pids[i] == kids[c];
+        if (!known && *n_pids < max_pids)
+            pids[(*n_pids)++] = kids[c];
     }
-    if (d)
-        closedir(d);
 }
 
 #endif
