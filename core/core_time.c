@@ -131,15 +131,31 @@ static double real_now(void *ctx)
     return core_time_mono();
 }
 
+void core_sleep_until(double t)
+{
+    if (!(t > 0) || !isfinite(t))
+        return; /* NaN, the distant past, or never: no time */
+    struct timespec ts;
+    ts.tv_sec = (time_t)t;
+    ts.tv_nsec = (long)((t - (double)ts.tv_sec) * 1e9);
+    if (ts.tv_nsec >= 1000000000L) { /* rounding */
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000L;
+    }
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+        ; /* a signal: the deadline stands */
+}
+
+void core_sleep(double secs)
+{
+    if (secs > 0)
+        core_sleep_until(core_time_mono() + secs);
+}
+
 static void real_sleep(void *ctx, double secs)
 {
     (void)ctx;
-    if (secs <= 0)
-        return;
-    struct timespec ts;
-    ts.tv_sec = (time_t)secs;
-    ts.tv_nsec = (long)((secs - (double)ts.tv_sec) * 1e9);
-    nanosleep(&ts, NULL);
+    core_sleep(secs);
 }
 
 const struct core_clock *core_clock_real(void)

@@ -581,7 +581,7 @@ static void test_variants(void **state)
 
 static const char *probe(const char *script)
 {
-    static char out[1024];
+    static char out[CORE_ERR_MSG + 64];
     struct grader_result r;
     struct core_err err = {0};
     if (grader_question_grade(pack, "probe", &ALICE, script, &r, &err) != 0) {

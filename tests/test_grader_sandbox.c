@@ -117,7 +117,7 @@ static const struct grader_ctx CTX = {.user = "alice", .variant = 1, .lab = NULL
 /* Runs `script` through the probe and returns its feedback (static buffer). */
 static const char *probe(const char *script)
 {
-    static char out[1024];
+    static char out[CORE_ERR_MSG + 64];
     struct grader_result r;
     struct core_err err = {0};
     int rc = grader_question_grade(pack, "probe", &CTX, script, &r, &err);
