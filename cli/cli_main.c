@@ -1,6 +1,7 @@
 /* cli_main.c — main(): global options, the command table, help, and the
  * helpers every command shares (opening the store, errors, flags). */
 #include "cli/cli.h"
+#include "labs/lab.h"
 
 #include <math.h>
 #include <pwd.h>
@@ -377,6 +378,10 @@ static const char *default_user(void)
 
 int main(int argc, char **argv)
 {
+    /* The programming labs' sandboxed runner: a fresh exec of this binary
+     * (labs/code/lab_code_child.c), before anything else is set up. */
+    if (argc == 2 && strcmp(argv[1], LAB_CODE_CHILD_ARG) == 0)
+        lab_code_child_main();
     /* A file size limit (ulimit -f) makes a write fail with EFBIG, which the
      * store reports and a lab run records, instead of killing the process
      * mid-write and leaving a run "running". */
