@@ -121,6 +121,9 @@ int cli_class_roster(struct cli_ctx *cx, struct cli_args *a, const struct cli_co
 int cli_class_regrade(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd,
                       const char *class_path);
 
+/* `code` (cli_cmd_code.c). */
+int cli_cmd_code(struct cli_ctx *cx, struct cli_args *a);
+
 /* Maps a core error code to an exit code. */
 int cli_exit_for(int code);
 

@@ -41,6 +41,10 @@ static const struct cli_command commands[] = {
     {"calc", "calc [ID [--set NAME=VALUE]...]", "list or run a lesson's calculators", cli_cmd_calc},
     {"lab", "lab list | run NAME [--set KEY=VALUE]... | runs [NAME] | show RUN",
      "run a lab on this machine and list or show your runs", cli_cmd_lab},
+    {"code", "code list | start QID [--out FILE] [--force] | run QID [FILE]",
+     "programming labs: write a kernel, run it sandboxed, graded by its share of this machine's "
+     "roofline",
+     cli_cmd_code},
     {"tui", "tui", "open the terminal UI (what `warpbench` alone does in a terminal)", cli_cmd_tui},
     {"bench", "bench grader|labstream|tui|paramserver|packcheck|class|json [--n N]",
      "measure throughput of the grader, the lab metric stream, TUI drawing, raw socketpairs, "

@@ -68,6 +68,7 @@ const struct grader_fspec grader_question_fields[] = {{"id", GRADER_T_STR},
                                                       {"policy", GRADER_T_TAB},
                                                       {"samples", GRADER_T_TAB},
                                                       {"max_answer", GRADER_T_NUM},
+                                                      {"code", GRADER_T_TAB},
                                                       {NULL, 0}};
 
 const struct grader_fspec grader_policy_fields[] = {

@@ -480,6 +480,10 @@ int lab_code_spec_check(const struct lab_code_spec *s, struct core_err *err);
 int lab_code_run(const struct lab_code_spec *s, const char *student_path,
                  const struct lab_code_opts *o, struct lab_code_result *out, struct core_err *err);
 
+/* The work model at the spec's sizes: FLOP and bytes per call. */
+int lab_code_work(const struct lab_code_spec *s, double *flops, double *bytes,
+                  struct core_err *err);
+
 /* The score of a result as a fraction of the points: 0 unless correct,
  * else correct_share plus the rest by the best band the fraction reaches
  * (linear between bands). Pure. */
@@ -497,6 +501,15 @@ int lab_code_roof_measure(double size_bytes, int threads, struct lab_code_roof *
                           struct core_err *err);
 /* Reads a roofline from a "roofline" lab run's summary figures. */
 void lab_code_roof_from_summary(const struct lab_summary *s, struct lab_code_roof *out);
+
+/* This machine's roofline for an exercise of working set size_bytes on
+ * `threads` cores: the latest done "roofline" run of user_id on this
+ * machine (same CPU model and cores) measured at that size and thread
+ * count, else a new run of the roofline lab, recorded (and flagged when
+ * noisy) like any lab run, reporting to sinks. *measured says which. */
+int lab_code_roof_get(struct db *db, int64_t user_id, double size_bytes, int threads,
+                      const struct lab_sink *sinks, size_t n_sinks, atomic_int *cancel,
+                      struct lab_code_roof *out, bool *measured, struct core_err *err);
 
 /* What `warpbench bench code` measures. */
 struct lab_code_bench {

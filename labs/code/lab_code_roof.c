@@ -389,6 +389,92 @@ const struct lab_def lab_code_roofline_def = {
     .run = roof_run,
 };
 
+/* ---- the roofline of this machine, from the store or measured now ------------------------ */
+
+static bool same_machine(const char *machine_json, const struct lab_machine *m)
+{
+    struct core_kv *kv = NULL;
+    size_t n = 0;
+    if (!machine_json || core_json_parse_flat(machine_json, &kv, &n, NULL) != 0)
+        return false;
+    const struct core_kv *cpu = core_kv_find(kv, n, "cpu_model");
+    const struct core_kv *cores = core_kv_find(kv, n, "cores_online");
+    bool same = cpu && cpu->str && strcmp(cpu->str, m->cpu_model) == 0 && cores &&
+                cores->is_num && (int)cores->num == m->cores_online;
+    core_kv_free(kv, n);
+    return same;
+}
+
+int lab_code_roof_get(struct db *db, int64_t user_id, double size_bytes, int threads,
+                      const struct lab_sink *sinks, size_t n_sinks, atomic_int *cancel,
+                      struct lab_code_roof *out, bool *measured, struct core_err *err)
+{
+    memset(out, 0, sizeof *out);
+    *measured = false;
+    long kib = (long)ceil(size_bytes / 1024);
+    if (kib < 4)
+        kib = 4;
+    struct lab_machine m;
+    lab_machine_probe(&m);
+    struct db_labrun *runs = NULL;
+    size_t n = 0;
+    if (db && db_labrun_list(db, user_id, "roofline", 200, &runs, &n, err) != 0)
+        return err->code;
+    for (size_t i = 0; i < n; i++) {
+        if (!runs[i].status || strcmp(runs[i].status, "done") != 0 ||
+            !same_machine(runs[i].machine_json, &m))
+            continue;
+        struct core_kv *kv = NULL;
+        size_t nk = 0;
+        if (core_json_parse_flat(runs[i].params_json, &kv, &nk, NULL) != 0)
+            continue;
+        const struct core_kv *ks = core_kv_find(kv, nk, "size_kib");
+        const struct core_kv *kt = core_kv_find(kv, nk, "threads");
+        bool match = ks && ks->is_num && (long)ks->num == kib && kt && kt->is_num &&
+                     (int)kt->num == threads;
+        core_kv_free(kv, nk);
+        if (!match || core_json_parse_flat(runs[i].summary_json, &kv, &nk, NULL) != 0)
+            continue;
+        struct lab_summary sm = {0};
+        sm.v = core_xcalloc(nk ? nk : 1, sizeof *sm.v);
+        for (size_t k = 0; k < nk; k++) {
+            sm.v[sm.n].key = core_xstrdup(kv[k].key);
+            sm.v[sm.n].num = kv[k].num;
+            sm.v[sm.n].str = kv[k].str ? core_xstrdup(kv[k].str) : NULL;
+            sm.n++;
+        }
+        core_kv_free(kv, nk);
+        lab_code_roof_from_summary(&sm, out);
+        lab_summary_fini(&sm);
+        out->run_id = runs[i].id;
+        db_labruns_free(runs, n);
+        return 0;
+    }
+    db_labruns_free(runs, n);
+    /* none yet: run the lab, recorded */
+    struct lab_params p;
+    lab_params_init(&p, &lab_code_roofline_def);
+    char v[32];
+    snprintf(v, sizeof v, "%ld", kib);
+    int rc = lab_params_set(&p, "size_kib", v, err);
+    snprintf(v, sizeof v, "%d", threads);
+    if (rc == 0)
+        rc = lab_params_set(&p, "threads", v, err);
+    struct lab_run_opts o = {.db = db, .user_id = user_id, .sinks = sinks, .n_sinks = n_sinks,
+                             .cancel = cancel};
+    struct lab_result r = {0};
+    if (rc == 0)
+        rc = lab_run(&p, &o, &r, err);
+    if (rc == 0) {
+        lab_code_roof_from_summary(&r.summary, out);
+        out->run_id = r.run_id;
+        *measured = true;
+    }
+    lab_result_fini(&r);
+    lab_params_fini(&p);
+    return rc;
+}
+
 /* ---- bench code ----------------------------------------------------------------------------- */
 
 static double now_s(void)

@@ -140,6 +140,13 @@ int lab_code_spec_check(const struct lab_code_spec *s, struct core_err *err)
     return 0;
 }
 
+int lab_code_work(const struct lab_code_spec *s, double *flops, double *bytes,
+                  struct core_err *err)
+{
+    int rc = lab_code_expr(s->flops, s, flops, err);
+    return rc ? rc : lab_code_expr(s->bytes, s, bytes, err);
+}
+
 /* ---- a runner child ----------------------------------------------------------------------- */
 
 struct runner {
