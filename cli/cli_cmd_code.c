@@ -174,7 +174,7 @@ static int code_start(struct cli_ctx *cx, const char *qid, const char *out, bool
     const char *path = out ? out : default_file(gq->code, def, sizeof def);
     struct core_err e = {0};
     const char *st = gq->code->starter ? gq->code->starter : "";
-    if (core_file_create(path, st, strlen(st), force, "the starter file", &e) != CORE_OK) {
+    if (core_file_create(path, st, strlen(st), force, "pass --force", &e) != CORE_OK) {
         lesson_question_view_fini(&v);
         return cli_fail(&e);
     }

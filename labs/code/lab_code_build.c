@@ -18,6 +18,7 @@
 #include "labs/code/lab_code_internal.h"
 
 #include <ctype.h>
+#include <dlfcn.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -482,6 +483,25 @@ int lab_code_elf_check(const char *so_path, struct core_err *err)
         if (sh[i].sh_type == SHT_SYMTAB || sh[i].sh_type == SHT_DYNSYM) {
             const Elf64_Sym *sym = (const Elf64_Sym *)(img + sh[i].sh_offset);
             size_t ns = sh[i].sh_size / sizeof *sym;
+            const Elf64_Shdr *ss = sh[i].sh_link < eh->e_shnum ? &sh[sh[i].sh_link] : NULL;
+            /* an exported name the C library (or anything loaded here)
+             * defines: a replacement of the clock, of memcpy, of malloc */
+            for (size_t k = 0; sh[i].sh_type == SHT_DYNSYM && ss && k < ns && rc == 0; k++) {
+                int bind = ELF64_ST_BIND(sym[k].st_info);
+                if (sym[k].st_shndx == SHN_UNDEF || (bind != STB_GLOBAL && bind != STB_WEAK) ||
+                    sym[k].st_name >= ss->sh_size)
+                    continue;
+                const char *nm = img + ss->sh_offset + sym[k].st_name;
+                if (*nm && dlsym(RTLD_DEFAULT, nm))
+                    rc = core_err_set(err, CORE_ERR_INVALID,
+                                      "the code defines %s, a function of the C library (or of "
+                                      "another library loaded here): replacing library "
+                                      "functions (the clock, memory, I/O) is refused; name "
+                                      "your helpers otherwise or make them static",
+                                      nm);
+            }
+            if (rc != 0)
+                break;
             for (size_t k = 0; k < ns; k++)
                 if (ELF64_ST_TYPE(sym[k].st_info) == STT_GNU_IFUNC && sym[k].st_shndx != SHN_UNDEF) {
                     rc = core_err_set(err, CORE_ERR_INVALID,

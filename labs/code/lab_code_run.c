@@ -249,6 +249,14 @@ static char *runner_why(struct runner *r, const struct lab_code_spec *s, const c
         int sig = WTERMSIG(r->status);
         if (sig == SIGXCPU)
             core_buf_printf(&b, "stopped: it used more CPU time than the exercise allows");
+        else if (sig == SIGSYS)
+            /* a trap while SIGSYS was blocked: the kernel kills outright.
+             * glibc blocks every signal only around clone: pthread_create,
+             * posix_spawn */
+            core_buf_printf(&b, "refused by the sandbox: starting a process or a thread "
+                                "(pthread_create, posix_spawn) beyond what the exercise allows "
+                                "(glibc blocks every signal around it, so the process was "
+                                "killed outright)");
         else
             core_buf_printf(&b, "killed by signal %d (%s)", sig, strsignal(sig));
     } else if (r->dead && WIFEXITED(r->status)) {
