@@ -442,9 +442,9 @@ struct lab_code_result {
     char *first_wrong; /* "c[17] = 3.5, expected 2.25" (caller frees), NULL when none */
     int calls;         /* calls checked */
     double t_median_s, t_min_s, spread_pct; /* the timed calls */
-    double ref_median_s;
+    double ref_median_s, ref_min_s;
     double flops, bytes, intensity; /* the work model at the exercise's sizes */
-    double gflops, gbs;
+    double gflops, gbs;             /* at the best (least disturbed) timed call */
     double roof_gflops;       /* the roofline's bound at that intensity */
     double roofline_fraction; /* gflops / roof_gflops */
     double speedup;           /* over the naive reference */

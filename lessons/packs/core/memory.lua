@@ -1878,24 +1878,24 @@ question {
   topics = { "memory-hierarchy", "roofline" },
   prompt = [[
 Write `float sum(int n, const float *x)` returning the sum of n = 8388608
-floats drawn from [0, 1). The error bound is a relative error of 1e-4
-against the exact sum: one float accumulator fails it (past 2^24 every
-addition rounds), one double accumulator meets it but is latency bound (one
+floats drawn from [0, 1). The error bound is a relative error of 1e-5
+against the exact sum: one float accumulator fails it (once the sum passes
+2^22 every addition rounds by up to a quarter), one double accumulator meets it but is latency bound (one
 add per 4 cycles). Several independent accumulators meet both: the loop
 vectorises and each partial sum stays small. Memory bound (4n bytes per
-call); full marks from 60% of this machine's triad bandwidth.]],
+call); full marks from 95% of this machine's triad bandwidth.]],
   code = {
     signature = "float sum(int n, const float *x)",
     sizes = { n = 8388608 },
     inputs = { x = { count = "n", min = 0, max = 1 } },
-    tolerance = { rel = 1e-4, abs = 0 },
+    tolerance = { rel = 1e-5, abs = 0 },
     work = { flops = "n", bytes = "4*n" },
     correct = 0.3,
-    bands = { { fraction = 0.15, score = 0.3 }, { fraction = 0.35, score = 0.7 },
-              { fraction = 0.6, score = 1 } },
+    bands = { { fraction = 0.5, score = 0.3 }, { fraction = 0.8, score = 0.7 },
+              { fraction = 0.95, score = 1 } },
     reps = 5,
     starter = [[
-/* sum.c: the sum of x[0..n), relative error at most 1e-4. Make it fast. */
+/* sum.c: the sum of x[0..n), relative error at most 1e-5. Make it fast. */
 float sum(int n, const float *x)
 {
     double s = 0;
