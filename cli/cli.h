@@ -121,6 +121,8 @@ int cli_class_roster(struct cli_ctx *cx, struct cli_args *a, const struct cli_co
 int cli_class_regrade(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd,
                       const char *class_path);
 
+/* `bench code [--n KIB]` (cli_cmd_bench_code.c). */
+int cli_bench_code(struct cli_ctx *cx, int kib);
 /* `code` (cli_cmd_code.c). */
 int cli_cmd_code(struct cli_ctx *cx, struct cli_args *a);
 

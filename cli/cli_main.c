@@ -46,9 +46,9 @@ static const struct cli_command commands[] = {
      "roofline",
      cli_cmd_code},
     {"tui", "tui", "open the terminal UI (what `warpbench` alone does in a terminal)", cli_cmd_tui},
-    {"bench", "bench grader|labstream|tui|paramserver|packcheck|class|json [--n N]",
+    {"bench", "bench grader|labstream|tui|paramserver|packcheck|class|json|code [--n N]",
      "measure throughput of the grader, the lab metric stream, TUI drawing, raw socketpairs, "
-     "pack check or a class import",
+     "pack check, a class import, or the code harness against memcpy and the FMA peak",
      cli_cmd_bench},
     {"submit", "submit [PACK] [--out FILE] [--student-id ID] [--force]",
      "write your work to a new submission file for your instructor", cli_cmd_submit},

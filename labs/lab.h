@@ -518,7 +518,9 @@ struct lab_code_bench {
     double fma_gflops, fma_theory_gflops; /* measured vs cores x units x lanes x 2 x clock */
     int cores, units, lanes;
     double clock_ghz;
-    double kernel_s, overhead_s;        /* a ~1 ms kernel: its own time, the harness's extra */
+    double kernel_s;          /* a ~1 ms kernel: its own time (median) */
+    double overhead_s;        /* the harness's time less the kernel's own: least over the calls */
+    double overhead_median_s; /* ... and the median */
 };
 int lab_code_bench_run(double size_bytes, struct lab_code_bench *out, struct core_err *err);
 
