@@ -8,11 +8,16 @@
 #include "grader/grader.h"
 #include "labs/lab.h"
 
+#include <errno.h>
 #include <math.h>
+#include <unistd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+static char *figures_json(const struct lab_code_result *r, const struct lab_code_roof *roof);
+static char *feedback_text(const struct lab_code_result *r);
 
 static volatile sig_atomic_t code_signal;
 static atomic_int code_cancel;
@@ -283,36 +288,8 @@ static int code_run(struct cli_ctx *cx, const char *qid, const char *file)
         goto out;
     }
     /* the attempt: the code itself, the figures, the score */
-    struct core_buf fig;
-    struct core_json fj;
-    core_buf_init(&fig);
-    core_json_init(&fj, &fig);
-    core_json_obj_begin(&fj);
-    core_json_kbool(&fj, "correct", r.correct);
-    core_json_knum(&fj, "gflops", r.gflops);
-    core_json_knum(&fj, "gbs", r.gbs);
-    core_json_knum(&fj, "roofline_fraction", r.roofline_fraction);
-    core_json_knum(&fj, "speedup", r.speedup);
-    core_json_knum(&fj, "seconds", r.t_median_s);
-    core_json_knum(&fj, "reference_seconds", r.ref_median_s);
-    core_json_knum(&fj, "roof_gflops", r.roof_gflops);
-    core_json_knum(&fj, "fma_gflops", roof.fma_gflops);
-    core_json_knum(&fj, "triad_gbs", roof.triad_gbs);
-    core_json_kint(&fj, "roofline_run", roof.run_id);
-    core_json_kbool(&fj, "noisy", roof.noisy || r.spread_pct > 20);
-    core_json_obj_end(&fj);
-    char *figures = core_buf_steal(&fig);
-    struct core_buf fb;
-    core_buf_init(&fb);
-    if (!r.compiled)
-        core_buf_printf(&fb, "does not compile: %s", r.message ? r.message : "");
-    else if (!r.correct)
-        core_buf_printf(&fb, "%s", r.message ? r.message : "wrong");
-    else
-        core_buf_printf(&fb, "correct; %.3g GFLOP/s, %.3g GB/s, %.1f%% of the roofline, %.2fx the "
-                             "naive reference",
-                        r.gflops, r.gbs, 100 * r.roofline_fraction, r.speedup);
-    char *feedback = core_buf_steal(&fb);
+    char *figures = figures_json(&r, &roof);
+    char *feedback = feedback_text(&r);
     double pts = v.q.points > 0 ? v.q.points : 1;
     struct db_attempt_in in = {.user_id = uid,
                                .pack_id = v.q.pack_id,
@@ -408,6 +385,99 @@ out:
     lab_code_result_fini(&r);
     lesson_question_view_fini(&v);
     return rc;
+}
+
+/* The figures an attempt keeps (its parsed text and params_json). */
+static char *figures_json(const struct lab_code_result *r, const struct lab_code_roof *roof)
+{
+    struct core_buf fig;
+    struct core_json fj;
+    core_buf_init(&fig);
+    core_json_init(&fj, &fig);
+    core_json_obj_begin(&fj);
+    core_json_kbool(&fj, "correct", r->correct);
+    core_json_knum(&fj, "gflops", r->gflops);
+    core_json_knum(&fj, "gbs", r->gbs);
+    core_json_knum(&fj, "roofline_fraction", r->roofline_fraction);
+    core_json_knum(&fj, "speedup", r->speedup);
+    core_json_knum(&fj, "seconds", r->t_min_s);
+    core_json_knum(&fj, "reference_seconds", r->ref_min_s);
+    core_json_knum(&fj, "roof_gflops", r->roof_gflops);
+    core_json_knum(&fj, "fma_gflops", roof->fma_gflops);
+    core_json_knum(&fj, "triad_gbs", roof->triad_gbs);
+    core_json_kint(&fj, "roofline_run", roof->run_id);
+    core_json_kbool(&fj, "noisy", roof->noisy || r->spread_pct > 20);
+    core_json_obj_end(&fj);
+    return core_buf_steal(&fig);
+}
+
+static char *feedback_text(const struct lab_code_result *r)
+{
+    struct core_buf fb;
+    core_buf_init(&fb);
+    if (!r->compiled)
+        core_buf_printf(&fb, "does not compile: %s", r->message ? r->message : "");
+    else if (!r->correct)
+        core_buf_printf(&fb, "%s", r->message ? r->message : "wrong");
+    else
+        core_buf_printf(&fb, "correct; %.3g GFLOP/s, %.3g GB/s, %.1f%% of the roofline, %.2fx the "
+                             "naive reference",
+                        r->gflops, r->gbs, 100 * r->roofline_fraction, r->speedup);
+    return core_buf_steal(&fb);
+}
+
+int cli_code_rerun(void *ud, const char *qid, const struct grader_question *gq, const char *code,
+                   struct grader_result *res, double *gflops, struct core_err *err)
+{
+    struct cli_ctx *cx = ud;
+    memset(res, 0, sizeof *res);
+    *gflops = NAN;
+    if (!gq->code)
+        return core_err_set(err, CORE_ERR_INVALID, "%s is not a code question", qid);
+    struct lab_code_spec s;
+    cli_code_spec(qid, gq->code, &s);
+    double flops = 0, bytes = 0;
+    int rc = lab_code_work(&s, &flops, &bytes, err);
+    if (rc != CORE_OK)
+        return rc;
+    /* the student's file, in a private directory of its own */
+    const char *tmp = getenv("TMPDIR");
+    char dir[256], path[320];
+    snprintf(dir, sizeof dir, "%s/wb-class-code.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir))
+        return core_err_set(err, CORE_ERR_IO, "a temporary directory: %s", strerror(errno));
+    snprintf(path, sizeof path, "%s/%s.c", dir, gq->code->func);
+    struct lab_code_roof roof;
+    bool measured;
+    struct lab_code_result r = {0};
+    rc = core_file_create(path, code, strlen(code), false, NULL, err);
+    if (rc == CORE_OK)
+        rc = lab_code_roof_get(cx->db, lesson_session_user_id(cx->session), bytes,
+                               s.threads > 0 ? s.threads : 1, NULL, 0, NULL, &roof, &measured,
+                               err);
+    struct lab_code_opts o = {.roof = &roof};
+    if (rc == CORE_OK)
+        rc = lab_code_run(&s, path, &o, &r, err);
+    unlink(path);
+    rmdir(dir);
+    if (rc != CORE_OK) {
+        lab_code_result_fini(&r);
+        return rc;
+    }
+    double pts = gq->points > 0 ? gq->points : 1;
+    res->valid = r.compiled;
+    res->score = r.score * pts;
+    res->max = pts;
+    res->correct = r.correct && r.score >= 1;
+    res->feedback = feedback_text(&r);
+    res->parsed = figures_json(&r, &roof);
+    res->params_json = core_xstrdup(res->parsed);
+    res->value = r.roofline_fraction;
+    res->has_value = r.correct;
+    if (r.correct)
+        *gflops = r.gflops;
+    lab_code_result_fini(&r);
+    return CORE_OK;
 }
 
 int cli_cmd_code(struct cli_ctx *cx, struct cli_args *a)
