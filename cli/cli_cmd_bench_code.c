@@ -46,8 +46,8 @@ int cli_bench_code(struct cli_ctx *cx, int kib)
                b.copy_gbs, b.memcpy_gbs, copy_ratio);
         printf("  FMA peak %8.1f GFLOP/s on %d cores       theory %.1f = %d cores x %d units x "
                "%d lanes x 2 x %.2f GHz   ratio %.3f (goal 0.85-1.15)\n",
-               b.fma_gflops, b.cores, b.fma_theory_gflops, b.cores, b.units, b.lanes,
-               b.clock_ghz, fma_ratio);
+               b.fma_gflops, b.cores, b.fma_theory_gflops, b.cores, b.units, b.lanes, b.clock_ghz,
+               fma_ratio);
         printf("  overhead %8.2f us on a %.3f ms kernel = %.2f%% (goal < 1%%); median %.2f us\n",
                b.overhead_s * 1e6, b.kernel_s * 1e3, 100 * over, b.overhead_median_s * 1e6);
     }

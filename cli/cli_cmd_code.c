@@ -219,9 +219,9 @@ static void print_roof(const struct lab_code_roof *r, bool measured)
 {
     printf("  this machine's roofline (%s run %lld): FMA peak %.1f GFLOP/s on %d core%s; triad "
            "%.1f GB/s at the exercise's size, %.1f GB/s at 4x LLC%s%s\n",
-           measured ? "measured now," : "roofline", (long long)r->run_id, r->fma_gflops,
-           r->threads, r->threads == 1 ? "" : "s", r->triad_gbs, r->triad_big_gbs,
-           r->noisy ? " — NOISY: " : "", r->noisy ? cli_tx1(r->noise) : "");
+           measured ? "measured now," : "roofline", (long long)r->run_id, r->fma_gflops, r->threads,
+           r->threads == 1 ? "" : "s", r->triad_gbs, r->triad_big_gbs, r->noisy ? " — NOISY: " : "",
+           r->noisy ? cli_tx1(r->noise) : "");
 }
 
 static int code_run(struct cli_ctx *cx, const char *qid, const char *file)
@@ -420,8 +420,9 @@ static char *feedback_text(const struct lab_code_result *r)
     else if (!r->correct)
         core_buf_printf(&fb, "%s", r->message ? r->message : "wrong");
     else
-        core_buf_printf(&fb, "correct; %.3g GFLOP/s, %.3g GB/s, %.1f%% of the roofline, %.2fx the "
-                             "naive reference",
+        core_buf_printf(&fb,
+                        "correct; %.3g GFLOP/s, %.3g GB/s, %.1f%% of the roofline, %.2fx the "
+                        "naive reference",
                         r->gflops, r->gbs, 100 * r->roofline_fraction, r->speedup);
     return core_buf_steal(&fb);
 }
@@ -453,8 +454,7 @@ int cli_code_rerun(void *ud, const char *qid, const struct grader_question *gq, 
     rc = core_file_create(path, code, strlen(code), false, NULL, err);
     if (rc == CORE_OK)
         rc = lab_code_roof_get(cx->db, lesson_session_user_id(cx->session), bytes,
-                               s.threads > 0 ? s.threads : 1, NULL, 0, NULL, &roof, &measured,
-                               err);
+                               s.threads > 0 ? s.threads : 1, NULL, 0, NULL, &roof, &measured, err);
     struct lab_code_opts o = {.roof = &roof};
     if (rc == CORE_OK)
         rc = lab_code_run(&s, path, &o, &r, err);

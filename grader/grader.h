@@ -139,12 +139,12 @@ struct grader_page {
  * checked when the pack is evaluated. The grader never runs it. */
 struct grader_code_param {
     char *name;
-    char *type;     /* the C type as declared: "int", "const float *", "int8_t *" */
-    char *elem;     /* the element (or scalar) type: "int", "float", "int8_t", ... */
-    bool pointer;   /* an array */
-    bool is_const;  /* a const array: an input */
-    char *count;    /* arrays: the element count, an expression over the sizes */
-    double lo, hi;  /* inputs: the range values are drawn from */
+    char *type;    /* the C type as declared: "int", "const float *", "int8_t *" */
+    char *elem;    /* the element (or scalar) type: "int", "float", "int8_t", ... */
+    bool pointer;  /* an array */
+    bool is_const; /* a const array: an input */
+    char *count;   /* arrays: the element count, an expression over the sizes */
+    double lo, hi; /* inputs: the range values are drawn from */
 };
 struct grader_code {
     char *signature; /* as declared: "void matmul(int n, const float *a, ...)" */
@@ -155,9 +155,9 @@ struct grader_code {
     char **size_names; /* sizes = { n = 512 } */
     double *size_values;
     size_t n_sizes;
-    char *starter;   /* the file `code start` writes */
-    char *reference; /* the naive reference, C source */
-    char *flags;     /* extra compiler flags ("" for none) */
+    char *starter;               /* the file `code start` writes */
+    char *reference;             /* the naive reference, C source */
+    char *flags;                 /* extra compiler flags ("" for none) */
     double rtol, atol, mismatch; /* tolerance = { rel, abs, mismatch } */
     char *flops, *bytes;         /* work = { flops = "2*n^3", bytes = "12*n^2" } */
     int threads, reps;

@@ -22,14 +22,18 @@
 #include <string.h>
 
 static const struct grader_fspec code_fields[] = {
-    {"signature", GRADER_T_STR}, {"sizes", GRADER_T_TAB},     {"inputs", GRADER_T_TAB},
-    {"outputs", GRADER_T_TAB},   {"starter", GRADER_T_STR},   {"reference", GRADER_T_STR},
-    {"flags", GRADER_T_STR},     {"tolerance", GRADER_T_TAB}, {"work", GRADER_T_TAB},
-    {"bands", GRADER_T_TAB},     {"correct", GRADER_T_NUM},   {"threads", GRADER_T_NUM},
-    {"reps", GRADER_T_NUM},      {"timeout", GRADER_T_NUM},   {"memory", GRADER_T_NUM},
-    {NULL, 0}};
-static const struct grader_fspec array_fields[] = {
-    {"count", GRADER_T_STR | GRADER_T_NUM}, {"min", GRADER_T_NUM}, {"max", GRADER_T_NUM}, {NULL, 0}};
+    {"signature", GRADER_T_STR}, {"sizes", GRADER_T_TAB},
+    {"inputs", GRADER_T_TAB},    {"outputs", GRADER_T_TAB},
+    {"starter", GRADER_T_STR},   {"reference", GRADER_T_STR},
+    {"flags", GRADER_T_STR},     {"tolerance", GRADER_T_TAB},
+    {"work", GRADER_T_TAB},      {"bands", GRADER_T_TAB},
+    {"correct", GRADER_T_NUM},   {"threads", GRADER_T_NUM},
+    {"reps", GRADER_T_NUM},      {"timeout", GRADER_T_NUM},
+    {"memory", GRADER_T_NUM},    {NULL, 0}};
+static const struct grader_fspec array_fields[] = {{"count", GRADER_T_STR | GRADER_T_NUM},
+                                                   {"min", GRADER_T_NUM},
+                                                   {"max", GRADER_T_NUM},
+                                                   {NULL, 0}};
 static const struct grader_fspec tol_fields[] = {
     {"rel", GRADER_T_NUM}, {"abs", GRADER_T_NUM}, {"mismatch", GRADER_T_NUM}, {NULL, 0}};
 static const struct grader_fspec work_fields[] = {
@@ -38,8 +42,8 @@ static const struct grader_fspec band_fields[] = {
     {"fraction", GRADER_T_NUM}, {"score", GRADER_T_NUM}, {NULL, 0}};
 
 /* The element types a signature may use. */
-static const char *const elems[] = {"int8_t", "int32_t", "int64_t", "int", "float", "double",
-                                    "signed char", "long", NULL};
+static const char *const elems[] = {"int8_t", "int32_t",     "int64_t", "int", "float",
+                                    "double", "signed char", "long",    NULL};
 
 void grader_code_free(struct grader_code *c)
 {
@@ -121,8 +125,9 @@ static const char *parse_signature(struct grader_code *c, const char *sig, char 
     if (!ident(c->func))
         return "the signature names no function";
     if (strcmp(c->ret, "void") != 0 && !elem_known(c->ret)) {
-        snprintf(why, n, "the return type '%s' is not void or one of int8_t, int32_t, int64_t, "
-                         "int, long, float, double",
+        snprintf(why, n,
+                 "the return type '%s' is not void or one of int8_t, int32_t, int64_t, "
+                 "int, long, float, double",
                  c->ret);
         return why;
     }
@@ -181,8 +186,9 @@ static const char *parse_signature(struct grader_code *c, const char *sig, char 
             return why;
         }
         if (!elem_known(q->elem)) {
-            snprintf(why, n, "parameter %s: type '%s' is not one of int8_t, int32_t, int64_t, int, "
-                             "long, float, double",
+            snprintf(why, n,
+                     "parameter %s: type '%s' is not one of int8_t, int32_t, int64_t, int, "
+                     "long, float, double",
                      q->name, q->elem);
             return why;
         }
@@ -271,15 +277,14 @@ static void code_check(struct grader_vctx *v, int t, struct grader_question *q)
     /* sizes = { n = 512 } */
     if (grader_rawfield(L, ct, "sizes") == LUA_TTABLE) {
         int st = lua_gettop(L);
-        lua_pushnil(L); /* st nil */
+        lua_pushnil(L);           /* st nil */
         while (lua_next(L, st)) { /* st key value */
             if (lua_type(L, -2) != LUA_TSTRING || !lua_isinteger(L, -1) ||
                 lua_tointeger(L, -1) < 1 || lua_tointeger(L, -1) > (1 << 30)) {
                 grader_vproblem(&s, "sizes: each must be name = a whole number from 1 to 2^30");
             } else if (c->n_sizes < 6) {
                 c->size_names = realloc(c->size_names, (c->n_sizes + 1) * sizeof *c->size_names);
-                c->size_values =
-                    realloc(c->size_values, (c->n_sizes + 1) * sizeof *c->size_values);
+                c->size_values = realloc(c->size_values, (c->n_sizes + 1) * sizeof *c->size_values);
                 if (!c->size_names || !c->size_values)
                     abort();
                 c->size_names[c->n_sizes] = core_xstrdup(lua_tostring(L, -2));

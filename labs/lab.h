@@ -397,9 +397,9 @@ struct lab_code_band {
 /* One exercise, as the pack declares it (lesson_code_spec builds it). The
  * strings are borrowed. */
 struct lab_code_spec {
-    const char *id;      /* the question's id, for messages */
-    const char *func;    /* the function's name */
-    int ret;             /* -1: void, else an enum lab_code_elem returned (an output) */
+    const char *id;   /* the question's id, for messages */
+    const char *func; /* the function's name */
+    int ret;          /* -1: void, else an enum lab_code_elem returned (an output) */
     struct lab_code_arg args[LAB_CODE_MAX_ARGS];
     int n_args;
     char size_names[LAB_CODE_MAX_SIZES][32];
@@ -424,8 +424,8 @@ struct lab_code_spec {
  * "roofline" lab): bandwidths in GB/s (bytes read + written per second),
  * FP32 peak in GFLOP/s on `threads` cores. */
 struct lab_code_roof {
-    double size_bytes;         /* the working set the "size" figures were measured at */
-    double copy_gbs, triad_gbs; /* at size_bytes */
+    double size_bytes;                  /* the working set the "size" figures were measured at */
+    double copy_gbs, triad_gbs;         /* at size_bytes */
     double copy_big_gbs, triad_big_gbs; /* at 4x the last-level cache */
     double fma_gflops;
     int threads;
@@ -445,18 +445,18 @@ struct lab_code_result {
     double ref_median_s, ref_min_s;
     double flops, bytes, intensity; /* the work model at the exercise's sizes */
     double gflops, gbs;             /* at the best (least disturbed) timed call */
-    double roof_gflops;       /* the roofline's bound at that intensity */
-    double roofline_fraction; /* gflops / roof_gflops */
-    double speedup;           /* over the naive reference */
-    double score;             /* 0..1 of the points: correctness gate, then bands */
+    double roof_gflops;             /* the roofline's bound at that intensity */
+    double roofline_fraction;       /* gflops / roof_gflops */
+    double speedup;                 /* over the naive reference */
+    double score;                   /* 0..1 of the points: correctness gate, then bands */
 };
 void lab_code_result_fini(struct lab_code_result *r);
 
 struct lab_code_opts {
     const struct lab_code_roof *roof; /* NULL: no roofline figures, score from correctness */
-    const struct lab_sink *sink;      /* live samples (series "call_ms", "gflops"), log; may be NULL */
-    atomic_int *cancel;               /* may be NULL */
-    bool skip_reference_timing;       /* time the reference once only (bench) */
+    const struct lab_sink *sink; /* live samples (series "call_ms", "gflops"), log; may be NULL */
+    atomic_int *cancel;          /* may be NULL */
+    bool skip_reference_timing;  /* time the reference once only (bench) */
     /* Our own kernels (the roofline, the benchmarks): the spec's reference
      * is the code itself, so it is not run and the outputs are not compared
      * (the inputs are still checked). Never for a student's file. */
@@ -514,7 +514,7 @@ int lab_code_roof_get(struct db *db, int64_t user_id, double size_bytes, int thr
 /* What `warpbench bench code` measures. */
 struct lab_code_bench {
     double size_bytes;
-    double copy_gbs, memcpy_gbs;        /* the harness's copy vs memcpy in this process */
+    double copy_gbs, memcpy_gbs;          /* the harness's copy vs memcpy in this process */
     double fma_gflops, fma_theory_gflops; /* measured vs cores x units x lanes x 2 x clock */
     int cores, units, lanes;
     double clock_ghz;

@@ -39,11 +39,16 @@ extern char **environ;
 size_t lab_code_elem_size(enum lab_code_elem e)
 {
     switch (e) {
-    case LAB_CODE_I8: return 1;
-    case LAB_CODE_I32: return 4;
-    case LAB_CODE_I64: return 8;
-    case LAB_CODE_F32: return 4;
-    case LAB_CODE_F64: return 8;
+    case LAB_CODE_I8:
+        return 1;
+    case LAB_CODE_I32:
+        return 4;
+    case LAB_CODE_I64:
+        return 8;
+    case LAB_CODE_F32:
+        return 4;
+    case LAB_CODE_F64:
+        return 8;
     }
     return 1;
 }
@@ -332,8 +337,8 @@ int lab_code_compile(const char *src_path, const char *so_path, const char *flag
         argv[n++] = "-Xcompiler";
         argv[n++] = "-fPIC,-march=native";
     } else {
-        static char *const base[] = {"-O2", "-march=native", "-g", "-shared", "-fPIC",
-                                     "-nostartfiles", "-fno-plt", "-Wall"};
+        static char *const base[] = {"-O2",   "-march=native", "-g",       "-shared",
+                                     "-fPIC", "-nostartfiles", "-fno-plt", "-Wall"};
         for (size_t i = 0; i < sizeof base / sizeof base[0]; i++)
             argv[n++] = base[i];
     }
@@ -401,9 +406,9 @@ int lab_code_compile(const char *src_path, const char *so_path, const char *flag
 
 /* ---- the ELF check ------------------------------------------------------------------------ */
 
-static const char *const allowed_needed[] = {"libc.so.", "libm.so.", "libgomp.so.",
-                                             "libpthread.so.", "ld-linux", "libcudart.so.",
-                                             "libgcc_s.so.", "libstdc++.so.", "libmvec.so."};
+static const char *const allowed_needed[] = {"libc.so.",       "libm.so.",      "libgomp.so.",
+                                             "libpthread.so.", "ld-linux",      "libcudart.so.",
+                                             "libgcc_s.so.",   "libstdc++.so.", "libmvec.so."};
 
 int lab_code_elf_check(const char *so_path, struct core_err *err)
 {
@@ -428,7 +433,8 @@ int lab_code_elf_check(const char *so_path, struct core_err *err)
         goto out;
     }
     for (int i = 0; i < eh->e_shnum && rc == 0; i++) {
-        if (sh[i].sh_name >= strs->sh_size || sh[i].sh_offset + (sh[i].sh_type == SHT_NOBITS ? 0 : sh[i].sh_size) > len) {
+        if (sh[i].sh_name >= strs->sh_size ||
+            sh[i].sh_offset + (sh[i].sh_type == SHT_NOBITS ? 0 : sh[i].sh_size) > len) {
             rc = core_err_set(err, CORE_ERR_INVALID, "the compiled object's sections are damaged");
             break;
         }
@@ -476,7 +482,8 @@ int lab_code_elf_check(const char *so_path, struct core_err *err)
                                           lib);
                     break;
                 }
-                default: break;
+                default:
+                    break;
                 }
             }
         }
@@ -503,7 +510,8 @@ int lab_code_elf_check(const char *so_path, struct core_err *err)
             if (rc != 0)
                 break;
             for (size_t k = 0; k < ns; k++)
-                if (ELF64_ST_TYPE(sym[k].st_info) == STT_GNU_IFUNC && sym[k].st_shndx != SHN_UNDEF) {
+                if (ELF64_ST_TYPE(sym[k].st_info) == STT_GNU_IFUNC &&
+                    sym[k].st_shndx != SHN_UNDEF) {
                     rc = core_err_set(err, CORE_ERR_INVALID,
                                       "the code defines an IFUNC (its resolver would run when "
                                       "the library is loaded, outside the sandbox and the "

@@ -124,8 +124,8 @@ static void limits(void)
             pages = 0;
         fclose(f);
     }
-    r.rlim_cur = r.rlim_max = (rlim_t)pages * (rlim_t)page + H->mem_limit +
-                              (rlim_t)H->threads * (rlim_t)(16u << 20);
+    r.rlim_cur = r.rlim_max =
+        (rlim_t)pages * (rlim_t)page + H->mem_limit + (rlim_t)H->threads * (rlim_t)(16u << 20);
     setrlimit(RLIMIT_AS, &r);
 #endif
     r.rlim_cur = r.rlim_max = 0;
@@ -139,14 +139,42 @@ static void sandbox(void)
     scmp_filter_ctx c = seccomp_init(SCMP_ACT_TRAP);
     if (!c)
         fail("seccomp_init failed%s", NULL);
-    static const char *const calls[] = {
-        "munmap", "mremap", "mprotect", "madvise", "brk", "futex", "futex_waitv",
-        "clock_gettime", "clock_getres", "gettimeofday", "time", "nanosleep",
-        "clock_nanosleep", "exit", "exit_group", "rt_sigreturn", "rt_sigprocmask",
-        "sigaltstack", "sched_yield", "sched_getaffinity", "getpid", "gettid", "getrusage",
-        "rseq", "set_robust_list", "get_robust_list", "membarrier", "getrandom", "restart_syscall",
-        "set_tid_address", "sysinfo", "getcpu", "sched_getparam", "sched_getscheduler",
-        "arch_prctl", "uname"};
+    static const char *const calls[] = {"munmap",
+                                        "mremap",
+                                        "mprotect",
+                                        "madvise",
+                                        "brk",
+                                        "futex",
+                                        "futex_waitv",
+                                        "clock_gettime",
+                                        "clock_getres",
+                                        "gettimeofday",
+                                        "time",
+                                        "nanosleep",
+                                        "clock_nanosleep",
+                                        "exit",
+                                        "exit_group",
+                                        "rt_sigreturn",
+                                        "rt_sigprocmask",
+                                        "sigaltstack",
+                                        "sched_yield",
+                                        "sched_getaffinity",
+                                        "getpid",
+                                        "gettid",
+                                        "getrusage",
+                                        "rseq",
+                                        "set_robust_list",
+                                        "get_robust_list",
+                                        "membarrier",
+                                        "getrandom",
+                                        "restart_syscall",
+                                        "set_tid_address",
+                                        "sysinfo",
+                                        "getcpu",
+                                        "sched_getparam",
+                                        "sched_getscheduler",
+                                        "arch_prctl",
+                                        "uname"};
     int rc = 0;
     for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
         int nr = seccomp_syscall_resolve_name(calls[i]);
@@ -200,15 +228,15 @@ static inline void relax(void)
 }
 
 typedef long A;
-#define CALL(T, f, n, v)                                                                          \
-    (n == 0   ? ((T(*)(void))f)()                                                                 \
-     : n == 1 ? ((T(*)(A))f)(v[0])                                                                \
-     : n == 2 ? ((T(*)(A, A))f)(v[0], v[1])                                                       \
-     : n == 3 ? ((T(*)(A, A, A))f)(v[0], v[1], v[2])                                              \
-     : n == 4 ? ((T(*)(A, A, A, A))f)(v[0], v[1], v[2], v[3])                                     \
-     : n == 5 ? ((T(*)(A, A, A, A, A))f)(v[0], v[1], v[2], v[3], v[4])                            \
-     : n == 6 ? ((T(*)(A, A, A, A, A, A))f)(v[0], v[1], v[2], v[3], v[4], v[5])                   \
-     : n == 7 ? ((T(*)(A, A, A, A, A, A, A))f)(v[0], v[1], v[2], v[3], v[4], v[5], v[6])          \
+#define CALL(T, f, n, v)                                                                           \
+    (n == 0   ? ((T(*)(void))f)()                                                                  \
+     : n == 1 ? ((T(*)(A))f)(v[0])                                                                 \
+     : n == 2 ? ((T(*)(A, A))f)(v[0], v[1])                                                        \
+     : n == 3 ? ((T(*)(A, A, A))f)(v[0], v[1], v[2])                                               \
+     : n == 4 ? ((T(*)(A, A, A, A))f)(v[0], v[1], v[2], v[3])                                      \
+     : n == 5 ? ((T(*)(A, A, A, A, A))f)(v[0], v[1], v[2], v[3], v[4])                             \
+     : n == 6 ? ((T(*)(A, A, A, A, A, A))f)(v[0], v[1], v[2], v[3], v[4], v[5])                    \
+     : n == 7 ? ((T(*)(A, A, A, A, A, A, A))f)(v[0], v[1], v[2], v[3], v[4], v[5], v[6])           \
               : ((T(*)(A, A, A, A, A, A, A, A))f)(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]))
 
 /* One call of the student's function with the arguments in the mapping. */
@@ -220,12 +248,24 @@ static void call_once(void *fn, char *base)
         v[i] = H->args[i].pointer ? (A)(uintptr_t)(base + H->args[i].off) : (A)H->args[i].ival;
     void *r = base + H->ret_off;
     switch (H->ret_elem) {
-    case LAB_CODE_F32: *(float *)r = CALL(float, fn, n, v); break;
-    case LAB_CODE_F64: *(double *)r = CALL(double, fn, n, v); break;
-    case LAB_CODE_I32: *(int32_t *)r = CALL(int32_t, fn, n, v); break;
-    case LAB_CODE_I64: *(int64_t *)r = CALL(int64_t, fn, n, v); break;
-    case LAB_CODE_I8: *(int8_t *)r = CALL(int8_t, fn, n, v); break;
-    default: CALL(void, fn, n, v); break;
+    case LAB_CODE_F32:
+        *(float *)r = CALL(float, fn, n, v);
+        break;
+    case LAB_CODE_F64:
+        *(double *)r = CALL(double, fn, n, v);
+        break;
+    case LAB_CODE_I32:
+        *(int32_t *)r = CALL(int32_t, fn, n, v);
+        break;
+    case LAB_CODE_I64:
+        *(int64_t *)r = CALL(int64_t, fn, n, v);
+        break;
+    case LAB_CODE_I8:
+        *(int8_t *)r = CALL(int8_t, fn, n, v);
+        break;
+    default:
+        CALL(void, fn, n, v);
+        break;
     }
 }
 

@@ -66,11 +66,11 @@ struct lab_code_shm {
     int32_t ret_elem; /* enum lab_code_elem of the return value, -1: void */
     uint64_t ret_off; /* where the child stores the return value */
     struct lab_code_shm_arg args[LAB_CODE_MAX_ARGS];
-    int32_t threads;     /* threads the code may start: 1 = none */
+    int32_t threads; /* threads the code may start: 1 = none */
     int32_t pad;
-    uint64_t mem_limit;  /* bytes the code may map */
-    double cpu_limit_s;  /* RLIMIT_CPU */
-    uint64_t size;       /* of the whole mapping */
+    uint64_t mem_limit; /* bytes the code may map */
+    double cpu_limit_s; /* RLIMIT_CPU */
+    uint64_t size;      /* of the whole mapping */
 };
 
 /* Size in bytes of one element of type e. */

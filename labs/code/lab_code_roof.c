@@ -121,7 +121,8 @@ static const char spin_src[] =
     "    struct timespec a, b;\n"
     "    clock_gettime(CLOCK_MONOTONIC, &a);\n"
     "    double s = x[0];\n"
-    "    for (int i = 0; i < iters; i++) { s = s * 0.999999 + 1e-9; __asm__ volatile(\"\" : \"+x\"(s)); }\n"
+    "    for (int i = 0; i < iters; i++) { s = s * 0.999999 + 1e-9; __asm__ volatile(\"\" : "
+    "\"+x\"(s)); }\n"
     "    clock_gettime(CLOCK_MONOTONIC, &b);\n"
     "    self[0] = (b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) * 1e-9;\n"
     "    return s > 1e300 ? 1 : 0;\n"
@@ -310,8 +311,8 @@ void lab_code_roof_from_summary(const struct lab_summary *s, struct lab_code_roo
 {
     memset(out, 0, sizeof *out);
     const struct lab_figure *f;
-#define GET(key, field)                                                                           \
-    if ((f = lab_summary_find(s, key)) && !f->str)                                                \
+#define GET(key, field)                                                                            \
+    if ((f = lab_summary_find(s, key)) && !f->str)                                                 \
         out->field = f->num;
     GET("size_bytes", size_bytes);
     GET("copy_gbs", copy_gbs);
@@ -374,7 +375,8 @@ static int roof_run(struct lab_ctx *cx, struct core_err *err)
     lab_figure_num(cx, "threads", threads, "", "threads of the FMA peak");
     lab_figure_num(cx, "size_bytes", size, "B", "the exercise's working set");
     lab_figure_num(cx, "lanes", lanes, "", "FP32 lanes of a vector");
-    lab_figure_num(cx, "big_bytes", big, "B", "the working set of the \"4x LLC\" figures (at most 512 MiB)");
+    lab_figure_num(cx, "big_bytes", big, "B",
+                   "the working set of the \"4x LLC\" figures (at most 512 MiB)");
     return 0;
 }
 
@@ -399,8 +401,8 @@ static bool same_machine(const char *machine_json, const struct lab_machine *m)
         return false;
     const struct core_kv *cpu = core_kv_find(kv, n, "cpu_model");
     const struct core_kv *cores = core_kv_find(kv, n, "cores_online");
-    bool same = cpu && cpu->str && strcmp(cpu->str, m->cpu_model) == 0 && cores &&
-                cores->is_num && (int)cores->num == m->cores_online;
+    bool same = cpu && cpu->str && strcmp(cpu->str, m->cpu_model) == 0 && cores && cores->is_num &&
+                (int)cores->num == m->cores_online;
     core_kv_free(kv, n);
     return same;
 }
@@ -430,8 +432,8 @@ int lab_code_roof_get(struct db *db, int64_t user_id, double size_bytes, int thr
             continue;
         const struct core_kv *ks = core_kv_find(kv, nk, "size_kib");
         const struct core_kv *kt = core_kv_find(kv, nk, "threads");
-        bool match = ks && ks->is_num && (long)ks->num == kib && kt && kt->is_num &&
-                     (int)kt->num == threads;
+        bool match =
+            ks && ks->is_num && (long)ks->num == kib && kt && kt->is_num && (int)kt->num == threads;
         core_kv_free(kv, nk);
         if (!match || core_json_parse_flat(runs[i].summary_json, &kv, &nk, NULL) != 0)
             continue;
@@ -460,8 +462,8 @@ int lab_code_roof_get(struct db *db, int64_t user_id, double size_bytes, int thr
     snprintf(v, sizeof v, "%d", threads);
     if (rc == 0)
         rc = lab_params_set(&p, "threads", v, err);
-    struct lab_run_opts o = {.db = db, .user_id = user_id, .sinks = sinks, .n_sinks = n_sinks,
-                             .cancel = cancel};
+    struct lab_run_opts o = {
+        .db = db, .user_id = user_id, .sinks = sinks, .n_sinks = n_sinks, .cancel = cancel};
     struct lab_result r = {0};
     if (rc == 0)
         rc = lab_run(&p, &o, &r, err);

@@ -123,8 +123,9 @@ int lab_code_spec_check(const struct lab_code_spec *s, struct core_err *err)
         out |= s->args[i].output;
     }
     if (!out)
-        return core_err_set(err, CORE_ERR_INVALID, "%s: nothing to check: no output argument and "
-                                                   "no return value",
+        return core_err_set(err, CORE_ERR_INVALID,
+                            "%s: nothing to check: no output argument and "
+                            "no return value",
                             s->id);
     struct layout l;
     int rc = layout_make(s, &l, err);
@@ -140,8 +141,7 @@ int lab_code_spec_check(const struct lab_code_spec *s, struct core_err *err)
     return 0;
 }
 
-int lab_code_work(const struct lab_code_spec *s, double *flops, double *bytes,
-                  struct core_err *err)
+int lab_code_work(const struct lab_code_spec *s, double *flops, double *bytes, struct core_err *err)
 {
     int rc = lab_code_expr(s->flops, s, flops, err);
     return rc ? rc : lab_code_expr(s->bytes, s, bytes, err);
@@ -155,11 +155,11 @@ struct runner {
     char *base;
     struct lab_code_shm *h;
     size_t size;
-    uint32_t k;   /* calls made */
-    bool stopped; /* SIGSTOPped between calls */
+    uint32_t k;    /* calls made */
+    bool stopped;  /* SIGSTOPped between calls */
     double last_s; /* the last call's time */
     const char *so_path;
-    int status;   /* the wait status once dead */
+    int status; /* the wait status once dead */
     bool dead;
 };
 
@@ -461,11 +461,21 @@ static void fill(void *p, size_t n, const struct lab_code_arg *a, uint64_t *seed
         double u = (double)(mix(seed) >> 11) * 0x1.0p-53;
         double v = lo + u * (hi - lo);
         switch (a->elem) {
-        case LAB_CODE_F32: ((float *)p)[i] = (float)v; break;
-        case LAB_CODE_F64: ((double *)p)[i] = v; break;
-        case LAB_CODE_I8: ((int8_t *)p)[i] = (int8_t)floor(lo + u * (hi - lo + 1)); break;
-        case LAB_CODE_I32: ((int32_t *)p)[i] = (int32_t)floor(lo + u * (hi - lo + 1)); break;
-        case LAB_CODE_I64: ((int64_t *)p)[i] = (int64_t)floor(lo + u * (hi - lo + 1)); break;
+        case LAB_CODE_F32:
+            ((float *)p)[i] = (float)v;
+            break;
+        case LAB_CODE_F64:
+            ((double *)p)[i] = v;
+            break;
+        case LAB_CODE_I8:
+            ((int8_t *)p)[i] = (int8_t)floor(lo + u * (hi - lo + 1));
+            break;
+        case LAB_CODE_I32:
+            ((int32_t *)p)[i] = (int32_t)floor(lo + u * (hi - lo + 1));
+            break;
+        case LAB_CODE_I64:
+            ((int64_t *)p)[i] = (int64_t)floor(lo + u * (hi - lo + 1));
+            break;
         }
     }
 }
@@ -488,11 +498,16 @@ static void poison(void *p, size_t n, enum lab_code_elem e)
 static double elem_get(const void *p, size_t i, enum lab_code_elem e)
 {
     switch (e) {
-    case LAB_CODE_F32: return ((const float *)p)[i];
-    case LAB_CODE_F64: return ((const double *)p)[i];
-    case LAB_CODE_I8: return ((const int8_t *)p)[i];
-    case LAB_CODE_I32: return ((const int32_t *)p)[i];
-    case LAB_CODE_I64: return (double)((const int64_t *)p)[i];
+    case LAB_CODE_F32:
+        return ((const float *)p)[i];
+    case LAB_CODE_F64:
+        return ((const double *)p)[i];
+    case LAB_CODE_I8:
+        return ((const int8_t *)p)[i];
+    case LAB_CODE_I32:
+        return ((const int32_t *)p)[i];
+    case LAB_CODE_I64:
+        return (double)((const int64_t *)p)[i];
     }
     return 0;
 }
@@ -551,7 +566,7 @@ struct job {
     char dir[256];
     char ref_so[320], stu_so[320], ref_c[320];
     struct runner ref, stu;
-    void *in[LAB_CODE_MAX_ARGS];   /* this call's inputs, private */
+    void *in[LAB_CODE_MAX_ARGS];       /* this call's inputs, private */
     void *want[LAB_CODE_MAX_ARGS + 1]; /* the expected outputs, private (last: return) */
     void *prev[LAB_CODE_MAX_ARGS + 1]; /* the call before's */
     double run_t0;
@@ -561,7 +576,8 @@ static void emit(const struct job *j, const char *series, long long step, double
 {
     const struct lab_sink *k = j->o ? j->o->sink : NULL;
     if (k && k->sample) {
-        struct core_sample smp = {.series = series, .step = step, .value = v, .t = now_s() - j->run_t0};
+        struct core_sample smp = {
+            .series = series, .step = step, .value = v, .t = now_s() - j->run_t0};
         k->sample(k->ud, &smp);
     }
 }
@@ -693,8 +709,9 @@ static int check_call(struct job *j, int call, bool inputs_only, struct lab_code
             char got[48], was[48];
             fmt_elem(got, sizeof got, now, e, s->args[i].elem);
             fmt_elem(was, sizeof was, j->in[i], e, s->args[i].elem);
-            set_msg(out, "call %d modified its input: %s[%zu] is %s, was given %s (inputs are "
-                         "const: the harness checks them after every call)",
+            set_msg(out,
+                    "call %d modified its input: %s[%zu] is %s, was given %s (inputs are "
+                    "const: the harness checks them after every call)",
                     call, s->args[i].name, e, got, was);
             return -1;
         }
@@ -702,8 +719,7 @@ static int check_call(struct job *j, int call, bool inputs_only, struct lab_code
     for (int i = 0; !inputs_only && i <= s->n_args; i++) {
         if (!is_out(j, i))
             continue;
-        enum lab_code_elem e =
-            i == s->n_args ? (enum lab_code_elem)s->ret : s->args[i].elem;
+        enum lab_code_elem e = i == s->n_args ? (enum lab_code_elem)s->ret : s->args[i].elem;
         size_t n = i == s->n_args ? 1 : j->l.count[i];
         const char *got = out_ptr(j, &j->stu, i);
         size_t bad = compare(s, e, got, j->want[i], n);
@@ -759,8 +775,7 @@ int lab_code_run(const struct lab_code_spec *s, const char *student_path,
     snprintf(j.dir, sizeof j.dir, "%s/wb-code.XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(j.dir)) {
         j.dir[0] = '\0';
-        return core_err_set(err, CORE_ERR_IO, "a private temporary directory: %s",
-                            strerror(errno));
+        return core_err_set(err, CORE_ERR_IO, "a private temporary directory: %s", strerror(errno));
     }
     snprintf(j.ref_c, sizeof j.ref_c, "%s/reference.c", j.dir);
     snprintf(j.ref_so, sizeof j.ref_so, "%s/reference.so", j.dir);
@@ -890,8 +905,8 @@ compile_student:;
         }
         int threads = runner_threads(&j.stu);
         if (threads > (s->threads > 0 ? s->threads : 1)) {
-            set_msg(out, "call %d left %d threads behind; the exercise allows %d", call,
-                    threads, s->threads > 0 ? s->threads : 1);
+            set_msg(out, "call %d left %d threads behind; the exercise allows %d", call, threads,
+                    s->threads > 0 ? s->threads : 1);
             break;
         }
         if (check_call(&j, call, noref, out) != 0)
