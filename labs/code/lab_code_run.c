@@ -241,6 +241,7 @@ static char *runner_why(struct runner *r, const struct lab_code_spec *s, const c
                 pclose(p);
                 line[strcspn(line, "\n")] = '\0';
             }
+            line[strcspn(line, " ")] = '\0'; /* "file:7 (discriminator 3)" */
             if (line[0] && line[0] != '?') {
                 const char *colon = strrchr(line, ':');
                 core_buf_printf(&b, ", in %s line %s", src_path, colon ? colon + 1 : line);
