@@ -394,7 +394,8 @@ struct lab_code_band {
     double fraction, score;
 };
 
-/* One exercise, as the pack declares it (lesson_code_spec builds it). The
+/* One exercise, as the pack declares it (the front ends build it from the
+ * question's struct grader_code: cli_cmd_code.c). The
  * strings are borrowed. */
 struct lab_code_spec {
     const char *id;   /* the question's id, for messages */

@@ -120,7 +120,7 @@ static int build_and_check(const char *src, char *why, size_t n)
     fclose(f);
     char *log = NULL;
     struct core_err e = {0};
-    int rc = lab_code_compile(c, so, "", false, &log, &e);
+    int rc = lab_code_compile(c, so, "", &log, &e);
     if (rc == 0)
         rc = lab_code_elf_check(so, &e);
     struct core_buf b;

@@ -226,10 +226,8 @@ static int run_tool(char *const argv[], double timeout_s, char **log, int *statu
 }
 
 /* The compiler: $WARPBENCH_CC, else cc. */
-static const char *compiler(bool cuda)
+static const char *compiler(void)
 {
-    if (cuda)
-        return "nvcc";
     const char *cc = getenv("WARPBENCH_CC");
     return cc && *cc ? cc : "cc";
 }
@@ -317,8 +315,8 @@ static bool embeds_file(const char *text)
     return bad;
 }
 
-int lab_code_compile(const char *src_path, const char *so_path, const char *flags, bool cuda,
-                     char **log, struct core_err *err)
+int lab_code_compile(const char *src_path, const char *so_path, const char *flags, char **log,
+                     struct core_err *err)
 {
     *log = NULL;
     char deps[1200], pre[1200];
@@ -329,30 +327,20 @@ int lab_code_compile(const char *src_path, const char *so_path, const char *flag
     snprintf(fl, sizeof fl, "%s", flags ? flags : "");
     char *argv[64];
     int n = 0;
-    argv[n++] = (char *)compiler(cuda);
-    if (cuda) {
-        argv[n++] = "-O2";
-        argv[n++] = "-g";
-        argv[n++] = "-shared";
-        argv[n++] = "-Xcompiler";
-        argv[n++] = "-fPIC,-march=native";
-    } else {
-        static char *const base[] = {"-O2",   "-march=native", "-g",       "-shared",
-                                     "-fPIC", "-nostartfiles", "-fno-plt", "-Wall"};
-        for (size_t i = 0; i < sizeof base / sizeof base[0]; i++)
-            argv[n++] = base[i];
-    }
+    argv[n++] = (char *)compiler();
+    static char *const base[] = {"-O2",   "-march=native", "-g",       "-shared",
+                                 "-fPIC", "-nostartfiles", "-fno-plt", "-Wall"};
+    for (size_t i = 0; i < sizeof base / sizeof base[0]; i++)
+        argv[n++] = base[i];
     for (char *save = NULL, *w = strtok_r(fl, " \t", &save); w && n < 40;
          w = strtok_r(NULL, " \t", &save))
         argv[n++] = w;
     int n_common = n;
     /* first the preprocessor alone: what the file includes, what it says */
     argv[n++] = "-E";
-    if (!cuda) {
-        argv[n++] = "-MD";
-        argv[n++] = "-MF";
-        argv[n++] = deps;
-    }
+    argv[n++] = "-MD";
+    argv[n++] = "-MF";
+    argv[n++] = deps;
     argv[n++] = "-o";
     argv[n++] = pre;
     argv[n++] = (char *)src_path;
@@ -367,7 +355,7 @@ int lab_code_compile(const char *src_path, const char *so_path, const char *flag
         return core_err_set(err, CORE_ERR_INVALID, "%s does not compile", src_path);
     }
     free(out);
-    if (!cuda && (rc = check_deps(deps, src_path, err)) != 0)
+    if ((rc = check_deps(deps, src_path, err)) != 0)
         return rc;
     char *text = NULL;
     size_t len = 0;
@@ -387,8 +375,7 @@ int lab_code_compile(const char *src_path, const char *so_path, const char *flag
     argv[n++] = "-o";
     argv[n++] = (char *)so_path;
     argv[n++] = (char *)src_path;
-    if (!cuda)
-        argv[n++] = "-lm";
+    argv[n++] = "-lm";
     argv[n] = NULL;
     if ((rc = run_tool(argv, 120, &out, &st, err)) != 0)
         return rc;
@@ -406,9 +393,9 @@ int lab_code_compile(const char *src_path, const char *so_path, const char *flag
 
 /* ---- the ELF check ------------------------------------------------------------------------ */
 
-static const char *const allowed_needed[] = {"libc.so.",       "libm.so.",      "libgomp.so.",
-                                             "libpthread.so.", "ld-linux",      "libcudart.so.",
-                                             "libgcc_s.so.",   "libstdc++.so.", "libmvec.so."};
+static const char *const allowed_needed[] = {"libc.so.",       "libm.so.",   "libgomp.so.",
+                                             "libpthread.so.", "ld-linux",   "libgcc_s.so.",
+                                             "libstdc++.so.",  "libmvec.so."};
 
 int lab_code_elf_check(const char *so_path, struct core_err *err)
 {

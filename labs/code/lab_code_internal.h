@@ -88,8 +88,8 @@ int lab_code_expr(const char *expr, const struct lab_code_spec *s, double *out,
  * (which name the file and line) in *log (caller frees). Refuses, before
  * compiling, a file that includes anything but the system's headers, and
  * anything that embeds a file (.incbin). */
-int lab_code_compile(const char *src_path, const char *so_path, const char *flags, bool cuda,
-                     char **log, struct core_err *err);
+int lab_code_compile(const char *src_path, const char *so_path, const char *flags, char **log,
+                     struct core_err *err);
 
 /* Reads the compiled object's ELF and refuses what would run code of the
  * student's before the harness's sandbox is up or outside the timed call:

@@ -66,7 +66,7 @@ struct layout {
     size_t size; /* of the mapping */
 };
 
-static size_t align64(size_t x)
+static size_t align_page(size_t x)
 {
     return (x + 4095) & ~(size_t)4095;
 }
@@ -88,10 +88,10 @@ static int layout_make(const struct lab_code_spec *s, struct layout *l, struct c
                                 a->name, c);
         l->count[i] = (size_t)c;
         l->off[i] = at;
-        at = align64(at + l->count[i] * lab_code_elem_size(a->elem));
+        at = align_page(at + l->count[i] * lab_code_elem_size(a->elem));
     }
     l->ret_off = at;
-    at = align64(at + 64);
+    at = align_page(at + 64);
     l->size = at;
     return 0;
 }
@@ -787,7 +787,7 @@ int lab_code_run(const struct lab_code_spec *s, const char *student_path,
         goto compile_student;
     if ((rc = write_file(j.ref_c, s->reference ? s->reference : "", err)) != 0)
         goto out;
-    rc = lab_code_compile(j.ref_c, j.ref_so, s->flags, false, &log, err);
+    rc = lab_code_compile(j.ref_c, j.ref_so, s->flags, &log, err);
     if (rc == 0)
         rc = lab_code_elf_check(j.ref_so, err);
     if (rc != 0) {
@@ -803,7 +803,7 @@ int lab_code_run(const struct lab_code_spec *s, const char *student_path,
 compile_student:;
     struct core_err ce = {0};
     log_line(&j, LAB_LOG_INFO, "compiling %s", student_path);
-    int crc = lab_code_compile(student_path, j.stu_so, s->flags, false, &out->compile_log, &ce);
+    int crc = lab_code_compile(student_path, j.stu_so, s->flags, &out->compile_log, &ce);
     if (crc == CORE_ERR_INVALID) {
         set_msg(out, "%s", ce.msg);
         rc = 0;
