@@ -300,10 +300,11 @@ static int code_run(struct cli_ctx *cx, const char *qid, const char *file)
                                .value = r.roofline_fraction,
                                .has_value = r.correct,
                                .valid = r.compiled,
-                               .score = r.score * pts,
+                               .score = v.sealed ? 0 : r.score * pts,
                                .max = pts,
-                               .correct = r.correct && r.score >= 1,
-                               .feedback = feedback,
+                               .correct = !v.sealed && r.correct && r.score >= 1,
+                               .feedback = v.sealed ? "" : feedback,
+                               .sealed = v.sealed,
                                .rev_id = v.q.rev_id,
                                .params_json = figures,
                                .grader_rev = grader_revision()};
@@ -325,7 +326,8 @@ static int code_run(struct cli_ctx *cx, const char *qid, const char *file)
         core_json_knum(&j, "gbs", r.gbs);
         core_json_knum(&j, "roofline_fraction", r.roofline_fraction);
         core_json_knum(&j, "speedup", r.speedup);
-        core_json_knum(&j, "score", r.score * pts);
+        core_json_knum(&j, "score", v.sealed ? 0 : r.score * pts);
+        core_json_kbool(&j, "sealed", v.sealed);
         core_json_knum(&j, "max", pts);
         core_json_knum(&j, "seconds", r.t_median_s);
         core_json_knum(&j, "reference_seconds", r.ref_median_s);
@@ -368,7 +370,10 @@ static int code_run(struct cli_ctx *cx, const char *qid, const char *file)
             printf("  speedup  %.2fx over the naive reference\n", r.speedup);
         }
         print_roof(&roof, measured);
-        printf("  score    %.3g / %.3g\n", r.score * pts, pts);
+        if (v.sealed)
+            printf("  graded work: recorded ungraded; your instructor re-runs it and grades it\n");
+        else
+            printf("  score    %.3g / %.3g\n", r.score * pts, pts);
         if (arc != CORE_OK)
             printf("  (not recorded: %s)\n", cli_tx1(ae.msg));
         else

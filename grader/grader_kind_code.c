@@ -399,6 +399,47 @@ static void code_check(struct grader_vctx *v, int t, struct grader_question *q)
     v->bad |= s.bad;
 }
 
+void grader_code_lua(struct core_buf *b, const struct grader_code *c,
+                     void (*quote)(struct core_buf *b, const char *s))
+{
+    core_buf_puts(b, "  code = {\n    signature = ");
+    quote(b, c->signature);
+    core_buf_puts(b, ",\n    sizes = {");
+    for (size_t i = 0; i < c->n_sizes; i++)
+        core_buf_printf(b, " %s = %.0f,", c->size_names[i], c->size_values[i]);
+    for (int out = 0; out < 2; out++) {
+        core_buf_printf(b, " },\n    %s = {", out ? "outputs" : "inputs");
+        for (size_t i = 0; i < c->n_params; i++) {
+            const struct grader_code_param *p = &c->params[i];
+            if (!p->pointer || p->is_const == (out == 1))
+                continue;
+            core_buf_printf(b, " %s = { count = ", p->name);
+            quote(b, p->count ? p->count : "1");
+            core_buf_printf(b, ", min = %.17g, max = %.17g },", p->lo, p->hi);
+        }
+    }
+    core_buf_printf(b, " },\n    tolerance = { rel = %.17g, abs = %.17g, mismatch = %.17g },\n",
+                    c->rtol, c->atol, c->mismatch);
+    core_buf_puts(b, "    work = { flops = ");
+    quote(b, c->flops);
+    core_buf_puts(b, ", bytes = ");
+    quote(b, c->bytes);
+    core_buf_puts(b, " },\n    bands = {");
+    for (size_t i = 0; i < c->n_bands; i++)
+        core_buf_printf(b, " { fraction = %.17g, score = %.17g },", c->band_fraction[i],
+                        c->band_score[i]);
+    core_buf_printf(b,
+                    " },\n    correct = %.17g, threads = %d, reps = %d, timeout = %.17g, "
+                    "memory = %.17g,\n    flags = ",
+                    c->correct_share, c->threads, c->reps, c->timeout_s, c->mem_mib);
+    quote(b, c->flags);
+    core_buf_puts(b, ",\n    starter = ");
+    quote(b, c->starter);
+    core_buf_puts(b, ",\n    reference = ");
+    quote(b, c->reference);
+    core_buf_puts(b, ",\n  },\n");
+}
+
 static void code_reference(lua_State *L, struct grader_job *j)
 {
     (void)j;

@@ -675,6 +675,12 @@ struct grader_kind_ops {
 extern const struct grader_kind_ops grader_kind_numeric, grader_kind_choice, grader_kind_multi,
     grader_kind_ordering, grader_kind_text, grader_kind_design, grader_kind_code;
 
+/* Writes a code question's exercise as the `code = { ... }` field of a
+ * question{} (a release keeps it: the reference is no secret, the grade is
+ * a run), strings through `quote` (grader_kind_code.c). */
+void grader_code_lua(struct core_buf *b, const struct grader_code *c,
+                     void (*quote)(struct core_buf *b, const char *s));
+
 /* The row of kind k (numeric's for a value out of range). */
 const struct grader_kind_ops *grader_kind_ops(enum grader_kind k);
 /* Whether question field `name` applies to kind `kind`: a field no kind
