@@ -209,36 +209,31 @@ static void start_run(struct tui_app *a, struct code *c)
     log_push(c, "compiling and running (the first run also measures this machine's roofline)");
 }
 
+/* Appends what *fd holds now to b; closes it (-1) at its end. */
+static void read_some(int *fd, struct core_buf *b)
+{
+    char buf[4096];
+    for (;;) {
+        ssize_t n = read(*fd, buf, sizeof buf);
+        if (n > 0) {
+            core_buf_append(b, buf, (size_t)n);
+        } else if (n == 0) {
+            close(*fd);
+            *fd = -1;
+            return;
+        } else if (errno != EINTR) {
+            return; /* EAGAIN: nothing more yet */
+        }
+    }
+}
+
 /* Reads what the run wrote so far; true at its end (both pipes closed). */
 static bool drain(struct code *c)
 {
-    char buf[4096];
-    bool open_out = c->out_fd >= 0, open_err = c->err_fd >= 0;
-    ssize_t n;
-    while (open_out && (n = read(c->out_fd, buf, sizeof buf)) != 0) {
-        if (n < 0) {
-            if (errno != EINTR)
-                break;
-            continue;
-        }
-        core_buf_append(&c->out, buf, (size_t)n);
-    }
-    if (open_out && n == 0) {
-        close(c->out_fd);
-        c->out_fd = -1;
-    }
-    while (open_err && (n = read(c->err_fd, buf, sizeof buf)) != 0) {
-        if (n < 0) {
-            if (errno != EINTR)
-                break;
-            continue;
-        }
-        core_buf_append(&c->err, buf, (size_t)n);
-    }
-    if (open_err && n == 0) {
-        close(c->err_fd);
-        c->err_fd = -1;
-    }
+    if (c->out_fd >= 0)
+        read_some(&c->out_fd, &c->out);
+    if (c->err_fd >= 0)
+        read_some(&c->err_fd, &c->err);
     /* complete stderr lines into the log */
     char *nl;
     while (c->err.data && (nl = memchr(c->err.data, '\n', c->err.len))) {

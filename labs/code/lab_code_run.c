@@ -668,18 +668,11 @@ void lab_code_result_fini(struct lab_code_result *r)
     memset(r, 0, sizeof *r);
 }
 
-static void set_msg(struct lab_code_result *out, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void set_msg(struct lab_code_result *out, const char *fmt, ...)
+/* Sets the result's message (takes ownership of msg). */
+static void set_msg(struct lab_code_result *out, char *msg)
 {
-    struct core_buf b;
-    core_buf_init(&b);
-    va_list ap;
-    va_start(ap, fmt);
-    core_buf_vprintf(&b, fmt, ap);
-    va_end(ap);
     free(out->message);
-    out->message = core_buf_steal(&b);
+    out->message = msg;
 }
 
 /* Writes src to a new file at path. */
@@ -710,10 +703,10 @@ static int check_call(struct job *j, int call, bool inputs_only, struct lab_code
             char got[48], was[48];
             fmt_elem(got, sizeof got, now, e, s->args[i].elem);
             fmt_elem(was, sizeof was, j->in[i], e, s->args[i].elem);
-            set_msg(out,
-                    "call %d modified its input: %s[%zu] is %s, was given %s (inputs are "
-                    "const: the harness checks them after every call)",
-                    call, s->args[i].name, e, got, was);
+            set_msg(out, core_xasprintf("call %d modified its input: %s[%zu] is %s, was given %s "
+                                        "(inputs are const: the harness checks them after every "
+                                        "call)",
+                                        call, s->args[i].name, e, got, was));
             return -1;
         }
     }
@@ -746,7 +739,7 @@ static int check_call(struct job *j, int call, bool inputs_only, struct lab_code
         else if (is_poison(got, bad, e))
             why = " — the output was not written before the function returned (work left "
                   "running after the return is stopped before the check)";
-        set_msg(out, "wrong result on call %d: %s%s", call, out->first_wrong, why);
+        set_msg(out, core_xasprintf("wrong result on call %d: %s%s", call, out->first_wrong, why));
         return -1;
     }
     return 0;
@@ -805,7 +798,7 @@ compile_student:;
     log_line(&j, LAB_LOG_INFO, "compiling %s", student_path);
     int crc = lab_code_compile(student_path, j.stu_so, s->flags, &out->compile_log, &ce);
     if (crc == CORE_ERR_INVALID) {
-        set_msg(out, "%s", ce.msg);
+        set_msg(out, core_xstrdup(ce.msg));
         rc = 0;
         goto out;
     }
@@ -816,7 +809,7 @@ compile_student:;
     }
     out->compiled = true;
     if (lab_code_elf_check(j.stu_so, &ce) != 0) {
-        set_msg(out, "%s", ce.msg);
+        set_msg(out, core_xstrdup(ce.msg));
         goto out;
     }
 
@@ -831,8 +824,7 @@ compile_student:;
     if ((rc = runner_start(&j.stu, s, &j.l, j.stu_so, err)) != 0) {
         if (rc == CORE_ERR_INVALID) {
             char *why = runner_why(&j.stu, s, student_path);
-            set_msg(out, "%s", why);
-            free(why);
+            set_msg(out, why);
             rc = 0;
         }
         goto out;
@@ -894,20 +886,21 @@ compile_student:;
             break;
         }
         if (e == CALL_TIMEOUT) {
-            set_msg(out, "call %d did not return within %g s (an endless loop?): stopped", call,
-                    timeout);
+            set_msg(out,
+                    core_xasprintf("call %d did not return within %g s (an endless loop?): stopped",
+                                   call, timeout));
             break;
         }
         if (e == CALL_DIED) {
             char *why = runner_why(&j.stu, s, student_path);
-            set_msg(out, "call %d: %s", call, why);
+            set_msg(out, core_xasprintf("call %d: %s", call, why));
             free(why);
             break;
         }
         int threads = runner_threads(&j.stu);
         if (threads > (s->threads > 0 ? s->threads : 1)) {
-            set_msg(out, "call %d left %d threads behind; the exercise allows %d", call, threads,
-                    s->threads > 0 ? s->threads : 1);
+            set_msg(out, core_xasprintf("call %d left %d threads behind; the exercise allows %d",
+                                        call, threads, s->threads > 0 ? s->threads : 1));
             break;
         }
         if (check_call(&j, call, noref, out) != 0)
