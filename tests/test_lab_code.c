@@ -122,7 +122,7 @@ static int build_and_check(const char *src, char *why, size_t n)
     struct core_err e = {0};
     int rc = lab_code_compile(c, so, "", &log, &e);
     if (rc == 0)
-        rc = lab_code_elf_check(so, &e);
+        rc = lab_code_elf_check(so, 64.0 * 1024 * 1024, &e);
     struct core_buf b;
     core_buf_init(&b);
     core_buf_printf(&b, "%s%s%s", e.msg, log ? ": " : "", log ? log : "");

@@ -397,7 +397,7 @@ static const char *const allowed_needed[] = {"libc.so.",       "libm.so.",   "li
                                              "libpthread.so.", "ld-linux",   "libgcc_s.so.",
                                              "libstdc++.so.",  "libmvec.so."};
 
-int lab_code_elf_check(const char *so_path, struct core_err *err)
+int lab_code_elf_check(const char *so_path, double max_bytes, struct core_err *err)
 {
     char *img = NULL;
     size_t len = 0;
@@ -412,6 +412,22 @@ int lab_code_elf_check(const char *so_path, struct core_err *err)
         eh->e_shstrndx >= eh->e_shnum) {
         rc = core_err_set(err, CORE_ERR_INVALID, "the compiled object is not a 64-bit ELF file");
         goto out;
+    }
+    /* what loading maps: a static array of 64 GiB would be mapped before
+     * the sandbox's limits are set */
+    if (eh->e_phoff && eh->e_phoff + (uint64_t)eh->e_phnum * sizeof(Elf64_Phdr) <= len) {
+        const Elf64_Phdr *ph = (const Elf64_Phdr *)(img + eh->e_phoff);
+        double mapped = 0;
+        for (int i = 0; i < eh->e_phnum; i++)
+            if (ph[i].p_type == PT_LOAD || ph[i].p_type == PT_TLS)
+                mapped += (double)ph[i].p_memsz;
+        if (mapped > max_bytes) {
+            rc = core_err_set(err, CORE_ERR_INVALID,
+                              "the code's static data takes %.0f MiB, over the exercise's memory "
+                              "limit of %.0f MiB",
+                              mapped / (1024 * 1024), max_bytes / (1024 * 1024));
+            goto out;
+        }
     }
     const Elf64_Shdr *sh = (const Elf64_Shdr *)(img + eh->e_shoff);
     const Elf64_Shdr *strs = &sh[eh->e_shstrndx];

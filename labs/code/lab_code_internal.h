@@ -95,8 +95,9 @@ int lab_code_compile(const char *src_path, const char *so_path, const char *flag
  * student's before the harness's sandbox is up or outside the timed call:
  * constructors and destructors (.init_array, .fini_array, .ctors, .dtors,
  * DT_INIT, DT_FINI), IFUNC resolvers, and libraries other than the C
- * runtime's. CORE_ERR_INVALID naming what was found. */
-int lab_code_elf_check(const char *so_path, struct core_err *err);
+ * runtime's, and static data over max_bytes. CORE_ERR_INVALID naming what
+ * was found. */
+int lab_code_elf_check(const char *so_path, double max_bytes, struct core_err *err);
 
 /* What a refused system call means, for the message: "opening a file",
  * "starting a process or thread (fork, clone)". */

@@ -147,6 +147,12 @@ int lab_code_work(const struct lab_code_spec *s, double *flops, double *bytes, s
     return rc ? rc : lab_code_expr(s->bytes, s, bytes, err);
 }
 
+/* What the code may allocate, in bytes. */
+static double mem_bytes(const struct lab_code_spec *s)
+{
+    return (s->mem_mib > 0 ? s->mem_mib : 256) * 1024 * 1024;
+}
+
 /* ---- a runner child ----------------------------------------------------------------------- */
 
 struct runner {
@@ -313,7 +319,7 @@ static int runner_start(struct runner *r, const struct lab_code_spec *s, const s
     h->ret_elem = s->ret;
     h->ret_off = l->ret_off;
     h->threads = s->threads > 0 ? s->threads : 1;
-    h->mem_limit = (uint64_t)((s->mem_mib > 0 ? s->mem_mib : 256) * 1024 * 1024);
+    h->mem_limit = (uint64_t)mem_bytes(s);
     double calls = 2.0 * (s->reps > 0 ? s->reps : 3) + 4;
     h->cpu_limit_s = calls * (s->timeout_s > 0 ? s->timeout_s : 10) * h->threads + 5;
     h->size = l->size;
@@ -782,7 +788,7 @@ int lab_code_run(const struct lab_code_spec *s, const char *student_path,
         goto out;
     rc = lab_code_compile(j.ref_c, j.ref_so, s->flags, &log, err);
     if (rc == 0)
-        rc = lab_code_elf_check(j.ref_so, err);
+        rc = lab_code_elf_check(j.ref_so, mem_bytes(s), err);
     if (rc != 0) {
         if (log)
             core_err_set(err, rc, "%s: the exercise's reference does not build: %s", s->id, log);
@@ -808,7 +814,7 @@ compile_student:;
         goto out;
     }
     out->compiled = true;
-    if (lab_code_elf_check(j.stu_so, &ce) != 0) {
+    if (lab_code_elf_check(j.stu_so, mem_bytes(s), &ce) != 0) {
         set_msg(out, core_xstrdup(ce.msg));
         goto out;
     }
