@@ -153,6 +153,9 @@ static double mem_bytes(const struct lab_code_spec *s)
     return (s->mem_mib > 0 ? s->mem_mib : 256) * 1024 * 1024;
 }
 
+/* The longest answer to the ping that is not counted in a call's time. */
+#define LAB_CODE_READY_MAX_S 200e-6
+
 /* ---- a runner child ----------------------------------------------------------------------- */
 
 struct runner {
@@ -375,9 +378,9 @@ static enum call_end runner_call(struct runner *r, double timeout_s, atomic_int 
         kill(r->pid, SIGCONT);
         r->stopped = false;
     }
+    double start = now_s();
     atomic_store(&h->cmd, 2 * k);
     futex_wake(&h->cmd);
-    double start = now_s();
     while (atomic_load(&h->ready) != 2 * k) {
         if (runner_dead(r))
             return CALL_DIED;
@@ -426,10 +429,12 @@ static enum call_end runner_call(struct runner *r, double timeout_s, atomic_int 
         return CALL_DIED;
     }
     r->stopped = true;
-    *secs = t1 - t0;
+    /* The inputs are in the mapping from the ping on: a runner slow to
+     * answer it may be working on them before the clock starts (the code
+     * can rewrite the runner's loop), so a slow answer counts in the time.
+     * A runner that is merely waking answers within microseconds. */
+    *secs = t0 - start > LAB_CODE_READY_MAX_S ? t1 - start : t1 - t0;
     r->last_s = *secs;
-    if (getenv("WB_CODE_DEBUG"))
-        fprintf(stderr, "call %u: %.6f s (ready after %.6f s)\n", k, t1 - t0, t0 - start);
     return CALL_OK;
 }
 
