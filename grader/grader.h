@@ -407,6 +407,16 @@ struct grader_result {
 };
 void grader_result_fini(struct grader_result *r);
 
+/* Whether `answer` to numeric question q may mean something else than it
+ * reads as: a bare number from 0 to 1 on a per-cent question ("0.333" reads
+ * as 0.333 %, and may be a fraction meant as 33.3 %). Where no feedback
+ * follows the answer (an exam before it is submitted, graded work), it is
+ * refused as unreadable with `why` (n bytes) saying how to write either
+ * meaning; grader_question_record does so itself. False for every other
+ * answer and kind. Pure. */
+bool grader_answer_ambiguous(const struct grader_question *q, const char *answer, char *why,
+                             size_t n);
+
 /* Grades `answer` to question `qid` for ctx in a fresh sandbox. Returns 0
  * with *out filled (valid or not), or an error for a broken grader
  * (CORE_ERR_SCRIPT/LIMIT with "file:line: ...") or an unknown qid

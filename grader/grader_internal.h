@@ -210,6 +210,20 @@ bool grader_tol_rounding_note(const struct grader_tol *tol, double ref, const ch
                               const struct grader_number *num, const char *unit, char *buf,
                               size_t n);
 
+/* The feedback of an answer outside tol of ref: how close counts ("Not
+ * within the accepted tolerance (±1%)..."), never where the answer lies.
+ * unit: the question's (may be NULL). Pure; writes at most n bytes. */
+void grader_tol_miss(const struct grader_tol *tol, double ref, const char *unit, char *fb,
+                     size_t n);
+
+/* A slip of form rather than of method: when the answer num times (or
+ * divided by) 1000, 100 or a million would be accepted, writes feedback
+ * naming the slip ("That is 1000 times too small: a slip of units? ..."),
+ * never the reference, and returns true; false, fb untouched, otherwise.
+ * unit: the question's. Pure. */
+bool grader_tol_slip(const struct grader_tol *tol, double ref, const struct grader_number *num,
+                     const char *unit, char *fb, size_t n);
+
 /* ---- variant RNG --------------------------------------------------------- */
 
 /* xoshiro256** seeded through splitmix64: the same numbers on every machine

@@ -239,3 +239,64 @@ bool grader_tol_rounding_note(const struct grader_tol *tol, double ref, const ch
              up ? "ceil(n/d), or (n + d - 1)//d" : "floor(n/d), or n//d");
     return true;
 }
+
+/* The feedback of a miss: how close counts, not where the answer lies. */
+void grader_tol_miss(const struct grader_tol *tol, double ref, const char *unit, char *fb, size_t n)
+{
+    int at = snprintf(fb, n, "Not within the accepted tolerance (");
+    if (tol->rel > 0)
+        at += snprintf(fb + at, n - (size_t)at, "±%g%%", tol->rel * 100);
+    if (tol->abs > 0)
+        at += snprintf(fb + at, n - (size_t)at, "%s±%g%s%s", tol->rel > 0 ? " or " : "", tol->abs,
+                       unit && unit[0] ? " " : "", unit ? unit : "");
+    if (tol->sig > 0)
+        at += snprintf(fb + at, n - (size_t)at, "%s%d significant figures",
+                       tol->rel > 0 || tol->abs > 0 ? ", or the same " : "the same ", tol->sig);
+    if (!(tol->rel > 0) && !(tol->abs > 0) && tol->sig <= 0) /* see grader_tol_interval */
+        at += snprintf(fb + at, n - (size_t)at, "%s", ref == 0 ? "±1e-09" : "the exact value only");
+    snprintf(fb + at, n - (size_t)at, "). Check the formula and the arithmetic.");
+}
+
+/* A slip of form rather than of method: the answer times 1000, 100 or a
+ * million (or divided by them) would be right. Writes feedback naming the
+ * slip, never the reference, and returns true. */
+bool grader_tol_slip(const struct grader_tol *tol, double ref, const struct grader_number *num,
+                     const char *unit, char *fb, size_t n)
+{
+    static const double factors[] = {1000, 100, 1000000};
+    if (!unit)
+        unit = "";
+    bool pct = strcmp(unit, "%") == 0;
+    for (size_t i = 0; i < sizeof factors / sizeof factors[0]; i++) {
+        double f = factors[i];
+        bool small = grader_tol_accepts(tol, ref, num->value * f);
+        bool big = !small && grader_tol_accepts(tol, ref, num->value / f);
+        if (!small && !big)
+            continue;
+        const char *how = small ? "small" : "large";
+        if (f == 100 && pct && small)
+            snprintf(fb, n,
+                     "That is 100 times too small: a fraction where per cent is asked? (A bare "
+                     "number here is read as per cent.)");
+        else if (f == 100 && pct)
+            snprintf(fb, n, "That is 100 times too large: per cent counted twice?");
+        else if (f == 100)
+            snprintf(fb, n,
+                     "That is 100 times too %s: a slip between a fraction and per cent? (56%% "
+                     "is 0.56 here.)",
+                     how);
+        else if (num->unit[0])
+            snprintf(fb, n,
+                     "That is %g times too %s: a slip of units? (It was read as written, in "
+                     "%s%s%s.)",
+                     f, how, num->unit, unit[0] ? ", and converted to " : "", unit);
+        else
+            snprintf(fb, n,
+                     "That is %g times too %s: a slip of units or prefixes (ms and s, MB and "
+                     "GB)?%s%s%s",
+                     f, how, unit[0] ? " A bare number is read in " : "", unit,
+                     unit[0] ? "." : "");
+        return true;
+    }
+    return false;
+}

@@ -620,6 +620,14 @@ int lesson_answer_design(struct lesson_session *s, const char *qid, int variant,
     lesson_link_fini(&link);
     if (rc != CORE_OK)
         goto out;
+    char why[240];
+    if (q.exam && out->r.valid &&
+        grader_answer_ambiguous(grader_pack_question(p, q.id), answer, why, sizeof why)) {
+        /* No feedback follows an exam answer before the exam is submitted:
+         * one that may mean two things is explained, not taken. */
+        grader_result_fini(&out->r);
+        out->r = (struct grader_result){.max = q.points, .feedback = core_xstrdup(why)};
+    }
     struct db_attempt_in in = {.user_id = s->user_id,
                                .pack_id = q.pack_id,
                                .question_id = q.id,
