@@ -200,12 +200,14 @@ double grader_tol_score(const struct grader_tol *tol, const struct grader_band *
  * in `unit`) misses a whole-number reference `ref` only by rounding, writes
  * feedback saying how into buf (n bytes) and returns true:
  *   - C's integer division would be right: "(1000+255)/256 is 4.902 with
- *     real division ...; C's integer division gives 4 ...", with how to
- *     write it (// or ceil);
+ *     real division ...; C's integer division would truncate it ...", with
+ *     how to write it (// or ceil);
  *   - the value rounded up (or down) would be right: "3.906 is not a whole
- *     number ...: round it up, ceil(...)".
- * "Right" means accepted by tol and rounding to ref. False, buf untouched,
- * otherwise (and always when ref is not a whole number). Pure. */
+ *     number ...: round it up (ceil(3.906))".
+ * Neither writes the rounded value: it is the answer. "Right" means
+ * accepted by tol and rounding to ref. False, buf untouched, otherwise (and
+ * always when ref is not a whole number). Callers ask only for questions
+ * whose answer is a whole count. Pure. */
 bool grader_tol_rounding_note(const struct grader_tol *tol, double ref, const char *text,
                               const struct grader_number *num, const char *unit, char *buf,
                               size_t n);

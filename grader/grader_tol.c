@@ -207,9 +207,8 @@ bool grader_tol_rounding_note(const struct grader_tol *tol, double ref, const ch
         return false;
     const char *sp = unit && unit[0] ? " " : "";
     const char *un = unit ? unit : "";
-    char got[40], want[40];
+    char got[40];
     grader_number_format(v, 6, got, sizeof got);
-    grader_number_format(ref, 17, want, sizeof want);
     if (num->c_differs && HITS(num->c_value)) {
         /* the student's text quoted back only when short, printable ASCII */
         char said[64] = "your expression";
@@ -221,9 +220,10 @@ bool grader_tol_rounding_note(const struct grader_tol *tol, double ref, const ch
             snprintf(said, sizeof said, "\"%s\"", text);
         snprintf(buf, n,
                  "%s is %s%s%s with real division, which is how / is read here; C's "
-                 "integer division would give %s%s%s. To divide as C does, write // (it rounds "
-                 "down, as in Python): (n + 255)//256; or round up with ceil(n/256).",
-                 said, got, sp, un, want, sp, un);
+                 "integer division would truncate it to a whole number. To divide as C does, "
+                 "write // (it rounds down, as in Python): (n + 255)//256; or round up with "
+                 "ceil(n/256).",
+                 said, got, sp, un);
         return true;
     }
     if (v == floor(v))
@@ -232,10 +232,11 @@ bool grader_tol_rounding_note(const struct grader_tol *tol, double ref, const ch
 #undef HITS
     if (!up && !down)
         return false;
+    /* The rounded value itself is not written: it is the answer. */
     snprintf(buf, n,
              "%s%s%s is not a whole number, and the answer is a whole count: round it %s "
-             "(%s(%s) = %s). Whole numbers n/d rounded %s: %s.",
-             got, sp, un, up ? "up" : "down", up ? "ceil" : "floor", got, want, up ? "up" : "down",
+             "(%s(%s)). Whole numbers n/d rounded %s: %s.",
+             got, sp, un, up ? "up" : "down", up ? "ceil" : "floor", got, up ? "up" : "down",
              up ? "ceil(n/d), or (n + d - 1)//d" : "floor(n/d), or n//d");
     return true;
 }
