@@ -28,7 +28,7 @@
 pack {
   id = "warpbench.core",
   title = "ML Systems Performance",
-  version = "0.4.0",
+  version = "0.4.1",
   description = [[
 The built-in course: how fast parallel and distributed ML systems can go, and
 why they do not. Starts with Amdahl's law and scalability; later lessons cover
