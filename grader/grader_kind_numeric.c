@@ -288,11 +288,13 @@ static void numeric_grade(lua_State *L, struct grader_job *j, const char *answer
     if (numeric_wrong(L, j, &tol, num.value) || numeric_band(L, j, &tol, ref, num.value))
         return;
     char fb[320];
-    /* A whole count: integer = true, or an absolute tolerance under a half
-     * (the course's counts use abs = 0.01). A ratio that happens to be
-     * whole (a speedup of 4) is not rounded. */
+    /* Rounding up or down is told for a whole count only: integer = true,
+     * or an absolute tolerance under a half (the course's counts use abs =
+     * 0.01); a ratio that happens to be whole (a speedup of 4) is not
+     * rounded. C's integer division is told wherever the answer used it. */
     bool count = integer || (tol.rel == 0 && tol.sig == 0 && tol.abs > 0 && tol.abs < 0.5);
-    if (count && grader_tol_rounding_note(&tol, ref, answer, &num, q->unit, fb, sizeof fb)) {
+    if ((count || num.c_differs) &&
+        grader_tol_rounding_note(&tol, ref, answer, &num, q->unit, fb, sizeof fb)) {
         grader_result_score(r, 0, fb);
         return;
     }

@@ -243,7 +243,8 @@ static void exam_page_check(lua_State *L, struct grader_job *j)
 static void probe_wrong(lua_State *L, struct grader_job *j)
 {
     double ref;
-    if (j->q->kind != GRADER_NUMERIC || !ref_number(L, &ref) || ref == 0)
+    if (j->q->kind != GRADER_NUMERIC || !ref_number(L, &ref) || ref == 0 ||
+        (j->q->integer && ref != floor(ref))) /* a problem of its own, found elsewhere */
         return;
     char ans[64];
     grader_number_format(ref * 1.37, 6, ans, sizeof ans);
@@ -264,7 +265,9 @@ static void probe_wrong(lua_State *L, struct grader_job *j)
  * feedback must not give the answer away. */
 static void wrong_leaks(lua_State *L, struct grader_job *j)
 {
-    if (j->q->kind != GRADER_NUMERIC || j->q->has_grade ||
+    double ref;
+    if (j->q->kind != GRADER_NUMERIC || j->q->has_grade || !ref_number(L, &ref) ||
+        (j->q->integer && ref != floor(ref)) ||
         grader_rawfield(L, GRADER_S_Q, "wrong") != LUA_TTABLE) { /* wrong */
         lua_settop(L, GRADER_S_TOP);
         return;
