@@ -437,10 +437,25 @@ struct lesson_question_view {
     bool exam_open;              /* ... that is started and not over: no feedback yet */
     bool exam_over;              /* ... that is submitted or out of time */
     bool sealed; /* graded work of a class: answers recorded ungraded, variant fixed */
+    /* Done with graded answers (closed, given up, its exam over): */
+    bool solution; /* the solution may be shown at this variant: it was answered or given
+                      up on here (an exam's own variant 1 too) */
+    bool practice; /* this variant was not: an answer to it is practice (graded, kept,
+                      earning nothing), and its solution waits for that answer */
 };
 void lesson_question_view_fini(struct lesson_question_view *v);
 
-/* Renders question `qid` ("pack:id" or a bare id) at `variant` (1-based). */
+/* Whether the user answered (readably) or gave up on question pack_id:qid
+ * at `variant` (*used, optional), and the highest variant they answered or
+ * gave up on (*highest, optional; 1 when none): a new variant for practice
+ * is *highest + 1. */
+int lesson_variant_use(struct lesson_session *s, const char *pack_id, const char *qid,
+                       int variant, bool *used, int *highest, struct core_err *err);
+
+/* Renders question `qid` ("pack:id" or a bare id) at `variant` (1-based).
+ * An exam question has only variant 1 until the exam is over (another is
+ * CORE_ERR_USAGE, as for graded work), and shows no hints and no design
+ * rubric before then. */
 int lesson_question_show(struct lesson_session *s, const char *qid, int variant,
                          struct lesson_question_view *out, struct core_err *err);
 
@@ -464,6 +479,10 @@ struct lesson_answer_result {
     struct lesson_tries tries; /* the question's standing after this answer */
     char policy_text[160];
     bool hidden; /* an exam answer: graded when the exam is submitted */
+    /* A practice answer: to a variant not answered yet of a question that
+     * takes no more graded answers (closed, or its exam over). Graded and
+     * kept, earning nothing; `tries` is the standing as it was. */
+    bool practice;
 };
 void lesson_answer_result_fini(struct lesson_answer_result *a);
 
@@ -478,6 +497,16 @@ void lesson_answer_result_fini(struct lesson_answer_result *a);
  * graded or recorded. */
 int lesson_answer(struct lesson_session *s, const char *qid, int variant, const char *answer,
                   struct lesson_answer_result *out, struct core_err *err);
+
+/* The verdict of a readable, graded answer as people read it, the one way
+ * the CLI and the TUI say it (they add their mark, ✓ ~ ✗): the heading says
+ * what the try earns, never a grade the policy then discounts ("correct on
+ * try 2: earns 0.9 of 1 point", "correct, but try 2 earns nothing under this
+ * question's policy", "correct (practice: 1/1, earns nothing)"); `note`
+ * (optional) says what the try could earn and what the question scores, or
+ * "" when the heading says it all. Pure; writes at most hn / nn bytes. */
+void lesson_answer_headline(const struct lesson_answer_result *res, char *head, size_t hn,
+                            char *note, size_t nn);
 
 /* ---- re-grading ----------------------------------------------------------- */
 
@@ -810,7 +839,9 @@ struct lesson_calc {
 
 /* Lists the calculators of every current pack of `db` (the store session
  * `s` was opened on), in pack, lesson and declaration order, read from each
- * pack's stored revision through the session's cache. *out is malloc'd (caller frees it with
+ * pack's stored revision through the session's cache. An exam lesson's
+ * calculators are left out until the user has submitted the exam (or its
+ * time is up): they would compute the student's answers. *out is malloc'd (caller frees it with
  * free(); the entries borrow as above), NULL when *n is 0. Errors: CORE_ERR_STORE, and those of
  * lesson_session_pack. */
 int lesson_calc_list(struct db *db, struct lesson_session *s, struct lesson_calc **out, size_t *n,
@@ -818,7 +849,8 @@ int lesson_calc_list(struct db *db, struct lesson_session *s, struct lesson_calc
 
 /* Finds calculator `calc_id`: "pack:calc" or a bare calculator id. A bare
  * id that several packs declare is CORE_ERR_USAGE naming them; an unknown
- * one CORE_ERR_NOTFOUND. */
+ * one CORE_ERR_NOTFOUND; one of an exam not yet submitted CORE_ERR_CONFLICT
+ * saying so. */
 int lesson_calc_find(struct db *db, struct lesson_session *s, const char *calc_id,
                      struct lesson_calc *out, struct core_err *err);
 

@@ -366,6 +366,7 @@ struct tui_question_model {
     int attempt_no;
     bool hidden;      /* an exam answer: recorded, graded on submission */
     char *tries_line; /* what the last try earned under the policy, or NULL */
+    char *headline;   /* the last grade's verdict (lesson_answer_headline), or NULL */
     /* the attempt policy and exam mode */
     char *policy_line; /* "policy: 3 tries; ... · 1 of 3 used", or the exam's rule */
     bool closed;       /* no try left (or the exam's one answer given, or the exam over) */
@@ -373,6 +374,11 @@ struct tui_question_model {
     bool sealed;       /* graded work of a class: recorded ungraded, variant fixed, no give-up */
     bool has_params;   /* draws numbers per variant: v shows a new variant */
     bool exam;         /* the question is part of an exam lesson */
+    bool show_solution; /* the solution is shown at this variant (lessons' view.solution: it
+                           was answered or given up on here, and no graded answer is left) */
+    bool practice;      /* this variant is practice (lessons' view.practice): it takes one
+                           answer, earning nothing, and then shows its solution */
+    bool result_practice; /* the last grade was a practice answer */
     enum tui_q_mode before_confirm; /* the mode to go back to from TUI_Q_CONFIRM */
     /* history */
     struct tui_q_attempt *attempts;
@@ -384,8 +390,9 @@ struct tui_question_model {
 };
 void tui_question_model_fini(struct tui_question_model *m);
 /* Whether the question takes no more answers (no try left: also an exam
- * question once its one answer is given, or the exam is over): no answer
- * line or pick list is offered, only the keys. */
+ * question once its one answer is given, or the exam is over), unless this
+ * variant is practice: no answer line or pick list is offered, only the
+ * keys. */
 bool tui_question_locked(const struct tui_question_model *m);
 /* The answer text for the picked choices / current order: "b", "a c",
  * "c a d b". Caller frees. */
