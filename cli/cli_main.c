@@ -29,6 +29,12 @@ static const struct cli_command commands[] = {
      "sit a lesson in exam mode: one try each, feedback after you submit", cli_cmd_exam},
     {"progress", "progress [PACK]",
      "scores per lesson, topic and rubric item; self-rating vs graded; level", cli_cmd_progress},
+    {"search", "search TEXT",
+     "find TEXT in the lesson pages, question titles and prompts, and calculators",
+     cli_cmd_search},
+    {"mistakes", "mistakes [PACK] [--all]",
+     "questions answered wrong, given up or missed in an exam, newest first, to try again",
+     cli_cmd_mistakes},
     {"pack",
      "pack check DIR [--rubric] [--variants N] [--budget S] | check --release DIR "
      "[--source SRC] | import DIR [--force] [--variants N] [--student-id ID] | "

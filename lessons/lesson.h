@@ -508,6 +508,85 @@ int lesson_answer(struct lesson_session *s, const char *qid, int variant, const 
 void lesson_answer_headline(const struct lesson_answer_result *res, char *head, size_t hn,
                             char *note, size_t nn);
 
+/* ---- the mistakes review (lesson_mistakes.c) -------------------------------- */
+
+enum lesson_mistake_kind {
+    LESSON_MISTAKE_WRONG,   /* the latest answer was wrong */
+    LESSON_MISTAKE_PARTLY,  /* ... partly right */
+    LESSON_MISTAKE_GAVE_UP, /* the latest word was a give-up */
+    LESSON_MISTAKE_EXAM     /* missed in a submitted exam: wrong, partly or not answered */
+};
+/* For programs (JSON): "wrong", "partly", "gave_up", "exam". Static. */
+const char *lesson_mistake_kind_name(enum lesson_mistake_kind k);
+
+/* A question to review. Owns its strings. */
+struct lesson_mistake {
+    char *pack_id, *lesson_id, *question_id;
+    char *title, *lesson_title;
+    enum lesson_mistake_kind kind;
+    char *when;   /* ISO-8601 UTC of the latest event (the exam's submission for a miss) */
+    char *answer; /* the latest answer, NULL for a give-up or an unanswered exam question */
+    char *what;   /* what went wrong, one line: that answer's feedback, "gave up: ..." */
+    double score, max; /* that answer's grade (0 for a give-up) */
+    double points;     /* the question's points */
+    int variant;       /* the variant of the latest event */
+    bool has_params;   /* it draws numbers per variant */
+    int retry_variant; /* where to try again: the highest variant answered or given up on
+                          + 1 when it draws numbers (no solution shown there), else 1 */
+    bool exam;         /* it belongs to an exam lesson */
+    bool cleared;      /* (all: true) answered right since: no longer a mistake */
+};
+void lesson_mistakes_free(struct lesson_mistake *m, size_t n);
+
+/* The user's mistakes in every current pack (or pack_id): each question
+ * whose latest readable answer is not right, or whose latest word is a
+ * give-up, or that a submitted exam missed (answered wrong or not at all),
+ * newest first. A right answer since (on any variant, practice too) clears
+ * it; with `all` the cleared ones are listed too (cleared = true). An exam
+ * not yet submitted and graded work of a class (sealed) are left out.
+ * Caller frees with lesson_mistakes_free. Errors: CORE_ERR_STORE. */
+int lesson_mistakes_load(struct lesson_session *s, const char *pack_id, bool all,
+                         struct lesson_mistake **out, size_t *n, struct core_err *err);
+
+/* ---- search (lesson_search.c) -------------------------------------------------- */
+
+enum lesson_hit_kind { LESSON_HIT_PAGE, LESSON_HIT_QUESTION, LESSON_HIT_CALC };
+/* "page", "question", "calculator". Static. */
+const char *lesson_hit_kind_name(enum lesson_hit_kind k);
+
+/* Where a search found its text. Owns its strings. */
+struct lesson_hit {
+    enum lesson_hit_kind kind;
+    char *pack_id, *lesson_id, *lesson_title;
+    char *id;      /* the question's or calculator's id; NULL for a page */
+    int page;      /* 0-based: the page itself, or the page a question or calculator follows */
+    char *title;   /* the page's, question's or calculator's title */
+    bool in_title; /* found in the title (else in the text, prompt, topics or inputs) */
+    char *where;   /* for people: "Memory, page 4: question prompt" */
+    char *snippet; /* the line around the match, "…" where cut */
+};
+void lesson_hits_free(struct lesson_hit *h, size_t n);
+
+/* The course's text, gathered once to be searched many times. */
+struct lesson_search_index;
+
+/* Gathers every current pack's lesson pages (titles and text), questions
+ * (titles and prompts) and calculators (titles, inputs), in course order.
+ * An exam's calculators are left out until it is submitted (as
+ * lesson_calc_list). Caller frees with lesson_search_index_free. Errors:
+ * CORE_ERR_STORE and those of lesson_session_pack. */
+int lesson_search_index_new(struct db *db, struct lesson_session *s,
+                            struct lesson_search_index **out, struct core_err *err);
+void lesson_search_index_free(struct lesson_search_index *x);
+
+/* Every page, question and calculator whose title or text (a question's
+ * prompt or topics, a calculator's inputs) holds `text` (ASCII case
+ * ignored, runs of white space one space), in course order.
+ * Returns how many; *out (caller frees with lesson_hits_free) is NULL for
+ * none or an empty text. Pure over the index. */
+int lesson_search_run(const struct lesson_search_index *x, const char *text,
+                      struct lesson_hit **out, size_t *n);
+
 /* ---- re-grading ----------------------------------------------------------- */
 
 struct lesson_regrade_opts {
