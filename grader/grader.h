@@ -186,6 +186,23 @@ struct grader_calc {
     int page_after; /* index of the page it follows in its lesson, -1 before any */
 };
 
+/* One entry of the pack's formula sheet (formulas { ... }): a formula with
+ * what its symbols mean, the page that teaches it and the calculator that
+ * computes it. */
+struct grader_formula {
+    char *id;         /* unique among the pack's formulas */
+    char *name;       /* "Amdahl's law" */
+    char *formula;    /* "S(p) = 1 / (f + (1 - f)/p)"; may span lines */
+    char *symbols;    /* what the letters mean, or NULL */
+    char *note;       /* when it applies, or NULL */
+    char *lesson;     /* the lesson that teaches it */
+    int page;         /* its page there, 0-based (-1: unknown) */
+    char *page_title; /* the page as declared by title, or NULL */
+    char *calc;       /* the calculator that computes it (an id of the pack), or NULL */
+    char *file;
+    int line;
+};
+
 struct grader_calc_output {
     char *label;
     char *unit; /* "" for none */
@@ -248,6 +265,8 @@ struct grader_pack_info {
     double late_per_day;
     struct grader_lesson *lessons;
     size_t n_lessons;
+    struct grader_formula *formulas; /* formulas { ... }: the formula sheet, in order */
+    size_t n_formulas;
 };
 
 struct grader_pack;

@@ -587,6 +587,28 @@ void lesson_search_index_free(struct lesson_search_index *x);
 int lesson_search_run(const struct lesson_search_index *x, const char *text,
                       struct lesson_hit **out, size_t *n);
 
+/* ---- the formula sheet (lesson_formulas.c) ---------------------------------- */
+
+/* One formula of a current pack. Everything is borrowed from the session's
+ * pack cache: valid until lesson_session_free. */
+struct lesson_formula {
+    const char *pack_id;
+    const struct grader_formula *f; /* id, name, formula, symbols, note, lesson */
+    const char *lesson_title;       /* the lesson that teaches it */
+    int page;                       /* its page there, 0-based */
+    const char *page_title;         /* NULL when unknown */
+    const char *calc_id;            /* the calculator that computes it, NULL for none (or one
+                                       an exam hides until it is submitted) */
+    const char *calc_title;
+};
+
+/* The formula sheets (formulas { ... }) of every current pack, in pack and
+ * declaration order. *out is malloc'd (caller frees it with free(); the
+ * entries borrow as above), NULL when *n is 0. Errors: CORE_ERR_STORE and
+ * those of lesson_session_pack. */
+int lesson_formulas_list(struct db *db, struct lesson_session *s, struct lesson_formula **out,
+                         size_t *n, struct core_err *err);
+
 /* ---- re-grading ----------------------------------------------------------- */
 
 struct lesson_regrade_opts {
@@ -707,6 +729,10 @@ struct lesson_study {
     char *lesson_id;
     double unearned;                       /* rubric points its questions could still add */
     const struct lesson_rubric_item *item; /* the item it would lift most */
+    double lost; /* points the student's own answers lost there (wrong, partly right, given
+                    up, missed in a submitted exam); 0: suggested for what is still open */
+    int missed;  /* the questions behind `lost` */
+    bool exam;   /* an exam lesson */
 };
 
 struct lesson_standing {
@@ -731,9 +757,12 @@ void lesson_standing_fini(struct lesson_standing *s);
  * within one question. "What to study next": for each lesson, the rubric
  * points its questions have not earned yet (a question tagged with item i
  * holds i's max × (points − best) / (points of all questions tagged i)),
- * the top LESSON_STUDY_MAX lessons with something left, ties in lesson order;
- * exam lessons (the course's assessment) come only after every other lesson
- * with something left, since they test what the others teach.
+ * ranked first by the points the student's own answers lost there (wrong,
+ * partly right, given up, missed in a submitted exam: the mistakes), most
+ * first, then by those rubric points, ties in lesson order; among the
+ * latter, exam lessons (the course's assessment) come only after every
+ * other lesson with something left, since they test what the others teach.
+ * LESSON_STUDY_MAX lessons at most.
  * Pure: no I/O. Caller frees with lesson_standing_fini. */
 void lesson_standing_compute(const struct db_progress_row *rows, size_t n_rows,
                              const struct db_selfassess *self, size_t n_self,

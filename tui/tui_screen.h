@@ -140,6 +140,7 @@ struct tui_app {
 struct tui_lesson_arg {
     const char *pack_id, *lesson_id;
     const char *question_id; /* optional: select this question */
+    int page;                /* optional: open at this page (1-based); 0: where the student was */
 };
 struct tui_question_arg {
     const char *qid; /* "pack:id" */
@@ -154,6 +155,9 @@ struct tui_calc_arg {
 struct tui_review_arg {
     const char *class_path; /* the class store whose design answers are reviewed */
 };
+struct tui_search_arg {
+    const char *text; /* the text to search for first (may be NULL or "") */
+};
 
 /* Opens screen `name` from the registry on top of the stack. Returns 0, or
  * -1 when it could not open (a message says why). */
@@ -167,7 +171,8 @@ void tui_app_msg(struct tui_app *a, bool bad, const char *fmt, ...)
 
 /* The registry: every screen, in one table. */
 extern const struct tui_screen tui_screen_home, tui_screen_lesson, tui_screen_question,
-    tui_screen_lab, tui_screen_progress, tui_screen_calc, tui_screen_review;
+    tui_screen_lab, tui_screen_progress, tui_screen_calc, tui_screen_review, tui_screen_mistakes,
+    tui_screen_search, tui_screen_formulas;
 const struct tui_screen *tui_screen_find(const char *name);
 
 /* ---- shared view helpers (tui_app.c) ------------------------------------- */
@@ -228,14 +233,19 @@ struct tui_home_model {
     size_t top;     /* first row of shown drawn */
     bool searching; /* the search line has the keys */
     struct tui_input search;
+    /* Lessons whose pages, questions or calculators hold the search text
+     * ("pack:lesson"; the screen searches, lessons' lesson_search_run), and
+     * how many places in all: they show too, and Tab lists the places. */
+    char **hit_lessons;
+    size_t n_hit_lessons, n_hits;
     char *cont_text; /* "Amdahl's law ... — page 2 of 7", or NULL */
     size_t n_labs;
 };
 void tui_home_model_init(struct tui_home_model *m);
 void tui_home_model_fini(struct tui_home_model *m);
 /* Recomputes `shown` from the search text (case-insensitive, on lesson and
- * pack titles and ids; a pack shows when any of its lessons does) and keeps
- * the selection on a lesson. */
+ * pack titles and ids, or a lesson in hit_lessons; a pack shows when any of
+ * its lessons does) and keeps the selection on a lesson. */
 void tui_home_filter(struct tui_home_model *m);
 /* Moves the selection by delta lessons. */
 void tui_home_move(struct tui_home_model *m, int delta);
@@ -594,6 +604,62 @@ void tui_progress_model_fini(struct tui_progress_model *m);
 void tui_progress_tally(struct tui_progress_model *m, const struct db_progress_row *rows, size_t n,
                         const struct db_lesson *ls, size_t nl);
 void tui_view_progress(struct tui_progress_model *m, struct tui_canvas *c, struct tui_rect r);
+
+/* ---- the study lists (tui_study_list.c): mistakes, search, formulas ------- */
+
+enum tui_target_kind { TUI_TARGET_NONE, TUI_TARGET_QUESTION, TUI_TARGET_LESSON, TUI_TARGET_CALC };
+
+#define TUI_STUDY_LINES 3 /* detail lines under an entry's title */
+
+/* One entry: a title line (mark, title, a note at the right) and up to
+ * TUI_STUDY_LINES detail lines (NULL: none), and what Enter opens. Owns its
+ * strings. */
+struct tui_study_item {
+    char *mark; /* one glyph, or NULL */
+    uint8_t mark_color;
+    char *title;
+    char *note; /* at the right of the title line ("2026-11-21 10:00"), or NULL */
+    char *lines[TUI_STUDY_LINES];
+    bool line0_plain; /* the first detail line in the normal colour (a formula) */
+    enum tui_target_kind target;
+    char *pack_id, *lesson_id;
+    char *id;      /* question or calculator id (bare) */
+    int page;      /* TUI_TARGET_LESSON: 0-based page */
+    int variant;   /* TUI_TARGET_QUESTION: the variant to open (1..) */
+    char *calc_id; /* a second target: the calculator (bare id), or NULL */
+};
+void tui_study_items_free(struct tui_study_item *it, size_t n);
+
+struct tui_study_list {
+    struct tui_study_item *items;
+    size_t n, sel, top;
+    char *head;  /* the line above the list, or NULL */
+    char *empty; /* what an empty list says */
+};
+void tui_study_list_fini(struct tui_study_list *l);
+/* Takes items (ownership) in place of the list's, keeping the selection in
+ * range. */
+void tui_study_list_set(struct tui_study_list *l, struct tui_study_item *items, size_t n);
+void tui_study_list_move(struct tui_study_list *l, long d);
+const struct tui_study_item *tui_study_list_selected(const struct tui_study_list *l);
+/* Draws the list into r: the head, then entries from `top` with the
+ * selection kept in view, "N more above/below" where entries are out of
+ * view, every text cut with "…". Changes only l->top. */
+void tui_view_study_list(struct tui_study_list *l, struct tui_canvas *c, struct tui_rect r);
+/* Opens it's target (calc: its second target, the calculator) on a new
+ * screen. False when it has none or it could not open (a message says why). */
+bool tui_study_open(struct tui_app *a, const struct tui_study_item *it, bool calc);
+
+/* The lists of the study screens from lessons' records (pure, for tests):
+ * mistakes (tui_screen_mistakes.c), search hits (tui_screen_search.c) and
+ * the formula sheet (tui_screen_formulas.c). *out is the caller's
+ * (tui_study_items_free, or tui_study_list_set). */
+void tui_mistakes_items(const struct lesson_mistake *m, size_t n, enum tui_charset cs,
+                        struct tui_study_item **out, size_t *nout);
+void tui_search_items(const struct lesson_hit *h, size_t n, enum tui_charset cs,
+                      struct tui_study_item **out, size_t *nout);
+void tui_formula_items(const struct lesson_formula *fs, size_t n, enum tui_charset cs,
+                       struct tui_study_item **out, size_t *nout);
 
 /* ---- calculator (tui_screen_calc.c) -------------------------------------- */
 

@@ -399,6 +399,8 @@ static void *lesson_enter(struct tui_app *a, const void *arg)
     if (db_position_get(a->db, a->user_id, l->pack_id, l->lesson_id, &pos, &e) == CORE_OK)
         page = pos.page;
     db_position_fini(&pos);
+    if (la->page > 0) /* opened at a page (a search hit, a formula) */
+        page = la->page - 1;
     if (page >= (int)l->n_pages)
         page = l->n_pages > 0 ? (int)l->n_pages - 1 : 0;
     l->m.page = page;
