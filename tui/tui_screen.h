@@ -566,17 +566,36 @@ void tui_lab_live_free(struct tui_lab_live *lv);
 struct tui_prog_item {
     char *id, *title;
     double max;    /* 10 or 5 */
-    double graded; /* on the item's scale */
+    double graded; /* on the item's scale, over all its questions */
     int questions, answered;
     bool rated;
     double self; /* the latest self-rating, on the item's scale */
-    char *gap;   /* "well calibrated", "over-confident", ... or NULL */
+    char *gap;   /* "well calibrated", "over-confident", ... or NULL: self against
+                    graded_answered, the score on the questions answered */
+    double graded_answered; /* on the item's scale, over the questions answered */
 };
+
+/* One question of the questions tab: answered, given up on or pending. */
+struct tui_prog_q {
+    char *pack_id, *id, *title, *lesson; /* lesson: its title */
+    double score, points;
+    int tries;
+    bool gave_up;
+    bool pending; /* an exam not submitted, or graded work awaiting its grade */
+};
+
+/* The tabs of the progress screen. */
+enum { TUI_PROG_LESSONS, TUI_PROG_TOPICS, TUI_PROG_RUBRIC, TUI_PROG_QUESTIONS, TUI_PROG_STUDY,
+       TUI_PROG_TABS };
 
 struct tui_progress_model {
     struct lesson_tally_list lessons, topics; /* lessons named by their titles */
+    char **lesson_keys;                       /* "pack:lesson" of each lessons entry */
     struct tui_prog_item *items;
     size_t n_items;
+    struct tui_prog_q *qs; /* the questions answered or given up on, in course order */
+    size_t n_qs;
+    int n_gave_up; /* of them given up on */
     int questions, answered;
     double score, max;   /* over all questions */
     double course;       /* graded total on the 100-point course rubric */
@@ -589,20 +608,31 @@ struct tui_progress_model {
     double self_compared, graded_compared, max_compared;
     char *calibration; /* gap word over the compared items, or NULL */
     char **study;      /* "what to study next" lines */
+    char **study_keys; /* "pack:lesson" of each */
     size_t n_study;
-    int tab;      /* 0 lessons, 1 topics, 2 course rubric */
+    int tab;      /* TUI_PROG_* */
     bool rating;  /* rating oneself on the rubric items */
     double *rate; /* per item while rating */
     size_t rsel;
-    size_t top;
-    int rows; /* list rows of the last draw (for paging) */
+    size_t sel;  /* the selected row of the tab's list (not the rubric's) */
+    size_t top;  /* its first row shown */
+    int rows;    /* list rows of the last draw (for paging) */
 };
 void tui_progress_model_fini(struct tui_progress_model *m);
 /* Tallies progress rows per lesson (named by the lesson titles in ls when
  * found, else "pack:lesson") and per topic, and the totals, as
- * lesson_tallies_compute sums them. Pure. */
+ * lesson_tallies_compute sums them; and lists the questions answered or
+ * given up on (titles from qs, nq of them). Pure. */
 void tui_progress_tally(struct tui_progress_model *m, const struct db_progress_row *rows, size_t n,
                         const struct db_lesson *ls, size_t nl);
+void tui_progress_questions(struct tui_progress_model *m, const struct db_progress_row *rows,
+                            size_t n, const struct db_question *qs, size_t nq,
+                            const struct db_lesson *ls, size_t nl);
+/* How many rows the current tab's list has (for moving the selection). */
+size_t tui_progress_rows(const struct tui_progress_model *m);
+/* A topic as people read it: "training-memory" -> "Training memory".
+ * Writes at most n bytes. Pure. */
+void tui_topic_name(const char *tag, char *buf, size_t n);
 void tui_view_progress(struct tui_progress_model *m, struct tui_canvas *c, struct tui_rect r);
 
 /* ---- the study lists (tui_study_list.c): mistakes, search, formulas ------- */

@@ -150,7 +150,18 @@ static void draw_result(struct sheet *s, struct tui_question_model *m)
             const char *mark = m->correct     ? tui_glyph(cs, "✓", "+")
                                : m->score > 0 ? "~"
                                               : tui_glyph(cs, "✗", "x");
-            snprintf(head, sizeof head, "%s %s", mark, m->headline ? m->headline : "");
+            if (m->headline) {
+                snprintf(head, sizeof head, "%s %s", mark, m->headline);
+            } else { /* a model built without lessons' verdict: the grade alone */
+                char sc[32], mx[32];
+                lesson_score_format(m->score, sc, sizeof sc);
+                lesson_score_format(m->max, mx, sizeof mx);
+                snprintf(head, sizeof head, "%s %s: %s/%s point%s", mark,
+                         m->correct     ? "correct"
+                         : m->score > 0 ? "partly right"
+                                        : "not right",
+                         sc, mx, m->max == 1 ? "" : "s");
+            }
             col = m->correct ? TUI_C_GOOD : m->score > 0 ? TUI_C_WARN : TUI_C_BAD;
         }
         put(s, 1, head, TUI_ST(TUI_A_BOLD, col), s->r.w - 2);
