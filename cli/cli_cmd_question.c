@@ -440,6 +440,8 @@ static void print_answer(const struct lesson_answer_result *res, int certainty, 
             printf("  %s\n  practice answer recorded (it earns nothing)\n", note);
             goto cbm;
         }
+        if (note[0] && !t->closed)
+            printf("  %s\n", note);
         printf("  question score %s/%s (%s)", qs, mx, res->policy_text);
         if (t->closed)
             printf("; no tries left: it is closed");

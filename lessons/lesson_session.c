@@ -342,10 +342,12 @@ int lesson_question_show(struct lesson_session *s, const char *qid, int variant,
      * solution belongs to the variants answered or given up on (and an
      * exam's own); another variant is practice, its solution hidden until
      * it is answered. */
-    bool done = !out->sealed && (out->tries.closed || out->tries.gave_up || out->exam_over);
+    bool open_exam = out->exam && !out->exam_over; /* keeps everything until submitted */
+    bool done = !out->sealed && !open_exam &&
+                (out->tries.closed || out->tries.gave_up || out->exam_over);
     bool own = out->exam_over && variant == 1;
     out->solution = done && (used || own);
-    out->practice = !out->sealed && (out->tries.closed || out->exam_over) && !used && !own;
+    out->practice = done && (out->tries.closed || out->exam_over) && !used && !own;
     out->variant = variant;
     return CORE_OK;
 fail:

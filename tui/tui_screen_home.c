@@ -85,6 +85,7 @@ void tui_home_filter(struct tui_home_model *m)
     m->n_shown = 0;
     const struct tui_home_item *pack = NULL;
     bool pack_added = false, pack_match = false;
+    size_t first_named = (size_t)-1;
     for (size_t i = 0; i < m->n; i++) {
         const struct tui_home_item *it = &m->items[i];
         if (it->is_pack) {
@@ -100,18 +101,25 @@ void tui_home_filter(struct tui_home_model *m)
                   m->hit_lessons[k][pl] == ':' &&
                   strcmp(m->hit_lessons[k] + pl + 1, it->lesson_id) == 0;
         }
-        if (!pack_match && !hit && !contains(it->title, q) && !contains(it->lesson_id, q))
+        bool named = contains(it->title, q) || contains(it->lesson_id, q);
+        if (!pack_match && !hit && !named)
             continue;
         if (pack && !pack_added) {
             m->shown[m->n_shown++] = (size_t)(pack - m->items);
             pack_added = true;
         }
+        if (q[0] && named && first_named == (size_t)-1)
+            first_named = m->n_shown;
         m->shown[m->n_shown++] = i;
     }
+    /* The lesson the text names comes first (its title, not a page that
+     * mentions it); otherwise the same lesson stays selected if it shows. */
     m->sel = 0;
     for (size_t k = 0; k < m->n_shown; k++)
         if (m->shown[k] == was_i)
             m->sel = k;
+    if (first_named != (size_t)-1)
+        m->sel = first_named;
     if (!is_lesson_row(m, m->sel))
         tui_home_move(m, 1);
     m->top = 0;
