@@ -85,15 +85,14 @@ static bool sha_ni_present(void)
 /* FIPS 180-4's compression of n_blocks 64-byte blocks with the SHA
  * extensions: the state held as ABEF and CDGH, four rounds per group of
  * message words, each group after the fourth made from the four before. */
-__attribute__((target("sha,ssse3,sse4.1"))) static void compress_ni(uint32_t h[8],
-                                                                   const unsigned char *in,
-                                                                   size_t n_blocks)
+__attribute__((target("sha,ssse3,sse4.1"))) static void
+compress_ni(uint32_t h[8], const unsigned char *in, size_t n_blocks)
 {
     const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
     __m128i tmp = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)&h[0]), 0xB1); /* CDAB */
     __m128i st1 = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)&h[4]), 0x1B); /* EFGH */
-    __m128i st0 = _mm_alignr_epi8(tmp, st1, 8);    /* ABEF */
-    st1 = _mm_blend_epi16(st1, tmp, 0xF0);         /* CDGH */
+    __m128i st0 = _mm_alignr_epi8(tmp, st1, 8);                                     /* ABEF */
+    st1 = _mm_blend_epi16(st1, tmp, 0xF0);                                          /* CDGH */
     for (; n_blocks > 0; n_blocks--, in += 64) {
         __m128i abef = st0, cdgh = st1, w[4];
 #pragma GCC unroll 16 /* the groups' indices constants: w stays in registers */
@@ -112,10 +111,10 @@ __attribute__((target("sha,ssse3,sse4.1"))) static void compress_ni(uint32_t h[8
         st0 = _mm_add_epi32(st0, abef);
         st1 = _mm_add_epi32(st1, cdgh);
     }
-    tmp = _mm_shuffle_epi32(st0, 0x1B);       /* FEBA */
-    st1 = _mm_shuffle_epi32(st1, 0xB1);       /* DCHG */
-    st0 = _mm_blend_epi16(tmp, st1, 0xF0);    /* DCBA */
-    st1 = _mm_alignr_epi8(st1, tmp, 8);       /* HGFE */
+    tmp = _mm_shuffle_epi32(st0, 0x1B);    /* FEBA */
+    st1 = _mm_shuffle_epi32(st1, 0xB1);    /* DCHG */
+    st0 = _mm_blend_epi16(tmp, st1, 0xF0); /* DCBA */
+    st1 = _mm_alignr_epi8(st1, tmp, 8);    /* HGFE */
     _mm_storeu_si128((__m128i *)&h[0], st0);
     _mm_storeu_si128((__m128i *)&h[4], st1);
 }

@@ -257,8 +257,8 @@ static bool differs(const struct schema_obj *f, const struct schema_obj *x, stru
  * class import opens hundreds of files of the same version; building the
  * schema again for each took about a fifth of a sealed import's time. */
 struct schema_want {
-    const struct db_open_spec *spec;
-    int version;
+    char *steps; /* the migrations run, end to end: the key */
+    size_t steps_n;
     struct schema_obj *objs;
     size_t n;
 };
@@ -284,6 +284,23 @@ static int schema_build(const struct db_open_spec *spec, int version, struct sch
     return src;
 }
 
+/* The migrations of spec up to version, end to end, each ended by a NUL
+ * (caller frees; its length in *len): what decides the schema, so the
+ * cache's key (a spec may be built on the stack, and one address hold
+ * another format later). */
+static char *steps_key(const struct db_open_spec *spec, int version, size_t *len)
+{
+    struct core_buf b;
+    core_buf_init(&b);
+    for (int v = 0; v < version && v < spec->n_steps; v++) {
+        core_buf_puts(&b, spec->steps[v]);
+        core_buf_putc(&b, '\0');
+    }
+    *len = b.len;
+    core_buf_putc(&b, '\0'); /* a buffer even when there is no step */
+    return core_buf_steal(&b);
+}
+
 /* The format's schema at version, from the cache or built into it. A
  * cached one stays for the process; *own is what the caller frees (NULL,
  * or the copy built when the cache is full: more formats and versions than
@@ -293,25 +310,31 @@ static int schema_want_get(const struct db_open_spec *spec, int version,
                            char *msg, size_t msg_n)
 {
     *own = NULL;
+    size_t key_n;
+    char *key = steps_key(spec, version, &key_n);
     pthread_mutex_lock(&schema_wants_lock);
     for (size_t i = 0; i < n_schema_wants; i++)
-        if (schema_wants[i].spec == spec && schema_wants[i].version == version) {
+        if (schema_wants[i].steps_n == key_n && memcmp(schema_wants[i].steps, key, key_n) == 0) {
             *out = schema_wants[i].objs;
             *n = schema_wants[i].n;
             pthread_mutex_unlock(&schema_wants_lock);
+            free(key);
             return SQLITE_OK;
         }
     struct schema_obj *objs = NULL;
     size_t k = 0;
     int src = schema_build(spec, version, &objs, &k, msg, msg_n);
-    if (src == SQLITE_OK && n_schema_wants < SCHEMA_WANT_MAX)
+    if (src == SQLITE_OK && n_schema_wants < SCHEMA_WANT_MAX) {
         schema_wants[n_schema_wants++] =
-            (struct schema_want){.spec = spec, .version = version, .objs = objs, .n = k};
-    else
+            (struct schema_want){.steps = key, .steps_n = key_n, .objs = objs, .n = k};
+        key = NULL;
+    } else {
         *own = objs;
+    }
     *out = objs;
     *n = k;
     pthread_mutex_unlock(&schema_wants_lock);
+    free(key);
     return src;
 }
 
@@ -328,8 +351,7 @@ int db_foreign_schema_check(struct db *db, const struct db_open_spec *spec, stru
     char msg[256] = "";
     int src = schema_want_get(spec, db->version, &want, &n_want, &own, msg, sizeof msg);
     if (src != SQLITE_OK) {
-        rc = core_err_set(err, CORE_ERR_INTERNAL, "building the schema of %s: %s", spec->what,
-                          msg);
+        rc = core_err_set(err, CORE_ERR_INTERNAL, "building the schema of %s: %s", spec->what, msg);
         goto out;
     }
     src = schema_read(db->h, &have, &n_have);
