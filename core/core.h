@@ -40,20 +40,40 @@ enum core_code {
     CORE_ERR_CANCELLED = -10 /* the user cancelled */
 };
 
-/* Caller-owned error report; usable even when memory is exhausted. */
+/* Caller-owned error report; usable even when memory is exhausted: the
+ * message lives in the struct, never on the heap, so a report needs no
+ * allocation and no _fini.
+ *
+ * A message keeps its reason whatever the lengths of the paths and names in
+ * it. One that does not fit CORE_ERR_MSG bytes (a path deep in a course
+ * folder, several paths) is made to fit by shortening its long words in the
+ * middle, longest first: a path keeps its first and last components
+ * ("~/courses/…/data/pts.f32": the home folder is written ~, the middle
+ * folders …), another long word its start and end; the short words — the
+ * reason — are never cut. Only a message with no long word left to shorten
+ * (about 40 words of the longest kind) loses its middle, never its end. */
+#define CORE_ERR_MSG 1024
 struct core_err {
     int code;
-    char msg[256];
+    char msg[CORE_ERR_MSG];
 };
 
-/* Fills `e` (when not NULL) with `code` and a printf-style message, and
- * returns `code`, so callers can write `return core_err_set(e, ...)`. */
+/* Fills `e` (when not NULL) with `code` and a printf-style message, made to
+ * fit as above, and returns `code`, so callers can write `return
+ * core_err_set(e, ...)`. */
 int core_err_set(struct core_err *e, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* Prefixes the message already in `e` with a printf-style context
- * ("while importing x: <old message>"). Returns e->code. */
+ * ("while importing x: <old message>"), the whole made to fit as above.
+ * Returns e->code. */
 int core_err_prefix(struct core_err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Writes text[0..n) into out (size bytes, at least 64), made to fit as a
+ * message is (the long words shortened in the middle, the short ones
+ * whole), NUL-terminated. For reports that are not a core_err: a line in a
+ * fixed buffer. Never allocates. */
+void core_err_fit(const char *text, size_t n, char *out, size_t size);
 
 /* Clears `e` to CORE_OK and an empty message. */
 void core_err_clear(struct core_err *e);
@@ -341,6 +361,14 @@ uint64_t core_fnv1a(uint64_t h, const void *p, size_t n);
 
 /* Seconds on a monotonic clock (for durations). */
 double core_time_mono(void);
+/* The one way Warpbench sleeps: until core_time_mono() reaches t (at once
+ * when it has, or when t is NaN or infinite), resuming after signals.
+ * CLOCK_MONOTONIC with an absolute deadline, so signals and slow wake-ups
+ * never add up. */
+void core_sleep_until(double t);
+/* Sleeps `secs` seconds (nothing for secs <= 0 or NaN): core_sleep_until
+ * of now + secs. */
+void core_sleep(double secs);
 /* Seconds since the Unix epoch (for records). */
 double core_time_wall(void);
 /* Writes the UTC time `t` (epoch seconds) as ISO-8601 with milliseconds,
@@ -361,7 +389,7 @@ double core_time_parse(const char *s);
  * own to drive time. */
 struct core_clock {
     double (*now)(void *ctx);              /* monotonic seconds */
-    void (*sleep)(void *ctx, double secs); /* may return early on a signal */
+    void (*sleep)(void *ctx, double secs); /* real: core_sleep */
     void *ctx;
 };
 const struct core_clock *core_clock_real(void);

@@ -9,7 +9,11 @@
  * backstop far above it that also stops long C calls) and hands the rest of
  * Warpbench plain C structs. The instruction and memory counts decide every
  * outcome the same way on every machine and under any load. Every grading, rendering or example run
- * gets a fresh sandbox, so one grader cannot leave anything behind for the next.
+ * gives the result a fresh sandbox would: a pack's sandbox is reused from job
+ * to job, but each job runs in an environment of its own, what jobs share
+ * (the libraries, wb, the strings' metatable) is read-only to pack code, and a
+ * sandbox is never reused after a job that failed, so one grader cannot
+ * leave anything behind for the next.
  *
  * Errors in instructor code come back as CORE_ERR_SCRIPT (a Lua error),
  * CORE_ERR_LIMIT (a sandbox limit) or CORE_ERR_INVALID (a pack that breaks the
@@ -272,7 +276,7 @@ struct grader_pack_info {
 struct grader_pack;
 
 /* Evaluates a pack: pack.lua first, then each lesson file it lists, each in a
- * fresh sandbox with the pack constructors (pack, lesson, page, question, ...)
+ * new sandbox with the pack constructors (pack, lesson, page, question, ...)
  * defined. Validates every field against the format (unknown field, missing
  * or duplicate id, wrong type, unknown kind, missing reference answer, ...).
  * Every problem found is pushed to `problems` (optional) as
@@ -436,7 +440,8 @@ void grader_result_fini(struct grader_result *r);
 bool grader_answer_ambiguous(const struct grader_question *q, const char *answer, char *why,
                              size_t n);
 
-/* Grades `answer` to question `qid` for ctx in a fresh sandbox. Returns 0
+/* Grades `answer` to question `qid` for ctx (with the result a fresh
+ * sandbox would give; see the top of this file). Returns 0
  * with *out filled (valid or not), or an error for a broken grader
  * (CORE_ERR_SCRIPT/LIMIT with "file:line: ...") or an unknown qid
  * (CORE_ERR_NOTFOUND). On error *out is zeroed. */
@@ -544,8 +549,8 @@ const struct grader_calc *grader_pack_calc(const struct grader_pack *p, const ch
 
 /* Runs calculator calc_id's compute() on inputs (one per declared input, in
  * order; checked against each input's range and integer flag, a value out of
- * range is CORE_ERR_INVALID naming the input and its range) in a fresh
- * sandbox. *out (caller frees with grader_calc_outputs_free) receives the
+ * range is CORE_ERR_INVALID naming the input and its range) as a job like a
+ * grading. *out (caller frees with grader_calc_outputs_free) receives the
  * outputs in the order compute returned them. */
 int grader_calc_run(struct grader_pack *p, const char *calc_id, const double *inputs,
                     struct grader_calc_output **out, size_t *n, struct core_err *err);

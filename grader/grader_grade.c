@@ -4,7 +4,8 @@
  * that runs every job on a question, the pack self-tests' and checks'
  * included.
  *
- * Every operation is a job run in a fresh sandbox by one C driver (l_job)
+ * Every operation is a job run by grader_sb_run (in the pack's sandbox,
+ * reused from job to job, with a fresh sandbox's result) by one C driver (l_job)
  * under grader_pcall: it loads only the bytecode of the file that declares
  * the question, runs it with the constructors in grade mode (question{}
  * indexes its table by id), builds ctx, draws the variant's params, computes

@@ -639,7 +639,7 @@ int grader_question_check(struct grader_pack *p, size_t qi, struct core_strlist 
         core_buf_puts(&b, label);
         core_buf_puts(&b, strncmp(err.msg, prefix, strlen(prefix)) == 0 ? err.msg + strlen(prefix)
                                                                         : err.msg);
-        snprintf(err.msg, sizeof err.msg, "%s", b.data);
+        core_err_set(&err, err.code, "%s", b.data); /* made to fit, the reason whole */
         core_buf_fini(&b);
     }
     core_buf_fini(&j.vkey);

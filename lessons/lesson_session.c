@@ -165,7 +165,7 @@ static void suggest_question(struct db *db, const char *qid, struct core_err *er
     if (best && strcmp(best, bare) != 0) {
         char was[sizeof err->msg];
         memcpy(was, err->msg, sizeof was);
-        core_err_set(err, CORE_ERR_NOTFOUND, "%.180s; did you mean %.64s?", was, best);
+        core_err_set(err, CORE_ERR_NOTFOUND, "%s; did you mean %s?", was, best);
     }
     free(names);
     db_questions_free(qs, n);

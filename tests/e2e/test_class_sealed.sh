@@ -68,6 +68,13 @@ for pair in "${ids[@]}"; do
   expect_rc 0 "$u imports the release"
 done
 
+# Graded work needs a student id: the numbers are drawn from it, and two
+# students under one user name must not replace each other.
+wbs zed pack import "$REL"; expect_rc 0 "zed imports without an id"
+wbs zed answer example.class:hw.law Amdahl
+expect_rc 2 "a sealed answer without a student id is refused"
+expect_err "student id" "says what is missing"
+
 # speedup_answer USER: 1/(f + (1-f)/p) for the user's own numbers, 3 s.f.
 speedup_answer() {
   local pr f p

@@ -33,7 +33,7 @@ expect_rc 0 "import"
 review() {
   local name=$1; shift
   TM new-session -d -x 80 -y 24 -s "$name" \
-    "bash '$T/pane.sh' env $* '$WB' --db '$TEACH' --user prof class --class '$CLASS' review --tui"
+    "bash '$T/pane.sh' env -u LINES -u COLUMNS $* '$WB' --db '$TEACH' --user prof class --class '$CLASS' review --tui"
 }
 
 review main LANG=C.UTF-8
