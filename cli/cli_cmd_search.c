@@ -59,7 +59,7 @@ int cli_cmd_search(struct cli_ctx *cx, struct cli_args *a)
         printf("nothing in the lessons, questions or calculators holds \"%s\"\n",
                cli_tx1(q.data));
     } else {
-        printf("%zu place%s hold \"%s\":\n", n, n == 1 ? "" : "s", cli_tx1(q.data));
+        printf("%zu place%s \"%s\":\n", n, n == 1 ? " holds" : "s hold", cli_tx1(q.data));
         for (size_t i = 0; i < n; i++) {
             printf("\n%-10s %s\n", lesson_hit_kind_name(h[i].kind), cli_tx1(h[i].title));
             printf("  where: %s\n", cli_tx1(h[i].where));

@@ -337,6 +337,14 @@ static bool question_load(struct tui_app *a, struct question *q, const char *qid
     if (lesson_question_cbm(a->sess, m->qid, &cbm, &e) == CORE_OK)
         m->cbm = cbm;
     load_attempts(a, q);
+    /* A design answer is rewritten, not retyped: the editor starts with the
+     * latest readable answer (the attempts run oldest first). */
+    if (m->kind == TUI_QK_DESIGN)
+        for (size_t i = m->n_attempts; i-- > 0;)
+            if (m->attempts[i].valid && m->attempts[i].answer) {
+                tui_editor_set(&m->editor, m->attempts[i].answer);
+                break;
+            }
     m->mode = tui_question_locked(m) ? TUI_Q_KEYS : tui_question_start_mode(m);
     m->follow = true;
     return true;
