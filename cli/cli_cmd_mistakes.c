@@ -81,7 +81,7 @@ int cli_cmd_mistakes(struct cli_ctx *cx, struct cli_args *a)
             const struct lesson_mistake *x = &m[i];
             char when[24];
             when_text(x->when, when, sizeof when);
-            const char *mark = x->cleared                           ? "✓"
+            const char *mark = x->cleared                          ? "✓"
                                : x->kind == LESSON_MISTAKE_GAVE_UP ? "h"
                                : x->kind == LESSON_MISTAKE_PARTLY  ? "~"
                                                                    : "✗";
@@ -98,8 +98,7 @@ int cli_cmd_mistakes(struct cli_ctx *cx, struct cli_args *a)
                     printf("  try again on new numbers: warpbench question %s:%s --variant %d\n",
                            x->pack_id, x->question_id, x->retry_variant);
                 else
-                    printf("  try again: warpbench question %s:%s\n", x->pack_id,
-                           x->question_id);
+                    printf("  try again: warpbench question %s:%s\n", x->pack_id, x->question_id);
             }
         }
     }

@@ -202,9 +202,8 @@ int cli_cmd_question(struct cli_ctx *cx, struct cli_args *a)
     char *sol_acc = NULL, *sol_ref = NULL;
     if (db_attempt_list(cx->db, lesson_session_user_id(cx->session), v.q.pack_id, v.q.id, &hist,
                         &n_hist, &e) != CORE_OK ||
-        (v.solution &&
-         lesson_question_solution(cx->session, a->argv[0], variant, &sol_acc, &sol_ref, &e) !=
-             CORE_OK)) {
+        (v.solution && lesson_question_solution(cx->session, a->argv[0], variant, &sol_acc,
+                                                &sol_ref, &e) != CORE_OK)) {
         db_attempts_free(hist, n_hist);
         lesson_question_view_fini(&v);
         return cli_fail(&e);

@@ -56,8 +56,7 @@ int cli_cmd_search(struct cli_ctx *cx, struct cli_args *a)
         core_json_arr_end(&j);
         cli_json_close(&b, &j);
     } else if (n == 0) {
-        printf("nothing in the lessons, questions or calculators holds \"%s\"\n",
-               cli_tx1(q.data));
+        printf("nothing in the lessons, questions or calculators holds \"%s\"\n", cli_tx1(q.data));
     } else {
         printf("%zu place%s \"%s\":\n", n, n == 1 ? " holds" : "s hold", cli_tx1(q.data));
         for (size_t i = 0; i < n; i++) {

@@ -97,10 +97,13 @@ static int l_formulas(lua_State *L)
     return record(L, GRADER_D_FORMULAS);
 }
 
-static const luaL_Reg decl_funcs[] = {
-    {"pack", l_pack},         {"lesson", l_lesson},         {"page", l_page},
-    {"question", l_question}, {"calculator", l_calculator}, {"formulas", l_formulas},
-    {NULL, NULL}};
+static const luaL_Reg decl_funcs[] = {{"pack", l_pack},
+                                      {"lesson", l_lesson},
+                                      {"page", l_page},
+                                      {"question", l_question},
+                                      {"calculator", l_calculator},
+                                      {"formulas", l_formulas},
+                                      {NULL, NULL}};
 
 void grader_decl_open(lua_State *L, int g)
 {

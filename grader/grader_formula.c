@@ -20,12 +20,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct grader_fspec formula_fields[] = {
-    {"id", GRADER_T_STR},      {"name", GRADER_T_STR},
-    {"formula", GRADER_T_STR}, {"symbols", GRADER_T_STR},
-    {"note", GRADER_T_STR},    {"lesson", GRADER_T_STR},
-    {"page", GRADER_T_NUM | GRADER_T_STR}, {"calculator", GRADER_T_STR},
-    {NULL, 0}};
+static const struct grader_fspec formula_fields[] = {{"id", GRADER_T_STR},
+                                                     {"name", GRADER_T_STR},
+                                                     {"formula", GRADER_T_STR},
+                                                     {"symbols", GRADER_T_STR},
+                                                     {"note", GRADER_T_STR},
+                                                     {"lesson", GRADER_T_STR},
+                                                     {"page", GRADER_T_NUM | GRADER_T_STR},
+                                                     {"calculator", GRADER_T_STR},
+                                                     {NULL, 0}};
 
 void grader_formula_fini(struct grader_formula *f)
 {
@@ -166,9 +169,8 @@ void grader_formulas_resolve(struct grader_pack *p, struct grader_eval *e)
             for (size_t k = 0; k < info->n_lessons; k++)
                 names[k] = info->lessons[k].id;
             const char *best = grader_name_closest(f->lesson, names, info->n_lessons);
-            grader_eval_problem(e, CORE_ERR_INVALID,
-                                "%s:%d: formula %s: no lesson '%s'%s%s%s", f->file, f->line,
-                                f->id, f->lesson, best ? " (did you mean '" : "",
+            grader_eval_problem(e, CORE_ERR_INVALID, "%s:%d: formula %s: no lesson '%s'%s%s%s",
+                                f->file, f->line, f->id, f->lesson, best ? " (did you mean '" : "",
                                 best ? best : "", best ? "'?)" : "");
             free(names);
             continue;
@@ -180,13 +182,12 @@ void grader_formulas_resolve(struct grader_pack *p, struct grader_eval *e)
                     f->page = (int)k;
             if (f->page < 0)
                 grader_eval_problem(e, CORE_ERR_INVALID,
-                                    "%s:%d: formula %s: lesson %s has no page titled '%s'",
-                                    f->file, f->line, f->id, l->id, f->page_title);
+                                    "%s:%d: formula %s: lesson %s has no page titled '%s'", f->file,
+                                    f->line, f->id, l->id, f->page_title);
         } else if (f->page >= (int)l->n_pages) {
-            grader_eval_problem(e, CORE_ERR_INVALID,
-                                "%s:%d: formula %s: lesson %s has %zu page%s, not %d", f->file,
-                                f->line, f->id, l->id, l->n_pages, l->n_pages == 1 ? "" : "s",
-                                f->page + 1);
+            grader_eval_problem(
+                e, CORE_ERR_INVALID, "%s:%d: formula %s: lesson %s has %zu page%s, not %d", f->file,
+                f->line, f->id, l->id, l->n_pages, l->n_pages == 1 ? "" : "s", f->page + 1);
             f->page = -1;
         } else if (f->page < 0) {
             f->page = 0; /* the lesson itself */

@@ -128,8 +128,8 @@ static bool has_number(const char *text, const char *num)
 {
     size_t n = strlen(num);
     for (const char *at = text; (at = strstr(at, num)) != NULL; at++) {
-        bool before = at > text && (num_char(at[-1]) || (at[-1] == '-' && at - 1 > text &&
-                                                          num_char(at[-2])));
+        bool before =
+            at > text && (num_char(at[-1]) || (at[-1] == '-' && at - 1 > text && num_char(at[-2])));
         bool after = num_char(at[n]) && !(at[n] == '.' && !(at[n + 1] >= '0' && at[n + 1] <= '9'));
         if (!before && !after)
             return true;

@@ -295,8 +295,7 @@ bool grader_tol_slip(const struct grader_tol *tol, double ref, const struct grad
             snprintf(fb, n,
                      "That is %g times too %s: a slip of units or prefixes (ms and s, MB and "
                      "GB)?%s%s%s",
-                     f, how, unit[0] ? " A bare number is read in " : "", unit,
-                     unit[0] ? "." : "");
+                     f, how, unit[0] ? " A bare number is read in " : "", unit, unit[0] ? "." : "");
         return true;
     }
     return false;

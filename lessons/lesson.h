@@ -449,8 +449,8 @@ void lesson_question_view_fini(struct lesson_question_view *v);
  * at `variant` (*used, optional), and the highest variant they answered or
  * gave up on (*highest, optional; 1 when none): a new variant for practice
  * is *highest + 1. */
-int lesson_variant_use(struct lesson_session *s, const char *pack_id, const char *qid,
-                       int variant, bool *used, int *highest, struct core_err *err);
+int lesson_variant_use(struct lesson_session *s, const char *pack_id, const char *qid, int variant,
+                       bool *used, int *highest, struct core_err *err);
 
 /* Renders question `qid` ("pack:id" or a bare id) at `variant` (1-based).
  * An exam question has only variant 1 until the exam is over (another is
@@ -524,9 +524,9 @@ struct lesson_mistake {
     char *pack_id, *lesson_id, *question_id;
     char *title, *lesson_title;
     enum lesson_mistake_kind kind;
-    char *when;   /* ISO-8601 UTC of the latest event (the exam's submission for a miss) */
-    char *answer; /* the latest answer, NULL for a give-up or an unanswered exam question */
-    char *what;   /* what went wrong, one line: that answer's feedback, "gave up: ..." */
+    char *when;        /* ISO-8601 UTC of the latest event (the exam's submission for a miss) */
+    char *answer;      /* the latest answer, NULL for a give-up or an unanswered exam question */
+    char *what;        /* what went wrong, one line: that answer's feedback, "gave up: ..." */
     double score, max; /* that answer's grade (0 for a give-up) */
     double points;     /* the question's points */
     int variant;       /* the variant of the latest event */

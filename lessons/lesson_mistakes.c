@@ -172,8 +172,8 @@ int lesson_mistakes_load(struct lesson_session *s, const char *pack_id, bool all
         if (dq->sealed)
             continue;
         size_t l = 0;
-        while (l < nl && !(strcmp(ls[l].pack_id, dq->pack_id) == 0 &&
-                           strcmp(ls[l].id, dq->lesson_id) == 0))
+        while (l < nl &&
+               !(strcmp(ls[l].pack_id, dq->pack_id) == 0 && strcmp(ls[l].id, dq->lesson_id) == 0))
             l++;
         if (dq->exam && !(l < nl && over[l]))
             continue; /* not graded yet: nothing to review */
@@ -195,10 +195,9 @@ int lesson_mistakes_load(struct lesson_session *s, const char *pack_id, bool all
                                   : LESSON_MISTAKE_WRONG;
             m.when = core_xstrdup(q->last->created_at ? q->last->created_at : "");
             m.answer = core_xstrdup(q->last->answer ? q->last->answer : "");
-            const char *fb = q->last->reviewed && q->last->rv_comment ? q->last->rv_comment
-                             : q->last->regraded && q->last->rg_feedback
-                                 ? q->last->rg_feedback
-                                 : q->last->feedback;
+            const char *fb = q->last->reviewed && q->last->rv_comment    ? q->last->rv_comment
+                             : q->last->regraded && q->last->rg_feedback ? q->last->rg_feedback
+                                                                         : q->last->feedback;
             m.what = one_line(fb && fb[0] ? fb : "not right");
             m.variant = q->last->variant;
             m.score = sc;

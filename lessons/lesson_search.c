@@ -23,7 +23,7 @@ struct search_doc {
     int page;    /* 0-based page index (a page's; a question's or calculator's page) */
     char *title; /* page title, question title, calculator title */
     char *body;  /* page text, question prompt, calculator's inputs */
-    char *tags;           /* a question's topics ("roofline, bandwidth"); "" for others */
+    char *tags;  /* a question's topics ("roofline, bandwidth"); "" for others */
     char *ltitle, *lbody, *ltags; /* folded: lower-case ASCII, white space runs as one space */
 };
 
@@ -119,8 +119,7 @@ int lesson_search_index_new(struct db *db, struct lesson_session *s,
                     pages[i].title, pages[i].markdown, NULL);
         db_pages_free(pages, np);
         for (size_t i = 0; rc == CORE_OK && i < nq; i++)
-            if (strcmp(qs[i].pack_id, ls[l].pack_id) == 0 &&
-                strcmp(qs[i].lesson_id, ls[l].id) == 0)
+            if (strcmp(qs[i].pack_id, ls[l].pack_id) == 0 && strcmp(qs[i].lesson_id, ls[l].id) == 0)
                 add_doc(x, LESSON_HIT_QUESTION, qs[i].pack_id, qs[i].lesson_id, ls[l].title,
                         qs[i].id, qs[i].page_after < 0 ? 0 : qs[i].page_after, qs[i].title,
                         qs[i].prompt, qs[i].topics);
@@ -136,9 +135,8 @@ int lesson_search_index_new(struct db *db, struct lesson_session *s,
                                 c->inputs[k].label ? c->inputs[k].label : c->inputs[k].name,
                                 c->inputs[k].help ? ": " : "",
                                 c->inputs[k].help ? c->inputs[k].help : "");
-            add_doc(x, LESSON_HIT_CALC, calcs[i].pack_id, calcs[i].lesson_id, ls[l].title,
-                    c->id, c->page_after < 0 ? 0 : c->page_after, c->title,
-                    b.data ? b.data : "", NULL);
+            add_doc(x, LESSON_HIT_CALC, calcs[i].pack_id, calcs[i].lesson_id, ls[l].title, c->id,
+                    c->page_after < 0 ? 0 : c->page_after, c->title, b.data ? b.data : "", NULL);
             core_buf_fini(&b);
         }
     }
@@ -246,10 +244,9 @@ int lesson_search_run(const struct lesson_search_index *x, const char *text,
                                                              : "inputs";
         h->where = core_xasprintf("%s, page %d: %s %s", d->lesson_title, d->page + 1,
                                   lesson_hit_kind_name(d->kind), field);
-        h->snippet = in_title ? snippet(d->title, (size_t)(in_title - d->ltitle), ql)
-                     : in_body
-                         ? snippet(d->body, (size_t)(in_body - d->lbody), ql)
-                         : core_xasprintf("topics: %s", d->tags);
+        h->snippet = in_title  ? snippet(d->title, (size_t)(in_title - d->ltitle), ql)
+                     : in_body ? snippet(d->body, (size_t)(in_body - d->lbody), ql)
+                               : core_xasprintf("topics: %s", d->tags);
     }
     free(q);
     return (int)*n;

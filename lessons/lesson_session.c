@@ -221,8 +221,8 @@ static void policy_of(const struct db_question *q, struct grader_policy *p)
     lesson_policy_of(q->tries, q->penalty, q->per_try, p);
 }
 
-int lesson_variant_use(struct lesson_session *s, const char *pack_id, const char *qid,
-                       int variant, bool *used, int *highest, struct core_err *err)
+int lesson_variant_use(struct lesson_session *s, const char *pack_id, const char *qid, int variant,
+                       bool *used, int *highest, struct core_err *err)
 {
     struct db_attempt *at = NULL;
     struct db_giveup *g = NULL;
@@ -255,8 +255,7 @@ int lesson_variant_use(struct lesson_session *s, const char *pack_id, const char
 
 /* An exam question's numbers are fixed for the student, as graded work's
  * are (lesson_sealed_ctx): until the exam is over, only variant 1. */
-static int exam_variant(const struct db_question *q, int variant, bool over,
-                        struct core_err *err)
+static int exam_variant(const struct db_question *q, int variant, bool over, struct core_err *err)
 {
     if (q->exam && !over && variant != 1)
         return core_err_set(err, CORE_ERR_USAGE,
@@ -343,8 +342,8 @@ int lesson_question_show(struct lesson_session *s, const char *qid, int variant,
      * exam's own); another variant is practice, its solution hidden until
      * it is answered. */
     bool open_exam = out->exam && !out->exam_over; /* keeps everything until submitted */
-    bool done = !out->sealed && !open_exam &&
-                (out->tries.closed || out->tries.gave_up || out->exam_over);
+    bool done =
+        !out->sealed && !open_exam && (out->tries.closed || out->tries.gave_up || out->exam_over);
     bool own = out->exam_over && variant == 1;
     out->solution = done && (used || own);
     out->practice = done && (out->tries.closed || out->exam_over) && !used && !own;
@@ -561,11 +560,12 @@ static int check_open(struct lesson_session *s, const struct db_question *q,
             return CORE_OK;
         }
         if (rc == CORE_OK && x.over)
-            rc = core_err_set(err, CORE_ERR_CONFLICT,
-                              "the exam '%s' is %s: it takes no more answers (a new variant is "
-                              "practice: --variant %d)",
-                              q->lesson_id, x.submitted_at ? "submitted" : "over (its time ran out)",
-                              variant + 1);
+            rc =
+                core_err_set(err, CORE_ERR_CONFLICT,
+                             "the exam '%s' is %s: it takes no more answers (a new variant is "
+                             "practice: --variant %d)",
+                             q->lesson_id, x.submitted_at ? "submitted" : "over (its time ran out)",
+                             variant + 1);
         db_exam_fini(&x);
         if (rc != CORE_OK)
             return rc;
@@ -794,7 +794,8 @@ int lesson_answer_design(struct lesson_session *s, const char *qid, int variant,
         double frac = out->r.max > 0 ? out->r.score / out->r.max : 0;
         out->earned = frac * out->available;
     }
-    if (q.exam && out->r.valid && !practice) { /* an unreadable one is explained: it tells nothing */
+    if (q.exam && out->r.valid &&
+        !practice) { /* an unreadable one is explained: it tells nothing */
         out->hidden = true;
         withhold(&out->r);
         out->earned = 0;

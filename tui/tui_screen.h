@@ -378,16 +378,16 @@ struct tui_question_model {
     char *tries_line; /* what the last try earned under the policy, or NULL */
     char *headline;   /* the last grade's verdict (lesson_answer_headline), or NULL */
     /* the attempt policy and exam mode */
-    char *policy_line; /* "policy: 3 tries; ... · 1 of 3 used", or the exam's rule */
-    bool closed;       /* no try left (or the exam's one answer given, or the exam over) */
-    bool exam_open;    /* an exam not yet submitted: grades are withheld */
-    bool sealed;       /* graded work of a class: recorded ungraded, variant fixed, no give-up */
-    bool has_params;   /* draws numbers per variant: v shows a new variant */
-    bool exam;         /* the question is part of an exam lesson */
-    bool show_solution; /* the solution is shown at this variant (lessons' view.solution: it
-                           was answered or given up on here, and no graded answer is left) */
-    bool practice;      /* this variant is practice (lessons' view.practice): it takes one
-                           answer, earning nothing, and then shows its solution */
+    char *policy_line;    /* "policy: 3 tries; ... · 1 of 3 used", or the exam's rule */
+    bool closed;          /* no try left (or the exam's one answer given, or the exam over) */
+    bool exam_open;       /* an exam not yet submitted: grades are withheld */
+    bool sealed;          /* graded work of a class: recorded ungraded, variant fixed, no give-up */
+    bool has_params;      /* draws numbers per variant: v shows a new variant */
+    bool exam;            /* the question is part of an exam lesson */
+    bool show_solution;   /* the solution is shown at this variant (lessons' view.solution: it
+                             was answered or given up on here, and no graded answer is left) */
+    bool practice;        /* this variant is practice (lessons' view.practice): it takes one
+                             answer, earning nothing, and then shows its solution */
     bool result_practice; /* the last grade was a practice answer */
     enum tui_q_mode before_confirm; /* the mode to go back to from TUI_Q_CONFIRM */
     /* history */
@@ -569,9 +569,9 @@ struct tui_prog_item {
     double graded; /* on the item's scale, over all its questions */
     int questions, answered;
     bool rated;
-    double self; /* the latest self-rating, on the item's scale */
-    char *gap;   /* "well calibrated", "over-confident", ... or NULL: self against
-                    graded_answered, the score on the questions answered */
+    double self;            /* the latest self-rating, on the item's scale */
+    char *gap;              /* "well calibrated", "over-confident", ... or NULL: self against
+                               graded_answered, the score on the questions answered */
     double graded_answered; /* on the item's scale, over the questions answered */
 };
 
@@ -585,8 +585,14 @@ struct tui_prog_q {
 };
 
 /* The tabs of the progress screen. */
-enum { TUI_PROG_LESSONS, TUI_PROG_TOPICS, TUI_PROG_RUBRIC, TUI_PROG_QUESTIONS, TUI_PROG_STUDY,
-       TUI_PROG_TABS };
+enum {
+    TUI_PROG_LESSONS,
+    TUI_PROG_TOPICS,
+    TUI_PROG_RUBRIC,
+    TUI_PROG_QUESTIONS,
+    TUI_PROG_STUDY,
+    TUI_PROG_TABS
+};
 
 struct tui_progress_model {
     struct lesson_tally_list lessons, topics; /* lessons named by their titles */
@@ -614,9 +620,9 @@ struct tui_progress_model {
     bool rating;  /* rating oneself on the rubric items */
     double *rate; /* per item while rating */
     size_t rsel;
-    size_t sel;  /* the selected row of the tab's list (not the rubric's) */
-    size_t top;  /* its first row shown */
-    int rows;    /* list rows of the last draw (for paging) */
+    size_t sel; /* the selected row of the tab's list (not the rubric's) */
+    size_t top; /* its first row shown */
+    int rows;   /* list rows of the last draw (for paging) */
 };
 void tui_progress_model_fini(struct tui_progress_model *m);
 /* Tallies progress rows per lesson (named by the lesson titles in ls when

@@ -47,12 +47,11 @@ void tui_formula_items(const struct lesson_formula *fs, size_t n, enum tui_chars
                 if (*p == '\n' || *p == '\t')
                     *p = ' ';
         }
-        o->lines[2] =
-            core_xasprintf("%s %s, page %d%s%s%s%s%s", tui_glyph(cs, "→", "->"), x->lesson_title,
-                           x->page + 1, x->page_title ? " \"" : "",
-                           x->page_title ? x->page_title : "", x->page_title ? "\"" : "",
-                           x->calc_title ? "; calculator: " : "",
-                           x->calc_title ? x->calc_title : "");
+        o->lines[2] = core_xasprintf("%s %s, page %d%s%s%s%s%s", tui_glyph(cs, "→", "->"),
+                                     x->lesson_title, x->page + 1, x->page_title ? " \"" : "",
+                                     x->page_title ? x->page_title : "", x->page_title ? "\"" : "",
+                                     x->calc_title ? "; calculator: " : "",
+                                     x->calc_title ? x->calc_title : "");
         o->target = TUI_TARGET_LESSON;
         o->pack_id = core_xstrdup(x->pack_id);
         o->lesson_id = core_xstrdup(x->f->lesson ? x->f->lesson : "");

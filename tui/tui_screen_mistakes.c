@@ -49,11 +49,10 @@ void tui_mistakes_items(const struct lesson_mistake *m, size_t n, enum tui_chars
         const struct lesson_mistake *x = &m[i];
         struct tui_study_item *o = &it[i];
         bool helped = x->kind == LESSON_MISTAKE_GAVE_UP;
-        o->mark = core_xstrdup(x->cleared ? tui_glyph(cs, "✓", "+")
-                               : helped   ? "h"
-                               : x->kind == LESSON_MISTAKE_PARTLY
-                                   ? "~"
-                                   : tui_glyph(cs, "✗", "x"));
+        o->mark = core_xstrdup(x->cleared                         ? tui_glyph(cs, "✓", "+")
+                               : helped                           ? "h"
+                               : x->kind == LESSON_MISTAKE_PARTLY ? "~"
+                                                                  : tui_glyph(cs, "✗", "x"));
         o->mark_color = x->cleared ? TUI_C_GOOD : helped ? TUI_C_WARN : TUI_C_BAD;
         o->title = core_xstrdup(x->title);
         o->note = when_text(x->when);
@@ -145,8 +144,9 @@ static void mistakes_action(struct tui_app *a, void *st, int act)
     case A_ALL:
         s->all = !s->all;
         load(a, s);
-        tui_app_msg(a, false, s->all ? "the ones answered right since are listed too (a: hide)"
-                                     : "only the open ones");
+        tui_app_msg(a, false,
+                    s->all ? "the ones answered right since are listed too (a: hide)"
+                           : "only the open ones");
         break;
     case A_BACK:
         tui_app_pop(a);

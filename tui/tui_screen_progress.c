@@ -118,8 +118,8 @@ void tui_progress_questions(struct tui_progress_model *m, const struct db_progre
         q->points = r->points;
         q->tries = r->attempts;
         q->gave_up = r->gave_up;
-        q->pending = (r->exam && !r->exam_over) ||
-                     (r->sealed && (!r->has_official || r->official_pending));
+        q->pending =
+            (r->exam && !r->exam_over) || (r->sealed && (!r->has_official || r->official_pending));
         m->n_gave_up += r->gave_up;
     }
 }
@@ -296,13 +296,13 @@ static void draw_questions(struct tui_progress_model *m, struct tui_canvas *c, s
         const struct tui_prog_q *q = &m->qs[i];
         uint8_t ra = tui_view_list_row(c, r, y, i == m->sel, false);
         bool right = !q->pending && q->points > 0 && q->score >= q->points - 1e-9;
-        const char *mark = q->pending   ? tui_glyph(cs, "•", "*")
-                           : q->gave_up ? "h"
-                           : right      ? tui_glyph(cs, "✓", "+")
+        const char *mark = q->pending     ? tui_glyph(cs, "•", "*")
+                           : q->gave_up   ? "h"
+                           : right        ? tui_glyph(cs, "✓", "+")
                            : q->score > 0 ? "~"
                                           : tui_glyph(cs, "✗", "x");
-        uint8_t col = q->pending ? TUI_C_ACCENT
-                      : right    ? TUI_C_GOOD
+        uint8_t col = q->pending                   ? TUI_C_ACCENT
+                      : right                      ? TUI_C_GOOD
                       : q->gave_up || q->score > 0 ? TUI_C_WARN
                                                    : TUI_C_BAD;
         tui_canvas_put(c, y, r.x + 3, mark, TUI_ST(ra | TUI_A_BOLD, col), 1);
@@ -548,9 +548,9 @@ static void load(struct tui_app *a, struct progress *p)
                 sd->lost, fabs(sd->lost - 1) < 0.05 ? "" : "s", sd->missed,
                 sd->missed == 1 ? "" : "s", sd->exam ? " of the exam" : "");
         else
-            p->m.study[p->m.n_study++] = core_xasprintf(
-                "%s: up to %.1f more points%s%s", title, sd->unearned, sd->item ? ", mostly " : "",
-                sd->item ? sd->item->title : "");
+            p->m.study[p->m.n_study++] =
+                core_xasprintf("%s: up to %.1f more points%s%s", title, sd->unearned,
+                               sd->item ? ", mostly " : "", sd->item ? sd->item->title : "");
     }
 out:
     lesson_standing_fini(&s);

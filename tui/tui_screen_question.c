@@ -305,9 +305,8 @@ static bool question_load(struct tui_app *a, struct question *q, const char *qid
      * solution hidden until it is answered (lessons' view). */
     m->show_solution = v.solution;
     m->practice = v.practice;
-    if (v.solution &&
-        lesson_question_solution(a->sess, m->qid, v.variant, &m->accepted, &m->reference, &e) !=
-            CORE_OK)
+    if (v.solution && lesson_question_solution(a->sess, m->qid, v.variant, &m->accepted,
+                                               &m->reference, &e) != CORE_OK)
         tui_app_msg(a, true, "%s", e.msg);
     m->gave_up = v.tries.gave_up;
     m->choices = strv_dup(v.v.choices, v.v.n_choices);

@@ -73,13 +73,14 @@ static void run(struct tui_app *a, struct search *s)
     s->l.sel = s->l.top = 0;
     tui_study_list_set(&s->l, it, ni);
     free(s->l.head);
-    s->l.head = text[0] ? core_xasprintf("%zu place%s \"%s\"", n, n == 1 ? " holds" : "s hold", text)
-                        : core_xstrdup("Type what to look for");
+    s->l.head = text[0]
+                    ? core_xasprintf("%zu place%s \"%s\"", n, n == 1 ? " holds" : "s hold", text)
+                    : core_xstrdup("Type what to look for");
     free(s->l.empty);
-    s->l.empty = core_xstrdup(text[0]
-                                  ? "Nothing in the lessons, questions or calculators holds that."
-                                  : "Pages, question titles and prompts, and calculators are "
-                                    "searched as you type.");
+    s->l.empty =
+        core_xstrdup(text[0] ? "Nothing in the lessons, questions or calculators holds that."
+                             : "Pages, question titles and prompts, and calculators are "
+                               "searched as you type.");
 }
 
 static void *search_enter(struct tui_app *a, const void *arg)
