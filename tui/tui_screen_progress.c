@@ -22,6 +22,11 @@
 
 void tui_progress_model_fini(struct tui_progress_model *m)
 {
+    /* The lessons' keys first: there are lessons.n of them. */
+    for (size_t i = 0; i < m->lessons.n && m->lesson_keys; i++)
+        free(m->lesson_keys[i]);
+    free(m->lesson_keys);
+    m->lesson_keys = NULL;
     lesson_tally_list_fini(&m->lessons);
     lesson_tally_list_fini(&m->topics);
     for (size_t i = 0; i < m->n_items; i++) {
@@ -30,9 +35,6 @@ void tui_progress_model_fini(struct tui_progress_model *m)
         free(m->items[i].gap);
     }
     free(m->items);
-    for (size_t i = 0; i < m->lessons.n && m->lesson_keys; i++)
-        free(m->lesson_keys[i]);
-    free(m->lesson_keys);
     for (size_t i = 0; i < m->n_qs; i++) {
         free(m->qs[i].pack_id);
         free(m->qs[i].id);

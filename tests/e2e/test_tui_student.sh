@@ -58,6 +58,7 @@ keys main Escape
 expect_screen main "Warpbench · lessons" "Esc clears the search, still home"
 keys main /
 text main combiner
+expect_re main "^ / combiner +[0-9]+ lessons?" "the whole word typed and the list filtered"
 keys main Enter
 expect_re main "[0-9]+ lessons?(, [0-9]+ places? \\(Tab\\))?$" "a kept filter"
 expect_screen main "MapReduce and k-means" "the filter keeps the lesson whose pages teach the combiner"
