@@ -190,6 +190,23 @@ struct grader_calc {
     int page_after; /* index of the page it follows in its lesson, -1 before any */
 };
 
+/* One entry of the pack's formula sheet (formulas { ... }): a formula with
+ * what its symbols mean, the page that teaches it and the calculator that
+ * computes it. */
+struct grader_formula {
+    char *id;         /* unique among the pack's formulas */
+    char *name;       /* "Amdahl's law" */
+    char *formula;    /* "S(p) = 1 / (f + (1 - f)/p)"; may span lines */
+    char *symbols;    /* what the letters mean, or NULL */
+    char *note;       /* when it applies, or NULL */
+    char *lesson;     /* the lesson that teaches it */
+    int page;         /* its page there, 0-based (-1: unknown) */
+    char *page_title; /* the page as declared by title, or NULL */
+    char *calc;       /* the calculator that computes it (an id of the pack), or NULL */
+    char *file;
+    int line;
+};
+
 struct grader_calc_output {
     char *label;
     char *unit; /* "" for none */
@@ -252,6 +269,8 @@ struct grader_pack_info {
     double late_per_day;
     struct grader_lesson *lessons;
     size_t n_lessons;
+    struct grader_formula *formulas; /* formulas { ... }: the formula sheet, in order */
+    size_t n_formulas;
 };
 
 struct grader_pack;
@@ -410,6 +429,16 @@ struct grader_result {
     char *canonical;
 };
 void grader_result_fini(struct grader_result *r);
+
+/* Whether `answer` to numeric question q may mean something else than it
+ * reads as: a bare number from 0 to 1 on a per-cent question ("0.333" reads
+ * as 0.333 %, and may be a fraction meant as 33.3 %). Where no feedback
+ * follows the answer (an exam before it is submitted, graded work), it is
+ * refused as unreadable with `why` (n bytes) saying how to write either
+ * meaning; grader_question_record does so itself. False for every other
+ * answer and kind. Pure. */
+bool grader_answer_ambiguous(const struct grader_question *q, const char *answer, char *why,
+                             size_t n);
 
 /* Grades `answer` to question `qid` for ctx (with the result a fresh
  * sandbox would give; see the top of this file). Returns 0

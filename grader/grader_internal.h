@@ -200,15 +200,31 @@ double grader_tol_score(const struct grader_tol *tol, const struct grader_band *
  * in `unit`) misses a whole-number reference `ref` only by rounding, writes
  * feedback saying how into buf (n bytes) and returns true:
  *   - C's integer division would be right: "(1000+255)/256 is 4.902 with
- *     real division ...; C's integer division gives 4 ...", with how to
- *     write it (// or ceil);
+ *     real division ...; C's integer division would truncate it ...", with
+ *     how to write it (// or ceil);
  *   - the value rounded up (or down) would be right: "3.906 is not a whole
- *     number ...: round it up, ceil(...)".
- * "Right" means accepted by tol and rounding to ref. False, buf untouched,
- * otherwise (and always when ref is not a whole number). Pure. */
+ *     number ...: round it up (ceil(3.906))".
+ * Neither writes the rounded value: it is the answer. "Right" means
+ * accepted by tol and rounding to ref. False, buf untouched, otherwise (and
+ * always when ref is not a whole number). Callers ask only for questions
+ * whose answer is a whole count. Pure. */
 bool grader_tol_rounding_note(const struct grader_tol *tol, double ref, const char *text,
                               const struct grader_number *num, const char *unit, char *buf,
                               size_t n);
+
+/* The feedback of an answer outside tol of ref: how close counts ("Not
+ * within the accepted tolerance (±1%)..."), never where the answer lies.
+ * unit: the question's (may be NULL). Pure; writes at most n bytes. */
+void grader_tol_miss(const struct grader_tol *tol, double ref, const char *unit, char *fb,
+                     size_t n);
+
+/* A slip of form rather than of method: when the answer num times (or
+ * divided by) 1000, 100 or a million would be accepted, writes feedback
+ * naming the slip ("That is 1000 times too small: a slip of units? ..."),
+ * never the reference, and returns true; false, fb untouched, otherwise.
+ * unit: the question's. Pure. */
+bool grader_tol_slip(const struct grader_tol *tol, double ref, const struct grader_number *num,
+                     const char *unit, char *fb, size_t n);
 
 /* ---- variant RNG --------------------------------------------------------- */
 

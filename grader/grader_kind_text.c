@@ -291,6 +291,97 @@ static void grade_lua(lua_State *L, struct grader_job *j, const char *name, cons
     lua_pop(L, 2);
 }
 
+/* The text after a leading article ("the machine balance" -> "machine
+ * balance") of a normalised answer; s itself when it has none. */
+static const char *skip_article(const char *s)
+{
+    static const char *const articles[] = {"the ", "a ", "an "};
+    for (size_t i = 0; i < sizeof articles / sizeof articles[0]; i++) {
+        size_t n = strlen(articles[i]);
+        if (strncmp(s, articles[i], n) == 0 && s[n])
+            return s + n;
+    }
+    return s;
+}
+
+/* Whether words a and b (lower case) are one spelling apart, by the rule of
+ * the design reader's misspellings (lessons/FORMAT.md, design rule 5): the
+ * same first letter, one edit for words of 7 letters or more, two for 10 or
+ * more; shorter words and words with digits only exactly. */
+static bool word_typo(const char *a, size_t an, const char *b, size_t bn)
+{
+    if (an == bn && memcmp(a, b, an) == 0)
+        return true;
+    size_t shorter = an < bn ? an : bn;
+    if (shorter < 7 || an > 64 || bn > 64 || a[0] != b[0])
+        return false;
+    for (size_t i = 0; i < an; i++)
+        if (a[i] >= '0' && a[i] <= '9')
+            return false;
+    char x[65], y[65];
+    memcpy(x, a, an);
+    x[an] = '\0';
+    memcpy(y, b, bn);
+    y[bn] = '\0';
+    return core_str_distance(x, y) <= (shorter >= 10 ? 2u : 1u);
+}
+
+/* Whether answer and accepted (both normalised) are the same words but
+ * for misspellings (word_typo), with at least one word misspelt. */
+static bool text_typo(const char *answer, const char *accepted)
+{
+    bool any = false;
+    const char *a = answer, *b = accepted;
+    for (;;) {
+        size_t an = strcspn(a, " "), bn = strcspn(b, " ");
+        if (!an || !bn || !word_typo(a, an, b, bn))
+            return false;
+        any |= an != bn || memcmp(a, b, an) != 0;
+        a += an, b += bn;
+        if (!*a || !*b)
+            return !*a && !*b && any;
+        a++, b++;
+    }
+}
+
+/* A wrong text answer may still be right as the student meant it: after a
+ * leading article (accepted "machine balance", answered "the machine
+ * balance"), or misspelt ("weak sacling"). Grades it right, saying so, and
+ * returns true. */
+static bool text_second_look(lua_State *L, struct grader_job *j, const char *norm)
+{
+    const char *bare = skip_article(norm);
+    if (bare != norm) {
+        lua_pushvalue(L, GRADER_S_REF);
+        grader_rawfield(L, GRADER_S_Q, "patterns");
+        lua_pushstring(L, bare);
+        grade_lua(L, j, "text", "text matching", 3);
+        if (j->res->correct)
+            return true;
+    }
+    if (lua_type(L, GRADER_S_REF) != LUA_TTABLE)
+        return false;
+    size_t m = lua_rawlen(L, GRADER_S_REF);
+    for (size_t i = 1; i <= m; i++) {
+        lua_rawgeti(L, GRADER_S_REF, (lua_Integer)i); /* s */
+        size_t n;
+        const char *acc = lua_tolstring(L, -1, &n);
+        char *an = core_xmalloc(n + 1);
+        grader_text_norm(acc ? acc : "", acc ? n : 0, an);
+        lua_pop(L, 1);
+        bool hit = text_typo(bare, skip_article(an)) || text_typo(norm, an);
+        if (hit) {
+            char fb[240];
+            snprintf(fb, sizeof fb, "Right, though misspelt: it is written \"%.160s\".", an);
+            grader_result_score(j->res, 1, fb);
+        }
+        free(an);
+        if (hit)
+            return true;
+    }
+    return false;
+}
+
 static void text_grade(lua_State *L, struct grader_job *j, const char *answer)
 {
     size_t len = strlen(answer);
@@ -301,6 +392,8 @@ static void text_grade(lua_State *L, struct grader_job *j, const char *answer)
     grader_rawfield(L, GRADER_S_Q, "patterns");
     lua_pushstring(L, answer);
     grade_lua(L, j, "text", "text matching", 3);
+    if (!j->res->correct)
+        text_second_look(L, j, norm);
 }
 
 static void design_grade(lua_State *L, struct grader_job *j, const char *answer)

@@ -380,9 +380,11 @@ enum grader_decl_kind {
     GRADER_D_PAGE,
     GRADER_D_QUESTION,
     GRADER_D_CALC,
+    GRADER_D_FORMULAS,
     GRADER_D_N
 };
-/* "pack", "lesson", "page", "question", "calculator" ("?" for others). Static. */
+/* "pack", "lesson", "page", "question", "calculator", "formulas" ("?" for
+ * others). Static. */
 const char *grader_decl_name(int kind);
 /* Pushes the list of calls recorded in declare mode since the constructors
  * were opened: { kind, value, line } each, in call order. */
@@ -482,6 +484,15 @@ void grader_example_check(struct grader_vctx *v, int t, size_t i, void *ud);
  * model entry c (whose file, line and page the caller set) and the private
  * entry x (its examples). */
 void grader_calc_check(struct grader_vctx *v, int t, struct grader_calc *c, struct grader_cx *x);
+
+/* The formula sheet (grader_formula.c): the entries of formulas { ... } at
+ * t, declared in `path` (in lesson `lesson`'s file, or pack.lua: NULL),
+ * appended to p's info, each checked for its fields; and, once every file
+ * has run, their lessons, pages and calculators looked up. */
+void grader_formulas_check(struct grader_vctx *v, int t, struct grader_pack *p,
+                           const struct grader_lesson *lesson, const char *path);
+void grader_formulas_resolve(struct grader_pack *p, struct grader_eval *e);
+void grader_formula_fini(struct grader_formula *f);
 
 /* ---- one question for one student (grader_grade.c) ------------------------ */
 

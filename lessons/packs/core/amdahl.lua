@@ -1058,7 +1058,7 @@ Give three significant figures.]],
   answer = function(p) return 100 * wb.amdahl(p.f, p.p) / p.p end,
   wrong = {
     { value = function(p) return wb.amdahl(p.f, p.p) / p.p end,
-      feedback = "That is the efficiency as a fraction; the question asks per cent (0.625 is written 62.5, or 62.5%)." },
+      feedback = "That is the efficiency as a fraction; the question asks per cent (a fraction of 0.5 is written 50, or 50%)." },
     { value = function(p) return wb.amdahl(p.f, p.p) end,
       feedback = "That is the speedup. Efficiency divides it by the number of processors." },
   },

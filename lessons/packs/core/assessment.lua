@@ -132,11 +132,11 @@ processor count p. With f = 0.1 serial,
 
 ```
 S(p) = 1 / (0.1 + 0.9 / p)        S(8) = 4.71     S(64) = 8.77
-S(p) -> 1 / 0.1 = 10               as p grows
+S(p) -> 1 / f                      as p grows
 ```
 
 What the question *can* mean without p is the ceiling: however many GPU
-cores you add, this job never runs more than **10×** faster. (A real GEMM is
+cores you add, this job never runs more than **1/f** times faster. (A real GEMM is
 far more than 90 % parallel; the number is an exercise, not a measurement.)
 ]]
 
@@ -306,7 +306,7 @@ Give three significant figures.]],
   params = function(rng)
     -- p at most 64 keeps S more than 3% below the ceiling 1/f even for the
     -- smallest f (0.02), so the "ceiling" wrong answer never overlaps.
-    return { ppct = rng:pick({ 80, 85, 90, 95, 98 }), p = rng:pick({ 8, 16, 32, 64 }) }
+    return { ppct = rng:pick({ 75, 85, 95, 98 }), p = rng:pick({ 8, 16, 32, 64 }) }
   end,
   answer = function(p) return wb.amdahl(1 - p.ppct / 100, p.p) end,
   wrong = {
@@ -383,7 +383,7 @@ Give a whole number.]],
     "Thread t reads byte address 4 × {s} × t. Which 32-byte sector is that in?",
     "Once the step between threads is 32 bytes or more, every thread needs a sector of its own.",
   },
-  params = function(rng) return { s = rng:pick({ 1, 2, 3, 4, 8, 16, 32 }) } end,
+  params = function(rng) return { s = rng:pick({ 2, 3, 4, 5, 6, 7 }) } end,
   answer = function(p)
     local seen, n = {}, 0
     for t = 0, 31 do
@@ -438,7 +438,7 @@ Give three significant figures.]],
     "Efficiency is the bytes the warp uses over the bytes memory moves for it.",
     "The warp uses 32 × 4 = 128 bytes. Count the sectors it touches and multiply by 32 bytes.",
   },
-  params = function(rng) return { s = rng:pick({ 2, 3, 4, 6, 8, 16 }) } end,
+  params = function(rng) return { s = rng:pick({ 2, 3, 4, 5, 6, 7 }) } end,
   answer = function(p)
     local seen, n = {}, 0
     for t = 0, 31 do
@@ -449,7 +449,7 @@ Give three significant figures.]],
   end,
   wrong = {
     { value = function(p) return p.s > 8 and 100 / p.s or -1 end,
-      feedback = "1/stride would hold if whole elements were moved one by one; the hardware moves 32-byte sectors, so past a 32-byte step each 4-byte element costs one sector: 4/32 = 12.5%." },
+      feedback = "1/stride would hold if whole elements were moved one by one; the hardware moves 32-byte sectors, so past a 32-byte step each 4-byte element costs a 32-byte sector of its own." },
     { value = function(p) return p.s >= 8 and 100 * 4 / 128 or -1 end,
       feedback = "That charges a whole 128-byte line per element. Modern GPUs fetch 32-byte sectors: 4 useful bytes per 32 moved." },
     { value = function(p) return p.s < 8 and 12.5 or -1 end,
@@ -686,7 +686,7 @@ Give three significant figures.]],
   },
   params = function(rng)
     return { n = rng:pick({ 1.3, 7, 13, 70, 175 }), p = rng:pick({ 8, 16, 64, 256, 1024 }),
-             bw = rng:pick({ 25, 50, 100, 200 }) }
+             bw = rng:pick({ 25, 50, 200, 400 }) }
   end,
   answer = function(p) return 2 * (p.p - 1) / p.p * (p.n * 2) / p.bw end,
   wrong = {
@@ -733,7 +733,7 @@ Give three significant figures.]],
   },
   params = function(rng)
     return { n = rng:pick({ 1.3, 7, 13, 70, 175 }), p = rng:pick({ 8, 16, 64, 256, 1024 }),
-             bw = rng:pick({ 25, 50, 100, 200 }) }
+             bw = rng:pick({ 25, 50, 200, 400 }) }
   end,
   answer = function(p) return 2 * math.log(p.p, 2) * (p.n * 2) / p.bw end,
   wrong = {
@@ -885,7 +885,7 @@ Give three significant figures.]],
     "Total = {S} + {A} × 2√{L} / {L}.",
   },
   params = function(rng)
-    return { L = rng:pick({ 24, 32, 48, 50, 64, 96 }), S = rng:pick({ 4, 6, 8, 10 }),
+    return { L = rng:pick({ 24, 32, 40, 64, 80, 128 }), S = rng:pick({ 4, 6, 8, 10 }),
              A = rng:pick({ 16, 20, 24, 28 }) }
   end,
   answer = function(p) return p.S + p.A * 2 * math.sqrt(p.L) / p.L end,
@@ -1368,7 +1368,7 @@ Give three significant figures.]],
     local combos = {}
     for _, n in ipairs({ 7, 13, 34, 70 }) do
       for _, bits in ipairs({ 16, 8, 4 }) do
-        if n * bits / 8 <= 80 then combos[#combos + 1] = { n = n, bits = bits } end
+        if n * bits / 8 <= 80 and not (n == 13 and bits == 8) then combos[#combos + 1] = { n = n, bits = bits } end
       end
     end
     local c = rng:pick(combos)
@@ -1648,7 +1648,7 @@ Give three significant figures.]],
     "How many GPU-hours does the budget buy, and how many hours does a year have?",
     "One GPU for a year costs {price} × 8760 dollars.",
   },
-  params = function(rng) return { price = rng:pick({ 1, 1.5, 2, 2.5, 3, 4 }) } end,
+  params = function(rng) return { price = rng:pick({ 1, 1.5, 2.5, 3, 4 }) } end,
   answer = function(p) return 2e6 / (p.price * 8760) end,
   wrong = {
     { value = function(p) return 2e6 / (p.price * 24 * 30) end,

@@ -897,7 +897,7 @@ Give three significant figures.]],
   answer = function(p) return 100 * 128 / (32 * sectors(4, p.s, 0)) end,
   wrong = {
     { value = function(p) return p.s > 8 and 100 / p.s end,   -- up to 8 floats the rule holds
-      feedback = "Efficiency stops falling at 12.5%: once the stride reaches 8 floats (32 bytes), each thread costs one sector and no more." },
+      feedback = "Efficiency stops falling once the stride reaches 8 floats (32 bytes): from there each thread costs one sector and no more." },
     { value = function(p) return p.s > 8 and 100 * 128 / (128 * math.min(32, p.s)) end,   -- lines and sectors agree below
       feedback = "You counted whole 128-byte lines. Memory moves in 32-byte sectors." },
   },
@@ -1402,7 +1402,7 @@ Give three significant figures.]],
   -- says so, rather than full marks for an answer that asked for three
   -- significant figures.
   bands = {
-    { abs = 0.2, score = 0.5, feedback = "Close: 3x is how the course rounds it, but 989 / 312 = 3.17." },
+    { abs = 0.2, score = 0.5, feedback = "Close: 3x is how the course rounds it; the question asks for the ratio itself, to two decimals." },
   },
   wrong = {
     { value = 1979 / 312, feedback = "1979 TFLOP/s is the H100's FP16 peak WITH 2:4 sparsity. Dense FP16 is 989." },

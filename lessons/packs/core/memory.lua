@@ -436,7 +436,7 @@ Give three significant figures.]],
     { value = function(p) return p.s > 1 and 100 * p.e / p.line end,   -- stride 1: no mistake
       feedback = "That is the miss rate for stride 1. With a stride, each line serves fewer reads: use the stride in bytes." },
     { value = function(p) return p.s * p.e > p.line and 100 * p.s * p.e / p.line end,   -- below a line: no cap to forget
-      feedback = "A read cannot miss more than once: the miss rate stops at 100% once the stride reaches a line." },
+      feedback = "A read cannot miss more than once: once the stride reaches a line, every read misses and the rate stops rising." },
   },
   examples = {
     { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
@@ -1079,7 +1079,7 @@ Give three significant figures.]],
   hints = { "Ridge = peak FLOP/s / bandwidth in bytes/s. Mind the 10^12 and 10^9." },
   answer = 312e12 / 2039e9,   -- 153.02
   wrong = {
-    { value = 312 / 2039, feedback = "Mind the prefixes: TFLOP/s is 10^12, GB/s is 10^9. (312 x 10^12) / (2039 x 10^9) = 153." },
+    { value = 312 / 2039, feedback = "Mind the prefixes: TFLOP/s is 10^12, GB/s is 10^9. Divide FLOP/s by bytes/s in the same base units." },
     { value = 2039 / 312, feedback = "Upside down: FLOP per byte is peak FLOP/s divided by bytes/s." },
     { value = 312e12 / 1935e9,
       feedback = "161 is the ridge of the A100 80GB PCIe card (1935 GB/s), the guide's figure. This is the SXM module: 2039 GB/s." },

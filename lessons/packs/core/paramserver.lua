@@ -355,7 +355,7 @@ Give three significant figures.]],
   wrong = {
     { value = 640, feedback = "640 ms is pull + push, a full sync round. The question asks for one transfer in one direction." },
     { value = 40, feedback = "You divided 40 MB by 1 GB/s. 1 Gbps is gigaBITS: 125 MB/s." },
-    { value = 2560, feedback = "You multiplied by 8 twice: 40 MB = 320 Mbit, and 320 Mbit / 1000 Mbit/s = 320 ms." },
+    { value = 2560, feedback = "You multiplied by 8 twice: turn the megabytes into megabits once, then divide by the link's 1000 Mbit/s." },
     { value = 312.5, feedback = "1 Gbps is 10^9 / 8 = 125 MB/s (decimal), not 128 MB/s." },
     { value = 160, feedback = "That is a 16-bit model (20 MB); the parameters here are 32-bit floats (4 bytes)." },
   },
@@ -392,7 +392,7 @@ Give three significant figures.]],
   wrong = {
     { value = 320, feedback = "320 ms is ONE transfer (the crash course's \"time per sync\"). A round pulls the weights and pushes the gradients: twice that." },
     { value = 80, feedback = "You divided 80 MB by 1 GB/s; 1 Gbps is 125 MB/s." },
-    { value = 5120, feedback = "Too many factors of 8: 80 MB / 125 MB/s = 640 ms." },
+    { value = 5120, feedback = "Too many factors of 8: 1 Gbps is already 125 MB/s; divide the 80 MB by that." },
   },
   examples = {
     { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
