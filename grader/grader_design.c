@@ -59,7 +59,6 @@
 #include <string.h>
 
 #define MAX_PHRASE GRADER_DESIGN_MAX_PHRASE
-#define MAX_WORD 64  /* longer words are kept but match only exactly */
 #define FUZZY1 7     /* phrase words this long tolerate one edit */
 #define FUZZY2 10    /* and this long, two */
 #define BARE_WORDS 4 /* a part with fewer words is bare */
@@ -596,40 +595,6 @@ bool grader_design_negated_at(const struct grader_design *d, size_t i, size_t of
 
 /* ---- matching ------------------------------------------------------------------------ */
 
-/* Optimal string alignment distance between a and b, or max + 1 when it
- * is more than max. */
-static size_t edits(const char *a, size_t na, const char *b, size_t nb, size_t max)
-{
-    if ((na > nb ? na - nb : nb - na) > max || na >= MAX_WORD || nb >= MAX_WORD)
-        return max + 1;
-    size_t prev2[MAX_WORD + 1], prev[MAX_WORD + 1], cur[MAX_WORD + 1];
-    for (size_t j = 0; j <= nb; j++)
-        prev[j] = j;
-    for (size_t i = 1; i <= na; i++) {
-        cur[0] = i;
-        size_t row_min = cur[0];
-        for (size_t j = 1; j <= nb; j++) {
-            size_t cost = a[i - 1] != b[j - 1];
-            size_t v = prev[j - 1] + cost;
-            if (prev[j] + 1 < v)
-                v = prev[j] + 1;
-            if (cur[j - 1] + 1 < v)
-                v = cur[j - 1] + 1;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-                prev2[j - 2] + 1 < v)
-                v = prev2[j - 2] + 1;
-            cur[j] = v;
-            if (v < row_min)
-                row_min = v;
-        }
-        if (row_min > max)
-            return max + 1;
-        memcpy(prev2, prev, (nb + 1) * sizeof *prev);
-        memcpy(prev, cur, (nb + 1) * sizeof *cur);
-    }
-    return prev[nb];
-}
-
 static int cmp_str(const void *a, const void *b)
 {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -709,7 +674,7 @@ static bool word_match(const struct grader_design *d, const struct dword *w, con
     if (!fuzzy || p->digits || !w->alpha || p->len < FUZZY1 || a[0] != p->s[0] || w->function)
         return false;
     size_t max = p->len >= FUZZY2 ? 2 : 1;
-    if (edits(a, w->len, p->s, p->len, max) > max)
+    if (core_str_edits(a, w->len, p->s, p->len, max) > max)
         return false;
     return !known_has(known, a); /* a word of the rubric is not a misspelling */
 }
