@@ -85,6 +85,11 @@ static const char *const CLAUSE_WORDS[] = {
     "so",       "then",  "therefore", "though", "thus", "unless", "whereas", "whether",
     "which",    "while", "who",     "whose",  "yet"};
 
+/* Where a long run is best cut: before a preposition. */
+static const char *const CUT_BEFORE[] = {"of",   "in",    "on",     "at",      "with",  "by",
+                                         "for",  "from",  "into",   "along",   "under", "over",
+                                         "per",  "through", "across", "onto",  "via"};
+
 /* Words that negate what follows in their segment (with the two-word ones
  * and the n't forms handled in negator_at()), and the adverbs that do
  * ("GPUs hardly hide latency"). */
@@ -296,10 +301,12 @@ static void add_word(struct cutter *c, size_t *i)
     if (d->oom)
         return;
     const char *s = c->text.data + w->at;
-    /* a new segment starts before a clause word, and after a long run */
+    /* a new segment starts before a clause word, and after a long run
+     * (before a preposition once it is long, at the latest at the limit) */
     if (DESIGN_IN(CLAUSE_WORDS, s, len))
         new_seg(c, SEP_WORD);
-    else if (c->seg_words >= DESIGN_SEGMENT_WORDS)
+    else if (c->seg_words >= DESIGN_SEGMENT_WORDS ||
+             (c->seg_words >= DESIGN_SEGMENT_SOFT && DESIGN_IN(CUT_BEFORE, s, len)))
         new_seg(c, SEP_CUT);
     w->apos = start > 0 && (c->src[start - 1] == '\'' ||
                             (start >= 3 && c->src[start - 3] == 0xE2 && c->src[start - 2] == 0x80 &&

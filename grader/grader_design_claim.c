@@ -309,22 +309,39 @@ void grader_design_claim_find(const struct grader_design *d, const struct grader
         const struct dclause *c = &d->c[k];
         if (c->first == NONE)
             continue;
+        bool direct = false; /* read as declared: then the same clause read the other way
+                                round says nothing more (subject and object lists overlap) */
         for (int swap = 0; swap < 2; swap++) {
             struct reading rd = read_clause(d, c, cs, swap == 1, fuzzy, known);
             if (!rd.ok)
+                continue;
+            if (swap == 0)
+                direct = true;
+            else if (direct)
                 continue;
             bool neg = negated(d, c, rd.last);
             int flips = rd.flips + (neg ? 1 : 0);
             if (getenv("WBDBG"))
                 fprintf(stderr, "claim [%s|%s|%s] clause %zu swap %d flips %d neg %d at %zu %zu %zu q%d h%d p%d pad%d l%d\n",
                         cs->slot[0].n ? cs->slot[0].terms[0] : "-", cs->slot[1].n ? cs->slot[1].terms[0] : "-",
-                        cs->slot[2].n ? cs->slot[2].terms[0] : "-", k, swap, rd.flips, neg, rd.at[0], rd.at[1], rd.at[2], c->question, c->hedged, c->purpose, c->padding, c->listed);
+                        cs->slot[2].n ? cs->slot[2].terms[0] : "-", k, swap, rd.flips, neg, rd.at[0], rd.at[1], rd.at[2], c->question, c->hedged, c->result, c->padding, c->listed);
             /* "X is Y" read both ways round is the same claim */
             if (swap && copular(d, c))
                 continue;
             bool asserted = !c->question && !c->hedged && !c->padding && !c->listed;
+            /* a negated antonym says the claim ("the stores are not
+             * coalesced" for "the writes are strided") */
+            bool same = swap == 0 && ((rd.flips == 0 && !neg) || (rd.flips == 1 && neg));
+            if (same && rd.flips == 1) {
+                if (asserted && out->hit < GRADER_HIT_FOUND) {
+                    out->hit = GRADER_HIT_FOUND;
+                    out->clause = k;
+                    memcpy(out->at, rd.at, sizeof out->at);
+                }
+                continue;
+            }
             if (flips % 2 == 1) {
-                if (asserted && !c->purpose && !out->contradicted) {
+                if (asserted && !c->result && !out->contradicted) {
                     out->contradicted = true;
                     out->contra_clause = k;
                     out->contra_why = neg && rd.flips == 0 ? GRADER_CLAIM_NEGATED

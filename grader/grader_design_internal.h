@@ -18,7 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DESIGN_SEGMENT_WORDS 16 /* a longer run without a boundary is cut */
+#define DESIGN_SEGMENT_WORDS 20 /* a longer run without a boundary is cut */
+#define DESIGN_SEGMENT_SOFT 16  /* ...and one this long before a preposition */
 #define NONE SIZE_MAX
 
 /* What separates a segment from the one before it. */
@@ -55,6 +56,7 @@ struct dsentence {
     size_t first, n; /* its words */
     bool question;   /* it ends with "?" */
     bool claim;      /* it holds an asserted clause (set by the reader) */
+    bool list;       /* most of its segments are terms, not clauses */
     char *norm;      /* lower case, white space folded, punctuation kept */
     size_t norm_len;
 };
@@ -88,6 +90,7 @@ struct dclause {
     size_t subj_first, subj_last; /* the subject as written, NONE when none */
     size_t head;                  /* the subject's head word, NONE */
     size_t ante_first, ante_last; /* what a pronoun or a shared subject stands for, NONE */
+    size_t from;                  /* the clause a shared subject comes from, NONE */
     size_t rel[DESIGN_MAX_REL];   /* the verb group: verbs, participles, predicate adjectives */
     size_t n_rel;
     size_t obj_first, obj_last; /* the rest of the predicate (objects, complements), NONE */
@@ -95,7 +98,8 @@ struct dclause {
     bool passive;
     bool question;  /* asked, not claimed */
     bool hedged;    /* a condition or a counterfactual ("if instead ...", "whether") */
-    bool purpose;   /* a goal or a result to reach ("so that ...", "to make ..."): credit,
+    bool result;    /* a goal, a result to reach ("so that ...", "becomes ...") or what
+                       would happen ("if ..., a warp would touch 32 sectors"): credit,
                        never a contradiction */
     bool denied;    /* under a predicate that denies it: "it is a myth that ...",
                        "GPUs fail to ..." */

@@ -99,10 +99,11 @@ static const char *const HEDGE[] = {"if",      "unless",   "whether",  "suppose"
 /* Modals that make a clause counterfactual in a sentence with a condition. */
 static const char *const MODAL[] = {"would", "could", "might", "wouldn", "couldn", "d"};
 
+static const char *const MODAL_AUX[] = {"would", "should", "could", "can",    "will",
+                                        "must",  "may",    "might", "cannot", "shall"};
+
 /* Verbs of change: their clause says what becomes true (a result). */
-static const char *const CHANGE[] = {"become", "becomes", "became", "becoming", "get",
-                                     "gets",   "got",     "turn",   "turns",    "make",
-                                     "makes",  "made"};
+static const char *const CHANGE[] = {"become", "becomes", "became", "becoming"};
 
 /* Pronouns that stand for something said before. */
 static const char *const PRONOUN[] = {"it",    "its",   "they", "them", "this", "these",
@@ -137,6 +138,17 @@ static const char *const SUBST[][2] = {
 static const char *const DETERMINER[] = {"a",     "an",  "the",  "each", "every", "one",
                                          "this",  "that", "its", "their", "our",  "no",
                                          "any",   "per"};
+
+/* Auxiliaries: the verb they help carries the relation. */
+static const char *const AUXILIARY[] = {"is",    "are",    "was",   "were",   "be",    "been",
+                                        "being", "am",     "has",   "have",   "had",   "do",
+                                        "does",  "did",    "will",  "would",  "shall", "should",
+                                        "can",   "could",  "may",   "might",  "must",  "cannot",
+                                        "get",   "gets",   "got",   "to"};
+
+/* Forms of be and have (a participle follows them). */
+static const char *const BE_HAVE[] = {"is",   "are", "was", "were", "be",  "been", "being",
+                                      "has",  "have", "had", "get", "gets", "got", "s"};
 
 /* n't stems and what they are without it. */
 static const char *const NT_STEM[][2] = {
@@ -175,10 +187,12 @@ static bool word_in(const struct grader_design *d, size_t i, const char *const *
 
 /* ---- the grammar's words ---------------------------------------------------------- */
 
-/* Is word i digits only? */
+/* Is word i digits only, or a single letter (a size: "K x K")? */
 static bool number_word(const struct grader_design *d, size_t i)
 {
     const char *s = dw_text(d, i);
+    if (d->w[i].len == 1 && s[0] >= 'a' && s[0] <= 'z' && s[0] != 'a')
+        return true;
     for (size_t k = 0; k < d->w[i].len; k++)
         if (s[k] < '0' || s[k] > '9')
             return false;
@@ -265,9 +279,16 @@ static const char *grammar_token(const struct grader_design *d, size_t i, char *
     for (size_t k = 0; k < sizeof SUBST / sizeof SUBST[0]; k++)
         if (grader_design_word_is(d, i, SUBST[k][0]))
             return SUBST[k][1];
-    if ((grader_design_word_is(d, i, "read") || grader_design_word_is(d, i, "write")) && !first &&
-        WORD_IN(d, i - 1, DETERMINER))
-        return lw[0] == 'r' ? "load" : "store";
+    /* "read": a noun after a determiner, a participle after be or have;
+     * else a verb the dictionary reads badly ("threads read addresses") */
+    if (grader_design_word_is(d, i, "read") || grader_design_word_is(d, i, "write")) {
+        if (!first && WORD_IN(d, i - 1, DETERMINER))
+            return lw[0] == 'r' ? "load" : "store";
+        if (lw[0] == 'w')
+            return "store";
+        if (first || !WORD_IN(d, i - 1, BE_HAVE))
+            return "fetch";
+    }
     /* letters only, ASCII, short: as written (capitals help the grammar) */
     bool letters = w->src_len <= GRADER_LG_MAX_TOKEN, digits = true;
     for (size_t k = 0; k < w->src_len && letters; k++) {
@@ -293,7 +314,8 @@ struct seg_parse {
     struct grader_lg_parse p;
     size_t tok_word[GRADER_LG_MAX_TOKENS]; /* word of each token, NONE for an added "it" */
     size_t n_tok;
-    bool lead_it; /* an "it" was put first (the shared-subject reading) */
+    bool lead_it; /* a pronoun was put first (a shared subject, or "you" of an imperative) */
+    bool lead_you;
 };
 
 static bool label_is(const struct grader_lg_link *l, const char *prefix)
@@ -380,6 +402,7 @@ static struct dclause *new_clause(struct grader_design *d, size_t seg, enum dkin
     c->first = c->last = NONE;
     c->subj_first = c->subj_last = c->head = NONE;
     c->ante_first = c->ante_last = NONE;
+    c->from = NONE;
     c->obj_first = c->obj_last = NONE;
     c->agent_first = c->agent_last = NONE;
     return c;
@@ -397,7 +420,7 @@ static size_t read_chain(struct grader_design *d, const struct seg_parse *sp, si
         if (w != NONE && !grader_design_word_is(d, w, "to") && c->n_rel < DESIGN_MAX_REL) {
             c->rel[c->n_rel++] = w;
             if (WORD_IN(d, w, CHANGE))
-                c->purpose = true;
+                c->result = true;
         }
         size_t next = NONE;
         for (size_t k = 0; k < sp->p.n_links; k++) {
@@ -491,11 +514,16 @@ static void read_parse(struct grader_design *d, size_t seg, const struct seg_par
             size_t s = subj[k], v = verb[k];
             size_t lo = inverted[k] ? v : np_start(sp, s, v);
             size_t sw = tok_word(sp, s);
-            if (sw == NONE) { /* the "it" put first: a shared subject */
-                c->kind = CL_SHARED;
+            if (sw == NONE) { /* the pronoun put first: a shared subject, or a command */
+                c->kind = sp->lead_you ? CL_IMPERATIVE : CL_SHARED;
             } else {
                 c->head = sw;
                 c->subj_first = word_from(sp, inverted[k] ? s : lo);
+                /* a subject starts after a "that" before it ("it is false
+                 * that GPUs ...": the subject is GPUs) */
+                for (size_t i = c->subj_first; c->subj_first != NONE && i < sw; i++)
+                    if (grader_design_word_is(d, i, "that") || grader_design_word_is(d, i, "whether"))
+                        c->subj_first = i + 1;
                 c->subj_last = inverted[k] ? sw : sw;
                 /* the subject's post-modifiers up to the verb ("the throughput of GPUs") */
                 if (!inverted[k] && v > s + 1) {
@@ -520,7 +548,18 @@ static void read_parse(struct grader_design *d, size_t seg, const struct seg_par
                 else if (verb[k + 1] > chain_end)
                     end_tok = verb[k + 1] - 1;
             }
-            size_t ow = chain_end + 1 <= end_tok ? word_from(sp, chain_end + 1) : NONE;
+            /* the object starts after the first verb that is not an
+             * auxiliary ("would use a tile to turn them": a tile is used) */
+            size_t obj_tok = chain_end + 1;
+            for (size_t r = 0; r < c->n_rel; r++) {
+                if (r + 1 < c->n_rel && WORD_IN(d, c->rel[r], AUXILIARY))
+                    continue;
+                for (size_t t = 0; t < sp->n_tok; t++)
+                    if (sp->tok_word[t] == c->rel[r] && t + 1 < obj_tok)
+                        obj_tok = t + 1;
+                break;
+            }
+            size_t ow = obj_tok <= end_tok ? word_from(sp, obj_tok) : NONE;
             size_t ol = tok_word(sp, end_tok);
             if (ow != NONE && ol != NONE && ow <= ol) {
                 c->obj_first = ow;
@@ -656,16 +695,51 @@ static bool verb_misread(const struct grader_design *d, const struct seg_parse *
     return false;
 }
 
-/* Parses segment `seg` (words first..first+n-1), putting "it" first when
- * `lead_it`. */
-static int parse_seg(struct grader_design *d, size_t seg, bool lead_it, struct seg_parse *sp,
+/* Verbs a design answer commands with ("Use shared memory tiles", "Pad
+ * the tile"), which the grammar may take for the subject's noun when they
+ * come first. */
+static const char *const IMPERATIVE[] = {
+    "use",      "map",      "load",     "stage",    "pad",      "tile",     "profile",
+    "overlap",  "compress", "shard",    "batch",    "add",      "make",     "put",
+    "keep",     "avoid",    "split",    "move",     "replace",  "store",    "read",
+    "write",    "copy",     "fuse",     "launch",   "measure",  "check",    "run",
+    "try",      "increase", "reduce",   "give",     "let",      "cache",    "prefetch",
+    "schedule", "allocate", "align",    "buy",      "rent",     "reserve",  "scale",
+    "quantize", "quantise", "prune",    "serve",    "route",    "assign",   "send",
+    "broadcast", "combine", "sum",      "average",  "partition", "place",   "build",
+    "start",    "time",     "confirm",  "look",     "compare",  "switch",   "lower",
+    "raise",    "double",   "halve",    "swap",     "transpose", "coalesce", "group",
+    "merge",    "restart",  "checkpoint", "shuffle", "iterate", "repeat",   "limit",
+    "isolate",  "share",    "preempt",  "backfill", "queue",    "prioritise", "prioritize",
+    "monitor",  "log",      "cap",      "set",      "pick",     "choose",   "plan"};
+
+/* A command read as a noun phrase: the segment starts a sentence with one
+ * of IMPERATIVE, and the parse puts that word in a subject. */
+static bool imperative_misread(const struct grader_design *d, const struct seg_parse *sp)
+{
+    if (sp->n_tok < 2 || !sp->p.linked || sp->tok_word[0] == NONE)
+        return false;
+    size_t w = sp->tok_word[0];
+    if (d->g[d->w[w].seg].sep != SEP_SENTENCE || !WORD_IN(d, w, IMPERATIVE))
+        return false;
+    for (size_t k = 0; k < sp->p.n_links; k++)
+        if (subject_link(&sp->p.link[k]) && np_start(sp, sp->p.link[k].l, sp->p.link[k].r) == 0)
+            return true;
+    return false;
+}
+
+/* Parses segment `seg` (words first..first+n-1), putting a pronoun first
+ * when `lead` is "it" (the pronoun that suits its verb) or "you". */
+static int parse_seg(struct grader_design *d, size_t seg, const char *lead, struct seg_parse *sp,
                      struct core_err *err)
 {
+    bool lead_it = lead != NULL;
     const struct dseg *g = &d->g[seg];
     char bufs[GRADER_LG_MAX_TOKENS][GRADER_LG_MAX_TOKEN + 2];
     const char *toks[GRADER_LG_MAX_TOKENS];
     memset(sp, 0, sizeof *sp);
     sp->lead_it = lead_it;
+    sp->lead_you = lead && strcmp(lead, "you") == 0;
     size_t n = 0, start = g->first;
     /* the words that join it to the clause before ("so", "and", "because",
      * "so that") say how, and are read from the words themselves: the
@@ -675,13 +749,20 @@ static int parse_seg(struct grader_design *d, size_t seg, bool lead_it, struct s
     if (start > g->first && grader_design_word_is(d, start, "that") && start + 1 < g->first + g->n)
         start++;
     if (lead_it) {
-        toks[n] = lead_pronoun(d, start);
+        toks[n] = sp->lead_you ? "you" : lead_pronoun(d, start);
         sp->tok_word[n++] = NONE;
     }
     for (size_t i = start; i < g->first + g->n && n < GRADER_LG_MAX_TOKENS; i++) {
         const char *t = grammar_token(d, i, bufs[n], sizeof bufs[n]);
         if (!t)
             continue;
+        /* after the pronoun put first, "Use" is no proper noun */
+        if (lead_it && n == 1 && t[0] >= 'A' && t[0] <= 'Z' && t[1] >= 'a' && t[1] <= 'z') {
+            if (t != bufs[n])
+                snprintf(bufs[n], sizeof bufs[n], "%s", t);
+            bufs[n][0] = (char)(bufs[n][0] + 32);
+            t = bufs[n];
+        }
         toks[n] = t;
         sp->tok_word[n++] = i;
     }
@@ -777,6 +858,7 @@ static size_t clause_before(const struct grader_design *d, size_t k, bool cross_
 static void take_subject(struct grader_design *d, size_t k, size_t j)
 {
     const struct dclause *cj = &d->c[j];
+    d->c[k].from = j;
     bool pron = cj->head != NONE && WORD_IN(d, cj->head, PRONOUN) && cj->ante_first != NONE;
     d->c[k].ante_first = pron || cj->subj_first == NONE ? cj->ante_first : cj->subj_first;
     d->c[k].ante_last = pron || cj->subj_first == NONE ? cj->ante_last
@@ -867,20 +949,25 @@ static void connect(struct grader_design *d, struct grader_design_known *vocab)
      * communication, tiles") */
     for (size_t s = 0; s < d->n_s; s++) {
         size_t segs = 0, bare = 0;
+        bool prose = false; /* a clause of four words or more: the rest elaborates it */
         for (size_t gi = 0; gi < d->n_g; gi++) {
             if (d->g[gi].sentence != s)
                 continue;
             segs++;
             bool clause = false;
             for (size_t k = 0; k < d->n_c; k++)
-                if (d->c[k].seg == gi)
+                if (d->c[k].seg == gi) {
                     clause = true;
+                    prose |= d->c[k].kind == CL_FULL && d->g[gi].n >= 4;
+                }
             bare += !clause;
         }
-        if (segs < 3 || bare * 2 <= segs)
+        if (segs < 3 || bare * 2 <= segs || prose)
             continue;
+        d->s[s].list = true;
         for (size_t k = 0; k < d->n_c; k++)
-            if (d->g[d->c[k].seg].sentence == s && d->c[k].kind != CL_FULL)
+            if (d->g[d->c[k].seg].sentence == s &&
+                (d->c[k].kind != CL_FULL || d->g[d->c[k].seg].n <= 3))
                 d->c[k].listed = true;
     }
     /* arrows: "A -> B" where A has no clause, or B none */
@@ -930,18 +1017,22 @@ static void connect(struct grader_design *d, struct grader_design_known *vocab)
                                         grader_design_word_is(d, lead + 1, "if")))
             c->hedged = true;
         if (grader_design_word_is(d, lead, "so") && grader_design_word_is(d, lead + 1, "that"))
-            c->purpose = true;
+            c->result = true;
+        if (grader_design_word_is(d, lead, "otherwise")) /* what would happen */
+            c->result = true;
         if (grader_design_word_is(d, lead, "in") && grader_design_word_is(d, lead + 1, "order"))
-            c->purpose = true;
-        /* a counterfactual: a modal in a sentence with a condition */
+            c->result = true;
+        /* a counterfactual: a modal in a sentence with a condition says what
+         * would happen (credit, never a contradiction: "If instead threadIdx.x
+         * indexed the rows, a warp would read down a column") */
         bool cond = false;
         for (size_t gi = 0; gi < d->n_g; gi++)
             if (d->g[gi].sentence == s && WORD_IN(d, d->g[gi].first, HEDGE))
                 cond = true;
-        if (cond)
+        if (cond && !c->hedged)
             for (size_t r = 0; r < c->n_rel; r++)
                 if (WORD_IN(d, c->rel[r], MODAL))
-                    c->hedged = true;
+                    c->result = true;
         /* A clause inside another (its subject after the other's verb, in
          * one segment: "it is a myth that GPUs hide latency", "my cat likes
          * the speedup is 5.5x") says what its governing word makes of it:
@@ -949,7 +1040,14 @@ static void connect(struct grader_design *d, struct grader_design_known *vocab)
          * warps") describes, so it asserts; any other governor only reports
          * it. */
         size_t sf = c->subj_first != NONE ? c->subj_first : c->first;
-        if (sf != NONE && c->kind == CL_FULL) {
+        bool embedded = false;
+        for (size_t j = 0; j < k; j++)
+            if (d->c[j].seg == c->seg && d->c[j].kind == CL_FULL)
+                embedded = true;
+        for (size_t i = g->first; sf != NONE && i < sf; i++)
+            if (grader_design_word_is(d, i, "that") || grader_design_word_is(d, i, "whether"))
+                embedded = true;
+        if (sf != NONE && c->kind == CL_FULL && embedded) {
             size_t gov = NONE;
             bool that = false;
             for (size_t i = sf; i-- > g->first;) {
@@ -993,6 +1091,9 @@ static void connect(struct grader_design *d, struct grader_design_known *vocab)
     }
 }
 
+#define EXTEND_WORDS 24 /* words an object may grow by after its clause */
+#define JOINED_WORDS 8  /* "..., and high memory bandwidth": a short noun phrase */
+
 /* A segment with no clause of its own after one that has (a parenthesis,
  * a list after a colon, an apposition) adds to that clause's object. */
 static void extend_objects(struct grader_design *d)
@@ -1000,10 +1101,14 @@ static void extend_objects(struct grader_design *d)
     for (size_t gi = 1; gi < d->n_g; gi++) {
         struct dseg *g = &d->g[gi];
         /* "..., and high memory bandwidth": a noun phrase joined by and/or too */
-        bool joined = g->sep == SEP_WORD && (grader_design_word_is(d, g->first, "and") ||
-                                             grader_design_word_is(d, g->first, "or"));
+        bool joined = g->sep == SEP_WORD && g->n <= JOINED_WORDS &&
+                      (grader_design_word_is(d, g->first, "and") ||
+                       grader_design_word_is(d, g->first, "or"));
+        /* only what punctuation (or "and") attaches; a run cut for length
+         * or a line of its own is no object of anything */
         if (g->n_clauses || g->sep == SEP_SENTENCE || (g->sep == SEP_WORD && !joined) ||
-            g->sep == SEP_ARROW || g->sep == SEP_LINE)
+            g->sep == SEP_ARROW || g->sep == SEP_LINE || g->sep == SEP_CUT ||
+            d->s[g->sentence].list)
             continue;
         size_t last = NONE;
         for (size_t k = 0; k < d->n_c; k++)
@@ -1013,6 +1118,9 @@ static void extend_objects(struct grader_design *d)
         if (last == NONE)
             continue;
         struct dclause *c = &d->c[last];
+        size_t own_end = c->obj_last != NONE ? c->obj_last : c->last;
+        if (own_end != NONE && g->first + g->n - 1 > own_end + EXTEND_WORDS)
+            continue; /* no more than a short list after it */
         if (c->obj_first == NONE)
             c->obj_first = g->first;
         c->obj_last = g->first + g->n - 1;
@@ -1046,13 +1154,17 @@ int grader_design_read(struct grader_design *d, struct grader_design_known *know
             continue;
         }
         struct seg_parse sp;
-        int rc = parse_seg(d, gi, false, &sp, err);
+        int rc = parse_seg(d, gi, NULL, &sp, err);
         if (rc)
             return rc;
-        /* a verb phrase without a subject, misread: parse it with "it" first */
-        if (verb_misread(d, &sp) && g->n >= 2 && d->parsed_words + g->n <= budget) {
+        /* a verb phrase without a subject, misread ("hides latency" as a
+         * plural noun, "Use shared memory" as a subject): parse it again with
+         * a subject put first, "it" or "you", and keep that when the pronoun
+         * links as the subject without leaving more words out */
+        const char *lead = verb_misread(d, &sp) ? "it" : imperative_misread(d, &sp) ? "you" : NULL;
+        if (lead && g->n >= 2 && d->parsed_words + g->n <= budget) {
             struct seg_parse sp2;
-            rc = parse_seg(d, gi, true, &sp2, err);
+            rc = parse_seg(d, gi, lead, &sp2, err);
             if (rc)
                 return rc;
             bool it_subject = false;
@@ -1134,6 +1246,14 @@ void grader_design_clause_text(const struct grader_design *d, size_t k,
     for (size_t r = 0; r < c->n_rel; r++)
         put_words(d, c->rel[r], c->rel[r], t->relation, sizeof t->relation);
     put_words(d, c->obj_first, c->obj_last, t->object, sizeof t->object);
-    if (c->subj_first == NONE && c->ante_first != NONE)
+    if (c->subj_first == NONE && c->ante_first != NONE) {
         put_words(d, c->ante_first, c->ante_last, t->lead, sizeof t->lead);
+        /* "... should then get close": the shared modal goes with it */
+        const struct dclause *f = c->from != NONE ? &d->c[c->from] : NULL;
+        for (size_t r = 0; f && r + 1 < f->n_rel; r++)
+            if (WORD_IN(d, f->rel[r], MODAL_AUX))
+                put_words(d, f->rel[r], f->rel[r], t->lead, sizeof t->lead);
+    }
+    else if (c->subj_first == NONE)
+        snprintf(t->lead, sizeof t->lead, "you should"); /* an imperative's subject */
 }

@@ -217,11 +217,29 @@ end
 
 -- A clause as the middle of a sentence: first letter lower case (but not
 -- an acronym), no final full stop.
-local function inner(clause, lead)
-  local c = gsub(clause, "[%s%.;:,]+$", "")
-  if lead and lead ~= "" then c = lead .. " " .. c end
-  if find(c, "^%u[^%u]") then c = lower(sub(c, 1, 1)) .. sub(c, 2) end
+local function lower_first(c)
+  if find(c, "^%u%l") or find(c, "^A ") then return lower(sub(c, 1, 1)) .. sub(c, 2) end
   return c
+end
+
+local function inner(clause, lead)
+  local c = lower_first(gsub(clause, "[%s%.;:,]+$", ""))
+  if lead and lead ~= "" then c = lower_first(lead .. " " .. c) end
+  return c
+end
+
+-- A sentence that takes back concept c's claim in clause e, as the grader
+-- reads it (checked on its own); the first form when none is read so.
+local function contradiction(e, c, q)
+  local forms = { "It is false that " .. inner(e.clause, e.lead) .. ".",
+                  "It is false that you should " .. inner(e.clause) .. ".",
+                  "Do not " .. inner(e.clause) .. ".",
+                  "It is not true that " .. inner(e.clause, e.lead) .. "." }
+  for _, f in ipairs(forms) do
+    local _, _, st = judge(f, { c }, q)
+    if st[1] == "contradicted" then return f end
+  end
+  return forms[1]
 end
 
 -- Exchanges the first whole-word occurrences of a and b in text.
@@ -290,7 +308,7 @@ function graders.attacks(q)
         if sw then swapped[#swapped + 1] = upper(sub(sw, 1, 1)) .. sub(sw, 2) .. "." end
         denied[#denied + 1] = format(DENIALS[(i - 1) % #DENIALS + 1], cl)
         asked[#asked + 1] = "Is it true that " .. cl .. "?"
-        contra[#contra + 1] = "It is false that " .. cl .. "."
+        contra[#contra + 1] = contradiction(e, c, q)
       end
     end
   end
