@@ -57,6 +57,7 @@
 #define FUZZY1 7     /* phrase words this long tolerate one edit */
 #define FUZZY2 10    /* and this long, two */
 #define SHORT_LINE 4 /* a line of fewer words is a list item of its own */
+#define SHORT_PAREN 6 /* a parenthesis of this many words is an aside, not a segment */
 
 /* Function words: never taken for a misspelt term. */
 static const char *const FUNCTION_WORDS[] = {
@@ -191,6 +192,7 @@ struct cutter {
     size_t seg, seg_words;
     uint8_t sep; /* what the next segment follows */
     bool sentence_open;
+    bool in_paren; /* inside a short parenthesis: its words are an aside */
 };
 
 /* Starts a new segment (if the current one has words); `sep` says why. A
@@ -233,6 +235,7 @@ static void end_sentence(struct cutter *c, bool question)
     c->norm.len = 0;
     c->sentence_first = d->n_w;
     c->sentence_open = false;
+    c->in_paren = false;
     if (c->seg_words) {
         c->seg++;
         c->seg_words = 0;
@@ -315,6 +318,7 @@ static void add_word(struct cutter *c, size_t *i)
     w->sentence = SIZE_MAX; /* set when the sentence ends */
     w->seg = c->seg;
     w->sep = c->seg_words == 0 ? c->sep : SEP_SENTENCE;
+    w->aside = c->in_paren;
     w->clause = NONE;
     w->norm_at = c->norm.len;
     for (size_t k = start; k < end; k++)
@@ -413,6 +417,26 @@ static size_t list_marker(const unsigned char *s, size_t i, size_t n)
     return 0;
 }
 
+/* A parenthesis at s[i] closed within a few words, before the sentence
+ * ends: read as an aside inside its segment, not a segment of its own. */
+static bool short_paren(const unsigned char *s, size_t i, size_t n)
+{
+    size_t words = 0;
+    bool in_word = false;
+    for (size_t k = i + 1; k < n && k < i + 120; k++) {
+        if (s[k] == ')')
+            return words <= SHORT_PAREN;
+        if (s[k] == '(' || s[k] == '.' || s[k] == '?' || s[k] == '!' || s[k] == ';' ||
+            s[k] == '\n')
+            return false;
+        bool w = word_byte(s[k]);
+        if (w && !in_word)
+            words++;
+        in_word = w;
+    }
+    return false;
+}
+
 /* An arrow at s[i]: "->", "-->", "=>", "→" (and the other arrows of
  * U+2190-U+21FF). Returns its length, or 0. */
 static size_t arrow_len(const unsigned char *s, size_t i, size_t n)
@@ -509,8 +533,13 @@ struct grader_design *grader_design_new(const char *text, size_t n, grader_alloc
             new_seg(&c, SEP_COMMA);
         else if (ch == ':')
             new_seg(&c, SEP_COLON);
-        else if (ch == '(' || ch == ')')
+        else if (ch == '(' && !c.in_paren && short_paren(s, i, n)) {
+            c.in_paren = true; /* "a larger batch (weak scaling) should help": an aside */
+        } else if (ch == ')' && c.in_paren) {
+            c.in_paren = false;
+        } else if (ch == '(' || ch == ')') {
             new_seg(&c, SEP_PAREN);
+        }
         if (c.sentence_open)
             add_norm(&c, ch);
         i++;

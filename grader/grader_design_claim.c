@@ -210,8 +210,18 @@ static size_t find_relation(const struct grader_design *d, const struct dclause 
 {
     (void)skip;
     size_t m = rel_match(d, c, sl, fuzzy, known);
-    if (m == NONE && bare_copula(d, c))
-        m = in_object(d, r, sl, fuzzy, known, NONE);
+    if (m == NONE && bare_copula(d, c) && c->obj_first != NONE) {
+        /* after a bare copula the predicate's first word says what the
+         * subject is ("the writes are (mostly) strided", "... a strided
+         * pattern"), not any word further on */
+        size_t end = c->obj_first;
+        while (end < c->obj_last && end < d->n_w &&
+               (grader_design_function_word(dw_text(d, end), d->w[end].len) ||
+                (d->w[end].len > 3 && dw_text(d, end)[d->w[end].len - 2] == 'l' &&
+                 dw_text(d, end)[d->w[end].len - 1] == 'y')))
+            end++;
+        m = slot_in(d, sl, c->obj_first, end, fuzzy, known, NONE);
+    }
     return m;
 }
 

@@ -49,6 +49,7 @@ struct dword {
     bool compound;     /* joined to a neighbour by a hyphen */
     bool alpha;        /* letters only (UTF-8 bytes count as letters) */
     bool term;         /* a word of the rubric (grader_design_read marks them) */
+    bool aside;        /* inside a short parenthesis: not handed to the grammar */
     size_t clause;     /* the clause it belongs to, NONE */
 };
 

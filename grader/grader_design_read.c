@@ -61,6 +61,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#define FAR_VERB 8 /* words from a subject's head to its verb, at most */
+
 /* ---- words ------------------------------------------------------------------ */
 
 /* Predicates that deny the clause they govern: "it is a myth that ...",
@@ -187,6 +189,14 @@ static bool word_in(const struct grader_design *d, size_t i, const char *const *
 
 /* ---- the grammar's words ---------------------------------------------------------- */
 
+/* Are words a and a + 1 one hyphenated compound ("all-reduce")? */
+static bool hyphen_joined(const struct grader_design *d, size_t a, size_t b)
+{
+    size_t end = d->w[a].src_at + d->w[a].src_len;
+    return b == a + 1 && d->w[b].seg == d->w[a].seg && d->w[b].src_at == end + 1 &&
+           d->src[end] == '-';
+}
+
 /* Is word i digits only, or a single letter (a size: "K x K")? */
 static bool number_word(const struct grader_design *d, size_t i)
 {
@@ -235,6 +245,27 @@ static bool code_word(const struct grader_design *d, size_t i)
 static const char *grammar_token(const struct grader_design *d, size_t i, char *buf, size_t n)
 {
     const struct dword *w = &d->w[i];
+    if (w->aside)
+        return NULL; /* "(weak scaling)": the clause reads on without it */
+    /* a hyphenated compound is one word for the grammar: "all-reduce" */
+    if (i > 0 && hyphen_joined(d, i - 1, i))
+        return NULL;
+    if (i + 1 < d->n_w && hyphen_joined(d, i, i + 1)) {
+        size_t last = i + 1;
+        while (last + 1 < d->n_w && hyphen_joined(d, last, last + 1))
+            last++;
+        size_t a = w->src_at, b = d->w[last].src_at + d->w[last].src_len;
+        bool letters = b - a <= GRADER_LG_MAX_TOKEN;
+        for (size_t k = a; k < b && letters; k++) {
+            unsigned char ch = (unsigned char)d->src[k];
+            letters = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '-';
+        }
+        if (!letters)
+            return "thing";
+        memcpy(buf, d->src + a, b - a);
+        buf[b - a] = '\0';
+        return buf;
+    }
     const char *lw = dw_text(d, i);
     const struct dseg *g = &d->g[w->seg];
     bool first = i == g->first;
@@ -423,11 +454,14 @@ static size_t read_chain(struct grader_design *d, const struct seg_parse *sp, si
                 c->result = true;
         }
         size_t next = NONE;
+        const char *next_label = "";
         for (size_t k = 0; k < sp->p.n_links; k++) {
             const struct grader_lg_link *l = &sp->p.link[k];
             if (l->l == cur && l->r != GRADER_LG_WALL && l->r > cur && chain_link(l) &&
-                (next == NONE || l->r < next))
+                (next == NONE || l->r < next)) {
                 next = l->r;
+                next_label = l->label;
+            }
         }
         if (next == NONE)
             break;
@@ -435,8 +469,32 @@ static size_t read_chain(struct grader_design *d, const struct seg_parse *sp, si
         size_t nw = tok_word(sp, next);
         if (nw != NONE && grader_design_word_is(d, nw, "to") && w != NONE && WORD_IN(d, w, DENY))
             c->denied = !c->denied;
+        /* "would [overlap it ... or compress the gradients]": the chain
+         * reaches the "or"; its two verbs (VJl, VJr) are the group's */
+        if (sp->p.pos[next] == 'j') {
+            size_t lv = NONE, rv = NONE;
+            for (size_t k = 0; k < sp->p.n_links; k++) {
+                const struct grader_lg_link *l = &sp->p.link[k];
+                if (label_is(l, "VJl") && l->r == next && l->l != GRADER_LG_WALL)
+                    lv = l->l;
+                if (label_is(l, "VJr") && l->l == next && l->r != GRADER_LG_WALL)
+                    rv = l->r;
+            }
+            if (lv == NONE || rv == NONE)
+                break;
+            size_t lw = tok_word(sp, lv), rw = tok_word(sp, rv);
+            if (lw != NONE && c->n_rel < DESIGN_MAX_REL)
+                c->rel[c->n_rel++] = lw;
+            if (rw != NONE && c->n_rel < DESIGN_MAX_REL)
+                c->rel[c->n_rel++] = rw;
+            last = rv;
+            break;
+        }
+        /* an I link (after a modal or "to") reaches the verb whatever the
+         * dictionary tagged it ("would overlap.n it") */
         char p = sp->p.pos[next];
-        if (!strchr("nspjue-", p) || (nw != NONE && grader_design_word_is(d, nw, "to")))
+        if (!strchr("nspjue-", p) || next_label[0] == 'I' ||
+            (nw != NONE && grader_design_word_is(d, nw, "to")))
             cur = last = next;
         else
             break;
@@ -486,10 +544,27 @@ static void read_parse(struct grader_design *d, size_t seg, const struct seg_par
         if (!subject_link(l) || ns >= GRADER_LG_MAX_TOKENS)
             continue;
         bool inv = label_is(l, "SI") || label_is(l, "SFI");
-        subj[ns] = inv ? l->r : l->l;
-        verb[ns] = inv ? l->l : l->r;
-        inverted[ns] = inv;
-        ns++;
+        size_t sv = inv ? l->l : l->r;
+        /* a subject linked to "or"/"and" joining two verb phrases: one
+         * clause per verb ("I would overlap it ... or compress the
+         * gradients"); VJl and VJr reach the two */
+        size_t conj[2] = {NONE, NONE};
+        if (sp->p.pos[sv] == 'j')
+            for (size_t m = 0; m < sp->p.n_links; m++) {
+                const struct grader_lg_link *v = &sp->p.link[m];
+                if (label_is(v, "VJl") && v->r == sv && v->l != GRADER_LG_WALL)
+                    conj[0] = v->l;
+                if (label_is(v, "VJr") && v->l == sv && v->r != GRADER_LG_WALL)
+                    conj[1] = v->r;
+            }
+        for (int j = 0; j < 2 && ns < GRADER_LG_MAX_TOKENS; j++) {
+            if (conj[0] == NONE && j == 1)
+                break;
+            subj[ns] = inv ? l->r : l->l;
+            verb[ns] = conj[0] == NONE ? sv : conj[j] != NONE ? conj[j] : sv;
+            inverted[ns] = inv;
+            ns++;
+        }
     }
     /* clauses in order of their verbs */
     for (size_t a = 1; a < ns; a++)
@@ -969,6 +1044,34 @@ static void connect(struct grader_design *d, struct grader_design_known *vocab)
             if (d->g[d->c[k].seg].sentence == s &&
                 (d->c[k].kind != CL_FULL || d->g[d->c[k].seg].n <= 3))
                 d->c[k].listed = true;
+    }
+    /* a run of the rubric's terms strung with function words ("the tile
+     * of tiles is tiled to tiling"): the grammar may find a clause in it,
+     * but it says nothing. Its words are nearly all terms, or one stem
+     * comes back three times. */
+    for (size_t k = 0; k < d->n_c; k++) {
+        struct dclause *c = &d->c[k];
+        if (c->first == NONE || c->last == NONE)
+            continue;
+        size_t content = 0, terms = 0, repeat = 0;
+        for (size_t i = c->first; i <= c->last && i < d->n_w; i++) {
+            if (d->w[i].len < 3 || grader_design_function_word(dw_text(d, i), d->w[i].len))
+                continue;
+            content++;
+            terms += d->w[i].term;
+            size_t same = 0;
+            for (size_t j = c->first; j <= c->last && j < d->n_w; j++)
+                if (d->w[j].len >= 4 && d->w[i].len >= 4 && memcmp(dw_text(d, i), dw_text(d, j), 4) == 0)
+                    same++;
+            if (same > repeat)
+                repeat = same;
+        }
+        if (repeat >= 3)
+            c->listed = true;
+        /* a subject whose verb comes more than FAR_VERB words after its
+         * head: the grammar strung a run of words together */
+        if (c->kind == CL_FULL && c->head != NONE && c->n_rel && c->rel[0] > c->head + FAR_VERB)
+            c->listed = true;
     }
     /* arrows: "A -> B" where A has no clause, or B none */
     for (size_t gi = 1; gi < d->n_g; gi++) {
