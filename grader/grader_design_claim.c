@@ -128,6 +128,7 @@ static bool bare_copula(const struct grader_design *d, const struct dclause *c)
 struct roles {
     size_t s1a, s1b, s2a, s2b; /* subject: two ranges (as written, and what it stands for) */
     size_t oa, ob, o2a, o2b;   /* object: two ranges (a passive's subject comes second) */
+    size_t o3;                 /* a relative clause's own noun */
 };
 
 static void clause_roles(const struct dclause *c, struct roles *r)
@@ -143,6 +144,7 @@ static void clause_roles(const struct dclause *c, struct roles *r)
     r->oa = c->obj_first;
     r->ob = c->obj_last;
     r->o2a = r->o2b = NONE;
+    r->o3 = c->oref;
     if (c->passive && c->agent_first != NONE) {
         r->s1a = c->agent_first;
         r->s1b = c->agent_last;
@@ -169,7 +171,9 @@ static size_t in_object(const struct grader_design *d, const struct roles *r,
                         struct grader_design_known *known, size_t skip)
 {
     size_t m = slot_in(d, sl, r->oa, r->ob, fuzzy, known, skip);
-    return m != NONE ? m : slot_in(d, sl, r->o2a, r->o2b, fuzzy, known, skip);
+    if (m == NONE)
+        m = slot_in(d, sl, r->o2a, r->o2b, fuzzy, known, skip);
+    return m != NONE ? m : slot_in(d, sl, r->o3, r->o3, fuzzy, known, skip);
 }
 
 /* One reading of a clause against the claim: each given slot found

@@ -95,6 +95,8 @@ struct dclause {
     size_t rel[DESIGN_MAX_REL];   /* the verb group: verbs, participles, predicate adjectives */
     size_t n_rel;
     size_t obj_first, obj_last; /* the rest of the predicate (objects, complements), NONE */
+    size_t oref;                /* a relative clause's own noun, its object ("the stragglers
+                                   that every iteration waits for"), NONE */
     size_t agent_first, agent_last; /* a passive's "by ..." phrase, NONE */
     bool passive;
     bool question;  /* asked, not claimed */

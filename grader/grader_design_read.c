@@ -197,6 +197,34 @@ static bool hyphen_joined(const struct grader_design *d, size_t a, size_t b)
            d->src[end] == '-';
 }
 
+/* Words after which an unknown word is a verb. */
+static const char *const VERB_BEFORE[] = {"i",     "we",    "you",   "they",   "to",
+                                          "would", "should", "could", "can",   "will",
+                                          "must",  "may",   "might", "cannot", "then",
+                                          "not",   "also",  "and",   "or"};
+
+static bool ends(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n > m && memcmp(s + n - m, suffix, m) == 0;
+}
+
+/* Verbs that take a "that" clause: their clause is no relative one. */
+static const char *const VERB_LIKE[] = {"think", "know", "say", "believe", "hope", "mean",
+                                        "show", "see", "note", "find", "expect", "ensure",
+                                        "check", "verify", "claim", "assume", "suppose"};
+
+/* Could word i be the noun a relative clause is about (not a verb, not a
+ * function word)? A plural or a rubric term is taken for one. */
+static bool gov_is_noun(const struct grader_design *d, size_t i)
+{
+    const char *s = dw_text(d, i);
+    size_t n = d->w[i].len;
+    if (n < 3 || grader_design_function_word(s, n) || ends(s, "ed") || ends(s, "ing"))
+        return false;
+    return d->w[i].term || s[n - 1] == 's' || !WORD_IN(d, i, VERB_LIKE);
+}
+
 /* Is word i digits only, or a single letter (a size: "K x K")? */
 static bool number_word(const struct grader_design *d, size_t i)
 {
@@ -240,6 +268,11 @@ static bool code_word(const struct grader_design *d, size_t i)
     return false;
 }
 
+/* A technical noun, for the grammar: "metal" is a noun only, counted or
+ * not ("a metal", "for metal"), so it fits where the word stood. */
+#define NOUN "metal"
+#define NOUNS "metals"
+
 /* The token the grammar gets for word i, written into buf (n bytes), or
  * NULL when the word is left out (a possessive 's, the t of n't). */
 static const char *grammar_token(const struct grader_design *d, size_t i, char *buf, size_t n)
@@ -261,7 +294,7 @@ static const char *grammar_token(const struct grader_design *d, size_t i, char *
             letters = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '-';
         }
         if (!letters)
-            return "thing";
+            return NOUN;
         memcpy(buf, d->src + a, b - a);
         buf[b - a] = '\0';
         return buf;
@@ -295,7 +328,7 @@ static const char *grammar_token(const struct grader_design *d, size_t i, char *
         return !first && code_word(d, i - 1) && d->w[i - 1].src_at + d->w[i - 1].src_len < w->src_at &&
                        glued(d, i - 1, i)
                    ? NULL
-                   : "thing";
+                   : NOUN;
     /* "32 x 32": one number */
     if ((grader_design_word_is(d, i, "x") || grader_design_word_is(d, i, "by")) && !first &&
         next != NONE && number_word(d, i - 1) && number_word(d, next))
@@ -332,9 +365,19 @@ static const char *grammar_token(const struct grader_design *d, size_t i, char *
     if (letters && digits && w->src_len <= 9)
         return memcpy(buf, d->src + w->src_at, w->src_len), buf[w->src_len] = '\0', buf;
     if (!letters || w->src_len == 0 || !w->alpha)
-        return "thing"; /* "32x33", "H100", "GB/s" parts, other scripts: a noun */
+        return NOUN; /* "32x33", "H100", "GB/s" parts, other scripts: a noun */
     memcpy(buf, d->src + w->src_at, w->src_len);
     buf[w->src_len] = '\0';
+    /* a lower-case word the dictionary does not know is, in a design
+     * answer, a technical noun ("centroid", "mapper"): said so, the grammar
+     * does not take it for a verb; after a subject pronoun, a modal or "to"
+     * it is a verb, and an -ed, -ing or -ly word keeps the dictionary's
+     * guess by its ending */
+    bool known = true;
+    if (buf[0] >= 'a' && buf[0] <= 'z' && w->src_len >= 4 &&
+        grader_lg_known(buf, &known, NULL) == CORE_OK && !known && !ends(lw, "ed") &&
+        !ends(lw, "ing") && !ends(lw, "ly") && (first || !WORD_IN(d, i - 1, VERB_BEFORE)))
+        return ends(lw, "s") && !ends(lw, "ss") ? NOUNS : NOUN;
     return buf;
 }
 
@@ -434,6 +477,7 @@ static struct dclause *new_clause(struct grader_design *d, size_t seg, enum dkin
     c->subj_first = c->subj_last = c->head = NONE;
     c->ante_first = c->ante_last = NONE;
     c->from = NONE;
+    c->oref = NONE;
     c->obj_first = c->obj_last = NONE;
     c->agent_first = c->agent_last = NONE;
     return c;
@@ -1169,7 +1213,17 @@ static void connect(struct grader_design *d, struct grader_design_known *vocab)
                 break;
             }
             bool relative = c->head != NONE && c->head == c->subj_first && WORD_IN(d, c->head, RELATIVE);
-            if (gov != NONE && !relative) {
+            /* "the stragglers that every iteration waits for": a relative
+             * clause whose object is the noun before "that" — it describes,
+             * and that noun is its object */
+            bool object_relative = false;
+            if (gov != NONE && that && sf > 0 && !WORD_IN(d, gov, DENY) && !WORD_IN(d, gov, HEDGE) &&
+                !WORD_IN(d, gov, ASSERT) && grader_design_word_is(d, sf - 1, "that") &&
+                gov + 1 == sf - 1 && gov_is_noun(d, gov)) {
+                object_relative = true;
+                c->oref = gov;
+            }
+            if (gov != NONE && !relative && !object_relative) {
                 if (WORD_IN(d, gov, DENY))
                     c->denied = !c->denied;
                 else if (WORD_IN(d, gov, HEDGE))

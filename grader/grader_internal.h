@@ -261,6 +261,9 @@ struct grader_lg_parse {
  * install when the dictionary cannot be loaded. */
 int grader_lg_parse(const char *const *tokens, size_t n, bool question,
                     struct grader_lg_parse *out, struct core_err *err);
+/* Whether the dictionary knows `word` (as written). Errors as for
+ * grader_lg_parse. */
+int grader_lg_known(const char *word, bool *known, struct core_err *err);
 /* What the parser did in this process, for `bench grader`. */
 struct grader_lg_stats {
     bool loaded;      /* the dictionary is loaded */

@@ -40,6 +40,7 @@
  */
 #include "grader_internal.h"
 
+#include <link-grammar/dict-api.h>
 #include <link-grammar/link-includes.h>
 
 #include <locale.h>
@@ -337,6 +338,22 @@ int grader_lg_parse(const char *const *tokens, size_t n, bool question,
             lg_stats.worst_ns = dt;
         cache_put(text, h, out);
     }
+    pthread_mutex_unlock(&lg_lock);
+    return rc;
+}
+
+int grader_lg_known(const char *word, bool *known, struct core_err *err)
+{
+    pthread_mutex_lock(&lg_lock);
+    int rc = CORE_OK;
+    if (!dict_ready())
+        rc = core_err_set(err, CORE_ERR_INTERNAL,
+                          "design answers are read with link-grammar, and its English "
+                          "dictionary could not be loaded (%s): install link-grammar-"
+                          "dictionaries-all (scripts/setup.sh)",
+                          lg_why);
+    else
+        *known = dictionary_word_is_known(lg_dict, word);
     pthread_mutex_unlock(&lg_lock);
     return rc;
 }
