@@ -70,12 +70,18 @@ int cli_open_store(struct cli_ctx *cx);
 /* Also opens the study session for cx->user. */
 int cli_open_session(struct cli_ctx *cx);
 
-/* Pack text made safe for a terminal: control characters other than newline
- * and tab (ESC, CR, BEL, DEL, C1 codes) are shown in caret notation ("^[")
- * instead of being sent, so a pack cannot clear the screen, set the window
- * title or write the clipboard. Returns s itself when it is clean, else a copy
- * that lives until 16 more calls; NULL gives "". */
+/* Text made safe for a terminal (core_text_escape): control characters
+ * other than newline and tab (ESC, CR, BEL, DEL), C1 codes, U+2028/9 and
+ * the bidirectional controls are shown escaped ("^[", "<U+202E>") instead
+ * of being sent, so a pack or a student's file cannot clear the screen,
+ * set the window title, write the clipboard or reorder a line. Returns s
+ * itself when it is clean, else a copy that lives until 16 more calls;
+ * NULL gives "". */
 const char *cli_tx(const char *s);
+/* cli_tx for text that must stay on its line (a name, an answer, a reason
+ * in a report): newlines and tabs are escaped too ("^J"), so the text
+ * cannot print a line of its own. */
+const char *cli_tx1(const char *s);
 
 /* Display width of UTF-8 text, one column per character (the CLI's tables
  * hold no wide characters). */
@@ -86,6 +92,34 @@ void cli_pad(const char *s, size_t w);
  * so a multi-line feedback ("Covered: ...\nMissing: ...") keeps its
  * indentation; ends with a newline. */
 void cli_print_indented(const char *indent, const char *text);
+
+/* Sets the current user's student id (`init --student-id`, `pack import
+ * --student-id`); needs the session. Prints the error: returns an exit
+ * code. */
+int cli_set_student_id(struct cli_ctx *cx, const char *sid);
+
+/* ---- the class subcommands (cli_cmd_class*.c) ---- */
+
+/* The class store a subcommand works on. */
+struct class_cx {
+    struct db *cs;
+    char *path;
+};
+/* A class subcommand's words (min..max after its flags were taken), then
+ * the session and the class store (--class PATH, else $WARPBENCH_CLASS,
+ * else class.db beside the store). Prints any error: returns an exit code. */
+int cli_class_begin(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd, int min,
+                    int max, const char *class_path, struct class_cx *c);
+void cli_class_close(struct class_cx *c);
+/* class flags [--all] | clear FLAG --why TEXT | roster FILE.csv (cli_cmd_class_flags.c) */
+int cli_class_flags(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd,
+                    const char *class_path);
+int cli_class_clear(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd,
+                    const char *class_path);
+int cli_class_roster(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd,
+                     const char *class_path);
+int cli_class_regrade(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd,
+                      const char *class_path);
 
 /* Maps a core error code to an exit code. */
 int cli_exit_for(int code);
@@ -162,5 +196,8 @@ int cli_bench_class(struct cli_ctx *cx, int students);
  * all): printed as a section of `progress`, or with j as its "reviews"
  * JSON array (cli_cmd_feedback.c). */
 void cli_reviews_print(struct cli_ctx *cx, const char *pack, struct core_json *j);
+/* The official grades feedback files brought (db_official_list), for
+ * progress: as JSON under key "official" (j non-NULL), or printed. */
+void cli_officials_print(struct cli_ctx *cx, const char *pack, struct core_json *j);
 
 #endif /* WB_CLI_H */

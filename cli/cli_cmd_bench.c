@@ -1,11 +1,13 @@
-/* cli_cmd_bench.c — `warpbench bench grader`: grading throughput with a
- * fresh sandbox per answer, graded-and-recorded throughput (each attempt a
+/* cli_cmd_bench.c — `warpbench bench grader`: grading throughput (each
+ * answer a job of its own, as in a fresh sandbox), graded-and-recorded throughput (each attempt a
  * committed transaction), and a batch re-grade of 25,000 stored attempts.
  * `warpbench bench labstream`: how many samples per second the lab metric
  * stream carries into the store and a JSON-line sink, and how much a stream
  * of about 1000 samples/s slows a fixed CPU workload.
  * `warpbench bench packcheck`: pack check of one lesson file of 1,000, 4,000
  * and 20,000 questions (--n sets the largest), to show it is linear.
+ * `warpbench bench json`: the JSON reader over a lab summary of 80,000
+ * array elements (--n) and of ten times that, in MB/s.
  * Both run against a temporary store, never the user's. */
 #include "cli/cli.h"
 #include "tui/tui.h"
@@ -57,68 +59,6 @@ static void answer_text(char *buf, size_t n, int i)
 
 /* ---- bench labstream ----------------------------------------------------- */
 
-/* What the benchmark labs do: emit `n` samples as fast as they can, or run
- * `chunks` chunks of the workload emitting one sample after each when
- * `emit` is set. Set before each lab_run. */
-static struct {
-    long n;
-    long chunks;
-    long chunk_iters;
-    bool emit;
-    double work_s;     /* ls_work: the workload's own time, inside the run */
-    double work_cpu_s; /* the same in CPU time of the lab's thread */
-} ls;
-
-static double thread_cpu(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static volatile double ls_sink; /* keeps the workload from being optimised away */
-
-/* A fixed CPU workload: iters steps of a floating-point recurrence. */
-static double work(long iters)
-{
-    double x = 0.5, y = 0.25;
-    for (long i = 0; i < iters; i++) {
-        x = x * 3.9 * (1 - x);
-        y += x * 1e-3;
-    }
-    return y;
-}
-
-static int ls_flood(struct lab_ctx *cx, struct core_err *err)
-{
-    static const char *const names[] = {"a", "b", "c", "d"};
-    (void)err;
-    for (long i = 0; i < ls.n; i++)
-        lab_emit(cx, names[i & 3], i, (double)i * 0.5);
-    return 0;
-}
-
-static int ls_work(struct lab_ctx *cx, struct core_err *err)
-{
-    (void)err;
-    double acc = 0, t0 = core_time_mono(), c0 = thread_cpu();
-    for (long c = 0; c < ls.chunks; c++) {
-        double v = work(ls.chunk_iters);
-        acc += v;
-        if (ls.emit)
-            lab_emit(cx, "work", c, v);
-    }
-    ls_sink = acc;
-    ls.work_s = core_time_mono() - t0;
-    ls.work_cpu_s = thread_cpu() - c0;
-    return 0;
-}
-
-static const struct lab_def ls_flood_lab = {
-    .name = "bench-flood", .title = "", .summary = "", .run = ls_flood};
-static const struct lab_def ls_work_lab = {
-    .name = "bench-work", .title = "", .summary = "", .run = ls_work};
-
 /* The CLI's --json sample line, written to /dev/null: formatting and stdio
  * are part of what a sample costs. */
 struct ls_json_sink {
@@ -131,23 +71,6 @@ static void ls_sample(void *ud, const struct core_sample *s)
     struct ls_json_sink *k = ud;
     cli_json_sample(&k->line, s);
     fwrite(k->line.data, 1, k->line.len, k->f);
-}
-
-static int ls_run(const struct lab_def *lab, struct db *db, int64_t uid,
-                  const struct lab_sink *sink, size_t n_sinks, double *secs, struct core_err *e)
-{
-    struct lab_params p;
-    struct lab_result r;
-    lab_params_init(&p, lab);
-    struct lab_machine m = {.cpu_model = "bench", .cores_online = 1, .line_bytes = 64};
-    struct lab_run_opts o = {
-        .db = db, .user_id = uid, .sinks = sink, .n_sinks = n_sinks, .machine = &m};
-    double t0 = core_time_mono();
-    int rc = lab_run(&p, &o, &r, e);
-    *secs = core_time_mono() - t0;
-    lab_result_fini(&r);
-    lab_params_fini(&p);
-    return rc;
 }
 
 static int bench_labstream(struct cli_ctx *cx, long n_flood)
@@ -175,57 +98,16 @@ static int bench_labstream(struct cli_ctx *cx, long n_flood)
     }
     struct lab_sink sink = {ls_sample, NULL, NULL, NULL, &js};
 
-    /* 1. Throughput: as fast as the stream goes. */
-    double flood_store_s, flood_sink_s;
-    ls.n = n_flood;
-    if (ls_run(&ls_flood_lab, db, uid, &sink, 1, &flood_store_s, &e) != 0 ||
-        ls_run(&ls_flood_lab, NULL, 0, &sink, 1, &flood_sink_s, &e) != 0) {
+    struct lab_bench_stream r;
+    if (lab_bench_stream(db, uid, &sink, n_flood, &r, &e) != 0) {
         rc = cli_fail(&e);
         goto out;
     }
-
-    /* 2. Overhead on a fixed workload: chunks of about 1 ms, so one sample
-     * per chunk is about 1000 samples/s. Calibrate, then alternate runs
-     * without and with the stream and keep each one's best time (the
-     * machine may be shared; the minimum is the least disturbed). The
-     * slowdown is read from the lab thread's CPU time, which other
-     * processes on a busy machine disturb far less than wall time; both
-     * are shown. */
-    long iters = 1000;
-    for (;;) {
-        double t0 = thread_cpu();
-        ls_sink = work(iters);
-        double dt = thread_cpu() - t0;
-        if (dt >= 0.02) {
-            iters = (long)((double)iters * 0.001 / dt);
-            break;
-        }
-        iters *= 2;
-    }
-    ls.chunk_iters = iters > 0 ? iters : 1;
-    ls.chunks = 500;
-    double best_plain = INFINITY, best_stream = INFINITY, best_run = INFINITY;
-    double cpu_plain = INFINITY, cpu_stream = INFINITY;
-    const int reps = 5;
-    for (int i = 0; i < reps; i++) {
-        double t;
-        ls.emit = false;
-        if (ls_run(&ls_work_lab, NULL, 0, NULL, 0, &t, &e) != 0) {
-            rc = cli_fail(&e);
-            goto out;
-        }
-        best_plain = fmin(best_plain, ls.work_s);
-        cpu_plain = fmin(cpu_plain, ls.work_cpu_s);
-        ls.emit = true;
-        if (ls_run(&ls_work_lab, db, uid, &sink, 1, &t, &e) != 0) {
-            rc = cli_fail(&e);
-            goto out;
-        }
-        best_stream = fmin(best_stream, ls.work_s);
-        cpu_stream = fmin(cpu_stream, ls.work_cpu_s);
-        best_run = fmin(best_run, t - ls.work_s);
-    }
-    double rate = (double)ls.chunks / cpu_stream; /* per second the workload computes */
+    double flood_store_s = r.flood_store_s, flood_sink_s = r.flood_sink_s;
+    double best_plain = r.work_s, best_stream = r.stream_s, best_run = r.run_s;
+    double cpu_plain = r.work_cpu_s, cpu_stream = r.stream_cpu_s;
+    const int reps = r.reps;
+    double rate = (double)r.chunks / cpu_stream; /* per second the workload computes */
     double slowdown = (cpu_stream - cpu_plain) / cpu_plain * 100;
     double slowdown_wall = (best_stream - best_plain) / best_plain * 100;
 
@@ -334,60 +216,15 @@ static int bench_tui(struct cli_ctx *cx, int frames)
 
 /* The ceiling the paramserver lab's transport is compared with: plain
  * blocking write()/read() of 4 MB chunks through a Unix socketpair to a
- * forked child, one direction, best of three. (The lab's own push/pull
- * rates come from lab runs: scripts/bench-paramserver.sh.) */
-#define PSB_CHUNK (4u << 20)
-
-static int psb_reader(int fd, void *arg)
-{
-    long long left = *(const long long *)arg;
-    char *buf = malloc(PSB_CHUNK);
-    while (buf && left > 0) {
-        ssize_t r = read(fd, buf, left < PSB_CHUNK ? (size_t)left : PSB_CHUNK);
-        if (r <= 0)
-            break;
-        left -= r;
-    }
-    free(buf);
-    char ok = left == 0 ? 'k' : 'x';
-    return write(fd, &ok, 1) == 1 && ok == 'k' ? 0 : 1;
-}
-
+ * forked child (lab_bench_socketpair). (The lab's own push/pull rates come
+ * from lab runs: scripts/bench-paramserver.sh.) */
 static int bench_paramserver(struct cli_ctx *cx, int mb)
 {
     long long bytes = (long long)mb << 20;
-    char *buf = core_xcalloc(1, PSB_CHUNK);
-    double best = INFINITY;
+    double best = 0;
     struct core_err e = {0};
-    for (int rep = 0; rep < 3; rep++) {
-        struct lab_procs ps;
-        lab_procs_init(&ps, NULL);
-        int i = lab_proc_spawn(&ps, psb_reader, &bytes, &e);
-        if (i < 0) {
-            lab_procs_fini(&ps);
-            free(buf);
-            return cli_fail(&e);
-        }
-        int fd = ps.v[i].fd;
-        double t0 = core_time_mono();
-        for (long long left = bytes; left > 0;) {
-            ssize_t w = write(fd, buf, left < PSB_CHUNK ? (size_t)left : PSB_CHUNK);
-            if (w <= 0)
-                break;
-            left -= w;
-        }
-        char ok = 0;
-        ssize_t r = read(fd, &ok, 1);
-        double t = core_time_mono() - t0;
-        lab_procs_fini(&ps);
-        if (r != 1 || ok != 'k') {
-            free(buf);
-            core_err_set(&e, CORE_ERR_IO, "the socketpair benchmark's reader failed");
-            return cli_fail(&e);
-        }
-        best = fmin(best, t);
-    }
-    free(buf);
+    if (lab_bench_socketpair(mb, &best, &e) != 0)
+        return cli_fail(&e);
     double mbs = (double)bytes / best / 1e6;
     if (cx->json) {
         struct core_buf b;
@@ -496,7 +333,7 @@ static int bench_packcheck(struct cli_ctx *cx, long n_max)
     return rc;
 }
 
-/* Grading alone: a fresh sandbox per answer, n answers to q. */
+/* Grading alone: a job per answer, n answers to q. */
 static int time_grading(struct grader_pack *p, const struct grader_question *q, int n, double *secs,
                         struct core_err *e)
 {
@@ -676,8 +513,7 @@ static int bench_grader(struct cli_ctx *cx, int n)
         core_json_knum(&j, "regrade_s", f.regrade_s);
         cli_json_close(&b, &j);
     } else {
-        printf("grader benchmark (question %s:%s, one core, fresh sandbox per answer)\n", pack_id,
-               q->id);
+        printf("grader benchmark (question %s:%s, one core, a job per answer)\n", pack_id, q->id);
         printf(
             "  graded only            %8d answers in %6.3f s  = %9.0f graded/s  (goal >= 20000)\n",
             n, graded_s, n / graded_s);
@@ -698,6 +534,91 @@ out:
     grader_pack_free(p);
     lesson_src_fini(&src);
     return rc;
+}
+
+/* Parses text `reps` times with core_json_parse_flat; the best time of
+ * three rounds in *secs. *members gets the member count. */
+static int time_json(const char *text, int reps, double *secs, size_t *members, struct core_err *e)
+{
+    *secs = INFINITY;
+    for (int round = 0; round < 3; round++) {
+        double t0 = core_time_mono();
+        for (int i = 0; i < reps; i++) {
+            struct core_kv *kv;
+            size_t n;
+            int rc = core_json_parse_flat(text, &kv, &n, e);
+            if (rc != CORE_OK)
+                return rc;
+            *members = n;
+            core_kv_free(kv, n);
+        }
+        double t = core_time_mono() - t0;
+        if (t < *secs)
+            *secs = t;
+    }
+    return CORE_OK;
+}
+
+/* `bench json`: the JSON reader over a lab summary of n array elements:
+ * small integers (80,000 by default, about 230 KB: the shape of the
+ * summary that took the old quadratic reader 15 s), the same count of
+ * decimals (slower: jansson's strtod), and ten times as many integers, to
+ * show the rate does not fall with the size. */
+static int bench_json(struct cli_ctx *cx, long n)
+{
+    enum { RUNS = 3 };
+    const long count[RUNS] = {n, n, 10 * n};
+    const bool decimals[RUNS] = {false, true, false};
+    double mbs[RUNS] = {0}, secs[RUNS] = {0};
+    size_t bytes[RUNS] = {0}, members[RUNS] = {0};
+    for (int k = 0; k < RUNS; k++) {
+        struct core_buf b;
+        core_buf_init(&b);
+        core_buf_puts(&b, "{\"lab\":\"amdahl\",\"speedup\":[");
+        for (long i = 0; i < count[k]; i++) {
+            if (decimals[k])
+                core_buf_printf(&b, "%s%.3f", i ? "," : "", 1.0 + (double)(i % 997) / 1000.0);
+            else
+                core_buf_printf(&b, "%s%ld", i ? "," : "", i % 100);
+        }
+        core_buf_puts(&b, "]}");
+        bytes[k] = b.len;
+        /* about 20 MB parsed per round: long enough to time */
+        int reps = (int)(20e6 / (double)b.len) + 1;
+        struct core_err e = {0};
+        int rc = time_json(b.data, reps, &secs[k], &members[k], &e);
+        core_buf_fini(&b);
+        if (rc != CORE_OK)
+            return cli_fail(&e);
+        secs[k] /= reps;
+        mbs[k] = (double)bytes[k] / secs[k] / 1e6;
+    }
+    if (cx->json) {
+        struct core_buf b;
+        struct core_json j;
+        cli_json_open(&b, &j);
+        core_json_key(&j, "runs");
+        core_json_arr_begin(&j);
+        for (int k = 0; k < RUNS; k++) {
+            core_json_obj_begin(&j);
+            core_json_kint(&j, "elements", count[k]);
+            core_json_kstr(&j, "numbers", decimals[k] ? "decimals" : "integers");
+            core_json_kint(&j, "bytes", (long long)bytes[k]);
+            core_json_kint(&j, "members", (long long)members[k]);
+            core_json_knum(&j, "seconds", secs[k]);
+            core_json_knum(&j, "mb_per_s", mbs[k]);
+            core_json_obj_end(&j);
+        }
+        core_json_arr_end(&j);
+        cli_json_close(&b, &j);
+    } else {
+        printf("JSON reader (core_json_parse_flat: jansson, then flattened to dotted keys)\n");
+        for (int k = 0; k < RUNS; k++)
+            printf("  summary of %7ld %-8s %8zu bytes: %8.3f ms = %6.1f MB/s%s\n", count[k],
+                   decimals[k] ? "decimals" : "integers", bytes[k], secs[k] * 1e3, mbs[k],
+                   k == 0 ? "  (goal >= 50 MB/s)" : "");
+    }
+    return CLI_EXIT_OK;
 }
 
 int cli_cmd_bench(struct cli_ctx *cx, struct cli_args *a)
@@ -727,8 +648,10 @@ int cli_cmd_bench(struct cli_ctx *cx, struct cli_args *a)
         return bench_packcheck(cx, n_given ? n : 20000);
     if (strcmp(a->argv[0], "grader") == 0)
         return bench_grader(cx, n);
+    if (strcmp(a->argv[0], "json") == 0)
+        return bench_json(cx, n_given ? n : 80000);
     return cli_usage(cmd,
                      "unknown benchmark \"%s\" (have: grader, labstream, tui, paramserver, "
-                     "packcheck, class)",
+                     "packcheck, class, json)",
                      a->argv[0]);
 }

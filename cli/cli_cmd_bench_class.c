@@ -9,12 +9,22 @@
  * The students' attempts are graded by the same grader and stored in one
  * transaction per student (db_attempt_insert_batch), so setting up the
  * class is not what is measured; submit, import and the gradebook go
- * through the same calls as the commands. */
+ * through the same calls as the commands.
+ *
+ * Then a sealed class of the same size: an instructor's pack of its own
+ * (a term's graded work, below: eight homework lessons of numeric questions
+ * with per-student numbers, choices, an ordering and a text answer, and an
+ * exam) is released, every student imports the release under a student id and
+ * answers through the same call as `warpbench answer` (recorded ungraded),
+ * submits, and the instructor imports the class with every sealed answer
+ * graded with the source (no class-wide cache): answers per CPU second. */
 #include "cli/cli.h"
 #include "labs/lab.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <math.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,7 +59,8 @@ static void rm_tree(const char *dir)
         if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
             continue;
         char *p = core_path_join(dir, de->d_name);
-        unlink(p);
+        if (unlink(p) != 0 && errno == EISDIR)
+            rm_tree(p); /* the sealed class's pack and release folders */
         free(p);
     }
     closedir(d);
@@ -331,11 +342,11 @@ static int bench_grades(struct bench *b, struct core_err *e)
     double t0 = core_time_mono(), c0 = cpu_now();
     struct lesson_gradebook gb;
     if (rc == CORE_OK)
-        rc = lesson_gradebook_load(b->idb, cs, NULL, &gb, e);
+        rc = lesson_gradebook_load(b->idb, cs, NULL, false, &gb, e);
     if (rc == CORE_OK) {
         struct core_buf buf;
         core_buf_init(&buf);
-        lesson_gradebook_csv(&gb, &buf);
+        lesson_gradebook_csv(&gb, LESSON_CSV_CANVAS, &buf);
         b->gb_rows = gb.n_rows;
         lesson_gradebook_fini(&gb);
         rc = core_file_create(csv, buf.data ? buf.data : "", buf.len, false, NULL, e);
@@ -356,8 +367,265 @@ static int bench_grades(struct bench *b, struct core_err *e)
     return rc;
 }
 
-static void bench_report(const struct cli_ctx *cx, const struct bench *b)
+/* ---- the sealed class ------------------------------------------------------------------ */
+
+/* The sealed course: SEALED_LESSONS graded homework lessons made from one
+ * template ('@' is the lesson's number: ten questions, most with numbers
+ * of the student's own) and an exam, a term's graded work. */
+#define SEALED_LESSONS 8
+static const char SEALED_HW[] =
+    "lesson { id = \"hw@\", title = \"Homework @\", graded = true }\n"
+    "local function job(rng) return { f = rng:pick({ 0.02, 0.05, 0.1, 0.2 }),\n"
+    "  p = rng:pick({ 4, 8, 16, 32, 64 }) } end\n"
+    "question { id = \"hw@.speedup\", kind = \"numeric\", unit = \"x\",\n"
+    "  prompt = \"A job is {f} serial. Its speedup on {p} workers?\",\n"
+    "  params = function(rng) return job(rng) end,\n"
+    "  answer = function(p) return 1 / (p.f + (1 - p.f) / p.p) end,\n"
+    "  wrong = { { value = function(p) return p.p end, feedback = \"That is ideal.\" } } }\n"
+    "question { id = \"hw@.efficiency\", kind = \"numeric\",\n"
+    "  prompt = \"A job is {f} serial. Its parallel efficiency on {p} workers (0 to 1)?\",\n"
+    "  params = function(rng) return job(rng) end,\n"
+    "  answer = function(p) return 1 / (p.f + (1 - p.f) / p.p) / p.p end }\n"
+    "question { id = \"hw@.karp\", kind = \"numeric\",\n"
+    "  prompt = \"A speedup of {s} on {p} workers: the Karp-Flatt serial fraction?\",\n"
+    "  params = function(rng) local p = rng:pick({ 4, 8, 16 })\n"
+    "    return { p = p, s = rng:pick({ 0.5, 0.6, 0.7, 0.8 }) * p } end,\n"
+    "  answer = function(p) return (1 / p.s - 1 / p.p) / (1 - 1 / p.p) end }\n"
+    "question { id = \"hw@.transfer\", kind = \"numeric\", unit = \"ms\",\n"
+    "  prompt = \"Moving {mb} MB at {gbs} GB/s takes how long?\",\n"
+    "  params = function(rng) return { mb = rng:pick({ 64, 256, 1024 }),\n"
+    "    gbs = rng:pick({ 16, 25, 50, 900 }) } end,\n"
+    "  answer = function(p) return p.mb / p.gbs end }\n"
+    "question { id = \"hw@.bound\", kind = \"choice\", prompt = \"Amdahl's law bounds the speedup "
+    "by\",\n"
+    "  choices = { \"p\", \"1/f\", \"f\", \"p/f\" }, answer = 2 }\n"
+    "question { id = \"hw@.weak\", kind = \"choice\", prompt = \"Weak scaling keeps fixed\",\n"
+    "  choices = { \"the work per worker\", \"the total work\", \"the time\" }, answer = 1 }\n"
+    "question { id = \"hw@.true\", kind = \"multi\", prompt = \"Which are true?\",\n"
+    "  choices = { \"a\", \"b\", \"c\", \"d\" }, answer = { 1, 3 } }\n"
+    "question { id = \"hw@.order\", kind = \"ordering\", prompt = \"Least to most speedup on "
+    "16:\",\n"
+    "  items = { \"half serial\", \"a quarter serial\", \"a tenth serial\", \"no serial part\" } "
+    "}\n"
+    "question { id = \"hw@.limit\", kind = \"text\", prompt = \"What limits a streaming "
+    "kernel?\",\n"
+    "  answer = { \"memory bandwidth\", \"bandwidth\" } }\n"
+    "question { id = \"hw@.workers\", kind = \"numeric\",\n"
+    "  prompt = \"A job is {f} serial. How many workers give a speedup of {s}?\",\n"
+    "  params = function(rng) local f = rng:pick({ 0.01, 0.02, 0.05 })\n"
+    "    return { f = f, s = rng:pick({ 5, 8 }) } end,\n"
+    "  answer = function(p) return (1 - p.f) / (1 / p.s - p.f) end }\n";
+static const char SEALED_EXAM[] =
+    "lesson { id = \"exam\", title = \"Exam\", exam = true }\n"
+    "question { id = \"exam.limit\", kind = \"numeric\", unit = \"x\",\n"
+    "  prompt = \"A job is {f} serial. The largest speedup?\",\n"
+    "  params = function(rng) return { f = rng:pick({ 0.02, 0.04, 0.05, 0.08 }) } end,\n"
+    "  answer = function(p) return 1 / p.f end }\n"
+    "question { id = \"exam.gustafson\", kind = \"choice\", prompt = \"Gustafson's law grows\",\n"
+    "  choices = { \"the problem with the workers\", \"the serial part\" }, answer = 1 }\n"
+    "question { id = \"exam.scaled\", kind = \"numeric\",\n"
+    "  prompt = \"A scaled job is {f} serial on {p} workers. Its scaled speedup?\",\n"
+    "  params = function(rng) return { f = rng:pick({ 0.05, 0.1 }), p = rng:pick({ 8, 32 }) }"
+    " end,\n"
+    "  answer = function(p) return p.p - p.f * (p.p - 1) end }\n";
+
+/* The template with every '@' replaced by n. */
+static char *sealed_lesson(const char *tmpl, int n)
 {
+    struct core_buf b;
+    core_buf_init(&b);
+    for (const char *c = tmpl; *c; c++)
+        if (*c == '@')
+            core_buf_printf(&b, "%d", n);
+        else
+            core_buf_putc(&b, *c);
+    return core_buf_steal(&b);
+}
+
+/* What the sealed class measured. */
+struct sealed_bench {
+    size_t questions, recorded, graded, flagged;
+    double t_setup, t_import, c_import;
+};
+
+/* Writes the sealed course into dir/src, releases it from the instructor's store
+ * into dir/release, and returns the release's source pack loaded (for the
+ * bench's own right answers) in *gp. */
+static int sealed_release(struct bench *b, struct grader_pack **gp, char *salt, size_t salt_n,
+                          struct core_err *e)
+{
+    char *src = core_path_join(b->dir, "src"), *rel = core_path_join(b->dir, "release");
+    int rc = mkdir(src, 0700) == 0 ? CORE_OK
+                                   : core_err_set(e, CORE_ERR_IO, "%s: %s", src, strerror(errno));
+    struct core_buf list;
+    core_buf_init(&list);
+    for (int i = 0; rc == CORE_OK && i <= SEALED_LESSONS; i++) {
+        char name[32];
+        snprintf(name, sizeof name, i < SEALED_LESSONS ? "hw%d.lua" : "exam.lua", i + 1);
+        core_buf_printf(&list, "\"%s\", ", name);
+        char *text =
+            i < SEALED_LESSONS ? sealed_lesson(SEALED_HW, i + 1) : core_xstrdup(SEALED_EXAM);
+        char *path = core_path_join(src, name);
+        rc = core_file_create(path, text, strlen(text), false, NULL, e);
+        free(path);
+        free(text);
+    }
+    char *pack = core_xasprintf("pack { id = \"bench.sealed\", title = \"Bench: a sealed term\", "
+                                "version = \"1.0.0\",\n  lessons = { %s} }\n",
+                                list.data ? list.data : "");
+    core_buf_fini(&list);
+    char *pack_path = core_path_join(src, "pack.lua");
+    if (rc == CORE_OK)
+        rc = core_file_create(pack_path, pack, strlen(pack), false, NULL, e);
+    free(pack_path);
+    free(pack);
+    struct lesson_src ls = {0};
+    if (rc == CORE_OK)
+        rc = lesson_src_read(src, &ls, e);
+    struct lesson_check check = {0};
+    struct lesson_release_report rep = {0};
+    struct lesson_release_opts o = {.salt = "5ea1ed5ea1ed5ea1ed5ea1ed5ea1ed5e"};
+    if (rc == CORE_OK) {
+        rc = lesson_pack_release(b->idb, &ls, rel, &o, &check, &rep, e);
+        for (size_t i = 0; rc != CORE_OK && i < check.problems.n; i++)
+            fprintf(stderr, "warpbench: %s\n", check.problems.items[i]);
+    }
+    if (rc == CORE_OK) {
+        snprintf(salt, salt_n, "%s", rep.salt);
+        lesson_release_report_fini(&rep);
+    }
+    struct db_pack pk = {0};
+    if (rc == CORE_OK)
+        rc = db_pack_get(b->idb, "bench.sealed", &pk, e);
+    if (rc == CORE_OK)
+        rc = lesson_session_pack(b->is, pk.rev_id, gp, e);
+    if (pk.id)
+        db_pack_fini(&pk);
+    lesson_check_fini(&check);
+    lesson_src_fini(&ls);
+    free(src);
+    free(rel);
+    return rc;
+}
+
+/* Student s (id S0001...) imports the release and answers every sealed
+ * question through lesson_answer (one or two tries; the exam once), then
+ * submits into b->files[s]. */
+static int sealed_student(struct bench *b, struct db *sdb, struct grader_pack *src,
+                          const char *salt, int s, uint64_t *rng, struct sealed_bench *sb,
+                          struct core_err *e)
+{
+    char user[32], sid[32], name[64], seeded[200];
+    snprintf(user, sizeof user, "sealed%03d", s + 1);
+    snprintf(sid, sizeof sid, "S%04d", s + 1);
+    snprintf(name, sizeof name, "%s.wbsub", user);
+    lesson_sealed_user(salt, sid, seeded, sizeof seeded);
+    struct lesson_session *ss = NULL;
+    int rc = lesson_session_new(&ss, sdb, user, e);
+    if (rc == CORE_OK)
+        rc = db_user_set_student_id(sdb, lesson_session_user_id(ss), sid, e);
+    struct lesson_exam x;
+    if (rc == CORE_OK && (rc = lesson_exam_start(ss, "exam", &x, e)) == CORE_OK)
+        lesson_exam_fini(&x);
+    const struct grader_pack_info *info = grader_pack_info(src);
+    double skill = 0.3 + 0.6 * (double)(mix(rng) % 1000) / 1000.0;
+    for (size_t l = 0; l < info->n_lessons && rc == CORE_OK; l++) {
+        const struct grader_lesson *ls = &info->lessons[l];
+        for (size_t k = 0; k < ls->n_questions && rc == CORE_OK; k++) {
+            const struct grader_question *q = &ls->questions[k];
+            /* The bench knows the key (the student does not): the right
+             * answer for this student's numbers, some of the time. */
+            struct grader_ctx ctx = {.user = seeded, .variant = 1, .identity = true};
+            int tries = ls->exam ? 1 : 1 + (int)(mix(rng) % 2);
+            for (int t = 0; t < tries && rc == CORE_OK; t++) {
+                char *ans = pick_answer(src, q, &ctx, rng, skill);
+                char qid[200];
+                snprintf(qid, sizeof qid, "bench.sealed:%s", q->id);
+                struct lesson_answer_result r;
+                rc = lesson_answer(ss, qid, 1, ans, &r, e);
+                if (rc == CORE_OK) {
+                    sb->recorded += r.r.valid;
+                    lesson_answer_result_fini(&r);
+                }
+                free(ans);
+            }
+        }
+    }
+    if (rc == CORE_OK) {
+        b->files[s] = core_path_join(b->dir, name);
+        struct lesson_submit_report rep = {0};
+        rc = lesson_submit_write(sdb, lesson_session_user_id(ss), user, "bench.sealed", NULL,
+                                 b->files[s], false, &rep, e);
+        lesson_submit_report_fini(&rep);
+    }
+    lesson_session_free(ss);
+    return rc;
+}
+
+/* The sealed class: release, answers, submissions (set-up, timed apart),
+ * then the import with every sealed answer graded (timed, CPU). */
+static int bench_sealed(struct bench *b, struct sealed_bench *sb, struct core_err *e)
+{
+    double t0 = core_time_mono();
+    char salt[80];
+    struct grader_pack *src = NULL;
+    int rc = sealed_release(b, &src, salt, sizeof salt, e);
+    char *spath = core_path_join(b->dir, "sealed-students.db");
+    struct db *sdb = NULL;
+    if (rc == CORE_OK)
+        rc = db_open(&sdb, spath, e);
+    free(spath);
+    if (rc == CORE_OK) {
+        char *rel = core_path_join(b->dir, "release");
+        struct lesson_src ls;
+        rc = lesson_src_read(rel, &ls, e);
+        struct lesson_check check = {0};
+        enum db_import_result res;
+        if (rc == CORE_OK) {
+            rc = lesson_pack_import_with(sdb, &ls, false, 0, &check, &res, e);
+            lesson_src_fini(&ls);
+        }
+        lesson_check_fini(&check);
+        free(rel);
+    }
+    for (size_t i = 0; rc == CORE_OK && i < b->n_files; i++) {
+        free(b->files[i]);
+        b->files[i] = NULL;
+    }
+    uint64_t rng = 0x7365616c6564ULL;
+    for (int s = 0; s < b->students && rc == CORE_OK; s++)
+        rc = sealed_student(b, sdb, src, salt, s, &rng, sb, e);
+    sb->t_setup = core_time_mono() - t0;
+    const struct grader_pack_info *info = rc == CORE_OK ? grader_pack_info(src) : NULL;
+    for (size_t l = 0; info && l < info->n_lessons; l++)
+        sb->questions += info->lessons[l].n_questions;
+    struct db *cs = NULL;
+    char *cpath = core_path_join(b->dir, "class-sealed.db");
+    if (rc == CORE_OK)
+        rc = db_class_open(&cs, cpath, e);
+    free(cpath);
+    struct lesson_class_opts opts = {.run_check = lab_run_plausible, .cache = NULL};
+    double w0 = core_time_mono(), c0 = cpu_now();
+    for (int s = 0; s < b->students && rc == CORE_OK; s++) {
+        struct lesson_class_report rep;
+        rc = lesson_class_import(b->is, cs, b->files[s], &opts, &rep, e);
+        if (rc == CORE_OK) {
+            sb->graded += rep.n_sealed;
+            sb->flagged += rep.n_flags;
+        }
+        lesson_class_report_fini(&rep);
+    }
+    sb->t_import = core_time_mono() - w0;
+    sb->c_import = cpu_now() - c0;
+    db_close(cs);
+    db_close(sdb);
+    return rc;
+}
+
+static void bench_report(const struct cli_ctx *cx, const struct bench *b,
+                         const struct sealed_bench *sb)
+{
+    double sealed_rate = sb->c_import > 0 ? (double)sb->graded / sb->c_import : 0;
     int students = b->students;
     double rate = b->t_import > 0 ? (double)b->n_regraded / b->t_import : 0;
     double cpu_rate = b->c_import > 0 ? (double)b->n_regraded / b->c_import : 0;
@@ -389,6 +657,18 @@ static void bench_report(const struct cli_ctx *cx, const struct bench *b)
         core_json_kint(&j, "gradebook_rows", (long long)b->gb_rows);
         core_json_knum(&j, "items_s", b->t_items);
         core_json_knum(&j, "import_and_gradebook_s", b->t_import + b->t_grades);
+        core_json_key(&j, "sealed");
+        core_json_obj_begin(&j);
+        core_json_kint(&j, "students", students);
+        core_json_kint(&j, "questions", (long long)sb->questions);
+        core_json_kint(&j, "answers_recorded", (long long)sb->recorded);
+        core_json_kint(&j, "answers_graded", (long long)sb->graded);
+        core_json_kint(&j, "flags", (long long)sb->flagged);
+        core_json_knum(&j, "setup_s", sb->t_setup);
+        core_json_knum(&j, "import_s", sb->t_import);
+        core_json_knum(&j, "import_cpu_s", sb->c_import);
+        core_json_knum(&j, "graded_per_cpu_s", sealed_rate);
+        core_json_obj_end(&j);
         cli_json_close(&jb, &j);
         return;
     }
@@ -411,6 +691,12 @@ static void bench_report(const struct cli_ctx *cx, const struct bench *b)
     printf("  item analysis                     %7.2f s\n", b->t_items);
     printf("  import + gradebook                %7.2f s (goal < 30 s)\n",
            b->t_import + b->t_grades);
+    printf("sealed class: %d students x %zu sealed questions of a released pack (%zu answers "
+           "recorded ungraded; set up in %.2f s)\n",
+           students, sb->questions, sb->recorded, sb->t_setup);
+    printf("  import, every sealed answer graded with the source (no cache) %7.2f s (%.2f s "
+           "CPU): %zu answers = %.0f per CPU second (goal >= 20,000); %zu flags\n",
+           sb->t_import, sb->c_import, sb->graded, sealed_rate, sb->flagged);
 }
 
 int cli_bench_class(struct cli_ctx *cx, int students)
@@ -445,8 +731,11 @@ int cli_bench_class(struct cli_ctx *cx, int students)
         rc = bench_import(&b, "class-nocache.db", NULL, &b.t_import2, &b.c_import2, &e);
     if (rc == CORE_OK)
         rc = bench_grades(&b, &e);
+    struct sealed_bench sb = {0};
     if (rc == CORE_OK)
-        bench_report(cx, &b);
+        rc = bench_sealed(&b, &sb, &e);
+    if (rc == CORE_OK)
+        bench_report(cx, &b, &sb);
     else
         rc = cli_fail(&e);
     pending_fini(&b.pq);

@@ -21,11 +21,6 @@
 #include <string.h>
 #include <unistd.h>
 
-struct class_cx {
-    struct db *cs;
-    char *path;
-};
-
 static int class_open(struct cli_ctx *cx, const char *opt, struct class_cx *c)
 {
     memset(c, 0, sizeof *c);
@@ -47,14 +42,14 @@ static int class_open(struct cli_ctx *cx, const char *opt, struct class_cx *c)
 
 /* A class subcommand's words (min..max after its flags were taken), then
  * the class store. */
-static int class_begin(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd,
-                       int min, int max, const char *class_path, struct class_cx *c)
+int cli_class_begin(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd, int min,
+                    int max, const char *class_path, struct class_cx *c)
 {
     int rc = cli_check_args(cmd, a, min, max);
     return rc ? rc : class_open(cx, class_path, c);
 }
 
-static void class_close(struct class_cx *c)
+void cli_class_close(struct class_cx *c)
 {
     db_close(c->cs);
     free(c->path);
@@ -104,14 +99,18 @@ static void json_report(struct core_json *j, const struct lesson_class_report *r
     core_json_kint(j, "lab_runs_implausible", (long long)r->n_runs_flagged);
     core_json_kint(j, "failed", (long long)r->n_failed);
     core_json_kint(j, "skipped", (long long)r->n_skipped);
+    core_json_kint(j, "sealed", (long long)r->n_sealed);
+    core_json_kint(j, "blocking", (long long)r->n_blocking);
     core_json_key(j, "flags");
     core_json_arr_begin(j);
     for (size_t i = 0; i < r->n_flags; i++) {
         const struct lesson_class_flag *f = &r->flags[i];
         core_json_obj_begin(j);
         core_json_kstr(j, "kind", lesson_flag_name(f->kind));
+        core_json_kbool(j, "blocking", lesson_flag_blocking(f->kind));
         core_json_kint(j, "attempt", f->attempt);
         core_json_kstr(j, "pack", f->pack_id);
+        core_json_kstr(j, "lesson", f->lesson_id);
         core_json_kstr(j, "question", f->question_id);
         core_json_kint(j, "variant", f->variant);
         core_json_knum_if(j, "recorded", f->rec_valid, f->rec_score);
@@ -136,9 +135,9 @@ static void json_report(struct core_json *j, const struct lesson_class_report *r
 
 static void print_report(const struct lesson_class_report *r)
 {
-    printf("%s: %s", cli_tx(r->file), cli_tx(r->user));
+    printf("%s: %s", cli_tx1(r->file), cli_tx1(r->user));
     if (r->student_id)
-        printf(" (student id %s)", cli_tx(r->student_id));
+        printf(" (student id %s)", cli_tx1(r->student_id));
     switch (r->result) {
     case DB_CLASS_UNCHANGED:
         printf(": imported before, unchanged\n");
@@ -156,8 +155,11 @@ static void print_report(const struct lesson_class_report *r)
         printf(": new");
         break;
     }
-    printf("\n  %zu attempt%s: %zu agree with the student's record, %zu disagree", r->n_attempts,
-           r->n_attempts == 1 ? "" : "s", r->n_agree, r->n_disagree);
+    printf("\n  %zu attempt%s: ", r->n_attempts, r->n_attempts == 1 ? "" : "s");
+    if (r->n_sealed)
+        printf("%zu graded work%s graded with the source pack; practice: ", r->n_sealed,
+               r->n_sealed == 1 ? "" : "s");
+    printf("%zu agree with the student's record, %zu disagree", r->n_agree, r->n_disagree);
     if (r->n_failed)
         printf(", %zu the grader failed on", r->n_failed);
     if (r->n_skipped)
@@ -171,15 +173,26 @@ static void print_report(const struct lesson_class_report *r)
         char was[64], now[64];
         fmt_grade(f->rec_valid, f->rec_score, f->max, was, sizeof was);
         fmt_grade(f->new_valid, f->new_score, f->max, now, sizeof now);
-        printf("  attempt %lld %s:%s (variant %d): %s", (long long)f->attempt, cli_tx(f->pack_id),
-               cli_tx(f->question_id), f->variant, lesson_flag_name(f->kind));
+        if (f->attempt)
+            printf("  attempt %lld %s:%s", (long long)f->attempt, cli_tx1(f->pack_id),
+                   cli_tx1(f->question_id));
+        else if (f->lesson_id)
+            printf("  exam %s:%s", cli_tx1(f->pack_id), cli_tx1(f->lesson_id));
+        else if (f->pack_id)
+            printf("  pack %s", cli_tx1(f->pack_id));
+        else
+            printf("  student %s", cli_tx1(r->key));
+        if (f->kind <= LESSON_FLAG_SKIPPED)
+            printf(" (variant %d)", f->variant);
+        printf(": %s%s", lesson_flag_name(f->kind),
+               lesson_flag_blocking(f->kind) ? " (no credit until cleared)" : "");
         if (f->kind <= LESSON_FLAG_SKEW)
             printf(", recorded %s, re-graded %s", was, now);
-        printf(" — %s\n", cli_tx(f->reason));
+        printf(" — %s\n", cli_tx1(f->reason));
     }
     for (size_t i = 0; i < r->n_runflags; i++)
         printf("  lab run %lld (%s): implausible — %s\n", (long long)r->runflags[i].run,
-               cli_tx(r->runflags[i].lab), cli_tx(r->runflags[i].problems));
+               cli_tx1(r->runflags[i].lab), cli_tx1(r->runflags[i].problems));
 }
 
 /* Fault injection for the durability test (WARPBENCH_FAULT): die the
@@ -218,10 +231,33 @@ static int class_import(struct cli_ctx *cx, struct cli_args *a, const struct cli
                                      .before_commit = fault_before_commit,
                                      .hook_ctx = &fault};
     opts.force = cli_take_flag(a, "--force", false, NULL, NULL);
-    int rc = class_begin(cx, a, cmd, 1, 100000, class_path, &c);
+    const char *deadline = NULL;
+    bool missing = false;
+    cli_take_flag(a, "--deadline", true, &deadline, &missing);
+    char due[32];
+    bool no_deadline = deadline && strcmp(deadline, "none") == 0;
+    if (missing || (deadline && !no_deadline && isnan(core_time_parse(deadline)))) {
+        lesson_grade_cache_free(opts.cache);
+        return cli_usage(cmd, "--deadline needs a time: 2026-12-01 (the end of that day), "
+                              "\"2026-12-01 23:59\" or 2026-12-01T23:59+01:00 (UTC without "
+                              "an offset), or none for each pack's own");
+    }
+    if (deadline && !no_deadline) {
+        core_time_iso(core_time_parse(deadline), due);
+        opts.deadline = due;
+    }
+    int rc = cli_class_begin(cx, a, cmd, 1, 100000, class_path, &c);
     if (rc) {
         lesson_grade_cache_free(opts.cache);
         return rc;
+    }
+    /* The class keeps the deadline given for its later imports and
+     * re-grades; none goes back to each pack's own. */
+    struct core_err de = {0};
+    if (deadline && db_class_set_setting(c.cs, "deadline", opts.deadline, &de) != CORE_OK) {
+        lesson_grade_cache_free(opts.cache);
+        cli_class_close(&c);
+        return cli_fail(&de);
     }
     struct core_buf b;
     struct core_json j;
@@ -232,7 +268,7 @@ static int class_import(struct cli_ctx *cx, struct cli_args *a, const struct cli
         core_json_arr_begin(&j);
     }
     int worst = CLI_EXIT_OK;
-    size_t n_new = 0, n_same = 0, n_refused = 0, n_flags = 0, n_runs = 0;
+    size_t n_new = 0, n_same = 0, n_refused = 0, n_flags = 0, n_runs = 0, n_blocking = 0;
     double t0 = core_time_mono();
     for (int i = 0; i < a->argc; i++) {
         struct core_err e = {0};
@@ -248,7 +284,8 @@ static int class_import(struct cli_ctx *cx, struct cli_args *a, const struct cli
             if (cx->json)
                 json_report(&j, &rep, &e);
             else
-                fprintf(stderr, "warpbench: %s: refused: %s\n", cli_tx(a->argv[i]), cli_tx(e.msg));
+                fprintf(stderr, "warpbench: %s: refused: %s\n", cli_tx1(a->argv[i]),
+                        cli_tx1(e.msg));
             lesson_class_report_fini(&rep);
             continue;
         }
@@ -256,10 +293,12 @@ static int class_import(struct cli_ctx *cx, struct cli_args *a, const struct cli
             n_same++;
         else
             n_new++;
-        bool flagged = rep.n_disagree || rep.n_runs_flagged || rep.n_failed || rep.n_skipped;
+        bool flagged =
+            rep.n_disagree || rep.n_runs_flagged || rep.n_failed || rep.n_skipped || rep.n_blocking;
         if (rep.result != DB_CLASS_UNCHANGED) {
             n_flags += rep.n_disagree;
             n_runs += rep.n_runs_flagged;
+            n_blocking += rep.n_blocking;
         }
         if (flagged && rep.result != DB_CLASS_UNCHANGED && worst == CLI_EXIT_OK)
             worst = CLI_EXIT_WRONG;
@@ -268,6 +307,9 @@ static int class_import(struct cli_ctx *cx, struct cli_args *a, const struct cli
         else
             print_report(&rep);
         lesson_class_report_fini(&rep);
+        /* each file's report reaches the terminal or file before the next
+         * file is read, whatever happens to the rest of the batch */
+        fflush(stdout);
     }
     double secs = core_time_mono() - t0;
     if (cx->json) {
@@ -277,15 +319,20 @@ static int class_import(struct cli_ctx *cx, struct cli_args *a, const struct cli
         core_json_kint(&j, "refused", (long long)n_refused);
         core_json_kint(&j, "disagreements", (long long)n_flags);
         core_json_kint(&j, "implausible_runs", (long long)n_runs);
+        core_json_kint(&j, "blocking_flags", (long long)n_blocking);
         core_json_knum(&j, "seconds", secs);
         cli_json_close(&b, &j);
     } else {
         printf("class %s: %zu imported, %zu unchanged, %zu refused; %zu grade%s disagree with "
-               "the students' records, %zu implausible lab run%s (%.2f s)\n",
+               "the students' records, %zu implausible lab run%s, %zu flag%s withholding credit "
+               "(%.2f s)\n",
                cli_tx(c.path), n_new, n_same, n_refused, n_flags, n_flags == 1 ? "" : "s", n_runs,
-               n_runs == 1 ? "" : "s", secs);
+               n_runs == 1 ? "" : "s", n_blocking, n_blocking == 1 ? "" : "s", secs);
+        if (n_blocking)
+            printf("see them with: warpbench class flags; clear one with: warpbench class clear "
+                   "FLAG --why TEXT\n");
     }
-    class_close(&c);
+    cli_class_close(&c);
     lesson_grade_cache_free(opts.cache);
     return worst;
 }
@@ -307,45 +354,53 @@ static int write_new(const char *path, const struct core_buf *b, bool force, str
 static int class_grades(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd,
                         const char *class_path)
 {
-    const char *csv = NULL;
-    bool missing = false;
+    const char *csv = NULL, *format = NULL;
+    bool missing = false, fmissing = false;
     cli_take_flag(a, "--csv", true, &csv, &missing);
+    cli_take_flag(a, "--format", true, &format, &fmissing);
     bool force = cli_take_flag(a, "--force", false, NULL, NULL);
+    bool count_auto = cli_take_flag(a, "--count-automatic", false, NULL, NULL);
     if (missing)
         return cli_usage(cmd, "--csv needs a file name (- for standard output)");
+    if (fmissing || (format && strcmp(format, "canvas") != 0 && strcmp(format, "moodle") != 0))
+        return cli_usage(cmd, "--format is canvas (the default) or moodle");
+    enum lesson_csv_format fmt =
+        format && strcmp(format, "moodle") == 0 ? LESSON_CSV_MOODLE : LESSON_CSV_CANVAS;
     struct class_cx c;
-    int rc = class_begin(cx, a, cmd, 0, 1, class_path, &c);
+    int rc = cli_class_begin(cx, a, cmd, 0, 1, class_path, &c);
     if (rc)
         return rc;
     const char *pack = a->argc ? a->argv[0] : NULL;
     struct core_err e = {0};
     struct lesson_gradebook gb;
-    if (lesson_gradebook_load(cx->db, c.cs, pack, &gb, &e) != CORE_OK) {
-        class_close(&c);
+    if (lesson_gradebook_load(cx->db, c.cs, pack, count_auto, &gb, &e) != CORE_OK) {
+        cli_class_close(&c);
         return cli_fail(&e);
     }
     rc = CLI_EXIT_OK;
     if (csv) {
         struct core_buf b;
         core_buf_init(&b);
-        lesson_gradebook_csv(&gb, &b);
+        lesson_gradebook_csv(&gb, fmt, &b);
         if (write_new(csv, &b, force, &e) != CORE_OK)
             rc = cli_fail(&e);
         else if (strcmp(csv, "-") != 0 && !cx->json)
-            printf("wrote %s: %zu student%s, %zu lesson column%s (UTF-8, RFC 4180)\n", cli_tx(csv),
-                   gb.n_rows, gb.n_rows == 1 ? "" : "s", gb.n_lessons,
-                   gb.n_lessons == 1 ? "" : "s");
+            printf("wrote %s: %zu student%s, %zu lesson column%s (%s; UTF-8 with a BOM, RFC "
+                   "4180)\n",
+                   cli_tx(csv), gb.n_rows, gb.n_rows == 1 ? "" : "s", gb.n_lessons,
+                   gb.n_lessons == 1 ? "" : "s", fmt == LESSON_CSV_MOODLE ? "Moodle" : "Canvas");
         core_buf_fini(&b);
         if (strcmp(csv, "-") == 0 || rc != CLI_EXIT_OK || !cx->json)
             goto out;
     }
-    const struct lesson_rubric_item *items = lesson_rubric_items();
     if (cx->json) {
         struct core_buf b;
         struct core_json j;
         cli_json_open(&b, &j);
         core_json_kstr(&j, "class", c.path);
         core_json_kstr(&j, "csv", csv);
+        core_json_kbool(&j, "graded_only", gb.graded_only);
+        core_json_kbool(&j, "count_automatic", count_auto);
         core_json_key(&j, "lessons");
         core_json_arr_begin(&j);
         for (size_t i = 0; i < gb.n_lessons; i++) {
@@ -357,6 +412,16 @@ static int class_grades(struct cli_ctx *cx, struct cli_args *a, const struct cli
             core_json_obj_end(&j);
         }
         core_json_arr_end(&j);
+        core_json_key(&j, "rubric_items");
+        core_json_arr_begin(&j);
+        for (size_t i = 0; i < gb.n_items; i++) {
+            core_json_obj_begin(&j);
+            core_json_kstr(&j, "item", gb.items[i].name);
+            core_json_kbool(&j, "course", gb.items[i].course);
+            core_json_knum(&j, "max", gb.items[i].max);
+            core_json_obj_end(&j);
+        }
+        core_json_arr_end(&j);
         core_json_key(&j, "students");
         core_json_arr_begin(&j);
         for (size_t i = 0; i < gb.n_rows; i++) {
@@ -365,6 +430,9 @@ static int class_grades(struct cli_ctx *cx, struct cli_args *a, const struct cli
             core_json_kstr(&j, "student", r->key);
             core_json_kstr(&j, "user", r->user);
             core_json_kstr(&j, "student_id", r->student_id);
+            core_json_kstr(&j, "name", r->name);
+            core_json_kstr(&j, "email", r->email);
+            core_json_kstr(&j, "section", r->section);
             core_json_kstr(&j, "submitted_at", r->submitted_at);
             core_json_key(&j, "lessons");
             core_json_arr_begin(&j);
@@ -373,25 +441,34 @@ static int class_grades(struct cli_ctx *cx, struct cli_args *a, const struct cli
             core_json_arr_end(&j);
             core_json_key(&j, "rubric");
             core_json_obj_begin(&j);
-            for (int k = 0; k < LESSON_RUBRIC_N; k++)
-                core_json_knum(&j, items[k].id, r->items[k]);
+            for (size_t k = 0; k < gb.n_items; k++)
+                core_json_knum(&j, gb.items[k].name, r->items[k]);
             core_json_obj_end(&j);
             core_json_knum(&j, "points", r->points);
             core_json_knum(&j, "max", r->max);
-            core_json_knum(&j, "total", r->total);
+            core_json_knum(&j, "percent", r->percent);
             core_json_kstr(&j, "level", r->level);
             core_json_knum(&j, "design_pending", r->design_pending);
             core_json_kint(&j, "flags", r->n_flags);
+            core_json_kint(&j, "blocking_flags", r->n_blocking);
             core_json_obj_end(&j);
         }
+        core_json_arr_end(&j);
+        core_json_key(&j, "warnings");
+        core_json_arr_begin(&j);
+        for (size_t i = 0; i < gb.warnings.n; i++)
+            core_json_str(&j, gb.warnings.items[i]);
         core_json_arr_end(&j);
         cli_json_close(&b, &j);
         goto out;
     }
-    printf("gradebook of %s: %zu student%s\n", cli_tx(c.path), gb.n_rows,
-           gb.n_rows == 1 ? "" : "s");
-    printf("  %-20s %-20s %14s %10s %-13s %8s %6s\n", "student", "user", "points", "total/100",
-           "level", "pending", "flags");
+    for (size_t i = 0; i < gb.warnings.n; i++)
+        fprintf(stderr, "warpbench: roster: %s\n", cli_tx1(gb.warnings.items[i]));
+    printf("gradebook of %s: %zu student%s, %s\n", cli_tx(c.path), gb.n_rows,
+           gb.n_rows == 1 ? "" : "s",
+           gb.graded_only ? "the graded lessons" : "every lesson (no lesson is marked graded)");
+    printf("  %-20s %-20s %14s %7s %-13s %8s %6s\n", "student", "user", "points", "%", "level",
+           "pending", "flags");
     for (size_t i = 0; i < gb.n_rows; i++) {
         const struct lesson_gb_row *r = &gb.rows[i];
         char pts[48];
@@ -400,15 +477,17 @@ static int class_grades(struct cli_ctx *cx, struct cli_args *a, const struct cli
         cli_pad(r->key, 20);
         printf(" ");
         cli_pad(r->user, 20);
-        printf(" %14s %10.1f %-13s %8g %6d\n", pts, r->total, r->level, r->design_pending,
+        printf(" %14s %7.1f %-13s %8g %6d\n", pts, r->percent, r->level, r->design_pending,
                r->n_flags);
     }
     if (gb.n_rows)
         printf("(per lesson and rubric item: --json or --csv FILE; pending: design points not "
-               "reviewed yet; flags: grades that disagreed at import and implausible lab runs)\n");
+               "reviewed yet, which count only once reviewed%s; flags: not cleared, see "
+               "warpbench class flags)\n",
+               count_auto ? " — here counted, --count-automatic" : "");
 out:
     lesson_gradebook_fini(&gb);
-    class_close(&c);
+    cli_class_close(&c);
     return rc;
 }
 
@@ -430,14 +509,14 @@ static int class_items(struct cli_ctx *cx, struct cli_args *a, const struct cli_
                          "attempts; not \"%s\"",
                          sort);
     struct class_cx c;
-    int rc = class_begin(cx, a, cmd, 0, 1, class_path, &c);
+    int rc = cli_class_begin(cx, a, cmd, 0, 1, class_path, &c);
     if (rc)
         return rc;
     struct core_err e = {0};
     struct lesson_item *it = NULL;
     size_t n = 0;
     if (lesson_items_load(cx->db, c.cs, a->argc ? a->argv[0] : NULL, &it, &n, &e) != CORE_OK) {
-        class_close(&c);
+        cli_class_close(&c);
         return cli_fail(&e);
     }
     lesson_items_sort(it, n, (enum lesson_item_sort)key, reverse);
@@ -497,9 +576,9 @@ static int class_items(struct cli_ctx *cx, struct cli_args *a, const struct cli_
                    it[i].students, fac, rpb, d, gu, tr);
             for (size_t k = 0; k < it[i].n_wrong; k++) {
                 const struct lesson_item_wrong *w = &it[i].wrong[k];
-                printf("    wrong \"%s\" x%d: %s%s%s\n", cli_tx(w->answer), w->count,
+                printf("    wrong \"%s\" x%d: %s%s%s\n", cli_tx1(w->answer), w->count,
                        w->explained ? "\"" : "no feedback matched",
-                       w->explained ? cli_tx(w->feedback) : "", w->explained ? "\"" : "");
+                       w->explained ? cli_tx1(w->feedback) : "", w->explained ? "\"" : "");
             }
         }
         printf("(tries: readable answers by all; stud.: students who answered or gave up; "
@@ -507,7 +586,7 @@ static int class_items(struct cli_ctx *cx, struct cli_args *a, const struct cli_
                "rest of the total; D27: upper minus lower 27%%)\n");
     }
     lesson_items_free(it, n);
-    class_close(&c);
+    cli_class_close(&c);
     return CLI_EXIT_OK;
 }
 
@@ -554,10 +633,10 @@ static void print_review_item(const struct lesson_review_item *it)
     lesson_score_format(it->auto_score, au, sizeof au);
     lesson_score_format(it->points, pts, sizeof pts);
     printf("attempt %lld  %s:%s  student %s (%s), variant %d%s\n", (long long)it->attempt,
-           cli_tx(it->pack_id), cli_tx(it->question_id), cli_tx(it->key), cli_tx(it->user),
+           cli_tx1(it->pack_id), cli_tx1(it->question_id), cli_tx1(it->key), cli_tx1(it->user),
            it->variant, it->reviewed ? "  [reviewed]" : "");
     printf("  question: %s\n", cli_tx(it->prompt));
-    printf("  answer:   %s\n", cli_tx(it->answer));
+    printf("  answer:   %s\n", cli_tx1(it->answer));
     printf("  automatic %s/%s: %s\n", it->auto_valid ? au : "-", pts, cli_tx(it->auto_feedback));
     printf("  %-28s %7s %6s %9s\n", "rubric concept", "points", "self", "reviewed");
     for (size_t k = 0; k < it->n_concepts; k++) {
@@ -574,8 +653,8 @@ static void print_review_item(const struct lesson_review_item *it)
     if (it->reviewed) {
         char rs[32];
         lesson_score_format(it->rv_score, rs, sizeof rs);
-        printf("  reviewed %s/%s by %s%s%s\n", rs, pts, cli_tx(it->rv_reviewer),
-               it->rv_comment && *it->rv_comment ? ": " : "", cli_tx(it->rv_comment));
+        printf("  reviewed %s/%s by %s%s%s\n", rs, pts, cli_tx1(it->rv_reviewer),
+               it->rv_comment && *it->rv_comment ? ": " : "", cli_tx1(it->rv_comment));
     }
     printf("\n");
 }
@@ -642,10 +721,10 @@ static int review_set(struct cli_ctx *cx, struct cli_args *a, const struct cli_c
         lesson_score_format(it->points, pts, sizeof pts);
         printf("reviewed attempt %lld (%s:%s, student %s): %s/%s; this score counts in the "
                "gradebook and, once fed back, in the student's progress\n",
-               id, cli_tx(it->pack_id), cli_tx(it->question_id), cli_tx(it->key), rs, pts);
+               id, cli_tx1(it->pack_id), cli_tx1(it->question_id), cli_tx1(it->key), rs, pts);
     }
     lesson_review_items_free(it, it ? 1 : 0);
-    class_close(&c);
+    cli_class_close(&c);
 out:
     for (size_t i = 0; i < n; i++)
         free(names[i]);
@@ -665,13 +744,13 @@ static int class_review(struct cli_ctx *cx, struct cli_args *a, const struct cli
     bool all = cli_take_flag(a, "--all", false, NULL, NULL);
     bool tui = cli_take_flag(a, "--tui", false, NULL, NULL);
     struct class_cx c;
-    int rc = class_begin(cx, a, cmd, 0, 1, class_path, &c);
+    int rc = cli_class_begin(cx, a, cmd, 0, 1, class_path, &c);
     if (rc)
         return rc;
     if (tui) {
         /* The screen opens its own handles on both stores. */
         char *path = core_xstrdup(c.path);
-        class_close(&c);
+        cli_class_close(&c);
         struct tui_opts o = {.db_path = cx->db_path, .user = cx->user, .class_path = path};
         rc = tui_main(&o);
         free(path);
@@ -726,7 +805,7 @@ static int class_review(struct cli_ctx *cx, struct cli_args *a, const struct cli
     lesson_review_items_free(it, n);
 out:
     free(pk);
-    class_close(&c);
+    cli_class_close(&c);
     return rc;
 }
 
@@ -742,14 +821,14 @@ static int class_feedback(struct cli_ctx *cx, struct cli_args *a, const struct c
     if (missing || !dir)
         return cli_usage(cmd, "class feedback needs --out DIR");
     struct class_cx c;
-    int rc = class_begin(cx, a, cmd, 0, 0, class_path, &c);
+    int rc = cli_class_begin(cx, a, cmd, 0, 0, class_path, &c);
     if (rc)
         return rc;
     struct core_err e = {0};
     struct lesson_feedback_file *f = NULL;
     size_t n = 0;
-    rc =
-        lesson_feedback_write(c.cs, dir, force, &f, &n, &e) != CORE_OK ? cli_fail(&e) : CLI_EXIT_OK;
+    rc = lesson_feedback_write(cx->db, c.cs, dir, force, &f, &n, &e) != CORE_OK ? cli_fail(&e)
+                                                                                : CLI_EXIT_OK;
     if (cx->json) {
         struct core_buf b;
         struct core_json j;
@@ -762,21 +841,23 @@ static int class_feedback(struct cli_ctx *cx, struct cli_args *a, const struct c
             core_json_kstr(&j, "student", f[i].key);
             core_json_kstr(&j, "file", f[i].path);
             core_json_kint(&j, "reviews", (long long)f[i].n_reviews);
+            core_json_kint(&j, "grades", (long long)f[i].n_grades);
             core_json_obj_end(&j);
         }
         core_json_arr_end(&j);
         cli_json_close(&b, &j);
     } else {
         for (size_t i = 0; i < n; i++)
-            printf("%s: %zu review%s for %s\n", cli_tx(f[i].path), f[i].n_reviews,
-                   f[i].n_reviews == 1 ? "" : "s", cli_tx(f[i].key));
+            printf("%s: %zu official grade%s, %zu review%s for %s\n", cli_tx1(f[i].path),
+                   f[i].n_grades, f[i].n_grades == 1 ? "" : "s", f[i].n_reviews,
+                   f[i].n_reviews == 1 ? "" : "s", cli_tx1(f[i].key));
         if (rc == CLI_EXIT_OK)
             printf("%zu feedback file%s in %s; each student runs: warpbench feedback import "
                    "FILE\n",
                    n, n == 1 ? "" : "s", cli_tx(dir));
     }
     lesson_feedback_files_free(f, n);
-    class_close(&c);
+    cli_class_close(&c);
     return rc;
 }
 
@@ -803,5 +884,13 @@ int cli_cmd_class(struct cli_ctx *cx, struct cli_args *a)
         return class_review(cx, a, cmd, class_path);
     if (strcmp(sub, "feedback") == 0)
         return class_feedback(cx, a, cmd, class_path);
+    if (strcmp(sub, "flags") == 0)
+        return cli_class_flags(cx, a, cmd, class_path);
+    if (strcmp(sub, "clear") == 0)
+        return cli_class_clear(cx, a, cmd, class_path);
+    if (strcmp(sub, "roster") == 0)
+        return cli_class_roster(cx, a, cmd, class_path);
+    if (strcmp(sub, "regrade") == 0)
+        return cli_class_regrade(cx, a, cmd, class_path);
     return cli_usage(cmd, "unknown class command \"%s\"", sub);
 }

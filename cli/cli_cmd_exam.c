@@ -23,11 +23,15 @@ static void json_exam(struct core_json *j, const struct lesson_exam *x)
                       x->seconds_left);
     core_json_kint(j, "questions", x->n_questions);
     core_json_kint(j, "answered", x->n_answered);
-    core_json_knum_if(j, "score", x->over, x->score);
+    /* a sealed exam: graded by the instructor; official grades come with a feedback file */
+    bool graded = x->over && (!x->sealed || x->n_official > 0);
+    core_json_kbool(j, "sealed", x->sealed);
+    core_json_kint(j, "official", x->n_official);
+    core_json_knum_if(j, "score", graded, x->score);
     core_json_knum(j, "max", x->max);
     core_json_key(j, "rubric");
     core_json_arr_begin(j);
-    for (int i = 0; x->over && i < LESSON_RUBRIC_N; i++) {
+    for (int i = 0; graded && i < LESSON_RUBRIC_N; i++) {
         const struct lesson_item_standing *it = &x->standing.items[i];
         if (it->questions == 0)
             continue;
@@ -41,8 +45,8 @@ static void json_exam(struct core_json *j, const struct lesson_exam *x)
         core_json_obj_end(j);
     }
     core_json_arr_end(j);
-    core_json_knum_if(j, "rubric_total", x->over, x->rubric_total);
-    core_json_kstr(j, "level", x->over ? x->level : NULL);
+    core_json_knum_if(j, "rubric_total", graded, x->rubric_total);
+    core_json_kstr(j, "level", graded ? x->level : NULL);
 }
 
 static void print_left(double s)
@@ -60,7 +64,9 @@ static void print_exam(const struct lesson_exam *x)
         printf("  time limit: %s\n", lim);
     else
         printf("  no time limit\n");
-    printf("  one try per question; no feedback, hints or solutions until you submit\n");
+    printf("  one try per question; %s\n",
+           x->sealed ? "your instructor grades it after you submit (graded work of a class)"
+                     : "no feedback, hints or solutions until you submit");
     if (!x->started) {
         printf("  not started: %s\n", x->time_limit_s > 0
                                           ? "warpbench exam start LESSON starts the clock"
@@ -83,7 +89,13 @@ static void print_exam(const struct lesson_exam *x)
     lesson_score_format(x->max, mx, sizeof mx);
     printf("  %s %s\n", x->submitted ? "submitted" : "time ran out at",
            x->submitted ? x->submitted_at : x->deadline);
-    printf("\nscore: %s of %s points\n", sc, mx);
+    if (x->sealed && x->n_official == 0) {
+        printf("\nrecorded for your instructor, who grades it: hand in your work with warpbench "
+               "submit; the grades come back in a feedback file (warpbench feedback import "
+               "FILE)\n");
+        return;
+    }
+    printf("\n%sscore: %s of %s points\n", x->sealed ? "official " : "", sc, mx);
     printf("\ncourse rubric items this exam evidences:\n");
     for (int i = 0; i < LESSON_RUBRIC_N; i++) {
         const struct lesson_item_standing *it = &x->standing.items[i];

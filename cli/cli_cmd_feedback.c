@@ -27,14 +27,18 @@ static int feedback_import(struct cli_ctx *cx, struct cli_args *a, const struct 
         core_json_kint(&j, "mismatched", (long long)rep.n_mismatch);
         cli_json_close(&b, &j);
     } else {
-        printf("%s: %zu review%s, %zu new, %zu imported before", cli_tx(a->argv[0]), rep.n_reviews,
-               rep.n_reviews == 1 ? "" : "s", rep.n_added, rep.n_known);
+        printf("%s: %zu official grade%s (%zu new), %zu review%s, %zu new, %zu imported before",
+               cli_tx1(a->argv[0]), rep.n_grades, rep.n_grades == 1 ? "" : "s", rep.n_grades_added,
+               rep.n_reviews, rep.n_reviews == 1 ? "" : "s", rep.n_added, rep.n_known);
         if (rep.n_mismatch)
             printf(", %zu naming no answer of yours (not stored)", rep.n_mismatch);
         printf("\n");
         if (rep.n_added)
             printf("reviewed scores now count in your progress (warpbench progress) and show in "
                    "each question's history\n");
+        if (rep.n_grades_added)
+            printf("your graded work's official grades show in warpbench progress, marked "
+                   "official\n");
     }
     return CLI_EXIT_OK;
 }
@@ -85,10 +89,55 @@ void cli_reviews_print(struct cli_ctx *cx, const char *pack, struct core_json *j
             lesson_score_format(r[i].score, sc, sizeof sc);
             lesson_score_format(r[i].max, mx, sizeof mx);
             lesson_score_format(r[i].auto_score, au, sizeof au);
-            printf("  %-30s reviewed %s/%s (automatic %s)%s%s\n", cli_tx(id), sc, mx,
+            printf("  %-30s reviewed %s/%s (automatic %s)%s%s\n", cli_tx1(id), sc, mx,
                    r[i].auto_valid ? au : "not read", r[i].comment && *r[i].comment ? ": " : "",
-                   cli_tx(r[i].comment));
+                   cli_tx1(r[i].comment));
         }
     }
     db_review_rows_free(r, n);
+}
+
+void cli_officials_print(struct cli_ctx *cx, const char *pack, struct core_json *j)
+{
+    struct core_err e = {0};
+    struct db_official *o = NULL;
+    size_t n = 0;
+    if (db_official_list(cx->db, lesson_session_user_id(cx->session), pack, &o, &n, &e) != CORE_OK)
+        n = 0; /* progress still shows the rest */
+    if (j) {
+        core_json_key(j, "official");
+        core_json_arr_begin(j);
+        for (size_t i = 0; i < n; i++) {
+            core_json_obj_begin(j);
+            core_json_kstr(j, "pack", o[i].pack_id);
+            core_json_kstr(j, "lesson", o[i].lesson_id);
+            core_json_kstr(j, "question", o[i].question_id);
+            core_json_knum_if(j, "score", o[i].has_score, o[i].score);
+            core_json_knum(j, "max", o[i].max);
+            core_json_kstr(j, "status", o[i].status);
+            core_json_kstr(j, "note", o[i].note);
+            core_json_kstr(j, "graded_at", o[i].graded_at);
+            core_json_obj_end(j);
+        }
+        core_json_arr_end(j);
+    } else if (n) {
+        printf("\nofficial grades from your instructor (your graded work):\n");
+        for (size_t i = 0; i < n; i++) {
+            char id[200], sc[32], mx[32];
+            if (o[i].question_id)
+                snprintf(id, sizeof id, "  %s:%s", o[i].pack_id, o[i].question_id);
+            else
+                snprintf(id, sizeof id, "%s:%s (lesson)", o[i].pack_id, o[i].lesson_id);
+            lesson_score_format(o[i].score, sc, sizeof sc);
+            lesson_score_format(o[i].max, mx, sizeof mx);
+            printf("  %-40s ", cli_tx(id));
+            if (o[i].has_score)
+                printf("%s/%s", sc, mx);
+            else
+                printf("held (of %s)", mx);
+            printf("  %s%s%s\n", cli_tx(o[i].status), o[i].note && *o[i].note ? ": " : "",
+                   cli_tx(o[i].note));
+        }
+    }
+    db_officials_free(o, n);
 }

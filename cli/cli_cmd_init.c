@@ -3,6 +3,8 @@
  * store is the one built into this binary (see lesson_builtin_sync). */
 #include "cli/cli.h"
 
+#include <stdlib.h>
+
 static const char *action_word(enum lesson_builtin_action a)
 {
     switch (a) {
@@ -20,9 +22,20 @@ static const char *action_word(enum lesson_builtin_action a)
 int cli_cmd_init(struct cli_ctx *cx, struct cli_args *a)
 {
     bool restore = cli_take_flag(a, "--restore-course", false, NULL, NULL);
+    const char *sid = NULL;
+    bool missing = false;
+    cli_take_flag(a, "--student-id", true, &sid, &missing);
+    if (missing)
+        return cli_usage(cli_command_find("init"),
+                         "--student-id needs the id your instructor knows you by");
     int rc = cli_begin(cx, cli_command_find("init"), a, 0, 0, CLI_NEED_SESSION);
     if (rc != 0)
         return rc;
+    if (sid && (rc = cli_set_student_id(cx, sid)) != CLI_EXIT_OK)
+        return rc;
+    char *have_sid = NULL;
+    struct core_err se = {0};
+    db_user_student_id(cx->db, lesson_session_user_id(cx->session), &have_sid, &se);
     /* Opening the store already replaced an impostor; --restore-course
      * also puts back this build's content over a same-version edition. */
     struct lesson_builtin_report rep = cx->builtin;
@@ -44,6 +57,7 @@ int cli_cmd_init(struct cli_ctx *cx, struct cli_args *a)
         cli_json_open(&b, &j);
         core_json_kstr(&j, "db", cx->db_path);
         core_json_kstr(&j, "user", cx->user);
+        core_json_kstr(&j, "student_id", have_sid);
         core_json_kint(&j, "schema", db_schema_version(cx->db));
         core_json_key(&j, "course");
         core_json_obj_begin(&j);
@@ -56,7 +70,9 @@ int cli_cmd_init(struct cli_ctx *cx, struct cli_args *a)
         cli_json_close(&b, &j);
     } else {
         printf("store: %s (schema %d)\nuser:  %s\n", cx->db_path, db_schema_version(cx->db),
-               cx->user);
+               cli_tx(cx->user));
+        if (have_sid)
+            printf("student id: %s\n", cli_tx(have_sid));
         if (rep.newer)
             printf("course: %s %s from a newer Warpbench is kept (this build has %s and does "
                    "not downgrade a store)\n",
@@ -70,5 +86,6 @@ int cli_cmd_init(struct cli_ctx *cx, struct cli_args *a)
         printf("next:  warpbench lessons\n");
     }
     db_pack_fini(&have);
+    free(have_sid);
     return CLI_EXIT_OK;
 }

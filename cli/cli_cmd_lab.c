@@ -374,10 +374,10 @@ static int cmd_run(struct cli_ctx *cx, const struct cli_command *cmd, struct cli
         /* a path the lab would write exists (or is a link, FIFO, device):
          * refused like an export target that exists */
         rc = e.code == CORE_ERR_CONFLICT ? cli_fail(&e) : cli_usage(cmd, "%s", cli_tx(e.msg));
-    bool mpi = rc == 0 && lab_params_use_mpi(&p) && lab_mpi_env_rank() >= 0;
+    bool mpi = rc == 0 && lab_mpi_params_use(&p) && lab_mpi_env_rank() >= 0;
     if (mpi && lab_mpi_env_rank() > 0) {
         /* a shard or worker rank of an Open MPI job: rank 0 records */
-        if (lab_rank_run(&p, &e) != 0) {
+        if (lab_mpi_rank_run(&p, &e) != 0) {
             fprintf(stderr, "warpbench (rank %d): %s\n", lab_mpi_env_rank(), cli_tx(e.msg));
             rc = CLI_EXIT_LAB_FAILED;
         }
@@ -408,7 +408,7 @@ static int cmd_run(struct cli_ctx *cx, const struct cli_command *cmd, struct cli
     run_mpi_rank0 = mpi;
     struct lab_sink sink = {sink_sample, sink_log, sink_progress, NULL, &t};
     if (relayed) /* rank 0 of a job a front end started: it records */
-        lab_relay_sink_init(&sink, stdout);
+        lab_mpi_relay_sink_init(&sink, stdout);
     struct lab_run_opts o = {.db = relayed ? NULL : cx->db,
                              .user_id = relayed ? 0 : lesson_session_user_id(cx->session),
                              .sinks = &sink,
@@ -420,8 +420,8 @@ static int cmd_run(struct cli_ctx *cx, const struct cli_command *cmd, struct cli
     double elapsed = core_time_mono() - t0;
     run_mpi_rank0 = 0;
     if (relayed) {
-        lab_relay_sink_end(&sink, r.status, r.error);
-        lab_relay_sink_fini(&sink);
+        lab_mpi_relay_sink_end(&sink, r.status, r.error);
+        lab_mpi_relay_sink_fini(&sink);
         rc = lrc == 0 ? CLI_EXIT_OK : CLI_EXIT_LAB_FAILED;
         goto out;
     }
@@ -432,7 +432,11 @@ static int cmd_run(struct cli_ctx *cx, const struct cli_command *cmd, struct cli
     }
 
     if (cx->json) {
-        summary_json_line(&p, &r, elapsed, t.note);
+        /* the parameters as recorded (a file's n and d, MPI's workers) */
+        struct lab_params rp;
+        lab_params_resolve(&p, &rp);
+        summary_json_line(&rp, &r, elapsed, t.note);
+        lab_params_fini(&rp);
     } else {
         printf("%s: %s in %.2f s", lab->name, r.status, elapsed);
         if (r.run_id && r.n_recorded < r.n_samples)

@@ -1,5 +1,6 @@
-/* cli_cmd_pack.c — `warpbench pack check|import|export|list|regrade`, the
- * instructor's commands. `pack check` needs no store. */
+/* cli_cmd_pack.c — `warpbench pack check|import|export|release|list|regrade`,
+ * the instructor's commands. `pack check` needs no store (but for a release
+ * checked against the source the store holds). */
 #include "cli/cli.h"
 
 #include <math.h>
@@ -176,11 +177,117 @@ static int take_variants(const struct cli_command *cmd, struct cli_args *a, size
     return 0;
 }
 
+/* Reads the release in `dir` (and the source in `source_dir`, NULL: the
+ * store's) and proves it carries nothing that grades. */
+static int release_prove(struct cli_ctx *cx, const char *dir, const char *source_dir,
+                         struct lesson_release_check *c, struct core_err *e)
+{
+    memset(c, 0, sizeof *c);
+    struct lesson_src rel, src = {0};
+    if (lesson_src_read(dir, &rel, e) != CORE_OK)
+        return e->code;
+    if (source_dir && lesson_src_read(source_dir, &src, e) != CORE_OK) {
+        lesson_src_fini(&rel);
+        return e->code;
+    }
+    int rc = lesson_release_check(cx->db, &rel, source_dir ? &src : NULL, c, e);
+    lesson_src_fini(&rel);
+    lesson_src_fini(&src);
+    return rc;
+}
+
+/* The proof's problems, each under the release's folder, to stderr. */
+static void release_problems(const char *dir, const struct lesson_release_check *c)
+{
+    for (size_t i = 0; i < c->problems.n; i++)
+        fprintf(stderr, "%s/%s\n", dir, cli_tx(c->problems.items[i]));
+    if (c->problems.n)
+        fprintf(stderr, "%s: %zu problem%s: this release must not be handed out\n", dir,
+                c->problems.n, c->problems.n == 1 ? "" : "s");
+}
+
+/* pack check --release DIR [--source SRC]: the release carries nothing
+ * that grades (lesson_release_check). */
+static int release_check(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd,
+                         const char *source_dir)
+{
+    int rc = cli_begin(cx, cmd, a, 1, 1, source_dir ? CLI_NEED_NOTHING : CLI_NEED_STORE);
+    if (rc != 0)
+        return rc;
+    struct core_err e = {0};
+    struct lesson_release_check c;
+    rc = release_prove(cx, a->argv[0], source_dir, &c, &e);
+    if (rc != CORE_OK && !c.pack_id && c.problems.n == 0) {
+        lesson_release_check_fini(&c);
+        return cli_fail(&e);
+    }
+    if (cx->json) {
+        struct core_buf b;
+        struct core_json j;
+        cli_json_open(&b, &j);
+        core_json_kstr(&j, "dir", a->argv[0]);
+        core_json_kbool(&j, "ok", rc == CORE_OK);
+        core_json_kstr(&j, "pack", c.pack_id);
+        core_json_kstr(&j, "source", c.source_digest);
+        core_json_kint(&j, "sealed_questions", (long long)c.sealed_questions);
+        core_json_kint(&j, "students", (long long)c.students);
+        core_json_kint(&j, "values_searched", (long long)c.searched_values);
+        core_json_key(&j, "problems");
+        core_json_arr_begin(&j);
+        for (size_t i = 0; i < c.problems.n; i++)
+            core_json_str(&j, c.problems.items[i]);
+        if (rc != CORE_OK && c.problems.n == 0)
+            core_json_str(&j, e.msg);
+        core_json_arr_end(&j);
+        cli_json_close(&b, &j);
+    } else {
+        release_problems(a->argv[0], &c);
+        if (rc == CORE_OK)
+            printf("ok: release of %s carries nothing that grades: %zu sealed question%s, each "
+                   "drawn for %zu students (%zu reference values searched) in its files, the "
+                   "questions' views and a student's store\n",
+                   c.pack_id, c.sealed_questions, c.sealed_questions == 1 ? "" : "s", c.students,
+                   c.searched_values);
+        else if (c.problems.n == 0)
+            cli_fail(&e);
+    }
+    lesson_release_check_fini(&c);
+    return rc == CORE_OK ? CLI_EXIT_OK : cli_exit_for(rc);
+}
+
+/* --budget SECONDS: the whole check's CPU time (0: none). */
+static int take_budget(const struct cli_command *cmd, struct cli_args *a, double *budget)
+{
+    const char *v = NULL;
+    bool missing = false;
+    *budget = LESSON_CHECK_BUDGET_S;
+    if (cli_take_flag(a, "--budget", true, &v, &missing) || missing) {
+        double s = 0;
+        if (missing || core_num_parse(v, strlen(v), 0, &s, NULL, NULL) != CORE_OK || s < 0 ||
+            s > 1e6)
+            return cli_usage(cmd, "--budget needs seconds of CPU for the whole check (0: none)");
+        *budget = s;
+    }
+    return 0;
+}
+
 static int pack_check(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd)
 {
+    bool release = cli_take_flag(a, "--release", false, NULL, NULL);
+    const char *source = NULL;
+    bool missing = false;
+    if (cli_take_flag(a, "--source", true, &source, &missing) && !release)
+        return cli_usage(cmd, "--source goes with --release");
+    if (missing)
+        return cli_usage(cmd, "--source needs the source pack's folder");
+    if (release)
+        return release_check(cx, a, cmd, source);
     bool rubric = cli_take_flag(a, "--rubric", false, NULL, NULL);
     size_t variants;
+    double budget;
     int rc = take_variants(cmd, a, &variants);
+    if (rc == 0)
+        rc = take_budget(cmd, a, &budget);
     if (rc != 0)
         return rc;
     rc = cli_check_args(cmd, a, 1, 1);
@@ -192,7 +299,7 @@ static int pack_check(struct cli_ctx *cx, struct cli_args *a, const struct cli_c
         return cli_fail(&e);
     struct lesson_check c;
     struct grader_pack *pack = NULL;
-    rc = lesson_pack_check_with(&src, variants, &c, rubric ? &pack : NULL, &e);
+    rc = lesson_pack_check_budget(&src, variants, budget, &c, rubric ? &pack : NULL, &e);
     /* A pack that failed to load has no model to count; its problems say why. */
     struct lesson_rubric_coverage cov;
     if (pack)
@@ -207,15 +314,31 @@ static int pack_check(struct cli_ctx *cx, struct cli_args *a, const struct cli_c
     return rc == CORE_OK ? CLI_EXIT_OK : cli_exit_for(rc);
 }
 
+/* --student-id ID for the current user (init, pack import). */
+int cli_set_student_id(struct cli_ctx *cx, const char *sid)
+{
+    struct core_err e = {0};
+    if (db_user_set_student_id(cx->db, lesson_session_user_id(cx->session), sid, &e) != CORE_OK)
+        return cli_fail(&e);
+    return CLI_EXIT_OK;
+}
+
 static int pack_import(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd)
 {
     bool force = cli_take_flag(a, "--force", false, NULL, NULL);
+    const char *sid = NULL;
+    bool sid_missing = false;
+    cli_take_flag(a, "--student-id", true, &sid, &sid_missing);
+    if (sid_missing)
+        return cli_usage(cmd, "--student-id needs the id your instructor knows you by");
     size_t variants;
     int rc = take_variants(cmd, a, &variants);
     if (rc != 0)
         return rc;
-    rc = cli_begin(cx, cmd, a, 1, 1, CLI_NEED_STORE);
+    rc = cli_begin(cx, cmd, a, 1, 1, sid ? CLI_NEED_SESSION : CLI_NEED_STORE);
     if (rc != 0)
+        return rc;
+    if (sid && (rc = cli_set_student_id(cx, sid)) != CLI_EXIT_OK)
         return rc;
     struct core_err e = {0};
     struct lesson_src src;
@@ -275,6 +398,101 @@ static int pack_export(struct cli_ctx *cx, struct cli_args *a, const struct cli_
         printf("exported %s to %s\n", a->argv[0], a->argv[1]);
     }
     return CLI_EXIT_OK;
+}
+
+static int pack_release(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd)
+{
+    struct lesson_release_opts o = {0};
+    bool missing = false;
+    cli_take_flag(a, "--salt", true, &o.salt, &missing);
+    if (missing)
+        return cli_usage(cmd, "--salt needs 16 to 64 lower-case hex digits");
+    o.new_salt = cli_take_flag(a, "--new-salt", false, NULL, NULL);
+    if (o.salt && o.new_salt)
+        return cli_usage(cmd, "give --salt or --new-salt, not both");
+    int rc = cli_begin(cx, cmd, a, 2, 2, CLI_NEED_STORE);
+    if (rc != 0)
+        return rc;
+    struct core_err e = {0};
+    struct lesson_src src;
+    if (lesson_src_read(a->argv[0], &src, &e) != CORE_OK)
+        return cli_fail(&e);
+    struct lesson_check c = {0};
+    struct lesson_release_report rep;
+    rc = lesson_pack_release(cx->db, &src, a->argv[1], &o, &c, &rep, &e);
+    /* Every release is proved as it is made: what pack check --release
+     * would say, against the source just read. */
+    struct lesson_release_check proof = {0};
+    int proved = CORE_OK;
+    if (rc == CORE_OK)
+        proved = release_prove(cx, a->argv[1], a->argv[0], &proof, &e);
+    if (rc != CORE_OK && c.problems.n > 0) {
+        print_check(a->argv[0], &c, cx->json, rc, NULL);
+        rc = cli_exit_for(rc);
+    } else if (rc != CORE_OK) {
+        rc = cli_fail(&e);
+    } else if (cx->json) {
+        struct core_buf b;
+        struct core_json j;
+        cli_json_open(&b, &j);
+        core_json_kstr(&j, "pack", rep.pack_id);
+        core_json_kstr(&j, "version", rep.version);
+        core_json_kstr(&j, "dir", a->argv[1]);
+        core_json_kstr(&j, "digest", rep.digest);
+        core_json_kstr(&j, "salt", rep.salt);
+        core_json_kbool(&j, "salt_reused", rep.salt_reused);
+        core_json_kint(&j, "sealed_lessons", (long long)rep.sealed_lessons);
+        core_json_kint(&j, "sealed_questions", (long long)rep.sealed_questions);
+        core_json_kint(&j, "calculators_left_out", (long long)rep.dropped_calcs);
+        core_json_kint(&j, "hints_left_out", (long long)rep.dropped_hints);
+        core_json_kint(&j, "definitions_left_out", (long long)rep.dropped_defs);
+        core_json_kbool(&j, "proved", proved == CORE_OK);
+        core_json_key(&j, "problems");
+        core_json_arr_begin(&j);
+        for (size_t i = 0; i < proof.problems.n; i++)
+            core_json_str(&j, proof.problems.items[i]);
+        if (proved != CORE_OK && proof.problems.n == 0)
+            core_json_str(&j, e.msg);
+        core_json_arr_end(&j);
+        core_json_key(&j, "notes");
+        core_json_arr_begin(&j);
+        for (size_t i = 0; i < rep.notes.n; i++)
+            core_json_str(&j, rep.notes.items[i]);
+        core_json_arr_end(&j);
+        cli_json_close(&b, &j);
+        rc = proved == CORE_OK ? CLI_EXIT_OK : cli_exit_for(proved);
+    } else {
+        for (size_t i = 0; i < rep.notes.n; i++)
+            printf("note: %s\n", cli_tx(rep.notes.items[i]));
+        printf("released %s %s to %s: %zu sealed lesson%s, %zu sealed question%s; left out %zu "
+               "calculator%s, %zu private hint%s, %zu unused definition%s\n",
+               rep.pack_id, cli_tx(rep.version), a->argv[1], rep.sealed_lessons,
+               rep.sealed_lessons == 1 ? "" : "s", rep.sealed_questions,
+               rep.sealed_questions == 1 ? "" : "s", rep.dropped_calcs,
+               rep.dropped_calcs == 1 ? "" : "s", rep.dropped_hints,
+               rep.dropped_hints == 1 ? "" : "s", rep.dropped_defs,
+               rep.dropped_defs == 1 ? "" : "s");
+        printf("release digest %.12s, class salt %s (%s); your store keeps the source to grade "
+               "with\n",
+               rep.digest, rep.salt, rep.salt_reused ? "the pack's earlier releases' salt" : "new");
+        if (proved == CORE_OK) {
+            printf("proved: it carries nothing that grades (%zu sealed question%s, each drawn "
+                   "for %zu students, searched in its files, views and a student's store)\n",
+                   proof.sealed_questions, proof.sealed_questions == 1 ? "" : "s", proof.students);
+            rc = CLI_EXIT_OK;
+        } else {
+            release_problems(a->argv[1], &proof);
+            if (proof.problems.n == 0)
+                cli_fail(&e);
+            rc = cli_exit_for(proved);
+        }
+    }
+    if (rc == CLI_EXIT_OK || proved != CORE_OK)
+        lesson_release_report_fini(&rep);
+    lesson_release_check_fini(&proof);
+    lesson_check_fini(&c);
+    lesson_src_fini(&src);
+    return rc;
 }
 
 static int pack_list(struct cli_ctx *cx, struct cli_args *a, const struct cli_command *cmd)
@@ -423,6 +641,8 @@ int cli_cmd_pack(struct cli_ctx *cx, struct cli_args *a)
         return pack_import(cx, a, cmd);
     if (strcmp(sub, "export") == 0)
         return pack_export(cx, a, cmd);
+    if (strcmp(sub, "release") == 0)
+        return pack_release(cx, a, cmd);
     if (strcmp(sub, "list") == 0)
         return pack_list(cx, a, cmd);
     if (strcmp(sub, "regrade") == 0)

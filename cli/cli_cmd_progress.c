@@ -27,7 +27,9 @@ static void print_section(const char *heading, const struct lesson_tally *v, siz
         if (t->lost > 0.005)
             printf("  (%.1f lost to retries)", t->lost);
         if (t->pending)
-            printf("  (%d in an exam not yet submitted)", t->pending);
+            printf("  (%d not graded yet: an open exam, or graded work awaiting your "
+                   "instructor)",
+                   t->pending);
         if (t->cbm)
             printf("  CBM %+.1f/%g over %d answered", t->cbm_mark, t->cbm_max, t->cbm_answered);
         printf("\n");
@@ -270,11 +272,16 @@ static void json_tries(struct core_json *j, const struct db_progress_row *rows, 
             continue;
         struct lesson_tries t;
         lesson_progress_tries(r, &t);
-        bool pending = r->exam && !r->exam_over;
+        bool pending =
+            (r->exam && !r->exam_over) || (r->sealed && (!r->has_official || r->official_pending));
         core_json_obj_begin(j);
         core_json_kstr(j, "pack", r->pack_id);
         core_json_kstr(j, "question", r->question_id);
         core_json_kstr(j, "kind", r->kind);
+        /* graded work: the instructor's official grade, or pending */
+        core_json_kbool(j, "sealed", r->sealed);
+        core_json_kbool(j, "official", r->has_official && !r->official_pending);
+        core_json_kstr(j, "official_status", r->official_status);
         core_json_kint(j, "tries_used", t.used);
         core_json_kint_if(j, "tries_limit", t.limit > 0, t.limit);
         core_json_knum_if(j, "score", !pending, r->best);
@@ -282,7 +289,8 @@ static void json_tries(struct core_json *j, const struct db_progress_row *rows, 
         core_json_kint_if(j, "best_try", t.best_try > 0 && !pending, t.best_try);
         core_json_kbool(j, "closed", t.closed);
         core_json_kbool(j, "gave_up", t.gave_up);
-        core_json_kbool(j, "pending_exam", pending);
+        core_json_kbool(j, "pending_exam", r->exam && !r->exam_over);
+        core_json_kbool(j, "pending", pending);
         core_json_obj_end(j);
     }
     core_json_arr_end(j);
@@ -370,6 +378,7 @@ int cli_cmd_progress(struct cli_ctx *cx, struct cli_args *a)
         json_help(&j, rows, n, ss, n_ss);
         json_tries(&j, rows, n);
         cli_reviews_print(cx, pack, &j);
+        cli_officials_print(cx, pack, &j);
         cli_json_close(&b, &j);
     } else {
         printf("progress of %s\n", cli_tx(cx->user));
@@ -382,6 +391,7 @@ int cli_cmd_progress(struct cli_ctx *cx, struct cli_args *a)
         print_help(rows, n, ss, n_ss);
         print_tries(rows, n);
         cli_reviews_print(cx, pack, NULL);
+        cli_officials_print(cx, pack, NULL);
     }
     lesson_standing_fini(&st);
     lesson_tallies_fini(&t);

@@ -76,6 +76,8 @@ static void json_history(struct core_json *j, const struct db_attempt *h, size_t
         core_json_obj_begin(j);
         core_json_kint(j, "attempt", h[i].id);
         core_json_kstr(j, "answer", h[i].answer);
+        core_json_kstr(j, "parsed", h[i].parsed);
+        core_json_kbool(j, "sealed", h[i].sealed);
         core_json_kint(j, "variant", h[i].variant);
         core_json_kbool(j, "valid", valid);
         core_json_knum_if(j, "score", valid && !hidden, score);
@@ -106,7 +108,9 @@ static void print_history(const struct db_attempt *h, size_t n, bool hidden)
         char sc[32], mx[32];
         lesson_score_format(score, sc, sizeof sc);
         lesson_score_format(max, mx, sizeof mx);
-        printf("  %zu. %-24s ", i + 1, cli_tx(h[i].answer));
+        /* a sealed answer is stored by item identity: show it as read */
+        printf("  %zu. %-24s ", i + 1,
+               cli_tx(h[i].sealed && h[i].parsed ? h[i].parsed : h[i].answer));
         if (!valid)
             printf("could not be read (not a try)");
         else if (hidden)
@@ -117,8 +121,8 @@ static void print_history(const struct db_attempt *h, size_t n, bool hidden)
             printf("  (after give-up: earns nothing)");
         if (h[i].reviewed)
             printf("  (reviewed by %s%s%s)",
-                   h[i].rv_reviewer ? cli_tx(h[i].rv_reviewer) : "your instructor",
-                   h[i].rv_comment && *h[i].rv_comment ? ": " : "", cli_tx(h[i].rv_comment));
+                   h[i].rv_reviewer ? cli_tx1(h[i].rv_reviewer) : "your instructor",
+                   h[i].rv_comment && *h[i].rv_comment ? ": " : "", cli_tx1(h[i].rv_comment));
         else if (h[i].regraded)
             printf("  (re-graded)");
         printf("\n");
@@ -128,6 +132,15 @@ static void print_history(const struct db_attempt *h, size_t n, bool hidden)
 static void print_policy(const struct lesson_question_view *v)
 {
     const struct lesson_tries *t = &v->tries;
+    if (v->sealed) {
+        printf("\ngraded work: your answers are recorded, not graded here; your instructor "
+               "grades them (%s%s)\n",
+               v->exam ? "an exam: one answer" : v->policy_text,
+               v->exam && !v->exam_over ? ", then warpbench exam submit " : "");
+        if (v->exam && !v->exam_over)
+            printf("  submit the exam when done: warpbench exam submit %s\n", v->q.lesson_id);
+        return;
+    }
     if (v->exam) {
         if (v->exam_over)
             printf("\nexam '%s': over; your answer's grade is below and in progress\n",
@@ -189,7 +202,7 @@ int cli_cmd_question(struct cli_ctx *cx, struct cli_args *a)
     char *sol_acc = NULL, *sol_ref = NULL;
     if (db_attempt_list(cx->db, lesson_session_user_id(cx->session), v.q.pack_id, v.q.id, &hist,
                         &n_hist, &e) != CORE_OK ||
-        ((v.tries.closed || v.tries.gave_up) && !v.exam_open &&
+        ((v.tries.closed || v.tries.gave_up) && !v.exam_open && !v.sealed &&
          lesson_question_solution(cx->session, a->argv[0], variant, &sol_acc, &sol_ref, &e) !=
              CORE_OK)) {
         db_attempts_free(hist, n_hist);
@@ -224,7 +237,8 @@ int cli_cmd_question(struct cli_ctx *cx, struct cli_args *a)
         core_json_kint(&j, "max_answer", (long long)v.v.max_answer);
         core_json_kbool(&j, "cbm", cbm);
         json_policy(&j, &v.policy, v.policy_text);
-        json_standing(&j, &v.tries, v.q.points, v.exam_open);
+        json_standing(&j, &v.tries, v.q.points, v.exam_open || v.sealed);
+        core_json_kbool(&j, "sealed", v.sealed);
         core_json_key(&j, "exam");
         if (v.exam) {
             core_json_obj_begin(&j);
@@ -235,7 +249,7 @@ int cli_cmd_question(struct cli_ctx *cx, struct cli_args *a)
         } else {
             core_json_null(&j);
         }
-        json_history(&j, hist, n_hist, v.exam_open);
+        json_history(&j, hist, n_hist, v.exam_open || v.sealed);
         core_json_kstr(&j, "solution_accepted", sol_acc);
         core_json_kstr(&j, "solution", sol_ref);
         cli_json_close(&b, &j);
@@ -266,7 +280,7 @@ int cli_cmd_question(struct cli_ctx *cx, struct cli_args *a)
             printf("\n%zu hint%s available: add --hints %zu\n", v.v.n_hints - shown,
                    v.v.n_hints - shown == 1 ? "" : "s", shown + 1);
         print_policy(&v);
-        print_history(hist, n_hist, v.exam_open);
+        print_history(hist, n_hist, v.exam_open || v.sealed);
         if (sol_acc || sol_ref) {
             printf("\n%s\n", v.tries.closed ? "closed: no tries left. The solution:"
                                             : "the solution (you gave up on it):");
@@ -344,6 +358,8 @@ static void json_answer(const struct lesson_answer_result *res, const char *answ
     core_json_kstr(&j, "answer", answer);
     core_json_kbool(&j, "valid", r->valid);
     core_json_kbool(&j, "hidden", res->hidden);
+    /* graded work of a class: recorded ungraded, no score exists here */
+    core_json_kbool(&j, "sealed", res->sealed);
     core_json_knum_if(&j, "score", r->valid && !res->hidden, r->score);
     core_json_knum(&j, "max", r->max);
     core_json_kbool_if(&j, "correct", !res->hidden, r->correct);
@@ -382,6 +398,10 @@ static void print_answer(const struct lesson_answer_result *res, int certainty, 
         printf("? could not read that answer: %s\n  (nothing was scored and it is not a try; "
                "try again)\n",
                cli_tx(r->feedback));
+    } else if (res->sealed) {
+        printf("• recorded%s%s\n  %s\n  answer %d recorded (%s); your instructor grades it\n",
+               r->parsed ? " — you answered " : "", cli_tx(r->parsed), cli_tx(r->feedback),
+               res->attempt_no, res->policy_text);
     } else if (res->hidden) {
         printf("• recorded%s%s\n  %s\n  exam answer %d recorded\n",
                r->parsed ? " — you answered " : "", cli_tx(r->parsed), cli_tx(r->feedback),

@@ -64,7 +64,7 @@ int cli_cmd_submit(struct cli_ctx *cx, struct cli_args *a)
         core_json_kstr(&j, "file", path);
         core_json_kstr(&j, "uid", rep.uid);
         core_json_kstr(&j, "user", cx->user);
-        core_json_kstr(&j, "student_id", sid);
+        core_json_kstr(&j, "student_id", rep.student_id);
         core_json_kstr(&j, "pack", pack);
         core_json_kint(&j, "packs", (long long)rep.n_packs);
         core_json_kint(&j, "attempts", (long long)rep.n_attempts);
@@ -78,8 +78,9 @@ int cli_cmd_submit(struct cli_ctx *cx, struct cli_args *a)
     } else {
         printf("wrote %s for %s%s%s%s: %zu attempt%s, %zu give-up%s, %zu design self-score%s, "
                "%zu self-rating%s, %zu lab run%s (%zu samples) in %zu pack%s\n",
-               cli_tx(path), cli_tx(cx->user), sid ? " (student id " : "", sid ? cli_tx(sid) : "",
-               sid ? ")" : "", rep.n_attempts, rep.n_attempts == 1 ? "" : "s", rep.n_giveups,
+               cli_tx(path), cli_tx(cx->user), rep.student_id ? " (student id " : "",
+               rep.student_id ? cli_tx(rep.student_id) : "", rep.student_id ? ")" : "",
+               rep.n_attempts, rep.n_attempts == 1 ? "" : "s", rep.n_giveups,
                rep.n_giveups == 1 ? "" : "s", rep.n_selfscores, rep.n_selfscores == 1 ? "" : "s",
                rep.n_ratings, rep.n_ratings == 1 ? "" : "s", rep.n_runs, rep.n_runs == 1 ? "" : "s",
                rep.n_samples, rep.n_packs, rep.n_packs == 1 ? "" : "s");

@@ -15,7 +15,7 @@
 #endif
 
 static const struct cli_command commands[] = {
-    {"init", "init [--restore-course]",
+    {"init", "init [--restore-course] [--student-id ID]",
      "create the store and import the built-in course (or bring it back)", cli_cmd_init},
     {"lessons", "lessons", "list packs and lessons with your progress", cli_cmd_lessons},
     {"show", "show LESSON [--page N]", "print a lesson's pages and its questions", cli_cmd_show},
@@ -30,27 +30,31 @@ static const struct cli_command commands[] = {
     {"progress", "progress [PACK]",
      "scores per lesson, topic and rubric item; self-rating vs graded; level", cli_cmd_progress},
     {"pack",
-     "pack check DIR [--rubric] [--variants N] | import DIR [--force] [--variants N] | "
-     "export ID DIR [--force] | list | regrade ID [--dry-run] [--new-params]",
-     "check, import, export, list and re-grade lesson packs", cli_cmd_pack},
+     "pack check DIR [--rubric] [--variants N] [--budget S] | check --release DIR "
+     "[--source SRC] | import DIR [--force] [--variants N] [--student-id ID] | "
+     "export ID DIR [--force] | release SRC DIR [--salt HEX | --new-salt] | list | "
+     "regrade ID [--dry-run] [--new-params]",
+     "check, import, export, release, list and re-grade lesson packs", cli_cmd_pack},
     {"selfassess", "selfassess [--set ITEM=SCORE]...",
      "rate yourself on the course rubric (interactive without --set)", cli_cmd_selfassess},
     {"calc", "calc [ID [--set NAME=VALUE]...]", "list or run a lesson's calculators", cli_cmd_calc},
     {"lab", "lab list | run NAME [--set KEY=VALUE]... | runs [NAME] | show RUN",
      "run a lab on this machine and list or show your runs", cli_cmd_lab},
     {"tui", "tui", "open the terminal UI (what `warpbench` alone does in a terminal)", cli_cmd_tui},
-    {"bench", "bench grader|labstream|tui|paramserver|packcheck|class [--n N]",
+    {"bench", "bench grader|labstream|tui|paramserver|packcheck|class|json [--n N]",
      "measure throughput of the grader, the lab metric stream, TUI drawing, raw socketpairs, "
      "pack check or a class import",
      cli_cmd_bench},
     {"submit", "submit [PACK] [--out FILE] [--student-id ID] [--force]",
      "write your work to a new submission file for your instructor", cli_cmd_submit},
     {"class",
-     "class [--class PATH] import FILE... [--force] | grades [PACK] [--csv FILE] | "
+     "class [--class PATH] import FILE... [--force] [--deadline TIME|none] | grades [PACK] "
+     "[--csv FILE] [--format canvas|moodle] [--count-automatic] | flags [--all] | "
+     "clear FLAG --why TEXT | regrade [PACK] [--dry-run] | roster FILE.csv | "
      "items [PACK] [--sort KEY] [--reverse] | review [PACK|QID] [--all] [--tui] | "
      "review set ATTEMPT --concept NAME=SCORE... [--comment TEXT] | feedback --out DIR",
-     "the instructor's side: import and re-grade submissions, gradebook, item analysis, "
-     "design review, feedback files",
+     "the instructor's side: import and grade submissions, flags, gradebook, re-grade, "
+     "roster, item analysis, design review, feedback files",
      cli_cmd_class},
     {"feedback", "feedback import FILE", "bring your instructor's reviews into your progress",
      cli_cmd_feedback},
@@ -103,35 +107,28 @@ static void print_help(FILE *f)
            "Put -- before an answer that itself starts with --.\n");
 }
 
-const char *cli_tx(const char *s)
+/* The escaped copies cli_tx hands out, each alive for 16 more calls. */
+static const char *tx_with(const char *s, unsigned flags)
 {
     static char *ring[16];
     static unsigned at;
     if (!s)
         return "";
-    const unsigned char *p = (const unsigned char *)s;
-    bool clean = true;
-    for (const unsigned char *c = p; *c && clean; c++)
-        clean = !((*c < 0x20 && *c != '\n' && *c != '\t') || *c == 0x7F ||
-                  (c[0] == 0xC2 && c[1] >= 0x80 && c[1] <= 0x9F));
-    if (clean)
+    if (core_text_clean(s, flags))
         return s;
-    struct core_buf b;
-    core_buf_init(&b);
-    for (const unsigned char *c = p; *c; c++) {
-        if ((*c < 0x20 && *c != '\n' && *c != '\t') || *c == 0x7F) {
-            core_buf_putc(&b, '^');
-            core_buf_putc(&b, (char)(*c == 0x7F ? '?' : *c + '@'));
-        } else if (c[0] == 0xC2 && c[1] >= 0x80 && c[1] <= 0x9F) {
-            core_buf_puts(&b, "^?");
-            c++;
-        } else {
-            core_buf_putc(&b, (char)*c);
-        }
-    }
     free(ring[at % 16]);
-    ring[at % 16] = core_buf_steal(&b);
+    ring[at % 16] = core_text_safe(s, flags);
     return ring[at++ % 16];
+}
+
+const char *cli_tx(const char *s)
+{
+    return tx_with(s, CORE_TEXT_NEWLINES | CORE_TEXT_TABS);
+}
+
+const char *cli_tx1(const char *s)
+{
+    return tx_with(s, 0);
 }
 
 size_t cli_width(const char *s)

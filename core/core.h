@@ -3,7 +3,8 @@
  *
  * Provides: the error type (struct core_err) and error codes, allocation
  * helpers that abort on exhaustion, a growable byte buffer, a string list,
- * a JSON writer, UTF-8 decoding and stepping, numbers read and written
+ * a JSON writer and a JSON reader (over jansson), the sanitiser of text
+ * someone else wrote (core_text), UTF-8 decoding and stepping, numbers read and written
  * independently of the locale (and written for people), SHA-256, clocks
  * (real and injectable), whole-file reads, creation of the files a user
  * names (never through a link or into a device), and the embedded-file
@@ -11,7 +12,8 @@
  *
  * Invariants: nothing here does I/O except the core_file_* functions; nothing
  * keeps global state (core_num's C locale object is made once and never
- * changes). Uses libc only.
+ * changes). Uses libc, and jansson for parsing JSON (core_jsonread.c only;
+ * its types never leave that file).
  */
 #ifndef WB_CORE_H
 #define WB_CORE_H
@@ -38,20 +40,40 @@ enum core_code {
     CORE_ERR_CANCELLED = -10 /* the user cancelled */
 };
 
-/* Caller-owned error report; usable even when memory is exhausted. */
+/* Caller-owned error report; usable even when memory is exhausted: the
+ * message lives in the struct, never on the heap, so a report needs no
+ * allocation and no _fini.
+ *
+ * A message keeps its reason whatever the lengths of the paths and names in
+ * it. One that does not fit CORE_ERR_MSG bytes (a path deep in a course
+ * folder, several paths) is made to fit by shortening its long words in the
+ * middle, longest first: a path keeps its first and last components
+ * ("~/courses/…/data/pts.f32": the home folder is written ~, the middle
+ * folders …), another long word its start and end; the short words — the
+ * reason — are never cut. Only a message with no long word left to shorten
+ * (about 40 words of the longest kind) loses its middle, never its end. */
+#define CORE_ERR_MSG 1024
 struct core_err {
     int code;
-    char msg[256];
+    char msg[CORE_ERR_MSG];
 };
 
-/* Fills `e` (when not NULL) with `code` and a printf-style message, and
- * returns `code`, so callers can write `return core_err_set(e, ...)`. */
+/* Fills `e` (when not NULL) with `code` and a printf-style message, made to
+ * fit as above, and returns `code`, so callers can write `return
+ * core_err_set(e, ...)`. */
 int core_err_set(struct core_err *e, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* Prefixes the message already in `e` with a printf-style context
- * ("while importing x: <old message>"). Returns e->code. */
+ * ("while importing x: <old message>"), the whole made to fit as above.
+ * Returns e->code. */
 int core_err_prefix(struct core_err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Writes text[0..n) into out (size bytes, at least 64), made to fit as a
+ * message is (the long words shortened in the middle, the short ones
+ * whole), NUL-terminated. For reports that are not a core_err: a line in a
+ * fixed buffer. Never allocates. */
+void core_err_fit(const char *text, size_t n, char *out, size_t size);
 
 /* Clears `e` to CORE_OK and an empty message. */
 void core_err_clear(struct core_err *e);
@@ -160,19 +182,27 @@ void core_json_kbool_if(struct core_json *j, const char *key, bool has, bool v);
 /* Appends `s` as a quoted, escaped JSON string (no comma logic). */
 void core_json_quote(struct core_buf *b, const char *s);
 
-/* JSON reading, for the flat objects the store keeps (lab parameters,
- * summaries, machine descriptions). Nested objects flatten to dotted keys
- * ("gpu.name"), array elements to 1-based ones ("speedup.2"); true/false read
- * as numbers 1/0; null members are skipped; a repeated member keeps its
- * first place and takes its last value. Malformed text (or a top level
- * that is not an object) is CORE_ERR_INVALID naming the byte offset. */
+/* JSON reading (core_jsonread.c, jansson), for the flat objects the store
+ * keeps (lab parameters, summaries, machine descriptions). Nested objects
+ * flatten to dotted keys ("gpu.name"), array elements to 1-based ones
+ * ("speedup.2"); true/false read as numbers 1/0; null members are skipped;
+ * a repeated member keeps its first place and takes its last value.
+ * Malformed text (not UTF-8, a top level that is not an object) is
+ * CORE_ERR_INVALID naming the byte offset, and so is text beyond the
+ * limits below. Linear in the text. */
+#define CORE_JSON_MAX_BYTES (16 * 1024 * 1024)
+#define CORE_JSON_MAX_DEPTH 64
+#define CORE_JSON_MAX_MEMBERS 1000000
 struct core_kv {
-    char *key;
+    char *key;  /* the keys of one result share one allocation: never free one */
     char *str;  /* non-NULL for a string value */
     double num; /* when is_num */
     bool is_num;
 };
+/* On success *out (NULL when empty; caller frees with core_kv_free) and *n;
+ * on an error *out is NULL and *n 0. */
 int core_json_parse_flat(const char *json, struct core_kv **out, size_t *n, struct core_err *err);
+/* Frees what core_json_parse_flat returned (NULL: nothing). */
 void core_kv_free(struct core_kv *v, size_t n);
 /* The member named key, or NULL. */
 const struct core_kv *core_kv_find(const struct core_kv *v, size_t n, const char *key);
@@ -195,6 +225,32 @@ size_t core_utf8_prev(const char *s, size_t at);
 /* Encodes cp into out (no NUL); returns its bytes (1..4). Surrogates and
  * values beyond U+10FFFF encode U+FFFD. */
 size_t core_utf8_encode(char out[4], uint32_t cp);
+
+/* ---- text someone else wrote (core_text.c) ------------------------------- */
+
+/* Whether code point cp changes how the text around it shows instead of
+ * showing itself: C0 controls and DEL, C1 controls, U+2028/U+2029 and the
+ * bidirectional controls (U+061C, U+200E/F, U+202A..E, U+2066..9). Pure. */
+bool core_text_unsafe(uint32_t cp);
+
+/* What core_text_escape lets through of the unsafe characters. */
+enum core_text_flags {
+    CORE_TEXT_NEWLINES = 1u << 0, /* \n: text laid out over lines by its writer */
+    CORE_TEXT_TABS = 1u << 1      /* \t */
+};
+
+/* Appends s (NULL: nothing) to b with every unsafe character (but those
+ * `flags` keep) escaped visibly: caret notation for C0 and DEL ("^[", "^?"),
+ * "<U+202E>" for the others, "<x9B>" for a byte that is not UTF-8. The one
+ * sanitiser of file text shown or written: the CLI (cli_tx), CSV cells
+ * (core_csv_field), the TUI's canvas draws the same characters as a
+ * replacement glyph (core_text_unsafe) and the JSON writer escapes them as
+ * \uXXXX. Pure. */
+void core_text_escape(struct core_buf *b, const char *s, unsigned flags);
+/* Whether core_text_escape would copy s unchanged. Pure. */
+bool core_text_clean(const char *s, unsigned flags);
+/* core_text_escape into a new string ("" for NULL). Caller frees. */
+char *core_text_safe(const char *s, unsigned flags);
 
 /* ---- numbers ------------------------------------------------------------- */
 
@@ -256,9 +312,10 @@ void core_num_human(char *buf, size_t n, double v, const char *unit, int sig, un
 
 /* ---- CSV (RFC 4180) ------------------------------------------------------- */
 
-/* Appends s (NULL: empty) as one CSV field: as is, or in double quotes with
- * quotes doubled when it holds a comma, a quote, CR or LF, or starts or
- * ends with a blank. With `guard` (text cells a person typed: names, ids)
+/* Appends s (NULL: empty) as one CSV field, its unsafe characters escaped
+ * (core_text_escape, line breaks included): as is, or in double quotes with
+ * quotes doubled when it holds a comma, a semicolon, a quote, CR or LF, or
+ * starts or ends with a blank. With `guard` (text cells a person typed: names, ids)
  * a cell a spreadsheet would run as a formula, one starting with = + - @
  * TAB or CR, is written quoted with a leading apostrophe ("'=1+2"), which
  * Excel, LibreOffice and Google Sheets show as text. The caller adds the
@@ -273,10 +330,21 @@ bool core_csv_is_formula(const char *s);
  * write an empty field. */
 void core_csv_num(struct core_buf *b, double v);
 
+/* Reads one CSV record (RFC 4180: quoted fields may hold commas, doubled
+ * quotes and line breaks; CRLF or LF ends a record) from *p up to end,
+ * pushing its fields to `fields` (cleared first) and moving *p past it.
+ * Returns false at the end of the text. A UTF-8 byte-order mark at the
+ * start of the text is skipped by the caller's first call (pass at_start). */
+bool core_csv_read(const char **p, const char *end, bool at_start, struct core_strlist *fields);
+
 /* ---- hashing ------------------------------------------------------------- */
 
 /* SHA-256 of n bytes at p, written as 64 lower-case hex digits + NUL. */
 void core_sha256_hex(const void *p, size_t n, char out[65]);
+
+/* 128 random bits as 32 hex digits (a unique id, a salt): the kernel's
+ * randomness, or the clock and the pid where the kernel gives none. */
+void core_random_hex(char out[33]);
 
 /* Incremental SHA-256, for digests over several files. */
 struct core_sha256 {
@@ -298,6 +366,14 @@ uint64_t core_fnv1a(uint64_t h, const void *p, size_t n);
 
 /* Seconds on a monotonic clock (for durations). */
 double core_time_mono(void);
+/* The one way Warpbench sleeps: until core_time_mono() reaches t (at once
+ * when it has, or when t is NaN or infinite), resuming after signals.
+ * CLOCK_MONOTONIC with an absolute deadline, so signals and slow wake-ups
+ * never add up. */
+void core_sleep_until(double t);
+/* Sleeps `secs` seconds (nothing for secs <= 0 or NaN): core_sleep_until
+ * of now + secs. */
+void core_sleep(double secs);
 /* Seconds since the Unix epoch (for records). */
 double core_time_wall(void);
 /* Writes the UTC time `t` (epoch seconds) as ISO-8601 with milliseconds,
@@ -306,12 +382,19 @@ void core_time_iso(double t, char out[32]);
 /* Reads a UTC time as core_time_iso writes it (the milliseconds optional)
  * back into epoch seconds; NaN when s is NULL or not such a time. */
 double core_time_from_iso(const char *s);
+/* Reads a time a person writes, for deadlines: "2026-12-01" (the end of
+ * that day, 23:59:59), "2026-12-01 23:59" or "2026-12-01T23:59:30.250"
+ * (a fraction of a second kept), each
+ * optionally followed by "Z" or an offset ("+01:00", "-0500"). Without an
+ * offset the time is UTC. Returns epoch seconds, NaN when s is not such a
+ * time (a field out of range included). */
+double core_time_parse(const char *s);
 
 /* An injectable clock: production passes core_clock_real(); tests pass their
  * own to drive time. */
 struct core_clock {
     double (*now)(void *ctx);              /* monotonic seconds */
-    void (*sleep)(void *ctx, double secs); /* may return early on a signal */
+    void (*sleep)(void *ctx, double secs); /* real: core_sleep */
     void *ctx;
 };
 const struct core_clock *core_clock_real(void);

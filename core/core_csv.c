@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 bool core_csv_is_formula(const char *s)
@@ -16,15 +17,24 @@ void core_csv_field(struct core_buf *b, const char *s, bool guard)
 {
     if (!s)
         s = "";
+    /* Text from a student's file or a pack: its control characters (a CR
+     * that starts a fake row, a U+202E that reverses a name) are escaped
+     * visibly, as everywhere else it is shown. */
+    char *esc = core_text_clean(s, 0) ? NULL : core_text_safe(s, 0);
+    if (esc)
+        s = esc;
     bool formula = guard && core_csv_is_formula(s);
     size_t n = strlen(s);
-    /* Quoted when it must be (a comma, quote or line break inside), and
-     * also around a guarded cell and around leading or trailing blanks,
-     * which some importers trim. */
+    /* Quoted when it must be (a separator, quote or line break inside: ','
+     * and also ';', the separator of spreadsheets in locales with a decimal
+     * comma, which would otherwise split the cell), and also around a
+     * guarded cell and around leading or trailing blanks, which some
+     * importers trim. */
     bool quote =
-        formula || strpbrk(s, ",\"\r\n") != NULL || (n > 0 && (s[0] == ' ' || s[n - 1] == ' '));
+        formula || strpbrk(s, ",;\"\r\n") != NULL || (n > 0 && (s[0] == ' ' || s[n - 1] == ' '));
     if (!quote) {
         core_buf_append(b, s, n);
+        free(esc);
         return;
     }
     core_buf_putc(b, '"');
@@ -36,6 +46,7 @@ void core_csv_field(struct core_buf *b, const char *s, bool guard)
         core_buf_putc(b, *p);
     }
     core_buf_putc(b, '"');
+    free(esc);
 }
 
 void core_csv_num(struct core_buf *b, double v)
@@ -58,4 +69,48 @@ void core_csv_num(struct core_buf *b, double v)
             *end = '\0';
     }
     core_buf_puts(b, tmp);
+}
+
+bool core_csv_read(const char **p, const char *end, bool at_start, struct core_strlist *fields)
+{
+    core_strlist_fini(fields);
+    core_strlist_init(fields);
+    const char *s = *p;
+    if (at_start && end - s >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0)
+        s += 3;
+    if (s >= end)
+        return false;
+    struct core_buf f;
+    core_buf_init(&f);
+    for (;;) {
+        core_buf_reset(&f);
+        if (s < end && *s == '"') {
+            for (s++; s < end; s++) {
+                if (*s == '"' && s + 1 < end && s[1] == '"')
+                    core_buf_putc(&f, *s++);
+                else if (*s == '"')
+                    break;
+                else
+                    core_buf_putc(&f, *s);
+            }
+            if (s < end)
+                s++; /* the closing quote */
+        }
+        while (s < end && *s != ',' && *s != '\n' && *s != '\r')
+            core_buf_putc(&f, *s++);
+        core_buf_putc(&f, '\0');
+        core_strlist_push(fields, f.data);
+        if (s < end && *s == ',') {
+            s++;
+            continue;
+        }
+        if (s < end && *s == '\r')
+            s++;
+        if (s < end && *s == '\n')
+            s++;
+        break;
+    }
+    core_buf_fini(&f);
+    *p = s;
+    return true;
 }

@@ -1,6 +1,16 @@
 /* core_json.c — a streaming JSON writer. Callers say what comes next; the
- * writer places commas and colons. Strings are escaped per RFC 8259; bytes
- * that are not valid UTF-8 are replaced by U+FFFD so output always parses. */
+ * writer places commas and colons. Strings are escaped per RFC 8259, and
+ * so is every character core_text_unsafe names (C1 controls, U+2028/9, the
+ * bidirectional controls: \u202e), so a value shown raw by a careless
+ * reader cannot reorder or break its line; bytes that are not valid UTF-8
+ * are replaced by U+FFFD so output always parses.
+ *
+ * Why ours and not jansson's json_dumps (jansson reads JSON, core_jsonread.c):
+ * jansson refuses a string that is not valid UTF-8 (json_string returns
+ * NULL), and text from a store or a student's file may hold such bytes; it
+ * would also build a tree of every lab sample before writing one line of
+ * the live stream, and format numbers with its own precision rather than
+ * core_num_format's shortest round trip in the C locale. */
 #include "core/core.h"
 
 #include <math.h>
@@ -95,6 +105,9 @@ void core_json_quote(struct core_buf *b, const char *s)
             if (n == 0) {
                 core_buf_puts(b, "\xEF\xBF\xBD");
                 p++;
+            } else if (core_text_unsafe(cp)) { /* C1, U+2028/9, bidi controls */
+                core_buf_printf(b, "\\u%04x", (unsigned)cp);
+                p += n;
             } else {
                 core_buf_append(b, p, n);
                 p += n;

@@ -24,7 +24,7 @@
 struct db;
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define DB_SCHEMA_VERSION 6
+#define DB_SCHEMA_VERSION 7
 
 /* ---- open / close -------------------------------------------------------- */
 
@@ -75,6 +75,96 @@ int db_schema_version(struct db *db);
  * its id in *id. CORE_ERR_INVALID for an empty or too long name. */
 int db_user_ensure(struct db *db, const char *name, int64_t *id, struct core_err *err);
 
+/* A student id: 1 to DB_STUDENT_ID_MAX characters, no spaces, no control
+ * characters. */
+#define DB_STUDENT_ID_MAX 64
+bool db_student_id_ok(const char *sid);
+
+/* The student id of user_id (a class's releases are answered under it),
+ * *out NULL when none is set. Caller frees. CORE_ERR_NOTFOUND for an
+ * unknown user. */
+int db_user_student_id(struct db *db, int64_t user_id, char **out, struct core_err *err);
+
+/* Sets user_id's student id (db_student_id_ok, else CORE_ERR_INVALID).
+ * Once graded (sealed) answers were made under an id, it cannot change
+ * (CORE_ERR_CONFLICT): their numbers were drawn for it. */
+int db_user_set_student_id(struct db *db, int64_t user_id, const char *sid, struct core_err *err);
+
+/* The store's own uid: 32 hex digits made once (schema 7), which tells two
+ * stores apart. */
+int db_store_uid(struct db *db, char out[33], struct core_err *err);
+
+/* ---- releases (an instructor's record of `pack release`) ----------------- */
+
+struct db_release_in {
+    const char *digest; /* the release's content digest (db_pack_digest) */
+    const char *pack_id;
+    int64_t rev_id;         /* the source revision it was made from */
+    const char *version;    /* the source's version */
+    const char *salt;       /* the class salt */
+    const char *perms_json; /* sealed ordering items: {"qid": [2, 0, 1]}; NULL: {} */
+};
+
+struct db_release {
+    char *digest, *pack_id, *version, *salt, *perms_json, *made_at;
+    int64_t rev_id;
+};
+void db_release_fini(struct db_release *r);
+void db_releases_free(struct db_release *r, size_t n);
+
+/* Records a release (the same digest again: nothing changes). */
+int db_release_add(struct db *db, const struct db_release_in *in, struct core_err *err);
+/* The release with this digest, or the latest of a pack;
+ * CORE_ERR_NOTFOUND when there is none. */
+int db_release_get(struct db *db, const char *digest, struct db_release *out, struct core_err *err);
+int db_release_latest(struct db *db, const char *pack_id, struct db_release *out,
+                      struct core_err *err);
+/* Every release (of one pack, or all), oldest first. */
+int db_release_list(struct db *db, const char *pack_id, struct db_release **out, size_t *n,
+                    struct core_err *err);
+
+/* The revision of pack_id (current or not) whose content digest is
+ * `digest`; *version (optional, caller frees) its version.
+ * CORE_ERR_NOTFOUND when none. */
+int db_pack_rev_by_digest(struct db *db, const char *pack_id, const char *digest, int64_t *rev_id,
+                          char **version, struct core_err *err);
+
+/* Calls fn for every text (and blob) value of every table of the store:
+ * what a release check searches for a leaked answer. */
+int db_text_each(struct db *db,
+                 void (*fn)(const char *table, const char *text, size_t len, void *ctx), void *ctx,
+                 struct core_err *err);
+
+/* ---- official grades (from an instructor's feedback file) ---------------- */
+
+/* One official grade: of a question (question_id set) or a lesson's total
+ * (question_id NULL). Borrowed. */
+struct db_official_in {
+    const char *uid; /* unique per grade given: importing a file twice adds nothing */
+    const char *pack_id, *lesson_id, *question_id;
+    bool has_score; /* false: withheld (flagged, or waiting for review) */
+    double score, max;
+    const char *status; /* "graded", "late", "flagged", "pending review", ... */
+    const char *note;   /* why, for the student (may be NULL) */
+    const char *graded_at;
+};
+
+/* Stores official grades in one transaction; *added (optional) how many
+ * were new. */
+int db_official_insert_many(struct db *db, int64_t user_id, const struct db_official_in *in,
+                            size_t n, size_t *added, struct core_err *err);
+
+struct db_official {
+    char *pack_id, *lesson_id, *question_id; /* question_id NULL: a lesson's total */
+    bool has_score;
+    double score, max;
+    char *status, *note, *graded_at;
+};
+void db_officials_free(struct db_official *o, size_t n);
+/* The latest official grade of each item, by pack, lesson, then question. */
+int db_official_list(struct db *db, int64_t user_id, const char *pack_id, struct db_official **out,
+                     size_t *n, struct core_err *err);
+
 /* ---- packs --------------------------------------------------------------- */
 
 /* One source file of a pack, as read from the pack folder. Borrowed. */
@@ -90,6 +180,8 @@ struct db_lesson_in {
     const char *file; /* source file that declared it */
     bool exam;        /* exam mode: one try, feedback after the lesson is submitted */
     int time_limit_s; /* exam time limit, 0 for none */
+    bool graded;      /* lesson{ graded = true }: graded work of a class */
+    bool sealed;      /* graded or exam in a release: answers recorded ungraded */
 };
 
 struct db_page_in {
@@ -212,6 +304,7 @@ struct db_lesson {
     int n_questions;
     bool exam;
     int time_limit_s;
+    bool graded, sealed; /* as db_lesson_in */
 };
 void db_lessons_free(struct db_lesson *l, size_t n);
 
@@ -251,6 +344,8 @@ struct db_question {
     char *per_try; /* NULL: penalty applies */
     bool exam;     /* its lesson is in exam mode */
     int time_limit_s;
+    bool graded; /* its lesson is graded work (lesson{ graded = true }) */
+    bool sealed; /* its lesson is sealed (db_lesson_in): answers are recorded ungraded */
 };
 void db_question_fini(struct db_question *q);
 void db_questions_free(struct db_question *q, size_t n);
@@ -286,14 +381,37 @@ struct db_attempt_in {
     const char *params_json;    /* the variant's parameters graded against, NULL if unknown */
     const char *grader_rev;     /* grader_revision() of the grading, NULL if unknown */
     const char *regrade_reason; /* a re-grade: why the score changed, NULL otherwise */
+    /* A sealed answer: recorded ungraded (score 0, empty feedback); the
+     * instructor grades it. Every original attempt also gets its place
+     * among the user's attempts at the pack (attempts.seq). */
+    bool sealed;
+    /* The question's try limit (its policy's tries; 0: none): a readable
+     * original attempt is refused when the user already has that many
+     * tries at the question (db_attempt_insert). */
+    int tries_limit;
 };
 
+/* The most original attempts (readable or not) a store records at one
+ * question for one user; a submission with more is refused. */
+#define DB_ATTEMPTS_MAX_PER_QUESTION 1000
+/* The longest answer a store records: GRADER_MAX_ANSWER, what any question
+ * may grade. */
+#define DB_ANSWER_MAX 65536
+
 /* Appends one attempt and commits before returning (durable against kill -9).
- * *id (optional) receives its id. The table refuses UPDATE and DELETE. */
+ * *id (optional) receives its id. The table refuses UPDATE and DELETE.
+ * An original attempt (regrade_of 0) is checked and recorded in one write
+ * transaction (BEGIN IMMEDIATE), so answers made at the same moment (two
+ * terminals, a script) are counted one after the other: a readable one is
+ * refused with CORE_ERR_CONFLICT when the user's tries at the question
+ * (original readable attempts, or reviewed ones) already reach
+ * in->tries_limit, any one when DB_ATTEMPTS_MAX_PER_QUESTION attempts are
+ * recorded. An answer longer than DB_ANSWER_MAX is CORE_ERR_INVALID. */
 int db_attempt_insert(struct db *db, const struct db_attempt_in *in, int64_t *id,
                       struct core_err *err);
 
-/* Appends many attempts in one transaction (re-grading). All or nothing. */
+/* Appends many attempts in one transaction (re-grading, bulk set-up). All
+ * or nothing; no try limit is applied. */
 int db_attempt_insert_batch(struct db *db, const struct db_attempt_in *in, size_t n,
                             struct core_err *err);
 
@@ -321,6 +439,7 @@ struct db_attempt {
     bool after_giveup; /* made after the user gave up on this question (any variant) */
     char *params_json; /* NULL when not stored (before schema 5, or not writable) */
     char *grader_rev;  /* NULL when not stored */
+    bool sealed;       /* recorded ungraded: the instructor grades it (db_attempt_in) */
     /* The latest re-grade of this attempt, which counts instead of it. */
     bool regraded;
     bool rg_valid;
@@ -507,6 +626,16 @@ struct db_progress_row {
     bool exam_started; /* ... which the user has started */
     bool exam_over;    /* ... and submitted, or whose time ran out */
     bool reviewed;     /* a try's score is an instructor's review (db_review_*) */
+    /* A sealed question (db_question.sealed): its answers are recorded
+     * ungraded, and what it earns is the official grade a feedback file
+     * brought (the latest, db_official_*), or nothing yet (pending). */
+    bool sealed;
+    bool has_official;     /* an official grade (or a held one) arrived */
+    bool official_pending; /* ... held by the instructor: flagged or awaiting review */
+    double official;       /* the official points, at the question's points */
+    char *official_status; /* "graded", "late", "flagged", ...; NULL when none */
+    bool graded;           /* its lesson is graded work (graded or exam) */
+    bool blocked;          /* a class gradebook: a flag withholds its credit */
 };
 void db_progress_free(struct db_progress_row *r, size_t n);
 

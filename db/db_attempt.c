@@ -17,8 +17,10 @@
 static const char sql_attempt_add[] =
     "INSERT INTO attempts(user_id, pack_id, question_id, variant, answer, parsed, value, valid, "
     "score, max, correct, feedback, rev_id, regrade_of, created_at, certainty, params_json, "
-    "grader_rev, regrade_reason) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)";
+    "grader_rev, regrade_reason, sealed, seq) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, "
+    "?20, CASE WHEN ?14 IS NULL THEN coalesce((SELECT max(seq) FROM attempts WHERE user_id = ?1 "
+    "AND pack_id = ?2 AND regrade_of IS NULL), 0) + 1 END)";
 
 static int attempt_check(const struct db_attempt_in *in, struct core_err *err)
 {
@@ -35,6 +37,55 @@ static int attempt_check(const struct db_attempt_in *in, struct core_err *err)
         return core_err_set(err, CORE_ERR_INVALID,
                             "attempt at %s:%s: certainty %d is not 1, 2 or 3", in->pack_id,
                             in->question_id, in->certainty);
+    if (strlen(in->answer) > DB_ANSWER_MAX)
+        return core_err_set(err, CORE_ERR_INVALID,
+                            "attempt at %s:%s: the answer is longer than %d bytes: not recorded",
+                            in->pack_id, in->question_id, DB_ANSWER_MAX);
+    return 0;
+}
+
+/* The user's original attempts at the question, and their tries (readable
+ * after the latest re-grade, or reviewed: what db_attempt_tries counts). */
+static const char sql_tries_count[] =
+    "SELECT count(*), coalesce(sum(CASE WHEN v.id IS NOT NULL OR coalesce(r.valid, a.valid) "
+    "THEN 1 ELSE 0 END), 0) "
+    "FROM attempts a LEFT JOIN attempts r ON r.id = "
+    "  (SELECT max(x.id) FROM attempts x WHERE x.regrade_of = a.id) "
+    "LEFT JOIN reviews v ON v.attempt_id = a.id AND v.id = "
+    "  (SELECT max(w.id) FROM reviews w WHERE w.attempt_id = a.id) "
+    "WHERE a.user_id = ?1 AND a.pack_id = ?2 AND a.question_id = ?3 AND a.regrade_of IS NULL";
+
+/* Inside the write transaction that records `in` (an original attempt):
+ * refuses it when the question is closed to it. */
+static int limits_check(struct db *db, const struct db_attempt_in *in, struct core_err *err)
+{
+    sqlite3_stmt *st;
+    int rc = db_stmt(db, sql_tries_count, &st, err);
+    if (rc)
+        return rc;
+    int src = db_bindf(st, "Itt", in->user_id, in->pack_id, in->question_id);
+    if (src == SQLITE_OK)
+        src = sqlite3_step(st);
+    int64_t all = 0, tries = 0;
+    if (src == SQLITE_ROW) {
+        all = sqlite3_column_int64(st, 0);
+        tries = sqlite3_column_int64(st, 1);
+    } else {
+        rc = db_fail(db, err, src, "counting the tries at %s:%s", in->pack_id, in->question_id);
+    }
+    db_stmt_done(st);
+    if (rc)
+        return rc;
+    if (all >= DB_ATTEMPTS_MAX_PER_QUESTION)
+        return core_err_set(err, CORE_ERR_CONFLICT,
+                            "%s has %lld answers recorded, the most a store keeps for one "
+                            "question: not recorded",
+                            in->question_id, (long long)all);
+    if (in->valid && in->tries_limit > 0 && tries >= in->tries_limit)
+        return core_err_set(err, CORE_ERR_CONFLICT,
+                            "%s is closed: its %d %s used (another answer was recorded first)",
+                            in->question_id, in->tries_limit,
+                            in->tries_limit == 1 ? "try is" : "tries are");
     return 0;
 }
 
@@ -52,11 +103,12 @@ static int attempt_add(struct db *db, const struct db_attempt_in *in, const char
         return rc;
     /* NaN cannot be stored as a value: it reads back as "no value"; a
      * certainty of 0 (none stated) is stored as NULL. */
-    int src = db_bindf(st, "IttittNidditIRtRttt", in->user_id, in->pack_id, in->question_id,
-                       in->variant, in->answer, in->parsed, in->has_value ? in->value : NAN,
-                       in->valid ? 1 : 0, in->score, in->max, in->correct ? 1 : 0,
-                       in->feedback ? in->feedback : "", in->rev_id, in->regrade_of, now,
-                       (int64_t)in->certainty, in->params_json, in->grader_rev, in->regrade_reason);
+    int src =
+        db_bindf(st, "IttittNidditIRtRttti", in->user_id, in->pack_id, in->question_id, in->variant,
+                 in->answer, in->parsed, in->has_value ? in->value : NAN, in->valid ? 1 : 0,
+                 in->score, in->max, in->correct ? 1 : 0, in->feedback ? in->feedback : "",
+                 in->rev_id, in->regrade_of, now, (int64_t)in->certainty, in->params_json,
+                 in->grader_rev, in->regrade_reason, in->sealed ? 1 : 0);
     rc = db_step_done(db, st, src, "storing an attempt", err);
     if (rc)
         core_err_prefix(err, "attempt at %s:%s", in->pack_id, in->question_id);
@@ -66,14 +118,7 @@ static int attempt_add(struct db *db, const struct db_attempt_in *in, const char
 int db_attempt_insert(struct db *db, const struct db_attempt_in *in, int64_t *id,
                       struct core_err *err)
 {
-    char now[32];
-    db_now(now);
-    /* Autocommit: the statement is its own transaction, committed (and, with
-     * synchronous=FULL, fsynced) before sqlite3_step returns. */
-    int rc = attempt_add(db, in, now, err);
-    if (!rc && id)
-        *id = sqlite3_last_insert_rowid(db->h);
-    return rc;
+    return db_attempt_insert_selfscored(db, in, NULL, 0, id, err);
 }
 
 int db_attempt_insert_batch(struct db *db, const struct db_attempt_in *in, size_t n,
@@ -124,17 +169,32 @@ int db_attempt_insert_selfscored(struct db *db, const struct db_attempt_in *in,
                                  const struct db_selfscore_in *self, size_t n_self, int64_t *id,
                                  struct core_err *err)
 {
-    if (n_self == 0)
-        return db_attempt_insert(db, in, id, err);
     int rc = selfscore_check(self, n_self, err);
+    if (!rc)
+        rc = attempt_check(in, err);
     if (rc)
         return rc;
     char now[32];
     db_now(now);
+    if (n_self == 0 && in->regrade_of) {
+        /* A re-grade: autocommit, the statement its own transaction,
+         * committed (and, with synchronous=FULL, fsynced) before
+         * sqlite3_step returns. */
+        rc = attempt_add(db, in, now, err);
+        if (!rc && id)
+            *id = sqlite3_last_insert_rowid(db->h);
+        return rc;
+    }
+    /* An answer: its limits checked and the attempt recorded in one write
+     * transaction, so that answers made at the same moment are counted one
+     * after the other (BEGIN IMMEDIATE takes the write lock first). */
     rc = db_tx_begin(db, err);
     if (rc)
         return rc;
-    rc = attempt_add(db, in, now, err);
+    if (!in->regrade_of)
+        rc = limits_check(db, in, err);
+    if (!rc)
+        rc = attempt_add(db, in, now, err);
     int64_t aid = rc ? 0 : sqlite3_last_insert_rowid(db->h);
     for (size_t i = 0; i < n_self && !rc; i++) {
         sqlite3_stmt *st;
@@ -161,7 +221,7 @@ int db_attempt_insert_selfscored(struct db *db, const struct db_attempt_in *in,
     "EXISTS (SELECT 1 FROM giveups g WHERE g.user_id = a.user_id AND g.pack_id = a.pack_id "       \
     "        AND g.question_id = a.question_id AND g.last_attempt < a.id), "                       \
     "a.params_json, a.grader_rev, x.id IS NOT NULL, x.valid, x.score, x.max, x.feedback, "         \
-    "x.regrade_reason, v.id IS NOT NULL, v.score, v.max, v.comment, v.reviewer "                   \
+    "x.regrade_reason, v.id IS NOT NULL, v.score, v.max, v.comment, v.reviewer, a.sealed "         \
     "FROM attempts a JOIN users u ON u.id = a.user_id JOIN pack_revs r ON r.id = a.rev_id "        \
     "LEFT JOIN attempts x ON x.id = (SELECT max(y.id) FROM attempts y WHERE y.regrade_of = a.id) " \
     "LEFT JOIN reviews v ON v.id = (SELECT w.id FROM reviews w WHERE w.attempt_id = a.id "         \
@@ -213,6 +273,7 @@ static void attempt_read(sqlite3_stmt *st, struct db_attempt *a, bool copy)
     a->rv_max = sqlite3_column_double(st, 30);
     a->rv_comment = STR(31);
     a->rv_reviewer = STR(32);
+    a->sealed = sqlite3_column_int(st, 33) != 0;
 #undef STR
 }
 
@@ -390,9 +451,13 @@ static const char sql_progress[] =
     "       e.started_at IS NOT NULL, "
     "       e.submitted_at IS NOT NULL OR (e.deadline IS NOT NULL AND e.deadline <= ?3), "
     "       EXISTS (SELECT 1 FROM giveups g WHERE g.user_id = ?1 AND g.pack_id = q.pack_id "
-    "               AND g.question_id = q.id) "
+    "               AND g.question_id = q.id), "
+    "       l.sealed, o.id IS NOT NULL, o.score, o.max, o.status, l.graded OR l.exam "
     "FROM questions q JOIN lessons l ON l.pack_id = q.pack_id AND l.id = q.lesson_id "
     "LEFT JOIN exams e ON e.user_id = ?1 AND e.pack_id = q.pack_id AND e.lesson_id = q.lesson_id "
+    "LEFT JOIN officials o ON o.id = (SELECT w.id FROM officials w WHERE w.user_id = ?1 "
+    "  AND w.pack_id = q.pack_id AND w.question_id = q.id ORDER BY w.graded_at DESC, w.id DESC "
+    "  LIMIT 1) "
     "WHERE ?2 IS NULL OR q.pack_id = ?2 "
     "ORDER BY q.pack_id, l.ordinal, q.ordinal";
 static const char sql_progress_pack[] = "SELECT 1 FROM packs WHERE id = ?1";
@@ -430,6 +495,7 @@ void db_progress_free(struct db_progress_row *r, size_t n)
         free(r[i].kind);
         free(r[i].per_try);
         free(r[i].fracs);
+        free(r[i].official_status);
     }
     free(r);
 }
@@ -452,6 +518,16 @@ static void progress_row(sqlite3_stmt *st, void *elem)
     r->exam_started = sqlite3_column_int(st, 11) != 0;
     r->exam_over = sqlite3_column_int(st, 12) != 0;
     r->gave_up = sqlite3_column_int(st, 13) != 0;
+    r->sealed = sqlite3_column_int(st, 14) != 0;
+    r->has_official = sqlite3_column_int(st, 15) != 0;
+    r->official_pending = r->has_official && sqlite3_column_type(st, 16) == SQLITE_NULL;
+    double omax = sqlite3_column_double(st, 17);
+    /* the official grade at this question's points (a re-weighted pack) */
+    r->official = r->has_official && !r->official_pending && omax > 0
+                      ? sqlite3_column_double(st, 16) / omax * r->points
+                      : 0;
+    r->official_status = db_col_dup(st, 18);
+    r->graded = sqlite3_column_int(st, 19) != 0;
 }
 
 static void progress_free_rows(void *r, size_t n)

@@ -189,7 +189,59 @@ static const char class_migration_1[] =
     "  PRIMARY KEY (review, concept)\n"
     ");\n";
 
-static const char *const class_migrations[] = {class_migration_1};
+/* Version 2 (graded work: sealed answers, integrity flags, a roster):
+ * - submissions.store_uid: the student store a file came from; two stores
+ *   claiming one student are flagged, never silently merged.
+ * - attempts.sealed/seq: a sealed answer (graded here only) and its place
+ *   among the student's attempts at the pack; late_days/late_factor: how
+ *   late it was and what the late rule leaves of its score (NULL: on time).
+ * - flags: what an import found that a grade must not rest on, each with a
+ *   key that names it across imports ("kind|pack|question|attempt"); a
+ *   blocking flag withholds the credit it names until the instructor clears
+ *   it. clears: the instructor's clearing, by student and key, so it holds
+ *   for the same finding in a later import or re-grade.
+ * - roster: the class list (student id, name, email, section, login) the
+ *   gradebook's identity columns come from. */
+static const char class_migration_2[] =
+    "ALTER TABLE submissions ADD COLUMN store_uid TEXT;\n"
+    "ALTER TABLE attempts ADD COLUMN sealed INTEGER NOT NULL DEFAULT 0;\n"
+    "ALTER TABLE attempts ADD COLUMN seq INTEGER;\n"
+    "ALTER TABLE attempts ADD COLUMN late_days REAL;\n"
+    "ALTER TABLE attempts ADD COLUMN late_factor REAL;\n"
+    "CREATE TABLE flags (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  submission INTEGER NOT NULL REFERENCES submissions(id),\n"
+    "  student INTEGER NOT NULL REFERENCES students(id),\n"
+    "  key TEXT NOT NULL,\n"
+    "  kind TEXT NOT NULL,\n"
+    "  pack_id TEXT,\n"
+    "  lesson_id TEXT,\n"
+    "  question_id TEXT,\n"
+    "  src_attempt INTEGER,\n"
+    "  blocking INTEGER NOT NULL CHECK (blocking IN (0, 1)),\n"
+    "  reason TEXT NOT NULL,\n"
+    "  created_at TEXT NOT NULL\n"
+    ");\n"
+    "CREATE INDEX flags_by_submission ON flags(submission);\n"
+    "CREATE INDEX flags_by_student ON flags(student, key);\n"
+    "CREATE TABLE clears (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  student INTEGER NOT NULL REFERENCES students(id),\n"
+    "  key TEXT NOT NULL,\n"
+    "  why TEXT NOT NULL,\n"
+    "  who TEXT,\n"
+    "  cleared_at TEXT NOT NULL\n"
+    ");\n"
+    "CREATE INDEX clears_by_student ON clears(student, key);\n"
+    "CREATE TABLE roster (\n"
+    "  student_id TEXT PRIMARY KEY NOT NULL,\n"
+    "  name TEXT,\n"
+    "  email TEXT,\n"
+    "  section TEXT,\n"
+    "  login TEXT\n"
+    ");\n";
+
+static const char *const class_migrations[] = {class_migration_1, class_migration_2};
 _Static_assert(sizeof class_migrations / sizeof class_migrations[0] == DB_CLASS_VERSION,
                "one migration per class store version");
 _Static_assert(DB_CLASS_APPLICATION_ID == 1463960396, "class_migration_1 writes it");
@@ -212,22 +264,45 @@ char *db_class_path_default(const char *store_path)
     return out;
 }
 
-static const char sql_uid[] = "SELECT value FROM meta WHERE key = 'uid'";
+static const char sql_setting[] = "SELECT value FROM meta WHERE key = ?1";
+
+int db_class_setting(struct db *cs, const char *key, char **value, struct core_err *err)
+{
+    *value = NULL;
+    sqlite3_stmt *st;
+    int rc = db_stmt(cs, sql_setting, &st, err);
+    if (rc)
+        return rc;
+    int src = db_bindf(st, "t", key);
+    if (src == SQLITE_OK)
+        src = sqlite3_step(st);
+    if (src == SQLITE_ROW)
+        *value = db_col_dup(st, 0);
+    else if (src != SQLITE_DONE)
+        rc = db_fail(cs, err, src, "reading the class setting %s", key);
+    db_stmt_done(st);
+    return rc;
+}
+
+int db_class_set_setting(struct db *cs, const char *key, const char *value, struct core_err *err)
+{
+    sqlite3_stmt *st;
+    int rc = db_stmt(cs,
+                     value ? "INSERT INTO meta(key, value) VALUES (?1, ?2) ON CONFLICT(key) DO "
+                             "UPDATE SET value = excluded.value"
+                           : "DELETE FROM meta WHERE key = ?1",
+                     &st, err);
+    if (rc)
+        return rc;
+    return db_step_done(cs, st, value ? db_bindf(st, "tt", key, value) : db_bindf(st, "t", key),
+                        "writing a class setting", err);
+}
 
 int db_class_uid(struct db *cs, char **uid, struct core_err *err)
 {
-    *uid = NULL;
-    sqlite3_stmt *st;
-    int rc = db_stmt(cs, sql_uid, &st, err);
-    if (rc)
-        return rc;
-    int src = sqlite3_step(st);
-    if (src == SQLITE_ROW)
-        *uid = db_col_dup(st, 0);
-    else
-        rc = src == SQLITE_DONE ? core_err_set(err, CORE_ERR_STORE, "%s has no class uid", cs->path)
-                                : db_fail(cs, err, src, "reading the class uid");
-    db_stmt_done(st);
+    int rc = db_class_setting(cs, "uid", uid, err);
+    if (rc == CORE_OK && !*uid)
+        rc = core_err_set(err, CORE_ERR_STORE, "%s has no class uid", cs->path);
     return rc;
 }
 
@@ -271,12 +346,17 @@ static const char sql_del_giveups[] = "DELETE FROM giveups WHERE submission = ?1
 static const char sql_del_ratings[] = "DELETE FROM ratings WHERE submission = ?1";
 static const char sql_del_exams[] = "DELETE FROM exams WHERE submission = ?1";
 static const char sql_del_packs[] = "DELETE FROM sub_packs WHERE submission = ?1";
+static const char sql_del_flags[] = "DELETE FROM flags WHERE submission = ?1";
 static const char sql_del_sub[] = "DELETE FROM submissions WHERE id = ?1";
 static const char sql_sub_add[] =
     "INSERT INTO submissions(student, uid, digest, file, user, student_id, submitted_at, "
     "imported_at, warpbench, n_attempts, n_agree, n_disagree, n_lab_regraded, n_runs_flagged, "
-    "n_failed, n_skipped, grader_rev) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
-    "?13, ?14, ?15, ?16, ?17)";
+    "n_failed, n_skipped, grader_rev, store_uid) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
+    "?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)";
+static const char sql_flag_add[] =
+    "INSERT INTO flags(submission, student, key, kind, pack_id, lesson_id, question_id, "
+    "src_attempt, blocking, reason, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
+    "?11)";
 static const char sql_pack_add[] =
     "INSERT INTO sub_packs(submission, pack_id, version, digest, graded_version) "
     "VALUES (?1, ?2, ?3, ?4, ?5)";
@@ -290,8 +370,9 @@ static const char sql_attempt_add[] =
     "INSERT INTO attempts(submission, src_id, pack_id, question_id, variant, answer, answer_sha, "
     "certainty, created_at, after_giveup, lab_run, rec_valid, rec_score, rec_max, rec_version, "
     "rec_digest, rec_grader, rec_params, graded, valid, score, max, correct, parsed, feedback, "
-    "mistake, params_json, agree, flag) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
-    "?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29)";
+    "mistake, params_json, agree, flag, sealed, seq, late_days, late_factor) VALUES (?1, ?2, ?3, "
+    "?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, "
+    "?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33)";
 static const char sql_selfscore_add[] =
     "INSERT INTO selfscores(attempt, ordinal, concept, score, max) VALUES (?1, ?2, ?3, ?4, ?5)";
 static const char sql_giveup_add[] =
@@ -302,8 +383,11 @@ static const char sql_rating_add[] =
 static const char sql_exam_add[] =
     "INSERT INTO exams(submission, pack_id, lesson_id, started_at, deadline, submitted_at) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+/* The newest made, but never one dated after it was imported: a clock set
+ * to 2099 must not make a file supersede later real work. */
 static const char sql_current[] =
-    "SELECT id FROM submissions WHERE student = ?1 ORDER BY submitted_at DESC, id DESC LIMIT 1";
+    "SELECT id FROM submissions WHERE student = ?1 "
+    "ORDER BY submitted_at > imported_at, submitted_at DESC, id DESC LIMIT 1";
 static const char sql_student_set[] =
     "UPDATE students SET current = ?2, user = (SELECT user FROM submissions WHERE id = ?2), "
     "student_id = (SELECT student_id FROM submissions WHERE id = ?2) WHERE id = ?1";
@@ -333,9 +417,9 @@ static int query_i64(struct db *db, sqlite3_stmt *st, int bind_rc, int64_t *v, b
 /* Deletes submission `id` and everything imported with it. */
 static int drop_submission(struct db *cs, int64_t id, struct core_err *err)
 {
-    static const char *const dels[] = {sql_del_samples, sql_del_selfscores, sql_del_attempts,
-                                       sql_del_runs,    sql_del_giveups,    sql_del_ratings,
-                                       sql_del_exams,   sql_del_packs,      sql_del_sub};
+    static const char *const dels[] = {
+        sql_del_samples, sql_del_selfscores, sql_del_attempts, sql_del_runs,  sql_del_giveups,
+        sql_del_ratings, sql_del_exams,      sql_del_packs,    sql_del_flags, sql_del_sub};
     int rc = 0;
     sqlite3_stmt *st = NULL;
     for (size_t i = 0; i < sizeof dels / sizeof dels[0] && !rc; i++) {
@@ -367,7 +451,7 @@ static int64_t map_find(const int64_t *pairs, size_t n, int64_t src)
 }
 
 static int insert_rows(struct db *cs, const struct db_class_import_in *in, int64_t sub_id,
-                       struct core_err *err)
+                       int64_t student, struct core_err *err)
 {
     const struct db_submission *s = in->sub;
     sqlite3_stmt *st = NULL;
@@ -424,11 +508,13 @@ static int insert_rows(struct db *cs, const struct db_class_import_in *in, int64
         if (rc)
             break;
         /* ?20..?27, the re-grade, bound below */
-        int b = db_bindf(st, "IIttittRtiRiddtttti--------it", sub_id, sa->id, sa->pack_id,
+        int b = db_bindf(st, "IIttittRtiRiddtttti--------itiRNN", sub_id, sa->id, sa->pack_id,
                          sa->question_id, sa->variant, sa->answer, a->answer_sha,
                          (int64_t)sa->certainty, sa->created_at, a->after_giveup ? 1 : 0, run,
                          sa->valid ? 1 : 0, sa->score, sa->max, sa->pack_version, digest,
-                         sa->grader_rev, rec_params, a->graded ? 1 : 0, a->agree ? 1 : 0, a->flag);
+                         sa->grader_rev, rec_params, a->graded ? 1 : 0, a->agree ? 1 : 0, a->flag,
+                         sa->sealed ? 1 : 0, sa->seq, a->late ? a->late_days : NAN,
+                         a->late ? a->late_factor : NAN);
         /* The re-grade's columns (?20..?27) stay NULL when it was not re-graded. */
         if (b == SQLITE_OK && a->graded) {
             b = sqlite3_bind_int(st, 20, a->valid ? 1 : 0);
@@ -489,6 +575,18 @@ static int insert_rows(struct db *cs, const struct db_class_import_in *in, int64
                                        x->started_at, x->deadline, x->submitted_at),
                               "storing an exam sitting", err);
     }
+    char now[32];
+    db_now(now);
+    for (size_t i = 0; i < in->n_flags && !rc; i++) {
+        const struct db_class_flag_in *f = &in->flags[i];
+        STMT(sql_flag_add);
+        if (!rc)
+            rc = db_step_done(cs, st,
+                              db_bindf(st, "IItttttRitt", sub_id, student, f->key, f->kind,
+                                       f->pack_id, f->lesson_id, f->question_id, f->src_attempt,
+                                       f->blocking ? 1 : 0, f->reason, now),
+                              "storing a flag", err);
+    }
     free(runs);
     free(atts);
     return rc;
@@ -501,20 +599,23 @@ int db_class_import(struct db *cs, const struct db_class_import_in *in, bool rep
     if (superseded)
         *superseded = NULL;
     *result = DB_CLASS_UNCHANGED;
+    /* Seen or not is decided inside the write transaction: two imports of
+     * the same file at once are one after the other here, and the second
+     * finds the file imported (unchanged), not a UNIQUE conflict. */
+    int rc = db_tx_begin(cs, err);
+    if (rc)
+        return rc;
     int seen = 0;
-    int rc = db_class_submission_seen(cs, s->uid, in->digest, &seen, err);
-    if (rc)
+    rc = db_class_submission_seen(cs, s->uid, in->digest, &seen, err);
+    if (!rc && seen < 0)
+        rc = core_err_set(err, CORE_ERR_CONFLICT,
+                          "%s: submission %s was imported before with other content; a "
+                          "submission file is never changed once written",
+                          in->file, s->uid);
+    if (rc || (seen > 0 && !replace)) {
+        db_tx_rollback(cs);
         return rc;
-    if (seen < 0)
-        return core_err_set(err, CORE_ERR_CONFLICT,
-                            "%s: submission %s was imported before with other content; a "
-                            "submission file is never changed once written",
-                            in->file, s->uid);
-    if (seen > 0 && !replace)
-        return 0;
-    rc = db_tx_begin(cs, err);
-    if (rc)
-        return rc;
+    }
     sqlite3_stmt *st = NULL;
     int64_t student = 0, before = 0, old_sub = 0, owner = 0;
     bool found = false, has_before = false;
@@ -574,16 +675,16 @@ int db_class_import(struct db *cs, const struct db_class_import_in *in, bool rep
     STMT(sql_sub_add);
     if (!rc) {
         rc = db_step_done(cs, st,
-                          db_bindf(st, "Ittttttttiiiiiiit", student, s->uid, in->digest, in->file,
+                          db_bindf(st, "Ittttttttiiiiiiitt", student, s->uid, in->digest, in->file,
                                    s->user, s->student_id, s->created_at, now, s->warpbench,
                                    (int)s->n_attempts, in->n_agree, in->n_disagree,
                                    in->n_lab_regraded, in->n_runs_flagged, in->n_failed,
-                                   in->n_skipped, in->grader_rev),
+                                   in->n_skipped, in->grader_rev, s->store_uid),
                           "storing a submission", err);
         sub_id = sqlite3_last_insert_rowid(cs->h);
     }
     if (!rc)
-        rc = insert_rows(cs, in, sub_id, err);
+        rc = insert_rows(cs, in, sub_id, student, err);
     int64_t current = 0;
     STMT(sql_current);
     if (!rc)

@@ -17,7 +17,23 @@
  * schema (PRAGMA application_id "WBSB", version in user_version), written
  * once and never changed. Every string below is owned by the struct. */
 
-#define DB_SUBMIT_VERSION 1 /* the submission schema this build writes */
+#define DB_SUBMIT_VERSION 2 /* the submission schema this build writes */
+
+/* What a file from someone else (a submission, a feedback file) may hold:
+ * the product's own limits, so that a file `submit` wrote never meets them
+ * while a crafted one cannot make an import allocate, grade or store
+ * without end. A file beyond them is refused ("malformed submission:
+ * attempts row 12: answer is longer than 65536 bytes"). */
+#define DB_FILE_MAX_ANSWER 65536    /* GRADER_MAX_ANSWER: the longest answer any question grades */
+#define DB_FILE_MAX_ATTEMPTS 100000 /* attempts in one file */
+/* Attempts at one question: DB_ATTEMPTS_MAX_PER_QUESTION, what a store records */
+#define DB_FILE_MAX_SAMPLES_PER_RUN 1000000 /* samples of one lab run */
+#define DB_FILE_MAX_SAMPLES 4000000         /* samples in one file */
+#define DB_FILE_MAX_ROWS 100000 /* rows of any other table: packs, runs, give-ups, reviews, ... */
+#define DB_FILE_MAX_ID 64 /* ids (pack, question, lesson: grader_id_check), labs, series, users */
+#define DB_FILE_MAX_LINE 1024 /* one-line texts: versions, titles, times, digests, concepts */
+#define DB_FILE_MAX_TEXT (1024 * 1024)      /* feedback, comments, parameters, machine, errors */
+#define DB_FILE_MAX_JSON (16 * 1024 * 1024) /* a lab summary: CORE_JSON_MAX_BYTES */
 
 struct db_sub_pack {
     char *id, *version, *digest, *title; /* the pack's current revision in the student's store */
@@ -40,6 +56,12 @@ struct db_sub_attempt {
     char *feedback;
     bool regraded;
     int64_t lab_run; /* the submitted run it was answered from (lab-linked), 0 none */
+    /* Format 2: a sealed answer (recorded ungraded: the grade above is
+     * nothing), its place among the student's attempts at the pack (0:
+     * unknown), and the answer as the student's machine read it. */
+    bool sealed;
+    int64_t seq;
+    char *parsed;
 };
 
 struct db_sub_giveup {
@@ -81,6 +103,7 @@ struct db_submission {
     char *student_id; /* --student-id, NULL when not given */
     char *created_at; /* ISO-8601 UTC */
     char *warpbench;  /* the version that wrote it */
+    char *store_uid;  /* format 2: the uid of the store it came from (db_store_uid) */
     struct db_sub_pack *packs;
     size_t n_packs;
     struct db_sub_attempt *attempts; /* oldest first */
@@ -136,7 +159,7 @@ int db_submission_read(const char *path, struct db_submission *out, struct core_
  * (by the time it was made) of theirs; only it counts. The functions below
  * take a struct db opened with db_class_open. */
 
-#define DB_CLASS_VERSION 1
+#define DB_CLASS_VERSION 2
 
 /* Opens (creating when missing) the class store at path: WAL, FULL
  * synchronous, foreign keys, its own migrations. Another kind of file is
@@ -148,6 +171,12 @@ int db_class_open(struct db **out, const char *path, struct core_err *err);
 char *db_class_path_default(const char *store_path);
 
 /* The class store's own random id (caller frees *uid). */
+/* A class setting (meta key; "uid" is the store's own): *value NULL when
+ * unset. Setting NULL removes it. The class keeps "deadline" (ISO) when
+ * the instructor gives one to class import, for every later import and
+ * re-grade. */
+int db_class_setting(struct db *cs, const char *key, char **value, struct core_err *err);
+int db_class_set_setting(struct db *cs, const char *key, const char *value, struct core_err *err);
 int db_class_uid(struct db *cs, char **uid, struct core_err *err);
 
 /* Whether submission uid was imported: *seen is 0 (never), 1 (with this
@@ -170,6 +199,19 @@ struct db_class_attempt_in {
                                 answers; NULL for the others */
     bool agree;              /* the re-grade equals what the student's machine recorded */
     const char *flag;        /* why not, or why it was not re-graded; NULL when agreeing */
+    bool late;               /* made after the deadline: */
+    double late_days;        /* ... by this many days */
+    double late_factor;      /* ... and what the late rule leaves of its score (0..1) */
+};
+
+/* What an import found that a grade must not rest on. Borrowed. */
+struct db_class_flag_in {
+    const char *key;  /* names the finding across imports: "kind|pack|question|attempt" */
+    const char *kind; /* "exam time", "attempt gap", "late", ... */
+    const char *pack_id, *lesson_id, *question_id; /* what it is about; NULL: more */
+    int64_t src_attempt;                           /* the attempt (student's id), 0: none */
+    bool blocking; /* withholds the credit it names until the instructor clears it */
+    const char *reason;
 };
 
 /* A submitted run with what the plausibility checks found. Borrowed. */
@@ -188,6 +230,8 @@ struct db_class_import_in {
     const char *const *graded_versions;         /* per sub->packs: the instructor's version its
                                                    attempts were re-graded with, NULL: none */
     const char *grader_rev;                     /* grader_revision() of the re-grading */
+    const struct db_class_flag_in *flags;       /* what the checks found */
+    size_t n_flags;
     /* The report's counts, kept with the submission. */
     int n_agree, n_disagree, n_lab_regraded, n_runs_flagged, n_failed, n_skipped;
     /* Called with `hook_ctx` once every row is written, before the commit
@@ -255,6 +299,9 @@ struct db_class_attempt {
     bool reviewed;
     double rv_score, rv_max;
     char *rv_comment;
+    bool sealed;        /* a sealed answer: graded here only */
+    int64_t seq;        /* its place among the student's attempts at the pack, 0: unknown */
+    double late_factor; /* what the late rule leaves of its score: 1 on time */
 };
 void db_class_attempt_fini(struct db_class_attempt *a);
 void db_class_attempts_free(struct db_class_attempt *a, size_t n);
@@ -297,6 +344,66 @@ struct db_class_run {
 void db_class_runs_free(struct db_class_run *r, size_t n);
 int db_class_runs(struct db *cs, struct db_class_run **out, size_t *n, struct core_err *err);
 
+/* A submission as the class store keeps it, read back whole (to grade it
+ * again: class regrade). The grades the student's machine recorded come
+ * back; its feedback texts and parsed forms do not (they are not kept). */
+struct db_class_stored {
+    int64_t id;
+    struct db_submission sub;
+    char *digest, *file; /* the file's SHA-256, and where it was imported from */
+    char *grader_rev;    /* the grader revision it was graded with */
+};
+void db_class_stored_fini(struct db_class_stored *s);
+/* Reads submission `submission` of the class store; CORE_ERR_NOTFOUND. */
+int db_class_stored_load(struct db *cs, int64_t submission, struct db_class_stored *out,
+                         struct core_err *err);
+
+/* Writes a copy of the store's database to a new file at path (VACUUM
+ * INTO): what a dry run works on. */
+int db_copy_to(struct db *db, const char *path, struct core_err *err);
+
+/* ---- flags and the roster (db_class_flags.c) ---- */
+
+/* A flag an import stored, with its clearing. */
+struct db_class_flag {
+    int64_t id, student;
+    char *student_key, *user;
+    char *key, *kind;
+    char *pack_id, *lesson_id, *question_id; /* NULL: the flag is about more */
+    int64_t src_attempt;                     /* 0: not one attempt */
+    bool blocking;                           /* withholds credit until cleared */
+    char *reason, *created_at;
+    bool cleared; /* the instructor cleared its key for this student */
+    char *clear_why, *cleared_at, *cleared_by;
+    bool current; /* found in the student's current submission */
+};
+void db_class_flags_free(struct db_class_flag *f, size_t n);
+
+/* The flags of the current submissions (all_submissions: of every
+ * submission), of one student (0: all), by student key then id. */
+int db_class_flags(struct db *cs, int64_t student, bool all_submissions, struct db_class_flag **out,
+                   size_t *n, struct core_err *err);
+
+/* Clears flag flag_id: recorded for its student and key with why (needed)
+ * and who, so the same finding in a later import stays cleared.
+ * CORE_ERR_NOTFOUND for an unknown flag. */
+int db_class_clear(struct db *cs, int64_t flag_id, const char *why, const char *who,
+                   struct core_err *err);
+
+/* How many submissions of student `key` (other than sub_uid) came from a
+ * store other than store_uid. */
+int db_class_other_stores(struct db *cs, const char *key, const char *store_uid,
+                          const char *sub_uid, int *n, struct core_err *err);
+
+/* The class list. */
+struct db_roster_entry {
+    char *student_id, *name, *email, *section, *login; /* all but student_id may be NULL */
+};
+void db_roster_free(struct db_roster_entry *r, size_t n);
+/* Replaces the roster with in[0..n) in one transaction. */
+int db_roster_set(struct db *cs, const struct db_roster_entry *in, size_t n, struct core_err *err);
+int db_roster_list(struct db *cs, struct db_roster_entry **out, size_t *n, struct core_err *err);
+
 /* A review of a design answer to store. Borrowed. */
 struct db_class_review_in {
     int64_t attempt;                      /* class store attempt id */
@@ -335,7 +442,7 @@ int db_class_review_get(struct db *cs, int64_t attempt, struct db_class_review *
  * reviews of their design answers, each naming the attempt in the
  * student's own store. A SQLite file ("WBFB"), written once. */
 
-#define DB_FEEDBACK_VERSION 1
+#define DB_FEEDBACK_VERSION 2
 
 struct db_fb_review {
     int64_t attempt; /* the attempt's id in the student's store */
@@ -348,7 +455,21 @@ struct db_fb_review {
     size_t n_scores;
 };
 
+/* An official grade: of a graded question, or (question_id NULL) the
+ * total of a graded lesson. */
+struct db_fb_grade {
+    char *uid; /* unique per grade given: importing again adds nothing */
+    char *pack_id, *lesson_id, *question_id;
+    bool has_score; /* false: withheld (status says why) */
+    double score, max;
+    char *status; /* "graded", "late", "flagged", "pending review", "not answered" */
+    char *note;
+    char *graded_at;
+};
+
 struct db_feedback {
+    struct db_fb_grade *grades; /* format 2 */
+    size_t n_grades;
     char *class_uid;         /* the class store it came from */
     char *user, *student_id; /* whom it is for (student_id may be NULL) */
     char *submission;        /* the submission uid it answers */

@@ -7,6 +7,7 @@
  */
 #include "db/db_internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,7 +98,8 @@ void db_class_attempts_free(struct db_class_attempt *a, size_t n)
     "SELECT a.id, s.id, a.src_id, a.pack_id, a.question_id, a.variant, a.answer, a.answer_sha, "   \
     "  a.certainty, a.created_at, a.after_giveup, a.lab_run, a.params_json, a.rec_valid, "         \
     "  a.rec_score, a.rec_max, a.graded, a.valid, a.score, a.max, a.correct, a.parsed, "           \
-    "  a.feedback, a.mistake, a.agree, a.flag, v.id IS NOT NULL, v.score, v.max, v.comment "       \
+    "  a.feedback, a.mistake, a.agree, a.flag, v.id IS NOT NULL, v.score, v.max, v.comment, "      \
+    "  a.sealed, a.seq, coalesce(a.late_factor, 1) "                                               \
     "FROM attempts a JOIN submissions b ON b.id = a.submission "                                   \
     "JOIN students s ON s.id = b.student "                                                         \
     "LEFT JOIN reviews v ON v.id = (SELECT r.id FROM reviews r WHERE r.student = s.id "            \
@@ -143,6 +145,9 @@ static void class_attempt_row(sqlite3_stmt *st, void *e)
     a->rv_score = sqlite3_column_double(st, 27);
     a->rv_max = sqlite3_column_double(st, 28);
     a->rv_comment = db_col_dup(st, 29);
+    a->sealed = sqlite3_column_int(st, 30) != 0;
+    a->seq = sqlite3_column_int64(st, 31);
+    a->late_factor = sqlite3_column_double(st, 32);
 }
 
 static void class_attempts_free_rows(void *a, size_t n)
@@ -291,5 +296,240 @@ int db_class_runs(struct db *cs, struct db_class_run **out, size_t *n, struct co
     int rc = db_list(cs, sql_runs, sizeof **out, run_row, runs_free_rows, &rows, n,
                      "listing lab runs", err, "");
     *out = rows;
+    return rc;
+}
+
+/* ---- a submission back from the class store (class regrade) ----------------------------- */
+
+static void sub_meta_row(sqlite3_stmt *st, void *e)
+{
+    struct db_class_stored *s = e;
+    s->id = sqlite3_column_int64(st, 0);
+    s->sub.uid = db_col_dup(st, 1);
+    s->sub.user = db_col_dup(st, 2);
+    s->sub.student_id = db_col_dup(st, 3);
+    s->sub.created_at = db_col_dup(st, 4);
+    s->sub.warpbench = db_col_dup(st, 5);
+    s->sub.store_uid = db_col_dup(st, 6);
+    s->digest = db_col_dup(st, 7);
+    s->file = db_col_dup(st, 8);
+    s->grader_rev = db_col_dup(st, 9);
+}
+
+static void sub_pack_row(sqlite3_stmt *st, void *e)
+{
+    struct db_sub_pack *p = e;
+    p->id = db_col_dup(st, 0);
+    p->version = db_col_dup(st, 1);
+    p->digest = db_col_dup(st, 2);
+    p->title = db_col_dup(st, 0);
+}
+
+static void sub_attempt_row(sqlite3_stmt *st, void *e)
+{
+    struct db_sub_attempt *a = e;
+    a->id = sqlite3_column_int64(st, 0);
+    a->pack_id = db_col_dup(st, 1);
+    a->question_id = db_col_dup(st, 2);
+    a->variant = sqlite3_column_int(st, 3);
+    a->answer = db_col_dup(st, 4);
+    a->certainty = sqlite3_column_int(st, 5);
+    a->created_at = db_col_dup(st, 6);
+    a->params_json = db_col_dup(st, 7);
+    a->grader_rev = db_col_dup(st, 8);
+    a->pack_version = db_col_dup(st, 9);
+    a->pack_digest = db_col_dup(st, 10);
+    a->valid = sqlite3_column_int(st, 11) != 0;
+    a->score = sqlite3_column_double(st, 12);
+    a->max = sqlite3_column_double(st, 13);
+    a->correct = a->valid && a->max > 0 && a->score >= a->max;
+    a->feedback = core_xstrdup("");
+    a->lab_run = sqlite3_column_int64(st, 14);
+    a->sealed = sqlite3_column_int(st, 15) != 0;
+    a->seq = sqlite3_column_int64(st, 16);
+}
+
+static void sub_giveup_row(sqlite3_stmt *st, void *e)
+{
+    struct db_sub_giveup *g = e;
+    g->id = sqlite3_column_int64(st, 0);
+    g->pack_id = db_col_dup(st, 1);
+    g->question_id = db_col_dup(st, 2);
+    g->variant = sqlite3_column_int(st, 3);
+    g->last_attempt = sqlite3_column_int64(st, 4);
+    g->created_at = db_col_dup(st, 5);
+}
+
+static void sub_selfscore_row(sqlite3_stmt *st, void *e)
+{
+    struct db_sub_selfscore *c = e;
+    c->attempt_id = sqlite3_column_int64(st, 0);
+    c->ordinal = sqlite3_column_int(st, 1);
+    c->concept = db_col_dup(st, 2);
+    c->score = sqlite3_column_double(st, 3);
+    c->max = sqlite3_column_double(st, 4);
+}
+
+static void sub_rating_row(sqlite3_stmt *st, void *e)
+{
+    struct db_sub_rating *r = e;
+    r->item = db_col_dup(st, 0);
+    r->score = sqlite3_column_double(st, 1);
+    r->max = sqlite3_column_double(st, 2);
+    r->created_at = db_col_dup(st, 3);
+}
+
+static void sub_exam_row(sqlite3_stmt *st, void *e)
+{
+    struct db_sub_exam *x = e;
+    x->pack_id = db_col_dup(st, 0);
+    x->lesson_id = db_col_dup(st, 1);
+    x->started_at = db_col_dup(st, 2);
+    x->deadline = db_col_dup(st, 3);
+    x->submitted_at = db_col_dup(st, 4);
+}
+
+static void sub_run_row(sqlite3_stmt *st, void *e)
+{
+    struct db_sub_run *r = e;
+    r->id = sqlite3_column_int64(st, 0);
+    r->lab = db_col_dup(st, 1);
+    r->params_json = db_col_dup(st, 2);
+    r->machine_json = db_col_dup(st, 3);
+    r->summary_json = db_col_dup(st, 4);
+    r->status = db_col_dup(st, 5);
+    r->started_at = db_col_dup(st, 6);
+    r->ended_at = db_col_dup(st, 7);
+    r->error = db_col_dup(st, 8);
+}
+
+static void sub_sample_row(sqlite3_stmt *st, void *e)
+{
+    struct db_labsample *v = e;
+    v->series = db_col_dup(st, 0);
+    v->step = sqlite3_column_int64(st, 1);
+    v->value = sqlite3_column_type(st, 2) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 2);
+    v->t = sqlite3_column_double(st, 3);
+}
+
+/* The free functions for the rows above: through a submission holding them. */
+#define SUB_FREE(name, field, count)                                                               \
+    static void name(void *arr, size_t n)                                                          \
+    {                                                                                              \
+        struct db_submission tmp = {0};                                                            \
+        tmp.field = arr;                                                                           \
+        tmp.count = n;                                                                             \
+        db_submission_fini(&tmp);                                                                  \
+    }
+SUB_FREE(sub_packs_free, packs, n_packs)
+SUB_FREE(sub_attempts_free, attempts, n_attempts)
+SUB_FREE(sub_giveups_free, giveups, n_giveups)
+SUB_FREE(sub_selfscores_free, selfscores, n_selfscores)
+SUB_FREE(sub_ratings_free, ratings, n_ratings)
+SUB_FREE(sub_exams_free, exams, n_exams)
+SUB_FREE(sub_runs_free, runs, n_runs)
+
+static void sub_samples_free(void *arr, size_t n)
+{
+    db_labsamples_free(arr, n);
+}
+
+static void stored_free_rows(void *arr, size_t n)
+{
+    struct db_class_stored *s = arr;
+    for (size_t i = 0; i < n; i++)
+        db_class_stored_fini(&s[i]);
+    free(arr);
+}
+
+void db_class_stored_fini(struct db_class_stored *s)
+{
+    if (!s)
+        return;
+    db_submission_fini(&s->sub);
+    free(s->digest);
+    free(s->file);
+    free(s->grader_rev);
+    memset(s, 0, sizeof *s);
+}
+
+int db_class_stored_load(struct db *cs, int64_t submission, struct db_class_stored *out,
+                         struct core_err *err)
+{
+    memset(out, 0, sizeof *out);
+    void *arr = NULL;
+    size_t n = 0;
+    int rc = db_list(cs,
+                     "SELECT id, uid, user, student_id, submitted_at, warpbench, store_uid, "
+                     "digest, file, grader_rev FROM submissions WHERE id = ?1",
+                     sizeof *out, sub_meta_row, stored_free_rows, &arr, &n, "reading a submission",
+                     err, "I", submission);
+    if (rc)
+        return rc;
+    if (n == 0) {
+        free(arr);
+        return core_err_set(err, CORE_ERR_NOTFOUND, "no submission %lld in the class store",
+                            (long long)submission);
+    }
+    *out = *(struct db_class_stored *)arr;
+    free(arr);
+    struct db_submission *s = &out->sub;
+#define LOAD(sql, field, count, row, freefn, what)                                                 \
+    do {                                                                                           \
+        if (!rc) {                                                                                 \
+            rc = db_list(cs, sql, sizeof *s->field, row, freefn, &arr, &s->count, what, err, "I",  \
+                         submission);                                                              \
+            s->field = arr;                                                                        \
+        }                                                                                          \
+    } while (0)
+    LOAD("SELECT pack_id, version, digest FROM sub_packs WHERE submission = ?1 ORDER BY pack_id",
+         packs, n_packs, sub_pack_row, sub_packs_free, "reading submitted packs");
+    LOAD("SELECT a.src_id, a.pack_id, a.question_id, a.variant, a.answer, a.certainty, "
+         "a.created_at, coalesce(a.rec_params, a.params_json), a.rec_grader, "
+         "coalesce(a.rec_version, p.version), coalesce(a.rec_digest, p.digest), a.rec_valid, "
+         "a.rec_score, a.rec_max, coalesce(r.src_id, 0), a.sealed, a.seq FROM attempts a "
+         "JOIN sub_packs p ON p.submission = a.submission AND p.pack_id = a.pack_id "
+         "LEFT JOIN lab_runs r ON r.id = a.lab_run WHERE a.submission = ?1 ORDER BY a.src_id",
+         attempts, n_attempts, sub_attempt_row, sub_attempts_free, "reading attempts");
+    LOAD("SELECT src_id, pack_id, question_id, variant, last_attempt, created_at FROM giveups "
+         "WHERE submission = ?1 ORDER BY src_id",
+         giveups, n_giveups, sub_giveup_row, sub_giveups_free, "reading give-ups");
+    LOAD("SELECT a.src_id, s.ordinal, s.concept, s.score, s.max FROM selfscores s "
+         "JOIN attempts a ON a.id = s.attempt WHERE a.submission = ?1 ORDER BY a.src_id, "
+         "s.ordinal",
+         selfscores, n_selfscores, sub_selfscore_row, sub_selfscores_free, "reading self-scores");
+    LOAD("SELECT item, score, max, created_at FROM ratings WHERE submission = ?1 ORDER BY rowid",
+         ratings, n_ratings, sub_rating_row, sub_ratings_free, "reading self-ratings");
+    LOAD("SELECT pack_id, lesson_id, started_at, deadline, submitted_at FROM exams "
+         "WHERE submission = ?1 ORDER BY pack_id, lesson_id",
+         exams, n_exams, sub_exam_row, sub_exams_free, "reading exam sittings");
+    LOAD("SELECT src_id, lab, params_json, machine_json, summary_json, status, started_at, "
+         "ended_at, error FROM lab_runs WHERE submission = ?1 ORDER BY src_id",
+         runs, n_runs, sub_run_row, sub_runs_free, "reading lab runs");
+#undef LOAD
+    for (size_t i = 0; i < s->n_runs && !rc; i++) {
+        rc = db_list(cs,
+                     "SELECT series, step, value, t FROM lab_samples WHERE run = (SELECT id FROM "
+                     "lab_runs WHERE submission = ?1 AND src_id = ?2) ORDER BY seq",
+                     sizeof *s->runs[i].samples, sub_sample_row, sub_samples_free, &arr,
+                     &s->runs[i].n_samples, "reading lab samples", err, "II", submission,
+                     s->runs[i].id);
+        s->runs[i].samples = arr;
+    }
+    if (rc)
+        db_class_stored_fini(out);
+    return rc;
+}
+
+int db_copy_to(struct db *db, const char *path, struct core_err *err)
+{
+    sqlite3_stmt *st = NULL;
+    int src = sqlite3_prepare_v2(db->h, "VACUUM INTO ?1", -1, &st, NULL);
+    if (src == SQLITE_OK)
+        src = sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
+    if (src == SQLITE_OK)
+        src = sqlite3_step(st);
+    int rc = src == SQLITE_DONE ? 0 : db_fail(db, err, src, "copying %s to %s", db->path, path);
+    sqlite3_finalize(st);
     return rc;
 }

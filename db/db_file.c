@@ -86,31 +86,51 @@ int db_read_rows(struct db *db, const char *sql, size_t size, void (*row)(sqlite
     return rc;
 }
 
+struct meta_kv {
+    char *key, *value;
+};
+
+static void meta_row(struct db_frow *r, void *e)
+{
+    struct meta_kv *m = e;
+    m->key = db_frow_id(r, 0);
+    m->value = db_frow_text(r, 1, DB_FILE_MAX_LINE);
+}
+
+static void meta_free(void *arr, size_t n)
+{
+    struct meta_kv *m = arr;
+    for (size_t i = 0; i < n; i++) {
+        free(m[i].key);
+        free(m[i].value);
+    }
+    free(m);
+}
+
 int db_file_meta_read(struct db *db, const char *what, const char *format,
                       const struct db_meta_slot *slots, size_t n, struct core_err *err)
 {
-    sqlite3_stmt *st = NULL;
-    int src = sqlite3_prepare_v2(db->h, "SELECT key, value FROM meta", -1, &st, NULL);
-    char *fmt = NULL;
-    while (src == SQLITE_OK && (src = sqlite3_step(st)) == SQLITE_ROW) {
-        src = SQLITE_OK;
-        const char *k = db_col_text(st, 0);
-        char **slot = k && strcmp(k, "format") == 0 ? &fmt : NULL;
-        for (size_t i = 0; k && !slot && i < n; i++)
-            if (strcmp(k, slots[i].key) == 0)
-                slot = slots[i].value;
-        if (slot) {
-            free(*slot);
-            *slot = db_col_dup(st, 1);
-        }
+    void *arr = NULL;
+    size_t rows = 0;
+    const char *kind = strncmp(what, "submission", 10) == 0 ? "submission" : what;
+    int rc = db_file_rows(db, kind, "meta", 100, "SELECT key, value FROM meta ORDER BY key",
+                          sizeof(struct meta_kv), meta_row, meta_free, &arr, &rows, err, "");
+    if (rc)
+        return rc;
+    struct meta_kv *m = arr;
+    const char *fmt = NULL;
+    for (size_t r = 0; r < rows; r++) {
+        if (strcmp(m[r].key, "format") == 0)
+            fmt = m[r].value;
+        for (size_t i = 0; i < n; i++)
+            if (strcmp(m[r].key, slots[i].key) == 0) {
+                free(*slots[i].value);
+                *slots[i].value = core_xstrdup(m[r].value);
+            }
     }
-    int rc = 0;
-    if (src != SQLITE_DONE)
-        rc = db_file_refuse(err, db->path, what, "%s", sqlite3_errmsg(db->h));
-    else if (!fmt || strcmp(fmt, format) != 0)
+    if (!fmt || strcmp(fmt, format) != 0)
         rc = db_file_refuse(err, db->path, what, "its meta table does not say format = %s", format);
-    free(fmt);
-    sqlite3_finalize(st);
+    meta_free(m, rows);
     return rc;
 }
 

@@ -51,6 +51,12 @@ struct db {
     size_t cap_sides;
     int guard_fd;  /* "<store>-open", shared-locked while open (db_guard.c); -1: none */
     char *damaged; /* quick_check's first complaint when the store is damaged */
+    /* A file from someone else (db_foreign.c): the progress handler's
+     * budget and what it has used, in thousands of VM steps. */
+    bool foreign;
+    bool budget_hit; /* the budget was spent: the statement was interrupted */
+    uint64_t budget, steps;
+    bool travelling; /* a submission or feedback file being written: no PRAGMA optimize */
 };
 
 /* ---- the clean-close guard (db_guard.c) ---------------------------------- */
@@ -228,11 +234,92 @@ struct db_meta_pair {
 int db_file_meta_write(struct db *db, const char *format, const struct db_meta_pair *pairs,
                        size_t n, struct core_err *err);
 
+/* ---- files from someone else (db_foreign.c) ------------------------------- */
+
+/* Refuses (CORE_ERR_STORE) a file with a -wal or -journal beside it: it is
+ * not the one file that was written, and SQLite, opening it immutable,
+ * would not read what lies beside it. `what` names the kind ("a Warpbench
+ * submission file"). */
+int db_foreign_alone(const char *path, const char *what, struct core_err *err);
+
+/* The progress handler's budget for a file of `bytes`, in thousands of VM
+ * steps. Pure. */
+uint64_t db_foreign_budget(long long bytes);
+
+/* Makes a connection just opened on a file of `bytes` from someone else
+ * safe to read (defensive mode, trusted_schema off, views and triggers
+ * off, cell_size_check, limits, a progress handler with the file's budget).
+ * Before the first query. A statement stopped by the budget fails with
+ * SQLITE_INTERRUPT and db->budget_hit set, which db_fail words. */
+int db_foreign_harden(struct db *db, long long bytes, struct core_err *err);
+
+/* Compares the schema of db (a file of spec's kind at db->version, opened
+ * read-only) text for text with the one spec->steps[0..version) create:
+ * any object more, less or different refuses the file (db_file_refuse),
+ * the first difference named. */
+int db_foreign_schema_check(struct db *db, const struct db_open_spec *spec, struct core_err *err);
+
+/* The row being read by db_file_rows, for the column readers below. Each
+ * reader returns the column's value when it fits the format; otherwise a
+ * stand-in (an empty string, the range's low end, 0) and it notes the first
+ * fault of the row ("answer is NULL", "variant is text, not an integer"),
+ * which refuses the file. Strings are malloc'd copies the row owns. */
+struct db_frow {
+    sqlite3_stmt *st;
+    char fault[160];
+};
+/* Text of at most max bytes, not NULL, no NUL byte inside. */
+char *db_frow_text(struct db_frow *r, int col, size_t max);
+/* The same, NULL allowed (returns NULL). */
+char *db_frow_text_null(struct db_frow *r, int col, size_t max);
+/* db_frow_text of 1 to DB_FILE_MAX_ID bytes: an id or a name. */
+char *db_frow_id(struct db_frow *r, int col);
+/* An integer in lo..hi. */
+int64_t db_frow_int(struct db_frow *r, int col, int64_t lo, int64_t hi);
+/* The same, NULL allowed: returns whether there is one (*v 0 when not). */
+bool db_frow_int_null(struct db_frow *r, int col, int64_t lo, int64_t hi, int64_t *v);
+/* A finite number (integer or real). */
+double db_frow_num(struct db_frow *r, int col);
+/* The same, NULL allowed: NaN for NULL. */
+double db_frow_num_null(struct db_frow *r, int col);
+
+/* Reads at most max_rows rows of `sql` (a one-off statement, parameters
+ * bound as db_bindf binds them) of `table` into a new array, as
+ * db_rows_read does, each row through row(r, elem) and its column readers.
+ * A row that breaks the format refuses the file: CORE_ERR_STORE
+ * "<path>: malformed <kind>: <table> row <n>: <fault>" (n counts from 1 in
+ * the statement's order), and so do more than max_rows rows; what was read
+ * is then freed with free_rows. */
+int db_file_rows(struct db *db, const char *kind, const char *table, size_t max_rows,
+                 const char *sql, size_t size, void (*row)(struct db_frow *, void *),
+                 void (*free_rows)(void *, size_t), void **out, size_t *n, struct core_err *err,
+                 const char *types, ...);
+
+/* The migrations that write a submission (db_submit.c) and a feedback file
+ * (db_feedback.c): DB_SUBMIT_VERSION and DB_FEEDBACK_VERSION entries. A
+ * file read is compared with the schema they create. */
+extern const char *const db_submit_steps[];
+extern const char *const db_feedback_steps[];
+
+/* db_submission_read and db_feedback_read of a file opened as `spec`
+ * says (read_only): every check and row reader after opening is theirs.
+ * Tests pass a spec whose steps create a schema of their own (a NOT NULL
+ * dropped), to reach the row readers with what the real schema check
+ * stops first. */
+int db_submission_read_as(const char *path, const struct db_open_spec *spec,
+                          struct db_submission *out, struct core_err *err);
+int db_feedback_read_as(const char *path, const struct db_open_spec *spec, struct db_feedback *out,
+                        struct core_err *err);
+
 /* ---- transactions -------------------------------------------------------- */
 
 /* BEGIN IMMEDIATE: takes the write lock at once (waiting up to the busy
  * timeout), so a transaction never fails half-way on a lock upgrade. */
 int db_tx_begin(struct db *db, struct core_err *err);
+/* BEGIN DEFERRED: a read transaction, whose snapshot is taken by its first
+ * SELECT; every read until db_tx_rollback (or commit) sees the store as it
+ * was then, whatever other connections write meanwhile (WAL). */
+int db_tx_read_begin(struct db *db, struct core_err *err);
 int db_tx_commit(struct db *db, struct core_err *err);
 /* Rolls back when a transaction is open; never fails (best effort). */
 void db_tx_rollback(struct db *db);

@@ -52,7 +52,7 @@ static const char sql_lessons[] =
     "SELECT l.pack_id, l.id, l.title, l.ordinal, "
     "  (SELECT count(*) FROM pages p WHERE p.pack_id = l.pack_id AND p.lesson_id = l.id), "
     "  (SELECT count(*) FROM questions q WHERE q.pack_id = l.pack_id AND q.lesson_id = l.id), "
-    "  l.exam, l.time_limit_s "
+    "  l.exam, l.time_limit_s, l.graded, l.sealed "
     "FROM lessons l WHERE ?1 IS NULL OR l.pack_id = ?1 ORDER BY l.pack_id, l.ordinal";
 
 void db_lessons_free(struct db_lesson *l, size_t n)
@@ -78,6 +78,8 @@ static void lesson_row(sqlite3_stmt *st, void *elem)
     l->n_questions = sqlite3_column_int(st, 5);
     l->exam = sqlite3_column_int(st, 6) != 0;
     l->time_limit_s = sqlite3_column_int(st, 7);
+    l->graded = sqlite3_column_int(st, 8) != 0;
+    l->sealed = sqlite3_column_int(st, 9) != 0;
 }
 
 static void lessons_free_rows(void *l, size_t n)
@@ -156,7 +158,7 @@ int db_page_list(struct db *db, const char *pack_id, const char *lesson_id, stru
 #define QUESTION_COLUMNS                                                                           \
     "SELECT q.pack_id, q.id, q.lesson_id, q.ordinal, q.kind, q.title, q.prompt, q.points, "        \
     "q.topics, q.rubric, q.lab, q.file, q.line, q.page_after, p.rev_id, q.tries, q.penalty, "      \
-    "q.per_try, l.exam, l.time_limit_s "                                                           \
+    "q.per_try, l.exam, l.time_limit_s, l.graded, l.sealed "                                       \
     "FROM questions q JOIN lessons l ON l.pack_id = q.pack_id AND l.id = q.lesson_id "             \
     "JOIN packs p ON p.id = q.pack_id "
 
@@ -188,6 +190,8 @@ static void question_read(sqlite3_stmt *st, struct db_question *q)
     q->per_try = db_col_dup(st, 17);
     q->exam = sqlite3_column_int(st, 18) != 0;
     q->time_limit_s = sqlite3_column_int(st, 19);
+    q->graded = sqlite3_column_int(st, 20) != 0;
+    q->sealed = sqlite3_column_int(st, 21) != 0;
 }
 
 void db_question_fini(struct db_question *q)

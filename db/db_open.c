@@ -283,7 +283,7 @@ int db_open_spec(struct db **out, const char *path, const struct db_open_spec *s
         return core_err_set(err, CORE_ERR_USAGE, "no path given for %s", spec->what);
     /* SQLite would open /dev/null and make /dev/null-journal beside it, or
      * block on a FIFO: a store is a regular file (a link to one is fine) */
-    struct stat st;
+    struct stat st = {0};
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
         return core_err_set(err, CORE_ERR_USAGE,
                             "%s is %s, not a store file: name a new or existing %s", path,
@@ -294,6 +294,8 @@ int db_open_spec(struct db **out, const char *path, const struct db_open_spec *s
                                                                          : "not a regular file",
                             spec->app_id == DB_APPLICATION_ID ? "store with --db" : "file");
     int rc = spec->read_only ? check_complete(path, spec, err) : make_parent(path, err);
+    if (!rc && spec->read_only)
+        rc = db_foreign_alone(path, spec->what, err);
     if (rc)
         return rc;
 
@@ -315,6 +317,11 @@ int db_open_spec(struct db **out, const char *path, const struct db_open_spec *s
     }
     sqlite3_extended_result_codes(db->h, 1);
     sqlite3_busy_timeout(db->h, DB_BUSY_TIMEOUT_MS);
+    db->travelling = !spec->wal;
+    /* A file read-only is one someone else made (a student's submission,
+     * a feedback file): hardened before SQLite reads a page of it. */
+    if (spec->read_only && (rc = db_foreign_harden(db, (long long)st.st_size, err)) != 0)
+        goto out;
 
     /* before the first query, which would recover the write-ahead log */
     bool check = false;
@@ -324,6 +331,8 @@ int db_open_spec(struct db **out, const char *path, const struct db_open_spec *s
     if (rc || spec->read_only) {
         if (!rc)
             rc = query_int(db, "PRAGMA user_version", &db->version, err);
+        if (!rc && spec->read_only)
+            rc = db_foreign_schema_check(db, spec, err);
         goto out;
     }
     if (spec->wal) {
@@ -382,7 +391,7 @@ void db_close(struct db *db)
     free(db->stmts);
     if (db->h) {
         /* Keeps the planner's statistics fresh; cheap when nothing changed. */
-        if (db->version > 0 && !sqlite3_db_readonly(db->h, "main"))
+        if (db->version > 0 && !db->travelling && !sqlite3_db_readonly(db->h, "main"))
             sqlite3_exec(db->h, "PRAGMA optimize", NULL, NULL, NULL);
         sqlite3_close_v2(db->h);
     }

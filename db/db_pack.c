@@ -118,8 +118,8 @@ static const char sql_questions_drop[] = "DELETE FROM questions WHERE pack_id = 
 static const char sql_pages_drop[] = "DELETE FROM pages WHERE pack_id = ?1";
 static const char sql_lessons_drop[] = "DELETE FROM lessons WHERE pack_id = ?1";
 static const char sql_lesson_add[] =
-    "INSERT INTO lessons(pack_id, id, ordinal, title, file, exam, time_limit_s) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
+    "INSERT INTO lessons(pack_id, id, ordinal, title, file, exam, time_limit_s, graded, sealed) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
 /* Pages and questions are inserted in array order into a pack emptied
  * first, so the lesson's highest ordinal so far, plus one, is the 0-based
  * ordinal. (max() is one index lookup; count(*) would walk the lesson's
@@ -295,8 +295,9 @@ static int store_content(struct db *db, const struct db_pack_in *in, struct core
         if (rc)
             return rc;
         rc = db_step_done(db, st,
-                          db_bindf(st, "ttittii", in->id, l->id, (int)i, l->title, l->file,
-                                   l->exam ? 1 : 0, l->time_limit_s),
+                          db_bindf(st, "ttittiiii", in->id, l->id, (int)i, l->title, l->file,
+                                   l->exam ? 1 : 0, l->time_limit_s, l->graded ? 1 : 0,
+                                   l->sealed ? 1 : 0),
                           "adding a lesson", err);
         if (rc) {
             core_err_prefix(err, "lesson %s", l->id);

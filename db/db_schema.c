@@ -321,6 +321,62 @@ static const char migration_6[] =
     "CREATE TRIGGER review_scores_no_delete BEFORE DELETE ON review_scores\n"
     "BEGIN SELECT RAISE(ABORT, 'reviews are append-only'); END;\n";
 
+/* Version 7 (graded work in a class: sealed releases):
+ * - lessons.graded/sealed: lesson{ graded = true }, and whether the lesson
+ *   is sealed here (a graded or exam lesson of a release: its answers are
+ *   recorded ungraded, for the instructor to grade).
+ * - users.student_id: the id a student answers a class's releases under
+ *   (set once; a sealed variant is drawn from it and the class salt).
+ * - attempts.sealed: recorded without a grade (score 0, feedback empty):
+ *   the grade comes from the instructor. attempts.seq: the attempt's place
+ *   among the user's original attempts at its pack (1, 2, ...), so a
+ *   deleted attempt leaves a gap an instructor's import sees.
+ * - store_meta: the store's own uid (random, made once), which submissions
+ *   carry: two stores claiming one student are told apart.
+ * - releases: the instructor's record of each release made with `pack
+ *   release`: its digest (what students' answers name), the source
+ *   revision it was made from, the class salt, and the order it shows the
+ *   items of each sealed ordering question in (JSON: {"qid": [2,0,1]}).
+ * - officials: the official grades a feedback file brought (per question,
+ *   and per lesson with question_id NULL); the latest per item counts. */
+static const char migration_7[] =
+    "ALTER TABLE lessons ADD COLUMN graded INTEGER NOT NULL DEFAULT 0 CHECK (graded IN (0, 1));\n"
+    "ALTER TABLE lessons ADD COLUMN sealed INTEGER NOT NULL DEFAULT 0 CHECK (sealed IN (0, 1));\n"
+    "ALTER TABLE users ADD COLUMN student_id TEXT;\n"
+    "ALTER TABLE attempts ADD COLUMN sealed INTEGER NOT NULL DEFAULT 0 CHECK (sealed IN (0, 1));\n"
+    "ALTER TABLE attempts ADD COLUMN seq INTEGER;\n"
+    "CREATE INDEX attempts_seq ON attempts(user_id, pack_id, seq) WHERE regrade_of IS NULL;\n"
+
+    "CREATE TABLE store_meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);\n"
+    "INSERT INTO store_meta(key, value) VALUES ('uid', lower(hex(randomblob(16))));\n"
+
+    "CREATE TABLE releases (\n"
+    "  digest TEXT PRIMARY KEY NOT NULL,\n"
+    "  pack_id TEXT NOT NULL,\n"
+    "  rev_id INTEGER NOT NULL REFERENCES pack_revs(id),\n"
+    "  version TEXT NOT NULL,\n"
+    "  salt TEXT NOT NULL,\n"
+    "  perms TEXT NOT NULL DEFAULT '{}',\n"
+    "  made_at TEXT NOT NULL\n"
+    ");\n"
+    "CREATE INDEX releases_by_pack ON releases(pack_id, made_at);\n"
+
+    "CREATE TABLE officials (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  user_id INTEGER NOT NULL REFERENCES users(id),\n"
+    "  uid TEXT NOT NULL UNIQUE,\n"
+    "  pack_id TEXT NOT NULL,\n"
+    "  lesson_id TEXT,\n"
+    "  question_id TEXT,\n"
+    "  score REAL CHECK (score IS NULL OR score >= -1e9),\n"
+    "  max REAL NOT NULL CHECK (max >= 0),\n"
+    "  status TEXT NOT NULL,\n"
+    "  note TEXT NOT NULL DEFAULT '',\n"
+    "  graded_at TEXT NOT NULL,\n"
+    "  imported_at TEXT NOT NULL\n"
+    ");\n"
+    "CREATE INDEX officials_by_user ON officials(user_id, pack_id, question_id, graded_at, id);\n";
+
 const char *const db_migrations[] = {
     migration_1, /* 0 -> 1 */
     migration_2, /* 1 -> 2 */
@@ -328,6 +384,7 @@ const char *const db_migrations[] = {
     migration_4, /* 3 -> 4 */
     migration_5, /* 4 -> 5 */
     migration_6, /* 5 -> 6 */
+    migration_7, /* 6 -> 7 */
 };
 
 _Static_assert(sizeof db_migrations / sizeof db_migrations[0] == DB_SCHEMA_VERSION,

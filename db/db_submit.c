@@ -112,10 +112,21 @@ static const char sub_migration_1[] =
     "  PRIMARY KEY (pack_id, lesson_id)\n"
     ");\n";
 
-static const char *const sub_migrations[] = {sub_migration_1};
+/* Version 2 (graded work in a class): attempts.sealed (recorded ungraded:
+ * the instructor grades it), attempts.seq (its place among the student's
+ * attempts at the pack, so a deleted one leaves a gap), attempts.parsed (as
+ * the student's machine read it); meta.store_uid. */
+static const char sub_migration_2[] =
+    "ALTER TABLE attempts ADD COLUMN sealed INTEGER NOT NULL DEFAULT 0;\n"
+    "ALTER TABLE attempts ADD COLUMN seq INTEGER;\n"
+    "ALTER TABLE attempts ADD COLUMN parsed TEXT;\n";
+
+const char *const db_submit_steps[] = {sub_migration_1, sub_migration_2};
+#define sub_migrations db_submit_steps
 _Static_assert(sizeof sub_migrations / sizeof sub_migrations[0] == DB_SUBMIT_VERSION,
                "one migration per submission schema version");
 _Static_assert(DB_SUBMIT_APPLICATION_ID == 1463964482, "sub_migration_1 writes it");
+_Static_assert(DB_FILE_MAX_ANSWER == DB_ANSWER_MAX, "a file carries every answer a store keeps");
 
 /* ---- the in-memory submission ------------------------------------------------------- */
 
@@ -128,6 +139,7 @@ void db_submission_fini(struct db_submission *s)
     free(s->student_id);
     free(s->created_at);
     free(s->warpbench);
+    free(s->store_uid);
     for (size_t i = 0; i < s->n_packs; i++) {
         free(s->packs[i].id);
         free(s->packs[i].version);
@@ -146,6 +158,7 @@ void db_submission_fini(struct db_submission *s)
         free(a->pack_version);
         free(a->pack_digest);
         free(a->feedback);
+        free(a->parsed);
     }
     free(s->attempts);
     for (size_t i = 0; i < s->n_giveups; i++) {
@@ -188,99 +201,107 @@ void db_submission_fini(struct db_submission *s)
 
 /* ---- reading rows (shared by gather and read) --------------------------------------- */
 
-static void pack_row(sqlite3_stmt *st, void *e)
+/* Each column read for what the format says it is (db_frow_*): a NULL, a
+ * wrong type, an over-long text or a NUL byte refuses the file, so what
+ * the rest of Warpbench gets never holds one. */
+
+static void pack_row(struct db_frow *r, void *e)
 {
     struct db_sub_pack *p = e;
-    p->id = db_col_dup(st, 0);
-    p->version = db_col_dup(st, 1);
-    p->digest = db_col_dup(st, 2);
-    p->title = db_col_dup(st, 3);
+    p->id = db_frow_id(r, 0);
+    p->version = db_frow_text(r, 1, DB_FILE_MAX_LINE);
+    p->digest = db_frow_text(r, 2, DB_FILE_MAX_LINE);
+    p->title = db_frow_text(r, 3, DB_FILE_MAX_LINE);
 }
 
-static void attempt_row(sqlite3_stmt *st, void *e)
+static void attempt_row(struct db_frow *r, void *e)
 {
     struct db_sub_attempt *a = e;
-    a->id = sqlite3_column_int64(st, 0);
-    a->pack_id = db_col_dup(st, 1);
-    a->question_id = db_col_dup(st, 2);
-    a->variant = sqlite3_column_int(st, 3);
-    a->answer = db_col_dup(st, 4);
-    a->certainty = sqlite3_column_int(st, 5);
-    a->created_at = db_col_dup(st, 6);
-    a->params_json = db_col_dup(st, 7);
-    a->grader_rev = db_col_dup(st, 8);
-    a->pack_version = db_col_dup(st, 9);
-    a->pack_digest = db_col_dup(st, 10);
-    a->valid = sqlite3_column_int(st, 11) != 0;
-    a->score = sqlite3_column_double(st, 12);
-    a->max = sqlite3_column_double(st, 13);
-    a->correct = sqlite3_column_int(st, 14) != 0;
-    a->feedback = db_col_dup(st, 15);
-    a->regraded = sqlite3_column_int(st, 16) != 0;
-    a->lab_run = sqlite3_column_int64(st, 17);
+    int64_t v;
+    a->id = db_frow_int(r, 0, 1, INT64_MAX);
+    a->pack_id = db_frow_id(r, 1);
+    a->question_id = db_frow_id(r, 2);
+    a->variant = (int)db_frow_int(r, 3, 1, INT32_MAX);
+    a->answer = db_frow_text(r, 4, DB_FILE_MAX_ANSWER);
+    a->certainty = db_frow_int_null(r, 5, 1, 3, &v) ? (int)v : 0;
+    a->created_at = db_frow_text(r, 6, DB_FILE_MAX_LINE);
+    a->params_json = db_frow_text_null(r, 7, DB_FILE_MAX_TEXT);
+    a->grader_rev = db_frow_text_null(r, 8, DB_FILE_MAX_LINE);
+    a->pack_version = db_frow_text(r, 9, DB_FILE_MAX_LINE);
+    a->pack_digest = db_frow_text(r, 10, DB_FILE_MAX_LINE);
+    a->valid = db_frow_int(r, 11, 0, 1) != 0;
+    a->score = db_frow_num(r, 12);
+    a->max = db_frow_num(r, 13);
+    a->correct = db_frow_int(r, 14, 0, 1) != 0;
+    a->feedback = db_frow_text(r, 15, DB_FILE_MAX_TEXT);
+    a->regraded = db_frow_int(r, 16, 0, 1) != 0;
+    a->lab_run = db_frow_int_null(r, 17, 1, INT64_MAX, &v) ? v : 0;
+    a->sealed = db_frow_int(r, 18, 0, 1) != 0;
+    a->seq = db_frow_int_null(r, 19, 1, INT64_MAX, &v) ? v : 0;
+    a->parsed = db_frow_text_null(r, 20, DB_FILE_MAX_TEXT);
 }
 
-static void giveup_row(sqlite3_stmt *st, void *e)
+static void giveup_row(struct db_frow *r, void *e)
 {
     struct db_sub_giveup *g = e;
-    g->id = sqlite3_column_int64(st, 0);
-    g->pack_id = db_col_dup(st, 1);
-    g->question_id = db_col_dup(st, 2);
-    g->variant = sqlite3_column_int(st, 3);
-    g->last_attempt = sqlite3_column_int64(st, 4);
-    g->created_at = db_col_dup(st, 5);
+    g->id = db_frow_int(r, 0, 1, INT64_MAX);
+    g->pack_id = db_frow_id(r, 1);
+    g->question_id = db_frow_id(r, 2);
+    g->variant = (int)db_frow_int(r, 3, 1, INT32_MAX);
+    g->last_attempt = db_frow_int(r, 4, 0, INT64_MAX);
+    g->created_at = db_frow_text(r, 5, DB_FILE_MAX_LINE);
 }
 
-static void selfscore_row(sqlite3_stmt *st, void *e)
+static void selfscore_row(struct db_frow *r, void *e)
 {
     struct db_sub_selfscore *s = e;
-    s->attempt_id = sqlite3_column_int64(st, 0);
-    s->ordinal = sqlite3_column_int(st, 1);
-    s->concept = db_col_dup(st, 2);
-    s->score = sqlite3_column_double(st, 3);
-    s->max = sqlite3_column_double(st, 4);
+    s->attempt_id = db_frow_int(r, 0, 1, INT64_MAX);
+    s->ordinal = (int)db_frow_int(r, 1, 0, INT32_MAX);
+    s->concept = db_frow_text(r, 2, DB_FILE_MAX_LINE); /* a rubric concept's label */
+    s->score = db_frow_num(r, 3);
+    s->max = db_frow_num(r, 4);
 }
 
-static void rating_row(sqlite3_stmt *st, void *e)
+static void rating_row(struct db_frow *r, void *e)
 {
-    struct db_sub_rating *r = e;
-    r->item = db_col_dup(st, 0);
-    r->score = sqlite3_column_double(st, 1);
-    r->max = sqlite3_column_double(st, 2);
-    r->created_at = db_col_dup(st, 3);
+    struct db_sub_rating *x = e;
+    x->item = db_frow_text(r, 0, DB_FILE_MAX_LINE);
+    x->score = db_frow_num(r, 1);
+    x->max = db_frow_num(r, 2);
+    x->created_at = db_frow_text(r, 3, DB_FILE_MAX_LINE);
 }
 
-static void exam_row(sqlite3_stmt *st, void *e)
+static void exam_row(struct db_frow *r, void *e)
 {
     struct db_sub_exam *x = e;
-    x->pack_id = db_col_dup(st, 0);
-    x->lesson_id = db_col_dup(st, 1);
-    x->started_at = db_col_dup(st, 2);
-    x->deadline = db_col_dup(st, 3);
-    x->submitted_at = db_col_dup(st, 4);
+    x->pack_id = db_frow_id(r, 0);
+    x->lesson_id = db_frow_id(r, 1);
+    x->started_at = db_frow_text(r, 2, DB_FILE_MAX_LINE);
+    x->deadline = db_frow_text_null(r, 3, DB_FILE_MAX_LINE);
+    x->submitted_at = db_frow_text_null(r, 4, DB_FILE_MAX_LINE);
 }
 
-static void run_row(sqlite3_stmt *st, void *e)
+static void run_row(struct db_frow *r, void *e)
 {
-    struct db_sub_run *r = e;
-    r->id = sqlite3_column_int64(st, 0);
-    r->lab = db_col_dup(st, 1);
-    r->params_json = db_col_dup(st, 2);
-    r->machine_json = db_col_dup(st, 3);
-    r->summary_json = db_col_dup(st, 4);
-    r->status = db_col_dup(st, 5);
-    r->started_at = db_col_dup(st, 6);
-    r->ended_at = db_col_dup(st, 7);
-    r->error = db_col_dup(st, 8);
+    struct db_sub_run *x = e;
+    x->id = db_frow_int(r, 0, 1, INT64_MAX);
+    x->lab = db_frow_id(r, 1);
+    x->params_json = db_frow_text(r, 2, DB_FILE_MAX_TEXT);
+    x->machine_json = db_frow_text(r, 3, DB_FILE_MAX_TEXT);
+    x->summary_json = db_frow_text_null(r, 4, DB_FILE_MAX_JSON);
+    x->status = db_frow_id(r, 5);
+    x->started_at = db_frow_text(r, 6, DB_FILE_MAX_LINE);
+    x->ended_at = db_frow_text_null(r, 7, DB_FILE_MAX_LINE);
+    x->error = db_frow_text_null(r, 8, DB_FILE_MAX_TEXT);
 }
 
-static void sample_row(sqlite3_stmt *st, void *e)
+static void sample_row(struct db_frow *r, void *e)
 {
     struct db_labsample *v = e;
-    v->series = db_col_dup(st, 0);
-    v->step = sqlite3_column_int64(st, 1);
-    v->value = sqlite3_column_type(st, 2) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 2);
-    v->t = sqlite3_column_double(st, 3);
+    v->series = db_frow_id(r, 0);
+    v->step = db_frow_int(r, 1, INT64_MIN, INT64_MAX);
+    v->value = db_frow_num_null(r, 2);
+    v->t = db_frow_num(r, 3);
 }
 
 /* The free functions db_rows_read calls on an error: the rows were read
@@ -307,6 +328,49 @@ static void samples_free(void *arr, size_t n)
     db_labsamples_free(arr, n);
 }
 
+static void id_row(struct db_frow *r, void *e)
+{
+    *(int64_t *)e = db_frow_int(r, 0, 1, INT64_MAX);
+}
+
+static void ids_free(void *arr, size_t n)
+{
+    (void)n;
+    free(arr);
+}
+
+/* Orders attempts (pointers to them) by pack and question. */
+static int by_question(const void *x, const void *y)
+{
+    const struct db_sub_attempt *a = *(const struct db_sub_attempt *const *)x;
+    const struct db_sub_attempt *b = *(const struct db_sub_attempt *const *)y;
+    int c = strcmp(a->pack_id, b->pack_id);
+    return c ? c : strcmp(a->question_id, b->question_id);
+}
+
+/* No question with more attempts than a store records
+ * (DB_ATTEMPTS_MAX_PER_QUESTION). kind names the source in the message. */
+static int check_per_question(const char *path, const char *kind, const struct db_submission *s,
+                              struct core_err *err)
+{
+    const struct db_sub_attempt **by = core_xcalloc(s->n_attempts ? s->n_attempts : 1, sizeof *by);
+    for (size_t i = 0; i < s->n_attempts; i++)
+        by[i] = &s->attempts[i];
+    qsort(by, s->n_attempts, sizeof *by, by_question);
+    int rc = 0;
+    for (size_t i = 0, run = 0; i < s->n_attempts && !rc; i++) {
+        run = i && by_question(&by[i - 1], &by[i]) == 0 ? run + 1 : 1;
+        if (run > DB_ATTEMPTS_MAX_PER_QUESTION)
+            rc = core_err_set(err, CORE_ERR_STORE,
+                              "%s: malformed %s: more than %d attempts at %s:%s, more than a "
+                              "store records",
+                              path, kind, DB_ATTEMPTS_MAX_PER_QUESTION, by[i]->pack_id,
+                              by[i]->question_id);
+    }
+    free(by);
+    return rc;
+}
+
 /* ---- gathering from a student's store ----------------------------------------------- */
 
 static const char sql_gather_packs[] =
@@ -325,8 +389,9 @@ static const char sql_gather_attempts[] =
     "  (SELECT lr.id FROM questions q JOIN lab_runs lr ON lr.user_id = a.user_id "
     "     AND lr.lab = q.lab AND lr.status = 'done' AND lr.ended_at <= a.created_at "
     "   WHERE q.pack_id = a.pack_id AND q.id = a.question_id AND q.lab IS NOT NULL "
-    "   ORDER BY lr.id DESC LIMIT 1) "
+    "   ORDER BY lr.id DESC LIMIT 1), a.sealed, a.seq, a.parsed "
     "FROM attempts a JOIN pack_revs r ON r.id = a.rev_id "
+
     "LEFT JOIN attempts x ON x.id = (SELECT max(y.id) FROM attempts y WHERE y.regrade_of = a.id) "
     "WHERE a.user_id = ?1 AND a.regrade_of IS NULL AND (?2 IS NULL OR a.pack_id = ?2) "
     "ORDER BY a.id";
@@ -354,43 +419,84 @@ static int cmp_i64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* One table of a submission read into its array: `sql` (one-off, bound
+ * by `types`), at most max rows. Errors name the kind ("store" when
+ * gathering, "submission" when reading a file). */
+#define READ_ROWS(kind, table, max, sql, field, count, row, freefn, ...)                           \
+    do {                                                                                           \
+        if (!rc) {                                                                                 \
+            void *arr_ = NULL;                                                                     \
+            rc = db_file_rows(db, kind, table, max, sql, sizeof *out->field, row, freefn, &arr_,   \
+                              &out->count, err, __VA_ARGS__);                                      \
+            out->field = arr_;                                                                     \
+        }                                                                                          \
+    } while (0)
+
+/* The lab runs `ids` (sorted, repeats allowed) with their samples into
+ * out->runs, each once: from sql_run and sql_run_samples (both bound by the
+ * run's id). Refuses a run over DB_FILE_MAX_SAMPLES_PER_RUN samples and
+ * more than DB_FILE_MAX_SAMPLES in all. */
+static int read_runs(struct db *db, const char *kind, const char *sql_run,
+                     const char *sql_run_samples, const int64_t *ids, size_t n_ids,
+                     struct db_submission *out, struct core_err *err)
+{
+    int rc = 0;
+    size_t total = 0;
+    if (n_ids)
+        out->runs = core_xcalloc(n_ids, sizeof *out->runs);
+    for (size_t i = 0; i < n_ids && !rc; i++) {
+        if (i > 0 && ids[i] == ids[i - 1])
+            continue;
+        size_t one = 0;
+        void *arr = NULL;
+        rc = db_file_rows(db, kind, "lab_runs", 1, sql_run, sizeof *out->runs, run_row, runs_free,
+                          &arr, &one, err, "I", ids[i]);
+        if (!rc && one == 0)
+            rc = core_err_set(err, CORE_ERR_STORE, "%s: malformed %s: lab run %lld is missing",
+                              db->path, kind, (long long)ids[i]);
+        if (rc) {
+            free(arr);
+            break;
+        }
+        struct db_sub_run *r = &out->runs[out->n_runs++];
+        *r = *(struct db_sub_run *)arr;
+        free(arr);
+        rc = db_file_rows(db, kind, "lab_samples", DB_FILE_MAX_SAMPLES_PER_RUN, sql_run_samples,
+                          sizeof *r->samples, sample_row, samples_free, &arr, &r->n_samples, err,
+                          "I", r->id);
+        r->samples = arr;
+        total += r->n_samples;
+        if (!rc && total > DB_FILE_MAX_SAMPLES)
+            rc = core_err_set(err, CORE_ERR_STORE,
+                              "%s: malformed %s: lab_samples has more than %d rows", db->path, kind,
+                              DB_FILE_MAX_SAMPLES);
+    }
+    return rc;
+}
+
 int db_submission_gather(struct db *db, int64_t user_id, const char *pack_id,
                          struct db_submission *out, struct core_err *err)
 {
     memset(out, 0, sizeof *out);
-    void *arr;
-    int rc = db_read_rows(db, sql_gather_packs, sizeof *out->packs, pack_row, packs_free, &arr,
-                          &out->n_packs, "packs", err, "t", pack_id);
-    out->packs = arr;
+    /* One snapshot: every SELECT below reads the store as it was at the
+     * first, while a TUI or a lab run may be writing (WAL readers never
+     * wait), so the submission holds together (no attempt whose run came
+     * later, no self-score without its attempt). */
+    int rc = db_tx_read_begin(db, err);
+    READ_ROWS("store", "packs", DB_FILE_MAX_ROWS, sql_gather_packs, packs, n_packs, pack_row,
+              packs_free, "t", pack_id);
     if (!rc && pack_id && out->n_packs == 0)
         rc = core_err_set(err, CORE_ERR_NOTFOUND, "no pack '%s'", pack_id);
-    if (!rc) {
-        rc =
-            db_read_rows(db, sql_gather_attempts, sizeof *out->attempts, attempt_row, attempts_free,
-                         &arr, &out->n_attempts, "attempts", err, "It", user_id, pack_id);
-        out->attempts = arr;
-    }
-    if (!rc) {
-        rc = db_read_rows(db, sql_gather_giveups, sizeof *out->giveups, giveup_row, giveups_free,
-                          &arr, &out->n_giveups, "give-ups", err, "It", user_id, pack_id);
-        out->giveups = arr;
-    }
-    if (!rc) {
-        rc = db_read_rows(db, sql_gather_selfscores, sizeof *out->selfscores, selfscore_row,
-                          selfscores_free, &arr, &out->n_selfscores, "self-scores", err, "It",
-                          user_id, pack_id);
-        out->selfscores = arr;
-    }
-    if (!rc) {
-        rc = db_read_rows(db, sql_gather_ratings, sizeof *out->ratings, rating_row, ratings_free,
-                          &arr, &out->n_ratings, "self-assessments", err, "I", user_id);
-        out->ratings = arr;
-    }
-    if (!rc) {
-        rc = db_read_rows(db, sql_gather_exams, sizeof *out->exams, exam_row, exams_free, &arr,
-                          &out->n_exams, "exams", err, "It", user_id, pack_id);
-        out->exams = arr;
-    }
+    READ_ROWS("store", "attempts", DB_FILE_MAX_ATTEMPTS, sql_gather_attempts, attempts, n_attempts,
+              attempt_row, attempts_free, "It", user_id, pack_id);
+    READ_ROWS("store", "giveups", DB_FILE_MAX_ROWS, sql_gather_giveups, giveups, n_giveups,
+              giveup_row, giveups_free, "It", user_id, pack_id);
+    READ_ROWS("store", "selfscores", DB_FILE_MAX_ROWS, sql_gather_selfscores, selfscores,
+              n_selfscores, selfscore_row, selfscores_free, "It", user_id, pack_id);
+    READ_ROWS("store", "selfassess", DB_FILE_MAX_ROWS, sql_gather_ratings, ratings, n_ratings,
+              rating_row, ratings_free, "I", user_id);
+    READ_ROWS("store", "exams", DB_FILE_MAX_ROWS, sql_gather_exams, exams, n_exams, exam_row,
+              exams_free, "It", user_id, pack_id);
     /* The runs the lab-linked attempts were answered from, each once. */
     int64_t *ids = core_xcalloc(out->n_attempts ? out->n_attempts : 1, sizeof *ids);
     size_t n_ids = 0;
@@ -398,24 +504,12 @@ int db_submission_gather(struct db *db, int64_t user_id, const char *pack_id,
         if (out->attempts[i].lab_run)
             ids[n_ids++] = out->attempts[i].lab_run;
     qsort(ids, n_ids, sizeof *ids, cmp_i64);
-    if (!rc && n_ids)
-        out->runs = core_xcalloc(n_ids, sizeof *out->runs);
-    for (size_t i = 0; i < n_ids && !rc; i++) {
-        if (i > 0 && ids[i] == ids[i - 1])
-            continue;
-        size_t one = 0;
-        rc = db_read_rows(db, sql_gather_run, sizeof *out->runs, run_row, runs_free, &arr, &one,
-                          "a lab run", err, "I", ids[i]);
-        if (rc)
-            break;
-        struct db_sub_run *r = &out->runs[out->n_runs++];
-        *r = *(struct db_sub_run *)arr;
-        free(arr);
-        rc = db_read_rows(db, sql_samples, sizeof *r->samples, sample_row, samples_free, &arr,
-                          &r->n_samples, "lab samples", err, "I", r->id);
-        r->samples = arr;
-    }
+    if (!rc)
+        rc = read_runs(db, "store", sql_gather_run, sql_samples, ids, n_ids, out, err);
+    if (!rc) /* what an instructor's import would refuse, said here first */
+        rc = check_per_question(db->path, "store", out, err);
     free(ids);
+    db_tx_rollback(db); /* the snapshot ends; nothing was written */
     if (rc)
         db_submission_fini(out);
     return rc;
@@ -443,8 +537,8 @@ int db_submission_write(const char *path, const struct db_submission *s, struct 
     static const char sql_attempt[] =
         "INSERT INTO attempts(id, pack_id, question_id, variant, answer, certainty, created_at, "
         "params_json, grader_rev, pack_version, pack_digest, valid, score, max, correct, "
-        "feedback, regraded, lab_run) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
-        "?13, ?14, ?15, ?16, ?17, ?18)";
+        "feedback, regraded, lab_run, sealed, seq, parsed) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, "
+        "?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)";
     static const char sql_giveup[] =
         "INSERT INTO giveups(id, pack_id, question_id, variant, last_attempt, created_at) "
         "VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
@@ -463,7 +557,8 @@ int db_submission_write(const char *path, const struct db_submission *s, struct 
                                         {"user", s->user},
                                         {"student_id", s->student_id},
                                         {"created_at", s->created_at},
-                                        {"warpbench", s->warpbench}};
+                                        {"warpbench", s->warpbench},
+                                        {"store_uid", s->store_uid}};
     rc = db_file_meta_write(db, SUB_FORMAT, meta, sizeof meta / sizeof meta[0], err);
     for (size_t i = 0; i < s->n_packs && !rc; i++) {
         const struct db_sub_pack *p = &s->packs[i];
@@ -483,11 +578,12 @@ int db_submission_write(const char *path, const struct db_submission *s, struct 
     }
     for (size_t i = 0; i < s->n_attempts && !rc; i++) {
         const struct db_sub_attempt *a = &s->attempts[i];
-        rc = db_file_put(db, sql_attempt, "an attempt", err, "IttitRtttttidditiR", a->id,
+        rc = db_file_put(db, sql_attempt, "an attempt", err, "IttitRtttttidditiRiRt", a->id,
                          a->pack_id, a->question_id, a->variant, a->answer, (int64_t)a->certainty,
                          a->created_at, a->params_json, a->grader_rev, a->pack_version,
                          a->pack_digest, a->valid ? 1 : 0, a->score, a->max, a->correct ? 1 : 0,
-                         a->feedback ? a->feedback : "", a->regraded ? 1 : 0, a->lab_run);
+                         a->feedback ? a->feedback : "", a->regraded ? 1 : 0, a->lab_run,
+                         a->sealed ? 1 : 0, a->seq, a->parsed);
     }
     for (size_t i = 0; i < s->n_giveups && !rc; i++) {
         const struct db_sub_giveup *g = &s->giveups[i];
@@ -520,59 +616,27 @@ out:
 #define WHAT "submission file"
 #define refuse(err, path, ...) db_file_refuse(err, path, WHAT, __VA_ARGS__)
 
-/* Numbers where the format has numbers: a text there (SQLite keeps what it
- * is given) would read as 0 and pass unseen. */
-static int check_types(struct db *db, struct core_err *err)
-{
-    static const char *const checks[][2] = {
-        {"attempts", "SELECT id FROM attempts WHERE typeof(variant) <> 'integer' OR "
-                     "typeof(score) NOT IN ('integer', 'real') OR typeof(max) NOT IN "
-                     "('integer', 'real') OR typeof(valid) <> 'integer' OR typeof(id) <> "
-                     "'integer' LIMIT 1"},
-        {"selfscores", "SELECT attempt_id FROM selfscores WHERE typeof(score) NOT IN "
-                       "('integer', 'real') OR typeof(max) NOT IN ('integer', 'real') LIMIT 1"},
-        {"giveups", "SELECT id FROM giveups WHERE typeof(last_attempt) <> 'integer' OR "
-                    "typeof(variant) <> 'integer' LIMIT 1"},
-        {"lab_samples", "SELECT run_id FROM lab_samples WHERE typeof(t) NOT IN ('integer', "
-                        "'real') OR typeof(value) NOT IN ('integer', 'real', 'null') LIMIT 1"},
-    };
-    for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++) {
-        sqlite3_stmt *st = NULL;
-        int src = sqlite3_prepare_v2(db->h, checks[i][1], -1, &st, NULL);
-        if (src == SQLITE_OK)
-            src = sqlite3_step(st);
-        long long id = src == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
-        const char *msg = src == SQLITE_ROW || src == SQLITE_DONE ? "" : sqlite3_errmsg(db->h);
-        int rc = 0;
-        if (src == SQLITE_ROW)
-            rc = refuse(err, db->path, "a row of %s (%lld) holds text where a number belongs",
-                        checks[i][0], id);
-        else if (src != SQLITE_DONE)
-            rc = refuse(err, db->path, "%s", msg);
-        sqlite3_finalize(st);
-        if (rc)
-            return rc;
-    }
-    return 0;
-}
-
 static int read_meta(struct db *db, struct db_submission *out, struct core_err *err)
 {
     const struct db_meta_slot slots[] = {{"uid", &out->uid},
                                          {"user", &out->user},
                                          {"student_id", &out->student_id},
                                          {"created_at", &out->created_at},
-                                         {"warpbench", &out->warpbench}};
+                                         {"warpbench", &out->warpbench},
+                                         {"store_uid", &out->store_uid}};
     int rc = db_file_meta_read(db, WHAT, SUB_FORMAT, slots, sizeof slots / sizeof slots[0], err);
     if (rc)
         return rc;
     if (!out->uid || !*out->uid)
         return refuse(err, db->path, "it has no submission uid");
-    if (!out->user || !*out->user || strlen(out->user) > 64)
+    if (!out->user || !*out->user || strlen(out->user) > DB_FILE_MAX_ID)
         return refuse(err, db->path, "it names no student (meta user)");
+    /* names are shown in reports and the gradebook, one to a line */
+    if (!core_text_clean(out->user, 0) || (out->student_id && !core_text_clean(out->student_id, 0)))
+        return refuse(err, db->path, "its student's name or id holds control characters");
     if (!out->created_at || strlen(out->created_at) < 10)
         return refuse(err, db->path, "it has no creation time");
-    if (out->student_id && (!*out->student_id || strlen(out->student_id) > 64))
+    if (out->student_id && (!*out->student_id || strlen(out->student_id) > DB_FILE_MAX_ID))
         return refuse(err, db->path, "its student_id is empty or longer than 64 characters");
     return 0;
 }
@@ -638,62 +702,68 @@ static int check_rows(const char *path, const struct db_submission *s, struct co
 
 int db_submission_read(const char *path, struct db_submission *out, struct core_err *err)
 {
-    memset(out, 0, sizeof *out);
     const struct db_open_spec spec = {.app_id = DB_SUBMIT_APPLICATION_ID,
                                       .what = "a Warpbench submission file",
                                       .steps = sub_migrations,
                                       .n_steps = DB_SUBMIT_VERSION,
                                       .read_only = true};
+    return db_submission_read_as(path, &spec, out, err);
+}
+
+int db_submission_read_as(const char *path, const struct db_open_spec *spec,
+                          struct db_submission *out, struct core_err *err)
+{
+    memset(out, 0, sizeof *out);
     struct db *db = NULL;
-    int rc = db_open_spec(&db, path, &spec, err);
+    int rc = db_open_spec(&db, path, spec, err);
     if (rc)
         return rc;
     rc = db_file_check(db, WHAT, err);
     if (!rc)
-        rc = check_types(db, err);
-    if (!rc)
         rc = read_meta(db, out, err);
-    void *arr;
-    struct core_err e = {0};
-#define READ(sql, field, count, row, freefn, what)                                                 \
-    do {                                                                                           \
-        if (!rc) {                                                                                 \
-            rc = db_read_rows(db, sql, sizeof *out->field, row, freefn, &arr, &out->count, what,   \
-                              &e, "");                                                             \
-            out->field = arr;                                                                      \
-        }                                                                                          \
-    } while (0)
-    READ("SELECT id, version, digest, title FROM packs ORDER BY id", packs, n_packs, pack_row,
-         packs_free, "packs");
-    READ("SELECT id, pack_id, question_id, variant, answer, certainty, created_at, params_json, "
-         "grader_rev, pack_version, pack_digest, valid, score, max, correct, feedback, regraded, "
-         "lab_run FROM attempts ORDER BY id",
-         attempts, n_attempts, attempt_row, attempts_free, "attempts");
-    READ("SELECT id, pack_id, question_id, variant, last_attempt, created_at FROM giveups "
-         "ORDER BY id",
-         giveups, n_giveups, giveup_row, giveups_free, "give-ups");
-    READ("SELECT attempt_id, ordinal, concept, score, max FROM selfscores "
-         "ORDER BY attempt_id, ordinal",
-         selfscores, n_selfscores, selfscore_row, selfscores_free, "self-scores");
-    READ("SELECT item, score, max, created_at FROM selfassess ORDER BY id", ratings, n_ratings,
-         rating_row, ratings_free, "self-assessments");
-    READ("SELECT pack_id, lesson_id, started_at, deadline, submitted_at FROM exams "
-         "ORDER BY pack_id, lesson_id",
-         exams, n_exams, exam_row, exams_free, "exams");
-    READ("SELECT id, lab, params_json, machine_json, summary_json, status, started_at, ended_at, "
-         "error FROM lab_runs ORDER BY id",
-         runs, n_runs, run_row, runs_free, "lab runs");
-#undef READ
-    for (size_t i = 0; i < out->n_runs && !rc; i++) {
-        rc = db_read_rows(db,
-                          "SELECT series, step, value, t FROM lab_samples WHERE run_id = ?1 "
-                          "ORDER BY seq",
-                          sizeof *out->runs[i].samples, sample_row, samples_free, &arr,
-                          &out->runs[i].n_samples, "lab samples", &e, "I", out->runs[i].id);
-        out->runs[i].samples = arr;
+    READ_ROWS("submission", "packs", DB_FILE_MAX_ROWS,
+              "SELECT id, version, digest, title FROM packs ORDER BY id", packs, n_packs, pack_row,
+              packs_free, "");
+    READ_ROWS("submission", "attempts", DB_FILE_MAX_ATTEMPTS,
+              "SELECT id, pack_id, question_id, variant, answer, certainty, created_at, "
+              "params_json, grader_rev, pack_version, pack_digest, valid, score, max, correct, "
+              "feedback, regraded, lab_run, sealed, seq, parsed FROM attempts ORDER BY id",
+              attempts, n_attempts, attempt_row, attempts_free, "");
+    READ_ROWS("submission", "giveups", DB_FILE_MAX_ROWS,
+              "SELECT id, pack_id, question_id, variant, last_attempt, created_at FROM giveups "
+              "ORDER BY id",
+              giveups, n_giveups, giveup_row, giveups_free, "");
+    READ_ROWS("submission", "selfscores", DB_FILE_MAX_ROWS,
+              "SELECT attempt_id, ordinal, concept, score, max FROM selfscores "
+              "ORDER BY attempt_id, ordinal",
+              selfscores, n_selfscores, selfscore_row, selfscores_free, "");
+    READ_ROWS("submission", "selfassess", DB_FILE_MAX_ROWS,
+              "SELECT item, score, max, created_at FROM selfassess ORDER BY id", ratings, n_ratings,
+              rating_row, ratings_free, "");
+    READ_ROWS("submission", "exams", DB_FILE_MAX_ROWS,
+              "SELECT pack_id, lesson_id, started_at, deadline, submitted_at FROM exams "
+              "ORDER BY pack_id, lesson_id",
+              exams, n_exams, exam_row, exams_free, "");
+    /* every run of the file, whether an attempt names it or not */
+    int64_t *ids = NULL;
+    size_t n_ids = 0;
+    if (!rc) {
+        void *arr = NULL;
+        rc = db_file_rows(db, "submission", "lab_runs", DB_FILE_MAX_ROWS,
+                          "SELECT id FROM lab_runs ORDER BY id", sizeof *ids, id_row, ids_free,
+                          &arr, &n_ids, err, "");
+        ids = arr;
     }
-    if (rc && e.code)
-        rc = db_file_refuse_read(err, path, WHAT, &e);
+    if (!rc)
+        rc = read_runs(db, "submission",
+                       "SELECT id, lab, params_json, machine_json, summary_json, status, "
+                       "started_at, ended_at, error FROM lab_runs WHERE id = ?1",
+                       "SELECT series, step, value, t FROM lab_samples WHERE run_id = ?1 "
+                       "ORDER BY seq",
+                       ids, n_ids, out, err);
+    free(ids);
+    if (!rc)
+        rc = check_per_question(path, "submission", out, err);
     if (!rc)
         rc = check_rows(path, out, err);
     db_close(db);

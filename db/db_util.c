@@ -160,6 +160,13 @@ int db_fail(struct db *db, struct core_err *err, int rc, const char *fmt, ...)
                             "%s: store %s is damaged (%s): not written to; the command that "
                             "recovers it is printed when it is opened",
                             ctx, db->path, db->damaged);
+    if (db && db->budget_hit && (rc & 0xff) == SQLITE_INTERRUPT)
+        /* the progress handler of a file from someone else (db_foreign.c) */
+        return core_err_set(err, CORE_ERR_STORE,
+                            "%s: stopped after %llu thousand steps, the budget of a file of its "
+                            "size: more work than reading a real one takes (a view, a trigger "
+                            "or a recursive query?)",
+                            ctx, (unsigned long long)db->budget);
     bool own = db && db->h && sqlite3_extended_errcode(db->h) == rc;
     const char *msg = own ? sqlite3_errmsg(db->h) : sqlite3_errstr(rc);
     const char *full = db_full_words(own ? db : NULL, rc, sys_errno);
@@ -261,12 +268,18 @@ static int exec_cached(struct db *db, const char *sql, const char *what, struct 
 }
 
 static const char sql_begin[] = "BEGIN IMMEDIATE";
+static const char sql_begin_read[] = "BEGIN DEFERRED";
 static const char sql_commit[] = "COMMIT";
 static const char sql_rollback[] = "ROLLBACK";
 
 int db_tx_begin(struct db *db, struct core_err *err)
 {
     return exec_cached(db, sql_begin, "starting a transaction", err);
+}
+
+int db_tx_read_begin(struct db *db, struct core_err *err)
+{
+    return exec_cached(db, sql_begin_read, "starting a read transaction", err);
 }
 
 int db_tx_commit(struct db *db, struct core_err *err)

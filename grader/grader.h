@@ -9,7 +9,11 @@
  * backstop far above it that also stops long C calls) and hands the rest of
  * Warpbench plain C structs. The instruction and memory counts decide every
  * outcome the same way on every machine and under any load. Every grading, rendering or example run
- * gets a fresh sandbox, so one grader cannot leave anything behind for the next.
+ * gives the result a fresh sandbox would: a pack's sandbox is reused from job
+ * to job, but each job runs in an environment of its own, what jobs share
+ * (the libraries, wb, the strings' metatable) is read-only to pack code, and a
+ * sandbox is never reused after a job that failed, so one grader cannot
+ * leave anything behind for the next.
  *
  * Errors in instructor code come back as CORE_ERR_SCRIPT (a Lua error),
  * CORE_ERR_LIMIT (a sandbox limit) or CORE_ERR_INVALID (a pack that breaks the
@@ -142,13 +146,22 @@ struct grader_question {
     char *lab;  /* linked lab, or NULL */
     char *unit; /* numeric: the unit answers are read in ("" = plain number) */
     size_t n_hints;
-    size_t n_choices; /* choice/multi/ordering */
+    char **hints;      /* the hint templates, in order (n_hints) */
+    bool *hint_public; /* per hint: `{ text = ..., public = true }`: kept by a release */
+    size_t n_choices;  /* choice/multi/ordering */
+    char **choices;    /* the choice (or item) templates as declared (n_choices) */
     size_t n_examples;
-    size_t n_samples;            /* design: graded sample answers (pack check scores them) */
-    size_t max_answer;           /* the longest answer graded, in bytes (grader_kind_max_answer
-                                    unless the question sets max_answer) */
-    bool has_params;             /* draws per-student numbers */
-    bool has_grade;              /* custom grade function */
+    size_t n_samples;  /* design: graded sample answers (pack check scores them) */
+    size_t max_answer; /* the longest answer graded, in bytes (grader_kind_max_answer
+                          unless the question sets max_answer) */
+    bool has_params;   /* draws per-student numbers */
+    bool has_grade;    /* custom grade function */
+    bool integer;      /* numeric: integer = true */
+    /* A question of a sealed lesson of a release (grader_lesson.sealed):
+     * it carries no reference and nothing that grades. An answer to it is
+     * checked for form (grader_question_record) and graded by the
+     * instructor, with the source pack. */
+    bool sealed;
     char *file;                  /* source file path */
     int line;                    /* line of the question{} call */
     int page_after;              /* index of the page it follows in its lesson, -1 before any */
@@ -201,7 +214,17 @@ struct grader_lesson {
      * submits the whole lesson; an optional time limit. */
     bool exam;
     int time_limit_s; /* 0: none */
+    /* lesson{ graded = true }: graded work of a class. A graded or exam
+     * lesson is `sealed` in a release (grader_pack_info.is_release): the
+     * release keeps only what a student needs to answer. */
+    bool graded;
+    bool sealed;
 };
+
+/* How an answer made after a class's deadline is graded
+ * (pack{ class = { late = ... } }): as on time (it is flagged late), with
+ * a fraction of the points taken per day late, or not at all. */
+enum grader_late { GRADER_LATE_NONE = 0, GRADER_LATE_PER_DAY, GRADER_LATE_ZERO };
 
 struct grader_pack_info {
     char *id;
@@ -215,6 +238,18 @@ struct grader_pack_info {
     char **rubric; /* pack{ rubric = { ... } }: the pack's own rubric items, beside
                       the course's (lessons/ checks every question's items) */
     size_t n_rubric;
+    /* pack{ release = { salt = ..., source = ..., made = ... } }: this is a
+     * release, the student edition `pack release` writes; its graded and
+     * exam lessons are sealed. salt: the class salt every sealed variant is
+     * drawn with; source: the digest of the source pack it was made from. */
+    bool is_release;
+    char *release_salt, *release_source, *release_made; /* NULL unless is_release */
+    /* pack{ class = { deadline = "2026-12-01T23:59Z", late = ... } }: the
+     * class's deadline (UTC, as core_time_iso writes it; NULL: none) and
+     * its late rule (late = "none" | "zero" | { per_day = 0.1 }). */
+    char *deadline;
+    enum grader_late late;
+    double late_per_day;
     struct grader_lesson *lessons;
     size_t n_lessons;
 };
@@ -222,7 +257,7 @@ struct grader_pack_info {
 struct grader_pack;
 
 /* Evaluates a pack: pack.lua first, then each lesson file it lists, each in a
- * fresh sandbox with the pack constructors (pack, lesson, page, question, ...)
+ * new sandbox with the pack constructors (pack, lesson, page, question, ...)
  * defined. Validates every field against the format (unknown field, missing
  * or duplicate id, wrong type, unknown kind, missing reference answer, ...).
  * Every problem found is pushed to `problems` (optional) as
@@ -253,6 +288,19 @@ int grader_pack_open(struct grader_pack **out, const struct grader_file *files, 
                      const struct grader_limits *lim, struct core_err *err);
 
 void grader_pack_free(struct grader_pack *p);
+
+/* A budget of CPU time for every question job run on p from now on (pack
+ * check: references, examples, variants, samples): each job's CPU time (the
+ * calling thread's) is charged to the pack and to its question. Once it is
+ * spent, every further job fails at once with CORE_ERR_LIMIT and its words
+ * (GRADER_BUDGET_WORDS ...). cpu_s <= 0: no budget (the default). The
+ * per-call limits (grader_limits) hold as before. */
+void grader_pack_set_budget(struct grader_pack *p, double cpu_s);
+#define GRADER_BUDGET_WORDS "the pack's budget of"
+/* Whether p's budget is spent; when it is and buf is given, the words that
+ * say so, naming the question whose jobs took the most of it ("the pack's
+ * budget of 60 s of CPU is spent: question slow took 58.2 s of it"). */
+bool grader_pack_budget_spent(const struct grader_pack *p, char *buf, size_t n);
 
 /* The model. Borrowed; valid until grader_pack_free. */
 const struct grader_pack_info *grader_pack_info(const struct grader_pack *p);
@@ -292,6 +340,12 @@ struct grader_ctx {
      * grader_result's params_json held), used instead of running params():
      * re-grading against the numbers the student was shown. NULL: draw. */
     const char *params_json;
+    /* Choice, multi and ordering answers may name items by identity: "#3
+     * #1 #4 #2" are the declared numbers, whatever letters the student saw
+     * (a sealed answer is recorded so: grader_question_record). Only the
+     * instructor's side sets it: a student who could type declared numbers
+     * would read an ordering question's answer off its declaration. */
+    bool identity;
 };
 
 /* ---- rendering ----------------------------------------------------------- */
@@ -308,7 +362,10 @@ struct grader_view {
     char **rubric;   /* design: the concept labels a student scores themselves on */
     double *rubric_points;
     size_t n_rubric;
-    char *params_json; /* the variant's parameters as JSON (see grader_result) */
+    char *params_json; /* the variant's parameters as JSON (see grader_result); for a
+                          sealed question only those its texts show */
+    char *params_all;  /* a sealed question: every parameter params returned (what the
+                          student's Lua computes; the release checks search it) */
 
     size_t max_answer; /* the longest answer graded, in bytes: tell the student */
 };
@@ -348,6 +405,9 @@ struct grader_result {
 
     bool automatic; /* a design answer scored by the concept rubric: a provisional,
                        automatic score, to be shown as such beside a person's */
+    /* grader_question_record: the answer as it is recorded and handed to
+     * the instructor (see there); NULL otherwise. */
+    char *canonical;
     /* Design: what the grader read for each concept of the rubric, in
      * order (n_claims == 0 for other kinds). */
     struct grader_claim_evidence *claims;
@@ -371,12 +431,107 @@ struct grader_claim_evidence {
 };
 void grader_result_fini(struct grader_result *r);
 
-/* Grades `answer` to question `qid` for ctx in a fresh sandbox. Returns 0
+/* Grades `answer` to question `qid` for ctx (with the result a fresh
+ * sandbox would give; see the top of this file). Returns 0
  * with *out filled (valid or not), or an error for a broken grader
  * (CORE_ERR_SCRIPT/LIMIT with "file:line: ...") or an unknown qid
  * (CORE_ERR_NOTFOUND). On error *out is zeroed. */
 int grader_question_grade(struct grader_pack *p, const char *qid, const struct grader_ctx *ctx,
                           const char *answer, struct grader_result *out, struct core_err *err);
+
+/* Checks an answer to a sealed question for form only: there is no
+ * reference in a release, and the instructor grades it with the source
+ * pack. Numeric answers must read as a number in the question's unit;
+ * choice, multi and ordering answers as letters of what this student is
+ * shown (one pick for choice; each item once for ordering); text and
+ * design answers must not be blank; every answer within max_answer. *out:
+ * valid (else feedback says what to fix: nothing is recorded), parsed (as
+ * understood: "2.5 ×", "c a d b"), params_json, max (the points) and
+ * canonical: what is recorded and graded later. It is the answer itself,
+ * except for choice, multi and ordering, whose canonical form names the
+ * items by their declared numbers ("#2", "#1 #3", "#3 #1 #4 #2"), so no
+ * grade depends on the letters a student saw. score is 0. Errors as for
+ * grader_question_grade. Works on any question (its reference is never
+ * computed). */
+int grader_question_record(struct grader_pack *p, const char *qid, const struct grader_ctx *ctx,
+                           const char *answer, struct grader_result *out, struct core_err *err);
+
+/* The reference of question qid for ctx, as the release checks need it:
+ * `exact` an answer that scores full marks, `display` as a student reads
+ * it, `value` for a numeric question, `texts` every accepted text of a
+ * text question and the model answer of a design one, `phrases` the words
+ * and phrases of a design rubric (match and near terms), `feedback` every
+ * declared feedback text (wrong, bands, why, concepts); params_json the
+ * variant's numbers. Strings the caller frees with grader_reference_fini.
+ * Errors as for grader_question_grade; a sealed question has none
+ * (CORE_ERR_USAGE). */
+struct grader_reference {
+    char *exact, *display; /* NULL when there is none (a lab question without a run) */
+    double value;
+    bool has_value;
+    struct core_strlist texts, phrases, feedback;
+    char *params_json;
+};
+void grader_reference_fini(struct grader_reference *r);
+int grader_question_reference(struct grader_pack *p, const char *qid, const struct grader_ctx *ctx,
+                              struct grader_reference *out, struct core_err *err);
+
+/* ---- releases (grader_release.c) ----------------------------------------- */
+
+/* What pack.lua's release = { ... } says (see grader_pack_info). */
+struct grader_release_opts {
+    const char *salt;   /* 16 to 64 lower-case hex digits */
+    const char *source; /* the source pack's digest */
+    const char *made;   /* when, ISO 8601 */
+    uint64_t seed;      /* shuffles the items of sealed ordering questions */
+};
+
+/* A sealed ordering question's items in the release: release item k
+ * (0-based) is source item perm[k]. The instructor keeps it to read the
+ * answers back. */
+struct grader_release_perm {
+    char *qid;
+    size_t n;
+    int perm[26];
+};
+
+struct grader_release_file {
+    char *path;
+    char *data;
+    size_t len;
+};
+
+struct grader_release {
+    struct grader_release_file *files; /* every file of the pack it was made from, rewritten */
+    size_t n_files;
+    struct grader_release_perm *perms;
+    size_t n_perms;
+    size_t sealed_lessons, sealed_questions;
+    size_t dropped_calcs, dropped_hints, dropped_defs; /* what was left out */
+    struct core_strlist notes;                         /* what was left out and why, per item */
+};
+void grader_release_fini(struct grader_release *r);
+
+/* The student edition of pack p (a source pack, loaded with
+ * grader_pack_new): every graded (lesson{ graded = true }) and exam lesson
+ * sealed — its questions rewritten with only what a student needs to
+ * answer, everything that grades or reveals left out, the local helpers no
+ * kept code uses left out, comments dropped — its calculators left out;
+ * practice lessons kept whole but for a calculator that computes a sealed
+ * answer (grader_calc_reveals); pack.lua marked as a release (o). See
+ * grader_release.c for the rules. CORE_ERR_INVALID (with file:line) for a
+ * sealed lesson the release cannot rewrite safely; CORE_ERR_USAGE for a
+ * pack that is a release already. Caller finis *out. */
+int grader_pack_release(struct grader_pack *p, const struct grader_release_opts *o,
+                        struct grader_release *out, struct core_err *err);
+
+/* Whether calculator calc_id of `calcs` computes the reference of numeric
+ * question qid of `src` from its numbers: the calculator is run on a few
+ * sample students' params (inputs named as params keys), and an output
+ * equal to the reference is a hit. Returns the number of hits; *why
+ * (caller frees; NULL when none) says which. */
+int grader_calc_reveals(struct grader_pack *calcs, const char *calc_id, struct grader_pack *src,
+                        const char *qid, char **why);
 
 /* ---- calculators -------------------------------------------------------- */
 
@@ -385,8 +540,8 @@ const struct grader_calc *grader_pack_calc(const struct grader_pack *p, const ch
 
 /* Runs calculator calc_id's compute() on inputs (one per declared input, in
  * order; checked against each input's range and integer flag, a value out of
- * range is CORE_ERR_INVALID naming the input and its range) in a fresh
- * sandbox. *out (caller frees with grader_calc_outputs_free) receives the
+ * range is CORE_ERR_INVALID naming the input and its range) as a job like a
+ * grading. *out (caller frees with grader_calc_outputs_free) receives the
  * outputs in the order compute returned them. */
 int grader_calc_run(struct grader_pack *p, const char *calc_id, const double *inputs,
                     struct grader_calc_output **out, size_t *n, struct core_err *err);

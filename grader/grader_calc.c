@@ -3,7 +3,7 @@
  * compute(v) for a set of inputs, checking what it returns, and the
  * calculator self-tests of pack check.
  *
- * A run is a job in a fresh sandbox with the pack's limits, like a grading:
+ * A run is a job with the pack's limits, like a grading (grader_sb_run):
  * one C driver (l_calc) under grader_pcall loads the calculator's file cut
  * down to it (grader_slim_cut keeps the one calculator{} statement; the
  * whole file when the cut one does not declare it), runs it with the

@@ -100,6 +100,11 @@ void grader_decl_open(lua_State *L, int g)
     lua_pushvalue(L, g);
     luaL_setfuncs(L, decl_funcs, 0);
     lua_pop(L, 1);
+    grader_decl_reset(L);
+}
+
+void grader_decl_reset(lua_State *L)
+{
     lua_newtable(L);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &DECLS_KEY);
     lua_newtable(L);

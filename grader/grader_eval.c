@@ -148,6 +148,90 @@ static void policy_over(struct policy_decl *base, const struct policy_decl *over
     }
 }
 
+/* pack{ release = { salt = ..., source = ..., made = ... } }: written by
+ * `pack release`, which the checks here mirror. */
+static void check_release(struct grader_vctx *v, int t, struct grader_pack_info *info)
+{
+    lua_State *L = v->L;
+    if (grader_rawfield(L, t, "release") != LUA_TTABLE) {
+        lua_pop(L, 1);
+        return;
+    }
+    int rt = lua_gettop(L);
+    struct grader_vctx s;
+    grader_vctx_sub(&s, v, ": release");
+    grader_fields_check(&s, rt, grader_release_fields, -1, NULL, 0);
+    info->is_release = true;
+    info->release_salt = grader_str_field(L, rt, "salt");
+    info->release_source = grader_str_field(L, rt, "source");
+    info->release_made = grader_str_field(L, rt, "made");
+    const char *salt = info->release_salt;
+    bool hex = salt && strlen(salt) >= 16 && strlen(salt) <= 64;
+    for (const char *c = salt; hex && *c; c++)
+        hex = (*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'f');
+    if (!hex)
+        grader_vproblem(&s, "salt must be 16 to 64 lower-case hex digits (pack release writes it)");
+    if (!info->release_source || !info->release_source[0])
+        grader_vproblem(&s, "source must name the digest of the source pack (pack release "
+                            "writes it)");
+    v->bad |= s.bad;
+    lua_pop(L, 1);
+}
+
+/* pack{ class = { deadline = "...", late = "none" | "zero" | { per_day = f } } }. */
+static void check_class(struct grader_vctx *v, int t, struct grader_pack_info *info)
+{
+    lua_State *L = v->L;
+    if (grader_rawfield(L, t, "class") != LUA_TTABLE) {
+        lua_pop(L, 1);
+        return;
+    }
+    int ct = lua_gettop(L);
+    struct grader_vctx s;
+    grader_vctx_sub(&s, v, ": class");
+    grader_fields_check(&s, ct, grader_class_fields, -1, NULL, 0);
+    char *dl = grader_str_field(L, ct, "deadline");
+    if (dl) {
+        double when = core_time_parse(dl);
+        if (isnan(when)) {
+            grader_vproblem(&s,
+                            "deadline '%s' is not a time: write \"2026-12-01\" (the end of that "
+                            "day, UTC), \"2026-12-01 23:59\" or \"2026-12-01T23:59+01:00\"",
+                            dl);
+        } else {
+            char iso[32];
+            core_time_iso(when, iso);
+            info->deadline = core_xstrdup(iso);
+        }
+        free(dl);
+    }
+    int ty = grader_rawfield(L, ct, "late");
+    if (ty == LUA_TSTRING) {
+        const char *late = lua_tostring(L, -1);
+        if (strcmp(late, "none") == 0)
+            info->late = GRADER_LATE_NONE;
+        else if (strcmp(late, "zero") == 0)
+            info->late = GRADER_LATE_ZERO;
+        else
+            grader_vproblem(&s, "late must be \"none\", \"zero\" or { per_day = 0.1 }, not '%s'",
+                            late);
+    } else if (ty == LUA_TTABLE) {
+        struct grader_vctx ls;
+        grader_vctx_sub(&ls, &s, ": late");
+        grader_fields_check(&ls, lua_gettop(L), grader_late_fields, -1, NULL, 0);
+        double f;
+        if (!grader_num_field(L, lua_gettop(L), "per_day", &f) || !(f > 0 && f <= 1))
+            grader_vproblem(&ls, "per_day must be the fraction of the points lost per day late, "
+                                 "above 0 and at most 1");
+        else
+            info->late = GRADER_LATE_PER_DAY, info->late_per_day = f;
+        s.bad |= ls.bad;
+    }
+    lua_pop(L, 1);
+    v->bad |= s.bad;
+    lua_pop(L, 1);
+}
+
 static void check_pack(struct grader_eval *e, struct grader_vctx *v, int t)
 {
     lua_State *L = v->L;
@@ -190,6 +274,8 @@ static void check_pack(struct grader_eval *e, struct grader_vctx *v, int t)
             core_strlist_push(&e->lessons, lessons[i]);
     }
     grader_strv_free(lessons, n);
+    check_release(v, t, &p->info);
+    check_class(v, t, &p->info);
     /* assets: patterns relative to the pack folder (matched in lessons/,
      * which reads the folder); a pattern that could leave it is refused */
     p->info.assets = grader_strs_field(L, t, "assets", &p->info.n_assets, NULL);
@@ -258,6 +344,10 @@ static void check_lesson(struct grader_eval *e, struct grader_vctx *v, int t)
         v->bad |= s.bad;
     }
     lua_pop(L, 1);
+    if (grader_rawfield(L, t, "graded") == LUA_TBOOLEAN)
+        l->graded = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    l->sealed = e->pack->info.is_release && (l->graded || l->exam);
 }
 
 /* The first "# " heading of a page, or NULL. */
@@ -335,6 +425,84 @@ static void unknown_kind(struct grader_vctx *v, const char *kind_s)
     grader_vproblem(v, "unknown kind '%s' (%sthe kinds are %s)", kind_s, dym, list);
 }
 
+/* hints = { "a nudge", { text = "the method", public = true }, ... }. */
+static void read_hints(struct grader_vctx *v, int t, struct grader_question *q)
+{
+    lua_State *L = v->L;
+    if (grader_rawfield(L, t, "hints") != LUA_TTABLE) {
+        lua_pop(L, 1);
+        return;
+    }
+    int ht = lua_gettop(L);
+    size_t n = lua_rawlen(L, ht), count = 0;
+    lua_pushnil(L);
+    while (lua_next(L, ht)) { /* hints k v */
+        count++;
+        lua_pop(L, 1);
+    }
+    if (count != n)
+        grader_vproblem(v, "'hints' must be a list: { \"a hint\", { text = \"...\", public = "
+                           "true }, ... }");
+    bool bad_entry = false;
+    q->hints = n ? core_xcalloc(n, sizeof *q->hints) : NULL;
+    q->hint_public = n ? core_xcalloc(n, sizeof *q->hint_public) : NULL;
+    for (size_t i = 1; i <= n; i++) {
+        int ty = lua_rawgeti(L, ht, (lua_Integer)i); /* hints h */
+        char *text = NULL;
+        if (ty == LUA_TSTRING) {
+            text = grader_lua_strdup(L, -1);
+        } else if (ty == LUA_TTABLE) {
+            struct grader_vctx s;
+            grader_vctx_sub(&s, v, ": hint %zu", i);
+            grader_fields_check(&s, lua_gettop(L), grader_hint_fields, -1, NULL, 0);
+            text = grader_str_field(L, lua_gettop(L), "text");
+            if (!text)
+                grader_vproblem(&s, "a hint table needs its text: { text = \"...\", public = "
+                                    "true }");
+            q->hint_public[i - 1] =
+                grader_rawfield(L, -1, "public") == LUA_TBOOLEAN && lua_toboolean(L, -1);
+            lua_pop(L, 1);
+            v->bad |= s.bad;
+        } else if (!bad_entry) {
+            grader_vproblem(v,
+                            "'hints' must be a list of strings (or { text = ..., public = true "
+                            "} tables), got %s at entry %zu",
+                            luaL_typename(L, -1), i);
+            bad_entry = true;
+        }
+        q->hints[q->n_hints++] = text ? text : core_xstrdup("");
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+}
+
+/* What a sealed question of a release may hold: what a student needs to
+ * answer. Everything that grades or reveals stays with the instructor. */
+static const char *const sealed_fields[] = {
+    "id",     "kind", "title",   "prompt",  "points", "topics", "rubric",     "hints", "lab",
+    "params", "unit", "integer", "choices", "items",  "policy", "max_answer", NULL};
+
+static void check_sealed(struct grader_vctx *v, int t)
+{
+    lua_State *L = v->L;
+    lua_pushnil(L);
+    while (lua_next(L, t)) { /* k v */
+        lua_pop(L, 1);
+        if (lua_type(L, -1) != LUA_TSTRING)
+            continue;
+        const char *k = lua_tostring(L, -1);
+        bool ok = false;
+        for (size_t i = 0; sealed_fields[i] && !ok; i++)
+            ok = strcmp(sealed_fields[i], k) == 0;
+        if (!ok)
+            grader_vproblem(v,
+                            "a sealed question of a release carries '%s': a release holds "
+                            "nothing that grades or reveals (make it again with warpbench pack "
+                            "release)",
+                            k);
+    }
+}
+
 /* The static checks of a question; fills the model entry q. */
 static void check_question(struct grader_eval *e, struct grader_vctx *v, int t,
                            struct grader_question *q)
@@ -388,10 +556,10 @@ static void check_question(struct grader_eval *e, struct grader_vctx *v, int t,
     }
     q->lab = grader_str_field(L, t, "lab");
     grader_id_check(v, "lab", q->lab);
-    size_t nh;
-    char **hints = grader_strs_field(L, t, "hints", &nh, NULL);
-    grader_strv_free(hints, nh);
-    q->n_hints = nh;
+    q->sealed = e->lesson->sealed;
+    read_hints(v, t, q);
+    if (q->sealed)
+        check_sealed(v, t);
     q->has_params = grader_has_field(L, t, "params");
     q->has_grade = grader_has_field(L, t, "grade");
     if (grader_rawfield(L, t, "examples") == LUA_TTABLE)

@@ -4,7 +4,8 @@
  * that runs every job on a question, the pack self-tests' and checks'
  * included.
  *
- * Every operation is a job run in a fresh sandbox by one C driver (l_job)
+ * Every operation is a job run by grader_sb_run (in the pack's sandbox,
+ * reused from job to job, with a fresh sandbox's result) by one C driver (l_job)
  * under grader_pcall: it loads only the bytecode of the file that declares
  * the question, runs it with the constructors in grade mode (question{}
  * indexes its table by id), builds ctx, draws the variant's params, computes
@@ -33,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* ---- small helpers ------------------------------------------------------------------ */
 
@@ -186,6 +188,8 @@ static void build_ctx(lua_State *L, struct grader_job *j)
     switch (j->mode) {
     case GRADER_J_VIEW:
     case GRADER_J_GRADE:
+    case GRADER_J_RECORD:
+    case GRADER_J_ANSWER:
         if (j->lab)
             push_lab(L, j->lab);
         else
@@ -202,7 +206,8 @@ static void build_ctx(lua_State *L, struct grader_job *j)
         break;
     }
     if (lua_type(L, -1) == LUA_TTABLE) {
-        if (j->mode != GRADER_J_VIEW && j->mode != GRADER_J_GRADE)
+        if (j->mode != GRADER_J_VIEW && j->mode != GRADER_J_GRADE && j->mode != GRADER_J_RECORD &&
+            j->mode != GRADER_J_ANSWER)
             fill_pretend_lab(L, lua_gettop(L), j->q);
         lua_setfield(L, GRADER_S_CTX, "lab");
     } else {
@@ -214,6 +219,30 @@ static void build_ctx(lua_State *L, struct grader_job *j)
 uint64_t grader_job_seed(const struct grader_job *j)
 {
     return grader_rng_seed(j->p->info.id, j->q->id, j->user, j->variant);
+}
+
+/* The params at GRADER_S_P cut down to the names the question's prompt,
+ * choices and hints show, as JSON. */
+static char *shown_params(lua_State *L, const struct grader_question *q)
+{
+    struct core_strlist names;
+    core_strlist_init(&names);
+    grader_render_names(q->prompt, &names);
+    for (size_t i = 0; i < q->n_choices; i++)
+        grader_render_names(q->choices[i], &names);
+    for (size_t i = 0; i < q->n_hints; i++)
+        grader_render_names(q->hints[i], &names);
+    lua_createtable(L, 0, (int)names.n); /* shown */
+    for (size_t i = 0; i < names.n; i++) {
+        lua_pushstring(L, names.items[i]);
+        lua_pushvalue(L, -1);
+        lua_rawget(L, GRADER_S_P); /* shown name value */
+        lua_rawset(L, -3);         /* shown */
+    }
+    core_strlist_fini(&names);
+    char *json = grader_params_encode(L, lua_gettop(L));
+    lua_pop(L, 1);
+    return json;
 }
 
 static void draw_params(lua_State *L, struct grader_job *j)
@@ -243,7 +272,19 @@ static void draw_params(lua_State *L, struct grader_job *j)
     }
     lua_pushvalue(L, GRADER_S_P);
     lua_setfield(L, GRADER_S_CTX, "params");
-    if (j->mode == GRADER_J_VIEW || j->mode == GRADER_J_GRADE) { /* before graders can change p */
+    if (j->q->sealed && (j->mode == GRADER_J_VIEW || j->mode == GRADER_J_RECORD)) {
+        /* A sealed question tells (and records) only the numbers it shows:
+         * the rest of what params computed stays in the student's Lua. */
+        free(j->params_out);
+        j->params_out = shown_params(L, j->q);
+        if (j->view) {
+            free(j->view->params_all);
+            j->view->params_all = grader_params_encode(L, GRADER_S_P);
+        }
+        return;
+    }
+    if (j->mode == GRADER_J_VIEW || j->mode == GRADER_J_GRADE || j->mode == GRADER_J_RECORD ||
+        j->mode == GRADER_J_ANSWER) { /* before graders can change p */
         free(j->params_out);
         j->params_out = grader_params_encode(L, GRADER_S_P);
     }
@@ -404,15 +445,12 @@ void grader_job_grade(lua_State *L, struct grader_job *j, const char *answer)
     fill_feedback(L, j->res);
 }
 
-static void grade_answer_raw(lua_State *L, struct grader_job *j, const char *answer)
+/* What every answer is checked for before its kind reads it: a run for a
+ * lab-linked question, not blank, not too long. False with r invalid. */
+static bool answer_acceptable(struct grader_job *j, const char *answer)
 {
     struct grader_result *r = j->res;
     const struct grader_question *q = j->q;
-    r->max = q->points;
-    free(r->reference);
-    r->reference = grader_job_reference_text(L, j, false);
-    if (!r->reference)
-        r->reference = core_xstrdup("");
     if (j->no_lab) {
         char msg[200];
         snprintf(msg, sizeof msg,
@@ -420,11 +458,11 @@ static void grade_answer_raw(lua_State *L, struct grader_job *j, const char *ans
                  "is graded against your own measurements.",
                  q->lab, q->lab);
         grader_result_invalid(r, msg);
-        return;
+        return false;
     }
     if (blank(answer)) {
         grader_result_invalid(r, "Empty answer.");
-        return;
+        return false;
     }
     size_t len = strlen(answer);
     if (len > q->max_answer) {
@@ -434,8 +472,22 @@ static void grade_answer_raw(lua_State *L, struct grader_job *j, const char *ans
                  "Shorten it.",
                  len, q->max_answer);
         grader_result_invalid(r, msg);
-        return;
+        return false;
     }
+    return true;
+}
+
+static void grade_answer_raw(lua_State *L, struct grader_job *j, const char *answer)
+{
+    struct grader_result *r = j->res;
+    const struct grader_question *q = j->q;
+    r->max = q->points;
+    free(r->reference);
+    r->reference = grader_job_reference_text(L, j, false);
+    if (!r->reference)
+        r->reference = core_xstrdup("");
+    if (!answer_acceptable(j, answer))
+        return;
     const struct grader_kind_ops *kind = grader_kind_ops(q->kind);
     r->automatic = kind->automatic;
     if (q->has_grade) {
@@ -458,7 +510,7 @@ static void view_fill(lua_State *L, struct grader_job *j)
         size_t n = lua_rawlen(L, -1);
         v->hints = n ? core_xcalloc(n, sizeof *v->hints) : NULL;
         for (size_t i = 1; i <= n; i++) {
-            lua_rawgeti(L, -1, (lua_Integer)i);
+            grader_hint_push(L, lua_gettop(L), i);
             const char *h = lua_tostring(L, -1);
             char label[32];
             snprintf(label, sizeof label, "hint %zu", i);
@@ -557,7 +609,9 @@ static int l_job(lua_State *L)
     }
     grader_render_choices(L, j);
     assert(lua_gettop(L) == GRADER_S_TOP);
-    if (!j->no_lab) /* without the run, the reference cannot be known */
+    /* Without the run, the reference cannot be known; a sealed question
+     * has none, and a recorded answer needs none. */
+    if (!j->no_lab && !q->sealed && j->mode != GRADER_J_RECORD)
         compute_reference(L, j);
     assert(lua_gettop(L) == GRADER_S_TOP);
     j->fill(L, j);
@@ -565,7 +619,58 @@ static int l_job(lua_State *L)
     return 0;
 }
 
+static int job_run(struct grader_job *j, struct core_err *err);
+
+/* ---- the pack's CPU budget -------------------------------------------------------- */
+
+static double thread_cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void grader_pack_set_budget(struct grader_pack *p, double cpu_s)
+{
+    p->budget_s = cpu_s > 0 ? cpu_s : 0;
+    p->used_s = 0;
+    p->spent = false;
+    for (size_t i = 0; i < p->n_qx; i++)
+        p->qx[i].cpu_s = 0;
+}
+
+bool grader_pack_budget_spent(const struct grader_pack *p, char *buf, size_t n)
+{
+    if (!p->spent)
+        return false;
+    const struct grader_qx *hog = NULL;
+    for (size_t i = 0; i < p->n_qx; i++)
+        if (!hog || p->qx[i].cpu_s > hog->cpu_s)
+            hog = &p->qx[i];
+    if (buf && n)
+        snprintf(buf, n, GRADER_BUDGET_WORDS " %g s of CPU is spent: question %s took %.1f s of it",
+                 p->budget_s, hog && hog->q ? hog->q->id : "?", hog ? hog->cpu_s : 0.0);
+    return true;
+}
+
 int grader_job_run(struct grader_job *j, struct core_err *err)
+{
+    struct grader_pack *p = j->p;
+    if (p->budget_s <= 0)
+        return job_run(j, err);
+    char why[200];
+    if (grader_pack_budget_spent(p, why, sizeof why))
+        return core_err_set(err, CORE_ERR_LIMIT, "%s", why);
+    double t0 = thread_cpu_s();
+    int rc = job_run(j, err);
+    double dt = thread_cpu_s() - t0;
+    p->qx[j->qx - p->qx].cpu_s += dt;
+    p->used_s += dt;
+    p->spent = p->used_s > p->budget_s;
+    return rc;
+}
+
+static int job_run(struct grader_job *j, struct core_err *err)
 {
     const struct grader_question *q = j->q;
     snprintf(j->qpos, sizeof j->qpos, "%s:%d", q->file, q->line);
@@ -608,6 +713,7 @@ void grader_view_fini(struct grader_view *v)
     free(v->rubric);
     free(v->rubric_points);
     free(v->params_json);
+    free(v->params_all);
     memset(v, 0, sizeof *v);
 }
 
@@ -631,6 +737,7 @@ void grader_result_fini(struct grader_result *r)
         free(e->how);
     }
     free(r->claims);
+    free(r->canonical);
     memset(r, 0, sizeof *r);
 }
 
@@ -657,6 +764,100 @@ static void grade_fill(lua_State *L, struct grader_job *j)
     grader_job_grade(L, j, j->answer);
 }
 
+/* GRADER_J_RECORD: checks the student's answer for form; no reference. */
+static void record_fill(lua_State *L, struct grader_job *j)
+{
+    struct grader_result *r = j->res;
+    r->max = j->q->points;
+    if (!answer_acceptable(j, j->answer))
+        return;
+    const struct grader_kind_ops *kind = grader_kind_ops(j->q->kind);
+    r->valid = true;
+    if (kind->record)
+        kind->record(L, j, j->answer);
+    if (r->valid) {
+        if (!r->canonical)
+            r->canonical = core_xstrdup(j->answer);
+        free(r->feedback);
+        r->feedback = core_xstrdup("");
+    }
+    lua_settop(L, GRADER_S_TOP);
+}
+
+/* Every string under the value at idx (tables walked raw, to a small
+ * depth), skipping the fields named in `skip`. */
+static void collect_strings(lua_State *L, int idx, int depth, const char *const *skip,
+                            struct core_strlist *out)
+{
+    idx = lua_absindex(L, idx);
+    if (lua_type(L, idx) == LUA_TSTRING) {
+        core_strlist_push(out, lua_tostring(L, idx));
+        return;
+    }
+    if (lua_type(L, idx) != LUA_TTABLE || depth > 6)
+        return;
+    lua_pushnil(L);
+    while (lua_next(L, idx)) { /* k v */
+        bool skipped = false;
+        if (lua_type(L, -2) == LUA_TSTRING)
+            for (size_t i = 0; skip && skip[i] && !skipped; i++)
+                skipped = strcmp(lua_tostring(L, -2), skip[i]) == 0;
+        if (!skipped)
+            collect_strings(L, -1, depth + 1, skip, out);
+        lua_pop(L, 1);
+    }
+}
+
+/* The `field` of each entry of the list Q[list] (or each entry that is a
+ * string, with field NULL). */
+static void collect_field(lua_State *L, const char *list, const char *field,
+                          struct core_strlist *out)
+{
+    if (grader_rawfield(L, GRADER_S_Q, list) == LUA_TTABLE) { /* list */
+        int t = lua_gettop(L);
+        lua_pushnil(L);
+        while (lua_next(L, t)) { /* list k e */
+            if (!field && lua_type(L, -1) == LUA_TSTRING)
+                core_strlist_push(out, lua_tostring(L, -1));
+            else if (field && lua_type(L, -1) == LUA_TTABLE &&
+                     grader_rawfield(L, -1, field) == LUA_TSTRING)
+                core_strlist_push(out, lua_tostring(L, -1));
+            lua_settop(L, t + 1); /* list k */
+        }
+    }
+    lua_settop(L, GRADER_S_TOP);
+}
+
+/* GRADER_J_ANSWER: the reference and every text around it that grades or
+ * reveals (grader_question_reference). */
+static void answer_fill(lua_State *L, struct grader_job *j)
+{
+    struct grader_reference *o = j->ref_out;
+    if (j->no_lab)
+        return;
+    o->exact = grader_job_reference_text(L, j, true);
+    o->display = grader_job_reference_text(L, j, false);
+    if (lua_type(L, GRADER_S_REF) == LUA_TNUMBER) {
+        o->value = lua_tonumber(L, GRADER_S_REF);
+        o->has_value = true;
+    }
+    if (j->q->kind == GRADER_TEXT)
+        collect_strings(L, GRADER_S_REF, 0, NULL, &o->texts);
+    if (grader_rawfield(L, GRADER_S_Q, "model") == LUA_TSTRING)
+        core_strlist_push(&o->texts, lua_tostring(L, -1));
+    lua_settop(L, GRADER_S_TOP);
+    static const char *const not_phrases[] = {"name",   "feedback", "patterns", "points",
+                                              "within", "fuzzy",    NULL};
+    if (grader_rawfield(L, GRADER_S_Q, "concepts") == LUA_TTABLE)
+        collect_strings(L, -1, 0, not_phrases, &o->phrases);
+    lua_settop(L, GRADER_S_TOP);
+    collect_field(L, "wrong", "feedback", &o->feedback);
+    collect_field(L, "bands", "feedback", &o->feedback);
+    collect_field(L, "why", NULL, &o->feedback);
+    collect_field(L, "concepts", "feedback", &o->feedback);
+    collect_field(L, "samples", "answer", &o->texts);
+}
+
 /* Sets up a job for question qid of p as seen by ctx; CORE_ERR_NOTFOUND
  * for an unknown question. */
 static int job_for(struct grader_pack *p, const char *qid, const struct grader_ctx *ctx,
@@ -670,11 +871,15 @@ static int job_for(struct grader_pack *p, const char *qid, const struct grader_c
                              .qx = x,
                              .q = x->q,
                              .mode = mode,
-                             .fill = mode == GRADER_J_VIEW ? view_fill : grade_fill,
+                             .fill = mode == GRADER_J_VIEW     ? view_fill
+                                     : mode == GRADER_J_RECORD ? record_fill
+                                     : mode == GRADER_J_ANSWER ? answer_fill
+                                                               : grade_fill,
                              .user = ctx && ctx->user ? ctx->user : "",
                              .variant = ctx ? ctx->variant : 1,
                              .lab = ctx ? ctx->lab : NULL,
-                             .params_in = ctx ? ctx->params_json : NULL};
+                             .params_in = ctx ? ctx->params_json : NULL,
+                             .identity = ctx && ctx->identity};
     return CORE_OK;
 }
 
@@ -702,6 +907,11 @@ int grader_question_grade(struct grader_pack *p, const char *qid, const struct g
     int rc = job_for(p, qid, ctx, GRADER_J_GRADE, &j, err);
     if (rc)
         return rc;
+    if (j.q->sealed)
+        return core_err_set(err, CORE_ERR_USAGE,
+                            "%s is sealed: this release holds nothing that grades it (your "
+                            "instructor grades it)",
+                            j.q->id);
     j.answer = answer ? answer : "";
     j.res = out;
     rc = grader_job_run(&j, err);
@@ -715,5 +925,61 @@ int grader_question_grade(struct grader_pack *p, const char *qid, const struct g
     cap_text(&out->feedback);
     cap_text(&out->parsed);
     cap_text(&out->reference);
+    return rc;
+}
+
+int grader_question_record(struct grader_pack *p, const char *qid, const struct grader_ctx *ctx,
+                           const char *answer, struct grader_result *out, struct core_err *err)
+{
+    memset(out, 0, sizeof *out);
+    struct grader_job j;
+    int rc = job_for(p, qid, ctx, GRADER_J_RECORD, &j, err);
+    if (rc)
+        return rc;
+    j.answer = answer ? answer : "";
+    j.res = out;
+    rc = grader_job_run(&j, err);
+    out->params_json = j.params_out;
+    if (rc) {
+        grader_result_fini(out);
+        return rc;
+    }
+    if (!out->feedback)
+        out->feedback = core_xstrdup("");
+    cap_text(&out->parsed);
+    return rc;
+}
+
+void grader_reference_fini(struct grader_reference *r)
+{
+    if (!r)
+        return;
+    free(r->exact);
+    free(r->display);
+    core_strlist_fini(&r->texts);
+    core_strlist_fini(&r->phrases);
+    core_strlist_fini(&r->feedback);
+    free(r->params_json);
+    memset(r, 0, sizeof *r);
+}
+
+int grader_question_reference(struct grader_pack *p, const char *qid, const struct grader_ctx *ctx,
+                              struct grader_reference *out, struct core_err *err)
+{
+    memset(out, 0, sizeof *out);
+    core_strlist_init(&out->texts);
+    core_strlist_init(&out->phrases);
+    core_strlist_init(&out->feedback);
+    struct grader_job j;
+    int rc = job_for(p, qid, ctx, GRADER_J_ANSWER, &j, err);
+    if (rc == CORE_OK && j.q->sealed)
+        rc = core_err_set(err, CORE_ERR_USAGE, "%s is sealed: it has no reference here", j.q->id);
+    if (rc == CORE_OK) {
+        j.ref_out = out;
+        rc = grader_job_run(&j, err);
+        out->params_json = j.params_out;
+    }
+    if (rc)
+        grader_reference_fini(out);
     return rc;
 }

@@ -438,6 +438,41 @@ size_t grader_text_words(const char *s, size_t n, char *out);
  * wrong (Lua itself only notices when a match reaches the bad part). */
 bool grader_pattern_check(const char *pat, size_t n, char *why, size_t why_n);
 
+/* ---- the Lua lexer (grader_lualex.c) -------------------------------------- */
+
+enum grader_tok {
+    GRADER_TOK_EOF,
+    GRADER_TOK_NAME,
+    GRADER_TOK_KEYWORD,
+    GRADER_TOK_STRING,
+    GRADER_TOK_NUMBER,
+    GRADER_TOK_OPEN,  /* ( { [ */
+    GRADER_TOK_CLOSE, /* ) } ] */
+    GRADER_TOK_OP,
+    GRADER_TOK_BAD /* an unfinished string or comment */
+};
+
+/* A lexer over s[0..n): after grader_lex_next, t is the current token,
+ * s[start..end) its text and tline its line; c its first character for
+ * brackets and operators. Comments and white space are skipped; i is where
+ * the next token is looked for. */
+struct grader_lex {
+    const char *s;
+    size_t n, i;
+    int line;
+    enum grader_tok t;
+    size_t start, end;
+    int tline;
+    char c;
+};
+void grader_lex_init(struct grader_lex *x, const char *s, size_t n);
+void grader_lex_next(struct grader_lex *x);
+/* The current token is the name or keyword `word`. */
+bool grader_lex_is(const struct grader_lex *x, const char *word);
+/* Does token `prev` end an expression or statement, so that a name after
+ * it starts a new statement? (bof: nothing came before.) */
+bool grader_lex_ends_statement(const struct grader_lex *prev, bool bof);
+
 /* Where each piece of a cut file came from: piece i starts on line slim[i]
  * of the cut and on line orig[i] of the file. */
 struct grader_linemap {

@@ -154,6 +154,147 @@ void grader_order_shuffle(const struct grader_job *j, size_t n, size_t *shown)
     }
 }
 
+/* An answer by item identity (grader_ctx.identity): "#3 #1 #4 #2", the
+ * declared numbers (1-based) in the order given, into picks (0-based).
+ * Returns the count, or -1 with `why`. */
+static int read_identity(const char *ans, size_t n, int *picks, char *why, size_t wn)
+{
+    int count = 0;
+    const char *s = ans;
+    for (;;) {
+        s += strspn(s, " ,");
+        if (!*s)
+            break;
+        char *end;
+        long k = s[0] == '#' ? strtol(s + 1, &end, 10) : 0;
+        if (s[0] != '#' || end == s + 1 || k < 1 || (size_t)k > n ||
+            (*end && *end != ' ' && *end != ',')) {
+            snprintf(why, wn, "'%.40s' is not an answer by item numbers (#1 to #%zu)", ans, n);
+            return -1;
+        }
+        if (count < GRADER_MAX_PICKS * 2)
+            picks[count++] = (int)k - 1;
+        s = end;
+    }
+    if (count == 0)
+        snprintf(why, wn, "No choice given.");
+    return count ? count : -1;
+}
+
+/* The declared items (0-based) an answer names, in the order written,
+ * checked as its kind requires: one pick for choice, each item exactly
+ * once for ordering. choice and multi read letters (shown in declared
+ * order), 1-based numbers or a choice's whole text; ordering only the
+ * letters of its shuffled view, mapped back to declared items. With
+ * j->identity an answer starting with '#' names declared numbers. Returns
+ * the count, or -1 with r marked invalid. */
+static int read_declared(lua_State *L, struct grader_job *j, const char *answer, int *picks)
+{
+    struct grader_result *r = j->res;
+    size_t n = grader_job_n_choices(L);
+    char why[200];
+    int np;
+    bool ordering = j->q->kind == GRADER_ORDERING;
+    if (ordering && (n == 0 || n > GRADER_MAX_PICKS))
+        grader_job_fail(L, j, "an ordering question needs 2 to 26 items");
+    if (j->identity && answer[strspn(answer, " ")] == '#') {
+        np = read_identity(answer + strspn(answer, " "), n, picks, why, sizeof why);
+    } else if (ordering) {
+        /* Numbers would read as shown positions while a student may mean
+         * the items' own numbering: only the letters shown are unambiguous. */
+        if (strpbrk(answer, "0123456789")) {
+            grader_result_invalid(
+                r, "Answer with the letters shown (a, b, c, ...) in your order, e.g. 'c a b'.");
+            return -1;
+        }
+        np = read_picks(answer, n, picks, why, sizeof why);
+        size_t shown[GRADER_MAX_PICKS];
+        grader_order_shuffle(j, n, shown);
+        for (int i = 0; i < np; i++)
+            picks[i] = (int)shown[picks[i]];
+    } else {
+        int idx = choice_by_text(L, answer, n);
+        if (idx >= 0) {
+            picks[0] = idx;
+            np = 1;
+        } else {
+            np = read_picks(answer, n, picks, why, sizeof why);
+        }
+    }
+    if (np < 0) {
+        grader_result_invalid(r, why);
+        return -1;
+    }
+    if (j->q->kind == GRADER_CHOICE) {
+        for (int i = 1; i < np; i++)
+            if (picks[i] != picks[0]) {
+                grader_result_invalid(r, "Pick one choice: answer with a single letter, e.g. 'b'.");
+                return -1;
+            }
+        return 1;
+    }
+    if (ordering) {
+        bool seen[GRADER_MAX_PICKS] = {false};
+        bool dup = false;
+        for (int i = 0; i < np; i++) {
+            dup |= seen[picks[i]];
+            seen[picks[i]] = true;
+        }
+        if ((size_t)np != n || dup) {
+            char msg[200];
+            snprintf(msg, sizeof msg, "Use each of the letters a to %c exactly once, e.g. '%s'.",
+                     (char)('a' + n - 1), n >= 3 ? "c a b ..." : "b a");
+            grader_result_invalid(r, msg);
+            return -1;
+        }
+    }
+    return np;
+}
+
+/* The letter declared item d is shown under in this variant. */
+static char letter_of(const struct grader_job *j, size_t n, int d)
+{
+    if (j->q->kind != GRADER_ORDERING)
+        return (char)('a' + d);
+    size_t shown[GRADER_MAX_PICKS];
+    grader_order_shuffle(j, n, shown);
+    for (size_t k = 0; k < n; k++)
+        if (shown[k] == (size_t)d)
+            return (char)('a' + k);
+    return '?';
+}
+
+/* Record (grader_question_record): the picks as letters shown (parsed) and
+ * as declared numbers (canonical). multi keeps each pick once, in declared
+ * order; ordering keeps the order given. */
+static void picks_record(lua_State *L, struct grader_job *j, const char *answer)
+{
+    struct grader_result *r = j->res;
+    size_t n = grader_job_n_choices(L);
+    int picks[GRADER_MAX_PICKS * 2];
+    int np = read_declared(L, j, answer, picks);
+    if (np < 0)
+        return;
+    if (j->q->kind == GRADER_MULTI) {
+        bool picked[GRADER_MAX_PICKS] = {false};
+        for (int i = 0; i < np; i++)
+            picked[picks[i]] = true;
+        np = 0;
+        for (size_t i = 0; i < n; i++)
+            if (picked[i])
+                picks[np++] = (int)i;
+    }
+    struct core_buf parsed, canon;
+    core_buf_init(&parsed);
+    core_buf_init(&canon);
+    for (int i = 0; i < np; i++) {
+        core_buf_printf(&parsed, "%s%c", i ? " " : "", letter_of(j, n, picks[i]));
+        core_buf_printf(&canon, "%s#%d", i ? " " : "", picks[i] + 1);
+    }
+    r->parsed = core_buf_steal(&parsed);
+    r->canonical = core_buf_steal(&canon);
+}
+
 /* ---- pack check ---------------------------------------------------------------------- */
 
 /* choice and multi: the choices, the answer against them, and `why`. */
@@ -163,8 +304,7 @@ static void choices_check(struct grader_vctx *v, int t, struct grader_question *
     bool grade = q->has_grade, answer = grader_has_field(L, t, "answer");
     bool present;
     size_t nc;
-    char **choices = grader_strs_field(L, t, "choices", &nc, &present);
-    grader_strv_free(choices, nc);
+    q->choices = grader_strs_field(L, t, "choices", &nc, &present);
     q->n_choices = nc;
     bool listed =
         grader_rawfield(L, t, "choices") == LUA_TTABLE && grader_is_list_of(L, -1, LUA_TSTRING);
@@ -177,7 +317,7 @@ static void choices_check(struct grader_vctx *v, int t, struct grader_question *
         grader_vproblem(v, "'choices' has %zu entries; at most 26 can be lettered a to z", nc);
     if (!listed) /* the rest would only repeat that */
         return;
-    if (!answer && !grade)
+    if (!answer && !grade && !q->sealed)
         grader_vproblem(v, "a %s question needs 'answer' (%s) or a custom 'grade'",
                         grader_kind_name(q->kind),
                         q->kind == GRADER_CHOICE ? "the number of the right choice"
@@ -238,8 +378,7 @@ static void ordering_check(struct grader_vctx *v, int t, struct grader_question 
     lua_State *L = v->L;
     bool present;
     size_t ni;
-    char **items = grader_strs_field(L, t, "items", &ni, &present);
-    grader_strv_free(items, ni);
+    q->choices = grader_strs_field(L, t, "items", &ni, &present);
     q->n_choices = ni;
     bool listed =
         grader_rawfield(L, t, "items") == LUA_TTABLE && grader_is_list_of(L, -1, LUA_TSTRING);
@@ -304,23 +443,10 @@ static void ordering_reference(lua_State *L, struct grader_job *j)
 static void choice_grade(lua_State *L, struct grader_job *j, const char *answer)
 {
     struct grader_result *r = j->res;
-    size_t n = grader_job_n_choices(L);
     int picks[GRADER_MAX_PICKS * 2];
-    char why[200];
-    int idx = choice_by_text(L, answer, n);
-    if (idx < 0) {
-        int np = read_picks(answer, n, picks, why, sizeof why);
-        if (np < 0) {
-            grader_result_invalid(r, why);
-            return;
-        }
-        for (int i = 1; i < np; i++)
-            if (picks[i] != picks[0]) {
-                grader_result_invalid(r, "Pick one choice: answer with a single letter, e.g. 'b'.");
-                return;
-            }
-        idx = picks[0];
-    }
+    if (read_declared(L, j, answer, picks) < 0)
+        return;
+    int idx = picks[0];
     r->parsed = core_xasprintf("%c", (char)('a' + idx));
     bool right = (lua_Integer)idx + 1 == lua_tointeger(L, GRADER_S_REF);
     const char *note = NULL;
@@ -340,19 +466,9 @@ static void multi_grade(lua_State *L, struct grader_job *j, const char *answer)
     struct grader_result *r = j->res;
     size_t n = grader_job_n_choices(L);
     int picks[GRADER_MAX_PICKS * 2];
-    char why[200];
-    int np;
-    int idx = choice_by_text(L, answer, n);
-    if (idx >= 0) {
-        picks[0] = idx;
-        np = 1;
-    } else {
-        np = read_picks(answer, n, picks, why, sizeof why);
-        if (np < 0) {
-            grader_result_invalid(r, why);
-            return;
-        }
-    }
+    int np = read_declared(L, j, answer, picks);
+    if (np < 0)
+        return;
     bool right[GRADER_MAX_PICKS] = {false}, picked[GRADER_MAX_PICKS] = {false};
     size_t m = lua_rawlen(L, GRADER_S_REF), n_right = 0;
     for (size_t i = 1; i <= m; i++) {
@@ -406,48 +522,18 @@ static void ordering_grade(lua_State *L, struct grader_job *j, const char *answe
 {
     struct grader_result *r = j->res;
     size_t n = grader_job_n_choices(L);
-    if (n == 0 || n > GRADER_MAX_PICKS)
-        grader_job_fail(L, j, "an ordering question needs 2 to 26 items");
     int picks[GRADER_MAX_PICKS * 2];
-    char why[200];
-    /* Numbers would read as shown positions while a student may mean the
-     * items' own numbering: only the letters shown are unambiguous. */
-    if (strpbrk(answer, "0123456789")) {
-        grader_result_invalid(
-            r, "Answer with the letters shown (a, b, c, ...) in your order, e.g. 'c a b'.");
+    if (read_declared(L, j, answer, picks) < 0)
         return;
-    }
-    int np = read_picks(answer, n, picks, why, sizeof why);
-    if (np < 0) {
-        grader_result_invalid(r, why);
-        return;
-    }
-    bool seen[GRADER_MAX_PICKS] = {false};
-    bool dup = false;
-    for (int i = 0; i < np; i++) {
-        dup |= seen[picks[i]];
-        seen[picks[i]] = true;
-    }
-    if ((size_t)np != n || dup) {
-        char msg[200];
-        snprintf(msg, sizeof msg, "Use each of the letters a to %c exactly once, e.g. '%s'.",
-                 (char)('a' + n - 1), n >= 3 ? "c a b ..." : "b a");
-        grader_result_invalid(r, msg);
-        return;
-    }
-    size_t shown[GRADER_MAX_PICKS], order[GRADER_MAX_PICKS];
-    grader_order_shuffle(j, n, shown);
     struct core_buf parsed;
     core_buf_init(&parsed);
-    for (size_t i = 0; i < n; i++) {
-        order[i] = shown[picks[i]];
-        core_buf_printf(&parsed, "%s%c", i ? " " : "", (char)('a' + picks[i]));
-    }
+    for (size_t i = 0; i < n; i++)
+        core_buf_printf(&parsed, "%s%c", i ? " " : "", letter_of(j, n, picks[i]));
     r->parsed = core_buf_steal(&parsed);
     size_t inv = 0, pairs = n * (n - 1) / 2;
     for (size_t a = 0; a < n; a++)
         for (size_t b = a + 1; b < n; b++)
-            inv += order[a] > order[b];
+            inv += picks[a] > picks[b];
     double frac = inv == 0 ? 1 : 1 - 2.0 * (double)inv / (double)pairs;
     char fb[200];
     if (inv == 0)
@@ -529,6 +615,7 @@ const struct grader_kind_ops grader_kind_choice = {.name = "choice",
                                                    .check = choices_check,
                                                    .reference = choice_reference,
                                                    .grade = choice_grade,
+                                                   .record = picks_record,
                                                    .reference_text = choice_reference_text};
 
 const struct grader_kind_ops grader_kind_multi = {.name = "multi",
@@ -542,6 +629,7 @@ const struct grader_kind_ops grader_kind_multi = {.name = "multi",
                                                   .check = choices_check,
                                                   .reference = multi_reference,
                                                   .grade = multi_grade,
+                                                  .record = picks_record,
                                                   .reference_text = multi_reference_text};
 
 const struct grader_kind_ops grader_kind_ordering = {.name = "ordering",
@@ -555,4 +643,5 @@ const struct grader_kind_ops grader_kind_ordering = {.name = "ordering",
                                                      .check = ordering_check,
                                                      .reference = ordering_reference,
                                                      .grade = ordering_grade,
+                                                     .record = picks_record,
                                                      .reference_text = ordering_reference_text};

@@ -91,7 +91,7 @@ static void numeric_check(struct grader_vctx *v, int t, struct grader_question *
         free(q->unit);
         q->unit = unit;
     }
-    if (!answer && !grade)
+    if (!answer && !grade && !q->sealed)
         grader_vproblem(v, "a numeric question needs 'answer' (a number or function(p, ctx)) or a "
                            "custom 'grade'");
     double a;
@@ -107,6 +107,8 @@ static void numeric_check(struct grader_vctx *v, int t, struct grader_question *
     lua_pop(L, 1);
     grader_list_check(v, t, "bands", each_band, NULL);
     grader_list_check(v, t, "wrong", each_wrong, NULL);
+    q->integer = grader_rawfield(L, t, "integer") == LUA_TBOOLEAN && lua_toboolean(L, -1);
+    lua_pop(L, 1);
 }
 
 /* ---- the job --------------------------------------------------------------------------------- */
@@ -297,6 +299,22 @@ static void numeric_grade(lua_State *L, struct grader_job *j, const char *answer
     grader_result_score(r, 0, fb);
 }
 
+/* Record: the answer must read as a number in the question's unit; it is
+ * recorded as written (integer = true may read '/' as C's division). */
+static void numeric_record(lua_State *L, struct grader_job *j, const char *answer)
+{
+    (void)L;
+    struct grader_result *r = j->res;
+    struct grader_number num;
+    if (!grader_number_parse(answer, j->q->unit, &num)) {
+        grader_result_invalid(r, num.why);
+        return;
+    }
+    r->value = num.value;
+    r->has_value = true;
+    r->parsed = grader_value_text(num.value, grader_question_unit(j->q), 6);
+}
+
 static char *numeric_reference_text(lua_State *L, struct grader_job *j, bool exact)
 {
     if (lua_isnil(L, GRADER_S_REF))
@@ -382,5 +400,6 @@ const struct grader_kind_ops grader_kind_numeric = {.name = "numeric",
                                                     .check = numeric_check,
                                                     .reference = numeric_reference,
                                                     .grade = numeric_grade,
+                                                    .record = numeric_record,
                                                     .reference_text = numeric_reference_text,
                                                     .variant_check = numeric_variant_check};

@@ -292,7 +292,7 @@ static void text_check(struct grader_vctx *v, int t, struct grader_question *q)
 {
     lua_State *L = v->L;
     bool grade = q->has_grade, answer = grader_has_field(L, t, "answer");
-    if (!answer && !grade)
+    if (!answer && !grade && !q->sealed)
         grader_vproblem(v, "a text question needs 'answer' (the accepted text, a list of them, or "
                            "function(p, ctx)) or a custom 'grade'");
     if (grader_rawfield(L, t, "answer") == LUA_TTABLE && lua_rawlen(L, -1) == 0 &&
@@ -309,7 +309,7 @@ static void design_check(struct grader_vctx *v, int t, struct grader_question *q
 {
     lua_State *L = v->L;
     bool grade = q->has_grade;
-    if (!grader_has_field(L, t, "concepts") && !grade)
+    if (!grader_has_field(L, t, "concepts") && !grade && !q->sealed)
         grader_vproblem(v, "a design question needs 'concepts' or a custom 'grade'");
     if (grader_rawfield(L, t, "concepts") == LUA_TTABLE && lua_rawlen(L, -1) == 0)
         grader_vproblem(v, "'concepts' is empty");

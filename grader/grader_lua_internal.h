@@ -53,13 +53,29 @@ void grader_arena_fini(struct grader_arena *a);
 /* ---- sandbox (grader_sandbox.c, grader_sb_lib.c) ----------------------------- */
 
 /* Reusable sandbox memory: one arena (a private anonymous mapping the size
- * of the memory cap) handed to one sandbox at a time, so a fresh state per
- * grading touches warm pages and never calls malloc for small blocks. A
- * second sandbox opened while the first is alive gets its own arena. Not
- * thread-safe: one pool per thread (a grader_pack owns one). */
+ * of the memory cap) handed to one sandbox at a time, so a state touches
+ * warm pages and never calls malloc for small blocks. A second sandbox
+ * opened while the first is alive gets its own arena. The pool also keeps
+ * the sandbox grader_sb_run reuses from job to job (which holds the arena
+ * meanwhile). Not thread-safe: one pool per thread (a grader_pack owns
+ * one). grader_sb_pool_free frees the kept sandbox too. */
 struct grader_sb_pool;
 struct grader_sb_pool *grader_sb_pool_new(size_t mem_bytes);
 void grader_sb_pool_free(struct grader_sb_pool *pool);
+
+/* The sandbox a pool keeps for grader_sb_run, and what became of the jobs
+ * run with the pool: `made` sandboxes built, `reused` jobs that found one
+ * ready. With `fresh` set, every job gets a sandbox of its own, freed after
+ * it (what grader_sb_run did before sandboxes were reused: the tests and
+ * the benchmark compare the two). */
+struct grader_sb;
+struct grader_sb_warm {
+    struct grader_sb *sb; /* NULL: none kept */
+    bool fresh;
+    unsigned long made, reused;
+};
+/* The pool's (never NULL). */
+struct grader_sb_warm *grader_sb_pool_warm(struct grader_sb_pool *pool);
 
 /* A sandbox: a fresh lua_State with the allow-listed libraries, the `wb`
  * library, and the limits of `lim`. `pool` is optional. Errors:
@@ -85,9 +101,17 @@ struct grader_sb *grader_sb_of(struct lua_State *L);
  * grader_sb_enter_c(). */
 int grader_pcall(struct grader_sb *sb, int nargs, int nresults, struct core_err *err);
 
-/* A whole job in a fresh sandbox: creates one with lim and pool, runs
- * fn(ud) (ud pushed as a light userdata, fn's only argument, no results)
- * under grader_pcall, and frees the sandbox. Returns what grader_sb_new or
+/* A whole job: runs fn(ud) (ud pushed as a light userdata, fn's only
+ * argument, no results) under grader_pcall in a sandbox with the limits of
+ * lim, and gives the same result as in a fresh sandbox. Without a pool the
+ * sandbox is made for the job and freed after it. With one, the sandbox the
+ * pool keeps is reused when its limits are lim's: before the job it is reset
+ * (the registry's per-job parts: declarations, the file environment; garbage
+ * collected when past a slack; memory counted from a fresh state's level),
+ * and after a job that failed in any way (an error, a limit, a refused
+ * allocation even if retried, a jump out of C) or that left much memory
+ * mapped it is freed, never reused. Nothing else needs resetting: what jobs
+ * share is read-only (grader_sb_lib.c). Returns what grader_sb_new or
  * grader_pcall returned. ud is borrowed for the call. */
 int grader_sb_run(const struct grader_limits *lim, struct grader_sb_pool *pool,
                   int (*fn)(struct lua_State *L), void *ud, struct core_err *err);
@@ -128,6 +152,20 @@ int grader_compile(const char *src, size_t len, const char *chunkname, struct co
  * environment also becomes the default of the sandbox's `load`. Raises on
  * error (call it under grader_pcall). */
 void grader_sb_load(struct lua_State *L, const struct core_buf *bc, const char *chunkname);
+/* A reused sandbox keeps the chunks it loaded (up to 1 MiB of them), so a
+ * job runs its file without undumping it again: grader_sb_chunk_get pushes
+ * the kept function of bytecode bc and returns true (false, nothing pushed,
+ * when none is kept or the sandbox is not reused); after a false, load bc
+ * and call grader_sb_chunk_put, which keeps the function on top. Either way
+ * the job's memory counts the chunk, as if it had loaded it, and not the
+ * other kept chunks. grader_sb_fresh_upvalue gives the
+ * function at f a new first upvalue (_ENV) holding the value on top (popped):
+ * a kept main chunk runs as a fresh load of it would, its locals and
+ * closures made anew by each call, its environment its own. For
+ * grader_sb_load. */
+bool grader_sb_chunk_get(struct lua_State *L, const struct core_buf *bc);
+void grader_sb_chunk_put(struct lua_State *L, const struct core_buf *bc);
+void grader_sb_fresh_upvalue(struct lua_State *L, int f);
 /* As grader_sb_load for a cut file: every position the sandbox reports in
  * that chunk (messages, limits) is translated through `map` (borrowed: it
  * must outlive the sandbox) to the line of the file. */
@@ -146,9 +184,14 @@ void grader_sb_mark_mapped(struct lua_State *L);
 
 /* Sets up a fresh state's globals (grader_sb_lib.c): the allow-listed
  * libraries with their guards, wb, the constructors of the pack model, and
- * the metatable of file environments. A lua_CFunction, run protected by
+ * the metatable of file environments; then makes everything a job could
+ * leave behind for the next read-only (the globals' tables, the libraries,
+ * the strings' metatable). A lua_CFunction, run protected by
  * grader_sb_new. */
 int grader_sb_libs_open(struct lua_State *L);
+/* Before each job in a reused state: the default environment of `load` and
+ * the declarations are forgotten (grader_decl_reset). Raises on memory. */
+void grader_sb_job_reset(struct lua_State *L);
 
 /* For the guarded library functions of grader_sb_lib.c: a guard records the
  * frame of the call `level` below the running function on entry, so a
@@ -156,7 +199,9 @@ int grader_sb_libs_open(struct lua_State *L);
  * and forgets it on the way out. */
 void grader_sb_guard_enter(struct lua_State *L, int level);
 void grader_sb_guard_leave(struct lua_State *L);
-/* Bytes the state holds now. */
+/* Bytes the state holds now, as the memory cap counts them: in a reused
+ * sandbox, what a new one would hold (its own bytes and the chunks it keeps
+ * for other jobs left out; garbage of earlier jobs, at most GC_SLACK, in). */
 size_t grader_sb_used(struct lua_State *L);
 /* True once a limit killed the sandbox. */
 bool grader_sb_killed(struct lua_State *L);
@@ -229,6 +274,7 @@ struct grader_qx {
     bool slim_tried; /* grader_qx_slim ran (it runs on first use) */
     struct core_buf slim;
     struct grader_linemap map; /* slim's lines in the file */
+    double cpu_s;              /* CPU time its jobs took (grader_pack_set_budget) */
 };
 
 /* Prepares x's cut-down file the first time it is needed: building one per
@@ -293,6 +339,9 @@ struct grader_pack {
     size_t *index; /* open-addressing hash of qx by question id; SIZE_MAX = empty */
     size_t index_cap;
     struct grader_sb_pool *pool;
+    /* The CPU budget of every question job (grader_pack_set_budget): 0 none. */
+    double budget_s, used_s;
+    bool spent;
 };
 
 /* The question's private data; NULL when absent. */
@@ -319,6 +368,9 @@ char **grader_strv_dup(char *const *v, size_t n);
  * table by id. */
 enum grader_decl_mode { GRADER_DECL_GRADE = 0, GRADER_DECL_PACK, GRADER_DECL_LESSON };
 void grader_decl_open(struct lua_State *L, int g);
+/* Forgets every declaration and goes back to grade mode, as in a fresh
+ * state (a reused sandbox, before each job). Raises on memory. */
+void grader_decl_reset(struct lua_State *L);
 void grader_decl_set_mode(struct lua_State *L, enum grader_decl_mode mode);
 /* Pushes the question table declared with id `qid` (grade mode), or nil. */
 void grader_decl_push_question(struct lua_State *L, const char *qid);
@@ -387,7 +439,13 @@ struct grader_fspec {
     unsigned types; /* 0: depends on the kind (a question's answer) */
 };
 extern const struct grader_fspec grader_pack_fields[], grader_lesson_fields[], grader_page_fields[],
-    grader_question_fields[], grader_policy_fields[], grader_exam_fields[];
+    grader_question_fields[], grader_policy_fields[], grader_exam_fields[], grader_release_fields[],
+    grader_class_fields[], grader_late_fields[], grader_hint_fields[];
+
+/* Pushes the text of hint i (1-based) of the hints table at t: the entry
+ * itself, or its `text` when it is a table ({ text = ..., public = true });
+ * "" for anything else. */
+void grader_hint_push(struct lua_State *L, int t, size_t i);
 
 /* Checks every entry of the table at t against `specs` (for question kind
  * `kind`, or -1): unknown fields (with "did you mean"), fields of another
@@ -472,6 +530,8 @@ enum grader_job_mode {
     GRADER_J_CHECK,
     GRADER_J_SWEEP,
     GRADER_J_SAMPLE,
+    GRADER_J_RECORD, /* a sealed answer checked for form (grader_question_record) */
+    GRADER_J_ANSWER, /* the reference and the secrets around it (grader_question_reference) */
     GRADER_J_ATTACK
 };
 
@@ -481,7 +541,7 @@ enum grader_job_mode {
 struct grader_job;
 typedef void (*grader_job_fill)(struct lua_State *L, struct grader_job *j);
 
-/* One question for one student, run in a fresh sandbox (grader_grade.c). */
+/* One question for one student, run as one job of grader_sb_run (grader_grade.c). */
 struct grader_job {
     struct grader_pack *p;
     const struct grader_qx *qx;
@@ -491,11 +551,13 @@ struct grader_job {
     int variant;
     const struct grader_lab_run *lab; /* GRADER_J_VIEW, GRADER_J_GRADE */
     const char *params_in; /* GRADER_J_VIEW, GRADER_J_GRADE: stored params, or NULL to draw */
+    bool identity;         /* choice, multi, ordering answers may be "#k" (grader_ctx) */
     char *params_out;      /* the params as JSON, for the view or result */
     const char *answer;    /* GRADER_J_GRADE */
     size_t example;        /* GRADER_J_EXAMPLE, 1-based */
     struct grader_view *view;
     struct grader_result *res;
+    struct grader_reference *ref_out; /* GRADER_J_ANSWER */
     /* GRADER_J_EXAMPLE and GRADER_J_REF */
     bool skip; /* nothing to check (no reference; a lab question without a pretend run) */
     bool exp_invalid;
@@ -532,7 +594,7 @@ void grader_job_problem(struct grader_job *j, const char *fmt, ...)
 int grader_job_fail(struct lua_State *L, struct grader_job *j, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* Runs job j in a fresh sandbox (j->fill does its part). On error `err`
+/* Runs job j through grader_sb_run (j->fill does its part). On error `err`
  * says "file:line: ..." and names the question and what was running. */
 int grader_job_run(struct grader_job *j, struct core_err *err);
 /* Grades `answer` into j->res: reference text, lab and length checks, the
@@ -573,6 +635,9 @@ bool grader_render(struct lua_State *L, const char *s, enum grader_render_mode m
  * pack error is raised. Pushes the text on success. */
 bool grader_render_or_fail(struct lua_State *L, struct grader_job *j, const char *tmpl,
                            const char *field_name);
+/* The names of the placeholders of template s ({name}, {name:%.2f}), as
+ * grader_render reads them, pushed to out (repeats kept). */
+void grader_render_names(const char *s, struct core_strlist *out);
 /* Renders the choices (choice, multi) or items (ordering) into GRADER_S_CH. */
 void grader_render_choices(struct lua_State *L, struct grader_job *j);
 
@@ -619,6 +684,10 @@ struct grader_kind_ops {
     void (*reference)(struct lua_State *L, struct grader_job *j);
     /* The job: grades `answer` into j->res (a custom grade never gets here). */
     void (*grade)(struct lua_State *L, struct grader_job *j, const char *answer);
+    /* The job, optional: checks `answer` for form only into j->res (valid,
+     * parsed, canonical), without a reference (grader_question_record);
+     * NULL: any answer that is not blank is recorded as written. */
+    void (*record)(struct lua_State *L, struct grader_job *j, const char *answer);
     /* The job: the reference at GRADER_S_REF as text, as a student reads it
      * or (exact) as an answer that scores full marks; NULL for none. */
     char *(*reference_text)(struct lua_State *L, struct grader_job *j, bool exact);

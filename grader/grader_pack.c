@@ -47,6 +47,9 @@ static void question_fini(struct grader_question *q)
     free(q->lab);
     free(q->unit);
     free(q->file);
+    grader_strv_free(q->hints, q->n_hints);
+    free(q->hint_public);
+    grader_strv_free(q->choices, q->n_choices);
 }
 
 static void calc_fini(struct grader_calc *c)
@@ -91,6 +94,10 @@ void grader_pack_free(struct grader_pack *p)
     free(p->info.description);
     grader_strv_free(p->info.assets, p->info.n_assets);
     grader_strv_free(p->info.rubric, p->info.n_rubric);
+    free(p->info.release_salt);
+    free(p->info.release_source);
+    free(p->info.release_made);
+    free(p->info.deadline);
     for (size_t i = 0; i < p->info.n_lessons; i++)
         lesson_fini(&p->info.lessons[i]);
     free(p->info.lessons);

@@ -269,3 +269,41 @@ void grader_render_choices(lua_State *L, struct grader_job *j)
     lua_replace(L, GRADER_S_CH);
     lua_pop(L, 1);
 }
+
+void grader_hint_push(lua_State *L, int t, size_t i)
+{
+    int ty = lua_rawgeti(L, t, (lua_Integer)i); /* h */
+    if (ty == LUA_TTABLE) {
+        grader_rawfield(L, -1, "text"); /* h text */
+        lua_remove(L, -2);              /* text */
+        ty = lua_type(L, -1);
+    }
+    if (ty != LUA_TSTRING) {
+        lua_pop(L, 1);
+        lua_pushliteral(L, "");
+    }
+}
+
+void grader_render_names(const char *s, struct core_strlist *out)
+{
+    for (const char *p = s; p && *p; p++) {
+        if (p[0] == '{' && p[1] == '{') {
+            p++;
+            continue;
+        }
+        const char *q = p + 1;
+        if (p[0] != '{' || !((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || *q == '_'))
+            continue;
+        const char *name = q;
+        while ((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9') ||
+               *q == '_')
+            q++;
+        if (*q != '}' && *q != ':')
+            continue;
+        char buf[128];
+        size_t n = (size_t)(q - name) < sizeof buf ? (size_t)(q - name) : sizeof buf - 1;
+        memcpy(buf, name, n);
+        buf[n] = '\0';
+        core_strlist_push(out, buf);
+    }
+}

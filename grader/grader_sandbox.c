@@ -9,6 +9,15 @@
  * the cap; a sandbox is destroyed by dropping the arena — never lua_close,
  * so a state abandoned mid-operation is as easy to drop as a finished one.
  *
+ * Reuse. grader_sb_run keeps the sandbox of a job that went well in the
+ * pool and runs the next job there, because building a state (libraries,
+ * wb.lua) cost more than the grading. It gives each job what a new sandbox
+ * would: what jobs share is read-only to pack code (grader_sb_lib.c, in
+ * every sandbox); before a job the registry's per-job parts are reset and
+ * garbage past GC_SLACK is collected; the allocator counts the job's bytes
+ * from a new state's level (`adjust`, and the kept chunks: see
+ * grader_sb_chunk_get); and a sandbox whose job failed in any way is freed.
+ *
  * Limits, and why pcall inside a script cannot swallow them:
  *   - Instructions: a count hook every HOOK_STEP VM instructions adds up the
  *     budget of the current call. At the limit the hook records the position,
@@ -112,6 +121,13 @@ struct grader_sb {
     struct grader_limits lim;
     struct grader_arena arena; /* where the state lives (grader_sb_arena.c) */
     size_t used;               /* bytes Lua holds */
+    int64_t adjust;            /* added to used for the cap: a reused state counts as fresh */
+    size_t base;               /* a reused state's bytes after its first full collection */
+    size_t cached;             /* bytes of the chunks it keeps loaded (not the job's) */
+    size_t hit;                /* bytes of the kept chunk this job runs (the job's, as if loaded) */
+    size_t mark;               /* used before the load of a chunk not kept yet */
+    bool reuse;                /* kept between jobs by grader_sb_run */
+    bool refused;              /* the allocator refused a request since the job began */
     bool ready;                /* state fully built: positions may be read in the allocator */
     /* a refused request: final unless the same request succeeds next */
     const void *ref_ptr;
@@ -246,8 +262,10 @@ static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
     }
     size_t old = ptr ? osize : 0; /* without ptr, osize is a type tag */
     if (nsize > old) {
-        size_t cap = sb->lim.mem_bytes + (sb->kill ? HEADROOM : 0);
-        if (sb->used - old + nsize > cap)
+        int64_t cap = (int64_t)(sb->lim.mem_bytes + (sb->kill ? HEADROOM : 0));
+        if ((int64_t)(sb->used - old + nsize) + sb->adjust - (int64_t)sb->cached +
+                (int64_t)sb->hit >
+            cap)
             goto refuse;
     }
     void *np = ptr ? grader_arena_realloc(&sb->arena, ptr, osize, nsize)
@@ -260,6 +278,7 @@ static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
     return np;
 
 refuse:
+    sb->refused = true;
     if (sb->ref_pending && sb->ref_ptr == ptr && sb->ref_osize == osize && sb->ref_nsize == nsize) {
         mem_kill(sb); /* the retry failed too */
     } else if (!sb->kill && sb->ready && sb->L) {
@@ -698,7 +717,9 @@ void grader_sb_guard_leave(lua_State *L)
 
 size_t grader_sb_used(lua_State *L)
 {
-    return grader_sb_of(L)->used;
+    struct grader_sb *sb = grader_sb_of(L);
+    int64_t n = (int64_t)sb->used + sb->adjust - (int64_t)sb->cached + (int64_t)sb->hit;
+    return n > 0 ? (size_t)n : 0;
 }
 
 bool grader_sb_killed(lua_State *L)
@@ -789,18 +810,209 @@ int grader_sb_new(struct grader_sb **out, const struct grader_limits *lim,
     return 0;
 }
 
+/* ---- reuse -------------------------------------------------------------------- */
+
+/* Garbage a reused state may carry into a job before a full collection
+ * runs first. It counts against the job's memory cap like the job's own
+ * bytes (a fresh state starts without it), so it is kept well below the cap:
+ * a job has at most this much less room than in a fresh state. */
+#define GC_SLACK (256u * 1024)
+/* A state that ends a job with more of its arena touched than this is not
+ * kept: its pages would stay resident for as long as the pack is open. */
+#define KEEP_MAPPED (4u << 20)
+
+static bool same_limits(const struct grader_limits *a, const struct grader_limits *b)
+{
+    return a->mem_bytes == b->mem_bytes && a->instructions == b->instructions &&
+           a->cpu_ms == b->cpu_ms;
+}
+
+/* The chunks a reused state keeps loaded, by the address of their bytecode
+ * (a pack's bytecode stays put while the pack, and so its pool, lives):
+ * { f, bytecode length, bytes }. */
+static const char CHUNKS_KEY = 'k';
+/* registry: function(e) return function() return e end end, compiled once
+ * per reused state: each call makes an upvalue of its own. */
+static const char FRESH_UPVALUE_KEY = 'u';
+#define CHUNK_CACHE_BYTES (1u << 20) /* at most this much kept loaded */
+
+bool grader_sb_chunk_get(lua_State *L, const struct core_buf *bc)
+{
+    struct grader_sb *sb = grader_sb_of(L);
+    sb->mark = sb->used;
+    if (!sb->reuse)
+        return false;
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &CHUNKS_KEY) != LUA_TTABLE) { /* cache? */
+        lua_pop(L, 1);
+        return false;
+    }
+    if (lua_rawgetp(L, -1, bc->data) != LUA_TTABLE) { /* cache e? */
+        lua_pop(L, 2);
+        return false;
+    }
+    lua_rawgeti(L, -1, 2); /* cache e len */
+    lua_rawgeti(L, -2, 3); /* cache e len bytes */
+    bool same = (size_t)lua_tointeger(L, -2) == bc->len;
+    sb->hit = (size_t)lua_tointeger(L, -1);
+    lua_pop(L, 2); /* cache e */
+    if (!same) {   /* (never while the pack lives; loaded again, not kept) */
+        lua_pop(L, 2);
+        sb->hit = 0;
+        return false;
+    }
+    lua_rawgeti(L, -1, 1); /* cache e f */
+    lua_replace(L, -3);    /* f e */
+    lua_pop(L, 1);         /* f */
+    return true;
+}
+
+void grader_sb_chunk_put(lua_State *L, const struct core_buf *bc)
+{
+    struct grader_sb *sb = grader_sb_of(L);
+    size_t bytes = sb->used > sb->mark ? sb->used - sb->mark : 0;
+    if (!sb->reuse || sb->cached + bytes > CHUNK_CACHE_BYTES)
+        return;
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &CHUNKS_KEY) != LUA_TTABLE) { /* f cache? */
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_pushvalue(L, -1);
+        lua_rawsetp(L, LUA_REGISTRYINDEX, &CHUNKS_KEY);
+    }
+    if (lua_rawgetp(L, -1, bc->data) != LUA_TNIL) { /* f cache e: another chunk was there */
+        lua_pop(L, 2);
+        return;
+    }
+    lua_pop(L, 1); /* f cache */
+    size_t at = sb->used;
+    lua_createtable(L, 3, 0); /* f cache e */
+    lua_pushvalue(L, -3);
+    lua_rawseti(L, -2, 1);
+    lua_pushinteger(L, (lua_Integer)bc->len);
+    lua_rawseti(L, -2, 2);
+    lua_rawsetp(L, -2, bc->data);                   /* f cache */
+    lua_pop(L, 1);                                  /* f */
+    bytes += sb->used > at ? sb->used - at : 0;     /* the entry itself */
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &CHUNKS_KEY); /* f cache */
+    lua_rawgetp(L, -1, bc->data);                   /* f cache e */
+    lua_pushinteger(L, (lua_Integer)bytes);
+    lua_rawseti(L, -2, 3);
+    lua_pop(L, 2); /* f */
+    sb->cached += bytes;
+    sb->hit = bytes;
+}
+
+void grader_sb_fresh_upvalue(lua_State *L, int f)
+{
+    f = lua_absindex(L, f);
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &FRESH_UPVALUE_KEY); /* ... v maker */
+    lua_insert(L, -2);                                     /* ... maker v */
+    lua_call(L, 1, 1);                                     /* ... holder */
+    lua_upvaluejoin(L, f, 1, -1, 1);
+    lua_pop(L, 1);
+}
+
+/* What a reused state has beyond a new one (run protected). */
+static int l_reuse_open(lua_State *L)
+{
+    static const char maker[] = "local v = ... return function() return v end";
+    if (luaL_loadbufferx(L, maker, sizeof maker - 1, "=upvalue", "t") != LUA_OK)
+        return lua_error(L);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &FRESH_UPVALUE_KEY);
+    return 0;
+}
+
+/* A sandbox for reuse: a new one, collected, and set to count its bytes
+ * from where the new one started, so every job sees the memory a new state
+ * would give it. */
+static int sb_new_reusable(struct grader_sb **out, const struct grader_limits *lim,
+                           struct grader_sb_pool *pool, struct core_err *err)
+{
+    int rc = grader_sb_new(out, lim, pool, err);
+    if (rc)
+        return rc;
+    struct grader_sb *sb = *out;
+    size_t fresh = sb->used;
+    lua_pushcfunction(sb->L, l_reuse_open);
+    if (lua_pcall(sb->L, 0, 0, 0) != LUA_OK) {
+        grader_sb_free(sb);
+        *out = NULL;
+        return core_err_set(err, CORE_ERR_LIMIT, "memory limit too small for a Lua state");
+    }
+    lua_gc(sb->L, LUA_GCCOLLECT); /* no finalisers: __gc is refused, and none of ours is set */
+    sb->base = sb->used;
+    sb->adjust = (int64_t)fresh - (int64_t)sb->base;
+    sb->reuse = true;
+    return 0;
+}
+
+/* The job of a reused state, called with (fn, ud): forgets what the last
+ * job declared and loaded, collects past the slack, then calls fn (the
+ * job) in this same frame with ud as its only argument. Protected, so
+ * running out of memory here is the job's error; nothing allocates before
+ * the protected call (fn is a light C function). */
+static int l_reused_job(lua_State *L)
+{
+    struct grader_sb *sb = grader_sb_of(L);
+    grader_sb_enter_c(L);
+    lua_CFunction fn = lua_tocfunction(L, 1);
+    lua_remove(L, 1); /* ud */
+    if (sb->used > sb->base + sb->cached + GC_SLACK)
+        lua_gc(L, LUA_GCCOLLECT);
+    lua_pushnil(L);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &MAPPED_KEY);
+    grader_sb_job_reset(L);
+    return fn(L);
+}
+
+/* Whether a state that ran a job without error may run the next. */
+static bool reusable(const struct grader_sb *sb)
+{
+    return !sb->kill && !sb->dead && !sb->refused && !sb->ref_pending && lua_gettop(sb->L) == 0 &&
+           sb->arena.bump <= KEEP_MAPPED;
+}
+
 int grader_sb_run(const struct grader_limits *lim, struct grader_sb_pool *pool,
                   int (*fn)(lua_State *L), void *ud, struct core_err *err)
 {
-    struct grader_sb *sb;
-    int rc = grader_sb_new(&sb, lim, pool, err);
-    if (rc)
-        return rc;
+    struct grader_sb_warm *w = pool ? grader_sb_pool_warm(pool) : NULL;
+    struct grader_sb *sb = NULL;
+    if (w && w->sb) {
+        sb = w->sb;
+        w->sb = NULL;
+        if (!same_limits(&sb->lim, lim) || w->fresh) {
+            grader_sb_free(sb);
+            sb = NULL;
+        }
+    }
+    int rc = 0;
+    if (sb)
+        w->reused++;
+    else {
+        rc = w && !w->fresh ? sb_new_reusable(&sb, lim, pool, err)
+                            : grader_sb_new(&sb, lim, pool, err);
+        if (rc)
+            return rc;
+        if (w)
+            w->made++;
+    }
     lua_State *L = sb->L;
+    int nargs = 1;
+    if (sb->reuse) {
+        lua_pushcfunction(L, l_reused_job); /* the job, behind the reset */
+        nargs++;
+        sb->refused = false;
+        sb->hit = 0;
+        sb->where[0] = sb->ref_where[0] = '\0';
+        sb->map = NULL;
+        sb->map_src[0] = '\0';
+    }
     lua_pushcfunction(L, fn);
     lua_pushlightuserdata(L, ud);
-    rc = grader_pcall(sb, 1, 0, err);
-    grader_sb_free(sb);
+    rc = grader_pcall(sb, nargs, 0, err);
+    if (rc == 0 && sb->reuse && reusable(sb))
+        w->sb = sb;
+    else
+        grader_sb_free(sb);
     return rc;
 }
 

@@ -37,6 +37,7 @@ struct grader_sb_pool {
     char *base;
     size_t size;
     bool busy;
+    struct grader_sb_warm warm; /* the sandbox kept between jobs (grader_sandbox.c) */
 };
 
 static size_t class_of(size_t n)
@@ -220,10 +221,16 @@ struct grader_sb_pool *grader_sb_pool_new(size_t mem_bytes)
     return pool;
 }
 
+struct grader_sb_warm *grader_sb_pool_warm(struct grader_sb_pool *pool)
+{
+    return &pool->warm;
+}
+
 void grader_sb_pool_free(struct grader_sb_pool *pool)
 {
     if (!pool)
         return;
+    grader_sb_free(pool->warm.sb); /* gives the mapping back first */
     if (pool->base)
         munmap(pool->base, pool->size);
     free(pool);

@@ -11,8 +11,8 @@
  * change what the collector may free. string without dump (removed from the
  * one string table, which is also the strings' __index), table, math without
  * random/randomseed (graders draw from the variant rng), utf8, and wb. No io,
- * os, package, debug, require, coroutine. table, math and utf8 are opened on
- * first use.
+ * os, package, debug, require, coroutine. All of it is read-only to pack code
+ * (see "shared tables, read-only" below): one sandbox runs job after job.
  *
  * C library work: a library call executes no VM instruction, so the guarded
  * library functions (string, table, utf8, the wb library's C half) charge
@@ -60,8 +60,13 @@ static int l_norandom(lua_State *L)
                          "passed to params");
 }
 
+static bool ro_target(lua_State *L, int idx);
+static int ro_refuse(lua_State *L, int idx, const char *what);
+
 static int l_setmetatable(lua_State *L)
 {
+    if (ro_target(L, 1))
+        return ro_refuse(L, 1, "setmetatable");
     int t = lua_type(L, 2);
     luaL_checktype(L, 1, LUA_TTABLE);
     luaL_argexpected(L, t == LUA_TNIL || t == LUA_TTABLE, 2, "nil or table");
@@ -90,11 +95,9 @@ static int l_collectgarbage(lua_State *L)
         lua_gc(L, LUA_GCCOLLECT);
         lua_pushinteger(L, 0);
         return 1;
-    case 1: {
-        int k = lua_gc(L, LUA_GCCOUNT), b = lua_gc(L, LUA_GCCOUNTB);
-        lua_pushnumber(L, (lua_Number)k + (lua_Number)b / 1024);
+    case 1: /* Lua's own count in a new state; in a reused one, counted as in a new one */
+        lua_pushnumber(L, (lua_Number)grader_sb_used(L) / 1024);
         return 1;
-    }
     case 2:
         lua_pushboolean(L, lua_gc(L, LUA_GCSTEP, (int)luaL_optinteger(L, 2, 0)));
         return 1;
@@ -162,6 +165,199 @@ static int l_xpcall(lua_State *L)
     lua_replace(L, 2);                        /* f wrapped ... */
     lua_CFunction orig = lua_tocfunction(L, lua_upvalueindex(1));
     return orig(L);
+}
+
+/* ---- shared tables, read-only ------------------------------------------------ */
+
+/* What every grading shares is read-only to pack code: the globals, the
+ * libraries (string, table, math, utf8, wb and wb.lab) and the strings'
+ * metatable. Each such table T is replaced, wherever the state refers to
+ * it, by an empty proxy whose hidden metatable reads from T (__index), lists
+ * it (__pairs, __len) and refuses every assignment (__newindex, naming the
+ * table and the key). The tables T hold are replaced by their proxies
+ * first, so nothing reachable from a proxy is writable. rawset and
+ * setmetatable refuse a proxy; rawget, rawlen, next and getmetatable see
+ * through it to T, so a grader reads exactly what it read before. Pack
+ * code never holds T itself: the proxies' metatables are hidden
+ * (__metatable) and T's functions return no reference to it. That is what
+ * lets one state grade job after job (grader_sandbox.c): a job can write
+ * only to tables it made or was given, which the next job never sees. */
+
+static int l_ro_newindex(lua_State *L);
+
+/* Pushes the table a read-only proxy at idx stands for and returns true;
+ * false (nothing pushed) for any other value. A proxy is known by its
+ * __newindex, a C function pack code can never obtain. */
+static bool ro_target(lua_State *L, int idx)
+{
+    if (lua_type(L, idx) != LUA_TTABLE || !lua_getmetatable(L, idx)) /* mt */
+        return false;
+    lua_pushliteral(L, "__newindex");
+    lua_rawget(L, -2); /* mt ni */
+    bool ro = lua_tocfunction(L, -1) == l_ro_newindex;
+    lua_pop(L, 1); /* mt */
+    if (!ro) {
+        lua_pop(L, 1);
+        return false;
+    }
+    lua_pushliteral(L, "__index");
+    lua_rawget(L, -2); /* mt T */
+    lua_remove(L, -2); /* T */
+    return true;
+}
+
+/* Raises "<what>: NAME is read-only in a grader ..." for the proxy at idx. */
+static int ro_refuse(lua_State *L, int idx, const char *what)
+{
+    lua_getmetatable(L, idx);          /* mt */
+    lua_getfield(L, -1, "__newindex"); /* mt ni */
+    lua_getupvalue(L, -1, 1);          /* mt ni name */
+    return luaL_error(L, "%s: %s is read-only in a grader (shared by every grading)", what,
+                      lua_tostring(L, -1));
+}
+
+/* __newindex of a proxy (upvalue: the table's name). */
+static int l_ro_newindex(lua_State *L)
+{
+    const char *name = lua_tostring(L, lua_upvalueindex(1));
+    bool named = lua_type(L, 2) == LUA_TSTRING;
+    return luaL_error(L,
+                      "cannot set %s%s%s: %s is read-only in a grader (shared by every "
+                      "grading; keep your own copy in a local)",
+                      name, named ? "." : "[...]", named ? lua_tostring(L, 2) : "", name);
+}
+
+/* __len of a proxy: T's length. */
+static int l_ro_len(lua_State *L)
+{
+    lua_pushinteger(L, ro_target(L, 1) ? (lua_Integer)lua_rawlen(L, -1) : 0);
+    return 1;
+}
+
+/* next(t [, k]) (the original is upvalue 1): over T for a proxy. */
+static int l_next(lua_State *L)
+{
+    if (ro_target(L, 1)) /* t k... T */
+        lua_replace(L, 1);
+    return lua_tocfunction(L, lua_upvalueindex(1))(L);
+}
+
+/* __pairs of a proxy: the sandbox's own next, over the proxy (which it
+ * reads through), as pairs(t) returns for any table. */
+static int l_ro_pairs(lua_State *L)
+{
+    lua_getfield(L, lua_upvalueindex(1), "next"); /* t next */
+    lua_pushvalue(L, 1);                          /* t next t */
+    lua_pushnil(L);                               /* t next t nil */
+    return 3;
+}
+
+/* rawget(t, k), rawlen(t): T's for a proxy. */
+static int l_rawread(lua_State *L)
+{
+    if (ro_target(L, 1))
+        lua_replace(L, 1);
+    return lua_tocfunction(L, lua_upvalueindex(1))(L);
+}
+
+/* rawset(t, k, v): refused for a proxy. */
+static int l_rawset(lua_State *L)
+{
+    if (ro_target(L, 1))
+        return ro_refuse(L, 1, "rawset");
+    return lua_tocfunction(L, lua_upvalueindex(1))(L);
+}
+
+/* getmetatable(v): a proxy has none (as its T has none). */
+static int l_getmetatable(lua_State *L)
+{
+    if (ro_target(L, 1)) {
+        lua_pushnil(L);
+        return 1;
+    }
+    return lua_tocfunction(L, lua_upvalueindex(1))(L);
+}
+
+static const struct {
+    const char *name;
+    lua_CFunction fn;
+} raw_funcs[] = {{"next", l_next},
+                 {"rawget", l_rawread},
+                 {"rawlen", l_rawread},
+                 {"rawset", l_rawset},
+                 {"getmetatable", l_getmetatable}};
+
+/* The table on top of the stack, T, is replaced by its proxy: made once
+ * per table (seen maps T to it), after each table T holds has been
+ * replaced in T by its own proxy. `name` names T in messages. */
+static void freeze(lua_State *L, int seen, int g, const char *name)
+{
+    luaL_checkstack(L, 8, "freeze");
+    int t = lua_gettop(L);
+    lua_pushvalue(L, t);                     /* T T */
+    if (lua_rawget(L, seen) == LUA_TTABLE) { /* T P */
+        lua_replace(L, t);                   /* P */
+        return;
+    }
+    lua_pop(L, 1);           /* T */
+    lua_newtable(L);         /* T P */
+    lua_pushvalue(L, t);     /* T P T */
+    lua_pushvalue(L, -2);    /* T P T P */
+    lua_rawset(L, seen);     /* T P */
+    lua_pushnil(L);          /* T P nil */
+    while (lua_next(L, t)) { /* T P k v */
+        if (lua_type(L, -1) != LUA_TTABLE) {
+            lua_pop(L, 1); /* T P k */
+            continue;
+        }
+        char sub[96];
+        if (lua_type(L, -2) == LUA_TSTRING && !lua_rawequal(L, t, g))
+            snprintf(sub, sizeof sub, "%s.%s", name, lua_tostring(L, -2));
+        else if (lua_type(L, -2) == LUA_TSTRING)
+            snprintf(sub, sizeof sub, "%s", lua_tostring(L, -2));
+        else
+            snprintf(sub, sizeof sub, "a table in %s", name);
+        freeze(L, seen, g, sub); /* T P k vP (assigning an existing key while walking is allowed) */
+        lua_pushvalue(L, -2);    /* T P k vP k */
+        lua_insert(L, -2);       /* T P k k vP */
+        lua_rawset(L, t);        /* T P k */
+    }
+    lua_createtable(L, 0, 5); /* T P mt */
+    lua_pushvalue(L, t);
+    lua_setfield(L, -2, "__index");
+    lua_pushstring(L, name);
+    lua_pushcclosure(L, l_ro_newindex, 1);
+    lua_setfield(L, -2, "__newindex");
+    lua_pushcfunction(L, l_ro_len);
+    lua_setfield(L, -2, "__len");
+    lua_pushvalue(L, g);
+    lua_pushcclosure(L, l_ro_pairs, 1);
+    lua_setfield(L, -2, "__pairs");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+    lua_setmetatable(L, -2); /* T P */
+    lua_replace(L, t);       /* P */
+}
+
+/* Makes everything every grading shares read-only (see above): the globals
+ * at g (their tables; g itself is reached only through the hidden
+ * metatable of file environments, and the registry's globals become its
+ * proxy for any other path) and the strings' metatable, which
+ * getmetatable("") then shows as its proxy. */
+static void freeze_shared(lua_State *L, int g)
+{
+    lua_newtable(L); /* seen */
+    int seen = lua_gettop(L);
+    lua_pushvalue(L, g);                                 /* seen G */
+    freeze(L, seen, g, "_G");                            /* seen PG */
+    lua_rawseti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS); /* seen */
+    lua_pushliteral(L, "");                              /* seen "" */
+    lua_getmetatable(L, -1);                             /* seen "" smt */
+    lua_replace(L, -2);                                  /* seen smt */
+    lua_pushvalue(L, -1);                                /* seen smt smt */
+    freeze(L, seen, g, "getmetatable('')");              /* seen smt psmt */
+    lua_setfield(L, -2, "__metatable");                  /* seen smt */
+    lua_pop(L, 2);
 }
 
 /* ---- charging library calls ------------------------------------------------ */
@@ -317,27 +513,6 @@ static void open_math(lua_State *L)
     lua_setfield(L, -2, "randomseed");
 }
 
-/* __index of the globals: table, math and utf8 are opened on first use
- * (most graders never touch them, and opening costs more than grading). */
-static int l_lazy_lib(lua_State *L)
-{
-    static const struct {
-        const char *name;
-        void (*open)(lua_State *L);
-    } libs[] = {{"table", open_table}, {"math", open_math}, {"utf8", open_utf8}};
-    const char *key = lua_tostring(L, 2);
-    for (size_t i = 0; key && lua_type(L, 2) == LUA_TSTRING && i < 3; i++) {
-        if (strcmp(key, libs[i].name) == 0) {
-            libs[i].open(L);      /* G key lib */
-            lua_pushvalue(L, 2);  /* G key lib key */
-            lua_pushvalue(L, -2); /* G key lib key lib */
-            lua_rawset(L, 1);     /* G key lib */
-            return 1;
-        }
-    }
-    return 0;
-}
-
 int grader_sb_libs_open(lua_State *L)
 {
     lua_pushglobaltable(L); /* G */
@@ -382,13 +557,17 @@ int grader_sb_libs_open(lua_State *L)
     guard(L, s, "gmatch", l_guard_gmatch, CH_PATTERN);
     lua_pop(L, 1); /* G */
 
-    lua_createtable(L, 0, 1); /* G gmt */
-    lua_pushcfunction(L, l_lazy_lib);
-    lua_setfield(L, -2, "__index");
-    lua_setmetatable(L, g); /* G */
+    open_table(L);
+    lua_setfield(L, g, "table");
+    open_math(L);
+    lua_setfield(L, g, "math");
+    open_utf8(L);
+    lua_setfield(L, g, "utf8");
 
     grader_wb_open(L, g);
     grader_decl_open(L, g);
+    grader_wb_push_rng(L, 0); /* G rng: its metatable exists before any grading */
+    lua_pop(L, 1);            /* G */
 
     lua_createtable(L, 0, 2); /* G mt */
     lua_pushvalue(L, g);
@@ -396,13 +575,32 @@ int grader_sb_libs_open(lua_State *L)
     lua_pushboolean(L, 0);
     lua_setfield(L, -2, "__metatable");
     lua_rawsetp(L, LUA_REGISTRYINDEX, &ENV_MT_KEY); /* G */
+
+    for (size_t i = 0; i < sizeof raw_funcs / sizeof raw_funcs[0]; i++) {
+        lua_getfield(L, g, raw_funcs[i].name);   /* G orig */
+        lua_pushcclosure(L, raw_funcs[i].fn, 1); /* G wrapped */
+        lua_setfield(L, g, raw_funcs[i].name);   /* G */
+    }
+    freeze_shared(L, g);
     return 0;
+}
+
+void grader_sb_job_reset(lua_State *L)
+{
+    lua_pushnil(L);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &ENV_KEY);
+    grader_decl_reset(L);
 }
 
 void grader_sb_load(lua_State *L, const struct core_buf *bc, const char *chunkname)
 {
-    if (luaL_loadbufferx(L, bc->data ? bc->data : "", bc->len, chunkname, "b") != LUA_OK)
-        lua_error(L);         /* our own bytecode: only memory can fail here */
+    bool kept = bc->data && grader_sb_chunk_get(L, bc); /* f? */
+    if (!kept) {
+        if (luaL_loadbufferx(L, bc->data ? bc->data : "", bc->len, chunkname, "b") != LUA_OK)
+            lua_error(L); /* our own bytecode: only memory can fail here */
+        if (bc->data)
+            grader_sb_chunk_put(L, bc);
+    }
     lua_createtable(L, 0, 1); /* f E */
     lua_pushvalue(L, -1);
     lua_setfield(L, -2, "_G");
@@ -410,5 +608,8 @@ void grader_sb_load(lua_State *L, const struct core_buf *bc, const char *chunkna
     lua_setmetatable(L, -2);
     lua_pushvalue(L, -1);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &ENV_KEY); /* the default env of load */
-    lua_setupvalue(L, -2, 1);                    /* f */
+    if (kept)
+        grader_sb_fresh_upvalue(L, -2); /* f: a new _ENV, not the last job's changed */
+    else
+        lua_setupvalue(L, -2, 1); /* f */
 }

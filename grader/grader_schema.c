@@ -27,19 +27,16 @@
 /* ---- the tables ------------------------------------------------------------------------------ */
 
 const struct grader_fspec grader_pack_fields[] = {
-    {"id", GRADER_T_STR},       {"title", GRADER_T_STR},
-    {"version", GRADER_T_STR},  {"description", GRADER_T_STR},
-    {"lessons", GRADER_T_STRS}, {"cbm", GRADER_T_BOOL},
-    {"policy", GRADER_T_TAB},   {"assets", GRADER_T_STRS},
-    {"rubric", GRADER_T_STRS},  {NULL, 0}};
+    {"id", GRADER_T_STR},          {"title", GRADER_T_STR},    {"version", GRADER_T_STR},
+    {"description", GRADER_T_STR}, {"lessons", GRADER_T_STRS}, {"cbm", GRADER_T_BOOL},
+    {"policy", GRADER_T_TAB},      {"assets", GRADER_T_STRS},  {"rubric", GRADER_T_STRS},
+    {"release", GRADER_T_TAB},     {"class", GRADER_T_TAB},    {NULL, 0}};
 
-const struct grader_fspec grader_lesson_fields[] = {{"id", GRADER_T_STR},
-                                                    {"title", GRADER_T_STR},
-                                                    {"topics", GRADER_T_STRS},
-                                                    {"rubric", GRADER_T_STRS},
-                                                    {"policy", GRADER_T_TAB},
-                                                    {"exam", GRADER_T_BOOL | GRADER_T_TAB},
-                                                    {NULL, 0}};
+const struct grader_fspec grader_lesson_fields[] = {
+    {"id", GRADER_T_STR},      {"title", GRADER_T_STR},
+    {"topics", GRADER_T_STRS}, {"rubric", GRADER_T_STRS},
+    {"policy", GRADER_T_TAB},  {"exam", GRADER_T_BOOL | GRADER_T_TAB},
+    {"graded", GRADER_T_BOOL}, {NULL, 0}};
 
 const struct grader_fspec grader_page_fields[] = {
     {"title", GRADER_T_STR}, {"text", GRADER_T_STR}, {NULL, 0}};
@@ -51,7 +48,7 @@ const struct grader_fspec grader_question_fields[] = {{"id", GRADER_T_STR},
                                                       {"points", GRADER_T_NUM},
                                                       {"topics", GRADER_T_STRS},
                                                       {"rubric", GRADER_T_STRS},
-                                                      {"hints", GRADER_T_STRS},
+                                                      {"hints", GRADER_T_TAB},
                                                       {"lab", GRADER_T_STR},
                                                       {"params", GRADER_T_FUN},
                                                       {"examples", GRADER_T_TAB},
@@ -78,6 +75,17 @@ const struct grader_fspec grader_policy_fields[] = {
     {"tries", GRADER_T_NUM}, {"penalty", GRADER_T_NUM}, {"per_try", GRADER_T_NUMS}, {NULL, 0}};
 
 const struct grader_fspec grader_exam_fields[] = {{"minutes", GRADER_T_NUM}, {NULL, 0}};
+
+const struct grader_fspec grader_release_fields[] = {
+    {"salt", GRADER_T_STR}, {"source", GRADER_T_STR}, {"made", GRADER_T_STR}, {NULL, 0}};
+
+const struct grader_fspec grader_class_fields[] = {
+    {"deadline", GRADER_T_STR}, {"late", GRADER_T_STR | GRADER_T_TAB}, {NULL, 0}};
+
+const struct grader_fspec grader_late_fields[] = {{"per_day", GRADER_T_NUM}, {NULL, 0}};
+
+const struct grader_fspec grader_hint_fields[] = {
+    {"text", GRADER_T_STR}, {"public", GRADER_T_BOOL}, {NULL, 0}};
 
 static const struct grader_fspec example_fields[] = {
     {"answer", GRADER_T_STR | GRADER_T_NUM | GRADER_T_FUN},

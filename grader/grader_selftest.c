@@ -116,10 +116,10 @@ static void check_fill(lua_State *L, struct grader_job *j)
     if (grader_rawfield(L, GRADER_S_Q, "hints") == LUA_TTABLE) {
         size_t n = lua_rawlen(L, -1);
         for (size_t i = 1; i <= n; i++) {
-            lua_rawgeti(L, -1, (lua_Integer)i);
+            grader_hint_push(L, lua_gettop(L), i);
             char label[32];
             snprintf(label, sizeof label, "hint %zu", i);
-            if (grader_render_or_fail(L, j, lua_tostring(L, -1) ? lua_tostring(L, -1) : "", label))
+            if (grader_render_or_fail(L, j, lua_tostring(L, -1), label))
                 lua_pop(L, 1);
             lua_pop(L, 1);
         }
@@ -129,8 +129,9 @@ static void check_fill(lua_State *L, struct grader_job *j)
     if (kind->list && grader_job_n_choices(L) > GRADER_MAX_PICKS)
         grader_job_problem(j, "has %zu %s; at most %d can be lettered a to z",
                            grader_job_n_choices(L), kind->list, GRADER_MAX_PICKS);
-    if (j->no_lab)
-        return; /* its numbers need a run: checked by the examples that bring one */
+    if (j->no_lab || q->sealed)
+        return; /* its numbers need a run (checked by the examples that bring one), or it
+                   carries no reference (sealed) */
     if (kind->needs_reference && !q->has_grade && lua_isnil(L, GRADER_S_REF))
         grader_job_problem(j, "answer gives nothing: a %s question needs a reference", kind->name);
     /* What the sweep checks on every variant, for this one (a question
@@ -304,18 +305,18 @@ static void sweep_fill(lua_State *L, struct grader_job *j)
     if (grader_rawfield(L, GRADER_S_Q, "hints") == LUA_TTABLE) { /* hints */
         size_t n = lua_rawlen(L, -1);
         for (size_t i = 1; i <= n; i++) {
-            lua_rawgeti(L, -1, (lua_Integer)i); /* hints h */
+            grader_hint_push(L, lua_gettop(L), i); /* hints h */
             char label[32];
             snprintf(label, sizeof label, "hint %zu", i);
-            if (lua_type(L, -1) == LUA_TSTRING &&
-                grader_render_or_fail(L, j, lua_tostring(L, -1), label))
+            if (grader_render_or_fail(L, j, lua_tostring(L, -1), label))
                 lua_pop(L, 1);
             lua_pop(L, 1);
         }
     }
     lua_settop(L, GRADER_S_TOP);
-    if (j->no_lab)
-        return; /* its numbers need a run: the examples that bring one check them */
+    if (j->no_lab || j->q->sealed)
+        return; /* its numbers need a run (the examples that bring one check them), or it
+                   carries nothing that grades (sealed) */
     sweep_feedback(L, j);
     lua_settop(L, GRADER_S_TOP);
     variant_check(L, j);
@@ -414,7 +415,7 @@ int grader_question_check(struct grader_pack *p, size_t qi, struct core_strlist 
         core_buf_puts(&b, label);
         core_buf_puts(&b, strncmp(err.msg, prefix, strlen(prefix)) == 0 ? err.msg + strlen(prefix)
                                                                         : err.msg);
-        snprintf(err.msg, sizeof err.msg, "%s", b.data);
+        core_err_set(&err, err.code, "%s", b.data); /* made to fit, the reason whole */
         core_buf_fini(&b);
     }
     core_buf_fini(&j.vkey);
@@ -517,12 +518,12 @@ int grader_pack_selftest(struct grader_pack *p, struct core_strlist *problems, s
         problems = &local;
     int failures = 0;
     size_t runs = 0;
-    for (size_t i = 0; p && i < p->n_qx; i++) {
+    for (size_t i = 0; p && i < p->n_qx && !grader_pack_budget_spent(p, NULL, 0); i++) {
         const struct grader_qx *x = &p->qx[i];
-        if (x->bad || x->file == SIZE_MAX)
+        if (x->bad || x->file == SIZE_MAX || x->q->sealed) /* sealed: nothing to grade with */
             continue;
         const struct grader_question *q = x->q;
-        for (size_t e = 0; e <= q->n_examples; e++) {
+        for (size_t e = 0; e <= q->n_examples && !grader_pack_budget_spent(p, NULL, 0); e++) {
             struct grader_result res;
             memset(&res, 0, sizeof res);
             struct grader_job j = example_job(p, i, e == 0 ? GRADER_J_REF : GRADER_J_EXAMPLE, 1);

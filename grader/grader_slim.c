@@ -29,211 +29,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum tok { T_EOF, T_NAME, T_KEYWORD, T_STRING, T_NUMBER, T_OPEN, T_CLOSE, T_OP, T_BAD };
-
-struct lexer {
-    const char *s;
-    size_t n, i;
-    int line;
-    /* the current token */
-    enum tok t;
-    size_t start, end;
-    int tline;
-    char c; /* T_OPEN / T_CLOSE / T_OP: its first character */
-};
-
-static bool name_start(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-static bool name_char(char c)
-{
-    return name_start(c) || (c >= '0' && c <= '9');
-}
-
-/* Lua counts \n, \r, \r\n and \n\r as one line break each. */
-static bool newline(struct lexer *x)
-{
-    char c = x->s[x->i];
-    if (c != '\n' && c != '\r')
-        return false;
-    x->i++;
-    if (x->i < x->n && (x->s[x->i] == '\n' || x->s[x->i] == '\r') && x->s[x->i] != c)
-        x->i++;
-    x->line++;
-    return true;
-}
-
-/* At '[': the level of a long bracket ([[ = 0, [==[ = 2), or -1. */
-static int long_level(const struct lexer *x, size_t i)
-{
-    size_t k = i + 1;
-    int level = 0;
-    while (k < x->n && x->s[k] == '=')
-        k++, level++;
-    return k < x->n && x->s[k] == '[' ? level : -1;
-}
-
-/* Skips a long bracket of `level` starting at x->i ('['). */
-static bool skip_long(struct lexer *x, int level)
-{
-    x->i += (size_t)level + 2;
-    while (x->i < x->n) {
-        if (newline(x))
-            continue;
-        if (x->s[x->i] == ']') {
-            size_t k = x->i + 1;
-            int l = 0;
-            while (k < x->n && x->s[k] == '=')
-                k++, l++;
-            if (l == level && k < x->n && x->s[k] == ']') {
-                x->i = k + 1;
-                return true;
-            }
-        }
-        x->i++;
-    }
-    return false;
-}
-
-static const char *const keywords[] = {"and",   "break", "do",       "else",  "elseif", "end",
-                                       "false", "for",   "function", "goto",  "if",     "in",
-                                       "local", "nil",   "not",      "or",    "repeat", "return",
-                                       "then",  "true",  "until",    "while", NULL};
-
-static bool is_keyword(const char *s, size_t n)
-{
-    for (int k = 0; keywords[k]; k++)
-        if (strlen(keywords[k]) == n && memcmp(keywords[k], s, n) == 0)
-            return true;
-    return false;
-}
-
-static bool tok_is(const struct lexer *x, const char *word)
-{
-    size_t n = strlen(word);
-    return (x->t == T_NAME || x->t == T_KEYWORD) && x->end - x->start == n &&
-           memcmp(x->s + x->start, word, n) == 0;
-}
-
-static void next(struct lexer *x)
-{
-    for (;;) { /* white space and comments */
-        if (x->i >= x->n)
-            break;
-        if (newline(x))
-            continue;
-        char c = x->s[x->i];
-        if (c == ' ' || c == '\t' || c == '\f' || c == '\v') {
-            x->i++;
-            continue;
-        }
-        if (c == '-' && x->i + 1 < x->n && x->s[x->i + 1] == '-') {
-            x->i += 2;
-            int level = x->i < x->n && x->s[x->i] == '[' ? long_level(x, x->i) : -1;
-            if (level >= 0) {
-                if (!skip_long(x, level)) {
-                    x->t = T_BAD;
-                    return;
-                }
-            } else {
-                while (x->i < x->n && x->s[x->i] != '\n' && x->s[x->i] != '\r')
-                    x->i++;
-            }
-            continue;
-        }
-        break;
-    }
-    x->start = x->i;
-    x->tline = x->line;
-    if (x->i >= x->n) {
-        x->t = T_EOF;
-        x->end = x->i;
-        return;
-    }
-    char c = x->s[x->i];
-    x->c = c;
-    if (name_start(c)) {
-        while (x->i < x->n && name_char(x->s[x->i]))
-            x->i++;
-        x->t = is_keyword(x->s + x->start, x->i - x->start) ? T_KEYWORD : T_NAME;
-    } else if ((c >= '0' && c <= '9') ||
-               (c == '.' && x->i + 1 < x->n && x->s[x->i + 1] >= '0' && x->s[x->i + 1] <= '9')) {
-        while (x->i < x->n) {
-            char d = x->s[x->i];
-            if (name_char(d) || d == '.' ||
-                ((d == '+' || d == '-') && x->i > x->start && strchr("eEpP", x->s[x->i - 1])))
-                x->i++;
-            else
-                break;
-        }
-        x->t = T_NUMBER;
-    } else if (c == '"' || c == '\'') {
-        x->i++;
-        for (;;) {
-            if (x->i >= x->n || x->s[x->i] == '\n' || x->s[x->i] == '\r') {
-                x->t = T_BAD;
-                return;
-            }
-            char d = x->s[x->i];
-            if (d == c) {
-                x->i++;
-                break;
-            }
-            if (d == '\\') {
-                x->i++;
-                if (x->i < x->n && !newline(x))
-                    x->i++;
-                continue;
-            }
-            x->i++;
-        }
-        x->t = T_STRING;
-    } else if (c == '[' && long_level(x, x->i) >= 0) {
-        if (!skip_long(x, long_level(x, x->i))) {
-            x->t = T_BAD;
-            return;
-        }
-        x->t = T_STRING;
-    } else if (c == '(' || c == '{' || c == '[') {
-        x->i++;
-        x->t = T_OPEN;
-    } else if (c == ')' || c == '}' || c == ']') {
-        x->i++;
-        x->t = T_CLOSE;
-    } else {
-        /* operators: the ones that matter here are single characters; the
-         * rest only need to be consumed ("..." "::" "==" ...). */
-        x->i++;
-        while (x->i < x->n && strchr(".:=<>/~", x->s[x->i]) && strchr(".:=<>/~", c))
-            x->i++;
-        x->t = T_OP;
-    }
-    x->end = x->i;
-}
-
-/* Does the previous token end an expression or statement, so that a name
- * after it starts a new statement? */
-static bool ends_statement(enum tok t, const struct lexer *prev_kw, bool bof, char c)
-{
-    if (bof)
-        return true;
-    switch (t) {
-    case T_NAME:
-    case T_STRING:
-    case T_NUMBER:
-    case T_CLOSE:
-        return true;
-    case T_OP:
-        return c == ';';
-    case T_KEYWORD:
-        return tok_is(prev_kw, "end") || tok_is(prev_kw, "true") || tok_is(prev_kw, "false") ||
-               tok_is(prev_kw, "nil") || tok_is(prev_kw, "break");
-    default:
-        return false;
-    }
-}
-
 struct stmt {
     size_t start, end;
     int line;     /* line of its first token */
@@ -282,45 +77,47 @@ static void mark_gap(bool **has, size_t *cap, size_t after)
 
 struct grader_slim_plan *grader_slim_plan_new(const char *src, size_t len)
 {
-    struct lexer x = {.s = src, .n = len, .line = 1};
+    struct grader_lex x;
+    grader_lex_init(&x, src, len);
     struct stmt *st = NULL;
     size_t n_st = 0, cap = 0;
     bool *has = NULL; /* per gap: holds a token */
     size_t has_cap = 0;
     int depth = 0, brackets = 0;
     bool bof = true;
-    struct lexer prev = x;
-    prev.t = T_EOF;
+    struct grader_lex prev = x;
+    prev.t = GRADER_TOK_EOF;
     struct grader_slim_plan *pl = NULL;
-    next(&x);
-    while (x.t != T_EOF) {
-        if (x.t == T_BAD)
+    grader_lex_next(&x);
+    while (x.t != GRADER_TOK_EOF) {
+        if (x.t == GRADER_TOK_BAD)
             goto out;
-        if (depth == 0 && brackets == 0 && x.t == T_NAME &&
-            (tok_is(&x, "question") || tok_is(&x, "calculator") || tok_is(&x, "page")) &&
-            ends_statement(prev.t, &prev, bof, prev.c)) {
-            bool is_q = !tok_is(&x, "page"); /* a question or a calculator */
-            struct lexer name = x;
+        if (depth == 0 && brackets == 0 && x.t == GRADER_TOK_NAME &&
+            (grader_lex_is(&x, "question") || grader_lex_is(&x, "calculator") ||
+             grader_lex_is(&x, "page")) &&
+            grader_lex_ends_statement(&prev, bof)) {
+            bool is_q = !grader_lex_is(&x, "page"); /* a question or a calculator */
+            struct grader_lex name = x;
             size_t start = x.start;
             int line = x.tline, end_line = x.tline;
-            next(&x);
+            grader_lex_next(&x);
             size_t end;
-            if (x.t == T_STRING && !is_q) {
+            if (x.t == GRADER_TOK_STRING && !is_q) {
                 end = x.end;
                 end_line = x.line;
-                next(&x);
-            } else if (x.t == T_OPEN && (x.c == '{' || x.c == '(')) {
+                grader_lex_next(&x);
+            } else if (x.t == GRADER_TOK_OPEN && (x.c == '{' || x.c == '(')) {
                 int b = 0;
                 do {
-                    if (x.t == T_BAD || x.t == T_EOF)
+                    if (x.t == GRADER_TOK_BAD || x.t == GRADER_TOK_EOF)
                         goto out;
-                    if (x.t == T_OPEN)
+                    if (x.t == GRADER_TOK_OPEN)
                         b++;
-                    else if (x.t == T_CLOSE)
+                    else if (x.t == GRADER_TOK_CLOSE)
                         b--;
                     end = x.end;
                     end_line = x.line;
-                    next(&x);
+                    grader_lex_next(&x);
                 } while (b > 0);
             } else {
                 prev = name; /* not a call statement: leave it */
@@ -329,8 +126,8 @@ struct grader_slim_plan *grader_slim_plan_new(const char *src, size_t len)
                 continue;
             }
             /* a plain call only: nothing may follow that extends it */
-            bool plain =
-                !(x.t == T_OPEN || x.t == T_STRING || (x.t == T_OP && (x.c == '.' || x.c == ':')));
+            bool plain = !(x.t == GRADER_TOK_OPEN || x.t == GRADER_TOK_STRING ||
+                           (x.t == GRADER_TOK_OP && (x.c == '.' || x.c == ':')));
             if (plain) {
                 if (n_st == cap) {
                     cap = cap ? cap * 2 : 32;
@@ -340,26 +137,26 @@ struct grader_slim_plan *grader_slim_plan_new(const char *src, size_t len)
             } else {
                 mark_gap(&has, &has_cap, n_st);
             }
-            prev.t = T_CLOSE; /* the call ended an expression */
+            prev.t = GRADER_TOK_CLOSE; /* the call ended an expression */
             prev.c = ')';
             bof = false;
             continue;
         }
-        if (x.t == T_KEYWORD) {
-            if (tok_is(&x, "function") || tok_is(&x, "do") || tok_is(&x, "if") ||
-                tok_is(&x, "repeat"))
+        if (x.t == GRADER_TOK_KEYWORD) {
+            if (grader_lex_is(&x, "function") || grader_lex_is(&x, "do") ||
+                grader_lex_is(&x, "if") || grader_lex_is(&x, "repeat"))
                 depth++;
-            else if (tok_is(&x, "end") || tok_is(&x, "until"))
+            else if (grader_lex_is(&x, "end") || grader_lex_is(&x, "until"))
                 depth--;
-        } else if (x.t == T_OPEN) {
+        } else if (x.t == GRADER_TOK_OPEN) {
             brackets++;
-        } else if (x.t == T_CLOSE) {
+        } else if (x.t == GRADER_TOK_CLOSE) {
             brackets--;
         }
         mark_gap(&has, &has_cap, n_st);
         prev = x;
         bof = false;
-        next(&x);
+        grader_lex_next(&x);
     }
     if (depth != 0 || brackets != 0)
         goto out;

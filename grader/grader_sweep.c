@@ -113,7 +113,9 @@ static void sweep_question(struct grader_pack *p, size_t qi, size_t variants,
     size_t dry = 0, failing = 0;
     struct core_strlist quiet; /* problems of failing variants past the first few */
     core_strlist_init(&quiet);
-    for (size_t v = 1; v <= max_draws && seen.n < want && dry < patience(seen.n, want); v++) {
+    for (size_t v = 1; v <= max_draws && seen.n < want && dry < patience(seen.n, want) &&
+                       !grader_pack_budget_spent(p, NULL, 0);
+         v++) {
         char *key = NULL;
         size_t ex = 0;
         int n = grader_variant_check(p, qi, (int)v, failing < SHOWN ? problems : &quiet, &key, &ex);
@@ -295,7 +297,7 @@ int grader_pack_sweep(struct grader_pack *p, size_t variants, struct grader_swee
 {
     memset(out, 0, sizeof *out);
     out->q = p->n_qx ? core_xcalloc(p->n_qx, sizeof *out->q) : NULL;
-    for (size_t i = 0; i < p->n_qx; i++) {
+    for (size_t i = 0; i < p->n_qx && !grader_pack_budget_spent(p, NULL, 0); i++) {
         const struct grader_qx *x = &p->qx[i];
         if (x->bad || x->file == SIZE_MAX)
             continue;

@@ -100,6 +100,16 @@ void lesson_check_fini(struct lesson_check *c);
 int lesson_pack_check_with(const struct lesson_src *src, size_t variants, struct lesson_check *out,
                            struct grader_pack **pack, struct core_err *err);
 
+/* lesson_pack_check_with with a budget of budget_s seconds of CPU for the
+ * whole check (every reference, example, variant and sample; <= 0: none).
+ * When it is spent the check stops and its first problem says so, naming
+ * the question that took most of it. lesson_pack_check_with gives
+ * LESSON_CHECK_BUDGET_S. */
+#define LESSON_CHECK_BUDGET_S 60.0
+int lesson_pack_check_budget(const struct lesson_src *src, size_t variants, double budget_s,
+                             struct lesson_check *out, struct grader_pack **pack,
+                             struct core_err *err);
+
 /* lesson_pack_check_with on GRADER_SWEEP_VARIANTS variants. */
 int lesson_pack_check(const struct lesson_src *src, struct lesson_check *out,
                       struct grader_pack **pack, struct core_err *err);
@@ -125,6 +135,79 @@ int lesson_pack_import(struct db *db, const struct lesson_src *src, bool force,
  * or device never is written. The built-in marker is not exported. */
 int lesson_pack_export(struct db *db, const char *pack_id, const char *dir, bool overwrite,
                        struct core_err *err);
+
+/* Writes files (paths relative to dir, checked safe) below dir, creating
+ * its sub-folders, each through core_file_create: every target is checked
+ * before the first is written, an existing one refused (CORE_ERR_CONFLICT
+ * naming it) unless `overwrite`; a link, FIFO or device never written. */
+int lesson_files_write(const char *dir, const struct db_file_in *files, size_t n, bool overwrite,
+                       struct core_err *err);
+
+/* ---- releases: graded work in a class (lesson_release.c) ------------------
+ *
+ * A pack's graded lessons (lesson{ graded = true }) and exam lessons are
+ * graded work: the student gets a release of the pack, with those lessons
+ * sealed (grader_pack_release), answers them ungraded, and the instructor
+ * grades the submission with the source pack (lesson_class_import). */
+
+/* The user a sealed question's variant is drawn for: "class:<salt>:<id>".
+ * Every student of a class has one variant per sealed question, fixed by
+ * their student id and the class salt; the instructor draws it again. */
+void lesson_sealed_user(const char *salt, const char *student_id, char *buf, size_t n);
+
+struct lesson_release_opts {
+    const char *salt; /* the class salt to use (16-64 hex digits); NULL: keep the pack's */
+    bool new_salt;    /* a new salt although the pack has releases (new numbers for all) */
+};
+
+struct lesson_release_report {
+    char *pack_id, *version;
+    char *digest; /* the release's: what students' answers will name */
+    char *salt;
+    bool salt_reused; /* the salt of the pack's earlier release */
+    enum db_import_result source;
+    size_t sealed_lessons, sealed_questions;
+    size_t dropped_calcs, dropped_hints, dropped_defs;
+    size_t n_files;
+    struct core_strlist notes; /* what was left out, and why */
+};
+void lesson_release_report_fini(struct lesson_release_report *r);
+
+/* Checks the source pack src (as pack check; problems in *check when
+ * given), imports it into db (the instructor's store: the class import
+ * grades with it), writes its release into `dir`, a new folder (an
+ * existing one is CORE_ERR_CONFLICT), and records the release in db
+ * (db_release_add). The release keeps the pack's id and version. */
+int lesson_pack_release(struct db *db, const struct lesson_src *src, const char *dir,
+                        const struct lesson_release_opts *o, struct lesson_check *check,
+                        struct lesson_release_report *out, struct core_err *err);
+
+/* What pack check --release found. */
+struct lesson_release_check {
+    struct core_strlist problems;
+    char *pack_id;
+    char *source_digest;
+    size_t sealed_questions; /* checked */
+    size_t students;         /* sample students each was drawn for */
+    size_t searched_values;  /* reference values searched for */
+};
+void lesson_release_check_fini(struct lesson_release_check *c);
+
+/* Proves a release carries nothing that grades: it must load as a
+ * release (a sealed question carrying a grading field is refused), seal
+ * every graded question of its source, and hold none of the source's
+ * secrets of a sealed question — references (for sample students, numbers
+ * of 3 significant figures or more, as written with 3 to 6), accepted
+ * texts, model and sample answers, rubric phrases the prompt does not use,
+ * feedback texts — in its files, in the sealed questions' views for sample
+ * students (a params value a prompt does not show included), or in any
+ * row of a store it is imported into with an answer recorded; and no
+ * calculator may compute a sealed answer (grader_calc_reveals). The source
+ * is `source`, or the revision of db whose digest the release names.
+ * CORE_ERR_INVALID with out->problems when anything is found. */
+int lesson_release_check(struct db *db, const struct lesson_src *release,
+                         const struct lesson_src *source, struct lesson_release_check *out,
+                         struct core_err *err);
 
 /* ---- the built-in course --------------------------------------------------
  *
@@ -281,7 +364,8 @@ struct lesson_tally {
     int answered;     /* of them answered (a readable try) */
     double score;     /* what they earn under their policies (the rows' best) */
     double max;       /* their points */
-    int pending;      /* answered in an exam not yet submitted: earning nothing yet */
+    int pending;      /* answered, not graded yet (an open exam; sealed work without its
+                         official grade): earning nothing yet */
     double lost;      /* points the policies took from the best tries (penalties, try
                          limits); nothing for pending exam answers */
     bool cbm;         /* rows of a pack with certainty-based marking were added as such */
@@ -352,6 +436,7 @@ struct lesson_question_view {
     bool exam;                   /* its lesson is an exam ... */
     bool exam_open;              /* ... that is started and not over: no feedback yet */
     bool exam_over;              /* ... that is submitted or out of time */
+    bool sealed; /* graded work of a class: answers recorded ungraded, variant fixed */
 };
 void lesson_question_view_fini(struct lesson_question_view *v);
 
@@ -361,6 +446,10 @@ int lesson_question_show(struct lesson_session *s, const char *qid, int variant,
 
 /* The outcome of answering. */
 struct lesson_answer_result {
+    /* A sealed question: the answer was checked for form only and recorded
+     * ungraded (r.valid; r.parsed as read; r.score 0; r.feedback says so).
+     * Nothing about the grade exists on this side. */
+    bool sealed;
     struct grader_result r; /* during an exam: score, correctness, feedback and solution are
                                withheld (zero, "Recorded ..."): see `hidden` */
     char *pack_id;
@@ -594,7 +683,12 @@ struct lesson_exam {
     double score, max;               /* points */
     struct lesson_standing standing; /* the exam's questions rolled up to the rubric */
     double rubric_total; /* rubric points earned, scaled to 100 over the items it covers */
-    const char *level;   /* lesson_level_name(rubric_total) */
+    const char *level;   /* lesson_level_name(rubric_total); NULL while there is nothing */
+    /* A sealed exam (of a release): submitted answers are graded by the
+     * instructor; results come with official grades (n_official of the
+     * questions have one) from a feedback file. */
+    bool sealed;
+    int n_official;
 };
 void lesson_exam_fini(struct lesson_exam *x);
 

@@ -25,6 +25,7 @@
 /* What a submission holds. */
 struct lesson_submit_report {
     char *uid;
+    char *student_id; /* what it was submitted under (the store's, when set), NULL: none */
     size_t n_packs, n_attempts, n_giveups, n_selfscores, n_ratings, n_exams, n_runs, n_samples;
 };
 void lesson_submit_report_fini(struct lesson_submit_report *r);
@@ -46,20 +47,43 @@ int lesson_submit_write(struct db *db, int64_t user_id, const char *user, const 
  * module's (lab_run_plausible): lessons does not know the labs. */
 typedef void (*lesson_run_check_fn)(const struct db_sub_run *run, struct core_strlist *problems);
 
-/* Why an attempt's re-grade is listed in an import report. */
+/* Why an import lists an attempt (or a lesson, a pack, the student). The
+ * first five are about practice answers, re-graded against what the
+ * student's machine recorded; the rest are the integrity checks of graded
+ * (sealed) work. A blocking flag (lesson_flag_blocking) withholds the credit
+ * it names until the instructor clears it (class clear). */
 enum lesson_flag_kind {
     LESSON_FLAG_TAMPERED = 0, /* same pack and grader, another score: the record was edited */
     LESSON_FLAG_PARAMS,       /* its stored numbers are not what the pack draws for the student */
     LESSON_FLAG_SKEW,         /* graded under another pack version or grader revision */
     LESSON_FLAG_FAILED,       /* the instructor's grader failed on it: it earns nothing */
-    LESSON_FLAG_SKIPPED       /* its pack or question is not in the instructor's store */
+    LESSON_FLAG_SKIPPED,      /* its pack or question is not in the instructor's store */
+    LESSON_FLAG_RELEASE,      /* answered under a release the instructor does not hold */
+    LESSON_FLAG_OUTSIDE,      /* a graded question answered outside its release (graded there) */
+    LESSON_FLAG_NO_ID,        /* graded work submitted without a student id */
+    LESSON_FLAG_VARIANT,      /* a sealed answer under a variant other than the student's */
+    LESSON_FLAG_NUMBERS,      /* a sealed answer's shown numbers are not the student's */
+    LESSON_FLAG_EXAM_TIME,    /* an exam answer before its sitting or after its end */
+    LESSON_FLAG_SITTING,      /* an exam sitting missing or not as the pack sets it */
+    LESSON_FLAG_DUPLICATE,    /* a second answer to an exam question */
+    LESSON_FLAG_TRIES,        /* more tries than the policy allows */
+    LESSON_FLAG_GAP,          /* the student's attempts at the pack have a gap: one deleted */
+    LESSON_FLAG_FUTURE,       /* made after the import's clock */
+    LESSON_FLAG_EARLY,        /* made before the release it names was made */
+    LESSON_FLAG_RUN,          /* answered from a lab run that fails a plausibility check */
+    LESSON_FLAG_IDENTITY,     /* the student's id comes from two stores */
+    LESSON_FLAG_LATE,         /* after the deadline: graded under the late rule */
+    LESSON_FLAG_N
 };
 const char *lesson_flag_name(enum lesson_flag_kind k); /* "tampered", ... Static. */
+/* Whether a flag of this kind withholds credit until cleared. */
+bool lesson_flag_blocking(enum lesson_flag_kind k);
 
 struct lesson_class_flag {
     enum lesson_flag_kind kind;
-    int64_t attempt; /* its id in the student's store */
+    int64_t attempt; /* its id in the student's store, 0: not one attempt */
     char *pack_id, *question_id;
+    char *lesson_id; /* exam flags: the lesson; NULL otherwise */
     int variant;
     bool rec_valid, new_valid;
     double rec_score, new_score, max;
@@ -83,7 +107,9 @@ struct lesson_class_report {
     size_t n_lab_regraded; /* lab-linked answers re-graded against the submitted run */
     size_t n_runs, n_runs_flagged;
     size_t n_failed, n_skipped;
-    struct lesson_class_flag *flags; /* disagreements, failures and skips, in attempt order */
+    size_t n_sealed;                 /* sealed answers graded here, with the source pack */
+    size_t n_blocking;               /* flags that withhold credit until cleared */
+    struct lesson_class_flag *flags; /* every finding, in attempt order, then the others */
     size_t n_flags;
     struct lesson_class_runflag *runflags;
     size_t n_runflags;
@@ -105,6 +131,8 @@ void lesson_grade_cache_stats(const struct lesson_grade_cache *c, size_t *hits, 
 
 struct lesson_class_opts {
     bool force;                       /* re-grade a file imported before, replacing its rows */
+    const char *deadline;             /* ISO time: answers after it are late (NULL: the pack's) */
+    double now;                       /* the import's clock (epoch seconds; 0: the wall clock) */
     lesson_run_check_fn run_check;    /* NULL: lab runs are not checked */
     struct lesson_grade_cache *cache; /* NULL: every answer is graded */
     void (*before_commit)(void *ctx); /* see db_class_import_in; NULL: none */
@@ -127,59 +155,150 @@ int lesson_class_import(struct lesson_session *s, struct db *cs, const char *pat
                         const struct lesson_class_opts *opts, struct lesson_class_report *out,
                         struct core_err *err);
 
+/* ---- class regrade ---- */
+
+/* A question (or, question_id NULL, a total) whose points a class re-grade
+ * changes for a student. */
+struct lesson_class_regrade_change {
+    char *key, *user;
+    char *pack_id, *question_id; /* both NULL: the student's total */
+    double old_points, new_points, max;
+    char *why; /* "grader changed" (an answer got another grade), "flags or reviews changed
+                  what counts", "total" */
+};
+
+struct lesson_class_regrade {
+    size_t n_students, n_answers;
+    size_t n_changed_students;
+    size_t n_disagree; /* practice answers whose grade here differs from the student's record */
+    size_t n_failed, n_blocking;
+    struct lesson_class_regrade_change *changes; /* per student: questions, then the total */
+    size_t n_changes;
+    bool written; /* not a dry run: the class store holds the new grades */
+};
+void lesson_class_regrade_fini(struct lesson_class_regrade *r);
+
+/* Grades every current submission of the class store again with the
+ * instructor's current packs and releases (lesson_class_import_stored; the
+ * integrity checks again too), and says per student which questions'
+ * points change and why. With dry_run the re-grade runs on a copy of the
+ * class store (VACUUM INTO a temporary file), which is then removed: the
+ * class store is only read. opts gives the run check and cache. */
+int lesson_class_regrade(struct lesson_session *s, struct db *cs, const char *pack_id, bool dry_run,
+                         const struct lesson_class_opts *opts, struct lesson_class_regrade *out,
+                         struct core_err *err);
+
+/* How the class's grades are read (NULL: raw, for item analysis). */
+struct lesson_grading {
+    bool flags;           /* a blocking flag not cleared withholds the credit it names */
+    bool late;            /* late answers keep what the late rule leaves */
+    bool count_automatic; /* unreviewed automatic design scores count (else: pending) */
+};
+
+/* lesson_class_import of a submission the class store holds already
+ * (db_class_stored_load), graded again with the instructor's current packs
+ * and releases and its rows replaced: what class regrade does. The
+ * submission is handed over (st->sub is left empty). */
+int lesson_class_import_stored(struct lesson_session *s, struct db *cs, struct db_class_stored *st,
+                               const struct lesson_class_opts *opts,
+                               struct lesson_class_report *out, struct core_err *err);
+
 /* Per student, db_progress_row rows for the questions of the instructor's
  * current packs (pack_id, or every pack the class has answers in), built
  * from their current submission and with lesson_progress_apply applied:
  * `best` is what each question earns under its policy; a reviewed design
- * answer counts with the reviewed score (rows[i].reviewed). */
+ * answer counts with the reviewed score (rows[i].reviewed). With g: the
+ * late rule scales each late try, a flag not cleared marks what it names
+ * blocked (earning nothing), and unreviewed design answers earn nothing
+ * unless g->count_automatic. */
 struct lesson_class_progress {
     struct db_class_student student; /* owned */
     struct db_progress_row *rows;    /* owned (db_progress_free) */
     size_t n;
+    int n_flags, n_blocking; /* flags of the current submission not cleared (g->flags) */
 };
 void lesson_class_progress_free(struct lesson_class_progress *p, size_t n);
 int lesson_class_progress_load(struct db *store, struct db *cs, const char *pack_id,
-                               struct lesson_class_progress **out, size_t *n, struct core_err *err);
+                               const struct lesson_grading *g, struct lesson_class_progress **out,
+                               size_t *n, struct core_err *err);
 
-/* ---- the gradebook (lesson_class_grades.c) ---- */
+/* ---- the gradebook (lesson_class_grades.c) ----
+ *
+ * The columns are the graded lessons (lesson{ graded = true } and exams) of
+ * the packs, or every lesson when a pack has none. Totals and levels come
+ * from those lessons' own points: points, the maximum, and the level of
+ * the percentage. The rubric columns are the items the gradebook's
+ * questions name, course items and the pack's own, each with its points. */
 
 struct lesson_gb_lesson {
     char *pack_id, *lesson_id, *title;
     double max; /* its questions' points */
 };
 
+struct lesson_gb_item {
+    char *name;  /* a rubric item a question names */
+    double max;  /* the points of the questions that name it */
+    bool course; /* one of the course's twelve */
+};
+
 struct lesson_gb_row {
     char *key, *user, *student_id; /* student_id NULL when none was submitted */
     char *submitted_at;
-    double *lessons;               /* points earned per gradebook lesson */
-    double items[LESSON_RUBRIC_N]; /* graded score per course rubric item */
-    double points, max;            /* over every question */
-    double total;                  /* the course rubric total, out of 100 */
-    const char *level;             /* lesson_level_name(total) */
-    double design_pending;         /* points of answered design questions not reviewed */
-    int n_flags;                   /* disagreeing grades and implausible runs at import */
+    char *name, *email, *section, *login; /* from the roster; NULL when not on it */
+    double *lessons;                      /* points earned per gradebook lesson */
+    double *items;                        /* points earned per gradebook rubric item */
+    double points, max;                   /* over the gradebook's lessons */
+    double percent;                       /* 100 points / max */
+    const char *level;                    /* lesson_level_name(percent) */
+    double design_pending;                /* points of answered design questions not reviewed */
+    int n_flags;                          /* flags not cleared */
+    int n_blocking;                       /* ... that withhold credit */
 };
 
 struct lesson_gradebook {
     struct lesson_gb_lesson *lessons;
     size_t n_lessons;
+    struct lesson_gb_item *items;
+    size_t n_items;
     struct lesson_gb_row *rows; /* by student key */
     size_t n_rows;
+    bool graded_only;             /* the columns are the graded lessons */
+    struct core_strlist warnings; /* roster: unknown and repeated ids */
 };
 void lesson_gradebook_fini(struct lesson_gradebook *gb);
 
 /* The gradebook of the class store's current submissions against the
- * instructor's packs (pack_id, or every pack the class answered). */
+ * instructor's packs (pack_id, or every pack the class answered), graded
+ * with flags and the late rule (count_automatic as the caller asks), the
+ * roster's identities filled in. */
 int lesson_gradebook_load(struct db *store, struct db *cs, const char *pack_id,
-                          struct lesson_gradebook *out, struct core_err *err);
+                          bool count_automatic, struct lesson_gradebook *out, struct core_err *err);
 
-/* The gradebook as CSV (RFC 4180, UTF-8, CRLF line ends) for Moodle's and
- * Canvas's grade imports: Student, ID (empty), SIS User ID (the submitted
- * student id), SIS Login ID (the user name), Section (empty), then one
- * column per lesson, per course rubric item, the rubric total (/100) and
- * the points, then Level and Design points pending review. Names and ids
- * are formula-guarded (core_csv_field). Pure. */
-void lesson_gradebook_csv(const struct lesson_gradebook *gb, struct core_buf *out);
+enum lesson_csv_format {
+    LESSON_CSV_CANVAS = 0, /* Canvas's gradebook import */
+    LESSON_CSV_MOODLE      /* Moodle's CSV grade import */
+};
+
+/* The gradebook as CSV (RFC 4180, UTF-8 with a byte-order mark, CRLF line
+ * ends). Canvas: Student, ID (empty: Canvas's own), SIS User ID (the
+ * student id), SIS Login ID (the roster's login, else the user name),
+ * Section, then one column per lesson headed "Title (pack:lesson) [/max]",
+ * then Total, Flags and Design points pending review, which the "Points
+ * Possible" row (the second) marks "(read only)" so Canvas takes them as
+ * information, not assignments. Moodle: ID number, Email address, Username,
+ * Full name, one column per lesson, Total. Control characters are dropped
+ * from every name and id; text a spreadsheet would run as a formula is
+ * guarded (core_csv_field). Pure. */
+void lesson_gradebook_csv(const struct lesson_gradebook *gb, enum lesson_csv_format fmt,
+                          struct core_buf *out);
+
+/* Reads a class list (CSV with a header naming its columns: student_id —
+ * also "SIS User ID", "ID number", "id" — and optionally name, email,
+ * section, login) and stores it as the class store's roster. Warnings:
+ * repeated ids (the first kept), rows without an id, and students with a
+ * submission who are not on it. */
+int lesson_roster_load(struct db *cs, const char *path, struct core_strlist *warnings, size_t *n,
+                       struct core_err *err);
 
 /* ---- item analysis (lesson_class_items.c) ---- */
 
@@ -262,6 +381,9 @@ struct lesson_review_item {
     bool reviewed;
     double rv_score; /* out of points */
     char *rv_comment, *rv_reviewer, *rv_at;
+    bool sealed;           /* graded work (a sealed answer): its review is its grade */
+    int64_t superseded_by; /* a later answer of the student's to the same question (its
+                              class store id), 0: this is the latest */
 };
 void lesson_review_items_free(struct lesson_review_item *it, size_t n);
 
@@ -298,22 +420,28 @@ int lesson_review_set(struct lesson_session *s, struct db *cs, int64_t attempt,
 struct lesson_feedback_file {
     char *key, *path;
     size_t n_reviews;
+    size_t n_grades; /* official grades: graded questions and lesson totals */
 };
 void lesson_feedback_files_free(struct lesson_feedback_file *f, size_t n);
 
 /* Writes one feedback file per student with a current submission into dir
  * (created when missing), named after the student's key (characters other
  * than letters, digits, '.', '_' and '-' become '_'; a clash gets a
- * suffix) with ".wbfb": the reviews of their design answers. Each file is
- * created new; an existing one is CORE_ERR_CONFLICT unless `force`. */
-int lesson_feedback_write(struct db *cs, const char *dir, bool force,
+ * suffix) with ".wbfb": the reviews of their design answers, and the
+ * official grade of every graded question and lesson (as the gradebook
+ * has them, from the instructor's packs in `store`: a question a flag
+ * holds, or a design answer not reviewed, is withheld and says so). Each
+ * file is created new; an existing one is CORE_ERR_CONFLICT unless
+ * `force`. */
+int lesson_feedback_write(struct db *store, struct db *cs, const char *dir, bool force,
                           struct lesson_feedback_file **out, size_t *n, struct core_err *err);
 
 struct lesson_feedback_import {
-    size_t n_reviews;  /* in the file */
-    size_t n_added;    /* stored now */
-    size_t n_known;    /* imported before */
-    size_t n_mismatch; /* naming no answer of this student's (not stored) */
+    size_t n_grades, n_grades_added; /* official grades in the file, stored now */
+    size_t n_reviews;                /* in the file */
+    size_t n_added;                  /* stored now */
+    size_t n_known;                  /* imported before */
+    size_t n_mismatch;               /* naming no answer of this student's (not stored) */
 };
 
 /* Imports feedback file path into user_id's store (named `user`, which the

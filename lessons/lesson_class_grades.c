@@ -5,7 +5,7 @@
  * student's re-graded tries in their place, then lesson_progress_apply and
  * lesson_standing_compute. The gradebook and its CSV come from that.
  */
-#include "lessons/lesson.h"
+#include "lessons/lesson_internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -126,9 +126,49 @@ static long student_index(const struct lesson_class_progress *p, size_t n, int64
     return -1;
 }
 
-int lesson_class_progress_load(struct db *store, struct db *cs, const char *pack_id,
-                               struct lesson_class_progress **out, size_t *n, struct core_err *err)
+/* A blocking flag not cleared: does it withhold row r of the student? */
+static bool flag_blocks(const struct db_class_flag *f, const struct db_progress_row *r)
 {
+    if (f->src_attempt)
+        return false; /* one attempt: that try is left out instead */
+    if (f->pack_id && strcmp(f->pack_id, r->pack_id) != 0)
+        return false;
+    if (f->question_id)
+        return strcmp(f->question_id, r->question_id) == 0;
+    if (f->lesson_id)
+        return strcmp(f->lesson_id, r->lesson_id) == 0;
+    return r->graded; /* the pack's (or, without a pack, all) graded work */
+}
+
+/* Whether an uncleared blocking flag leaves out this attempt. */
+static bool attempt_blocked(const struct db_class_flag *f, size_t nf, int64_t student,
+                            const struct db_class_attempt *a)
+{
+    for (size_t i = 0; i < nf; i++)
+        if (f[i].student == student && f[i].blocking && !f[i].cleared && f[i].src_attempt &&
+            f[i].src_attempt == a->src_id && f[i].pack_id && strcmp(f[i].pack_id, a->pack_id) == 0)
+            return true;
+    return false;
+}
+
+/* Whether the instructor cleared the late flag of this attempt (an
+ * extension): it then earns its points as on time. */
+static bool late_cleared(const struct db_class_flag *f, size_t nf, int64_t student,
+                         const struct db_class_attempt *a)
+{
+    for (size_t i = 0; i < nf; i++)
+        if (f[i].student == student && f[i].cleared && f[i].src_attempt == a->src_id &&
+            strcmp(f[i].kind, "late") == 0 && f[i].pack_id && strcmp(f[i].pack_id, a->pack_id) == 0)
+            return true;
+    return false;
+}
+
+int lesson_class_progress_load(struct db *store, struct db *cs, const char *pack_id,
+                               const struct lesson_grading *g, struct lesson_class_progress **out,
+                               size_t *n, struct core_err *err)
+{
+    struct db_class_flag *fl = NULL;
+    size_t nfl = 0;
     *out = NULL;
     *n = 0;
     struct db_progress_row *tmpl = NULL;
@@ -150,6 +190,8 @@ int lesson_class_progress_load(struct db *store, struct db *cs, const char *pack
         rc = db_class_giveups(cs, pack_id, &gu, &ngu, err);
     if (rc == CORE_OK)
         rc = db_class_exams(cs, pack_id, &ex, &nex, err);
+    if (rc == CORE_OK && g && g->flags)
+        rc = db_class_flags(cs, 0, false, &fl, &nfl, err);
     if (rc != CORE_OK)
         goto out;
     /* Without a pack named: the packs the class answered. */
@@ -200,10 +242,12 @@ int lesson_class_progress_load(struct db *store, struct db *cs, const char *pack
         long si = student_index(p, ns, a->student, &last);
         long ri = tfind(&ti, a->pack_id, a->question_id);
         bool valid = a->reviewed || (a->graded && a->valid);
-        if (si < 0 || ri < 0 || !valid)
+        if (si < 0 || ri < 0 || !valid || attempt_blocked(fl, nfl, a->student, a))
             continue;
         double frac = a->reviewed ? (a->rv_max > 0 ? a->rv_score / a->rv_max : 0)
                                   : (a->max > 0 ? a->score / a->max : 0);
+        if (g && g->late && !late_cleared(fl, nfl, a->student, a))
+            frac *= a->late_factor;
         push_try(&p[si].rows[ri], &caps[(size_t)si * nt + (size_t)ri], frac, a->after_giveup,
                  a->certainty, a->reviewed);
     }
@@ -238,6 +282,26 @@ int lesson_class_progress_load(struct db *store, struct db *cs, const char *pack
                     r->best = r->fracs[t] * r->points;
         }
         lesson_progress_apply(p[i].rows, p[i].n);
+        for (size_t k = 0; g && k < nt; k++) {
+            struct db_progress_row *r = &p[i].rows[k];
+            /* An automatic design score is provisional until reviewed. */
+            if (!g->count_automatic && r->kind && strcmp(r->kind, "design") == 0 && r->answered &&
+                !r->reviewed)
+                r->best = 0;
+        }
+        for (size_t f = 0; f < nfl; f++) {
+            if (fl[f].student != p[i].student.id || fl[f].cleared)
+                continue;
+            p[i].n_flags++;
+            if (!fl[f].blocking)
+                continue;
+            p[i].n_blocking++;
+            for (size_t k = 0; k < nt; k++)
+                if (flag_blocks(&fl[f], &p[i].rows[k])) {
+                    p[i].rows[k].blocked = true;
+                    p[i].rows[k].best = 0;
+                }
+        }
     }
     *out = p;
     *n = ns;
@@ -250,6 +314,7 @@ out:
     db_class_students_free(st, ns);
     db_class_marks_free(gu, ngu);
     db_class_marks_free(ex, nex);
+    db_class_flags_free(fl, nfl);
     lesson_class_progress_free(p, ns);
     return rc;
 }
@@ -266,15 +331,24 @@ void lesson_gradebook_fini(struct lesson_gradebook *gb)
         free(gb->lessons[i].title);
     }
     free(gb->lessons);
+    for (size_t i = 0; i < gb->n_items; i++)
+        free(gb->items[i].name);
+    free(gb->items);
     for (size_t i = 0; i < gb->n_rows; i++) {
         struct lesson_gb_row *r = &gb->rows[i];
         free(r->key);
         free(r->user);
         free(r->student_id);
         free(r->submitted_at);
+        free(r->name);
+        free(r->email);
+        free(r->section);
+        free(r->login);
         free(r->lessons);
+        free(r->items);
     }
     free(gb->rows);
+    core_strlist_fini(&gb->warnings);
     memset(gb, 0, sizeof *gb);
 }
 
@@ -287,23 +361,68 @@ static size_t lesson_col(const struct lesson_gradebook *gb, const char *pack, co
     return gb->n_lessons;
 }
 
+struct item_walk {
+    struct lesson_gradebook *gb;
+    const struct db_progress_row *r;
+    double *earned; /* NULL: count the maxima */
+};
+
+static void item_add(const char *name, size_t len, void *arg)
+{
+    struct item_walk *w = arg;
+    struct lesson_gradebook *gb = w->gb;
+    size_t k = 0;
+    while (k < gb->n_items &&
+           !(strlen(gb->items[k].name) == len && strncmp(gb->items[k].name, name, len) == 0))
+        k++;
+    if (k == gb->n_items) {
+        if (w->earned)
+            return;
+        gb->items = core_xrealloc(gb->items, (k + 1) * sizeof *gb->items);
+        char *nm = core_xstrndup(name, len);
+        gb->items[k] = (struct lesson_gb_item){nm, 0, lesson_rubric_find(nm) != NULL};
+        gb->n_items++;
+    }
+    if (w->earned)
+        w->earned[k] += w->r->best;
+    else
+        gb->items[k].max += w->r->points;
+}
+
+/* A row counts in the gradebook when its lesson is a column. */
+static bool counted(const struct lesson_gradebook *gb, const struct db_progress_row *r)
+{
+    return lesson_col(gb, r->pack_id, r->lesson_id) < gb->n_lessons;
+}
+
 int lesson_gradebook_load(struct db *store, struct db *cs, const char *pack_id,
-                          struct lesson_gradebook *out, struct core_err *err)
+                          bool count_automatic, struct lesson_gradebook *out, struct core_err *err)
 {
     memset(out, 0, sizeof *out);
+    core_strlist_init(&out->warnings);
     struct lesson_class_progress *p = NULL;
-    size_t np = 0, nl = 0;
+    size_t np = 0, nl = 0, nr = 0;
     struct db_lesson *ls = NULL;
-    int rc = lesson_class_progress_load(store, cs, pack_id, &p, &np, err);
+    struct db_roster_entry *roster = NULL;
+    const struct lesson_grading g = {
+        .flags = true, .late = true, .count_automatic = count_automatic};
+    int rc = lesson_class_progress_load(store, cs, pack_id, &g, &p, &np, err);
     if (rc == CORE_OK)
         rc = db_lesson_list(store, pack_id, &ls, &nl, err);
+    if (rc == CORE_OK)
+        rc = db_roster_list(cs, &roster, &nr, err);
     if (rc != CORE_OK)
         goto out;
-    /* Columns: the lessons of the questions the gradebook covers, in order
-     * (every student has the same rows). */
+    /* Columns: the graded lessons of the questions the gradebook covers,
+     * in order (every student has the same rows); every lesson when none
+     * is graded. */
     struct db_progress_row *rows0 = np ? p[0].rows : NULL;
     size_t n0 = np ? p[0].n : 0;
+    for (size_t k = 0; k < n0; k++)
+        out->graded_only |= rows0[k].graded;
     for (size_t k = 0; k < n0; k++) {
+        if (out->graded_only && !rows0[k].graded)
+            continue;
         size_t c = lesson_col(out, rows0[k].pack_id, rows0[k].lesson_id);
         if (c == out->n_lessons) {
             out->lessons = core_xrealloc(out->lessons, (c + 1) * sizeof *out->lessons);
@@ -318,97 +437,124 @@ int lesson_gradebook_load(struct db *store, struct db *cs, const char *pack_id,
             out->n_lessons++;
         }
         out->lessons[c].max += rows0[k].points;
+        struct item_walk w = {out, &rows0[k], NULL};
+        lesson_names_each(rows0[k].rubric, item_add, &w);
     }
     out->rows = core_xcalloc(np ? np : 1, sizeof *out->rows);
     out->n_rows = np;
     for (size_t i = 0; i < np; i++) {
-        struct lesson_gb_row *g = &out->rows[i];
+        struct lesson_gb_row *gr = &out->rows[i];
         const struct db_class_student *s = &p[i].student;
-        g->key = core_xstrdup(s->key);
-        g->user = core_xstrdup(s->user);
-        g->student_id = dup0(s->student_id);
-        g->submitted_at = dup0(s->submitted_at);
-        g->n_flags = s->n_disagree + s->n_runs_flagged;
-        g->lessons = core_xcalloc(out->n_lessons ? out->n_lessons : 1, sizeof *g->lessons);
-        struct lesson_tallies t;
-        lesson_tallies_compute(p[i].rows, p[i].n, NULL, &t);
-        for (size_t k = 0; k < out->n_lessons; k++) {
-            const struct lesson_tally *tl =
-                lesson_tallies_lesson(&t, out->lessons[k].pack_id, out->lessons[k].lesson_id);
-            g->lessons[k] = tl ? tl->score : 0;
-        }
-        g->points = t.total.score;
-        g->max = t.total.max;
-        lesson_tallies_fini(&t);
+        gr->key = core_xstrdup(s->key);
+        gr->user = core_xstrdup(s->user);
+        gr->student_id = dup0(s->student_id);
+        gr->submitted_at = dup0(s->submitted_at);
+        gr->n_flags = p[i].n_flags;
+        gr->n_blocking = p[i].n_blocking;
+        gr->lessons = core_xcalloc(out->n_lessons ? out->n_lessons : 1, sizeof *gr->lessons);
+        gr->items = core_xcalloc(out->n_items ? out->n_items : 1, sizeof *gr->items);
         for (size_t k = 0; k < p[i].n; k++) {
             const struct db_progress_row *r = &p[i].rows[k];
-            if (r->kind && strcmp(r->kind, "design") == 0 && r->answered && !r->reviewed)
-                g->design_pending += r->points;
+            size_t c = lesson_col(out, r->pack_id, r->lesson_id);
+            if (c == out->n_lessons)
+                continue;
+            gr->lessons[c] += r->best;
+            gr->points += r->best;
+            gr->max += r->points;
+            struct item_walk w = {out, r, gr->items};
+            lesson_names_each(r->rubric, item_add, &w);
+            if (counted(out, r) && r->kind && strcmp(r->kind, "design") == 0 && r->answered &&
+                !r->reviewed)
+                gr->design_pending += r->points;
         }
-        struct lesson_standing stg;
-        lesson_standing_compute(p[i].rows, p[i].n, NULL, 0, &stg);
-        for (int k = 0; k < LESSON_RUBRIC_N; k++)
-            g->items[k] = stg.items[k].graded;
-        g->total = stg.graded_total;
-        g->level = stg.graded_level;
-        lesson_standing_fini(&stg);
+        gr->percent = gr->max > 0 ? 100 * gr->points / gr->max : 0;
+        gr->level = lesson_level_name(gr->percent);
+        for (size_t k = 0; s->student_id && k < nr; k++)
+            if (strcmp(roster[k].student_id, s->student_id) == 0) {
+                gr->name = dup0(roster[k].name);
+                gr->email = dup0(roster[k].email);
+                gr->section = dup0(roster[k].section);
+                gr->login = dup0(roster[k].login);
+            }
+        if (nr && !gr->name && !gr->email && !gr->section && !gr->login)
+            core_strlist_pushf(&out->warnings, "student %s (%s) is not on the roster", gr->key,
+                               gr->user);
     }
 out:
     lesson_class_progress_free(p, np);
     db_lessons_free(ls, nl);
+    db_roster_free(roster, nr);
     if (rc != CORE_OK)
         lesson_gradebook_fini(out);
     return rc;
 }
 
-static void sep(struct core_buf *b)
+/* ---- CSV ---------------------------------------------------------------------------------- */
+
+static void field(struct core_buf *b, const char *s, bool first)
 {
-    core_buf_putc(b, ',');
+    if (!first)
+        core_buf_putc(b, ',');
+    core_csv_field(b, s ? s : "", true); /* controls escaped visibly, formulas guarded */
 }
 
-void lesson_gradebook_csv(const struct lesson_gradebook *gb, struct core_buf *out)
+static void num(struct core_buf *b, double v)
 {
-    /* Canvas's identifying columns, in its order; Moodle maps any of them. */
+    core_buf_putc(b, ',');
+    core_csv_num(b, v);
+}
+
+void lesson_gradebook_csv(const struct lesson_gradebook *gb, enum lesson_csv_format fmt,
+                          struct core_buf *out)
+{
+    core_buf_puts(out, "\xEF\xBB\xBF"); /* UTF-8, said so for spreadsheets (Excel) */
+    char head[600];
+    if (fmt == LESSON_CSV_MOODLE) {
+        core_buf_puts(out, "ID number,Email address,Username,Full name");
+        for (size_t i = 0; i < gb->n_lessons; i++) {
+            snprintf(head, sizeof head, "%s (%s:%s)", gb->lessons[i].title, gb->lessons[i].pack_id,
+                     gb->lessons[i].lesson_id);
+            field(out, head, false);
+        }
+        core_buf_puts(out, ",Total\r\n");
+        for (size_t i = 0; i < gb->n_rows; i++) {
+            const struct lesson_gb_row *r = &gb->rows[i];
+            field(out, r->student_id, true);
+            field(out, r->email, false);
+            field(out, r->login ? r->login : r->user, false);
+            field(out, r->name ? r->name : r->user, false);
+            for (size_t k = 0; k < gb->n_lessons; k++)
+                num(out, r->lessons[k]);
+            num(out, r->points);
+            core_buf_puts(out, "\r\n");
+        }
+        return;
+    }
+    /* Canvas: its identity columns in its order, an assignment per lesson,
+     * then information it must not take for assignments. */
     core_buf_puts(out, "Student,ID,SIS User ID,SIS Login ID,Section");
-    char head[512];
     for (size_t i = 0; i < gb->n_lessons; i++) {
-        sep(out);
-        snprintf(head, sizeof head, "%s [%s:%s]", gb->lessons[i].title, gb->lessons[i].pack_id,
-                 gb->lessons[i].lesson_id);
-        core_csv_field(out, head, true);
+        snprintf(head, sizeof head, "%s (%s:%s) [/%g]", gb->lessons[i].title,
+                 gb->lessons[i].pack_id, gb->lessons[i].lesson_id, gb->lessons[i].max);
+        field(out, head, false);
     }
-    const struct lesson_rubric_item *items = lesson_rubric_items();
-    for (int k = 0; k < LESSON_RUBRIC_N; k++) {
-        sep(out);
-        snprintf(head, sizeof head, "Rubric %s [/%g]", items[k].id, items[k].max);
-        core_csv_field(out, head, true);
-    }
-    core_buf_puts(out, ",Course total [/100],Points,Level,Design points pending review\r\n");
+    core_buf_puts(out, ",Total,Flags,Design points pending review\r\n");
+    core_buf_puts(out, "Points Possible,,,,");
+    for (size_t i = 0; i < gb->n_lessons; i++)
+        num(out, gb->lessons[i].max);
+    core_buf_puts(out, ",(read only),(read only),(read only)\r\n");
     for (size_t i = 0; i < gb->n_rows; i++) {
         const struct lesson_gb_row *r = &gb->rows[i];
-        core_csv_field(out, r->user, true);
-        sep(out); /* ID: Canvas's own user id, unknown here */
-        sep(out);
-        core_csv_field(out, r->student_id, true);
-        sep(out);
-        core_csv_field(out, r->user, true);
-        sep(out); /* Section */
-        for (size_t k = 0; k < gb->n_lessons; k++) {
-            sep(out);
-            core_csv_num(out, r->lessons[k]);
-        }
-        for (int k = 0; k < LESSON_RUBRIC_N; k++) {
-            sep(out);
-            core_csv_num(out, r->items[k]);
-        }
-        sep(out);
-        core_csv_num(out, r->total);
-        sep(out);
-        core_csv_num(out, r->points);
-        sep(out);
-        core_csv_field(out, r->level, true);
-        sep(out);
-        core_csv_num(out, r->design_pending);
+        field(out, r->name ? r->name : r->user, true);
+        core_buf_putc(out, ','); /* ID: Canvas's own user id, unknown here */
+        field(out, r->student_id, false);
+        field(out, r->login ? r->login : r->user, false);
+        field(out, r->section, false);
+        for (size_t k = 0; k < gb->n_lessons; k++)
+            num(out, r->lessons[k]);
+        num(out, r->points);
+        core_buf_printf(out, ",%d", r->n_flags);
+        num(out, r->design_pending);
         core_buf_puts(out, "\r\n");
     }
 }

@@ -253,7 +253,7 @@ int lesson_items_load(struct db *store, struct db *cs, const char *pack_id,
     size_t np = 0, na = 0, nq = 0;
     struct lesson_item *items = NULL;
     size_t ni = 0;
-    int rc = lesson_class_progress_load(store, cs, pack_id, &p, &np, err);
+    int rc = lesson_class_progress_load(store, cs, pack_id, NULL, &p, &np, err);
     if (rc == CORE_OK)
         rc = db_class_attempt_list(cs, pack_id, NULL, 0, &att, &na, err);
     if (rc == CORE_OK)

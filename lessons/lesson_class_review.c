@@ -80,6 +80,7 @@ static int fill_item(struct db *cs, const struct db_class_attempt *a,
     it->auto_valid = a->graded && a->valid;
     it->auto_score = a->score;
     it->auto_feedback = a->feedback ? core_xstrdup(a->feedback) : NULL;
+    it->sealed = a->sealed;
     it->n_concepts = v.n_rubric;
     it->concepts = core_xcalloc(v.n_rubric ? v.n_rubric : 1, sizeof *it->concepts);
     for (size_t k = 0; k < v.n_rubric; k++)
@@ -182,6 +183,20 @@ int lesson_review_list(struct lesson_session *s, struct db *cs, const char *pack
     }
     if (rc != CORE_OK)
         goto out;
+    /* A later readable answer of the same student to the same question
+     * supersedes an earlier one (attempts come by student and question,
+     * in order). */
+    for (size_t i = 0; i < ni; i++)
+        for (size_t k = 0; k < na; k++) {
+            const struct db_class_attempt *b = &att[k];
+            if (b->graded && b->valid && !b->after_giveup && b->src_id > 0 &&
+                strcmp(b->pack_id, items[i].pack_id) == 0 &&
+                strcmp(b->question_id, items[i].question_id) == 0 && b->id > items[i].attempt) {
+                const struct db_class_student *who = who_of(st, ns, b->student);
+                if (who && strcmp(who->key, items[i].key) == 0)
+                    items[i].superseded_by = b->id;
+            }
+        }
     qsort(items, ni, sizeof *items, by_question);
     *out = items;
     *n = ni;

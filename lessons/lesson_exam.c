@@ -77,7 +77,10 @@ static int fill(struct lesson_session *s, const struct db_lesson *l, struct less
     out->n_answered = t.answered;
     out->max = t.max;
     out->score = t.score;
-    if (out->over) {
+    out->sealed = l->sealed;
+    for (size_t i = 0; i < k; i++)
+        out->n_official += mine[i].has_official && !mine[i].official_pending;
+    if (out->over && (!out->sealed || out->n_official > 0)) {
         lesson_standing_compute(mine, k, NULL, 0, &out->standing);
         double covered = 0;
         for (int i = 0; i < LESSON_RUBRIC_N; i++)

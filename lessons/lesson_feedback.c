@@ -4,7 +4,7 @@
  * student's own store, where a review counts instead of the automatic
  * score (db_review_*).
  */
-#include "lessons/lesson.h"
+#include "lessons/lesson_internal.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -90,21 +90,100 @@ static int gather(struct db *cs, const struct db_class_student *who, struct db_f
     return rc;
 }
 
-int lesson_feedback_write(struct db *cs, const char *dir, bool force,
+/* The official grades of one student's graded work: every graded question
+ * (withheld while a flag or a review is pending) and every graded lesson's
+ * total, from their row of the class's grades. */
+static void grades_of(const struct lesson_class_progress *p, const char *class_uid, const char *now,
+                      struct db_feedback *f)
+{
+    f->grades = core_xcalloc(2 * p->n + 1, sizeof *f->grades);
+    size_t lesson_start = f->n_grades;
+    for (size_t k = 0; k < p->n; k++) {
+        const struct db_progress_row *r = &p->rows[k];
+        if (!r->graded)
+            continue;
+        bool pending = r->kind && strcmp(r->kind, "design") == 0 && r->answered && !r->reviewed;
+        const char *status = r->blocked    ? "flagged"
+                             : pending     ? "pending review"
+                             : r->answered ? "graded"
+                                           : "not answered";
+        const char *note = r->blocked ? "held until your instructor has checked a flag on it"
+                           : pending  ? "a design answer: your instructor reviews it"
+                                      : "";
+        struct db_fb_grade *g = &f->grades[f->n_grades++];
+        char key[600], sha[65];
+        snprintf(key, sizeof key, "%s|%s|%s|%s|%.17g|%s", p->student.uid, r->pack_id, r->lesson_id,
+                 r->question_id, r->best, status);
+        core_sha256_hex(key, strlen(key), sha);
+        *g = (struct db_fb_grade){.uid = core_xasprintf("%s:%.24s", class_uid, sha),
+                                  .pack_id = core_xstrdup(r->pack_id),
+                                  .lesson_id = core_xstrdup(r->lesson_id),
+                                  .question_id = core_xstrdup(r->question_id),
+                                  .has_score = !r->blocked && !pending,
+                                  .score = r->best,
+                                  .max = r->points,
+                                  .status = core_xstrdup(status),
+                                  .note = core_xstrdup(note),
+                                  .graded_at = core_xstrdup(now)};
+    }
+    /* Each graded lesson's total, from its questions' grades. */
+    size_t n_q = f->n_grades;
+    for (size_t i = lesson_start; i < n_q; i++) {
+        const struct db_fb_grade *q = &f->grades[i];
+        bool seen = false;
+        for (size_t j = n_q; j < f->n_grades && !seen; j++)
+            seen = strcmp(f->grades[j].pack_id, q->pack_id) == 0 &&
+                   strcmp(f->grades[j].lesson_id, q->lesson_id) == 0;
+        if (seen)
+            continue;
+        double score = 0, max = 0;
+        bool withheld = false;
+        for (size_t j = lesson_start; j < n_q; j++) {
+            const struct db_fb_grade *x = &f->grades[j];
+            if (strcmp(x->pack_id, q->pack_id) != 0 || strcmp(x->lesson_id, q->lesson_id) != 0)
+                continue;
+            max += x->max;
+            score += x->has_score ? x->score : 0;
+            withheld |= !x->has_score;
+        }
+        char key[600], sha[65];
+        snprintf(key, sizeof key, "%s|%s|%s||%.17g|%d", p->student.uid, q->pack_id, q->lesson_id,
+                 score, withheld);
+        core_sha256_hex(key, strlen(key), sha);
+        f->grades[f->n_grades++] = (struct db_fb_grade){
+            .uid = core_xasprintf("%s:%.24s", class_uid, sha),
+            .pack_id = core_xstrdup(q->pack_id),
+            .lesson_id = core_xstrdup(q->lesson_id),
+            .has_score = true,
+            .score = score,
+            .max = max,
+            .status = core_xstrdup(withheld ? "partly withheld" : "graded"),
+            .note =
+                core_xstrdup(withheld ? "some of its questions are held or wait for a review" : ""),
+            .graded_at = core_xstrdup(now)};
+    }
+}
+
+int lesson_feedback_write(struct db *store, struct db *cs, const char *dir, bool force,
                           struct lesson_feedback_file **out, size_t *n, struct core_err *err)
 {
     *out = NULL;
     *n = 0;
     struct db_class_student *st = NULL;
-    size_t ns = 0;
+    struct lesson_class_progress *prog = NULL;
+    size_t ns = 0, np = 0;
     char *uid = NULL;
+    const struct lesson_grading grading = {.flags = true, .late = true};
     int rc = core_mkdir_p(dir, err);
     if (rc == CORE_OK)
         rc = db_class_uid(cs, &uid, err);
     if (rc == CORE_OK)
         rc = db_class_students(cs, &st, &ns, err);
+    if (rc == CORE_OK)
+        rc = lesson_class_progress_load(store, cs, NULL, &grading, &prog, &np, err);
     if (rc != CORE_OK) {
         free(uid);
+        db_class_students_free(st, ns);
         return rc;
     }
     struct lesson_feedback_file *files = core_xcalloc(ns ? ns : 1, sizeof *files);
@@ -118,6 +197,9 @@ int lesson_feedback_write(struct db *cs, const char *dir, bool force,
             db_feedback_fini(&f);
             break;
         }
+        for (size_t k = 0; k < np; k++)
+            if (prog[k].student.id == st[i].id)
+                grades_of(&prog[k], uid, now, &f);
         f.class_uid = core_xstrdup(uid);
         f.user = core_xstrdup(st[i].user);
         f.student_id = st[i].student_id ? core_xstrdup(st[i].student_id) : NULL;
@@ -143,7 +225,8 @@ int lesson_feedback_write(struct db *cs, const char *dir, bool force,
         }
         rc = write_file(path, &f, force, err);
         if (rc == CORE_OK)
-            files[nf++] = (struct lesson_feedback_file){core_xstrdup(st[i].key), path, f.n_reviews};
+            files[nf++] = (struct lesson_feedback_file){core_xstrdup(st[i].key), path, f.n_reviews,
+                                                        f.n_grades};
         else
             free(path);
         free(name);
@@ -151,6 +234,7 @@ int lesson_feedback_write(struct db *cs, const char *dir, bool force,
         db_feedback_fini(&f);
     }
     db_class_students_free(st, ns);
+    lesson_class_progress_free(prog, np);
     free(uid);
     *out = files;
     *n = nf;
@@ -218,6 +302,25 @@ int lesson_feedback_import(struct db *db, int64_t user_id, const char *user, con
         rc = db_review_insert_many(db, user_id, in, n_in, &out->n_added, err);
     if (rc == CORE_OK)
         out->n_known = n_in - out->n_added;
+    /* The official grades: the student's progress shows them as such. */
+    struct db_official_in *oi = core_xcalloc(f.n_grades ? f.n_grades : 1, sizeof *oi);
+    for (size_t i = 0; i < f.n_grades; i++) {
+        const struct db_fb_grade *g = &f.grades[i];
+        oi[i] = (struct db_official_in){.uid = g->uid,
+                                        .pack_id = g->pack_id,
+                                        .lesson_id = g->lesson_id,
+                                        .question_id = g->question_id,
+                                        .has_score = g->has_score,
+                                        .score = g->score,
+                                        .max = g->max,
+                                        .status = g->status,
+                                        .note = g->note,
+                                        .graded_at = g->graded_at};
+    }
+    out->n_grades = f.n_grades;
+    if (rc == CORE_OK)
+        rc = db_official_insert_many(db, user_id, oi, f.n_grades, &out->n_grades_added, err);
+    free(oi);
 out:
     for (size_t i = 0; scores && i < n_in; i++)
         free(scores[i]);

@@ -55,6 +55,13 @@ int lesson_question_tries(struct lesson_session *s, const char *pack_id, const c
 int lesson_exam_state(struct lesson_session *s, const struct db_question *q, bool *open, bool *over,
                       struct core_err *err);
 
+/* The grading user of sealed question q for this session's student:
+ * lesson_sealed_user of the release's salt and the user's student id.
+ * CORE_ERR_USAGE for a variant other than 1 (a sealed variant is fixed) or
+ * a user without a student id. */
+int lesson_sealed_ctx(struct lesson_session *s, struct grader_pack *p, const struct db_question *q,
+                      int variant, char *user, size_t n, struct core_err *err);
+
 /* Calls fn(name, len, arg) for each name of a comma-separated list (topics,
  * rubric items), spaces around names dropped, empty names skipped. */
 void lesson_names_each(const char *list, void (*fn)(const char *name, size_t len, void *arg),
@@ -69,5 +76,30 @@ int lesson_grade_cached(struct lesson_grade_cache *c, struct grader_pack *gp, in
                         const char *qid, const struct grader_ctx *ctx, const char *answer,
                         const struct grader_result **out, struct grader_result *own,
                         struct core_err *err);
+
+/* ---- the integrity checks of a class import (lesson_class_checks.c) ---- */
+
+/* A submitted pack as the checks see it. */
+struct lesson_checks_pack {
+    const char *pack_id;
+    const struct grader_pack *src; /* the source of a pack handed out as releases; NULL: not
+                                      graded work */
+};
+
+/* Receives a finding: its kind, what it is about (pack, lesson, question,
+ * the attempt's id in the student's store; NULL/0 for none) and the reason
+ * (handed over: the receiver frees it). */
+typedef void (*lesson_finding_fn)(void *ctx, enum lesson_flag_kind kind, const char *pack_id,
+                                  const char *lesson_id, const char *question_id, int64_t attempt,
+                                  char *reason);
+
+/* Runs the integrity checks of graded work on submission s (see the file's
+ * comment): released_at[i] (may be NULL) is when the release attempt i
+ * names was made (NULL: none known); run_problems[i] (may be NULL) is what
+ * the plausibility checks found in s->runs[i]; now the import's clock. */
+void lesson_class_checks(const struct db_submission *s, const struct lesson_checks_pack *packs,
+                         size_t n_packs, const char *const *released_at,
+                         const char *const *run_problems, double now, lesson_finding_fn fn,
+                         void *ctx);
 
 #endif /* WB_LESSON_INTERNAL_H */

@@ -53,6 +53,31 @@ static void check_rubric(const struct grader_pack_info *info, struct core_strlis
 int lesson_pack_check_with(const struct lesson_src *src, size_t variants, struct lesson_check *out,
                            struct grader_pack **pack, struct core_err *err)
 {
+    return lesson_pack_check_budget(src, variants, LESSON_CHECK_BUDGET_S, out, pack, err);
+}
+
+/* When the pack's budget was spent: the questions' own lines that say so
+ * (one per job refused after it) give way to one line, first. */
+static void budget_problem(struct grader_pack *p, struct core_strlist *problems)
+{
+    char why[200];
+    if (!grader_pack_budget_spent(p, why, sizeof why))
+        return;
+    struct core_strlist kept;
+    core_strlist_init(&kept);
+    core_strlist_pushf(&kept, "pack check stopped: %s (pack check --budget SECONDS gives it more)",
+                       why);
+    for (size_t i = 0; i < problems->n; i++)
+        if (!strstr(problems->items[i], GRADER_BUDGET_WORDS))
+            core_strlist_push(&kept, problems->items[i]);
+    core_strlist_fini(problems);
+    *problems = kept;
+}
+
+int lesson_pack_check_budget(const struct lesson_src *src, size_t variants, double budget_s,
+                             struct lesson_check *out, struct grader_pack **pack,
+                             struct core_err *err)
+{
     memset(out, 0, sizeof *out);
     core_strlist_init(&out->problems);
     if (pack)
@@ -82,6 +107,7 @@ int lesson_pack_check_with(const struct lesson_src *src, size_t variants, struct
         out->n_questions += info->lessons[i].n_questions;
     }
     check_rubric(info, &out->problems);
+    grader_pack_set_budget(p, budget_s);
     grader_pack_selftest(p, &out->problems, &out->n_checks);
     /* the declared assets: sizes and patterns, without reading them */
     lesson_src_assets(src, info->assets, info->n_assets, &out->problems, NULL);
@@ -91,6 +117,8 @@ int lesson_pack_check_with(const struct lesson_src *src, size_t variants, struct
         grader_pack_sweep(p, variants, &out->sweep, &out->problems);
         out->n_checks += out->sweep.checks;
     }
+    budget_problem(p, &out->problems);
+    grader_pack_set_budget(p, 0); /* a pack handed over grades without it */
     if (rc != CORE_OK && err)
         *err = lerr; /* the load's first problem and its code */
     else if (out->problems.n > 0)
@@ -194,7 +222,8 @@ static int pack_import(struct db *db, const struct lesson_src *src, bool force, 
     size_t pi = 0, qi = 0;
     for (size_t i = 0; i < info->n_lessons; i++) {
         const struct grader_lesson *l = &info->lessons[i];
-        lessons[i] = (struct db_lesson_in){l->id, l->title, l->file, l->exam, l->time_limit_s};
+        lessons[i] = (struct db_lesson_in){l->id,           l->title,  l->file,  l->exam,
+                                           l->time_limit_s, l->graded, l->sealed};
         for (size_t j = 0; j < l->n_pages; j++)
             pages[pi++] = (struct db_page_in){l->id, l->pages[j].title, l->pages[j].markdown};
         for (size_t j = 0; j < l->n_questions; j++) {

@@ -246,6 +246,11 @@ void lesson_progress_apply(struct db_progress_row *rows, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         struct db_progress_row *r = &rows[i];
+        if (r->sealed) { /* the instructor's grade, when it came */
+            r->best = r->has_official && !r->official_pending ? r->official : 0;
+            r->first = 0;
+            continue;
+        }
         if (r->exam && !r->exam_over) { /* nothing is told before the exam is submitted */
             r->best = 0;
             r->first = 0;

@@ -125,8 +125,10 @@ static int regrade_one(const struct db_attempt *a, void *vctx)
     struct regrade *g = vctx;
     struct lesson_regrade_report *rep = g->rep;
     const struct grader_question *gq = grader_pack_question(g->pack, a->question_id);
-    if (!gq) {
-        rep->n_skipped++; /* the question left the pack: its old grade stands */
+    if (!gq || gq->sealed || a->sealed) {
+        /* the question left the pack: its old grade stands; a sealed answer
+         * has no grade here (the instructor grades it) */
+        rep->n_skipped++;
         return 0;
     }
     rep->n_checked++;

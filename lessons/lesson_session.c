@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+_Static_assert(DB_ANSWER_MAX == GRADER_MAX_ANSWER,
+               "a store keeps every answer a question may grade");
+
 struct cached_pack {
     int64_t rev_id;
     struct grader_pack *pack;
@@ -111,10 +114,7 @@ int lesson_ctx_make(struct lesson_session *s, int64_t user_id, const char *user,
                     struct grader_ctx *ctx, struct core_err *err)
 {
     memset(link, 0, sizeof *link);
-    ctx->user = user;
-    ctx->variant = variant;
-    ctx->lab = NULL;
-    ctx->params_json = NULL;
+    *ctx = (struct grader_ctx){.user = user, .variant = variant};
     if (!lab || !*lab)
         return CORE_OK;
     struct core_err e = {0};
@@ -165,7 +165,7 @@ static void suggest_question(struct db *db, const char *qid, struct core_err *er
     if (best && strcmp(best, bare) != 0) {
         char was[sizeof err->msg];
         memcpy(was, err->msg, sizeof was);
-        core_err_set(err, CORE_ERR_NOTFOUND, "%.180s; did you mean %.64s?", was, best);
+        core_err_set(err, CORE_ERR_NOTFOUND, "%s; did you mean %s?", was, best);
     }
     free(names);
     db_questions_free(qs, n);
@@ -221,6 +221,27 @@ static void policy_of(const struct db_question *q, struct grader_policy *p)
     lesson_policy_of(q->tries, q->penalty, q->per_try, p);
 }
 
+int lesson_sealed_ctx(struct lesson_session *s, struct grader_pack *p, const struct db_question *q,
+                      int variant, char *user, size_t n, struct core_err *err)
+{
+    if (variant != 1)
+        return core_err_set(err, CORE_ERR_USAGE,
+                            "%s is graded work of a class: its numbers are fixed for you, and "
+                            "another variant is not offered",
+                            q->id);
+    char *sid = NULL;
+    int rc = db_user_student_id(s->db, s->user_id, &sid, err);
+    if (rc == CORE_OK && !sid)
+        rc = core_err_set(err, CORE_ERR_USAGE,
+                          "%s is graded work of a class: set your student id first "
+                          "(warpbench init --student-id ID, with the id your instructor uses)",
+                          q->id);
+    if (rc == CORE_OK)
+        lesson_sealed_user(grader_pack_info(p)->release_salt, sid, user, n);
+    free(sid);
+    return rc;
+}
+
 int lesson_question_show(struct lesson_session *s, const char *qid, int variant,
                          struct lesson_question_view *out, struct core_err *err)
 {
@@ -233,7 +254,14 @@ int lesson_question_show(struct lesson_session *s, const char *qid, int variant,
         goto fail;
     struct grader_ctx ctx;
     struct lesson_link link;
-    rc = lesson_ctx_make(s, s->user_id, s->user, variant, out->q.lab, NULL, &link, &ctx, err);
+    char sealed_user[200];
+    if (out->q.sealed) {
+        rc = lesson_sealed_ctx(s, p, &out->q, variant, sealed_user, sizeof sealed_user, err);
+        if (rc != CORE_OK)
+            goto fail;
+    }
+    rc = lesson_ctx_make(s, s->user_id, out->q.sealed ? sealed_user : s->user, variant, out->q.lab,
+                         NULL, &link, &ctx, err);
     if (rc == CORE_OK)
         rc = grader_question_view(p, out->q.id, &ctx, &out->v, err);
     lesson_link_fini(&link);
@@ -247,6 +275,7 @@ int lesson_question_show(struct lesson_session *s, const char *qid, int variant,
     if (rc != CORE_OK)
         goto fail;
     out->exam = out->q.exam;
+    out->sealed = out->q.sealed;
     if (out->exam && !out->exam_over) { /* no help before the exam is submitted */
         for (size_t i = 0; i < out->v.n_hints; i++)
             free(out->v.hints[i]);
@@ -462,6 +491,11 @@ static int check_open(struct lesson_session *s, const struct db_question *q,
     if (before->closed && q->exam)
         return core_err_set(err, CORE_ERR_CONFLICT,
                             "you have answered %s: an exam takes one answer per question", q->id);
+    if (before->closed && q->sealed)
+        return core_err_set(err, CORE_ERR_CONFLICT,
+                            "%s is closed: you have recorded its %d %s; your instructor grades "
+                            "them",
+                            q->id, before->limit, before->limit == 1 ? "try" : "tries");
     if (before->closed)
         return core_err_set(err, CORE_ERR_CONFLICT,
                             "%s is closed: you have used its %d %s (see its solution with "
@@ -481,6 +515,71 @@ static void withhold(struct grader_result *r)
     r->accepted = r->reference = NULL;
     r->score = 0;
     r->correct = false;
+}
+
+/* A sealed question's answer: checked for form, and recorded ungraded
+ * when it reads (a slip is explained and recorded nowhere). Its policy and
+ * exam were checked by the caller. */
+static int answer_sealed(struct lesson_session *s, struct grader_pack *p,
+                         const struct db_question *q, int variant, const char *answer,
+                         int certainty, size_t n_self, struct lesson_answer_result *out,
+                         struct core_err *err)
+{
+    if (n_self)
+        return core_err_set(err, CORE_ERR_USAGE,
+                            "%s is graded by your instructor: it has no rubric to score yourself "
+                            "on",
+                            q->id);
+    char user[200];
+    int rc = lesson_sealed_ctx(s, p, q, variant, user, sizeof user, err);
+    struct grader_ctx ctx;
+    struct lesson_link link;
+    if (rc != CORE_OK)
+        return rc;
+    rc = lesson_ctx_make(s, s->user_id, user, 1, q->lab, NULL, &link, &ctx, err);
+    if (rc == CORE_OK)
+        rc = grader_question_record(p, q->id, &ctx, answer, &out->r, err);
+    lesson_link_fini(&link);
+    if (rc != CORE_OK)
+        return rc;
+    out->sealed = true;
+    out->hidden = out->r.valid; /* a slip is explained as any answer is */
+    out->pack_id = core_xstrdup(q->pack_id);
+    out->question_id = core_xstrdup(q->id);
+    out->variant = 1;
+    if (!out->r.valid)
+        return CORE_OK; /* explained: nothing recorded, no try used */
+    struct grader_policy pol;
+    policy_of(q, &pol);
+    struct db_attempt_in in = {.user_id = s->user_id,
+                               .pack_id = q->pack_id,
+                               .question_id = q->id,
+                               .variant = 1,
+                               .answer = out->r.canonical,
+                               .parsed = out->r.parsed,
+                               .value = out->r.value,
+                               .has_value = out->r.has_value,
+                               .valid = true,
+                               .score = 0,
+                               .max = out->r.max,
+                               .correct = false,
+                               .feedback = "",
+                               .rev_id = q->rev_id,
+                               .certainty = certainty,
+                               .params_json = out->r.params_json,
+                               .grader_rev = grader_revision(),
+                               .sealed = true,
+                               .tries_limit = pol.tries};
+    rc = db_attempt_insert(s->db, &in, &out->attempt_id, err);
+    if (rc != CORE_OK)
+        return rc;
+    if (db_attempt_count(s->db, s->user_id, q->pack_id, q->id, &out->attempt_no, NULL) != CORE_OK)
+        out->attempt_no = 0;
+    grader_policy_describe(&pol, out->policy_text, sizeof out->policy_text);
+    lesson_question_tries(s, q->pack_id, q->id, &pol, &out->tries, NULL);
+    free(out->r.feedback);
+    out->r.feedback = core_xstrdup("Recorded — graded by your instructor.");
+    return CORE_OK;
 }
 
 int lesson_answer_design(struct lesson_session *s, const char *qid, int variant, const char *answer,
@@ -507,6 +606,10 @@ int lesson_answer_design(struct lesson_session *s, const char *qid, int variant,
         goto out;
     struct grader_ctx ctx;
     struct lesson_link link;
+    if (q.sealed) {
+        rc = answer_sealed(s, p, &q, variant, answer, certainty, n_self, out, err);
+        goto out;
+    }
     rc = lesson_ctx_make(s, s->user_id, s->user, variant, q.lab, NULL, &link, &ctx, err);
     if (rc == CORE_OK && n_self) {
         fixed = core_xcalloc(n_self, sizeof *fixed);
@@ -534,7 +637,18 @@ int lesson_answer_design(struct lesson_session *s, const char *qid, int variant,
                                .regrade_of = 0,
                                .certainty = certainty,
                                .params_json = out->r.params_json,
-                               .grader_rev = grader_revision()};
+                               .grader_rev = grader_revision(),
+                               .tries_limit = pol.tries};
+    out->tries = before;
+    grader_policy_describe(&pol, out->policy_text, sizeof out->policy_text);
+    out->pack_id = core_xstrdup(q.pack_id);
+    out->question_id = core_xstrdup(q.id);
+    out->variant = variant;
+    if (strlen(answer) > DB_ANSWER_MAX) /* explained as too long; a store keeps none so long */
+        goto out;
+    /* The try limit is checked again where the attempt is recorded, in
+     * its write transaction: an answer made at the same moment elsewhere
+     * may have used the last try since check_open. */
     rc = db_attempt_insert_selfscored(s->db, &in, fixed, n_self, &out->attempt_id, err);
     if (rc != CORE_OK)
         goto out;
@@ -542,7 +656,6 @@ int lesson_answer_design(struct lesson_session *s, const char *qid, int variant,
      * answer as lost, so what follows is best effort. */
     if (db_attempt_count(s->db, s->user_id, q.pack_id, q.id, &out->attempt_no, NULL) != CORE_OK)
         out->attempt_no = 0;
-    out->tries = before;
     if (out->r.valid) { /* this answer is one more try */
         double frac = out->r.max > 0 ? out->r.score / out->r.max : 0;
         frac = frac < 0 ? 0 : frac > 1 ? 1 : frac;
@@ -558,7 +671,6 @@ int lesson_answer_design(struct lesson_session *s, const char *qid, int variant,
         t->next_available =
             t->closed || t->gave_up ? 0 : grader_policy_available(&pol, t->used + 1);
     }
-    grader_policy_describe(&pol, out->policy_text, sizeof out->policy_text);
     if (out->r.valid) {
         out->after_giveup = before.gave_up;
         out->available = out->after_giveup ? 0 : grader_policy_available(&pol, before.used + 1);
@@ -570,9 +682,6 @@ int lesson_answer_design(struct lesson_session *s, const char *qid, int variant,
         withhold(&out->r);
         out->earned = 0;
     }
-    out->pack_id = core_xstrdup(q.pack_id);
-    out->question_id = core_xstrdup(q.id);
-    out->variant = variant;
 out:
     free(fixed);
     db_question_fini(&q);
@@ -602,6 +711,13 @@ int lesson_question_solution(struct lesson_session *s, const char *qid, int vari
     if (rc != CORE_OK)
         goto out;
     bool open, over;
+    if (q.sealed) {
+        rc = core_err_set(err, CORE_ERR_CONFLICT,
+                          "%s is graded by your instructor: this release holds no solution "
+                          "(it comes with your grade)",
+                          q.id);
+        goto out;
+    }
     rc = lesson_exam_state(s, &q, &open, &over, err);
     if (rc == CORE_OK && q.exam && !over)
         rc = core_err_set(err, CORE_ERR_CONFLICT,

@@ -261,39 +261,25 @@ static bool safe_rel_path(const char *p)
     return true;
 }
 
-int lesson_pack_export(struct db *db, const char *pack_id, const char *dir, bool overwrite,
+int lesson_files_write(const char *dir, const struct db_file_in *files, size_t n, bool overwrite,
                        struct core_err *err)
 {
-    struct db_pack pack = {0};
-    struct db_file *files = NULL;
-    size_t n = 0;
-    if (!dir[0])
-        return core_err_set(err, CORE_ERR_USAGE, "export needs a folder to write into");
-    int rc = db_pack_get(db, pack_id, &pack, err);
-    if (rc != CORE_OK)
-        goto out;
-    rc = db_pack_files(db, pack.rev_id, &files, &n, err);
-    if (rc != CORE_OK)
-        goto out;
     /* Every target is checked before the first is written, so a refusal
      * leaves the folder as it was. A folder that does not exist yet has
      * nothing in it to refuse. */
     for (size_t i = 0; i < n; i++) {
-        if (!safe_rel_path(files[i].path)) {
-            rc = core_err_set(err, CORE_ERR_INVALID, "stored file name \"%s\" is not a safe path",
-                              files[i].path);
-            goto out;
-        }
+        if (!safe_rel_path(files[i].path))
+            return core_err_set(err, CORE_ERR_INVALID, "file name \"%s\" is not a safe path",
+                                files[i].path);
         if (lesson_builtin_marker(files[i].path))
             continue;
         char *full = core_path_join(dir, files[i].path);
-        rc = core_file_check_new(full, overwrite, "pass --force", err);
+        int rc = core_file_check_new(full, overwrite, "pass --force", err);
         free(full);
-        if (rc == CORE_ERR_NOTFOUND) /* its folder is made below */
-            rc = CORE_OK;
-        if (rc != CORE_OK)
-            goto out;
+        if (rc != CORE_OK && rc != CORE_ERR_NOTFOUND) /* NOTFOUND: its folder is made below */
+            return rc;
     }
+    int rc = CORE_OK;
     for (size_t i = 0; i < n && rc == CORE_OK; i++) {
         if (lesson_builtin_marker(files[i].path))
             continue;
@@ -309,7 +295,27 @@ int lesson_pack_export(struct db *db, const char *pack_id, const char *dir, bool
                 core_file_create(full, files[i].data, files[i].len, overwrite, "pass --force", err);
         free(full);
     }
-out:
+    return rc;
+}
+
+int lesson_pack_export(struct db *db, const char *pack_id, const char *dir, bool overwrite,
+                       struct core_err *err)
+{
+    struct db_pack pack = {0};
+    struct db_file *files = NULL;
+    size_t n = 0;
+    if (!dir[0])
+        return core_err_set(err, CORE_ERR_USAGE, "export needs a folder to write into");
+    int rc = db_pack_get(db, pack_id, &pack, err);
+    if (rc == CORE_OK)
+        rc = db_pack_files(db, pack.rev_id, &files, &n, err);
+    if (rc == CORE_OK) {
+        struct db_file_in *in = core_xcalloc(n + 1, sizeof *in);
+        for (size_t i = 0; i < n; i++)
+            in[i] = (struct db_file_in){files[i].path, files[i].data, files[i].len};
+        rc = lesson_files_write(dir, in, n, overwrite, err);
+        free(in);
+    }
     db_files_free(files, n);
     db_pack_fini(&pack);
     return rc;

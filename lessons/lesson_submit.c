@@ -7,12 +7,9 @@
  */
 #include "lessons/lesson.h"
 
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
-#include <unistd.h>
 
 #ifndef WB_VERSION
 #define WB_VERSION "unknown"
@@ -23,26 +20,8 @@ void lesson_submit_report_fini(struct lesson_submit_report *r)
     if (!r)
         return;
     free(r->uid);
+    free(r->student_id);
     memset(r, 0, sizeof *r);
-}
-
-/* 128 random bits as hex: a submission's (or anything's) unique id. The
- * clock and the pid stand in where the kernel gives no randomness. */
-static void random_hex(char out[33])
-{
-    unsigned char b[16];
-    ssize_t got = getrandom(b, sizeof b, GRND_NONBLOCK);
-    if (got != (ssize_t)sizeof b) {
-        char seed[96];
-        snprintf(seed, sizeof seed, "%.9f|%ld|%p", core_time_wall(), (long)getpid(), (void *)seed);
-        char hex[65];
-        core_sha256_hex(seed, strlen(seed), hex);
-        memcpy(out, hex, 32);
-        out[32] = '\0';
-        return;
-    }
-    for (size_t i = 0; i < sizeof b; i++)
-        snprintf(out + 2 * i, 3, "%02x", b[i]);
 }
 
 static int submission_write(const char *tmp, void *sub, struct core_err *err)
@@ -55,14 +34,37 @@ int lesson_submit_write(struct db *db, int64_t user_id, const char *user, const 
                         struct lesson_submit_report *out, struct core_err *err)
 {
     memset(out, 0, sizeof *out);
-    if (student_id && (!*student_id || strlen(student_id) > 64))
-        return core_err_set(err, CORE_ERR_USAGE, "a student id is 1 to 64 characters");
-    struct db_submission sub;
-    int rc = db_submission_gather(db, user_id, pack_id, &sub, err);
-    if (rc != CORE_OK)
+    if (student_id && !db_student_id_ok(student_id))
+        return core_err_set(err, CORE_ERR_USAGE,
+                            "a student id is 1 to %d characters, without spaces or control "
+                            "characters",
+                            DB_STUDENT_ID_MAX);
+    /* The store's student id is the one graded answers were drawn for: a
+     * submission under another would be graded against other numbers. */
+    char *stored = NULL, store_uid[33];
+    int rc = db_user_student_id(db, user_id, &stored, err);
+    if (rc == CORE_OK && stored && student_id && strcmp(stored, student_id) != 0)
+        rc = core_err_set(err, CORE_ERR_USAGE,
+                          "your student id is %s (warpbench init shows it): submit under it, not "
+                          "%s",
+                          stored, student_id);
+    if (rc == CORE_OK)
+        rc = db_store_uid(db, store_uid, err);
+    if (rc != CORE_OK) {
+        free(stored);
         return rc;
+    }
+    if (!student_id)
+        student_id = stored;
+    struct db_submission sub;
+    rc = db_submission_gather(db, user_id, pack_id, &sub, err);
+    if (rc != CORE_OK) {
+        free(stored);
+        return rc;
+    }
+    sub.store_uid = core_xstrdup(store_uid);
     char uid[33], now[32];
-    random_hex(uid);
+    core_random_hex(uid);
     core_time_iso(core_time_wall(), now);
     sub.uid = core_xstrdup(uid);
     sub.user = core_xstrdup(user);
@@ -83,6 +85,8 @@ int lesson_submit_write(struct db *db, int64_t user_id, const char *user, const 
         for (size_t i = 0; i < sub.n_runs; i++)
             out->n_samples += sub.runs[i].n_samples;
     }
+    out->student_id = student_id ? core_xstrdup(student_id) : NULL;
     db_submission_fini(&sub);
+    free(stored);
     return rc;
 }

@@ -44,7 +44,8 @@ void lesson_tally_add(struct lesson_tally *t, const struct db_progress_row *r, b
     t->answered += r->answered;
     t->score += r->best;
     t->max += r->points;
-    bool pending = r->exam && !r->exam_over;
+    bool pending =
+        (r->exam && !r->exam_over) || (r->sealed && (!r->has_official || r->official_pending));
     t->pending += pending && r->answered;
     if (!pending) {
         double raw = 0; /* the best try before any give-up, no penalty */

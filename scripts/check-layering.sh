@@ -4,10 +4,15 @@
 #     modules below it:  core <- db, grader, kernels <- lessons, labs <- cli, tui
 #     (tui uses everything except kernels; cli uses everything);
 #   - a module's <module>_internal.h (and any header that is not the module's
-#     public one, e.g. labs/lab_ps.h) is included only from inside that module;
+#     public one, e.g. labs/paramserver/lab_ps.h) is included only from inside that module;
 #   - the foreign headers stay in their module: sqlite3.h in db/, lua.h,
 #     lauxlib.h and lualib.h in grader/, curses in tui/, CUDA headers in
-#     kernels/, md4c.h in tui/, mpi.h in labs/.
+#     kernels/, md4c.h in tui/, mpi.h in labs/;
+#   - inside labs/, a folder's headers are its own: a file of labs/<folder>/
+#     includes labs/lab.h, labs/lab_author.h (the lab authors' header, which
+#     no other module may include), labs/transport/'s headers and its own
+#     folder's; only the registry (labs/core/lab_registry.c) includes the
+#     labs' private headers, for their registrations.
 # Prints every violation as file:line: why, and exits 1 when there is one.
 # Usage: scripts/check-layering.sh [ROOT]   (default: the repository)
 set -uo pipefail
@@ -57,6 +62,17 @@ for mod in "${!allowed[@]}"; do
         *) continue ;; # a file of its own folder ("grader_internal.h", "x.inc")
       esac
       [ -n "${allowed[$target]:-}" ] || continue # not a module (e.g. a generated path)
+      if [ "$mod" = labs ] && [ "$target" = labs ] && [[ $path == labs/*/* ]]; then
+        own=${f#labs/}
+        own=${own%%/*}
+        [ "$own" = "${f#labs/}" ] && own=""
+        theirs=${path#labs/}
+        theirs=${theirs%%/*}
+        if [ "$theirs" != "$own" ] && [ "$theirs" != transport ] && [ "$f" != labs/core/lab_registry.c ]; then
+          complain "$f:$n" "labs/$own/ includes \"$path\", which is labs/$theirs/'s own (a folder of labs/ sees lab.h, lab_author.h, labs/transport/ and itself)"
+        fi
+        continue
+      fi
       if [[ " ${allowed[$mod]} " != *" $target "* ]]; then
         complain "$f:$n" "$mod/ includes \"$path\": $mod may use only ${allowed[$mod]// /, }"
       elif [ "$target" != "$mod" ] && [ "$path" != "${public[$target]}" ]; then

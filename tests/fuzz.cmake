@@ -5,3 +5,7 @@ wb_add_fuzz(kmeans_csv LIBS wb_labs wb_core m)
 wb_add_fuzz(pack_lesson LIBS wb_grader wb_core)
 wb_add_fuzz(answers LIBS wb_lessons wb_grader wb_db wb_core m
             DEFINITIONS FUZZ_PACK_DIR="${PROJECT_SOURCE_DIR}/lessons/examples/minimal")
+# Submission and feedback files (whole SQLite files): corpus/files is made by
+# make_files_corpus.sh from real submit and class feedback output.
+wb_add_fuzz(files LIBS wb_labs wb_db wb_core m)
+set_tests_properties(fuzz_files PROPERTIES ENVIRONMENT "WB_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp")

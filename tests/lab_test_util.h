@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "labs/lab.h"
+#include "labs/lab_author.h"
 #include "proc_test_util.h"
 
 #include <errno.h>

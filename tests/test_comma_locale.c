@@ -5,10 +5,10 @@
  * locale's notation. Exits 77 (skipped) only when that locale cannot be set
  * on this machine (scripts/setup.sh generates it). */
 #include "core/core.h"
-#include "labs/lab.h"
-#include "labs/lab_kmeans.h"
-#include "labs/lab_ps.h"
-#include "labs/lab_ps_net.h"
+#include "labs/lab_author.h"
+#include "labs/kmeans/lab_kmeans.h"
+#include "labs/paramserver/lab_ps.h"
+#include "labs/transport/lab_net.h"
 #include "tui/tui_screen.h"
 
 #include <locale.h>
@@ -30,7 +30,7 @@ static void test_paramserver_params(void **state)
     (void)state;
     double bps = 0;
     struct core_err e = {0};
-    if (ps_link_parse("2.5Gbps", &bps, &e) != 0)
+    if (lab_net_link_parse("2.5Gbps", &bps, &e) != 0)
         fail_msg("link=2.5Gbps refused: %s", e.msg);
     assert_true(bps == 2.5e9 / 8);
 

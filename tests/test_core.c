@@ -8,6 +8,7 @@
 #include "core/core.h"
 
 #include <math.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,113 @@ static void test_err(void **state)
     core_err_clear(&e);
     assert_int_equal(e.code, 0);
     assert_string_equal(core_code_name(CORE_ERR_STORE), "store");
+}
+
+/* Whether s is whole UTF-8 (every sequence complete). */
+static bool utf8_whole(const char *s)
+{
+    for (size_t i = 0; s[i];) {
+        uint32_t cp;
+        size_t n = core_utf8_decode(s + i, &cp);
+        if (n == 0)
+            return false;
+        i += n;
+    }
+    return true;
+}
+
+static bool ends_with(const char *s, const char *tail)
+{
+    size_t a = strlen(s), b = strlen(tail);
+    return a >= b && strcmp(s + a - b, tail) == 0;
+}
+
+/* A path of about `len` bytes: HOME, folders, then data/pts.f32. */
+static char *deep_path(const char *home, size_t len)
+{
+    struct core_buf b;
+    core_buf_init(&b);
+    core_buf_printf(&b, "%s/courses/ml-systems-performance-2026", home);
+    while (b.len + 40 < len)
+        core_buf_puts(&b, "/week-03-mapreduce-and-parameter-servers");
+    core_buf_puts(&b, "/data/pts.f32");
+    return core_buf_steal(&b);
+}
+
+/* Messages of any length keep their reason: a path of 3,000 bytes is
+ * shortened in the middle (home as ~, first and last folders kept), the
+ * words around it stay whole, also through prefixes; two long paths share
+ * the cut; a message of many short words loses its middle, never its end;
+ * a message that fits is left as it is, path and all. */
+static void test_err_long(void **state)
+{
+    (void)state;
+    const char *home = "/home/student";
+    setenv("HOME", home, 1);
+    struct core_err e;
+    const char *reason = "is raw float32, which does not say its dimension: set d";
+
+    char *fits = deep_path(home, 600); /* 600 bytes: fits, whole */
+    core_err_set(&e, CORE_ERR_INVALID, "kmeans: file '%s' %s", fits, reason);
+    assert_non_null(strstr(e.msg, fits));
+    assert_true(ends_with(e.msg, reason));
+
+    char *deep = deep_path(home, 3000);
+    core_err_set(&e, CORE_ERR_INVALID, "kmeans: file '%s' %s", deep, reason);
+    assert_true(strlen(e.msg) < sizeof e.msg);
+    assert_true(ends_with(e.msg, reason));
+    assert_true(strncmp(e.msg, "kmeans: file '~/", 16) == 0);
+    assert_non_null(strstr(e.msg, "/\xe2\x80\xa6/")); /* "/…/" */
+    assert_non_null(strstr(e.msg, "/data/pts.f32' is raw"));
+    assert_true(utf8_whole(e.msg));
+
+    core_err_prefix(&e, "importing '%s'", deep); /* a second long path in front */
+    assert_true(strncmp(e.msg, "importing '~/", 13) == 0);
+    assert_true(ends_with(e.msg, reason));
+    assert_non_null(strstr(e.msg, "pts.f32': kmeans: file '~/"));
+    assert_true(utf8_whole(e.msg));
+
+    /* not under HOME: the root's folder, then the end */
+    setenv("HOME", "/nowhere", 1);
+    core_err_set(&e, CORE_ERR_IO, "cannot open %s: No such file or directory", deep);
+    assert_true(strncmp(e.msg, "cannot open /", 13) == 0);
+    assert_true(ends_with(e.msg, "/data/pts.f32: No such file or directory"));
+    setenv("HOME", home, 1);
+
+    /* one enormous name (no '/'): its start and end */
+    char *name = core_xmalloc(5001);
+    memset(name, 'n', 5000);
+    name[5000] = '\0';
+    core_err_set(&e, CORE_ERR_INVALID, "pack %s: no lesson file named in pack.lua", name);
+    assert_true(ends_with(e.msg, ": no lesson file named in pack.lua"));
+    assert_true(strncmp(e.msg, "pack nnnn", 9) == 0);
+
+    /* many short words: the middle goes, the end stays */
+    struct core_buf b;
+    core_buf_init(&b);
+    for (int i = 0; i < 400; i++)
+        core_buf_puts(&b, "word ");
+    core_err_set(&e, CORE_ERR_INVALID, "%sand this is the reason", b.data);
+    assert_true(ends_with(e.msg, "and this is the reason"));
+    assert_non_null(strstr(e.msg, "\xe2\x80\xa6"));
+    assert_true(strlen(e.msg) == sizeof e.msg - 1);
+
+    /* core_err_fit into a small buffer, over multi-byte characters */
+    char small[64];
+    const char *t = "the file /tmp/\xc3\xa9t\xc3\xa9/\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+                    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+                    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+                    "\xc3\xa9.txt was bad";
+    core_err_fit(t, strlen(t), small, sizeof small);
+    assert_true(strlen(small) < sizeof small);
+    assert_true(ends_with(small, ".txt was bad"));
+    assert_true(strncmp(small, "the file ", 9) == 0);
+    assert_true(utf8_whole(small));
+
+    core_buf_fini(&b);
+    free(name);
+    free(deep);
+    free(fits);
 }
 
 static void test_buf_and_list(void **state)
@@ -260,13 +368,19 @@ static void test_csv(void **state)
         {"plain", "plain", "plain"},
         {"a,b", "\"a,b\"", "\"a,b\""},
         {"say \"hi\"", "\"say \"\"hi\"\"\"", "\"say \"\"hi\"\"\""},
-        {"two\nlines", "\"two\nlines\"", "\"two\nlines\""},
+        /* file text: its controls escaped, line breaks too, like everywhere */
+        {"two\nlines", "two^Jlines", "two^Jlines"},
+        {"\r=1", "^M=1", "^M=1"},
+        {"\x1b[2J\xe2\x80\xae!", "^[[2J<U+202E>!", "^[[2J<U+202E>!"},
+        /* ';' separates cells where the decimal point is a comma */
+        {";x", "\";x\"", "\";x\""},
+        {"a;=1+2", "\"a;=1+2\"", "\"a;=1+2\""},
         {" pad", "\" pad\"", "\" pad\""},
         {"=1+2", "=1+2", "\"'=1+2\""},
         {"+1", "+1", "\"'+1\""},
         {"-1", "-1", "\"'-1\""},
         {"@SUM(A1)", "@SUM(A1)", "\"'@SUM(A1)\""},
-        {"\tx", "\tx", "\"'\tx\""},
+        {"\tx", "^Ix", "^Ix"},
         {"=\"a\",b", "\"=\"\"a\"\",b\"", "\"'=\"\"a\"\",b\""},
         {"Zoë", "Zoë", "Zoë"},
         {"", "", ""},
@@ -352,6 +466,23 @@ static void test_time(void **state)
     assert_string_equal(iso, "1970-01-01T00:00:00.250Z");
     core_time_iso(1795000000.0, iso);
     assert_int_equal(strlen(iso), 24);
+    /* Reading a stored time back agrees with timegm, on leap days, before
+     * 1970 and across centuries, and refuses what is not a time. */
+    for (long t = -2208988800L; t < 4102444800L; t += 86400L * 37 + 3671) {
+        time_t tt = (time_t)t;
+        struct tm tm;
+        gmtime_r(&tt, &tm);
+        char buf[64];
+        snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.125Z", tm.tm_year + 1900,
+                 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+        assert_true(core_time_from_iso(buf) == (double)timegm(&tm) + 0.125);
+    }
+    assert_true(core_time_from_iso("2024-02-29T12:00:00Z") == 1709208000.0);
+    assert_true(isnan(core_time_from_iso("2023-02-29T12:00:00Z")));
+    assert_true(isnan(core_time_from_iso("2026-13-01T00:00:00Z")));
+    assert_true(isnan(core_time_from_iso("2026-11-28 10:00:00Z")));
+    assert_true(isnan(core_time_from_iso("2026-11-28T24:00:00Z")));
+    assert_true(isnan(core_time_from_iso("2026-11-2")));
     /* the real clock reads the monotonic clock */
     double a = core_time_mono();
     double now = core_clock_real()->now(NULL);
@@ -528,16 +659,60 @@ static void test_utf8(void **state)
     }
 }
 
+/* The one sanitiser of text someone else wrote: C0 and DEL in caret
+ * notation, C1, U+2028/9 and the bidi controls as <U+XXXX>, bytes that are
+ * not UTF-8 as <xHH>; newlines and tabs kept only when asked. */
+static void test_text(void **state)
+{
+    (void)state;
+    const struct {
+        const char *in;
+        unsigned flags;
+        const char *out;
+    } cases[] = {
+        {"plain Zo\xc3\xab \xe2\x82\xac", 0, "plain Zo\xc3\xab \xe2\x82\xac"},
+        {"a\x1b]0;t\x07"
+         "b",
+         0, "a^[]0;t^Gb"},
+        {"x\x7f\x01", 0, "x^?^A"},
+        {"one\ntwo\tthree", 0, "one^Jtwo^Ithree"},
+        {"one\ntwo\tthree", CORE_TEXT_NEWLINES, "one\ntwo^Ithree"},
+        {"one\ntwo\tthree", CORE_TEXT_NEWLINES | CORE_TEXT_TABS, "one\ntwo\tthree"},
+        {"\r\n", CORE_TEXT_NEWLINES, "^M\n"},
+        {"c1 \xc2\x85 \xc2\x9b", 0, "c1 <U+0085> <U+009B>"},
+        {"ls \xe2\x80\xa8 ps \xe2\x80\xa9", 0, "ls <U+2028> ps <U+2029>"},
+        {"\xe2\x80\xae"
+         "evil\xe2\x80\xac \xe2\x81\xa6i\xe2\x81\xa9 \xe2\x80\x8f \xd8\x9c",
+         0, "<U+202E>evil<U+202C> <U+2066>i<U+2069> <U+200F> <U+061C>"},
+        {"bad \x9b\xff\xc3", 0, "bad <x9B><xFF><xC3>"},
+        {"", 0, ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *got = core_text_safe(cases[i].in, cases[i].flags);
+        assert_string_equal(got, cases[i].out);
+        assert_int_equal(core_text_clean(cases[i].in, cases[i].flags),
+                         strcmp(cases[i].in, cases[i].out) == 0);
+        free(got);
+    }
+    char *none = core_text_safe(NULL, 0);
+    assert_string_equal(none, "");
+    free(none);
+    assert_true(core_text_clean(NULL, 0));
+    assert_true(core_text_unsafe(0x202E) && core_text_unsafe(0x85) && core_text_unsafe(0));
+    assert_false(core_text_unsafe(0x20) || core_text_unsafe(0xA0) || core_text_unsafe(0x200B));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_err),        cmocka_unit_test(test_buf_and_list),
-        cmocka_unit_test(test_json),       cmocka_unit_test(test_sha256),
-        cmocka_unit_test(test_fnv),        cmocka_unit_test(test_files),
-        cmocka_unit_test(test_time),       cmocka_unit_test(test_owner),
-        cmocka_unit_test(test_first_line), cmocka_unit_test(test_create_new),
-        cmocka_unit_test(test_csv),        cmocka_unit_test(test_publish),
-        cmocka_unit_test(test_utf8),       cmocka_unit_test(test_edits),
+        cmocka_unit_test(test_err),          cmocka_unit_test(test_err_long),
+        cmocka_unit_test(test_buf_and_list), cmocka_unit_test(test_json),
+        cmocka_unit_test(test_sha256),       cmocka_unit_test(test_fnv),
+        cmocka_unit_test(test_files),        cmocka_unit_test(test_time),
+        cmocka_unit_test(test_owner),        cmocka_unit_test(test_first_line),
+        cmocka_unit_test(test_create_new),   cmocka_unit_test(test_csv),
+        cmocka_unit_test(test_publish),      cmocka_unit_test(test_utf8),
+        cmocka_unit_test(test_text), cmocka_unit_test(test_edits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -164,16 +164,19 @@ static void refused_after(const char *sql, const char *why, int code)
 static void test_submission_refused(void **state)
 {
     (void)state;
-    refused_after("DROP TABLE selfscores", "no such table: selfscores", CORE_ERR_STORE);
-    refused_after("ALTER TABLE attempts DROP COLUMN lab_run", "lab_run", CORE_ERR_STORE);
+    refused_after("DROP TABLE selfscores", "it lacks the table selfscores", CORE_ERR_STORE);
+    refused_after("ALTER TABLE attempts DROP COLUMN lab_run",
+                  "its table attempts is not the format's", CORE_ERR_STORE);
     refused_after("UPDATE attempts SET score = 'full marks' WHERE id = 1",
-                  "text where a number belongs", CORE_ERR_STORE);
+                  "malformed submission: attempts row 1: score is text, not a number",
+                  CORE_ERR_STORE);
     refused_after("PRAGMA foreign_keys=OFF; UPDATE attempts SET lab_run = 99 WHERE id = 2",
                   "points at nothing", CORE_ERR_STORE);
     refused_after("DELETE FROM meta WHERE key = 'user'", "names no student", CORE_ERR_STORE);
     refused_after("UPDATE meta SET value = 'other' WHERE key = 'format'", "format", CORE_ERR_STORE);
-    refused_after("UPDATE attempts SET variant = 0 WHERE id = 1", "breaks the format",
-                  CORE_ERR_STORE);
+    refused_after("UPDATE attempts SET variant = 0 WHERE id = 1",
+                  "attempts row 1: variant is 0, outside 1..", CORE_ERR_STORE);
+    refused_after("UPDATE attempts SET max = -1 WHERE id = 1", "breaks the format", CORE_ERR_STORE);
     refused_after("PRAGMA user_version = 99", "newer Warpbench", CORE_ERR_CONFLICT);
     refused_after("PRAGMA application_id = 1463960396", "is a Warpbench class store",
                   CORE_ERR_STORE);
@@ -330,9 +333,9 @@ static void test_feedback_and_reviews(void **state)
     char *sp = tmp_path("store.db");
     struct db *db;
     assert_int_equal(db_open(&db, sp, &e), CORE_OK);
-    assert_int_equal(db_schema_version(db), 6);
+    assert_int_equal(db_schema_version(db), DB_SCHEMA_VERSION);
     struct db_file_in file = {"pack.lua", "x", 1};
-    struct db_lesson_in les = {"l", "L", "pack.lua", false, 0};
+    struct db_lesson_in les = {.id = "l", .title = "L", .file = "pack.lua"};
     struct db_question_in q = {.id = "q",
                                .lesson_id = "l",
                                .kind = "design",

@@ -581,7 +581,7 @@ static void test_variants(void **state)
 
 static const char *probe(const char *script)
 {
-    static char out[1024];
+    static char out[CORE_ERR_MSG + 64];
     struct grader_result r;
     struct core_err err = {0};
     if (grader_question_grade(pack, "probe", &ALICE, script, &r, &err) != 0) {
@@ -763,13 +763,16 @@ static void test_wb_lab_grade(void **state)
         probe("return wb.lab.grade('1', {}).feedback"),
         "Your latest run lacks the figure this question needs. Run the lab again with "
         "its defaults.");
-    /* it reads and compares answers itself: a pack that replaces wb.within or
-     * wb.number does not change its grading */
-    assert_string_equal(probe("wb.within = function() return true end\n"
-                              "wb.number = function() return 2.5 end\n"
+    /* a pack cannot replace wb.within or wb.number (the library is shared by
+     * every grading, so it is read-only); wb.lab.grade reads and compares
+     * answers itself anyway */
+    assert_non_null(strstr(probe("wb.within = function() return true end"),
+                           "cannot set wb.within: wb is read-only"));
+    assert_string_equal(probe("local ok = pcall(function() wb.number = function() return 2.5 "
+                              "end end)\n"
                               "local s, fb = wb.lab.grade('7', { params = { ref = 2.5 } })\n"
-                              "return s .. '|' .. fb"),
-                        "0|Not quite: the accepted range is 2.475 to 2.525.");
+                              "return tostring(ok) .. '|' .. s .. '|' .. fb"),
+                        "false|0|Not quite: the accepted range is 2.475 to 2.525.");
     /* misuse raises, naming what is wrong, whatever the answer */
     assert_non_null(strstr(lab_grade("1", "{ ref = 1 }", "{ wrong = 5 }"),
                            "wrong must be a table, got number"));

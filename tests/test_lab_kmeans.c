@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "labs/lab_kmeans.h"
+#include "labs/kmeans/lab_kmeans.h"
 #include "lab_test_util.h"
 
 #include <locale.h>
@@ -135,9 +135,9 @@ static int read_csv(const char *text, float *x, size_t take, size_t *n, int *d,
 {
     const char *path = tmp_text("p.csv", text);
     enum km_format f;
-    assert_int_equal(km_format_pick(path, "auto", "file", &f, err), 0);
+    assert_int_equal(lab_km_format_pick(path, "auto", "file", &f, err), 0);
     assert_int_equal(f, KM_FMT_CSV);
-    return km_points_read(path, f, "file", 0, x, take, n, d, NULL, NULL, err);
+    return lab_km_points_read(path, f, "file", 0, x, take, n, d, NULL, NULL, err);
 }
 
 static void test_csv_good(void **state)
@@ -205,34 +205,35 @@ static void test_csv_errors(void **state)
     /* a NUL byte is not the end of a number: "1\0junk" is not 1 */
     const char nul[] = "a,b\n1\0junk,2\n";
     const char *path = tmp_file("nul.csv", nul, sizeof nul - 1);
-    assert_int_equal(km_points_read(path, KM_FMT_CSV, "file", 0, NULL, 0, &n, &d, NULL, NULL, &err),
-                     CORE_ERR_INVALID);
+    assert_int_equal(
+        lab_km_points_read(path, KM_FMT_CSV, "file", 0, NULL, 0, &n, &d, NULL, NULL, &err),
+        CORE_ERR_INVALID);
     assert_contains(err.msg, "line 2, column 1: a NUL byte");
     unlink(path);
     /* the largest coordinate allowed still gives finite squared distances */
     for (int dd = 1; dd <= KERN_KM_MAX_D; dd *= 2) {
         float a[KERN_KM_MAX_D], b[KERN_KM_MAX_D];
         for (int j = 0; j < dd; j++) {
-            a[j] = (float)km_coord_limit(dd);
+            a[j] = (float)lab_km_coord_limit(dd);
             b[j] = -a[j];
         }
         assert_true(isfinite(kern_kmeans_dist(a, b, dd)));
     }
-    assert_int_not_equal(km_points_read("/nonexistent/dir/p.csv", KM_FMT_CSV, "file", 0, NULL, 0,
-                                        &n, &d, NULL, NULL, &err),
+    assert_int_not_equal(lab_km_points_read("/nonexistent/dir/p.csv", KM_FMT_CSV, "file", 0, NULL,
+                                            0, &n, &d, NULL, NULL, &err),
                          0);
     assert_contains(err.msg, "/nonexistent/dir/p.csv");
     enum km_format f;
-    assert_int_equal(km_format_pick("data.xyz", "auto", "file", &f, &err), CORE_ERR_INVALID);
+    assert_int_equal(lab_km_format_pick("data.xyz", "auto", "file", &f, &err), CORE_ERR_INVALID);
     assert_contains(err.msg, "format=csv or format=f32");
     /* `format` is for file only: init_file is told to use a known name */
-    assert_int_equal(km_format_pick("c.dat", "auto", "init_file", &f, &err), CORE_ERR_INVALID);
+    assert_int_equal(lab_km_format_pick("c.dat", "auto", "init_file", &f, &err), CORE_ERR_INVALID);
     assert_contains(err.msg, "init_file 'c.dat'");
     assert_contains(err.msg, "name it *.csv");
     assert_true(strstr(err.msg, "format=") == NULL);
-    assert_int_equal(km_format_pick("data.xyz", "f32", "file", &f, &err), 0);
+    assert_int_equal(lab_km_format_pick("data.xyz", "f32", "file", &f, &err), 0);
     assert_int_equal(f, KM_FMT_F32);
-    assert_int_equal(km_format_pick("DATA.F32", "auto", "file", &f, &err), 0);
+    assert_int_equal(lab_km_format_pick("DATA.F32", "auto", "file", &f, &err), 0);
     assert_int_equal(f, KM_FMT_F32);
 }
 
@@ -268,46 +269,52 @@ static void test_f32(void **state)
     char good[512];
     snprintf(good, sizeof good, "%s", tmp_file("p.f32", pts, sizeof pts));
     const char *path = good;
-    assert_int_equal(km_points_read(path, KM_FMT_F32, "file", 3, NULL, 0, &n, &d, NULL, NULL, &err),
-                     0);
+    assert_int_equal(
+        lab_km_points_read(path, KM_FMT_F32, "file", 3, NULL, 0, &n, &d, NULL, NULL, &err), 0);
     assert_int_equal(n, 2);
     assert_int_equal(d, 3);
     float x[6];
-    assert_int_equal(km_points_read(path, KM_FMT_F32, "file", 3, x, 2, &n, &d, NULL, NULL, &err),
-                     0);
+    assert_int_equal(
+        lab_km_points_read(path, KM_FMT_F32, "file", 3, x, 2, &n, &d, NULL, NULL, &err), 0);
     assert_memory_equal(x, pts, sizeof pts);
     /* 24 bytes are not whole points of d = 4 */
-    assert_int_equal(km_points_read(path, KM_FMT_F32, "file", 4, NULL, 0, &n, &d, NULL, NULL, &err),
-                     CORE_ERR_INVALID);
+    assert_int_equal(
+        lab_km_points_read(path, KM_FMT_F32, "file", 4, NULL, 0, &n, &d, NULL, NULL, &err),
+        CORE_ERR_INVALID);
     assert_contains(err.msg, "24 bytes, not a whole number of points of d = 4");
     /* more points asked for than there are */
-    assert_int_equal(km_points_read(path, KM_FMT_F32, "file", 3, x, 3, &n, &d, NULL, NULL, &err),
-                     CORE_ERR_INVALID);
+    assert_int_equal(
+        lab_km_points_read(path, KM_FMT_F32, "file", 3, x, 3, &n, &d, NULL, NULL, &err),
+        CORE_ERR_INVALID);
     assert_contains(err.msg, "has 2 points, fewer than 3");
     /* a NaN names its point and coordinate */
     unlink(good);
     float bad[] = {1, 2, 3, 4, NAN, 6};
     path = tmp_file("bad.f32", bad, sizeof bad);
-    assert_int_equal(km_points_read(path, KM_FMT_F32, "file", 3, x, 2, &n, &d, NULL, NULL, &err),
-                     CORE_ERR_INVALID);
+    assert_int_equal(
+        lab_km_points_read(path, KM_FMT_F32, "file", 3, x, 2, &n, &d, NULL, NULL, &err),
+        CORE_ERR_INVALID);
     assert_contains(err.msg, "point 2 (byte offset 16), coordinate 2, is not a finite number");
     /* checked without storing: x NULL and n_take points */
-    assert_int_equal(km_points_read(path, KM_FMT_F32, "file", 3, NULL, 2, &n, &d, NULL, NULL, &err),
-                     CORE_ERR_INVALID);
+    assert_int_equal(
+        lab_km_points_read(path, KM_FMT_F32, "file", 3, NULL, 2, &n, &d, NULL, NULL, &err),
+        CORE_ERR_INVALID);
     assert_contains(err.msg, "point 2 (byte offset 16), coordinate 2, is not a finite number");
-    assert_int_equal(km_points_read(path, KM_FMT_F32, "file", 3, NULL, 1, &n, &d, NULL, NULL, &err),
-                     0); /* the bad value is past the points asked for */
+    assert_int_equal(
+        lab_km_points_read(path, KM_FMT_F32, "file", 3, NULL, 1, &n, &d, NULL, NULL, &err),
+        0); /* the bad value is past the points asked for */
     assert_int_equal(n, 2);
     unlink(path);
     float huge[] = {1, 2, 3, 4, 5, 3e37f};
     path = tmp_file("huge.f32", huge, sizeof huge);
-    assert_int_equal(km_points_read(path, KM_FMT_F32, "file", 3, NULL, 2, &n, &d, NULL, NULL, &err),
-                     CORE_ERR_INVALID);
+    assert_int_equal(
+        lab_km_points_read(path, KM_FMT_F32, "file", 3, NULL, 2, &n, &d, NULL, NULL, &err),
+        CORE_ERR_INVALID);
     assert_contains(err.msg, "point 2 (byte offset 20), coordinate 3, is too large");
     unlink(path);
     path = tmp_file("empty.f32", "", 0);
     assert_int_equal(
-        km_points_read(path, KM_FMT_F32, "init_file", 3, NULL, 0, &n, &d, NULL, NULL, &err),
+        lab_km_points_read(path, KM_FMT_F32, "init_file", 3, NULL, 0, &n, &d, NULL, NULL, &err),
         CORE_ERR_INVALID);
     assert_contains(err.msg, "kmeans: init_file '");
     assert_contains(err.msg, "is empty");
@@ -325,12 +332,12 @@ static void test_save_roundtrip(void **state)
     const char *path = tmp_text("c.csv", "");
     char keep[512];
     snprintf(keep, sizeof keep, "%s", path);
-    assert_int_equal(km_centres_save(keep, c, 2, 3, true, &err), 0);
+    assert_int_equal(lab_km_centres_save(keep, c, 2, 3, true, &err), 0);
     float back[6];
     size_t n;
     int d;
-    assert_int_equal(km_points_read(keep, KM_FMT_CSV, "file", 0, back, 2, &n, &d, NULL, NULL, &err),
-                     0);
+    assert_int_equal(
+        lab_km_points_read(keep, KM_FMT_CSV, "file", 0, back, 2, &n, &d, NULL, NULL, &err), 0);
     assert_int_equal(d, 3);
     assert_memory_equal(back, c, sizeof c);
     unlink(keep);
@@ -347,18 +354,18 @@ static void test_fault_schedule(void **state)
     for (uint32_t it = 1; it <= 10; it++)
         for (uint32_t t = 0; t < 100; t++)
             for (uint32_t a = 1; a <= 10; a++) {
-                double u = km_fault_u(7, it, t, a);
+                double u = lab_km_fault_u(7, it, t, a);
                 assert_true(u >= 0 && u < 1);
-                assert_true(u == km_fault_u(7, it, t, a));
+                assert_true(u == lab_km_fault_u(7, it, t, a));
                 sum += u;
                 below += u < 0.1;
             }
     assert_true(fabs(sum / 10000 - 0.5) < 0.02);
     assert_true(below > 800 && below < 1200);
-    assert_true(km_fault_u(7, 1, 0, 1) != km_fault_u(8, 1, 0, 1));
-    assert_true(km_fault_u(7, 1, 0, 1) != km_fault_u(7, 1, 0, 2));
-    assert_true(km_fault_u(7, 1, 0, 1) != km_fault_u(7, 2, 0, 1));
-    assert_true(km_fault_u(7, 1, 0, 1) != km_fault_u(7, 1, 1, 1));
+    assert_true(lab_km_fault_u(7, 1, 0, 1) != lab_km_fault_u(8, 1, 0, 1));
+    assert_true(lab_km_fault_u(7, 1, 0, 1) != lab_km_fault_u(7, 1, 0, 2));
+    assert_true(lab_km_fault_u(7, 1, 0, 1) != lab_km_fault_u(7, 2, 0, 1));
+    assert_true(lab_km_fault_u(7, 1, 0, 1) != lab_km_fault_u(7, 1, 1, 1));
 }
 
 /* Partials added in task order; an empty cluster keeps its centre. */
@@ -374,14 +381,15 @@ static void test_reduce(void **state)
     int64_t cnt[3];
     double shift;
     int empty, first;
-    double sse = km_reduce(psum, pcnt, psse, 2, 3, 1, centres, sums, cnt, &shift, &empty, &first);
+    double sse =
+        lab_km_reduce(psum, pcnt, psse, 2, 3, 1, centres, sums, cnt, &shift, &empty, &first);
     assert_true(sse == 0.75);
     assert_true(centres[0] == 1.5f && centres[1] == 7.5f && centres[2] == 7.0f);
     assert_int_equal(empty, 1);
     assert_int_equal(first, 2);
     assert_true(shift == 7.5);
     /* nothing moves: shift 0 */
-    km_reduce(psum, pcnt, psse, 2, 3, 1, centres, sums, cnt, &shift, &empty, &first);
+    lab_km_reduce(psum, pcnt, psse, 2, 3, 1, centres, sums, cnt, &shift, &empty, &first);
     assert_true(shift == 0);
 }
 
@@ -391,13 +399,13 @@ static void test_generate(void **state)
     const size_t n = 3000;
     const int d = 5, k = 4;
     float *a = malloc(n * d * sizeof *a), *b = malloc(n * d * sizeof *b);
-    assert_true(km_generate(a, n, d, k, 1.0, 42, NULL, NULL));
-    assert_true(km_generate(b, n, d, k, 1.0, 42, NULL, NULL));
+    assert_true(lab_km_generate(a, n, d, k, 1.0, 42, NULL, NULL));
+    assert_true(lab_km_generate(b, n, d, k, 1.0, 42, NULL, NULL));
     assert_memory_equal(a, b, n * d * sizeof *a);
-    assert_true(km_generate(b, n, d, k, 1.0, 43, NULL, NULL));
+    assert_true(lab_km_generate(b, n, d, k, 1.0, 43, NULL, NULL));
     assert_memory_not_equal(a, b, n * d * sizeof *a);
     /* spread 0: every point is one of the k blob centres */
-    assert_true(km_generate(b, n, d, k, 0.0, 42, NULL, NULL));
+    assert_true(lab_km_generate(b, n, d, k, 0.0, 42, NULL, NULL));
     int distinct = 0;
     for (size_t i = 0; i < n && distinct <= k; i++) {
         bool seen = false;
@@ -418,7 +426,7 @@ static void test_init_random(void **state)
     size_t idx[64];
     for (int trial = 0; trial < 3; trial++) {
         size_t n = trial == 0 ? 64 : trial == 1 ? 100 : 1000000;
-        km_init_random(n, 64, (uint64_t)trial, idx);
+        lab_km_init_random(n, 64, (uint64_t)trial, idx);
         for (int i = 0; i < 64; i++) {
             assert_true(idx[i] < n);
             for (int j = 0; j < i; j++)
@@ -426,7 +434,7 @@ static void test_init_random(void **state)
         }
     }
     size_t again[64];
-    km_init_random(1000000, 64, 2, again);
+    lab_km_init_random(1000000, 64, 2, again);
     assert_memory_equal(idx, again, sizeof idx);
 }
 
@@ -472,11 +480,12 @@ static void test_stop_granularity(void **state)
     float *x = malloc(3000 * 256 * sizeof *x);
     stop_calls = 0;
     assert_int_equal(
-        km_points_read(path, KM_FMT_CSV, "file", 0, x, 3000, &n, &d, count_stop, NULL, &err), 0);
+        lab_km_points_read(path, KM_FMT_CSV, "file", 0, x, 3000, &n, &d, count_stop, NULL, &err),
+        0);
     assert_int_equal(d, 256);
     assert_true(stop_calls >= 3000 * 256 / (1 << 18));
     assert_int_equal(
-        km_points_read(path, KM_FMT_CSV, "file", 0, x, 3000, &n, &d, stop_now, NULL, &err),
+        lab_km_points_read(path, KM_FMT_CSV, "file", 0, x, 3000, &n, &d, stop_now, NULL, &err),
         CORE_ERR_CANCELLED);
     unlink(path);
     /* a file of a few long lines: its bytes are read piece by piece */
@@ -490,12 +499,12 @@ static void test_stop_granularity(void **state)
     free(text);
     stop_calls = 0;
     assert_int_equal(
-        km_points_read(path, KM_FMT_CSV, "file", 0, x, 2, &n, &d, count_stop, NULL, &err), 0);
+        lab_km_points_read(path, KM_FMT_CSV, "file", 0, x, 2, &n, &d, count_stop, NULL, &err), 0);
     assert_true(stop_calls >= 3);
     unlink(path);
     /* generating 3000 points of d = 256: 768000 coordinates */
     stop_calls = 0;
-    assert_true(km_generate(x, 3000, 256, 4, 1.0, 1, count_stop, NULL));
+    assert_true(lab_km_generate(x, 3000, 256, 4, 1.0, 1, count_stop, NULL));
     assert_true(stop_calls >= 2);
     free(x);
 }

@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "labs/lab_kmeans.h"
+#include "labs/kmeans/lab_kmeans.h"
 #include "lab_test_util.h"
 
 #include <math.h>
@@ -212,13 +212,13 @@ static void test_crashes(void **state)
         assert_contains(g.info_text, "an injected crash");
         assert_contains(g.info_text, "was killed by signal 9");
         /* the schedule: attempt a of task t in iteration i crashes when
-         * km_fault_u(seed, i, t, a) < crash; the last pass is iteration
+         * lab_km_fault_u(seed, i, t, a) < crash; the last pass is iteration
          * iterations + 1 */
         if (fig(&res, "speculative") == 0) {
             int want = 0, iters = (int)fig(&res, "iterations");
             for (int it = 1; it <= iters + 1; it++)
                 for (int t = 0; t < 12; t++)
-                    for (uint32_t a = 1; km_fault_u(3, (uint32_t)it, (uint32_t)t, a) < 0.3; a++)
+                    for (uint32_t a = 1; lab_km_fault_u(3, (uint32_t)it, (uint32_t)t, a) < 0.3; a++)
                         want++;
             assert_int_equal((int)crashes, want);
         }
@@ -341,9 +341,9 @@ static void test_crash_in_final_pass(void **state)
     for (uint32_t sd = 1; sd < 1000 && !seed; sd++) {
         int before = 0; /* crashes in iteration 1 (2 tasks) */
         for (uint32_t t = 0; t < 2; t++)
-            for (uint32_t a = 1; km_fault_u(sd, 1, t, a) < 0.5; a++)
+            for (uint32_t a = 1; lab_km_fault_u(sd, 1, t, a) < 0.5; a++)
                 before++;
-        if (before < 6 && km_fault_u(sd, 2, 0, 1) < 0.5)
+        if (before < 6 && lab_km_fault_u(sd, 2, 0, 1) < 0.5)
             seed = sd;
     }
     assert_true(seed > 0);
@@ -369,7 +369,8 @@ static void read_centres(const char *path, float *c, int k, int d)
     struct core_err err;
     size_t n;
     int dd;
-    if (km_points_read(path, KM_FMT_CSV, "file", 0, c, (size_t)k, &n, &dd, NULL, NULL, &err) != 0)
+    if (lab_km_points_read(path, KM_FMT_CSV, "file", 0, c, (size_t)k, &n, &dd, NULL, NULL, &err) !=
+        0)
         fail_msg("%s", err.msg);
     assert_int_equal(dd, d);
     assert_int_equal(n, (size_t)k);
@@ -634,9 +635,9 @@ static void test_checks(void **state)
         struct km_cfg c;
         const char *huge[] = {"n=4096", "d=256", "k=1024", "tasks=4096", NULL};
         lab_test_params(&q, "kmeans", huge);
-        assert_int_equal(km_cfg_resolve(&q, 16L << 30, &c, &err), CORE_ERR_INVALID);
+        assert_int_equal(lab_km_cfg_resolve(&q, 16L << 30, &c, &err), CORE_ERR_INVALID);
         assert_contains(err.msg, "use fewer tasks");
-        assert_int_equal(km_cfg_resolve(&q, 64L << 30, &c, &err), 0);
+        assert_int_equal(lab_km_cfg_resolve(&q, 64L << 30, &c, &err), 0);
         lab_params_fini(&q);
     }
     /* the framework's own range checks name the parameter */

@@ -1,5 +1,5 @@
 /*
- * test_lab_noise.c — how a run's noise is judged (labs/lab_noise.c): the
+ * test_lab_noise.c — how a run's noise is judged (labs/core/lab_noise.c): the
  * other programs' share of the run's CPUs from two /proc/stat samples, the
  * hypervisor's steal, the widest spread of the repeated measurements, and
  * the verdict with its words; then a real sample of this machine and a lab
@@ -13,8 +13,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "labs/lab.h"
-#include "labs/lab_noise.h"
+#include "labs/lab_author.h"
+#include "labs/core/lab_noise.h"
 
 #include <math.h>
 #include <stdio.h>

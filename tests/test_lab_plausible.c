@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "labs/lab.h"
+#include "labs/lab_author.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -123,11 +123,45 @@ static void test_amdahl_and_memory(void **state)
     problems_of(&m, "ratio_ikj_ijk_nmax says 2");
 }
 
+/* A coalescing run: GPU figures need a GPU on the recorded machine, and no
+ * bandwidth beats the run's own memcpy (a fabricated GPU run). */
+static void test_gpu_claims(void **state)
+{
+    (void)state;
+    struct db_sub_run r = {.id = 2,
+                           .lab = "coalescing",
+                           .params_json = "{\"device\":\"auto\"}",
+                           .machine_json = "{\"cores_online\":2,\"gpu\":\"\"}",
+                           .summary_json = "{\"device\":\"gpu\",\"gpu_name\":\"NVIDIA H200\","
+                                           "\"memcpy_gbs\":4100,\"copy_gbs\":4000}",
+                           .status = "done",
+                           .started_at = "2026-01-01T10:00:00.000Z",
+                           .ended_at = "2026-01-01T10:00:10.000Z"};
+    assert_int_equal(problems_of(&r, "records no GPU"), 1);
+    r.machine_json = "{\"cores_online\":2,\"gpu\":\"NVIDIA H200 (compute 9.0)\"}";
+    assert_int_equal(problems_of(&r, NULL), 0);
+    /* A copy faster than the device's own memcpy, and past the datasheet. */
+    r.summary_json = "{\"device\":\"gpu\",\"memcpy_gbs\":4100,\"copy_gbs\":9000,"
+                     "\"datasheet_gbs\":4800,\"transpose_padded_gbs\":4400}";
+    assert_int_equal(problems_of(&r, "copy_gbs 9000 GB/s is above the run's own memcpy"), 1);
+    r.summary_json = "{\"device\":\"gpu\",\"memcpy_gbs\":6000,\"copy_gbs\":5900,"
+                     "\"datasheet_gbs\":4800}";
+    assert_int_equal(problems_of(&r, "above the device's datasheet"), 1);
+    /* The CPU analog has no memcpy bound: an honest small run on a busy
+     * machine timed its memcpy at 0.99 GB/s on fresh pages and its copy
+     * loop at 9.81. */
+    r.machine_json = "{\"cores_online\":2,\"gpu\":\"\"}";
+    r.summary_json = "{\"device\":\"cpu\",\"cpu_memcpy_gbs\":0.99,\"cpu_copy_gbs\":9.81,"
+                     "\"cpu_stride2_gbs\":10.7}";
+    assert_int_equal(problems_of(&r, NULL), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_selftest),
         cmocka_unit_test(test_amdahl_and_memory),
+        cmocka_unit_test(test_gpu_claims),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

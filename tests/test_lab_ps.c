@@ -34,7 +34,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "labs/lab_ps.h"
+#include "labs/paramserver/lab_ps.h"
 #include "proc_test_util.h"
 
 #include <errno.h>
@@ -227,32 +227,33 @@ static void test_specs(void **state)
     int comp, who, step;
     double f;
     /* (the straggler is lab_param_straggler's: test_labs.c) */
-    assert_int_equal(ps_compress_parse("topk:0.01", &comp, &f, &e), 0);
+    assert_int_equal(lab_ps_compress_parse("topk:0.01", &comp, &f, &e), 0);
     assert_int_equal(comp, PS_COMP_TOPK);
     assert_close(f, 0.01, 0);
-    assert_int_equal(ps_compress_parse("q8", &comp, &f, &e), 0);
+    assert_int_equal(lab_ps_compress_parse("q8", &comp, &f, &e), 0);
     assert_int_equal(comp, PS_COMP_Q8);
-    assert_int_equal(ps_compress_parse("none", &comp, &f, &e), 0);
+    assert_int_equal(lab_ps_compress_parse("none", &comp, &f, &e), 0);
     assert_int_equal(comp, PS_COMP_NONE);
-    assert_int_equal(ps_compress_parse("topk:0", &comp, &f, &e), CORE_ERR_INVALID);
-    assert_int_equal(ps_compress_parse("gzip", &comp, &f, &e), CORE_ERR_INVALID);
+    assert_int_equal(lab_ps_compress_parse("topk:0", &comp, &f, &e), CORE_ERR_INVALID);
+    assert_int_equal(lab_ps_compress_parse("gzip", &comp, &f, &e), CORE_ERR_INVALID);
     assert_non_null(strstr(e.msg, "'compress'"));
 
-    assert_int_equal(ps_kill_parse("2@10", "kill_worker", 4, 20, &who, &step, &e), 0);
+    assert_int_equal(lab_ps_kill_parse("2@10", "kill_worker", 4, 20, &who, &step, &e), 0);
     assert_int_equal(who, 1);
     assert_int_equal(step, 10);
-    assert_int_equal(ps_kill_parse("2@20", "kill_worker", 4, 20, &who, &step, &e),
+    assert_int_equal(lab_ps_kill_parse("2@20", "kill_worker", 4, 20, &who, &step, &e),
                      CORE_ERR_INVALID);
-    assert_int_equal(ps_kill_parse("3@5", "kill_server", 2, 20, &who, &step, &e), CORE_ERR_INVALID);
+    assert_int_equal(lab_ps_kill_parse("3@5", "kill_server", 2, 20, &who, &step, &e),
+                     CORE_ERR_INVALID);
     assert_non_null(strstr(e.msg, "servers = 2"));
 
     /* the course's worked example: 2 x 4 MB at 125 MB/s = 64 ms; 64/114 */
-    double t = ps_predict_comm_s(1000000, 125e6);
+    double t = lab_ps_predict_comm_s(1000000, 125e6);
     assert_close(t, 0.064, 1e-12);
     assert_close(t / (t + 0.050), 64.0 / 114.0, 1e-12);
-    assert_close(ps_predict_ring_s(1000000, 4, 125e6), 1.5 * 4e6 / 125e6, 1e-12);
-    assert_close(ps_busbw(2.0, 4), 3.0, 1e-12);
-    assert_close(ps_busbw(2.0, 1), 0.0, 0);
+    assert_close(lab_ps_predict_ring_s(1000000, 4, 125e6), 1.5 * 4e6 / 125e6, 1e-12);
+    assert_close(lab_ps_busbw(2.0, 4), 3.0, 1e-12);
+    assert_close(lab_ps_busbw(2.0, 1), 0.0, 0);
 }
 
 static void test_shard_range(void **state)
@@ -262,7 +263,7 @@ static void test_shard_range(void **state)
         int64_t prev = 0;
         for (int s = 0; s < S; s++) {
             int64_t lo, hi;
-            ps_shard_range(1003, S, s, &lo, &hi);
+            lab_ps_shard_range(1003, S, s, &lo, &hi);
             assert_int_equal(lo, prev);
             assert_true(hi - lo == 1003 / S || hi - lo == 1003 / S + 1);
             prev = hi;
@@ -278,7 +279,7 @@ static struct ps_cfg small_cfg(int model, int64_t params, double sparsity)
     c.workers = 3;
     c.params = params;
     c.hot = params < PS_HOT ? (int)params : PS_HOT;
-    c.nnz = ps_model_nnz(params, sparsity);
+    c.nnz = lab_ps_model_nnz(params, sparsity);
     c.batch = 4;
     c.lr = 0.5;
     c.seed = 7;
@@ -305,18 +306,18 @@ static void test_model_gradient(void **state)
         float *w = calloc(P, sizeof *w), *g = calloc(P, sizeof *g), *g2 = calloc(P, sizeof *g2);
         for (size_t i = 0; i < P; i++)
             w[i] = (float)(0.1 * sin((double)i));
-        double loss = ps_model_grad(&c, w, 3, 1, g);
+        double loss = lab_ps_model_grad(&c, w, 3, 1, g);
         assert_true(isfinite(loss) && loss > 0);
-        assert_close(ps_model_grad(&c, w, 3, 1, g2), loss, 0);
+        assert_close(lab_ps_model_grad(&c, w, 3, 1, g2), loss, 0);
         assert_memory_equal(g, g2, P * sizeof *g);
         size_t probe[] = {0, 1, (size_t)c.hot - 1, P / 2, P - 1};
         for (size_t q = 0; q < sizeof probe / sizeof probe[0]; q++) {
             size_t i = probe[q];
             float keep = w[i], h = 1e-2f;
             w[i] = keep + h;
-            double up = ps_model_grad(&c, w, 3, 1, g2);
+            double up = lab_ps_model_grad(&c, w, 3, 1, g2);
             w[i] = keep - h;
-            double down = ps_model_grad(&c, w, 3, 1, g2);
+            double down = lab_ps_model_grad(&c, w, 3, 1, g2);
             w[i] = keep;
             double num = (up - down) / (2.0 * h);
             if (fabs(num - g[i]) > 2e-3 + 2e-2 * fabs(num))
@@ -325,14 +326,14 @@ static void test_model_gradient(void **state)
         /* at w = 0 the logistic loss is ln 2 whatever the data */
         memset(w, 0, P * sizeof *w);
         if (c.model == PS_LOGISTIC)
-            assert_close(ps_model_grad(&c, w, 0, 0, g), log(2.0), 1e-12);
+            assert_close(lab_ps_model_grad(&c, w, 0, 0, g), log(2.0), 1e-12);
         free(w);
         free(g);
         free(g2);
     }
-    assert_int_equal(ps_model_nnz(1000, 0.999), 32); /* never fewer than the hot features */
-    assert_int_equal(ps_model_nnz(100000, 0.999), 100);
-    assert_int_equal(ps_model_nnz(10, 0.5), 10);
+    assert_int_equal(lab_ps_model_nnz(1000, 0.999), 32); /* never fewer than the hot features */
+    assert_int_equal(lab_ps_model_nnz(100000, 0.999), 100);
+    assert_int_equal(lab_ps_model_nnz(10, 0.5), 10);
 }
 
 /* ---- whole runs ------------------------------------------------------------------- */
@@ -350,22 +351,22 @@ static void reference(const struct ps_cfg *c, float *w)
     for (int64_t t = 0; t < c->steps; t++) {
         memset(sum, 0, P * sizeof *sum);
         for (int k = 0; k < c->workers; k++) {
-            ps_model_grad(c, w, t, k, g);
+            lab_ps_model_grad(c, w, t, k, g);
             for (int s = 0; s < c->servers; s++) {
                 int64_t lo, hi;
-                ps_shard_range(c->params, c->servers, s, &lo, &hi);
+                lab_ps_shard_range(c->params, c->servers, s, &lo, &hi);
                 size_t n = (size_t)(hi - lo);
                 if (c->comp == PS_COMP_Q8) {
                     struct core_err e;
-                    ps_q8_encode(g + lo, n, &enc);
-                    assert_int_equal(ps_q8_decode_add(enc.data, enc.len, sum + lo, n, &e), 0);
+                    lab_ps_q8_encode(g + lo, n, &enc);
+                    assert_int_equal(lab_ps_q8_decode_add(enc.data, enc.len, sum + lo, n, &e), 0);
                 } else {
                     for (size_t i = 0; i < n; i++)
                         sum[lo + i] += g[lo + i];
                 }
             }
         }
-        ps_model_apply(w, sum, P, (float)(c->lr / c->workers));
+        lab_ps_model_apply(w, sum, P, (float)(c->lr / c->workers));
     }
     core_buf_fini(&enc);
     free(g);
@@ -375,7 +376,7 @@ static void reference(const struct ps_cfg *c, float *w)
 /* Sync equals the reference bit for bit: the shards add the pushes in
  * worker order (floating-point addition is not associative, so any other
  * order would differ in the last bits), and every update goes through the
- * same ps_model_apply. */
+ * same lab_ps_model_apply. */
 static void test_sync_matches_reference(void **state)
 {
     (void)state;
@@ -399,7 +400,7 @@ static void test_sync_matches_reference(void **state)
         float *w = calloc(400, sizeof *w);
         reference(&c, w);
         char fnv[17];
-        ps_weights_fnv(w, 400, fnv);
+        lab_ps_weights_fnv(w, 400, fnv);
         assert_string_equal(fig_str(&res, "weights_fnv"), fnv);
         double l2 = 0;
         for (int i = 0; i < 400; i++)

@@ -2,8 +2,8 @@
  * test_lab_ps_net.c — the parameter-server lab's communication layer:
  * framing over real socketpairs between real forked processes, corrupt and
  * oversize frames, a peer that closes, cancel and time limits, the emulated
- * link (its rate from the counters and wall time, its latency), ps_wait_any,
- * compression round trips within their stated error, ps_sendrecv with
+ * link (its rate from the counters and wall time, its latency), lab_net_wait_any,
+ * compression round trips within their stated error, lab_net_sendrecv with
  * messages of several MB around a ring, and ring all-reduce for W = 1..5
  * against the serial sum, bit-identical on every rank; payloads past the
  * up-front receive room, frames of many parts, the socket buffers.
@@ -20,8 +20,9 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "labs/lab.h"
-#include "labs/lab_ps_net.h"
+#include "labs/lab_author.h"
+#include "labs/paramserver/lab_ps.h"
+#include "labs/transport/lab_net.h"
 #include "proc_test_util.h"
 
 #include <fcntl.h>
@@ -107,23 +108,23 @@ static void test_link_parse(void **state)
     (void)state;
     struct core_err e = {0};
     double b = -1;
-    assert_int_equal(ps_link_parse("off", &b, &e), 0);
+    assert_int_equal(lab_net_link_parse("off", &b, &e), 0);
     assert_true(b == 0);
-    assert_int_equal(ps_link_parse("1Gbps", &b, &e), 0);
+    assert_int_equal(lab_net_link_parse("1Gbps", &b, &e), 0);
     assert_true(fabs(b - 125e6) < 1e-6);
-    assert_int_equal(ps_link_parse("10Gbps", &b, &e), 0);
+    assert_int_equal(lab_net_link_parse("10Gbps", &b, &e), 0);
     assert_true(fabs(b - 1.25e9) < 1e-3);
-    assert_int_equal(ps_link_parse("100Mbps", &b, &e), 0);
+    assert_int_equal(lab_net_link_parse("100Mbps", &b, &e), 0);
     assert_true(fabs(b - 12.5e6) < 1e-6);
-    assert_int_equal(ps_link_parse("2.5Gbps", &b, &e), 0);
+    assert_int_equal(lab_net_link_parse("2.5Gbps", &b, &e), 0);
     assert_true(fabs(b - 312.5e6) < 1e-6);
-    assert_int_equal(ps_link_parse("800Kbps", &b, &e), 0);
+    assert_int_equal(lab_net_link_parse("800Kbps", &b, &e), 0);
     assert_true(fabs(b - 1e5) < 1e-9);
     const char *bad[] = {"",    "fast",    "1 Gbps", "-1Gbps", "0Gbps",
                          "1GB", "nanGbps", "1Gbpsx", "Gbps"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         e = (struct core_err){0};
-        assert_int_equal(ps_link_parse(bad[i], &b, &e), CORE_ERR_INVALID);
+        assert_int_equal(lab_net_link_parse(bad[i], &b, &e), CORE_ERR_INVALID);
         assert_non_null(strstr(e.msg, "link"));
         char quoted[64];
         snprintf(quoted, sizeof quoted, "'%s'", bad[i]);
@@ -142,45 +143,45 @@ static int echo_main(void *arg)
 {
     struct echo_args *a = arg;
     close(a->other);
-    struct ps_conn c;
-    ps_conn_init_local(&c, a->fd, NULL, NULL);
+    struct lab_net_conn c;
+    lab_net_conn_init_local(&c, a->fd, NULL, NULL);
     struct core_err e = {0};
     int rc = 0;
     for (;;) {
-        struct ps_msg m;
-        if (ps_recv(&c, &m, 10000, &e)) {
+        struct lab_net_msg m;
+        if (lab_net_recv(&c, &m, 10000, &e)) {
             rc = child_fail("echo recv", &e);
             break;
         }
         if (m.type == 0)
             break;
-        struct ps_part p = {m.data, (size_t)m.len};
-        if (ps_send(&c, m.type, m.a, m.b, &p, 1, 10000, &e)) {
+        struct lab_net_part p = {m.data, (size_t)m.len};
+        if (lab_net_send(&c, m.type, m.a, m.b, &p, 1, 10000, &e)) {
             rc = child_fail("echo send", &e);
             break;
         }
     }
-    ps_conn_close(&c);
+    lab_net_conn_close(&c);
     return rc;
 }
 
 /* Starts an echo child on a new socketpair; c is this end. Reap the child
  * with reap_ok after sending it a message of type 0. */
-static pid_t echo_start(struct ps_conn *c)
+static pid_t echo_start(struct lab_net_conn *c)
 {
     int sv[2];
     pair(sv);
     struct echo_args a = {sv[1], sv[0]};
     pid_t pid = fork_child(echo_main, &a);
     close(sv[1]);
-    ps_conn_init_local(c, sv[0], NULL, NULL);
+    lab_net_conn_init_local(c, sv[0], NULL, NULL);
     return pid;
 }
 
 static void test_frame_round_trip(void **state)
 {
     (void)state;
-    struct ps_conn c;
+    struct lab_net_conn c;
     pid_t pid = echo_start(&c);
     struct core_err e = {0};
 
@@ -189,7 +190,7 @@ static void test_frame_round_trip(void **state)
     fill_pattern(p1, big, 1);
     fill_pattern(p2, 1000, 2);
     struct {
-        struct ps_part parts[3];
+        struct lab_net_part parts[3];
         size_t n_parts, total;
     } cases[] = {
         {{{NULL, 0}}, 0, 0},                          /* no parts */
@@ -200,12 +201,12 @@ static void test_frame_round_trip(void **state)
     };
     uint64_t sent_bytes = 0;
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        assert_int_equal(ps_send(&c, 7 + (uint32_t)k, -5 - (int64_t)k, INT64_MAX - (int64_t)k,
-                                 cases[k].parts, cases[k].n_parts, 10000, &e),
+        assert_int_equal(lab_net_send(&c, 7 + (uint32_t)k, -5 - (int64_t)k, INT64_MAX - (int64_t)k,
+                                      cases[k].parts, cases[k].n_parts, 10000, &e),
                          0);
-        sent_bytes += PS_HDR_BYTES + cases[k].total;
-        struct ps_msg m;
-        assert_int_equal(ps_recv(&c, &m, 10000, &e), 0);
+        sent_bytes += LAB_NET_HDR_BYTES + cases[k].total;
+        struct lab_net_msg m;
+        assert_int_equal(lab_net_recv(&c, &m, 10000, &e), 0);
         assert_int_equal(m.type, 7 + k);
         assert_true(m.a == -5 - (int64_t)k);
         assert_true(m.b == INT64_MAX - (int64_t)k);
@@ -224,72 +225,72 @@ static void test_frame_round_trip(void **state)
     assert_int_equal(c.st.bytes_sent, sent_bytes);
     assert_int_equal(c.st.bytes_recv, sent_bytes);
     assert_true(c.st.wire_s == 0); /* no emulated link */
-    assert_int_equal(ps_send(&c, 0, 0, 0, NULL, 0, 1000, &e), 0);
+    assert_int_equal(lab_net_send(&c, 0, 0, 0, NULL, 0, 1000, &e), 0);
     reap_ok(pid);
-    ps_conn_close(&c);
-    ps_conn_close(&c); /* idempotent */
+    lab_net_conn_close(&c);
+    lab_net_conn_close(&c); /* idempotent */
     assert_int_equal(c.fd, -1);
     free(p1);
     free(p2);
 }
 
-static void raw_header(unsigned char h[PS_HDR_BYTES], uint32_t magic, uint64_t len)
+static void raw_header(unsigned char h[LAB_NET_HDR_BYTES], uint32_t magic, uint64_t len)
 {
-    memset(h, 0, PS_HDR_BYTES);
+    memset(h, 0, LAB_NET_HDR_BYTES);
     uint32_t type = 1;
     double t = 0;
-    memcpy(h + PS_HDR_MAGIC, &magic, 4);
-    memcpy(h + PS_HDR_TYPE, &type, 4);
-    memcpy(h + PS_HDR_LEN, &len, 8);
-    memcpy(h + PS_HDR_DELIVER, &t, 8);
+    memcpy(h + LAB_NET_HDR_MAGIC, &magic, 4);
+    memcpy(h + LAB_NET_HDR_TYPE, &type, 4);
+    memcpy(h + LAB_NET_HDR_LEN, &len, 8);
+    memcpy(h + LAB_NET_HDR_DELIVER, &t, 8);
 }
 
 static void test_corrupt_frames(void **state)
 {
     (void)state;
     struct core_err e = {0};
-    struct ps_msg m;
-    unsigned char h[PS_HDR_BYTES];
+    struct lab_net_msg m;
+    unsigned char h[LAB_NET_HDR_BYTES];
     /* bad magic */
     int sv[2];
     pair(sv);
-    struct ps_conn c;
-    ps_conn_init_local(&c, sv[0], NULL, NULL);
+    struct lab_net_conn c;
+    lab_net_conn_init_local(&c, sv[0], NULL, NULL);
     raw_header(h, 0xdeadbeef, 4);
     assert_int_equal(write(sv[1], h, sizeof h), (ssize_t)sizeof h);
     assert_int_equal(write(sv[1], "abcd", 4), 4);
-    assert_int_equal(ps_recv(&c, &m, 1000, &e), CORE_ERR_IO);
+    assert_int_equal(lab_net_recv(&c, &m, 1000, &e), CORE_ERR_IO);
     assert_non_null(strstr(e.msg, "corrupt message from peer"));
     assert_non_null(strstr(e.msg, "magic"));
     /* unusable afterwards, even though good bytes follow */
-    raw_header(h, PS_MSG_MAGIC, 0);
+    raw_header(h, LAB_NET_MAGIC, 0);
     assert_int_equal(write(sv[1], h, sizeof h), (ssize_t)sizeof h);
-    assert_int_equal(ps_recv(&c, &m, 1000, &e), CORE_ERR_IO);
-    assert_int_equal(ps_send(&c, 1, 0, 0, NULL, 0, 1000, &e), CORE_ERR_IO);
-    ps_conn_close(&c);
+    assert_int_equal(lab_net_recv(&c, &m, 1000, &e), CORE_ERR_IO);
+    assert_int_equal(lab_net_send(&c, 1, 0, 0, NULL, 0, 1000, &e), CORE_ERR_IO);
+    lab_net_conn_close(&c);
     close(sv[1]);
 
     /* oversize length */
     pair(sv);
-    ps_conn_init_local(&c, sv[0], NULL, NULL);
-    raw_header(h, PS_MSG_MAGIC, PS_MSG_MAX + 1);
+    lab_net_conn_init_local(&c, sv[0], NULL, NULL);
+    raw_header(h, LAB_NET_MAGIC, LAB_NET_MSG_MAX + 1);
     assert_int_equal(write(sv[1], h, sizeof h), (ssize_t)sizeof h);
-    assert_int_equal(ps_recv(&c, &m, 1000, &e), CORE_ERR_IO);
+    assert_int_equal(lab_net_recv(&c, &m, 1000, &e), CORE_ERR_IO);
     assert_non_null(strstr(e.msg, "corrupt message from peer"));
     assert_non_null(strstr(e.msg, "length"));
-    ps_conn_close(&c);
+    lab_net_conn_close(&c);
     close(sv[1]);
 
     /* a good frame by hand is accepted (the test's frame layout is right) */
     pair(sv);
-    ps_conn_init_local(&c, sv[0], NULL, NULL);
-    raw_header(h, PS_MSG_MAGIC, 3);
+    lab_net_conn_init_local(&c, sv[0], NULL, NULL);
+    raw_header(h, LAB_NET_MAGIC, 3);
     assert_int_equal(write(sv[1], h, sizeof h), (ssize_t)sizeof h);
     assert_int_equal(write(sv[1], "xyz", 3), 3);
-    assert_int_equal(ps_recv(&c, &m, 1000, &e), 0);
+    assert_int_equal(lab_net_recv(&c, &m, 1000, &e), 0);
     assert_int_equal(m.len, 3);
     assert_memory_equal(m.data, "xyz", 3);
-    ps_conn_close(&c);
+    lab_net_conn_close(&c);
     close(sv[1]);
 }
 
@@ -305,34 +306,34 @@ static void test_peer_close(void **state)
 {
     (void)state;
     struct core_err e = {0};
-    struct ps_msg m;
+    struct lab_net_msg m;
     int sv[2];
     pair(sv);
     struct echo_args a = {sv[1], sv[0]};
     pid_t pid = fork_child(exit_main, &a);
     close(sv[1]);
     reap_ok(pid);
-    struct ps_conn c;
-    ps_conn_init_local(&c, sv[0], NULL, NULL);
-    assert_int_equal(ps_recv(&c, &m, 1000, &e), CORE_ERR_IO);
+    struct lab_net_conn c;
+    lab_net_conn_init_local(&c, sv[0], NULL, NULL);
+    assert_int_equal(lab_net_recv(&c, &m, 1000, &e), CORE_ERR_IO);
     assert_non_null(strstr(e.msg, "peer closed the connection"));
     /* sending to a dead peer is an error, not SIGPIPE */
-    assert_int_equal(ps_send(&c, 1, 0, 0, NULL, 0, 1000, &e), CORE_ERR_IO);
+    assert_int_equal(lab_net_send(&c, 1, 0, 0, NULL, 0, 1000, &e), CORE_ERR_IO);
     assert_non_null(strstr(e.msg, "peer closed the connection"));
-    ps_conn_close(&c);
-    assert_int_equal(ps_recv(&c, &m, 1000, &e), CORE_ERR_IO);
+    lab_net_conn_close(&c);
+    assert_int_equal(lab_net_recv(&c, &m, 1000, &e), CORE_ERR_IO);
 
     /* a peer that dies in the middle of a message */
     pair(sv);
-    ps_conn_init_local(&c, sv[0], NULL, NULL);
-    unsigned char h[PS_HDR_BYTES];
-    raw_header(h, PS_MSG_MAGIC, 100);
+    lab_net_conn_init_local(&c, sv[0], NULL, NULL);
+    unsigned char h[LAB_NET_HDR_BYTES];
+    raw_header(h, LAB_NET_MAGIC, 100);
     assert_int_equal(write(sv[1], h, sizeof h), (ssize_t)sizeof h);
     assert_int_equal(write(sv[1], "abc", 3), 3);
     close(sv[1]);
-    assert_int_equal(ps_recv(&c, &m, 1000, &e), CORE_ERR_IO);
+    assert_int_equal(lab_net_recv(&c, &m, 1000, &e), CORE_ERR_IO);
     assert_non_null(strstr(e.msg, "peer closed the connection"));
-    ps_conn_close(&c);
+    lab_net_conn_close(&c);
 }
 
 struct canceller {
@@ -353,17 +354,17 @@ static void test_cancel(void **state)
 {
     (void)state;
     struct core_err e = {0};
-    struct ps_msg m;
+    struct lab_net_msg m;
     atomic_int cancel = 0;
     int sv[2];
     pair(sv);
-    struct ps_conn c, d;
-    ps_conn_init_local(&c, sv[0], NULL, &cancel);
+    struct lab_net_conn c, d;
+    lab_net_conn_init_local(&c, sv[0], NULL, &cancel);
     /* nothing ever comes, no time limit: only the flag ends the wait */
     struct canceller k = {&cancel, 80};
     pthread_t th;
     assert_int_equal(pthread_create(&th, NULL, cancel_later, &k), 0);
-    assert_int_equal(ps_recv(&c, &m, -1, &e), CORE_ERR_CANCELLED);
+    assert_int_equal(lab_net_recv(&c, &m, -1, &e), CORE_ERR_CANCELLED);
     pthread_join(th, NULL);
     assert_int_equal(atomic_load(&cancel), 1);
 
@@ -371,54 +372,54 @@ static void test_cancel(void **state)
     atomic_store(&cancel, 0);
     size_t big = 16u << 20;
     char *buf = calloc(1, big);
-    struct ps_part p = {buf, big};
+    struct lab_net_part p = {buf, big};
     assert_int_equal(pthread_create(&th, NULL, cancel_later, &k), 0);
-    assert_int_equal(ps_send(&c, 1, 0, 0, &p, 1, -1, &e), CORE_ERR_CANCELLED);
+    assert_int_equal(lab_net_send(&c, 1, 0, 0, &p, 1, -1, &e), CORE_ERR_CANCELLED);
     pthread_join(th, NULL);
     free(buf);
-    ps_conn_close(&c);
+    lab_net_conn_close(&c);
     close(sv[1]);
 
     /* a message waiting for its delivery time (latency 30 s) */
     atomic_store(&cancel, 0);
     pair(sv);
-    struct ps_link_cfg slow = {0, 30.0};
-    ps_conn_init_local(&c, sv[0], &slow, NULL);
-    ps_conn_init_local(&d, sv[1], NULL, &cancel);
-    assert_int_equal(ps_send(&c, 1, 2, 3, NULL, 0, 1000, &e), 0);
+    struct lab_net_link_cfg slow = {0, 30.0};
+    lab_net_conn_init_local(&c, sv[0], &slow, NULL);
+    lab_net_conn_init_local(&d, sv[1], NULL, &cancel);
+    assert_int_equal(lab_net_send(&c, 1, 2, 3, NULL, 0, 1000, &e), 0);
     assert_int_equal(pthread_create(&th, NULL, cancel_later, &k), 0);
-    assert_int_equal(ps_recv(&d, &m, -1, &e), CORE_ERR_CANCELLED);
+    assert_int_equal(lab_net_recv(&d, &m, -1, &e), CORE_ERR_CANCELLED);
     pthread_join(th, NULL);
-    ps_conn_close(&c);
-    ps_conn_close(&d);
+    lab_net_conn_close(&c);
+    lab_net_conn_close(&d);
 }
 
 static void test_timeouts(void **state)
 {
     (void)state;
     struct core_err e = {0};
-    struct ps_msg m;
+    struct lab_net_msg m;
     int sv[2];
     pair(sv);
-    struct ps_conn c, d;
-    ps_conn_init_local(&c, sv[0], NULL, NULL);
-    ps_conn_init_local(&d, sv[1], NULL, NULL);
+    struct lab_net_conn c, d;
+    lab_net_conn_init_local(&c, sv[0], NULL, NULL);
+    lab_net_conn_init_local(&d, sv[1], NULL, NULL);
     /* nothing sent: a limit, and the connection stays usable */
-    assert_int_equal(ps_recv(&d, &m, 30, &e), CORE_ERR_LIMIT);
+    assert_int_equal(lab_net_recv(&d, &m, 30, &e), CORE_ERR_LIMIT);
     assert_non_null(strstr(e.msg, "30 ms"));
-    assert_int_equal(ps_send(&c, 4, 5, 6, NULL, 0, 1000, &e), 0);
-    assert_int_equal(ps_recv(&d, &m, 1000, &e), 0);
+    assert_int_equal(lab_net_send(&c, 4, 5, 6, NULL, 0, 1000, &e), 0);
+    assert_int_equal(lab_net_recv(&d, &m, 1000, &e), 0);
     assert_int_equal(m.type, 4);
 
     /* the message is there but its delivery time is not yet: the limit,
      * then the same message on the next call */
     c.link.latency_s = 0.2;
     int v = 42;
-    struct ps_part p = {&v, sizeof v};
-    assert_int_equal(ps_send(&c, 9, 1, 2, &p, 1, 1000, &e), 0);
-    assert_int_equal(ps_recv(&d, &m, 20, &e), CORE_ERR_LIMIT);
+    struct lab_net_part p = {&v, sizeof v};
+    assert_int_equal(lab_net_send(&c, 9, 1, 2, &p, 1, 1000, &e), 0);
+    assert_int_equal(lab_net_recv(&d, &m, 20, &e), CORE_ERR_LIMIT);
     assert_non_null(strstr(e.msg, "not delivered within 20 ms"));
-    assert_int_equal(ps_recv(&d, &m, 5000, &e), 0);
+    assert_int_equal(lab_net_recv(&d, &m, 5000, &e), 0);
     assert_int_equal(m.type, 9);
     assert_int_equal(m.len, sizeof v);
     assert_int_equal(*(const int *)m.data, 42);
@@ -427,47 +428,47 @@ static void test_timeouts(void **state)
     /* a send the peer never reads: the limit */
     size_t big = 16u << 20;
     char *buf = calloc(1, big);
-    p = (struct ps_part){buf, big};
-    assert_int_equal(ps_send(&c, 1, 0, 0, &p, 1, 50, &e), CORE_ERR_LIMIT);
+    p = (struct lab_net_part){buf, big};
+    assert_int_equal(lab_net_send(&c, 1, 0, 0, &p, 1, 50, &e), CORE_ERR_LIMIT);
     free(buf);
     /* half a frame is out: unusable */
-    assert_int_equal(ps_send(&c, 1, 0, 0, NULL, 0, 50, &e), CORE_ERR_IO);
-    ps_conn_close(&c);
-    ps_conn_close(&d);
+    assert_int_equal(lab_net_send(&c, 1, 0, 0, NULL, 0, 50, &e), CORE_ERR_IO);
+    lab_net_conn_close(&c);
+    lab_net_conn_close(&d);
 }
 
 /* ---- the emulated link ---------------------------------------------------------- */
 
 struct sender_args {
     int fd, other;
-    struct ps_link_cfg link;
+    struct lab_net_link_cfg link;
     size_t msg_bytes;
     int n_msgs;
-    double *t0;          /* shared: when the first send began */
-    struct ps_stats *st; /* shared: the sender's counters at the end */
+    double *t0;               /* shared: when the first send began */
+    struct lab_net_stats *st; /* shared: the sender's counters at the end */
 };
 
 static int sender_main(void *arg)
 {
     struct sender_args *a = arg;
     close(a->other);
-    struct ps_conn c;
-    ps_conn_init_local(&c, a->fd, &a->link, NULL);
+    struct lab_net_conn c;
+    lab_net_conn_init_local(&c, a->fd, &a->link, NULL);
     struct core_err e = {0};
     char *buf = calloc(1, a->msg_bytes ? a->msg_bytes : 1);
-    struct ps_part p = {buf, a->msg_bytes};
+    struct lab_net_part p = {buf, a->msg_bytes};
     int rc = 0;
     *a->t0 = core_time_mono();
     for (int i = 0; i < a->n_msgs && rc == 0; i++)
-        if (ps_send(&c, 1, i, 0, &p, 1, 10000, &e))
+        if (lab_net_send(&c, 1, i, 0, &p, 1, 10000, &e))
             rc = child_fail("send", &e);
     /* wait for the receiver's "done", so counters are final */
-    struct ps_msg m;
-    if (rc == 0 && ps_recv(&c, &m, 10000, &e))
+    struct lab_net_msg m;
+    if (rc == 0 && lab_net_recv(&c, &m, 10000, &e))
         rc = child_fail("recv done", &e);
     *a->st = c.st;
     free(buf);
-    ps_conn_close(&c);
+    lab_net_conn_close(&c);
     return rc;
 }
 
@@ -475,28 +476,28 @@ static void test_link_rate(void **state)
 {
     (void)state;
     /* 8 MB at 100 Mbps (12.5 MB/s): about 0.67 s */
-    double *t0 = shm(sizeof(double) + sizeof(struct ps_stats));
-    struct ps_stats *st = (struct ps_stats *)(t0 + 1);
+    double *t0 = shm(sizeof(double) + sizeof(struct lab_net_stats));
+    struct lab_net_stats *st = (struct lab_net_stats *)(t0 + 1);
     int sv[2];
     pair(sv);
     struct core_err e = {0};
     double rate = 0;
-    assert_int_equal(ps_link_parse("100Mbps", &rate, &e), 0);
+    assert_int_equal(lab_net_link_parse("100Mbps", &rate, &e), 0);
     struct sender_args a = {sv[1], sv[0], {rate, 0}, 1u << 20, 8, t0, st};
     pid_t pid = fork_child(sender_main, &a);
     close(sv[1]);
-    struct ps_conn c;
-    ps_conn_init_local(&c, sv[0], NULL, NULL);
+    struct lab_net_conn c;
+    lab_net_conn_init_local(&c, sv[0], NULL, NULL);
     for (int i = 0; i < 8; i++) {
-        struct ps_msg m;
-        assert_int_equal(ps_recv(&c, &m, 10000, &e), 0);
+        struct lab_net_msg m;
+        assert_int_equal(lab_net_recv(&c, &m, 10000, &e), 0);
         assert_int_equal(m.a, i);
         assert_int_equal(m.len, 1u << 20);
     }
     double t1 = core_time_mono();
-    assert_int_equal(ps_send(&c, 2, 0, 0, NULL, 0, 1000, &e), 0);
+    assert_int_equal(lab_net_send(&c, 2, 0, 0, NULL, 0, 1000, &e), 0);
     reap_ok(pid);
-    uint64_t bytes = 8 * (PS_HDR_BYTES + (1u << 20));
+    uint64_t bytes = 8 * (LAB_NET_HDR_BYTES + (1u << 20));
     assert_int_equal(st->bytes_sent, bytes);
     assert_int_equal(c.st.bytes_recv, bytes);
     assert_int_equal(st->msgs_sent, 8);
@@ -508,13 +509,13 @@ static void test_link_rate(void **state)
     /* never faster than the link: the last byte is due bytes / rate after
      * the first send began */
     assert_true(t1 - *t0 >= (double)bytes / rate - 1e-6);
-    ps_conn_close(&c);
-    munmap(t0, sizeof(double) + sizeof(struct ps_stats));
+    lab_net_conn_close(&c);
+    munmap(t0, sizeof(double) + sizeof(struct lab_net_stats));
 }
 
 struct stamp_args {
     int fd, other;
-    struct ps_link_cfg link;
+    struct lab_net_link_cfg link;
 };
 
 /* Sends its send time (ns, monotonic) in a, three times. */
@@ -522,19 +523,19 @@ static int stamp_main(void *arg)
 {
     struct stamp_args *a = arg;
     close(a->other);
-    struct ps_conn c;
-    ps_conn_init_local(&c, a->fd, &a->link, NULL);
+    struct lab_net_conn c;
+    lab_net_conn_init_local(&c, a->fd, &a->link, NULL);
     struct core_err e = {0};
     int rc = 0;
     for (int i = 0; i < 3 && rc == 0; i++) {
         int64_t ns = (int64_t)(core_time_mono() * 1e9);
-        if (ps_send(&c, 1, ns, i, NULL, 0, 10000, &e))
+        if (lab_net_send(&c, 1, ns, i, NULL, 0, 10000, &e))
             rc = child_fail("send", &e);
-        struct ps_msg m;
-        if (rc == 0 && ps_recv(&c, &m, 10000, &e)) /* the echo: one at a time */
+        struct lab_net_msg m;
+        if (rc == 0 && lab_net_recv(&c, &m, 10000, &e)) /* the echo: one at a time */
             rc = child_fail("recv", &e);
     }
-    ps_conn_close(&c);
+    lab_net_conn_close(&c);
     return rc;
 }
 
@@ -546,23 +547,23 @@ static void test_link_latency(void **state)
     struct stamp_args a = {sv[1], sv[0], {0, 0.060}};
     pid_t pid = fork_child(stamp_main, &a);
     close(sv[1]);
-    struct ps_conn c;
-    ps_conn_init_local(&c, sv[0], NULL, NULL);
+    struct lab_net_conn c;
+    lab_net_conn_init_local(&c, sv[0], NULL, NULL);
     struct core_err e = {0};
     double delays[3];
     for (int i = 0; i < 3; i++) {
-        struct ps_msg m;
-        assert_int_equal(ps_recv(&c, &m, 10000, &e), 0);
+        struct lab_net_msg m;
+        assert_int_equal(lab_net_recv(&c, &m, 10000, &e), 0);
         double delay = core_time_mono() - (double)m.a / 1e9;
         /* never before send time + latency (the clock is shared) */
         assert_true(delay >= 0.060 - 1e-6);
         delays[i] = delay;
-        assert_int_equal(ps_send(&c, 1, 0, 0, NULL, 0, 1000, &e), 0);
+        assert_int_equal(lab_net_send(&c, 1, 0, 0, NULL, 0, 1000, &e), 0);
     }
     printf("link latency: configured 60.0 ms, delivered after %.1f / %.1f / %.1f ms\n",
            delays[0] * 1e3, delays[1] * 1e3, delays[2] * 1e3);
     reap_ok(pid);
-    ps_conn_close(&c);
+    lab_net_conn_close(&c);
 }
 
 /* Two connections on one shared link: together they get its rate. */
@@ -577,31 +578,31 @@ static int shared_main(void *arg)
     struct shared_args *a = arg;
     close(a->other[0]);
     close(a->other[1]);
-    struct ps_link_cfg link = {a->rate, 0};
-    struct ps_conn c[2];
+    struct lab_net_link_cfg link = {a->rate, 0};
+    struct lab_net_conn c[2];
     double nic = 0;
     for (int k = 0; k < 2; k++) {
-        ps_conn_init_local(&c[k], a->fd[k], &link, NULL);
-        ps_conn_share_link(&c[k], &nic);
+        lab_net_conn_init_local(&c[k], a->fd[k], &link, NULL);
+        lab_net_conn_share_link(&c[k], &nic);
     }
     struct core_err e = {0};
     size_t n = 1u << 20;
     char *buf = calloc(1, n);
-    struct ps_part p = {buf, n};
+    struct lab_net_part p = {buf, n};
     int rc = 0;
     *a->t0 = core_time_mono();
     for (int i = 0; i < 4 && rc == 0; i++)
         for (int k = 0; k < 2 && rc == 0; k++)
-            if (ps_send(&c[k], 1, i, k, &p, 1, 10000, &e))
+            if (lab_net_send(&c[k], 1, i, k, &p, 1, 10000, &e))
                 rc = child_fail("send", &e);
     for (int k = 0; k < 2 && rc == 0; k++) {
-        struct ps_msg m;
-        if (ps_recv(&c[k], &m, 10000, &e))
+        struct lab_net_msg m;
+        if (lab_net_recv(&c[k], &m, 10000, &e))
             rc = child_fail("recv", &e);
     }
     free(buf);
-    ps_conn_close(&c[0]);
-    ps_conn_close(&c[1]);
+    lab_net_conn_close(&c[0]);
+    lab_net_conn_close(&c[1]);
     return rc;
 }
 
@@ -616,18 +617,18 @@ static void test_link_shared_and_wait_any(void **state)
     pid_t pid = fork_child(shared_main, &a);
     close(s0[1]);
     close(s1[1]);
-    struct ps_conn c[2];
-    ps_conn_init_local(&c[0], s0[0], NULL, NULL);
-    ps_conn_init_local(&c[1], s1[0], NULL, NULL);
-    struct ps_conn *cs[3] = {&c[0], NULL, &c[1]};
+    struct lab_net_conn c[2];
+    lab_net_conn_init_local(&c[0], s0[0], NULL, NULL);
+    lab_net_conn_init_local(&c[1], s1[0], NULL, NULL);
+    struct lab_net_conn *cs[3] = {&c[0], NULL, &c[1]};
     struct core_err e = {0};
     int got[2] = {0, 0};
     int64_t last_i = -1;
     for (int j = 0; j < 8; j++) {
-        int i = ps_wait_any(cs, 3, 10000, &e);
+        int i = lab_net_wait_any(cs, 3, 10000, &e);
         assert_true(i == 0 || i == 2);
-        struct ps_msg m;
-        assert_int_equal(ps_recv(cs[i], &m, 10000, &e), 0);
+        struct lab_net_msg m;
+        assert_int_equal(lab_net_recv(cs[i], &m, 10000, &e), 0);
         /* delivered in the order they went onto the shared link */
         assert_int_equal(m.b, i / 2);
         assert_true(m.a >= last_i);
@@ -637,33 +638,33 @@ static void test_link_shared_and_wait_any(void **state)
     double t1 = core_time_mono();
     assert_int_equal(got[0], 4);
     assert_int_equal(got[1], 4);
-    double bytes = 8.0 * (PS_HDR_BYTES + (1u << 20));
+    double bytes = 8.0 * (LAB_NET_HDR_BYTES + (1u << 20));
     double achieved = bytes / (t1 - *t0);
     printf("shared link rate: %.0f bytes on 2 connections in %.3f s = %.3f MB/s, configured "
            "%.3f MB/s (ratio %.3f)\n",
            bytes, t1 - *t0, achieved / 1e6, 12.5, achieved / 12.5e6);
     /* together never faster than the one link they share */
     assert_true(t1 - *t0 >= bytes / 12.5e6 - 1e-6);
-    assert_int_equal(ps_send(&c[0], 2, 0, 0, NULL, 0, 1000, &e), 0);
-    assert_int_equal(ps_send(&c[1], 2, 0, 0, NULL, 0, 1000, &e), 0);
+    assert_int_equal(lab_net_send(&c[0], 2, 0, 0, NULL, 0, 1000, &e), 0);
+    assert_int_equal(lab_net_send(&c[1], 2, 0, 0, NULL, 0, 1000, &e), 0);
     reap_ok(pid);
-    /* both peers gone: wait_any names a closed one, ps_recv says so */
-    int i = ps_wait_any(cs, 3, 1000, &e);
+    /* both peers gone: wait_any names a closed one, lab_net_recv says so */
+    int i = lab_net_wait_any(cs, 3, 1000, &e);
     assert_true(i == 0 || i == 2);
-    struct ps_msg m;
-    assert_int_equal(ps_recv(cs[i], &m, 1000, &e), CORE_ERR_IO);
+    struct lab_net_msg m;
+    assert_int_equal(lab_net_recv(cs[i], &m, 1000, &e), CORE_ERR_IO);
     assert_non_null(strstr(e.msg, "peer closed"));
     /* nothing open: invalid; a silent open one: the limit */
-    ps_conn_close(&c[0]);
-    ps_conn_close(&c[1]);
-    assert_int_equal(ps_wait_any(cs, 3, 100, &e), CORE_ERR_INVALID);
+    lab_net_conn_close(&c[0]);
+    lab_net_conn_close(&c[1]);
+    assert_int_equal(lab_net_wait_any(cs, 3, 100, &e), CORE_ERR_INVALID);
     int sv[2];
     pair(sv);
-    struct ps_conn q;
-    ps_conn_init_local(&q, sv[0], NULL, NULL);
-    struct ps_conn *qs[1] = {&q};
-    assert_int_equal(ps_wait_any(qs, 1, 30, &e), CORE_ERR_LIMIT);
-    ps_conn_close(&q);
+    struct lab_net_conn q;
+    lab_net_conn_init_local(&q, sv[0], NULL, NULL);
+    struct lab_net_conn *qs[1] = {&q};
+    assert_int_equal(lab_net_wait_any(qs, 1, 30, &e), CORE_ERR_LIMIT);
+    lab_net_conn_close(&q);
     close(sv[1]);
     munmap(t0, sizeof(double));
 }
@@ -686,12 +687,12 @@ static void test_q8(void **state)
         if (n > 300)
             for (size_t i = 256; i < 512 && i < n; i++)
                 g[i] = 0; /* an all-zero block */
-        ps_q8_encode(g, n, &b);
+        lab_ps_q8_encode(g, n, &b);
         size_t nb = (n + PS_Q8_BLOCK - 1) / PS_Q8_BLOCK;
         assert_int_equal(b.len, 8 + 4 * nb + n);
         for (size_t i = 0; i < n; i++)
             acc[i] = 1.0f;
-        assert_int_equal(ps_q8_decode_add(b.data, b.len, acc, n, &e), 0);
+        assert_int_equal(lab_ps_q8_decode_add(b.data, b.len, acc, n, &e), 0);
         for (size_t blk = 0; blk < nb; blk++) {
             float mx = 0;
             size_t lo = blk * PS_Q8_BLOCK, hi = lo + PS_Q8_BLOCK < n ? lo + PS_Q8_BLOCK : n;
@@ -706,16 +707,16 @@ static void test_q8(void **state)
         }
         /* decode_add accumulates: zeros + decode twice = 2 x decode */
         float *z = calloc(n, sizeof *z), *z2 = calloc(n, sizeof *z2);
-        assert_int_equal(ps_q8_decode_add(b.data, b.len, z, n, &e), 0);
-        assert_int_equal(ps_q8_decode_add(b.data, b.len, z2, n, &e), 0);
-        assert_int_equal(ps_q8_decode_add(b.data, b.len, z2, n, &e), 0);
+        assert_int_equal(lab_ps_q8_decode_add(b.data, b.len, z, n, &e), 0);
+        assert_int_equal(lab_ps_q8_decode_add(b.data, b.len, z2, n, &e), 0);
+        assert_int_equal(lab_ps_q8_decode_add(b.data, b.len, z2, n, &e), 0);
         for (size_t i = 0; i < n; i++) {
             assert_true(z2[i] == 2 * z[i]);
         }
         /* malformed: wrong size, wrong n, truncated */
-        assert_int_equal(ps_q8_decode_add(b.data, b.len, z, n + 1, &e), CORE_ERR_INVALID);
-        assert_int_equal(ps_q8_decode_add(b.data, b.len - 1, z, n, &e), CORE_ERR_INVALID);
-        assert_int_equal(ps_q8_decode_add(b.data, 5, z, n, &e), CORE_ERR_INVALID);
+        assert_int_equal(lab_ps_q8_decode_add(b.data, b.len, z, n + 1, &e), CORE_ERR_INVALID);
+        assert_int_equal(lab_ps_q8_decode_add(b.data, b.len - 1, z, n, &e), CORE_ERR_INVALID);
+        assert_int_equal(lab_ps_q8_decode_add(b.data, 5, z, n, &e), CORE_ERR_INVALID);
         free(z);
         free(z2);
         free(g);
@@ -723,8 +724,8 @@ static void test_q8(void **state)
     }
     /* a NaN stays visible */
     float g[3] = {1, NAN, 2}, acc[3] = {0, 0, 0};
-    ps_q8_encode(g, 3, &b);
-    assert_int_equal(ps_q8_decode_add(b.data, b.len, acc, 3, &e), 0);
+    lab_ps_q8_encode(g, 3, &b);
+    assert_int_equal(lab_ps_q8_decode_add(b.data, b.len, acc, 3, &e), 0);
     assert_true(isnan(acc[0]) && isnan(acc[1]));
     core_buf_fini(&b);
 }
@@ -763,7 +764,7 @@ static void test_topk(void **state)
         for (size_t fi = 0; fi < sizeof fracs / sizeof fracs[0]; fi++) {
             size_t k = (size_t)floor(fracs[fi] * (double)n + 0.5);
             k = k < 1 ? 1 : k > n ? n : k;
-            ps_topk_encode(g, n, fracs[fi], &b);
+            lab_ps_topk_encode(g, n, fracs[fi], &b);
             assert_int_equal(b.len, 8 + 8 * k);
             float *acc = calloc(n, sizeof *acc);
             unsigned char *want = calloc(n, 1);
@@ -772,7 +773,7 @@ static void test_topk(void **state)
             /* decoded into a marker-filled array: exactly the top k changed */
             for (size_t i = 0; i < n; i++)
                 acc[i] = 1000.0f;
-            assert_int_equal(ps_topk_decode_add(b.data, b.len, acc, n, &e), 0);
+            assert_int_equal(lab_ps_topk_decode_add(b.data, b.len, acc, n, &e), 0);
             /* entries sorted by index, exactly the reference set */
             const unsigned char *p = (const unsigned char *)b.data + 8;
             int64_t prev = -1;
@@ -789,7 +790,7 @@ static void test_topk(void **state)
             for (size_t i = 0; i < n; i++)
                 assert_true(acc[i] == (want[i] ? 1000.0f + g[i] : 1000.0f));
             /* accumulates */
-            assert_int_equal(ps_topk_decode_add(b.data, b.len, acc, n, &e), 0);
+            assert_int_equal(lab_ps_topk_decode_add(b.data, b.len, acc, n, &e), 0);
             for (size_t i = 0; i < n; i++)
                 if (want[i])
                     assert_true(acc[i] == (1000.0f + g[i]) + g[i]);
@@ -801,22 +802,22 @@ static void test_topk(void **state)
     }
     /* malformed: index out of range, out of order, wrong n; acc untouched */
     float g[4] = {5, -6, 7, 1}, acc[4] = {0, 0, 0, 0};
-    ps_topk_encode(g, 4, 0.5, &b); /* keeps indices 1 and 2 */
+    lab_ps_topk_encode(g, 4, 0.5, &b); /* keeps indices 1 and 2 */
     assert_int_equal(b.len, 8 + 16);
     uint32_t bad = 4;
     memcpy(b.data + 16, &bad, 4);
-    assert_int_equal(ps_topk_decode_add(b.data, b.len, acc, 4, &e), CORE_ERR_INVALID);
+    assert_int_equal(lab_ps_topk_decode_add(b.data, b.len, acc, 4, &e), CORE_ERR_INVALID);
     bad = 0;
     memcpy(b.data + 16, &bad, 4);
-    assert_int_equal(ps_topk_decode_add(b.data, b.len, acc, 4, &e), CORE_ERR_INVALID);
+    assert_int_equal(lab_ps_topk_decode_add(b.data, b.len, acc, 4, &e), CORE_ERR_INVALID);
     for (int i = 0; i < 4; i++)
         assert_true(acc[i] == 0);
-    assert_int_equal(ps_topk_decode_add(b.data, b.len, acc, 5, &e), CORE_ERR_INVALID);
-    assert_int_equal(ps_topk_decode_add(b.data, b.len - 1, acc, 4, &e), CORE_ERR_INVALID);
-    assert_int_equal(ps_topk_decode_add(b.data, 4, acc, 4, &e), CORE_ERR_INVALID);
+    assert_int_equal(lab_ps_topk_decode_add(b.data, b.len, acc, 5, &e), CORE_ERR_INVALID);
+    assert_int_equal(lab_ps_topk_decode_add(b.data, b.len - 1, acc, 4, &e), CORE_ERR_INVALID);
+    assert_int_equal(lab_ps_topk_decode_add(b.data, 4, acc, 4, &e), CORE_ERR_INVALID);
     /* NaN counts as the largest */
     float h[4] = {5, NAN, 7, 1};
-    ps_topk_encode(h, 4, 0.25, &b);
+    lab_ps_topk_encode(h, 4, 0.25, &b);
     uint32_t ix;
     memcpy(&ix, b.data + 8, 4);
     assert_int_equal(ix, 1);
@@ -839,8 +840,8 @@ static void ring_make(struct ring *r, int W)
 }
 
 /* In a child: keeps rank's two ends, closes the rest. */
-static void ring_take(struct ring *r, int rank, const struct ps_link_cfg *link,
-                      struct ps_conn *left, struct ps_conn *right)
+static void ring_take(struct ring *r, int rank, const struct lab_net_link_cfg *link,
+                      struct lab_net_conn *left, struct lab_net_conn *right)
 {
     int W = r->W;
     int li = (rank - 1 + W) % W;
@@ -850,8 +851,8 @@ static void ring_take(struct ring *r, int rank, const struct ps_link_cfg *link,
         if (i != li)
             close(r->sv[i][1]);
     }
-    ps_conn_init_local(right, r->sv[rank][0], link, NULL);
-    ps_conn_init_local(left, r->sv[li][1], link, NULL);
+    lab_net_conn_init_local(right, r->sv[rank][0], link, NULL);
+    lab_net_conn_init_local(left, r->sv[li][1], link, NULL);
 }
 
 static void ring_close_all(struct ring *r)
@@ -869,7 +870,7 @@ struct ar_args {
     size_t n;
     int kind;   /* 0: small integers (exact sums), 1: random floats */
     float *out; /* shared: W * n floats */
-    struct ps_link_cfg link;
+    struct lab_net_link_cfg link;
 };
 
 static float ar_value(int kind, int rank, size_t i, uint32_t *x)
@@ -882,7 +883,7 @@ static float ar_value(int kind, int rank, size_t i, uint32_t *x)
 static int ar_main(void *arg)
 {
     struct ar_args *a = arg;
-    struct ps_conn left, right;
+    struct lab_net_conn left, right;
     ring_take(a->ring, a->rank, &a->link, &left, &right);
     float *data = malloc((a->n ? a->n : 1) * sizeof *data);
     uint32_t x = 99 + (uint32_t)a->rank * 7919;
@@ -891,18 +892,18 @@ static int ar_main(void *arg)
     float *scratch = malloc((a->n / (size_t)a->ring->W + 1) * sizeof *scratch);
     struct core_err e = {0};
     int rc = 0;
-    if (ps_ring_allreduce(&left, &right, a->rank, a->ring->W, data, a->n, scratch, 20000, &e))
+    if (lab_net_ring_allreduce(&left, &right, a->rank, a->ring->W, data, a->n, scratch, 20000, &e))
         rc = child_fail("allreduce", &e);
     else if (a->n)
         memcpy(a->out + (size_t)a->rank * a->n, data, a->n * sizeof *data);
     free(data);
     free(scratch);
-    ps_conn_close(&left);
-    ps_conn_close(&right);
+    lab_net_conn_close(&left);
+    lab_net_conn_close(&right);
     return rc;
 }
 
-static void run_allreduce(int W, size_t n, int kind, const struct ps_link_cfg *link)
+static void run_allreduce(int W, size_t n, int kind, const struct lab_net_link_cfg *link)
 {
     struct ring r;
     ring_make(&r, W);
@@ -951,7 +952,7 @@ static void test_ring_allreduce(void **state)
             for (int kind = 0; kind < 2; kind++)
                 run_allreduce(W, ns[j], kind, NULL);
     /* over an emulated link too */
-    struct ps_link_cfg link = {1.25e9, 0.0005};
+    struct lab_net_link_cfg link = {1.25e9, 0.0005};
     run_allreduce(3, 10007, 1, &link);
     /* messages of several MB (chunks of 4 MB): no deadlock */
     run_allreduce(3, 3u << 20, 1, NULL);
@@ -972,7 +973,7 @@ static void tree_make(struct tree *t, int W)
     for (int l = 0; l < TREE_LV; l++)
         for (int r = 0; r < 16; r++) {
             t->sv[l][r][0] = t->sv[l][r][1] = -1;
-            if (r < W && ps_tree_linked(r, W, l) && !(r & (1 << l)))
+            if (r < W && lab_net_tree_linked(r, W, l) && !(r & (1 << l)))
                 pair(t->sv[l][r]);
         }
 }
@@ -1000,15 +1001,15 @@ static int tree_main(void *arg)
     struct tree_args *a = arg;
     int W = a->tree->W;
     tree_close_all(a->tree, a->rank);
-    struct ps_conn links[TREE_LV];
-    struct ps_conn *lp[TREE_LV];
+    struct lab_net_conn links[TREE_LV];
+    struct lab_net_conn *lp[TREE_LV];
     for (int l = 0; l < TREE_LV; l++) {
         int fd = -1;
-        if (ps_tree_linked(a->rank, W, l)) {
+        if (lab_net_tree_linked(a->rank, W, l)) {
             int lo = a->rank & ~(1 << l);
             fd = a->tree->sv[l][lo][a->rank == lo ? 0 : 1];
         }
-        ps_conn_init_local(&links[l], fd, NULL, NULL);
+        lab_net_conn_init_local(&links[l], fd, NULL, NULL);
         lp[l] = &links[l];
     }
     float *data = malloc((a->n ? a->n : 1) * sizeof *data);
@@ -1017,13 +1018,13 @@ static int tree_main(void *arg)
         data[i] = ar_value(0, a->rank, i, &x);
     struct core_err e = {0};
     int rc = 0;
-    if (ps_tree_allreduce(lp, a->rank, W, data, a->n, 20000, &e))
+    if (lab_net_tree_allreduce(lp, a->rank, W, data, a->n, 20000, &e))
         rc = child_fail("tree allreduce", &e);
     else if (a->n)
         memcpy(a->out + (size_t)a->rank * a->n, data, a->n * sizeof *data);
     free(data);
     for (int l = 0; l < TREE_LV; l++)
-        ps_conn_close(&links[l]);
+        lab_net_conn_close(&links[l]);
     return rc;
 }
 
@@ -1032,9 +1033,10 @@ static int tree_main(void *arg)
 static void test_tree_allreduce(void **state)
 {
     (void)state;
-    assert_int_equal(ps_tree_levels(1), 0);
-    assert_int_equal(ps_tree_levels(5), 3);
-    assert_true(ps_tree_linked(4, 5, 2) && !ps_tree_linked(4, 5, 0) && ps_tree_linked(0, 5, 2));
+    assert_int_equal(lab_net_tree_levels(1), 0);
+    assert_int_equal(lab_net_tree_levels(5), 3);
+    assert_true(lab_net_tree_linked(4, 5, 2) && !lab_net_tree_linked(4, 5, 0) &&
+                lab_net_tree_linked(0, 5, 2));
     size_t ns[] = {1, 1001};
     for (int W = 1; W <= 6; W++)
         for (size_t j = 0; j < 2; j++) {
@@ -1072,7 +1074,7 @@ static void test_ring_single(void **state)
     (void)state;
     float d[3] = {1, 2, 3};
     struct core_err e = {0};
-    assert_int_equal(ps_ring_allreduce(NULL, NULL, 0, 1, d, 3, NULL, 100, &e), 0);
+    assert_int_equal(lab_net_ring_allreduce(NULL, NULL, 0, 1, d, 3, NULL, 100, &e), 0);
     assert_true(d[0] == 1 && d[1] == 2 && d[2] == 3);
 }
 
@@ -1087,11 +1089,11 @@ struct sr_args {
 static int sr_main(void *arg)
 {
     struct sr_args *a = arg;
-    struct ps_conn left, right, one;
-    struct ps_conn *L, *R;
+    struct lab_net_conn left, right, one;
+    struct lab_net_conn *L, *R;
     if (a->same) {
         close(a->other);
-        ps_conn_init_local(&one, a->fd, NULL, NULL);
+        lab_net_conn_init_local(&one, a->fd, NULL, NULL);
         L = R = &one;
     } else {
         ring_take(a->ring, a->rank, NULL, &left, &right);
@@ -1104,8 +1106,8 @@ static int sr_main(void *arg)
     int rc = 0;
     for (int round = 0; round < 2 && rc == 0; round++) {
         fill_pattern(buf, a->bytes, (unsigned)(a->rank * 10 + round));
-        struct ps_msg m;
-        if (ps_sendrecv(R, 3, round, a->rank, buf, a->bytes, L, &m, 20000, &e)) {
+        struct lab_net_msg m;
+        if (lab_net_sendrecv(R, 3, round, a->rank, buf, a->bytes, L, &m, 20000, &e)) {
             rc = child_fail("sendrecv", &e);
             break;
         }
@@ -1118,10 +1120,10 @@ static int sr_main(void *arg)
     free(buf);
     free(want);
     if (a->same) {
-        ps_conn_close(&one);
+        lab_net_conn_close(&one);
     } else {
-        ps_conn_close(&left);
-        ps_conn_close(&right);
+        lab_net_conn_close(&left);
+        lab_net_conn_close(&right);
     }
     return rc;
 }
@@ -1167,129 +1169,129 @@ static void test_send_limit_before_any_byte(void **state)
     atomic_int cancel = 0;
     int sv[2];
     pair(sv);
-    struct ps_conn c, d;
-    ps_conn_init_local(&c, sv[0], NULL, &cancel);
-    ps_conn_init_local(&d, sv[1], NULL, NULL);
+    struct lab_net_conn c, d;
+    lab_net_conn_init_local(&c, sv[0], NULL, &cancel);
+    lab_net_conn_init_local(&d, sv[1], NULL, NULL);
     /* header-only frames, each written whole or not at all, until full */
     int64_t sent = 0;
     int rc = 0;
-    while ((rc = ps_send(&c, 5, sent, 0, NULL, 0, 0, &e)) == 0 && sent < 1000000)
+    while ((rc = lab_net_send(&c, 5, sent, 0, NULL, 0, 0, &e)) == 0 && sent < 1000000)
         sent++;
     assert_int_equal(rc, CORE_ERR_LIMIT);
     assert_true(sent > 0);
     /* still usable: a second limit, then a cancel, both before any byte */
-    assert_int_equal(ps_send(&c, 5, sent, 0, NULL, 0, 20, &e), CORE_ERR_LIMIT);
+    assert_int_equal(lab_net_send(&c, 5, sent, 0, NULL, 0, 20, &e), CORE_ERR_LIMIT);
     atomic_store(&cancel, 1);
-    assert_int_equal(ps_send(&c, 5, sent, 0, NULL, 0, 1000, &e), CORE_ERR_CANCELLED);
+    assert_int_equal(lab_net_send(&c, 5, sent, 0, NULL, 0, 1000, &e), CORE_ERR_CANCELLED);
     atomic_store(&cancel, 0);
     /* the peer drains: every frame arrives whole and in order, and the
      * next send works */
     for (int64_t i = 0; i < sent; i++) {
-        struct ps_msg m;
-        assert_int_equal(ps_recv(&d, &m, 1000, &e), 0);
+        struct lab_net_msg m;
+        assert_int_equal(lab_net_recv(&d, &m, 1000, &e), 0);
         assert_int_equal(m.type, 5);
         assert_true(m.a == i);
     }
-    assert_int_equal(ps_send(&c, 6, 77, 0, NULL, 0, 1000, &e), 0);
-    struct ps_msg m;
-    assert_int_equal(ps_recv(&d, &m, 1000, &e), 0);
+    assert_int_equal(lab_net_send(&c, 6, 77, 0, NULL, 0, 1000, &e), 0);
+    struct lab_net_msg m;
+    assert_int_equal(lab_net_recv(&d, &m, 1000, &e), 0);
     assert_int_equal(m.type, 6);
     assert_true(m.a == 77);
     assert_int_equal(c.st.msgs_sent, (uint64_t)sent + 1);
     /* the socket's flags were never changed (MSG_DONTWAIT per call) */
     assert_false(fcntl(sv[0], F_GETFL) & O_NONBLOCK);
     assert_false(fcntl(sv[1], F_GETFL) & O_NONBLOCK);
-    ps_conn_close(&c);
-    ps_conn_close(&d);
+    lab_net_conn_close(&c);
+    lab_net_conn_close(&d);
 }
 
-/* A header whose length passes the PS_MSG_MAX check but whose peer sends
+/* A header whose length passes the LAB_NET_MSG_MAX check but whose peer sends
  * a few bytes and dies: the receiver allocates about what came, not the
  * 2 GiB the header claims. */
 static void test_huge_length_small_payload(void **state)
 {
     (void)state;
     struct core_err e = {0};
-    struct ps_msg m;
+    struct lab_net_msg m;
     int sv[2];
     pair(sv);
-    struct ps_conn c;
-    ps_conn_init_local(&c, sv[0], NULL, NULL);
-    unsigned char h[PS_HDR_BYTES];
-    raw_header(h, PS_MSG_MAGIC, PS_MSG_MAX - 8);
+    struct lab_net_conn c;
+    lab_net_conn_init_local(&c, sv[0], NULL, NULL);
+    unsigned char h[LAB_NET_HDR_BYTES];
+    raw_header(h, LAB_NET_MAGIC, LAB_NET_MSG_MAX - 8);
     assert_int_equal(write(sv[1], h, sizeof h), (ssize_t)sizeof h);
     assert_int_equal(write(sv[1], "0123456789", 10), 10);
     close(sv[1]);
-    assert_int_equal(ps_recv(&c, &m, 1000, &e), CORE_ERR_IO);
+    assert_int_equal(lab_net_recv(&c, &m, 1000, &e), CORE_ERR_IO);
     assert_non_null(strstr(e.msg, "peer closed"));
-    assert_true(c.pend.cap <= PS_RX_UPFRONT + 1);
-    ps_conn_close(&c);
+    assert_true(c.pend.cap <= LAB_NET_RX_UPFRONT + 1);
+    lab_net_conn_close(&c);
 
-    /* the same in the middle of ps_sendrecv (a ring step): our message goes
+    /* the same in the middle of lab_net_sendrecv (a ring step): our message goes
      * out on one connection, the garbled one comes in on another */
     int so[2];
     pair(so);
     pair(sv);
-    struct ps_conn out, in;
-    ps_conn_init_local(&out, so[0], NULL, NULL);
-    ps_conn_init_local(&in, sv[0], NULL, NULL);
+    struct lab_net_conn out, in;
+    lab_net_conn_init_local(&out, so[0], NULL, NULL);
+    lab_net_conn_init_local(&in, sv[0], NULL, NULL);
     assert_int_equal(write(sv[1], h, sizeof h), (ssize_t)sizeof h);
     assert_int_equal(write(sv[1], "0123456789", 10), 10);
     close(sv[1]);
     int v = 7;
     e = (struct core_err){0};
-    assert_int_equal(ps_sendrecv(&out, 1, 0, 0, &v, sizeof v, &in, &m, 1000, &e), CORE_ERR_IO);
+    assert_int_equal(lab_net_sendrecv(&out, 1, 0, 0, &v, sizeof v, &in, &m, 1000, &e), CORE_ERR_IO);
     assert_non_null(strstr(e.msg, "peer closed"));
-    assert_true(in.pend.cap <= PS_RX_UPFRONT + 1);
-    ps_conn_close(&out);
-    ps_conn_close(&in);
+    assert_true(in.pend.cap <= LAB_NET_RX_UPFRONT + 1);
+    lab_net_conn_close(&out);
+    lab_net_conn_close(&in);
     close(so[1]);
 }
 
 /* ---- review: throughput changes ---------------------------------------------- */
 
-/* Payloads past PS_RX_UPFRONT (read in doubling pieces), through ps_recv
- * and through ps_sendrecv both ways over one socket (bigger than the socket
+/* Payloads past LAB_NET_RX_UPFRONT (read in doubling pieces), through lab_net_recv
+ * and through lab_net_sendrecv both ways over one socket (bigger than the socket
  * buffers, so neither side can finish its write before the other reads),
  * and a frame of more parts than one gather write takes. */
 static void test_beyond_upfront_and_many_parts(void **state)
 {
     (void)state;
-    struct ps_conn c;
+    struct lab_net_conn c;
     pid_t pid = echo_start(&c);
     struct core_err e = {0};
-    size_t big = PS_RX_UPFRONT + 3 * 4096 + 5;
+    size_t big = LAB_NET_RX_UPFRONT + 3 * 4096 + 5;
     unsigned char *p = malloc(big);
     fill_pattern(p, big, 3);
-    struct ps_part one = {p, big};
-    struct ps_msg m;
-    assert_int_equal(ps_send(&c, 2, 1, 2, &one, 1, 20000, &e), 0);
-    assert_int_equal(ps_recv(&c, &m, 20000, &e), 0);
+    struct lab_net_part one = {p, big};
+    struct lab_net_msg m;
+    assert_int_equal(lab_net_send(&c, 2, 1, 2, &one, 1, 20000, &e), 0);
+    assert_int_equal(lab_net_recv(&c, &m, 20000, &e), 0);
     assert_int_equal(m.len, big);
     assert_memory_equal(m.data, p, big);
 
     /* 150 parts of 0..~40 KB (some empty), in order */
     enum { NP = 150 };
-    struct ps_part parts[NP];
+    struct lab_net_part parts[NP];
     size_t off = 0;
     for (int i = 0; i < NP; i++) {
         size_t n = i % 7 == 3 ? 0 : (size_t)(i * 263) % 40000 + 1;
-        parts[i] = (struct ps_part){p + off, n};
+        parts[i] = (struct lab_net_part){p + off, n};
         off += n;
     }
     assert_true(off <= big);
-    assert_int_equal(ps_send(&c, 3, 4, 5, parts, NP, 20000, &e), 0);
-    assert_int_equal(ps_recv(&c, &m, 20000, &e), 0);
+    assert_int_equal(lab_net_send(&c, 3, 4, 5, parts, NP, 20000, &e), 0);
+    assert_int_equal(lab_net_recv(&c, &m, 20000, &e), 0);
     assert_int_equal(m.type, 3);
     assert_int_equal(m.len, off);
     assert_memory_equal(m.data, p, off);
-    assert_int_equal(c.st.bytes_sent, 2 * PS_HDR_BYTES + big + off);
-    assert_int_equal(ps_send(&c, 0, 0, 0, NULL, 0, 1000, &e), 0);
+    assert_int_equal(c.st.bytes_sent, 2 * LAB_NET_HDR_BYTES + big + off);
+    assert_int_equal(lab_net_send(&c, 0, 0, 0, NULL, 0, 1000, &e), 0);
     reap_ok(pid);
-    ps_conn_close(&c);
+    lab_net_conn_close(&c);
     free(p);
 
-    /* ps_sendrecv, two ranks over one connection, past PS_RX_UPFRONT */
+    /* lab_net_sendrecv, two ranks over one connection, past LAB_NET_RX_UPFRONT */
     int sv[2];
     pair(sv);
     struct sr_args a0 = {NULL, 0, big, 1, sv[0], sv[1]};
@@ -1315,7 +1317,7 @@ static long proc_long(const char *path)
     return v;
 }
 
-/* A wrapped socket gets PS_SOCK_BUF buffers each way (as far as the
+/* A wrapped socket gets LAB_NET_SOCK_BUF buffers each way (as far as the
  * system's maximum allows), without its file flags changing. */
 static void test_socket_buffers(void **state)
 {
@@ -1323,8 +1325,8 @@ static void test_socket_buffers(void **state)
     int sv[2];
     pair(sv);
     int flags = fcntl(sv[0], F_GETFL);
-    struct ps_conn c;
-    ps_conn_init_local(&c, sv[0], NULL, NULL);
+    struct lab_net_conn c;
+    lab_net_conn_init_local(&c, sv[0], NULL, NULL);
     const int opts[] = {SO_SNDBUF, SO_RCVBUF};
     const char *max_path[] = {"/proc/sys/net/core/wmem_max", "/proc/sys/net/core/rmem_max"};
     for (int i = 0; i < 2; i++) {
@@ -1332,42 +1334,42 @@ static void test_socket_buffers(void **state)
         socklen_t len = sizeof v;
         assert_int_equal(getsockopt(sv[0], SOL_SOCKET, opts[i], &v, &len), 0);
         long max = proc_long(max_path[i]);
-        long want = max > 0 && max < PS_SOCK_BUF ? max : PS_SOCK_BUF;
+        long want = max > 0 && max < LAB_NET_SOCK_BUF ? max : LAB_NET_SOCK_BUF;
         /* the kernel reports twice what was set */
         assert_true((long)v >= 2 * want);
     }
     assert_int_equal(fcntl(sv[0], F_GETFL), flags);
-    ps_conn_close(&c);
+    lab_net_conn_close(&c);
     close(sv[1]);
 }
 
 /* A connection that broke (a corrupt frame) and was then closed is skipped
- * by ps_wait_any like any closed entry. */
+ * by lab_net_wait_any like any closed entry. */
 static void test_wait_any_skips_closed_broken(void **state)
 {
     (void)state;
     struct core_err e = {0};
-    struct ps_msg m;
+    struct lab_net_msg m;
     int s0[2], s1[2];
     pair(s0);
     pair(s1);
-    struct ps_conn a, b;
-    ps_conn_init_local(&a, s0[0], NULL, NULL);
-    ps_conn_init_local(&b, s1[0], NULL, NULL);
-    unsigned char h[PS_HDR_BYTES];
+    struct lab_net_conn a, b;
+    lab_net_conn_init_local(&a, s0[0], NULL, NULL);
+    lab_net_conn_init_local(&b, s1[0], NULL, NULL);
+    unsigned char h[LAB_NET_HDR_BYTES];
     raw_header(h, 0xdeadbeef, 0);
     assert_int_equal(write(s0[1], h, sizeof h), (ssize_t)sizeof h);
-    assert_int_equal(ps_recv(&a, &m, 1000, &e), CORE_ERR_IO);
-    ps_conn_close(&a);
-    struct ps_conn *cs[2] = {&a, &b};
-    assert_int_equal(ps_wait_any(cs, 2, 30, &e), CORE_ERR_LIMIT);
+    assert_int_equal(lab_net_recv(&a, &m, 1000, &e), CORE_ERR_IO);
+    lab_net_conn_close(&a);
+    struct lab_net_conn *cs[2] = {&a, &b};
+    assert_int_equal(lab_net_wait_any(cs, 2, 30, &e), CORE_ERR_LIMIT);
     /* b's message is found */
-    raw_header(h, PS_MSG_MAGIC, 0);
+    raw_header(h, LAB_NET_MAGIC, 0);
     assert_int_equal(write(s1[1], h, sizeof h), (ssize_t)sizeof h);
-    assert_int_equal(ps_wait_any(cs, 2, 1000, &e), 1);
+    assert_int_equal(lab_net_wait_any(cs, 2, 1000, &e), 1);
     /* only the closed one left: nothing open */
-    ps_conn_close(&b);
-    assert_int_equal(ps_wait_any(cs, 2, 30, &e), CORE_ERR_INVALID);
+    lab_net_conn_close(&b);
+    assert_int_equal(lab_net_wait_any(cs, 2, 30, &e), CORE_ERR_INVALID);
     close(s0[1]);
     close(s1[1]);
 }
@@ -1379,7 +1381,7 @@ static void test_wait_any_skips_closed_broken(void **state)
 enum { SHR_THREADS = 2, SHR_MSGS = 30000 }; /* a lost update shows in most runs */
 
 struct shr_sender {
-    struct ps_conn c;
+    struct lab_net_conn c;
     int rc;
 };
 
@@ -1388,7 +1390,7 @@ static void *shr_send_main(void *arg)
     struct shr_sender *s = arg;
     struct core_err e = {0};
     for (int i = 0; i < SHR_MSGS && s->rc == 0; i++)
-        s->rc = ps_send(&s->c, 1, i, 0, NULL, 0, 10000, &e);
+        s->rc = lab_net_send(&s->c, 1, i, 0, NULL, 0, 10000, &e);
     return NULL;
 }
 
@@ -1400,7 +1402,7 @@ struct shr_reader {
 static void *shr_read_main(void *arg)
 {
     struct shr_reader *r = arg;
-    size_t want = (size_t)SHR_MSGS * PS_HDR_BYTES, got = 0;
+    size_t want = (size_t)SHR_MSGS * LAB_NET_HDR_BYTES, got = 0;
     unsigned char *buf = malloc(want);
     while (got < want) {
         ssize_t n = read(r->fd, buf + got, want - got);
@@ -1408,8 +1410,8 @@ static void *shr_read_main(void *arg)
             break;
         got += (size_t)n;
     }
-    for (size_t i = 0; i < got / PS_HDR_BYTES; i++)
-        memcpy(&r->stamps[i], buf + i * PS_HDR_BYTES + PS_HDR_DELIVER, 8);
+    for (size_t i = 0; i < got / LAB_NET_HDR_BYTES; i++)
+        memcpy(&r->stamps[i], buf + i * LAB_NET_HDR_BYTES + LAB_NET_HDR_DELIVER, 8);
     free(buf);
     return NULL;
 }
@@ -1419,18 +1421,18 @@ static void test_shared_link_threads(void **state)
     (void)state;
     /* 40-byte frames at 400 kB/s: 100 us each, far slower than a send, so
      * the link is always busy and every charge starts where the last ended */
-    double rate = 4e5, ser = PS_HDR_BYTES / rate;
+    double rate = 4e5, ser = LAB_NET_HDR_BYTES / rate;
     double nic = 0;
     struct shr_sender snd[SHR_THREADS];
     struct shr_reader rd[SHR_THREADS];
     pthread_t ts[SHR_THREADS], tr[SHR_THREADS];
     double *stamps = calloc((size_t)SHR_THREADS * SHR_MSGS, sizeof *stamps);
-    struct ps_link_cfg link = {rate, 0};
+    struct lab_net_link_cfg link = {rate, 0};
     for (int k = 0; k < SHR_THREADS; k++) {
         int sv[2];
         pair(sv);
-        ps_conn_init_local(&snd[k].c, sv[0], &link, NULL);
-        ps_conn_share_link(&snd[k].c, &nic);
+        lab_net_conn_init_local(&snd[k].c, sv[0], &link, NULL);
+        lab_net_conn_share_link(&snd[k].c, &nic);
         snd[k].rc = 0;
         rd[k] = (struct shr_reader){sv[1], stamps + (size_t)k * SHR_MSGS};
     }
@@ -1444,7 +1446,7 @@ static void test_shared_link_threads(void **state)
         pthread_join(tr[k], NULL);
         assert_int_equal(snd[k].rc, 0);
         wire += snd[k].c.st.wire_s;
-        ps_conn_close(&snd[k].c);
+        lab_net_conn_close(&snd[k].c);
         close(rd[k].fd);
     }
     size_t total = (size_t)SHR_THREADS * SHR_MSGS;
@@ -1474,17 +1476,17 @@ static void test_topk_odd_fractions(void **state)
     const double fr[] = {NAN, -1.0, -INFINITY, INFINITY, 1e300, 0.0};
     const size_t want_k[] = {1, 1, 1, 10, 10, 1};
     for (size_t i = 0; i < sizeof fr / sizeof fr[0]; i++) {
-        ps_topk_encode(g, 10, fr[i], &b);
+        lab_ps_topk_encode(g, 10, fr[i], &b);
         assert_int_equal(b.len, 8 + 8 * want_k[i]);
         float acc[10] = {0};
-        assert_int_equal(ps_topk_decode_add(b.data, b.len, acc, 10, &e), 0);
+        assert_int_equal(lab_ps_topk_decode_add(b.data, b.len, acc, 10, &e), 0);
         if (want_k[i] == 1)
             assert_true(acc[1] == -9);
     }
     /* n = 0: an empty gradient encodes and decodes */
-    ps_topk_encode(NULL, 0, 0.5, &b);
+    lab_ps_topk_encode(NULL, 0, 0.5, &b);
     assert_int_equal(b.len, 8);
-    assert_int_equal(ps_topk_decode_add(b.data, b.len, NULL, 0, &e), 0);
+    assert_int_equal(lab_ps_topk_decode_add(b.data, b.len, NULL, 0, &e), 0);
     core_buf_fini(&b);
 }
 
@@ -1505,25 +1507,25 @@ static void test_q8_subnormal(void **state)
         int vals[7] = {mx, -mx, mx / 2, -(mx / 3), 1, 0, mx - 1};
         for (int i = 0; i < 7; i++)
             g[i] = (float)vals[i] * u;
-        ps_q8_encode(g, 7, &b);
+        lab_ps_q8_encode(g, 7, &b);
         float scale;
         memcpy(&scale, b.data + 8, 4);
         assert_true(scale > 0);
         assert_true((double)scale * 127.0 >= (double)mx * (double)u);
         float acc[7] = {0};
-        assert_int_equal(ps_q8_decode_add(b.data, b.len, acc, 7, &e), 0);
+        assert_int_equal(lab_ps_q8_decode_add(b.data, b.len, acc, 7, &e), 0);
         for (int i = 0; i < 7; i++)
             assert_true(fabs((double)acc[i] - (double)g[i]) <= (double)scale / 2);
     }
     /* ordinary values: the transmitted scale is max|x|/127 within a float
      * rounding, never below it */
     float g[3] = {0.3f, -1.7f, 1e-3f}, acc[3] = {0, 0, 0};
-    ps_q8_encode(g, 3, &b);
+    lab_ps_q8_encode(g, 3, &b);
     float scale;
     memcpy(&scale, b.data + 8, 4);
     assert_true((double)scale * 127.0 >= 1.7f);
     assert_true((double)scale <= 1.7f / 127.0 * (1 + 3e-7));
-    assert_int_equal(ps_q8_decode_add(b.data, b.len, acc, 3, &e), 0);
+    assert_int_equal(lab_ps_q8_decode_add(b.data, b.len, acc, 3, &e), 0);
     for (int i = 0; i < 3; i++)
         assert_true(fabs((double)acc[i] - (double)g[i]) <= (double)scale / 2 * (1 + 1e-6));
     core_buf_fini(&b);
@@ -1539,14 +1541,14 @@ static void test_link_parse_bytes(void **state)
     const char *bad[] = {"1GBps", "100MBps", "1GBPS", "5KBps"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         e = (struct core_err){0};
-        assert_int_equal(ps_link_parse(bad[i], &b, &e), CORE_ERR_INVALID);
+        assert_int_equal(lab_net_link_parse(bad[i], &b, &e), CORE_ERR_INVALID);
         char quoted[64];
         snprintf(quoted, sizeof quoted, "'%s'", bad[i]);
         assert_non_null(strstr(e.msg, quoted));
     }
-    assert_int_equal(ps_link_parse("1gbps", &b, &e), 0);
+    assert_int_equal(lab_net_link_parse("1gbps", &b, &e), 0);
     assert_true(fabs(b - 125e6) < 1e-6);
-    assert_int_equal(ps_link_parse("OFF", &b, &e), 0);
+    assert_int_equal(lab_net_link_parse("OFF", &b, &e), 0);
     assert_true(b == 0);
 }
 

@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "labs/lab_quant.h"
+#include "labs/quantize/lab_quant.h"
 #include "kernels/kernels.h"
 #include "lab_test_util.h"
 
@@ -31,34 +31,34 @@ static void test_quantizers_by_hand(void **state)
      * 0.75 -> round(1.5) = 2 (ties to even) -> 1.0, 9 saturates at 1.5 */
     double x[] = {0.26, 0.24, 0.75, 9, -9, -0.6};
     double y[6];
-    quant_sym(x, y, 6, 3, 1.5);
+    lab_quant_sym(x, y, 6, 3, 1.5);
     double want[] = {0.5, 0, 1.0, 1.5, -1.5, -0.5};
     for (int i = 0; i < 6; i++)
         assert_true(fabs(y[i] - want[i]) < 1e-12);
     /* asymmetric, 2 bits over [0, 3]: s = 1, z = 0; levels 0, 1, 2, 3 */
     double a[] = {0.4, 1.6, 2.5, 7, -1};
     double ya[5];
-    quant_asym(a, ya, 5, 2, 0, 3);
+    lab_quant_asym(a, ya, 5, 2, 0, 3);
     double wa[] = {0, 2, 2, 3, 0};
     for (int i = 0; i < 5; i++)
         assert_true(fabs(ya[i] - wa[i]) < 1e-12);
     /* the ideal 2-bit converter over [-1, 1): steps of 0.5, mid-rise */
     double u[] = {-1, -0.51, -0.2, 0, 0.3, 0.99, 1.0};
     double yu[7];
-    quant_ideal(u, yu, 7, 2, 1.0);
+    lab_quant_ideal(u, yu, 7, 2, 1.0);
     double wu[] = {-0.75, -0.75, -0.25, 0.25, 0.25, 0.75, 0.75};
     for (int i = 0; i < 7; i++)
         assert_true(fabs(yu[i] - wu[i]) < 1e-12);
     /* per row: the zero row stays zero, each other row its own scale */
     double m[] = {0, 0, 0, 1, -2, 0.5};
     double ym[6];
-    quant_sym_rows(m, ym, 2, 3, 2);    /* L = 1: row 2's scale 2 */
-    double wm[] = {0, 0, 0, 0, -2, 0}; /* 1/2 and 0.5/2 round to 0 */
+    lab_quant_sym_rows(m, ym, 2, 3, 2); /* L = 1: row 2's scale 2 */
+    double wm[] = {0, 0, 0, 0, -2, 0};  /* 1/2 and 0.5/2 round to 0 */
     for (int i = 0; i < 6; i++)
         assert_true(fabs(ym[i] - wm[i]) < 1e-12);
-    assert_true(isinf(quant_sqnr_db(wm, wm, 6)));
-    assert_true(isnan(quant_sqnr_db(m, wm, 3))); /* a zero signal */
-    assert_true(fabs(quant_formula_db(8) - 49.92) < 1e-12);
+    assert_true(isinf(lab_quant_sqnr_db(wm, wm, 6)));
+    assert_true(isnan(lab_quant_sqnr_db(m, wm, 3))); /* a zero signal */
+    assert_true(fabs(lab_quant_formula_db(8) - 49.92) < 1e-12);
 }
 
 /* The formula holds where its assumptions do: a uniform signal gets 6.02·b
@@ -70,18 +70,18 @@ static void test_formula_uniform_and_sine(void **state)
     size_t n = 1 << 17;
     double *u = malloc(n * sizeof *u), *s = malloc(n * sizeof *s), *y = malloc(n * sizeof *y);
     struct quant_rng r;
-    quant_rng_seed(&r, 4);
+    lab_quant_rng_seed(&r, 4);
     for (size_t i = 0; i < n; i++) {
-        u[i] = 2 * quant_rng_uniform(&r) - 1;
-        s[i] = sin(2 * M_PI * quant_rng_uniform(&r));
+        u[i] = 2 * lab_quant_rng_uniform(&r) - 1;
+        s[i] = sin(2 * M_PI * lab_quant_rng_uniform(&r));
     }
     for (int b = 4; b <= 12; b++) {
-        quant_ideal(u, y, n, b, 1.0);
-        double du = quant_sqnr_db(u, y, n) - 6.02 * b;
+        lab_quant_ideal(u, y, n, b, 1.0);
+        double du = lab_quant_sqnr_db(u, y, n) - 6.02 * b;
         if (!(fabs(du) < 0.2))
             fail_msg("uniform at %d bits: %.3f dB off 6.02 b", b, du);
-        quant_ideal(s, y, n, b, 1.0);
-        double ds = quant_sqnr_db(s, y, n) - quant_formula_db(b);
+        lab_quant_ideal(s, y, n, b, 1.0);
+        double ds = lab_quant_sqnr_db(s, y, n) - lab_quant_formula_db(b);
         if (b >= 7 && !(fabs(ds) < 0.2))
             fail_msg("sine at %d bits: %.3f dB off the formula", b, ds);
         if (b == 4 && !(ds < -0.3 && ds > -0.8)) /* the crowded peaks: about -0.5 */
@@ -98,23 +98,23 @@ static void test_best_clip(void **state)
     size_t n = 20000;
     double *g = malloc(n * sizeof *g), *y = malloc(n * sizeof *y), *sc = malloc(n * sizeof *sc);
     struct quant_rng r;
-    quant_rng_seed(&r, 8);
+    lab_quant_rng_seed(&r, 8);
     for (size_t i = 0; i < n; i++)
-        g[i] = quant_rng_gauss(&r);
-    double top = quant_absmax(g, n), rms = quant_rms(g, n);
+        g[i] = lab_quant_rng_gauss(&r);
+    double top = lab_quant_absmax(g, n), rms = lab_quant_rms(g, n);
     for (int b = 2; b <= 8; b += 2) {
         double best;
-        double clip = quant_best_clip(g, n, 0, b, sc, &best);
+        double clip = lab_quant_best_clip(g, n, 0, b, sc, &best);
         double scan = -INFINITY;
         for (int t = 1; t <= 2000; t++) {
-            quant_sym(g, y, n, b, top * t / 2000.0);
-            double q = quant_sqnr_db(g, y, n);
+            lab_quant_sym(g, y, n, b, top * t / 2000.0);
+            double q = lab_quant_sqnr_db(g, y, n);
             scan = q > scan ? q : scan;
         }
         if (!(best >= scan - 0.02))
             fail_msg("%d bits: search %.3f dB, scan %.3f dB", b, best, scan);
-        quant_sym(g, y, n, b, top);
-        assert_true(best >= quant_sqnr_db(g, y, n)); /* never worse than no clipping */
+        lab_quant_sym(g, y, n, b, top);
+        assert_true(best >= lab_quant_sqnr_db(g, y, n)); /* never worse than no clipping */
         if (b == 4)
             assert_true(clip / rms > 2.0 && clip / rms < 3.2); /* the textbook ~2.5 sigma */
     }
@@ -127,7 +127,7 @@ static void test_mlp(void **state)
     enum { N = 2048, T = 1024, D = 16 };
     float *x = malloc(sizeof(float) * (N + T) * D);
     int32_t *y = malloc(sizeof(int32_t) * (N + T));
-    quant_data_make(3, N + T, D, 4, x, y);
+    lab_quant_data_make(3, N + T, D, 4, x, y);
     int count[4] = {0};
     for (int i = 0; i < N + T; i++) {
         assert_true(y[i] >= 0 && y[i] < 4);
@@ -136,34 +136,34 @@ static void test_mlp(void **state)
     for (int c = 0; c < 4; c++)
         assert_true(count[c] > 0); /* every class occurs */
     struct quant_mlp a, b;
-    quant_mlp_init(&a, D, 24, 4, 5);
-    quant_mlp_init(&b, D, 24, 4, 5);
-    double chance = quant_mlp_accuracy(&a, x + (size_t)N * D, y + N, T);
+    lab_quant_mlp_init(&a, D, 24, 4, 5);
+    lab_quant_mlp_init(&b, D, 24, 4, 5);
+    double chance = lab_quant_mlp_accuracy(&a, x + (size_t)N * D, y + N, T);
     for (int e = 0; e < 4; e++) {
-        double la = quant_mlp_epoch(&a, x, y, N, 32, 0.05, 100 + e);
-        double lb = quant_mlp_epoch(&b, x, y, N, 32, 0.05, 100 + e);
+        double la = lab_quant_mlp_epoch(&a, x, y, N, 32, 0.05, 100 + e);
+        double lb = lab_quant_mlp_epoch(&b, x, y, N, 32, 0.05, 100 + e);
         assert_memory_equal(&la, &lb, sizeof la); /* deterministic, bit for bit */
     }
     for (int l = 0; l < QUANT_LAYERS; l++)
         assert_memory_equal(a.w[l], b.w[l], sizeof(float) * a.rows[l] * a.cols[l]);
-    double acc = quant_mlp_accuracy(&a, x + (size_t)N * D, y + N, T);
+    double acc = lab_quant_mlp_accuracy(&a, x + (size_t)N * D, y + N, T);
     assert_true(acc > 0.6 && acc > chance + 0.2);
-    assert_int_equal(quant_mlp_weights(&a), 16 * 24 + 24 * 24 + 24 * 4);
-    assert_int_equal(quant_mlp_biases(&a), 24 + 24 + 4);
+    assert_int_equal(lab_quant_mlp_weights(&a), 16 * 24 + 24 * 24 + 24 * 4);
+    assert_int_equal(lab_quant_mlp_biases(&a), 24 + 24 + 4);
     /* 8 bits per weight, per channel: weights/1 + 4 per bias + 4 per row */
-    assert_true(quant_mlp_bytes(&a, 8, true) == 1056 + 4 * 52 + 4 * 52);
-    assert_true(quant_mlp_bytes(&a, 4, false) == 528 + 4 * 52 + 4 * 3);
-    assert_true(quant_mlp_bytes(&a, 32, false) == 4 * (1056 + 52));
+    assert_true(lab_quant_mlp_bytes(&a, 8, true) == 1056 + 4 * 52 + 4 * 52);
+    assert_true(lab_quant_mlp_bytes(&a, 4, false) == 528 + 4 * 52 + 4 * 3);
+    assert_true(lab_quant_mlp_bytes(&a, 32, false) == 4 * (1056 + 52));
     /* 16-bit weights change nothing that matters; 2-bit ones do */
     struct quant_mlp q;
-    quant_mlp_copy(&q, &a);
-    quant_mlp_quantize(&q, 16, false);
-    assert_true(fabs(quant_mlp_accuracy(&q, x + (size_t)N * D, y + N, T) - acc) < 0.01);
+    lab_quant_mlp_copy(&q, &a);
+    lab_quant_mlp_quantize(&q, 16, false);
+    assert_true(fabs(lab_quant_mlp_accuracy(&q, x + (size_t)N * D, y + N, T) - acc) < 0.01);
     for (int l = 0; l < QUANT_LAYERS; l++) /* the copy was quantized, not the original */
         assert_memory_equal(a.w[l], b.w[l], sizeof(float) * a.rows[l] * a.cols[l]);
-    quant_mlp_fini(&q);
-    quant_mlp_copy(&q, &a);
-    quant_mlp_quantize(&q, 2, true);
+    lab_quant_mlp_fini(&q);
+    lab_quant_mlp_copy(&q, &a);
+    lab_quant_mlp_quantize(&q, 2, true);
     int levels_ok = 1;
     for (int r = 0; r < q.rows[0] && levels_ok; r++) { /* -s, 0, s only */
         float s = 0;
@@ -175,9 +175,9 @@ static void test_mlp(void **state)
         }
     }
     assert_true(levels_ok);
-    quant_mlp_fini(&q);
-    quant_mlp_fini(&a);
-    quant_mlp_fini(&b);
+    lab_quant_mlp_fini(&q);
+    lab_quant_mlp_fini(&a);
+    lab_quant_mlp_fini(&b);
     free(x), free(y);
 }
 

@@ -15,8 +15,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "labs/lab.h"
-#include "labs/lab_serve.h"
+#include "labs/lab_author.h"
+#include "labs/serving/lab_serve.h"
 #include "lab_test_util.h"
 
 #include <math.h>
@@ -30,34 +30,34 @@ static void test_books_by_hand(void **state)
     (void)state;
     struct srv_book b;
     struct core_err err;
-    srv_book_init(&b);
+    lab_srv_book_init(&b);
     /* request 0: 0 -> 1 (dispatch) -> 3; request 1: 2 -> 3 -> 4; request 2: 5 -> 5 -> 6 */
-    assert_int_equal(srv_book_arrive(&b, 0, 10.0, &err), 0);
-    assert_int_equal(srv_book_dispatch(&b, 0, 11.0, 1, &err), 0);
-    assert_int_equal(srv_book_arrive(&b, 1, 12.0, &err), 0);
-    assert_int_equal(srv_book_done(&b, 0, 13.0, &err), 0);
-    assert_int_equal(srv_book_dispatch(&b, 1, 13.0, 1, &err), 0);
-    assert_int_equal(srv_book_done(&b, 1, 14.0, &err), 0);
-    assert_int_equal(srv_book_arrive(&b, 2, 15.0, &err), 0);
-    assert_int_equal(srv_book_dispatch(&b, 2, 15.0, 1, &err), 0);
-    assert_int_equal(srv_book_done(&b, 2, 16.0, &err), 0);
-    srv_book_batch(&b, 1), srv_book_batch(&b, 1), srv_book_batch(&b, 1);
+    assert_int_equal(lab_srv_book_arrive(&b, 0, 10.0, &err), 0);
+    assert_int_equal(lab_srv_book_dispatch(&b, 0, 11.0, 1, &err), 0);
+    assert_int_equal(lab_srv_book_arrive(&b, 1, 12.0, &err), 0);
+    assert_int_equal(lab_srv_book_done(&b, 0, 13.0, &err), 0);
+    assert_int_equal(lab_srv_book_dispatch(&b, 1, 13.0, 1, &err), 0);
+    assert_int_equal(lab_srv_book_done(&b, 1, 14.0, &err), 0);
+    assert_int_equal(lab_srv_book_arrive(&b, 2, 15.0, &err), 0);
+    assert_int_equal(lab_srv_book_dispatch(&b, 2, 15.0, 1, &err), 0);
+    assert_int_equal(lab_srv_book_done(&b, 2, 16.0, &err), 0);
+    lab_srv_book_batch(&b, 1), lab_srv_book_batch(&b, 1), lab_srv_book_batch(&b, 1);
     /* refusals, and the books unchanged by them */
-    assert_int_equal(srv_book_done(&b, 1, 17.0, &err), CORE_ERR_INTERNAL);
+    assert_int_equal(lab_srv_book_done(&b, 1, 17.0, &err), CORE_ERR_INTERNAL);
     assert_non_null(strstr(err.msg, "request 1 answered twice"));
-    assert_int_equal(srv_book_arrive(&b, 5, 17.0, &err), CORE_ERR_INTERNAL);
+    assert_int_equal(lab_srv_book_arrive(&b, 5, 17.0, &err), CORE_ERR_INTERNAL);
     assert_non_null(strstr(err.msg, "out of order, expected 3"));
-    assert_int_equal(srv_book_dispatch(&b, 9, 17.0, 1, &err), CORE_ERR_INTERNAL);
-    assert_int_equal(srv_book_arrive(&b, 3, 17.0, &err), 0);
-    assert_int_equal(srv_book_done(&b, 3, 17.5, &err), CORE_ERR_INTERNAL);
+    assert_int_equal(lab_srv_book_dispatch(&b, 9, 17.0, 1, &err), CORE_ERR_INTERNAL);
+    assert_int_equal(lab_srv_book_arrive(&b, 3, 17.0, &err), 0);
+    assert_int_equal(lab_srv_book_done(&b, 3, 17.5, &err), CORE_ERR_INTERNAL);
     assert_non_null(strstr(err.msg, "before it was dispatched"));
-    assert_int_equal(srv_book_arrive(&b, 4, 16.5, &err), CORE_ERR_INTERNAL); /* back in time */
-    assert_int_equal(srv_book_dispatch(&b, 3, 18.0, 1, &err), 0);
-    assert_int_equal(srv_book_done(&b, 3, 20.0, &err), 0);
-    srv_book_batch(&b, 1);
+    assert_int_equal(lab_srv_book_arrive(&b, 4, 16.5, &err), CORE_ERR_INTERNAL); /* back in time */
+    assert_int_equal(lab_srv_book_dispatch(&b, 3, 18.0, 1, &err), 0);
+    assert_int_equal(lab_srv_book_done(&b, 3, 20.0, &err), 0);
+    lab_srv_book_batch(&b, 1);
 
     struct srv_stats s;
-    srv_book_stats(&b, 20.0, &s);
+    lab_srv_book_stats(&b, 20.0, &s);
     assert_int_equal(s.requests, 4);
     assert_int_equal(s.answered, 4);
     assert_true(b.in_system == 0 && b.in_queue == 0);
@@ -76,9 +76,9 @@ static void test_books_by_hand(void **state)
     assert_true(fabs(s.w_min - 1) < 1e-12 && fabs(s.w_max - 3) < 1e-12);
     assert_true(fabs(s.batch_mean - 1) < 1e-12);
     /* the window [12, 16]: request 0 stays 1, request 1 stays 2, request 2 stays 1 */
-    assert_true(fabs(srv_book_window_l(&b, 12, 16) - 1.0) < 1e-12);
-    assert_true(fabs(srv_book_window_l(&b, 10, 20) - 0.9) < 1e-12);
-    srv_book_fini(&b);
+    assert_true(fabs(lab_srv_book_window_l(&b, 12, 16) - 1.0) < 1e-12);
+    assert_true(fabs(lab_srv_book_window_l(&b, 10, 20) - 0.9) < 1e-12);
+    lab_srv_book_fini(&b);
 }
 
 /* Many random requests: the identity holds whatever the pattern. */
@@ -88,31 +88,31 @@ static void test_books_identity_random(void **state)
     struct srv_book b;
     struct core_err err;
     struct srv_rng r;
-    srv_book_init(&b);
-    srv_rng_seed(&r, 42);
+    lab_srv_book_init(&b);
+    lab_srv_rng_seed(&r, 42);
     double t = 0;
     size_t open = 0, next_done = 0;
     for (uint64_t id = 0; id < 5000; id++) {
-        t += srv_rng_gap(&r, 1000);
-        assert_int_equal(srv_book_arrive(&b, id, t, &err), 0);
+        t += lab_srv_rng_gap(&r, 1000);
+        assert_int_equal(lab_srv_book_arrive(&b, id, t, &err), 0);
         t += 1e-4;
-        assert_int_equal(srv_book_dispatch(&b, id, t, 1, &err), 0);
+        assert_int_equal(lab_srv_book_dispatch(&b, id, t, 1, &err), 0);
         open++;
         while (open > 3) { /* answer the oldest, in order */
             t += 1e-5;
-            assert_int_equal(srv_book_done(&b, next_done++, t, &err), 0);
+            assert_int_equal(lab_srv_book_done(&b, next_done++, t, &err), 0);
             open--;
         }
     }
     while (next_done < 5000) {
         t += 1e-3;
-        assert_int_equal(srv_book_done(&b, next_done++, t, &err), 0);
+        assert_int_equal(lab_srv_book_done(&b, next_done++, t, &err), 0);
     }
     struct srv_stats s;
-    srv_book_stats(&b, t, &s);
+    lab_srv_book_stats(&b, t, &s);
     assert_true(s.little_err < 1e-9);
-    assert_true(fabs(srv_book_window_l(&b, b.t0, t) - s.l_mean) < 1e-9 * s.l_mean);
-    srv_book_fini(&b);
+    assert_true(fabs(lab_srv_book_window_l(&b, b.t0, t) - s.l_mean) < 1e-9 * s.l_mean);
+    lab_srv_book_fini(&b);
 }
 
 static void test_quantile_and_fit(void **state)
@@ -125,7 +125,7 @@ static void test_quantile_and_fit(void **state)
     assert_true(fabs(lab_stats_quantile(v, 5, 1.0) - 5) < 1e-12);
     assert_true(isnan(lab_stats_quantile(v, 0, 0.5)));
     double B[] = {1, 2, 4, 8}, T[] = {1.5, 2.0, 3.0, 5.0}, t0, c;
-    srv_fit_line(B, T, 4, &t0, &c);
+    lab_srv_fit_line(B, T, 4, &t0, &c);
     assert_true(fabs(t0 - 1.0) < 1e-12 && fabs(c - 0.5) < 1e-12);
 }
 
@@ -133,23 +133,23 @@ static void test_poisson_and_inputs(void **state)
 {
     (void)state;
     struct srv_rng r, r2;
-    srv_rng_seed(&r, 7);
-    srv_rng_seed(&r2, 7);
+    lab_srv_rng_seed(&r, 7);
+    lab_srv_rng_seed(&r2, 7);
     double sum = 0, sq = 0;
     int n = 200000;
     for (int i = 0; i < n; i++) {
-        double g = srv_rng_gap(&r, 250.0);
+        double g = lab_srv_rng_gap(&r, 250.0);
         assert_true(g >= 0);
-        assert_true(g == srv_rng_gap(&r2, 250.0)); /* deterministic in the seed */
+        assert_true(g == lab_srv_rng_gap(&r2, 250.0)); /* deterministic in the seed */
         sum += g, sq += g * g;
     }
     double mean = sum / n, var = sq / n - mean * mean;
     assert_true(fabs(mean - 0.004) < 0.004 * 0.02);      /* mean 1/λ */
     assert_true(fabs(sqrt(var) - 0.004) < 0.004 * 0.03); /* exponential: sd = mean */
     float a[8], b[8], c[8];
-    srv_input(3, 10, 8, a);
-    srv_input(3, 10, 8, b);
-    srv_input(3, 11, 8, c);
+    lab_srv_input(3, 10, 8, a);
+    lab_srv_input(3, 10, 8, b);
+    lab_srv_input(3, 11, 8, c);
     assert_memory_equal(a, b, sizeof a);
     assert_memory_not_equal(a, c, sizeof a);
     for (int j = 0; j < 8; j++)
@@ -161,18 +161,18 @@ static void test_model_batch_independent(void **state)
 {
     (void)state;
     struct srv_model_dims dims = {12, 40};
-    float *w = malloc(srv_model_params(dims) * sizeof *w);
-    assert_int_equal(srv_model_params(dims), 40 * 12 + 40 + 12 * 40 + 12);
-    srv_model_init(dims, 5, w);
+    float *w = malloc(lab_srv_model_params(dims) * sizeof *w);
+    assert_int_equal(lab_srv_model_params(dims), 40 * 12 + 40 + 12 * 40 + 12);
+    lab_srv_model_init(dims, 5, w);
     struct srv_mlp m;
     struct core_err err;
-    assert_int_equal(srv_mlp_open(&m, dims, w, 9, &err), 0);
+    assert_int_equal(lab_srv_mlp_open(&m, dims, w, 9, &err), 0);
     float x[9 * 12], y[9 * 12], one[12];
     for (int i = 0; i < 9; i++)
-        srv_input(1, (uint64_t)i, 12, x + i * 12);
-    srv_mlp_forward(&m, x, 9, y);
+        lab_srv_input(1, (uint64_t)i, 12, x + i * 12);
+    lab_srv_mlp_forward(&m, x, 9, y);
     for (int i = 0; i < 9; i++) {
-        srv_mlp_forward(&m, x + i * 12, 1, one);
+        lab_srv_mlp_forward(&m, x + i * 12, 1, one);
         assert_memory_equal(one, y + i * 12, sizeof one);
     }
     /* and it is the MLP: row 0 by plain loops */
@@ -187,7 +187,7 @@ static void test_model_batch_independent(void **state)
         }
         assert_true(fabs(s - y[o]) < 1e-4 * (fabs(s) + 1));
     }
-    srv_mlp_close(&m);
+    lab_srv_mlp_close(&m);
     free(w);
 }
 

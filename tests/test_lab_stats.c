@@ -1,5 +1,5 @@
 /*
- * test_lab_stats.c — the statistics every lab reports with (labs/lab_stats.c):
+ * test_lab_stats.c — the statistics every lab reports with (labs/core/lab_stats.c):
  * the median of odd and even counts, sorted or not, the interpolated
  * quantile at and between ranks, min, max and mean, NaN ordering, and the
  * empty array.
@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "labs/lab.h"
+#include "labs/lab_author.h"
 
 #include <math.h>
 #include <string.h>

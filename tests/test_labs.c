@@ -13,7 +13,8 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "labs/lab.h"
+#include "labs/lab_author.h"
+#include "labs/transport/lab_mpi.h"
 #include "proc_test_util.h"
 
 #include <dirent.h>
@@ -136,6 +137,13 @@ struct seen {
     /* cancel after this many samples (0: never) */
     size_t cancel_after;
     atomic_int *cancel;
+    /* when watch_shm: the /dev/shm files the run's processes map or hold
+     * open, looked at with every sample (workers are alive then) */
+    bool watch_shm;
+    char shm[16][PROC_TEST_SHM_NAME];
+    size_t n_shm;
+    pid_t pids[64]; /* the run's workers seen */
+    size_t n_pids;
 };
 
 static void seen_sample(void *ud, const struct core_sample *s)
@@ -146,6 +154,9 @@ static void seen_sample(void *ud, const struct core_sample *s)
     v->s[v->n] = *s;
     v->series[v->n] = core_xstrdup(s->series);
     v->n++;
+    if (v->watch_shm)
+        proc_test_shm_tree(v->shm, sizeof v->shm / sizeof v->shm[0], &v->n_shm, v->pids,
+                           sizeof v->pids / sizeof v->pids[0], &v->n_pids);
     if (v->cancel_after && v->n == v->cancel_after)
         atomic_store(v->cancel, 1);
 }
@@ -648,14 +659,13 @@ static void cancel_at(size_t after, bool preset)
     struct core_err e = {0};
 
     int kids = count_children();
-    int shm = count_dir("/dev/shm");
     int maps = count_shared_maps();
 
     const char *kv[] = {"steps=1000", "workers=3", "interval_ms=10"};
     struct lab_params p;
     selftest_params(&p, kv, 3);
     atomic_int cancel = preset ? 1 : 0;
-    struct seen a = {.cancel_after = after, .cancel = &cancel};
+    struct seen a = {.cancel_after = after, .cancel = &cancel, .watch_shm = true};
     struct lab_sink sink = {seen_sample, seen_log, NULL, seen_summary, &a};
     struct fake_clock fc = {0};
     struct core_clock clock = {fake_now, fake_sleep, &fc};
@@ -675,9 +685,14 @@ static void cancel_at(size_t after, bool preset)
     assert_int_equal(r.n_samples, a.n);
 
     /* Nothing left behind: no child (not even a zombie), no socket, no
-     * shared mapping, no /dev/shm entry. */
+     * shared mapping, none of the run's own /dev/shm files (what other
+     * programs keep there is theirs). */
     assert_int_equal(count_children(), kids);
-    assert_int_equal(count_dir("/dev/shm"), shm);
+    for (size_t i = 0; i < a.n_shm; i++)
+        if (access(a.shm[i], F_OK) == 0)
+            fail_msg("the run left %s", a.shm[i]);
+    a.pids[a.n_pids < 64 ? a.n_pids++ : 63] = getpid();
+    assert_true(proc_test_sysv_by(a.pids, a.n_pids) <= 0); /* nor System V segments */
     assert_int_equal(count_shared_maps(), maps);
 
     struct db_labrun row;
@@ -1439,12 +1454,12 @@ static void test_mpi_ranks_given(void **state)
     struct core_err e = {0};
     int ranks = -1;
     lab_params_init(&p, ps);
-    assert_false(lab_params_use_mpi(&p));
+    assert_false(lab_mpi_params_use(&p));
     assert_int_equal(lab_mpi_ranks_given(&p, &ranks, &e), 0);
     assert_int_equal(ranks, 0);
 
     assert_int_equal(lab_params_set(&p, "hosts", "node1:3,node2:3,node3", &e), 0);
-    assert_true(lab_params_use_mpi(&p));
+    assert_true(lab_mpi_params_use(&p));
     assert_int_equal(lab_mpi_ranks_given(&p, &ranks, &e), 0);
     assert_int_equal(ranks, 7);
     static const char *const bad[] = {"node1:0", "node1:x", ":3", "a b:2", "node1:3,", "n:5000"};
@@ -1500,13 +1515,13 @@ static void test_mpi_ranks_given(void **state)
      * and one shard leave 4; the values set are kept exactly */
     assert_int_equal(lab_params_set(&p, "lr", "0.123456789", &e), 0);
     struct lab_params q;
-    lab_params_mpi_resolve(&p, &q);
+    lab_mpi_params_resolve(&p, &q);
     assert_true(lab_param_num(&q, "workers") == 4);
     assert_true(lab_param_num(&q, "lr") == 0.123456789);
     assert_string_equal(lab_param_str(&q, "transport"), "mpi");
     lab_params_fini(&q);
     assert_int_equal(lab_params_set(&p, "mode", "allreduce", &e), 0);
-    lab_params_mpi_resolve(&p, &q);
+    lab_mpi_params_resolve(&p, &q);
     assert_true(lab_param_num(&q, "workers") == 5); /* no shard in a ring */
     lab_params_fini(&q);
     lab_params_fini(&p);

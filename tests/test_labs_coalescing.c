@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "cmocka_skip.h"
+
 #include "kernels/kern_internal.h"
 #include "lab_test_util.h"
 
@@ -107,7 +109,7 @@ static void test_auto_without_gpu(void **state)
     (void)state;
     struct core_err why;
     if (kern_probe(NULL, &why) == 0)
-        skip(); /* a GPU is here: the GPU path is the gpu-labelled tests' job */
+        WB_SKIP("a GPU is here: the GPU path is the gpu-labelled tests' job");
     struct lab_machine m;
     lab_machine_probe(&m);
     m.l3_bytes = m.l2_bytes = 0; /* no cache warning: only the no-GPU one */
@@ -209,12 +211,12 @@ static void test_after_gpu_failed(void **state)
     lab_params_fini(&p);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cpu_small),        cmocka_unit_test(test_auto_without_gpu),
         cmocka_unit_test(test_cancel),           cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_after_gpu_failed),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return wb_run_tests("test_labs_coalescing", tests, sizeof tests / sizeof tests[0], argc, argv);
 }

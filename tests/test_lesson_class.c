@@ -136,30 +136,50 @@ static void test_gradebook_csv(void **state)
     (void)state;
     double lessons[2] = {1.5, 0};
     struct lesson_gb_lesson cols[2] = {{"p", "one", "One, two", 2}, {"p", "two", "Two", 1}};
-    struct lesson_gb_row rows[1] = {{.key = "s1",
+    struct lesson_gb_row rows[2] = {{.key = "s1",
                                      .user = "=HYPERLINK(\"x\")",
                                      .student_id = "-42",
                                      .lessons = lessons,
                                      .points = 1.5,
                                      .max = 3,
-                                     .total = 12.346,
-                                     .level = "review",
-                                     .design_pending = 2}};
-    rows[0].items[1] = 7.126;
-    struct lesson_gradebook gb = {cols, 2, rows, 1};
+                                     .n_flags = 1,
+                                     .design_pending = 2},
+                                    {.key = "s2",
+                                     .user = "bj\xc3\xb6rn\x1b[2J\xe2\x80\xae",
+                                     .student_id = "s2",
+                                     .name = "Bj\xc3\xb6rn Berg",
+                                     .section = "A",
+                                     .lessons = lessons,
+                                     .points = 1.5,
+                                     .max = 3}};
+    struct lesson_gradebook gb = {.lessons = cols, .n_lessons = 2, .rows = rows, .n_rows = 2};
     struct core_buf b;
     core_buf_init(&b);
-    lesson_gradebook_csv(&gb, &b);
-    /* Header: identifiers, then a quoted lesson title with its comma. */
+    lesson_gradebook_csv(&gb, LESSON_CSV_CANVAS, &b);
+    core_buf_putc(&b, '\0');
+    /* A byte-order mark, then the identifiers and a quoted lesson title with
+     * its comma and its maximum. */
+    assert_memory_equal(b.data, "\xEF\xBB\xBF", 3);
     assert_non_null(strstr(b.data, "Student,ID,SIS User ID,SIS Login ID,Section,\"One, two "
-                                   "[p:one]\",Two [p:two],Rubric theory.gpu [/10]"));
-    assert_non_null(strstr(b.data, "Course total [/100],Points,Level,Design points pending "
-                                   "review\r\n"));
-    /* The row: a formula is defused and its quotes doubled, a negative id
-     * is text, numbers are plain with a '.' point, lines end in CRLF. */
+                                   "(p:one) [/2]\",Two (p:two) [/1],Total,Flags,Design points "
+                                   "pending review\r\n"));
+    /* The second row: what each lesson is out of, the rest read only. */
+    assert_non_null(
+        strstr(b.data, "\r\nPoints Possible,,,,,2,1,(read only),(read only),(read only)\r\n"));
+    /* A formula is defused and its quotes doubled, a negative id is text,
+     * numbers are plain with a '.' point, lines end in CRLF. */
     assert_non_null(strstr(b.data, "\r\n\"'=HYPERLINK(\"\"x\"\")\",,\"'-42\",\"'=HYPERLINK(\"\"x"
-                                   "\"\")\",,1.5,0,0,7.13,"));
-    assert_non_null(strstr(b.data, ",12.35,1.5,review,2\r\n"));
+                                   "\"\")\",,1.5,0,1.5,1,2\r\n"));
+    /* The roster's name and section; a user name's control characters (an
+     * escape sequence, a right-to-left override) are shown escaped. */
+    assert_non_null(
+        strstr(b.data, "\r\nBj\xc3\xb6rn Berg,,s2,bj\xc3\xb6rn^[[2J<U+202E>,A,1.5,0,1.5,0,0\r\n"));
+    core_buf_reset(&b);
+    lesson_gradebook_csv(&gb, LESSON_CSV_MOODLE, &b);
+    core_buf_putc(&b, '\0');
+    assert_non_null(strstr(b.data, "ID number,Email address,Username,Full name,\"One, two "
+                                   "(p:one)\",Two (p:two),Total\r\n"));
+    assert_null(strstr(b.data, "Points Possible"));
     core_buf_fini(&b);
 }
 
@@ -172,7 +192,8 @@ static struct db *open_store(const char *path)
     assert_int_equal(db_open(&db, path, &e), CORE_OK);
     struct lesson_src src;
     assert_int_equal(lesson_src_read(class_pack(), &src, &e), CORE_OK);
-    assert_int_equal(lesson_pack_import(db, &src, false, NULL, NULL, &e), CORE_OK);
+    if (lesson_pack_import(db, &src, false, NULL, NULL, &e) != CORE_OK)
+        fail_msg("%s", e.msg);
     lesson_src_fini(&src);
     return db;
 }
@@ -272,7 +293,7 @@ static void test_class_loop(void **state)
 
     /* The gradebook is what the students' own progress says. */
     struct lesson_gradebook gb;
-    assert_int_equal(lesson_gradebook_load(tdb, cs, NULL, &gb, &e), CORE_OK);
+    assert_int_equal(lesson_gradebook_load(tdb, cs, NULL, true, &gb, &e), CORE_OK);
     assert_int_equal(gb.n_rows, 2);
     assert_double_equal(gb_row(&gb, "s-ann")->points, own_total(sdb, ann), 1e-12);
     assert_double_equal(gb_row(&gb, "ben")->points, own_total(sdb, ben), 1e-12);
@@ -320,7 +341,7 @@ static void test_class_loop(void **state)
     struct lesson_review_score sc[] = {{"sharding", 1}, {"asynchrony", 0.5}};
     assert_int_equal(lesson_review_set(prof, cs, att, sc, 2, "Say how.", "prof", NULL, &e),
                      CORE_OK);
-    assert_int_equal(lesson_gradebook_load(tdb, cs, NULL, &gb, &e), CORE_OK);
+    assert_int_equal(lesson_gradebook_load(tdb, cs, NULL, true, &gb, &e), CORE_OK);
     assert_double_equal(gb_row(&gb, "s-ann")->points, 0.9 + 1 + 1.5, 1e-9);
     assert_double_equal(gb_row(&gb, "s-ann")->design_pending, 0, 1e-12);
     lesson_gradebook_fini(&gb);
@@ -329,7 +350,7 @@ static void test_class_loop(void **state)
     char *dir = tmp_path("feedback");
     struct lesson_feedback_file *ff;
     size_t nf;
-    assert_int_equal(lesson_feedback_write(cs, dir, false, &ff, &nf, &e), CORE_OK);
+    assert_int_equal(lesson_feedback_write(tdb, cs, dir, false, &ff, &nf, &e), CORE_OK);
     assert_int_equal(nf, 2);
     const char *ann_file = NULL;
     for (size_t i = 0; i < nf; i++)
@@ -353,7 +374,7 @@ static void test_class_loop(void **state)
     /* Writing the feedback again refuses to replace the files. */
     struct lesson_feedback_file *ff2;
     size_t nf2;
-    assert_int_equal(lesson_feedback_write(cs, dir, false, &ff2, &nf2, &e), CORE_ERR_CONFLICT);
+    assert_int_equal(lesson_feedback_write(tdb, cs, dir, false, &ff2, &nf2, &e), CORE_ERR_CONFLICT);
     lesson_feedback_files_free(ff2, nf2);
     lesson_feedback_files_free(ff, nf);
 
@@ -373,7 +394,7 @@ static void test_class_loop(void **state)
     assert_int_equal(lesson_class_import(prof, cs, fa, NULL, &rep, &e), CORE_OK);
     assert_int_equal(rep.result, DB_CLASS_UNCHANGED);
     lesson_class_report_fini(&rep);
-    assert_int_equal(lesson_gradebook_load(tdb, cs, NULL, &gb, &e), CORE_OK);
+    assert_int_equal(lesson_gradebook_load(tdb, cs, NULL, true, &gb, &e), CORE_OK);
     assert_double_equal(gb_row(&gb, "s-ann")->points, own_total(sdb, ann), 1e-12);
     lesson_gradebook_fini(&gb);
     free(old_uid);

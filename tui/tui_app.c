@@ -98,10 +98,13 @@ static void apply_pops(struct tui_app *a)
 
 void tui_app_msg(struct tui_app *a, bool bad, const char *fmt, ...)
 {
+    char line[CORE_ERR_MSG * 2];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(a->msg, sizeof a->msg, fmt, ap);
+    int n = vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
+    size_t len = n < 0 ? 0 : (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
+    core_err_fit(line, len, a->msg, sizeof a->msg); /* long paths shortened, the reason kept */
     /* One line: the footer has no room for more. */
     for (char *p = a->msg; *p; p++)
         if (*p == '\n' || *p == '\r' || *p == '\t')

@@ -149,7 +149,10 @@ static uint32_t map_cp2(const struct tui_canvas *c, uint32_t cp, int *w, uint32_
 static uint32_t map_cp(const struct tui_canvas *c, uint32_t cp, int *w, bool *two_q)
 {
     *two_q = false;
-    if (cp < 0x20 || (cp >= 0x7F && cp < 0xA0)) {
+    /* Controls, line separators and bidi overrides (core_text_unsafe) are
+     * drawn as a replacement, never sent to the terminal nor dropped
+     * unseen. */
+    if (core_text_unsafe(cp)) {
         *w = 1;
         return c->cs == TUI_CS_ASCII ? '?' : 0xFFFD;
     }

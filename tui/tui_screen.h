@@ -370,6 +370,7 @@ struct tui_question_model {
     char *policy_line; /* "policy: 3 tries; ... · 1 of 3 used", or the exam's rule */
     bool closed;       /* no try left (or the exam's one answer given, or the exam over) */
     bool exam_open;    /* an exam not yet submitted: grades are withheld */
+    bool sealed;       /* graded work of a class: recorded ungraded, variant fixed, no give-up */
     bool has_params;   /* draws numbers per variant: v shows a new variant */
     bool exam;         /* the question is part of an exam lesson */
     enum tui_q_mode before_confirm; /* the mode to go back to from TUI_Q_CONFIRM */
@@ -666,6 +667,9 @@ struct tui_review_entry {
     struct tui_review_concept *concepts;
     size_t n_concepts;
     struct tui_input comment;
+    bool dirty;            /* scores or comment changed since loaded or saved */
+    bool sealed;           /* graded work: the review is its grade */
+    int64_t superseded_by; /* a later answer of the student's to it (class id), 0: none */
 };
 
 struct tui_review_model {
@@ -673,6 +677,7 @@ struct tui_review_model {
     size_t n, sel;   /* the answer shown */
     size_t csel;     /* the rubric concept selected */
     bool commenting; /* the comment line has the keys */
+    int confirm;     /* an action waiting for "save, discard or stay?" (unsaved work); 0: none */
     bool all;        /* reviewed answers too */
     size_t top;      /* first row of the answer text shown */
     int answer_rows; /* rows the last draw gave the answer (for paging) */

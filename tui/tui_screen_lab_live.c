@@ -45,7 +45,7 @@ struct tui_lab_live {
     int rc;
     long long run_id;
     char status[16];
-    char error[256];
+    char error[CORE_ERR_MSG];
     /* The UI thread's own, outside the lock: */
     pthread_t thread;
     bool joined;   /* the thread was joined (or never started) */
@@ -162,7 +162,8 @@ static void *lab_thread(void *arg)
              res.status[0]              ? res.status
              : rc == CORE_ERR_CANCELLED ? "cancelled"
                                         : "failed");
-    snprintf(lv->error, sizeof lv->error, "%s", res.error ? res.error : rc ? e.msg : "");
+    const char *why = res.error ? res.error : rc ? e.msg : "";
+    core_err_fit(why, strlen(why), lv->error, sizeof lv->error); /* long paths shortened */
     lv->run_id = res.run_id;
     lv->version++;
     pthread_mutex_unlock(&lv->mu);

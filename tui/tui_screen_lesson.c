@@ -308,7 +308,10 @@ static void fill_questions(struct tui_app *a, struct lesson *l)
                 o->attempts = rows[k].attempts;
                 o->best = rows[k].best;
                 o->answered = rows[k].answered;
-                o->hidden = rows[k].exam && !rows[k].exam_over && rows[k].answered;
+                o->hidden =
+                    ((rows[k].exam && !rows[k].exam_over) ||
+                     (rows[k].sealed && (!rows[k].has_official || rows[k].official_pending))) &&
+                    rows[k].answered;
                 enum lesson_help h = lesson_help_of(&rows[k]);
                 o->helped = h == LESSON_HELP_AFTER || h == LESSON_HELP_UNANSWERED;
             }

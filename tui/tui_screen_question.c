@@ -64,43 +64,83 @@ enum {
 #define N_VARIANT_KEYS 1 /* v is the last row of every table that has NAV_KEYS */
 
 /* Typing: every printable key is the answer's, even after a right answer. */
+#define TYPE_SCROLL                                                                                \
+    {TUI_K_PGUP, TUI_K_UP, A_PGUP, "PgUp/Up", NULL, "scroll up"},                                  \
+    {                                                                                              \
+        TUI_K_PGDN, TUI_K_DOWN, A_PGDN, "PgDn/Down", NULL, "scroll down"                           \
+    }
 static const struct tui_binding keys_type[] = {
     {TUI_K_ENTER, 0, A_GRADE, "Enter", "grade", "grade the answer (recorded at once)"},
     {TUI_K_TAB, 0, A_KEYS, "Tab", "commands", "leave the answer line: hint, give up, next"},
     {KEY_CTRL_G, 0, A_GIVEUP, "Ctrl-G", "give up", "give up: asks, then shows the solution"},
     {TUI_K_ESC, 0, A_BACK, "Esc", "back", "back to the lesson"},
-    {TUI_K_PGUP, TUI_K_UP, A_PGUP, "PgUp/Up", NULL, "scroll up"},
-    {TUI_K_PGDN, TUI_K_DOWN, A_PGDN, "PgDn/Down", NULL, "scroll down"},
+    TYPE_SCROLL,
 };
+
+/* Work that is recorded, not graded here (a class's sealed work, an open
+ * exam): Enter records, and there is no giving up. */
+static const struct tui_binding keys_type_rec[] = {
+    {TUI_K_ENTER, 0, A_GRADE, "Enter", "record", "record the answer (your instructor grades it)"},
+    {TUI_K_TAB, 0, A_KEYS, "Tab", "commands", "leave the answer line: hint, next"},
+    {TUI_K_ESC, 0, A_BACK, "Esc", "back", "back to the lesson"},
+    TYPE_SCROLL,
+};
+
+#define GIVEUP_KEY                                                                                 \
+    {                                                                                              \
+        'g', KEY_CTRL_G, A_GIVEUP, "g", "give up", "give up: asks, then shows the solution"        \
+    }
+#define LINE_REST                                                                                  \
+    {'k', TUI_K_UP, A_UP, "k/Up", NULL, "scroll up"},                                              \
+        {'j', TUI_K_DOWN, A_DOWN, "j/Down", NULL, "scroll down"},                                  \
+        {TUI_K_PGUP, 0, A_PGUP, "PgUp", NULL, "scroll up a screen"},                               \
+        {TUI_K_PGDN, ' ', A_PGDN, "PgDn", NULL, "scroll down a screen"},                           \
+        {'L', 0, A_LAB, "L", NULL, "run the lab this question uses"},                              \
+        {'q', TUI_K_ESC, A_BACK, "q", "back", "back to the lesson"}, NAV_KEYS
 
 static const struct tui_binding keys_line[] = {
     {TUI_K_ENTER, 'i', A_TYPE, "i/Enter", "type", "back to the answer line"},
     {'h', 0, A_HINT, "h", "hint", "reveal the next hint"},
-    {'g', KEY_CTRL_G, A_GIVEUP, "g", "give up", "give up: asks, then shows the solution"},
-    {'k', TUI_K_UP, A_UP, "k/Up", NULL, "scroll up"},
-    {'j', TUI_K_DOWN, A_DOWN, "j/Down", NULL, "scroll down"},
-    {TUI_K_PGUP, 0, A_PGUP, "PgUp", NULL, "scroll up a screen"},
-    {TUI_K_PGDN, ' ', A_PGDN, "PgDn", NULL, "scroll down a screen"},
-    {'L', 0, A_LAB, "L", NULL, "run the lab this question uses"},
-    {'q', TUI_K_ESC, A_BACK, "q", "back", "back to the lesson"},
-    NAV_KEYS,
+    GIVEUP_KEY,
+    LINE_REST,
 };
 
+static const struct tui_binding keys_line_rec[] = {
+    {TUI_K_ENTER, 'i', A_TYPE, "i/Enter", "type", "back to the answer line"},
+    {'h', 0, A_HINT, "h", "hint", "reveal the next hint"},
+    LINE_REST,
+};
+
+#define PICK_MOVES                                                                                 \
+    {TUI_K_UP, 'k', A_UP, "k/Up", NULL, "previous choice"},                                        \
+        {TUI_K_DOWN, 'j', A_DOWN, "j/Down", NULL, "next choice"},                                  \
+        {' ',     0,      A_PICK,                                                                  \
+         "Space", "pick", "pick the choice (multi: toggle; ordering: hold and move)"},             \
+        {'K', 0, A_MOVE_UP, "K", NULL, "ordering: move the item up"},                              \
+    {                                                                                              \
+        'J', 0, A_MOVE_DOWN, "J", NULL, "ordering: move the item down"                             \
+    }
+#define PICK_REST                                                                                  \
+    {TUI_K_PGUP, 0, A_PGUP, "PgUp", NULL, "scroll up"},                                            \
+        {TUI_K_PGDN, 0, A_PGDN, "PgDn", NULL, "scroll down"},                                      \
+        {'L', 0, A_LAB, "L", NULL, "run the lab this question uses"},                              \
+        {'q', TUI_K_ESC, A_BACK, "q", "back", "back to the lesson"}, NAV_KEYS
+
 static const struct tui_binding keys_pick[] = {
-    {TUI_K_UP, 'k', A_UP, "k/Up", NULL, "previous choice"},
-    {TUI_K_DOWN, 'j', A_DOWN, "j/Down", NULL, "next choice"},
-    {' ', 0, A_PICK, "Space", "pick", "pick the choice (multi: toggle; ordering: hold and move)"},
-    {'K', 0, A_MOVE_UP, "K", NULL, "ordering: move the item up"},
-    {'J', 0, A_MOVE_DOWN, "J", NULL, "ordering: move the item down"},
+    PICK_MOVES,
     {TUI_K_ENTER, 0, A_GRADE, "Enter", "grade", "grade the picks (recorded at once)"},
     {'t', 0, A_TYPE, "t", NULL, "type the answer as letters instead"},
     {'h', 0, A_HINT, "h", "hint", "reveal the next hint"},
-    {'g', KEY_CTRL_G, A_GIVEUP, "g", "give up", "give up: asks, then shows the solution"},
-    {TUI_K_PGUP, 0, A_PGUP, "PgUp", NULL, "scroll up"},
-    {TUI_K_PGDN, 0, A_PGDN, "PgDn", NULL, "scroll down"},
-    {'L', 0, A_LAB, "L", NULL, "run the lab this question uses"},
-    {'q', TUI_K_ESC, A_BACK, "q", "back", "back to the lesson"},
-    NAV_KEYS,
+    GIVEUP_KEY,
+    PICK_REST,
+};
+
+static const struct tui_binding keys_pick_rec[] = {
+    PICK_MOVES,
+    {TUI_K_ENTER, 0, A_GRADE, "Enter", "record", "record the picks (your instructor grades them)"},
+    {'t', 0, A_TYPE, "t", NULL, "type the answer as letters instead"},
+    {'h', 0, A_HINT, "h", "hint", "reveal the next hint"},
+    PICK_REST,
 };
 
 static const struct tui_binding keys_edit[] = {
@@ -208,7 +248,7 @@ static void load_attempts(struct tui_app *a, struct question *q)
                                        at[i].rv_comment ? at[i].rv_comment : "");
         o->correct = o->valid && o->max > 0 && o->score >= o->max;
         o->after_giveup = at[i].after_giveup;
-        o->hidden = q->m.exam_open;
+        o->hidden = q->m.exam_open || q->m.sealed;
     }
     db_attempts_free(at, n);
     struct db_giveup *g = NULL;
@@ -253,6 +293,7 @@ static bool question_load(struct tui_app *a, struct question *q, const char *qid
         q->lab = core_xstrdup(v.q.lab);
     m->exam_open = v.exam && !v.exam_over;
     m->exam = v.exam;
+    m->sealed = v.sealed;
     tui_question_set_policy(m, v.policy_text, &v.tries, v.exam, v.exam_over);
     free(q->policy_text);
     q->policy_text = core_xstrdup(v.policy_text);
@@ -260,7 +301,7 @@ static bool question_load(struct tui_app *a, struct question *q, const char *qid
     q->used = v.tries.used;
     q->limit = v.tries.limit;
     /* A closed question (or one given up on) shows its solution. */
-    if (((m->closed && !m->exam_open) || v.tries.gave_up) &&
+    if (((m->closed && !m->exam_open) || v.tries.gave_up) && !m->sealed &&
         lesson_question_solution(a->sess, m->qid, v.variant, &m->accepted, &m->reference, &e) !=
             CORE_OK)
         tui_app_msg(a, true, "%s", e.msg);
@@ -404,6 +445,10 @@ static void new_variant(struct tui_app *a, struct question *q)
 {
     if (!q->m.has_params) {
         tui_app_msg(a, false, "this question has no variants: its numbers are the same for all");
+        return;
+    }
+    if (q->m.sealed) {
+        tui_app_msg(a, false, "graded work: your numbers are fixed; no other variant");
         return;
     }
     if (q->m.exam_open) {
@@ -576,7 +621,9 @@ static void grade_entry(struct tui_app *a, struct question *q)
 /* g, Ctrl-G: giving up is recorded and final, so it asks first. */
 static void ask_give_up(struct tui_app *a, struct tui_question_model *m)
 {
-    if (m->exam_open) {
+    if (m->sealed) {
+        tui_app_msg(a, false, "graded work: no giving up; your instructor grades your answer");
+    } else if (m->exam_open) {
         tui_app_msg(a, false, "no giving up during an exam: submit it to see the solutions");
     } else if (m->gave_up) {
         tui_app_msg(a, false, "you gave up on this question already: its solution is below");
@@ -740,11 +787,12 @@ static struct tui_keymap question_keys(const void *st)
 {
     const struct question *q = st;
     struct tui_keymap km;
+    bool rec = q->m.sealed || q->m.exam_open; /* recorded, graded elsewhere */
     switch (q->m.mode) {
     case TUI_Q_TYPE:
-        return TUI_KEYMAP(keys_type);
+        return rec ? TUI_KEYMAP(keys_type_rec) : TUI_KEYMAP(keys_type);
     case TUI_Q_PICK:
-        km = TUI_KEYMAP(keys_pick);
+        km = rec ? TUI_KEYMAP(keys_pick_rec) : TUI_KEYMAP(keys_pick);
         if (!q->m.has_params)
             km.n -= N_VARIANT_KEYS;
         return km;
@@ -765,11 +813,11 @@ static struct tui_keymap question_keys(const void *st)
     else if (q->m.kind == TUI_QK_DESIGN)
         km = TUI_KEYMAP(keys_design);
     else if (q->m.kind != TUI_QK_LINE && q->m.n_choices)
-        km = TUI_KEYMAP(keys_pick);
+        km = rec ? TUI_KEYMAP(keys_pick_rec) : TUI_KEYMAP(keys_pick);
     else
-        km = TUI_KEYMAP(keys_line);
-    if (!q->m.has_params)
-        km.n -= N_VARIANT_KEYS; /* v: only where there are variants */
+        km = rec ? TUI_KEYMAP(keys_line_rec) : TUI_KEYMAP(keys_line);
+    if (!q->m.has_params || q->m.sealed)
+        km.n -= N_VARIANT_KEYS; /* v: only where there are variants (not in graded work) */
     return km;
 }
 

@@ -97,7 +97,12 @@ void tui_question_set_policy(struct tui_question_model *m, const char *policy,
 {
     free(m->policy_line);
     m->closed = t->closed || (exam && exam_over);
-    if (exam && !exam_over)
+    if (m->sealed)
+        m->policy_line = core_xasprintf(
+            "graded work: recorded, not graded here; your instructor grades it (%s%s)",
+            exam ? "an exam: one answer, then S in the lesson" : policy,
+            t->closed && !exam ? ": no try left" : "");
+    else if (exam && !exam_over)
         m->policy_line = core_xstrdup(
             t->used ? "exam: answered (one answer each); graded when you submit the exam: S in "
                       "the lesson"

@@ -293,8 +293,10 @@ static void draw_mode_line(struct sheet *s, struct tui_question_model *m, bool l
     const char *dot = tui_glyph(cs, "·", "-");
     char line[240];
     struct tui_style st = TUI_ST(0, TUI_C_MUTED);
-    const char *variant =
-        m->has_params ? (locked ? " v new variant (practice)" : " v new variant") : "";
+    bool rec = m->sealed || m->exam_open; /* recorded here, graded elsewhere */
+    const char *variant = m->has_params && !m->sealed
+                              ? (locked ? " v new variant (practice)" : " v new variant")
+                              : "";
     switch (m->mode) {
     case TUI_Q_CONFIRM:
         snprintf(line, sizeof line,
@@ -302,20 +304,32 @@ static void draw_mode_line(struct sheet *s, struct tui_question_model *m, bool l
         st = TUI_ST(TUI_A_BOLD | TUI_A_REVERSE, TUI_C_WARN);
         break;
     case TUI_Q_TYPE:
-        snprintf(line, sizeof line,
-                 "%s typing: Enter grades, Tab for commands (hint, give up, next)",
-                 tui_glyph(cs, "✎", ">"));
+        if (rec)
+            snprintf(line, sizeof line,
+                     "%s typing: Enter records your answer, Tab for commands (hint, next)",
+                     tui_glyph(cs, "✎", ">"));
+        else
+            snprintf(line, sizeof line,
+                     "%s typing: Enter grades, Tab for commands (hint, give up, next)",
+                     tui_glyph(cs, "✎", ">"));
         break;
     case TUI_Q_PICK:
-        snprintf(line, sizeof line,
-                 "picking: Space picks, Enter grades %s h hint %s g give up %s "
-                 "n next",
-                 dot, dot, dot);
+        if (rec)
+            snprintf(line, sizeof line, "picking: Space picks, Enter records %s h hint %s n next",
+                     dot, dot);
+        else
+            snprintf(line, sizeof line,
+                     "picking: Space picks, Enter grades %s h hint %s g give up %s "
+                     "n next",
+                     dot, dot, dot);
         break;
     case TUI_Q_KEYS:
         if (locked)
             snprintf(line, sizeof line, "commands: n next question %s N next unanswered%s%s", dot,
                      *variant ? " " : "", *variant ? dot : "");
+        else if (rec)
+            snprintf(line, sizeof line, "commands: %s type %s h hint %s n next %s N unanswered",
+                     m->kind == TUI_QK_DESIGN ? "e" : "i", dot, dot, dot);
         else
             snprintf(line, sizeof line,
                      "commands: %s type %s h hint %s g give up %s n next %s N "
@@ -374,11 +388,14 @@ static void layout(struct sheet *s, struct tui_question_model *m, struct tui_cur
         /* No answer line to type into: say why instead. */
         if (m->n_choices)
             s->y++;
-        put(s, 1, m->exam_open ? "Answered:" : "Closed:", TUI_ST(TUI_A_BOLD, TUI_C_WARN), -1);
-        put(s, m->exam_open ? 11 : 9,
-            m->exam_open ? "your answer is recorded; it is graded when you submit the exam"
-            : m->exam    ? "the exam is over; your grade and the solution are below"
-                         : "no tries left; the solution is below",
+        put(s, 1,
+            m->exam_open || m->sealed ? "Answered:" : "Closed:", TUI_ST(TUI_A_BOLD, TUI_C_WARN),
+            -1);
+        put(s, m->exam_open || m->sealed ? 11 : 9,
+            m->sealed      ? "your answers are recorded; your instructor grades them"
+            : m->exam_open ? "your answer is recorded; it is graded when you submit the exam"
+            : m->exam      ? "the exam is over; your grade and the solution are below"
+                           : "no tries left; the solution is below",
             TUI_ST(0, TUI_C_WARN), s->r.w - 12);
         s->y++;
     }

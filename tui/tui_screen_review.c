@@ -105,9 +105,19 @@ void tui_view_review(struct tui_review_model *m, struct tui_canvas *c, struct tu
                       "answer %zu of %zu (%zu waiting) %s %s", m->sel + 1, m->n, pending,
                       tui_glyph(c->cs, "·", "-"), e->question);
     y++;
-    tui_canvas_printf(c, y, r.x + 1, muted, r.w - 2, "student %s, attempt %lld%s", e->student,
-                      (long long)e->attempt, e->reviewed ? "  [reviewed]" : "");
-    y += 2;
+    tui_canvas_printf(c, y, r.x + 1, muted, r.w - 2, "student %s, attempt %lld%s%s%s", e->student,
+                      (long long)e->attempt, e->reviewed ? "  [reviewed]" : "",
+                      e->sealed ? "  [graded work]" : "", e->dirty ? "  [not saved]" : "");
+    y++;
+    if (e->superseded_by)
+        tui_canvas_printf(c, y, r.x + 1, TUI_ST(TUI_A_BOLD, TUI_C_WARN), r.w - 2,
+                          "superseded: the student answered this question again (attempt %lld)",
+                          (long long)e->superseded_by);
+    if (m->confirm)
+        tui_canvas_put(c, y, r.x + 1,
+                       "unsaved review: s save it, d discard it, Esc stay on this answer",
+                       TUI_ST(TUI_A_BOLD | TUI_A_REVERSE, TUI_C_WARN), r.w - 2);
+    y++;
     /* The rubric takes what it needs at the bottom; the texts share the rest. */
     int rubric_rows = (int)e->n_concepts + 5;
     int room = r.y + r.h - y - rubric_rows;
@@ -194,7 +204,8 @@ enum {
     A_PGDN,
     A_BACK,
     A_DONE,
-    A_CANCEL
+    A_CANCEL,
+    A_DISCARD
 };
 
 static const struct tui_binding keys_review[] = {
@@ -202,6 +213,9 @@ static const struct tui_binding keys_review[] = {
     {TUI_K_DOWN, 'j', A_DOWN, "j/Down", "concept", "next rubric concept"},
     {TUI_K_RIGHT, '+', A_MORE, "Right/+", "score", "raise the concept's score (digits set it)"},
     {TUI_K_LEFT, '-', A_LESS, "Left/-", NULL, "lower the concept's score"},
+    {'q', TUI_K_ESC, A_BACK, "q/Esc", "quit",
+     "leave the review (asks first when a review is "
+     "not saved)"},
     {'c', 0, A_COMMENT, "c", "comment", "write a comment for the student"},
     {'s', TUI_K_CTRL_S, A_SAVE, "s", "save",
      "store the review (it counts instead of the automatic score)"},
@@ -210,7 +224,12 @@ static const struct tui_binding keys_review[] = {
     {TUI_K_PGDN, ' ', A_PGDN, "Space/PgDn", NULL, "scroll the answer down"},
     {TUI_K_PGUP, 'b', A_PGUP, "b/PgUp", NULL, "scroll the answer up"},
     {'a', 0, A_ALL, "a", "all", "list the reviewed answers too, or only those waiting"},
-    {'q', TUI_K_ESC, A_BACK, "q", "quit", "leave the review"},
+};
+
+static const struct tui_binding keys_confirm[] = {
+    {'s', TUI_K_CTRL_S, A_SAVE, "s", "save", "save the review, then go on"},
+    {'d', 0, A_DISCARD, "d", "discard", "drop the changes, then go on"},
+    {TUI_K_ESC, 'q', A_CANCEL, "Esc", "stay", "stay on this answer"},
 };
 
 static const struct tui_binding keys_comment[] = {
@@ -224,6 +243,23 @@ struct review {
     char *class_path;
     char *saved_comment; /* while editing: the text before, for Esc */
 };
+
+/* Whether `label` is an item of the list s[0..n) ("a, b and c."). */
+static bool listed(const char *s, size_t n, const char *label)
+{
+    size_t ln = strlen(label);
+    for (size_t i = 0; ln && i + ln <= n; i++) {
+        if (strncmp(s + i, label, ln) != 0)
+            continue;
+        bool start = i == 0 || (i >= 2 && s[i - 2] == ',' && s[i - 1] == ' ') ||
+                     (i >= 4 && strncmp(s + i - 4, "and ", 4) == 0);
+        char after = i + ln < n ? s[i + ln] : '\0';
+        if (start &&
+            (after == ',' || after == '.' || after == '\0' || after == ' ' || after == ';'))
+            return true;
+    }
+    return false;
+}
 
 static void fill_entry(struct tui_review_entry *e, const struct lesson_review_item *it)
 {
@@ -247,12 +283,26 @@ static void fill_entry(struct tui_review_entry *e, const struct lesson_review_it
     e->rv_score = it->rv_score;
     e->n_concepts = it->n_concepts;
     e->concepts = core_xcalloc(it->n_concepts ? it->n_concepts : 1, sizeof *e->concepts);
+    /* A review starts from the last one stored, else from what the
+     * automatic reading found: a concept its feedback lists as covered
+     * starts at its points, the others at 0 (without such a line, the
+     * automatic score spread over the concepts). */
+    double auto_frac = it->auto_valid && it->points > 0 ? it->auto_score / it->points : 0;
+    const char *covered =
+        it->auto_valid && it->auto_feedback ? strstr(it->auto_feedback, "Covered: ") : NULL;
+    size_t cov_len = covered ? strcspn(covered, "\n") : 0;
     for (size_t k = 0; k < it->n_concepts; k++) {
         const struct lesson_review_concept *c = &it->concepts[k];
-        /* A review starts from the last one stored, else from nothing. */
-        e->concepts[k] = (struct tui_review_concept){core_xstrdup(c->label), c->points, c->self,
-                                                     isnan(c->reviewed) ? 0 : c->reviewed};
+        double start = c->points * auto_frac;
+        if (covered)
+            start = listed(covered + 9, cov_len - 9, c->label) ? c->points : 0;
+        if (!isnan(c->reviewed))
+            start = c->reviewed;
+        e->concepts[k] =
+            (struct tui_review_concept){core_xstrdup(c->label), c->points, c->self, start};
     }
+    e->sealed = it->sealed;
+    e->superseded_by = it->superseded_by;
     tui_input_init(&e->comment);
     tui_input_set(&e->comment, it->rv_comment ? it->rv_comment : "");
 }
@@ -330,10 +380,13 @@ static bool review_key(struct tui_app *a, void *st, int key)
     struct tui_review_entry *e = current(v);
     if (!e)
         return false;
+    if (v->m.confirm)
+        return false; /* its keys: save, discard, stay */
     if (v->m.commenting) {
         if (key == TUI_K_ENTER || key == TUI_K_ESC || key == TUI_K_CTRL_C)
             return false;
         tui_input_key(&e->comment, key);
+        e->dirty = true;
         return true;
     }
     /* A digit sets the selected concept's score (within its points). */
@@ -341,16 +394,20 @@ static bool review_key(struct tui_app *a, void *st, int key)
         struct tui_review_concept *c = &e->concepts[v->m.csel];
         double s = key - '0';
         c->score = s > c->points ? c->points : s;
+        e->dirty = true;
         return true;
     }
     return false;
 }
 
-static void save(struct tui_app *a, struct review *v)
+/* Saves the current answer's review; `advance`: then on to the next one
+ * waiting. False when it could not be saved. */
+static bool save(struct tui_app *a, struct review *v, bool advance)
 {
     struct tui_review_entry *e = current(v);
     if (!e)
-        return;
+        return false;
+    bool ok = false;
     struct lesson_review_score *sc = core_xcalloc(e->n_concepts ? e->n_concepts : 1, sizeof *sc);
     for (size_t k = 0; k < e->n_concepts; k++)
         sc[k] = (struct lesson_review_score){e->concepts[k].label, e->concepts[k].score};
@@ -361,12 +418,14 @@ static void save(struct tui_app *a, struct review *v)
                           &err) != CORE_OK) {
         tui_app_msg(a, true, "%s", err.msg);
     } else {
+        ok = true;
         e->reviewed = true;
+        e->dirty = false;
         e->rv_score = it->rv_score;
         tui_app_msg(a, false, "saved: %.3g of %g points for %s", it->rv_score, it->points,
                     e->student);
         /* On to the next answer waiting, if any. */
-        for (size_t i = 1; i <= v->m.n; i++) {
+        for (size_t i = 1; advance && i <= v->m.n; i++) {
             size_t k = (v->m.sel + i) % v->m.n;
             if (!v->m.items[k].reviewed) {
                 v->m.sel = k;
@@ -378,6 +437,26 @@ static void save(struct tui_app *a, struct review *v)
     }
     lesson_review_items_free(it, it ? 1 : 0);
     free(sc);
+    return ok;
+}
+
+/* What moving off an answer does (next, previous, leaving). */
+static void go(struct tui_app *a, struct review *v, int act)
+{
+    struct tui_review_model *m = &v->m;
+    switch (act) {
+    case A_NEXT:
+    case A_PREV:
+        if (m->n) {
+            m->sel = act == A_NEXT ? (m->sel + 1) % m->n : (m->sel + m->n - 1) % m->n;
+            m->csel = 0;
+            m->top = 0;
+        }
+        break;
+    case A_BACK:
+        tui_app_pop(a);
+        break;
+    }
 }
 
 static void review_action(struct tui_app *a, void *st, int act)
@@ -385,11 +464,31 @@ static void review_action(struct tui_app *a, void *st, int act)
     struct review *v = st;
     struct tui_review_model *m = &v->m;
     struct tui_review_entry *e = current(v);
+    if (m->confirm) { /* unsaved work: save it, drop it, or stay */
+        int then = m->confirm;
+        m->confirm = 0;
+        if (act == A_SAVE && save(a, v, false))
+            go(a, v, then);
+        else if (act == A_DISCARD) {
+            if (e && load(a, v) == 0)
+                tui_app_msg(a, false, "changes dropped");
+            go(a, v, then);
+        }
+        return;
+    }
     if (m->commenting) {
         if (act == A_CANCEL && e)
             tui_input_set(&e->comment, v->saved_comment ? v->saved_comment : "");
         if (act == A_DONE || act == A_CANCEL)
             m->commenting = false;
+        return;
+    }
+    if (e && e->dirty && (act == A_NEXT || act == A_PREV || act == A_BACK)) {
+        m->confirm = act; /* asks: save, discard or stay */
+        return;
+    }
+    if (e && e->dirty && act == A_ALL) {
+        tui_app_msg(a, true, "this review is not saved: s saves it (n then d drops it)");
         return;
     }
     int page = m->answer_rows > 1 ? m->answer_rows - 1 : 1;
@@ -408,15 +507,13 @@ static void review_action(struct tui_app *a, void *st, int act)
             struct tui_review_concept *c = &e->concepts[m->csel];
             double s = c->score + (act == A_MORE ? 1 : -1) * step_of(c->points);
             c->score = s < 0 ? 0 : s > c->points ? c->points : s;
+            e->dirty = true;
         }
         break;
     case A_NEXT:
     case A_PREV:
-        if (m->n) {
-            m->sel = act == A_NEXT ? (m->sel + 1) % m->n : (m->sel + m->n - 1) % m->n;
-            m->csel = 0;
-            m->top = 0;
-        }
+    case A_BACK:
+        go(a, v, act);
         break;
     case A_PGDN:
         m->top += (size_t)page;
@@ -432,15 +529,12 @@ static void review_action(struct tui_app *a, void *st, int act)
         }
         break;
     case A_SAVE:
-        save(a, v);
+        save(a, v, true);
         break;
     case A_ALL:
         m->all = !m->all;
         if (load(a, v) == 0)
             tui_app_msg(a, false, m->all ? "every design answer" : "only those waiting");
-        break;
-    case A_BACK:
-        tui_app_pop(a);
         break;
     }
 }
@@ -448,7 +542,9 @@ static void review_action(struct tui_app *a, void *st, int act)
 static struct tui_keymap review_keys(const void *st)
 {
     const struct review *v = st;
-    return v->m.commenting ? TUI_KEYMAP(keys_comment) : TUI_KEYMAP(keys_review);
+    return v->m.confirm      ? TUI_KEYMAP(keys_confirm)
+           : v->m.commenting ? TUI_KEYMAP(keys_comment)
+                             : TUI_KEYMAP(keys_review);
 }
 
 static const char *review_title(const void *st)

@@ -55,6 +55,38 @@ wait_children() {
   done
 }
 
+# alive PID: the process exists and is not a zombie (a zombie is dead; it
+# waits for its parent, or init, to reap it, which takes a while on a loaded
+# machine).
+alive() {
+  local st
+  st=$(ps -o stat= -p "$1" 2>/dev/null) && [ -n "$st" ] && [ "${st#Z}" = "$st" ]
+}
+# wait_dead SECONDS PIDS...: polls (SECONDS at most) until none of PIDS is
+# alive; 1 when some still is. An absence is checked against a deadline,
+# never after a fixed sleep: on a loaded machine anything may take longer.
+wait_dead() {
+  local end=$((SECONDS + $1)) p left
+  shift
+  while :; do
+    left=""
+    for p in "$@"; do alive "$p" && left="$left $p"; done
+    [ -z "$left" ] && return 0
+    [ "$SECONDS" -ge "$end" ] && return 1
+    sleep 0.05
+  done
+}
+# wait_gone SECONDS CMD...: polls (SECONDS at most) until CMD prints
+# nothing; 1 when it still does.
+wait_gone() {
+  local end=$((SECONDS + $1))
+  shift
+  while [ -n "$("$@")" ]; do
+    [ "$SECONDS" -ge "$end" ] && return 1
+    sleep 0.05
+  done
+}
+
 # expect_stopped PID SIGNAL TARGET STATUS ERRFILE WHAT: sends SIGNAL to TARGET
 # (the run's pid, or -PGID for its process group), waits for the background
 # run PID, and checks that it exited with STATUS (its stderr in ERRFILE) and
@@ -65,8 +97,38 @@ expect_stopped() {
   RC=$?
   [ "$RC" -eq "$4" ] && ok || fail "$6 exits $4, got $RC ($(cat "$5"))"
   for k in $kids; do
-    if kill -0 "$k" 2>/dev/null; then fail "worker $k still alive after $6"; else ok; fi
+    if wait_dead 20 "$k"; then ok; else fail "worker $k still alive 20 s after $6"; fi
   done
+}
+
+# ---- the test's own shared memory ----------------------------------------------
+# shm_watch PIDS...: adds to SHM_SEEN the /dev/shm files these processes map or
+# hold open, and their pids to SHM_PIDS (a System V segment records its
+# creator's pid): the shared memory that is the test's own. Call it while the
+# run's processes live; whatever else the machine keeps in /dev/shm is not
+# the test's business.
+SHM_SEEN=""
+SHM_PIDS=""
+shm_watch() {
+  local p f
+  for p in "$@"; do
+    SHM_PIDS="$SHM_PIDS $p"
+    for f in $({
+      grep -o '/dev/shm/[^ ]*' "/proc/$p/maps"
+      for l in "/proc/$p/fd/"*; do readlink "$l"; done | grep '^/dev/shm/'
+    } 2>/dev/null | sed 's/ (deleted)$//'); do
+      case " $SHM_SEEN " in *" $f "*) ;; *) SHM_SEEN="$SHM_SEEN $f" ;; esac
+    done
+  done
+}
+# expect_shm_gone WHAT: none of the watched processes' segments is left: no
+# /dev/shm file they had, no System V segment one of them created.
+expect_shm_gone() {
+  local left="" f sysv
+  for f in $SHM_SEEN; do [ -e "$f" ] && left="$left $f"; done
+  sysv=$(awk -v pids="$SHM_PIDS" 'BEGIN { n = split(pids, p, " ") }
+    NR > 1 { for (i = 1; i <= n; i++) if ($5 == p[i]) print $2 }' /proc/sysvipc/shm 2>/dev/null)
+  if [ -z "$left$sysv" ]; then ok; else fail "$1: left behind:$left${sysv:+ System V segments $sysv}"; fi
 }
 
 finish() {

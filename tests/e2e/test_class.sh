@@ -85,8 +85,14 @@ expect_jq '.files[0].lab_runs_implausible' 0 "her run is plausible"
 expect_jq '.files[0].student' s001 "the student id is the key"
 
 # The gradebook's totals are the students' own progress.
+# Unreviewed automatic design scores are pending, not points (--count-automatic
+# counts them, as a student's own progress does).
 wbt --json class --class "$CLASS" grades test.class
 expect_rc 0 "gradebook"
+expect_jq '.students[] | select(.user == "carol") | .design_pending' 2 "carol's design answer waits for a review"
+expect_jq '.students[] | select(.user == "carol") | .points' 0.9 "and earns nothing yet"
+wbt --json class --class "$CLASS" grades test.class --count-automatic
+expect_rc 0 "gradebook counting automatic design scores"
 GB=$OUT
 for u in alice bob carol dave =2+3; do
   wbs "$u" --json progress test.class
@@ -107,7 +113,7 @@ wbt --json class --class "$CLASS" import "${FILES[@]}"
 expect_rc 0 "second import"
 expect_jq '[.files[].result] | unique | join(",")' unchanged "every file unchanged"
 [ "$(count_rows)" = "$rows" ] && ok || fail "a second import changed the class store"
-wbt --json class --class "$CLASS" grades test.class
+wbt --json class --class "$CLASS" grades test.class --count-automatic
 [ "$OUT" = "$GB" ] && ok || fail "a second import changed the gradebook"
 
 # ---- a record edited with sqlite3 -------------------------------------------------
@@ -174,10 +180,11 @@ expect_rc 2 "an unknown sort key"
 # ---- the CSV ---------------------------------------------------------------------
 wbt class --class "$CLASS" grades test.class --csv "$T/grades.csv"
 expect_rc 0 "CSV written"
-head -1 "$T/grades.csv" | grep -q '^Student,ID,SIS User ID,SIS Login ID,Section,Speedup \[test.class:speedup\]' && ok || fail "CSV header: $(head -1 "$T/grades.csv")"
+head -1 "$T/grades.csv" | grep -q $'^\xef\xbb\xbfStudent,ID,SIS User ID,SIS Login ID,Section,Speedup (test.class:speedup) \\[/5\\]' && ok || fail "CSV header: $(head -1 "$T/grades.csv")"
+sed -n 2p "$T/grades.csv" | grep -q '^Points Possible,,,,,5,' && ok || fail "Points Possible row: $(sed -n 2p "$T/grades.csv")"
 grep -q $'^alice,,s001,alice,,' "$T/grades.csv" && ok || fail "alice's row"
 grep -qF "\"'=2+3\",,,\"'=2+3\",," "$T/grades.csv" && ok || fail "a formula name is defused: $(grep 2+3 "$T/grades.csv")"
-[ "$(grep -c $'\r$' "$T/grades.csv")" -eq 6 ] && ok || fail "CRLF line ends"
+[ "$(grep -c $'\r$' "$T/grades.csv")" -eq 7 ] && ok || fail "CRLF line ends"
 wbt class --class "$CLASS" grades test.class --csv "$T/grades.csv"
 expect_rc 7 "the CSV is not replaced"
 wbt class --class "$CLASS" grades test.class --csv "$T/grades.csv" --force

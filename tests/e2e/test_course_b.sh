@@ -77,8 +77,9 @@ right distributed.zero-limit-worked 8
 wrong distributed.zero-limit-worked 4 "ZeRO-1"
 right distributed.zero1-limit-worked 4
 wrong distributed.zero1-limit-worked 8 "ZeRO-2"
-right distributed.ckpt-count-worked 7
-wrong distributed.ckpt-count-worked 25 "sqrt"
+right distributed.ckpt-count-worked 8
+wrong distributed.ckpt-count-worked 7 "50th"
+wrong distributed.ckpt-count-worked 25 "ceil"
 right distributed.fp16-eps-worked "2^-10"
 wrong distributed.fp16-eps-worked 6e-4 "9.77e-4"
 

@@ -127,14 +127,13 @@ wait_workers() {
   wait_children "$1" 3 "$2" "step [0-9]* of 1000"
   [ "$(wc -w <<<"$kids")" -eq 3 ] && ok || fail "three workers running (got: $kids)"
 }
-shm_before=$(ls /dev/shm | sort)
 "$WB" --db "$DB" lab run selftest --set workers=3 --set steps=1000 >"$T/cancel.out" 2>"$T/cancel.err" &
 pid=$!
 wait_workers "$pid" "$T/cancel.err"
+shm_watch "$pid" $kids
 expect_stopped "$pid" INT "$pid" 130 "$T/cancel.err" Ctrl-C
 [ -z "$(pgrep -P "$pid")" ] && ok || fail "no child of the run left"
-shm_after=$(ls /dev/shm | sort)
-[ "$shm_before" = "$shm_after" ] && ok || fail "/dev/shm changed: $(diff <(echo "$shm_before") <(echo "$shm_after"))"
+expect_shm_gone "Ctrl-C"
 grep -q "cancelled" "$T/cancel.out" && ok || fail "summary says cancelled: $(cat "$T/cancel.out")"
 expect_sql "SELECT status, error LIKE 'cancelled%' FROM lab_runs ORDER BY id DESC LIMIT 1" "cancelled|1" \
   "stored as cancelled"

@@ -22,8 +22,7 @@ wait "$pid"
 RC=$?
 expect_rc 130 "two Ctrl-Cs end the process by SIGINT"
 for k in $kids; do
-  for _ in $(seq 50); do kill -0 "$k" 2>/dev/null || break; sleep 0.1; done
-  kill -0 "$k" 2>/dev/null && fail "worker $k outlived the process" || ok
+  if wait_dead 20 "$k"; then ok; else fail "worker $k outlived the process by 20 s"; fi
 done
 run lab runs
 expect_rc 0 "lab runs after the quit"

@@ -38,12 +38,7 @@ expect_err "stopped (SIGSTOP" "says it was stopped"
 expect_sql "SELECT status, error LIKE '%worker 2%did not answer%' FROM lab_runs" "failed|1" \
   "stored as failed with the reason"
 for k in $kids; do
-  if kill -0 "$k" 2>/dev/null && [ "$(ps -o stat= -p "$k" 2>/dev/null | cut -c1)" != Z ]; then
-    fail "worker $k still alive"
-    kill -KILL "$k"
-  else
-    ok
-  fi
+  if wait_dead 20 "$k"; then ok; else fail "worker $k still alive"; kill -KILL "$k"; fi
 done
 
 finish

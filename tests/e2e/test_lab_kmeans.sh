@@ -108,15 +108,15 @@ else
 fi
 
 # ---- Ctrl-C while the workers are busy --------------------------------------------
-shm_before=$(ls /dev/shm | sort)
 "$WB" --db "$DB" lab run kmeans --set n=300000 --set k=8 --set d=8 --set workers=2 --set tasks=2 \
   --set straggler=1:1000 --set max_iter=1000 --set tol=0 --set scale_iters=1 \
   >"$T/cancel.out" 2>"$T/cancel.err" &
 pid=$!
 wait_children "$pid" 2 "$T/cancel.err" "iteration 1:"
 grep -q "iteration 1:" "$T/cancel.err" && ok || fail "the main run started: $(cat "$T/cancel.err")"
+shm_watch "$pid" $kids
 expect_stopped "$pid" INT "$pid" 130 "$T/cancel.err" Ctrl-C
-[ "$(ls /dev/shm | sort)" = "$shm_before" ] && ok || fail "/dev/shm changed"
+expect_shm_gone "Ctrl-C"
 expect_sql "SELECT status FROM lab_runs ORDER BY id DESC LIMIT 1" cancelled "stored as cancelled"
 
 # ---- a lab-linked question graded against the latest completed run ----------------

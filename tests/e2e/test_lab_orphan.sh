@@ -22,14 +22,13 @@ expect_rc 0 "lab runs while running"
 expect_sql "select status from lab_runs" running "a live owner's run stays running"
 [ -f "$DB-run1" ] && ok || fail "a running run has its side file (space set aside to close it)"
 
+kids=$(pgrep -P "$master" | tr '\n' ' ')
+[ "$(wc -w <<<"$kids")" -eq 2 ] && ok || fail "two workers running (got: $kids)"
 kill -9 "$master"
 wait "$master" 2>/dev/null
-# the workers die with their parent (PR_SET_PDEATHSIG)
-for _ in $(seq 50); do
-  pgrep -P "$master" >/dev/null 2>&1 || break
-  sleep 0.1
-done
-pgrep -P "$master" >/dev/null 2>&1 && fail "workers outlived the killed master" || ok
+# the workers die with their parent (PR_SET_PDEATHSIG); once it is gone they
+# belong to init, so they are watched by pid
+if wait_dead 20 $kids; then ok; else fail "workers outlived the killed master: $kids"; fi
 
 expect_sql "select status from lab_runs" running "nothing closed it yet"
 run lab runs selftest

@@ -97,7 +97,7 @@ wait "$pid"
 RC=$?
 [ "$RC" -eq 130 ] && ok || fail "Ctrl-C exits 130, got $RC ($(cat "$T/c.err"))"
 for k in $kids; do
-  if kill -0 "$k" 2>/dev/null; then fail "process $k still alive"; else ok; fi
+  if wait_dead 20 "$k"; then ok; else fail "process $k still alive 20 s after"; fi
 done
 [ -z "$(pgrep -P "$pid")" ] && ok || fail "no child of the run left"
 expect_sql "SELECT status FROM lab_runs ORDER BY id DESC LIMIT 1" cancelled "stored as cancelled"
@@ -118,11 +118,8 @@ done
 sleep 0.3
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null
-# running() KID: the process exists and is not a zombie waiting for init
-running() { local st; st=$(ps -o stat= -p "$1" 2>/dev/null) && [ -n "$st" ] && [ "${st#Z}" = "$st" ]; }
 for k in $kids; do
-  for _ in $(seq 1 40); do running "$k" || break; sleep 0.05; done
-  if running "$k"; then fail "process $k outlived the killed master"; kill -KILL "$k"; else ok; fi
+  if wait_dead 20 "$k"; then ok; else fail "process $k outlived the killed master"; kill -KILL "$k"; fi
 done
 
 finish

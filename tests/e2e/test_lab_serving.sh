@@ -58,17 +58,15 @@ if grep -q "no GPU" "$T/s.err"; then
 fi
 
 # ---- Ctrl-C while requests flow ---------------------------------------------------
-shm_before=$(ls /dev/shm | sort)
 "$WB" --db "$DB" lab run serving --set d=16 --set hidden=64 --set sweep=none --set rate=200 \
   --set duration_s=60 --set workers=2 --set device=cpu >"$T/cancel.out" 2>"$T/cancel.err" &
 pid=$!
 wait_children "$pid" 3 "$T/cancel.err" "t(B) ="
 grep -q "t(B) =" "$T/cancel.err" && ok || fail "calibrated, the point started: $(cat "$T/cancel.err")"
 sleep 0.3 # requests flowing
+shm_watch "$pid" $kids
 expect_stopped "$pid" INT "$pid" 130 "$T/cancel.err" Ctrl-C
-shm_after=$(ls /dev/shm | sort)
-[ "$shm_after" = "$shm_before" ] && ok ||
-  fail "/dev/shm changed: $(diff <(echo "$shm_before") <(echo "$shm_after") | tr '\n' ' ')"
+expect_shm_gone "Ctrl-C"
 expect_sql "SELECT status FROM lab_runs ORDER BY id DESC LIMIT 1" cancelled "stored as cancelled"
 
 # ---- lab-linked questions graded against the latest completed run ------------------

@@ -144,8 +144,7 @@ kill -INT $pid
 wait $pid
 RC=$?
 [ "$RC" -eq 130 ] && ok || fail "a cancelled hosts= run exits 130, got $RC ($(cat "$T/c.err"))"
-sleep 0.5
-[ -z "$(left $MARK)" ] && ok || fail "processes left after cancelling: $(left $MARK)"
+wait_gone 20 left $MARK && ok || fail "processes left 20 s after cancelling: $(left $MARK)"
 expect_sql "SELECT status FROM lab_runs WHERE params_json LIKE '%$MARK%'" cancelled "stored as cancelled"
 
 # a killed rank: the run fails with the reason
@@ -169,8 +168,7 @@ RC=$?
 [ "$RC" -eq 8 ] && ok || fail "a run whose rank was killed exits 8 (failed), got $RC"
 grep -q "process rank 2 .* exited on signal 9" "$T/k.err" && ok ||
   fail "the reason names the rank and the signal: $(tail -3 "$T/k.err")"
-sleep 0.5
-[ -z "$(left $M2)" ] && ok || fail "processes left after a rank died: $(left $M2)"
+wait_gone 20 left $M2 && ok || fail "processes left 20 s after a rank died: $(left $M2)"
 expect_sql "SELECT status, error LIKE '%rank 2%signal 9%' FROM lab_runs WHERE params_json LIKE '%$M2%'" \
   "failed|1" "stored as failed, with the reason"
 
@@ -182,8 +180,7 @@ pid=$!
 started "$T/d.err"
 kill_rank $M3 3 && ok || { fail "no rank 3 found to kill"; kill -TERM $pid; }
 wait $pid
-sleep 0.5
-[ -z "$(left $M3)" ] && ok || fail "processes left after a rank died: $(left $M3)"
+wait_gone 20 left $M3 && ok || fail "processes left 20 s after a rank died: $(left $M3)"
 expect_sql "SELECT status, error LIKE '%Open MPI ended the job%' FROM lab_runs WHERE params_json LIKE '%$M3%'" \
   "failed|1" "rank 0 stored the run as failed, with the reason"
 

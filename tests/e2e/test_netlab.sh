@@ -62,11 +62,11 @@ grep -q "netlab: 3 hosts on 10.213." <<<"$ERR" && ok || fail "netlab says what i
 # nothing left: no namespace, bridge or veth of this run (its names start
 # wbnl<id>, the id netlab printed; another run's cluster, left up with --keep
 # or by a killed script, is not this one's). The kernel takes a veth whose
-# namespace went away a moment later: two seconds at most.
+# namespace went away a moment later: polled, 20 s at most.
 pre=$(sed -n 's/^netlab: .*(\(wbnl[0-9]*\)-1[ )].*/\1/p' <<<"$ERR" | head -n 1)
 [ -n "$pre" ] && ok || fail "netlab names its namespaces: $ERR"
 ours() { (ip netns list; ip -o link show) | grep -c "$pre[-bhp]"; }
-for _ in $(seq 1 20); do [ "$(ours)" -eq 0 ] && break; sleep 0.1; done
+for _ in $(seq 1 200); do [ "$(ours)" -eq 0 ] && break; sleep 0.1; done
 left=$(ours)
 [ "$left" -eq 0 ] && ok || fail "netlab left $left namespaces or links ($pre...): $(ip netns list)"
 

@@ -33,7 +33,7 @@ expect_rc 0 "import"
 review() {
   local name=$1; shift
   TM new-session -d -x 80 -y 24 -s "$name" \
-    "bash '$T/pane.sh' env $* '$WB' --db '$TEACH' --user prof class --class '$CLASS' review --tui"
+    "bash '$T/pane.sh' env -u LINES -u COLUMNS $* '$WB' --db '$TEACH' --user prof class --class '$CLASS' review --tui"
 }
 
 review main LANG=C.UTF-8
@@ -42,12 +42,16 @@ expect_screen main "answer 1 of 2 (2 waiting)" "two answers wait"
 expect_screen main "test.class:design" "the question"
 expect_screen main "student ann (ann)" "the first student"
 expect_screen main "We shard the parameters across servers." "the answer"
-expect_re main "▶ sharding +1 +- +0$" "the rubric, first concept selected"
-expect_re main "asynchrony +1 +- +0$" "the second concept"
+# The scores start where the automatic reading left them: sharding covered.
+expect_re main "▶ sharding +1 +- +1$" "the rubric starts at the automatic reading: sharding covered"
+expect_re main "asynchrony +1 +- +0$" "asynchrony missing"
 expect_screen main "automatic 1" "the automatic score beside"
+expect_screen main "q/Esc quit" "Esc is in the footer"
 
+keys main 0
+expect_re main "▶ sharding +1 +- +0$" "a digit sets the concept's score"
+expect_screen main "[not saved]" "a changed review says it is not saved"
 keys main 1
-expect_re main "▶ sharding +1 +- +1$" "a digit sets the concept's score"
 keys main Down Right
 expect_re main "asynchrony +1 +- +0.25$" "Right steps the score up"
 keys main c
@@ -55,12 +59,21 @@ expect_screen main "Enter done" "the comment line has the keys"
 text main "Name the consistency model too."
 keys main Enter
 expect_screen main "comment: Name the consistency model too." "the comment kept"
+# Leaving unsaved work asks first; Esc stays.
+keys main q
+expect_screen main "unsaved review: s save it, d discard it, Esc stay" "q asks before dropping the review"
+keys main Escape
+expect_screen main "student ann (ann)" "Esc stays on the answer"
 keys main s
 expect_screen main "saved: 1.25 of 2 points for ann (ann)" "saved"
 expect_screen main "student ben (ben)" "on to the next answer waiting"
 expect_screen main "answer 2 of 2 (1 waiting)" "one waiting"
-keys main q
-expect_exit main 0 "q leaves"
+# Ben's: changed, then discarded on the way out.
+keys main 2
+keys main Escape
+expect_screen main "unsaved review" "Esc asks too"
+keys main d
+expect_exit main 0 "d drops the change and leaves"
 
 wbt --json class --class "$CLASS" review --all
 expect_jq '.answers[] | select(.user == "ann") | .review_score' 1.25 "the review is stored"

@@ -25,11 +25,13 @@ echo "[exit $rc]"
 if stty -a | grep -qE -- '(^| )-(icanon|echo)( |;|$)'; then echo "[tty raw]"; else echo "[tty sane]"; fi
 sleep 60
 EOF
-# start NAME ENV...: the TUI in an 80×24 window.
+# start NAME ENV...: the TUI in an 80×24 window. LINES and COLUMNS, which
+# curses would take over the window's size, are not passed on from whoever
+# runs the test: the test sets the size it checks against.
 start() {
   local name=$1; shift
   TM new-session -d -x 80 -y 24 -s "$name" \
-    "bash '$T/pane.sh' env $* WARPBENCH_USER=alice '$WB' --db '$DB' tui"
+    "bash '$T/pane.sh' env -u LINES -u COLUMNS $* WARPBENCH_USER=alice '$WB' --db '$DB' tui"
 }
 cap() { TM capture-pane -p -t "$1"; }
 keys() { local s=$1; shift; TM send-keys -t "$s" "$@"; }

@@ -7,9 +7,9 @@
  * members have keys, and a string or a number. Written back as a flat object
  * with the JSON writer (when every number is finite: the writer writes null
  * for the others) it reads again, and writing that gives the same text: the
- * writer's output soon is a fixed point (the writer replaces invalid UTF-8,
- * which the reader lets through, so the first round may change a string, and
- * the second merges keys that became equal; never more members than before).
+ * writer's output soon is a fixed point (the reader refuses invalid UTF-8
+ * and the writer never writes it; the first round may still merge keys that
+ * became equal when flattened; never more members than before).
  */
 #include "core/core.h"
 

@@ -1,6 +1,6 @@
 /*
  * fuzz_kmeans_csv.c — fuzz target for the k-means lab's CSV points reader
- * (km_points_read with format csv), which reads whatever file a student
+ * (lab_km_points_read with format csv), which reads whatever file a student
  * names with file=.
  *
  * The input becomes a file in memory (memfd, read through /proc/self/fd).
@@ -10,7 +10,7 @@
  * coordinate limit.
  */
 #define _GNU_SOURCE
-#include "labs/lab_kmeans.h"
+#include "labs/kmeans/lab_kmeans.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -37,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     core_err_clear(&err);
     size_t n = 0;
     int d = 0;
-    int rc = km_points_read(path, KM_FMT_CSV, "file", 0, NULL, 0, &n, &d, NULL, NULL, &err);
+    int rc = lab_km_points_read(path, KM_FMT_CSV, "file", 0, NULL, 0, &n, &d, NULL, NULL, &err);
     if (rc != 0) {
         if (!err.msg[0] || !strstr(err.msg, "file"))
             abort();
@@ -47,10 +47,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         float *x = malloc(n * (size_t)d * sizeof *x);
         size_t n2 = 0;
         int d2 = 0;
-        if (km_points_read(path, KM_FMT_CSV, "file", 0, x, n, &n2, &d2, NULL, NULL, &err) != 0 ||
+        if (lab_km_points_read(path, KM_FMT_CSV, "file", 0, x, n, &n2, &d2, NULL, NULL, &err) !=
+                0 ||
             d2 != d || n2 < n)
             abort();
-        double lim = km_coord_limit(d);
+        double lim = lab_km_coord_limit(d);
         for (size_t i = 0; i < n * (size_t)d; i++)
             if (!isfinite(x[i]) || fabs(x[i]) > lim)
                 abort();

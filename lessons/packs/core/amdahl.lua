@@ -47,9 +47,11 @@ local function read_numbers(answer)
 end
 
 -- Grades a list of Amdahl speedups against cases { f, p } (p = nil: the
--- ceiling 1/f), each worth an equal share. The course's table rounds to one
--- decimal, so a value within 0.05 (or 1%) counts: its 3.4 for 3.37 is right.
-local TABLE_TOL = { rel = 0.01, abs = 0.05 }
+-- ceiling 1/f), each worth an equal share, by the course's rounding rule
+-- (the first page): within 1%, or the same three significant figures. The
+-- crash course's table rounds to one decimal; those values are judged by
+-- the same rule (its 3.4 for 3.37 is within 1%, its 1.8 for 1.78 is not).
+local TABLE_TOL = { rel = 0.01, sig = 3 }
 local function grade_speedups(answer, cases, what)
   local nums, why = read_numbers(answer)
   if not nums then return { valid = false, feedback = why } end
@@ -70,6 +72,9 @@ local function grade_speedups(answer, cases, what)
       notes[#notes + 1] = string.format("%s: %d is linear speedup; the serial part caps it at %.2f.", name, p, ref)
     elseif not p and wb.within(nums[i], 1 / (1 - f), TABLE_TOL) then
       notes[#notes + 1] = string.format("%s: 1/(1 - f) uses the parallel share; the maximum is 1/f = %.2f.", name, ref)
+    elseif wb.within(nums[i], ref, { rel = 0.03 }) then
+      notes[#notes + 1] = string.format("%s: %s is more than 1%% off; give three significant figures (%s).",
+                                        name, wb.sig(nums[i], 6), wb.sig(ref, 3))
     else
       notes[#notes + 1] = string.format("%s: expected %.2f.", name, ref)
     end
@@ -114,6 +119,24 @@ Now and then a measurement shows S(p) > p (*superlinear* speedup). It is real
 but it is not magic: usually each processor's share of the data has become
 small enough to fit in its cache. It is a memory-hierarchy effect to explain,
 not a law of parallelism.
+
+## Numbers in your answers
+
+Most questions of this course ask for a number, and one rule grades
+them all:
+
+- Give **three significant figures**: 4.26, 0.167, 49.9, 1250. More
+  figures are fine, and so is an exact expression such as `1/6` or
+  `1/(0.15 + 0.85/10)`.
+- A three-figure answer, correctly rounded, is always accepted. The
+  margin is 1 % of the exact value unless a question needs another
+  (a few accept more, because their inputs are rounded figures); the
+  accepted range is shown once you are right.
+- Whole counts (blocks, GPUs, replicas) are exact, and a question that
+  needs more than three figures says so in its prompt.
+- Fewer figures are judged by the same margin, so two are a gamble:
+  6.7 for 6.667 is 0.5 % off and counts, 4.3 for 4.255 is 1.05 % off
+  and does not. Round only at the end, to three figures.
 ]]
 
 ------------------------------------------------------------------------------
@@ -228,7 +251,8 @@ question {
   title = "Speedup with 20% serial on 4 processors",
   prompt = [[
 A job spends 20% of its one-processor run time in serial code; the rest
-parallelizes perfectly. What speedup does Amdahl's law give on 4 processors?]],
+parallelizes perfectly. What speedup does Amdahl's law give on 4 processors?
+Give three significant figures.]],
   unit = "x",
   topics = { "amdahl", "speedup" },
   hints = {
@@ -245,6 +269,7 @@ parallelizes perfectly. What speedup does Amdahl's law give on 4 processors?]],
     { value = 0.4, feedback = "0.4 is the denominator f + (1 - f)/p; the speedup is its inverse." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "2.5", 1 },
     { "2.5x", 1 },
     { "1/(0.2+0.8/4)", 1 },
@@ -263,7 +288,8 @@ question {
   title = "Parallel run time",
   prompt = [[
 The same job takes 100 s on one processor, with 20% of that time serial.
-How long does it take on 4 processors?]],
+How long does it take on 4 processors?
+Give three significant figures.]],
   unit = "s",
   topics = { "amdahl", "speedup" },
   hints = {
@@ -278,6 +304,7 @@ How long does it take on 4 processors?]],
     { value = 2.5, feedback = "2.5 is the speedup. The question asks for the time: 100 s / 2.5." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "40", 1 },
     { "40 s", 1 },
     { "40000 ms", 1 },      -- any time unit is converted
@@ -297,7 +324,8 @@ question {
   prompt = [[
 A training job spends a fraction f = {f} of its one-GPU time in serial work
 (data preparation and bookkeeping on the host). The rest divides evenly.
-What is the speedup on {p} GPUs, according to Amdahl's law?]],
+What is the speedup on {p} GPUs, according to Amdahl's law?
+Give three significant figures.]],
   unit = "x",
   topics = { "amdahl", "speedup" },
   hints = {
@@ -331,6 +359,7 @@ What is the speedup on {p} GPUs, according to Amdahl's law?]],
       feedback = "1/f is the limit for infinitely many GPUs. With a finite p the parallel term (1 - f)/p still counts." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.4f", wb.amdahl(p.f, p.p)) end, score = 1 },
     -- 2% low (above the answer lies 1/f, a mistake of its own when p is large)
     { answer = function(p) return string.format("%.4f", wb.amdahl(p.f, p.p) * 0.98) end, score = 0.5 },
@@ -365,7 +394,8 @@ question {
   title = "Parallel run time (your numbers)",
   prompt = [[
 A job takes {t1} s on one processor, and {pct}% of that time is serial work.
-How long does it take on {p} processors, according to Amdahl's law?]],
+How long does it take on {p} processors, according to Amdahl's law?
+Give three significant figures.]],
   unit = "s",
   topics = { "amdahl", "speedup" },
   hints = {
@@ -386,6 +416,7 @@ How long does it take on {p} processors, according to Amdahl's law?]],
       feedback = "You divided the serial share by p: only the PARALLEL share (1 - f) is divided." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.4f", p.t1 * (p.pct / 100 + (1 - p.pct / 100) / p.p)) end, score = 1 },
     { answer = function(p) return string.format("%.4f min", p.t1 * (p.pct / 100 + (1 - p.pct / 100) / p.p) / 60) end, score = 1 },
     { answer = function(p) return string.format("%.4f", 1.05 * p.t1 * (p.pct / 100 + (1 - p.pct / 100) / p.p)) end, score = 0 },
@@ -421,7 +452,8 @@ never run more than 5× faster; with 10 %, never more than 10×.
 
 (The course's own table has the columns p = 4, 8 and 16, the maximum, and
 a row f = 0.25. The questions below ask you to fill it in, column by column,
-and the row f = 0.25; its one-decimal values count as right.)
+and the row f = 0.25. Its values are rounded to one decimal; give three
+significant figures, as everywhere in this course.)
 
 ## Worked examples
 
@@ -455,7 +487,8 @@ question {
   title = "20% serial on 100 processors",
   prompt = [[
 20% of a program's one-processor run time is serial. What speedup does
-Amdahl's law predict on 100 processors?]],
+Amdahl's law predict on 100 processors?
+Give three significant figures.]],
   unit = "x",
   topics = { "amdahl", "speedup" },
   hints = {
@@ -473,6 +506,7 @@ Amdahl's law predict on 100 processors?]],
       feedback = "You used 0.8 as the serial fraction; the serial share is 0.2." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "4.8", 1 },
     { "4.81", 1 },
     { "4.7", 0 },           -- 2.2% off
@@ -490,7 +524,8 @@ question {
   title = "The ceiling with 20% serial work",
   prompt = [[
 20% of an ML training job's one-processor run time is inherently serial.
-What is the largest speedup it can ever reach, with unlimited processors?]],
+What is the largest speedup it can ever reach, with unlimited processors?
+Give three significant figures.]],
   unit = "x",
   topics = { "amdahl", "speedup" },
   hints = { "As p grows, (1 - f)/p goes to 0 and only f is left in the denominator." },
@@ -501,6 +536,7 @@ What is the largest speedup it can ever reach, with unlimited processors?]],
     { value = 4.81, feedback = "4.81 is the speedup on 100 processors, still below the ceiling 1/f." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "5", 1 },
     { "1/0.2", 1 },
     { "5x", 1 },
@@ -516,8 +552,8 @@ question {
   title = "A row of the Amdahl table",
   prompt = [[
 Complete the row f = 0.25 of the Amdahl table: the speedup on 4, 8 and 16
-processors, then the maximum speedup. Write four numbers separated by spaces
-(two decimals are plenty), e.g. 1.1 1.2 1.3 1.4]],
+processors, then the maximum speedup. Write four numbers separated by spaces,
+e.g. 1.11 1.22 1.33 1.44. Give three significant figures.]],
   points = 2,
   topics = { "amdahl", "speedup" },
   hints = {
@@ -526,15 +562,17 @@ processors, then the maximum speedup. Write four numbers separated by spaces
     "Maximum: 1 / 0.25.",
   },
   answer = "2.29 2.91 3.37 4",
-  -- Four numbers, a quarter of the credit each; rounded to one decimal as
-  -- in the course's table (2.3 2.9 3.4 4) is accepted too (see TABLE_TOL).
+  -- Four numbers, a quarter of the credit each, by the rounding rule (see
+  -- TABLE_TOL); the course table's one-decimal 2.3 2.9 3.4 4 happen to be
+  -- within 1%.
   grade = function(answer)
     return grade_speedups(answer, { { 0.25, 4 }, { 0.25, 8 }, { 0.25, 16 }, { 0.25 } },
                           "the speedups on 4, 8 and 16 processors, then the maximum")
   end,
   examples = {
     { "2.29 2.91 3.37 4", 1 },
-    { "2.3 2.9 3.4 4", 1 },           -- the course table's rounding
+    { "2.29 2.91 3.37 4.00", 1 },
+    { "2.3 2.9 3.4 4", 1 },           -- the course table's rounding, within 1%
     { "2.29, 2.91, 3.37 and 4x", 1 },
     { "2.29 2.91 3.37 5", 0.75 },     -- wrong maximum
     { "1.23 1.29 1.31 4", 0.25 },     -- parallel share used as f
@@ -551,7 +589,7 @@ question {
   prompt = [[
 Complete the column p = 16 of the Amdahl table: the speedup on 16 processors
 for f = 0.1, 0.2, 0.25 and 0.5, in that order. Write four numbers separated
-by spaces.]],
+by spaces, to three significant figures.]],
   points = 2,
   topics = { "amdahl", "speedup" },
   hints = {
@@ -560,14 +598,15 @@ by spaces.]],
     "None of them can exceed 1/f.",
   },
   answer = "6.4 4 3.37 1.88",
-  -- As amdahl.table-row: a quarter each; one decimal (6.4 4.0 3.4 1.9) counts.
+  -- As amdahl.table-row: a quarter each; the table's 6.4 4.0 3.4 1.9 are
+  -- within 1%.
   grade = function(answer)
     return grade_speedups(answer, { { 0.1, 16 }, { 0.2, 16 }, { 0.25, 16 }, { 0.5, 16 } },
                           "the speedups for f = 0.1, 0.2, 0.25 and 0.5")
   end,
   examples = {
     { "6.4 4 3.37 1.88", 1 },
-    { "6.4 4.0 3.4 1.9", 1 },          -- the course table's rounding
+    { "6.4 4.0 3.4 1.9", 1 },          -- the course table's rounding, within 1%
     { "6.4 4 3.37 2", 0.75 },          -- 1/f instead of S(16) for f = 0.5
     { "10 5 4 2", 0 },                 -- the ceilings
     { "16 16 16 16", 0 },
@@ -583,7 +622,7 @@ question {
   prompt = [[
 Complete the column p = 4 of the Amdahl table: the speedup on 4 processors
 for f = 0.1, 0.2, 0.25 and 0.5 (f is the serial fraction), in that order.
-Write four numbers separated by spaces; two decimals are plenty.]],
+Write four numbers separated by spaces, to three significant figures.]],
   points = 2,
   topics = { "amdahl", "speedup" },
   hints = {
@@ -593,14 +632,14 @@ Write four numbers separated by spaces; two decimals are plenty.]],
   },
   answer = "3.08 2.5 2.29 1.6",
   -- As amdahl.table-row: a quarter each; the course's one-decimal values
-  -- (3.1 2.5 2.3 1.6) count.
+  -- (3.1 2.5 2.3 1.6) happen to be within 1%.
   grade = function(answer)
     return grade_speedups(answer, { { 0.1, 4 }, { 0.2, 4 }, { 0.25, 4 }, { 0.5, 4 } },
                           "the speedups on 4 processors for f = 0.1, 0.2, 0.25 and 0.5")
   end,
   examples = {
     { "3.08 2.5 2.29 1.6", 1 },
-    { "3.1 2.5 2.3 1.6", 1 },          -- the course table's rounding
+    { "3.1 2.5 2.3 1.6", 1 },          -- the course table's rounding, within 1%
     { "3.08 2.5 2.29 2", 0.75 },       -- the maximum instead of S(4) for f = 0.5
     { "1.08 1.18 1.23 1.6", 0.25 },    -- the parallel share used as f
     { "4 4 4 4", 0 },                  -- linear speedup
@@ -616,7 +655,7 @@ question {
   prompt = [[
 Complete the column p = 8 of the Amdahl table: the speedup on 8 processors
 for f = 0.1, 0.2, 0.25 and 0.5 (f is the serial fraction), in that order.
-Write four numbers separated by spaces; two decimals are plenty.]],
+Write four numbers separated by spaces, to three significant figures.]],
   points = 2,
   topics = { "amdahl", "speedup" },
   hints = {
@@ -625,14 +664,16 @@ Write four numbers separated by spaces; two decimals are plenty.]],
     "Each value must lie between the p = 4 value and the maximum 1/f.",
   },
   answer = "4.71 3.33 2.91 1.78",
-  -- A quarter each; the course's one-decimal values (4.7 3.3 2.9 1.8) count.
+  -- A quarter each. The course's one-decimal values (4.7 3.3 2.9 1.8) are
+  -- judged by the rounding rule: 1.8 for 1.778 is 1.25% off.
   grade = function(answer)
     return grade_speedups(answer, { { 0.1, 8 }, { 0.2, 8 }, { 0.25, 8 }, { 0.5, 8 } },
                           "the speedups on 8 processors for f = 0.1, 0.2, 0.25 and 0.5")
   end,
   examples = {
     { "4.71 3.33 2.91 1.78", 1 },
-    { "4.7 3.3 2.9 1.8", 1 },          -- the course table's rounding
+    { "4.71 3.33 2.91 1.78", 1 },
+    { "4.7 3.3 2.9 1.8", 0.75 },       -- the course table's rounding: 1.8 is 1.25% off
     { "4.71 3.33 2.91 1.6", 0.75 },    -- the p = 4 value for f = 0.5
     { "10 5 4 2", 0 },                 -- the maxima
     { "8 8 8 8", 0 },
@@ -674,7 +715,8 @@ question {
   title = "Processors for a target speedup (your numbers)",
   prompt = [[
 A job has a serial fraction f = {f}. What is the smallest number of
-processors that gives a speedup of at least {S}, according to Amdahl's law?]],
+processors that gives a speedup of at least {S}, according to Amdahl's law?
+Give a whole number.]],
   topics = { "amdahl", "speedup" },
   rubric = { "theory.parallel", "advanced.cost" },
   hints = {
@@ -718,7 +760,8 @@ question {
   title = "What doubling the processors buys (your numbers)",
   prompt = [[
 A job with serial fraction f = {f} runs on {p} processors. You double them
-to {p2}. By what factor does its speedup grow?]],
+to {p2}. By what factor does its speedup grow?
+Give three significant figures.]],
   unit = "x",
   topics = { "amdahl", "speedup" },
   rubric = { "theory.parallel", "advanced.cost" },
@@ -737,6 +780,7 @@ to {p2}. By what factor does its speedup grow?]],
       feedback = "That is the new speedup itself; the question asks how much it grew: divide by the old one." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.4f", wb.amdahl(p.f, p.p2) / wb.amdahl(p.f, p.p)) end, score = 1 },
     { answer = function(p) return string.format("%.4f", 1.03 * wb.amdahl(p.f, p.p2) / wb.amdahl(p.f, p.p)) end, score = 0 },
     { params = { f = 0.1, p = 4, p2 = 8 }, answer = "1.53", score = 1 },
@@ -753,7 +797,8 @@ question {
   prompt = [[
 A job has a serial fraction f = {f}. The team only adds processors while the
 parallel efficiency stays at {epct}% or more. What is the largest number of
-processors that meets this target, according to Amdahl's law?]],
+processors that meets this target, according to Amdahl's law?
+Give a whole number.]],
   topics = { "amdahl", "efficiency" },
   rubric = { "theory.parallel", "advanced.cost" },
   hints = {
@@ -794,11 +839,18 @@ question {
   title = "15% serial on 10 processors",
   prompt = [[
 A program has a serial fraction f = 0.15. What speedup does Amdahl's law
-give on 10 processors?]],
+give on 10 processors?
+Give three significant figures.]],
   unit = "x",
   topics = { "amdahl", "speedup" },
   hints = { "Speedup = 1 / (0.15 + 0.85/10)." },
   answer = function() return wb.amdahl(0.15, 10) end,   -- 4.255
+  -- The rounding rule (the first page): 4.26 is right; 4.3, two figures,
+  -- is 1.05% off and earns half, as a near miss does in amdahl.speedup.
+  bands = {
+    { rel = 0.03, score = 0.5,
+      feedback = "Close, but more than 1% off: give three significant figures, rounded only at the end." },
+  },
   wrong = {
     { value = 10, feedback = "10 is linear speedup; the serial 15% does not shrink." },
     { value = 1 / 0.15, feedback = "6.67 = 1/f is the ceiling with unlimited processors, not the speedup on 10." },
@@ -807,10 +859,13 @@ give on 10 processors?]],
     { value = 0.235, feedback = "0.235 is the denominator f + (1 - f)/p; the speedup is its inverse." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "4.26", 1 },
     { "1/0.235", 1 },
     { "1/(0.15+0.85/10)", 1 },
-    { "4.3", 0 },           -- 1.05% off
+    { "4.25", 1 },          -- cut off after three figures: 0.1% off
+    { "4.255", 1 },
+    { "4.3", 0.5 },         -- two figures: 1.05% off, a near miss
     { "6.67", 0 },
     { "1.16", 0 },
     { "four", "invalid" },
@@ -823,7 +878,8 @@ question {
   title = "The ceiling for 15% serial",
   prompt = [[
 The same program (serial fraction f = 0.15) may use as many processors as it
-likes. What is the largest speedup Amdahl's law allows?]],
+likes. What is the largest speedup Amdahl's law allows?
+Give three significant figures.]],
   unit = "x",
   topics = { "amdahl", "ceiling" },
   hints = { "Let p grow without bound: (1 - f)/p vanishes." },
@@ -835,6 +891,7 @@ likes. What is the largest speedup Amdahl's law allows?]],
     { value = 0.15, feedback = "That is f itself; the ceiling is its inverse." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "6.67", 1 },
     { "1/0.15", 1 },
     { "20/3", 1 },
@@ -851,7 +908,8 @@ question {
   prompt = [[
 A program has a serial fraction f = 0.15. Give two numbers, separated by a
 space: its Amdahl speedup on 10 processors, then its maximum possible speedup
-with unlimited processors. Example of the form: 1.5 2]],
+with unlimited processors. Example of the form: 1.52 2.07
+Give three significant figures.]],
   points = 2,
   topics = { "amdahl", "speedup" },
   hints = {
@@ -861,7 +919,9 @@ with unlimited processors. Example of the form: 1.5 2]],
   },
   answer = "4.26 6.67",
   -- Two numbers in one answer: a custom grade gives half credit for each and
-  -- names the mistake behind a wrong one. Each number is accepted within 1%.
+  -- names the mistake behind a wrong one. Each number is graded by the
+  -- rounding rule (within 1%, or the same three significant figures); one
+  -- within 3% but not 1% (4.3, two figures) is named as too coarse.
   grade = function(answer, ctx)
     local s10, smax = wb.amdahl(0.15, 10), 1 / 0.15
     local text = answer:gsub("%f[%a][Aa][Nn][Dd]%f[%A]", " "):gsub(",%s+", " "):gsub(";", " ")
@@ -880,12 +940,23 @@ with unlimited processors. Example of the form: 1.5 2]],
                feedback = "Write exactly two numbers separated by a space: the speedup on 10 processors, then the maximum." }
     end
     local a, b = nums[1], nums[2]
-    if wb.close(a, smax) and wb.close(b, s10) then
+    local score, notes = 0, {}
+    local RULE = { rel = 0.01, sig = 3 }
+    local function right(v, ref) return wb.within(v, ref, RULE) end
+    local function coarse(v, ref, what)
+      if wb.within(v, ref, { rel = 0.03 }) then
+        notes[#notes + 1] = string.format("%s: %s is more than 1%% off; give three significant figures.",
+                                          what, wb.sig(v, 6))
+        return true
+      end
+    end
+    if right(a, smax) and right(b, s10) then
       a, b = b, a  -- the ceiling is necessarily the larger one; order does not matter
     end
-    local score, notes = 0, {}
-    if wb.close(a, s10) then
+    if right(a, s10) then
       score = score + 0.5
+    elseif coarse(a, s10, "Speedup on 10 processors") then
+      -- named above
     elseif wb.close(a, 10) then
       notes[#notes + 1] = "10 would be linear speedup; the serial 15% does not shrink (S(10) = 1/0.235 = 4.26)."
     elseif wb.close(a, 1 / (0.85 + 0.15 / 10)) then
@@ -893,8 +964,10 @@ with unlimited processors. Example of the form: 1.5 2]],
     else
       notes[#notes + 1] = "Speedup on 10 processors: 1 / (0.15 + 0.85/10) = 1/0.235 = 4.26."
     end
-    if wb.close(b, smax) then
+    if right(b, smax) then
       score = score + 0.5
+    elseif coarse(b, smax, "Maximum speedup") then
+      -- named above
     elseif wb.close(b, 1 / 0.85) then
       notes[#notes + 1] = "1/0.85 uses the parallel share; the ceiling is 1/f with f = 0.15 serial."
     elseif b > 1e6 then
@@ -911,7 +984,8 @@ with unlimited processors. Example of the form: 1.5 2]],
     { "4.26x and 6.67x", 1 },
     { "1/0.235 1/0.15", 1 },
     { "6.67 4.26", 1 },       -- order does not matter
-    { "4.3 6.7", 0.5 },       -- 4.3 is 1.05% off; 6.7 is within 1%
+    { "4.3 6.7", 0.5 },       -- two figures each: 4.3 is 1.05% off, 6.7 within 1%
+    { "4.25 6.66", 1 },       -- cut off after three figures, within 1%
     { "4.26 1.18", 0.5 },     -- ceiling from the parallel share
     { "10 100", 0 },
     { "4.26", "invalid" },    -- only one number
@@ -927,7 +1001,8 @@ question {
   prompt = [[
 Profiling shows that {par}% of a job's one-GPU run time is in code that
 parallelizes perfectly; the rest is serial. With as many GPUs as you like,
-what is the largest speedup you can get?]],
+what is the largest speedup you can get?
+Give three significant figures.]],
   unit = "x",
   topics = { "amdahl", "speedup" },
   hints = {
@@ -947,6 +1022,7 @@ what is the largest speedup you can get?]],
       feedback = "That is f itself; the ceiling is its inverse, 1/f." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.5g", 1 / (1 - p.par / 100)) end, score = 1 },
     { answer = function(p) return string.format("%.5g", 100 / p.par) end, score = 0 },
     { "infinite", "invalid" },
@@ -965,7 +1041,8 @@ question {
   title = "Parallel efficiency (your numbers)",
   prompt = [[
 A job has a serial fraction f = {f} and runs on {p} processors. What is its
-parallel efficiency according to Amdahl's law, in per cent?]],
+parallel efficiency according to Amdahl's law, in per cent?
+Give three significant figures.]],
   unit = "%",
   topics = { "amdahl", "efficiency" },
   rubric = { "theory.parallel", "advanced.cost" },
@@ -986,6 +1063,7 @@ parallel efficiency according to Amdahl's law, in per cent?]],
       feedback = "That is the speedup. Efficiency divides it by the number of processors." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.3f", 100 * wb.amdahl(p.f, p.p) / p.p) end, score = 1 },
     { answer = function(p) return string.format("%.3f%%", 100 * wb.amdahl(p.f, p.p) / p.p) end, score = 1 },
     { answer = function(p) return string.format("%.3f", 95 * wb.amdahl(p.f, p.p) / p.p) end, score = 0 },
@@ -1122,7 +1200,8 @@ question {
   title = "Serial fraction from a measurement (your numbers)",
   prompt = [[
 On {p} processors a program measures a speedup of {S}. Assuming Amdahl's
-model, what serial fraction f explains this? Give f as a fraction (e.g. 0.12).]],
+model, what serial fraction f explains this? Give f as a fraction (e.g.
+0.123), to three significant figures.]],
   topics = { "amdahl", "serial-fraction", "karp-flatt" },
   rubric = { "theory.parallel", "practice.profiling" },
   hints = {
@@ -1145,7 +1224,8 @@ model, what serial fraction f explains this? Give f as a fraction (e.g. 0.12).]]
   -- 1%, whichever is wider); a few per cent off earns half credit.
   tolerance = { rel = 0.01, abs = 0.002 },
   bands = {
-    { rel = 0.05, score = 0.5, feedback = "Close: you probably rounded 1/S too early. Keep 4 or more digits." },
+    { rel = 0.05, score = 0.5,
+      feedback = "Close, but outside the accepted range: keep four or more digits of 1/S until the end (f is a difference of close numbers), then give three significant figures." },
   },
   wrong = {
     { value = function(p) return 1 - wb.karp_flatt(p.S, p.p) end,
@@ -1154,6 +1234,7 @@ model, what serial fraction f explains this? Give f as a fraction (e.g. 0.12).]]
       feedback = "1/S is the parallel run time as a share of T(1); it still contains the parallel part (1 - f)/p. Subtract 1/p and divide by (1 - 1/p)." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.4f", wb.karp_flatt(p.S, p.p)) end, score = 1 },
     { answer = function(p) return string.format("%.4f", 1 - wb.karp_flatt(p.S, p.p)) end, score = 0 },
     { "three", "invalid" },
@@ -1174,7 +1255,8 @@ question {
   title = "Speedup 3 on 5 processors",
   prompt = [[
 A program runs 3 times faster on 5 processors than on one. Assuming
-Amdahl's model, what is its serial fraction f?]],
+Amdahl's model, what is its serial fraction f?
+Give three significant figures.]],
   topics = { "amdahl", "serial-fraction" },
   rubric = { "theory.parallel", "practice.profiling" },
   hints = {
@@ -1185,21 +1267,29 @@ Amdahl's model, what is its serial fraction f?]],
   answer = 1 / 6,
   -- As amdahl.serial-fraction: +-0.002 absolute (or 1%). The crash course's
   -- own steps (0.8 f = 0.133) give 0.16625 and report 0.167; both count.
+  -- Two near misses have different causes, and each is named: 0.1625 is 1/3
+  -- rounded to 0.33 too early (a wrong step: 0), while 0.17 is the right
+  -- value given to two figures, 2% off (half, as other near misses earn).
   tolerance = { rel = 0.01, abs = 0.002 },
   bands = {
-    { rel = 0.05, score = 0.5, feedback = "Close: you rounded 1/3 too early. Keep fractions: f = (2/15) / (4/5) = 1/6." },
+    { rel = 0.05, score = 0.5,
+      feedback = "Close, but outside the accepted range: give three significant figures (or the exact fraction), and round only at the end." },
   },
   wrong = {
+    { value = 0.1625,
+      feedback = "0.1625 comes from rounding 1/3 to 0.33 too early: f is the difference of two close numbers. Keep fractions: (1/3 - 1/5) / (1 - 1/5)." },
     { value = 5 / 6, feedback = "That is the parallel fraction 1 - f. The serial fraction is 1/6." },
     { value = 1 / 3, feedback = "1/S is the parallel run time as a share of T(1); it still contains the parallel part (1 - f)/5." },
     { value = 0.2, feedback = "1/p is not the serial fraction. Solve 1/3 = f + (1 - f)/5." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "0.167", 1 },
     { "1/6", 1 },
     { "16.7%", 1 },
     { "0.16625", 1 },      -- the crash course's rounded steps
-    { "0.1625", 0.5 },     -- 1/3 rounded to 0.33
+    { "0.1625", 0 },       -- 1/3 rounded to 0.33: named as that
+    { "0.17", 0.5 },       -- two figures: 2% off, named as too coarse
     { "0.833", 0 },
     { "0.333", 0 },
     { "0,167", "invalid" },
@@ -1213,7 +1303,8 @@ question {
   prompt = [[
 A training step takes {t1} ms on 1 GPU and {tp} ms on {p} GPUs, same global
 batch. What is the Karp-Flatt metric e (the experimentally determined serial
-fraction) at p = {p}?]],
+fraction) at p = {p}?
+Give three significant figures.]],
   topics = { "karp-flatt", "serial-fraction" },
   rubric = { "theory.parallel", "practice.profiling" },
   hints = {
@@ -1235,6 +1326,7 @@ fraction) at p = {p}?]],
       feedback = "T(p)/T(1) = 1/S still contains the parallel part. Subtract 1/p and divide by (1 - 1/p)." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.4f", wb.karp_flatt(p.t1 / p.tp, p.p)) end, score = 1 },
     { answer = function(p) return string.format("%.4f", wb.karp_flatt(p.t1 / p.tp, p.p) + 0.01) end, score = 0 },
     -- The design question's numbers: 800 ms -> 145 ms on 8 GPUs, e = 0.064.
@@ -1251,7 +1343,8 @@ question {
   title = "From one measurement to a prediction (your numbers)",
   prompt = [[
 A program measures a speedup of {S} on {p} processors. Assuming Amdahl's
-model holds, what speedup should it reach on {p2} processors?]],
+model holds, what speedup should it reach on {p2} processors?
+Give three significant figures.]],
   unit = "x",
   topics = { "amdahl", "serial-fraction", "karp-flatt" },
   rubric = { "theory.parallel", "practice.profiling", "advanced.cost" },
@@ -1279,6 +1372,7 @@ model holds, what speedup should it reach on {p2} processors?]],
       feedback = "You used the parallel share 1 - f in the formula where the serial f belongs." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.4f", wb.amdahl(wb.karp_flatt(p.S, p.p), p.p2)) end, score = 1 },
     { answer = function(p) return string.format("%.4f", 1.05 * wb.amdahl(wb.karp_flatt(p.S, p.p), p.p2)) end, score = 0 },
     { answer = function(p) return string.format("%.4f", p.S * p.p2 / p.p) end, score = 0 },
@@ -1298,7 +1392,8 @@ question {
 A job takes {t1} s on one processor, and a fraction f = {f} of that is
 serial. Each processor also adds {c} s of coordination (start-up, messages),
 so T(p) = {t1} × (f + (1 - f)/p) + {c} × p seconds. Treating p as a real
-number, which p gives the shortest run time?]],
+number, which p gives the shortest run time?
+Give three significant figures.]],
   topics = { "amdahl", "scaling", "karp-flatt" },
   rubric = { "theory.parallel", "advanced.cost" },
   hints = {
@@ -1322,6 +1417,7 @@ number, which p gives the shortest run time?]],
       feedback = "1/f is the ceiling on the speedup, not a processor count." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.4f", math.sqrt(p.t1 * (1 - p.f) / p.c)) end, score = 1 },
     { answer = function(p) return string.format("%.4f", 1.05 * math.sqrt(p.t1 * (1 - p.f) / p.c)) end, score = 0 },
     -- 400 s, f = 0.1, 0.1 s per processor: sqrt(3600) = 60 processors.
@@ -1339,7 +1435,8 @@ question {
   title = "The serial part from two runs (your numbers)",
   prompt = [[
 A job takes {t2} s on 2 processors and {t4} s on 4. Assume its time is
-T(p) = T_serial + T_parallel / p. How many seconds of it are serial?]],
+T(p) = T_serial + T_parallel / p. How many seconds of it are serial?
+Give three significant figures.]],
   unit = "s",
   topics = { "amdahl", "serial-fraction" },
   rubric = { "theory.parallel", "practice.profiling" },
@@ -1366,6 +1463,7 @@ T(p) = T_serial + T_parallel / p. How many seconds of it are serial?]],
       feedback = "From 2 to 4 processors the parallel part drops by a QUARTER of T_parallel, which equals all of T(4)'s parallel part." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return tostring(2 * p.t4 - p.t2) end, score = 1 },
     { answer = function(p) return tostring(2 * p.t4 - p.t2 + 3) end, score = 0 },
     -- 100 s job, 20 s serial: T(2) = 60 s, T(4) = 40 s.
@@ -1458,7 +1556,8 @@ question {
   prompt = [[
 A simulation is scaled up with the machine so that every run takes the same
 time. On {p} processors, {spct}% of the run time is serial. What is the
-scaled speedup according to Gustafson's law?]],
+scaled speedup according to Gustafson's law?
+Give three significant figures.]],
   unit = "x",
   topics = { "gustafson", "scaling" },
   hints = {
@@ -1479,6 +1578,7 @@ scaled speedup according to Gustafson's law?]],
       feedback = "You used the parallel share where s belongs; s is the SERIAL share of the run." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.4f", wb.gustafson(p.spct / 100, p.p)) end, score = 1 },
     { answer = function(p) return string.format("%.4f", wb.amdahl(p.spct / 100, p.p)) end, score = 0 },
     { answer = function(p) return string.format("%.4f", 0.97 * wb.gustafson(p.spct / 100, p.p)) end, score = 0 },
@@ -1497,7 +1597,8 @@ question {
   prompt = [[
 On {p} processors, a scaled problem spends {spct}% of its run time in serial
 code. Run on ONE processor, what fraction of that (much longer) run would
-be serial? Give it as a fraction, e.g. 0.05.]],
+be serial? Give it as a fraction, e.g. 0.0512, to three
+significant figures.]],
   topics = { "gustafson", "amdahl", "scaling" },
   hints = {
     "In units of the parallel run: serial s, parallel (1 - s), which takes p times longer on one processor.",
@@ -1514,6 +1615,7 @@ be serial? Give it as a fraction, e.g. 0.05.]],
       feedback = "Dividing s by p ignores that the serial part stays the same length: f = s / (s + p(1 - s))." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) local s = p.spct / 100; return string.format("%.5f", s / (s + p.p * (1 - s))) end, score = 1 },
     { answer = function(p) local s = p.spct / 100; return string.format("%.5f", 1.05 * s / (s + p.p * (1 - s))) end, score = 0 },
     -- The page's example: s = 0.2 on 4 processors -> f = 0.2/3.4 = 0.0588.
@@ -1578,7 +1680,8 @@ question {
   title = "Strong-scaling efficiency (your numbers)",
   prompt = [[
 Strong scaling, same global batch: a step takes {t1} ms on 1 GPU and {tp} ms
-on {p} GPUs. What is the parallel efficiency, in per cent?]],
+on {p} GPUs. What is the parallel efficiency, in per cent?
+Give three significant figures.]],
   unit = "%",
   topics = { "scaling", "efficiency" },
   rubric = { "theory.parallel", "practice.profiling" },
@@ -1601,6 +1704,7 @@ on {p} GPUs. What is the parallel efficiency, in per cent?]],
       feedback = "That is the efficiency as a fraction; the question asks per cent (0.69 is written 69, or 69%)." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.3f", 100 * p.t1 / (p.p * p.tp)) end, score = 1 },
     { answer = function(p) return string.format("%.3f", 95 * p.t1 / (p.p * p.tp)) end, score = 0 },
     -- The design question's numbers: 800 ms -> 145 ms on 8 GPUs.
@@ -1617,7 +1721,8 @@ question {
   prompt = [[
 Weak scaling, same batch PER GPU: a step takes {t1} ms on 1 GPU and {tp} ms
 on {p} GPUs, which process {p} times the data per step. What is the
-weak-scaling efficiency, in per cent?]],
+weak-scaling efficiency, in per cent?
+Give three significant figures.]],
   unit = "%",
   topics = { "scaling", "efficiency", "gustafson" },
   rubric = { "theory.parallel", "practice.profiling" },
@@ -1634,6 +1739,7 @@ weak-scaling efficiency, in per cent?]],
       feedback = "Upside down: the efficiency is at most 100%, T(1)/T(p)." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.3f", 100 * p.t1 / p.tp) end, score = 1 },
     { answer = function(p) return string.format("%.3f", 97 * p.t1 / p.tp) end, score = 0 },
     { params = { t1 = 100, tp = 125, p = 64 }, answer = "80", score = 1 },

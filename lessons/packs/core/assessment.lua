@@ -39,6 +39,15 @@ lesson {
   exam = true,
 }
 
+-- Model-state memory per GPU, in GB, of a pb-billion-parameter model under
+-- mixed-precision Adam (16 bytes per parameter) with ZeRO stage 1, 2 or 3
+-- on n GPUs.
+local function zero_states(pb, n, stage)
+  if stage == 1 then return 4 * pb + 12 * pb / n end
+  if stage == 2 then return 2 * pb + 14 * pb / n end
+  return 16 * pb / n
+end
+
 ------------------------------------------------------------------------------
 page [[
 # The assessment
@@ -300,7 +309,8 @@ question {
 The course asks for "the theoretical speedup of a matrix multiplication with
 90% parallelizable operations" without saying how many processors. The only
 speedup Amdahl's law defines without a processor count is the maximum, for
-unlimited processors. What is it?]],
+unlimited processors. What is it?
+Give three significant figures.]],
   unit = "x",
   topics = { "amdahl" },
   rubric = { "theory.parallel", "theory.gpu" },
@@ -315,6 +325,7 @@ unlimited processors. What is it?]],
     { value = 90, feedback = "90 is the parallel percentage, not a speedup. The serial 10% caps the speedup at 1/0.1." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "10", 1 },
     { "10x", 1 },
     { "1/0.1", 1 },
@@ -331,7 +342,8 @@ question {
   title = "A parallel matrix multiply on p processors (your numbers)",
   prompt = [[
 A matrix multiplication is {ppct}% parallelizable; the rest is serial.
-What speedup does Amdahl's law give on {p} processors?]],
+What speedup does Amdahl's law give on {p} processors?
+Give three significant figures.]],
   unit = "x",
   topics = { "amdahl" },
   rubric = { "theory.parallel" },
@@ -354,6 +366,7 @@ What speedup does Amdahl's law give on {p} processors?]],
       feedback = "That is linear speedup: the serial part does not get faster." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.4f", wb.amdahl(1 - p.ppct / 100, p.p)) end, score = 1 },
     { answer = function(p) return string.format("%.4f", 1.05 * wb.amdahl(1 - p.ppct / 100, p.p)) end, score = 0 },
     { "quick", "invalid" },
@@ -410,7 +423,8 @@ question {
   prompt = [[
 Each of the 32 threads of a warp loads one 4-byte float: thread t reads
 element t × {s} of an array that starts on a 128-byte boundary. How many
-distinct 32-byte sectors does the warp's load touch?]],
+distinct 32-byte sectors does the warp's load touch?
+Give a whole number.]],
   topics = { "coalescing" },
   rubric = { "theory.gpu", "practice.optimization" },
   hints = {
@@ -461,9 +475,10 @@ question {
   kind = "numeric",
   title = "Useful share of the bytes moved (your numbers)",
   prompt = [[
-The same warp reads 32 floats (4 bytes each) with a stride of {s} elements,
-from an array aligned to 128 bytes. What percentage of the bytes moved from
-DRAM (in 32-byte sectors) does the warp actually use?]],
+A warp reads 32 floats (4 bytes each) with a stride of {s} elements, from
+an array aligned to 128 bytes. What percentage of the bytes moved from
+DRAM (in 32-byte sectors) does the warp actually use?
+Give three significant figures.]],
   unit = "%",
   topics = { "coalescing" },
   rubric = { "practice.optimization", "practice.profiling" },
@@ -489,6 +504,7 @@ DRAM (in 32-byte sectors) does the warp actually use?]],
       feedback = "12.5% is the worst case, for a step of 32 bytes or more. With this stride neighbouring threads still share sectors." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.3f", 100 / math.min(p.s, 8)) end, score = 1 },
     { params = { s = 2 }, answer = "50", score = 1 },
     { params = { s = 2 }, answer = "50%", score = 1 },
@@ -753,7 +769,8 @@ question {
 Data-parallel training of a {n}-billion-parameter model on {p} GPUs
 all-reduces FP16 gradients (2 bytes per parameter) with a ring, over links of
 {bw} GB/s per GPU. Counting bandwidth only, T = 2(p - 1)/p × M/B. How long
-does one all-reduce take?]],
+does one all-reduce take?
+Give three significant figures.]],
   unit = "s",
   topics = { "all-reduce" },
   rubric = { "theory.parallel" },
@@ -778,6 +795,7 @@ does one all-reduce take?]],
       feedback = "That is the tree formula, 2 log2(p) × M/B. The ring's is 2(p - 1)/p × M/B." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.5g", 2 * (p.p - 1) / p.p * (p.n * 2) / p.bw) end, score = 1 },
     -- The course's question: 175 B parameters, 1024 GPUs, 100 GB/s.
     { params = { n = 175, p = 1024, bw = 100 }, answer = "6.99", score = 1 },
@@ -797,9 +815,11 @@ question {
   kind = "numeric",
   title = "Tree all-reduce time (your numbers)",
   prompt = [[
-The same {n}-billion-parameter model (FP16 gradients, 2 bytes per
-parameter) on {p} GPUs at {bw} GB/s, reduced with the course's tree
-formula T = 2 log2(p) × M/B. How long does one all-reduce take?]],
+A {n}-billion-parameter model (FP16 gradients, 2 bytes per parameter)
+trains on {p} GPUs at {bw} GB/s. Its gradients are reduced with the
+course's tree formula T = 2 log2(p) × M/B. How long does one all-reduce
+take?
+Give three significant figures.]],
   unit = "s",
   topics = { "all-reduce" },
   rubric = { "theory.parallel" },
@@ -822,6 +842,7 @@ formula T = 2 log2(p) × M/B. How long does one all-reduce take?]],
       feedback = "You used 4 bytes per parameter; the gradients here are FP16, 2 bytes each." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.5g", 2 * math.log(p.p, 2) * (p.n * 2) / p.bw) end, score = 1 },
     { params = { n = 175, p = 1024, bw = 100 }, answer = "70", score = 1 },
     { params = { n = 175, p = 1024, bw = 100 }, answer = "70 s", score = 1 },
@@ -842,7 +863,8 @@ Add a start-up latency of {a} µs to every step of both algorithms:
 ring T = 2(p - 1)·α + 2(p - 1)/p × M/B,
 tree T = 2 log2(p)·α + 2 log2(p) × M/B.
 With p = {p} GPUs and B = {bw} GB/s, below what message size M is the tree
-faster? Answer in MB.]],
+faster? Answer in MB.
+Give three significant figures.]],
   unit = "MB",
   topics = { "all-reduce" },
   rubric = { "theory.parallel", "advanced.novel" },
@@ -867,6 +889,7 @@ faster? Answer in MB.]],
       feedback = "You divided by 8 somewhere: B is in gigaBYTES per second and M in megabytes, so no bits are involved." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p)
         local lg = math.log(p.p, 2)
         return string.format("%.5g", (2 * (p.p - 1) - 2 * lg) * p.a * 1e-6 * p.bw * 1e9
@@ -903,6 +926,7 @@ layers; k = √L minimises the sum:
 ```
 peak activations  ~  L/k + k  layers' worth   ->  2 sqrt(L)  at k = sqrt(L)
 50 layers:  50  ->  2 x 7.07 = 14.1  layers' worth   (about 28 %)
+whole layers, k = 7:  ceil(50/7) + 7 = 8 + 7 = 15     (30 %)
 ```
 
 (Counting a checkpoint as a whole layer's activations over-estimates it: a
@@ -945,7 +969,8 @@ question {
 A {L}-layer transformer needs {S} GB for its weights, gradients and
 optimizer states and {A} GB for activations, spread evenly over its layers.
 With √L checkpointing the activations at their peak take about 2√L layers'
-worth instead of all {L}. How much memory does training need in total?]],
+worth instead of all {L}. How much memory does training need in total?
+Give three significant figures.]],
   unit = "GB",
   topics = { "checkpointing", "training-memory" },
   rubric = { "theory.memory" },
@@ -968,6 +993,7 @@ worth instead of all {L}. How much memory does training need in total?]],
       feedback = "That is the memory without checkpointing." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.4f", p.S + p.A * 2 * math.sqrt(p.L) / p.L) end, score = 1 },
     -- The course's 50-layer model that must go from 32 GB to 16 GB: 8 GB of
     -- model states and 24 GB of activations come down to 14.8 GB.
@@ -987,7 +1013,8 @@ question {
   prompt = [[
 In a training step the backward pass takes {r} times as long as the forward
 pass. With gradient checkpointing every segment's forward pass runs once more
-during the backward pass. By what percentage does a step get longer?]],
+during the backward pass. By what percentage does a step get longer?
+Give three significant figures.]],
   unit = "%",
   topics = { "checkpointing" },
   rubric = { "theory.memory", "practice.optimization" },
@@ -1006,6 +1033,7 @@ during the backward pass. By what percentage does a step get longer?]],
       feedback = "Only the forward pass runs twice, not the whole step." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.2f", 100 / (1 + p.r)) end, score = 1 },
     { params = { r = 2 }, answer = "33.3", score = 1 },
     { params = { r = 2 }, answer = "33%", score = 1 },
@@ -1023,7 +1051,8 @@ question {
   prompt = [[
 Adam in mixed precision keeps FP16 weights and gradients, an FP32 master
 copy of the weights and two FP32 moment estimates. How many bytes of model
-state does it keep per parameter?]],
+state does it keep per parameter?
+Give three significant figures.]],
   unit = "B",
   topics = { "mixed-precision", "training-memory" },
   rubric = { "theory.memory" },
@@ -1039,6 +1068,7 @@ state does it keep per parameter?]],
     { value = 4, feedback = "That counts only the weights. Gradients, the master copy and both Adam moments are kept too." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "16", 1 },
     { "16 B", 1 },
     { "2+2+4+4+4", 1 },
@@ -1058,8 +1088,9 @@ question {
   prompt = [[
 A {n}-billion-parameter model is trained with mixed-precision Adam (16 bytes
 of model state per parameter: 2 for FP16 weights, 2 for FP16 gradients, 12
-for the FP32 optimizer states) on {N} data-parallel GPUs with ZeRO stage
-{stage}. How much model-state memory does each GPU hold?]],
+for the FP32 optimizer states) on {N} data-parallel GPUs of 80 GB with
+ZeRO stage {stage}. How much model-state memory does each GPU hold?
+Give three significant figures.]],
   unit = "GB",
   topics = { "zero", "training-memory" },
   rubric = { "theory.memory", "practice.optimization" },
@@ -1068,15 +1099,17 @@ for the FP32 optimizer states) on {N} data-parallel GPUs with ZeRO stage
     "Partitioned parts are divided by N; the rest stays whole on every GPU.",
   },
   params = function(rng)
-    return { n = rng:pick({ 1.5, 7.5, 13, 30 }), N = rng:pick({ 8, 16, 64, 256 }),
-             stage = rng:int(1, 3) }
+    -- Only set-ups that fit: at most 64 GB of model states on the 80 GB
+    -- GPU, the rest left for activations (30 B under ZeRO-1 on 8 GPUs
+    -- would need 165 GB: never drawn).
+    local p
+    repeat
+      p = { n = rng:pick({ 1.5, 7.5, 13, 30 }), N = rng:pick({ 8, 16, 64, 256 }),
+            stage = rng:int(1, 3) }
+    until zero_states(p.n, p.N, p.stage) <= 64
+    return p
   end,
-  answer = function(p)
-    local psi, N = p.n, p.N
-    if p.stage == 1 then return 4 * psi + 12 * psi / N end
-    if p.stage == 2 then return 2 * psi + 14 * psi / N end
-    return 16 * psi / N
-  end,
+  answer = function(p) return zero_states(p.n, p.N, p.stage) end,
   wrong = {
     { value = function(p) return 16 * p.n end,
       feedback = "That is every GPU holding everything (no ZeRO): 16 bytes × parameters." },
@@ -1088,6 +1121,9 @@ for the FP32 optimizer states) on {N} data-parallel GPUs with ZeRO stage
       feedback = "That is stage 3, where the weights are partitioned too. Stage {stage} keeps a full copy of some states." },
   },
   examples = {
+    -- physical limits, checked on every variant of the sweep: at most 64 GB
+    { answer = function(p, ctx) return ctx.reference <= 64 and wb.sig(ctx.reference, 6) or "over 64 GB" end, score = 1 },
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p)
         local v = p.stage == 1 and 4 * p.n + 12 * p.n / p.N
                or p.stage == 2 and 2 * p.n + 14 * p.n / p.N or 16 * p.n / p.N
@@ -1148,7 +1184,8 @@ question {
 A cluster has 16 GPUs and 128 CPU cores. Each of team A's jobs needs
 2 GPUs and 4 cores; each of team B's jobs needs 1 GPU and 16 cores. Both
 teams have more jobs waiting than fit. With Dominant Resource Fairness, how
-many jobs does team A run?]],
+many jobs does team A run?
+Give a whole number.]],
   topics = { "scheduling", "drf" },
   rubric = { "theory.scheduling" },
   hints = {
@@ -1335,7 +1372,8 @@ question {
   prompt = [[
 An A100 80GB SXM peaks at 312 TFLOP/s (FP16 tensor cores) and 2039 GB/s of
 memory bandwidth. By the roofline model, what is the most a kernel with an
-arithmetic intensity of {ai} FLOP/byte can reach?]],
+arithmetic intensity of {ai} FLOP/byte can reach?
+Give three significant figures.]],
   unit = "TFLOP/s",
   topics = { "roofline" },
   rubric = { "practice.profiling", "theory.gpu" },
@@ -1355,6 +1393,7 @@ arithmetic intensity of {ai} FLOP/byte can reach?]],
       feedback = "Check the units: {ai} FLOP/byte × 2039 GB/s is {ai} × 2.039 TFLOP/s." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.4f", math.min(312, p.ai * 2.039)) end, score = 1 },
     { params = { ai = 50 }, answer = "102", score = 1 },
     { params = { ai = 50 }, answer = "50*2.039", score = 1 },
@@ -1410,7 +1449,8 @@ question {
 At batch size 1, generating each token of a large language model reads every
 weight once from GPU memory. A {n}-billion-parameter model stored with
 {bits}-bit weights runs on an {gpu} ({bw} GB/s). Ignoring the KV cache and
-compute, what is the upper bound on tokens generated per second?]],
+compute, what is the upper bound on tokens generated per second?
+Give three significant figures.]],
   topics = { "inference", "quantization" },
   rubric = { "practice.deployment", "advanced.future" },
   hints = {
@@ -1438,6 +1478,7 @@ compute, what is the upper bound on tokens generated per second?]],
       feedback = "That is the FP16 figure. The weights here are {bits}-bit: fewer bytes per token, more tokens per second." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.5g", p.bw / (p.n * p.bits / 8)) end, score = 1 },
     -- The page's example: 13 B parameters, INT8, H100.
     { params = { n = 13, bits = 8, gpu = "H100", bw = 3350 }, answer = "257.7", score = 1 },
@@ -1457,7 +1498,8 @@ question {
 One replica of a model server runs a batch of {b} requests every {t} ms,
 and the batching window plus the batch's run time keep P99 latency under
 50 ms. How many replicas are needed to serve 10,000 queries per second
-(without headroom)?]],
+(without headroom)?
+Give a whole number.]],
   topics = { "inference", "capacity" },
   rubric = { "practice.deployment", "advanced.cost" },
   hints = {
@@ -1693,7 +1735,8 @@ question {
   prompt = [[
 A research organisation has $2,000,000 a year for compute. A GPU costs
 ${price} per hour, all costs included. How many GPUs can it run around the
-clock for the whole year? (A year has 8760 hours.)]],
+clock for the whole year? (A year has 8760 hours.)
+Give three significant figures.]],
   topics = { "cost" },
   rubric = { "advanced.cost" },
   hints = {
@@ -1709,6 +1752,7 @@ clock for the whole year? (A year has 8760 hours.)]],
       feedback = "You divided by days, not hours: a year has 8760 hours." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.4f", 2e6 / (p.price * 8760)) end, score = 1 },
     { params = { price = 2 }, answer = "114.2", score = 1 },
     { params = { price = 2 }, answer = "114", score = 1 },    -- whole GPUs: 0.1% off
@@ -1727,7 +1771,8 @@ question {
   prompt = [[
 On the same budget of $2,000,000 a year at ${price} per GPU-hour, for what
 percentage of the year could all 256 GPUs of the largest training runs be
-running at once?]],
+running at once?
+Give three significant figures.]],
   unit = "%",
   topics = { "cost" },
   rubric = { "advanced.cost", "theory.scheduling" },
@@ -1744,6 +1789,7 @@ running at once?]],
       feedback = "That is the number of hours; as a share of the year divide by 8760." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.4f", 100 * 2e6 / (256 * p.price * 8760)) end, score = 1 },
     { params = { price = 2 }, answer = "44.6", score = 1 },
     { params = { price = 2 }, answer = "44.6%", score = 1 },
@@ -1890,5 +1936,9 @@ than you think; answer the questions tagged with that item to prove it.
 
 "What to study next" lists the lessons whose questions hold the most rubric
 points you have not earned yet. Going back to a lesson and answering again
-counts: your best valid answer to each question is the one that is scored.
+counts, within each question's attempt policy (shown with the question):
+a question scores its best try times what that try could still earn, so
+a later right answer earns less after wrong tries, nothing once the tries
+are used up, and nothing after you gave up on the question. An exam
+lesson such as this one takes a single answer per question.
 ]]

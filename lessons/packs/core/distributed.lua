@@ -44,6 +44,22 @@ lesson {
   rubric = { "theory.parallel", "theory.memory" },
 }
 
+-- Model-state bytes per GPU, in GB, of a pb-billion-parameter model under
+-- mixed-precision Adam (16 bytes per parameter) with ZeRO stage 1, 2 or 3
+-- on n GPUs.
+-- The fewest GPipe micro-batches m with (p - 1)/(m + p - 1) <= pct/100.
+local function micro_batches(stages, pct)
+  local x = pct / 100
+  -- Exact rationals: the tiny offset keeps 27.000000001 from rounding up.
+  return math.ceil((stages - 1) * (1 - x) / x - 1e-9)
+end
+
+local function zero_states(pb, n, stage)
+  if stage == 1 then return 4 * pb + 12 * pb / n end
+  if stage == 2 then return 2 * pb + 14 * pb / n end
+  return 16 * pb / n
+end
+
 local function num(x) return string.format("%.6g", x) end
 
 ------------------------------------------------------------------------------
@@ -119,7 +135,8 @@ question {
   prompt = [[
 A DeepSpeed configuration sets train_batch_size = 512,
 train_micro_batch_size_per_gpu = 32 and gradient_accumulation_steps = 4.
-How many data-parallel GPUs does this imply?]],
+How many data-parallel GPUs does this imply?
+Give a whole number.]],
   topics = { "data-parallel", "batch" },
   rubric = { "theory.parallel", "practice.deployment" },
   hints = { "global batch = micro-batch × accumulation steps × number of data-parallel GPUs." },
@@ -146,7 +163,8 @@ question {
   prompt = [[
 A job runs on {dp} data-parallel replicas with a micro-batch of {mb} samples
 per GPU and {acc} gradient-accumulation steps. How many samples go into each
-optimizer step?]],
+optimizer step?
+Give a whole number.]],
   topics = { "data-parallel", "batch" },
   hints = { "Multiply the three." },
   params = function(rng)
@@ -176,7 +194,8 @@ question {
   title = "3D parallelism (your numbers)",
   prompt = [[
 A training job uses {g} GPUs with tensor-parallel size {tp} and
-pipeline-parallel size {pp}. What is its data-parallel size?]],
+pipeline-parallel size {pp}. What is its data-parallel size?
+Give a whole number.]],
   topics = { "3d-parallelism" },
   hints = { "GPUs = TP × PP × DP." },
   params = function(rng)
@@ -206,7 +225,8 @@ question {
   prompt = [[
 A model trains well with learning rate {lr} at batch size {b0}. You move to a
 global batch of {b1} and use the square-root scaling rule quoted in the guide.
-What learning rate do you start from (after warm-up)?]],
+What learning rate do you start from (after warm-up)?
+Give three significant figures.]],
   topics = { "batch", "learning-rate" },
   rubric = { "theory.parallel", "practice.optimization" },
   hints = {
@@ -225,6 +245,7 @@ What learning rate do you start from (after warm-up)?]],
       feedback = "Unchanged: a much larger batch makes fewer steps per epoch; the rules raise the learning rate to compensate." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p) return string.format("%g*sqrt(%d/%d)", p.lr, p.b1, p.b0) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.1) end, score = 0 },
@@ -241,7 +262,8 @@ question {
   prompt = [[
 H100 NVLink is quoted at 900 GB/s (both directions together); a PCIe 5.0 x16
 link at 64 GB/s (one direction). How many times faster is NVLink when
-sending in ONE direction?]],
+sending in ONE direction?
+Give three significant figures.]],
   unit = "x",
   topics = { "interconnect", "tensor-parallel" },
   rubric = { "theory.gpu", "theory.parallel" },
@@ -252,6 +274,7 @@ sending in ONE direction?]],
     { value = 450 / 128, feedback = "64 GB/s is already PCIe's one-direction figure; do not double it." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "7", 1 },
     { "450/64", 1 },
     { "14", 0 },
@@ -384,7 +407,8 @@ question {
   prompt = [[
 A 24-layer model is split over 4 GPUs (6 layers each) with the GPipe
 schedule and 8 micro-batches per step. What fraction of each GPU's step time
-is bubble (idle)? (A fraction like 0.2 or a percentage like 20%.)]],
+is bubble (idle)? (A fraction like 0.2 or a percentage like 20%.)
+Give three significant figures.]],
   topics = { "pipeline-parallel", "bubbles" },
   rubric = { "theory.parallel", "practice.optimization" },
   hints = {
@@ -399,6 +423,7 @@ is bubble (idle)? (A fraction like 0.2 or a percentage like 20%.)]],
     { value = 100 * 3 / 11, feedback = "Write 0.27 or 27%; a bare 27 reads as 27, not 27 %." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "0.273", 1 },
     { "27.3%", 1 },
     { "3/11", 1 },
@@ -416,7 +441,8 @@ question {
   prompt = [[
 A pipeline has {p} stages and runs {m} micro-batches per step (GPipe
 schedule). What fraction of each GPU's step is bubble? (A fraction or a
-percentage.)]],
+percentage.)
+Give three significant figures.]],
   topics = { "pipeline-parallel", "bubbles" },
   rubric = { "theory.parallel", "practice.optimization" },
   hints = {
@@ -434,6 +460,7 @@ percentage.)]],
       feedback = "That is the efficiency; the bubble is 1 minus it." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(100 * ctx.reference) .. "%" end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.1) end, score = 0 },
@@ -449,7 +476,8 @@ question {
   title = "How many micro-batches? (your numbers)",
   prompt = [[
 A pipeline has {p} stages (GPipe schedule). What is the SMALLEST number of
-micro-batches per step that keeps the bubble at or below {pct}% of the step?]],
+micro-batches per step that keeps the bubble at or below {pct}% of the step?
+Give a whole number.]],
   topics = { "pipeline-parallel", "bubbles" },
   rubric = { "theory.parallel", "practice.design" },
   hints = {
@@ -458,13 +486,16 @@ micro-batches per step that keeps the bubble at or below {pct}% of the step?]],
     "m >= (p - 1)(1 - x)/x; round up to a whole micro-batch.",
   },
   params = function(rng)
-    return { p = rng:pick({ 4, 8, 12, 16 }), pct = rng:pick({ 5, 10, 20, 25 }) }
+    -- At most 128 micro-batches: a step's batch of a few thousand sequences
+    -- per pipeline rarely splits finer. (16 stages at a 5% bubble would
+    -- need 285: never drawn.)
+    local p
+    repeat
+      p = { p = rng:pick({ 4, 8, 12, 16 }), pct = rng:pick({ 5, 10, 20, 25 }) }
+    until micro_batches(p.p, p.pct) <= 128
+    return p
   end,
-  answer = function(p)
-    local x = p.pct / 100
-    -- Exact rationals: the tiny offset keeps 27.000000001 from rounding up.
-    return math.ceil((p.p - 1) * (1 - x) / x - 1e-9)
-  end,
+  answer = function(p) return micro_batches(p.p, p.pct) end,
   tolerance = { abs = 0 },   -- a whole number of micro-batches
   wrong = {
     { value = function(p) return math.ceil((p.p - 1) / (p.pct / 100)) end,
@@ -473,6 +504,8 @@ micro-batches per step that keeps the bubble at or below {pct}% of the step?]],
       feedback = "m = 2p is a rule of thumb, not the answer to this bound." },
   },
   examples = {
+    -- physical limits, checked on every variant of the sweep: at most 128
+    { answer = function(p, ctx) return ctx.reference <= 128 and tostring(ctx.reference) or "over 128" end, score = 1 },
     { answer = function(p, ctx) return tostring(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return tostring(ctx.reference - 1) end, score = 0 },
     { "lots", "invalid" },
@@ -488,7 +521,8 @@ question {
   prompt = [[
 A 4-stage pipeline's stages take {t1}, {t2}, {t3} and {t4} ms per
 micro-batch. Once the pipeline is full, how many micro-batches per second
-come out of the last stage?]],
+come out of the last stage?
+Give three significant figures.]],
   topics = { "pipeline-parallel", "load-balance" },
   rubric = { "theory.parallel", "practice.profiling" },
   hints = { "Every stage must wait for the slowest one before passing the next micro-batch on." },
@@ -503,6 +537,7 @@ come out of the last stage?]],
       feedback = "That is one micro-batch's latency through all stages. In a full pipeline the stages work at the same time." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p) return string.format("1000/%d", math.max(p.t1, p.t2, p.t3, p.t4)) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.1) end, score = 0 },
@@ -510,6 +545,397 @@ come out of the last stage?]],
     { params = { t1 = 20, t2 = 20, t3 = 40, t4 = 20 }, answer = "25", score = 1 },
     { params = { t1 = 20, t2 = 20, t3 = 40, t4 = 20 }, answer = "40", score = 0 },
   },
+}
+
+------------------------------------------------------------------------------
+page [[
+# Inside a tensor-parallel layer
+
+A transformer's MLP block multiplies by two matrices, A (h × 4h) and then
+B (4h × h), with the element-wise GeLU between them. Tensor parallelism
+over t GPUs cuts them in the one way that needs no talk in the middle:
+
+```
+A by columns:  A = [A1 | A2 | ... | At]     GPU i:  Yi = GeLU(X Ai)
+B by rows:     B = [B1 ; B2 ; ... ; Bt]     GPU i:  Zi = Yi Bi
+               Z = Z1 + Z2 + ... + Zt       one all-reduce
+```
+
+Cut by **columns**, A gives each GPU a slice of the 4h hidden features,
+each one complete, so GeLU (which looks at one feature at a time) runs on
+the slice with no communication. Cut by **rows**, B matches those slices:
+GPU i multiplies its features by its rows and holds a partial sum of the
+whole output. One all-reduce of the output, b × s × h values, ends the
+block. Cut A by rows instead and every GPU would hold partial sums of all
+4h features: they would have to be summed before GeLU, because GeLU of a
+sum is not the sum of the GeLUs.
+
+Attention splits the same way: each GPU owns some heads (the Q, K and V
+projections are column-parallel) and the output projection is
+row-parallel. A layer therefore costs **two all-reduces in the forward
+pass** and two in the backward, each of b × s × h activations, and each
+GPU holds 1/t of the layer's weights.
+
+What that costs: 8 sequences of 2048 tokens at h = 8192 in FP16 make
+M = 16,384 × 8192 × 2 B = 268 MB per all-reduce. A ring over t = 8 GPUs
+sends 2(t − 1)/t × M per GPU; at NVLink's 450 GB/s each way that is
+2 × 7/8 × 268 MB / 450 GB/s ≈ 1.04 ms, twice per layer in the forward
+pass. Over a 25 GB/s network link it would be 18 times as long, which is
+why TP stays inside an NVLink node.
+
+## Pipeline schedules
+
+| schedule    | each stage runs             | stage 1 holds | weights      |
+|-------------|-----------------------------|---------------|--------------|
+| GPipe       | all m forwards, then all m  | m micro-      | one version; |
+|             | backwards                   | batches       | flush a step |
+| 1F1B        | p forwards, then one        | at most p     | one version; |
+| (PipeDream- | backward, one forward, ...  | micro-batches | flush a step |
+| Flush)      |                             |               |              |
+| PipeDream   | 1F1B without a flush        | at most p     | up to p      |
+| (async)     |                             |               | versions     |
+
+GPipe and 1F1B have the **same bubble**, (p − 1)/(m + p − 1): the
+pipeline still fills and drains once per step. 1F1B wins on memory: a
+micro-batch's activations are freed by its backward pass as soon as
+possible, so stage 1 never holds more than p of them instead of all m.
+With p = 4 and m = 32 that is 4 micro-batches' activations instead of 32.
+
+The original **PipeDream** never flushes: new micro-batches keep entering,
+so there is no bubble in the steady state. The price is staleness: a
+micro-batch's backward pass would meet weights that later micro-batches
+already updated, so PipeDream *stashes* the weight version each forward
+pass used (up to p versions) and updates asynchronously, with the
+convergence questions of asynchronous SGD. **Interleaved** 1F1B gives
+each GPU v smaller chunks of layers and divides the bubble's time by v,
+for v times the boundary messages.
+]]
+
+question {
+  id = "distributed.tp-weights",
+  kind = "numeric",
+  title = "MLP weights per GPU under tensor parallelism (your numbers)",
+  prompt = [[
+A transformer layer's MLP block has the matrices A (h × 4h) and B (4h × h)
+with h = {h}, stored in FP16. It is split column-parallel (A) and
+row-parallel (B) over {t} GPUs. How many MB (10^6 bytes) of the block's
+weights does each GPU hold?
+Give three significant figures.]],
+  unit = "MB",
+  topics = { "tensor-parallel", "memory" },
+  rubric = { "theory.parallel", "theory.memory" },
+  hints = {
+    "Each GPU holds a slice of both matrices, and together the slices are the whole block.",
+    "Weights: h × 4h + 4h × h = 8h² values of 2 bytes, divided by t.",
+  },
+  params = function(rng)
+    return { h = rng:pick({ 2048, 4096, 5120, 8192 }), t = rng:pick({ 2, 4, 8 }) }
+  end,
+  answer = function(p) return 16 * p.h * p.h / p.t / 1e6 end,
+  wrong = {
+    { value = function(p) return 16 * p.h * p.h / 1e6 end,
+      feedback = "That is the whole block: tensor parallelism gives each GPU 1/{t} of it." },
+    { value = function(p) return 8 * p.h * p.h / p.t / 1e6 end,
+      feedback = "Half the answer: both matrices count (h × 4h and 4h × h), at 2 bytes per FP16 value." },
+  },
+  examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
+    { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
+    { answer = function(p, ctx) return num(ctx.reference * 1.05) end, score = 0 },
+    { params = { h = 8192, t = 8 }, answer = "134", score = 1 },
+    { params = { h = 8192, t = 8 }, answer = "1074", score = 0 },
+    { "lots", "invalid" },
+  },
+}
+
+question {
+  id = "distributed.tp-allreduce",
+  kind = "numeric",
+  title = "One tensor-parallel all-reduce (your numbers)",
+  prompt = [[
+A tensor-parallel layer over {t} GPUs ends its MLP block with a ring
+all-reduce of the activations: {tokens} tokens × h = {h} values in FP16.
+The GPUs are linked by NVLink at 450 GB/s in each direction. Ignoring
+latency, how long does that one all-reduce take, in ms?
+Give three significant figures.]],
+  unit = "ms",
+  topics = { "tensor-parallel", "all-reduce", "communication" },
+  rubric = { "theory.parallel", "practice.profiling" },
+  hints = {
+    "First the message: tokens × h values at 2 bytes.",
+    "A ring all-reduce sends 2(t − 1)/t of the message per GPU, each way at the link's one-direction rate.",
+  },
+  params = function(rng)
+    return { t = rng:pick({ 2, 4, 8 }), tokens = rng:pick({ 4096, 8192, 16384 }),
+             h = rng:pick({ 4096, 8192 }) }
+  end,
+  answer = function(p)
+    local M = p.tokens * p.h * 2
+    return 2 * (p.t - 1) / p.t * M / 450e9 * 1000
+  end,
+  wrong = {
+    { value = function(p) return p.tokens * p.h * 2 * (p.t - 1) / p.t / 450e9 * 1000 end,
+      feedback = "900 GB/s counts both directions; a ring sends and receives at once, at 450 GB/s each way." },
+    { value = function(p) return p.t ~= 2 and p.tokens * p.h * 2 / 450e9 * 1000 end,
+      feedback = "A ring all-reduce sends 2(t − 1)/t of the message per GPU (a reduce-scatter, then an all-gather), not the message once." },
+  },
+  examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
+    { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
+    { answer = function(p, ctx) return num(ctx.reference * 1.05) end, score = 0 },
+    -- The page's example: 16,384 tokens, h = 8192, t = 8: 1.04 ms.
+    { params = { t = 8, tokens = 16384, h = 8192 }, answer = "1.04", score = 1 },
+    { params = { t = 8, tokens = 16384, h = 8192 }, answer = "0.522", score = 0 },
+    { "1 MB", "invalid" },
+  },
+}
+
+question {
+  id = "distributed.tp-split",
+  kind = "choice",
+  title = "Columns first, then rows",
+  prompt = [[
+Tensor parallelism splits an MLP block's first matrix A by columns and its
+second matrix B by rows. Why this way round?]],
+  topics = { "tensor-parallel" },
+  rubric = { "theory.parallel", "practice.design" },
+  hints = { "What must be true of the hidden features before GeLU can be applied to them?" },
+  choices = {
+    "Each GPU then holds complete hidden features, so GeLU runs locally and one all-reduce after B finishes the block.",
+    "Column slices of A are contiguous in memory, so the matrices load faster.",
+    "Splitting A by rows would need no communication at all.",
+    "Row-parallel B halves the activation memory of the block.",
+  },
+  answer = 1,
+  why = {
+    [2] = "Memory layout is not the reason: the split decides where partial sums appear, and with it the communication.",
+    [3] = "Split by rows, A leaves partial sums of every hidden feature on every GPU: they must be all-reduced before GeLU.",
+    [4] = "The activations of the block are not halved by the choice; what the choice saves is a second all-reduce before GeLU.",
+  },
+  examples = { { "a", 1 }, { "c", 0 }, { "b", 0 }, { "z", "invalid" } },
+}
+
+question {
+  id = "distributed.pipe-1f1b",
+  kind = "numeric",
+  title = "Activation memory: GPipe against 1F1B (your numbers)",
+  prompt = [[
+A pipeline has {p} stages and runs {m} micro-batches per step. One
+micro-batch's activations take {a} GB on the first stage until its backward
+pass. How many GB of activation memory does the first stage save at its
+peak with the 1F1B schedule instead of GPipe?
+Give three significant figures.]],
+  unit = "GB",
+  topics = { "pipeline-parallel", "memory" },
+  rubric = { "theory.parallel", "theory.memory" },
+  hints = {
+    "GPipe runs every forward pass before the first backward pass.",
+    "GPipe's first stage holds all m micro-batches; 1F1B at most p.",
+  },
+  params = function(rng)
+    local p = rng:pick({ 4, 8, 16 })
+    -- m = 2p would make the saving (m - p) a equal to 1F1B's own peak p a.
+    return { p = p, m = p * rng:pick({ 3, 4, 8 }), a = rng:pick({ 0.5, 1, 1.5, 2.5 }) }
+  end,
+  answer = function(p) return (p.m - p.p) * p.a end,
+  wrong = {
+    { value = function(p) return p.m * p.a end, feedback = "That is GPipe's peak; the question asks what 1F1B saves." },
+    { value = function(p) return p.p * p.a end, feedback = "That is 1F1B's peak; the question asks what it saves against GPipe." },
+    { value = 0, feedback = "The bubbles are the same; the memory is not. 1F1B frees each micro-batch's activations much earlier." },
+  },
+  examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
+    { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
+    { params = { p = 4, m = 32, a = 1 }, answer = "28", score = 1 },
+    { params = { p = 4, m = 32, a = 1 }, answer = "32", score = 0 },
+    { params = { p = 4, m = 32, a = 1 }, answer = "4", score = 0 },
+    { "some", "invalid" },
+  },
+}
+
+question {
+  id = "distributed.pipe-schedules",
+  kind = "multi",
+  title = "GPipe, 1F1B and PipeDream",
+  prompt = "Which of these statements about pipeline schedules are true? Pick all that apply.",
+  points = 2,
+  topics = { "pipeline-parallel" },
+  rubric = { "theory.parallel", "practice.design" },
+  hints = { "Two are true." },
+  choices = {
+    "1F1B has the same bubble fraction as GPipe for the same p and m.",
+    "The original PipeDream stashes weight versions so that a micro-batch's backward pass uses the weights of its forward pass.",
+    "1F1B removes the pipeline bubble.",
+    "GPipe keeps at most p micro-batches' activations on each stage.",
+    "Interleaved schedules shrink the bubble with no extra communication.",
+  },
+  answer = { 1, 2 },
+  why = {
+    [3] = "1F1B changes the order inside the step, not the fill and drain: the bubble stays (p − 1)/(m + p − 1).",
+    [4] = "That is 1F1B. GPipe runs all m forwards first, so the first stage holds all m micro-batches.",
+    [5] = "More, smaller chunks per GPU mean more stage boundaries, so more messages.",
+  },
+  examples = { { "a b", 1 }, { "ab", 1 }, { "a", 0.5 }, { "a b c", 0.5 }, { "c d e", 0 } },
+}
+
+------------------------------------------------------------------------------
+page [[
+# How large a batch? The gradient noise scale
+
+A mini-batch gradient is the true gradient G plus noise: with Σ the
+covariance of one example's gradient, a batch of B has noise Σ / B. A
+larger batch averages more noise away, but past some size it only spends
+more examples per step without making the steps better. McCandlish and
+colleagues (2018) locate that size with the **gradient noise scale**:
+
+```
+B_noise = tr(Σ) / |G|²                  (the "simple" noise scale)
+
+steps     S = S_min × (1 + B_noise / B)
+examples  E = E_min × (1 + B / B_noise)
+```
+
+S_min is the fewest steps any batch size can reach the target loss in,
+E_min the fewest examples. Far below B_noise, doubling B nearly halves the
+steps at no extra cost in examples; far above, it costs twice the examples
+for almost no fewer steps. At B = B_noise both are twice their minimum:
+the **critical batch size**, the usual compromise.
+
+**Measuring it for free.** The expected squared norm of a batch gradient
+is |G|² + tr(Σ) / B. Data-parallel training already has two batch sizes:
+each GPU's local batch B_s (its gradient before the all-reduce) and the
+global batch B_b (after it). From their squared norms:
+
+```
+|G|²  ≈ (B_b |g_b|² − B_s |g_s|²) / (B_b − B_s)
+tr(Σ) ≈ (|g_s|² − |g_b|²) / (1/B_s − 1/B_b)
+```
+
+(average both over a few steps: one step's estimate is noisy).
+
+**Dynamic batch sizing.** The noise scale grows as training proceeds:
+the gradient shrinks as the loss falls while its noise does not, so B_noise
+often grows tenfold or more over a run. A batch that is right late in
+training wastes examples early on. So large runs start with a smaller
+batch and grow it (a batch-size warm-up), or adapt it to the measured
+B_noise, raising the learning rate with it as the earlier page's scaling
+rules say.
+]]
+
+question {
+  id = "distributed.noise-steps",
+  kind = "numeric",
+  title = "Steps against batch size (your numbers)",
+  prompt = [[
+A model's gradient noise scale is B_noise = {bn}. Trained with a batch of
+{b}, how many times the minimum number of steps S_min does it need to
+reach its target loss, by the empirical model S = S_min (1 + B_noise/B)?
+Give three significant figures.]],
+  unit = "x",
+  topics = { "batch-size", "noise-scale" },
+  rubric = { "theory.parallel", "practice.optimization" },
+  hints = {
+    "A batch far below the noise scale wastes steps; one far above wastes examples.",
+    "S / S_min = 1 + {bn} / {b}.",
+  },
+  params = function(rng)
+    local bn, b
+    repeat
+      bn, b = rng:pick({ 256, 512, 1024, 2048, 4096 }), rng:pick({ 64, 128, 512, 1024, 4096, 8192 })
+    until bn ~= b   -- at B = B_noise steps and examples are both 2x: swapping would not show
+    return { bn = bn, b = b }
+  end,
+  answer = function(p) return 1 + p.bn / p.b end,
+  wrong = {
+    { value = function(p) return 1 + p.b / p.bn end,
+      feedback = "That is the examples' factor E / E_min = 1 + B / B_noise. Steps: 1 + B_noise / B." },
+    { value = function(p) return p.bn / p.b end,
+      feedback = "Add the 1: even an infinite batch needs S_min steps." },
+  },
+  examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
+    { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
+    { params = { bn = 1024, b = 256 }, answer = "5", score = 1 },
+    { params = { bn = 1024, b = 256 }, answer = "1.25", score = 0 },
+    { params = { bn = 1024, b = 256 }, answer = "4", score = 0 },
+    { "many", "invalid" },
+  },
+}
+
+question {
+  id = "distributed.noise-estimate",
+  kind = "numeric",
+  title = "The noise scale from two batch sizes (your numbers)",
+  prompt = [[
+In data-parallel training each GPU's local batch is B_s = {bs} and the
+global batch B_b = {bb}. Averaged over a few steps, the squared gradient
+norm is |g_s|² = {gs} before the all-reduce and |g_b|² = {gb} after it.
+Estimate the gradient noise scale B_noise = tr(Σ) / |G|².
+Give three significant figures.]],
+  topics = { "batch-size", "noise-scale" },
+  rubric = { "theory.parallel", "practice.profiling" },
+  hints = {
+    "A batch gradient's squared norm is |G|² + tr(Σ)/B: two batch sizes give two equations.",
+    "|G|² = (B_b |g_b|² − B_s |g_s|²) / (B_b − B_s); tr(Σ) = (|g_s|² − |g_b|²) / (1/B_s − 1/B_b).",
+  },
+  params = function(rng)
+    -- Built from a true |G|² and noise scale; the norms are shown to four
+    -- figures, and the reference is computed from what is shown.
+    local g2 = rng:pick({ 0.5, 1, 2, 4 })
+    local bn = rng:pick({ 100, 250, 400, 800, 1500 })
+    local bs = rng:pick({ 16, 32, 64 })
+    local bb = bs * rng:pick({ 8, 16, 32, 64 })
+    local tr = g2 * bn
+    return { bs = bs, bb = bb, gs = tonumber(wb.sig(g2 + tr / bs, 4)), gb = tonumber(wb.sig(g2 + tr / bb, 4)) }
+  end,
+  answer = function(p)
+    local G2 = (p.bb * p.gb - p.bs * p.gs) / (p.bb - p.bs)
+    local tr = (p.gs - p.gb) / (1 / p.bs - 1 / p.bb)
+    return tr / G2
+  end,
+  -- The estimate divides differences of rounded norms: 2% is accepted.
+  tolerance = { rel = 0.02 },
+  wrong = {
+    { value = function(p)
+        local tr = (p.gs - p.gb) / (1 / p.bs - 1 / p.bb)
+        return tr / p.gb
+      end,
+      feedback = "|g_b|² still carries noise, tr(Σ)/B_b: estimate |G|² from both norms first." },
+  },
+  examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
+    { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
+    { answer = function(p, ctx) return num(ctx.reference * 1.1) end, score = 0 },
+    -- |G|² = 1, tr(Σ) = 400: B_s = 32 gives 13.5, B_b = 512 gives 1.781.
+    { params = { bs = 32, bb = 512, gs = 13.5, gb = 1.781 }, answer = "400", score = 1 },
+    { params = { bs = 32, bb = 512, gs = 13.5, gb = 1.781 }, answer = "224.6", score = 0 },
+    { "big", "invalid" },
+  },
+}
+
+question {
+  id = "distributed.batch-ramp",
+  kind = "choice",
+  title = "Why grow the batch during training?",
+  prompt = [[
+Large training runs often start with a small global batch and grow it
+later. What justifies that?]],
+  topics = { "batch-size", "noise-scale" },
+  rubric = { "theory.parallel", "practice.optimization" },
+  hints = { "How does the gradient's size compare with its noise early and late in training?" },
+  choices = {
+    "The gradient noise scale grows as the loss falls, so the batch that uses examples efficiently grows too.",
+    "Small batches use less GPU memory at the start, when the optimizer states are not yet allocated.",
+    "A large batch early on would make the loss diverge whatever the learning rate.",
+    "The all-reduce is slower at the start of training.",
+  },
+  answer = 1,
+  why = {
+    [2] = "The optimizer states take the same memory from the first step; the reason is statistical, not memory.",
+    [3] = "With a suitable learning rate a large early batch trains; it only wastes examples, since early gradients are large against their noise.",
+    [4] = "The all-reduce moves the same bytes at every step.",
+  },
+  examples = { { "a", 1 }, { "b", 0 }, { "d", 0 }, { "q", "invalid" } },
 }
 
 ------------------------------------------------------------------------------
@@ -559,8 +985,11 @@ question {
   prompt = [[
 A {pb}-billion-parameter model is trained with Adam in mixed precision (FP16
 weights and gradients, FP32 master weights and Adam states), without any
-sharding. How much memory do the model states (weights, gradients, optimizer
-states) take on each GPU? Activations not included.]],
+sharding. How much memory would the model states (weights, gradients,
+optimizer states) take on each GPU? Activations not included. (Above a
+GPU's 80 GB, the model cannot train this way at all: the sharding of the
+next pages is what makes it possible.)
+Give three significant figures.]],
   unit = "GB",
   topics = { "memory", "optimizer-states" },
   rubric = { "theory.memory" },
@@ -578,6 +1007,7 @@ states) take on each GPU? Activations not included.]],
     { value = function(p) return 12 * p.pb end, feedback = "12 bytes is the optimizer part only (master copy + m + v); add the FP16 weights and gradients." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference / 1.073741824) .. " GiB" end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.07) end, score = 0 },
@@ -594,7 +1024,8 @@ question {
   prompt = [[
 For inference a {pb}-billion-parameter model is stored in FP16. What is the
 smallest number of {gpu} GB GPUs whose memory can hold its weights (ignoring
-the KV cache, activations and runtime overhead)?]],
+the KV cache, activations and runtime overhead)?
+Give a whole number.]],
   topics = { "memory", "inference" },
   rubric = { "theory.memory", "advanced.cost" },
   hints = {
@@ -637,7 +1068,10 @@ Use the estimate of about 34 × s × b × h bytes of stored activations per
 transformer layer (FP16, attention matrix not stored). A model with {l}
 layers and hidden size {h} trains on sequences of {s} tokens with a
 micro-batch of {b}. How much activation memory does one forward pass keep
-for the backward pass?]],
+for the backward pass, over the whole model? (Often more than a GPU
+holds: then the layers are split over GPUs, or recomputed, as the
+next pages show.)
+Give three significant figures.]],
   unit = "GB",
   topics = { "memory", "activations" },
   rubric = { "theory.memory" },
@@ -657,6 +1091,7 @@ for the backward pass?]],
       feedback = "The 34 already counts bytes (FP16 included); do not multiply by 2 again." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.1) end, score = 0 },
     { "9 ms", "invalid" },
@@ -766,7 +1201,8 @@ question {
   prompt = [[
 With mixed-precision Adam (16 bytes per parameter), by what factor does
 ZeRO stage 2 (sharding optimizer states and gradients) cut each GPU's
-model-state memory as the number of GPUs grows very large?]],
+model-state memory as the number of GPUs grows very large?
+Give three significant figures.]],
   unit = "x",
   topics = { "zero", "memory" },
   rubric = { "theory.memory", "theory.parallel" },
@@ -780,6 +1216,7 @@ model-state memory as the number of GPUs grows very large?]],
     { value = 16, feedback = "Only if everything were sharded would the factor keep growing (that is ZeRO-3, linear in N). Stage 2 keeps the 2-byte FP16 weights whole." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "8", 1 },
     { "16/2", 1 },
     { "4", 0 },
@@ -795,7 +1232,8 @@ question {
   prompt = [[
 With mixed-precision Adam (16 bytes per parameter), by what factor does
 ZeRO stage 1 (sharding only the optimizer states) cut each GPU's
-model-state memory as the number of GPUs grows very large?]],
+model-state memory as the number of GPUs grows very large?
+Give three significant figures.]],
   unit = "x",
   topics = { "zero", "memory" },
   rubric = { "theory.memory", "theory.parallel" },
@@ -809,6 +1247,7 @@ model-state memory as the number of GPUs grows very large?]],
     { value = 16 / 12, feedback = "12 bytes per parameter are what gets sharded, not what stays: 4 bytes stay, so the limit is 16 / 4." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "4", 1 },
     { "16/4", 1 },
     { "8", 0 },
@@ -823,8 +1262,9 @@ question {
   title = "Per-GPU memory under ZeRO (your numbers)",
   prompt = [[
 A {pb}-billion-parameter model trains with mixed-precision Adam on {n}
-GPUs using ZeRO stage {stage}. How much model-state memory (weights,
-gradients, optimizer states) does each GPU hold?]],
+GPUs of 80 GB using ZeRO stage {stage}. How much model-state memory
+(weights, gradients, optimizer states) does each GPU hold?
+Give three significant figures.]],
   unit = "GB",
   topics = { "zero", "memory" },
   rubric = { "theory.memory", "theory.parallel" },
@@ -834,13 +1274,16 @@ gradients, optimizer states) does each GPU hold?]],
     "With Ψ in billions, Ψ bytes = Ψ GB.",
   },
   params = function(rng)
-    return { pb = rng:pick({ 1.5, 7.5, 13, 30, 70 }), n = rng:pick({ 8, 16, 64, 256 }), stage = rng:int(1, 3) }
+    -- Only set-ups that exist: the model states must fit on the 80 GB GPU
+    -- with room to spare for activations (at most 64 GB). A 70 B model
+    -- under ZeRO-1 on 8 GPUs would need 385 GB per GPU: never drawn.
+    local p
+    repeat
+      p = { pb = rng:pick({ 1.5, 7.5, 13, 30, 70 }), n = rng:pick({ 8, 16, 64, 256 }), stage = rng:int(1, 3) }
+    until zero_states(p.pb, p.n, p.stage) <= 64
+    return p
   end,
-  answer = function(p)
-    if p.stage == 1 then return 4 * p.pb + 12 * p.pb / p.n end
-    if p.stage == 2 then return 2 * p.pb + 14 * p.pb / p.n end
-    return 16 * p.pb / p.n
-  end,
+  answer = function(p) return zero_states(p.pb, p.n, p.stage) end,
   wrong = {
     { value = function(p) return 16 * p.pb end,
       feedback = "That is plain data parallelism with nothing sharded." },
@@ -856,6 +1299,9 @@ gradients, optimizer states) does each GPU hold?]],
       feedback = "The 4× / 8× factors are only limits for very many GPUs; use the formula with N." },
   },
   examples = {
+    -- physical limits, checked on every variant of the sweep: at most 64 GB
+    { answer = function(p, ctx) return ctx.reference <= 64 and num(ctx.reference) or "over 64 GB" end, score = 1 },
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.08) end, score = 0 },
     { "lots", "invalid" },
@@ -889,11 +1335,16 @@ passes: about **+33 %** (the cheatsheet's "~30 %"), still O(L). The day-5
 summary's "computation O(L) → O(L√L)" is wrong: that would need every
 segment recomputed √L times.
 
-**50 layers**: √50 ≈ 7.07, so about 7 checkpoints, one every 7 layers. Memory
-≈ 7 + 7 = 14 layer-activations instead of 50, 3.5× less, for a third more
-compute. When you only need to halve the memory, checkpoint fewer segments
-or only the cheap-to-recompute, memory-heavy parts (selective recomputation,
-e.g. attention scores).
+**50 layers**: √50 ≈ 7.07, so segments of about 7 layers. Layers come
+whole, so count: a checkpoint every 7 layers cuts 50 layers into
+⌈50/7⌉ = **8** segments (seven of 7 layers and a last one of 1), so 8
+checkpoints; a checkpoint every 8 layers gives ⌈50/8⌉ = **7** segments
+(six of 8 and one of 2). Either way memory ≈ 8 + 7 = 7 + 8 = 15
+layer-activations instead of 50, 3.3× less, for a third more compute
+(the continuous optimum 2√50 ≈ 14.1 is the same within one layer). When
+you only need to halve the memory, checkpoint fewer segments or only the
+cheap-to-recompute, memory-heavy parts (selective recomputation, e.g.
+attention scores).
 ]]
 
 question {
@@ -901,26 +1352,34 @@ question {
   kind = "numeric",
   title = "Checkpoints for a 50-layer transformer",
   prompt = [[
-Using the square-root rule, about how many checkpoints should a 50-layer
-transformer keep during the forward pass?]],
+A 50-layer transformer uses square-root checkpointing with a checkpoint
+every 7 layers (√50 ≈ 7.07, rounded). How many checkpoints does it keep
+during the forward pass? (A whole number.)]],
   topics = { "checkpointing", "memory" },
   rubric = { "theory.memory", "practice.optimization" },
-  hints = { "sqrt(L) checkpoints for L layers." },
-  answer = math.sqrt(50),
-  -- 7 and 7.07 both mean "one every 7 layers": accept 6.97 to 7.17.
-  tolerance = { abs = 0.1 },
+  hints = {
+    "Layers come whole: how many segments of 7 layers cover 50 layers?",
+    "One checkpoint per segment: ceil(50 / 7).",
+  },
+  -- Seven segments of 7 layers cover 49; the 50th layer is an eighth
+  -- segment with its own checkpoint. (√50 ≈ 7.07 is the segment LENGTH.)
+  answer = 8,
+  integer = true,
+  tolerance = { abs = 0 },   -- a count
   wrong = {
-    { value = 25, feedback = "That is L/2. The memory L/k + k is smallest at k = sqrt(L): about 7." },
+    { value = 7, feedback = "7 segments of 7 layers cover only 49 layers: the 50th needs a segment, and a checkpoint, of its own." },
+    { value = 25, feedback = "That is L/2. A checkpoint every 7 layers: count the segments, ceil(50/7)." },
     { value = 50, feedback = "Keeping all 50 is no checkpointing at all." },
-    { value = 14.14, feedback = "2·sqrt(50) ≈ 14 is the memory in layer-activations (checkpoints + one segment), not the number of checkpoints." },
+    { value = 15, feedback = "15 is the memory in layer-activations (8 checkpoints + one segment of 7), not the number of checkpoints." },
   },
   examples = {
-    { "7", 1 },
-    { "7.07", 1 },
-    { "sqrt(50)", 1 },
-    { "8", 0 },
-    { "14", 0 },
-    { "seven", "invalid" },
+    { "8", 1 },
+    { "ceil(50/7)", 1 },
+    { "(50 + 6) / 7", 1 },   -- C's integer division
+    { "7", 0 },              -- the 50th layer forgotten
+    { "7.07", 0 },
+    { "15", 0 },
+    { "eight", "invalid" },
   },
 }
 
@@ -957,7 +1416,8 @@ question {
 Each of the {l} layers of a network keeps {a} GB of activations for the
 backward pass. With square-root checkpointing (a checkpoint every sqrt(L)
 layers; count a checkpoint as one layer's worth, and add one segment being
-recomputed), about how much activation memory is needed?]],
+recomputed), about how much activation memory is needed?
+Give three significant figures.]],
   unit = "GB",
   topics = { "checkpointing", "memory" },
   rubric = { "theory.memory", "practice.optimization" },
@@ -976,6 +1436,7 @@ recomputed), about how much activation memory is needed?]],
       feedback = "That counts the checkpoints only; during backward one segment's sqrt(L) layers are recomputed and held too." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.1) end, score = 0 },
     { "2 ms", "invalid" },
@@ -993,7 +1454,8 @@ question {
   prompt = [[
 A {l}-layer model's forward pass takes {f} ms and its backward pass {b} ms.
 With gradient checkpointing (square-root rule), how long does a training step
-take? Ignore everything but forward, backward and recomputation.]],
+take? Ignore everything but forward, backward and recomputation.
+Give three significant figures.]],
   unit = "ms",
   topics = { "checkpointing" },
   rubric = { "theory.memory", "practice.optimization" },
@@ -1010,6 +1472,7 @@ take? Ignore everything but forward, backward and recomputation.]],
     { value = function(p) return 2 * (p.f + p.b) end, feedback = "Only the forward pass is repeated, not the backward." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.1) end, score = 0 },
     { "slow", "invalid" },
@@ -1058,7 +1521,8 @@ question {
   title = "FP16 machine epsilon",
   prompt = [[
 What is the gap between 1.0 and the next larger number representable in FP16
-(IEEE half precision, 10 mantissa bits)?]],
+(IEEE half precision, 10 mantissa bits)?
+Give three significant figures.]],
   topics = { "mixed-precision", "numerics" },
   rubric = { "theory.gpu", "theory.memory" },
   hints = { "With 10 mantissa bits, the last bit of a number between 1 and 2 is worth 2^-10." },
@@ -1071,6 +1535,7 @@ What is the gap between 1.0 and the next larger number representable in FP16
     { value = 2 ^ -14, feedback = "2^-14 is FP16's smallest NORMAL number, not the gap after 1." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "9.77e-4", 1 },
     { "2^-10", 1 },
     { "1/1024", 1 },
@@ -1088,7 +1553,8 @@ question {
   prompt = [[
 The smallest gradient you care about is {g}. FP16's smallest normal number
 is 2^-14 ≈ 6.1e-5. What is the smallest POWER OF TWO loss scale S that lifts
-this gradient into FP16's normal range (S × {g} ≥ 2^-14)?]],
+this gradient into FP16's normal range (S × {g} ≥ 2^-14)?
+Give a whole number.]],
   topics = { "mixed-precision", "loss-scaling" },
   rubric = { "theory.gpu", "practice.optimization" },
   hints = {
@@ -1193,7 +1659,9 @@ question {
   prompt = [[
 A decoder has {l} layers, {h} query heads and {kvh} KV heads, each of
 dimension {d}. It serves a batch of {b} sequences of {s} tokens with an FP16
-cache. How large is the KV cache?]],
+cache. How large is the KV cache? (It may exceed one GPU's memory: a
+large model's cache is then split over the GPUs that serve it.)
+Give three significant figures.]],
   unit = "GB",
   topics = { "kv-cache", "memory", "inference" },
   rubric = { "theory.memory", "practice.deployment" },
@@ -1220,6 +1688,7 @@ cache. How large is the KV cache?]],
       feedback = "With grouped-query attention only the KV heads are cached, not every query head." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference / 1.073741824) .. " GiB" end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.1) end, score = 0 },
@@ -1238,7 +1707,8 @@ question {
   prompt = [[
 A model has {l} layers and {kvh} KV heads of dimension {d}; its KV cache is
 stored with {bytes} byte(s) per element. How much cache does ONE more token
-of one sequence add?]],
+of one sequence add?
+Give three significant figures.]],
   unit = "KB",
   topics = { "kv-cache", "memory" },
   rubric = { "theory.memory" },
@@ -1257,6 +1727,7 @@ of one sequence add?]],
       feedback = "Mind the bytes per element given in the question." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1000) .. " B" end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.1) end, score = 0 },

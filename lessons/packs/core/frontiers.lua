@@ -48,7 +48,7 @@ local function num(x) return string.format("%.6g", x) end
 -- bandwidth (GB/s), power (W), memory (GB), year; GH200 from the guide's
 -- table.
 local GPUS = {
-  V100 = { name = "V100 32GB", fp16 = 125, bw = 900, watts = 300, mem = 32, year = 2017 },
+  V100 = { name = "V100 32GB", fp16 = 125, bw = 900, watts = 300, mem = 32, year = 2018 },   -- the 32 GB model: 2018
   A100 = { name = "A100 80GB SXM", fp16 = 312, bw = 2039, watts = 400, mem = 80, year = 2020 },
   H100 = { name = "H100 80GB SXM", fp16 = 989, bw = 3350, watts = 700, mem = 80, year = 2022 },
   GH200 = { name = "GH200", fp16 = 989, mem = 144, year = 2023 },   -- only its memory is used
@@ -96,7 +96,8 @@ question {
   prompt = [[
 A transformer layer runs standard attention on a batch of {b} sequence(s) of
 {s} tokens with {h} heads, and stores the attention scores in FP16
-(2 bytes). How many GB does one layer's score matrix take?]],
+(2 bytes). How many GB does one layer's score matrix take?
+Give three significant figures.]],
   unit = "GB",
   topics = { "flashattention", "attention", "memory" },
   rubric = { "advanced.novel", "theory.memory" },
@@ -118,6 +119,7 @@ A transformer layer runs standard attention on a batch of {b} sequence(s) of
       feedback = "The scores are S × S per head, not S: each token attends to every token." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     -- The page's example: batch 1, 16 heads, S = 8192: 2.15 GB.
     { params = { b = 1, h = 16, s = 8192 }, answer = "2.147", score = 1 },
@@ -136,7 +138,8 @@ question {
 One attention head works on S = {s} tokens with head dimension d = {d}.
 Standard attention stores the S × S score matrix; FlashAttention stores only
 the S × d output (and two numbers per row, which you may ignore). How many
-times larger is the score matrix than the output?]],
+times larger is the score matrix than the output?
+Give three significant figures.]],
   unit = "x",
   topics = { "flashattention", "attention", "memory" },
   hints = { "Divide S × S by S × d." },
@@ -151,6 +154,7 @@ times larger is the score matrix than the output?]],
       feedback = "Upside down: the score matrix is the larger one." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return tostring(p.s / p.d) end, score = 1 },
     { params = { s = 4096, d = 128 }, answer = "32", score = 1 },
     { params = { s = 4096, d = 128 }, answer = "4096", score = 0 },
@@ -200,7 +204,8 @@ question {
   prompt = [[
 A server reserves KV-cache room for {maxlen} tokens for every sequence, but
 its sequences end after {avg} tokens on average. What share of the reserved
-cache is never used, in per cent?]],
+cache is never used, in per cent?
+Give three significant figures.]],
   unit = "%",
   topics = { "kv-cache", "pagedattention", "serving" },
   rubric = { "advanced.novel", "practice.deployment" },
@@ -221,6 +226,7 @@ cache is never used, in per cent?]],
       feedback = "That is a fraction; give per cent." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     -- The page's example: 1024 of 4096 tokens used.
     { params = { maxlen = 4096, avg = 1024 }, answer = "75", score = 1 },
@@ -235,7 +241,8 @@ question {
   title = "The last block's tail (your numbers)",
   prompt = [[
 A paged KV cache hands out blocks of {blk} tokens. A sequence has {n} tokens
-so far. How many token slots of its blocks are allocated but unused?]],
+so far. How many token slots of its blocks are allocated but unused?
+Give a whole number.]],
   topics = { "kv-cache", "pagedattention", "serving" },
   rubric = { "advanced.novel", "theory.memory" },
   hints = {
@@ -275,7 +282,8 @@ question {
   prompt = [[
 A static batch of four requests generates {l1}, {l2}, {l3} and {l4} tokens;
 the batch runs until its longest request is done, one token per request per
-step. What share of the batch's slot-steps does useful work, in per cent?]],
+step. What share of the batch's slot-steps does useful work, in per cent?
+Give three significant figures.]],
   points = 2,
   unit = "%",
   topics = { "continuous-batching", "serving" },
@@ -309,6 +317,7 @@ step. What share of the batch's slot-steps does useful work, in per cent?]],
       feedback = "That compares only the shortest and the longest request. Count every request's tokens." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     -- The page's example: 100, 400, 50, 250 tokens: 800 of 1600 slot-steps.
     { params = { l1 = 100, l2 = 400, l3 = 50, l4 = 250 }, answer = "50", score = 1 },
@@ -358,7 +367,8 @@ question {
   prompt = [[
 A decoding step launches {k} kernels one after another; each launch costs
 {l} µs during which the GPU idles. Replayed as a CUDA graph, the whole step
-costs one launch. How many microseconds does the graph save per step?]],
+costs one launch. How many microseconds does the graph save per step?
+Give three significant figures.]],
   unit = "us",
   topics = { "cuda-graphs", "launch-overhead" },
   rubric = { "advanced.novel", "practice.optimization" },
@@ -374,6 +384,7 @@ costs one launch. How many microseconds does the graph save per step?]],
       feedback = "That is one launch. The graph saves all of them but one." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return tostring((p.k - 1) * p.l) end, score = 1 },
     { params = { k = 40, l = 5 }, answer = "195", score = 1 },
     { params = { k = 40, l = 5 }, answer = "0.195 ms", score = 1 },
@@ -390,7 +401,8 @@ question {
 A weight matrix in {prec} ({bits} bits per value) is pruned to 2:4
 structured sparsity and stored as the two kept values of every group of
 four plus a 2-bit index per kept value. By what factor is it smaller than
-the dense matrix?]],
+the dense matrix?
+Give three significant figures.]],
   unit = "x",
   topics = { "sparsity", "compression" },
   rubric = { "advanced.novel", "practice.optimization" },
@@ -409,6 +421,7 @@ the dense matrix?]],
       feedback = "Every kept value has its own 2-bit index: 2 × ({bits} + 2) bits per group, not 2 × {bits} + 2." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     -- The page's example: FP16, 64 bits -> 36 bits.
     { params = { prec = "FP16", bits = 16 }, answer = "64/36", score = 1 },
@@ -427,7 +440,8 @@ A {pb}-billion-parameter model is fine-tuned with QLoRA: its frozen base
 weights are stored in 4 bits, and LoRA adapters with {r}% as many
 parameters as the base are trained with mixed-precision Adam (16 bytes per
 trained parameter). Ignoring activations, how many GB do weights, adapters
-and their training state take?]],
+and their training state take?
+Give three significant figures.]],
   points = 2,
   unit = "GB",
   topics = { "qlora", "lora", "quantization", "memory" },
@@ -451,6 +465,7 @@ and their training state take?]],
       feedback = "4 bits is half a BYTE per parameter, not 4 bytes." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     -- The page's example: 65 B with 0.5% adapters: 32.5 + 5.2 GB.
     { params = { pb = 65, r = 0.5 }, answer = "37.7", score = 1 },
@@ -469,7 +484,8 @@ question {
 A mixture-of-experts model has {s} B shared parameters (attention,
 embeddings) and {e} experts of {x} B parameters each. The router sends every
 token to {k} expert(s). What share of the stored parameters does one token
-use, in per cent?]],
+use, in per cent?
+Give three significant figures.]],
   unit = "%",
   topics = { "mixture-of-experts", "future" },
   rubric = { "advanced.novel", "advanced.future" },
@@ -494,6 +510,7 @@ use, in per cent?]],
       feedback = "That is a fraction; give per cent." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     -- The page's example: 3 B shared, 8 experts of 5 B, top-2: 13 of 43 B.
     { params = { s = 3, e = 8, x = 5, k = 2 }, answer = "30.23", score = 1 },
@@ -539,7 +556,7 @@ peaks; the day-5 table's H100 "1979" assumes 2:4 sparsity):
 
 | GPU           | year | FP16 TFLOP/s | memory GB/s | power | memory |
 |---------------|------|--------------|-------------|-------|--------|
-| V100 32GB     | 2017 | 125          | 900         | 300 W | 32 GB  |
+| V100 32GB     | 2018 | 125          | 900         | 300 W | 32 GB  |
 | A100 80GB SXM | 2020 | 312          | 2039        | 400 W | 80 GB  |
 | H100 80GB SXM | 2022 | 989          | 3350        | 700 W | 80 GB  |
 
@@ -567,9 +584,9 @@ bytes per weight and brings 1.64× the bandwidth: up to
 BERT (2018) 340 million, GPT-3 (2020) 175 billion, and GPT-4 (2023) is
 estimated at 1.76 trillion. From AlexNet to GPT-3 that is 2917× in eight
 years, a factor of 2917^(1/8) ≈ 2.7 per year, while GPU memory grew from
-32 GB to 144 GB in six. Adapting to new hardware is a habit, not an event:
-re-measure, recompute the ridge point, and revisit which optimization
-matters.
+32 GB (the V100 32GB, 2018) to 144 GB (GH200, 2023) in five, about 1.35×
+a year. Adapting to new hardware is a habit, not an event: re-measure,
+recompute the ridge point, and revisit which optimization matters.
 ]]
 
 question {
@@ -579,7 +596,8 @@ question {
   prompt = [[
 Using dense FP16 tensor-core peaks and memory bandwidth ({old}: {pold}
 TFLOP/s, {bwold} GB/s; {new}: {pnew} TFLOP/s, {bwnew} GB/s), by what factor
-did the ridge point grow from the {old} to the {new}?]],
+did the ridge point grow from the {old} to the {new}?
+Give three significant figures.]],
   unit = "x",
   topics = { "roofline", "hardware-trends" },
   rubric = { "advanced.future", "theory.gpu" },
@@ -600,6 +618,7 @@ did the ridge point grow from the {old} to the {new}?]],
       feedback = "That is the bandwidth's growth. The ridge point is peak divided by bandwidth." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     -- The page's example: V100 (139 FLOP/B) to H100 (295 FLOP/B).
     { params = { old = "V100 32GB", new = "H100 80GB SXM", pold = 125, bwold = 900, pnew = 989, bwnew = 3350 },
@@ -617,7 +636,8 @@ question {
   prompt = [[
 A kernel has an arithmetic intensity of {ai} FLOP/B and runs at the roofline
 bound in FP16. It moves from the {old} ({pold} TFLOP/s, {bwold} GB/s) to the
-{new} ({pnew} TFLOP/s, {bwnew} GB/s). By what factor does it speed up?]],
+{new} ({pnew} TFLOP/s, {bwnew} GB/s). By what factor does it speed up?
+Give three significant figures.]],
   points = 2,
   unit = "x",
   topics = { "roofline", "hardware-trends" },
@@ -648,6 +668,7 @@ bound in FP16. It moves from the {old} ({pold} TFLOP/s, {bwold} GB/s) to the
       feedback = "That is the new bound in TFLOP/s. The question asks for the speedup: divide by the old bound." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     -- The page's example: AI 200 from V100 (compute bound, 125) to H100
     -- (memory bound, 670): 5.36x, not 7.9x.
@@ -667,7 +688,8 @@ question {
 Decoding at batch size 1 reads every weight once per token. A model runs
 with {bits1}-bit weights on an {old} ({bwold} GB/s) and moves to {bits2}-bit
 weights on an {new} ({bwnew} GB/s). By what factor can its tokens per second
-grow, at most?]],
+grow, at most?
+Give three significant figures.]],
   points = 2,
   unit = "x",
   topics = { "decoding", "fp8", "hardware-trends" },
@@ -690,6 +712,7 @@ grow, at most?]],
       feedback = "That is the precision alone. The new GPU's bandwidth counts too." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     -- The page's example: FP16 on A100 to FP8 on H100: 3.29x.
     { params = { old = "A100 80GB SXM", bwold = 2039, bits1 = 16, new = "H100 80GB SXM", bwnew = 3350, bits2 = 8 },
@@ -707,7 +730,8 @@ question {
   prompt = [[
 What is the largest model, in billions of parameters, whose weights alone
 fit in the {mem} GB of one {gpu} when stored in {prec} ({bits} bits per
-weight)? Ignore the KV cache, activations and overheads.]],
+weight)? Ignore the KV cache, activations and overheads.
+Give three significant figures.]],
   topics = { "memory", "hardware-trends", "quantization" },
   rubric = { "advanced.future", "theory.memory" },
   hints = { "Bytes per weight = {bits} / 8. Divide the memory by it." },
@@ -724,6 +748,7 @@ weight)? Ignore the KV cache, activations and overheads.]],
       feedback = "The answer is in BILLIONS of parameters: {mem} GB is {mem} × 10^9 bytes." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { params = { gpu = "GH200", mem = 144, prec = "FP8", bits = 8 }, answer = "144", score = 1 },
     { params = { gpu = "H100 80GB SXM", mem = 80, prec = "INT4", bits = 4 }, answer = "160", score = 1 },
@@ -738,7 +763,8 @@ question {
   title = "How fast models grew (your numbers)",
   prompt = [[
 {m1} ({y1}) had {p1} parameters; {m2} ({y2}) had {p2}. By what factor per
-year did the parameter count grow on average (compound growth)?]],
+year did the parameter count grow on average (compound growth)?
+Give three significant figures.]],
   points = 2,
   unit = "x",
   topics = { "hardware-trends", "model-scale" },
@@ -767,6 +793,7 @@ year did the parameter count grow on average (compound growth)?]],
       feedback = "Growth compounds: divide the exponent, not the factor. Take the ({y2} − {y1})-th root." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     -- The page's example: AlexNet to GPT-3, 2917x in 8 years: 2.71x a year.
     { params = { m1 = "AlexNet", y1 = 2012, n1 = 60e6, p1 = "60 million",
@@ -786,7 +813,8 @@ question {
   prompt = [[
 The {old} peaks at {pold} TFLOP/s (dense FP16) at {wold} W; the {new} at
 {pnew} TFLOP/s at {wnew} W. By what factor did peak FP16 compute per watt
-grow?]],
+grow?
+Give three significant figures.]],
   unit = "x",
   topics = { "hardware-trends", "energy" },
   rubric = { "advanced.future", "advanced.cost" },
@@ -804,6 +832,7 @@ grow?]],
       feedback = "More watts make each FLOP dearer: divide by the power ratio, do not multiply." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { params = { old = "V100 32GB", pold = 125, wold = 300, new = "H100 80GB SXM", pnew = 989, wnew = 700 },
       answer = "3.39", score = 1 },
@@ -871,7 +900,8 @@ question {
 A decoding service is memory-bandwidth bound and needs {n} replicas on {old}
 GPUs ({bwold} GB/s). The same model, at the same precision, moves to {new}
 GPUs ({bwnew} GB/s), one replica per GPU. How many replicas does the same load
-need now?]],
+need now?
+Give a whole number.]],
   topics = { "hardware-trends", "serving", "cost" },
   rubric = { "advanced.future", "advanced.cost" },
   hints = {
@@ -904,6 +934,294 @@ need now?]],
       answer = "7", score = 0 },
     { "13 GPUs", "invalid" },
   },
+}
+
+------------------------------------------------------------------------------
+page [[
+# FPGAs and 16-bit fixed point
+
+An **FPGA** is a chip of configurable logic: lookup tables, flip-flops,
+blocks of on-chip RAM and hard multiply-accumulate units (DSP slices),
+wired together by a configuration compiled from a hardware description.
+For inference that means a datapath made for one model: activations
+stream through a pipeline of multipliers with no instructions to fetch,
+no caches to miss and timing fixed to the clock cycle.
+
+| strengths                           | weaknesses                         |
+|-------------------------------------|------------------------------------|
+| low, predictable latency at batch 1 | lower peak than GPU tensor cores   |
+| energy-efficient on a fixed model   | little on-chip memory              |
+| any bit width: 16, 8, 4, 1 bits     | hours to compile (place and route) |
+| reconfigurable, unlike an ASIC      | harder to program than CUDA        |
+
+They serve where latency must be small and steady: network cards,
+trading systems, search ranking (Microsoft's Brainwave ran Bing's models
+on FPGAs at batch 1).
+
+**Fixed point.** DSP slices multiply integers, so FPGAs (and small
+microcontrollers) compute in fixed point: a 16-bit integer q stands for
+q / 2^f, with f bits after an implied binary point. In the Qm.f format 1
+bit is the sign, m bits the integer part and f the fraction, m + f = 15:
+
+```
+resolution   2^-f                           Q7.8:  1/256 = 0.0039
+range        -2^m  to  2^m - 2^-f           Q7.8:  -128 to 127.996
+code of x    round(x × 2^f)                 Q7.8:  1.5 -> 384
+product      Qm.f × Qm.f has 2f fraction bits in 32: shift right by f
+```
+
+Against FP32, 16-bit fixed point halves the memory and the bandwidth
+per value, and a 16 × 16-bit multiplier is a small fraction of the logic
+of a floating-point one, so many more fit on the chip. The price is a
+fixed range: too few fraction bits round small values away, too few
+integer bits overflow. So f is chosen per layer or per tensor, as a
+quantization scale is. The course's claim, 16-bit fixed point instead of
+32-bit floating point for much faster training and inference at a small
+loss, holds with that care (and, for training, stochastic rounding, so
+that small updates are not always rounded to zero).
+]]
+
+question {
+  id = "frontiers.fixed-code",
+  kind = "numeric",
+  title = "A value in fixed point (your numbers)",
+  prompt = [[
+A 16-bit fixed-point format has {f} fraction bits (Q{m}.{f}). Which integer
+code stores x = {x}, rounded to the nearest code? (A whole number.)]],
+  topics = { "fpga", "fixed-point" },
+  rubric = { "advanced.future", "practice.optimization" },
+  hints = {
+    "A code q stands for q / 2^f.",
+    "q = round({x} × 2^{f}).",
+  },
+  params = function(rng)
+    local f = rng:pick({ 8, 10, 12, 13 })
+    local x, q
+    -- x is not an exact code (rounding must show) nor near a tie between
+    -- two codes, and fits the format's range
+    repeat
+      x = rng:int(-4000, 4000) / 1000
+      q = x * 2 ^ f
+      local off = math.abs(q - math.floor(q + 0.5))
+    until math.abs(x) >= 0.1 and off > 0.05 and off < 0.45 and math.abs(x) < 2 ^ (15 - f)
+    return { f = f, m = 15 - f, x = x }
+  end,
+  answer = function(p) return math.floor(p.x * 2 ^ p.f + 0.5) end,
+  tolerance = { abs = 0 },   -- one code
+  wrong = {
+    { value = function(p)
+        local q = p.x * 2 ^ p.f
+        local t = q < 0 and math.ceil(q) or math.floor(q)
+        return t ~= math.floor(q + 0.5) and t
+      end,
+      feedback = "That truncates the fraction; the code is the NEAREST integer to x × 2^f." },
+    { value = function(p) return math.floor(p.x * 2 ^ p.m + 0.5) end,
+      feedback = "Scale by 2 to the number of FRACTION bits, f = {f}." },
+  },
+  examples = {
+    { answer = function(p, ctx) return tostring(ctx.reference) end, score = 1 },
+    { answer = function(p, ctx) return tostring(ctx.reference + 3) end, score = 0 },
+    { params = { f = 8, m = 7, x = 1.37 }, answer = "351", score = 1 },    -- 350.72
+    { params = { f = 8, m = 7, x = 1.37 }, answer = "350", score = 0 },    -- truncated
+    { "q", "invalid" },
+  },
+}
+
+question {
+  id = "frontiers.fixed-range",
+  kind = "numeric",
+  title = "The range of a fixed-point format (your numbers)",
+  prompt = [[
+A signed 16-bit fixed-point format keeps {f} fraction bits (Q{m}.{f}).
+What is the largest value it can represent?
+Give three significant figures.]],
+  topics = { "fpga", "fixed-point" },
+  rubric = { "advanced.future", "theory.gpu" },
+  hints = {
+    "The largest code is 2^15 − 1; each code stands for code / 2^f.",
+    "(2^15 − 1) / 2^{f} = 2^{m} − 2^-{f}.",
+  },
+  params = function(rng)
+    local f = rng:pick({ 4, 6, 8, 10, 12, 14 })
+    return { f = f, m = 15 - f }
+  end,
+  answer = function(p) return (2 ^ 15 - 1) / 2 ^ p.f end,
+  wrong = {
+    { value = function(p) return (2 ^ 16 - 1) / 2 ^ p.f end,
+      feedback = "One of the 16 bits is the sign: the largest code is 2^15 − 1, not 2^16 − 1." },
+    { value = function(p) return 2 ^ p.f end,
+      feedback = "The fraction bits set the resolution 2^-f; the range comes from the other 15 − f bits." },
+  },
+  examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
+    { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
+    { params = { f = 8, m = 7 }, answer = "127.996", score = 1 },
+    { params = { f = 8, m = 7 }, answer = "128", score = 1 },            -- within 1%
+    { params = { f = 8, m = 7 }, answer = "256", score = 0 },
+    { "big", "invalid" },
+  },
+}
+
+question {
+  id = "frontiers.fpga-fit",
+  kind = "choice",
+  title = "Where an FPGA wins",
+  prompt = "For which of these workloads is an FPGA the strongest candidate?",
+  topics = { "fpga" },
+  rubric = { "advanced.future", "practice.design" },
+  hints = { "An FPGA trades peak throughput for a fixed, pipelined datapath." },
+  choices = {
+    "A small, stable model answering single requests within a few microseconds, all day.",
+    "Training a 70 B-parameter language model.",
+    "Research code whose model changes every day.",
+    "Serving a large model at the highest possible tokens per second with big batches.",
+  },
+  answer = 1,
+  why = {
+    [2] = "Training large models needs the peak FLOP/s and memory of GPUs (or TPUs); FPGAs have far less of both.",
+    [3] = "Every change means hours of synthesis and place-and-route; GPUs run new code at once.",
+    [4] = "Large batches play to the GPU's tensor-core throughput; the FPGA's edge is latency at batch 1.",
+  },
+  examples = { { "a", 1 }, { "b", 0 }, { "d", 0 }, { "z", "invalid" } },
+}
+
+------------------------------------------------------------------------------
+page [[
+# Energy, heat and performance per watt
+
+Power decides what a GPU can sustain and what a deployment costs. The
+course's table gives board power: V100 300 W, A100 400 W, H100 700 W; its
+inference target is more than 100 inferences per watt-hour.
+
+```
+energy per inference (J)  = power (W) / throughput (inferences/s)
+inferences per Wh         = throughput × 3600 / power (W)
+performance per watt      = throughput / power
+```
+
+An H100 at 700 W serving 1000 queries per second spends 0.7 J per query:
+1000 × 3600 / 700 ≈ 5100 inferences per Wh. An optimised model on a GPU
+clears the course's target easily; it binds on CPUs, small devices, and
+large language models, whose one answer is hundreds of forward passes.
+
+**Thermals.** All that power becomes heat. A GPU holds its boost clock
+only while it stays under its power limit and its temperature limit;
+past them the driver lowers the clock (power or thermal throttling) and
+throughput drops with it. The signs: a benchmark that slows down after a
+minute, clocks below their maximum under steady load, throttle reasons
+in `nvidia-smi -q -d PERFORMANCE`. Causes: hot inlet air, blocked
+airflow, neighbours heating each other. Measure the steady state, not
+the first seconds.
+
+**Power capping.** The last per cent of speed costs the most power:
+dynamic power grows with voltage squared times clock, and a higher clock
+needs a higher voltage. A power cap (`nvidia-smi -pl 500`) therefore
+often loses little throughput. Capping an H100 from 700 W to 500 W at a
+10 % loss of throughput raises performance per watt by
+0.9 / (500 / 700) = 1.26×.
+
+**The building pays too.** A data centre's PUE (power usage
+effectiveness) is its total power over the power of its computers, about
+1.1 to 1.5: cooling and power conversion add 10 to 50 % to every watt a
+GPU draws.
+]]
+
+question {
+  id = "frontiers.inferences-per-wh",
+  kind = "numeric",
+  title = "Inferences per watt-hour (your numbers)",
+  prompt = [[
+A {dev} drawing {w} W serves {qps} inferences per second. How many
+inferences per watt-hour is that?
+Give three significant figures.]],
+  topics = { "energy" },
+  rubric = { "advanced.cost", "practice.deployment" },
+  hints = {
+    "One watt-hour is 3600 joules.",
+    "Inferences per Wh = {qps} × 3600 / {w}.",
+  },
+  params = function(rng)
+    local d = rng:pick({ { "GPU (H100)", 700 }, { "GPU (A100)", 400 }, { "CPU server", 250 },
+                         { "edge board", 15 } })
+    return { dev = d[1], w = d[2], qps = rng:pick({ 2, 20, 150, 1000, 4000 }) }
+  end,
+  answer = function(p) return p.qps * 3600 / p.w end,
+  wrong = {
+    { value = function(p) return p.qps / p.w end,
+      feedback = "That is inferences per joule (per watt-second). A watt-hour is 3600 of them." },
+    { value = function(p) return p.w / p.qps end,
+      feedback = "That is the energy per inference in joules; the question asks inferences per watt-hour." },
+  },
+  examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
+    { params = { dev = "GPU (H100)", w = 700, qps = 1000 }, answer = "5140", score = 1 },
+    { params = { dev = "GPU (H100)", w = 700, qps = 1000 }, answer = "1.43", score = 0 },
+    { params = { dev = "GPU (H100)", w = 700, qps = 1000 }, answer = "0.7", score = 0 },
+    { "lots", "invalid" },
+  },
+}
+
+question {
+  id = "frontiers.power-cap",
+  kind = "numeric",
+  title = "Performance per watt under a power cap (your numbers)",
+  prompt = [[
+A GPU's power limit is lowered from {p1} W to {p2} W, and it loses {loss}%
+of its throughput. By what factor does its performance per watt change?
+(Assume it draws its limit in both cases.)
+Give three significant figures.]],
+  unit = "x",
+  topics = { "energy", "power-capping" },
+  rubric = { "advanced.cost", "practice.optimization" },
+  hints = {
+    "Performance per watt = throughput / power: both change.",
+    "(1 − {loss}/100) / ({p2} / {p1}).",
+  },
+  params = function(rng)
+    local p1 = rng:pick({ 400, 700 })
+    local p2 = p1 == 700 and rng:pick({ 350, 450, 500, 600 }) or rng:pick({ 250, 300, 350 })
+    return { p1 = p1, p2 = p2, loss = rng:pick({ 3, 5, 10, 15, 20 }) }
+  end,
+  answer = function(p) return (1 - p.loss / 100) / (p.p2 / p.p1) end,
+  wrong = {
+    { value = function(p) return p.p1 / p.p2 end,
+      feedback = "That ignores the lost throughput: multiply by 1 − {loss}/100." },
+    { value = function(p) return (1 - p.loss / 100) * (p.p2 / p.p1) end,
+      feedback = "Less power in the denominator makes each watt do MORE: divide by the power ratio." },
+  },
+  examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
+    { params = { p1 = 700, p2 = 500, loss = 10 }, answer = "1.26", score = 1 },
+    { params = { p1 = 700, p2 = 500, loss = 10 }, answer = "1.4", score = 0 },
+    { params = { p1 = 700, p2 = 500, loss = 10 }, answer = "0.643", score = 0 },
+    { "better", "invalid" },
+  },
+}
+
+question {
+  id = "frontiers.throttling",
+  kind = "choice",
+  title = "A benchmark that slows down",
+  prompt = [[
+A training benchmark reaches 410 samples/s in its first minute and then
+settles at 350 samples/s, with the data pipeline idle and the inputs the
+same throughout. What is the most likely cause?]],
+  topics = { "energy", "thermals", "profiling" },
+  rubric = { "practice.profiling", "practice.deployment" },
+  hints = { "What limits the clock once the chip has warmed up?" },
+  choices = {
+    "The GPU reached its power or temperature limit and lowered its clock (throttling).",
+    "The learning rate decayed.",
+    "cudnn.benchmark was still timing algorithms in the first minute.",
+    "The model's weights grew larger as it trained.",
+  },
+  answer = 1,
+  why = {
+    [2] = "The learning rate changes the numbers computed, not the work per sample.",
+    [3] = "Benchmark trials make the FIRST steps slower, not faster.",
+    [4] = "The weights' count and size stay the same throughout training.",
+  },
+  examples = { { "a", 1 }, { "c", 0 }, { "b", 0 }, { "x", "invalid" } },
 }
 
 ------------------------------------------------------------------------------
@@ -948,7 +1266,8 @@ question {
 A training node reads JPEG images of {kb} KB from storage at {sbw} GB/s.
 {cores} CPU cores decode and augment them, {rate} images per second per
 core. The GPU trains on {gpu} images per second. (PCIe is not a limit.) How
-many images per second does the node train on?]],
+many images per second does the node train on?
+Give three significant figures.]],
   topics = { "input-pipeline", "bottleneck" },
   rubric = { "advanced.integration", "practice.profiling" },
   hints = {
@@ -977,6 +1296,7 @@ many images per second does the node train on?]],
       feedback = "The GPU could train on {gpu} images per second, but it gets only what the slower stages deliver." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { params = { kb = 150, sbw = 3, cores = 16, rate = 150, gpu = 5000 }, answer = "2400", score = 1 },
     { params = { kb = 150, sbw = 3, cores = 16, rate = 150, gpu = 5000 }, answer = "5000", score = 0 },
@@ -992,7 +1312,8 @@ question {
 Each training step copies a batch of {b} images of 3 × 224 × 224 FP32 values
 to the GPU over {link} ({bw} GB/s), then computes for {g} ms. With pinned
 memory and a second CUDA stream, the next batch's copy overlaps the current
-step's compute. By what factor does the step time drop?]],
+step's compute. By what factor does the step time drop?
+Give three significant figures.]],
   unit = "x",
   topics = { "input-pipeline", "pcie", "overlap" },
   rubric = { "advanced.integration", "practice.optimization" },
@@ -1023,6 +1344,7 @@ step's compute. By what factor does the step time drop?]],
       feedback = "After overlapping, the step takes as long as the LONGER of copy and compute." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     -- 256 images over PCIe 5.0: 2.41 ms of copy against 10 ms of compute.
     { params = { b = 256, link = "PCIe 5.0 x16", bw = 64, g = 10 }, answer = "1.241", score = 1 },
@@ -1039,7 +1361,8 @@ question {
 A {pb}-billion-parameter model trains with mixed-precision Adam. Its
 checkpoint holds the FP32 master weights and Adam's two FP32 moments
 (12 bytes per parameter). Storage takes writes at {bw} GB/s. How many
-seconds does writing one checkpoint take?]],
+seconds does writing one checkpoint take?
+Give three significant figures.]],
   unit = "s",
   topics = { "checkpointing", "storage" },
   rubric = { "advanced.integration", "theory.memory" },
@@ -1057,6 +1380,7 @@ seconds does writing one checkpoint take?]],
       feedback = "The storage speed is in gigaBYTES per second: no factor 8." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     -- The page's example: 70 B at 5 GB/s: 840 GB, 168 s.
     { params = { pb = 70, bw = 5 }, answer = "168", score = 1 },
@@ -1076,7 +1400,8 @@ In every training step each GPU of a tensor-parallel group sends and
 receives {v} GB of activations. Inside a node, NVLink carries {nv} GB/s per
 direction; between nodes, the network carries {ib} GB/s. How many seconds
 longer does each step's exchange take if the group is split across nodes
-(ignore latency)?]],
+(ignore latency)?
+Give three significant figures.]],
   unit = "s",
   topics = { "tensor-parallelism", "interconnect", "placement" },
   rubric = { "advanced.integration", "practice.design" },
@@ -1097,6 +1422,7 @@ longer does each step's exchange take if the group is split across nodes
       feedback = "The NVLink figure given is already per direction: do not double it." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { params = { v = 10, nv = 450, ib = 25 }, answer = "0.3778", score = 1 },
     { params = { v = 10, nv = 450, ib = 25 }, answer = "377.8 ms", score = 1 },
@@ -1139,7 +1465,8 @@ question {
 A service promises P99 latency under {slo} ms. At the 99th percentile the
 network round trip takes {net} ms, the dynamic batcher waits up to {wait}
 ms, tokenisation takes {tok} ms and post-processing {post} ms. How many
-milliseconds are left for the model itself?]],
+milliseconds are left for the model itself?
+Give three significant figures.]],
   unit = "ms",
   topics = { "latency", "serving", "budget" },
   rubric = { "advanced.integration", "practice.deployment" },
@@ -1156,6 +1483,7 @@ milliseconds are left for the model itself?]],
       feedback = "Network, tokenisation and post-processing take their share of the budget as well." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     -- The course's 50 ms target with 5 + 10 + 2 + 3 ms of other parts.
     { params = { slo = 50, net = 5, wait = 10, tok = 2, post = 3 }, answer = "30", score = 1 },

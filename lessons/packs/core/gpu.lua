@@ -136,7 +136,10 @@ The CPU (**host**) drives the GPU (**device**), which has its own memory:
 
 The PCIe link is about 50 times slower than the GPU's own memory (64 GB/s
 against 3.35 TB/s on an H100), so data should cross it once and stay on the
-GPU. GPUs of one server talk over **NVLink** (900 GB/s per H100) instead.
+GPU. GPUs of one server talk over **NVLink** instead: 900 GB/s per H100,
+but that figure counts both directions together (450 GB/s each way), while
+PCIe's 64 GB/s is one direction, so like for like NVLink is about 7× PCIe,
+not 14×.
 ]==]
 
 question {
@@ -174,7 +177,8 @@ question {
   title = "Copying over PCIe (your numbers)",
   prompt = [[
 A training job copies {gb} GB of input to the GPU over {link}, which
-sustains {bw} GB/s. How long does the copy take, in ms?]],
+sustains {bw} GB/s. How long does the copy take, in ms?
+Give three significant figures.]],
   unit = "ms",
   topics = { "gpu", "host-device", "bandwidth" },
   rubric = { "theory.gpu", "theory.memory" },
@@ -191,6 +195,7 @@ sustains {bw} GB/s. How long does the copy take, in ms?]],
       feedback = "That is the speed of the GPU's own memory. The copy crosses PCIe, about 50 times slower." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.5g", p.gb / p.bw * 1000) end, score = 1 },
     { answer = function(p) return string.format("%.5g s", p.gb / p.bw) end, score = 1 },
     { answer = function(p) return string.format("%.5g", 1.1 * p.gb / p.bw * 1000) end, score = 0 },
@@ -207,7 +212,8 @@ question {
   prompt = [[
 A GPU's memory delivers {bw} GB/s and a load takes about {lat} ns to come
 back. How many bytes must be in flight at any moment to keep the memory
-busy, in MB (10^6 bytes)?]],
+busy, in MB (10^6 bytes)?
+Give three significant figures.]],
   unit = "MB",
   topics = { "gpu", "latency-hiding", "bandwidth" },
   rubric = { "theory.gpu", "theory.memory" },
@@ -223,6 +229,7 @@ busy, in MB (10^6 bytes)?]],
       feedback = "Multiply bandwidth by latency; dividing them has no meaning here." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.5g", p.bw * p.lat / 1e6) end, score = 1 },
     { answer = function(p) return string.format("%.5g KB", p.bw * p.lat / 1e3) end, score = 1 },
     { answer = function(p) return string.format("%.5g", 1.2 * p.bw * p.lat / 1e6) end, score = 0 },
@@ -323,7 +330,8 @@ question {
   title = "How many blocks? (your numbers)",
   prompt = [[
 A kernel processes n = {n} elements, one per thread, in blocks of {t}
-threads. How many blocks must the launch ask for?]],
+threads. How many blocks must the launch ask for?
+Give a whole number.]],
   topics = { "thread-hierarchy", "cuda" },
   hints = {
     "Every element needs a thread, so round up: (n + t - 1) / t in integer arithmetic.",
@@ -362,7 +370,8 @@ question {
   title = "Warps in a block (your numbers)",
   prompt = [[
 A kernel is launched with blocks of {t} threads. How many warps does each
-block occupy?]],
+block occupy?
+Give a whole number.]],
   topics = { "thread-hierarchy", "warps" },
   hints = { "A warp is 32 threads; a partly filled warp still counts as a warp." },
   params = function(rng) return { t = rng:pick({ 48, 100, 200, 250, 300, 500, 1000 }) } end,
@@ -389,7 +398,8 @@ question {
   title = "Which element does a thread own? (your numbers)",
   prompt = [[
 In vector_add, launched with blockDim.x = {t}, which element index i does
-the thread with blockIdx.x = {b} and threadIdx.x = {x} process?]],
+the thread with blockIdx.x = {b} and threadIdx.x = {x} process?
+Give a whole number.]],
   topics = { "thread-hierarchy", "cuda" },
   hints = {
     "Each block covers blockDim.x consecutive elements; threadIdx.x is the place inside the block.",
@@ -495,7 +505,8 @@ question {
 In one warp, threads 0-15 take the if-branch and threads 16-31 the
 else-branch; each branch costs 2 time units. Without divergence (all 32
 threads on one branch) the warp needs 2 units. How many time units does the
-divided warp need?]],
+divided warp need?
+Give a whole number.]],
   topics = { "simt", "divergence" },
   hints = { "The warp cannot run both halves at the same time: it runs one side, then the other." },
   answer = 4,
@@ -521,7 +532,8 @@ question {
   prompt = [[
 In a warp, {n} threads take an if-branch that costs {a} cycles and the other
 {m} threads the else-branch that costs {b} cycles. What fraction of the
-warp's lane-cycles does useful work, in per cent?]],
+warp's lane-cycles does useful work, in per cent?
+Give three significant figures.]],
   unit = "%",
   topics = { "simt", "divergence" },
   rubric = { "theory.gpu", "practice.profiling" },
@@ -543,6 +555,7 @@ warp's lane-cycles does useful work, in per cent?]],
     { value = 100, feedback = "The branches run one after the other with part of the lanes masked off: utilisation is below 100%." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.4f", 100 * (p.n * p.a + p.m * p.b) / (32 * (p.a + p.b))) end, score = 1 },
     { answer = function(p) return string.format("%.4f", 0.9 * 100 * (p.n * p.a + p.m * p.b) / (32 * (p.a + p.b))) end, score = 0 },
     -- 8 lanes x 40 cycles + 24 lanes x 20 cycles = 800 of 32 x 60 = 1920.
@@ -594,7 +607,8 @@ question {
 A block of 256 threads (8 warps) runs the interleaved reduction: at step s
 only threads with threadIdx.x % (2*s) == 0 add. At the step with s = {s},
 how many of the 8 warps have at least one active thread, and so must execute
-the addition?]],
+the addition?
+Give a whole number.]],
   topics = { "simt", "divergence", "shared-memory" },
   hints = {
     "Active threads are 0, {step}, 2 x {step}, ...: 256 / {step} of them.",
@@ -741,7 +755,8 @@ question {
   prompt = [[
 The 32 threads of a warp read 32 consecutive 4-byte floats, starting at an
 address aligned to 128 bytes. How many 128-byte memory transactions does the
-warp need?]],
+warp need?
+Give a whole number.]],
   topics = { "coalescing", "memory-transactions" },
   rubric = { "theory.gpu", "theory.memory" },
   hints = {
@@ -771,7 +786,8 @@ question {
   prompt = [[
 Now thread i of the warp reads the float at index 32 x i, so consecutive
 threads are 128 bytes apart. How many 128-byte memory transactions does the
-warp need?]],
+warp need?
+Give a whole number.]],
   topics = { "coalescing", "memory-transactions" },
   rubric = { "theory.gpu", "theory.memory" },
   hints = { "Each thread's float lies in a different 128-byte line." },
@@ -796,7 +812,8 @@ question {
   prompt = [[
 The GPU fetches memory in 32-byte sectors. How many bytes does the scattered
 warp of the previous question (32 floats, 128 bytes apart) move from memory
-in total, to use 128 bytes?]],
+in total, to use 128 bytes?
+Give three significant figures.]],
   unit = "B",
   topics = { "coalescing", "memory-transactions", "bandwidth" },
   rubric = { "theory.gpu", "theory.memory" },
@@ -807,6 +824,7 @@ in total, to use 128 bytes?]],
     { value = 128, feedback = "128 bytes are used, but each thread's 4 bytes come with a whole 32-byte sector." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "1024", 1 },
     { "1024 B", 1 },
     { "1 KiB", 1 },
@@ -824,7 +842,8 @@ question {
   prompt = [[
 Thread i of a warp reads element {s} x i of an array of {e}-byte values; the
 array starts on a 128-byte boundary. How many distinct 32-byte sectors does
-the warp's load touch?]],
+the warp's load touch?
+Give a whole number.]],
   topics = { "coalescing", "memory-transactions" },
   rubric = { "theory.gpu", "theory.memory" },
   hints = {
@@ -865,7 +884,8 @@ question {
   prompt = [[
 Thread i of a warp reads the 4-byte float at index {s} x i (array aligned to
 128 bytes; memory moves in 32-byte sectors). What share of the bytes moved
-does the warp actually use, in per cent?]],
+does the warp actually use, in per cent?
+Give three significant figures.]],
   unit = "%",
   topics = { "coalescing", "bandwidth" },
   rubric = { "theory.gpu", "theory.memory" },
@@ -882,6 +902,7 @@ does the warp actually use, in per cent?]],
       feedback = "You counted whole 128-byte lines. Memory moves in 32-byte sectors." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.4f", 100 * 128 / (32 * sectors(4, p.s, 0))) end, score = 1 },
     { params = { s = 2 }, answer = "50", score = 1 },
     { params = { s = 2 }, answer = "0.5", score = 0 },     -- a fraction: read as 0.5%
@@ -900,7 +921,8 @@ question {
   prompt = [[
 A warp reads 32 consecutive 4-byte floats, but starts at element {k} of an
 array that begins on a 128-byte boundary (so the first byte read is at
-offset {off}). How many 32-byte sectors does the load touch?]],
+offset {off}). How many 32-byte sectors does the load touch?
+Give a whole number.]],
   topics = { "coalescing", "alignment" },
   rubric = { "theory.gpu", "theory.memory" },
   hints = {
@@ -1005,7 +1027,8 @@ question {
   title = "Which bank? (your numbers)",
   prompt = [[
 A thread reads the 4-byte word at byte offset {addr} of shared memory. With
-32 banks of 4 bytes, which bank (0-31) serves it?]],
+32 banks of 4 bytes, which bank (0-31) serves it?
+Give a whole number.]],
   topics = { "shared-memory", "bank-conflicts" },
   hints = {
     "Shared memory is 32 banks of 4-byte words, taken in turn word after word.",
@@ -1044,7 +1067,8 @@ question {
   prompt = [[
 Thread t of a warp (t = 0..31) reads the shared-memory float buf[{s} * t].
 What is the degree of the bank conflict (1 means conflict-free; k means the
-access takes k passes)?]],
+access takes k passes)?
+Give a whole number.]],
   topics = { "shared-memory", "bank-conflicts" },
   hints = {
     "Thread t hits bank ({s} x t) mod 32.",
@@ -1079,7 +1103,8 @@ question {
   prompt = [[
 A block declares __shared__ float tile[32][{w}]. Thread t of a warp reads
 tile[t][5], one element of a column. What is the degree of the bank conflict
-(1 = conflict-free)?]],
+(1 = conflict-free)?
+Give a whole number.]],
   topics = { "shared-memory", "bank-conflicts", "padding" },
   rubric = { "theory.gpu", "practice.optimization" },
   hints = {
@@ -1191,7 +1216,8 @@ question {
 An SM holds at most 64 warps (2048 threads), 32 blocks and 65,536 registers.
 A kernel uses {r} registers per thread and blocks of {t} threads, and no
 shared memory. What is its occupancy, in per cent? (Whole blocks only;
-ignore allocation granularity.)]],
+ignore allocation granularity.)
+Give three significant figures.]],
   unit = "%",
   topics = { "occupancy" },
   rubric = { "theory.gpu", "practice.profiling" },
@@ -1214,6 +1240,7 @@ ignore allocation granularity.)]],
       feedback = "An SM holds 64 warps (2048 threads), not 32: divide by 64." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.4g", 100 * resident_warps(p.t, p.r, 0) / 64) end, score = 1 },
     { params = { r = 64, t = 256 }, answer = "50", score = 1 },
     { params = { r = 64, t = 256 }, answer = "100", score = 0 },
@@ -1228,12 +1255,13 @@ ignore allocation granularity.)]],
 question {
   id = "gpu.occupancy-smem",
   kind = "numeric",
-  title = "Occupancy limited by shared memory (your numbers)",
+  title = "Occupancy with shared memory (your numbers)",
   prompt = [[
 An SM holds at most 64 warps (2048 threads), 32 blocks and 164 KB of shared
 memory. A kernel uses blocks of {t} threads, each with {s} KB of shared
 memory; registers are not a limit. What is its occupancy, in per cent?
-(Whole blocks only.)]],
+(Whole blocks only.)
+Give three significant figures.]],
   unit = "%",
   topics = { "occupancy", "shared-memory" },
   rubric = { "theory.gpu", "practice.profiling" },
@@ -1256,6 +1284,7 @@ memory; registers are not a limit. What is its occupancy, in per cent?
       feedback = "That is blocks over the 32-block limit. Occupancy counts warps: blocks x threads per block / 32, out of 64." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.4g", 100 * resident_warps(p.t, 0, p.s) / 64) end, score = 1 },
     { params = { s = 48, t = 256 }, answer = "37.5", score = 1 },
     { params = { s = 48, t = 256 }, answer = "42.7", score = 0 },    -- 3.4 blocks
@@ -1330,7 +1359,8 @@ question {
   title = "V100 to A100",
   prompt = [[
 Dense FP16 tensor-core peaks: V100 125 TFLOP/s, A100 312 TFLOP/s. By what
-factor did the peak grow?]],
+factor did the peak grow?
+Give three significant figures.]],
   unit = "x",
   topics = { "tensor-cores" },
   hints = {
@@ -1343,6 +1373,7 @@ factor did the peak grow?]],
     { value = 187, feedback = "That is the difference in TFLOP/s. The question asks for the factor." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "2.5", 1 },
     { "2.496", 1 },
     { "312/125", 1 },
@@ -1358,7 +1389,8 @@ question {
   title = "A100 to H100",
   prompt = [[
 Dense FP16 tensor-core peaks: A100 312 TFLOP/s, H100 989 TFLOP/s. By what
-factor did the peak grow? (Two decimals.)]],
+factor did the peak grow?
+Give three significant figures.]],
   unit = "x",
   topics = { "tensor-cores" },
   hints = {
@@ -1367,7 +1399,8 @@ factor did the peak grow? (Two decimals.)]],
   },
   answer = 989 / 312,   -- 3.17; the guide rounds it to "3x"
   -- The guide's "3x" is a rounded figure: 5% low. It gets half credit and
-  -- says so, rather than full marks for an answer that asked for decimals.
+  -- says so, rather than full marks for an answer that asked for three
+  -- significant figures.
   bands = {
     { abs = 0.2, score = 0.5, feedback = "Close: 3x is how the course rounds it, but 989 / 312 = 3.17." },
   },
@@ -1376,6 +1409,7 @@ factor did the peak grow? (Two decimals.)]],
     { value = 312 / 989, feedback = "Upside down: the new peak divided by the old one." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "3.17", 1 },
     { "989/312", 1 },
     { "3", 0.5 },
@@ -1391,7 +1425,8 @@ question {
   title = "FP16's epsilon",
   prompt = [[
 FP16 has 10 explicit mantissa bits. What is the gap between 1 and the next
-larger FP16 number (the machine epsilon)? Give it as a decimal number.]],
+larger FP16 number (the machine epsilon)? Give it as a decimal number,
+to three significant figures.]],
   topics = { "mixed-precision", "number-formats" },
   hints = { "With 10 mantissa bits, the last bit of a number in [1, 2) is worth 2^-10." },
   answer = 2 ^ -10,   -- 9.765625e-4
@@ -1403,6 +1438,7 @@ larger FP16 number (the machine epsilon)? Give it as a decimal number.]],
     { value = 2 ^ -14, feedback = "2^-14 is FP16's smallest normal number, not the gap above 1." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "0.000977", 1 },
     { "2^-10", 1 },
     { "9.77e-4", 1 },
@@ -1421,7 +1457,8 @@ question {
   prompt = [[
 A gradient of size {g} would be stored in FP16, whose smallest normal
 number is 2^-14 (about 6.1e-5). What is the smallest power-of-two loss scale
-S that lifts the gradient to at least 2^-14?]],
+S that lifts the gradient to at least 2^-14?
+Give three significant figures.]],
   topics = { "mixed-precision", "loss-scaling" },
   rubric = { "theory.gpu", "practice.optimization" },
   hints = {
@@ -1440,6 +1477,7 @@ S that lifts the gradient to at least 2^-14?]],
       feedback = "That is the exact ratio; the question asks for the smallest POWER OF TWO at least that large." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.0f", 2 ^ math.ceil(math.log(2 ^ -14 / p.g, 2))) end, score = 1 },
     { params = { g = 1e-8 }, answer = "8192", score = 1 },
     { params = { g = 1e-8 }, answer = "2^13", score = 1 },
@@ -1453,11 +1491,12 @@ S that lifts the gradient to at least 2^-14?]],
 question {
   id = "gpu.tc-time",
   kind = "numeric",
-  title = "A matmul at tensor-core speed (your numbers)",
+  title = "A matmul at peak speed (your numbers)",
   prompt = [[
 Two {n} x {n} matrices are multiplied in {prec} on an A100, which peaks at
 {peak} TFLOP/s in that precision. If the multiply ran at the peak, how long
-would it take, in ms?]],
+would it take, in ms?
+Give three significant figures.]],
   unit = "ms",
   topics = { "tensor-cores", "mixed-precision" },
   rubric = { "theory.gpu", "advanced.cost" },
@@ -1477,6 +1516,7 @@ would it take, in ms?]],
       feedback = "That number is in seconds; the question asks ms." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.5g", 2 * p.n ^ 3 / (p.peak * 1e12) * 1000) end, score = 1 },
     { answer = function(p) return string.format("%.5g", 1.1 * 2 * p.n ^ 3 / (p.peak * 1e12) * 1000) end, score = 0 },
     { params = { n = 8192, prec = "FP16", peak = 312 }, answer = "3.524", score = 1 },
@@ -1518,6 +1558,148 @@ that apply.]],
     { "d f", 0 },
     { "a b c e x", "invalid" },
   },
+}
+
+------------------------------------------------------------------------------
+page [==[
+# cuDNN and its choice of algorithm
+
+cuDNN is NVIDIA's library of deep-learning primitives: convolutions,
+RNNs, attention, normalisation, activations, pooling. Frameworks hand it
+most of a CNN's time. For one convolution it offers several
+**algorithms**, all correct, with very different speed and memory:
+
+| algorithm             | how                        | suits               |
+|-----------------------|----------------------------|---------------------|
+| IMPLICIT_GEMM         | matrix tiles built on the  | any size; no        |
+|                       | fly from the input         | workspace           |
+| IMPLICIT_PRECOMP_GEMM | the same, indices computed | many sizes; a small |
+|                       | in advance                 | workspace           |
+| GEMM                  | im2col copy, then a matmul | simple; big copy    |
+| FFT                   | product of the spectra     | large filters       |
+| WINOGRAD              | fewer multiplications      | 3 × 3 filters       |
+
+Which one is fastest depends on the batch, channels, image and filter
+sizes, stride, data type, layout and GPU, and no simple rule predicts it.
+So cuDNN can **measure**. With `torch.backends.cudnn.benchmark = True`,
+the first time PyTorch meets a convolution with a new input shape it
+times every applicable algorithm, keeps the fastest and caches that
+choice for the shape; every later call with that shape reuses it.
+
+When it pays:
+
+- **static shapes** (fixed image size and batch): the trials cost once,
+  the gain comes back every step;
+- **changing shapes** (variable image sizes or sequence lengths, a
+  smaller last batch) start new trials for every new shape, and can make
+  training slower than without benchmark mode: pad or bucket the shapes,
+  or leave it off;
+- the fastest algorithm may need a large **workspace** of GPU memory,
+  and may not be deterministic: `torch.backends.cudnn.deterministic =
+  True` keeps to reproducible algorithms, sometimes slower;
+- the first steps include the trials: **warm up** before timing.
+
+Break-even: trials costing T per shape, and a saving of Δ per step with
+the chosen algorithm, pay back after T / Δ steps with that shape.
+]==]
+
+question {
+  id = "gpu.cudnn-breakeven",
+  kind = "numeric",
+  title = "When benchmark mode pays back (your numbers)",
+  prompt = [[
+With torch.backends.cudnn.benchmark = True, trying the algorithms for a
+new input shape takes {tb} ms once. The algorithm it picks then saves
+{dt} ms per training step against the default choice. After how many
+steps with that shape have the savings repaid the trials?
+Give three significant figures.]],
+  topics = { "cudnn", "profiling" },
+  rubric = { "practice.optimization", "practice.profiling" },
+  hints = {
+    "The trial is paid once; the saving comes back every step.",
+    "Steps = {tb} / {dt}.",
+  },
+  params = function(rng)
+    return { tb = rng:pick({ 150, 300, 800, 1200, 2500 }), dt = rng:pick({ 0.4, 1.5, 3, 7, 12 }) }
+  end,
+  answer = function(p) return p.tb / p.dt end,
+  wrong = {
+    { value = function(p) return p.dt / p.tb end, feedback = "Upside down: the trial's cost divided by the saving per step." },
+  },
+  examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
+    { params = { tb = 300, dt = 1.5 }, answer = "200", score = 1 },
+    { params = { tb = 300, dt = 1.5 }, answer = "0.005", score = 0 },
+    { "soon", "invalid" },
+  },
+}
+
+question {
+  id = "gpu.cudnn-shapes",
+  kind = "numeric",
+  title = "Benchmark mode with changing shapes (your numbers)",
+  prompt = [[
+A training run of {steps} steps meets {n} different input shapes (its
+sequence lengths are bucketed). For each new shape, cudnn.benchmark spends
+{tb} ms on trials once; afterwards the chosen algorithms save {dt} ms per
+step. How many seconds does benchmark mode save over the whole run
+(negative if it costs time)?
+Give three significant figures.]],
+  unit = "s",
+  topics = { "cudnn", "profiling" },
+  rubric = { "practice.optimization", "advanced.cost" },
+  hints = {
+    "Savings: every step. Costs: one trial per distinct shape.",
+    "{steps} × {dt} ms − {n} × {tb} ms, in seconds.",
+  },
+  params = function(rng)
+    local p
+    repeat
+      p = { steps = rng:pick({ 2000, 10000, 50000 }), n = rng:pick({ 4, 16, 64, 500, 5000 }),
+            tb = rng:pick({ 200, 500, 1000 }), dt = rng:pick({ 0.5, 2, 5 }) }
+      -- the net must not vanish, and forgetting the trials (or all but
+      -- one) must show
+      local net = math.abs(p.steps * p.dt - p.n * p.tb)
+    until net > 0.05 * p.steps * p.dt and (p.n - 1) * p.tb > 0.03 * net
+    return p
+  end,
+  answer = function(p) return (p.steps * p.dt - p.n * p.tb) / 1000 end,
+  wrong = {
+    { value = function(p) return p.steps * p.dt / 1000 end,
+      feedback = "That leaves out the trials: each new shape costs its benchmark once." },
+    { value = function(p) return (p.steps * p.dt - p.tb) / 1000 end,
+      feedback = "One trial per DISTINCT shape: {n} of them, not one." },
+  },
+  examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
+    { params = { steps = 10000, n = 16, tb = 500, dt = 2 }, answer = "12", score = 1 },
+    { params = { steps = 10000, n = 5000, tb = 500, dt = 2 }, answer = "-2480", score = 1 },
+    { params = { steps = 10000, n = 16, tb = 500, dt = 2 }, answer = "20", score = 0 },
+    { "a bit", "invalid" },
+  },
+}
+
+question {
+  id = "gpu.cudnn-when",
+  kind = "choice",
+  title = "When to turn on cudnn.benchmark",
+  prompt = "For which of these jobs is torch.backends.cudnn.benchmark = True most likely to help?",
+  topics = { "cudnn" },
+  rubric = { "practice.optimization", "practice.deployment" },
+  hints = { "Benchmark mode times the algorithms once per distinct input shape." },
+  choices = {
+    "A ResNet trained for days on 224 × 224 crops with a fixed batch size.",
+    "A detector trained on images of their original, varying sizes.",
+    "A run that must give bit-identical results every time.",
+    "A one-off inference of a single image at a size never seen again.",
+  },
+  answer = 1,
+  why = {
+    [2] = "Every new image size starts new trials: with sizes that keep changing, benchmark mode can cost more than it saves.",
+    [3] = "The fastest algorithm may be non-deterministic; reproducibility calls for cudnn.deterministic = True instead.",
+    [4] = "The trials would cost more than the one call they speed up.",
+  },
+  examples = { { "a", 1 }, { "b", 0 }, { "d", 0 }, { "k", "invalid" } },
 }
 
 ------------------------------------------------------------------------------
@@ -1567,7 +1749,8 @@ question {
   prompt = [[
 A training step launches {k} small kernels one after another. Each launch
 costs {l} us that the GPU spends idle, and each kernel then computes for
-{w} us. What share of the step is launch overhead, in per cent?]],
+{w} us. What share of the step is launch overhead, in per cent?
+Give three significant figures.]],
   unit = "%",
   topics = { "profiling", "launch-overhead" },
   rubric = { "theory.gpu", "practice.profiling" },
@@ -1586,6 +1769,7 @@ costs {l} us that the GPU spends idle, and each kernel then computes for
       feedback = "That is the compute share; the question asks for the launch overhead." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.4f", 100 * p.l / (p.l + p.w)) end, score = 1 },
     { answer = function(p) return string.format("%.4f", 100 * p.l / (p.l + p.w) + 5) end, score = 0 },
     { params = { k = 400, l = 5, w = 20 }, answer = "20", score = 1 },

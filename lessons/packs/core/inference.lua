@@ -39,18 +39,25 @@ lesson {
 local function num(x) return string.format("%.6g", x) end
 
 -- Grades a number of decibels: "49.9" or "49.9 dB" (dB is not one of the
--- grader's units). `wrongs` is a list of { value, feedback }.
+-- grader's units), by the course's rounding rule (amdahl.lua's first page:
+-- within 1%, or the same three significant figures). `wrongs` is a list of
+-- { value, feedback }. A value within 3% but outside the rule (the guide's
+-- "49 dB" for 49.92) is told to give three figures.
+local DB_TOL = { rel = 0.01, sig = 3 }
 local function db_grade(answer, ref, wrongs)
   local text = answer:gsub("[dD][bB]%s*$", "")
   local v, why = wb.number(text, "")
   if not v then
     return { valid = false, feedback = "Give the SNR in dB, e.g. 37.9 or 37.9 dB (" .. (why or "not a number") .. ")." }
   end
-  if wb.within(v, ref, { rel = 0.01 }) then
+  if wb.within(v, ref, DB_TOL) then
     return 1, "Right: " .. wb.sig(ref, 4) .. " dB."
   end
   for _, w in ipairs(wrongs) do
-    if wb.within(v, w[1], { rel = 0.01 }) then return 0, w[2] end
+    if wb.within(v, w[1], DB_TOL) then return 0, w[2] end
+  end
+  if wb.within(v, ref, { rel = 0.03 }) then
+    return 0, "Close, but more than 1% off: give three significant figures, and keep the 1.76 dB term."
   end
   return 0, "SNR ≈ 6.02 × bits + 1.76 dB."
 end
@@ -127,7 +134,8 @@ question {
   title = "Requests in flight (your numbers)",
   prompt = [[
 A service receives {qps} queries per second and each query spends {ms} ms in
-the system. On average, how many queries are in flight at any moment?]],
+the system. On average, how many queries are in flight at any moment?
+Give three significant figures.]],
   topics = { "latency", "throughput", "littles-law" },
   rubric = { "practice.deployment", "practice.design" },
   hints = { "Little's law: in flight = arrival rate × time in the system (in seconds)." },
@@ -140,6 +148,7 @@ the system. On average, how many queries are in flight at any moment?]],
     { value = function(p) return p.qps / (p.ms / 1000) end, feedback = "Multiply, do not divide: L = λ × W." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.1) end, score = 0 },
     { "500 ms", "invalid" },
@@ -156,7 +165,8 @@ question {
   prompt = [[
 A request spends {tok} ms tokenising, {model} ms in the model and {post} ms
 post-processing, one after the other. Quantization and batching make the
-model part {s}× faster. What is the speedup of the whole request?]],
+model part {s}× faster. What is the speedup of the whole request?
+Give three significant figures.]],
   unit = "x",
   topics = { "amdahl", "latency" },
   rubric = { "practice.deployment", "practice.profiling", "theory.parallel" },
@@ -177,6 +187,7 @@ model part {s}× faster. What is the speedup of the whole request?]],
       feedback = "That is the ceiling with an infinitely fast model. A model s times faster still takes (model time)/s." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.05) end, score = 0 },
     { "fast", "invalid" },
@@ -274,7 +285,8 @@ question {
   title = "Throughput of a batch (your numbers)",
   prompt = [[
 A model's batch time is t(B) = {t0} ms + {c} ms × B. What throughput, in
-requests per second, does it reach at batch size {b}?]],
+requests per second, does it reach at batch size {b}?
+Give three significant figures.]],
   topics = { "batching", "throughput" },
   rubric = { "practice.deployment", "practice.optimization" },
   hints = {
@@ -292,6 +304,7 @@ requests per second, does it reach at batch size {b}?]],
       feedback = "Convert ms to seconds: that is requests per millisecond." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 0.9) end, score = 0 },
     { "24 ms", "invalid" },
@@ -307,7 +320,8 @@ question {
   prompt = [[
 A dynamic batcher waits at most {wait} ms to fill a batch, and a batch of B
 takes {t0} ms + {c} ms × B on the GPU. The latency objective is {slo} ms,
-counting the wait. What is the largest batch size that always meets it?]],
+counting the wait. What is the largest batch size that always meets it?
+Give a whole number.]],
   topics = { "batching", "latency" },
   rubric = { "practice.deployment", "practice.design" },
   hints = {
@@ -343,7 +357,8 @@ question {
   prompt = [[
 A {pb}-billion-parameter model generates text at batch size 1 with {bits}-bit
 weights on a GPU with {bw} TB/s of memory bandwidth. Each token must read all
-the weights once. What is the lower bound on the time per token?]],
+the weights once. What is the lower bound on the time per token?
+Give three significant figures.]],
   unit = "ms",
   topics = { "decoding", "memory-bound", "quantization" },
   rubric = { "practice.deployment", "theory.memory", "theory.gpu" },
@@ -363,6 +378,7 @@ the weights once. What is the lower bound on the time per token?]],
       feedback = "That assumes FP16 (2 bytes); use the bit width the question gives." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference / 1000) .. " s" end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.1) end, score = 0 },
@@ -382,7 +398,8 @@ question {
 A GPU with {gpu} GB of memory serves a model whose FP16 weights take {w} GB.
 Sequences are {s} tokens long, and the KV cache takes {kvtok} MB per token
 (1 GB = 1000 MB). Ignoring activations and fragmentation, how many
-full-length sequences can be in the batch at once?]],
+full-length sequences can be in the batch at once?
+Give a whole number.]],
   topics = { "kv-cache", "batching", "memory" },
   rubric = { "practice.deployment", "theory.memory", "advanced.cost" },
   hints = {
@@ -436,11 +453,15 @@ SNR ≈ 6.02 × b + 1.76 dB
       INT8: 49.9 dB      INT4: 25.8 dB      16-bit: 98.1 dB
 ```
 
-The 1.76 dB is exact for a sine wave that fills the range. Weights and
-activations are bell-shaped with rare outliers: a range stretched to cover
-the outliers wastes levels on values that almost never occur, so real SNR is
-lower. That is why practical schemes use per-channel scales, calibrate or
-clip the range, and treat outliers separately.
+The 1.76 dB is exact for a sine wave that fills the range, and the rule
+is about that signal. Weights and activations are bell-shaped with rare
+outliers: a range stretched to cover the outliers wastes levels on values
+that almost never occur, so real SNR is lower. The general form is
+6.02 b + 4.77 − 20 log10(peak / RMS); Gaussian weights scaled to their
+largest value (4 to 5 standard deviations in a big tensor) land about
+10 dB below the sine's figure, as the quantize lab measures. That is why
+practical schemes use per-channel scales, calibrate or clip the range,
+and treat outliers separately.
 
 | name | when            | accuracy | cost                     |
 |------|-----------------|----------|--------------------------|
@@ -493,8 +514,10 @@ question {
   kind = "numeric",
   title = "SNR of 8-bit quantization",
   prompt = [[
-Using SNR ≈ 6.02 × b + 1.76 dB, what signal-to-quantization-noise ratio
-does uniform 8-bit quantization give? (In dB; "49 dB" or "49" both work.)]],
+The rule SNR ≈ 6.02 × b + 1.76 dB gives the signal-to-quantization-noise
+ratio of a full-scale sine wave. What SNR does it give for uniform 8-bit
+quantization? Answer in dB ("12.3" and "12.3 dB" both work).
+Give three significant figures.]],
   topics = { "quantization", "snr" },
   rubric = { "practice.optimization", "practice.deployment" },
   hints = {
@@ -511,8 +534,12 @@ does uniform 8-bit quantization give? (In dB; "49 dB" or "49" both work.)]],
   end,
   examples = {
     { "49.92", 1 },
+    { "49.9", 1 },
     { "49.9 dB", 1 },
+    { "49.9dB", 1 },
     { "6.02*8+1.76", 1 },
+    { "49", 0 },            -- the guide's round figure: 1.8% off
+    { "49 dB", 0 },
     { "48.16", 0 },
     { "52", 0 },
     { "loud", "invalid" },
@@ -524,8 +551,10 @@ question {
   kind = "numeric",
   title = "SNR for other widths (your numbers)",
   prompt = [[
-A model's weights are quantized uniformly to {b} bits. Using
-SNR ≈ 6.02 × b + 1.76 dB, what is the SNR in dB?]],
+A test tone, a sine wave whose peaks exactly fill the range, is quantized
+uniformly to {b} bits. Using SNR ≈ 6.02 × b + 1.76 dB (exact for this
+signal), what is the SNR in dB?
+Give three significant figures.]],
   topics = { "quantization", "snr" },
   rubric = { "practice.optimization" },
   hints = { "Each bit adds 6.02 dB." },
@@ -539,6 +568,7 @@ SNR ≈ 6.02 × b + 1.76 dB, what is the SNR in dB?]],
     })
   end,
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return num(6.02 * p.b + 1.76) end, score = 1 },
     { answer = function(p) return num(6.02 * p.b + 1.76) .. " dB" end, score = 1 },
     { answer = function(p) return num((6.02 * p.b + 1.76) * 1.05) end, score = 0 },
@@ -555,7 +585,8 @@ question {
   title = "FP32 to INT8: how much smaller?",
   prompt = [[
 A model's FP32 weights are quantized to INT8. By what factor does the size of
-the weights shrink? (Ignore the few scale and zero-point values.)]],
+the weights shrink? (Ignore the few scale and zero-point values.)
+Give three significant figures.]],
   unit = "x",
   topics = { "quantization", "compression" },
   rubric = { "practice.optimization", "practice.deployment" },
@@ -567,6 +598,7 @@ the weights shrink? (Ignore the few scale and zero-point values.)]],
     { value = 0.25, feedback = "The new size is 0.25 of the old; the question asks for the shrink factor, 4×." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "4", 1 },
     { "32/8", 1 },
     { "2", 0 },
@@ -581,7 +613,8 @@ question {
   title = "Size of a quantized model (your numbers)",
   prompt = [[
 A {pb}-billion-parameter model is quantized to {bits}-bit weights. How many
-gigabytes do the weights take?]],
+gigabytes do the weights take?
+Give three significant figures.]],
   unit = "GB",
   topics = { "quantization", "memory" },
   rubric = { "practice.deployment", "theory.memory" },
@@ -593,6 +626,7 @@ gigabytes do the weights take?]],
     { value = function(p) return p.pb * 2 end, feedback = "That is the FP16 size." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1000) .. " MB" end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.1) end, score = 0 },
@@ -608,7 +642,8 @@ question {
   title = "Quantize a value by hand (your numbers)",
   prompt = [[
 A tensor's values lie in [-{mx}, {mx}] and are quantized to symmetric INT8:
-scale = {mx} / 127, q = round(x / scale). What integer q stores x = {x}?]],
+scale = {mx} / 127, q = round(x / scale). What integer q stores x = {x}?
+Give a whole number.]],
   topics = { "quantization" },
   rubric = { "practice.optimization" },
   hints = {
@@ -629,19 +664,43 @@ scale = {mx} / 127, q = round(x / scale). What integer q stores x = {x}?]],
     return { mx = mx, x = k / 100 * mx }
   end,
   answer = function(p) return math.floor(p.x / (p.mx / 127) + 0.5) end,
-  tolerance = { abs = 0 },   -- an integer code
-  wrong = {
-    -- (An asymmetric scale, range / 255 = max / 127.5, gives the code of
-    -- max/127 or of max/128 in every case, so it is not a separate mistake.)
-    { value = function(p) return math.floor(p.x / (p.mx / 128) + 0.5) end,
-      feedback = "Symmetric INT8 uses ±127 (so that -x and x get mirrored codes): scale = max/127, not max/128 or range/255." },
-  },
+  -- An integer code, exact. Graded here rather than by the numeric kind,
+  -- whose note for a fraction ("round it up: ceil ...") describes a count;
+  -- this quantizer rounds to the NEAREST integer, and the feedback says so.
+  -- (An asymmetric scale, range / 255 = max / 127.5, gives the code of
+  -- max/127 or of max/128 in every case, so it is not a separate mistake.)
+  grade = function(answer, ctx)
+    local p, ref = ctx.params, ctx.reference
+    local v, why = wb.number(answer, "")
+    if not v then
+      return { valid = false, feedback = "Could not read that: " .. (why or "not a number") .. "." }
+    end
+    local ratio = p.x / (p.mx / 127)
+    if v == ref then
+      return 1, string.format("Right: x / scale = %s, and the nearest integer is %d.", wb.sig(ratio, 4), ref)
+    end
+    if v ~= math.floor(v) then
+      return 0, string.format("%s is not an integer: INT8 stores whole codes. The quantizer rounds x / scale to the NEAREST integer (not up, not down): round(%s) is the code.",
+        wb.sig(v, 6), math.abs(v - ratio) < 0.5 and wb.sig(v, 6) or "x / scale")
+    end
+    if v == math.floor(p.x / (p.mx / 128) + 0.5) then
+      return 0, "Symmetric INT8 uses ±127 (so that -x and x get mirrored codes): scale = max/127, not max/128 or range/255."
+    end
+    if math.abs(v - ratio) < 1 then
+      return 0, "Off by one: the code is x / scale rounded to the NEAREST integer, not truncated or rounded up."
+    end
+    return 0, "Not the stored code: scale = max / 127, then q = round(x / scale)."
+  end,
   examples = {
     { answer = function(p, ctx) return tostring(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return tostring(ctx.reference + 2) end, score = 0 },
+    -- the unrounded ratio: named as needing the nearest integer
+    { answer = function(p) return string.format("%.2f", p.x / (p.mx / 127)) end, score = 0 },
     { "q", "invalid" },
     { params = { mx = 2, x = 0.5 }, answer = "32", score = 1 },
-    { params = { mx = 2, x = 0.5 }, answer = "31", score = 0 },
+    { params = { mx = 2, x = 0.5 }, answer = "0.5/(2/127)", score = 0 },   -- 31.75: not rounded
+    { params = { mx = 2, x = 0.5 }, answer = "round(0.5/(2/127))", score = 1 },
+    { params = { mx = 2, x = 0.5 }, answer = "31", score = 0 },            -- floor: off by one
   },
 }
 
@@ -748,7 +807,8 @@ question {
 The course's GPU table lists the H100 at 1979 TFLOPS for FP16, next to the
 A100's 312. The H100 figure assumes 2:4 structured sparsity, which at best
 doubles tensor-core throughput. What is the H100's DENSE FP16 figure, the
-one to compare with the A100's?]],
+one to compare with the A100's?
+Give three significant figures.]],
   unit = "TFLOP/s",
   topics = { "pruning", "sparsity" },
   rubric = { "theory.gpu", "advanced.cost" },
@@ -760,6 +820,7 @@ one to compare with the A100's?]],
     { value = 67, feedback = "67 TFLOPS is the H100's FP32 figure without tensor cores." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "989", 1 },
     { "989.5 TFLOPS", 1 },
     { "1979/2", 1 },
@@ -776,7 +837,8 @@ question {
   prompt = [[
 An FP32 layer is pruned to {pct}% sparsity (that share of weights is zero)
 and stored in a sparse format: each remaining weight as a 4-byte value plus a
-4-byte index. By what factor is it smaller than the dense FP32 layer?]],
+4-byte index. By what factor is it smaller than the dense FP32 layer?
+Give three significant figures.]],
   unit = "x",
   topics = { "pruning", "compression" },
   rubric = { "practice.optimization", "practice.deployment" },
@@ -791,6 +853,7 @@ and stored in a sparse format: each remaining weight as a 4-byte value plus a
       feedback = "That is the reduction in parameters, 1/(1 - s). Stored sparse, every kept weight needs an index as well: half of that." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.1) end, score = 0 },
     { answer = function(p) return num(1 / (1 - p.pct / 100)) end, score = 0 },
@@ -833,7 +896,8 @@ question {
 A draft model proposes k = {k} tokens per round and the large model accepts
 each draft token with probability a = {a} (independently). How many tokens
 does one large-model forward pass yield on average, using
-(1 - a^(k+1)) / (1 - a)?]],
+(1 - a^(k+1)) / (1 - a)?
+Give three significant figures.]],
   topics = { "speculative-decoding", "latency" },
   rubric = { "practice.optimization", "advanced.novel" },
   hints = {
@@ -857,6 +921,7 @@ does one large-model forward pass yield on average, using
       feedback = "The exponent is k + 1: the large model always adds one token of its own." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p) return string.format("(1-%g^%d)/(1-%g)", p.a, p.k + 1, p.a) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.1) end, score = 0 },
@@ -874,7 +939,8 @@ question {
 A {d} × {d} weight matrix is fine-tuned with LoRA of rank r = {r}
 (ΔW = B × A, B of size {d} × {r}, A of size {r} × {d}). What fraction of
 the matrix's parameter count is trained? (A fraction like 0.01, or a
-percentage like 1%.)]],
+percentage like 1%.)
+Give three significant figures.]],
   topics = { "lora", "fine-tuning" },
   rubric = { "practice.optimization", "advanced.novel" },
   hints = {
@@ -888,6 +954,7 @@ percentage like 1%.)]],
     { value = function(p) return p.r * p.r / (p.d * p.d) end, feedback = "The factors are d × r and r × d, not r × r." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(100 * ctx.reference) .. "%" end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.1) end, score = 0 },
@@ -895,6 +962,211 @@ percentage like 1%.)]],
     { params = { d = 4096, r = 8 }, answer = "0.39%", score = 1 },
     { params = { d = 4096, r = 8 }, answer = "0.195%", score = 0 },
   },
+}
+
+------------------------------------------------------------------------------
+page [[
+# After deployment: monitoring, drift and retraining
+
+The course's picture of real-world ML is a loop, not a line:
+
+```
+Data -> Train -> Validate -> Deploy -> Monitor -> Retrain -> Scale
+     -> Optimize -> (repeat)
+```
+
+A deployed model starts ageing the day it ships, because the world it
+was trained on moves on. Monitoring tells you when; retraining answers.
+
+**What to watch.**
+
+- the *service*: latency percentiles against the SLO, throughput, error
+  rate, GPU utilisation and memory, queue length;
+- the *inputs*: each feature's distribution against the training data;
+- the *outputs*: the distribution of predictions (the share of each
+  class, the mean score), which moves before accuracy can be measured;
+- the *quality*: accuracy, calibration and the business metric, once
+  the true labels arrive, often days or weeks later.
+
+**Drift.** *Data drift* (covariate shift): the inputs' distribution P(x)
+changes: new users, a new camera, a season. *Concept drift*: the meaning
+P(y | x) changes: the same transaction is now fraud, because fraudsters
+adapted. Data drift shows in the inputs at once; concept drift shows
+only when the labels come in, or as an unexplained move of the outputs.
+
+One common measure of a feature's shift is the **population stability
+index** over bins of the feature:
+
+```
+PSI = Σ over bins of (a_i − e_i) × ln(a_i / e_i)
+```
+
+with e_i the share of the training data in bin i and a_i the share of
+live data. Rule of thumb: under 0.1 stable, 0.1 to 0.25 worth a look,
+above 0.25 a real shift. (KL divergence and the Kolmogorov–Smirnov test
+are alternatives.)
+
+**Retraining.** On a schedule (nightly, weekly), on a trigger (drift
+past a threshold, accuracy under its target), or continuously (online
+learning). How often is a cost trade-off: if accuracy decays steadily by
+d points a week after each retraining, each lost point costs L a week
+and a retraining costs C, the cost per week of retraining every τ weeks
+is C/τ + L·d·τ/2, smallest at **τ = √(2C / (L·d))** (the same square-root
+balance as the checkpoint interval in the scheduling lesson).
+
+A retrained model is validated again and rolled out with care: in
+*shadow* (it scores live traffic, its answers unused), as a *canary* (a
+small share of the traffic), or in an A/B test, with the previous
+version kept to roll back. Versioning the data, code and model makes a
+retraining reproducible.
+]]
+
+question {
+  id = "inference.psi",
+  kind = "numeric",
+  title = "Population stability index (your numbers)",
+  prompt = [[
+A feature's training data fall into three bins in the shares {e1}, {e2}
+and {e3}; last week's live traffic in the shares {a1}, {a2} and {a3}.
+What is the population stability index, Σ (a − e) ln(a / e)?
+Give three significant figures.]],
+  topics = { "monitoring", "drift" },
+  rubric = { "practice.deployment", "practice.profiling" },
+  hints = {
+    "One term per bin: (live share − training share) × ln(live / training).",
+    "Natural logarithms; every term is positive or zero.",
+  },
+  params = function(rng)
+    local e = rng:pick({ { 0.5, 0.3, 0.2 }, { 0.4, 0.4, 0.2 }, { 0.25, 0.5, 0.25 } })
+    local a
+    repeat
+      local a1 = rng:int(10, 60) / 100
+      local a2 = rng:int(10, 60) / 100
+      a = { a1, a2, wb.round(1 - a1 - a2, 2) }
+    until a[3] >= 0.1 and (a[1] ~= e[1] or a[2] ~= e[2])
+    return { e1 = e[1], e2 = e[2], e3 = e[3], a1 = a[1], a2 = a[2], a3 = a[3] }
+  end,
+  answer = function(p)
+    local s = 0
+    for _, k in ipairs({ { p.a1, p.e1 }, { p.a2, p.e2 }, { p.a3, p.e3 } }) do
+      s = s + (k[1] - k[2]) * math.log(k[1] / k[2])
+    end
+    return s
+  end,
+  -- A sum of small terms (and exactly 0 never drawn): 1% or 0.001.
+  tolerance = { rel = 0.01, abs = 0.001 },
+  wrong = {
+    { value = function(p)
+        local s = 0
+        for _, k in ipairs({ { p.a1, p.e1 }, { p.a2, p.e2 }, { p.a3, p.e3 } }) do
+          s = s + (k[1] - k[2]) * math.log(k[1] / k[2], 10)
+        end
+        return s
+      end,
+      feedback = "That uses log10; the index uses the natural logarithm, ln." },
+    { value = function(p)
+        local s = 0
+        for _, k in ipairs({ { p.a1, p.e1 }, { p.a2, p.e2 }, { p.a3, p.e3 } }) do
+          s = s + k[1] * math.log(k[1] / k[2])
+        end
+        return s
+      end,
+      feedback = "That is the KL divergence Σ a ln(a/e); the PSI weights each term by (a − e), which makes it symmetric." },
+  },
+  examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
+    { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
+    -- (0.3 − 0.5) ln(0.6) + (0.4 − 0.3) ln(4/3) + (0.3 − 0.2) ln(1.5) = 0.1713
+    { params = { e1 = 0.5, e2 = 0.3, e3 = 0.2, a1 = 0.3, a2 = 0.4, a3 = 0.3 }, answer = "0.171", score = 1 },
+    { params = { e1 = 0.5, e2 = 0.3, e3 = 0.2, a1 = 0.3, a2 = 0.4, a3 = 0.3 }, answer = "0.0744", score = 0 },
+    { "drifting", "invalid" },
+  },
+}
+
+question {
+  id = "inference.retrain-interval",
+  kind = "numeric",
+  title = "How often to retrain (your numbers)",
+  prompt = [[
+After each retraining a model's accuracy falls steadily by {d} points a
+week. Each point of accuracy lost costs ${l} a week, and a retraining
+(compute, validation, rollout) costs ${c}. Retraining every τ weeks costs
+C/τ + L·d·τ/2 a week. What interval τ minimises it, in weeks?
+Give three significant figures.]],
+  topics = { "retraining", "drift" },
+  rubric = { "practice.deployment", "advanced.cost" },
+  hints = {
+    "Frequent retraining pays C often; rare retraining lets the loss grow.",
+    "τ = √(2C / (L·d)).",
+  },
+  params = function(rng)
+    -- not where 2C/(L d) is near 1, where forgetting the root would not show
+    local p
+    repeat
+      p = { d = rng:pick({ 0.2, 0.5, 1, 2 }), l = rng:pick({ 500, 1000, 2000, 5000 }),
+            c = rng:pick({ 2000, 5000, 10000, 40000 }) }
+    until math.abs(2 * p.c / (p.l * p.d) - 1) > 0.1
+    return p
+  end,
+  answer = function(p) return math.sqrt(2 * p.c / (p.l * p.d)) end,
+  wrong = {
+    { value = function(p) return math.sqrt(p.c / (p.l * p.d)) end,
+      feedback = "The average loss over an interval is half the final one (d·τ/2): that puts a 2 under the root." },
+    { value = function(p) return 2 * p.c / (p.l * p.d) end, feedback = "Take the square root." },
+  },
+  examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
+    { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
+    { params = { d = 0.5, l = 2000, c = 10000 }, answer = "4.47", score = 1 },
+    { params = { d = 0.5, l = 2000, c = 10000 }, answer = "20", score = 0 },
+    { params = { d = 0.5, l = 2000, c = 10000 }, answer = "3.16", score = 0 },
+    { "monthly", "invalid" },
+  },
+}
+
+question {
+  id = "inference.drift-kind",
+  kind = "choice",
+  title = "Which drift?",
+  prompt = [[
+A fraud model's input features look just like its training data, but as
+the weeks pass more and more of the transactions it scores as safe turn
+out to be fraud. What is happening?]],
+  topics = { "drift", "monitoring" },
+  rubric = { "practice.deployment", "advanced.integration" },
+  hints = { "Which distribution moved: the inputs', or the labels' given the inputs?" },
+  choices = {
+    "Concept drift: P(fraud | features) changed, as fraudsters adapted; only labels show it.",
+    "Data drift: the inputs' distribution changed.",
+    "Overfitting at training time, which shows only after deployment.",
+    "A serving bug: the model's latency rose.",
+  },
+  answer = 1,
+  why = {
+    [2] = "The inputs look like the training data: P(x) did not move. What moved is what the inputs mean.",
+    [3] = "An overfit model would be wrong from the first day, not more wrong week by week.",
+    [4] = "Latency does not change which transactions are fraud.",
+  },
+  examples = { { "a", 1 }, { "b", 0 }, { "c", 0 }, { "z", "invalid" } },
+}
+
+question {
+  id = "inference.lifecycle",
+  kind = "ordering",
+  title = "The ML lifecycle",
+  prompt = "Put these stages of a production model's life in the order of the course's loop.",
+  topics = { "lifecycle" },
+  rubric = { "practice.deployment", "advanced.integration" },
+  hints = { "Training is not the end; what comes after deployment starts the loop again." },
+  items = {
+    "Collect and prepare the data",
+    "Train the model",
+    "Validate it on held-out data",
+    "Deploy it",
+    "Monitor the service and its inputs",
+    "Retrain on newer data",
+  },
+  examples = { { order = { 1, 2, 3, 4, 5, 6 }, score = 1 }, { order = { 1, 2, 4, 3, 5, 6 }, score = 1 - 2 / 15 } },
 }
 
 question {

@@ -154,7 +154,8 @@ question {
 In your latest allreduce run ({w} workers), the smallest message
 ({bytes} bytes) took {ring} ms with the ring and {tree} ms with the tree.
 How many times the ring's time did the tree take? (Below 1: the tree was
-faster.){note}]],
+faster.)
+Give three significant figures.{note}]],
   lab = "allreduce",
   topics = { "all-reduce", "lab" },
   rubric = { "practice.profiling", "theory.parallel" },
@@ -212,7 +213,8 @@ Your latest allreduce run had p = {w} workers and fitted a latency
 α = {alpha} µs and a bandwidth B = {bw} GB/s. Using the model with the
 ring's latency term (ring = 2(p−1)α + 2(p−1)/p·M/B, tree =
 2·log2(p)·(α + M/B)), below what message size M, in bytes, is the tree
-faster?{note}]],
+faster?
+Give three significant figures.{note}]],
   lab = "allreduce",
   unit = "B",
   topics = { "all-reduce", "lab", "alpha-beta" },
@@ -286,7 +288,8 @@ question {
   prompt = [[
 In your latest allreduce run with p = {w} workers, the ring took {ms} ms
 for the largest message, {mb} MB (10^6 bytes). What bus bandwidth is that,
-in GB/s, as nccl-tests defines it?{note}]],
+in GB/s, as nccl-tests defines it?
+Give three significant figures.{note}]],
   lab = "allreduce",
   unit = "GB/s",
   topics = { "all-reduce", "lab", "bus-bandwidth" },
@@ -337,10 +340,12 @@ question {
   kind = "numeric",
   title = "Ring and tree on the guide's InfiniBand",
   prompt = [[
-The course guide compares the two algorithms for a {mb} MB gradient on
-{n} devices with B = 25 GB/s and α = 1 µs. With the latency terms
+The course guide compares the two algorithms for a 100 MB gradient on 16
+devices, with B = 25 GB/s and α = 1 µs. Keep its link, and take a {mb} MB
+gradient on {n} devices. With the latency terms
 (ring = 2(N−1)α + 2(N−1)/N·M/B, tree = 2·log2(N)·(α + M/B)), how many
-times the ring's time does the tree take?]],
+times the ring's time does the tree take?
+Give three significant figures.]],
   topics = { "all-reduce", "alpha-beta" },
   rubric = { "theory.parallel", "advanced.cost" },
   hints = {
@@ -365,6 +370,7 @@ times the ring's time does the tree take?]],
       feedback = "That is ring / tree: the question asks how many times the ring's time the tree takes." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { params = { mb = 100, n = 16 }, answer = "4.25", score = 1 },
     { params = { mb = 100, n = 16 }, answer = "32.008/7.53", score = 1 },
     { params = { mb = 100, n = 16 }, answer = "0.235", score = 0 },

@@ -195,7 +195,8 @@ question {
 In your latest run of the amdahl lab (you set f = {fset}), the measured
 speedup on 2 workers was S(2) = {s2}. What serial fraction does that
 measurement imply (the Karp-Flatt metric e)? Give it as a fraction, such as
-0.12.{note}]],
+0.12.
+Give three significant figures.{note}]],
   lab = "amdahl",
   topics = { "amdahl", "karp-flatt", "lab" },
   rubric = { "practice.profiling", "theory.parallel" },
@@ -273,7 +274,8 @@ question {
 Fitting Amdahl's law to all the speedups of your latest amdahl run gave a
 serial fraction of f = {ff} (you set {fset}). If that f were the whole
 story, what is the largest speedup ANY number of workers could give this
-job?{note}]],
+job?
+Give three significant figures.{note}]],
   lab = "amdahl",
   unit = "x",
   topics = { "amdahl", "speedup", "lab" },
@@ -354,7 +356,8 @@ question {
   title = "Your efficiency at p = P",
   prompt = [[
 With p = {P} workers your latest amdahl run measured a speedup of {sP}.
-What parallel efficiency is that, in per cent?{note}]],
+What parallel efficiency is that, in per cent?
+Give three significant figures.{note}]],
   lab = "amdahl",
   unit = "%",
   topics = { "efficiency", "lab" },
@@ -405,7 +408,8 @@ question {
   prompt = [[
 Your latest amdahl run took T(1) = {t1} s with one worker, and you set the
 serial fraction to f = {fset}. What run time does Amdahl's law predict with
-p = {P} workers? (The feedback compares it with what you measured.){note}]],
+p = {P} workers? (The feedback compares it with what you measured.)
+Give three significant figures.{note}]],
   lab = "amdahl",
   unit = "s",
   topics = { "amdahl", "lab" },

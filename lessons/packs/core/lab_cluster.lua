@@ -144,7 +144,8 @@ question {
   prompt = [[
 A hostfile lists node1 slots={a}, node2 slots={b} and node3 slots={c}.
 You run `warpbench lab run paramserver --set hostfile=cluster.txt
---set servers={s}` and leave `workers` out. How many workers train?]],
+--set servers={s}` and leave `workers` out. How many workers train?
+Give a whole number.]],
   topics = { "cluster", "mpi" },
   rubric = { "practice.deployment", "advanced.integration" },
   hints = {
@@ -182,7 +183,8 @@ question {
 The course's example: a worker pulls and pushes {mparams} million FP32
 parameters per step over a {gbit} Gbit/s link, and computes for {cms} ms.
 Over TCP only {eff} % of the line rate carries data. What fraction of a
-step goes to communication? (0.5 or 50 %.)]],
+step goes to communication? (0.5 or 50 %.)
+Give three significant figures.]],
   topics = { "cluster", "communication" },
   rubric = { "practice.deployment", "theory.parallel" },
   hints = {
@@ -212,6 +214,7 @@ step goes to communication? (0.5 or 50 %.)]],
       feedback = "That is the course's model at the full line rate; TCP delivers only part of it as data." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { params = { mparams = 1, gbit = 1, cms = 50, eff = 94 }, answer = "0.577", score = 1 },
     { params = { mparams = 1, gbit = 1, cms = 50, eff = 94 }, answer = "57.7%", score = 1 },
     { params = { mparams = 1, gbit = 1, cms = 50, eff = 94 }, answer = "0.561", score = 0 },
@@ -248,13 +251,14 @@ kill the worker's process: the rank closes its connections and stays. Why?]],
 question {
   id = "lab-cluster.shared-nic",
   kind = "numeric",
-  title = "Two workers behind one NIC",
+  title = "Workers behind one NIC",
   prompt = [[
 In the course's model each worker has its own {gbit} Gbit/s link. On your
 cluster {k} workers share one host and its single {gbit} Gbit/s NIC, and
 each pulls and pushes {mparams} million FP32 parameters per step at the
 same time as the others. How many milliseconds does one step's
-communication take (ignore protocol overhead)?]],
+communication take (ignore protocol overhead)?
+Give three significant figures.]],
   topics = { "cluster", "communication" },
   rubric = { "practice.deployment", "theory.parallel" },
   unit = "ms",
@@ -274,6 +278,7 @@ communication take (ignore protocol overhead)?]],
       feedback = "That is one worker alone on the link; the others' bytes go through the same NIC." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { params = { gbit = 1, k = 2, mparams = 1 }, answer = "128", score = 1 },
     { params = { gbit = 1, k = 2, mparams = 1 }, answer = "64", score = 0 },
     { answer = function(p, ctx) return tostring(ctx.reference) .. " ms" end, score = 1 },

@@ -292,7 +292,8 @@ question {
   prompt = [[
 A warp of 32 threads loads 4-byte floats: thread i (0 to 31) reads element
 {expr} of an array that starts on a 128-byte boundary. How many 32-byte
-sectors does that one warp request touch?{note}]],
+sectors does that one warp request touch?
+Give a whole number.{note}]],
   lab = "coalescing",
   topics = { "coalescing", "lab" },
   rubric = { "theory.gpu" },
@@ -382,7 +383,8 @@ Your latest coalescing run ran on your {where}.
 It measured {copy} GB/s for the copy and {s4} GB/s for the copy that
 reads every 4th float (stride 4). What fraction of the copy's bandwidth
 did the stride-4 copy reach? (A fraction such as 0.5, or a
-percentage.){note}]],
+percentage.)
+Give three significant figures.{note}]],
   lab = "coalescing",
   topics = { "coalescing", "stride", "lab" },
   rubric = { "practice.profiling", "theory.gpu" },

@@ -212,7 +212,8 @@ Your latest kmeans run clustered n = {n} points of d = {d} dimensions into
 k = {k} clusters, and one iteration took {t} ms (the median). Each
 iteration computes every point's squared distance to every centre, one
 term per coordinate. How many such terms per second is that? (Scientific
-notation is fine, e.g. 2.5e10.){note}]],
+notation is fine, e.g. 2.5e10.)
+Give three significant figures.{note}]],
   lab = "kmeans",
   topics = { "kmeans", "complexity", "lab" },
   rubric = { "practice.profiling", "theory.parallel" },
@@ -275,7 +276,8 @@ Your latest kmeans run on p = {p} {wk} measured, per iteration, map
 {map} ms, shuffle {sh} ms and reduce {red} ms. Model the iteration as a
 compute term that divides by the number of workers (the map) plus terms
 that do not (the shuffle and the reduce, done by the one master). What
-time per iteration does this model predict on {p2} workers, in ms?{note}]],
+time per iteration does this model predict on {p2} workers, in ms?
+Give three significant figures.{note}]],
   lab = "kmeans",
   unit = "ms",
   topics = { "kmeans", "speedup", "lab" },
@@ -354,7 +356,8 @@ question {
   prompt = [[
 Your latest kmeans run took {t1} ms per iteration on one worker and {tp} ms
 on p = {p} workers (medians per iteration, same data). What is the
-parallel efficiency on {p} workers, in per cent?{note}]],
+parallel efficiency on {p} workers, in per cent?
+Give three significant figures.{note}]],
   lab = "kmeans",
   unit = "%",
   topics = { "kmeans", "speedup", "efficiency", "lab" },
@@ -443,7 +446,8 @@ iteration. Every task's result starts with a 48-byte header. With the
 combiner the rest is k sums of d 8-byte doubles plus k 8-byte counts;
 without it, one record per point: a 4-byte cluster id, d 4-byte floats and
 a 4-byte count. How many bytes per iteration would the run shuffle with the
-combiner {other}?{note}]],
+combiner {other}?
+Give three significant figures.{note}]],
   lab = "kmeans",
   unit = "B",
   topics = { "kmeans", "combiner", "communication", "lab" },

@@ -207,7 +207,8 @@ question {
   title = "How long one IJK multiply takes",
   prompt = [[
 In your latest memory run, IJK at the largest size n = {n} ran at {g} GFLOP/s.
-At that rate, how long does ONE n x n matrix multiplication take?{note}]],
+At that rate, how long does ONE n x n matrix multiplication take?
+Give three significant figures.{note}]],
   lab = "memory",
   unit = "s",
   topics = { "matmul", "lab" },
@@ -273,7 +274,8 @@ question {
   prompt = [[
 Your latest memory run went up to n = {n}. How much memory do the three
 matrices A, B and C take together at that size (8-byte doubles), in MiB?
-For comparison, your last-level cache is {llc} MiB.{note}]],
+For comparison, your last-level cache is {llc} MiB.
+Give three significant figures.{note}]],
   lab = "memory",
   unit = "MiB",
   topics = { "cache", "matmul", "lab" },
@@ -337,7 +339,8 @@ question {
   prompt = [[
 Your latest memory run used tile = {tile}: the blocked multiply works on one
 tile x tile block each of A, B and C (8-byte doubles) at a time. How many KiB
-do those three blocks take? Your L1 data cache holds {l1} KiB.{note}]],
+do those three blocks take? Your L1 data cache holds {l1} KiB.
+Give three significant figures.{note}]],
   lab = "memory",
   unit = "KiB",
   topics = { "tiling", "cache", "lab" },
@@ -398,7 +401,8 @@ question {
 Your stride sweep reads 4-byte elements, and your CPU's cache line is
 {line} bytes. In ONE pass at a stride of {s} bytes, what fraction of the
 bytes of each cache line the pass fetches does it actually read? (A
-fraction such as 0.5, or a percentage.){note}]],
+fraction such as 0.5, or a percentage.)
+Give three significant figures.{note}]],
   lab = "memory",
   topics = { "stride", "cache", "lab" },
   rubric = { "theory.memory" },

@@ -212,6 +212,70 @@ A failed or cancelled run is not used.
 ]]
 
 page [[
+# The model, precisely
+
+This page says everything the lab computes in a `sync` run with
+`compress=none`, precisely enough to rebuild its training in a page of
+numpy and compare your loss with the lab's, step by step. (The course's
+own test does exactly that, in C.)
+
+**Sizes.** P = `params`; H = min(32, P) hot features; K = round((1 −
+`sparsity`) × P), raised to H and capped at P, non-zero features per
+example; N = K − H noise features. W = `workers`, B = `batch`.
+
+**Random numbers.** All of them come from splitmix64, on unsigned 64-bit
+integers with wrapping arithmetic:
+
+```
+mix(z):     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+            z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+            return z ^ (z >> 31)
+next(s):    s = s + 0x9e3779b97f4a7c15;  return mix(s)
+normal(s):  r = next(s); add its four 16-bit fields
+            (r & 0xffff, (r >> 16) & 0xffff, (r >> 32) & 0xffff, r >> 48);
+            float32((sum - 131070) / (65536 * sqrt(1/3)))
+uniform(s): (next(s) >> 11) * 2^-53
+```
+
+normal() is an Irwin–Hall sum: close to a standard normal, cheap and the
+same on every machine.
+
+**Hidden weights.** From s = mix(`seed` ^ 0x5eed5eed5eed), the H weights
+w*(i) = float32(normal(s) × 3/√H) for i = 0 … H − 1, in order, so that
+the true margin z has a standard deviation of about 3.
+
+**An example.** Worker k's example j of step t is number
+e = (t × W + k) × B + j. Its generator starts at
+s = mix(`seed` × 0x9e3779b97f4a7c15 + 0x1234567) ^ mix(e + 1) and draws,
+in this order:
+
+1. the H hot features: x(i) = normal(s) for keys i = 0 … H − 1, and
+   z = Σ w*(i) x(i);
+2. the label: logistic, y = 1 when uniform(s) < sigmoid(z), else 0;
+   linear, y = z + 0.1 × normal(s);
+3. the N noise features. Dense (N = P − H): keys H, H + 1, … P − 1 in
+   order. Otherwise each key is H + (next(s) mod (P − H)), drawn just
+   before its value, and a key drawn twice counts twice. The value is
+   normal(s) × σ in float32, σ = float32(√(H / N)), so the noise
+   weighs as much as the signal.
+
+**Loss and gradient.** The margin is m = Σ w(i) x(i) over the example's
+features (in double precision). Logistic: loss softplus(m) − y·m,
+residual r = sigmoid(m) − y. Linear: loss (m − y)²/2, r = m − y. A
+worker's gradient adds float32(r / B) × x(i) into key i for every
+feature of every example, in float32, in example order; its loss is the
+mean of its B losses.
+
+**The update.** The weights start at 0. At step t every worker computes
+its gradient at the same weights; the shards add the W gradients in
+worker order and set w ← w − float32(lr / W) × (their sum), in float32. The
+series `loss` at step t is the mean of the W workers' losses, taken
+before that step's update: at step 0 every margin is 0, so a logistic
+run starts at ln 2 = 0.693. (`async` applies each gradient on arrival
+with the same lr / W; `ssp` too, within its bound.)
+]]
+
+page [[
 # The course's example, measured
 
 The crash course asks: 5 workers, 1 M parameters, a 1 Gbps network and
@@ -431,7 +495,8 @@ question {
 In your latest paramserver run ({mode}), a worker step took {step} ms on
 average, of which {comp} ms were compute. What fraction of a step went to
 communication (pulling, pushing and waiting; in allreduce mode, the
-all-reduce)? (A fraction like 0.3, or a percentage like 30%.){note}]],
+all-reduce)? (A fraction like 0.3, or a percentage like 30%.)
+Give three significant figures.{note}]],
   lab = "paramserver",
   topics = { "communication", "lab" },
   rubric = { "practice.profiling", "theory.parallel" },
@@ -513,7 +578,8 @@ Your latest paramserver run used mode = {mode}, params = {params},
 link = {link} and compute_ms = {cms}. Predict the fraction of a step
 spent communicating, using the course's model:
 
-{model}{note}]],
+{model}
+Give three significant figures.{note}]],
   lab = "paramserver",
   topics = { "communication", "lab" },
   rubric = { "theory.parallel", "practice.profiling" },
@@ -664,7 +730,8 @@ question {
   prompt = [[
 Your latest paramserver run ran mode = allreduce with {w} workers and
 measured an algorithm bandwidth of {alg} GB/s. What is its bus bandwidth,
-as nccl-tests defines it?{note}]],
+as nccl-tests defines it?
+Give three significant figures.{note}]],
   lab = "paramserver",
   unit = "GB/s",
   topics = { "all-reduce", "lab" },
@@ -753,7 +820,8 @@ worker {sw} computes {sf} times as long as the others. Its settings:
 compute_ms = {cms}, params = {params}, link = {link}. Using the course's
 model (pull and push of 4 bytes per parameter each, over each worker's own
 link, not overlapped with compute), how long does one synchronous step
-take, in ms?{note}]],
+take, in ms?
+Give three significant figures.{note}]],
   lab = "paramserver",
   unit = "ms",
   topics = { "stragglers", "sync-async", "lab" },
@@ -854,7 +922,8 @@ question {
 Your latest paramserver run ({mode}) had {w} workers, and a worker step
 took {step} ms on average. In {mode} mode every worker moves at the same
 pace. How many gradient updates per second do the {w} workers deliver
-together (the lab's updates_per_s)?{note}]],
+together (the lab's updates_per_s)?
+Give three significant figures.{note}]],
   lab = "paramserver",
   topics = { "sync-async", "lab" },
   rubric = { "practice.profiling", "theory.parallel" },

@@ -205,7 +205,8 @@ question {
 In your latest quantize run the Gaussian weights' largest value was {r}
 times their RMS. Using SQNR = 6.02 b + 4.77 - 20 log10(peak / RMS),
 predict the SQNR in dB of 8-bit symmetric quantization scaled by the
-largest value. (The feedback compares it with your measurement.){note}]],
+largest value. (The feedback compares it with your measurement.)
+Give three significant figures.{note}]],
   lab = "quantize",
   topics = { "quantization", "sqnr", "lab" },
   rubric = { "practice.optimization", "theory.memory" },
@@ -267,7 +268,8 @@ question {
   prompt = [[
 Your latest quantize run measured the full-scale uniform signal at
 {u4} dB with 4 bits and {u8} dB with 8 bits. How many dB of SQNR did
-each extra bit buy?{note}]],
+each extra bit buy?
+Give three significant figures.{note}]],
   lab = "quantize",
   topics = { "quantization", "sqnr", "lab" },
   rubric = { "practice.profiling", "practice.optimization" },
@@ -318,7 +320,8 @@ question {
 At 8 bits, the ordinary rows of your run's outlier tensor measured
 {t} dB with one scale for the whole tensor and {c} dB with one scale
 per row. How many bits of resolution did the per-tensor scale cost
-them?{note}]],
+them?
+Give three significant figures.{note}]],
   lab = "quantize",
   unit = "bit",
   topics = { "quantization", "outliers", "lab" },
@@ -384,7 +387,8 @@ question {
 The MLP of your latest quantize run has {w} weights and {nb} biases (one
 per output channel). Store the weights at 4 bits each, packed; keep the
 biases in FP32; and store one FP32 scale per output channel. How many
-bytes is the model?{note}]],
+bytes is the model?
+Give three significant figures.{note}]],
   lab = "quantize",
   unit = "B",
   topics = { "quantization", "model-size", "lab" },
@@ -409,7 +413,7 @@ bytes is the model?{note}]],
   grade = function(answer, ctx)
     return wb.lab.grade(answer, ctx, {
       unit = "B",
-      tol = { rel = 0.005, abs = 1 },
+      tol = { rel = 0.005, abs = 1, sig = 3 },   -- three figures always count
       wrong = {
         { value = function(p) return p.w * 4 / 8 end,
           feedback = "That is the weights alone; the FP32 biases and the scales are stored too." },
@@ -445,7 +449,8 @@ The course's benchmarks promise "4-8x size reduction with <1% accuracy
 loss". Your latest quantize run's MLP scored {a}% with FP32 weights and
 {b}% with 4-bit weights (one scale per channel), where it is {r}x
 smaller. What is the relative accuracy loss, in per cent of the FP32
-accuracy?{note}]],
+accuracy?
+Give three significant figures.{note}]],
   lab = "quantize",
   unit = "%",
   topics = { "quantization", "accuracy", "lab" },
@@ -515,7 +520,8 @@ In your latest quantize run our INT8 matrix multiply used the {path}
 path and ran {ratio}x as fast as our FP32 one (same blocking, same
 flags). Per 256-bit instruction, FP32 FMA does 8 multiply-adds and the
 {path} INT8 instruction does {k}. What fraction of that instruction-count
-ideal did the INT8 kernel reach (1 = all of it)?{note}]],
+ideal did the INT8 kernel reach (1 = all of it)?
+Give three significant figures.{note}]],
   lab = "quantize",
   topics = { "quantization", "int8", "simd", "lab" },
   rubric = { "practice.profiling", "theory.gpu" },

@@ -190,22 +190,38 @@ question {
 At load {pct}% your latest serving run received requests at
 λ = {rate} req/s, and each spent W = {w} ms in the system on average.
 By Little's law, how many requests were in the system on average? (The
-feedback compares it with what the run measured.){note}]],
+feedback compares it with what the run measured.)
+Give three significant figures.{note}]],
   lab = "serving",
   topics = { "littles-law", "serving", "lab" },
   rubric = { "theory.scheduling", "practice.deployment" },
   hints = { "L = λ x W, with W in seconds." },
   params = function(rng, ctx)
+    -- The load point closest to 70% among those the run marked stable
+    -- (stable_loadNN = 1): at an overloaded point the queue grows for as
+    -- long as requests arrive, there is no steady state, and Little's law
+    -- describes nothing, so such a point is never used. A run whose every
+    -- point was overloaded (or that predates the mark) is explained, not
+    -- graded: the student runs again.
     local p = {}
-    local best
+    local best, swept
     for _, x in ipairs(loads_of(ctx)) do
-      if wb.lab.figure(ctx, load_key("rate", x)) and
-        (not best or math.abs(x - 0.7) < math.abs(best - 0.7)) then
-        best = x
+      if wb.lab.figure(ctx, load_key("rate", x)) then
+        swept = true
+        if wb.lab.figure(ctx, load_key("stable", x)) == 1 and
+          (not best or math.abs(x - 0.7) < math.abs(best - 0.7)) then
+          best = x
+        end
       end
     end
-    if ctx.lab and not best then
+    if ctx.lab and not swept then
       p.note = need("rate sweep")
+    elseif ctx.lab and not best then
+      p.note = "\n\n(No load point of your latest serving run kept up with its "
+        .. "arrivals: the run marked every one overloaded (stable = 0), and "
+        .. "an overloaded service has no steady state for Little's law to "
+        .. "describe. Run `warpbench lab run serving` again, on a quieter "
+        .. "machine or with lower loads, e.g. --set loads=0.3,0.5,0.7.)"
     elseif best then
       p.pct = math.floor(100 * best + 0.5)
       p.rate = wb.round(wb.lab.figure(ctx, load_key("rate", best)), 0)
@@ -239,27 +255,45 @@ feedback compares it with what the run measured.){note}]],
   examples = {
     { lab = { params = { loads = "0.1,0.5,0.7,0.9" },
               summary = { rate_load70 = 3613, w_ms_load70 = 5.05, little_l_load70 = 18.3,
-                          rate_load10 = 516, w_ms_load10 = 3.48 } },
+                          stable_load70 = 1, rate_load10 = 516, w_ms_load10 = 3.48,
+                          stable_load10 = 1 } },
       answer = "18.25", score = 1 },
     { lab = { params = { loads = "0.1,0.5,0.7,0.9" },
-              summary = { rate_load70 = 3613, w_ms_load70 = 5.05 } },
+              summary = { rate_load70 = 3613, w_ms_load70 = 5.05, stable_load70 = 1 } },
       answer = "3613*0.00505", score = 1 },
     { lab = { params = { loads = "0.1,0.5,0.7,0.9" },
-              summary = { rate_load70 = 3613, w_ms_load70 = 5.05 } },
+              summary = { rate_load70 = 3613, w_ms_load70 = 5.05, stable_load70 = 1 } },
       answer = "18246", score = 0 },
     { lab = { params = { loads = "0.1,0.5,0.7,0.9" },
-              summary = { rate_load70 = 3613, w_ms_load70 = 5.05 } },
+              summary = { rate_load70 = 3613, w_ms_load70 = 5.05, stable_load70 = 1 } },
       answer = "715446", score = 0 },
     { lab = { params = { loads = "0.1,0.5,0.7,0.9" },
-              summary = { rate_load70 = 3613, w_ms_load70 = 5.05 } },
+              summary = { rate_load70 = 3613, w_ms_load70 = 5.05, stable_load70 = 1 } },
       answer = "12", score = 0 },
     -- the course's example: 10,000 QPS at 50 ms -> 500 in flight
-    { lab = { params = { loads = "0.5" }, summary = { rate_load50 = 10000, w_ms_load50 = 50 } },
+    { lab = { params = { loads = "0.5" }, summary = { rate_load50 = 10000, w_ms_load50 = 50, stable_load50 = 1 } },
       answer = "500", score = 1 },
-    { lab = { params = { loads = "0.5" }, summary = { rate_load50 = 10000, w_ms_load50 = 50 } },
+    { lab = { params = { loads = "0.5" }, summary = { rate_load50 = 10000, w_ms_load50 = 50, stable_load50 = 1 } },
       answer = "500 ms", score = "invalid" },
     { lab = { params = { sweep = "batch", loads = "0.5" }, summary = { batch_rate = 2000 } },
       answer = "10", score = "invalid" },
+    -- The 70% point overloaded: the stable 50% point is used instead ...
+    { lab = { params = { loads = "0.1,0.5,0.7,0.9" },
+              summary = { rate_load50 = 2580, w_ms_load50 = 4.2, stable_load50 = 1,
+                          rate_load70 = 3613, w_ms_load70 = 250, stable_load70 = 0,
+                          rate_load90 = 4645, w_ms_load90 = 900, stable_load90 = 0 } },
+      answer = "2580*0.0042", score = 1 },
+    { lab = { params = { loads = "0.1,0.5,0.7,0.9" },
+              summary = { rate_load50 = 2580, w_ms_load50 = 4.2, stable_load50 = 1,
+                          rate_load70 = 3613, w_ms_load70 = 250, stable_load70 = 0 } },
+      answer = "3613*0.25", score = 0 },
+    -- ... and a run with no stable point is explained, not graded.
+    { lab = { params = { loads = "0.7,0.9" },
+              summary = { rate_load70 = 3613, w_ms_load70 = 250, stable_load70 = 0,
+                          rate_load90 = 4645, w_ms_load90 = 900, stable_load90 = 0 } },
+      answer = "903", score = "invalid" },
+    { lab = { params = { loads = "0.7" }, summary = { rate_load70 = 3613, w_ms_load70 = 5.05 } },
+      answer = "18.25", score = "invalid" },   -- no stable mark: run again
   },
 }
 
@@ -270,7 +304,8 @@ question {
   prompt = [[
 Your latest serving run fitted the batch time as t(B) = t0 + c B with
 t0 = {t0} ms and c = {c} ms. By that model, how many requests per second
-can one worker answer with batches of {b}?{note}]],
+can one worker answer with batches of {b}?
+Give three significant figures.{note}]],
   lab = "serving",
   topics = { "batching", "throughput", "lab" },
   rubric = { "practice.deployment", "practice.profiling" },
@@ -341,7 +376,8 @@ The course's latency target for cloud serving is under 10 ms. Your
 latest serving run's front end waits up to {wait} ms for a batch to fill,
 and your fit says a batch of B takes t0 + c B with t0 = {t0} ms and
 c = {c} ms. What is the largest batch size B for which the wait plus the
-batch time stays within 10 ms? (0 if not even one request fits.){note}]],
+batch time stays within 10 ms? (0 if not even one request fits.)
+Give a whole number.{note}]],
   lab = "serving",
   topics = { "batching", "latency", "slo", "lab" },
   rubric = { "practice.deployment", "theory.scheduling" },
@@ -406,7 +442,8 @@ The course's design exercise serves 10,000 queries per second. The best
 throughput your latest serving run measured was {thr} req/s with
 {workers} worker(s). If every worker delivered that rate's share, how many
 workers would 10,000 QPS need? (Compare with the course's target of more
-than 1000 QPS per GPU.){note}]],
+than 1000 QPS per GPU.)
+Give a whole number.{note}]],
   lab = "serving",
   topics = { "capacity-planning", "throughput", "lab" },
   rubric = { "advanced.cost", "practice.deployment" },
@@ -538,4 +575,143 @@ statement explains the shape?]],
     [4] = "The growth is far from linear: the same step in λ costs much more near capacity.",
   },
   examples = { { "b", 1 }, { "a", 0 }, { "d", 0 }, { "", "invalid" } },
+}
+
+------------------------------------------------------------------------------
+page [[
+# Next step: serving engines for language models
+
+Your service answers a request with one forward pass, so a batch
+finishes together. A language model answers with one forward pass per
+generated token, and requests differ widely: one wants 20 tokens,
+another 2,000. Two ideas make LLM serving engines (vLLM, TensorRT-LLM,
+TGI, SGLang) far faster than a dynamic batcher like this lab's.
+
+**Continuous batching** (iteration-level scheduling, from Orca, 2022).
+The batch is formed anew at every decoding step: a sequence that
+finishes leaves at once, and a waiting request takes its slot at the
+next step. Static batching instead holds every slot until the batch's
+longest member ends. Your fit carries over step by step: a decoding step
+with B active sequences takes about t(B) = t0 + c B and yields B tokens,
+so while the slots stay full the engine makes B / (t0 + c B) tokens per
+second, growing toward 1/c as B grows.
+
+**Paged KV cache** (PagedAttention, from vLLM, 2023). Each sequence's
+keys and values grow by one token per step. Reserving room for the
+longest allowed output wastes most of the memory on tokens never
+generated. vLLM stores the cache in blocks of a fixed size (16 tokens,
+say), given out as a sequence grows and found through a per-sequence
+block table, like pages of virtual memory: less than one block per
+sequence is wasted, and sequences sharing a prompt can share its blocks.
+More sequences in memory mean larger batches, and by your own t(B) fit,
+more tokens per second.
+
+What stays the same: Little's law (L = λ W, now counting sequences in
+the engine), the knee as the load nears capacity, and the trade between
+batch size and each request's latency. The frontiers lesson works out
+the memory the two schemes waste.
+]]
+
+question {
+  id = "lab-serving.decode-tokens",
+  kind = "numeric",
+  title = "Tokens per second with continuous batching (your numbers)",
+  prompt = [[
+A language model's decoding step takes t(B) = {t0} ms + {c} ms × B for B
+active sequences, and produces one token per sequence. Continuous
+batching keeps all {b} slots full. How many tokens per second does the
+engine generate?
+Give three significant figures.]],
+  topics = { "serving", "continuous-batching", "batching" },
+  rubric = { "practice.deployment", "theory.scheduling" },
+  hints = {
+    "One step: {b} tokens in t({b}) milliseconds.",
+    "{b} / (({t0} + {c} × {b}) / 1000).",
+  },
+  params = function(rng)
+    return { t0 = rng:pick({ 8, 12, 20, 30 }), c = rng:pick({ 0.05, 0.1, 0.2, 0.4 }),
+             b = rng:pick({ 8, 16, 32, 64, 128 }) }
+  end,
+  answer = function(p) return p.b / ((p.t0 + p.c * p.b) / 1000) end,
+  wrong = {
+    { value = function(p) return 1000 / (p.t0 + p.c * p.b) end,
+      feedback = "That is one sequence's tokens per second; every step yields one token for each of the {b} sequences." },
+    { value = function(p) return p.b / (p.t0 / 1000) end,
+      feedback = "The step grows with the batch: add c × B to t0." },
+  },
+  examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
+    { params = { t0 = 20, c = 0.2, b = 64 }, answer = "1950", score = 1 },   -- 64 / 32.8 ms
+    { params = { t0 = 20, c = 0.2, b = 64 }, answer = "30.5", score = 0 },
+    { params = { t0 = 20, c = 0.2, b = 64 }, answer = "3200", score = 0 },
+    { "fast", "invalid" },
+  },
+}
+
+question {
+  id = "lab-serving.paged-fit",
+  kind = "numeric",
+  title = "How many more sequences a paged cache holds (your numbers)",
+  prompt = [[
+A server reserves KV-cache room for {lmax} tokens per sequence, the most
+a request may generate, but sequences end up {lavg} tokens long on
+average. A paged cache instead gives out blocks of {blk} tokens as a
+sequence grows. With the same memory, how many times as many sequences
+fit at once with the paged cache? (Count each sequence at the average
+length, rounded up to whole blocks.)
+Give three significant figures.]],
+  unit = "x",
+  topics = { "serving", "kv-cache", "paged-attention" },
+  rubric = { "practice.deployment", "theory.memory" },
+  hints = {
+    "Memory per sequence: {lmax} tokens reserved, against the blocks it really uses.",
+    "{lmax} / (ceil({lavg} / {blk}) × {blk}).",
+  },
+  params = function(rng)
+    local p
+    repeat
+      p = { lmax = rng:pick({ 2048, 4096, 8192 }), lavg = rng:pick({ 150, 300, 700, 1000, 1500 }),
+            blk = rng:pick({ 16, 32 }) }
+    until p.lavg % p.blk ~= 0   -- the rounding to whole blocks must show
+    return p
+  end,
+  answer = function(p) return p.lmax / (math.ceil(p.lavg / p.blk) * p.blk) end,
+  -- Leaving out the block rounding is off by at most a block: it is named
+  -- when it leaves the accepted range.
+  wrong = {
+    { value = function(p) return p.lavg / p.lmax end,
+      feedback = "Upside down: the reservation divided by what a sequence really uses." },
+  },
+  examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
+    { params = { lmax = 4096, lavg = 300, blk = 16 }, answer = "13.5", score = 1 },   -- 4096 / 304
+    { params = { lmax = 4096, lavg = 300, blk = 16 }, answer = "0.0732", score = 0 },
+    { "many", "invalid" },
+  },
+}
+
+question {
+  id = "lab-serving.continuous",
+  kind = "choice",
+  title = "What continuous batching changes",
+  prompt = [[
+A language-model server batches requests statically: a batch of 32 runs
+until its longest answer is complete. What does continuous batching
+change?]],
+  topics = { "serving", "continuous-batching" },
+  rubric = { "practice.deployment", "theory.scheduling" },
+  hints = { "When can a new request start?" },
+  choices = {
+    "The batch is re-formed at every decoding step: finished sequences leave and waiting ones join, so no slot idles until the longest answer ends.",
+    "Each request runs alone, as soon as it arrives, with no batching.",
+    "The server waits until 32 requests of the same length have arrived.",
+    "Each decoding step becomes cheaper because the batch is smaller.",
+  },
+  answer = 1,
+  why = {
+    [2] = "Continuous batching still batches: it changes when sequences join and leave the batch.",
+    [3] = "Grouping by length is a different idea (bucketing), and would make requests wait longer.",
+    [4] = "A step with more active sequences costs a little more; the gain is that the slots stay full.",
+  },
+  examples = { { "a", 1 }, { "b", 0 }, { "d", 0 }, { "k", "invalid" } },
 }

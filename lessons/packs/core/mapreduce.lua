@@ -89,7 +89,8 @@ question {
   prompt = [[
 Run k-means with k = 2 on the points {pts} (one dimension), starting from
 centroids c1 = {c1} and c2 = {c2}. Do ONE assignment step and ONE update
-step. What is the new value of c2?]],
+step. What is the new value of c2?
+Give three significant figures.]],
   topics = { "kmeans" },
   rubric = { "theory.parallel", "practice.optimization" },
   hints = {
@@ -121,6 +122,7 @@ step. What is the new value of c2?]],
       feedback = "That is the mean of all the points. Only the points assigned to c2 count." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.05) end, score = 0 },
     { answer = function(p) return num((p.x4 + p.x5 + p.x6) / 3) end, score = 0 },
@@ -144,7 +146,8 @@ k-means runs on {nm} million points in d = {d} dimensions with k = {k}
 clusters. The assign step computes the squared distance from every point to
 every centroid, one term (difference, squared, added) per coordinate. How
 many such terms does ONE iteration compute? (Scientific notation is fine,
-e.g. 3e9.)]],
+e.g. 3e9.)
+Give three significant figures.]],
   topics = { "kmeans", "complexity" },
   hints = {
     "Every point is compared with every centroid: n × k distances.",
@@ -164,6 +167,7 @@ e.g. 3e9.)]],
       feedback = "n is in millions: multiply by 10^6." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return num(p.nm * 1e6 * p.k * p.d) end, score = 1 },
     { answer = function(p) return string.format("%d*10^6*%d*%d", p.nm, p.k, p.d) end, score = 1 },
     { answer = function(p) return num(p.nm * 1e6 * p.k * p.d * 1.1) end, score = 0 },
@@ -240,7 +244,8 @@ question {
   prompt = [[
 A word-count job (map emits (word, 1) for every word; reduce sums) runs on
 the single document "cat dog cat bird dog dog". How many (key, value) pairs
-do the mappers emit in total?]],
+do the mappers emit in total?
+Give a whole number.]],
   topics = { "mapreduce", "wordcount" },
   hints = { "The mapper emits one pair per word occurrence, not per distinct word." },
   answer = 6,
@@ -495,7 +500,8 @@ question {
   prompt = [[
 A word-count job runs on two mappers. Mapper 1 gets "{half1}" and mapper 2
 gets "{half2}". Each mapper runs a combiner (a local sum) before the
-shuffle. How many (word, count) pairs cross the network in the shuffle?]],
+shuffle. How many (word, count) pairs cross the network in the shuffle?
+Give a whole number.]],
   topics = { "mapreduce", "combiner", "wordcount" },
   rubric = { "theory.parallel", "practice.optimization" },
   hints = {
@@ -549,7 +555,8 @@ question {
 In one k-means iteration, mapper A assigned {na} points to cluster 3 and
 their mean x-coordinate is {ma}; mapper B assigned {nb} points to cluster 3
 with mean x-coordinate {mb}. What is the x-coordinate of cluster 3's new
-centroid?]],
+centroid?
+Give three significant figures.]],
   topics = { "kmeans", "combiner" },
   rubric = { "theory.parallel", "practice.optimization" },
   hints = {
@@ -572,6 +579,7 @@ centroid?]],
       feedback = "That is the sum of the coordinates; divide by the number of points." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p) return string.format("(%d*%g + %d*%g)/(%d+%d)", p.na, p.ma, p.nb, p.mb, p.na, p.nb) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 0.97) end, score = 0 },
@@ -723,7 +731,8 @@ A k-means iteration in MapReduce has {nm} million points, {p} mappers
 (each with an equal share) and k = {k} clusters. Without a combiner every
 point is shuffled as one record; with a combiner every mapper sends one
 record per cluster. By what factor does the combiner cut the number of
-shuffled records?]],
+shuffled records?
+Give three significant figures.]],
   topics = { "kmeans", "combiner", "communication" },
   rubric = { "theory.parallel", "practice.optimization" },
   hints = {
@@ -750,6 +759,7 @@ shuffled records?]],
       feedback = "p × k is the number of records WITH the combiner; the factor is n divided by it." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p) return string.format("%d*10^6/(%d*%d)", p.nm, p.p, p.k) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.2) end, score = 0 },
@@ -856,7 +866,8 @@ question {
 Estimate the speedup of one k-means iteration with MapReduce for
 n = 100 million points, k = 10 clusters and p = 100 processors. Count the
 distance computations, each point's data on one worker, and assume the map
-phase dominates.]],
+phase dominates.
+Give three significant figures.]],
   unit = "x",
   topics = { "kmeans", "speedup" },
   rubric = { "theory.parallel", "advanced.cost" },
@@ -874,6 +885,7 @@ phase dominates.]],
     { value = 1e7, feedback = "10^7 is n·k / p, the distance computations per worker per iteration." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "100", 1 },
     { "99.99", 1 },
     { "1e9/(1e7+100)", 1 },
@@ -892,7 +904,8 @@ question {
 A k-means iteration in MapReduce has {nm} million points of d = {d}
 dimensions and no combiner, so the map emits one record per point: a 4-byte
 cluster id, the d coordinates as 4-byte floats and a 4-byte count. How many
-gigabytes (10^9 bytes) does the shuffle move?]],
+gigabytes (10^9 bytes) does the shuffle move?
+Give three significant figures.]],
   unit = "GB",
   topics = { "kmeans", "combiner", "communication" },
   rubric = { "theory.parallel", "practice.optimization" },
@@ -914,6 +927,7 @@ gigabytes (10^9 bytes) does the shuffle move?]],
       feedback = "n is in millions: multiply by 10^6." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1000) .. " MB" end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.05) end, score = 0 },
@@ -931,7 +945,8 @@ question {
   prompt = [[
 A MapReduce k-means runs on {nm} million points with k = {k} clusters and
 {p} equal map workers. How many point-to-centroid distances does EACH
-worker compute per iteration?]],
+worker compute per iteration?
+Give three significant figures.]],
   topics = { "kmeans", "complexity" },
   hints = {
     "Each worker has n / p points.",
@@ -949,6 +964,7 @@ worker compute per iteration?]],
       feedback = "That is the total over all workers. Divide by the number of workers p." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.05) end, score = 0 },
     { "many", "invalid" },
@@ -968,7 +984,8 @@ k-means with n = {nm} million points, d = {d} dimensions and k = {k}
 clusters runs on {p} workers. Each distance term (difference, square, add)
 costs 3 floating-point operations, and each worker sustains {gf} GFLOP/s on
 this loop. How long does the assign step of one iteration take? Ignore
-communication.]],
+communication.
+Give three significant figures.]],
   unit = "s",
   topics = { "kmeans", "complexity" },
   rubric = { "theory.parallel", "practice.profiling" },
@@ -989,6 +1006,7 @@ communication.]],
       feedback = "That is the time on ONE worker. The n points are split over p workers." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1000) .. " ms" end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.1) end, score = 0 },
@@ -1006,7 +1024,8 @@ question {
 One k-means iteration takes {t1} s on one machine. On {p} workers the
 computation divides evenly, but every iteration also pays {o} s of fixed
 overhead (starting the job, broadcasting centroids, shuffle, convergence
-check) that does not shrink with p. What speedup per iteration do you get?]],
+check) that does not shrink with p. What speedup per iteration do you get?
+Give three significant figures.]],
   unit = "x",
   topics = { "kmeans", "speedup", "amdahl" },
   rubric = { "theory.parallel", "advanced.cost" },
@@ -1027,6 +1046,7 @@ check) that does not shrink with p. What speedup per iteration do you get?]],
       feedback = "That is the limit with infinitely many workers (only the overhead left). With p workers the compute still takes t1/p." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p) return string.format("%d/(%d/%d+%d)", p.t1, p.t1, p.p, p.o) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 0.96) end, score = 0 },
@@ -1274,7 +1294,8 @@ p = {p} workers of F = 10 GFLOP/s each (3 FLOPs per distance term). A
 combiner sends p x k records of d + 1 four-byte numbers per iteration to
 the reducers over B = 10 GB/s, and every iteration pays s = {s} ms of
 synchronisation. Taking the sequential time as the compute alone, what
-speedup does one iteration get on p workers?]],
+speedup does one iteration get on p workers?
+Give three significant figures.]],
   unit = "x",
   topics = { "kmeans", "speedup", "combiner" },
   rubric = { "theory.parallel", "advanced.cost" },
@@ -1309,6 +1330,7 @@ speedup does one iteration get on p workers?]],
       feedback = "That shuffles every point (no combiner); with the combiner only p x k records cross the network." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.05) end, score = 0 },
     { "fast", "invalid" },

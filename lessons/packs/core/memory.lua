@@ -180,7 +180,8 @@ question {
   prompt = [[
 The course's rule of thumb for access times is L1 : RAM : network =
 1 : 50 : 10,000. By this rule, how many RAM accesses take as long as one
-network access?]],
+network access?
+Give three significant figures.]],
   unit = "x",
   topics = { "memory-hierarchy", "latency" },
   hints = { "Divide the network's share by RAM's share." },
@@ -191,6 +192,7 @@ network access?]],
     { value = 1 / 200, feedback = "Upside down: the network is the slower one, so the factor is above 1." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "200", 1 },
     { "10000/50", 1 },
     { "10000", 0 },
@@ -207,7 +209,8 @@ question {
   prompt = [[
 On a machine where an L1 cache hit takes {l1} ns, how long does a network
 access take according to the ratio L1 : RAM : network = 1 : 50 : 10,000?
-Answer in microseconds.]],
+Answer in microseconds.
+Give three significant figures.]],
   unit = "us",
   topics = { "memory-hierarchy", "latency" },
   hints = {
@@ -223,6 +226,7 @@ Answer in microseconds.]],
       feedback = "That is a RAM access (50 times L1). The network is 10,000 times L1." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return tostring(p.l1 * 10) end, score = 1 },
     { answer = function(p) return string.format("%g ns", p.l1 * 10000) end, score = 1 },   -- any time unit
     { answer = function(p) return tostring(p.l1 * 11) end, score = 0 },
@@ -240,7 +244,8 @@ question {
   title = "Average memory access time (your numbers)",
   prompt = [[
 A cache hit takes {hit} ns. {miss}% of the accesses miss and then wait
-{penalty} ns extra for DRAM. What is the average memory access time, in ns?]],
+{penalty} ns extra for DRAM. What is the average memory access time, in ns?
+Give three significant figures.]],
   unit = "ns",
   topics = { "memory-hierarchy", "caches" },
   hints = { "AMAT = hit time + miss rate x miss penalty, with the miss rate as a fraction." },
@@ -264,6 +269,7 @@ A cache hit takes {hit} ns. {miss}% of the accesses miss and then wait
       feedback = "The miss penalty comes on top of the hit time (a miss first looks in the cache): AMAT = hit + miss rate x penalty." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.4g", p.hit + p.miss / 100 * p.penalty) end, score = 1 },
     { answer = function(p) return string.format("%.4g", 1.1 * (p.hit + p.miss / 100 * p.penalty)) end, score = 0 },
     { params = { hit = 1, miss = 5, penalty = 100 }, answer = "6", score = 1 },
@@ -280,7 +286,8 @@ question {
   prompt = [[
 A training machine has {g} GPUs; each consumes {rate} images per second, and
 an image is {kb} KB on disk. What read bandwidth must the storage sustain,
-in GB/s (1 GB = 1,000,000 KB)?]],
+in GB/s (1 GB = 1,000,000 KB)?
+Give three significant figures.]],
   unit = "GB/s",
   topics = { "memory-hierarchy", "bandwidth", "data-loading" },
   rubric = { "theory.memory", "practice.design" },
@@ -297,6 +304,7 @@ in GB/s (1 GB = 1,000,000 KB)?]],
       feedback = "That is MB/s. The question asks GB/s: 1 GB is 1000 MB." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.4g", p.g * p.rate * p.kb / 1e6) end, score = 1 },
     { answer = function(p) return string.format("%.4g MB/s", p.g * p.rate * p.kb / 1e3) end, score = 1 },
     { answer = function(p) return string.format("%.4g", 0.9 * p.g * p.rate * p.kb / 1e6) end, score = 0 },
@@ -409,9 +417,11 @@ question {
   kind = "numeric",
   title = "Miss rate of a strided walk (your numbers)",
   prompt = [[
-A loop reads every {s}th element of a huge array of {e}-byte elements that
-is not in the cache. Cache lines are {line} bytes and nothing is prefetched.
-What fraction of the loop's reads miss the cache, in per cent?]],
+A loop reads a huge array of {e}-byte elements, which is not in the cache,
+with a stride of {s}: it reads element i × {s} for i = 0, 1, 2, ... Cache
+lines are {line} bytes and nothing is prefetched.
+What fraction of the loop's reads miss the cache, in per cent?
+Give three significant figures.]],
   unit = "%",
   topics = { "locality", "caches" },
   hints = {
@@ -429,6 +439,7 @@ What fraction of the loop's reads miss the cache, in per cent?]],
       feedback = "A read cannot miss more than once: the miss rate stops at 100% once the stride reaches a line." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.4g", 100 * math.min(1, p.s * p.e / p.line)) end, score = 1 },
     { answer = function(p) return string.format("%.4g", 100 * math.min(1, p.s * p.e / p.line) + 5) end, score = 0 },
     { params = { s = 1, e = 8, line = 64 }, answer = "12.5", score = 1 },
@@ -554,7 +565,8 @@ question {
 Take the IJK matrix multiply with row-major N x N matrices of {e}-byte
 elements, N very large, and {line}-byte cache lines. On average, how many
 cache misses does one iteration of the inner (k) loop cause, counting A, B
-and C together?]],
+and C together?
+Give three significant figures.]],
   topics = { "locality", "matmul", "caches" },
   hints = {
     "A[i][k] walks a row: one miss every {line}/{e} iterations.",
@@ -573,6 +585,7 @@ and C together?]],
     { value = 2, feedback = "Two misses per iteration is the JKI/KJI order. In IJK, A is walked along a row." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.5g", p.e / p.line + 1) end, score = 1 },
     { answer = function(p) return string.format("%.5g", 2 * p.e / p.line) end, score = 0 },
     { params = { e = 8, line = 64 }, answer = "1.125", score = 1 },
@@ -590,7 +603,8 @@ question {
   prompt = [[
 With {e}-byte elements, {line}-byte cache lines and very large N, how many
 times more cache misses per inner-loop iteration does the IJK matrix multiply
-cause than the IKJ one?]],
+cause than the IKJ one?
+Give three significant figures.]],
   unit = "x",
   topics = { "locality", "matmul", "caches" },
   hints = {
@@ -610,6 +624,7 @@ cause than the IKJ one?]],
     { value = 7, feedback = "7x is a speedup the course measured on one machine, not a miss count." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.5g", (p.e / p.line + 1) / (2 * p.e / p.line)) end, score = 1 },
     { answer = function(p) return string.format("%.5g", p.line / p.e) end, score = 0 },
     { params = { e = 8, line = 64 }, answer = "4.5", score = 1 },
@@ -707,7 +722,8 @@ question {
   prompt = [[
 A tiled matrix multiply keeps one b x b tile each of A, B and C in a cache
 of {kib} KiB (1 KiB = 1024 bytes). The elements are {e}-byte numbers. What
-is the largest whole tile size b for which all three tiles fit?]],
+is the largest whole tile size b for which all three tiles fit?
+Give a whole number.]],
   topics = { "tiling", "caches" },
   rubric = { "theory.memory", "practice.optimization" },
   hints = {
@@ -747,7 +763,8 @@ question {
   prompt = [[
 A tiled multiply of two {n} x {n} matrices of doubles (8 bytes) uses
 {b} x {b} tiles, so it loads about 2N^3 / b elements from memory. How many
-gigabytes is that (1 GB = 10^9 bytes)?]],
+gigabytes is that (1 GB = 10^9 bytes)?
+Give three significant figures.]],
   unit = "GB",
   topics = { "tiling", "bandwidth" },
   rubric = { "theory.memory", "practice.optimization" },
@@ -766,6 +783,7 @@ gigabytes is that (1 GB = 10^9 bytes)?]],
       feedback = "That counts elements; each double is 8 bytes." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.5g", 2 * p.n ^ 3 / p.b * 8 / 1e9) end, score = 1 },
     { answer = function(p) return string.format("%.5g GiB", 2 * p.n ^ 3 / p.b * 8 / 2 ^ 30) end, score = 1 },
     { answer = function(p) return string.format("%.5g", 1.05 * 2 * p.n ^ 3 / p.b * 8 / 1e9) end, score = 0 },
@@ -774,6 +792,161 @@ gigabytes is that (1 GB = 10^9 bytes)?]],
     { params = { n = 4096, b = 32 }, answer = "549.8", score = 0 },   -- untiled
     { "34 seconds", "invalid" },
   },
+}
+
+------------------------------------------------------------------------------
+page [==[
+# Memory pools and fragmentation
+
+Asking the driver for GPU memory is slow: `cudaMalloc` and `cudaFree`
+take from microseconds to milliseconds, and `cudaFree` waits for the whole
+device to finish its work. A training step creates and frees thousands of
+tensors, so frameworks keep a **memory pool**. PyTorch's *caching
+allocator* asks the driver for large segments, carves tensors out of
+them, and when a tensor dies keeps its block for the next request instead
+of handing it back.
+
+How it hands out memory (PyTorch's defaults):
+
+- every size is rounded up to a multiple of 512 bytes;
+- requests up to 1 MB share 2 MB segments; larger ones get segments of
+  their own (20 MB for requests up to 10 MB, else the size rounded up
+  to 2 MB);
+- a free block larger than a request is split, and two free neighbours
+  are merged again; blocks belong to the CUDA stream that used them.
+
+`torch.cuda.memory_allocated()` counts the live tensors,
+`torch.cuda.memory_reserved()` what the pool holds; the difference is
+memory the pool keeps free.
+
+**Fragmentation.** *Internal*: the rounding wastes the tail of each
+block; a 1,000-byte tensor takes 1,024 bytes. *External*: the free memory
+is there in total but in pieces, none large enough. A pool with 6 GB free
+in holes of 1.5 GB cannot place a 2 GB tensor: "CUDA out of memory. Tried
+to allocate 2.00 GiB", next to a large figure "reserved by PyTorch".
+Shapes that change from step to step (sequence lengths, a smaller last
+batch) make it worse: every step leaves holes of new sizes.
+
+Remedies, cheapest first:
+
+- keep shapes the same from step to step: pad or bucket the sequence
+  lengths, drop or pad the last batch;
+- allocate the big buffers once, at the start (pre-allocation);
+- let segments grow in place instead of adding new ones
+  (`PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True`), or stop large
+  free blocks being split for small tensors (`max_split_size_mb`);
+- `torch.cuda.empty_cache()` only returns free cached blocks to the
+  driver (for other processes); it moves no live tensor, so it does not
+  defragment anything.
+
+Serving engines go furthest: a paged KV cache (the frontiers lesson)
+allocates fixed-size blocks only, so external fragmentation cannot occur.
+]==]
+
+question {
+  id = "memory.pool-rounding",
+  kind = "numeric",
+  title = "Waste from rounding allocations (your numbers)",
+  prompt = [[
+A memory pool rounds every allocation up to a multiple of 512 bytes. A
+step allocates many small tensors of {s} bytes each. What share of the
+memory handed out for them is wasted by the rounding, in per cent?
+Give three significant figures.]],
+  unit = "%",
+  topics = { "memory-pool", "fragmentation" },
+  rubric = { "theory.memory", "practice.profiling" },
+  hints = {
+    "Each tensor gets a whole number of 512-byte units.",
+    "Block = ceil({s} / 512) × 512 bytes; waste = (block − {s}) / block.",
+  },
+  params = function(rng)
+    return { s = rng:pick({ 100, 600, 1000, 1100, 2100, 3000, 5000, 9000 }) }
+  end,
+  answer = function(p)
+    local block = math.ceil(p.s / 512) * 512
+    return 100 * (block - p.s) / block
+  end,
+  wrong = {
+    { value = function(p)
+        local block = math.ceil(p.s / 512) * 512
+        return 100 * (block - p.s) / p.s
+      end,
+      feedback = "That divides the waste by the tensor's size; the question asks its share of the memory handed out, the block." },
+  },
+  examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 6) .. "%" end, score = 1 },
+    { params = { s = 1000 }, answer = "2.34", score = 1 },
+    { params = { s = 1000 }, answer = "2.4", score = 0 },     -- 24/1000
+    { params = { s = 600 }, answer = "41.4", score = 1 },
+    { "a lot", "invalid" },
+  },
+}
+
+question {
+  id = "memory.pool-holes",
+  kind = "numeric",
+  title = "Free, but in pieces (your numbers)",
+  prompt = [[
+After some steps a caching allocator's free memory lies in holes of {h1},
+{h2}, {h3} and {h4} GB, none of them next to another. Without asking the
+driver for more, what is the largest tensor it can place, as a percentage
+of its free memory?
+Give three significant figures.]],
+  unit = "%",
+  topics = { "memory-pool", "fragmentation" },
+  rubric = { "theory.memory", "practice.profiling" },
+  hints = {
+    "A tensor needs one contiguous block.",
+    "Largest hole / sum of the holes.",
+  },
+  params = function(rng)
+    local p
+    repeat
+      p = { h1 = rng:pick({ 0.5, 0.75, 1, 1.5 }), h2 = rng:pick({ 0.25, 1, 2, 2.5 }),
+            h3 = rng:pick({ 0.5, 1.25, 3 }), h4 = rng:pick({ 0.75, 1, 1.5, 2 }) }
+    until math.max(p.h1, p.h2, p.h3, p.h4) < 0.99 * (p.h1 + p.h2 + p.h3 + p.h4)
+    return p
+  end,
+  answer = function(p) return 100 * math.max(p.h1, p.h2, p.h3, p.h4) / (p.h1 + p.h2 + p.h3 + p.h4) end,
+  wrong = {
+    { value = 100, feedback = "Free memory in separate holes cannot hold one tensor larger than the largest hole: that is external fragmentation." },
+    { value = function(p) return 100 * math.min(p.h1, p.h2, p.h3, p.h4) / (p.h1 + p.h2 + p.h3 + p.h4) end,
+      feedback = "That is the smallest hole. A tensor fits in the LARGEST one." },
+  },
+  examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
+    { params = { h1 = 1.5, h2 = 1, h3 = 3, h4 = 1.5 }, answer = "42.9", score = 1 },
+    { params = { h1 = 1.5, h2 = 1, h3 = 3, h4 = 1.5 }, answer = "100", score = 0 },
+    { "half", "invalid" },
+  },
+}
+
+question {
+  id = "memory.pool-remedies",
+  kind = "multi",
+  title = "What reduces fragmentation?",
+  prompt = [[
+Training with variable-length sequences runs out of GPU memory although
+PyTorch reports several GB reserved but unallocated. Which of these help?
+Pick all that apply.]],
+  points = 2,
+  topics = { "memory-pool", "fragmentation" },
+  rubric = { "theory.memory", "practice.optimization" },
+  hints = { "Three help. Which ones change the sizes of the holes, or avoid them?" },
+  choices = {
+    "Bucket or pad the sequence lengths so that tensor shapes repeat from step to step.",
+    "Allocate the large buffers once at the start of training.",
+    "Set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True.",
+    "Call torch.cuda.empty_cache() after every step to defragment the pool.",
+    "Free every tensor with cudaFree as soon as it dies.",
+  },
+  answer = { 1, 2, 3 },
+  why = {
+    [4] = "empty_cache returns free cached blocks to the driver; it moves no live tensor, so the holes between them stay.",
+    [5] = "cudaFree is slow and synchronises the device: that is why the pool exists. It does not stop fragmentation either.",
+  },
+  examples = { { "a b c", 1 }, { "abc", 1 }, { "a b", 2 / 3 }, { "a b c d", 2 / 3 }, { "d e", 0 } },
 }
 
 ------------------------------------------------------------------------------
@@ -900,7 +1073,8 @@ question {
   prompt = [[
 An A100 80GB SXM peaks at 312 TFLOP/s (FP16 on tensor cores) and moves
 2039 GB/s from its memory. Where is its ridge point, in FLOP per byte?
-(Answer with a plain number.)]],
+(Answer with a plain number.)
+Give three significant figures.]],
   topics = { "roofline", "arithmetic-intensity" },
   hints = { "Ridge = peak FLOP/s / bandwidth in bytes/s. Mind the 10^12 and 10^9." },
   answer = 312e12 / 2039e9,   -- 153.02
@@ -911,6 +1085,7 @@ An A100 80GB SXM peaks at 312 TFLOP/s (FP16 on tensor cores) and moves
       feedback = "161 is the ridge of the A100 80GB PCIe card (1935 GB/s), the guide's figure. This is the SXM module: 2039 GB/s." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "153", 1 },
     { "153.0", 1 },
     { "312e12/2039e9", 1 },
@@ -930,7 +1105,8 @@ question {
 Multiplying two 1024 x 1024 FP32 matrices takes 2 x 1024^3 floating-point
 operations and, at best, moves the three matrices (two inputs, one output)
 once between memory and the chip. What is its arithmetic intensity, in FLOP
-per byte?]],
+per byte?
+Give three significant figures.]],
   topics = { "roofline", "arithmetic-intensity", "matmul" },
   hints = {
     "Arithmetic intensity is FLOPs over bytes moved: a matrix multiply does 2N^3 FLOPs on three N x N matrices.",
@@ -944,6 +1120,7 @@ per byte?]],
     { value = 2 * 1024 ^ 3 / (2 * 1024 ^ 2 * 4), feedback = "Three matrices move: two inputs are read and the result is written." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "170.7", 1 },
     { "2*1024^3/(3*1024^2*4)", 1 },
     { "512/3", 1 },
@@ -995,7 +1172,8 @@ question {
   prompt = [[
 C = A + B for 1024 x 1024 FP32 matrices: one addition per element; A and B
 are read and C is written. What is the arithmetic intensity, in FLOP per
-byte?]],
+byte?
+Give three significant figures.]],
   topics = { "roofline", "arithmetic-intensity" },
   hints = {
     "Count the FLOPs and the bytes moved for one element.",
@@ -1008,6 +1186,7 @@ byte?]],
     { value = 1 / 3, feedback = "Count bytes, not elements: each FP32 element is 4 bytes." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "0.0833", 1 },
     { "1/12", 1 },
     { "0.083", 1 },
@@ -1025,7 +1204,8 @@ question {
   prompt = [[
 On an A100 80GB SXM with 2039 GB/s, what is the highest compute rate the
 element-wise addition (0.0833 FLOP/B) can reach according to the roofline
-model? Answer in GFLOP/s.]],
+model? Answer in GFLOP/s.
+Give three significant figures.]],
   unit = "GFLOP/s",
   topics = { "roofline", "arithmetic-intensity", "bandwidth" },
   rubric = { "theory.memory", "practice.profiling" },
@@ -1038,6 +1218,7 @@ model? Answer in GFLOP/s.]],
       feedback = "1935 GB/s is the A100 80GB PCIe card (the guide's figure); this question's SXM module has 2039 GB/s." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "169.9", 1 },
     { "2039/12", 1 },
     { "0.17 TFLOP/s", 1 },    -- 170: within 1%
@@ -1056,7 +1237,8 @@ question {
   prompt = [[
 Multiplying two 8192 x 8192 FP16 matrices (2 bytes per element): 2 x 8192^3
 operations, three matrices moved once. What is its arithmetic intensity, in
-FLOP per byte?]],
+FLOP per byte?
+Give three significant figures.]],
   topics = { "roofline", "arithmetic-intensity", "matmul" },
   hints = {
     "A large matrix multiply reuses each element many times: its intensity grows with N.",
@@ -1068,6 +1250,7 @@ FLOP per byte?]],
     { value = 8192 / 6, feedback = "A multiply-add counts as 2 operations: 2 x N^3." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "2731", 1 },
     { "2730.67", 1 },
     { "8192/3", 1 },
@@ -1083,7 +1266,8 @@ question {
   title = "Ridge point of a GPU (your numbers)",
   prompt = [[
 A {gpu} peaks at {peak} TFLOP/s in {prec} and has {bw} GB/s of memory
-bandwidth. Where is its {prec} ridge point, in FLOP per byte?]],
+bandwidth. Where is its {prec} ridge point, in FLOP per byte?
+Give three significant figures.]],
   topics = { "roofline", "arithmetic-intensity" },
   rubric = { "theory.memory", "theory.gpu" },
   hints = {
@@ -1099,6 +1283,7 @@ bandwidth. Where is its {prec} ridge point, in FLOP per byte?]],
       feedback = "Upside down: peak FLOP/s divided by bytes/s." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.5g", ridge(p.peak, p.bw)) end, score = 1 },
     { answer = function(p) return string.format("%.5g", 1.05 * ridge(p.peak, p.bw)) end, score = 0 },
     { params = { gpu = "A100 80GB SXM", prec = "FP16", peak = 312, bw = 2039 }, answer = "153", score = 1 },
@@ -1115,7 +1300,8 @@ question {
   prompt = [[
 A kernel has an arithmetic intensity of {ai} FLOP/B and runs in {prec} on a
 {gpu}: peak {peak} TFLOP/s, {bw} GB/s. What compute rate can it reach at
-best, according to the roofline model? Answer in TFLOP/s.]],
+best, according to the roofline model? Answer in TFLOP/s.
+Give three significant figures.]],
   unit = "TFLOP/s",
   topics = { "roofline", "arithmetic-intensity" },
   rubric = { "theory.memory", "practice.profiling" },
@@ -1141,6 +1327,7 @@ best, according to the roofline model? Answer in TFLOP/s.]],
       feedback = "AI x GB/s gives GFLOP/s; divide by 1000 for TFLOP/s." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.5g", math.min(p.peak, p.ai * p.bw / 1000)) end, score = 1 },
     { answer = function(p) return string.format("%.5g", 0.9 * math.min(p.peak, p.ai * p.bw / 1000)) end, score = 0 },
     { params = { gpu = "A100 80GB SXM", prec = "FP16", peak = 312, bw = 2039, ai = 4 }, answer = "8.156", score = 1 },
@@ -1163,7 +1350,8 @@ question {
   prompt = [[
 What is the arithmetic intensity of multiplying two {n} x {n} matrices in
 {prec} ({e} bytes per element), counting 2N^3 operations and the three
-matrices moved once? Answer in FLOP per byte.]],
+matrices moved once? Answer in FLOP per byte.
+Give three significant figures.]],
   topics = { "roofline", "arithmetic-intensity", "matmul" },
   hints = { "AI = 2N^3 / (3 N^2 e) = 2N / (3e)." },
   params = function(rng)
@@ -1180,6 +1368,7 @@ matrices moved once? Answer in FLOP per byte.]],
       feedback = "Bytes, not bits: divide by the element size in bytes (FP16 is 2 bytes, FP32 is 4)." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.5g", 2 * p.n / (3 * p.e)) end, score = 1 },
     { answer = function(p) return string.format("%.5g", p.n / (3 * p.e)) end, score = 0 },
     { params = { n = 1024, prec = "FP32", e = 4 }, answer = "170.7", score = 1 },
@@ -1201,7 +1390,8 @@ question {
 {mel} million FP32 values. Unfused, each operation is its own kernel that
 reads the whole tensor and writes the whole result. Fused, one kernel reads
 it once and writes once. All kernels are memory bound at {bw} GB/s. How much
-time does fusion save, in microseconds?]],
+time does fusion save, in microseconds?
+Give three significant figures.]],
   unit = "us",
   topics = { "roofline", "fusion", "bandwidth" },
   rubric = { "theory.memory", "practice.optimization" },
@@ -1223,6 +1413,7 @@ time does fusion save, in microseconds?]],
       feedback = "Each kernel reads AND writes the tensor: 8 bytes per element, not 4." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.5g", (p.k - 1) * 8 * p.mel * 1e6 / (p.bw * 1e9) * 1e6) end, score = 1 },
     { answer = function(p) return string.format("%.5g", 1.1 * (p.k - 1) * 8 * p.mel * 1e6 / (p.bw * 1e9) * 1e6) end, score = 0 },
     -- 3 kernels on 16 M floats at 2039 GB/s: 188.3 us unfused, 62.8 us fused.
@@ -1241,7 +1432,8 @@ question {
   prompt = [[
 The kernel y = a*x + y runs on vectors of {mel} million {prec} values
 ({e} bytes each): it reads x and y and writes y. On a GPU with {bw} GB/s,
-how long does it take at best, in microseconds?]],
+how long does it take at best, in microseconds?
+Give three significant figures.]],
   unit = "us",
   topics = { "roofline", "bandwidth" },
   hints = {
@@ -1260,6 +1452,7 @@ how long does it take at best, in microseconds?]],
       feedback = "Count bytes, not values: multiply by the bytes per value (FP32 is 4 bytes)." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.5g", 3 * p.mel * 1e6 * p.e / (p.bw * 1e9) * 1e6) end, score = 1 },
     { answer = function(p) return string.format("%.5g", 2 * p.mel * 1e6 * p.e / (p.bw * 1e9) * 1e6) end, score = 0 },
     { params = { mel = 100, prec = "FP32", e = 4, bw = 2000 }, answer = "600", score = 1 },
@@ -1267,6 +1460,165 @@ how long does it take at best, in microseconds?]],
     { params = { mel = 100, prec = "FP32", e = 4, bw = 2000 }, answer = "400", score = 0 },
     { params = { mel = 100, prec = "FP32", e = 4, bw = 2000 }, answer = "630", score = 0 },   -- 5% off
     { "600 FLOP", "invalid" },
+  },
+}
+
+------------------------------------------------------------------------------
+page [==[
+# Graph compilers: capture, fusion, folding, layouts
+
+Eager execution, PyTorch's default, runs every operation as Python calls
+it: one kernel per operation, each intermediate written to memory and
+read back by the next. A **graph compiler** (TorchScript, `torch.compile`,
+XLA, TensorRT) first captures the computation as a graph, then rewrites
+it before anything runs.
+
+**Capture.** *Tracing* runs the model once on an example input and
+records the operations that ran (`torch.jit.trace`). What the example did
+not exercise is not in the graph: `if x.mean() > 0:` becomes whichever
+branch the example took, for every input from then on, without a
+warning. *Scripting* (`torch.jit.script`) compiles the Python source and
+keeps the control flow. So: tracing for models whose graph is fixed,
+scripting for data-dependent control flow. (`torch.compile` traces too,
+but guards its assumptions, such as shapes, and captures again when one
+fails.)
+
+**Operator fusion.** A chain of element-wise operations (bias add, GeLU,
+dropout, residual add) becomes one kernel: the input is read once and
+the output written once, instead of a read and a write per operation.
+For k element-wise operations on N values that is about 2N values moved
+instead of 2kN. A matrix multiply or convolution fuses its epilogue (bias
+and activation) the same way.
+
+**Constant folding.** Whatever depends only on constants is computed
+once, at compile time: shape arithmetic, a scale applied to fixed
+weights. The classic inference case is a BatchNorm after a convolution.
+With s = γ / √(σ² + ε) per output channel, the pair equals one
+convolution with
+
+```
+W' = W × s          b' = (b − μ) × s + β
+```
+
+and the BatchNorm disappears from the graph. **Dead code elimination**
+removes what no output needs.
+
+**Layout.** An image batch can be stored NCHW (each channel's H × W plane
+in turn: PyTorch's default) or NHWC (all C channels of one pixel side by
+side: "channels last"). cuDNN's tensor-core convolutions want NHWC; given
+NCHW they transpose on the way in and out, moving the tensor twice more.
+In NCHW, channel c and c + 1 of one pixel are H × W elements apart; in
+NHWC they are neighbours. Convert the model and its inputs once
+(`memory_format=torch.channels_last`) and every convolution skips the
+transposes.
+]==]
+
+question {
+  id = "memory.trace-branch",
+  kind = "choice",
+  title = "Tracing a data-dependent branch",
+  prompt = [[
+A model's forward pass contains `if x.mean() > 0: y = f(x) else: y = g(x)`.
+It is compiled with torch.jit.trace on an example whose mean is positive.
+What happens when the traced model later gets an input with a negative
+mean?]],
+  topics = { "graph-compilers", "jit" },
+  rubric = { "practice.optimization", "practice.deployment" },
+  hints = { "What does a trace record: the code, or the operations that ran?" },
+  choices = {
+    "It runs f anyway: the trace recorded only the branch the example took.",
+    "It runs g: tracing records both branches and the condition.",
+    "It raises an error, because the input differs from the example.",
+    "It falls back to eager execution for that call.",
+  },
+  answer = 1,
+  why = {
+    [2] = "That is scripting (torch.jit.script), which compiles the source with its control flow. Tracing records operations only.",
+    [3] = "torch.jit.trace checks nothing at run time: the wrong branch runs silently (it warns only when tracing sees the condition turned into a constant).",
+    [4] = "A traced module has no fallback; torch.compile's guards would capture again, torch.jit.trace does not.",
+  },
+  examples = { { "a", 1 }, { "b", 0 }, { "c", 0 }, { "x", "invalid" } },
+}
+
+question {
+  id = "memory.bn-fold",
+  kind = "numeric",
+  title = "Folding a BatchNorm into a convolution (your numbers)",
+  prompt = [[
+For one output channel, a convolution has bias b = {b}, and the BatchNorm
+after it has γ = {g}, β = {be}, running mean μ = {mu} and running variance
+σ² = {var} (ignore ε). Folded into the convolution, what is that channel's
+new bias b'?
+Give three significant figures.]],
+  topics = { "graph-compilers", "constant-folding" },
+  rubric = { "practice.optimization", "practice.deployment" },
+  hints = {
+    "BatchNorm at inference is y = (x − μ) × γ / σ + β: an affine map of the convolution's output.",
+    "s = γ / √σ²; b' = (b − μ) × s + β.",
+  },
+  params = function(rng)
+    local p
+    repeat
+      p = { b = rng:pick({ -0.5, 0.2, 0.8, 1.5 }), g = rng:pick({ 0.5, 1.2, 2 }),
+            be = rng:pick({ -0.3, 0.1, 0.4 }), mu = rng:pick({ -0.6, 0.3, 1.1 }),
+            var = rng:pick({ 0.25, 0.64, 4 }) }
+      local s = p.g / math.sqrt(p.var)
+      local ref = (p.b - p.mu) * s + p.be
+      local nosqrt = (p.b - p.mu) * p.g / p.var + p.be
+      local nobeta = (p.b - p.mu) * s
+    until math.abs(ref) > 0.05 and math.abs(nosqrt - ref) > 0.03 * math.abs(ref)
+      and math.abs(nobeta - ref) > 0.03 * math.abs(ref)
+    return p
+  end,
+  answer = function(p) return (p.b - p.mu) * p.g / math.sqrt(p.var) + p.be end,
+  wrong = {
+    { value = function(p) return (p.b - p.mu) * p.g / p.var + p.be end,
+      feedback = "Divide by the standard deviation √σ², not by the variance." },
+    { value = function(p) return (p.b - p.mu) * p.g / math.sqrt(p.var) end,
+      feedback = "Add BatchNorm's shift β after scaling." },
+  },
+  examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 6) end, score = 1 },
+    { answer = function(p, ctx) return wb.sig(ctx.reference + 0.1 * math.abs(ctx.reference) + 0.05, 6) end, score = 0 },
+    -- b = 0.8, μ = 0.3, γ = 1.2, σ² = 0.64 (σ = 0.8), β = 0.1: 0.5 × 1.5 + 0.1
+    { params = { b = 0.8, g = 1.2, be = 0.1, mu = 0.3, var = 0.64 }, answer = "0.85", score = 1 },
+    { params = { b = 0.8, g = 1.2, be = 0.1, mu = 0.3, var = 0.64 }, answer = "1.0375", score = 0 },
+    { "b", "invalid" },
+  },
+}
+
+question {
+  id = "memory.nchw-stride",
+  kind = "numeric",
+  title = "NCHW against NHWC (your numbers)",
+  prompt = [[
+A batch of {h} × {h} feature maps in {prec} ({e} bytes per value) is stored
+NCHW. How many bytes apart in memory are channel c and channel c + 1 of
+the same pixel?
+Give three significant figures.]],
+  unit = "B",
+  topics = { "layout", "graph-compilers" },
+  rubric = { "theory.memory", "practice.optimization" },
+  hints = {
+    "In NCHW a whole channel plane comes before the next channel.",
+    "One plane: H × W values of {e} bytes.",
+  },
+  params = function(rng)
+    local t = rng:pick({ { "FP16", 2 }, { "FP32", 4 } })
+    return { h = rng:pick({ 7, 14, 28, 56, 112 }), prec = t[1], e = t[2] }
+  end,
+  answer = function(p) return p.h * p.h * p.e end,
+  wrong = {
+    { value = function(p) return p.e end, feedback = "Neighbours: that is NHWC (channels last). In NCHW a whole H × W plane lies between them." },
+    { value = function(p) return p.h * p.h end, feedback = "That counts values; multiply by {e} bytes per value." },
+  },
+  examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
+    { params = { h = 56, prec = "FP16", e = 2 }, answer = "6272", score = 1 },
+    { params = { h = 56, prec = "FP16", e = 2 }, answer = "2", score = 0 },
+    { params = { h = 56, prec = "FP16", e = 2 }, answer = "3136", score = 0 },
+    { "far", "invalid" },
   },
 }
 

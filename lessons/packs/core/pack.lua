@@ -21,6 +21,17 @@
 --   advanced.cost         cost-performance trade-off analysis            /5
 --   advanced.future       future technology adaptation                   /5
 --
+-- Numbers in answers: one rule in every lesson (stated on the first page of
+-- amdahl.lua and in every numeric prompt as "Give three significant
+-- figures."): an answer is right within the question's margin, 1% unless a
+-- comment says why not, and a correctly rounded three-figure answer is
+-- always inside it. Each numeric question has the self-test "the reference
+-- rounded to three significant figures scores 1", run on every variant of
+-- the sweep. Whole counts are exact, and a question needing more precision
+-- says so in its prompt (paramserver.sgd-step). Graders of several numbers
+-- (the Amdahl table, amdahl.limit-pair, inference's dB grader) use the same
+-- rule, { rel = 0.01, sig = 3 }.
+--
 -- Topics are finer and free-form (e.g. "amdahl", "gustafson", "karp-flatt");
 -- they group questions inside a lesson, while rubric items group them across
 -- the course.
@@ -28,7 +39,7 @@
 pack {
   id = "warpbench.core",
   title = "ML Systems Performance",
-  version = "0.4.0",
+  version = "0.5.0",
   description = [[
 The built-in course: how fast parallel and distributed ML systems can go, and
 why they do not. Starts with Amdahl's law and scalability; later lessons cover

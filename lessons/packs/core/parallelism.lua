@@ -212,7 +212,8 @@ question {
   prompt = [[
 An inference service runs {w} independent workers. Each worker handles one
 request at a time and takes {lat} ms per request. With enough incoming
-requests, what is the service's maximum throughput in requests per second?]],
+requests, what is the service's maximum throughput in requests per second?
+Give three significant figures.]],
   topics = { "request-parallel", "throughput" },
   rubric = { "theory.parallel", "practice.deployment" },
   hints = {
@@ -232,6 +233,7 @@ requests, what is the service's maximum throughput in requests per second?]],
       feedback = "More workers raise throughput; they do not make it smaller." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return tostring(p.w * 1000 / p.lat) end, score = 1 },
     { answer = function(p) return string.format("%.3f", p.w * 1000 / p.lat * 1.05) end, score = 0 },
     { answer = function(p) return tostring(1000 / p.lat) end, score = 0 },
@@ -250,7 +252,8 @@ question {
 A global batch of {B} samples is split evenly over {p} GPUs. A GPU needs
 {t} ms of compute per sample, and after the compute the gradient exchange
 takes {c} ms, during which no GPU computes. How many samples per second does
-the whole job process?]],
+the whole job process?
+Give three significant figures.]],
   topics = { "data-parallel", "throughput" },
   hints = {
     "Step time = (samples per GPU) x (time per sample) + exchange time.",
@@ -273,6 +276,7 @@ the whole job process?]],
       feedback = "That is one GPU's share. All p GPUs finish a step together: the whole batch B is done per step." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.4f", p.B / (p.B / p.p * p.t + p.c) * 1000) end, score = 1 },
     { answer = function(p) return string.format("%.4f", p.B / (p.B / p.p * p.t) * 1000) end, score = 0 },
     { answer = function(p) return string.format("%.4f", 0.95 * p.B / (p.B / p.p * p.t + p.c) * 1000) end, score = 0 },
@@ -327,8 +331,9 @@ Mind the bits: network links are quoted in **bits** per second. 1 Gbps is
 125 MB/s, so a 40 MB message needs 40 / 125 = 0.32 s on it, not 0.04 s.
 
 Real ML clusters are both at once: inside a node, GPUs share a fast
-interconnect (NVLink, about 900 GB/s per H100, or PCIe 5.0 at about 64 GB/s
-between CPU and GPU); between nodes, messages cross InfiniBand or Ethernet.
+interconnect (NVLink, about 900 GB/s per H100 counting both directions,
+450 GB/s each way; or PCIe 5.0 at about 64 GB/s each way between CPU and
+GPU); between nodes, messages cross InfiniBand or Ethernet.
 The course's "distributed memory is slow (ms)" is the pessimistic end of the
 range: inside one data centre a small message takes microseconds: still
 tens to hundreds of times a DRAM access, and thousands of times an L1 hit.
@@ -432,8 +437,9 @@ question {
   title = "Time to send one message (your numbers)",
   prompt = [[
 A worker sends {mb} MB of gradients to another machine over a {gbps} Gbps
-link with a latency of {alpha_us} microseconds. Using
-time = latency + size / bandwidth, how long does the message take, in ms?]],
+link with a latency of {alpha_us} µs (microseconds). Using
+time = latency + size / bandwidth, how long does the message take, in ms?
+Give three significant figures.]],
   unit = "ms",
   topics = { "memory-models", "communication" },
   hints = {
@@ -460,6 +466,7 @@ time = latency + size / bandwidth, how long does the message take, in ms?]],
       feedback = "The latency is in microseconds: divide it by 1000 before adding it to a time in ms." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.5g", p.alpha_us / 1000 + p.mb / (p.gbps * 125) * 1000) end, score = 1 },
     { answer = function(p) return string.format("%.5g ms", p.alpha_us / 1000 + p.mb / (p.gbps * 125) * 1000) end, score = 1 },
     { answer = function(p) return string.format("%.5g", 1.1 * (p.alpha_us / 1000 + p.mb / (p.gbps * 125) * 1000)) end, score = 0 },
@@ -638,7 +645,8 @@ question {
   prompt = [[
 An inference pipeline has four stages that take {a}, {b}, {c} and {d} ms
 per request (load, preprocess, infer, postprocess). The stages run
-concurrently on different requests. What is the latency of one request, in ms?]],
+concurrently on different requests. What is the latency of one request, in ms?
+Give three significant figures.]],
   unit = "ms",
   topics = { "pipelining", "latency" },
   hints = { "A single request still passes through every stage, one after the other." },
@@ -651,6 +659,7 @@ concurrently on different requests. What is the latency of one request, in ms?]]
       feedback = "Pipelining does not divide one request's time by the number of stages: it still passes through every stage." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return tostring(p.a + p.b + p.c + p.d) end, score = 1 },
     { answer = function(p) return tostring(p.a + p.b + p.c + p.d + 1) end, score = 0 },
     { answer = function(p) return tostring(math.max(p.a, p.b, p.c, p.d)) end, score = 0 },
@@ -666,7 +675,8 @@ question {
   title = "Throughput of a full pipeline (your numbers)",
   prompt = [[
 The same kind of pipeline, with stages of {a}, {b}, {c} and {d} ms running
-concurrently. Once it is full, how many requests per second does it finish?]],
+concurrently. Once it is full, how many requests per second does it finish?
+Give three significant figures.]],
   topics = { "pipelining", "throughput" },
   hints = {
     "Every stage can only pass on one request per its own stage time.",
@@ -681,6 +691,7 @@ concurrently. Once it is full, how many requests per second does it finish?]],
       feedback = "That is per millisecond; the question asks per second." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.4f", 1000 / math.max(p.a, p.b, p.c, p.d)) end, score = 1 },
     { answer = function(p) return string.format("%.4f", 1000 / (p.a + p.b + p.c + p.d)) end, score = 0 },
     { answer = function(p) return string.format("%.4f", 1.03 * 1000 / math.max(p.a, p.b, p.c, p.d)) end, score = 0 },
@@ -696,7 +707,8 @@ question {
   title = "Time for many items (your numbers)",
   prompt = [[
 A four-stage pipeline with stages of {a}, {b}, {c} and {d} ms starts empty
-and processes {n} items. How long until the last item leaves, in ms?]],
+and processes {n} items. How long until the last item leaves, in ms?
+Give three significant figures.]],
   unit = "ms",
   topics = { "pipelining", "throughput", "latency" },
   hints = {
@@ -725,6 +737,7 @@ and processes {n} items. How long until the last item leaves, in ms?]],
       feedback = "Almost: n items times the slowest stage forgets that the first item must fill the pipeline. Use latency + (n - 1) x slowest stage." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) local s, m = sum_max(stages_of(p)); return tostring(s + (p.n - 1) * m) end, score = 1 },
     { answer = function(p) return tostring(p.n * (p.a + p.b + p.c + p.d)) end, score = 0 },
     { params = { a = 4, b = 6, c = 10, d = 5, n = 100 }, answer = "1015", score = 1 },
@@ -743,7 +756,8 @@ question {
   prompt = [[
 A processor has a {k}-stage instruction pipeline, one cycle per stage, and
 no stalls. How many cycles does it take to complete {n} instructions,
-counting from the first fetch?]],
+counting from the first fetch?
+Give a whole number.]],
   topics = { "pipelining", "latency", "throughput" },
   hints = {
     "The first instruction takes {k} cycles to pass all stages.",
@@ -783,7 +797,8 @@ question {
 Loading and preprocessing a batch takes {tdata} ms on the CPU; the training
 step on the GPU takes {tgpu} ms. Today the two run one after the other. With
 prefetching they overlap (ignore synchronisation overhead). By what factor
-does the time per step drop?]],
+does the time per step drop?
+Give three significant figures.]],
   unit = "x",
   topics = { "pipelining", "data-loading" },
   rubric = { "theory.parallel", "practice.optimization" },
@@ -804,6 +819,7 @@ does the time per step drop?]],
       feedback = "The overlapped step lasts as long as the SLOWER part, not the faster one." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.4f", (p.tdata + p.tgpu) / math.max(p.tdata, p.tgpu)) end, score = 1 },
     { answer = function(p) return string.format("%.4f", 1.05 * (p.tdata + p.tgpu) / math.max(p.tdata, p.tgpu)) end, score = 0 },
     { params = { tdata = 30, tgpu = 50 }, answer = "1.6", score = 1 },
@@ -820,7 +836,8 @@ question {
   title = "Requests in flight (your numbers)",
   prompt = [[
 A serving system finishes {x} requests per second at an average latency of
-{lat} ms. On average, how many requests are in progress at any moment?]],
+{lat} ms. On average, how many requests are in progress at any moment?
+Give three significant figures.]],
   topics = { "latency", "throughput", "serving" },
   rubric = { "theory.parallel", "practice.deployment" },
   hints = { "Requests in flight = throughput x latency (Little's law), in matching units." },
@@ -835,6 +852,7 @@ A serving system finishes {x} requests per second at an average latency of
       feedback = "Multiply throughput by latency; dividing them has no meaning here." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p) return string.format("%.4g", p.x * p.lat / 1000) end, score = 1 },
     { answer = function(p) return string.format("%.4g", 1.2 * p.x * p.lat / 1000) end, score = 0 },
     { params = { x = 500, lat = 20 }, answer = "10", score = 1 },

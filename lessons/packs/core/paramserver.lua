@@ -341,7 +341,8 @@ question {
   prompt = [[
 A model has 10 million parameters stored as 32-bit floats. How long does it
 take to send the whole model ONCE, in one direction, over a 1 Gbps link?
-Ignore latency and protocol overhead.]],
+Ignore latency and protocol overhead.
+Give three significant figures.]],
   unit = "ms",
   topics = { "communication", "bandwidth" },
   rubric = { "theory.parallel", "practice.profiling" },
@@ -359,6 +360,7 @@ Ignore latency and protocol overhead.]],
     { value = 160, feedback = "That is a 16-bit model (20 MB); the parameters here are 32-bit floats (4 bytes)." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "320", 1 },
     { "0.32 s", 1 },
     { "40e6/125e6 s", 1 },
@@ -377,7 +379,8 @@ question {
 The same 10-million-parameter FP32 model is trained with a parameter server
 over a 1 Gbps link. In each iteration a worker pulls the weights and later
 pushes a full gradient; the two transfers do not overlap. How much time per
-iteration does the worker spend communicating?]],
+iteration does the worker spend communicating?
+Give three significant figures.]],
   unit = "ms",
   topics = { "communication", "bandwidth", "parameter-server" },
   rubric = { "theory.parallel", "practice.profiling" },
@@ -392,6 +395,7 @@ iteration does the worker spend communicating?]],
     { value = 5120, feedback = "Too many factors of 8: 80 MB / 125 MB/s = 640 ms." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "640", 1 },
     { "0.64 s", 1 },
     { "2*40/125 s", 1 },
@@ -409,7 +413,8 @@ question {
 A worker trains a {pm}-million-parameter model whose weights and gradients
 are {bits}-bit floats. Its link runs at {gbps} Gbps. Each iteration it pulls
 the weights and pushes a gradient, one after the other. How long does it
-spend communicating per iteration? (The server is not the bottleneck.)]],
+spend communicating per iteration? (The server is not the bottleneck.)
+Give three significant figures.]],
   unit = "ms",
   topics = { "communication", "bandwidth" },
   rubric = { "theory.parallel", "practice.profiling" },
@@ -431,6 +436,7 @@ spend communicating per iteration? (The server is not the bottleneck.)]],
       feedback = "You used bits as bytes: a " .. "parameter of b bits is b/8 bytes." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference / 1000) .. " s" end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.05) end, score = 0 },
@@ -453,7 +459,8 @@ question {
 A worker of the course's example trains a 1-million-parameter FP32 model
 over its own 1 Gbps link (the server keeps up). Each iteration it pulls the
 weights and pushes the gradients, one after the other. How long does it
-spend communicating per iteration?]],
+spend communicating per iteration?
+Give three significant figures.]],
   unit = "ms",
   topics = { "communication", "parameter-server" },
   rubric = { "theory.parallel", "practice.profiling" },
@@ -469,6 +476,7 @@ spend communicating per iteration?]],
     { value = 512, feedback = "You used bits as bytes: an FP32 parameter is 4 bytes, 32 bits." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "64", 1 },
     { "0.064 s", 1 },
     { "2*4/125*1000", 1 },
@@ -488,7 +496,8 @@ Each worker has its own 1 Gbps link and, as in the course's example, the
 server side is fast enough not to matter. An iteration is 50 ms of compute,
 then a pull of the weights and a push of the gradients (not overlapped).
 What fraction of the iteration is communication? (A fraction like 0.3, or a
-percentage like 30%.)]],
+percentage like 30%.)
+Give three significant figures.]],
   topics = { "communication", "parameter-server" },
   rubric = { "theory.parallel", "practice.profiling" },
   hints = {
@@ -506,6 +515,7 @@ percentage like 30%.)]],
       feedback = "86% is right for ONE server behind a 1 Gbps link, but this question (like the course's) assumes the server keeps up; each worker's 64 ms is all that counts." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "0.56", 1 },
     { "56%", 1 },
     { "64/114", 1 },
@@ -525,7 +535,8 @@ question {
 A worker computes for {tc} ms per iteration, then pulls weights and pushes
 gradients (not overlapped) for a {pm}-million-parameter FP32 model over a
 {gbps} Gbps link. The server is not the bottleneck. What fraction of the
-iteration is communication? (A fraction like 0.3, or a percentage like 30%.)]],
+iteration is communication? (A fraction like 0.3, or a percentage like 30%.)
+Give three significant figures.]],
   topics = { "communication", "parameter-server" },
   rubric = { "theory.parallel", "practice.profiling" },
   hints = {
@@ -554,6 +565,7 @@ iteration is communication? (A fraction like 0.3, or a percentage like 30%.)]],
       feedback = "You counted one transfer; the round is a pull and a push." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(100 * ctx.reference) .. "%" end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.08) end, score = 0 },
@@ -573,7 +585,8 @@ server(s); the parameters are split evenly over the servers. Every machine,
 workers and servers, has one full-duplex {gbps} Gbps link. An iteration has a
 push phase (all workers send their gradients) and then a pull phase (all
 workers fetch the new weights). How long does the communication of one
-iteration take?]],
+iteration take?
+Give three significant figures.]],
   unit = "ms",
   topics = { "communication", "parameter-server", "sharding" },
   rubric = { "theory.parallel", "practice.design" },
@@ -599,6 +612,7 @@ iteration take?]],
       feedback = "The model is split over the s servers, so each server carries only 1/s of the traffic." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.05) end, score = 0 },
     { "lots", "invalid" },
@@ -686,7 +700,8 @@ question {
   prompt = [[
 Instead of the full FP32 gradient, workers send only the largest {pct}% of
 the entries, each as a 4-byte index plus a 4-byte FP32 value. By what factor
-does this shrink the gradient message?]],
+does this shrink the gradient message?
+Give three significant figures.]],
   unit = "x",
   topics = { "compression", "communication" },
   rubric = { "practice.optimization", "theory.parallel" },
@@ -701,6 +716,7 @@ does this shrink the gradient message?]],
       feedback = "You forgot the indices: every kept value needs a 4-byte index too, so each costs 8 bytes, not 4." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.1) end, score = 0 },
     { answer = function(p) return num(100 / p.pct) end, score = 0 },
@@ -718,7 +734,8 @@ question {
   prompt = [[
 A training step spends {tc} ms computing and {tm} ms communicating, one after
 the other. Engineers overlap the two perfectly (gradients are sent while
-backward is still running). By what factor does the step get faster?]],
+backward is still running). By what factor does the step get faster?
+Give three significant figures.]],
   unit = "x",
   topics = { "overlap", "communication" },
   rubric = { "practice.optimization", "theory.parallel" },
@@ -739,6 +756,7 @@ backward is still running). By what factor does the step get faster?]],
     { value = 2, feedback = "Overlap gives 2x only when both parts take the same time." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p) return string.format("(%d+%d)/%d", p.tc, p.tm, math.max(p.tc, p.tm)) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.05) end, score = 0 },
@@ -755,7 +773,8 @@ question {
   prompt = [[
 A training step takes {tc} ms of compute, and a synchronisation with the
 server takes {tm} ms (not overlapped). With local SGD, workers synchronise
-only once every {h} steps. What is the average time per step?]],
+only once every {h} steps. What is the average time per step?
+Give three significant figures.]],
   unit = "ms",
   topics = { "local-sgd", "communication" },
   rubric = { "practice.optimization", "theory.parallel" },
@@ -775,6 +794,7 @@ only once every {h} steps. What is the average time per step?]],
       feedback = "That is the time without local SGD (a sync every step)." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.1) end, score = 0 },
     { answer = function(p) return num(p.tc + p.tm) end, score = 0 },
@@ -791,7 +811,8 @@ question {
   prompt = [[
 {n} workers each process a mini-batch of {b} samples per iteration. An
 iteration takes {tc} ms of compute plus {tm} ms of communication (not
-overlapped). How many samples per second does the whole job process?]],
+overlapped). How many samples per second does the whole job process?
+Give three significant figures.]],
   topics = { "throughput", "data-parallel" },
   rubric = { "theory.parallel", "practice.profiling" },
   hints = {
@@ -810,6 +831,7 @@ overlapped). How many samples per second does the whole job process?]],
       feedback = "That is one worker's throughput; the global batch is n × b." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 0.95) end, score = 0 },
     { "1000 ms", "invalid" },
@@ -873,7 +895,8 @@ question {
 {n} workers, each on a {bw} Gbps link, train with a parameter server whose
 shards each sit on a {bs} Gbps link. The parameters are split evenly over S
 shards. What is the smallest S for which a shard's link needs no more time
-per synchronous iteration than a worker's link?]],
+per synchronous iteration than a worker's link?
+Give a whole number.]],
   topics = { "sharding", "parameter-server" },
   rubric = { "theory.parallel", "practice.design" },
   hints = {
@@ -982,7 +1005,8 @@ question {
 A gradient of FP32 values is quantised to 8 bits in blocks of {b} values:
 each block sends one 4-byte FP32 scale plus one byte per value. For a long
 gradient (ignore any header), by what factor is the message smaller than
-FP32?]],
+FP32?
+Give three significant figures.]],
   unit = "x",
   topics = { "compression", "communication" },
   rubric = { "practice.optimization", "theory.parallel" },
@@ -1000,6 +1024,7 @@ FP32?]],
       feedback = "A scale is a 4-byte float, not one byte." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p) return string.format("4/(1+4/%d)", p.b) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.05) end, score = 0 },
@@ -1018,7 +1043,8 @@ question {
 In one block of a gradient the largest magnitude is {m}. The block is
 quantised to 8 bits with scale = max|x| / 127 and every value rounded to
 the nearest multiple of the scale. What is the largest error any value of
-this block can get?]],
+this block can get?
+Give three significant figures.]],
   topics = { "compression", "quantization" },
   rubric = { "practice.optimization" },
   hints = {
@@ -1038,6 +1064,7 @@ this block can get?]],
       feedback = "The signed 8-bit range used is -127 to 127: the step is max/127, half of it max/254." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p) return string.format("%g/254", p.m) end, score = 1 },
     { answer = function(p) return num(p.m / 127) end, score = 0 },
@@ -1057,7 +1084,8 @@ question {
   prompt = [[
 Top-k sends each kept gradient entry as a 4-byte index plus a 4-byte FP32
 value. Above what fraction f of kept entries is the top-k message LARGER
-than the dense FP32 gradient?]],
+than the dense FP32 gradient?
+Give three significant figures.]],
   topics = { "compression" },
   rubric = { "practice.optimization" },
   hints = { "Dense: 4n bytes. Top-k: 8fn bytes. Solve 8fn = 4n." },
@@ -1067,6 +1095,7 @@ than the dense FP32 gradient?]],
     { value = 0.25, feedback = "Check the sizes again: 8 bytes per kept entry against 4 per dense entry." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "0.5", 1 },
     { "50%", 1 },
     { "1/2", 1 },
@@ -1154,7 +1183,8 @@ question {
 Synchronous training on {n} workers: {n1} of them finish an iteration in
 {t} ms, one straggler needs {ts} ms. What fraction of the cluster's
 worker-time is spent idle at the barrier? (A fraction like 0.2 or a
-percentage like 20%.)]],
+percentage like 20%.)
+Give three significant figures.]],
   topics = { "stragglers", "sync-async" },
   rubric = { "theory.parallel", "practice.profiling", "advanced.cost" },
   hints = {
@@ -1181,6 +1211,7 @@ percentage like 20%.)]],
       feedback = "Close: that ignores that the straggler itself is never idle. Weight it in: busy = (n - 1)·t + ts." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(100 * ctx.reference) .. "%" end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.1) end, score = 0 },
@@ -1203,7 +1234,8 @@ question {
   prompt = [[
 Synchronous training needs {need} gradients per iteration, so you launch
 {launched} workers and the server uses the first {need} to arrive. In one
-iteration the workers finish after {times} ms. When can the server update?]],
+iteration the workers finish after {times} ms. When can the server update?
+Give a whole number.]],
   unit = "ms",
   topics = { "stragglers", "sync-async" },
   rubric = { "theory.parallel", "practice.optimization" },
@@ -1375,7 +1407,8 @@ question {
   prompt = [[
 A 175-billion-parameter model trains data-parallel on 1024 GPUs linked at
 100 GB/s. Its gradients are FP16 (2 bytes). Using the bandwidth term of ring
-all-reduce, 2(p - 1)/p × M/B, how long does one gradient all-reduce take?]],
+all-reduce, 2(p - 1)/p × M/B, how long does one gradient all-reduce take?
+Give three significant figures.]],
   unit = "s",
   topics = { "all-reduce", "communication" },
   rubric = { "theory.parallel", "practice.design" },
@@ -1392,6 +1425,7 @@ all-reduce, 2(p - 1)/p × M/B, how long does one gradient all-reduce take?]],
     { value = 2 * 1023 / 1024 * 3.5 * 8, feedback = "No factor 8 here: the bandwidth is in gigaBYTES per second." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "6.99", 1 },
     { "7", 1 },
     { "2*1023/1024*350/100", 1 },
@@ -1409,7 +1443,8 @@ question {
   prompt = [[
 Same model and cluster: 175 B FP16 gradients, 1024 GPUs, 100 GB/s. Using the
 course's tree all-reduce model, 2 log2(p) × M/B, how long does one gradient
-all-reduce take?]],
+all-reduce take?
+Give three significant figures.]],
   unit = "s",
   topics = { "all-reduce", "communication" },
   rubric = { "theory.parallel", "practice.design" },
@@ -1425,6 +1460,7 @@ all-reduce take?]],
     { value = 2 * 1023 / 1024 * 3.5, feedback = "That is the ring. The tree sends the whole message at each of its 2 log2 p steps." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "70", 1 },
     { "70 s", 1 },
     { "2*log2(1024)*3.5", 1 },
@@ -1444,7 +1480,8 @@ question {
   prompt = [[
 The same 175-billion-parameter model on 1024 GPUs at 100 GB/s, but with FP32
 gradients (4 bytes). Using the bandwidth term of ring all-reduce,
-2(p - 1)/p × M/B, how long does one gradient all-reduce take?]],
+2(p - 1)/p × M/B, how long does one gradient all-reduce take?
+Give three significant figures.]],
   unit = "s",
   topics = { "all-reduce", "communication", "precision" },
   rubric = { "theory.parallel", "practice.design" },
@@ -1459,6 +1496,7 @@ gradients (4 bytes). Using the bandwidth term of ring all-reduce,
     { value = 140, feedback = "140 s is the tree (2 log2 p × M/B). The ring's factor is 2(p - 1)/p." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "13.99", 1 },
     { "14", 1 },
     { "2*1023/1024*700/100", 1 },
@@ -1475,7 +1513,8 @@ question {
   prompt = [[
 And with the course's tree model, 2 log2(p) × M/B: how long does one
 all-reduce of the 175 B FP32 gradients (4 bytes each) take on 1024 GPUs at
-100 GB/s?]],
+100 GB/s?
+Give three significant figures.]],
   unit = "s",
   topics = { "all-reduce", "communication", "precision" },
   rubric = { "theory.parallel", "practice.design" },
@@ -1490,6 +1529,7 @@ all-reduce of the 175 B FP32 gradients (4 bytes each) take on 1024 GPUs at
     { value = 2 * 1023 / 1024 * 7, feedback = "That is the ring. The tree sends the whole message at each of its 2 log2 p steps." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "140", 1 },
     { "2*log2(1024)*7", 1 },
     { "2.33 min", 1 },
@@ -1507,7 +1547,8 @@ question {
   prompt = [[
 The guide's example: 100 MB of gradients, 16 GPUs, 25 GB/s links and a
 latency of 1 µs per step. Ring all-reduce takes 2(p - 1) steps, each sending
-M/p bytes and paying the latency once. How long does it take?]],
+M/p bytes and paying the latency once. How long does it take?
+Give three significant figures.]],
   unit = "ms",
   topics = { "all-reduce", "communication" },
   rubric = { "theory.parallel" },
@@ -1525,6 +1566,7 @@ M/p bytes and paying the latency once. How long does it take?]],
     { value = 32.008, feedback = "That is the tree (2 log2 p steps of the full message)." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "7.53", 1 },
     { "0.00753 s", 1 },
     { "7.5", 1 },
@@ -1541,7 +1583,8 @@ question {
   prompt = [[
 Same example: 100 MB of gradients, 16 GPUs, 25 GB/s, 1 µs latency per step.
 The tree all-reduce takes 2 log2(p) steps, each sending the whole 100 MB and
-paying the latency once. How long does it take?]],
+paying the latency once. How long does it take?
+Give three significant figures.]],
   unit = "ms",
   topics = { "all-reduce", "communication" },
   rubric = { "theory.parallel" },
@@ -1552,6 +1595,7 @@ paying the latency once. How long does it take?]],
     { value = 7.53, feedback = "That is the ring." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { "32", 1 },
     { "32.008 ms", 1 },
     { "16", 0 },
@@ -1568,7 +1612,8 @@ question {
 A {pb}-billion-parameter model trains data-parallel on {p} GPUs with
 {bw} GB/s links. Gradients are {bytes}-byte floats. Using the bandwidth term
 of ring all-reduce, 2(p - 1)/p × M/B, how long does one gradient all-reduce
-take?]],
+take?
+Give three significant figures.]],
   unit = "s",
   topics = { "all-reduce", "communication" },
   rubric = { "theory.parallel", "practice.design" },
@@ -1593,6 +1638,7 @@ take?]],
       feedback = "That is the tree formula, 2 log2 p × M/B." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.05) end, score = 0 },
     { "7 GB", "invalid" },
@@ -1608,7 +1654,8 @@ question {
   prompt = [[
 {mb} MB of gradients are all-reduced over {p} GPUs with {bw} GB/s links,
 using the course's tree model, 2 log2(p) × M/B. Ignoring latency, how long
-does it take?]],
+does it take?
+Give three significant figures.]],
   unit = "ms",
   topics = { "all-reduce", "communication" },
   rubric = { "theory.parallel" },
@@ -1625,6 +1672,7 @@ does it take?]],
       feedback = "That is the ring's bandwidth term." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 0.9) end, score = 0 },
     { "soon", "invalid" },
@@ -1641,7 +1689,8 @@ question {
 All-reduce of a {size} message over {p} GPUs, with {bw} GB/s links and
 α = {alpha} µs latency per step. Ring: 2(p - 1) × (α + M/(pB)). Tree:
 2 log2(p) × (α + M/B). Compute the ratio T_tree / T_ring (below 1 means the
-tree is faster).]],
+tree is faster).
+Give three significant figures.]],
   topics = { "all-reduce", "latency" },
   rubric = { "theory.parallel", "practice.design" },
   hints = {
@@ -1686,6 +1735,7 @@ tree is faster).]],
       feedback = "That ratio ignores the latency α; it is only right for very large messages." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.1) end, score = 0 },
     { "tree", "invalid" },
@@ -1703,7 +1753,8 @@ question {
 parameter server; its full-duplex link must take in all n gradients, then
 send the model to all n workers (two phases, each n × M over its link).
 Option B: ring all-reduce, 2(n - 1)/n × M per GPU at the same link speed.
-How many times longer does option A take? (Ignore latency.)]],
+How many times longer does option A take? (Ignore latency.)
+Give three significant figures.]],
   unit = "x",
   topics = { "all-reduce", "parameter-server" },
   rubric = { "theory.parallel", "practice.design" },
@@ -1720,6 +1771,7 @@ How many times longer does option A take? (Ignore latency.)]],
       feedback = "That is the inverse: how much SHORTER the server option is." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p) return string.format("%d^2/%d", p.n, p.n - 1) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.06) end, score = 0 },

@@ -250,7 +250,8 @@ question {
 A cluster has 24 GPUs, 192 CPU cores and 1536 GB of memory. Each of team A's
 jobs needs 4 GPUs, 16 cores and 128 GB; each of team B's jobs needs 1 GPU,
 32 cores and 64 GB. Both teams have more jobs waiting than fit. Under
-Dominant Resource Fairness, how many jobs does team A run?]],
+Dominant Resource Fairness, how many jobs does team A run?
+Give a whole number.]],
   topics = { "scheduling", "drf" },
   hints = {
     "Team A's dominant resource is GPUs (4/24 per job); team B's is cores (32/192 per job).",
@@ -282,7 +283,8 @@ question {
   prompt = [[
 In the same cluster (24 GPUs, 192 cores, 1536 GB), DRF has given team A
 (4 GPUs, 16 cores, 128 GB per job) and team B (1 GPU, 32 cores, 64 GB per
-job) all the jobs that fit. How many GPUs stay idle?]],
+job) all the jobs that fit. How many GPUs stay idle?
+Give a whole number.]],
   topics = { "scheduling", "drf", "utilization" },
   rubric = { "theory.scheduling", "advanced.cost" },
   hints = {
@@ -311,7 +313,8 @@ question {
   prompt = [[
 A cluster has {G} GPUs, {C} CPU cores and {M} GB of memory. A team runs {n}
 jobs, each using {g} GPU(s), {c} cores and {m} GB. What is the team's
-dominant share, in per cent?]],
+dominant share, in per cent?
+Give three significant figures.]],
   unit = "%",
   topics = { "scheduling", "drf" },
   hints = {
@@ -352,6 +355,7 @@ dominant share, in per cent?]],
       feedback = "That is one job's dominant share. The team runs {n} jobs." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 1.05) end, score = 0 },
     -- Team A of the worked example with 3 jobs: GPUs 12/24 = 50%.
@@ -372,7 +376,8 @@ GPU(s) and {ac} cores; each of team B's jobs needs {bg} GPU(s) and {bc}
 cores. Both teams have more jobs waiting than fit. DRF gives the next job to
 the team with the lower dominant share (team A on a tie) and, when that
 team's job does not fit, to the other team if its job fits. How many jobs
-does team {who} end up running?]],
+does team {who} end up running?
+Give a whole number.]],
   points = 2,
   topics = { "scheduling", "drf" },
   hints = {
@@ -502,7 +507,8 @@ question {
   prompt = [[
 Jobs arrive needing {jobs} GPUs. Every job must run inside one node, and a
 node has 8 GPUs. Placing the jobs with first-fit decreasing (largest job
-first; each job on the first node with room), how many nodes are used?]],
+first; each job on the first node with room), how many nodes are used?
+Give a whole number.]],
   topics = { "scheduling", "bin-packing", "placement" },
   rubric = { "theory.scheduling", "practice.design" },
   hints = {
@@ -559,7 +565,8 @@ question {
   prompt = [[
 A cluster has {nodes} nodes of 8 GPUs. The free GPUs per node are: {free}.
 A queue of 8-GPU jobs waits, and each job needs one whole node. How many of
-these jobs can start now?]],
+these jobs can start now?
+Give a whole number.]],
   topics = { "scheduling", "fragmentation", "placement" },
   rubric = { "theory.scheduling", "advanced.cost" },
   hints = {
@@ -663,7 +670,8 @@ question {
 A {n}-GPU training job waits at the head of the queue. GPUs free up one at a
 time, one every {t} minutes, and the scheduler reserves each one for the job
 (nothing else may use it) until all {n} are free. How many GPU-hours sit
-reserved and idle before the job can start?]],
+reserved and idle before the job can start?
+Give three significant figures.]],
   points = 2,
   topics = { "scheduling", "gang-scheduling", "utilization" },
   rubric = { "theory.scheduling", "advanced.cost" },
@@ -684,6 +692,7 @@ reserved and idle before the job can start?]],
       feedback = "That is how long the job waits. Multiply by the GPUs held idle meanwhile (on average half of them)." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     -- The page's example: 64 GPUs, one per minute: 2016 GPU-minutes.
     { params = { n = 64, t = 1 }, answer = "33.6", score = 1 },
@@ -735,7 +744,8 @@ question {
   prompt = [[
 {s} small inference services each fit in a 1g.10gb MIG instance (10 GB, the
 smallest slice of an A100 80GB). With MIG, how many A100 80GB GPUs do they
-need?]],
+need?
+Give a whole number.]],
   topics = { "scheduling", "mig", "isolation" },
   rubric = { "theory.scheduling", "advanced.cost" },
   hints = {
@@ -845,7 +855,8 @@ question {
 A job on {g} GPUs writes a checkpoint every {tau} minutes. It is preempted
 at a random moment and needs {r} minutes to restart (load, warm up) before
 it computes again. On average, how many GPU-hours of work does the
-preemption cost?]],
+preemption cost?
+Give three significant figures.]],
   topics = { "scheduling", "preemption", "checkpointing" },
   rubric = { "theory.scheduling", "advanced.integration" },
   hints = {
@@ -868,6 +879,7 @@ preemption cost?]],
       feedback = "That is in GPU-minutes. Divide by 60." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { params = { g = 64, tau = 60, r = 10 }, answer = "42.67", score = 1 },
     { params = { g = 64, tau = 60, r = 10 }, answer = "74.67", score = 0 },
@@ -882,7 +894,8 @@ question {
   prompt = [[
 Writing a checkpoint takes {c} minutes, and the job is interrupted
 (failure or preemption) on average every {mh} hours. Using τ* = √(2 × C ×
-M), how many minutes apart should checkpoints be?]],
+M), how many minutes apart should checkpoints be?
+Give three significant figures.]],
   unit = "min",
   topics = { "scheduling", "checkpointing", "fault-tolerance" },
   rubric = { "theory.scheduling", "advanced.integration" },
@@ -903,6 +916,7 @@ M), how many minutes apart should checkpoints be?]],
       feedback = "That is in seconds; the question asks minutes." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { answer = function(p, ctx) return num(ctx.reference * 60) .. " s" end, score = 1 },
     -- The page's example: C = 2 min, M = 8 h: 43.8 minutes.
@@ -957,7 +971,8 @@ question {
   prompt = [[
 A service must handle {qps} queries per second. One replica serves at most
 {mu} queries per second, and the team runs replicas at no more than {u}%
-utilisation to keep latency low. How many replicas does it need?]],
+utilisation to keep latency low. How many replicas does it need?
+Give a whole number.]],
   topics = { "scheduling", "autoscaling", "serving" },
   rubric = { "theory.scheduling", "practice.deployment" },
   hints = {
@@ -1008,7 +1023,8 @@ replica takes {s} minutes from the autoscaler's decision until it serves
 (provision the GPU node, start the container, load the model), and one
 replica serves {mu} queries per second. How many replicas' worth of spare
 capacity must already be running when the autoscaler triggers, so that the
-load never exceeds capacity while the new replicas boot?]],
+load never exceeds capacity while the new replicas boot?
+Give a whole number.]],
   topics = { "scheduling", "autoscaling", "provisioning" },
   rubric = { "theory.scheduling", "advanced.integration", "practice.deployment" },
   hints = {
@@ -1053,7 +1069,8 @@ question {
 A checkpointed training job can run on spot instances at {d}% of the
 on-demand price. Preemptions make it redo work and restart, so it needs
 {w}% more GPU-hours than on on-demand instances. By what percentage does
-spot lower the job's cost?]],
+spot lower the job's cost?
+Give three significant figures.]],
   unit = "%",
   topics = { "scheduling", "autoscaling", "cost", "spot" },
   rubric = { "theory.scheduling", "advanced.cost" },
@@ -1072,6 +1089,7 @@ spot lower the job's cost?]],
       feedback = "The extra work is {w}% of the spot hours, which cost {d}% each: multiply, do not subtract." },
   },
   examples = {
+    { answer = function(p, ctx) return wb.sig(ctx.reference, 3) end, score = 1 },  -- the rounding rule
     { answer = function(p, ctx) return num(ctx.reference) end, score = 1 },
     { params = { d = 40, w = 25 }, answer = "50", score = 1 },
     { params = { d = 40, w = 25 }, answer = "60", score = 0 },
