@@ -80,6 +80,7 @@ static void json_sweep(struct core_json *j, const struct lesson_check *c)
             core_json_kint(j, "attacks", (long long)q->attacks);
             core_json_knum(j, "attack_max", q->attack_max);
             core_json_kstr(j, "attack_worst", q->attack_worst ? q->attack_worst : "");
+            core_json_kbool(j, "attacks_reported", q->attacks_reported);
         }
         core_json_obj_end(j);
     }
@@ -106,8 +107,9 @@ static void print_sweep(const struct lesson_check *c)
                 printf(", kappa %.2f", q->kappa);
         }
         if (q->attacks)
-            printf("; %zu attacks, best %.2f (%s)", q->attacks, q->attack_max,
-                   cli_tx(q->attack_worst ? q->attack_worst : ""));
+            printf("; %zu attacks, best %.2f (%s)%s", q->attacks, q->attack_max,
+                   cli_tx(q->attack_worst ? q->attack_worst : ""),
+                   q->attacks_reported ? ", reported only (attacks = \"report\")" : "");
         printf("\n");
     }
 }

@@ -586,6 +586,7 @@ struct grader_sweep_q {
     size_t attacks;     /* design: attacks built from the rubric and graded */
     double attack_max;  /* the highest score of one */
     char *attack_worst; /* its name (NULL when none) */
+    bool attacks_reported; /* the question says attacks = "report": not problems */
 };
 
 struct grader_sweep {

@@ -71,7 +71,10 @@ static void attack_fill(lua_State *L, struct grader_job *j)
         struct grader_attack_out *o = &j->attacks[j->n_attacks++];
         o->name = grader_lua_strdup(L, -2);
         o->answer = grader_lua_strdup(L, -1);
-        lua_pop(L, 3); /* list */
+        lua_pop(L, 2);                   /* list a */
+        lua_getfield(L, -1, "report");   /* list a report */
+        o->report = lua_toboolean(L, -1);
+        lua_pop(L, 2); /* list */
         j->res = &o->res;
         int top = lua_gettop(L);
         grader_job_grade(L, j, o->answer);

@@ -426,8 +426,9 @@ static bool short_paren(const unsigned char *s, size_t i, size_t n)
     for (size_t k = i + 1; k < n && k < i + 120; k++) {
         if (s[k] == ')')
             return words <= SHORT_PAREN;
-        if (s[k] == '(' || s[k] == '.' || s[k] == '?' || s[k] == '!' || s[k] == ';' ||
-            s[k] == '\n')
+        /* a full stop ends it, a dot inside a name does not ("threadIdx.x") */
+        bool stop = s[k] == '.' && !(word_byte(s[k - 1]) && k + 1 < n && word_byte(s[k + 1]));
+        if (s[k] == '(' || stop || s[k] == '?' || s[k] == '!' || s[k] == ';' || s[k] == '\n')
             return false;
         bool w = word_byte(s[k]);
         if (w && !in_word)

@@ -337,6 +337,11 @@ static const char *grammar_token(const struct grader_design *d, size_t i, char *
         (grader_design_word_is(d, i - 1, "x") || grader_design_word_is(d, i - 1, "by")) &&
         number_word(d, i - 2))
         return NULL;
+    /* "K x K taps": the size is a number for the grammar, not a letter */
+    if (number_word(d, i) && next != NONE && next + 1 < d->n_w && d->w[next + 1].seg == w->seg &&
+        (grader_design_word_is(d, next, "x") || grader_design_word_is(d, next, "by")) &&
+        number_word(d, next + 1))
+        return "32";
     for (size_t k = 0; k < sizeof NT_WORD / sizeof NT_WORD[0]; k++)
         if (grader_design_word_is(d, i, NT_WORD[k][0]))
             return NT_WORD[k][1];

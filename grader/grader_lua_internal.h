@@ -747,6 +747,7 @@ struct grader_attack_out {
     char *answer;  /* its text (cut to 200 bytes) */
     double score;  /* the fraction of the points it earned */
     char *matched; /* what earned them: "concept (\"clause\"); ..." ("" when nothing) */
+    bool report;   /* the question says attacks = "report": shown, not a problem */
     struct grader_result res; /* while it is graded */
 };
 /* Builds the attacks on design question qi from its own rubric, prompt,

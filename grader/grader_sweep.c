@@ -278,7 +278,8 @@ static void attack_question(struct grader_pack *p, size_t qi, struct grader_swee
             free(r->attack_worst);
             r->attack_worst = core_xstrdup(a[i].name);
         }
-        if (a[i].score <= GRADER_ATTACK_MAX + 1e-9)
+        r->attacks_reported = a[i].report;
+        if (a[i].score <= GRADER_ATTACK_MAX + 1e-9 || a[i].report)
             continue;
         char label[300], msg[900];
         snprintf(label, sizeof label, "attack '%s'", a[i].name);

@@ -361,6 +361,11 @@ static enum grader_design_hit judge_claims(lua_State *L, int c, int qpairs,
     }
     lua_pop(L, 2);
     res->hit = *given ? agg : GRADER_HIT_NONE;
+    /* one claim's reversal that another claim of the concept reads the
+     * right way round ("the centroids broadcast to all mappers": the
+     * centroids are what is sent) contradicts nothing */
+    if (res->contradicted && res->hit == GRADER_HIT_FOUND && res->contra_clause == res->clause)
+        res->contradicted = false;
     return res->hit;
 }
 

@@ -258,7 +258,9 @@ function graders.attacks(q)
   if type(concepts) ~= "table" then return {} end
   local out = {}
   local function attack(name, text)
-    if text and text ~= "" then out[#out + 1] = { name = name, answer = text } end
+    if text and text ~= "" then
+      out[#out + 1] = { name = name, answer = text, report = rawget(q, "attacks") == "report" }
+    end
   end
   local all, frames = {}, {}
   for i, c in ipairs(concepts) do

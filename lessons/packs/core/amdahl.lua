@@ -1984,7 +1984,9 @@ problem, and a larger batch changes nothing.]] },
 Speedup is 5.5x, efficiency 69%. Karp-Flatt serial fraction about 0.064.
 Profile with Nsight, look at all-reduce communication, overlap it with the
 backward pass, prefetch data loading, and try weak scaling with a bigger batch.]],
-      score = 1 },
+      -- "Karp-Flatt serial fraction about 0.064" has no verb: the design
+      -- reader takes it for a list of terms and credits no claim (8 of 10)
+      score = 0.8 },
     { "I would profile it with Nsight and look at the communication.", 0.4 },
     { "Buy faster GPUs.", 0 },
     { "", "invalid" },

@@ -582,7 +582,11 @@ uncoalesced access would cost.]],
                      "from shared memory", "later", "after" } },
         { relation = { "reuse*", "re-use*", "exploit*", "get*", "gain*", "allow*", "enabl*", "give*" },
           object = { "reuse", "re-use", "the data", "the input", "each pixel", "every pixel",
-                     "the pixels", "values", "the tile" } },
+                     "the pixels", "values", "the tile", "taps" } },
+        -- "so the data gets reused", "and reuse it for all K x K taps"
+        { subject = { "data", "input*", "value*", "pixel*", "tile", "it", "they" },
+          relation = { "reused", "re-used", "gets reused", "get reused" } },
+        { relation = { "reuse", "re-use" }, object = { "it", "them", "tile", "for all", "taps" } },
       },
       feedback = "Point out the reuse: each input value serves up to K × K outputs, so read it from DRAM once and from shared memory after that." },
     { name = "cost of uncoalesced access", points = 2,
@@ -1212,6 +1216,9 @@ Give a whole number.]],
 question {
   id = "assessment.scheduler-design",
   kind = "design",
+  -- Not yet declared as claims (issue 24): its phrases are read as before,
+  -- and pack check reports the attacks on it without failing the pack.
+  attacks = "report",
   title = "A multi-tenant GPU scheduler",
   prompt = [[
 Design a scheduling policy for a GPU cluster shared by several teams. It
@@ -1535,6 +1542,9 @@ Give a whole number.]],
 question {
   id = "assessment.inference-design",
   kind = "design",
+  -- Not yet declared as claims (issue 24): its phrases are read as before,
+  -- and pack check reports the attacks on it without failing the pack.
+  attacks = "report",
   title = "An LLM serving system",
   prompt = [[
 Design an inference service for a large language model that must handle
@@ -1802,6 +1812,9 @@ Give three significant figures.]],
 question {
   id = "assessment.infrastructure-design",
   kind = "design",
+  -- Not yet declared as claims (issue 24): its phrases are read as before,
+  -- and pack check reports the attacks on it without failing the pack.
+  attacks = "report",
   title = "The system-design challenge",
   prompt = [[
 Design the ML training infrastructure of the course's scenario: 100

@@ -1761,6 +1761,9 @@ size)?]],
 question {
   id = "distributed.design",
   kind = "design",
+  -- Not yet declared as claims (issue 24): its phrases are read as before,
+  -- and pack check reports the attacks on it without failing the pack.
+  attacks = "report",
   title = "Design: training a 70 B model on 64 GPUs",
   prompt = [[
 You must train a 70-billion-parameter transformer on 8 nodes of 8 × 80 GB

@@ -1172,6 +1172,9 @@ question {
 question {
   id = "inference.design",
   kind = "design",
+  -- Not yet declared as claims (issue 24): its phrases are read as before,
+  -- and pack check reports the attacks on it without failing the pack.
+  attacks = "report",
   title = "Design: a model for a phone",
   prompt = [[
 A 100 MB FP32 image classifier must run on a phone: under 10 ms per image,

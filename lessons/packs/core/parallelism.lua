@@ -903,6 +903,9 @@ it uses, where its data lives, and what limits it.
 question {
   id = "parallelism.system-design",
   kind = "design",
+  -- Not yet declared as claims (issue 24): its phrases are read as before,
+  -- and pack check reports the attacks on it without failing the pack.
+  attacks = "report",
   title = "Parallelise a training and serving system",
   prompt = [[
 A team trains an image classifier on 50 million images with 4 machines of 8

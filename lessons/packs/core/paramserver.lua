@@ -1784,6 +1784,9 @@ Give three significant figures.]],
 question {
   id = "paramserver.design",
   kind = "design",
+  -- Not yet declared as claims (issue 24): its phrases are read as before,
+  -- and pack check reports the attacks on it without failing the pack.
+  attacks = "report",
   title = "Design: the server cannot keep up",
   prompt = [[
 A recommendation model (a 400 M-parameter dense part plus large embedding
