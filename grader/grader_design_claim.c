@@ -31,8 +31,6 @@
  */
 #include "grader_design_internal.h"
 
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 static const char *const COPULA[] = {"is",     "are",  "was",  "were", "be",
@@ -335,10 +333,6 @@ void grader_design_claim_find(const struct grader_design *d, const struct grader
                 continue;
             bool neg = negated(d, c, rd.last);
             int flips = rd.flips + (neg ? 1 : 0);
-            if (getenv("WBDBG"))
-                fprintf(stderr, "claim [%s|%s|%s] clause %zu swap %d flips %d neg %d at %zu %zu %zu q%d h%d p%d pad%d l%d\n",
-                        cs->slot[0].n ? cs->slot[0].terms[0] : "-", cs->slot[1].n ? cs->slot[1].terms[0] : "-",
-                        cs->slot[2].n ? cs->slot[2].terms[0] : "-", k, swap, rd.flips, neg, rd.at[0], rd.at[1], rd.at[2], c->question, c->hedged, c->result, c->padding, c->listed);
             /* "X is Y" read both ways round is the same claim */
             if (swap && copular(d, c))
                 continue;

@@ -748,6 +748,10 @@ static void read_parse(struct grader_design *d, size_t seg, const struct seg_par
         size_t w = tok_word(sp, t);
         if (w == NONE || (p != 'v' && p != 'a'))
             continue;
+        /* "gang scheduling", "bin packing", "data loading": a noun with an
+         * -ing word after it names a thing, it says nothing of the noun */
+        if (d->w[w].len > 4 && memcmp(dw_text(d, w) + d->w[w].len - 3, "ing", 3) == 0)
+            break;
         char pp = sp->p.pos[t - 1];
         if (pp != 'n' && pp != '?' && pp != 's')
             break;
