@@ -136,6 +136,10 @@ static const char *const SUBST[][2] = {
     {"batched", "grouped"},  {"batching", "grouping"}, {"prefetch", "fetch"},
     {"prefetches", "fetches"}, {"prefetched", "fetched"}, {"prefetching", "fetching"}};
 
+/* Words before "parallel" that make it a name ("data parallel"). */
+static const char *const PARALLEL_KIND[] = {"data",     "model",   "tensor", "pipeline",
+                                            "request",  "expert",  "sequence", "context"};
+
 /* Determiners after which "read" and "write" are nouns. */
 static const char *const DETERMINER[] = {"a",     "an",  "the",  "each", "every", "one",
                                          "this",  "that", "its", "their", "our",  "no",
@@ -348,6 +352,13 @@ static const char *grammar_token(const struct grader_design *d, size_t i, char *
     for (size_t k = 0; k < sizeof SUBST / sizeof SUBST[0]; k++)
         if (grader_design_word_is(d, i, SUBST[k][0]))
             return SUBST[k][1];
+    /* "data parallel", "tensor parallel": one name, a noun for the grammar
+     * ("training is data parallel") */
+    if (grader_design_word_is(d, i, "parallel") && !first && WORD_IN(d, i - 1, PARALLEL_KIND))
+        return NOUN;
+    if (WORD_IN(d, i, PARALLEL_KIND) && next != NONE &&
+        (grader_design_word_is(d, next, "parallel") || grader_design_word_is(d, next, "parallelism")))
+        return NOUN; /* "request parallelism": "request" is no verb there */
     /* "read": a noun after a determiner, a participle after be or have;
      * else a verb the dictionary reads badly ("threads read addresses") */
     if (grader_design_word_is(d, i, "read") || grader_design_word_is(d, i, "write")) {
