@@ -359,6 +359,9 @@ static const char *grammar_token(const struct grader_design *d, size_t i, char *
     if (WORD_IN(d, i, PARALLEL_KIND) && next != NONE &&
         (grader_design_word_is(d, next, "parallel") || grader_design_word_is(d, next, "parallelism")))
         return NOUN; /* "request parallelism": "request" is no verb there */
+    /* "BF16 mixed precision": "mixed" is no verb there; the noun stays */
+    if (grader_design_word_is(d, i, "mixed") && next != NONE && grader_design_word_is(d, next, "precision"))
+        return NULL;
     /* "read": a noun after a determiner, a participle after be or have;
      * else a verb the dictionary reads badly ("threads read addresses") */
     if (grader_design_word_is(d, i, "read") || grader_design_word_is(d, i, "write")) {
