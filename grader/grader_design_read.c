@@ -359,6 +359,16 @@ static const char *grammar_token(const struct grader_design *d, size_t i, char *
     if (WORD_IN(d, i, PARALLEL_KIND) && next != NONE &&
         (grader_design_word_is(d, next, "parallel") || grader_design_word_is(d, next, "parallelism")))
         return NOUN; /* "request parallelism": "request" is no verb there */
+    /* "kernel launch overhead": "launch" names the cost, it is no verb */
+    if (grader_design_word_is(d, i, "launch") && next != NONE &&
+        (grader_design_word_is(d, next, "overhead") || grader_design_word_is(d, next, "overheads") ||
+         grader_design_word_is(d, next, "cost") || grader_design_word_is(d, next, "costs") ||
+         grader_design_word_is(d, next, "latency") || grader_design_word_is(d, next, "time")))
+        return NOUN;
+    /* "far left of the ridge point": a place the grammar reads as "ahead of" */
+    if ((grader_design_word_is(d, i, "left") || grader_design_word_is(d, i, "right")) && next != NONE &&
+        grader_design_word_is(d, next, "of"))
+        return "ahead";
     /* "BF16 mixed precision": "mixed" is no verb there; the noun stays */
     if (grader_design_word_is(d, i, "mixed") && next != NONE && grader_design_word_is(d, next, "precision"))
         return NULL;
