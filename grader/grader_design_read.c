@@ -61,7 +61,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define FAR_VERB 8 /* words from a subject's head to its verb, at most */
+#define FAR_VERB 12 /* words from a subject's head to its verb, at most */
 
 /* ---- words ------------------------------------------------------------------ */
 
@@ -134,7 +134,8 @@ static const char *const SUBST[][2] = {
     {"shard", "partition"},  {"shards", "partitions"}, {"sharded", "partitioned"},
     {"sharding", "partitioning"}, {"batch", "group"},  {"batches", "groups"},
     {"batched", "grouped"},  {"batching", "grouping"}, {"prefetch", "fetch"},
-    {"prefetches", "fetches"}, {"prefetched", "fetched"}, {"prefetching", "fetching"}};
+    {"prefetches", "fetches"}, {"prefetched", "fetched"}, {"prefetching", "fetching"},
+    {"halves", "cuts"}, {"halve", "cut"}};
 
 /* Words before "parallel" that make it a name ("data parallel"). */
 static const char *const PARALLEL_KIND[] = {"data",     "model",   "tensor", "pipeline",
