@@ -214,6 +214,12 @@ static bool ends(const char *s, const char *suffix)
     return n > m && memcmp(s + n - m, suffix, m) == 0;
 }
 
+/* Verbs after which an unknown word says how something is or goes ("we
+ * go async", "it stays stale"): left to the dictionary's guess. */
+static const char *const STATE_BEFORE[] = {"go",   "goes",  "went", "is",     "are",   "be",
+                                           "stay", "stays", "run",  "runs",   "become",
+                                           "becomes", "remain", "remains", "was", "were"};
+
 /* Verbs that take a "that" clause: their clause is no relative one. */
 static const char *const VERB_LIKE[] = {"think", "know", "say", "believe", "hope", "mean",
                                         "show", "see", "note", "find", "expect", "ensure",
@@ -406,7 +412,8 @@ static const char *grammar_token(const struct grader_design *d, size_t i, char *
     bool known = true;
     if (buf[0] >= 'a' && buf[0] <= 'z' && w->src_len >= 4 &&
         grader_lg_known(buf, &known, NULL) == CORE_OK && !known && !ends(lw, "ed") &&
-        !ends(lw, "ing") && !ends(lw, "ly") && (first || !WORD_IN(d, i - 1, VERB_BEFORE)))
+        !ends(lw, "ing") && !ends(lw, "ly") &&
+        (first || (!WORD_IN(d, i - 1, VERB_BEFORE) && !WORD_IN(d, i - 1, STATE_BEFORE))))
         return ends(lw, "s") && !ends(lw, "ss") ? NOUNS : NOUN;
     return buf;
 }
@@ -1267,11 +1274,14 @@ static void connect(struct grader_design *d, struct grader_design_known *vocab)
             }
             (void)that;
         }
-        /* padding: nothing of the question in subject or object */
+        /* padding: nothing of the question in subject, verb or object (a
+         * rubric's verb is the question's: "we shard the keys") */
         bool any = false;
         bool hit = range_in_vocab(d, c->subj_first, c->subj_last, vocab, &any) ||
                    range_in_vocab(d, c->obj_first, c->obj_last, vocab, &any) ||
                    range_in_vocab(d, c->ante_first, c->ante_last, vocab, &any);
+        for (size_t r = 0; r < c->n_rel && !hit; r++)
+            hit = range_in_vocab(d, c->rel[r], c->rel[r], vocab, &any) && d->w[c->rel[r]].term;
         c->padding = any && !hit;
         bool sany = false;
         bool shit = range_in_vocab(d, c->subj_first, c->subj_last, vocab, &sany) ||

@@ -72,6 +72,34 @@ static void known_from(lua_State *L, int t, const char *name, struct grader_desi
     lua_pop(L, 1);
 }
 
+/* The words a concept's Lua patterns start with, as prefixes ("async%w*"
+ * and "asyn" give "async*" and "asyn*"): the segments that hold them are
+ * read for clauses like those with a phrase. */
+static void known_patterns(lua_State *L, int t, struct grader_design_known *k)
+{
+    if (raw_field(L, t, "patterns") == LUA_TTABLE) { /* pats */
+        size_t n = lua_rawlen(L, -1);
+        for (size_t i = 1; i <= n && i <= 64; i++) {
+            if (lua_rawgeti(L, -1, (lua_Integer)i) == LUA_TSTRING) { /* pats p */
+                const char *p = lua_tostring(L, -1);
+                char w[33];
+                size_t m = 0;
+                while (m + 1 < sizeof w && p[m] >= 'a' && p[m] <= 'z') {
+                    w[m] = p[m];
+                    m++;
+                }
+                if (m >= 3) {
+                    w[m] = '*';
+                    w[m + 1 < sizeof w ? m + 1 : m] = '\0';
+                    grader_design_known_add(k, w);
+                }
+            }
+            lua_pop(L, 1);
+        }
+    }
+    lua_pop(L, 1);
+}
+
 /* Adds the words of string t[name] (or of each string in list t[name]). */
 static void vocab_from(lua_State *L, int t, const char *name, struct grader_design_known *k)
 {
@@ -450,6 +478,13 @@ int grader_wb_judge(lua_State *L)
             known_from(L, -1, "near", &k, 0);
             known_from(L, -1, "contradicts", &k, 0);
             known_from(L, -1, "claims", &k, 0);
+            known_patterns(L, lua_gettop(L), &k);
+            /* the rubric's own words are the question's too: "We shard the
+             * keys" is about the question when sharding is a concept */
+            if (has_q) {
+                known_from(L, -1, "match", &vocab, 0);
+                known_from(L, -1, "claims", &vocab, 0);
+            }
         }
         lua_pop(L, 1);
     }
