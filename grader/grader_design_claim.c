@@ -109,9 +109,16 @@ static size_t rel_match(const struct grader_design *d, const struct dclause *c,
 
 /* A copula first and no passive: "X is Y", "GPUs are good at matrix
  * multiplication" say the same read either way round. */
+/* Verbs that say the same read either way round: "matrix multiplication
+ * suits this design" is "this design suits matrix multiplication". */
+static const char *const SYMMETRIC[] = {"suit",  "suits",   "suited", "fit",    "fits",
+                                        "match", "matches", "pair",   "pairs",  "resemble",
+                                        "resembles"};
+
 static bool copular(const struct grader_design *d, const struct dclause *c)
 {
-    return c->n_rel > 0 && !c->passive && DESIGN_WORD_IN(d, COPULA, c->rel[0]);
+    return c->n_rel > 0 && !c->passive &&
+           (DESIGN_WORD_IN(d, COPULA, c->rel[0]) || DESIGN_WORD_IN(d, SYMMETRIC, c->rel[0]));
 }
 
 static bool bare_copula(const struct grader_design *d, const struct dclause *c)

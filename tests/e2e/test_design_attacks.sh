@@ -89,5 +89,14 @@ global writes become coalesced. I would pad the tile to 32 x 33 to avoid bank co
 I would profile it with Nsight Compute and compare its bandwidth with a plain copy kernel,
 the ceiling for a transpose."
 
+# a planted instructor pack whose rubric is bare phrases fails pack check,
+# naming the attack that beat it and what it matched
+cp -r "$PACKS/e2e" "$T/planted"
+sed -i '/attacks = "report",/d' "$T/planted/basics.lua"
+run pack check "$T/planted"
+expect_rc 4 "a rubric of bare phrases fails pack check"
+expect_err "question design: attack 'each concept's terms in nonsense frames': earns" "names the attack"
+expect_err "it matched sharding (\"My cat likes the shard partition\")" "says what matched"
+
 echo "$checks checks, $failures failures"
 [ "$failures" -eq 0 ]
