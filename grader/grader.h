@@ -577,15 +577,16 @@ struct grader_sweep_q {
     double mean;        /* the mean |automatic - person| */
     size_t good, partial, keywords, reversed; /* samples by role */
     size_t terse, own_words, wrong_fluent;    /* ...more roles */
-    double good_min; /* the lowest automatic score of a right sample: good, terse,
-                        own-words (1 when none) */
-    double bad_max;  /* the highest of a "keywords", "reversed" or "wrong-fluent" one (0 when
-                        none) */
-    double kappa;    /* quadratic weighted kappa of automatic against person over the
-                        samples (NAN with fewer than two, or when the person gave one score) */
-    size_t attacks;     /* design: attacks built from the rubric and graded */
-    double attack_max;  /* the highest score of one */
-    char *attack_worst; /* its name (NULL when none) */
+    double good_min;       /* the lowest automatic score of a right sample: good, terse,
+                              own-words (1 when none) */
+    double bad_max;        /* the highest of a "keywords", "reversed" or "wrong-fluent" one (0 when
+                              none) */
+    double kappa;          /* quadratic weighted kappa of automatic against person over the
+                              samples (NAN with fewer than two, or when the person gave one
+                              score) */
+    size_t attacks;        /* design: attacks built from the rubric and graded */
+    double attack_max;     /* the highest score of one */
+    char *attack_worst;    /* its name (NULL when none) */
     bool attacks_reported; /* the question says attacks = "report": not problems */
 };
 

@@ -48,10 +48,10 @@ static char *matched_text(const struct grader_result *r)
 /* GRADER_J_ATTACK: builds the attacks, then grades each. */
 static void attack_fill(lua_State *L, struct grader_job *j)
 {
-    grader_wb_push_graders(L);     /* graders */
-    lua_getfield(L, -1, "attacks"); /* graders fn */
-    lua_remove(L, -2);              /* fn */
-    lua_pushvalue(L, GRADER_S_Q);   /* fn q */
+    grader_wb_push_graders(L);                           /* graders */
+    lua_getfield(L, -1, "attacks");                      /* graders fn */
+    lua_remove(L, -2);                                   /* fn */
+    lua_pushvalue(L, GRADER_S_Q);                        /* fn q */
     grader_job_call(L, j, "building the attacks", 1, 1); /* list */
     int list = lua_gettop(L);
     size_t n = lua_type(L, list) == LUA_TTABLE ? lua_rawlen(L, list) : 0;
@@ -71,8 +71,8 @@ static void attack_fill(lua_State *L, struct grader_job *j)
         struct grader_attack_out *o = &j->attacks[j->n_attacks++];
         o->name = grader_lua_strdup(L, -2);
         o->answer = grader_lua_strdup(L, -1);
-        lua_pop(L, 2);                   /* list a */
-        lua_getfield(L, -1, "report");   /* list a report */
+        lua_pop(L, 2);                 /* list a */
+        lua_getfield(L, -1, "report"); /* list a report */
         o->report = lua_toboolean(L, -1);
         lua_pop(L, 2); /* list */
         j->res = &o->res;
@@ -89,8 +89,8 @@ static void attack_fill(lua_State *L, struct grader_job *j)
     lua_pop(L, 1);
 }
 
-int grader_attacks_run(struct grader_pack *p, size_t qi, struct grader_attack_out **out,
-                       size_t *n, struct core_err *err)
+int grader_attacks_run(struct grader_pack *p, size_t qi, struct grader_attack_out **out, size_t *n,
+                       struct core_err *err)
 {
     *out = NULL;
     *n = 0;

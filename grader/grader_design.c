@@ -54,9 +54,9 @@
 #include <string.h>
 
 #define MAX_PHRASE GRADER_DESIGN_MAX_PHRASE
-#define FUZZY1 7     /* phrase words this long tolerate one edit */
-#define FUZZY2 10    /* and this long, two */
-#define SHORT_LINE 4 /* a line of fewer words is a list item of its own */
+#define FUZZY1 7      /* phrase words this long tolerate one edit */
+#define FUZZY2 10     /* and this long, two */
+#define SHORT_LINE 4  /* a line of fewer words is a list item of its own */
 #define SHORT_PAREN 6 /* a parenthesis of this many words is an aside, not a segment */
 
 /* Function words: never taken for a misspelt term. */
@@ -82,22 +82,22 @@ static const char *const FUNCTION_WORDS[] = {
 
 /* Words before which a new segment starts. */
 static const char *const CLAUSE_WORDS[] = {
-    "although", "and",   "because", "but",    "hence", "however", "if",      "since",
-    "so",       "then",  "therefore", "though", "thus", "unless", "whereas", "whether",
-    "which",    "while", "who",     "whose",  "yet"};
+    "although", "and",     "because", "but",       "hence",  "however", "if",
+    "since",    "so",      "then",    "therefore", "though", "thus",    "unless",
+    "whereas",  "whether", "which",   "while",     "who",    "whose",   "yet"};
 
 /* Where a long run is best cut: before a preposition. */
-static const char *const CUT_BEFORE[] = {"of",   "in",    "on",     "at",      "with",  "by",
-                                         "for",  "from",  "into",   "along",   "under", "over",
-                                         "per",  "through", "across", "onto",  "via"};
+static const char *const CUT_BEFORE[] = {"of",  "in",      "on",     "at",    "with",  "by",
+                                         "for", "from",    "into",   "along", "under", "over",
+                                         "per", "through", "across", "onto",  "via"};
 
 /* Words that negate what follows in their segment (with the two-word ones
  * and the n't forms handled in negator_at()), and the adverbs that do
  * ("GPUs hardly hide latency"). */
 static const char *const NEGATORS[] = {
-    "aint",     "arent",   "cannot", "cant",   "couldnt", "didnt",   "doesnt", "dont",
-    "hadnt",    "hasnt",   "havent", "isnt",   "lack",    "lacking", "lacks",  "mustnt",
-    "neednt",   "neither", "never",  "no",     "none",    "nor",     "not",    "nothing",
+    "aint",     "arent",   "cannot", "cant",   "couldnt", "didnt",   "doesnt",  "dont",
+    "hadnt",    "hasnt",   "havent", "isnt",   "lack",    "lacking", "lacks",   "mustnt",
+    "neednt",   "neither", "never",  "no",     "none",    "nor",     "not",     "nothing",
     "shouldnt", "unable",  "wasnt",  "werent", "without", "wont",    "wouldnt", "hardly",
     "scarcely", "barely",  "seldom", "rarely"};
 
@@ -111,7 +111,8 @@ bool grader_design_in_list(const char *const *list, size_t n, const char *w, siz
 
 bool grader_design_word_is(const struct grader_design *d, size_t i, const char *s)
 {
-    return i < d->n_w && d->w[i].len == strlen(s) && memcmp(d->text + d->w[i].at, s, d->w[i].len) == 0;
+    return i < d->n_w && d->w[i].len == strlen(s) &&
+           memcmp(d->text + d->w[i].at, s, d->w[i].len) == 0;
 }
 
 /* Memory comes from the caller's allocator (the sandbox's, when grading:
@@ -346,7 +347,6 @@ static const char *const NOTHING_VERBS[] = {
     "achieve", "achieves", "add",  "adds",  "change", "changes", "do",  "does",
     "gain",    "gains",    "tell", "tells", "bring",  "brings",  "buy", "buys"};
 
-
 /* Does a dismissal start at word i ("useless"; a negator followed within
  * three words, in the segment, by one of DISMISSED; "no need", "no
  * difference")? */
@@ -366,7 +366,8 @@ static bool dismissal_at(const struct grader_design *d, size_t i)
     if (!neg)
         return false;
     for (size_t k = i + 1; k <= i + 3 && k < d->n_w && d->w[k].seg == w->seg; k++)
-        if (DESIGN_IN(DISMISSED, d->text + d->w[k].at, d->w[k].len) || grader_design_word_is(d, k, "need"))
+        if (DESIGN_IN(DISMISSED, d->text + d->w[k].at, d->w[k].len) ||
+            grader_design_word_is(d, k, "need"))
             return true;
     return false;
 }
@@ -687,9 +688,8 @@ bool grader_design_known_has(struct grader_design_known *k, const char *w)
     return bsearch(&w, k->words, k->n, sizeof *k->words, cmp_str) != NULL;
 }
 
-bool grader_design_word_match(const struct grader_design *d, size_t i,
-                              const struct grader_pword *p, bool fuzzy,
-                              struct grader_design_known *known)
+bool grader_design_word_match(const struct grader_design *d, size_t i, const struct grader_pword *p,
+                              bool fuzzy, struct grader_design_known *known)
 {
     const struct dword *w = &d->w[i];
     const char *a = d->text + w->at;

@@ -33,22 +33,20 @@
 
 #include <string.h>
 
-static const char *const COPULA[] = {"is",     "are",  "was",  "were", "be",
-                                     "been",   "being", "am",  "s",    "re",
-                                     "remain", "remains", "stay", "stays"};
+static const char *const COPULA[] = {"is", "are", "was", "were",   "be",      "been", "being",
+                                     "am", "s",   "re",  "remain", "remains", "stay", "stays"};
 
-static const char *const AUXILIARY[] = {"is",    "are",   "was",    "were",  "be",    "been",
-                                        "being", "am",    "has",    "have",  "had",   "do",
-                                        "does",  "did",   "will",   "would", "shall", "should",
-                                        "can",   "could", "may",    "might", "must",  "cannot",
-                                        "get",   "gets",  "got"};
+static const char *const AUXILIARY[] = {
+    "is",   "are",   "was", "were",  "be",   "been",   "being", "am",    "has",
+    "have", "had",   "do",  "does",  "did",  "will",   "would", "shall", "should",
+    "can",  "could", "may", "might", "must", "cannot", "get",   "gets",  "got"};
 
 /* Does one of the slot's phrases occur within words a..b? Returns its first
  * word, or NONE. `skip`: a word the phrase must not start at (the one the
  * relation took). */
-static size_t slot_in_n(const struct grader_design *d, const struct grader_claim_slot *sl,
-                        size_t a, size_t b, bool fuzzy, struct grader_design_known *known,
-                        size_t skip, size_t *words)
+static size_t slot_in_n(const struct grader_design *d, const struct grader_claim_slot *sl, size_t a,
+                        size_t b, bool fuzzy, struct grader_design_known *known, size_t skip,
+                        size_t *words)
 {
     if (a == NONE || b == NONE || a > b)
         return NONE;
@@ -111,9 +109,9 @@ static size_t rel_match(const struct grader_design *d, const struct dclause *c,
  * multiplication" say the same read either way round. */
 /* Verbs that say the same read either way round: "matrix multiplication
  * suits this design" is "this design suits matrix multiplication". */
-static const char *const SYMMETRIC[] = {"suit",  "suits",   "suited", "fit",    "fits",
-                                        "match", "matches", "pair",   "pairs",  "resemble",
-                                        "resembles"};
+static const char *const SYMMETRIC[] = {"suit",  "suits",    "suited",   "fit",
+                                        "fits",  "match",    "matches",  "pair",
+                                        "pairs", "resemble", "resembles"};
 
 static bool copular(const struct grader_design *d, const struct dclause *c)
 {
@@ -192,9 +190,9 @@ struct reading {
 
 /* Tries slot `which` (0 subject, 1 relation, 2 object) as written and by
  * its antonyms; returns the word matched or NONE, and adds to flips. */
-typedef size_t (*finder)(const struct grader_design *, const struct dclause *,
-                         const struct roles *, const struct grader_claim_slot *, bool,
-                         struct grader_design_known *, size_t);
+typedef size_t (*finder)(const struct grader_design *, const struct dclause *, const struct roles *,
+                         const struct grader_claim_slot *, bool, struct grader_design_known *,
+                         size_t);
 
 static size_t find_subject(const struct grader_design *d, const struct dclause *c,
                            const struct roles *r, const struct grader_claim_slot *sl, bool fuzzy,
@@ -234,11 +232,10 @@ static size_t find_relation(const struct grader_design *d, const struct dclause 
     return m;
 }
 
-static bool try_slot(const struct grader_design *d, const struct dclause *c,
-                     const struct roles *r, const struct grader_claim_slot *direct,
-                     const struct grader_claim_slot *anti, finder f, bool fuzzy,
-                     struct grader_design_known *known, size_t skip, struct reading *rd,
-                     size_t *at)
+static bool try_slot(const struct grader_design *d, const struct dclause *c, const struct roles *r,
+                     const struct grader_claim_slot *direct, const struct grader_claim_slot *anti,
+                     finder f, bool fuzzy, struct grader_design_known *known, size_t skip,
+                     struct reading *rd, size_t *at)
 {
     if (direct->n == 0) {
         *at = NONE;
@@ -360,8 +357,8 @@ void grader_design_claim_find(const struct grader_design *d, const struct grader
                     out->contradicted = true;
                     out->contra_clause = k;
                     out->contra_why = neg && rd.flips == 0 ? GRADER_CLAIM_NEGATED
-                                      : swap              ? GRADER_CLAIM_SWAPPED
-                                                          : GRADER_CLAIM_ANTONYM;
+                                      : swap               ? GRADER_CLAIM_SWAPPED
+                                                           : GRADER_CLAIM_ANTONYM;
                 }
                 if (rd.flips == 0 && swap == 0 && out->hit < GRADER_HIT_NEGATED && asserted) {
                     out->hit = GRADER_HIT_NEGATED;

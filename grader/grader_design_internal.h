@@ -41,16 +41,16 @@ struct dword {
     size_t norm_at;         /* start in its sentence's normalised text */
     size_t norm_end;        /* end there */
     size_t sentence;
-    size_t seg;        /* segment, numbered across the answer */
-    uint8_t sep;       /* enum dsep: what came before, when the word starts its segment */
-    bool apos;         /* an apostrophe directly before it ("don't" is "don" "t") */
-    bool negated;      /* an odd number of negators before it in its segment, or dismissed */
-    bool negator;      /* it is a negator itself */
-    bool compound;     /* joined to a neighbour by a hyphen */
-    bool alpha;        /* letters only (UTF-8 bytes count as letters) */
-    bool term;         /* a word of the rubric (grader_design_read marks them) */
-    bool aside;        /* inside a short parenthesis: not handed to the grammar */
-    size_t clause;     /* the clause it belongs to, NONE */
+    size_t seg;    /* segment, numbered across the answer */
+    uint8_t sep;   /* enum dsep: what came before, when the word starts its segment */
+    bool apos;     /* an apostrophe directly before it ("don't" is "don" "t") */
+    bool negated;  /* an odd number of negators before it in its segment, or dismissed */
+    bool negator;  /* it is a negator itself */
+    bool compound; /* joined to a neighbour by a hyphen */
+    bool alpha;    /* letters only (UTF-8 bytes count as letters) */
+    bool term;     /* a word of the rubric (grader_design_read marks them) */
+    bool aside;    /* inside a short parenthesis: not handed to the grammar */
+    size_t clause; /* the clause it belongs to, NONE */
 };
 
 struct dsentence {
@@ -94,28 +94,28 @@ struct dclause {
     size_t from;                  /* the clause a shared subject comes from, NONE */
     size_t rel[DESIGN_MAX_REL];   /* the verb group: verbs, participles, predicate adjectives */
     size_t n_rel;
-    size_t obj_first, obj_last; /* the rest of the predicate (objects, complements), NONE */
-    size_t oref;                /* a relative clause's own noun, its object ("the stragglers
-                                   that every iteration waits for"), NONE */
+    size_t obj_first, obj_last;     /* the rest of the predicate (objects, complements), NONE */
+    size_t oref;                    /* a relative clause's own noun, its object ("the stragglers
+                                       that every iteration waits for"), NONE */
     size_t agent_first, agent_last; /* a passive's "by ..." phrase, NONE */
     bool passive;
-    bool question;  /* asked, not claimed */
-    bool hedged;    /* a condition or a counterfactual ("if instead ...", "whether") */
-    bool result;    /* a goal, a result to reach ("so that ...", "becomes ...") or what
-                       would happen ("if ..., a warp would touch 32 sectors"): credit,
-                       never a contradiction */
-    bool denied;    /* under a predicate that denies it: "it is a myth that ...",
-                       "GPUs fail to ..." */
-    int neg_words;  /* negators before the verb group's last word, in the clause */
-    bool padding;   /* its subject and object are outside the question's vocabulary */
-    bool subj_off;  /* its subject (a noun, not a pronoun or the writer) is off the question */
-    bool listed;    /* a verb phrase without a subject among a list of terms: not a claim */
+    bool question; /* asked, not claimed */
+    bool hedged;   /* a condition or a counterfactual ("if instead ...", "whether") */
+    bool result;   /* a goal, a result to reach ("so that ...", "becomes ...") or what
+                      would happen ("if ..., a warp would touch 32 sectors"): credit,
+                      never a contradiction */
+    bool denied;   /* under a predicate that denies it: "it is a myth that ...",
+                      "GPUs fail to ..." */
+    int neg_words; /* negators before the verb group's last word, in the clause */
+    bool padding;  /* its subject and object are outside the question's vocabulary */
+    bool subj_off; /* its subject (a noun, not a pronoun or the writer) is off the question */
+    bool listed;   /* a verb phrase without a subject among a list of terms: not a claim */
 };
 
 struct grader_design {
     grader_alloc_fn alloc;
     void *ud;
-    bool oom;   /* an allocation failed: the results are not to be trusted */
+    bool oom;        /* an allocation failed: the results are not to be trusted */
     const char *src; /* the answer (borrowed from grader_design_new's caller) */
     size_t src_n;
     char *text; /* the answer's words, lower case, NUL-separated */
@@ -151,8 +151,7 @@ static inline const char *dw_text(const struct grader_design *d, size_t i)
 bool grader_design_word_is(const struct grader_design *d, size_t i, const char *s);
 /* Is the lower-case word w (len bytes) in the sorted-or-not list? */
 bool grader_design_in_list(const char *const *list, size_t n, const char *w, size_t len);
-#define DESIGN_IN(list, w, len) \
-    grader_design_in_list(list, sizeof list / sizeof list[0], w, len)
+#define DESIGN_IN(list, w, len) grader_design_in_list(list, sizeof list / sizeof list[0], w, len)
 /* Is word i in the list? */
 #define DESIGN_WORD_IN(d, list, i) DESIGN_IN(list, dw_text(d, i), (d)->w[i].len)
 
@@ -164,9 +163,8 @@ struct grader_pword {
     bool prefix;
     bool digits;
 };
-bool grader_design_word_match(const struct grader_design *d, size_t i,
-                              const struct grader_pword *p, bool fuzzy,
-                              struct grader_design_known *known);
+bool grader_design_word_match(const struct grader_design *d, size_t i, const struct grader_pword *p,
+                              bool fuzzy, struct grader_design_known *known);
 /* Cuts a phrase into words (lower case; '*' right after a word makes it a
  * prefix) into buf/pw (at most max words). Returns the count. */
 #define DESIGN_MAX_PHRASE_WORDS 16

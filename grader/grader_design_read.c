@@ -68,35 +68,37 @@
 /* Predicates that deny the clause they govern: "it is a myth that ...",
  * "GPUs fail to ...". */
 static const char *const DENY[] = {
-    "cease",   "ceased",      "ceases",     "deny",       "denied",     "denies",
-    "doubt",   "doubtful",    "doubts",     "fail",       "failed",     "failing",
-    "fails",   "fallacy",     "false",      "impossible", "incorrect",  "lie",
-    "mistake", "mistaken",    "misconception", "myth",    "neglect",    "neglected",
-    "neglects", "nonsense",   "refuse",     "refused",    "refuses",    "untrue",
-    "wrong",   "unlikely",    "unable",     "stop",       "stops",      "stopped"};
+    "cease",    "ceased",   "ceases",        "deny",       "denied",    "denies",
+    "doubt",    "doubtful", "doubts",        "fail",       "failed",    "failing",
+    "fails",    "fallacy",  "false",         "impossible", "incorrect", "lie",
+    "mistake",  "mistaken", "misconception", "myth",       "neglect",   "neglected",
+    "neglects", "nonsense", "refuse",        "refused",    "refuses",   "untrue",
+    "wrong",    "unlikely", "unable",        "stop",       "stops",     "stopped"};
 
 /* Words that assert the clause they govern: "this means that ...", "the
  * profiler shows the stores are strided", "the reason is that ...". */
 static const char *const ASSERT[] = {
-    "know",     "knows",     "known",    "show",      "shows",      "showed",    "shown",
-    "mean",     "means",     "meant",    "note",      "notice",     "see",       "sees",
-    "seen",     "find",      "finds",    "found",     "prove",      "proves",    "proved",
-    "confirm",  "confirms",  "confirmed", "demonstrate", "demonstrates", "reveal", "reveals",
-    "indicate", "indicates", "suggest",  "suggests",  "ensure",     "ensures",   "guarantee",
-    "guarantees", "true",    "clear",    "obvious",   "evident",    "certain",   "fact",
-    "reason",   "so",        "such",     "given",     "think",      "thinks",    "believe",
-    "believes", "expect",    "expects",  "guess",     "suspect",    "say",       "says",
-    "said",     "argue",     "problem",  "issue",     "point",      "result",    "effect",
-    "cause",    "consequence", "explanation", "answer", "fix",      "solution",  "bottleneck",
-    "culprit",  "catch",     "trick",    "idea",      "hence",      "thus",      "therefore",
-    "because",  "since",     "implies",  "imply",     "tells",      "tell",      "explains",
-    "explain",  "means",     "measured", "measure",   "measures",   "verify",    "verifies",
-    "sure"};
+    "know",        "knows",        "known",    "show",       "shows",       "showed",
+    "shown",       "mean",         "means",    "meant",      "note",        "notice",
+    "see",         "sees",         "seen",     "find",       "finds",       "found",
+    "prove",       "proves",       "proved",   "confirm",    "confirms",    "confirmed",
+    "demonstrate", "demonstrates", "reveal",   "reveals",    "indicate",    "indicates",
+    "suggest",     "suggests",     "ensure",   "ensures",    "guarantee",   "guarantees",
+    "true",        "clear",        "obvious",  "evident",    "certain",     "fact",
+    "reason",      "so",           "such",     "given",      "think",       "thinks",
+    "believe",     "believes",     "expect",   "expects",    "guess",       "suspect",
+    "say",         "says",         "said",     "argue",      "problem",     "issue",
+    "point",       "result",       "effect",   "cause",      "consequence", "explanation",
+    "answer",      "fix",          "solution", "bottleneck", "culprit",     "catch",
+    "trick",       "idea",         "hence",    "thus",       "therefore",   "because",
+    "since",       "implies",      "imply",    "tells",      "tell",        "explains",
+    "explain",     "means",        "measured", "measure",    "measures",    "verify",
+    "verifies",    "sure"};
 
 /* Words that open a condition, a counterfactual or an open question. */
-static const char *const HEDGE[] = {"if",      "unless",   "whether",  "suppose", "supposing",
-                                    "assume",  "assuming", "imagine",  "pretend", "pretends",
-                                    "wonder",  "unclear",  "uncertain"};
+static const char *const HEDGE[] = {"if",     "unless",   "whether",  "suppose", "supposing",
+                                    "assume", "assuming", "imagine",  "pretend", "pretends",
+                                    "wonder", "unclear",  "uncertain"};
 
 /* Modals that make a clause counterfactual in a sentence with a condition. */
 static const char *const MODAL[] = {"would", "could", "might", "wouldn", "couldn", "d"};
@@ -108,72 +110,71 @@ static const char *const MODAL_AUX[] = {"would", "should", "could", "can",    "w
 static const char *const CHANGE[] = {"become", "becomes", "became", "becoming"};
 
 /* Pronouns that stand for something said before. */
-static const char *const PRONOUN[] = {"it",    "its",   "they", "them", "this", "these",
-                                      "those", "that",  "which", "who", "he",   "she",
-                                      "one",   "there"};
+static const char *const PRONOUN[] = {"it",   "its",   "they", "them", "this", "these", "those",
+                                      "that", "which", "who",  "he",   "she",  "one",   "there"};
 static const char *const RELATIVE[] = {"which", "who", "that"};
 
 /* The student's own voice: a subject that is the writer or the reader. */
 static const char *const PERSON[] = {"i", "we", "you", "one"};
 
 /* Coordinating words a shared-subject verb phrase starts with. */
-static const char *const COORD[] = {"and", "or", "but", "then", "yet", "also", "so", "thus",
-                                    "hence", "therefore"};
+static const char *const COORD[] = {"and",  "or", "but",  "then",  "yet",
+                                    "also", "so", "thus", "hence", "therefore"};
 
 /* Words that join a segment to the one before, left out of its parse. */
-static const char *const LEAD[] = {"and",    "or",      "but",       "so",     "because",
-                                   "since",  "then",    "thus",      "hence",  "therefore",
-                                   "yet",    "although", "though",   "while",  "whereas",
-                                   "however", "also"};
+static const char *const LEAD[] = {"and",    "or",    "but",     "so",        "because", "since",
+                                   "then",   "thus",  "hence",   "therefore", "yet",     "although",
+                                   "though", "while", "whereas", "however",   "also"};
 
 /* Technical nouns the dictionary knows only as verbs, and a few words it
  * reads badly, as a synonym of the same grammar (for the parser only: the
  * rubric sees the words as written). */
 static const char *const SUBST[][2] = {
-    {"reads", "loads"},      {"writes", "stores"},     {"coalesced", "aligned"},
-    {"shard", "partition"},  {"shards", "partitions"}, {"sharded", "partitioned"},
-    {"sharding", "partitioning"}, {"batch", "group"},  {"batches", "groups"},
-    {"batched", "grouped"},  {"batching", "grouping"}, {"prefetch", "fetch"},
-    {"prefetches", "fetches"}, {"prefetched", "fetched"}, {"prefetching", "fetching"},
-    {"halves", "cuts"}, {"halve", "cut"}};
+    {"reads", "loads"},           {"writes", "stores"},      {"coalesced", "aligned"},
+    {"shard", "partition"},       {"shards", "partitions"},  {"sharded", "partitioned"},
+    {"sharding", "partitioning"}, {"batch", "group"},        {"batches", "groups"},
+    {"batched", "grouped"},       {"batching", "grouping"},  {"prefetch", "fetch"},
+    {"prefetches", "fetches"},    {"prefetched", "fetched"}, {"prefetching", "fetching"},
+    {"halves", "cuts"},           {"halve", "cut"}};
 
 /* Words before "parallel" that make it a name ("data parallel"). */
-static const char *const PARALLEL_KIND[] = {"data",     "model",   "tensor", "pipeline",
-                                            "request",  "expert",  "sequence", "context"};
+static const char *const PARALLEL_KIND[] = {"data",    "model",  "tensor",   "pipeline",
+                                            "request", "expert", "sequence", "context"};
 
 /* Determiners after which "read" and "write" are nouns. */
-static const char *const DETERMINER[] = {"a",     "an",  "the",  "each", "every", "one",
-                                         "this",  "that", "its", "their", "our",  "no",
-                                         "any",   "per"};
+static const char *const DETERMINER[] = {"a",    "an",  "the",   "each", "every", "one", "this",
+                                         "that", "its", "their", "our",  "no",    "any", "per"};
 
 /* Auxiliaries: the verb they help carries the relation. */
-static const char *const AUXILIARY[] = {"is",    "are",    "was",   "were",   "be",    "been",
-                                        "being", "am",     "has",   "have",   "had",   "do",
-                                        "does",  "did",    "will",  "would",  "shall", "should",
-                                        "can",   "could",  "may",   "might",  "must",  "cannot",
-                                        "get",   "gets",   "got",   "to"};
+static const char *const AUXILIARY[] = {
+    "is",  "are",   "was",  "were",   "be",   "been",  "being", "am",     "has", "have",
+    "had", "do",    "does", "did",    "will", "would", "shall", "should", "can", "could",
+    "may", "might", "must", "cannot", "get",  "gets",  "got",   "to"};
 
 /* Forms of be and have (a participle follows them). */
-static const char *const BE_HAVE[] = {"is",   "are", "was", "were", "be",  "been", "being",
-                                      "has",  "have", "had", "get", "gets", "got", "s"};
+static const char *const BE_HAVE[] = {"is",  "are",  "was", "were", "be",   "been", "being",
+                                      "has", "have", "had", "get",  "gets", "got",  "s"};
 
 /* n't stems and what they are without it. */
 static const char *const NT_STEM[][2] = {
-    {"don", "do"},       {"doesn", "does"},   {"didn", "did"},     {"isn", "is"},
-    {"aren", "are"},     {"wasn", "was"},     {"weren", "were"},   {"hasn", "has"},
-    {"haven", "have"},   {"hadn", "had"},     {"can", "can"},      {"couldn", "could"},
+    {"don", "do"},       {"doesn", "does"},     {"didn", "did"},   {"isn", "is"},
+    {"aren", "are"},     {"wasn", "was"},       {"weren", "were"}, {"hasn", "has"},
+    {"haven", "have"},   {"hadn", "had"},       {"can", "can"},    {"couldn", "could"},
     {"wouldn", "would"}, {"shouldn", "should"}, {"won", "will"},   {"mustn", "must"},
     {"needn", "need"},   {"ain", "is"}};
 
 /* Negators written without the apostrophe, as the grammar knows them. */
 static const char *const NT_WORD[][2] = {
-    {"dont", "don't"},     {"doesnt", "doesn't"}, {"didnt", "didn't"},   {"isnt", "isn't"},
-    {"arent", "aren't"},   {"wasnt", "wasn't"},   {"werent", "weren't"}, {"hasnt", "hasn't"},
-    {"havent", "haven't"}, {"hadnt", "hadn't"},   {"cant", "can't"},     {"couldnt", "couldn't"},
-    {"wouldnt", "wouldn't"}, {"shouldnt", "shouldn't"}, {"wont", "won't"}, {"mustnt", "mustn't"}};
+    {"dont", "don't"},       {"doesnt", "doesn't"},     {"didnt", "didn't"},
+    {"isnt", "isn't"},       {"arent", "aren't"},       {"wasnt", "wasn't"},
+    {"werent", "weren't"},   {"hasnt", "hasn't"},       {"havent", "haven't"},
+    {"hadnt", "hadn't"},     {"cant", "can't"},         {"couldnt", "couldn't"},
+    {"wouldnt", "wouldn't"}, {"shouldnt", "shouldn't"}, {"wont", "won't"},
+    {"mustnt", "mustn't"}};
 
 /* Is word i the first of one of the pairs? */
-static bool in_pairs(const struct grader_design *d, size_t i, const char *const (*pairs)[2], size_t n)
+static bool in_pairs(const struct grader_design *d, size_t i, const char *const (*pairs)[2],
+                     size_t n)
 {
     for (size_t k = 0; k < n; k++)
         if (grader_design_word_is(d, i, pairs[k][0]))
@@ -182,9 +183,8 @@ static bool in_pairs(const struct grader_design *d, size_t i, const char *const 
 }
 #define WORD_IN_PAIRS(d, i, pairs) in_pairs(d, i, pairs, sizeof pairs / sizeof pairs[0])
 
-static const char *const SUBJ_PRONOUN_S[] = {"it",   "that", "there", "here", "what",
-                                             "who",  "he",   "she",   "where", "how",
-                                             "this", "which"};
+static const char *const SUBJ_PRONOUN_S[] = {"it", "that", "there", "here", "what", "who",
+                                             "he", "she",  "where", "how",  "this", "which"};
 
 static bool word_in(const struct grader_design *d, size_t i, const char *const *list, size_t n)
 {
@@ -203,10 +203,9 @@ static bool hyphen_joined(const struct grader_design *d, size_t a, size_t b)
 }
 
 /* Words after which an unknown word is a verb. */
-static const char *const VERB_BEFORE[] = {"i",     "we",    "you",   "they",   "to",
-                                          "would", "should", "could", "can",   "will",
-                                          "must",  "may",   "might", "cannot", "then",
-                                          "not",   "also",  "and",   "or"};
+static const char *const VERB_BEFORE[] = {"i",     "we",  "you",  "they", "to",  "would", "should",
+                                          "could", "can", "will", "must", "may", "might", "cannot",
+                                          "then",  "not", "also", "and",  "or"};
 
 static bool ends(const char *s, const char *suffix)
 {
@@ -216,14 +215,14 @@ static bool ends(const char *s, const char *suffix)
 
 /* Verbs after which an unknown word says how something is or goes ("we
  * go async", "it stays stale"): left to the dictionary's guess. */
-static const char *const STATE_BEFORE[] = {"go",   "goes",  "went", "is",     "are",   "be",
-                                           "stay", "stays", "run",  "runs",   "become",
-                                           "becomes", "remain", "remains", "was", "were"};
+static const char *const STATE_BEFORE[] = {"go",     "goes",    "went", "is",   "are",    "be",
+                                           "stay",   "stays",   "run",  "runs", "become", "becomes",
+                                           "remain", "remains", "was",  "were"};
 
 /* Verbs that take a "that" clause: their clause is no relative one. */
-static const char *const VERB_LIKE[] = {"think", "know", "say", "believe", "hope", "mean",
-                                        "show", "see", "note", "find", "expect", "ensure",
-                                        "check", "verify", "claim", "assume", "suppose"};
+static const char *const VERB_LIKE[] = {"think", "know",   "say",   "believe", "hope",   "mean",
+                                        "show",  "see",    "note",  "find",    "expect", "ensure",
+                                        "check", "verify", "claim", "assume",  "suppose"};
 
 /* Could word i be the noun a relative clause is about (not a verb, not a
  * function word)? A plural or a rubric term is taken for one. */
@@ -320,8 +319,8 @@ static const char *grammar_token(const struct grader_design *d, size_t i, char *
             return NULL; /* the stem before it took it: "don't" */
         if (grader_design_word_is(d, i, "s"))
             return WORD_IN(d, i - 1, SUBJ_PRONOUN_S) ? "is" : NULL;
-        static const char *const CL[][2] = {{"re", "are"}, {"ll", "will"}, {"ve", "have"},
-                                            {"m", "am"},    {"d", "would"}};
+        static const char *const CL[][2] = {
+            {"re", "are"}, {"ll", "will"}, {"ve", "have"}, {"m", "am"}, {"d", "would"}};
         for (size_t k = 0; k < sizeof CL / sizeof CL[0]; k++)
             if (grader_design_word_is(d, i, CL[k][0]))
                 return CL[k][1];
@@ -336,8 +335,8 @@ static const char *grammar_token(const struct grader_design *d, size_t i, char *
             }
     /* code: "out[x][y]", "threadIdx.x", "__shared__" read as one noun */
     if (code_word(d, i))
-        return !first && code_word(d, i - 1) && d->w[i - 1].src_at + d->w[i - 1].src_len < w->src_at &&
-                       glued(d, i - 1, i)
+        return !first && code_word(d, i - 1) &&
+                       d->w[i - 1].src_at + d->w[i - 1].src_len < w->src_at && glued(d, i - 1, i)
                    ? NULL
                    : NOUN;
     /* "32 x 32": one number */
@@ -364,20 +363,23 @@ static const char *grammar_token(const struct grader_design *d, size_t i, char *
     if (grader_design_word_is(d, i, "parallel") && !first && WORD_IN(d, i - 1, PARALLEL_KIND))
         return NOUN;
     if (WORD_IN(d, i, PARALLEL_KIND) && next != NONE &&
-        (grader_design_word_is(d, next, "parallel") || grader_design_word_is(d, next, "parallelism")))
+        (grader_design_word_is(d, next, "parallel") ||
+         grader_design_word_is(d, next, "parallelism")))
         return NOUN; /* "request parallelism": "request" is no verb there */
     /* "kernel launch overhead": "launch" names the cost, it is no verb */
     if (grader_design_word_is(d, i, "launch") && next != NONE &&
-        (grader_design_word_is(d, next, "overhead") || grader_design_word_is(d, next, "overheads") ||
-         grader_design_word_is(d, next, "cost") || grader_design_word_is(d, next, "costs") ||
-         grader_design_word_is(d, next, "latency") || grader_design_word_is(d, next, "time")))
+        (grader_design_word_is(d, next, "overhead") ||
+         grader_design_word_is(d, next, "overheads") || grader_design_word_is(d, next, "cost") ||
+         grader_design_word_is(d, next, "costs") || grader_design_word_is(d, next, "latency") ||
+         grader_design_word_is(d, next, "time")))
         return NOUN;
     /* "far left of the ridge point": a place the grammar reads as "ahead of" */
-    if ((grader_design_word_is(d, i, "left") || grader_design_word_is(d, i, "right")) && next != NONE &&
-        grader_design_word_is(d, next, "of"))
+    if ((grader_design_word_is(d, i, "left") || grader_design_word_is(d, i, "right")) &&
+        next != NONE && grader_design_word_is(d, next, "of"))
         return "ahead";
     /* "BF16 mixed precision": "mixed" is no verb there; the noun stays */
-    if (grader_design_word_is(d, i, "mixed") && next != NONE && grader_design_word_is(d, next, "precision"))
+    if (grader_design_word_is(d, i, "mixed") && next != NONE &&
+        grader_design_word_is(d, next, "precision"))
         return NULL;
     /* "read": a noun after a determiner, a participle after be or have;
      * else a verb the dictionary reads badly ("threads read addresses") */
@@ -678,7 +680,8 @@ static void read_parse(struct grader_design *d, size_t seg, const struct seg_par
                 /* a subject starts after a "that" before it ("it is false
                  * that GPUs ...": the subject is GPUs) */
                 for (size_t i = c->subj_first; c->subj_first != NONE && i < sw; i++)
-                    if (grader_design_word_is(d, i, "that") || grader_design_word_is(d, i, "whether"))
+                    if (grader_design_word_is(d, i, "that") ||
+                        grader_design_word_is(d, i, "whether"))
                         c->subj_first = i + 1;
                 c->subj_last = inverted[k] ? sw : sw;
                 /* the subject's post-modifiers up to the verb ("the throughput of GPUs") */
@@ -734,8 +737,7 @@ static void read_parse(struct grader_design *d, size_t seg, const struct seg_par
             }
             size_t fw = c->subj_first != NONE ? c->subj_first : word_from(sp, v);
             c->first = fw;
-            c->last = c->obj_last != NONE ? c->obj_last
-                                          : (c->n_rel ? c->rel[c->n_rel - 1] : fw);
+            c->last = c->obj_last != NONE ? c->obj_last : (c->n_rel ? c->rel[c->n_rel - 1] : fw);
             if (c->first == NONE)
                 d->n_c--;
         }
@@ -752,7 +754,8 @@ static void read_parse(struct grader_design *d, size_t seg, const struct seg_par
         }
         size_t w = tok_word(sp, t);
         if (sp->p.pos[t] == 'n' || sp->p.pos[t] == '?' || sp->p.pos[t] == 's' ||
-            (w != NONE && !WORD_IN(d, w, COORD) && !grader_design_function_word(dw_text(d, w), d->w[w].len)))
+            (w != NONE && !WORD_IN(d, w, COORD) &&
+             !grader_design_function_word(dw_text(d, w), d->w[w].len)))
             break;
     }
     if (v != NONE) {
@@ -818,17 +821,16 @@ static void read_parse(struct grader_design *d, size_t seg, const struct seg_par
 
 /* Does the parse read the segment's first word as a noun that heads a
  * subject (where a verb phrase without a subject would be misread)? */
-static const char *const AUX[] = {"is",    "are",   "was",  "were",   "has",    "have",
-                                  "had",   "can",   "cannot", "will", "would",  "should",
-                                  "must",  "does",  "do",   "did",    "may",    "might",
-                                  "could", "isn",   "aren", "doesn",  "don",    "can",
-                                  "won",   "wasn",  "weren", "hasn",  "haven",  "needs",
-                                  "need",  "uses",  "use",  "keeps",  "keep",   "gets"};
+static const char *const AUX[] = {
+    "is",    "are",   "was",    "were",  "has",  "have", "had",   "can",  "cannot",
+    "will",  "would", "should", "must",  "does", "do",   "did",   "may",  "might",
+    "could", "isn",   "aren",   "doesn", "don",  "can",  "won",   "wasn", "weren",
+    "hasn",  "haven", "needs",  "need",  "uses", "use",  "keeps", "keep", "gets"};
 /* The pronoun a verb phrase gets for its re-parse: plural verbs "they". */
 static const char *lead_pronoun(const struct grader_design *d, size_t w)
 {
-    static const char *const PLURAL[] = {"are", "were", "have", "do", "aren", "weren", "haven",
-                                         "don", "need", "use", "keep"};
+    static const char *const PLURAL[] = {"are",   "were", "have", "do",  "aren", "weren",
+                                         "haven", "don",  "need", "use", "keep"};
     return w != NONE && WORD_IN(d, w, PLURAL) ? "they" : "it";
 }
 
@@ -859,19 +861,19 @@ static bool verb_misread(const struct grader_design *d, const struct seg_parse *
  * the tile"), which the grammar may take for the subject's noun when they
  * come first. */
 static const char *const IMPERATIVE[] = {
-    "use",      "map",      "load",     "stage",    "pad",      "tile",     "profile",
-    "overlap",  "compress", "shard",    "batch",    "add",      "make",     "put",
-    "keep",     "avoid",    "split",    "move",     "replace",  "store",    "read",
-    "write",    "copy",     "fuse",     "launch",   "measure",  "check",    "run",
-    "try",      "increase", "reduce",   "give",     "let",      "cache",    "prefetch",
-    "schedule", "allocate", "align",    "buy",      "rent",     "reserve",  "scale",
-    "quantize", "quantise", "prune",    "serve",    "route",    "assign",   "send",
-    "broadcast", "combine", "sum",      "average",  "partition", "place",   "build",
-    "start",    "time",     "confirm",  "look",     "compare",  "switch",   "lower",
-    "raise",    "double",   "halve",    "swap",     "transpose", "coalesce", "group",
-    "merge",    "restart",  "checkpoint", "shuffle", "iterate", "repeat",   "limit",
-    "isolate",  "share",    "preempt",  "backfill", "queue",    "prioritise", "prioritize",
-    "monitor",  "log",      "cap",      "set",      "pick",     "choose",   "plan"};
+    "use",       "map",      "load",       "stage",    "pad",       "tile",       "profile",
+    "overlap",   "compress", "shard",      "batch",    "add",       "make",       "put",
+    "keep",      "avoid",    "split",      "move",     "replace",   "store",      "read",
+    "write",     "copy",     "fuse",       "launch",   "measure",   "check",      "run",
+    "try",       "increase", "reduce",     "give",     "let",       "cache",      "prefetch",
+    "schedule",  "allocate", "align",      "buy",      "rent",      "reserve",    "scale",
+    "quantize",  "quantise", "prune",      "serve",    "route",     "assign",     "send",
+    "broadcast", "combine",  "sum",        "average",  "partition", "place",      "build",
+    "start",     "time",     "confirm",    "look",     "compare",   "switch",     "lower",
+    "raise",     "double",   "halve",      "swap",     "transpose", "coalesce",   "group",
+    "merge",     "restart",  "checkpoint", "shuffle",  "iterate",   "repeat",     "limit",
+    "isolate",   "share",    "preempt",    "backfill", "queue",     "prioritise", "prioritize",
+    "monitor",   "log",      "cap",        "set",      "pick",      "choose",     "plan"};
 
 /* A command read as a noun phrase: the segment starts a sentence with one
  * of IMPERATIVE, and the parse puts that word in a subject. */
@@ -953,7 +955,8 @@ static bool is_term(struct grader_design *d, size_t i, struct grader_design_know
         if (len >= kl && memcmp(s, kw, kl) == 0 &&
             (kl >= 4 || strcmp(s + kl, "s") == 0 || strcmp(s + kl, "es") == 0))
             return true;
-        if (kl >= 7 && s[0] == kw[0] && core_str_edits(s, len, kw, kl, kl >= 10 ? 2 : 1) <= (kl >= 10 ? 2u : 1u))
+        if (kl >= 7 && s[0] == kw[0] &&
+            core_str_edits(s, len, kw, kl, kl >= 10 ? 2 : 1) <= (kl >= 10 ? 2u : 1u))
             return true;
     }
     return false;
@@ -976,7 +979,8 @@ static bool in_vocab(struct grader_design *d, size_t i, struct grader_design_kno
         size_t kl = strlen(kw), m = 0;
         while (m < kl && m < len && kw[m] == s[m])
             m++;
-        if (m >= 5 || (m == kl && kl >= 3 && len <= kl + 3) || (m == len && len >= 3 && kl <= len + 3))
+        if (m >= 5 || (m == kl && kl >= 3 && len <= kl + 3) ||
+            (m == len && len >= 3 && kl <= len + 3))
             return true;
     }
     return false;
@@ -1021,9 +1025,9 @@ static void take_subject(struct grader_design *d, size_t k, size_t j)
     d->c[k].from = j;
     bool pron = cj->head != NONE && WORD_IN(d, cj->head, PRONOUN) && cj->ante_first != NONE;
     d->c[k].ante_first = pron || cj->subj_first == NONE ? cj->ante_first : cj->subj_first;
-    d->c[k].ante_last = pron || cj->subj_first == NONE ? cj->ante_last
+    d->c[k].ante_last = pron || cj->subj_first == NONE                   ? cj->ante_last
                         : cj->head != NONE && cj->head >= cj->subj_first ? cj->head
-                                                                          : cj->subj_last;
+                                                                         : cj->subj_last;
 }
 
 /* Words after the clause (in the segment's sentence) up to the next
@@ -1146,7 +1150,8 @@ static void connect(struct grader_design *d, struct grader_design_known *vocab)
             terms += d->w[i].term;
             size_t same = 0;
             for (size_t j = c->first; j <= c->last && j < d->n_w; j++)
-                if (d->w[j].len >= 4 && d->w[i].len >= 4 && memcmp(dw_text(d, i), dw_text(d, j), 4) == 0)
+                if (d->w[j].len >= 4 && d->w[i].len >= 4 &&
+                    memcmp(dw_text(d, i), dw_text(d, j), 4) == 0)
                     same++;
             if (same > repeat)
                 repeat = same;
@@ -1201,8 +1206,8 @@ static void connect(struct grader_design *d, struct grader_design_known *vocab)
         size_t s = g->sentence;
         /* the words before the clause in its segment, and the segment's first */
         size_t lead = g->first;
-        if (WORD_IN(d, lead, HEDGE) || (grader_design_word_is(d, lead, "what") &&
-                                        grader_design_word_is(d, lead + 1, "if")))
+        if (WORD_IN(d, lead, HEDGE) ||
+            (grader_design_word_is(d, lead, "what") && grader_design_word_is(d, lead + 1, "if")))
             c->hedged = true;
         if (grader_design_word_is(d, lead, "so") && grader_design_word_is(d, lead + 1, "that"))
             c->result = true;
@@ -1253,14 +1258,16 @@ static void connect(struct grader_design *d, struct grader_design_known *vocab)
                 gov = i;
                 break;
             }
-            bool relative = c->head != NONE && c->head == c->subj_first && WORD_IN(d, c->head, RELATIVE);
+            bool relative =
+                c->head != NONE && c->head == c->subj_first && WORD_IN(d, c->head, RELATIVE);
             /* "the stragglers that every iteration waits for": a relative
              * clause whose object is the noun before "that" — it describes,
              * and that noun is its object */
             bool object_relative = false;
-            if (gov != NONE && that && sf > 0 && !WORD_IN(d, gov, DENY) && !WORD_IN(d, gov, HEDGE) &&
-                !WORD_IN(d, gov, ASSERT) && grader_design_word_is(d, sf - 1, "that") &&
-                gov + 1 == sf - 1 && gov_is_noun(d, gov)) {
+            if (gov != NONE && that && sf > 0 && !WORD_IN(d, gov, DENY) &&
+                !WORD_IN(d, gov, HEDGE) && !WORD_IN(d, gov, ASSERT) &&
+                grader_design_word_is(d, sf - 1, "that") && gov + 1 == sf - 1 &&
+                gov_is_noun(d, gov)) {
                 object_relative = true;
                 c->oref = gov;
             }
@@ -1302,9 +1309,9 @@ static void extend_objects(struct grader_design *d)
     for (size_t gi = 1; gi < d->n_g; gi++) {
         struct dseg *g = &d->g[gi];
         /* "..., and high memory bandwidth": a noun phrase joined by and/or too */
-        bool joined = g->sep == SEP_WORD && g->n <= JOINED_WORDS &&
-                      (grader_design_word_is(d, g->first, "and") ||
-                       grader_design_word_is(d, g->first, "or"));
+        bool joined =
+            g->sep == SEP_WORD && g->n <= JOINED_WORDS &&
+            (grader_design_word_is(d, g->first, "and") || grader_design_word_is(d, g->first, "or"));
         /* only what punctuation (or "and") attaches; a run cut for length
          * or a line of its own is no object of anything */
         if (g->n_clauses || g->sep == SEP_SENTENCE || (g->sep == SEP_WORD && !joined) ||
@@ -1427,8 +1434,7 @@ void grader_design_clause_text(const struct grader_design *d, size_t k,
     memset(t, 0, sizeof *t);
     const struct dclause *c = &d->c[k];
     if (c->first != NONE && c->last != NONE && c->last < d->n_w) {
-        size_t a = d->w[c->first].src_at,
-               b = d->w[c->last].src_at + d->w[c->last].src_len;
+        size_t a = d->w[c->first].src_at, b = d->w[c->last].src_at + d->w[c->last].src_len;
         size_t m = b - a < sizeof t->clause - 1 ? b - a : sizeof t->clause - 1;
         memcpy(t->clause, d->src + a, m);
         t->clause[m] = '\0';
@@ -1454,7 +1460,6 @@ void grader_design_clause_text(const struct grader_design *d, size_t k,
         for (size_t r = 0; f && r + 1 < f->n_rel; r++)
             if (WORD_IN(d, f->rel[r], MODAL_AUX))
                 put_words(d, f->rel[r], f->rel[r], t->lead, sizeof t->lead);
-    }
-    else if (c->subj_first == NONE)
+    } else if (c->subj_first == NONE)
         snprintf(t->lead, sizeof t->lead, "you should"); /* an imperative's subject */
 }

@@ -243,10 +243,10 @@ struct grader_lg_link {
     char label[8]; /* link type, e.g. "Ss", "Pv", "Os", "MVp", "Jp" (cut to 7 bytes) */
 };
 struct grader_lg_parse {
-    uint8_t n;      /* tokens */
-    uint8_t nulls;  /* tokens the linkage leaves out */
-    bool linked;    /* a linkage was found (possibly leaving words out) */
-    bool timed_out; /* link-grammar's own time limit ended the search */
+    uint8_t n;                      /* tokens */
+    uint8_t nulls;                  /* tokens the linkage leaves out */
+    bool linked;                    /* a linkage was found (possibly leaving words out) */
+    bool timed_out;                 /* link-grammar's own time limit ended the search */
     char pos[GRADER_LG_MAX_TOKENS]; /* per token: the dictionary's part of speech ('n',
                                        'v', 'a', 'e', 'p', 'r', 'j', ...), '-' left out,
                                        '?' none given */
@@ -259,8 +259,8 @@ struct grader_lg_parse {
  * input, same parse: kept in the cache. Returns 0 (with out->linked false
  * when no linkage was found), or CORE_ERR_INTERNAL with `err` saying what to
  * install when the dictionary cannot be loaded. */
-int grader_lg_parse(const char *const *tokens, size_t n, bool question,
-                    struct grader_lg_parse *out, struct core_err *err);
+int grader_lg_parse(const char *const *tokens, size_t n, bool question, struct grader_lg_parse *out,
+                    struct core_err *err);
 /* Whether the dictionary knows `word` (as written). Errors as for
  * grader_lg_parse. */
 int grader_lg_known(const char *word, bool *known, struct core_err *err);
@@ -395,7 +395,7 @@ enum grader_claim_why {
     GRADER_CLAIM_SWAPPED, /* subject and object exchanged */
     GRADER_CLAIM_ANTONYM, /* one slot said by its opposite */
     GRADER_CLAIM_QUESTION,
-    GRADER_CLAIM_HEDGED, /* a condition or a counterfactual */
+    GRADER_CLAIM_HEDGED,  /* a condition or a counterfactual */
     GRADER_CLAIM_PADDING, /* about something else */
     GRADER_CLAIM_LISTED   /* a verb phrase in a list of terms */
 };
@@ -404,7 +404,7 @@ struct grader_claim_result {
                                    asked, supposed or off the question */
     size_t clause;              /* where (for the evidence), SIZE_MAX when none */
     enum grader_claim_why unclaimed_why;
-    bool contradicted;   /* an asserted clause says the opposite */
+    bool contradicted; /* an asserted clause says the opposite */
     size_t contra_clause;
     enum grader_claim_why contra_why;
     size_t at[3]; /* FOUND: the first answer word each slot matched (subject, relation,

@@ -26,10 +26,10 @@
 /* ---- the rubric of a design question --------------------------------------------------------- */
 
 static const struct grader_fspec concept_fields[] = {
-    {"name", GRADER_T_STR},      {"points", GRADER_T_NUM},     {"match", GRADER_T_STRS},
-    {"patterns", GRADER_T_STRS}, {"near", GRADER_T_TAB},       {"contradicts", GRADER_T_TAB},
-    {"fuzzy", GRADER_T_BOOL},    {"feedback", GRADER_T_STR},   {"claims", GRADER_T_TAB},
-    {"require", GRADER_T_STR},   {"antonyms", GRADER_T_TAB},   {NULL, 0}};
+    {"name", GRADER_T_STR},      {"points", GRADER_T_NUM},   {"match", GRADER_T_STRS},
+    {"patterns", GRADER_T_STRS}, {"near", GRADER_T_TAB},     {"contradicts", GRADER_T_TAB},
+    {"fuzzy", GRADER_T_BOOL},    {"feedback", GRADER_T_STR}, {"claims", GRADER_T_TAB},
+    {"require", GRADER_T_STR},   {"antonyms", GRADER_T_TAB}, {NULL, 0}};
 
 static const struct grader_fspec claim_fields[] = {{"subject", GRADER_T_STR | GRADER_T_STRS},
                                                    {"relation", GRADER_T_STR | GRADER_T_STRS},
@@ -219,8 +219,10 @@ static void check_antonyms(struct grader_vctx *v, int t)
         for (size_t i = 1; i <= n; i++) {
             lua_rawgeti(L, -1, (lua_Integer)i);
             if (!grader_is_list_of(L, -1, LUA_TSTRING) || lua_rawlen(L, -1) != 2)
-                grader_vproblem(v, "antonyms %zu must be a pair of terms: { \"latency\", "
-                                   "\"throughput\" }", i);
+                grader_vproblem(v,
+                                "antonyms %zu must be a pair of terms: { \"latency\", "
+                                "\"throughput\" }",
+                                i);
             lua_pop(L, 1);
         }
         if (n > 64)
@@ -249,8 +251,8 @@ static void each_concept(struct grader_vctx *v, int t, size_t i, void *ud)
     if (finders == 0)
         grader_vproblem(&s, "give 'claims' (who does what), 'match' phrases, 'patterns' or "
                             "'near' groups");
-    if (grader_rawfield(L, t, "require") == LUA_TSTRING && strcmp(lua_tostring(L, -1), "all") != 0 &&
-        strcmp(lua_tostring(L, -1), "any") != 0)
+    if (grader_rawfield(L, t, "require") == LUA_TSTRING &&
+        strcmp(lua_tostring(L, -1), "all") != 0 && strcmp(lua_tostring(L, -1), "any") != 0)
         grader_vproblem(&s, "require must be \"any\" (one claim holds) or \"all\" (every one)");
     lua_pop(L, 1);
     check_antonyms(&s, t);
@@ -395,11 +397,11 @@ static char *ev_field(lua_State *L, int idx, const char *name)
 
 static void design_grade(lua_State *L, struct grader_job *j, const char *answer)
 {
-    grader_wb_push_graders(L);      /* graders */
-    lua_getfield(L, -1, "design");  /* graders fn */
-    lua_remove(L, -2);              /* fn */
-    lua_pushvalue(L, GRADER_S_Q);   /* fn q */
-    lua_pushstring(L, answer);      /* fn q answer */
+    grader_wb_push_graders(L);                       /* graders */
+    lua_getfield(L, -1, "design");                   /* graders fn */
+    lua_remove(L, -2);                               /* fn */
+    lua_pushvalue(L, GRADER_S_Q);                    /* fn q */
+    lua_pushstring(L, answer);                       /* fn q answer */
     grader_job_call(L, j, "concept matching", 2, 3); /* score feedback claims */
     grader_result_score(j->res, lua_tonumber(L, -3), lua_tostring(L, -2));
     if (lua_type(L, -1) == LUA_TTABLE) {

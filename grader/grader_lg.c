@@ -50,9 +50,9 @@
 #include <string.h>
 #include <time.h>
 
-#define MAX_NULLS 2       /* words a parse may leave out */
-#define NULL_TOKENS 18    /* ...in runs of at most this many words */
-#define PARSE_SECONDS 1   /* link-grammar's own CPU-time limit per parse (whole seconds) */
+#define MAX_NULLS 2     /* words a parse may leave out */
+#define NULL_TOKENS 18  /* ...in runs of at most this many words */
+#define PARSE_SECONDS 1 /* link-grammar's own CPU-time limit per parse (whole seconds) */
 #define CACHE_ENTRIES 8192
 #define LINKAGES 16 /* linkages looked at, so that the best comes first (measured: no slower) */
 
@@ -200,8 +200,8 @@ static char part_of_speech(const char *w)
     const char *close = strrchr(w, ']');
     if (dot && (!close || dot > close) && dot[1] >= 'a' && dot[1] <= 'z')
         return dot[1];
-    if (close && strstr(w, "[!<") && (strstr(w, "CAPITALIZED") || strstr(w, "UPPER") ||
-                                      strstr(w, "NOUN") || strstr(w, "PL-")))
+    if (close && strstr(w, "[!<") &&
+        (strstr(w, "CAPITALIZED") || strstr(w, "UPPER") || strstr(w, "NOUN") || strstr(w, "PL-")))
         return 'n';
     return '?';
 }
@@ -257,8 +257,7 @@ static void read_linkage(Linkage lk, const size_t *starts, size_t n, size_t text
     }
 }
 
-static void parse_now(const char *text, const size_t *starts, size_t n,
-                      struct grader_lg_parse *out)
+static void parse_now(const char *text, const size_t *starts, size_t n, struct grader_lg_parse *out)
 {
     Parse_Options po = parse_options_create();
     parse_options_set_verbosity(po, 0);
@@ -289,8 +288,8 @@ static void parse_now(const char *text, const size_t *starts, size_t n,
     parse_options_delete(po);
 }
 
-int grader_lg_parse(const char *const *tokens, size_t n, bool question,
-                    struct grader_lg_parse *out, struct core_err *err)
+int grader_lg_parse(const char *const *tokens, size_t n, bool question, struct grader_lg_parse *out,
+                    struct core_err *err)
 {
     memset(out, 0, sizeof *out);
     if (n == 0)

@@ -743,19 +743,19 @@ int grader_sample_grade(struct grader_pack *p, size_t qi, size_t k, struct grade
 
 /* One attack on a design question and how it fared. */
 struct grader_attack_out {
-    char *name;    /* what it is: "the rubric's terms as a list", ... */
-    char *answer;  /* its text (cut to 200 bytes) */
-    double score;  /* the fraction of the points it earned */
-    char *matched; /* what earned them: "concept (\"clause\"); ..." ("" when nothing) */
-    bool report;   /* the question says attacks = "report": shown, not a problem */
+    char *name;               /* what it is: "the rubric's terms as a list", ... */
+    char *answer;             /* its text (cut to 200 bytes) */
+    double score;             /* the fraction of the points it earned */
+    char *matched;            /* what earned them: "concept (\"clause\"); ..." ("" when nothing) */
+    bool report;              /* the question says attacks = "report": shown, not a problem */
     struct grader_result res; /* while it is graded */
 };
 /* Builds the attacks on design question qi from its own rubric, prompt,
  * hints and model answer (wb.lua's graders.attacks) and grades each for the
  * example student. *out (grader_attacks_free) gets them in order. A
  * question without concepts has none. Errors as for grading. */
-int grader_attacks_run(struct grader_pack *p, size_t qi, struct grader_attack_out **out,
-                       size_t *n, struct core_err *err);
+int grader_attacks_run(struct grader_pack *p, size_t qi, struct grader_attack_out **out, size_t *n,
+                       struct core_err *err);
 void grader_attacks_free(struct grader_attack_out *a, size_t n);
 
 #endif /* WB_GRADER_LUA_INTERNAL_H */

@@ -204,14 +204,29 @@ static void sample_question(struct grader_pack *p, size_t qi, struct grader_swee
         bool bad = role == GRADER_ROLE_KEYWORDS || role == GRADER_ROLE_REVERSED ||
                    role == GRADER_ROLE_WRONG_FLUENT;
         switch (role) {
-        case GRADER_ROLE_GOOD: r->good++; break;
-        case GRADER_ROLE_TERSE: r->terse++; break;
-        case GRADER_ROLE_OWN_WORDS: r->own_words++; break;
-        case GRADER_ROLE_PARTIAL: r->partial++; break;
-        case GRADER_ROLE_KEYWORDS: r->keywords++; break;
-        case GRADER_ROLE_REVERSED: r->reversed++; break;
-        case GRADER_ROLE_WRONG_FLUENT: r->wrong_fluent++; break;
-        default: break;
+        case GRADER_ROLE_GOOD:
+            r->good++;
+            break;
+        case GRADER_ROLE_TERSE:
+            r->terse++;
+            break;
+        case GRADER_ROLE_OWN_WORDS:
+            r->own_words++;
+            break;
+        case GRADER_ROLE_PARTIAL:
+            r->partial++;
+            break;
+        case GRADER_ROLE_KEYWORDS:
+            r->keywords++;
+            break;
+        case GRADER_ROLE_REVERSED:
+            r->reversed++;
+            break;
+        case GRADER_ROLE_WRONG_FLUENT:
+            r->wrong_fluent++;
+            break;
+        default:
+            break;
         }
         if ((role == GRADER_ROLE_GOOD || role == GRADER_ROLE_TERSE ||
              role == GRADER_ROLE_OWN_WORDS) &&
@@ -285,8 +300,8 @@ static void attack_question(struct grader_pack *p, size_t qi, struct grader_swee
         snprintf(label, sizeof label, "attack '%s'", a[i].name);
         snprintf(msg, sizeof msg,
                  "earns %.3g of the points, more than a quarter: it matched %s (answer: '%.80s%s')",
-                 a[i].score, a[i].matched[0] ? a[i].matched : "nothing it could name",
-                 a[i].answer, strlen(a[i].answer) > 80 ? "..." : "");
+                 a[i].score, a[i].matched[0] ? a[i].matched : "nothing it could name", a[i].answer,
+                 strlen(a[i].answer) > 80 ? "..." : "");
         grader_problem_push(problems, prefix, NULL, label, msg);
         out->failures++;
     }

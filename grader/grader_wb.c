@@ -358,10 +358,12 @@ static int l_finite(lua_State *L)
 
 const char grader_wb_find_key = 'f'; /* registry: the guarded string.find, taken before pack code */
 
-static const luaL_Reg wb_funcs[] = {
-    {"number", l_number}, {"close", l_close},  {"within", l_within}, {"interval", l_interval},
-    {"round", l_round},   {"sig", l_sig},      {"norm", l_norm},     {"words", l_words},
-    {"finite", l_finite}, {"_judge", grader_wb_judge}, {NULL, NULL}};
+static const luaL_Reg wb_funcs[] = {{"number", l_number}, {"close", l_close},
+                                    {"within", l_within}, {"interval", l_interval},
+                                    {"round", l_round},   {"sig", l_sig},
+                                    {"norm", l_norm},     {"words", l_words},
+                                    {"finite", l_finite}, {"_judge", grader_wb_judge},
+                                    {NULL, NULL}};
 
 /* ---- rng ---------------------------------------------------------------------------- */
 

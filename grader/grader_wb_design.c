@@ -25,9 +25,9 @@
 
 #include <string.h>
 
-#define JUDGE_RETRIES 8   /* negated matches of one pattern skipped per sentence */
-#define PARSE_COST 20000  /* instructions charged per word the grammar reads */
-#define MAX_VOCAB 20000   /* bytes of question text taken for its vocabulary */
+#define JUDGE_RETRIES 8  /* negated matches of one pattern skipped per sentence */
+#define PARSE_COST 20000 /* instructions charged per word the grammar reads */
+#define MAX_VOCAB 20000  /* bytes of question text taken for its vocabulary */
 
 /* Pushes t[name] (raw) and returns its type. */
 static int raw_field(lua_State *L, int t, const char *name)
@@ -279,7 +279,7 @@ static void read_slot(lua_State *L, int t, const char *name, struct grader_claim
         size_t n = lua_rawlen(L, -1);
         for (size_t i = 1; i <= n && slot->n < GRADER_CLAIM_TERMS; i++) {
             if (lua_rawgeti(L, -1, (lua_Integer)i) == LUA_TSTRING) /* v s */
-                slot->terms[slot->n++] = lua_tostring(L, -1); /* the list holds it */
+                slot->terms[slot->n++] = lua_tostring(L, -1);      /* the list holds it */
             lua_pop(L, 1);
         }
     }
@@ -547,7 +547,7 @@ int grader_wb_judge(lua_State *L)
         if (claims && (chit > hit || where == NONE)) {
             if (chit >= hit) {
                 where = cr.clause;
-                how = chit == GRADER_HIT_FOUND ? "claim"
+                how = chit == GRADER_HIT_FOUND       ? "claim"
                       : chit == GRADER_HIT_UNCLAIMED ? WHY[cr.unclaimed_why]
                                                      : "negated";
             }

@@ -712,7 +712,7 @@ int main(void)
         cmocka_unit_test(test_owner),        cmocka_unit_test(test_first_line),
         cmocka_unit_test(test_create_new),   cmocka_unit_test(test_csv),
         cmocka_unit_test(test_publish),      cmocka_unit_test(test_utf8),
-        cmocka_unit_test(test_text), cmocka_unit_test(test_edits),
+        cmocka_unit_test(test_text),         cmocka_unit_test(test_edits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -154,8 +154,10 @@ static void test_claims_and_lists(void **state)
     /* a claim before a list of terms: the terms claim nothing */
     d = read("It is slow. Tile, pad, profile, bank conflicts, copy ceiling, coalescing.");
     assert_false(is_list(d));
-    assert_int_equal(grader_design_phrase(d, "bank conflicts", true, false, NULL), GRADER_HIT_UNCLAIMED);
-    assert_int_equal(grader_design_phrase(d, "copy ceiling", true, false, NULL), GRADER_HIT_UNCLAIMED);
+    assert_int_equal(grader_design_phrase(d, "bank conflicts", true, false, NULL),
+                     GRADER_HIT_UNCLAIMED);
+    assert_int_equal(grader_design_phrase(d, "copy ceiling", true, false, NULL),
+                     GRADER_HIT_UNCLAIMED);
     grader_design_free(d);
 }
 
