@@ -734,6 +734,17 @@ void grader_result_fini(struct grader_result *r)
     free(r->accepted);
     free(r->reference);
     free(r->params_json);
+    for (size_t i = 0; i < r->n_claims; i++) {
+        struct grader_claim_evidence *e = &r->claims[i];
+        free(e->concept);
+        free(e->status);
+        free(e->clause);
+        free(e->subject);
+        free(e->relation);
+        free(e->object);
+        free(e->how);
+    }
+    free(r->claims);
     free(r->canonical);
     memset(r, 0, sizeof *r);
 }

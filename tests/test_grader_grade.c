@@ -640,7 +640,8 @@ static void test_wb_library(void **state)
                         "0.75 async sharding");
     /* wb.concepts follows the design rule: a list of terms earns nothing,
      * a negated mention does not count, and the 4th result says why */
-    assert_string_equal(probe("local s, missed, found, how = wb.concepts('shard, async', {\n"
+    assert_string_equal(probe("local s, missed, found, how = wb.concepts('shard, async, "
+                              "replicas, caches', {\n"
                               "  { name = 'sharding', match = { 'shard' } },\n"
                               "  { name = 'async', patterns = { 'asyn' } } })\n"
                               "return s .. ' ' .. #found .. ' ' .. tostring(how.list) .. ' ' .. "
