@@ -102,6 +102,9 @@ void grader_pack_free(struct grader_pack *p)
     for (size_t i = 0; i < p->info.n_lessons; i++)
         lesson_fini(&p->info.lessons[i]);
     free(p->info.lessons);
+    for (size_t i = 0; i < p->info.n_formulas; i++)
+        grader_formula_fini(&p->info.formulas[i]);
+    free(p->info.formulas);
     for (size_t i = 0; i < p->n_files; i++) {
         free(p->files[i].path);
         free(p->files[i].data);

@@ -22,7 +22,10 @@ endforeach()
 wb_add_unit_test(test_grader_design
   SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_grader_design.c
           ${PROJECT_SOURCE_DIR}/grader/grader_design.c
-  LIBS wb_core m
+          ${PROJECT_SOURCE_DIR}/grader/grader_design_read.c
+          ${PROJECT_SOURCE_DIR}/grader/grader_design_claim.c
+          ${PROJECT_SOURCE_DIR}/grader/grader_lg.c
+  LIBS wb_core PkgConfig::LINKGRAMMAR Threads::Threads m
   LABELS grader)
 
 # Fuzz target for grader_number_parse (and the formatting and tolerance

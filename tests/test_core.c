@@ -8,6 +8,7 @@
 #include "core/core.h"
 
 #include <math.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -465,6 +466,23 @@ static void test_time(void **state)
     assert_string_equal(iso, "1970-01-01T00:00:00.250Z");
     core_time_iso(1795000000.0, iso);
     assert_int_equal(strlen(iso), 24);
+    /* Reading a stored time back agrees with timegm, on leap days, before
+     * 1970 and across centuries, and refuses what is not a time. */
+    for (long t = -2208988800L; t < 4102444800L; t += 86400L * 37 + 3671) {
+        time_t tt = (time_t)t;
+        struct tm tm;
+        gmtime_r(&tt, &tm);
+        char buf[64];
+        snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.125Z", tm.tm_year + 1900,
+                 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+        assert_true(core_time_from_iso(buf) == (double)timegm(&tm) + 0.125);
+    }
+    assert_true(core_time_from_iso("2024-02-29T12:00:00Z") == 1709208000.0);
+    assert_true(isnan(core_time_from_iso("2023-02-29T12:00:00Z")));
+    assert_true(isnan(core_time_from_iso("2026-13-01T00:00:00Z")));
+    assert_true(isnan(core_time_from_iso("2026-11-28 10:00:00Z")));
+    assert_true(isnan(core_time_from_iso("2026-11-28T24:00:00Z")));
+    assert_true(isnan(core_time_from_iso("2026-11-2")));
     /* the real clock reads the monotonic clock */
     double a = core_time_mono();
     double now = core_clock_real()->now(NULL);
@@ -546,6 +564,31 @@ static void test_owner(void **state)
 /* UTF-8: valid sequences decode with their length, anything else is one
  * invalid byte; stepping back agrees with stepping forward on every byte
  * string, valid or not. */
+/* The one edit distance: swaps count once, the bound cuts the search short,
+ * and names past 64 bytes are never close. */
+static void test_edits(void **state)
+{
+    (void)state;
+    assert_int_equal(core_str_distance("latency", "latency"), 0);
+    assert_int_equal(core_str_distance("latency", "latnecy"), 1); /* a swap */
+    assert_int_equal(core_str_distance("latency", "latancy"), 1);
+    assert_int_equal(core_str_distance("occupancy", "ocupncy"), 2);
+    assert_int_equal(core_str_distance("", "abc"), 3);
+    assert_int_equal(core_str_edits("occupancy", 9, "ocupncy", 7, 1), 2); /* past max: max + 1 */
+    assert_int_equal(core_str_edits("occupancy", 9, "ocupancy", 8, 1), 1);
+    assert_int_equal(core_str_edits("abcdefgh", 8, "zzzzzzzz", 8, 2), 3);
+    assert_int_equal(core_str_edits("tile", 2, "ti", 2, 0), 0); /* lengths, not NULs */
+    char long_a[70], long_b[70];
+    memset(long_a, 'a', 65);
+    long_a[65] = '\0';
+    memcpy(long_b, long_a, 66);
+    assert_int_equal(core_str_distance(long_a, long_b), 99);
+    assert_int_equal(core_str_edits(long_a, 65, long_b, 65, 3), 4);
+    const char *names[] = {"shard", "async", "all-reduce"};
+    assert_string_equal(core_str_closest("shrad", names, 3), "shard");
+    assert_null(core_str_closest("tiling", names, 3));
+}
+
 static void test_utf8(void **state)
 {
     (void)state;
@@ -669,7 +712,7 @@ int main(void)
         cmocka_unit_test(test_owner),        cmocka_unit_test(test_first_line),
         cmocka_unit_test(test_create_new),   cmocka_unit_test(test_csv),
         cmocka_unit_test(test_publish),      cmocka_unit_test(test_utf8),
-        cmocka_unit_test(test_text),
+        cmocka_unit_test(test_text),         cmocka_unit_test(test_edits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
