@@ -650,8 +650,10 @@ int cli_cmd_bench(struct cli_ctx *cx, struct cli_args *a)
         return bench_grader(cx, n);
     if (strcmp(a->argv[0], "json") == 0)
         return bench_json(cx, n_given ? n : 80000);
+    if (strcmp(a->argv[0], "code") == 0)
+        return cli_bench_code(cx, n_given ? n : 16384);
     return cli_usage(cmd,
                      "unknown benchmark \"%s\" (have: grader, labstream, tui, paramserver, "
-                     "packcheck, class, json)",
+                     "packcheck, class, json, code)",
                      a->argv[0]);
 }

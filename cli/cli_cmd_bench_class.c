@@ -117,6 +117,8 @@ static char *pick_answer(struct grader_pack *gp, const struct grader_question *q
                                   "overlap communication with computation; measure the speedup "
                                   "against the serial fraction before scaling out."
                                 : "Buy a bigger machine and hope it goes faster.");
+    case GRADER_CODE: /* answered by `code run`, not by text */
+        return core_xstrdup("void f(void) {}");
     }
     return core_xstrdup("1");
 }

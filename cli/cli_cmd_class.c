@@ -226,7 +226,9 @@ static int class_import(struct cli_ctx *cx, struct cli_args *a, const struct cli
     struct class_cx c;
     struct fault fault;
     fault_read(&fault);
-    struct lesson_class_opts opts = {.run_check = lab_run_plausible,
+    struct lesson_class_opts opts = {.code_rerun = cli_code_rerun,
+                                     .code_ud = cx,
+                                     .run_check = lab_run_plausible,
                                      .cache = lesson_grade_cache_new(),
                                      .before_commit = fault_before_commit,
                                      .hook_ctx = &fault};

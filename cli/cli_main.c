@@ -1,6 +1,7 @@
 /* cli_main.c — main(): global options, the command table, help, and the
  * helpers every command shares (opening the store, errors, flags). */
 #include "cli/cli.h"
+#include "labs/lab.h"
 
 #include <math.h>
 #include <pwd.h>
@@ -48,10 +49,14 @@ static const struct cli_command commands[] = {
      cli_cmd_formulas},
     {"lab", "lab list | run NAME [--set KEY=VALUE]... | runs [NAME] | show RUN",
      "run a lab on this machine and list or show your runs", cli_cmd_lab},
+    {"code", "code list | start QID [--out FILE] [--force] | run QID [FILE]",
+     "programming labs: write a kernel, run it sandboxed, graded by its share of this machine's "
+     "roofline",
+     cli_cmd_code},
     {"tui", "tui", "open the terminal UI (what `warpbench` alone does in a terminal)", cli_cmd_tui},
-    {"bench", "bench grader|labstream|tui|paramserver|packcheck|class|json [--n N]",
+    {"bench", "bench grader|labstream|tui|paramserver|packcheck|class|json|code [--n N]",
      "measure throughput of the grader, the lab metric stream, TUI drawing, raw socketpairs, "
-     "pack check or a class import",
+     "pack check, a class import, or the code harness against memcpy and the FMA peak",
      cli_cmd_bench},
     {"submit", "submit [PACK] [--out FILE] [--student-id ID] [--force]",
      "write your work to a new submission file for your instructor", cli_cmd_submit},
@@ -385,6 +390,10 @@ static const char *default_user(void)
 
 int main(int argc, char **argv)
 {
+    /* The programming labs' sandboxed runner: a fresh exec of this binary
+     * (labs/code/lab_code_child.c), before anything else is set up. */
+    if (argc == 2 && strcmp(argv[1], LAB_CODE_CHILD_ARG) == 0)
+        lab_code_child_main();
     /* A file size limit (ulimit -f) makes a write fail with EFBIG, which the
      * store reports and a lab run records, instead of killing the process
      * mid-write and leaving a run "running". */

@@ -87,7 +87,8 @@ enum grader_kind {
     GRADER_MULTI,    /* any subset of several */
     GRADER_ORDERING, /* put items in order */
     GRADER_TEXT,     /* short text */
-    GRADER_DESIGN    /* free text graded by a rubric of concepts */
+    GRADER_DESIGN,   /* free text graded by a rubric of concepts */
+    GRADER_CODE      /* a C function the student writes, run by `warpbench code run` */
 };
 
 /* "numeric", "choice", "multi", "ordering", "text", "design". Static. */
@@ -133,6 +134,41 @@ struct grader_page {
     int line;
 };
 
+/* A `code` question's exercise (grader_kind_code.c; lessons/FORMAT.md,
+ * "Programming exercises"): what the harness of labs/code/ needs, read and
+ * checked when the pack is evaluated. The grader never runs it. */
+struct grader_code_param {
+    char *name;
+    char *type;    /* the C type as declared: "int", "const float *", "int8_t *" */
+    char *elem;    /* the element (or scalar) type: "int", "float", "int8_t", ... */
+    bool pointer;  /* an array */
+    bool is_const; /* a const array: an input */
+    char *count;   /* arrays: the element count, an expression over the sizes */
+    double lo, hi; /* inputs: the range values are drawn from */
+};
+struct grader_code {
+    char *signature; /* as declared: "void matmul(int n, const float *a, ...)" */
+    char *func;      /* "matmul" */
+    char *ret;       /* "void", "float", "int", ... */
+    struct grader_code_param *params;
+    size_t n_params;
+    char **size_names; /* sizes = { n = 512 } */
+    double *size_values;
+    size_t n_sizes;
+    char *starter;               /* the file `code start` writes */
+    char *reference;             /* the naive reference, C source */
+    char *flags;                 /* extra compiler flags ("" for none) */
+    double rtol, atol, mismatch; /* tolerance = { rel, abs, mismatch } */
+    char *flops, *bytes;         /* work = { flops = "2*n^3", bytes = "12*n^2" } */
+    int threads, reps;
+    double timeout_s, mem_mib;
+    double *band_fraction, *band_score; /* bands = { { fraction = 0.05, score = 0.5 }, ... } */
+    size_t n_bands;
+    double correct_share; /* correct = 0.3: the share a correct run earns at any speed */
+    char *lesson_lab;     /* unused: reserved */
+};
+void grader_code_free(struct grader_code *c);
+
 struct grader_question {
     char *id;
     enum grader_kind kind;
@@ -166,6 +202,7 @@ struct grader_question {
     int line;                    /* line of the question{} call */
     int page_after;              /* index of the page it follows in its lesson, -1 before any */
     struct grader_policy policy; /* resolved: question > lesson > pack > kind default */
+    struct grader_code *code;    /* kind code: the exercise; NULL otherwise */
 };
 
 /* An interactive calculator declared in a lesson with calculator{}: named

@@ -478,9 +478,13 @@ static void read_hints(struct grader_vctx *v, int t, struct grader_question *q)
 
 /* What a sealed question of a release may hold: what a student needs to
  * answer. Everything that grades or reveals stays with the instructor. */
-static const char *const sealed_fields[] = {
-    "id",     "kind", "title",   "prompt",  "points", "topics", "rubric",     "hints", "lab",
-    "params", "unit", "integer", "choices", "items",  "policy", "max_answer", NULL};
+static const char *const sealed_fields[] = {"id",         "kind",    "title",   "prompt", "points",
+                                            "topics",     "rubric",  "hints",   "lab",    "params",
+                                            "unit",       "integer", "choices", "items",  "policy",
+                                            "max_answer", "code", /* a code exercise: what the
+                                                                     student writes and runs (its
+                                                                     grade is a run) */
+                                            NULL};
 
 static void check_sealed(struct grader_vctx *v, int t)
 {

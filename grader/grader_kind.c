@@ -17,7 +17,8 @@
 static const struct grader_kind_ops *const kinds[GRADER_KIND_COUNT] = {
     [GRADER_NUMERIC] = &grader_kind_numeric, [GRADER_CHOICE] = &grader_kind_choice,
     [GRADER_MULTI] = &grader_kind_multi,     [GRADER_ORDERING] = &grader_kind_ordering,
-    [GRADER_TEXT] = &grader_kind_text,       [GRADER_DESIGN] = &grader_kind_design};
+    [GRADER_TEXT] = &grader_kind_text,       [GRADER_DESIGN] = &grader_kind_design,
+    [GRADER_CODE] = &grader_kind_code};
 
 const struct grader_kind_ops *grader_kind_ops(enum grader_kind k)
 {

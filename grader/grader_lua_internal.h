@@ -671,7 +671,7 @@ char *grader_value_text(double v, const char *unit, int sig);
 
 /* ---- question kinds (grader_kind.c, grader_kind_*.c) ------------------------ */
 
-#define GRADER_KIND_COUNT (GRADER_DESIGN + 1)
+#define GRADER_KIND_COUNT (GRADER_CODE + 1)
 
 /* What a question kind means: one row per kind (the table is in
  * grader_kind.c; each row is defined beside its functions). */
@@ -707,7 +707,13 @@ struct grader_kind_ops {
     void (*variant_check)(struct lua_State *L, struct grader_job *j);
 };
 extern const struct grader_kind_ops grader_kind_numeric, grader_kind_choice, grader_kind_multi,
-    grader_kind_ordering, grader_kind_text, grader_kind_design;
+    grader_kind_ordering, grader_kind_text, grader_kind_design, grader_kind_code;
+
+/* Writes a code question's exercise as the `code = { ... }` field of a
+ * question{} (a release keeps it: the reference is no secret, the grade is
+ * a run), strings through `quote` (grader_kind_code.c). */
+void grader_code_lua(struct core_buf *b, const struct grader_code *c,
+                     void (*quote)(struct core_buf *b, const char *s));
 
 /* The row of kind k (numeric's for a value out of range). */
 const struct grader_kind_ops *grader_kind_ops(enum grader_kind k);

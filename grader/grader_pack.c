@@ -50,6 +50,7 @@ static void question_fini(struct grader_question *q)
     grader_strv_free(q->hints, q->n_hints);
     free(q->hint_public);
     grader_strv_free(q->choices, q->n_choices);
+    grader_code_free(q->code);
 }
 
 static void calc_fini(struct grader_calc *c)

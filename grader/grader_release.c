@@ -508,6 +508,8 @@ static void write_sealed(struct core_buf *b, const struct grader_question *q, co
     }
     if (q->integer)
         core_buf_puts(b, "  integer = true,\n");
+    if (q->kind == GRADER_CODE && q->code) /* what the student writes and runs */
+        grader_code_lua(b, q->code, lua_quote);
     if (q->kind == GRADER_CHOICE || q->kind == GRADER_MULTI) {
         lua_strs(b, "choices", q->choices, q->n_choices);
     } else if (q->kind == GRADER_ORDERING) {

@@ -70,6 +70,7 @@ const struct grader_fspec grader_question_fields[] = {{"id", GRADER_T_STR},
                                                       {"antonyms", GRADER_T_TAB},
                                                       {"attacks", GRADER_T_STR},
                                                       {"max_answer", GRADER_T_NUM},
+                                                      {"code", GRADER_T_TAB},
                                                       {NULL, 0}};
 
 const struct grader_fspec grader_policy_fields[] = {

@@ -354,6 +354,184 @@ void lab_mpi_relay_sink_end(struct lab_sink *s, const char *status, const char *
  * lesson_run_check_fn. */
 void lab_run_plausible(const struct db_sub_run *run, struct core_strlist *problems);
 
+/* ---- programming labs: the harness (labs/code/) ---------------------------- */
+
+/* A `code` question gives the student a C function to write. The harness
+ * compiles the student's file with the system compiler into a shared
+ * object in a private temporary directory, refuses an object with
+ * constructors, destructors or IFUNC resolvers (lab_code_elf.c), and runs
+ * it in a child: a fresh exec of this binary (lab_code_child_main) that
+ * loads the object, closes every descriptor, sets rlimits and
+ * PR_SET_NO_NEW_PRIVS and installs a seccomp allow-list (no open, exec,
+ * fork, sockets, signal handlers; threads only where the exercise allows)
+ * before the first call. The inputs are drawn fresh, from a new seed, for
+ * every call; the outputs are poisoned before it; the parent reads the
+ * clock, stops the child the moment it answers (so nothing runs after the
+ * return), checks the inputs unchanged and the outputs against the
+ * reference's, which ran in a child of its own: the expected outputs never
+ * enter the student's process. See README, "Programming labs". */
+
+#define LAB_CODE_MAX_ARGS 8
+#define LAB_CODE_MAX_SIZES 6
+#define LAB_CODE_MAX_BANDS 8
+/* The argument that makes `warpbench` the harness's child (lab_code_child_main). */
+#define LAB_CODE_CHILD_ARG "__code-child"
+
+enum lab_code_elem { LAB_CODE_I8, LAB_CODE_I32, LAB_CODE_I64, LAB_CODE_F32, LAB_CODE_F64 };
+
+struct lab_code_arg {
+    char name[32];
+    bool pointer;            /* false: an int, the size of the same name */
+    bool output;             /* a pointer to non-const: written by the call */
+    enum lab_code_elem elem; /* pointers: the element type */
+    char count[96];          /* pointers: the element count, an expression over the sizes */
+    double lo, hi;           /* inputs: drawn uniformly from [lo, hi] (integers: whole) */
+};
+
+/* Above `fraction` of the roofline a correct run earns `score` (0..1) of
+ * the points; the best band reached counts. */
+struct lab_code_band {
+    double fraction, score;
+};
+
+/* One exercise, as the pack declares it (the front ends build it from the
+ * question's struct grader_code: cli_cmd_code.c). The
+ * strings are borrowed. */
+struct lab_code_spec {
+    const char *id;   /* the question's id, for messages */
+    const char *func; /* the function's name */
+    int ret;          /* -1: void, else an enum lab_code_elem returned (an output) */
+    struct lab_code_arg args[LAB_CODE_MAX_ARGS];
+    int n_args;
+    char size_names[LAB_CODE_MAX_SIZES][32];
+    double size_values[LAB_CODE_MAX_SIZES];
+    int n_sizes;
+    const char *reference; /* the naive reference, C source */
+    const char *flags;     /* extra compiler flags ("" for none) */
+    double rtol, atol;     /* float outputs: |got - want| <= atol + rtol * |want| */
+    double mismatch;       /* fraction of output elements that may differ (ties) */
+    const char *flops;     /* the work model: FLOP and bytes moved per call, */
+    const char *bytes;     /*   expressions over the sizes ("2*n^3") */
+    int threads;           /* threads the code may use (1: none started) */
+    int reps;              /* timed calls (after one checked warm-up call) */
+    double timeout_s;      /* one call's limit */
+    double mem_mib;        /* what the code may allocate beyond its arguments */
+    struct lab_code_band bands[LAB_CODE_MAX_BANDS];
+    int n_bands;
+    double correct_share; /* the share of the points a correct run earns at any speed */
+};
+
+/* This machine's roofline as measured (lab_code_roof_measure, the
+ * "roofline" lab): bandwidths in GB/s (bytes read + written per second),
+ * FP32 peak in GFLOP/s on `threads` cores. */
+struct lab_code_roof {
+    double size_bytes;                  /* the working set the "size" figures were measured at */
+    double copy_gbs, triad_gbs;         /* at size_bytes */
+    double copy_big_gbs, triad_big_gbs; /* at 4x the last-level cache */
+    double fma_gflops;
+    int threads;
+    bool noisy;
+    char noise[160];
+    int64_t run_id; /* the lab run it came from, 0 when measured now unrecorded */
+};
+
+struct lab_code_result {
+    bool compiled; /* false: *compile_log says why */
+    bool correct;
+    char *compile_log; /* the compiler's messages (caller frees), NULL when none */
+    char *message;     /* why the run failed or was refused (caller frees), NULL when correct */
+    char *first_wrong; /* "c[17] = 3.5, expected 2.25" (caller frees), NULL when none */
+    int calls;         /* calls checked */
+    double t_median_s, t_min_s, spread_pct; /* the timed calls */
+    double ref_median_s, ref_min_s;
+    double flops, bytes, intensity; /* the work model at the exercise's sizes */
+    double gflops, gbs;             /* at the best (least disturbed) timed call */
+    double roof_gflops;             /* the roofline's bound at that intensity */
+    double roofline_fraction;       /* gflops / roof_gflops */
+    double speedup;                 /* over the naive reference */
+    double score;                   /* 0..1 of the points: correctness gate, then bands */
+};
+void lab_code_result_fini(struct lab_code_result *r);
+
+struct lab_code_opts {
+    const struct lab_code_roof *roof; /* NULL: no roofline figures, score from correctness */
+    const struct lab_sink *sink; /* live samples (series "call_ms", "gflops"), log; may be NULL */
+    atomic_int *cancel;          /* may be NULL */
+    bool skip_reference_timing;  /* time the reference once only (bench) */
+    /* Our own kernels (the roofline, the benchmarks): the spec's reference
+     * is the code itself, so it is not run and the outputs are not compared
+     * (the inputs are still checked). Never for a student's file. */
+    bool no_reference;
+    /* Called after each checked call of the code with its time and its
+     * outputs (outs[i] for argument i, NULL for an input; outs[n_args]
+     * the return value), borrowed for the call: the benchmarks read what
+     * their kernels report. May be NULL. */
+    void (*on_call)(void *ud, int call, double secs, const void *const *outs);
+    void *ud;
+};
+
+/* Checks a spec for what would make every run fail (no function name, an
+ * argument count that does not evaluate, bands out of order). */
+int lab_code_spec_check(const struct lab_code_spec *s, struct core_err *err);
+
+/* Compiles, checks and times the file at student_path for spec s. Returns
+ * 0 when the run was carried out (correct or not: *out says, with the
+ * reason), CORE_ERR_CANCELLED, or an error when the harness itself failed
+ * (no compiler, no memory). Caller frees *out with lab_code_result_fini. */
+int lab_code_run(const struct lab_code_spec *s, const char *student_path,
+                 const struct lab_code_opts *o, struct lab_code_result *out, struct core_err *err);
+
+/* The work model at the spec's sizes: FLOP and bytes per call. */
+int lab_code_work(const struct lab_code_spec *s, double *flops, double *bytes,
+                  struct core_err *err);
+
+/* The score of a result as a fraction of the points: 0 unless correct,
+ * else correct_share plus the rest by the best band the fraction reaches
+ * (linear between bands). Pure. */
+double lab_code_score(const struct lab_code_spec *s, bool correct, double roofline_fraction);
+
+/* The roofline's bound in GFLOP/s at `intensity` FLOP/byte for a working
+ * set of `bytes`: min(fma peak, intensity * bandwidth), the bandwidth
+ * being the triad's at the exercise's size. Pure. */
+double lab_code_roof_bound(const struct lab_code_roof *r, double intensity);
+
+/* Measures the roofline: copy and triad at `size_bytes` and at 4x the
+ * last-level cache, FMA peak on `threads` cores, each through the harness
+ * (compiled with the system compiler as student code is). */
+int lab_code_roof_measure(double size_bytes, int threads, struct lab_code_roof *out,
+                          struct core_err *err);
+/* Reads a roofline from a "roofline" lab run's summary figures. */
+void lab_code_roof_from_summary(const struct lab_summary *s, struct lab_code_roof *out);
+
+/* This machine's roofline for an exercise of working set size_bytes on
+ * `threads` cores: the latest done "roofline" run of user_id on this
+ * machine (same CPU model and cores) measured at that size and thread
+ * count, else a new run of the roofline lab, recorded (and flagged when
+ * noisy) like any lab run, reporting to sinks. *measured says which. */
+int lab_code_roof_get(struct db *db, int64_t user_id, double size_bytes, int threads,
+                      const struct lab_sink *sinks, size_t n_sinks, atomic_int *cancel,
+                      struct lab_code_roof *out, bool *measured, struct core_err *err);
+
+/* What `warpbench bench code` measures. */
+struct lab_code_bench {
+    double size_bytes;
+    double copy_gbs, memcpy_gbs;          /* the harness's copy vs memcpy in this process */
+    double fma_gflops, fma_theory_gflops; /* measured vs cores x units x lanes x 2 x clock */
+    int cores, units, lanes;
+    double clock_ghz;
+    double kernel_s;          /* a ~1 ms kernel: its own time (median) */
+    double overhead_s;        /* the harness's time less the kernel's own: least over the calls */
+    double overhead_median_s; /* ... and the median */
+};
+int lab_code_bench_run(double size_bytes, struct lab_code_bench *out, struct core_err *err);
+
+/* The child's entry: `warpbench __code-child` with the shared mapping on
+ * descriptor 3. Never returns. main() calls it first thing. */
+_Noreturn void lab_code_child_main(void);
+
+/* The "roofline" lab (registered in labs/core/lab_registry.c). */
+extern const struct lab_def lab_code_roofline_def;
+
 /* ---- benchmarks of the framework (core/lab_bench.c) ------------------------ */
 
 /* What `warpbench bench labstream` measures, against the caller's store (a

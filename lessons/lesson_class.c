@@ -47,6 +47,7 @@ static const struct {
     [LESSON_FLAG_RUN] = {"implausible run", true},
     [LESSON_FLAG_IDENTITY] = {"identity", true},
     [LESSON_FLAG_LATE] = {"late", false},
+    [LESSON_FLAG_CODE] = {"speed differs", false},
 };
 
 const char *lesson_flag_name(enum lesson_flag_kind k)
@@ -501,6 +502,65 @@ static void grade_sealed(struct import *im, size_t i, struct pack_slot *ps,
     }
 }
 
+/* A code answer: compiled and re-run here, graded by this machine's
+ * measurement; the student's recorded speed (the figures kept with the
+ * attempt) is flagged when it is more than 2x off. */
+static void grade_code(struct import *im, size_t i, const struct grader_question *gq)
+{
+    const struct db_sub_attempt *a = &im->sub->attempts[i];
+    struct db_class_attempt_in *row = &im->rows[i];
+    struct lesson_class_report *rep = im->rep;
+    struct grader_result *r = &im->results[i];
+    struct core_err e = {0};
+    double mine = NAN;
+    if (!im->opts || !im->opts->code_rerun ||
+        im->opts->code_rerun(im->opts->code_ud, a->question_id, gq, a->answer ? a->answer : "", r,
+                             &mine, &e) != CORE_OK) {
+        struct lesson_class_flag *f = add_flag(rep, &im->cap_flags, LESSON_FLAG_FAILED, a);
+        f->reason = im->opts && im->opts->code_rerun
+                        ? core_xasprintf("the code could not be re-run: %s", e.msg)
+                        : core_xstrdup("a code answer is graded by re-running it, which this "
+                                       "import cannot do");
+        im->flags[i] = core_xstrdup(f->reason);
+        row->flag = im->flags[i];
+        rep->n_failed++;
+        return;
+    }
+    row->graded = true;
+    row->valid = r->valid;
+    row->score = r->score;
+    row->max = r->max;
+    row->correct = r->correct;
+    row->parsed = r->parsed;
+    row->feedback = r->feedback;
+    row->params_json = r->params_json;
+    row->agree = true; /* a speed measured on another machine is not a grade to agree with */
+    rep->n_agree++;
+    /* the student's figure, as recorded with the attempt */
+    struct core_kv *kv = NULL;
+    size_t n = 0;
+    double theirs = NAN;
+    if (a->params_json && core_json_parse_flat(a->params_json, &kv, &n, NULL) == CORE_OK) {
+        const struct core_kv *g = core_kv_find(kv, n, "gflops");
+        const struct core_kv *ok = core_kv_find(kv, n, "correct");
+        if (g && g->is_num && ok && ok->is_num && ok->num != 0)
+            theirs = g->num;
+        core_kv_free(kv, n);
+    }
+    if (isfinite(theirs) && isfinite(mine) && theirs > 0 && mine > 0 &&
+        (theirs > 2 * mine || mine > 2 * theirs))
+        add_check(rep, &im->cap_flags, LESSON_FLAG_CODE, a->pack_id, NULL, a->question_id, a->id,
+                  core_xasprintf("the student's run recorded %.4g GFLOP/s; re-run here it makes "
+                                 "%.4g GFLOP/s (%.1fx %s): graded by the measurement here",
+                                 theirs, mine, theirs > mine ? theirs / mine : mine / theirs,
+                                 theirs > mine ? "less" : "more"));
+    else if (isfinite(theirs) && !isfinite(mine))
+        add_check(rep, &im->cap_flags, LESSON_FLAG_CODE, a->pack_id, NULL, a->question_id, a->id,
+                  core_xasprintf("the student's run recorded a correct result at %.4g GFLOP/s; "
+                                 "re-run here it is not correct: %s",
+                                 theirs, r->feedback ? r->feedback : "?"));
+}
+
 static void grade_one(struct import *im, size_t i)
 {
     const struct db_sub_attempt *a = &im->sub->attempts[i];
@@ -521,6 +581,10 @@ static void grade_one(struct import *im, size_t i)
         im->flags[i] = core_xstrdup(f->reason);
         row->flag = im->flags[i];
         rep->n_skipped++;
+        return;
+    }
+    if (gq->kind == GRADER_CODE) {
+        grade_code(im, i, gq);
         return;
     }
     if (ps->has_releases && lesson_graded(ps->gp, a->question_id)) {

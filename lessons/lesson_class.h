@@ -73,6 +73,7 @@ enum lesson_flag_kind {
     LESSON_FLAG_RUN,          /* answered from a lab run that fails a plausibility check */
     LESSON_FLAG_IDENTITY,     /* the student's id comes from two stores */
     LESSON_FLAG_LATE,         /* after the deadline: graded under the late rule */
+    LESSON_FLAG_CODE,         /* a code answer's recorded speed is over 2x off the re-run here */
     LESSON_FLAG_N
 };
 const char *lesson_flag_name(enum lesson_flag_kind k); /* "tampered", ... Static. */
@@ -129,7 +130,19 @@ void lesson_grade_cache_free(struct lesson_grade_cache *c);
 /* Grades served from the cache and grades computed, so far. */
 void lesson_grade_cache_stats(const struct lesson_grade_cache *c, size_t *hits, size_t *misses);
 
+/* Compiles and re-runs a code answer (the student's C file, `code`) for
+ * question gq on this machine, in the programming labs' sandbox (the CLI
+ * passes labs/code/'s harness): fills *res as a grade of gq (score in its
+ * points; caller frees with grader_result_fini) and *gflops with what
+ * this machine measured (NAN when it did not run correctly). An error only
+ * when the harness itself failed. */
+typedef int (*lesson_code_rerun_fn)(void *ud, const char *qid, const struct grader_question *gq,
+                                    const char *code, struct grader_result *res, double *gflops,
+                                    struct core_err *err);
+
 struct lesson_class_opts {
+    lesson_code_rerun_fn code_rerun; /* NULL: code answers are not graded (flagged) */
+    void *code_ud;
     bool force;                       /* re-grade a file imported before, replacing its rows */
     const char *deadline;             /* ISO time: answers after it are late (NULL: the pack's) */
     double now;                       /* the import's clock (epoch seconds; 0: the wall clock) */

@@ -5,7 +5,7 @@
 #   or lab_mpi_, labs/amdahl/ lab_amdahl_, labs/memory/ lab_memory_,
 #   labs/coalescing/ lab_coal_, labs/kmeans/ lab_km_, labs/paramserver/
 #   lab_ps_, labs/allreduce/ lab_ar_, labs/quantize/ lab_quant_,
-#   labs/serving/ lab_srv_, labs/selftest/ lab_selftest_.
+#   labs/serving/ lab_srv_, labs/selftest/ lab_selftest_, labs/code/ lab_code_.
 # A lab's folder thus exports its registration (<prefix>def) and what its own
 # files share; anything a file keeps to itself is static. Symbols the
 # compiler makes up (names starting with "__", or holding a '.') are not ours.
@@ -24,7 +24,7 @@ command -v nm >/dev/null || { echo "check-lab-symbols: nm (binutils) is needed" 
 declare -A prefixes=(
   [core]="lab_" [transport]="lab_net_ lab_mpi_" [amdahl]="lab_amdahl_" [memory]="lab_memory_"
   [coalescing]="lab_coal_" [kmeans]="lab_km_" [paramserver]="lab_ps_" [allreduce]="lab_ar_"
-  [quantize]="lab_quant_" [serving]="lab_srv_" [selftest]="lab_selftest_"
+  [quantize]="lab_quant_" [serving]="lab_srv_" [selftest]="lab_selftest_" [code]="lab_code_"
 )
 # every prefix but core's: a core symbol must not look like another folder's
 others=()

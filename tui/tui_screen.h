@@ -58,6 +58,10 @@ void tui_term_size(int *w, int *h);
  * tui_key. TUI_K_TICK when none came, TUI_K_RESIZE after a resize,
  * TUI_K_CTRL_C also for a SIGINT from outside. */
 int tui_term_key(int timeout_ms);
+/* Gives the terminal to `editor FILE` (run through /bin/sh, so EDITOR may
+ * carry flags) until it exits, then takes it back and redraws everything.
+ * Returns the editor's exit status (-1 when it could not run). */
+int tui_term_run_editor(const char *editor, const char *file);
 /* True once SIGTERM or SIGHUP arrived: the app should leave cleanly. */
 bool tui_term_quit_requested(void);
 /* Copies the canvas to the screen, writing only cells that changed since the
@@ -152,6 +156,9 @@ struct tui_lab_arg {
 struct tui_calc_arg {
     const char *calc_id; /* "pack:calc"; NULL: the list of every calculator */
 };
+struct tui_code_arg {
+    const char *qid; /* "pack:id" of a code question */
+};
 struct tui_review_arg {
     const char *class_path; /* the class store whose design answers are reviewed */
 };
@@ -172,7 +179,7 @@ void tui_app_msg(struct tui_app *a, bool bad, const char *fmt, ...)
 /* The registry: every screen, in one table. */
 extern const struct tui_screen tui_screen_home, tui_screen_lesson, tui_screen_question,
     tui_screen_lab, tui_screen_progress, tui_screen_calc, tui_screen_review, tui_screen_mistakes,
-    tui_screen_search, tui_screen_formulas;
+    tui_screen_search, tui_screen_formulas, tui_screen_code;
 const struct tui_screen *tui_screen_find(const char *name);
 
 /* ---- shared view helpers (tui_app.c) ------------------------------------- */

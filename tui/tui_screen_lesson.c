@@ -453,6 +453,11 @@ static void open_question(struct tui_app *a, struct lesson *l, size_t i)
         return;
     }
     save_position(a, l, l->m.qs[i].qid);
+    if (l->m.qs[i].kind && strcmp(l->m.qs[i].kind, "code") == 0) {
+        struct tui_code_arg ca = {l->m.qs[i].qid};
+        tui_app_push(a, "code", &ca);
+        return;
+    }
     struct tui_question_arg qa = {l->m.qs[i].qid, 1};
     tui_app_push(a, "question", &qa);
 }

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <wchar.h>
 
@@ -175,6 +176,32 @@ void tui_term_size(int *w, int *h)
     getmaxyx(stdscr, y, x);
     *w = x;
     *h = y;
+}
+
+int tui_term_run_editor(const char *editor, const char *file)
+{
+    def_prog_mode();
+    endwin();
+    int st = -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        /* through the environment, so neither is parsed by the shell but as
+         * EDITOR's words */
+        setenv("WB_EDITOR", editor, 1);
+        setenv("WB_FILE", file, 1);
+        execl("/bin/sh", "sh", "-c", "exec $WB_EDITOR \"$WB_FILE\"", "sh", (char *)NULL);
+        _exit(127);
+    }
+    if (pid > 0)
+        while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+            ;
+    reset_prog_mode();
+    /* everything is drawn anew: the screen holds the editor's last frame */
+    if (term.have_prev)
+        tui_canvas_clear(&term.prev);
+    clearok(curscr, TRUE);
+    refresh();
+    return pid < 0 ? -1 : WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
 bool tui_term_quit_requested(void)

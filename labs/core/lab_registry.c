@@ -20,7 +20,7 @@
 
 static const struct lab_def *const table[] = {
     &lab_amdahl_def, &lab_memory_def, &lab_coal_def, &lab_km_def,       &lab_ps_def,
-    &lab_quant_def,  &lab_srv_def,    &lab_ar_def,   &lab_selftest_def,
+    &lab_quant_def,  &lab_srv_def,    &lab_ar_def,   &lab_selftest_def, &lab_code_roofline_def,
 };
 
 const struct lab_def *const *lab_registry(size_t *n)

@@ -648,3 +648,51 @@ symmetric one by about 6 dB at every bit count. Why about 6 dB?]],
   },
   examples = { { "a", 1 }, { "c", 0 }, { "b", 0 }, { "9", "invalid" } },
 }
+
+question {
+  id = "lab-quantize.int8-dot",
+  kind = "code",
+  title = "Write an INT8 dot product",
+  points = 10,
+  topics = { "quantization" },
+  prompt = [[
+Write `int64_t dot8(int n, const int8_t *a, const int8_t *b)`: the exact dot
+product of two INT8 vectors of n = 16777216 values from -127 to 127. The
+sum needs more than 32 bits, but a block of up to 2^16 products fits in an
+int32: accumulate blocks in int32 lanes (which vectorise: VPMADDWD and
+friends) and add the blocks into an int64. 2n operations on 2n bytes per call:
+memory bound; full marks from 95% of this machine's triad bandwidth.]],
+  code = {
+    signature = "int64_t dot8(int n, const int8_t *a, const int8_t *b)",
+    sizes = { n = 16777216 },
+    inputs = { a = { count = "n", min = -127, max = 127 }, b = { count = "n", min = -127, max = 127 } },
+    work = { flops = "2*n", bytes = "2*n" },
+    correct = 0.3,
+    bands = { { fraction = 0.5, score = 0.3 }, { fraction = 0.8, score = 0.7 },
+              { fraction = 0.95, score = 1 } },
+    reps = 5,
+    starter = [[
+/* dot8.c: the exact INT8 dot product. Make it fast. */
+#include <stdint.h>
+
+int64_t dot8(int n, const int8_t *a, const int8_t *b)
+{
+    int64_t s = 0;
+    for (int i = 0; i < n; i++)
+        s += (int64_t)a[i] * b[i];
+    return s;
+}
+]],
+    reference = [[
+#include <stdint.h>
+
+int64_t dot8(int n, const int8_t *a, const int8_t *b)
+{
+    int64_t s = 0;
+    for (int i = 0; i < n; i++)
+        s += (int64_t)a[i] * b[i];
+    return s;
+}
+]],
+  },
+}

@@ -1340,3 +1340,75 @@ Give three significant figures.]],
     { params = { nm = 100, k = 10, p = 100, s = 20 }, answer = "6.1", score = 0 },
   },
 }
+
+question {
+  id = "mapreduce.kmeans-assign",
+  kind = "code",
+  title = "Write the k-means assign step",
+  points = 10,
+  topics = { "mapreduce" },
+  prompt = [[
+Write the map step of k-means: `void assign(int n, int d, int k, const float
+*x, const float *c, int *label)` sets label[i] to the index of the centroid
+(row of c, k×d) nearest to point i (row of x, n×d) in squared Euclidean
+distance; n = 65536, d = 16, k = 32. About 3·n·k·d FLOP per call against
+4(n·d + k·d + n) bytes: compute bound. Keep the centroids in cache, let the
+compiler vectorise over d or over the centroids. A point equally near two
+centroids may go to either: one label in a thousand may differ from the
+reference's. Full marks from 25% of this machine's FMA peak.]],
+  code = {
+    signature = "void assign(int n, int d, int k, const float *x, const float *c, int *label)",
+    sizes = { n = 65536, d = 16, k = 32 },
+    inputs = { x = { count = "n*d", min = -10, max = 10 }, c = { count = "k*d", min = -10, max = 10 } },
+    outputs = { label = { count = "n" } },
+    tolerance = { mismatch = 0.001 },
+    work = { flops = "3*n*k*d", bytes = "4*(n*d + k*d + n)" },
+    correct = 0.3,
+    bands = { { fraction = 0.03, score = 0.2 }, { fraction = 0.1, score = 0.6 },
+              { fraction = 0.25, score = 1 } },
+    reps = 5,
+    starter = [[
+/* assign.c: label[i] = the nearest centroid to point i. Make it fast. */
+void assign(int n, int d, int k, const float *x, const float *c, int *label)
+{
+    for (int i = 0; i < n; i++) {
+        int best = 0;
+        float bd = 3.4e38f;
+        for (int j = 0; j < k; j++) {
+            float s = 0;
+            for (int t = 0; t < d; t++) {
+                float e = x[i * d + t] - c[j * d + t];
+                s += e * e;
+            }
+            if (s < bd) {
+                bd = s;
+                best = j;
+            }
+        }
+        label[i] = best;
+    }
+}
+]],
+    reference = [[
+void assign(int n, int d, int k, const float *x, const float *c, int *label)
+{
+    for (int i = 0; i < n; i++) {
+        int best = 0;
+        double bd = 1e300;
+        for (int j = 0; j < k; j++) {
+            double s = 0;
+            for (int t = 0; t < d; t++) {
+                double e = (double)x[i * d + t] - c[j * d + t];
+                s += e * e;
+            }
+            if (s < bd) {
+                bd = s;
+                best = j;
+            }
+        }
+        label[i] = best;
+    }
+}
+]],
+  },
+}

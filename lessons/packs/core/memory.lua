@@ -1791,3 +1791,156 @@ overhead, and switch to FP16 mixed precision.]], score = 1 },
     { "", "invalid" },
   },
 }
+
+-- ---- programming exercises (kind = "code"; `warpbench code run QID FILE`) ----
+
+question {
+  id = "memory.matmul",
+  kind = "code",
+  title = "Write a fast matrix multiply",
+  points = 10,
+  topics = { "memory-hierarchy", "roofline" },
+  prompt = [[
+Write `void matmul(int n, const float *a, const float *b, float *c)`: the
+row-major product c = a·b of two n×n matrices (c[i*n+j] = sum over k of
+a[i*n+k]·b[k*n+j]), for n = 512. The naive i-j-k loop walks b by columns and
+reaches about 1% of this machine's FP32 peak. Reorder the loops (i-k-j), block
+for the caches and let the compiler vectorise the inner loop.
+
+Start with `warpbench code start memory.matmul`, run with
+`warpbench code run memory.matmul matmul.c`. Your code is compiled with
+`-O2 -march=native`, run on fresh random inputs every call and checked
+against the reference (relative error 1e-3). The score: 30% for a correct
+result, the rest by the fraction of this machine's roofline you reach
+(2n³ FLOP per call at an arithmetic intensity of n/6 FLOP/byte: compute
+bound), full marks from 30%.]],
+  code = {
+    signature = "void matmul(int n, const float *a, const float *b, float *c)",
+    sizes = { n = 512 },
+    inputs = { a = { count = "n*n", min = -1, max = 1 }, b = { count = "n*n", min = -1, max = 1 } },
+    outputs = { c = { count = "n*n" } },
+    tolerance = { rel = 1e-3, abs = 1e-3 },
+    work = { flops = "2*n^3", bytes = "3*4*n^2" },
+    correct = 0.3,
+    bands = { { fraction = 0.03, score = 0.2 }, { fraction = 0.1, score = 0.6 },
+              { fraction = 0.3, score = 1 } },
+    reps = 3,
+    timeout = 20,
+    starter = [[
+/* matmul.c: c = a * b, n x n, row-major. Make it fast. */
+void matmul(int n, const float *a, const float *b, float *c)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            float s = 0;
+            for (int k = 0; k < n; k++)
+                s += a[i * n + k] * b[k * n + j];
+            c[i * n + j] = s;
+        }
+}
+]],
+    reference = [[
+void matmul(int n, const float *a, const float *b, float *c)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            double s = 0;
+            for (int k = 0; k < n; k++)
+                s += (double)a[i * n + k] * b[k * n + j];
+            c[i * n + j] = (float)s;
+        }
+}
+]],
+  },
+}
+
+question {
+  id = "memory.transpose",
+  kind = "code",
+  title = "Write a fast transpose",
+  points = 10,
+  topics = { "memory-hierarchy", "coalescing" },
+  prompt = [[
+Write `void transpose(int n, const float *a, float *b)`: b[j*n+i] = a[i*n+j]
+for an n×n matrix, n = 2048 (16 MiB each way). It does no arithmetic: the
+bound is bandwidth. The naive loop reads rows and writes columns, so every
+write touches a new cache line. Transpose in tiles that fit in the L1 cache
+(the CPU side of GPU coalescing). Scored by the fraction of this machine's
+measured triad bandwidth at that size (8n² bytes per call), full marks
+from 60%.]],
+  code = {
+    signature = "void transpose(int n, const float *a, float *b)",
+    sizes = { n = 2048 },
+    inputs = { a = { count = "n*n", min = -1000, max = 1000 } },
+    outputs = { b = { count = "n*n" } },
+    tolerance = { rel = 0, abs = 0 },
+    work = { flops = 0, bytes = "8*n^2" },
+    correct = 0.3,
+    bands = { { fraction = 0.15, score = 0.3 }, { fraction = 0.35, score = 0.7 },
+              { fraction = 0.6, score = 1 } },
+    reps = 5,
+    starter = [[
+/* transpose.c: b = a transposed, n x n, row-major. Make it fast. */
+void transpose(int n, const float *a, float *b)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            b[j * n + i] = a[i * n + j];
+}
+]],
+    reference = [[
+void transpose(int n, const float *a, float *b)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            b[j * n + i] = a[i * n + j];
+}
+]],
+  },
+}
+
+question {
+  id = "memory.sum",
+  kind = "code",
+  title = "Sum a float array, fast and accurately",
+  points = 10,
+  topics = { "memory-hierarchy", "roofline" },
+  prompt = [[
+Write `float sum(int n, const float *x)` returning the sum of n = 8388608
+floats drawn from [0, 1). The error bound is a relative error of 1e-5
+against the exact sum: one float accumulator fails it (once the sum passes
+2^22 every addition rounds by up to a quarter), one double accumulator meets it but is latency bound (one
+add per 4 cycles). Several independent accumulators meet both: the loop
+vectorises and each partial sum stays small. Memory bound (4n bytes per
+call); full marks from 95% of this machine's triad bandwidth.]],
+  code = {
+    signature = "float sum(int n, const float *x)",
+    sizes = { n = 8388608 },
+    inputs = { x = { count = "n", min = 0, max = 1 } },
+    tolerance = { rel = 1e-5, abs = 0 },
+    work = { flops = "n", bytes = "4*n" },
+    correct = 0.3,
+    bands = { { fraction = 0.5, score = 0.3 }, { fraction = 0.8, score = 0.7 },
+              { fraction = 0.95, score = 1 } },
+    reps = 5,
+    starter = [[
+/* sum.c: the sum of x[0..n), relative error at most 1e-5. Make it fast. */
+float sum(int n, const float *x)
+{
+    double s = 0;
+    for (int i = 0; i < n; i++)
+        s += x[i];
+    return (float)s;
+}
+]],
+    reference = [[
+float sum(int n, const float *x)
+{
+    double s = 0;
+    for (int i = 0; i < n; i++)
+        s += x[i];
+    return (float)s;
+}
+]],
+  },
+}

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Programming labs in a class (issue 29): three students run code answers
+# on their machines and submit; the instructor's `class import` compiles
+# and re-runs every file in the sandbox on the instructor's machine, grades
+# by that measurement, and flags a student's recorded speed more than 2x
+# off it (here: one student edits the figure in the submission).
+source "$WB_SOURCE_DIR/tests/e2e/lib.sh"
+command -v cc >/dev/null || { echo "SKIP: no C compiler (cc)"; exit 77; }
+P="$PACKS/code"
+TEACH="$T/teacher.db"
+CLASS="$T/class.db"
+wbs() { local u=$1; shift; OUT=$("$WB" --db "$T/$u.db" --user "$u" "$@" 2>"$T/stderr"); RC=$?; ERR=$(cat "$T/stderr"); }
+wbt() { OUT=$("$WB" --db "$TEACH" --user prof "$@" 2>"$T/stderr"); RC=$?; ERR=$(cat "$T/stderr"); }
+
+cat >"$T/good.c" <<'C'
+void scale(int n, const float *x, float *y)
+{
+    for (int i = 0; i < n; i++)
+        y[i] = 2.0f * x[i];
+}
+C
+cat >"$T/wrong.c" <<'C'
+void scale(int n, const float *x, float *y)
+{
+    for (int i = 0; i < n; i++)
+        y[i] = 3.0f * x[i];
+}
+C
+# carol's file opens a file: her machine's run says so, and so does the re-run
+cat >"$T/sneaky.c" <<'C'
+#include <stdio.h>
+void scale(int n, const float *x, float *y)
+{
+    FILE *f = fopen("/etc/hostname", "r");
+    for (int i = 0; i < n; i++)
+        y[i] = 2.0f * x[i] + (f ? 0.0f : 0.0f);
+}
+C
+declare -A file=([alice]=good.c [bob]=wrong.c [carol]=sneaky.c)
+declare -A sid=([alice]=s001 [bob]=s002 [carol]=s003)
+for u in alice bob carol; do
+  wbs "$u" pack import "$P"; expect_rc 0 "$u imports the pack"
+  wbs "$u" --json code run xp.scale "$T/${file[$u]}"
+  wbs "$u" --json submit --out "$T/$u.wbsub" --student-id "${sid[$u]}"
+  expect_rc 0 "$u submits"
+done
+# the submission carries the code itself
+got=$(sqlite3 -batch "$T/alice.wbsub" "SELECT answer FROM attempts WHERE question_id = 'xp.scale'")
+grep -qF "y[i] = 2.0f * x[i]" <<<"$got" && ok || fail "alice's submission lacks her code: $got"
+# alice claims ten times her speed
+alice_gflops=$(sqlite3 -batch "$T/alice.wbsub" "SELECT json_extract(params_json, '$.gflops') FROM attempts WHERE question_id = 'xp.scale'")
+awk -v g="$alice_gflops" 'BEGIN { exit !(g > 0) }' && ok || fail "alice's submission has no speed: $alice_gflops"
+sqlite3 "$T/alice.wbsub" "UPDATE attempts SET params_json = json_set(params_json, '$.gflops', json_extract(params_json, '$.gflops') * 10) WHERE question_id = 'xp.scale'"
+
+wbt pack import "$P"; expect_rc 0 "the instructor imports the pack"
+wbt --json class --class "$CLASS" import "$T/alice.wbsub" "$T/bob.wbsub" "$T/carol.wbsub"
+[ "$RC" -eq 0 ] || [ "$RC" -eq 1 ] && ok || fail "class import: exit $RC ($ERR)"
+# re-measured on this machine: a roofline run in the instructor's store
+expect_sql_t() { local got; got=$(sqlite3 -batch -noheader "$1" "$2" 2>&1); [ "$got" = "$3" ] && ok || fail "${4:-}: SQL '$2' = '$got', expected '$3'"; }
+expect_sql_t "$TEACH" "SELECT count(*) > 0 FROM lab_runs WHERE lab = 'roofline' AND status = 'done'" 1 \
+  "the instructor's roofline"
+# alice's speed flagged, graded by the instructor's measurement
+wbt --json class --class "$CLASS" flags --all
+expect_rc 0 "flags"
+expect_jq '[.flags[] | select(.kind == "speed differs")] | length' 1 "one speed flag"
+expect_jq '.flags[] | select(.kind == "speed differs") | .student' s001 "on alice"
+expect_jq '.flags[] | select(.kind == "speed differs") | .reason | test("re-run here")' true \
+  "saying it was re-run here"
+# the gradebook: alice scores (from the re-run), bob and carol nothing
+wbt --json class --class "$CLASS" grades test.code
+expect_rc 0 "gradebook"
+expect_jq '.students[] | select(.user == "alice") | .points > 2' true "alice: correct, scored here"
+expect_jq '.students[] | select(.user == "bob") | .points' 0 "bob: wrong"
+expect_jq '.students[] | select(.user == "carol") | .points' 0 "carol: refused"
+# what the class store keeps of carol's re-run names the refusal
+fb=$(sqlite3 -batch "$CLASS" "SELECT feedback FROM attempts WHERE question_id = 'xp.scale' AND feedback LIKE '%opening a file%'")
+[ -n "$fb" ] && ok || fail "carol's re-run does not say it opened a file"
+
+echo "code class: $checks checks, $failures failures"
+[ "$failures" -eq 0 ]
