@@ -21,7 +21,7 @@
  * mixed with a constant, so it does not depend on what params drew.
  *
  * Uses the sandbox, the wb library, the pack model and the pure building
- * blocks of grader_internal.h.
+ * blocks of grader_pure.h.
  */
 #include "grader_lua_internal.h"
 

@@ -10,7 +10,7 @@
  * may be read as C's integer division.
  *
  * Uses the job (grader_grade.c), the field schema (grader_schema.c) and the
- * pure building blocks of grader_internal.h.
+ * pure building blocks of grader_pure.h.
  */
 #include "grader_lua_internal.h"
 

@@ -53,7 +53,7 @@
  *
  * Pure C: no Lua, no I/O; linear in the answer for each phrase looked up.
  */
-#include "grader_internal.h"
+#include "grader_pure.h"
 
 #include <stdlib.h>
 #include <string.h>

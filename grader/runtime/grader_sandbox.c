@@ -84,7 +84,7 @@
  * signals.
  */
 #define _GNU_SOURCE
-#include "grader_lua_internal.h"
+#include "grader_runtime.h"
 
 #include <lauxlib.h>
 #include <lua.h>

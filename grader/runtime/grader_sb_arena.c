@@ -18,7 +18,7 @@
  * Uses core and POSIX mmap.
  */
 #define _GNU_SOURCE
-#include "grader_lua_internal.h"
+#include "grader_runtime.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -32,7 +32,7 @@
  * Uses the sandbox (grader_sandbox.c), the wb library and the constructors
  * of the pack model, and lua.h.
  */
-#include "grader_lua_internal.h"
+#include "grader_runtime.h"
 
 #include <lauxlib.h>
 #include <lua.h>

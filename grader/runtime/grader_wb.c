@@ -13,10 +13,10 @@
  * Misuse (a wrong argument type, an unknown unit) raises; an unreadable
  * answer is an expected failure and returns nil, why.
  *
- * Uses the pure building blocks of grader_internal.h and the sandbox's
+ * Uses the pure building blocks of grader_pure.h and the sandbox's
  * no-jump bracket around code that may take libc locks.
  */
-#include "grader_lua_internal.h"
+#include "grader_runtime.h"
 
 #include <lauxlib.h>
 #include <lua.h>

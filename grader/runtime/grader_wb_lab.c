@@ -15,10 +15,10 @@
  * grader_wb.c) sets the table as wb.lab. Misuse raises; an answer that cannot
  * be graded returns { valid = false, feedback }.
  *
- * Uses the pure building blocks of grader_internal.h (numbers, units,
+ * Uses the pure building blocks of grader_pure.h (numbers, units,
  * tolerance) and the sandbox's no-jump bracket.
  */
-#include "grader_lua_internal.h"
+#include "grader_runtime.h"
 
 #include <lauxlib.h>
 #include <lua.h>
