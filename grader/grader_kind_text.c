@@ -86,7 +86,7 @@ static void each_near(struct grader_vctx *v, int t, size_t i, void *ud)
     struct grader_vctx s;
     grader_vctx_sub(&s, v, ": near %zu", i);
     size_t n = lua_rawlen(L, t);
-    grader_fields_check(&s, t, near_fields, -1, NULL, (lua_Integer)n);
+    grader_fields_check(&s, t, near_fields, NULL, (lua_Integer)n);
     if (n < 2 || n > 32)
         grader_vproblem(&s, "give 2 to 32 terms: { \"warp\", \"switch*\", within = 5 }");
     for (size_t k = 1; k <= n; k++) {
@@ -145,7 +145,7 @@ static void check_contradicts(struct grader_vctx *v, int t)
                 grader_vproblem(&s, "is longer than %d bytes", GRADER_DESIGN_MAX_PHRASE);
         } else if (ty == LUA_TTABLE) {
             int e = lua_gettop(L);
-            grader_fields_check(&s, e, contradicts_fields, -1, NULL, 0);
+            grader_fields_check(&s, e, contradicts_fields, NULL, 0);
             if (check_finders(&s, e) == 0)
                 grader_vproblem(&s, "give 'match' phrases, 'patterns' or 'near' groups");
         } else {
@@ -165,7 +165,7 @@ static void each_concept(struct grader_vctx *v, int t, size_t i, void *ud)
     lua_State *L = v->L;
     struct grader_vctx s;
     grader_vctx_sub(&s, v, ": concept %zu", i);
-    grader_fields_check(&s, t, concept_fields, -1, NULL, 0);
+    grader_fields_check(&s, t, concept_fields, NULL, 0);
     static const char *const req[] = {"name", NULL};
     grader_fields_require(&s, t, req);
     double x;
@@ -184,7 +184,7 @@ static void each_sample(struct grader_vctx *v, int t, size_t i, void *ud)
     lua_State *L = v->L;
     struct grader_vctx s;
     grader_vctx_sub(&s, v, ": sample %zu", i);
-    grader_fields_check(&s, t, sample_fields, -1, NULL, 0);
+    grader_fields_check(&s, t, sample_fields, NULL, 0);
     static const char *const req[] = {"answer", "score", NULL};
     grader_fields_require(&s, t, req);
     double x;

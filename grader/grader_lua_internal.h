@@ -83,12 +83,12 @@ struct grader_cx {
     struct grader_calc_example *examples;
     size_t n_examples;
 };
+/* Frees what x holds (grader_pack.c, which frees the pack's calculators). */
 void grader_cx_fini(struct grader_cx *x);
 
 /* Pushes "<prefix>[<label>: ]<msg>" to problems (no label when NULL;
- * grader_selftest.c),
- * without saying again what msg already starts with: prefix, then `also`
- * (NULL: nothing more). Used for every "file:line: question|calculator ID:"
+ * grader_job.c), without saying again what msg already starts with:
+ * prefix, then `also` (NULL: nothing more). Used for every "file:line: question|calculator ID:"
  * problem of pack check. */
 void grader_problem_push(struct core_strlist *problems, const char *prefix, const char *also,
                          const char *label, const char *msg);
@@ -134,18 +134,12 @@ char **grader_strv_dup(char *const *v, size_t n);
 
 /* ---- pack evaluation (grader_eval.c) and the field schema (grader_schema.c) --- */
 
-/* The evaluation of a pack, one file at a time (private to grader_eval.c). */
-struct grader_eval;
-/* Records a problem ("file:line: ..."); the first code is the pack's. */
-void grader_eval_problem(struct grader_eval *e, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-/* The file being evaluated, as the pack names it. */
-const char *grader_eval_path(const struct grader_eval *e);
-
 /* Where a problem is: one declaration (or a part of it) of the file being
- * evaluated. */
+ * evaluated (by grader_eval.c), and where its problems go. */
 struct grader_vctx {
-    struct grader_eval *e;
+    struct core_strlist *problems; /* the pack's */
+    int *first_code;               /* the pack's code: its first problem's */
+    const char *path;              /* the file being evaluated, as the pack names it */
     struct lua_State *L;
     int line;
     char label[128];          /* "question amdahl.speedup", "question amdahl.speedup: example 2" */
@@ -187,11 +181,21 @@ extern const struct grader_fspec grader_pack_fields[], grader_lesson_fields[], g
  * "" for anything else. */
 void grader_hint_push(struct lua_State *L, int t, size_t i);
 
-/* Checks every entry of the table at t against `specs` (for question kind
- * `kind`, or -1): unknown fields (with "did you mean"), fields of another
- * kind, wrong types. Integer keys 1..max_pos are left to the caller. */
-void grader_fields_check(struct grader_vctx *v, int t, const struct grader_fspec *specs, int kind,
-                         const char *kind_word, long long max_pos);
+/* A question's kind, for grader_fields_check: its number and name, the
+ * types its `answer` may take, and whether a field applies to it (the kind
+ * table's grader_kind_field_applies: the schema is below the kinds, so the
+ * caller hands it over). */
+struct grader_fields_kind {
+    int kind;
+    const char *word;
+    unsigned answer_types;
+    bool (*applies)(int kind, const char *name, char *buf, size_t n);
+};
+/* Checks every entry of the table at t against `specs` (for a question of
+ * kind `kind`, or NULL): unknown fields (with "did you mean"), fields of
+ * another kind, wrong types. Integer keys 1..max_pos are left to the caller. */
+void grader_fields_check(struct grader_vctx *v, int t, const struct grader_fspec *specs,
+                         const struct grader_fields_kind *kind, long long max_pos);
 /* Reports each of the NULL-terminated names that t lacks (unless offered
  * as a "did you mean" already). */
 void grader_fields_require(struct grader_vctx *v, int t, const char *const *names);
@@ -227,7 +231,12 @@ void grader_example_check(struct grader_vctx *v, int t, size_t i, void *ud);
  * entry x (its examples). */
 void grader_calc_check(struct grader_vctx *v, int t, struct grader_calc *c, struct grader_cx *x);
 
-/* ---- one question for one student (grader_grade.c) ------------------------ */
+/* ---- one question for one student (grader_grade.c, grader_job.c) ---------- */
+
+/* The driver (grader_grade.c) runs a job: grader_job_run, grader_job_grade,
+ * grader_job_reference_text. What the job's parts (the kinds, rendering,
+ * the self-tests) share is in grader_job.c, below all of them: problems and
+ * failures, calls into pack code, the seed, the question's values, results. */
 
 #define GRADER_MAX_PICKS 26 /* choices are lettered a..z */
 
@@ -362,7 +371,7 @@ void grader_render_names(const char *s, struct core_strlist *out);
 /* Renders the choices (choice, multi) or items (ordering) into GRADER_S_CH. */
 void grader_render_choices(struct lua_State *L, struct grader_job *j);
 
-/* For the kinds (grader_kind_*.c): the variant's seed (grader_rng_seed of
+/* For the kinds (grader_kind_*.c; grader_job.c): the variant's seed (grader_rng_seed of
  * pack, question, user and variant). */
 uint64_t grader_job_seed(const struct grader_job *j);
 /* Pushes t[name], calling it with (p, ctx) when it is a function (`what`

@@ -64,6 +64,10 @@ void grader_arena_fini(struct grader_arena *a);
 struct grader_sb_pool;
 struct grader_sb_pool *grader_sb_pool_new(size_t mem_bytes);
 void grader_sb_pool_free(struct grader_sb_pool *pool);
+/* The arena's half of grader_sb_pool_free (grader_sb_arena.c), once the
+ * sandbox's half (grader_sandbox.c) has freed the kept sandbox: gives the
+ * mapping back and frees the pool. */
+void grader_arena_pool_free(struct grader_sb_pool *pool);
 
 /* The sandbox a pool keeps for grader_sb_run, and what became of the jobs
  * run with the pool: `made` sandboxes built, `reused` jobs that found one
@@ -88,6 +92,21 @@ struct grader_sb_warm *grader_sb_pool_warm(struct grader_sb_pool *pool);
 struct grader_sb;
 int grader_sb_new(struct grader_sb **out, const struct grader_limits *lim,
                   struct grader_sb_pool *pool, struct core_err *err);
+/* What grader_sb_new and grader_sb_run (grader_sb_lib.c) build on
+ * (grader_sandbox.c): a sandbox set up by libs->open (a lua_CFunction run
+ * protected in the new state) whose reused state is reset before each job
+ * by libs->job_reset. A kept sandbox is reused only by a run with the same
+ * libs. libs is borrowed for the sandbox's life (a static table). */
+struct grader_sb_libs {
+    int (*open)(struct lua_State *L);
+    void (*job_reset)(struct lua_State *L);
+};
+int grader_sb_open(struct grader_sb **out, const struct grader_limits *lim,
+                   struct grader_sb_pool *pool, const struct grader_sb_libs *libs,
+                   struct core_err *err);
+int grader_sb_run_with(const struct grader_limits *lim, struct grader_sb_pool *pool,
+                       const struct grader_sb_libs *libs, int (*fn)(struct lua_State *L),
+                       void *ud, struct core_err *err);
 void grader_sb_free(struct grader_sb *sb);
 struct lua_State *grader_sb_lua(struct grader_sb *sb);
 /* The sandbox owning L (kept in the state's extra space). */
@@ -173,6 +192,9 @@ void grader_sb_fresh_upvalue(struct lua_State *L, int f);
  * must outlive the sandbox) to the line of the file. */
 void grader_sb_load_mapped(struct lua_State *L, const struct core_buf *bc, const char *chunkname,
                            const struct grader_linemap *map);
+/* grader_sb_load_mapped's part in the sandbox: positions in the function on
+ * top of the stack (its chunk) are translated through map from now on. */
+void grader_sb_set_map(struct lua_State *L, const struct grader_linemap *map);
 /* Charges `cost` instructions to the running call's budget for work done
  * in C (a library call handled many bytes): past the budget, the
  * instruction limit kills the sandbox as if the VM had run them (the
@@ -220,7 +242,8 @@ void grader_wb_push_graders(struct lua_State *L);
 void grader_wb_push_rng(struct lua_State *L, uint64_t seed);
 /* The SHA-256 (hex) of the embedded wb.lua source: part of grader_revision. */
 void grader_wb_digest(char out[65]);
-/* True when the value at idx is a number, neither NaN nor infinite (wb.finite). */
+/* True when the value at idx is a number, neither NaN nor infinite (wb.finite;
+ * grader_wb_lab.c). */
 bool grader_wb_finite(struct lua_State *L, int idx);
 /* Pushes a new wb.lab table (grader_wb_lab.c): the readers of ctx.lab and
  * wb.lab.grade. */

@@ -78,7 +78,10 @@
  *     recursion has a million, and lua_getstack is linear in the level.
  *
  * Libraries: the allow-listed ones, their guards and the file environments
- * are in grader_sb_lib.c.
+ * are in grader_sb_lib.c, which is above this file: a sandbox is opened with
+ * the table of functions that set its libraries up and reset them between
+ * jobs (struct grader_sb_libs), and grader_sb_lib.c's grader_sb_new and
+ * grader_sb_run pass its own.
  *
  * Uses core (errors, buffers), the arena, lua.h, and POSIX timers and
  * signals.
@@ -156,6 +159,7 @@ struct grader_sb {
     int g_level;
     struct sb_thread *thread;
     sigjmp_buf jb;
+    const struct grader_sb_libs *libs; /* what grader_sb_open set it up with */
 };
 
 /* ---- positions ----------------------------------------------------------- */
@@ -743,11 +747,8 @@ void grader_sb_charge(lua_State *L, uint64_t cost)
     lua_error(L);
 }
 
-/* Bytes of the strings among stack slots [from, to]. */
-void grader_sb_load_mapped(lua_State *L, const struct core_buf *bc, const char *chunkname,
-                           const struct grader_linemap *map)
+void grader_sb_set_map(lua_State *L, const struct grader_linemap *map)
 {
-    grader_sb_load(L, bc, chunkname); /* f */
     struct grader_sb *sb = grader_sb_of(L);
     sb->map = map && map->n ? map : NULL;
     sb->map_src[0] = '\0';
@@ -783,8 +784,9 @@ static void sb_destroy(struct grader_sb *sb)
     free(sb);
 }
 
-int grader_sb_new(struct grader_sb **out, const struct grader_limits *lim,
-                  struct grader_sb_pool *pool, struct core_err *err)
+int grader_sb_open(struct grader_sb **out, const struct grader_limits *lim,
+                   struct grader_sb_pool *pool, const struct grader_sb_libs *libs,
+                   struct core_err *err)
 {
     *out = NULL;
     struct grader_sb *sb = sb_create(lim, pool);
@@ -796,7 +798,8 @@ int grader_sb_new(struct grader_sb **out, const struct grader_limits *lim,
     sb->L = L;
     *(struct grader_sb **)lua_getextraspace(L) = sb;
     lua_atpanic(L, l_panic);
-    lua_pushcfunction(L, grader_sb_libs_open);
+    sb->libs = libs;
+    lua_pushcfunction(L, libs->open);
     int st = lua_pcall(L, 0, 0, 0);
     if (st != LUA_OK) {
         const char *msg = lua_tostring(L, -1);
@@ -925,9 +928,10 @@ static int l_reuse_open(lua_State *L)
  * from where the new one started, so every job sees the memory a new state
  * would give it. */
 static int sb_new_reusable(struct grader_sb **out, const struct grader_limits *lim,
-                           struct grader_sb_pool *pool, struct core_err *err)
+                           struct grader_sb_pool *pool, const struct grader_sb_libs *libs,
+                           struct core_err *err)
 {
-    int rc = grader_sb_new(out, lim, pool, err);
+    int rc = grader_sb_open(out, lim, pool, libs, err);
     if (rc)
         return rc;
     struct grader_sb *sb = *out;
@@ -960,7 +964,7 @@ static int l_reused_job(lua_State *L)
         lua_gc(L, LUA_GCCOLLECT);
     lua_pushnil(L);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &MAPPED_KEY);
-    grader_sb_job_reset(L);
+    sb->libs->job_reset(L);
     return fn(L);
 }
 
@@ -971,15 +975,16 @@ static bool reusable(const struct grader_sb *sb)
            sb->arena.bump <= KEEP_MAPPED;
 }
 
-int grader_sb_run(const struct grader_limits *lim, struct grader_sb_pool *pool,
-                  int (*fn)(lua_State *L), void *ud, struct core_err *err)
+int grader_sb_run_with(const struct grader_limits *lim, struct grader_sb_pool *pool,
+                       const struct grader_sb_libs *libs, int (*fn)(lua_State *L), void *ud,
+                       struct core_err *err)
 {
     struct grader_sb_warm *w = pool ? grader_sb_pool_warm(pool) : NULL;
     struct grader_sb *sb = NULL;
     if (w && w->sb) {
         sb = w->sb;
         w->sb = NULL;
-        if (!same_limits(&sb->lim, lim) || w->fresh) {
+        if (!same_limits(&sb->lim, lim) || sb->libs != libs || w->fresh) {
             grader_sb_free(sb);
             sb = NULL;
         }
@@ -988,8 +993,8 @@ int grader_sb_run(const struct grader_limits *lim, struct grader_sb_pool *pool,
     if (sb)
         w->reused++;
     else {
-        rc = w && !w->fresh ? sb_new_reusable(&sb, lim, pool, err)
-                            : grader_sb_new(&sb, lim, pool, err);
+        rc = w && !w->fresh ? sb_new_reusable(&sb, lim, pool, libs, err)
+                            : grader_sb_open(&sb, lim, pool, libs, err);
         if (rc)
             return rc;
         if (w)
@@ -1020,6 +1025,14 @@ void grader_sb_free(struct grader_sb *sb)
 {
     if (sb)
         sb_destroy(sb);
+}
+
+void grader_sb_pool_free(struct grader_sb_pool *pool)
+{
+    if (!pool)
+        return;
+    grader_sb_free(grader_sb_pool_warm(pool)->sb); /* gives the mapping back first */
+    grader_arena_pool_free(pool);
 }
 
 lua_State *grader_sb_lua(struct grader_sb *sb)

@@ -29,6 +29,10 @@
  * Every file runs in an environment of its own (grader_sb_load) whose reads
  * fall through to the sandbox globals.
  *
+ * A sandbox with these libraries: grader_sb_new and grader_sb_run hand the
+ * sandbox (grader_sandbox.c, below this file) the functions that set them
+ * up and reset them between jobs.
+ *
  * Uses the sandbox (grader_sandbox.c), the wb library and the constructors
  * of the pack model, and lua.h.
  */
@@ -612,4 +616,27 @@ void grader_sb_load(lua_State *L, const struct core_buf *bc, const char *chunkna
         grader_sb_fresh_upvalue(L, -2); /* f: a new _ENV, not the last job's changed */
     else
         lua_setupvalue(L, -2, 1); /* f */
+}
+
+void grader_sb_load_mapped(lua_State *L, const struct core_buf *bc, const char *chunkname,
+                           const struct grader_linemap *map)
+{
+    grader_sb_load(L, bc, chunkname); /* f */
+    grader_sb_set_map(L, map);
+}
+
+/* ---- a sandbox with these libraries ------------------------------------------ */
+
+static const struct grader_sb_libs sb_libs = {grader_sb_libs_open, grader_sb_job_reset};
+
+int grader_sb_new(struct grader_sb **out, const struct grader_limits *lim,
+                  struct grader_sb_pool *pool, struct core_err *err)
+{
+    return grader_sb_open(out, lim, pool, &sb_libs, err);
+}
+
+int grader_sb_run(const struct grader_limits *lim, struct grader_sb_pool *pool,
+                  int (*fn)(struct lua_State *L), void *ud, struct core_err *err)
+{
+    return grader_sb_run_with(lim, pool, &sb_libs, fn, ud, err);
 }
