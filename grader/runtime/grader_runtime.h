@@ -217,12 +217,19 @@ int grader_sb_libs_open(struct lua_State *L);
  * the declarations are forgotten (grader_decl_reset). Raises on memory. */
 void grader_sb_job_reset(struct lua_State *L);
 
-/* For the guarded library functions of grader_sb_lib.c: a guard records the
- * frame of the call `level` below the running function on entry, so a
- * timeout's jump out of a long C call can name the pack line that called,
- * and forgets it on the way out. */
-void grader_sb_guard_enter(struct lua_State *L, int level);
-void grader_sb_guard_leave(struct lua_State *L);
+/* For the guarded library functions of grader_sb_lib.c: a guard brackets
+ * the call of the library's C function. With `matcher` (find, match, gsub,
+ * gmatch's iterator: lstrlib's pattern matcher, the one long C call the
+ * charge cannot bound) the time limit may jump out of the call, and the
+ * pack line that called is copied for its message; without, it may not
+ * (any other function, and pack code the matcher calls back: gsub's
+ * replacement). Returns what grader_sb_guard_leave restores. */
+int grader_sb_guard_enter(struct lua_State *L, bool matcher);
+void grader_sb_guard_leave(struct lua_State *L, int was);
+/* An error is being raised (a message handler runs): the time limit may
+ * not jump from here on, whatever guard the error leaves unclosed. Every
+ * message handler calls it before anything unwinds. */
+void grader_sb_guard_unwind(struct lua_State *L);
 /* Bytes the state holds now, as the memory cap counts them: in a reused
  * sandbox, what a new one would hold (its own bytes and the chunks it keeps
  * for other jobs left out; garbage of earlier jobs, at most GC_SLACK, in). */
