@@ -64,9 +64,9 @@ struct grader_eval {
 };
 
 /* Records a problem ("file:line: ..."); the first code is the pack's. */
-static void eval_problem(struct grader_eval *e, int code, const char *fmt, ...)
+static void grader_eval_problem(struct grader_eval *e, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-static void eval_problem(struct grader_eval *e, int code, const char *fmt, ...)
+static void grader_eval_problem(struct grader_eval *e, int code, const char *fmt, ...)
 {
     char buf[1024];
     va_list ap;
@@ -614,7 +614,7 @@ static int l_eval(lua_State *L)
     grader_decl_set_mode(L, e->mode);
     grader_sb_load(L, &f->bc, f->chunkname); /* chunk */
     if (grader_sb_try(L, 0, 0) != 0) {       /* msg */
-        eval_problem(e, CORE_ERR_SCRIPT, "%s", lua_tostring(L, -1));
+        grader_eval_problem(e, CORE_ERR_SCRIPT, "%s", lua_tostring(L, -1));
         return 0;
     }
     grader_decl_push_records(L); /* decls */
@@ -631,9 +631,11 @@ static int l_eval(lua_State *L)
         lua_pop(L, 2);
         lua_rawgeti(L, -1, 2); /* decls rec value */
         int val = lua_gettop(L);
-        struct grader_vctx v = {
-            .problems = e->problems, .first_code = &e->first_code, .path = e->path, .L = L,
-            .line = line};
+        struct grader_vctx v = {.problems = e->problems,
+                                .first_code = &e->first_code,
+                                .path = e->path,
+                                .L = L,
+                                .line = line};
         snprintf(v.label, sizeof v.label, "%s", grader_decl_name(kind));
         if (kind != GRADER_D_PAGE && kind != GRADER_D_LESSON && lua_type(L, val) != LUA_TTABLE) {
             grader_vproblem(&v, "%s expects a table: %s { ... }, got %s", grader_decl_name(kind),
@@ -706,12 +708,12 @@ static int l_eval(lua_State *L)
         lua_settop(L, decls);
     }
     if (e->mode == GRADER_DECL_PACK && !first_line[GRADER_D_PACK])
-        eval_problem(e, CORE_ERR_INVALID,
+        grader_eval_problem(e, CORE_ERR_INVALID,
                             "%s:1: pack.lua must call pack { id = ..., title = ..., "
                             "version = ..., lessons = { ... } } once",
                             e->path);
     if (e->mode == GRADER_DECL_LESSON && !first_line[GRADER_D_LESSON] && n == 0)
-        eval_problem(e, CORE_ERR_INVALID,
+        grader_eval_problem(e, CORE_ERR_INVALID,
                             "%s:1: no lesson { id = ..., title = ... } in this file", e->path);
     return 0;
 }
@@ -722,7 +724,7 @@ static void eval_file(struct grader_eval *e)
     struct grader_sb *sb;
     struct core_err err;
     if (grader_sb_new(&sb, &e->pack->lim, e->pack->pool, &err) != 0) {
-        eval_problem(e, err.code, "%s:1: %s", e->path, err.msg);
+        grader_eval_problem(e, err.code, "%s:1: %s", e->path, err.msg);
         return;
     }
     lua_State *L = grader_sb_lua(sb);
@@ -730,7 +732,7 @@ static void eval_file(struct grader_eval *e)
     lua_pushlightuserdata(L, e);
     size_t declared = e->bad.len, calcs = e->n_cx;
     if (grader_pcall(sb, 1, 0, &err) != 0) {
-        eval_problem(e, err.code, "%s", err.msg);
+        grader_eval_problem(e, err.code, "%s", err.msg);
         /* a limit in the middle of the walk: what it had declared is suspect */
         for (size_t i = declared; i < e->bad.len; i++)
             e->bad.data[i] = 1;
@@ -782,7 +784,7 @@ static void build_index(struct grader_pack *p, struct grader_eval *e)
             }
             const struct grader_qx *first = grader_pack_qx(p, q->id);
             if (first) {
-                eval_problem(
+                grader_eval_problem(
                     e, CORE_ERR_INVALID,
                     "%s:%d: question %s: duplicate question id (first used at %s:%d)", q->file,
                     q->line, q->id, first->q->file, first->q->line);
@@ -797,7 +799,7 @@ static void build_index(struct grader_pack *p, struct grader_eval *e)
         for (size_t k = 0; k < i; k++) {
             struct grader_lesson *a = &p->info.lessons[k], *b = &p->info.lessons[i];
             if (a->id[0] && strcmp(a->id, b->id) == 0)
-                eval_problem(e, CORE_ERR_INVALID,
+                grader_eval_problem(e, CORE_ERR_INVALID,
                                     "%s:%d: lesson %s: duplicate lesson id (first used "
                                     "at %s:%d)",
                                     b->file, b->line, b->id, a->file, a->line);
@@ -825,7 +827,7 @@ static void build_calcs(struct grader_pack *p, struct grader_eval *e)
             for (size_t j = 0; c->id[0] && j + 1 < k; j++) {
                 const struct grader_calc *first = p->cx[j].c;
                 if (strcmp(first->id, c->id) == 0) {
-                    eval_problem(
+                    grader_eval_problem(
                         e, CORE_ERR_INVALID,
                         "%s:%d: calculator %s: duplicate calculator id (first used at "
                         "%s:%d)",
@@ -878,12 +880,12 @@ static int pack_build(struct grader_pack **out, const struct grader_file *files,
         if (grader_compile(f->data, f->len, f->chunkname, &f->bc, &cerr) == 0)
             f->compiled = true;
         else
-            eval_problem(&e, cerr.code, "%s", cerr.msg);
+            grader_eval_problem(&e, cerr.code, "%s", cerr.msg);
     }
 
     size_t pf = find_file(p, "pack.lua");
     if (pf == SIZE_MAX) {
-        eval_problem(
+        grader_eval_problem(
             &e, CORE_ERR_INVALID,
             "pack.lua: missing (a pack is a folder with pack.lua and its lesson files)");
     } else if (p->files[pf].compiled) {
@@ -903,7 +905,7 @@ static int pack_build(struct grader_pack **out, const struct grader_file *files,
         const char *path = e.lessons.items[i];
         size_t fi = find_file(p, path);
         if (fi == SIZE_MAX || !p->files[fi].is_lua || strcmp(path, "pack.lua") == 0) {
-            eval_problem(&e, CORE_ERR_INVALID,
+            grader_eval_problem(&e, CORE_ERR_INVALID,
                                 "pack.lua:%d: lesson file '%s' is listed in lessons but %s",
                                 e.pack_line, path,
                                 fi == SIZE_MAX        ? "missing"
@@ -927,7 +929,7 @@ static int pack_build(struct grader_pack **out, const struct grader_file *files,
         for (size_t k = 0; k < e.lessons.n; k++)
             listed |= strcmp(e.lessons.items[k], f->path) == 0;
         if (!listed)
-            eval_problem(
+            grader_eval_problem(
                 &e, CORE_ERR_INVALID,
                 "%s:1: this file is not listed in pack.lua's lessons (list it, or remove it)",
                 f->path);

@@ -406,16 +406,16 @@ static void test_time_jump_only_in_matchers(void **state)
                         "falsex");
     assert_string_equal(probe("local ok, e = pcall(error, {}) return tostring(ok) .. type(e)"),
                         "falsetable");
-    assert_non_null(strstr(probe("local ok, e = pcall(string.find, 'a', '[') return e"),
-                           "malformed pattern"));
+    assert_non_null(
+        strstr(probe("local ok, e = pcall(string.find, 'a', '[') return e"), "malformed pattern"));
     const char *r = probe("return pcall()");
     assert_non_null(strstr(r, "ERROR -7"));
     assert_non_null(strstr(r, "bad argument #1 to 'pcall'"));
     /* gsub with a function or a table (and its __index) as before */
     assert_string_equal(probe("return (('hello world'):gsub('%w+', { hello = 'HI' }))"),
                         "HI world");
-    assert_string_equal(probe("return (('hello'):gsub('(h)(e)', function(a, b) return b .. a end))"),
-                        "ehllo");
+    assert_string_equal(
+        probe("return (('hello'):gsub('(h)(e)', function(a, b) return b .. a end))"), "ehllo");
     assert_string_equal(probe("return (('abc'):gsub('%w', function() return false end))"), "abc");
     assert_string_equal(probe("return (('ab'):gsub('%w', setmetatable({}, { __index =\n"
                               "  function(t, k) return k:upper() end })))"),
@@ -435,8 +435,8 @@ static void test_time_jump_only_in_matchers(void **state)
     static const char *const close[] = {"", "", "", " end))"};
     for (size_t i = 0; i < sizeof after / sizeof after[0]; i++) {
         char script[512];
-        snprintf(script, sizeof script,
-                 "%sreturn ('a'):rep(1e5):find('.-.-.-.-.-.-b')%s", after[i], close[i]);
+        snprintf(script, sizeof script, "%sreturn ('a'):rep(1e5):find('.-.-.-.-.-.-b')%s", after[i],
+                 close[i]);
         r = probe(script);
         if (!strstr(r, "time limit"))
             fprintf(stderr, "case %zu: %s\n", i, r);

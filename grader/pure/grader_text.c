@@ -171,4 +171,3 @@ bool grader_pattern_check(const char *p, size_t n, char *why, size_t why_n)
     }
     return true;
 }
-

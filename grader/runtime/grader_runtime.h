@@ -105,8 +105,8 @@ int grader_sb_open(struct grader_sb **out, const struct grader_limits *lim,
                    struct grader_sb_pool *pool, const struct grader_sb_libs *libs,
                    struct core_err *err);
 int grader_sb_run_with(const struct grader_limits *lim, struct grader_sb_pool *pool,
-                       const struct grader_sb_libs *libs, int (*fn)(struct lua_State *L),
-                       void *ud, struct core_err *err);
+                       const struct grader_sb_libs *libs, int (*fn)(struct lua_State *L), void *ud,
+                       struct core_err *err);
 void grader_sb_free(struct grader_sb *sb);
 struct lua_State *grader_sb_lua(struct grader_sb *sb);
 /* The sandbox owning L (kept in the state's extra space). */

@@ -608,12 +608,12 @@ int grader_sb_libs_open(lua_State *L)
     int s = lua_gettop(L);
     lua_pushnil(L);
     lua_setfield(L, s, "dump"); /* also gone from ("").dump: this is the strings' __index */
-    static const char *const sguard[] = {"find",    "match", "rep",  "format", "lower", "upper",
+    static const char *const sguard[] = {"find",    "match", "rep",  "format", "lower",  "upper",
                                          "reverse", "byte",  "char", "pack",   "unpack", NULL};
     for (int i = 0; sguard[i]; i++)
         guard(L, s, sguard[i], l_guard,
               strcmp(sguard[i], "find") == 0 || strcmp(sguard[i], "match") == 0 ? CH_PATTERN
-                                                                                 : CH_BYTES);
+                                                                                : CH_BYTES);
     guard(L, s, "gsub", l_guard_gsub, CH_PATTERN);
     guard(L, s, "gmatch", l_guard_gmatch, CH_PATTERN);
     lua_pop(L, 1); /* G */
