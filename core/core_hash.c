@@ -1,8 +1,16 @@
 /* core_hash.c — SHA-256 (FIPS 180-4) for pack digests, FNV-1a for stable
- * variant seeds (both written from their specifications), and random ids. */
+ * variant seeds (both written from their specifications), and random ids.
+ *
+ * SHA-256 runs on the x86 SHA extensions where the processor has them
+ * (checked once with cpuid): about ten times the portable code's speed,
+ * which a class import feels, since it hashes every submission file whole.
+ * Both paths give the same digests (test_core checks the FIPS vectors and
+ * a long input fed in odd pieces). */
 #include "core/core.h"
 
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include <unistd.h>
@@ -57,6 +65,78 @@ static void compress(uint32_t h[8], const unsigned char *blk)
     h[7] += k;
 }
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
+#include <immintrin.h>
+#define SHA_NI_BUILD 1
+
+/* Whether this processor has the SHA extensions and the SSSE3 and SSE4.1
+ * they are used with. */
+static bool sha_ni_present(void)
+{
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 9)) || !(c & (1u << 19)))
+        return false;
+    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d))
+        return false;
+    return (b & (1u << 29)) != 0;
+}
+
+/* FIPS 180-4's compression of n_blocks 64-byte blocks with the SHA
+ * extensions: the state held as ABEF and CDGH, four rounds per group of
+ * message words, each group after the fourth made from the four before. */
+__attribute__((target("sha,ssse3,sse4.1"))) static void
+compress_ni(uint32_t h[8], const unsigned char *in, size_t n_blocks)
+{
+    const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
+    __m128i tmp = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)&h[0]), 0xB1); /* CDAB */
+    __m128i st1 = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)&h[4]), 0x1B); /* EFGH */
+    __m128i st0 = _mm_alignr_epi8(tmp, st1, 8);                                     /* ABEF */
+    st1 = _mm_blend_epi16(st1, tmp, 0xF0);                                          /* CDGH */
+    for (; n_blocks > 0; n_blocks--, in += 64) {
+        __m128i abef = st0, cdgh = st1, w[4];
+#pragma GCC unroll 16 /* the groups' indices constants: w stays in registers */
+        for (int g = 0; g < 16; g++) {
+            if (g < 4) {
+                w[g] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(in + 16 * g)), bswap);
+            } else {
+                __m128i t = _mm_alignr_epi8(w[(g + 3) & 3], w[(g + 2) & 3], 4);
+                __m128i m = _mm_add_epi32(_mm_sha256msg1_epu32(w[g & 3], w[(g + 1) & 3]), t);
+                w[g & 3] = _mm_sha256msg2_epu32(m, w[(g + 3) & 3]);
+            }
+            __m128i msg = _mm_add_epi32(w[g & 3], _mm_loadu_si128((const __m128i *)&K[4 * g]));
+            st1 = _mm_sha256rnds2_epu32(st1, st0, msg);
+            st0 = _mm_sha256rnds2_epu32(st0, st1, _mm_shuffle_epi32(msg, 0x0E));
+        }
+        st0 = _mm_add_epi32(st0, abef);
+        st1 = _mm_add_epi32(st1, cdgh);
+    }
+    tmp = _mm_shuffle_epi32(st0, 0x1B);    /* FEBA */
+    st1 = _mm_shuffle_epi32(st1, 0xB1);    /* DCHG */
+    st0 = _mm_blend_epi16(tmp, st1, 0xF0); /* DCBA */
+    st1 = _mm_alignr_epi8(st1, tmp, 8);    /* HGFE */
+    _mm_storeu_si128((__m128i *)&h[0], st0);
+    _mm_storeu_si128((__m128i *)&h[4], st1);
+}
+#endif
+
+/* The compression of n_blocks whole blocks, on whichever path this
+ * processor takes. */
+static void compress_blocks(uint32_t h[8], const unsigned char *in, size_t n_blocks)
+{
+#ifdef SHA_NI_BUILD
+    static int ni = -1; /* not asked yet; the answer is the same in every thread */
+    if (ni < 0)
+        ni = sha_ni_present() && !getenv("WB_SHA256_PORTABLE");
+    if (ni) {
+        compress_ni(h, in, n_blocks);
+        return;
+    }
+#endif
+    for (; n_blocks > 0; n_blocks--, in += 64)
+        compress(h, in);
+}
+
 void core_sha256_init(struct core_sha256 *s)
 {
     static const uint32_t iv[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
@@ -70,7 +150,7 @@ void core_sha256_update(struct core_sha256 *s, const void *p, size_t n)
 {
     const unsigned char *in = p;
     s->len += n;
-    while (n > 0) {
+    if (s->fill > 0) { /* complete the block begun before */
         size_t take = 64 - s->fill;
         if (take > n)
             take = n;
@@ -78,11 +158,16 @@ void core_sha256_update(struct core_sha256 *s, const void *p, size_t n)
         s->fill += take;
         in += take;
         n -= take;
-        if (s->fill == 64) {
-            compress(s->h, s->block);
-            s->fill = 0;
-        }
+        if (s->fill < 64)
+            return;
+        compress_blocks(s->h, s->block, 1);
+        s->fill = 0;
     }
+    compress_blocks(s->h, in, n / 64); /* whole blocks straight from the input */
+    in += n / 64 * 64;
+    n %= 64;
+    memcpy(s->block, in, n);
+    s->fill = n;
 }
 
 void core_sha256_final_hex(struct core_sha256 *s, char out[65])

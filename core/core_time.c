@@ -39,29 +39,57 @@ void core_time_iso(double t, char out[32])
     snprintf(out, 32, "%.31s", tmp);
 }
 
-double core_time_from_iso(const char *s)
-{
-    if (!s)
-        return NAN;
-    struct tm tm = {0};
-    double sec = 0;
-    int at = 0;
-    size_t used; /* the seconds ("05.123") in the C locale's notation */
-    if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
-               &tm.tm_min, &at) != 5 ||
-        at == 0 || core_num_parse(s + at, strlen(s + at), 0, &sec, &used, NULL) != 0)
-        return NAN;
-    tm.tm_year -= 1900;
-    tm.tm_mon -= 1;
-    return (double)timegm(&tm) + sec;
-}
-
 static bool two_digits(const char *s, int *v)
 {
     if (!(s[0] >= '0' && s[0] <= '9' && s[1] >= '0' && s[1] <= '9'))
         return false;
     *v = (s[0] - '0') * 10 + (s[1] - '0');
     return true;
+}
+
+/* Whether y-mo-d is a day of the proleptic Gregorian calendar. */
+static bool valid_date(int y, int mo, int d)
+{
+    static const int mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    return mo >= 1 && mo <= 12 && d >= 1 && d <= mdays[mo - 1] && !(mo == 2 && d == 29 && !leap);
+}
+
+/* Seconds from 1970-01-01T00:00:00Z to the start of UTC day y-mo-d (a
+ * valid date): days counted in 400-year eras, as timegm gives them, without
+ * timegm's reading of the time zone on every call. */
+static double utc_day_start(int y, int mo, int d)
+{
+    y -= mo <= 2;
+    long era = (y >= 0 ? y : y - 399) / 400;
+    long yoe = y - era * 400;
+    long doy = (153L * (mo + (mo > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return (double)(era * 146097 + doe - 719468) * 86400.0;
+}
+
+double core_time_from_iso(const char *s)
+{
+    if (!s)
+        return NAN;
+    int y = 0, mo, d, h, mi, sec;
+    for (int i = 0; i < 4; i++) {
+        if (!(s[i] >= '0' && s[i] <= '9'))
+            return NAN;
+        y = y * 10 + (s[i] - '0');
+    }
+    if (s[4] != '-' || !two_digits(s + 5, &mo) || s[7] != '-' || !two_digits(s + 8, &d) ||
+        s[10] != 'T' || !two_digits(s + 11, &h) || s[13] != ':' || !two_digits(s + 14, &mi) ||
+        s[16] != ':' || !two_digits(s + 17, &sec) || !valid_date(y, mo, d) || h > 23 || mi > 59 ||
+        sec > 60)
+        return NAN;
+    double frac = 0; /* what follows the fraction ("Z") is not read */
+    if (s[19] == '.') {
+        double unit = 0.1;
+        for (const char *p = s + 20; *p >= '0' && *p <= '9'; p++, unit /= 10)
+            frac += (*p - '0') * unit;
+    }
+    return utc_day_start(y, mo, d) + h * 3600.0 + mi * 60.0 + sec + frac;
 }
 
 double core_time_parse(const char *s)
@@ -111,18 +139,9 @@ double core_time_parse(const char *s)
             return NAN;
         offset = sign * (oh * 3600 + om * 60);
     }
-    static const int mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    if (*p || mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] || (mo == 2 && d == 29 && !leap) ||
-        h > 23 || mi > 59 || sec > 60)
+    if (*p || !valid_date(y, mo, d) || h > 23 || mi > 59 || sec > 60)
         return NAN;
-    struct tm tm = {.tm_year = y - 1900,
-                    .tm_mon = mo - 1,
-                    .tm_mday = d,
-                    .tm_hour = h,
-                    .tm_min = mi,
-                    .tm_sec = sec};
-    return (double)timegm(&tm) - offset + frac;
+    return utc_day_start(y, mo, d) + h * 3600.0 + mi * 60.0 + sec - offset + frac;
 }
 
 static double real_now(void *ctx)

@@ -8,6 +8,7 @@
 #include "core/core.h"
 
 #include <math.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -465,6 +466,23 @@ static void test_time(void **state)
     assert_string_equal(iso, "1970-01-01T00:00:00.250Z");
     core_time_iso(1795000000.0, iso);
     assert_int_equal(strlen(iso), 24);
+    /* Reading a stored time back agrees with timegm, on leap days, before
+     * 1970 and across centuries, and refuses what is not a time. */
+    for (long t = -2208988800L; t < 4102444800L; t += 86400L * 37 + 3671) {
+        time_t tt = (time_t)t;
+        struct tm tm;
+        gmtime_r(&tt, &tm);
+        char buf[64];
+        snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.125Z", tm.tm_year + 1900,
+                 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+        assert_true(core_time_from_iso(buf) == (double)timegm(&tm) + 0.125);
+    }
+    assert_true(core_time_from_iso("2024-02-29T12:00:00Z") == 1709208000.0);
+    assert_true(isnan(core_time_from_iso("2023-02-29T12:00:00Z")));
+    assert_true(isnan(core_time_from_iso("2026-13-01T00:00:00Z")));
+    assert_true(isnan(core_time_from_iso("2026-11-28 10:00:00Z")));
+    assert_true(isnan(core_time_from_iso("2026-11-28T24:00:00Z")));
+    assert_true(isnan(core_time_from_iso("2026-11-2")));
     /* the real clock reads the monotonic clock */
     double a = core_time_mono();
     double now = core_clock_real()->now(NULL);
