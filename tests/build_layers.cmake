@@ -22,5 +22,6 @@ add_executable(planted_pure_calls_up EXCLUDE_FROM_ALL ${PROJECT_SOURCE_DIR}/cmak
 target_link_libraries(planted_pure_calls_up PRIVATE "$<LINK_LIBRARY:WHOLE_ARCHIVE,wb_grader_pure>")
 
 add_test(NAME build_layers COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/check_build_layers_test.sh)
-set_tests_properties(build_layers PROPERTIES LABELS "unit"
+# (builds in the build tree: one such test at a time, as lab_author_private)
+set_tests_properties(build_layers PROPERTIES LABELS "unit" RESOURCE_LOCK build_tree
   ENVIRONMENT "WB_BINARY_DIR=${CMAKE_BINARY_DIR}")
