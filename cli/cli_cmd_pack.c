@@ -3,6 +3,7 @@
  * checked against the source the store holds). */
 #include "cli/cli.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,8 +65,22 @@ static void json_sweep(struct core_json *j, const struct lesson_check *c)
             core_json_kint(j, "samples_partial", (long long)q->partial);
             core_json_kint(j, "samples_keywords", (long long)q->keywords);
             core_json_kint(j, "samples_reversed", (long long)q->reversed);
+            core_json_kint(j, "samples_terse", (long long)q->terse);
+            core_json_kint(j, "samples_own_words", (long long)q->own_words);
+            core_json_kint(j, "samples_wrong_fluent", (long long)q->wrong_fluent);
             core_json_knum(j, "good_min", q->good_min);
             core_json_knum(j, "keywords_reversed_max", q->bad_max);
+            core_json_key(j, "kappa");
+            if (isnan(q->kappa))
+                core_json_null(j);
+            else
+                core_json_num(j, q->kappa);
+        }
+        if (q->attacks) {
+            core_json_kint(j, "attacks", (long long)q->attacks);
+            core_json_knum(j, "attack_max", q->attack_max);
+            core_json_kstr(j, "attack_worst", q->attack_worst ? q->attack_worst : "");
+            core_json_kbool(j, "attacks_reported", q->attacks_reported);
         }
         core_json_obj_end(j);
     }
@@ -79,13 +94,22 @@ static void print_sweep(const struct lesson_check *c)
     if (!c->swept)
         return;
     printf("%-44s %8s %6s  %s\n", "question", "variants", "tried",
-           "samples (|automatic - person|)");
+           "samples (|automatic - person|, quadratic weighted kappa); attacks (the best one)");
     for (size_t i = 0; i < c->sweep.n; i++) {
         const struct grader_sweep_q *q = &c->sweep.q[i];
         printf("%-44s %8zu %6zu", cli_tx(q->qid), q->variants, q->tried);
-        if (q->samples)
+        if (q->samples) {
             printf("  %zu, %zu off, worst %.2f, mean %.2f", q->samples, q->samples_off, q->worst,
                    q->mean);
+            if (isnan(q->kappa))
+                printf(", kappa -");
+            else
+                printf(", kappa %.2f", q->kappa);
+        }
+        if (q->attacks)
+            printf("; %zu attacks, best %.2f (%s)%s", q->attacks, q->attack_max,
+                   cli_tx(q->attack_worst ? q->attack_worst : ""),
+                   q->attacks_reported ? ", reported only (attacks = \"report\")" : "");
         printf("\n");
     }
 }
@@ -133,6 +157,7 @@ static void print_check(const char *dir, const struct lesson_check *c, bool json
                    c->variants ? c->variants : 1);
         printf("\n");
     } else {
+        print_sweep(c); /* the agreement and the attacks, also when something failed */
         fprintf(stderr, "%s: %zu problem%s\n", dir, c->problems.n, c->problems.n == 1 ? "" : "s");
     }
     if (cov)

@@ -125,14 +125,22 @@ static void print_course(const struct lesson_standing *st, const struct db_lesso
         printf("\nstudy next: nothing left to earn in the questions tagged with rubric items\n");
         return;
     }
-    printf("\nstudy next (the lessons with the most rubric points still to earn):\n");
+    printf("\nstudy next (where your answers lost points first, then the most rubric points "
+           "still to earn):\n");
     for (size_t i = 0; i < st->n_study; i++) {
         const struct lesson_study *sd = &st->study[i];
         const char *title = lesson_title(ls, nl, sd->pack_id, sd->lesson_id);
-        printf("  %zu. %s:%s%s%s: %.1f point%s to earn, mostly %s (%s)\n", i + 1,
-               cli_tx(sd->pack_id), cli_tx(sd->lesson_id), title ? " " : "",
-               title ? cli_tx(title) : "", sd->unearned, fabs(sd->unearned - 1) < 0.05 ? "" : "s",
-               sd->item->id, sd->item->title);
+        if (sd->lost > 0)
+            printf("  %zu. %s:%s%s%s: your answers lost %.1f point%s on %d question%s%s "
+                   "(warpbench mistakes)\n",
+                   i + 1, cli_tx(sd->pack_id), cli_tx(sd->lesson_id), title ? " " : "",
+                   title ? cli_tx(title) : "", sd->lost, fabs(sd->lost - 1) < 0.05 ? "" : "s",
+                   sd->missed, sd->missed == 1 ? "" : "s", sd->exam ? " of the exam" : "");
+        else
+            printf("  %zu. %s:%s%s%s: %.1f point%s to earn, mostly %s (%s)\n", i + 1,
+                   cli_tx(sd->pack_id), cli_tx(sd->lesson_id), title ? " " : "",
+                   title ? cli_tx(title) : "", sd->unearned,
+                   fabs(sd->unearned - 1) < 0.05 ? "" : "s", sd->item->id, sd->item->title);
     }
 }
 
@@ -177,6 +185,8 @@ static void json_course(struct core_json *j, const struct lesson_standing *st,
         core_json_kstr(j, "title",
                        lesson_title(ls, nl, st->study[i].pack_id, st->study[i].lesson_id));
         core_json_knum(j, "unearned", st->study[i].unearned);
+        core_json_knum(j, "lost", st->study[i].lost);
+        core_json_kint(j, "missed", st->study[i].missed);
         core_json_kstr(j, "item", st->study[i].item->id);
         core_json_obj_end(j);
     }

@@ -202,9 +202,8 @@ int cli_cmd_question(struct cli_ctx *cx, struct cli_args *a)
     char *sol_acc = NULL, *sol_ref = NULL;
     if (db_attempt_list(cx->db, lesson_session_user_id(cx->session), v.q.pack_id, v.q.id, &hist,
                         &n_hist, &e) != CORE_OK ||
-        ((v.tries.closed || v.tries.gave_up) && !v.exam_open && !v.sealed &&
-         lesson_question_solution(cx->session, a->argv[0], variant, &sol_acc, &sol_ref, &e) !=
-             CORE_OK)) {
+        (v.solution && lesson_question_solution(cx->session, a->argv[0], variant, &sol_acc,
+                                                &sol_ref, &e) != CORE_OK)) {
         db_attempts_free(hist, n_hist);
         lesson_question_view_fini(&v);
         return cli_fail(&e);
@@ -252,6 +251,7 @@ int cli_cmd_question(struct cli_ctx *cx, struct cli_args *a)
         json_history(&j, hist, n_hist, v.exam_open || v.sealed);
         core_json_kstr(&j, "solution_accepted", sol_acc);
         core_json_kstr(&j, "solution", sol_ref);
+        core_json_kbool(&j, "practice", v.practice);
         cli_json_close(&b, &j);
     } else {
         printf("%s:%s  (%s, %g point%s, variant %d)\n", v.q.pack_id, v.q.id, v.q.kind, v.q.points,
@@ -282,8 +282,9 @@ int cli_cmd_question(struct cli_ctx *cx, struct cli_args *a)
         print_policy(&v);
         print_history(hist, n_hist, v.exam_open || v.sealed);
         if (sol_acc || sol_ref) {
-            printf("\n%s\n", v.tries.closed ? "closed: no tries left. The solution:"
-                                            : "the solution (you gave up on it):");
+            printf("\n%s\n", v.exam_over      ? "the exam is submitted. The solution:"
+                             : v.tries.closed ? "closed: no tries left. The solution:"
+                                              : "the solution (you gave up on it):");
             if (sol_acc)
                 printf("  accepted: %s\n", cli_tx(sol_acc));
             if (sol_ref)
@@ -293,8 +294,14 @@ int cli_cmd_question(struct cli_ctx *cx, struct cli_args *a)
             printf("\nThis pack marks by certainty: say how sure you are with --certainty 1, 2 or "
                    "3.\nRight answers score 1, 2 or 3 times the points, wrong ones 0, -2 or -6 "
                    "times:\nbelow about 67%% sure use 1, up to about 80%% use 2, above that 3.\n");
-        if (v.tries.closed || (v.exam && v.exam_over))
-            ; /* nothing more to answer */
+        if (v.practice)
+            printf("\npractice: new numbers for a question you are done with; an answer is "
+                   "graded and kept, earns nothing, and then shows this variant's solution\n"
+                   "answer: warpbench answer %s:%s 'YOUR ANSWER' --variant %d%s\n",
+                   v.q.pack_id, v.q.id, variant, cbm_hint);
+        else if (v.tries.closed || (v.exam && v.exam_over))
+            printf("\nnew numbers to practise on: warpbench question %s:%s --variant %d\n",
+                   v.q.pack_id, v.q.id, variant + 1);
         else if (variant != 1)
             printf("\nanswer: warpbench answer %s:%s 'YOUR ANSWER' --variant %d%s\n", v.q.pack_id,
                    v.q.id, variant, cbm_hint);
@@ -348,7 +355,7 @@ static void json_answer(const struct lesson_answer_result *res, const char *answ
 {
     const struct grader_result *r = &res->r;
     const struct lesson_tries *t = &res->tries;
-    bool show_solution = t->closed && !res->hidden;
+    bool show_solution = (t->closed || res->practice) && !res->hidden;
     struct core_buf b;
     struct core_json j;
     cli_json_open(&b, &j);
@@ -380,6 +387,7 @@ static void json_answer(const struct lesson_answer_result *res, const char *answ
     core_json_knum_if(&j, "available", r->valid && !res->hidden, res->available);
     core_json_knum_if(&j, "earned", r->valid && !res->hidden, res->earned * r->max);
     core_json_kbool(&j, "after_giveup", res->after_giveup);
+    core_json_kbool(&j, "practice", res->practice);
     core_json_kstr(&j, "policy_text", res->policy_text);
     json_standing(&j, t, r->max, res->hidden);
     core_json_kint_if(&j, "certainty", certainty != 0, certainty);
@@ -393,7 +401,9 @@ static void print_answer(const struct lesson_answer_result *res, int certainty, 
 {
     const struct grader_result *r = &res->r;
     const struct lesson_tries *t = &res->tries;
-    bool show_solution = t->closed && !res->hidden;
+    /* The solution: once no try is left, or with a practice answer (its
+     * variant is done with). */
+    bool show_solution = (t->closed || res->practice) && !res->hidden;
     if (!r->valid) {
         printf("? could not read that answer: %s\n  (nothing was scored and it is not a try; "
                "try again)\n",
@@ -407,19 +417,15 @@ static void print_answer(const struct lesson_answer_result *res, int certainty, 
                r->parsed ? " — you answered " : "", cli_tx(r->parsed), cli_tx(r->feedback),
                res->attempt_no);
     } else {
-        char sc[32], mx[32], earned[32], qs[32];
-        lesson_score_format(r->score, sc, sizeof sc);
-        lesson_score_format(r->max, mx, sizeof mx);
-        lesson_score_format(res->earned * r->max, earned, sizeof earned);
+        char head[200], note[200], qs[32], mx[32];
+        lesson_answer_headline(res, head, sizeof head, note, sizeof note);
         lesson_score_format(t->frac * r->max, qs, sizeof qs);
-        /* After a give-up the grade is shown, but what it earns is 0: the
-         * heading says so before the points, as the TUI does. */
-        printf("%s%s %s/%s point%s%s%s\n",
-               r->correct     ? "✓ correct"
-               : r->score > 0 ? "~ partly right"
-                              : "✗ not right",
-               res->after_giveup ? " (after your give-up: earns nothing):" : ":", sc, mx,
-               r->max == 1 ? "" : "s", r->parsed ? " — you answered " : "", cli_tx(r->parsed));
+        lesson_score_format(r->max, mx, sizeof mx);
+        printf("%s %s%s%s\n",
+               r->correct     ? "✓"
+               : r->score > 0 ? "~"
+                              : "✗",
+               head, r->parsed ? " — you answered " : "", cli_tx(r->parsed));
         if (r->automatic)
             printf("  (an automatic, provisional score from the concept rubric: an "
                    "instructor's review replaces it)\n");
@@ -429,11 +435,12 @@ static void print_answer(const struct lesson_answer_result *res, int certainty, 
             printf("  accepted: %s\n", cli_tx(r->accepted));
         if (show_solution && r->reference && r->reference[0])
             printf("  solution: %s\n", cli_tx(r->reference));
-        if (res->after_giveup)
-            printf("  after your give-up this earns nothing (the answer had been shown)\n");
-        else if (res->available < 1 && r->score > 0)
-            printf("  try %d could earn %.0f%% of the points: it counts %s\n", res->attempt_no,
-                   100 * res->available, earned);
+        if (res->practice) {
+            printf("  %s\n  practice answer recorded (it earns nothing)\n", note);
+            goto cbm;
+        }
+        if (note[0] && !t->closed)
+            printf("  %s\n", note);
         printf("  question score %s/%s (%s)", qs, mx, res->policy_text);
         if (t->closed)
             printf("; no tries left: it is closed");
@@ -442,13 +449,14 @@ static void print_answer(const struct lesson_answer_result *res, int certainty, 
         else if (t->limit > 0)
             printf("; %d tr%s left", t->limit - t->used, t->limit - t->used == 1 ? "y" : "ies");
         printf("\n");
+        printf("  try %d recorded\n", res->attempt_no);
+    cbm:
         if (certainty)
             printf("  CBM mark at certainty %d: %+g (wrong %+g, right %+g)%s\n", certainty, mark,
                    r->max * lesson_cbm_fraction(0, certainty),
                    r->max * lesson_cbm_fraction(1, certainty),
                    res->attempt_no > 1 ? "; progress counts the certainty of your first attempt"
                                        : "");
-        printf("  attempt %d recorded\n", res->attempt_no);
     }
 }
 

@@ -29,6 +29,11 @@ static const struct cli_command commands[] = {
      "sit a lesson in exam mode: one try each, feedback after you submit", cli_cmd_exam},
     {"progress", "progress [PACK]",
      "scores per lesson, topic and rubric item; self-rating vs graded; level", cli_cmd_progress},
+    {"search", "search TEXT",
+     "find TEXT in the lesson pages, question titles and prompts, and calculators", cli_cmd_search},
+    {"mistakes", "mistakes [PACK] [--all]",
+     "questions answered wrong, given up or missed in an exam, newest first, to try again",
+     cli_cmd_mistakes},
     {"pack",
      "pack check DIR [--rubric] [--variants N] [--budget S] | check --release DIR "
      "[--source SRC] | import DIR [--force] [--variants N] [--student-id ID] | "
@@ -38,6 +43,9 @@ static const struct cli_command commands[] = {
     {"selfassess", "selfassess [--set ITEM=SCORE]...",
      "rate yourself on the course rubric (interactive without --set)", cli_cmd_selfassess},
     {"calc", "calc [ID [--set NAME=VALUE]...]", "list or run a lesson's calculators", cli_cmd_calc},
+    {"formulas", "formulas",
+     "the course's formula sheet: each formula, the page that teaches it, its calculator",
+     cli_cmd_formulas},
     {"lab", "lab list | run NAME [--set KEY=VALUE]... | runs [NAME] | show RUN",
      "run a lab on this machine and list or show your runs", cli_cmd_lab},
     {"tui", "tui", "open the terminal UI (what `warpbench` alone does in a terminal)", cli_cmd_tui},

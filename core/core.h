@@ -137,6 +137,11 @@ void core_strlist_pushf(struct core_strlist *l, const char *fmt, ...)
  * two neighbouring bytes (restricted Damerau-Levenshtein); 99 when either is
  * longer than 64 bytes. Pure. */
 size_t core_str_distance(const char *a, const char *b);
+/* The same distance between a[0..na) and b[0..nb), bounded: max + 1 when it
+ * is more than max (or either is longer than 64 bytes), found without
+ * filling the whole table. The one edit distance of the project: names
+ * ("did you mean") and misspelt words of design answers. Pure. */
+size_t core_str_edits(const char *a, size_t na, const char *b, size_t nb, size_t max);
 /* The one of names[0..n) closest to s when it is close enough to be a typo
  * of it (1 edit up to 4 bytes, 2 up to 8, else 3), else NULL. Borrowed from
  * names. Pure. */

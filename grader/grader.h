@@ -190,6 +190,23 @@ struct grader_calc {
     int page_after; /* index of the page it follows in its lesson, -1 before any */
 };
 
+/* One entry of the pack's formula sheet (formulas { ... }): a formula with
+ * what its symbols mean, the page that teaches it and the calculator that
+ * computes it. */
+struct grader_formula {
+    char *id;         /* unique among the pack's formulas */
+    char *name;       /* "Amdahl's law" */
+    char *formula;    /* "S(p) = 1 / (f + (1 - f)/p)"; may span lines */
+    char *symbols;    /* what the letters mean, or NULL */
+    char *note;       /* when it applies, or NULL */
+    char *lesson;     /* the lesson that teaches it */
+    int page;         /* its page there, 0-based (-1: unknown) */
+    char *page_title; /* the page as declared by title, or NULL */
+    char *calc;       /* the calculator that computes it (an id of the pack), or NULL */
+    char *file;
+    int line;
+};
+
 struct grader_calc_output {
     char *label;
     char *unit; /* "" for none */
@@ -252,6 +269,8 @@ struct grader_pack_info {
     double late_per_day;
     struct grader_lesson *lessons;
     size_t n_lessons;
+    struct grader_formula *formulas; /* formulas { ... }: the formula sheet, in order */
+    size_t n_formulas;
 };
 
 struct grader_pack;
@@ -408,8 +427,38 @@ struct grader_result {
     /* grader_question_record: the answer as it is recorded and handed to
      * the instructor (see there); NULL otherwise. */
     char *canonical;
+    /* Design: what the grader read for each concept of the rubric, in
+     * order (n_claims == 0 for other kinds). */
+    struct grader_claim_evidence *claims;
+    size_t n_claims;
+};
+
+/* What the grader read for one concept of a design answer: the clause it
+ * credited (or that contradicts it, or that named it without claiming it)
+ * with the clause's subject, relation (its verb group) and object. Empty
+ * strings when nothing was found. */
+struct grader_claim_evidence {
+    char *concept;
+    double points;
+    char *status; /* "found", "missing", "negated", "unclaimed", "contradicted" */
+    char *clause;
+    char *subject;
+    char *relation;
+    char *object;
+    char *how; /* "claim", "phrase", "negated", "roles swapped", "the opposite term",
+                  "a question", "a condition", "off the question", "contradicts", "" */
 };
 void grader_result_fini(struct grader_result *r);
+
+/* Whether `answer` to numeric question q may mean something else than it
+ * reads as: a bare number from 0 to 1 on a per-cent question ("0.333" reads
+ * as 0.333 %, and may be a fraction meant as 33.3 %). Where no feedback
+ * follows the answer (an exam before it is submitted, graded work), it is
+ * refused as unreadable with `why` (n bytes) saying how to write either
+ * meaning; grader_question_record does so itself. False for every other
+ * answer and kind. Pure. */
+bool grader_answer_ambiguous(const struct grader_question *q, const char *answer, char *why,
+                             size_t n);
 
 /* Grades `answer` to question `qid` for ctx (with the result a fresh
  * sandbox would give; see the top of this file). Returns 0
@@ -540,6 +589,7 @@ int grader_pack_selftest(struct grader_pack *p, struct core_strlist *problems, s
 
 #define GRADER_SWEEP_VARIANTS 200 /* distinct variants a question is checked on, by default */
 #define GRADER_SAMPLE_TOL 0.25    /* how far a sample's automatic score may be from a person's */
+#define GRADER_ATTACK_MAX 0.25    /* the most an attack on a design rubric may earn */
 
 /* What the sweep saw of one question (its strings owned: it outlives the
  * pack). */
@@ -555,8 +605,18 @@ struct grader_sweep_q {
     double worst;       /* the largest |automatic - person| over the samples */
     double mean;        /* the mean |automatic - person| */
     size_t good, partial, keywords, reversed; /* samples by role */
-    double good_min; /* the lowest automatic score of a "good" sample (1 when none) */
-    double bad_max;  /* the highest of a "keywords" or "reversed" one (0 when none) */
+    size_t terse, own_words, wrong_fluent;    /* ...more roles */
+    double good_min;       /* the lowest automatic score of a right sample: good, terse,
+                              own-words (1 when none) */
+    double bad_max;        /* the highest of a "keywords", "reversed" or "wrong-fluent" one (0 when
+                              none) */
+    double kappa;          /* quadratic weighted kappa of automatic against person over the
+                              samples (NAN with fewer than two, or when the person gave one
+                              score) */
+    size_t attacks;        /* design: attacks built from the rubric and graded */
+    double attack_max;     /* the highest score of one */
+    char *attack_worst;    /* its name (NULL when none) */
+    bool attacks_reported; /* the question says attacks = "report": not problems */
 };
 
 struct grader_sweep {
@@ -579,10 +639,17 @@ void grader_sweep_fini(struct grader_sweep *s);
  * most 4 x `variants` draws; a question without params has one. `variants`
  * 0 checks the first variant only. Then it grades every design sample and
  * compares with the person's score: off by more than its tolerance (default
- * GRADER_SAMPLE_TOL), or a "keywords"/"reversed" sample above a quarter of
- * the points, is a problem. Problems go to `problems` as "file:line:
- * question ID: variant N (params): ..." or "...: sample K (role, 'answer'):
- * ...". Returns the number of problems; `out` (caller finis) what it saw. */
+ * GRADER_SAMPLE_TOL), or a "keywords", "reversed" or "wrong-fluent"
+ * sample above a quarter of the points, is a problem. Then it attacks every
+ * design rubric with answers built from the question itself (its terms as a
+ * list, with function words, in nonsense frames; its claims with roles
+ * swapped, negated with words outside the negator list, asked; its prompt
+ * and hints pasted back; its model answer with its own contradiction): one
+ * that earns more than GRADER_ATTACK_MAX is a problem that names the attack
+ * and what it matched. Problems go to `problems` as "file:line: question ID:
+ * variant N (params): ...", "...: sample K (role, 'answer'): ..." or "...:
+ * attack 'NAME' ...". Returns the number of problems; `out` (caller finis)
+ * what it saw. */
 int grader_pack_sweep(struct grader_pack *p, size_t variants, struct grader_sweep *out,
                       struct core_strlist *problems);
 

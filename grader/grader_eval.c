@@ -640,6 +640,9 @@ static int l_eval(lua_State *L)
         if (kind != GRADER_D_PAGE && kind != GRADER_D_LESSON && lua_type(L, val) != LUA_TTABLE) {
             grader_vproblem(&v, "%s expects a table: %s { ... }, got %s", grader_decl_name(kind),
                             grader_decl_name(kind), luaL_typename(L, val));
+        } else if (kind == GRADER_D_FORMULAS) {
+            grader_formulas_check(&v, val, p, e->mode == GRADER_DECL_PACK ? NULL : e->lesson,
+                                  e->path);
         } else if (e->mode == GRADER_DECL_PACK) {
             if (kind != GRADER_D_PACK)
                 grader_vproblem(&v, "%s{} belongs in a lesson file, not in pack.lua",
@@ -937,6 +940,7 @@ static int pack_build(struct grader_pack **out, const struct grader_file *files,
 
     build_index(p, &e);
     build_calcs(p, &e);
+    grader_formulas_resolve(p, e.problems, &e.first_code);
     for (size_t i = 0; i < p->n_qx && check; i++) {
         if (p->qx[i].bad || p->qx[i].file == SIZE_MAX)
             continue;

@@ -248,7 +248,10 @@ char *grader_job_reference_text(lua_State *L, struct grader_job *j, bool exact)
 }
 
 /* A custom grade(answer, ctx): a fraction [, feedback], or a table
- * { score =, feedback =, valid = }. */
+ * { score =, feedback =, valid =, mistake =, solution = }. A solution (the
+ * worked answer, wb.lab.grade's) becomes the result's reference: shown with
+ * a right answer, a give-up or the last try, never in a wrong answer's
+ * feedback. */
 static void grade_custom(lua_State *L, struct grader_job *j, const char *answer)
 {
     struct grader_result *r = j->res;
@@ -265,6 +268,11 @@ static void grade_custom(lua_State *L, struct grader_job *j, const char *answer)
         lua_pop(L, 1);
         grader_rawfield(L, t, "valid");
         bool valid = lua_type(L, -1) == LUA_TNIL || lua_toboolean(L, -1);
+        lua_pop(L, 1);
+        if (grader_rawfield(L, t, "solution") == LUA_TSTRING && lua_rawlen(L, -1) > 0) {
+            free(r->reference);
+            r->reference = grader_lua_strdup(L, -1);
+        }
         lua_pop(L, 1);
         grader_rawfield(L, t, "feedback");
         const char *fb = lua_tostring(L, -1);
@@ -601,6 +609,17 @@ void grader_result_fini(struct grader_result *r)
     free(r->accepted);
     free(r->reference);
     free(r->params_json);
+    for (size_t i = 0; i < r->n_claims; i++) {
+        struct grader_claim_evidence *e = &r->claims[i];
+        free(e->concept);
+        free(e->status);
+        free(e->clause);
+        free(e->subject);
+        free(e->relation);
+        free(e->object);
+        free(e->how);
+    }
+    free(r->claims);
     free(r->canonical);
     memset(r, 0, sizeof *r);
 }

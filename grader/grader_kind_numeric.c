@@ -132,6 +132,23 @@ static void read_tol(lua_State *L, int t, struct grader_tol *tol)
     lua_pop(L, 3);
 }
 
+/* The question's tolerance: its `tolerance` table, else the default 1%,
+ * except that an integer = true question without one is exact: a whole
+ * count (7813 blocks) is right or wrong, and 7812 is not "within 1%". */
+static void question_tol(lua_State *L, struct grader_tol *tol)
+{
+    int ty = grader_rawfield(L, GRADER_S_Q, "tolerance"); /* tol */
+    read_tol(L, lua_gettop(L), tol);
+    lua_pop(L, 1);
+    if (ty != LUA_TTABLE) {
+        bool integer =
+            grader_rawfield(L, GRADER_S_Q, "integer") == LUA_TBOOLEAN && lua_toboolean(L, -1);
+        lua_pop(L, 1);
+        if (integer)
+            tol->rel = tol->abs = 0, tol->sig = 0;
+    }
+}
+
 /* The reference: a finite number, or nil when answer gives nothing. */
 static void numeric_reference(lua_State *L, struct grader_job *j)
 {
@@ -228,24 +245,6 @@ static bool numeric_band(lua_State *L, struct grader_job *j, const struct grader
     return hit;
 }
 
-/* The feedback of a miss: how close counts, not where the answer lies. */
-static void miss_feedback(const struct grader_question *q, const struct grader_tol *tol, double ref,
-                          char *fb, size_t n)
-{
-    int at = snprintf(fb, n, "Not within the accepted tolerance (");
-    if (tol->rel > 0)
-        at += snprintf(fb + at, n - (size_t)at, "±%g%%", tol->rel * 100);
-    if (tol->abs > 0)
-        at += snprintf(fb + at, n - (size_t)at, "%s±%g%s%s", tol->rel > 0 ? " or " : "", tol->abs,
-                       q->unit && q->unit[0] ? " " : "", q->unit ? q->unit : "");
-    if (tol->sig > 0)
-        at += snprintf(fb + at, n - (size_t)at, "%s%d significant figures",
-                       tol->rel > 0 || tol->abs > 0 ? ", or the same " : "the same ", tol->sig);
-    if (!(tol->rel > 0) && !(tol->abs > 0) && tol->sig <= 0) /* see grader_tol_interval */
-        at += snprintf(fb + at, n - (size_t)at, "%s", ref == 0 ? "±1e-09" : "the exact value only");
-    snprintf(fb + at, n - (size_t)at, "). Check the formula and the arithmetic.");
-}
-
 static void numeric_grade(lua_State *L, struct grader_job *j, const char *answer)
 {
     if (lua_isnil(L, GRADER_S_REF))
@@ -255,9 +254,7 @@ static void numeric_grade(lua_State *L, struct grader_job *j, const char *answer
     const char *unit = grader_question_unit(q);
     double ref = lua_tonumber(L, GRADER_S_REF);
     struct grader_tol tol;
-    grader_rawfield(L, GRADER_S_Q, "tolerance");
-    read_tol(L, lua_gettop(L), &tol);
-    lua_pop(L, 1);
+    question_tol(L, &tol);
     /* integer = true: '/' between whole numbers may be C's integer division */
     bool integer =
         grader_rawfield(L, GRADER_S_Q, "integer") == LUA_TBOOLEAN && lua_toboolean(L, -1);
@@ -291,21 +288,52 @@ static void numeric_grade(lua_State *L, struct grader_job *j, const char *answer
     if (numeric_wrong(L, j, &tol, num.value) || numeric_band(L, j, &tol, ref, num.value))
         return;
     char fb[320];
-    if (grader_tol_rounding_note(&tol, ref, answer, &num, q->unit, fb, sizeof fb)) {
+    /* Rounding up or down is told for a whole count only: integer = true,
+     * or an absolute tolerance under a half (the course's counts use abs =
+     * 0.01); a ratio that happens to be whole (a speedup of 4) is not
+     * rounded. C's integer division is told wherever the answer used it. */
+    bool count = integer || (tol.rel == 0 && tol.sig == 0 && tol.abs > 0 && tol.abs < 0.5);
+    if ((count || num.c_differs) &&
+        grader_tol_rounding_note(&tol, ref, answer, &num, q->unit, fb, sizeof fb)) {
         grader_result_score(r, 0, fb);
         return;
     }
-    miss_feedback(q, &tol, ref, fb, sizeof fb);
+    if (!grader_tol_slip(&tol, ref, &num, unit, fb, sizeof fb))
+        grader_tol_miss(&tol, ref, unit, fb, sizeof fb);
     grader_result_score(r, 0, fb);
 }
 
+bool grader_answer_ambiguous(const struct grader_question *q, const char *answer, char *why,
+                             size_t n)
+{
+    struct grader_number num;
+    if (!q || q->kind != GRADER_NUMERIC || !q->unit || strcmp(q->unit, "%") != 0 ||
+        !grader_number_parse(answer, q->unit, &num) || num.unit[0] || !(fabs(num.value) > 0) ||
+        fabs(num.value) > 1)
+        return false;
+    char v[40];
+    grader_number_format(num.value, 6, v, sizeof v);
+    snprintf(why, n,
+             "%s on a per-cent question reads as %s %%, which may not be what you mean: write "
+             "%s%% if it is, or the per cent (a third is 33.3) if %s is a fraction",
+             v, v, v, v);
+    return true;
+}
+
 /* Record: the answer must read as a number in the question's unit; it is
- * recorded as written (integer = true may read '/' as C's division). */
+ * recorded as written (integer = true may read '/' as C's division). A bare
+ * fraction on a per-cent question is refused as ambiguous: no feedback will
+ * follow to say how it was read. */
 static void numeric_record(lua_State *L, struct grader_job *j, const char *answer)
 {
     (void)L;
     struct grader_result *r = j->res;
     struct grader_number num;
+    char why[240];
+    if (grader_answer_ambiguous(j->q, answer, why, sizeof why)) {
+        grader_result_invalid(r, why);
+        return;
+    }
     if (!grader_number_parse(answer, j->q->unit, &num)) {
         grader_result_invalid(r, num.why);
         return;
@@ -342,8 +370,7 @@ static void numeric_variant_check(lua_State *L, struct grader_job *j)
     bool has_ref = lua_type(L, GRADER_S_REF) == LUA_TNUMBER;
     double ref = lua_tonumber(L, GRADER_S_REF);
     struct grader_tol tol;
-    grader_rawfield(L, GRADER_S_Q, "tolerance");
-    read_tol(L, lua_gettop(L), &tol);
+    question_tol(L, &tol);
     lua_settop(L, w);
     const char *unit = grader_question_unit(j->q);
     size_t n = lua_rawlen(L, w);

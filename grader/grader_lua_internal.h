@@ -223,6 +223,21 @@ void grader_id_check(struct grader_vctx *v, const char *field_name, const char *
 typedef void (*grader_entry_check)(struct grader_vctx *v, int entry, size_t i, void *ud);
 void grader_list_check(struct grader_vctx *v, int t, const char *name, grader_entry_check each,
                        void *ud);
+/* A design sample's role by name: GRADER_ROLE_* (grader_kind_text.c), -1 when
+ * unknown. */
+enum grader_role {
+    GRADER_ROLE_GOOD = 0,
+    GRADER_ROLE_TERSE,     /* right, in bullet notes */
+    GRADER_ROLE_OWN_WORDS, /* right, in words that are not the rubric's */
+    GRADER_ROLE_PARTIAL,
+    GRADER_ROLE_KEYWORDS,    /* a bare list of the rubric's terms */
+    GRADER_ROLE_REVERSED,    /* asserts the opposite */
+    GRADER_ROLE_WRONG_FLUENT /* fluent prose that is wrong */
+};
+int grader_sample_role(const char *name);
+/* Quadratic weighted kappa of automatic scores a against a person's h
+ * (0..1, n of each); NAN when it cannot be told. Pure. */
+double grader_qwk(const double *a, const double *h, size_t n);
 /* The entry check of a question's examples (ud unused). */
 void grader_example_check(struct grader_vctx *v, int t, size_t i, void *ud);
 
@@ -230,6 +245,17 @@ void grader_example_check(struct grader_vctx *v, int t, size_t i, void *ud);
  * model entry c (whose file, line and page the caller set) and the private
  * entry x (its examples). */
 void grader_calc_check(struct grader_vctx *v, int t, struct grader_calc *c, struct grader_cx *x);
+
+/* The formula sheet (grader_formula.c): the entries of formulas { ... } at
+ * t, declared in `path` (in lesson `lesson`'s file, or pack.lua: NULL),
+ * appended to p's info, each checked for its fields; and, once every file
+ * has run, their lessons, pages and calculators looked up. */
+void grader_formulas_check(struct grader_vctx *v, int t, struct grader_pack *p,
+                           const struct grader_lesson *lesson, const char *path);
+/* Problems go to `problems` as "file:line: message", the first code to
+ * *first_code when it is 0 (the pack evaluation's: grader_eval.c). */
+void grader_formulas_resolve(struct grader_pack *p, struct core_strlist *problems, int *first_code);
+void grader_formula_fini(struct grader_formula *f);
 
 /* ---- one question for one student (grader_grade.c, grader_job.c) ---------- */
 
@@ -265,7 +291,8 @@ enum grader_job_mode {
     GRADER_J_SWEEP,
     GRADER_J_SAMPLE,
     GRADER_J_RECORD, /* a sealed answer checked for form (grader_question_record) */
-    GRADER_J_ANSWER  /* the reference and the secrets around it (grader_question_reference) */
+    GRADER_J_ANSWER, /* the reference and the secrets around it (grader_question_reference) */
+    GRADER_J_ATTACK
 };
 
 /* What a job does once the question, ctx, params, choices and reference
@@ -306,6 +333,9 @@ struct grader_job {
     size_t n_examples_run;
     double tol;
     char role[16];
+    /* GRADER_J_ATTACK: the attacks graded (grader_attack.c) */
+    struct grader_attack_out *attacks;
+    size_t n_attacks;
     /* where we are, for messages */
     const char *what;
     char qpos[128];    /* "file:line" of the question */
@@ -468,5 +498,24 @@ struct grader_sample_out {
  * Errors as for grading. */
 int grader_sample_grade(struct grader_pack *p, size_t qi, size_t k, struct grader_sample_out *out,
                         struct core_err *err);
+
+/* ---- attacks (grader_attack.c) ------------------------------------------- */
+
+/* One attack on a design question and how it fared. */
+struct grader_attack_out {
+    char *name;               /* what it is: "the rubric's terms as a list", ... */
+    char *answer;             /* its text (cut to 200 bytes) */
+    double score;             /* the fraction of the points it earned */
+    char *matched;            /* what earned them: "concept (\"clause\"); ..." ("" when nothing) */
+    bool report;              /* the question says attacks = "report": shown, not a problem */
+    struct grader_result res; /* while it is graded */
+};
+/* Builds the attacks on design question qi from its own rubric, prompt,
+ * hints and model answer (wb.lua's graders.attacks) and grades each for the
+ * example student. *out (grader_attacks_free) gets them in order. A
+ * question without concepts has none. Errors as for grading. */
+int grader_attacks_run(struct grader_pack *p, size_t qi, struct grader_attack_out **out, size_t *n,
+                       struct core_err *err);
+void grader_attacks_free(struct grader_attack_out *a, size_t n);
 
 #endif /* WB_GRADER_LUA_INTERNAL_H */

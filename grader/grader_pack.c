@@ -101,6 +101,9 @@ void grader_pack_free(struct grader_pack *p)
     for (size_t i = 0; i < p->info.n_lessons; i++)
         lesson_fini(&p->info.lessons[i]);
     free(p->info.lessons);
+    for (size_t i = 0; i < p->info.n_formulas; i++)
+        grader_formula_fini(&p->info.formulas[i]);
+    free(p->info.formulas);
     for (size_t i = 0; i < p->n_files; i++) {
         free(p->files[i].path);
         free(p->files[i].data);
@@ -216,4 +219,18 @@ void grader_cx_fini(struct grader_cx *x)
     }
     free(x->examples);
     memset(x, 0, sizeof *x);
+}
+
+void grader_formula_fini(struct grader_formula *f)
+{
+    free(f->id);
+    free(f->name);
+    free(f->formula);
+    free(f->symbols);
+    free(f->note);
+    free(f->lesson);
+    free(f->page_title);
+    free(f->calc);
+    free(f->file);
+    memset(f, 0, sizeof *f);
 }

@@ -67,6 +67,8 @@ const struct grader_fspec grader_question_fields[] = {{"id", GRADER_T_STR},
                                                       {"model", GRADER_T_STR},
                                                       {"policy", GRADER_T_TAB},
                                                       {"samples", GRADER_T_TAB},
+                                                      {"antonyms", GRADER_T_TAB},
+                                                      {"attacks", GRADER_T_STR},
                                                       {"max_answer", GRADER_T_NUM},
                                                       {NULL, 0}};
 

@@ -96,6 +96,212 @@ static void sweep_feedback(lua_State *L, struct grader_job *j)
     lua_pop(L, 1);
 }
 
+/* ---- no answer given away ---------------------------------------------------------- */
+
+/* The numeric reference of the job's question: its answer, else p.ref (a
+ * lab-linked question's, computed from the run). False when it has none. */
+static bool ref_number(lua_State *L, double *ref)
+{
+    if (lua_type(L, GRADER_S_REF) == LUA_TNUMBER) {
+        *ref = lua_tonumber(L, GRADER_S_REF);
+        return isfinite(*ref);
+    }
+    bool ok = false;
+    if (lua_type(L, GRADER_S_P) == LUA_TTABLE &&
+        grader_rawfield(L, GRADER_S_P, "ref") == LUA_TNUMBER) { /* ref */
+        *ref = lua_tonumber(L, -1);
+        ok = isfinite(*ref);
+    }
+    if (lua_type(L, GRADER_S_P) == LUA_TTABLE)
+        lua_pop(L, 1);
+    return ok;
+}
+
+static bool num_char(char c)
+{
+    return (c >= '0' && c <= '9') || c == '.';
+}
+
+/* Whether `num` stands in text as a number of its own (not a part of a
+ * longer one: "2.95" is not in "12.95" nor in "2.951"). */
+static bool has_number(const char *text, const char *num)
+{
+    size_t n = strlen(num);
+    for (const char *at = text; (at = strstr(at, num)) != NULL; at++) {
+        bool before =
+            at > text && (num_char(at[-1]) || (at[-1] == '-' && at - 1 > text && num_char(at[-2])));
+        bool after = num_char(at[n]) && !(at[n] == '.' && !(at[n + 1] >= '0' && at[n + 1] <= '9'));
+        if (!before && !after)
+            return true;
+    }
+    return false;
+}
+
+/* The reference as the front ends and graders write it: 3 to 6
+ * significant figures, our way and %g's (5.12e+09). Returns the one that
+ * text shows and `shown` (the prompt) does not, else NULL. */
+static const char *shows_reference(const char *text, const char *shown, double ref, char *buf,
+                                   size_t n)
+{
+    /* As the release proof does, only numbers of 3 digits or more: a
+     * reference of 4 or 32 is any text's (32 threads, 4 bytes). */
+    grader_number_format(ref, 6, buf, n);
+    size_t digits = 0;
+    for (const char *c = buf; *c && *c != 'e'; c++)
+        digits += *c >= '0' && *c <= '9';
+    if (digits < 3)
+        return NULL;
+    for (int sig = 3; sig <= 6; sig++) {
+        for (int style = 0; style < 2; style++) {
+            if (style == 0)
+                grader_number_format(ref, sig, buf, n);
+            else
+                snprintf(buf, n, "%.*g", sig, ref);
+            size_t d = 0; /* "8" is 8.008 to 3 figures: too short to tell */
+            for (const char *c = buf; *c && *c != 'e'; c++)
+                d += *c >= '0' && *c <= '9';
+            if (d >= 3 && has_number(text, buf) && !(shown && has_number(shown, buf)))
+                return buf;
+        }
+    }
+    return NULL;
+}
+
+/* A wrong answer's feedback must not give the answer away: the reference
+ * (as a number the prompt does not show) and the worked solution come with
+ * a right answer, a give-up or the last try, never with a wrong answer.
+ * `what` names the answer checked. */
+static void leak_check(lua_State *L, struct grader_job *j, const struct grader_result *r,
+                       const char *what)
+{
+    if (!r->valid || r->correct || !r->feedback || j->q->kind != GRADER_NUMERIC)
+        return;
+    double ref;
+    char num[64];
+    const char *shown = NULL;
+    bool pushed = grader_render(L, j->q->prompt, GRADER_R_KEEP, NULL, 0); /* prompt */
+    if (pushed)
+        shown = lua_tostring(L, -1);
+    if (ref_number(L, &ref) && shows_reference(r->feedback, shown, ref, num, sizeof num))
+        grader_job_problem(j,
+                           "the feedback of a wrong answer (%s) gives the reference %s away: "
+                           "keep it for a right answer, a give-up or the last try (%.120s)",
+                           what, num, r->feedback);
+    else if (r->reference && strlen(r->reference) >= 12 && strstr(r->feedback, r->reference))
+        grader_job_problem(j,
+                           "the feedback of a wrong answer (%s) holds the worked solution "
+                           "'%.80s': return it as solution = ..., not in the feedback",
+                           what, r->reference);
+    if (pushed)
+        lua_pop(L, 1);
+}
+
+/* The lesson of the job's question. */
+static const struct grader_lesson *lesson_of(const struct grader_job *j)
+{
+    const struct grader_pack_info *info = grader_pack_info(j->p);
+    for (size_t l = 0; l < info->n_lessons; l++) {
+        const struct grader_lesson *ls = &info->lessons[l];
+        if (j->q >= ls->questions && j->q < ls->questions + ls->n_questions)
+            return ls;
+    }
+    return NULL;
+}
+
+/* An exam's page must not work an example whose numbers a student's
+ * variant can draw: the page the question follows (what teaches it) would
+ * hand that student the answer. */
+static void exam_page_check(lua_State *L, struct grader_job *j)
+{
+    const struct grader_lesson *ls = lesson_of(j);
+    double ref;
+    if (!ls || !ls->exam || j->q->kind != GRADER_NUMERIC || !ref_number(L, &ref))
+        return;
+    const char *shown = NULL;
+    bool pushed = grader_render(L, j->q->prompt, GRADER_R_KEEP, NULL, 0); /* prompt */
+    if (pushed)
+        shown = lua_tostring(L, -1);
+    for (size_t i = 0; i < ls->n_pages; i++) {
+        if ((int)i != j->q->page_after)
+            continue;
+        char num[64];
+        const char *text = ls->pages[i].markdown;
+        if (text && shows_reference(text, shown, ref, num, sizeof num)) {
+            grader_job_problem(j,
+                               "exam page %zu ('%.60s') works this variant's answer %s: draw "
+                               "no numbers the pages work, or work other numbers there",
+                               i + 1, ls->pages[i].title ? ls->pages[i].title : "", num);
+            break;
+        }
+    }
+    if (pushed)
+        lua_pop(L, 1);
+}
+
+/* Grades a made-up wrong answer (the reference times 1.37, which no
+ * declared mistake should be) and checks its feedback with leak_check. */
+static void probe_wrong(lua_State *L, struct grader_job *j)
+{
+    double ref;
+    if (j->q->kind != GRADER_NUMERIC || !ref_number(L, &ref) || ref == 0 ||
+        (j->q->integer && ref != floor(ref))) /* a problem of its own, found elsewhere */
+        return;
+    char ans[64];
+    grader_number_format(ref * 1.37, 6, ans, sizeof ans);
+    struct grader_result res;
+    memset(&res, 0, sizeof res);
+    struct grader_result *keep = j->res;
+    j->res = &res;
+    grader_job_grade(L, j, ans);
+    j->res = keep;
+    char what[96];
+    snprintf(what, sizeof what, "'%s'", ans);
+    leak_check(L, j, &res, what);
+    grader_result_fini(&res);
+    lua_settop(L, GRADER_S_TOP);
+}
+
+/* Every `wrong` value of a numeric question, graded as an answer: its
+ * feedback must not give the answer away. */
+static void wrong_leaks(lua_State *L, struct grader_job *j)
+{
+    double ref;
+    if (j->q->kind != GRADER_NUMERIC || j->q->has_grade || !ref_number(L, &ref) ||
+        (j->q->integer && ref != floor(ref)) ||
+        grader_rawfield(L, GRADER_S_Q, "wrong") != LUA_TTABLE) { /* wrong */
+        lua_settop(L, GRADER_S_TOP);
+        return;
+    }
+    int w = lua_gettop(L);
+    size_t n = lua_rawlen(L, w);
+    for (size_t i = 1; i <= n; i++) {
+        if (lua_rawgeti(L, w, (lua_Integer)i) != LUA_TTABLE) { /* wrong e */
+            lua_settop(L, w);
+            continue;
+        }
+        int ty = grader_job_push_value(L, j, -1, "value", "a wrong value"); /* wrong e v */
+        if (ty != LUA_TNUMBER || !isfinite(lua_tonumber(L, -1))) {
+            lua_settop(L, w);
+            continue;
+        }
+        char ans[64];
+        core_num_format(ans, sizeof ans, lua_tonumber(L, -1), 17);
+        lua_settop(L, w);
+        struct grader_result res;
+        memset(&res, 0, sizeof res);
+        struct grader_result *keep = j->res;
+        j->res = &res;
+        grader_job_grade(L, j, ans);
+        j->res = keep;
+        char what[64];
+        snprintf(what, sizeof what, "wrong %zu", i);
+        leak_check(L, j, &res, what);
+        grader_result_fini(&res);
+        lua_settop(L, w);
+    }
+    lua_settop(L, GRADER_S_TOP);
+}
+
 /* What the question's kind checks on every variant (numeric: each `wrong`
  * value against the reference). */
 static void variant_check(lua_State *L, struct grader_job *j)
@@ -140,6 +346,9 @@ static void check_fill(lua_State *L, struct grader_job *j)
     sweep_feedback(L, j);
     lua_settop(L, GRADER_S_TOP);
     variant_check(L, j);
+    wrong_leaks(L, j);
+    probe_wrong(L, j);
+    exam_page_check(L, j);
 }
 
 /* GRADER_J_SAMPLE: a design question's graded sample: its answer, the score a
@@ -272,6 +481,9 @@ static void sweep_examples(lua_State *L, struct grader_job *j)
         grader_job_grade(L, j, j->graded);
         j->res = keep;
         j->n_examples_run++;
+        char what[80];
+        snprintf(what, sizeof what, "example %zu '%.40s'", e, j->graded);
+        leak_check(L, j, &res, what);
         bool ok = j->exp_invalid ? !res.valid
                                  : res.valid && res.max > 0 &&
                                        fabs(res.score / res.max - j->exp_score) <= 1e-9;
@@ -320,14 +532,26 @@ static void sweep_fill(lua_State *L, struct grader_job *j)
     sweep_feedback(L, j);
     lua_settop(L, GRADER_S_TOP);
     variant_check(L, j);
+    wrong_leaks(L, j);
+    probe_wrong(L, j);
+    exam_page_check(L, j);
     sweep_examples(L, j);
 }
 
-/* GRADER_J_EXAMPLE: grades example j->example. */
+/* GRADER_J_EXAMPLE: grades example j->example; a wrong one's feedback must
+ * not give the answer away, nor that of a made-up wrong answer for the
+ * same numbers (an example that brings a pretend run is the only way a
+ * lab-linked question is graded by pack check). */
 static void example_fill(lua_State *L, struct grader_job *j)
 {
     example_answer(L, j);
     grader_job_grade(L, j, j->graded);
+    char what[80];
+    snprintf(what, sizeof what, "example %zu '%.40s'", j->example, j->graded);
+    leak_check(L, j, j->res, what);
+    lua_settop(L, GRADER_S_TOP);
+    if (j->q->lab && j->res->valid)
+        probe_wrong(L, j);
 }
 
 /* GRADER_J_SAMPLE: grades design sample j->example. */
@@ -518,8 +742,10 @@ int grader_pack_selftest(struct grader_pack *p, struct core_strlist *problems, s
             struct grader_job j = example_job(p, i, e == 0 ? GRADER_J_REF : GRADER_J_EXAMPLE, 1);
             j.example = e;
             j.res = &res;
+            j.problems = problems; /* what leak_check finds */
             struct core_err err;
             int rc = grader_job_run(&j, &err);
+            failures += (int)j.n_problems;
             char label[64];
             if (e == 0)
                 snprintf(label, sizeof label, "reference answer");

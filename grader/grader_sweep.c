@@ -92,6 +92,7 @@ void grader_sweep_fini(struct grader_sweep *s)
     for (size_t i = 0; i < s->n; i++) {
         free(s->q[i].qid);
         free(s->q[i].file);
+        free(s->q[i].attack_worst);
     }
     free(s->q);
     memset(s, 0, sizeof *s);
@@ -139,11 +140,33 @@ static void sweep_question(struct grader_pack *p, size_t qi, size_t variants,
     free(seen.slot);
 }
 
+/* Quadratic weighted kappa of a (automatic) against h (person), scores in
+ * 0..1: 1 - sum (a_i - h_i)^2 / ((1/n) sum_i sum_j (a_i - h_j)^2), the
+ * form Cohen's weighted kappa with squared weights takes for scores on a
+ * continuous scale. NAN when it cannot be told (fewer than two samples, or
+ * every pair at the same distance, as when both gave one score). */
+double grader_qwk(const double *a, const double *h, size_t n)
+{
+    if (n < 2)
+        return NAN;
+    double obs = 0, exp = 0;
+    for (size_t i = 0; i < n; i++) {
+        obs += (a[i] - h[i]) * (a[i] - h[i]);
+        for (size_t j = 0; j < n; j++)
+            exp += (a[i] - h[j]) * (a[i] - h[j]);
+    }
+    exp /= (double)n;
+    return exp > 1e-12 ? 1 - obs / exp : NAN;
+}
+
+#define MAX_KAPPA 256
+
 static void sample_question(struct grader_pack *p, size_t qi, struct grader_sweep_q *r,
                             struct grader_sweep *out, struct core_strlist *problems)
 {
     const struct grader_question *q = p->qx[qi].q;
-    double sum = 0;
+    double sum = 0, autos[MAX_KAPPA], persons[MAX_KAPPA];
+    size_t nk = 0;
     r->good_min = 1;
     for (size_t k = 1; k <= q->n_samples; k++) {
         struct grader_sample_out so;
@@ -160,17 +183,44 @@ static void sample_question(struct grader_pack *p, size_t qi, struct grader_swee
             continue;
         }
         const char *rl = so.role[0] ? so.role : NULL;
+        int role = grader_sample_role(rl);
         double diff = fabs(so.got - so.want);
-        if (rl && strcmp(rl, "good") == 0) {
+        bool bad = role == GRADER_ROLE_KEYWORDS || role == GRADER_ROLE_REVERSED ||
+                   role == GRADER_ROLE_WRONG_FLUENT;
+        switch (role) {
+        case GRADER_ROLE_GOOD:
             r->good++;
-            if (so.got < r->good_min)
-                r->good_min = so.got;
-        } else if (rl && strcmp(rl, "partial") == 0) {
+            break;
+        case GRADER_ROLE_TERSE:
+            r->terse++;
+            break;
+        case GRADER_ROLE_OWN_WORDS:
+            r->own_words++;
+            break;
+        case GRADER_ROLE_PARTIAL:
             r->partial++;
-        } else if (rl && (strcmp(rl, "keywords") == 0 || strcmp(rl, "reversed") == 0)) {
-            *(strcmp(rl, "keywords") == 0 ? &r->keywords : &r->reversed) += 1;
-            if (so.got > r->bad_max)
-                r->bad_max = so.got;
+            break;
+        case GRADER_ROLE_KEYWORDS:
+            r->keywords++;
+            break;
+        case GRADER_ROLE_REVERSED:
+            r->reversed++;
+            break;
+        case GRADER_ROLE_WRONG_FLUENT:
+            r->wrong_fluent++;
+            break;
+        default:
+            break;
+        }
+        if ((role == GRADER_ROLE_GOOD || role == GRADER_ROLE_TERSE ||
+             role == GRADER_ROLE_OWN_WORDS) &&
+            so.got < r->good_min)
+            r->good_min = so.got;
+        if (bad && so.got > r->bad_max)
+            r->bad_max = so.got;
+        if (nk < MAX_KAPPA) {
+            autos[nk] = so.got;
+            persons[nk++] = so.want;
         }
         sum += diff;
         if (diff > r->worst)
@@ -187,13 +237,11 @@ static void sample_question(struct grader_pack *p, size_t qi, struct grader_swee
                      "the grader gives %.3g, a person gave it %.3g: off by %.3g, more than its "
                      "tolerance %.3g (%s)",
                      so.got, so.want, diff, so.tol, so.feedback);
-        else if (rl && (strcmp(rl, "keywords") == 0 || strcmp(rl, "reversed") == 0) &&
-                 so.got > 0.25 + 1e-9)
+        else if (bad && so.got > GRADER_ATTACK_MAX + 1e-9)
             snprintf(msg, sizeof msg,
                      "the grader gives %.3g to a %s answer; it must earn at most a quarter of "
                      "the points (%s)",
-                     so.got, strcmp(rl, "keywords") == 0 ? "keyword-list" : "reversed",
-                     so.feedback);
+                     so.got, rl, so.feedback);
         if (msg[0]) {
             grader_problem_push(problems, prefix, NULL, label, msg);
             out->failures++;
@@ -203,6 +251,45 @@ static void sample_question(struct grader_pack *p, size_t qi, struct grader_swee
         free(so.feedback);
     }
     r->mean = r->samples ? sum / (double)r->samples : 0;
+    r->kappa = grader_qwk(autos, persons, nk);
+}
+
+/* Attacks the design rubric of question qi (grader_attack.c). */
+static void attack_question(struct grader_pack *p, size_t qi, struct grader_sweep_q *r,
+                            struct grader_sweep *out, struct core_strlist *problems)
+{
+    const struct grader_question *q = p->qx[qi].q;
+    struct grader_attack_out *a = NULL;
+    size_t n = 0;
+    struct core_err err;
+    char prefix[300];
+    snprintf(prefix, sizeof prefix, "%s:%d: question %s: ", q->file, q->line, q->id);
+    if (grader_attacks_run(p, qi, &a, &n, &err) != 0) {
+        grader_problem_push(problems, prefix, NULL, "attacks", err.msg);
+        out->failures++;
+        return;
+    }
+    r->attacks = n;
+    for (size_t i = 0; i < n; i++) {
+        out->checks++;
+        if (!r->attack_worst || a[i].score > r->attack_max) {
+            r->attack_max = a[i].score;
+            free(r->attack_worst);
+            r->attack_worst = core_xstrdup(a[i].name);
+        }
+        r->attacks_reported = a[i].report;
+        if (a[i].score <= GRADER_ATTACK_MAX + 1e-9 || a[i].report)
+            continue;
+        char label[300], msg[900];
+        snprintf(label, sizeof label, "attack '%s'", a[i].name);
+        snprintf(msg, sizeof msg,
+                 "earns %.3g of the points, more than a quarter: it matched %s (answer: '%.80s%s')",
+                 a[i].score, a[i].matched[0] ? a[i].matched : "nothing it could name", a[i].answer,
+                 strlen(a[i].answer) > 80 ? "..." : "");
+        grader_problem_push(problems, prefix, NULL, label, msg);
+        out->failures++;
+    }
+    grader_attacks_free(a, n);
 }
 
 int grader_pack_sweep(struct grader_pack *p, size_t variants, struct grader_sweep *out,
@@ -220,8 +307,11 @@ int grader_pack_sweep(struct grader_pack *p, size_t variants, struct grader_swee
         r->line = x->q->line;
         sweep_question(p, i, variants, r, out, problems);
         out->tried += r->tried;
+        r->kappa = NAN;
         if (x->q->n_samples)
             sample_question(p, i, r, out, problems);
+        if (x->q->kind == GRADER_DESIGN && !x->q->has_grade)
+            attack_question(p, i, r, out, problems);
     }
     return out->failures;
 }

@@ -437,10 +437,25 @@ struct lesson_question_view {
     bool exam_open;              /* ... that is started and not over: no feedback yet */
     bool exam_over;              /* ... that is submitted or out of time */
     bool sealed; /* graded work of a class: answers recorded ungraded, variant fixed */
+    /* Done with graded answers (closed, given up, its exam over): */
+    bool solution; /* the solution may be shown at this variant: it was answered or given
+                      up on here (an exam's own variant 1 too) */
+    bool practice; /* this variant was not: an answer to it is practice (graded, kept,
+                      earning nothing), and its solution waits for that answer */
 };
 void lesson_question_view_fini(struct lesson_question_view *v);
 
-/* Renders question `qid` ("pack:id" or a bare id) at `variant` (1-based). */
+/* Whether the user answered (readably) or gave up on question pack_id:qid
+ * at `variant` (*used, optional), and the highest variant they answered or
+ * gave up on (*highest, optional; 1 when none): a new variant for practice
+ * is *highest + 1. */
+int lesson_variant_use(struct lesson_session *s, const char *pack_id, const char *qid, int variant,
+                       bool *used, int *highest, struct core_err *err);
+
+/* Renders question `qid` ("pack:id" or a bare id) at `variant` (1-based).
+ * An exam question has only variant 1 until the exam is over (another is
+ * CORE_ERR_USAGE, as for graded work), and shows no hints and no design
+ * rubric before then. */
 int lesson_question_show(struct lesson_session *s, const char *qid, int variant,
                          struct lesson_question_view *out, struct core_err *err);
 
@@ -464,6 +479,10 @@ struct lesson_answer_result {
     struct lesson_tries tries; /* the question's standing after this answer */
     char policy_text[160];
     bool hidden; /* an exam answer: graded when the exam is submitted */
+    /* A practice answer: to a variant not answered yet of a question that
+     * takes no more graded answers (closed, or its exam over). Graded and
+     * kept, earning nothing; `tries` is the standing as it was. */
+    bool practice;
 };
 void lesson_answer_result_fini(struct lesson_answer_result *a);
 
@@ -478,6 +497,117 @@ void lesson_answer_result_fini(struct lesson_answer_result *a);
  * graded or recorded. */
 int lesson_answer(struct lesson_session *s, const char *qid, int variant, const char *answer,
                   struct lesson_answer_result *out, struct core_err *err);
+
+/* The verdict of a readable, graded answer as people read it, the one way
+ * the CLI and the TUI say it (they add their mark, ✓ ~ ✗): the heading says
+ * what the try earns, never a grade the policy then discounts ("correct on
+ * try 2: earns 0.9 of 1 point", "correct, but try 2 earns nothing under this
+ * question's policy", "correct (practice: 1/1, earns nothing)"); `note`
+ * (optional) says what the try could earn and what the question scores, or
+ * "" when the heading says it all. Pure; writes at most hn / nn bytes. */
+void lesson_answer_headline(const struct lesson_answer_result *res, char *head, size_t hn,
+                            char *note, size_t nn);
+
+/* ---- the mistakes review (lesson_mistakes.c) -------------------------------- */
+
+enum lesson_mistake_kind {
+    LESSON_MISTAKE_WRONG,   /* the latest answer was wrong */
+    LESSON_MISTAKE_PARTLY,  /* ... partly right */
+    LESSON_MISTAKE_GAVE_UP, /* the latest word was a give-up */
+    LESSON_MISTAKE_EXAM     /* missed in a submitted exam: wrong, partly or not answered */
+};
+/* For programs (JSON): "wrong", "partly", "gave_up", "exam". Static. */
+const char *lesson_mistake_kind_name(enum lesson_mistake_kind k);
+
+/* A question to review. Owns its strings. */
+struct lesson_mistake {
+    char *pack_id, *lesson_id, *question_id;
+    char *title, *lesson_title;
+    enum lesson_mistake_kind kind;
+    char *when;        /* ISO-8601 UTC of the latest event (the exam's submission for a miss) */
+    char *answer;      /* the latest answer, NULL for a give-up or an unanswered exam question */
+    char *what;        /* what went wrong, one line: that answer's feedback, "gave up: ..." */
+    double score, max; /* that answer's grade (0 for a give-up) */
+    double points;     /* the question's points */
+    int variant;       /* the variant of the latest event */
+    bool has_params;   /* it draws numbers per variant */
+    int retry_variant; /* where to try again: the highest variant answered or given up on
+                          + 1 when it draws numbers (no solution shown there), else 1 */
+    bool exam;         /* it belongs to an exam lesson */
+    bool cleared;      /* (all: true) answered right since: no longer a mistake */
+};
+void lesson_mistakes_free(struct lesson_mistake *m, size_t n);
+
+/* The user's mistakes in every current pack (or pack_id): each question
+ * whose latest readable answer is not right, or whose latest word is a
+ * give-up, or that a submitted exam missed (answered wrong or not at all),
+ * newest first. A right answer since (on any variant, practice too) clears
+ * it; with `all` the cleared ones are listed too (cleared = true). An exam
+ * not yet submitted and graded work of a class (sealed) are left out.
+ * Caller frees with lesson_mistakes_free. Errors: CORE_ERR_STORE. */
+int lesson_mistakes_load(struct lesson_session *s, const char *pack_id, bool all,
+                         struct lesson_mistake **out, size_t *n, struct core_err *err);
+
+/* ---- search (lesson_search.c) -------------------------------------------------- */
+
+enum lesson_hit_kind { LESSON_HIT_PAGE, LESSON_HIT_QUESTION, LESSON_HIT_CALC };
+/* "page", "question", "calculator". Static. */
+const char *lesson_hit_kind_name(enum lesson_hit_kind k);
+
+/* Where a search found its text. Owns its strings. */
+struct lesson_hit {
+    enum lesson_hit_kind kind;
+    char *pack_id, *lesson_id, *lesson_title;
+    char *id;      /* the question's or calculator's id; NULL for a page */
+    int page;      /* 0-based: the page itself, or the page a question or calculator follows */
+    char *title;   /* the page's, question's or calculator's title */
+    bool in_title; /* found in the title (else in the text, prompt, topics or inputs) */
+    char *where;   /* for people: "Memory, page 4: question prompt" */
+    char *snippet; /* the line around the match, "…" where cut */
+};
+void lesson_hits_free(struct lesson_hit *h, size_t n);
+
+/* The course's text, gathered once to be searched many times. */
+struct lesson_search_index;
+
+/* Gathers every current pack's lesson pages (titles and text), questions
+ * (titles and prompts) and calculators (titles, inputs), in course order.
+ * An exam's calculators are left out until it is submitted (as
+ * lesson_calc_list). Caller frees with lesson_search_index_free. Errors:
+ * CORE_ERR_STORE and those of lesson_session_pack. */
+int lesson_search_index_new(struct db *db, struct lesson_session *s,
+                            struct lesson_search_index **out, struct core_err *err);
+void lesson_search_index_free(struct lesson_search_index *x);
+
+/* Every page, question and calculator whose title or text (a question's
+ * prompt or topics, a calculator's inputs) holds `text` (ASCII case
+ * ignored, runs of white space one space), in course order.
+ * Returns how many; *out (caller frees with lesson_hits_free) is NULL for
+ * none or an empty text. Pure over the index. */
+int lesson_search_run(const struct lesson_search_index *x, const char *text,
+                      struct lesson_hit **out, size_t *n);
+
+/* ---- the formula sheet (lesson_formulas.c) ---------------------------------- */
+
+/* One formula of a current pack. Everything is borrowed from the session's
+ * pack cache: valid until lesson_session_free. */
+struct lesson_formula {
+    const char *pack_id;
+    const struct grader_formula *f; /* id, name, formula, symbols, note, lesson */
+    const char *lesson_title;       /* the lesson that teaches it */
+    int page;                       /* its page there, 0-based */
+    const char *page_title;         /* NULL when unknown */
+    const char *calc_id;            /* the calculator that computes it, NULL for none (or one
+                                       an exam hides until it is submitted) */
+    const char *calc_title;
+};
+
+/* The formula sheets (formulas { ... }) of every current pack, in pack and
+ * declaration order. *out is malloc'd (caller frees it with free(); the
+ * entries borrow as above), NULL when *n is 0. Errors: CORE_ERR_STORE and
+ * those of lesson_session_pack. */
+int lesson_formulas_list(struct db *db, struct lesson_session *s, struct lesson_formula **out,
+                         size_t *n, struct core_err *err);
 
 /* ---- re-grading ----------------------------------------------------------- */
 
@@ -599,6 +729,10 @@ struct lesson_study {
     char *lesson_id;
     double unearned;                       /* rubric points its questions could still add */
     const struct lesson_rubric_item *item; /* the item it would lift most */
+    double lost; /* points the student's own answers lost there (wrong, partly right, given
+                    up, missed in a submitted exam); 0: suggested for what is still open */
+    int missed;  /* the questions behind `lost` */
+    bool exam;   /* an exam lesson */
 };
 
 struct lesson_standing {
@@ -623,9 +757,12 @@ void lesson_standing_fini(struct lesson_standing *s);
  * within one question. "What to study next": for each lesson, the rubric
  * points its questions have not earned yet (a question tagged with item i
  * holds i's max × (points − best) / (points of all questions tagged i)),
- * the top LESSON_STUDY_MAX lessons with something left, ties in lesson order;
- * exam lessons (the course's assessment) come only after every other lesson
- * with something left, since they test what the others teach.
+ * ranked first by the points the student's own answers lost there (wrong,
+ * partly right, given up, missed in a submitted exam: the mistakes), most
+ * first, then by those rubric points, ties in lesson order; among the
+ * latter, exam lessons (the course's assessment) come only after every
+ * other lesson with something left, since they test what the others teach.
+ * LESSON_STUDY_MAX lessons at most.
  * Pure: no I/O. Caller frees with lesson_standing_fini. */
 void lesson_standing_compute(const struct db_progress_row *rows, size_t n_rows,
                              const struct db_selfassess *self, size_t n_self,
@@ -810,7 +947,9 @@ struct lesson_calc {
 
 /* Lists the calculators of every current pack of `db` (the store session
  * `s` was opened on), in pack, lesson and declaration order, read from each
- * pack's stored revision through the session's cache. *out is malloc'd (caller frees it with
+ * pack's stored revision through the session's cache. An exam lesson's
+ * calculators are left out until the user has submitted the exam (or its
+ * time is up): they would compute the student's answers. *out is malloc'd (caller frees it with
  * free(); the entries borrow as above), NULL when *n is 0. Errors: CORE_ERR_STORE, and those of
  * lesson_session_pack. */
 int lesson_calc_list(struct db *db, struct lesson_session *s, struct lesson_calc **out, size_t *n,
@@ -818,7 +957,8 @@ int lesson_calc_list(struct db *db, struct lesson_session *s, struct lesson_calc
 
 /* Finds calculator `calc_id`: "pack:calc" or a bare calculator id. A bare
  * id that several packs declare is CORE_ERR_USAGE naming them; an unknown
- * one CORE_ERR_NOTFOUND. */
+ * one CORE_ERR_NOTFOUND; one of an exam not yet submitted CORE_ERR_CONFLICT
+ * saying so. */
 int lesson_calc_find(struct db *db, struct lesson_session *s, const char *calc_id,
                      struct lesson_calc *out, struct core_err *err);
 

@@ -16,12 +16,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void add_calcs(const struct grader_pack *p, int64_t rev_id, struct lesson_calc **out,
-                      size_t *n)
+/* Whether exam lesson l's calculators are hidden from this user: an exam
+ * hides them until it is submitted (or its time is up), since they would
+ * compute the student's own answers. */
+static bool exam_hides(struct db *db, struct lesson_session *s, const char *pack_id,
+                       const struct grader_lesson *l)
+{
+    if (!l->exam || l->n_calcs == 0)
+        return false;
+    struct db_exam x;
+    struct core_err e = {0};
+    int rc = db_exam_get(db, lesson_session_user_id(s), pack_id, l->id, &x, &e);
+    bool over = rc == CORE_OK && x.over;
+    if (rc == CORE_OK)
+        db_exam_fini(&x);
+    return !over;
+}
+
+static void add_calcs(struct db *db, struct lesson_session *s, const struct grader_pack *p,
+                      int64_t rev_id, bool hidden_too, struct lesson_calc **out, size_t *n)
 {
     const struct grader_pack_info *info = grader_pack_info(p);
     for (size_t li = 0; li < info->n_lessons; li++) {
         const struct grader_lesson *l = &info->lessons[li];
+        if (!hidden_too && exam_hides(db, s, info->id, l))
+            continue;
         for (size_t ci = 0; ci < l->n_calcs; ci++) {
             *out = core_xrealloc(*out, (*n + 1) * sizeof **out);
             (*out)[(*n)++] = (struct lesson_calc){.pack_id = info->id,
@@ -33,8 +52,8 @@ static void add_calcs(const struct grader_pack *p, int64_t rev_id, struct lesson
     }
 }
 
-int lesson_calc_list(struct db *db, struct lesson_session *s, struct lesson_calc **out, size_t *n,
-                     struct core_err *err)
+static int calc_list(struct db *db, struct lesson_session *s, bool hidden_too,
+                     struct lesson_calc **out, size_t *n, struct core_err *err)
 {
     *out = NULL;
     *n = 0;
@@ -48,7 +67,7 @@ int lesson_calc_list(struct db *db, struct lesson_session *s, struct lesson_calc
         rc = lesson_session_pack(s, packs[i].rev_id, &p, err);
         if (rc != CORE_OK)
             goto out;
-        add_calcs(p, packs[i].rev_id, out, n);
+        add_calcs(db, s, p, packs[i].rev_id, hidden_too, out, n);
     }
 out:
     for (size_t i = 0; i < n_packs; i++)
@@ -62,6 +81,12 @@ out:
     return rc;
 }
 
+int lesson_calc_list(struct db *db, struct lesson_session *s, struct lesson_calc **out, size_t *n,
+                     struct core_err *err)
+{
+    return calc_list(db, s, false, out, n, err);
+}
+
 int lesson_calc_find(struct db *db, struct lesson_session *s, const char *calc_id,
                      struct lesson_calc *out, struct core_err *err)
 {
@@ -73,7 +98,7 @@ int lesson_calc_find(struct db *db, struct lesson_session *s, const char *calc_i
     size_t pack_len = colon ? (size_t)(colon - calc_id) : 0;
     struct lesson_calc *all;
     size_t n;
-    int rc = lesson_calc_list(db, s, &all, &n, err);
+    int rc = calc_list(db, s, true, &all, &n, err);
     if (rc != CORE_OK)
         return rc;
     size_t found = 0;
@@ -96,6 +121,21 @@ int lesson_calc_find(struct db *db, struct lesson_session *s, const char *calc_i
         rc =
             core_err_set(err, CORE_ERR_USAGE, "calculator '%s' is in several packs: name one of %s",
                          calc_id, packs.data);
+    if (rc == CORE_OK) {
+        struct grader_pack *p;
+        const struct grader_lesson *l = NULL;
+        if (lesson_session_pack(s, out->rev_id, &p, NULL) == CORE_OK) {
+            const struct grader_pack_info *info = grader_pack_info(p);
+            for (size_t li = 0; li < info->n_lessons; li++)
+                if (strcmp(info->lessons[li].id, out->lesson_id) == 0)
+                    l = &info->lessons[li];
+        }
+        if (l && exam_hides(db, s, out->pack_id, l))
+            rc = core_err_set(err, CORE_ERR_CONFLICT,
+                              "calculator '%s' belongs to the exam '%s': it would compute your "
+                              "answers, so it is shown once you submit the exam",
+                              calc_id, out->lesson_id);
+    }
     if (rc != CORE_OK)
         memset(out, 0, sizeof *out);
     core_buf_fini(&packs);

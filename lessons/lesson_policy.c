@@ -271,3 +271,48 @@ int lesson_progress_load(struct db *db, int64_t user_id, const char *pack_id,
     lesson_progress_apply(*out, *n);
     return CORE_OK;
 }
+
+void lesson_answer_headline(const struct lesson_answer_result *res, char *head, size_t hn,
+                            char *note, size_t nn)
+{
+    const struct grader_result *r = &res->r;
+    const char *verdict = r->correct ? "correct" : r->score > 0 ? "partly right" : "not right";
+    char sc[32], mx[32], earned[32], qs[32];
+    lesson_score_format(r->score, sc, sizeof sc);
+    lesson_score_format(r->max, mx, sizeof mx);
+    lesson_score_format(res->earned * r->max, earned, sizeof earned);
+    lesson_score_format(res->tries.frac * r->max, qs, sizeof qs);
+    const char *pts = r->max == 1 ? "point" : "points";
+    if (note && nn)
+        note[0] = '\0';
+    if (res->practice) {
+        snprintf(head, hn, "%s (practice: %s/%s, earns nothing)", verdict, sc, mx);
+        if (note && nn)
+            snprintf(note, nn, "practice on new numbers; the question keeps %s/%s", qs, mx);
+        return;
+    }
+    if (res->after_giveup) {
+        snprintf(head, hn, "%s, after your give-up: earns nothing", verdict);
+        if (note && nn)
+            snprintf(note, nn, "the answer had been shown; the question scores %s/%s", qs, mx);
+        return;
+    }
+    if (r->score <= 0 || res->available >= 1 - 1e-9) {
+        snprintf(head, hn, "%s: %s/%s %s", verdict, r->score > 0 ? earned : sc, mx, pts);
+        if (note && nn && res->tries.closed)
+            snprintf(note, nn, "no tries left: the question scores %s/%s", qs, mx);
+        return;
+    }
+    /* A try the policy discounts: the heading says what it earns, so it
+     * never reads "1/1" beside "counts 0.9". */
+    if (res->earned * r->max > 1e-9)
+        snprintf(head, hn, "%s on try %d: earns %s of %s %s", verdict, res->attempt_no, earned, mx,
+                 pts);
+    else
+        snprintf(head, hn, "%s, but try %d earns nothing under this question's policy", verdict,
+                 res->attempt_no);
+    if (note && nn)
+        snprintf(note, nn, "try %d can earn %.0f%% of the points; the question scores %s/%s%s",
+                 res->attempt_no, 100 * res->available, qs, mx,
+                 res->tries.closed ? "; no tries left" : "");
+}

@@ -165,6 +165,8 @@ struct lesson_gain {
     bool exam; /* an exam lesson: suggested after the others */
     double unearned;
     double per_item[LESSON_RUBRIC_N];
+    double lost; /* points the student's own answers missed (given up, wrong, an exam's) */
+    int missed;  /* questions they missed */
 };
 
 struct gain_ctx {
@@ -264,11 +266,26 @@ void lesson_standing_compute(const struct db_progress_row *rows, size_t n_rows,
         }
         struct gain_ctx c = {r, out, g};
         each_item(r->rubric, add_gain, &c);
+        /* Points lost in the student's own answers: a question answered (or
+         * given up on) that earns less than its points, or one a submitted
+         * exam missed. An exam not yet submitted has lost nothing yet. */
+        bool counts = r->exam ? r->exam_over : (r->answered || r->gave_up);
+        if (counts && !r->sealed && r->points - r->best > 1e-9) {
+            g->lost += r->points - r->best;
+            g->missed++;
+        }
     }
-    /* Pick the top ones by selection: stable, so ties keep lesson order. */
+    /* Pick the top ones by selection: stable, so ties keep lesson order.
+     * First the lessons where the student's own answers lost points, most
+     * first (an exam's misses among them); then the rubric points still
+     * open, the exam after the lessons that teach what it tests. */
     bool *taken = core_xcalloc(n_gains ? n_gains : 1, sizeof *taken);
     while (out->n_study < LESSON_STUDY_MAX) {
         size_t best = n_gains;
+        for (size_t j = 0; j < n_gains; j++)
+            if (!taken[j] && gains[j].lost > 1e-9 &&
+                (best == n_gains || gains[j].lost > gains[best].lost + 1e-12))
+                best = j;
         for (int exams = 0; exams < 2 && best == n_gains; exams++) /* other lessons first */
             for (size_t j = 0; j < n_gains; j++)
                 if (!taken[j] && gains[j].exam == (exams == 1) && gains[j].unearned > 1e-9 &&
@@ -285,6 +302,9 @@ void lesson_standing_compute(const struct db_progress_row *rows, size_t n_rows,
         sd->pack_id = core_xstrdup(gains[best].pack_id);
         sd->lesson_id = core_xstrdup(gains[best].lesson_id);
         sd->unearned = gains[best].unearned;
+        sd->lost = gains[best].lost;
+        sd->missed = gains[best].missed;
+        sd->exam = gains[best].exam;
         sd->item = &rubric[top];
     }
     free(taken);

@@ -221,6 +221,51 @@ static void policy_of(const struct db_question *q, struct grader_policy *p)
     lesson_policy_of(q->tries, q->penalty, q->per_try, p);
 }
 
+int lesson_variant_use(struct lesson_session *s, const char *pack_id, const char *qid, int variant,
+                       bool *used, int *highest, struct core_err *err)
+{
+    struct db_attempt *at = NULL;
+    struct db_giveup *g = NULL;
+    size_t na = 0, ng = 0;
+    if (used)
+        *used = false;
+    if (highest)
+        *highest = 1;
+    int rc = db_attempt_list(s->db, s->user_id, pack_id, qid, &at, &na, err);
+    if (rc == CORE_OK)
+        rc = db_giveup_list(s->db, s->user_id, pack_id, qid, &g, &ng, err);
+    for (size_t i = 0; rc == CORE_OK && i < na; i++) {
+        if (!at[i].valid)
+            continue; /* an unreadable answer told nothing */
+        if (used && at[i].variant == variant)
+            *used = true;
+        if (highest && at[i].variant > *highest)
+            *highest = at[i].variant;
+    }
+    for (size_t i = 0; rc == CORE_OK && i < ng; i++) {
+        if (used && g[i].variant == variant)
+            *used = true;
+        if (highest && g[i].variant > *highest)
+            *highest = g[i].variant;
+    }
+    db_attempts_free(at, na);
+    db_giveups_free(g, ng);
+    return rc;
+}
+
+/* An exam question's numbers are fixed for the student, as graded work's
+ * are (lesson_sealed_ctx): until the exam is over, only variant 1. */
+static int exam_variant(const struct db_question *q, int variant, bool over, struct core_err *err)
+{
+    if (q->exam && !over && variant != 1)
+        return core_err_set(err, CORE_ERR_USAGE,
+                            "%s is part of the exam '%s': its numbers are fixed for you, and "
+                            "another variant is not offered (after you submit the exam, other "
+                            "variants are practice)",
+                            q->id, q->lesson_id);
+    return CORE_OK;
+}
+
 int lesson_sealed_ctx(struct lesson_session *s, struct grader_pack *p, const struct db_question *q,
                       int variant, char *user, size_t n, struct core_err *err)
 {
@@ -260,6 +305,11 @@ int lesson_question_show(struct lesson_session *s, const char *qid, int variant,
         if (rc != CORE_OK)
             goto fail;
     }
+    rc = lesson_exam_state(s, &out->q, &out->exam_open, &out->exam_over, err);
+    if (rc == CORE_OK)
+        rc = exam_variant(&out->q, variant, out->exam_over, err);
+    if (rc != CORE_OK)
+        goto fail;
     rc = lesson_ctx_make(s, s->user_id, out->q.sealed ? sealed_user : s->user, variant, out->q.lab,
                          NULL, &link, &ctx, err);
     if (rc == CORE_OK)
@@ -270,17 +320,33 @@ int lesson_question_show(struct lesson_session *s, const char *qid, int variant,
         grader_policy_describe(&out->policy, out->policy_text, sizeof out->policy_text);
         rc = lesson_question_tries(s, out->q.pack_id, out->q.id, &out->policy, &out->tries, err);
     }
+    bool used = false;
     if (rc == CORE_OK)
-        rc = lesson_exam_state(s, &out->q, &out->exam_open, &out->exam_over, err);
+        rc = lesson_variant_use(s, out->q.pack_id, out->q.id, variant, &used, NULL, err);
     if (rc != CORE_OK)
         goto fail;
     out->exam = out->q.exam;
     out->sealed = out->q.sealed;
-    if (out->exam && !out->exam_over) { /* no help before the exam is submitted */
+    if (out->exam && !out->exam_over) {
+        /* No help before the exam is submitted: no hints, and no design
+         * rubric (its concepts would tell what to write). */
         for (size_t i = 0; i < out->v.n_hints; i++)
             free(out->v.hints[i]);
         out->v.n_hints = 0;
+        for (size_t i = 0; i < out->v.n_rubric; i++)
+            free(out->v.rubric[i]);
+        out->v.n_rubric = 0;
     }
+    /* Done with graded answers (closed, given up, its exam over): the
+     * solution belongs to the variants answered or given up on (and an
+     * exam's own); another variant is practice, its solution hidden until
+     * it is answered. */
+    bool open_exam = out->exam && !out->exam_over; /* keeps everything until submitted */
+    bool done =
+        !out->sealed && !open_exam && (out->tries.closed || out->tries.gave_up || out->exam_over);
+    bool own = out->exam_over && variant == 1;
+    out->solution = done && (used || own);
+    out->practice = done && (out->tries.closed || out->exam_over) && !used && !own;
     out->variant = variant;
     return CORE_OK;
 fail:
@@ -459,10 +525,16 @@ int lesson_answer_certain(struct lesson_session *s, const char *qid, int variant
  * (an untimed exam starts with its first answer; a timed one must be
  * started, so its clock is never a surprise). */
 static int check_open(struct lesson_session *s, const struct db_question *q,
-                      const struct grader_policy *pol, struct lesson_tries *before,
-                      struct core_err *err)
+                      const struct grader_policy *pol, int variant, struct lesson_tries *before,
+                      bool *practice, struct core_err *err)
 {
+    *practice = false;
     int rc = lesson_question_tries(s, q->pack_id, q->id, pol, before, err);
+    if (rc != CORE_OK)
+        return rc;
+    bool used = true;
+    if (!q->sealed && variant != 1)
+        rc = lesson_variant_use(s, q->pack_id, q->id, variant, &used, NULL, err);
     if (rc != CORE_OK)
         return rc;
     if (q->exam) {
@@ -480,13 +552,27 @@ static int check_open(struct lesson_session *s, const struct db_question *q,
             db_exam_fini(&x);
             rc = db_exam_start(s->db, s->user_id, q->pack_id, q->lesson_id, q->rev_id, 0, &x, err);
         }
+        if (rc == CORE_OK)
+            rc = exam_variant(q, variant, x.over, err);
+        if (rc == CORE_OK && x.over && !used) {
+            *practice = true; /* a new variant after the exam: practice */
+            db_exam_fini(&x);
+            return CORE_OK;
+        }
         if (rc == CORE_OK && x.over)
-            rc = core_err_set(err, CORE_ERR_CONFLICT,
-                              "the exam '%s' is %s: it takes no more answers", q->lesson_id,
-                              x.submitted_at ? "submitted" : "over (its time ran out)");
+            rc =
+                core_err_set(err, CORE_ERR_CONFLICT,
+                             "the exam '%s' is %s: it takes no more answers (a new variant is "
+                             "practice: --variant %d)",
+                             q->lesson_id, x.submitted_at ? "submitted" : "over (its time ran out)",
+                             variant + 1);
         db_exam_fini(&x);
         if (rc != CORE_OK)
             return rc;
+    }
+    if (before->closed && !q->exam && !q->sealed && !used) {
+        *practice = true; /* a variant not answered yet: practice, earning nothing */
+        return CORE_OK;
     }
     if (before->closed && q->exam)
         return core_err_set(err, CORE_ERR_CONFLICT,
@@ -601,9 +687,26 @@ int lesson_answer_design(struct lesson_session *s, const char *qid, int variant,
     if (rc != CORE_OK)
         goto out;
     policy_of(&q, &pol);
-    rc = check_open(s, &q, &pol, &before, err);
+    bool practice = false;
+    rc = check_open(s, &q, &pol, variant, &before, &practice, err);
     if (rc != CORE_OK)
         goto out;
+    if (practice && n_self) {
+        rc = core_err_set(err, CORE_ERR_USAGE,
+                          "a practice answer has no self-scores: score yourself on a graded one");
+        goto out;
+    }
+    if (q.exam && !practice && n_self) {
+        bool open_, over_;
+        rc = lesson_exam_state(s, &q, &open_, &over_, err);
+        if (rc == CORE_OK && !over_)
+            rc = core_err_set(err, CORE_ERR_USAGE,
+                              "%s is part of the exam '%s': its rubric is shown after you submit "
+                              "the exam, so there is nothing to score yourself on yet",
+                              q.id, q.lesson_id);
+        if (rc != CORE_OK)
+            goto out;
+    }
     struct grader_ctx ctx;
     struct lesson_link link;
     if (q.sealed) {
@@ -620,6 +723,14 @@ int lesson_answer_design(struct lesson_session *s, const char *qid, int variant,
     lesson_link_fini(&link);
     if (rc != CORE_OK)
         goto out;
+    char why[240];
+    if (q.exam && !practice && out->r.valid &&
+        grader_answer_ambiguous(grader_pack_question(p, q.id), answer, why, sizeof why)) {
+        /* No feedback follows an exam answer before the exam is submitted:
+         * one that may mean two things is explained, not taken. */
+        grader_result_fini(&out->r);
+        out->r = (struct grader_result){.max = q.points, .feedback = core_xstrdup(why)};
+    }
     struct db_attempt_in in = {.user_id = s->user_id,
                                .pack_id = q.pack_id,
                                .question_id = q.id,
@@ -638,8 +749,9 @@ int lesson_answer_design(struct lesson_session *s, const char *qid, int variant,
                                .certainty = certainty,
                                .params_json = out->r.params_json,
                                .grader_rev = grader_revision(),
-                               .tries_limit = pol.tries};
+                               .tries_limit = practice ? 0 : pol.tries};
     out->tries = before;
+    out->practice = practice;
     grader_policy_describe(&pol, out->policy_text, sizeof out->policy_text);
     out->pack_id = core_xstrdup(q.pack_id);
     out->question_id = core_xstrdup(q.id);
@@ -671,13 +783,19 @@ int lesson_answer_design(struct lesson_session *s, const char *qid, int variant,
         t->next_available =
             t->closed || t->gave_up ? 0 : grader_policy_available(&pol, t->used + 1);
     }
+    if (out->r.valid && practice) { /* earns nothing; the standing stays as it was */
+        out->tries = before;
+        out->available = out->earned = 0;
+        goto out;
+    }
     if (out->r.valid) {
         out->after_giveup = before.gave_up;
         out->available = out->after_giveup ? 0 : grader_policy_available(&pol, before.used + 1);
         double frac = out->r.max > 0 ? out->r.score / out->r.max : 0;
         out->earned = frac * out->available;
     }
-    if (q.exam && out->r.valid) { /* an unreadable answer is explained: it tells nothing */
+    if (q.exam && out->r.valid &&
+        !practice) { /* an unreadable one is explained: it tells nothing */
         out->hidden = true;
         withhold(&out->r);
         out->earned = 0;

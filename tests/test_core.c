@@ -564,6 +564,31 @@ static void test_owner(void **state)
 /* UTF-8: valid sequences decode with their length, anything else is one
  * invalid byte; stepping back agrees with stepping forward on every byte
  * string, valid or not. */
+/* The one edit distance: swaps count once, the bound cuts the search short,
+ * and names past 64 bytes are never close. */
+static void test_edits(void **state)
+{
+    (void)state;
+    assert_int_equal(core_str_distance("latency", "latency"), 0);
+    assert_int_equal(core_str_distance("latency", "latnecy"), 1); /* a swap */
+    assert_int_equal(core_str_distance("latency", "latancy"), 1);
+    assert_int_equal(core_str_distance("occupancy", "ocupncy"), 2);
+    assert_int_equal(core_str_distance("", "abc"), 3);
+    assert_int_equal(core_str_edits("occupancy", 9, "ocupncy", 7, 1), 2); /* past max: max + 1 */
+    assert_int_equal(core_str_edits("occupancy", 9, "ocupancy", 8, 1), 1);
+    assert_int_equal(core_str_edits("abcdefgh", 8, "zzzzzzzz", 8, 2), 3);
+    assert_int_equal(core_str_edits("tile", 2, "ti", 2, 0), 0); /* lengths, not NULs */
+    char long_a[70], long_b[70];
+    memset(long_a, 'a', 65);
+    long_a[65] = '\0';
+    memcpy(long_b, long_a, 66);
+    assert_int_equal(core_str_distance(long_a, long_b), 99);
+    assert_int_equal(core_str_edits(long_a, 65, long_b, 65, 3), 4);
+    const char *names[] = {"shard", "async", "all-reduce"};
+    assert_string_equal(core_str_closest("shrad", names, 3), "shard");
+    assert_null(core_str_closest("tiling", names, 3));
+}
+
 static void test_utf8(void **state)
 {
     (void)state;
@@ -687,7 +712,7 @@ int main(void)
         cmocka_unit_test(test_owner),        cmocka_unit_test(test_first_line),
         cmocka_unit_test(test_create_new),   cmocka_unit_test(test_csv),
         cmocka_unit_test(test_publish),      cmocka_unit_test(test_utf8),
-        cmocka_unit_test(test_text),
+        cmocka_unit_test(test_text),         cmocka_unit_test(test_edits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

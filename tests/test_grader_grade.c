@@ -391,7 +391,12 @@ static void test_text(void **state)
     expect("txt", "WEAK", 1, NULL);
     expect("txt", "Gustafson's law", 1, NULL); /* the pattern */
     expect("txt", "strong scaling", 0, NULL);
-    expect("txt", "weak scalingg", 0, NULL);
+    /* misspelt (one edit in a word of 7 letters or more) and after a
+     * leading article: right, saying so */
+    expect("txt", "weak scalingg", 1, "misspelt: it is written \"weak scaling\"");
+    expect("txt", "the weak scaling", 1, NULL);
+    expect("txt", "waek scaling", 0, NULL); /* a short word only exactly */
+    expect("txt", "xeak scaling", 0, NULL);
     expect("txt", "", INVALID, NULL);
     struct grader_result r;
     struct core_err err;
@@ -635,7 +640,8 @@ static void test_wb_library(void **state)
                         "0.75 async sharding");
     /* wb.concepts follows the design rule: a list of terms earns nothing,
      * a negated mention does not count, and the 4th result says why */
-    assert_string_equal(probe("local s, missed, found, how = wb.concepts('shard, async', {\n"
+    assert_string_equal(probe("local s, missed, found, how = wb.concepts('shard, async, "
+                              "replicas, caches', {\n"
                               "  { name = 'sharding', match = { 'shard' } },\n"
                               "  { name = 'async', patterns = { 'asyn' } } })\n"
                               "return s .. ' ' .. #found .. ' ' .. tostring(how.list) .. ' ' .. "
@@ -694,15 +700,15 @@ static void test_wb_finite_and_lab_readers(void **state)
         strstr(probe("return select(2, pcall(wb.lab.blanks, nil, {}))"), "wb.lab.blanks"));
 }
 
-/* wb.lab.grade(answer, {params = P}, OPTS) -> "score|feedback" or "invalid|feedback" */
+/* wb.lab.grade(answer, {params = P}, OPTS) -> "score|feedback[|solution]"
+ * or "invalid|feedback" */
 static const char *lab_grade(const char *answer, const char *params, const char *opts)
 {
     char script[1024];
     snprintf(script, sizeof script,
-             "local s, fb = wb.lab.grade('%s', { params = %s }, %s)\n"
-             "if type(s) == 'table' then return (s.valid == false and 'invalid' or '?') .. '|' .. "
-             "s.feedback end\n"
-             "return s .. '|' .. fb",
+             "local s = wb.lab.grade('%s', { params = %s }, %s)\n"
+             "if s.valid == false then return 'invalid|' .. s.feedback end\n"
+             "return s.score .. '|' .. s.feedback .. (s.solution and '|' .. s.solution or '')",
              answer, params, opts);
     return probe(script);
 }
@@ -717,28 +723,42 @@ static void test_wb_lab_grade(void **state)
         "            { value = 4, feedback = 'Four.' } },\n"
         "  bands = { { rel = 0.1, score = 0.5, feedback = 'Close.' }, { rel = 0.05, score = 0.8 } "
         "} }";
-    /* right within the default 1%, with the worked answer after */
-    assert_string_equal(lab_grade("2.5", "{ ref = 2.5 }", OPTS), "1|Right. E 2.5.");
-    assert_string_equal(lab_grade("2.52x", "{ ref = 2.5 }", OPTS), "1|Right. E 2.5.");
-    assert_string_equal(lab_grade("1/(0.2+0.8/4)", "{ ref = 2.5 }", OPTS), "1|Right. E 2.5.");
-    /* known mistakes, a value function given (p, ctx) or a number; nil skipped */
-    assert_string_equal(lab_grade("5", "{ ref = 2.5 }", OPTS), "0|Doubled. E 2.5.");
-    assert_string_equal(lab_grade("4", "{ ref = 2.5 }", OPTS), "0|Four. E 2.5.");
+    /* right within the default 1%, with the worked answer after; the
+     * worked answer is the solution too */
+    assert_string_equal(lab_grade("2.5", "{ ref = 2.5 }", OPTS), "1|Right. E 2.5.|E 2.5.");
+    assert_string_equal(lab_grade("2.52x", "{ ref = 2.5 }", OPTS), "1|Right. E 2.5.|E 2.5.");
+    assert_string_equal(lab_grade("1/(0.2+0.8/4)", "{ ref = 2.5 }", OPTS),
+                        "1|Right. E 2.5.|E 2.5.");
+    /* known mistakes, a value function given (p, ctx) or a number; nil
+     * skipped. A wrong answer's feedback never holds the worked answer nor
+     * the accepted range: they give the answer away (it stays the solution,
+     * shown at a give-up or the last try) */
+    assert_string_equal(lab_grade("5", "{ ref = 2.5 }", OPTS), "0|Doubled.|E 2.5.");
+    assert_string_equal(lab_grade("4", "{ ref = 2.5 }", OPTS), "0|Four.|E 2.5.");
+    assert_string_equal(probe("return tostring(wb.lab.grade('5', { params = { ref = 2.5 } },"
+                              " { wrong = { { value = 5, feedback = 'W.' } } }).mistake)"),
+                        "true");
     /* partial credit: the best band that holds the answer; a known mistake wins over a band */
     assert_string_equal(lab_grade("2.6", "{ ref = 2.5 }", OPTS),
-                        "0.8|Close, but outside the accepted range: partial credit (80%). E 2.5.");
-    assert_string_equal(lab_grade("2.7", "{ ref = 2.5 }", OPTS), "0.5|Close. E 2.5.");
+                        "0.8|Close, but outside the accepted range: partial credit (80%).|E 2.5.");
+    assert_string_equal(lab_grade("2.7", "{ ref = 2.5 }", OPTS), "0.5|Close.|E 2.5.");
     assert_string_equal(lab_grade("2.7", "{ ref = 2.5 }",
                                   "{ bands = { { rel = 0.1, score = 0.5 } },"
                                   " wrong = { { value = 2.7, feedback = 'W.' } } }"),
                         "0|W.");
-    /* anything else: the accepted range, in the unit */
+    /* anything else: how close counts, not where the answer lies */
     assert_string_equal(lab_grade("3", "{ ref = 2.5 }", OPTS),
-                        "0|Not quite: the accepted range is 2.475 to 2.525 x. E 2.5.");
+                        "0|Not within the accepted tolerance (±1%). Check the formula and the "
+                        "arithmetic.|E 2.5.");
+    /* a slip of form is named, without the reference */
+    assert_string_equal(lab_grade("2500", "{ ref = 2.5 }", "{}"),
+                        "0|That is 1000 times too large: a slip of units or prefixes (ms and s, "
+                        "MB and GB)?");
     /* tol: a table (abs alone is abs alone) or a number (rel), also for wrong values */
     assert_string_equal(lab_grade("100.4", "{ ref = 100 }", "{ tol = { abs = 0.5 } }"), "1|Right.");
     assert_string_equal(lab_grade("100.9", "{ ref = 100 }", "{ tol = { abs = 0.5 } }"),
-                        "0|Not quite: the accepted range is 99.5 to 100.5.");
+                        "0|Not within the accepted tolerance (±0.5). Check the formula and the "
+                        "arithmetic.");
     assert_string_equal(lab_grade("104", "{ ref = 100 }", "{ tol = 0.05 }"), "1|Right.");
     assert_string_equal(lab_grade("207", "{ ref = 100 }",
                                   "{ tol = 0.05, wrong = { { value = 200, feedback = 'W.' } } }"),
@@ -770,9 +790,10 @@ static void test_wb_lab_grade(void **state)
                            "cannot set wb.within: wb is read-only"));
     assert_string_equal(probe("local ok = pcall(function() wb.number = function() return 2.5 "
                               "end end)\n"
-                              "local s, fb = wb.lab.grade('7', { params = { ref = 2.5 } })\n"
-                              "return tostring(ok) .. '|' .. s .. '|' .. fb"),
-                        "false|0|Not quite: the accepted range is 2.475 to 2.525.");
+                              "local s = wb.lab.grade('7', { params = { ref = 2.5 } })\n"
+                              "return tostring(ok) .. '|' .. s.score .. '|' .. s.feedback"),
+                        "false|0|Not within the accepted tolerance (±1%). Check the formula and "
+                        "the arithmetic.");
     /* misuse raises, naming what is wrong, whatever the answer */
     assert_non_null(strstr(lab_grade("1", "{ ref = 1 }", "{ wrong = 5 }"),
                            "wrong must be a table, got number"));
@@ -815,8 +836,15 @@ static void test_lab_question_with_wb_lab(void **state)
     assert_string_equal(v.prompt, "S(2) = 1.8 in sync");
     grader_view_fini(&v);
     expect_ctx("labg", &ctx, "90", 1, "Right. S/2 = 90% (run 7).");
-    expect_ctx("labg", &ctx, "0.9", 0, "A fraction. S/2 = 90% (run 7).");
-    expect_ctx("labg", &ctx, "80", 0, "Not quite: the accepted range is 89.1 to 90.9 %.");
+    /* a wrong answer: its feedback, never the worked answer; that is the
+     * reference, shown with a give-up or the last try */
+    expect_ctx("labg", &ctx, "0.9", 0, "A fraction.");
+    expect_ctx("labg", &ctx, "80", 0, "Not within the accepted tolerance (±1%)");
+    struct grader_result wr;
+    assert_int_equal(grader_question_grade(pack, "labg", &ctx, "80", &wr, &err), 0);
+    assert_null(strstr(wr.feedback, "90"));
+    assert_string_equal(wr.reference, "S/2 = 90% (run 7).");
+    grader_result_fini(&wr);
     expect_ctx("labg", &ctx, "ninety", INVALID, "Could not read that");
     /* a run without the figure: the prompt renders, grading explains */
     struct grader_kv other[] = {{.key = "mode", .str = "async", .is_num = false}};
@@ -966,7 +994,7 @@ static void test_numeric_integer(void **state)
     assert_int_equal(grader_question_grade(ip, "real", &ALICE, "(1000 + 255) / 256", &r, &err), 0);
     assert_true(r.valid && !r.correct && r.value == 1255.0 / 256);
     assert_non_null(strstr(r.feedback, "is 4.90234 with real division"));
-    assert_non_null(strstr(r.feedback, "C's integer division would give 4"));
+    assert_non_null(strstr(r.feedback, "C's integer division would truncate it"));
     grader_result_fini(&r);
     assert_int_equal(grader_question_grade(ip, "real", &ALICE, "(1000+255)//256", &r, &err), 0);
     assert_true(r.correct);

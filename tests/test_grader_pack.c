@@ -396,7 +396,8 @@ static void test_references_and_placeholders(void **state)
                    L1 "question { id = \"q\", kind = \"design\", prompt = \"p\",\n"
                       "  concepts = { { name = \"c\" } } }\n",
                    "a.lua:2: question q: concept 1:",
-                   "give 'match' phrases, 'patterns' or 'near' groups", NULL);
+                   "give 'claims' (who does what), 'match' phrases, 'patterns' or 'near' groups",
+                   NULL);
     expect_problem(NULL,
                    L1 "question { id = \"q\", kind = \"choice\", prompt = \"p\",\n"
                       "  choices = { \"a\", \"b\" }, answer = 1, why = { [3] = \"x\" } }\n",

@@ -305,15 +305,21 @@ static void test_study_next(void **state)
     struct lesson_standing s;
     lesson_standing_compute(rows, 6, NULL, 0, &s);
     assert_int_equal(s.n_study, LESSON_STUDY_MAX);
+    /* First where the student's own answers lost points, most first:
+     * memory (2 - 0.5 and 1 - 0.5 on two questions), then future (4 - 3) */
     assert_string_equal(s.study[0].lesson_id, "memory");
+    assert_double_equal(s.study[0].lost, 2, EPS);
+    assert_int_equal(s.study[0].missed, 2);
     assert_double_equal(s.study[0].unearned, 10, EPS);
     assert_string_equal(s.study[0].item->id, "theory.memory");
     assert_string_equal(s.study[0].pack_id, "p");
-    assert_string_equal(s.study[1].lesson_id, "gpu");
-    assert_double_equal(s.study[1].unearned, 5, EPS);
-    assert_string_equal(s.study[1].item->id, "theory.gpu");
-    assert_string_equal(s.study[2].lesson_id, "cost");
+    assert_string_equal(s.study[1].lesson_id, "future");
+    assert_double_equal(s.study[1].lost, 1, EPS);
+    /* then the rubric points still open: gpu 5 ties with cost, gpu first */
+    assert_string_equal(s.study[2].lesson_id, "gpu");
+    assert_double_equal(s.study[2].lost, 0, EPS);
     assert_double_equal(s.study[2].unearned, 5, EPS);
+    assert_string_equal(s.study[2].item->id, "theory.gpu");
     /* The unearned points add up to what the total misses (every item here
      * has questions except those with none, which nobody can earn). */
     double unearned = 0;
@@ -334,6 +340,19 @@ static void test_study_next(void **state)
     for (size_t i = 0; i < s.n_study; i++)
         assert_string_not_equal(s.study[i].lesson_id, "assessment");
     lesson_standing_fini(&s);
+    /* A submitted exam's wrong answers are mistakes like any other: the
+     * points they lost rank it first. */
+    more[6] = row("assessment", "theory.scheduling", 5, 1);
+    more[6].exam = more[6].exam_over = true;
+    lesson_standing_compute(more, 7, NULL, 0, &s);
+    assert_string_equal(s.study[0].lesson_id, "assessment");
+    assert_double_equal(s.study[0].lost, 4, EPS);
+    assert_true(s.study[0].exam);
+    lesson_standing_fini(&s);
+    /* ... an exam not yet submitted has lost nothing yet */
+    more[6].exam_over = false;
+    more[6].best = 0;
+    more[6].answered = false;
     /* ... until it is the only one left */
     struct db_progress_row last[] = {row("intro", "theory.parallel", 1, 1), more[6]};
     lesson_standing_compute(last, 2, NULL, 0, &s);

@@ -359,6 +359,7 @@ static void test_question_numeric(void **state)
     m.correct = false;
     m.has_result = false;
     m.gave_up = true;
+    m.show_solution = true; /* lessons' view.solution: given up at this variant */
     m.reference = core_xstrdup("2.5");
     tui_canvas_clear(&c);
     tui_view_question(&m, &c, tui_test_full(&c), &cur);
@@ -408,6 +409,16 @@ static void test_question_modes(void **state)
     m.has_result = false;
     m.reference = core_xstrdup("2.5");
     m.hints_shown = 0;
+    /* A new variant of a closed question is practice: it takes an answer,
+     * and its solution waits for it. */
+    m.practice = true;
+    assert_false(tui_question_locked(&m));
+    tui_canvas_clear(&c);
+    tui_view_question(&m, &c, tui_test_full(&c), &cur);
+    LACKS(&c, "solution: 2.5");
+    LACKS(&c, "how to get there:");
+    m.practice = false;
+    m.show_solution = true; /* the variant answered: its solution */
     assert_true(tui_question_locked(&m));
     tui_canvas_clear(&c);
     tui_view_question(&m, &c, tui_test_full(&c), &cur);
@@ -1072,15 +1083,22 @@ static void test_progress_tally(void **state)
     ROW(&c, 2, " 2 of 3 questions answered · score 1.5 of 4.0 (38%)");
     ROW(&c, 3, " No self-assessment yet: press s to rate yourself on the rubric.");
     HAS(&c, " 1 lessons ");
-    HAS(&c, " Amdahl's law                             2/2      1.5/3.0    █████░░░░░   50%");
+    HAS(&c, " ▶ Amdahl's law                           2/2      1.5/3.0    █████░░░░░   50%");
     HAS(&c, "50%");
     /* The rubric tab with a self-rating against the graded score. */
     m.tab = 2;
     m.n_items = 1;
     m.items = core_xcalloc(1, sizeof *m.items);
-    m.items[0] = (struct tui_prog_item){
-        core_xstrdup("theory.parallel"), core_xstrdup("distributed training"), 10, 4, 3, 2, true, 8,
-        core_xstrdup("over-confident")};
+    m.items[0] = (struct tui_prog_item){core_xstrdup("theory.parallel"),
+                                        core_xstrdup("distributed training"),
+                                        10,
+                                        4,
+                                        3,
+                                        2,
+                                        true,
+                                        8,
+                                        core_xstrdup("over-confident"),
+                                        6};
     m.n_rated = 1;
     m.n_compared = 1;
     m.self_compared = 8;
@@ -1092,7 +1110,10 @@ static void test_progress_tally(void **state)
     HAS(&c, "Self-rated 8.0, graded 4.0 of 10 on the 1 item you answered: over-confident");
     HAS(&c, " distributed training");
     HAS(&c, " 4.0/10");
-    HAS(&c, "   8/10   over-confident");
+    /* the calibration reads against the score on what was answered (6/10),
+     * shown beside the score over all the item's questions (4/10) */
+    HAS(&c, "4.0/10     6.0/10      8/10 over-confident");
+    LACKS(&c, "…");
     /* Rating: an item never rated is not pre-filled with the graded score. */
     m.rating = true;
     m.items[0].rated = false;
@@ -1102,6 +1123,10 @@ static void test_progress_tally(void **state)
     tui_view_progress(&m, &c, tui_test_full(&c));
     HAS(&c, "◀    -/10   ▶");
     LACKS(&c, "◀    4/10");
+    /* while rating, the graded scores are out of sight (no anchoring) */
+    LACKS(&c, "4.0/10");
+    LACKS(&c, "graded 4.0");
+    LACKS(&c, "42.5");
     tui_canvas_fini(&c);
     tui_progress_model_fini(&m);
 }

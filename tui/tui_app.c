@@ -18,8 +18,9 @@
 /* ---- the registry --------------------------------------------------------- */
 
 static const struct tui_screen *const screens[] = {
-    &tui_screen_home,     &tui_screen_lesson, &tui_screen_question, &tui_screen_lab,
-    &tui_screen_progress, &tui_screen_calc,   &tui_screen_review,
+    &tui_screen_home,     &tui_screen_lesson,   &tui_screen_question, &tui_screen_lab,
+    &tui_screen_progress, &tui_screen_calc,     &tui_screen_review,   &tui_screen_mistakes,
+    &tui_screen_search,   &tui_screen_formulas,
 };
 
 const struct tui_screen *tui_screen_find(const char *name)

@@ -140,6 +140,7 @@ struct tui_app {
 struct tui_lesson_arg {
     const char *pack_id, *lesson_id;
     const char *question_id; /* optional: select this question */
+    int page;                /* optional: open at this page (1-based); 0: where the student was */
 };
 struct tui_question_arg {
     const char *qid; /* "pack:id" */
@@ -154,6 +155,9 @@ struct tui_calc_arg {
 struct tui_review_arg {
     const char *class_path; /* the class store whose design answers are reviewed */
 };
+struct tui_search_arg {
+    const char *text; /* the text to search for first (may be NULL or "") */
+};
 
 /* Opens screen `name` from the registry on top of the stack. Returns 0, or
  * -1 when it could not open (a message says why). */
@@ -167,7 +171,8 @@ void tui_app_msg(struct tui_app *a, bool bad, const char *fmt, ...)
 
 /* The registry: every screen, in one table. */
 extern const struct tui_screen tui_screen_home, tui_screen_lesson, tui_screen_question,
-    tui_screen_lab, tui_screen_progress, tui_screen_calc, tui_screen_review;
+    tui_screen_lab, tui_screen_progress, tui_screen_calc, tui_screen_review, tui_screen_mistakes,
+    tui_screen_search, tui_screen_formulas;
 const struct tui_screen *tui_screen_find(const char *name);
 
 /* ---- shared view helpers (tui_app.c) ------------------------------------- */
@@ -228,14 +233,19 @@ struct tui_home_model {
     size_t top;     /* first row of shown drawn */
     bool searching; /* the search line has the keys */
     struct tui_input search;
+    /* Lessons whose pages, questions or calculators hold the search text
+     * ("pack:lesson"; the screen searches, lessons' lesson_search_run), and
+     * how many places in all: they show too, and Tab lists the places. */
+    char **hit_lessons;
+    size_t n_hit_lessons, n_hits;
     char *cont_text; /* "Amdahl's law ... — page 2 of 7", or NULL */
     size_t n_labs;
 };
 void tui_home_model_init(struct tui_home_model *m);
 void tui_home_model_fini(struct tui_home_model *m);
 /* Recomputes `shown` from the search text (case-insensitive, on lesson and
- * pack titles and ids; a pack shows when any of its lessons does) and keeps
- * the selection on a lesson. */
+ * pack titles and ids, or a lesson in hit_lessons; a pack shows when any of
+ * its lessons does) and keeps the selection on a lesson. */
 void tui_home_filter(struct tui_home_model *m);
 /* Moves the selection by delta lessons. */
 void tui_home_move(struct tui_home_model *m, int delta);
@@ -366,13 +376,19 @@ struct tui_question_model {
     int attempt_no;
     bool hidden;      /* an exam answer: recorded, graded on submission */
     char *tries_line; /* what the last try earned under the policy, or NULL */
+    char *headline;   /* the last grade's verdict (lesson_answer_headline), or NULL */
     /* the attempt policy and exam mode */
-    char *policy_line; /* "policy: 3 tries; ... · 1 of 3 used", or the exam's rule */
-    bool closed;       /* no try left (or the exam's one answer given, or the exam over) */
-    bool exam_open;    /* an exam not yet submitted: grades are withheld */
-    bool sealed;       /* graded work of a class: recorded ungraded, variant fixed, no give-up */
-    bool has_params;   /* draws numbers per variant: v shows a new variant */
-    bool exam;         /* the question is part of an exam lesson */
+    char *policy_line;    /* "policy: 3 tries; ... · 1 of 3 used", or the exam's rule */
+    bool closed;          /* no try left (or the exam's one answer given, or the exam over) */
+    bool exam_open;       /* an exam not yet submitted: grades are withheld */
+    bool sealed;          /* graded work of a class: recorded ungraded, variant fixed, no give-up */
+    bool has_params;      /* draws numbers per variant: v shows a new variant */
+    bool exam;            /* the question is part of an exam lesson */
+    bool show_solution;   /* the solution is shown at this variant (lessons' view.solution: it
+                             was answered or given up on here, and no graded answer is left) */
+    bool practice;        /* this variant is practice (lessons' view.practice): it takes one
+                             answer, earning nothing, and then shows its solution */
+    bool result_practice; /* the last grade was a practice answer */
     enum tui_q_mode before_confirm; /* the mode to go back to from TUI_Q_CONFIRM */
     /* history */
     struct tui_q_attempt *attempts;
@@ -384,8 +400,9 @@ struct tui_question_model {
 };
 void tui_question_model_fini(struct tui_question_model *m);
 /* Whether the question takes no more answers (no try left: also an exam
- * question once its one answer is given, or the exam is over): no answer
- * line or pick list is offered, only the keys. */
+ * question once its one answer is given, or the exam is over), unless this
+ * variant is practice: no answer line or pick list is offered, only the
+ * keys. */
 bool tui_question_locked(const struct tui_question_model *m);
 /* The answer text for the picked choices / current order: "b", "a c",
  * "c a d b". Caller frees. */
@@ -549,17 +566,42 @@ void tui_lab_live_free(struct tui_lab_live *lv);
 struct tui_prog_item {
     char *id, *title;
     double max;    /* 10 or 5 */
-    double graded; /* on the item's scale */
+    double graded; /* on the item's scale, over all its questions */
     int questions, answered;
     bool rated;
-    double self; /* the latest self-rating, on the item's scale */
-    char *gap;   /* "well calibrated", "over-confident", ... or NULL */
+    double self;            /* the latest self-rating, on the item's scale */
+    char *gap;              /* "well calibrated", "over-confident", ... or NULL: self against
+                               graded_answered, the score on the questions answered */
+    double graded_answered; /* on the item's scale, over the questions answered */
+};
+
+/* One question of the questions tab: answered, given up on or pending. */
+struct tui_prog_q {
+    char *pack_id, *id, *title, *lesson; /* lesson: its title */
+    double score, points;
+    int tries;
+    bool gave_up;
+    bool pending; /* an exam not submitted, or graded work awaiting its grade */
+};
+
+/* The tabs of the progress screen. */
+enum {
+    TUI_PROG_LESSONS,
+    TUI_PROG_TOPICS,
+    TUI_PROG_RUBRIC,
+    TUI_PROG_QUESTIONS,
+    TUI_PROG_STUDY,
+    TUI_PROG_TABS
 };
 
 struct tui_progress_model {
     struct lesson_tally_list lessons, topics; /* lessons named by their titles */
+    char **lesson_keys;                       /* "pack:lesson" of each lessons entry */
     struct tui_prog_item *items;
     size_t n_items;
+    struct tui_prog_q *qs; /* the questions answered or given up on, in course order */
+    size_t n_qs;
+    int n_gave_up; /* of them given up on */
     int questions, answered;
     double score, max;   /* over all questions */
     double course;       /* graded total on the 100-point course rubric */
@@ -572,21 +614,88 @@ struct tui_progress_model {
     double self_compared, graded_compared, max_compared;
     char *calibration; /* gap word over the compared items, or NULL */
     char **study;      /* "what to study next" lines */
+    char **study_keys; /* "pack:lesson" of each */
     size_t n_study;
-    int tab;      /* 0 lessons, 1 topics, 2 course rubric */
+    int tab;      /* TUI_PROG_* */
     bool rating;  /* rating oneself on the rubric items */
     double *rate; /* per item while rating */
     size_t rsel;
-    size_t top;
-    int rows; /* list rows of the last draw (for paging) */
+    size_t sel; /* the selected row of the tab's list (not the rubric's) */
+    size_t top; /* its first row shown */
+    int rows;   /* list rows of the last draw (for paging) */
 };
 void tui_progress_model_fini(struct tui_progress_model *m);
 /* Tallies progress rows per lesson (named by the lesson titles in ls when
  * found, else "pack:lesson") and per topic, and the totals, as
- * lesson_tallies_compute sums them. Pure. */
+ * lesson_tallies_compute sums them; and lists the questions answered or
+ * given up on (titles from qs, nq of them). Pure. */
 void tui_progress_tally(struct tui_progress_model *m, const struct db_progress_row *rows, size_t n,
                         const struct db_lesson *ls, size_t nl);
+void tui_progress_questions(struct tui_progress_model *m, const struct db_progress_row *rows,
+                            size_t n, const struct db_question *qs, size_t nq,
+                            const struct db_lesson *ls, size_t nl);
+/* How many rows the current tab's list has (for moving the selection). */
+size_t tui_progress_rows(const struct tui_progress_model *m);
+/* A topic as people read it: "training-memory" -> "Training memory".
+ * Writes at most n bytes. Pure. */
+void tui_topic_name(const char *tag, char *buf, size_t n);
 void tui_view_progress(struct tui_progress_model *m, struct tui_canvas *c, struct tui_rect r);
+
+/* ---- the study lists (tui_study_list.c): mistakes, search, formulas ------- */
+
+enum tui_target_kind { TUI_TARGET_NONE, TUI_TARGET_QUESTION, TUI_TARGET_LESSON, TUI_TARGET_CALC };
+
+#define TUI_STUDY_LINES 3 /* detail lines under an entry's title */
+
+/* One entry: a title line (mark, title, a note at the right) and up to
+ * TUI_STUDY_LINES detail lines (NULL: none), and what Enter opens. Owns its
+ * strings. */
+struct tui_study_item {
+    char *mark; /* one glyph, or NULL */
+    uint8_t mark_color;
+    char *title;
+    char *note; /* at the right of the title line ("2026-11-21 10:00"), or NULL */
+    char *lines[TUI_STUDY_LINES];
+    bool line0_plain; /* the first detail line in the normal colour (a formula) */
+    enum tui_target_kind target;
+    char *pack_id, *lesson_id;
+    char *id;      /* question or calculator id (bare) */
+    int page;      /* TUI_TARGET_LESSON: 0-based page */
+    int variant;   /* TUI_TARGET_QUESTION: the variant to open (1..) */
+    char *calc_id; /* a second target: the calculator (bare id), or NULL */
+};
+void tui_study_items_free(struct tui_study_item *it, size_t n);
+
+struct tui_study_list {
+    struct tui_study_item *items;
+    size_t n, sel, top;
+    char *head;  /* the line above the list, or NULL */
+    char *empty; /* what an empty list says */
+};
+void tui_study_list_fini(struct tui_study_list *l);
+/* Takes items (ownership) in place of the list's, keeping the selection in
+ * range. */
+void tui_study_list_set(struct tui_study_list *l, struct tui_study_item *items, size_t n);
+void tui_study_list_move(struct tui_study_list *l, long d);
+const struct tui_study_item *tui_study_list_selected(const struct tui_study_list *l);
+/* Draws the list into r: the head, then entries from `top` with the
+ * selection kept in view, "N more above/below" where entries are out of
+ * view, every text cut with "…". Changes only l->top. */
+void tui_view_study_list(struct tui_study_list *l, struct tui_canvas *c, struct tui_rect r);
+/* Opens it's target (calc: its second target, the calculator) on a new
+ * screen. False when it has none or it could not open (a message says why). */
+bool tui_study_open(struct tui_app *a, const struct tui_study_item *it, bool calc);
+
+/* The lists of the study screens from lessons' records (pure, for tests):
+ * mistakes (tui_screen_mistakes.c), search hits (tui_screen_search.c) and
+ * the formula sheet (tui_screen_formulas.c). *out is the caller's
+ * (tui_study_items_free, or tui_study_list_set). */
+void tui_mistakes_items(const struct lesson_mistake *m, size_t n, enum tui_charset cs,
+                        struct tui_study_item **out, size_t *nout);
+void tui_search_items(const struct lesson_hit *h, size_t n, enum tui_charset cs,
+                      struct tui_study_item **out, size_t *nout);
+void tui_formula_items(const struct lesson_formula *fs, size_t n, enum tui_charset cs,
+                       struct tui_study_item **out, size_t *nout);
 
 /* ---- calculator (tui_screen_calc.c) -------------------------------------- */
 

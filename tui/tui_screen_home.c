@@ -33,9 +33,19 @@ static void items_free(struct tui_home_model *m)
     m->n = m->n_shown = 0;
 }
 
+static void hits_free(struct tui_home_model *m)
+{
+    for (size_t i = 0; i < m->n_hit_lessons; i++)
+        free(m->hit_lessons[i]);
+    free(m->hit_lessons);
+    m->hit_lessons = NULL;
+    m->n_hit_lessons = m->n_hits = 0;
+}
+
 void tui_home_model_fini(struct tui_home_model *m)
 {
     items_free(m);
+    hits_free(m);
     tui_input_fini(&m->search);
     free(m->cont_text);
     *m = (struct tui_home_model){0};
@@ -75,6 +85,7 @@ void tui_home_filter(struct tui_home_model *m)
     m->n_shown = 0;
     const struct tui_home_item *pack = NULL;
     bool pack_added = false, pack_match = false;
+    size_t first_named = (size_t)-1;
     for (size_t i = 0; i < m->n; i++) {
         const struct tui_home_item *it = &m->items[i];
         if (it->is_pack) {
@@ -83,18 +94,32 @@ void tui_home_filter(struct tui_home_model *m)
             pack_match = contains(it->title, q) || contains(it->pack_id, q);
             continue;
         }
-        if (!pack_match && !contains(it->title, q) && !contains(it->lesson_id, q))
+        bool hit = false;
+        for (size_t k = 0; q[0] && k < m->n_hit_lessons && !hit; k++) {
+            size_t pl = strlen(it->pack_id);
+            hit = strncmp(m->hit_lessons[k], it->pack_id, pl) == 0 &&
+                  m->hit_lessons[k][pl] == ':' &&
+                  strcmp(m->hit_lessons[k] + pl + 1, it->lesson_id) == 0;
+        }
+        bool named = contains(it->title, q) || contains(it->lesson_id, q);
+        if (!pack_match && !hit && !named)
             continue;
         if (pack && !pack_added) {
             m->shown[m->n_shown++] = (size_t)(pack - m->items);
             pack_added = true;
         }
+        if (q[0] && named && first_named == (size_t)-1)
+            first_named = m->n_shown;
         m->shown[m->n_shown++] = i;
     }
+    /* The lesson the text names comes first (its title, not a page that
+     * mentions it); otherwise the same lesson stays selected if it shows. */
     m->sel = 0;
     for (size_t k = 0; k < m->n_shown; k++)
         if (m->shown[k] == was_i)
             m->sel = k;
+    if (first_named != (size_t)-1)
+        m->sel = first_named;
     if (!is_lesson_row(m, m->sel))
         tui_home_move(m, 1);
     m->top = 0;
@@ -218,17 +243,21 @@ void tui_view_home(struct tui_home_model *m, struct tui_canvas *c, struct tui_re
     if (search_line) {
         int sy = r.y + r.h - 1;
         tui_canvas_put(c, sy, r.x + 1, "/", TUI_ST(TUI_A_BOLD, TUI_C_ACCENT), -1);
-        int col = tui_input_draw(c, sy, r.x + 3, r.w - 20, &m->search, TUI_ST(0, 0));
+        int col = tui_input_draw(c, sy, r.x + 3, r.w - 34, &m->search, TUI_ST(0, 0));
         if (m->searching) {
             cur->on = true;
             cur->y = sy;
             cur->x = r.x + 3 + col;
         }
-        char n[32];
+        char n[80];
         size_t lessons = 0;
         for (size_t k = 0; k < m->n_shown; k++)
             lessons += is_lesson_row(m, k);
-        snprintf(n, sizeof n, "%zu lesson%s", lessons, lessons == 1 ? "" : "s");
+        if (m->n_hits)
+            snprintf(n, sizeof n, "%zu lesson%s, %zu place%s (Tab)", lessons,
+                     lessons == 1 ? "" : "s", m->n_hits, m->n_hits == 1 ? "" : "s");
+        else
+            snprintf(n, sizeof n, "%zu lesson%s", lessons, lessons == 1 ? "" : "s");
         tui_canvas_put(c, sy, r.x + r.w - 1 - tui_text_width(n), n, TUI_ST(0, TUI_C_MUTED), -1);
     }
 }
@@ -251,7 +280,10 @@ enum {
     A_SEARCH_DONE,
     A_SEARCH_CLEAR,
     A_CALCS,
-    A_ESC
+    A_ESC,
+    A_MISTAKES,
+    A_FORMULAS,
+    A_WHERE
 };
 
 /* q quits (and the footer always shows it); Esc never does: it clears the
@@ -266,7 +298,11 @@ static const struct tui_binding keys_list[] = {
     {TUI_K_ENTER, 0, A_OPEN, "Enter", "open", "open the selected lesson"},
     {'q', 0, A_QUIT, "q", "quit", "quit Warpbench"},
     {'c', 0, A_CONTINUE, "c", "continue", "open the lesson you were reading last"},
-    {'/', 0, A_SEARCH, "/", "search", "filter lessons as you type"},
+    {'/', 0, A_SEARCH, "/", "search",
+     "search the lessons as you type: titles, pages, questions, calculators"},
+    {'m', 0, A_MISTAKES, "m", "mistakes", "questions to review: wrong, given up, missed"},
+    {'F', 0, A_FORMULAS, "F", "formulas", "the formula sheet"},
+    {TUI_K_TAB, 0, A_WHERE, "Tab", NULL, "where the search text was found"},
     {'l', 0, A_LABS, "l", "labs", "run a lab on this machine"},
     {'p', 0, A_PROGRESS, "p", "progress", "scores per lesson, topic and rubric item"},
     {'C', 0, A_CALCS, "C", "calc", "every calculator of the lessons"},
@@ -275,6 +311,7 @@ static const struct tui_binding keys_list[] = {
 
 static const struct tui_binding keys_search[] = {
     {TUI_K_ENTER, 0, A_SEARCH_DONE, "Enter", "keep filter", "stop typing, keep the filter"},
+    {TUI_K_TAB, 0, A_WHERE, "Tab", "where", "every page, question and calculator found"},
     {TUI_K_ESC, 0, A_SEARCH_CLEAR, "Esc", "clear", "clear the search"},
     {TUI_K_UP, 0, A_UP, "Up", NULL, "previous match"},
     {TUI_K_DOWN, 0, A_DOWN, "Down", "move", "next match"},
@@ -283,7 +320,44 @@ static const struct tui_binding keys_search[] = {
 struct home {
     struct tui_home_model m;
     char *cont_pack, *cont_lesson;
+    struct lesson_search_index *index; /* the course's text, gathered at the first search */
 };
+
+/* Searches the course for the search text: the lessons with a hit show in
+ * the filtered list too. */
+static void search_content(struct tui_app *a, struct home *h)
+{
+    struct tui_home_model *m = &h->m;
+    const char *q = m->search.text.data ? m->search.text.data : "";
+    for (size_t i = 0; i < m->n_hit_lessons; i++)
+        free(m->hit_lessons[i]);
+    free(m->hit_lessons);
+    m->hit_lessons = NULL;
+    m->n_hit_lessons = m->n_hits = 0;
+    if (!q[0])
+        return;
+    if (!h->index) {
+        struct core_err e = {0};
+        if (lesson_search_index_new(a->db, a->sess, &h->index, &e) != CORE_OK) {
+            tui_app_msg(a, true, "search: %s", e.msg);
+            return;
+        }
+    }
+    struct lesson_hit *hits = NULL;
+    size_t n = 0;
+    lesson_search_run(h->index, q, &hits, &n);
+    m->n_hits = n;
+    m->hit_lessons = core_xcalloc(n ? n : 1, sizeof *m->hit_lessons);
+    for (size_t i = 0; i < n; i++) {
+        char *key = core_xasprintf("%s:%s", hits[i].pack_id, hits[i].lesson_id);
+        bool seen = m->n_hit_lessons && strcmp(m->hit_lessons[m->n_hit_lessons - 1], key) == 0;
+        if (seen)
+            free(key);
+        else
+            m->hit_lessons[m->n_hit_lessons++] = key;
+    }
+    lesson_hits_free(hits, n);
+}
 
 /* A row's figures from its tally (NULL: no questions). */
 static void item_sums(struct tui_home_item *it, const struct lesson_tally *t)
@@ -391,6 +465,7 @@ static void *home_enter(struct tui_app *a, const void *arg)
 static void home_leave(struct tui_app *a, void *st)
 {
     struct home *h = st;
+    lesson_search_index_free(h->index);
     tui_home_model_fini(&h->m);
     free(h->cont_pack);
     free(h->cont_lesson);
@@ -399,6 +474,9 @@ static void home_leave(struct tui_app *a, void *st)
 
 static void home_resume(struct tui_app *a, void *st)
 {
+    struct home *h = st;
+    lesson_search_index_free(h->index); /* gathered again at the next search */
+    h->index = NULL;
     load(a, st);
 }
 
@@ -408,16 +486,18 @@ static bool home_key(struct tui_app *a, void *st, int key)
     if (!h->m.searching)
         return false;
     if (key == TUI_K_ENTER || key == TUI_K_ESC || key == TUI_K_UP || key == TUI_K_DOWN ||
-        key == TUI_K_CTRL_C)
+        key == TUI_K_TAB || key == TUI_K_CTRL_C)
         return false; /* actions of keys_search */
-    if (tui_input_key(&h->m.search, key))
+    if (tui_input_key(&h->m.search, key)) {
+        search_content(a, h);
         tui_home_filter(&h->m);
+    }
     return true;
 }
 
 static void open_lesson(struct tui_app *a, const char *pack, const char *lesson)
 {
-    struct tui_lesson_arg arg = {pack, lesson, NULL};
+    struct tui_lesson_arg arg = {pack, lesson, NULL, 0};
     tui_app_push(a, "lesson", &arg);
 }
 
@@ -463,7 +543,19 @@ static void home_action(struct tui_app *a, void *st, int act)
     case A_SEARCH_CLEAR:
         h->m.searching = false;
         tui_input_set(&h->m.search, "");
+        search_content(a, h);
         tui_home_filter(&h->m);
+        break;
+    case A_WHERE: {
+        struct tui_search_arg arg = {h->m.search.text.data};
+        tui_app_push(a, "search", &arg);
+        break;
+    }
+    case A_MISTAKES:
+        tui_app_push(a, "mistakes", NULL);
+        break;
+    case A_FORMULAS:
+        tui_app_push(a, "formulas", NULL);
         break;
     case A_LABS: {
         struct tui_lab_arg arg = {NULL};
@@ -484,6 +576,7 @@ static void home_action(struct tui_app *a, void *st, int act)
     case A_ESC:
         if (h->m.search.text.len) {
             tui_input_set(&h->m.search, "");
+            search_content(a, h);
             tui_home_filter(&h->m);
             tui_app_msg(a, false, "filter cleared");
         } else {

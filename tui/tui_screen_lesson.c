@@ -179,7 +179,8 @@ enum {
     A_QPREV,
     A_OPEN,
     A_BACK,
-    A_SUBMIT
+    A_SUBMIT,
+    A_PROGRESS
 };
 
 /* The reader's keys; an exam lesson adds its submit key before q. */
@@ -204,6 +205,7 @@ static const struct tui_binding keys[] = {READER_KEYS, BACK_KEY};
 static const struct tui_binding keys_exam[] = {
     READER_KEYS,
     {'S', 0, A_SUBMIT, "S", "exam", "start a timed exam / submit the exam (press S twice)"},
+    {'P', 0, A_PROGRESS, "P", NULL, "your progress by rubric item (after the exam)"},
     BACK_KEY,
 };
 
@@ -397,6 +399,8 @@ static void *lesson_enter(struct tui_app *a, const void *arg)
     if (db_position_get(a->db, a->user_id, l->pack_id, l->lesson_id, &pos, &e) == CORE_OK)
         page = pos.page;
     db_position_fini(&pos);
+    if (la->page > 0) /* opened at a page (a search hit, a formula) */
+        page = la->page - 1;
     if (page >= (int)l->n_pages)
         page = l->n_pages > 0 ? (int)l->n_pages - 1 : 0;
     l->m.page = page;
@@ -540,6 +544,9 @@ static void lesson_action(struct tui_app *a, void *st, int act)
     case A_BACK:
         tui_app_pop(a);
         break;
+    case A_PROGRESS:
+        tui_app_push(a, "progress", NULL);
+        break;
     case A_SUBMIT:
         if (!l->exam)
             break;
@@ -572,7 +579,7 @@ static void lesson_action(struct tui_app *a, void *st, int act)
                 char sc[16], mx[16];
                 lesson_score_format(x.score, sc, sizeof sc);
                 lesson_score_format(x.max, mx, sizeof mx);
-                tui_app_msg(a, false, "submitted: %s/%s points, level %s (p: progress by item)", sc,
+                tui_app_msg(a, false, "submitted: %s/%s points, level %s (P: progress by item)", sc,
                             mx, x.level ? x.level : "?");
                 lesson_exam_fini(&x);
             }

@@ -300,10 +300,13 @@ static bool question_load(struct tui_app *a, struct question *q, const char *qid
     q->exam = v.exam;
     q->used = v.tries.used;
     q->limit = v.tries.limit;
-    /* A closed question (or one given up on) shows its solution. */
-    if (((m->closed && !m->exam_open) || v.tries.gave_up) && !m->sealed &&
-        lesson_question_solution(a->sess, m->qid, v.variant, &m->accepted, &m->reference, &e) !=
-            CORE_OK)
+    /* A closed question (or one given up on) shows its solution at the
+     * variants answered or given up on; a new variant is practice, its
+     * solution hidden until it is answered (lessons' view). */
+    m->show_solution = v.solution;
+    m->practice = v.practice;
+    if (v.solution && lesson_question_solution(a->sess, m->qid, v.variant, &m->accepted,
+                                               &m->reference, &e) != CORE_OK)
         tui_app_msg(a, true, "%s", e.msg);
     m->gave_up = v.tries.gave_up;
     m->choices = strv_dup(v.v.choices, v.v.n_choices);
@@ -333,6 +336,14 @@ static bool question_load(struct tui_app *a, struct question *q, const char *qid
     if (lesson_question_cbm(a->sess, m->qid, &cbm, &e) == CORE_OK)
         m->cbm = cbm;
     load_attempts(a, q);
+    /* A design answer is rewritten, not retyped: the editor starts with the
+     * latest readable answer (the attempts run oldest first). */
+    if (m->kind == TUI_QK_DESIGN)
+        for (size_t i = m->n_attempts; i-- > 0;)
+            if (m->attempts[i].valid && m->attempts[i].answer) {
+                tui_editor_set(&m->editor, m->attempts[i].answer);
+                break;
+            }
     m->mode = tui_question_locked(m) ? TUI_Q_KEYS : tui_question_start_mode(m);
     m->follow = true;
     return true;
@@ -458,11 +469,13 @@ static void new_variant(struct tui_app *a, struct question *q)
     char *qid = core_xstrdup(q->m.qid);
     int variant = q->m.variant + 1;
     if (question_switch(a, q, qid, variant)) {
-        if (q->m.closed)
+        if (q->m.practice)
             tui_app_msg(a, false,
-                        "variant %d is practice: no tries are left, so it is not graded "
-                        "(its solution is shown)",
+                        "variant %d is practice: one answer, earning nothing; its solution "
+                        "comes after it",
                         variant);
+        else if (q->m.closed)
+            tui_app_msg(a, false, "variant %d: answered already; its solution is below", variant);
         else if (q->limit)
             tui_app_msg(a, false, "variant %d: new numbers, the same tries (%d of %d used)",
                         variant, q->used, q->limit);
@@ -489,11 +502,14 @@ static void grade(struct tui_app *a, struct question *q, const char *answer, int
         tui_app_msg(a, true, "%s", e.msg);
         return;
     }
+    bool practice = res.practice;
     tui_question_set_result(m, &res, certainty, q->policy_text, q->exam);
     lesson_answer_result_fini(&res);
     load_attempts(a, q);
-    if (m->valid)
-        tui_app_msg(a, false, "attempt %d recorded", m->attempt_no);
+    if (m->valid && practice)
+        tui_app_msg(a, false, "practice answer recorded: it earns nothing; the solution is below");
+    else if (m->valid)
+        tui_app_msg(a, false, "try %d recorded", m->attempt_no);
     m->follow = true;
     /* The mode changes only when the answer line goes away (a design
      * answer was submitted, or no try is left): after a right answer the
@@ -534,6 +550,7 @@ static void give_up(struct tui_app *a, struct question *q)
         return;
     }
     m->gave_up = true;
+    m->show_solution = true;
     free(m->accepted);
     free(m->reference);
     m->accepted = g.accepted;
@@ -566,6 +583,8 @@ static void question_resume(struct tui_app *a, void *st)
     q->m.follow = true;
 }
 
+static struct tui_keymap question_keys(const void *st);
+
 static bool question_key(struct tui_app *a, void *st, int key)
 {
     struct question *q = st;
@@ -588,6 +607,23 @@ static bool question_key(struct tui_app *a, void *st, int key)
     case TUI_Q_RUBRIC:
         if (key >= '0' && key <= '9' && m->n_rubric) {
             tui_question_self_set(m, key - '0');
+            return true;
+        }
+        return false;
+    case TUI_Q_KEYS:
+        /* A digit (or the start of a number) typed in commands mode is an
+         * answer begun: it goes to the answer line, not lost. */
+        if (((key >= '0' && key <= '9') || key == '.' || key == '(') &&
+            !tui_keymap_action(question_keys(q), key)) {
+            if (m->kind == TUI_QK_LINE && !tui_question_locked(m)) {
+                m->mode = TUI_Q_TYPE;
+                m->follow = true;
+                tui_input_key(&m->input, key);
+            } else {
+                tui_app_msg(a, false,
+                            tui_question_locked(m) ? "this question takes no more answers"
+                                                   : "commands mode: i types an answer");
+            }
             return true;
         }
         return false;
@@ -793,7 +829,7 @@ static struct tui_keymap question_keys(const void *st)
         return rec ? TUI_KEYMAP(keys_type_rec) : TUI_KEYMAP(keys_type);
     case TUI_Q_PICK:
         km = rec ? TUI_KEYMAP(keys_pick_rec) : TUI_KEYMAP(keys_pick);
-        if (!q->m.has_params)
+        if (!q->m.has_params || rec)
             km.n -= N_VARIANT_KEYS;
         return km;
     case TUI_Q_EDIT:
@@ -816,8 +852,9 @@ static struct tui_keymap question_keys(const void *st)
         km = rec ? TUI_KEYMAP(keys_pick_rec) : TUI_KEYMAP(keys_pick);
     else
         km = rec ? TUI_KEYMAP(keys_line_rec) : TUI_KEYMAP(keys_line);
-    if (!q->m.has_params || q->m.sealed)
-        km.n -= N_VARIANT_KEYS; /* v: only where there are variants (not in graded work) */
+    if (!q->m.has_params || q->m.sealed || q->m.exam_open)
+        km.n -= N_VARIANT_KEYS; /* v: only where there are variants (not in graded work nor
+                                   in an exam not yet submitted: their numbers are fixed) */
     return km;
 }
 

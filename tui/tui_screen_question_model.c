@@ -38,7 +38,8 @@ void tui_question_result_free(struct tui_question_model *m)
     free(m->accepted);
     free(m->reference);
     free(m->tries_line);
-    m->parsed = m->feedback = m->accepted = m->reference = m->tries_line = NULL;
+    free(m->headline);
+    m->parsed = m->feedback = m->accepted = m->reference = m->tries_line = m->headline = NULL;
     m->hidden = false;
 }
 
@@ -70,7 +71,7 @@ bool tui_question_locked(const struct tui_question_model *m)
     /* An exam allows one readable answer: once given, its one try is used
      * and the question is closed like any other (an unreadable one is not
      * a try). */
-    return m->closed;
+    return m->closed && !m->practice;
 }
 
 char *tui_question_pick_answer(const struct tui_question_model *m)
@@ -220,21 +221,19 @@ void tui_question_set_result(struct tui_question_model *m, const struct lesson_a
     m->hidden = res->hidden;
     m->after_giveup = res->after_giveup;
     tui_question_set_policy(m, policy, &res->tries, exam, false);
+    m->result_practice = res->practice;
     if (!m->valid || res->hidden)
         return;
-    char earned[32], qs[32], pts[32];
-    lesson_score_format(res->earned * m->max, earned, sizeof earned);
-    lesson_score_format(res->tries.frac * m->max, qs, sizeof qs);
-    lesson_score_format(m->max, pts, sizeof pts);
-    if (res->after_giveup)
-        m->tries_line = core_xasprintf("after your give-up this earns nothing; the question "
-                                       "scores %s/%s",
-                                       qs, pts);
-    else if (res->available < 1)
-        m->tries_line = core_xasprintf("try %d could earn %.0f%% of the points: it counts "
-                                       "%s; the question scores %s/%s%s",
-                                       res->attempt_no, 100 * res->available, earned, qs, pts,
-                                       res->tries.closed ? "; no tries left" : "");
-    else if (res->tries.closed)
-        m->tries_line = core_xasprintf("no tries left: the question scores %s/%s", qs, pts);
+    /* One verdict with what the try earns (lessons' wording, as the CLI's):
+     * the heading never says 1/1 beside "it counts 0.9". */
+    char head[200], note[200];
+    lesson_answer_headline(res, head, sizeof head, note, sizeof note);
+    m->headline = core_xstrdup(head);
+    if (note[0])
+        m->tries_line = core_xstrdup(note);
+    if (res->practice || ((m->gave_up || m->closed) && !exam)) {
+        /* Done with this variant: its solution is the student's now. */
+        m->show_solution = true;
+        m->practice = false;
+    }
 }

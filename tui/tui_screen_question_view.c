@@ -147,15 +147,21 @@ static void draw_result(struct sheet *s, struct tui_question_model *m)
             snprintf(head, sizeof head, "? could not read that answer (not scored, not counted)");
             col = TUI_C_WARN;
         } else {
-            const char *verdict = m->correct     ? tui_glyph(cs, "✓ correct", "+ correct")
-                                  : m->score > 0 ? "~ partly right"
-                                                 : tui_glyph(cs, "✗ not right", "x not right");
-            char sc[32], mx[32];
-            lesson_score_format(m->score, sc, sizeof sc);
-            lesson_score_format(m->max, mx, sizeof mx);
-            snprintf(head, sizeof head, "%s%s %s/%s point%s", verdict,
-                     m->after_giveup ? " (after your give-up: earns nothing):" : ":", sc, mx,
-                     m->max == 1 ? "" : "s");
+            const char *mark = m->correct     ? tui_glyph(cs, "✓", "+")
+                               : m->score > 0 ? "~"
+                                              : tui_glyph(cs, "✗", "x");
+            if (m->headline) {
+                snprintf(head, sizeof head, "%s %s", mark, m->headline);
+            } else { /* a model built without lessons' verdict: the grade alone */
+                char sc[32], mx[32];
+                lesson_score_format(m->score, sc, sizeof sc);
+                lesson_score_format(m->max, mx, sizeof mx);
+                snprintf(head, sizeof head, "%s %s: %s/%s point%s", mark,
+                         m->correct     ? "correct"
+                         : m->score > 0 ? "partly right"
+                                        : "not right",
+                         sc, mx, m->max == 1 ? "" : "s");
+            }
             col = m->correct ? TUI_C_GOOD : m->score > 0 ? TUI_C_WARN : TUI_C_BAD;
         }
         put(s, 1, head, TUI_ST(TUI_A_BOLD, col), s->r.w - 2);
@@ -194,7 +200,7 @@ static void draw_result(struct sheet *s, struct tui_question_model *m)
         if (m->tries_line)
             wrapped(s, 3, m->tries_line, TUI_ST(TUI_A_BOLD, m->closed ? TUI_C_WARN : 0));
     }
-    bool solution = m->gave_up || (m->closed && !m->exam_open);
+    bool solution = m->show_solution;
     if ((m->correct || solution) && m->accepted) {
         labelled(s, 3, "accepted:", TUI_ST(TUI_A_BOLD, 0), m->accepted, TUI_ST(0, TUI_C_GOOD));
     }
@@ -227,6 +233,11 @@ static void draw_attempts(struct sheet *s, struct tui_question_model *m)
         snprintf(head, sizeof head, "Attempts (%zu)", m->n_attempts);
     put(s, 1, head, TUI_ST(TUI_A_BOLD, TUI_C_MUTED), -1);
     s->y++;
+    /* Tries are the readable answers: numbered as `warpbench answer` counts
+     * them ("try 2 recorded"); an unreadable one is no try. */
+    size_t tries_before = 0;
+    for (size_t i = 0; i < m->n_attempts; i++)
+        tries_before += m->attempts[i].valid;
     size_t shown = 0;
     for (size_t i = m->n_attempts; i-- > 0 && shown < 5; shown++, s->y++) {
         const struct tui_q_attempt *at = &m->attempts[i];
@@ -239,7 +250,10 @@ static void draw_attempts(struct sheet *s, struct tui_question_model *m)
                       : at->score > 0 ? TUI_C_WARN
                                       : TUI_C_BAD;
         char no[24], sc[32], a1[16], a2[16];
-        snprintf(no, sizeof no, "#%zu", i + 1);
+        if (at->valid)
+            snprintf(no, sizeof no, "#%zu", tries_before--);
+        else
+            snprintf(no, sizeof no, "-");
         lesson_score_format(at->score, a1, sizeof a1);
         lesson_score_format(at->max, a2, sizeof a2);
         if (!at->valid)
@@ -294,7 +308,7 @@ static void draw_mode_line(struct sheet *s, struct tui_question_model *m, bool l
     char line[240];
     struct tui_style st = TUI_ST(0, TUI_C_MUTED);
     bool rec = m->sealed || m->exam_open; /* recorded here, graded elsewhere */
-    const char *variant = m->has_params && !m->sealed
+    const char *variant = m->has_params && !m->sealed && !m->exam_open
                               ? (locked ? " v new variant (practice)" : " v new variant")
                               : "";
     switch (m->mode) {

@@ -3,14 +3,18 @@
  * three layers, used by the Lua runtime (grader/runtime/) and by packs and
  * grading (grader/). Never included from outside grader/.
  *
- * Everything here is pure C: no Lua, no I/O, no globals, so it is tested
- * directly with cmocka and fuzzed. Units (grader_unit.c), numeric answers
- * (grader_number_lex.c, grader_number.c), tolerance and partial-credit bands
- * (grader_tol.c), the variant RNG (grader_rng.c), design answers
- * (grader_design.c), text normalisation and the checking of Lua patterns
- * (grader_text.c), the Lua lexer (grader_lualex.c) and the cutting of
- * lesson files (grader_slim.c). It uses core only: the build compiles this
- * layer without Lua's headers and links it on its own.
+ * Everything here is pure C: no Lua, no I/O, no globals but the
+ * link-grammar dictionary (loaded once per process, grader_lg.c), so it is
+ * tested directly with cmocka and fuzzed. Units (grader_unit.c), numeric
+ * answers (grader_number_lex.c, grader_number.c), tolerance and
+ * partial-credit bands (grader_tol.c), the variant RNG (grader_rng.c),
+ * design answers (grader_design.c; sentences read into clauses and claims
+ * by grader_design_read.c, grader_design_claim.c and grader_lg.c, which
+ * share grader_design_internal.h), text normalisation and the checking of
+ * Lua patterns (grader_text.c), the Lua lexer (grader_lualex.c) and the
+ * cutting of lesson files (grader_slim.c). It uses core and link-grammar:
+ * the build compiles this layer without Lua's headers and links it on its
+ * own.
  */
 #ifndef WB_GRADER_PURE_H
 #define WB_GRADER_PURE_H
@@ -202,15 +206,31 @@ double grader_tol_score(const struct grader_tol *tol, const struct grader_band *
  * in `unit`) misses a whole-number reference `ref` only by rounding, writes
  * feedback saying how into buf (n bytes) and returns true:
  *   - C's integer division would be right: "(1000+255)/256 is 4.902 with
- *     real division ...; C's integer division gives 4 ...", with how to
- *     write it (// or ceil);
+ *     real division ...; C's integer division would truncate it ...", with
+ *     how to write it (// or ceil);
  *   - the value rounded up (or down) would be right: "3.906 is not a whole
- *     number ...: round it up, ceil(...)".
- * "Right" means accepted by tol and rounding to ref. False, buf untouched,
- * otherwise (and always when ref is not a whole number). Pure. */
+ *     number ...: round it up (ceil(3.906))".
+ * Neither writes the rounded value: it is the answer. "Right" means
+ * accepted by tol and rounding to ref. False, buf untouched, otherwise (and
+ * always when ref is not a whole number). Callers ask only for questions
+ * whose answer is a whole count. Pure. */
 bool grader_tol_rounding_note(const struct grader_tol *tol, double ref, const char *text,
                               const struct grader_number *num, const char *unit, char *buf,
                               size_t n);
+
+/* The feedback of an answer outside tol of ref: how close counts ("Not
+ * within the accepted tolerance (±1%)..."), never where the answer lies.
+ * unit: the question's (may be NULL). Pure; writes at most n bytes. */
+void grader_tol_miss(const struct grader_tol *tol, double ref, const char *unit, char *fb,
+                     size_t n);
+
+/* A slip of form rather than of method: when the answer num times (or
+ * divided by) 1000, 100 or a million would be accepted, writes feedback
+ * naming the slip ("That is 1000 times too small: a slip of units? ..."),
+ * never the reference, and returns true; false, fb untouched, otherwise.
+ * unit: the question's. Pure. */
+bool grader_tol_slip(const struct grader_tol *tol, double ref, const struct grader_number *num,
+                     const char *unit, char *fb, size_t n);
 
 /* ---- variant RNG --------------------------------------------------------- */
 
@@ -230,6 +250,57 @@ double grader_rng_uniform(struct grader_rng *r);
 /* Uniform integer in [lo, hi] (inclusive, lo <= hi), unbiased. */
 int64_t grader_rng_int(struct grader_rng *r, int64_t lo, int64_t hi);
 
+/* ---- the English grammar (grader_lg.c) ------------------------------------- */
+
+/* link-grammar behind one small interface; grader_lg.c is the only file
+ * that includes its header. Unlike the rest of this header it keeps state:
+ * the dictionary (loaded on first use, kept until exit) and a cache of
+ * parses by input, under one lock. */
+#define GRADER_LG_MAX_TOKENS 24 /* words of one parse: longer runs are cut before */
+#define GRADER_LG_MAX_TOKEN 31  /* bytes of one word (longer ones are cut) */
+#define GRADER_LG_MAX_LINKS 64
+#define GRADER_LG_WALL 255 /* a link's end at the sentence's wall (its start or end) */
+struct grader_lg_link {
+    uint8_t l, r;  /* token indexes, l < r, or GRADER_LG_WALL */
+    char label[8]; /* link type, e.g. "Ss", "Pv", "Os", "MVp", "Jp" (cut to 7 bytes) */
+};
+struct grader_lg_parse {
+    uint8_t n;                      /* tokens */
+    uint8_t nulls;                  /* tokens the linkage leaves out */
+    bool linked;                    /* a linkage was found (possibly leaving words out) */
+    bool timed_out;                 /* link-grammar's own time limit ended the search */
+    char pos[GRADER_LG_MAX_TOKENS]; /* per token: the dictionary's part of speech ('n',
+                                       'v', 'a', 'e', 'p', 'r', 'j', ...), '-' left out,
+                                       '?' none given */
+    uint8_t n_links;
+    struct grader_lg_link link[GRADER_LG_MAX_LINKS];
+};
+/* Parses tokens[0..n) (n <= GRADER_LG_MAX_TOKENS: more are cut; each a
+ * word without spaces) as one sentence ending in "." (or "?" when
+ * `question`), leaving out at most two words when the run is short. Same
+ * input, same parse: kept in the cache. Returns 0 (with out->linked false
+ * when no linkage was found), or CORE_ERR_INTERNAL with `err` saying what to
+ * install when the dictionary cannot be loaded. */
+int grader_lg_parse(const char *const *tokens, size_t n, bool question, struct grader_lg_parse *out,
+                    struct core_err *err);
+/* Whether the dictionary knows `word` (as written). Errors as for
+ * grader_lg_parse. */
+int grader_lg_known(const char *word, bool *known, struct core_err *err);
+/* What the parser did in this process, for `bench grader`. */
+struct grader_lg_stats {
+    bool loaded;      /* the dictionary is loaded */
+    int64_t load_ns;  /* how long loading it took */
+    uint64_t parses;  /* parses run */
+    uint64_t hits;    /* parses answered by the cache */
+    uint64_t words;   /* words parsed */
+    int64_t parse_ns; /* time in the parser */
+    int64_t worst_ns; /* the longest parse */
+    size_t cached;    /* parses in the cache now */
+};
+void grader_lg_stats_get(struct grader_lg_stats *s);
+/* Empties the cache (bench: timings with and without it). */
+void grader_lg_cache_clear(void);
+
 /* ---- design answers (grader_design.c) -------------------------------------- */
 
 /* A design answer cut into words, sentences and clauses, with what is a
@@ -248,18 +319,15 @@ void grader_design_free(struct grader_design *d);
 bool grader_design_oom(const struct grader_design *d);
 #define GRADER_DESIGN_MAX_PHRASE 256 /* bytes of a phrase or term */
 
-/* True when fewer than half the answer's words are in claims: a list of
- * terms, which earns no concept credit. */
-bool grader_design_is_list(const struct grader_design *d);
 size_t grader_design_n_words(const struct grader_design *d);
 
 /* Sentences, for Lua patterns: sentence i's text (lower case, white space
- * folded, punctuation kept; borrowed), whether it is a claim, and whether
- * the word at (or after) byte `offset` of that text is negated. */
+ * folded, punctuation kept; borrowed), whether it holds an asserted clause
+ * (after grader_design_read), and how the word at (or after) byte `offset`
+ * of that text counts (with `any`, negated counts as found). */
 size_t grader_design_n_sentences(const struct grader_design *d);
 bool grader_design_claim(const struct grader_design *d, size_t i);
 const char *grader_design_sentence(const struct grader_design *d, size_t i, size_t *len);
-bool grader_design_negated_at(const struct grader_design *d, size_t i, size_t offset);
 
 /* Words of the rubric itself: an answer word that is one of them is never
  * taken for a misspelling of another. */
@@ -273,6 +341,38 @@ void grader_design_known_init(struct grader_design_known *k, struct grader_desig
 /* Adds the words of a phrase. */
 void grader_design_known_add(struct grader_design_known *k, const char *phrase);
 void grader_design_known_fini(struct grader_design_known *k);
+/* Is w (lower case) one of the words? */
+bool grader_design_known_has(struct grader_design_known *k, const char *w);
+/* Is w (len bytes, lower case) a function word ("the", "is", "of", ...)? */
+bool grader_design_function_word(const char *w, size_t len);
+
+/* Reads the answer's clauses with the English grammar (grader_design_read.c):
+ * the segments that hold a word of the rubric (`known`), in order, until
+ * `budget` words were parsed. `vocab` (the question's words: prompt, model
+ * answer, hints, rubric) tells a clause about the question from padding;
+ * NULL takes every clause as on topic. Returns 0, CORE_ERR_INTERNAL when the
+ * grammar cannot be loaded (err says what to install) or CORE_ERR_LIMIT when
+ * memory ran out. Once per design: a second call does nothing. */
+#define GRADER_DESIGN_PARSE_BUDGET 400
+int grader_design_read(struct grader_design *d, struct grader_design_known *known,
+                       struct grader_design_known *vocab, size_t budget, struct core_err *err);
+/* What the reading found in the whole answer. */
+struct grader_design_stats {
+    size_t words, clause_words; /* words, and words inside clauses */
+    size_t clauses, padding;    /* clauses, and those about something else */
+    size_t parsed_words;        /* words handed to the grammar */
+    size_t unread_words;        /* words with rubric terms left unread (budget spent) */
+};
+void grader_design_stats(const struct grader_design *d, struct grader_design_stats *st);
+/* Clause k as text, for the evidence: the clause as written, its subject
+ * (with "= ..." what a pronoun or shared subject stands for), its verb
+ * group and its object. */
+struct grader_design_clause_text {
+    char clause[240], subject[120], relation[80], object[160];
+    char lead[120]; /* a clause without its own subject: the subject it shares */
+};
+void grader_design_clause_text(const struct grader_design *d, size_t k,
+                               struct grader_design_clause_text *t);
 
 /* How a phrase or near group was found, best first. */
 enum grader_design_hit {
@@ -287,11 +387,63 @@ enum grader_design_hit {
 enum grader_design_hit grader_design_phrase(const struct grader_design *d, const char *phrase,
                                             bool fuzzy, bool any,
                                             struct grader_design_known *known);
+/* How the word at byte `offset` of sentence i's text counts (a Lua
+ * pattern's match). */
+enum grader_design_hit grader_design_hit_at(const struct grader_design *d, size_t sentence,
+                                            size_t offset, bool any);
 /* Looks a near group up: every term (a phrase) in one sentence, the first
  * words of the first and the last at most `within` words apart. */
 enum grader_design_hit grader_design_near(const struct grader_design *d, const char *const *terms,
                                           size_t n_terms, size_t within, bool fuzzy, bool any,
                                           struct grader_design_known *known);
+
+/* A claim of a rubric: who does what (grader_design_claim.c). Each slot is
+ * a list of phrases (borrowed: valid while the claim is looked up), as for
+ * `match`; a slot with n == 0 is not given. anti[k] are the antonyms of
+ * slot k's phrases (what says the opposite in that role). */
+#define GRADER_CLAIM_TERMS 64
+struct grader_claim_slot {
+    const char *terms[GRADER_CLAIM_TERMS];
+    size_t n;
+};
+struct grader_claim_spec {
+    struct grader_claim_slot slot[3]; /* subject, relation, object */
+    struct grader_claim_slot anti[3];
+};
+/* Why a contradiction contradicts, and why a match did not count. */
+enum grader_claim_why {
+    GRADER_CLAIM_NONE = 0,
+    GRADER_CLAIM_NEGATED, /* the relation negated or denied */
+    GRADER_CLAIM_SWAPPED, /* subject and object exchanged */
+    GRADER_CLAIM_ANTONYM, /* one slot said by its opposite */
+    GRADER_CLAIM_QUESTION,
+    GRADER_CLAIM_HEDGED,  /* a condition or a counterfactual */
+    GRADER_CLAIM_PADDING, /* about something else */
+    GRADER_CLAIM_LISTED   /* a verb phrase in a list of terms */
+};
+struct grader_claim_result {
+    enum grader_design_hit hit; /* FOUND: asserted; NEGATED: only negated; UNCLAIMED: only
+                                   asked, supposed or off the question */
+    size_t clause;              /* where (for the evidence), SIZE_MAX when none */
+    enum grader_claim_why unclaimed_why;
+    bool contradicted; /* an asserted clause says the opposite */
+    size_t contra_clause;
+    enum grader_claim_why contra_why;
+    size_t at[3]; /* FOUND: the first answer word each slot matched (subject, relation,
+                     object), SIZE_MAX for a slot not given */
+};
+/* Word i of the answer as written (borrowed; *len its length). */
+const char *grader_design_word_src(const struct grader_design *d, size_t i, size_t *len);
+/* Looks claim cs up in the clauses of a design that was read. */
+void grader_design_claim_find(const struct grader_design *d, const struct grader_claim_spec *cs,
+                              bool fuzzy, struct grader_design_known *known,
+                              struct grader_claim_result *out);
+/* The clause of the word at byte `offset` of sentence i's text, or
+ * SIZE_MAX. */
+size_t grader_design_clause_of(const struct grader_design *d, size_t sentence, size_t offset);
+/* The clause where a phrase is best found (asserted first), or SIZE_MAX. */
+size_t grader_design_phrase_clause(const struct grader_design *d, const char *phrase, bool fuzzy,
+                                   struct grader_design_known *known);
 
 /* ---- text (grader_text.c) and slim lesson files (grader_slim.c) ------------------ */
 

@@ -207,9 +207,8 @@ bool grader_tol_rounding_note(const struct grader_tol *tol, double ref, const ch
         return false;
     const char *sp = unit && unit[0] ? " " : "";
     const char *un = unit ? unit : "";
-    char got[40], want[40];
+    char got[40];
     grader_number_format(v, 6, got, sizeof got);
-    grader_number_format(ref, 17, want, sizeof want);
     if (num->c_differs && HITS(num->c_value)) {
         /* the student's text quoted back only when short, printable ASCII */
         char said[64] = "your expression";
@@ -221,9 +220,10 @@ bool grader_tol_rounding_note(const struct grader_tol *tol, double ref, const ch
             snprintf(said, sizeof said, "\"%s\"", text);
         snprintf(buf, n,
                  "%s is %s%s%s with real division, which is how / is read here; C's "
-                 "integer division would give %s%s%s. To divide as C does, write // (it rounds "
-                 "down, as in Python): (n + 255)//256; or round up with ceil(n/256).",
-                 said, got, sp, un, want, sp, un);
+                 "integer division would truncate it to a whole number. To divide as C does, "
+                 "write // (it rounds down, as in Python): (n + 255)//256; or round up with "
+                 "ceil(n/256).",
+                 said, got, sp, un);
         return true;
     }
     if (v == floor(v))
@@ -232,10 +232,71 @@ bool grader_tol_rounding_note(const struct grader_tol *tol, double ref, const ch
 #undef HITS
     if (!up && !down)
         return false;
+    /* The rounded value itself is not written: it is the answer. */
     snprintf(buf, n,
              "%s%s%s is not a whole number, and the answer is a whole count: round it %s "
-             "(%s(%s) = %s). Whole numbers n/d rounded %s: %s.",
-             got, sp, un, up ? "up" : "down", up ? "ceil" : "floor", got, want, up ? "up" : "down",
+             "(%s(%s)). Whole numbers n/d rounded %s: %s.",
+             got, sp, un, up ? "up" : "down", up ? "ceil" : "floor", got, up ? "up" : "down",
              up ? "ceil(n/d), or (n + d - 1)//d" : "floor(n/d), or n//d");
     return true;
+}
+
+/* The feedback of a miss: how close counts, not where the answer lies. */
+void grader_tol_miss(const struct grader_tol *tol, double ref, const char *unit, char *fb, size_t n)
+{
+    int at = snprintf(fb, n, "Not within the accepted tolerance (");
+    if (tol->rel > 0)
+        at += snprintf(fb + at, n - (size_t)at, "±%g%%", tol->rel * 100);
+    if (tol->abs > 0)
+        at += snprintf(fb + at, n - (size_t)at, "%s±%g%s%s", tol->rel > 0 ? " or " : "", tol->abs,
+                       unit && unit[0] ? " " : "", unit ? unit : "");
+    if (tol->sig > 0)
+        at += snprintf(fb + at, n - (size_t)at, "%s%d significant figures",
+                       tol->rel > 0 || tol->abs > 0 ? ", or the same " : "the same ", tol->sig);
+    if (!(tol->rel > 0) && !(tol->abs > 0) && tol->sig <= 0) /* see grader_tol_interval */
+        at += snprintf(fb + at, n - (size_t)at, "%s", ref == 0 ? "±1e-09" : "the exact value only");
+    snprintf(fb + at, n - (size_t)at, "). Check the formula and the arithmetic.");
+}
+
+/* A slip of form rather than of method: the answer times 1000, 100 or a
+ * million (or divided by them) would be right. Writes feedback naming the
+ * slip, never the reference, and returns true. */
+bool grader_tol_slip(const struct grader_tol *tol, double ref, const struct grader_number *num,
+                     const char *unit, char *fb, size_t n)
+{
+    static const double factors[] = {1000, 100, 1000000};
+    if (!unit)
+        unit = "";
+    bool pct = strcmp(unit, "%") == 0;
+    for (size_t i = 0; i < sizeof factors / sizeof factors[0]; i++) {
+        double f = factors[i];
+        bool small = grader_tol_accepts(tol, ref, num->value * f);
+        bool big = !small && grader_tol_accepts(tol, ref, num->value / f);
+        if (!small && !big)
+            continue;
+        const char *how = small ? "small" : "large";
+        if (f == 100 && pct && small)
+            snprintf(fb, n,
+                     "That is 100 times too small: a fraction where per cent is asked? (A bare "
+                     "number here is read as per cent.)");
+        else if (f == 100 && pct)
+            snprintf(fb, n, "That is 100 times too large: per cent counted twice?");
+        else if (f == 100)
+            snprintf(fb, n,
+                     "That is 100 times too %s: a slip between a fraction and per cent? (56%% "
+                     "is 0.56 here.)",
+                     how);
+        else if (num->unit[0])
+            snprintf(fb, n,
+                     "That is %g times too %s: a slip of units? (It was read as written, in "
+                     "%s%s%s.)",
+                     f, how, num->unit, unit[0] ? ", and converted to " : "", unit);
+        else
+            snprintf(fb, n,
+                     "That is %g times too %s: a slip of units or prefixes (ms and s, MB and "
+                     "GB)?%s%s%s",
+                     f, how, unit[0] ? " A bare number is read in " : "", unit, unit[0] ? "." : "");
+        return true;
+    }
+    return false;
 }

@@ -42,6 +42,9 @@ static const struct unit_def unit_table[] = {
     U("", NONE, 1, 1, NULL),
     U("×", NONE, 1, 1, "x X"),
     U("%", NONE, 1, 100, NULL),
+    /* Arithmetic intensity, the course's FLOP per byte: a ratio of counts,
+     * so "153 FLOP/B" is 153 against a plain-number question too. */
+    U("FLOP/B", NONE, 1, 1, "FLOP/byte FLOPs/B FLOPs/byte flop/B flop/byte FLOP/Byte"),
 
     U("s", TIME, 1, 1, "sec secs second seconds"),
     U("ms", TIME, 1, 1000, "msec millisecond milliseconds"),
@@ -210,6 +213,8 @@ const char *grader_unit_phrase(const struct grader_unit *u)
     }
     if (strcmp(u->name, "%") == 0)
         return "a percentage such as 56%";
+    if (strcmp(u->name, "FLOP/B") == 0)
+        return "an arithmetic intensity such as 150 FLOP/B";
     if (strcmp(u->name, "×") == 0)
         return "a ratio such as 2.5x";
     return "a plain number such as 2.5";

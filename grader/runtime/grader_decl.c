@@ -1,6 +1,6 @@
 /*
  * grader_decl.c — the constructors a pack file calls: pack, lesson, page,
- * question and calculator.
+ * question, calculator and formulas.
  *
  * In declare mode (pack evaluation, grader_eval.c) each call is recorded
  * with its line, as { kind, value, line } in a list in the registry, for the
@@ -26,7 +26,8 @@ static const char MODE_KEY = 'M'; /* registry: enum grader_decl_mode */
 
 static const char CALC_KEY = 'c'; /* registry: calculator tables by id (grade mode) */
 
-static const char *const decl_names[] = {"?", "pack", "lesson", "page", "question", "calculator"};
+static const char *const decl_names[] = {"?",        "pack",       "lesson",  "page",
+                                         "question", "calculator", "formulas"};
 
 static int record(lua_State *L, int kind)
 {
@@ -91,9 +92,18 @@ static int l_calculator(lua_State *L)
     return record(L, GRADER_D_CALC);
 }
 
-static const luaL_Reg decl_funcs[] = {
-    {"pack", l_pack},         {"lesson", l_lesson},         {"page", l_page},
-    {"question", l_question}, {"calculator", l_calculator}, {NULL, NULL}};
+static int l_formulas(lua_State *L)
+{
+    return record(L, GRADER_D_FORMULAS);
+}
+
+static const luaL_Reg decl_funcs[] = {{"pack", l_pack},
+                                      {"lesson", l_lesson},
+                                      {"page", l_page},
+                                      {"question", l_question},
+                                      {"calculator", l_calculator},
+                                      {"formulas", l_formulas},
+                                      {NULL, NULL}};
 
 void grader_decl_open(lua_State *L, int g)
 {

@@ -255,6 +255,10 @@ bool grader_wb_finite(struct lua_State *L, int idx);
 /* Pushes a new wb.lab table (grader_wb_lab.c): the readers of ctx.lab and
  * wb.lab.grade. */
 void grader_wb_lab_push(struct lua_State *L);
+/* The registry key of the guarded string.find (taken before pack code). */
+extern const char grader_wb_find_key;
+/* wb._judge (grader_wb_design.c): the design rule, private to wb.lua. */
+int grader_wb_judge(struct lua_State *L);
 
 /* ---- variant parameters as JSON (grader_params.c) ------------------------ */
 
@@ -302,9 +306,11 @@ enum grader_decl_kind {
     GRADER_D_PAGE,
     GRADER_D_QUESTION,
     GRADER_D_CALC,
+    GRADER_D_FORMULAS,
     GRADER_D_N
 };
-/* "pack", "lesson", "page", "question", "calculator" ("?" for others). Static. */
+/* "pack", "lesson", "page", "question", "calculator", "formulas" ("?" for
+ * others). Static. */
 const char *grader_decl_name(int kind);
 /* Pushes the list of calls recorded in declare mode since the constructors
  * were opened: { kind, value, line } each, in call order. */

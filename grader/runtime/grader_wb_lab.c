@@ -164,7 +164,8 @@ enum {
     G_BANDS, /* the options, in this order */
     G_P,
     G_HOW,
-    G_SLOTS = G_HOW
+    G_NOISE,
+    G_SLOTS = G_NOISE
 };
 static const char *const lab_opts[] = {"unit", "tol", "explain", "missing", "wrong", "bands"};
 
@@ -227,14 +228,42 @@ static void lab_check_opts(lua_State *L)
     }
 }
 
-/* Pushes `text`, then the worked answer (G_HOW) after a space when there is one. */
-static void push_with_how(lua_State *L, const char *text)
+/* Returns the graded result as a table: { score, feedback, mistake,
+ * solution }. The worked answer (G_HOW) is the solution: it follows the
+ * feedback only when the answer is right, and otherwise stays for the
+ * give-up or the last try (the grader's reference), since a worked answer
+ * in a wrong answer's feedback gives the answer away. The noise note
+ * (G_NOISE) ends every feedback. */
+static int lab_result(lua_State *L, double score, const char *text, bool right, bool mistake)
 {
     const char *how = lua_tostring(L, G_HOW);
-    if (how && *how)
-        lua_pushfstring(L, "%s %s", text, how);
+    const char *noise = lua_tostring(L, G_NOISE);
+    lua_createtable(L, 0, 4); /* t */
+    if (score == 0 || score == 1)
+        lua_pushinteger(L, (lua_Integer)score);
     else
-        lua_pushstring(L, text);
+        lua_pushnumber(L, score);
+    lua_setfield(L, -2, "score");
+    luaL_Buffer b;
+    luaL_buffinit(L, &b); /* t buf */
+    luaL_addstring(&b, text);
+    if (right && how && *how) {
+        luaL_addchar(&b, ' ');
+        luaL_addstring(&b, how);
+    }
+    if (noise && *noise) {
+        luaL_addchar(&b, ' ');
+        luaL_addstring(&b, noise);
+    }
+    luaL_pushresult(&b); /* t fb */
+    lua_setfield(L, -2, "feedback");
+    lua_pushboolean(L, mistake);
+    lua_setfield(L, -2, "mistake");
+    if (how && *how) {
+        lua_pushvalue(L, G_HOW);
+        lua_setfield(L, -2, "solution");
+    }
+    return 1;
 }
 
 /* Returns { valid = false, feedback = <the string on top> }. */
@@ -302,9 +331,9 @@ static bool lab_read_answer(lua_State *L, const char *unit, struct grader_number
     return ok;
 }
 
-/* Pushes the worked answer (G_HOW), added to every graded feedback: what
- * opts.explain gives, and a note when the lab flagged the run as noisy
- * (labs/lab.h: noisy, noise). */
+/* Pushes the worked answer (G_HOW): what opts.explain gives; then the
+ * note for a run the lab flagged as noisy (labs/lab.h: noisy, noise), or
+ * "" (G_NOISE). */
 static void lab_push_how(lua_State *L)
 {
     lua_pushvalue(L, G_EXPLAIN);
@@ -322,21 +351,20 @@ static void lab_push_how(lua_State *L)
     lua_call(L, 2, 1); /* how noisy */
     bool noisy = lua_tonumber(L, -1) == 1;
     lua_pop(L, 1); /* how */
-    if (noisy) {
-        lua_pushcfunction(L, l_lab_text);
-        lua_pushvalue(L, G_CTX);
-        lua_pushliteral(L, "noise");
-        lua_call(L, 2, 1); /* how noise */
-        const char *why = lua_tostring(L, -1);
-        lua_pushfstring(
-            L,
-            "%s%sNote: your run was flagged (%s), so its numbers may be off; run the lab "
-            "again on a quieter machine.",
-            lua_tostring(L, -2), lua_rawlen(L, -2) ? " " : "",
-            why ? why : "noisy"); /* how noise how' */
-        lua_replace(L, -3);
-        lua_pop(L, 1); /* how' */
+    if (!noisy) {
+        lua_pushliteral(L, ""); /* how noise */
+        return;
     }
+    lua_pushcfunction(L, l_lab_text);
+    lua_pushvalue(L, G_CTX);
+    lua_pushliteral(L, "noise");
+    lua_call(L, 2, 1); /* how why */
+    const char *why = lua_tostring(L, -1);
+    lua_pushfstring(L,
+                    "Note: your run was flagged (%s), so its numbers may be off; run the lab "
+                    "again on a quieter machine.",
+                    why ? why : "noisy"); /* how why noise */
+    lua_remove(L, -2);                    /* how noise */
 }
 
 /* The first `wrong` value the answer v matches: pushes 0, its feedback and
@@ -351,14 +379,12 @@ static int lab_wrong(lua_State *L, const struct grader_tol *tol, double v)
         if (grader_wb_finite(L, -1) && grader_tol_accepts(tol, lua_tonumber(L, -1), v)) {
             if (lua_getfield(L, -2, "feedback") != LUA_TSTRING)
                 return luaL_error(L, LAB_GRADE "wrong[%I].feedback must be a string", i);
-            lua_pushinteger(L, 0);
-            push_with_how(L, lua_tostring(L, -2));
-            lua_pushboolean(L, 1); /* a declared mistake (grader_result.mistake) */
-            return 3;
+            /* a declared mistake (grader_result.mistake) */
+            return lab_result(L, 0, lua_tostring(L, -1), false, true);
         }
         lua_pop(L, 2);
     }
-    lua_settop(L, G_HOW);
+    lua_settop(L, G_NOISE);
     return 0;
 }
 
@@ -382,24 +408,19 @@ static int lab_band(lua_State *L, double ref, double v)
         }
         lua_pop(L, 2);
     }
-    lua_settop(L, G_HOW);
+    lua_settop(L, G_NOISE);
     if (!(best_i > 0 && best > 0))
         return 0;
     lua_geti(L, G_BANDS, best_i);
-    lua_pushnumber(L, best);
-    if (lua_getfield(L, -2, "feedback") == LUA_TSTRING) {
-        push_with_how(L, lua_tostring(L, -1));
-    } else {
-        char fb[96];
-        snprintf(fb, sizeof fb, "Close, but outside the accepted range: partial credit (%g%%).",
-                 best * 100);
-        push_with_how(L, fb);
-    }
-    lua_remove(L, -2);
-    return 2;
+    if (lua_getfield(L, -1, "feedback") == LUA_TSTRING)
+        return lab_result(L, best, lua_tostring(L, -1), false, false);
+    char fb[96];
+    snprintf(fb, sizeof fb, "Close, but outside the accepted range: partial credit (%g%%).",
+             best * 100);
+    return lab_result(L, best, fb, false, false);
 }
 
-/* wb.lab.grade(answer, ctx, opts) -> score, feedback [, true for a `wrong` value]
+/* wb.lab.grade(answer, ctx, opts) -> { score, feedback, mistake, solution }
  *                                    | { valid = false, feedback }:
  * grades the number in `answer` against ctx.params.ref (see lessons/FORMAT.md). */
 static int l_lab_grade(lua_State *L)
@@ -434,26 +455,23 @@ static int l_lab_grade(lua_State *L)
         lua_pushfstring(L, "Could not read that: %s.", num.why);
         return lab_invalid(L);
     }
-    lab_push_how(L); /* G_HOW */
+    lab_push_how(L); /* G_HOW G_NOISE */
 
-    if (grader_tol_accepts(&tol, ref, num.value)) {
-        lua_pushinteger(L, 1);
-        push_with_how(L, "Right.");
-        return 2;
-    }
+    if (grader_tol_accepts(&tol, ref, num.value))
+        return lab_result(L, 1, "Right.", true, false);
     int n = lab_wrong(L, &tol, num.value);
     if (n == 0)
         n = lab_band(L, ref, num.value);
     if (n > 0)
         return n;
-    char range[160], fb[200];
+    /* Neither the accepted range nor the worked answer: either gives the
+     * answer away. How close counts is said; a slip of form is named. */
+    char fb[240];
     grader_sb_nojump_begin(L);
-    grader_tol_describe(&tol, ref, unit, range, sizeof range);
-    snprintf(fb, sizeof fb, "Not quite: the accepted range is %s.", range);
+    if (!grader_tol_slip(&tol, ref, &num, unit, fb, sizeof fb))
+        grader_tol_miss(&tol, ref, unit, fb, sizeof fb);
     grader_sb_nojump_end(L);
-    lua_pushinteger(L, 0);
-    push_with_how(L, fb);
-    return 2;
+    return lab_result(L, 0, fb, false, false);
 }
 
 static const luaL_Reg lab_funcs[] = {{"figure", l_lab_figure}, {"text", l_lab_text},

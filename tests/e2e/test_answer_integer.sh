@@ -59,7 +59,7 @@ expect_rc 0 "import"
 run --json answer test.int:blocks "(1000 + 255) / 256"
 expect_rc 1 "real division: wrong"
 expect_jq .value 4.90234375 "read with real division"
-expect_jq '.feedback | test("4.90234 with real division.*C.s integer division would give 4")' true \
+expect_jq '.feedback | test("4.90234 with real division.*C.s integer division would truncate it")' true \
   "the feedback explains the two readings"
 expect_jq '.feedback | test("//")' true "and says how to write it"
 run --json answer test.int:blocks "(1000 + 255) // 256"

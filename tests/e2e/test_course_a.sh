@@ -130,7 +130,8 @@ wrong gpu.strided-bytes 4096 "sectors"
 right gpu.tc-a100 2.5
 wrong gpu.tc-a100 0.4 "upside down"
 right gpu.tc-h100 3.17
-wrong gpu.tc-h100 3 "3.17"
+wrong gpu.tc-h100 3 "to two decimals"
+expect_jq '.feedback | test("3[.]17")' false "gpu.tc-h100: the near miss's feedback does not give the ratio away"
 expect_jq .score 0.5 "gpu.tc-h100: the guide's rounded 3x earns half"
 # FP16 epsilon: 2^-10, not the guide's 6e-4.
 right gpu.fp16-eps 9.77e-4

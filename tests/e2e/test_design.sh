@@ -72,7 +72,7 @@ exam_at_most_quarter lee assessment.cpu-gpu "reversed (the issue's example)" \
   "GPUs have no SIMT and cannot hide latency. Both CPUs and GPUs are built for throughput in
 the same way, GPUs do not have more cores, memory bandwidth does not matter, and neural
 networks do not rely on matrix multiplication."
-expect_jq '.history[0].feedback | test("cannot hide latency: they hide it by switching")' "true" \
+expect_jq '.history[0].feedback | test("Contradicted: latency hiding")' "true" \
   "the contradiction's own feedback"
 exam_frac max assessment.cpu-gpu "A CPU is optimised for latency, with a few complex cores and
 large caches, while a GPU is optimised for throughput with thousands of simple cores and high

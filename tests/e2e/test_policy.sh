@@ -64,7 +64,9 @@ expect_jq '.question_score * 1000 | round' 667 "the question scores 2/3"
 expect_jq .tries_left 1 "one try left"
 run answer test.policy:efficiency 0.75
 run answer test.policy:efficiency 75
-expect_out "try 2 could earn 50% of the points: it counts 0.5" "per-try list in text"
+expect_out "✓ correct on try 2: earns 0.5 of 1 point" "per-try list in text: the heading says what it earns"
+expect_out "try 2 can earn 50% of the points; the question scores 0.5/1" "and why"
+if grep -qF "1/1 point" <<<"$OUT"; then fail "a discounted try reads 1/1: $OUT"; else ok; fi
 run --json progress test.policy
 expect_jq '.questions[] | select(.question == "efficiency") | .score' 0.5 "progress follows the list"
 expect_jq '.questions[] | select(.question == "efficiency") | .best_try' 2 "best try"
@@ -85,7 +87,7 @@ expect_jq .correct true "graded right"
 expect_jq .after_giveup true "flagged as after the give-up"
 expect_jq .earned 0 "earns nothing"
 run answer test.policy:speedup "$RIGHT"
-expect_out "after your give-up this earns nothing" "text says the same"
+expect_out "after your give-up: earns nothing" "text says the same"
 run --json question test.policy:speedup
 expect_jq .gave_up true "question: gave_up"
 expect_jq '[.history[] | .after_giveup] | join(",")' "false,true,true" "history marks each attempt"

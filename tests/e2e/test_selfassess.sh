@@ -81,6 +81,7 @@ expect_jq '.course.study_next[0].lesson' "basics" "study next"
 expect_jq '.course.study_next[0].title' "Basics for the tests" "study next has the title"
 expect_jq '(.course.study_next[0].unearned * 1000 | round)' "6667" "unearned rubric points"
 expect_jq '.course.study_next[0].item' "theory.parallel" "the item it lifts"
+expect_jq '.course.study_next[0].lost' "1" "the points the wrong answer lost"
 # What progress printed before is still there.
 expect_jq '.total[0].score' "2" "plain total kept"
 expect_jq '.rubric[0].name' "theory.parallel" "per-rubric tallies kept"
@@ -92,7 +93,8 @@ expect_out "self-rating beside your graded score" "course section"
 expect_out "theory.parallel         8.0/10   3.3/10       3/6   6.7/10  +1.3 over-confident" "item line"
 expect_out "graded total: 3.3/100, level review" "graded level"
 expect_out "self-rated so far: 12.5 points over 2 of 12 items" "self total"
-expect_out "1. test.e2e:basics Basics for the tests: 6.7 points to earn, mostly theory.parallel" "study next"
+expect_out "1. test.e2e:basics Basics for the tests: your answers lost 1.0 point on 1 question (warpbench mistakes)" \
+  "study next: where the answers lost points first"
 expect_out "course rubric items" "old sections kept"
 
 # A later rating replaces the earlier one; rating every item gives a level.

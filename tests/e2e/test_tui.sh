@@ -37,7 +37,9 @@ if cap main | grep -qF "accepted:"; then fail "the interval shows before a right
 keys main C-u
 text main 2.5
 keys main Enter
-expect_screen main "correct: 1/1 point" "right answer graded"
+expect_screen main "correct on try 2: earns 0.9 of 1 point" "right answer graded: the heading says what try 2 earns"
+expect_screen main "try 2 can earn 90% of the points; the question scores 0.9/1" "and why"
+if cap main | grep -qF "1/1 point"; then fail "a discounted try reads 1/1 point"; else ok; fi
 expect_screen main "accepted: 2.475 to 2.525" "accepted interval once right"
 expect_screen main "Attempts (2)" "attempt history"
 expect_sql "SELECT count(*), sum(a.correct), group_concat(a.answer, ',') FROM attempts a
@@ -64,7 +66,7 @@ expect_screen main "how to get there:" "the way to the solution after giving up"
 keys main i C-u
 text main 2.5
 keys main Enter
-expect_screen main "correct (after your give-up: earns nothing)" "a right answer after the give-up says it earns nothing"
+expect_screen main "correct, after your give-up: earns nothing" "a right answer after the give-up says it earns nothing"
 keys main Tab PgDn
 expect_screen main "(after give-up) 2.5" "later attempt marked after the give-up"
 expect_sql "SELECT count(*) FROM attempts a WHERE a.question_id = 'amdahl.speedup-worked'

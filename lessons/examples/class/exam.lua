@@ -33,6 +33,9 @@ question {
 question {
   id = "exam.design",
   kind = "design",
+  -- A rubric of phrases, as before claims: pack check's attacks beat it
+  -- (the words in nonsense frames), so they are reported, not counted.
+  attacks = "report",
   points = 2,
   prompt = "A job is 10% serial and runs on 64 workers. Explain why adding more " ..
            "workers barely helps, and what you would change.",
@@ -44,6 +47,6 @@ question {
       feedback = "Say what would help: make the serial part smaller." },
   },
   model = "The serial part bounds the speedup by Amdahl's law: with 10% serial the " ..
-          "speedup can never pass 10. To help, reduce the serial part, for example by " ..
+          "speedup can never pass 10. To help, I would reduce the serial part, for example by " ..
           "overlapping it with the parallel work.",
 }

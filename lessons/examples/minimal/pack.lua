@@ -36,3 +36,15 @@ once. Copy it as the starting point for your own pack.]],
   -- more than one guess). The exam lesson quiz.lua allows one try anyway.
   policy = { tries = 4 },
 }
+
+-- Optional: the pack's formula sheet (`warpbench formulas`, F in the terminal
+-- UI). Each entry is a formula with what its symbols mean, the lesson page
+-- that teaches it (page: a number from 1, or the page's title) and the
+-- calculator that computes it (a calculator id of this pack). In a lesson
+-- file an entry's lesson and page default to where formulas { } stands.
+formulas {
+  { id = "amdahl", name = "Amdahl's law",
+    formula = "S(p) = 1 / (f + (1 - f)/p)",
+    symbols = "f: serial fraction; p: processors",
+    lesson = "speedup", page = 1, calculator = "speedup.amdahl" },
+}

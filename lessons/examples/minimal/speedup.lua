@@ -286,6 +286,9 @@ question {
 question {
   id = "speedup.design",
   kind = "design",
+  -- A rubric of phrases, as before claims: pack check's attacks beat it
+  -- (the words in nonsense frames), so they are reported, not counted.
+  attacks = "report",
   prompt = "Your job scales badly beyond 8 GPUs. How would you find out why?",
   points = 3,
   rubric = { "practice.profiling" },
@@ -304,7 +307,7 @@ question {
       },
       feedback = "Compute the Karp-Flatt serial fraction at several p." },
   },
-  model = "Profile a step to see where the time goes, and compute the Karp-Flatt serial fraction at 2, 4, 8 and 16 GPUs.",
+  model = "I would profile a step to see where the time goes, and compute the Karp-Flatt serial fraction at 2, 4, 8 and 16 GPUs.",
   -- Answers a person graded: pack check grades them and fails when the
   -- automatic score is further from the person's than `tol` (default 0.25),
   -- or gives a keyword list or a reversed answer more than a quarter.

@@ -1761,6 +1761,9 @@ size)?]],
 question {
   id = "distributed.design",
   kind = "design",
+  -- Not yet declared as claims (issue 24): its phrases are read as before,
+  -- and pack check reports the attacks on it without failing the pack.
+  attacks = "report",
   title = "Design: training a 70 B model on 64 GPUs",
   prompt = [[
 You must train a 70-billion-parameter transformer on 8 nodes of 8 × 80 GB
@@ -1803,6 +1806,16 @@ the data, and which memory techniques you would use.]],
     { name = "mixed precision",
       match = { "bf16", "fp16", "mixed precision", "half precision" },
       patterns = { "bf16", "fp16", "mixed.precision" },
+      claims = {
+        { subject = { "training", "it", "model", "weights", "activations", "compute" },
+          relation = { "run*", "use*", "train*", "is", "are", "happen*", "stor*", "kept" },
+          object = { "bf16", "fp16", "mixed precision", "mixed-precision", "half precision" } },
+        { relation = { "use*", "train*", "run*", "switch*", "enabl*", "cast*", "stor*" },
+          object = { "bf16", "fp16", "mixed precision", "mixed-precision", "half precision" } },
+        { subject = { "bf16", "fp16", "mixed precision", "half precision" },
+          relation = { "halv*", "cut*", "sav*", "reduc*", "speed*", "doubl*", "shrink*" },
+          object = { "memory", "activation*", "bytes", "speed", "throughput", "it" } },
+      },
       feedback = "Train in mixed precision (BF16) for tensor-core speed and half the activation memory." },
     { name = "data parallel across the rest",
       match = { "data parallel", "data parallelism", "data-parallel", "dp", "all-reduce", "allreduce" },
@@ -1837,7 +1850,10 @@ over InfiniBand, and data parallelism on the remaining dimension. The
 optimizer states and gradients would be sharded with ZeRO stage 1 or 2 (or
 FSDP). Training runs in BF16 mixed precision, and activation checkpointing
 recomputes activations in the backward pass to save memory.]] },
-    { role = "good", score = 1, tol = 0, answer = [[
+    -- tol 0.125: "and data-parallel replicas that all-reduce gradients on
+    -- top" ends a list without its own verb: the reader misses the data
+    -- parallel part (issue 24: not yet declared as claims)
+    { role = "good", score = 1, tol = 0.125, answer = [[
 Plain data parallelism cannot work: 70 B x 16 bytes = 1.12 TB of weights,
 gradients and Adam states. Inside a node I would use tensor-parallel layers,
 between nodes pipeline stages with enough micro-batches to keep the bubble
@@ -1864,7 +1880,10 @@ useless and mixed precision changes nothing.]] },
     { answer = [[
 70B × 16 bytes = 1120 GB, does not fit. Tensor parallel inside the node, pipeline
 across nodes, data parallel on top with ZeRO sharding, BF16 and activation
-checkpointing.]], score = 1 },
+checkpointing.]],
+      -- after the arithmetic, a list of names without a verb: the design
+      -- reader credits no claim there (2 of 8)
+      score = 2 / 8 },
     { "Use pipeline parallelism and ZeRO.", 2 / 8 },
     { "Use a bigger GPU.", 0 },
     { "", "invalid" },

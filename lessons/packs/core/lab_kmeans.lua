@@ -250,7 +250,7 @@ Give three significant figures.{note}]],
       },
       explain = function(p)
         return string.format("%d x %d x %d = %.4g terms in %s s: %.3g terms per second. The lab's "
-          .. "nkd_per_s figure is the same quantity.", p.n, p.k, p.d,
+          .. "'distance terms n·k·d per second' result is the same quantity.", p.n, p.k, p.d,
           p.n * p.k * p.d, wb.sig(p.t / 1000, 3), p.ref)
       end,
     })

@@ -528,15 +528,15 @@ Give three significant figures.{note}]],
         { value = function(p) return (p.step - p.comp) / p.comp end,
           feedback = "Divide by the whole step, not by the compute time." },
         { value = function(p) return p.predicted end,
-          feedback = "That is the course's model for your settings (predicted_comm_fraction); the question asks what your run measured." },
+          feedback = "That is the course's model for your settings (the lab's predicted communication fraction); the question asks what your run measured." },
       },
       explain = function(p)
-        local s = string.format("(%s - %s) / %s = %s; the lab's comm_fraction is the same "
-          .. "quantity.", wb.sig(p.step, 4), wb.sig(p.comp, 4), wb.sig(p.step, 4),
+        local s = string.format("(%s - %s) / %s = %s; the lab's measured "
+          .. "communication fraction is the same quantity.", wb.sig(p.step, 4), wb.sig(p.comp, 4), wb.sig(p.step, 4),
           wb.sig(p.ref, 3))
         if wb.finite(p.predicted) then
           s = s .. string.format(" The course's model predicted %s for your settings"
-            .. " (predicted_comm_fraction).", wb.sig(p.predicted, 3))
+            .. ".", wb.sig(p.predicted, 3))
         end
         s = s .. " The course's worked example (5 workers, 1 M parameters, 1 Gbps, 50 ms,"
           .. " sync) predicts 64/114 = 0.56; the lab measures about 0.58 there, because the"
@@ -660,7 +660,7 @@ Give three significant figures.{note}]],
         { value = function(p) return p.comm_ms / p.cms end,
           feedback = "Divide by the whole step (communication + compute), not by the compute alone." },
         { value = function(p) return p.measured end,
-          feedback = "That is what your run measured (comm_fraction); the question asks what the course's model predicts." },
+          feedback = "That is what your run measured (the lab's measured communication fraction); the question asks what the course's model predicts." },
       },
       explain = function(p)
         local s
@@ -672,11 +672,11 @@ Give three significant figures.{note}]],
           s = string.format("2 × %d × 4 B = %s MB at %s MB/s = %s ms; ", p.params,
             wb.sig(p.mb, 3), wb.sig(p.bps / 1e6, 4), wb.sig(p.comm_ms, 3))
         end
-        s = s .. string.format("%s / (%s + %s) = %s, the lab's predicted_comm_fraction.",
+        s = s .. string.format("%s / (%s + %s) = %s, the lab's predicted communication fraction.",
           wb.sig(p.comm_ms, 3), wb.sig(p.comm_ms, 3), wb.sig(p.cms, 3), wb.sig(p.ref, 3))
         if wb.finite(p.measured) then
           local r = p.measured / p.ref
-          s = s .. string.format(" Your run measured comm_fraction = %s, %s the prediction.",
+          s = s .. string.format(" Your run measured a communication fraction of %s, %s the prediction.",
             wb.sig(p.measured, 3),
             math.abs(r - 1) <= 0.1 and "within 10% of" or (r > 1 and "above" or "below"))
           if math.abs(r - 1) > 0.1 then

@@ -49,6 +49,9 @@ question {
 question {
   id = "design",
   kind = "design",
+  -- A rubric of phrases, as before claims: pack check's attacks beat it
+  -- (the words in nonsense frames), so they are reported, not counted.
+  attacks = "report",
   points = 2,
   prompt = "How would you make a parameter server scale?",
   concepts = {

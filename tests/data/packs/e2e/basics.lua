@@ -64,6 +64,9 @@ question {
 question {
   id = "design",
   kind = "design",
+  -- A rubric of phrases, as before claims: pack check's attacks beat it
+  -- (the words in nonsense frames), so they are reported, not counted.
+  attacks = "report",
   prompt = "How would you make a parameter server scale?",
   concepts = {
     { name = "sharding", points = 1, match = { "shard", "partition" },
