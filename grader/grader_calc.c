@@ -62,22 +62,6 @@ void grader_calc_outputs_free(struct grader_calc_output *o, size_t n)
     free(o);
 }
 
-void grader_cx_fini(struct grader_cx *x)
-{
-    core_buf_fini(&x->slim);
-    grader_linemap_fini(&x->map);
-    for (size_t i = 0; i < x->n_examples; i++) {
-        struct grader_calc_example *e = &x->examples[i];
-        free(e->inputs);
-        free(e->values);
-        for (size_t k = 0; e->texts && k < e->n_outputs; k++)
-            free(e->texts[k]);
-        free(e->texts);
-    }
-    free(x->examples);
-    memset(x, 0, sizeof *x);
-}
-
 const struct grader_calc *grader_pack_calc(const struct grader_pack *p, const char *calc_id)
 {
     for (size_t i = 0; p && calc_id && i < p->info.n_lessons; i++) {

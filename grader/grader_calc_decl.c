@@ -78,7 +78,7 @@ static void each_calc_input(struct grader_vctx *v, int t, size_t i, void *ud)
         grader_vctx_sub(&s, v, ": input '%s'", in.name);
     else
         grader_vctx_sub(&s, v, ": input %zu", i);
-    grader_fields_check(&s, t, calc_input_fields, -1, NULL, 0);
+    grader_fields_check(&s, t, calc_input_fields, NULL, 0);
     static const char *const req[] = {"name", "default", NULL};
     grader_fields_require(&s, t, req);
     if (in.name && !input_name_ok(in.name))
@@ -135,7 +135,7 @@ static void each_calc_example(struct grader_vctx *v, int t, size_t i, void *ud)
     const struct grader_calc *c = b->c;
     struct grader_vctx s;
     grader_vctx_sub(&s, v, ": example %zu", i);
-    grader_fields_check(&s, t, calc_example_fields, -1, NULL, 0);
+    grader_fields_check(&s, t, calc_example_fields, NULL, 0);
     static const char *const req[] = {"outputs", NULL};
     grader_fields_require(&s, t, req);
     struct grader_calc_example ex = {0};
@@ -219,7 +219,7 @@ void grader_calc_check(struct grader_vctx *v, int t, struct grader_calc *c, stru
         snprintf(v->label, sizeof v->label, "calculator %s", c->id);
         grader_id_check(v, "id", c->id);
     }
-    grader_fields_check(v, t, calc_fields, -1, NULL, 0);
+    grader_fields_check(v, t, calc_fields, NULL, 0);
     static const char *const req[] = {"id", "title", "inputs", "compute", NULL};
     grader_fields_require(v, t, req);
     c->title = grader_str_field(L, t, "title");

@@ -63,7 +63,10 @@ struct grader_eval {
     struct policy_decl pack_policy, lesson_policy;
 };
 
-void grader_eval_problem(struct grader_eval *e, int code, const char *fmt, ...)
+/* Records a problem ("file:line: ..."); the first code is the pack's. */
+static void grader_eval_problem(struct grader_eval *e, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void grader_eval_problem(struct grader_eval *e, int code, const char *fmt, ...)
 {
     char buf[1024];
     va_list ap;
@@ -73,11 +76,6 @@ void grader_eval_problem(struct grader_eval *e, int code, const char *fmt, ...)
     core_strlist_push(e->problems, buf);
     if (!e->first_code)
         e->first_code = code;
-}
-
-const char *grader_eval_path(const struct grader_eval *e)
-{
-    return e->path;
 }
 
 /* Reads t.policy into *d (unset parts stay unset), reporting bad values. */
@@ -92,7 +90,7 @@ static void read_policy(struct grader_vctx *v, int t, struct policy_decl *d)
     int pt = lua_gettop(L);
     struct grader_vctx s;
     grader_vctx_sub(&s, v, ": policy");
-    grader_fields_check(&s, pt, grader_policy_fields, -1, NULL, 0);
+    grader_fields_check(&s, pt, grader_policy_fields, NULL, 0);
     double x;
     if (grader_num_field(L, pt, "tries", &x)) {
         if (!(x >= 0 && x <= 1000 && x == floor(x)))
@@ -160,7 +158,7 @@ static void check_release(struct grader_vctx *v, int t, struct grader_pack_info 
     int rt = lua_gettop(L);
     struct grader_vctx s;
     grader_vctx_sub(&s, v, ": release");
-    grader_fields_check(&s, rt, grader_release_fields, -1, NULL, 0);
+    grader_fields_check(&s, rt, grader_release_fields, NULL, 0);
     info->is_release = true;
     info->release_salt = grader_str_field(L, rt, "salt");
     info->release_source = grader_str_field(L, rt, "source");
@@ -189,7 +187,7 @@ static void check_class(struct grader_vctx *v, int t, struct grader_pack_info *i
     int ct = lua_gettop(L);
     struct grader_vctx s;
     grader_vctx_sub(&s, v, ": class");
-    grader_fields_check(&s, ct, grader_class_fields, -1, NULL, 0);
+    grader_fields_check(&s, ct, grader_class_fields, NULL, 0);
     char *dl = grader_str_field(L, ct, "deadline");
     if (dl) {
         double when = core_time_parse(dl);
@@ -218,7 +216,7 @@ static void check_class(struct grader_vctx *v, int t, struct grader_pack_info *i
     } else if (ty == LUA_TTABLE) {
         struct grader_vctx ls;
         grader_vctx_sub(&ls, &s, ": late");
-        grader_fields_check(&ls, lua_gettop(L), grader_late_fields, -1, NULL, 0);
+        grader_fields_check(&ls, lua_gettop(L), grader_late_fields, NULL, 0);
         double f;
         if (!grader_num_field(L, lua_gettop(L), "per_day", &f) || !(f > 0 && f <= 1))
             grader_vproblem(&ls, "per_day must be the fraction of the points lost per day late, "
@@ -239,7 +237,7 @@ static void check_pack(struct grader_eval *e, struct grader_vctx *v, int t)
     if (grader_rawfield(L, t, "id") == LUA_TSTRING)
         snprintf(v->label, sizeof v->label, "pack %s", lua_tostring(L, -1));
     lua_pop(L, 1);
-    grader_fields_check(v, t, grader_pack_fields, -1, NULL, 0);
+    grader_fields_check(v, t, grader_pack_fields, NULL, 0);
     static const char *const req[] = {"id", "title", "version", "lessons", NULL};
     grader_fields_require(v, t, req);
     p->info.id = grader_str_field(L, t, "id");
@@ -305,7 +303,7 @@ static void check_lesson(struct grader_eval *e, struct grader_vctx *v, int t)
     if (grader_rawfield(L, t, "id") == LUA_TSTRING)
         snprintf(v->label, sizeof v->label, "lesson %s", lua_tostring(L, -1));
     lua_pop(L, 1);
-    grader_fields_check(v, t, grader_lesson_fields, -1, NULL, 0);
+    grader_fields_check(v, t, grader_lesson_fields, NULL, 0);
     static const char *const req[] = {"id", "title", NULL};
     grader_fields_require(v, t, req);
     struct grader_lesson *l = add_lesson(e->pack);
@@ -332,7 +330,7 @@ static void check_lesson(struct grader_eval *e, struct grader_vctx *v, int t)
     } else if (ty == LUA_TTABLE) {
         struct grader_vctx s;
         grader_vctx_sub(&s, v, ": exam");
-        grader_fields_check(&s, lua_gettop(L), grader_exam_fields, -1, NULL, 0);
+        grader_fields_check(&s, lua_gettop(L), grader_exam_fields, NULL, 0);
         l->exam = true;
         double m;
         if (grader_num_field(L, lua_gettop(L), "minutes", &m)) {
@@ -383,7 +381,7 @@ static void check_page(struct grader_eval *e, struct grader_vctx *v, int t)
     if (lua_type(L, t) == LUA_TSTRING) {
         text = core_xstrdup(lua_tostring(L, t));
     } else if (lua_type(L, t) == LUA_TTABLE) {
-        grader_fields_check(v, t, grader_page_fields, -1, NULL, 0);
+        grader_fields_check(v, t, grader_page_fields, NULL, 0);
         static const char *const req[] = {"text", NULL};
         grader_fields_require(v, t, req);
         title = grader_str_field(L, t, "title");
@@ -454,7 +452,7 @@ static void read_hints(struct grader_vctx *v, int t, struct grader_question *q)
         } else if (ty == LUA_TTABLE) {
             struct grader_vctx s;
             grader_vctx_sub(&s, v, ": hint %zu", i);
-            grader_fields_check(&s, lua_gettop(L), grader_hint_fields, -1, NULL, 0);
+            grader_fields_check(&s, lua_gettop(L), grader_hint_fields, NULL, 0);
             text = grader_str_field(L, lua_gettop(L), "text");
             if (!text)
                 grader_vproblem(&s, "a hint table needs its text: { text = \"...\", public = "
@@ -532,8 +530,10 @@ static void check_question(struct grader_eval *e, struct grader_vctx *v, int t,
     q->kind = kind < 0 ? GRADER_NUMERIC : (enum grader_kind)kind;
     /* With an unknown kind, kind-specific fields cannot be judged: check
      * only the names. */
-    grader_fields_check(v, t, grader_question_fields, kind,
-                        kind >= 0 ? grader_kind_name(q->kind) : "?", 0);
+    struct grader_fields_kind own = {kind, grader_kind_name(q->kind),
+                                     grader_kind_ops(q->kind)->answer_types,
+                                     grader_kind_field_applies};
+    grader_fields_check(v, t, grader_question_fields, kind >= 0 ? &own : NULL, 0);
     static const char *const req[] = {"id", "kind", "prompt", NULL};
     grader_fields_require(v, t, req);
     q->title = grader_str_field(L, t, "title");
@@ -635,7 +635,11 @@ static int l_eval(lua_State *L)
         lua_pop(L, 2);
         lua_rawgeti(L, -1, 2); /* decls rec value */
         int val = lua_gettop(L);
-        struct grader_vctx v = {.e = e, .L = L, .line = line};
+        struct grader_vctx v = {.problems = e->problems,
+                                .first_code = &e->first_code,
+                                .path = e->path,
+                                .L = L,
+                                .line = line};
         snprintf(v.label, sizeof v.label, "%s", grader_decl_name(kind));
         if (kind != GRADER_D_PAGE && kind != GRADER_D_LESSON && lua_type(L, val) != LUA_TTABLE) {
             grader_vproblem(&v, "%s expects a table: %s { ... }, got %s", grader_decl_name(kind),
@@ -940,7 +944,7 @@ static int pack_build(struct grader_pack **out, const struct grader_file *files,
 
     build_index(p, &e);
     build_calcs(p, &e);
-    grader_formulas_resolve(p, &e);
+    grader_formulas_resolve(p, e.problems, &e.first_code);
     for (size_t i = 0; i < p->n_qx && check; i++) {
         if (p->qx[i].bad || p->qx[i].file == SIZE_MAX)
             continue;

@@ -16,6 +16,7 @@
 #include <lua.h>
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,20 +30,6 @@ static const struct grader_fspec formula_fields[] = {{"id", GRADER_T_STR},
                                                      {"page", GRADER_T_NUM | GRADER_T_STR},
                                                      {"calculator", GRADER_T_STR},
                                                      {NULL, 0}};
-
-void grader_formula_fini(struct grader_formula *f)
-{
-    free(f->id);
-    free(f->name);
-    free(f->formula);
-    free(f->symbols);
-    free(f->note);
-    free(f->lesson);
-    free(f->page_title);
-    free(f->calc);
-    free(f->file);
-    memset(f, 0, sizeof *f);
-}
 
 struct formula_ud {
     struct grader_pack *p;
@@ -59,7 +46,7 @@ static void each_formula(struct grader_vctx *v, int t, size_t i, void *ud)
     if (grader_rawfield(L, t, "id") == LUA_TSTRING)
         snprintf(s.label, sizeof s.label, "formula %s", lua_tostring(L, -1));
     lua_pop(L, 1);
-    grader_fields_check(&s, t, formula_fields, -1, NULL, 0);
+    grader_fields_check(&s, t, formula_fields, NULL, 0);
     static const char *const req[] = {"id", "name", "formula", NULL};
     grader_fields_require(&s, t, req);
     struct grader_pack_info *info = &u->p->info;
@@ -148,8 +135,31 @@ static bool same_title(const char *a, const char *b)
     return !*a && !*b;
 }
 
-void grader_formulas_resolve(struct grader_pack *p, struct grader_eval *e)
+/* Where resolving's problems go: the pack evaluation's list and code
+ * (grader_eval.c calls this file, so this file reports without calling
+ * back into it). */
+struct formula_sink {
+    struct core_strlist *problems;
+    int *first_code;
+};
+
+static void formula_problem(struct formula_sink *e, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void formula_problem(struct formula_sink *e, int code, const char *fmt, ...)
 {
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    core_strlist_push(e->problems, buf);
+    if (!*e->first_code)
+        *e->first_code = code;
+}
+
+void grader_formulas_resolve(struct grader_pack *p, struct core_strlist *problems, int *first_code)
+{
+    struct formula_sink sink = {problems, first_code}, *e = &sink;
     struct grader_pack_info *info = &p->info;
     for (size_t i = 0; i < info->n_formulas; i++) {
         struct grader_formula *f = &info->formulas[i];
@@ -158,10 +168,10 @@ void grader_formulas_resolve(struct grader_pack *p, struct grader_eval *e)
             if (strcmp(info->lessons[k].id, f->lesson) == 0)
                 l = &info->lessons[k];
         if (!f->lesson) {
-            grader_eval_problem(e, CORE_ERR_INVALID,
-                                "%s:%d: formula %s: say where it is taught: lesson = \"...\", "
-                                "page = ...",
-                                f->file, f->line, f->id);
+            formula_problem(e, CORE_ERR_INVALID,
+                            "%s:%d: formula %s: say where it is taught: lesson = \"...\", "
+                            "page = ...",
+                            f->file, f->line, f->id);
             continue;
         }
         if (!l) {
@@ -169,9 +179,9 @@ void grader_formulas_resolve(struct grader_pack *p, struct grader_eval *e)
             for (size_t k = 0; k < info->n_lessons; k++)
                 names[k] = info->lessons[k].id;
             const char *best = grader_name_closest(f->lesson, names, info->n_lessons);
-            grader_eval_problem(e, CORE_ERR_INVALID, "%s:%d: formula %s: no lesson '%s'%s%s%s",
-                                f->file, f->line, f->id, f->lesson, best ? " (did you mean '" : "",
-                                best ? best : "", best ? "'?)" : "");
+            formula_problem(e, CORE_ERR_INVALID, "%s:%d: formula %s: no lesson '%s'%s%s%s", f->file,
+                            f->line, f->id, f->lesson, best ? " (did you mean '" : "",
+                            best ? best : "", best ? "'?)" : "");
             free(names);
             continue;
         }
@@ -181,20 +191,20 @@ void grader_formulas_resolve(struct grader_pack *p, struct grader_eval *e)
                 if (l->pages[k].title && same_title(l->pages[k].title, f->page_title))
                     f->page = (int)k;
             if (f->page < 0)
-                grader_eval_problem(e, CORE_ERR_INVALID,
-                                    "%s:%d: formula %s: lesson %s has no page titled '%s'", f->file,
-                                    f->line, f->id, l->id, f->page_title);
+                formula_problem(e, CORE_ERR_INVALID,
+                                "%s:%d: formula %s: lesson %s has no page titled '%s'", f->file,
+                                f->line, f->id, l->id, f->page_title);
         } else if (f->page >= (int)l->n_pages) {
-            grader_eval_problem(
-                e, CORE_ERR_INVALID, "%s:%d: formula %s: lesson %s has %zu page%s, not %d", f->file,
-                f->line, f->id, l->id, l->n_pages, l->n_pages == 1 ? "" : "s", f->page + 1);
+            formula_problem(e, CORE_ERR_INVALID,
+                            "%s:%d: formula %s: lesson %s has %zu page%s, not %d", f->file, f->line,
+                            f->id, l->id, l->n_pages, l->n_pages == 1 ? "" : "s", f->page + 1);
             f->page = -1;
         } else if (f->page < 0) {
             f->page = 0; /* the lesson itself */
         }
         if (f->calc && !grader_pack_calc(p, f->calc))
-            grader_eval_problem(e, CORE_ERR_INVALID,
-                                "%s:%d: formula %s: no calculator '%s' in this pack", f->file,
-                                f->line, f->id, f->calc);
+            formula_problem(e, CORE_ERR_INVALID,
+                            "%s:%d: formula %s: no calculator '%s' in this pack", f->file, f->line,
+                            f->id, f->calc);
     }
 }

@@ -21,7 +21,7 @@
  * mixed with a constant, so it does not depend on what params drew.
  *
  * Uses the sandbox, the wb library, the pack model and the pure building
- * blocks of grader_internal.h.
+ * blocks of grader_pure.h.
  */
 #include "grader_lua_internal.h"
 
@@ -35,60 +35,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-/* ---- small helpers ------------------------------------------------------------------ */
-
-void grader_job_problem(struct grader_job *j, const char *fmt, ...)
-{
-    char buf[768];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    if ((j->mode == GRADER_J_SWEEP || j->mode == GRADER_J_CHECK) && j->q->has_params && j->vkey.len)
-        core_strlist_pushf(j->problems, "%s: question %s: variant %d (%.150s): %s", j->qpos,
-                           j->q->id, j->variant, j->vkey.data ? j->vkey.data : "", buf);
-    else
-        core_strlist_pushf(j->problems, "%s: question %s: %s", j->qpos, j->q->id, buf);
-    j->n_problems++;
-}
-
-/* Raises the error message on top of the stack (from grader_sb_try). */
-static int fail(lua_State *L)
-{
-    return lua_error(L);
-}
-
-/* Raises a problem of the pack found while grading:
- * "file:line: question ID: message". */
-int grader_job_fail(lua_State *L, struct grader_job *j, const char *fmt, ...)
-{
-    char buf[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    j->what = NULL;
-    lua_pushfstring(L, "%s: question %s: %s", j->qpos, j->q->id, buf);
-    grader_sb_mark_mapped(L);
-    return lua_error(L);
-}
-
-/* Calls pack code; on error raises it (the driver stops). */
-void grader_job_call(lua_State *L, struct grader_job *j, const char *what, int nargs, int nres)
-{
-    j->what = what;
-    if (grader_sb_try(L, nargs, nres) != 0)
-        fail(L);
-    j->what = NULL;
-}
-
-char *grader_lua_strdup(lua_State *L, int idx)
-{
-    size_t n;
-    const char *s = lua_tolstring(L, idx, &n);
-    return core_xstrndup(s ? s : "", s ? n : 0);
-}
 
 /* ---- ctx, params, reference -------------------------------------------------------- */
 
@@ -216,11 +162,6 @@ static void build_ctx(lua_State *L, struct grader_job *j)
     }
 }
 
-uint64_t grader_job_seed(const struct grader_job *j)
-{
-    return grader_rng_seed(j->p->info.id, j->q->id, j->user, j->variant);
-}
-
 /* The params at GRADER_S_P cut down to the names the question's prompt,
  * choices and hints show, as JSON. */
 static char *shown_params(lua_State *L, const struct grader_question *q)
@@ -290,29 +231,6 @@ static void draw_params(lua_State *L, struct grader_job *j)
     }
 }
 
-int grader_job_push_value(lua_State *L, struct grader_job *j, int t, const char *name,
-                          const char *what)
-{
-    int ty = grader_rawfield(L, t, name);
-    if (ty == LUA_TFUNCTION) {
-        lua_pushvalue(L, GRADER_S_P);
-        lua_pushvalue(L, GRADER_S_CTX);
-        grader_job_call(L, j, what, 2, 1);
-        ty = lua_type(L, -1);
-    }
-    return ty;
-}
-
-int grader_job_push_answer(lua_State *L, struct grader_job *j)
-{
-    return grader_job_push_value(L, j, GRADER_S_Q, "answer", "answer");
-}
-
-size_t grader_job_n_choices(lua_State *L)
-{
-    return lua_type(L, GRADER_S_CH) == LUA_TTABLE ? lua_rawlen(L, GRADER_S_CH) : 0;
-}
-
 /* Computes the reference into GRADER_S_REF (nil when there is none) and ctx.reference. */
 static void compute_reference(lua_State *L, struct grader_job *j)
 {
@@ -323,49 +241,6 @@ static void compute_reference(lua_State *L, struct grader_job *j)
 }
 
 /* ---- results ------------------------------------------------------------------------------- */
-
-void grader_result_invalid(struct grader_result *r, const char *why)
-{
-    r->valid = false;
-    r->score = 0;
-    r->correct = false;
-    free(r->feedback);
-    r->feedback = core_xstrdup(why);
-}
-
-void grader_result_score(struct grader_result *r, double frac, const char *feedback)
-{
-    if (frac < 0)
-        frac = 0;
-    if (frac > 1)
-        frac = 1;
-    r->valid = true;
-    r->score = frac * r->max;
-    r->correct = frac >= 1 - 1e-12;
-    if (r->correct)
-        r->score = r->max;
-    free(r->feedback);
-    r->feedback = core_xstrdup(feedback && feedback[0] ? feedback
-                               : r->correct            ? "Correct."
-                                                       : "Incorrect.");
-}
-
-const char *grader_question_unit(const struct grader_question *q)
-{
-    const struct grader_unit *u = grader_unit_find(q->unit ? q->unit : "");
-    return u ? u->name : "";
-}
-
-char *grader_value_text(double v, const char *unit, int sig)
-{
-    char num[64];
-    grader_number_format(v, sig, num, sizeof num);
-    if (!unit[0])
-        return core_xstrdup(num);
-    if (strcmp(unit, "%") == 0)
-        return core_xasprintf("%s%%", num);
-    return core_xasprintf("%s %s", num, unit);
-}
 
 char *grader_job_reference_text(lua_State *L, struct grader_job *j, bool exact)
 {

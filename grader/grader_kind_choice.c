@@ -297,6 +297,15 @@ static void picks_record(lua_State *L, struct grader_job *j, const char *answer)
 
 /* ---- pack check ---------------------------------------------------------------------- */
 
+/* The name of choice, multi or ordering, from its row below (the kind
+ * table, grader_kind.c, is above the rows: they do not call it). */
+static const char *choice_kind_name(enum grader_kind k)
+{
+    return k == GRADER_MULTI      ? grader_kind_multi.name
+           : k == GRADER_ORDERING ? grader_kind_ordering.name
+                                  : grader_kind_choice.name;
+}
+
 /* choice and multi: the choices, the answer against them, and `why`. */
 static void choices_check(struct grader_vctx *v, int t, struct grader_question *q)
 {
@@ -310,7 +319,7 @@ static void choices_check(struct grader_vctx *v, int t, struct grader_question *
         grader_rawfield(L, t, "choices") == LUA_TTABLE && grader_is_list_of(L, -1, LUA_TSTRING);
     lua_pop(L, 1);
     if (!present)
-        grader_vproblem(v, "a %s question needs 'choices'", grader_kind_name(q->kind));
+        grader_vproblem(v, "a %s question needs 'choices'", choice_kind_name(q->kind));
     else if (listed && nc < 2)
         grader_vproblem(v, "'choices' needs at least 2 entries");
     else if (nc > 26)
@@ -319,7 +328,7 @@ static void choices_check(struct grader_vctx *v, int t, struct grader_question *
         return;
     if (!answer && !grade && !q->sealed)
         grader_vproblem(v, "a %s question needs 'answer' (%s) or a custom 'grade'",
-                        grader_kind_name(q->kind),
+                        choice_kind_name(q->kind),
                         q->kind == GRADER_CHOICE ? "the number of the right choice"
                                                  : "the list of the right choices' numbers");
     int ty = grader_rawfield(L, t, "answer");

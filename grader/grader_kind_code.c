@@ -59,7 +59,9 @@ void grader_code_free(struct grader_code *c)
         free(c->params[i].count);
     }
     free(c->params);
-    grader_strv_free(c->size_names, c->n_sizes);
+    for (size_t i = 0; i < c->n_sizes; i++) /* not grader_strv_free: grader_pack.c calls here */
+        free(c->size_names[i]);
+    free(c->size_names);
     free(c->size_values);
     free(c->starter);
     free(c->reference);
@@ -218,7 +220,7 @@ static void read_array(struct grader_vctx *v, int t, const char *list, struct gr
         int a = lua_gettop(L);
         struct grader_vctx s;
         grader_vctx_sub(&s, v, ": code.%s.%s", list, q->name);
-        grader_fields_check(&s, a, array_fields, -1, NULL, 0);
+        grader_fields_check(&s, a, array_fields, NULL, 0);
         double x;
         if (grader_num_field(L, a, "count", &x)) {
             char b[32];
@@ -263,7 +265,7 @@ static void code_check(struct grader_vctx *v, int t, struct grader_question *q)
     int ct = lua_gettop(L);
     struct grader_vctx s;
     grader_vctx_sub(&s, v, ": code");
-    grader_fields_check(&s, ct, code_fields, -1, NULL, 0);
+    grader_fields_check(&s, ct, code_fields, NULL, 0);
     static const char *const req[] = {"signature", "sizes", "starter", "reference", "work", NULL};
     grader_fields_require(&s, ct, req);
     struct grader_code *c = core_xcalloc(1, sizeof *c);
@@ -330,7 +332,7 @@ static void code_check(struct grader_vctx *v, int t, struct grader_question *q)
     c->atol = 1e-6;
     if (grader_rawfield(L, ct, "tolerance") == LUA_TTABLE) {
         int tt = lua_gettop(L);
-        grader_fields_check(&s, tt, tol_fields, -1, NULL, 0);
+        grader_fields_check(&s, tt, tol_fields, NULL, 0);
         grader_num_field(L, tt, "rel", &c->rtol);
         grader_num_field(L, tt, "abs", &c->atol);
         grader_num_field(L, tt, "mismatch", &c->mismatch);
@@ -340,7 +342,7 @@ static void code_check(struct grader_vctx *v, int t, struct grader_question *q)
     lua_pop(L, 1);
     if (grader_rawfield(L, ct, "work") == LUA_TTABLE) {
         int wt = lua_gettop(L);
-        grader_fields_check(&s, wt, work_fields, -1, NULL, 0);
+        grader_fields_check(&s, wt, work_fields, NULL, 0);
         c->flops = expr_field(L, wt, "flops");
         c->bytes = expr_field(L, wt, "bytes");
         if (!c->flops || !c->bytes)
@@ -359,7 +361,7 @@ static void code_check(struct grader_vctx *v, int t, struct grader_question *q)
                 continue;
             }
             int e = lua_gettop(L);
-            grader_fields_check(&s, e, band_fields, -1, NULL, 0);
+            grader_fields_check(&s, e, band_fields, NULL, 0);
             double f = -1, sc = -1;
             grader_num_field(L, e, "fraction", &f);
             grader_num_field(L, e, "score", &sc);

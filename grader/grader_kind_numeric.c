@@ -10,7 +10,7 @@
  * may be read as C's integer division.
  *
  * Uses the job (grader_grade.c), the field schema (grader_schema.c) and the
- * pure building blocks of grader_internal.h.
+ * pure building blocks of grader_pure.h.
  */
 #include "grader_lua_internal.h"
 
@@ -54,7 +54,7 @@ static void each_band(struct grader_vctx *v, int t, size_t i, void *ud)
     (void)ud;
     struct grader_vctx s;
     grader_vctx_sub(&s, v, ": band %zu", i);
-    grader_fields_check(&s, t, band_fields, -1, NULL, 0);
+    grader_fields_check(&s, t, band_fields, NULL, 0);
     static const char *const req[] = {"score", NULL};
     grader_fields_require(&s, t, req);
     double x;
@@ -69,7 +69,7 @@ static void each_wrong(struct grader_vctx *v, int t, size_t i, void *ud)
     (void)ud;
     struct grader_vctx s;
     grader_vctx_sub(&s, v, ": wrong %zu", i);
-    grader_fields_check(&s, t, wrong_fields, -1, NULL, 0);
+    grader_fields_check(&s, t, wrong_fields, NULL, 0);
     static const char *const req[] = {"value", NULL};
     grader_fields_require(&s, t, req);
     double x;
@@ -100,7 +100,7 @@ static void numeric_check(struct grader_vctx *v, int t, struct grader_question *
     if (grader_rawfield(L, t, "tolerance") == LUA_TTABLE) {
         struct grader_vctx s;
         grader_vctx_sub(&s, v, ": tolerance");
-        grader_fields_check(&s, lua_gettop(L), tol_fields, -1, NULL, 0);
+        grader_fields_check(&s, lua_gettop(L), tol_fields, NULL, 0);
         check_tol_values(&s, lua_gettop(L), "tolerance");
         v->bad |= s.bad;
     }

@@ -9,10 +9,9 @@
  * shown to the student for self-scoring, and pack check grades its samples
  * (answers a person scored) to see that the rubric agrees.
  *
- * Uses the job (grader_grade.c), the field schema (grader_schema.c) and the
+ * Uses the job (grader_job.c), the field schema (grader_schema.c) and the
  * wb library's private graders.
  */
-#include "grader_internal.h"
 #include "grader_lua_internal.h"
 
 #include <lauxlib.h>
@@ -22,6 +21,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* ---- samples' roles (the sweep reads them too: grader_sweep.c) ------------ */
+
+static const char *const ROLES[] = {[GRADER_ROLE_GOOD] = "good",
+                                    [GRADER_ROLE_TERSE] = "terse",
+                                    [GRADER_ROLE_OWN_WORDS] = "own-words",
+                                    [GRADER_ROLE_PARTIAL] = "partial",
+                                    [GRADER_ROLE_KEYWORDS] = "keywords",
+                                    [GRADER_ROLE_REVERSED] = "reversed",
+                                    [GRADER_ROLE_WRONG_FLUENT] = "wrong-fluent"};
+
+int grader_sample_role(const char *name)
+{
+    for (int i = 0; name && i < (int)(sizeof ROLES / sizeof ROLES[0]); i++)
+        if (strcmp(name, ROLES[i]) == 0)
+            return i;
+    return -1;
+}
 
 /* ---- the rubric of a design question --------------------------------------------------------- */
 
@@ -93,7 +110,7 @@ static void each_near(struct grader_vctx *v, int t, size_t i, void *ud)
     struct grader_vctx s;
     grader_vctx_sub(&s, v, ": near %zu", i);
     size_t n = lua_rawlen(L, t);
-    grader_fields_check(&s, t, near_fields, -1, NULL, (lua_Integer)n);
+    grader_fields_check(&s, t, near_fields, NULL, (lua_Integer)n);
     if (n < 2 || n > 32)
         grader_vproblem(&s, "give 2 to 32 terms: { \"warp\", \"switch*\", within = 5 }");
     for (size_t k = 1; k <= n; k++) {
@@ -152,7 +169,7 @@ static void check_contradicts(struct grader_vctx *v, int t)
                 grader_vproblem(&s, "is longer than %d bytes", GRADER_DESIGN_MAX_PHRASE);
         } else if (ty == LUA_TTABLE) {
             int e = lua_gettop(L);
-            grader_fields_check(&s, e, contradicts_fields, -1, NULL, 0);
+            grader_fields_check(&s, e, contradicts_fields, NULL, 0);
             if (check_finders(&s, e) == 0)
                 grader_vproblem(&s, "give 'match' phrases, 'patterns' or 'near' groups");
         } else {
@@ -198,7 +215,7 @@ static void each_claim(struct grader_vctx *v, int t, size_t i, void *ud)
     (void)ud;
     struct grader_vctx s;
     grader_vctx_sub(&s, v, ": claim %zu", i);
-    grader_fields_check(&s, t, claim_fields, -1, NULL, 0);
+    grader_fields_check(&s, t, claim_fields, NULL, 0);
     size_t subj = check_slot(&s, t, "subject"), rel = check_slot(&s, t, "relation"),
            obj = check_slot(&s, t, "object");
     if (rel == 0)
@@ -237,7 +254,7 @@ static void each_concept(struct grader_vctx *v, int t, size_t i, void *ud)
     lua_State *L = v->L;
     struct grader_vctx s;
     grader_vctx_sub(&s, v, ": concept %zu", i);
-    grader_fields_check(&s, t, concept_fields, -1, NULL, 0);
+    grader_fields_check(&s, t, concept_fields, NULL, 0);
     static const char *const req[] = {"name", NULL};
     grader_fields_require(&s, t, req);
     double x;
@@ -267,7 +284,7 @@ static void each_sample(struct grader_vctx *v, int t, size_t i, void *ud)
     lua_State *L = v->L;
     struct grader_vctx s;
     grader_vctx_sub(&s, v, ": sample %zu", i);
-    grader_fields_check(&s, t, sample_fields, -1, NULL, 0);
+    grader_fields_check(&s, t, sample_fields, NULL, 0);
     static const char *const req[] = {"answer", "score", NULL};
     grader_fields_require(&s, t, req);
     double x;

@@ -205,3 +205,33 @@ void grader_qx_slim(struct grader_pack *p, struct grader_qx *x)
     /* Grading loads only the question's part of its file. */
     grader_slim_prepare(p, x->file, x->q->line, &x->slim_tried, &x->has_slim, &x->slim, &x->map);
 }
+
+void grader_cx_fini(struct grader_cx *x)
+{
+    core_buf_fini(&x->slim);
+    grader_linemap_fini(&x->map);
+    for (size_t i = 0; i < x->n_examples; i++) {
+        struct grader_calc_example *e = &x->examples[i];
+        free(e->inputs);
+        free(e->values);
+        for (size_t k = 0; e->texts && k < e->n_outputs; k++)
+            free(e->texts[k]);
+        free(e->texts);
+    }
+    free(x->examples);
+    memset(x, 0, sizeof *x);
+}
+
+void grader_formula_fini(struct grader_formula *f)
+{
+    free(f->id);
+    free(f->name);
+    free(f->formula);
+    free(f->symbols);
+    free(f->note);
+    free(f->lesson);
+    free(f->page_title);
+    free(f->calc);
+    free(f->file);
+    memset(f, 0, sizeof *f);
+}

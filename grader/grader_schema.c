@@ -110,8 +110,9 @@ void grader_vproblem(struct grader_vctx *v, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    grader_eval_problem(v->e, CORE_ERR_INVALID, "%s:%d: %s: %s", grader_eval_path(v->e), v->line,
-                        v->label, buf);
+    core_strlist_pushf(v->problems, "%s:%d: %s: %s", v->path, v->line, v->label, buf);
+    if (!*v->first_code)
+        *v->first_code = CORE_ERR_INVALID;
     v->bad = true;
 }
 
@@ -194,10 +195,10 @@ static const char *got_text(lua_State *L, int idx, unsigned types)
     return luaL_typename(L, idx);
 }
 
-/* Checks every entry of the table at t against `specs` (for question
- * kind `kind`, or -1). Integer keys 1..max_pos are left to the caller. */
-void grader_fields_check(struct grader_vctx *v, int t, const struct grader_fspec *specs, int kind,
-                         const char *kind_word, long long max_pos)
+/* Checks every entry of the table at t against `specs` (for a question of
+ * kind `kind`, or NULL). Integer keys 1..max_pos are left to the caller. */
+void grader_fields_check(struct grader_vctx *v, int t, const struct grader_fspec *specs,
+                         const struct grader_fields_kind *kind, long long max_pos)
 {
     lua_State *L = v->L;
     t = lua_absindex(L, t);
@@ -234,14 +235,12 @@ void grader_fields_check(struct grader_vctx *v, int t, const struct grader_fspec
                 grader_vproblem(v, "unknown field '%s' (did you mean '%s'?)", name, sugg);
             else
                 grader_vproblem(v, "unknown field '%s'", name);
-        } else if (kind >= 0 && !grader_kind_field_applies(kind, name, kinds, sizeof kinds)) {
+        } else if (kind && !kind->applies(kind->kind, name, kinds, sizeof kinds)) {
             grader_vproblem(v, "field '%s' does not apply to %s %s question (only to: %s)", name,
-                            kind_word[0] && strchr("aeiou", kind_word[0]) ? "an" : "a", kind_word,
-                            kinds);
+                            kind->word[0] && strchr("aeiou", kind->word[0]) ? "an" : "a",
+                            kind->word, kinds);
         } else {
-            unsigned types = f->types    ? f->types
-                             : kind >= 0 ? grader_kind_ops((enum grader_kind)kind)->answer_types
-                                         : 0;
+            unsigned types = f->types ? f->types : kind ? kind->answer_types : 0;
             if (types && !type_ok(L, -1, types)) {
                 char want[96];
                 types_text(types, want, sizeof want);
@@ -404,7 +403,7 @@ void grader_example_check(struct grader_vctx *v, int t, size_t i, void *ud)
     lua_rawgeti(L, t, 2);
     pos2 = !lua_isnil(L, -1);
     lua_pop(L, 1);
-    grader_fields_check(&s, t, example_fields, -1, NULL, 2);
+    grader_fields_check(&s, t, example_fields, NULL, 2);
     bool has_answer = grader_has_field(L, t, "answer"), has_score = grader_has_field(L, t, "score");
     bool has_order = grader_has_field(L, t, "order");
     if ((pos1 || has_answer) && has_order)
@@ -439,7 +438,7 @@ void grader_example_check(struct grader_vctx *v, int t, size_t i, void *ud)
     if (grader_rawfield(L, t, "lab") == LUA_TTABLE) {
         struct grader_vctx l;
         grader_vctx_sub(&l, &s, ": lab");
-        grader_fields_check(&l, lua_gettop(L), lab_fields, -1, NULL, 0);
+        grader_fields_check(&l, lua_gettop(L), lab_fields, NULL, 0);
         s.bad |= l.bad;
     }
     lua_pop(L, 1);

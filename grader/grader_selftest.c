@@ -606,17 +606,6 @@ static void push_problem(struct core_strlist *problems, const struct grader_ques
     grader_problem_push(problems, prefix, NULL, label, msg);
 }
 
-void grader_problem_push(struct core_strlist *problems, const char *prefix, const char *also,
-                         const char *label, const char *msg)
-{
-    size_t pn = strlen(prefix);
-    if (strncmp(msg, prefix, pn) == 0)
-        msg += pn;
-    if (also && strncmp(msg, also, strlen(also)) == 0)
-        msg += strlen(also);
-    core_strlist_pushf(problems, "%s%s%s%s", prefix, label ? label : "", label ? ": " : "", msg);
-}
-
 int grader_question_check(struct grader_pack *p, size_t qi, struct core_strlist *problems,
                           int *first_code)
 {

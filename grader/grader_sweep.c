@@ -140,22 +140,6 @@ static void sweep_question(struct grader_pack *p, size_t qi, size_t variants,
     free(seen.slot);
 }
 
-static const char *const ROLES[] = {[GRADER_ROLE_GOOD] = "good",
-                                    [GRADER_ROLE_TERSE] = "terse",
-                                    [GRADER_ROLE_OWN_WORDS] = "own-words",
-                                    [GRADER_ROLE_PARTIAL] = "partial",
-                                    [GRADER_ROLE_KEYWORDS] = "keywords",
-                                    [GRADER_ROLE_REVERSED] = "reversed",
-                                    [GRADER_ROLE_WRONG_FLUENT] = "wrong-fluent"};
-
-int grader_sample_role(const char *name)
-{
-    for (int i = 0; name && i < (int)(sizeof ROLES / sizeof ROLES[0]); i++)
-        if (strcmp(name, ROLES[i]) == 0)
-            return i;
-    return -1;
-}
-
 /* Quadratic weighted kappa of a (automatic) against h (person), scores in
  * 0..1: 1 - sum (a_i - h_i)^2 / ((1/n) sum_i sum_j (a_i - h_j)^2), the
  * form Cohen's weighted kappa with squared weights takes for scores on a

@@ -165,11 +165,6 @@ bool lesson_id_reserved(const char *id)
     return id && strncmp(id, LESSON_RESERVED_ID, n) == 0 && (id[n] == '\0' || id[n] == '.');
 }
 
-bool lesson_builtin_marker(const char *path)
-{
-    return path && strcmp(path, LESSON_BUILTIN_MARKER) == 0;
-}
-
 /* lesson_pack_import_with; `builtin` lets a reserved id through (the
  * course compiled into this binary). */
 static int pack_import(struct db *db, const struct lesson_src *src, bool force, bool builtin,

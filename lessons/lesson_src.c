@@ -320,3 +320,8 @@ int lesson_pack_export(struct db *db, const char *pack_id, const char *dir, bool
     db_pack_fini(&pack);
     return rc;
 }
+
+bool lesson_builtin_marker(const char *path)
+{
+    return path && strcmp(path, LESSON_BUILTIN_MARKER) == 0;
+}

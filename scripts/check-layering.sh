@@ -8,6 +8,14 @@
 #   - the foreign headers stay in their module: sqlite3.h in db/, lua.h,
 #     lauxlib.h and lualib.h in grader/, curses in tui/, CUDA headers in
 #     kernels/, md4c.h in tui/, mpi.h in labs/;
+#   - inside grader/, its three layers point down only (grader/CMakeLists.txt):
+#     grader/pure/ includes its own headers and core's, nothing of Lua;
+#     grader/runtime/ also pure's and grader/grader.h; grader/ (packs and
+#     grading) everything of grader/. Lua's headers are the runtime's, and
+#     of the top layer only the files in lua_debt below still include them
+#     (they do Lua stack work of their own: docs/ARCHITECTURE.md); a file
+#     leaves the list when it stops, and none joins it;
+#   - no include path climbs out of its folder with "..";
 #   - inside labs/, a folder's headers are its own: a file of labs/<folder>/
 #     includes labs/lab.h, labs/lab_author.h (the lab authors' header, which
 #     no other module may include), labs/transport/'s headers and its own
@@ -39,6 +47,23 @@ declare -A foreign=(
   [cuda.h]=kernels [cublas_v2.h]=kernels [cublasLt.h]=kernels [mpi.h]=labs
 )
 
+# grader/'s top layer: the files that still do Lua stack work of their own
+lua_debt=" grader/grader_attack.c grader/grader_calc.c grader/grader_calc_decl.c grader/grader_eval.c
+  grader/grader_formula.c grader/grader_grade.c grader/grader_job.c grader/grader_kind_choice.c
+  grader/grader_kind_code.c grader/grader_kind_numeric.c grader/grader_kind_text.c grader/grader_render.c
+  grader/grader_schema.c grader/grader_selftest.c "
+lua_debt=$(echo $lua_debt) # one line, single spaces
+lua_debt=" $lua_debt "
+
+# The layer of a file of grader/: pure, runtime or top.
+grader_layer() {
+  case $1 in
+    grader/pure/*) echo pure ;;
+    grader/runtime/*) echo runtime ;;
+    *) echo top ;;
+  esac
+}
+
 include_re='^[[:space:]]*#[[:space:]]*include[[:space:]]*(["<])([^">]+)[">]'
 bad=0
 complain() { echo "$1: $2"; bad=1; }
@@ -55,7 +80,34 @@ for mod in "${!allowed[@]}"; do
         owner=${foreign[$path]:-}
         [ -n "$owner" ] && [ "$owner" != "$mod" ] &&
           complain "$f:$n" "includes <$path>, which only $owner/ may include"
+        if [ "$owner" = grader ] && [ "$mod" = grader ]; then
+          layer=$(grader_layer "$f")
+          if [ "$layer" = pure ]; then
+            complain "$f:$n" "grader/pure/ includes <$path>: the pure layer is C without Lua"
+          elif [ "$layer" = top ] && [[ $lua_debt != *" $f "* ]]; then
+            complain "$f:$n" "includes <$path>: Lua stack work belongs in grader/runtime/ (packs and grading call it with C types)"
+          fi
+        fi
         continue
+      fi
+      if [[ $path == ../* || $path == */../* ]]; then
+        complain "$f:$n" "includes \"$path\": an include names a module's header from the top (\"db/db.h\") or one of its own folder, never with .."
+        continue
+      fi
+      if [ "$mod" = grader ]; then
+        layer=$(grader_layer "$f")
+        case $path in
+          */*) target_file=$path ;;
+          *) target_file=${f%/*}/$path ;;
+        esac
+        if [[ $target_file == grader/* ]]; then
+          tl=$(grader_layer "$target_file")
+          [ "$target_file" = grader/grader.h ] && tl=api
+          if { [ "$layer" = pure ] && [ "$tl" != pure ]; } ||
+             { [ "$layer" = runtime ] && [ "$tl" = top ]; }; then
+            complain "$f:$n" "grader/'s $layer layer includes \"$path\", of the $tl layer above it (pure <- runtime <- packs and grading)"
+          fi
+        fi
       fi
       case $path in
         */*) target=${path%%/*} ;;

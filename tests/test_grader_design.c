@@ -3,7 +3,7 @@
  * sentences, claims and lists of terms, clauses and negation, dismissals,
  * phrases, near groups and misspellings. Pure C: no Lua.
  */
-#include "grader/grader_internal.h"
+#include "grader/pure/grader_pure.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

@@ -15,7 +15,7 @@
 
 #include "core/core.h"
 #include "grader/grader.h"
-#include "grader/grader_internal.h"
+#include "grader/pure/grader_pure.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -11,7 +11,7 @@
 
 #include "cmocka_skip.h"
 
-#include "grader/grader_internal.h"
+#include "grader/pure/grader_pure.h"
 
 #include <locale.h>
 #include <math.h>

@@ -35,7 +35,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "grader/grader_internal.h"
+#include "grader/pure/grader_pure.h"
 
 #include <math.h>
 #include <string.h>

@@ -391,6 +391,62 @@ static void test_limits_in_the_probe(void **state)
     assert_alive();
 }
 
+/* The time limit jumps out of a pattern matcher only (grader_sandbox.c,
+ * "Time"): pcall and gsub's replacement are wrapped to keep that so, and do
+ * what Lua's do; after errors raised inside matchers and replacements, and
+ * caught, a pathological pattern is still stopped, by the jump. */
+static void test_time_jump_only_in_matchers(void **state)
+{
+    (void)state;
+    /* pcall, through its message handler, gives what Lua's gives */
+    assert_string_equal(probe("local a, b, c = pcall(function() return 1, 2 end)\n"
+                              "return tostring(a) .. b .. c"),
+                        "true12");
+    assert_string_equal(probe("local ok, e = pcall(error, 'x', 0) return tostring(ok) .. e"),
+                        "falsex");
+    assert_string_equal(probe("local ok, e = pcall(error, {}) return tostring(ok) .. type(e)"),
+                        "falsetable");
+    assert_non_null(
+        strstr(probe("local ok, e = pcall(string.find, 'a', '[') return e"), "malformed pattern"));
+    const char *r = probe("return pcall()");
+    assert_non_null(strstr(r, "ERROR -7"));
+    assert_non_null(strstr(r, "bad argument #1 to 'pcall'"));
+    /* gsub with a function or a table (and its __index) as before */
+    assert_string_equal(probe("return (('hello world'):gsub('%w+', { hello = 'HI' }))"),
+                        "HI world");
+    assert_string_equal(
+        probe("return (('hello'):gsub('(h)(e)', function(a, b) return b .. a end))"), "ehllo");
+    assert_string_equal(probe("return (('abc'):gsub('%w', function() return false end))"), "abc");
+    assert_string_equal(probe("return (('ab'):gsub('%w', setmetatable({}, { __index =\n"
+                              "  function(t, k) return k:upper() end })))"),
+                        "AB");
+    assert_string_equal(probe("return select(2, ('aaa'):gsub('a', 'b'))"), "3");
+    assert_non_null(strstr(probe("return (('a'):gsub('a', function() return {} end))"),
+                           "invalid replacement value (a table)"));
+    /* a pathological pattern after a caught error in a matcher, after one in
+     * a replacement, and inside a replacement: each stopped by the clock */
+    static const char *const after[] = {
+        "pcall(string.find, 'a', '[')\n",
+        "pcall(string.gsub, 'a', 'a', function() error('x') end)\n",
+        "local ok = pcall(function() local c <close> = setmetatable({}, { __close =\n"
+        "  function() end }) ; string.find('a', '%') end)\n",
+        "return (('x'):gsub('x', function()\n",
+    };
+    static const char *const close[] = {"", "", "", " end))"};
+    for (size_t i = 0; i < sizeof after / sizeof after[0]; i++) {
+        char script[512];
+        snprintf(script, sizeof script, "%sreturn ('a'):rep(1e5):find('.-.-.-.-.-.-b')%s", after[i],
+                 close[i]);
+        r = probe(script);
+        if (!strstr(r, "time limit"))
+            fprintf(stderr, "case %zu: %s\n", i, r);
+        assert_non_null(strstr(r, "ERROR -6"));
+        assert_non_null(strstr(r, "time limit (500 ms of CPU) exceeded"));
+        assert_non_null(strstr(r, "l.lua:6:")); /* the pack line that ran the probe */
+        assert_alive();
+    }
+}
+
 static void test_limit_at_load_time(void **state)
 {
     (void)state;
@@ -438,6 +494,7 @@ int main(void)
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_time_backstop_in_lua),
         cmocka_unit_test(test_limits_in_the_probe),
+        cmocka_unit_test(test_time_jump_only_in_matchers),
         cmocka_unit_test(test_limit_at_load_time),
         cmocka_unit_test(test_many_gradings_stay_fresh),
     };

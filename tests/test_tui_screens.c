@@ -521,6 +521,39 @@ static void test_question_choices(void **state)
     tui_question_model_fini(&m);
 }
 
+/* The mode a question is left in is settled by its controller
+ * (tui_question_settle), never while it is drawn: drawing leaves the model's
+ * mode as it was. */
+static void test_question_settle(void **state)
+{
+    (void)state;
+    struct tui_question_model m;
+    choice_model(&m, TUI_QK_CHOICE);
+    struct tui_canvas c;
+    tui_canvas_init(&c, 80, 22, TUI_CS_UTF8);
+    struct tui_cursor cur = {0};
+    m.mode = TUI_Q_KEYS;
+    tui_view_question(&m, &c, tui_test_full(&c), &cur);
+    assert_int_equal(m.mode, TUI_Q_KEYS); /* drawing changed nothing */
+    tui_question_settle(&m);
+    assert_int_equal(m.mode, TUI_Q_PICK); /* a pick list has no command mode */
+    tui_question_settle(&m);
+    assert_int_equal(m.mode, TUI_Q_PICK);
+    m.mode = TUI_Q_KEYS; /* closed: the keys, no list to pick from */
+    m.closed = true;
+    m.show_solution = true;
+    assert_true(tui_question_locked(&m));
+    tui_question_settle(&m);
+    assert_int_equal(m.mode, TUI_Q_KEYS);
+    tui_question_model_fini(&m);
+    numeric_model(&m); /* an answer line keeps its command mode */
+    m.mode = TUI_Q_KEYS;
+    tui_question_settle(&m);
+    assert_int_equal(m.mode, TUI_Q_KEYS);
+    tui_question_model_fini(&m);
+    tui_canvas_fini(&c);
+}
+
 static void test_question_design(void **state)
 {
     (void)state;
@@ -1204,6 +1237,7 @@ int main(void)
         cmocka_unit_test(test_question_numeric),
         cmocka_unit_test(test_question_modes),
         cmocka_unit_test(test_question_choices),
+        cmocka_unit_test(test_question_settle),
         cmocka_unit_test(test_question_design),
         cmocka_unit_test(test_question_certainty),
         cmocka_unit_test(test_editor),

@@ -1,8 +1,9 @@
 /*
- * tui_md_internal.h — what the Markdown renderer's files share (tui_md.c:
- * lines, containers, inline text, blocks and the md4c callbacks;
- * tui_md_table.c: tables). Never included from anywhere else: it is the
- * only header besides those two files that sees md4c.
+ * tui_md_internal.h — what the Markdown renderer's files share
+ * (tui_md_line.c: lines, containers' prefixes, styled text; tui_md.c:
+ * inline text, blocks and the md4c callbacks; tui_md_table.c: tables).
+ * Never included from anywhere else: it is the only header besides those
+ * files that sees md4c.
  */
 #ifndef WB_TUI_MD_INTERNAL_H
 #define WB_TUI_MD_INTERNAL_H
@@ -100,7 +101,7 @@ static const struct tui_style S_MUTED = {0, TUI_C_MUTED};
 static const struct tui_style S_MARK = {0, TUI_C_ACCENT};
 static const struct tui_style S_CODE = {0, TUI_C_CODE};
 
-/* ---- tui_md.c --------------------------------------------------------------- */
+/* ---- tui_md_line.c ---------------------------------------------------------- */
 
 bool tui_md_utf8(const struct tui_md *m);
 bool tui_md_same_style(struct tui_style a, struct tui_style b);

@@ -433,6 +433,10 @@ const char *tui_question_unit_hint(const char *unit);
  * line), and the mode a question opens in. */
 enum tui_q_kind tui_question_kind_of(const char *kind);
 enum tui_q_mode tui_question_start_mode(const struct tui_question_model *m);
+/* The mode after a change, settled by the controller (never while
+ * drawing): a pick list has no separate command mode unless the question
+ * is closed, so TUI_Q_KEYS becomes TUI_Q_PICK there. */
+void tui_question_settle(struct tui_question_model *m);
 /* The pick list: move the selection by d (-1, 1; a held ordering item moves
  * with it); Space (choice: this one; multi: toggle; ordering: hold). */
 void tui_question_move(struct tui_question_model *m, int d);

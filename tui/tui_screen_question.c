@@ -200,6 +200,7 @@ struct question {
     char *title_bar;
     char *lab;              /* the lab the question uses, or NULL */
     char *pending;          /* answer waiting for a certainty */
+    bool pending_self;      /* ...graded with the rubric's self-scores */
     enum tui_q_mode before; /* mode to return to from the certainty prompt */
     char *policy_text;      /* the policy in words */
     bool exam;              /* the question belongs to an exam lesson */
@@ -485,13 +486,16 @@ static void new_variant(struct tui_app *a, struct question *q)
     free(qid);
 }
 
-static void grade(struct tui_app *a, struct question *q, const char *answer, int certainty)
+/* Grades answer; with_self: a design answer scored on the rubric, its
+ * self-scores go with it, and once it is graded the scoring is done
+ * (m->self_done: a refused or failed grade leaves it to be scored again). */
+static void grade(struct tui_app *a, struct question *q, const char *answer, int certainty,
+                  bool with_self)
 {
     struct tui_question_model *m = &q->m;
     struct core_err e = {0};
     struct lesson_answer_result res;
-    /* A design answer scored on the rubric keeps its self-scores with it. */
-    size_t n_self = m->kind == TUI_QK_DESIGN && m->self_done ? m->n_rubric : 0;
+    size_t n_self = m->kind == TUI_QK_DESIGN && with_self ? m->n_rubric : 0;
     struct db_selfscore_in *self = core_xcalloc(n_self ? n_self : 1, sizeof *self);
     for (size_t i = 0; i < n_self; i++)
         self[i] = (struct db_selfscore_in){m->rubric[i], m->self[i], m->rubric_points[i]};
@@ -503,6 +507,8 @@ static void grade(struct tui_app *a, struct question *q, const char *answer, int
         return;
     }
     bool practice = res.practice;
+    if (n_self)
+        m->self_done = true;
     tui_question_set_result(m, &res, certainty, q->policy_text, q->exam);
     lesson_answer_result_fini(&res);
     load_attempts(a, q);
@@ -518,8 +524,9 @@ static void grade(struct tui_app *a, struct question *q, const char *answer, int
         m->mode = TUI_Q_KEYS;
 }
 
-/* Grades now, or first asks for a certainty in a CBM pack. */
-static void submit(struct tui_app *a, struct question *q, const char *answer)
+/* Grades now, or first asks for a certainty in a CBM pack (with_self: as
+ * grade's, kept with the pending answer). */
+static void submit(struct tui_app *a, struct question *q, const char *answer, bool with_self)
 {
     struct tui_question_model *m = &q->m;
     if (!answer || !answer[0] || strspn(answer, " \t\n") == strlen(answer)) {
@@ -529,12 +536,13 @@ static void submit(struct tui_app *a, struct question *q, const char *answer)
     if (m->cbm) {
         free(q->pending);
         q->pending = core_xstrdup(answer);
+        q->pending_self = with_self;
         q->before = m->mode;
         m->mode = TUI_Q_CERTAINTY;
         m->follow = true;
         return;
     }
-    grade(a, q, answer, 0);
+    grade(a, q, answer, 0, with_self);
 }
 
 static void give_up(struct tui_app *a, struct question *q)
@@ -580,6 +588,7 @@ static void question_resume(struct tui_app *a, void *st)
     q->m.needs_lab = v.v.needs_lab ? core_xasprintf("%s (here: Tab, then L)", v.v.needs_lab) : NULL;
     lesson_question_view_fini(&v);
     q->m.mode = tui_question_locked(&q->m) ? TUI_Q_KEYS : tui_question_start_mode(&q->m);
+    tui_question_settle(&q->m);
     q->m.follow = true;
 }
 
@@ -643,14 +652,14 @@ static void grade_entry(struct tui_app *a, struct question *q)
 {
     struct tui_question_model *m = &q->m;
     if (m->mode != TUI_Q_PICK) {
-        submit(a, q, m->input.text.data ? m->input.text.data : "");
+        submit(a, q, m->input.text.data ? m->input.text.data : "", false);
         return;
     }
     char *ans = tui_question_pick_answer(m);
     if (!ans[0])
         tui_app_msg(a, true, "pick with Space first");
     else
-        submit(a, q, ans);
+        submit(a, q, ans, false);
     free(ans);
 }
 
@@ -692,7 +701,7 @@ static void submit_design(struct tui_app *a, struct question *q)
 {
     struct tui_question_model *m = &q->m;
     if (!m->n_rubric || m->self_done) {
-        submit(a, q, m->editor.text.data);
+        submit(a, q, m->editor.text.data, m->self_done);
     } else if (!m->editor.text.len) {
         tui_app_msg(a, true, "write your answer first");
     } else {
@@ -702,9 +711,19 @@ static void submit_design(struct tui_app *a, struct question *q)
     }
 }
 
+static void question_act(struct tui_app *a, struct question *q, int act);
+
+/* Every action, then the mode it leaves settled (tui_question_settle): the
+ * model changes here, never while it is drawn. */
 static void question_action(struct tui_app *a, void *st, int act)
 {
     struct question *q = st;
+    question_act(a, q, act);
+    tui_question_settle(&q->m);
+}
+
+static void question_act(struct tui_app *a, struct question *q, int act)
+{
     struct tui_question_model *m = &q->m;
     switch (act) {
     case A_GRADE:
@@ -794,9 +813,8 @@ static void question_action(struct tui_app *a, void *st, int act)
         if (m->n_rubric)
             tui_question_self_set(m, m->self[m->rsel] + (act == A_SCORE_UP ? 0.5 : -0.5));
         break;
-    case A_CONFIRM:
-        m->self_done = true;
-        submit(a, q, m->editor.text.data);
+    case A_CONFIRM: /* the rubric scored: graded with the self-scores */
+        submit(a, q, m->editor.text.data, true);
         if (m->mode == TUI_Q_RUBRIC)
             m->mode = TUI_Q_KEYS;
         break;
@@ -812,7 +830,7 @@ static void question_action(struct tui_app *a, void *st, int act)
             char *ans = q->pending;
             q->pending = NULL;
             m->mode = q->before;
-            grade(a, q, ans, act - A_CERT1 + 1);
+            grade(a, q, ans, act - A_CERT1 + 1, q->pending_self);
             free(ans);
         }
         break;
@@ -868,10 +886,6 @@ static void question_draw(struct tui_app *a, void *st, struct tui_canvas *c, str
                           struct tui_cursor *cur)
 {
     struct question *q = st;
-    /* Pick lists have no separate command mode (unless closed). */
-    if (q->m.mode == TUI_Q_KEYS && q->m.kind != TUI_QK_LINE && q->m.kind != TUI_QK_DESIGN &&
-        q->m.n_choices && !tui_question_locked(&q->m))
-        q->m.mode = TUI_Q_PICK;
     tui_view_question(&q->m, c, r, cur);
 }
 

@@ -162,6 +162,13 @@ enum tui_q_mode tui_question_start_mode(const struct tui_question_model *m)
     }
 }
 
+void tui_question_settle(struct tui_question_model *m)
+{
+    if (m->mode == TUI_Q_KEYS && m->kind != TUI_QK_LINE && m->kind != TUI_QK_DESIGN &&
+        m->n_choices && !tui_question_locked(m))
+        m->mode = TUI_Q_PICK;
+}
+
 /* Moves the pick list's selection by d (-1 or 1); an ordering item held
  * moves with it. */
 void tui_question_move(struct tui_question_model *m, int d)

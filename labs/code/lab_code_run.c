@@ -669,6 +669,40 @@ static int cmp_d(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+double lab_code_score(const struct lab_code_spec *s, bool correct, double f)
+{
+    if (!correct)
+        return 0;
+    double base = s->correct_share >= 0 && s->correct_share <= 1 ? s->correct_share : 0;
+    if (s->n_bands == 0)
+        return 1;
+    /* the best band reached, linear between bands, 0 below the first */
+    double got = 0;
+    for (int i = 0; i < s->n_bands; i++) {
+        if (f >= s->bands[i].fraction) {
+            got = s->bands[i].score;
+            if (i + 1 < s->n_bands && f < s->bands[i + 1].fraction) {
+                double a = s->bands[i].fraction, b = s->bands[i + 1].fraction;
+                got += (s->bands[i + 1].score - s->bands[i].score) * (f - a) / (b - a);
+            }
+        } else if (i == 0) {
+            got = s->bands[0].fraction > 0 ? s->bands[0].score * f / s->bands[0].fraction : 0;
+            break;
+        }
+    }
+    if (got > 1)
+        got = 1;
+    return base + (1 - base) * got;
+}
+
+/* The roofline bound at an intensity (here, beside its one caller in this
+ * file, so the run and the roofline lab call in one direction only). */
+double lab_code_roof_bound(const struct lab_code_roof *r, double intensity)
+{
+    double mem = intensity * r->triad_gbs;
+    return r->fma_gflops < mem || intensity <= 0 ? (intensity <= 0 ? 0 : r->fma_gflops) : mem;
+}
+
 void lab_code_result_fini(struct lab_code_result *r)
 {
     if (!r)

@@ -197,6 +197,9 @@ struct lab_params;
  * what the lab needs on this machine). Errors: CORE_ERR_INVALID naming the
  * parameter (a bad host list, an unreadable hostfile). */
 int lab_mpi_ranks_given(const struct lab_params *p, int *ranks, struct core_err *err);
+/* The text parameter `name` of p, "" when unset or when p's lab has no such
+ * parameter (lab_mpi_rank.c). Borrowed from p. */
+const char *lab_mpi_param_text(const struct lab_params *p, const char *name);
 /* A copy of in (caller frees with lab_params_fini) in which, for a run over
  * MPI whose ranks are known (lab_mpi_ranks_given) and whose `workers` the
  * user left out, `workers` is what the ranks give (lab_def.mpi_workers);

@@ -11,7 +11,7 @@
  * Checks, besides "no crash": an accepted answer is finite and has no `why`;
  * a refused one has a printable `why`; reading twice gives the same result.
  */
-#include "grader/grader_internal.h"
+#include "grader/pure/grader_pure.h"
 
 #include <math.h>
 #include <stdint.h>

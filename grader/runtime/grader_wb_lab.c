@@ -15,10 +15,14 @@
  * grader_wb.c) sets the table as wb.lab. Misuse raises; an answer that cannot
  * be graded returns { valid = false, feedback }.
  *
- * Uses the pure building blocks of grader_internal.h (numbers, units,
+ * Also the test of a finite number that wb.finite and the readers share
+ * (grader_wb_finite): here, below grader_wb.c, so the two files do not
+ * call each other.
+ *
+ * Uses the pure building blocks of grader_pure.h (numbers, units,
  * tolerance) and the sandbox's no-jump bracket.
  */
-#include "grader_lua_internal.h"
+#include "grader_runtime.h"
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -30,6 +34,11 @@
 #define LAB_GRADE "wb.lab.grade(answer, ctx, opts): "
 #define LAB_MISSING                                                                                \
     "Your latest run lacks the figure this question needs. Run the lab again with its defaults."
+
+bool grader_wb_finite(struct lua_State *L, int idx)
+{
+    return lua_type(L, idx) == LUA_TNUMBER && isfinite(lua_tonumber(L, idx));
+}
 
 /* Pushes ctx.lab[part][key] (ctx and key at 1 and 2), or nil. */
 static void push_run_value(lua_State *L, const char *part, const char *fn)

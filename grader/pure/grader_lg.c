@@ -38,7 +38,7 @@
  * Thread-safe: one lock around the dictionary's first load, the cache and
  * the parser.
  */
-#include "grader_internal.h"
+#include "grader_pure.h"
 
 #include <link-grammar/dict-api.h>
 #include <link-grammar/link-includes.h>

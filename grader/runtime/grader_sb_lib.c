@@ -29,10 +29,14 @@
  * Every file runs in an environment of its own (grader_sb_load) whose reads
  * fall through to the sandbox globals.
  *
+ * A sandbox with these libraries: grader_sb_new and grader_sb_run hand the
+ * sandbox (grader_sandbox.c, below this file) the functions that set them
+ * up and reset them between jobs.
+ *
  * Uses the sandbox (grader_sandbox.c), the wb library and the constructors
  * of the pack model, and lua.h.
  */
-#include "grader_lua_internal.h"
+#include "grader_runtime.h"
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -114,7 +118,7 @@ static int l_collectgarbage(lua_State *L)
  * upvalue) in this frame so its messages name 'load'. */
 static int l_load(lua_State *L)
 {
-    grader_sb_guard_enter(L, 0);
+    int was = grader_sb_guard_enter(L, false);
     bool has_env = !lua_isnone(L, 4);
     lua_settop(L, 4);
     lua_pushliteral(L, "t");
@@ -135,7 +139,7 @@ static int l_load(lua_State *L)
     lua_CFunction orig = lua_tocfunction(L, lua_upvalueindex(1));
     uint64_t cost = 1 + (lua_type(L, 1) == LUA_TSTRING ? lua_rawlen(L, 1) / PATTERN_BYTES : 0);
     int n = orig(L);
-    grader_sb_guard_leave(L);
+    grader_sb_guard_leave(L, was);
     grader_sb_charge(L, cost); /* compiling: a few instructions' worth per byte */
     return n;
 }
@@ -146,6 +150,7 @@ static int l_load(lua_State *L)
  * would otherwise run beyond the instruction limit.) */
 static int l_xpcall_handler(lua_State *L)
 {
+    grader_sb_guard_unwind(L); /* an error: no pattern matcher runs from here on */
     if (grader_sb_killed(L)) {
         lua_settop(L, 1);
         return 1;
@@ -154,6 +159,28 @@ static int l_xpcall_handler(lua_State *L)
     lua_insert(L, 1);                      /* h msg */
     lua_call(L, lua_gettop(L) - 1, 1);
     return 1;
+}
+
+/* The message handler of pcall: the error as it is. It runs where the
+ * error is raised, before anything unwinds (a __close method): from there
+ * on no pattern matcher runs, so the time limit may not jump (see
+ * grader_sandbox.c, "Time"). */
+static int l_pcall_handler(lua_State *L)
+{
+    grader_sb_guard_unwind(L);
+    lua_settop(L, 1);
+    return 1;
+}
+
+/* pcall(f, ...): the original xpcall (the upvalue) with l_pcall_handler,
+ * which gives what pcall gives. */
+static int l_pcall(lua_State *L)
+{
+    luaL_checkany(L, 1);
+    lua_pushcfunction(L, l_pcall_handler); /* f ... h */
+    lua_insert(L, 2);                      /* f h ... */
+    lua_CFunction orig = lua_tocfunction(L, lua_upvalueindex(1));
+    return orig(L);
 }
 
 /* xpcall(f, msgh, ...): the original (the upvalue) with msgh wrapped. */
@@ -431,9 +458,9 @@ static int l_guard(lua_State *L)
     lua_CFunction orig = lua_tocfunction(L, lua_upvalueindex(1));
     enum charge_kind kind = (enum charge_kind)lua_tointeger(L, lua_upvalueindex(2));
     uint64_t cost = charge_before(L, kind);
-    grader_sb_guard_enter(L, 0);
+    int was = grader_sb_guard_enter(L, kind == CH_PATTERN);
     int n = orig(L);
-    grader_sb_guard_leave(L);
+    grader_sb_guard_leave(L, was);
     int top = lua_gettop(L);
     cost += string_bytes(L, top - n + 1, top) / CHARGE_BYTES; /* what it made */
     grader_sb_charge(L, cost);
@@ -448,9 +475,9 @@ static int l_guard_iter(lua_State *L)
     int n = lua_gettop(L);
     lua_pushvalue(L, lua_upvalueindex(1)); /* args iter */
     lua_insert(L, 1);                      /* iter args */
-    grader_sb_guard_enter(L, 1);
+    int was = grader_sb_guard_enter(L, true);
     lua_call(L, n, LUA_MULTRET);
-    grader_sb_guard_leave(L);
+    grader_sb_guard_leave(L, was);
     grader_sb_charge(L, 1 + string_bytes(L, 1, lua_gettop(L)) / CHARGE_BYTES);
     return lua_gettop(L);
 }
@@ -461,6 +488,39 @@ static int l_guard_gmatch(lua_State *L)
     if (n == 1 && lua_isfunction(L, -1))
         lua_pushcclosure(L, l_guard_iter, 1); /* ... guarded_iter */
     return n;
+}
+
+/* gsub's replacement when it is a function or a table (the upvalue): the
+ * matcher calls it, and pack code (or a metamethod) runs there, so the time
+ * limit may not jump while it does. Called with the captures (the whole
+ * match when none); a table is indexed with the first, as gsub does. */
+static int l_gsub_repl(lua_State *L)
+{
+    int was = grader_sb_guard_enter(L, false);
+    if (lua_type(L, lua_upvalueindex(1)) == LUA_TTABLE) {
+        lua_settop(L, 1);                      /* cap */
+        lua_pushvalue(L, lua_upvalueindex(1)); /* cap t */
+        lua_insert(L, 1);                      /* t cap */
+        lua_gettable(L, 1);                    /* t v */
+    } else {
+        lua_pushvalue(L, lua_upvalueindex(1)); /* caps... f */
+        lua_insert(L, 1);                      /* f caps... */
+        lua_call(L, lua_gettop(L) - 1, 1);     /* v */
+    }
+    grader_sb_guard_leave(L, was);
+    return 1;
+}
+
+/* A guarded gsub: a replacement function or table is wrapped (l_gsub_repl). */
+static int l_guard_gsub(lua_State *L)
+{
+    int t = lua_type(L, 3);
+    if (t == LUA_TFUNCTION || t == LUA_TTABLE) {
+        lua_pushvalue(L, 3);                 /* s p repl ... repl */
+        lua_pushcclosure(L, l_gsub_repl, 1); /* s p repl ... wrapped */
+        lua_replace(L, 3);                   /* s p wrapped ... */
+    }
+    return l_guard(L);
 }
 
 /* Replaces t[name] (a C function) with a guarded closure around it. */
@@ -534,6 +594,9 @@ int grader_sb_libs_open(lua_State *L)
     lua_pushcclosure(L, l_guard, 2);
     lua_setfield(L, g, "collectgarbage");
     lua_getfield(L, g, "xpcall");     /* G xpcall */
+    lua_pushcclosure(L, l_pcall, 1);  /* G l_pcall */
+    lua_setfield(L, g, "pcall");      /* G */
+    lua_getfield(L, g, "xpcall");     /* G xpcall */
     lua_pushcclosure(L, l_xpcall, 1); /* G l_xpcall */
     lua_setfield(L, g, "xpcall");     /* G */
     lua_getfield(L, g, "load");       /* G load */
@@ -545,15 +608,13 @@ int grader_sb_libs_open(lua_State *L)
     int s = lua_gettop(L);
     lua_pushnil(L);
     lua_setfield(L, s, "dump"); /* also gone from ("").dump: this is the strings' __index */
-    static const char *const sguard[] = {"find",  "match",  "gsub",    "rep",  "format",
-                                         "lower", "upper",  "reverse", "byte", "char",
-                                         "pack",  "unpack", NULL};
+    static const char *const sguard[] = {"find",    "match", "rep",  "format", "lower",  "upper",
+                                         "reverse", "byte",  "char", "pack",   "unpack", NULL};
     for (int i = 0; sguard[i]; i++)
         guard(L, s, sguard[i], l_guard,
-              strcmp(sguard[i], "find") == 0 || strcmp(sguard[i], "match") == 0 ||
-                      strcmp(sguard[i], "gsub") == 0
-                  ? CH_PATTERN
-                  : CH_BYTES);
+              strcmp(sguard[i], "find") == 0 || strcmp(sguard[i], "match") == 0 ? CH_PATTERN
+                                                                                : CH_BYTES);
+    guard(L, s, "gsub", l_guard_gsub, CH_PATTERN);
     guard(L, s, "gmatch", l_guard_gmatch, CH_PATTERN);
     lua_pop(L, 1); /* G */
 
@@ -612,4 +673,27 @@ void grader_sb_load(lua_State *L, const struct core_buf *bc, const char *chunkna
         grader_sb_fresh_upvalue(L, -2); /* f: a new _ENV, not the last job's changed */
     else
         lua_setupvalue(L, -2, 1); /* f */
+}
+
+void grader_sb_load_mapped(lua_State *L, const struct core_buf *bc, const char *chunkname,
+                           const struct grader_linemap *map)
+{
+    grader_sb_load(L, bc, chunkname); /* f */
+    grader_sb_set_map(L, map);
+}
+
+/* ---- a sandbox with these libraries ------------------------------------------ */
+
+static const struct grader_sb_libs sb_libs = {grader_sb_libs_open, grader_sb_job_reset};
+
+int grader_sb_new(struct grader_sb **out, const struct grader_limits *lim,
+                  struct grader_sb_pool *pool, struct core_err *err)
+{
+    return grader_sb_open(out, lim, pool, &sb_libs, err);
+}
+
+int grader_sb_run(const struct grader_limits *lim, struct grader_sb_pool *pool,
+                  int (*fn)(struct lua_State *L), void *ud, struct core_err *err)
+{
+    return grader_sb_run_with(lim, pool, &sb_libs, fn, ud, err);
 }

@@ -16,9 +16,9 @@
  *   - Text quoted back to the student (grader_text_quote) is short, valid
  *     UTF-8 and safe to print.
  *
- * Pure C (grader_internal.h): no Lua, no I/O, no globals.
+ * Pure C (grader_pure.h): no Lua, no I/O, no globals.
  */
-#include "grader_internal.h"
+#include "grader_pure.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -24,7 +24,7 @@
  *
  * Pure C: no Lua, no I/O.
  */
-#include "grader_internal.h"
+#include "grader_pure.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -18,7 +18,7 @@
  * Uses core and POSIX mmap.
  */
 #define _GNU_SOURCE
-#include "grader_lua_internal.h"
+#include "grader_runtime.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -226,11 +226,10 @@ struct grader_sb_warm *grader_sb_pool_warm(struct grader_sb_pool *pool)
     return &pool->warm;
 }
 
-void grader_sb_pool_free(struct grader_sb_pool *pool)
+void grader_arena_pool_free(struct grader_sb_pool *pool)
 {
     if (!pool)
         return;
-    grader_sb_free(pool->warm.sb); /* gives the mapping back first */
     if (pool->base)
         munmap(pool->base, pool->size);
     free(pool);

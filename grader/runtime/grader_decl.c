@@ -11,7 +11,7 @@
  *
  * Uses lua.h only.
  */
-#include "grader_lua_internal.h"
+#include "grader_runtime.h"
 
 #include <lauxlib.h>
 #include <lua.h>

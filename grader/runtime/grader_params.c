@@ -13,7 +13,7 @@
  * objects). Anything else makes the encoder give up (NULL), and the
  * attempt keeps only its seed. Tables are read raw: no metamethod runs.
  */
-#include "grader_lua_internal.h"
+#include "grader_runtime.h"
 
 #include <lauxlib.h>
 #include <lua.h>

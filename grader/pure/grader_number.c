@@ -33,7 +33,7 @@
  *   - Units: one unit, after the whole expression. A bare number is in the
  *     expected unit; the rest of the unit rules are in grader_unit.c.
  */
-#include "grader_internal.h"
+#include "grader_pure.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
  *
  * Uses core_fnv1a for the seed hash.
  */
-#include "grader_internal.h"
+#include "grader_pure.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -60,31 +60,50 @@
  *     signal-safe; lua.c's SIGINT handler does the same), which kills as
  *     above. A long C call (a pathological pattern) executes no
  *     instruction, so if control has still not come back at the next tick
- *     the handler siglongjmp()s out of grader_pcall.
- *     The state is then abandoned and freed wholesale. The jump waits while
- *     code that may hold a libc lock runs (malloc in the allocator, the
- *     number parser, our own C drivers): those bracket themselves with a
- *     no-jump counter and the handler tries again at the next tick. The hook
- *     also compares the clock each HOOK_STEP instructions, so the limit holds
- *     even where a timer cannot be created.
+ *     the handler siglongjmp()s out of grader_pcall. The state is then
+ *     abandoned and freed wholesale, and never read again.
+ *     The jump's invariant, which each part below can be checked against:
+ *     the handler jumps only while may_jump is set and no_jump is 0.
+ *     may_jump is set only by grader_sb_guard_enter(L, true), which the
+ *     guards of string.find, match, gsub and gmatch's iterator
+ *     (grader_sb_lib.c) call around lstrlib's own function: the pattern
+ *     matcher, which calls no libc function that takes a lock (memchr,
+ *     memcmp and the like) and allocates through Lua's allocator alone.
+ *     Everything else clears it: every other guard for its call, gsub's
+ *     replacement function or table while it runs (pack code and
+ *     metamethods), every message handler where an error is raised, before
+ *     anything unwinds (l_msgh; pcall's and xpcall's, grader_sb_lib.c), and
+ *     every entry to and return from a call into pack code (grader_pcall,
+ *     grader_sb_try). A memory error raises no handler, but a refusal arms
+ *     the hook for the next instruction, which kills. The allocator's
+ *     malloc and free (grader_sb_arena.c) raise no_jump, as do our C
+ *     functions that call libc (wb's number parser, wb.lab). So no jump
+ *     leaves a libc lock held, or a Lua object half made that is read
+ *     again: the state is dropped, and the kill's position is the copy the
+ *     guard made on entry. The handler, the key that ends a thread's timer
+ *     and the timer are each checked where they are made: without any of
+ *     them the thread has no timer, and the hook compares the clock each
+ *     HOOK_STEP instructions instead (a long C call then runs to its end).
  *   - Positions ("file:line" of a pack file, i.e. an "@path" chunk): kills
  *     from the hook use the running frame; a memory kill the innermost frame
- *     at the first refusal; a jump out of a long C call the caller of the
- *     guarded library function it was in (the guards record a lua_Debug
- *     handle on entry, resolved only after the jump and only when that call
- *     is still the innermost one). Failing all that, the line where the
+ *     at the first refusal; a jump out of a long C call the pack line that
+ *     called the pattern function it was in (copied by its guard on entry).
+ *     Failing all that, the line where the
  *     called instructor function is defined (or the question, when wb.lua
  *     was running). Searches stop after WHERE_DEPTH frames: a runaway
  *     recursion has a million, and lua_getstack is linear in the level.
  *
  * Libraries: the allow-listed ones, their guards and the file environments
- * are in grader_sb_lib.c.
+ * are in grader_sb_lib.c, which is above this file: a sandbox is opened with
+ * the table of functions that set its libraries up and reset them between
+ * jobs (struct grader_sb_libs), and grader_sb_lib.c's grader_sb_new and
+ * grader_sb_run pass its own.
  *
  * Uses core (errors, buffers), the arena, lua.h, and POSIX timers and
  * signals.
  */
 #define _GNU_SOURCE
-#include "grader_lua_internal.h"
+#include "grader_runtime.h"
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -150,12 +169,16 @@ struct grader_sb {
     /* the cut file loaded by grader_sb_load_mapped: its source and line map */
     const struct grader_linemap *map;
     char map_src[LUA_IDSIZE];
-    /* the innermost guarded library call (see the file comment) */
-    lua_Debug g_self;
+    /* > 0: the handler may jump (a pattern matcher runs: see the file
+     * comment); set only by grader_sb_guard_enter, cleared by every error */
+    volatile sig_atomic_t may_jump;
+    /* the pack line that called the running pattern function, copied when
+     * it was called: after a jump only these copies are read */
     volatile sig_atomic_t g_valid;
-    int g_level;
+    char g_where[96];
     struct sb_thread *thread;
     sigjmp_buf jb;
+    const struct grader_sb_libs *libs; /* what grader_sb_open set it up with */
 };
 
 /* ---- positions ----------------------------------------------------------- */
@@ -350,8 +373,8 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
         }
         goto out; /* the next tick jumps if the hook has not killed it by then */
     }
-    if (sb->no_jump > 0)
-        goto out; /* malloc or our own C code: the next tick tries again */
+    if (!sb->may_jump || sb->no_jump > 0)
+        goto out; /* not a pattern matcher, or malloc: the next tick tries again */
     errno = saved;
     siglongjmp(sb->jb, 1);
 out:
@@ -366,15 +389,24 @@ static void thread_gone(void *p)
     free(t);
 }
 
+/* The key that deletes a thread's timer when the thread ends, and the
+ * handler of SB_SIGNAL, are set up: only then may a thread make a timer
+ * (without them a timer would outlive its thread, or its signal would kill
+ * the process). Without a timer the hook reads the clock instead. */
+static bool signals_ready;
+
 static void thread_init_once(void)
 {
-    pthread_key_create(&thread_key, thread_gone);
+    if (pthread_key_create(&thread_key, thread_gone) != 0)
+        return;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_signal;
     sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_NODEFER;
     sigemptyset(&sa.sa_mask);
-    sigaction(SB_SIGNAL, &sa, NULL);
+    if (sigaction(SB_SIGNAL, &sa, NULL) != 0)
+        return;
+    signals_ready = true;
 }
 
 /* This thread's timer, made on first use and deleted when the thread ends. */
@@ -394,12 +426,12 @@ static struct sb_thread *thread_get(void)
     sev._sigev_un._tid = gettid();
 #endif
     sev.sigev_value.sival_ptr = t;
-    t->has_timer = timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &t->timer) == 0;
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, SB_SIGNAL);
-    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-    pthread_setspecific(thread_key, t);
+    if (signals_ready && pthread_setspecific(thread_key, t) == 0 &&
+        pthread_sigmask(SIG_UNBLOCK, &set, NULL) == 0)
+        t->has_timer = timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &t->timer) == 0;
     tls_thread = t;
     return t;
 }
@@ -551,6 +583,7 @@ static void map_message(lua_State *L)
  * message has none (error("x", 0), error objects that are not strings). */
 static int l_msgh(lua_State *L)
 {
+    grader_sb_of(L)->may_jump = 0; /* an error: no matcher runs from here on */
     const char *msg = lua_tostring(L, 1);
     if (!msg)
         msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
@@ -579,6 +612,7 @@ static void begin_user_call(struct grader_sb *sb, lua_State *L)
         lua_sethook(L, sb_hook, LUA_MASKCOUNT, HOOK_STEP);
     sb->in_user = 1;
     sb->no_jump = 0;
+    sb->may_jump = 0;
 }
 
 /* Remembers where the function at `fidx` is defined, for a kill whose
@@ -615,11 +649,10 @@ int grader_pcall(struct grader_sb *sb, int nargs, int nresults, struct core_err 
         sb->dead = true;
         if (!sb->kill) /* else it was killed before and found a way to go on */
             sb->kill = KILL_TIME;
-        /* Only when the guarded call is still the innermost frame are it and
-         * every frame above it established, and safe to read. */
-        lua_Debug now;
-        if (sb->g_valid && lua_getstack(sb->L, sb->g_level, &now) && now.i_ci == sb->g_self.i_ci)
-            where_lua(sb->L, sb->g_level + 1, false, sb->where, sizeof sb->where);
+        /* The state is never read again: the position is the copy the
+         * pattern function's guard made when it was called. */
+        if (sb->g_valid)
+            memcpy(sb->where, sb->g_where, sizeof sb->where);
         return limit_error(sb, err);
     }
     timer_periodic(sb->thread, tick_ns(sb));
@@ -629,6 +662,7 @@ int grader_pcall(struct grader_sb *sb, int nargs, int nresults, struct core_err 
     sb->thread->current = NULL;
     sb->in_user = 0;
     sb->no_jump = 1;
+    sb->may_jump = 0;
     sb->g_valid = 0;
     if (st == LUA_OK) {
         lua_remove(L, fidx); /* results */
@@ -660,11 +694,12 @@ int grader_sb_try(lua_State *L, int nargs, int nresults)
     note_fallback(sb, L, fidx);
     lua_pushcfunction(L, l_msgh); /* f args msgh */
     lua_insert(L, fidx);          /* msgh f args */
-    int saved_in = sb->in_user, saved_nj = sb->no_jump;
+    int saved_in = sb->in_user, saved_nj = sb->no_jump, saved_mj = sb->may_jump;
     begin_user_call(sb, L);
     int st = lua_pcall(L, nargs, nresults, fidx); /* msgh results | msgh err */
     sb->in_user = saved_in;
     sb->no_jump = saved_nj;
+    sb->may_jump = saved_mj;
     lua_remove(L, fidx);
     if (sb->kill || st == LUA_ERRMEM || sb->ref_pending) {
         mem_kill(sb);
@@ -701,18 +736,33 @@ void grader_sb_nojump_end(lua_State *L)
 
 /* ---- library guards (grader_sb_lib.c) -------------------------------------- */
 
-void grader_sb_guard_enter(lua_State *L, int level)
+int grader_sb_guard_enter(lua_State *L, bool matcher)
 {
     struct grader_sb *sb = grader_sb_of(L);
-    if (lua_getstack(L, 0, &sb->g_self)) {
-        sb->g_level = level;
-        sb->g_valid = 1;
+    int was = sb->may_jump;
+    if (matcher) {
+        /* The pack line it was called from (the innermost pack-file frame:
+         * pcall(string.find, ...) is called by pcall), copied now: after a
+         * jump the state is not read. */
+        sb->g_valid = 0;
+        if (where_lua(L, 1, false, sb->g_where, sizeof sb->g_where))
+            sb->g_valid = 1;
     }
+    sb->may_jump = matcher;
+    return was;
 }
 
-void grader_sb_guard_leave(lua_State *L)
+void grader_sb_guard_leave(lua_State *L, int was)
 {
-    grader_sb_of(L)->g_valid = 0;
+    struct grader_sb *sb = grader_sb_of(L);
+    if (sb->may_jump)
+        sb->g_valid = 0;
+    sb->may_jump = was;
+}
+
+void grader_sb_guard_unwind(lua_State *L)
+{
+    grader_sb_of(L)->may_jump = 0;
 }
 
 size_t grader_sb_used(lua_State *L)
@@ -743,11 +793,8 @@ void grader_sb_charge(lua_State *L, uint64_t cost)
     lua_error(L);
 }
 
-/* Bytes of the strings among stack slots [from, to]. */
-void grader_sb_load_mapped(lua_State *L, const struct core_buf *bc, const char *chunkname,
-                           const struct grader_linemap *map)
+void grader_sb_set_map(lua_State *L, const struct grader_linemap *map)
 {
-    grader_sb_load(L, bc, chunkname); /* f */
     struct grader_sb *sb = grader_sb_of(L);
     sb->map = map && map->n ? map : NULL;
     sb->map_src[0] = '\0';
@@ -783,8 +830,9 @@ static void sb_destroy(struct grader_sb *sb)
     free(sb);
 }
 
-int grader_sb_new(struct grader_sb **out, const struct grader_limits *lim,
-                  struct grader_sb_pool *pool, struct core_err *err)
+int grader_sb_open(struct grader_sb **out, const struct grader_limits *lim,
+                   struct grader_sb_pool *pool, const struct grader_sb_libs *libs,
+                   struct core_err *err)
 {
     *out = NULL;
     struct grader_sb *sb = sb_create(lim, pool);
@@ -796,7 +844,8 @@ int grader_sb_new(struct grader_sb **out, const struct grader_limits *lim,
     sb->L = L;
     *(struct grader_sb **)lua_getextraspace(L) = sb;
     lua_atpanic(L, l_panic);
-    lua_pushcfunction(L, grader_sb_libs_open);
+    sb->libs = libs;
+    lua_pushcfunction(L, libs->open);
     int st = lua_pcall(L, 0, 0, 0);
     if (st != LUA_OK) {
         const char *msg = lua_tostring(L, -1);
@@ -925,9 +974,10 @@ static int l_reuse_open(lua_State *L)
  * from where the new one started, so every job sees the memory a new state
  * would give it. */
 static int sb_new_reusable(struct grader_sb **out, const struct grader_limits *lim,
-                           struct grader_sb_pool *pool, struct core_err *err)
+                           struct grader_sb_pool *pool, const struct grader_sb_libs *libs,
+                           struct core_err *err)
 {
-    int rc = grader_sb_new(out, lim, pool, err);
+    int rc = grader_sb_open(out, lim, pool, libs, err);
     if (rc)
         return rc;
     struct grader_sb *sb = *out;
@@ -960,7 +1010,7 @@ static int l_reused_job(lua_State *L)
         lua_gc(L, LUA_GCCOLLECT);
     lua_pushnil(L);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &MAPPED_KEY);
-    grader_sb_job_reset(L);
+    sb->libs->job_reset(L);
     return fn(L);
 }
 
@@ -971,15 +1021,16 @@ static bool reusable(const struct grader_sb *sb)
            sb->arena.bump <= KEEP_MAPPED;
 }
 
-int grader_sb_run(const struct grader_limits *lim, struct grader_sb_pool *pool,
-                  int (*fn)(lua_State *L), void *ud, struct core_err *err)
+int grader_sb_run_with(const struct grader_limits *lim, struct grader_sb_pool *pool,
+                       const struct grader_sb_libs *libs, int (*fn)(lua_State *L), void *ud,
+                       struct core_err *err)
 {
     struct grader_sb_warm *w = pool ? grader_sb_pool_warm(pool) : NULL;
     struct grader_sb *sb = NULL;
     if (w && w->sb) {
         sb = w->sb;
         w->sb = NULL;
-        if (!same_limits(&sb->lim, lim) || w->fresh) {
+        if (!same_limits(&sb->lim, lim) || sb->libs != libs || w->fresh) {
             grader_sb_free(sb);
             sb = NULL;
         }
@@ -988,8 +1039,8 @@ int grader_sb_run(const struct grader_limits *lim, struct grader_sb_pool *pool,
     if (sb)
         w->reused++;
     else {
-        rc = w && !w->fresh ? sb_new_reusable(&sb, lim, pool, err)
-                            : grader_sb_new(&sb, lim, pool, err);
+        rc = w && !w->fresh ? sb_new_reusable(&sb, lim, pool, libs, err)
+                            : grader_sb_open(&sb, lim, pool, libs, err);
         if (rc)
             return rc;
         if (w)
@@ -1020,6 +1071,14 @@ void grader_sb_free(struct grader_sb *sb)
 {
     if (sb)
         sb_destroy(sb);
+}
+
+void grader_sb_pool_free(struct grader_sb_pool *pool)
+{
+    if (!pool)
+        return;
+    grader_sb_free(grader_sb_pool_warm(pool)->sb); /* gives the mapping back first */
+    grader_arena_pool_free(pool);
 }
 
 lua_State *grader_sb_lua(struct grader_sb *sb)

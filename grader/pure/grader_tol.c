@@ -21,7 +21,7 @@
  *     a zero-width interval reads "exactly X" with the fewest figures that
  *     read back as X.
  */
-#include "grader_internal.h"
+#include "grader_pure.h"
 
 #include <math.h>
 #include <stdio.h>

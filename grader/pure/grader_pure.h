@@ -1,17 +1,23 @@
 /*
- * grader_internal.h — the grader's pure building blocks, used by the
- * sandbox and the `wb` Lua library. Never included from outside grader/.
+ * grader_pure.h — the grader's pure building blocks: the bottom of grader/'s
+ * three layers, used by the Lua runtime (grader/runtime/) and by packs and
+ * grading (grader/). Never included from outside grader/.
  *
- * Everything here is pure C: no Lua, no I/O, no globals, so it is tested
- * directly with cmocka and fuzzed. Units (grader_unit.c), numeric answers
- * (grader_number_lex.c, grader_number.c), tolerance and partial-credit bands
- * (grader_tol.c), the variant RNG (grader_rng.c), design answers
- * (grader_design.c), text normalisation (grader_wb.c) and the cutting of
- * lesson files (grader_slim.c). What the files that run Lua share is in
- * grader_lua_internal.h.
+ * Everything here is pure C: no Lua, no I/O, no globals but the
+ * link-grammar dictionary (loaded once per process, grader_lg.c), so it is
+ * tested directly with cmocka and fuzzed. Units (grader_unit.c), numeric
+ * answers (grader_number_lex.c, grader_number.c), tolerance and
+ * partial-credit bands (grader_tol.c), the variant RNG (grader_rng.c),
+ * design answers (grader_design.c; sentences read into clauses and claims
+ * by grader_design_read.c, grader_design_claim.c and grader_lg.c, which
+ * share grader_design_internal.h), text normalisation and the checking of
+ * Lua patterns (grader_text.c), the Lua lexer (grader_lualex.c) and the
+ * cutting of lesson files (grader_slim.c). It uses core and link-grammar:
+ * the build compiles this layer without Lua's headers and links it on its
+ * own.
  */
-#ifndef WB_GRADER_INTERNAL_H
-#define WB_GRADER_INTERNAL_H
+#ifndef WB_GRADER_PURE_H
+#define WB_GRADER_PURE_H
 
 #include "core/core.h"
 
@@ -439,7 +445,7 @@ size_t grader_design_clause_of(const struct grader_design *d, size_t sentence, s
 size_t grader_design_phrase_clause(const struct grader_design *d, const char *phrase, bool fuzzy,
                                    struct grader_design_known *known);
 
-/* ---- text (grader_wb.c) and slim lesson files (grader_slim.c) ------------------ */
+/* ---- text (grader_text.c) and slim lesson files (grader_slim.c) ------------------ */
 
 /* Text normalisation for comparisons: ASCII lower case, runs of white space
  * folded to one space, leading and trailing white space and punctuation
@@ -517,4 +523,4 @@ void grader_slim_plan_free(struct grader_slim_plan *pl);
 char *grader_slim_cut(const struct grader_slim_plan *pl, const char *src, int keep_line,
                       size_t *len, struct grader_linemap *map);
 
-#endif /* WB_GRADER_INTERNAL_H */
+#endif /* WB_GRADER_PURE_H */

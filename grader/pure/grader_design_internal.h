@@ -12,7 +12,7 @@
 #ifndef WB_GRADER_DESIGN_INTERNAL_H
 #define WB_GRADER_DESIGN_INTERNAL_H
 
-#include "grader_internal.h"
+#include "grader_pure.h"
 
 #include <stdbool.h>
 #include <stddef.h>

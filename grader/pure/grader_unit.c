@@ -15,9 +15,9 @@
  * so a conversion is one correctly rounded multiply or divide when the ratio
  * is a whole number either way: "320 ms" is exactly the double 0.32.
  *
- * Pure C (grader_internal.h): no Lua, no I/O, no globals but the table.
+ * Pure C (grader_pure.h): no Lua, no I/O, no globals but the table.
  */
-#include "grader_internal.h"
+#include "grader_pure.h"
 
 #include <math.h>
 #include <stdio.h>
