@@ -317,6 +317,10 @@ struct grader_job {
     size_t example;        /* GRADER_J_EXAMPLE, 1-based */
     struct grader_view *view;
     struct grader_result *res;
+    /* While a self-test probes the grader with an answer of its own (res then
+     * the probe's, on the heap), the result res was before; NULL otherwise.
+     * A probe the pack's code fails is freed, and res put back, by job_run. */
+    struct grader_result *res_outer;
     struct grader_reference *ref_out; /* GRADER_J_ANSWER */
     /* GRADER_J_EXAMPLE and GRADER_J_REF */
     bool skip; /* nothing to check (no reference; a lab question without a pretend run) */

@@ -240,6 +240,27 @@ static void exam_page_check(lua_State *L, struct grader_job *j)
 
 /* Grades a made-up wrong answer (the reference times 1.37, which no
  * declared mistake should be) and checks its feedback with leak_check. */
+/* Grades ans as the self-test's own probe, into a result of its own on the
+ * heap (j->res_outer keeps the job's, and job_run frees the probe's if the
+ * pack's code fails it: the error does not come back here). */
+static struct grader_result *probe_grade(lua_State *L, struct grader_job *j, const char *ans)
+{
+    struct grader_result *res = core_xcalloc(1, sizeof *res);
+    j->res_outer = j->res;
+    j->res = res;
+    grader_job_grade(L, j, ans);
+    j->res = j->res_outer;
+    j->res_outer = NULL;
+    return res;
+}
+
+static void probe_done(struct grader_job *j, struct grader_result *res)
+{
+    (void)j;
+    grader_result_fini(res);
+    free(res);
+}
+
 static void probe_wrong(lua_State *L, struct grader_job *j)
 {
     double ref;
@@ -248,16 +269,11 @@ static void probe_wrong(lua_State *L, struct grader_job *j)
         return;
     char ans[64];
     grader_number_format(ref * 1.37, 6, ans, sizeof ans);
-    struct grader_result res;
-    memset(&res, 0, sizeof res);
-    struct grader_result *keep = j->res;
-    j->res = &res;
-    grader_job_grade(L, j, ans);
-    j->res = keep;
+    struct grader_result *res = probe_grade(L, j, ans);
     char what[96];
     snprintf(what, sizeof what, "'%s'", ans);
-    leak_check(L, j, &res, what);
-    grader_result_fini(&res);
+    leak_check(L, j, res, what);
+    probe_done(j, res);
     lua_settop(L, GRADER_S_TOP);
 }
 
@@ -287,16 +303,11 @@ static void wrong_leaks(lua_State *L, struct grader_job *j)
         char ans[64];
         core_num_format(ans, sizeof ans, lua_tonumber(L, -1), 17);
         lua_settop(L, w);
-        struct grader_result res;
-        memset(&res, 0, sizeof res);
-        struct grader_result *keep = j->res;
-        j->res = &res;
-        grader_job_grade(L, j, ans);
-        j->res = keep;
+        struct grader_result *res = probe_grade(L, j, ans);
         char what[64];
         snprintf(what, sizeof what, "wrong %zu", i);
-        leak_check(L, j, &res, what);
-        grader_result_fini(&res);
+        leak_check(L, j, res, what);
+        probe_done(j, res);
         lua_settop(L, w);
     }
     lua_settop(L, GRADER_S_TOP);
