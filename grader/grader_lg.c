@@ -38,6 +38,7 @@
  * Thread-safe: one lock around the dictionary's first load, the cache and
  * the parser.
  */
+#include "grader.h"
 #include "grader_internal.h"
 
 #include <link-grammar/dict-api.h>
@@ -371,4 +372,20 @@ void grader_lg_cache_clear(void)
     pthread_mutex_lock(&lg_lock);
     cache_clear();
     pthread_mutex_unlock(&lg_lock);
+}
+
+void grader_parse_stats_get(struct grader_parse_stats *s)
+{
+    struct grader_lg_stats st;
+    grader_lg_stats_get(&st);
+    *s = (struct grader_parse_stats){.parses = st.parses,
+                                     .hits = st.hits,
+                                     .words = st.words,
+                                     .parse_s = (double)st.parse_ns / 1e9,
+                                     .worst_s = (double)st.worst_ns / 1e9};
+}
+
+void grader_parse_cache_clear(void)
+{
+    grader_lg_cache_clear();
 }
