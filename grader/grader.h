@@ -694,4 +694,20 @@ int grader_pack_sweep(struct grader_pack *p, size_t variants, struct grader_swee
  * (NULL when none is close). Borrowed from names. */
 const char *grader_name_closest(const char *s, const char *const *names, size_t n);
 
+/* ---- the grammar of design answers (bench) ------------------------------ */
+
+/* What the English grammar that reads design answers has done in this
+ * process: parses run, parses answered by the cache (kept by sentence part,
+ * process-wide, so a class import parses a sentence once), words parsed,
+ * seconds in the parser, the longest parse. */
+struct grader_parse_stats {
+    uint64_t parses, hits, words;
+    double parse_s, worst_s;
+};
+/* Fills *s. Thread-safe. */
+void grader_parse_stats_get(struct grader_parse_stats *s);
+/* Empties the parse cache, so the next design answer is parsed again
+ * (bench grader: timings with the parsing included). Thread-safe. */
+void grader_parse_cache_clear(void);
+
 #endif /* WB_GRADER_H */

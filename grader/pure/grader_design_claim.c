@@ -92,13 +92,20 @@ static size_t rel_match(const struct grader_design *d, const struct dclause *c,
         if (m != NONE)
             return m;
     }
-    /* a phrase of several words over the whole group ("is built") */
-    if (c->n_rel > 1) {
+    /* a phrase of several words over the whole group ("is built"), and on
+     * to the end of a hyphenated compound the group ends in: "are
+     * memory-bound" is read as the verb "are" and the noun "memory" */
+    size_t last = c->n_rel ? c->rel[c->n_rel - 1] : NONE;
+    while (last != NONE && last + 1 < d->n_w && d->w[last + 1].seg == d->w[last].seg &&
+           d->w[last].src_at + d->w[last].src_len + 1 == d->w[last + 1].src_at &&
+           d->src[d->w[last].src_at + d->w[last].src_len] == '-')
+        last++;
+    if (c->n_rel > 1 || (last != NONE && last > c->rel[c->n_rel - 1])) {
         struct grader_claim_slot multi = {.n = 0};
         for (size_t t = 0; t < sl->n; t++)
             if (sl->terms[t] && strpbrk(sl->terms[t], " -"))
                 multi.terms[multi.n++] = sl->terms[t];
-        size_t m = slot_in(d, &multi, c->rel[0], c->rel[c->n_rel - 1], fuzzy, known, NONE);
+        size_t m = slot_in(d, &multi, c->rel[0], last, fuzzy, known, NONE);
         if (m != NONE)
             return m;
     }

@@ -60,6 +60,12 @@ salad=$(awk 'BEGIN { srand(24); split("GPUs CPUs throughput latency cores SIMT w
   s = ""; while (length(s) < 16300) s = s w[int(rand() * 30) + 1] " "; printf "%s", s }')
 at_most $Q "16 KiB of word salad" 0.25 "$salad"
 if [ "$FRAC" != "null" ] && [ -n "$FRAC" ]; then ok; else fail "the salad was not graded: $OUT"; fi
+# 16 KiB of ONE grammatical sentence, every clause holding rubric terms (so
+# every part is handed to the parser): graded, within the grader's limits,
+# and earning no more than its first clauses' worth
+long=$(awk 'BEGIN { s = "GPUs are built for throughput"; while (length(s) < 16300) s = s ", and the GPU hides memory latency by switching warps"; printf "%s.", s }')
+at_most $Q "16 KiB of one long sentence" 0.75 "$long"
+if [ "$FRAC" != "null" ] && [ -n "$FRAC" ]; then ok; else fail "the long sentence was not graded: $OUT"; fi
 at_least $Q "an honest answer in the test's own words" 0.75 "A CPU spends its transistors on a few
 fast cores with big caches and branch prediction, so that one thread finishes quickly: it is
 built for low latency. A GPU is built for throughput instead: it has thousands of simple cores

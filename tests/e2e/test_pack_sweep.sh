@@ -85,6 +85,13 @@ expect_jq '[.sweep[] | select(.samples > 0) | select(.samples_good < 2 or .sampl
 expect_jq '[.sweep[] | select(.samples > 0) | select(.good_min < 1) | .question] | join(",")' \
   "parallelism.system-design,memory.cnn-slow,distributed.design,assessment.inference-design" \
   "the good samples score full marks (but the four issue 24 left)"
+# Two design questions still carry attacks = "report" (their concepts are
+# phrases, not yet claims): every other one fails the pack on an attack over
+# a quarter, and none of its attacks gets there.
+expect_jq '[.sweep[] | select(.samples > 0) | select(.attacks_reported) | .question] | join(",")' \
+  "assessment.inference-design,assessment.infrastructure-design" "attacks only reported for the two phrase rubrics"
+expect_jq '[.sweep[] | select(.samples > 0) | select(.attacks_reported | not) | select(.attack_max > 0.25)
+  | .question] | join(",")' "" "every other design question's attacks score at most a quarter"
 expect_jq '[.sweep[] | select(.samples > 0) | select(.keywords_reversed_max > 0.25) | .question]
   | join(",")' "" "keyword lists and reversed answers score at most a quarter"
 expect_jq '[.sweep[] | select(.samples_off > 0) | .question] | join(",")' "" \

@@ -1761,9 +1761,6 @@ size)?]],
 question {
   id = "distributed.design",
   kind = "design",
-  -- Not yet declared as claims (issue 24): its phrases are read as before,
-  -- and pack check reports the attacks on it without failing the pack.
-  attacks = "report",
   title = "Design: training a 70 B model on 64 GPUs",
   prompt = [[
 You must train a 70-billion-parameter transformer on 8 nodes of 8 × 80 GB
@@ -1779,8 +1776,19 @@ the data, and which memory techniques you would use.]],
   },
   concepts = {
     { name = "memory arithmetic", points = 2,
-      match = { "16 bytes", "1120 gb", "1.12 tb", "1120", "1.1 tb" },
-      patterns = { "16 ?bytes", "1[%.,]?12", "1%.1 ?tb", "1120" },
+      claims = {
+        { subject = { "model states", "states", "parameter*", "each parameter", "every parameter", "70 b",
+                      "it", "model", "weights", "training", "adam", "16 bytes", "bytes", "this", "that" },
+          relation = { "take*", "cost*", "need*", "is", "are", "come*", "requir*", "amount*", "total*",
+                       "occup*", "use*", "give*", "mean*", "make*", "add*" },
+          object = { "16 bytes", "1120 gb", "1.12 tb", "1 12 tb", "1120", "1.1 tb", "1 1 tb", "1120 gigabytes" } },
+        { relation = { "cannot", "work", "fit*", "is", "are" },
+          object = { "16 bytes", "1120 gb", "1.12 tb", "1 12 tb", "1.1 tb", "1 1 tb" } },
+        -- the arithmetic written out: "70B × 16 bytes = 1120 GB" is read
+        -- with "70B" as its verb
+        { relation = { "70b", "70", "×", "x", "times" },
+          object = { "16 bytes", "1120 gb", "1.12 tb", "1 12 tb", "1120", "1.1 tb", "1 1 tb" } },
+      },
       contradicts = {
         { match = { "fits on two gpus", "fits on one gpu", "fits in one gpu", "fits on a single gpu",
                     "only 140 gb", "fits naively" },
@@ -1788,20 +1796,58 @@ the data, and which memory techniques you would use.]],
       },
       feedback = "Do the arithmetic: 70 B × 16 bytes = 1.12 TB of model states, 14× one GPU, before activations." },
     { name = "ZeRO or FSDP sharding",
-      match = { "zero", "zero-3", "zero-2", "zero-1", "fsdp", "shard", "sharded", "sharding" },
-      patterns = { "zero ?%-?[123]", "zero stage", "fsdp", "shard" },
+      claims = {
+        { subject = { "optimizer states", "states", "gradients", "model states", "weights", "parameters",
+                      "optimizer" },
+          relation = { "shard*", "partition*", "split*", "distribut*", "spread*" } },
+        { relation = { "shard*", "partition*", "split*", "spread*" },
+          object = { "states", "optimizer states", "model states", "gradients", "optimizer", "parameters" } },
+        { relation = { "use*", "using", "appl*", "add*", "enabl*", "turn*", "combin*", "run*" },
+          object = { "zero", "zero-1", "zero-2", "zero-3", "zero stage*", "fsdp" } },
+        { subject = { "zero", "fsdp", "zero stage*", "zero-1", "zero-2", "zero-3" },
+          relation = { "shard*", "split*", "partition*", "spread*", "cut*", "reduc*", "sav*", "remov*" },
+          object = { "states", "model states", "optimizer states", "gradients", "memory", "redundan*",
+                     "replicas", "copies" } },
+      },
       feedback = "Shard the model states across the data-parallel GPUs (ZeRO or FSDP)." },
     { name = "tensor parallel inside a node",
-      match = { "tensor parallel", "tensor parallelism", "tensor-parallel", "tp" },
-      patterns = { "tensor.?parallel", "tensor slic" },
+      claims = {
+        { relation = { "use*", "using", "appl*", "run*", "put*", "keep*", "do*", "combin*", "split*" },
+          object = { "tensor parallel*", "tensor-parallel*", "tensor slic*" } },
+        { subject = { "tensor parallel*", "tensor-parallel*", "tensor slic*" },
+          relation = { "run*", "stay*", "go*", "is", "are", "use*", "need*", "fit*", "belong*", "work*",
+                       "split*", "shard*", "of" },
+          object = { "node", "nvlink", "inside", "within", "layers", "size", "8" } },
+        -- an item of a list after "I would use ...:" is read with the verb
+        -- its first word ("tensor parallelism of size 8 inside each node")
+        { relation = { "tensor" }, object = { "parallel*" } },
+      },
       feedback = "Use tensor parallelism inside a node, where NVLink can carry its per-layer all-reduces." },
     { name = "pipeline across nodes",
-      match = { "pipeline", "pipeline parallel", "pipeline parallelism", "pp", "stages" },
-      patterns = { "pipelin" },
+      claims = {
+        { relation = { "use*", "using", "appl*", "run*", "put*", "split*", "do*", "combin*", "add*" },
+          object = { "pipeline*", "pipeline parallel*", "stages" } },
+        { subject = { "pipeline*", "pipeline parallel*", "pipeline stages", "stages" },
+          relation = { "run*", "span*", "go*", "is", "are", "use*", "need*", "keep*", "cross*", "work*",
+                       "split*", "communicat*" },
+          object = { "nodes", "infiniband", "across", "between", "bubble", "micro-batch*", "micro batch*",
+                     "boundar*", "layers" } },
+        { relation = { "pipeline" }, object = { "parallel*", "stages" } },
+      },
       feedback = "Use pipeline parallelism across nodes (only stage boundaries communicate), with enough micro-batches to keep the bubble small." },
     { name = "activation checkpointing",
-      match = { "checkpointing", "activation checkpointing", "gradient checkpointing", "recompute", "recomputation" },
-      patterns = { "checkpoint", "recomput" },
+      claims = {
+        { subject = { "checkpointing", "activation checkpointing", "gradient checkpointing", "recomputation",
+                      "it" },
+          -- "checkpointing trades compute for memory" is read with "trades"
+          -- a noun and "compute" the verb
+          relation = { "keep*", "sav*", "trad*", "cut*", "reduc*", "recomput*", "fit*", "let*", "free*",
+                       "store*", "avoid*", "compute" },
+          object = { "activations", "memory", "compute", "sequences", "micro-batch*", "it" } },
+        { relation = { "use*", "using", "appl*", "add*", "enabl*", "turn*" },
+          object = { "checkpointing", "activation checkpointing", "gradient checkpointing", "recomputation" } },
+        { relation = { "recomput*" }, object = { "activations", "them", "forward" } },
+      },
       feedback = "Use activation (gradient) checkpointing to fit long sequences and larger micro-batches." },
     { name = "mixed precision",
       match = { "bf16", "fp16", "mixed precision", "half precision" },
@@ -1818,12 +1864,19 @@ the data, and which memory techniques you would use.]],
       },
       feedback = "Train in mixed precision (BF16) for tensor-core speed and half the activation memory." },
     { name = "data parallel across the rest",
-      match = { "data parallel", "data parallelism", "data-parallel", "dp", "all-reduce", "allreduce" },
+      claims = {
+        { relation = { "use*", "using", "appl*", "run*", "add*", "do*", "combin*" },
+          object = { "data parallel*", "data-parallel*", "replicas" } },
+        { subject = { "data parallel*", "data-parallel*", "replicas", "data-parallel replicas" },
+          relation = { "all-reduce*", "allreduce*", "all reduce*", "sync*", "average*", "run*", "go*",
+                       "cover*", "span*", "use*" },
+          object = { "gradients", "rest", "remaining", "top", "nodes", "dimension", "batch*", "replicas" } },
+        { relation = { "data" }, object = { "parallel*" } },
+      },
       contradicts = {
         { match = { "data parallelism is enough", "data parallel is enough", "only data parallelism" },
           feedback = "You said data parallelism is enough: it keeps a full copy of the 1120 GB of model states on every GPU." },
       },
-      patterns = { "data.parallel", "all.?reduce" },
       feedback = "The remaining dimension is data parallelism: replicas (or ZeRO shards) that all-reduce gradients." },
   },
   model = [[
@@ -1832,12 +1885,12 @@ With mixed-precision Adam the model states take 16 bytes per parameter:
 data parallelism cannot work. I would use 3D parallelism: tensor parallelism
 of size 8 inside each node over NVLink, pipeline parallelism of size 2 to 4
 across nodes over InfiniBand with at least 4 micro-batches per stage to keep
-the bubble small, and data parallelism over the remaining replicas with the
+the bubble small. Data parallelism runs over the remaining replicas, with the
 gradient all-reduce overlapped with backward. The optimizer states and
 gradients are sharded with ZeRO stage 1 or 2 (or FSDP) across the
 data-parallel replicas. Training runs in BF16 mixed precision, and
-activation checkpointing keeps the activations of long sequences within
-memory.]],
+activation checkpointing recomputes activations in the backward pass, so
+that long sequences fit in memory.]],
   -- Graded samples (pack check scores them against these marks).
   samples = {
     { role = "good", score = 1, tol = 0, answer = [[
@@ -1852,7 +1905,7 @@ FSDP). Training runs in BF16 mixed precision, and activation checkpointing
 recomputes activations in the backward pass to save memory.]] },
     -- tol 0.125: "and data-parallel replicas that all-reduce gradients on
     -- top" ends a list without its own verb: the reader misses the data
-    -- parallel part (issue 24: not yet declared as claims)
+    -- parallel part
     { role = "good", score = 1, tol = 0.125, answer = [[
 Plain data parallelism cannot work: 70 B x 16 bytes = 1.12 TB of weights,
 gradients and Adam states. Inside a node I would use tensor-parallel layers,
