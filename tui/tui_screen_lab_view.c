@@ -291,7 +291,8 @@ static int wrapped_cut(struct tui_canvas *c, struct tui_rect r, int y, const cha
 }
 
 /* Under the header: the run's note (the CPU analog and why) and, once done,
- * a noisy run's warning, each wrapped to at most two rows, in rows r.y ..;
+ * why a failed run stopped and a noisy run's warning, each wrapped (a note or
+ * warning to at most two rows), in rows r.y ..;
  * returns the rows used. */
 static int draw_notes(struct tui_lab_model *m, struct tui_canvas *c, struct tui_rect r)
 {
@@ -301,6 +302,17 @@ static int draw_notes(struct tui_lab_model *m, struct tui_canvas *c, struct tui_
     if (m->note) {
         char *line = core_xasprintf("%s %s", tui_glyph(cs, "⚠", "!"), m->note);
         y += wrapped_cut(c, t, y, line, TUI_ST(TUI_A_BOLD, TUI_C_WARN), 2);
+        free(line);
+    }
+    /* A failed run says why, whole (the lab's advice, e.g. a smaller lr):
+     * wrapped over as many rows as it takes, up to a third of the room. */
+    const char *why = m->phase == TUI_LAB_DONE && m->status && strncmp(m->status, "failed: ", 8) == 0
+                          ? m->status + 8
+                          : NULL;
+    if (why && *why) {
+        char *line = core_xasprintf("%s why it stopped: %s", tui_glyph(cs, "✗", "x"), why);
+        int max_rows = r.h / 3 > 2 ? r.h / 3 : 2;
+        y += wrapped_cut(c, t, y, line, TUI_ST(TUI_A_BOLD, TUI_C_BAD), max_rows);
         free(line);
     }
     if (m->phase == TUI_LAB_DONE && m->noise) {

@@ -135,6 +135,28 @@ if TM capture-pane -e -p -t nocolor | grep -qE $'\e\\[([0-9;]*;)?3[0-7](;[0-9;]*
 keys nocolor q q q q
 expect_exit nocolor 0 "NO_COLOR quit"
 
+
+# ---- a failed run says why, whole, at 80×24 (issue 26) ------------------------------
+# paramserver with lr = 200 diverges; the lab's advice (a smaller lr) was only
+# in `lab show`, the TUI showed "failed" and a cut log line.
+start ps LANG=C.UTF-8
+expect_screen ps "Warpbench · lessons" "home"
+open_lab_form ps paramserver "Labs run real experiments" "lr"
+set_field ps lr 200
+keys ps s
+expect_re ps "paramserver  failed" "the header says failed" 120
+expect_screen ps "why it stopped" "the reason is shown on the lab screen"
+# the advice is whole: joined over its wrapped rows, it names the fix
+why=$(cap ps | awk '/why it stopped/ {on = 1; print; next} on && /^ *(⚠|!)|┌|│|└|┤|charts|^ *$/ {exit} on' | sed 's/^ *//; s/ *$//' | tr '\n' ' ' | tr -s ' ')
+grep -qF "lr = 200 is too large" <<<"$why" && ok || fail "no 'lr = 200 is too large' in: $why"
+grep -qF "try a smaller one, e.g. lr = 20" <<<"$why" && ok || fail "the advice is cut: $why"
+if grep -qF "…" <<<"$why"; then fail "the reason is cut with …: $why"; else ok; fi
+# the screen at 80×24, for the log
+cap ps | sed -n '1,12p'
+keys ps q q q
+expect_screen ps "Warpbench · lessons" "home"
+keys ps q
+expect_exit ps 0 "quit after the failed run"
 # ---- LANG=C: ASCII markers, and "<=" for ≤ -------------------------------------------
 start ascii LANG=C LC_ALL=C
 expect_screen ascii "Warpbench - lessons" "ASCII home"
