@@ -729,6 +729,8 @@ struct tui_calc_model {
     struct tui_calc_out *outs;
     size_t n_outs;
     char *error;  /* compute failed: shown instead of the outputs; or NULL */
+    char *stale;  /* while editing: why the field's text is not the value the outputs
+                     are for ("'0,11' is not a number ..."), shown instead of them; or NULL */
     size_t otop;  /* first output row shown */
     int out_rows; /* output rows the last draw had room for (for paging) */
 };
