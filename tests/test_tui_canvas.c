@@ -320,6 +320,13 @@ static void test_num_format(void **state)
         {7.5, "ns", "7.5 ns"},
         {0.8016, "", "0.802"},
         {123456.7, "", "123457"},
+        /* no exponents for people (issue 26: "5e+09 /s", "1.14e+08 iterations") */
+        {5e9, "/s", "5 G/s"},
+        {1.14e10 + 0.25, "iterations", "11.4 billion iterations"},
+        {2.5e9, "", "2.5 billion"},
+        {1e30, "", "1e+30"},
+        {1, "yes/no", "yes"},
+        {0, "yes/no", "no"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char buf[48];

@@ -136,6 +136,32 @@ keys nocolor q q q q
 expect_exit nocolor 0 "NO_COLOR quit"
 
 
+# ---- kmeans at 80×24: numbers, yes/no and labels as people read them (issue 26) ----
+start km LANG=C.UTF-8
+expect_screen km "Warpbench · lessons" "home"
+open_lab_form km kmeans "Labs run real experiments" "max_iter"
+expect_re km "(▶|>)? *tol +0\.0001 +at least 0" "tol's range, not '0 to 1e+30'"
+if cap km | grep -qE "1e\+30"; then fail "a range shows 1e+30: $(cap km)"; else ok; fi
+set_field km n 20000
+set_field km scale_iters 0
+set_field km workers 2
+keys km s
+expect_screen km "questions using this run" "kmeans finished" 120
+rows=$(collect_results km)
+grep -qE "^converged: no centre moved[a-z …]* +(yes|no)$" <<<"$rows" && ok ||
+  fail "converged is not yes/no: $rows"
+grep -qE "^measured under load[a-z …]* +(yes|no)$" <<<"$rows" && ok || fail "noisy is not yes/no: $rows"
+grep -qE "^combiner on +yes$" <<<"$rows" && ok || fail "combiner is not yes: $rows"
+if grep -qE "[0-9]e[-+][0-9]" <<<"$rows"; then fail "a number in exponent form: $rows"; else ok; fi
+# cut labels end after a whole word: "FNV-1a of the final centr…" was cut mid-word
+if grep -qE "centr…|centre…|tas…|ite…" <<<"$rows"; then
+  fail "a label cut mid-word: $(grep -E "centr…|tas…|ite…" <<<"$rows")"; else ok; fi
+grep -qE "^worker time in map tasks( [a-z]+)*… " <<<"$rows" && ok || fail "worker time label: $rows"
+grep -qE "^FNV-1a of the final( [a-z]+)?… " <<<"$rows" && ok || fail "the hash's label not cut at a word: $rows"
+keys km q q q
+expect_screen km "Warpbench · lessons" "home"
+keys km q
+expect_exit km 0 "quit after kmeans"
 # ---- a failed run says why, whole, at 80×24 (issue 26) ------------------------------
 # paramserver with lr = 200 diverges; the lab's advice (a smaller lr) was only
 # in `lab show`, the TUI showed "failed" and a cut log line.
