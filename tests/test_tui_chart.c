@@ -84,7 +84,7 @@ static void test_series_legend_dashed(void **state)
           " │     ⣀⡠⠤⠒⠊⠁\n"
           "0┤⣀⠤⠔⠊⠉\n"
           " └┬──────┬──────┬─────┬──────┬\n"
-          "  0      1      2     3    4 n");
+          "  0      1      2     3   4  n");
     CHART(30, 8, TUI_CS_ASCII, false, &ch,
           "Time (s)         * data  . ref\n"
           "4+                        ****\n"
@@ -93,7 +93,7 @@ static void test_series_legend_dashed(void **state)
           " |    *******\n"
           "0+****\n"
           " ++------+------+-----+------+\n"
-          "  0      1      2     3    4 n");
+          "  0      1      2     3   4  n");
 
     /* colours: the data wins the cells it shares with the reference */
     struct tui_canvas c;
@@ -400,7 +400,7 @@ static void test_whole_steps(void **state)
           " |\n"
           "0+\n"
           " ++-------------+------------+\n"
-          "  0             1          2 p");
+          "  0             1         2  p");
 }
 
 /* Without colour (NO_COLOR) and in ASCII each series has its own

@@ -633,7 +633,8 @@ static int x_ticks(const struct tui_chart *ch, const struct frame *f, enum tui_c
 }
 
 /* The x label at the right end of the labels row, the x ticks on the axis
- * and their labels where they do not overlap. */
+ * and their labels where they keep two blanks from each other and from the
+ * x label (one blank read "30 40 iteration" as one run). */
 static void draw_x_labels(struct tui_canvas *c, struct tui_rect r, const struct tui_chart *ch,
                           const struct frame *f, const struct scale *xs, int dx)
 {
@@ -643,7 +644,7 @@ static void draw_x_labels(struct tui_canvas *c, struct tui_rect r, const struct 
     int lab_end = r.x + r.w; /* tick labels end before this column */
     if (f->labels_y >= 0 && *xl && xlw < r.w) {
         tui_canvas_put(c, f->labels_y, r.x + r.w - xlw, xl, muted, -1);
-        lab_end = r.x + r.w - xlw - 1;
+        lab_end = r.x + r.w - xlw - 2; /* two blanks: "40  iteration", not "40 iteration" */
     }
     if (!f->have || f->pw < 1)
         return;
@@ -663,7 +664,7 @@ static void draw_x_labels(struct tui_canvas *c, struct tui_rect r, const struct 
             start = lab_end - w;
         if (start < r.x)
             start = r.x;
-        if (start <= prev_end || start + w > lab_end)
+        if (start <= prev_end + 1 || start + w > lab_end) /* two blanks between labels */
             continue;
         tui_canvas_put(c, f->labels_y, start, tl[i], muted, -1);
         prev_end = start + w;
