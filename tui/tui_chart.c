@@ -486,9 +486,13 @@ static bool data_range(const struct tui_chart *ch, struct frame *f)
         ymax += d;
     }
     if (xmin == xmax && ch->x_int && !ch->log_x) {
-        /* one step: its neighbours, not fractions of it (p = 1 is 0..2) */
-        xmin = xmin >= 0 && xmin - 1 < 0 ? 0 : xmin - 1;
-        xmax = xmin + 2;
+        /* one step: the step before it to it, not fractions of it, and not
+         * beyond the data (Karp-Flatt measured at p = 2 only is 1..2, not
+         * 1..3; p = 1 is 0..1) */
+        if (xmin == 0)
+            xmax = 1;
+        else
+            xmin -= 1;
     } else if (xmin == xmax) {
         double d = ch->log_x ? 1 : xmin ? fabs(xmin) * 0.1 : 1;
         xmin -= d;
