@@ -296,10 +296,11 @@ static uint8_t series_color(const struct tui_series *s, size_t i)
 }
 
 /* Each series' own character (markers mode): solid series in turn take
- * * o + x # @ % &, dashed (reference) ones . : ~ =. */
+ * * o x # @ % & $, dashed (reference) ones . : ~ =; never '+', '|' or '-',
+ * which the ASCII axes and ticks use (Gustafson's '+' looked like a tick). */
 static char series_marker(const struct tui_chart *ch, size_t k)
 {
-    static const char solid[] = "*o+x#@%&", dashed[] = ".:~=";
+    static const char solid[] = "*ox#@%&$", dashed[] = ".:~=";
     size_t rank = 0;
     for (size_t i = 0; i < k; i++)
         rank += ch->s[i].dashed == ch->s[k].dashed;

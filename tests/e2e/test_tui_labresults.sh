@@ -127,7 +127,7 @@ keys nocolor s
 expect_screen nocolor "questions using this run" "NO_COLOR run finished" 60
 expect_screen nocolor "─* measured speedup" "the measured series' marker in the legend"
 expect_screen nocolor "─o Amdahl" "Amdahl's marker differs"
-expect_screen nocolor "─+ Gustafson" "Gustafson's too"
+expect_screen nocolor "─x Gustafson" "Gustafson's too, not '+' like the ticks (issue 26)"
 plot=$(cap nocolor | sed -n '5,13p' | cut -c41-)
 if grep -q "o" <<<"$(tr -d 'a-np-zA-Z' <<<"$plot")"; then ok; else fail "no 'o' marker on the speedup plot: $plot"; fi
 if TM capture-pane -e -p -t nocolor | grep -qE $'\e\\[([0-9;]*;)?3[0-7](;[0-9;]*)?m'; then
@@ -198,6 +198,7 @@ keys ascii s
 expect_screen ascii "questions using this run" "ASCII run finished" 60
 expect_screen ascii "* measured speedup" "ASCII legend: * for the measured series"
 expect_screen ascii "o Amdahl" "ASCII legend: o for Amdahl"
+if cap ascii | grep -qF "+ Gustafson"; then fail "LANG=C: Gustafson's marker is '+', like the ticks"; else ok; fi
 if cap ascii | grep -qP '[^\x00-\x7f]'; then fail "non-ASCII characters under LANG=C: $(cap ascii)"; else ok; fi
 keys ascii q q q
 expect_screen ascii "Warpbench - lessons" "home"
