@@ -379,7 +379,7 @@ struct tui_question_model {
     char *headline;   /* the last grade's verdict (lesson_answer_headline), or NULL */
     /* the attempt policy and exam mode */
     struct grader_policy policy; /* what each try can earn (the attempt list shows it) */
-    char *policy_line;    /* "policy: 3 tries; ... · 1 of 3 used", or the exam's rule */
+    char *policy_line;           /* "policy: 3 tries; ... · 1 of 3 used", or the exam's rule */
     bool closed;          /* no try left (or the exam's one answer given, or the exam over) */
     bool exam_open;       /* an exam not yet submitted: grades are withheld */
     bool sealed;          /* graded work of a class: recorded ungraded, variant fixed, no give-up */

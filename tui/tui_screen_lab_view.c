@@ -306,9 +306,10 @@ static int draw_notes(struct tui_lab_model *m, struct tui_canvas *c, struct tui_
     }
     /* A failed run says why, whole (the lab's advice, e.g. a smaller lr):
      * wrapped over as many rows as it takes, up to a third of the room. */
-    const char *why = m->phase == TUI_LAB_DONE && m->status && strncmp(m->status, "failed: ", 8) == 0
-                          ? m->status + 8
-                          : NULL;
+    const char *why =
+        m->phase == TUI_LAB_DONE && m->status && strncmp(m->status, "failed: ", 8) == 0
+            ? m->status + 8
+            : NULL;
     if (why && *why) {
         char *line = core_xasprintf("%s why it stopped: %s", tui_glyph(cs, "✗", "x"), why);
         int max_rows = r.h / 3 > 2 ? r.h / 3 : 2;

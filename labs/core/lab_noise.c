@@ -147,8 +147,7 @@ void lab_noise_assess(struct lab_noise *n)
         core_num_human(hi, sizeof hi, n->spread_max * scale, NULL, 3, 0);
         ADD("%s%s varied by %.0f%% over %d repetitions (%s%s to %s%s%s)",
             n->busy ? "; " : "wide spread: ", n->spread_what, 100 * n->spread, n->spread_n,
-            n->spread_trimmed ? "10th to 90th percentile " : "", lo, hi, unit[0] ? " " : "",
-            unit);
+            n->spread_trimmed ? "10th to 90th percentile " : "", lo, hi, unit[0] ? " " : "", unit);
     }
 #undef ADD
 }

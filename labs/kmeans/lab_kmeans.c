@@ -178,10 +178,14 @@ static const struct lab_series_def km_series[] = {
 };
 
 static const struct lab_chart_def km_charts[] = {
-    {"sse", "SSE per iteration", false},     {"shift", "largest centre move", false},
-    {"phases", "time per phase", false},     {"shuffle", "bytes shuffled", false},
-    {"faults", "tasks run again (crashes, late tasks)", false},    {"time_p", "time per iteration against p", false},
-    {"speedup", "speedup against p", false}, {"workers", "map tasks per worker", false},
+    {"sse", "SSE per iteration", false},
+    {"shift", "largest centre move", false},
+    {"phases", "time per phase", false},
+    {"shuffle", "bytes shuffled", false},
+    {"faults", "tasks run again (crashes, late tasks)", false},
+    {"time_p", "time per iteration against p", false},
+    {"speedup", "speedup against p", false},
+    {"workers", "map tasks per worker", false},
 };
 
 /* ---- the run ----------------------------------------------------------------------- */
