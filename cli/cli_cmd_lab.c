@@ -270,6 +270,8 @@ static void print_figures(const struct lab_summary *s)
         char val[160];
         if (f->str)
             snprintf(val, sizeof val, "%s", cli_tx(f->str));
+        else if (f->unit && strcmp(f->unit, "yes/no") == 0)
+            snprintf(val, sizeof val, "%s", f->num != 0 ? "yes" : "no");
         else
             snprintf(val, sizeof val, "%.6g%s%s", f->num, f->unit && *f->unit ? " " : "",
                      f->unit ? f->unit : "");

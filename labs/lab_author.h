@@ -87,6 +87,8 @@ void lab_emit(struct lab_ctx *cx, const char *series, int64_t step, double value
 void lab_log(struct lab_ctx *cx, enum lab_log_level level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void lab_progress(struct lab_ctx *cx, double fraction, const char *what);
+/* A figure's unit "yes/no" marks a yes-or-no figure (1 or 0), shown as
+ * "yes" or "no". */
 void lab_figure_num(struct lab_ctx *cx, const char *key, double v, const char *unit,
                     const char *label);
 void lab_figure_str(struct lab_ctx *cx, const char *key, const char *s, const char *label);

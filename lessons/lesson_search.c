@@ -11,6 +11,7 @@
  *
  * Uses db (pages, questions, packs) and the calculators of lesson_calc.c. */
 #include "lessons/lesson.h"
+#include "lessons/lesson_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,6 +95,29 @@ void lesson_search_index_free(struct lesson_search_index *x)
     }
     free(x->docs);
     free(x);
+}
+
+/* One topic as words: "arithmetic-intensity" -> "arithmetic intensity". */
+static void topic_words_add(const char *name, size_t len, void *arg)
+{
+    struct core_buf *b = arg;
+    if (b->len > strlen("topics: "))
+        core_buf_puts(b, ", ");
+    for (size_t i = 0; i < len; i++)
+        core_buf_putc(b, name[i] == '-' || name[i] == '_' ? ' ' : name[i]);
+}
+
+/* A question's topics as people read them: "topics: roofline, arithmetic
+ * intensity" for "roofline,arithmetic-intensity". */
+static char *topics_words(const char *tags)
+{
+    struct core_buf b;
+    core_buf_init(&b);
+    core_buf_puts(&b, "topics: ");
+    lesson_names_each(tags, topic_words_add, &b);
+    char *s = core_xasprintf("%.*s", (int)b.len, b.data ? b.data : "");
+    core_buf_fini(&b);
+    return s;
 }
 
 int lesson_search_index_new(struct db *db, struct lesson_session *s,
@@ -246,7 +270,7 @@ int lesson_search_run(const struct lesson_search_index *x, const char *text,
                                   lesson_hit_kind_name(d->kind), field);
         h->snippet = in_title  ? snippet(d->title, (size_t)(in_title - d->ltitle), ql)
                      : in_body ? snippet(d->body, (size_t)(in_body - d->lbody), ql)
-                               : core_xasprintf("topics: %s", d->tags);
+                               : topics_words(d->tags);
     }
     free(q);
     return (int)*n;

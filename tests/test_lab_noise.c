@@ -100,7 +100,17 @@ static void test_verdict(void **state)
     assert_false(n.busy);
     assert_true(n.wide);
     assert_string_equal(n.text, "wide spread: time per trial at p = 2 varied by 40% over 3 "
-                                "repetitions (0.2 to 0.3 s)");
+                                "repetitions (200 to 300 ms)");
+    /* seconds as people read them (issue 26: "6.91e-05 to 9.96e-05 s") */
+    n.spread_min = 6.91e-05;
+    n.spread_max = 9.96e-05;
+    lab_noise_assess(&n);
+    assert_non_null(strstr(n.text, "(69.1 to 99.6 µs)"));
+    snprintf(n.spread_unit, sizeof n.spread_unit, "GB/s");
+    n.spread_min = 12.5;
+    n.spread_max = 20;
+    lab_noise_assess(&n);
+    assert_non_null(strstr(n.text, "(12.5 to 20 GB/s)"));
     /* at the thresholds: not flagged */
     n = blank();
     n.other_cpu = LAB_NOISE_BUSY;

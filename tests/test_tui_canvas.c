@@ -253,6 +253,12 @@ static void test_ascii_relations(void **state)
     tui_canvas_set(&c, 1, 0, 0x2264, PLAIN);
     CANVAS(&c, "S <= p, f >= 0, a !=\n<=");
     tui_canvas_fini(&c);
+    /* "±" in feedback was "?" (issue 26): "+/-", three cells */
+    tui_canvas_init(&c, 20, 2, TUI_CS_ASCII);
+    tui_canvas_put(&c, 0, 0, "within ±1% of it", PLAIN, -1);
+    tui_canvas_set(&c, 1, 0, 0x00B1, PLAIN);
+    CANVAS(&c, "within +/-1% of it\n+/-");
+    tui_canvas_fini(&c);
     tui_canvas_init(&c, 10, 1, TUI_CS_UTF8);
     tui_canvas_put(&c, 0, 0, "S ≤ p", PLAIN, -1);
     CANVAS(&c, "S ≤ p");
@@ -314,6 +320,13 @@ static void test_num_format(void **state)
         {7.5, "ns", "7.5 ns"},
         {0.8016, "", "0.802"},
         {123456.7, "", "123457"},
+        /* no exponents for people (issue 26: "5e+09 /s", "1.14e+08 iterations") */
+        {5e9, "/s", "5 G/s"},
+        {1.14e10 + 0.25, "iterations", "11.4 billion iterations"},
+        {2.5e9, "", "2.5 billion"},
+        {1e30, "", "1e+30"},
+        {1, "yes/no", "yes"},
+        {0, "yes/no", "no"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char buf[48];
@@ -390,6 +403,15 @@ static void test_bar(void **state)
     tui_canvas_init(&c, 10, 1, TUI_CS_ASCII);
     tui_bar_draw(&c, 0, 0, 10, 0.55, st);
     CANVAS(&c, "######....");
+    /* below 10% is not all dots, nearly done is not all '#' (issue 26) */
+    tui_bar_draw(&c, 0, 0, 10, 0.02, st);
+    CANVAS(&c, "#.........");
+    tui_bar_draw(&c, 0, 0, 10, 0.98, st);
+    CANVAS(&c, "#########.");
+    tui_bar_draw(&c, 0, 0, 10, 0, st);
+    CANVAS(&c, "..........");
+    tui_bar_draw(&c, 0, 0, 10, 1, st);
+    CANVAS(&c, "##########");
     tui_canvas_fini(&c);
 }
 

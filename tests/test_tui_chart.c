@@ -84,7 +84,7 @@ static void test_series_legend_dashed(void **state)
           " │     ⣀⡠⠤⠒⠊⠁\n"
           "0┤⣀⠤⠔⠊⠉\n"
           " └┬──────┬──────┬─────┬──────┬\n"
-          "  0      1      2     3    4 n");
+          "  0      1      2     3   4  n");
     CHART(30, 8, TUI_CS_ASCII, false, &ch,
           "Time (s)         * data  . ref\n"
           "4+                        ****\n"
@@ -93,7 +93,7 @@ static void test_series_legend_dashed(void **state)
           " |    *******\n"
           "0+****\n"
           " ++------+------+-----+------+\n"
-          "  0      1      2     3    4 n");
+          "  0      1      2     3   4  n");
 
     /* colours: the data wins the cells it shares with the reference */
     struct tui_canvas c;
@@ -396,11 +396,21 @@ static void test_whole_steps(void **state)
     struct tui_chart och = {"speedup", "p", "×", &o, 1, true, false, true};
     CHART(30, 6, TUI_CS_ASCII, false, &och,
           "speedup (x)                * S\n"
-          "1+              *\n"
+          "1+                           *\n"
           " |\n"
           "0+\n"
-          " ++-------------+------------+\n"
-          "  0             1          2 p");
+          " ++--------------------------+\n"
+          "  0                       1  p");
+    /* Karp-Flatt measured at p = 2 only (P = 2): the axis ends at 2, not 3
+     * (issue 26) */
+    static const double two_x[] = {2}, two_y[] = {0.1};
+    struct tui_series k = {"e", two_x, two_y, 1, 0, false};
+    struct tui_chart kch = {"Karp-Flatt", "p", "", &k, 1, true, false, true};
+    t = draw(30, 6, TUI_CS_ASCII, false, &kch);
+    labels = strrchr(t, '\n') + 1;
+    assert_non_null(strstr(labels, "2"));
+    assert_null(strstr(labels, "3"));
+    free(t);
 }
 
 /* Without colour (NO_COLOR) and in ASCII each series has its own

@@ -122,28 +122,24 @@ static inline void put_cell(struct tui_canvas *c, int y, int x, uint32_t cp, int
     }
 }
 
-/* Relations whose one-character stand-in would change the maths ("≤"
- * as "<"): under ASCII they take two cells. */
+/* Signs whose one-character stand-in would change the maths ("≤" as "<",
+ * "±" as "?"): under ASCII they take two or three cells. */
 static const struct {
     uint32_t cp;
-    char a, b;
-} two_char[] = {{0x2260, '!', '='}, {0x2264, '<', '='}, {0x2265, '>', '='}};
+    const char *s;
+} multi_char[] = {{0x00B1, "+/-"}, {0x2260, "!="}, {0x2264, "<="}, {0x2265, ">="}};
 
-/* Maps cp for this canvas: *w gets its columns (0: not drawn). Under ASCII a
- * wide character becomes two '?' (returned as '?' with *w == 2 and
- * *two_q set), and ≤ ≥ ≠ become "<=", ">=", "!=" (the first returned, the
- * second in *two_q's place: *second). */
-static uint32_t map_cp2(const struct tui_canvas *c, uint32_t cp, int *w, uint32_t *second)
+/* Maps cp for this canvas when it is one of multi_char under ASCII: returns
+ * its stand-in ("<=", "+/-"), *w its columns; else NULL. */
+static const char *map_multi(const struct tui_canvas *c, uint32_t cp, int *w)
 {
-    *second = 0;
     if (c->cs == TUI_CS_ASCII)
-        for (size_t i = 0; i < sizeof two_char / sizeof two_char[0]; i++)
-            if (two_char[i].cp == cp) {
-                *w = 2;
-                *second = (unsigned char)two_char[i].b;
-                return (unsigned char)two_char[i].a;
+        for (size_t i = 0; i < sizeof multi_char / sizeof multi_char[0]; i++)
+            if (multi_char[i].cp == cp) {
+                *w = (int)strlen(multi_char[i].s);
+                return multi_char[i].s;
             }
-    return 0;
+    return NULL;
 }
 
 static uint32_t map_cp(const struct tui_canvas *c, uint32_t cp, int *w, bool *two_q)
@@ -171,38 +167,36 @@ static uint32_t map_cp(const struct tui_canvas *c, uint32_t cp, int *w, bool *tw
 }
 
 /* A code point as this canvas draws it: one cell of w columns (w 0: not
- * drawn), or two one-column cells a and b ("<=", "??"). */
+ * drawn), or w one-column cells of `cells` ("<=", "+/-", "??"). */
 struct glyph {
-    uint32_t a, b;
+    uint32_t a;
+    const char *cells; /* NULL: the one cell a */
     int w;
-    bool two;
 };
 
 static struct glyph glyph_of(const struct tui_canvas *c, uint32_t cp)
 {
     struct glyph g = {0};
-    uint32_t pair = map_cp2(c, cp, &g.w, &g.b);
-    if (pair) {
-        g.a = pair;
-        g.two = true;
+    g.cells = map_multi(c, cp, &g.w);
+    if (g.cells)
         return g;
-    }
-    g.a = map_cp(c, cp, &g.w, &g.two);
-    if (g.two)
-        g.b = g.a; /* a wide character under ASCII: "??" */
+    bool two_q;
+    g.a = map_cp(c, cp, &g.w, &two_q);
+    if (two_q)
+        g.cells = "??"; /* a wide character under ASCII */
     return g;
 }
 
 /* Writes g at (y, x), which has room for it; returns the columns. */
 static int glyph_put(struct tui_canvas *c, int y, int x, const struct glyph *g, struct tui_style st)
 {
-    if (!g->two) {
+    if (!g->cells) {
         put_cell(c, y, x, g->a, g->w, st);
         return g->w;
     }
-    put_cell(c, y, x, g->a, 1, st);
-    put_cell(c, y, x + 1, g->b, 1, st);
-    return 2;
+    for (int i = 0; i < g->w; i++)
+        put_cell(c, y, x + i, (unsigned char)g->cells[i], 1, st);
+    return g->w;
 }
 
 int tui_canvas_put(struct tui_canvas *c, int y, int x, const char *s, struct tui_style st,

@@ -296,10 +296,11 @@ static uint8_t series_color(const struct tui_series *s, size_t i)
 }
 
 /* Each series' own character (markers mode): solid series in turn take
- * * o + x # @ % &, dashed (reference) ones . : ~ =. */
+ * * o x # @ % & $, dashed (reference) ones . : ~ =; never '+', '|' or '-',
+ * which the ASCII axes and ticks use (Gustafson's '+' looked like a tick). */
 static char series_marker(const struct tui_chart *ch, size_t k)
 {
-    static const char solid[] = "*o+x#@%&", dashed[] = ".:~=";
+    static const char solid[] = "*ox#@%&$", dashed[] = ".:~=";
     size_t rank = 0;
     for (size_t i = 0; i < k; i++)
         rank += ch->s[i].dashed == ch->s[k].dashed;
@@ -486,9 +487,13 @@ static bool data_range(const struct tui_chart *ch, struct frame *f)
         ymax += d;
     }
     if (xmin == xmax && ch->x_int && !ch->log_x) {
-        /* one step: its neighbours, not fractions of it (p = 1 is 0..2) */
-        xmin = xmin >= 0 && xmin - 1 < 0 ? 0 : xmin - 1;
-        xmax = xmin + 2;
+        /* one step: the step before it to it, not fractions of it, and not
+         * beyond the data (Karp-Flatt measured at p = 2 only is 1..2, not
+         * 1..3; p = 1 is 0..1) */
+        if (xmin == 0)
+            xmax = 1;
+        else
+            xmin -= 1;
     } else if (xmin == xmax) {
         double d = ch->log_x ? 1 : xmin ? fabs(xmin) * 0.1 : 1;
         xmin -= d;
@@ -633,7 +638,8 @@ static int x_ticks(const struct tui_chart *ch, const struct frame *f, enum tui_c
 }
 
 /* The x label at the right end of the labels row, the x ticks on the axis
- * and their labels where they do not overlap. */
+ * and their labels where they keep two blanks from each other and from the
+ * x label (one blank read "30 40 iteration" as one run). */
 static void draw_x_labels(struct tui_canvas *c, struct tui_rect r, const struct tui_chart *ch,
                           const struct frame *f, const struct scale *xs, int dx)
 {
@@ -643,7 +649,7 @@ static void draw_x_labels(struct tui_canvas *c, struct tui_rect r, const struct 
     int lab_end = r.x + r.w; /* tick labels end before this column */
     if (f->labels_y >= 0 && *xl && xlw < r.w) {
         tui_canvas_put(c, f->labels_y, r.x + r.w - xlw, xl, muted, -1);
-        lab_end = r.x + r.w - xlw - 1;
+        lab_end = r.x + r.w - xlw - 2; /* two blanks: "40  iteration", not "40 iteration" */
     }
     if (!f->have || f->pw < 1)
         return;
@@ -663,7 +669,7 @@ static void draw_x_labels(struct tui_canvas *c, struct tui_rect r, const struct 
             start = lab_end - w;
         if (start < r.x)
             start = r.x;
-        if (start <= prev_end || start + w > lab_end)
+        if (start <= prev_end + 1 || start + w > lab_end) /* two blanks between labels */
             continue;
         tui_canvas_put(c, f->labels_y, start, tl[i], muted, -1);
         prev_end = start + w;

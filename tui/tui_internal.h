@@ -149,7 +149,11 @@ int tui_canvas_put_cut(struct tui_canvas *c, int y, int x, const char *s, struct
  *    prefix that fits ("0.0032 GB/s" is "3.2 MB/s", "1500 MB/s" "1.5 GB/s");
  *  - time: "s" below a second in ms, µs or ns, and "ms" from 1000 on in s;
  *  - "%" follows the number ("56%"); "×" or "x" after a space ("2.5 ×");
- *    other units after a space. */
+ *    other units after a space;
+ *  - no exponent where words do: a rate of a bare "/unit" takes an SI
+ *    prefix ("5 G/s"), a count a word ("2.5 billion", "11.4 billion
+ *    iterations");
+ *  - the unit "yes/no" (a lab's yes-or-no figure): "yes" or "no". */
 void tui_num_format(double v, const char *unit, char *buf, size_t n);
 
 /* Marks row y of r as a row of a list or form: when selected, reverse video

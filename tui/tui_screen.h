@@ -385,7 +385,8 @@ struct tui_question_model {
     char *tries_line; /* what the last try earned under the policy, or NULL */
     char *headline;   /* the last grade's verdict (lesson_answer_headline), or NULL */
     /* the attempt policy and exam mode */
-    char *policy_line;    /* "policy: 3 tries; ... · 1 of 3 used", or the exam's rule */
+    struct grader_policy policy; /* what each try can earn (the attempt list shows it) */
+    char *policy_line;           /* "policy: 3 tries; ... · 1 of 3 used", or the exam's rule */
     bool closed;          /* no try left (or the exam's one answer given, or the exam over) */
     bool exam_open;       /* an exam not yet submitted: grades are withheld */
     bool sealed;          /* graded work of a class: recorded ungraded, variant fixed, no give-up */
@@ -740,6 +741,8 @@ struct tui_calc_model {
     struct tui_calc_out *outs;
     size_t n_outs;
     char *error;  /* compute failed: shown instead of the outputs; or NULL */
+    char *stale;  /* while editing: why the field's text is not the value the outputs
+                     are for ("'0,11' is not a number ..."), shown instead of them; or NULL */
     size_t otop;  /* first output row shown */
     int out_rows; /* output rows the last draw had room for (for paging) */
 };

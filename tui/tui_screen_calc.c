@@ -50,6 +50,8 @@ static void fields_free(struct tui_calc_model *m)
 void tui_calc_model_fini(struct tui_calc_model *m)
 {
     tui_calc_model_clear_outs(m);
+    free(m->stale);
+    m->stale = NULL;
     fields_free(m);
     for (size_t i = 0; i < m->n_items; i++) {
         free(m->items[i].id);
@@ -309,8 +311,9 @@ static void view_form(struct tui_calc_model *m, struct tui_canvas *c, struct tui
     if (rows < 1)
         rows = 1;
     m->out_rows = rows;
-    if (m->error) {
-        tui_view_wrapped(c, (struct tui_rect){y, r.x + 3, rows, r.w - 4}, 0, m->error,
+    const char *err = m->editing && m->stale ? m->stale : m->error;
+    if (err) {
+        tui_view_wrapped(c, (struct tui_rect){y, r.x + 3, rows, r.w - 4}, 0, err,
                          TUI_ST(TUI_A_BOLD, TUI_C_BAD), rows);
         return;
     }
@@ -609,13 +612,33 @@ static void live_edit(struct tui_app *a, struct calc *l)
     const struct grader_calc_input *in = &l->c.calc->inputs[i];
     const char *text = l->m.edit.text.data ? l->m.edit.text.data : "";
     double v;
-    if (!parse_value(in, text, &v) || !isfinite(v) || v < in->min || v > in->max ||
-        (in->integer && v != floor(v)) || v == l->vals[i])
+    free(l->m.stale);
+    l->m.stale = NULL;
+    bool ok = parse_value(in, text, &v);
+    if (!ok || !isfinite(v) || v < in->min || v > in->max || (in->integer && v != floor(v))) {
+        /* Never outputs for a value other than the one in the field. */
+        char range[128];
+        tui_calc_range_text(in->min, in->max, in->integer, range, sizeof range);
+        if (!text[0])
+            l->m.stale = core_xstrdup("type a value; the outputs follow it");
+        else if (!ok && strchr(text, ','))
+            l->m.stale = core_xasprintf("'%s' is not a number: write a decimal point, not a "
+                                        "comma (0.11, not 0,11)",
+                                        text);
+        else if (!ok)
+            l->m.stale = core_xasprintf("'%s' is not a number (write e.g. 0.25, 8 or 1e9)", text);
+        else
+            l->m.stale = core_xasprintf("'%s' is outside %s", text, range);
+        return;
+    }
+    if (v == l->vals[i])
         return;
     double was = l->vals[i];
     l->vals[i] = v;
-    if (recompute_quiet(a, l, true) == CORE_ERR_USAGE)
+    if (recompute_quiet(a, l, true) == CORE_ERR_USAGE) {
         l->vals[i] = was;
+        l->m.stale = core_xasprintf("'%s' is refused by the calculator", text);
+    }
 }
 
 static void start_edit(struct calc *l, bool empty)
@@ -625,6 +648,8 @@ static void start_edit(struct calc *l, bool empty)
         value_text(&l->c.calc->inputs[l->m.fsel], l->vals[l->m.fsel], val, sizeof val);
     tui_input_set(&l->m.edit, val);
     l->m.editing = true;
+    free(l->m.stale);
+    l->m.stale = NULL;
     if (l->m.fsel < l->m.n_fields)
         l->edit_was = l->vals[l->m.fsel];
 }

@@ -291,7 +291,8 @@ static int wrapped_cut(struct tui_canvas *c, struct tui_rect r, int y, const cha
 }
 
 /* Under the header: the run's note (the CPU analog and why) and, once done,
- * a noisy run's warning, each wrapped to at most two rows, in rows r.y ..;
+ * why a failed run stopped and a noisy run's warning, each wrapped (a note or
+ * warning to at most two rows), in rows r.y ..;
  * returns the rows used. */
 static int draw_notes(struct tui_lab_model *m, struct tui_canvas *c, struct tui_rect r)
 {
@@ -301,6 +302,18 @@ static int draw_notes(struct tui_lab_model *m, struct tui_canvas *c, struct tui_
     if (m->note) {
         char *line = core_xasprintf("%s %s", tui_glyph(cs, "⚠", "!"), m->note);
         y += wrapped_cut(c, t, y, line, TUI_ST(TUI_A_BOLD, TUI_C_WARN), 2);
+        free(line);
+    }
+    /* A failed run says why, whole (the lab's advice, e.g. a smaller lr):
+     * wrapped over as many rows as it takes, up to a third of the room. */
+    const char *why =
+        m->phase == TUI_LAB_DONE && m->status && strncmp(m->status, "failed: ", 8) == 0
+            ? m->status + 8
+            : NULL;
+    if (why && *why) {
+        char *line = core_xasprintf("%s why it stopped: %s", tui_glyph(cs, "✗", "x"), why);
+        int max_rows = r.h / 3 > 2 ? r.h / 3 : 2;
+        y += wrapped_cut(c, t, y, line, TUI_ST(TUI_A_BOLD, TUI_C_BAD), max_rows);
         free(line);
     }
     if (m->phase == TUI_LAB_DONE && m->noise) {
@@ -326,7 +339,31 @@ static void view_run(struct tui_lab_model *m, struct tui_canvas *c, struct tui_r
                        TUI_ST(TUI_A_BOLD | TUI_A_REVERSE, TUI_C_WARN), r.w - 10);
 }
 
-/* The results: label (cut with "…") and value (numbers for people) per
+/* A label in w columns: whole when it fits, else cut after its last whole
+ * word that leaves room for "…" ("FNV-1a of the final…", never "centr…"). */
+static void label_cut(struct tui_canvas *c, int y, int x, const char *label, int w)
+{
+    if (w <= 0)
+        return;
+    if (tui_text_width(label) <= w) {
+        tui_canvas_put(c, y, x, label, TUI_ST(0, 0), w);
+        return;
+    }
+    int ell = c->cs == TUI_CS_ASCII ? 3 : 1;
+    struct core_strlist l;
+    core_strlist_init(&l);
+    tui_text_wrap(label, w - ell, &l);
+    if (w > ell && l.n > 0 && tui_text_width(l.items[0]) >= (w - ell) / 2) {
+        char *s = core_xasprintf("%s%s", l.items[0], tui_glyph(c->cs, "…", "..."));
+        tui_canvas_put(c, y, x, s, TUI_ST(0, 0), w);
+        free(s);
+    } else { /* one long word: cut inside it */
+        tui_canvas_put_cut(c, y, x, label, TUI_ST(0, 0), w);
+    }
+    core_strlist_fini(&l);
+}
+
+/* The results: label (cut with "…" after a whole word) and value (numbers for people) per
  * row, scrolled by m->ftop, in a box saying which rows show. */
 static void draw_results(struct tui_lab_model *m, struct tui_canvas *c, struct tui_rect box)
 {
@@ -358,7 +395,7 @@ static void draw_results(struct tui_lab_model *m, struct tui_canvas *c, struct t
         int lw = tui_text_width(f->label);
         if (vw + 1 + lw > room) /* both do not fit: the value keeps up to half */
             vw = vw < room / 2 ? vw : room - 1 - (lw < room / 2 ? lw : room / 2);
-        tui_canvas_put_cut(c, y, box.x + 2, f->label, TUI_ST(0, 0), room - vw - 1);
+        label_cut(c, y, box.x + 2, f->label, room - vw - 1);
         tui_canvas_put_cut(c, y, box.x + box.w - 2 - vw, f->value, TUI_ST(TUI_A_BOLD, 0), vw);
     }
     if (m->ftop > 0)

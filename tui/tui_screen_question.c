@@ -296,6 +296,7 @@ static bool question_load(struct tui_app *a, struct question *q, const char *qid
     m->exam = v.exam;
     m->sealed = v.sealed;
     tui_question_set_policy(m, v.policy_text, &v.tries, v.exam, v.exam_over);
+    m->policy = v.policy;
     free(q->policy_text);
     q->policy_text = core_xstrdup(v.policy_text);
     q->exam = v.exam;

@@ -251,10 +251,17 @@ static void draw_attempts(struct sheet *s, struct tui_question_model *m)
                                       : TUI_C_BAD;
         char no[24], sc[32], a1[16], a2[16];
         if (at->valid)
-            snprintf(no, sizeof no, "#%zu", tries_before--);
+            snprintf(no, sizeof no, "#%zu", tries_before);
         else
             snprintf(no, sizeof no, "-");
-        lesson_score_format(at->score, a1, sizeof a1);
+        /* What the try earns under the policy (try k can earn a part of the
+         * points; after a give-up nothing), as the headline says it: never
+         * "1/1" beside "earns 0.9 of 1 point". */
+        double earns = at->after_giveup ? 0
+                       : at->valid && !at->hidden
+                           ? at->score * grader_policy_available(&m->policy, (int)tries_before)
+                           : at->score;
+        lesson_score_format(earns, a1, sizeof a1);
         lesson_score_format(at->max, a2, sizeof a2);
         if (!at->valid)
             snprintf(sc, sizeof sc, "unread");
@@ -266,6 +273,8 @@ static void draw_attempts(struct sheet *s, struct tui_question_model *m)
             mark = tui_glyph(cs, "•", "*");
             col = TUI_C_ACCENT;
         }
+        if (at->valid)
+            tries_before--;
         put(s, 3, no, TUI_ST(0, TUI_C_MUTED), -1);
         put(s, 8, mark, TUI_ST(TUI_A_BOLD, col), -1);
         put(s, 10, sc, TUI_ST(0, col), 9);

@@ -41,7 +41,35 @@ int tui_canvas_put_cut(struct tui_canvas *c, int y, int x, const char *s, struct
 
 void tui_num_format(double v, const char *unit, char *buf, size_t n)
 {
-    core_num_human(buf, n, v, unit, 3, CORE_HUMAN_WHOLE | CORE_HUMAN_BINARY | CORE_HUMAN_PREFIXED);
+    const unsigned fl = CORE_HUMAN_WHOLE | CORE_HUMAN_BINARY | CORE_HUMAN_PREFIXED;
+    if (unit && strcmp(unit, "yes/no") == 0 && n > 0) { /* a lab's yes-or-no figure */
+        snprintf(buf, n, "%s", v != 0 ? "yes" : "no");
+        return;
+    }
+    core_num_human(buf, n, v, unit, 3, fl);
+    if (!strstr(buf, "e+") || !isfinite(v))
+        return;
+    /* A unit without a prefix of its own ("/s", "iterations", none): a rate
+     * takes an SI prefix ("5 G/s"), a count a word ("114 million"), never
+     * "5e+09 /s". */
+    const char *u = unit ? unit : "";
+    static const char *const si[] = {"k", "M", "G", "T", "P", "E"};
+    static const char *const word[] = {"thousand", "million", "billion", "trillion"};
+    bool rate = u[0] == '/';
+    int q = 0;
+    double x = v;
+    while (fabs(x) >= 999.5 && q < (rate ? 6 : 4)) {
+        x /= 1000;
+        q++;
+    }
+    if (fabs(x) >= 999.5)
+        return; /* beyond the words: the exponent says it best */
+    char num[32];
+    core_num_human(num, sizeof num, x, NULL, 3, 0);
+    if (rate)
+        snprintf(buf, n, "%s %s%s", num, si[q - 1], u);
+    else
+        snprintf(buf, n, "%s %s%s%s", num, word[q - 1], u[0] ? " " : "", u);
 }
 
 /* ---- list rows ------------------------------------------------------------ */
@@ -70,7 +98,12 @@ void tui_bar_draw(struct tui_canvas *c, int y, int x, int w, double frac, struct
     struct tui_style rest = {TUI_A_DIM, TUI_C_MUTED};
     int col = 0;
     if (c->cs == TUI_CS_ASCII) {
+        /* Some progress is never all dots, and not done is never all '#'. */
         int full = (int)(frac * w + 0.5);
+        if (frac > 0 && full < 1)
+            full = 1;
+        if (frac < 1 && full >= w && w > 1)
+            full = w - 1;
         for (; col < full; col++)
             tui_canvas_set(c, y, x + col, '#', st);
         for (; col < w; col++)

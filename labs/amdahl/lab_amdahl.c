@@ -393,8 +393,15 @@ static int amd_run_lab(struct lab_ctx *cx, struct core_err *err)
             goto out;
         }
     }
+    /* W as people read it: "114 million iterations", not "1.14e+08". */
     lab_log(cx, LAB_LOG_INFO,
-            "%d worker processes started; W = %.3g iterations (%g ms on one core)", P, work,
+            "%d worker processes started; W = %.3g%s iterations (%g ms on one core)", P,
+            work >= 1e9   ? work / 1e9
+            : work >= 1e6 ? work / 1e6
+                          : work,
+            work >= 1e9   ? " billion"
+            : work >= 1e6 ? " million"
+                          : "",
             work_ms);
 
     /* One untimed trial on every worker first: a worker's first share runs

@@ -127,11 +127,28 @@ void lab_noise_assess(struct lab_noise *n)
         if (isfinite(n->loadavg) && n->cores > 0)
             ADD("; load average %.1f on %d core%s", n->loadavg, n->cores, n->cores == 1 ? "" : "s");
     }
-    if (n->wide)
-        ADD("%s%s varied by %.0f%% over %d repetitions (%s%.3g to %.3g%s%s)",
+    if (n->wide) {
+        /* Seconds as people read them, both ends in the unit of the larger:
+         * "69.1 to 99.6 µs", not "6.91e-05 to 9.96e-05 s". */
+        const char *unit = n->spread_unit;
+        double scale = 1;
+        if (strcmp(unit, "s") == 0) {
+            static const char *const tu[] = {"s", "ms", "µs", "ns"};
+            int q = 0;
+            double big = fmax(fabs(n->spread_min), fabs(n->spread_max));
+            while (big > 0 && big * scale < 0.9995 && q < 3) {
+                scale *= 1000;
+                q++;
+            }
+            unit = tu[q];
+        }
+        char lo[32], hi[32];
+        core_num_human(lo, sizeof lo, n->spread_min * scale, NULL, 3, 0);
+        core_num_human(hi, sizeof hi, n->spread_max * scale, NULL, 3, 0);
+        ADD("%s%s varied by %.0f%% over %d repetitions (%s%s to %s%s%s)",
             n->busy ? "; " : "wide spread: ", n->spread_what, 100 * n->spread, n->spread_n,
-            n->spread_trimmed ? "10th to 90th percentile " : "", n->spread_min, n->spread_max,
-            n->spread_unit[0] ? " " : "", n->spread_unit);
+            n->spread_trimmed ? "10th to 90th percentile " : "", lo, hi, unit[0] ? " " : "", unit);
+    }
 #undef ADD
 }
 

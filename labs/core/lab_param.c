@@ -52,9 +52,17 @@ void lab_param_range(const struct lab_param_def *d, char *buf, size_t size)
     switch (d->type) {
     case LAB_P_INT:
     case LAB_P_REAL:
+        /* A bound of 1e15 or more is no bound a person types ("0 to 1e+30"). */
         fmt_num(lo, sizeof lo, d->min);
         fmt_num(hi, sizeof hi, d->max);
-        snprintf(buf, size, "%s to %s", lo, hi);
+        if (d->max >= 1e15 && d->min <= -1e15)
+            snprintf(buf, size, "any number");
+        else if (d->max >= 1e15)
+            snprintf(buf, size, "at least %s", lo);
+        else if (d->min <= -1e15)
+            snprintf(buf, size, "at most %s", hi);
+        else
+            snprintf(buf, size, "%s to %s", lo, hi);
         break;
     case LAB_P_ENUM:
         snprintf(buf, size, "%s", d->choices ? d->choices : "");

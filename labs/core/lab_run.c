@@ -253,8 +253,8 @@ static void noise_figures(struct lab_ctx *cx)
     n.cpus = end.cpus > 0 ? end.cpus : n.cores;
     lab_repeats_widest(cx->repeats, &n);
     lab_noise_assess(&n);
-    lab_figure_num(cx, "noisy", n.noisy ? 1 : 0, "",
-                   "measured under load or with a wide spread (1 yes, 0 no)");
+    lab_figure_num(cx, "noisy", n.noisy ? 1 : 0, "yes/no",
+                   "measured under load or with a wide spread");
     lab_figure_str(cx, "noise", n.text, "noise");
     if (isfinite(n.other_cpu))
         lab_figure_num(cx, "load_other_pct", 100 * n.other_cpu, "%",

@@ -240,6 +240,7 @@ int lab_km_iterate(struct km_run *r, int p_use, bool use_gpu, int max_iter, bool
             lab_emit(cx, "iter_ms", it, 1e3 * iter_s);
             lab_emit(cx, "shuffle_bytes", it, (double)st.bytes);
             lab_emit(cx, "reexec", it, st.reexec);
+            lab_emit(cx, "backups", it, st.speculative);
             if (it <= KM_LOG_ITERS || it % 10 == 0 || converged || it == max_iter) {
                 char bytes[32], tasks[160], extra[96] = "";
                 km_bytes_text((double)st.bytes, bytes, sizeof bytes);

@@ -91,7 +91,8 @@ void lab_km_summary(struct km_run *r)
     char fnv[17], lfnv[17];
     lab_figure_num(cx, "iter_ms", 1e3 * tP, "ms", "median time per iteration");
     lab_figure_num(cx, "iterations", it, "", "iterations run");
-    lab_figure_num(cx, "converged", L->converged, "", "1 when no centre moved more than tol");
+    lab_figure_num(cx, "converged", L->converged, "yes/no",
+                   "converged: no centre moved more than tol");
     lab_figure_num(cx, "final_sse", r->final_sse, "", "SSE of the final centres");
     lab_figure_num(cx, "sse_first", L->sse_first, "", "SSE of iteration 1");
     lab_figure_num(cx, "shift_final", L->shift_last, "", "largest centre move, last iteration");
@@ -129,7 +130,7 @@ void lab_km_summary(struct km_run *r)
     lab_figure_num(cx, "k", c->k, "", "clusters");
     lab_figure_num(cx, "workers", r->use_gpu ? 0 : r->P, "", "worker processes (0: the GPU)");
     lab_figure_num(cx, "tasks", c->tasks, "", "map tasks per iteration");
-    lab_figure_num(cx, "combiner", c->combiner, "", "1: combiner on");
+    lab_figure_num(cx, "combiner", c->combiner, "yes/no", "combiner on");
     lab_figure_num(cx, "cores", m->cores_online, "", "online CPU cores");
     km_fnv_text(r->cur, kd * sizeof *r->cur, fnv);
     lab_figure_str(cx, "centres_fnv", fnv, "FNV-1a of the final centres");

@@ -67,6 +67,14 @@ expect_sql "SELECT status, json_extract(summary_json, '\$.centres_fnv') FROM lab
   "done|${FP2% *}" "stored with its fingerprint"
 expect_sql "SELECT COUNT(*) FROM lab_samples WHERE run_id = $RUN AND series = 'speedup'" 2 \
   "speedup at p = 1 and 2 stored"
+# re-runs with crash = 0 are backups of late tasks (issue 26: unexplained
+# "tasks run again" spikes): a series of its own on the same chart, per iteration
+expect_sql "SELECT COUNT(*) = $ITERS FROM lab_samples WHERE run_id = $RUN AND series = 'backups'" 1 \
+  "backup copies of late tasks: one sample per iteration"
+expect_sql "SELECT COUNT(*) FROM lab_samples b JOIN lab_samples r ON r.run_id = b.run_id
+            AND r.series = 'reexec' AND r.step = b.step
+            WHERE b.run_id = $RUN AND b.series = 'backups' AND b.value > r.value" 0 \
+  "backups are counted within the re-executions"
 
 # ---- the same bits whatever happens -----------------------------------------
 for variant in "--set workers=1" "--set workers=3" "--set workers=2 --set combiner=off" \

@@ -48,6 +48,13 @@ expect_jq '[.hits[] | select(.kind == "page" and .title == "The roofline model")
 expect_jq '.hits[0].where | test("page [0-9]+: ")' true "where it was found"
 run search roofline
 expect_out "places hold \"roofline\"" "text"
+# topics read as words, not raw tags (issue 26: "topics: roofline,arithmetic-intensity")
+run --json search sync-async
+expect_jq '[.hits[] | select(.snippet | startswith("topics: "))] | length > 0' true "a hit in the topics"
+expect_jq '[.hits[] | select(.snippet | startswith("topics: ")) | .snippet | test("sync async")] | all' true \
+  "the topic as words"
+expect_jq '[.hits[] | select(.snippet | startswith("topics: ")) | .snippet | test("[a-z]-[a-z]|,[^ ]")] | any' false \
+  "no raw tag (hyphenated, comma without a space) in the topics"
 run --json search zzzqqq
 expect_jq .count 0 "nothing found"
 

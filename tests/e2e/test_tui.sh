@@ -42,6 +42,10 @@ expect_screen main "try 2 can earn 90% of the points; the question scores 0.9/1"
 if cap main | grep -qF "1/1 point"; then fail "a discounted try reads 1/1 point"; else ok; fi
 expect_screen main "accepted: 2.475 to 2.525" "accepted interval once right"
 expect_screen main "Attempts (2)" "attempt history"
+# the list says what each try earns, as the headline does (issue 26: "✓ 1/1" beside 0.9)
+expect_re main "#2 +✓ 0\.9/1 " "try 2 in the list earns 0.9/1"
+expect_re main "#1 +✗ 0/1 " "try 1 in the list"
+if cap main | grep -qE "#2 +✓ 1/1"; then fail "the list shows try 2's own grade 1/1"; else ok; fi
 expect_sql "SELECT count(*), sum(a.correct), group_concat(a.answer, ',') FROM attempts a
             JOIN users u ON u.id = a.user_id
             WHERE u.name = 'alice' AND a.question_id = 'amdahl.speedup-worked'" \

@@ -76,7 +76,10 @@ expect_re main "Amdahl speedup S\(p\) +4\.706x$" "Esc: the old outputs"
 # Refused values keep the old one (a value outside the range computes nothing).
 keys main Enter C-u
 text main 2
-expect_re main "Amdahl speedup S\(p\) +4\.706x$" "out of range: outputs unchanged while typing"
+# never outputs for a value other than the one in the field (issue 26)
+expect_screen main "'2' is outside 0 to 1" "out of range: said while typing"
+if cap main | grep -qE "Amdahl speedup S\(p\) +[0-9]"; then
+  fail "outputs shown for another value than the field's 2: $(cap main)"; else ok; fi
 keys main Enter
 expect_screen main "serial fraction f: 2 is outside 0 to 1 (kept 0.1)" "out of range refused"
 keys main Escape
@@ -88,6 +91,18 @@ keys main Enter
 expect_screen main "'abc' is not a number" "unreadable value refused"
 keys main Escape
 expect_re main "serial fraction f +0\.1 " "old value kept"
+# A comma decimal (issue 26): "0,11" showed the outputs of f = 0 beside it.
+keys main Enter C-u
+text main "0,11"
+expect_re main "serial fraction f +0,11" "the field reads 0,11"
+expect_screen main "'0,11' is not a number: write a decimal point, not a comma" "the comma refused visibly"
+if cap main | grep -qE "Amdahl speedup S\(p\) +[0-9]"; then
+  fail "outputs shown beside '0,11': $(cap main)"; else ok; fi
+keys main C-u
+text main "0.11"
+expect_re main "Amdahl speedup S\(p\) +4\.5[0-9]*x$" "0.11 with a point computes (p = 8)"
+keys main Escape
+expect_re main "Amdahl speedup S\(p\) +4\.706x$" "Esc: the outputs of f = 0.1 again"
 # Defaults.
 keys main d
 expect_screen main "every input back to its default" "defaults restored"

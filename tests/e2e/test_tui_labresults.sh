@@ -127,7 +127,7 @@ keys nocolor s
 expect_screen nocolor "questions using this run" "NO_COLOR run finished" 60
 expect_screen nocolor "─* measured speedup" "the measured series' marker in the legend"
 expect_screen nocolor "─o Amdahl" "Amdahl's marker differs"
-expect_screen nocolor "─+ Gustafson" "Gustafson's too"
+expect_screen nocolor "─x Gustafson" "Gustafson's too, not '+' like the ticks (issue 26)"
 plot=$(cap nocolor | sed -n '5,13p' | cut -c41-)
 if grep -q "o" <<<"$(tr -d 'a-np-zA-Z' <<<"$plot")"; then ok; else fail "no 'o' marker on the speedup plot: $plot"; fi
 if TM capture-pane -e -p -t nocolor | grep -qE $'\e\\[([0-9;]*;)?3[0-7](;[0-9;]*)?m'; then
@@ -135,6 +135,54 @@ if TM capture-pane -e -p -t nocolor | grep -qE $'\e\\[([0-9;]*;)?3[0-7](;[0-9;]*
 keys nocolor q q q q
 expect_exit nocolor 0 "NO_COLOR quit"
 
+
+# ---- kmeans at 80×24: numbers, yes/no and labels as people read them (issue 26) ----
+start km LANG=C.UTF-8
+expect_screen km "Warpbench · lessons" "home"
+open_lab_form km kmeans "Labs run real experiments" "max_iter"
+expect_re km "(▶|>)? *tol +0\.0001 +at least 0" "tol's range, not '0 to 1e+30'"
+if cap km | grep -qE "1e\+30"; then fail "a range shows 1e+30: $(cap km)"; else ok; fi
+set_field km n 20000
+set_field km scale_iters 0
+set_field km workers 2
+keys km s
+expect_screen km "questions using this run" "kmeans finished" 120
+rows=$(collect_results km)
+grep -qE "^converged: no centre moved[a-z …]* +(yes|no)$" <<<"$rows" && ok ||
+  fail "converged is not yes/no: $rows"
+grep -qE "^measured under load[a-z …]* +(yes|no)$" <<<"$rows" && ok || fail "noisy is not yes/no: $rows"
+grep -qE "^combiner on +yes$" <<<"$rows" && ok || fail "combiner is not yes: $rows"
+if grep -qE "[0-9]e[-+][0-9]" <<<"$rows"; then fail "a number in exponent form: $rows"; else ok; fi
+# cut labels end after a whole word: "FNV-1a of the final centr…" was cut mid-word
+if grep -qE "centr…|centre…|tas…|ite…" <<<"$rows"; then
+  fail "a label cut mid-word: $(grep -E "centr…|tas…|ite…" <<<"$rows")"; else ok; fi
+grep -qE "^worker time in map tasks( [a-z]+)*… " <<<"$rows" && ok || fail "worker time label: $rows"
+grep -qE "^FNV-1a of the final( [a-z]+)?… " <<<"$rows" && ok || fail "the hash's label not cut at a word: $rows"
+keys km q q q
+expect_screen km "Warpbench · lessons" "home"
+keys km q
+expect_exit km 0 "quit after kmeans"
+# ---- a failed run says why, whole, at 80×24 (issue 26) ------------------------------
+# paramserver with lr = 200 diverges; the lab's advice (a smaller lr) was only
+# in `lab show`, the TUI showed "failed" and a cut log line.
+start ps LANG=C.UTF-8
+expect_screen ps "Warpbench · lessons" "home"
+open_lab_form ps paramserver "Labs run real experiments" "lr"
+set_field ps lr 200
+keys ps s
+expect_re ps "paramserver  failed" "the header says failed" 120
+expect_screen ps "why it stopped" "the reason is shown on the lab screen"
+# the advice is whole: joined over its wrapped rows, it names the fix
+why=$(cap ps | awk '/why it stopped/ {on = 1; print; next} on && /^ *(⚠|!)|┌|│|└|┤|charts|^ *$/ {exit} on' | sed 's/^ *//; s/ *$//' | tr '\n' ' ' | tr -s ' ')
+grep -qF "lr = 200 is too large" <<<"$why" && ok || fail "no 'lr = 200 is too large' in: $why"
+grep -qF "try a smaller one, e.g. lr = 20" <<<"$why" && ok || fail "the advice is cut: $why"
+if grep -qF "…" <<<"$why"; then fail "the reason is cut with …: $why"; else ok; fi
+# the screen at 80×24, for the log
+cap ps | sed -n '1,12p'
+keys ps q q q
+expect_screen ps "Warpbench · lessons" "home"
+keys ps q
+expect_exit ps 0 "quit after the failed run"
 # ---- LANG=C: ASCII markers, and "<=" for ≤ -------------------------------------------
 start ascii LANG=C LC_ALL=C
 expect_screen ascii "Warpbench - lessons" "ASCII home"
@@ -150,6 +198,7 @@ keys ascii s
 expect_screen ascii "questions using this run" "ASCII run finished" 60
 expect_screen ascii "* measured speedup" "ASCII legend: * for the measured series"
 expect_screen ascii "o Amdahl" "ASCII legend: o for Amdahl"
+if cap ascii | grep -qF "+ Gustafson"; then fail "LANG=C: Gustafson's marker is '+', like the ticks"; else ok; fi
 if cap ascii | grep -qP '[^\x00-\x7f]'; then fail "non-ASCII characters under LANG=C: $(cap ascii)"; else ok; fi
 keys ascii q q q
 expect_screen ascii "Warpbench - lessons" "home"
