@@ -569,10 +569,13 @@ static int job_run(struct grader_job *j, struct core_err *err)
         rc = grader_sb_run(&j->p->lim, j->p->pool, l_job, j, err);
     }
     if (j->res_outer) { /* a self-test's probe the pack's code failed */
-        grader_result_fini(j->res);
-        free(j->res);
         j->res = j->res_outer;
         j->res_outer = NULL;
+    }
+    if (j->probe) { /* ... or whose answer raised a problem */
+        grader_result_fini(j->probe);
+        free(j->probe);
+        j->probe = NULL;
     }
     if (rc && err && j->what) {
         char msg[sizeof err->msg];

@@ -321,6 +321,9 @@ struct grader_job {
      * the probe's, on the heap), the result res was before; NULL otherwise.
      * A probe the pack's code fails is freed, and res put back, by job_run. */
     struct grader_result *res_outer;
+    /* The probe's result from its grading until the self-test is done with
+     * it (a problem it finds is raised, and job_run then frees it). */
+    struct grader_result *probe;
     struct grader_reference *ref_out; /* GRADER_J_ANSWER */
     /* GRADER_J_EXAMPLE and GRADER_J_REF */
     bool skip; /* nothing to check (no reference; a lab question without a pretend run) */

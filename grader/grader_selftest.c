@@ -246,6 +246,7 @@ static void exam_page_check(lua_State *L, struct grader_job *j)
 static struct grader_result *probe_grade(lua_State *L, struct grader_job *j, const char *ans)
 {
     struct grader_result *res = core_xcalloc(1, sizeof *res);
+    j->probe = res;
     j->res_outer = j->res;
     j->res = res;
     grader_job_grade(L, j, ans);
@@ -256,7 +257,7 @@ static struct grader_result *probe_grade(lua_State *L, struct grader_job *j, con
 
 static void probe_done(struct grader_job *j, struct grader_result *res)
 {
-    (void)j;
+    j->probe = NULL;
     grader_result_fini(res);
     free(res);
 }
