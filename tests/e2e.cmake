@@ -3,6 +3,12 @@
 # Exit 77 is "skipped" (a test that needs root or a tool this machine lacks
 # says why on stdout).
 file(GLOB e2e_scripts CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/e2e/test_*.sh)
+# Under the sanitizers every process runs several times slower (the MPI test
+# starts a dozen): the same tests, a longer limit.
+set(e2e_timeout 300)
+if(WB_SANITIZE)
+  set(e2e_timeout 900)
+endif()
 foreach(script IN LISTS e2e_scripts)
   get_filename_component(name ${script} NAME_WE)
   add_test(NAME e2e_${name} COMMAND bash ${script})
@@ -10,7 +16,7 @@ foreach(script IN LISTS e2e_scripts)
   if(name MATCHES "mpi|netlab")
     set(labels "e2e;mpi") # needs Open MPI: skipped (77) without it
   endif()
-  set_tests_properties(e2e_${name} PROPERTIES LABELS "${labels}" TIMEOUT 300 SKIP_RETURN_CODE 77
+  set_tests_properties(e2e_${name} PROPERTIES LABELS "${labels}" TIMEOUT ${e2e_timeout} SKIP_RETURN_CODE 77
     ENVIRONMENT "WB=$<TARGET_FILE:warpbench>;WB_SOURCE_DIR=${PROJECT_SOURCE_DIR};WB_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp")
   # (The lab tests check that a run leaves none of its own shared memory
   # behind, the segments its processes had: lib.sh's shm_watch. What other
