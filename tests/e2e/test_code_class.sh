@@ -47,10 +47,11 @@ done
 # the submission carries the code itself
 got=$(sqlite3 -batch "$T/alice.wbsub" "SELECT answer FROM attempts WHERE question_id = 'xp.scale'")
 grep -qF "y[i] = 2.0f * x[i]" <<<"$got" && ok || fail "alice's submission lacks her code: $got"
-# alice claims ten times her speed
+# alice claims a thousand times her speed (ten times was within the 2x band
+# when her own run happened on a loaded machine and the re-run did not)
 alice_gflops=$(sqlite3 -batch "$T/alice.wbsub" "SELECT json_extract(params_json, '$.gflops') FROM attempts WHERE question_id = 'xp.scale'")
 awk -v g="$alice_gflops" 'BEGIN { exit !(g > 0) }' && ok || fail "alice's submission has no speed: $alice_gflops"
-sqlite3 "$T/alice.wbsub" "UPDATE attempts SET params_json = json_set(params_json, '$.gflops', json_extract(params_json, '$.gflops') * 10) WHERE question_id = 'xp.scale'"
+sqlite3 "$T/alice.wbsub" "UPDATE attempts SET params_json = json_set(params_json, '$.gflops', json_extract(params_json, '$.gflops') * 1000) WHERE question_id = 'xp.scale'"
 
 wbt pack import "$P"; expect_rc 0 "the instructor imports the pack"
 wbt --json class --class "$CLASS" import "$T/alice.wbsub" "$T/bob.wbsub" "$T/carol.wbsub"
