@@ -122,6 +122,9 @@ wbc flags; expect_out "0 flags" "honest work raises no flag"
 expect_eq "$(points s100)" 6 "ann: every auto-graded point (the design waits for review)"
 expect_eq "$(points s200)" 6 "ben: the same on his own numbers"
 base=$(points s300)
+wbc review hw.overlap-design
+expect_out "automatic 2/2: Covered: overlap, hidden time." "the design answers wait for review, with the automatic score"
+grep -q "^    What the grader read:" <<<"$OUT" && ok || fail "the grader's reading is not indented under its answer: $OUT"
 
 # forge NAME FROM SQL: a copy of FROM with SQL applied and a new submission id,
 # imported after ann's and ben's into a class store of its own.
