@@ -639,7 +639,13 @@ static void print_review_item(const struct lesson_review_item *it)
            it->variant, it->reviewed ? "  [reviewed]" : "");
     printf("  question: %s\n", cli_tx(it->prompt));
     printf("  answer:   %s\n", cli_tx1(it->answer));
-    printf("  automatic %s/%s: %s\n", it->auto_valid ? au : "-", pts, cli_tx(it->auto_feedback));
+    /* The feedback's later lines ("What the grader read: ...") stay under it. */
+    const char *fb = cli_tx(it->auto_feedback);
+    const char *nl = strchr(fb, '\n');
+    printf("  automatic %s/%s: %.*s\n", it->auto_valid ? au : "-", pts,
+           nl ? (int)(nl - fb) : (int)strlen(fb), fb);
+    if (nl && nl[1])
+        cli_print_indented("    ", nl + 1);
     printf("  %-28s %7s %6s %9s\n", "rubric concept", "points", "self", "reviewed");
     for (size_t k = 0; k < it->n_concepts; k++) {
         const struct lesson_review_concept *c = &it->concepts[k];

@@ -134,9 +134,8 @@ static void print_policy(const struct lesson_question_view *v)
     const struct lesson_tries *t = &v->tries;
     if (v->sealed) {
         printf("\ngraded work: your answers are recorded, not graded here; your instructor "
-               "grades them (%s%s)\n",
-               v->exam ? "an exam: one answer" : v->policy_text,
-               v->exam && !v->exam_over ? ", then warpbench exam submit " : "");
+               "grades them (%s)\n",
+               v->exam ? "an exam: one answer per question" : v->policy_text);
         if (v->exam && !v->exam_over)
             printf("  submit the exam when done: warpbench exam submit %s\n", v->q.lesson_id);
         return;

@@ -400,6 +400,26 @@ static bool numbers_match(const char *shown, const char *drawn)
 /* A sealed answer: graded with the current source, for the student's own
  * variant drawn again from their id and the salt of the release it was made
  * under (rs); its recorded numbers only compared. */
+/* A student's numbers as a flag's reason quotes them: at most SHOWN_PARAMS
+ * bytes, cut at the start of a character and marked with "…", so the 1 MiB
+ * of numbers a submission may carry cannot flood the report and the class
+ * store (shown_len: the bytes to print; shown_more: the mark). */
+#define SHOWN_PARAMS 200
+static int shown_len(const char *s)
+{
+    size_t at = strlen(s);
+    if (at <= SHOWN_PARAMS)
+        return (int)at;
+    at = SHOWN_PARAMS;
+    while (at > 0 && ((unsigned char)s[at] & 0xC0) == 0x80)
+        at--;
+    return (int)at;
+}
+static const char *shown_more(const char *s)
+{
+    return strlen(s) > SHOWN_PARAMS ? "…" : "";
+}
+
 static void grade_sealed(struct import *im, size_t i, struct pack_slot *ps,
                          const struct rel_slot *rs, const struct grader_question *gq)
 {
@@ -476,9 +496,11 @@ static void grade_sealed(struct import *im, size_t i, struct pack_slot *ps,
     }
     if (a->params_json && !numbers_match(a->params_json, r->params_json))
         add_check(rep, &im->cap_flags, LESSON_FLAG_NUMBERS, a->pack_id, NULL, a->question_id, a->id,
-                  core_xasprintf("the numbers recorded with it, %s, are not the student's (%s): "
-                                 "graded against the student's",
-                                 a->params_json, r->params_json ? r->params_json : "?"));
+                  core_xasprintf("the numbers recorded with it, %.*s%s, are not the student's "
+                                 "(%s): graded against the student's",
+                                 shown_len(a->params_json), a->params_json,
+                                 shown_more(a->params_json),
+                                 r->params_json ? r->params_json : "?"));
     /* The deadline and the late rule. */
     double due = ps->deadline ? core_time_from_iso(ps->deadline) : NAN;
     double made = core_time_from_iso(a->created_at);
@@ -670,10 +692,11 @@ static void grade_one(struct import *im, size_t i)
     f->new_score = r->score;
     f->max = r->max;
     if (kind == LESSON_FLAG_PARAMS)
-        f->reason = core_xasprintf("its stored numbers %s are not the ones pack %s %s draws for "
-                                   "%s at variant %d (%s); graded against those: %s -> %s",
-                                   a->params_json, ps->mine.id, ps->mine.version, im->sub->user,
-                                   a->variant, r->params_json, was, now);
+        f->reason = core_xasprintf("its stored numbers %.*s%s are not the ones pack %s %s draws "
+                                   "for %s at variant %d (%s); graded against those: %s -> %s",
+                                   shown_len(a->params_json), a->params_json,
+                                   shown_more(a->params_json), ps->mine.id, ps->mine.version,
+                                   im->sub->user, a->variant, r->params_json, was, now);
     else if (kind == LESSON_FLAG_TAMPERED)
         f->reason = core_xasprintf("the student's store records %s, but the same pack (%s %s) and "
                                    "grader give %s: the record was changed",
