@@ -175,6 +175,12 @@ void cli_json_close(struct core_buf *b, struct core_json *j);
  * ...,"value",...,"t",... (rounded to the microsecond)}. */
 void cli_json_sample(struct core_buf *line, const struct core_sample *s);
 
+/* A design answer's evidence under key "claims": one object per rubric
+ * concept, in order: {"concept", "points", "earned", "status", "how",
+ * "clause", "subject", "relation", "object"} (null for a text the grader
+ * did not find; README "Design answers' evidence"). */
+void cli_json_claims(struct core_json *j, const struct grader_claim_evidence *c, size_t n);
+
 /* The command table lookups (for help). */
 const struct cli_command *cli_command_find(const char *name);
 

@@ -594,7 +594,11 @@ static int class_items(struct cli_ctx *cx, struct cli_args *a, const struct cli_
 
 /* ---- review ------------------------------------------------------------------------ */
 
-static void json_review_item(struct core_json *j, const struct lesson_review_item *it)
+/* One answer of the review queue; `read`: the answer graded again
+ * (lesson_review_read), whose "claims" say what the grader read for each
+ * concept (null: not read). */
+static void json_review_item(struct core_json *j, const struct lesson_review_item *it,
+                             const struct grader_result *read)
 {
     core_json_obj_begin(j);
     core_json_kint(j, "attempt", it->attempt);
@@ -609,6 +613,10 @@ static void json_review_item(struct core_json *j, const struct lesson_review_ite
     core_json_knum(j, "points", it->points);
     core_json_knum_if(j, "automatic", it->auto_valid, it->auto_score);
     core_json_kstr(j, "automatic_feedback", it->auto_feedback);
+    if (read && read->valid)
+        cli_json_claims(j, read->claims, read->n_claims);
+    else
+        core_json_kstr(j, "claims", NULL);
     core_json_knum_if(j, "self", it->has_self,
                       it->self_max > 0 ? it->points * it->self_total / it->self_max : 0);
     core_json_key(j, "rubric");
@@ -721,7 +729,7 @@ static int review_set(struct cli_ctx *cx, struct cli_args *a, const struct cli_c
         struct core_json j;
         core_buf_init(&b);
         core_json_init(&j, &b);
-        json_review_item(&j, it);
+        json_review_item(&j, it, NULL);
         cli_json_print(&b);
     } else {
         char rs[32], pts[32];
@@ -795,8 +803,14 @@ static int class_review(struct cli_ctx *cx, struct cli_args *a, const struct cli
         core_json_kstr(&j, "class", c.path);
         core_json_key(&j, "answers");
         core_json_arr_begin(&j);
-        for (size_t i = 0; i < n; i++)
-            json_review_item(&j, &it[i]);
+        for (size_t i = 0; i < n; i++) {
+            /* what the grader reads in it, concept by concept: graded again */
+            struct grader_result read;
+            struct core_err re = {0};
+            bool ok = lesson_review_read(cx->session, c.cs, it[i].attempt, &read, &re) == CORE_OK;
+            json_review_item(&j, &it[i], ok ? &read : NULL);
+            grader_result_fini(&read);
+        }
         core_json_arr_end(&j);
         cli_json_close(&b, &j);
     } else {

@@ -348,6 +348,32 @@ static int take_certainty(const struct cli_command *cmd, struct cli_args *a, int
     return 0;
 }
 
+/* A string of the evidence, null when the grader found none. */
+static void kstr_or_null(struct core_json *j, const char *key, const char *s)
+{
+    core_json_kstr(j, key, s && *s ? s : NULL);
+}
+
+void cli_json_claims(struct core_json *j, const struct grader_claim_evidence *c, size_t n)
+{
+    core_json_key(j, "claims");
+    core_json_arr_begin(j);
+    for (size_t i = 0; i < n; i++) {
+        core_json_obj_begin(j);
+        core_json_kstr(j, "concept", c[i].concept);
+        core_json_knum(j, "points", c[i].points);
+        core_json_knum(j, "earned", strcmp(c[i].status, "found") == 0 ? c[i].points : 0);
+        core_json_kstr(j, "status", c[i].status);
+        kstr_or_null(j, "how", c[i].how);
+        kstr_or_null(j, "clause", c[i].clause);
+        kstr_or_null(j, "subject", c[i].subject);
+        kstr_or_null(j, "relation", c[i].relation);
+        kstr_or_null(j, "object", c[i].object);
+        core_json_obj_end(j);
+    }
+    core_json_arr_end(j);
+}
+
 /* The graded answer as one JSON object. */
 static void json_answer(const struct lesson_answer_result *res, const char *answer, int certainty,
                         double mark)
@@ -373,6 +399,10 @@ static void json_answer(const struct lesson_answer_result *res, const char *answ
      * instructor reviews it */
     core_json_kbool(&j, "automatic", r->automatic);
     core_json_kstr(&j, "feedback", r->feedback);
+    /* what the grader read for each concept: a design answer's, once its
+     * grade may be shown */
+    if (r->automatic && r->valid && !res->hidden && !res->sealed)
+        cli_json_claims(&j, r->claims, r->n_claims);
     core_json_kstr(&j, "parsed", r->parsed);
     core_json_knum_if(&j, "value", r->has_value, r->value);
     /* The accepted interval and reference are revealed once right or

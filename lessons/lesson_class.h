@@ -408,6 +408,17 @@ int lesson_review_list(struct lesson_session *s, struct db *cs, const char *pack
                        const char *question_id, bool all, struct lesson_review_item **out,
                        size_t *n, struct core_err *err);
 
+/* What the automatic grader reads in class attempt `attempt`, a design
+ * answer: the answer graded again with the instructor's current pack
+ * (session s) against the numbers recorded with it. *r (grader_result_fini)
+ * holds the score, the feedback and, in r->claims, each concept's evidence:
+ * the clause credited or contradicting, its subject, relation and object.
+ * Costs one grading (the grammar's parse included): callers read it for the
+ * answer shown, not the whole queue at once. CORE_ERR_USAGE for an attempt
+ * that is not a design answer, CORE_ERR_NOTFOUND for an unknown one. */
+int lesson_review_read(struct lesson_session *s, struct db *cs, int64_t attempt,
+                       struct grader_result *r, struct core_err *err);
+
 /* One concept's reviewed score. Borrowed. */
 struct lesson_review_score {
     const char *concept;

@@ -209,6 +209,40 @@ out:
     return rc;
 }
 
+int lesson_review_read(struct lesson_session *s, struct db *cs, int64_t attempt,
+                       struct grader_result *r, struct core_err *err)
+{
+    memset(r, 0, sizeof *r);
+    struct db_class_attempt a;
+    struct db_class_student *st = NULL;
+    size_t ns = 0;
+    struct grader_pack *gp = NULL;
+    int rc = db_class_attempt_get(cs, attempt, &a, err);
+    if (rc != CORE_OK)
+        return rc;
+    rc = db_class_students(cs, &st, &ns, err);
+    if (rc == CORE_OK)
+        rc = pack_of(s, a.pack_id, &gp, err);
+    if (rc != CORE_OK)
+        goto out;
+    const struct grader_question *gq = grader_pack_question(gp, a.question_id);
+    if (!gq || gq->kind != GRADER_DESIGN) {
+        rc = core_err_set(err, CORE_ERR_USAGE, "attempt %lld (%s:%s) is not a design answer",
+                          (long long)attempt, a.pack_id, a.question_id);
+        goto out;
+    }
+    /* the numbers recorded with the attempt make the variant (as for its
+     * view in fill_item); the user only names it */
+    const struct db_class_student *who = who_of(st, ns, a.student);
+    struct grader_ctx ctx = {
+        .user = who ? who->user : "", .variant = a.variant, .params_json = a.params_json};
+    rc = grader_question_grade(gp, a.question_id, &ctx, a.answer, r, err);
+out:
+    db_class_attempt_fini(&a);
+    db_class_students_free(st, ns);
+    return rc;
+}
+
 /* The concept scores of a review: every rubric concept, 0 where none is
  * given; checks what is given. */
 static int concept_scores(const struct lesson_review_item *it, const struct db_class_attempt *a,

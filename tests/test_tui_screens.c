@@ -1216,6 +1216,37 @@ static void test_review_view(void **state)
     HAS(&c, "saved: 2");
     assert_true(cur.on); /* the cursor in the comment line */
     LACKS(&c, "▶");      /* no concept selected while commenting */
+    /* What the grader read: a tag per concept, the selected one's clause
+     * and roles below the rubric (in place of the feedback line). */
+    struct tui_review_entry *e = &m.items[0];
+    e->has_read = true;
+    e->read.valid = true;
+    e->read.n_claims = 2;
+    e->read.claims = core_xcalloc(2, sizeof *e->read.claims);
+    e->read.claims[0] = (struct grader_claim_evidence){
+        core_xstrdup("sharding"),     1,
+        core_xstrdup("contradicted"), core_xstrdup("no servers hold the keys"),
+        core_xstrdup("no servers"),   core_xstrdup("hold"),
+        core_xstrdup("the keys"),     core_xstrdup("roles swapped")};
+    e->read.claims[1] = (struct grader_claim_evidence){
+        core_xstrdup("asynchrony"), 1,
+        core_xstrdup("unclaimed"),  core_xstrdup("workers went async"),
+        core_xstrdup("workers"),    core_xstrdup("went"),
+        core_xstrdup("async"),      core_xstrdup("a condition")};
+    m.commenting = false;
+    m.sel = 0;
+    m.csel = 0;
+    tui_canvas_clear(&c);
+    tui_view_review(&m, &c, tui_test_full(&c), &cur);
+    HAS(&c, " ▶ sharding                          contradicted      1      1         1");
+    HAS(&c, "   asynchrony                        hedged            1       -      0.5");
+    HAS(&c, "   read, sharding: contradicted (roles swapped) — \"no servers hold the keys\"");
+    HAS(&c, "     subject \"no servers\"  relation \"hold\"  object \"the keys\"");
+    LACKS(&c, "automatic feedback:");
+    m.csel = 1;
+    tui_canvas_clear(&c);
+    tui_view_review(&m, &c, tui_test_full(&c), &cur);
+    HAS(&c, "   read, asynchrony: hedged (a condition) — \"workers went async\"");
     tui_review_model_fini(&m);
     tui_canvas_clear(&c);
     tui_view_review(&m, &c, tui_test_full(&c), &cur);

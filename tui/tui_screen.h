@@ -793,6 +793,13 @@ struct tui_review_entry {
     bool dirty;            /* scores or comment changed since loaded or saved */
     bool sealed;           /* graded work: the review is its grade */
     int64_t superseded_by; /* a later answer of the student's to it (class id), 0: none */
+    /* What the automatic grader reads in the answer, concept by concept
+     * (read.claims: the clause, subject, relation and object), read when
+     * the answer is first shown (lesson_review_read); `read_error` says why
+     * it could not be. */
+    bool has_read;
+    struct grader_result read;
+    char *read_error;
 };
 
 struct tui_review_model {

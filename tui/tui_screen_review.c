@@ -29,6 +29,8 @@ static void entry_fini(struct tui_review_entry *e)
     for (size_t k = 0; k < e->n_concepts; k++)
         free(e->concepts[k].label);
     free(e->concepts);
+    grader_result_fini(&e->read);
+    free(e->read_error);
     tui_input_fini(&e->comment);
     memset(e, 0, sizeof *e);
 }
@@ -52,6 +54,76 @@ double tui_review_total(const struct tui_review_entry *e)
 }
 
 /* ---- view ----------------------------------------------------------------- */
+
+/* What the grader read for concept k of e, NULL when the answer was not
+ * read (or the concept is not in the reading). */
+static const struct grader_claim_evidence *evidence_of(const struct tui_review_entry *e, size_t k)
+{
+    if (!e->has_read || !e->read.valid || k >= e->n_concepts)
+        return NULL;
+    for (size_t i = 0; i < e->read.n_claims; i++)
+        if (strcmp(e->read.claims[i].concept, e->concepts[k].label) == 0)
+            return &e->read.claims[i];
+    return NULL;
+}
+
+/* A concept's reading in a word, and its colour: found, contradicted,
+ * negated, asked (a question), hedged (a condition), padding (off the
+ * question), listed (a list of terms), unclaimed, missing. */
+static const char *evidence_tag(const struct grader_claim_evidence *ev, uint8_t *colour)
+{
+    const char *st = ev->status, *how = ev->how;
+    *colour = TUI_C_WARN;
+    if (strcmp(st, "found") == 0) {
+        *colour = TUI_C_GOOD;
+        return "found";
+    }
+    if (strcmp(st, "contradicted") == 0) {
+        *colour = TUI_C_BAD;
+        return "contradicted";
+    }
+    if (strcmp(st, "negated") == 0)
+        return "negated";
+    if (strcmp(st, "unclaimed") == 0)
+        return strcmp(how, "a question") == 0           ? "asked"
+               : strcmp(how, "a condition") == 0        ? "hedged"
+               : strcmp(how, "off the question") == 0   ? "padding"
+               : strcmp(how, "in a list of terms") == 0 ? "listed"
+                                                        : "unclaimed";
+    *colour = TUI_C_MUTED;
+    return "missing";
+}
+
+#define TAG_W 13 /* the reading's column: "contradicted" and a space */
+
+/* Two rows of what the grader read for the selected concept: its reading
+ * and clause, then the clause's subject, relation and object. */
+static void draw_evidence(struct tui_canvas *c, struct tui_rect r, int y,
+                          const struct tui_review_entry *e, size_t k)
+{
+    const struct tui_style muted = TUI_ST(0, TUI_C_MUTED);
+    const struct grader_claim_evidence *ev = evidence_of(e, k);
+    if (!ev) {
+        tui_canvas_printf(c, y, r.x + 3, muted, r.w - 4, "read, %s: not in the grader's reading",
+                          k < e->n_concepts ? e->concepts[k].label : "");
+        return;
+    }
+    uint8_t colour;
+    const char *tag = evidence_tag(ev, &colour);
+    bool how = ev->how[0] && strcmp(ev->how, "claim") != 0 && strcmp(ev->how, "phrase") != 0;
+    if (ev->clause[0])
+        tui_canvas_printf(c, y, r.x + 3, TUI_ST(0, colour), r.w - 4, "read, %s: %s%s%s%s %s \"%s\"",
+                          ev->concept, tag, how ? " (" : "", how ? ev->how : "", how ? ")" : "",
+                          tui_glyph(c->cs, "—", "-"), ev->clause);
+    else
+        tui_canvas_printf(c, y, r.x + 3, TUI_ST(0, colour), r.w - 4,
+                          "read, %s: %s: no clause of the answer claims it", ev->concept, tag);
+    if (!ev->subject[0] && !ev->relation[0] && !ev->object[0])
+        return;
+    tui_canvas_printf(c, y + 1, r.x + 5, muted, r.w - 6,
+                      "subject \"%s\"  relation \"%s\"  object \"%s\"", ev->subject, ev->relation,
+                      ev->object);
+}
 
 static int text_block(struct tui_canvas *c, struct tui_rect r, int y, const char *label,
                       const char *text, size_t skip, int max_rows)
@@ -118,8 +190,11 @@ void tui_view_review(struct tui_review_model *m, struct tui_canvas *c, struct tu
                        "unsaved review: s save it, d discard it, Esc stay on this answer",
                        TUI_ST(TUI_A_BOLD | TUI_A_REVERSE, TUI_C_WARN), r.w - 2);
     y++;
-    /* The rubric takes what it needs at the bottom; the texts share the rest. */
-    int rubric_rows = (int)e->n_concepts + 5;
+    /* The rubric takes what it needs at the bottom (the grader's reading of
+     * the selected concept two rows, else its feedback one); the texts
+     * share the rest. */
+    bool read = e->has_read && e->read.valid;
+    int rubric_rows = (int)e->n_concepts + 5 + read;
     int room = r.y + r.h - y - rubric_rows;
     if (room < 4)
         room = 4;
@@ -142,6 +217,8 @@ void tui_view_review(struct tui_review_model *m, struct tui_canvas *c, struct tu
     struct tui_style head = TUI_ST(TUI_A_UNDER, TUI_C_MUTED);
     int xp = r.x + r.w - 30;
     tui_canvas_put(c, y, r.x + 3, "rubric concept", head, -1);
+    if (read)
+        tui_canvas_put(c, y, xp - TAG_W, "read", head, -1);
     tui_canvas_put(c, y, xp, "points", head, -1);
     tui_canvas_put(c, y, xp + 8, "self", head, -1);
     tui_canvas_put(c, y, xp + 15, "your score", head, -1);
@@ -154,7 +231,13 @@ void tui_view_review(struct tui_review_model *m, struct tui_canvas *c, struct tu
             tui_canvas_fill(c, (struct tui_rect){y, r.x + 1, 1, r.w - 2}, ' ', TUI_ST(ra, 0));
         tui_canvas_put(c, y, r.x + 1, sel ? tui_glyph(c->cs, "▶", ">") : " ",
                        TUI_ST(ra, TUI_C_ACCENT), 1);
-        tui_canvas_put(c, y, r.x + 3, k_->label, TUI_ST(ra, 0), xp - r.x - 4);
+        const struct grader_claim_evidence *ev = evidence_of(e, k);
+        tui_canvas_put(c, y, r.x + 3, k_->label, TUI_ST(ra, 0), xp - r.x - 4 - (ev ? TAG_W : 0));
+        if (ev) {
+            uint8_t colour;
+            const char *tag = evidence_tag(ev, &colour);
+            tui_canvas_put(c, y, xp - TAG_W, tag, TUI_ST(ra, colour), TAG_W - 1);
+        }
         tui_canvas_printf(c, y, xp, TUI_ST(ra, 0), 7, "%6g", k_->points);
         if (isnan(k_->self))
             tui_canvas_put(c, y, xp + 8, "     -", TUI_ST(ra, TUI_C_MUTED), 6);
@@ -175,9 +258,18 @@ void tui_view_review(struct tui_review_model *m, struct tui_canvas *c, struct tu
         tui_canvas_printf(c, y, r.x + r.w - 22, TUI_ST(0, TUI_C_GOOD), 21, "saved: %.3g",
                           e->rv_score);
     y++;
-    tui_canvas_put(c, y, r.x + 3, "automatic feedback:", muted, -1);
-    tui_canvas_put(c, y, r.x + 23, e->auto_feedback ? e->auto_feedback : "", muted, r.w - 24);
-    y++;
+    if (read) {
+        draw_evidence(c, r, y, e, m->csel < e->n_concepts ? m->csel : 0);
+        y += 2;
+    } else {
+        tui_canvas_put(c, y, r.x + 3, "automatic feedback:", muted, -1);
+        tui_canvas_put(c, y, r.x + 23,
+                       e->read_error      ? e->read_error
+                       : e->auto_feedback ? e->auto_feedback
+                                          : "",
+                       muted, r.w - 24);
+        y++;
+    }
     tui_canvas_put(c, y, r.x + 3, "comment:", TUI_ST(m->commenting ? TUI_A_BOLD : 0, 0), -1);
     int col = tui_input_draw(c, y, r.x + 12, r.w - 13, &e->comment,
                              TUI_ST(m->commenting ? TUI_A_UNDER : 0, 0));
@@ -553,11 +645,24 @@ static const char *review_title(const void *st)
     return "design review";
 }
 
+/* Reads what the grader finds in the answer shown, once (one grading). */
+static void read_current(struct tui_app *a, struct review *v)
+{
+    struct tui_review_entry *e = current(v);
+    if (!e || e->has_read || e->read_error)
+        return;
+    struct core_err err = {0};
+    if (lesson_review_read(a->sess, v->cs, e->attempt, &e->read, &err) == CORE_OK)
+        e->has_read = true;
+    else
+        e->read_error = core_xasprintf("not read again: %s", err.msg);
+}
+
 static void review_draw(struct tui_app *a, void *st, struct tui_canvas *c, struct tui_rect r,
                         struct tui_cursor *cur)
 {
-    (void)a;
     struct review *v = st;
+    read_current(a, v);
     tui_view_review(&v->m, c, r, cur);
 }
 

@@ -90,6 +90,40 @@ expect_out "automatic, provisional score" "and the text output says it is provis
 WARPBENCH_USER=auto run --json answer warpbench.core:amdahl.speedup-worked 5
 expect_jq '.automatic' "false" "a numeric answer's is not"
 
+# ---- --json carries what the grader read: "claims", one per rubric concept -----------
+# claims_of USER TEXT: answers inference.design (a practice question: graded at once).
+claims_of() { WARPBENCH_USER=$1 run --json answer warpbench.core:inference.design "$2"; }
+claims_of ev1 "INT8 quantization turns 100 MB of FP32 weights into 25 MB. We start with
+post-training quantization and check accuracy on a held-out validation set."
+expect_jq '.claims | length' "6" "one entry per rubric concept"
+expect_jq '[.claims[].concept] | join("|")' "INT8 quantization|PTQ first, QAT if needed|structured pruning|distillation|measure accuracy|measure latency on the device" \
+  "in the rubric's order"
+expect_jq '.claims[0] | [.status, .how, .subject, .relation, .object, .points, .earned] | join("|")' \
+  "found|claim|INT8 quantization|turns|100 MB of FP32 weights into 25 MB|2|2" \
+  "a held claim: its subject, relation and object as read"
+expect_jq '.claims[0].clause' "INT8 quantization turns 100 MB of FP32 weights into 25 MB" "and its clause"
+expect_jq '.claims[4] | [.status, .subject, .relation] | join("|")' "found|We|check" \
+  "a shared subject stands for what it refers to"
+expect_jq '.claims[2] | [.status, .earned, .clause, .subject, .relation, .object] | tojson' \
+  '["missing",0,null,null,null,null]' "a missing concept: nothing read"
+expect_jq '([.claims[].earned] | add) / ([.claims[].points] | add) == .score / .max' "true" \
+  "the concepts' earned points make the score"
+claims_of ev2 "Quantizing to INT8 would lose far more than 1% accuracy, so the weights must stay in FP32."
+expect_jq '.claims[0] | [.status, .earned, .clause, .relation] | join("|")' \
+  "contradicted|0|the weights must stay in FP32|must stay" "a contradiction, with the clause that says it"
+claims_of ev3 "If we pruned whole channels, the model would be faster."
+expect_jq '.claims[2] | [.status, .how, .clause, .relation, .object] | join("|")' \
+  "unclaimed|a condition|we pruned whole channels|pruned|whole channels" "a condition is read, not credited"
+claims_of ev4 "Should we distil the model into a smaller student?"
+expect_jq '.claims[3] | [.status, .how, .subject] | join("|")' "unclaimed|a question|we" \
+  "a question is read, not credited"
+WARPBENCH_USER=ev5 run --json answer warpbench.core:amdahl.speedup-worked 5
+expect_jq 'has("claims")' "false" "a numeric answer has no claims"
+# an exam answer tells nothing of its grade before the exam is submitted
+WARPBENCH_USER=ev6 run --json answer warpbench.core:assessment.cpu-gpu "A GPU is optimised for throughput."
+expect_jq '.hidden' "true" "an exam answer is hidden"
+expect_jq 'has("claims")' "false" "so is what the grader read in it"
+
 # ---- limits told before grading, and kept ------------------------------------------
 run --json question warpbench.core:assessment.cpu-gpu
 expect_jq '.max_answer' "16384" "a design answer: 16 KiB"

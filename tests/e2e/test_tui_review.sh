@@ -5,7 +5,10 @@
 # score; the reviewer scores each concept (digits, arrows), writes a
 # comment, saves, and is taken to the next answer; the review is stored
 # (class review --json) and counts in the gradebook; `a` lists the reviewed
-# one too, and LANG=C draws it in ASCII.
+# one too, and LANG=C draws it in ASCII. Beside each concept the screen shows
+# what the automatic grader read (found, missing, ...), and below the rubric
+# the selected concept's evidence: the clause, its subject, relation and
+# object, as `class review --json` carries them in "claims".
 #
 # Every wait polls the screen against a deadline; nothing sleeps a fixed time
 # to let the program catch up.
@@ -43,17 +46,27 @@ expect_screen main "test.class:design" "the question"
 expect_screen main "student ann (ann)" "the first student"
 expect_screen main "We shard the parameters across servers." "the answer"
 # The scores start where the automatic reading left them: sharding covered.
-expect_re main "▶ sharding +1 +- +1$" "the rubric starts at the automatic reading: sharding covered"
-expect_re main "asynchrony +1 +- +0$" "asynchrony missing"
+expect_re main "▶ sharding +found +1 +- +1$" "the rubric starts at the automatic reading: sharding covered"
+expect_re main "asynchrony +missing +1 +- +0$" "asynchrony missing"
 expect_screen main "automatic 1" "the automatic score beside"
+# What the grader read for the selected concept: the clause, its roles.
+expect_screen main 'read, sharding: found — "We shard the parameters across servers"' \
+  "the clause the grader credited"
+expect_screen main 'subject "We"  relation "shard"  object "the parameters across servers"' \
+  "its subject, relation and object"
+keys main Down
+expect_screen main "read, asynchrony: missing: no clause of the answer claims it" \
+  "a missing concept's reading follows the selection"
+keys main Up
+expect_re main "▶ sharding +found" "back on sharding"
 expect_screen main "q/Esc quit" "Esc is in the footer"
 
 keys main 0
-expect_re main "▶ sharding +1 +- +0$" "a digit sets the concept's score"
+expect_re main "▶ sharding +found +1 +- +0$" "a digit sets the concept's score"
 expect_screen main "[not saved]" "a changed review says it is not saved"
 keys main 1
 keys main Down Right
-expect_re main "asynchrony +1 +- +0.25$" "Right steps the score up"
+expect_re main "asynchrony +missing +1 +- +0.25$" "Right steps the score up"
 keys main c
 expect_screen main "Enter done" "the comment line has the keys"
 text main "Name the consistency model too."
@@ -79,6 +92,11 @@ wbt --json class --class "$CLASS" review --all
 expect_jq '.answers[] | select(.user == "ann") | .review_score' 1.25 "the review is stored"
 expect_jq '.answers[] | select(.user == "ann") | .comment' "Name the consistency model too." "with its comment"
 expect_jq '.answers[] | select(.user == "ann") | .reviewer' prof "and its reviewer"
+expect_jq '.answers[] | select(.user == "ann") | .claims[0] | [.concept, .status, .clause, .subject, .relation, .object] | join("|")' \
+  "sharding|found|We shard the parameters across servers|We|shard|the parameters across servers" \
+  "the JSON carries the same evidence"
+expect_jq '.answers[] | select(.user == "ann") | .claims[1] | [.concept, .status, .clause] | tojson' \
+  '["asynchrony","missing",null]' "and the missing concept"
 wbt --json class --class "$CLASS" grades
 expect_jq '.students[] | select(.user == "ann") | .points' 1.25 "it counts in the gradebook"
 
@@ -90,7 +108,9 @@ keys ascii a
 expect_screen ascii "answer 2 of 2 (1 waiting)" "a lists every answer (ben stays selected)"
 keys ascii p
 expect_screen ascii "[reviewed]" "ann's shows as reviewed"
-expect_re ascii "> sharding +1 +- +1$" "with the scores stored"
+expect_re ascii "> sharding +found +1 +- +1$" "with the scores stored"
+expect_screen ascii 'read, sharding: found - "We shard the parameters across servers"' \
+  "and what the grader read, in ASCII"
 expect_screen ascii "saved: 1.25" "and its total"
 if cap ascii | LC_ALL=C grep -q '[^ -~]'; then fail "non-ASCII under LANG=C:"$'\n'"$(cap ascii)"; else ok; fi
 keys ascii q

@@ -1610,9 +1610,6 @@ Give a whole number.]],
 question {
   id = "assessment.inference-design",
   kind = "design",
-  -- Not yet declared as claims (issue 24): its phrases are read as before,
-  -- and pack check reports the attacks on it without failing the pack.
-  attacks = "report",
   title = "An LLM serving system",
   prompt = [[
 Design an inference service for a large language model that must handle
@@ -1629,45 +1626,127 @@ balanced and scaled, and how you know the latency target holds.]],
   concepts = {
     { name = "batching under a deadline", points = 2,
       -- batching UNDER A DEADLINE: "batch requests" alone does not say it
-      match = { "dynamic batching", "continuous batching", "in-flight batching", "batching window",
-                "max wait", "maximum wait", "batch timeout" },
-      near = { { "batch*", "wait*", within = 8 }, { "batch*", "timeout", within = 8 },
-               { "batch*", "deadline", within = 8 } },
+      claims = {
+        { relation = { "use*", "batch*", "combin*", "group*", "run*", "appl*", "adopt*", "do*",
+                       "enabl*", "serv*", "handl*" },
+          object = { "continuous batching", "dynamic batching", "in-flight batching", "batching window",
+                     "max wait", "maximum wait", "batch timeout", "timeout", "deadline", "few ms",
+                     "few milliseconds", "short wait", "bounded wait" } },
+        { relation = { "clos*", "flush*", "cap*", "bound*", "limit*", "dispatch*", "send*", "ship*" },
+          object = { "batch*" , "wait*" } },
+        { subject = { "batch*", "continuous batching", "dynamic batching", "in-flight batching",
+                      "batching", "requests", "the wait", "a batch" },
+          relation = { "clos*", "flush*", "wait*", "keep*", "stay*", "fit*", "bound*", "cap*",
+                       "limit*", "meet*", "hold*", "dispatched", "closed", "flushed", "capped",
+                       "bounded", "limited" },
+          object = { "timeout", "max wait", "maximum wait", "few ms", "few milliseconds",
+                     "milliseconds", "budget", "50 ms", "full", "oldest", "latency target",
+                     "busy" } },
+      },
       contradicts = {
         { match = { "batching only adds latency", "every request runs alone", "no batching" },
           feedback = "You ruled batching out: at 10,000 QPS batching is what makes the GPUs efficient; a short maximum wait keeps it inside the latency budget." },
       },
       feedback = "Batch dynamically with a deadline: close a batch when it is full or its oldest request has waited a few ms (continuous batching for decode)." },
     { name = "quantization", points = 2,
-      match = { "int8", "int4", "fp8", "quantization", "quantize", "quantized", "quantise", "quantised",
-                "quantisation" },
+      claims = {
+        { relation = { "quantiz*", "quantis*", "convert*", "cast*", "stor*", "us*", "keep*", "go*",
+                       "shrink*", "compress*", "reduc*", "serv*", "run*", "load*", "mov*", "choos*" },
+          object = { "int8", "int4", "fp8", "8-bit*", "8 bit*", "4-bit*", "4 bit*", "quantiz*",
+                     "quantis*" } },
+        { subject = { "int8", "int4", "fp8", "quantization", "quantisation", "int8 quantization",
+                      "fp8 quantization", "8-bit weights", "quantized weights" },
+          relation = { "halv*", "cut*", "reduc*", "shrink*", "rais*", "speed*", "sav*", "give*",
+                       "doubl*", "lower*", "fit*", "increas*", "improv*", "boost*", "mak*" },
+          object = { "bytes", "memory", "size", "tokens", "throughput", "generation", "bandwidth",
+                     "latency", "half", "traffic", "faster", "speed" } },
+      },
       contradicts = {
         { match = { "keep fp32", "keep the fp32", "keep fp32 weights" }, patterns = { "quanti%a* always ruins" },
           feedback = "You ruled quantization out: INT8 or FP8 weights, checked against an accuracy budget, are standard for LLM serving." },
       },
       feedback = "Choose a quantization: INT8 (or FP8/INT4) weights, keeping sensitive layers in FP16, checked against an accuracy budget." },
     { name = "memory bandwidth and KV cache", points = 2,
-      match = { "kv cache", "kv-cache", "memory bandwidth", "memory-bound", "memory bound",
-                "paged attention", "pagedattention" },
+      claims = {
+        { subject = { "decod*", "decode step*", "generation", "each step", "every step", "each decode step",
+                      "token generation", "inference", "serving", "it" },
+          relation = { "memory-bound", "memory bound", "bandwidth-bound", "bandwidth bound" } },
+        { subject = { "decod*", "decode step*", "generation", "each step", "every step", "each decode step",
+                      "token generation", "inference", "serving", "it" },
+          relation = { "limited", "bound", "is", "are", "read*", "stream*", "load*" },
+          object = { "memory-bound", "memory bound", "memory bandwidth", "bandwidth", "bandwidth-bound",
+                     "every weight", "all the weights", "all weights", "the weights", "weights" } },
+        { subject = { "kv cache", "kv-cache", "kv caches", "the cache" },
+          relation = { "kept", "managed", "stored", "paged", "lives", "live", "held", "allocated",
+                       "split", "is", "are", "sits", "fits", "uses", "takes", "grows", "goes" },
+          object = { "pages", "paged", "blocks", "paged attention", "pagedattention", "memory",
+                     "paged blocks", "gpu memory", "hbm" } },
+        { relation = { "pag*", "manag*", "stor*", "keep*", "alloc*", "us*", "shar*", "reus*", "evict*" },
+          object = { "kv cache", "kv-cache", "paged attention", "pagedattention", "kv blocks" } },
+      },
+      antonyms = { { "memory-bound", "compute-bound" }, { "memory bound", "compute bound" },
+                   { "bandwidth", "compute" } },
       contradicts = {
         { match = { "decoding is compute bound", "decode is compute bound", "kv cache is negligible" },
           feedback = "You called decoding compute bound (or the KV cache negligible): each decode step reads every weight, so memory bandwidth limits it, and the KV cache takes much of the memory." },
       },
       feedback = "Say what limits decoding: memory bandwidth (every weight read per step) and the KV cache's memory, managed in pages." },
     { name = "capacity", points = 1,
-      match = { "little's law", "littles law", "replica", "replicas", "capacity", "qps per gpu",
-                "throughput per gpu", "per replica" },
+      claims = {
+        { relation = { "add*", "keep*", "leav*", "plan*", "provision*", "reserv*" },
+          object = { "headroom", "spare capacity", "30%" } },
+        { relation = { "measur*", "divid*", "comput*", "siz*", "calculat*", "estimat*", "round*",
+                       "benchmark*", "plan*", "provision*", "deriv*", "work*" },
+          object = { "qps per replica", "queries per second", "qps of one replica", "one replica",
+                     "per replica", "replica count", "number of replicas", "replicas", "little's law",
+                     "littles law", "headroom", "fleet", "capacity" } },
+        { subject = { "little's law", "littles law", "qps per replica", "the measured qps",
+                      "measured qps", "capacity", "the replica count", "the number of replicas",
+                      "10,000 / qps", "each replica", "one replica" },
+          relation = { "give*", "determin*", "set*", "is", "are", "tell*", "yield*", "siz*", "serv*",
+                       "sustain*", "handl*", "fix*", "decid*" },
+          object = { "replica*", "number", "fleet", "capacity", "headroom", "qps", "queries",
+                     "ceil", "round*" } },
+      },
       contradicts = {
         { match = { "one large replica", "one replica is enough", "a single replica" },
           feedback = "You served 10,000 QPS from one replica: size the fleet from the QPS one replica sustains." },
       },
       feedback = "Size the fleet: QPS per replica from the batch size and batch time, replicas = 10,000 / that, rounded up, plus headroom." },
     { name = "load balancing and autoscaling", points = 2,
-      match = { "load balancing", "load balancer", "load-balancing", "autoscaling", "auto-scaling",
-                "autoscale", "autoscaler", "scale out", "horizontal scaling" },
+      claims = {
+        { subject = { "load balancer", "load balancing", "load-balancing", "balancer", "router",
+                      "autoscaler", "autoscaling", "auto-scaling", "the autoscaler" },
+          relation = { "send*", "rout*", "spread*", "distribut*", "add*", "scal*", "balanc*",
+                       "handl*", "pick*", "direct*", "remov*", "grow*", "absorb*", "assign*",
+                       "dispatch*" },
+          object = { "request*", "replica*", "load", "burst*", "queue*", "traffic", "fewest", "least",
+                     "capacity", "spikes", "nodes", "gpus" } },
+        { relation = { "balanc*", "rout*", "spread*", "distribut*", "autoscal*", "auto-scal*",
+                       "scal*", "add*", "put*", "plac*", "us*" },
+          object = { "load balancer", "load balancing", "least outstanding", "fewest outstanding",
+                     "autoscal*", "auto-scal*", "queue depth", "behind a load balancer", "replicas out",
+                     "horizontal*" } },
+        -- the grammar reads "Load balancing ... and autoscaling ... handle bursts"
+        -- as the imperative "load" with "balancing ..." its object
+        { relation = { "load" }, object = { "balancing", "balanced" } },
+        { subject = { "replicas", "requests", "the fleet", "the service" },
+          relation = { "autoscal*", "scaled", "balanced", "routed", "spread", "added", "scale*" },
+          object = { "queue*", "load", "load balancer", "demand", "latency", "out", "depth" } },
+      },
       feedback = "Balance load across replicas (least outstanding requests) and autoscale on queue depth or latency." },
     { name = "tail latency monitoring", points = 1,
-      match = { "p99", "tail latency", "percentile", "percentiles", "monitor", "monitoring", "slo" },
+      claims = {
+        { relation = { "monitor*", "track*", "measur*", "watch*", "alert*", "observ*", "check*",
+                       "report*", "graph*", "dashboard*" },
+          object = { "p99", "tail latency", "percentile*", "slo", "p99 latency", "tail", "99th" } },
+        { subject = { "p99", "the p99", "tail latency", "p99 latency", "percentile*", "99th percentile" },
+          relation = { "monitored", "tracked", "measured", "watched", "checked", "alerted", "kept",
+                       "graphed", "reported", "compared" },
+          object = { "replica", "slo", "dashboard*", "per replica", "target", "50 ms", "alert*" } },
+        { subject = { "p99", "the p99", "tail latency", "p99 latency", "percentile*", "99th percentile" },
+          relation = { "monitored", "tracked", "measured", "watched", "alerted", "graphed" } },
+      },
       feedback = "Measure what you promise: monitor P99 latency per replica and alert on it." },
   },
   model = [[
@@ -1698,7 +1777,7 @@ autoscaler adds replicas when the queue grows. Monitoring tracks the P99
 latency of every replica against the SLO.]] },
     -- tol 0.2: the grammar misreads "INT8 quantization halves the bytes each
     -- decode step reads compared with FP16" (decode as its verb), so the
-    -- quantization is missed (issue 24: not yet declared as claims)
+    -- quantization is missed
     { role = "good", score = 1, tol = 0.2, answer = [[
 INT8 quantization halves the bytes each decode step reads compared with
 FP16, and decode is memory-bound, so it directly speeds up generation; the
@@ -1707,6 +1786,13 @@ few ms keeps the GPUs busy without breaking the deadline. Little's law and
 the measured QPS per replica give the number of replicas, plus headroom.
 Load balancing on outstanding requests and autoscaling on queue depth handle
 bursts, and the P99 is monitored per replica.]] },
+    -- terse notes, in the student's own words: at least half
+    { role = "terse", score = 1, tol = 0.5, answer = [[
+INT8 weights, so decode (memory-bound) reads a quarter of the bytes.
+Continuous batching closes each batch after a few ms at most. The KV cache
+lives in pages. Replicas: 10,000 QPS over what one replica serves, plus
+headroom. A load balancer routes requests to the least busy replica; an
+autoscaler adds replicas as the queue grows. We alert on P99.]] },
     { role = "partial", score = 0.2, tol = 0.2, answer = [[
 Quantize to INT8 and batch requests.]] },
     { role = "partial", score = 0.5, tol = 0.2, answer = [[
@@ -1724,10 +1810,13 @@ enough for 10,000 queries per second, so there is no need for a load
 balancer or autoscaling, and the average latency is all you need to watch.]] },
   },
   examples = {
+    -- Terse notes, each a claim (a comma list of the same terms, with no
+    -- verb, reads as a list and earns nothing).
     { answer = [[
-INT8 quantization, continuous batching with a max wait, paged KV cache since
-decode is memory-bound, enough replicas for 10,000 QPS with headroom, a load
-balancer plus autoscaling, and monitoring of P99.]], score = 1 },
+Quantize the weights to INT8. Batch continuously with a max wait of a few
+ms. Decode is memory-bound, so page the KV cache. Size the replicas from the
+measured QPS per replica plus headroom. Balance load across replicas and
+autoscale on queue depth. Monitor P99 against the SLO.]], score = 1 },
     -- Quantization only: "batch requests" names no deadline (2 of 10).
     { "Quantize to INT8 and batch requests.", 0.2 },
     { "Buy more GPUs.", 0 },
@@ -1883,9 +1972,6 @@ Give three significant figures.]],
 question {
   id = "assessment.infrastructure-design",
   kind = "design",
-  -- Not yet declared as claims (issue 24): its phrases are read as before,
-  -- and pack check reports the attacks on it without failing the pack.
-  attacks = "report",
   title = "The system-design challenge",
   prompt = [[
 Design the ML training infrastructure of the course's scenario: 100
@@ -1904,52 +1990,137 @@ risks.]],
   },
   concepts = {
     { name = "hardware", points = 2,
-      match = { "h100", "a100", "l40s", "l4", "nvlink", "infiniband", "dgx", "hgx", "8-gpu", "8 gpu" },
+      claims = {
+        { relation = { "buy*", "own*", "reserv*", "us*", "choos*", "pick*", "deploy*", "rent*", "get*",
+                       "build*", "start*", "run*", "add*", "leas*", "procur*", "install*", "link*",
+                       "connect*" },
+          object = { "h100*", "a100*", "l40s", "l4", "dgx", "hgx", "8-gpu", "8 gpu", "nvlink",
+                     "infiniband" } },
+        { subject = { "hardware", "node*", "h100*", "a100*", "cluster", "base", "gpus", "l4*", "l40s",
+                      "8-gpu nodes", "each node" },
+          relation = { "is", "are", "has", "have", "link*", "connect*", "consist*", "us*", "communicat*",
+                       "talk*", "hold*", "carr*", "contain*" },
+          object = { "h100*", "a100*", "l40s", "l4", "nvlink", "infiniband", "8-gpu", "dgx", "hgx",
+                     "eight" } },
+      },
       feedback = "Choose the hardware: e.g. 8-GPU H100/A100 nodes with NVLink inside and InfiniBand between, and cheaper GPUs (L4/L40S) for inference and notebooks." },
     { name = "budget and burst capacity", points = 2,
-      match = { "spot", "reserved", "on-demand", "on demand", "burst", "bursting", "hybrid",
-                "gpu-hours", "gpu hours", "per hour", "cloud" },
+      claims = {
+        { relation = { "burst*", "rent*", "us*", "go*", "spill*", "overflow*", "add*", "buy*", "mix*",
+                       "combin*", "turn*" },
+          object = { "cloud", "spot", "on-demand", "on demand", "burst*", "rented gpus", "cloud gpus",
+                     "reserved base" } },
+        { subject = { "$2 m", "$2m", "budget", "2 m", "2m", "the budget", "$2 million", "2 million" },
+          relation = { "keep*", "buy*", "pay*", "cover*", "fund*", "afford*", "is", "giv*", "allow*",
+                       "run*", "get*", "mean*" },
+          object = { "114", "gpu-hours", "gpu hours", "gpus busy", "gpus running", "gpus all year",
+                     "roughly", "about", "only" } },
+        { subject = { "big runs", "256-gpu runs", "large runs", "256-gpu jobs", "peaks", "bursts",
+                      "the big runs", "the rare 256-gpu runs", "big jobs" },
+          relation = { "burst*", "go*", "run*", "spill*", "us*", "rent*", "mov*" },
+          object = { "cloud", "spot", "on-demand", "on demand" } },
+      },
       contradicts = {
         { match = { "buy 256", "budget easily covers", "budget covers 256" },
           feedback = "You had the budget cover 256 GPUs all year: at about $2 per GPU-hour $2 M keeps only ~114 busy, so the big runs must burst." },
       },
       feedback = "Do the cost arithmetic: $2 M keeps only ~114 GPUs busy at $2/GPU-hour, so mix a reserved base with cloud bursts (spot) for 256-GPU runs." },
     { name = "allocation policy", points = 2,
-      match = { "quota", "quotas", "fair share", "fair-share", "drf", "dominant resource fairness",
-                "priority", "priorities", "slurm", "kubernetes", "kueue", "volcano" },
+      claims = {
+        { relation = { "enforc*", "set*", "giv*", "assign*", "us*", "appl*", "allocat*", "shar*", "split*",
+                       "divid*", "impos*", "defin*" },
+          object = { "quota*", "per-team quota*", "fair share*", "fair-share", "drf",
+                     "dominant resource fairness", "priority class*", "priorities" } },
+        { subject = { "every team", "each team", "teams", "quota*", "drf", "capacity above the quotas",
+                      "capacity", "the scheduler", "jobs", "slurm", "kubernetes", "kueue",
+                      "a slurm cluster" },
+          relation = { "has", "have", "shared", "enforc*", "split*", "allocat*", "divid*" },
+          object = { "quota*", "drf", "fair share*", "fair-share", "priorit*", "kubernetes", "slurm",
+                     "kueue" } },
+      },
       feedback = "Give the allocation policy: per-team quotas, fair share (DRF) above them, priorities, on a scheduler such as Slurm or Kubernetes with Kueue." },
     { name = "gang scheduling", points = 1,
-      match = { "gang", "gang scheduling", "all-or-nothing", "all or nothing" },
+      claims = {
+        { relation = { "gang*", "schedul*", "start*", "launch*", "us*", "need*", "requir*", "enforc*",
+                       "provid*", "support*", "appl*" },
+          object = { "gang", "gang schedul*", "gang-schedul*", "all-or-nothing", "all or nothing",
+                     "all at once" } },
+        { subject = { "job*", "distributed job*", "worker*", "multi-node job*", "256-gpu job*",
+                      "all their workers" },
+          relation = { "gang scheduled", "gang-scheduled", "start*", "launch*" },
+          object = { "together", "all at once", "all-or-nothing", "all or nothing" } },
+        { subject = { "job*", "distributed job*", "multi-node job*" },
+          relation = { "gang scheduled", "gang-scheduled" } },
+      },
       feedback = "Large distributed runs need gang scheduling (all workers at once), with preemption or reservations to free 256 GPUs." },
     { name = "isolation", points = 1,
-      match = { "mig", "mps", "isolation", "isolate", "namespaces", "time-slicing", "multi-tenant",
-                "multi-tenancy" },
+      claims = {
+        { relation = { "isolat*", "separat*", "split*", "slic*", "partition*", "us*", "giv*", "provid*",
+                       "keep*", "enforc*" },
+          object = { "mig", "mig slices", "namespaces", "isolation", "multi-tenan*", "mps",
+                     "time-slicing" } },
+        { subject = { "tenants", "teams", "isolation", "multi-tenancy", "each team" },
+          relation = { "isolated", "separated", "split", "is", "are", "get*", "run*", "come*", "us*",
+                       "keep*", "kept" },
+          object = { "namespaces", "mig", "slices", "isolat*", "separate", "apart", "each other" } },
+        { subject = { "mig", "mig slices", "namespaces", "slices" },
+          relation = { "isolat*", "separat*", "split*", "partition*", "keep*", "fenc*", "protect*" } },
+      },
       feedback = "Isolate tenants: MIG slices for notebooks and small jobs, namespaces and quotas per team." },
     { name = "utilisation target", points = 1,
-      match = { "utilization", "utilisation", "utilized", "utilised", "idle" },
+      claims = {
+        { relation = { "target*", "aim*", "keep*", "reach*", "rais*", "improv*", "maximi*", "increas*",
+                       "hold*", "get*", "push*", "set*" },
+          object = { "utilization", "utilisation", "utilized", "utilised", "80%", "80 %" } },
+        { subject = { "utilization", "utilisation", "the target", "target", "goal", "the goal" },
+          relation = { "is", "stay*", "remain*", "reach*", "exceed*", "sit*" },
+          object = { "80%", "80 %", "above", "percent", "utilization", "utilisation" } },
+        { relation = { "backfill*", "fill*" },
+          object = { "preemptible jobs", "gaps", "idle gpus", "jobs", "idle time" } },
+      },
       feedback = "Set a utilisation target (e.g. above 80% of the reserved GPUs) and say how you reach it (backfill, preemptible jobs)." },
     { name = "monitoring", points = 1,
-      match = { "monitoring", "monitor", "dcgm", "prometheus", "grafana", "nsight", "dashboard",
-                "dashboards", "profiling" },
+      claims = {
+        { relation = { "monitor*", "track*", "collect*", "export*", "scrap*", "watch*", "graph*",
+                       "alert*", "feed*", "send*", "profil*", "us*", "measur*" },
+          object = { "dcgm", "prometheus", "grafana", "dashboard*", "nsight", "metrics", "monitoring",
+                     "idle gpus" } },
+        { subject = { "dcgm", "dcgm metrics", "metrics", "monitoring", "prometheus", "grafana",
+                      "dashboards", "the exporter" },
+          relation = { "go*", "feed*", "flow*", "land*", "show*", "track*", "collect*", "is", "are",
+                       "alert*" },
+          object = { "prometheus", "grafana", "dashboard*", "team", "alerts", "idle" } },
+      },
       feedback = "Monitor the cluster: DCGM metrics into Prometheus/Grafana per team and job, with Nsight profiling for slow jobs." },
     { name = "timeline and risks", points = 1,
-      match = { "timeline", "phase", "phases", "risk", "risks", "milestone", "milestones", "pilot" },
+      claims = {
+        { relation = { "start*", "begin*", "roll*", "pilot*", "phas*", "take*", "finish*", "launch*",
+                       "plan*", "mitigat*", "proceed*" },
+          object = { "pilot", "phase*", "month*", "timeline", "milestone*", "rollout", "weeks", "risk*" } },
+        { subject = { "timeline", "plan", "the plan", "rollout", "risk*", "the main risks", "the risks",
+                      "the biggest risk*", "pilot" },
+          relation = { "is", "are", "has", "have", "start*", "includ*", "take*", "roll*", "last*" },
+          object = { "pilot", "phase*", "month*", "spot capacity", "contention", "overrun*", "capacity",
+                     "milestone*", "shortage*", "delay*" } },
+      },
       feedback = "Give a timeline (pilot, then phases) and the main risks with their mitigations." },
   },
   model = [[
-Budget first: at about $2 per GPU-hour, $2 M keeps ~114 GPUs busy all year,
-so own or reserve a base of 12 8-GPU H100 nodes (NVLink inside, InfiniBand
-between) plus a few L40S nodes split with MIG for notebooks and inference,
-and burst to cloud spot or on-demand capacity for 256-GPU runs. Scheduling
-on Kubernetes with Kueue (or Slurm): per-team quotas, fair share with DRF
-above them, priority classes, gang scheduling for distributed jobs and
-preemption of checkpointed low-priority work. Multi-tenancy through
-namespaces, quotas and MIG isolation. Target utilization above 80% of the
-reserved GPUs, with backfill of preemptible jobs. Monitoring: DCGM exporter
-into Prometheus and Grafana dashboards per team, alerts on idle GPUs, Nsight
-for profiling. Timeline: a pilot with two teams in month 1, then phases to
-full rollout by month 4; risks are spot capacity on the day of a big run
-(reserve ahead) and queue contention (quotas, communication).]],
+Budget first: at about $2 per GPU-hour, $2 M keeps only some 114 GPUs busy
+all year, so we own or reserve a base of 12 8-GPU H100 nodes, with NVLink
+inside and InfiniBand between them, plus a few L40S nodes split with MIG for
+notebooks and inference, and burst to cloud spot or on-demand capacity for
+the 256-GPU runs. Jobs are scheduled on Kubernetes with Kueue (or Slurm):
+every team has a quota, capacity above the quotas is shared by DRF with
+priority classes, distributed jobs are gang scheduled, and checkpointed
+low-priority work is preempted. Tenants are isolated with namespaces, quotas
+and MIG slices. We target utilization above 80% of the reserved GPUs and
+backfill preemptible jobs. A DCGM exporter feeds Prometheus and Grafana
+dashboards per team, we alert on idle GPUs, and we profile slow jobs with
+Nsight. The rollout starts with a pilot for two teams in month 1 and
+proceeds in phases to month 4; the main risks are spot capacity on the day
+of a big run (we reserve ahead) and queue contention (quotas and
+communication).]],
   -- Graded samples (pack check scores them against these marks).
   samples = {
     { role = "good", score = 1, tol = 0, answer = [[
@@ -1967,7 +2138,10 @@ alerts on idle GPUs. The timeline starts with a pilot for two teams in the
 first month and rolls out in phases by month four; the main risks are spot
 capacity on the day of a big run and queue contention, handled by
 reservations and quotas.]] },
-    { role = "good", score = 1, tol = 0, answer = [[
+    -- tol 0.2: the grammar reads "..., gang scheduling for multi-node jobs, and
+    -- MIG isolation for small experiments" with "gang" as its verb, so gang
+    -- scheduling and isolation are missed (2 of 11)
+    { role = "good", score = 1, tol = 0.2, answer = [[
 The hardware is 8-GPU H100 nodes linked by InfiniBand, with L4 cards for
 serving. Since $2M pays for roughly 114 GPUs running all year, the base is
 reserved and big runs burst to on-demand cloud GPUs. A Slurm cluster
@@ -1975,6 +2149,14 @@ enforces per-team quotas with fair share, gang scheduling for multi-node
 jobs, and MIG isolation for small experiments. We aim for 80% utilisation
 and monitor it with DCGM and Prometheus. The plan has three phases with a
 pilot first, and the risks are budget overruns and cloud capacity.]] },
+    -- terse notes, in the student's own words: at least half
+    { role = "terse", score = 1, tol = 0.5, answer = [[
+$2M buys about 114 GPUs running all year. Reserve 12 8-GPU H100 nodes with
+InfiniBand; burst to cloud spot GPUs for the 256-GPU runs. Kubernetes with
+Kueue enforces per-team quotas and DRF. Distributed jobs are gang scheduled.
+MIG slices isolate notebooks. We target 80% utilization and backfill idle
+GPUs. DCGM feeds Prometheus. Pilot in month 1, then phases; the main risk is
+spot capacity.]] },
     { role = "partial", score = 3 / 11, tol = 0.2, answer = [[
 Buy H100 GPUs and monitor them with Prometheus.]] },
     { role = "partial", score = 4 / 11, tol = 0.2, answer = [[
