@@ -39,7 +39,7 @@
 pack {
   id = "warpbench.core",
   title = "ML Systems Performance",
-  version = "0.5.1",
+  version = "0.5.2",
   description = [[
 The built-in course: how fast parallel and distributed ML systems can go, and
 why they do not. Starts with Amdahl's law and scalability; later lessons cover
