@@ -248,6 +248,23 @@ static bool after_giveup(const struct db_submission *s, const struct db_sub_atte
 }
 
 /* Import state: what is graded and the strings the rows point at. */
+/* What one file may make an import grade, so that a flood of answers
+ * (a submission may hold 1000 per question) cannot stall the instructor:
+ * of a graded lesson's question, the answers past the tries its policy
+ * lets count are not graded; of the costly kinds (a design answer is
+ * parsed, a code answer compiled and run) only the latest IMPORT_MAX_DESIGN
+ * or IMPORT_MAX_CODE answers to one question are. Those left are flagged
+ * "not graded" with the reason, and counted in the report. */
+enum { IMPORT_MAX_DESIGN = 50, IMPORT_MAX_CODE = 10 };
+struct q_budget {
+    const struct grader_question *q;
+    int tries;      /* the tries that can count; 0: any number */
+    size_t cap;     /* the most answers graded; 0: all */
+    size_t total;   /* answers to it in the file */
+    size_t seen;    /* of them, met so far */
+    int valid;      /* of them, graded readable so far */
+};
+
 struct import {
     struct lesson_session *s;
     struct lesson_grade_cache *cache;
@@ -265,6 +282,9 @@ struct import {
     size_t n_rels;
     struct lesson_class_report *rep;
     size_t cap_flags;
+    struct q_budget *budget; /* per question answered (import_budget) */
+    size_t n_budget;
+    size_t *bq; /* per attempt: its question's budget, or SIZE_MAX */
 };
 
 /* The release of pack_id with this digest (an attempt's edition); NULL
@@ -583,6 +603,68 @@ static void grade_code(struct import *im, size_t i, const struct grader_question
                                  theirs, r->feedback ? r->feedback : "?"));
 }
 
+static void grade_answer(struct import *im, size_t i, struct pack_slot *ps,
+                         const struct grader_question *gq);
+
+/* Whether q is a question of a graded lesson (not an exam) of pack p. */
+static bool in_graded_lesson(const struct grader_pack *p, const struct grader_question *q)
+{
+    const struct grader_pack_info *info = grader_pack_info(p);
+    for (size_t li = 0; li < info->n_lessons; li++) {
+        const struct grader_lesson *l = &info->lessons[li];
+        if (l->n_questions && q >= l->questions && q < l->questions + l->n_questions)
+            return l->graded && !l->exam;
+    }
+    return false;
+}
+
+/* Each attempt's question budget (struct q_budget), before any grading. */
+static void import_budget(struct import *im)
+{
+    size_t n = im->sub->n_attempts;
+    im->bq = core_xcalloc(n ? n : 1, sizeof *im->bq);
+    for (size_t i = 0; i < n; i++) {
+        const struct db_sub_attempt *a = &im->sub->attempts[i];
+        struct pack_slot *ps = slot_of(im, a->pack_id);
+        const struct grader_question *gq =
+            ps && ps->gp ? grader_pack_question(ps->gp, a->question_id) : NULL;
+        im->bq[i] = SIZE_MAX;
+        if (!gq)
+            continue;
+        size_t k = 0;
+        while (k < im->n_budget && im->budget[k].q != gq)
+            k++;
+        if (k == im->n_budget) {
+            im->budget = core_xrealloc(im->budget, (k + 1) * sizeof *im->budget);
+            im->budget[k] = (struct q_budget){
+                .q = gq,
+                .tries = in_graded_lesson(ps->gp, gq) ? gq->policy.tries : 0,
+                .cap = gq->kind == GRADER_DESIGN ? IMPORT_MAX_DESIGN
+                       : gq->kind == GRADER_CODE ? IMPORT_MAX_CODE
+                                                 : 0,
+            };
+            im->n_budget++;
+        }
+        im->budget[k].total++;
+        im->bq[i] = k;
+    }
+}
+
+/* The reason answer i is left ungraded by its question's budget (b, now
+ * counting it), or NULL. */
+static char *over_budget(struct q_budget *b)
+{
+    size_t k = b->seen++;
+    if (b->tries > 0 && b->valid >= b->tries)
+        return core_xasprintf("not graded: a try past the %d this question's policy lets count",
+                              b->tries);
+    if (b->cap && b->total - k > b->cap)
+        return core_xasprintf("not graded: only the latest %zu of the %zu answers this file "
+                              "holds to this question are graded here",
+                              b->cap, b->total);
+    return NULL;
+}
+
 static void grade_one(struct import *im, size_t i)
 {
     const struct db_sub_attempt *a = &im->sub->attempts[i];
@@ -605,6 +687,27 @@ static void grade_one(struct import *im, size_t i)
         rep->n_skipped++;
         return;
     }
+    struct q_budget *b = im->bq[i] != SIZE_MAX ? &im->budget[im->bq[i]] : NULL;
+    char *why = b ? over_budget(b) : NULL;
+    if (why) {
+        struct lesson_class_flag *f = add_flag(rep, &im->cap_flags, LESSON_FLAG_SKIPPED, a);
+        f->reason = why;
+        im->flags[i] = core_xstrdup(why);
+        row->flag = im->flags[i];
+        rep->n_skipped++;
+        return;
+    }
+    grade_answer(im, i, ps, gq);
+    if (b && row->graded && row->valid)
+        b->valid++;
+}
+
+static void grade_answer(struct import *im, size_t i, struct pack_slot *ps,
+                         const struct grader_question *gq)
+{
+    const struct db_sub_attempt *a = &im->sub->attempts[i];
+    struct db_class_attempt_in *row = &im->rows[i];
+    struct lesson_class_report *rep = im->rep;
     if (gq->kind == GRADER_CODE) {
         grade_code(im, i, gq);
         return;
@@ -807,6 +910,7 @@ static int import_sub(struct lesson_session *s, struct db *cs, const char *path,
     im.flags = core_xcalloc(na, sizeof *im.flags);
     im.shas = core_xcalloc(na, sizeof *im.shas);
     im.released_at = core_xcalloc(na, sizeof *im.released_at);
+    import_budget(&im);
     for (size_t i = 0; i < sub.n_attempts; i++)
         grade_one(&im, i);
 
@@ -911,6 +1015,8 @@ out:
     free(im.flags);
     free(im.shas);
     free(im.released_at);
+    free(im.budget);
+    free(im.bq);
     for (size_t i = 0; i < im.n_rels; i++) {
         free(im.rels[i].digest);
         if (im.rels[i].found)
