@@ -43,12 +43,14 @@ expect_sql() {
   if [ "$got" = "$2" ]; then ok; else fail "${3:-}: SQL '$1' = '$got', expected '$2'"; fi
 }
 
-# wait_children PID N ERRFILE REGEX: polls (10 s at most) until the background
-# run PID has at least N children and its stderr, in ERRFILE, matches REGEX;
-# sets kids to the children's pids.
+# wait_children PID N ERRFILE REGEX: polls (120 s at most: a loaded machine
+# under the sanitizers is slow to start workers) until the background run PID
+# has at least N children and its stderr, in ERRFILE, matches REGEX; sets
+# kids to the children's pids.
 wait_children() {
+  local end=$((SECONDS + 120))
   kids=""
-  for _ in $(seq 1 200); do
+  while [ "$SECONDS" -lt "$end" ]; do
     kids=$(pgrep -P "$1" | tr '\n' ' ')
     [ "$(wc -w <<<"$kids")" -ge "$2" ] && grep -q "$4" "$3" 2>/dev/null && break
     sleep 0.05

@@ -8,10 +8,12 @@
 "$WB" --db "$DB" lab run selftest --set steps=100000 --set interval_ms=20 \
   --set workers=2 >/dev/null 2>&1 &
 master=$!
-# wait (up to 10 s) until the run is recording samples
-for _ in $(seq 100); do
+# wait (up to 180 s: a loaded machine under the sanitizers took more than
+# 10) until the run is recording samples
+end=$((SECONDS + 180))
+while :; do
   n=$(sql "select count(*) from lab_samples" 2>/dev/null || echo 0)
-  [ "${n:-0}" -gt 0 ] && break
+  [ "${n:-0}" -gt 0 ] || [ "$SECONDS" -ge "$end" ] && break
   sleep 0.1
 done
 [ "${n:-0}" -gt 0 ] && ok || fail "the run never recorded a sample"

@@ -36,10 +36,11 @@ start() {
 cap() { TM capture-pane -p -t "$1"; }
 keys() { local s=$1; shift; TM send-keys -t "$s" "$@"; }
 text() { TM send-keys -t "$1" -l "$2"; }
-# wait_grep NAME GREP-FLAG PATTERN [SECONDS]: polls the pane until
+# wait_grep NAME GREP-FLAG PATTERN [SECONDS]: polls the pane (60 s unless told:
+# a loaded machine under the sanitizers is slow to draw) until
 # `grep GREP-FLAG PATTERN` finds its text (-F: fixed text, -E: a regex).
 wait_grep() {
-  local end=$((SECONDS + ${4:-10}))
+  local end=$((SECONDS + ${4:-60}))
   while [ "$SECONDS" -lt "$end" ]; do
     cap "$1" | grep -q "$2" -- "$3" && return 0
     sleep 0.05
@@ -47,18 +48,18 @@ wait_grep() {
   return 1
 }
 # wait_for NAME TEXT [SECONDS]: polls the pane until it shows TEXT.
-wait_for() { wait_grep "$1" -F "$2" "${3:-10}"; }
+wait_for() { wait_grep "$1" -F "$2" "${3:-60}"; }
 # wait_re NAME REGEX [SECONDS]: the same for an extended regular expression.
-wait_re() { wait_grep "$1" -E "$2" "${3:-10}"; }
+wait_re() { wait_grep "$1" -E "$2" "${3:-60}"; }
 # expect_screen NAME TEXT WHAT [SECONDS]: a check that the pane shows TEXT.
 expect_screen() {
-  if wait_for "$1" "$2" "${4:-10}"; then ok; else
+  if wait_for "$1" "$2" "${4:-60}"; then ok; else
     fail "$3: the screen lacks '$2':"$'\n'"$(cap "$1")"
   fi
 }
 # expect_re NAME REGEX WHAT [SECONDS]: a check that the pane matches REGEX.
 expect_re() {
-  if wait_re "$1" "$2" "${4:-10}"; then ok; else
+  if wait_re "$1" "$2" "${4:-60}"; then ok; else
     fail "$3: the screen does not match /$2/:"$'\n'"$(cap "$1")"
   fi
 }
