@@ -371,8 +371,7 @@ size_t grader_job_n_choices(struct lua_State *L);
 void grader_order_shuffle(const struct grader_job *j, size_t n, size_t *shown);
 /* The canonical spelling of q's unit ("" for none). */
 const char *grader_question_unit(const struct grader_question *q);
-/* A copy of the string at idx ("" when it is not one). */
-char *grader_lua_strdup(struct lua_State *L, int idx);
+/* grader_lua_strdup (a copy of the string at a slot) is the runtime's. */
 
 /* ---- rendering (grader_render.c) -------------------------------------------- */
 

@@ -354,6 +354,9 @@ struct grader_dval {
 /* t[name], t[i] into *out; return its type. */
 int grader_field(struct lua_State *L, int t, const char *name, struct grader_dval *out);
 int grader_index(struct lua_State *L, int t, long long i, struct grader_dval *out);
+/* t[name] for a name of n bytes (not NUL-terminated). */
+int grader_field_n(struct lua_State *L, int t, const char *name, size_t n,
+                   struct grader_dval *out);
 /* The type of t[name] (GRADER_LT_NIL when absent) and of the value at slot idx. */
 int grader_field_type(struct lua_State *L, int t, const char *name);
 int grader_type(struct lua_State *L, int idx);
@@ -388,8 +391,36 @@ void grader_pairs(struct lua_State *L, int t, grader_pair_fn fn, void *ud);
 int grader_tab_open(struct lua_State *L, int t, const char *name);
 int grader_tab_open_at(struct lua_State *L, int t, long long i);
 void grader_tab_close(struct lua_State *L, int sub);
+/* Pushes the string s of n bytes: the result of a function whose contract
+ * is to push one (grader_render). */
+void grader_push_string(struct lua_State *L, const char *s, size_t n);
+/* Puts a new list of the n strings v[i] (len[i] bytes each) in stack slot
+ * `slot` (a job's fixed slot: the rendered choices). */
+void grader_slot_set_strs(struct lua_State *L, int slot, const char *const *v, const size_t *len,
+                          size_t n);
 /* Pushes t[name] and returns its type (for the Lua stack work of the
  * runtime and of the files of the top layer that still do their own). */
 int grader_rawfield(struct lua_State *L, int t, const char *name);
+
+/* ---- calling pack code from packs and grading (grader_call.c) -------------- */
+
+/* Pushes t[name]; when it is a function, calls it (grader_sb_try: pack
+ * code, under a fresh budget) with copies of the values at the stack slots
+ * args[0..nargs) and pushes its first result instead. Returns the type of
+ * what it pushed. *called: 0 when t[name] was no function, 1 when it was
+ * called, -1 when the call failed (its message, a string "file:line: ...",
+ * pushed instead). */
+int grader_push_field_called(struct lua_State *L, int t, const char *name, const int *args,
+                             int nargs, int *called);
+/* Raises the value on top of the stack as the job's error (a message
+ * grader_sb_try pushed). Does not return. */
+int grader_raise(struct lua_State *L);
+/* Raises the formatted message (up to 1 KiB), which names lines of the
+ * file already (made from the pack model: not mapped again). Does not
+ * return. */
+int grader_raise_mapped(struct lua_State *L, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* A copy of the string at idx ("" when it is not one). */
+char *grader_lua_strdup(struct lua_State *L, int idx);
 
 #endif /* WB_GRADER_RUNTIME_H */
