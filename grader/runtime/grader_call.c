@@ -54,3 +54,31 @@ char *grader_lua_strdup(struct lua_State *L, int idx)
     const char *s = lua_tolstring(L, idx, &n);
     return core_xstrndup(s ? s : "", s ? n : 0);
 }
+
+void grader_push_record(struct lua_State *L, size_t n,
+                        void (*entry)(size_t i, const char **name, double *v, bool *integer,
+                                      void *ud),
+                        void *ud)
+{
+    lua_createtable(L, 0, n < 1024 ? (int)n : 1024);
+    for (size_t i = 0; i < n; i++) {
+        const char *name;
+        double v;
+        bool integer;
+        entry(i, &name, &v, &integer, ud);
+        lua_pushstring(L, name);
+        if (integer)
+            lua_pushinteger(L, (lua_Integer)v);
+        else
+            lua_pushnumber(L, v);
+        lua_rawset(L, -3);
+    }
+}
+
+void *grader_sb_job_start(struct lua_State *L)
+{
+    void *ud = lua_touserdata(L, 1);
+    grader_sb_enter_c(L);
+    lua_settop(L, 0);
+    return ud;
+}

@@ -18,6 +18,7 @@
 #include <lauxlib.h>
 #include <lua.h>
 
+#include <stdio.h>
 #include <string.h>
 
 _Static_assert(GRADER_LT_NONE == LUA_TNONE && GRADER_LT_NIL == LUA_TNIL &&
@@ -39,17 +40,36 @@ static int read_value(lua_State *L, int idx, struct grader_dval *out)
         int isint = 0;
         lua_Integer i = lua_tointegerx(L, idx, &isint);
         out->num = lua_tonumber(L, idx);
+        out->integer = lua_isinteger(L, idx);
         out->isint = isint;
         out->i = isint ? (long long)i : 0;
         break;
     }
-    case LUA_TSTRING:
+    case LUA_TSTRING: {
+        int isint = 0;
+        lua_Integer i = lua_tointegerx(L, idx, &isint); /* "2" reads as 2, as Lua converts */
+        out->isint = isint;
+        out->i = isint ? (long long)i : 0;
         out->str = lua_tolstring(L, idx, &out->len);
         break;
+    }
     default:
         break;
     }
     return out->type;
+}
+
+void grader_num_text(const struct grader_dval *d, char *buf, size_t n)
+{
+    if (d->integer) {
+        snprintf(buf, n, "%lld", d->i);
+        return;
+    }
+    snprintf(buf, n, "%.14g", d->num); /* LUAI_NUMFFORMAT, as tostring writes a float */
+    if (buf[strspn(buf, "-0123456789")] == '\0') {
+        size_t len = strlen(buf);
+        snprintf(buf + len, n - len, ".0");
+    }
 }
 
 const char *grader_ltype_name(int type)
@@ -92,6 +112,21 @@ int grader_field(lua_State *L, int t, const char *name, struct grader_dval *out)
     lua_rawget(L, t);
     int ty = read_value(L, -1, out);
     lua_pop(L, 1); /* the string stays referenced by t */
+    return ty;
+}
+
+int grader_value(lua_State *L, int idx, struct grader_dval *out)
+{
+    return read_value(L, idx, out);
+}
+
+int grader_field_n(lua_State *L, int t, const char *name, size_t n, struct grader_dval *out)
+{
+    t = lua_absindex(L, t);
+    lua_pushlstring(L, name, n);
+    lua_rawget(L, t);
+    int ty = read_value(L, -1, out);
+    lua_pop(L, 1);
     return ty;
 }
 
@@ -265,4 +300,25 @@ void grader_tab_close(lua_State *L, int sub)
 {
     if (sub > 0)
         lua_settop(L, sub - 1);
+}
+
+void grader_push_string(lua_State *L, const char *s, size_t n)
+{
+    lua_pushlstring(L, s, n);
+}
+
+void grader_slot_set_strs(lua_State *L, int slot, const char *const *v, const size_t *len,
+                          size_t n)
+{
+    lua_createtable(L, (int)n, 0);
+    for (size_t i = 0; i < n; i++) {
+        lua_pushlstring(L, v[i], len[i]);
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    lua_replace(L, slot);
+}
+
+void grader_push_nil(lua_State *L)
+{
+    lua_pushnil(L);
 }

@@ -337,13 +337,16 @@ enum grader_ltype {
 /* "nil", "number", "string", "table", ... (what luaL_typename says). Static. */
 const char *grader_ltype_name(int type);
 
-/* A value read into C: its type, and a boolean, number (isint: an integer,
- * in i) or string (str, len bytes; borrowed) as such. `slot`: in a
+/* A value read into C: its type, and a boolean, number (num; `integer`:
+ * Lua's integer subtype; isint: exact as an integer, which is i, as
+ * lua_tointegerx reads it: a string such as "2" too) or string (str, len
+ * bytes; borrowed) as such. `slot`: in a
  * grader_pairs walk, the stack slot holding it for the callback's
  * duration (a table value can be read there); 0 otherwise. */
 struct grader_dval {
     int type;
     bool b;
+    bool integer;
     bool isint;
     long long i;
     double num;
@@ -351,6 +354,11 @@ struct grader_dval {
     size_t len;
     int slot;
 };
+/* A number as Lua's tostring writes it ("3", "2.5", "3.0"), into buf. */
+void grader_num_text(const struct grader_dval *d, char *buf, size_t n);
+/* The value at stack slot idx (a job's fixed slot, or -1: what a call
+ * just pushed) into *out; returns its type. */
+int grader_value(struct lua_State *L, int idx, struct grader_dval *out);
 /* t[name], t[i] into *out; return its type. */
 int grader_field(struct lua_State *L, int t, const char *name, struct grader_dval *out);
 int grader_index(struct lua_State *L, int t, long long i, struct grader_dval *out);
@@ -394,6 +402,8 @@ void grader_tab_close(struct lua_State *L, int sub);
 /* Pushes the string s of n bytes: the result of a function whose contract
  * is to push one (grader_render). */
 void grader_push_string(struct lua_State *L, const char *s, size_t n);
+/* Pushes nil (a kind's `reference` when there is none). */
+void grader_push_nil(struct lua_State *L);
 /* Puts a new list of the n strings v[i] (len[i] bytes each) in stack slot
  * `slot` (a job's fixed slot: the rendered choices). */
 void grader_slot_set_strs(struct lua_State *L, int slot, const char *const *v, const size_t *len,
@@ -422,5 +432,16 @@ int grader_raise_mapped(struct lua_State *L, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* A copy of the string at idx ("" when it is not one). */
 char *grader_lua_strdup(struct lua_State *L, int idx);
+/* Pushes a new table of n named numbers (a calculator's v): entry(i, ...)
+ * gives the name (copied) and value of entry i, an integer when *integer
+ * (v must then be exact as one). */
+void grader_push_record(struct lua_State *L, size_t n,
+                        void (*entry)(size_t i, const char **name, double *v, bool *integer,
+                                      void *ud),
+                        void *ud);
+/* The start of a job's function (grader_sb_run's fn): returns the job's ud
+ * (its one argument), enters C (grader_sb_enter_c) and leaves the stack
+ * empty, so the job's own slots start at 1. */
+void *grader_sb_job_start(struct lua_State *L);
 
 #endif /* WB_GRADER_RUNTIME_H */
