@@ -281,7 +281,7 @@ static int l_calc(struct lua_State *L)
     if (grader_rawfield(L, 1, "compute") != GRADER_LT_FUN) /* C compute */
         fail_calc(L, j, "compute must be a function(v)");
     grader_push_record(L, c->n_inputs, input_entry, j); /* C compute v */
-    call(L, j, "compute", 1, 1);     /* C result */
+    call(L, j, "compute", 1, 1);                        /* C result */
     read_outputs(L, j, 2);
     return 0;
 }

@@ -571,7 +571,9 @@ static char *choice_reference_text(struct lua_State *L, struct grader_job *j, bo
     if (c.type == GRADER_LT_NUM)
         grader_num_text(&c, num, sizeof num);
     return core_xasprintf("%c) %s", (char)('a' + k - 1),
-                          c.type == GRADER_LT_STR ? c.str : c.type == GRADER_LT_NUM ? num : "");
+                          c.type == GRADER_LT_STR   ? c.str
+                          : c.type == GRADER_LT_NUM ? num
+                                                    : "");
 }
 
 static char *multi_reference_text(struct lua_State *L, struct grader_job *j, bool exact)

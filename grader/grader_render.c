@@ -50,8 +50,7 @@ static bool fmt_value(const struct grader_dval *d, const char *spec, size_t spec
 {
     int ty = d->type;
     if (ty != GRADER_LT_NUM && ty != GRADER_LT_STR && ty != GRADER_LT_BOOL) {
-        snprintf(why, wn, "is %s; a placeholder needs a number or a string",
-                 grader_ltype_name(ty));
+        snprintf(why, wn, "is %s; a placeholder needs a number or a string", grader_ltype_name(ty));
         return false;
     }
     char plain[128];

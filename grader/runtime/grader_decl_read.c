@@ -307,8 +307,7 @@ void grader_push_string(lua_State *L, const char *s, size_t n)
     lua_pushlstring(L, s, n);
 }
 
-void grader_slot_set_strs(lua_State *L, int slot, const char *const *v, const size_t *len,
-                          size_t n)
+void grader_slot_set_strs(lua_State *L, int slot, const char *const *v, const size_t *len, size_t n)
 {
     lua_createtable(L, (int)n, 0);
     for (size_t i = 0; i < n; i++) {

@@ -363,8 +363,7 @@ int grader_value(struct lua_State *L, int idx, struct grader_dval *out);
 int grader_field(struct lua_State *L, int t, const char *name, struct grader_dval *out);
 int grader_index(struct lua_State *L, int t, long long i, struct grader_dval *out);
 /* t[name] for a name of n bytes (not NUL-terminated). */
-int grader_field_n(struct lua_State *L, int t, const char *name, size_t n,
-                   struct grader_dval *out);
+int grader_field_n(struct lua_State *L, int t, const char *name, size_t n, struct grader_dval *out);
 /* The type of t[name] (GRADER_LT_NIL when absent) and of the value at slot idx. */
 int grader_field_type(struct lua_State *L, int t, const char *name);
 int grader_type(struct lua_State *L, int idx);
