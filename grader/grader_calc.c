@@ -21,12 +21,11 @@
  * whole where the input says integer = true (CORE_ERR_INVALID, naming the
  * input and its range).
  *
- * Uses the sandbox, the pack model (grader_pack.c) and core.
+ * Uses the sandbox, the runtime's readers and calls (grader_decl_read.c,
+ * grader_call.c), the pack model (grader_pack.c) and core; no Lua stack
+ * work of its own.
  */
 #include "grader_lua_internal.h"
-
-#include <lauxlib.h>
-#include <lua.h>
 
 #include <math.h>
 #include <stdarg.h>
@@ -127,9 +126,9 @@ static int check_inputs(const struct grader_calc *c, const double *v, struct cor
 /* ---- the job ------------------------------------------------------------------- */
 
 /* Raises a problem of the calculator: "file:line: calculator ID: message". */
-static int fail_calc(lua_State *L, struct cjob *j, const char *fmt, ...)
+static int fail_calc(struct lua_State *L, struct cjob *j, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-static int fail_calc(lua_State *L, struct cjob *j, const char *fmt, ...)
+static int fail_calc(struct lua_State *L, struct cjob *j, const char *fmt, ...)
 {
     char buf[512];
     va_list ap;
@@ -137,152 +136,153 @@ static int fail_calc(lua_State *L, struct cjob *j, const char *fmt, ...)
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
     j->what = NULL;
-    lua_pushfstring(L, "%s: calculator %s: %s", j->pos, j->x->c->id, buf);
-    grader_sb_mark_mapped(L);
-    return lua_error(L);
+    return grader_raise_mapped(L, "%s: calculator %s: %s", j->pos, j->x->c->id, buf);
 }
 
 /* Calls pack code; on error raises it (the driver stops). */
-static void call(lua_State *L, struct cjob *j, const char *what, int nargs, int nres)
+static void call(struct lua_State *L, struct cjob *j, const char *what, int nargs, int nres)
 {
     j->what = what;
     if (grader_sb_try(L, nargs, nres) != 0)
-        lua_error(L);
+        grader_raise(L);
     j->what = NULL;
 }
 
-static char *dup_text(lua_State *L, int idx)
+static char *dup_text(const struct grader_dval *d)
 {
-    size_t n;
-    const char *s = lua_tolstring(L, idx, &n);
-    if (n <= MAX_OUTPUT_TEXT)
-        return core_xstrndup(s, n);
+    if (d->len <= MAX_OUTPUT_TEXT)
+        return core_xstrndup(d->str, d->len);
     size_t k = MAX_OUTPUT_TEXT;
-    while (k > 0 && ((unsigned char)s[k] & 0xC0) == 0x80)
+    while (k > 0 && ((unsigned char)d->str[k] & 0xC0) == 0x80)
         k--; /* do not split a multi-byte character */
-    return core_xasprintf("%.*s … (cut at 16 KiB)", (int)k, s);
+    return core_xasprintf("%.*s … (cut at 16 KiB)", (int)k, d->str);
 }
 
-/* Checks and copies one output entry (the table at idx) into j->out[j->n]. */
-static void read_output(lua_State *L, struct cjob *j, int idx, size_t i)
+/* The fields of an output entry, walked: only label, value, text and unit. */
+struct output_walk {
+    struct lua_State *L;
+    struct cjob *j;
+    size_t i;
+};
+
+static bool output_field(const struct grader_dval *key, const struct grader_dval *val, void *ud)
 {
-    if (lua_type(L, idx) != LUA_TTABLE)
+    (void)val;
+    struct output_walk *w = ud;
+    if (key->type != GRADER_LT_STR)
+        fail_calc(w->L, w->j, "output %zu: unexpected %s key: fields are written name = value",
+                  w->i, grader_ltype_name(key->type));
+    const char *k = key->str;
+    if (strcmp(k, "label") != 0 && strcmp(k, "value") != 0 && strcmp(k, "text") != 0 &&
+        strcmp(k, "unit") != 0)
+        fail_calc(w->L, w->j,
+                  "output %zu: unknown field '%s' (an output has label, value or text, and "
+                  "unit)",
+                  w->i, k);
+    return true;
+}
+
+/* Checks and copies output entry i of the list at `list` into j->out[j->n]. */
+static void read_output(struct lua_State *L, struct cjob *j, int list, size_t i)
+{
+    int idx = grader_tab_open_at(L, list, (long long)i);
+    if (!idx) {
+        struct grader_dval d;
+        grader_index(L, list, (long long)i, &d);
         fail_calc(L, j, "output %zu must be a table { label = ..., value = ... }, got %s", i,
-                  luaL_typename(L, idx));
-    lua_pushnil(L);
-    while (lua_next(L, idx)) { /* ... k v */
-        const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
-        if (!k)
-            fail_calc(L, j, "output %zu: unexpected %s key: fields are written name = value", i,
-                      luaL_typename(L, -2));
-        if (strcmp(k, "label") != 0 && strcmp(k, "value") != 0 && strcmp(k, "text") != 0 &&
-            strcmp(k, "unit") != 0)
-            fail_calc(L, j,
-                      "output %zu: unknown field '%s' (an output has label, value or text, and "
-                      "unit)",
-                      i, k);
-        lua_pop(L, 1); /* ... k */
+                  grader_ltype_name(d.type));
     }
-    int tl = grader_rawfield(L, idx, "label"), tv = grader_rawfield(L, idx, "value"),
-        tt = grader_rawfield(L, idx, "text"),
-        tu = grader_rawfield(L, idx, "unit"); /* label value text unit */
-    if (tl != LUA_TSTRING)
-        fail_calc(L, j, "output %zu: label must be a string, got %s", i, lua_typename(L, tl));
-    const char *label = lua_tostring(L, -4);
-    if (tv != LUA_TNIL && tt != LUA_TNIL)
+    struct output_walk w = {L, j, i};
+    grader_pairs(L, idx, output_field, &w);
+    struct grader_dval dl, dv, dt, du;
+    int tl = grader_field(L, idx, "label", &dl), tv = grader_field(L, idx, "value", &dv),
+        tt = grader_field(L, idx, "text", &dt), tu = grader_field(L, idx, "unit", &du);
+    if (tl != GRADER_LT_STR)
+        fail_calc(L, j, "output %zu: label must be a string, got %s", i, grader_ltype_name(tl));
+    const char *label = dl.str;
+    if (tv != GRADER_LT_NIL && tt != GRADER_LT_NIL)
         fail_calc(L, j, "output %zu ('%s'): gives both value and text: use one", i, label);
-    if (tv == LUA_TNIL && tt == LUA_TNIL)
+    if (tv == GRADER_LT_NIL && tt == GRADER_LT_NIL)
         fail_calc(L, j, "output %zu ('%s'): needs value = a number, or text = a string", i, label);
-    if (tv != LUA_TNIL && tv != LUA_TNUMBER)
+    if (tv != GRADER_LT_NIL && tv != GRADER_LT_NUM)
         fail_calc(L, j, "output %zu ('%s'): value must be a number, got %s", i, label,
-                  lua_typename(L, tv));
-    if (tt != LUA_TNIL && tt != LUA_TSTRING)
+                  grader_ltype_name(tv));
+    if (tt != GRADER_LT_NIL && tt != GRADER_LT_STR)
         fail_calc(L, j, "output %zu ('%s'): text must be a string, got %s", i, label,
-                  lua_typename(L, tt));
-    if (tu != LUA_TNIL && tu != LUA_TSTRING)
+                  grader_ltype_name(tt));
+    if (tu != GRADER_LT_NIL && tu != GRADER_LT_STR)
         fail_calc(L, j, "output %zu ('%s'): unit must be a string, got %s", i, label,
-                  lua_typename(L, tu));
-    double v = tv == LUA_TNUMBER ? lua_tonumber(L, -3) : 0;
+                  grader_ltype_name(tu));
+    double v = tv == GRADER_LT_NUM ? dv.num : 0;
     if (!isfinite(v))
         fail_calc(L, j, "output %zu ('%s'): value is %s, not a finite number", i, label,
                   isnan(v) ? "NaN"
                   : v > 0  ? "inf"
                            : "-inf");
     struct grader_calc_output *o = &j->out[j->n++];
-    o->label = dup_text(L, -4);
+    o->label = dup_text(&dl);
     o->value = v;
-    o->text = tt == LUA_TSTRING ? dup_text(L, -2) : NULL;
-    o->unit = tu == LUA_TSTRING ? dup_text(L, -1) : core_xstrdup("");
-    lua_pop(L, 4);
+    o->text = tt == GRADER_LT_STR ? dup_text(&dt) : NULL;
+    o->unit = tu == GRADER_LT_STR ? dup_text(&du) : core_xstrdup("");
+    grader_tab_close(L, idx);
 }
 
 /* Checks compute's result (the value at idx) and copies it into j->out. */
-static void read_outputs(lua_State *L, struct cjob *j, int idx)
+static void read_outputs(struct lua_State *L, struct cjob *j, int idx)
 {
-    if (lua_type(L, idx) != LUA_TTABLE)
+    if (grader_type(L, idx) != GRADER_LT_TAB)
         fail_calc(L, j,
                   "compute must return a list of outputs { { label = ..., value = ... }, ... }, "
                   "got %s",
-                  luaL_typename(L, idx));
-    size_t n = lua_rawlen(L, idx), count = 0;
-    lua_pushnil(L);
-    while (lua_next(L, idx)) { /* ... k v */
-        int isint = 0;
-        lua_Integer k = lua_type(L, -2) == LUA_TNUMBER ? lua_tointegerx(L, -2, &isint) : 0;
-        if (!isint || k < 1 || (size_t)k > n)
-            fail_calc(L, j,
-                      "compute must return a list of outputs { { label = ..., value = ... }, "
-                      "... } without named entries");
-        count++;
-        lua_pop(L, 1); /* ... k */
-    }
-    if (count != n)
+                  grader_ltype_name(grader_type(L, idx)));
+    size_t n = grader_len(L, idx);
+    if (!grader_list_keys(L, idx))
+        fail_calc(L, j,
+                  "compute must return a list of outputs { { label = ..., value = ... }, "
+                  "... } without named entries");
+    if (grader_count(L, idx) != n)
         fail_calc(L, j, "compute must return a list of outputs without holes");
     if (n == 0)
         fail_calc(L, j, "compute returned no outputs");
     if (n > MAX_OUTPUTS)
         fail_calc(L, j, "compute returned %zu outputs; at most %d are shown", n, MAX_OUTPUTS);
     j->out = core_xcalloc(n, sizeof *j->out);
-    for (size_t i = 1; i <= n; i++) {
-        lua_rawgeti(L, idx, (lua_Integer)i); /* ... entry */
-        read_output(L, j, lua_gettop(L), i);
-        lua_pop(L, 1);
-    }
+    for (size_t i = 1; i <= n; i++)
+        read_output(L, j, idx, i);
 }
 
-static int l_calc(lua_State *L)
+/* Entry i of compute's v: the input's name and value, an integer when the
+ * input says integer = true and the value is exact as one. */
+static void input_entry(size_t i, const char **name, double *v, bool *integer, void *ud)
 {
-    struct cjob *j = lua_touserdata(L, 1);
+    const struct cjob *j = ud;
+    const struct grader_calc_input *in = &j->x->c->inputs[i];
+    *name = in->name;
+    *v = j->inputs[i];
+    *integer = in->integer && fabs(*v) < 9007199254740992.0; /* 2^53: exact */
+}
+
+static int l_calc(struct lua_State *L)
+{
+    struct cjob *j = grader_sb_job_start(L);
     const struct grader_calc *c = j->x->c;
     const struct grader_pfile *f = &j->p->files[j->x->file];
-    grader_sb_enter_c(L);
-    lua_settop(L, 0);
     grader_sb_set_fallback(L, j->pos);
     grader_sb_load_mapped(L, j->use_slim ? &j->x->slim : &f->bc, f->chunkname,
                           j->use_slim ? &j->x->map : NULL); /* chunk */
     call(L, j, "the file", 0, 0);
     grader_decl_push_calc(L, c->id); /* C */
-    if (lua_type(L, 1) != LUA_TTABLE && j->use_slim) {
+    if (grader_type(L, 1) != GRADER_LT_TAB && j->use_slim) {
         j->slim_missing = true;
         return 0;
     }
-    if (lua_type(L, 1) != LUA_TTABLE)
+    if (grader_type(L, 1) != GRADER_LT_TAB)
         fail_calc(L, j, "it is not declared when its file runs again (is the file deterministic?)");
-    if (grader_rawfield(L, 1, "compute") != LUA_TFUNCTION) /* C compute */
+    if (grader_rawfield(L, 1, "compute") != GRADER_LT_FUN) /* C compute */
         fail_calc(L, j, "compute must be a function(v)");
-    lua_createtable(L, 0, (int)c->n_inputs); /* C compute v */
-    for (size_t i = 0; i < c->n_inputs; i++) {
-        double v = j->inputs[i];
-        lua_pushstring(L, c->inputs[i].name);
-        if (c->inputs[i].integer && fabs(v) < 9007199254740992.0) /* 2^53: exact */
-            lua_pushinteger(L, (lua_Integer)v);
-        else
-            lua_pushnumber(L, v);
-        lua_rawset(L, -3);
-    }
-    call(L, j, "compute", 1, 1); /* C result */
+    grader_push_record(L, c->n_inputs, input_entry, j); /* C compute v */
+    call(L, j, "compute", 1, 1);                        /* C result */
     read_outputs(L, j, 2);
-    lua_settop(L, 0);
     return 0;
 }
 

@@ -5,12 +5,10 @@
  * calculator data (struct grader_cx: the examples pack check runs). Running
  * calculators: grader_calc.c.
  *
- * Uses the field schema (grader_schema.c) and lua.h.
+ * Uses the field schema (grader_schema.c) and the runtime's readers of a
+ * declaration (grader_decl_read.c).
  */
 #include "grader_lua_internal.h"
-
-#include <lauxlib.h>
-#include <lua.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -68,7 +66,7 @@ static void input_names(const struct grader_calc *c, char *buf, size_t n)
 
 static void each_calc_input(struct grader_vctx *v, int t, size_t i, void *ud)
 {
-    lua_State *L = v->L;
+    struct lua_State *L = v->L;
     struct calc_build *b = ud;
     struct grader_calc *c = b->c;
     struct grader_calc_input in = {0};
@@ -98,9 +96,7 @@ static void each_calc_input(struct grader_vctx *v, int t, size_t i, void *ud)
     bool has_min = grader_num_field(L, t, "min", &in.min),
          has_max = grader_num_field(L, t, "max", &in.max);
     bool has_def = grader_num_field(L, t, "default", &in.def);
-    if (grader_rawfield(L, t, "integer") == LUA_TBOOLEAN)
-        in.integer = lua_toboolean(L, -1);
-    lua_pop(L, 1);
+    grader_bool_field(L, t, "integer", &in.integer);
     if (has_min && !isfinite(in.min))
         grader_vproblem(&s, "min must be a finite number");
     if (has_max && !isfinite(in.max))
@@ -128,9 +124,40 @@ static void each_calc_input(struct grader_vctx *v, int t, size_t i, void *ud)
     v->bad |= s.bad;
 }
 
+/* An example's inputs = { name = value, ... }, walked. */
+struct example_inputs {
+    struct grader_vctx *s;
+    const struct grader_calc *c;
+    struct grader_calc_example *ex;
+};
+
+static bool each_example_input(const struct grader_dval *key, const struct grader_dval *val,
+                               void *ud)
+{
+    struct example_inputs *w = ud;
+    const struct grader_calc *c = w->c;
+    const char *name = key->type == GRADER_LT_STR ? key->str : NULL;
+    size_t k = 0;
+    while (name && k < c->n_inputs && strcmp(c->inputs[k].name, name) != 0)
+        k++;
+    if (!name) {
+        grader_vproblem(w->s, "inputs are written name = value");
+    } else if (k == c->n_inputs) {
+        char names[256];
+        input_names(c, names, sizeof names);
+        grader_vproblem(w->s, "unknown input '%s' (the inputs are: %s)", name, names);
+    } else if (val->type != GRADER_LT_NUM || !isfinite(val->num)) {
+        grader_vproblem(w->s, "input '%s' must be a finite number, got %s", name,
+                        grader_ltype_name(val->type));
+    } else {
+        w->ex->inputs[k] = val->num;
+    }
+    return true;
+}
+
 static void each_calc_example(struct grader_vctx *v, int t, size_t i, void *ud)
 {
-    lua_State *L = v->L;
+    struct lua_State *L = v->L;
     struct calc_build *b = ud;
     const struct grader_calc *c = b->c;
     struct grader_vctx s;
@@ -142,47 +169,21 @@ static void each_calc_example(struct grader_vctx *v, int t, size_t i, void *ud)
     ex.inputs = core_xcalloc(c->n_inputs ? c->n_inputs : 1, sizeof *ex.inputs);
     for (size_t k = 0; k < c->n_inputs; k++)
         ex.inputs[k] = c->inputs[k].def;
-    if (grader_rawfield(L, t, "inputs") == LUA_TTABLE) { /* inputs */
-        int in = lua_gettop(L);
-        lua_pushnil(L);
-        while (lua_next(L, in)) { /* inputs k v */
-            const char *name = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
-            size_t k = 0;
-            while (name && k < c->n_inputs && strcmp(c->inputs[k].name, name) != 0)
-                k++;
-            if (!name) {
-                grader_vproblem(&s, "inputs are written name = value");
-            } else if (k == c->n_inputs) {
-                char names[256];
-                input_names(c, names, sizeof names);
-                grader_vproblem(&s, "unknown input '%s' (the inputs are: %s)", name, names);
-            } else if (lua_type(L, -1) != LUA_TNUMBER || !isfinite(lua_tonumber(L, -1))) {
-                grader_vproblem(&s, "input '%s' must be a finite number, got %s", name,
-                                luaL_typename(L, -1));
-            } else {
-                ex.inputs[k] = lua_tonumber(L, -1);
-            }
-            lua_pop(L, 1); /* inputs k */
-        }
+    int in = grader_tab_open(L, t, "inputs");
+    if (in) {
+        struct example_inputs w = {&s, c, &ex};
+        grader_pairs(L, in, each_example_input, &w);
+        grader_tab_close(L, in);
     }
-    lua_pop(L, 1);
-    if (grader_rawfield(L, t, "outputs") == LUA_TTABLE) { /* outputs */
-        size_t n = lua_rawlen(L, -1);
-        bool list = grader_is_list_of(L, -1, LUA_TNUMBER) || grader_is_list_of(L, -1, LUA_TSTRING);
-        if (!list) { /* a mix is fine too: check entry by entry */
-            list = true;
-            lua_Integer count = 0;
-            lua_pushnil(L);
-            while (lua_next(L, -2)) {
-                int isint = 0;
-                lua_Integer k = lua_tointegerx(L, -2, &isint);
-                int ty = lua_type(L, -1);
-                list &=
-                    isint && k >= 1 && (size_t)k <= n && (ty == LUA_TNUMBER || ty == LUA_TSTRING);
-                count++;
-                lua_pop(L, 1);
-            }
-            list &= (size_t)count == n;
+    int out = grader_tab_open(L, t, "outputs");
+    if (out) {
+        size_t n = grader_len(L, out);
+        /* numbers, texts or a mix of them, in a list */
+        bool list = grader_is_list(L, out);
+        struct grader_dval d;
+        for (size_t k = 0; list && k < n; k++) {
+            int ty = grader_index(L, out, (long long)k + 1, &d);
+            list = ty == GRADER_LT_NUM || ty == GRADER_LT_STR;
         }
         if (!list)
             grader_vproblem(&s,
@@ -195,16 +196,14 @@ static void each_calc_example(struct grader_vctx *v, int t, size_t i, void *ud)
             ex.values = core_xcalloc(n, sizeof *ex.values);
             ex.texts = core_xcalloc(n, sizeof *ex.texts);
             for (size_t k = 0; k < n; k++) {
-                lua_rawgeti(L, -1, (lua_Integer)k + 1);
-                if (lua_type(L, -1) == LUA_TSTRING)
-                    ex.texts[k] = core_xstrdup(lua_tostring(L, -1));
-                else if (!isfinite(ex.values[k] = lua_tonumber(L, -1)))
+                if (grader_index(L, out, (long long)k + 1, &d) == GRADER_LT_STR)
+                    ex.texts[k] = core_xstrdup(d.str);
+                else if (!isfinite(ex.values[k] = d.num))
                     grader_vproblem(&s, "output %zu must be a finite number", k + 1);
-                lua_pop(L, 1);
             }
         }
+        grader_tab_close(L, out);
     }
-    lua_pop(L, 1);
     struct grader_cx *x = b->x;
     x->examples = grader_grow(x->examples, x->n_examples, sizeof *x->examples);
     x->examples[x->n_examples++] = ex;
@@ -213,7 +212,7 @@ static void each_calc_example(struct grader_vctx *v, int t, size_t i, void *ud)
 
 void grader_calc_check(struct grader_vctx *v, int t, struct grader_calc *c, struct grader_cx *x)
 {
-    lua_State *L = v->L;
+    struct lua_State *L = v->L;
     c->id = grader_str_field(L, t, "id");
     if (c->id) {
         snprintf(v->label, sizeof v->label, "calculator %s", c->id);
@@ -223,9 +222,10 @@ void grader_calc_check(struct grader_vctx *v, int t, struct grader_calc *c, stru
     static const char *const req[] = {"id", "title", "inputs", "compute", NULL};
     grader_fields_require(v, t, req);
     c->title = grader_str_field(L, t, "title");
-    if (grader_rawfield(L, t, "inputs") == LUA_TTABLE && lua_rawlen(L, -1) == 0)
+    int in = grader_tab_open(L, t, "inputs");
+    if (in && grader_len(L, in) == 0)
         grader_vproblem(v, "'inputs' is empty: a calculator needs at least one input");
-    lua_pop(L, 1);
+    grader_tab_close(L, in);
     struct calc_build b = {c, x};
     grader_list_check(v, t, "inputs", each_calc_input, &b);
     grader_list_check(v, t, "examples", each_calc_example, &b);

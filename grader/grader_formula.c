@@ -8,12 +8,10 @@
  * references once every file has run (grader_formulas_resolve): the lesson,
  * the page (a number, or a page title) and the calculator must exist.
  *
- * Uses lua.h (tables read raw) and the schema helpers of grader_schema.c.
+ * Reads the tables through the runtime's readers (grader_decl_read.c) and
+ * uses the schema helpers of grader_schema.c.
  */
 #include "grader_lua_internal.h"
-
-#include <lauxlib.h>
-#include <lua.h>
 
 #include <math.h>
 #include <stdarg.h>
@@ -40,12 +38,12 @@ struct formula_ud {
 static void each_formula(struct grader_vctx *v, int t, size_t i, void *ud)
 {
     struct formula_ud *u = ud;
-    lua_State *L = v->L;
+    struct lua_State *L = v->L;
     struct grader_vctx s;
     grader_vctx_sub(&s, v, ": entry %zu", i);
-    if (grader_rawfield(L, t, "id") == LUA_TSTRING)
-        snprintf(s.label, sizeof s.label, "formula %s", lua_tostring(L, -1));
-    lua_pop(L, 1);
+    struct grader_dval id;
+    if (grader_field(L, t, "id", &id) == GRADER_LT_STR)
+        snprintf(s.label, sizeof s.label, "formula %s", id.str);
     grader_fields_check(&s, t, formula_fields, NULL, 0);
     static const char *const req[] = {"id", "name", "formula", NULL};
     grader_fields_require(&s, t, req);
@@ -97,29 +95,20 @@ static void each_formula(struct grader_vctx *v, int t, size_t i, void *ud)
 void grader_formulas_check(struct grader_vctx *v, int t, struct grader_pack *p,
                            const struct grader_lesson *lesson, const char *path)
 {
-    lua_State *L = v->L;
-    if (!grader_is_list_of(L, t, LUA_TTABLE) || lua_rawlen(L, t) == 0) {
+    struct lua_State *L = v->L;
+    if (!grader_is_list_of(L, t, GRADER_LT_TAB) || grader_len(L, t) == 0) {
         grader_vproblem(v, "formulas expects a list of entries: formulas { { id = ..., name = "
                            "..., formula = ... }, ... }");
         return;
     }
-    /* Only the list: formulas { ... } has no fields of its own. */
-    lua_pushnil(L);
-    while (lua_next(L, t)) {
-        bool pos = lua_type(L, -2) == LUA_TNUMBER;
-        lua_pop(L, 1);
-        if (!pos) {
-            grader_vproblem(v, "formulas takes a list of entries, not named fields");
-            lua_pop(L, 1);
-            break;
-        }
-    }
+    /* Only the list (formulas { ... } has no fields of its own): a named
+     * field fails the check above. */
     struct formula_ud u = {p, lesson, path};
-    size_t n = lua_rawlen(L, t);
+    size_t n = grader_len(L, t);
     for (size_t i = 1; i <= n; i++) {
-        lua_rawgeti(L, t, (lua_Integer)i); /* entry */
-        each_formula(v, lua_gettop(L), i, &u);
-        lua_pop(L, 1);
+        int entry = grader_tab_open_at(L, t, (long long)i);
+        each_formula(v, entry, i, &u);
+        grader_tab_close(L, entry);
     }
 }
 

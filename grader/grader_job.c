@@ -9,13 +9,11 @@
  * driver, so none of those files calls the driver's file, and the driver
  * calls them.
  *
- * Uses the sandbox (grader_sb_try: a call into pack code), the pure
- * building blocks (units, number formatting, the RNG's seed) and lua.h.
+ * Uses the runtime (grader_sb_try and grader_call.c: calls into pack code,
+ * raising its errors), the pure building blocks (units, number formatting,
+ * the RNG's seed); no Lua stack work of its own.
  */
 #include "grader_lua_internal.h"
-
-#include <lauxlib.h>
-#include <lua.h>
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -37,15 +35,9 @@ void grader_job_problem(struct grader_job *j, const char *fmt, ...)
     j->n_problems++;
 }
 
-/* Raises the error message on top of the stack (from grader_sb_try). */
-static int fail(lua_State *L)
-{
-    return lua_error(L);
-}
-
 /* Raises a problem of the pack found while grading:
  * "file:line: question ID: message". */
-int grader_job_fail(lua_State *L, struct grader_job *j, const char *fmt, ...)
+int grader_job_fail(struct lua_State *L, struct grader_job *j, const char *fmt, ...)
 {
     char buf[512];
     va_list ap;
@@ -53,25 +45,17 @@ int grader_job_fail(lua_State *L, struct grader_job *j, const char *fmt, ...)
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
     j->what = NULL;
-    lua_pushfstring(L, "%s: question %s: %s", j->qpos, j->q->id, buf);
-    grader_sb_mark_mapped(L);
-    return lua_error(L);
+    return grader_raise_mapped(L, "%s: question %s: %s", j->qpos, j->q->id, buf);
 }
 
 /* Calls pack code; on error raises it (the driver stops). */
-void grader_job_call(lua_State *L, struct grader_job *j, const char *what, int nargs, int nres)
+void grader_job_call(struct lua_State *L, struct grader_job *j, const char *what, int nargs,
+                     int nres)
 {
     j->what = what;
     if (grader_sb_try(L, nargs, nres) != 0)
-        fail(L);
+        grader_raise(L);
     j->what = NULL;
-}
-
-char *grader_lua_strdup(lua_State *L, int idx)
-{
-    size_t n;
-    const char *s = lua_tolstring(L, idx, &n);
-    return core_xstrndup(s ? s : "", s ? n : 0);
 }
 
 uint64_t grader_job_seed(const struct grader_job *j)
@@ -79,27 +63,28 @@ uint64_t grader_job_seed(const struct grader_job *j)
     return grader_rng_seed(j->p->info.id, j->q->id, j->user, j->variant);
 }
 
-int grader_job_push_value(lua_State *L, struct grader_job *j, int t, const char *name,
+int grader_job_push_value(struct lua_State *L, struct grader_job *j, int t, const char *name,
                           const char *what)
 {
-    int ty = grader_rawfield(L, t, name);
-    if (ty == LUA_TFUNCTION) {
-        lua_pushvalue(L, GRADER_S_P);
-        lua_pushvalue(L, GRADER_S_CTX);
-        grader_job_call(L, j, what, 2, 1);
-        ty = lua_type(L, -1);
-    }
+    static const int args[] = {GRADER_S_P, GRADER_S_CTX};
+    const char *was = j->what;
+    int called;
+    j->what = what; /* named in the error, should the call fail */
+    int ty = grader_push_field_called(L, t, name, args, 2, &called);
+    if (called < 0)
+        grader_raise(L);
+    j->what = called ? NULL : was;
     return ty;
 }
 
-int grader_job_push_answer(lua_State *L, struct grader_job *j)
+int grader_job_push_answer(struct lua_State *L, struct grader_job *j)
 {
     return grader_job_push_value(L, j, GRADER_S_Q, "answer", "answer");
 }
 
-size_t grader_job_n_choices(lua_State *L)
+size_t grader_job_n_choices(struct lua_State *L)
 {
-    return lua_type(L, GRADER_S_CH) == LUA_TTABLE ? lua_rawlen(L, GRADER_S_CH) : 0;
+    return grader_len(L, GRADER_S_CH);
 }
 
 void grader_result_invalid(struct grader_result *r, const char *why)

@@ -17,9 +17,6 @@
  */
 #include "grader_lua_internal.h"
 
-#include <lauxlib.h>
-#include <lua.h>
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,24 +104,24 @@ static int read_picks(const char *ans, size_t n, int *picks, char *why, size_t w
 }
 
 /* The 0-based index of the choice whose text is the whole answer, or -1. */
-static int choice_by_text(lua_State *L, const char *ans, size_t n)
+static int choice_by_text(struct lua_State *L, const char *ans, size_t n)
 {
     size_t len = strlen(ans);
     char *a = core_xmalloc(len + 1);
     grader_text_norm(ans, len, a);
     int found = -1;
     for (size_t i = 1; i <= n && found < 0; i++) {
-        lua_rawgeti(L, GRADER_S_CH, (lua_Integer)i);
-        size_t cn;
-        const char *c = lua_tolstring(L, -1, &cn);
-        if (c) {
+        struct grader_dval d;
+        grader_index(L, GRADER_S_CH, (long long)i, &d);
+        size_t cn = d.len;
+        const char *c = d.str;
+        if (d.type == GRADER_LT_STR) {
             char *cc = core_xmalloc(cn + 1);
             grader_text_norm(c, cn, cc);
             if (cc[0] && strcmp(cc, a) == 0 && !(strlen(a) == 1 && a[0] >= 'a' && a[0] <= 'z'))
                 found = (int)i - 1;
             free(cc);
         }
-        lua_pop(L, 1);
     }
     free(a);
     return found;
@@ -188,7 +185,7 @@ static int read_identity(const char *ans, size_t n, int *picks, char *why, size_
  * letters of its shuffled view, mapped back to declared items. With
  * j->identity an answer starting with '#' names declared numbers. Returns
  * the count, or -1 with r marked invalid. */
-static int read_declared(lua_State *L, struct grader_job *j, const char *answer, int *picks)
+static int read_declared(struct lua_State *L, struct grader_job *j, const char *answer, int *picks)
 {
     struct grader_result *r = j->res;
     size_t n = grader_job_n_choices(L);
@@ -267,7 +264,7 @@ static char letter_of(const struct grader_job *j, size_t n, int d)
 /* Record (grader_question_record): the picks as letters shown (parsed) and
  * as declared numbers (canonical). multi keeps each pick once, in declared
  * order; ordering keeps the order given. */
-static void picks_record(lua_State *L, struct grader_job *j, const char *answer)
+static void picks_record(struct lua_State *L, struct grader_job *j, const char *answer)
 {
     struct grader_result *r = j->res;
     size_t n = grader_job_n_choices(L);
@@ -306,18 +303,39 @@ static const char *choice_kind_name(enum grader_kind k)
                                   : grader_kind_choice.name;
 }
 
+/* The entries of `why`, walked: choice numbers 1..nc, each a string. */
+struct why_walk {
+    struct grader_vctx *v;
+    size_t nc;
+};
+
+static bool why_entry(const struct grader_dval *key, const struct grader_dval *val, void *ud)
+{
+    struct why_walk *w = ud;
+    long long k = key->type == GRADER_LT_NUM && key->isint ? key->i : 0;
+    if (!(key->type == GRADER_LT_NUM && key->isint) || k < 1 || (size_t)k > w->nc)
+        grader_vproblem(w->v,
+                        "'why' has an entry that is not a choice number from 1 to %zu "
+                        "(write why = { [2] = \"...\" })",
+                        w->nc);
+    else if (val->type != GRADER_LT_STR)
+        grader_vproblem(w->v, "why[%lld] must be a string, got %s", k,
+                        grader_ltype_name(val->type));
+    return true;
+}
+
 /* choice and multi: the choices, the answer against them, and `why`. */
 static void choices_check(struct grader_vctx *v, int t, struct grader_question *q)
 {
-    lua_State *L = v->L;
+    struct lua_State *L = v->L;
     bool grade = q->has_grade, answer = grader_has_field(L, t, "answer");
     bool present;
     size_t nc;
     q->choices = grader_strs_field(L, t, "choices", &nc, &present);
     q->n_choices = nc;
-    bool listed =
-        grader_rawfield(L, t, "choices") == LUA_TTABLE && grader_is_list_of(L, -1, LUA_TSTRING);
-    lua_pop(L, 1);
+    int list = grader_tab_open(L, t, "choices");
+    bool listed = list && grader_is_list_of(L, list, GRADER_LT_STR);
+    grader_tab_close(L, list);
     if (!present)
         grader_vproblem(v, "a %s question needs 'choices'", choice_kind_name(q->kind));
     else if (listed && nc < 2)
@@ -331,67 +349,53 @@ static void choices_check(struct grader_vctx *v, int t, struct grader_question *
                         choice_kind_name(q->kind),
                         q->kind == GRADER_CHOICE ? "the number of the right choice"
                                                  : "the list of the right choices' numbers");
-    int ty = grader_rawfield(L, t, "answer");
-    if (ty == LUA_TNUMBER && q->kind == GRADER_CHOICE) {
-        lua_Integer k;
-        int isint;
-        k = lua_tointegerx(L, -1, &isint);
-        if (!isint || k < 1 || (size_t)k > nc)
+    struct grader_dval a;
+    char num[64];
+    int ans = grader_tab_open(L, t, "answer");
+    if (grader_field(L, t, "answer", &a) == GRADER_LT_NUM && q->kind == GRADER_CHOICE) {
+        grader_num_text(&a, num, sizeof num);
+        if (!a.isint || a.i < 1 || (size_t)a.i > nc)
             grader_vproblem(v, "answer %s is out of range: there are %zu choices (answer 1 to %zu)",
-                            lua_tostring(L, -1), nc, nc);
-    } else if (ty == LUA_TTABLE && q->kind == GRADER_MULTI &&
-               grader_is_list_of(L, -1, LUA_TNUMBER)) {
-        size_t n = lua_rawlen(L, -1);
+                            num, nc, nc);
+    } else if (ans && q->kind == GRADER_MULTI && grader_is_list_of(L, ans, GRADER_LT_NUM)) {
+        size_t n = grader_len(L, ans);
         if (n == 0)
             grader_vproblem(v, "answer is empty: list the numbers of the right choices");
         bool seen[256] = {false};
         for (size_t i = 1; i <= n; i++) {
-            lua_rawgeti(L, -1, (lua_Integer)i);
-            int isint;
-            lua_Integer k = lua_tointegerx(L, -1, &isint);
-            if (!isint || k < 1 || (size_t)k > nc)
-                grader_vproblem(v, "answer entry %s is out of range: there are %zu choices",
-                                lua_tostring(L, -1), nc);
+            struct grader_dval e;
+            grader_index(L, ans, (long long)i, &e);
+            long long k = e.i;
+            grader_num_text(&e, num, sizeof num);
+            if (!e.isint || k < 1 || (size_t)k > nc)
+                grader_vproblem(v, "answer entry %s is out of range: there are %zu choices", num,
+                                nc);
             else if (k < 256 && seen[k])
-                grader_vproblem(v, "answer lists choice %lld twice", (long long)k);
+                grader_vproblem(v, "answer lists choice %lld twice", k);
             else if (k < 256)
                 seen[k] = true;
-            lua_pop(L, 1);
         }
     }
-    lua_pop(L, 1);
-    if (grader_rawfield(L, t, "why") == LUA_TTABLE) {
-        int w = lua_gettop(L);
-        lua_pushnil(L);
-        while (lua_next(L, w)) { /* k v */
-            int isint = 0;
-            lua_Integer k = lua_type(L, -2) == LUA_TNUMBER ? lua_tointegerx(L, -2, &isint) : 0;
-            if (!isint || k < 1 || (size_t)k > nc) {
-                grader_vproblem(v,
-                                "'why' has an entry that is not a choice number from 1 to %zu "
-                                "(write why = { [2] = \"...\" })",
-                                nc);
-            } else if (lua_type(L, -1) != LUA_TSTRING) {
-                grader_vproblem(v, "why[%lld] must be a string, got %s", (long long)k,
-                                luaL_typename(L, -1));
-            }
-            lua_pop(L, 1);
-        }
+    grader_tab_close(L, ans);
+    int why = grader_tab_open(L, t, "why");
+    if (why) {
+        struct why_walk w = {v, nc};
+        grader_pairs(L, why, why_entry, &w);
+        grader_tab_close(L, why);
     }
-    lua_pop(L, 1);
 }
 
 /* ordering: the items, in the right order. */
 static void ordering_check(struct grader_vctx *v, int t, struct grader_question *q)
 {
-    lua_State *L = v->L;
+    struct lua_State *L = v->L;
     bool present;
     size_t ni;
     q->choices = grader_strs_field(L, t, "items", &ni, &present);
     q->n_choices = ni;
-    bool listed =
-        grader_rawfield(L, t, "items") == LUA_TTABLE && grader_is_list_of(L, -1, LUA_TSTRING);
-    lua_pop(L, 1);
+    int list = grader_tab_open(L, t, "items");
+    bool listed = list && grader_is_list_of(L, list, GRADER_LT_STR);
+    grader_tab_close(L, list);
     if (!present)
         grader_vproblem(v, "an ordering question needs 'items' (in the right order)");
     else if (listed && ni < 2)
@@ -403,53 +407,54 @@ static void ordering_check(struct grader_vctx *v, int t, struct grader_question 
 /* ---- the job ----------------------------------------------------------------------------- */
 
 /* The number of the right choice, or nil. */
-static void choice_reference(lua_State *L, struct grader_job *j)
+static void choice_reference(struct lua_State *L, struct grader_job *j)
 {
     size_t n = grader_job_n_choices(L);
     int ty = grader_job_push_answer(L, j);
-    if (ty != LUA_TNIL) {
-        int isint = 0;
-        lua_Integer k = ty == LUA_TNUMBER ? lua_tointegerx(L, -1, &isint) : 0;
-        if (!isint || k < 1 || (size_t)k > n)
+    if (ty != GRADER_LT_NIL) {
+        struct grader_dval d;
+        grader_value(L, -1, &d);
+        char num[64];
+        if (ty == GRADER_LT_NUM)
+            grader_num_text(&d, num, sizeof num);
+        if (!(ty == GRADER_LT_NUM && d.isint) || d.i < 1 || (size_t)d.i > n)
             grader_job_fail(L, j, "answer %s is out of range: there are %zu choices",
-                            ty == LUA_TNUMBER ? lua_tostring(L, -1) : luaL_typename(L, -1), n);
+                            ty == GRADER_LT_NUM ? num : grader_ltype_name(ty), n);
     }
 }
 
 /* The list of the right choices' numbers, or nil. */
-static void multi_reference(lua_State *L, struct grader_job *j)
+static void multi_reference(struct lua_State *L, struct grader_job *j)
 {
     size_t n = grader_job_n_choices(L);
     int ty = grader_job_push_answer(L, j);
-    if (ty == LUA_TTABLE) {
-        size_t m = lua_rawlen(L, -1);
+    if (ty == GRADER_LT_TAB) {
+        size_t m = grader_len(L, -1);
         if (m == 0)
             grader_job_fail(L, j, "answer is an empty list");
         for (size_t i = 1; i <= m; i++) {
-            lua_rawgeti(L, -1, (lua_Integer)i);
-            int isint = 0;
-            lua_Integer k = lua_tointegerx(L, -1, &isint);
-            if (!isint || k < 1 || (size_t)k > n)
+            struct grader_dval d;
+            grader_index(L, -1, (long long)i, &d);
+            if (!d.isint || d.i < 1 || (size_t)d.i > n)
                 grader_job_fail(L, j,
                                 "answer entry %zu is not a choice number from 1 "
                                 "to %zu",
                                 i, n);
-            lua_pop(L, 1);
         }
-    } else if (ty != LUA_TNIL) {
+    } else if (ty != GRADER_LT_NIL) {
         grader_job_fail(L, j, "answer must give a list of choice numbers, got %s",
-                        luaL_typename(L, -1));
+                        grader_ltype_name(ty));
     }
 }
 
 /* None: the declared order is the reference. */
-static void ordering_reference(lua_State *L, struct grader_job *j)
+static void ordering_reference(struct lua_State *L, struct grader_job *j)
 {
     (void)j;
-    lua_pushnil(L);
+    grader_push_nil(L);
 }
 
-static void choice_grade(lua_State *L, struct grader_job *j, const char *answer)
+static void choice_grade(struct lua_State *L, struct grader_job *j, const char *answer)
 {
     struct grader_result *r = j->res;
     int picks[GRADER_MAX_PICKS * 2];
@@ -457,20 +462,22 @@ static void choice_grade(lua_State *L, struct grader_job *j, const char *answer)
         return;
     int idx = picks[0];
     r->parsed = core_xasprintf("%c", (char)('a' + idx));
-    bool right = (lua_Integer)idx + 1 == lua_tointeger(L, GRADER_S_REF);
+    struct grader_dval ref, why;
+    grader_value(L, GRADER_S_REF, &ref);
+    bool right = ref.isint && (long long)idx + 1 == ref.i;
     const char *note = NULL;
-    if (grader_rawfield(L, GRADER_S_Q, "why") == LUA_TTABLE &&
-        lua_rawgeti(L, -1, idx + 1) == LUA_TSTRING)
-        note = lua_tostring(L, -1); /* alive on the stack until set_score copies it */
+    int w = grader_tab_open(L, GRADER_S_Q, "why");
+    if (w && grader_index(L, w, idx + 1, &why) == GRADER_LT_STR)
+        note = why.str; /* held by Q.why until set_score copies it */
     char fb[600];
     snprintf(fb, sizeof fb, "%s%s%s", right ? "Correct." : "Incorrect.", note ? " " : "",
              note ? note : "");
     grader_result_score(r, right ? 1 : 0, fb);
     r->mistake = !right && note;
-    lua_settop(L, GRADER_S_TOP);
+    grader_tab_close(L, w);
 }
 
-static void multi_grade(lua_State *L, struct grader_job *j, const char *answer)
+static void multi_grade(struct lua_State *L, struct grader_job *j, const char *answer)
 {
     struct grader_result *r = j->res;
     size_t n = grader_job_n_choices(L);
@@ -479,15 +486,15 @@ static void multi_grade(lua_State *L, struct grader_job *j, const char *answer)
     if (np < 0)
         return;
     bool right[GRADER_MAX_PICKS] = {false}, picked[GRADER_MAX_PICKS] = {false};
-    size_t m = lua_rawlen(L, GRADER_S_REF), n_right = 0;
+    size_t m = grader_len(L, GRADER_S_REF), n_right = 0;
     for (size_t i = 1; i <= m; i++) {
-        lua_rawgeti(L, GRADER_S_REF, (lua_Integer)i);
-        lua_Integer k = lua_tointeger(L, -1);
+        struct grader_dval d;
+        grader_index(L, GRADER_S_REF, (long long)i, &d);
+        long long k = d.isint ? d.i : 0;
         if (k >= 1 && (size_t)k <= n && !right[k - 1]) {
             right[k - 1] = true;
             n_right++;
         }
-        lua_pop(L, 1);
     }
     for (int i = 0; i < np; i++)
         picked[picks[i]] = true;
@@ -495,8 +502,7 @@ static void multi_grade(lua_State *L, struct grader_job *j, const char *answer)
     struct core_buf parsed, notes;
     core_buf_init(&parsed);
     core_buf_init(&notes);
-    grader_rawfield(L, GRADER_S_Q, "why"); /* why */
-    bool has_why = lua_type(L, -1) == LUA_TTABLE;
+    int why = grader_tab_open(L, GRADER_S_Q, "why");
     for (size_t i = 0; i < n; i++) {
         if (picked[i])
             core_buf_printf(&parsed, "%s%c", parsed.len ? ", " : "", (char)('a' + i));
@@ -505,13 +511,12 @@ static void multi_grade(lua_State *L, struct grader_job *j, const char *answer)
         if (picked[i] != right[i]) {
             if (picked[i])
                 bad++;
-            if (has_why && lua_rawgeti(L, -1, (lua_Integer)i + 1) == LUA_TSTRING)
-                core_buf_printf(&notes, " (%c) %s", (char)('a' + i), lua_tostring(L, -1));
-            if (has_why)
-                lua_pop(L, 1);
+            struct grader_dval d;
+            if (why && grader_index(L, why, (long long)i + 1, &d) == GRADER_LT_STR)
+                core_buf_printf(&notes, " (%c) %s", (char)('a' + i), d.str);
         }
     }
-    lua_pop(L, 1);
+    grader_tab_close(L, why);
     r->parsed = core_buf_steal(&parsed);
     double frac = n_right ? ((double)good - bad) / (double)n_right : 0;
     char *fb;
@@ -527,7 +532,7 @@ static void multi_grade(lua_State *L, struct grader_job *j, const char *answer)
     free(fb);
 }
 
-static void ordering_grade(lua_State *L, struct grader_job *j, const char *answer)
+static void ordering_grade(struct lua_State *L, struct grader_job *j, const char *answer)
 {
     struct grader_result *r = j->res;
     size_t n = grader_job_n_choices(L);
@@ -552,35 +557,39 @@ static void ordering_grade(lua_State *L, struct grader_job *j, const char *answe
     grader_result_score(r, frac, fb);
 }
 
-static char *choice_reference_text(lua_State *L, struct grader_job *j, bool exact)
+static char *choice_reference_text(struct lua_State *L, struct grader_job *j, bool exact)
 {
     (void)j;
-    if (lua_isnil(L, GRADER_S_REF))
+    struct grader_dval ref, c;
+    if (grader_value(L, GRADER_S_REF, &ref) == GRADER_LT_NIL)
         return NULL;
-    lua_Integer k = lua_tointeger(L, GRADER_S_REF);
+    long long k = ref.isint ? ref.i : 0;
     if (exact)
         return core_xasprintf("%c", (char)('a' + k - 1));
-    lua_rawgeti(L, GRADER_S_CH, k);
-    char *s = core_xasprintf("%c) %s", (char)('a' + k - 1),
-                             lua_tostring(L, -1) ? lua_tostring(L, -1) : "");
-    lua_pop(L, 1);
-    return s;
+    grader_index(L, GRADER_S_CH, k, &c);
+    char num[64];
+    if (c.type == GRADER_LT_NUM)
+        grader_num_text(&c, num, sizeof num);
+    return core_xasprintf("%c) %s", (char)('a' + k - 1),
+                          c.type == GRADER_LT_STR   ? c.str
+                          : c.type == GRADER_LT_NUM ? num
+                                                    : "");
 }
 
-static char *multi_reference_text(lua_State *L, struct grader_job *j, bool exact)
+static char *multi_reference_text(struct lua_State *L, struct grader_job *j, bool exact)
 {
     (void)j;
-    if (lua_isnil(L, GRADER_S_REF))
+    if (grader_type(L, GRADER_S_REF) == GRADER_LT_NIL)
         return NULL;
     size_t n = grader_job_n_choices(L);
     bool right[GRADER_MAX_PICKS] = {false};
-    size_t m = lua_rawlen(L, GRADER_S_REF);
+    size_t m = grader_len(L, GRADER_S_REF);
     for (size_t i = 1; i <= m; i++) {
-        lua_rawgeti(L, GRADER_S_REF, (lua_Integer)i);
-        lua_Integer k = lua_tointeger(L, -1);
+        struct grader_dval d;
+        grader_index(L, GRADER_S_REF, (long long)i, &d);
+        long long k = d.isint ? d.i : 0;
         if (k >= 1 && k <= GRADER_MAX_PICKS)
             right[k - 1] = true;
-        lua_pop(L, 1);
     }
     struct core_buf b;
     core_buf_init(&b);
@@ -591,7 +600,7 @@ static char *multi_reference_text(lua_State *L, struct grader_job *j, bool exact
 }
 
 /* The letters of the declared order as this variant shows the items. */
-static char *ordering_reference_text(lua_State *L, struct grader_job *j, bool exact)
+static char *ordering_reference_text(struct lua_State *L, struct grader_job *j, bool exact)
 {
     (void)exact;
     size_t n = grader_job_n_choices(L);

@@ -200,19 +200,9 @@ void grader_fields_check(struct grader_vctx *v, int t, const struct grader_fspec
  * as a "did you mean" already). */
 void grader_fields_require(struct grader_vctx *v, int t, const char *const *names);
 
-/* Readers of a declaration's table at t; they never run a metamethod.
- * grader_rawfield pushes t[name] and returns its Lua type. */
-int grader_rawfield(struct lua_State *L, int t, const char *name);
-bool grader_has_field(struct lua_State *L, int t, const char *name);
-/* A copy of t[name] when it is a string, else NULL. */
-char *grader_str_field(struct lua_State *L, int t, const char *name);
-/* A copy of t[name] when it is a list of strings (*n its length; NULL when
- * empty or not such a list); *present (optional): whether t has the field. */
-char **grader_strs_field(struct lua_State *L, int t, const char *name, size_t *n, bool *present);
-/* True with *out set when t[name] is a number. */
-bool grader_num_field(struct lua_State *L, int t, const char *name, double *out);
-/* Is the value at idx a table that is a list 1..n of values of Lua type ty? */
-bool grader_is_list_of(struct lua_State *L, int idx, int ty);
+/* The readers of a declaration's table (grader_rawfield, grader_str_field,
+ * grader_strs_field, grader_num_field, grader_is_list_of, ...) are the
+ * runtime's: grader/runtime/grader_runtime.h. */
 
 /* Reports an id (pack, lesson, question, rubric item) that is not up to 64
  * lower-case letters, digits, '.', '_' and '-'. NULL passes. */
@@ -381,8 +371,7 @@ size_t grader_job_n_choices(struct lua_State *L);
 void grader_order_shuffle(const struct grader_job *j, size_t n, size_t *shown);
 /* The canonical spelling of q's unit ("" for none). */
 const char *grader_question_unit(const struct grader_question *q);
-/* A copy of the string at idx ("" when it is not one). */
-char *grader_lua_strdup(struct lua_State *L, int idx);
+/* grader_lua_strdup (a copy of the string at a slot) is the runtime's. */
 
 /* ---- rendering (grader_render.c) -------------------------------------------- */
 

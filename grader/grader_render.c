@@ -11,14 +11,13 @@
  * student's run shows "?", and feedback keeps it as written.
  *
  * Uses the job of grader_grade.c (its params and question at fixed stack
- * slots) and lua.h.
+ * slots), read and written through the runtime (grader_decl_read.c,
+ * grader_call.c); no Lua stack work of its own.
  */
 #include "grader_lua_internal.h"
 
-#include <lauxlib.h>
-#include <lua.h>
-
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A printf conversion allowed in a placeholder: %[-+ #0]*[0-9]{0,3}(.[0-9]{0,3})?[dieEfFgGsxX] */
@@ -45,24 +44,24 @@ static bool spec_ok(const char *s, size_t n, char *conv)
     return true;
 }
 
-/* Formats the value on top of the stack for a placeholder. */
-static bool fmt_value(lua_State *L, const char *spec, size_t spec_n, char *out, size_t n, char *why,
-                      size_t wn)
+/* Formats the value d for a placeholder. */
+static bool fmt_value(const struct grader_dval *d, const char *spec, size_t spec_n, char *out,
+                      size_t n, char *why, size_t wn)
 {
-    int ty = lua_type(L, -1);
-    if (ty != LUA_TNUMBER && ty != LUA_TSTRING && ty != LUA_TBOOLEAN) {
-        snprintf(why, wn, "is %s; a placeholder needs a number or a string", luaL_typename(L, -1));
+    int ty = d->type;
+    if (ty != GRADER_LT_NUM && ty != GRADER_LT_STR && ty != GRADER_LT_BOOL) {
+        snprintf(why, wn, "is %s; a placeholder needs a number or a string", grader_ltype_name(ty));
         return false;
     }
     char plain[128];
-    if (ty == LUA_TNUMBER && lua_isinteger(L, -1))
-        snprintf(plain, sizeof plain, "%lld", (long long)lua_tointeger(L, -1));
-    else if (ty == LUA_TNUMBER)
-        grader_number_format(lua_tonumber(L, -1), 6, plain, sizeof plain);
-    else if (ty == LUA_TBOOLEAN)
-        snprintf(plain, sizeof plain, "%s", lua_toboolean(L, -1) ? "true" : "false");
+    if (ty == GRADER_LT_NUM && d->integer)
+        snprintf(plain, sizeof plain, "%lld", d->i);
+    else if (ty == GRADER_LT_NUM)
+        grader_number_format(d->num, 6, plain, sizeof plain);
+    else if (ty == GRADER_LT_BOOL)
+        snprintf(plain, sizeof plain, "%s", d->b ? "true" : "false");
     if (!spec) {
-        snprintf(out, n, "%s", ty == LUA_TSTRING ? lua_tostring(L, -1) : plain);
+        snprintf(out, n, "%s", ty == GRADER_LT_STR ? d->str : plain);
         return true;
     }
     char conv;
@@ -77,20 +76,18 @@ static bool fmt_value(lua_State *L, const char *spec, size_t spec_n, char *out, 
     memcpy(f, spec, spec_n - 1); /* all but the conversion */
     f[spec_n - 1] = '\0';
     if (strchr("dixX", conv)) {
-        int isint = 0;
-        lua_Integer k = lua_tointegerx(L, -1, &isint);
-        if (ty != LUA_TNUMBER || !isint) {
+        if (ty != GRADER_LT_NUM || !d->isint) {
             snprintf(why, wn, "needs a whole number for %%%c, got %s", conv,
-                     ty == LUA_TNUMBER ? plain : luaL_typename(L, -1));
+                     ty == GRADER_LT_NUM ? plain : grader_ltype_name(ty));
             return false;
         }
         char ff[40];
         snprintf(ff, sizeof ff, "%sll%c", f, conv == 'i' ? 'd' : conv);
-        snprintf(out, n, ff, (long long)k);
+        snprintf(out, n, ff, d->i);
     } else if (conv == 's') {
         char ff[40];
         snprintf(ff, sizeof ff, "%ss", f);
-        snprintf(out, n, ff, ty == LUA_TSTRING ? lua_tostring(L, -1) : plain);
+        snprintf(out, n, ff, ty == GRADER_LT_STR ? d->str : plain);
         /* a value cut at the buffer's end must not end inside a character */
         size_t len = strlen(out), k = len;
         while (k > 0 && ((unsigned char)out[k - 1] & 0xC0) == 0x80)
@@ -102,28 +99,39 @@ static bool fmt_value(lua_State *L, const char *spec, size_t spec_n, char *out, 
                 out[k - 1] = '\0';
         }
     } else {
-        if (ty != LUA_TNUMBER) {
-            snprintf(why, wn, "needs a number for %%%c, got %s", conv, luaL_typename(L, -1));
+        if (ty != GRADER_LT_NUM) {
+            snprintf(why, wn, "needs a number for %%%c, got %s", conv, grader_ltype_name(ty));
             return false;
         }
         char ff[40];
         snprintf(ff, sizeof ff, "%s%c", f, conv);
-        snprintf(out, n, ff, lua_tonumber(L, -1));
+        snprintf(out, n, ff, d->num);
     }
     return true;
 }
 
-/* The names params set, for a message: "f, p". */
-static void param_names(lua_State *L, char *buf, size_t n)
-{
+/* The string keys of params, for a message (borrowed from the table). */
+struct names_walk {
     const char *names[16];
-    size_t k = 0;
-    lua_pushnil(L);
-    while (lua_next(L, GRADER_S_P)) {
-        if (lua_type(L, -2) == LUA_TSTRING && k < 16)
-            names[k++] = lua_tostring(L, -2); /* alive: the key stays in p */
-        lua_pop(L, 1);
-    }
+    size_t k;
+};
+
+static bool collect_name(const struct grader_dval *key, const struct grader_dval *val, void *ud)
+{
+    (void)val;
+    struct names_walk *w = ud;
+    if (key->type == GRADER_LT_STR && w->k < 16)
+        w->names[w->k++] = key->str;
+    return true;
+}
+
+/* The names params set, for a message: "f, p". */
+static void param_names(struct lua_State *L, char *buf, size_t n)
+{
+    struct names_walk w = {.k = 0};
+    grader_pairs(L, GRADER_S_P, collect_name, &w);
+    const char **names = w.names;
+    size_t k = w.k;
     for (size_t a = 1; a < k; a++)
         for (size_t b = a; b > 0 && strcmp(names[b - 1], names[b]) > 0; b--) {
             const char *t = names[b];
@@ -139,22 +147,62 @@ static void param_names(lua_State *L, char *buf, size_t n)
         snprintf(buf, n, "nothing");
 }
 
-/* Renders template s with the params at GRADER_S_P: pushes the text and returns
- * true, or returns false with `why` and pushes nothing (GRADER_R_STRICT only). */
-bool grader_render(lua_State *L, const char *s, enum grader_render_mode mode, char *why, size_t wn)
+/* A rendered text: in `local` while it fits, on the heap beyond. */
+struct rtext {
+    char *p;
+    size_t len, cap;
+    char local[1024];
+};
+
+static void rtext_init(struct rtext *b)
 {
-    luaL_Buffer b;
-    luaL_buffinit(L, &b);
+    b->p = b->local;
+    b->len = 0;
+    b->cap = sizeof b->local;
+}
+
+static void rtext_add(struct rtext *b, const char *s, size_t n)
+{
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap * 2;
+        while (b->len + n + 1 > cap)
+            cap *= 2;
+        char *p = core_xmalloc(cap);
+        memcpy(p, b->p, b->len);
+        if (b->p != b->local)
+            free(b->p);
+        b->p = p;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->len, s, n);
+    b->len += n;
+    b->p[b->len] = '\0';
+}
+
+static void rtext_fini(struct rtext *b)
+{
+    if (b->p != b->local)
+        free(b->p);
+}
+
+/* Renders template s with the params at GRADER_S_P into *b (initialised
+ * here; the caller finis it either way): true, or false with `why`
+ * (GRADER_R_STRICT only). */
+static bool render_text(struct lua_State *L, const char *s, enum grader_render_mode mode,
+                        struct rtext *b, char *why, size_t wn)
+{
+    rtext_init(b);
+    rtext_add(b, "", 0);
     const char *p = s;
     while (*p) {
         if (p[0] == '{' && p[1] == '{') {
-            luaL_addchar(&b, '{');
+            rtext_add(b, "{", 1);
             p += 2;
             continue;
         }
         const char *q = p + 1;
         if (p[0] != '{' || !((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || *q == '_')) {
-            luaL_addchar(&b, *p++);
+            rtext_add(b, p++, 1);
             continue;
         }
         const char *name = q;
@@ -168,28 +216,26 @@ bool grader_render(lua_State *L, const char *s, enum grader_render_mode mode, ch
             spec = q + 1;
             const char *e = strchr(spec, '}');
             if (!e || e - spec > 24) {
-                luaL_addchar(&b, *p++);
+                rtext_add(b, p++, 1);
                 continue;
             }
             spec_n = (size_t)(e - spec);
             q = e;
         }
         if (*q != '}') {
-            luaL_addchar(&b, *p++);
+            rtext_add(b, p++, 1);
             continue;
         }
-        lua_pushlstring(L, name, name_n);
-        int ty = lua_rawget(L, GRADER_S_P); /* value */
+        struct grader_dval d;
+        int ty = grader_field_n(L, GRADER_S_P, name, name_n, &d);
         char out[512], w[200];
-        if (ty == LUA_TNIL && mode == GRADER_R_KEEP) {
-            lua_pop(L, 1);
-            luaL_addchar(&b, *p++);
+        if (ty == GRADER_LT_NIL && mode == GRADER_R_KEEP) {
+            rtext_add(b, p++, 1);
             continue;
         }
-        if (ty == LUA_TNIL) {
-            lua_pop(L, 1);
+        if (ty == GRADER_LT_NIL) {
             if (mode == GRADER_R_LENIENT) {
-                luaL_addchar(&b, '?');
+                rtext_add(b, "?", 1);
                 p = q + 1;
                 continue;
             }
@@ -197,43 +243,52 @@ bool grader_render(lua_State *L, const char *s, enum grader_render_mode mode, ch
             param_names(L, names, sizeof names);
             snprintf(why, wn, "uses {%.*s}, which params does not set (it sets %s)", (int)name_n,
                      name, names);
-            luaL_pushresult(&b);
-            lua_pop(L, 1);
             return false;
         }
-        if (!spec && lua_type(L, -1) == LUA_TSTRING) {
-            luaL_addvalue(&b); /* a plain string goes in whole, however long */
+        if (!spec && ty == GRADER_LT_STR) {
+            rtext_add(b, d.str, d.len); /* a plain string goes in whole, however long */
             p = q + 1;
             continue;
         }
-        bool ok = fmt_value(L, spec, spec_n, out, sizeof out, w, sizeof w);
-        lua_pop(L, 1);
+        bool ok = fmt_value(&d, spec, spec_n, out, sizeof out, w, sizeof w);
         if (!ok && mode == GRADER_R_KEEP) {
-            luaL_addchar(&b, *p++);
+            rtext_add(b, p++, 1);
             continue;
         }
         if (!ok) {
             snprintf(why, wn, "placeholder {%.*s%s%.*s} %s", (int)name_n, name, spec ? ":" : "",
                      (int)spec_n, spec ? spec : "", w);
-            luaL_pushresult(&b);
-            lua_pop(L, 1);
             return false;
         }
-        luaL_addstring(&b, out);
+        rtext_add(b, out, strlen(out));
         p = q + 1;
     }
-    luaL_pushresult(&b);
     return true;
 }
 
-/* Renders a template or stops: in GRADER_J_CHECK a problem is recorded and false
- * returned; elsewhere the pack error is raised. Pushes the text on success. */
-bool grader_render_or_fail(lua_State *L, struct grader_job *j, const char *tmpl,
-                           const char *field_name)
+/* Renders template s with the params at GRADER_S_P: pushes the text and returns
+ * true, or returns false with `why` and pushes nothing (GRADER_R_STRICT only). */
+bool grader_render(struct lua_State *L, const char *s, enum grader_render_mode mode, char *why,
+                   size_t wn)
+{
+    struct rtext b;
+    bool ok = render_text(L, s, mode, &b, why, wn);
+    if (ok)
+        grader_push_string(L, b.p, b.len);
+    rtext_fini(&b);
+    return ok;
+}
+
+/* render_text or stops: in GRADER_J_CHECK and GRADER_J_SWEEP a problem is
+ * recorded and false returned; elsewhere the pack error is raised. */
+static bool render_or_fail(struct lua_State *L, struct grader_job *j, const char *tmpl,
+                           const char *field_name, struct rtext *b)
 {
     char why[400];
-    if (grader_render(L, tmpl, j->no_lab ? GRADER_R_LENIENT : GRADER_R_STRICT, why, sizeof why))
+    if (render_text(L, tmpl, j->no_lab ? GRADER_R_LENIENT : GRADER_R_STRICT, b, why, sizeof why))
         return true;
+    rtext_fini(b);
+    rtext_init(b);
     if (j->mode == GRADER_J_CHECK || j->mode == GRADER_J_SWEEP) {
         grader_job_problem(j, "%s %s", field_name, why);
         return false;
@@ -242,46 +297,73 @@ bool grader_render_or_fail(lua_State *L, struct grader_job *j, const char *tmpl,
     return false;
 }
 
+bool grader_render_or_fail(struct lua_State *L, struct grader_job *j, const char *tmpl,
+                           const char *field_name)
+{
+    struct rtext b;
+    bool ok = render_or_fail(L, j, tmpl, field_name, &b);
+    if (ok)
+        grader_push_string(L, b.p, b.len);
+    rtext_fini(&b);
+    return ok;
+}
+
 /* Renders the choices (choice, multi) or items (ordering) into GRADER_S_CH. */
-void grader_render_choices(lua_State *L, struct grader_job *j)
+void grader_render_choices(struct lua_State *L, struct grader_job *j)
 {
     const struct grader_kind_ops *kind = grader_kind_ops(j->q->kind);
     const char *name = kind->list;
     if (!name)
         return;
-    if (grader_rawfield(L, GRADER_S_Q, name) != LUA_TTABLE) { /* list */
-        lua_pop(L, 1);
+    int list = grader_tab_open(L, GRADER_S_Q, name);
+    if (!list)
         return;
-    }
-    size_t n = lua_rawlen(L, -1);
-    lua_createtable(L, (int)n, 0); /* list out */
+    size_t n = grader_len(L, list);
+    char **texts = core_xcalloc(n ? n : 1, sizeof *texts);
+    size_t *lens = core_xcalloc(n ? n : 1, sizeof *lens);
     for (size_t i = 1; i <= n; i++) {
-        if (lua_rawgeti(L, -2, (lua_Integer)i) != LUA_TSTRING) /* list out s */
+        struct grader_dval d;
+        if (grader_index(L, list, (long long)i, &d) != GRADER_LT_STR) {
+            grader_strv_free(texts, i - 1);
+            free(lens);
             grader_job_fail(L, j, "%s %zu is not a string", name, i);
-        const char *tmpl = lua_tostring(L, -1);
-        char label[32];
+        }
+        char label[32], why[400];
         snprintf(label, sizeof label, "%s %zu", kind->list_item, i);
-        if (grader_render_or_fail(L, j, tmpl, label)) { /* list out s text */
-            lua_remove(L, -2);
-        } /* else: list out s (kept as written) */
-        lua_rawseti(L, -2, (lua_Integer)i);
+        struct rtext b;
+        bool ok = render_text(L, d.str, j->no_lab ? GRADER_R_LENIENT : GRADER_R_STRICT, &b, why,
+                              sizeof why);
+        texts[i - 1] = ok ? core_xstrndup(b.p, b.len) : core_xstrndup(d.str, d.len);
+        lens[i - 1] = ok ? b.len : d.len; /* else kept as written */
+        rtext_fini(&b);
+        if (!ok && j->mode != GRADER_J_CHECK && j->mode != GRADER_J_SWEEP) {
+            grader_strv_free(texts, i);
+            free(lens);
+            grader_job_fail(L, j, "%s %s", label, why);
+        }
+        if (!ok)
+            grader_job_problem(j, "%s %s", label, why);
     }
-    lua_replace(L, GRADER_S_CH);
-    lua_pop(L, 1);
+    grader_tab_close(L, list);
+    grader_slot_set_strs(L, GRADER_S_CH, (const char *const *)texts, lens, n);
+    grader_strv_free(texts, n);
+    free(lens);
 }
 
-void grader_hint_push(lua_State *L, int t, size_t i)
+void grader_hint_push(struct lua_State *L, int t, size_t i)
 {
-    int ty = lua_rawgeti(L, t, (lua_Integer)i); /* h */
-    if (ty == LUA_TTABLE) {
-        grader_rawfield(L, -1, "text"); /* h text */
-        lua_remove(L, -2);              /* text */
-        ty = lua_type(L, -1);
+    struct grader_dval d;
+    int h = grader_tab_open_at(L, t, (long long)i);
+    if (h) {
+        grader_field(L, h, "text", &d);
+        grader_tab_close(L, h); /* the string stays referenced by t */
+    } else {
+        grader_index(L, t, (long long)i, &d);
     }
-    if (ty != LUA_TSTRING) {
-        lua_pop(L, 1);
-        lua_pushliteral(L, "");
-    }
+    if (d.type == GRADER_LT_STR)
+        grader_push_string(L, d.str, d.len);
+    else
+        grader_push_string(L, "", 0);
 }
 
 void grader_render_names(const char *s, struct core_strlist *out)

@@ -11,12 +11,10 @@
  * label such as "question amdahl.speedup: example 2") and does not stop the
  * walk: every problem of a pack is reported at once.
  *
- * Uses lua.h (tables are read raw: no metamethod runs) and core.
+ * Reads the tables through the runtime's readers (grader_decl_read.c: raw,
+ * no metamethod runs) and uses core.
  */
 #include "grader_lua_internal.h"
-
-#include <lauxlib.h>
-#include <lua.h>
 
 #include <math.h>
 #include <stdarg.h>
@@ -133,33 +131,17 @@ static const char *closest_field(const char *s, const struct grader_fspec *specs
 
 /* ---- types and fields ------------------------------------------------------------------------ */
 
-/* Is t (a table at idx) a list 1..n of values of Lua type `ty`? */
-bool grader_is_list_of(lua_State *L, int idx, int ty)
+static bool type_ok(struct lua_State *L, const struct grader_dval *d, unsigned types)
 {
-    idx = lua_absindex(L, idx);
-    lua_Integer n = (lua_Integer)lua_rawlen(L, idx), count = 0;
-    bool ok = true;
-    lua_pushnil(L);
-    while (lua_next(L, idx)) { /* k v */
-        if (!lua_isinteger(L, -2) || lua_tointeger(L, -2) < 1 || lua_tointeger(L, -2) > n ||
-            lua_type(L, -1) != ty)
-            ok = false;
-        count++;
-        lua_pop(L, 1);
-    }
-    return ok && count == n;
-}
-
-static bool type_ok(lua_State *L, int idx, unsigned types)
-{
-    int t = lua_type(L, idx);
-    return ((types & GRADER_T_STR) && t == LUA_TSTRING) ||
-           ((types & GRADER_T_NUM) && t == LUA_TNUMBER) ||
-           ((types & GRADER_T_BOOL) && t == LUA_TBOOLEAN) ||
-           ((types & GRADER_T_FUN) && t == LUA_TFUNCTION) ||
-           ((types & GRADER_T_TAB) && t == LUA_TTABLE) ||
-           ((types & GRADER_T_STRS) && t == LUA_TTABLE && grader_is_list_of(L, idx, LUA_TSTRING)) ||
-           ((types & GRADER_T_NUMS) && t == LUA_TTABLE && grader_is_list_of(L, idx, LUA_TNUMBER));
+    int t = d->type;
+    bool list = t == GRADER_LT_TAB && d->slot;
+    return ((types & GRADER_T_STR) && t == GRADER_LT_STR) ||
+           ((types & GRADER_T_NUM) && t == GRADER_LT_NUM) ||
+           ((types & GRADER_T_BOOL) && t == GRADER_LT_BOOL) ||
+           ((types & GRADER_T_FUN) && t == GRADER_LT_FUN) ||
+           ((types & GRADER_T_TAB) && t == GRADER_LT_TAB) ||
+           ((types & GRADER_T_STRS) && list && grader_is_list_of(L, d->slot, GRADER_LT_STR)) ||
+           ((types & GRADER_T_NUMS) && list && grader_is_list_of(L, d->slot, GRADER_LT_NUM));
 }
 
 static void types_text(unsigned types, char *buf, size_t n)
@@ -187,12 +169,65 @@ static void types_text(unsigned types, char *buf, size_t n)
     }
 }
 
-static const char *got_text(lua_State *L, int idx, unsigned types)
+static const char *got_text(const struct grader_dval *d, unsigned types)
 {
-    if (lua_type(L, idx) == LUA_TTABLE && (types & (GRADER_T_STRS | GRADER_T_NUMS)))
+    if (d->type == GRADER_LT_TAB && (types & (GRADER_T_STRS | GRADER_T_NUMS)))
         return (types & GRADER_T_STRS) ? "a table that is not a list of strings"
                                        : "a table that is not a list of numbers";
-    return luaL_typename(L, idx);
+    return grader_ltype_name(d->type);
+}
+
+/* grader_fields_check's walk. */
+struct fields_walk {
+    struct grader_vctx *v;
+    const struct grader_fspec *specs;
+    const struct grader_fields_kind *kind;
+    long long max_pos;
+};
+
+static bool check_field(const struct grader_dval *key, const struct grader_dval *val, void *ud)
+{
+    struct fields_walk *w = ud;
+    struct grader_vctx *v = w->v;
+    if (key->type != GRADER_LT_STR) {
+        if (key->type == GRADER_LT_NUM && key->isint && key->i >= 1 && key->i <= w->max_pos)
+            return true;
+        if (key->type == GRADER_LT_NUM && key->isint)
+            grader_vproblem(v, "unexpected value at position %lld: fields are written name = value",
+                            key->i);
+        else
+            grader_vproblem(v, "unexpected %s key: fields are written name = value",
+                            grader_ltype_name(key->type));
+        return true;
+    }
+    const char *name = key->str;
+    const struct grader_fields_kind *kind = w->kind;
+    char kinds[96]; /* the kinds a field of another kind applies to */
+    const struct grader_fspec *f = NULL;
+    for (const struct grader_fspec *s = w->specs; s->name; s++)
+        if (strcmp(s->name, name) == 0)
+            f = s;
+    if (!f) {
+        const char *sugg = closest_field(name, w->specs);
+        if (sugg && v->n_suggested < 8)
+            v->suggested[v->n_suggested++] = sugg;
+        if (sugg)
+            grader_vproblem(v, "unknown field '%s' (did you mean '%s'?)", name, sugg);
+        else
+            grader_vproblem(v, "unknown field '%s'", name);
+    } else if (kind && !kind->applies(kind->kind, name, kinds, sizeof kinds)) {
+        grader_vproblem(v, "field '%s' does not apply to %s %s question (only to: %s)", name,
+                        kind->word[0] && strchr("aeiou", kind->word[0]) ? "an" : "a", kind->word,
+                        kinds);
+    } else {
+        unsigned types = f->types ? f->types : kind ? kind->answer_types : 0;
+        if (types && !type_ok(v->L, val, types)) {
+            char want[96];
+            types_text(types, want, sizeof want);
+            grader_vproblem(v, "field '%s' must be %s, got %s", name, want, got_text(val, types));
+        }
+    }
+    return true;
 }
 
 /* Checks every entry of the table at t against `specs` (for a question of
@@ -200,70 +235,8 @@ static const char *got_text(lua_State *L, int idx, unsigned types)
 void grader_fields_check(struct grader_vctx *v, int t, const struct grader_fspec *specs,
                          const struct grader_fields_kind *kind, long long max_pos)
 {
-    lua_State *L = v->L;
-    t = lua_absindex(L, t);
-    lua_pushnil(L);
-    while (lua_next(L, t)) { /* k v */
-        if (lua_type(L, -2) != LUA_TSTRING) {
-            int isint = 0;
-            lua_Integer k = lua_type(L, -2) == LUA_TNUMBER ? lua_tointegerx(L, -2, &isint) : 0;
-            if (isint && k >= 1 && k <= max_pos) {
-                lua_pop(L, 1);
-                continue;
-            }
-            if (isint)
-                grader_vproblem(
-                    v, "unexpected value at position %lld: fields are written name = value",
-                    (long long)k);
-            else
-                grader_vproblem(v, "unexpected %s key: fields are written name = value",
-                                luaL_typename(L, -2));
-            lua_pop(L, 1);
-            continue;
-        }
-        const char *name = lua_tostring(L, -2);
-        char kinds[96]; /* the kinds a field of another kind applies to */
-        const struct grader_fspec *f = NULL;
-        for (const struct grader_fspec *s = specs; s->name; s++)
-            if (strcmp(s->name, name) == 0)
-                f = s;
-        if (!f) {
-            const char *sugg = closest_field(name, specs);
-            if (sugg && v->n_suggested < 8)
-                v->suggested[v->n_suggested++] = sugg;
-            if (sugg)
-                grader_vproblem(v, "unknown field '%s' (did you mean '%s'?)", name, sugg);
-            else
-                grader_vproblem(v, "unknown field '%s'", name);
-        } else if (kind && !kind->applies(kind->kind, name, kinds, sizeof kinds)) {
-            grader_vproblem(v, "field '%s' does not apply to %s %s question (only to: %s)", name,
-                            kind->word[0] && strchr("aeiou", kind->word[0]) ? "an" : "a",
-                            kind->word, kinds);
-        } else {
-            unsigned types = f->types ? f->types : kind ? kind->answer_types : 0;
-            if (types && !type_ok(L, -1, types)) {
-                char want[96];
-                types_text(types, want, sizeof want);
-                grader_vproblem(v, "field '%s' must be %s, got %s", name, want,
-                                got_text(L, -1, types));
-            }
-        }
-        lua_pop(L, 1); /* k */
-    }
-}
-
-/* Pushes t[name] (raw) and returns its type. */
-int grader_rawfield(lua_State *L, int t, const char *name)
-{
-    lua_pushstring(L, name);
-    return lua_rawget(L, t < 0 ? t - 1 : t);
-}
-
-bool grader_has_field(lua_State *L, int t, const char *name)
-{
-    bool has = grader_rawfield(L, t, name) != LUA_TNIL;
-    lua_pop(L, 1);
-    return has;
+    struct fields_walk w = {v, specs, kind, max_pos};
+    grader_pairs(v->L, t, check_field, &w);
 }
 
 void grader_fields_require(struct grader_vctx *v, int t, const char *const *names)
@@ -275,40 +248,6 @@ void grader_fields_require(struct grader_vctx *v, int t, const char *const *name
         if (!typo && !grader_has_field(v->L, t, *names))
             grader_vproblem(v, "missing required field '%s'", *names);
     }
-}
-
-/* A copy of t[name] when it is a string, else NULL. */
-char *grader_str_field(lua_State *L, int t, const char *name)
-{
-    char *s = NULL;
-    if (grader_rawfield(L, t, name) == LUA_TSTRING)
-        s = core_xstrdup(lua_tostring(L, -1));
-    lua_pop(L, 1);
-    return s;
-}
-
-/* A copy of t[name] when it is a list of strings; *n its length. */
-char **grader_strs_field(lua_State *L, int t, const char *name, size_t *n, bool *present)
-{
-    char **v = NULL;
-    *n = 0;
-    int ty = grader_rawfield(L, t, name);
-    if (present)
-        *present = ty != LUA_TNIL;
-    if (ty == LUA_TTABLE && grader_is_list_of(L, -1, LUA_TSTRING)) {
-        size_t len = lua_rawlen(L, -1);
-        if (len) {
-            v = core_xcalloc(len, sizeof *v);
-            for (size_t i = 0; i < len; i++) {
-                lua_rawgeti(L, -1, (lua_Integer)i + 1);
-                v[i] = core_xstrdup(lua_tostring(L, -1));
-                lua_pop(L, 1);
-            }
-        }
-        *n = len;
-    }
-    lua_pop(L, 1);
-    return v;
 }
 
 static bool id_ok(const char *s)
@@ -336,42 +275,29 @@ void grader_id_check(struct grader_vctx *v, const char *field_name, const char *
             field_name, id);
 }
 
-bool grader_num_field(lua_State *L, int t, const char *name, double *out)
-{
-    bool ok = grader_rawfield(L, t, name) == LUA_TNUMBER;
-    if (ok)
-        *out = lua_tonumber(L, -1);
-    lua_pop(L, 1);
-    return ok;
-}
-
 void grader_list_check(struct grader_vctx *v, int t, const char *name, grader_entry_check each,
                        void *ud)
 {
-    lua_State *L = v->L;
-    if (grader_rawfield(L, t, name) != LUA_TTABLE) { /* list */
-        lua_pop(L, 1);
+    struct lua_State *L = v->L;
+    int list = grader_tab_open(L, t, name);
+    if (!list)
         return;
-    }
-    int list = lua_gettop(L);
-    size_t n = lua_rawlen(L, list);
-    lua_pushnil(L);
-    size_t count = 0;
-    while (lua_next(L, list)) {
-        count++;
-        lua_pop(L, 1);
-    }
-    if (count != n)
+    size_t n = grader_len(L, list);
+    if (grader_count(L, list) != n)
         grader_vproblem(v, "'%s' must be a list { ..., ... } without named entries", name);
     for (size_t i = 1; i <= n; i++) {
-        lua_rawgeti(L, list, (lua_Integer)i); /* list entry */
-        if (lua_type(L, -1) != LUA_TTABLE)
-            grader_vproblem(v, "%s %zu must be a table, got %s", name, i, luaL_typename(L, -1));
-        else
-            each(v, lua_gettop(L), i, ud);
-        lua_pop(L, 1);
+        int entry = grader_tab_open_at(L, list, (long long)i);
+        if (entry) {
+            each(v, entry, i, ud);
+            grader_tab_close(L, entry);
+        } else {
+            struct grader_dval d;
+            grader_index(L, list, (long long)i, &d);
+            grader_vproblem(v, "%s %zu must be a table, got %s", name, i,
+                            grader_ltype_name(d.type));
+        }
     }
-    lua_pop(L, 1);
+    grader_tab_close(L, list);
 }
 
 void grader_vctx_sub(struct grader_vctx *sub, const struct grader_vctx *v, const char *fmt, ...)
@@ -388,21 +314,17 @@ void grader_vctx_sub(struct grader_vctx *sub, const struct grader_vctx *v, const
 void grader_example_check(struct grader_vctx *v, int t, size_t i, void *ud)
 {
     (void)ud;
-    lua_State *L = v->L;
+    struct lua_State *L = v->L;
     struct grader_vctx s;
     grader_vctx_sub(&s, v, ": example %zu", i);
     /* Positional { answer, score } or named fields; both may carry params/lab. */
-    bool pos1 = false, pos2 = false;
-    lua_rawgeti(L, t, 1);
-    pos1 = !lua_isnil(L, -1);
-    if (pos1 && !type_ok(L, -1, GRADER_T_STR | GRADER_T_NUM | GRADER_T_FUN))
+    struct grader_dval d;
+    bool pos1 = grader_index(L, t, 1, &d) != GRADER_LT_NIL;
+    if (pos1 && !type_ok(L, &d, GRADER_T_STR | GRADER_T_NUM | GRADER_T_FUN))
         grader_vproblem(&s,
                         "the answer (first entry) must be a string, a number or a function, got %s",
-                        luaL_typename(L, -1));
-    lua_pop(L, 1);
-    lua_rawgeti(L, t, 2);
-    pos2 = !lua_isnil(L, -1);
-    lua_pop(L, 1);
+                        grader_ltype_name(d.type));
+    bool pos2 = grader_index(L, t, 2, &d) != GRADER_LT_NIL;
     grader_fields_check(&s, t, example_fields, NULL, 2);
     bool has_answer = grader_has_field(L, t, "answer"), has_score = grader_has_field(L, t, "score");
     bool has_order = grader_has_field(L, t, "order");
@@ -419,28 +341,20 @@ void grader_example_check(struct grader_vctx *v, int t, size_t i, void *ud)
     if (!pos2 && !has_score)
         grader_vproblem(&s, "missing the expected score: a fraction from 0 to 1, or \"invalid\"");
     if (pos2)
-        lua_rawgeti(L, t, 2);
+        grader_index(L, t, 2, &d);
     else
-        grader_rawfield(L, t, "score");
-    if (lua_type(L, -1) == LUA_TNUMBER) {
-        double x = lua_tonumber(L, -1);
-        if (!(x >= 0 && x <= 1))
-            grader_vproblem(&s,
-                            "the expected score must be a fraction from 0 to 1, or \"invalid\"");
-    } else if (lua_type(L, -1) == LUA_TSTRING) {
-        if (strcmp(lua_tostring(L, -1), "invalid") != 0)
-            grader_vproblem(&s,
-                            "the expected score must be a fraction from 0 to 1, or \"invalid\"");
-    } else if (!lua_isnil(L, -1)) {
+        grader_field(L, t, "score", &d);
+    if ((d.type == GRADER_LT_NUM && !(d.num >= 0 && d.num <= 1)) ||
+        (d.type == GRADER_LT_STR && strcmp(d.str, "invalid") != 0) ||
+        (d.type != GRADER_LT_NUM && d.type != GRADER_LT_STR && d.type != GRADER_LT_NIL))
         grader_vproblem(&s, "the expected score must be a fraction from 0 to 1, or \"invalid\"");
-    }
-    lua_pop(L, 1);
-    if (grader_rawfield(L, t, "lab") == LUA_TTABLE) {
+    int lab = grader_tab_open(L, t, "lab");
+    if (lab) {
         struct grader_vctx l;
         grader_vctx_sub(&l, &s, ": lab");
-        grader_fields_check(&l, lua_gettop(L), lab_fields, NULL, 0);
+        grader_fields_check(&l, lab, lab_fields, NULL, 0);
         s.bad |= l.bad;
+        grader_tab_close(L, lab);
     }
-    lua_pop(L, 1);
     v->bad |= s.bad;
 }

@@ -48,10 +48,9 @@ declare -A foreign=(
 )
 
 # grader/'s top layer: the files that still do Lua stack work of their own
-lua_debt=" grader/grader_attack.c grader/grader_calc.c grader/grader_calc_decl.c grader/grader_eval.c
-  grader/grader_formula.c grader/grader_grade.c grader/grader_job.c grader/grader_kind_choice.c
-  grader/grader_kind_code.c grader/grader_kind_numeric.c grader/grader_kind_text.c grader/grader_render.c
-  grader/grader_schema.c grader/grader_selftest.c "
+lua_debt=" grader/grader_attack.c grader/grader_eval.c grader/grader_grade.c
+  grader/grader_kind_code.c grader/grader_kind_numeric.c grader/grader_kind_text.c
+  grader/grader_selftest.c "
 lua_debt=$(echo $lua_debt) # one line, single spaces
 lua_debt=" $lua_debt "
 

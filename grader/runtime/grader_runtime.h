@@ -316,4 +316,131 @@ const char *grader_decl_name(int kind);
  * were opened: { kind, value, line } each, in call order. */
 void grader_decl_push_records(struct lua_State *L);
 
+/* ---- reading a declaration's tables into C (grader_decl_read.c) ---------- */
+
+/* Packs and grading read what a pack file declared through these, never
+ * through the Lua stack. A table is named by its stack slot `t` (held by
+ * the caller: a job's fixed slot, an evaluation's record, a sub-table
+ * opened below). Every read is raw: no metamethod runs. Strings are
+ * borrowed from the table, valid while it holds them. */
+
+/* A value's type: the values of Lua's LUA_T* tags (checked at compile time). */
+enum grader_ltype {
+    GRADER_LT_NONE = -1,
+    GRADER_LT_NIL = 0,
+    GRADER_LT_BOOL = 1,
+    GRADER_LT_NUM = 3,
+    GRADER_LT_STR = 4,
+    GRADER_LT_TAB = 5,
+    GRADER_LT_FUN = 6
+};
+/* "nil", "number", "string", "table", ... (what luaL_typename says). Static. */
+const char *grader_ltype_name(int type);
+
+/* A value read into C: its type, and a boolean, number (num; `integer`:
+ * Lua's integer subtype; isint: exact as an integer, which is i, as
+ * lua_tointegerx reads it: a string such as "2" too) or string (str, len
+ * bytes; borrowed) as such. `slot`: in a
+ * grader_pairs walk, the stack slot holding it for the callback's
+ * duration (a table value can be read there); 0 otherwise. */
+struct grader_dval {
+    int type;
+    bool b;
+    bool integer;
+    bool isint;
+    long long i;
+    double num;
+    const char *str;
+    size_t len;
+    int slot;
+};
+/* A number as Lua's tostring writes it ("3", "2.5", "3.0"), into buf. */
+void grader_num_text(const struct grader_dval *d, char *buf, size_t n);
+/* The value at stack slot idx (a job's fixed slot, or -1: what a call
+ * just pushed) into *out; returns its type. */
+int grader_value(struct lua_State *L, int idx, struct grader_dval *out);
+/* t[name], t[i] into *out; return its type. */
+int grader_field(struct lua_State *L, int t, const char *name, struct grader_dval *out);
+int grader_index(struct lua_State *L, int t, long long i, struct grader_dval *out);
+/* t[name] for a name of n bytes (not NUL-terminated). */
+int grader_field_n(struct lua_State *L, int t, const char *name, size_t n, struct grader_dval *out);
+/* The type of t[name] (GRADER_LT_NIL when absent) and of the value at slot idx. */
+int grader_field_type(struct lua_State *L, int t, const char *name);
+int grader_type(struct lua_State *L, int idx);
+bool grader_has_field(struct lua_State *L, int t, const char *name);
+/* A copy of t[name] when it is a string, else NULL. */
+char *grader_str_field(struct lua_State *L, int t, const char *name);
+/* A copy of t[name] when it is a list of strings (*n its length; NULL when
+ * empty or not such a list); *present (optional): whether t has the field. */
+char **grader_strs_field(struct lua_State *L, int t, const char *name, size_t *n, bool *present);
+/* True with *out set when t[name] is a number (a boolean). */
+bool grader_num_field(struct lua_State *L, int t, const char *name, double *out);
+bool grader_bool_field(struct lua_State *L, int t, const char *name, bool *out);
+/* The length of the list at t (its border, #t raw); 0 when t is no table. */
+size_t grader_len(struct lua_State *L, int t);
+/* The number of entries of table t, named or not. */
+size_t grader_count(struct lua_State *L, int t);
+/* Is every key of table t an integer 1..#t (a list, maybe with holes)? Is
+ * it a list without holes (grader_is_list)? Of values of type ty, each
+ * (grader_is_list_of, ty a GRADER_LT_*)? */
+bool grader_list_keys(struct lua_State *L, int t);
+bool grader_is_list(struct lua_State *L, int t);
+bool grader_is_list_of(struct lua_State *L, int idx, int ty);
+/* Walks every entry of table t (in next order): fn gets its key and value
+ * read into C (the value's `slot` valid during the call) and returns false
+ * to stop. fn must leave the stack as it found it. */
+typedef bool (*grader_pair_fn)(const struct grader_dval *key, const struct grader_dval *val,
+                               void *ud);
+void grader_pairs(struct lua_State *L, int t, grader_pair_fn fn, void *ud);
+/* Opens the table t[name] (t[i]) onto the stack and returns its slot, or 0
+ * (nothing opened) when it is not a table. grader_tab_close(L, sub) closes
+ * it and whatever was opened after it (sub 0: nothing). */
+int grader_tab_open(struct lua_State *L, int t, const char *name);
+int grader_tab_open_at(struct lua_State *L, int t, long long i);
+void grader_tab_close(struct lua_State *L, int sub);
+/* Pushes the string s of n bytes: the result of a function whose contract
+ * is to push one (grader_render). */
+void grader_push_string(struct lua_State *L, const char *s, size_t n);
+/* Pushes nil (a kind's `reference` when there is none). */
+void grader_push_nil(struct lua_State *L);
+/* Puts a new list of the n strings v[i] (len[i] bytes each) in stack slot
+ * `slot` (a job's fixed slot: the rendered choices). */
+void grader_slot_set_strs(struct lua_State *L, int slot, const char *const *v, const size_t *len,
+                          size_t n);
+/* Pushes t[name] and returns its type (for the Lua stack work of the
+ * runtime and of the files of the top layer that still do their own). */
+int grader_rawfield(struct lua_State *L, int t, const char *name);
+
+/* ---- calling pack code from packs and grading (grader_call.c) -------------- */
+
+/* Pushes t[name]; when it is a function, calls it (grader_sb_try: pack
+ * code, under a fresh budget) with copies of the values at the stack slots
+ * args[0..nargs) and pushes its first result instead. Returns the type of
+ * what it pushed. *called: 0 when t[name] was no function, 1 when it was
+ * called, -1 when the call failed (its message, a string "file:line: ...",
+ * pushed instead). */
+int grader_push_field_called(struct lua_State *L, int t, const char *name, const int *args,
+                             int nargs, int *called);
+/* Raises the value on top of the stack as the job's error (a message
+ * grader_sb_try pushed). Does not return. */
+int grader_raise(struct lua_State *L);
+/* Raises the formatted message (up to 1 KiB), which names lines of the
+ * file already (made from the pack model: not mapped again). Does not
+ * return. */
+int grader_raise_mapped(struct lua_State *L, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* A copy of the string at idx ("" when it is not one). */
+char *grader_lua_strdup(struct lua_State *L, int idx);
+/* Pushes a new table of n named numbers (a calculator's v): entry(i, ...)
+ * gives the name (copied) and value of entry i, an integer when *integer
+ * (v must then be exact as one). */
+void grader_push_record(struct lua_State *L, size_t n,
+                        void (*entry)(size_t i, const char **name, double *v, bool *integer,
+                                      void *ud),
+                        void *ud);
+/* The start of a job's function (grader_sb_run's fn): returns the job's ud
+ * (its one argument), enters C (grader_sb_enter_c) and leaves the stack
+ * empty, so the job's own slots start at 1. */
+void *grader_sb_job_start(struct lua_State *L);
+
 #endif /* WB_GRADER_RUNTIME_H */
