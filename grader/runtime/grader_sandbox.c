@@ -166,6 +166,11 @@ struct grader_sb {
     bool dead; /* abandoned after a jump: the state must not be touched */
     char where[96];
     char fallback[96];
+    /* note_fallback's position, written into fallback only when a message
+     * needs it (where_text): every call notes one, few are ever told */
+    bool fb_pending;
+    int fb_line;
+    char fb_src[LUA_IDSIZE];
     /* the cut file loaded by grader_sb_load_mapped: its source and line map */
     const struct grader_linemap *map;
     char map_src[LUA_IDSIZE];
@@ -217,9 +222,15 @@ static bool where_lua(lua_State *L, int level, bool any, char *buf, size_t n)
     return found;
 }
 
-static const char *where_text(const struct grader_sb *sb)
+static const char *where_text(struct grader_sb *sb)
 {
-    return sb->where[0] ? sb->where : sb->fallback[0] ? sb->fallback : "?";
+    if (sb->where[0])
+        return sb->where;
+    if (sb->fb_pending) {
+        snprintf(sb->fallback, sizeof sb->fallback, "%s:%d", sb->fb_src, sb->fb_line);
+        sb->fb_pending = false;
+    }
+    return sb->fallback[0] ? sb->fallback : "?";
 }
 
 static void fmt_bytes(size_t n, char *buf, size_t len)
@@ -616,14 +627,18 @@ static void begin_user_call(struct grader_sb *sb, lua_State *L)
 }
 
 /* Remembers where the function at `fidx` is defined, for a kill whose
- * position cannot be found otherwise. */
+ * position cannot be found otherwise (its text is made by where_text). */
 static void note_fallback(struct grader_sb *sb, lua_State *L, int fidx)
 {
     lua_Debug ar;
     lua_pushvalue(L, fidx); /* f */
-    if (lua_getinfo(L, ">S", &ar) && ar.source[0] == '@')
-        snprintf(sb->fallback, sizeof sb->fallback, "%s:%d", ar.short_src,
-                 file_line(L, &ar, ar.linedefined > 0 ? ar.linedefined : 1));
+    if (lua_getinfo(L, ">S", &ar) && ar.source[0] == '@') {
+        size_t len = strnlen(ar.short_src, sizeof sb->fb_src - 1);
+        memcpy(sb->fb_src, ar.short_src, len);
+        sb->fb_src[len] = 0;
+        sb->fb_line = file_line(L, &ar, ar.linedefined > 0 ? ar.linedefined : 1);
+        sb->fb_pending = true;
+    }
 }
 
 int grader_pcall(struct grader_sb *sb, int nargs, int nresults, struct core_err *err)
@@ -635,6 +650,7 @@ int grader_pcall(struct grader_sb *sb, int nargs, int nresults, struct core_err 
         return limit_error(sb, err);
     }
     sb->fallback[0] = 0;
+    sb->fb_pending = false;
     note_fallback(sb, L, fidx);
     lua_pushcfunction(L, l_msgh); /* f args msgh */
     lua_insert(L, fidx);          /* msgh f args */
@@ -722,6 +738,7 @@ void grader_sb_set_fallback(lua_State *L, const char *where)
 {
     struct grader_sb *sb = grader_sb_of(L);
     snprintf(sb->fallback, sizeof sb->fallback, "%s", where);
+    sb->fb_pending = false;
 }
 
 void grader_sb_nojump_begin(lua_State *L)
