@@ -222,6 +222,15 @@ static bool where_lua(lua_State *L, int level, bool any, char *buf, size_t n)
     return found;
 }
 
+/* src into dst of n > 0 bytes, cut as snprintf("%s") cuts, without its
+ * cost: positions are noted on every job. */
+static void copy_text(char *dst, size_t n, const char *src)
+{
+    size_t len = strnlen(src, n - 1);
+    memcpy(dst, src, len);
+    dst[len] = '\0';
+}
+
 static const char *where_text(struct grader_sb *sb)
 {
     if (sb->where[0])
@@ -633,9 +642,7 @@ static void note_fallback(struct grader_sb *sb, lua_State *L, int fidx)
     lua_Debug ar;
     lua_pushvalue(L, fidx); /* f */
     if (lua_getinfo(L, ">S", &ar) && ar.source[0] == '@') {
-        size_t len = strnlen(ar.short_src, sizeof sb->fb_src - 1);
-        memcpy(sb->fb_src, ar.short_src, len);
-        sb->fb_src[len] = 0;
+        copy_text(sb->fb_src, sizeof sb->fb_src, ar.short_src);
         sb->fb_line = file_line(L, &ar, ar.linedefined > 0 ? ar.linedefined : 1);
         sb->fb_pending = true;
     }
@@ -737,7 +744,7 @@ int grader_sb_try(lua_State *L, int nargs, int nresults)
 void grader_sb_set_fallback(lua_State *L, const char *where)
 {
     struct grader_sb *sb = grader_sb_of(L);
-    snprintf(sb->fallback, sizeof sb->fallback, "%s", where);
+    copy_text(sb->fallback, sizeof sb->fallback, where);
     sb->fb_pending = false;
 }
 
@@ -820,7 +827,7 @@ void grader_sb_set_map(lua_State *L, const struct grader_linemap *map)
     lua_Debug ar;
     lua_pushvalue(L, -1);          /* f f */
     if (lua_getinfo(L, ">S", &ar)) /* f */
-        snprintf(sb->map_src, sizeof sb->map_src, "%s", ar.short_src);
+        copy_text(sb->map_src, sizeof sb->map_src, ar.short_src);
 }
 
 /* ---- life cycle --------------------------------------------------------------- */
