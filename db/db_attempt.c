@@ -474,8 +474,7 @@ int db_attempt_variant_use(struct db *db, int64_t user_id, const char *pack_id,
         *used = sqlite3_column_int(st, 0) != 0;
         *highest = sqlite3_column_int(st, 1);
     } else {
-        rc = db_fail(db, err, src, "reading the variants answered at %s:%s", pack_id,
-                     question_id);
+        rc = db_fail(db, err, src, "reading the variants answered at %s:%s", pack_id, question_id);
     }
     db_stmt_done(st);
     return rc;
