@@ -1,8 +1,8 @@
 /*
  * grader_test_util.h — what the tests that load a pack from the source tree
- * share (test_grader_reuse.c, test_sealed.c): every file of a folder below
- * WB_SOURCE_DIR read and opened as one pack, its problems printed, the
- * test failed unless it loads. Header-only (static inline), so each test
+ * share (test_grader_reuse.c, test_sealed.c, test_grader_pack.c): every
+ * file of a folder below WB_SOURCE_DIR read and opened as one pack, its
+ * problems printed, the test failed unless it loads. Header-only (static inline), so each test
  * target includes it without extra sources; uses cmocka for the failures
  * and grader/grader.h for the pack.
  */
