@@ -225,11 +225,19 @@ int core_num_format(char *buf, size_t size, double v, int sig)
          * a million are written out), that read back as the same double */
         char tmp[40];
         for (sig = 6; sig < 17; sig++) {
-            snprintf(tmp, sizeof tmp, "%.*g", sig, v);
+            len = snprintf(tmp, sizeof tmp, "%.*g", sig, v);
             if (strtod(tmp, NULL) == v)
                 break;
         }
-        len = snprintf(buf, size, "%.*g", sig, v);
+        /* the digits found, not formatted again (every params encoding
+         * comes here); 17 digits always read back */
+        if (sig == 17)
+            len = snprintf(tmp, sizeof tmp, "%.*g", sig, v);
+        if (size > 0) {
+            size_t k = (size_t)len < size ? (size_t)len : size - 1;
+            memcpy(buf, tmp, k);
+            buf[k] = '\0';
+        }
     }
     uselocale(old);
     return len;

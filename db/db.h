@@ -469,6 +469,13 @@ int db_attempt_list(struct db *db, int64_t user_id, const char *pack_id, const c
 int db_attempt_tries(struct db *db, int64_t user_id, const char *pack_id, const char *question_id,
                      double **fracs, int *n, int *credited, bool *gave_up, struct core_err *err);
 
+/* Whether the user has a readable original attempt or a give-up at one
+ * question's `variant` (*used), and the highest variant of either (*highest,
+ * 1 when none): lesson_variant_use without listing every attempt. */
+int db_attempt_variant_use(struct db *db, int64_t user_id, const char *pack_id,
+                           const char *question_id, int variant, bool *used, int *highest,
+                           struct core_err *err);
+
 /* Counts a user's valid original attempts at one question into *n. */
 int db_attempt_count(struct db *db, int64_t user_id, const char *pack_id, const char *question_id,
                      int *n, struct core_err *err);

@@ -440,6 +440,46 @@ int db_attempt_count(struct db *db, int64_t user_id, const char *pack_id, const 
     return rc;
 }
 
+/* What lesson_variant_use reads, in one row instead of every attempt with
+ * its re-grades and reviews: whether a readable original attempt or a
+ * give-up is at variant ?4, and the highest variant of either (1 when none).
+ * The same rows db_attempt_list and db_giveup_list give (their joins too). */
+static const char sql_variant_use[] =
+    "WITH a AS (SELECT a.variant FROM attempts a JOIN users u ON u.id = a.user_id "
+    "           JOIN pack_revs r ON r.id = a.rev_id "
+    "           WHERE a.user_id = ?1 AND (?2 IS NULL OR a.pack_id = ?2) "
+    "           AND (?3 IS NULL OR a.question_id = ?3) AND a.regrade_of IS NULL "
+    "           AND a.valid <> 0), "
+    "     g AS (SELECT variant FROM giveups WHERE user_id = ?1 "
+    "           AND (?2 IS NULL OR pack_id = ?2) AND (?3 IS NULL OR question_id = ?3)) "
+    "SELECT EXISTS (SELECT 1 FROM a WHERE variant = ?4) OR "
+    "       EXISTS (SELECT 1 FROM g WHERE variant = ?4), "
+    "       max(1, coalesce((SELECT max(variant) FROM a), 1), "
+    "              coalesce((SELECT max(variant) FROM g), 1))";
+
+int db_attempt_variant_use(struct db *db, int64_t user_id, const char *pack_id,
+                           const char *question_id, int variant, bool *used, int *highest,
+                           struct core_err *err)
+{
+    sqlite3_stmt *st;
+    *used = false;
+    *highest = 1;
+    int rc = db_stmt(db, sql_variant_use, &st, err);
+    if (rc)
+        return rc;
+    int src = db_bindf(st, "Itti", user_id, pack_id, question_id, variant);
+    if (src == SQLITE_OK)
+        src = sqlite3_step(st);
+    if (src == SQLITE_ROW) {
+        *used = sqlite3_column_int(st, 0) != 0;
+        *highest = sqlite3_column_int(st, 1);
+    } else {
+        rc = db_fail(db, err, src, "reading the variants answered at %s:%s", pack_id, question_id);
+    }
+    db_stmt_done(st);
+    return rc;
+}
+
 /* ---- progress ------------------------------------------------------------ */
 
 /* Every question of the current packs, with its policy, its lesson's exam

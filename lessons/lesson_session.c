@@ -224,32 +224,13 @@ static void policy_of(const struct db_question *q, struct grader_policy *p)
 int lesson_variant_use(struct lesson_session *s, const char *pack_id, const char *qid, int variant,
                        bool *used, int *highest, struct core_err *err)
 {
-    struct db_attempt *at = NULL;
-    struct db_giveup *g = NULL;
-    size_t na = 0, ng = 0;
+    bool u = false;
+    int h = 1;
+    int rc = db_attempt_variant_use(s->db, s->user_id, pack_id, qid, variant, &u, &h, err);
     if (used)
-        *used = false;
+        *used = rc == CORE_OK && u;
     if (highest)
-        *highest = 1;
-    int rc = db_attempt_list(s->db, s->user_id, pack_id, qid, &at, &na, err);
-    if (rc == CORE_OK)
-        rc = db_giveup_list(s->db, s->user_id, pack_id, qid, &g, &ng, err);
-    for (size_t i = 0; rc == CORE_OK && i < na; i++) {
-        if (!at[i].valid)
-            continue; /* an unreadable answer told nothing */
-        if (used && at[i].variant == variant)
-            *used = true;
-        if (highest && at[i].variant > *highest)
-            *highest = at[i].variant;
-    }
-    for (size_t i = 0; rc == CORE_OK && i < ng; i++) {
-        if (used && g[i].variant == variant)
-            *used = true;
-        if (highest && g[i].variant > *highest)
-            *highest = g[i].variant;
-    }
-    db_attempts_free(at, na);
-    db_giveups_free(g, ng);
+        *highest = rc == CORE_OK ? h : 1;
     return rc;
 }
 

@@ -13,12 +13,12 @@
 #include <cmocka.h>
 
 #include "cmocka_skip.h"
+#include "grader_test_util.h"
 
 #include "core/core.h"
 #include "grader/grader.h"
 #include "grader/pure/grader_pure.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -675,32 +675,9 @@ static void test_builtin_pack(void **state)
     const char *root = getenv("WB_SOURCE_DIR");
     if (!root)
         WB_SKIP("WB_SOURCE_DIR is not set: the built-in pack's folder is unknown");
-    char *dir = core_path_join(root, "lessons/packs/core");
-    DIR *d = opendir(dir);
-    assert_non_null(d);
-    struct grader_file files[64];
-    size_t n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) && n < 64) {
-        if (e->d_name[0] == '.')
-            continue;
-        char *path = core_path_join(dir, e->d_name);
-        char *data;
-        size_t len;
-        struct core_err err;
-        if (core_file_read(path, 1u << 24, &data, &len, &err) == 0)
-            files[n++] = (struct grader_file){core_xstrdup(e->d_name), data, len};
-        free(path);
-    }
-    closedir(d);
-    struct grader_pack *p;
+    struct grader_pack *p = grader_test_load_dir("lessons/packs/core");
     struct core_strlist problems;
     core_strlist_init(&problems);
-    struct core_err err = {0};
-    int rc = grader_pack_new(&p, files, n, NULL, &problems, &err);
-    for (size_t i = 0; i < problems.n; i++)
-        fprintf(stderr, "  %s\n", problems.items[i]);
-    assert_int_equal(rc, 0);
     size_t runs;
     int failures = grader_pack_selftest(p, &problems, &runs);
     for (size_t i = 0; i < problems.n; i++)
@@ -709,11 +686,6 @@ static void test_builtin_pack(void **state)
     assert_true(runs > 0);
     grader_pack_free(p);
     core_strlist_fini(&problems);
-    for (size_t i = 0; i < n; i++) {
-        free((char *)files[i].path);
-        free((char *)files[i].data);
-    }
-    free(dir);
 }
 
 int main(int argc, char **argv)

@@ -26,52 +26,13 @@
 #include "core/core.h"
 #include "grader/grader.h"
 #include "grader/grader_lua_internal.h"
+#include "grader_test_util.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- loading packs ------------------------------------------------------------------ */
-
-static struct grader_pack *load_dir(const char *rel)
-{
-    const char *root = getenv("WB_SOURCE_DIR");
-    assert_non_null(root);
-    char *dir = core_path_join(root, rel);
-    DIR *d = opendir(dir);
-    assert_non_null(d);
-    struct grader_file files[64];
-    size_t n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) && n < 64) {
-        if (e->d_name[0] == '.')
-            continue;
-        char *path = core_path_join(dir, e->d_name);
-        char *data;
-        size_t len;
-        struct core_err err;
-        if (core_file_read(path, 1u << 24, &data, &len, &err) == CORE_OK)
-            files[n++] = (struct grader_file){core_xstrdup(e->d_name), data, len};
-        free(path);
-    }
-    closedir(d);
-    free(dir);
-    struct grader_pack *p = NULL;
-    struct core_strlist problems;
-    core_strlist_init(&problems);
-    struct core_err err = {0};
-    int rc = grader_pack_new(&p, files, n, NULL, &problems, &err);
-    for (size_t i = 0; i < problems.n; i++)
-        fprintf(stderr, "  %s\n", problems.items[i]);
-    assert_int_equal(rc, CORE_OK);
-    core_strlist_fini(&problems);
-    for (size_t i = 0; i < n; i++) {
-        free((char *)files[i].path);
-        free((char *)files[i].data);
-    }
-    return p;
-}
 
 static struct grader_sb_warm *warm(struct grader_pack *p)
 {
@@ -281,7 +242,7 @@ static size_t compare(const struct job *jobs, size_t n, char **a, char **b, cons
 
 static void check_pack(const char *dir)
 {
-    struct grader_pack *p = load_dir(dir);
+    struct grader_pack *p = grader_test_load_dir(dir);
     size_t n;
     struct job *jobs = make_jobs(p, &n);
     assert_true(n > 50);
@@ -626,7 +587,7 @@ static void test_kept_between_packs_calcs_and_checks(void **state)
 {
     (void)state;
     /* pack check's self-tests run through the same path */
-    struct grader_pack *p = load_dir("lessons/examples/class");
+    struct grader_pack *p = grader_test_load_dir("lessons/examples/class");
     struct grader_sb_warm *w = warm(p);
     unsigned long reused = w->reused;
     struct core_strlist problems;

@@ -12,8 +12,8 @@
 #include <cmocka.h>
 
 #include "lessons/lesson_internal.h"
+#include "grader_test_util.h"
 
-#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -152,41 +152,7 @@ static void test_roster(void **state)
 
 static struct grader_pack *example(void)
 {
-    const char *root = getenv("WB_SOURCE_DIR");
-    assert_non_null(root);
-    char *dir = core_path_join(root, "lessons/examples/class");
-    DIR *d = opendir(dir);
-    assert_non_null(d);
-    struct grader_file files[16];
-    size_t n = 0;
-    struct dirent *ent;
-    while ((ent = readdir(d)) && n < 16) {
-        if (ent->d_name[0] == '.')
-            continue;
-        char *path = core_path_join(dir, ent->d_name);
-        char *data;
-        size_t len;
-        struct core_err err;
-        if (core_file_read(path, 1u << 20, &data, &len, &err) == CORE_OK)
-            files[n++] = (struct grader_file){core_xstrdup(ent->d_name), data, len};
-        free(path);
-    }
-    closedir(d);
-    free(dir);
-    struct grader_pack *p = NULL;
-    struct core_strlist problems;
-    core_strlist_init(&problems);
-    struct core_err err = {0};
-    int rc = grader_pack_new(&p, files, n, NULL, &problems, &err);
-    for (size_t i = 0; i < problems.n; i++)
-        fprintf(stderr, "  %s\n", problems.items[i]);
-    assert_int_equal(rc, CORE_OK);
-    core_strlist_fini(&problems);
-    for (size_t i = 0; i < n; i++) {
-        free((char *)files[i].path);
-        free((char *)files[i].data);
-    }
-    return p;
+    return grader_test_load_dir("lessons/examples/class");
 }
 
 /* ---- the integrity checks ------------------------------------------------------------ */

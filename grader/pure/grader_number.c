@@ -683,6 +683,18 @@ bool grader_number_parse(const char *text, const char *expected, struct grader_n
 
 /* ---- formatting ---------------------------------------------------------- */
 
+/* s (len bytes) into buf of n > 0 bytes, cut as snprintf cuts: the
+ * grader formats numbers on every grading, and snprintf("%s") costs more
+ * than the number. */
+static char *copy_out(char *buf, size_t n, const char *s, size_t len)
+{
+    if (len >= n)
+        len = n - 1;
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    return buf;
+}
+
 char *grader_number_format(double v, int sig, char *buf, size_t n)
 {
     if (!buf || n == 0)
@@ -691,18 +703,12 @@ char *grader_number_format(double v, int sig, char *buf, size_t n)
         sig = 1;
     if (sig > 17)
         sig = 17;
-    if (isnan(v)) {
-        snprintf(buf, n, "nan");
-        return buf;
-    }
-    if (isinf(v)) {
-        snprintf(buf, n, v < 0 ? "-inf" : "inf");
-        return buf;
-    }
-    if (v == 0) {
-        snprintf(buf, n, "0");
-        return buf;
-    }
+    if (isnan(v))
+        return copy_out(buf, n, "nan", 3);
+    if (isinf(v))
+        return v < 0 ? copy_out(buf, n, "-inf", 4) : copy_out(buf, n, "inf", 3);
+    if (v == 0)
+        return copy_out(buf, n, "0", 1);
     /* Round once with %e, then lay the digits out ourselves: the result
      * never depends on the locale's decimal point. */
     char e[64];
@@ -757,6 +763,5 @@ char *grader_number_format(double v, int sig, char *buf, size_t n)
         o += (size_t)nd;
         out[o] = '\0';
     }
-    snprintf(buf, n, "%s", out);
-    return buf;
+    return copy_out(buf, n, out, o);
 }

@@ -166,6 +166,11 @@ struct grader_sb {
     bool dead; /* abandoned after a jump: the state must not be touched */
     char where[96];
     char fallback[96];
+    /* note_fallback's position, written into fallback only when a message
+     * needs it (where_text): every call notes one, few are ever told */
+    bool fb_pending;
+    int fb_line;
+    char fb_src[LUA_IDSIZE];
     /* the cut file loaded by grader_sb_load_mapped: its source and line map */
     const struct grader_linemap *map;
     char map_src[LUA_IDSIZE];
@@ -217,9 +222,24 @@ static bool where_lua(lua_State *L, int level, bool any, char *buf, size_t n)
     return found;
 }
 
-static const char *where_text(const struct grader_sb *sb)
+/* src into dst of n > 0 bytes, cut as snprintf("%s") cuts, without its
+ * cost: positions are noted on every job. */
+static void copy_text(char *dst, size_t n, const char *src)
 {
-    return sb->where[0] ? sb->where : sb->fallback[0] ? sb->fallback : "?";
+    size_t len = strnlen(src, n - 1);
+    memcpy(dst, src, len);
+    dst[len] = '\0';
+}
+
+static const char *where_text(struct grader_sb *sb)
+{
+    if (sb->where[0])
+        return sb->where;
+    if (sb->fb_pending) {
+        snprintf(sb->fallback, sizeof sb->fallback, "%s:%d", sb->fb_src, sb->fb_line);
+        sb->fb_pending = false;
+    }
+    return sb->fallback[0] ? sb->fallback : "?";
 }
 
 static void fmt_bytes(size_t n, char *buf, size_t len)
@@ -616,14 +636,16 @@ static void begin_user_call(struct grader_sb *sb, lua_State *L)
 }
 
 /* Remembers where the function at `fidx` is defined, for a kill whose
- * position cannot be found otherwise. */
+ * position cannot be found otherwise (its text is made by where_text). */
 static void note_fallback(struct grader_sb *sb, lua_State *L, int fidx)
 {
     lua_Debug ar;
     lua_pushvalue(L, fidx); /* f */
-    if (lua_getinfo(L, ">S", &ar) && ar.source[0] == '@')
-        snprintf(sb->fallback, sizeof sb->fallback, "%s:%d", ar.short_src,
-                 file_line(L, &ar, ar.linedefined > 0 ? ar.linedefined : 1));
+    if (lua_getinfo(L, ">S", &ar) && ar.source[0] == '@') {
+        copy_text(sb->fb_src, sizeof sb->fb_src, ar.short_src);
+        sb->fb_line = file_line(L, &ar, ar.linedefined > 0 ? ar.linedefined : 1);
+        sb->fb_pending = true;
+    }
 }
 
 int grader_pcall(struct grader_sb *sb, int nargs, int nresults, struct core_err *err)
@@ -635,6 +657,7 @@ int grader_pcall(struct grader_sb *sb, int nargs, int nresults, struct core_err 
         return limit_error(sb, err);
     }
     sb->fallback[0] = 0;
+    sb->fb_pending = false;
     note_fallback(sb, L, fidx);
     lua_pushcfunction(L, l_msgh); /* f args msgh */
     lua_insert(L, fidx);          /* msgh f args */
@@ -721,7 +744,8 @@ int grader_sb_try(lua_State *L, int nargs, int nresults)
 void grader_sb_set_fallback(lua_State *L, const char *where)
 {
     struct grader_sb *sb = grader_sb_of(L);
-    snprintf(sb->fallback, sizeof sb->fallback, "%s", where);
+    copy_text(sb->fallback, sizeof sb->fallback, where);
+    sb->fb_pending = false;
 }
 
 void grader_sb_nojump_begin(lua_State *L)
@@ -803,7 +827,7 @@ void grader_sb_set_map(lua_State *L, const struct grader_linemap *map)
     lua_Debug ar;
     lua_pushvalue(L, -1);          /* f f */
     if (lua_getinfo(L, ">S", &ar)) /* f */
-        snprintf(sb->map_src, sizeof sb->map_src, "%s", ar.short_src);
+        copy_text(sb->map_src, sizeof sb->map_src, ar.short_src);
 }
 
 /* ---- life cycle --------------------------------------------------------------- */
