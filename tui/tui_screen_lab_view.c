@@ -221,13 +221,9 @@ static void draw_charts(struct tui_lab_model *m, struct tui_canvas *c, struct tu
     }
     int cols = slots == 1 ? 1 : 2;
     int rowsn = slots <= 2 ? 1 : 2;
-    int cw = r.w / cols, chh = r.h / rowsn;
-    for (size_t g = 0; g < ng; g++) {
-        int col = (int)g % cols, row = (int)g / cols;
-        struct tui_rect cr = {r.y + row * chh, r.x + col * cw, chh,
-                              col == cols - 1 ? r.w - col * cw : cw - 1};
-        draw_group(m, c, cr, groups[g]);
-    }
+    for (size_t g = 0; g < ng; g++)
+        draw_group(m, c, tui_chart_grid_cell(r, cols, rowsn, TUI_LAB_CHART_MIN_H, (int)g),
+                   groups[g]);
 }
 
 static void draw_run_header(struct tui_lab_model *m, struct tui_canvas *c, struct tui_rect r)
