@@ -845,6 +845,17 @@ static void test_lab_run_done(void **state)
     HAS(&c, "signal");
     HAS(&c, "workers");
     HAS(&c, "│ started 2 worker processes");
+    /* What the run does now, cut with "…" where it meets the time ("copy at
+     * the exercise's siz" had no mark). */
+    free(m.progress_what);
+    m.progress_what = core_xstrdup("copy at the exercise's size, then at four times the LLC");
+    tui_canvas_clear(&c);
+    tui_view_lab(&m, &c, tui_test_full(&c), &cur);
+    ROW(&c, 0, " selftest  running  ██████████░░░░░░░░░░  50%  copy at the exercise's si… 1.2 s");
+    free(m.progress_what);
+    m.progress_what = core_xstrdup("step 10 of 20");
+    tui_canvas_clear(&c);
+    tui_view_lab(&m, &c, tui_test_full(&c), &cur);
     /* Two chart groups side by side: both titles on the first chart row. */
     char *r1 = tui_test_row(&c, 1);
     assert_non_null(strstr(r1, "signal"));
@@ -854,7 +865,7 @@ static void test_lab_run_done(void **state)
     m.phase = TUI_LAB_DONE;
     free(m.status);
     m.status = core_xstrdup("done");
-    m.progress = 1;
+    m.progress = 0.8; /* a lab whose last report was 80%: done is 100% */
     m.run_id = 12;
     m.n_figs = 1;
     m.figs = core_xcalloc(1, sizeof *m.figs);
@@ -866,6 +877,7 @@ static void test_lab_run_done(void **state)
     tui_canvas_clear(&c);
     tui_view_lab(&m, &c, tui_test_full(&c), &cur);
     HAS(&c, " selftest  done (run 12 recorded) ");
+    HAS(&c, "████████████████████ 100%");
     HAS(&c, "│ steps completed                          20 │");
     HAS(&c, "│ · Your measured speedup");
     HAS(&c, "questions using this run");

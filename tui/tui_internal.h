@@ -129,6 +129,12 @@ void tui_canvas_box(struct tui_canvas *c, struct tui_rect r, const char *title,
  * Caller frees. For tests. */
 char *tui_canvas_text(const struct tui_canvas *c);
 
+/* Under ASCII, s with the signs the canvas draws as several cells spelt
+ * out ("±" "+/-", "≤" "<=", "…" "..."), so that tui_text_width measures
+ * what is drawn; NULL when the canvas is UTF-8 or s has none (draw s).
+ * Caller frees. */
+char *tui_canvas_ascii_expand(const struct tui_canvas *c, const char *s);
+
 /* ---- widgets ------------------------------------------------------------- */
 
 /* tui_canvas_put, but text wider than max_w columns is cut and ends with
