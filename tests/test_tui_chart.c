@@ -363,6 +363,18 @@ static void test_log_axis_ticks(void **state)
     tui_canvas_fini(&c);
     free(t);
 
+    /* half the 80x24 lab summary (38 columns) with "1.0" y labels: every
+     * other power of two still has its label ("16 256" alone was shown
+     * when a tick per 7 columns was the rule) */
+    for (int i = 0; i < 11; i++)
+        y[i] = x[i] < 64 ? 0.9 : 0.2;
+    t = draw(38, 8, TUI_CS_UTF8, false, &ch);
+    labels = strrchr(t, '\n') + 1;
+    if (!strstr(labels, " 4 ") || !strstr(labels, " 16 ") || !strstr(labels, " 64 ") ||
+        !strstr(labels, " 256 "))
+        fail_msg("ticks 4 16 64 256 not all labelled:\n%s", t);
+    free(t);
+
     /* a message-size sweep, 4 KiB to 256 MiB: K and M suffixes */
     double mx[17], my[17];
     for (int i = 0; i < 17; i++) {
@@ -467,6 +479,90 @@ static void test_markers_and_legend(void **state)
     free(t);
 }
 
+/* Charts side by side (the lab summary's 2×2 page at 200×50): every cell
+ * inside the rectangle, none overlapping, columns TUI_CHART_GAP_W blank
+ * columns apart and the last one to the right edge, a blank row between
+ * rows only where each chart keeps min_h rows. */
+static void test_grid_cells(void **state)
+{
+    (void)state;
+    struct tui_rect a = tui_chart_grid_cell((struct tui_rect){2, 0, 23, 200}, 2, 2, 8, 0);
+    struct tui_rect b = tui_chart_grid_cell((struct tui_rect){2, 0, 23, 200}, 2, 2, 8, 1);
+    struct tui_rect d = tui_chart_grid_cell((struct tui_rect){2, 0, 23, 200}, 2, 2, 8, 3);
+    assert_int_equal(a.y, 2), assert_int_equal(a.x, 0), assert_int_equal(a.h, 11);
+    assert_int_equal(a.w, 98);
+    assert_int_equal(b.y, 2), assert_int_equal(b.x, 101), assert_int_equal(b.w, 99);
+    assert_int_equal(d.y, 14), assert_int_equal(d.x, 101), assert_int_equal(d.h, 11);
+    /* 80x16 keeps 8 rows each only without the blank row */
+    struct tui_rect e = tui_chart_grid_cell((struct tui_rect){0, 0, 16, 80}, 2, 2, 8, 2);
+    assert_int_equal(e.y, 8), assert_int_equal(e.h, 8), assert_int_equal(e.w, 38);
+    /* one chart: the whole rectangle */
+    struct tui_rect one = tui_chart_grid_cell((struct tui_rect){3, 4, 10, 50}, 1, 1, 8, 0);
+    assert_int_equal(one.y, 3), assert_int_equal(one.x, 4);
+    assert_int_equal(one.h, 10), assert_int_equal(one.w, 50);
+
+    for (int w = 1; w <= 220; w++)
+        for (int h = 1; h <= 60; h++)
+            for (int cols = 1; cols <= 2; cols++)
+                for (int rows = 1; rows <= 2; rows++) {
+                    struct tui_rect r = {1, 2, h, w}, cell[4];
+                    int n = cols * rows;
+                    for (int i = 0; i < n; i++) {
+                        cell[i] = tui_chart_grid_cell(r, cols, rows, 8, i);
+                        struct tui_rect c = cell[i];
+                        assert_true(c.w >= 0 && c.h >= 0);
+                        if (!c.w || !c.h)
+                            continue;
+                        assert_true(c.x >= r.x && c.x + c.w <= r.x + r.w);
+                        assert_true(c.y >= r.y && c.y + c.h <= r.y + r.h);
+                    }
+                    if (cols == 2 && cell[0].w && cell[1].w) {
+                        assert_int_equal(cell[1].x - (cell[0].x + cell[0].w), TUI_CHART_GAP_W);
+                        assert_int_equal(cell[1].x + cell[1].w, r.x + r.w);
+                        assert_true(cell[1].w - cell[0].w <= 1); /* halves, give or take one */
+                    }
+                    if (rows == 2 && cell[0].h && cell[cols].h) {
+                        int gap = cell[cols].y - (cell[0].y + cell[0].h);
+                        assert_true(gap == 0 || gap == 1);
+                        assert_true(gap == 0 || cell[0].h >= 8);
+                        assert_true(gap == 1 || (h - 1) / 2 < 8);
+                        assert_int_equal(cell[cols].y + cell[cols].h, r.y + r.h);
+                    }
+                }
+}
+
+/* Two charts with their legends on the title row, side by side at 200
+ * columns: the left one's legend (at its right edge) stays apart from the
+ * right one's title ("── median time per trial speedup against p" read on
+ * at 200×50, issue 26), and no row of either chart reaches into the gap. */
+static void test_grid_legend_apart(void **state)
+{
+    (void)state;
+    static const double x[] = {1, 2}, t[] = {0.03, 0.02}, sp[] = {1, 1.5}, am[] = {1, 1.8};
+    struct tui_series left_s = {"median time per trial", x, t, 2, TUI_C_S1, false};
+    struct tui_series right_s[2] = {{"measured", x, sp, 2, TUI_C_S1, false},
+                                    {"Amdahl", x, am, 2, TUI_C_S2, true}};
+    struct tui_chart left = {"time per trial against p", "p", "s", &left_s, 1, true, false, true};
+    struct tui_chart right = {"speedup against p", "p", "×", right_s, 2, true, false, true};
+    for (int cs = 0; cs < 2; cs++) {
+        struct tui_canvas c;
+        tui_canvas_init(&c, 200, 23, cs ? TUI_CS_ASCII : TUI_CS_UTF8);
+        struct tui_rect r = {0, 0, 23, 200};
+        for (int i = 0; i < 4; i++)
+            tui_chart_draw(&c, tui_chart_grid_cell(r, 2, 2, 8, i), i % 2 ? &right : &left, false);
+        char *all = tui_canvas_text(&c);
+        if (!strstr(all, "median time per trial   speedup against p ("))
+            fail_msg("the legend runs on into the next title:\n%s", all);
+        struct tui_rect rc = tui_chart_grid_cell(r, 2, 2, 8, 1);
+        for (int y = 0; y < 23; y++)
+            for (int gx = rc.x - TUI_CHART_GAP_W; gx < rc.x; gx++)
+                if (c.cells[y * 200 + gx].cp != ' ')
+                    fail_msg("row %d, column %d of the gap is drawn on:\n%s", y, gx, all);
+        free(all);
+        tui_canvas_fini(&c);
+    }
+}
+
 /* The benchmark's frame is the lab screen it claims to time: the last of
  * three frames at 80x24 holds the header at its step, the four charts, a
  * full progress bar, the log box with its newest line, and the footer. */
@@ -529,6 +625,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_log_axis_ticks),
         cmocka_unit_test(test_whole_steps),
         cmocka_unit_test(test_markers_and_legend),
+        cmocka_unit_test(test_grid_cells),
+        cmocka_unit_test(test_grid_legend_apart),
         cmocka_unit_test(test_bench),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

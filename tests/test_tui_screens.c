@@ -845,6 +845,17 @@ static void test_lab_run_done(void **state)
     HAS(&c, "signal");
     HAS(&c, "workers");
     HAS(&c, "│ started 2 worker processes");
+    /* What the run does now, cut with "…" where it meets the time ("copy at
+     * the exercise's siz" had no mark). */
+    free(m.progress_what);
+    m.progress_what = core_xstrdup("copy at the exercise's size, then at four times the LLC");
+    tui_canvas_clear(&c);
+    tui_view_lab(&m, &c, tui_test_full(&c), &cur);
+    ROW(&c, 0, " selftest  running  ██████████░░░░░░░░░░  50%  copy at the exercise's si… 1.2 s");
+    free(m.progress_what);
+    m.progress_what = core_xstrdup("step 10 of 20");
+    tui_canvas_clear(&c);
+    tui_view_lab(&m, &c, tui_test_full(&c), &cur);
     /* Two chart groups side by side: both titles on the first chart row. */
     char *r1 = tui_test_row(&c, 1);
     assert_non_null(strstr(r1, "signal"));
@@ -854,7 +865,7 @@ static void test_lab_run_done(void **state)
     m.phase = TUI_LAB_DONE;
     free(m.status);
     m.status = core_xstrdup("done");
-    m.progress = 1;
+    m.progress = 0.8; /* a lab whose last report was 80%: done is 100% */
     m.run_id = 12;
     m.n_figs = 1;
     m.figs = core_xcalloc(1, sizeof *m.figs);
@@ -866,6 +877,7 @@ static void test_lab_run_done(void **state)
     tui_canvas_clear(&c);
     tui_view_lab(&m, &c, tui_test_full(&c), &cur);
     HAS(&c, " selftest  done (run 12 recorded) ");
+    HAS(&c, "████████████████████ 100%");
     HAS(&c, "│ steps completed                          20 │");
     HAS(&c, "│ · Your measured speedup");
     HAS(&c, "questions using this run");
@@ -1254,6 +1266,98 @@ static void test_review_view(void **state)
     tui_canvas_fini(&c);
 }
 
+/* The study list (mistakes, search, formulas) from hand-built mistakes:
+ * the head, each entry's mark, title, date and detail lines, a long title
+ * cut with "…", "N more below/above" as the selection moves, a page of
+ * PgDn being the entries the last draw showed; ASCII marks under LANG=C. */
+static void test_study_list(void **state)
+{
+    (void)state;
+    enum { N = 8 };
+    struct lesson_mistake m[N];
+    memset(m, 0, sizeof m);
+    char title[N][128];
+    for (int i = 0; i < N; i++) {
+        snprintf(title[i], sizeof title[i], "Question %d%s", i + 1,
+                 i == 1 ? " with a title far too long for one row of the list at eighty "
+                          "columns, so it is cut"
+                        : "");
+        m[i].pack_id = "p";
+        m[i].lesson_id = "l";
+        m[i].question_id = "q";
+        m[i].title = title[i];
+        m[i].lesson_title = "Amdahl's law";
+        m[i].kind = i == 2 ? LESSON_MISTAKE_GAVE_UP : LESSON_MISTAKE_WRONG;
+        m[i].when = "2026-11-21T10:00:00.123Z";
+        m[i].answer = i == 0 ? "0.3" : NULL;
+        m[i].what = i == 0 ? "Incorrect." : "gave up";
+        m[i].retry_variant = 2;
+        m[i].exam = i == 3;
+        m[i].cleared = i == 4;
+    }
+    struct tui_study_list l = {0};
+    struct tui_study_item *it;
+    size_t n;
+    tui_mistakes_items(m, N, TUI_CS_UTF8, &it, &n);
+    assert_int_equal(n, N);
+    tui_study_list_set(&l, it, n);
+    l.head = core_xstrdup("7 questions to review");
+    struct tui_canvas c;
+    tui_canvas_init(&c, 80, 22, TUI_CS_UTF8);
+    tui_view_study_list(&l, &c, tui_test_full(&c));
+    ROW(&c, 0, " 7 questions to review");
+    ROW(&c, 2, " ▶ ✗ Question 1                                                2026-11-21 10:00");
+    ROW(&c, 3, "     Amdahl's law");
+    ROW(&c, 4, "     you answered 0.3: Incorrect.");
+    HAS(&c, "   ✗ Question 2 with a title far too long for one row of the…  2026-11-21 10:00");
+    HAS(&c, "   h Question 3");
+    HAS(&c, "     Amdahl's law (exam)");
+    HAS(&c, "more below (j/k, PgDn)");
+    LACKS(&c, "more above");
+    assert_true(l.shown >= 3 && l.shown < N);
+    size_t page = l.shown;
+    assert_true(tui_study_list_action(NULL, &l, TUI_STUDY_A_PGDN));
+    assert_int_equal(l.sel, page);
+    assert_true(tui_study_list_action(NULL, &l, TUI_STUDY_A_DOWN));
+    assert_int_equal(l.sel, page + 1);
+    assert_false(tui_study_list_action(NULL, &l, TUI_STUDY_A_OWN));
+    for (int i = 0; i < 20; i++)
+        tui_study_list_action(NULL, &l, TUI_STUDY_A_DOWN);
+    assert_int_equal(l.sel, N - 1);
+    tui_canvas_clear(&c);
+    tui_view_study_list(&l, &c, tui_test_full(&c));
+    HAS(&c, "more above");
+    LACKS(&c, "more below");
+    HAS(&c, "▶ ✗ Question 8");
+    HAS(&c, "   ✓ Question 5");
+    HAS(&c, "     Amdahl's law - answered right since");
+    tui_study_list_action(NULL, &l, TUI_STUDY_A_PGUP);
+    assert_int_equal(l.sel, N - 1 - l.shown);
+
+    /* LANG=C: ASCII marks and arrows */
+    tui_mistakes_items(m, N, TUI_CS_ASCII, &it, &n);
+    tui_study_list_set(&l, it, n);
+    l.sel = l.top = 0;
+    tui_canvas_fini(&c);
+    tui_canvas_init(&c, 80, 22, TUI_CS_ASCII);
+    tui_view_study_list(&l, &c, tui_test_full(&c));
+    ROW(&c, 2, " > x Question 1                                                2026-11-21 10:00");
+    char more[64];
+    snprintf(more, sizeof more, "v %zu more below (j/k, PgDn)", N - l.shown);
+    HAS(&c, more);
+    HAS(&c, "...");
+    tui_study_list_fini(&l);
+
+    /* empty: what the list says */
+    l.empty = core_xstrdup("No mistakes to review.");
+    tui_canvas_clear(&c);
+    tui_view_study_list(&l, &c, tui_test_full(&c));
+    ROW(&c, 0, "  No mistakes to review.");
+    assert_int_equal(l.shown, 0);
+    tui_study_list_fini(&l);
+    tui_canvas_fini(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1280,6 +1384,7 @@ int main(void)
         cmocka_unit_test(test_lab_snapshot_series),
         cmocka_unit_test(test_progress_tally),
         cmocka_unit_test(test_review_view),
+        cmocka_unit_test(test_study_list),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

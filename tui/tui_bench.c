@@ -54,7 +54,7 @@ int tui_bench_lab_frame(int frames, int w, int h, double *cpu_ms_per_frame, char
     const struct tui_style good = {0, TUI_C_GOOD};
     int log_h = h / 4 < 4 ? 4 : h / 4;
     int charts_h = h - 1 - 1 - log_h - 1; /* header, progress, log, footer */
-    int half_w = w / 2, half_h = charts_h / 2;
+    const struct tui_rect charts = {1, 0, charts_h, w};
 
     double t0 = cpu_seconds();
     for (int f = 0; f < frames; f++) {
@@ -70,9 +70,7 @@ int tui_bench_lab_frame(int frames, int w, int h, double *cpu_ms_per_frame, char
                 {"model", x + off, model[k] + off, POINTS, TUI_C_MUTED, true},
             };
             struct tui_chart ch = {titles[k], "step", units[k], s, 2, k != 1, false, true};
-            struct tui_rect r = {1 + (k / 2) * half_h, (k % 2) * half_w, half_h,
-                                 k % 2 ? w - half_w : half_w - 1};
-            tui_chart_draw(&c, r, &ch, false);
+            tui_chart_draw(&c, tui_chart_grid_cell(charts, 2, 2, 8, k), &ch, false);
         }
         int py = 1 + charts_h;
         double frac = (double)(f + 1) / frames;

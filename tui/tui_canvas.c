@@ -62,12 +62,12 @@ static const struct {
     {0x00A0, ' '}, {0x00AB, '<'}, {0x00B5, 'u'}, {0x00B7, '.'}, {0x00BB, '>'},  {0x00D7, 'x'},
     {0x03BC, 'u'}, {0x2002, ' '}, {0x2003, ' '}, {0x2009, ' '}, {0x2010, '-'},  {0x2011, '-'},
     {0x2012, '-'}, {0x2013, '-'}, {0x2014, '-'}, {0x2015, '-'}, {0x2018, '\''}, {0x2019, '\''},
-    {0x201C, '"'}, {0x201D, '"'}, {0x2022, '*'}, {0x2026, '.'}, {0x202F, ' '},  {0x2032, '\''},
-    {0x2033, '"'}, {0x2039, '<'}, {0x203A, '>'}, {0x2190, '<'}, {0x2191, '^'},  {0x2192, '>'},
-    {0x2193, 'v'}, {0x2212, '-'}, {0x2217, '*'}, {0x2219, '.'}, {0x223C, '~'},  {0x2248, '~'},
-    {0x22C5, '.'}, {0x25A0, '#'}, {0x25AA, '*'}, {0x25B2, '^'}, {0x25B4, '^'},  {0x25B6, '>'},
-    {0x25B8, '>'}, {0x25BC, 'v'}, {0x25BE, 'v'}, {0x25C0, '<'}, {0x25C2, '<'},  {0x25CB, 'o'},
-    {0x25CF, '*'}, {0x25E6, 'o'}, {0x2713, '+'}, {0x2714, '+'}, {0x2717, 'x'},  {0x2718, 'x'},
+    {0x201C, '"'}, {0x201D, '"'}, {0x2022, '*'}, {0x202F, ' '}, {0x2032, '\''}, {0x2033, '"'},
+    {0x2039, '<'}, {0x203A, '>'}, {0x2190, '<'}, {0x2191, '^'}, {0x2192, '>'},  {0x2193, 'v'},
+    {0x2212, '-'}, {0x2217, '*'}, {0x2219, '.'}, {0x223C, '~'}, {0x2248, '~'},  {0x22C5, '.'},
+    {0x25A0, '#'}, {0x25AA, '*'}, {0x25B2, '^'}, {0x25B4, '^'}, {0x25B6, '>'},  {0x25B8, '>'},
+    {0x25BC, 'v'}, {0x25BE, 'v'}, {0x25C0, '<'}, {0x25C2, '<'}, {0x25CB, 'o'},  {0x25CF, '*'},
+    {0x25E6, 'o'}, {0x2713, '+'}, {0x2714, '+'}, {0x2717, 'x'}, {0x2718, 'x'},
 };
 
 /* The ASCII stand-in for a non-ASCII code point of width 1: box drawing as
@@ -123,11 +123,12 @@ static inline void put_cell(struct tui_canvas *c, int y, int x, uint32_t cp, int
 }
 
 /* Signs whose one-character stand-in would change the maths ("≤" as "<",
- * "±" as "?"): under ASCII they take two or three cells. */
+ * "±" as "?") or the sense ("…" as "." ends a sentence: "Check the for."):
+ * under ASCII they take two or three cells. */
 static const struct {
     uint32_t cp;
     const char *s;
-} multi_char[] = {{0x00B1, "+/-"}, {0x2260, "!="}, {0x2264, "<="}, {0x2265, ">="}};
+} multi_char[] = {{0x00B1, "+/-"}, {0x2026, "..."}, {0x2260, "!="}, {0x2264, "<="}, {0x2265, ">="}};
 
 /* Maps cp for this canvas when it is one of multi_char under ASCII: returns
  * its stand-in ("<=", "+/-"), *w its columns; else NULL. */
@@ -140,6 +141,29 @@ static const char *map_multi(const struct tui_canvas *c, uint32_t cp, int *w)
                 return multi_char[i].s;
             }
     return NULL;
+}
+
+char *tui_canvas_ascii_expand(const struct tui_canvas *c, const char *s)
+{
+    if (c->cs != TUI_CS_ASCII || !s)
+        return NULL;
+    struct core_buf b;
+    bool any = false;
+    core_buf_init(&b);
+    for (const char *p = s; *p;) {
+        size_t len = 1;
+        int w;
+        const char *m = (unsigned char)*p >= 0x80 ? map_multi(c, tui_utf8_next(p, &len), &w) : NULL;
+        if (m)
+            any = true;
+        core_buf_append(&b, m ? m : p, m ? strlen(m) : len);
+        p += len;
+    }
+    if (!any) {
+        core_buf_fini(&b);
+        return NULL;
+    }
+    return core_buf_steal(&b);
 }
 
 static uint32_t map_cp(const struct tui_canvas *c, uint32_t cp, int *w, bool *two_q)
@@ -225,7 +249,10 @@ int tui_canvas_put(struct tui_canvas *c, int y, int x, const char *s, struct tui
         if (w == 0)
             continue; /* a combining mark: one code point per cell */
         if (col + w > limit) {
-            if (col >= 0) { /* half a wide character would not fit */
+            if (col >= 0 && g.cells && g.cells[0] == '.') { /* "…" as the dots that fit */
+                for (; col < limit; col++, written++)
+                    put_cell(c, y, col, '.', 1, st);
+            } else if (col >= 0) { /* half a wide character would not fit */
                 put_cell(c, y, col, ' ', 1, st);
                 written++;
             }

@@ -14,7 +14,9 @@
  * ticks; x ticks at nice values inside the data range, or at powers of two on
  * a log2 axis. Layout, top to bottom: title (with the unit and, when it fits,
  * the legend), plot, x axis, x labels, legend. Rows are given up in the
- * reverse order when the rectangle is short.
+ * reverse order when the rectangle is short. Several charts share a
+ * rectangle through tui_chart_grid_cell, which keeps them TUI_CHART_GAP_W
+ * columns apart: a chart fills its cell to the edge (a legend ends there).
  */
 #include "tui/tui_internal.h"
 
@@ -603,16 +605,25 @@ static void draw_axes(struct tui_canvas *c, const struct frame *f, const struct 
 static int x_ticks(const struct tui_chart *ch, const struct frame *f, enum tui_charset cs,
                    double tv[MAX_TICKS], char tl[MAX_TICKS][LABEL_LEN])
 {
-    int maxt = f->pw / 7 + 1;
-    if (maxt < 2)
-        maxt = 2;
-    if (maxt > MAX_TICKS)
-        maxt = MAX_TICKS;
     int nt = 0;
     if (ch->log_x) {
         int k0 = (int)ceil(f->xmin - 1e-9), k1 = (int)floor(f->xmax + 1e-9);
+        /* Every power of two, every other one, and so on, until their
+         * labels keep two blanks apart and a column to spare for rounding
+         * ("4 16 64 256 1K" in a 34-column plot; a rule of one tick per 7
+         * columns left "16 256" there). */
+        int widest = 1;
+        for (int k = k0; k <= k1; k++) {
+            char lab[LABEL_LEN];
+            fmt_pow2(lab, k);
+            int w = tui_text_width(lab);
+            widest = w > widest ? w : widest;
+        }
+        double span = f->xmax - f->xmin;
         int stride = 1;
-        while ((k1 - k0) / stride + 1 > maxt)
+        while (stride < (1 << 20) && (k1 - k0) / stride >= 1 &&
+               ((k1 - k0) / stride + 1 > MAX_TICKS ||
+                (span > 0 && stride * (double)f->pw / span < widest + 3)))
             stride *= 2;
         for (int k = k0; k <= k1 && nt < MAX_TICKS; k++) {
             if (((k % stride) + stride) % stride)
@@ -622,6 +633,11 @@ static int x_ticks(const struct tui_chart *ch, const struct frame *f, enum tui_c
         }
         return nt;
     }
+    int maxt = f->pw / 7 + 1;
+    if (maxt < 2)
+        maxt = 2;
+    if (maxt > MAX_TICKS)
+        maxt = MAX_TICKS;
     double step = nice_step((f->xmax - f->xmin) / (maxt - 1));
     if (ch->x_int && step < 1)
         step = 1; /* steps are whole: no tick at p = 1.5 */
@@ -745,4 +761,27 @@ void tui_chart_draw(struct tui_canvas *c, struct tui_rect r, const struct tui_ch
         return;
     }
     draw_plot(c, ch, &f, &ra, &xs, &ys);
+}
+
+/* ---- grids of charts ------------------------------------------------------- */
+
+struct tui_rect tui_chart_grid_cell(struct tui_rect r, int cols, int rows, int min_h, int i)
+{
+    cols = cols < 1 ? 1 : cols;
+    rows = rows < 1 ? 1 : rows;
+    int col = i % cols, row = i / cols % rows;
+    int gap_w = cols > 1 ? TUI_CHART_GAP_W : 0;
+    int gap_h = rows > 1 && (r.h - (rows - 1)) / rows >= min_h ? 1 : 0;
+    int cw = (r.w - (cols - 1) * gap_w) / cols;
+    int chh = (r.h - (rows - 1) * gap_h) / rows;
+    cw = cw > 0 ? cw : 0;
+    chh = chh > 0 ? chh : 0;
+    struct tui_rect c = {r.y + row * (chh + gap_h), r.x + col * (cw + gap_w), chh, cw};
+    if (col == cols - 1)
+        c.w = r.x + r.w - c.x;
+    if (row == rows - 1)
+        c.h = r.y + r.h - c.y;
+    c.w = c.w > 0 ? c.w : 0;
+    c.h = c.h > 0 ? c.h : 0;
+    return c;
 }

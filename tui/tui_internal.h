@@ -129,6 +129,12 @@ void tui_canvas_box(struct tui_canvas *c, struct tui_rect r, const char *title,
  * Caller frees. For tests. */
 char *tui_canvas_text(const struct tui_canvas *c);
 
+/* Under ASCII, s with the signs the canvas draws as several cells spelt
+ * out ("±" "+/-", "≤" "<=", "…" "..."), so that tui_text_width measures
+ * what is drawn; NULL when the canvas is UTF-8 or s has none (draw s).
+ * Caller frees. */
+char *tui_canvas_ascii_expand(const struct tui_canvas *c, const char *s);
+
 /* ---- widgets ------------------------------------------------------------- */
 
 /* tui_canvas_put, but text wider than max_w columns is cut and ends with
@@ -243,6 +249,19 @@ struct tui_chart {
  * data draws the axes and "waiting for data". */
 void tui_chart_draw(struct tui_canvas *c, struct tui_rect r, const struct tui_chart *ch,
                     bool blocks);
+
+/* Charts side by side are TUI_CHART_GAP_W blank columns apart: a legend
+ * ends at its chart's right edge, and one blank read it on into the next
+ * chart's title ("── median time per trial speedup against p"); two blanks
+ * are what separate a chart's own parts (title and legend, tick labels). */
+#define TUI_CHART_GAP_W 3
+/* The rectangle of chart i (0-based, row by row) of a grid of cols × rows
+ * charts filling r: columns TUI_CHART_GAP_W apart, rows one blank row apart
+ * where each keeps min_h rows with it (else touching: a chart's last row
+ * and the next one's title are rows of their own). The last column and row
+ * take what the division leaves. cols and rows below 1 count as 1; a cell
+ * too small for anything has w or h 0 (tui_chart_draw draws nothing then). */
+struct tui_rect tui_chart_grid_cell(struct tui_rect r, int cols, int rows, int min_h, int i);
 
 /* ---- markdown ------------------------------------------------------------ */
 

@@ -681,8 +681,9 @@ void tui_study_items_free(struct tui_study_item *it, size_t n);
 struct tui_study_list {
     struct tui_study_item *items;
     size_t n, sel, top;
-    char *head;  /* the line above the list, or NULL */
-    char *empty; /* what an empty list says */
+    size_t shown; /* entries the last draw showed: a page for PgUp/PgDn */
+    char *head;   /* the line above the list, or NULL */
+    char *empty;  /* what an empty list says */
 };
 void tui_study_list_fini(struct tui_study_list *l);
 /* Takes items (ownership) in place of the list's, keeping the selection in
@@ -692,8 +693,41 @@ void tui_study_list_move(struct tui_study_list *l, long d);
 const struct tui_study_item *tui_study_list_selected(const struct tui_study_list *l);
 /* Draws the list into r: the head, then entries from `top` with the
  * selection kept in view, "N more above/below" where entries are out of
- * view, every text cut with "…". Changes only l->top. */
+ * view, every text cut with "…". Changes only l->top and l->shown. */
 void tui_view_study_list(struct tui_study_list *l, struct tui_canvas *c, struct tui_rect r);
+
+/* The actions every study screen has, in its key table under these
+ * numbers; a screen's own actions are numbered from TUI_STUDY_A_OWN. */
+enum tui_study_action {
+    TUI_STUDY_A_UP = 1,
+    TUI_STUDY_A_DOWN,
+    TUI_STUDY_A_PGUP,
+    TUI_STUDY_A_PGDN,
+    TUI_STUDY_A_BACK,
+    TUI_STUDY_A_OWN
+};
+/* The movement keys of a study screen whose letters are keys (formulas,
+ * mistakes; search takes letters as its text): rows of a struct
+ * tui_binding table, `what` naming an entry ("formula"). */
+/* clang-format off */
+#define TUI_STUDY_MOVE_KEYS(what)                                                 \
+    {TUI_K_DOWN, 'j', TUI_STUDY_A_DOWN, "j/Down", "move", "next " what},          \
+    {TUI_K_UP, 'k', TUI_STUDY_A_UP, "k/Up", NULL, "previous " what},              \
+    {TUI_K_PGDN, ' ', TUI_STUDY_A_PGDN, "PgDn", NULL, "a page down"},             \
+    {TUI_K_PGUP, 'b', TUI_STUDY_A_PGUP, "PgUp", NULL, "a page up"}
+#define TUI_STUDY_BACK_KEY {'q', TUI_K_ESC, TUI_STUDY_A_BACK, "q", "back", "back"}
+/* clang-format on */
+/* Does a shared action: moves the selection by one or by a page (the
+ * entries the last draw showed), or closes the screen. False, doing
+ * nothing, for any other action (the screen's own). */
+bool tui_study_list_action(struct tui_app *a, struct tui_study_list *l, int act);
+/* For a study screen whose state is a heap struct that begins with its
+ * struct tui_study_list and owns nothing else (formulas, mistakes): its
+ * draw (the list over the whole body) and its leave (frees the list and
+ * the state). */
+void tui_study_screen_draw(struct tui_app *a, void *st, struct tui_canvas *c, struct tui_rect r,
+                           struct tui_cursor *cur);
+void tui_study_screen_leave(struct tui_app *a, void *st);
 /* Opens it's target (calc: its second target, the calculator) on a new
  * screen. False when it has none or it could not open (a message says why). */
 bool tui_study_open(struct tui_app *a, const struct tui_study_item *it, bool calc);

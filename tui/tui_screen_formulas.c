@@ -10,20 +10,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { A_UP = 1, A_DOWN, A_PGUP, A_PGDN, A_OPEN, A_CALC, A_BACK };
+enum { A_OPEN = TUI_STUDY_A_OWN, A_CALC };
 
 static const struct tui_binding keys[] = {
-    {TUI_K_DOWN, 'j', A_DOWN, "j/Down", "move", "next formula"},
-    {TUI_K_UP, 'k', A_UP, "k/Up", NULL, "previous formula"},
-    {TUI_K_PGDN, ' ', A_PGDN, "PgDn", NULL, "a page down"},
-    {TUI_K_PGUP, 'b', A_PGUP, "PgUp", NULL, "a page up"},
+    TUI_STUDY_MOVE_KEYS("formula"),
     {TUI_K_ENTER, 0, A_OPEN, "Enter", "page", "open the page that teaches it"},
     {'c', 0, A_CALC, "c", "calculator", "open the calculator that computes it"},
-    {'q', TUI_K_ESC, A_BACK, "q", "back", "back"},
+    TUI_STUDY_BACK_KEY,
 };
 
 struct formulas {
-    struct tui_study_list l;
+    struct tui_study_list l; /* first: tui_study_screen_draw and _leave */
 };
 
 void tui_formula_items(const struct lesson_formula *fs, size_t n, enum tui_charset cs,
@@ -85,34 +82,13 @@ static void *formulas_enter(struct tui_app *a, const void *arg)
     return s;
 }
 
-static void formulas_leave(struct tui_app *a, void *st)
-{
-    (void)a;
-    struct formulas *s = st;
-    tui_study_list_fini(&s->l);
-    free(s);
-}
-
 static void formulas_action(struct tui_app *a, void *st, int act)
 {
     struct formulas *s = st;
-    switch (act) {
-    case A_UP:
-    case A_DOWN:
-        tui_study_list_move(&s->l, act == A_UP ? -1 : 1);
-        break;
-    case A_PGUP:
-    case A_PGDN:
-        tui_study_list_move(&s->l, act == A_PGUP ? -4 : 4);
-        break;
-    case A_OPEN:
-    case A_CALC:
+    if (act == A_OPEN || act == A_CALC)
         tui_study_open(a, tui_study_list_selected(&s->l), act == A_CALC);
-        break;
-    case A_BACK:
-        tui_app_pop(a);
-        break;
-    }
+    else
+        tui_study_list_action(a, &s->l, act);
 }
 
 static struct tui_keymap formulas_keys(const void *st)
@@ -127,21 +103,12 @@ static const char *formulas_title(const void *st)
     return "formulas";
 }
 
-static void formulas_draw(struct tui_app *a, void *st, struct tui_canvas *c, struct tui_rect r,
-                          struct tui_cursor *cur)
-{
-    (void)a;
-    (void)cur;
-    struct formulas *s = st;
-    tui_view_study_list(&s->l, c, r);
-}
-
 const struct tui_screen tui_screen_formulas = {
     .name = "formulas",
     .enter = formulas_enter,
-    .leave = formulas_leave,
+    .leave = tui_study_screen_leave,
     .on_action = formulas_action,
     .keymap = formulas_keys,
     .title = formulas_title,
-    .draw = formulas_draw,
+    .draw = tui_study_screen_draw,
 };

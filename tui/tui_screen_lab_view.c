@@ -221,13 +221,9 @@ static void draw_charts(struct tui_lab_model *m, struct tui_canvas *c, struct tu
     }
     int cols = slots == 1 ? 1 : 2;
     int rowsn = slots <= 2 ? 1 : 2;
-    int cw = r.w / cols, chh = r.h / rowsn;
-    for (size_t g = 0; g < ng; g++) {
-        int col = (int)g % cols, row = (int)g / cols;
-        struct tui_rect cr = {r.y + row * chh, r.x + col * cw, chh,
-                              col == cols - 1 ? r.w - col * cw : cw - 1};
-        draw_group(m, c, cr, groups[g]);
-    }
+    for (size_t g = 0; g < ng; g++)
+        draw_group(m, c, tui_chart_grid_cell(r, cols, rowsn, TUI_LAB_CHART_MIN_H, (int)g),
+                   groups[g]);
 }
 
 static void draw_run_header(struct tui_lab_model *m, struct tui_canvas *c, struct tui_rect r)
@@ -247,14 +243,17 @@ static void draw_run_header(struct tui_lab_model *m, struct tui_canvas *c, struc
         x += tui_canvas_printf(c, r.y, x - 1, TUI_ST(0, TUI_C_MUTED), 24, "(run %lld recorded)",
                                m->run_id) +
              1;
-    tui_bar_draw(c, r.y, x, 20, m->progress, TUI_ST(0, col));
+    /* A run that is done is 100% done, whatever a lab last reported (the
+     * roofline lab's last report is 80%: "done ... 80%"). */
+    double progress = m->phase == TUI_LAB_DONE && strcmp(st, "done") == 0 ? 1 : m->progress;
+    tui_bar_draw(c, r.y, x, 20, progress, TUI_ST(0, col));
     x += 21;
-    x += tui_canvas_printf(c, r.y, x, TUI_ST(TUI_A_BOLD, 0), 5, "%3.0f%%", 100 * m->progress) + 2;
+    x += tui_canvas_printf(c, r.y, x, TUI_ST(TUI_A_BOLD, 0), 5, "%3.0f%%", 100 * progress) + 2;
     char el[32];
     snprintf(el, sizeof el, "%.1f s", m->elapsed);
     int ew = tui_text_width(el);
-    tui_canvas_put(c, r.y, x, m->progress_what ? m->progress_what : "", TUI_ST(0, 0),
-                   r.x + r.w - ew - 2 - x);
+    tui_canvas_put_cut(c, r.y, x, m->progress_what ? m->progress_what : "", TUI_ST(0, 0),
+                       r.x + r.w - ew - 2 - x);
     tui_canvas_put(c, r.y, r.x + r.w - ew - 1, el, TUI_ST(0, TUI_C_MUTED), -1);
 }
 

@@ -12,20 +12,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { A_UP = 1, A_DOWN, A_PGUP, A_PGDN, A_OPEN, A_ALL, A_BACK };
+enum { A_OPEN = TUI_STUDY_A_OWN, A_ALL };
 
 static const struct tui_binding keys[] = {
-    {TUI_K_DOWN, 'j', A_DOWN, "j/Down", "move", "next question"},
-    {TUI_K_UP, 'k', A_UP, "k/Up", NULL, "previous question"},
-    {TUI_K_PGDN, ' ', A_PGDN, "PgDn", NULL, "a page down"},
-    {TUI_K_PGUP, 'b', A_PGUP, "PgUp", NULL, "a page up"},
+    TUI_STUDY_MOVE_KEYS("question"),
     {TUI_K_ENTER, 0, A_OPEN, "Enter", "try again", "open the question on new numbers"},
     {'a', 0, A_ALL, "a", "all", "also list the ones answered right since"},
-    {'q', TUI_K_ESC, A_BACK, "q", "back", "back"},
+    TUI_STUDY_BACK_KEY,
 };
 
 struct mistakes {
-    struct tui_study_list l;
+    struct tui_study_list l; /* first: tui_study_screen_draw and _leave */
     bool all;
 };
 
@@ -108,14 +105,6 @@ static void *mistakes_enter(struct tui_app *a, const void *arg)
     return s;
 }
 
-static void mistakes_leave(struct tui_app *a, void *st)
-{
-    (void)a;
-    struct mistakes *s = st;
-    tui_study_list_fini(&s->l);
-    free(s);
-}
-
 static void mistakes_resume(struct tui_app *a, void *st)
 {
     load(a, st); /* a right answer since clears a question */
@@ -125,14 +114,6 @@ static void mistakes_action(struct tui_app *a, void *st, int act)
 {
     struct mistakes *s = st;
     switch (act) {
-    case A_UP:
-    case A_DOWN:
-        tui_study_list_move(&s->l, act == A_UP ? -1 : 1);
-        break;
-    case A_PGUP:
-    case A_PGDN:
-        tui_study_list_move(&s->l, act == A_PGUP ? -5 : 5);
-        break;
     case A_OPEN:
         if (!tui_study_list_selected(&s->l))
             tui_app_msg(a, false, "nothing to open");
@@ -148,8 +129,8 @@ static void mistakes_action(struct tui_app *a, void *st, int act)
                     s->all ? "the ones answered right since are listed too (a: hide)"
                            : "only the open ones");
         break;
-    case A_BACK:
-        tui_app_pop(a);
+    default:
+        tui_study_list_action(a, &s->l, act);
         break;
     }
 }
@@ -166,22 +147,13 @@ static const char *mistakes_title(const void *st)
     return "mistakes";
 }
 
-static void mistakes_draw(struct tui_app *a, void *st, struct tui_canvas *c, struct tui_rect r,
-                          struct tui_cursor *cur)
-{
-    (void)a;
-    (void)cur;
-    struct mistakes *s = st;
-    tui_view_study_list(&s->l, c, r);
-}
-
 const struct tui_screen tui_screen_mistakes = {
     .name = "mistakes",
     .enter = mistakes_enter,
-    .leave = mistakes_leave,
+    .leave = tui_study_screen_leave,
     .resume = mistakes_resume,
     .on_action = mistakes_action,
     .keymap = mistakes_keys,
     .title = mistakes_title,
-    .draw = mistakes_draw,
+    .draw = tui_study_screen_draw,
 };

@@ -14,15 +14,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { A_UP = 1, A_DOWN, A_PGUP, A_PGDN, A_OPEN, A_BACK };
+enum { A_OPEN = TUI_STUDY_A_OWN };
 
+/* Letters are the search text: no j/k/q, Esc goes back. */
 static const struct tui_binding keys[] = {
     {TUI_K_ENTER, 0, A_OPEN, "Enter", "open", "open the selected page, question or calculator"},
-    {TUI_K_DOWN, 0, A_DOWN, "Down", "move", "next place"},
-    {TUI_K_UP, 0, A_UP, "Up", NULL, "previous place"},
-    {TUI_K_PGDN, 0, A_PGDN, "PgDn", NULL, "a page down"},
-    {TUI_K_PGUP, 0, A_PGUP, "PgUp", NULL, "a page up"},
-    {TUI_K_ESC, 0, A_BACK, "Esc", "back", "back (letters are the search text)"},
+    {TUI_K_DOWN, 0, TUI_STUDY_A_DOWN, "Down", "move", "next place"},
+    {TUI_K_UP, 0, TUI_STUDY_A_UP, "Up", NULL, "previous place"},
+    {TUI_K_PGDN, 0, TUI_STUDY_A_PGDN, "PgDn", NULL, "a page down"},
+    {TUI_K_PGUP, 0, TUI_STUDY_A_PGUP, "PgUp", NULL, "a page up"},
+    {TUI_K_ESC, 0, TUI_STUDY_A_BACK, "Esc", "back", "back (letters are the search text)"},
 };
 
 struct search {
@@ -120,23 +121,10 @@ static bool search_key(struct tui_app *a, void *st, int key)
 static void search_action(struct tui_app *a, void *st, int act)
 {
     struct search *s = st;
-    switch (act) {
-    case A_UP:
-    case A_DOWN:
-        tui_study_list_move(&s->l, act == A_UP ? -1 : 1);
-        break;
-    case A_PGUP:
-    case A_PGDN:
-        tui_study_list_move(&s->l, act == A_PGUP ? -4 : 4);
-        break;
-    case A_OPEN:
-        if (!tui_study_open(a, tui_study_list_selected(&s->l), false))
-            tui_app_msg(a, false, "nothing to open: type what to look for");
-        break;
-    case A_BACK:
-        tui_app_pop(a);
-        break;
-    }
+    if (act != A_OPEN)
+        tui_study_list_action(a, &s->l, act);
+    else if (!tui_study_open(a, tui_study_list_selected(&s->l), false))
+        tui_app_msg(a, false, "nothing to open: type what to look for");
 }
 
 static struct tui_keymap search_keys(const void *st)

@@ -7,8 +7,12 @@
  * And opening an entry's target (a question at a variant, a lesson at a
  * page, a calculator), which all three do the same way.
  *
- * The model and its view are pure (tests render them); tui_study_open is
- * the one function that pushes another screen.
+ * And what the three screens do alike: the movement keys and their
+ * actions, and for formulas and mistakes, whose state is the list, the
+ * draw and leave functions of their screen tables.
+ *
+ * The model and its view are pure (tests render them); tui_study_open and
+ * tui_study_list_action are the functions that push or pop a screen.
  */
 #include "tui/tui_screen.h"
 
@@ -64,6 +68,44 @@ const struct tui_study_item *tui_study_list_selected(const struct tui_study_list
     return l->n ? &l->items[l->sel] : NULL;
 }
 
+bool tui_study_list_action(struct tui_app *a, struct tui_study_list *l, int act)
+{
+    long page = l->shown > 1 ? (long)l->shown : 1;
+    switch (act) {
+    case TUI_STUDY_A_UP:
+        tui_study_list_move(l, -1);
+        return true;
+    case TUI_STUDY_A_DOWN:
+        tui_study_list_move(l, 1);
+        return true;
+    case TUI_STUDY_A_PGUP:
+        tui_study_list_move(l, -page);
+        return true;
+    case TUI_STUDY_A_PGDN:
+        tui_study_list_move(l, page);
+        return true;
+    case TUI_STUDY_A_BACK:
+        tui_app_pop(a);
+        return true;
+    }
+    return false;
+}
+
+void tui_study_screen_draw(struct tui_app *a, void *st, struct tui_canvas *c, struct tui_rect r,
+                           struct tui_cursor *cur)
+{
+    (void)a;
+    (void)cur;
+    tui_view_study_list((struct tui_study_list *)st, c, r); /* the state's first member */
+}
+
+void tui_study_screen_leave(struct tui_app *a, void *st)
+{
+    (void)a;
+    tui_study_list_fini((struct tui_study_list *)st);
+    free(st);
+}
+
 static int item_rows(const struct tui_study_item *it)
 {
     int r = 1;
@@ -80,6 +122,7 @@ void tui_view_study_list(struct tui_study_list *l, struct tui_canvas *c, struct 
         y += 2;
     }
     int bottom = r.y + r.h; /* the last row holds the "more" mark */
+    l->shown = 0;
     if (l->n == 0) {
         tui_canvas_put_cut(c, y, r.x + 2, l->empty ? l->empty : "nothing here",
                            TUI_ST(0, TUI_C_MUTED), r.w - 4);
@@ -138,6 +181,7 @@ void tui_view_study_list(struct tui_study_list *l, struct tui_canvas *c, struct 
         }
         y++; /* a blank row between entries */
     }
+    l->shown = i - l->top;
     if (i < l->n) {
         char more[64];
         snprintf(more, sizeof more, "%s %zu more below (j/k, PgDn)", tui_glyph(c->cs, "↓", "v"),

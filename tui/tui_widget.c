@@ -11,6 +11,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- cut text ---------------------------------------------------------------- */
@@ -20,6 +21,13 @@ int tui_canvas_put_cut(struct tui_canvas *c, int y, int x, const char *s, struct
 {
     if (!s || max_w <= 0)
         return 0;
+    /* Under ASCII "±" is "+/-" and "…" is "...": measure what is drawn. */
+    char *ascii = tui_canvas_ascii_expand(c, s);
+    if (ascii) {
+        int n = tui_canvas_put_cut(c, y, x, ascii, st, max_w);
+        free(ascii);
+        return n;
+    }
     if (tui_text_width(s) <= max_w)
         return tui_canvas_put(c, y, x, s, st, max_w);
     /* ASCII has no ellipsis: "..." (one '.' would read as a full stop) */

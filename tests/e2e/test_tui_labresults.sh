@@ -82,6 +82,14 @@ if [ "$n_rows" -eq "$n_figs" ]; then ok; else
   fail "200×50: scrolled through $n_rows result rows, the run stored $n_figs:"$'\n'"$rows"; fi
 expect_screen main "Karp-Flatt serial fraction" "four charts a page at 200×50"
 expect_screen main "efficiency S(p)/p" "the efficiency chart too"
+# Side by side, a legend at the right edge of one chart stays apart from the
+# next chart's title: "── median time per trial speedup against p" read as
+# one line (issue 26). A title stands at the start of its row or after three
+# blanks (a legend's own "── Karp-Flatt serial fraction" is not a title).
+titles='time per trial against p|speedup against p|efficiency S\(p\)/p|Karp-Flatt serial fraction'
+run_on=$(cap main | sed -e 's/─/-/g' -e 's/┄/-/g' | grep -E "[^ -] {1,2}($titles)")
+if [ -z "$run_on" ]; then ok; else fail "200×50: a chart title runs on from what stands before it: $run_on"; fi
+expect_re main "per trial {3,}speedup against p" "the time chart's legend, then blanks, then the speedup chart's title"
 TM resize-window -t main -x 80 -y 24
 
 # ---- the memory lab's stride sweep: a log axis with power-of-two ticks -------------

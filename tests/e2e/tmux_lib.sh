@@ -78,7 +78,7 @@ open_lab_form() {
   keys "$1" l
   expect_screen "$1" "$3" "lab list"
   for _ in $(seq 20); do
-    cap "$1" | grep -qF "▶ $2" && break
+    cap "$1" | grep -qE "(▶|>) $2( |$)" && break # ">" under LANG=C
     keys "$1" Down
     sleep 0.05
   done
