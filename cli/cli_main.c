@@ -49,7 +49,7 @@ static const struct cli_command commands[] = {
      cli_cmd_formulas},
     {"lab", "lab list | run NAME [--set KEY=VALUE]... | runs [NAME] | show RUN",
      "run a lab on this machine and list or show your runs", cli_cmd_lab},
-    {"code", "code list | start QID [--out FILE] [--force] | run QID [FILE]",
+    {"code", "code list | start QID [--out FILE] [--force] | run QID [FILE] | show QID",
      "programming labs: write a kernel, run it sandboxed, graded by its share of this machine's "
      "roofline",
      cli_cmd_code},

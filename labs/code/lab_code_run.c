@@ -918,8 +918,10 @@ compile_student:;
             free(why);
             break;
         }
-        if (!noref && call > 1 && !(o && o->skip_reference_timing && nr > 0))
+        if (!noref && call > 1 && !(o && o->skip_reference_timing && nr > 0)) {
             rs[nr++] = t;
+            emit(&j, "reference_ms", call - 1, t * 1e3);
+        }
         for (int i = 0; !noref && i <= s->n_args; i++)
             if (j.want[i])
                 memcpy(j.want[i], out_ptr(&j, &j.ref, i), out_bytes(&j, i));
@@ -963,6 +965,8 @@ compile_student:;
             emit(&j, "call_ms", call - 1, t * 1e3);
             if (t > 0)
                 emit(&j, "gflops", call - 1, out->flops / t * 1e-9);
+            if (t > 0 && out->bytes > 0)
+                emit(&j, "gbs", call - 1, out->bytes / t * 1e-9);
         }
         if (o && o->sink && o->sink->progress)
             o->sink->progress(o->sink->ud, (double)call / (reps + 1), "timed calls");
