@@ -542,8 +542,9 @@ int lab_code_roof_get(struct db *db, int64_t user_id, double size_bytes, int thr
 /* What `warpbench bench code` measures. */
 struct lab_code_bench {
     double size_bytes;
-    double copy_gbs, memcpy_gbs;          /* the harness's copy vs memcpy in this process */
-    double fma_gflops, fma_theory_gflops; /* measured vs cores x units x lanes x 2 x clock */
+    double copy_gbs, memcpy_gbs;               /* the harness's copy vs memcpy in this process: */
+    double copy_median_gbs, memcpy_median_gbs; /* best calls above, median calls here */
+    double fma_gflops, fma_theory_gflops;      /* measured vs cores x units x lanes x 2 x clock */
     int cores, units, lanes;
     double clock_ghz;
     double kernel_s;          /* a ~1 ms kernel: its own time (median) */

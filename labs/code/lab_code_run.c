@@ -153,8 +153,21 @@ static double mem_bytes(const struct lab_code_spec *s)
     return (s->mem_mib > 0 ? s->mem_mib : 256) * 1024 * 1024;
 }
 
-/* The longest answer to the ping that is not counted in a call's time. */
+/* The most CPU time the runner may use answering the ping (from its
+ * SIGCONT to the start of the call) for that time not to count in the
+ * call. */
 #define LAB_CODE_READY_MAX_S 200e-6
+
+/* The CPU time the child (all its threads) has used, as the kernel counts
+ * it: nothing in the child can forge it. NaN when it cannot be read. */
+static double child_cpu_s(pid_t pid)
+{
+    clockid_t c;
+    struct timespec ts;
+    if (clock_getcpuclockid(pid, &c) != 0 || clock_gettime(c, &ts) != 0)
+        return NAN;
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 /* ---- a runner child ----------------------------------------------------------------------- */
 
@@ -168,7 +181,8 @@ struct runner {
     bool stopped;  /* SIGSTOPped between calls */
     double last_s; /* the last call's time */
     const char *so_path;
-    int status; /* the wait status once dead */
+    int threads; /* the code's threads (the spec's, not the mapping's) */
+    int status;  /* the wait status once dead */
     bool dead;
 };
 
@@ -286,6 +300,7 @@ static int runner_start(struct runner *r, const struct lab_code_spec *s, const s
     memset(r, 0, sizeof *r);
     r->fd = -1;
     r->so_path = so_path;
+    r->threads = s->threads > 0 ? s->threads : 1;
     r->size = l->size;
     r->fd = memfd_create("wb-code", MFD_CLOEXEC);
     if (r->fd < 0)
@@ -368,12 +383,26 @@ static int runner_start(struct runner *r, const struct lab_code_spec *s, const s
 
 enum call_end { CALL_OK, CALL_DIED, CALL_TIMEOUT, CALL_CANCELLED };
 
+/* The CPUs this process may run on. */
+static int online_cpus(void)
+{
+    static int n;
+    if (n == 0) {
+        cpu_set_t set;
+        n = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
+        if (n < 1)
+            n = 1;
+    }
+    return n;
+}
+
 /* One call, timed by this process. Leaves the child stopped after it. */
 static enum call_end runner_call(struct runner *r, double timeout_s, atomic_int *cancel,
                                  double *secs)
 {
     struct lab_code_shm *h = r->h;
     uint32_t k = ++r->k;
+    double cpu0 = child_cpu_s(r->pid);
     if (r->stopped) {
         kill(r->pid, SIGCONT);
         r->stopped = false;
@@ -381,17 +410,32 @@ static enum call_end runner_call(struct runner *r, double timeout_s, atomic_int 
     double start = now_s();
     atomic_store(&h->cmd, 2 * k);
     futex_wake(&h->cmd);
-    while (atomic_load(&h->ready) != 2 * k) {
+    /* spin for the answer (5 ms at most): a parent asleep here would add
+     * its own wake-up to a slow answer, which counts in the call (below) */
+    for (long spin = 0; atomic_load(&h->ready) != 2 * k; spin++) {
+        if ((spin & 63) != 0 || now_s() - start < 5e-3) {
+            relax();
+            continue;
+        }
         if (runner_dead(r))
             return CALL_DIED;
         if (now_s() - start > 30)
             return CALL_TIMEOUT;
         futex_wait_ms(&h->ready, atomic_load(&h->ready), 5);
     }
-    /* spin without yielding for 50 us only: on a machine with fewer free
-     * cores than the code's threads plus this one, a longer spin takes a
-     * core from the code (measured: a 1 ms kernel then took 3x longer) */
-    const double spin_s = 50e-6;
+    /* How the parent waits for the answer decides what the clock adds to
+     * the call. Spinning catches the answer within a fraction of a
+     * microsecond, but a spinning parent takes a core: where the code's
+     * threads and the parent do not all fit on the cores this process may
+     * use, the parent sleeps on the futex at once (the runner wakes it: a
+     * few microseconds on a quiet machine, against calls of milliseconds).
+     * Where they fit, it spins for as long as the call before took, twice
+     * over and at least 5 ms, at most 1 s, and then sleeps. It never calls
+     * sched_yield: on a busy machine that hands its core to another
+     * program for a whole time slice, and the slice would be counted in
+     * the call (the overhead on a 1 ms kernel). */
+    double spin_s = r->threads + 1 <= online_cpus() ? fmin(2 * r->last_s + 5e-3, 1.0) : 0;
+    double cpu1 = child_cpu_s(r->pid);
     double t0 = now_s();
     atomic_store(&h->cmd, 2 * k + 1);
     double t1;
@@ -400,13 +444,9 @@ static enum call_end runner_call(struct runner *r, double timeout_s, atomic_int 
             t1 = now_s();
             break;
         }
-        if ((spin & 255) == 0) {
+        if ((spin & 63) == 0) {
             double t = now_s();
-            /* after 50 us, give the core to whoever needs it (the child's
-             * threads, on a busy machine) between looks */
-            if (t - t0 > spin_s)
-                sched_yield();
-            if (t - t0 > 0.005) {
+            if (t - t0 > spin_s) {
                 if (runner_dead(r))
                     return CALL_DIED;
                 if (t - t0 > timeout_s)
@@ -414,6 +454,7 @@ static enum call_end runner_call(struct runner *r, double timeout_s, atomic_int 
                 if (cancel && atomic_load(cancel))
                     return CALL_CANCELLED;
                 futex_wait_ms(&h->done, atomic_load(&h->done), 10);
+                continue;
             }
         }
         relax();
@@ -430,10 +471,16 @@ static enum call_end runner_call(struct runner *r, double timeout_s, atomic_int 
     }
     r->stopped = true;
     /* The inputs are in the mapping from the ping on: a runner slow to
-     * answer it may be working on them before the clock starts (the code
-     * can rewrite the runner's loop), so a slow answer counts in the time.
-     * A runner that is merely waking answers within microseconds. */
-    *secs = t0 - start > LAB_CODE_READY_MAX_S ? t1 - start : t1 - t0;
+     * answer it may be working on them before the clock starts (code that
+     * never returned, having written `done` itself, resumes at SIGCONT
+     * where it was), so a slow answer counts in the time. Slow is judged by
+     * the CPU time the child used from before its SIGCONT to the start of
+     * the call, which the kernel counts and the child cannot forge: a
+     * runner that is merely waiting for a core (a busy machine: tens of
+     * milliseconds at a load of 10 per core) uses microseconds of it, and
+     * that wait is the machine's, not the code's. */
+    bool slow = !(cpu1 - cpu0 <= LAB_CODE_READY_MAX_S);
+    *secs = slow ? t1 - start : t1 - t0;
     r->last_s = *secs;
     return CALL_OK;
 }
