@@ -223,9 +223,7 @@ static void sink_sample(void *ud, const struct core_sample *s)
     if (!k->samples)
         return;
     if (k->json) {
-        cli_json_sample(&k->line, s);
-        if ((fwrite(k->line.data, 1, k->line.len, stdout) != k->line.len || ferror(stdout)) &&
-            !code_signal) {
+        if (!cli_json_sample_put(&k->line, s) && !code_signal) {
             /* the reader went away (`| head`): stop the run as a cancel */
             code_signal = SIGPIPE;
             atomic_store(&code_cancel, 1);

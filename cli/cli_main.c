@@ -318,6 +318,12 @@ void cli_json_sample(struct core_buf *line, const struct core_sample *s)
     core_buf_putc(line, '\n');
 }
 
+bool cli_json_sample_put(struct core_buf *line, const struct core_sample *s)
+{
+    cli_json_sample(line, s);
+    return fwrite(line->data, 1, line->len, stdout) == line->len && !ferror(stdout);
+}
+
 int cli_open_store(struct cli_ctx *cx)
 {
     if (cx->db)
