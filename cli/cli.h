@@ -174,6 +174,9 @@ void cli_json_close(struct core_buf *b, struct core_json *j);
  * line (reset first; caller-owned): {"type":"sample","series",...,"step",
  * ...,"value",...,"t",... (rounded to the microsecond)}. */
 void cli_json_sample(struct core_buf *line, const struct core_sample *s);
+/* cli_json_sample written to stdout at once. False when the write failed
+ * (the reader went away: `| head`), which the run treats as a cancel. */
+bool cli_json_sample_put(struct core_buf *line, const struct core_sample *s);
 
 /* A design answer's evidence under key "claims": one object per rubric
  * concept, in order: {"concept", "points", "earned", "status", "how",

@@ -26,6 +26,8 @@ int cli_bench_code(struct cli_ctx *cx, int kib)
         core_json_knum(&j, "size_bytes", b.size_bytes);
         core_json_knum(&j, "copy_gbs", b.copy_gbs);
         core_json_knum(&j, "memcpy_gbs", b.memcpy_gbs);
+        core_json_knum(&j, "copy_median_gbs", b.copy_median_gbs);
+        core_json_knum(&j, "memcpy_median_gbs", b.memcpy_median_gbs);
         core_json_knum(&j, "copy_vs_memcpy", copy_ratio);
         core_json_knum(&j, "fma_gflops", b.fma_gflops);
         core_json_knum(&j, "fma_theory_gflops", b.fma_theory_gflops);
@@ -44,6 +46,8 @@ int cli_bench_code(struct cli_ctx *cx, int kib)
         printf("  copy     %8.2f GB/s through the harness   memcpy here %8.2f GB/s   ratio %.3f "
                "(goal 0.90-1.10)\n",
                b.copy_gbs, b.memcpy_gbs, copy_ratio);
+        printf("           (best calls; the medians: %.2f and %.2f GB/s)\n", b.copy_median_gbs,
+               b.memcpy_median_gbs);
         printf("  FMA peak %8.1f GFLOP/s on %d cores       theory %.1f = %d cores x %d units x "
                "%d lanes x 2 x %.2f GHz   ratio %.3f (goal 0.85-1.15)\n",
                b.fma_gflops, b.cores, b.fma_theory_gflops, b.cores, b.units, b.lanes, b.clock_ghz,

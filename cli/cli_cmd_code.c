@@ -1,9 +1,10 @@
 /* cli_cmd_code.c — `warpbench code list | start QID [--out FILE] [--force] |
- * run QID [FILE]`: the programming labs. A `code` question (its exercise
+ * run QID [FILE] | show QID`: the programming labs. A `code` question (its exercise
  * read by grader/grader_kind_code.c) is turned into the harness's spec
  * (labs/code/), run against this machine's roofline (the "roofline" lab's
  * latest run here, or a new one), printed with live lines while it runs,
- * and recorded as an attempt whose answer is the code itself. */
+ * and recorded as an attempt whose answer is the code itself, its timed
+ * calls as a "code" lab run (lab_code_run_recorded) that `code show` reads. */
 #include "cli/cli.h"
 #include "grader/grader.h"
 #include "labs/lab.h"
@@ -199,7 +200,17 @@ static int code_start(struct cli_ctx *cx, const char *qid, const char *out, bool
     return 0;
 }
 
-/* Live lines while the harness runs (stderr, so --json stays one document). */
+/* Where a run's reports go: with --json, stdout carries one JSON object
+ * per line, a {"type":"sample",...} line per timed call's sample as it is
+ * measured (cli_json_sample: the shape `lab run --json` streams), then the
+ * {"type":"result",...} line; log lines go to stderr. Without --json the
+ * calls are lines on stderr and the result is text on stdout. */
+struct code_sink {
+    bool json;
+    bool samples; /* this run's samples (not the roofline's, measured first) */
+    struct core_buf line;
+};
+
 static void sink_log(void *ud, enum lab_log_level lv, const char *line)
 {
     (void)ud;
@@ -208,11 +219,18 @@ static void sink_log(void *ud, enum lab_log_level lv, const char *line)
 
 static void sink_sample(void *ud, const struct core_sample *s)
 {
-    bool json = *(bool *)ud;
-    if (json)
+    struct code_sink *k = ud;
+    if (!k->samples)
         return;
-    if (strcmp(s->series, "call_ms") == 0)
+    if (k->json) {
+        if (!cli_json_sample_put(&k->line, s) && !code_signal) {
+            /* the reader went away (`| head`): stop the run as a cancel */
+            code_signal = SIGPIPE;
+            atomic_store(&code_cancel, 1);
+        }
+    } else if (strcmp(s->series, "call_ms") == 0) {
         fprintf(stderr, "  call %lld: %.3f ms\n", s->step, s->value);
+    }
 }
 
 static void print_roof(const struct lab_code_roof *r, bool measured)
@@ -259,28 +277,41 @@ static int code_run(struct cli_ctx *cx, const char *qid, const char *file)
     }
     code_signal = 0;
     atomic_store(&code_cancel, 0);
-    struct sigaction sa, old_int, old_term;
+    struct sigaction sa, old_int, old_term, old_pipe;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
-    bool json = cx->json;
-    struct lab_sink sink = {.sample = sink_sample, .log = sink_log, .ud = &json};
+    sa.sa_handler = SIG_IGN; /* a closed stdout is seen by fwrite, not by dying */
+    sigaction(SIGPIPE, &sa, &old_pipe);
+    struct code_sink ks = {.json = cx->json};
+    core_buf_init(&ks.line);
+    if (cx->json)
+        setvbuf(stdout, NULL, _IOLBF, 0); /* a reader sees each sample as it comes */
+    struct lab_sink sink = {.sample = sink_sample, .log = sink_log, .ud = &ks};
     int64_t uid = lesson_session_user_id(cx->session);
     /* the roofline at the exercise's working set (its bytes per call) */
     int lrc = lab_code_roof_get(cx->db, uid, bytes, s.threads > 0 ? s.threads : 1, &sink, 1,
                                 &code_cancel, &roof, &measured, &e);
     if (lrc == CORE_OK) {
-        struct lab_code_opts o = {.roof = &roof, .sink = &sink, .cancel = &code_cancel};
+        struct lab_code_opts o = {.roof = &roof};
+        struct lab_run_opts ro = {
+            .db = cx->db, .user_id = uid, .sinks = &sink, .n_sinks = 1, .cancel = &code_cancel};
+        char question[300];
+        snprintf(question, sizeof question, "%s:%s", v.q.pack_id, v.q.id);
         fprintf(stderr, "running %s from %s\n", cli_tx1(v.q.id), cli_tx1(path));
-        lrc = lab_code_run(&s, path, &o, &r, &e);
+        ks.samples = true;
+        lrc = lab_code_run_recorded(&s, question, path, &o, &ro, &r, &e);
     }
+    core_buf_fini(&ks.line);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
+    sigaction(SIGPIPE, &old_pipe, NULL);
     if (lrc == CORE_ERR_CANCELLED) {
         fprintf(stderr, "warpbench: cancelled\n");
-        rc = code_signal == SIGTERM ? 143 : CLI_EXIT_CANCELLED;
+        rc = code_signal == SIGTERM || code_signal == SIGPIPE ? 128 + code_signal
+                                                              : CLI_EXIT_CANCELLED;
         goto out;
     }
     if (lrc != CORE_OK) {
@@ -315,8 +346,10 @@ static int code_run(struct cli_ctx *cx, const char *qid, const char *file)
         struct core_buf b;
         struct core_json j;
         cli_json_open(&b, &j);
+        core_json_kstr(&j, "type", "result");
         core_json_kstr(&j, "question", v.q.id);
         core_json_kstr(&j, "file", path);
+        core_json_kint_if(&j, "run", r.run_id != 0, r.run_id);
         core_json_kbool(&j, "compiled", r.compiled);
         core_json_kbool(&j, "correct", r.correct);
         core_json_kstr(&j, "message", r.message);
@@ -332,6 +365,8 @@ static int code_run(struct cli_ctx *cx, const char *qid, const char *file)
         core_json_knum(&j, "seconds", r.t_median_s);
         core_json_knum(&j, "reference_seconds", r.ref_median_s);
         core_json_knum(&j, "spread_pct", r.spread_pct);
+        core_json_kbool(&j, "noisy", r.noisy);
+        core_json_kstr(&j, "noise", r.noise[0] ? r.noise : NULL);
         core_json_knum(&j, "flops", r.flops);
         core_json_knum(&j, "bytes", r.bytes);
         core_json_knum(&j, "roof_gflops", r.roof_gflops);
@@ -374,8 +409,13 @@ static int code_run(struct cli_ctx *cx, const char *qid, const char *file)
             printf("  graded work: recorded ungraded; your instructor re-runs it and grades it\n");
         else
             printf("  score    %.3g / %.3g\n", r.score * pts, pts);
+        if (r.noisy)
+            printf("  NOISY: %s\n", cli_tx1(r.noise));
         if (arc != CORE_OK)
             printf("  (not recorded: %s)\n", cli_tx1(ae.msg));
+        else if (r.run_id)
+            printf("  recorded as attempt %lld, its calls as lab run %lld\n", (long long)attempt,
+                   (long long)r.run_id);
         else
             printf("  recorded as attempt %lld\n", (long long)attempt);
     }
@@ -411,7 +451,9 @@ static char *figures_json(const struct lab_code_result *r, const struct lab_code
     core_json_knum(&fj, "fma_gflops", roof->fma_gflops);
     core_json_knum(&fj, "triad_gbs", roof->triad_gbs);
     core_json_kint(&fj, "roofline_run", roof->run_id);
-    core_json_kbool(&fj, "noisy", roof->noisy || r->spread_pct > 20);
+    core_json_kbool(&fj, "noisy", roof->noisy || r->noisy || r->spread_pct > 20);
+    /* the "code" lab run holding each timed call's samples */
+    core_json_kint_if(&fj, "run", r->run_id != 0, r->run_id);
     core_json_obj_end(&fj);
     return core_buf_steal(&fig);
 }
@@ -430,6 +472,117 @@ static char *feedback_text(const struct lab_code_result *r)
                         "naive reference",
                         r->gflops, r->gbs, 100 * r->roofline_fraction, r->speedup);
     return core_buf_steal(&fb);
+}
+
+/* The samples of one series of a "code" run, in step order, as a JSON
+ * array or a line of text. */
+static void calls_of(struct cli_ctx *cx, int64_t run, const char *series, struct core_json *j,
+                     struct core_buf *text)
+{
+    struct db_labsample *sm = NULL;
+    size_t n = 0;
+    struct core_err e = {0};
+    if (run > 0 && db_labrun_samples_read(cx->db, run, series, &sm, &n, &e) != CORE_OK)
+        n = 0;
+    if (j)
+        core_json_arr_begin(j);
+    for (size_t i = 0; i < n; i++) {
+        if (j)
+            core_json_num(j, sm[i].value);
+        if (text)
+            core_buf_printf(text, "%s%.4g", i ? " " : "", sm[i].value);
+    }
+    if (j)
+        core_json_arr_end(j);
+    db_labsamples_free(sm, n);
+}
+
+static double fig(const struct core_kv *kv, size_t n, const char *key)
+{
+    const struct core_kv *f = core_kv_find(kv, n, key);
+    return f && f->is_num ? f->num : NAN;
+}
+
+/* `code show QID`: the user's runs of the exercise, oldest first: what
+ * each earned and the time of every timed call (its "code" lab run). */
+static int code_show(struct cli_ctx *cx, const char *qid)
+{
+    struct lesson_question_view v;
+    const struct grader_question *gq;
+    int rc = find_code(cx, qid, &v, &gq);
+    if (rc != 0)
+        return rc;
+    struct core_err e = {0};
+    struct db_attempt *at = NULL;
+    size_t n = 0;
+    if (db_attempt_list(cx->db, lesson_session_user_id(cx->session), v.q.pack_id, v.q.id, &at, &n,
+                        &e) != CORE_OK) {
+        lesson_question_view_fini(&v);
+        return cli_fail(&e);
+    }
+    struct core_buf b;
+    struct core_json j;
+    if (cx->json) {
+        cli_json_open(&b, &j);
+        core_json_kstr(&j, "question", v.q.id);
+        core_json_key(&j, "attempts");
+        core_json_arr_begin(&j);
+    } else if (n == 0) {
+        printf("%s: no runs yet (warpbench code run %s FILE)\n", cli_tx1(v.q.id), cli_tx1(v.q.id));
+    }
+    for (size_t i = 0; i < n; i++) {
+        struct core_kv *kv = NULL;
+        size_t nk = 0;
+        if (!at[i].params_json || core_json_parse_flat(at[i].params_json, &kv, &nk, NULL) != 0)
+            nk = 0;
+#define FIG(key) fig(kv, nk, key)
+        int64_t run = isfinite(FIG("run")) ? (int64_t)FIG("run") : 0;
+        if (cx->json) {
+            core_json_obj_begin(&j);
+            core_json_kint(&j, "attempt", at[i].id);
+            core_json_kstr(&j, "created_at", at[i].created_at);
+            core_json_kbool(&j, "compiled", at[i].valid);
+            core_json_kbool(&j, "correct", at[i].has_value);
+            core_json_knum(&j, "score", at[i].score);
+            core_json_knum(&j, "max", at[i].max);
+            core_json_kbool(&j, "sealed", at[i].sealed);
+            core_json_knum(&j, "gflops", FIG("gflops"));
+            core_json_knum(&j, "gbs", FIG("gbs"));
+            core_json_knum(&j, "roofline_fraction", FIG("roofline_fraction"));
+            core_json_knum(&j, "speedup", FIG("speedup"));
+            core_json_kint_if(&j, "run", run > 0, run);
+            core_json_key(&j, "calls_ms");
+            calls_of(cx, run, "call_ms", &j, NULL);
+            core_json_key(&j, "reference_ms");
+            calls_of(cx, run, "reference_ms", &j, NULL);
+            core_json_obj_end(&j);
+        } else {
+            printf("attempt %lld  %s  %s", (long long)at[i].id, cli_tx1(at[i].created_at),
+                   !at[i].valid      ? "does not compile"
+                   : at[i].has_value ? "correct"
+                                     : "NOT CORRECT");
+            if (at[i].has_value)
+                printf("  %.4g GFLOP/s  %.4g GB/s  %.1f%% of the roofline  %.2fx", FIG("gflops"),
+                       FIG("gbs"), 100 * FIG("roofline_fraction"), FIG("speedup"));
+            printf("  score %.3g / %.3g%s\n", at[i].score, at[i].max,
+                   at[i].sealed ? " (sealed)" : "");
+            struct core_buf t;
+            core_buf_init(&t);
+            calls_of(cx, run, "call_ms", NULL, &t);
+            if (t.len)
+                printf("  calls (ms, lab run %lld): %s\n", (long long)run, t.data);
+            core_buf_fini(&t);
+        }
+#undef FIG
+        core_kv_free(kv, nk);
+    }
+    if (cx->json) {
+        core_json_arr_end(&j);
+        cli_json_close(&b, &j);
+    }
+    db_attempts_free(at, n);
+    lesson_question_view_fini(&v);
+    return 0;
 }
 
 int cli_code_rerun(void *ud, const char *qid, const struct grader_question *gq, const char *code,
@@ -495,7 +648,7 @@ int cli_cmd_code(struct cli_ctx *cx, struct cli_args *a)
     if (missing)
         return cli_usage(cmd, "--out needs a file name");
     if (a->argc < 1)
-        return cli_usage(cmd, "say list, start or run");
+        return cli_usage(cmd, "say list, start, run or show");
     const char *sub = a->argv[0];
     a->argc--;
     a->argv++;
@@ -507,11 +660,15 @@ int cli_cmd_code(struct cli_ctx *cx, struct cli_args *a)
         int rc = cli_begin(cx, cmd, a, 1, 1, CLI_NEED_SESSION);
         return rc ? rc : code_start(cx, a->argv[0], has_out ? out : NULL, force);
     }
+    if (strcmp(sub, "show") == 0) {
+        int rc = cli_begin(cx, cmd, a, 1, 1, CLI_NEED_SESSION);
+        return rc ? rc : code_show(cx, a->argv[0]);
+    }
     if (strcmp(sub, "run") == 0) {
         if (has_out)
             return cli_usage(cmd, "--out is for code start");
         int rc = cli_begin(cx, cmd, a, 1, 2, CLI_NEED_SESSION);
         return rc ? rc : code_run(cx, a->argv[0], a->argc > 1 ? a->argv[1] : NULL);
     }
-    return cli_usage(cmd, "unknown subcommand %s (list, start or run)", cli_tx1(sub));
+    return cli_usage(cmd, "unknown subcommand %s (list, start, run or show)", cli_tx1(sub));
 }

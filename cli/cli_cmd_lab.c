@@ -168,9 +168,7 @@ static void sink_sample(void *ud, const struct core_sample *s)
 {
     struct term_sink *t = ud;
     if (t->json) {
-        cli_json_sample(&t->line, s);
-        if ((fwrite(t->line.data, 1, t->line.len, stdout) != t->line.len || ferror(stdout)) &&
-            !run_signal) {
+        if (!cli_json_sample_put(&t->line, s) && !run_signal) {
             /* The reader went away (`| head`): stop the run as a cancel. */
             run_signal = SIGPIPE;
             atomic_store(&run_cancel, 1);

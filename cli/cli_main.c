@@ -49,7 +49,7 @@ static const struct cli_command commands[] = {
      cli_cmd_formulas},
     {"lab", "lab list | run NAME [--set KEY=VALUE]... | runs [NAME] | show RUN",
      "run a lab on this machine and list or show your runs", cli_cmd_lab},
-    {"code", "code list | start QID [--out FILE] [--force] | run QID [FILE]",
+    {"code", "code list | start QID [--out FILE] [--force] | run QID [FILE] | show QID",
      "programming labs: write a kernel, run it sandboxed, graded by its share of this machine's "
      "roofline",
      cli_cmd_code},
@@ -316,6 +316,12 @@ void cli_json_sample(struct core_buf *line, const struct core_sample *s)
     core_json_knum(&j, "t", round(s->t * 1e6) / 1e6); /* µs is plenty */
     core_json_obj_end(&j);
     core_buf_putc(line, '\n');
+}
+
+bool cli_json_sample_put(struct core_buf *line, const struct core_sample *s)
+{
+    cli_json_sample(line, s);
+    return fwrite(line->data, 1, line->len, stdout) == line->len && !ferror(stdout);
 }
 
 int cli_open_store(struct cli_ctx *cx)

@@ -253,6 +253,10 @@ struct lab_run_opts {
      * process that must quit at once (a second Ctrl-C) writes "cancelled"
      * and its reason there, and the next Warpbench closes the run so. */
     volatile sig_atomic_t *note_fd;
+    /* The lab's own input where no parameter can carry it (the code
+     * harness's exercise: lab_code_run_recorded), read with lab_ctx_arg.
+     * Borrowed; NULL for the registry's labs. */
+    const void *arg;
 };
 
 struct lab_result {
@@ -450,14 +454,21 @@ struct lab_code_result {
     double roofline_fraction;       /* gflops / roof_gflops */
     double speedup;                 /* over the naive reference */
     double score;                   /* 0..1 of the points: correctness gate, then bands */
+    /* lab_code_run_recorded only: */
+    int64_t run_id;  /* the "code" lab run holding the samples, 0 when not recorded */
+    bool noisy;      /* the run's noise verdict (load, steal, the calls' spread) */
+    char noise[400]; /* ... as text */
 };
 void lab_code_result_fini(struct lab_code_result *r);
 
 struct lab_code_opts {
     const struct lab_code_roof *roof; /* NULL: no roofline figures, score from correctness */
-    const struct lab_sink *sink; /* live samples (series "call_ms", "gflops"), log; may be NULL */
-    atomic_int *cancel;          /* may be NULL */
-    bool skip_reference_timing;  /* time the reference once only (bench) */
+    /* live samples per timed call k (step k): "call_ms", "gflops", "gbs"
+     * (when the work model moves bytes), "reference_ms"; and log lines.
+     * May be NULL. */
+    const struct lab_sink *sink;
+    atomic_int *cancel;         /* may be NULL */
+    bool skip_reference_timing; /* time the reference once only (bench) */
     /* Our own kernels (the roofline, the benchmarks): the spec's reference
      * is the code itself, so it is not run and the outputs are not compared
      * (the inputs are still checked). Never for a student's file. */
@@ -480,6 +491,22 @@ int lab_code_spec_check(const struct lab_code_spec *s, struct core_err *err);
  * (no compiler, no memory). Caller frees *out with lab_code_result_fini. */
 int lab_code_run(const struct lab_code_spec *s, const char *student_path,
                  const struct lab_code_opts *o, struct lab_code_result *out, struct core_err *err);
+
+/* lab_code_run as a lab run of its own, "code" (no registry lists it),
+ * recorded like every lab run when ro->db is set: parameters "question"
+ * (the exercise's id as given, else s->id) and "file"; the machine's
+ * description; per timed call k = 1..reps the samples "call_ms" (its time,
+ * ms), "gflops", "gbs", and "reference_ms" (the naive reference's call);
+ * the summary: compiled, correct, message, first_wrong, calls, gflops,
+ * gbs, roofline_fraction, speedup, score (0..1), seconds, median_seconds,
+ * reference_seconds, and the noise figures every run gets (lab_run). The
+ * sinks of ro see the samples as they are measured (ro->cancel cancels;
+ * o->sink and o->cancel are replaced). out->run_id is the run (0 when not
+ * recorded), out->noisy/noise its verdict. Returns as lab_code_run, or
+ * the store's error. Caller frees *out with lab_code_result_fini. */
+int lab_code_run_recorded(const struct lab_code_spec *s, const char *question, const char *path,
+                          const struct lab_code_opts *o, const struct lab_run_opts *ro,
+                          struct lab_code_result *out, struct core_err *err);
 
 /* The work model at the spec's sizes: FLOP and bytes per call. */
 int lab_code_work(const struct lab_code_spec *s, double *flops, double *bytes,
@@ -515,8 +542,9 @@ int lab_code_roof_get(struct db *db, int64_t user_id, double size_bytes, int thr
 /* What `warpbench bench code` measures. */
 struct lab_code_bench {
     double size_bytes;
-    double copy_gbs, memcpy_gbs;          /* the harness's copy vs memcpy in this process */
-    double fma_gflops, fma_theory_gflops; /* measured vs cores x units x lanes x 2 x clock */
+    double copy_gbs, memcpy_gbs;               /* the harness's copy vs memcpy in this process: */
+    double copy_median_gbs, memcpy_median_gbs; /* best calls above, median calls here */
+    double fma_gflops, fma_theory_gflops;      /* measured vs cores x units x lanes x 2 x clock */
     int cores, units, lanes;
     double clock_ghz;
     double kernel_s;          /* a ~1 ms kernel: its own time (median) */

@@ -104,6 +104,8 @@ struct lab_procs *lab_ctx_procs(struct lab_ctx *cx);
  * lab_fd_write. A store that failed mid-run is seen by lab_cancelled(), not
  * here. */
 atomic_int *lab_ctx_cancel_flag(struct lab_ctx *cx);
+/* lab_run_opts.arg (NULL when the caller gave none). */
+const void *lab_ctx_arg(const struct lab_ctx *cx);
 /* Seconds since the run started, on the run's clock. */
 double lab_ctx_elapsed(const struct lab_ctx *cx);
 /* A run across machines: records every host and the interconnect in the

@@ -4,10 +4,12 @@
  * current directory (a new file), `e` opens $EDITOR on it, `r` runs it.
  * A run is `warpbench --json code run QID FILE` in a child process (the
  * CLI's path: compile, sandbox, check, time, record the attempt), so the
- * screen only draws: the child's live lines while it runs, then the result
- * (correct, first wrong element, GFLOP/s, GB/s, fraction of the roofline,
- * speedup, score), and the history of this question's runs as a chart of
- * the fraction of the roofline against the attempt.
+ * screen only draws: the child's live lines while it runs (its stdout is
+ * one JSON object a line: a "sample" per timed call, then the "result"),
+ * then the result (correct, first wrong element, GFLOP/s, GB/s, fraction of
+ * the roofline, speedup, score), the latest run's time of every timed call
+ * (its "code" lab run in the store), and the history of this question's
+ * runs as a chart of the fraction of the roofline against the attempt.
  */
 #define _GNU_SOURCE /* pipe2 */
 #include "grader/grader.h"
@@ -43,6 +45,8 @@ struct code {
     /* the history: fraction of the roofline per attempt (0 when not correct) */
     double *hx, *hy;
     size_t hn;
+    char *calls;  /* the latest attempt's timed calls, "1.2 1.19 ..." ms; NULL when none */
+    char *result; /* the run's {"type":"result",...} line, NULL until it came */
 };
 
 static void set_str(char **dst, const char *s)
@@ -75,6 +79,28 @@ static void history_load(struct tui_app *a, struct code *c)
         c->hx[c->hn] = (double)(c->hn + 1);
         c->hy[c->hn] = at[i].has_value && isfinite(at[i].value) ? at[i].value : 0;
         c->hn++;
+    }
+    /* the latest run's calls: its figures name the "code" lab run */
+    free(c->calls);
+    c->calls = NULL;
+    struct core_kv *kv = NULL;
+    size_t nk = 0;
+    if (n > 0 && at[n - 1].params_json &&
+        core_json_parse_flat(at[n - 1].params_json, &kv, &nk, NULL) == CORE_OK) {
+        const struct core_kv *run = core_kv_find(kv, nk, "run");
+        struct db_labsample *sm = NULL;
+        size_t ns = 0;
+        if (run && run->is_num &&
+            db_labrun_samples_read(a->db, (int64_t)run->num, "call_ms", &sm, &ns, &e) == CORE_OK &&
+            ns > 0) {
+            struct core_buf b;
+            core_buf_init(&b);
+            for (size_t i = 0; i < ns; i++)
+                core_buf_printf(&b, "%s%.4g", i ? " " : "", sm[i].value);
+            c->calls = core_buf_steal(&b);
+        }
+        db_labsamples_free(sm, ns);
+        core_kv_free(kv, nk);
     }
     db_attempts_free(at, n);
 }
@@ -147,6 +173,8 @@ static void code_leave(struct tui_app *a, void *st)
     free(c->first_wrong);
     free(c->hx);
     free(c->hy);
+    free(c->calls);
+    free(c->result);
     free(c);
 }
 
@@ -202,6 +230,8 @@ static void start_run(struct tui_app *a, struct code *c)
     c->err_fd = e[0];
     core_buf_reset(&c->out);
     core_buf_reset(&c->err);
+    free(c->result);
+    c->result = NULL;
     for (int i = 0; i < LOG_LINES; i++) {
         free(c->log[i]);
         c->log[i] = NULL;
@@ -227,6 +257,29 @@ static void read_some(int *fd, struct core_buf *b)
     }
 }
 
+/* A complete line of the run's stdout: a timed call's time goes to the
+ * log as it comes; the result line is kept (c->result) for finish_run. */
+static void out_line(struct code *c, const char *line)
+{
+    struct core_kv *kv = NULL;
+    size_t n = 0;
+    if (core_json_parse_flat(line, &kv, &n, NULL) != CORE_OK)
+        return;
+    const struct core_kv *type = core_kv_find(kv, n, "type");
+    const struct core_kv *series = core_kv_find(kv, n, "series");
+    const struct core_kv *step = core_kv_find(kv, n, "step");
+    const struct core_kv *value = core_kv_find(kv, n, "value");
+    if (type && type->str && strcmp(type->str, "sample") == 0 && series && series->str &&
+        strcmp(series->str, "call_ms") == 0 && step && step->is_num && value && value->is_num) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "  call %.0f: %.3f ms", step->num, value->num);
+        log_push(c, msg);
+    } else if (type && type->str && strcmp(type->str, "result") == 0) {
+        set_str(&c->result, line);
+    }
+    core_kv_free(kv, n);
+}
+
 /* Reads what the run wrote so far; true at its end (both pipes closed). */
 static bool drain(struct code *c)
 {
@@ -234,6 +287,16 @@ static bool drain(struct code *c)
         read_some(&c->out_fd, &c->out);
     if (c->err_fd >= 0)
         read_some(&c->err_fd, &c->err);
+    /* complete stdout lines: samples to the log, the result kept */
+    char *onl;
+    while (c->out.data && (onl = memchr(c->out.data, '\n', c->out.len))) {
+        *onl = '\0';
+        out_line(c, c->out.data);
+        size_t used = (size_t)(onl - c->out.data) + 1;
+        memmove(c->out.data, onl + 1, c->out.len - used);
+        c->out.len -= used;
+        c->out.data[c->out.len] = '\0';
+    }
     /* complete stderr lines into the log */
     char *nl;
     while (c->err.data && (nl = memchr(c->err.data, '\n', c->err.len))) {
@@ -261,7 +324,7 @@ static void finish_run(struct tui_app *a, struct code *c)
     c->pid = 0;
     struct core_kv *kv = NULL;
     size_t n = 0;
-    if (!c->out.data || core_json_parse_flat(c->out.data, &kv, &n, NULL) != CORE_OK) {
+    if (!c->result || core_json_parse_flat(c->result, &kv, &n, NULL) != CORE_OK) {
         tui_app_msg(a, true, "the run failed (exit %d): %s", WIFEXITED(st) ? WEXITSTATUS(st) : -1,
                     c->log[LOG_LINES - 1] ? c->log[LOG_LINES - 1] : "no output");
         return;
@@ -389,6 +452,8 @@ static void code_draw(struct tui_app *a, void *st, struct tui_canvas *cv, struct
     }
     if (c->have && c->pid <= 0)
         tui_canvas_printf(cv, y++, x, bold, w, "score %.3g / %.3g", c->score, c->max);
+    if (c->pid <= 0 && c->calls)
+        tui_canvas_printf(cv, y++, x, muted, w, "latest run, each timed call (ms): %s", c->calls);
     y++;
     for (int i = 0; i < LOG_LINES && y < r.y + r.h; i++)
         if (c->log[i])

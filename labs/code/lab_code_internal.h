@@ -83,11 +83,20 @@ int lab_code_expr(const char *expr, const struct lab_code_spec *s, double *out,
                   struct core_err *err);
 
 /* Compiles `src_path` with the system C compiler into `so_path`
- * (-O2 -march=native -g -shared -fPIC -nostartfiles plus `flags`). On a
- * compile error returns CORE_ERR_INVALID with the compiler's messages
- * (which name the file and line) in *log (caller frees). Refuses, before
- * compiling, a file that includes anything but the system's headers, and
- * anything that embeds a file (.incbin). */
+ * (-O2 -march=native -g -shared -fPIC -nostartfiles plus `flags`), the
+ * compiler confined: its own process group killed whole after 60 s (the
+ * preprocessor) or 120 s (the compile; $WARPBENCH_CC_TIMEOUT lowers
+ * both), rlimits on CPU time, address space (1 GiB), file size (256 MiB),
+ * core files and processes, its own user and network namespace where the
+ * kernel allows, a scratch directory beside so_path ("<so_path>.cc",
+ * removed after) as its working and temporary directory, an environment
+ * of PATH, LC_ALL=C, TMPDIR and HOME only, and under Landlock (where the
+ * kernel has it; $WARPBENCH_CC_NO_LANDLOCK turns it off for tests) reading
+ * only the system's directories and the source file. On a compile error
+ * returns CORE_ERR_INVALID with the compiler's messages (which name the
+ * file and line) in *log (caller frees), and why when a limit stopped it.
+ * Refuses, naming the file, a file that includes anything but the
+ * system's headers, and anything that embeds a file (.incbin). */
 int lab_code_compile(const char *src_path, const char *so_path, const char *flags, char **log,
                      struct core_err *err);
 

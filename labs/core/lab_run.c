@@ -311,6 +311,11 @@ atomic_int *lab_ctx_cancel_flag(struct lab_ctx *cx)
     return cx->o->cancel;
 }
 
+const void *lab_ctx_arg(const struct lab_ctx *cx)
+{
+    return cx->o->arg;
+}
+
 double lab_ctx_elapsed(const struct lab_ctx *cx)
 {
     return cx->clock->now(cx->clock->ctx) - cx->t0;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Programming labs in a class (issue 29): three students run code answers
+# Programming labs in a class (issue 29): four students run code answers
 # on their machines and submit; the instructor's `class import` compiles
 # and re-runs every file in the sandbox on the instructor's machine, grades
 # by that measurement, and flags a student's recorded speed more than 2x
@@ -36,9 +36,15 @@ void scale(int n, const float *x, float *y)
         y[i] = 2.0f * x[i] + (f ? 0.0f : 0.0f);
 }
 C
-declare -A file=([alice]=good.c [bob]=wrong.c [carol]=sneaky.c)
-declare -A sid=([alice]=s001 [bob]=s002 [carol]=s003)
-for u in alice bob carol; do
+# erin's file is a compile bomb: compiled on the instructor's machine at
+# import, it must not stall it, and the import goes on with the others
+# (the other compile-time tricks, /dev/zero among them, are in
+# test_code_exploits.sh: each student here costs a roofline measurement,
+# minutes under the sanitizers on a busy machine)
+cp "$WB_SOURCE_DIR/tests/code_exploits/compile_bomb.c" "$T/bomb.c"
+declare -A file=([alice]=good.c [bob]=wrong.c [carol]=sneaky.c [erin]=bomb.c)
+declare -A sid=([alice]=s001 [bob]=s002 [carol]=s003 [erin]=s005)
+for u in alice bob carol erin; do
   wbs "$u" pack import "$P"; expect_rc 0 "$u imports the pack"
   wbs "$u" --json code run xp.scale "$T/${file[$u]}"
   wbs "$u" --json submit --out "$T/$u.wbsub" --student-id "${sid[$u]}"
@@ -54,8 +60,12 @@ awk -v g="$alice_gflops" 'BEGIN { exit !(g > 0) }' && ok || fail "alice's submis
 sqlite3 "$T/alice.wbsub" "UPDATE attempts SET params_json = json_set(params_json, '$.gflops', json_extract(params_json, '$.gflops') * 1000) WHERE question_id = 'xp.scale'"
 
 wbt pack import "$P"; expect_rc 0 "the instructor imports the pack"
-wbt --json class --class "$CLASS" import "$T/alice.wbsub" "$T/bob.wbsub" "$T/carol.wbsub"
+start=$(date +%s)
+wbt --json class --class "$CLASS" import "$T/alice.wbsub" "$T/bob.wbsub" "$T/carol.wbsub" \
+  "$T/erin.wbsub"
 [ "$RC" -eq 0 ] || [ "$RC" -eq 1 ] && ok || fail "class import: exit $RC ($ERR)"
+took=$(( $(date +%s) - start ))
+[ "$took" -lt 120 ] && ok || fail "the import took $took s: a student's compile stalled it"
 # re-measured on this machine: a roofline run in the instructor's store
 expect_sql_t() { local got; got=$(sqlite3 -batch -noheader "$1" "$2" 2>&1); [ "$got" = "$3" ] && ok || fail "${4:-}: SQL '$2' = '$got', expected '$3'"; }
 expect_sql_t "$TEACH" "SELECT count(*) > 0 FROM lab_runs WHERE lab = 'roofline' AND status = 'done'" 1 \
@@ -73,9 +83,13 @@ expect_rc 0 "gradebook"
 expect_jq '.students[] | select(.user == "alice") | .points > 2' true "alice: correct, scored here"
 expect_jq '.students[] | select(.user == "bob") | .points' 0 "bob: wrong"
 expect_jq '.students[] | select(.user == "carol") | .points' 0 "carol: refused"
+expect_jq '.students[] | select(.user == "erin") | .points' 0 "erin: refused"
 # what the class store keeps of carol's re-run names the refusal
 fb=$(sqlite3 -batch "$CLASS" "SELECT feedback FROM attempts WHERE question_id = 'xp.scale' AND feedback LIKE '%opening a file%'")
 [ -n "$fb" ] && ok || fail "carol's re-run does not say it opened a file"
+# erin's re-run says what stopped the compiler
+fb=$(sqlite3 -batch "$CLASS" "SELECT feedback FROM attempts WHERE question_id = 'xp.scale' AND feedback LIKE '%does not compile (the compiler %: stopped)%'")
+[ -n "$fb" ] && ok || fail "erin's re-run does not say the compiler was stopped"
 
 echo "code class: $checks checks, $failures failures"
 [ "$failures" -eq 0 ]
