@@ -13,18 +13,12 @@ if(WB_SANITIZE)
 endif()
 foreach(script IN LISTS e2e_scripts)
   get_filename_component(name ${script} NAME_WE)
-  # the programming labs' tests compile and run a few dozen files each (a
-  # few seconds a run): on a loaded 2-core machine they ran past 300 s
-  set(timeout ${e2e_timeout})
-  if(name MATCHES "^test_code_" AND timeout LESS 600)
-    set(timeout 600)
-  endif()
   add_test(NAME e2e_${name} COMMAND bash ${script})
   set(labels "e2e")
   if(name MATCHES "mpi|netlab")
     set(labels "e2e;mpi") # needs Open MPI: skipped (77) without it
   endif()
-  set_tests_properties(e2e_${name} PROPERTIES LABELS "${labels}" TIMEOUT ${timeout} SKIP_RETURN_CODE 77
+  set_tests_properties(e2e_${name} PROPERTIES LABELS "${labels}" TIMEOUT ${e2e_timeout} SKIP_RETURN_CODE 77
     ENVIRONMENT "WB=$<TARGET_FILE:warpbench>;WB_SOURCE_DIR=${PROJECT_SOURCE_DIR};WB_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp")
   # (The lab tests check that a run leaves none of its own shared memory
   # behind, the segments its processes had: lib.sh's shm_watch. What other

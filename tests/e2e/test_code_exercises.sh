@@ -32,7 +32,7 @@ for q in memory.matmul memory.transpose memory.sum mapreduce.kmeans-assign lab-q
   expect_rc 0 "$q: code start"
   run_code "$q" "$T/start.c"
   expect_jq .correct true "$q: the naive starter is correct"
-  naive=$(jqv .roofline_fraction) naive_score=$(jqv .score)
+  naive=$(jqv .roofline_fraction) naive_score=$(jqv .score) naive_noisy=$(jqv .noisy)
   # a busy machine (the suite's other tests) can slow either run: one more
   # pair of runs before calling it a failure
   for try in 1 2; do
@@ -42,12 +42,21 @@ for q in memory.matmul memory.transpose memory.sum mapreduce.kmeans-assign lab-q
     awk -v a="$naive" -v b="$fast" 'BEGIN { exit !(b > 1.5 * a) }' && break
     [ "$try" = 2 ] && break
     run_code "$q" "$T/start.c"
-    naive=$(jqv .roofline_fraction) naive_score=$(jqv .score)
+    naive=$(jqv .roofline_fraction) naive_score=$(jqv .score) naive_noisy=$(jqv .noisy)
   done
-  if awk -v a="$naive" -v b="$fast" 'BEGIN { exit !(b > 1.5 * a && a > 0) }'; then ok
-  else fail "$q: our solution reaches $fast of the roofline, the naive one $naive: not clearly higher"; fi
-  if awk -v a="$naive_score" -v b="$fast_score" 'BEGIN { exit !(b > a) }'; then ok
-  else fail "$q: our solution scores $fast_score, the naive one $naive_score"; fi
+  # Which of two timings is faster is for a quiet machine to say (speed is
+  # measured in `bench code`): the comparison is made when neither run says
+  # it was measured under load, and otherwise reported as not made.
+  noisy=$(jqv .noisy)
+  awk -v a="$naive" 'BEGIN { exit !(a > 0) }' && ok || fail "$q: the naive run has no roofline fraction: $naive"
+  if [ "$noisy" = true ] || [ "$naive_noisy" = true ]; then
+    echo "$q: speeds not compared: measured under load ($(jqv .noise))"
+  else
+    if awk -v a="$naive" -v b="$fast" 'BEGIN { exit !(b > 1.5 * a && a > 0) }'; then ok
+    else fail "$q: our solution reaches $fast of the roofline, the naive one $naive: not clearly higher"; fi
+    if awk -v a="$naive_score" -v b="$fast_score" 'BEGIN { exit !(b > a) }'; then ok
+    else fail "$q: our solution scores $fast_score, the naive one $naive_score"; fi
+  fi
   echo "$q: naive $naive of the roofline (score $naive_score), ours $fast (score $fast_score)"
   run_code "$q" "$S/${q}_wrong.c"
   expect_rc 1 "$q: a wrong solution"
