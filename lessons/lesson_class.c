@@ -258,11 +258,11 @@ static bool after_giveup(const struct db_submission *s, const struct db_sub_atte
 enum { IMPORT_MAX_DESIGN = 50, IMPORT_MAX_CODE = 10 };
 struct q_budget {
     const struct grader_question *q;
-    int tries;      /* the tries that can count; 0: any number */
-    size_t cap;     /* the most answers graded; 0: all */
-    size_t total;   /* answers to it in the file */
-    size_t seen;    /* of them, met so far */
-    int valid;      /* of them, graded readable so far */
+    int tries;    /* the tries that can count; 0: any number */
+    size_t cap;   /* the most answers graded; 0: all */
+    size_t total; /* answers to it in the file */
+    size_t seen;  /* of them, met so far */
+    int valid;    /* of them, graded readable so far */
 };
 
 struct import {
