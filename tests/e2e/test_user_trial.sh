@@ -60,7 +60,9 @@ SRC="$WB_SOURCE_DIR/tests/data/packs/user_trial"
 REL="$T/rel"
 run pack check "$SRC"
 expect_rc 0 "the trial course passes pack check"
-wbt pack release "$SRC" "$REL"
+# a fixed class salt: with a fresh one, ann's and cat's homework numbers were the
+# same one run in nine (3 x 3 variants), and the replay below went unseen
+wbt pack release "$SRC" "$REL" --salt 01010101010101010101010101010101
 expect_rc 0 "the trial course is released"
 expect_out "2 sealed lessons, 6 sealed questions" "homework and exam sealed"
 expect_out "left out 2 calculators" "the exam's calculator and the one that computes a sealed answer are left out"
