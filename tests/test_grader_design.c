@@ -313,6 +313,38 @@ static void test_claim_compound_subject(void **state)
         GRADER_HIT_FOUND);
 }
 
+/* A phrase, a near group or a pattern in a sentence without a function
+ * word is named, not claimed (FORMAT.md, rule 2), even where the grammar
+ * reads a note ("warp switching"); a claim of the rubric may still hold
+ * in such a note. */
+static void test_bare_phrases(void **state)
+{
+    (void)state;
+    assert_int_equal(hit("warp switching", "warp switching"), GRADER_HIT_UNCLAIMED);
+    assert_int_equal(hit("warp switching, throughput.", "warp switching"), GRADER_HIT_UNCLAIMED);
+    assert_int_equal(hit("Warp switching.", "warp switching"), GRADER_HIT_UNCLAIMED);
+    assert_int_equal(hit("It hides latency by warp switching.", "warp switching"),
+                     GRADER_HIT_FOUND);
+    const char *terms[] = {"switch*", "warp*"};
+    static const char *const BARE[] = {"warps switching", "warp switching, throughput.",
+                                       "switching warps"};
+    for (size_t i = 0; i < sizeof BARE / sizeof BARE[0]; i++) {
+        struct grader_design *d = read(BARE[i]);
+        assert_int_equal(grader_design_near(d, terms, 2, 5, true, false, NULL),
+                         GRADER_HIT_UNCLAIMED);
+        size_t len;
+        const char *text = grader_design_sentence(d, 0, &len);
+        assert_int_equal(grader_design_hit_at(d, 0, (size_t)(strstr(text, "switch") - text), false),
+                         GRADER_HIT_UNCLAIMED);
+        grader_design_free(d);
+    }
+    struct grader_design *d = read("The scheduler switches warps.");
+    assert_int_equal(grader_design_near(d, terms, 2, 5, true, false, NULL), GRADER_HIT_FOUND);
+    grader_design_free(d);
+    /* the words of a hyphenated compound are no function words */
+    assert_int_equal(hit("all-to-all switching", "switching"), GRADER_HIT_UNCLAIMED);
+}
+
 /* Out of memory at every allocation in turn: NULL, nothing leaked. */
 static void test_out_of_memory(void **state)
 {
@@ -356,10 +388,11 @@ static void test_hostile_text(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_sentences),     cmocka_unit_test(test_claims_and_lists),
-        cmocka_unit_test(test_negation),      cmocka_unit_test(test_phrases_and_misspellings),
-        cmocka_unit_test(test_near),          cmocka_unit_test(test_claim_compound_subject),
-        cmocka_unit_test(test_out_of_memory), cmocka_unit_test(test_hostile_text),
+        cmocka_unit_test(test_sentences),    cmocka_unit_test(test_claims_and_lists),
+        cmocka_unit_test(test_negation),     cmocka_unit_test(test_phrases_and_misspellings),
+        cmocka_unit_test(test_near),         cmocka_unit_test(test_claim_compound_subject),
+        cmocka_unit_test(test_bare_phrases), cmocka_unit_test(test_out_of_memory),
+        cmocka_unit_test(test_hostile_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

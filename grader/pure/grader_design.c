@@ -807,7 +807,7 @@ static void each_occurrence(const struct grader_design *d, const char *phrase, b
 static enum grader_design_hit word_hit(const struct grader_design *d, size_t i)
 {
     const struct dword *w = &d->w[i];
-    if (w->clause == NONE)
+    if (w->clause == NONE || d->s[w->sentence].bare)
         return GRADER_HIT_UNCLAIMED;
     const struct dclause *c = &d->c[w->clause];
     if (c->question || c->hedged || c->padding || c->listed)

@@ -60,6 +60,8 @@ struct dsentence {
     bool question;   /* it ends with "?" */
     bool claim;      /* it holds an asserted clause (set by the reader) */
     bool list;       /* most of its segments are terms, not clauses */
+    bool bare;       /* no function word outside a hyphenated compound: no claim for a
+                        phrase, a pattern or a near group ("warp switching") */
     char *norm;      /* lower case, white space folded, punctuation kept */
     size_t norm_len;
 };

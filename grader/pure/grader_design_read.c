@@ -1475,6 +1475,19 @@ int grader_design_read(struct grader_design *d, struct grader_design_known *know
         c->agent_last = grader_design_compound_end(d, c->agent_last);
         c->last = grader_design_compound_end(d, c->last);
     }
+    /* sentences without a function word (the words of a hyphenated
+     * compound do not count: "all-reduce"): a phrase there is named, not
+     * claimed (FORMAT.md, rule 2) */
+    for (size_t si = 0; si < d->n_s; si++) {
+        struct dsentence *s = &d->s[si];
+        s->bare = true;
+        for (size_t i = s->first; i < s->first + s->n && s->bare; i++) {
+            bool compound = (i > s->first && hyphen_joined(d, i - 1, i)) ||
+                            (i + 1 < s->first + s->n && hyphen_joined(d, i, i + 1));
+            if (!compound && grader_design_function_word(dw_text(d, i), d->w[i].len))
+                s->bare = false;
+        }
+    }
     /* words to clauses; sentences with an asserted clause are claims */
     for (size_t k = 0; k < d->n_c; k++) {
         const struct dclause *c = &d->c[k];
