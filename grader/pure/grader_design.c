@@ -667,10 +667,52 @@ void grader_design_known_add(struct grader_design_known *k, const char *phrase)
     k->sorted = false;
 }
 
+void grader_design_known_add_noun(struct grader_design_known *k, const char *phrase)
+{
+    grader_design_known_add(k, phrase);
+    struct grader_design *d = k->d;
+    const unsigned char *s = (const unsigned char *)phrase;
+    size_t len = strlen(phrase), n = 0, words = 0;
+    if (d->oom || len > GRADER_DESIGN_MAX_PHRASE || strchr(phrase, '*'))
+        return;
+    char buf[GRADER_DESIGN_MAX_PHRASE + 1];
+    for (size_t i = 0; i < len;) {
+        size_t sl = sep_len(s, i, len);
+        if (sl || !word_byte(s[i])) {
+            i += sl ? sl : 1;
+            continue;
+        }
+        if (n)
+            buf[n++] = ' ';
+        size_t start = n;
+        while (i < len && word_byte(s[i]) && !sep_len(s, i, len) && n < GRADER_DESIGN_MAX_PHRASE)
+            buf[n++] = (char)(s[i] >= 'A' && s[i] <= 'Z' ? s[i] + 32 : s[i]), i++;
+        bool alpha = n > start;
+        for (size_t c = start; c < n; c++)
+            alpha &= buf[c] >= 'a' && buf[c] <= 'z';
+        if (!alpha || grader_design_function_word(buf + start, n - start))
+            return; /* "8-gpu", "copy-of-the-model": no name of letters */
+        words++;
+    }
+    if (words < 2 || words > DESIGN_NOUN_WORDS)
+        return;
+    buf[n] = '\0';
+    if (!room(d, (void **)&k->nouns, k->n_nouns, &k->cap_nouns, sizeof *k->nouns, 8))
+        return;
+    char *w = mem(d, NULL, 0, n + 1);
+    if (!w)
+        return;
+    memcpy(w, buf, n + 1);
+    k->nouns[k->n_nouns++] = w;
+}
+
 void grader_design_known_fini(struct grader_design_known *k)
 {
     if (!k || !k->d)
         return;
+    for (size_t i = 0; i < k->n_nouns; i++)
+        mem_free(k->d, k->nouns[i], strlen(k->nouns[i]) + 1);
+    mem_free(k->d, k->nouns, k->cap_nouns * sizeof *k->nouns);
     for (size_t i = 0; i < k->n; i++)
         mem_free(k->d, k->words[i], strlen(k->words[i]) + 1);
     mem_free(k->d, k->words, k->cap * sizeof *k->words);
@@ -765,7 +807,7 @@ static void each_occurrence(const struct grader_design *d, const char *phrase, b
 static enum grader_design_hit word_hit(const struct grader_design *d, size_t i)
 {
     const struct dword *w = &d->w[i];
-    if (w->clause == NONE)
+    if (w->clause == NONE || d->s[w->sentence].bare)
         return GRADER_HIT_UNCLAIMED;
     const struct dclause *c = &d->c[w->clause];
     if (c->question || c->hedged || c->padding || c->listed)

@@ -141,14 +141,15 @@ struct roles {
     size_t o3;                 /* a relative clause's own noun */
 };
 
-static void clause_roles(const struct dclause *c, struct roles *r)
+static void clause_roles(const struct grader_design *d, const struct dclause *c, struct roles *r)
 {
     /* the subject is its head and what comes before it ("the GPU
      * scheduler"), not its post-modifiers ("the throughput of GPUs", "the
      * neighbour that paints GPUs") */
     r->s1a = c->subj_first;
-    r->s1b = c->head != NONE && c->head >= c->subj_first && c->head <= c->subj_last ? c->head
-                                                                                    : c->subj_last;
+    r->s1b = c->head != NONE && c->head >= c->subj_first && c->head <= c->subj_last
+                 ? grader_design_compound_end(d, c->head)
+                 : c->subj_last;
     r->s2a = c->ante_first;
     r->s2b = c->ante_last;
     r->oa = c->obj_first;
@@ -268,7 +269,7 @@ static struct reading read_clause(const struct grader_design *d, const struct dc
 {
     struct reading rd = {swap ? 1 : 0, NONE, false, {NONE, NONE, NONE}};
     struct roles r;
-    clause_roles(c, &r);
+    clause_roles(d, c, &r);
     const struct grader_claim_slot *S = &cs->slot[0], *R = &cs->slot[1], *O = &cs->slot[2];
     const struct grader_claim_slot *aS = &cs->anti[0], *aR = &cs->anti[1], *aO = &cs->anti[2];
     if (swap) {

@@ -21,6 +21,7 @@
 #define DESIGN_SEGMENT_WORDS 20 /* a longer run without a boundary is cut */
 #define DESIGN_SEGMENT_SOFT 16  /* ...and one this long before a preposition */
 #define NONE SIZE_MAX
+#define DESIGN_NOUN_WORDS 4 /* a rubric noun of more words is not kept whole */
 
 /* What separates a segment from the one before it. */
 enum dsep {
@@ -47,6 +48,7 @@ struct dword {
     bool negated;  /* an odd number of negators before it in its segment, or dismissed */
     bool negator;  /* it is a negator itself */
     bool compound; /* joined to a neighbour by a hyphen */
+    bool njoin;    /* joined to the next word in a noun of the rubric ("all reduce") */
     bool alpha;    /* letters only (UTF-8 bytes count as letters) */
     bool term;     /* a word of the rubric (grader_design_read marks them) */
     bool aside;    /* inside a short parenthesis: not handed to the grammar */
@@ -58,6 +60,8 @@ struct dsentence {
     bool question;   /* it ends with "?" */
     bool claim;      /* it holds an asserted clause (set by the reader) */
     bool list;       /* most of its segments are terms, not clauses */
+    bool bare;       /* no function word outside a hyphenated compound: no claim for a
+                        phrase, a pattern or a near group ("warp switching") */
     char *norm;      /* lower case, white space folded, punctuation kept */
     size_t norm_len;
 };
@@ -115,8 +119,9 @@ struct dclause {
 struct grader_design {
     grader_alloc_fn alloc;
     void *ud;
-    bool oom;        /* an allocation failed: the results are not to be trusted */
-    const char *src; /* the answer (borrowed from grader_design_new's caller) */
+    bool oom;         /* an allocation failed: the results are not to be trusted */
+    bool guard_nouns; /* the words of a rubric's name go to the grammar as one (njoin) */
+    const char *src;  /* the answer (borrowed from grader_design_new's caller) */
     size_t src_n;
     char *text; /* the answer's words, lower case, NUL-separated */
     size_t text_len, text_cap;
@@ -149,6 +154,9 @@ static inline const char *dw_text(const struct grader_design *d, size_t i)
 }
 /* Is word i exactly s? */
 bool grader_design_word_is(const struct grader_design *d, size_t i, const char *s);
+/* The last word of the compound word i starts or is in: joined by hyphens
+ * ("all-reduce") or a noun of the rubric ("all reduce"); i when none. */
+size_t grader_design_compound_end(const struct grader_design *d, size_t i);
 /* Is the lower-case word w (len bytes) in the sorted-or-not list? */
 bool grader_design_in_list(const char *const *list, size_t n, const char *w, size_t len);
 #define DESIGN_IN(list, w, len) grader_design_in_list(list, sizeof list / sizeof list[0], w, len)

@@ -194,12 +194,57 @@ static bool word_in(const struct grader_design *d, size_t i, const char *const *
 
 /* ---- the grammar's words ---------------------------------------------------------- */
 
-/* Are words a and a + 1 one hyphenated compound ("all-reduce")? */
+/* Are words a and a + 1 one hyphenated compound ("all-reduce"), or one
+ * noun of the rubric ("all reduce")? */
 static bool hyphen_joined(const struct grader_design *d, size_t a, size_t b)
 {
     size_t end = d->w[a].src_at + d->w[a].src_len;
-    return b == a + 1 && d->w[b].seg == d->w[a].seg && d->w[b].src_at == end + 1 &&
-           d->src[end] == '-';
+    return b == a + 1 && d->w[b].seg == d->w[a].seg &&
+           ((d->guard_nouns && d->w[a].njoin) || (d->w[b].src_at == end + 1 && d->src[end] == '-'));
+}
+
+size_t grader_design_compound_end(const struct grader_design *d, size_t i)
+{
+    while (i != NONE && i + 1 < d->n_w &&
+           (hyphen_joined(d, i, i + 1) || (d->w[i].njoin && d->w[i + 1].seg == d->w[i].seg)))
+        i++;
+    return i;
+}
+
+/* Marks the runs of words that spell a noun of the rubric (known->nouns),
+ * with a space or a hyphen between its words ("all reduce", "all-reduce"),
+ * the last one perhaps plural: the grammar gets them as one noun. */
+static void mark_nouns(struct grader_design *d, const struct grader_design_known *known)
+{
+    if (!known)
+        return;
+    for (size_t i = 0; i < d->n_w; i++)
+        for (size_t k = 0; k < known->n_nouns; k++) {
+            const char *p = known->nouns[k];
+            size_t j = i;
+            for (;;) {
+                size_t pl = strcspn(p, " ");
+                const struct dword *w = &d->w[j];
+                const char *t = dw_text(d, j);
+                bool last = p[pl] == '\0';
+                bool eq = w->len == pl && memcmp(t, p, pl) == 0;
+                if (!eq && last && w->len > pl && memcmp(t, p, pl) == 0)
+                    eq = strcmp(t + pl, "s") == 0 || strcmp(t + pl, "es") == 0;
+                if (!eq)
+                    break;
+                if (last) {
+                    for (size_t m = i; m < j; m++)
+                        d->w[m].njoin = true;
+                    break;
+                }
+                size_t end = w->src_at + w->src_len;
+                if (j + 1 >= d->n_w || d->w[j + 1].seg != w->seg || d->w[j + 1].src_at != end + 1 ||
+                    (d->src[end] != ' ' && d->src[end] != '-'))
+                    break;
+                p += pl + 1;
+                j++;
+            }
+        }
 }
 
 /* Words after which an unknown word is a verb. */
@@ -297,16 +342,26 @@ static const char *grammar_token(const struct grader_design *d, size_t i, char *
         size_t last = i + 1;
         while (last + 1 < d->n_w && hyphen_joined(d, last, last + 1))
             last++;
-        size_t a = w->src_at, b = d->w[last].src_at + d->w[last].src_len;
-        bool letters = b - a <= GRADER_LG_MAX_TOKEN;
-        for (size_t k = a; k < b && letters; k++) {
-            unsigned char ch = (unsigned char)d->src[k];
-            letters = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '-';
+        /* a name of the rubric spelt with spaces ("all reduce", when the
+         * words are guarded): its hyphenated spelling, as one word */
+        size_t m = 0;
+        bool letters = true;
+        for (size_t k = i; k <= last && letters; k++) {
+            letters = m + d->w[k].src_len + 1 < n && m + d->w[k].src_len <= GRADER_LG_MAX_TOKEN;
+            for (size_t c = 0; c < d->w[k].src_len && letters; c++) {
+                unsigned char ch = (unsigned char)d->src[d->w[k].src_at + c];
+                letters = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
+            }
+            if (!letters)
+                break;
+            if (k > i)
+                buf[m++] = '-';
+            memcpy(buf + m, d->src + d->w[k].src_at, d->w[k].src_len);
+            m += d->w[k].src_len;
         }
         if (!letters)
             return NOUN;
-        memcpy(buf, d->src + a, b - a);
-        buf[b - a] = '\0';
+        buf[m] = '\0';
         return buf;
     }
     const char *lw = dw_text(d, i);
@@ -1344,6 +1399,7 @@ int grader_design_read(struct grader_design *d, struct grader_design_known *know
     d->read = true;
     for (size_t i = 0; i < d->n_w; i++)
         d->w[i].term = is_term(d, i, known);
+    mark_nouns(d, known);
     for (size_t gi = 0; gi < d->n_g && !d->oom; gi++) {
         struct dseg *g = &d->g[gi];
         bool has = false;
@@ -1382,6 +1438,21 @@ int grader_design_read(struct grader_design *d, struct grader_design_known *know
             if (sp2.p.linked && it_subject && sp2.p.nulls <= sp.p.nulls)
                 sp = sp2;
         }
+        /* a name of the rubric spelt with spaces ("the all reduce overlaps
+         * ...") the grammar could not read: again with it as one word */
+        bool names = false;
+        for (size_t i = g->first; i + 1 < g->first + g->n; i++)
+            names |= d->w[i].njoin && !hyphen_joined(d, i, i + 1);
+        if (names && (!sp.p.linked || sp.p.nulls > 0) && d->parsed_words + g->n <= budget) {
+            struct seg_parse sp2;
+            d->guard_nouns = true;
+            rc = parse_seg(d, gi, NULL, &sp2, err);
+            d->guard_nouns = false;
+            if (rc)
+                return rc;
+            if (sp2.p.linked && (!sp.p.linked || sp2.p.nulls < sp.p.nulls))
+                sp = sp2;
+        }
         g->parsed = true;
         g->linked = sp.p.linked;
         size_t before = d->n_c;
@@ -1394,6 +1465,29 @@ int grader_design_read(struct grader_design *d, struct grader_design_known *know
         return CORE_ERR_LIMIT;
     connect(d, vocab);
     extend_objects(d);
+    /* a range that ends at a compound's first word (the grammar's one
+     * token) ends at its last */
+    for (size_t k = 0; k < d->n_c; k++) {
+        struct dclause *c = &d->c[k];
+        c->subj_last = grader_design_compound_end(d, c->subj_last);
+        c->obj_last = grader_design_compound_end(d, c->obj_last);
+        c->ante_last = grader_design_compound_end(d, c->ante_last);
+        c->agent_last = grader_design_compound_end(d, c->agent_last);
+        c->last = grader_design_compound_end(d, c->last);
+    }
+    /* sentences without a function word (the words of a hyphenated
+     * compound do not count: "all-reduce"): a phrase there is named, not
+     * claimed (FORMAT.md, rule 2) */
+    for (size_t si = 0; si < d->n_s; si++) {
+        struct dsentence *s = &d->s[si];
+        s->bare = true;
+        for (size_t i = s->first; i < s->first + s->n && s->bare; i++) {
+            bool compound = (i > s->first && hyphen_joined(d, i - 1, i)) ||
+                            (i + 1 < s->first + s->n && hyphen_joined(d, i, i + 1));
+            if (!compound && grader_design_function_word(dw_text(d, i), d->w[i].len))
+                s->bare = false;
+        }
+    }
     /* words to clauses; sentences with an asserted clause are claims */
     for (size_t k = 0; k < d->n_c; k++) {
         const struct dclause *c = &d->c[k];

@@ -336,10 +336,17 @@ struct grader_design_known {
     char **words;
     size_t n, cap;
     bool sorted;
+    char **nouns; /* multi-word nouns of the rubric, words joined by one space */
+    size_t n_nouns, cap_nouns;
 };
 void grader_design_known_init(struct grader_design_known *k, struct grader_design *d);
 /* Adds the words of a phrase. */
 void grader_design_known_add(struct grader_design_known *k, const char *phrase);
+/* Adds the words of a phrase that names a thing (a claim's subject or
+ * object): one of several words ("all-reduce", "backward pass") is also
+ * kept whole, and the reader hands it to the grammar as one noun in either
+ * spelling, with a hyphen or a space. */
+void grader_design_known_add_noun(struct grader_design_known *k, const char *phrase);
 void grader_design_known_fini(struct grader_design_known *k);
 /* Is w (lower case) one of the words? */
 bool grader_design_known_has(struct grader_design_known *k, const char *w);

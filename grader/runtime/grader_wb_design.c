@@ -50,11 +50,15 @@ static enum grader_design_hit best(enum grader_design_hit a, enum grader_design_
 static void known_from(lua_State *L, int t, const char *name, struct grader_design_known *k,
                        int depth)
 {
+    /* a claim's subject and object name things: kept whole as nouns */
+    bool noun = strcmp(name, "subject") == 0 || strcmp(name, "object") == 0;
     if (raw_field(L, t, name) == LUA_TTABLE) { /* list */
         size_t n = lua_rawlen(L, -1);
         for (size_t i = 1; i <= n && i <= 256; i++) {
             int ty = lua_rawgeti(L, -1, (lua_Integer)i); /* list e */
-            if (ty == LUA_TSTRING)
+            if (ty == LUA_TSTRING && noun)
+                grader_design_known_add_noun(k, lua_tostring(L, -1));
+            else if (ty == LUA_TSTRING)
                 grader_design_known_add(k, lua_tostring(L, -1));
             else if (ty == LUA_TTABLE && depth < 3) {
                 int e = lua_gettop(L);

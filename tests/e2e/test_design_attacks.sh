@@ -104,5 +104,56 @@ expect_rc 4 "a rubric of bare phrases fails pack check"
 expect_err "question design: attack 'each concept's terms in nonsense frames': earns" "names the attack"
 expect_err "it matched sharding (\"My cat likes the shard partition\")" "says what matched"
 
+# a new instructor's trial: a hyphenated claim subject holds in both
+# spellings (and its negation does not), and a phrase or near group in a
+# sentence without a function word earns nothing. Each sample's person
+# score is what the grader must give (tolerance 0).
+mkdir "$T/trial"
+cat >"$T/trial/pack.lua" <<'LUA'
+pack { id = "t.trial", title = "Trial", version = "1.0.0", description = [[trial]],
+  lessons = { "q.lua" } }
+LUA
+cat >"$T/trial/q.lua" <<'LUA'
+lesson { id = "trial", title = "Trial" }
+question {
+  id = "trial.allreduce", kind = "design", points = 1, attacks = "report",
+  prompt = "What does the all-reduce overlap in data-parallel training?",
+  concepts = { { name = "overlap", points = 1, feedback = "Say what overlaps.",
+    claims = { { subject = { "all-reduce" }, relation = { "overlap*" } } } } },
+  model = "The all-reduce overlaps the backward pass.",
+  samples = {
+    { answer = "The all-reduce overlaps the backward pass.", score = 1, tol = 0 },
+    { answer = "The All Reduce overlaps the backward pass.", score = 1, tol = 0 },
+    { answer = "The all reduce overlaps the backward pass.", score = 1, tol = 0 },
+    { answer = "The all-reduce does not overlap the backward pass.", score = 0, tol = 0 },
+    { answer = "The all reduce does not overlap the backward pass.", score = 0, tol = 0 },
+  },
+}
+question {
+  id = "trial.match", kind = "design", points = 1, attacks = "report",
+  prompt = "How does a GPU hide memory latency?",
+  concepts = { { name = "switching", points = 1, match = { "warp switching" }, feedback = "Say it." } },
+  model = "The GPU hides latency by warp switching.",
+  samples = {
+    { answer = "warp switching", score = 0, tol = 0 },
+    { answer = "warp switching, throughput.", score = 0, tol = 0 },
+    { answer = "The GPU hides latency by warp switching.", score = 1, tol = 0 },
+  },
+}
+question {
+  id = "trial.near", kind = "design", points = 1, attacks = "report",
+  prompt = "How does a GPU hide memory latency?",
+  concepts = { { name = "switching", points = 1, near = { { "switch*", "warp*" } }, feedback = "Say it." } },
+  model = "The scheduler switches to another warp when one stalls.",
+  samples = {
+    { answer = "warps switching", score = 0, tol = 0 },
+    { answer = "warp switching, throughput.", score = 0, tol = 0 },
+    { answer = "The scheduler switches to another warp when one stalls.", score = 1, tol = 0 },
+  },
+}
+LUA
+run pack check "$T/trial"
+expect_rc 0 "hyphenated subjects in both spellings, bare phrases: every sample graded as a person did ($ERR)"
+
 echo "$checks checks, $failures failures"
 [ "$failures" -eq 0 ]
