@@ -34,6 +34,12 @@ export LSAN_OPTIONS="suppressions=$WB_SOURCE_DIR/tests/lsan-mpi.supp:print_suppr
 # (whole stacks, and Open MPI's components kept loaded, so that those
 # suppressions find the library a leak is in)
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
+# No leak check in the ranks: LeakSanitizer's stop-the-world tracer crashes
+# now and then in an Open MPI process at exit ("Tracer caught signal 11",
+# then abort: a fresh-clone CI run, 2026-11-28). Memory errors are still
+# caught here; the labs' own code is leak-checked in their local-transport
+# tests (test_lab_paramserver, test_lab_allreduce, test_lab_kmeans).
+export ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0"
 export OMPI_MCA_mca_base_component_disable_dlclose=1
 MPIRUN=(mpirun --oversubscribe --bind-to none)
 # a marker in every command line, to find what is left of a run
