@@ -236,17 +236,7 @@ static bool split(const char *src, size_t len, struct rfile *out)
         } else if (!open) {
             return false; /* code that starts no statement we can name */
         }
-        if (x.t == GRADER_TOK_KEYWORD) {
-            if (grader_lex_is(&x, "function") || grader_lex_is(&x, "do") ||
-                grader_lex_is(&x, "if") || grader_lex_is(&x, "repeat"))
-                depth++;
-            else if (grader_lex_is(&x, "end") || grader_lex_is(&x, "until"))
-                depth--;
-        } else if (x.t == GRADER_TOK_OPEN) {
-            brackets++;
-        } else if (x.t == GRADER_TOK_CLOSE) {
-            brackets--;
-        }
+        grader_lex_nest(&x, &depth, &brackets);
         if (depth < 0 || brackets < 0)
             return false;
         prev = x;
@@ -410,33 +400,13 @@ static bool params_span(const char *src, const struct rstmt *st, size_t *vs, siz
                     ((eq.t == GRADER_TOK_OP && (tok_text(&eq, ",") || eq.c == ';')) ||
                      eq.t == GRADER_TOK_CLOSE))
                     break;
-                if (eq.t == GRADER_TOK_OPEN)
-                    b++;
-                else if (eq.t == GRADER_TOK_CLOSE)
-                    b--;
-                else if (eq.t == GRADER_TOK_KEYWORD) {
-                    if (grader_lex_is(&eq, "function") || grader_lex_is(&eq, "do") ||
-                        grader_lex_is(&eq, "if") || grader_lex_is(&eq, "repeat"))
-                        d++;
-                    else if (grader_lex_is(&eq, "end") || grader_lex_is(&eq, "until"))
-                        d--;
-                }
+                grader_lex_nest(&eq, &d, &b);
                 last = eq.end;
             }
             *ve = last;
             return *ve > *vs;
         }
-        if (x.t == GRADER_TOK_OPEN)
-            brackets++;
-        else if (x.t == GRADER_TOK_CLOSE)
-            brackets--;
-        else if (x.t == GRADER_TOK_KEYWORD) {
-            if (grader_lex_is(&x, "function") || grader_lex_is(&x, "do") ||
-                grader_lex_is(&x, "if") || grader_lex_is(&x, "repeat"))
-                depth++;
-            else if (grader_lex_is(&x, "end") || grader_lex_is(&x, "until"))
-                depth--;
-        }
+        grader_lex_nest(&x, &depth, &brackets);
         prev = x;
     }
     return false;

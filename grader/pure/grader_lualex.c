@@ -210,3 +210,18 @@ bool grader_lex_ends_statement(const struct grader_lex *prev, bool bof)
         return false;
     }
 }
+
+void grader_lex_nest(const struct grader_lex *x, int *depth, int *brackets)
+{
+    if (x->t == GRADER_TOK_OPEN) {
+        (*brackets)++;
+    } else if (x->t == GRADER_TOK_CLOSE) {
+        (*brackets)--;
+    } else if (x->t == GRADER_TOK_KEYWORD) {
+        if (grader_lex_is(x, "function") || grader_lex_is(x, "do") || grader_lex_is(x, "if") ||
+            grader_lex_is(x, "repeat"))
+            (*depth)++;
+        else if (grader_lex_is(x, "end") || grader_lex_is(x, "until"))
+            (*depth)--;
+    }
+}

@@ -501,6 +501,11 @@ bool grader_lex_is(const struct grader_lex *x, const char *word);
 /* Does token `prev` end an expression or statement, so that a name after
  * it starts a new statement? (bof: nothing came before.) */
 bool grader_lex_ends_statement(const struct grader_lex *prev, bool bof);
+/* Follows the nesting over the current token: `function`, `do`, `if` and
+ * `repeat` open a block (*depth + 1), `end` and `until` close one; an
+ * opening bracket adds one to *brackets, a closing one takes one away.
+ * Other tokens change neither. */
+void grader_lex_nest(const struct grader_lex *x, int *depth, int *brackets);
 
 /* Where each piece of a cut file came from: piece i starts on line slim[i]
  * of the cut and on line orig[i] of the file. */

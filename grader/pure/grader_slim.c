@@ -142,17 +142,7 @@ struct grader_slim_plan *grader_slim_plan_new(const char *src, size_t len)
             bof = false;
             continue;
         }
-        if (x.t == GRADER_TOK_KEYWORD) {
-            if (grader_lex_is(&x, "function") || grader_lex_is(&x, "do") ||
-                grader_lex_is(&x, "if") || grader_lex_is(&x, "repeat"))
-                depth++;
-            else if (grader_lex_is(&x, "end") || grader_lex_is(&x, "until"))
-                depth--;
-        } else if (x.t == GRADER_TOK_OPEN) {
-            brackets++;
-        } else if (x.t == GRADER_TOK_CLOSE) {
-            brackets--;
-        }
+        grader_lex_nest(&x, &depth, &brackets);
         mark_gap(&has, &has_cap, n_st);
         prev = x;
         bof = false;
