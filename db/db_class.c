@@ -241,7 +241,13 @@ static const char class_migration_2[] =
     "  login TEXT\n"
     ");\n";
 
-static const char *const class_migrations[] = {class_migration_1, class_migration_2};
+/* Version 3: attempts found by question and time, so an import finds the
+ * attempts another student's submission also holds (db_class_twins). */
+static const char class_migration_3[] =
+    "CREATE INDEX attempts_by_time ON attempts(question_id, created_at);\n";
+
+static const char *const class_migrations[] = {class_migration_1, class_migration_2,
+                                               class_migration_3};
 _Static_assert(sizeof class_migrations / sizeof class_migrations[0] == DB_CLASS_VERSION,
                "one migration per class store version");
 _Static_assert(DB_CLASS_APPLICATION_ID == 1463960396, "class_migration_1 writes it");

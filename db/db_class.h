@@ -159,7 +159,7 @@ int db_submission_read(const char *path, struct db_submission *out, struct core_
  * (by the time it was made) of theirs; only it counts. The functions below
  * take a struct db opened with db_class_open. */
 
-#define DB_CLASS_VERSION 2
+#define DB_CLASS_VERSION 3
 
 /* Opens (creating when missing) the class store at path: WAL, FULL
  * synchronous, foreign keys, its own migrations. Another kind of file is
@@ -394,6 +394,22 @@ int db_class_clear(struct db *cs, int64_t flag_id, const char *why, const char *
  * store other than store_uid. */
 int db_class_other_stores(struct db *cs, const char *key, const char *store_uid,
                           const char *sub_uid, int *n, struct core_err *err);
+
+/* Attempts of sub that another student's submission holds too: the same
+ * pack, question and answer, made at the same millisecond (created_at), which
+ * two people do not do by chance; a store copied from a classmate's does. */
+struct db_class_twin {
+    char *pack_id;
+    char *other_key; /* the other student's key */
+    int n;           /* attempts of sub at that pack the other student also holds */
+};
+/* One row per pack and other student (any submission of theirs, superseded
+ * or not), students other than `key`, over the attempts 0, stride, 2*stride,
+ * ... of sub (stride 0 or 1: all of them); *out owned by the caller
+ * (db_class_twins_free). */
+int db_class_twins(struct db *cs, const char *key, const struct db_submission *sub, size_t stride,
+                   struct db_class_twin **out, size_t *n, struct core_err *err);
+void db_class_twins_free(struct db_class_twin *t, size_t n);
 
 /* The class list. */
 struct db_roster_entry {

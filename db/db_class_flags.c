@@ -150,6 +150,64 @@ int db_class_other_stores(struct db *cs, const char *key, const char *store_uid,
     return rc;
 }
 
+static const char sql_twins[] =
+    "SELECT DISTINCT s.key FROM attempts a JOIN submissions b ON b.id = a.submission "
+    "JOIN students s ON s.id = b.student WHERE a.question_id = ?1 AND a.created_at = ?2 "
+    "AND a.pack_id = ?3 AND a.answer = ?4 AND s.key <> ?5";
+
+void db_class_twins_free(struct db_class_twin *t, size_t n)
+{
+    for (size_t i = 0; t && i < n; i++) {
+        free(t[i].pack_id);
+        free(t[i].other_key);
+    }
+    free(t);
+}
+
+int db_class_twins(struct db *cs, const char *key, const struct db_submission *sub, size_t stride,
+                   struct db_class_twin **out, size_t *n, struct core_err *err)
+{
+    *out = NULL;
+    *n = 0;
+    size_t cap = 0;
+    sqlite3_stmt *st;
+    int rc = db_stmt(cs, sql_twins, &st, err);
+    if (rc)
+        return rc;
+    for (size_t i = 0; i < sub->n_attempts && rc == CORE_OK; i += stride ? stride : 1) {
+        const struct db_sub_attempt *a = &sub->attempts[i];
+        sqlite3_reset(st);
+        int src = db_bindf(st, "ttttt", a->question_id, a->created_at, a->pack_id, a->answer, key);
+        while (src == SQLITE_OK && (src = sqlite3_step(st)) == SQLITE_ROW) {
+            const char *other = (const char *)sqlite3_column_text(st, 0);
+            size_t j = 0;
+            while (j < *n && !(strcmp((*out)[j].pack_id, a->pack_id) == 0 &&
+                               strcmp((*out)[j].other_key, other ? other : "") == 0))
+                j++;
+            if (j == *n) {
+                if (*n == cap) {
+                    cap = cap ? 2 * cap : 4;
+                    *out = core_xrealloc(*out, cap * sizeof **out);
+                }
+                (*out)[j] = (struct db_class_twin){.pack_id = core_xstrdup(a->pack_id),
+                                                   .other_key = core_xstrdup(other ? other : "")};
+                (*n)++;
+            }
+            (*out)[j].n++;
+            src = SQLITE_OK;
+        }
+        if (src != SQLITE_DONE)
+            rc = db_fail(cs, err, src, "looking for attempts another student also holds");
+    }
+    db_stmt_done(st);
+    if (rc) {
+        db_class_twins_free(*out, *n);
+        *out = NULL;
+        *n = 0;
+    }
+    return rc;
+}
+
 /* ---- the roster ------------------------------------------------------------------------- */
 
 void db_roster_free(struct db_roster_entry *r, size_t n)

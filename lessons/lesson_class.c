@@ -48,6 +48,7 @@ static const struct {
     [LESSON_FLAG_IDENTITY] = {"identity", true},
     [LESSON_FLAG_LATE] = {"late", false},
     [LESSON_FLAG_CODE] = {"speed differs", false},
+    [LESSON_FLAG_COPIED] = {"copied attempts", true},
 };
 
 const char *lesson_flag_name(enum lesson_flag_kind k)
@@ -219,6 +220,44 @@ static struct lesson_class_flag *add_check(struct lesson_class_report *r, size_t
     f->question_id = question_id ? core_xstrdup(question_id) : NULL;
     f->reason = reason;
     return f;
+}
+
+/* Attempts that hold another student's answers at their very millisecond
+ * come from a copy of that student's store or file: typing the same answer
+ * to the same question in the same millisecond happens by chance, in a
+ * large class, about once; at LESSON_TWINS_MIN attempts it does not. A
+ * copy holds every attempt of the original, so LESSON_TWINS_PROBES evenly
+ * spaced attempts are looked up (each lookup costs about as much as a
+ * tenth of a grading), and all of them once a sample finds a copy, for the
+ * count. Each pack and other student found is a blocking flag of the
+ * pack's graded work, naming the other student (whose own work may be the
+ * original). */
+#define LESSON_TWINS_MIN 3
+#define LESSON_TWINS_PROBES 32
+static int check_twins(struct db *cs, struct lesson_class_report *out, size_t *cap,
+                       const struct db_submission *sub, struct core_err *err)
+{
+    struct db_class_twin *tw;
+    size_t n, stride = sub->n_attempts / LESSON_TWINS_PROBES;
+    int rc = db_class_twins(cs, out->key, sub, stride, &tw, &n, err);
+    bool found = false;
+    for (size_t i = 0; rc == CORE_OK && i < n; i++)
+        found |= tw[i].n >= LESSON_TWINS_MIN;
+    if (rc == CORE_OK && found && stride > 1) {
+        db_class_twins_free(tw, n);
+        rc = db_class_twins(cs, out->key, sub, 1, &tw, &n, err);
+    }
+    if (rc != CORE_OK)
+        return rc;
+    for (size_t i = 0; i < n; i++)
+        if (tw[i].n >= LESSON_TWINS_MIN)
+            add_check(out, cap, LESSON_FLAG_COPIED, tw[i].pack_id, NULL, NULL, 0,
+                      core_xasprintf("%d attempts at %s are also in student %s's submission: the "
+                                     "same question and answer at the same millisecond, as a "
+                                     "copy of their store or file has them",
+                                     tw[i].n, tw[i].pack_id, tw[i].other_key));
+    db_class_twins_free(tw, n);
+    return CORE_OK;
 }
 
 static const char *short_digest(const char *d)
@@ -960,6 +999,9 @@ static int import_sub(struct lesson_session *s, struct db *cs, const char *path,
                                  "two people, or one person with two stores, claim this student",
                                  others, others == 1 ? "" : "s", out->key,
                                  sub.store_uid ? sub.store_uid : "?"));
+    rc = check_twins(cs, out, &im.cap_flags, &sub, err);
+    if (rc != CORE_OK)
+        goto out;
     /* Every finding, stored as a flag with a key that names it across imports. */
     struct db_class_flag_in *fl = core_xcalloc(out->n_flags ? out->n_flags : 1, sizeof *fl);
     char **keys = core_xcalloc(out->n_flags ? out->n_flags : 1, sizeof *keys);

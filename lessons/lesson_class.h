@@ -74,6 +74,7 @@ enum lesson_flag_kind {
     LESSON_FLAG_IDENTITY,     /* the student's id comes from two stores */
     LESSON_FLAG_LATE,         /* after the deadline: graded under the late rule */
     LESSON_FLAG_CODE,         /* a code answer's recorded speed is over 2x off the re-run here */
+    LESSON_FLAG_COPIED,       /* attempts another student's submission holds too (same ms) */
     LESSON_FLAG_N
 };
 const char *lesson_flag_name(enum lesson_flag_kind k); /* "tampered", ... Static. */

@@ -143,6 +143,32 @@ expect_rc 1 "an edited run imports, flagged"
 expect_jq '.files[0].lab_runs_implausible' 1 "the run is implausible"
 expect_jq '.files[0].implausible_runs[0].problems | test("worker_total says 99")' true "says which figure"
 
+# ---- a copy of a classmate's work ---------------------------------------------------
+# zed hands in alice's submission as his own: her file with his student id
+# and a new submission id (what a copy of her store would submit). Her
+# answers at their very milliseconds are found in his file: his graded work
+# at the pack is withheld until the instructor looks, and he is named.
+cp "$T/alice.wbsub" "$T/zed.wbsub"
+sqlite3 "$T/zed.wbsub" "UPDATE meta SET value = 's099' WHERE key = 'student_id';
+  UPDATE meta SET value = 'zed' WHERE key = 'user';
+  UPDATE meta SET value = '$(printf 'cd%.0s' $(seq 16))' WHERE key = 'uid'" && ok || fail "zed's edit"
+wbt --json class --class "$T/class4.db" import "$T/alice.wbsub" "$T/zed.wbsub"
+expect_rc 1 "the copy imports, flagged"
+expect_jq '[.files[0].flags[] | select(.kind == "copied attempts")] | length' 0 "alice's file, first, holds nothing of another's"
+expect_jq '[.files[1].flags[] | select(.kind == "copied attempts")] | length' 1 "zed's file is flagged once"
+expect_jq '.files[1].flags[] | select(.kind == "copied attempts") | .blocking' true "blocking"
+expect_jq '.files[1].flags[] | select(.kind == "copied attempts") | .reason | test("^4 attempts at test.class are also in student s001")' true "names the count and the other student"
+# The instructor re-grades the class: alice's file now finds zed's copy too.
+wbt --json class --class "$T/class4.db" regrade
+expect_rc 0 "the re-grade"
+wbt --json class --class "$T/class4.db" flags
+expect_jq '[.flags[] | select(.kind == "copied attempts" and .current) | "\(.student)>\(.reason | capture("student (?<o>s[0-9]+)").o)"] | sort | join(",")' 's001>s099,s099>s001' "after it each of the two names the other"
+wbt --json class --class "$T/class4.db" grades test.class
+expect_jq '.students[] | select(.student_id == "s099") | .blocking_flags' 1 "zed has a blocking flag in the gradebook (it withholds graded work; this pack is practice)"
+# bob's own work shares no millisecond with alice's: nothing copied.
+wbt --json class --class "$T/class4.db" import "$T/bob.wbsub"
+expect_jq '[.files[0].flags[] | select(.kind == "copied attempts")] | length' 0 "bob's own work is not flagged"
+
 # ---- refused files ---------------------------------------------------------------
 size=$(stat -c %s "$T/alice.wbsub")
 for cut in 100 $((size / 2)) $((size - 1)); do
