@@ -18,12 +18,11 @@
  * files (README, images) are ignored. Positional entries in a declaration
  * ({ "x" }) are problems, as are unknown fields.
  *
- * Uses the sandbox, the constructors, the schema and the model.
+ * Uses the runtime (a file's job and its recorded declarations:
+ * grader_rt_eval.c; the readers of a declaration's table), the schema and
+ * the model; no Lua stack work of its own.
  */
 #include "grader_lua_internal.h"
-
-#include <lauxlib.h>
-#include <lua.h>
 
 #include <math.h>
 #include <stdarg.h>
@@ -81,13 +80,11 @@ static void grader_eval_problem(struct grader_eval *e, int code, const char *fmt
 /* Reads t.policy into *d (unset parts stay unset), reporting bad values. */
 static void read_policy(struct grader_vctx *v, int t, struct policy_decl *d)
 {
-    lua_State *L = v->L;
+    struct lua_State *L = v->L;
     memset(d, 0, sizeof *d);
-    if (grader_rawfield(L, t, "policy") != LUA_TTABLE) {
-        lua_pop(L, 1);
+    int pt = grader_tab_open(L, t, "policy");
+    if (!pt)
         return;
-    }
-    int pt = lua_gettop(L);
     struct grader_vctx s;
     grader_vctx_sub(&s, v, ": policy");
     grader_fields_check(&s, pt, grader_policy_fields, NULL, 0);
@@ -107,17 +104,18 @@ static void read_policy(struct grader_vctx *v, int t, struct policy_decl *d)
         else
             d->has_score = true, d->p.penalty = x;
     }
-    if (grader_rawfield(L, pt, "per_try") == LUA_TTABLE && grader_is_list_of(L, -1, LUA_TNUMBER)) {
-        size_t n = lua_rawlen(L, -1);
+    int pp = grader_tab_open(L, pt, "per_try");
+    if (pp && grader_is_list_of(L, pp, GRADER_LT_NUM)) {
+        size_t n = grader_len(L, pp);
         if (pen)
             grader_vproblem(&s, "give either penalty or per_try, not both");
         else if (n == 0 || n > GRADER_PER_TRY_MAX)
             grader_vproblem(&s, "per_try needs 1 to %d fractions (what try 1, 2, ... can earn)",
                             GRADER_PER_TRY_MAX);
         for (size_t i = 1; i <= n && i <= GRADER_PER_TRY_MAX && !pen; i++) {
-            lua_rawgeti(L, -1, (lua_Integer)i);
-            double f = lua_tonumber(L, -1);
-            lua_pop(L, 1);
+            struct grader_dval e;
+            grader_index(L, pp, (long long)i, &e);
+            double f = e.num;
             if (!(f >= 0 && f <= 1))
                 grader_vproblem(&s, "per_try[%zu] must be a fraction from 0 to 1", i);
             d->p.per_try[i - 1] = f;
@@ -128,9 +126,9 @@ static void read_policy(struct grader_vctx *v, int t, struct policy_decl *d)
                 d->has_tries = true, d->p.tries = (int)n;
         }
     }
-    lua_pop(L, 1);
+    grader_tab_close(L, pp);
     v->bad |= s.bad;
-    lua_pop(L, 1); /* policy */
+    grader_tab_close(L, pt);
 }
 
 /* `over` on top of `base`, field by field. */
@@ -150,12 +148,10 @@ static void policy_over(struct policy_decl *base, const struct policy_decl *over
  * `pack release`, which the checks here mirror. */
 static void check_release(struct grader_vctx *v, int t, struct grader_pack_info *info)
 {
-    lua_State *L = v->L;
-    if (grader_rawfield(L, t, "release") != LUA_TTABLE) {
-        lua_pop(L, 1);
+    struct lua_State *L = v->L;
+    int rt = grader_tab_open(L, t, "release");
+    if (!rt)
         return;
-    }
-    int rt = lua_gettop(L);
     struct grader_vctx s;
     grader_vctx_sub(&s, v, ": release");
     grader_fields_check(&s, rt, grader_release_fields, NULL, 0);
@@ -173,18 +169,16 @@ static void check_release(struct grader_vctx *v, int t, struct grader_pack_info 
         grader_vproblem(&s, "source must name the digest of the source pack (pack release "
                             "writes it)");
     v->bad |= s.bad;
-    lua_pop(L, 1);
+    grader_tab_close(L, rt);
 }
 
 /* pack{ class = { deadline = "...", late = "none" | "zero" | { per_day = f } } }. */
 static void check_class(struct grader_vctx *v, int t, struct grader_pack_info *info)
 {
-    lua_State *L = v->L;
-    if (grader_rawfield(L, t, "class") != LUA_TTABLE) {
-        lua_pop(L, 1);
+    struct lua_State *L = v->L;
+    int ct = grader_tab_open(L, t, "class");
+    if (!ct)
         return;
-    }
-    int ct = lua_gettop(L);
     struct grader_vctx s;
     grader_vctx_sub(&s, v, ": class");
     grader_fields_check(&s, ct, grader_class_fields, NULL, 0);
@@ -203,9 +197,10 @@ static void check_class(struct grader_vctx *v, int t, struct grader_pack_info *i
         }
         free(dl);
     }
-    int ty = grader_rawfield(L, ct, "late");
-    if (ty == LUA_TSTRING) {
-        const char *late = lua_tostring(L, -1);
+    struct grader_dval ld;
+    int ty = grader_field(L, ct, "late", &ld);
+    if (ty == GRADER_LT_STR) {
+        const char *late = ld.str;
         if (strcmp(late, "none") == 0)
             info->late = GRADER_LATE_NONE;
         else if (strcmp(late, "zero") == 0)
@@ -213,30 +208,31 @@ static void check_class(struct grader_vctx *v, int t, struct grader_pack_info *i
         else
             grader_vproblem(&s, "late must be \"none\", \"zero\" or { per_day = 0.1 }, not '%s'",
                             late);
-    } else if (ty == LUA_TTABLE) {
+    } else if (ty == GRADER_LT_TAB) {
+        int lt = grader_tab_open(L, ct, "late");
         struct grader_vctx ls;
         grader_vctx_sub(&ls, &s, ": late");
-        grader_fields_check(&ls, lua_gettop(L), grader_late_fields, NULL, 0);
+        grader_fields_check(&ls, lt, grader_late_fields, NULL, 0);
         double f;
-        if (!grader_num_field(L, lua_gettop(L), "per_day", &f) || !(f > 0 && f <= 1))
+        if (!grader_num_field(L, lt, "per_day", &f) || !(f > 0 && f <= 1))
             grader_vproblem(&ls, "per_day must be the fraction of the points lost per day late, "
                                  "above 0 and at most 1");
         else
             info->late = GRADER_LATE_PER_DAY, info->late_per_day = f;
         s.bad |= ls.bad;
+        grader_tab_close(L, lt);
     }
-    lua_pop(L, 1);
     v->bad |= s.bad;
-    lua_pop(L, 1);
+    grader_tab_close(L, ct);
 }
 
 static void check_pack(struct grader_eval *e, struct grader_vctx *v, int t)
 {
-    lua_State *L = v->L;
+    struct lua_State *L = v->L;
     struct grader_pack *p = e->pack;
-    if (grader_rawfield(L, t, "id") == LUA_TSTRING)
-        snprintf(v->label, sizeof v->label, "pack %s", lua_tostring(L, -1));
-    lua_pop(L, 1);
+    struct grader_dval id;
+    if (grader_field(L, t, "id", &id) == GRADER_LT_STR)
+        snprintf(v->label, sizeof v->label, "pack %s", id.str);
     grader_fields_check(v, t, grader_pack_fields, NULL, 0);
     static const char *const req[] = {"id", "title", "version", "lessons", NULL};
     grader_fields_require(v, t, req);
@@ -244,9 +240,7 @@ static void check_pack(struct grader_eval *e, struct grader_vctx *v, int t)
     p->info.title = grader_str_field(L, t, "title");
     p->info.version = grader_str_field(L, t, "version");
     p->info.description = grader_str_field(L, t, "description");
-    if (grader_rawfield(L, t, "cbm") == LUA_TBOOLEAN)
-        p->info.cbm = lua_toboolean(L, -1);
-    lua_pop(L, 1);
+    grader_bool_field(L, t, "cbm", &p->info.cbm);
     read_policy(v, t, &e->pack_policy);
     grader_id_check(v, "id", p->info.id);
     p->info.rubric = grader_strs_field(L, t, "rubric", &p->info.n_rubric, NULL);
@@ -254,14 +248,13 @@ static void check_pack(struct grader_eval *e, struct grader_vctx *v, int t)
         grader_id_check(v, "rubric item", p->info.rubric[i]);
     size_t n;
     char **lessons = grader_strs_field(L, t, "lessons", &n, NULL);
-    if (grader_rawfield(L, t, "lessons") == LUA_TTABLE && grader_is_list_of(L, -1, LUA_TSTRING))
+    int lt = grader_tab_open(L, t, "lessons");
+    bool listed = lt && grader_is_list_of(L, lt, GRADER_LT_STR);
+    grader_tab_close(L, lt);
+    if (listed)
         e->lessons_known = true;
-    lua_pop(L, 1);
-    if (grader_has_field(L, t, "lessons") && n == 0) {
-        if (grader_rawfield(L, t, "lessons") == LUA_TTABLE && grader_is_list_of(L, -1, LUA_TSTRING))
-            grader_vproblem(v, "'lessons' is empty: list the lesson files in teaching order");
-        lua_pop(L, 1);
-    }
+    if (listed && n == 0)
+        grader_vproblem(v, "'lessons' is empty: list the lesson files in teaching order");
     for (size_t i = 0; i < n; i++) {
         bool dup = false;
         for (size_t k = 0; k < e->lessons.n; k++)
@@ -299,10 +292,10 @@ static struct grader_lesson *add_lesson(struct grader_pack *p)
 
 static void check_lesson(struct grader_eval *e, struct grader_vctx *v, int t)
 {
-    lua_State *L = v->L;
-    if (grader_rawfield(L, t, "id") == LUA_TSTRING)
-        snprintf(v->label, sizeof v->label, "lesson %s", lua_tostring(L, -1));
-    lua_pop(L, 1);
+    struct lua_State *L = v->L;
+    struct grader_dval id;
+    if (grader_field(L, t, "id", &id) == GRADER_LT_STR)
+        snprintf(v->label, sizeof v->label, "lesson %s", id.str);
     grader_fields_check(v, t, grader_lesson_fields, NULL, 0);
     static const char *const req[] = {"id", "title", NULL};
     grader_fields_require(v, t, req);
@@ -324,27 +317,27 @@ static void check_lesson(struct grader_eval *e, struct grader_vctx *v, int t)
     struct policy_decl own;
     read_policy(v, t, &own);
     policy_over(&e->lesson_policy, &own);
-    int ty = grader_rawfield(L, t, "exam");
-    if (ty == LUA_TBOOLEAN) {
-        l->exam = lua_toboolean(L, -1);
-    } else if (ty == LUA_TTABLE) {
+    struct grader_dval exam;
+    int ty = grader_field(L, t, "exam", &exam);
+    if (ty == GRADER_LT_BOOL) {
+        l->exam = exam.b;
+    } else if (ty == GRADER_LT_TAB) {
+        int xt = grader_tab_open(L, t, "exam");
         struct grader_vctx s;
         grader_vctx_sub(&s, v, ": exam");
-        grader_fields_check(&s, lua_gettop(L), grader_exam_fields, NULL, 0);
+        grader_fields_check(&s, xt, grader_exam_fields, NULL, 0);
         l->exam = true;
         double m;
-        if (grader_num_field(L, lua_gettop(L), "minutes", &m)) {
+        if (grader_num_field(L, xt, "minutes", &m)) {
             if (!(m > 0 && m <= 7 * 24 * 60))
                 grader_vproblem(&s, "minutes must be a time limit above 0 (at most a week)");
             else
                 l->time_limit_s = (int)ceil(m * 60);
         }
         v->bad |= s.bad;
+        grader_tab_close(L, xt);
     }
-    lua_pop(L, 1);
-    if (grader_rawfield(L, t, "graded") == LUA_TBOOLEAN)
-        l->graded = lua_toboolean(L, -1);
-    lua_pop(L, 1);
+    grader_bool_field(L, t, "graded", &l->graded);
     l->sealed = e->pack->info.is_release && (l->graded || l->exam);
 }
 
@@ -376,11 +369,13 @@ static char *heading(const char *md)
 
 static void check_page(struct grader_eval *e, struct grader_vctx *v, int t)
 {
-    lua_State *L = v->L;
+    struct lua_State *L = v->L;
     char *title = NULL, *text = NULL;
-    if (lua_type(L, t) == LUA_TSTRING) {
-        text = core_xstrdup(lua_tostring(L, t));
-    } else if (lua_type(L, t) == LUA_TTABLE) {
+    struct grader_dval page;
+    int ty = grader_value(L, t, &page);
+    if (ty == GRADER_LT_STR) {
+        text = core_xstrdup(page.str);
+    } else if (ty == GRADER_LT_TAB) {
         grader_fields_check(v, t, grader_page_fields, NULL, 0);
         static const char *const req[] = {"text", NULL};
         grader_fields_require(v, t, req);
@@ -391,7 +386,7 @@ static void check_page(struct grader_eval *e, struct grader_vctx *v, int t)
             v,
             "page expects Markdown text: page [[ ... ]] or page { title = ..., text = ... }, "
             "got %s",
-            luaL_typename(L, t));
+            grader_ltype_name(ty));
         return;
     }
     if (!text)
@@ -426,18 +421,11 @@ static void unknown_kind(struct grader_vctx *v, const char *kind_s)
 /* hints = { "a nudge", { text = "the method", public = true }, ... }. */
 static void read_hints(struct grader_vctx *v, int t, struct grader_question *q)
 {
-    lua_State *L = v->L;
-    if (grader_rawfield(L, t, "hints") != LUA_TTABLE) {
-        lua_pop(L, 1);
+    struct lua_State *L = v->L;
+    int ht = grader_tab_open(L, t, "hints");
+    if (!ht)
         return;
-    }
-    int ht = lua_gettop(L);
-    size_t n = lua_rawlen(L, ht), count = 0;
-    lua_pushnil(L);
-    while (lua_next(L, ht)) { /* hints k v */
-        count++;
-        lua_pop(L, 1);
-    }
+    size_t n = grader_len(L, ht), count = grader_count(L, ht);
     if (count != n)
         grader_vproblem(v, "'hints' must be a list: { \"a hint\", { text = \"...\", public = "
                            "true }, ... }");
@@ -445,33 +433,34 @@ static void read_hints(struct grader_vctx *v, int t, struct grader_question *q)
     q->hints = n ? core_xcalloc(n, sizeof *q->hints) : NULL;
     q->hint_public = n ? core_xcalloc(n, sizeof *q->hint_public) : NULL;
     for (size_t i = 1; i <= n; i++) {
-        int ty = lua_rawgeti(L, ht, (lua_Integer)i); /* hints h */
+        struct grader_dval h;
+        int ty = grader_index(L, ht, (long long)i, &h);
         char *text = NULL;
-        if (ty == LUA_TSTRING) {
-            text = grader_lua_strdup(L, -1);
-        } else if (ty == LUA_TTABLE) {
+        if (ty == GRADER_LT_STR) {
+            text = core_xstrndup(h.str, h.len);
+        } else if (ty == GRADER_LT_TAB) {
+            int hi = grader_tab_open_at(L, ht, (long long)i);
             struct grader_vctx s;
             grader_vctx_sub(&s, v, ": hint %zu", i);
-            grader_fields_check(&s, lua_gettop(L), grader_hint_fields, NULL, 0);
-            text = grader_str_field(L, lua_gettop(L), "text");
+            grader_fields_check(&s, hi, grader_hint_fields, NULL, 0);
+            text = grader_str_field(L, hi, "text");
             if (!text)
                 grader_vproblem(&s, "a hint table needs its text: { text = \"...\", public = "
                                     "true }");
-            q->hint_public[i - 1] =
-                grader_rawfield(L, -1, "public") == LUA_TBOOLEAN && lua_toboolean(L, -1);
-            lua_pop(L, 1);
+            bool pub = false;
+            q->hint_public[i - 1] = grader_bool_field(L, hi, "public", &pub) && pub;
+            grader_tab_close(L, hi);
             v->bad |= s.bad;
         } else if (!bad_entry) {
             grader_vproblem(v,
                             "'hints' must be a list of strings (or { text = ..., public = true "
                             "} tables), got %s at entry %zu",
-                            luaL_typename(L, -1), i);
+                            grader_ltype_name(ty), i);
             bad_entry = true;
         }
         q->hints[q->n_hints++] = text ? text : core_xstrdup("");
-        lua_pop(L, 1);
     }
-    lua_pop(L, 1);
+    grader_tab_close(L, ht);
 }
 
 /* What a sealed question of a release may hold: what a student needs to
@@ -484,32 +473,35 @@ static const char *const sealed_fields[] = {"id",         "kind",    "title",   
                                                                      grade is a run) */
                                             NULL};
 
+static bool sealed_entry(const struct grader_dval *key, const struct grader_dval *val, void *ud)
+{
+    struct grader_vctx *v = ud;
+    (void)val;
+    if (key->type != GRADER_LT_STR)
+        return true;
+    const char *k = key->str;
+    bool ok = false;
+    for (size_t i = 0; sealed_fields[i] && !ok; i++)
+        ok = strcmp(sealed_fields[i], k) == 0;
+    if (!ok)
+        grader_vproblem(v,
+                        "a sealed question of a release carries '%s': a release holds "
+                        "nothing that grades or reveals (make it again with warpbench pack "
+                        "release)",
+                        k);
+    return true;
+}
+
 static void check_sealed(struct grader_vctx *v, int t)
 {
-    lua_State *L = v->L;
-    lua_pushnil(L);
-    while (lua_next(L, t)) { /* k v */
-        lua_pop(L, 1);
-        if (lua_type(L, -1) != LUA_TSTRING)
-            continue;
-        const char *k = lua_tostring(L, -1);
-        bool ok = false;
-        for (size_t i = 0; sealed_fields[i] && !ok; i++)
-            ok = strcmp(sealed_fields[i], k) == 0;
-        if (!ok)
-            grader_vproblem(v,
-                            "a sealed question of a release carries '%s': a release holds "
-                            "nothing that grades or reveals (make it again with warpbench pack "
-                            "release)",
-                            k);
-    }
+    grader_pairs(v->L, t, sealed_entry, v);
 }
 
 /* The static checks of a question; fills the model entry q. */
 static void check_question(struct grader_eval *e, struct grader_vctx *v, int t,
                            struct grader_question *q)
 {
-    lua_State *L = v->L;
+    struct lua_State *L = v->L;
     q->file = core_xstrdup(e->path);
     q->line = v->line;
     q->points = 1;
@@ -566,9 +558,11 @@ static void check_question(struct grader_eval *e, struct grader_vctx *v, int t,
         check_sealed(v, t);
     q->has_params = grader_has_field(L, t, "params");
     q->has_grade = grader_has_field(L, t, "grade");
-    if (grader_rawfield(L, t, "examples") == LUA_TTABLE)
-        q->n_examples = lua_rawlen(L, -1);
-    lua_pop(L, 1);
+    int ex = grader_tab_open(L, t, "examples");
+    if (ex) {
+        q->n_examples = grader_len(L, ex);
+        grader_tab_close(L, ex);
+    }
     q->unit = core_xstrdup("");
     q->max_answer = grader_kind_max_answer(q->kind);
     double ma;
@@ -606,44 +600,38 @@ static void resolve_policy(struct grader_eval *e, struct grader_vctx *v, int t,
 
 /* Lua-callable driver: runs one file and turns its declarations into the
  * model. Runs under grader_pcall; problems go to the eval. */
-static int l_eval(lua_State *L)
+static int l_eval(struct lua_State *L)
 {
-    struct grader_eval *e = lua_touserdata(L, 1);
+    struct grader_eval *e = grader_sb_job_start(L);
     struct grader_pfile *f = &e->pack->files[e->file];
-    grader_sb_enter_c(L);
-    lua_settop(L, 0);
     char where[160];
     snprintf(where, sizeof where, "%s:1", e->path);
     grader_sb_set_fallback(L, where);
     grader_decl_set_mode(L, e->mode);
     grader_sb_load(L, &f->bc, f->chunkname); /* chunk */
     if (grader_sb_try(L, 0, 0) != 0) {       /* msg */
-        grader_eval_problem(e, CORE_ERR_SCRIPT, "%s", lua_tostring(L, -1));
+        char *msg = grader_lua_strdup(L, -1);
+        grader_eval_problem(e, CORE_ERR_SCRIPT, "%s", msg);
+        free(msg);
         return 0;
     }
-    grader_decl_push_records(L); /* decls */
-    int decls = lua_gettop(L);
-    size_t n = lua_rawlen(L, decls);
+    size_t n;
+    int decls = grader_decl_records_open(L, &n);
     int first_line[GRADER_D_N] = {0};
     struct grader_pack *p = e->pack;
     for (size_t i = 1; i <= n; i++) {
-        lua_rawgeti(L, decls, (lua_Integer)i); /* decls rec */
-        lua_rawgeti(L, -1, 1);
-        int kind = (int)lua_tointeger(L, -1);
-        lua_rawgeti(L, -2, 3);
-        int line = (int)lua_tointeger(L, -1);
-        lua_pop(L, 2);
-        lua_rawgeti(L, -1, 2); /* decls rec value */
-        int val = lua_gettop(L);
+        int kind, line;
+        int val = grader_decl_record_open(L, decls, i, &kind, &line);
+        int vty = grader_type(L, val);
         struct grader_vctx v = {.problems = e->problems,
                                 .first_code = &e->first_code,
                                 .path = e->path,
                                 .L = L,
                                 .line = line};
         snprintf(v.label, sizeof v.label, "%s", grader_decl_name(kind));
-        if (kind != GRADER_D_PAGE && kind != GRADER_D_LESSON && lua_type(L, val) != LUA_TTABLE) {
+        if (kind != GRADER_D_PAGE && kind != GRADER_D_LESSON && vty != GRADER_LT_TAB) {
             grader_vproblem(&v, "%s expects a table: %s { ... }, got %s", grader_decl_name(kind),
-                            grader_decl_name(kind), luaL_typename(L, val));
+                            grader_decl_name(kind), grader_ltype_name(vty));
         } else if (kind == GRADER_D_FORMULAS) {
             grader_formulas_check(&v, val, p, e->mode == GRADER_DECL_PACK ? NULL : e->lesson,
                                   e->path);
@@ -666,10 +654,10 @@ static int l_eval(lua_State *L)
                 grader_vproblem(&v,
                                 "lesson{} is called again (first at line %d): one lesson per file",
                                 first_line[GRADER_D_LESSON]);
-            else if (lua_type(L, val) != LUA_TTABLE)
+            else if (vty != GRADER_LT_TAB)
                 grader_vproblem(&v,
                                 "lesson expects a table: lesson { id = ..., title = ... }, got %s",
-                                luaL_typename(L, val));
+                                grader_ltype_name(vty));
             else {
                 first_line[GRADER_D_LESSON] = line;
                 check_lesson(e, &v, val);
@@ -712,7 +700,7 @@ static int l_eval(lua_State *L)
                 q->id = core_xstrdup("");
             core_buf_putc(&e->bad, v.bad ? 1 : 0);
         }
-        lua_settop(L, decls);
+        grader_tab_close(L, val);
     }
     if (e->mode == GRADER_DECL_PACK && !first_line[GRADER_D_PACK])
         grader_eval_problem(e, CORE_ERR_INVALID,
@@ -728,17 +716,14 @@ static int l_eval(lua_State *L)
 /* Runs one file in a fresh sandbox. */
 static void eval_file(struct grader_eval *e)
 {
-    struct grader_sb *sb;
     struct core_err err;
-    if (grader_sb_new(&sb, &e->pack->lim, e->pack->pool, &err) != 0) {
-        grader_eval_problem(e, err.code, "%s:1: %s", e->path, err.msg);
-        return;
-    }
-    lua_State *L = grader_sb_lua(sb);
-    lua_pushcfunction(L, l_eval);
-    lua_pushlightuserdata(L, e);
     size_t declared = e->bad.len, calcs = e->n_cx;
-    if (grader_pcall(sb, 1, 0, &err) != 0) {
+    bool made;
+    if (grader_sb_run_own(&e->pack->lim, e->pack->pool, l_eval, e, &made, &err) != 0) {
+        if (!made) { /* no sandbox: nothing ran */
+            grader_eval_problem(e, err.code, "%s:1: %s", e->path, err.msg);
+            return;
+        }
         grader_eval_problem(e, err.code, "%s", err.msg);
         /* a limit in the middle of the walk: what it had declared is suspect */
         for (size_t i = declared; i < e->bad.len; i++)
@@ -746,7 +731,6 @@ static void eval_file(struct grader_eval *e)
         for (size_t i = calcs; i < e->n_cx; i++)
             e->cx[i].bad = true;
     }
-    grader_sb_free(sb);
     grader_strv_free(e->topics, e->n_topics);
     grader_strv_free(e->rubric, e->n_rubric);
     e->topics = e->rubric = NULL;

@@ -12,9 +12,6 @@
  */
 #include "grader_lua_internal.h"
 
-#include <lauxlib.h>
-#include <lua.h>
-
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -205,19 +202,19 @@ static const char *parse_signature(struct grader_code *c, const char *sig, char 
 static void read_array(struct grader_vctx *v, int t, const char *list, struct grader_code *c,
                        bool want_const)
 {
-    lua_State *L = v->L;
+    struct lua_State *L = v->L;
     for (size_t i = 0; i < c->n_params; i++) {
         struct grader_code_param *q = &c->params[i];
         if (!q->pointer || q->is_const != want_const)
             continue;
-        if (grader_rawfield(L, t, list) != LUA_TTABLE ||
-            grader_rawfield(L, lua_gettop(L), q->name) != LUA_TTABLE) {
+        int lt = grader_tab_open(L, t, list);
+        int a = lt ? grader_tab_open(L, lt, q->name) : 0;
+        if (!a) {
             grader_vproblem(v, "code.%s.%s: the %s array %s needs { count = ... }", list, q->name,
                             want_const ? "input" : "output", q->name);
-            lua_pop(L, lua_gettop(L) >= 2 && lua_type(L, -2) == LUA_TTABLE ? 2 : 1);
+            grader_tab_close(L, lt);
             continue;
         }
-        int a = lua_gettop(L);
         struct grader_vctx s;
         grader_vctx_sub(&s, v, ": code.%s.%s", list, q->name);
         grader_fields_check(&s, a, array_fields, NULL, 0);
@@ -238,11 +235,11 @@ static void read_array(struct grader_vctx *v, int t, const char *list, struct gr
         if (!(q->hi >= q->lo) || !isfinite(q->lo) || !isfinite(q->hi))
             grader_vproblem(&s, "min must be at most max");
         v->bad |= s.bad;
-        lua_pop(L, 2);
+        grader_tab_close(L, lt); /* the array's table and the list */
     }
 }
 
-static char *expr_field(lua_State *L, int t, const char *name)
+static char *expr_field(struct lua_State *L, int t, const char *name)
 {
     double x;
     if (grader_num_field(L, t, name, &x)) {
@@ -253,16 +250,41 @@ static char *expr_field(lua_State *L, int t, const char *name)
     return grader_str_field(L, t, name);
 }
 
+/* One entry of sizes = { n = 512 }: a name and a whole number. */
+struct size_walk {
+    struct grader_vctx *s;
+    struct grader_code *c;
+};
+
+static bool size_entry(const struct grader_dval *key, const struct grader_dval *val, void *ud)
+{
+    struct size_walk *w = ud;
+    struct grader_code *c = w->c;
+    if (key->type != GRADER_LT_STR || val->type != GRADER_LT_NUM || !val->integer || val->i < 1 ||
+        val->i > (1 << 30)) {
+        grader_vproblem(w->s, "sizes: each must be name = a whole number from 1 to 2^30");
+    } else if (c->n_sizes < 6) {
+        c->size_names = realloc(c->size_names, (c->n_sizes + 1) * sizeof *c->size_names);
+        c->size_values = realloc(c->size_values, (c->n_sizes + 1) * sizeof *c->size_values);
+        if (!c->size_names || !c->size_values)
+            abort();
+        c->size_names[c->n_sizes] = core_xstrdup(key->str);
+        c->size_values[c->n_sizes++] = (double)val->i;
+    } else {
+        grader_vproblem(w->s, "sizes: at most 6");
+    }
+    return true;
+}
+
 static void code_check(struct grader_vctx *v, int t, struct grader_question *q)
 {
-    lua_State *L = v->L;
-    if (grader_rawfield(L, t, "code") != LUA_TTABLE) {
-        lua_pop(L, 1);
+    struct lua_State *L = v->L;
+    int ct = grader_tab_open(L, t, "code");
+    if (!ct) {
         grader_vproblem(v, "a code question needs 'code' = { signature = ..., sizes = ..., "
                            "reference = ..., ... }");
         return;
     }
-    int ct = lua_gettop(L);
     struct grader_vctx s;
     grader_vctx_sub(&s, v, ": code");
     grader_fields_check(&s, ct, code_fields, NULL, 0);
@@ -277,27 +299,12 @@ static void code_check(struct grader_vctx *v, int t, struct grader_question *q)
     if (bad)
         grader_vproblem(&s, "signature: %s", bad);
     /* sizes = { n = 512 } */
-    if (grader_rawfield(L, ct, "sizes") == LUA_TTABLE) {
-        int st = lua_gettop(L);
-        lua_pushnil(L);           /* st nil */
-        while (lua_next(L, st)) { /* st key value */
-            if (lua_type(L, -2) != LUA_TSTRING || !lua_isinteger(L, -1) ||
-                lua_tointeger(L, -1) < 1 || lua_tointeger(L, -1) > (1 << 30)) {
-                grader_vproblem(&s, "sizes: each must be name = a whole number from 1 to 2^30");
-            } else if (c->n_sizes < 6) {
-                c->size_names = realloc(c->size_names, (c->n_sizes + 1) * sizeof *c->size_names);
-                c->size_values = realloc(c->size_values, (c->n_sizes + 1) * sizeof *c->size_values);
-                if (!c->size_names || !c->size_values)
-                    abort();
-                c->size_names[c->n_sizes] = core_xstrdup(lua_tostring(L, -2));
-                c->size_values[c->n_sizes++] = (double)lua_tointeger(L, -1);
-            } else {
-                grader_vproblem(&s, "sizes: at most 6");
-            }
-            lua_pop(L, 1); /* st key */
-        }
+    int st = grader_tab_open(L, ct, "sizes");
+    if (st) {
+        struct size_walk w = {&s, c};
+        grader_pairs(L, st, size_entry, &w);
+        grader_tab_close(L, st);
     }
-    lua_pop(L, 1);
     for (size_t i = 0; !bad && i < c->n_params; i++) {
         if (c->params[i].pointer)
             continue;
@@ -330,37 +337,36 @@ static void code_check(struct grader_vctx *v, int t, struct grader_question *q)
         }
     c->rtol = 1e-5;
     c->atol = 1e-6;
-    if (grader_rawfield(L, ct, "tolerance") == LUA_TTABLE) {
-        int tt = lua_gettop(L);
+    int tt = grader_tab_open(L, ct, "tolerance");
+    if (tt) {
         grader_fields_check(&s, tt, tol_fields, NULL, 0);
         grader_num_field(L, tt, "rel", &c->rtol);
         grader_num_field(L, tt, "abs", &c->atol);
         grader_num_field(L, tt, "mismatch", &c->mismatch);
         if (!(c->rtol >= 0 && c->atol >= 0 && c->mismatch >= 0 && c->mismatch < 1))
             grader_vproblem(&s, "tolerance: rel and abs >= 0, mismatch from 0 to below 1");
+        grader_tab_close(L, tt);
     }
-    lua_pop(L, 1);
-    if (grader_rawfield(L, ct, "work") == LUA_TTABLE) {
-        int wt = lua_gettop(L);
+    int wt = grader_tab_open(L, ct, "work");
+    if (wt) {
         grader_fields_check(&s, wt, work_fields, NULL, 0);
         c->flops = expr_field(L, wt, "flops");
         c->bytes = expr_field(L, wt, "bytes");
         if (!c->flops || !c->bytes)
             grader_vproblem(&s, "work needs flops and bytes (expressions over the sizes)");
+        grader_tab_close(L, wt);
     }
-    lua_pop(L, 1);
-    if (grader_rawfield(L, ct, "bands") == LUA_TTABLE) {
-        int bt = lua_gettop(L);
-        size_t n = lua_rawlen(L, bt);
+    int bt = grader_tab_open(L, ct, "bands");
+    if (bt) {
+        size_t n = grader_len(L, bt);
         c->band_fraction = core_xcalloc(n + 1, sizeof(double));
         c->band_score = core_xcalloc(n + 1, sizeof(double));
         for (size_t i = 1; i <= n && i <= 8; i++) {
-            if (lua_rawgeti(L, bt, (lua_Integer)i) != LUA_TTABLE) {
+            int e = grader_tab_open_at(L, bt, (long long)i);
+            if (!e) {
                 grader_vproblem(&s, "bands: entry %zu must be { fraction = ..., score = ... }", i);
-                lua_pop(L, 1);
                 continue;
             }
-            int e = lua_gettop(L);
             grader_fields_check(&s, e, band_fields, NULL, 0);
             double f = -1, sc = -1;
             grader_num_field(L, e, "fraction", &f);
@@ -371,10 +377,10 @@ static void code_check(struct grader_vctx *v, int t, struct grader_question *q)
                 grader_vproblem(&s, "bands: fractions must rise");
             c->band_fraction[c->n_bands] = f;
             c->band_score[c->n_bands++] = sc;
-            lua_pop(L, 1);
+            grader_tab_close(L, e);
         }
+        grader_tab_close(L, bt);
     }
-    lua_pop(L, 1);
     c->correct_share = 0.3;
     grader_num_field(L, ct, "correct", &c->correct_share);
     if (!(c->correct_share >= 0 && c->correct_share <= 1))
@@ -397,7 +403,7 @@ static void code_check(struct grader_vctx *v, int t, struct grader_question *q)
     grader_num_field(L, ct, "memory", &c->mem_mib);
     if (!(c->mem_mib >= 1 && c->mem_mib <= 65536))
         grader_vproblem(&s, "memory must be MiB from 1 to 65536");
-    lua_pop(L, 1); /* the code table */
+    grader_tab_close(L, ct);
     v->bad |= s.bad;
 }
 
@@ -442,13 +448,13 @@ void grader_code_lua(struct core_buf *b, const struct grader_code *c,
     core_buf_puts(b, ",\n  },\n");
 }
 
-static void code_reference(lua_State *L, struct grader_job *j)
+static void code_reference(struct lua_State *L, struct grader_job *j)
 {
     (void)j;
-    lua_pushnil(L);
+    grader_push_nil(L);
 }
 
-static void code_grade(lua_State *L, struct grader_job *j, const char *answer)
+static void code_grade(struct lua_State *L, struct grader_job *j, const char *answer)
 {
     (void)L;
     (void)answer;
@@ -457,7 +463,7 @@ static void code_grade(lua_State *L, struct grader_job *j, const char *answer)
 }
 
 /* No answer text scores: a code question's answer is a run. */
-static char *code_reference_text(lua_State *L, struct grader_job *j, bool exact)
+static char *code_reference_text(struct lua_State *L, struct grader_job *j, bool exact)
 {
     (void)L;
     (void)j;

@@ -637,6 +637,90 @@ static void test_slim_fallback(void **state)
     grader_pack_free(p);
 }
 
+/* A code question's declaration read into the model, and its problems. The
+ * `code` table is read field by field (sizes walked, arrays, tolerance,
+ * work, bands); a missing inputs list once popped the code table with the
+ * problem and crashed pack check. */
+#define CODE_Q(inputs, sizes, bands)                                                               \
+    L1 "question { id = \"q\", kind = \"code\", prompt = \"p\", code = {\n"                        \
+       "  signature = \"void scale(int n, const float *x, float *y)\",\n"                          \
+       "  sizes = " sizes ",\n" inputs "  outputs = { y = { count = 8 } },\n"                      \
+       "  tolerance = { rel = 1e-4, mismatch = 0.01 },\n"                                          \
+       "  work = { flops = \"n\", bytes = 8 },\n"                                                  \
+       "  bands = " bands ",\n"                                                                    \
+       "  threads = 2, reps = 5, timeout = 3, memory = 64, flags = \"-O2\",\n"                     \
+       "  starter = \"s\", reference = \"r\" } }\n"
+#define CODE_IN "  inputs = { x = { count = \"n\", min = -4, max = 4 } },\n"
+#define CODE_BANDS "{ { fraction = 0.05, score = 0.5 }, { fraction = 0.5, score = 1 } }"
+
+static void test_code_decl(void **state)
+{
+    (void)state;
+    struct grader_pack *p;
+    struct core_err err = {0};
+    const char *a = CODE_Q(CODE_IN, "{ n = 512 }", CODE_BANDS);
+    assert_int_equal(load(NULL, a, NULL, &p, NULL, &err), 0);
+    const struct grader_code *c = grader_pack_info(p)->lessons[0].questions[0].code;
+    assert_non_null(c);
+    assert_string_equal(c->func, "scale");
+    assert_int_equal(c->n_params, 3);
+    assert_int_equal(c->n_sizes, 1);
+    assert_string_equal(c->size_names[0], "n");
+    assert_true(c->size_values[0] == 512);
+    assert_string_equal(c->params[1].count, "n");
+    assert_true(c->params[1].lo == -4 && c->params[1].hi == 4);
+    assert_string_equal(c->params[2].count, "8");
+    assert_true(c->params[2].lo == -1 && c->params[2].hi == 1); /* the defaults */
+    assert_true(c->rtol == 1e-4 && c->atol == 1e-6 && c->mismatch == 0.01);
+    assert_string_equal(c->flops, "n");
+    assert_string_equal(c->bytes, "8");
+    assert_int_equal(c->n_bands, 2);
+    assert_true(c->band_fraction[1] == 0.5 && c->band_score[0] == 0.5);
+    assert_int_equal(c->threads, 2);
+    assert_int_equal(c->reps, 5);
+    assert_true(c->timeout_s == 3 && c->mem_mib == 64 && c->correct_share == 0.3);
+    assert_string_equal(c->flags, "-O2");
+    assert_string_equal(c->starter, "s");
+    assert_string_equal(c->reference, "r");
+    grader_pack_free(p);
+
+    expect_problem(NULL, CODE_Q("", "{ n = 512 }", CODE_BANDS),
+                   "a.lua:2: question q: code: code.inputs.x: the input array x needs { count = "
+                   "... }",
+                   NULL);
+    expect_problem(NULL, CODE_Q("  inputs = { x = 5 },\n", "{ n = 512 }", CODE_BANDS),
+                   "a.lua:2: question q: code: code.inputs.x: the input array x needs", NULL);
+    expect_problem(NULL, CODE_Q("  inputs = {},\n", "{ n = 512 }", CODE_BANDS),
+                   "a.lua:2: question q: code: code.inputs.x: the input array x needs", NULL);
+    expect_problem(NULL, CODE_Q(CODE_IN, "{ n = 512, 3 }", CODE_BANDS),
+                   "a.lua:2: question q: code: sizes: each must be name = a whole number", NULL);
+    expect_problem(NULL, CODE_Q(CODE_IN, "{ n = 512, m = 2.0 }", CODE_BANDS),
+                   "a.lua:2: question q: code: sizes: each must be name = a whole number", NULL);
+    /* which of seven sizes is the one too many goes by the table's order:
+     * when it is n, n is also reported missing */
+    struct core_strlist problems;
+    core_strlist_init(&problems);
+    p = NULL;
+    assert_int_not_equal(
+        load(NULL,
+             CODE_Q(CODE_IN, "{ n = 1, a = 1, b = 1, c = 1, d = 1, e = 1, f = 1 }", CODE_BANDS),
+             NULL, &p, &problems, &err),
+        0);
+    assert_null(p);
+    assert_true(problems.n >= 1 && problems.n <= 2);
+    assert_string_equal(problems.items[0], "a.lua:2: question q: code: sizes: at most 6");
+    core_strlist_fini(&problems);
+    expect_problem(NULL, CODE_Q(CODE_IN, "{ n = 512 }", "{ { fraction = 0.5, score = 1 }, 7 }"),
+                   "a.lua:2: question q: code: bands: entry 2 must be { fraction = ..., score = "
+                   "... }",
+                   NULL);
+    expect_problem(NULL,
+                   CODE_Q(CODE_IN, "{ n = 512 }",
+                          "{ { fraction = 0.5, score = 1 }, "
+                          "{ fraction = 0.1, score = 1 } }"),
+                   "a.lua:2: question q: code: bands: fractions must rise", NULL);
+}
+
 static void test_text_helpers(void **state)
 {
     (void)state;
@@ -704,6 +788,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_slim),
         cmocka_unit_test(test_slim_positions),
         cmocka_unit_test(test_slim_fallback),
+        cmocka_unit_test(test_code_decl),
         cmocka_unit_test(test_text_helpers),
         cmocka_unit_test(test_builtin_pack),
     };

@@ -443,4 +443,31 @@ void grader_push_record(struct lua_State *L, size_t n,
  * empty, so the job's own slots start at 1. */
 void *grader_sb_job_start(struct lua_State *L);
 
+/* ---- grader_rt_eval.c ---- */
+
+/* Evaluating a pack file (grader_eval.c): its job and the declarations it
+ * recorded, read without touching the Lua stack. */
+
+/* Runs fn(ud) (ud pushed as a light userdata, fn's only argument, no
+ * results) under grader_pcall in a sandbox of its own, made by
+ * grader_sb_new (with pool's arena when it is free; pool optional) and
+ * freed after: never one a pool keeps, never kept for the next job (each
+ * pack file runs in a fresh state). Returns 0; or what grader_sb_new
+ * returned, with *made false (no sandbox: err says why, without a file's
+ * position); or what grader_pcall returned, with *made true (err says
+ * "file:line: ..."). ud is borrowed for the call. */
+int grader_sb_run_own(const struct grader_limits *lim, struct grader_sb_pool *pool,
+                      int (*fn)(struct lua_State *L), void *ud, bool *made, struct core_err *err);
+/* Opens the list of the calls recorded in declare mode
+ * (grader_decl_push_records) onto the stack: returns its slot, with *n the
+ * number of records. grader_tab_close closes it. */
+int grader_decl_records_open(struct lua_State *L, size_t *n);
+/* Record i (1-based) of the list at slot recs: *kind (a GRADER_D_*, as
+ * recorded: a value outside the enum is the caller's to refuse) and *line
+ * (the call's line in its file); the value declared (any type: a table, a
+ * page's text, ...) is pushed and its slot returned, to read with
+ * grader_value, grader_type and the field readers. grader_tab_close(L,
+ * slot) closes it, and whatever was opened after it. */
+int grader_decl_record_open(struct lua_State *L, int recs, size_t i, int *kind, int *line);
+
 #endif /* WB_GRADER_RUNTIME_H */
