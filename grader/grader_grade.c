@@ -103,7 +103,7 @@ static void draw_params(struct lua_State *L, struct grader_job *j)
             grader_pop(L, 1);
         if (grader_rawfield(L, GRADER_S_Q, "params") == GRADER_LT_FUN) { /* params */
             grader_wb_push_rng(L, grader_job_seed(j));                   /* params rng */
-            grader_push_copy(L, GRADER_S_CTX);                           /* params rng ctx */
+            grader_push_slot(L, GRADER_S_CTX);                           /* params rng ctx */
             grader_job_call(L, j, "params", 2, 1);                       /* p */
             if (grader_type(L, -1) != GRADER_LT_TAB)
                 grader_job_fail(L, j, "params must return a table of numbers, got %s",
@@ -114,7 +114,7 @@ static void draw_params(struct lua_State *L, struct grader_job *j)
         }
         grader_slot_replace(L, GRADER_S_P);
     }
-    grader_push_copy(L, GRADER_S_P);
+    grader_push_slot(L, GRADER_S_P);
     grader_setfield(L, GRADER_S_CTX, "params");
     if (j->q->sealed && (j->mode == GRADER_J_VIEW || j->mode == GRADER_J_RECORD)) {
         /* A sealed question tells (and records) only the numbers it shows:
@@ -138,7 +138,7 @@ static void draw_params(struct lua_State *L, struct grader_job *j)
 static void compute_reference(struct lua_State *L, struct grader_job *j)
 {
     grader_kind_ops(j->q->kind)->reference(L, j);  /* ref */
-    grader_push_copy(L, -1);                       /* ref ref */
+    grader_push_slot(L, -1);                       /* ref ref */
     grader_setfield(L, GRADER_S_CTX, "reference"); /* ref */
     grader_slot_replace(L, GRADER_S_REF);
 }
@@ -167,7 +167,7 @@ static void grade_custom(struct lua_State *L, struct grader_job *j, const char *
     struct grader_result *r = j->res;
     grader_rawfield(L, GRADER_S_Q, "grade");
     grader_push_string(L, answer, strlen(answer));
-    grader_push_copy(L, GRADER_S_CTX);
+    grader_push_slot(L, GRADER_S_CTX);
     grader_job_call(L, j, "grade", 2, 3); /* s fb m */
     int base = grader_top(L) - 2;         /* s */
     int score = base, feedback = base + 1;

@@ -36,7 +36,7 @@ void grader_slot_replace(struct lua_State *L, int slot)
     lua_replace(L, slot);
 }
 
-void grader_push_copy(struct lua_State *L, int idx)
+void grader_push_slot(struct lua_State *L, int idx)
 {
     lua_pushvalue(L, idx);
 }

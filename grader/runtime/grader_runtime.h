@@ -455,12 +455,13 @@ void *grader_sb_job_start(struct lua_State *L);
 int grader_top(struct lua_State *L);
 /* Cuts the stack back (or pads it with nil) to `top` values. */
 void grader_settop(struct lua_State *L, int top);
-/* Pops n values. */
+/* Pops n values. (Branch s8kind's grader_rt_kind.c defines grader_pop and
+ * grader_push_slot alike: one pair goes when both are merged.) */
 void grader_pop(struct lua_State *L, int n);
 /* Pops the top value into stack slot `slot` (a job's fixed slot). */
 void grader_slot_replace(struct lua_State *L, int slot);
 /* Pushes a copy of the value at idx (a table is shared, not copied). */
-void grader_push_copy(struct lua_State *L, int idx);
+void grader_push_slot(struct lua_State *L, int idx);
 /* Pushes a new empty table. */
 void grader_push_table(struct lua_State *L);
 /* Pops the top value into t[name]. Not raw: for tables of our own (ctx),
