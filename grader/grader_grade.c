@@ -21,12 +21,11 @@
  * mixed with a constant, so it does not depend on what params drew.
  *
  * Uses the sandbox, the wb library, the pack model and the pure building
- * blocks of grader_pure.h.
+ * blocks of grader_pure.h. Its Lua stack work is the runtime's (the readers
+ * of grader_decl_read.c, the calls of grader_call.c and the driver's own
+ * slots and ctx in grader_rt_grade.c): it includes none of Lua's headers.
  */
 #include "grader_lua_internal.h"
-
-#include <lauxlib.h>
-#include <lua.h>
 
 #include <assert.h>
 #include <math.h>
@@ -38,133 +37,44 @@
 
 /* ---- ctx, params, reference -------------------------------------------------------- */
 
-static void push_kv(lua_State *L, const struct grader_kv *kv, size_t n)
+static void build_ctx(struct lua_State *L, struct grader_job *j)
 {
-    lua_createtable(L, 0, (int)n);
-    for (size_t i = 0; i < n; i++) {
-        if (!kv[i].key)
-            continue;
-        if (kv[i].is_num)
-            lua_pushnumber(L, kv[i].num);
-        else
-            lua_pushstring(L, kv[i].str ? kv[i].str : "");
-        lua_setfield(L, -2, kv[i].key);
-    }
-}
-
-static void push_lab(lua_State *L, const struct grader_lab_run *run)
-{
-    lua_createtable(L, 0, 5);
-    lua_pushinteger(L, run->id);
-    lua_setfield(L, -2, "id");
-    lua_pushstring(L, run->lab ? run->lab : "");
-    lua_setfield(L, -2, "lab");
-    if (run->finished_at) {
-        lua_pushstring(L, run->finished_at);
-        lua_setfield(L, -2, "finished_at");
-    }
-    push_kv(L, run->params, run->n_params);
-    lua_setfield(L, -2, "params");
-    push_kv(L, run->summary, run->n_summary);
-    lua_setfield(L, -2, "summary");
-}
-
-/* A pretend run from an example: its table, with the missing parts filled. */
-static void fill_pretend_lab(lua_State *L, int t, const struct grader_question *q)
-{
-    static const char *const tabs[] = {"params", "summary"};
-    for (int i = 0; i < 2; i++) {
-        if (grader_rawfield(L, t, tabs[i]) != LUA_TTABLE) {
-            lua_pushstring(L, tabs[i]);
-            lua_newtable(L);
-            lua_rawset(L, t);
-        }
-        lua_pop(L, 1);
-    }
-    if (grader_rawfield(L, t, "id") == LUA_TNIL) {
-        lua_pushliteral(L, "id");
-        lua_pushinteger(L, 0);
-        lua_rawset(L, t);
-    }
-    lua_pop(L, 1);
-    if (grader_rawfield(L, t, "lab") == LUA_TNIL) {
-        lua_pushliteral(L, "lab");
-        lua_pushstring(L, q->lab ? q->lab : "");
-        lua_rawset(L, t);
-    }
-    lua_pop(L, 1);
-    if (grader_rawfield(L, t, "finished_at") == LUA_TNIL) {
-        lua_pushliteral(L, "finished_at");
-        lua_pushliteral(L, "1970-01-01T00:00:00.000Z"); /* a fixed, obviously pretend time */
-        lua_rawset(L, t);
-    }
-    lua_pop(L, 1);
-}
-
-/* Pushes the first example's pretend run, or nil. */
-static void push_first_example_lab(lua_State *L)
-{
-    int top = lua_gettop(L);
-    if (grader_rawfield(L, GRADER_S_Q, "examples") == LUA_TTABLE) { /* exs */
-        size_t n = lua_rawlen(L, top + 1);
-        for (size_t i = 1; i <= n; i++) {
-            if (lua_rawgeti(L, top + 1, (lua_Integer)i) == LUA_TTABLE && /* exs ex */
-                grader_rawfield(L, -1, "lab") == LUA_TTABLE) {           /* exs ex lab */
-                lua_replace(L, top + 1);                                 /* lab ex */
-                lua_settop(L, top + 1);                                  /* lab */
-                return;
-            }
-            lua_settop(L, top + 1);
-        }
-    }
-    lua_settop(L, top);
-    lua_pushnil(L);
-}
-
-static void build_ctx(lua_State *L, struct grader_job *j)
-{
-    lua_createtable(L, 0, 6); /* ctx */
-    lua_pushinteger(L, j->variant);
-    lua_setfield(L, -2, "variant");
-    lua_pushnumber(L, j->q->points);
-    lua_setfield(L, -2, "points");
-    lua_replace(L, GRADER_S_CTX);
+    grader_ctx_new(L, GRADER_S_CTX, j->variant, j->q->points);
     if (!j->q->lab)
         return; /* only lab-linked questions see a run */
+    /* the student's run, else a pretend one */
+    bool real = false;
     switch (j->mode) {
     case GRADER_J_VIEW:
     case GRADER_J_GRADE:
     case GRADER_J_RECORD:
     case GRADER_J_ANSWER:
-        if (j->lab)
-            push_lab(L, j->lab);
-        else
-            lua_pushnil(L);
+        real = true;
+        grader_push_lab_run(L, j->lab); /* lab (or nil) */
         break;
     case GRADER_J_EXAMPLE:
-        if (lua_type(L, GRADER_S_EX) == LUA_TTABLE)
+        if (grader_type(L, GRADER_S_EX) == GRADER_LT_TAB)
             grader_rawfield(L, GRADER_S_EX, "lab");
         else
-            lua_pushnil(L);
+            grader_push_nil(L);
         break;
     default:
-        push_first_example_lab(L);
+        grader_push_first_sub(L, GRADER_S_Q, "examples", "lab");
         break;
     }
-    if (lua_type(L, -1) == LUA_TTABLE) {
-        if (j->mode != GRADER_J_VIEW && j->mode != GRADER_J_GRADE && j->mode != GRADER_J_RECORD &&
-            j->mode != GRADER_J_ANSWER)
-            fill_pretend_lab(L, lua_gettop(L), j->q);
-        lua_setfield(L, GRADER_S_CTX, "lab");
+    if (grader_type(L, -1) == GRADER_LT_TAB) {
+        if (!real)
+            grader_lab_fill_pretend(L, -1, j->q->lab);
+        grader_setfield(L, GRADER_S_CTX, "lab");
     } else {
-        lua_pop(L, 1);
+        grader_pop(L, 1);
         j->no_lab = true;
     }
 }
 
 /* The params at GRADER_S_P cut down to the names the question's prompt,
  * choices and hints show, as JSON. */
-static char *shown_params(lua_State *L, const struct grader_question *q)
+static char *shown_params(struct lua_State *L, const struct grader_question *q)
 {
     struct core_strlist names;
     core_strlist_init(&names);
@@ -173,46 +83,39 @@ static char *shown_params(lua_State *L, const struct grader_question *q)
         grader_render_names(q->choices[i], &names);
     for (size_t i = 0; i < q->n_hints; i++)
         grader_render_names(q->hints[i], &names);
-    lua_createtable(L, 0, (int)names.n); /* shown */
-    for (size_t i = 0; i < names.n; i++) {
-        lua_pushstring(L, names.items[i]);
-        lua_pushvalue(L, -1);
-        lua_rawget(L, GRADER_S_P); /* shown name value */
-        lua_rawset(L, -3);         /* shown */
-    }
+    char *json =
+        grader_params_encode_names(L, GRADER_S_P, (const char *const *)names.items, names.n);
     core_strlist_fini(&names);
-    char *json = grader_params_encode(L, lua_gettop(L));
-    lua_pop(L, 1);
     return json;
 }
 
-static void draw_params(lua_State *L, struct grader_job *j)
+static void draw_params(struct lua_State *L, struct grader_job *j)
 {
     if (j->params_in && (j->mode == GRADER_J_VIEW || j->mode == GRADER_J_GRADE)) { /* as stored */
         if (!grader_params_decode(L, j->params_in))                                /* p */
             grader_job_fail(L, j, "the stored variant parameters are not readable JSON");
-        lua_replace(L, GRADER_S_P);
-    } else if (j->mode == GRADER_J_EXAMPLE && lua_type(L, GRADER_S_EX) == LUA_TTABLE &&
-               grader_rawfield(L, GRADER_S_EX, "params") == LUA_TTABLE) { /* fixed numbers */
-        lua_replace(L, GRADER_S_P);
+        grader_slot_replace(L, GRADER_S_P);
+    } else if (j->mode == GRADER_J_EXAMPLE && grader_type(L, GRADER_S_EX) == GRADER_LT_TAB &&
+               grader_rawfield(L, GRADER_S_EX, "params") == GRADER_LT_TAB) { /* fixed numbers */
+        grader_slot_replace(L, GRADER_S_P);
     } else {
-        if (j->mode == GRADER_J_EXAMPLE && lua_type(L, GRADER_S_EX) == LUA_TTABLE)
-            lua_pop(L, 1);
-        if (grader_rawfield(L, GRADER_S_Q, "params") == LUA_TFUNCTION) { /* params */
+        if (j->mode == GRADER_J_EXAMPLE && grader_type(L, GRADER_S_EX) == GRADER_LT_TAB)
+            grader_pop(L, 1);
+        if (grader_rawfield(L, GRADER_S_Q, "params") == GRADER_LT_FUN) { /* params */
             grader_wb_push_rng(L, grader_job_seed(j));                   /* params rng */
-            lua_pushvalue(L, GRADER_S_CTX);                              /* params rng ctx */
+            grader_push_slot(L, GRADER_S_CTX);                           /* params rng ctx */
             grader_job_call(L, j, "params", 2, 1);                       /* p */
-            if (lua_type(L, -1) != LUA_TTABLE)
+            if (grader_type(L, -1) != GRADER_LT_TAB)
                 grader_job_fail(L, j, "params must return a table of numbers, got %s",
-                                luaL_typename(L, -1));
+                                grader_ltype_name(grader_type(L, -1)));
         } else {
-            lua_pop(L, 1);
-            lua_newtable(L);
+            grader_pop(L, 1);
+            grader_push_table(L);
         }
-        lua_replace(L, GRADER_S_P);
+        grader_slot_replace(L, GRADER_S_P);
     }
-    lua_pushvalue(L, GRADER_S_P);
-    lua_setfield(L, GRADER_S_CTX, "params");
+    grader_push_slot(L, GRADER_S_P);
+    grader_setfield(L, GRADER_S_CTX, "params");
     if (j->q->sealed && (j->mode == GRADER_J_VIEW || j->mode == GRADER_J_RECORD)) {
         /* A sealed question tells (and records) only the numbers it shows:
          * the rest of what params computed stays in the student's Lua. */
@@ -232,19 +135,26 @@ static void draw_params(lua_State *L, struct grader_job *j)
 }
 
 /* Computes the reference into GRADER_S_REF (nil when there is none) and ctx.reference. */
-static void compute_reference(lua_State *L, struct grader_job *j)
+static void compute_reference(struct lua_State *L, struct grader_job *j)
 {
-    grader_kind_ops(j->q->kind)->reference(L, j); /* ref */
-    lua_pushvalue(L, -1);
-    lua_setfield(L, GRADER_S_CTX, "reference");
-    lua_replace(L, GRADER_S_REF);
+    grader_kind_ops(j->q->kind)->reference(L, j);  /* ref */
+    grader_push_slot(L, -1);                       /* ref ref */
+    grader_setfield(L, GRADER_S_CTX, "reference"); /* ref */
+    grader_slot_replace(L, GRADER_S_REF);
 }
 
 /* ---- results ------------------------------------------------------------------------------- */
 
-char *grader_job_reference_text(lua_State *L, struct grader_job *j, bool exact)
+char *grader_job_reference_text(struct lua_State *L, struct grader_job *j, bool exact)
 {
     return grader_kind_ops(j->q->kind)->reference_text(L, j, exact);
+}
+
+/* Lua's truth: everything but nil and false. */
+static bool truthy(const struct grader_dval *d)
+{
+    return d->type != GRADER_LT_NONE && d->type != GRADER_LT_NIL &&
+           !(d->type == GRADER_LT_BOOL && !d->b);
 }
 
 /* A custom grade(answer, ctx): a fraction [, feedback], or a table
@@ -252,50 +162,49 @@ char *grader_job_reference_text(lua_State *L, struct grader_job *j, bool exact)
  * worked answer, wb.lab.grade's) becomes the result's reference: shown with
  * a right answer, a give-up or the last try, never in a wrong answer's
  * feedback. */
-static void grade_custom(lua_State *L, struct grader_job *j, const char *answer)
+static void grade_custom(struct lua_State *L, struct grader_job *j, const char *answer)
 {
     struct grader_result *r = j->res;
     grader_rawfield(L, GRADER_S_Q, "grade");
-    lua_pushstring(L, answer);
-    lua_pushvalue(L, GRADER_S_CTX);
+    grader_push_string(L, answer, strlen(answer));
+    grader_push_slot(L, GRADER_S_CTX);
     grader_job_call(L, j, "grade", 2, 3); /* s fb m */
-    bool mistake = lua_toboolean(L, -1);
-    lua_pop(L, 1); /* s fb */
-    if (lua_type(L, -2) == LUA_TTABLE) {
-        int t = lua_gettop(L) - 1;
-        grader_rawfield(L, t, "mistake");
-        mistake = mistake || lua_toboolean(L, -1);
-        lua_pop(L, 1);
-        grader_rawfield(L, t, "valid");
-        bool valid = lua_type(L, -1) == LUA_TNIL || lua_toboolean(L, -1);
-        lua_pop(L, 1);
-        if (grader_rawfield(L, t, "solution") == LUA_TSTRING && lua_rawlen(L, -1) > 0) {
+    int base = grader_top(L) - 2;         /* s */
+    int score = base, feedback = base + 1;
+    struct grader_dval d;
+    grader_value(L, base + 2, &d);
+    bool mistake = truthy(&d);
+    if (grader_type(L, base) == GRADER_LT_TAB) {
+        grader_field(L, base, "mistake", &d);
+        mistake = mistake || truthy(&d);
+        grader_field(L, base, "valid", &d);
+        bool valid = d.type == GRADER_LT_NIL || truthy(&d);
+        if (grader_field(L, base, "solution", &d) == GRADER_LT_STR && d.len > 0) {
             free(r->reference);
-            r->reference = grader_lua_strdup(L, -1);
+            r->reference = core_xstrndup(d.str, d.len);
         }
-        lua_pop(L, 1);
-        grader_rawfield(L, t, "feedback");
-        const char *fb = lua_tostring(L, -1);
+        grader_rawfield(L, base, "feedback"); /* s fb m fbt */
+        feedback = grader_top(L);
+        const char *fb = grader_tostring(L, feedback);
         if (!valid) {
             grader_result_invalid(r, fb ? fb : "The answer could not be read.");
-            lua_pop(L, 3);
+            grader_settop(L, base - 1);
             return;
         }
-        grader_rawfield(L, t, "score"); /* s fb fbt score */
-        lua_replace(L, t);              /* score fb fbt */
-        lua_replace(L, t + 1);          /* score fbt */
+        grader_rawfield(L, base, "score"); /* s fb m fbt score */
+        score = grader_top(L);
     }
-    if (lua_type(L, -2) != LUA_TNUMBER)
+    if (grader_value(L, score, &d) != GRADER_LT_NUM)
         grader_job_fail(L, j,
                         "grade must return a fraction from 0 to 1 (or a table "
                         "{ score = ..., feedback = ..., valid = ... }), got %s",
-                        luaL_typename(L, -2));
-    double s = lua_tonumber(L, -2);
+                        grader_ltype_name(d.type));
+    double s = d.num;
     if (!(s >= 0 && s <= 1))
         grader_job_fail(L, j, "grade returned %g; a score is a fraction from 0 to 1", s);
-    grader_result_score(r, s, lua_tostring(L, -1));
+    grader_result_score(r, s, grader_tostring(L, feedback));
     r->mistake = mistake && !r->correct;
-    lua_pop(L, 2);
+    grader_settop(L, base - 1);
 }
 
 static bool blank(const char *s)
@@ -309,20 +218,20 @@ static bool blank(const char *s)
 /* Feedback may use the prompt's {name} placeholders ("at p = {p} the
  * speedup is ..."): fill them from this variant's params. A name params does
  * not set, or a value that does not format, stays as written. */
-static void fill_feedback(lua_State *L, struct grader_result *r)
+static void fill_feedback(struct lua_State *L, struct grader_result *r)
 {
     if (!r->feedback || !strchr(r->feedback, '{'))
         return;
     char why[8];
     grader_render(L, r->feedback, GRADER_R_KEEP, why, sizeof why); /* text */
     free(r->feedback);
-    r->feedback = core_xstrdup(lua_tostring(L, -1));
-    lua_pop(L, 1);
+    r->feedback = core_xstrdup(grader_tostring(L, -1));
+    grader_pop(L, 1);
 }
 
-static void grade_answer_raw(lua_State *L, struct grader_job *j, const char *answer);
+static void grade_answer_raw(struct lua_State *L, struct grader_job *j, const char *answer);
 
-void grader_job_grade(lua_State *L, struct grader_job *j, const char *answer)
+void grader_job_grade(struct lua_State *L, struct grader_job *j, const char *answer)
 {
     grade_answer_raw(L, j, answer);
     fill_feedback(L, j->res);
@@ -360,7 +269,7 @@ static bool answer_acceptable(struct grader_job *j, const char *answer)
     return true;
 }
 
-static void grade_answer_raw(lua_State *L, struct grader_job *j, const char *answer)
+static void grade_answer_raw(struct lua_State *L, struct grader_job *j, const char *answer)
 {
     struct grader_result *r = j->res;
     const struct grader_question *q = j->q;
@@ -382,27 +291,28 @@ static void grade_answer_raw(lua_State *L, struct grader_job *j, const char *ans
 
 /* ---- the jobs ----------------------------------------------------------------------- */
 
-static void view_fill(lua_State *L, struct grader_job *j)
+static void view_fill(struct lua_State *L, struct grader_job *j)
 {
     struct grader_view *v = j->view;
     const struct grader_question *q = j->q;
     grader_render_or_fail(L, j, q->prompt, "prompt");
     v->prompt = grader_lua_strdup(L, -1);
-    lua_pop(L, 1);
-    if (grader_rawfield(L, GRADER_S_Q, "hints") == LUA_TTABLE) { /* hints */
-        size_t n = lua_rawlen(L, -1);
+    grader_pop(L, 1);
+    int hints = grader_tab_open(L, GRADER_S_Q, "hints");
+    if (hints) {
+        size_t n = grader_len(L, hints);
         v->hints = n ? core_xcalloc(n, sizeof *v->hints) : NULL;
         for (size_t i = 1; i <= n; i++) {
-            grader_hint_push(L, lua_gettop(L), i);
-            const char *h = lua_tostring(L, -1);
+            grader_hint_push(L, hints, i); /* hints text */
+            const char *h = grader_tostring(L, -1);
             char label[32];
             snprintf(label, sizeof label, "hint %zu", i);
-            grader_render_or_fail(L, j, h ? h : "", label);
+            grader_render_or_fail(L, j, h ? h : "", label); /* hints text rendered */
             v->hints[v->n_hints++] = grader_lua_strdup(L, -1);
-            lua_pop(L, 2);
+            grader_pop(L, 2); /* hints */
         }
     }
-    lua_pop(L, 1);
+    grader_tab_close(L, hints);
     size_t n = grader_job_n_choices(L);
     if (n) {
         v->choices = core_xcalloc(n, sizeof *v->choices);
@@ -411,78 +321,73 @@ static void view_fill(lua_State *L, struct grader_job *j)
         if (ord)
             grader_order_shuffle(j, n, shown);
         for (size_t i = 0; i < n; i++) {
-            lua_rawgeti(L, GRADER_S_CH, (lua_Integer)(ord ? shown[i] : i) + 1);
-            v->choices[v->n_choices++] = grader_lua_strdup(L, -1);
-            lua_pop(L, 1);
+            struct grader_dval c; /* rendered: a string */
+            grader_index(L, GRADER_S_CH, (long long)(ord ? shown[i] : i) + 1, &c);
+            v->choices[v->n_choices++] = c.str ? core_xstrndup(c.str, c.len) : core_xstrdup("");
         }
     }
     v->unit = core_xstrdup(q->unit ? q->unit : "");
     v->max_answer = q->max_answer;
-    if (grader_kind_ops(q->kind)->rubric)
-        grader_rawfield(L, GRADER_S_Q, "concepts"); /* concepts */
-    else
-        lua_pushnil(L);
-    if (lua_type(L, -1) == LUA_TTABLE) {
+    int concepts =
+        grader_kind_ops(q->kind)->rubric ? grader_tab_open(L, GRADER_S_Q, "concepts") : 0;
+    if (concepts) {
         /* The concepts a student scores a design answer on (checked at load:
          * a list of tables with a string name and points > 0, default 1). */
-        size_t nc = lua_rawlen(L, -1);
+        size_t nc = grader_len(L, concepts);
         v->rubric = nc ? core_xcalloc(nc, sizeof *v->rubric) : NULL;
         v->rubric_points = nc ? core_xcalloc(nc, sizeof *v->rubric_points) : NULL;
         for (size_t i = 1; i <= nc; i++) {
-            if (lua_rawgeti(L, -1, (lua_Integer)i) != LUA_TTABLE) { /* concepts c */
-                lua_pop(L, 1);
+            int c = grader_tab_open_at(L, concepts, (long long)i); /* concepts c */
+            if (!c)
                 continue;
-            }
-            grader_rawfield(L, -1, "name");   /* concepts c name */
-            grader_rawfield(L, -2, "points"); /* concepts c name points */
+            struct grader_dval name, points;
+            grader_field(L, c, "name", &name);
+            grader_field(L, c, "points", &points);
             v->rubric[v->n_rubric] =
-                lua_type(L, -2) == LUA_TSTRING ? grader_lua_strdup(L, -2) : core_xstrdup("");
-            v->rubric_points[v->n_rubric] =
-                lua_type(L, -1) == LUA_TNUMBER ? lua_tonumber(L, -1) : 1;
+                name.type == GRADER_LT_STR ? core_xstrndup(name.str, name.len) : core_xstrdup("");
+            v->rubric_points[v->n_rubric] = points.type == GRADER_LT_NUM ? points.num : 1;
             v->n_rubric++;
-            lua_pop(L, 3); /* concepts */
+            grader_tab_close(L, c); /* concepts */
         }
     }
-    lua_pop(L, 1);
+    grader_tab_close(L, concepts);
     if (j->no_lab)
         v->needs_lab =
             core_xasprintf("run the lab '%s' first (warpbench lab run %s)", q->lab, q->lab);
 }
 
-static int l_job(lua_State *L)
+static int l_job(struct lua_State *L)
 {
-    struct grader_job *j = lua_touserdata(L, 1);
+    struct grader_job *j = grader_sb_job_start(L);
     const struct grader_question *q = j->q;
     const struct grader_pfile *f = &j->p->files[j->qx->file];
-    grader_sb_enter_c(L);
-    lua_settop(L, 0);
     grader_sb_set_fallback(L, j->qpos);
     grader_sb_load_mapped(L, j->use_slim ? &j->qx->slim : &f->bc, f->chunkname,
                           j->use_slim ? &j->qx->map : NULL); /* chunk */
     grader_job_call(L, j, "the file", 0, 0);
     grader_decl_push_question(L, q->id); /* Q */
-    if (lua_type(L, GRADER_S_Q) != LUA_TTABLE && j->use_slim) {
+    if (grader_type(L, GRADER_S_Q) != GRADER_LT_TAB && j->use_slim) {
         j->slim_missing = true;
         return 0;
     }
-    if (lua_type(L, GRADER_S_Q) != LUA_TTABLE)
+    if (grader_type(L, GRADER_S_Q) != GRADER_LT_TAB)
         grader_job_fail(L, j,
                         "it is not declared when its file runs again (is the file "
                         "deterministic?)");
-    lua_settop(L, GRADER_S_TOP);
+    grader_settop(L, GRADER_S_TOP);
     if (j->mode == GRADER_J_EXAMPLE || j->mode == GRADER_J_SAMPLE) {
         const char *list = j->mode == GRADER_J_SAMPLE ? "samples" : "examples";
-        if (grader_rawfield(L, GRADER_S_Q, list) != LUA_TTABLE ||
-            lua_rawgeti(L, -1, (lua_Integer)j->example) != LUA_TTABLE)
+        int exs = grader_tab_open(L, GRADER_S_Q, list);                 /* exs */
+        if (!exs || !grader_tab_open_at(L, exs, (long long)j->example)) /* exs ex */
             grader_job_fail(L, j, "%s %zu is not a table",
                             j->mode == GRADER_J_SAMPLE ? "sample" : "example", j->example);
-        lua_replace(L, GRADER_S_EX);
-        lua_settop(L, GRADER_S_TOP);
+        grader_slot_replace(L, GRADER_S_EX); /* exs */
+        grader_settop(L, GRADER_S_TOP);
     }
     build_ctx(L, j);
-    assert(lua_gettop(L) == GRADER_S_TOP);
+    assert(grader_top(L) == GRADER_S_TOP);
     draw_params(L, j);
-    assert(lua_gettop(L) == GRADER_S_TOP);
+    assert(grader_top(L) == GRADER_S_TOP);
     if (j->mode == GRADER_J_SWEEP ||
         j->mode == GRADER_J_CHECK) { /* the variant's identity, for messages */
         core_buf_reset(&j->vkey);
@@ -491,14 +396,14 @@ static int l_job(lua_State *L)
         j->vkey.len--;
     }
     grader_render_choices(L, j);
-    assert(lua_gettop(L) == GRADER_S_TOP);
+    assert(grader_top(L) == GRADER_S_TOP);
     /* Without the run, the reference cannot be known; a sealed question
      * has none, and a recorded answer needs none. */
     if (!j->no_lab && !q->sealed && j->mode != GRADER_J_RECORD)
         compute_reference(L, j);
-    assert(lua_gettop(L) == GRADER_S_TOP);
+    assert(grader_top(L) == GRADER_S_TOP);
     j->fill(L, j);
-    assert(lua_gettop(L) == GRADER_S_TOP || j->skip);
+    assert(grader_top(L) == GRADER_S_TOP || j->skip);
     return 0;
 }
 
@@ -651,13 +556,13 @@ static void cap_text(char **s)
 }
 
 /* GRADER_J_GRADE: grades the student's answer. */
-static void grade_fill(lua_State *L, struct grader_job *j)
+static void grade_fill(struct lua_State *L, struct grader_job *j)
 {
     grader_job_grade(L, j, j->answer);
 }
 
 /* GRADER_J_RECORD: checks the student's answer for form; no reference. */
-static void record_fill(lua_State *L, struct grader_job *j)
+static void record_fill(struct lua_State *L, struct grader_job *j)
 {
     struct grader_result *r = j->res;
     r->max = j->q->points;
@@ -673,76 +578,113 @@ static void record_fill(lua_State *L, struct grader_job *j)
         free(r->feedback);
         r->feedback = core_xstrdup("");
     }
-    lua_settop(L, GRADER_S_TOP);
+    grader_settop(L, GRADER_S_TOP);
 }
 
 /* Every string under the value at idx (tables walked raw, to a small
  * depth), skipping the fields named in `skip`. */
-static void collect_strings(lua_State *L, int idx, int depth, const char *const *skip,
+struct collect {
+    struct lua_State *L;
+    int depth;
+    const char *const *skip;
+    struct core_strlist *out;
+};
+
+static void collect_value(struct lua_State *L, const struct grader_dval *d, struct collect *c);
+
+static bool collect_entry(const struct grader_dval *k, const struct grader_dval *v, void *ud)
+{
+    struct collect *c = ud;
+    bool skipped = false;
+    if (k->type == GRADER_LT_STR)
+        for (size_t i = 0; c->skip && c->skip[i] && !skipped; i++)
+            skipped = strcmp(k->str, c->skip[i]) == 0;
+    if (!skipped) {
+        c->depth++;
+        collect_value(c->L, v, c);
+        c->depth--;
+    }
+    return true;
+}
+
+static void collect_value(struct lua_State *L, const struct grader_dval *d, struct collect *c)
+{
+    if (d->type == GRADER_LT_STR) {
+        core_strlist_push(c->out, d->str);
+        return;
+    }
+    if (d->type != GRADER_LT_TAB || c->depth > 6)
+        return;
+    grader_pairs(L, d->slot, collect_entry, c);
+}
+
+static void collect_strings(struct lua_State *L, int idx, const char *const *skip,
                             struct core_strlist *out)
 {
-    idx = lua_absindex(L, idx);
-    if (lua_type(L, idx) == LUA_TSTRING) {
-        core_strlist_push(out, lua_tostring(L, idx));
-        return;
-    }
-    if (lua_type(L, idx) != LUA_TTABLE || depth > 6)
-        return;
-    lua_pushnil(L);
-    while (lua_next(L, idx)) { /* k v */
-        bool skipped = false;
-        if (lua_type(L, -2) == LUA_TSTRING)
-            for (size_t i = 0; skip && skip[i] && !skipped; i++)
-                skipped = strcmp(lua_tostring(L, -2), skip[i]) == 0;
-        if (!skipped)
-            collect_strings(L, -1, depth + 1, skip, out);
-        lua_pop(L, 1);
-    }
+    struct collect c = {.L = L, .depth = 0, .skip = skip, .out = out};
+    struct grader_dval d;
+    grader_value(L, idx, &d);
+    d.slot = idx;
+    collect_value(L, &d, &c);
 }
 
 /* The `field` of each entry of the list Q[list] (or each entry that is a
  * string, with field NULL). */
-static void collect_field(lua_State *L, const char *list, const char *field,
+struct collect_field {
+    struct lua_State *L;
+    const char *field;
+    struct core_strlist *out;
+};
+
+static bool collect_field_entry(const struct grader_dval *k, const struct grader_dval *v, void *ud)
+{
+    (void)k;
+    struct collect_field *c = ud;
+    struct grader_dval f;
+    if (!c->field && v->type == GRADER_LT_STR)
+        core_strlist_push(c->out, v->str);
+    else if (c->field && v->type == GRADER_LT_TAB &&
+             grader_field(c->L, v->slot, c->field, &f) == GRADER_LT_STR)
+        core_strlist_push(c->out, f.str);
+    return true;
+}
+
+static void collect_field(struct lua_State *L, const char *list, const char *field,
                           struct core_strlist *out)
 {
-    if (grader_rawfield(L, GRADER_S_Q, list) == LUA_TTABLE) { /* list */
-        int t = lua_gettop(L);
-        lua_pushnil(L);
-        while (lua_next(L, t)) { /* list k e */
-            if (!field && lua_type(L, -1) == LUA_TSTRING)
-                core_strlist_push(out, lua_tostring(L, -1));
-            else if (field && lua_type(L, -1) == LUA_TTABLE &&
-                     grader_rawfield(L, -1, field) == LUA_TSTRING)
-                core_strlist_push(out, lua_tostring(L, -1));
-            lua_settop(L, t + 1); /* list k */
-        }
+    int t = grader_tab_open(L, GRADER_S_Q, list); /* list */
+    if (t) {
+        struct collect_field c = {.L = L, .field = field, .out = out};
+        grader_pairs(L, t, collect_field_entry, &c);
     }
-    lua_settop(L, GRADER_S_TOP);
+    grader_settop(L, GRADER_S_TOP);
 }
 
 /* GRADER_J_ANSWER: the reference and every text around it that grades or
  * reveals (grader_question_reference). */
-static void answer_fill(lua_State *L, struct grader_job *j)
+static void answer_fill(struct lua_State *L, struct grader_job *j)
 {
     struct grader_reference *o = j->ref_out;
     if (j->no_lab)
         return;
     o->exact = grader_job_reference_text(L, j, true);
     o->display = grader_job_reference_text(L, j, false);
-    if (lua_type(L, GRADER_S_REF) == LUA_TNUMBER) {
-        o->value = lua_tonumber(L, GRADER_S_REF);
+    struct grader_dval d;
+    if (grader_value(L, GRADER_S_REF, &d) == GRADER_LT_NUM) {
+        o->value = d.num;
         o->has_value = true;
     }
     if (j->q->kind == GRADER_TEXT)
-        collect_strings(L, GRADER_S_REF, 0, NULL, &o->texts);
-    if (grader_rawfield(L, GRADER_S_Q, "model") == LUA_TSTRING)
-        core_strlist_push(&o->texts, lua_tostring(L, -1));
-    lua_settop(L, GRADER_S_TOP);
+        collect_strings(L, GRADER_S_REF, NULL, &o->texts);
+    if (grader_field(L, GRADER_S_Q, "model", &d) == GRADER_LT_STR)
+        core_strlist_push(&o->texts, d.str);
+    grader_settop(L, GRADER_S_TOP);
     static const char *const not_phrases[] = {"name",   "feedback", "patterns", "points",
                                               "within", "fuzzy",    NULL};
-    if (grader_rawfield(L, GRADER_S_Q, "concepts") == LUA_TTABLE)
-        collect_strings(L, -1, 0, not_phrases, &o->phrases);
-    lua_settop(L, GRADER_S_TOP);
+    int concepts = grader_tab_open(L, GRADER_S_Q, "concepts");
+    if (concepts)
+        collect_strings(L, concepts, not_phrases, &o->phrases);
+    grader_settop(L, GRADER_S_TOP);
     collect_field(L, "wrong", "feedback", &o->feedback);
     collect_field(L, "bands", "feedback", &o->feedback);
     collect_field(L, "why", NULL, &o->feedback);

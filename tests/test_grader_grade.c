@@ -938,6 +938,77 @@ static void test_never_crashes(void **state)
     grader_result_fini(&r);
 }
 
+/* Every form a custom grade may return, read as the driver reads it: a
+ * third result marks a mistake (never on a right answer), a table's
+ * `mistake`, `solution` (the result's reference), a number as feedback (as
+ * tostring writes it), valid = false with or without feedback, and a score
+ * that is not a number (the error names its type). Its own small pack. */
+static void test_custom_grade_forms(void **state)
+{
+    (void)state;
+    static const char pack_lua[] =
+        "pack { id = \"test.cus\", title = \"C\", version = \"1\", lessons = { \"c.lua\" } }\n";
+    static const char lesson_lua[] =
+        "lesson { id = \"c\", title = \"Custom\", topics = { \"t\" } }\n"
+        "question { id = \"forms\", kind = \"numeric\", prompt = \"?\", answer = 1,\n"
+        "  grade = function(a, ctx)\n"
+        "    if a == \"m\" then return 0.5, \"half\", true end\n"
+        "    if a == \"full\" then return 1, \"ok\", true end\n"
+        "    if a == \"mt\" then return { score = 0, feedback = \"t\", mistake = true } end\n"
+        "    if a == \"n\" then return { score = 0.25, feedback = 42 } end\n"
+        "    if a == \"s\" then return { score = 1, solution = \"the way\" } end\n"
+        "    if a == \"iv\" then return { valid = false, feedback = 7 } end\n"
+        "    if a == \"ivn\" then return { valid = false } end\n"
+        "    if a == \"str\" then return \"0.5\" end\n"
+        "    if a == \"tn\" then return { feedback = \"no score\" } end\n"
+        "    return 0\n"
+        "  end }\n";
+    struct grader_file files[] = {{"pack.lua", pack_lua, sizeof pack_lua - 1},
+                                  {"c.lua", lesson_lua, sizeof lesson_lua - 1}};
+    struct core_strlist problems;
+    core_strlist_init(&problems);
+    struct core_err err = {0};
+    struct grader_pack *cp = NULL;
+    assert_int_equal(grader_pack_new(&cp, files, 2, NULL, &problems, &err), 0);
+    core_strlist_fini(&problems);
+    struct grader_result r;
+
+    assert_int_equal(grader_question_grade(cp, "forms", &ALICE, "m", &r, &err), 0);
+    assert_true(r.valid && !r.correct && r.mistake && r.score == 0.5 * r.max);
+    assert_string_equal(r.feedback, "half");
+    grader_result_fini(&r);
+    assert_int_equal(grader_question_grade(cp, "forms", &ALICE, "full", &r, &err), 0);
+    assert_true(r.correct && !r.mistake);
+    grader_result_fini(&r);
+    assert_int_equal(grader_question_grade(cp, "forms", &ALICE, "mt", &r, &err), 0);
+    assert_true(r.valid && r.mistake && r.score == 0);
+    assert_string_equal(r.feedback, "t");
+    grader_result_fini(&r);
+    assert_int_equal(grader_question_grade(cp, "forms", &ALICE, "n", &r, &err), 0);
+    assert_true(r.valid && !r.mistake && r.score == 0.25 * r.max);
+    assert_string_equal(r.feedback, "42");
+    grader_result_fini(&r);
+    assert_int_equal(grader_question_grade(cp, "forms", &ALICE, "s", &r, &err), 0);
+    assert_true(r.correct);
+    assert_string_equal(r.feedback, "Correct.");
+    assert_string_equal(r.reference, "the way");
+    grader_result_fini(&r);
+    assert_int_equal(grader_question_grade(cp, "forms", &ALICE, "iv", &r, &err), 0);
+    assert_false(r.valid);
+    assert_string_equal(r.feedback, "7");
+    grader_result_fini(&r);
+    assert_int_equal(grader_question_grade(cp, "forms", &ALICE, "ivn", &r, &err), 0);
+    assert_false(r.valid);
+    assert_string_equal(r.feedback, "The answer could not be read.");
+    grader_result_fini(&r);
+    assert_int_equal(grader_question_grade(cp, "forms", &ALICE, "str", &r, &err), CORE_ERR_SCRIPT);
+    assert_non_null(strstr(err.msg, "c.lua:2: question forms: grade must return a fraction"));
+    assert_non_null(strstr(err.msg, "got string"));
+    assert_int_equal(grader_question_grade(cp, "forms", &ALICE, "tn", &r, &err), CORE_ERR_SCRIPT);
+    assert_non_null(strstr(err.msg, "got nil"));
+    grader_pack_free(cp);
+}
+
 /* A whole-count answer written as the course writes it: with integer =
  * true, '/' between whole numbers may be C's integer division, so the
  * cheatsheet's (n + 255) / 256 typed literally is right; without it, the
@@ -1016,6 +1087,7 @@ int main(void)
         cmocka_unit_test(test_design_evidence),
         cmocka_unit_test(test_design_without_model),
         cmocka_unit_test(test_custom_grade),
+        cmocka_unit_test(test_custom_grade_forms),
         cmocka_unit_test(test_lab_question),
         cmocka_unit_test(test_view),
         cmocka_unit_test(test_variants),

@@ -470,4 +470,55 @@ int grader_decl_records_open(struct lua_State *L, size_t *n);
  * slot) closes it, and whatever was opened after it. */
 int grader_decl_record_open(struct lua_State *L, int recs, size_t i, int *kind, int *line);
 
+/* ---- grader_rt_grade.c ---- */
+
+/* The stack work of a job's driver (grader_grade.c), so that it holds no
+ * Lua of its own. Slots are stack indices (a job's fixed slot, or negative:
+ * counted from the top). None calls pack code (but grader_setfield, through
+ * a metatable pack code set on the table) or raises, except on memory (the
+ * state's allocator refusing, which the job's grader_pcall reports). */
+
+/* The number of values on the stack (the index of the top one). */
+int grader_top(struct lua_State *L);
+/* Cuts the stack back (or pads it with nil) to `top` values. */
+void grader_settop(struct lua_State *L, int top);
+/* Pops n values. (Branch s8kind's grader_rt_kind.c defines grader_pop and
+ * grader_push_slot alike: one pair goes when both are merged.) */
+void grader_pop(struct lua_State *L, int n);
+/* Pops the top value into stack slot `slot` (a job's fixed slot). */
+void grader_slot_replace(struct lua_State *L, int slot);
+/* Pushes a copy of the value at idx (a table is shared, not copied). */
+void grader_push_slot(struct lua_State *L, int idx);
+/* Pushes a new empty table. */
+void grader_push_table(struct lua_State *L);
+/* Pops the top value into t[name]. Not raw: for tables of our own (ctx),
+ * whose metatable, should pack code have set one, applies as it always
+ * did. */
+void grader_setfield(struct lua_State *L, int t, const char *name);
+/* The value at idx as a string: a string's own bytes, a number converted
+ * in place (as tostring writes it), NULL for anything else. Borrowed: valid
+ * while the slot holds it. */
+const char *grader_tostring(struct lua_State *L, int idx);
+
+/* Puts a new ctx table { variant = variant (an integer), points = points }
+ * in stack slot `slot`. */
+void grader_ctx_new(struct lua_State *L, int slot, int variant, double points);
+/* Pushes ctx.lab for the student's run: { id, lab, finished_at (when the
+ * run has one), params = {...}, summary = {...} } with the run's values
+ * (numbers or strings, copied); nil when run is NULL. run is borrowed. */
+void grader_push_lab_run(struct lua_State *L, const struct grader_lab_run *run);
+/* Completes the pretend run at t (an example's `lab`) in place, raw:
+ * params and summary become empty tables when they are not tables, and an
+ * absent id, lab or finished_at becomes 0, `lab` (NULL: "") and a fixed
+ * 1970 time. */
+void grader_lab_fill_pretend(struct lua_State *L, int t, const char *lab);
+/* Pushes t[list][i][field] for the first i (1..#t[list]) where t[list][i]
+ * and that field are both tables (the first example's pretend run); nil
+ * when none is, or t[list] is no table. Raw reads. */
+void grader_push_first_sub(struct lua_State *L, int t, const char *list, const char *field);
+/* The params table at p cut down to the n names (repeats allowed) as JSON,
+ * by grader_params_encode (the same NULL for what JSON cannot say). Caller
+ * frees. Reads p raw. */
+char *grader_params_encode_names(struct lua_State *L, int p, const char *const *names, size_t n);
+
 #endif /* WB_GRADER_RUNTIME_H */
