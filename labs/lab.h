@@ -494,7 +494,10 @@ int lab_code_run(const struct lab_code_spec *s, const char *student_path,
 
 /* lab_code_run as a lab run of its own, "code" (no registry lists it),
  * recorded like every lab run when ro->db is set: parameters "question"
- * (the exercise's id as given, else s->id) and "file"; the machine's
+ * (the exercise's id as given, else s->id), "file", and for `class
+ * import`'s re-run of a submission "student" (its student id, else its
+ * user name) and "student_user" (both NULL or "" for one's own run:
+ * stored empty); the machine's
  * description; per timed call k = 1..reps the samples "call_ms" (its time,
  * ms), "gflops", "gbs", and "reference_ms" (the naive reference's call);
  * the summary: compiled, correct, message, first_wrong, calls, gflops,
@@ -505,6 +508,7 @@ int lab_code_run(const struct lab_code_spec *s, const char *student_path,
  * recorded), out->noisy/noise its verdict. Returns as lab_code_run, or
  * the store's error. Caller frees *out with lab_code_result_fini. */
 int lab_code_run_recorded(const struct lab_code_spec *s, const char *question, const char *path,
+                          const char *student, const char *student_user,
                           const struct lab_code_opts *o, const struct lab_run_opts *ro,
                           struct lab_code_result *out, struct core_err *err);
 
