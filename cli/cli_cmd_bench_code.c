@@ -92,10 +92,11 @@ int cli_bench_code(struct cli_ctx *cx, int kib)
                b.clock_measured ? "measured: dependent adds on every core at once"
                                 : "not measurable here: the nominal clock",
                b.clock_nominal_ghz, fma_ratio);
-        printf("  FMA 1 core %6.1f GFLOP/s (best call)   theory %.1f = 1 core x %d units x %d lanes "
-               "x 2 x %.2f GHz (measured alone)   ratio %.3f\n",
-               b.fma1_gflops, b.fma1_theory_gflops, b.units, b.lanes, b.clock1_ghz,
-               b.fma1_theory_gflops > 0 ? b.fma1_gflops / b.fma1_theory_gflops : NAN);
+        printf(
+            "  FMA 1 core %6.1f GFLOP/s (best call)   theory %.1f = 1 core x %d units x %d lanes "
+            "x 2 x %.2f GHz (measured alone)   ratio %.3f\n",
+            b.fma1_gflops, b.fma1_theory_gflops, b.units, b.lanes, b.clock1_ghz,
+            b.fma1_theory_gflops > 0 ? b.fma1_gflops / b.fma1_theory_gflops : NAN);
         printf("  overhead %8.2f us on a %.3f ms kernel = %.2f%% (goal < 1%%); median %.2f us\n",
                b.overhead_s * 1e6, b.kernel_s * 1e3, 100 * over, b.overhead_median_s * 1e6);
     }

@@ -585,10 +585,9 @@ static int code_show(struct cli_ctx *cx, const char *qid)
     return 0;
 }
 
-int cli_code_rerun(void *ud, const char *pack_id, const char *qid,
-                   const struct grader_question *gq, const char *student, const char *user,
-                   const char *code, struct grader_result *res, double *gflops,
-                   struct core_err *err)
+int cli_code_rerun(void *ud, const char *pack_id, const char *qid, const struct grader_question *gq,
+                   const char *student, const char *user, const char *code,
+                   struct grader_result *res, double *gflops, struct core_err *err)
 {
     struct cli_ctx *cx = ud;
     memset(res, 0, sizeof *res);

@@ -556,17 +556,17 @@ struct lab_code_bench_copy {
 /* What `warpbench bench code` measures. */
 struct lab_code_bench {
     double size_bytes;
-    struct lab_code_bench_copy at_size; /* at size_bytes */
-    struct lab_code_bench_copy at_big;  /* at 4x the last-level cache (at most 512 MiB) */
+    struct lab_code_bench_copy at_size;   /* at size_bytes */
+    struct lab_code_bench_copy at_big;    /* at 4x the last-level cache (at most 512 MiB) */
     double fma_gflops, fma_theory_gflops; /* measured vs cores x units x lanes x 2 x clock */
     int cores, units, lanes;
-    bool units_assumed;       /* no CPUID leaf says: 2 a core, assumed */
-    double clock_ghz;         /* measured (lab_code_clock_ghz), all cores at once, */
-    bool clock_measured;      /* ... else the nominal one */
-    double clock_nominal_ghz; /* /proc/cpuinfo's or cpufreq's, shown beside */
+    bool units_assumed;                     /* no CPUID leaf says: 2 a core, assumed */
+    double clock_ghz;                       /* measured (lab_code_clock_ghz), all cores at once, */
+    bool clock_measured;                    /* ... else the nominal one */
+    double clock_nominal_ghz;               /* /proc/cpuinfo's or cpufreq's, shown beside */
     double fma1_gflops, fma1_theory_gflops; /* the same on one core */
     double clock1_ghz;                      /* measured with one core busy */
-    double kernel_s;          /* a ~1 ms kernel: its own time (median) */
+    double kernel_s;                        /* a ~1 ms kernel: its own time (median) */
     double overhead_s;        /* the harness's time less the kernel's own: least over the calls */
     double overhead_median_s; /* ... and the median */
 };

@@ -559,8 +559,7 @@ static void grade_code(struct import *im, size_t i, const struct grader_question
         im->opts->code_rerun(im->opts->code_ud, a->pack_id, a->question_id, gq,
                              im->sub->student_id && *im->sub->student_id ? im->sub->student_id
                                                                          : im->sub->user,
-                             im->sub->user, a->answer ? a->answer : "", r, &mine,
-                             &e) != CORE_OK) {
+                             im->sub->user, a->answer ? a->answer : "", r, &mine, &e) != CORE_OK) {
         struct lesson_class_flag *f = add_flag(rep, &im->cap_flags, LESSON_FLAG_FAILED, a);
         f->reason = im->opts && im->opts->code_rerun
                         ? core_xasprintf("the code could not be re-run: %s", e.msg)

@@ -142,9 +142,8 @@ void lesson_grade_cache_stats(const struct lesson_grade_cache *c, size_t *hits, 
  * when the harness itself failed. */
 typedef int (*lesson_code_rerun_fn)(void *ud, const char *pack_id, const char *qid,
                                     const struct grader_question *gq, const char *student,
-                                    const char *user, const char *code,
-                                    struct grader_result *res, double *gflops,
-                                    struct core_err *err);
+                                    const char *user, const char *code, struct grader_result *res,
+                                    double *gflops, struct core_err *err);
 
 struct lesson_class_opts {
     lesson_code_rerun_fn code_rerun; /* NULL: code answers are not graded (flagged) */

@@ -27,8 +27,8 @@
 
 /* The vector width -march=native gives, shared by the kernels below. */
 #define ROOF_WIDTH                                                                                 \
-    "#if defined(__AVX512F__)\n#define W 64\n#elif defined(__AVX__)\n#define W 32\n"              \
-    "#else\n#define W 16\n#endif\n"                                                              \
+    "#if defined(__AVX512F__)\n#define W 64\n#elif defined(__AVX__)\n#define W 32\n"               \
+    "#else\n#define W 16\n#endif\n"                                                                \
     "typedef float v __attribute__((vector_size(W)));\n"
 
 /* STREAM's copy and triad, written with the vector type: the plain loop
@@ -42,25 +42,24 @@
  * (they read each line for ownership first, as student code's do); the
  * bytes are counted as STREAM counts them, 8 (copy) and 12 (triad) per
  * element, the same as memcpy's 2 per byte in `bench code`. */
-static const char copy_src[] = ROOF_WIDTH
-    "void copy(int n, const float *a, float *b)\n"
-    "{\n"
-    "    int i = 0;\n"
-    "    for (; i + W / 4 <= n; i += W / 4)\n"
-    "        *(v *)(b + i) = *(const v *)(a + i);\n"
-    "    for (; i < n; i++)\n"
-    "        b[i] = a[i];\n"
-    "}\n";
+static const char copy_src[] = ROOF_WIDTH "void copy(int n, const float *a, float *b)\n"
+                                          "{\n"
+                                          "    int i = 0;\n"
+                                          "    for (; i + W / 4 <= n; i += W / 4)\n"
+                                          "        *(v *)(b + i) = *(const v *)(a + i);\n"
+                                          "    for (; i < n; i++)\n"
+                                          "        b[i] = a[i];\n"
+                                          "}\n";
 
-static const char triad_src[] = ROOF_WIDTH
-    "void triad(int n, const float *a, const float *b, float *c)\n"
-    "{\n"
-    "    int i = 0;\n"
-    "    for (; i + W / 4 <= n; i += W / 4)\n"
-    "        *(v *)(c + i) = *(const v *)(a + i) + 3.0f * *(const v *)(b + i);\n"
-    "    for (; i < n; i++)\n"
-    "        c[i] = a[i] + 3.0f * b[i];\n"
-    "}\n";
+static const char triad_src[] =
+    ROOF_WIDTH "void triad(int n, const float *a, const float *b, float *c)\n"
+               "{\n"
+               "    int i = 0;\n"
+               "    for (; i + W / 4 <= n; i += W / 4)\n"
+               "        *(v *)(c + i) = *(const v *)(a + i) + 3.0f * *(const v *)(b + i);\n"
+               "    for (; i < n; i++)\n"
+               "        c[i] = a[i] + 3.0f * b[i];\n"
+               "}\n";
 
 /* The same two for working sets beyond the last-level cache, with
  * non-temporal stores: a plain store first reads its line for ownership,
@@ -79,16 +78,16 @@ static const char triad_src[] = ROOF_WIDTH
     "#define ST(p, x) _mm_stream_ps((p), (__m128)(x))\n#define FENCE() _mm_sfence()\n"             \
     "#else\n#define ST(p, x) (*(v *)(p) = (x))\n#define FENCE() ((void)0)\n#endif\n"
 
-static const char copy_nt_src[] = ROOF_WIDTH ROOF_NT_STORE
-    "void copy(int n, const float *a, float *b)\n"
-    "{\n"
-    "    int i = 0;\n"
-    "    for (; i + W / 4 <= n; i += W / 4)\n"
-    "        ST(b + i, *(const v *)(a + i));\n"
-    "    for (; i < n; i++)\n"
-    "        b[i] = a[i];\n"
-    "    FENCE();\n"
-    "}\n";
+static const char copy_nt_src[] =
+    ROOF_WIDTH ROOF_NT_STORE "void copy(int n, const float *a, float *b)\n"
+                             "{\n"
+                             "    int i = 0;\n"
+                             "    for (; i + W / 4 <= n; i += W / 4)\n"
+                             "        ST(b + i, *(const v *)(a + i));\n"
+                             "    for (; i < n; i++)\n"
+                             "        b[i] = a[i];\n"
+                             "    FENCE();\n"
+                             "}\n";
 
 static const char triad_nt_src[] = ROOF_WIDTH ROOF_NT_STORE
     "void triad(int n, const float *a, const float *b, float *c)\n"
@@ -111,8 +110,7 @@ static const char triad_nt_src[] = ROOF_WIDTH ROOF_NT_STORE
  * object shows 12 vfmadd...ps an iteration now. Returns a value that
  * depends on every accumulator, so nothing is optimised away. */
 static const char fma_src[] =
-    "#include <pthread.h>\n" ROOF_WIDTH
-    "struct job { int iters; float x; float out; };\n"
+    "#include <pthread.h>\n" ROOF_WIDTH "struct job { int iters; float x; float out; };\n"
     "static void *work(void *p)\n"
     "{\n"
     "    struct job *j = p;\n"
@@ -258,7 +256,9 @@ static int stream_of(bool triad, const char *src, double bytes, double *gbs, dou
 {
     struct lab_code_spec s;
     spec_base(&s, triad ? "roofline.triad" : "roofline.copy", triad ? "triad" : "copy",
-              src ? src : triad ? triad_src : copy_src);
+              src     ? src
+              : triad ? triad_src
+                      : copy_src);
     double n = floor(bytes / (triad ? 12 : 8));
     if (n < 1024)
         n = 1024;
