@@ -126,7 +126,8 @@ int cli_bench_code(struct cli_ctx *cx, int kib);
 /* `code` (cli_cmd_code.c). */
 /* lesson_code_rerun_fn for `class import`: the programming labs' harness
  * on this machine, ud the cli_ctx (its store holds this machine's roofline). */
-int cli_code_rerun(void *ud, const char *qid, const struct grader_question *gq, const char *code,
+int cli_code_rerun(void *ud, const char *pack_id, const char *qid, const struct grader_question *gq,
+                   const char *student, const char *user, const char *code,
                    struct grader_result *res, double *gflops, struct core_err *err);
 int cli_cmd_code(struct cli_ctx *cx, struct cli_args *a);
 

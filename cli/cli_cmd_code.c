@@ -302,7 +302,7 @@ static int code_run(struct cli_ctx *cx, const char *qid, const char *file)
         snprintf(question, sizeof question, "%s:%s", v.q.pack_id, v.q.id);
         fprintf(stderr, "running %s from %s\n", cli_tx1(v.q.id), cli_tx1(path));
         ks.samples = true;
-        lrc = lab_code_run_recorded(&s, question, path, &o, &ro, &r, &e);
+        lrc = lab_code_run_recorded(&s, question, path, NULL, NULL, &o, &ro, &r, &e);
     }
     core_buf_fini(&ks.line);
     sigaction(SIGINT, &old_int, NULL);
@@ -585,7 +585,8 @@ static int code_show(struct cli_ctx *cx, const char *qid)
     return 0;
 }
 
-int cli_code_rerun(void *ud, const char *qid, const struct grader_question *gq, const char *code,
+int cli_code_rerun(void *ud, const char *pack_id, const char *qid, const struct grader_question *gq,
+                   const char *student, const char *user, const char *code,
                    struct grader_result *res, double *gflops, struct core_err *err)
 {
     struct cli_ctx *cx = ud;
@@ -614,8 +615,15 @@ int cli_code_rerun(void *ud, const char *qid, const struct grader_question *gq, 
         rc = lab_code_roof_get(cx->db, lesson_session_user_id(cx->session), bytes,
                                s.threads > 0 ? s.threads : 1, NULL, 0, NULL, &roof, &measured, err);
     struct lab_code_opts o = {.roof = &roof};
+    /* recorded in the instructor's store as `code run` records a
+     * student's own: a "code" lab run with each timed call's samples, the
+     * machine and the noise verdict, its parameters naming the student
+     * and the question; the class attempt's figures name it ("run") */
+    struct lab_run_opts ro = {.db = cx->db, .user_id = lesson_session_user_id(cx->session)};
+    char question[300];
+    snprintf(question, sizeof question, "%s:%s", pack_id ? pack_id : "", qid);
     if (rc == CORE_OK)
-        rc = lab_code_run(&s, path, &o, &r, err);
+        rc = lab_code_run_recorded(&s, question, path, student, user, &o, &ro, &r, err);
     unlink(path);
     rmdir(dir);
     if (rc != CORE_OK) {

@@ -494,7 +494,10 @@ int lab_code_run(const struct lab_code_spec *s, const char *student_path,
 
 /* lab_code_run as a lab run of its own, "code" (no registry lists it),
  * recorded like every lab run when ro->db is set: parameters "question"
- * (the exercise's id as given, else s->id) and "file"; the machine's
+ * (the exercise's id as given, else s->id), "file", and for `class
+ * import`'s re-run of a submission "student" (its student id, else its
+ * user name) and "student_user" (both NULL or "" for one's own run:
+ * stored empty); the machine's
  * description; per timed call k = 1..reps the samples "call_ms" (its time,
  * ms), "gflops", "gbs", and "reference_ms" (the naive reference's call);
  * the summary: compiled, correct, message, first_wrong, calls, gflops,
@@ -505,6 +508,7 @@ int lab_code_run(const struct lab_code_spec *s, const char *student_path,
  * recorded), out->noisy/noise its verdict. Returns as lab_code_run, or
  * the store's error. Caller frees *out with lab_code_result_fini. */
 int lab_code_run_recorded(const struct lab_code_spec *s, const char *question, const char *path,
+                          const char *student, const char *student_user,
                           const struct lab_code_opts *o, const struct lab_run_opts *ro,
                           struct lab_code_result *out, struct core_err *err);
 
@@ -539,15 +543,30 @@ int lab_code_roof_get(struct db *db, int64_t user_id, double size_bytes, int thr
                       const struct lab_sink *sinks, size_t n_sinks, atomic_int *cancel,
                       struct lab_code_roof *out, bool *measured, struct core_err *err);
 
+/* One size of `warpbench bench code`'s copy comparison: bytes counted
+ * alike (read + write), best calls and medians. */
+struct lab_code_bench_copy {
+    double bytes;                         /* moved per call (the working set) */
+    double copy_gbs, copy_median_gbs;     /* the roofline's copy kernel, through the harness */
+    double memcpy_harness_gbs,            /* memcpy through the harness, the same buffers */
+        memcpy_harness_median_gbs;        /* ... */
+    double memcpy_gbs, memcpy_median_gbs; /* memcpy in this process, buffers rewritten each call */
+};
+
 /* What `warpbench bench code` measures. */
 struct lab_code_bench {
     double size_bytes;
-    double copy_gbs, memcpy_gbs;               /* the harness's copy vs memcpy in this process: */
-    double copy_median_gbs, memcpy_median_gbs; /* best calls above, median calls here */
-    double fma_gflops, fma_theory_gflops;      /* measured vs cores x units x lanes x 2 x clock */
+    struct lab_code_bench_copy at_size;   /* at size_bytes */
+    struct lab_code_bench_copy at_big;    /* at 4x the last-level cache (at most 512 MiB) */
+    double fma_gflops, fma_theory_gflops; /* measured vs cores x units x lanes x 2 x clock */
     int cores, units, lanes;
-    double clock_ghz;
-    double kernel_s;          /* a ~1 ms kernel: its own time (median) */
+    bool units_assumed;                     /* no CPUID leaf says: 2 a core, assumed */
+    double clock_ghz;                       /* measured (lab_code_clock_ghz), all cores at once, */
+    bool clock_measured;                    /* ... else the nominal one */
+    double clock_nominal_ghz;               /* /proc/cpuinfo's or cpufreq's, shown beside */
+    double fma1_gflops, fma1_theory_gflops; /* the same on one core */
+    double clock1_ghz;                      /* measured with one core busy */
+    double kernel_s;                        /* a ~1 ms kernel: its own time (median) */
     double overhead_s;        /* the harness's time less the kernel's own: least over the calls */
     double overhead_median_s; /* ... and the median */
 };

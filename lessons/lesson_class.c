@@ -595,8 +595,10 @@ static void grade_code(struct import *im, size_t i, const struct grader_question
     struct core_err e = {0};
     double mine = NAN;
     if (!im->opts || !im->opts->code_rerun ||
-        im->opts->code_rerun(im->opts->code_ud, a->question_id, gq, a->answer ? a->answer : "", r,
-                             &mine, &e) != CORE_OK) {
+        im->opts->code_rerun(im->opts->code_ud, a->pack_id, a->question_id, gq,
+                             im->sub->student_id && *im->sub->student_id ? im->sub->student_id
+                                                                         : im->sub->user,
+                             im->sub->user, a->answer ? a->answer : "", r, &mine, &e) != CORE_OK) {
         struct lesson_class_flag *f = add_flag(rep, &im->cap_flags, LESSON_FLAG_FAILED, a);
         f->reason = im->opts && im->opts->code_rerun
                         ? core_xasprintf("the code could not be re-run: %s", e.msg)
@@ -628,18 +630,28 @@ static void grade_code(struct import *im, size_t i, const struct grader_question
             theirs = g->num;
         core_kv_free(kv, n);
     }
+    /* the re-run's lab run in this store (its calls, machine and noise):
+     * named in the flag, so the instructor can read them */
+    char where[96] = "";
+    if (r->params_json && core_json_parse_flat(r->params_json, &kv, &n, NULL) == CORE_OK) {
+        const struct core_kv *run = core_kv_find(kv, n, "run");
+        if (run && run->is_num && run->num > 0)
+            snprintf(where, sizeof where, " (the re-run's calls: warpbench lab show %lld)",
+                     (long long)run->num);
+        core_kv_free(kv, n);
+    }
     if (isfinite(theirs) && isfinite(mine) && theirs > 0 && mine > 0 &&
         (theirs > 2 * mine || mine > 2 * theirs))
         add_check(rep, &im->cap_flags, LESSON_FLAG_CODE, a->pack_id, NULL, a->question_id, a->id,
                   core_xasprintf("the student's run recorded %.4g GFLOP/s; re-run here it makes "
-                                 "%.4g GFLOP/s (%.1fx %s): graded by the measurement here",
+                                 "%.4g GFLOP/s (%.1fx %s): graded by the measurement here%s",
                                  theirs, mine, theirs > mine ? theirs / mine : mine / theirs,
-                                 theirs > mine ? "less" : "more"));
+                                 theirs > mine ? "less" : "more", where));
     else if (isfinite(theirs) && !isfinite(mine))
         add_check(rep, &im->cap_flags, LESSON_FLAG_CODE, a->pack_id, NULL, a->question_id, a->id,
                   core_xasprintf("the student's run recorded a correct result at %.4g GFLOP/s; "
-                                 "re-run here it is not correct: %s",
-                                 theirs, r->feedback ? r->feedback : "?"));
+                                 "re-run here it is not correct: %s%s",
+                                 theirs, r->feedback ? r->feedback : "?", where));
 }
 
 static void grade_answer(struct import *im, size_t i, struct pack_slot *ps,

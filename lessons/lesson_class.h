@@ -132,14 +132,19 @@ void lesson_grade_cache_free(struct lesson_grade_cache *c);
 void lesson_grade_cache_stats(const struct lesson_grade_cache *c, size_t *hits, size_t *misses);
 
 /* Compiles and re-runs a code answer (the student's C file, `code`) for
- * question gq on this machine, in the programming labs' sandbox (the CLI
- * passes labs/code/'s harness): fills *res as a grade of gq (score in its
- * points; caller frees with grader_result_fini) and *gflops with what
+ * question gq of pack_id on this machine, in the programming labs'
+ * sandbox (the CLI passes labs/code/'s harness, which records the re-run
+ * as a "code" lab run in the instructor's store, naming the student:
+ * `student` is the submission's student id, else its user name, and
+ * `user` its user name): fills *res as a grade of gq (score in its points;
+ * its params_json carries the figures, "run" the lab run's id when
+ * recorded; caller frees with grader_result_fini) and *gflops with what
  * this machine measured (NAN when it did not run correctly). An error only
  * when the harness itself failed. */
-typedef int (*lesson_code_rerun_fn)(void *ud, const char *qid, const struct grader_question *gq,
-                                    const char *code, struct grader_result *res, double *gflops,
-                                    struct core_err *err);
+typedef int (*lesson_code_rerun_fn)(void *ud, const char *pack_id, const char *qid,
+                                    const struct grader_question *gq, const char *student,
+                                    const char *user, const char *code, struct grader_result *res,
+                                    double *gflops, struct core_err *err);
 
 struct lesson_class_opts {
     lesson_code_rerun_fn code_rerun; /* NULL: code answers are not graded (flagged) */

@@ -1,14 +1,17 @@
 /*
  * test_lab_code.c — the pure parts of the programming labs' harness
  * (labs/code/): the score by correctness and bands, the roofline's bound,
- * the sizes' arithmetic and the spec's checks; and the ELF check on objects
- * the system compiler builds (skipped, saying so, without a compiler).
+ * the sizes' arithmetic and the spec's checks; the clock estimate's
+ * range; and the ELF check on objects the system compiler builds (skipped,
+ * saying so, without a compiler).
  */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_EQUAL */
 #include "tests/cmocka_skip.h"
 
 #include "labs/code/lab_code_internal.h"
 
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,12 +172,38 @@ static void test_elf(void **state)
                      0);
 }
 
+/* The clock estimate (lab_code_clock.c): a sane figure on every core at
+ * once and on one, each core's within the range, and the affinity of the
+ * calling thread as it was. A range, not a speed: preemption only lowers
+ * it, and no core of this century runs dependent adds below 0.5 or above
+ * 6 GHz (the chain of immediate adds, folded by newer cores, read 13-17). */
+static void test_clock(void **state)
+{
+    (void)state;
+#if defined(__x86_64__) || defined(__aarch64__)
+    cpu_set_t before, after;
+    assert_int_equal(sched_getaffinity(0, sizeof before, &before), 0);
+    double per[2] = {0, 0};
+    double all = lab_code_clock_ghz(2, 0.02, per);
+    assert_true(all > 0.5 && all < 6);
+    for (int i = 0; i < 2; i++)
+        assert_true(per[i] > 0.5 && per[i] < 6);
+    assert_true(fabs(all - (per[0] + per[1]) / 2) < 1e-9);
+    double one = lab_code_clock_ghz(1, 0.02, NULL);
+    assert_true(one > 0.5 && one < 6);
+    assert_int_equal(sched_getaffinity(0, sizeof after, &after), 0);
+    assert_true(CPU_EQUAL(&before, &after));
+#else
+    skip();
+#endif
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_score), cmocka_unit_test(test_bound),
         cmocka_unit_test(test_expr),  cmocka_unit_test(test_spec_check),
-        cmocka_unit_test(test_elf),
+        cmocka_unit_test(test_elf),   cmocka_unit_test(test_clock),
     };
     return wb_run_tests("lab_code", tests, sizeof tests / sizeof tests[0], argc, argv);
 }

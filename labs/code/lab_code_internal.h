@@ -112,4 +112,14 @@ int lab_code_elf_check(const char *so_path, double max_bytes, struct core_err *e
  * "starting a process or thread (fork, clone)". */
 const char *lab_code_syscall_meaning(int nr, char *name, size_t n);
 
+/* The clock the first `cores` CPUs this process may run on (at most
+ * LAB_CODE_CLOCK_MAX_CORES) run at now, all measured at once: each times
+ * chains of dependent register adds (one cycle each) for about budget_s
+ * seconds and keeps its fastest run (lab_code_clock.c says why). Returns
+ * the mean over the cores in GHz, and each core's in per_core[i] (may be
+ * NULL); 0 where it cannot be measured (an architecture without the
+ * chain). The calling thread's affinity is restored before it returns. */
+#define LAB_CODE_CLOCK_MAX_CORES 256
+double lab_code_clock_ghz(int cores, double budget_s, double *per_core);
+
 #endif /* WB_LAB_CODE_INTERNAL_H */

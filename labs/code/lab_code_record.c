@@ -8,7 +8,9 @@
  * samples of every timed call (lab_samples, batched by the framework), the
  * noise verdict every lab run gets (load, steal, the spread of the calls),
  * and the result's figures as its summary. The live sinks see the same
- * samples as they are measured.
+ * samples as they are measured. `class import`'s re-run of a student's
+ * submission is recorded the same way in the instructor's store, its
+ * parameters naming the student.
  *
  * Uses the harness (lab_code_run.c) and the lab framework (lab_author.h).
  */
@@ -22,6 +24,11 @@
 static const struct lab_param_def code_params[] = {
     {"question", LAB_P_STR, "", NULL, 0, 0, NULL, "", "the exercise (pack:question)"},
     {"file", LAB_P_STR, "", NULL, 0, 0, NULL, "", "the file run"},
+    {"student", LAB_P_STR, "", NULL, 0, 0, NULL, "",
+     "whose submission this re-runs (class import): the student id, else the user name; empty "
+     "for a run of one's own"},
+    {"student_user", LAB_P_STR, "", NULL, 0, 0, NULL, "",
+     "the user name of that submission (class import)"},
 };
 
 static const struct lab_series_def code_series[] = {
@@ -104,6 +111,7 @@ static const struct lab_def code_lab = {
 };
 
 int lab_code_run_recorded(const struct lab_code_spec *s, const char *question, const char *path,
+                          const char *student, const char *student_user,
                           const struct lab_code_opts *o, const struct lab_run_opts *ro,
                           struct lab_code_result *out, struct core_err *err)
 {
@@ -113,6 +121,10 @@ int lab_code_run_recorded(const struct lab_code_spec *s, const char *question, c
     int rc = lab_params_set(&p, "question", question ? question : s->id, err);
     if (rc == 0)
         rc = lab_params_set(&p, "file", path, err);
+    if (rc == 0 && student && *student)
+        rc = lab_params_set(&p, "student", student, err);
+    if (rc == 0 && student_user && *student_user)
+        rc = lab_params_set(&p, "student_user", student_user, err);
     static const struct lab_code_opts none = {0};
     struct code_job j = {.s = s, .path = path, .o = o ? o : &none, .out = out};
     struct lab_run_opts lo = ro ? *ro : (struct lab_run_opts){0};

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Programming labs in a class (issue 29): four students run code answers
 # on their machines and submit; the instructor's `class import` compiles
-# and re-runs every file in the sandbox on the instructor's machine, grades
-# by that measurement, and flags a student's recorded speed more than 2x
-# off it (here: one student edits the figure in the submission).
+# and re-runs every file in the sandbox on the instructor's machine, stores
+# each re-run as a "code" lab run of the instructor's (calls, machine,
+# noise verdict, the student named), grades by that measurement, and flags
+# a student's recorded speed more than 2x off it (here: one student edits
+# the figure in the submission), naming the re-run.
 source "$WB_SOURCE_DIR/tests/e2e/lib.sh"
 command -v cc >/dev/null || { echo "SKIP: no C compiler (cc)"; exit 77; }
 P="$PACKS/code"
@@ -70,6 +72,27 @@ took=$(( $(date +%s) - start ))
 expect_sql_t() { local got; got=$(sqlite3 -batch -noheader "$1" "$2" 2>&1); [ "$got" = "$3" ] && ok || fail "${4:-}: SQL '$2' = '$got', expected '$3'"; }
 expect_sql_t "$TEACH" "SELECT count(*) > 0 FROM lab_runs WHERE lab = 'roofline' AND status = 'done'" 1 \
   "the instructor's roofline"
+# every re-run stored as a "code" lab run in the instructor's store, as a
+# student's own `code run` is: one a submission, its parameters naming the
+# student and the question, the machine, a noise verdict, and (for the runs
+# that got to the timed calls) a sample per timed call (reps = 3)
+expect_sql_t "$TEACH" "SELECT count(*) FROM lab_runs WHERE lab = 'code'" 4 "four re-runs stored"
+expect_sql_t "$TEACH" "SELECT group_concat(s, ',') FROM (SELECT json_extract(params_json, '\$.student') || '/' || json_extract(params_json, '\$.student_user') AS s FROM lab_runs WHERE lab = 'code' ORDER BY s)" \
+  "s001/alice,s002/bob,s003/carol,s005/erin" "each names its student"
+expect_sql_t "$TEACH" "SELECT count(*) FROM lab_runs WHERE lab = 'code' AND json_extract(params_json, '\$.question') = 'test.code:xp.scale' AND status = 'done' AND json_extract(machine_json, '\$.cpu_model') IS NOT NULL AND json_extract(summary_json, '\$.noisy') IS NOT NULL" \
+  4 "each done, with the question, the machine and the noise verdict"
+alice_run=$(sqlite3 -batch "$TEACH" "SELECT id FROM lab_runs WHERE lab = 'code' AND json_extract(params_json, '\$.student') = 's001'")
+expect_sql_t "$TEACH" "SELECT json_extract(summary_json, '\$.correct') || ' ' || (json_extract(summary_json, '\$.gflops') > 0) FROM lab_runs WHERE id = $alice_run" \
+  "1 1" "alice's re-run: correct, with its speed"
+expect_sql_t "$TEACH" "SELECT count(*) FROM lab_samples WHERE run_id = $alice_run AND series = 'call_ms' AND value > 0" 3 \
+  "alice's re-run: a sample per timed call"
+expect_sql_t "$TEACH" "SELECT json_extract(summary_json, '\$.correct') FROM lab_runs WHERE lab = 'code' AND json_extract(params_json, '\$.student') = 's002'" \
+  0 "bob's re-run: not correct"
+expect_sql_t "$TEACH" "SELECT json_extract(summary_json, '\$.message') LIKE '%opening a file%' FROM lab_runs WHERE lab = 'code' AND json_extract(params_json, '\$.student') = 's003'" \
+  1 "carol's re-run: the refusal"
+# the class's record of alice's answer names her re-run
+expect_sql_t "$CLASS" "SELECT json_extract(params_json, '\$.run') FROM attempts WHERE question_id = 'xp.scale' AND feedback LIKE 'correct;%'" \
+  "$alice_run" "alice's graded answer names the re-run"
 # alice's speed flagged, graded by the instructor's measurement
 wbt --json class --class "$CLASS" flags --all
 expect_rc 0 "flags"
@@ -77,6 +100,12 @@ expect_jq '[.flags[] | select(.kind == "speed differs")] | length' 1 "one speed 
 expect_jq '.flags[] | select(.kind == "speed differs") | .student' s001 "on alice"
 expect_jq '.flags[] | select(.kind == "speed differs") | .reason | test("re-run here")' true \
   "saying it was re-run here"
+expect_jq '.flags[] | select(.kind == "speed differs") | .reason | test("warpbench lab show '"$alice_run"'")' true \
+  "naming the re-run's lab run"
+# and the re-run reads like any lab run, its student among its parameters
+wbt --json lab show "$alice_run"
+expect_rc 0 "lab show of the re-run"
+expect_jq '.params.student' s001 "lab show: the student"
 # the gradebook: alice scores (from the re-run), bob and carol nothing
 wbt --json class --class "$CLASS" grades test.code
 expect_rc 0 "gradebook"
