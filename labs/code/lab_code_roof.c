@@ -296,11 +296,26 @@ static bool beyond_llc(double bytes)
     return llc > 0 && bytes > (double)llc;
 }
 
-/* Ours: plain stores within the last-level cache, non-temporal beyond it. */
+/* Ours: non-temporal stores beyond the last-level cache; within it, the
+ * better of plain and non-temporal stores (best call against best call).
+ * Which wins there depends on the machine and the size: a plain store
+ * fetches its line first, and the harness poisons the outputs from its own
+ * core before each call, so the line is dirty in another core's cache
+ * (measured on a 2-vCPU Xeon at 16 MiB: plain 13 GB/s, non-temporal 19-20,
+ * memcpy 20-23). The roof is what the machine can do at that size. */
 static int stream(bool triad, double bytes, double *gbs, double *median_gbs, struct core_err *err)
 {
-    const char *src = beyond_llc(bytes) ? (triad ? triad_nt_src : copy_nt_src) : NULL;
-    return stream_of(triad, src, bytes, gbs, median_gbs, err);
+    const char *nt = triad ? triad_nt_src : copy_nt_src;
+    if (beyond_llc(bytes))
+        return stream_of(triad, nt, bytes, gbs, median_gbs, err);
+    int rc = stream_of(triad, NULL, bytes, gbs, median_gbs, err);
+    double g2 = 0, m2 = 0;
+    if (rc == 0 && stream_of(triad, nt, bytes, &g2, &m2, err) == 0 && g2 > *gbs) {
+        *gbs = g2;
+        if (median_gbs)
+            *median_gbs = m2;
+    }
+    return rc;
 }
 
 /* A copy kernel of another source (memcpy's), as stream() times ours. */
@@ -405,10 +420,11 @@ void lab_code_roof_from_summary(const struct lab_summary *s, struct lab_code_roo
 
 /* The version of the kernels above, stored with every roofline run: 2 is
  * the vectorised copy and triad and the FMA loop of 12 distinct chains
- * (plain stores within the last-level cache, non-temporal beyond it);
+ * (within the last-level cache the better of plain and non-temporal
+ * stores, non-temporal beyond it); version 2 took plain stores within it;
  * version 1, unnamed in its runs, measured a scalar copy and counted 12
  * FMAs where the object had 5. */
-#define LAB_CODE_ROOF_METHOD 2
+#define LAB_CODE_ROOF_METHOD 3
 
 /* ---- the "roofline" lab --------------------------------------------------------------------- */
 
