@@ -443,4 +443,27 @@ void grader_push_record(struct lua_State *L, size_t n,
  * empty, so the job's own slots start at 1. */
 void *grader_sb_job_start(struct lua_State *L);
 
+/* ---- grader_rt_kind.c ---- */
+
+/* For the question kinds (grader/'s top layer), beside the readers and
+ * calls above: stack work with C types in and out. */
+
+/* Pushes wb.lua's private grader `name` (from the private graders table,
+ * grader_wb_push_graders) below the nargs values on top of the stack:
+ * ready for a call of it with them (grader_job_call). A grader that does
+ * not exist is pushed as nil (the call then fails as pack code would). */
+void grader_grader_insert(struct lua_State *L, const char *name, int nargs);
+/* Pushes a copy of the value at stack slot idx (a job's fixed slot). */
+void grader_push_slot(struct lua_State *L, int idx);
+/* Pops the n values on top of the stack (what a call returned, once read:
+ * strings read from them are no longer held). */
+void grader_pop(struct lua_State *L, int n);
+/* Replaces the value on top of the stack with a new list holding it: { v }
+ * (a single accepted answer as the list of them). */
+void grader_list_wrap(struct lua_State *L);
+/* The value d as Lua's tostring (lua_tolstring) reads it: a string as it
+ * is (borrowed, as d->str), a number as tostring writes it (into buf, n
+ * bytes); NULL for anything else. *len: its length (0 for NULL). */
+const char *grader_dval_text(const struct grader_dval *d, char *buf, size_t n, size_t *len);
+
 #endif /* WB_GRADER_RUNTIME_H */
