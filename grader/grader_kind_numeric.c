@@ -154,10 +154,10 @@ static void question_tol(struct lua_State *L, struct grader_tol *tol)
 static void numeric_reference(struct lua_State *L, struct grader_job *j)
 {
     int ty = grader_job_push_answer(L, j);
+    double v;
     if (ty == GRADER_LT_NUM) {
-        struct grader_dval d;
-        grader_value(L, -1, &d);
-        if (!isfinite(d.num))
+        grader_number_at(L, -1, &v);
+        if (!isfinite(v))
             grader_job_fail(L, j, "the answer is not a finite number");
     } else if (ty != GRADER_LT_NIL) {
         grader_job_fail(L, j, "answer must give a number, got %s", grader_ltype_name(ty));
@@ -165,12 +165,19 @@ static void numeric_reference(struct lua_State *L, struct grader_job *j)
 }
 
 /* Pushes the value of the `wrong` entry on top of the stack (a number, or
- * a function of (p, ctx) giving one or false), reads it into *d and
- * returns its type. */
-static int push_wrong_value(struct lua_State *L, struct grader_job *j, struct grader_dval *d)
+ * a function of (p, ctx) giving one or false) and returns its type: *v the
+ * number, *off whether it is false (the mistake is not this variant's). */
+static int push_wrong_value(struct lua_State *L, struct grader_job *j, double *v, bool *off)
 {
     grader_job_push_value(L, j, -1, "value", "a wrong value"); /* e v */
-    return grader_value(L, -1, d);
+    int ty = grader_number_at(L, -1, v);
+    *off = false;
+    if (ty == GRADER_LT_BOOL) {
+        struct grader_dval d;
+        grader_value(L, -1, &d);
+        *off = !d.b;
+    }
+    return ty;
 }
 
 /* When v is one of the known mistakes (`wrong`), grades it 0 with that
@@ -186,16 +193,17 @@ static bool numeric_wrong(struct lua_State *L, struct grader_job *j, const struc
         int e = grader_tab_open_at(L, w, (long long)i); /* wrong e */
         if (!e)
             continue;
-        struct grader_dval d;
-        int ty = push_wrong_value(L, j, &d); /* wrong e v */
-        if (ty == GRADER_LT_BOOL && !d.b) {  /* not this variant's mistake */
+        double wv;
+        bool off;
+        int ty = push_wrong_value(L, j, &wv, &off); /* wrong e v */
+        if (off) {                                  /* not this variant's mistake */
             grader_tab_close(L, e);
             continue;
         }
         if (ty != GRADER_LT_NUM)
             grader_job_fail(L, j, "wrong %zu: value must be a number (or false), got %s", i,
                             grader_ltype_name(ty));
-        if (grader_tol_accepts(tol, d.num, v)) {
+        if (grader_tol_accepts(tol, wv, v)) {
             struct grader_dval f;
             char num[64];
             size_t len;
@@ -252,13 +260,12 @@ static bool numeric_band(struct lua_State *L, struct grader_job *j, const struct
 
 static void numeric_grade(struct lua_State *L, struct grader_job *j, const char *answer)
 {
-    struct grader_dval rd;
-    if (grader_value(L, GRADER_S_REF, &rd) == GRADER_LT_NIL)
+    double ref;
+    if (grader_number_at(L, GRADER_S_REF, &ref) == GRADER_LT_NIL)
         grader_job_fail(L, j, "no reference answer");
     struct grader_result *r = j->res;
     const struct grader_question *q = j->q;
     const char *unit = grader_question_unit(q);
-    double ref = rd.num;
     struct grader_tol tol;
     question_tol(L, &tol);
     /* integer = true: '/' between whole numbers may be C's integer division */
@@ -349,10 +356,9 @@ static void numeric_record(struct lua_State *L, struct grader_job *j, const char
 
 static char *numeric_reference_text(struct lua_State *L, struct grader_job *j, bool exact)
 {
-    struct grader_dval rd;
-    if (grader_value(L, GRADER_S_REF, &rd) == GRADER_LT_NIL)
+    double v;
+    if (grader_number_at(L, GRADER_S_REF, &v) == GRADER_LT_NIL)
         return NULL;
-    double v = rd.num;
     if (exact) {
         char num[40]; /* read back by the answer parser: '.' whatever the locale */
         core_num_format(num, sizeof num, v, 17);
@@ -370,9 +376,8 @@ static void numeric_variant_check(struct lua_State *L, struct grader_job *j)
     int w = grader_tab_open(L, GRADER_S_Q, "wrong"); /* wrong */
     if (!w)
         return;
-    struct grader_dval rd;
-    bool has_ref = grader_value(L, GRADER_S_REF, &rd) == GRADER_LT_NUM;
-    double ref = rd.num;
+    double ref;
+    bool has_ref = grader_number_at(L, GRADER_S_REF, &ref) == GRADER_LT_NUM;
     struct grader_tol tol;
     question_tol(L, &tol);
     const char *unit = grader_question_unit(j->q);
@@ -381,9 +386,10 @@ static void numeric_variant_check(struct lua_State *L, struct grader_job *j)
         int e = grader_tab_open_at(L, w, (long long)i); /* wrong e */
         if (!e)
             continue;
-        struct grader_dval d;
-        int ty = push_wrong_value(L, j, &d); /* wrong e v */
-        if (ty == GRADER_LT_BOOL && !d.b) {
+        double wv;
+        bool off;
+        int ty = push_wrong_value(L, j, &wv, &off); /* wrong e v */
+        if (off) {
             /* the function says this mistake does not apply to this variant */
         } else if (ty != GRADER_LT_NUM) {
             grader_job_problem(
@@ -391,10 +397,9 @@ static void numeric_variant_check(struct lua_State *L, struct grader_job *j)
                 "wrong %zu: value gives %s, not a number (return false when the mistake "
                 "does not apply to this variant)",
                 i, grader_ltype_name(ty));
-        } else if (!isfinite(d.num)) {
-            grader_job_problem(j, "wrong %zu: value gives %g, not a finite number", i, d.num);
+        } else if (!isfinite(wv)) {
+            grader_job_problem(j, "wrong %zu: value gives %g, not a finite number", i, wv);
         } else if (has_ref) {
-            double wv = d.num;
             char a[64], b[64], iv[200];
             grader_number_format(wv, 6, a, sizeof a);
             grader_number_format(ref, 6, b, sizeof b);

@@ -22,6 +22,13 @@ void grader_grader_insert(struct lua_State *L, const char *name, int nargs)
     lua_insert(L, -nargs - 1); /* fn args */
 }
 
+int grader_number_at(struct lua_State *L, int idx, double *out)
+{
+    int ty = lua_type(L, idx);
+    *out = ty == LUA_TNUMBER ? lua_tonumber(L, idx) : 0;
+    return ty;
+}
+
 void grader_push_slot(struct lua_State *L, int idx)
 {
     lua_pushvalue(L, idx);

@@ -453,6 +453,10 @@ void *grader_sb_job_start(struct lua_State *L);
  * ready for a call of it with them (grader_job_call). A grader that does
  * not exist is pushed as nil (the call then fails as pack code would). */
 void grader_grader_insert(struct lua_State *L, const char *name, int nargs);
+/* The type of the value at stack slot idx (GRADER_LT_*), and in *out the
+ * number it is (0 when it is none): grader_value for a number alone, as
+ * cheap as Lua's own reads, for the grading's hot path (numeric). */
+int grader_number_at(struct lua_State *L, int idx, double *out);
 /* Pushes a copy of the value at stack slot idx (a job's fixed slot). */
 void grader_push_slot(struct lua_State *L, int idx);
 /* Pops the n values on top of the stack (what a call returned, once read:
