@@ -14,9 +14,6 @@
  */
 #include "grader_lua_internal.h"
 
-#include <lauxlib.h>
-#include <lua.h>
-
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,7 +36,7 @@ static const struct grader_fspec wrong_fields[] = {
 /* rel/abs/sig of a tolerance or band table. */
 static void check_tol_values(struct grader_vctx *v, int t, const char *what)
 {
-    lua_State *L = v->L;
+    struct lua_State *L = v->L;
     double x;
     if (grader_num_field(L, t, "rel", &x) && !(x >= 0 && isfinite(x)))
         grader_vproblem(v, "%s: rel must be a number >= 0", what);
@@ -81,7 +78,7 @@ static void each_wrong(struct grader_vctx *v, int t, size_t i, void *ud)
 /* The numeric fields: unit, answer, tolerance, bands and wrong. */
 static void numeric_check(struct grader_vctx *v, int t, struct grader_question *q)
 {
-    lua_State *L = v->L;
+    struct lua_State *L = v->L;
     bool grade = q->has_grade, answer = grader_has_field(L, t, "answer");
     char *unit = grader_str_field(L, t, "unit");
     if (unit) {
@@ -97,138 +94,154 @@ static void numeric_check(struct grader_vctx *v, int t, struct grader_question *
     double a;
     if (grader_num_field(L, t, "answer", &a) && !isfinite(a))
         grader_vproblem(v, "answer must be a finite number");
-    if (grader_rawfield(L, t, "tolerance") == LUA_TTABLE) {
+    int tol = grader_tab_open(L, t, "tolerance");
+    if (tol) {
         struct grader_vctx s;
         grader_vctx_sub(&s, v, ": tolerance");
-        grader_fields_check(&s, lua_gettop(L), tol_fields, NULL, 0);
-        check_tol_values(&s, lua_gettop(L), "tolerance");
+        grader_fields_check(&s, tol, tol_fields, NULL, 0);
+        check_tol_values(&s, tol, "tolerance");
         v->bad |= s.bad;
     }
-    lua_pop(L, 1);
+    grader_tab_close(L, tol);
     grader_list_check(v, t, "bands", each_band, NULL);
     grader_list_check(v, t, "wrong", each_wrong, NULL);
-    q->integer = grader_rawfield(L, t, "integer") == LUA_TBOOLEAN && lua_toboolean(L, -1);
-    lua_pop(L, 1);
+    bool integer;
+    q->integer = grader_bool_field(L, t, "integer", &integer) && integer;
 }
 
 /* ---- the job --------------------------------------------------------------------------------- */
 
-/* A tolerance table at t (defaults for missing parts). */
-static void read_tol(lua_State *L, int t, struct grader_tol *tol)
+/* A tolerance table at slot t (0: none; defaults for missing parts). */
+static void read_tol(struct lua_State *L, int t, struct grader_tol *tol)
 {
     grader_tol_default(tol);
-    if (lua_type(L, t) != LUA_TTABLE)
+    if (!t)
         return;
-    if (grader_rawfield(L, t, "rel") == LUA_TNUMBER)
-        tol->rel = lua_tonumber(L, -1);
-    if (grader_rawfield(L, t, "abs") == LUA_TNUMBER) {
-        tol->abs = lua_tonumber(L, -1);
+    double x;
+    bool rel = grader_num_field(L, t, "rel", &x);
+    if (rel)
+        tol->rel = x;
+    if (grader_num_field(L, t, "abs", &x)) {
+        tol->abs = x;
         /* abs without rel means abs alone, not "abs or 1%" */
-        if (lua_type(L, -2) != LUA_TNUMBER)
+        if (!rel)
             tol->rel = 0;
     }
-    if (grader_rawfield(L, t, "sig") == LUA_TNUMBER)
-        tol->sig = (int)lua_tonumber(L, -1);
-    lua_pop(L, 3);
+    if (grader_num_field(L, t, "sig", &x))
+        tol->sig = (int)x;
+}
+
+/* Whether the question says integer = true. */
+static bool question_integer(struct lua_State *L)
+{
+    bool integer;
+    return grader_bool_field(L, GRADER_S_Q, "integer", &integer) && integer;
 }
 
 /* The question's tolerance: its `tolerance` table, else the default 1%,
  * except that an integer = true question without one is exact: a whole
  * count (7813 blocks) is right or wrong, and 7812 is not "within 1%". */
-static void question_tol(lua_State *L, struct grader_tol *tol)
+static void question_tol(struct lua_State *L, struct grader_tol *tol)
 {
-    int ty = grader_rawfield(L, GRADER_S_Q, "tolerance"); /* tol */
-    read_tol(L, lua_gettop(L), tol);
-    lua_pop(L, 1);
-    if (ty != LUA_TTABLE) {
-        bool integer =
-            grader_rawfield(L, GRADER_S_Q, "integer") == LUA_TBOOLEAN && lua_toboolean(L, -1);
-        lua_pop(L, 1);
-        if (integer)
-            tol->rel = tol->abs = 0, tol->sig = 0;
-    }
+    int t = grader_tab_open(L, GRADER_S_Q, "tolerance"); /* tol */
+    read_tol(L, t, tol);
+    grader_tab_close(L, t);
+    if (!t && question_integer(L))
+        tol->rel = tol->abs = 0, tol->sig = 0;
 }
 
 /* The reference: a finite number, or nil when answer gives nothing. */
-static void numeric_reference(lua_State *L, struct grader_job *j)
+static void numeric_reference(struct lua_State *L, struct grader_job *j)
 {
     int ty = grader_job_push_answer(L, j);
-    if (ty == LUA_TNUMBER) {
-        if (!isfinite(lua_tonumber(L, -1)))
+    double v;
+    if (ty == GRADER_LT_NUM) {
+        grader_number_at(L, -1, &v);
+        if (!isfinite(v))
             grader_job_fail(L, j, "the answer is not a finite number");
-    } else if (ty != LUA_TNIL) {
-        grader_job_fail(L, j, "answer must give a number, got %s", luaL_typename(L, -1));
+    } else if (ty != GRADER_LT_NIL) {
+        grader_job_fail(L, j, "answer must give a number, got %s", grader_ltype_name(ty));
     }
 }
 
 /* Pushes the value of the `wrong` entry on top of the stack (a number, or
- * a function of (p, ctx) giving one or false) and returns its type. */
-static int push_wrong_value(lua_State *L, struct grader_job *j)
+ * a function of (p, ctx) giving one or false) and returns its type: *v the
+ * number, *off whether it is false (the mistake is not this variant's). */
+static int push_wrong_value(struct lua_State *L, struct grader_job *j, double *v, bool *off)
 {
-    return grader_job_push_value(L, j, -1, "value", "a wrong value"); /* e v */
+    grader_job_push_value(L, j, -1, "value", "a wrong value"); /* e v */
+    int ty = grader_number_at(L, -1, v);
+    *off = false;
+    if (ty == GRADER_LT_BOOL) {
+        struct grader_dval d;
+        grader_value(L, -1, &d);
+        *off = !d.b;
+    }
+    return ty;
 }
 
 /* When v is one of the known mistakes (`wrong`), grades it 0 with that
  * mistake's feedback and returns true. A known mistake beats partial credit. */
-static bool numeric_wrong(lua_State *L, struct grader_job *j, const struct grader_tol *tol,
+static bool numeric_wrong(struct lua_State *L, struct grader_job *j, const struct grader_tol *tol,
                           double v)
 {
     struct grader_result *r = j->res;
     bool hit = false;
-    if (grader_rawfield(L, GRADER_S_Q, "wrong") == LUA_TTABLE) { /* wrong */
-        int w = lua_gettop(L);
-        size_t m = lua_rawlen(L, w);
-        for (size_t i = 1; i <= m && !hit; i++) {
-            if (lua_rawgeti(L, w, (lua_Integer)i) != LUA_TTABLE) { /* wrong e */
-                lua_settop(L, w);
-                continue;
-            }
-            int ty = push_wrong_value(L, j);                   /* wrong e v */
-            if (ty == LUA_TBOOLEAN && !lua_toboolean(L, -1)) { /* not this variant's mistake */
-                lua_settop(L, w);
-                continue;
-            }
-            if (ty != LUA_TNUMBER)
-                grader_job_fail(L, j, "wrong %zu: value must be a number (or false), got %s", i,
-                                luaL_typename(L, -1));
-            if (grader_tol_accepts(tol, lua_tonumber(L, -1), v)) {
-                grader_rawfield(L, -2, "feedback");
-                grader_result_score(r, 0, lua_tostring(L, -1) ? lua_tostring(L, -1) : "Incorrect.");
-                r->mistake = true;
-                hit = true;
-            }
-            lua_settop(L, w);
+    int w = grader_tab_open(L, GRADER_S_Q, "wrong"); /* wrong */
+    size_t m = w ? grader_len(L, w) : 0;
+    for (size_t i = 1; i <= m && !hit; i++) {
+        int e = grader_tab_open_at(L, w, (long long)i); /* wrong e */
+        if (!e)
+            continue;
+        double wv;
+        bool off;
+        int ty = push_wrong_value(L, j, &wv, &off); /* wrong e v */
+        if (off) {                                  /* not this variant's mistake */
+            grader_tab_close(L, e);
+            continue;
         }
+        if (ty != GRADER_LT_NUM)
+            grader_job_fail(L, j, "wrong %zu: value must be a number (or false), got %s", i,
+                            grader_ltype_name(ty));
+        if (grader_tol_accepts(tol, wv, v)) {
+            struct grader_dval f;
+            char num[64];
+            size_t len;
+            grader_field(L, e, "feedback", &f);
+            const char *fb = grader_dval_text(&f, num, sizeof num, &len);
+            grader_result_score(r, 0, fb ? fb : "Incorrect.");
+            r->mistake = true;
+            hit = true;
+        }
+        grader_tab_close(L, e); /* wrong */
     }
-    lua_pop(L, 1);
+    grader_tab_close(L, w);
     return hit;
 }
 
 /* Partial credit: when v lies in a band, grades it with the best band's
  * score and feedback and returns true. */
-static bool numeric_band(lua_State *L, struct grader_job *j, const struct grader_tol *tol,
+static bool numeric_band(struct lua_State *L, struct grader_job *j, const struct grader_tol *tol,
                          double ref, double v)
 {
     struct grader_band bands[MAX_BANDS];
     size_t nb = 0;
     bool hit = false;
-    if (grader_rawfield(L, GRADER_S_Q, "bands") == LUA_TTABLE) { /* bands */
-        int bt = lua_gettop(L);
-        size_t m = lua_rawlen(L, bt);
+    int bt = grader_tab_open(L, GRADER_S_Q, "bands"); /* bands */
+    if (bt) {
+        size_t m = grader_len(L, bt);
         for (size_t i = 1; i <= m && nb < MAX_BANDS; i++) {
-            if (lua_rawgeti(L, bt, (lua_Integer)i) == LUA_TTABLE) { /* bands b */
+            int e = grader_tab_open_at(L, bt, (long long)i); /* bands b */
+            if (e) {
                 struct grader_band *b = &bands[nb++];
-                read_tol(L, lua_gettop(L), &b->tol);
+                read_tol(L, e, &b->tol);
                 b->score = 0;
-                if (grader_rawfield(L, -1, "score") == LUA_TNUMBER)
-                    b->score = lua_tonumber(L, -1);
-                lua_pop(L, 1);
+                grader_num_field(L, e, "score", &b->score);
                 /* the string stays alive: the band table holds it */
-                b->feedback =
-                    grader_rawfield(L, -1, "feedback") == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
-                lua_pop(L, 1);
+                struct grader_dval f;
+                b->feedback = grader_field(L, e, "feedback", &f) == GRADER_LT_STR ? f.str : NULL;
             }
-            lua_pop(L, 1);
+            grader_tab_close(L, e); /* bands */
         }
         int bi = -1;
         double s = grader_tol_score(tol, bands, nb, ref, v, &bi);
@@ -241,24 +254,22 @@ static bool numeric_band(lua_State *L, struct grader_job *j, const struct grader
             hit = true;
         }
     }
-    lua_pop(L, 1);
+    grader_tab_close(L, bt);
     return hit;
 }
 
-static void numeric_grade(lua_State *L, struct grader_job *j, const char *answer)
+static void numeric_grade(struct lua_State *L, struct grader_job *j, const char *answer)
 {
-    if (lua_isnil(L, GRADER_S_REF))
+    double ref;
+    if (grader_number_at(L, GRADER_S_REF, &ref) == GRADER_LT_NIL)
         grader_job_fail(L, j, "no reference answer");
     struct grader_result *r = j->res;
     const struct grader_question *q = j->q;
     const char *unit = grader_question_unit(q);
-    double ref = lua_tonumber(L, GRADER_S_REF);
     struct grader_tol tol;
     question_tol(L, &tol);
     /* integer = true: '/' between whole numbers may be C's integer division */
-    bool integer =
-        grader_rawfield(L, GRADER_S_Q, "integer") == LUA_TBOOLEAN && lua_toboolean(L, -1);
-    lua_pop(L, 1);
+    bool integer = question_integer(L);
     if (integer && !(isfinite(ref) && ref == floor(ref)))
         grader_job_fail(L, j, "integer = true, but the reference %.17g is not a whole number", ref);
     char buf[200];
@@ -324,7 +335,7 @@ bool grader_answer_ambiguous(const struct grader_question *q, const char *answer
  * recorded as written (integer = true may read '/' as C's division). A bare
  * fraction on a per-cent question is refused as ambiguous: no feedback will
  * follow to say how it was read. */
-static void numeric_record(lua_State *L, struct grader_job *j, const char *answer)
+static void numeric_record(struct lua_State *L, struct grader_job *j, const char *answer)
 {
     (void)L;
     struct grader_result *r = j->res;
@@ -343,11 +354,11 @@ static void numeric_record(lua_State *L, struct grader_job *j, const char *answe
     r->parsed = grader_value_text(num.value, grader_question_unit(j->q), 6);
 }
 
-static char *numeric_reference_text(lua_State *L, struct grader_job *j, bool exact)
+static char *numeric_reference_text(struct lua_State *L, struct grader_job *j, bool exact)
 {
-    if (lua_isnil(L, GRADER_S_REF))
+    double v;
+    if (grader_number_at(L, GRADER_S_REF, &v) == GRADER_LT_NIL)
         return NULL;
-    double v = lua_tonumber(L, GRADER_S_REF);
     if (exact) {
         char num[40]; /* read back by the answer parser: '.' whatever the locale */
         core_num_format(num, sizeof num, v, 17);
@@ -360,39 +371,35 @@ static char *numeric_reference_text(lua_State *L, struct grader_job *j, bool exa
 
 /* Every `wrong` value: it must give a finite number, and an answer equal
  * to it must not be graded right. */
-static void numeric_variant_check(lua_State *L, struct grader_job *j)
+static void numeric_variant_check(struct lua_State *L, struct grader_job *j)
 {
-    if (grader_rawfield(L, GRADER_S_Q, "wrong") != LUA_TTABLE) {
-        lua_settop(L, GRADER_S_TOP);
+    int w = grader_tab_open(L, GRADER_S_Q, "wrong"); /* wrong */
+    if (!w)
         return;
-    }
-    int w = lua_gettop(L);
-    bool has_ref = lua_type(L, GRADER_S_REF) == LUA_TNUMBER;
-    double ref = lua_tonumber(L, GRADER_S_REF);
+    double ref;
+    bool has_ref = grader_number_at(L, GRADER_S_REF, &ref) == GRADER_LT_NUM;
     struct grader_tol tol;
     question_tol(L, &tol);
-    lua_settop(L, w);
     const char *unit = grader_question_unit(j->q);
-    size_t n = lua_rawlen(L, w);
+    size_t n = grader_len(L, w);
     for (size_t i = 1; i <= n; i++) {
-        if (lua_rawgeti(L, w, (lua_Integer)i) != LUA_TTABLE) { /* wrong e */
-            lua_settop(L, w);
+        int e = grader_tab_open_at(L, w, (long long)i); /* wrong e */
+        if (!e)
             continue;
-        }
-        int ty = push_wrong_value(L, j); /* wrong e v */
-        if (ty == LUA_TBOOLEAN && !lua_toboolean(L, -1)) {
+        double wv;
+        bool off;
+        int ty = push_wrong_value(L, j, &wv, &off); /* wrong e v */
+        if (off) {
             /* the function says this mistake does not apply to this variant */
-        } else if (ty != LUA_TNUMBER) {
+        } else if (ty != GRADER_LT_NUM) {
             grader_job_problem(
                 j,
                 "wrong %zu: value gives %s, not a number (return false when the mistake "
                 "does not apply to this variant)",
-                i, luaL_typename(L, -1));
-        } else if (!isfinite(lua_tonumber(L, -1))) {
-            grader_job_problem(j, "wrong %zu: value gives %g, not a finite number", i,
-                               lua_tonumber(L, -1));
+                i, grader_ltype_name(ty));
+        } else if (!isfinite(wv)) {
+            grader_job_problem(j, "wrong %zu: value gives %g, not a finite number", i, wv);
         } else if (has_ref) {
-            double wv = lua_tonumber(L, -1);
             char a[64], b[64], iv[200];
             grader_number_format(wv, 6, a, sizeof a);
             grader_number_format(ref, 6, b, sizeof b);
@@ -407,9 +414,9 @@ static void numeric_variant_check(lua_State *L, struct grader_job *j)
                     "(tighten the tolerance or drop the entry)",
                     i, a, iv, b);
         }
-        lua_settop(L, w);
+        grader_tab_close(L, e); /* wrong */
     }
-    lua_settop(L, GRADER_S_TOP);
+    grader_tab_close(L, w);
 }
 
 /* ---- the row --------------------------------------------------------------------------------- */

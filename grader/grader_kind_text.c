@@ -14,9 +14,6 @@
  */
 #include "grader_lua_internal.h"
 
-#include <lauxlib.h>
-#include <lua.h>
-
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,55 +68,62 @@ static const struct grader_fspec sample_fields[] = {{"answer", GRADER_T_STR},
  * concept's or a contradiction's). */
 static void check_patterns(struct grader_vctx *v, int list, const char *what)
 {
-    lua_State *L = v->L;
-    size_t n = lua_rawlen(L, list);
+    struct lua_State *L = v->L;
+    size_t n = grader_len(L, list);
     for (size_t i = 1; i <= n; i++) {
-        lua_rawgeti(L, list, (lua_Integer)i);
-        size_t len;
-        const char *pat = lua_tolstring(L, -1, &len);
+        struct grader_dval d;
+        grader_index(L, list, (long long)i, &d);
         char why[128];
-        if (pat && !grader_pattern_check(pat, len, why, sizeof why))
-            grader_vproblem(v, "%s %zu ('%s'): %s", what, i, pat, why);
-        lua_pop(L, 1);
+        if (d.type == GRADER_LT_STR && !grader_pattern_check(d.str, d.len, why, sizeof why))
+            grader_vproblem(v, "%s %zu ('%s'): %s", what, i, d.str, why);
     }
+}
+
+/* The length of the list t[name]; 0 when it is no table. */
+static size_t field_len(struct lua_State *L, int t, const char *name)
+{
+    int list = grader_tab_open(L, t, name);
+    size_t n = list ? grader_len(L, list) : 0;
+    grader_tab_close(L, list);
+    return n;
 }
 
 /* Phrases of a design rubric are looked up word by word: a phrase longer
  * than GRADER_DESIGN_MAX_PHRASE bytes is a mistake. */
 static void check_phrases(struct grader_vctx *v, int t, const char *name)
 {
-    lua_State *L = v->L;
-    if (grader_rawfield(L, t, name) == LUA_TTABLE && grader_is_list_of(L, -1, LUA_TSTRING)) {
-        size_t n = lua_rawlen(L, -1);
+    struct lua_State *L = v->L;
+    int list = grader_tab_open(L, t, name);
+    if (list && grader_is_list_of(L, list, GRADER_LT_STR)) {
+        size_t n = grader_len(L, list);
         for (size_t i = 1; i <= n; i++) {
-            lua_rawgeti(L, -1, (lua_Integer)i);
-            if (lua_rawlen(L, -1) > GRADER_DESIGN_MAX_PHRASE)
+            struct grader_dval d;
+            grader_index(L, list, (long long)i, &d);
+            if (d.len > GRADER_DESIGN_MAX_PHRASE)
                 grader_vproblem(v, "%s %zu is longer than %d bytes", name, i,
                                 GRADER_DESIGN_MAX_PHRASE);
-            lua_pop(L, 1);
         }
     }
-    lua_pop(L, 1);
+    grader_tab_close(L, list);
 }
 
 /* near = { { "warp", "switch*", within = 5 }, ... } */
 static void each_near(struct grader_vctx *v, int t, size_t i, void *ud)
 {
     (void)ud;
-    lua_State *L = v->L;
+    struct lua_State *L = v->L;
     struct grader_vctx s;
     grader_vctx_sub(&s, v, ": near %zu", i);
-    size_t n = lua_rawlen(L, t);
-    grader_fields_check(&s, t, near_fields, NULL, (lua_Integer)n);
+    size_t n = grader_len(L, t);
+    grader_fields_check(&s, t, near_fields, NULL, (long long)n);
     if (n < 2 || n > 32)
         grader_vproblem(&s, "give 2 to 32 terms: { \"warp\", \"switch*\", within = 5 }");
     for (size_t k = 1; k <= n; k++) {
-        lua_rawgeti(L, t, (lua_Integer)k);
-        if (lua_type(L, -1) != LUA_TSTRING)
-            grader_vproblem(&s, "term %zu must be a string, got %s", k, luaL_typename(L, -1));
-        else if (lua_rawlen(L, -1) > GRADER_DESIGN_MAX_PHRASE)
+        struct grader_dval d;
+        if (grader_index(L, t, (long long)k, &d) != GRADER_LT_STR)
+            grader_vproblem(&s, "term %zu must be a string, got %s", k, grader_ltype_name(d.type));
+        else if (d.len > GRADER_DESIGN_MAX_PHRASE)
             grader_vproblem(&s, "term %zu is longer than %d bytes", k, GRADER_DESIGN_MAX_PHRASE);
-        lua_pop(L, 1);
     }
     double w;
     if (grader_num_field(L, t, "within", &w) && !(w >= 1 && w <= 1000 && w == floor(w)))
@@ -131,21 +135,17 @@ static void each_near(struct grader_vctx *v, int t, size_t i, void *ud)
  * Returns how many are given. */
 static size_t check_finders(struct grader_vctx *v, int t)
 {
-    lua_State *L = v->L;
-    size_t n = 0;
-    if (grader_rawfield(L, t, "match") == LUA_TTABLE)
-        n += lua_rawlen(L, -1);
-    lua_pop(L, 1);
+    struct lua_State *L = v->L;
+    size_t n = field_len(L, t, "match");
     check_phrases(v, t, "match");
-    if (grader_rawfield(L, t, "patterns") == LUA_TTABLE) {
-        n += lua_rawlen(L, -1);
-        if (grader_is_list_of(L, -1, LUA_TSTRING))
-            check_patterns(v, lua_gettop(L), "pattern");
+    int pats = grader_tab_open(L, t, "patterns");
+    if (pats) {
+        n += grader_len(L, pats);
+        if (grader_is_list_of(L, pats, GRADER_LT_STR))
+            check_patterns(v, pats, "pattern");
     }
-    lua_pop(L, 1);
-    if (grader_rawfield(L, t, "near") == LUA_TTABLE)
-        n += lua_rawlen(L, -1);
-    lua_pop(L, 1);
+    grader_tab_close(L, pats);
+    n += field_len(L, t, "near");
     grader_list_check(v, t, "near", each_near, NULL);
     return n;
 }
@@ -153,59 +153,61 @@ static size_t check_finders(struct grader_vctx *v, int t)
 /* contradicts = { "phrase", { match = ..., patterns = ..., feedback = ... } } */
 static void check_contradicts(struct grader_vctx *v, int t)
 {
-    lua_State *L = v->L;
-    if (grader_rawfield(L, t, "contradicts") != LUA_TTABLE) {
-        lua_pop(L, 1);
+    struct lua_State *L = v->L;
+    int list = grader_tab_open(L, t, "contradicts");
+    if (!list)
         return;
-    }
-    int list = lua_gettop(L);
-    size_t n = lua_rawlen(L, list);
+    size_t n = grader_len(L, list);
     for (size_t i = 1; i <= n; i++) {
         struct grader_vctx s;
         grader_vctx_sub(&s, v, ": contradicts %zu", i);
-        int ty = lua_rawgeti(L, list, (lua_Integer)i);
-        if (ty == LUA_TSTRING) {
-            if (lua_rawlen(L, -1) > GRADER_DESIGN_MAX_PHRASE)
+        struct grader_dval d;
+        int ty = grader_index(L, list, (long long)i, &d);
+        if (ty == GRADER_LT_STR) {
+            if (d.len > GRADER_DESIGN_MAX_PHRASE)
                 grader_vproblem(&s, "is longer than %d bytes", GRADER_DESIGN_MAX_PHRASE);
-        } else if (ty == LUA_TTABLE) {
-            int e = lua_gettop(L);
+        } else if (ty == GRADER_LT_TAB) {
+            int e = grader_tab_open_at(L, list, (long long)i);
             grader_fields_check(&s, e, contradicts_fields, NULL, 0);
             if (check_finders(&s, e) == 0)
                 grader_vproblem(&s, "give 'match' phrases, 'patterns' or 'near' groups");
+            grader_tab_close(L, e);
         } else {
             grader_vproblem(&s,
                             "must be a phrase or a table { match = ..., feedback = ... }, got %s",
-                            luaL_typename(L, -1));
+                            grader_ltype_name(ty));
         }
-        lua_pop(L, 1);
         v->bad |= s.bad;
     }
-    lua_pop(L, 1);
+    grader_tab_close(L, list);
 }
 
 /* The terms of one slot of a claim (a phrase or a list of them). */
 static size_t check_slot(struct grader_vctx *v, int t, const char *name)
 {
-    lua_State *L = v->L;
+    struct lua_State *L = v->L;
     size_t n = 0;
-    int ty = grader_rawfield(L, t, name);
-    if (ty == LUA_TSTRING) {
+    struct grader_dval d;
+    int ty = grader_field(L, t, name, &d);
+    if (ty == GRADER_LT_STR) {
         n = 1;
-        if (lua_rawlen(L, -1) > GRADER_DESIGN_MAX_PHRASE)
+        if (d.len > GRADER_DESIGN_MAX_PHRASE)
             grader_vproblem(v, "%s is longer than %d bytes", name, GRADER_DESIGN_MAX_PHRASE);
-    } else if (ty == LUA_TTABLE && grader_is_list_of(L, -1, LUA_TSTRING)) {
-        n = lua_rawlen(L, -1);
-        if (n > GRADER_CLAIM_TERMS)
-            grader_vproblem(v, "%s has %zu terms; at most %d", name, n, GRADER_CLAIM_TERMS);
-        for (size_t i = 1; i <= n; i++) {
-            lua_rawgeti(L, -1, (lua_Integer)i);
-            if (lua_rawlen(L, -1) > GRADER_DESIGN_MAX_PHRASE)
-                grader_vproblem(v, "%s term %zu is longer than %d bytes", name, i,
-                                GRADER_DESIGN_MAX_PHRASE);
-            lua_pop(L, 1);
+    } else if (ty == GRADER_LT_TAB) {
+        int list = grader_tab_open(L, t, name);
+        if (grader_is_list_of(L, list, GRADER_LT_STR)) {
+            n = grader_len(L, list);
+            if (n > GRADER_CLAIM_TERMS)
+                grader_vproblem(v, "%s has %zu terms; at most %d", name, n, GRADER_CLAIM_TERMS);
+            for (size_t i = 1; i <= n; i++) {
+                grader_index(L, list, (long long)i, &d);
+                if (d.len > GRADER_DESIGN_MAX_PHRASE)
+                    grader_vproblem(v, "%s term %zu is longer than %d bytes", name, i,
+                                    GRADER_DESIGN_MAX_PHRASE);
+            }
         }
+        grader_tab_close(L, list);
     }
-    lua_pop(L, 1);
     return n;
 }
 
@@ -230,28 +232,29 @@ static void each_claim(struct grader_vctx *v, int t, size_t i, void *ud)
 /* antonyms = { { "latency", "throughput" }, ... } */
 static void check_antonyms(struct grader_vctx *v, int t)
 {
-    lua_State *L = v->L;
-    if (grader_rawfield(L, t, "antonyms") == LUA_TTABLE) {
-        size_t n = lua_rawlen(L, -1);
-        for (size_t i = 1; i <= n; i++) {
-            lua_rawgeti(L, -1, (lua_Integer)i);
-            if (!grader_is_list_of(L, -1, LUA_TSTRING) || lua_rawlen(L, -1) != 2)
-                grader_vproblem(v,
-                                "antonyms %zu must be a pair of terms: { \"latency\", "
-                                "\"throughput\" }",
-                                i);
-            lua_pop(L, 1);
-        }
-        if (n > 64)
-            grader_vproblem(v, "antonyms has %zu pairs; at most 64", n);
+    struct lua_State *L = v->L;
+    int list = grader_tab_open(L, t, "antonyms");
+    if (!list)
+        return;
+    size_t n = grader_len(L, list);
+    for (size_t i = 1; i <= n; i++) {
+        int e = grader_tab_open_at(L, list, (long long)i);
+        if (!e || !grader_is_list_of(L, e, GRADER_LT_STR) || grader_len(L, e) != 2)
+            grader_vproblem(v,
+                            "antonyms %zu must be a pair of terms: { \"latency\", "
+                            "\"throughput\" }",
+                            i);
+        grader_tab_close(L, e);
     }
-    lua_pop(L, 1);
+    if (n > 64)
+        grader_vproblem(v, "antonyms has %zu pairs; at most 64", n);
+    grader_tab_close(L, list);
 }
 
 static void each_concept(struct grader_vctx *v, int t, size_t i, void *ud)
 {
     (void)ud;
-    lua_State *L = v->L;
+    struct lua_State *L = v->L;
     struct grader_vctx s;
     grader_vctx_sub(&s, v, ": concept %zu", i);
     grader_fields_check(&s, t, concept_fields, NULL, 0);
@@ -261,17 +264,15 @@ static void each_concept(struct grader_vctx *v, int t, size_t i, void *ud)
     if (grader_num_field(L, t, "points", &x) && !(x > 0 && isfinite(x)))
         grader_vproblem(&s, "points must be a number > 0");
     size_t finders = check_finders(&s, t);
-    if (grader_rawfield(L, t, "claims") == LUA_TTABLE)
-        finders += lua_rawlen(L, -1);
-    lua_pop(L, 1);
+    finders += field_len(L, t, "claims");
     grader_list_check(&s, t, "claims", each_claim, NULL);
     if (finders == 0)
         grader_vproblem(&s, "give 'claims' (who does what), 'match' phrases, 'patterns' or "
                             "'near' groups");
-    if (grader_rawfield(L, t, "require") == LUA_TSTRING &&
-        strcmp(lua_tostring(L, -1), "all") != 0 && strcmp(lua_tostring(L, -1), "any") != 0)
+    struct grader_dval r;
+    if (grader_field(L, t, "require", &r) == GRADER_LT_STR && strcmp(r.str, "all") != 0 &&
+        strcmp(r.str, "any") != 0)
         grader_vproblem(&s, "require must be \"any\" (one claim holds) or \"all\" (every one)");
-    lua_pop(L, 1);
     check_antonyms(&s, t);
     check_contradicts(&s, t);
     v->bad |= s.bad;
@@ -281,7 +282,7 @@ static void each_concept(struct grader_vctx *v, int t, size_t i, void *ud)
 static void each_sample(struct grader_vctx *v, int t, size_t i, void *ud)
 {
     (void)ud;
-    lua_State *L = v->L;
+    struct lua_State *L = v->L;
     struct grader_vctx s;
     grader_vctx_sub(&s, v, ": sample %zu", i);
     grader_fields_check(&s, t, sample_fields, NULL, 0);
@@ -292,15 +293,12 @@ static void each_sample(struct grader_vctx *v, int t, size_t i, void *ud)
         grader_vproblem(&s, "score must be a fraction from 0 to 1 (what a person gave it)");
     if (grader_num_field(L, t, "tol", &x) && !(x >= 0 && x <= 1))
         grader_vproblem(&s, "tol must be a fraction from 0 to 1");
-    if (grader_rawfield(L, t, "role") == LUA_TSTRING) {
-        const char *r = lua_tostring(L, -1);
-        if (grader_sample_role(r) < 0)
-            grader_vproblem(&s,
-                            "role '%s' is not one of good, terse, own-words, partial, keywords, "
-                            "reversed, wrong-fluent",
-                            r);
-    }
-    lua_pop(L, 1);
+    struct grader_dval r;
+    if (grader_field(L, t, "role", &r) == GRADER_LT_STR && grader_sample_role(r.str) < 0)
+        grader_vproblem(&s,
+                        "role '%s' is not one of good, terse, own-words, partial, keywords, "
+                        "reversed, wrong-fluent",
+                        r.str);
     v->bad |= s.bad;
 }
 
@@ -309,88 +307,95 @@ static void each_sample(struct grader_vctx *v, int t, size_t i, void *ud)
 /* text: the accepted answers and patterns. */
 static void text_check(struct grader_vctx *v, int t, struct grader_question *q)
 {
-    lua_State *L = v->L;
+    struct lua_State *L = v->L;
     bool grade = q->has_grade, answer = grader_has_field(L, t, "answer");
     if (!answer && !grade && !q->sealed)
         grader_vproblem(v, "a text question needs 'answer' (the accepted text, a list of them, or "
                            "function(p, ctx)) or a custom 'grade'");
-    if (grader_rawfield(L, t, "answer") == LUA_TTABLE && lua_rawlen(L, -1) == 0 &&
-        grader_is_list_of(L, -1, LUA_TSTRING))
+    int list = grader_tab_open(L, t, "answer");
+    if (list && grader_len(L, list) == 0 && grader_is_list_of(L, list, GRADER_LT_STR))
         grader_vproblem(v, "answer is an empty list");
-    lua_pop(L, 1);
-    if (grader_rawfield(L, t, "patterns") == LUA_TTABLE && grader_is_list_of(L, -1, LUA_TSTRING))
-        check_patterns(v, lua_gettop(L), "pattern");
-    lua_pop(L, 1);
+    grader_tab_close(L, list);
+    list = grader_tab_open(L, t, "patterns");
+    if (list && grader_is_list_of(L, list, GRADER_LT_STR))
+        check_patterns(v, list, "pattern");
+    grader_tab_close(L, list);
 }
 
 /* design: the rubric's concepts and the graded samples. */
 static void design_check(struct grader_vctx *v, int t, struct grader_question *q)
 {
-    lua_State *L = v->L;
+    struct lua_State *L = v->L;
     bool grade = q->has_grade;
     if (!grader_has_field(L, t, "concepts") && !grade && !q->sealed)
         grader_vproblem(v, "a design question needs 'concepts' or a custom 'grade'");
-    if (grader_rawfield(L, t, "concepts") == LUA_TTABLE && lua_rawlen(L, -1) == 0)
+    if (grader_field_type(L, t, "concepts") == GRADER_LT_TAB && field_len(L, t, "concepts") == 0)
         grader_vproblem(v, "'concepts' is empty");
-    lua_pop(L, 1);
     grader_list_check(v, t, "concepts", each_concept, NULL);
     grader_list_check(v, t, "samples", each_sample, NULL);
     check_antonyms(v, t);
-    if (grader_rawfield(L, t, "samples") == LUA_TTABLE)
-        q->n_samples = lua_rawlen(L, -1);
-    lua_pop(L, 1);
+    if (grader_field_type(L, t, "samples") == GRADER_LT_TAB)
+        q->n_samples = field_len(L, t, "samples");
 }
 
 /* ---- the job ----------------------------------------------------------------------------- */
 
 /* The accepted answers as a list of strings, or nil. */
-static void text_reference(lua_State *L, struct grader_job *j)
+static void text_reference(struct lua_State *L, struct grader_job *j)
 {
     int ty = grader_job_push_answer(L, j);
-    if (ty == LUA_TSTRING || ty == LUA_TNUMBER) {
-        lua_createtable(L, 1, 0); /* s list */
-        lua_insert(L, -2);        /* list s */
-        lua_rawseti(L, -2, 1);    /* list */
-    } else if (ty == LUA_TTABLE) {
-        size_t m = lua_rawlen(L, -1);
+    if (ty == GRADER_LT_STR || ty == GRADER_LT_NUM) {
+        grader_list_wrap(L); /* { s } */
+    } else if (ty == GRADER_LT_TAB) {
+        size_t m = grader_len(L, -1);
         if (m == 0)
             grader_job_fail(L, j, "answer is an empty list");
         for (size_t i = 1; i <= m; i++) {
-            if (lua_rawgeti(L, -1, (lua_Integer)i) != LUA_TSTRING)
+            struct grader_dval d;
+            if (grader_index(L, -1, (long long)i, &d) != GRADER_LT_STR)
                 grader_job_fail(L, j, "answer entry %zu must be a string", i);
-            lua_pop(L, 1);
         }
-    } else if (ty != LUA_TNIL) {
+    } else if (ty != GRADER_LT_NIL) {
         grader_job_fail(L, j, "answer must give a string or a list of strings, got %s",
-                        luaL_typename(L, -1));
+                        grader_ltype_name(ty));
     }
 }
 
 /* The model answer, or nil. */
-static void design_reference(lua_State *L, struct grader_job *j)
+static void design_reference(struct lua_State *L, struct grader_job *j)
 {
     (void)j;
-    if (grader_rawfield(L, GRADER_S_Q, "model") != LUA_TSTRING) {
-        lua_pop(L, 1);
-        lua_pushnil(L);
-    }
+    if (grader_field_type(L, GRADER_S_Q, "model") == GRADER_LT_STR)
+        grader_rawfield(L, GRADER_S_Q, "model");
+    else
+        grader_push_nil(L);
 }
 
 /* Calls a private grader of wb.lua: graders[name](args...) -> score [, feedback];
  * `what` names it in an error. */
-static void grade_lua(lua_State *L, struct grader_job *j, const char *name, const char *what,
+static void grade_lua(struct lua_State *L, struct grader_job *j, const char *name, const char *what,
                       int nargs)
 {
-    grader_wb_push_graders(L); /* args graders */
-    lua_getfield(L, -1, name); /* args graders fn */
-    lua_remove(L, -2);         /* args fn */
-    lua_insert(L, -nargs - 1); /* fn args */
-    grader_job_call(L, j, what, nargs, 2);
-    double s = lua_tonumber(L, -2);
-    grader_result_score(j->res, s, lua_tostring(L, -1));
-    lua_pop(L, 2);
+    grader_grader_insert(L, name, nargs);  /* fn args */
+    grader_job_call(L, j, what, nargs, 2); /* score feedback */
+    struct grader_dval s, f;
+    char num[64];
+    size_t len;
+    grader_value(L, -2, &s);
+    grader_value(L, -1, &f);
+    grader_result_score(j->res, s.num, grader_dval_text(&f, num, sizeof num, &len));
+    grader_pop(L, 2);
 }
 
+/* Grades answer (or a reading of it) with graders.text against the
+ * accepted answers and the question's patterns. */
+static void text_match(struct lua_State *L, struct grader_job *j, const char *answer)
+{
+    grader_push_slot(L, GRADER_S_REF);             /* accepted */
+    grader_rawfield(L, GRADER_S_Q, "patterns");    /* accepted patterns */
+    grader_push_string(L, answer, strlen(answer)); /* accepted patterns answer */
+    grade_lua(L, j, "text", "text matching", 3);
+}
 /* The text after a leading article ("the machine balance" -> "machine
  * balance") of a normalised answer; s itself when it has none. */
 static const char *skip_article(const char *s)
@@ -448,27 +453,25 @@ static bool text_typo(const char *answer, const char *accepted)
  * leading article (accepted "machine balance", answered "the machine
  * balance"), or misspelt ("weak sacling"). Grades it right, saying so, and
  * returns true. */
-static bool text_second_look(lua_State *L, struct grader_job *j, const char *norm)
+static bool text_second_look(struct lua_State *L, struct grader_job *j, const char *norm)
 {
     const char *bare = skip_article(norm);
     if (bare != norm) {
-        lua_pushvalue(L, GRADER_S_REF);
-        grader_rawfield(L, GRADER_S_Q, "patterns");
-        lua_pushstring(L, bare);
-        grade_lua(L, j, "text", "text matching", 3);
+        text_match(L, j, bare);
         if (j->res->correct)
             return true;
     }
-    if (lua_type(L, GRADER_S_REF) != LUA_TTABLE)
+    if (grader_type(L, GRADER_S_REF) != GRADER_LT_TAB)
         return false;
-    size_t m = lua_rawlen(L, GRADER_S_REF);
+    size_t m = grader_len(L, GRADER_S_REF);
     for (size_t i = 1; i <= m; i++) {
-        lua_rawgeti(L, GRADER_S_REF, (lua_Integer)i); /* s */
+        struct grader_dval d;
+        char num[64];
         size_t n;
-        const char *acc = lua_tolstring(L, -1, &n);
+        grader_index(L, GRADER_S_REF, (long long)i, &d);
+        const char *acc = grader_dval_text(&d, num, sizeof num, &n);
         char *an = core_xmalloc(n + 1);
-        grader_text_norm(acc ? acc : "", acc ? n : 0, an);
-        lua_pop(L, 1);
+        grader_text_norm(acc ? acc : "", n, an);
         bool hit = text_typo(bare, skip_article(an)) || text_typo(norm, an);
         if (hit) {
             char fb[240];
@@ -482,48 +485,44 @@ static bool text_second_look(lua_State *L, struct grader_job *j, const char *nor
     return false;
 }
 
-static void text_grade(lua_State *L, struct grader_job *j, const char *answer)
+static void text_grade(struct lua_State *L, struct grader_job *j, const char *answer)
 {
     size_t len = strlen(answer);
     char *norm = core_xmalloc(len + 1);
     grader_text_norm(answer, len, norm);
     j->res->parsed = norm;
-    lua_pushvalue(L, GRADER_S_REF);
-    grader_rawfield(L, GRADER_S_Q, "patterns");
-    lua_pushstring(L, answer);
-    grade_lua(L, j, "text", "text matching", 3);
+    text_match(L, j, answer);
     if (!j->res->correct)
         text_second_look(L, j, norm);
 }
 
-/* A string field of the evidence table at idx, copied. */
-static char *ev_field(lua_State *L, int idx, const char *name)
+/* A string field of the evidence table at e, copied. */
+static char *ev_field(struct lua_State *L, int e, const char *name)
 {
-    grader_rawfield(L, idx, name);
-    char *s = lua_type(L, -1) == LUA_TSTRING ? grader_lua_strdup(L, -1) : core_xstrdup("");
-    lua_pop(L, 1);
-    return s;
+    struct grader_dval d;
+    return grader_field(L, e, name, &d) == GRADER_LT_STR ? core_xstrndup(d.str, d.len)
+                                                         : core_xstrdup("");
 }
 
-static void design_grade(lua_State *L, struct grader_job *j, const char *answer)
+static void design_grade(struct lua_State *L, struct grader_job *j, const char *answer)
 {
-    grader_wb_push_graders(L);                       /* graders */
-    lua_getfield(L, -1, "design");                   /* graders fn */
-    lua_remove(L, -2);                               /* fn */
-    lua_pushvalue(L, GRADER_S_Q);                    /* fn q */
-    lua_pushstring(L, answer);                       /* fn q answer */
+    grader_push_slot(L, GRADER_S_Q);                 /* q */
+    grader_push_string(L, answer, strlen(answer));   /* q answer */
+    grader_grader_insert(L, "design", 2);            /* fn q answer */
     grader_job_call(L, j, "concept matching", 2, 3); /* score feedback claims */
-    grader_result_score(j->res, lua_tonumber(L, -3), lua_tostring(L, -2));
-    if (lua_type(L, -1) == LUA_TTABLE) {
-        int t = lua_gettop(L);
-        size_t n = lua_rawlen(L, t);
+    struct grader_dval s, f;
+    char num[64];
+    size_t len;
+    grader_value(L, -3, &s);
+    grader_value(L, -2, &f);
+    grader_result_score(j->res, s.num, grader_dval_text(&f, num, sizeof num, &len));
+    if (grader_type(L, -1) == GRADER_LT_TAB) {
+        size_t n = grader_len(L, -1);
         j->res->claims = n ? core_xcalloc(n, sizeof *j->res->claims) : NULL;
         for (size_t i = 1; i <= n; i++) {
-            if (lua_rawgeti(L, t, (lua_Integer)i) != LUA_TTABLE) { /* claims e */
-                lua_pop(L, 1);
+            int e = grader_tab_open_at(L, -1, (long long)i); /* claims e */
+            if (!e)
                 continue;
-            }
-            int e = lua_gettop(L);
             struct grader_claim_evidence *ev = &j->res->claims[j->res->n_claims++];
             ev->concept = ev_field(L, e, "concept");
             ev->status = ev_field(L, e, "status");
@@ -532,51 +531,52 @@ static void design_grade(lua_State *L, struct grader_job *j, const char *answer)
             ev->relation = ev_field(L, e, "relation");
             ev->object = ev_field(L, e, "object");
             ev->how = ev_field(L, e, "how");
-            grader_rawfield(L, e, "points");
-            ev->points = lua_type(L, -1) == LUA_TNUMBER ? lua_tonumber(L, -1) : 1;
-            lua_pop(L, 2); /* claims */
+            struct grader_dval p;
+            ev->points = grader_field(L, e, "points", &p) == GRADER_LT_NUM ? p.num : 1;
+            grader_tab_close(L, e); /* claims */
         }
     }
-    lua_pop(L, 3);
+    grader_pop(L, 3);
 }
 
 /* The first accepted answer. */
-static char *text_reference_text(lua_State *L, struct grader_job *j, bool exact)
+static char *text_reference_text(struct lua_State *L, struct grader_job *j, bool exact)
 {
     (void)j;
     (void)exact;
-    if (lua_isnil(L, GRADER_S_REF))
+    if (grader_type(L, GRADER_S_REF) == GRADER_LT_NIL)
         return NULL;
-    lua_rawgeti(L, GRADER_S_REF, 1);
-    char *s = grader_lua_strdup(L, -1);
-    lua_pop(L, 1);
-    return s;
+    struct grader_dval d;
+    char num[64];
+    size_t n;
+    grader_index(L, GRADER_S_REF, 1, &d);
+    const char *s = grader_dval_text(&d, num, sizeof num, &n);
+    return core_xstrndup(s ? s : "", n);
 }
 
 /* The model answer; without one, to read: what a good answer covers. */
-static char *design_reference_text(lua_State *L, struct grader_job *j, bool exact)
+static char *design_reference_text(struct lua_State *L, struct grader_job *j, bool exact)
 {
     (void)j;
-    if (!lua_isnil(L, GRADER_S_REF))
+    if (grader_type(L, GRADER_S_REF) != GRADER_LT_NIL)
         return grader_lua_strdup(L, GRADER_S_REF);
     if (exact)
         return NULL;
-    int top = lua_gettop(L);
-    if (grader_rawfield(L, GRADER_S_Q, "concepts") != LUA_TTABLE) { /* concepts */
-        lua_settop(L, top);
+    int concepts = grader_tab_open(L, GRADER_S_Q, "concepts");
+    if (!concepts)
         return NULL;
-    }
     struct core_buf b;
     core_buf_init(&b);
     core_buf_puts(&b, "A good answer covers: ");
-    size_t m = lua_rawlen(L, top + 1);
+    size_t m = grader_len(L, concepts);
     for (size_t i = 1; i <= m; i++) {
-        if (lua_rawgeti(L, top + 1, (lua_Integer)i) == LUA_TTABLE && /* concepts c */
-            grader_rawfield(L, -1, "name") == LUA_TSTRING)           /* concepts c name */
-            core_buf_printf(&b, "%s%s", i > 1 ? ", " : "", lua_tostring(L, -1));
-        lua_settop(L, top + 1); /* concepts */
+        int c = grader_tab_open_at(L, concepts, (long long)i); /* concepts c */
+        struct grader_dval name;
+        if (c && grader_field(L, c, "name", &name) == GRADER_LT_STR)
+            core_buf_printf(&b, "%s%s", i > 1 ? ", " : "", name.str);
+        grader_tab_close(L, c); /* concepts */
     }
-    lua_settop(L, top);
+    grader_tab_close(L, concepts);
     core_buf_puts(&b, ".");
     return core_buf_steal(&b);
 }

@@ -482,8 +482,8 @@ int grader_decl_record_open(struct lua_State *L, int recs, size_t i, int *kind, 
 int grader_top(struct lua_State *L);
 /* Cuts the stack back (or pads it with nil) to `top` values. */
 void grader_settop(struct lua_State *L, int top);
-/* Pops n values. (Branch s8kind's grader_rt_kind.c defines grader_pop and
- * grader_push_slot alike: one pair goes when both are merged.) */
+/* Pops the n values on top of the stack (what a call returned, once read:
+ * strings read from them are no longer held). */
 void grader_pop(struct lua_State *L, int n);
 /* Pops the top value into stack slot `slot` (a job's fixed slot). */
 void grader_slot_replace(struct lua_State *L, int slot);
@@ -520,5 +520,28 @@ void grader_push_first_sub(struct lua_State *L, int t, const char *list, const c
  * by grader_params_encode (the same NULL for what JSON cannot say). Caller
  * frees. Reads p raw. */
 char *grader_params_encode_names(struct lua_State *L, int p, const char *const *names, size_t n);
+
+/* ---- grader_rt_kind.c ---- */
+
+/* For the question kinds (grader/'s top layer), beside the readers and
+ * calls above: stack work with C types in and out. */
+
+/* Pushes wb.lua's private grader `name` (from the private graders table,
+ * grader_wb_push_graders) below the nargs values on top of the stack:
+ * ready for a call of it with them (grader_job_call). A grader that does
+ * not exist is pushed as nil (the call then fails as pack code would). */
+void grader_grader_insert(struct lua_State *L, const char *name, int nargs);
+/* The type of the value at stack slot idx (GRADER_LT_*), and in *out the
+ * number it is (0 when it is none): grader_value for a number alone, as
+ * cheap as Lua's own reads, for the grading's hot path (numeric). */
+int grader_number_at(struct lua_State *L, int idx, double *out);
+/* (grader_push_slot and grader_pop: grader_rt_grade.c, above.) */
+/* Replaces the value on top of the stack with a new list holding it: { v }
+ * (a single accepted answer as the list of them). */
+void grader_list_wrap(struct lua_State *L);
+/* The value d as Lua's tostring (lua_tolstring) reads it: a string as it
+ * is (borrowed, as d->str), a number as tostring writes it (into buf, n
+ * bytes); NULL for anything else. *len: its length (0 for NULL). */
+const char *grader_dval_text(const struct grader_dval *d, char *buf, size_t n, size_t *len);
 
 #endif /* WB_GRADER_RUNTIME_H */

@@ -40,6 +40,25 @@ expect_rc 4 "two problems"
 expect_err "l.lua:2" "the typo"
 expect_err "l.lua:3" "the failing example of the other question"
 
+# antonyms entries that are not tables ("latency", 5) are problems of the
+# pack, at their file and line: pack check once walked them as tables and
+# crashed (signal 11).
+mkdir -p "$T/ant"
+cat >"$T/ant/pack.lua" <<'LUA'
+pack { id = "test.ant", title = "Antonyms", version = "1", lessons = { "l.lua" } }
+LUA
+cat >"$T/ant/l.lua" <<'LUA'
+lesson { id = "l", title = "L" }
+question { id = "d", kind = "design", prompt = "Explain.", antonyms = { "latency", 5, { "a", "b" } },
+  concepts = { { name = "c", match = { "warp" }, antonyms = { "ab" } } } }
+LUA
+run pack check "$T/ant"
+expect_rc 4 "antonyms that are not pairs"
+expect_err 'l.lua:2: question d: antonyms 1 must be a pair of terms' "a phrase for a pair"
+expect_err 'l.lua:2: question d: antonyms 2 must be a pair of terms' "a number for a pair"
+expect_err 'l.lua:2: question d: concept 1: antonyms 1 must be a pair of terms' "a concept's"
+expect_err "3 problems" "the pair { \"a\", \"b\" } passes"
+
 # Import, then the same again is a no-op.
 cp -r "$PACKS/e2e" "$T/pack"
 run pack import "$T/pack"
