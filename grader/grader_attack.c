@@ -6,12 +6,11 @@
  * like a student's answer. One sandbox per question: wb.lua builds the
  * attacks, and every grading is its own call with its own budget.
  *
- * Uses the job driver (grader_grade.c) and wb.lua's private graders.
+ * Uses the job driver (grader_grade.c), wb.lua's private graders, and the
+ * runtime's readers and calls (grader_decl_read.c, grader_call.c,
+ * grader_rt_selftest.c); no Lua stack work of its own.
  */
 #include "grader_lua_internal.h"
-
-#include <lauxlib.h>
-#include <lua.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,39 +45,40 @@ static char *matched_text(const struct grader_result *r)
 }
 
 /* GRADER_J_ATTACK: builds the attacks, then grades each. */
-static void attack_fill(lua_State *L, struct grader_job *j)
+static void attack_fill(struct lua_State *L, struct grader_job *j)
 {
-    grader_wb_push_graders(L);                           /* graders */
-    lua_getfield(L, -1, "attacks");                      /* graders fn */
-    lua_remove(L, -2);                                   /* fn */
-    lua_pushvalue(L, GRADER_S_Q);                        /* fn q */
-    grader_job_call(L, j, "building the attacks", 1, 1); /* list */
-    int list = lua_gettop(L);
-    size_t n = lua_type(L, list) == LUA_TTABLE ? lua_rawlen(L, list) : 0;
+    static const int args[] = {GRADER_S_Q};
+    int top = grader_stack_top(L);
+    grader_wb_push_graders(L); /* graders */
+    j->what = "building the attacks";
+    int called;
+    grader_push_field_called(L, top + 1, "attacks", args, 1, &called); /* graders list */
+    if (called < 0)
+        grader_raise(L);
+    j->what = NULL;
+    int list = grader_stack_top(L);
+    size_t n = grader_len(L, list);
     j->attacks = n ? core_xcalloc(n, sizeof *j->attacks) : NULL;
     for (size_t i = 1; i <= n; i++) {
-        if (lua_rawgeti(L, list, (lua_Integer)i) != LUA_TTABLE) { /* list a */
-            lua_pop(L, 1);
+        int a = grader_tab_open_at(L, list, (long long)i); /* graders list a */
+        if (!a)
             continue;
-        }
-        lua_getfield(L, -1, "name");   /* list a name */
-        lua_getfield(L, -2, "answer"); /* list a name answer */
-        if (lua_type(L, -1) != LUA_TSTRING || lua_type(L, -2) != LUA_TSTRING) {
-            lua_pop(L, 3);
+        struct grader_dval name, answer, report;
+        if (grader_field(L, a, "name", &name) != GRADER_LT_STR ||
+            grader_field(L, a, "answer", &answer) != GRADER_LT_STR) {
+            grader_tab_close(L, a);
             continue;
         }
         /* what is allocated belongs to the job before anything can raise */
         struct grader_attack_out *o = &j->attacks[j->n_attacks++];
-        o->name = grader_lua_strdup(L, -2);
-        o->answer = grader_lua_strdup(L, -1);
-        lua_pop(L, 2);                 /* list a */
-        lua_getfield(L, -1, "report"); /* list a report */
-        o->report = lua_toboolean(L, -1);
-        lua_pop(L, 2); /* list */
+        o->name = core_xstrndup(name.str, name.len);
+        o->answer = core_xstrndup(answer.str, answer.len);
+        grader_field(L, a, "report", &report); /* Lua's truth: neither nil nor false */
+        o->report = report.type != GRADER_LT_NIL && !(report.type == GRADER_LT_BOOL && !report.b);
+        grader_tab_close(L, a); /* graders list */
         j->res = &o->res;
-        int top = lua_gettop(L);
         grader_job_grade(L, j, o->answer);
-        lua_settop(L, top);
+        grader_drop_to(L, list);
         o->score = o->res.valid && o->res.max > 0 ? o->res.score / o->res.max : 0;
         o->matched = matched_text(&o->res);
         if (strlen(o->answer) > ANSWER_SHOWN)
@@ -86,7 +86,7 @@ static void attack_fill(lua_State *L, struct grader_job *j)
         grader_result_fini(&o->res);
         j->res = NULL;
     }
-    lua_pop(L, 1);
+    grader_drop_to(L, top);
 }
 
 int grader_attacks_run(struct grader_pack *p, size_t qi, struct grader_attack_out **out, size_t *n,

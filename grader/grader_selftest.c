@@ -9,13 +9,13 @@
  * reference are ready). Problems that leave the rest checkable are recorded
  * and the job goes on; others raise, and are reported as the question's.
  *
- * Uses the job driver (grader_grade.c), rendering (grader_render.c) and the
- * calculators' self-tests (grader_calc.c).
+ * Uses the job driver (grader_grade.c), rendering (grader_render.c), the
+ * calculators' self-tests (grader_calc.c) and the runtime's readers and
+ * calls (grader_decl_read.c, grader_call.c, grader_rt_selftest.c); no Lua
+ * stack work of its own. A fill starts with the job's fixed slots on the
+ * stack (GRADER_S_TOP) and leaves it so.
  */
 #include "grader_lua_internal.h"
-
-#include <lauxlib.h>
-#include <lua.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -26,95 +26,95 @@
 
 /* Checks that every {name} of a feedback text is set by this variant's
  * params (render's strict rule). */
-static void sweep_text(lua_State *L, struct grader_job *j, const char *text, const char *label)
+static void sweep_text(struct lua_State *L, struct grader_job *j, const char *text,
+                       const char *label)
 {
     char why[400];
     if (!text || !strchr(text, '{'))
         return;
+    int top = grader_stack_top(L);
     if (grader_render(L, text, GRADER_R_STRICT, why, sizeof why))
-        lua_pop(L, 1);
+        grader_drop_to(L, top);
     else
         grader_job_problem(j, "%s %s", label, why);
 }
 
 /* Feedback texts of the list Q[list], each entry's field `name` (or the
  * entry itself when it is a string and name is NULL). */
-static void sweep_texts(lua_State *L, struct grader_job *j, int t, const char *list,
+static void sweep_texts(struct lua_State *L, struct grader_job *j, int t, const char *list,
                         const char *name, const char *label)
 {
-    if (grader_rawfield(L, t, list) != LUA_TTABLE) { /* list */
-        lua_pop(L, 1);
+    int lt = grader_tab_open(L, t, list); /* list */
+    if (!lt)
         return;
-    }
-    int lt = lua_gettop(L);
-    size_t n = lua_rawlen(L, lt);
+    size_t n = grader_len(L, lt);
     for (size_t i = 1; i <= n; i++) {
         char lab[96];
         snprintf(lab, sizeof lab, "%s %zu feedback", label, i);
-        int ty = lua_rawgeti(L, lt, (lua_Integer)i); /* list e */
-        if (ty == LUA_TTABLE && name && grader_rawfield(L, -1, name) == LUA_TSTRING)
-            sweep_text(L, j, lua_tostring(L, -1), lab);
-        else if (ty == LUA_TSTRING && !name)
-            sweep_text(L, j, lua_tostring(L, -1), lab);
-        lua_settop(L, lt);
+        struct grader_dval d;
+        int ty = grader_index(L, lt, (long long)i, &d);
+        if (ty == GRADER_LT_TAB && name) {
+            int e = grader_tab_open_at(L, lt, (long long)i); /* list e */
+            if (grader_field(L, e, name, &d) == GRADER_LT_STR)
+                sweep_text(L, j, d.str, lab);
+        } else if (ty == GRADER_LT_STR && !name) {
+            sweep_text(L, j, d.str, lab);
+        }
+        grader_drop_to(L, lt);
     }
-    lua_pop(L, 1);
+    grader_tab_close(L, lt);
 }
 
 /* Placeholders in every feedback text. */
-static void sweep_feedback(lua_State *L, struct grader_job *j)
+static void sweep_feedback(struct lua_State *L, struct grader_job *j)
 {
     sweep_texts(L, j, GRADER_S_Q, "wrong", "feedback", "wrong");
     sweep_texts(L, j, GRADER_S_Q, "bands", "feedback", "band");
-    if (grader_rawfield(L, GRADER_S_Q, "why") == LUA_TTABLE) { /* why */
+    int why = grader_tab_open(L, GRADER_S_Q, "why"); /* why */
+    if (why) {
         size_t n = grader_job_n_choices(L);
         for (size_t i = 1; i <= n; i++) {
             char lab[48];
             snprintf(lab, sizeof lab, "why[%zu]", i);
-            if (lua_rawgeti(L, -1, (lua_Integer)i) == LUA_TSTRING) /* why s */
-                sweep_text(L, j, lua_tostring(L, -1), lab);
-            lua_pop(L, 1);
+            struct grader_dval d;
+            if (grader_index(L, why, (long long)i, &d) == GRADER_LT_STR)
+                sweep_text(L, j, d.str, lab);
         }
+        grader_tab_close(L, why);
     }
-    lua_pop(L, 1);
-    if (grader_rawfield(L, GRADER_S_Q, "concepts") == LUA_TTABLE) { /* concepts */
-        int ct = lua_gettop(L);
-        size_t n = lua_rawlen(L, ct);
+    int ct = grader_tab_open(L, GRADER_S_Q, "concepts"); /* concepts */
+    if (ct) {
+        size_t n = grader_len(L, ct);
         for (size_t i = 1; i <= n; i++) {
-            if (lua_rawgeti(L, ct, (lua_Integer)i) == LUA_TTABLE) { /* concepts c */
+            int c = grader_tab_open_at(L, ct, (long long)i); /* concepts c */
+            if (c) {
                 char lab[64];
                 snprintf(lab, sizeof lab, "concept %zu feedback", i);
-                if (grader_rawfield(L, -1, "feedback") == LUA_TSTRING)
-                    sweep_text(L, j, lua_tostring(L, -1), lab);
-                lua_pop(L, 1);
+                struct grader_dval d;
+                if (grader_field(L, c, "feedback", &d) == GRADER_LT_STR)
+                    sweep_text(L, j, d.str, lab);
                 snprintf(lab, sizeof lab, "concept %zu: contradicts", i);
-                sweep_texts(L, j, lua_gettop(L), "contradicts", "feedback", lab);
+                sweep_texts(L, j, c, "contradicts", "feedback", lab);
             }
-            lua_settop(L, ct);
+            grader_drop_to(L, ct);
         }
+        grader_tab_close(L, ct);
     }
-    lua_pop(L, 1);
 }
 
 /* ---- no answer given away ---------------------------------------------------------- */
 
 /* The numeric reference of the job's question: its answer, else p.ref (a
  * lab-linked question's, computed from the run). False when it has none. */
-static bool ref_number(lua_State *L, double *ref)
+static bool ref_number(struct lua_State *L, double *ref)
 {
-    if (lua_type(L, GRADER_S_REF) == LUA_TNUMBER) {
-        *ref = lua_tonumber(L, GRADER_S_REF);
+    struct grader_dval d;
+    if (grader_value(L, GRADER_S_REF, &d) == GRADER_LT_NUM) {
+        *ref = d.num;
         return isfinite(*ref);
     }
-    bool ok = false;
-    if (lua_type(L, GRADER_S_P) == LUA_TTABLE &&
-        grader_rawfield(L, GRADER_S_P, "ref") == LUA_TNUMBER) { /* ref */
-        *ref = lua_tonumber(L, -1);
-        ok = isfinite(*ref);
-    }
-    if (lua_type(L, GRADER_S_P) == LUA_TTABLE)
-        lua_pop(L, 1);
-    return ok;
+    return grader_type(L, GRADER_S_P) == GRADER_LT_TAB &&
+           grader_num_field(L, GRADER_S_P, "ref", ref) && isfinite(*ref);
 }
 
 static bool num_char(char c)
@@ -171,7 +171,7 @@ static const char *shows_reference(const char *text, const char *shown, double r
  * (as a number the prompt does not show) and the worked solution come with
  * a right answer, a give-up or the last try, never with a wrong answer.
  * `what` names the answer checked. */
-static void leak_check(lua_State *L, struct grader_job *j, const struct grader_result *r,
+static void leak_check(struct lua_State *L, struct grader_job *j, const struct grader_result *r,
                        const char *what)
 {
     if (!r->valid || r->correct || !r->feedback || j->q->kind != GRADER_NUMERIC)
@@ -179,9 +179,11 @@ static void leak_check(lua_State *L, struct grader_job *j, const struct grader_r
     double ref;
     char num[64];
     const char *shown = NULL;
-    bool pushed = grader_render(L, j->q->prompt, GRADER_R_KEEP, NULL, 0); /* prompt */
-    if (pushed)
-        shown = lua_tostring(L, -1);
+    int top = grader_stack_top(L);
+    struct grader_dval d;
+    if (grader_render(L, j->q->prompt, GRADER_R_KEEP, NULL, 0) && /* prompt */
+        grader_value(L, -1, &d) == GRADER_LT_STR)
+        shown = d.str;
     if (ref_number(L, &ref) && shows_reference(r->feedback, shown, ref, num, sizeof num))
         grader_job_problem(j,
                            "the feedback of a wrong answer (%s) gives the reference %s away: "
@@ -192,8 +194,7 @@ static void leak_check(lua_State *L, struct grader_job *j, const struct grader_r
                            "the feedback of a wrong answer (%s) holds the worked solution "
                            "'%.80s': return it as solution = ..., not in the feedback",
                            what, r->reference);
-    if (pushed)
-        lua_pop(L, 1);
+    grader_drop_to(L, top);
 }
 
 /* The lesson of the job's question. */
@@ -211,16 +212,18 @@ static const struct grader_lesson *lesson_of(const struct grader_job *j)
 /* An exam's page must not work an example whose numbers a student's
  * variant can draw: the page the question follows (what teaches it) would
  * hand that student the answer. */
-static void exam_page_check(lua_State *L, struct grader_job *j)
+static void exam_page_check(struct lua_State *L, struct grader_job *j)
 {
     const struct grader_lesson *ls = lesson_of(j);
     double ref;
     if (!ls || !ls->exam || j->q->kind != GRADER_NUMERIC || !ref_number(L, &ref))
         return;
     const char *shown = NULL;
-    bool pushed = grader_render(L, j->q->prompt, GRADER_R_KEEP, NULL, 0); /* prompt */
-    if (pushed)
-        shown = lua_tostring(L, -1);
+    int top = grader_stack_top(L);
+    struct grader_dval d;
+    if (grader_render(L, j->q->prompt, GRADER_R_KEEP, NULL, 0) && /* prompt */
+        grader_value(L, -1, &d) == GRADER_LT_STR)
+        shown = d.str;
     for (size_t i = 0; i < ls->n_pages; i++) {
         if ((int)i != j->q->page_after)
             continue;
@@ -234,8 +237,7 @@ static void exam_page_check(lua_State *L, struct grader_job *j)
             break;
         }
     }
-    if (pushed)
-        lua_pop(L, 1);
+    grader_drop_to(L, top);
 }
 
 /* Grades a made-up wrong answer (the reference times 1.37, which no
@@ -243,7 +245,7 @@ static void exam_page_check(lua_State *L, struct grader_job *j)
 /* Grades ans as the self-test's own probe, into a result of its own on the
  * heap (j->res_outer keeps the job's, and job_run frees the probe's if the
  * pack's code fails it: the error does not come back here). */
-static struct grader_result *probe_grade(lua_State *L, struct grader_job *j, const char *ans)
+static struct grader_result *probe_grade(struct lua_State *L, struct grader_job *j, const char *ans)
 {
     struct grader_result *res = core_xcalloc(1, sizeof *res);
     j->probe = res;
@@ -262,7 +264,7 @@ static void probe_done(struct grader_job *j, struct grader_result *res)
     free(res);
 }
 
-static void probe_wrong(lua_State *L, struct grader_job *j)
+static void probe_wrong(struct lua_State *L, struct grader_job *j)
 {
     double ref;
     if (j->q->kind != GRADER_NUMERIC || !ref_number(L, &ref) || ref == 0 ||
@@ -275,74 +277,89 @@ static void probe_wrong(lua_State *L, struct grader_job *j)
     snprintf(what, sizeof what, "'%s'", ans);
     leak_check(L, j, res, what);
     probe_done(j, res);
-    lua_settop(L, GRADER_S_TOP);
+    grader_drop_to(L, GRADER_S_TOP);
 }
 
 /* Every `wrong` value of a numeric question, graded as an answer: its
  * feedback must not give the answer away. */
-static void wrong_leaks(lua_State *L, struct grader_job *j)
+static void wrong_leaks(struct lua_State *L, struct grader_job *j)
 {
     double ref;
     if (j->q->kind != GRADER_NUMERIC || j->q->has_grade || !ref_number(L, &ref) ||
-        (j->q->integer && ref != floor(ref)) ||
-        grader_rawfield(L, GRADER_S_Q, "wrong") != LUA_TTABLE) { /* wrong */
-        lua_settop(L, GRADER_S_TOP);
+        (j->q->integer && ref != floor(ref))) {
+        grader_drop_to(L, GRADER_S_TOP);
         return;
     }
-    int w = lua_gettop(L);
-    size_t n = lua_rawlen(L, w);
+    int w = grader_tab_open(L, GRADER_S_Q, "wrong"); /* wrong */
+    if (!w) {
+        grader_drop_to(L, GRADER_S_TOP);
+        return;
+    }
+    size_t n = grader_len(L, w);
     for (size_t i = 1; i <= n; i++) {
-        if (lua_rawgeti(L, w, (lua_Integer)i) != LUA_TTABLE) { /* wrong e */
-            lua_settop(L, w);
+        int e = grader_tab_open_at(L, w, (long long)i); /* wrong e */
+        if (!e) {
+            grader_drop_to(L, w);
             continue;
         }
-        int ty = grader_job_push_value(L, j, -1, "value", "a wrong value"); /* wrong e v */
-        if (ty != LUA_TNUMBER || !isfinite(lua_tonumber(L, -1))) {
-            lua_settop(L, w);
+        struct grader_dval v;
+        int ty = grader_job_push_value(L, j, e, "value", "a wrong value"); /* wrong e v */
+        grader_value(L, -1, &v);
+        if (ty != GRADER_LT_NUM || !isfinite(v.num)) {
+            grader_drop_to(L, w);
             continue;
         }
         char ans[64];
-        core_num_format(ans, sizeof ans, lua_tonumber(L, -1), 17);
-        lua_settop(L, w);
+        core_num_format(ans, sizeof ans, v.num, 17);
+        grader_drop_to(L, w);
         struct grader_result *res = probe_grade(L, j, ans);
         char what[64];
         snprintf(what, sizeof what, "wrong %zu", i);
         leak_check(L, j, res, what);
         probe_done(j, res);
-        lua_settop(L, w);
+        grader_drop_to(L, w);
     }
-    lua_settop(L, GRADER_S_TOP);
+    grader_drop_to(L, GRADER_S_TOP);
 }
 
 /* What the question's kind checks on every variant (numeric: each `wrong`
  * value against the reference). */
-static void variant_check(lua_State *L, struct grader_job *j)
+static void variant_check(struct lua_State *L, struct grader_job *j)
 {
     const struct grader_kind_ops *kind = grader_kind_ops(j->q->kind);
     if (kind->variant_check)
         kind->variant_check(L, j);
-    lua_settop(L, GRADER_S_TOP);
+    grader_drop_to(L, GRADER_S_TOP);
+}
+
+/* The prompt and every hint rendered for this variant: a placeholder its
+ * params do not set is a problem (check and sweep jobs). */
+static void render_prompt_hints(struct lua_State *L, struct grader_job *j)
+{
+    if (grader_render_or_fail(L, j, j->q->prompt, "prompt"))
+        grader_drop_to(L, GRADER_S_TOP);
+    int h = grader_tab_open(L, GRADER_S_Q, "hints"); /* hints */
+    if (h) {
+        size_t n = grader_len(L, h);
+        for (size_t i = 1; i <= n; i++) {
+            grader_hint_push(L, h, i); /* hints text */
+            struct grader_dval d;
+            grader_value(L, -1, &d);
+            char label[32];
+            snprintf(label, sizeof label, "hint %zu", i);
+            grader_render_or_fail(L, j, d.str, label); /* hints text [rendered] */
+            grader_drop_to(L, h);
+        }
+    }
+    grader_drop_to(L, GRADER_S_TOP);
 }
 
 /* GRADER_J_CHECK: what the static checks could not see. Problems that leave the
  * rest checkable are recorded; others are raised. */
-static void check_fill(lua_State *L, struct grader_job *j)
+static void check_fill(struct lua_State *L, struct grader_job *j)
 {
     const struct grader_question *q = j->q;
-    if (grader_render_or_fail(L, j, q->prompt, "prompt"))
-        lua_pop(L, 1);
-    if (grader_rawfield(L, GRADER_S_Q, "hints") == LUA_TTABLE) {
-        size_t n = lua_rawlen(L, -1);
-        for (size_t i = 1; i <= n; i++) {
-            grader_hint_push(L, lua_gettop(L), i);
-            char label[32];
-            snprintf(label, sizeof label, "hint %zu", i);
-            if (grader_render_or_fail(L, j, lua_tostring(L, -1), label))
-                lua_pop(L, 1);
-            lua_pop(L, 1);
-        }
-    }
-    lua_pop(L, 1);
+    render_prompt_hints(L, j);
     const struct grader_kind_ops *kind = grader_kind_ops(q->kind);
     if (kind->list && grader_job_n_choices(L) > GRADER_MAX_PICKS)
         grader_job_problem(j, "has %zu %s; at most %d can be lettered a to z",
@@ -350,13 +367,13 @@ static void check_fill(lua_State *L, struct grader_job *j)
     if (j->no_lab || q->sealed)
         return; /* its numbers need a run (checked by the examples that bring one), or it
                    carries no reference (sealed) */
-    if (kind->needs_reference && !q->has_grade && lua_isnil(L, GRADER_S_REF))
+    if (kind->needs_reference && !q->has_grade && grader_type(L, GRADER_S_REF) == GRADER_LT_NIL)
         grader_job_problem(j, "answer gives nothing: a %s question needs a reference", kind->name);
     /* What the sweep checks on every variant, for this one (a question
      * without params has no other: the sweep then adds nothing); its
      * examples are the self-tests' to run. */
     sweep_feedback(L, j);
-    lua_settop(L, GRADER_S_TOP);
+    grader_drop_to(L, GRADER_S_TOP);
     variant_check(L, j);
     wrong_leaks(L, j);
     probe_wrong(L, j);
@@ -365,43 +382,37 @@ static void check_fill(lua_State *L, struct grader_job *j)
 
 /* GRADER_J_SAMPLE: a design question's graded sample: its answer, the score a
  * person gave it and the tolerance. */
-static void sample_answer(lua_State *L, struct grader_job *j)
+static void sample_answer(struct lua_State *L, struct grader_job *j)
 {
-    if (grader_rawfield(L, GRADER_S_EX, "answer") != LUA_TSTRING)
+    struct grader_dval d;
+    if (grader_field(L, GRADER_S_EX, "answer", &d) != GRADER_LT_STR)
         grader_job_fail(L, j, "sample %zu: the answer must be a string", j->example);
-    j->graded = grader_lua_strdup(L, -1);
-    lua_pop(L, 1);
-    j->exp_score =
-        grader_rawfield(L, GRADER_S_EX, "score") == LUA_TNUMBER ? lua_tonumber(L, -1) : 0;
-    lua_pop(L, 1);
-    j->tol = grader_rawfield(L, GRADER_S_EX, "tol") == LUA_TNUMBER ? lua_tonumber(L, -1)
-                                                                   : GRADER_SAMPLE_TOL;
-    lua_pop(L, 1);
+    j->graded = core_xstrndup(d.str, d.len);
+    double x;
+    j->exp_score = grader_num_field(L, GRADER_S_EX, "score", &x) ? x : 0;
+    j->tol = grader_num_field(L, GRADER_S_EX, "tol", &x) ? x : GRADER_SAMPLE_TOL;
     j->role[0] = '\0';
-    if (grader_rawfield(L, GRADER_S_EX, "role") == LUA_TSTRING)
-        snprintf(j->role, sizeof j->role, "%s", lua_tostring(L, -1));
-    lua_pop(L, 1);
+    if (grader_field(L, GRADER_S_EX, "role", &d) == GRADER_LT_STR)
+        snprintf(j->role, sizeof j->role, "%s", d.str);
 }
 
 /* An ordering example's `order` (declared item numbers, e.g. {1, 2, 3} for
- * the right order) as the letters this example student would type for the
- * shuffled display. Pushes the answer text. */
-static void push_order_letters(lua_State *L, struct grader_job *j, int order_idx)
+ * the right order, the list at slot `order`) as the letters this example
+ * student would type for the shuffled display, into letters (room for
+ * 2 * GRADER_MAX_PICKS + 1 bytes). */
+static void order_letters(struct lua_State *L, struct grader_job *j, int order, char *letters)
 {
     size_t n = grader_job_n_choices(L);
     size_t shown[GRADER_MAX_PICKS];
     if (n == 0 || n > GRADER_MAX_PICKS)
         grader_job_fail(L, j, "example %zu: `order` needs an ordering question", j->example);
     grader_order_shuffle(j, n, shown);
-    char letters[2 * GRADER_MAX_PICKS + 1];
-    size_t m = lua_rawlen(L, order_idx), at = 0;
+    size_t m = grader_len(L, order), at = 0;
     for (size_t i = 1; i <= m && i <= GRADER_MAX_PICKS; i++) {
-        lua_Integer d = lua_rawgeti(L, order_idx, (lua_Integer)i) == LUA_TNUMBER
-                            ? lua_tointeger(L, -1)
-                            : 0; /* order d */
-        lua_pop(L, 1);
+        struct grader_dval v; /* a number not exact as an integer reads as 0 */
+        long long d = grader_index(L, order, (long long)i, &v) == GRADER_LT_NUM ? v.i : 0;
         size_t k = 0;
-        while (k < n && (lua_Integer)shown[k] + 1 != d)
+        while (k < n && (long long)shown[k] + 1 != d)
             k++;
         if (k == n)
             grader_job_fail(L, j, "example %zu: `order` entry %zu is not an item number (1..%zu)",
@@ -410,77 +421,93 @@ static void push_order_letters(lua_State *L, struct grader_job *j, int order_idx
         letters[at++] = ' ';
     }
     letters[at ? at - 1 : 0] = '\0';
-    lua_pushstring(L, letters); /* answer */
 }
 
 /* Reads an example's answer (text, number, function(p, ctx), or for an
- * ordering question `order`) into j->graded. */
-static void example_answer(lua_State *L, struct grader_job *j)
+ * ordering question `order`) into j->graded, and its expected score. */
+static void example_answer(struct lua_State *L, struct grader_job *j)
 {
-    if (lua_rawgeti(L, GRADER_S_EX, 1) == LUA_TNIL) {
-        lua_pop(L, 1);
-        grader_rawfield(L, GRADER_S_EX, "answer");
+    static const int args[] = {GRADER_S_P, GRADER_S_CTX};
+    int top = grader_stack_top(L);
+    const char *was = j->what;
+    j->what = "the example's answer"; /* named in the error, should a call fail */
+    int called;
+    int ty = grader_push_index_called(L, GRADER_S_EX, 1, args, 2, &called); /* answer */
+    if (ty == GRADER_LT_NIL) {
+        grader_drop_to(L, top);
+        ty = grader_push_field_called(L, GRADER_S_EX, "answer", args, 2, &called);
     }
-    if (lua_type(L, -1) == LUA_TNIL && grader_rawfield(L, GRADER_S_EX, "order") == LUA_TTABLE) {
-        if (!grader_kind_ops(j->q->kind)->shuffled)
-            grader_job_fail(L, j, "example %zu: `order` is only for ordering questions",
-                            j->example);
-        push_order_letters(L, j, lua_gettop(L));
-        lua_replace(L, -3); /* drop nil and the order table under the letters */
-        lua_pop(L, 1);
-    } else if (lua_type(L, -1) == LUA_TNIL) {
-        lua_pop(L, 1); /* the absent `order` */
+    char letters[2 * GRADER_MAX_PICKS + 1];
+    bool ordered = false;
+    if (ty == GRADER_LT_NIL) {
+        grader_drop_to(L, top);
+        int order = grader_tab_open(L, GRADER_S_EX, "order");
+        if (order) {
+            if (!grader_kind_ops(j->q->kind)->shuffled)
+                grader_job_fail(L, j, "example %zu: `order` is only for ordering questions",
+                                j->example);
+            order_letters(L, j, order, letters);
+            ordered = true;
+        } else { /* absent (nil, refused below); a file that changed since its check: as
+                    the answer */
+            ty = grader_push_field_called(L, GRADER_S_EX, "order", args, 2, &called);
+        }
     }
-    if (lua_type(L, -1) == LUA_TFUNCTION) {
-        lua_pushvalue(L, GRADER_S_P);
-        lua_pushvalue(L, GRADER_S_CTX);
-        grader_job_call(L, j, "the example's answer", 2, 1);
-    }
-    if (lua_type(L, -1) != LUA_TSTRING && lua_type(L, -1) != LUA_TNUMBER)
+    if (called < 0)
+        grader_raise(L);
+    j->what = called ? NULL : was;
+    struct grader_dval d;
+    if (ordered) {
+        j->graded = core_xstrdup(letters);
+    } else if (grader_value(L, -1, &d) == GRADER_LT_STR) {
+        j->graded = core_xstrndup(d.str, d.len);
+    } else if (d.type == GRADER_LT_NUM) {
+        char num[64];
+        grader_num_text(&d, num, sizeof num); /* as tostring writes it */
+        j->graded = core_xstrdup(num);
+    } else {
         grader_job_fail(L, j, "example %zu: the answer must be a string or a number, got %s",
-                        j->example, luaL_typename(L, -1));
-    j->graded = grader_lua_strdup(L, -1);
-    lua_pop(L, 1);
-    if (lua_rawgeti(L, GRADER_S_EX, 2) == LUA_TNIL) {
-        lua_pop(L, 1);
-        grader_rawfield(L, GRADER_S_EX, "score");
+                        j->example, grader_ltype_name(d.type));
     }
-    if (lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), "invalid") == 0)
+    grader_drop_to(L, top);
+    if (grader_index(L, GRADER_S_EX, 2, &d) == GRADER_LT_NIL)
+        grader_field(L, GRADER_S_EX, "score", &d);
+    if (d.type == GRADER_LT_STR && strcmp(d.str, "invalid") == 0)
         j->exp_invalid = true;
-    else if (lua_type(L, -1) == LUA_TNUMBER)
-        j->exp_score = lua_tonumber(L, -1);
+    else if (d.type == GRADER_LT_NUM)
+        j->exp_score = d.num;
     else
         grader_job_fail(L, j, "example %zu: the expected score must be a fraction or \"invalid\"",
                         j->example);
-    lua_pop(L, 1);
 }
 
 /* The examples that hold for every variant: an answer computed from p
  * (a function) without fixed params or a pretend run. */
-static void sweep_examples(lua_State *L, struct grader_job *j)
+static void sweep_examples(struct lua_State *L, struct grader_job *j)
 {
-    if (grader_rawfield(L, GRADER_S_Q, "examples") != LUA_TTABLE) { /* exs */
-        lua_settop(L, GRADER_S_TOP);
+    int exs = grader_tab_open(L, GRADER_S_Q, "examples"); /* exs */
+    if (!exs) {
+        grader_drop_to(L, GRADER_S_TOP);
         return;
     }
-    int exs = lua_gettop(L);
-    size_t n = lua_rawlen(L, exs);
+    size_t n = grader_len(L, exs);
     for (size_t e = 1; e <= n; e++) {
-        if (lua_rawgeti(L, exs, (lua_Integer)e) != LUA_TTABLE) { /* exs ex */
-            lua_settop(L, exs);
+        int ex = grader_tab_open_at(L, exs, (long long)e); /* exs ex */
+        if (!ex) {
+            grader_drop_to(L, exs);
             continue;
         }
-        int ex = lua_gettop(L);
-        bool fixed = grader_rawfield(L, ex, "params") != LUA_TNIL ||
-                     grader_rawfield(L, ex, "lab") != LUA_TNIL;
-        int at = lua_rawgeti(L, ex, 1) == LUA_TFUNCTION ||
-                 grader_rawfield(L, ex, "answer") == LUA_TFUNCTION;
-        lua_settop(L, ex);
+        bool fixed = grader_field_type(L, ex, "params") != GRADER_LT_NIL ||
+                     grader_field_type(L, ex, "lab") != GRADER_LT_NIL;
+        struct grader_dval d;
+        bool at = grader_index(L, ex, 1, &d) == GRADER_LT_FUN ||
+                  grader_field_type(L, ex, "answer") == GRADER_LT_FUN;
         if (fixed || !at) {
-            lua_settop(L, exs);
+            grader_drop_to(L, exs);
             continue;
         }
-        lua_replace(L, GRADER_S_EX); /* exs */
+        grader_slot_set(L, GRADER_S_EX, ex);
+        grader_drop_to(L, exs);
         j->example = e;
         free(j->graded);
         j->graded = NULL;
@@ -514,35 +541,21 @@ static void sweep_examples(lua_State *L, struct grader_job *j)
                                res.feedback ? res.feedback : "");
         }
         grader_result_fini(&res);
-        lua_pushnil(L);
-        lua_replace(L, GRADER_S_EX);
-        lua_settop(L, exs);
+        grader_slot_set(L, GRADER_S_EX, 0);
+        grader_drop_to(L, exs);
     }
-    lua_settop(L, GRADER_S_TOP);
+    grader_drop_to(L, GRADER_S_TOP);
 }
 
 /* GRADER_J_SWEEP: everything one variant can get wrong. */
-static void sweep_fill(lua_State *L, struct grader_job *j)
+static void sweep_fill(struct lua_State *L, struct grader_job *j)
 {
-    if (grader_render_or_fail(L, j, j->q->prompt, "prompt"))
-        lua_pop(L, 1);
-    if (grader_rawfield(L, GRADER_S_Q, "hints") == LUA_TTABLE) { /* hints */
-        size_t n = lua_rawlen(L, -1);
-        for (size_t i = 1; i <= n; i++) {
-            grader_hint_push(L, lua_gettop(L), i); /* hints h */
-            char label[32];
-            snprintf(label, sizeof label, "hint %zu", i);
-            if (grader_render_or_fail(L, j, lua_tostring(L, -1), label))
-                lua_pop(L, 1);
-            lua_pop(L, 1);
-        }
-    }
-    lua_settop(L, GRADER_S_TOP);
+    render_prompt_hints(L, j);
     if (j->no_lab || j->q->sealed)
         return; /* its numbers need a run (the examples that bring one check them), or it
                    carries nothing that grades (sealed) */
     sweep_feedback(L, j);
-    lua_settop(L, GRADER_S_TOP);
+    grader_drop_to(L, GRADER_S_TOP);
     variant_check(L, j);
     wrong_leaks(L, j);
     probe_wrong(L, j);
@@ -554,27 +567,27 @@ static void sweep_fill(lua_State *L, struct grader_job *j)
  * not give the answer away, nor that of a made-up wrong answer for the
  * same numbers (an example that brings a pretend run is the only way a
  * lab-linked question is graded by pack check). */
-static void example_fill(lua_State *L, struct grader_job *j)
+static void example_fill(struct lua_State *L, struct grader_job *j)
 {
     example_answer(L, j);
     grader_job_grade(L, j, j->graded);
     char what[80];
     snprintf(what, sizeof what, "example %zu '%.40s'", j->example, j->graded);
     leak_check(L, j, j->res, what);
-    lua_settop(L, GRADER_S_TOP);
+    grader_drop_to(L, GRADER_S_TOP);
     if (j->q->lab && j->res->valid)
         probe_wrong(L, j);
 }
 
 /* GRADER_J_SAMPLE: grades design sample j->example. */
-static void sample_fill(lua_State *L, struct grader_job *j)
+static void sample_fill(struct lua_State *L, struct grader_job *j)
 {
     sample_answer(L, j);
     grader_job_grade(L, j, j->graded);
 }
 
 /* GRADER_J_REF: grades the reference answer, as text a student could type. */
-static void ref_fill(lua_State *L, struct grader_job *j)
+static void ref_fill(struct lua_State *L, struct grader_job *j)
 {
     if (j->no_lab) {
         j->skip = true;
@@ -592,12 +605,11 @@ static void ref_fill(lua_State *L, struct grader_job *j)
 static struct grader_job example_job(struct grader_pack *p, size_t qi, enum grader_job_mode mode,
                                      int variant)
 {
-    static void (*const fills[])(lua_State *,
-                                 struct grader_job *) = {[GRADER_J_EXAMPLE] = example_fill,
-                                                         [GRADER_J_REF] = ref_fill,
-                                                         [GRADER_J_CHECK] = check_fill,
-                                                         [GRADER_J_SWEEP] = sweep_fill,
-                                                         [GRADER_J_SAMPLE] = sample_fill};
+    static const grader_job_fill fills[] = {[GRADER_J_EXAMPLE] = example_fill,
+                                            [GRADER_J_REF] = ref_fill,
+                                            [GRADER_J_CHECK] = check_fill,
+                                            [GRADER_J_SWEEP] = sweep_fill,
+                                            [GRADER_J_SAMPLE] = sample_fill};
     const struct grader_qx *x = &p->qx[qi];
     return (struct grader_job){.p = p,
                                .qx = x,

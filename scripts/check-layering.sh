@@ -11,10 +11,8 @@
 #   - inside grader/, its three layers point down only (grader/CMakeLists.txt):
 #     grader/pure/ includes its own headers and core's, nothing of Lua;
 #     grader/runtime/ also pure's and grader/grader.h; grader/ (packs and
-#     grading) everything of grader/. Lua's headers are the runtime's, and
-#     of the top layer only the files in lua_debt below still include them
-#     (they do Lua stack work of their own: docs/ARCHITECTURE.md); a file
-#     leaves the list when it stops, and none joins it;
+#     grading) everything of grader/. Lua's headers are the runtime's
+#     alone: packs and grading call it with C types (docs/ARCHITECTURE.md);
 #   - no include path climbs out of its folder with "..";
 #   - inside labs/, a folder's headers are its own: a file of labs/<folder>/
 #     includes labs/lab.h, labs/lab_author.h (the lab authors' header, which
@@ -47,12 +45,6 @@ declare -A foreign=(
   [cuda.h]=kernels [cublas_v2.h]=kernels [cublasLt.h]=kernels [mpi.h]=labs
 )
 
-# grader/'s top layer: the files that still do Lua stack work of their own
-lua_debt=" grader/grader_attack.c
-  grader/grader_selftest.c "
-lua_debt=$(echo $lua_debt) # one line, single spaces
-lua_debt=" $lua_debt "
-
 # The layer of a file of grader/: pure, runtime or top.
 grader_layer() {
   case $1 in
@@ -82,7 +74,7 @@ for mod in "${!allowed[@]}"; do
           layer=$(grader_layer "$f")
           if [ "$layer" = pure ]; then
             complain "$f:$n" "grader/pure/ includes <$path>: the pure layer is C without Lua"
-          elif [ "$layer" = top ] && [[ $lua_debt != *" $f "* ]]; then
+          elif [ "$layer" = top ]; then
             complain "$f:$n" "includes <$path>: Lua stack work belongs in grader/runtime/ (packs and grading call it with C types)"
           fi
         fi

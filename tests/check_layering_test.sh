@@ -24,9 +24,6 @@ printf '#include "grader/runtime/grader_runtime.h"\n' >"$T/grader/pure/up.c"   #
 printf '#include "grader/grader.h"\n' >"$T/grader/pure/api.c"                 # the top's header
 printf '#include "grader/grader_lua_internal.h"\n' >"$T/grader/runtime/up.c"   # a layer up
 printf '#include <lua.h>\n' >"$T/grader/grader_new.c"                        # new Lua stack work on top
-# a file lua_debt still names may include Lua (the list shrinks: take its first)
-listed=$(sed -n '/^lua_debt="/,/"$/p' "$check" | tr -d '"' | tr -s ' ' '\n' | grep -m1 '^grader/.*\.c$')
-[ -z "$listed" ] || printf '#include <lua.h>\n' >"$T/$listed" # listed: still allowed
 printf '#include "../core/core.h"\n' >"$T/db/climb.c"                         # ..
 printf '#include "labs/lab_author.h"\n' >"$T/cli/author.c"               # the lab authors' header
 printf '#include "labs/paramserver/lab_ps.h"\n' >"$T/labs/kmeans/x.c"    # another lab's header

@@ -544,4 +544,28 @@ void grader_list_wrap(struct lua_State *L);
  * bytes); NULL for anything else. *len: its length (0 for NULL). */
 const char *grader_dval_text(const struct grader_dval *d, char *buf, size_t n, size_t *len);
 
+/* ---- grader_rt_selftest.c ---- */
+
+/* For pack check's self-tests and attacks (grader_selftest.c,
+ * grader_attack.c), which read through the readers above and do no stack
+ * work of their own. */
+
+/* The slot of the value on top of the stack (0: the stack is empty): a mark
+ * to drop back to with grader_drop_to. */
+int grader_stack_top(struct lua_State *L);
+/* Drops every value above slot `top` (a mark from grader_stack_top, at or
+ * below the top now): what a render, a called value or opened tables
+ * pushed since. Values a caller borrowed from them (a dval's str) are no
+ * longer valid. */
+void grader_drop_to(struct lua_State *L, int top);
+/* Puts a copy of the value at slot `from` in stack slot `slot` (a job's
+ * fixed slot: the example being graded); from 0: nil. Both slots exist. */
+void grader_slot_set(struct lua_State *L, int slot, int from);
+/* As grader_push_field_called, for t[i] (a list entry: an example's
+ * positional answer): pushes it, calling it first with copies of args
+ * when it is a function. Returns the type of what it pushed; *called as
+ * there (-1: the call failed, its message pushed instead). */
+int grader_push_index_called(struct lua_State *L, int t, long long i, const int *args, int nargs,
+                             int *called);
+
 #endif /* WB_GRADER_RUNTIME_H */

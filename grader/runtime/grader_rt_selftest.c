@@ -1,0 +1,50 @@
+/*
+ * grader_rt_selftest.c — the stack work of pack check's self-tests and
+ * attacks (grader_selftest.c, grader_attack.c), as C calls: a mark on the
+ * stack and a drop back to it (what a render or a call pushed), a value put
+ * in a job's fixed slot (the example being graded), and a list entry that
+ * may be a function of the variant called (an example's positional
+ * answer). The top layer runs its self-tests through these and
+ * grader_decl_read.c's readers, and never touches the Lua stack itself.
+ *
+ * Uses the sandbox (grader_sb_try) and lua.h.
+ */
+#include "grader_runtime.h"
+
+#include <lua.h>
+
+int grader_stack_top(struct lua_State *L)
+{
+    return lua_gettop(L);
+}
+
+void grader_drop_to(struct lua_State *L, int top)
+{
+    lua_settop(L, top);
+}
+
+void grader_slot_set(struct lua_State *L, int slot, int from)
+{
+    if (from)
+        lua_pushvalue(L, from);
+    else
+        lua_pushnil(L);
+    lua_replace(L, slot);
+}
+
+int grader_push_index_called(struct lua_State *L, int t, long long i, const int *args, int nargs,
+                             int *called)
+{
+    *called = 0;
+    int ty = lua_rawgeti(L, t, (lua_Integer)i);
+    if (ty != LUA_TFUNCTION)
+        return ty;
+    for (int k = 0; k < nargs; k++)
+        lua_pushvalue(L, args[k]);
+    if (grader_sb_try(L, nargs, 1) != 0) {
+        *called = -1;
+        return LUA_TSTRING;
+    }
+    *called = 1;
+    return lua_type(L, -1);
+}
