@@ -48,7 +48,7 @@ static char *matched_text(const struct grader_result *r)
 static void attack_fill(struct lua_State *L, struct grader_job *j)
 {
     static const int args[] = {GRADER_S_Q};
-    int top = grader_stack_top(L);
+    int top = grader_top(L);
     grader_wb_push_graders(L); /* graders */
     j->what = "building the attacks";
     int called;
@@ -56,7 +56,7 @@ static void attack_fill(struct lua_State *L, struct grader_job *j)
     if (called < 0)
         grader_raise(L);
     j->what = NULL;
-    int list = grader_stack_top(L);
+    int list = grader_top(L);
     size_t n = grader_len(L, list);
     j->attacks = n ? core_xcalloc(n, sizeof *j->attacks) : NULL;
     for (size_t i = 1; i <= n; i++) {
@@ -78,7 +78,7 @@ static void attack_fill(struct lua_State *L, struct grader_job *j)
         grader_tab_close(L, a); /* graders list */
         j->res = &o->res;
         grader_job_grade(L, j, o->answer);
-        grader_drop_to(L, list);
+        grader_settop(L, list);
         o->score = o->res.valid && o->res.max > 0 ? o->res.score / o->res.max : 0;
         o->matched = matched_text(&o->res);
         if (strlen(o->answer) > ANSWER_SHOWN)
@@ -86,7 +86,7 @@ static void attack_fill(struct lua_State *L, struct grader_job *j)
         grader_result_fini(&o->res);
         j->res = NULL;
     }
-    grader_drop_to(L, top);
+    grader_settop(L, top);
 }
 
 int grader_attacks_run(struct grader_pack *p, size_t qi, struct grader_attack_out **out, size_t *n,

@@ -7,11 +7,9 @@
  * (grader/pure/grader_pure.h) below it, and nothing below uses it. Never
  * included from outside grader/.
  *
- * Its files still hold Lua stack work of their own (the job's fixed stack
- * slots, the readers of a declaration's table, the kinds' references):
- * scripts/check-layering.sh names the ones that include lua.h, and no other
- * file of this layer may. This header does not include it (lua_State
- * appears only as an incomplete struct).
+ * No file of this layer includes lua.h (scripts/check-layering.sh refuses
+ * one that does): its Lua stack work is the runtime's, called with C types.
+ * lua_State appears only as an incomplete struct, passed through.
  */
 #ifndef WB_GRADER_LUA_INTERNAL_H
 #define WB_GRADER_LUA_INTERNAL_H

@@ -32,9 +32,9 @@ static void sweep_text(struct lua_State *L, struct grader_job *j, const char *te
     char why[400];
     if (!text || !strchr(text, '{'))
         return;
-    int top = grader_stack_top(L);
+    int top = grader_top(L);
     if (grader_render(L, text, GRADER_R_STRICT, why, sizeof why))
-        grader_drop_to(L, top);
+        grader_settop(L, top);
     else
         grader_job_problem(j, "%s %s", label, why);
 }
@@ -60,7 +60,7 @@ static void sweep_texts(struct lua_State *L, struct grader_job *j, int t, const 
         } else if (ty == GRADER_LT_STR && !name) {
             sweep_text(L, j, d.str, lab);
         }
-        grader_drop_to(L, lt);
+        grader_settop(L, lt);
     }
     grader_tab_close(L, lt);
 }
@@ -96,7 +96,7 @@ static void sweep_feedback(struct lua_State *L, struct grader_job *j)
                 snprintf(lab, sizeof lab, "concept %zu: contradicts", i);
                 sweep_texts(L, j, c, "contradicts", "feedback", lab);
             }
-            grader_drop_to(L, ct);
+            grader_settop(L, ct);
         }
         grader_tab_close(L, ct);
     }
@@ -179,7 +179,7 @@ static void leak_check(struct lua_State *L, struct grader_job *j, const struct g
     double ref;
     char num[64];
     const char *shown = NULL;
-    int top = grader_stack_top(L);
+    int top = grader_top(L);
     struct grader_dval d;
     if (grader_render(L, j->q->prompt, GRADER_R_KEEP, NULL, 0) && /* prompt */
         grader_value(L, -1, &d) == GRADER_LT_STR)
@@ -194,7 +194,7 @@ static void leak_check(struct lua_State *L, struct grader_job *j, const struct g
                            "the feedback of a wrong answer (%s) holds the worked solution "
                            "'%.80s': return it as solution = ..., not in the feedback",
                            what, r->reference);
-    grader_drop_to(L, top);
+    grader_settop(L, top);
 }
 
 /* The lesson of the job's question. */
@@ -219,7 +219,7 @@ static void exam_page_check(struct lua_State *L, struct grader_job *j)
     if (!ls || !ls->exam || j->q->kind != GRADER_NUMERIC || !ref_number(L, &ref))
         return;
     const char *shown = NULL;
-    int top = grader_stack_top(L);
+    int top = grader_top(L);
     struct grader_dval d;
     if (grader_render(L, j->q->prompt, GRADER_R_KEEP, NULL, 0) && /* prompt */
         grader_value(L, -1, &d) == GRADER_LT_STR)
@@ -237,7 +237,7 @@ static void exam_page_check(struct lua_State *L, struct grader_job *j)
             break;
         }
     }
-    grader_drop_to(L, top);
+    grader_settop(L, top);
 }
 
 /* Grades a made-up wrong answer (the reference times 1.37, which no
@@ -277,7 +277,7 @@ static void probe_wrong(struct lua_State *L, struct grader_job *j)
     snprintf(what, sizeof what, "'%s'", ans);
     leak_check(L, j, res, what);
     probe_done(j, res);
-    grader_drop_to(L, GRADER_S_TOP);
+    grader_settop(L, GRADER_S_TOP);
 }
 
 /* Every `wrong` value of a numeric question, graded as an answer: its
@@ -287,39 +287,39 @@ static void wrong_leaks(struct lua_State *L, struct grader_job *j)
     double ref;
     if (j->q->kind != GRADER_NUMERIC || j->q->has_grade || !ref_number(L, &ref) ||
         (j->q->integer && ref != floor(ref))) {
-        grader_drop_to(L, GRADER_S_TOP);
+        grader_settop(L, GRADER_S_TOP);
         return;
     }
     int w = grader_tab_open(L, GRADER_S_Q, "wrong"); /* wrong */
     if (!w) {
-        grader_drop_to(L, GRADER_S_TOP);
+        grader_settop(L, GRADER_S_TOP);
         return;
     }
     size_t n = grader_len(L, w);
     for (size_t i = 1; i <= n; i++) {
         int e = grader_tab_open_at(L, w, (long long)i); /* wrong e */
         if (!e) {
-            grader_drop_to(L, w);
+            grader_settop(L, w);
             continue;
         }
         struct grader_dval v;
         int ty = grader_job_push_value(L, j, e, "value", "a wrong value"); /* wrong e v */
         grader_value(L, -1, &v);
         if (ty != GRADER_LT_NUM || !isfinite(v.num)) {
-            grader_drop_to(L, w);
+            grader_settop(L, w);
             continue;
         }
         char ans[64];
         core_num_format(ans, sizeof ans, v.num, 17);
-        grader_drop_to(L, w);
+        grader_settop(L, w);
         struct grader_result *res = probe_grade(L, j, ans);
         char what[64];
         snprintf(what, sizeof what, "wrong %zu", i);
         leak_check(L, j, res, what);
         probe_done(j, res);
-        grader_drop_to(L, w);
+        grader_settop(L, w);
     }
-    grader_drop_to(L, GRADER_S_TOP);
+    grader_settop(L, GRADER_S_TOP);
 }
 
 /* What the question's kind checks on every variant (numeric: each `wrong`
@@ -329,7 +329,7 @@ static void variant_check(struct lua_State *L, struct grader_job *j)
     const struct grader_kind_ops *kind = grader_kind_ops(j->q->kind);
     if (kind->variant_check)
         kind->variant_check(L, j);
-    grader_drop_to(L, GRADER_S_TOP);
+    grader_settop(L, GRADER_S_TOP);
 }
 
 /* The prompt and every hint rendered for this variant: a placeholder its
@@ -337,7 +337,7 @@ static void variant_check(struct lua_State *L, struct grader_job *j)
 static void render_prompt_hints(struct lua_State *L, struct grader_job *j)
 {
     if (grader_render_or_fail(L, j, j->q->prompt, "prompt"))
-        grader_drop_to(L, GRADER_S_TOP);
+        grader_settop(L, GRADER_S_TOP);
     int h = grader_tab_open(L, GRADER_S_Q, "hints"); /* hints */
     if (h) {
         size_t n = grader_len(L, h);
@@ -348,10 +348,10 @@ static void render_prompt_hints(struct lua_State *L, struct grader_job *j)
             char label[32];
             snprintf(label, sizeof label, "hint %zu", i);
             grader_render_or_fail(L, j, d.str, label); /* hints text [rendered] */
-            grader_drop_to(L, h);
+            grader_settop(L, h);
         }
     }
-    grader_drop_to(L, GRADER_S_TOP);
+    grader_settop(L, GRADER_S_TOP);
 }
 
 /* GRADER_J_CHECK: what the static checks could not see. Problems that leave the
@@ -373,7 +373,7 @@ static void check_fill(struct lua_State *L, struct grader_job *j)
      * without params has no other: the sweep then adds nothing); its
      * examples are the self-tests' to run. */
     sweep_feedback(L, j);
-    grader_drop_to(L, GRADER_S_TOP);
+    grader_settop(L, GRADER_S_TOP);
     variant_check(L, j);
     wrong_leaks(L, j);
     probe_wrong(L, j);
@@ -428,19 +428,19 @@ static void order_letters(struct lua_State *L, struct grader_job *j, int order, 
 static void example_answer(struct lua_State *L, struct grader_job *j)
 {
     static const int args[] = {GRADER_S_P, GRADER_S_CTX};
-    int top = grader_stack_top(L);
+    int top = grader_top(L);
     const char *was = j->what;
     j->what = "the example's answer"; /* named in the error, should a call fail */
     int called;
     int ty = grader_push_index_called(L, GRADER_S_EX, 1, args, 2, &called); /* answer */
     if (ty == GRADER_LT_NIL) {
-        grader_drop_to(L, top);
+        grader_settop(L, top);
         ty = grader_push_field_called(L, GRADER_S_EX, "answer", args, 2, &called);
     }
     char letters[2 * GRADER_MAX_PICKS + 1];
     bool ordered = false;
     if (ty == GRADER_LT_NIL) {
-        grader_drop_to(L, top);
+        grader_settop(L, top);
         int order = grader_tab_open(L, GRADER_S_EX, "order");
         if (order) {
             if (!grader_kind_ops(j->q->kind)->shuffled)
@@ -469,7 +469,7 @@ static void example_answer(struct lua_State *L, struct grader_job *j)
         grader_job_fail(L, j, "example %zu: the answer must be a string or a number, got %s",
                         j->example, grader_ltype_name(d.type));
     }
-    grader_drop_to(L, top);
+    grader_settop(L, top);
     if (grader_index(L, GRADER_S_EX, 2, &d) == GRADER_LT_NIL)
         grader_field(L, GRADER_S_EX, "score", &d);
     if (d.type == GRADER_LT_STR && strcmp(d.str, "invalid") == 0)
@@ -487,14 +487,14 @@ static void sweep_examples(struct lua_State *L, struct grader_job *j)
 {
     int exs = grader_tab_open(L, GRADER_S_Q, "examples"); /* exs */
     if (!exs) {
-        grader_drop_to(L, GRADER_S_TOP);
+        grader_settop(L, GRADER_S_TOP);
         return;
     }
     size_t n = grader_len(L, exs);
     for (size_t e = 1; e <= n; e++) {
         int ex = grader_tab_open_at(L, exs, (long long)e); /* exs ex */
         if (!ex) {
-            grader_drop_to(L, exs);
+            grader_settop(L, exs);
             continue;
         }
         bool fixed = grader_field_type(L, ex, "params") != GRADER_LT_NIL ||
@@ -503,11 +503,11 @@ static void sweep_examples(struct lua_State *L, struct grader_job *j)
         bool at = grader_index(L, ex, 1, &d) == GRADER_LT_FUN ||
                   grader_field_type(L, ex, "answer") == GRADER_LT_FUN;
         if (fixed || !at) {
-            grader_drop_to(L, exs);
+            grader_settop(L, exs);
             continue;
         }
         grader_slot_set(L, GRADER_S_EX, ex);
-        grader_drop_to(L, exs);
+        grader_settop(L, exs);
         j->example = e;
         free(j->graded);
         j->graded = NULL;
@@ -542,9 +542,9 @@ static void sweep_examples(struct lua_State *L, struct grader_job *j)
         }
         grader_result_fini(&res);
         grader_slot_set(L, GRADER_S_EX, 0);
-        grader_drop_to(L, exs);
+        grader_settop(L, exs);
     }
-    grader_drop_to(L, GRADER_S_TOP);
+    grader_settop(L, GRADER_S_TOP);
 }
 
 /* GRADER_J_SWEEP: everything one variant can get wrong. */
@@ -555,7 +555,7 @@ static void sweep_fill(struct lua_State *L, struct grader_job *j)
         return; /* its numbers need a run (the examples that bring one check them), or it
                    carries nothing that grades (sealed) */
     sweep_feedback(L, j);
-    grader_drop_to(L, GRADER_S_TOP);
+    grader_settop(L, GRADER_S_TOP);
     variant_check(L, j);
     wrong_leaks(L, j);
     probe_wrong(L, j);
@@ -574,7 +574,7 @@ static void example_fill(struct lua_State *L, struct grader_job *j)
     char what[80];
     snprintf(what, sizeof what, "example %zu '%.40s'", j->example, j->graded);
     leak_check(L, j, j->res, what);
-    grader_drop_to(L, GRADER_S_TOP);
+    grader_settop(L, GRADER_S_TOP);
     if (j->q->lab && j->res->valid)
         probe_wrong(L, j);
 }

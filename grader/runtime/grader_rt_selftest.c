@@ -1,7 +1,8 @@
 /*
  * grader_rt_selftest.c — the stack work of pack check's self-tests and
- * attacks (grader_selftest.c, grader_attack.c), as C calls: a mark on the
- * stack and a drop back to it (what a render or a call pushed), a value put
+ * attacks (grader_selftest.c, grader_attack.c), as C calls (a mark on the
+ * stack and a drop back to it are grader_rt_grade.c's grader_top and
+ * grader_settop): a value put
  * in a job's fixed slot (the example being graded), and a list entry that
  * may be a function of the variant called (an example's positional
  * answer). The top layer runs its self-tests through these and
@@ -12,16 +13,6 @@
 #include "grader_runtime.h"
 
 #include <lua.h>
-
-int grader_stack_top(struct lua_State *L)
-{
-    return lua_gettop(L);
-}
-
-void grader_drop_to(struct lua_State *L, int top)
-{
-    lua_settop(L, top);
-}
 
 void grader_slot_set(struct lua_State *L, int slot, int from)
 {

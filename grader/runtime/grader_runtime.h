@@ -550,14 +550,9 @@ const char *grader_dval_text(const struct grader_dval *d, char *buf, size_t n, s
  * grader_attack.c), which read through the readers above and do no stack
  * work of their own. */
 
-/* The slot of the value on top of the stack (0: the stack is empty): a mark
- * to drop back to with grader_drop_to. */
-int grader_stack_top(struct lua_State *L);
-/* Drops every value above slot `top` (a mark from grader_stack_top, at or
- * below the top now): what a render, a called value or opened tables
- * pushed since. Values a caller borrowed from them (a dval's str) are no
- * longer valid. */
-void grader_drop_to(struct lua_State *L, int top);
+/* (A mark on the stack and a drop back to it: grader_top and
+ * grader_settop, above. Values a caller borrowed from what is dropped, a
+ * dval's str, are no longer valid.) */
 /* Puts a copy of the value at slot `from` in stack slot `slot` (a job's
  * fixed slot: the example being graded); from 0: nil. Both slots exist. */
 void grader_slot_set(struct lua_State *L, int slot, int from);
