@@ -14,11 +14,12 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-int grader_push_field_called(struct lua_State *L, int t, const char *name, const int *args,
-                             int nargs, int *called)
+/* The value of type ty just pushed: called with args when it is a function
+ * (replaced by its one result, or by the error's text), as the two below
+ * say. */
+static int call_pushed(struct lua_State *L, int ty, const int *args, int nargs, int *called)
 {
     *called = 0;
-    int ty = grader_rawfield(L, t, name);
     if (ty != LUA_TFUNCTION)
         return ty;
     for (int i = 0; i < nargs; i++)
@@ -29,6 +30,18 @@ int grader_push_field_called(struct lua_State *L, int t, const char *name, const
     }
     *called = 1;
     return lua_type(L, -1);
+}
+
+int grader_push_field_called(struct lua_State *L, int t, const char *name, const int *args,
+                             int nargs, int *called)
+{
+    return call_pushed(L, grader_rawfield(L, t, name), args, nargs, called);
+}
+
+int grader_push_index_called(struct lua_State *L, int t, long long i, const int *args, int nargs,
+                             int *called)
+{
+    return call_pushed(L, lua_rawgeti(L, t, (lua_Integer)i), args, nargs, called);
 }
 
 int grader_raise(struct lua_State *L)

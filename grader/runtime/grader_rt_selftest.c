@@ -22,20 +22,3 @@ void grader_slot_set(struct lua_State *L, int slot, int from)
         lua_pushnil(L);
     lua_replace(L, slot);
 }
-
-int grader_push_index_called(struct lua_State *L, int t, long long i, const int *args, int nargs,
-                             int *called)
-{
-    *called = 0;
-    int ty = lua_rawgeti(L, t, (lua_Integer)i);
-    if (ty != LUA_TFUNCTION)
-        return ty;
-    for (int k = 0; k < nargs; k++)
-        lua_pushvalue(L, args[k]);
-    if (grader_sb_try(L, nargs, 1) != 0) {
-        *called = -1;
-        return LUA_TSTRING;
-    }
-    *called = 1;
-    return lua_type(L, -1);
-}
